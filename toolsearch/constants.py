@@ -1,0 +1,81 @@
+"""Every number the reference behavior fixes, in one place.
+
+The engine, the CLI and the app's slider bounds all import from here. Section numbers refer to
+``spec/reference-behavior.md`` (RB) and ``spec/registration-and-configs.md`` (REG).
+"""
+
+from __future__ import annotations
+
+# --- Configuration (RB §1.1) -------------------------------------------------------------
+ENABLED_DEFAULT = "auto"
+LISTING_DEFAULT = "auto"
+TRI_STATE_VALUES = ("auto", "on", "off")
+THRESHOLD_PCT_DEFAULT = 5.0
+THRESHOLD_PCT_MIN = 0.0
+THRESHOLD_PCT_MAX = 100.0
+SEARCH_DEFAULT_LIMIT_DEFAULT = 5
+MAX_SEARCH_LIMIT_DEFAULT = 25
+MAX_SEARCH_LIMIT_MIN = 1
+MAX_SEARCH_LIMIT_MAX = 50
+LISTING_MAX_TOKENS_DEFAULT = 4000
+LISTING_MAX_TOKENS_MIN = 200
+LISTING_MAX_TOKENS_MAX = 60000
+
+#: Curated default ``defer`` set (RB §1.7): the documented members plus the GUI helpers.
+DEFAULT_DEFER: tuple[str, ...] = (
+    "computer_use", "session_search", "image_generate", "todo_list", "process_manage",
+    "cronjob_manage", "drive_preview", "gui_tour", "desktop_preview", "annotate_preview",
+    "show_tip", "setup_mcp", "desktop_project", "close_terminal", "apply_layout",
+    "read_terminal", "read_window_below", "focus_pane",
+)
+
+# --- Token estimation (RB §3) ------------------------------------------------------------
+CHARS_PER_TOKEN = 4.0
+TOKENIZERS = ("chars4", "o200k_base", "cl100k_base")
+DEFAULT_TOKENIZER = "chars4"
+
+# --- Budget (RB §4) ----------------------------------------------------------------------
+UNKNOWN_CONTEXT_PCT_LEG = 10_000
+#: Context-length presets offered by the app (tokens). ``None`` means unknown.
+CONTEXT_PRESETS: tuple[int, ...] = (8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000)
+CONTEXT_LENGTH_MAX = 10_000_000
+
+# --- Listing (RB §5) ---------------------------------------------------------------------
+SHORT_DESCRIPTION_MAX_CHARS = 60
+ELLIPSIS = "\u2026"
+FORMS = ("full", "names", "mixed", "groups", "none")
+SERVER_STATES = ("full", "names", "summary", "hidden", "visible")
+UNREGISTERED_LABEL = "other"
+
+# --- Bridge (RB §6) ----------------------------------------------------------------------
+TOOL_SEARCH = "tool_search"
+TOOL_DESCRIBE = "tool_describe"
+TOOL_CALL = "tool_call"
+BRIDGE_NAMES = (TOOL_SEARCH, TOOL_DESCRIBE, TOOL_CALL)
+MAX_QUERIES_PER_CALL = 7
+MAX_DESCRIBE_NAMES_PER_CALL = 10
+
+# --- Search (RB §7) ----------------------------------------------------------------------
+BM25_K1 = 1.5
+BM25_B = 0.75
+MIN_QUERY_TERM_COVERAGE = 0.5
+MIN_ANSWERABLE_TERMS_FOR_COVERAGE = 4
+STEM_CACHE_SIZE = 16_384
+SEARCH_DESCRIPTION_MAX_CHARS = 500
+REQUIRED_ENTRY_MAX_CHARS = 64
+REQUIRED_MAX_ENTRIES = 32
+
+# --- tool_call validation (RB §9.3) ------------------------------------------------------
+VALIDATION_MESSAGE_MAX_CHARS = 600
+MULTI_CALL_ECHO_MAX_CHARS = 1500
+
+# --- Registration (REG §1) ---------------------------------------------------------------
+MCP_TOOL_NAME_PREFIX = "mcp__"
+MCP_NAME_SEPARATOR = "__"
+MCP_TOOL_NAME_MAX_LENGTH = 64
+MCP_TOOL_NAME_HASH_LENGTH = 8
+MCP_TOOLSET_PREFIX = "mcp-"
+SERVER_KINDS = ("mcp", "plugin", "core")
+TOOL_NAMING = ("prefixed", "as-is")
+UTILITY_TOOLS = ("list_resources", "read_resource", "list_prompts", "get_prompt")
+PROVIDER_TOOL_NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"

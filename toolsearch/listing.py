@@ -1,0 +1,199 @@
+"""The listing of deferred tools embedded in the ``tool_search`` description (RB §5).
+
+Group blocks are rendered once per deferred set; choosing the form for a budget then only adds
+up lengths (chars4) or counts the candidate texts (BPE tokenizers), so a re-plan is cheap.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from . import constants as C
+from .profile import Profile
+
+_WS = re.compile(r"\s+")
+# A sentence ends at . ! ? followed by whitespace or the end of the text (RB §5.1 step 2).
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+# "e.g." "i.e." "etc." at a word start, lowercase, do not end a sentence.
+_PROTECTED = re.compile(r"\b(?:e\.g|i\.e|etc)$")
+
+
+def short_description(description: str | None) -> str:
+    """First sentence of a description, at most 60 characters (+ ``…``) (RB §5.1).
+
+    Whitespace runs collapse to one space; the first ``.``/``!``/``?`` followed by whitespace or
+    the end ends the sentence, except the dot closing a lowercase ``e.g``, ``i.e`` or ``etc`` at a
+    word start. Over 60 characters: cut at the last space within the first 60 (else hard cut),
+    strip trailing ``,;:`` and spaces, append ``…`` (at most 61 characters). Empty → ``""``.
+    """
+    text = _WS.sub(" ", description or "").strip()
+    if not text:
+        return ""
+    for match in _SENTENCE_END.finditer(text):
+        if match.group() == "." and _PROTECTED.search(text, 0, match.start()):
+            continue
+        text = text[: match.end()]
+        break
+    limit = C.SHORT_DESCRIPTION_MAX_CHARS
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    if " " in head:
+        head = head[: head.rfind(" ")]
+    return head.rstrip(",;: ") + C.ELLIPSIS
+
+
+@dataclass(frozen=True)
+class GroupBlocks:
+    """One listing group rendered in its three forms.
+
+    Attributes:
+        label: the group label (RB §5.2).
+        names: tool names, sorted by (name, short description).
+        full: heading plus one ``- name: desc`` line per tool.
+        names_block: heading plus one line of names joined by ``", "``.
+        summary: the one-line summary of a collapsed group.
+    """
+
+    label: str
+    names: tuple[str, ...]
+    full: str
+    names_block: str
+    summary: str
+
+
+def render_groups(entries: Iterable[tuple[str, str, str | None]], profile: Profile) -> list[GroupBlocks]:
+    """Render the groups of a deferred catalog (RB §5.2, §5.3).
+
+    Args:
+        entries: ``(label, name, description)`` per deferred tool, in any order.
+        profile: the wording (header, heading, line and summary patterns).
+
+    Returns:
+        Groups sorted by label (code-point order); tools in a group sorted by
+        ``(name, short description)``. Input order never changes the result.
+    """
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for label, name, description in entries:
+        grouped.setdefault(label, []).append((name, short_description(description)))
+    blocks = []
+    for label in sorted(grouped):
+        items = sorted(grouped[label])
+        heading = profile.text("listing", "group_heading", label=label, count=len(items))
+        lines = [
+            profile.text("listing", "full_line", name=n, description=d) if d
+            else profile.text("listing", "full_line_bare", name=n)
+            for n, d in items
+        ]
+        sep = profile.sections["listing"]["names_separator"]
+        blocks.append(GroupBlocks(
+            label=label,
+            names=tuple(n for n, _ in items),
+            full="\n".join([heading, *lines]),
+            names_block=heading + "\n" + sep.join(n for n, _ in items),
+            summary=profile.text("listing", "summary_line", label=label, count=len(items)),
+        ))
+    return blocks
+
+
+@dataclass(frozen=True)
+class DegradationStep:
+    """One candidate the degradation tried (RB §5.4).
+
+    Attributes:
+        form: ``full``, ``names``, ``mixed`` or ``groups``.
+        collapsed: labels shown as summaries at this step, in collapse order.
+        tokens: the candidate text's size in the planning tokenizer.
+        fits: ``tokens <= budget``.
+    """
+
+    form: str
+    collapsed: tuple[str, ...]
+    tokens: int
+    fits: bool
+
+
+@dataclass(frozen=True)
+class ListingChoice:
+    """The outcome of the degradation.
+
+    Attributes:
+        form: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none``.
+        text: the listing (header + blocks joined with ``\\n``), or ``None`` for ``none``.
+        tokens: the listing's size in the planning tokenizer (0 for ``none``).
+        states: ``{label: "full" | "names" | "summary" | "hidden"}``.
+        collapse_order: every label in the order RB §5.4 would collapse them.
+        steps: the candidates tried, in order.
+    """
+
+    form: str
+    text: str | None
+    tokens: int
+    states: dict[str, str]
+    collapse_order: tuple[str, ...]
+    steps: tuple[DegradationStep, ...]
+
+
+def collapse_order(groups: Sequence[GroupBlocks]) -> list[GroupBlocks]:
+    """RB §5.4 step 3 order: descending names-block length (characters), ties by label ascending."""
+    return sorted(groups, key=lambda g: (-len(g.names_block), g.label))
+
+
+def _compose(header: str, blocks: Sequence[str]) -> str:
+    return "\n".join([header, *blocks])
+
+
+def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
+                   count: Callable[[str], int] | None = None) -> ListingChoice:
+    """Pick the listing form for ``budget`` tokens with the greedy per-server degradation (RB §5.4).
+
+    Args:
+        groups: rendered groups in label order.
+        budget: the listing budget in tokens.
+        header: the listing's first line.
+        count: token counter for candidate texts; ``None`` means chars4, computed from lengths
+            without building the texts.
+
+    Returns:
+        A :class:`ListingChoice`. ``fits`` means ``tokens(text) <= budget``.
+    """
+    steps: list[DegradationStep] = []
+    order = collapse_order(groups)
+    order_labels = tuple(g.label for g in order)
+
+    def measure(blocks: list[str]) -> int:
+        if count is None:
+            length = len(header) + sum(1 + len(b) for b in blocks)
+            return -(-length // 4)
+        return count(_compose(header, blocks))
+
+    def result(form: str, blocks: list[str] | None, tokens: int, states: dict[str, str]) -> ListingChoice:
+        text = _compose(header, blocks) if blocks is not None else None
+        return ListingChoice(form, text, tokens, states, order_labels, tuple(steps))
+
+    full = [g.full for g in groups]
+    tokens = measure(full)
+    steps.append(DegradationStep("full", (), tokens, tokens <= budget))
+    if tokens <= budget:
+        return result("full", full, tokens, {g.label: "full" for g in groups})
+    names = [g.names_block for g in groups]
+    tokens = measure(names)
+    steps.append(DegradationStep("names", (), tokens, tokens <= budget))
+    if tokens <= budget:
+        return result("names", names, tokens, {g.label: "names" for g in groups})
+    collapsed: list[str] = []
+    index = {g.label: i for i, g in enumerate(groups)}
+    current = list(names)
+    for group in order:
+        collapsed.append(group.label)
+        current[index[group.label]] = group.summary
+        tokens = measure(current)
+        form = "groups" if len(collapsed) == len(groups) else "mixed"
+        steps.append(DegradationStep(form, tuple(collapsed), tokens, tokens <= budget))
+        if tokens <= budget:
+            done = set(collapsed)
+            states = {g.label: ("summary" if g.label in done else "names") for g in groups}
+            return result(form, list(current), tokens, states)
+    return result("none", None, 0, {g.label: "hidden" for g in groups})

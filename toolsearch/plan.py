@@ -1,0 +1,376 @@
+"""The disclosure plan: what the model sees for a catalog, config and context length (RB §2–§6).
+
+:class:`Planner` holds everything that does not depend on the budget (classification per defer
+set, rendered group blocks, per-tool and per-server token costs), so :meth:`Planner.plan` after a
+slider move only picks the listing form and assembles the result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from . import constants as C
+from .config import ToolSearchConfig
+from .listing import GroupBlocks, ListingChoice, choose_listing, render_groups
+from .profile import Profile, default_profile
+from .registration import RegisteredTool, Registration
+from .tokens import Tokenizer, chars4, compact_json, get_tokenizer
+
+
+def listing_budget(context_length: int | None, threshold_pct: float, listing_max_tokens: int) -> tuple[int, int, str]:
+    """RB §4: ``max(0, min(listing_max_tokens, pct_leg))`` in tokens.
+
+    ``pct_leg = int(context_length × (threshold_pct / 100.0))`` for a known positive context
+    length (the division first, in binary floating point, then truncation), else 10,000.
+
+    Returns:
+        ``(budget, pct_leg, winner)`` where ``winner`` is ``"listing_max_tokens"``,
+        ``"threshold_pct"`` or ``"unknown-context fallback"`` (which leg of the min decided;
+        the cap wins ties).
+    """
+    known = context_length is not None and context_length > 0
+    pct_leg = int(context_length * (threshold_pct / 100.0)) if known else C.UNKNOWN_CONTEXT_PCT_LEG
+    budget = max(0, min(listing_max_tokens, pct_leg))
+    if listing_max_tokens <= pct_leg:
+        winner = "listing_max_tokens"
+    else:
+        winner = "threshold_pct" if known else "unknown-context fallback"
+    return budget, pct_leg, winner
+
+
+def is_deferrable(tool: RegisteredTool, defer: Iterable[str] | None) -> bool:
+    """RB §2 classification of one (non-bridge) tool.
+
+    In the effective defer set → deferrable (core tools too). Otherwise core → visible;
+    unregistered → visible (never silently dropped); MCP and plugin toolsets → deferrable.
+    A nameless tool is never deferrable.
+    """
+    if not tool.name:
+        return False
+    if defer is not None and tool.name in defer:
+        return True
+    if tool.kind in ("core", "unregistered") or tool.toolset is None:
+        return False
+    return True
+
+
+def split_tools(tools: Sequence[RegisteredTool], defer: Iterable[str] | None) -> tuple[list[RegisteredTool], list[RegisteredTool]]:
+    """Drop bridge names, then split into ``(visible, deferred)``, order kept (RB §2)."""
+    defer_set = set(defer) if defer is not None else None
+    visible, deferred = [], []
+    for tool in tools:
+        if tool.name in C.BRIDGE_NAMES:
+            continue
+        (deferred if is_deferrable(tool, defer_set) else visible).append(tool)
+    return visible, deferred
+
+
+def bridge_definitions(description: str, profile: Profile) -> list[dict[str, Any]]:
+    """The three bridge tools in order, with fixed key order (RB §6)."""
+    t = profile.text
+    return [
+        {"type": "function", "function": {
+            "name": C.TOOL_SEARCH, "description": description,
+            "parameters": {"type": "object", "properties": {
+                "queries": {"type": "array", "items": {"type": "string"}, "description": t("tool_search", "queries")},
+                "limit": {"type": "integer", "description": t("tool_search", "limit")},
+            }, "required": ["queries"]}}},
+        {"type": "function", "function": {
+            "name": C.TOOL_DESCRIBE, "description": t("tool_describe", "description"),
+            "parameters": {"type": "object", "properties": {
+                "names": {"type": "array", "items": {"type": "string"}, "description": t("tool_describe", "names")},
+            }, "required": ["names"]}}},
+        {"type": "function", "function": {
+            "name": C.TOOL_CALL, "description": t("tool_call", "description"),
+            "parameters": {"type": "object", "properties": {
+                "calls": {"type": "array", "description": t("tool_call", "calls"), "items": {
+                    "type": "object", "properties": {
+                        "name": {"type": "string", "description": t("tool_call", "name")},
+                        "arguments": {"type": "object", "description": t("tool_call", "arguments")},
+                    }, "required": ["name", "arguments"]}},
+            }, "required": ["calls"]}}},
+    ]
+
+
+def tool_search_description(deferred_count: int, form: str, listing: str | None, profile: Profile) -> str:
+    """RB §5.6: base text, then (unless form ``none``) a blank line, the framing paragraph for
+    the form, a blank line and the listing."""
+    base = profile.text("tool_search", "description", count=deferred_count)
+    if form == "none" or listing is None:
+        return base
+    if form == "groups":
+        framing = profile.text("framing", "groups")
+    else:
+        framing = profile.text("framing", "listed")
+        if form == "mixed":
+            framing += " " + profile.text("framing", "mixed_extra")
+    return f"{base}\n\n{framing}\n\n{listing}"
+
+
+@dataclass(frozen=True)
+class ServerPlan:
+    """One server in a plan.
+
+    Attributes:
+        name, kind: the server.
+        label: its listing group label.
+        tool_count: registered tools.
+        deferred_count / visible_count: how they split.
+        state: ``full`` | ``names`` | ``summary`` | ``hidden`` | ``visible``.
+        schema_tokens: its tools' full definitions (display tokenizer; chars4 sums before rounding).
+        full_tokens / names_tokens / summary_tokens: its group block in each form (display
+            tokenizer); 0 when it has no deferred tools.
+        collapse_rank: 1-based position in the RB §5.4 collapse order, ``None`` if not listed.
+        reason: why it has this state, in words.
+    """
+
+    name: str
+    kind: str
+    label: str
+    tool_count: int
+    deferred_count: int
+    visible_count: int
+    state: str
+    schema_tokens: int
+    full_tokens: int
+    names_tokens: int
+    summary_tokens: int
+    collapse_rank: int | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (CLI contract keys first)."""
+        return {
+            "name": self.name, "kind": self.kind, "tool_count": self.tool_count, "state": self.state,
+            "schema_tokens": self.schema_tokens, "full_tokens": self.full_tokens,
+            "names_tokens": self.names_tokens, "summary_tokens": self.summary_tokens,
+            "label": self.label, "deferred_count": self.deferred_count, "visible_count": self.visible_count,
+            "collapse_rank": self.collapse_rank, "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the model sees for one setting, with the reasons.
+
+    Token figures are in the display tokenizer unless named ``*_chars4``; ``listing_tokens`` is
+    measured in the planning tokenizer (the one the budget test uses).
+    """
+
+    activated: bool
+    tier: int
+    listing_form: str
+    budget: int
+    pct_leg: int
+    budget_winner: str
+    context_length: int | None
+    config: ToolSearchConfig
+    planning_tokenizer: str
+    display_tokenizer: str
+    deferred_count: int
+    visible_count: int
+    deferred_tokens: int
+    deferred_tokens_chars4: int
+    listing: str | None
+    listing_tokens: int
+    tool_search_description: str | None
+    tools: list[dict[str, Any]]
+    tools_tokens: int
+    eager_tokens: int
+    servers: list[ServerPlan]
+    steps: tuple
+    collapse_order: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``plan --json`` object (DESIGN.md CLI contract keys, then extras)."""
+        return {
+            "tier": self.tier, "listing_form": self.listing_form, "budget": self.budget,
+            "context_length": self.context_length, "deferred_count": self.deferred_count,
+            "deferred_tokens": self.deferred_tokens, "listing_tokens": self.listing_tokens,
+            "listing": self.listing, "tool_search_description": self.tool_search_description,
+            "tools": self.tools,
+            "servers": [s.to_dict() for s in self.servers],
+            "activated": self.activated, "pct_leg": self.pct_leg, "budget_winner": self.budget_winner,
+            "visible_count": self.visible_count, "deferred_tokens_chars4": self.deferred_tokens_chars4,
+            "tools_tokens": self.tools_tokens, "eager_tokens": self.eager_tokens,
+            "planning_tokenizer": self.planning_tokenizer, "display_tokenizer": self.display_tokenizer,
+            "collapse_order": list(self.collapse_order),
+            "steps": [{"form": s.form, "collapsed": list(s.collapsed), "tokens": s.tokens, "fits": s.fits}
+                      for s in self.steps],
+            "config": self.config.to_block(),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass
+class _Deferral:
+    """Budget-independent work for one defer set."""
+
+    visible: list[RegisteredTool]
+    deferred: list[RegisteredTool]
+    groups: list[GroupBlocks]
+    label_of_server: dict[str, str]
+
+
+class Planner:
+    """Plans for one registered catalog and wording profile.
+
+    Args:
+        registration: the registered catalog (tools in pre-assembly order).
+        profile: the wording; defaults to the shipped profile.
+
+    Per-tool definition sizes, per-defer-set groups and per-tokenizer block costs are computed
+    once and reused by every :meth:`plan` call.
+    """
+
+    def __init__(self, registration: Registration, profile: Profile | None = None):
+        self.registration = registration
+        self.profile = profile or default_profile()
+        self.tools = list(registration.tools)
+        self._json = {t.name: compact_json(t.definition) for t in self.tools}
+        self._deferrals: dict[tuple[str, ...] | None, _Deferral] = {}
+        self._costs: dict[tuple, dict[str, Any]] = {}
+        self.header = self.profile.text("listing", "header")
+
+    # -- cached pieces ------------------------------------------------------------------
+    def deferral(self, defer: Sequence[str] | None) -> _Deferral:
+        """Visible/deferred split and rendered groups for a defer set (cached)."""
+        key = tuple(sorted(defer)) if defer is not None else None
+        cached = self._deferrals.get(key)
+        if cached is None:
+            visible, deferred = split_tools(self.tools, key)
+            groups = render_groups(((t.label, t.name, t.description) for t in deferred), self.profile)
+            label_of_server = {t.server: t.label for t in deferred}
+            cached = self._deferrals[key] = _Deferral(visible, deferred, groups, label_of_server)
+        return cached
+
+    def _block_costs(self, deferral: _Deferral, tokenizer: Tokenizer) -> dict[str, Any]:
+        key = (id(deferral), tokenizer.name)
+        cached = self._costs.get(key)
+        if cached is None:
+            count = tokenizer.count
+            cached = {
+                g.label: (count(g.full), count(g.names_block), count(g.summary)) for g in deferral.groups
+            }
+            self._costs[key] = cached
+        return cached
+
+    def _schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: Tokenizer) -> int:
+        texts = [self._json[t.name] for t in tools]
+        if not tokenizer.exact:
+            return chars4(sum(len(x) for x in texts))
+        key = ("schema", tokenizer.name)
+        per_tool = self._costs.get(key)
+        if per_tool is None:
+            per_tool = self._costs[key] = {n: tokenizer.count(j) for n, j in self._json.items()}
+        return sum(per_tool[t.name] for t in tools)
+
+    # -- the plan -------------------------------------------------------------------------
+    def plan(self, config: ToolSearchConfig, context_length: int | None = None,
+             tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
+        """Plan what the model sees (RB §2, §4, §5, §6).
+
+        Args:
+            config: effective ``tools.tool_search`` settings.
+            context_length: the model's context length in tokens; ``None``, 0 or negative
+                mean unknown (budget fallback, RB §4).
+            tokenizer: the planning tokenizer, which decides whether a listing fits.
+            display_tokenizer: the tokenizer for reported costs (defaults to ``tokenizer``).
+
+        Raises:
+            TokenizerError: an unknown tokenizer name.
+        """
+        plan_tk = get_tokenizer(tokenizer)
+        show_tk = get_tokenizer(display_tokenizer or tokenizer)
+        notes = [n for n in (plan_tk.note, show_tk.note) if n]
+        notes.extend(config.warnings)
+        if context_length is not None and context_length < 0:
+            notes.append(f"context length {context_length} is negative: treated as unknown (RB §4 fallback)")
+        deferral = self.deferral(config.defer)
+        budget, pct_leg, winner = listing_budget(context_length, config.threshold_pct, config.listing_max_tokens)
+        activated = config.active and bool(deferral.deferred)
+        all_tools = [t for t in self.tools if t.name not in C.BRIDGE_NAMES]
+        eager_tokens = self._schema_tokens(all_tools, show_tk)
+        deferred_tokens = self._schema_tokens(deferral.deferred, show_tk)
+        deferred_chars4 = chars4(sum(len(self._json[t.name]) for t in deferral.deferred))
+
+        if not activated:
+            choice = ListingChoice("none", None, 0, {}, (), ())
+            tools = [dict(t.definition) for t in all_tools]
+            description = None
+            tier = 0
+            form = "none"
+        else:
+            if config.listing_enabled:
+                count = None if not plan_tk.exact else plan_tk.count
+                choice = choose_listing(deferral.groups, budget, self.header, count)
+            else:
+                choice = ListingChoice("none", None, 0, {g.label: "hidden" for g in deferral.groups},
+                                       tuple(g.label for g in deferral.groups), ())
+            form = choice.form
+            tier = 1 if form in ("full", "names", "mixed") else 2
+            description = tool_search_description(len(deferral.deferred), form, choice.text, self.profile)
+            tools = [dict(t.definition) for t in deferral.visible] + bridge_definitions(description, self.profile)
+        tools_tokens = show_tk.count(compact_json(tools)) if show_tk.exact else chars4(
+            sum(len(compact_json(t)) for t in tools))
+        servers = self._server_plans(deferral, choice, activated, config, show_tk)
+        return Plan(
+            activated=activated, tier=tier, listing_form=form, budget=budget, pct_leg=pct_leg,
+            budget_winner=winner, context_length=context_length, config=config,
+            planning_tokenizer=plan_tk.effective, display_tokenizer=show_tk.effective,
+            deferred_count=len(deferral.deferred), visible_count=len(deferral.visible) if activated else len(all_tools),
+            deferred_tokens=deferred_tokens, deferred_tokens_chars4=deferred_chars4,
+            listing=choice.text, listing_tokens=choice.tokens, tool_search_description=description,
+            tools=tools, tools_tokens=tools_tokens, eager_tokens=eager_tokens, servers=servers,
+            steps=choice.steps, collapse_order=choice.collapse_order, notes=tuple(notes),
+        )
+
+    def _server_plans(self, deferral: _Deferral, choice: ListingChoice, activated: bool,
+                      config: ToolSearchConfig, tokenizer: Tokenizer) -> list[ServerPlan]:
+        costs = self._block_costs(deferral, tokenizer)
+        rank = {label: i for i, label in enumerate(choice.collapse_order, 1)}
+        by_server: dict[str, list[RegisteredTool]] = {}
+        for tool in self.tools:
+            by_server.setdefault(tool.server, []).append(tool)
+        deferred_names = {t.name for t in deferral.deferred}
+        out = []
+        for server in sorted(set(self.registration.server_kinds) | set(by_server)):
+            tools = by_server.get(server, [])
+            kind = self.registration.server_kinds.get(server, tools[0].kind if tools else "mcp")
+            n_def = sum(1 for t in tools if t.name in deferred_names)
+            label = deferral.label_of_server.get(server, tools[0].label if tools else server)
+            full, names, summary = costs.get(label, (0, 0, 0)) if n_def else (0, 0, 0)
+            state, reason = self._state(server, tools, n_def, label, choice, activated, config, rank)
+            out.append(ServerPlan(
+                name=server, kind=kind, label=label, tool_count=len(tools), deferred_count=n_def,
+                visible_count=len(tools) - n_def if activated else len(tools), state=state,
+                schema_tokens=self._schema_tokens(tools, tokenizer), full_tokens=full, names_tokens=names,
+                summary_tokens=summary, collapse_rank=rank.get(label) if n_def else None, reason=reason))
+        return out
+
+    @staticmethod
+    def _state(server, tools, n_def, label, choice, activated, config, rank) -> tuple[str, str]:
+        if not tools:
+            return "hidden", "no tools registered, so no group in the listing"
+        if not activated:
+            why = "tool search is off" if not config.active else "nothing in the catalog is deferrable"
+            return "visible", f"tier 0: {why}; every schema is sent"
+        if n_def == 0:
+            return "visible", "core tools stay in the tools array unless named in defer"
+        state = choice.states.get(label, "hidden")
+        if not config.listing_enabled:
+            return "hidden", "listing: off, so only the bridge tools are described"
+        if choice.form == "full":
+            return state, "the whole listing fits with full lines"
+        if choice.form == "names":
+            return state, "full lines did not fit; every group fits as names"
+        if choice.form == "none":
+            return "hidden", "even all summary lines exceed the budget"
+        position = rank.get(label)
+        if state == "summary":
+            return state, f"collapsed to a summary line (collapse order #{position}: larger names blocks go first)"
+        return state, f"kept as names (collapse order #{position}; the listing fit before its turn)"
+
+

@@ -1,0 +1,120 @@
+"""The wording profile: every sentence the model sees that is not tool data (DESIGN.md).
+
+The shipped profile ``profiles/default.yaml`` is written by this project. A user profile is a
+YAML file with the same keys; missing keys are an error (a silent fallback would mix wordings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from .errors import ProfileError
+
+#: Every key a profile must have, by section.
+REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
+    "listing": ("header", "group_heading", "full_line", "full_line_bare", "names_separator", "summary_line"),
+    "framing": ("listed", "mixed_extra", "groups"),
+    "tool_search": ("description", "queries", "limit"),
+    "tool_describe": ("description", "names"),
+    "tool_call": ("description", "calls", "name", "arguments"),
+    "hints": ("search_empty", "describe_not_found", "call_validation", "too_many_queries", "too_many_names"),
+    "errors": (
+        "queries_required", "queries_empty", "too_many_queries", "names_required", "names_empty",
+        "too_many_names", "not_deferrable", "not_in_session", "unknown_tool", "did_you_mean",
+        "use_search", "out_of_scope", "call_requires_calls", "calls_invalid_json", "calls_not_array",
+        "call_entry_not_object", "call_entry_no_name", "call_bridge_name",
+        "call_arguments_invalid_json", "call_arguments_not_object", "multi_local",
+        "missing_required", "validation_failed", "connectors_unavailable",
+    ),
+    "registration": ("default_description", "list_resources", "read_resource", "list_prompts",
+                     "get_prompt", "uri", "prompt_name", "prompt_arguments"),
+}
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A loaded wording profile.
+
+    Attributes:
+        name: display name from the file's ``name`` key.
+        source: where it was loaded from (``default`` or a path).
+        sections: ``{section: {key: text}}``, all strings.
+    """
+
+    name: str
+    source: str
+    sections: Mapping[str, Mapping[str, str]] = field(repr=False)
+
+    def text(self, section: str, key: str, **values: Any) -> str:
+        """The text at ``section.key`` with ``{placeholders}`` filled from ``values``.
+
+        Only named placeholders that are given are replaced, so literal braces in the text
+        (e.g. ``{name, arguments}``) are left alone.
+        """
+        template = self.sections[section][key]
+        for placeholder, value in values.items():
+            template = template.replace("{" + placeholder + "}", str(value))
+        return template
+
+
+def parse_profile(data: Any, source: str) -> Profile:
+    """Validate raw profile data.
+
+    Raises:
+        ProfileError: not a mapping, a section or key is missing, or a value is not a string
+            (the message names the source and the ``section.key``).
+    """
+    if not isinstance(data, Mapping):
+        raise ProfileError(f"{source}: top level: expected a mapping of profile sections")
+    sections: dict[str, dict[str, str]] = {}
+    for section, keys in REQUIRED_KEYS.items():
+        raw = data.get(section)
+        if not isinstance(raw, Mapping):
+            raise ProfileError(f"{source}: {section}: expected a mapping with keys {', '.join(keys)}")
+        values: dict[str, str] = {}
+        for key in keys:
+            value = raw.get(key)
+            if not isinstance(value, str):
+                raise ProfileError(f"{source}: {section}.{key}: expected a string, got {type(value).__name__}")
+            values[key] = value
+        sections[section] = values
+    return Profile(name=str(data.get("name") or source), source=source, sections=sections)
+
+
+@lru_cache(maxsize=1)
+def default_profile() -> Profile:
+    """The profile shipped with the package (``toolsearch/profiles/default.yaml``)."""
+    text = (Path(__file__).parent / "profiles" / "default.yaml").read_text(encoding="utf-8")
+    return parse_profile(yaml.safe_load(text), "default")
+
+
+def load_profile(path: str | Path | None) -> Profile:
+    """Load a profile file, or the default one when ``path`` is ``None``.
+
+    Raises:
+        ProfileError: unreadable file, invalid YAML, or a missing/mistyped key.
+    """
+    if path is None:
+        return default_profile()
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read profile ({exc.strerror or exc})") from None
+    except yaml.YAMLError as exc:
+        raise ProfileError(f"{path}: not valid YAML ({exc})") from None
+    return parse_profile(data, str(path))
+
+
+def profile_from_text(text: str, source: str) -> Profile:
+    """Parse a profile from YAML text (for uploads). Raises :class:`ProfileError`."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ProfileError(f"{source}: not valid YAML ({exc})") from None
+    return parse_profile(data, source)

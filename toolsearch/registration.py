@@ -1,0 +1,329 @@
+"""How a harness turns catalog tools into tool definitions (REG §1–§5, §7).
+
+MCP tools get the reference naming (``mcp__<server>__<tool>``, sanitized, clamped to 64
+characters with a hash suffix), the default description when they have none, TAG-character
+stripping, Stage A + Stage B schema normalization, include/exclude filters and, when the catalog
+records the capability, the per-server resource/prompt utility tools. Plugin and core tools keep
+their names and go through Stage B only. ``naming="as-is"`` keeps every catalog name unchanged.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from . import constants as C
+from .catalog import Catalog, Problem, Server, Tool
+from .profile import Profile, default_profile
+from .schema import normalize_mcp_input_schema, property_renames, sanitize_tool_definition
+
+_UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
+_TAG_RE = re.compile("(\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F)|[\U000E0000-\U000E007F]")
+_TAG_PRESENT = re.compile("[\U000E0000-\U000E007F]")
+
+
+def sanitize_name_part(value: str | None) -> str:
+    """REG §1.2: every code point outside ``[A-Za-z0-9_]`` becomes one ``_``; ``None`` → ``""``."""
+    return _UNSAFE_NAME_CHARS.sub("_", value or "")
+
+
+def clamp_tool_name(full: str) -> str:
+    """REG §1.3: names over 64 characters become ``full[:55] + "_" + sha256(full)[:8]``."""
+    if len(full) <= C.MCP_TOOL_NAME_MAX_LENGTH:
+        return full
+    digest = hashlib.sha256(full.encode("utf-8")).hexdigest()[: C.MCP_TOOL_NAME_HASH_LENGTH]
+    keep = C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1
+    return f"{full[:keep]}_{digest}"
+
+
+def mcp_prefixed_tool_name(server: str | None, tool: str | None) -> str:
+    """The wire name of an MCP tool (REG §1.1–§1.3): ``mcp__S(server)__S(tool)``, clamped."""
+    full = C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server) + C.MCP_NAME_SEPARATOR + sanitize_name_part(tool)
+    return clamp_tool_name(full)
+
+
+def strip_tag_characters(text: str) -> str:
+    """REG §2: remove Unicode TAG characters (U+E0000..U+E007F) except whole emoji tag sequences."""
+    if not _TAG_PRESENT.search(text):
+        return text
+    return _TAG_RE.sub(lambda m: m.group(1) or "", text)
+
+
+def parse_bool_like(value: Any, default: bool = True) -> tuple[bool, bool]:
+    """REG §5.2 bool-like values. Returns ``(value, recognised)``; unrecognised gives ``default``."""
+    if value is None:
+        return default, True
+    if isinstance(value, (bool, int, float)):
+        return bool(value), True
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("true", "1", "yes", "on"):
+            return True, True
+        if text in ("false", "0", "no", "off"):
+            return False, True
+    return default, False
+
+
+def _patterns(value: Any) -> list[str] | None:
+    """include/exclude value forms (REG §5.1): list → strings, string → one pattern, else None."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return None
+
+
+def _matches(name: str, patterns: list[str]) -> bool:
+    if name in patterns:
+        return True
+    return any(any(ch in p for ch in "*?[") and fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def filter_tool_names(names: list[str], tools_config: Mapping[str, Any] | None) -> tuple[list[str], list[str]]:
+    """Apply ``tools.include`` / ``tools.exclude`` to raw tool names (REG §5.1).
+
+    Returns ``(kept, warnings)``. Include (a string or list, even empty) wins and exclude is then
+    ignored; an invalid include/exclude type is warned about and treated as absent.
+    """
+    tools_config = tools_config or {}
+    warnings: list[str] = []
+    include_raw, exclude_raw = tools_config.get("include"), tools_config.get("exclude")
+    include = _patterns(include_raw)
+    exclude = _patterns(exclude_raw)
+    if include_raw is not None and include is None:
+        warnings.append(f"tools.include: expected a list or a string, got {type(include_raw).__name__}; ignored")
+    if exclude_raw is not None and exclude is None:
+        warnings.append(f"tools.exclude: expected a list or a string, got {type(exclude_raw).__name__}; ignored")
+    if include is not None:
+        return [n for n in names if _matches(n, include)], warnings
+    if exclude:
+        return [n for n in names if not _matches(n, exclude)], warnings
+    return list(names), warnings
+
+
+@dataclass(frozen=True)
+class RegisteredTool:
+    """A tool definition as the harness registers it.
+
+    Attributes:
+        name: the wire name the model sees.
+        server: the owning server's name (raw), or ``""`` for an unregistered tool.
+        kind: ``mcp`` | ``plugin`` | ``core`` | ``unregistered``.
+        raw_name: the name the server knows the tool by (dispatch uses it).
+        toolset: registry toolset (``mcp-<server>`` for MCP, the server name otherwise), or
+            ``None`` when unregistered.
+        label: the listing group label (RB §5.2).
+        definition: ``{"type": "function", "function": {name, description, parameters}}``
+            after Stage B: exactly what the model would receive.
+        utility: True for generated resource/prompt utility tools.
+        annotations: the tool's MCP annotations, if any.
+        renames: top-level parameter names Stage B renamed, ``{wire name: server name}``.
+    """
+
+    name: str
+    server: str
+    kind: str
+    raw_name: str
+    toolset: str | None
+    label: str
+    definition: Mapping[str, Any] = field(repr=False)
+    utility: bool = False
+    annotations: Mapping[str, Any] | None = None
+    renames: Mapping[str, str] | None = None
+
+    @property
+    def description(self) -> str:
+        """The registered description (characters)."""
+        return self.definition["function"].get("description") or ""
+
+    @property
+    def parameters(self) -> Mapping[str, Any]:
+        """The registered parameters schema."""
+        return self.definition["function"].get("parameters") or {}
+
+    @property
+    def source(self) -> str:
+        """``mcp`` for ``mcp-*`` toolsets, ``plugin`` for any other toolset, ``other`` when unregistered (RB §7.6)."""
+        if self.toolset is None:
+            return "other"
+        return "mcp" if self.toolset.startswith(C.MCP_TOOLSET_PREFIX) else "plugin"
+
+    @property
+    def source_name(self) -> str:
+        """The raw toolset name, or ``""`` for unregistered tools (RB §7.6)."""
+        return self.toolset or ""
+
+
+def make_tool(name: str, description: str = "", parameters: Any = None, *, kind: str = "mcp",
+              server: str | None = None, toolset: str | None = None, raw_name: str | None = None) -> RegisteredTool:
+    """Build one registered tool directly (tests, conformance fixtures, OpenAI-style input).
+
+    ``kind="mcp"`` with ``server`` gives toolset ``mcp-<server>``; ``kind="unregistered"`` gives
+    no toolset and the label ``other``. The parameters go through Stage B.
+    """
+    if toolset is None and kind != "unregistered":
+        toolset = (C.MCP_TOOLSET_PREFIX + (server or "")) if kind == "mcp" else (server or "")
+    label = _label_for(toolset)
+    definition = sanitize_tool_definition(
+        {"type": "function", "function": {"name": name, "description": description,
+                                          "parameters": parameters if parameters is not None else {"type": "object", "properties": {}}}})
+    return RegisteredTool(name=name, server=server or "", kind=kind, raw_name=raw_name or name,
+                          toolset=toolset, label=label, definition=definition)
+
+
+def _label_for(toolset: str | None) -> str:
+    """RB §5.2: ``mcp-<server>`` → ``<server>`` (prefix stripped once); other toolsets as is; none → ``other``."""
+    if toolset is None:
+        return C.UNREGISTERED_LABEL
+    if toolset.startswith(C.MCP_TOOLSET_PREFIX):
+        return toolset[len(C.MCP_TOOLSET_PREFIX):]
+    return toolset
+
+
+@dataclass(frozen=True)
+class Registration:
+    """The registered tool definitions of a catalog.
+
+    Attributes:
+        tools: the pre-assembly tool list, sorted by wire name (then server), as the registry
+            emits it (REG §0 step 7).
+        problems: collisions, skipped tools and filter warnings.
+        naming: ``prefixed`` or ``as-is``.
+        server_kinds: ``{server: kind}`` for every catalog server (zero-tool servers included).
+    """
+
+    tools: tuple[RegisteredTool, ...]
+    problems: tuple[Problem, ...]
+    naming: str
+    server_kinds: Mapping[str, str]
+
+    def by_name(self) -> dict[str, RegisteredTool]:
+        """``{wire name: tool}``."""
+        return {t.name: t for t in self.tools}
+
+
+def _utility_tools(server: Server, profile: Profile) -> list[tuple[str, str, dict]]:
+    """REG §4: ``(key, description, parameters)`` for the utilities this server gets."""
+    caps = server.capabilities
+    if caps is None or server.kind != "mcp":
+        return []
+    tools_cfg = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
+    name = server.name
+    out: list[tuple[str, str, dict]] = []
+    resources_on, _ = parse_bool_like(tools_cfg.get("resources"))
+    prompts_on, _ = parse_bool_like(tools_cfg.get("prompts"))
+    text = profile.text
+    if resources_on and caps.get("resources") is not None:
+        out.append(("list_resources", text("registration", "list_resources", server=name),
+                    {"type": "object", "properties": {}}))
+        out.append(("read_resource", text("registration", "read_resource", server=name),
+                    {"type": "object", "properties": {"uri": {"type": "string", "description": text("registration", "uri")}},
+                     "required": ["uri"]}))
+    if prompts_on and caps.get("prompts") is not None:
+        out.append(("list_prompts", text("registration", "list_prompts", server=name),
+                    {"type": "object", "properties": {}}))
+        out.append(("get_prompt", text("registration", "get_prompt", server=name),
+                    {"type": "object", "properties": {
+                        "name": {"type": "string", "description": text("registration", "prompt_name")},
+                        "arguments": {"type": "object", "description": text("registration", "prompt_arguments"),
+                                      "properties": {}, "additionalProperties": True}},
+                     "required": ["name"]}))
+    return out
+
+
+def _register_server(server: Server, naming: str, profile: Profile, problems: list[Problem]) -> list[RegisteredTool]:
+    where = f"{server.origin or 'catalog'}: server {server.name!r}"
+    tools_cfg = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
+    native = list(server.tools)
+    if server.kind == "mcp":
+        kept, warnings = filter_tool_names([t.name for t in native], tools_cfg)
+        problems.extend(Problem("warning", where, w) for w in warnings)
+        kept_set = set(kept)
+        dropped = [t.name for t in native if t.name not in kept_set]
+        if dropped:
+            problems.append(Problem("info", where, f"{len(dropped)} tool(s) left out by tools.include/exclude"))
+        native = [t for t in native if t.name in kept_set]
+    prefixed = naming == "prefixed" and server.kind == "mcp"
+    toolset = (C.MCP_TOOLSET_PREFIX + server.name) if server.kind == "mcp" else server.name
+    label = _label_for(toolset)
+
+    candidates: list[tuple[str, Tool | None, str, str, Any, bool]] = []
+    for tool in native:
+        wire = mcp_prefixed_tool_name(server.name, tool.name) if prefixed else tool.name
+        description = tool.description
+        if server.kind == "mcp":
+            description = strip_tag_characters(description) if description else profile.text(
+                "registration", "default_description", tool=tool.name, server=server.name)
+            schema = normalize_mcp_input_schema(tool.input_schema)
+        else:
+            description = description or ""
+            schema = tool.input_schema if tool.input_schema is not None else {"type": "object", "properties": {}}
+        candidates.append((wire, tool, tool.name, description, schema, False))
+    for key, description, schema in _utility_tools(server, profile):
+        wire = mcp_prefixed_tool_name(server.name, key) if prefixed else key
+        candidates.append((wire, None, key, description, schema, True))
+
+    # REG §1.5: same tool twice → later dropped; utility vs native → native wins; different
+    # natives on one wire name → all skipped (fail closed).
+    by_wire: dict[str, list[tuple]] = {}
+    for cand in candidates:
+        by_wire.setdefault(cand[0], []).append(cand)
+    registered = []
+    for wire, group in by_wire.items():
+        natives = [c for c in group if not c[5]]
+        distinct_raw = list(dict.fromkeys(c[2] for c in natives))
+        if len(distinct_raw) > 1:
+            problems.append(Problem("error", where, f"tools {', '.join(repr(r) for r in distinct_raw)} all map to "
+                                                    f"{wire!r}; none of them is registered (REG §1.5)"))
+            continue
+        chosen = natives[0] if natives else group[0]
+        if len(natives) > 1:
+            problems.append(Problem("warning", where, f"tool {chosen[2]!r} is listed more than once; the first is kept"))
+        if natives and len(group) > len(natives):
+            problems.append(Problem("info", where, f"the server's own {chosen[2]!r} replaces the generated utility tool"))
+        wire_name, tool, raw_name, description, schema, utility = chosen
+        definition = sanitize_tool_definition(
+            {"type": "function", "function": {"name": wire_name, "description": description, "parameters": schema}})
+        annotations = tool.extra.get("annotations") if tool is not None else None
+        if wire_name != raw_name and len(C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + "__" + sanitize_name_part(raw_name)) > C.MCP_TOOL_NAME_MAX_LENGTH:
+            problems.append(Problem("info", where, f"tool {raw_name!r}: prefixed name is over 64 characters; "
+                                                   f"clamped to {wire_name!r}"))
+        registered.append(RegisteredTool(
+            name=wire_name, server=server.name, kind=server.kind, raw_name=raw_name, toolset=toolset,
+            label=label, definition=definition, utility=utility,
+            annotations=annotations if isinstance(annotations, Mapping) else None,
+            renames=property_renames(schema) or None))
+    return registered
+
+
+def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> Registration:
+    """Register every server of ``catalog`` (REG §0 steps 5–7).
+
+    Servers are registered in name order, so "first registration wins" across servers is
+    deterministic whatever the input order; the result is sorted by wire name.
+
+    Raises:
+        ValueError: ``naming`` is not ``prefixed`` or ``as-is``.
+    """
+    if naming not in C.TOOL_NAMING:
+        raise ValueError(f"naming must be one of {C.TOOL_NAMING}, got {naming!r}")
+    profile = profile or default_profile()
+    problems: list[Problem] = []
+    owners: dict[str, RegisteredTool] = {}
+    for server in sorted(catalog.servers, key=lambda s: (s.name, s.kind)):
+        for tool in _register_server(server, naming, profile, problems):
+            owner = owners.get(tool.name)
+            if owner is not None:
+                problems.append(Problem(
+                    "warning", f"{server.origin or 'catalog'}: server {server.name!r}",
+                    f"tool name {tool.name!r} is already registered by server {owner.server!r}; "
+                    "the registry keeps the first and skips this one"))
+                continue
+            owners[tool.name] = tool
+    tools = tuple(sorted(owners.values(), key=lambda t: (t.name, t.server)))
+    kinds = {s.name: s.kind for s in catalog.servers}
+    return Registration(tools=tools, problems=tuple(catalog.problems) + tuple(problems), naming=naming,
+                        server_kinds=kinds)

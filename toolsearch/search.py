@@ -1,0 +1,299 @@
+"""Search over the deferred catalog (RB §7): tokenize, stem, gate term, coverage floor, BM25.
+
+BM25 comes from ``rank_bm25`` with its IDF replaced by the reference's always-positive form
+``ln(1 + (N - df + 0.5) / (df + 0.5))`` and ``avgdl`` floored at 1 (RB §7.3). Only admitted
+documents are scored, so a query costs time proportional to the gate term's postings.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Mapping, Sequence
+
+import snowballstemmer
+from rank_bm25 import BM25Okapi
+
+from . import constants as C
+
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_NAME_SEPARATORS = re.compile(r"[_.:\-]")
+_local = threading.local()
+
+
+def _stemmer():
+    # The Snowball stemmer holds mutable state: one instance per thread (RB §7.1).
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return stemmer
+
+
+@lru_cache(maxsize=C.STEM_CACHE_SIZE)
+def stem(word: str) -> str:
+    """Snowball English stem of one lowercased token (memoized, RB §7.1)."""
+    return _stemmer().stemWord(word)
+
+
+def tokenize(text: str) -> list[str]:
+    """RB §7.1: ``[A-Za-z0-9]+`` tokens, lowercased and stemmed; no stop words, no camelCase split."""
+    return [stem(t.lower()) for t in _ASCII_WORD.findall(text)]
+
+
+def query_tokens(text: str) -> list[tuple[str, str]]:
+    """``(raw token, stem)`` pairs of a query, in order (for explanations)."""
+    return [(t, stem(t.lower())) for t in _ASCII_WORD.findall(text)]
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """What the index knows of one deferred tool (RB §7.2).
+
+    Attributes:
+        name: the wire name.
+        label: the source label used in the document, ``""`` for unregistered tools.
+        description: the full description (characters).
+        param_names: top-level parameter names (keys of ``parameters.properties``).
+    """
+
+    name: str
+    label: str
+    description: str
+    param_names: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The indexed text: name words, label (if not already a name word), description, params."""
+        bare = self.name[len(C.MCP_TOOL_NAME_PREFIX):] if self.name.startswith(C.MCP_TOOL_NAME_PREFIX) else self.name
+        name_words = _NAME_SEPARATORS.sub(" ", bare)
+        parts = [name_words]
+        if self.label and self.label not in name_words.split():
+            parts.append(self.label)
+        parts.append(self.description)
+        parts.extend(self.param_names)
+        return " ".join(parts)
+
+
+def doc_for(name: str, label: str, description: str, parameters: Any) -> SearchDoc:
+    """Build a :class:`SearchDoc`; ``parameters`` may be any value (non-dicts give no params)."""
+    props = parameters.get("properties") if isinstance(parameters, Mapping) else None
+    params = tuple(str(k) for k in props) if isinstance(props, Mapping) else ()
+    return SearchDoc(name=name, label=label, description=description or "", param_names=params)
+
+
+def required_coverage(answerable: int) -> int:
+    """RB §7.4: 1 below 4 answerable terms, else ``ceil(0.5 × count)``."""
+    if answerable < C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE:
+        return 1
+    return math.ceil(C.MIN_QUERY_TERM_COVERAGE * answerable)
+
+
+class _ReferenceBM25(BM25Okapi):
+    """rank_bm25's Okapi BM25 with the reference IDF (no epsilon floor) and avgdl ≥ 1."""
+
+    def _calc_idf(self, nd: dict[str, int]) -> None:
+        n = self.corpus_size
+        self.idf = {word: math.log(1 + (n - df + 0.5) / (df + 0.5)) for word, df in nd.items()}
+        self.avgdl = max(self.avgdl, 1.0)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Switches for what-if variants; the defaults are the reference behavior.
+
+    Attributes:
+        gate: require the rarest query term (RB §7.4 step 2).
+        coverage: require the coverage floor (RB §7.4 step 3).
+    """
+
+    gate: bool = True
+    coverage: bool = True
+
+
+@dataclass(frozen=True)
+class TermInfo:
+    """Corpus statistics of one distinct query stem: ``df`` documents, ``idf`` (natural log)."""
+
+    stem: str
+    df: int
+    idf: float
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One document that shares a term with the query (or matches its name), explained.
+
+    Attributes:
+        name: the tool name.
+        score: BM25 score (``inf`` for an exact-name match).
+        has_gate: contains the gate term.
+        matched_terms: distinct answerable query stems it contains.
+        admitted: passes admission (RB §7.4 step 4).
+        reason: why it was or was not admitted, in words.
+        rank: 1-based position among admitted documents, else ``None``.
+    """
+
+    name: str
+    score: float
+    has_gate: bool
+    matched_terms: tuple[str, ...]
+    admitted: bool
+    reason: str
+    rank: int | None = None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How one query was answered (RB §7.3–§7.5).
+
+    Attributes:
+        query: the raw query.
+        tokens: ``(raw token, stem)`` pairs.
+        terms: statistics per distinct stem, in first-occurrence order.
+        gate: the gate stem, or ``None`` when the query has no tokens.
+        answerable: distinct stems with ``df > 0``.
+        required: the coverage floor (distinct answerable terms a document needs).
+        candidates: every document sharing a stem or matching the name, best first.
+        matches: the admitted names returned for ``limit``.
+        corpus_size: N; ``avgdl``: mean document length in tokens (floored at 1).
+    """
+
+    query: str
+    tokens: tuple[tuple[str, str], ...]
+    terms: tuple[TermInfo, ...]
+    gate: str | None
+    answerable: tuple[str, ...]
+    required: int
+    candidates: tuple[Candidate, ...]
+    matches: tuple[str, ...]
+    limit: int
+    corpus_size: int
+    avgdl: float
+
+
+class SearchIndex:
+    """BM25 index over the deferred catalog, in catalog order.
+
+    Args:
+        docs: one :class:`SearchDoc` per deferred tool, in the session's tool-list order (ties
+            in score keep this order, RB §7.5).
+        options: variant switches; defaults are the reference.
+    """
+
+    def __init__(self, docs: Sequence[SearchDoc], options: SearchOptions = SearchOptions()):
+        self.docs = list(docs)
+        self.options = options
+        self.names = [d.name for d in self.docs]
+        self._by_lower: dict[str, list[int]] = {}
+        for i, name in enumerate(self.names):
+            self._by_lower.setdefault(name.lower(), []).append(i)
+        corpus = [tokenize(d.text()) for d in self.docs]
+        self._bm25 = _ReferenceBM25(corpus, k1=C.BM25_K1, b=C.BM25_B) if corpus else None
+        self._postings: dict[str, list[int]] = {}
+        if self._bm25 is not None:
+            for i, freqs in enumerate(self._bm25.doc_freqs):
+                for term in freqs:
+                    self._postings.setdefault(term, []).append(i)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def df(self, term: str) -> int:
+        """Number of documents containing ``term`` (a stem)."""
+        return len(self._postings.get(term, ()))
+
+    def idf(self, term: str) -> float:
+        """RB §7.3 IDF of a stem; a stem in no document gets the highest possible value."""
+        n = len(self.docs)
+        df = self.df(term)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def _score(self, stems: list[str], doc_ids: list[int]) -> list[float]:
+        if not doc_ids or self._bm25 is None:
+            return []
+        return self._bm25.get_batch_scores(stems, doc_ids)
+
+    def _analyse(self, query: str):
+        stems = tokenize(query)
+        distinct = list(dict.fromkeys(stems))
+        gate = None
+        if distinct:
+            # Highest IDF wins; ties go to the first in query order (max keeps the first).
+            gate = max(stems, key=self.idf)
+        answerable = [t for t in distinct if self.df(t) > 0]
+        return stems, gate, answerable, required_coverage(len(answerable))
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """Ranked ``(name, score)`` matches for one query (RB §7.4, §7.5).
+
+        ``limit`` ≤ 0, an empty catalog or a query without ASCII tokens give ``[]``. Exact-name
+        matches score ``inf``.
+        """
+        stems, gate, answerable, required = self._analyse(query)
+        if not stems or not self.docs or limit <= 0:
+            return []
+        exact = set(self._by_lower.get(query.strip().lower(), ()))
+        candidates = self._admitted(stems, gate, answerable, required)
+        scored = dict(zip(candidates, self._score(stems, candidates)))
+        for i in exact:
+            scored[i] = math.inf
+        order = sorted(scored, key=lambda i: (-scored[i], i))
+        return [(self.names[i], scored[i]) for i in order[:limit]]
+
+    def _admitted(self, stems, gate, answerable, required) -> list[int]:
+        opts = self.options
+        if opts.gate:
+            pool = self._postings.get(gate, [])
+        else:
+            pool = sorted({i for t in answerable for i in self._postings.get(t, ())})
+        if not opts.coverage or required <= 1:
+            return list(pool)
+        freqs = self._bm25.doc_freqs
+        return [i for i in pool if sum(1 for t in answerable if t in freqs[i]) >= required]
+
+    def explain(self, query: str, limit: int, max_candidates: int = 200) -> Explanation:
+        """Explain one query: stems, df and IDF per term, gate, coverage, and every candidate.
+
+        Candidates are documents containing any query stem, plus exact-name matches, best first
+        (admitted before rejected), at most ``max_candidates``.
+        """
+        stems, gate, answerable, required = self._analyse(query)
+        tokens = tuple(query_tokens(query))
+        terms = tuple(TermInfo(t, self.df(t), self.idf(t)) for t in dict.fromkeys(stems))
+        n = len(self.docs)
+        avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
+        if not stems or not self.docs:
+            return Explanation(query, tokens, terms, gate, tuple(answerable), required, (), (), limit, n, avgdl)
+        exact = set(self._by_lower.get(query.strip().lower(), ()))
+        touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact)
+        scores = dict(zip(touched, self._score(stems, touched)))
+        freqs = self._bm25.doc_freqs
+        admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact
+        ranked = [name for name, _ in self.search(query, limit)]
+        rank_of = {name: r for r, name in enumerate(ranked, 1)}
+        out = []
+        for i in touched:
+            matched = tuple(t for t in answerable if t in freqs[i])
+            has_gate = gate in freqs[i]
+            if i in exact:
+                reason = "exact-name match: skips the gate and the coverage floor"
+            elif self.options.gate and not has_gate:
+                reason = f"lacks the gate term '{gate}'"
+            elif self.options.coverage and len(matched) < required:
+                reason = f"covers {len(matched)} of {len(answerable)} answerable terms; needs {required}"
+            else:
+                reason = f"has the gate term and covers {len(matched)} of {len(answerable)} answerable terms"
+            admitted = i in admitted_ids
+            name = self.names[i]
+            if admitted and name not in rank_of:
+                reason += f"; ranked below the limit of {limit}"
+            out.append(Candidate(name, math.inf if i in exact else scores[i], has_gate, matched,
+                                 admitted, reason, rank_of.get(name)))
+        out.sort(key=lambda c: (not c.admitted, -c.score, self._position(c.name)))
+        return Explanation(query, tokens, terms, gate, tuple(answerable), required,
+                           tuple(out[:max_candidates]), tuple(ranked), limit, n, avgdl)
+
+    def _position(self, name: str) -> int:
+        return self._by_lower[name.lower()][0]

