@@ -16,9 +16,10 @@ collapsed union puts the surviving branch's keys first, then ``nullable``, then 
 metadata in the fixed order title, description, default, examples.
 
 Every function here accepts any JSON-like value (dicts, lists, strings, numbers, booleans,
-``None``) and never raises for one. The walks are recursive, so the one limit is Python's
-recursion limit: a document nested several hundred containers deep raises ``RecursionError``,
-as ``json.loads`` itself does at a similar depth.
+``None``) and never raises for one. The one limit: the walks are recursive, so nesting beyond
+Python's recursion limit raises ``RecursionError`` (with the default limit of 1000 on CPython
+3.11, schemas nest about 250 ``properties`` levels deep without trouble; 300 is too many).
+Cyclic structures are not JSON-like; they also end in ``RecursionError``.
 """
 
 from __future__ import annotations
@@ -453,7 +454,8 @@ def _rename_property_keys(names: list[Any]) -> dict[Any, str]:
     return result
 
 
-def _sanitize_properties(properties: dict[Any, Any]) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+def _sanitize_properties(
+        properties: dict[Any, Any]) -> tuple[dict[str, Any], dict[str, str], list[str]]:
     """B1 for a ``properties`` map.
 
     Returns the renamed and sanitized map, ``{original: new}`` for renamed names, and the

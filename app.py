@@ -1,0 +1,24 @@
+"""toolsearch inspector: entry point and router.
+
+Run with ``streamlit run app.py``. The sidebar (shared by every page) picks the catalog and the
+settings; each page in ``pages/`` renders one view of what the engine computes.
+"""
+
+import streamlit as st
+
+from pages import common
+
+st.set_page_config(page_title="toolsearch inspector", page_icon="🔎", layout="wide")
+
+PAGES = [
+    st.Page("pages/overview.py", title="Overview", icon="📊", default=True, url_path="overview"),
+    st.Page("pages/model_view.py", title="What the model sees", icon="👁️", url_path="model"),
+    st.Page("pages/search.py", title="Search", icon="🔎", url_path="search"),
+    st.Page("pages/costs.py", title="Costs", icon="💰", url_path="costs"),
+    st.Page("pages/tuning.py", title="Tuning", icon="🎛️", url_path="tuning"),
+    st.Page("pages/report.py", title="Report", icon="📄", url_path="report"),
+]
+
+navigation = st.navigation(PAGES)
+st.session_state["_view"] = common.sidebar()
+navigation.run()

@@ -1,0 +1,1 @@
+"""Streamlit pages of the toolsearch inspector (each renders one view; no engine logic here)."""

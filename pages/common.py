@@ -1,0 +1,317 @@
+"""Shared app frame: sidebar controls, URL mirroring, cached engine objects, colors.
+
+Pages import :func:`view` to get the current :class:`View`. Everything computed here comes from
+the engine (`toolsearch`); this module only wires Streamlit widgets to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from toolsearch import constants as C
+from toolsearch.catalog import Catalog, combine, load_source, load_text
+from toolsearch.config import ToolSearchConfig, parse_config
+from toolsearch.errors import ToolsearchError
+from toolsearch.inspector import Inspector
+from toolsearch.plan import Plan
+from toolsearch.profile import Profile, default_profile, profile_from_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES_DIR = ROOT / "sample_catalogs"
+DEFAULT_SAMPLE = "team-workspace"
+UPLOAD = "Upload files…"
+
+#: One color per state / form, used by every table and chart.
+STATE_COLORS = {
+    "full": "#2e7d32",     # green: everything shown
+    "names": "#1565c0",    # blue: names only
+    "mixed": "#6a1b9a",    # violet: some servers collapsed
+    "summary": "#ef6c00",  # orange: one summary line
+    "groups": "#ef6c00",
+    "hidden": "#9e9e9e",   # gray: nothing listed
+    "none": "#9e9e9e",
+    "visible": "#00838f",  # teal: schema sent directly
+}
+TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
+              2: ("Tier 2 · summaries or bare bridge", "orange")}
+FORM_HELP = {
+    "full": "every deferred tool listed with its short description",
+    "names": "every deferred tool listed by name only",
+    "mixed": "the largest servers collapsed to one summary line, the rest by name",
+    "groups": "one summary line per server",
+    "none": "no listing: only the bridge tools' own text",
+}
+PRESET_LABELS = {"8K": 8_000, "32K": 32_000, "128K": 128_000, "200K": 200_000, "400K": 400_000, "1M": 1_000_000}
+CONTEXT_CHOICES = [*PRESET_LABELS, "custom", "unknown"]
+
+
+def sample_catalogs() -> dict[str, Path]:
+    """``{stem: path}`` of the shipped sample catalogs, default first."""
+    paths = sorted(SAMPLES_DIR.glob("*.yaml"))
+    found = {p.stem: p for p in paths}
+    if DEFAULT_SAMPLE in found:
+        found = {DEFAULT_SAMPLE: found.pop(DEFAULT_SAMPLE), **found}
+    return found
+
+
+@st.cache_resource(show_spinner="Registering the catalog…", max_entries=24)
+def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _profile: Profile) -> Inspector:
+    return Inspector(_catalog, naming, _profile)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _read_sample(path: str, mtime: float) -> Catalog:
+    return load_source(path)
+
+
+@dataclass
+class View:
+    """What every page needs for the current sidebar settings."""
+
+    inspector: Inspector | None
+    config: ToolSearchConfig
+    context_length: int | None
+    tokenizer: str
+    display_tokenizer: str
+    source_label: str
+    errors: list[str] = field(default_factory=list)
+    _plan: Plan | None = None
+
+    @property
+    def plan(self) -> Plan:
+        """The plan for the current settings (computed once per run)."""
+        if self._plan is None:
+            assert self.inspector is not None
+            self._plan = self.inspector.plan(self.config, self.context_length, self.tokenizer, self.display_tokenizer)
+        return self._plan
+
+    def plan_for(self, context_length: int | None, config: ToolSearchConfig | None = None) -> Plan:
+        """A plan for other settings, same catalog and tokenizers."""
+        assert self.inspector is not None
+        return self.inspector.plan(config or self.config, context_length, self.tokenizer, self.display_tokenizer)
+
+
+# --- URL query string ------------------------------------------------------------------------
+_QP = {  # query key -> (session key, parser)
+    "catalog": ("catalog", str), "ctx": ("ctx_choice", str), "ctxn": ("ctx_custom", int),
+    "pct": ("threshold_pct", float), "cap": ("listing_max_tokens", int), "listing": ("listing", str),
+    "enabled": ("enabled", str), "limit": ("search_default_limit", int), "maxlimit": ("max_search_limit", int),
+    "tok": ("tokenizer", str), "dtok": ("display_tokenizer", str), "names": ("naming", str),
+}
+_DEFAULTS = {
+    "catalog": DEFAULT_SAMPLE, "ctx_choice": "200K", "ctx_custom": 64_000,
+    "threshold_pct": C.THRESHOLD_PCT_DEFAULT, "listing_max_tokens": C.LISTING_MAX_TOKENS_DEFAULT,
+    "listing": C.LISTING_DEFAULT, "enabled": C.ENABLED_DEFAULT,
+    "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
+    "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
+}
+_CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
+            "tokenizer": list(C.TOKENIZERS), "display_tokenizer": list(C.TOKENIZERS), "naming": list(C.TOOL_NAMING)}
+_RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
+           "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
+           "search_default_limit": (1, C.MAX_SEARCH_LIMIT_MAX), "max_search_limit": (C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
+           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX)}
+
+
+def _init_state() -> None:
+    """Seed widget state from defaults and, once per session, from the URL.
+
+    A link only sets values; it never loads a file from elsewhere or starts a server: an unknown
+    catalog name falls back to the default sample.
+    """
+    if st.session_state.get("_initialised"):
+        return
+    state = dict(_DEFAULTS)
+    params = st.query_params
+    for qkey, (skey, parse) in _QP.items():
+        if qkey not in params:
+            continue
+        try:
+            value = parse(params[qkey])
+        except (TypeError, ValueError):
+            continue
+        if skey in _CHOICES and value not in _CHOICES[skey]:
+            continue
+        if skey in _RANGES:
+            low, high = _RANGES[skey]
+            value = type(value)(max(low, min(high, value)))
+        state[skey] = value
+    if state["catalog"] not in sample_catalogs():
+        state["catalog"] = DEFAULT_SAMPLE
+    for key, value in state.items():
+        st.session_state.setdefault(key, value)
+    st.session_state["_initialised"] = True
+
+
+def _sync_url() -> None:
+    values = {}
+    for qkey, (skey, _) in _QP.items():
+        value = st.session_state.get(skey)
+        if skey == "ctx_custom" and st.session_state.get("ctx_choice") != "custom":
+            continue
+        if skey == "catalog" and value == UPLOAD:
+            continue
+        if value is not None and value != _DEFAULTS.get(skey):
+            values[qkey] = str(value)
+    if dict(st.query_params) != values:
+        st.query_params.from_dict(values)
+
+
+def context_length_from_state() -> int | None:
+    """The context length the sidebar selects (``None`` = unknown)."""
+    choice = st.session_state.get("ctx_choice", "200K")
+    if choice == "unknown":
+        return None
+    if choice == "custom":
+        return int(st.session_state.get("ctx_custom", 64_000))
+    return PRESET_LABELS[choice]
+
+
+def sidebar() -> View:
+    """Render the shared sidebar and return the current :class:`View`."""
+    _init_state()
+    errors: list[str] = []
+    samples = sample_catalogs()
+    sb = st.sidebar
+    sb.header("Catalog")
+    options = [*samples, UPLOAD]
+    sb.selectbox("Catalog source", options, key="catalog",
+                 help="A sample catalog shipped with toolsearch, or your own files (catalog YAML/JSON, "
+                      "a recorded tools/list result, or an OpenAI-style function array).")
+    catalog: Catalog | None = None
+    source_label = st.session_state["catalog"]
+    if st.session_state["catalog"] == UPLOAD:
+        uploads = sb.file_uploader("Catalog files", type=["yaml", "yml", "json"], accept_multiple_files=True,
+                                   key="uploads", help="Several files combine into one catalog.")
+        loaded = []
+        for upload in uploads or []:
+            try:
+                loaded.append(load_text(upload.getvalue().decode("utf-8"), upload.name))
+            except UnicodeDecodeError:
+                errors.append(f"{upload.name}: expected UTF-8 text")
+            except ToolsearchError as exc:
+                errors.append(str(exc))
+        if loaded:
+            catalog = combine(loaded)
+            digest = hashlib.sha256(b"".join(u.getvalue() for u in uploads)).hexdigest()[:16]
+            source_key = f"upload:{digest}"
+            source_label = " + ".join(c.name for c in loaded)
+        else:
+            source_key = ""
+    else:
+        path = samples[st.session_state["catalog"]]
+        try:
+            catalog = _read_sample(str(path), path.stat().st_mtime)
+            source_key = f"sample:{path}:{path.stat().st_mtime}"
+        except ToolsearchError as exc:
+            errors.append(str(exc))
+            source_key = ""
+
+    sb.header("Model and budget")
+    sb.selectbox("Context length", CONTEXT_CHOICES, key="ctx_choice",
+                 help="The model's context window in tokens. 'unknown' uses the reference fallback of 10,000 for the percentage leg.")
+    if st.session_state["ctx_choice"] == "custom":
+        sb.number_input("Custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX, step=1000, key="ctx_custom")
+    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.5, key="threshold_pct",
+              help="Share of the context length the listing may use.")
+    sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX, step=100,
+              key="listing_max_tokens", help="Cap on the listing budget.")
+    col1, col2 = sb.columns(2)
+    col1.selectbox("enabled", list(C.TRI_STATE_VALUES), key="enabled")
+    col2.selectbox("listing", list(C.TRI_STATE_VALUES), key="listing")
+    col1.number_input("search_default_limit", min_value=1, max_value=C.MAX_SEARCH_LIMIT_MAX, key="search_default_limit")
+    col2.number_input("max_search_limit", min_value=C.MAX_SEARCH_LIMIT_MIN, max_value=C.MAX_SEARCH_LIMIT_MAX, key="max_search_limit")
+
+    sb.header("Counting and naming")
+    sb.selectbox("Planning tokenizer", list(C.TOKENIZERS), key="tokenizer",
+                 help="Decides whether the listing fits. chars4 (characters ÷ 4) is what the reference harness uses.")
+    sb.selectbox("Display tokenizer", list(C.TOKENIZERS), key="display_tokenizer",
+                 help="Used for the token costs shown in tables and charts.")
+    sb.radio("Tool names", list(C.TOOL_NAMING), key="naming", horizontal=True,
+             help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; as-is: catalog names.")
+    profile = default_profile()
+    profile_key = "default"
+    profile_upload = sb.file_uploader("Wording profile (YAML)", type=["yaml", "yml"], key="profile_upload",
+                                      help="Optional: your harness's exact wording. Default: the toolsearch profile.")
+    if profile_upload is not None:
+        try:
+            profile = profile_from_text(profile_upload.getvalue().decode("utf-8"), profile_upload.name)
+            profile_key = hashlib.sha256(profile_upload.getvalue()).hexdigest()[:16]
+        except (ToolsearchError, UnicodeDecodeError) as exc:
+            errors.append(f"Wording profile not used: {exc}")
+
+    config = parse_config({
+        "enabled": st.session_state["enabled"], "listing": st.session_state["listing"],
+        "threshold_pct": st.session_state["threshold_pct"], "listing_max_tokens": st.session_state["listing_max_tokens"],
+        "search_default_limit": st.session_state["search_default_limit"],
+        "max_search_limit": st.session_state["max_search_limit"],
+    })
+    _sync_url()
+    inspector = None
+    if catalog is not None:
+        inspector = _inspector(source_key, st.session_state["naming"], profile_key, catalog, profile)
+    return View(inspector=inspector, config=config, context_length=context_length_from_state(),
+                tokenizer=st.session_state["tokenizer"], display_tokenizer=st.session_state["display_tokenizer"],
+                source_label=source_label, errors=errors)
+
+
+def view() -> View:
+    """The :class:`View` the app frame computed for this run."""
+    return st.session_state["_view"]
+
+
+def require_catalog(v: View) -> bool:
+    """Show errors and an empty state; True when there is a catalog to show."""
+    for error in v.errors:
+        st.error(error, icon="⚠️")
+    if v.inspector is None:
+        st.info("No catalog loaded. Choose a sample catalog in the sidebar, or upload catalog files "
+                "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
+        return False
+    return True
+
+
+def fmt_tokens(n: int) -> str:
+    """``12,345 tokens``."""
+    return f"{n:,} tokens"
+
+
+def pct_of_context(tokens: int, context_length: int | None) -> str:
+    """Share of the context length, or an em dash when it is unknown."""
+    if not context_length:
+        return "— (context unknown)"
+    return f"{100 * tokens / context_length:.1f}% of context"
+
+
+def tier_badge(plan: Plan) -> None:
+    """Tier and form as colored badges."""
+    label, color = TIER_BADGE[plan.tier]
+    cols = st.columns([1, 1, 3])
+    with cols[0]:
+        st.badge(label, color=color)
+    with cols[1]:
+        st.badge(f"Form: {plan.listing_form}", color={"full": "green", "names": "blue", "mixed": "violet",
+                                                        "groups": "orange", "none": "gray"}[plan.listing_form])
+    cols[2].caption(FORM_HELP[plan.listing_form])
+
+
+def server_table(plan: Plan) -> list[dict[str, Any]]:
+    """Rows for the per-server table (plain values; Streamlit shows them as text)."""
+    return [{
+        "server": s.name, "kind": s.kind, "tools": s.tool_count, "state": s.state,
+        "collapse #": s.collapse_rank, "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
+        "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
+    } for s in plan.servers]
+
+
+def style_states(df):
+    """Color the ``state`` column with :data:`STATE_COLORS`."""
+    def color(value: Any) -> str:
+        c = STATE_COLORS.get(value)
+        return f"color: white; background-color: {c}" if c else ""
+    return df.style.map(color, subset=["state"])

@@ -1,0 +1,69 @@
+"""Overview: the catalog at a glance and what tool search costs at the current settings."""
+
+import pandas as pd
+import streamlit as st
+
+from pages import common
+
+v = common.view()
+st.title("Overview")
+if common.require_catalog(v):
+    plan = v.plan
+    ins = v.inspector
+    st.text(f"Catalog: {ins.catalog.name} · {len(ins.catalog.servers)} servers · source: {v.source_label}")
+    common.tier_badge(plan)
+
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Servers", len(plan.servers))
+    c2.metric("Tools", len(ins.registration.tools), help="Registered tool definitions (after naming, filters and utilities).")
+    c3.metric("Deferred tools", plan.deferred_count)
+    c4.metric("Visible tools", plan.visible_count, help="Sent with their full schemas (core tools, or everything in tier 0).")
+
+    st.subheader("Cost per request")
+    e1, e2, e3 = st.columns(3)
+    e1.metric(f"All schemas up front ({plan.display_tokenizer})", common.fmt_tokens(plan.eager_tokens),
+              common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off")
+    e2.metric(f"With tool search ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens),
+              common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off",
+              help="The model-visible tools array: visible tools plus the three bridge tools with the embedded listing.")
+    saved = plan.eager_tokens - plan.tools_tokens
+    e3.metric("Saved per request", common.fmt_tokens(saved),
+              f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
+              delta_color="normal" if saved >= 0 else "inverse")
+
+    st.subheader("Listing budget")
+    ctx = f"{v.context_length:,} tokens" if v.context_length else "unknown"
+    pct_text = (f"int({v.context_length:,} × {v.config.threshold_pct:g} / 100) = {plan.pct_leg:,}" if v.context_length
+                else f"{plan.pct_leg:,} (fixed fallback: context length unknown)")
+    st.markdown(
+        f"- Context length: **{ctx}**\n"
+        f"- Percentage leg: {pct_text} tokens\n"
+        f"- Cap (`listing_max_tokens`): {v.config.listing_max_tokens:,} tokens\n"
+        f"- **Budget = min(cap, percentage leg) = {plan.budget:,} tokens**, decided by *{plan.budget_winner}*\n"
+        f"- Listing: **{plan.listing_tokens:,} tokens** ({plan.planning_tokenizer}), "
+        f"{'fits' if plan.listing_form != 'none' else 'nothing fits or listing is off'}")
+    if plan.steps:
+        st.caption("Degradation steps tried (reference order: full → names → collapse the largest server first):")
+        st.dataframe(pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed),
+                                    "listing (tokens)": s.tokens, "budget (tokens)": plan.budget, "fits": s.fits}
+                                   for i, s in enumerate(plan.steps)]), hide_index=True, width="stretch")
+
+    st.subheader("Servers")
+    table = pd.DataFrame(common.server_table(plan))
+    st.dataframe(common.style_states(table), hide_index=True, width="stretch")
+
+    st.subheader("Schema size by tokenizer")
+    sizes = []
+    for name in ("chars4", "o200k_base", "cl100k_base"):
+        other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
+        sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
+                      "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
+    st.dataframe(pd.DataFrame(sizes), hide_index=True, width="stretch")
+
+    for note in plan.notes:
+        st.warning(note)
+    problems = [p for p in ins.registration.problems]
+    if problems:
+        with st.expander(f"Catalog notes ({len(problems)})"):
+            st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
+                         hide_index=True, width="stretch")
