@@ -1,0 +1,134 @@
+"""AppTest tests for the app frame, the Overview page and "What the model sees".
+
+Each test drives the sidebar the way a user does and compares what the page shows with the
+engine's own output for the same settings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _engine(catalog: str, context_length, **config):
+    inspector = Inspector.from_files([SAMPLES / f"{catalog}.yaml"])
+    return inspector.plan(parse_config(config), context_length)
+
+
+def _markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def _metric(at, label_start: str):
+    for metric in at.metric:
+        if metric.label.startswith(label_start):
+            return metric.value
+    raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
+
+
+def test_default_catalog_opens_in_tier_1_at_200k():
+    at = _app()
+    plan = _engine("team-workspace", 200_000)
+    assert plan.tier == 1
+    text = _markdown(at)
+    assert f"Tier {plan.tier}" in text
+    assert f"Form: {plan.listing_form}" in text
+    assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in text
+    assert _metric(at, "Deferred tools") == str(plan.deferred_count)
+    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,} tokens"
+
+
+def test_context_length_changes_form_and_states():
+    at = _app()
+    at.sidebar.selectbox(key="ctx_choice").set_value("32K").run()
+    plan = _engine("team-workspace", 32_000)
+    assert plan.listing_form != _engine("team-workspace", 200_000).listing_form
+    assert f"Form: {plan.listing_form}" in _markdown(at)
+    table = at.dataframe[1].value  # the per-server table (after the steps table)
+    shown = dict(zip(table["server"], table["state"]))
+    assert shown == {s.name: s.state for s in plan.servers}
+
+
+@pytest.mark.parametrize("key,value,config", [
+    ("threshold_pct", 1.0, {"threshold_pct": 1.0}),
+    ("listing_max_tokens", 200, {"listing_max_tokens": 200}),
+])
+def test_budget_sliders(key, value, config):
+    at = _app()
+    at.sidebar.slider(key=key).set_value(value).run()
+    plan = _engine("team-workspace", 200_000, **config)
+    assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in _markdown(at)
+    assert f"Form: {plan.listing_form}" in _markdown(at)
+
+
+def test_unknown_context_and_listing_off_and_disabled():
+    at = _app()
+    at.sidebar.selectbox(key="ctx_choice").set_value("unknown").run()
+    assert "fixed fallback: context length unknown" in _markdown(at)
+    at.sidebar.selectbox(key="listing").set_value("off").run()
+    assert "Tier 2" in _markdown(at) and "Form: none" in _markdown(at)
+    at.sidebar.selectbox(key="enabled").set_value("off").run()
+    plan = _engine("team-workspace", None, enabled="off")
+    assert plan.tier == 0 and "Tier 0" in _markdown(at)
+    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+
+
+def test_model_view_shows_exact_description_and_array():
+    at = _app()
+    at.switch_page("pages/model_view.py").run()
+    assert not at.exception
+    plan = _engine("team-workspace", 200_000)
+    codes = [c.value for c in at.code]
+    assert plan.tool_search_description in codes
+    assert json.dumps(plan.tools, ensure_ascii=False, indent=2) in codes
+
+
+def test_model_view_comparison_lists_state_changes():
+    at = _app()
+    at.switch_page("pages/model_view.py").run()
+    at.selectbox(key="cmp_ctx").set_value("8K").run()
+    left = _engine("team-workspace", 200_000)
+    right = _engine("team-workspace", 8_000)
+    table = at.dataframe[-1].value
+    rows = dict(zip(table[""], zip(table["left"], table["right"])))
+    assert rows["form"] == (left.listing_form, right.listing_form)
+    assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
+
+
+def test_tool_naming_as_is():
+    at = _app()
+    at.sidebar.radio(key="naming").set_value("as-is").run()
+    at.switch_page("pages/model_view.py").run()
+    description = next(c.value for c in at.code if c.value.startswith("Search "))
+    assert "mcp__" not in description
+
+
+def test_url_reproduces_settings():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"catalog": "five-servers", "ctx": "32K", "pct": "2.0", "cap": "3000"})
+    at.run()
+    plan = _engine("five-servers", 32_000, threshold_pct=2.0, listing_max_tokens=3000)
+    assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in _markdown(at)
+    # A link never loads files from elsewhere: unknown catalog names fall back to the default sample.
+    at2 = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at2.query_params.update({"catalog": "../../etc/passwd"})
+    at2.run()
+    assert not at2.exception
+    assert at2.sidebar.selectbox(key="catalog").value == "team-workspace"

@@ -1,0 +1,116 @@
+"""Real-browser test: ``streamlit run app.py`` on 127.0.0.1 driven by Playwright in Debian's Chromium.
+
+Skips (with the reason) only where Chromium is absent outside CI; in CI it must run.
+Screenshots are saved to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from toolsearch.bridge import Bridge
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts"
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must have Debian's chromium at /usr/bin/chromium (.ci/run installs it)")
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+                allow_module_level=True)
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    port = _free_port()
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    proc = subprocess.Popen(
+        [streamlit, "run", str(ROOT / "app.py"), "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        raise RuntimeError("streamlit did not start within 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def page(app_url):
+    ARTIFACTS.mkdir(exist_ok=True)
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        context = browser.new_context(viewport={"width": 1500, "height": 1100})
+        yield context.new_page()
+        browser.close()
+
+
+def _expected_plan(catalog: str, **overrides):
+    inspector = Inspector.from_files([ROOT / "sample_catalogs" / f"{catalog}.yaml"])
+    return inspector, inspector.plan(parse_config(overrides.pop("config", {})), **overrides)
+
+
+def _wait_text(page, text: str, timeout: float = 30_000) -> None:
+    page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
+
+
+def test_overview_slider_changes_the_budget(page, app_url):
+    _, plan = _expected_plan("team-workspace", context_length=200_000)
+    page.goto(app_url)
+    _wait_text(page, f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens")
+    assert page.get_by_text(f"Tier {plan.tier}", exact=False).count() >= 1
+    page.screenshot(path=str(ARTIFACTS / "overview.png"), full_page=True)
+
+    # Move the listing_max_tokens slider to its minimum with the keyboard, as a user would.
+    slider = page.get_by_role("slider").nth(1)
+    slider.focus()
+    slider.press("Home")
+    _, small = _expected_plan("team-workspace", context_length=200_000, config={"listing_max_tokens": 200})
+    _wait_text(page, f"Budget = min(cap, percentage leg) = {small.budget:,} tokens")
+    assert f"Form: {small.listing_form}" in page.inner_text("body")
+    assert re.search(r"cap=200\b", page.url), page.url  # the setting is mirrored in the URL
+    page.screenshot(path=str(ARTIFACTS / "overview-slider-min.png"), full_page=True)
+
+
+def test_link_reproduces_the_view(page, app_url):
+    _, plan = _expected_plan("five-servers", context_length=32_000, config={"threshold_pct": 2})
+    page.goto(f"{app_url}/?catalog=five-servers&ctx=32K&pct=2.0")
+    _wait_text(page, f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens")
+    assert f"Form: {plan.listing_form}" in page.inner_text("body")
