@@ -165,6 +165,40 @@ def coerce_arguments(arguments: Mapping[str, Any], parameters: Any) -> dict[str,
     return result
 
 
+_PLACEHOLDERS: dict[str, Any] = {"string": "", "integer": 0, "number": 0, "boolean": False,
+                                  "array": [], "object": {}, "null": None}
+
+
+def example_arguments(parameters: Any) -> dict[str, Any]:
+    """A starting ``arguments`` object for ``tool_call``: one entry per *required* property.
+
+    Each value is the property's ``const``, else its first ``enum`` value, else a placeholder
+    for its (first) type: ``""`` for string, ``0`` for integer/number, ``False``, ``[]``, ``{}``
+    or ``None``; a property without a usable type gets ``""``. Only the top level is filled,
+    in the ``required`` order, so the result may still fail validation (a ``minLength``, a
+    nested required field): it is a template to edit, not a valid call. Non-object schemas
+    give ``{}``.
+    """
+    if not isinstance(parameters, Mapping):
+        return {}
+    props = parameters.get("properties") if isinstance(parameters.get("properties"), Mapping) else {}
+    out: dict[str, Any] = {}
+    for name in required_of(parameters):
+        schema = props.get(name)
+        schema = schema if isinstance(schema, Mapping) else {}
+        if "const" in schema:
+            out[name] = copy.deepcopy(schema["const"])
+        elif isinstance(schema.get("enum"), list) and schema["enum"]:
+            out[name] = copy.deepcopy(schema["enum"][0])
+        else:
+            # Several types (``["integer", "null"]``, ``anyOf``): the first non-null one in
+            # _PLACEHOLDERS order, so the result does not depend on set iteration order.
+            types = _types_of(schema)
+            kind = next((k for k in _PLACEHOLDERS if k in types and k != "null"), "string")
+            out[name] = copy.deepcopy(_PLACEHOLDERS[kind])
+    return out
+
+
 @dataclass(frozen=True)
 class CallCheck:
     """The outcome of local validation for one ``tool_call`` entry.
@@ -204,6 +238,7 @@ class Bridge:
         self.visible, self.deferred = split_tools(self.session_tools, self.config.defer)
         self.deferred_by_name = {t.name: t for t in self.deferred}
         self.registry = {t.name: t for t in [*registry_tools, *self.session_tools]}
+        self.session_names = {t.name for t in self.session_tools}
         self.index = SearchIndex(
             [doc_for(t.name, "" if t.toolset is None else t.label, t.description, t.parameters) for t in self.deferred],
             options)
@@ -212,6 +247,11 @@ class Bridge:
     # -- helpers ----------------------------------------------------------------------------
     def _error(self, key: str, **values: Any) -> dict[str, Any]:
         return {"error": self.profile.text("errors", key, **values)}
+
+    def _not_deferrable_key(self, name: str) -> str:
+        """RB §8 step 3 / §11: a registered direct tool outside this session's surface gets the
+        "not available in this session, do not retry" wording, else "call it directly"."""
+        return "not_deferrable" if name in self.session_names else "not_in_session"
 
     def available_sources(self) -> list[dict[str, Any]]:
         """``[{"name": label, "tool_count": n}]`` over the deferred catalog, sorted by name (RB §7.6)."""
@@ -289,7 +329,7 @@ class Bridge:
                 continue
             registered = self.registry.get(name)
             if registered is not None and name not in C.BRIDGE_NAMES and not _deferrable(registered, defer):
-                errors[name] = self.profile.text("errors", "not_deferrable", name=name)
+                errors[name] = self.profile.text("errors", self._not_deferrable_key(name), name=name)
             else:
                 not_found.append(name)
         response: dict[str, Any] = {"tools": tools}
@@ -369,7 +409,7 @@ class Bridge:
                 message += self.profile.text("errors", "use_search")
             return CallCheck({"error": message}, None, {})
         if not _deferrable(registered, set(self.config.defer)):
-            return CallCheck(self._error("not_deferrable", name=name), registered, {})
+            return CallCheck(self._error(self._not_deferrable_key(name), name=name), registered, {})
         tool = self.deferred_by_name.get(name)
         if tool is None:
             return CallCheck(self._error("out_of_scope", name=name), registered, {})

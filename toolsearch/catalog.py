@@ -266,6 +266,10 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
                         capabilities=data.get("capabilities") if isinstance(data.get("capabilities"), Mapping) else None)
         return Catalog(name=server_name, servers=(server,), problems=tuple(problems), sources=(origin,))
     if isinstance(data, list):
+        if data and not any(isinstance(item, Mapping) for item in data):
+            # Nothing in it is a tool object: not a function array at all, so fail the file.
+            raise CatalogError(f"{origin}: [0]: expected a function array (a list of tool objects), "
+                               f"got a list of {type(data[0]).__name__}")
         tools = []
         for index, raw in enumerate(data):
             tool = _openai_function(raw, origin, f"[{index}]", problems)

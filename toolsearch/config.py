@@ -186,6 +186,8 @@ def parse_config(block: Any) -> ToolSearchConfig:
         raw = block.get(key)
         if raw is None or raw == result or str(raw).strip().lower() == str(result):
             continue
+        if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
+            continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
         warnings.append(f"tools.tool_search.{key}: {raw!r} was read as {result!r}")
     known = {"enabled", "threshold_pct", "search_default_limit", "max_search_limit", "listing",
              "listing_max_tokens", "defer"}

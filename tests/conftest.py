@@ -1,0 +1,109 @@
+"""Shared fixtures: the spec's conformance catalogs and small helpers.
+
+"FC" and "MQ" are the catalogs of spec/reference-behavior.md §13. Tools are built with
+:func:`toolsearch.registration.make_tool`, so they carry the source kind the spec's notation
+gives (``unreg`` → ``kind="unregistered"``, ``mcp:<server>`` → ``kind="mcp", server=<server>``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
+import yaml
+
+from toolsearch.profile import default_profile
+from toolsearch.registration import RegisteredTool, Registration, make_tool
+
+
+def obj(*props: str, required: Sequence[str] | None = None) -> dict[str, Any]:
+    """An object schema with string properties ``props`` (and ``required`` when given)."""
+    schema: dict[str, Any] = {"type": "object", "properties": {p: {"type": "string"} for p in props}}
+    if required is not None:
+        schema["required"] = list(required)
+    return schema
+
+
+def compact(value: Any) -> str:
+    """Compact JSON, non-ASCII kept: the serialization the estimator measures (RB §3)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def ceil4(text_or_length: str | int) -> int:
+    """``ceil(chars / 4)`` for a text or a length in code points."""
+    n = text_or_length if isinstance(text_or_length, int) else len(text_or_length)
+    return math.ceil(n / 4)
+
+
+def registration(tools: Sequence[RegisteredTool], kinds: dict[str, str] | None = None) -> Registration:
+    """A :class:`Registration` that keeps ``tools`` in the given (pre-assembly) order."""
+    return Registration(tools=tuple(tools), problems=(), naming="as-is", server_kinds=kinds or {})
+
+
+def fc_tools() -> list[RegisteredTool]:
+    """RB §13 "FC": four unregistered tools, no source label."""
+    return [
+        make_tool("github_create_issue", "Open a new issue in a GitHub repository", obj("title", "body"),
+                  kind="unregistered"),
+        make_tool("github_search_repos", "Search GitHub for matching repositories", obj("query"),
+                  kind="unregistered"),
+        make_tool("slack_send_message", "Post a message into a Slack channel", obj("channel", "text"),
+                  kind="unregistered"),
+        make_tool("calendar_create_event", "Add an event to the user's calendar", obj("title", "start"),
+                  kind="unregistered"),
+    ]
+
+
+def mq_tools() -> list[RegisteredTool]:
+    """RB §13 "MQ": three MCP tools on servers mq-linear and mq-slack."""
+    return [
+        make_tool("mq_linear_create_issue", "Create a new issue in a team.",
+                  obj("title", "team", required=["title", "team"]), server="mq-linear"),
+        make_tool("mq_linear_list_issues", "List issues in the workspace.", obj("query"), server="mq-linear"),
+        make_tool("mq_slack_post_message", "Post a message to a channel.",
+                  obj("channel", "text", required=["channel", "text"]), server="mq-slack"),
+    ]
+
+
+@pytest.fixture
+def fc() -> list[RegisteredTool]:
+    return fc_tools()
+
+
+@pytest.fixture
+def mq() -> list[RegisteredTool]:
+    return mq_tools()
+
+
+@pytest.fixture(scope="session")
+def profile():
+    return default_profile()
+
+
+# --- CLI -----------------------------------------------------------------------------------
+
+def toolsearch_command() -> list[str]:
+    """The installed console script next to this interpreter, else ``python -m toolsearch``."""
+    script = Path(sys.executable).with_name("toolsearch")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "toolsearch"]
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` and capture text output (never raises on a non-zero status)."""
+    return subprocess.run([*toolsearch_command(), *map(str, args)], capture_output=True, text=True,
+                          encoding="utf-8", cwd=cwd, timeout=120)
+
+
+def write_yaml(path: Path, data: Any) -> Path:
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def write_json(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path

@@ -1,0 +1,361 @@
+"""The ``toolsearch`` console script, run end to end on small catalog files (DESIGN.md CLI contract).
+
+Each test runs the installed script in a subprocess and checks the exact output; expected values
+are built by hand from the catalog and the active profile's text.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ceil4, compact, run_cli, write_json, write_yaml
+from toolsearch.bridge import to_wire
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+
+TINY = {
+    "name": "Tiny",
+    "servers": [
+        {"name": "github", "tools": [
+            {"name": "create_issue", "description": "Open a new issue in a repository.",
+             "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}},
+            {"name": "list_issues", "description": "List issues."},
+        ]},
+        {"name": "shell", "kind": "core", "tools": [{"name": "terminal", "description": "Run a shell command."}]},
+    ],
+}
+
+CREATE = {"type": "function", "function": {
+    "name": "mcp__github__create_issue", "description": "Open a new issue in a repository.",
+    "parameters": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}}
+LIST = {"type": "function", "function": {
+    "name": "mcp__github__list_issues", "description": "List issues.",
+    "parameters": {"type": "object", "properties": {}, "required": []}}}
+TERMINAL = {"type": "function", "function": {
+    "name": "terminal", "description": "Run a shell command.",
+    "parameters": {"type": "object", "properties": {}, "required": []}}}
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    return write_yaml(tmp_path / "tiny.yaml", TINY)
+
+
+def ok(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert result.stdout == ""
+    return lines[0]
+
+
+# --- plan -------------------------------------------------------------------------------------------
+
+def test_plan_json_contract_and_exact_values(tiny, profile) -> None:
+    data = json.loads(ok(run_cli("plan", tiny, "--context-length", "200000", "--json")))
+    for key in ("tier", "listing_form", "budget", "context_length", "deferred_count", "deferred_tokens",
+                "listing_tokens", "listing", "tool_search_description", "tools", "servers"):
+        assert key in data
+    header = profile.text("listing", "header")
+    listing = "\n".join([header, "github tools (2):",
+                         "- mcp__github__create_issue: Open a new issue in a repository.",
+                         "- mcp__github__list_issues: List issues."])
+    description = "\n\n".join([profile.text("tool_search", "description", count=2),
+                               profile.text("framing", "listed"), listing])
+    assert (data["tier"], data["listing_form"], data["budget"], data["context_length"]) == (1, "full", 4000, 200000)
+    assert data["deferred_count"] == 2
+    assert data["deferred_tokens"] == ceil4(len(compact(CREATE)) + len(compact(LIST)))
+    assert data["listing"] == listing
+    assert data["listing_tokens"] == ceil4(listing)
+    assert data["tool_search_description"] == description
+    tools = data["tools"]
+    assert [t["function"]["name"] for t in tools] == ["terminal", "tool_search", "tool_describe", "tool_call"]
+    assert tools[0] == TERMINAL
+    assert tools[1]["function"]["description"] == description
+    assert compact(tools[1]) == compact(Inspector.from_files([tiny]).plan(parse_config({}), 200000).tools[1])
+    servers = {s["name"]: s for s in data["servers"]}
+    assert list(servers) == ["github", "shell"]
+    gh = servers["github"]
+    assert {k: gh[k] for k in ("name", "kind", "tool_count", "state")} == {
+        "name": "github", "kind": "mcp", "tool_count": 2, "state": "full"}
+    assert gh["schema_tokens"] == data["deferred_tokens"]
+    assert gh["full_tokens"] == ceil4("\n".join(listing.splitlines()[1:]))
+    assert gh["names_tokens"] == ceil4("github tools (2):\nmcp__github__create_issue, mcp__github__list_issues")
+    assert gh["summary_tokens"] == ceil4(profile.text("listing", "summary_line", label="github", count=2))
+    sh = servers["shell"]
+    assert (sh["kind"], sh["tool_count"], sh["state"], sh["schema_tokens"], sh["full_tokens"]) == (
+        "core", 1, "visible", ceil4(compact(TERMINAL)), 0)
+
+
+def test_plan_json_budget_legs_and_small_context(tiny) -> None:
+    data = json.loads(ok(run_cli("plan", tiny, "--context-length", "1k", "--json")))
+    assert (data["budget"], data["listing_form"], data["tier"]) == (50, "names", 1)
+    assert data["listing"].endswith("github tools (2):\nmcp__github__create_issue, mcp__github__list_issues")
+    assert data["servers"][0]["state"] == "names"
+    data = json.loads(ok(run_cli("plan", tiny, "--context-length", "1000", "--threshold-pct", "1", "--json")))
+    assert (data["budget"], data["listing_form"], data["tier"], data["listing"]) == (10, "none", 2, None)
+    assert data["servers"][0]["state"] == "hidden"
+
+
+def test_plan_enabled_off_and_listing_off(tiny, profile) -> None:
+    off = json.loads(ok(run_cli("plan", tiny, "--enabled", "off", "--json")))
+    assert (off["tier"], off["listing_form"], off["tool_search_description"]) == (0, "none", None)
+    assert [t["function"]["name"] for t in off["tools"]] == [
+        "mcp__github__create_issue", "mcp__github__list_issues", "terminal"]
+    no_listing = json.loads(ok(run_cli("plan", tiny, "--listing", "off", "--json")))
+    assert (no_listing["tier"], no_listing["listing_form"]) == (2, "none")
+    assert no_listing["tool_search_description"] == profile.text("tool_search", "description", count=2)
+
+
+def test_plan_tool_names_as_is(tiny) -> None:
+    data = json.loads(ok(run_cli("plan", tiny, "--tool-names", "as-is", "--json")))
+    assert "- create_issue: Open a new issue in a repository." in data["listing"]
+    assert "mcp__" not in data["listing"]
+
+
+def test_plan_human_output(tiny) -> None:
+    out = ok(run_cli("plan", tiny, "--context-length", "40000"))
+    lines = out.splitlines()
+    assert lines[0] == "catalog: Tiny (3 tools)"
+    assert lines[1] == "context length: 40,000 tokens; threshold_pct 5%; listing_max_tokens 4,000"
+    assert lines[2] == "budget: 2,000 tokens = min(4,000, 2,000); decided by threshold_pct"
+    assert lines[3].startswith("tier 1, listing form full; 2 deferred")
+    assert out.rstrip().endswith("- mcp__github__list_issues: List issues.")
+
+
+def test_plan_with_a_bpe_tokenizer(tiny) -> None:
+    data = json.loads(ok(run_cli("plan", tiny, "--tokenizer", "o200k_base", "--json")))
+    from toolsearch.tokens import get_tokenizer
+
+    assert data["planning_tokenizer"] == "o200k_base"
+    assert data["listing_tokens"] == get_tokenizer("o200k_base").count(data["listing"])
+
+
+def test_plan_negative_context_length_falls_back_with_a_note(tiny) -> None:
+    result = run_cli("plan", tiny, "--context-length", "-5", "--threshold-pct", "50",
+                     "--listing-max-tokens", "60000", "--json")
+    data = json.loads(ok(result))
+    assert data["budget"] == 10000
+    assert data["budget_winner"] == "unknown-context fallback"
+    assert data["notes"] == ["context length -5 is negative: treated as unknown (RB §4 fallback)"]
+    human = ok(run_cli("plan", tiny, "--context-length=-5"))
+    assert "note: context length -5 is negative: treated as unknown (RB §4 fallback)" in human
+
+
+def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    threshold_pct: abc\n    listing_max_tokens: 100\n"
+                      "    defer: todo_list\n", encoding="utf-8")
+    result = run_cli("plan", tiny, "--config", config, "--context-length", "1000000", "--json")
+    data = json.loads(ok(result))
+    assert data["config"]["threshold_pct"] == 5.0
+    assert data["config"]["listing_max_tokens"] == 200
+    assert data["budget"] == 200
+    warnings = result.stderr.strip().splitlines()
+    assert len(warnings) == 3
+    assert all(w.startswith("toolsearch: warning: tools.tool_search.") for w in warnings)
+    assert any("defer" in w and "expected a YAML list" in w for w in warnings)
+
+
+def test_plan_flags_override_the_config_file(tiny, tmp_path) -> None:
+    config = write_yaml(tmp_path / "c.yaml", {"tools": {"tool_search": {"threshold_pct": 10, "enabled": "off"}}})
+    data = json.loads(ok(run_cli("plan", tiny, "--config", config, "--context-length", "1000", "--json")))
+    assert (data["tier"], data["config"]["threshold_pct"]) == (0, 10.0)
+    data = json.loads(ok(run_cli("plan", tiny, "--config", config, "--enabled", "on", "--threshold-pct", "2",
+                                 "--context-length", "100000", "--json")))
+    assert (data["tier"], data["budget"], data["config"]["threshold_pct"]) == (1, 2000, 2.0)
+
+
+def test_plan_combines_several_source_shapes(tiny, tmp_path) -> None:
+    recorded = write_json(tmp_path / "linear.json", {"tools": [{"name": "save_issue", "description": "Save an issue."}]})
+    funcs = write_json(tmp_path / "local.json", [{"type": "function", "function": {"name": "helper", "description": "Help."}}])
+    data = json.loads(ok(run_cli("plan", tiny, recorded, funcs, "--json")))
+    assert data["deferred_count"] == 4
+    assert [s["name"] for s in data["servers"]] == ["github", "linear", "local", "shell"]
+    assert "linear tools (1):\n- mcp__linear__save_issue: Save an issue." in data["listing"]
+    assert "local tools (1):\n- helper: Help." in data["listing"]
+
+
+# --- search / describe / explain / call -------------------------------------------------------------------
+
+def test_search_json_is_exactly_the_tool_search_response(tiny) -> None:
+    out = ok(run_cli("search", tiny, "-q", "create issue", "-q", "zzz", "--json"))
+    bridge = Inspector.from_files([tiny]).bridge(parse_config({}))
+    expected = bridge.tool_search({"queries": ["create issue", "zzz"]})
+    assert out == to_wire(expected) + "\n"
+    data = json.loads(out)
+    assert data["results"][0]["matches"] == ["mcp__github__create_issue"]
+    assert data["results"][1]["available_sources"] == [{"name": "github", "tool_count": 2}]
+    assert data["tools"] == {"mcp__github__create_issue": {
+        "source": "mcp", "source_name": "mcp-github", "description": "Open a new issue in a repository.",
+        "required": ["title"]}}
+
+
+def test_search_limit_and_human_output(tiny) -> None:
+    data = json.loads(ok(run_cli("search", tiny, "-q", "issues", "--limit", "1", "--json")))
+    assert data["results"][0]["matches"] == ["mcp__github__list_issues"]
+    out = ok(run_cli("search", tiny, "-q", "mcp__github__create_issue"))
+    assert out.splitlines()[0] == "query: mcp__github__create_issue"
+    assert out.splitlines()[1].startswith("  1. mcp__github__create_issue  [exact name]  Open a new issue")
+
+
+def test_search_error_response_exits_1(tiny) -> None:
+    result = run_cli("search", tiny, *sum((["-q", f"q{i}"] for i in range(8)), []), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["error"].startswith("too many queries: 8 > max 7.")
+
+
+def test_describe_json(tiny, profile) -> None:
+    out = ok(run_cli("describe", tiny, "mcp__github__create_issue", "terminal", "nope", "--json"))
+    assert json.loads(out) == {
+        "tools": {"mcp__github__create_issue": {"description": "Open a new issue in a repository.",
+                                                "parameters": CREATE["function"]["parameters"]}},
+        "not_found": ["nope"], "hint": profile.text("hints", "describe_not_found"),
+        "errors": {"terminal": profile.text("errors", "not_deferrable", name="terminal")},
+    }
+    bridge = Inspector.from_files([tiny]).bridge(parse_config({}))
+    assert out == to_wire(bridge.tool_describe({"names": ["mcp__github__create_issue", "terminal", "nope"]})) + "\n"
+
+
+def test_explain(tiny) -> None:
+    out = ok(run_cli("explain", tiny, "-q", "create issue"))
+    assert "tokens: create->creat, issue->issu" in out
+    assert "gate term: creat; answerable terms: 2; required coverage: 1" in out
+    data = json.loads(ok(run_cli("explain", tiny, "-q", "create issue", "--json")))
+    assert (data["gate"], data["answerable"], data["required_coverage"], data["corpus_size"]) == (
+        "creat", ["creat", "issu"], 1, 2)
+    assert data["matches"] == ["mcp__github__create_issue"]
+    assert [t["df"] for t in data["terms"]] == [1, 2]
+
+
+def test_call_valid_and_invalid(tiny) -> None:
+    out = ok(run_cli("call", tiny, "mcp__github__create_issue", "-a", '{"title": "Bug"}', "--json"))
+    assert json.loads(out) == {"dispatch": {"name": "mcp__github__create_issue", "server": "github",
+                                            "tool": "create_issue", "arguments": {"title": "Bug"}}}
+    result = run_cli("call", tiny, "mcp__github__create_issue", "--json")
+    assert result.returncode == 1
+    error = json.loads(result.stdout)
+    assert (error["path"], error["constraint"]) == ("arguments", "required")
+    assert "NOT invoked" in error["error"]
+
+
+# --- sweep ------------------------------------------------------------------------------------------------
+
+def test_sweep_csv(tiny) -> None:
+    out = ok(run_cli("sweep", tiny, "--context-lengths", "1000,unknown", "--threshold-pcts", "1,5", "--csv"))
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == ["context_length", "threshold_pct", "listing_max_tokens", "budget", "tier", "listing_form",
+                       "listing_tokens", "github", "shell"]
+    names_tokens = ceil4(json.loads(ok(run_cli("plan", tiny, "--context-length", "1000", "--json")))["listing"])
+    full_tokens = ceil4(json.loads(ok(run_cli("plan", tiny, "--json")))["listing"])
+    assert rows[1:] == [
+        ["1000", "1", "4000", "10", "2", "none", "0", "hidden", "visible"],
+        ["unknown", "1", "4000", "4000", "1", "full", str(full_tokens), "full", "visible"],
+        ["1000", "5", "4000", "50", "1", "names", str(names_tokens), "names", "visible"],
+        ["unknown", "5", "4000", "4000", "1", "full", str(full_tokens), "full", "visible"],
+    ]
+
+
+def test_sweep_json_and_listing_caps(tiny) -> None:
+    data = json.loads(ok(run_cli("sweep", tiny, "--context-lengths", "1000000", "--threshold-pcts", "50",
+                                 "--listing-max-tokens", "100,300", "--json")))
+    assert [(r["listing_max_tokens"], r["budget"], r["budget_winner"]) for r in data] == [
+        (200, 200, "listing_max_tokens"), (300, 300, "listing_max_tokens")]
+    assert data[0]["states"] == {"github": "full", "shell": "visible"}
+
+
+# --- errors: exit 2, one line, no traceback ----------------------------------------------------------------
+
+def test_missing_file(tmp_path) -> None:
+    line = one_line_error(run_cli("plan", tmp_path / "missing.yaml"))
+    assert line == f"toolsearch: error: {tmp_path / 'missing.yaml'}: cannot read file (No such file or directory)"
+
+
+def test_malformed_yaml_names_line_and_column(tmp_path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("servers:\n  - name: gh\n    tools: [\n", encoding="utf-8")
+    line = one_line_error(run_cli("plan", path))
+    assert line.startswith(f"toolsearch: error: {path}: line 4, column 1: not valid YAML or JSON")
+
+
+def test_json_array_of_non_objects(tmp_path) -> None:
+    path = write_json(tmp_path / "arr.json", [1, 2, 3])
+    line = one_line_error(run_cli("plan", path))
+    assert line == (f"toolsearch: error: {path}: [0]: expected a function array (a list of tool objects), "
+                    "got a list of int")
+
+
+def test_unknown_tokenizer(tiny) -> None:
+    line = one_line_error(run_cli("plan", tiny, "--tokenizer", "gpt2"))
+    assert line.startswith("toolsearch plan: error: argument --tokenizer: invalid choice: 'gpt2'")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["plan"], "the following arguments are required: SOURCE"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ([], "the following arguments are required: COMMAND"),
+    (["plan", "{tiny}", "--context-length", "lots"], "expected a number of tokens"),
+    (["sweep", "{tiny}", "--threshold-pcts", "a,b"], "expected comma-separated numbers"),
+    (["plan", "{tiny}", "--listing", "sometimes"], "argument --listing: invalid choice"),
+])
+def test_usage_errors_are_one_line(tiny, args, fragment) -> None:
+    line = one_line_error(run_cli(*[a.replace("{tiny}", str(tiny)) for a in args]))
+    assert fragment in line
+
+
+def test_config_file_errors(tiny, tmp_path) -> None:
+    line = one_line_error(run_cli("plan", tiny, "--config", tmp_path / "none.yaml"))
+    assert "none.yaml: cannot read config file" in line
+    bad = tmp_path / "bad-config.yaml"
+    bad.write_text("tools: [\n", encoding="utf-8")
+    line = one_line_error(run_cli("plan", tiny, "--config", bad))
+    assert f"{bad}: line 2, column 1: not valid YAML" in line
+
+
+def test_describe_and_call_argument_errors(tiny, tmp_path) -> None:
+    line = one_line_error(run_cli("describe", tiny))
+    assert line == "toolsearch: error: describe: expected at least one tool NAME after the SOURCE files"
+    line = one_line_error(run_cli("describe", tmp_path / "gone.yaml", "x"))
+    assert "the first argument must be a catalog file that exists" in line
+    line = one_line_error(run_cli("call", tiny, "a", "b"))
+    assert line == "toolsearch: error: call: expected exactly one tool NAME after the SOURCE files"
+    line = one_line_error(run_cli("call", tiny, "x", "-a", "{nope"))
+    assert line.startswith("toolsearch: error: --arguments: not valid JSON")
+
+
+def test_bad_profile(tiny, tmp_path) -> None:
+    path = write_yaml(tmp_path / "profile.yaml", {"listing": {"header": "x"}})
+    line = one_line_error(run_cli("plan", tiny, "--profile", path))
+    assert line == f"toolsearch: error: {path}: listing.group_heading: expected a string, got NoneType"
+
+
+def test_catalog_problems_go_to_stderr_and_the_rest_loads(tmp_path) -> None:
+    path = write_yaml(tmp_path / "mixed.yaml", {"servers": [
+        {"name": "a", "tools": [{"description": "no name"}, {"name": "ok", "description": "Fine."}]}, "oops"]})
+    result = run_cli("plan", path, "--json")
+    data = json.loads(ok(result))
+    assert data["deferred_count"] == 1
+    assert result.stderr.splitlines() == [
+        f"toolsearch: catalog error: {path}: servers[0].tools[0]: expected a non-empty string 'name'; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1]: expected a server mapping with name and tools, got str; skipped",
+    ]
+
+
+def test_python_dash_m_toolsearch(tiny) -> None:
+    result = subprocess.run([sys.executable, "-m", "toolsearch", "plan", str(tiny), "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["deferred_count"] == 2
