@@ -21,4 +21,8 @@ PAGES = [
 
 navigation = st.navigation(PAGES)
 st.session_state["_view"] = common.sidebar()
-navigation.run()
+try:
+    navigation.run()
+finally:
+    # The view belongs to this run only; a page run on its own renders the sidebar itself.
+    st.session_state.pop("_view", None)

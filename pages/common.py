@@ -7,11 +7,13 @@ the engine (`toolsearch`); this module only wires Streamlit widgets to it.
 from __future__ import annotations
 
 import hashlib
+import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from toolsearch import constants as C
 from toolsearch.catalog import Catalog, combine, load_source, load_text
@@ -64,7 +66,7 @@ def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _prof
     return Inspector(_catalog, naming, _profile)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+@st.cache_resource(show_spinner="Loading the catalog…", max_entries=16)
 def _read_sample(path: str, mtime: float) -> Catalog:
     return load_source(path)
 
@@ -261,8 +263,23 @@ def sidebar() -> View:
 
 
 def view() -> View:
-    """The :class:`View` the app frame computed for this run."""
-    return st.session_state["_view"]
+    """The :class:`View` for this run.
+
+    ``app.py`` computes it before running the page. Streamlit treats a ``pages/`` folder next to
+    the entry script as its legacy multipage mode until ``st.navigation`` has been called once in
+    the process (the first run of a fresh server, e.g. a deep link to ``/search``, and every
+    AppTest run); it then runs a page script without ``app.py``. In that case this function runs
+    ``app.py`` itself, so the sidebar, widget state and routing are the same either way.
+    """
+    current = st.session_state.get("_view")
+    if current is not None:
+        return current
+    if PagesManager.uses_pages_directory:
+        # Streamlit ran this page without the router: run the router (which renders the sidebar
+        # and then this page), and end this outer run.
+        runpy.run_path(str(ROOT / "app.py"), run_name="__main__")
+        st.stop()
+    return sidebar()
 
 
 def require_catalog(v: View) -> bool:

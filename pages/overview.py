@@ -53,8 +53,13 @@ if common.require_catalog(v):
     st.dataframe(common.style_states(table), hide_index=True, width="stretch")
 
     st.subheader("Schema size by tokenizer")
+    big = len(ins.registration.tools) > 500
+    if big and not st.toggle("Count with o200k_base and cl100k_base too", key="bpe_sizes",
+                             help="Real BPE counts of every schema take a few seconds on catalogs this large; "
+                                  "they are computed once per catalog and then cached."):
+        st.caption(f"{len(ins.registration.tools):,} tools: switch on the toggle to count every schema with the BPE tokenizers.")
     sizes = []
-    for name in ("chars4", "o200k_base", "cl100k_base"):
+    for name in (("chars4",) if big and not st.session_state.get("bpe_sizes") else ("chars4", "o200k_base", "cl100k_base")):
         other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
         sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
                       "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})

@@ -10,6 +10,7 @@ import argparse
 import csv
 import io
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -19,6 +20,7 @@ from .bridge import to_wire
 from .config import ToolSearchConfig, load_config, parse_config
 from .errors import ToolsearchError
 from .inspector import Inspector
+from .mcpconfig import ServerSpec, load_mcp_config
 from .profile import load_profile
 from .sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, sweep
 
@@ -53,9 +55,32 @@ def _float_list(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
-                        help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays)")
+                        help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
+                             "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
+                             "started and listed live)")
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"live servers: seconds per server for connect + listing, and per tool call, when "
+                             f"the config sets none (defaults {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g} / "
+                             f"{C.LIVE_CALL_TIMEOUT_DEFAULT:g})")
     parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
@@ -76,7 +101,7 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep)."""
-    parser = argparse.ArgumentParser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    parser = _Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
@@ -97,7 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--query", required=True, metavar="QUERY")
     p.add_argument("--limit", metavar="N")
 
-    p = sub.add_parser("call", help="validate a tool_call locally and show what would be dispatched")
+    p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
+                                    "(catalog files) or call the real tool (MCP config files)")
     _common(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
     p.set_defaults(split_names=True)
@@ -109,6 +135,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+
+    p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
+                                        "tools as a catalog file (server info included)")
+    p.add_argument("configs", nargs="+", metavar="CONFIG", help="MCP client config files")
+    p.add_argument("-o", "--output", metavar="FILE", help="catalog YAML to write (default: standard output)")
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help=f"seconds per server for connect + listing when the config sets none "
+                        f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
+    p.add_argument("--name", help="catalog name (default: the config file name)")
     return parser
 
 
@@ -241,16 +276,87 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     }
 
 
-def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str]) -> int:
+def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
+              specs: dict[str, ServerSpec] | None = None) -> int:
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
         arguments = json.loads(args.arguments)
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
-    response = inspector.bridge(config).tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
-    print(to_wire(response) if args.json else json.dumps(response, ensure_ascii=False, indent=2))
-    return 0 if "error" not in response else 1
+    bridge = inspector.bridge(config)
+    dispatcher = None
+    if specs:
+        from .live import LiveDispatcher  # noqa: PLC0415
+
+        dispatcher = LiveDispatcher(specs, args.timeout)
+        bridge.dispatcher = dispatcher
+    try:
+        response = bridge.tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
+    finally:
+        bridge.dispatcher = None  # the bridge is cached; never leave a live dispatcher on it
+    outcome = dispatcher.last if dispatcher is not None else None
+    if outcome is None:  # a file catalog, or local validation stopped the call
+        print(to_wire(response) if args.json else json.dumps(response, ensure_ascii=False, indent=2))
+        return 0 if "error" not in response else 1
+    if args.json:
+        print(json.dumps(outcome.to_dict(), ensure_ascii=False))
+    else:
+        request = outcome.request()
+        print(f"request (as the underlying tool): server {request['server']!r}, tool {request['tool']!r}")
+        print("arguments: " + json.dumps(request["arguments"], ensure_ascii=False, indent=2))
+        print("response: " + json.dumps(response, ensure_ascii=False, indent=2))
+        timing = f"timing: {outcome.elapsed:.3f} s in all (start-up, handshake, call, shutdown)"
+        if outcome.call_elapsed is not None:
+            timing += f"; tools/call round trip {outcome.call_elapsed:.3f} s"
+        print(timing)
+        for note in outcome.notes:
+            print(f"note: {note}")
+    if outcome.reason:
+        print(f"toolsearch: call failed: {outcome.reason}", file=sys.stderr)
+    return 0 if not outcome.is_error else 1
+
+
+def _cmd_snapshot(args) -> int:
+    from .live import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
+
+    specs: list[ServerSpec] = []
+    for path in args.configs:
+        parsed = load_mcp_config(path)
+        for warning in parsed.warnings:
+            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        specs.extend(parsed.servers)
+    name = args.name or (Path(args.configs[0]).stem if len(args.configs) == 1 else "live servers")
+    result = connect_servers(unique_names(specs), name=name, timeout=args.timeout, sources=list(args.configs),
+                             progress=_live_progress)
+    text = dump_snapshot(result, args.configs)
+    catalog = result.catalog
+    for problem in catalog.problems:
+        if problem.severity == "warning":
+            print(f"toolsearch: catalog warning: {problem.where}: {problem.message}", file=sys.stderr)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
+        print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools "
+              f"in {result.elapsed:.2f} s", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 1 if result.failed else 0
+
+
+def _live_progress(status) -> None:
+    """Final per-server lines on stderr while servers connect."""
+    if status.done:
+        print(f"toolsearch: live: {status.summary()}", file=sys.stderr, flush=True)
+
+
+def _quiet_sdk_logging() -> None:
+    """The MCP SDK logs server misbehaviour (e.g. non-JSON lines on a server's stdout) with
+    tracebacks; toolsearch reports those itself as flagged problems, so keep them off the terminal."""
+    for name in ("mcp", "client", "httpx2", "httpcore2"):
+        logging.getLogger(name).addHandler(logging.NullHandler())
 
 
 def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig) -> int:
@@ -279,7 +385,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    _quiet_sdk_logging()
     try:
+        if args.command == "snapshot":
+            return _cmd_snapshot(args)
         names: list[str] = []
         if getattr(args, "split_names", False):
             args.sources, names = _split_sources(args.sources)
@@ -288,11 +397,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  f"(got {names[0]!r})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        inspector = Inspector.from_files(args.sources, args.tool_names, profile)
-        for warning in config.warnings:
+        from .live import is_connect_failure, load_sources  # noqa: PLC0415
+
+        loaded = load_sources(args.sources, timeout=args.timeout, progress=_live_progress)
+        inspector = Inspector(loaded.catalog, args.tool_names, profile)
+        for warning in [*loaded.warnings, *config.warnings]:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)
         for problem in inspector.registration.problems:
-            if problem.severity != "info":
+            if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         if args.command == "plan":
             return _cmd_plan(args, inspector, config)
@@ -303,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "explain":
             return _cmd_explain(args, inspector, config)
         if args.command == "call":
-            return _cmd_call(args, inspector, config, names)
+            return _cmd_call(args, inspector, config, names, dict(loaded.specs))
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {exc}", file=sys.stderr)

@@ -79,3 +79,16 @@ SERVER_KINDS = ("mcp", "plugin", "core")
 TOOL_NAMING = ("prefixed", "as-is")
 UTILITY_TOOLS = ("list_resources", "read_resource", "list_prompts", "get_prompt")
 PROVIDER_TOOL_NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
+
+# --- Live MCP connections (REG §0, §5.3, §6) ----------------------------------------------
+#: ``tools/list`` pages followed per server before stopping (REG §0 step 4).
+MCP_LIST_PAGES_MAX = 50
+#: Seconds for connect + handshake + listing of one server when its config sets no
+#: ``connect_timeout`` (Hermes' own default is 60 s; an inspector should fail faster).
+LIVE_CONNECT_TIMEOUT_DEFAULT = 30.0
+#: Seconds for one live tool call when the config sets no ``timeout``.
+LIVE_CALL_TIMEOUT_DEFAULT = 60.0
+#: How secret values (env values, header values) are shown.
+SECRET_MASK = "\u2022\u2022\u2022\u2022"
+#: Transports a live server can use.
+MCP_TRANSPORTS = ("stdio", "http", "sse")

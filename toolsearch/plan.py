@@ -267,6 +267,25 @@ class Planner:
             per_tool = self._costs[key] = {n: tokenizer.count(j) for n, j in self._json.items()}
         return sum(per_tool[t.name] for t in tools)
 
+    def tool_tokens(self, tokenizer: str) -> dict[str, int]:
+        """Tokens of each registered tool's full definition, ``{wire name: tokens}``.
+
+        Each definition is measured alone as compact JSON (RB §3 serialization) with
+        ``tokenizer`` (``chars4`` rounds up per tool, so for chars4 the per-tool figures can sum
+        to a few tokens more than a server's ``schema_tokens``, which rounds once over the sum).
+        Computed once per tokenizer and cached on the planner.
+
+        Raises:
+            TokenizerError: an unknown tokenizer name.
+        """
+        tk = get_tokenizer(tokenizer)
+        # BPE counts per tool are what _schema_tokens caches under ("schema", name): share them.
+        key = ("schema", tk.name) if tk.exact else ("tool_tokens", tk.name)
+        cached = self._costs.get(key)
+        if cached is None:
+            cached = self._costs[key] = {n: tk.count(j) for n, j in self._json.items()}
+        return dict(cached)
+
     # -- the plan -------------------------------------------------------------------------
     def plan(self, config: ToolSearchConfig, context_length: int | None = None,
              tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:

@@ -1,0 +1,368 @@
+"""Plotly figures shared by the Costs page (and any page or report that shows the same charts).
+
+Only presentation lives here: every number comes from the engine's :class:`~toolsearch.plan.Plan`
+or :meth:`~toolsearch.plan.Planner.tool_tokens`. Catalog text (server and tool names,
+descriptions) is untrusted: plotly renders a subset of HTML in labels and hover text, so every
+such string goes through :func:`esc` before it reaches a figure.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Sequence
+
+import plotly.graph_objects as go
+
+from pages.common import STATE_COLORS
+from toolsearch.plan import Plan, ServerPlan
+
+#: The four per-server cost kinds: (ServerPlan field, legend label, color). The colors are light
+#: tints of the state each kind corresponds to (schemas ↔ visible, full block ↔ full, names
+#: block ↔ names, summary line ↔ summary), so the bar a server's state uses can be drawn solid in
+#: the saturated STATE_COLORS shade and still read as the same kind.
+COST_KINDS: tuple[tuple[str, str, str], ...] = (
+    ("schema_tokens", "full schemas", "#80cbc4"),
+    ("full_tokens", "full block", "#a5d6a7"),
+    ("names_tokens", "names block", "#90caf9"),
+    ("summary_tokens", "summary line", "#ffcc80"),
+)
+COST_COLORS = {label: color for _, label, color in COST_KINDS}
+#: Which cost kind a server's state puts in front of the model (``hidden``: none of them).
+STATE_KIND = {"visible": "schema_tokens", "full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+FONT = dict(family="Source Sans Pro, sans-serif", size=13)
+
+
+def esc(text: object) -> str:
+    """Catalog text made safe for plotly labels and hover text (``<`` ``>`` ``&`` ``"`` escaped)."""
+    return html.escape(str(text), quote=True)
+
+
+def _state_tick(server: ServerPlan) -> str:
+    color = STATE_COLORS.get(server.state, "#616161")
+    return f"{esc(server.name)}<br><span style='color:{color}'>● {server.state}</span>"
+
+
+def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
+    """Grouped bars per server: full schemas, full block, names block, summary line (tokens).
+
+    Servers are ordered by schema tokens (largest first). The bar for the block the server's
+    state uses at these settings is drawn solid in its state color with a dark outline; the x
+    label names the state in the same color.
+    """
+    servers = sorted(plan.servers, key=lambda s: (-s.schema_tokens, s.name))
+    ticks = [_state_tick(s) for s in servers]
+    fig = go.Figure()
+    for field_name, label, tint in COST_KINDS:
+        values = [getattr(s, field_name) for s in servers]
+        chosen = [STATE_KIND.get(s.state) == field_name for s in servers]
+        fig.add_bar(
+            name=label, x=ticks, y=values, showlegend=False,
+            marker=dict(color=[STATE_COLORS[s.state] if c else tint for s, c in zip(servers, chosen)],
+                        line=dict(color=["#212121" if c else tint for c in chosen],
+                                  width=[2 if c else 0 for c in chosen])),
+            legendgroup=label, offsetgroup=label,
+            customdata=[[esc(s.name), s.kind, s.state, s.tool_count, s.deferred_count,
+                         "◀ used at the current settings" if c else ""] for s, c in zip(servers, chosen)],
+            hovertemplate=(f"<b>%{{customdata[0]}}</b> · {label}<br>%{{y:,}} tokens<br>"
+                           "kind %{customdata[1]} · %{customdata[3]} tools (%{customdata[4]} deferred)<br>"
+                           "state: %{customdata[2]} %{customdata[5]}<extra></extra>"),
+        )
+    # Legend-only entries: the bar traces' own legend swatches would copy their first bar's color,
+    # which may be the solid "used" shade. Scatter traces take no slot in the bar groups.
+    for _, label, tint in COST_KINDS:
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=label, legendgroup=label,
+                        marker=dict(symbol="square", size=13, color=tint), hoverinfo="skip")
+    fig.add_scatter(x=[None], y=[None], mode="markers", name="used at the current settings (state color)",
+                    marker=dict(symbol="square", size=13, color="#ffffff", line=dict(color="#212121", width=2)),
+                    hoverinfo="skip")
+    fig.update_layout(
+        barmode="group", font=FONT, height=460, margin=dict(t=40, b=10, l=10, r=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="cost kind:"),
+        yaxis_title=f"tokens ({plan.display_tokenizer})", xaxis_title="server (state at the current settings)",
+        hoverlabel=dict(align="left"),
+    )
+    if log_y:
+        fig.update_yaxes(type="log")
+    fig.update_yaxes(tickformat=",")
+    return fig
+
+
+@dataclass(frozen=True)
+class CollapseRow:
+    """One listed server in RB §5.4 collapse order (presentation rows for the table and chart)."""
+
+    rank: int
+    server: str
+    label: str
+    names_tokens: int
+    summary_tokens: int
+    state: str
+
+
+def collapse_rows(plan: Plan) -> list[CollapseRow]:
+    """Servers with a collapse rank, in collapse order (rank 1 collapses first)."""
+    ranked = sorted((s for s in plan.servers if s.collapse_rank is not None), key=lambda s: (s.collapse_rank, s.name))
+    return [CollapseRow(s.collapse_rank, s.name, s.label, s.names_tokens, s.summary_tokens, s.state) for s in ranked]
+
+
+def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str) -> go.Figure:
+    """Horizontal bars of names-block size in collapse order (first to collapse at the top),
+    colored by each server's state."""
+    labels = [f"#{r.rank} {esc(r.server)}" for r in rows]
+    fig = go.Figure()
+    for state in dict.fromkeys(r.state for r in rows):
+        picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
+        fig.add_bar(
+            name=state, orientation="h", y=[lab for lab, _ in picked], x=[r.names_tokens for _, r in picked],
+            marker_color=STATE_COLORS.get(state, "#616161"),
+            customdata=[[r.rank, esc(r.server), esc(r.label), r.summary_tokens, r.state] for _, r in picked],
+            hovertemplate=("<b>#%{customdata[0]} %{customdata[1]}</b> (group %{customdata[2]})<br>"
+                           "names block: %{x:,} tokens<br>summary line: %{customdata[3]:,} tokens<br>"
+                           "state: %{customdata[4]}<extra></extra>"),
+        )
+    fig.update_layout(
+        font=FONT, height=max(220, 28 * len(rows) + 110), margin=dict(t=40, b=10, l=10, r=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="state:"),
+        xaxis_title=f"names block (tokens, {tokenizer})", yaxis_title="collapse order",
+        hoverlabel=dict(align="left"),
+    )
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)))
+    fig.update_xaxes(tickformat=",")
+    return fig
+
+
+@dataclass(frozen=True)
+class ToolCost:
+    """One tool's schema cost for the costliest-tools charts."""
+
+    server: str
+    tool: str  # the server's own name for the tool (short tile label)
+    name: str  # the wire name the model sees
+    tokens: int
+    description: str
+    state: str
+    deferred: bool
+
+
+def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str) -> go.Figure:
+    """Treemap server → tool sized by schema tokens; tiles colored by the server's state."""
+    servers: dict[str, list[tuple[int, ToolCost]]] = {}
+    for i, r in enumerate(rows):
+        servers.setdefault(r.server, []).append((i, r))
+    ids, labels, parents, values, colors, custom = [], [], [], [], [], []
+    for server, tools in servers.items():
+        total = sum(t.tokens for _, t in tools)
+        ids.append(f"s:{server}")
+        labels.append(esc(server))
+        parents.append("")
+        values.append(total)
+        state = tools[0][1].state
+        colors.append(STATE_COLORS.get(state, "#616161"))
+        custom.append([esc(server), f"server {esc(server)}", total, state, f"{len(tools)} of the top tools"])
+        for i, t in tools:
+            ids.append(f"t:{i}")
+            labels.append(esc(t.tool))
+            parents.append(f"s:{server}")
+            values.append(t.tokens)
+            colors.append(STATE_COLORS.get(t.state, "#616161"))
+            custom.append([esc(t.server), esc(t.name), t.tokens, t.state, esc(t.description[:80])])
+    fig = go.Figure(go.Treemap(
+        ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
+        marker=dict(colors=colors, line=dict(color="white", width=1)),
+        customdata=custom, textinfo="label+value",
+        texttemplate="%{label}<br>%{value:,} tokens",
+        hovertemplate=("<b>%{customdata[1]}</b><br>server: %{customdata[0]} (state %{customdata[3]})<br>"
+                       f"%{{value:,}} tokens ({tokenizer})<br>%{{customdata[4]}}<extra></extra>"),
+        tiling=dict(pad=2), pathbar=dict(visible=True),
+    ))
+    fig.update_layout(font=FONT, height=560, margin=dict(t=30, b=10, l=10, r=10), hoverlabel=dict(align="left"))
+    return fig
+
+
+def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str) -> go.Figure:
+    """Horizontal bars of the costliest tools (largest at the top), colored by server state."""
+    labels = [esc(r.name) for r in rows]
+    fig = go.Figure()
+    for state in dict.fromkeys(r.state for r in rows):
+        picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
+        fig.add_bar(
+            name=f"server state: {state}", orientation="h", y=[lab for lab, _ in picked],
+            x=[r.tokens for _, r in picked], marker_color=STATE_COLORS.get(state, "#616161"),
+            customdata=[[esc(r.server), esc(r.name), esc(r.description[:80]), "deferred" if r.deferred else "visible"]
+                        for _, r in picked],
+            hovertemplate=("<b>%{customdata[1]}</b><br>server: %{customdata[0]}<br>%{x:,} tokens<br>"
+                           "%{customdata[3]} tool<br>%{customdata[2]}<extra></extra>"),
+        )
+    fig.update_layout(
+        font=FONT, height=max(300, 20 * len(rows) + 120), margin=dict(t=40, b=10, l=10, r=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0), bargap=0.25,
+        xaxis_title=f"schema (tokens, {tokenizer})", hoverlabel=dict(align="left"),
+    )
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True)
+    fig.update_xaxes(tickformat=",")
+    return fig
+
+
+# --- Tuning and Report figures --------------------------------------------------------------
+# sweep_figure(rows, current) — listing form over context length × threshold_pct (heatmap);
+# listing_curve_figure(points, sizes, current_context) — budget vs listing tokens over context;
+# costs_figure(plan) — the per-server costs chart under the name the Report page uses;
+# figures_html(figures) — HTML fragments with plotly.js inlined once, for the HTML report.
+
+from toolsearch.constants import FORMS  # noqa: E402  (best to worst: full … none)
+
+
+def costs_figure(plan: Plan) -> go.Figure:
+    """The per-server costs chart (:func:`server_costs_figure` on a log axis, since full schemas
+    and summary lines differ by orders of magnitude)."""
+    return server_costs_figure(plan, log_y=True)
+
+
+def context_label(n: int) -> str:
+    """``8000`` → ``8K``, ``1000000`` → ``1M``, anything else ``12,345``."""
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n % 1000 == 0:
+        return f"{n // 1000}K"
+    return f"{n:,}"
+
+
+def _log_edges(values: Sequence[float]) -> list[float]:
+    """Cell edges for a heatmap on a log axis: geometric midpoints, the outer edges mirrored."""
+    if len(values) == 1:
+        return [values[0] / 1.25, values[0] * 1.25]
+    mids = [(a * b) ** 0.5 for a, b in zip(values, values[1:])]
+    return [values[0] ** 2 / mids[0], *mids, values[-1] ** 2 / mids[-1]]
+
+
+def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None) -> go.Figure:
+    """Listing form over context length × threshold_pct (both log axes), as a heatmap.
+
+    Args:
+        rows: :class:`toolsearch.sweep.SweepRow` or :class:`toolsearch.sweep.GridPoint` items for
+            one listing_max_tokens (rows with an unknown context length are skipped).
+        current: ``(context_length, threshold_pct)`` to mark with a ring (the sidebar setting).
+
+    Cells are colored by form with :data:`STATE_COLORS` and name the form; the colorbar names
+    every form; hover gives the budget and the listing size (tokens), the tier and which leg
+    of the budget decided.
+    """
+    rows = [r for r in rows if r.context_length]
+    contexts = sorted({r.context_length for r in rows})
+    pcts = sorted({r.threshold_pct for r in rows})
+    cell = {(r.threshold_pct, r.context_length): r for r in rows}
+    rank = {f: i for i, f in enumerate(FORMS)}
+    z, text, custom = [], [], []
+    for pct in pcts:
+        z.append([]), text.append([]), custom.append([])
+        for ctx in contexts:
+            r = cell.get((pct, ctx))
+            z[-1].append(rank[r.listing_form] if r else None)
+            text[-1].append(r.listing_form if r else "")
+            custom[-1].append([r.budget, r.listing_tokens, r.tier, r.listing_form, r.budget_winner,
+                               f"{ctx:,}", f"{pct:g}"] if r else [None] * 7)
+    n = len(FORMS)
+    colorscale = []
+    for i, form in enumerate(FORMS):
+        colorscale += [[i / n, STATE_COLORS[form]], [(i + 1) / n, STATE_COLORS[form]]]
+    fig = go.Figure(go.Heatmap(
+        z=z, x=_log_edges(contexts), y=_log_edges(pcts), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
+        text=text, texttemplate="%{text}", textfont=dict(color="white", size=11), customdata=custom,
+        xgap=1, ygap=1,
+        colorbar=dict(title=dict(text="listing form"), tickvals=list(range(n)), ticktext=list(FORMS),
+                      thickness=16, len=0.9),
+        hovertemplate=("context length %{customdata[5]} tokens · threshold_pct %{customdata[6]}%"
+                       "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
+                       "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
+                       "<br>listing %{customdata[1]:,} tokens<extra></extra>"),
+    ))
+    if current and current[0] and pcts:
+        fig.add_trace(go.Scatter(
+            x=[current[0]], y=[current[1] if current[1] > 0 else pcts[0]], mode="markers", showlegend=False,
+            marker=dict(symbol="circle-open", size=24, color="black", line=dict(width=3)),
+            hovertemplate=f"sidebar setting: {current[0]:,} tokens, {current[1]:g}%<extra></extra>",
+        ))
+    cap = rows[0].listing_max_tokens if rows else None
+    fig.update_layout(
+        font=FONT, height=470, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+        title=dict(text=f"at listing_max_tokens {cap:,} tokens" if cap else None, font=dict(size=13)),
+        xaxis=dict(type="log", title="context length (tokens, log scale)", tickvals=contexts,
+                   ticktext=[context_label(c) for c in contexts], showgrid=False, zeroline=False),
+        yaxis=dict(type="log", title="threshold_pct (% of context, log scale)", tickvals=pcts,
+                   ticktext=[f"{p:g}%" for p in pcts], showgrid=False, zeroline=False),
+    )
+    return fig
+
+
+def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_context: int | None = None) -> go.Figure:
+    """Budget and listing tokens over context length (log x) at one threshold_pct and cap.
+
+    Args:
+        points: :class:`toolsearch.sweep.GridPoint` items in ascending context length, e.g.
+            ``form_grid(ladder, config, curve_context_lengths(ladder, pct, cap), [pct])``.
+        sizes: ``{"full" | "names" | "groups": tokens}`` from ``Ladder.sizes()``, drawn as
+            dashed reference lines: where the budget line reaches one, that form fits. The y axis
+            ends 30% above the largest size, so a budget far above every size runs off the top.
+        current_context: the sidebar's context length (tokens), marked with a dotted line.
+    """
+    points = [p for p in points if p.context_length]
+    xs = [p.context_length for p in points]
+    fig = go.Figure()
+    fig.add_scatter(
+        x=xs, y=[p.budget for p in points], name="budget", mode="lines", line=dict(color="#212121", width=3),
+        customdata=[[p.budget_winner] for p in points],
+        hovertemplate="context %{x:,} tokens<br>budget %{y:,} tokens (decided by %{customdata[0]})<extra></extra>")
+    fig.add_scatter(
+        x=xs, y=[p.listing_tokens for p in points], name="listing", mode="lines", line_shape="hv",
+        line=dict(color="#616161", width=2),
+        hoverinfo="skip")
+    for form in FORMS:
+        picked = [p for p in points if p.listing_form == form]
+        if picked:
+            fig.add_scatter(
+                x=[p.context_length for p in picked], y=[p.listing_tokens for p in picked], mode="markers",
+                name=f"listing: {form}", marker=dict(color=STATE_COLORS[form], size=7),
+                customdata=[[p.tier, p.budget] for p in picked],
+                hovertemplate=(f"<b>form {form}</b> · tier %{{customdata[0]}}<br>context %{{x:,}} tokens"
+                               "<br>listing %{y:,} tokens<br>budget %{customdata[1]:,} tokens<extra></extra>"))
+    # Reference lines as legend entries (not annotations): sizes can be close together.
+    words = {"full": "full listing", "names": "names listing", "groups": "all summary lines"}
+    for form in ("full", "names", "groups"):
+        if form in sizes and xs:
+            fig.add_scatter(
+                x=[xs[0], xs[-1]], y=[sizes[form]] * 2, mode="lines", name=f"{words[form]}: {sizes[form]:,} tokens",
+                line=dict(color=STATE_COLORS[form], dash="dash", width=2),
+                hovertemplate=f"{words[form]}: {sizes[form]:,} tokens<extra></extra>")
+    if current_context:
+        fig.add_vline(x=current_context, line=dict(color="#757575", dash="dot", width=2),
+                      annotation_text=f"sidebar: {context_label(current_context)}", annotation_position="top left")
+    ticks = [c for c in (1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 200_000, 400_000,
+                         1_000_000, 2_000_000, 4_000_000, 10_000_000) if xs and xs[0] <= c <= xs[-1]]
+    # Show where the budget crosses the listing sizes; a budget far above them runs off the top.
+    if sizes:
+        top = max([p.listing_tokens for p in points] + list(sizes.values())) * 1.3
+    else:  # nothing to list: just the budget
+        top = max([p.budget for p in points] + [1]) * 1.05
+    fig.update_layout(
+        font=FONT, height=470, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        xaxis=dict(type="log", title="context length (tokens, log scale)", tickvals=ticks,
+                   ticktext=[context_label(c) for c in ticks]),
+        yaxis=dict(title="tokens (planning tokenizer)", range=[0, top], tickformat=","),
+    )
+    return fig
+
+
+def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
+    """``{title: html fragment}`` for :func:`toolsearch.report.build_report`: plotly.js is
+    inlined in the first fragment only (the others reuse it), so the report needs no network."""
+    out = {}
+    for i, (title, fig) in enumerate(figures.items()):
+        fig = go.Figure(fig)  # a copy: outside Streamlit the axes need room for their labels
+        fig.update_xaxes(automargin=True)
+        fig.update_yaxes(automargin=True)
+        fig.update_layout(template="plotly_white")
+        out[title] = fig.to_html(full_html=False, include_plotlyjs="inline" if i == 0 else False,
+                                 config={"displaylogo": False})
+    return out

@@ -1,0 +1,85 @@
+"""Costs: what each server and tool costs in tokens, and which block the current settings use."""
+
+import pandas as pd
+import streamlit as st
+
+from pages import charts, common
+
+TOP_TOOLS = 50
+
+v = common.view()
+st.title("Costs")
+if common.require_catalog(v):
+    plan = v.plan
+    ins = v.inspector
+    common.tier_badge(plan)
+    tk = plan.display_tokenizer
+    st.caption(f"Token figures in the display tokenizer ({tk}). Budget at the current settings: "
+               f"{plan.budget:,} tokens; listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}).")
+
+    st.subheader("Per-server costs")
+    if plan.deferred_count == 0:
+        st.info("No deferred tools in this catalog at these settings: every tool is sent with its full schema, "
+                "so there is no listing and no per-server block to compare. Load a catalog with MCP or plugin "
+                "servers, or name tools in the defer set.")
+    else:
+        st.caption("For each server: its tools' full schemas (what it costs without tool search) and its group "
+                   "block in the listing as full lines, names only, or one summary line. The solid bar with the "
+                   "dark outline is the one the current settings use; the colored label under each server names "
+                   "its state (hidden: nothing listed).")
+        log_y = st.toggle("Log scale (tokens)", value=True, key="costs_log_y",
+                          help="On by default: full schemas are often 10–1000× a server's listing block. "
+                               "Zero-cost bars disappear on a log axis.")
+        st.plotly_chart(charts.server_costs_figure(plan, log_y), key="costs_servers", width="stretch")
+        with st.expander("Per-server table"):
+            st.dataframe(common.style_states(pd.DataFrame(common.server_table(plan))), hide_index=True,
+                         width="stretch")
+
+        st.subheader("Collapse order")
+        rows = charts.collapse_rows(plan)
+        if not rows:
+            st.info("No collapse order at these settings (tier 0: tool search is off, so nothing is listed).")
+        else:
+            st.caption("When the names listing does not fit the budget, servers collapse to their summary line one "
+                       "at a time in this order: largest names block first (measured in characters, ties by label; "
+                       f"RB §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
+            left, right = st.columns([1, 1])
+            table = pd.DataFrame([{
+                "#": r.rank, "server": r.server, "group label": r.label,
+                "names block (tokens)": r.names_tokens, "summary line (tokens)": r.summary_tokens, "state": r.state,
+            } for r in rows])
+            if all(r.label == r.server for r in rows):
+                table = table.drop(columns="group label")  # same as the server everywhere: save the width
+            # As tall as the chart beside it (35 px a row plus the header), up to 800 px.
+            left.dataframe(common.style_states(table), hide_index=True, width="stretch",
+                           height=min(800, 35 * (len(rows) + 1) + 3))
+            with right:
+                st.plotly_chart(charts.collapse_figure(rows, tk), key="costs_collapse", width="stretch")
+
+    st.subheader(f"Costliest tools (top {TOP_TOOLS})")
+    tools = ins.registration.tools
+    if not tools:
+        st.info("This catalog registers no tools.")
+    else:
+        tokens = ins.planner.tool_tokens(v.display_tokenizer)
+        state_of = {s.name: s.state for s in plan.servers}
+        deferred = {t.name for t in ins.planner.deferral(v.config.defer).deferred}
+        ranked = sorted(tools, key=lambda t: (-tokens[t.name], t.name))[:TOP_TOOLS]
+        rows = [charts.ToolCost(server=t.server, tool=t.raw_name, name=t.name, tokens=tokens[t.name],
+                                description=t.description, state=state_of.get(t.server, "visible"),
+                                deferred=t.name in deferred) for t in ranked]
+        shown = sum(r.tokens for r in rows)
+        st.caption(f"Each tool's full definition as compact JSON, counted alone ({tk}). The top {len(rows)} of "
+                   f"{len(tools):,} tools hold {shown:,} of {sum(tokens.values()):,} tokens. "
+                   "Colors: the server's state at the current settings. Hover for details.")
+        tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"])
+        with tree_tab:
+            st.plotly_chart(charts.tool_tree_figure(rows, tk), key="costs_tool_tree", width="stretch")
+        with bar_tab:
+            st.plotly_chart(charts.tool_bar_figure(rows, tk), key="costs_tool_bar", width="stretch")
+        with table_tab:
+            st.dataframe(pd.DataFrame([{
+                "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
+                "deferred": r.deferred, "server state": r.state,
+                "description (first 80 characters)": r.description[:80],
+            } for r in rows]), hide_index=True, width="stretch")

@@ -1,0 +1,292 @@
+"""Live servers: connect your own MCP servers, see their tools, call one, save a snapshot.
+
+Servers start only when **Connect** (or **Call**) is pressed: never on page load, never from a link.
+Connections last one action: Connect lists every server and closes it again, and each call starts
+its server, calls the tool and stops it, so no child process outlives a click. Env values and
+header values are kept in this session only and are shown as ••••.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from toolsearch import constants as C
+from toolsearch.bridge import to_wire
+from toolsearch.config import parse_config
+from toolsearch.errors import ToolsearchError
+from toolsearch.inspector import Inspector
+from toolsearch.live import (LiveDispatcher, catalog_key, connect_servers, dump_snapshot, is_connect_failure,
+                             unique_names)
+from toolsearch.mcpconfig import parse_config_text, spec_from_fields
+
+FORM_SPECS = "live_form_specs"      # list[ServerSpec] added with the form
+CATALOG = "live_catalog"            # toolsearch Catalog of the last connect (read by the sidebar)
+CATALOG_KEY = "live_catalog_key"    # its content key (toolsearch.live.catalog_key), for caches
+RESULT = "live_result"              # LiveResult of the last connect
+SPECS = "live_specs"                # {server name: ServerSpec} that were connected (for calls)
+LAST_CALL = "live_last_call"        # what the last "Call" showed
+STATE_ICONS = {"pending": "⏳", "connecting": "🔌", "listing": "📋", "ok": "✅", "failed": "❌", "skipped": "⏭️"}
+TRANSPORT_LABELS = {"stdio": "stdio (command)", "http": "Streamable HTTP (URL)", "sse": "SSE (URL)"}
+
+
+def _lines(text: str, separator: str) -> dict[str, str]:
+    """``KEY=VALUE`` (or ``Name: value``) lines → dict; blank lines and ``#`` comments skipped."""
+    out = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, found, value = line.partition(separator)
+        if not found or not key.strip():
+            raise ValueError(f"expected 'NAME{separator}value', got a line without {separator!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _add_server() -> None:
+    """Form callback: build a spec from the fields, then clear the secret fields."""
+    s = st.session_state
+    transport = s.get("live_transport", "stdio")
+    try:
+        if transport == "stdio":
+            spec = spec_from_fields(s.get("live_name", ""), command=s.get("live_command", "").strip() or None,
+                                    args=s.get("live_args", ""), env=_lines(s.get("live_env", ""), "="),
+                                    cwd=s.get("live_cwd", "").strip() or None)
+        else:
+            spec = spec_from_fields(s.get("live_name", ""), url=s.get("live_url", "").strip() or None,
+                                    headers=_lines(s.get("live_headers", ""), ":"), transport=transport)
+    except (ToolsearchError, ValueError) as exc:
+        s["live_form_error"] = str(exc)
+        return
+    s["live_form_error"] = None
+    s[FORM_SPECS] = [*(x for x in s.get(FORM_SPECS, []) if x.name != spec.name), spec]
+    for key in ("live_name", "live_command", "live_args", "live_env", "live_cwd", "live_url", "live_headers"):
+        s[key] = ""
+
+
+def _spec_rows(specs, source: str) -> list[dict]:
+    rows = []
+    for spec in specs:
+        shown = spec.redacted()
+        target = shown.get("url") if spec.transport != "stdio" else shown.get("command")
+        secrets = shown.get("env") or shown.get("headers") or {}
+        rows.append({
+            "source": source, "server": spec.name, "transport": spec.transport, "command or URL": target,
+            "args": " ".join(shown.get("args", [])),
+            "env / headers": ", ".join(f"{k}={v}" for k, v in secrets.items()),
+            "enabled": spec.enabled, "unset variables": ", ".join(spec.unresolved),
+        })
+    return rows
+
+
+def _status_rows(statuses) -> list[dict]:
+    return [{
+        "": STATE_ICONS.get(s.state, ""), "server": s.name, "state": s.state, "tools": s.tool_count,
+        "pages": s.pages, "seconds": round(s.elapsed, 2) if s.done else None,
+        "server info": " ".join(str(x) for x in ((s.info or {}).get("name"), (s.info or {}).get("version")) if x),
+        "protocol": (s.info or {}).get("protocolVersion", ""),
+        "reason / flags": s.reason or "; ".join(s.flags),
+    } for s in statuses]
+
+
+def _inspector() -> Inspector:
+    """The registered live catalog for the sidebar's tool naming (rebuilt when either changes)."""
+    naming = st.session_state.get("naming", "prefixed")
+    catalog = st.session_state[CATALOG]
+    cached = st.session_state.get("live_inspector")
+    if cached is None or cached[0] is not catalog or cached[1] != naming:
+        cached = (catalog, naming, Inspector(catalog, naming))
+        st.session_state["live_inspector"] = cached
+    return cached[2]
+
+
+def _tool_search_config():
+    view = st.session_state.get("_view")
+    return view.config if view is not None else parse_config({})
+
+
+st.title("Live servers")
+st.caption("Connect your own MCP servers, see their tools and what the model would receive, call one, and "
+           "save a snapshot. Servers start only when you press Connect or Call; env and header values "
+           "are shown as ••••.")
+
+# --- servers to connect -----------------------------------------------------------------------
+st.subheader("1 · Servers")
+upload = st.file_uploader("MCP client config file", type=["json", "yaml", "yml"], key="live_config_upload",
+                          help="Claude Desktop / Claude Code / Cursor (mcpServers), VS Code (servers) or the "
+                               "Hermes config.yaml (mcp_servers). ${VAR} references are resolved from the "
+                               "environment. Reading the file starts nothing.")
+file_specs = []
+file_warnings: list[str] = []
+if upload is not None:
+    try:
+        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name)
+        file_specs = list(parsed.servers)
+        file_warnings = list(parsed.warnings)
+    except UnicodeDecodeError:
+        st.error(f"{upload.name}: expected UTF-8 text", icon="⚠️")
+    except ToolsearchError as exc:
+        st.error(str(exc), icon="⚠️")
+for warning in file_warnings:
+    st.warning(warning, icon="⚠️")
+
+with st.expander("Add a server by hand", expanded=upload is None and not st.session_state.get(FORM_SPECS)):
+    st.radio("Transport", list(TRANSPORT_LABELS), format_func=TRANSPORT_LABELS.get, key="live_transport",
+             horizontal=True)
+    st.text_input("Server name", key="live_name", placeholder="e.g. notes")
+    if st.session_state.get("live_transport", "stdio") == "stdio":
+        st.text_input("Command", key="live_command", placeholder="e.g. npx, uvx, python")
+        st.text_input("Arguments (shell-style)", key="live_args", placeholder="-y @modelcontextprotocol/server-memory")
+        st.text_area("Environment (one KEY=VALUE per line)", key="live_env", height=80,
+                     help="Values are secrets: after Add they are shown as ••••. ${VAR} takes a variable "
+                          "from this app's environment.")
+        st.text_input("Working directory (optional)", key="live_cwd")
+    else:
+        st.text_input("URL", key="live_url", placeholder="http://127.0.0.1:8000/mcp")
+        st.text_area("Headers (one 'Name: value' per line)", key="live_headers", height=80,
+                     help="Values are secrets: after Add they are shown as ••••.")
+    st.button("Add server", key="live_add", on_click=_add_server)
+    if st.session_state.get("live_form_error"):
+        st.error(st.session_state["live_form_error"], icon="⚠️")
+
+form_specs = list(st.session_state.get(FORM_SPECS, []))
+specs = [*file_specs, *form_specs]
+if specs:
+    rows = _spec_rows(file_specs, upload.name if upload is not None else "file") + _spec_rows(form_specs, "form")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    if form_specs and st.button("Remove the servers added by hand", key="live_clear"):
+        st.session_state[FORM_SPECS] = []
+        st.rerun()
+else:
+    st.info("Upload a config file or add a server to begin.")
+
+# --- connect -----------------------------------------------------------------------------------
+st.subheader("2 · Connect")
+timeout = st.number_input("Timeout per server (seconds, connect + listing)", min_value=1.0, max_value=600.0,
+                          value=float(C.LIVE_CONNECT_TIMEOUT_DEFAULT), step=5.0, key="live_timeout",
+                          help="Used when the config sets no connect_timeout for a server. Servers connect "
+                               "concurrently, so the whole connect takes about as long as the slowest one.")
+if st.button("Connect", type="primary", key="live_connect", disabled=not specs):
+    unique = unique_names(specs)
+    statuses = {spec.name: None for spec in unique}
+    with st.status(f"Connecting {len(unique)} server(s)…", expanded=True) as box:
+        table = st.empty()
+
+        def show(status) -> None:
+            statuses[status.name] = status
+            table.dataframe(pd.DataFrame(_status_rows([s for s in statuses.values() if s is not None])),
+                            hide_index=True, width="stretch")
+
+        name = upload.name.rsplit(".", 1)[0] if upload is not None else "Live servers"
+        result = connect_servers(unique, name=name, timeout=timeout, progress=show,
+                                 sources=[upload.name] if upload is not None else ["form"])
+        failed = len(result.failed)
+        ok = sum(1 for s in result.statuses if s.state == "ok")
+        box.update(label=f"{ok} connected, {failed} failed · {result.catalog.tool_count} tools in "
+                         f"{result.elapsed:.2f} s", state="error" if failed and not ok else "complete",
+                   expanded=bool(failed))
+    st.session_state[RESULT] = result
+    if result.catalog.servers:  # a connect where every server failed keeps the previous catalog
+        st.session_state[CATALOG] = result.catalog
+        st.session_state[CATALOG_KEY] = catalog_key(result.catalog)
+        st.session_state[SPECS] = {spec.name: spec for spec in unique}
+        st.session_state[LAST_CALL] = None
+
+result = st.session_state.get(RESULT)
+if result is not None:
+    catalog = result.catalog
+    st.dataframe(pd.DataFrame(_status_rows(result.statuses)), hide_index=True, width="stretch")
+    flagged = [p for p in catalog.problems if p.severity != "info" and not is_connect_failure(p)]
+    if flagged:
+        with st.expander(f"Flagged while listing ({len(flagged)})"):
+            for problem in flagged:
+                st.markdown(f"- **{problem.severity}** · {problem.where}: {problem.message}")
+    if not catalog.servers:
+        st.error("No server connected; see the reasons above. "
+                 + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
+    else:
+        st.success(f"Live catalog **{catalog.name}**: {len(catalog.servers)} servers, {catalog.tool_count} tools. "
+                   "Choose **Live servers** as the catalog source in the sidebar to inspect it on every page.")
+        st.download_button("Download snapshot (catalog YAML)", dump_snapshot(result, list(catalog.sources)),
+                           file_name=f"{catalog.name}-snapshot.yaml", mime="application/x-yaml", key="live_download",
+                           help="The catalog file format with server info and capabilities; no env values or "
+                                "headers. Load it later as a catalog file to review offline.")
+
+if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].servers:
+    inspector = _inspector()
+    bridge = inspector.bridge(_tool_search_config())
+
+    # --- search ----------------------------------------------------------------------------------
+    st.subheader("3 · Search these tools")
+    query = st.text_input("tool_search query", key="live_query", placeholder="e.g. create an issue")
+    if query.strip():
+        response = bridge.tool_search({"queries": [query]})
+        if "error" in response:
+            st.error(response["error"])
+        else:
+            matches = response["results"][0]["matches"]
+            if matches:
+                st.dataframe(pd.DataFrame([{"tool": name, "server": bridge.deferred_by_name[name].server,
+                                            "description": response["tools"][name]["description"][:160]}
+                                           for name in matches]), hide_index=True, width="stretch")
+            else:
+                st.info("No matches.")
+            with st.expander("tool_search response (JSON)"):
+                st.code(to_wire(response), language="json")
+
+    # --- call ------------------------------------------------------------------------------------
+    st.subheader("4 · Call a tool")
+    names = sorted(bridge.deferred_by_name)
+    if not names:
+        st.info("No deferred tools to call.")
+    else:
+        chosen = st.selectbox("Tool", names, key="live_tool")
+        tool = bridge.deferred_by_name[chosen]
+        st.caption(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}")
+        with st.expander("Parameters (as the model sees them)"):
+            st.code(json.dumps(tool.parameters, ensure_ascii=False, indent=2), language="json")
+        arguments_text = st.text_area("Arguments (JSON object)", value="{}", key="live_arguments", height=100)
+        if st.button("Call", key="live_call"):
+            try:
+                arguments = json.loads(arguments_text or "{}")
+            except ValueError as exc:
+                st.session_state[LAST_CALL] = {"error": f"Arguments: not valid JSON ({exc})"}
+            else:
+                dispatcher = LiveDispatcher(st.session_state.get(SPECS, {}))
+                bridge.dispatcher = dispatcher
+                try:
+                    with st.spinner(f"Calling {tool.raw_name} on {tool.server}…"):
+                        response = bridge.tool_call({"calls": [{"name": chosen, "arguments": arguments}]})
+                finally:
+                    bridge.dispatcher = None
+                outcome = dispatcher.last
+                st.session_state[LAST_CALL] = {"tool": chosen, "response": response,
+                                               "outcome": outcome.to_dict() if outcome else None}
+        shown = st.session_state.get(LAST_CALL)
+        if shown:
+            if "error" in shown and "response" not in shown:
+                st.error(shown["error"], icon="⚠️")
+            elif shown["outcome"] is None:
+                st.warning(f"Not sent: `tool_call` for {shown['tool']} stopped before dispatch "
+                           "(local validation, RB §9).", icon="🛑")
+                st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")
+            else:
+                outcome = shown["outcome"]
+                c1, c2 = st.columns(2)
+                c1.metric("Total (start, handshake, call, stop)", f"{outcome['elapsed_seconds']:.3f} s")
+                c2.metric("tools/call round trip", f"{outcome['call_seconds']:.3f} s"
+                          if "call_seconds" in outcome else "—")
+                if outcome.get("reason"):
+                    st.error(outcome["reason"], icon="⚠️")
+                for note in outcome.get("notes", []):
+                    st.warning(note, icon="⚠️")
+                left, right = st.columns(2)
+                with left:
+                    st.markdown("**Request, as the underlying tool**")
+                    st.code(json.dumps(outcome["request"], ensure_ascii=False, indent=2), language="json")
+                with right:
+                    st.markdown("**Response**")
+                    st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")

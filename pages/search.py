@@ -1,0 +1,209 @@
+"""Search: what tool_search, tool_describe and tool_call return for the current catalog and settings.
+
+Every response shown is the bridge's own output (``to_wire``), byte for byte; the tables beside it
+are readable views of the same data. Tool names and descriptions are shown only in code blocks,
+plain text and dataframes (never markdown).
+"""
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from pages import common
+from toolsearch import constants as C
+from toolsearch.bridge import clean_string_list, example_arguments, to_wire
+from toolsearch.tokens import get_tokenizer
+
+DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
+LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
+
+
+def show_wire(response: dict, display_tokenizer: str) -> str:
+    """The exact wire JSON in a code block, with its size; returns the text."""
+    wire = to_wire(response)
+    st.code(wire, language="json", wrap_lines=True, height=360 if len(wire) > LONG_JSON else "content")
+    tokens = get_tokenizer(display_tokenizer).count(wire)
+    st.caption(f"{len(wire):,} characters · {tokens:,} tokens ({display_tokenizer}) in the model's context")
+    return wire
+
+
+SCORE_COLUMN = {"score (BM25)": st.column_config.NumberColumn(
+    format="%.3f", help="BM25 score; Infinity = exact-name match")}
+
+
+v = common.view()
+st.title("Search")
+if common.require_catalog(v):
+    bridge = v.inspector.bridge(v.config)
+    plan = v.plan
+    dtk = v.display_tokenizer
+    st.caption(f"The bridge tools over {len(bridge.deferred):,} deferred tools. Search limit: default "
+               f"{v.config.search_default_limit}, maximum {v.config.max_search_limit} (sidebar). "
+               "Responses are exactly what the model would receive.")
+    if not plan.activated:
+        st.info("Tool search is not active at these settings (tier 0), so the model would not get these bridge "
+                "tools. The responses below show what they would return.")
+    if not bridge.deferred:
+        st.info("No deferred tools: tool_search has nothing to search and tool_describe / tool_call have nothing "
+                "to resolve. Load a catalog with MCP or plugin servers, or name tools in the defer set.")
+    else:
+        # --- tool_search -------------------------------------------------------------------
+        st.header("tool_search")
+        q_col, l_col = st.columns([4, 1])
+        text = q_col.text_area(
+            "Queries (one per line)", DEFAULT_QUERIES, height=185, key="search_queries",
+            help=f"Each line is one entry of `queries`; blank lines are dropped as the bridge does. "
+                 f"At most {C.MAX_QUERIES_PER_CALL} per call. A query equal to a tool's exact name ranks "
+                 "that tool first. Press Ctrl+Enter or click outside to run.")
+        limit = l_col.number_input(
+            "limit", min_value=0, max_value=2 * C.MAX_SEARCH_LIMIT_MAX, value=None, step=1, key="search_limit",
+            placeholder=f"default ({v.config.search_default_limit})",
+            help="Matches per query. Empty: not sent, so the bridge uses search_default_limit. The bridge "
+                 "clamps any value to [1, max_search_limit].")
+        effective = bridge.resolve_limit(limit)
+        l_col.caption(f"Effective limit: {effective}")
+        arguments = {"queries": text.splitlines()}
+        if limit is not None:
+            arguments["limit"] = int(limit)
+        response = bridge.tool_search(arguments)
+
+        if "error" in response:
+            st.subheader("Response (exact JSON)")
+            show_wire(response, dtk)
+            st.warning("tool_search returned an error instead of matches (the `error` above is exactly what the "
+                       "model would read). Fix the queries to see results.")
+        else:
+            readable, exact = st.tabs(["Matches per query", "Response (exact JSON)"])
+            with exact:
+                show_wire(response, dtk)
+            with readable:
+                st.caption("Ranked as returned, with each match's BM25 score (higher is better; an exact-name "
+                           "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
+                           "the response.")
+                for number, group in enumerate(response["results"], 1):
+                    with st.container(border=True):
+                        st.text(f"Query {number}: {group['query']}")
+                        if group["matches"]:
+                            scores = dict(bridge.index.search(group["query"], effective))
+                            st.dataframe(pd.DataFrame([{
+                                "rank": rank, "tool": name, "score (BM25)": scores[name],
+                                "source": response["tools"][name]["source"],
+                                "required args": ", ".join(response["tools"][name]["required"]),
+                                "description (clipped)": response["tools"][name]["description"],
+                            } for rank, name in enumerate(group["matches"], 1)]), hide_index=True, width="stretch",
+                                column_config=SCORE_COLUMN)
+                        else:
+                            st.info("No matches. The model gets the connected sources and a hint instead:")
+                            if group.get("available_sources"):
+                                sources = group["available_sources"]
+                                st.dataframe(pd.DataFrame([{"available source": s["name"], "tools": s["tool_count"]}
+                                                           for s in sources]),
+                                             hide_index=True, width=480, height=min(246, 35 * (len(sources) + 1) + 3))
+                            if group.get("hint"):
+                                st.text(f"hint: {group['hint']}")
+
+        # --- explain -----------------------------------------------------------------------
+        st.header("Explain a query")
+        queries = response.get("queries") or clean_string_list(text.splitlines(), dedupe=False) or []
+        if not queries:
+            st.info("Enter a query above to explain it.")
+        else:
+            query = st.selectbox("Query", list(dict.fromkeys(queries)), key="explain_query")
+            ex = bridge.index.explain(query, effective)
+            st.caption("How the bridge answers one query (RB §7): tokenize and stem, take the rarest stem as the "
+                       "gate term, require enough of the answerable terms (coverage floor), rank by BM25.")
+            st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
+                                           or "(no ASCII word tokens: nothing to search)"))
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("Gate term", ex.gate or "—", help="The query stem with the highest IDF (rarest in the "
+                      "catalog); documents must contain it. Ties go to the first in query order.")
+            m2.metric("Answerable terms", f"{len(ex.answerable)} of {len(ex.terms)}",
+                      help="Distinct stems that occur in at least one deferred tool (df > 0).")
+            m3.metric("Required coverage", f"{ex.required} term{'s' if ex.required != 1 else ''}",
+                      help=f"1 below {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} answerable terms, else "
+                           f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).")
+            m4.metric("Corpus", f"{ex.corpus_size:,} tools", f"avgdl {ex.avgdl:.1f} tokens", delta_color="off",
+                      delta_arrow="off")
+            if ex.gate is not None and ex.gate not in ex.answerable:
+                # Stems are [a-z0-9]+ only, so this text cannot carry markdown.
+                st.warning(f"The gate term `{ex.gate}` occurs in no deferred tool, so nothing is admitted except an "
+                           "exact-name match. This is the reference behavior (RB §7.4): drop or replace that word.")
+            if ex.terms:
+                st.dataframe(pd.DataFrame([{
+                    "stem": t.stem, "df (tools)": t.df, "IDF": round(t.idf, 4),
+                    "answerable": t.df > 0, "gate": "◆ gate term" if t.stem == ex.gate else "",
+                } for t in ex.terms]), hide_index=True)
+            st.subheader("Candidates")
+            if not ex.candidates:
+                st.info("No tool shares a stem with this query, and no tool has this exact name.")
+            else:
+                admitted = sum(1 for c in ex.candidates if c.admitted)
+                st.caption("Tools that contain any query stem (or match the name exactly), admitted first, best "
+                           f"score first; at most 200 are listed. Listed: {len(ex.candidates)}, of which {admitted} "
+                           f"admitted; {len(ex.matches)} returned at limit {ex.limit}.")
+                candidates = pd.DataFrame([{
+                    "rank": c.rank, "tool": c.name, "score (BM25)": c.score, "has gate": c.has_gate,
+                    "matched terms": ", ".join(c.matched_terms), "admitted": c.admitted, "reason": c.reason,
+                } for c in ex.candidates])
+                candidates["rank"] = candidates["rank"].astype("Int64")  # "—", not "None", when not returned
+                st.dataframe(candidates, hide_index=True, width="stretch",
+                             column_config=SCORE_COLUMN, placeholder="—")
+
+        # --- tool_describe -----------------------------------------------------------------
+        st.header("tool_describe")
+        names = list(bridge.deferred_by_name)
+        d_col, x_col = st.columns([3, 2])
+        chosen = d_col.multiselect("Deferred tools", names, default=names[:1], key="describe_names",
+                                   help=f"At most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call.")
+        extra = x_col.text_input("Other names (comma-separated)", "no_such_tool", key="describe_extra",
+                                 help="Names that are not deferred tools come back in not_found (or errors).")
+        described = [*chosen, *(n for n in extra.split(","))]
+        st.caption("Arguments sent (the bridge drops blank names and duplicates):")
+        st.code(json.dumps({"names": described}, ensure_ascii=False), language="json", wrap_lines=True)
+        d_response = bridge.tool_describe({"names": described})
+        st.caption("Response (exact JSON):")
+        show_wire(d_response, dtk)
+        if "error" in d_response:
+            st.warning("tool_describe returned an error (shown above): choose at least one name, and at most "
+                       f"{C.MAX_DESCRIBE_NAMES_PER_CALL}.")
+        elif d_response.get("not_found") or d_response.get("errors"):
+            st.caption(f"{len(d_response['tools'])} described · {len(d_response.get('not_found', []))} in "
+                       f"not_found · {len(d_response.get('errors', {}))} in errors")
+
+        # --- tool_call ---------------------------------------------------------------------
+        st.header("tool_call")
+        st.caption("Validates the arguments against the tool's schema as the bridge does (RB §9). For a file "
+                   "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
+        name = st.selectbox("Deferred tool", names, key="call_tool")
+        tool = bridge.deferred_by_name[name]
+        with st.expander("Parameters schema (as registered)"):
+            st.code(json.dumps(tool.parameters, ensure_ascii=False, indent=2), language="json", height=300)
+        example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
+        args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",
+                                 help="Prefilled with the required properties (empty strings, 0, false, [] …). "
+                                      "Edit and press Ctrl+Enter.")
+        try:
+            call_args = json.loads(args_text)
+        except ValueError as exc:
+            st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon="⚠️")
+        else:
+            request = {"calls": [{"name": name, "arguments": call_args}]}
+            check = bridge.check_call(request)
+            c_response = bridge.tool_call(request)
+            st.caption("Response (exact JSON):")
+            show_wire(c_response, dtk)
+            if "error" in c_response:
+                if "path" in c_response:
+                    st.warning("Validation failed: the model gets the error, the JSON path and the schema "
+                               "constraint shown here, plus the tool's parameters and a hint.")
+                    st.dataframe(pd.DataFrame([{"path": c_response["path"], "constraint": c_response["constraint"]}]),
+                                 hide_index=True)
+                else:
+                    st.warning("tool_call returned an error (shown above).")
+            elif "dispatch" in c_response:
+                if check.validated:
+                    st.success("Valid: this is what would be dispatched to the server (its own tool and argument "
+                               "names).")
+                else:
+                    st.info(f"Not validated ({check.skipped}); the bridge fails open and would dispatch as shown.")

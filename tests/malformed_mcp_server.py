@@ -1,0 +1,68 @@
+"""A tiny raw JSON-RPC MCP server over stdio (no SDK) that sends tool lists the 2.x SDK rejects.
+
+Its ``tools/list`` result has:
+
+* ``loose_schema``: an ``inputSchema`` without ``type`` (seen in real servers);
+* ``good``: a well-formed tool;
+* a tool without a ``name`` (the lenient reader skips it and reports it).
+
+``--noise`` also prints a non-JSON line to stdout before each answer (a server that logs to
+stdout); ``--startup-delay SECONDS`` waits before serving (the benchmark uses it as a server with
+a cheap start-up). Any other method gets a JSON-RPC "method not found" error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+TOOLS = [
+    {"name": "loose_schema", "description": "Search notes (schema without type).",
+     "inputSchema": {"properties": {"query": {"type": "string"}}, "required": ["query"]}},
+    {"name": "good", "description": "A well-formed tool.",
+     "inputSchema": {"type": "object", "properties": {"x": {"type": "integer"}}}},
+    {"description": "A tool without a name."},
+]
+
+
+def answer(message: dict) -> dict | None:
+    method = message.get("method")
+    if "id" not in message:
+        return None  # a notification
+    if method == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "malformed", "version": "0.0.1"}}
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif method == "tools/call":
+        params = message.get("params") or {}
+        text = f"called {params.get('name')} with {json.dumps(params.get('arguments') or {}, sort_keys=True)}"
+        result = {"content": [{"type": "text", "text": text}]}
+    elif method == "ping":
+        result = {}
+    else:
+        return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": f"method not found: {method}"}}
+    return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    noise = "--noise" in argv
+    if "--startup-delay" in argv:
+        time.sleep(float(argv[argv.index("--startup-delay") + 1]))
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        reply = answer(json.loads(line))
+        if reply is None:
+            continue
+        if noise:
+            sys.stdout.write("server log: handling a request\n")
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,490 @@
+"""AppTest tests for the Search and Costs pages.
+
+Each test drives the page the way a user does and compares what it shows (the exact JSON in the
+code blocks, the dataframes, the plotly figures) with the engine's own output for the same
+catalog and settings.
+
+The catalogs are served from a temporary samples folder (``pages.common.SAMPLES_DIR`` is
+patched): a small hand-written catalog with hard cases (``<script>`` and markdown in a
+description) and a core-only catalog for the empty state, plus the shipped samples (the detailed
+tests also run on ``five-servers`` and ``issue-tracker``; every shipped sample gets a smoke test).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from pages import common
+from toolsearch import constants as C
+from toolsearch.bridge import example_arguments, to_wire
+from toolsearch.catalog import load_source
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+from toolsearch.tokens import get_tokenizer
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = ROOT / "sample_catalogs"
+SHIPPED_UNDER_TEST = [name for name in ("five-servers", "issue-tracker") if (SHIPPED / f"{name}.yaml").exists()]
+SHIPPED_ALL = sorted(p.stem for p in SHIPPED.glob("*.yaml"))
+
+SCRIPT = "<script>alert('x')</script>"
+HARD = {
+    "name": "UI hard cases",
+    "servers": [
+        {"name": "github", "tools": [
+            {"name": "create_issue", "description": "Open a new issue in a repository.",
+             "inputSchema": {"type": "object", "properties": {
+                 "owner": {"type": "string", "minLength": 1}, "repo": {"type": "string"},
+                 "title": {"type": "string"}, "labels": {"type": "array", "items": {"type": "string"}},
+                 "draft": {"type": "boolean"}},
+                 "required": ["owner", "repo", "title", "draft"]}},
+            {"name": "list_issues", "description": "List issues in a repository, filtered by state.",
+             "inputSchema": {"type": "object", "properties": {
+                 "repo": {"type": "string"}, "state": {"type": "string", "enum": ["open", "closed"]},
+                 "per_page": {"type": "integer", "maximum": 100}}, "required": ["repo", "state"]}},
+            {"name": "search_code", "description": "Search code across repositories.",
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}},
+        ]},
+        {"name": "slack", "tools": [
+            {"name": "post_message", "description": "Post a message to a Slack channel.",
+             "inputSchema": {"type": "object", "properties": {"channel": {"type": "string"}, "text": {"type": "string"}},
+                             "required": ["channel", "text"]}},
+            {"name": "list_channels", "description": "List the channels in the workspace.",
+             "inputSchema": {"type": "object", "properties": {"limit": {"type": "integer"}}}},
+        ]},
+        {"name": "webtools", "tools": [
+            {"name": "render_html",
+             "description": f"Render {SCRIPT} into a page; see [the docs](https://example.com/docs) and **bold** <b>now</b>.",
+             "inputSchema": {"type": "object", "properties": {"html": {"type": "string"}}, "required": ["html"]}},
+        ]},
+        {"name": "core", "kind": "core", "tools": [
+            {"name": "read_file", "description": "Read a file.",
+             "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}},
+        ]},
+    ],
+}
+CORE_ONLY = {"name": "Core only", "servers": [{"name": "core", "kind": "core", "tools": [
+    {"name": "read_file", "description": "Read a file.", "inputSchema": {"type": "object", "properties": {}}}]}]}
+
+#: The sidebar's defaults, as pages/common.py seeds them.
+DEFAULT_CONFIG = {
+    "enabled": C.ENABLED_DEFAULT, "listing": C.LISTING_DEFAULT, "threshold_pct": C.THRESHOLD_PCT_DEFAULT,
+    "listing_max_tokens": C.LISTING_MAX_TOKENS_DEFAULT, "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT,
+    "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
+}
+DEFAULT_CONTEXT = 200_000
+
+
+@pytest.fixture(autouse=True)
+def samples(tmp_path, monkeypatch) -> Path:
+    """A samples folder with the test catalogs (and the shipped ones under test)."""
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    (folder / "ui-hard-cases.yaml").write_text(yaml.safe_dump(HARD, sort_keys=False), encoding="utf-8")
+    (folder / "core-only.yaml").write_text(yaml.safe_dump(CORE_ONLY, sort_keys=False), encoding="utf-8")
+    for name in SHIPPED_ALL:
+        (folder / f"{name}.yaml").symlink_to(SHIPPED / f"{name}.yaml")
+    monkeypatch.setattr(common, "SAMPLES_DIR", folder)
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def router_mode(monkeypatch):
+    """Run every AppTest run through app.py's st.navigation router.
+
+    AppTest resets ``PagesManager.uses_pages_directory`` before each run, and because a ``pages/``
+    folder sits next to app.py, Streamlit's legacy multipage mode would then run a switched-to page
+    file on its own, without app.py's sidebar. A served app leaves that mode for good the first
+    time app.py calls st.navigation; this puts each test run in that state.
+    """
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+def open_page(catalog: str, page: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = catalog
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert at.sidebar.selectbox(key="catalog").value == catalog
+    return at
+
+
+def engine(samples: Path, catalog: str) -> Inspector:
+    return Inspector(load_source(samples / f"{catalog}.yaml"))
+
+
+def bridge_for(samples: Path, catalog: str, **overrides):
+    return engine(samples, catalog).bridge(parse_config({**DEFAULT_CONFIG, **overrides}))
+
+
+def plan_for(samples: Path, catalog: str, context_length=DEFAULT_CONTEXT, **overrides):
+    return engine(samples, catalog).plan(parse_config({**DEFAULT_CONFIG, **overrides}), context_length)
+
+
+def rendered_text(at: AppTest) -> list[str]:
+    """Everything shown through markdown-rendering elements (which must never carry catalog text)."""
+    out = []
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "title", "header", "subheader"):
+        out.extend(str(e.value) for e in getattr(at, kind))
+    out.extend(str(m.label) + str(m.value) for m in at.metric)
+    return out
+
+
+def queries_for(bridge) -> list[str]:
+    """A word query from the first deferred tool, an exact name, a query that matches nothing."""
+    first, last = bridge.deferred[0], bridge.deferred[-1]
+    return [first.raw_name.replace("_", " "), "", last.name, "xyzzy plugh"]
+
+
+# --- Search ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("catalog", ["ui-hard-cases", *SHIPPED_UNDER_TEST])
+def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
+    at = open_page(catalog, "pages/search.py")
+    bridge = bridge_for(samples, catalog)
+    queries = queries_for(bridge)
+    at.text_area(key="search_queries").set_value("\n".join(queries))
+    at.number_input(key="search_limit").set_value(3).run()
+    assert not at.exception, at.exception
+
+    expected = bridge.tool_search({"queries": queries, "limit": 3})
+    assert "error" not in expected
+    readable, exact = at.tabs[0], at.tabs[1]
+    assert exact.code[0].value == to_wire(expected)
+    assert exact.code[0].language == "json"
+    assert "Effective limit: 3" in [c.value for c in at.caption]
+
+    frames = iter(readable.dataframe)
+    texts = [t.value for t in readable.text]
+    for number, group in enumerate(expected["results"], 1):
+        assert f"Query {number}: {group['query']}" in texts
+        if group["matches"]:
+            table = next(frames).value
+            scores = dict(bridge.index.search(group["query"], 3))
+            assert list(table["tool"]) == group["matches"]
+            assert list(table["rank"]) == list(range(1, len(group["matches"]) + 1))
+            assert list(table["score (BM25)"]) == [scores[n] for n in group["matches"]]
+            assert list(table["description (clipped)"]) == [expected["tools"][n]["description"] for n in group["matches"]]
+            assert list(table["required args"]) == [", ".join(expected["tools"][n]["required"]) for n in group["matches"]]
+        else:
+            table = next(frames).value
+            assert [{"name": n, "tool_count": c} for n, c in zip(table["available source"], table["tools"])] \
+                == group["available_sources"]
+            assert f"hint: {group['hint']}" in texts
+    # The exact-name query ranks its tool first with an infinite score.
+    exact_group = expected["results"][1]
+    assert exact_group["matches"][0] == bridge.deferred[-1].name
+    assert math.isinf(readable.dataframe[1].value["score (BM25)"][0])
+
+
+def test_limit_is_clamped_by_the_engine(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    bridge = bridge_for(samples, "ui-hard-cases")
+    at.text_area(key="search_queries").set_value("issue").run()
+    for value, effective in ((0, 1), (2, 2), (99, C.MAX_SEARCH_LIMIT_DEFAULT)):
+        at.number_input(key="search_limit").set_value(value).run()
+        assert f"Effective limit: {effective}" in [c.value for c in at.caption]
+        assert at.tabs[1].code[0].value == to_wire(bridge.tool_search({"queries": ["issue"], "limit": value}))
+    # Cleared: no limit is sent and the sidebar's search_default_limit applies.
+    at.sidebar.number_input(key="search_default_limit").set_value(1)
+    at.number_input(key="search_limit").set_value(None).run()
+    assert "Effective limit: 1" in [c.value for c in at.caption]
+    expected = bridge_for(samples, "ui-hard-cases", search_default_limit=1).tool_search({"queries": ["issue"]})
+    assert at.tabs[1].code[0].value == to_wire(expected)
+    assert len(expected["results"][0]["matches"]) == 1
+
+
+def test_too_many_queries_shows_the_bridge_error(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    queries = [f"query {i}" for i in range(C.MAX_QUERIES_PER_CALL + 1)]
+    at.text_area(key="search_queries").set_value("\n".join(queries)).run()
+    assert not at.exception
+    expected = bridge_for(samples, "ui-hard-cases").tool_search({"queries": queries})
+    assert set(expected) == {"error"}
+    assert at.code[0].value == to_wire(expected)
+    assert any("tool_search returned an error" in w.value for w in at.warning)
+    assert not at.tabs  # no readable view for an error
+
+
+def test_explain_a_query(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    at.text_area(key="search_queries").set_value("create issue\nlist issues in repository").run()
+    at.selectbox(key="explain_query").set_value("list issues in repository").run()
+    assert not at.exception
+    bridge = bridge_for(samples, "ui-hard-cases")
+    ex = bridge.index.explain("list issues in repository", bridge.config.search_default_limit)
+
+    assert "Tokens → stems:  " + "   ".join(f"{r} → {s}" for r, s in ex.tokens) in [t.value for t in at.text]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Gate term"] == ex.gate
+    assert metrics["Answerable terms"] == f"{len(ex.answerable)} of {len(ex.terms)}"
+    assert metrics["Required coverage"].startswith(f"{ex.required} term")
+
+    terms = next(d.value for d in at.dataframe if "stem" in d.value.columns)
+    assert list(terms["stem"]) == [t.stem for t in ex.terms]
+    assert list(terms["df (tools)"]) == [t.df for t in ex.terms]
+    assert list(terms["IDF"]) == [round(t.idf, 4) for t in ex.terms]
+    assert list(terms["gate"]) == ["◆ gate term" if t.stem == ex.gate else "" for t in ex.terms]
+
+    cands = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    assert list(cands["tool"]) == [c.name for c in ex.candidates]
+    assert list(cands["score (BM25)"]) == [c.score for c in ex.candidates]
+    assert list(cands["admitted"]) == [c.admitted for c in ex.candidates]
+    assert list(cands["has gate"]) == [c.has_gate for c in ex.candidates]
+    assert list(cands["reason"]) == [c.reason for c in ex.candidates]
+    assert list(cands["matched terms"]) == [", ".join(c.matched_terms) for c in ex.candidates]
+    assert [None if pd.isna(r) else int(r) for r in cands["rank"]] == [c.rank for c in ex.candidates]
+    assert any(not c.admitted for c in ex.candidates)  # the table shows rejections, too
+
+
+def test_explain_warns_when_the_gate_term_is_nowhere(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    at.text_area(key="search_queries").set_value("create issue zebra").run()
+    bridge = bridge_for(samples, "ui-hard-cases")
+    ex = bridge.index.explain("create issue zebra", 5)
+    assert ex.gate == "zebra" and not ex.matches
+    assert any("`zebra` occurs in no deferred tool" in w.value for w in at.warning)
+
+
+def test_tool_describe_with_not_found(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    bridge = bridge_for(samples, "ui-hard-cases")
+    names = [bridge.deferred[0].name, bridge.deferred[2].name]
+    at.multiselect(key="describe_names").set_value(names)
+    at.text_input(key="describe_extra").set_value("nope, read_file, ").run()
+    assert not at.exception
+    sent = [*names, "nope", " read_file", " "]
+    expected = bridge.tool_describe({"names": sent})
+    assert list(expected["tools"]) == names
+    assert expected["not_found"] == ["nope"]  # not a tool at all
+    assert list(expected["errors"]) == ["read_file"]  # a core tool: registered, but not deferrable
+    codes = [c.value for c in at.code]
+    assert json.dumps({"names": sent}, ensure_ascii=False) in codes
+    assert to_wire(expected) in codes
+
+
+def test_tool_call_validation_dispatch_and_bad_json(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    bridge = bridge_for(samples, "ui-hard-cases")
+    name = "mcp__github__create_issue"
+    at.selectbox(key="call_tool").set_value(name).run()
+    tool = bridge.deferred_by_name[name]
+    area = at.text_area(key=f"call_args:{name}")
+    prefilled = json.loads(area.value)
+    assert prefilled == example_arguments(tool.parameters) == {"owner": "", "repo": "", "title": "", "draft": False}
+
+    # The prefilled template fails minLength on owner: the bridge's validation error, verbatim.
+    expected = bridge.tool_call({"calls": [{"name": name, "arguments": prefilled}]})
+    assert expected["path"] == "arguments.owner" and expected["constraint"] == "minLength"
+    assert to_wire(expected) in [c.value for c in at.code]
+    path_table = next(d.value for d in at.dataframe if "constraint" in d.value.columns)
+    assert path_table.to_dict("records") == [{"path": "arguments.owner", "constraint": "minLength"}]
+    assert any("Validation failed" in w.value for w in at.warning)
+
+    # Valid arguments (a string "true" is coerced for the boolean): the dispatch preview.
+    args = {"owner": "octo", "repo": "r", "title": "Bug", "draft": "true"}
+    at.text_area(key=f"call_args:{name}").set_value(json.dumps(args)).run()
+    expected = bridge.tool_call({"calls": [{"name": name, "arguments": args}]})
+    assert expected["dispatch"]["arguments"]["draft"] is True
+    assert to_wire(expected) in [c.value for c in at.code]
+    assert any("Valid" in s.value for s in at.success)
+
+    # Bad JSON: a message in the page, no traceback, nothing sent.
+    at.text_area(key=f"call_args:{name}").set_value('{"owner": ').run()
+    assert not at.exception
+    assert len(at.error) == 1 and "not valid JSON" in at.error[0].value
+    assert not any('"dispatch"' in c.value or '"error"' in c.value for c in at.code)
+
+
+def test_untrusted_description_is_shown_literally_on_search(samples):
+    at = open_page("ui-hard-cases", "pages/search.py")
+    at.text_area(key="search_queries").set_value("render html page").run()
+    at.multiselect(key="describe_names").set_value(["mcp__webtools__render_html"]).run()
+    assert not at.exception
+    table = at.tabs[0].dataframe[0].value
+    assert SCRIPT in table["description (clipped)"][0]
+    assert "[the docs](https://example.com/docs)" in table["description (clipped)"][0]
+    assert SCRIPT in at.tabs[1].code[0].value  # tool_search JSON
+    assert any(SCRIPT in c.value for c in at.code[1:])  # tool_describe JSON
+    for text in rendered_text(at):
+        assert "<script>" not in text and "[the docs]" not in text and "**bold**" not in text
+
+
+def test_search_empty_state_without_deferred_tools():
+    at = open_page("core-only", "pages/search.py")
+    assert any("No deferred tools" in i.value for i in at.info)
+    assert not at.text_area and not at.code
+
+
+# --- Costs -------------------------------------------------------------------------------
+
+def charts(at: AppTest) -> list[dict]:
+    """The page's plotly figures (AppTest exposes st.plotly_chart as an element whose proto holds
+    the figure JSON in ``spec``), in page order."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def set_budget(at: AppTest, ctx_choice: str, custom: int | None, threshold_pct: float) -> None:
+    at.sidebar.selectbox(key="ctx_choice").set_value(ctx_choice).run()
+    if custom is not None:
+        at.sidebar.number_input(key="ctx_custom").set_value(custom)
+    at.sidebar.slider(key="threshold_pct").set_value(threshold_pct).run()
+    assert not at.exception, at.exception
+
+
+#: (context choice, custom context length, threshold_pct) → the form the hard-case catalog gets.
+BUDGETS = [
+    ("200K", None, 5.0, "full"),
+    ("8K", None, 1.0, "names"),     # budget 80 tokens
+    ("custom", 6_900, 1.0, "mixed"),  # budget 69: the largest server collapses to its summary line
+    ("8K", None, 0.5, "none"),      # budget 40: even the summary lines do not fit
+]
+
+
+@pytest.mark.parametrize("catalog", ["ui-hard-cases", *SHIPPED_UNDER_TEST])
+@pytest.mark.parametrize("ctx_choice,custom,pct,form", BUDGETS)
+def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_choice, custom, pct, form):
+    at = open_page(catalog, "pages/costs.py")
+    set_budget(at, ctx_choice, custom, pct)
+    context_length = custom or common.PRESET_LABELS[ctx_choice]
+    plan = plan_for(samples, catalog, context_length, threshold_pct=pct)
+    if catalog == "ui-hard-cases":
+        assert plan.listing_form == form
+        assert {"full": {"full"}, "names": {"names"}, "mixed": {"names", "summary"}, "none": {"hidden"}}[form] \
+            == {s.state for s in plan.servers if s.kind == "mcp"}
+    figures = charts(at)
+    assert len(figures) == 4  # per-server costs, collapse order, treemap, bar chart
+
+    servers = sorted(plan.servers, key=lambda s: (-s.schema_tokens, s.name))
+    used = {"visible": "schema_tokens", "full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+    bars = [t for t in figures[0]["data"] if t["type"] == "bar"]
+    assert [t["offsetgroup"] for t in bars] == ["full schemas", "full block", "names block", "summary line"]
+    for trace, field in zip(bars, ("schema_tokens", "full_tokens", "names_tokens", "summary_tokens")):
+        assert trace["y"] == [getattr(s, field) for s in servers]
+        # The bar the server's state uses is outlined; the state is in the tick label and hover.
+        assert trace["marker"]["line"]["width"] == [2 if used.get(s.state) == field else 0 for s in servers]
+        assert [x.split("● ")[-1].split("<")[0] for x in trace["x"]] == [s.state for s in servers]
+        assert [c[2] for c in trace["customdata"]] == [s.state for s in servers]
+    assert figures[0]["layout"]["yaxis"]["title"]["text"] == f"tokens ({plan.display_tokenizer})"
+
+    ranked = sorted((s for s in plan.servers if s.collapse_rank is not None), key=lambda s: s.collapse_rank)
+    assert [s.label for s in ranked] == list(plan.collapse_order)
+    table = next(d.value for d in at.dataframe if "#" in d.value.columns)
+    assert list(table["#"]) == [s.collapse_rank for s in ranked]
+    assert list(table["server"]) == [s.name for s in ranked]
+    assert list(table["names block (tokens)"]) == [s.names_tokens for s in ranked]
+    assert list(table["summary line (tokens)"]) == [s.summary_tokens for s in ranked]
+    assert list(table["state"]) == [s.state for s in ranked]
+    collapse_bars = figures[1]["data"]
+    shown = {y: x for t in collapse_bars for y, x in zip(t["y"], t["x"])}
+    assert shown == {f"#{s.collapse_rank} {s.name}": s.names_tokens for s in ranked}
+
+
+def test_costs_tier_0_marks_the_schemas(samples):
+    at = open_page("ui-hard-cases", "pages/costs.py")
+    at.sidebar.selectbox(key="enabled").set_value("off").run()
+    plan = plan_for(samples, "ui-hard-cases", enabled="off")
+    assert plan.tier == 0 and {s.state for s in plan.servers} == {"visible"}
+    schemas = charts(at)[0]["data"][0]
+    assert schemas["marker"]["line"]["width"] == [2] * len(plan.servers)
+    assert any("No collapse order" in i.value for i in at.info)
+
+
+def test_costs_log_scale_and_costliest_tools(samples):
+    at = open_page("ui-hard-cases", "pages/costs.py")
+    assert charts(at)[0]["layout"]["yaxis"]["type"] == "log"  # the default
+    at.toggle(key="costs_log_y").set_value(False).run()
+    assert charts(at)[0]["layout"]["yaxis"].get("type") != "log"
+
+    ins = engine(samples, "ui-hard-cases")
+    tokens = ins.planner.tool_tokens("chars4")
+    assert tokens == {t.name: get_tokenizer("chars4").count_json(t.definition) for t in ins.registration.tools}
+    ranked = sorted(ins.registration.tools, key=lambda t: (-tokens[t.name], t.name))[:50]
+    table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
+    assert list(table["tool"]) == [t.name for t in ranked]
+    assert list(table["schema (tokens, chars4)"]) == [tokens[t.name] for t in ranked]
+    tree = charts(at)[2]["data"][0]
+    assert tree["type"] == "treemap"
+    leaves = {int(i[2:]): v for i, v in zip(tree["ids"], tree["values"]) if i.startswith("t:")}
+    assert [leaves[i] for i in range(len(ranked))] == [tokens[t.name] for t in ranked]
+
+
+def test_costs_escape_untrusted_text_in_plotly(samples):
+    at = open_page("ui-hard-cases", "pages/costs.py")
+    specs = json.dumps([json.loads(c.proto.spec) for c in at.get("plotly_chart")])
+    assert "<script>" not in specs and "<b>now" not in specs
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in specs
+    table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
+    assert any(SCRIPT in d for d in table["description (first 80 characters)"])
+    for text in rendered_text(at):
+        assert "<script>" not in text and "[the docs]" not in text
+
+
+def test_costs_empty_state_without_deferred_tools():
+    at = open_page("core-only", "pages/costs.py")
+    assert not at.exception
+    assert any("No deferred tools" in i.value for i in at.info)
+    assert len(at.get("plotly_chart")) == 2  # only the costliest-tools charts
+
+
+# --- Every shipped sample ------------------------------------------------------------------
+
+@pytest.mark.parametrize("catalog", SHIPPED_ALL)
+def test_both_pages_render_every_shipped_sample(samples, catalog):
+    at = open_page(catalog, "pages/search.py")
+    bridge = bridge_for(samples, catalog)
+    if bridge.deferred:
+        expected = bridge.tool_search({"queries": at.text_area(key="search_queries").value.splitlines()})
+        assert at.tabs[1].code[0].value == to_wire(expected)
+    at.switch_page("pages/costs.py").run()
+    assert not at.exception, at.exception
+    plan = plan_for(samples, catalog)
+    assert len(at.get("plotly_chart")) == (4 if plan.deferred_count else 2)
+
+
+@pytest.mark.skipif("hard-cases" not in SHIPPED_ALL, reason="sample_catalogs/hard-cases.yaml not generated yet")
+def test_shipped_hard_cases_markup_is_literal(samples):
+    name = "mcp__web_clipper__clip_page"
+    at = open_page("hard-cases", "pages/search.py")
+    at.text_area(key="search_queries").set_value(name)
+    at.multiselect(key="describe_names").set_value([name]).run()
+    description = bridge_for(samples, "hard-cases").deferred_by_name[name].description
+    assert "<script>alert(1)</script>" in description and "[click](http://example.com)" in description
+    assert at.tabs[0].dataframe[0].value["description (clipped)"][0] == description[:500] + ("…" if len(description) > 500 else "")
+    assert any(description in json.loads(c.value).get("tools", {}).get(name, {}).get("description", "")
+               for c in at.code if c.value.startswith('{"tools"'))
+    for text in rendered_text(at):
+        assert "<script>" not in text and "[click](" not in text
+    at.switch_page("pages/costs.py").run()
+    specs = json.dumps([json.loads(c.proto.spec) for c in at.get("plotly_chart")])
+    assert "<script>" not in specs and "&lt;script&gt;alert(1)&lt;/script&gt;" in specs
+    for text in rendered_text(at):
+        assert "<script>" not in text
+
+
+# --- Engine helpers the pages use ----------------------------------------------------------
+
+def test_example_arguments_fills_required_properties_only():
+    schema = {"type": "object", "properties": {
+        "s": {"type": "string"}, "n": {"type": ["integer", "null"]}, "e": {"enum": ["b", "a"]},
+        "c": {"const": 3}, "o": {"anyOf": [{"type": "null"}, {"type": "boolean"}]}, "x": {},
+        "opt": {"type": "string"}}, "required": ["s", "n", "e", "c", "o", "x", "undeclared"]}
+    assert example_arguments(schema) == {"s": "", "n": 0, "e": "b", "c": 3, "o": False, "x": "", "undeclared": ""}
+    assert example_arguments({"type": "object"}) == {}
+    assert example_arguments(None) == {}

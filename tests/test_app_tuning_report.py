@@ -1,0 +1,313 @@
+"""The Tuning and Report pages (Streamlit ``AppTest``) and the HTML report builder.
+
+The page tests open the app with sidebar settings (through the URL, as a shared link does),
+switch to the page and compare what it shows with the engine's own answers for the same settings (``toolsearch.sweep`` and
+``toolsearch.config.dump_config_block``). The report tests call
+:func:`toolsearch.report.build_report` directly, on the hard-cases sample when it exists and
+always on a small catalog with hostile text.
+
+Note: in ``AppTest`` (Streamlit 1.67) an app next to a ``pages/`` folder runs through the legacy
+multipage path (``PagesManager.uses_pages_directory`` is reset before every AppTest run), and
+after the first run the sidebar is missing from the element tree: sidebar widget values set by
+key do not survive a page switch. The tests therefore give the sidebar settings through the URL
+query string, which the app mirrors into the same session keys (``ctx``, ``pct``, ``cap``,
+``listing``, ``enabled``, ``tok``), and set the page's own widgets by key.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from streamlit.testing.v1 import AppTest
+
+from pages import charts
+from pages.common import STATE_COLORS
+from toolsearch.config import dump_config_block, parse_config
+from toolsearch.inspector import Inspector
+from toolsearch.report import GOALS, build_report, esc
+from toolsearch.sweep import FORM_RANK, form_grid, listing_ladder, recommend
+
+ROOT = Path(__file__).absolute().parent.parent  # not resolve(): a shadow checkout may symlink tests
+SAMPLES = ROOT / "sample_catalogs"
+DEFAULT_SAMPLE = SAMPLES / "team-workspace.yaml"
+HARD_CASES = SAMPLES / "hard-cases.yaml"
+needs_samples = pytest.mark.skipif(not DEFAULT_SAMPLE.exists(),
+                                   reason="sample_catalogs/team-workspace.yaml is not generated yet")
+PRESETS = {"8K": 8_000, "32K": 32_000, "128K": 128_000, "200K": 200_000, "400K": 400_000, "1M": 1_000_000,
+           "unknown": None}
+EXTERNAL_SRC = re.compile(r"""\bsrc\s*=\s*["']?\s*(?:https?:)?//""", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8)
+def inspector(catalog: str = "team-workspace", naming: str = "prefixed") -> Inspector:
+    return Inspector.from_files([SAMPLES / f"{catalog}.yaml"], naming)
+
+
+def config_for(query: dict[str, str]):
+    """The config the sidebar builds for these query parameters (defaults elsewhere)."""
+    keys = {"enabled": "enabled", "listing": "listing", "pct": "threshold_pct", "cap": "listing_max_tokens"}
+    return parse_config({keys[k]: v for k, v in query.items() if k in keys})
+
+
+def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
+    """A fresh app opened with these URL query parameters (sidebar settings), switched to ``page``."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query or {})
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    for m in at.metric:
+        if m.label.startswith(label_start):
+            return m.value
+    raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
+
+
+def goals_table(at: AppTest) -> dict[str, dict[str, str]]:
+    return at.table[0].value.to_dict("index")
+
+
+def expected_goal_row(rec, context_length) -> dict[str, str]:
+    """The goals-table row the page must show for one engine Recommendation."""
+    if rec.budget is None:
+        pct = "—"
+    elif rec.threshold_pct is not None:
+        pct = f"{rec.threshold_pct:g}%"
+    elif not context_length:
+        pct = ("any (context unknown: fixed 10,000-token leg)" if rec.reachable
+               else "not reachable (context unknown: fixed 10,000-token leg)")
+    else:
+        pct = "over 100% (not reachable)"
+    ctx = f"{context_length:,} tokens" if context_length else "unknown"
+    return {
+        "smallest budget (tokens)": f"{rec.budget:,}" if rec.budget is not None else "not reachable",
+        f"threshold_pct at {ctx}": pct,
+        "listing_max_tokens ≥ (tokens)": f"{rec.listing_max_tokens:,}" if rec.listing_max_tokens else "—",
+        "from context length (current pct and cap)": (f"{rec.context_length_from:,} tokens"
+                                                      if rec.context_length_from is not None
+                                                      else "never (cap or threshold_pct too small)"),
+        "met now": "yes" if rec.met else "no",
+    }
+
+
+# --- Tuning page -----------------------------------------------------------------------------------------
+
+@needs_samples
+@pytest.mark.parametrize("query", [
+    {},
+    {"ctx": "32K", "pct": "2.0", "cap": "3000"},
+    {"ctx": "8K", "pct": "10.0", "cap": "60000"},
+    {"ctx": "unknown", "cap": "9000"},
+    {"ctx": "1M", "pct": "0.5", "tok": "o200k_base"},
+])
+def test_tuning_recommendations_match_engine(query):
+    at = open_page("pages/tuning.py", query)
+    ctx = PRESETS[query.get("ctx", "200K")]
+    config = config_for(query)
+    ladder = listing_ladder(inspector().planner, config, query.get("tok", "chars4"))
+    assert at.caption[1].value.startswith(
+        f"Sidebar: context length {f'{ctx:,} tokens' if ctx else 'unknown'} · threshold_pct {config.threshold_pct:g}% · "
+        f"listing_max_tokens {config.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}.")
+    recs = {goal: recommend(ladder, config, ctx, goal) for goal, _ in GOALS}
+    shown = goals_table(at)
+    assert list(shown) == [words for _, words in GOALS]
+    for goal, words in GOALS:
+        assert shown[words] == expected_goal_row(recs[goal], ctx), goal
+    # the highlighted goal (default: every server at names or better)
+    names = recs["names"]
+    assert metric(at, "Smallest budget") == f"{names.budget:,} tokens"
+    assert metric(at, "listing_max_tokens") == f"{names.listing_max_tokens:,} tokens"
+    assert metric(at, "Met now") == ("yes" if names.met else "no")
+    # the YAML block is exactly the engine's dump of the sidebar config (st.code trims the final newline)
+    assert at.code[0].value == dump_config_block(config).rstrip("\n")
+    assert at.code[0].language == "yaml"
+
+
+@needs_samples
+def test_tuning_goal_selector_and_applied_yaml():
+    at = open_page("pages/tuning.py", {"ctx": "32K", "pct": "2.0", "cap": "3000"})
+    config = config_for({"pct": "2.0", "cap": "3000"})
+    rec = recommend(listing_ladder(inspector().planner, config), config, 32_000, "full")
+    at.selectbox(key="tuning_goal").set_value("full").run()
+    assert metric(at, "Smallest budget") == f"{rec.budget:,} tokens"
+    assert metric(at, "threshold_pct at 32,000 tokens") == f"{rec.threshold_pct:g}%"
+    assert metric(at, "listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
+    assert at.code[0].value == dump_config_block(config).rstrip("\n")  # toggle off: the sidebar's block
+    at.toggle(key="tuning_apply").set_value(True).run()
+    applied = rec.apply(config)
+    assert (applied.threshold_pct, applied.listing_max_tokens) == (rec.threshold_pct, rec.listing_max_tokens)
+    assert at.code[0].value == dump_config_block(applied).rstrip("\n")
+    block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
+    assert block["threshold_pct"] == rec.threshold_pct and block["listing_max_tokens"] == rec.listing_max_tokens
+    check = inspector().plan(applied, 32_000)
+    assert FORM_RANK[check.listing_form] <= FORM_RANK["full"]
+    assert at.success[0].value == (f"With these values at 32,000 tokens: budget {check.budget:,} tokens → "
+                                   f"tier {check.tier}, form {check.listing_form}, listing {check.listing_tokens:,} tokens.")
+
+
+@needs_samples
+def test_tuning_heatmap_grid_and_facts_match_engine():
+    query = {"ctx": "128K", "pct": "3.0", "cap": "2500"}
+    at = open_page("pages/tuning.py", query)
+    config = config_for(query)
+    ladder = listing_ladder(inspector().planner, config)
+    grid = form_grid(ladder, config)
+    # the table under the heatmap
+    table = at.dataframe[0].value
+    assert list(table["form"]) == [p.listing_form for p in grid]
+    assert list(table["budget (tokens)"]) == [p.budget for p in grid]
+    assert list(table["listing (tokens)"]) == [p.listing_tokens for p in grid]
+    # the heatmap itself: one z value (form rank) per cell, rows by threshold_pct
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    heat = spec["data"][0]
+    assert heat["type"] == "heatmap"
+    pcts = sorted({p.threshold_pct for p in grid})
+    contexts = sorted({p.context_length for p in grid})
+    by_cell = {(p.threshold_pct, p.context_length): p for p in grid}
+    assert heat["z"] == [[FORM_RANK[by_cell[(pct, c)].listing_form] for c in contexts] for pct in pcts]
+    assert heat["colorbar"]["ticktext"] == ["full", "names", "mixed", "groups", "none"]
+    assert [c[1] for c in heat["colorscale"][::2]] == [STATE_COLORS[f] for f in ("full", "names", "mixed", "groups", "none")]
+    # the sentences under the metrics
+    tier1 = recommend(ladder, config, 128_000, "mixed")
+    text = "\n".join(m.value for m in at.markdown)
+    if tier1.context_length_below is not None:
+        assert f"tier 2 up to a context length of **{tier1.context_length_below:,} tokens**" in text
+    names = recommend(ladder, config, 128_000, "names")
+    if names.context_length_from is not None:
+        assert f"from a context length of **{names.context_length_from:,} tokens**" in text
+
+
+@needs_samples
+def test_tuning_listing_off_and_disabled():
+    at = open_page("pages/tuning.py", {"listing": "off"})
+    assert any("listing: off" in i.value for i in at.info)
+    assert all(row["smallest budget (tokens)"] == "not reachable" for row in goals_table(at).values())
+    at = open_page("pages/tuning.py", {"enabled": "off"})
+    assert any("tier 0" in i.value for i in at.info)
+    assert at.code[0].value == dump_config_block(parse_config({"enabled": "off"})).rstrip("\n")
+
+
+# --- Report page -----------------------------------------------------------------------------------------
+
+@needs_samples
+def test_report_page_builds_the_report():
+    at = open_page("pages/report.py", {"ctx": "32K"})
+    assert not at.metric  # nothing built yet
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    html_text = at.session_state["report_html"]
+    size = len(html_text.encode("utf-8"))
+    assert metric(at, "Report size") == f"{size / 1024:,.0f} KiB"
+    assert at.code[0].value == html_text[html_text.index("<body>"):][:2000].strip()
+    plan = inspector().plan(parse_config({}), 32_000)
+    assert f"<pre>{esc(plan.tool_search_description)}</pre>" in html_text
+    assert f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>" in html_text
+    assert html_text.count("<script") >= 2 and not EXTERNAL_SRC.search(html_text)
+    at.run()  # same settings: the report is current, no "rebuild" warning
+    assert not at.warning and at.session_state["report_html"] == html_text
+
+
+# --- build_report ------------------------------------------------------------------------------------------
+
+HOSTILE = {
+    "name": "Hostile <i>catalog</i>",
+    "servers": [
+        {"name": "evil<b>srv", "tools": [
+            {"name": "inject", "description": "<script>alert('x')</script> reads [a link](http://evil.example) & more.",
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "<img src=x>"}}}},
+            {"name": "plain", "description": "A plain tool.", "inputSchema": {"type": "object"}}]},
+        {"name": "docs", "tools": [{"name": "search_docs", "description": "Search the docs.",
+                                    "inputSchema": {"type": "object"}}]},
+    ],
+}
+
+
+def hostile_inspector(tmp_path: Path, naming: str = "as-is") -> Inspector:
+    path = tmp_path / "hostile.yaml"
+    path.write_text(yaml.safe_dump(HOSTILE, sort_keys=False), encoding="utf-8")
+    return Inspector.from_files([path], naming)
+
+
+def report_with_figures(ins: Inspector, config, context_length) -> str:
+    plan = ins.plan(config, context_length)
+    figures = charts.figures_html({
+        "costs": charts.costs_figure(plan),
+        "sweep": charts.sweep_figure(form_grid(listing_ladder(ins.planner, config), config),
+                                     current=(context_length, config.threshold_pct)),
+    })
+    return build_report(ins, config, context_length, figures=figures, source_label="<test>",
+                        state_colors=STATE_COLORS)
+
+
+def assert_safe(html_text: str) -> None:
+    assert "<script>alert" not in html_text
+    assert "<img src=x" not in html_text
+    assert not EXTERNAL_SRC.search(html_text)
+    assert "<b>srv" not in html_text
+
+
+@pytest.mark.parametrize("naming", ["as-is", "prefixed"])
+def test_build_report_escapes_catalog_text(tmp_path, naming):
+    ins = hostile_inspector(tmp_path, naming)
+    config = parse_config({})
+    html_text = report_with_figures(ins, config, 200_000)
+    assert_safe(html_text)
+    plan = ins.plan(config, 200_000)
+    assert plan.listing_form == "full" and "<script>alert" in plan.tool_search_description
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in html_text   # shown literally
+    assert "<h1>toolsearch report: Hostile &lt;i&gt;catalog&lt;/i&gt;</h1>" in html_text
+    servers = html_text[html_text.index("<h2>Servers</h2>"):html_text.index("<h2>Degradation steps</h2>")]
+    for server in plan.servers:
+        assert f"<td>{esc(server.name)}</td>" in servers
+    assert "evil&lt;b&gt;srv" in servers
+
+
+@pytest.mark.skipif(not HARD_CASES.exists(), reason="sample_catalogs/hard-cases.yaml is not generated yet")
+@pytest.mark.parametrize("context_length", [200_000, 8_000])
+def test_build_report_on_hard_cases(context_length):
+    ins = inspector("hard-cases")
+    config = parse_config({})
+    html_text = report_with_figures(ins, config, context_length)
+    assert "<script>alert" not in html_text and not EXTERNAL_SRC.search(html_text)
+    plan = ins.plan(config, context_length)
+    if "<script>alert" in (plan.tool_search_description or ""):
+        assert "&lt;script&gt;alert" in html_text
+    servers = html_text[html_text.index("<h2>Servers</h2>"):html_text.index("<h2>Degradation steps</h2>")]
+    for server in plan.servers:
+        assert f"<td>{esc(server.name)}</td>" in servers
+
+
+def test_build_report_content_is_the_engines_and_deterministic(tmp_path):
+    ins = hostile_inspector(tmp_path)
+    config = parse_config({"threshold_pct": 1.0, "listing_max_tokens": 300})
+    first = build_report(ins, config, 8_000)
+    assert first == build_report(ins, config, 8_000)               # no timestamps, no random ids
+    plan = ins.plan(config, 8_000)
+    assert f"int(8,000 × 1 / 100) = {plan.pct_leg:,} tokens" in first
+    assert f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>" in first
+    assert f"Form: {plan.listing_form}</span>" in first
+    assert esc(dump_config_block(config)) in first
+    for goal, words in GOALS:
+        assert f"<td>{esc(words)}</td>" in first
+    # the form grid: one cell per (threshold_pct, context length), each naming its form
+    grid = form_grid(listing_ladder(ins.planner, config), config)
+    assert first.count('title="budget ') == len(grid)
+    assert "<script" not in first                                   # no figures: no script at all
+
+
+def test_figures_html_inlines_plotly_once(tmp_path):
+    ins = hostile_inspector(tmp_path)
+    plan = ins.plan(parse_config({}), 200_000)
+    parts = charts.figures_html({"a": charts.costs_figure(plan), "b": charts.costs_figure(plan)})
+    assert len(parts["a"]) > 1_000_000 > 100_000 > len(parts["b"])  # plotly.js only in the first
+    assert not any(EXTERNAL_SRC.search(p) for p in parts.values())
+    assert all("<script" in p for p in parts.values())

@@ -1,0 +1,566 @@
+"""Live MCP tests against real servers (no mocks).
+
+* ``tests/mcp_test_server.py`` (the installed SDK): stdio, Streamable HTTP and SSE on 127.0.0.1,
+  paginated listing, a real call, errors, a slow tool.
+* ``tests/malformed_mcp_server.py``: raw JSON-RPC with tools the SDK rejects (lenient listing).
+* Failure cases: a command that does not exist, a server that exits at once, one that never
+  answers, a URL with nothing listening; each ends as a per-server failure with a reason while
+  the other servers' tools are still there.
+* Third-party servers installed by ``.ci/run``: ``mcp-server-time`` (PyPI) and
+  ``@modelcontextprotocol/server-memory`` / ``server-everything`` (npm). They skip with the
+  reason only when not installed and ``CI`` is unset; in CI they must run.
+* The CLI (``snapshot`` → ``plan``, live ``call``) and the Live servers page (AppTest).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write_json
+from toolsearch import constants as C
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+from toolsearch.live import LiveDispatcher, attach_dispatcher, call_tool, connect_servers, load_sources
+from toolsearch.mcpconfig import ServerSpec, spec_from_fields
+
+pytestmark = pytest.mark.live
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = ROOT / "tests" / "mcp_test_server.py"
+MALFORMED = ROOT / "tests" / "malformed_mcp_server.py"
+PY = sys.executable
+TOKEN = "s3cret-test-token"
+TEST_TOOLS = ["echo", "add", "get_env", "fail", "soft_fail", "slow", "lookup"]
+
+
+def stdio(name: str, *extra: str, **fields) -> ServerSpec:
+    """The test server over stdio, named ``name``."""
+    return spec_from_fields(name, command=PY, args=[str(SERVER), "--name", name, *extra], **fields)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def serve(*args: str):
+    """Run the test server with ``args`` until the block ends; yields its port."""
+    port = free_port()
+    flag = "--http" if "--sse" not in args else None
+    command = [PY, str(SERVER), *args, *([flag, str(port)] if flag else [str(port)])]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"test server exited: {proc.stderr.read().decode()}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("test server did not start listening")
+        yield port
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def http_url():
+    with serve("--name", "remote", "--require-header", f"Authorization=Bearer {TOKEN}") as port:
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.fixture(scope="module")
+def sse_url():
+    with serve("--name", "events", "--sse") as port:
+        yield f"http://127.0.0.1:{port}/sse"
+
+
+def processes_with(marker: str) -> list[int]:
+    """Live processes whose command line contains ``marker`` (zombies have no command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def by_name(result):
+    return {s.name: s for s in result.statuses}
+
+
+def text_of(response) -> str:
+    return "".join(block.get("text", "") for block in response["content"])
+
+
+# --- the test server --------------------------------------------------------------------------
+
+def test_stdio_listing_follows_pagination_and_records_server_info() -> None:
+    result = connect_servers([stdio("local", "--page-size", "2")])
+    (status,) = result.statuses
+    assert (status.state, status.tool_count, status.pages, status.reason) == ("ok", 7, 4, None)
+    (server,) = result.catalog.servers
+    assert [t.name for t in server.tools] == TEST_TOOLS
+    assert server.info == {"name": "local", "version": "1.2.3", "protocolVersion": server.info["protocolVersion"]}
+    assert server.info["protocolVersion"] in ("2025-11-25", "2026-07-28")
+    assert server.capabilities["tools"] == {"listChanged": False}
+    assert server.kind == "mcp" and result.catalog.problems == ()
+    assert server.tools[1].extra == {"annotations": {"readOnlyHint": True}}
+    assert server.tools[1].input_schema == {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                                            "required": ["a", "b"]}
+
+
+def test_streamable_http_with_a_secret_header(http_url) -> None:
+    good = spec_from_fields("remote", url=http_url, headers={"Authorization": f"Bearer {TOKEN}"})
+    missing = spec_from_fields("no-header", url=http_url)
+    result = connect_servers([good, missing])
+    status = by_name(result)
+    assert (status["remote"].state, status["remote"].tool_count, status["remote"].pages) == ("ok", 7, 3)
+    assert status["remote"].info["name"] == "remote"
+    assert status["no-header"].state == "failed"
+    assert status["no-header"].reason == f"HTTP 401 Unauthorized from {http_url}"
+    assert [s.name for s in result.catalog.servers] == ["remote"]
+    assert TOKEN not in repr(good) and TOKEN not in json.dumps([s.to_dict() for s in result.statuses])
+    outcome = call_tool(good, "add", {"a": 20, "b": 22})
+    assert outcome.ok and outcome.response["structuredContent"] == {"sum": 42}
+
+
+def test_sse_transport(sse_url) -> None:
+    spec = spec_from_fields("events", url=sse_url, transport="sse")
+    result = connect_servers([spec])
+    assert (result.statuses[0].state, result.statuses[0].tool_count) == ("ok", 7)
+    assert text_of(call_tool(spec, "echo", {"text": "over sse"}).response) == "over sse"
+
+
+def test_a_real_call_returns_the_servers_result_and_timing() -> None:
+    outcome = call_tool(stdio("local"), "add", {"a": 2, "b": 3})
+    assert outcome.ok and not outcome.is_error and outcome.reason is None
+    assert outcome.response["content"] == [{"type": "text", "text": "5"}]
+    assert outcome.response["structuredContent"] == {"sum": 5}
+    assert outcome.request() == {"server": "local", "tool": "add", "arguments": {"a": 2, "b": 3}}
+    assert 0 < outcome.call_elapsed < outcome.elapsed
+
+
+def test_env_reaches_the_server_and_is_never_shown() -> None:
+    spec = stdio("local", env={"TS_SECRET": "hunter2-hunter2"})
+    assert spec.redacted()["env"] == {"TS_SECRET": C.SECRET_MASK}
+    assert "hunter2" not in repr(spec)
+    assert text_of(call_tool(spec, "get_env", {"name": "TS_SECRET"}).response) == "hunter2-hunter2"
+
+
+def test_tool_errors_timeouts_and_missing_servers_come_back_as_outcomes() -> None:
+    spec = stdio("local")
+    failed = call_tool(spec, "fail", {"message": "boom"})
+    assert (failed.ok, failed.response) == (False, {"error": "fail: boom", "code": -32050})
+    assert failed.reason == "the server answered with error -32050: fail: boom"
+    soft = call_tool(spec, "soft_fail")
+    assert soft.ok and soft.is_error and text_of(soft.response) == "soft failure"
+    slow = call_tool(spec, "slow", {"seconds": 60}, timeout=1.5)
+    assert not slow.ok and slow.reason == "no answer within 1.5 s while calling (timeout)"
+    assert slow.elapsed < 20
+    gone = call_tool(spec_from_fields("gone", command="toolsearch-no-such-command-xyz"), "x")
+    assert gone.response == {"error": "could not call 'x' on server 'gone': cannot start "
+                                      "'toolsearch-no-such-command-xyz': command not found"}
+
+
+# --- tool_call through the bridge (RB §9) ----------------------------------------------------------
+
+def test_tool_call_validates_locally_then_calls_the_real_tool() -> None:
+    spec = stdio("local")
+    result = connect_servers([spec])
+    bridge = Inspector(result.catalog).bridge(parse_config({}))
+    dispatcher = attach_dispatcher(bridge, [spec])
+    try:
+        missing = bridge.tool_call({"name": "mcp__local__add", "arguments": {"a": 1}})
+        assert (missing["constraint"], missing["path"]) == ("required", "arguments")
+        wrong = bridge.tool_call({"calls": [{"name": "mcp__local__add", "arguments": {"a": "x", "b": 1}}]})
+        assert (wrong["constraint"], wrong["path"]) == ("type", "arguments.a")
+        assert dispatcher.calls == []  # validation failures never reach the server
+        # "max results" is registered as max_results (REG §3.2); coercion turns "3" into 3.
+        response = bridge.tool_call({"calls": [{"name": "mcp__local__lookup",
+                                                "arguments": {"query": "q", "max_results": "3"}}]})
+    finally:
+        bridge.dispatcher = None
+    assert text_of(response) == '{"max results": 3, "query": "q"}'
+    assert len(dispatcher.calls) == 1
+    assert dispatcher.last.request() == {"server": "local", "tool": "lookup", "arguments": {"query": "q", "max results": 3}}
+
+
+def test_dispatcher_without_settings_for_a_server_does_not_call() -> None:
+    result = connect_servers([stdio("local")])
+    bridge = Inspector(result.catalog).bridge(parse_config({}))
+    bridge.dispatcher = LiveDispatcher({})
+    try:
+        response = bridge.tool_call({"name": "mcp__local__echo", "arguments": {"text": "x"}})
+    finally:
+        bridge.dispatcher = None
+    assert response == {"error": "no connection settings for server 'local'; tool 'mcp__local__echo' was not called"}
+
+
+# --- failures never block or break the others ------------------------------------------------------
+
+def test_each_failure_is_a_per_server_error_and_the_others_keep_their_tools() -> None:
+    marker = f"toolsearch-hang-{uuid.uuid4().hex}"
+    specs = [
+        stdio("good"),
+        spec_from_fields("missing", command="toolsearch-no-such-command-xyz"),
+        spec_from_fields("exits", command=PY, args=["-c", "import sys; sys.stderr.write('boom: bad config\\n'); sys.exit(3)"]),
+        spec_from_fields("hangs", command=PY, args=["-c", "import time, sys; time.sleep(120)", marker], connect_timeout=3),
+        spec_from_fields("nothing-listening", url=f"http://127.0.0.1:{free_port()}/mcp"),
+        spec_from_fields("malformed", command=PY, args=[str(MALFORMED)]),
+        spec_from_fields("unset-credential", url="http://127.0.0.1:9/mcp",
+                         headers={"Authorization": "Bearer ${TOOLSEARCH_TEST_UNSET_TOKEN}"}),
+    ]
+    seen = []
+    result = connect_servers(specs, progress=lambda s: seen.append((s.name, s.state)))
+    status = by_name(result)
+    assert (status["good"].state, status["good"].tool_count) == ("ok", 7)
+    assert status["missing"].reason == "cannot start 'toolsearch-no-such-command-xyz': command not found"
+    assert status["exits"].reason == ("the server process exited or closed its output before answering "
+                                      "(stderr: boom: bad config)")
+    assert status["hangs"].reason == "no answer within 3 s while connecting (timeout)"
+    assert status["nothing-listening"].reason.startswith("cannot connect to http://127.0.0.1:")
+    assert status["unset-credential"].reason == ("unset variable(s) in url or headers: TOOLSEARCH_TEST_UNSET_TOKEN; "
+                                                 "set them and connect again (nothing was sent)")
+    assert {n for n, s in status.items() if s.state == "failed"} == {
+        "missing", "exits", "hangs", "nothing-listening", "unset-credential"}
+    # Lenient listing: the SDK rejects the malformed list; the tools with a name are kept and flagged.
+    assert (status["malformed"].state, status["malformed"].tool_count) == ("ok", 2)
+    servers = {s.name: s for s in result.catalog.servers}
+    assert sorted(servers) == ["good", "malformed"]
+    assert [t.name for t in servers["malformed"].tools] == ["loose_schema", "good"]
+    assert servers["malformed"].tools[0].input_schema == {"properties": {"query": {"type": "string"}}, "required": ["query"]}
+    problems = [str(p) for p in result.catalog.problems]
+    assert any(p.startswith("warning: live: server 'malformed': tools/list page 1: the MCP SDK rejects this "
+                            "tools/list result (tools.0.inputSchema.type: Field required") and p.endswith("(lenient parse)")
+               for p in problems), problems
+    assert "error: live: server 'malformed': tools[2]: expected a non-empty string 'name'; tool skipped" in problems
+    assert ("error: live: server 'hangs': not connected: no answer within 3 s while connecting (timeout)" in problems)
+    # Registration of what was listed still works (the loose schema gets type object).
+    registered = Inspector(result.catalog).registration.by_name()
+    assert registered["mcp__malformed__loose_schema"].parameters["type"] == "object"
+    # Progress: every server went through connecting to a final state; no orphans are left.
+    assert {n for n, state in seen if state == "connecting"} == {s.name for s in specs}
+    assert all(s.done for s in result.statuses)
+    assert processes_with(marker) == []
+
+
+def test_a_server_with_stray_stdout_lines_is_flagged_not_failed() -> None:
+    result = connect_servers([spec_from_fields("noisy", command=PY, args=[str(MALFORMED), "--noise"])])
+    (status,) = result.statuses
+    assert (status.state, status.tool_count) == ("ok", 2)
+    assert "3 stdout line(s) were not JSON-RPC" in status.flags
+    assert any("line(s) on the server's stdout were not JSON-RPC messages (last: 'server log: handling a request')"
+               in p.message for p in result.catalog.problems)
+
+
+def test_a_call_on_a_malformed_server_keeps_the_raw_result() -> None:
+    outcome = call_tool(spec_from_fields("m", command=PY, args=[str(MALFORMED)]), "loose_schema", {"query": "x"})
+    assert outcome.ok
+    assert outcome.response == {"content": [{"type": "text", "text": 'called loose_schema with {"query": "x"}'}]}
+
+
+def test_page_cap_stops_listing() -> None:
+    result = connect_servers([stdio("local", "--page-size", "1")], max_pages=3)
+    (status,) = result.statuses
+    assert (status.state, status.tool_count, status.pages) == ("ok", 3, 3)
+    assert status.flags == ["stopped after 3 pages"]
+    assert [p.message for p in result.catalog.problems] == [
+        "stopped after 3 pages; the server has more (REG §0 step 4 cap)"]
+
+
+def test_disabled_servers_are_not_started(tmp_path) -> None:
+    marker = tmp_path / "started"
+    spec = spec_from_fields("off", command=PY, args=["-c", f"open({str(marker)!r}, 'w')"])
+    from dataclasses import replace
+    result = connect_servers([replace(spec, enabled=False)])
+    assert (result.statuses[0].state, result.statuses[0].reason) == ("skipped", "enabled: false")
+    assert not marker.exists() and result.catalog.servers == ()
+
+
+# --- third-party servers from the registries ---------------------------------------------------------
+
+def _installed(env_var: str, name: str, *candidates: Path) -> str:
+    """The server's command, or skip (outside CI) / fail (in CI) with the reason."""
+    value = os.environ.get(env_var)
+    if value:
+        return value
+    for candidate in candidates:
+        if candidate.exists():
+            return str(candidate)
+    found = shutil.which(name)
+    if found:
+        return found
+    message = f"{name} is not installed (.ci/run installs it; or set {env_var} to its command)"
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must have {message}")
+    pytest.skip(message)
+
+
+NODE_BIN = ROOT / ".ci" / "node" / "node_modules" / ".bin"
+
+
+def test_mcp_server_time_from_pypi() -> None:
+    command = _installed("TOOLSEARCH_MCP_TIME", "mcp-server-time", ROOT / ".ci" / "venv-time" / "bin" / "mcp-server-time")
+    spec = spec_from_fields("time", command=command)
+    result = connect_servers([spec])
+    (server,) = result.catalog.servers
+    assert [t.name for t in server.tools] == ["get_current_time", "convert_time"]
+    assert server.info["name"] == "mcp-time"
+    outcome = call_tool(spec, "convert_time", {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"})
+    assert outcome.ok, outcome.reason
+    target = outcome.response["structuredContent"]["target"]
+    assert (target["timezone"], target["datetime"][10:]) == ("Asia/Tokyo", "T21:00:00+09:00")
+    assert outcome.response["structuredContent"]["time_difference"] == "+9.0h"
+
+
+def test_server_memory_from_npm(tmp_path) -> None:
+    command = _installed("TOOLSEARCH_MCP_MEMORY", "mcp-server-memory", NODE_BIN / "mcp-server-memory")
+    spec = spec_from_fields("memory", command=command, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")})
+    result = connect_servers([spec])
+    (server,) = result.catalog.servers
+    assert [t.name for t in server.tools] == ["create_entities", "create_relations", "add_observations", "delete_entities",
+                                              "delete_observations", "delete_relations", "read_graph", "search_nodes",
+                                              "open_nodes"]
+    entity = {"name": "toolsearch", "entityType": "project", "observations": ["inspects tool search"]}
+    created = call_tool(spec, "create_entities", {"entities": [entity]})
+    assert created.ok and created.response["structuredContent"] == {"entities": [entity]}
+    # A second server process reads what the first one stored.
+    graph = call_tool(spec, "read_graph", {})
+    assert graph.response["structuredContent"] == {"entities": [entity], "relations": []}
+
+
+def test_server_everything_from_npm_with_utilities() -> None:
+    command = _installed("TOOLSEARCH_MCP_EVERYTHING", "mcp-server-everything", NODE_BIN / "mcp-server-everything")
+    spec = spec_from_fields("everything", command=command)
+    result = connect_servers([spec])
+    (server,) = result.catalog.servers
+    assert len(server.tools) == 13 and "get-sum" in [t.name for t in server.tools]
+    assert {"tools", "resources", "prompts"} <= set(server.capabilities)
+    # Capabilities were recorded, so registration adds the resource and prompt utilities (REG §4);
+    # "get-sum" is registered as get_sum (REG §1.2) and dispatched under its raw name.
+    inspector = Inspector(result.catalog)
+    names = set(inspector.registration.by_name())
+    assert {"mcp__everything__list_resources", "mcp__everything__read_resource", "mcp__everything__list_prompts",
+            "mcp__everything__get_prompt", "mcp__everything__get_sum"} <= names
+    bridge = inspector.bridge(parse_config({}))
+    dispatcher = attach_dispatcher(bridge, [spec])
+    try:
+        summed = bridge.tool_call({"name": "mcp__everything__get_sum", "arguments": {"a": 2, "b": "3"}})
+        prompts = bridge.tool_call({"name": "mcp__everything__list_prompts", "arguments": {}})
+    finally:
+        bridge.dispatcher = None
+    assert text_of(summed) == "The sum of 2 and 3 is 5."
+    assert dispatcher.calls[0].request() == {"server": "everything", "tool": "get-sum", "arguments": {"a": 2, "b": 3}}
+    assert prompts["prompts"] and all("name" in p for p in prompts["prompts"])
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def config_file(tmp_path) -> Path:
+    return write_json(tmp_path / ".mcp.json", {"mcpServers": {
+        "local": {"command": PY, "args": [str(SERVER), "--name", "local"], "env": {"TS_SECRET": "${TS_TEST_SECRET}"}},
+    }})
+
+
+def test_cli_snapshot_writes_a_catalog_that_plan_reads(config_file, tmp_path) -> None:
+    out = tmp_path / "catalog.yaml"
+    env = {**os.environ, "TS_TEST_SECRET": "hunter2-hunter2"}
+    result = subprocess.run([*_cli(), "snapshot", str(config_file), "-o", str(out)], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("toolsearch: live: local: ok, 7 tools (3 pages) in ")
+    assert lines[-1].startswith(f"toolsearch: wrote {out}: 1 servers, 7 tools in ")
+    text = out.read_text(encoding="utf-8")
+    assert "hunter2" not in text and "TS_SECRET" not in text
+    planned = run_cli("plan", out, "--json")
+    assert planned.returncode == 0, planned.stderr
+    data = json.loads(planned.stdout)
+    assert data["deferred_count"] == 7
+    assert [(s["name"], s["tool_count"]) for s in data["servers"]] == [("local", 7)]
+    # The live plan and the snapshot's plan give the model the same tools array, byte for byte.
+    live = run_cli("plan", config_file, "--json")
+    assert live.returncode == 0, live.stderr
+    assert json.loads(live.stdout)["tools"] == data["tools"]
+    assert live.stderr.startswith("toolsearch: live: local: ok, 7 tools")
+
+
+def _cli() -> list[str]:
+    from conftest import toolsearch_command
+    return toolsearch_command()
+
+
+def test_cli_snapshot_reports_failed_servers_and_still_writes(tmp_path) -> None:
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "local": {"command": PY, "args": [str(SERVER)]},
+        "gone": {"command": "toolsearch-no-such-command-xyz"}}})
+    out = tmp_path / "snap.yaml"
+    result = run_cli("snapshot", config, "-o", out)
+    assert result.returncode == 1
+    assert ("toolsearch: live: gone: failed after" in result.stderr
+            and "cannot start 'toolsearch-no-such-command-xyz': command not found" in result.stderr)
+    import yaml
+    data = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert data["snapshot"] == {"configs": [str(config)],
+                                "failed": {"gone": "cannot start 'toolsearch-no-such-command-xyz': command not found"}}
+    assert [s["name"] for s in data["servers"]] == ["local"]
+    assert data["servers"][0]["info"]["name"] == "toolsearch-test"
+
+
+def test_cli_search_describe_and_call_on_a_config(config_file) -> None:
+    found = run_cli("search", config_file, "-q", "add two integers", "--json")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["results"][0]["matches"][0] == "mcp__local__add"
+    described = run_cli("describe", config_file, "mcp__local__lookup", "--json")
+    assert list(json.loads(described.stdout)["tools"]["mcp__local__lookup"]["parameters"]["properties"]) == [
+        "query", "max_results"]
+    called = run_cli("call", config_file, "mcp__local__lookup", "-a", '{"query": "q", "max_results": "3"}', "--json")
+    assert called.returncode == 0, called.stderr
+    data = json.loads(called.stdout)
+    assert data["request"] == {"server": "local", "tool": "lookup", "arguments": {"query": "q", "max results": 3}}
+    assert text_of(data["response"]) == '{"max results": 3, "query": "q"}'
+    assert data["ok"] is True and data["call_seconds"] <= data["elapsed_seconds"]
+    human = run_cli("call", config_file, "mcp__local__add", "-a", '{"a": 1, "b": 2}')
+    assert human.returncode == 0
+    assert human.stdout.startswith("request (as the underlying tool): server 'local', tool 'add'\n")
+    assert "tools/call round trip" in human.stdout
+    refused = run_cli("call", config_file, "mcp__local__add", "-a", '{"a": 1}', "--json")
+    assert refused.returncode == 1
+    assert json.loads(refused.stdout)["constraint"] == "required"  # not sent: no request/response block
+
+
+def test_cli_explain_and_sweep_accept_a_config(config_file) -> None:
+    explained = run_cli("explain", config_file, "-q", "echo text", "--json")
+    assert explained.returncode == 0 and json.loads(explained.stdout)["matches"][0] == "mcp__local__echo"
+    swept = run_cli("sweep", config_file, "--context-lengths", "8000", "--threshold-pcts", "5", "--csv")
+    assert swept.returncode == 0 and swept.stdout.splitlines()[0].endswith(",local")
+
+
+def test_load_sources_mixes_catalog_files_and_configs(config_file, tmp_path) -> None:
+    catalog_file = write_json(tmp_path / "tools.json", {"server": "static", "tools": [{"name": "ping"}]})
+    loaded = load_sources([str(catalog_file), str(config_file)])
+    assert [s.name for s in loaded.catalog.servers] == ["static", "local"]
+    assert loaded.live and list(loaded.specs) == ["local"]
+
+
+# --- the app page (AppTest) ----------------------------------------------------------------------------
+
+def _page():
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _rendered(at) -> str:
+    parts = [str(df.value.to_dict()) for df in at.dataframe]
+    parts += [c.value for c in at.code] + [m.value for m in at.markdown] + [e.value for e in at.error]
+    return "\n".join(parts)
+
+
+def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
+    at = _page()
+    assert "live_catalog" not in at.session_state
+    at.text_input(key="live_name").input("local")
+    at.text_input(key="live_command").input(PY)
+    at.text_input(key="live_args").input(f"{SERVER} --name local")
+    at.text_area(key="live_env").input("TS_SECRET=hunter2-hunter2")
+    at.button(key="live_add").click().run()
+    assert at.session_state["live_env"] == ""  # the secret field is cleared after Add
+    assert "live_catalog" not in at.session_state  # adding a server starts nothing
+    assert f"TS_SECRET={C.SECRET_MASK}" in _rendered(at)
+    at.button(key="live_connect").click().run()
+    assert not at.exception, at.exception
+    catalog = at.session_state["live_catalog"]
+    assert [(s.name, len(s.tools)) for s in catalog.servers] == [("local", 7)]
+    statuses = at.dataframe[-1].value
+    assert list(statuses["state"]) == ["ok"] and list(statuses["tools"]) == [7]
+    assert at.download_button  # the snapshot download is offered
+    at.text_input(key="live_query").input("add two integers").run()
+    assert list(at.dataframe[-1].value["tool"])[0] == "mcp__local__add"
+    at.selectbox(key="live_tool").select("mcp__local__add").run()
+    at.text_area(key="live_arguments").input('{"a": "4", "b": 5}').run()
+    at.button(key="live_call").click().run()
+    assert not at.exception, at.exception
+    codes = [json.loads(c.value) for c in at.code if c.language == "json" and c.value.startswith("{")]
+    assert {"server": "local", "tool": "add", "arguments": {"a": 4, "b": 5}} in codes
+    assert any(c.get("structuredContent") == {"sum": 9} for c in codes)
+    assert "hunter2" not in _rendered(at)
+
+
+def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
+    marker = tmp_path / "started"
+    config = {"mcpServers": {
+        "local": {"command": PY, "args": [str(SERVER), "--name", "local"]},
+        "touch": {"command": PY, "args": ["-c", f"open({str(marker)!r}, 'w')"]},
+        "gone": {"command": "toolsearch-no-such-command-xyz"}}}
+    at = _page()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", json.dumps(config).encode(), "application/json"))
+    at.run()
+    assert not at.exception, at.exception
+    assert not marker.exists() and "live_catalog" not in at.session_state
+    at.button(key="live_connect").click().run()
+    assert marker.exists()
+    statuses = at.dataframe[-1].value.set_index("server")
+    assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == 7
+    assert statuses.loc["gone", "state"] == "failed"
+    assert statuses.loc["gone", "reason / flags"] == "cannot start 'toolsearch-no-such-command-xyz': command not found"
+    assert [s.name for s in at.session_state["live_catalog"].servers] == ["local"]
+
+
+def test_hermes_and_vscode_configs_connect_and_filters_apply(tmp_path) -> None:
+    hermes = tmp_path / "config.yaml"
+    hermes.write_text(
+        "tools:\n  tool_search:\n    threshold_pct: 10\n"
+        "mcp_servers:\n"
+        f"  notes:\n    command: {json.dumps(PY)}\n    args: [{json.dumps(str(SERVER))}, '--name', 'notes']\n"
+        "    tools:\n      include: [add, 'ec*']\n"
+        "  'off':\n    command: toolsearch-no-such-command-xyz\n    enabled: false\n", encoding="utf-8")
+    vscode = write_json(tmp_path / "mcp.json", {"servers": {"docs": {"type": "stdio", "command": PY,
+                                                                     "args": [str(SERVER), "--name", "docs"]}}})
+    loaded = load_sources([str(hermes), str(vscode)])
+    assert [(s.name, s.state) for s in loaded.statuses] == [("notes", "ok"), ("off", "skipped"), ("docs", "ok")]
+    assert [s.name for s in loaded.catalog.servers] == ["notes", "docs"]
+    assert loaded.catalog.servers[0].config == {"tools": {"include": ["add", "ec*"]}}
+    names = [t.name for t in Inspector(loaded.catalog).registration.tools if t.server == "notes"]
+    assert names == ["mcp__notes__add", "mcp__notes__echo"]  # tools.include (REG §5.1) on live tools
+    # The same file is also the harness config: --config reads its tools.tool_search block.
+    planned = run_cli("plan", hermes, "--config", hermes, "--context-length", "100000", "--json")
+    assert planned.returncode == 0, planned.stderr
+    data = json.loads(planned.stdout)
+    assert (data["deferred_count"], data["budget"]) == (2, 4000)
+    assert "toolsearch: live: off: skipped (enabled: false)" in planned.stderr
+
+
+def test_a_missing_working_directory_is_named(tmp_path) -> None:
+    result = connect_servers([stdio("local", cwd=str(tmp_path / "nope"))])
+    assert result.statuses[0].reason == (f"cannot start {PY!r}: the working directory "
+                                         f"{str(tmp_path / 'nope')!r} does not exist")

@@ -1,0 +1,258 @@
+"""MCP client config files → ServerSpec (REG §6, §9): shapes, interpolation, secrets, errors.
+
+No server is started here (see test_live.py for that).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, write_json, write_yaml
+from toolsearch import constants as C
+from toolsearch.catalog import Catalog, Server, Tool
+from toolsearch.errors import ConfigError
+from toolsearch.mcpconfig import (config_kind, interpolate, load_mcp_config, parse_config_data, parse_config_text,
+                                  redact_url, sniff_file, spec_from_fields)
+from toolsearch.registration import register_catalog
+
+MASK = C.SECRET_MASK
+ENV = {"TOKEN": "tok-123456", "REGION": "eu-west", "EMPTY": ""}
+
+
+def parse(data, origin="cfg.json", **kwargs):
+    kwargs.setdefault("environ", ENV)
+    return parse_config_data(data, origin, **kwargs)
+
+
+# --- shapes -----------------------------------------------------------------------------------
+
+def test_claude_desktop_stdio_entry() -> None:
+    config = parse({"mcpServers": {"recipes": {"command": "npx", "args": ["-y", "@acme/recipes-mcp"],
+                                               "env": {"RECIPES_DB": "/Users/pat/recipes.sqlite"}}}})
+    assert config.kind == "mcpServers"
+    (spec,) = config.servers
+    assert (spec.name, spec.transport, spec.command, spec.args) == ("recipes", "stdio", "npx", ("-y", "@acme/recipes-mcp"))
+    assert dict(spec.env) == {"RECIPES_DB": "/Users/pat/recipes.sqlite"}
+    assert (spec.enabled, spec.url, spec.headers, spec.origin) == (True, None, {}, "cfg.json: mcpServers.recipes")
+
+
+def test_claude_code_types_headers_and_default_values() -> None:
+    config = parse({"mcpServers": {
+        "inventory": {"type": "stdio", "command": "node", "args": ["./inv.js"],
+                      "env": {"INVENTORY_REGION": "${INVENTORY_REGION:-eu}", "R": "${REGION:-us}"}},
+        "tickets": {"type": "http", "url": "https://mcp.tickets.example.net/mcp",
+                    "headers": {"Authorization": "Bearer ${TOKEN}"}, "alwaysLoad": True},
+        "events": {"type": "sse", "url": "https://events.example.net/sse"},
+    }})
+    inventory, tickets, events = config.servers
+    assert dict(inventory.env) == {"INVENTORY_REGION": "eu", "R": "eu-west"}  # REG §9.2 ${VAR:-default}
+    assert (tickets.transport, tickets.url) == ("http", "https://mcp.tickets.example.net/mcp")
+    assert dict(tickets.headers) == {"Authorization": "Bearer tok-123456"}
+    assert events.transport == "sse"
+
+
+def test_cursor_context_names_and_env_prefix(tmp_path) -> None:
+    workspace = tmp_path / "proj"
+    config = parse({"mcpServers": {"notes": {
+        "command": "uvx", "args": ["acme-notes-mcp", "--root", "${workspaceFolder}", "--name",
+                                   "${workspaceFolderBasename}", "${userHome}${/}x${pathSeparator}y"],
+        "env": {"NOTES_TOKEN": "${env:TOKEN}"}}}}, workspace=workspace)
+    (spec,) = config.servers
+    assert spec.args == ("acme-notes-mcp", "--root", str(workspace), "--name", "proj",
+                         f"{Path.home()}{os.sep}x{os.sep}y")
+    assert dict(spec.env) == {"NOTES_TOKEN": "tok-123456"}
+    assert spec.unresolved == ()
+
+
+def test_vscode_servers_mapping_inputs_stay_literal() -> None:
+    data = {"inputs": [{"type": "promptString", "id": "tickets-key", "password": True}],
+            "servers": {"tickets": {"type": "http", "url": "https://t.example.net/mcp",
+                                    "headers": {"Authorization": "Bearer ${input:tickets-key}"}},
+                        "notes": {"type": "stdio", "command": "uvx", "args": ["acme-notes-mcp"]}}}
+    assert config_kind(data) == "servers"
+    tickets, notes = parse(data).servers
+    assert dict(tickets.headers) == {"Authorization": "Bearer ${input:tickets-key}"}
+    assert tickets.unresolved == ("input:tickets-key",)
+    assert (notes.transport, notes.command) == ("stdio", "uvx")
+
+
+def test_vscode_settings_mcp_servers_block() -> None:
+    data = {"editor.fontSize": 13, "mcp": {"servers": {"x": {"command": "x-mcp"}}}}
+    assert config_kind(data) == "mcp.servers"
+    assert [s.name for s in parse(data).servers] == ["x"]
+
+
+def test_hermes_block_url_wins_sse_filters_timeouts_and_enabled() -> None:
+    text = """
+model: some-model
+mcp_servers:
+  notes:
+    command: uvx
+    args: ["acme-notes-mcp"]
+    tools:
+      exclude: ["delete_*"]
+  tickets:
+    url: "https://mcp.tickets.example.net/mcp"
+    command: ignored
+    headers:
+      Authorization: "Bearer ${TOKEN}"
+    connect_timeout: 30
+    timeout: 120
+  events:
+    url: "https://events.example.net/sse"
+    transport: sse
+  old:
+    command: old-mcp
+    enabled: "no"
+  defaults:
+    command: d
+    args: ["${REGION:-x}"]
+"""
+    config = parse_config_text(text, "config.yaml", environ=ENV)
+    assert config.kind == "mcp_servers"
+    notes, tickets, events, old, defaults = config.servers
+    assert notes.tools == {"exclude": ["delete_*"]} and notes.registration_config() == {"tools": {"exclude": ["delete_*"]}}
+    assert (tickets.transport, tickets.command, tickets.connect_timeout, tickets.timeout) == ("http", None, 30.0, 120.0)
+    assert config.warnings == ("config.yaml: mcp_servers.tickets: has both url and command; url wins (HTTP)",)
+    assert events.transport == "sse"
+    assert old.enabled is False and [s.name for s in config.enabled] == ["notes", "tickets", "events", "defaults"]
+    # REG §6.2: Hermes has no ${VAR:-default}; the whole body is a name, so it stays literal.
+    assert (defaults.args, defaults.unresolved) == (("${REGION:-x}",), ("REGION:-x",))
+
+
+def test_unset_and_empty_variables_stay_literal_and_keys_are_not_interpolated() -> None:
+    (spec,) = parse({"mcpServers": {"s": {"command": "c", "args": ["${MISSING}", "${EMPTY}", "$TOKEN", "${ TOKEN }"],
+                                          "env": {"${TOKEN}": "v"}}}}).servers
+    assert spec.args == ("${MISSING}", "${EMPTY}", "$TOKEN", "tok-123456")
+    assert spec.unresolved == ("MISSING", "EMPTY")
+    assert dict(spec.env) == {"${TOKEN}": "v"}
+
+
+def test_yaml_boolean_server_names_are_warned_about() -> None:
+    config = parse_config_text("mcp_servers:\n  off:\n    command: x\n", "config.yaml")
+    assert [s.name for s in config.servers] == ["False"]
+    assert config.warnings == ("config.yaml: mcp_servers.False: the server name was read as bool False "
+                               "(YAML reads on/off/yes/no as booleans); quote it to keep the name",)
+
+
+def test_interpolate_directly() -> None:
+    assert interpolate("a ${X} ${env:X} ${Y}", {"X": "1"}, {}) == ("a 1 1 ${Y}", ["Y"])
+    assert interpolate("${Y:-d}", {}, {}, defaults=True) == ("d", [])
+    assert interpolate("${Y:-d}", {}, {}, defaults=False) == ("${Y:-d}", ["Y:-d"])
+
+
+def test_disabled_flag_and_args_string_forms() -> None:
+    a, b, c = parse({"mcpServers": {
+        "a": {"command": "x", "disabled": True},
+        "b": {"command": "x", "args": "--root '/my dir' -v"},
+        "c": {"command": "x", "args": '["--port", 8080]'},
+    }}).servers
+    assert a.enabled is False
+    assert b.args == ("--root", "/my dir", "-v")
+    assert c.args == ("--port", "8080")
+
+
+def test_env_file_is_read_relative_to_the_config(tmp_path) -> None:
+    (tmp_path / ".env").write_text("# comment\nexport A=1\nB='two words'\n", encoding="utf-8")
+    path = write_json(tmp_path / "mcp.json", {"mcpServers": {"s": {"command": "c", "envFile": ".env",
+                                                                   "env": {"B": "override"}}}})
+    (spec,) = load_mcp_config(path).servers
+    assert dict(spec.env) == {"A": "1", "B": "override"}
+    missing = write_json(tmp_path / "m.json", {"mcpServers": {"s": {"command": "c", "envFile": "nope.env"}}})
+    config = load_mcp_config(missing)
+    assert config.warnings[0].startswith(f"{missing}: mcpServers.s.envFile: cannot read nope.env")
+
+
+# --- secrets ---------------------------------------------------------------------------------
+
+def test_redacted_view_masks_env_and_header_values_and_shows_templates() -> None:
+    stdio, remote = parse({"mcpServers": {
+        "notes": {"command": "uvx", "args": ["--token", "${TOKEN}"], "env": {"NOTES_TOKEN": "${TOKEN}", "X": "plain"}},
+        "tickets": {"url": "https://user:pa55word@t.example.net/mcp?k=1", "headers": {"Authorization": "Bearer ${TOKEN}"}},
+    }}).servers
+    assert stdio.redacted() == {"name": "notes", "transport": "stdio", "enabled": True, "command": "uvx",
+                                "args": ["--token", "${TOKEN}"], "env": {"NOTES_TOKEN": MASK, "X": MASK}}
+    assert remote.redacted() == {"name": "tickets", "transport": "http", "enabled": True,
+                                 "url": f"https://{MASK}@t.example.net/mcp?k=1", "headers": {"Authorization": MASK}}
+    for spec in (stdio, remote):
+        for text in (repr(spec), str(spec), json.dumps(spec.redacted())):
+            assert "tok-123456" not in text and "pa55word" not in text and "plain" not in text
+    assert remote.scrub("401 for Bearer tok-123456 (pa55word)") == f"401 for {MASK} ({MASK})"
+    assert remote.scrub("token tok-123456 rejected") == f"token {MASK} rejected"
+    assert redact_url("http://127.0.0.1:8000/mcp") == "http://127.0.0.1:8000/mcp"
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, fragment", [
+    ({"mcpServers": {"x": "npx"}}, "cfg.json: mcpServers.x: expected a mapping with 'command' or 'url', got str"),
+    ({"mcpServers": {"x": {"args": ["a"]}}}, "cfg.json: mcpServers.x: expected 'command' (a non-empty string)"),
+    ({"mcpServers": {"x": {"command": "c", "args": ["a", {"b": 1}]}}}, "cfg.json: mcpServers.x.args[1]: expected a string, got dict"),
+    ({"mcpServers": {"x": {"command": "c", "args": 3}}}, "cfg.json: mcpServers.x.args: expected a list of strings, got int"),
+    ({"mcpServers": {"x": {"command": "c", "env": ["A=1"]}}}, "cfg.json: mcpServers.x.env: expected a mapping"),
+    ({"mcpServers": {"x": {"type": "websocket", "url": "ws://h"}}}, "cfg.json: mcpServers.x.type: expected stdio, http or sse, got 'websocket'"),
+    ({"servers": {"x": {"type": "http", "url": "ftp://h/x"}}}, "cfg.json: servers.x.url: expected an http:// or https:// URL"),
+    ({"mcp_servers": {"x": {"url": "https://h/mcp", "headers": {"A": None}}}}, "cfg.json: mcp_servers.x.headers.A: expected a string, got null"),
+    ({"mcp_servers": {"x": {"command": "c", "connect_timeout": "soon"}}}, "cfg.json: mcp_servers.x.connect_timeout: expected a number of seconds"),
+    ({"mcp_servers": {"x": {"command": "c", "tools": ["a"]}}}, "cfg.json: mcp_servers.x.tools: expected a mapping"),
+    ({"servers": [{"name": "catalog"}]}, "cfg.json: top level: expected an MCP client config"),
+])
+def test_bad_entries_raise_config_error_naming_file_and_place(data, fragment) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse(data)
+    assert str(info.value).startswith(fragment), str(info.value)
+
+
+def test_bad_text_and_unreadable_file(tmp_path) -> None:
+    with pytest.raises(ConfigError, match=r"^mcp.json: line 1, column 17: not valid JSON or YAML"):
+        parse_config_text('{"mcpServers": {', "mcp.json")
+    with pytest.raises(ConfigError, match="nope.json: cannot read file"):
+        load_mcp_config(tmp_path / "nope.json")
+
+
+def test_detection_and_sniffing(tmp_path) -> None:
+    assert config_kind({"servers": [{"name": "x", "tools": []}]}) is None  # a catalog
+    assert config_kind({"tools": []}) is None
+    assert config_kind({"mcp_servers": None}) == "mcp_servers"
+    assert sniff_file(write_json(tmp_path / "a.json", {"mcpServers": {}})) is True
+    assert sniff_file(write_yaml(tmp_path / "b.yaml", {"servers": [{"name": "x", "tools": []}]})) is False
+    assert sniff_file(tmp_path / "missing.json") is False
+
+
+def test_form_fields_give_the_same_spec() -> None:
+    spec = spec_from_fields(" notes ", command="uvx", args="acme-notes --root '/a b'", env={"T": "x"})
+    assert (spec.name, spec.transport, spec.args, dict(spec.env)) == ("notes", "stdio", ("acme-notes", "--root", "/a b"), {"T": "x"})
+    remote = spec_from_fields("r", url="http://127.0.0.1:9/sse", transport="sse", headers={"A": "b"})
+    assert (remote.transport, dict(remote.headers)) == ("sse", {"A": "b"})
+    with pytest.raises(ConfigError, match="server name"):
+        spec_from_fields("  ", command="x")
+
+
+def test_tools_filter_from_a_config_reaches_registration() -> None:
+    (spec,) = parse({"mcp_servers": {"notes": {"command": "c", "tools": {"include": ["read_*"], "resources": False}}}}).servers
+    server = Server("notes", tools=(Tool("read_note"), Tool("delete_note")), capabilities={"tools": {}, "resources": {}},
+                    config=spec.registration_config())
+    names = [t.name for t in register_catalog(Catalog("c", (server,))).tools]
+    assert names == ["mcp__notes__read_note"]  # include wins; resources: false drops the utilities
+
+
+# --- CLI: a bad config is a user mistake (exit 2, one line), and nothing starts -----------------
+
+def test_cli_bad_config_is_one_line_exit_2(tmp_path) -> None:
+    path = write_json(tmp_path / ".mcp.json", {"mcpServers": {"x": {"command": "c", "args": 5}}})
+    for command in (["plan", path], ["snapshot", path], ["search", path, "-q", "x"]):
+        result = run_cli(*command)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == f"toolsearch: error: {path}: mcpServers.x.args: expected a list of strings, got int\n"
+        assert result.stdout == ""
+
+
+def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:
+    path = write_yaml(tmp_path / "cat.yaml", {"servers": [{"name": "x", "tools": []}]})
+    result = run_cli("snapshot", path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"toolsearch: error: {path}: top level: expected an MCP client config")

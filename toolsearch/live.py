@@ -1,0 +1,975 @@
+"""Live MCP servers: connect, list, call (the official ``mcp`` SDK, 2.x).
+
+* :func:`connect_servers` starts/reaches several servers concurrently (one task each, each with
+  its own deadline), records the ``initialize`` data (server name and version, protocol version,
+  capabilities: REG §0 step 3), follows ``tools/list`` cursors (at most
+  :data:`~toolsearch.constants.MCP_LIST_PAGES_MAX` pages, REG §0 step 4) and returns a
+  :class:`~toolsearch.catalog.Catalog` plus one :class:`ServerStatus` per server. A server that
+  fails, hangs, crashes or sends malformed tools ends as a ``failed`` status (or a flagged
+  problem) and never blocks or breaks the others.
+* Lenient listing: every ``tools/list`` page is read from the raw JSON-RPC result as the server
+  sent it. When the SDK rejects a page (e.g. an ``inputSchema`` without ``type``) the tools are
+  still kept and the rejection is reported as a ``warning`` problem in the catalog.
+* :func:`call_tool` starts a server, calls one tool and returns the raw result with timings.
+  :class:`LiveDispatcher` plugs into :attr:`toolsearch.bridge.Bridge.dispatcher`, so
+  ``Bridge.tool_call`` validates locally (RB §9) and then calls the real tool under its raw name.
+
+Connections are per call: every function opens its sessions with the SDK's context managers and
+closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
+SIGKILL, by the SDK), so nothing outlives a call, timeouts included.
+
+Nothing here prints or logs secrets: failure reasons pass through :meth:`ServerSpec.scrub`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import tempfile
+import time
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, AsyncIterator, Callable, Iterable, Mapping, Sequence
+
+import anyio
+
+from . import constants as C
+from .bridge import server_arguments
+from .catalog import Catalog, Problem, Server, _tools_from_list, combine
+from .errors import ServerError
+from .mcpconfig import ServerSpec
+from .registration import RegisteredTool
+
+logger = logging.getLogger(__name__)
+
+STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
+_REASON_MAX_CHARS = 400
+_STDERR_TAIL_CHARS = 300
+#: ``origin`` of live servers in catalog problems and registration messages.
+LIVE_ORIGIN = "live"
+
+
+# --- status and results ---------------------------------------------------------------------
+
+@dataclass
+class ServerStatus:
+    """Progress and outcome of one server.
+
+    Attributes:
+        name: the server name.
+        transport: ``stdio`` | ``http`` | ``sse``.
+        state: ``pending`` → ``connecting`` → ``listing`` → ``ok`` | ``failed``; ``skipped``
+            for ``enabled: false`` entries.
+        tool_count: tools read (0 until listed).
+        pages: ``tools/list`` pages read.
+        reason: why it failed or was skipped (secrets scrubbed).
+        elapsed: seconds from the start of the connect to the final state, cleanup included.
+        info: server info once initialized (``name``, ``version``, ``protocolVersion``…).
+        flags: problems worth showing next to the server (lenient parse, page cap, stray output).
+    """
+
+    name: str
+    transport: str
+    state: str = "pending"
+    tool_count: int = 0
+    pages: int = 0
+    reason: str | None = None
+    elapsed: float = 0.0
+    info: dict[str, Any] | None = None
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        """True in a final state."""
+        return self.state in ("ok", "failed", "skipped")
+
+    def summary(self) -> str:
+        """One line for humans: ``github: ok, 12 tools (2 pages) in 0.84 s``."""
+        if self.state == "ok":
+            pages = f" ({self.pages} pages)" if self.pages > 1 else ""
+            text = f"{self.name}: ok, {self.tool_count} tools{pages} in {self.elapsed:.2f} s"
+            if self.flags:
+                text += f"; flagged: {'; '.join(self.flags)}"
+            return text
+        if self.state == "failed":
+            return f"{self.name}: failed after {self.elapsed:.2f} s: {self.reason}"
+        if self.state == "skipped":
+            return f"{self.name}: skipped ({self.reason})"
+        return f"{self.name}: {self.state}…"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready copy."""
+        return asdict(self)
+
+
+ProgressFn = Callable[[ServerStatus], None]
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    """What :func:`connect_servers` returns.
+
+    Attributes:
+        catalog: the servers that answered, with their tools, capabilities and info; failures
+            and flagged listings are in ``catalog.problems``.
+        statuses: one per spec, in the given order.
+        elapsed: wall-clock seconds for the whole connect.
+    """
+
+    catalog: Catalog
+    statuses: tuple[ServerStatus, ...]
+    elapsed: float
+
+    @property
+    def failed(self) -> tuple[ServerStatus, ...]:
+        """Statuses in state ``failed``."""
+        return tuple(s for s in self.statuses if s.state == "failed")
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """One live tool call.
+
+    Attributes:
+        server: the server name.
+        tool: the tool's raw name (as the server knows it).
+        arguments: the arguments sent (server-side names).
+        response: the server's ``tools/call`` result as it sent it (``content``,
+            ``structuredContent``, ``isError``…), or ``{"error": message, "code": n}`` for a
+            JSON-RPC error, or ``{"error": reason}`` when the server could not be reached.
+        ok: True when the server answered with a result (which may still have ``isError``).
+        elapsed: seconds in all (start-up, handshake, call, shutdown).
+        call_elapsed: seconds of the ``tools/call`` round trip alone, when it was sent.
+        reason: why it failed, when it did.
+        notes: things worth knowing (e.g. the SDK rejected the result; raw JSON kept).
+    """
+
+    server: str
+    tool: str
+    arguments: Mapping[str, Any]
+    response: Mapping[str, Any]
+    ok: bool
+    elapsed: float
+    call_elapsed: float | None = None
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def is_error(self) -> bool:
+        """True when the call failed or the result has ``isError: true``."""
+        return not self.ok or bool(self.response.get("isError"))
+
+    def request(self) -> dict[str, Any]:
+        """The request as the underlying tool: ``{"server", "tool", "arguments"}``."""
+        return {"server": self.server, "tool": self.tool, "arguments": dict(self.arguments)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: request, response, timings (seconds, 3 decimals), reason and notes."""
+        out: dict[str, Any] = {"request": self.request(), "response": dict(self.response), "ok": self.ok,
+                               "elapsed_seconds": round(self.elapsed, 3)}
+        if self.call_elapsed is not None:
+            out["call_seconds"] = round(self.call_elapsed, 3)
+        if self.reason:
+            out["reason"] = self.reason
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+# --- transport plumbing ---------------------------------------------------------------------
+
+class _Tap:
+    """Sees every message both ways, so each result can be read as the raw JSON the server sent.
+
+    Requests are matched to responses by JSON-RPC id: :attr:`results` holds the latest raw
+    result per method (``tools/list``, ``tools/call``…).
+    """
+
+    def __init__(self) -> None:
+        self.methods: dict[Any, str] = {}
+        self.results: dict[str, dict[str, Any]] = {}
+        self.bad_lines = 0
+        self.last_bad: str | None = None
+        self.ended = False
+        self.http_error: str | None = None
+
+    async def http_response(self, response: Any) -> None:
+        """httpx response hook: remember the last HTTP error status (the SDK reports only a
+        generic JSON-RPC error for it)."""
+        if response.status_code >= 400:
+            self.http_error = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+        else:
+            self.http_error = None
+
+    def sent(self, item: Any) -> None:
+        import mcp_types  # noqa: PLC0415
+
+        message = getattr(item, "message", None)
+        if isinstance(message, mcp_types.JSONRPCRequest):
+            self.methods[message.id] = message.method
+
+    def observe(self, item: Any) -> None:
+        if isinstance(item, Exception):
+            self.bad_lines += 1
+            errors = getattr(item, "errors", None)
+            try:
+                line = errors()[0].get("input") if callable(errors) else None
+            except Exception:  # noqa: BLE001
+                line = None
+            self.last_bad = repr(line)[:120] if isinstance(line, str) else f"{type(item).__name__}"
+            return
+        import mcp_types  # noqa: PLC0415
+
+        message = getattr(item, "message", None)
+        if isinstance(message, mcp_types.JSONRPCResponse):
+            method = self.methods.pop(message.id, None)
+            if method is not None:
+                self.results[method] = message.result
+
+
+class _TapReadStream:
+    """A pass-through read stream that shows each item to a :class:`_Tap`."""
+
+    def __init__(self, inner: Any, tap: _Tap):
+        self._inner = inner
+        self._tap = tap
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        try:
+            item = await self._inner.receive()
+        except anyio.EndOfStream:
+            self._tap.ended = True
+            raise
+        self._tap.observe(item)
+        return item
+
+    def __aiter__(self) -> "_TapReadStream":
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        close = getattr(self._inner, "close", None)
+        if close is not None:
+            close()
+
+    async def __aenter__(self) -> "_TapReadStream":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+class _TapWriteStream:
+    """A pass-through write stream that tells a :class:`_Tap` which method each request id is."""
+
+    def __init__(self, inner: Any, tap: _Tap):
+        self._inner = inner
+        self._tap = tap
+
+    def __getattr__(self, name: str) -> Any:  # last_context, close… of the real stream
+        return getattr(self._inner, name)
+
+    async def send(self, item: Any) -> None:
+        self._tap.sent(item)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> "_TapWriteStream":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+@asynccontextmanager
+async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
+    async with transport as (read_stream, write_stream):
+        yield _TapReadStream(read_stream, tap), _TapWriteStream(write_stream, tap)
+
+
+@asynccontextmanager
+async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap | None) -> AsyncIterator[tuple[Any, Any]]:
+    import httpx2  # noqa: PLC0415
+    from mcp.client.streamable_http import streamable_http_client  # noqa: PLC0415
+    from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: PLC0415
+
+    client = create_mcp_http_client(headers=dict(spec.headers) or None,
+                                    timeout=httpx2.Timeout(connect_timeout, read=max(connect_timeout, 300.0)))
+    if tap is not None:
+        client.event_hooks["response"].append(tap.http_response)
+    async with client:
+        async with streamable_http_client(spec.url or "", http_client=client) as streams:
+            yield streams
+
+
+def _unresolved_remote(spec: ServerSpec) -> list[str]:
+    """Placeholders still in a remote server's url or headers (REG §5.6: refused, not sent)."""
+    if spec.transport == "stdio":
+        return []
+    from .mcpconfig import _PLACEHOLDER  # noqa: PLC0415
+
+    texts = [spec.url or "", *spec.headers.values()]
+    return list(dict.fromkeys(m.group(1) for t in texts for m in _PLACEHOLDER.finditer(t)))
+
+
+@asynccontextmanager
+async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any = None,
+                       connect_timeout: float = C.LIVE_CONNECT_TIMEOUT_DEFAULT) -> AsyncIterator[Any]:
+    """An initialized ``mcp.Client`` for ``spec`` (async context manager; closes the session and
+    stops a stdio child on exit).
+
+    Args:
+        spec: the server.
+        tap: sees raw messages (internal).
+        errlog: a real file for a stdio child's stderr (default: discarded).
+        connect_timeout: seconds for HTTP connects.
+
+    Raises:
+        ServerError: the spec cannot be used (unresolved placeholders in a remote url/headers).
+        Exception: whatever the SDK or the transport raises (callers turn it into a reason).
+    """
+    from mcp import Client, StdioServerParameters  # noqa: PLC0415
+    from mcp.client.sse import sse_client  # noqa: PLC0415
+    from mcp.client.stdio import stdio_client  # noqa: PLC0415
+    import mcp_types  # noqa: PLC0415
+
+    from . import __version__  # noqa: PLC0415
+
+    missing = _unresolved_remote(spec)
+    if missing:
+        raise ServerError("unset variable(s) in url or headers: " + ", ".join(missing)
+                          + "; set them and connect again (nothing was sent)")
+    if spec.transport == "stdio":
+        params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
+                                       env=dict(spec.env) or None, cwd=spec.cwd)
+        transport: Any = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+    elif spec.transport == "sse":
+        transport = sse_client(spec.url or "", headers=dict(spec.headers) or None, timeout=connect_timeout)
+    else:
+        transport = _http_transport(spec, connect_timeout, tap)
+    if tap is not None:
+        transport = _tapped(transport, tap)
+    client = Client(transport, cache=None, mode="legacy" if spec.protocol == "legacy" else "auto",
+                    client_info=mcp_types.Implementation(name="toolsearch", version=__version__))
+    async with client:
+        yield client
+
+
+# --- reasons --------------------------------------------------------------------------------
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        out: list[BaseException] = []
+        for inner in exc.exceptions:
+            out.extend(_leaves(inner))
+        return out
+    return [exc]
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    leaves = [e for e in _leaves(exc) if not isinstance(e, anyio.get_cancelled_exc_class())] or _leaves(exc)
+    # Prefer the most telling leaf: OS / HTTP errors over the generic "connection closed".
+    for kind in (OSError, ServerError):
+        for leaf in leaves:
+            if isinstance(leaf, kind):
+                return leaf
+    return leaves[0]
+
+
+def _stderr_tail(errlog: Any) -> str:
+    if errlog is None:
+        return ""
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        text = errlog.read()
+    except (OSError, ValueError):
+        return ""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    tail = " | ".join(lines[-3:])
+    return tail[-_STDERR_TAIL_CHARS:]
+
+
+def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = None, errlog: Any = None) -> str:
+    """A one-line, secret-free reason for a failed connect or call."""
+    from pydantic import ValidationError  # noqa: PLC0415
+    from mcp.shared.exceptions import MCPError  # noqa: PLC0415
+
+    cause = _root_cause(exc)
+    stderr = _stderr_tail(errlog)
+    if isinstance(cause, (FileNotFoundError, NotADirectoryError)) and spec.transport == "stdio":
+        if spec.cwd and not os.path.isdir(spec.cwd):
+            reason = f"cannot start {spec.command!r}: the working directory {spec.cwd!r} does not exist"
+        else:
+            reason = f"cannot start {spec.command!r}: command not found"
+    elif isinstance(cause, PermissionError) and spec.transport == "stdio":
+        reason = f"cannot start {spec.command!r}: permission denied"
+    elif isinstance(cause, ServerError):
+        reason = str(cause)
+    elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
+        reason = f"{tap.http_error} from {_redacted_url(spec)}"
+    elif isinstance(cause, MCPError):
+        if cause.code == -32000 and (tap is None or tap.ended or "closed" in cause.message.lower()):
+            reason = "the server closed the connection before answering"
+            if spec.transport == "stdio":
+                reason = "the server process exited or closed its output before answering"
+        else:
+            reason = f"the server answered with error {cause.code}: {cause.message}"
+    elif isinstance(cause, ValidationError):
+        reason = f"the server sent a result the MCP SDK rejects ({_validation_summary(cause)})"
+    elif type(cause).__module__.startswith("httpx"):
+        reason = _http_reason(cause, spec)
+    elif isinstance(cause, OSError):
+        reason = f"{type(cause).__name__}: {cause.strerror or cause}"
+    else:
+        reason = f"{type(cause).__name__}: {cause}".rstrip(": ")
+    if stderr:
+        reason += f" (stderr: {stderr})"
+    if tap is not None and tap.bad_lines and "not JSON-RPC" not in reason:
+        reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC)"
+    reason = spec.scrub(" ".join(reason.split()))
+    return reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
+
+
+def _redacted_url(spec: ServerSpec) -> str:
+    from .mcpconfig import redact_url  # noqa: PLC0415
+
+    return redact_url(spec.url or "")
+
+
+def _http_reason(cause: BaseException, spec: ServerSpec) -> str:
+    url = _redacted_url(spec)
+    name = type(cause).__name__
+    response = getattr(cause, "response", None)
+    if response is not None and getattr(response, "status_code", None):
+        return f"HTTP {response.status_code} from {url}"
+    if name == "ConnectError":
+        return f"cannot connect to {url} (nothing listening, or the host is unreachable: {cause or name})"
+    if "Timeout" in name:
+        return f"{url}: HTTP timeout ({name})"
+    return f"{url}: {name}: {cause}"
+
+
+def _validation_summary(exc: Any, limit: int = 3) -> str:
+    try:
+        errors = exc.errors()
+    except Exception:  # noqa: BLE001
+        return str(exc).splitlines()[0]
+    parts = []
+    for error in errors[:limit]:
+        loc = ".".join(str(x) for x in error.get("loc", ()))
+        parts.append(f"{loc}: {error.get('msg', '')}" if loc else str(error.get("msg", "")))
+    more = f"; +{len(errors) - limit} more" if len(errors) > limit else ""
+    return "; ".join(parts) + more
+
+
+# --- connecting and listing -----------------------------------------------------------------
+
+def _emit(progress: ProgressFn | None, status: ServerStatus) -> None:
+    """Report a copy of ``status``. An ``Exception`` in the callback is logged and ignored (a
+    display problem never stops a connect); a ``BaseException`` (a UI rerun signal, Ctrl-C)
+    propagates and cancels the connect, closing every session."""
+    if progress is None:
+        return
+    try:
+        progress(replace(status, flags=list(status.flags)))
+    except Exception:  # noqa: BLE001
+        logger.exception("progress callback failed")
+
+
+def _server_info(client: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    info: dict[str, Any] = {}
+    server_info = client.server_info
+    if server_info is not None:
+        info["name"] = server_info.name
+        info["version"] = server_info.version
+        if server_info.title:
+            info["title"] = server_info.title
+    info["protocolVersion"] = client.protocol_version
+    capabilities = client.server_capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return info, capabilities
+
+
+async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, progress: ProgressFn | None,
+                      max_pages: int, problems: list[Problem]) -> list[Any]:
+    """Every ``tools/list`` page, read from the raw results (REG §0 step 4)."""
+    from pydantic import ValidationError  # noqa: PLC0415
+
+    raw_tools: list[Any] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for page in range(1, max_pages + 1):
+        tap.results.pop("tools/list", None)
+        rejected: ValidationError | None = None
+        try:
+            await client.list_tools(cursor=cursor, cache_mode="bypass")
+        except ValidationError as exc:
+            rejected = exc
+        raw = tap.results.get("tools/list")
+        if raw is None:
+            if rejected is not None:
+                raise rejected
+            raise ServerError(f"tools/list page {page}: no result with a 'tools' list was received")
+        tools = raw.get("tools")
+        if not isinstance(tools, list):
+            raise ServerError(f"tools/list page {page}: expected a 'tools' list, got {type(tools).__name__}")
+        if rejected is not None:
+            message = (f"the MCP SDK rejects this tools/list result ({_validation_summary(rejected)}); "
+                       "tools kept from the raw JSON (lenient parse)")
+            problems.append(Problem("warning", f"{where}: tools/list page {page}", message))
+            status.flags.append(f"page {page}: SDK rejected the result; parsed leniently")
+        raw_tools.extend(tools)
+        status.pages = page
+        status.tool_count = len(raw_tools)
+        _emit(progress, status)
+        next_cursor = raw.get("nextCursor")
+        if next_cursor is None or next_cursor == "":
+            return raw_tools
+        if not isinstance(next_cursor, str) or next_cursor in seen:
+            problems.append(Problem("warning", f"{where}: tools/list page {page}",
+                                    f"nextCursor {next_cursor!r} repeats or is not a string; listing stopped"))
+            status.flags.append("pagination stopped: bad or repeated cursor")
+            return raw_tools
+        seen.add(next_cursor)
+        cursor = next_cursor
+    problems.append(Problem("warning", f"{where}: tools/list",
+                            f"stopped after {max_pages} pages; the server has more (REG §0 step 4 cap)"))
+    status.flags.append(f"stopped after {max_pages} pages")
+    return raw_tools
+
+
+async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
+                       default_timeout: float, max_pages: int) -> tuple[Server | None, list[Problem]]:
+    """Connect, initialize and list one server. Never raises (except cancellation from outside)."""
+    start = time.perf_counter()
+    where = f"{LIVE_ORIGIN}: server {spec.name!r}"
+    problems: list[Problem] = []
+    timeout = spec.connect_timeout or default_timeout
+    status.state = "connecting"
+    _emit(progress, status)
+    tap = _Tap()
+    server: Server | None = None
+    if spec.unresolved:
+        names = ", ".join(spec.unresolved)
+        status.flags.append(f"unset variable(s) left as written: {names}")
+        problems.append(Problem("warning", where, f"placeholders left as written because the variable is unset "
+                                                  f"or empty (REG §6.2): {names}"))
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            with anyio.fail_after(timeout):
+                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=timeout) as client:
+                    info, capabilities = _server_info(client)
+                    status.info = info
+                    status.state = "listing"
+                    _emit(progress, status)
+                    raw_tools: list[Any] = []
+                    if capabilities.get("tools") is not None:
+                        raw_tools = await _list_tools(client, tap, where, status, progress, max_pages, problems)
+                    else:
+                        status.flags.append("no tools capability; not listed")
+                        problems.append(Problem("info", where, "the server does not advertise the tools "
+                                                               "capability; no tools listed (REG §0 step 4)"))
+            tools = _tools_from_list(raw_tools, where, "tools", problems)
+            skipped = len(raw_tools) - len(tools)
+            if skipped:
+                status.flags.append(f"{skipped} malformed tool(s) skipped")
+            if tap.bad_lines:
+                status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
+                problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout were "
+                                                          f"not JSON-RPC messages (last: {tap.last_bad})"))
+            server = Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
+                            config=spec.registration_config(), origin=LIVE_ORIGIN)
+            status.tool_count = len(tools)
+            status.state = "ok"
+        except TimeoutError:
+            phase = "listing tools" if status.state == "listing" else "connecting"
+            status.state = "failed"
+            reason = f"no answer within {timeout:g} s while {phase} (timeout)"
+            tail = _stderr_tail(errlog)
+            if tail:
+                reason += f" (stderr: {tail})"
+            if tap.bad_lines:
+                reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC; last: {tap.last_bad})"
+            status.reason = spec.scrub(reason)[:_REASON_MAX_CHARS]
+        except Exception as exc:  # noqa: BLE001 - one server's failure is data, not a crash
+            status.state = "failed"
+            status.reason = describe_failure(exc, spec, tap, errlog)
+    status.elapsed = time.perf_counter() - start
+    if status.state == "failed":
+        problems.append(Problem("error", where, f"not connected: {status.reason}"))
+    _emit(progress, status)
+    return server, problems
+
+
+async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live servers",
+                           timeout: float | None = None, progress: ProgressFn | None = None,
+                           max_pages: int = C.MCP_LIST_PAGES_MAX, sources: Sequence[str] = (),
+                           extra_problems: Iterable[Problem] = ()) -> LiveResult:
+    """Async form of :func:`connect_servers`."""
+    start = time.perf_counter()
+    default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+    statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
+    results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
+
+    async def run(index: int) -> None:
+        results[index] = await _connect_one(specs[index], statuses[index], progress, default_timeout, max_pages)
+
+    try:
+        async with anyio.create_task_group() as group:
+            for index, spec in enumerate(specs):
+                if not spec.enabled:
+                    statuses[index].state = "skipped"
+                    statuses[index].reason = "enabled: false"
+                    _emit(progress, statuses[index])
+                    continue
+                group.start_soon(run, index)
+    except BaseExceptionGroup as exc:
+        # Only something from outside a server (e.g. a UI framework's rerun signal raised in the
+        # progress callback, or Ctrl-C) gets here; every session is closed by now. Re-raise it
+        # unwrapped so the caller sees its own exception type.
+        leaves = [e for e in _leaves(exc) if not isinstance(e, anyio.get_cancelled_exc_class())]
+        if leaves:
+            raise leaves[0] from None
+        raise
+    servers = [server for server, _ in results if server is not None]
+    problems = [*extra_problems, *(p for _, found in results for p in found)]
+    catalog = combine([Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
+                               sources=tuple(sources) or (LIVE_ORIGIN,))], name=name)
+    return LiveResult(catalog=catalog, statuses=tuple(statuses), elapsed=time.perf_counter() - start)
+
+
+def _run_sync(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run an async function to completion from sync code (a worker thread if a loop runs here)."""
+    bound = functools.partial(function, *args, **kwargs)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(bound)
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, bound).result()
+
+
+def connect_servers(specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
+                    progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
+                    sources: Sequence[str] = (), extra_problems: Iterable[Problem] = ()) -> LiveResult:
+    """Connect to ``specs`` concurrently and list their tools.
+
+    Args:
+        specs: servers to connect (``enabled=False`` ones are reported as ``skipped``).
+        name: the catalog's name.
+        timeout: seconds per server for connect + handshake + listing when its spec sets no
+            ``connect_timeout`` (default :data:`~toolsearch.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
+        progress: called with a copy of a server's :class:`ServerStatus` at every change
+            (connecting, listing after each page, final state), from the calling thread.
+        max_pages: ``tools/list`` page cap per server.
+        sources: the config files, recorded as the catalog's sources.
+        extra_problems: problems to carry into the catalog (e.g. config warnings).
+
+    Returns:
+        A :class:`LiveResult`. Never raises for a server's failure: it is a ``failed`` status
+        and an ``error`` problem in the catalog.
+    """
+    return _run_sync(aconnect_servers, specs, name=name, timeout=timeout, progress=progress,
+                     max_pages=max_pages, sources=sources, extra_problems=extra_problems)
+
+
+# --- calling -------------------------------------------------------------------------------
+
+_UTILITY_METHODS = {"list_resources": "resources/list", "read_resource": "resources/read",
+                    "list_prompts": "prompts/list", "get_prompt": "prompts/get"}
+
+
+async def _request(client: Any, tool_name: str, arguments: Mapping[str, Any], utility: str | None) -> Any:
+    """Send the request: ``tools/call``, or the MCP method behind a utility tool (REG §4)."""
+    args = dict(arguments)
+    if utility == "list_resources":
+        return await client.list_resources(cache_mode="bypass")
+    if utility == "read_resource":
+        return await client.read_resource(str(args.get("uri", "")), cache_mode="bypass")
+    if utility == "list_prompts":
+        return await client.list_prompts(cache_mode="bypass")
+    if utility == "get_prompt":
+        prompt_args = args.get("arguments") if isinstance(args.get("arguments"), Mapping) else None
+        return await client.get_prompt(str(args.get("name", "")),
+                                       {k: str(v) for k, v in prompt_args.items()} if prompt_args else None)
+    return await client.call_tool(tool_name, args)
+
+
+async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
+                     timeout: float | None = None, *, utility: str | None = None) -> CallOutcome:
+    """Async form of :func:`call_tool`."""
+    from pydantic import ValidationError  # noqa: PLC0415
+    from mcp.shared.exceptions import MCPError  # noqa: PLC0415
+
+    arguments = dict(arguments or {})
+    call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+    connect_timeout = spec.connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+    start = time.perf_counter()
+    tap = _Tap()
+    phase = "connecting"
+    call_start: float | None = None
+    call_elapsed: float | None = None
+    response: dict[str, Any] | None = None
+    reason: str | None = None
+    notes: list[str] = []
+    ok = False
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            # One cancel scope for the whole exchange; its deadline moves from the connect
+            # budget to the call budget once the session is up.
+            with anyio.CancelScope(deadline=anyio.current_time() + connect_timeout) as scope:
+                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=connect_timeout) as client:
+                    phase = "calling"
+                    scope.deadline = anyio.current_time() + call_timeout
+                    call_start = time.perf_counter()
+                    method = _UTILITY_METHODS.get(utility or "", "tools/call")
+                    tap.results.pop(method, None)
+                    try:
+                        result = await _request(client, tool_name, arguments, utility)
+                        call_elapsed = time.perf_counter() - call_start
+                        raw = tap.results.get(method)
+                        response = raw if raw is not None else \
+                            result.model_dump(by_alias=True, exclude_none=True, mode="json")
+                        ok = True
+                    except MCPError as exc:
+                        call_elapsed = time.perf_counter() - call_start
+                        if exc.code == -32000 and tap.ended:
+                            raise
+                        response = {"error": exc.message, "code": exc.code}
+                        if exc.data is not None:
+                            response["data"] = exc.data
+                        reason = f"the server answered with error {exc.code}: {exc.message}"
+                    except (ValidationError, RuntimeError) as exc:
+                        call_elapsed = time.perf_counter() - call_start
+                        if tap.results.get(method) is None:
+                            raise
+                        response = tap.results[method]
+                        ok = True
+                        detail = _validation_summary(exc) if isinstance(exc, ValidationError) else str(exc)
+                        notes.append(f"the MCP SDK rejects this result ({detail}); raw JSON shown")
+                    phase = "closing"
+            if scope.cancelled_caught and response is None:
+                budget = call_timeout if phase == "calling" else connect_timeout
+                reason = f"no answer within {budget:g} s while {phase} (timeout)"
+                tail = _stderr_tail(errlog)
+                if tail:
+                    reason += f" (stderr: {tail})"
+        except Exception as exc:  # noqa: BLE001
+            reason = describe_failure(exc, spec, tap, errlog)
+    if response is None:
+        response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
+    reason = spec.scrub(reason) if reason else None
+    return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(notes))
+
+
+def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
+              timeout: float | None = None, *, utility: str | None = None) -> CallOutcome:
+    """Start (or reach) ``spec``'s server, call one tool, stop it.
+
+    Args:
+        spec: the server.
+        tool_name: the tool's raw name (as the server knows it).
+        arguments: server-side argument names and values.
+        timeout: seconds for the call itself (default: the spec's ``timeout``, else
+            :data:`~toolsearch.constants.LIVE_CALL_TIMEOUT_DEFAULT`); start-up and handshake
+            have the spec's ``connect_timeout``.
+        utility: for a generated utility tool (REG §4): ``list_resources``, ``read_resource``,
+            ``list_prompts`` or ``get_prompt``; the matching MCP method is called instead.
+
+    Returns:
+        A :class:`CallOutcome`; failures (no server, timeout, JSON-RPC error) are in it, not raised.
+    """
+    return _run_sync(acall_tool, spec, tool_name, arguments, timeout, utility=utility)
+
+
+class LiveDispatcher:
+    """A :attr:`toolsearch.bridge.Bridge.dispatcher` that calls the real tool.
+
+    ``Bridge.tool_call`` validates the arguments locally (RB §9) and only then calls this with
+    the resolved :class:`~toolsearch.registration.RegisteredTool` and the coerced arguments;
+    the call goes to the tool's server under its raw name, with the arguments mapped back to the
+    server's own names (:func:`toolsearch.bridge.server_arguments`). Each call is recorded in
+    :attr:`calls` (request as the underlying tool, response, timing).
+
+    Args:
+        specs: the servers, by name or as a sequence.
+        timeout: seconds per call (default: each spec's ``timeout``).
+    """
+
+    def __init__(self, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec], timeout: float | None = None):
+        self.specs = dict(specs) if isinstance(specs, Mapping) else {s.name: s for s in specs}
+        self.timeout = timeout
+        self.calls: list[CallOutcome] = []
+
+    @property
+    def last(self) -> CallOutcome | None:
+        """The most recent call, if any."""
+        return self.calls[-1] if self.calls else None
+
+    def __call__(self, tool: RegisteredTool, arguments: dict[str, Any]) -> dict[str, Any]:
+        spec = self.specs.get(tool.server)
+        if spec is None:
+            return {"error": f"no connection settings for server {tool.server!r}; tool {tool.name!r} was not called"}
+        outcome = call_tool(spec, tool.raw_name, server_arguments(tool, arguments), self.timeout,
+                            utility=tool.raw_name if tool.utility else None)
+        self.calls.append(outcome)
+        return dict(outcome.response)
+
+
+def attach_dispatcher(bridge: Any, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec],
+                      timeout: float | None = None) -> LiveDispatcher:
+    """Install a :class:`LiveDispatcher` on ``bridge`` and return it."""
+    dispatcher = LiveDispatcher(specs, timeout)
+    bridge.dispatcher = dispatcher
+    return dispatcher
+
+
+# --- sources: catalog files and config files together ---------------------------------------
+
+def is_connect_failure(problem: Problem) -> bool:
+    """True for the ``error`` problem :func:`connect_servers` adds for a server that failed."""
+    return (problem.severity == "error" and problem.where.startswith(f"{LIVE_ORIGIN}: server ")
+            and problem.message.startswith("not connected: "))
+
+
+def unique_names(specs: Iterable[ServerSpec]) -> list[ServerSpec]:
+    """Specs with repeated names renamed ``name-2``, ``name-3``… (several config files may reuse a
+    name), so each live server keeps its own tools and its own dispatch target."""
+    taken: set[str] = set()
+    out = []
+    for spec in specs:
+        name, n = spec.name, 1
+        while name in taken:
+            n += 1
+            name = f"{spec.name}-{n}"
+        taken.add(name)
+        out.append(spec if name == spec.name else replace(spec, name=name))
+    return out
+
+
+@dataclass(frozen=True)
+class LoadedSources:
+    """Catalog files and live config files combined (:func:`load_sources`).
+
+    Attributes:
+        catalog: everything combined, in source order.
+        specs: the live servers by (unique) name, for :class:`LiveDispatcher`.
+        statuses: one per live server.
+        warnings: config-file warnings (``file: place: message``).
+    """
+
+    catalog: Catalog
+    specs: Mapping[str, ServerSpec]
+    statuses: tuple[ServerStatus, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def live(self) -> bool:
+        """True when any source was an MCP client config."""
+        return bool(self.statuses)
+
+
+def load_sources(paths: Sequence[str], *, timeout: float | None = None,
+                 progress: ProgressFn | None = None) -> LoadedSources:
+    """Load catalog files and connect to the servers of MCP client config files.
+
+    A file whose top level is an MCP client config (``mcpServers`` / ``servers`` as a mapping /
+    ``mcp_servers``) is connected live; the servers of all config files connect concurrently,
+    in one go. Every other file is read as a catalog.
+
+    Raises:
+        CatalogError, ConfigError: an unreadable or malformed file (names the file and place).
+    """
+    from pathlib import Path  # noqa: PLC0415
+
+    from .catalog import load_source  # noqa: PLC0415
+    from .mcpconfig import load_mcp_config, sniff_file  # noqa: PLC0415
+
+    parts: list[Catalog | None] = []
+    specs: list[ServerSpec] = []
+    configs: list[str] = []
+    warnings: list[str] = []
+    for path in paths:
+        if sniff_file(path):
+            config = load_mcp_config(path)
+            specs.extend(config.servers)
+            warnings.extend(config.warnings)
+            configs.append(str(path))
+            if None not in parts:
+                parts.append(None)  # where the live catalog goes
+        else:
+            parts.append(load_source(path))
+    statuses: tuple[ServerStatus, ...] = ()
+    by_name: dict[str, ServerSpec] = {}
+    if configs:
+        unique = unique_names(specs)
+        name = Path(configs[0]).stem if len(configs) == 1 else "live servers"
+        result = connect_servers(unique, name=name, timeout=timeout, progress=progress, sources=configs)
+        parts = [result.catalog if part is None else part for part in parts]
+        statuses = result.statuses
+        by_name = {spec.name: spec for spec in unique}
+    catalogs = [part for part in parts if part is not None]
+    catalog = catalogs[0] if len(catalogs) == 1 else combine(catalogs)
+    return LoadedSources(catalog=catalog, specs=by_name, statuses=statuses, warnings=tuple(warnings))
+
+
+def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, Any]:
+    """The catalog file data for a live result (DESIGN "Catalog file format"), with a
+    ``snapshot`` block naming the config files and the servers that failed (reasons are
+    secret-free). Env values and headers are never part of it."""
+    from .catalog import catalog_to_data  # noqa: PLC0415
+
+    data = catalog_to_data(result.catalog)
+    block: dict[str, Any] = {"configs": [str(c) for c in configs] or list(result.catalog.sources)}
+    failed = {s.name: s.reason for s in result.statuses if s.state == "failed"}
+    if failed:
+        block["failed"] = failed
+    skipped = [s.name for s in result.statuses if s.state == "skipped"]
+    if skipped:
+        block["skipped"] = skipped
+    problems = [str(p) for p in result.catalog.problems if p.severity != "info" and not is_connect_failure(p)]
+    if problems:
+        block["problems"] = problems
+    servers = data.pop("servers")
+    return {**data, "snapshot": block, "servers": servers}
+
+
+def dump_snapshot(result: LiveResult, configs: Sequence[str] = ()) -> str:
+    """:func:`snapshot_data` as YAML text."""
+    import yaml  # noqa: PLC0415
+
+    return yaml.safe_dump(snapshot_data(result, configs), sort_keys=False, allow_unicode=True, width=100)
+
+
+def catalog_key(catalog: Catalog) -> str:
+    """A content key for caching work on a live catalog: the first 16 hex digits of the sha256
+    of its catalog-file YAML (same servers and tools → same key, in any session)."""
+    import hashlib  # noqa: PLC0415
+
+    from .catalog import dump_catalog  # noqa: PLC0415
+
+    return hashlib.sha256(dump_catalog(catalog).encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,598 @@
+"""MCP client config files → :class:`ServerSpec` lists (REG §6, §9).
+
+Accepted shapes (detected from the top level, see :func:`config_kind`):
+
+* ``{"mcpServers": {name: {...}}}``: Claude Desktop, Claude Code (``.mcp.json``,
+  ``~/.claude.json``), Cursor (``mcp.json``), Agent Plugins ``mcp.json``;
+* ``{"servers": {name: {...}}, "inputs": [...]}``: VS Code ``.vscode/mcp.json`` (``servers`` is a
+  *mapping*; a catalog's ``servers`` is a list). A VS Code ``settings.json`` with
+  ``{"mcp": {"servers": {...}}}`` is read the same way;
+* ``mcp_servers: {name: {...}}``: the Hermes ``config.yaml`` block (REG §6.1).
+
+Every string value of a server entry is interpolated as REG §6.2 says (``${VAR}``,
+``${env:VAR}``, ``${userHome}``, ``${workspaceFolder}``, ``${workspaceFolderBasename}``,
+``${pathSeparator}``, ``${/}``); an unset or empty variable leaves the placeholder as it is, and
+the spec records it in :attr:`ServerSpec.unresolved`. ``mcpServers`` files also get Claude
+Code's ``${VAR:-default}`` (REG §9.2); Hermes and VS Code files keep it literal.
+
+Secrets: env values and header values are secrets. :meth:`ServerSpec.redacted` is the only view
+meant for display or logs; it shows them as ``••••`` and shows command, args, cwd and url as
+written in the file (placeholders, not the values they resolved to). ``repr()`` uses it too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+from urllib.parse import urlsplit, urlunsplit
+
+import yaml
+
+from . import constants as C
+from .errors import ConfigError
+from .registration import parse_bool_like
+
+_PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
+
+#: Top-level shapes, in detection order: (kind, key path).
+CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
+
+_TRANSPORT_ALIASES = {
+    "stdio": "stdio", "local": "stdio",
+    "http": "http", "streamable-http": "http", "streamable_http": "http", "streamablehttp": "http",
+    "streamable": "http", "remote": "http",
+    "sse": "sse",
+}
+_PROTOCOLS = {"auto": "auto", "legacy": "legacy", "handshake": "legacy",
+              "stateless": "modern", "modern": "modern", "2026-07-28": "modern"}
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """How to start or reach one MCP server.
+
+    Attributes:
+        name: the server name (the key in the config).
+        transport: ``stdio`` | ``http`` (Streamable HTTP) | ``sse``.
+        command, args, env, cwd: stdio launch (``env`` is added on top of the SDK's safe
+            baseline environment); values after interpolation.
+        url, headers: remote endpoint and request headers, after interpolation.
+        timeout: seconds for one tool call (Hermes ``timeout``); ``None`` = the default.
+        connect_timeout: seconds for connect + handshake + listing (Hermes ``connect_timeout``);
+            ``None`` = the default.
+        enabled: ``False`` servers are not started (REG §5.2).
+        tools: the per-server ``tools`` block (``include``, ``exclude``, ``resources``,
+            ``prompts``; REG §5.1, §4.2), used at registration.
+        protocol: ``auto`` (probe, then fall back to the handshake), ``legacy`` or ``modern``.
+        origin: ``file: key.name`` of the entry, for messages.
+        unresolved: placeholders left as written because their variable is unset or empty.
+        display: the entry's command/args/cwd/url as written in the file (before
+            interpolation), for :meth:`redacted`.
+    """
+
+    name: str
+    transport: str = "stdio"
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout: float | None = None
+    connect_timeout: float | None = None
+    enabled: bool = True
+    tools: Mapping[str, Any] = field(default_factory=dict)
+    protocol: str = "auto"
+    origin: str = ""
+    unresolved: tuple[str, ...] = ()
+    display: Mapping[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
+        return f"ServerSpec({self.redacted()!r})"
+
+    __str__ = __repr__
+
+    def redacted(self) -> dict[str, Any]:
+        """A display-safe view: env and header values as ``••••``, other values as written.
+
+        Returns a plain dict with ``name``, ``transport``, ``enabled`` and, where set,
+        ``command``, ``args``, ``cwd``, ``env``, ``url``, ``headers``, ``timeout``,
+        ``connect_timeout``, ``tools``, ``unresolved``.
+        """
+        shown = self.display
+        out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
+        if self.transport == "stdio":
+            out["command"] = shown.get("command", self.command)
+            out["args"] = list(shown.get("args", self.args))
+            if self.cwd is not None:
+                out["cwd"] = shown.get("cwd", self.cwd)
+            if self.env:
+                out["env"] = {key: C.SECRET_MASK for key in self.env}
+        else:
+            out["url"] = redact_url(shown.get("url", self.url) or "")
+            if self.headers:
+                out["headers"] = {key: C.SECRET_MASK for key in self.headers}
+        if self.timeout is not None:
+            out["timeout"] = self.timeout
+        if self.connect_timeout is not None:
+            out["connect_timeout"] = self.connect_timeout
+        if self.tools:
+            out["tools"] = dict(self.tools)
+        if self.unresolved:
+            out["unresolved"] = list(self.unresolved)
+        return out
+
+    def secret_values(self) -> list[str]:
+        """Env and header values (and URL credentials) to scrub from messages, longest first."""
+        values = [*self.env.values(), *self.headers.values()]
+        if self.url:
+            parts = urlsplit(self.url)
+            values += [v for v in (parts.password, parts.username) if v]
+        for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
+            values += header.split()[1:]
+        return sorted({v for v in values if len(v) >= 4}, key=len, reverse=True)
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every secret value of this spec replaced by ``••••``."""
+        for value in self.secret_values():
+            text = text.replace(value, C.SECRET_MASK)
+        return text
+
+    def registration_config(self) -> dict[str, Any]:
+        """The per-server registration settings for :class:`~toolsearch.catalog.Server`.config."""
+        return {"tools": dict(self.tools)} if self.tools else {}
+
+
+@dataclass(frozen=True)
+class McpConfig:
+    """A parsed MCP client config file.
+
+    Attributes:
+        kind: which shape it had (one of :data:`CONFIG_KINDS`).
+        servers: every entry in file order (disabled ones included, ``enabled=False``).
+        origin: the file name.
+        warnings: things that were odd but did not stop parsing (``file: place: message``).
+    """
+
+    kind: str
+    servers: tuple[ServerSpec, ...]
+    origin: str
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def enabled(self) -> tuple[ServerSpec, ...]:
+        """The servers that would be started."""
+        return tuple(s for s in self.servers if s.enabled)
+
+
+# --- detection -----------------------------------------------------------------------------
+
+def config_kind(data: Any) -> str | None:
+    """Which MCP client config shape ``data`` has, or ``None`` when it is not one.
+
+    ``mcpServers`` / ``mcp_servers`` count when present as a mapping or empty (``null``);
+    ``servers`` only as a mapping (a catalog's ``servers`` is a list).
+    """
+    if not isinstance(data, Mapping):
+        return None
+    for key in ("mcpServers", "mcp_servers"):
+        if key in data and (data[key] is None or isinstance(data[key], Mapping)):
+            return key
+    if isinstance(data.get("servers"), Mapping):
+        return "servers"
+    mcp = data.get("mcp")
+    if isinstance(mcp, Mapping) and isinstance(mcp.get("servers"), Mapping):
+        return "mcp.servers"
+    return None
+
+
+def is_mcp_config(data: Any) -> bool:
+    """True when ``data`` (parsed YAML/JSON) is an MCP client config, not a catalog."""
+    return config_kind(data) is not None
+
+
+def sniff_file(path: str | Path) -> bool:
+    """True when the file parses and is an MCP client config. Never raises."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return False
+    return is_mcp_config(data)
+
+
+# --- interpolation (REG §6.2) ----------------------------------------------------------------
+
+def context_values(workspace: str | Path | None = None) -> dict[str, str]:
+    """The context names of REG §6.2 (``userHome``, ``workspaceFolder``…) for ``workspace``
+    (default: the process working directory)."""
+    folder = Path(workspace) if workspace is not None else Path.cwd()
+    return {"userHome": str(Path.home()), "workspaceFolder": str(folder),
+            "workspaceFolderBasename": folder.name, "pathSeparator": os.sep, "/": os.sep}
+
+
+def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, str],
+                defaults: bool = False) -> tuple[str, list[str]]:
+    """Replace ``${…}`` placeholders in one string (REG §6.2).
+
+    Args:
+        value: the text.
+        environ: variables (usually ``os.environ``).
+        context: context names (:func:`context_values`), matched exactly, before variables.
+        defaults: honour ``${VAR:-default}`` (Claude Code); otherwise that whole body is a name.
+
+    Returns:
+        ``(text, unresolved)``: the text, and the placeholder bodies that stayed as written
+        (unset or empty variables).
+    """
+    unresolved: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        body = match.group(1).strip()
+        if body in context:
+            return context[body]
+        name, fallback = body, None
+        if defaults and ":-" in body:
+            name, fallback = body.split(":-", 1)
+        if name.startswith("env:"):
+            name = name[len("env:"):]
+        found = environ.get(name)
+        if found:
+            return found
+        if fallback is not None:
+            return fallback
+        unresolved.append(body)
+        return match.group(0)
+
+    return _PLACEHOLDER.sub(replace, value), unresolved
+
+
+def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[str, str],
+                      defaults: bool, unresolved: list[str]) -> Any:
+    """Every string value at any depth (keys are not interpolated)."""
+    if isinstance(value, str):
+        text, missing = interpolate(value, environ, context, defaults)
+        unresolved.extend(missing)
+        return text
+    if isinstance(value, Mapping):
+        return {k: _interpolate_deep(v, environ, context, defaults, unresolved) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_interpolate_deep(v, environ, context, defaults, unresolved) for v in value]
+    return value
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def _string_map(raw: Any, where: str) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{where}: expected a mapping of names to strings, got {_type_name(raw)}")
+    out = {}
+    for key, value in raw.items():
+        text = _scalar_text(value)
+        if text is None:
+            raise ConfigError(f"{where}.{key}: expected a string, got {_type_name(value)}")
+        out[str(key)] = text
+    return out
+
+
+def _args(raw: Any, where: str) -> list[str]:
+    """A list of strings; a JSON-list or shell-style string is split (REG §6.1 ``args``)."""
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith("["):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, list):
+                raw = parsed
+        if isinstance(raw, str):
+            try:
+                return shlex.split(raw)
+            except ValueError as exc:
+                raise ConfigError(f"{where}: cannot split the args string ({exc})") from None
+    if not isinstance(raw, list):
+        raise ConfigError(f"{where}: expected a list of strings, got {_type_name(raw)}")
+    out = []
+    for index, item in enumerate(raw):
+        text = _scalar_text(item)
+        if text is None:
+            raise ConfigError(f"{where}[{index}]: expected a string, got {_type_name(item)}")
+        out.append(text)
+    return out
+
+
+def _seconds(raw: Any, where: str) -> float | None:
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: expected a number of seconds, got {raw!r}") from None
+    if not value > 0 or value != value:
+        raise ConfigError(f"{where}: expected a positive number of seconds, got {raw!r}")
+    return value
+
+
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a dotenv file (``#`` comments, optional ``export``, quotes stripped).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    values: dict[str, str] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip()
+        if key.startswith("export "):
+            key = key[len("export "):].strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def redact_url(url: str) -> str:
+    """The URL with any ``user:password@`` replaced by ``••••@``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{C.SECRET_MASK}@{host}"))
+
+
+def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
+    has_url = raw.get("url") is not None
+    has_command = raw.get("command") is not None
+    if kind == "mcp_servers":
+        # REG §6.1: the presence of `url` selects HTTP (winning over `command`); only
+        # `transport: sse` changes the HTTP flavour.
+        if has_url:
+            if has_command:
+                warnings.append(f"{where}: has both url and command; url wins (HTTP)")
+            transport = str(raw.get("transport") or "http").strip().lower()
+            return "sse" if transport == "sse" else "http"
+        return "stdio"
+    declared = raw.get("type", raw.get("transport"))
+    if declared is not None:
+        transport = _TRANSPORT_ALIASES.get(str(declared).strip().lower().replace(" ", ""))
+        if transport is None:
+            raise ConfigError(f"{where}.type: expected stdio, http or sse, got {declared!r}")
+        return transport
+    if has_url:
+        if has_command:
+            warnings.append(f"{where}: has both url and command; url wins (HTTP)")
+        return "http"
+    return "stdio"
+
+
+def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping[str, str] | None = None,
+                 workspace: str | Path | None = None, base_dir: str | Path | None = None,
+                 warnings: list[str] | None = None) -> ServerSpec:
+    """One server entry → :class:`ServerSpec`.
+
+    Args:
+        name: the entry's key.
+        raw: the entry (a mapping).
+        kind: the file shape (:data:`CONFIG_KINDS`), which decides transport rules and
+            whether ``${VAR:-default}`` is honoured.
+        where: ``file: key.name`` for messages.
+        environ: variables for interpolation (default ``os.environ``).
+        workspace: ``${workspaceFolder}`` (default: the working directory).
+        base_dir: where a relative ``envFile`` is looked up (default: the working directory).
+        warnings: collects non-fatal notes.
+
+    Raises:
+        ConfigError: the entry is not a mapping, has neither ``command`` nor ``url``, or a key
+            has the wrong type; the message names the place.
+    """
+    warnings = warnings if warnings is not None else []
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
+    environ = os.environ if environ is None else environ
+    context = context_values(workspace)
+    unresolved: list[str] = []
+    entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved)
+
+    enabled, known = parse_bool_like(entry.get("enabled"))
+    if not known:
+        warnings.append(f"{where}.enabled: expected a boolean, got {entry.get('enabled')!r}; treated as on")
+    if "disabled" in entry:  # Cline / Roo style
+        disabled, _ = parse_bool_like(entry.get("disabled"), default=False)
+        enabled = enabled and not disabled
+
+    transport = _transport(entry, kind, where, warnings)
+    display: dict[str, Any] = {}
+    command = None
+    args: list[str] = []
+    env: dict[str, str] = {}
+    cwd = None
+    url = None
+    headers: dict[str, str] = {}
+    if transport == "stdio":
+        command = entry.get("command")
+        if not isinstance(command, str) or not command.strip():
+            raise ConfigError(f"{where}: expected 'command' (a non-empty string) for a stdio server, "
+                              f"or 'url' for a remote one")
+        args = _args(entry.get("args"), f"{where}.args")
+        env_file = entry.get("envFile")
+        if env_file is not None:
+            if not isinstance(env_file, str):
+                raise ConfigError(f"{where}.envFile: expected a file path, got {_type_name(env_file)}")
+            env_path = Path(env_file)
+            if not env_path.is_absolute():
+                env_path = Path(base_dir or Path.cwd()) / env_path
+            try:
+                env.update(read_env_file(env_path))
+            except (OSError, UnicodeDecodeError) as exc:
+                warnings.append(f"{where}.envFile: cannot read {env_file} ({getattr(exc, 'strerror', None) or exc}); ignored")
+        env.update(_string_map(entry.get("env"), f"{where}.env"))
+        cwd_raw = entry.get("cwd")
+        if cwd_raw is not None and not isinstance(cwd_raw, str):
+            raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
+        cwd = cwd_raw
+        display = {"command": raw.get("command"), "args": _args(raw.get("args"), f"{where}.args")}
+        if cwd is not None:
+            display["cwd"] = raw.get("cwd")
+    else:
+        url = entry.get("url")
+        if not isinstance(url, str) or not url.strip():
+            raise ConfigError(f"{where}.url: expected the server URL as a string, got {_type_name(url)}")
+        url = url.strip()
+        if not _PLACEHOLDER.search(url):
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
+        headers = _string_map(entry.get("headers"), f"{where}.headers")
+        display = {"url": raw.get("url")}
+
+    tools = entry.get("tools")
+    if tools is None:
+        tools = {}
+    elif not isinstance(tools, Mapping):
+        raise ConfigError(f"{where}.tools: expected a mapping (include, exclude, resources, prompts), "
+                          f"got {_type_name(tools)}")
+    protocol_raw = entry.get("protocol")
+    protocol = "auto"
+    if protocol_raw is not None:
+        protocol = _PROTOCOLS.get(str(protocol_raw).strip().lower(), "")
+        if not protocol:
+            warnings.append(f"{where}.protocol: expected auto, legacy or stateless, got {protocol_raw!r}; using auto")
+            protocol = "auto"
+    return ServerSpec(
+        name=name, transport=transport, command=command, args=tuple(args), env=env, cwd=cwd, url=url,
+        headers=headers, timeout=_seconds(entry.get("timeout"), f"{where}.timeout"),
+        connect_timeout=_seconds(entry.get("connect_timeout"), f"{where}.connect_timeout"),
+        enabled=enabled, tools=dict(tools), protocol=protocol, origin=where,
+        unresolved=tuple(dict.fromkeys(unresolved)), display=display)
+
+
+def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
+                      workspace: str | Path | None = None, base_dir: str | Path | None = None) -> McpConfig:
+    """Parsed YAML/JSON of an MCP client config → :class:`McpConfig`.
+
+    Raises:
+        ConfigError: ``data`` is not one of the config shapes, or an entry is bad (the message
+            names ``origin`` and the place, e.g. ``.mcp.json: mcpServers.github.args[1]``).
+    """
+    kind = config_kind(data)
+    if kind is None:
+        raise ConfigError(f"{origin}: top level: expected an MCP client config with 'mcpServers', "
+                          "'servers' (a mapping) or 'mcp_servers'")
+    block = data["mcp"]["servers"] if kind == "mcp.servers" else data[kind]
+    warnings: list[str] = []
+    specs = []
+    for name, raw in (block or {}).items():
+        where = f"{origin}: {kind}.{name}"
+        if not isinstance(name, str):
+            warnings.append(f"{where}: the server name was read as {_type_name(name)} {name!r} "
+                            "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
+        specs.append(parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
+                                  base_dir=base_dir, warnings=warnings))
+    return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
+
+
+def parse_config_text(text: str, origin: str, **kwargs: Any) -> McpConfig:
+    """Parse config text (JSON or YAML). Raises :class:`ConfigError` naming ``origin`` and the place."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{origin}: {place}: not valid JSON or YAML ({problem})") from None
+    return parse_config_data(data, origin, **kwargs)
+
+
+def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
+    """Read an MCP client config file.
+
+    ``envFile`` paths are relative to the file's folder; ``${workspaceFolder}`` is the working
+    directory unless ``workspace`` is given.
+
+    Raises:
+        ConfigError: unreadable file, invalid JSON/YAML, not a config, or a bad entry.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    kwargs.setdefault("base_dir", path.parent)
+    return parse_config_text(text, str(path), **kwargs)
+
+
+def default_call_timeout(data: Any) -> float | None:
+    """Hermes' top-level ``timeouts.mcp.tool_call`` (seconds), when a config sets it."""
+    try:
+        value = data["timeouts"]["mcp"]["tool_call"]
+    except (KeyError, TypeError):
+        return None
+    try:
+        return float(value) if float(value) > 0 else None
+    except (TypeError, ValueError):
+        return None
+
+
+def spec_from_fields(name: str, *, command: str | None = None, args: Iterable[str] | str = (),
+                     env: Mapping[str, str] | None = None, cwd: str | None = None, url: str | None = None,
+                     headers: Mapping[str, str] | None = None, transport: str | None = None,
+                     timeout: float | None = None, connect_timeout: float | None = None,
+                     tools: Mapping[str, Any] | None = None) -> ServerSpec:
+    """A spec from form fields (the app's "add a server" form), with the same checks and
+    interpolation as a config entry (``mcpServers`` rules).
+
+    Raises:
+        ConfigError: a bad field (names the server and the field).
+    """
+    raw: dict[str, Any] = {}
+    if url:
+        raw["url"] = url
+        raw["type"] = transport or "http"
+        if headers:
+            raw["headers"] = dict(headers)
+    else:
+        raw["command"] = command
+        raw["args"] = list(args) if not isinstance(args, str) else args
+        if env:
+            raw["env"] = dict(env)
+        if cwd:
+            raw["cwd"] = cwd
+    if timeout is not None:
+        raw["timeout"] = timeout
+    if connect_timeout is not None:
+        raw["connect_timeout"] = connect_timeout
+    if tools:
+        raw["tools"] = dict(tools)
+    if not name or not name.strip():
+        raise ConfigError("server name: expected a non-empty name")
+    return parse_server(name.strip(), raw, "mcpServers", f"form: {name.strip()}")
