@@ -8,15 +8,15 @@ import streamlit as st
 
 from pages import common
 
-st.set_page_config(page_title="toolsearch inspector", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="toolsearch inspector", page_icon=":material/search:", layout="wide")
 
 PAGES = [
-    st.Page("pages/overview.py", title="Overview", icon="📊", default=True, url_path="overview"),
-    st.Page("pages/model_view.py", title="What the model sees", icon="👁️", url_path="model"),
-    st.Page("pages/search.py", title="Search", icon="🔎", url_path="search"),
-    st.Page("pages/costs.py", title="Costs", icon="💰", url_path="costs"),
-    st.Page("pages/tuning.py", title="Tuning", icon="🎛️", url_path="tuning"),
-    st.Page("pages/report.py", title="Report", icon="📄", url_path="report"),
+    st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True, url_path="overview"),
+    st.Page("pages/model_view.py", title="What the model sees", icon=":material/visibility:", url_path="model"),
+    st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
+    st.Page("pages/costs.py", title="Costs", icon=":material/payments:", url_path="costs"),
+    st.Page("pages/tuning.py", title="Tuning", icon=":material/tune:", url_path="tuning"),
+    st.Page("pages/report.py", title="Report", icon=":material/description:", url_path="report"),
 ]
 
 navigation = st.navigation(PAGES)

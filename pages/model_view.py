@@ -16,11 +16,11 @@ if common.require_catalog(v):
     common.tier_badge(plan)
     tools_json = json.dumps(plan.tools, ensure_ascii=False, indent=2)
     c1, c2, c3 = st.columns(3)
-    c1.metric("Tools array", common.fmt_tokens(plan.tools_tokens), f"{len(plan.tools)} tool definitions", delta_color="off")
-    c2.metric("Listing", common.fmt_tokens(plan.listing_tokens), f"budget {plan.budget:,} tokens", delta_color="off")
+    c1.metric("Tools array", common.fmt_tokens(plan.tools_tokens), f"{len(plan.tools)} tool definitions", delta_color="off", delta_arrow="off")
+    c2.metric("Listing", common.fmt_tokens(plan.listing_tokens), f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
     desc = plan.tool_search_description or ""
     c3.metric("tool_search description", f"{len(desc):,} characters",
-              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off")
+              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off")
 
     tab_desc, tab_array, tab_servers = st.tabs(["tool_search description", "Tools array (JSON)", "Per-server states"])
     with tab_desc:

@@ -22,9 +22,9 @@ if common.require_catalog(v):
     st.subheader("Cost per request")
     e1, e2, e3 = st.columns(3)
     e1.metric(f"All schemas up front ({plan.display_tokenizer})", common.fmt_tokens(plan.eager_tokens),
-              common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off")
+              common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off")
     e2.metric(f"With tool search ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens),
-              common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off",
+              common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off", delta_arrow="off",
               help="The model-visible tools array: visible tools plus the three bridge tools with the embedded listing.")
     saved = plan.eager_tokens - plan.tools_tokens
     e3.metric("Saved per request", common.fmt_tokens(saved),

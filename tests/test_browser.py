@@ -114,3 +114,21 @@ def test_link_reproduces_the_view(page, app_url):
     page.goto(f"{app_url}/?catalog=five-servers&ctx=32K&pct=2.0")
     _wait_text(page, f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens")
     assert f"Form: {plan.listing_form}" in page.inner_text("body")
+
+
+def test_search_page_runs_queries(page, app_url):
+    inspector, _ = _expected_plan("team-workspace", context_length=200_000)
+    expected = inspector.bridge(parse_config({})).tool_search({"queries": ["slack post message", "zebra"]})
+    page.goto(f"{app_url}/search")
+    box = page.get_by_label("Queries (one per line)")
+    box.wait_for(timeout=30_000)
+    box.fill("slack post message\nzebra")
+    box.press("Control+Enter")
+    _wait_text(page, "Query 2: zebra")
+    top = expected["results"][0]["matches"][0]
+    page.get_by_text(top, exact=True).first.wait_for(timeout=30_000)
+    body = page.inner_text("body")
+    assert "Query 1: slack post message" in body
+    assert expected["results"][1]["matches"] == []
+    assert "No matches" in body  # the empty group shows the sources and the hint
+    page.screenshot(path=str(ARTIFACTS / "search.png"), full_page=True)
