@@ -16,6 +16,7 @@ PAGES = [
     st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
     st.Page("pages/costs.py", title="Costs", icon=":material/payments:", url_path="costs"),
     st.Page("pages/tuning.py", title="Tuning", icon=":material/tune:", url_path="tuning"),
+    st.Page("pages/live.py", title="Live servers", icon=":material/cable:", url_path="live-servers"),
     st.Page("pages/report.py", title="Report", icon=":material/description:", url_path="report"),
 ]
 

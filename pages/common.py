@@ -20,6 +20,7 @@ from toolsearch.catalog import Catalog, combine, load_source, load_text
 from toolsearch.config import ToolSearchConfig, parse_config
 from toolsearch.errors import ToolsearchError
 from toolsearch.inspector import Inspector
+from toolsearch.live import catalog_key
 from toolsearch.plan import Plan
 from toolsearch.profile import Profile, default_profile, profile_from_text
 
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES_DIR = ROOT / "sample_catalogs"
 DEFAULT_SAMPLE = "team-workspace"
 UPLOAD = "Upload files…"
+LIVE = "Live servers"
 
 #: One color per state / form, used by every table and chart.
 STATE_COLORS = {
@@ -156,7 +158,7 @@ def _sync_url() -> None:
         value = st.session_state.get(skey)
         if skey == "ctx_custom" and st.session_state.get("ctx_choice") != "custom":
             continue
-        if skey == "catalog" and value == UPLOAD:
+        if skey == "catalog" and value in (UPLOAD, LIVE):
             continue
         if value is not None and value != _DEFAULTS.get(skey):
             values[qkey] = str(value)
@@ -181,7 +183,7 @@ def sidebar() -> View:
     samples = sample_catalogs()
     sb = st.sidebar
     sb.header("Catalog")
-    options = [*samples, UPLOAD]
+    options = [*samples, UPLOAD, LIVE]
     sb.selectbox("Catalog source", options, key="catalog",
                  help="A sample catalog shipped with toolsearch, or your own files (catalog YAML/JSON, "
                       "a recorded tools/list result, or an OpenAI-style function array).")
@@ -205,6 +207,14 @@ def sidebar() -> View:
             source_label = " + ".join(c.name for c in loaded)
         else:
             source_key = ""
+    elif st.session_state["catalog"] == LIVE:
+        catalog = st.session_state.get("live_catalog")
+        if catalog is None:
+            errors.append("No live catalog yet: open the Live servers page, add your servers and press Connect.")
+            source_key = ""
+        else:
+            source_key = f"live:{st.session_state.get('live_catalog_key') or catalog_key(catalog)}"
+            source_label = f"{catalog.name} (live)"
     else:
         path = samples[st.session_state["catalog"]]
         try:

@@ -120,15 +120,18 @@ def test_search_page_runs_queries(page, app_url):
     inspector, _ = _expected_plan("team-workspace", context_length=200_000)
     expected = inspector.bridge(parse_config({})).tool_search({"queries": ["slack post message", "zebra"]})
     page.goto(f"{app_url}/search")
-    box = page.get_by_label("Queries (one per line)")
+    box = page.get_by_role("textbox", name="Queries (one per line)")
     box.wait_for(timeout=30_000)
     box.fill("slack post message\nzebra")
     box.press("Control+Enter")
     _wait_text(page, "Query 2: zebra")
+    _wait_text(page, "Query 1: slack post message")
+    _wait_text(page, "No matches")
     top = expected["results"][0]["matches"][0]
-    page.get_by_text(top, exact=True).first.wait_for(timeout=30_000)
+    page.get_by_role("tab", name="Response (exact JSON)").click()
+    page.get_by_text(f'"{top}"', exact=False).first.wait_for(timeout=30_000)
     body = page.inner_text("body")
-    assert "Query 1: slack post message" in body
+    assert '"total_available": ' + str(expected["total_available"]) in body
     assert expected["results"][1]["matches"] == []
-    assert "No matches" in body  # the empty group shows the sources and the hint
+    assert '"available_sources": ' in body  # the empty group carries the sources and the hint
     page.screenshot(path=str(ARTIFACTS / "search.png"), full_page=True)

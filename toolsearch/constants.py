@@ -92,3 +92,57 @@ LIVE_CALL_TIMEOUT_DEFAULT = 60.0
 SECRET_MASK = "\u2022\u2022\u2022\u2022"
 #: Transports a live server can use.
 MCP_TRANSPORTS = ("stdio", "http", "sse")
+
+# --- Search-quality evaluation and catalog lint (issue 6, parts 1-2) ------------------------
+#: Tokenizers a search variant can use: ``ascii`` is the reference (RB §7.1); ``unicode`` adds
+#: CJK character bigrams and non-ASCII words (see :func:`toolsearch.search.tokenize_unicode`).
+SEARCH_TOKENIZERS = ("ascii", "unicode")
+#: Score the early name-substring fallback gave each hit (RB §12, PR #31163).
+NAME_SUBSTRING_FALLBACK_SCORE = 0.1
+#: The k of recall@k reported beside recall@1 and recall@limit.
+EVAL_RECALL_K = 5
+#: Lint: a description longer than this many characters (REG §2 keeps it whole; it is sent in
+#: every tool_describe and eager request).
+LINT_DESCRIPTION_MAX_CHARS = 2048
+#: Lint: a tool schema is "far above typical" when its chars4 tokens exceed both this factor
+#: times the catalog median and the absolute floor below.
+LINT_SCHEMA_MEDIAN_FACTOR = 5.0
+LINT_SCHEMA_MIN_TOKENS = 1000
+#: Lint reachability probe: at most this many keywords from the first sentence, each at least
+#: this many characters long, none of them in LINT_PROBE_STOP_WORDS.
+LINT_PROBE_MAX_KEYWORDS = 4
+LINT_PROBE_MIN_WORD_CHARS = 3
+LINT_PROBE_STOP_WORDS = frozenset((
+    "the", "and", "for", "with", "from", "into", "that", "this", "these", "those", "its", "their",
+    "are", "was", "were", "been", "being", "has", "have", "had", "can", "may", "will", "not", "all",
+    "any", "each", "one", "per", "via", "use", "used", "using", "you", "your", "our", "which", "when",
+    "where", "what", "who", "how", "also", "only", "then", "than", "such", "other", "more", "most",
+    "some", "about", "over", "under", "between", "within", "without", "given", "returns", "return",
+))
+#: Lint: tools per request above which these providers reject the whole request. The OpenAI
+#: Chat Completions API documents "a max of 128 functions" for ``tools`` (Azure OpenAI serves the
+#: same API); Anthropic documents no such count cap.
+PROVIDER_MAX_TOOLS = 128
+PROVIDER_MAX_TOOLS_PROVIDERS = ("OpenAI Chat Completions", "Azure OpenAI")
+#: Lint severities, most severe first.
+LINT_SEVERITIES = ("error", "warning", "info")
+
+# --- Disclosure strategies (issue 5: provider tool search, Agent Skills) -------------------
+#: Anthropic tool search, regex variant: longest ``pattern`` (characters, Python ``re`` syntax).
+ANTHROPIC_REGEX_PATTERN_MAX_CHARS = 200
+#: Anthropic tool search, BM25 variant: longest natural-language ``query`` (characters).
+ANTHROPIC_BM25_QUERY_MAX_CHARS = 500
+#: Anthropic tool search: tool references one search returns by default.
+ANTHROPIC_SEARCH_RESULTS_DEFAULT = 5
+#: Anthropic tool search: at least this many tools must stay non-deferred.
+ANTHROPIC_MIN_NON_DEFERRED = 1
+#: Anthropic tool search: at most this many deferred tools per request.
+ANTHROPIC_MAX_DEFERRED_TOOLS = 10_000
+#: OpenAI tool search: each namespace is recommended to hold fewer than this many functions.
+OPENAI_NAMESPACE_MAX_FUNCTIONS = 10
+#: OpenAI tool search: functions one search loads. OpenAI publishes no default; toolsearch
+#: assumes the Anthropic figure so the two provider strategies compare like for like.
+OPENAI_SEARCH_RESULTS_ASSUMED = 5
+#: Agent Skills ``SKILL.md`` frontmatter: longest ``name`` and ``description`` (characters).
+SKILL_NAME_MAX_CHARS = 64
+SKILL_DESCRIPTION_MAX_CHARS = 1024

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
@@ -46,6 +47,50 @@ def tokenize(text: str) -> list[str]:
 def query_tokens(text: str) -> list[tuple[str, str]]:
     """``(raw token, stem)`` pairs of a query, in order (for explanations)."""
     return [(t, stem(t.lower())) for t in _ASCII_WORD.findall(text)]
+
+
+# --- Unicode-aware tokenizer (a what-if variant; the reference is tokenize above) -----------
+# CJK runs: Hangul Jamo, the ideographic iteration and closing marks (々〆〇), Hiragana,
+# Katakana (with ー), Katakana extensions, Hangul compatibility Jamo, CJK ideographs (Ext A, the
+# main block, compatibility), Hangul syllables, and the supplementary ideograph planes.
+_CJK = ("\u1100-\u11ff\u3005-\u3007\u3040-\u309f\u30a0-\u30ff\u3130-\u318f\u31f0-\u31ff"
+        "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f")
+_UNICODE_TOKEN = re.compile(f"([{_CJK}]+)|([^\\W_{_CJK}]+)")
+
+
+def unicode_query_tokens(text: str) -> list[tuple[str, str]]:
+    """``(raw token, term)`` pairs of the Unicode-aware tokenizer, in order.
+
+    The text is NFKC-normalized (full-width letters and digits become ASCII, half-width katakana
+    becomes full-width). Each run of CJK characters (Han, Hiragana, Katakana, Hangul) gives its
+    overlapping character bigrams (a run of one character gives that character), as Lucene's
+    CJKBigramFilter does: no dictionary, so Japanese, Chinese and Korean all work the same way.
+    Every other run of Unicode letters and digits (``\\w`` without ``_``) is one word,
+    lowercased and Snowball-stemmed like the reference. On ASCII text the result equals
+    :func:`query_tokens`, so only non-ASCII text is handled differently.
+    """
+    out: list[tuple[str, str]] = []
+    for cjk, word in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)):
+        if cjk:
+            grams = [cjk] if len(cjk) == 1 else [cjk[i:i + 2] for i in range(len(cjk) - 1)]
+            out.extend((g, g) for g in grams)
+        else:
+            out.append((word, stem(word.lower())))
+    return out
+
+
+def tokenize_unicode(text: str) -> list[str]:
+    """Terms of the Unicode-aware tokenizer (see :func:`unicode_query_tokens`)."""
+    return [term for _, term in unicode_query_tokens(text)]
+
+
+_FALLBACK_SEPARATORS = re.compile(r"[\s_.:\-]+")
+
+
+def fallback_key(text: str) -> str:
+    """Text normalized for the name-substring fallback: lowercased, runs of whitespace, ``_``,
+    ``.``, ``:`` and ``-`` made one ``_``, trimmed of ``_`` (so "DNS records" ~ ``dns_records``)."""
+    return _FALLBACK_SEPARATORS.sub("_", text.lower()).strip("_")
 
 
 @dataclass(frozen=True)
@@ -106,10 +151,24 @@ class SearchOptions:
     Attributes:
         gate: require the rarest query term (RB §7.4 step 2).
         coverage: require the coverage floor (RB §7.4 step 3).
+        tokenizer: ``"ascii"`` (RB §7.1) or ``"unicode"`` (:func:`tokenize_unicode`: CJK bigrams
+            and non-ASCII words become searchable), for the documents and the queries alike.
+        name_substring_fallback: when a query admits nothing, return the tools whose name
+            (without ``mcp__``) contains the query, both normalized by :func:`fallback_key`,
+            with score 0.1 in catalog order (the early fallback of RB §12, separators normalized).
+
+    Raises:
+        ValueError: an unknown ``tokenizer``.
     """
 
     gate: bool = True
     coverage: bool = True
+    tokenizer: str = "ascii"
+    name_substring_fallback: bool = False
+
+    def __post_init__(self) -> None:
+        if self.tokenizer not in C.SEARCH_TOKENIZERS:
+            raise ValueError(f"tokenizer must be one of {C.SEARCH_TOKENIZERS}, got {self.tokenizer!r}")
 
 
 @dataclass(frozen=True)
@@ -189,7 +248,11 @@ class SearchIndex:
         self._by_lower: dict[str, list[int]] = {}
         for i, name in enumerate(self.names):
             self._by_lower.setdefault(name.lower(), []).append(i)
-        corpus = [tokenize(d.text()) for d in self.docs]
+        unicode = options.tokenizer == "unicode"
+        self._tokenize = tokenize_unicode if unicode else tokenize
+        self._query_tokens = unicode_query_tokens if unicode else query_tokens
+        self._fallback_keys = [fallback_key(_bare(n)) for n in self.names] if options.name_substring_fallback else []
+        corpus = [self._tokenize(d.text()) for d in self.docs]
         self._bm25 = _ReferenceBM25(corpus, k1=C.BM25_K1, b=C.BM25_B) if corpus else None
         self._postings: dict[str, list[int]] = {}
         if self._bm25 is not None:
@@ -216,7 +279,7 @@ class SearchIndex:
         return self._bm25.get_batch_scores(stems, doc_ids)
 
     def _analyse(self, query: str):
-        stems = tokenize(query)
+        stems = self._tokenize(query)
         distinct = list(dict.fromkeys(stems))
         gate = None
         if distinct:
@@ -233,14 +296,25 @@ class SearchIndex:
         """
         stems, gate, answerable, required = self._analyse(query)
         if not stems or not self.docs or limit <= 0:
-            return []
+            if stems or not self.docs or limit <= 0 or not self.options.name_substring_fallback:
+                return []
+            return [(self.names[i], C.NAME_SUBSTRING_FALLBACK_SCORE) for i in self._fallback(query)[:limit]]
         exact = set(self._by_lower.get(query.strip().lower(), ()))
         candidates = self._admitted(stems, gate, answerable, required)
         scored = dict(zip(candidates, self._score(stems, candidates)))
         for i in exact:
             scored[i] = math.inf
+        if not scored and self.options.name_substring_fallback:
+            scored = {i: C.NAME_SUBSTRING_FALLBACK_SCORE for i in self._fallback(query)}
         order = sorted(scored, key=lambda i: (-scored[i], i))
         return [(self.names[i], scored[i]) for i in order[:limit]]
+
+    def _fallback(self, query: str) -> list[int]:
+        """Documents whose normalized bare name contains the normalized query (catalog order)."""
+        needle = fallback_key(query)
+        if not needle:
+            return []
+        return [i for i, key in enumerate(self._fallback_keys) if needle in key]
 
     def _admitted(self, stems, gate, answerable, required) -> list[int]:
         opts = self.options
@@ -260,17 +334,30 @@ class SearchIndex:
         (admitted before rejected), at most ``max_candidates``.
         """
         stems, gate, answerable, required = self._analyse(query)
-        tokens = tuple(query_tokens(query))
+        tokens = tuple(self._query_tokens(query))
         terms = tuple(TermInfo(t, self.df(t), self.idf(t)) for t in dict.fromkeys(stems))
         n = len(self.docs)
         avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
+        fallback: set[int] = set()
+        if self.options.name_substring_fallback and self.docs and limit > 0:
+            exact_ids = set(self._by_lower.get(query.strip().lower(), ())) if stems else set()
+            if not stems or not (set(self._admitted(stems, gate, answerable, required)) | exact_ids):
+                fallback = set(self._fallback(query))
+        if not stems and fallback:
+            ranked = [name for name, _ in self.search(query, limit)]
+            out = [Candidate(self.names[i], C.NAME_SUBSTRING_FALLBACK_SCORE, False, (), True,
+                             _FALLBACK_REASON + ("" if self.names[i] in ranked else f"; ranked below the limit of {limit}"),
+                             ranked.index(self.names[i]) + 1 if self.names[i] in ranked else None)
+                   for i in sorted(fallback)]
+            return Explanation(query, tokens, terms, gate, tuple(answerable), required,
+                               tuple(out[:max_candidates]), tuple(ranked), limit, n, avgdl)
         if not stems or not self.docs:
             return Explanation(query, tokens, terms, gate, tuple(answerable), required, (), (), limit, n, avgdl)
         exact = set(self._by_lower.get(query.strip().lower(), ()))
-        touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact)
+        touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact | fallback)
         scores = dict(zip(touched, self._score(stems, touched)))
         freqs = self._bm25.doc_freqs
-        admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact
+        admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact | fallback
         ranked = [name for name, _ in self.search(query, limit)]
         rank_of = {name: r for r, name in enumerate(ranked, 1)}
         out = []
@@ -279,6 +366,8 @@ class SearchIndex:
             has_gate = gate in freqs[i]
             if i in exact:
                 reason = "exact-name match: skips the gate and the coverage floor"
+            elif i in fallback:
+                reason = _FALLBACK_REASON
             elif self.options.gate and not has_gate:
                 reason = f"lacks the gate term '{gate}'"
             elif self.options.coverage and len(matched) < required:
@@ -289,7 +378,8 @@ class SearchIndex:
             name = self.names[i]
             if admitted and name not in rank_of:
                 reason += f"; ranked below the limit of {limit}"
-            out.append(Candidate(name, math.inf if i in exact else scores[i], has_gate, matched,
+            score = C.NAME_SUBSTRING_FALLBACK_SCORE if i in fallback else scores[i]
+            out.append(Candidate(name, math.inf if i in exact else score, has_gate, matched,
                                  admitted, reason, rank_of.get(name)))
         out.sort(key=lambda c: (not c.admitted, -c.score, self._position(c.name)))
         return Explanation(query, tokens, terms, gate, tuple(answerable), required,
@@ -297,3 +387,10 @@ class SearchIndex:
 
     def _position(self, name: str) -> int:
         return self._by_lower[name.lower()][0]
+
+
+_FALLBACK_REASON = "name-substring fallback: nothing else was admitted and the name contains the query"
+
+
+def _bare(name: str) -> str:
+    return name[len(C.MCP_TOOL_NAME_PREFIX):] if name.startswith(C.MCP_TOOL_NAME_PREFIX) else name
