@@ -10,13 +10,18 @@ from pages import common
 
 st.set_page_config(page_title="toolsearch inspector", page_icon=":material/search:", layout="wide")
 
+# url_path = the file stem: Streamlit runs the first request of a fresh server in its legacy
+# pages/ mode, which knows pages by file stem, so deep links resolve in both modes.
 PAGES = [
     st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True, url_path="overview"),
-    st.Page("pages/model_view.py", title="What the model sees", icon=":material/visibility:", url_path="model"),
+    st.Page("pages/model_view.py", title="What the model sees", icon=":material/visibility:", url_path="model_view"),
     st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
     st.Page("pages/costs.py", title="Costs", icon=":material/payments:", url_path="costs"),
     st.Page("pages/tuning.py", title="Tuning", icon=":material/tune:", url_path="tuning"),
-    st.Page("pages/live.py", title="Live servers", icon=":material/cable:", url_path="live-servers"),
+    st.Page("pages/live.py", title="Live servers", icon=":material/cable:", url_path="live"),
+    st.Page("pages/cache_diff.py", title="Cache & collapse", icon=":material/difference:", url_path="cache_diff"),
+    st.Page("pages/quality.py", title="Search quality & lint", icon=":material/fact_check:", url_path="quality"),
+    st.Page("pages/strategies.py", title="Strategies", icon=":material/compare_arrows:", url_path="strategies"),
     st.Page("pages/report.py", title="Report", icon=":material/description:", url_path="report"),
 ]
 

@@ -366,3 +366,127 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
         out[title] = fig.to_html(full_html=False, include_plotlyjs="inline" if i == 0 else False,
                                  config={"displaylogo": False})
     return out
+
+
+# --- Strategies figures (issue 5) -----------------------------------------------------------
+# STRATEGY_COLORS — one color per disclosure strategy, used by every Strategies table and chart;
+# strategy_metrics_figure(results, tokenizer) — up-front tokens, task tokens, round trips and
+# cache breaks per strategy; upfront_breakdown_figure(results, tokenizer) — what the prompt holds
+# before the first turn; timeline_figure(steps, tokenizer) — prompt size after each event.
+
+from plotly.subplots import make_subplots  # noqa: E402
+
+from toolsearch.strategies import STRATEGIES, STRATEGY_LABELS  # noqa: E402
+
+#: One color per strategy (ids of :data:`toolsearch.strategies.STRATEGIES`). Distinct hues, none
+#: of them a STATE_COLORS shade, so a strategy is never mistaken for a listing state.
+STRATEGY_COLORS: dict[str, str] = {
+    "all_upfront": "#6d4c41",       # brown: everything, every request
+    "tiered": "#1565c0",            # blue: the reference behavior
+    "anthropic_search": "#d84315",  # deep orange
+    "openai_search": "#00897b",     # teal green
+    "skill_linked": "#7b1fa2",      # purple
+    "combined": "#c2185b",          # pink: skill-linked + search
+}
+#: Colors of the prompt piece forms in the up-front breakdown.
+PIECE_COLORS: dict[str, str] = {
+    "schema": "#78909c", "tools array": "#1565c0", "name + description": "#4db6ac", "namespace": "#00897b",
+    "search tool": "#ffb74d", "skill listing": "#ce93d8", "pinned skill body": "#7b1fa2",
+}
+
+
+def strategy_metrics_figure(results: Sequence, tokenizer: str) -> go.Figure:
+    """Four panels of bars, one bar per strategy in its :data:`STRATEGY_COLORS` color: up-front
+    tokens, task tokens, round trips (before the first call of each tool, summed) and cache breaks.
+
+    Args:
+        results: :class:`toolsearch.strategies.StrategyResult` items.
+        tokenizer: named on the token axes.
+    """
+    titles = (f"Up front (tokens, {tokenizer})", f"Task (tokens, {tokenizer})",
+              "Round trips before first calls (count)", "Cache breaks during the task (count)")
+    fig = make_subplots(rows=2, cols=2, subplot_titles=titles, vertical_spacing=0.2, horizontal_spacing=0.1)
+    labels = [STRATEGY_LABELS[r.strategy] for r in results]
+    panels = (("upfront_tokens", 1, 1, "tokens"), ("task_tokens", 1, 2, "tokens"),
+              ("round_trips", 2, 1, "round trips"), ("cache_breaks", 2, 2, "cache breaks"))
+    for field_name, row, col, unit in panels:
+        values = [getattr(r, field_name) for r in results]
+        fig.add_bar(
+            x=labels, y=values, row=row, col=col, showlegend=False,
+            marker_color=[STRATEGY_COLORS[r.strategy] for r in results],
+            text=[f"{v:,}" for v in values], textposition="outside", cliponaxis=False,
+            hovertemplate=f"<b>%{{x}}</b><br>%{{y:,}} {unit}<extra></extra>",
+        )
+        fig.update_yaxes(tickformat=",", rangemode="tozero", row=row, col=col,
+                         range=[0, max(values + [1]) * 1.18],
+                         title_text="tokens" if unit == "tokens" else "count")
+    fig.update_xaxes(tickangle=-20)
+    fig.update_layout(font=FONT, height=640, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+                      bargap=0.3)
+    return fig
+
+
+def upfront_breakdown_figure(results: Sequence, tokenizer: str) -> go.Figure:
+    """Horizontal stacked bars: each strategy's prompt before the first turn, split by piece form
+    (tool schemas, tools array, name + description stubs, namespaces, search tool, skill
+    listing, pinned bodies), in tokens."""
+    labels = [STRATEGY_LABELS[r.strategy] for r in results]
+    forms = list(dict.fromkeys(f for r in results for f in r.upfront_breakdown))
+    fig = go.Figure()
+    for form in forms:
+        values = [r.upfront_breakdown.get(form, 0) for r in results]
+        fig.add_bar(name=form, orientation="h", y=labels, x=values, marker_color=PIECE_COLORS.get(form, "#9e9e9e"),
+                    hovertemplate=f"<b>%{{y}}</b><br>{esc(form)}: %{{x:,}} tokens<extra></extra>")
+    fig.update_layout(
+        barmode="stack", font=FONT, height=max(280, 44 * len(results) + 120), margin=dict(t=40, b=10, l=10, r=10),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="piece:"),
+        xaxis_title=f"prompt before the first turn (tokens, {tokenizer})", hoverlabel=dict(align="left"),
+    )
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True)
+    fig.update_xaxes(tickformat=",")
+    return fig
+
+
+def timeline_figure(steps: Sequence, tokenizer: str) -> go.Figure:
+    """Prompt size (tokens) per strategy after each event, one line per strategy in its color.
+
+    An ``x`` marker shows a step after which the strategy's cached prefix broke; a hollow
+    circle a step whose event failed for that strategy (e.g. a call before the skill was read).
+    Event labels (tool, skill, server names, queries) are escaped for plotly.
+    """
+    fig = go.Figure()
+    xs = [s.index for s in steps]
+    ticks = [f"{s.index}: {esc(s.event.label()) if s.event else 'start'}" for s in steps]
+    for strategy in (s.strategy for s in steps[0].states) if steps else ():
+        states = [step.state(strategy) for step in steps]
+        color = STRATEGY_COLORS[strategy]
+        fig.add_scatter(
+            x=xs, y=[st.prompt_tokens for st in states], mode="lines+markers", name=STRATEGY_LABELS[strategy],
+            line=dict(color=color, width=2, shape="hv"), marker=dict(color=color, size=6),
+            customdata=[[t, st.outcome, esc(st.message[:140]), "holds" if st.cache_holds else "BREAKS",
+                         esc(st.cache_note[:120])] for t, st in zip(ticks, states)],
+            hovertemplate=(f"<b>{STRATEGY_LABELS[strategy]}</b><br>step %{{customdata[0]}}<br>"
+                           "prompt: %{y:,} tokens<br>%{customdata[1]}: %{customdata[2]}<br>"
+                           "cached prefix %{customdata[3]}: %{customdata[4]}<extra></extra>"),
+        )
+        broke = [(x, st) for x, st in zip(xs, states) if not st.cache_holds]
+        if broke:
+            fig.add_scatter(x=[x for x, _ in broke], y=[st.prompt_tokens for _, st in broke], mode="markers",
+                            showlegend=False, marker=dict(symbol="x", size=13, color=color, line=dict(width=1)),
+                            hoverinfo="skip")
+        failed = [(x, st) for x, st in zip(xs, states) if st.outcome == "failed"]
+        if failed:
+            fig.add_scatter(x=[x for x, _ in failed], y=[st.prompt_tokens for _, st in failed], mode="markers",
+                            showlegend=False, hoverinfo="skip",
+                            marker=dict(symbol="circle-open", size=15, color=color, line=dict(width=2)))
+    fig.add_scatter(x=[None], y=[None], mode="markers", name="cache breaks after this event",
+                    marker=dict(symbol="x", size=12, color="#424242"), hoverinfo="skip")
+    fig.add_scatter(x=[None], y=[None], mode="markers", name="event failed",
+                    marker=dict(symbol="circle-open", size=13, color="#424242", line=dict(width=2)), hoverinfo="skip")
+    fig.update_layout(
+        font=FONT, height=480, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        yaxis=dict(title=f"prompt (tokens, {tokenizer})", tickformat=",", rangemode="tozero"),
+        xaxis=dict(title="event", tickvals=xs, ticktext=ticks, tickangle=-35, automargin=True),
+    )
+    return fig

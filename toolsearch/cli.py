@@ -144,7 +144,26 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seconds per server for connect + listing when the config sets none "
                         f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
     p.add_argument("--name", help="catalog name (default: the config file name)")
+
+    # Commands that live in their own modules (each loads its sources and reports its errors).
+    from . import cli_diff, cli_quality, cli_strategies  # noqa: PLC0415 - they import from this module
+
+    cli_strategies.add_parser(sub)
+    cli_quality.add_parsers(sub)
+    cli_diff.add_parsers(sub)
     return parser
+
+
+def _extension_command(args: argparse.Namespace) -> int | None:
+    """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
+    from . import cli_diff, cli_quality, cli_strategies  # noqa: PLC0415
+
+    if args.command == "strategies":
+        return cli_strategies.run(args)
+    for module in (cli_quality, cli_diff):
+        if args.command in module.COMMANDS:
+            return module.run(args)
+    return None
 
 
 def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -386,6 +405,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _quiet_sdk_logging()
+    status = _extension_command(args)
+    if status is not None:
+        return status
     try:
         if args.command == "snapshot":
             return _cmd_snapshot(args)

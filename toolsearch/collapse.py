@@ -75,8 +75,8 @@ _VERDICT_TEXT = {
                   "({ref_names:,} → {best_names:,}).",
     "fewer_collapsed": "The reference collapses {ref_collapsed} groups; {best_collapsed} would be enough "
                        "({ref_kept} → {best_kept} groups kept at names, {ref_names:,} → {best_names:,} tool names).",
-    "missed_fit": "The reference shows no listing (form none), but a fitting choice exists: form {best_form} "
-                  "with {best_kept} of {groups} groups at names and {best_names:,} tool names.",
+    "missed_fit": "The reference shows no listing (form none), but a fitting choice exists: form {best_form}, "
+                  "{best_kept} of {groups} groups at names, tool names shown: {best_names:,}.",
 }
 
 
@@ -118,8 +118,9 @@ class ServerCollapse:
     Attributes:
         server: server name; label: its group label (servers sharing a label share a group).
         deferred_count: its deferred tools (0: not in the listing, states ``visible``).
-        names_units / summary_units: its group's names block and summary line in the planning
-            units (characters for chars4, tokens for BPE; see :attr:`CollapseComparison.units`).
+        names_units / summary_units: its group's names block and summary line on their own, in
+            the planning units (characters for chars4, tokens for BPE; see
+            :attr:`CollapseComparison.units`).
         reference / best: its state under each choice.
     """
 
@@ -203,7 +204,6 @@ class _Costs:
     summary: tuple[int, ...]
     capacity: int
     additive: bool             # the sum equals the real measure (always for chars4)
-    units: str
 
 
 def _compose(header: str, blocks: Sequence[str]) -> str:
@@ -214,7 +214,7 @@ def _costs(groups: Sequence[GroupBlocks], header: str, budget: int, tokenizer: T
     if not tokenizer.exact:
         # chars4: len(header) + Σ (1 + len(block)) <= 4B, the joining newline counted with its block.
         return _Costs(len(header), tuple(1 + len(g.names_block) for g in groups),
-                      tuple(1 + len(g.summary) for g in groups), 4 * budget, True, "characters")
+                      tuple(1 + len(g.summary) for g in groups), 4 * budget, True)
     last = len(groups) - 1
     count = tokenizer.count
 
@@ -225,7 +225,7 @@ def _costs(groups: Sequence[GroupBlocks], header: str, budget: int, tokenizer: T
                    for g in groups for b in (g.names_block, g.summary))
     return _Costs(count(header + "\n") if groups else count(header),
                   tuple(cost(g.names_block, i) for i, g in enumerate(groups)),
-                  tuple(cost(g.summary, i) for i, g in enumerate(groups)), budget, additive, "tokens")
+                  tuple(cost(g.summary, i) for i, g in enumerate(groups)), budget, additive)
 
 
 def _optimal_subset(savings: Sequence[int], hidden: Sequence[int], positions: Sequence[int],
@@ -396,8 +396,8 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
             ref_names=reference.names_shown, best_names=best.names_shown, ref_collapsed=len(reference.collapsed),
             best_collapsed=len(best.collapsed), ref_kept=reference.kept, best_kept=best.kept,
             best_form=best.form, groups=len(groups))
-    costs = _costs(groups, planner.header, budget, tk)
-    units = {g.label: (n, s) for g, n, s in zip(groups, costs.names, costs.summary)}
+    size = tk.count if tk.exact else len
+    units = {g.label: (size(g.names_block), size(g.summary)) for g in groups}
     rows = []
     deferred_by_server: dict[str, int] = {}
     for tool in deferral.deferred:
@@ -420,9 +420,9 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
 
     return CollapseComparison(
         budget=budget, context_length=context_length, threshold_pct=config.threshold_pct,
-        listing_max_tokens=config.listing_max_tokens, tokenizer=tk.effective, units=costs.units,
+        listing_max_tokens=config.listing_max_tokens, tokenizer=tk.effective,
         applicable=why is None, reference=reference, best=best, method=method, exact=exact, verdict=verdict,
-        summary=summary, servers=tuple(rows), groups=len(groups),
+        summary=summary, servers=tuple(rows), groups=len(groups), units="tokens" if tk.exact else "characters",
         reference_description_tokens=description_tokens(reference),
         best_description_tokens=description_tokens(best))
 

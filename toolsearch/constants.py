@@ -146,3 +146,7 @@ OPENAI_SEARCH_RESULTS_ASSUMED = 5
 #: Agent Skills ``SKILL.md`` frontmatter: longest ``name`` and ``description`` (characters).
 SKILL_NAME_MAX_CHARS = 64
 SKILL_DESCRIPTION_MAX_CHARS = 1024
+
+# --- Cache-stability diff and better collapse (issue 6, parts 3-4) --------------------------
+#: Characters of excerpt shown on each side of a first difference (toolsearch.cachediff).
+CACHE_DIFF_CONTEXT_CHARS = 48

@@ -526,6 +526,18 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
                       tuple(results), unknown, len(bridge.deferred))
 
 
+def task_cell(result: TaskResult, limit: int) -> str:
+    """One task's outcome as a short cell for tables: the best rank (``"(7)"`` when below the
+    limit, ``"—"`` when no expected tool is admitted); for abstention tasks ``"empty"`` or
+    ``"NOT EMPTY"``."""
+    if result.task.abstention:
+        return "empty" if result.correct else "NOT EMPTY"
+    best = result.best_rank
+    if best is None:
+        return "—"
+    return str(best) if best <= limit else f"({best})"
+
+
 def evaluation_json(evaluation: Evaluation) -> str:
     """``toolsearch eval --json`` text (indented, non-ASCII kept)."""
     return json.dumps(evaluation.to_dict(), ensure_ascii=False, indent=2)

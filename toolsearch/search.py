@@ -62,18 +62,27 @@ def unicode_query_tokens(text: str) -> list[tuple[str, str]]:
     """``(raw token, term)`` pairs of the Unicode-aware tokenizer, in order.
 
     The text is NFKC-normalized (full-width letters and digits become ASCII, half-width katakana
-    becomes full-width). Each run of CJK characters (Han, Hiragana, Katakana, Hangul) gives its
-    overlapping character bigrams (a run of one character gives that character), as Lucene's
-    CJKBigramFilter does: no dictionary, so Japanese, Chinese and Korean all work the same way.
-    Every other run of Unicode letters and digits (``\\w`` without ``_``) is one word,
-    lowercased and Snowball-stemmed like the reference. On ASCII text the result equals
+    becomes full-width). Each run of CJK characters (Han, Hiragana, Katakana, Hangul) gives, in
+    text order, every character and every overlapping pair of characters: ``経路検索`` gives
+    ``経 経路 路 路検 検 検索 索``. This is Lucene's CJK bigram analysis with unigrams kept
+    (``CJKBigramFilter(outputUnigrams=true)``): it needs no dictionary, so Japanese, Chinese and
+    Korean work alike with no new dependency; the bigrams carry most of the meaning (``経路``
+    route, ``検索`` search) and the unigrams keep one-character words findable (``駅`` station,
+    ``税`` tax). Every other run of Unicode letters and digits (``\\w`` without ``_``) is one
+    word, lowercased and Snowball-stemmed like the reference. On ASCII text the result equals
     :func:`query_tokens`, so only non-ASCII text is handled differently.
+
+    Limits: bigrams across a word boundary (``路検`` above) are noise, and a query bigram that
+    occurs in no document becomes the gate term and empties the result (RB §7.4), as any unknown
+    word does; a dictionary segmenter (e.g. MeCab for Japanese) would avoid both, per language.
     """
     out: list[tuple[str, str]] = []
     for cjk, word in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)):
         if cjk:
-            grams = [cjk] if len(cjk) == 1 else [cjk[i:i + 2] for i in range(len(cjk) - 1)]
-            out.extend((g, g) for g in grams)
+            for i, char in enumerate(cjk):
+                out.append((char, char))
+                if i + 1 < len(cjk):
+                    out.append((cjk[i:i + 2], cjk[i:i + 2]))
         else:
             out.append((word, stem(word.lower())))
     return out
@@ -88,9 +97,10 @@ _FALLBACK_SEPARATORS = re.compile(r"[\s_.:\-]+")
 
 
 def fallback_key(text: str) -> str:
-    """Text normalized for the name-substring fallback: lowercased, runs of whitespace, ``_``,
-    ``.``, ``:`` and ``-`` made one ``_``, trimmed of ``_`` (so "DNS records" ~ ``dns_records``)."""
-    return _FALLBACK_SEPARATORS.sub("_", text.lower()).strip("_")
+    """Text normalized for the name-substring fallback: lowercased, with whitespace, ``_``, ``.``,
+    ``:`` and ``-`` removed, so "DNS records" is found in ``zones_dns_records_list``, "e-ticket"
+    in ``issue_eticket`` and "on call" in ``get_current_oncall_users``."""
+    return _FALLBACK_SEPARATORS.sub("", text.lower())
 
 
 @dataclass(frozen=True)
@@ -155,7 +165,7 @@ class SearchOptions:
             and non-ASCII words become searchable), for the documents and the queries alike.
         name_substring_fallback: when a query admits nothing, return the tools whose name
             (without ``mcp__``) contains the query, both normalized by :func:`fallback_key`,
-            with score 0.1 in catalog order (the early fallback of RB §12, separators normalized).
+            with score 0.1 in catalog order (the early fallback of RB §12, separators ignored).
 
     Raises:
         ValueError: an unknown ``tokenizer``.

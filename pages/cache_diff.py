@@ -1,0 +1,241 @@
+"""Cache & collapse: (a) does a change break the prompt cache, and where; (b) the better-collapse
+what-if. Every number comes from ``toolsearch.cachediff`` and ``toolsearch.collapse``; catalog
+text (server and tool names, descriptions, listing excerpts) is shown only through st.code,
+st.text and st.dataframe."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable
+
+import pandas as pd
+import streamlit as st
+
+from pages import common
+from toolsearch import constants as C
+from toolsearch.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
+from toolsearch.catalog import load_text
+from toolsearch.collapse import CollapseComparison, collapse_table, compare_collapse
+from toolsearch.config import ToolSearchConfig
+from toolsearch.errors import ToolsearchError
+from toolsearch.inspector import Inspector
+
+SAME = "Same catalog (the sidebar's)"
+UPLOADED = "Another catalog file (upload)"
+VERDICT_BADGE = {
+    "same": ("Reference choice is already the best", "green"),
+    "not_applicable": ("No listing to collapse", "gray"),
+    "smaller_listing": ("What-if: shorter listing", "blue"),
+    "more_names": ("What-if: more tool names shown", "violet"),
+    "fewer_collapsed": ("What-if: fewer servers collapsed", "violet"),
+    "missed_fit": ("What-if: the reference missed a fitting listing", "red"),
+}
+
+
+def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
+    """Per-session memo for derived inspectors; ``owner`` must be the same object on a hit."""
+    store = st.session_state.setdefault("_cache_diff_memo", {})
+    hit = store.get(key)
+    if hit is None or hit[0] is not owner:
+        if len(store) >= 8:
+            store.clear()
+        hit = store[key] = (owner, make())
+    return hit[1]
+
+
+def _ctx_text(n: int | None) -> str:
+    return f"{n:,}" if n else "unknown"
+
+
+def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
+    """The widgets for side B; returns the side (or ``None`` while no file is uploaded) and an error."""
+    st.markdown("**Side B**: change one or more settings, or compare with another catalog file.")
+    col1, col2, col3, col4 = st.columns([1.3, 1, 1, 1])
+    source = col1.radio("B's catalog", [SAME, UPLOADED], key="cd_source")
+    choice = col2.selectbox("B: context length", common.CONTEXT_CHOICES, key="cd_ctx",
+                            index=common.CONTEXT_CHOICES.index(st.session_state.get("ctx_choice", "200K")))
+    ctx = None if choice == "unknown" else common.PRESET_LABELS.get(choice)
+    if choice == "custom":
+        ctx = int(col2.number_input("B: custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX,
+                                    value=v.context_length or 64_000, step=1000, key="cd_ctx_custom"))
+    pct = col3.number_input("B: threshold_pct (%)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
+                            value=float(v.config.threshold_pct), step=0.5, key="cd_pct")
+    cap = col3.number_input("B: listing_max_tokens", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,
+                            value=int(v.config.listing_max_tokens), step=100, key="cd_cap")
+    naming = col4.radio("B: tool names", list(C.TOOL_NAMING), key="cd_naming", horizontal=True,
+                        index=list(C.TOOL_NAMING).index(v.inspector.naming))
+    config: ToolSearchConfig = v.config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
+    profile = v.inspector.profile
+    if source == UPLOADED:
+        upload = col1.file_uploader("B's catalog file", type=["yaml", "yml", "json"], key="cd_upload",
+                                    help="A catalog YAML/JSON, a recorded tools/list result or a function array, "
+                                         "e.g. a newer snapshot of the same servers.")
+        if upload is None:
+            return None, None
+        data = upload.getvalue()
+        digest = hashlib.sha256(data).hexdigest()[:16]
+        try:
+            text = data.decode("utf-8")
+            inspector = _memo(("upload", digest, naming), profile,
+                              lambda: Inspector(load_text(text, upload.name), naming, profile))
+        except UnicodeDecodeError:
+            return None, f"{upload.name}: expected UTF-8 text"
+        except ToolsearchError as exc:
+            return None, str(exc)
+        label = upload.name
+    else:
+        inspector = v.inspector if naming == v.inspector.naming else _memo(
+            ("naming", id(v.inspector), naming), v.inspector, lambda: Inspector(v.inspector.catalog, naming, profile))
+        label = v.source_label
+    return Side(inspector, config, ctx, v.tokenizer, "B", label), None
+
+
+def settings_table(diff: CacheDiff) -> pd.DataFrame:
+    """Both sides' settings and outcome, one row per fact (values as text)."""
+    a, b = diff.a, diff.b
+    rows = [
+        ("catalog", a.source, b.source),
+        ("context length", _ctx_text(a.context_length), _ctx_text(b.context_length)),
+        ("threshold_pct", f"{a.threshold_pct:g}", f"{b.threshold_pct:g}"),
+        ("listing_max_tokens", f"{a.listing_max_tokens:,}", f"{b.listing_max_tokens:,}"),
+        ("tool names", a.naming, b.naming),
+        ("budget (tokens)", f"{a.budget:,}", f"{b.budget:,}"),
+        ("tier", str(a.tier), str(b.tier)),
+        ("listing form", a.listing_form, b.listing_form),
+        ("deferred tools", f"{a.deferred_count:,}", f"{b.deferred_count:,}"),
+        ("tools array (characters)", f"{a.tools_characters:,}", f"{b.tools_characters:,}"),
+        (f"tools array (tokens, {diff.reusable.tokenizer})", f"{a.tools_tokens:,}", f"{b.tools_tokens:,}"),
+    ]
+    return pd.DataFrame([{"": k, "A (sidebar)": x, "B": y, "differs": "●" if x != y else ""} for k, x, y in rows])
+
+
+def cause_lines(causes) -> str:
+    """One bullet per cause: ``• <kind in words>: <message>`` (plain text: messages hold catalog names)."""
+    return "\n".join(f"• {c.kind.replace('_', ' ')}: {c.message}" for c in causes)
+
+
+def show_diff(diff: CacheDiff) -> None:
+    """Badge, reusable prefix, first differences with excerpts, causes."""
+    r = diff.reusable
+    if diff.cache_hit:
+        st.badge("Prompt cache: HIT — identical bytes", icon=":material/check_circle:", color="green")
+    else:
+        st.badge("Prompt cache: MISS — the prefix changes", icon=":material/cancel:", color="red")
+    c1, c2, c3 = st.columns(3)
+    c1.metric("Reusable prefix (characters)", f"{r.characters:,}", f"of {r.total_characters_b:,} in B",
+              delta_color="off", delta_arrow="off")
+    c2.metric(f"Reusable prefix (tokens, {r.tokenizer})", f"{r.tokens:,}", f"of {r.total_tokens_b:,} in B",
+              delta_color="off", delta_arrow="off")
+    c3.metric("Share of B served from the cache", f"{100 * r.share_of_b:.1f}%",
+              "everything after the first difference is recomputed" if not diff.cache_hit else "the whole tools array",
+              delta_color="off", delta_arrow="off")
+    table = settings_table(diff)
+    st.dataframe(table, hide_index=True, width="stretch", height=35 * (len(table) + 1) + 3)
+    if diff.tools is not None:
+        t = diff.tools
+        st.markdown("**First difference in the tools array** (compact JSON, as the estimator serializes it)")
+        where = [f"character {t.first.offset:,} (UTF-8 byte {t.first.byte_offset:,})"]
+        if t.path_a or t.path_b:
+            where.append(f"A continues at {t.path_a or 'the end of the array'}"
+                         + (f" (tool {t.tool_a})" if t.tool_a else ""))
+            where.append(f"B continues at {t.path_b or 'the end of the array'}"
+                         + (f" (tool {t.tool_b})" if t.tool_b else ""))
+        if t.string_line:
+            where.append(f"inside that string: line {t.string_line}, column {t.string_column}")
+        st.text("\n".join(where))
+        st.code(t.first.render(), language=None)
+    if diff.description is not None:
+        d = diff.description
+        st.markdown("**First difference in the tool_search description** (raw text)")
+        st.text(f"line {d.line}, column {d.column} (character {d.offset:,})\n"
+                f"A: {diff.region_a}\nB: {diff.region_b}")
+        st.code(d.render(), language=None)
+    if diff.causes:
+        st.markdown("**Causes** (found by comparing catalogs, settings and plans)")
+        st.text(cause_lines(diff.causes))
+    if diff.notes:
+        with st.expander(f"Differences that do not change the prefix ({len(diff.notes)})", expanded=diff.cache_hit):
+            st.text(cause_lines(diff.notes))
+    st.caption(CACHE_EXPLANATION)
+
+
+def _style_states(df: pd.DataFrame, columns: list[str]):
+    def color(value: Any) -> str:
+        c = common.STATE_COLORS.get(value)
+        return f"color: white; background-color: {c}" if c else ""
+    return df.style.map(color, subset=columns)
+
+
+def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
+    """Per-server states under the reference and the what-if."""
+    return pd.DataFrame([{
+        "server": s.server, "label": s.label, "deferred tools": s.deferred_count,
+        f"names block ({cmp.units})": s.names_units, f"summary line ({cmp.units})": s.summary_units,
+        "reference": s.reference, "best (what-if)": s.best, "changed": "●" if s.best != s.reference else "",
+    } for s in cmp.servers])
+
+
+def show_collapse(v: common.View) -> CollapseComparison:
+    """Reference vs best collapse at the sidebar settings, and over the context presets."""
+    cmp = compare_collapse(v.inspector.planner, v.config, v.context_length, v.tokenizer)
+    st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
+            "(largest names block first, RB §5.4). This section computes the best choice under the same budget: "
+            "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
+            "collapse order).", icon=":material/science:")
+    label, color = VERDICT_BADGE[cmp.verdict]
+    st.badge(label, color=color)
+    st.markdown(f"**Verdict:** {cmp.summary}")
+    st.caption(f"Budget {cmp.budget:,} tokens ({cmp.tokenizer}) · method: {cmp.method}"
+               + ("" if cmp.exact else " (approximate: not proven optimal)"))
+    left, right = st.columns(2)
+    for col, title, outcome, desc_tokens in ((left, "Reference (what the model sees)", cmp.reference,
+                                              cmp.reference_description_tokens),
+                                             (right, "Best choice (what-if)", cmp.best, cmp.best_description_tokens)):
+        with col.container(border=True):
+            st.markdown(f"**{title}**")
+            m1, m2 = st.columns(2)
+            m1.metric("Form", outcome.form)
+            m2.metric("Groups at names", f"{outcome.kept} of {cmp.groups}")
+            m3, m4 = st.columns(2)
+            m3.metric("Tool names shown", f"{outcome.names_shown:,}")
+            m4.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
+                      delta_color="off", delta_arrow="off")
+    df = server_rows(cmp)
+    st.dataframe(_style_states(df, ["reference", "best (what-if)"]), hide_index=True, width="stretch")
+    with st.expander("The two listings (exact text)"):
+        a, b = st.columns(2)
+        a.caption("Reference")
+        a.code(cmp.reference.text or "(no listing: form none)", language=None, wrap_lines=True)
+        b.caption("Best choice (what-if)")
+        b.code(cmp.best.text or "(no listing: form none)", language=None, wrap_lines=True)
+    st.markdown("**Over the context-length presets** (sidebar threshold_pct and listing_max_tokens)")
+    rows = collapse_table(v.inspector.planner, v.config, [*C.CONTEXT_PRESETS, None], v.tokenizer)
+    st.dataframe(pd.DataFrame([{
+        "context length": _ctx_text(r.context_length), "budget (tokens)": r.budget,
+        "reference form": r.reference_form, "best form": r.best_form,
+        "groups at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
+        "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
+        "verdict": VERDICT_BADGE[r.verdict][0],
+    } for r in rows]), hide_index=True, width="stretch",
+        column_config={"budget (tokens)": st.column_config.NumberColumn(format="localized")})
+    return cmp
+
+
+v = common.view()
+st.title("Cache & collapse")
+if common.require_catalog(v):
+    st.subheader("Cache-stability diff")
+    st.caption("Side A is the sidebar: its catalog and settings. Side B starts equal to it; change B's settings or "
+               "upload another catalog (e.g. a newer snapshot) and see whether the model-visible prefix stays "
+               "byte-identical, where it first differs, and why.")
+    side_b, error = side_b_controls(v)
+    if error:
+        st.error(error, icon="⚠️")
+    if side_b is None:
+        st.info("Upload B's catalog file to compare.")
+    else:
+        side_a = Side(v.inspector, v.config, v.context_length, v.tokenizer, "A", v.source_label)
+        show_diff(compare(side_a, side_b, v.display_tokenizer))
+    st.divider()
+    st.subheader("Better collapse (what-if)")
+    show_collapse(v)

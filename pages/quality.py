@@ -1,0 +1,268 @@
+"""Search quality & lint: a labeled query file scored against the search (variants side by side,
+misses explained) and the catalog lint findings.
+
+Every number comes from ``toolsearch.evaluation`` and ``toolsearch.lint``. Catalog text and
+query-file text (tool names, queries, descriptions, messages) are untrusted: they are shown only
+through st.dataframe, st.text and st.code, and escaped before they reach a plotly figure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import weakref
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from pages import common
+from toolsearch import constants as C
+from toolsearch.errors import ToolsearchError
+from toolsearch.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
+                                   load_queries, load_queries_text, task_cell)
+from toolsearch.lint import RULES, LintReport, lint
+
+UPLOAD = "Upload a query file…"
+#: Extra combinations offered beside the single switches.
+COMBOS = ("unicode+no-gate", "unicode+name-substring", "no-gate+no-coverage")
+VARIANT_COLORS = {"reference": "#424242", "no-gate": "#1565c0", "no-coverage": "#6a1b9a", "unicode": "#2e7d32",
+                  "name-substring": "#ef6c00"}
+EXTRA_COLORS = ("#00838f", "#ad1457", "#827717", "#5d4037")
+#: Severity cell colors (red, orange, blue), white text.
+SEVERITY_COLORS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
+METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention accuracy")
+
+
+def queries_dir() -> Path:
+    """The shipped query files (``sample_catalogs/queries``)."""
+    return common.SAMPLES_DIR / "queries"
+
+
+@st.cache_resource
+def _results() -> weakref.WeakKeyDictionary:
+    """Engine results per inspector, shared by every session (the sidebar caches inspectors the
+    same way); an entry goes away with its inspector."""
+    return weakref.WeakKeyDictionary()
+
+
+def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
+    """``make()`` once per ``owner`` (the inspector object) and ``key``; at most 12 results each."""
+    store = _results().setdefault(owner, {})
+    if key not in store:
+        if len(store) >= 12:
+            store.clear()
+        store[key] = make()
+    return store[key]
+
+
+def variant_color(name: str, index: int) -> str:
+    return VARIANT_COLORS.get(name, EXTRA_COLORS[index % len(EXTRA_COLORS)])
+
+
+def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
+    """One row per variant: the overall metrics (fractions 0–1) and the counts."""
+    rows = []
+    for variant in ev.variants:
+        m = variant.metrics
+        rows.append({
+            "variant": variant.name, "recall@1": m.recall_at_1, f"recall@{ev.k}": m.recall_at_k,
+            "recall@limit": m.recall_at_limit, "MRR": m.mrr, "abstention accuracy": m.abstention_accuracy,
+            "answered": f"{m.answered}/{m.positive}", "abstained": f"{m.abstained}/{m.abstention}",
+            "misses by cause": " · ".join(f"{c} {n}" for c, n in m.miss_causes.items()) or "none",
+        })
+    return rows
+
+
+def metrics_figure(ev: Evaluation) -> go.Figure:
+    """Grouped bars: one group per metric, one bar per variant (values 0–1)."""
+    fig = go.Figure()
+    for i, variant in enumerate(ev.variants):
+        m = variant.metrics
+        values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_accuracy]
+        name = html.escape(variant.name)
+        fig.add_bar(name=name, x=list(METRIC_COLUMNS), y=values, marker_color=variant_color(variant.name, i),
+                    text=[f"{x:.2f}" if x is not None else "" for x in values], textposition="outside",
+                    hovertemplate=f"<b>{name}</b><br>%{{x}}: %{{y:.3f}}<extra></extra>")
+    fig.update_layout(barmode="group", height=380, margin=dict(t=40, b=10, l=10, r=10),
+                      font=dict(family="Source Sans Pro, sans-serif", size=13),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="variant:"),
+                      yaxis=dict(range=[0, 1.12], title="share (0–1)", tickformat=".1f"))
+    return fig
+
+
+def task_rows(ev: Evaluation) -> list[dict[str, Any]]:
+    """One row per task: its queries, expected tools and the outcome under each variant."""
+    rows = []
+    for i, task in enumerate(ev.query_file.tasks):
+        row: dict[str, Any] = {"task": task.id}
+        for variant in ev.variants:
+            row[variant.name] = task_cell(variant.tasks[i], ev.limit)
+        row["queries"] = " | ".join(task.queries)
+        row["expected"] = ", ".join(task.expected) or "(nothing: abstention)"
+        rows.append(row)
+    return rows
+
+
+def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
+    """The explained misses of one variant."""
+    return [{"task": m.task, "cause": m.cause, "why": m.detail, "query": m.query, "expected tool": m.tool,
+             "rank": m.rank, "gate term": m.gate or ""}
+            for m in ev.variant(variant).misses]
+
+
+def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> list[dict[str, Any]]:
+    """The findings with one of ``severities`` and (when given) one of ``rules``."""
+    return [{"severity": f.severity, "rule": f.rule, "server": f.server, "tool": f.tool,
+             "finding": f.message, "fix": f.fix, "wire name": f.name}
+            for f in report.findings if f.severity in severities and (not rules or f.rule in rules)]
+
+
+def style_severity(df: pd.DataFrame):
+    """Color the ``severity`` column with :data:`SEVERITY_COLORS`."""
+    def color(value: Any) -> str:
+        c = SEVERITY_COLORS.get(value)
+        return f"color: white; background-color: {c}" if c else ""
+    return df.style.map(color, subset=["severity"])
+
+
+def choose_query_file(catalog_key: str) -> tuple[QueryFile | None, str | None]:
+    """The query-file widgets; returns the parsed file (or ``None``) and an error message."""
+    shipped = sorted(queries_dir().glob("*.yaml"))
+    options = [p.name for p in shipped] + [UPLOAD]
+    default = next((i for i, p in enumerate(shipped) if p.stem == catalog_key), len(options) - 1)
+    choice = st.selectbox("Labeled query file", options, index=default, key=f"quality_file:{catalog_key}",
+                          help="A YAML file of tasks: id, one or more queries, the expected wire names (empty = "
+                               "nothing should be found). The shipped files are written for the sample catalogs "
+                               "of the same name; docs/quality.md describes the format.")
+    if choice != UPLOAD:
+        try:
+            return load_queries(queries_dir() / choice), None
+        except ToolsearchError as exc:
+            return None, str(exc)
+    upload = st.file_uploader("Query file (YAML or JSON)", type=["yaml", "yml", "json"], key="quality_upload")
+    if upload is None:
+        return None, None
+    try:
+        return load_queries_text(upload.getvalue().decode("utf-8"), upload.name), None
+    except UnicodeDecodeError:
+        return None, f"{upload.name}: expected UTF-8 text"
+    except ToolsearchError as exc:
+        return None, str(exc)
+
+
+v = common.view()
+st.title("Search quality & lint")
+if common.require_catalog(v):
+    ins = v.inspector
+    config = v.config
+    catalog_key = str(st.session_state.get("catalog", ""))
+
+    # --- search quality -------------------------------------------------------------------
+    st.header("Search quality")
+    st.caption("Each task is one tool_search call: its queries and the tools a correct search returns. Ranks are "
+               "the best position over the task's queries; recall@k is the share of expected tools ranked k or "
+               "better; MRR is 1/best rank when within the limit, else 0; abstention accuracy is the share of "
+               "tasks that are empty exactly when they should be. Variants switch one rule of the reference "
+               f"search at a time. Limit: {config.search_default_limit} (the sidebar's search_default_limit).")
+    left, right = st.columns([2, 3])
+    with left:
+        queries, error = choose_query_file(catalog_key)
+    variants = right.multiselect(
+        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants",
+        help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
+             "switches at once.")
+    with right.expander("What the variants change"):
+        st.dataframe(pd.DataFrame([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()]),
+                     hide_index=True, width="stretch")
+    if error:
+        st.error(error, icon="⚠️")
+    elif queries is None:
+        st.info("Choose a shipped query file or upload one to score this catalog's search.")
+    elif not variants:
+        st.info("Choose at least one variant.")
+    else:
+        digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected] for t in queries.tasks],
+                                           ensure_ascii=False).encode()).hexdigest()[:16]
+        key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit)
+        with st.spinner("Scoring the query file…"):
+            ev = _memo(key, ins, lambda: evaluate(ins, queries, variants, config))
+        if queries.tool_names and queries.tool_names != ins.naming:
+            st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
+                       f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
+        if ev.unknown_expected:
+            st.warning(f"{len(ev.unknown_expected)} expected name(s) are not deferred tools of this catalog (a query "
+                       "file for another catalog, another tool naming, or a typo). They count as misses:")
+            st.text("\n".join(ev.unknown_expected[:20]))
+        st.text(f"{queries.name}: {len(queries.tasks)} tasks "
+                f"({ev.variants[0].metrics.positive} with expected tools, {ev.variants[0].metrics.abstention} "
+                f"abstention tests) on {ev.deferred_count:,} deferred tools; limit {ev.limit}")
+        fraction = st.column_config.NumberColumn(format="%.3f")
+        st.dataframe(pd.DataFrame(metrics_rows(ev)), hide_index=True, width="stretch", key="quality_metrics",
+                     column_config={c: fraction for c in METRIC_COLUMNS})
+        st.plotly_chart(metrics_figure(ev), key="quality_chart", width="stretch")
+
+        st.subheader("Per task")
+        st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
+                   "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
+                   "NOT EMPTY.")
+        st.dataframe(pd.DataFrame(task_rows(ev)), hide_index=True, width="stretch", key="quality_tasks")
+
+        st.subheader("Misses, explained")
+        shown = st.selectbox("Variant", [x.name for x in ev.variants], key="quality_miss_variant")
+        misses = miss_rows(ev, shown)
+        if not misses:
+            st.success(f"No misses under {shown}: every expected tool is within the limit.")
+        else:
+            st.caption("One row per expected tool not returned within the limit, and per query of its task. "
+                       "Causes: gate (lacks the rarest query term), coverage (too few of the answerable terms), "
+                       "rank (admitted below the limit), no-shared-term, no-tokens (the tokenizer sees no word), "
+                       "not-in-catalog.")
+            table = pd.DataFrame(misses)
+            table["rank"] = table["rank"].astype("Int64")
+            st.dataframe(table, hide_index=True, width="stretch", key="quality_misses", placeholder="—",
+                         column_config={"why": st.column_config.TextColumn(width="large")})
+        st.download_button("Download the evaluation (JSON)", json.dumps(ev.to_dict(), ensure_ascii=False, indent=2),
+                           file_name="evaluation.json", mime="application/json", key="quality_eval_download")
+
+    # --- lint --------------------------------------------------------------------------------
+    st.header("Catalog lint")
+    lint_key = ("lint", config.defer, config.search_default_limit, config.max_search_limit, config.enabled)
+    with st.spinner("Linting the catalog…"):
+        report = _memo(lint_key, ins, lambda: lint(ins, config))
+    counts = report.counts()
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.")
+    c2.metric("Warnings", counts["warning"], help="The model is likely to miss, misread or overpay for a tool.")
+    c3.metric("Info", counts["info"], help="Worth knowing in a design review; often fine.")
+    c4.metric("Median tool schema", f"{report.median_schema_tokens:,.0f} tokens",
+              help="chars4 tokens of one tool definition; schema-large compares against it.")
+    f1, f2 = st.columns([1, 2])
+    severities = f1.multiselect("Severity", list(C.LINT_SEVERITIES), default=list(C.LINT_SEVERITIES),
+                                key="lint_severity")
+    fired = list(report.by_rule())
+    rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules",
+                           help="Only the rules that fired on this catalog are offered.")
+    rows = lint_rows(report, severities, rules)
+    if report.findings:
+        st.caption("By rule: " + " · ".join(f"{rule} {n:,}" for rule, n in report.by_rule().items()))
+    if not report.findings:
+        st.success("No findings: nothing in this catalog trips a lint rule at these settings.")
+    elif not rows:
+        st.info("No finding matches the filters.")
+    else:
+        st.caption(f"{len(rows):,} of {len(report.findings):,} findings. Reachability probes use the reference "
+                   f"search at limit {report.limit}; names are the wire names the model sees.")
+        st.dataframe(style_severity(pd.DataFrame(rows)), hide_index=True, width="stretch", key="lint_table",
+                     column_config={"server": st.column_config.TextColumn(width="small"),
+                                    "tool": st.column_config.TextColumn(width="medium"),
+                                    "finding": st.column_config.TextColumn(width="large"),
+                                    "fix": st.column_config.TextColumn(width="large")})
+    with st.expander("What each rule checks"):
+        st.dataframe(pd.DataFrame([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)}
+                                   for r, t in RULES.items()]), hide_index=True, width="stretch")
+    st.download_button("Download the lint report (JSON)", json.dumps(report.to_dict(), ensure_ascii=False, indent=2),
+                       file_name="lint.json", mime="application/json", key="quality_lint_download")

@@ -1,0 +1,413 @@
+"""Strategies: six disclosure strategies side by side for the same catalog, skills and task.
+
+Every number comes from :mod:`toolsearch.strategies`; this page only collects inputs and shows
+results. Catalog and skill text is untrusted: it reaches the page only through dataframes,
+``st.text``/``st.code`` and escaped plotly hovers, never as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+import yaml
+
+from pages import charts, common
+from toolsearch import constants as C
+from toolsearch.catalog import load_source
+from toolsearch.errors import ToolsearchError
+from toolsearch.inspector import Inspector
+from toolsearch.skills import SkillSet, load_skills, skills_from_texts
+from toolsearch.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
+                                   STRATEGY_SUMMARIES, ALL_UPFRONT, Event, Namespace, StrategyModel,
+                                   StrategySettings, Task, dump_events, events_from_text, load_events,
+                                   parse_events, task_from_events)
+
+SAMPLE_SKILLS = common.ROOT / "sample_skills"
+SEED = common.ROOT / "sample_catalogs" / "seed-worked-example"
+SIDEBAR, WORKED = "Sidebar catalog", "Worked example (issue 5)"
+SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE = "Sample skills (sample_skills/)", "Upload SKILL.md files or a YAML list", "No skills"
+#: The sample events are written for this sample catalog.
+SAMPLE_EVENTS_CATALOG = "team-workspace"
+NAMESPACE_EXAMPLE = """\
+# Optional. Each namespace shows only its name and description until searched.
+- name: tracking
+  description: Issue tracking across GitHub and Linear.
+  tools: [mcp__github__create_issue, mcp__linear__create_issue]
+"""
+
+
+def _mtime_key(folder: Path) -> str:
+    files = sorted(folder.rglob("*")) if folder.exists() else []
+    return hashlib.sha256("".join(f"{p}:{p.stat().st_mtime_ns}" for p in files if p.is_file()).encode()).hexdigest()[:16]
+
+
+@st.cache_resource(show_spinner="Loading the worked example…", max_entries=2)
+def _seed(key: str) -> tuple[Inspector, SkillSet, tuple[Event, ...]]:
+    return (Inspector(load_source(SEED / "catalog.yaml")), load_skills(SEED / "skills"),
+            load_events(SEED / "task.yaml"))
+
+
+@st.cache_resource(show_spinner="Loading skills…", max_entries=4)
+def _folder_skills(path: str, key: str) -> SkillSet:
+    return load_skills(path)
+
+
+@st.cache_resource(show_spinner="Computing the strategies…", max_entries=16)
+def _model(key: str, _inspector: Inspector, _skills: SkillSet, _settings: StrategySettings) -> StrategyModel:
+    return StrategyModel(_inspector, _skills, _settings)
+
+
+@st.cache_resource(show_spinner="Running the task and the events…", max_entries=32)
+def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...]):
+    return _model.results(_task), (_model.timeline(_events) if _events else ())
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def _color_strategy(df: pd.DataFrame, column: str = "strategy"):
+    colors = {STRATEGY_LABELS[s]: charts.STRATEGY_COLORS[s] for s in STRATEGIES}
+
+    def color(value):
+        c = colors.get(value)
+        return f"color: white; background-color: {c}" if c else ""
+    return df.style.map(color, subset=[column])
+
+
+def _events_rows(events: tuple[Event, ...]) -> pd.DataFrame:
+    rows = [{"event": e.kind, "argument": "" if e.arg is None else (" ".join(e.arg) if isinstance(e.arg, tuple) else e.arg)}
+            for e in events]
+    return pd.DataFrame(rows, columns=["event", "argument"])
+
+
+def _events_from_rows(df: pd.DataFrame) -> tuple[Event, ...]:
+    """Editor rows → events (a ``describe`` argument may list several names, space-separated)."""
+    data = []
+    for _, row in df.iterrows():
+        kind = row.get("event")
+        if not isinstance(kind, str) or not kind.strip():
+            continue
+        arg = row.get("argument")
+        arg = arg.strip() if isinstance(arg, str) else ""
+        if kind == "compaction":
+            data.append(kind)
+        elif kind == "describe":
+            data.append({kind: arg.replace(",", " ").split() or ""})
+        else:
+            data.append({kind: arg})
+    return parse_events(data, "events table")
+
+
+v = common.view()
+st.title("Strategies")
+st.caption("When does the model get a tool's schema? Six disclosure strategies for the same catalog, skills and "
+           "task: what the model sees before the first turn, what a task costs, the round trips before each "
+           "tool's first call, and whether the prompt cache survives. See docs/strategies.md for what each trades.")
+
+source = st.radio("Catalog and skills", [SIDEBAR, WORKED], horizontal=True, key="strat_source",
+                  help="The sidebar's catalog with skills of your choice, or the issue-5 worked example: 200 tools "
+                       "at 500 tokens, 50 skills with 100-token listing lines and 2,000-token bodies "
+                       "(sample_catalogs/seed-worked-example/).")
+errors: list[str] = []
+if source == WORKED:
+    try:
+        inspector, skills, default_events = _seed(_mtime_key(SEED))
+    except ToolsearchError as exc:
+        st.error(f"The worked example could not be loaded: {exc}", icon="⚠️")
+        st.stop()
+    source_label = "worked example"
+    st.caption("Catalog, skills and events from sample_catalogs/seed-worked-example/. The sidebar's catalog is not "
+               "used here; its tokenizers, context length and budget are.")
+    if v.display_tokenizer != "chars4":
+        st.info(f"The worked example is sized for the chars4 estimate; the sidebar's display tokenizer is "
+                f"{v.display_tokenizer}, so its numbers differ from 105,000 / 109,000 / 11,000.")
+else:
+    if not common.require_catalog(v):
+        st.stop()
+    inspector = v.inspector
+    source_label = v.source_label
+    mode = st.radio("Skills", [SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE], horizontal=True, key="strat_skills_mode",
+                    help="Skills are listed by name and description up front; their bodies are read on demand. "
+                         "metadata.include_tools links tools to a skill (skill-linked strategy).")
+    skills = SkillSet()
+    default_events: tuple[Event, ...] = ()
+    if mode == SKILLS_SAMPLE:
+        try:
+            skills = _folder_skills(str(SAMPLE_SKILLS), _mtime_key(SAMPLE_SKILLS))
+        except ToolsearchError as exc:
+            errors.append(str(exc))
+        if st.session_state.get("catalog") == SAMPLE_EVENTS_CATALOG and (SAMPLE_SKILLS / "events.yaml").exists():
+            try:
+                default_events = load_events(SAMPLE_SKILLS / "events.yaml")
+            except ToolsearchError as exc:
+                errors.append(str(exc))
+    elif mode == SKILLS_UPLOAD:
+        uploads = st.file_uploader("SKILL.md files or a YAML list of skills", type=["md", "yaml", "yml", "json"],
+                                   accept_multiple_files=True, key="strat_skill_uploads",
+                                   help="Several SKILL.md files (one per skill), or one YAML list "
+                                        "[{name, description, include_tools, allowed-tools, body}].")
+        texts = []
+        for upload in uploads or []:
+            try:
+                texts.append((upload.name, upload.getvalue().decode("utf-8")))
+            except UnicodeDecodeError:
+                errors.append(f"{upload.name}: expected UTF-8 text")
+        if texts:
+            try:
+                skills = skills_from_texts(texts)
+            except ToolsearchError as exc:
+                errors.append(str(exc))
+for error in errors:
+    st.error(error, icon="⚠️")
+
+tool_names = [t.name for t in inspector.registration.tools if t.name not in C.BRIDGE_NAMES]
+skill_names = list(skills.names)
+server_names = [s.name for s in inspector.catalog.servers]
+
+# --- events and task ----------------------------------------------------------------------------
+st.subheader("Task and events")
+with st.expander("Events for the timeline: edit, add or remove rows, or load a YAML file"):
+    st.caption("The timeline runs these events in order under every strategy. Events: "
+               + ", ".join(EVENT_KINDS) + ". A describe argument may list several tool names; a server named by "
+               "add_server starts disconnected. By default the task below is the reads and calls of these events.")
+    events_upload = st.file_uploader("Load events (YAML list)", type=["yaml", "yml"], key="strat_events_upload",
+                                     help="e.g. - {read_skill: pdf}, - {call: mcp__github__create_issue}, "
+                                          "- {search: \"github issue\"}, - compaction, - {add_server: sentry}")
+    if events_upload is not None:
+        try:
+            default_events = events_from_text(events_upload.getvalue().decode("utf-8"), events_upload.name)
+        except (ToolsearchError, UnicodeDecodeError) as exc:
+            st.error(f"Events file not used: {exc}", icon="⚠️")
+    editor_key = "strat_events_" + _digest(source, source_label, skill_names, default_events)
+    edited = st.data_editor(
+        _events_rows(default_events), key=editor_key, num_rows="dynamic", hide_index=True, width="stretch",
+        column_config={
+            "event": st.column_config.SelectboxColumn("event", options=list(EVENT_KINDS), required=True),
+            "argument": st.column_config.TextColumn(
+                "argument", help="query or regex pattern (search), tool wire names (describe, call), skill "
+                                 "(read_skill), server (add_server, remove_server); empty for compaction"),
+        })
+    events: tuple[Event, ...] = ()
+    events_ok = True
+    try:
+        events = _events_from_rows(edited)
+    except ToolsearchError as exc:
+        st.error(str(exc), icon="⚠️")
+        events_ok = False
+    st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
+    st.code(dump_events(events) or "# no events", language="yaml")
+
+derived = task_from_events(events)
+task_key = _digest(editor_key, events)
+left, right = st.columns(2)
+read = left.multiselect("Skills the task reads", skill_names,
+                        default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}")
+used = right.multiselect("Tools the task uses", tool_names,
+                         default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}")
+task = Task(tuple(read), tuple(used))
+
+# --- settings --------------------------------------------------------------------------------------
+with st.expander("Strategy settings"):
+    st.caption(f"Counts use the sidebar's display tokenizer ({v.display_tokenizer}); the tiered strategy uses the "
+               "sidebar's context length, budget and planning tokenizer.")
+    c1, c2 = st.columns(2)
+    override = c1.checkbox("Count every tool definition as a fixed size", key="strat_override",
+                           help="A uniform per-tool size, e.g. 500 tokens for the worked example.")
+    tool_tokens = (c1.number_input("Tokens per tool definition", min_value=0, max_value=1_000_000, value=500, step=50,
+                                   key="strat_tool_tokens") if override else None)
+    st.markdown("**Provider search (Anthropic, OpenAI, combined)**")
+    p1, p2, p3 = st.columns(3)
+    by_hand = p1.checkbox("Choose the non-deferred tools", key="strat_nd_by_hand",
+                          help="Default: the tools the reference keeps visible (core tools); combined also defers "
+                               "skill-linked ones. At least one tool always stays non-deferred.")
+    non_deferred = None
+    if by_hand:
+        reference = sorted(StrategyModel(inspector, None, StrategySettings(tokenizer=v.display_tokenizer,
+                                                                           config=v.config)).reference_visible)
+        non_deferred = tuple(p1.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd"))
+    variant = p2.radio("Anthropic search tool", list(SEARCH_VARIANTS), horizontal=True, key="strat_variant",
+                       help=f"bm25: natural-language query up to {C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters; "
+                            f"regex: Python re pattern up to {C.ANTHROPIC_REGEX_PATTERN_MAX_CHARS} characters.")
+    results_per_search = p3.number_input("Results per search", min_value=1, max_value=50,
+                                         value=C.ANTHROPIC_SEARCH_RESULTS_DEFAULT, key="strat_results",
+                                         help=f"Anthropic default {C.ANTHROPIC_SEARCH_RESULTS_DEFAULT}; OpenAI publishes "
+                                              "none, the same number is assumed.")
+    st.markdown("**Provider search (OpenAI)**")
+    o1, o2 = st.columns(2)
+    group_servers = o1.toggle("Group each MCP server's deferred tools", value=True, key="strat_group",
+                              help="On: each MCP server shows only its name and description until searched. Off: "
+                                   "every deferred tool shows its name and description (parameters deferred).")
+    ns_text = o2.text_area("Namespaces (YAML)", value="", placeholder=NAMESPACE_EXAMPLE, key="strat_namespaces",
+                           help=f"OpenAI recommends fewer than {C.OPENAI_NAMESPACE_MAX_FUNCTIONS} functions per namespace.")
+    namespaces: tuple[Namespace, ...] = ()
+    if ns_text.strip():
+        try:
+            data = yaml.safe_load(ns_text)
+            if not isinstance(data, list):
+                raise ValueError("expected a list of {name, description, tools}")
+            parsed = []
+            for i, item in enumerate(data):
+                if not (isinstance(item, dict) and isinstance(item.get("name"), str)
+                        and isinstance(item.get("tools"), list)):
+                    raise ValueError(f"[{i}]: expected a mapping with a name and a tools list")
+                parsed.append(Namespace(item["name"], str(item.get("description", "")),
+                                        tuple(str(t) for t in item["tools"])))
+            namespaces = tuple(parsed)
+        except (yaml.YAMLError, ValueError) as exc:
+            st.error(f"Namespaces not used: {exc}", icon="⚠️")
+    st.markdown("**Skill-linked and combined**")
+    s1, s2 = st.columns(2)
+    pinned = tuple(s1.multiselect("Pinned skills", skill_names, key="strat_pinned",
+                                  help="In the input before the first call, with their tools."))
+    mid = s2.toggle("Model takes tools mid-conversation without touching tools", key="strat_mid",
+                    help="On: a read skill's tools arrive in the conversation and the cache survives. Off: they are "
+                         "appended to tools and the cache breaks at that point.")
+
+settings = StrategySettings(
+    tokenizer=v.display_tokenizer, tool_tokens=int(tool_tokens) if tool_tokens is not None else None, config=v.config,
+    context_length=v.context_length, planning_tokenizer=v.tokenizer, non_deferred=non_deferred,
+    search_variant=variant, anthropic_search_results=int(results_per_search),
+    openai_search_results=int(results_per_search), group_servers=group_servers, namespaces=namespaces,
+    pinned_skills=pinned, mid_conversation_tools=mid)
+model_key = _digest(id(inspector), source_label, skills, settings)
+model = _model(model_key, inspector, skills, settings)
+if events_ok:
+    try:
+        model.check_events(events, "events table")
+    except ToolsearchError as exc:
+        st.error(str(exc), icon="⚠️")
+        events_ok = False
+results, timeline = _run(_digest(model_key, task, events if events_ok else ()), model, task,
+                         events if events_ok else ())
+tk = settings.tokenizer
+
+# --- per strategy ------------------------------------------------------------------------------------
+st.subheader("Per strategy")
+st.text(f"Catalog: {inspector.catalog.name} · {len(tool_names):,} tools · {len(skill_names)} skills · "
+        f"task: {len(task.skills_read)} skill read(s), {len(task.tools_used)} tool(s) used · tokens in {tk}")
+table = pd.DataFrame([{
+    "strategy": r.label, f"up front (tokens, {tk})": r.upfront_tokens, f"task (tokens, {tk})": r.task_tokens,
+    "round trips": r.round_trips, "cache breaks": r.cache_breaks,
+    "read before call": "n/a" if r.read_before_call is None else ("guaranteed" if r.read_before_call else "not guaranteed"),
+    "tools shown up front": r.tools_upfront, "callable up front": r.callable_upfront,
+} for r in results])
+numbers = [c for c in table.columns if c not in ("strategy", "read before call")]
+st.dataframe(_color_strategy(table).format("{:,}", subset=numbers), hide_index=True, width="stretch",
+             key="strat_table")
+st.caption("round trips (count): discovery turns before the task's first calls · cache breaks (count): events of the "
+           "task after which the prompt prefix changed · read before call: a skill-linked tool can only be called "
+           "after its skill was read · tools shown up front (count): tool entries in front of the model before the "
+           "first turn · callable up front (count): tools a call would succeed for before the first turn.")
+by_id = {r.strategy: r for r in results}
+if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
+    m1, m2, m3 = st.columns(3)
+    m1.metric("All up front: task", common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens),
+              f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
+              delta_arrow="off")
+    linked = by_id[SKILL_LINKED]
+    m2.metric("Skill-linked: task", common.fmt_tokens(linked.task_tokens),
+              f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off")
+    m3.metric("Difference (all up front − skill-linked)",
+              common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens - linked.task_tokens),
+              "task tokens saved by skill-linked disclosure", delta_color="off", delta_arrow="off")
+st.plotly_chart(charts.strategy_metrics_figure(results, tk), key="strat_metrics", width="stretch")
+st.caption("Round trips: model turns a strategy needs before a tool's first call (search, describe, a skill read it "
+           "requires), each counted once for the first tool that needs it. Cache breaks: events of the task after "
+           "which the prompt prefix (tools and system prompt) was not the same as before. Colors: one per strategy, "
+           "the same in every table and chart of this page.")
+
+with st.expander("What the prompt holds before the first turn"):
+    st.plotly_chart(charts.upfront_breakdown_figure(results, tk), key="strat_breakdown", width="stretch")
+if task.tools_used:
+    st.markdown("**Round trips before the first call of each tool**")
+    st.dataframe(pd.DataFrame([{"tool": tool, **{r.label: r.per_tool[i].round_trips for r in results}}
+                               for i, tool in enumerate(task.tools_used)]),
+                 hide_index=True, width="stretch", key="strat_per_tool")
+    with st.expander("How each tool was reached"):
+        st.dataframe(pd.DataFrame([{
+            "strategy": r.label, "tool": t.tool, "round trips (count)": t.round_trips, "steps": " → ".join(t.steps),
+            "how": t.via, "call": "ok" if t.called else "failed", "message": t.message,
+        } for r in results for t in r.per_tool]), hide_index=True, width="stretch")
+with st.expander("Rules applied and assumptions"):
+    for r in results:
+        st.text(f"{r.label}: {STRATEGY_SUMMARIES[r.strategy]}")
+        for note in r.notes:
+            st.text(f"    · {note}")
+
+# --- timeline -----------------------------------------------------------------------------------------
+st.subheader("Timeline")
+if not timeline:
+    st.info("No events: add rows to the events table (or load an events file) to see the prompt after each event.")
+else:
+    st.caption("Prompt size after each event (tokens). ✕ the cached prefix broke after that event; ○ the event "
+               "failed for that strategy (for example a call before its skill was read, or a deferred tool not "
+               "loaded by a search yet). Events run as given: no strategy searches or reads on its own here.")
+    log_y = st.toggle("Log scale (tokens)", value=True, key="strat_log_y",
+                      help="On by default: all up front is often 10–100× the other strategies, which would "
+                           "flatten their lines at the bottom.")
+    figure = charts.timeline_figure(timeline, tk)
+    if log_y:
+        figure.update_yaxes(type="log", rangemode="normal", dtick="D2", title_text=f"prompt (tokens, {tk}, log scale)")
+    st.plotly_chart(figure, key="strat_timeline", width="stretch")
+    wide = pd.DataFrame([{"step": s.index, "event": s.event.label() if s.event else "start",
+                          **{STRATEGY_LABELS[x.strategy]: x.prompt_tokens for x in s.states}} for s in timeline])
+    marks = {(s.index, STRATEGY_LABELS[x.strategy]): (x.cache_holds, x.outcome) for s in timeline for x in s.states}
+
+    def shade(df: pd.DataFrame) -> pd.DataFrame:
+        out = pd.DataFrame("", index=df.index, columns=df.columns)
+        for i, row in df.iterrows():
+            for label in df.columns[2:]:
+                holds, outcome = marks[(row["step"], label)]
+                if outcome == "failed":
+                    out.loc[i, label] = "background-color: #ffcdd2"
+                elif not holds:
+                    out.loc[i, label] = "background-color: #ffe0b2"
+        return out
+    st.caption(f"Prompt (tokens, {tk}) per strategy. Orange cell: the cached prefix broke; red cell: the event failed.")
+    st.dataframe(wide.style.apply(shade, axis=None).format("{:,}", subset=list(wide.columns[2:])), hide_index=True,
+                 width="stretch", key="strat_timeline_table", height=min(740, 35 * (len(wide) + 1) + 3))
+
+    labels = {s.index: f"{s.index}: {s.event.label() if s.event else 'start'}" for s in timeline}
+    step_index = st.select_slider("Step", options=list(labels), value=len(timeline) - 1,
+                                  format_func=lambda i: labels[i], key="strat_step")
+    step = timeline[step_index]
+    tabs = st.tabs([STRATEGY_LABELS[x.strategy] for x in step.states])
+    for tab, state in zip(tabs, step.states):
+        with tab:
+            st.text(f"{state.outcome}: {state.message}")
+            st.text(f"prompt {state.prompt_tokens:,} tokens (prefix {state.prefix_tokens:,}, "
+                    f"{state.added_tokens:+,} this step) · cached prefix {'holds' if state.cache_holds else 'BREAKS'}: "
+                    f"{state.cache_note}")
+            a, b = st.columns(2)
+            a.caption(f"Model-visible tools ({len(state.visible_tools):,} entries)")
+            a.dataframe(pd.DataFrame(state.visible_tools, columns=["tool", "form"]), hide_index=True, width="stretch",
+                        height=min(400, 35 * (len(state.visible_tools) + 1) + 3))
+            b.caption(f"Callable tools ({len(state.callable):,})")
+            b.dataframe(pd.DataFrame({"tool": list(state.callable)}), hide_index=True, width="stretch",
+                        height=min(400, 35 * (len(state.callable) + 1) + 3))
+
+# --- skills ----------------------------------------------------------------------------------------
+st.subheader("Skills")
+if not skill_names:
+    st.info("No skills loaded: the skill-linked strategy then keeps every tool up front.")
+else:
+    st.caption("allowed-tools is the Agent Skills pre-approval field (tools the harness may run without asking while "
+               "the skill is active); it neither shows nor unlocks tools. include_tools is what links tools to a skill.")
+    skills_table = pd.DataFrame([{
+        "skill": s.name, "description": s.description,
+        "include_tools (linked)": " ".join(model.links.get(s.name, ())),
+        "allowed-tools (pre-approval, not disclosure)": " ".join(s.allowed_tools),
+        f"listing line (tokens, {tk})": model.listing_tokens[s.name], f"body (tokens, {tk})": model.body_tokens[s.name],
+        "pinned": s.name in model.pinned, "file": s.origin,
+    } for s in skills.skills])
+    sizes = [c for c in skills_table.columns if "(tokens" in c]
+    st.dataframe(skills_table.style.format("{:,}", subset=sizes), hide_index=True, width="stretch", key="strat_skills")
+problems = [*skills.problems, *model.problems]
+if problems:
+    with st.expander(f"Skill and settings notes ({len(problems)})"):
+        st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
+                     hide_index=True, width="stretch")
