@@ -87,7 +87,7 @@ def _expected_plan(catalog: str, **overrides):
     return inspector, inspector.plan(parse_config(overrides.pop("config", {})), **overrides)
 
 
-def _wait_text(page, text: str, timeout: float = 30_000) -> None:
+def _wait_text(page, text: str, timeout: float = 90_000) -> None:
     page.get_by_text(text, exact=False).first.wait_for(timeout=timeout)
 
 
@@ -121,7 +121,7 @@ def test_search_page_runs_queries(page, app_url):
     expected = inspector.bridge(parse_config({})).tool_search({"queries": ["slack post message", "zebra"]})
     page.goto(f"{app_url}/search")
     box = page.get_by_role("textbox", name="Queries (one per line)")
-    box.wait_for(timeout=30_000)
+    box.wait_for(timeout=90_000)
     box.fill("slack post message\nzebra")
     box.press("Control+Enter")
     _wait_text(page, "Query 2: zebra")
@@ -129,7 +129,7 @@ def test_search_page_runs_queries(page, app_url):
     _wait_text(page, "No matches")
     top = expected["results"][0]["matches"][0]
     page.get_by_role("tab", name="Response (exact JSON)").click()
-    page.get_by_text(f'"{top}"', exact=False).first.wait_for(timeout=30_000)
+    page.get_by_text(f'"{top}"', exact=False).first.wait_for(timeout=90_000)
     body = page.inner_text("body")
     assert '"total_available": ' + str(expected["total_available"]) in body
     assert expected["results"][1]["matches"] == []
