@@ -8,6 +8,7 @@ results. Catalog and skill text is untrusted: it reaches the page only through d
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -65,6 +66,12 @@ def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...
     return _model.results(_task), (_model.timeline(_events) if _events else ())
 
 
+def _plain(text: str) -> str:
+    """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped,
+    so file names, skill names and other untrusted text show literally."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:])", r"\\\1", text)
+
+
 def _digest(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:16]
 
@@ -117,7 +124,7 @@ if source == WORKED:
     try:
         inspector, skills, default_events = _seed(_mtime_key(SEED))
     except ToolsearchError as exc:
-        st.error(f"The worked example could not be loaded: {exc}", icon="⚠️")
+        st.error(_plain(f"The worked example could not be loaded: {exc}"), icon="⚠️")
         st.stop()
     source_label = "worked example"
     st.caption("Catalog, skills and events from sample_catalogs/seed-worked-example/. The sidebar's catalog is not "
@@ -162,7 +169,7 @@ else:
             except ToolsearchError as exc:
                 errors.append(str(exc))
 for error in errors:
-    st.error(error, icon="⚠️")
+    st.error(_plain(error), icon="⚠️")
 
 tool_names = [t.name for t in inspector.registration.tools if t.name not in C.BRIDGE_NAMES]
 skill_names = list(skills.names)
@@ -181,7 +188,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
         try:
             default_events = events_from_text(events_upload.getvalue().decode("utf-8"), events_upload.name)
         except (ToolsearchError, UnicodeDecodeError) as exc:
-            st.error(f"Events file not used: {exc}", icon="⚠️")
+            st.error(_plain(f"Events file not used: {exc}"), icon="⚠️")
     editor_key = "strat_events_" + _digest(source, source_label, skill_names, default_events)
     edited = st.data_editor(
         _events_rows(default_events), key=editor_key, num_rows="dynamic", hide_index=True, width="stretch",
@@ -196,7 +203,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
     try:
         events = _events_from_rows(edited)
     except ToolsearchError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(_plain(str(exc)), icon="⚠️")
         events_ok = False
     st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
     st.code(dump_events(events) or "# no events", language="yaml")
@@ -258,7 +265,7 @@ with st.expander("Strategy settings"):
                                         tuple(str(t) for t in item["tools"])))
             namespaces = tuple(parsed)
         except (yaml.YAMLError, ValueError) as exc:
-            st.error(f"Namespaces not used: {exc}", icon="⚠️")
+            st.error(_plain(f"Namespaces not used: {exc}"), icon="⚠️")
     st.markdown("**Skill-linked and combined**")
     s1, s2 = st.columns(2)
     pinned = tuple(s1.multiselect("Pinned skills", skill_names, key="strat_pinned",
@@ -279,7 +286,7 @@ if events_ok:
     try:
         model.check_events(events, "events table")
     except ToolsearchError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(_plain(str(exc)), icon="⚠️")
         events_ok = False
 results, timeline = _run(_digest(model_key, task, events if events_ok else ()), model, task,
                          events if events_ok else ())

@@ -339,7 +339,7 @@ def test_describe_and_call_argument_errors(tiny, tmp_path) -> None:
 def test_bad_profile(tiny, tmp_path) -> None:
     path = write_yaml(tmp_path / "profile.yaml", {"listing": {"header": "x"}})
     line = one_line_error(run_cli("plan", tiny, "--profile", path))
-    assert line == f"toolsearch: error: {path}: listing.group_heading: expected a string, got NoneType"
+    assert line == f"toolsearch: error: {path}: listing.group_heading: missing (every key of the default profile is required)"
 
 
 def test_catalog_problems_go_to_stderr_and_the_rest_loads(tmp_path) -> None:
@@ -359,3 +359,28 @@ def test_python_dash_m_toolsearch(tiny) -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["deferred_count"] == 2
+
+
+def test_same_server_in_two_files_is_merged_whatever_the_order(tmp_path) -> None:
+    a = write_yaml(tmp_path / "a.yaml", {"servers": [{"name": "gh", "tools": [
+        {"name": "create_issue", "description": "Open an issue."}]}]})
+    b = write_yaml(tmp_path / "b.yaml", {"servers": [{"name": "gh", "tools": [
+        {"name": "list_issues", "description": "List issues."},
+        {"name": "create_issue", "description": "Open an issue (second copy)."}]}]})
+    first = run_cli("plan", a, b, "--json")
+    second = run_cli("plan", b, a, "--json")
+    assert first.returncode == second.returncode == 0
+    assert first.stdout == second.stdout
+    plan = json.loads(first.stdout)
+    assert [(s["name"], s["tool_count"]) for s in plan["servers"]] == [("gh", 2)]
+    assert "gh tools (2):" in plan["listing"]
+    assert "merged into one server" in first.stderr
+
+
+def test_mcp_server_and_plugin_of_one_name_share_a_listing_group(tmp_path) -> None:
+    path = write_yaml(tmp_path / "merge.yaml", {"servers": [
+        {"name": "kanban", "kind": "mcp", "tools": [{"name": "move_card", "description": "Move a card."}]},
+        {"name": "kanban", "kind": "plugin", "tools": [{"name": "board_view", "description": "Show the board."}]}]})
+    plan = json.loads(run_cli("plan", path, "--json").stdout)
+    assert "kanban tools (2):" in plan["listing"]
+    assert "kanban-2" not in plan["listing"]

@@ -497,7 +497,7 @@ def test_bad_items_are_reported_by_place_and_the_rest_loads(tmp_path) -> None:
 
 # --- combining sources ----------------------------------------------------------------------------
 
-def test_combine_two_files_reports_duplicates_and_renames_servers(tmp_path) -> None:
+def test_combine_two_files_merges_a_server_defined_twice(tmp_path) -> None:
     one = write_yaml(tmp_path / "one.yaml", {"name": "One", "servers": [
         {"name": "github", "tools": [{"name": "search", "description": "Search code."}]},
         {"name": "slack", "tools": [{"name": "post"}]}]})
@@ -505,14 +505,18 @@ def test_combine_two_files_reports_duplicates_and_renames_servers(tmp_path) -> N
     catalog = load_sources([one, two])
     assert catalog.name == "One + github"
     assert catalog.sources == (str(one), str(two))
-    assert [s.name for s in catalog.servers] == ["github", "slack", "github-2"]
-    assert catalog.duplicate_tool_names() == {"search": ["github", "github-2"]}
+    # A harness keys servers by name: both github definitions are one server (RB §5.2, REG §1.5).
+    assert [s.name for s in catalog.servers] == ["github", "slack"]
+    assert [t.name for t in catalog.servers[0].tools] == ["search", "search", "x"]
+    assert catalog.duplicate_tool_names() == {}
     assert [str(p) for p in catalog.problems] == [
-        f"warning: {two}: server 'github': a server of this name was already loaded; this one is kept as 'github-2'",
-        "info: tool 'search': defined by several servers (github, github-2); kept apart",
-    ]
-    names = [t.name for t in register_catalog(catalog).tools]
-    assert names == ["mcp__github_2__search", "mcp__github_2__x", "mcp__github__search", "mcp__slack__post"]
+        f"warning: server 'github': defined 2 times ({one}, {two}); a harness keys servers by name, "
+        "so their tools are merged into one server"]
+    registration = register_catalog(catalog)
+    assert [t.name for t in registration.tools] == ["mcp__github__search", "mcp__github__x", "mcp__slack__post"]
+    # the first copy (by origin) is kept: its description survives
+    assert registration.by_name()["mcp__github__search"].description == "Search code."
+    assert any("listed more than once" in p.message for p in registration.problems)
 
 
 def test_duplicate_tool_names_across_servers_in_one_file(tmp_path) -> None:

@@ -15,7 +15,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import ceil4, compact, obj, run_cli, write_yaml
+from conftest import ceil4, compact, obj, run_cli
 from toolsearch import constants as C
 from toolsearch.bridge import to_wire
 from toolsearch.catalog import catalog_from_data, load_source
@@ -26,7 +26,7 @@ from toolsearch.strategies import (ALL_UPFRONT, ANTHROPIC, COMBINED, LOADED, NAM
                                    SKILL_BODY, SKILL_LINKED, STRATEGIES, STUB, TIERED, Event, Namespace,
                                    StrategyError, StrategyModel, StrategySettings, Task, dump_events,
                                    events_from_text, load_events, parse_events, task_from_events)
-from toolsearch.synthetic import synthetic_catalog, synthetic_skills, worked_example, write_worked_example
+from toolsearch.synthetic import synthetic_catalog, worked_example, write_worked_example
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "sample_catalogs" / "seed-worked-example"

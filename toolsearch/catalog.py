@@ -142,8 +142,12 @@ def _parse_text(text: str, origin: str) -> Any:
             return json.loads(text)
         except ValueError:
             pass
+        except RecursionError:
+            raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
     try:
         return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
+    except RecursionError:
+        raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
@@ -263,7 +267,7 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         name = data.get("name") if isinstance(data.get("name"), str) else stem
         catalog = Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
                           sources=(origin,), extra=extra)
-        return _dedupe_servers(catalog)
+        return _merge_servers(catalog)
     if isinstance(data, Mapping) and isinstance(data.get("tools"), list):
         server_name = data.get("server")
         if isinstance(server_name, Mapping):
@@ -297,26 +301,38 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
                        f"a tools/list result (a mapping with a 'tools' list) or a function array (a list); got {got}")
 
 
-def _dedupe_servers(catalog: Catalog) -> Catalog:
-    """Rename repeated server names (``x`` → ``x-2``) so no server is lost, and report it."""
-    seen: Counter[str] = Counter()
-    servers = []
-    problems = list(catalog.problems)
-    taken = {s.name for s in catalog.servers}
+def _merge_servers(catalog: Catalog) -> Catalog:
+    """Merge servers that share a name and kind, and report it.
+
+    A harness keys servers by name, so two definitions of ``github`` (e.g. from two files) are one
+    server: their tools are concatenated, contributions ordered by origin so the result does not
+    depend on the order the sources were given in (a tool listed twice is then dropped by
+    registration, REG §1.5). An MCP server and a plugin toolset of the same name stay separate
+    servers; their listing groups merge by label (RB §5.2).
+    """
+    groups: dict[tuple[str, str], list[Server]] = {}
     for server in catalog.servers:
-        seen[server.name] += 1
-        if seen[server.name] > 1:
-            n = seen[server.name]
-            new = f"{server.name}-{n}"
-            while new in taken:
-                n += 1
-                new = f"{server.name}-{n}"
-            taken.add(new)
-            problems.append(Problem("warning", f"{server.origin}: server {server.name!r}",
-                                    f"a server of this name was already loaded; this one is kept as {new!r}"))
-            server = Server(new, server.kind, server.tools, server.capabilities, server.info,
-                            server.config, server.origin, server.extra)
-        servers.append(server)
+        groups.setdefault((server.name, server.kind), []).append(server)
+    problems = list(catalog.problems)
+    servers = []
+    for (name, kind), parts in groups.items():
+        if len(parts) == 1:
+            servers.append(parts[0])
+            continue
+        parts = sorted(parts, key=lambda s: s.origin)  # stable: same-file order is kept
+        origins = list(dict.fromkeys(p.origin for p in parts))
+        capabilities = None
+        for part in parts:
+            if part.capabilities is not None:
+                capabilities = {**(capabilities or {}), **part.capabilities}
+        merged = Server(
+            name=name, kind=kind, tools=tuple(t for p in parts for t in p.tools), capabilities=capabilities,
+            info=next((p.info for p in parts if p.info), None), config=next((p.config for p in parts if p.config), {}),
+            origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()})
+        problems.append(Problem("warning", f"server {name!r}",
+                                f"defined {len(parts)} times ({', '.join(o for o in origins if o) or 'one file'}); "
+                                "a harness keys servers by name, so their tools are merged into one server"))
+        servers.append(merged)
     return Catalog(catalog.name, tuple(servers), tuple(problems), catalog.sources, catalog.extra)
 
 
@@ -343,7 +359,7 @@ def load_source(path: str | Path) -> Catalog:
 
 
 def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
-    """Combine catalogs into one; repeated server names are renamed and reported.
+    """Combine catalogs into one; servers defined more than once are merged and reported.
 
     Duplicate tool names across servers are kept apart (they are different tools) and reported
     as ``info`` problems.
@@ -354,7 +370,7 @@ def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
     sources = tuple(src for c in catalogs for src in c.sources)
     title = name or (catalogs[0].name if len(catalogs) == 1 else " + ".join(c.name for c in catalogs))
     extra = catalogs[0].extra if catalogs else {}
-    combined = _dedupe_servers(Catalog(title, servers, problems, sources, extra))
+    combined = _merge_servers(Catalog(title, servers, problems, sources, extra))
     extra_problems = [
         Problem("info", f"tool {tool!r}", f"defined by several servers ({', '.join(owners)}); kept apart")
         for tool, owners in combined.duplicate_tool_names().items()

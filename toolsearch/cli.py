@@ -39,7 +39,10 @@ def _context_length(text: str) -> int | None:
     elif value.endswith("m"):
         value, multiplier = value[:-1], 1_000_000
     try:
-        return int(float(value) * multiplier)
+        number = float(value) * multiplier
+        if not number < C.CONTEXT_LENGTH_MAX * 1000:  # also rejects inf and nan
+            raise ValueError
+        return int(number)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of tokens (e.g. 200000, 200k) or 'unknown', got {text!r}") from None
 

@@ -25,8 +25,8 @@ from .config import load_config, parse_config
 from .errors import ToolsearchError
 from .inspector import Inspector
 from .skills import load_skills
-from .strategies import (SEARCH_VARIANTS, STRATEGY_LABELS, StrategyError, StrategyModel, StrategySettings, Task,
-                         TimelineStep, load_events, task_from_events)
+from .strategies import (SEARCH_VARIANTS, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
+                         task_from_events)
 
 
 def _count(text: str) -> int:
@@ -247,5 +247,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-
-__all__ = ["add_parser", "run", "build_model", "timeline_to_dicts", "StrategyError", "STRATEGY_LABELS"]

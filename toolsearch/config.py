@@ -213,6 +213,8 @@ def load_config(path: str | Path) -> ToolSearchConfig:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 YAML text") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read config file ({exc.strerror or exc})") from None
     try:

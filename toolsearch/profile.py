@@ -78,6 +78,8 @@ def parse_profile(data: Any, source: str) -> Profile:
             raise ProfileError(f"{source}: {section}: expected a mapping with keys {', '.join(keys)}")
         values: dict[str, str] = {}
         for key in keys:
+            if key not in raw:
+                raise ProfileError(f"{source}: {section}.{key}: missing (every key of the default profile is required)")
             value = raw.get(key)
             if not isinstance(value, str):
                 raise ProfileError(f"{source}: {section}.{key}: expected a string, got {type(value).__name__}")
@@ -104,10 +106,12 @@ def load_profile(path: str | Path | None) -> Profile:
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ProfileError(f"{path}: byte {exc.start}: expected UTF-8 YAML text") from None
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read profile ({exc.strerror or exc})") from None
     except yaml.YAMLError as exc:
-        raise ProfileError(f"{path}: not valid YAML ({exc})") from None
+        raise ProfileError(f"{path}: {_yaml_place(exc)}: not valid YAML ({getattr(exc, 'problem', None) or 'parse error'})") from None
     return parse_profile(data, str(path))
 
 
@@ -116,5 +120,10 @@ def profile_from_text(text: str, source: str) -> Profile:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ProfileError(f"{source}: not valid YAML ({exc})") from None
+        raise ProfileError(f"{source}: {_yaml_place(exc)}: not valid YAML ({getattr(exc, 'problem', None) or 'parse error'})") from None
     return parse_profile(data, source)
+
+
+def _yaml_place(exc: Exception) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
