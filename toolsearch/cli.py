@@ -10,6 +10,7 @@ import argparse
 import csv
 import io
 import json
+import re
 import logging
 import sys
 from pathlib import Path
@@ -188,6 +189,14 @@ def _config(args: argparse.Namespace) -> ToolSearchConfig:
     return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _terminal_safe(text: str) -> str:
+    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` in text mode."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def _print_json(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
@@ -203,7 +212,10 @@ def _table(rows: list[list[Any]], header: list[str]) -> str:
 def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
     if args.json:
-        _print_json(plan.to_dict())
+        data = plan.to_dict()
+        data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
+                            for p in inspector.registration.problems]
+        _print_json(data)
         return 0
     ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
     print(f"catalog: {inspector.catalog.name} ({len(inspector.registration.tools)} tools)")
@@ -215,13 +227,16 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:
           f"vs {plan.eager_tokens:,} tokens with every schema up front")
     for note in plan.notes:
         print(f"note: {note}")
+    for problem in inspector.registration.problems:
+        if problem.severity == "info":  # errors and warnings already went to stderr
+            print(f"note: {problem.where}: {problem.message}")
     print()
     rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
     if plan.listing:
         print()
-        print(plan.listing)
+        print(_terminal_safe(plan.listing))
     return 0
 
 
@@ -248,7 +263,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
-            print(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}")
+            print(_terminal_safe(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}"))
     return 0
 
 
