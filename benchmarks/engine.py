@@ -49,6 +49,15 @@ def main(path: str | None = None) -> None:
     print(f"load: {_ms(t1 - t0)}; register: {_ms(t2 - t1)}; count + first plan: {_ms(t3 - t2)}; "
           f"total: {_ms(t3 - t0)}")
     print(f"first plan: tier {first.tier}, form {first.listing_form}, deferred {first.deferred_tokens:,} tokens")
+    # The CLI's path: toolsearch.live.load_sources sniffs (config or catalog?) and loads in one parse.
+    from toolsearch.live import load_sources  # noqa: PLC0415
+
+    start = time.perf_counter()
+    cli_catalog = load_sources([str(path)]).catalog
+    cli_registration = register_catalog(cli_catalog)
+    Planner(cli_registration).plan(config, 200_000)
+    print(f"CLI path (toolsearch.live.load_sources + register + first plan): "
+          f"{_ms(time.perf_counter() - start)}")
 
     timings = []
     contexts = [8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000]

@@ -78,6 +78,7 @@ def _spec_rows(specs, source: str) -> list[dict]:
             "args": " ".join(shown.get("args", [])),
             "env / headers": ", ".join(f"{k}={v}" for k, v in secrets.items()),
             "enabled": spec.enabled, "unset variables": ", ".join(spec.unresolved),
+            "problem": spec.scrub(spec.invalid) if spec.invalid else "",  # fails on Connect; the others still run
         })
     return rows
 

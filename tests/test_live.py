@@ -521,18 +521,23 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     config = {"mcpServers": {
         "local": {"command": PY, "args": [str(SERVER), "--name", "local"]},
         "touch": {"command": PY, "args": ["-c", f"open({str(marker)!r}, 'w')"]},
-        "gone": {"command": "toolsearch-no-such-command-xyz"}}}
+        "gone": {"command": "toolsearch-no-such-command-xyz"},
+        "notamap": "oops"}}  # a bad entry: that server's failure on Connect, not an error for the file
     at = _page()
     at.file_uploader(key="live_config_upload").set_value(("mcp.json", json.dumps(config).encode(), "application/json"))
     at.run()
     assert not at.exception, at.exception
     assert not marker.exists() and "live_catalog" not in at.session_state
+    assert not at.error, [e.value for e in at.error]
     at.button(key="live_connect").click().run()
     assert marker.exists()
     statuses = at.dataframe[-1].value.set_index("server")
     assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == 7
     assert statuses.loc["gone", "state"] == "failed"
     assert statuses.loc["gone", "reason / flags"] == "cannot start 'toolsearch-no-such-command-xyz': command not found"
+    assert statuses.loc["notamap", "state"] == "failed"
+    assert statuses.loc["notamap", "reason / flags"] == ("mcp.json: mcpServers.notamap: expected a mapping with "
+                                                         "'command' or 'url', got str")
     assert [s.name for s in at.session_state["live_catalog"].servers] == ["local"]
 
 
@@ -564,3 +569,191 @@ def test_a_missing_working_directory_is_named(tmp_path) -> None:
     result = connect_servers([stdio("local", cwd=str(tmp_path / "nope"))])
     assert result.statuses[0].reason == (f"cannot start {PY!r}: the working directory "
                                          f"{str(tmp_path / 'nope')!r} does not exist")
+
+
+# --- review fixes (issue 4): secrets, fast sources, bad entries, signals, call timeouts ----------------
+
+URLTOK = "urlTOKEN-12345-secret"
+ARGTOK = "argTOKEN-67890-secret"
+
+
+def _secret_config(tmp_path) -> Path:
+    """A config whose failures and stray output all carry secrets from ${...} references."""
+    port = free_port()
+    noisy = ("import runpy, sys; print('hello', sys.argv[1], flush=True); "
+             "sys.argv = [sys.argv[2], '--name', 'noisy']; runpy.run_path(sys.argv[0], run_name='__main__')")
+    return write_json(tmp_path / "secrets.json", {"mcpServers": {
+        "q": {"url": f"http://127.0.0.1:{port}/mcp?api_key=${{TS_URLTOK}}"},
+        "u": {"url": f"http://admin:${{TS_URLTOK}}@127.0.0.1:{port}/mcp"},
+        "lit": {"url": f"http://127.0.0.1:{port}/mcp?token=abc"},
+        "path": {"command": "/nonexistent/${TS_ARGTOK}/bin"},
+        "err": {"command": PY, "args": ["-c", "import sys; print('bad token', sys.argv[1], file=sys.stderr); "
+                                              "sys.exit(3)", "${TS_ARGTOK}"]},
+        "out": {"command": PY, "args": ["-c", "import sys, time; print('not json ' + sys.argv[1], flush=True); "
+                                              "time.sleep(60)", "${TS_ARGTOK}"], "connect_timeout": 3},
+        "noisy": {"command": PY, "args": ["-c", noisy, "${TS_ARGTOK}", str(SERVER)]},
+    }})
+
+
+def test_secrets_from_interpolation_never_reach_stderr_or_snapshots(tmp_path) -> None:
+    config = _secret_config(tmp_path)
+    out = tmp_path / "snap.yaml"
+    env = {**os.environ, "TS_URLTOK": URLTOK, "TS_ARGTOK": ARGTOK}
+    result = subprocess.run([*_cli(), "snapshot", str(config), "-o", str(out)], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert result.returncode == 1, result.stderr
+    text = out.read_text(encoding="utf-8")
+    for shown in (result.stderr, result.stdout, text):
+        assert URLTOK not in shown and ARGTOK not in shown and "token=abc" not in shown
+        assert "urlTOKEN" not in shown and "argTOKEN" not in shown  # not even a cut-off piece
+    import yaml
+    failed = yaml.safe_load(text)["snapshot"]["failed"]
+    mask = C.SECRET_MASK
+    assert set(failed) == {"q", "u", "lit", "path", "err", "out"}
+    assert f"?api_key={mask}" in failed["q"] and f"http://{mask}@127.0.0.1:" in failed["u"]
+    assert f"?token={mask}" in failed["lit"]
+    assert failed["path"] == f"cannot start '/nonexistent/{mask}/bin': command not found"
+    assert failed["err"].endswith(f"(stderr: bad token {mask})")
+    assert f"last: 'not json {mask}'" in failed["out"]
+    problems = yaml.safe_load(text)["snapshot"]["problems"]
+    assert any(f"(last: 'hello {mask}')" in p for p in problems), problems
+    assert "toolsearch: live: noisy: ok, 7 tools" in result.stderr
+
+
+def test_app_never_shows_interpolated_secrets(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TS_URLTOK", URLTOK)
+    monkeypatch.setenv("TS_ARGTOK", ARGTOK)
+    config = _secret_config(tmp_path)
+    at = _page()
+    at.file_uploader(key="live_config_upload").set_value(("secrets.json", config.read_bytes(), "application/json"))
+    at.run()
+    at.button(key="live_connect").click().run()
+    assert not at.exception, at.exception
+    shown = _rendered(at) + "\n".join(str(x.value) for x in [*at.warning, *at.success, *at.info])
+    statuses = at.dataframe[-1].value.set_index("server")
+    assert statuses.loc["noisy", "state"] == "ok"
+    assert statuses.loc["path", "reason / flags"] == f"cannot start '/nonexistent/{C.SECRET_MASK}/bin': command not found"
+    assert "urlTOKEN" not in shown and "argTOKEN" not in shown and "token=abc" not in shown
+    download = at.session_state["live_result"]
+    from toolsearch.live import dump_snapshot
+    snapshot = dump_snapshot(download)
+    assert "urlTOKEN" not in snapshot and "argTOKEN" not in snapshot
+
+
+def test_load_sources_parses_each_file_once_without_pure_python_yaml(tmp_path, monkeypatch, config_file) -> None:
+    import yaml
+
+    import toolsearch.catalog as catalog_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("pure-Python yaml.safe_load was used")
+
+    calls = []
+    real = catalog_module._parse_text
+    monkeypatch.setattr(yaml, "safe_load", refuse)
+    monkeypatch.setattr(catalog_module, "_parse_text", lambda text, origin: calls.append(origin) or real(text, origin))
+    yaml_catalog = tmp_path / "block.yaml"
+    yaml_catalog.write_text("servers:\n  - name: static\n    tools:\n      - name: ping\n", encoding="utf-8")
+    loaded = load_sources([str(yaml_catalog), str(config_file)])
+    assert [s.name for s in loaded.catalog.servers] == ["static", "local"]
+    assert calls == [str(yaml_catalog), str(config_file)]  # one parse per file, sniffing included
+
+
+def test_cli_plan_on_the_largest_sample_is_fast() -> None:
+    start = time.perf_counter()
+    result = run_cli("plan", ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--json")
+    elapsed = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["deferred_count"] == 3300
+    assert elapsed < 5.0, f"toolsearch plan took {elapsed:.1f} s (target well under 1.5 s; 8-14 s with pure-Python YAML)"
+
+
+def test_bad_entries_fail_alone_and_the_others_connect(tmp_path) -> None:
+    config = write_json(tmp_path / "weird.json", {"mcpServers": {
+        "good": {"command": PY, "args": [str(SERVER), "--name", "good"]},
+        "notamap": "oops",
+        "nocommand": {"args": ["x"]},
+        "badurl": {"url": "ftp://example.com/x"},
+        "relurl": {"url": "not a url"},
+    }})
+    out = tmp_path / "snap.yaml"
+    result = run_cli("snapshot", config, "-o", out)
+    assert result.returncode == 1, result.stderr
+    import yaml
+    data = yaml.safe_load(out.read_text(encoding="utf-8"))
+    assert [s["name"] for s in data["servers"]] == ["good"] and len(data["servers"][0]["tools"]) == 7
+    failed = data["snapshot"]["failed"]
+    assert failed == {
+        "notamap": f"{config}: mcpServers.notamap: expected a mapping with 'command' or 'url', got str",
+        "nocommand": f"{config}: mcpServers.nocommand: expected 'command' (a non-empty string) for a stdio server, "
+                     "or 'url' for a remote one",
+        "badurl": f"{config}: mcpServers.badurl.url: expected an http:// or https:// URL with a host, "
+                  "got 'ftp://example.com/x'",
+        "relurl": f"{config}: mcpServers.relurl.url: expected an http:// or https:// URL with a host, got 'not a url'",
+    }
+    for name, reason in failed.items():
+        assert f"toolsearch: live: {name}: failed after 0.00 s: {reason}\n" in result.stderr
+    # The same file as a SOURCE: the good server's tools are searchable; calling a bad entry's
+    # tool names the server and the reason.
+    found = run_cli("search", config, "-q", "add two integers", "--json")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["results"][0]["matches"][0] == "mcp__good__add"
+    called = run_cli("call", config, "mcp__notamap__x", "--json")
+    assert called.returncode == 1
+    assert json.loads(called.stdout) == {"error": f"cannot call 'mcp__notamap__x': server 'notamap' did not connect "
+                                                  f"({failed['notamap']})"}
+
+
+def _wait_for(predicate, seconds: float) -> bool:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+@pytest.mark.parametrize("signame, status, line", [("SIGTERM", 143, "toolsearch: terminated"),
+                                                   ("SIGINT", 130, "toolsearch: interrupted")])
+def test_a_signal_during_a_live_connect_stops_the_children(tmp_path, signame, status, line) -> None:
+    import signal
+
+    marker = f"toolsearch-sig-{uuid.uuid4().hex}"
+    config = write_json(tmp_path / "hang.json", {"mcpServers": {
+        "hang": {"command": PY, "args": ["-c", "import time; time.sleep(300)", marker]}}})
+    proc = subprocess.Popen([*_cli(), "plan", str(config), "--timeout", "120"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert _wait_for(lambda: processes_with(marker), 60), "the server never started"
+        time.sleep(0.5)
+        proc.send_signal(getattr(signal, signame))
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == status, err
+    assert err == line + "\n" and out == ""
+    assert _wait_for(lambda: not processes_with(marker), 5), "a server child outlived the CLI"
+
+
+def test_cli_call_timeout_is_for_the_call_and_a_failed_server_is_named(tmp_path) -> None:
+    config = write_json(tmp_path / "slow.json", {"mcpServers": {
+        "local": {"command": PY, "args": [str(SERVER), "--name", "local", "--startup-delay", "1.5"]}}})
+    # --timeout 1 bounds the call, not the (slower) start-up.
+    slow = run_cli("call", config, "mcp__local__slow", "-a", '{"seconds": 30}', "--timeout", "1", "--json")
+    assert slow.returncode == 1, slow.stderr
+    data = json.loads(slow.stdout)
+    assert data["reason"] == "no answer within 1 s while calling (timeout)"
+    assert data["request"] == {"server": "local", "tool": "slow", "arguments": {"seconds": 30}}
+    # A server that did not connect is named with its reason, not reported as an unknown tool.
+    down = run_cli("call", config, "mcp__local__add", "-a", '{"a": 1, "b": 2}', "--connect-timeout", "0.5")
+    assert down.returncode == 1
+    message = ("cannot call 'mcp__local__add': server 'local' did not connect "
+               "(no answer within 0.5 s while connecting (timeout))")
+    assert json.loads(down.stdout) == {"error": message}
+    assert down.stderr.endswith(f"toolsearch: call failed: {message}\n")
+    assert "not a known tool" not in down.stdout + down.stderr
+    helped = run_cli("call", "--help")
+    assert "--connect-timeout" in helped.stdout and "backward compatible" in " ".join(helped.stdout.split())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -177,13 +178,51 @@ def test_redacted_view_masks_env_and_header_values_and_shows_templates() -> None
     assert stdio.redacted() == {"name": "notes", "transport": "stdio", "enabled": True, "command": "uvx",
                                 "args": ["--token", "${TOKEN}"], "env": {"NOTES_TOKEN": MASK, "X": MASK}}
     assert remote.redacted() == {"name": "tickets", "transport": "http", "enabled": True,
-                                 "url": f"https://{MASK}@t.example.net/mcp?k=1", "headers": {"Authorization": MASK}}
+                                 "url": f"https://{MASK}@t.example.net/mcp?k={MASK}", "headers": {"Authorization": MASK}}
     for spec in (stdio, remote):
         for text in (repr(spec), str(spec), json.dumps(spec.redacted())):
             assert "tok-123456" not in text and "pa55word" not in text and "plain" not in text
     assert remote.scrub("401 for Bearer tok-123456 (pa55word)") == f"401 for {MASK} ({MASK})"
     assert remote.scrub("token tok-123456 rejected") == f"token {MASK} rejected"
     assert redact_url("http://127.0.0.1:8000/mcp") == "http://127.0.0.1:8000/mcp"
+
+
+def test_interpolated_values_and_url_query_values_are_secrets() -> None:
+    env = {"URLTOK": "urlTOKEN-12345", "ARGTOK": "argTOKEN-67890", "PORT_SUFFIX": "mcp"}
+    query, userinfo, literal, path = parse({"mcpServers": {
+        "q": {"url": "http://127.0.0.1:9/mcp?api_key=${URLTOK}"},
+        "u": {"url": "http://admin:${URLTOK}@127.0.0.1:9/mcp"},
+        "lit": {"url": "http://127.0.0.1:9/mcp?token=abc&debug"},
+        "b": {"command": "/nonexistent/${ARGTOK}/bin", "args": ["--key=${ARGTOK}"]},
+    }}, environ=env).servers
+    assert (query.interpolated, path.interpolated) == (("urlTOKEN-12345",), ("argTOKEN-67890",))
+    assert query.redacted()["url"] == f"http://127.0.0.1:9/mcp?api_key={MASK}"
+    assert userinfo.redacted()["url"] == f"http://{MASK}@127.0.0.1:9/mcp"
+    assert literal.redacted()["url"] == f"http://127.0.0.1:9/mcp?token={MASK}&debug"
+    assert redact_url("https://h/cb#access_token=xyz&state=1") == f"https://h/cb#access_token={MASK}&state={MASK}"
+    # Values from ${...} are masked wherever they turn up in a message, even without a URL around them.
+    assert path.scrub("cannot start '/nonexistent/argTOKEN-67890/bin'") == f"cannot start '/nonexistent/{MASK}/bin'"
+    assert path.scrub("stderr: bad token argTOKEN-67890") == f"stderr: bad token {MASK}"
+    assert query.scrub("cannot connect to http://127.0.0.1:9/mcp?api_key=urlTOKEN-12345 (refused)") == \
+        f"cannot connect to http://127.0.0.1:9/mcp?api_key={MASK} (refused)"
+    assert literal.scrub("GET http://127.0.0.1:9/mcp?token=abc&debug failed") == \
+        f"GET http://127.0.0.1:9/mcp?token={MASK}&debug failed"
+    for spec in (query, userinfo, literal, path):
+        for text in (repr(spec), json.dumps(spec.redacted())):
+            assert "urlTOKEN" not in text and "argTOKEN" not in text and "abc" not in text
+
+
+def test_messages_about_a_bad_entry_never_show_secrets() -> None:
+    env = {"SECRET": "s3cr3t-value-42"}
+    bad_url, bad_timeout = parse({"mcpServers": {
+        "x": {"url": "ftp://host/${SECRET}/x"},
+        "y": {"command": "c", "timeout": "${SECRET}"},
+    }}, environ=env).servers
+    assert bad_url.invalid.startswith("cfg.json: mcpServers.x.url: expected an http:// or https:// URL")
+    assert bad_timeout.invalid.startswith("cfg.json: mcpServers.y.timeout: expected a number of seconds")
+    for spec in (bad_url, bad_timeout):
+        assert "s3cr3t" not in spec.invalid and MASK in spec.invalid
+        assert "s3cr3t" not in repr(spec)
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -199,12 +238,25 @@ def test_redacted_view_masks_env_and_header_values_and_shows_templates() -> None
     ({"mcp_servers": {"x": {"url": "https://h/mcp", "headers": {"A": None}}}}, "cfg.json: mcp_servers.x.headers.A: expected a string, got null"),
     ({"mcp_servers": {"x": {"command": "c", "connect_timeout": "soon"}}}, "cfg.json: mcp_servers.x.connect_timeout: expected a number of seconds"),
     ({"mcp_servers": {"x": {"command": "c", "tools": ["a"]}}}, "cfg.json: mcp_servers.x.tools: expected a mapping"),
-    ({"servers": [{"name": "catalog"}]}, "cfg.json: top level: expected an MCP client config"),
+    ({"mcpServers": {"x": {"url": "not a url"}}}, "cfg.json: mcpServers.x.url: expected an http:// or https:// URL"),
 ])
-def test_bad_entries_raise_config_error_naming_file_and_place(data, fragment) -> None:
-    with pytest.raises(ConfigError) as info:
+def test_a_bad_entry_is_that_servers_failure_naming_file_and_place(data, fragment) -> None:
+    # One bad entry never makes the file unusable: it is a spec marked invalid, next to a good one.
+    data = {key: {**value, "ok": {"command": "good"}} for key, value in data.items()}
+    bad, good = parse(data).servers
+    assert bad.name == "x" and bad.invalid is not None and bad.invalid.startswith(fragment), bad.invalid
+    assert bad.redacted()["invalid"] == bad.invalid
+    assert (good.name, good.command, good.invalid) == ("ok", "good", None)
+    from toolsearch.mcpconfig import parse_server
+    with pytest.raises(ConfigError) as info:  # one entry on its own (the app's form) still raises
+        parse_server("x", data[next(iter(data))]["x"], next(iter(data)), "cfg.json: x", environ=ENV)
+    assert str(info.value).startswith("cfg.json: x")
+
+
+@pytest.mark.parametrize("data", [{"servers": [{"name": "catalog"}]}, {"mcpServers": "oops"}, [1, 2], "text"])
+def test_a_top_level_without_a_servers_map_is_fatal(data) -> None:
+    with pytest.raises(ConfigError, match=r"^cfg.json: top level: expected an MCP client config"):
         parse(data)
-    assert str(info.value).startswith(fragment), str(info.value)
 
 
 def test_bad_text_and_unreadable_file(tmp_path) -> None:
@@ -243,12 +295,28 @@ def test_tools_filter_from_a_config_reaches_registration() -> None:
 # --- CLI: a bad config is a user mistake (exit 2, one line), and nothing starts -----------------
 
 def test_cli_bad_config_is_one_line_exit_2(tmp_path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"mcpServers": {', encoding="utf-8")
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"mcpServers": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    deep_yaml = write_yaml(tmp_path / "deep.yaml", {"mcpServers": {"x": {"command": "c"}}})
+    deep_yaml.write_text("mcpServers: &a {x: *a}\n", encoding="utf-8")  # a recursive alias: endless nesting
+    cases = [(broken, r"line \d+, column \d+: not valid"), (deep, "top level: nested"), (deep_yaml, "top level: nested")]
+    for path, fragment in cases:
+        for command in (["plan", path], ["snapshot", path], ["search", path, "-q", "x"]):
+            result = run_cli(*command)
+            assert result.returncode == 2, (command, result.stderr)
+            assert re.match(f"toolsearch: error: {re.escape(str(path))}: {fragment}", result.stderr), result.stderr
+            assert result.stderr.count("\n") == 1 and result.stdout == ""
+
+
+def test_cli_a_bad_entry_fails_alone_and_starts_nothing(tmp_path) -> None:
     path = write_json(tmp_path / ".mcp.json", {"mcpServers": {"x": {"command": "c", "args": 5}}})
-    for command in (["plan", path], ["snapshot", path], ["search", path, "-q", "x"]):
-        result = run_cli(*command)
-        assert result.returncode == 2, result.stderr
-        assert result.stderr == f"toolsearch: error: {path}: mcpServers.x.args: expected a list of strings, got int\n"
-        assert result.stdout == ""
+    result = run_cli("plan", path, "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (f"toolsearch: live: x: failed after 0.00 s: {path}: mcpServers.x.args: "
+                             "expected a list of strings, got int\n")
+    assert json.loads(result.stdout)["servers"] == []
 
 
 def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:

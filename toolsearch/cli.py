@@ -81,10 +81,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
                              "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
                              "started and listed live)")
+    parser.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"live servers: seconds per server for start-up + handshake + listing when the config "
+                             f"sets no connect_timeout (default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
     parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                        help=f"live servers: seconds per server for connect + listing, and per tool call, when "
-                             f"the config sets none (defaults {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g} / "
-                             f"{C.LIVE_CALL_TIMEOUT_DEFAULT:g})")
+                        help=f"live servers: in 'call', seconds for the tool call itself (default: the config's "
+                             f"timeout, else {C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect "
+                             f"budget. In the other commands (backward compatible): the same as --connect-timeout")
     parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
@@ -144,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                                         "tools as a catalog file (server info included)")
     p.add_argument("configs", nargs="+", metavar="CONFIG", help="MCP client config files")
     p.add_argument("-o", "--output", metavar="FILE", help="catalog YAML to write (default: standard output)")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+    p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=_seconds, default=None, metavar="SECONDS",
                    help=f"seconds per server for connect + listing when the config sets none "
                         f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
     p.add_argument("--name", help="catalog name (default: the config file name)")
@@ -313,8 +316,39 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     }
 
 
+def _connect_timeout(args) -> float | None:
+    """Seconds per live server for connect + listing: ``--connect-timeout``; else ``--timeout``
+    (backward compatible), which in ``call`` is the call's budget and only ever raises the
+    connect budget above the default."""
+    if getattr(args, "connect_timeout", None):
+        return args.connect_timeout
+    timeout = getattr(args, "timeout", None)
+    if timeout is None:
+        return None
+    return max(timeout, C.LIVE_CONNECT_TIMEOUT_DEFAULT) if args.command == "call" else timeout
+
+
+def _unreachable(name: str, bridge, statuses: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """For a tool name the catalog does not know: ``(owners, others)``: the live servers that did
+    not connect (or were not started) whose ``mcp__<server>__`` prefix the name has, and the
+    rest of them."""
+    from .registration import sanitize_name_part  # noqa: PLC0415
+
+    down = [s for s in statuses if s.state in ("failed", "skipped")]
+    if not down or name in bridge.registry:
+        return [], []
+    owners = [s for s in down
+              if name.startswith(f"{C.MCP_TOOL_NAME_PREFIX}{sanitize_name_part(s.name)}{C.MCP_NAME_SEPARATOR}")]
+    return owners, [s for s in down if s not in owners]
+
+
+def _down(status) -> str:
+    verb = "did not connect" if status.state == "failed" else "was not started"
+    return f"server {status.name!r} {verb} ({status.reason})"
+
+
 def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
-              specs: dict[str, ServerSpec] | None = None) -> int:
+              specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = ()) -> int:
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
@@ -322,11 +356,20 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)
+    owners, others = _unreachable(names[0], bridge, statuses)
+    if owners:  # its server failed to connect or list: say so, not "unknown tool"
+        message = f"cannot call {names[0]!r}: " + "; ".join(_down(s) for s in owners)
+        print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+        print(f"toolsearch: call failed: {message}", file=sys.stderr)
+        return 1
+    if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
+        print(f"toolsearch: note: {names[0]!r} may belong to a live server that is not available: "
+              + "; ".join(_down(s) for s in others), file=sys.stderr)
     dispatcher = None
     if specs:
         from .live import LiveDispatcher  # noqa: PLC0415
 
-        dispatcher = LiveDispatcher(specs, args.timeout)
+        dispatcher = LiveDispatcher(specs, args.timeout, connect_timeout=_connect_timeout(args))
         bridge.dispatcher = dispatcher
     try:
         response = bridge.tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
@@ -423,6 +466,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _quiet_sdk_logging()
+    return _interruptible(_run, args)
+
+
+def _interruptible(run, args: argparse.Namespace) -> int:
+    """``run(args)`` with SIGTERM and Ctrl-C turned into a clean cancellation.
+
+    SIGTERM is handled like Ctrl-C: while live servers connect, asyncio's runner cancels the
+    connect, so the SDK's context managers close every session and stop every stdio child
+    before the command ends. Either ends with one line on stderr and status 130 (Ctrl-C) or
+    143 (SIGTERM), never a traceback.
+    """
+    import asyncio  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    terminated: list[int] = []
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        terminated.append(signum)
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler) and handler is not signal.default_int_handler:
+            handler(signal.SIGINT, frame)  # asyncio's runner: cancel the main task, then KeyboardInterrupt
+            return
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:  # not the main thread (main() called from a worker): leave signals alone
+        previous = None
+    try:
+        status = run(args)
+        if terminated:  # a cancellation absorbed on the way out: still report it
+            raise KeyboardInterrupt
+        return status
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("toolsearch: terminated" if terminated else "toolsearch: interrupted", file=sys.stderr, flush=True)
+        return 143 if terminated else 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command (:func:`main` without the signal handling)."""
     status = _extension_command(args)
     if status is not None:
         return status
@@ -439,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = _config(args)
         from .live import is_connect_failure, load_sources  # noqa: PLC0415
 
-        loaded = load_sources(args.sources, timeout=args.timeout, progress=_live_progress)
+        loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=_live_progress)
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         for warning in [*loaded.warnings, *config.warnings]:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)
@@ -455,7 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "explain":
             return _cmd_explain(args, inspector, config)
         if args.command == "call":
-            return _cmd_call(args, inspector, config, names, dict(loaded.specs))
+            return _cmd_call(args, inspector, config, names, dict(loaded.specs), loaded.statuses)
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {exc}", file=sys.stderr)

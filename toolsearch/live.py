@@ -18,7 +18,13 @@ Connections are per call: every function opens its sessions with the SDK's conte
 closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
 SIGKILL, by the SDK), so nothing outlives a call, timeouts included.
 
-Nothing here prints or logs secrets: failure reasons pass through :meth:`ServerSpec.scrub`.
+Nothing here prints, logs or records secrets: failure reasons, flags and problems (stderr tails
+and stray stdout lines included) pass through :meth:`ServerSpec.scrub`, which masks env and header
+values, every value a ``${VAR}`` reference resolved to, and URL userinfo and query values.
+
+:func:`load_sources` (what the CLI calls for SOURCE files) reads and parses each file once, fast,
+and hands the parsed data to the config or the catalog reader; a bad server entry in a config is
+that server's failure, not an error for the file.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import tempfile
 import time
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterable, Mapping, Sequence
 
 import anyio
@@ -187,7 +194,8 @@ class _Tap:
     result per method (``tools/list``, ``tools/call``…).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, scrub: Callable[[str], str] | None = None) -> None:
+        self.scrub = scrub or (lambda text: text)  # masks secrets before anything is kept
         self.methods: dict[Any, str] = {}
         self.results: dict[str, dict[str, Any]] = {}
         self.bad_lines = 0
@@ -218,7 +226,7 @@ class _Tap:
                 line = errors()[0].get("input") if callable(errors) else None
             except Exception:  # noqa: BLE001
                 line = None
-            self.last_bad = repr(line)[:120] if isinstance(line, str) else f"{type(item).__name__}"
+            self.last_bad = repr(self.scrub(line)[:120]) if isinstance(line, str) else f"{type(item).__name__}"
             return
         import mcp_types  # noqa: PLC0415
 
@@ -394,7 +402,8 @@ def _root_cause(exc: BaseException) -> BaseException:
     return leaves[0]
 
 
-def _stderr_tail(errlog: Any) -> str:
+def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None) -> str:
+    """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting."""
     if errlog is None:
         return ""
     try:
@@ -407,6 +416,8 @@ def _stderr_tail(errlog: Any) -> str:
     if not lines:
         return ""
     tail = " | ".join(lines[-3:])
+    if scrub is not None:
+        tail = scrub(tail)
     return tail[-_STDERR_TAIL_CHARS:]
 
 
@@ -416,7 +427,7 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
     from mcp.shared.exceptions import MCPError  # noqa: PLC0415
 
     cause = _root_cause(exc)
-    stderr = _stderr_tail(errlog)
+    stderr = _stderr_tail(errlog, spec.scrub)
     if isinstance(cause, (FileNotFoundError, NotADirectoryError)) and spec.transport == "stdio":
         if spec.cwd and not os.path.isdir(spec.cwd):
             reason = f"cannot start {spec.command!r}: the working directory {spec.cwd!r} does not exist"
@@ -447,7 +458,7 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason += f" (stderr: {stderr})"
     if tap is not None and tap.bad_lines and "not JSON-RPC" not in reason:
         reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC)"
-    reason = spec.scrub(" ".join(reason.split()))
+    reason = spec.scrub(" ".join(spec.scrub(reason).split()))
     return reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
 
 
@@ -567,8 +578,15 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     timeout = spec.connect_timeout or default_timeout
     status.state = "connecting"
     _emit(progress, status)
-    tap = _Tap()
+    tap = _Tap(spec.scrub)
     server: Server | None = None
+    if spec.invalid:  # a bad config entry: nothing to start
+        status.state = "failed"
+        status.reason = spec.scrub(spec.invalid)[:_REASON_MAX_CHARS]
+        status.elapsed = time.perf_counter() - start
+        problems.append(Problem("error", where, f"not connected: {status.reason}"))
+        _emit(progress, status)
+        return server, problems
     if spec.unresolved:
         names = ", ".join(spec.unresolved)
         status.flags.append(f"unset variable(s) left as written: {names}")
@@ -605,7 +623,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
             phase = "listing tools" if status.state == "listing" else "connecting"
             status.state = "failed"
             reason = f"no answer within {timeout:g} s while {phase} (timeout)"
-            tail = _stderr_tail(errlog)
+            tail = _stderr_tail(errlog, spec.scrub)
             if tail:
                 reason += f" (stderr: {tail})"
             if tap.bad_lines:
@@ -617,6 +635,9 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     status.elapsed = time.perf_counter() - start
     if status.state == "failed":
         problems.append(Problem("error", where, f"not connected: {status.reason}"))
+    # Stray stdout lines, stderr tails and SDK messages may echo a secret: scrub every message.
+    problems = [replace(p, message=spec.scrub(p.message)) for p in problems]
+    status.flags = [spec.scrub(flag) for flag in status.flags]
     _emit(progress, status)
     return server, problems
 
@@ -718,16 +739,27 @@ async def _request(client: Any, tool_name: str, arguments: Mapping[str, Any], ut
 
 
 async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
-                     timeout: float | None = None, *, utility: str | None = None) -> CallOutcome:
+                     timeout: float | None = None, *, utility: str | None = None,
+                     connect_timeout: float | None = None) -> CallOutcome:
     """Async form of :func:`call_tool`."""
+    arguments = dict(arguments or {})
+    call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+    connect_timeout = spec.connect_timeout or connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+    start = time.perf_counter()
+    if spec.invalid:  # a bad config entry: nothing to start
+        reason = spec.scrub(spec.invalid)
+        return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, ok=False,
+                           response={"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"},
+                           elapsed=time.perf_counter() - start, reason=reason)
+    return await _acall(spec, tool_name, arguments, call_timeout, connect_timeout, utility, start)
+
+
+async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
+                 connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     from pydantic import ValidationError  # noqa: PLC0415
     from mcp.shared.exceptions import MCPError  # noqa: PLC0415
 
-    arguments = dict(arguments or {})
-    call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
-    connect_timeout = spec.connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
-    start = time.perf_counter()
-    tap = _Tap()
+    tap = _Tap(spec.scrub)
     phase = "connecting"
     call_start: float | None = None
     call_elapsed: float | None = None
@@ -757,9 +789,9 @@ async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, A
                         call_elapsed = time.perf_counter() - call_start
                         if exc.code == -32000 and tap.ended:
                             raise
-                        response = {"error": exc.message, "code": exc.code}
+                        response = {"error": spec.scrub(str(exc.message)), "code": exc.code}
                         if exc.data is not None:
-                            response["data"] = exc.data
+                            response["data"] = exc.data if not isinstance(exc.data, str) else spec.scrub(exc.data)
                         reason = f"the server answered with error {exc.code}: {exc.message}"
                     except (ValidationError, RuntimeError) as exc:
                         call_elapsed = time.perf_counter() - call_start
@@ -773,21 +805,22 @@ async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, A
             if scope.cancelled_caught and response is None:
                 budget = call_timeout if phase == "calling" else connect_timeout
                 reason = f"no answer within {budget:g} s while {phase} (timeout)"
-                tail = _stderr_tail(errlog)
+                tail = _stderr_tail(errlog, spec.scrub)
                 if tail:
                     reason += f" (stderr: {tail})"
         except Exception as exc:  # noqa: BLE001
             reason = describe_failure(exc, spec, tap, errlog)
+    reason = spec.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
     if response is None:
         response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
-    reason = spec.scrub(reason) if reason else None
     return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
                        elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
-                       notes=tuple(notes))
+                       notes=tuple(spec.scrub(note) for note in notes))
 
 
 def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
-              timeout: float | None = None, *, utility: str | None = None) -> CallOutcome:
+              timeout: float | None = None, *, utility: str | None = None,
+              connect_timeout: float | None = None) -> CallOutcome:
     """Start (or reach) ``spec``'s server, call one tool, stop it.
 
     Args:
@@ -795,15 +828,17 @@ def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | N
         tool_name: the tool's raw name (as the server knows it).
         arguments: server-side argument names and values.
         timeout: seconds for the call itself (default: the spec's ``timeout``, else
-            :data:`~toolsearch.constants.LIVE_CALL_TIMEOUT_DEFAULT`); start-up and handshake
-            have the spec's ``connect_timeout``.
+            :data:`~toolsearch.constants.LIVE_CALL_TIMEOUT_DEFAULT`).
+        connect_timeout: seconds for start-up and handshake when the spec sets no
+            ``connect_timeout`` (default :data:`~toolsearch.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
         utility: for a generated utility tool (REG §4): ``list_resources``, ``read_resource``,
             ``list_prompts`` or ``get_prompt``; the matching MCP method is called instead.
 
     Returns:
         A :class:`CallOutcome`; failures (no server, timeout, JSON-RPC error) are in it, not raised.
     """
-    return _run_sync(acall_tool, spec, tool_name, arguments, timeout, utility=utility)
+    return _run_sync(acall_tool, spec, tool_name, arguments, timeout, utility=utility,
+                     connect_timeout=connect_timeout)
 
 
 class LiveDispatcher:
@@ -818,11 +853,15 @@ class LiveDispatcher:
     Args:
         specs: the servers, by name or as a sequence.
         timeout: seconds per call (default: each spec's ``timeout``).
+        connect_timeout: seconds for each server's start-up and handshake when its spec sets
+            none (default :data:`~toolsearch.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
     """
 
-    def __init__(self, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec], timeout: float | None = None):
+    def __init__(self, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec], timeout: float | None = None,
+                 connect_timeout: float | None = None):
         self.specs = dict(specs) if isinstance(specs, Mapping) else {s.name: s for s in specs}
         self.timeout = timeout
+        self.connect_timeout = connect_timeout
         self.calls: list[CallOutcome] = []
 
     @property
@@ -835,7 +874,7 @@ class LiveDispatcher:
         if spec is None:
             return {"error": f"no connection settings for server {tool.server!r}; tool {tool.name!r} was not called"}
         outcome = call_tool(spec, tool.raw_name, server_arguments(tool, arguments), self.timeout,
-                            utility=tool.raw_name if tool.utility else None)
+                            utility=tool.raw_name if tool.utility else None, connect_timeout=self.connect_timeout)
         self.calls.append(outcome)
         return dict(outcome.response)
 
@@ -893,36 +932,73 @@ class LoadedSources:
         return bool(self.statuses)
 
 
+def read_source(path: str | Path) -> tuple[str, Any]:
+    """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config
+    (top level ``mcpServers`` / ``servers`` as a mapping / ``mcp_servers``), else
+    ``("catalog", Catalog)``.
+
+    The text is parsed once, fast (:mod:`json` for JSON-looking text, libyaml otherwise) and the
+    parsed data goes on to :func:`~toolsearch.mcpconfig.parse_config_data` or
+    :func:`~toolsearch.catalog.catalog_from_data`.
+
+    Raises:
+        CatalogError: unreadable, not UTF-8, not valid JSON/YAML, nested too deeply, or not a
+            catalog shape (the message names the file and the place).
+        ConfigError: an MCP client config that cannot be used at all.
+    """
+    from .catalog import _parse_text, catalog_from_data  # noqa: PLC0415
+    from .errors import CatalogError  # noqa: PLC0415
+    from .mcpconfig import NESTING_MAX, is_mcp_config, nesting_exceeds, parse_config_data  # noqa: PLC0415
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CatalogError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    data = _parse_text(text, str(path))
+    if nesting_exceeds(data, NESTING_MAX):
+        raise CatalogError(f"{path}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
+    try:
+        if is_mcp_config(data):
+            return "config", parse_config_data(data, str(path), base_dir=path.parent)
+        return "catalog", catalog_from_data(data, str(path))
+    except RecursionError:
+        raise CatalogError(f"{path}: top level: nested too deeply (or recursive) to read") from None
+
+
 def load_sources(paths: Sequence[str], *, timeout: float | None = None,
                  progress: ProgressFn | None = None) -> LoadedSources:
     """Load catalog files and connect to the servers of MCP client config files.
 
     A file whose top level is an MCP client config (``mcpServers`` / ``servers`` as a mapping /
     ``mcp_servers``) is connected live; the servers of all config files connect concurrently,
-    in one go. Every other file is read as a catalog.
+    in one go. Every other file is read as a catalog. Each file is read and parsed once
+    (:func:`read_source`). A bad server entry is that server's failure, not an error.
+
+    Args:
+        paths: the SOURCE files.
+        timeout: seconds per server for connect + listing when its entry sets none.
+        progress: per-server status callback (:func:`connect_servers`).
 
     Raises:
         CatalogError, ConfigError: an unreadable or malformed file (names the file and place).
     """
-    from pathlib import Path  # noqa: PLC0415
-
-    from .catalog import load_source  # noqa: PLC0415
-    from .mcpconfig import load_mcp_config, sniff_file  # noqa: PLC0415
-
     parts: list[Catalog | None] = []
     specs: list[ServerSpec] = []
     configs: list[str] = []
     warnings: list[str] = []
     for path in paths:
-        if sniff_file(path):
-            config = load_mcp_config(path)
-            specs.extend(config.servers)
-            warnings.extend(config.warnings)
+        kind, value = read_source(path)
+        if kind == "config":
+            specs.extend(value.servers)
+            warnings.extend(value.warnings)
             configs.append(str(path))
             if None not in parts:
                 parts.append(None)  # where the live catalog goes
         else:
-            parts.append(load_source(path))
+            parts.append(value)
     statuses: tuple[ServerStatus, ...] = ()
     by_name: dict[str, ServerSpec] = {}
     if configs:

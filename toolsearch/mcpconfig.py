@@ -15,9 +15,16 @@ Every string value of a server entry is interpolated as REG §6.2 says (``${VAR}
 the spec records it in :attr:`ServerSpec.unresolved`. ``mcpServers`` files also get Claude
 Code's ``${VAR:-default}`` (REG §9.2); Hermes and VS Code files keep it literal.
 
-Secrets: env values and header values are secrets. :meth:`ServerSpec.redacted` is the only view
-meant for display or logs; it shows them as ``••••`` and shows command, args, cwd and url as
-written in the file (placeholders, not the values they resolved to). ``repr()`` uses it too.
+Secrets: env values, header values and every value a ``${VAR}`` reference resolved to are
+secrets. :meth:`ServerSpec.redacted` is the only view meant for display or logs; it shows them as
+``••••`` and shows command, args, cwd and url as written in the file (placeholders, not the
+values they resolved to; URL userinfo and query values masked). ``repr()`` uses it too.
+:meth:`ServerSpec.scrub` (and :func:`scrub_text`) masks them in any message.
+
+One bad server entry does not make the file unusable: :func:`parse_config_data` records it as a
+spec with :attr:`ServerSpec.invalid` set (the reason), which a connect reports as that server's
+failure. Only a file that cannot be read or parsed, or whose top level has no servers map, raises
+:class:`~toolsearch.errors.ConfigError`.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
 
 import yaml
 
@@ -38,6 +45,12 @@ from .errors import ConfigError
 from .registration import parse_bool_like
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
+#: URL-looking text inside a message (masked by :func:`scrub_text`).
+_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
+#: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
+_PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
+#: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
+SECRET_MIN_CHARS = 4
 
 #: Top-level shapes, in detection order: (kind, key path).
 CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
@@ -73,6 +86,9 @@ class ServerSpec:
         unresolved: placeholders left as written because their variable is unset or empty.
         display: the entry's command/args/cwd/url as written in the file (before
             interpolation), for :meth:`redacted`.
+        interpolated: the values ``${VAR}`` references resolved to (secrets: never shown).
+        invalid: why the entry cannot be used (a bad config entry), or ``None``. A connect
+            reports such a spec as a failed server without starting anything.
     """
 
     name: str
@@ -91,6 +107,8 @@ class ServerSpec:
     origin: str = ""
     unresolved: tuple[str, ...] = ()
     display: Mapping[str, Any] = field(default_factory=dict)
+    interpolated: tuple[str, ...] = ()
+    invalid: str | None = None
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -125,23 +143,25 @@ class ServerSpec:
             out["tools"] = dict(self.tools)
         if self.unresolved:
             out["unresolved"] = list(self.unresolved)
+        if self.invalid:
+            out["invalid"] = self.invalid
         return out
 
     def secret_values(self) -> list[str]:
-        """Env and header values (and URL credentials) to scrub from messages, longest first."""
-        values = [*self.env.values(), *self.headers.values()]
-        if self.url:
-            parts = urlsplit(self.url)
-            values += [v for v in (parts.password, parts.username) if v]
+        """Values to scrub from messages, longest first: env and header values, every value a
+        ``${VAR}`` reference resolved to, URL credentials and query values (also
+        percent-encoded)."""
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
-        return sorted({v for v in values if len(v) >= 4}, key=len, reverse=True)
+        if self.url:
+            values += _url_secrets(self.url)
+        return secret_list(values)
 
     def scrub(self, text: str) -> str:
-        """``text`` with every secret value of this spec replaced by ``••••``."""
-        for value in self.secret_values():
-            text = text.replace(value, C.SECRET_MASK)
-        return text
+        """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
+        redacted (:func:`redact_url`)."""
+        return scrub_text(text, self.secret_values(), urls=[u for u in (self.url, self.display.get("url")) if u])
 
     def registration_config(self) -> dict[str, Any]:
         """The per-server registration settings for :class:`~toolsearch.catalog.Server`.config."""
@@ -168,6 +188,52 @@ class McpConfig:
     def enabled(self) -> tuple[ServerSpec, ...]:
         """The servers that would be started."""
         return tuple(s for s in self.servers if s.enabled)
+
+
+# --- secrets -------------------------------------------------------------------------------
+
+def secret_list(values: Iterable[str]) -> list[str]:
+    """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
+    their percent-encoded forms, longest first."""
+    out: set[str] = set()
+    for value in values:
+        if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
+            continue
+        out.update({value, quote(value, safe=""), quote_plus(value, safe="")})
+    return sorted(out, key=len, reverse=True)
+
+
+def _url_secrets(url: str) -> list[str]:
+    try:
+        parts = urlsplit(url)
+        found = [v for v in (parts.password, parts.username) if v]
+    except ValueError:
+        return []
+    for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
+        for item in re.split(r"[&;]", text):
+            value = item.partition("=")[2] if "=" in item else ("" if _PLAIN_WORD.fullmatch(item) else item)
+            if value:
+                found.append(value)
+    return found
+
+
+def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> str:
+    """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
+    every value of ``secrets`` replaced by ``••••``.
+
+    Args:
+        text: a message (a reason, a warning, a stderr tail…).
+        secrets: values to mask, e.g. :meth:`ServerSpec.secret_values` (longest first).
+        urls: URLs known to be in play; each is replaced by its redacted form first.
+    """
+    if not text:
+        return text
+    for url in sorted({u for u in urls if u}, key=len, reverse=True):
+        text = text.replace(url, redact_url(url))
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    for value in secrets:
+        text = text.replace(value, C.SECRET_MASK)
+    return text
 
 
 # --- detection -----------------------------------------------------------------------------
@@ -197,12 +263,85 @@ def is_mcp_config(data: Any) -> bool:
 
 
 def sniff_file(path: str | Path) -> bool:
-    """True when the file parses and is an MCP client config. Never raises."""
+    """True when the file parses and is an MCP client config. Never raises.
+
+    Callers that go on to use the file should parse it once instead (:func:`parse_text`, then
+    :func:`is_mcp_config` and :func:`parse_config_data`), as :func:`toolsearch.live.load_sources` does.
+    """
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        data = parse_text(Path(path).read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, ConfigError):
         return False
     return is_mcp_config(data)
+
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Broken files up to this size are re-read by the pure-Python parser for a better error place.
+_LOCATE_ERRORS_MAX_CHARS = 200_000
+
+
+#: Deeper documents (or recursive YAML aliases) are refused (configs here, any SOURCE in
+#: :func:`toolsearch.live.read_source`): the recursive schema code
+#: downstream would hit Python's recursion limit. Real catalogs nest fewer than 30 levels.
+NESTING_MAX = 256
+
+
+def nesting_exceeds(data: Any, limit: int) -> bool:
+    """True when lists/dicts (parsed JSON/YAML) nest more than ``limit`` levels. Iterative, one
+    level at a time with shared (aliased) nodes counted once per level, so YAML alias cycles
+    (which nest without end) and alias fan-out stay cheap."""
+    if not isinstance(data, (dict, list)):
+        return False
+    level, depth = [data], 1
+    while level:
+        if depth > limit:
+            return True
+        below: dict[int, Any] = {}
+        for node in level:
+            for child in (node.values() if type(node) is dict else node):
+                if isinstance(child, (dict, list)):
+                    below[id(child)] = child
+        level, depth = list(below.values()), depth + 1
+    return False
+
+
+def parse_text(text: str, origin: str) -> Any:
+    """JSON or YAML text → data, fast: JSON-looking text goes through :mod:`json`, the rest
+    through libyaml's safe loader (pure-Python YAML when libyaml is missing).
+
+    Raises:
+        ConfigError: not valid JSON or YAML (names the line and column), or nested too deeply.
+    """
+    data = _parse(text, origin)
+    if nesting_exceeds(data, NESTING_MAX):
+        raise ConfigError(f"{origin}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
+    return data
+
+
+def _parse(text: str, origin: str) -> Any:
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass  # YAML gives the located message (or reads a YAML flow mapping)
+        except RecursionError:
+            raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
+    try:
+        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
+    except RecursionError:
+        raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
+    except yaml.YAMLError as exc:
+        if _YAML_LOADER is not yaml.SafeLoader and len(text) <= _LOCATE_ERRORS_MAX_CHARS:
+            try:  # the pure-Python parser places errors better (libyaml often says "next line")
+                yaml.safe_load(text)
+            except yaml.YAMLError as located:
+                exc = located
+            except RecursionError:
+                pass
+        mark = getattr(exc, "problem_mark", None)
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{origin}: {place}: not valid JSON or YAML ({problem})") from None
 
 
 # --- interpolation (REG §6.2) ----------------------------------------------------------------
@@ -216,7 +355,7 @@ def context_values(workspace: str | Path | None = None) -> dict[str, str]:
 
 
 def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, str],
-                defaults: bool = False) -> tuple[str, list[str]]:
+                defaults: bool = False, resolved: list[str] | None = None) -> tuple[str, list[str]]:
     """Replace ``${…}`` placeholders in one string (REG §6.2).
 
     Args:
@@ -224,6 +363,8 @@ def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, st
         environ: variables (usually ``os.environ``).
         context: context names (:func:`context_values`), matched exactly, before variables.
         defaults: honour ``${VAR:-default}`` (Claude Code); otherwise that whole body is a name.
+        resolved: when given, collects the values variables resolved to (secrets; context
+            names and ``:-`` defaults, which are written in the file, are not collected).
 
     Returns:
         ``(text, unresolved)``: the text, and the placeholder bodies that stayed as written
@@ -242,6 +383,8 @@ def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, st
             name = name[len("env:"):]
         found = environ.get(name)
         if found:
+            if resolved is not None:
+                resolved.append(found)
             return found
         if fallback is not None:
             return fallback
@@ -252,16 +395,16 @@ def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, st
 
 
 def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[str, str],
-                      defaults: bool, unresolved: list[str]) -> Any:
+                      defaults: bool, unresolved: list[str], resolved: list[str] | None = None) -> Any:
     """Every string value at any depth (keys are not interpolated)."""
     if isinstance(value, str):
-        text, missing = interpolate(value, environ, context, defaults)
+        text, missing = interpolate(value, environ, context, defaults, resolved)
         unresolved.extend(missing)
         return text
     if isinstance(value, Mapping):
-        return {k: _interpolate_deep(v, environ, context, defaults, unresolved) for k, v in value.items()}
+        return {k: _interpolate_deep(v, environ, context, defaults, unresolved, resolved) for k, v in value.items()}
     if isinstance(value, list):
-        return [_interpolate_deep(v, environ, context, defaults, unresolved) for v in value]
+        return [_interpolate_deep(v, environ, context, defaults, unresolved, resolved) for v in value]
     return value
 
 
@@ -356,16 +499,36 @@ def read_env_file(path: str | Path) -> dict[str, str]:
     return values
 
 
+def _mask_query(text: str) -> str:
+    """``a=1&b&c=x`` → ``a=••••&b&c=••••`` (values masked, names kept; a bare item is masked
+    when it is not a plain word)."""
+    items = []
+    for item in re.split(r"([&;])", text):
+        if item in ("&", ";") or not item:
+            items.append(item)
+        elif "=" in item:
+            items.append(item.partition("=")[0] + "=" + C.SECRET_MASK)
+        else:
+            items.append(item if _PLAIN_WORD.fullmatch(item) else C.SECRET_MASK)
+    return "".join(items)
+
+
 def redact_url(url: str) -> str:
-    """The URL with any ``user:password@`` replaced by ``••••@``."""
+    """The URL with any ``user:password@`` replaced by ``••••@`` and query values (and
+    ``name=value`` fragment values) masked: ``?token=abc`` → ``?token=••••``."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return url
-    if "@" not in parts.netloc:
-        return url
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit(parts._replace(netloc=f"{C.SECRET_MASK}@{host}"))
+    changed = parts
+    if "@" in parts.netloc:
+        host = parts.netloc.rpartition("@")[2]
+        changed = changed._replace(netloc=f"{C.SECRET_MASK}@{host}")
+    if parts.query:
+        changed = changed._replace(query=_mask_query(parts.query))
+    if "=" in parts.fragment:
+        changed = changed._replace(fragment=_mask_query(parts.fragment))
+    return url if changed == parts else urlunsplit(changed)
 
 
 def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
@@ -411,15 +574,35 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
 
     Raises:
         ConfigError: the entry is not a mapping, has neither ``command`` nor ``url``, or a key
-            has the wrong type; the message names the place.
+            has the wrong type; the message names the place. Messages and warnings never
+            contain secret values (what ``${VAR}`` resolved to, env and header values).
     """
     warnings = warnings if warnings is not None else []
+    secrets: list[str] = []
+    found: list[str] = []
+    try:
+        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets)
+    except ConfigError as exc:
+        raise ConfigError(scrub_text(str(exc), secret_list(secrets))) from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to read") from None
+    finally:
+        warnings.extend(scrub_text(w, secret_list(secrets)) for w in found)
+
+
+def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
+                  workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
+                  secrets: list[str]) -> ServerSpec:
+    """:func:`parse_server` without the scrubbing; ``secrets`` collects the entry's secret values
+    as they become known."""
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
     environ = os.environ if environ is None else environ
     context = context_values(workspace)
     unresolved: list[str] = []
-    entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved)
+    resolved: list[str] = []
+    entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
+    secrets.extend(resolved)
 
     enabled, known = parse_bool_like(entry.get("enabled"))
     if not known:
@@ -454,6 +637,7 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
             except (OSError, UnicodeDecodeError) as exc:
                 warnings.append(f"{where}.envFile: cannot read {env_file} ({getattr(exc, 'strerror', None) or exc}); ignored")
         env.update(_string_map(entry.get("env"), f"{where}.env"))
+        secrets.extend(env.values())
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):
             raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
@@ -471,6 +655,7 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
             if parts.scheme not in ("http", "https") or not parts.netloc:
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
         headers = _string_map(entry.get("headers"), f"{where}.headers")
+        secrets.extend(headers.values())
         display = {"url": raw.get("url")}
 
     tools = entry.get("tools")
@@ -491,16 +676,32 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
         headers=headers, timeout=_seconds(entry.get("timeout"), f"{where}.timeout"),
         connect_timeout=_seconds(entry.get("connect_timeout"), f"{where}.connect_timeout"),
         enabled=enabled, tools=dict(tools), protocol=protocol, origin=where,
-        unresolved=tuple(dict.fromkeys(unresolved)), display=display)
+        unresolved=tuple(dict.fromkeys(unresolved)), display=display, interpolated=tuple(dict.fromkeys(resolved)))
+
+
+def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
+    """A spec for an entry that cannot be used: connecting it fails at once with ``reason``."""
+    display: dict[str, Any] = {}
+    transport = "stdio"
+    if isinstance(raw, Mapping):
+        if isinstance(raw.get("url"), str):
+            transport, display = "http", {"url": raw["url"]}
+        elif isinstance(raw.get("command"), str):
+            display = {"command": raw["command"]}
+    return ServerSpec(name=name, transport=transport, origin=origin, display=display, invalid=reason)
 
 
 def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
                       workspace: str | Path | None = None, base_dir: str | Path | None = None) -> McpConfig:
     """Parsed YAML/JSON of an MCP client config → :class:`McpConfig`.
 
+    A bad entry (not a mapping, neither ``command`` nor ``url``, a URL that is not http(s), a
+    key of the wrong type…) does not stop the others: it becomes a spec with
+    :attr:`ServerSpec.invalid` set to the reason (which names ``origin`` and the place, e.g.
+    ``.mcp.json: mcpServers.github.args[1]: …``); connecting reports it as a failed server.
+
     Raises:
-        ConfigError: ``data`` is not one of the config shapes, or an entry is bad (the message
-            names ``origin`` and the place, e.g. ``.mcp.json: mcpServers.github.args[1]``).
+        ConfigError: ``data`` is not one of the config shapes (no servers map at the top level).
     """
     kind = config_kind(data)
     if kind is None:
@@ -514,21 +715,18 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         if not isinstance(name, str):
             warnings.append(f"{where}: the server name was read as {_type_name(name)} {name!r} "
                             "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
-        specs.append(parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
-                                  base_dir=base_dir, warnings=warnings))
+        try:
+            spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
+                                base_dir=base_dir, warnings=warnings)
+        except ConfigError as exc:
+            spec = _invalid_spec(str(name), raw, str(exc), where)
+        specs.append(spec)
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
 
 
 def parse_config_text(text: str, origin: str, **kwargs: Any) -> McpConfig:
     """Parse config text (JSON or YAML). Raises :class:`ConfigError` naming ``origin`` and the place."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{origin}: {place}: not valid JSON or YAML ({problem})") from None
-    return parse_config_data(data, origin, **kwargs)
+    return parse_config_data(parse_text(text, origin), origin, **kwargs)
 
 
 def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
@@ -538,7 +736,8 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
     directory unless ``workspace`` is given.
 
     Raises:
-        ConfigError: unreadable file, invalid JSON/YAML, not a config, or a bad entry.
+        ConfigError: unreadable file, invalid JSON/YAML, or not a config (a bad entry is a spec
+            with :attr:`ServerSpec.invalid` set, not an error).
     """
     path = Path(path)
     try:
