@@ -23,6 +23,7 @@ from .errors import ToolsearchError
 from .inspector import Inspector
 from .mcpconfig import ServerSpec, load_mcp_config
 from .profile import load_profile
+from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, sweep
 
 
@@ -30,22 +31,6 @@ class UsageError(ToolsearchError):
     """A command-line value that cannot be used."""
 
 
-def _context_length(text: str) -> int | None:
-    value = text.strip().lower().replace("_", "").replace(",", "")
-    if value in ("unknown", "none", ""):
-        return None
-    multiplier = 1
-    if value.endswith("k"):
-        value, multiplier = value[:-1], 1_000
-    elif value.endswith("m"):
-        value, multiplier = value[:-1], 1_000_000
-    try:
-        number = float(value) * multiplier
-        if not number < C.CONTEXT_LENGTH_MAX * 1000:  # also rejects inf and nan
-            raise ValueError
-        return int(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of tokens (e.g. 200000, 200k) or 'unknown', got {text!r}") from None
 
 
 def _int_list(text: str) -> list[int | None]:
@@ -59,14 +44,6 @@ def _float_list(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 class _Parser(argparse.ArgumentParser):
@@ -204,12 +181,6 @@ def _print_json(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
-def _table(rows: list[list[Any]], header: list[str]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths))]
-    lines.append("  ".join("-" * w for w in widths))
-    lines.extend("  ".join(str(x).ljust(w) for x, w in zip(row, widths)) for row in rows)
-    return "\n".join(lines)
 
 
 def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:

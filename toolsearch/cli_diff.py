@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import constants as C
+from .textfmt import text_table as _table
 from .cachediff import CacheDiff, Side, compare
 from .collapse import CollapseComparison, compare_collapse
 from .config import ToolSearchConfig, load_config, parse_config
@@ -30,7 +31,7 @@ COMMANDS = ("diff", "collapse")
 
 def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str | None = None) -> None:
     """``--context-length`` … ``--config`` (shared) or ``--context-length-a`` … (one side)."""
-    from .cli import _context_length  # noqa: PLC0415 - cli imports this module; parse sizes the same way
+    from .textfmt import parse_context_length as _context_length  # noqa: PLC0415
 
     who = f" for side {side.upper()} (overrides the shared flag)" if side else ""
     flag = lambda stem: f"--{stem}{suffix}"  # noqa: E731
@@ -165,12 +166,6 @@ def format_diff(diff: CacheDiff) -> str:
     return "\n".join(out)
 
 
-def _table(rows: list[list[Any]], header: list[str]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines.extend("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows)
-    return "\n".join(lines)
 
 
 def _server_table(cmp: CollapseComparison) -> str:

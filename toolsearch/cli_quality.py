@@ -17,6 +17,7 @@ import sys
 from typing import Any, Sequence
 
 from . import constants as C
+from .textfmt import text_table as _table
 from .catalog import load_sources
 from .config import ToolSearchConfig, load_config, parse_config
 from .errors import ToolsearchError
@@ -94,12 +95,6 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
     return inspector, config
 
 
-def _table(rows: list[list[Any]], header: list[str]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines.extend("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows)
-    return "\n".join(lines)
 
 
 def _pct(x: float | None) -> str:

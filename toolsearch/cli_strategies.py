@@ -21,6 +21,7 @@ import sys
 from typing import Any, Sequence
 
 from . import constants as C
+from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .config import load_config, parse_config
 from .errors import ToolsearchError
 from .inspector import Inspector
@@ -46,29 +47,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _context_length(text: str) -> int | None:
-    value = text.strip().lower().replace("_", "").replace(",", "")
-    if value in ("unknown", "none", ""):
-        return None
-    multiplier = 1
-    if value.endswith("k"):
-        value, multiplier = value[:-1], 1_000
-    elif value.endswith("m"):
-        value, multiplier = value[:-1], 1_000_000
-    try:
-        return int(float(value) * multiplier)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of tokens (e.g. 200000, 200k) or 'unknown', got {text!r}") from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -171,12 +151,6 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     return model, events, task
 
 
-def _table(rows: list[list[Any]], header: list[str]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines.extend("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows)
-    return "\n".join(lines)
 
 
 def _yes_no(value: bool | None) -> str:
