@@ -13,7 +13,7 @@ st.set_page_config(page_title="toolsearch inspector", page_icon=":material/searc
 # url_path = the file stem: Streamlit runs the first request of a fresh server in its legacy
 # pages/ mode, which knows pages by file stem, so deep links resolve in both modes.
 PAGES = [
-    st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True, url_path="overview"),
+    st.Page("pages/overview.py", title="Overview", icon=":material/dashboard:", default=True),
     st.Page("pages/model_view.py", title="What the model sees", icon=":material/visibility:", url_path="model_view"),
     st.Page("pages/search.py", title="Search", icon=":material/search:", url_path="search"),
     st.Page("pages/costs.py", title="Costs", icon=":material/payments:", url_path="costs"),

@@ -184,7 +184,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
             "collapse order).", icon=":material/science:")
     label, color = VERDICT_BADGE[cmp.verdict]
     st.badge(label, color=color)
-    st.markdown(f"**Verdict:** {cmp.summary}")
+    st.text(f"Verdict: {cmp.summary}")
     st.caption(f"Budget {cmp.budget:,} tokens ({cmp.tokenizer}) · method: {cmp.method}"
                + ("" if cmp.exact else " (approximate: not proven optimal)"))
     left, right = st.columns(2)

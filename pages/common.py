@@ -303,6 +303,15 @@ def require_catalog(v: View) -> bool:
     return True
 
 
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")
+
+
+def md_escape(text: str) -> str:
+    """Untrusted text made literal inside a Streamlit markdown string (backslash escapes; no HTML,
+    links, emphasis, math or colour directives). Prefer ``st.text``/``st.code`` where possible."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text)).replace("\n", " ")
+
+
 def fmt_tokens(n: int) -> str:
     """``12,345 tokens``."""
     return f"{n:,} tokens"
@@ -318,20 +327,21 @@ def pct_of_context(tokens: int, context_length: int | None) -> str:
 def tier_badge(plan: Plan) -> None:
     """Tier and form as colored badges."""
     label, color = TIER_BADGE[plan.tier]
-    cols = st.columns([1, 1, 3])
+    cols = st.columns([2, 1, 3])
     with cols[0]:
         st.badge(label, color=color)
     with cols[1]:
         st.badge(f"Form: {plan.listing_form}", color={"full": "green", "names": "blue", "mixed": "violet",
                                                         "groups": "orange", "none": "gray"}[plan.listing_form])
-    cols[2].caption(FORM_HELP[plan.listing_form])
+    cols[2].caption(FORM_HELP[plan.listing_form] if plan.activated else
+                    "tool search is not active: every schema is sent as is, with no bridge tools")
 
 
 def server_table(plan: Plan) -> list[dict[str, Any]]:
     """Rows for the per-server table (plain values; Streamlit shows them as text)."""
     return [{
         "server": s.name, "kind": s.kind, "tools": s.tool_count, "state": s.state,
-        "collapse #": s.collapse_rank, "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
+        "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
         "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
     } for s in plan.servers]
 
@@ -341,4 +351,6 @@ def style_states(df):
     def color(value: Any) -> str:
         c = STATE_COLORS.get(value)
         return f"color: white; background-color: {c}" if c else ""
+    if df.empty or "state" not in df.columns:
+        return df
     return df.style.map(color, subset=["state"])

@@ -13,6 +13,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from pages import common
 from toolsearch import constants as C
 from toolsearch.bridge import to_wire
 from toolsearch.config import parse_config
@@ -28,7 +29,7 @@ CATALOG_KEY = "live_catalog_key"    # its content key (toolsearch.live.catalog_k
 RESULT = "live_result"              # LiveResult of the last connect
 SPECS = "live_specs"                # {server name: ServerSpec} that were connected (for calls)
 LAST_CALL = "live_last_call"        # what the last "Call" showed
-STATE_ICONS = {"pending": "⏳", "connecting": "🔌", "listing": "📋", "ok": "✅", "failed": "❌", "skipped": "⏭️"}
+STATE_ICONS = {"pending": "…", "connecting": "→", "listing": "≡", "ok": "✓", "failed": "✗", "skipped": "–"}
 TRANSPORT_LABELS = {"stdio": "stdio (command)", "http": "Streamable HTTP (URL)", "sse": "SSE (URL)"}
 
 
@@ -109,6 +110,7 @@ def _tool_search_config():
     return view.config if view is not None else parse_config({})
 
 
+common.view()  # the shared sidebar (and the router, when Streamlit runs this page on its own)
 st.title("Live servers")
 st.caption("Connect your own MCP servers, see their tools and what the model would receive, call one, and "
            "save a snapshot. Servers start only when you press Connect or Call; env and header values "
@@ -128,7 +130,7 @@ if upload is not None:
         file_specs = list(parsed.servers)
         file_warnings = list(parsed.warnings)
     except UnicodeDecodeError:
-        st.error(f"{upload.name}: expected UTF-8 text", icon="⚠️")
+        st.error(f"{common.md_escape(upload.name)}: expected UTF-8 text", icon=":material/error:")
     except ToolsearchError as exc:
         st.error(str(exc), icon="⚠️")
 for warning in file_warnings:
@@ -204,12 +206,12 @@ if result is not None:
     if flagged:
         with st.expander(f"Flagged while listing ({len(flagged)})"):
             for problem in flagged:
-                st.markdown(f"- **{problem.severity}** · {problem.where}: {problem.message}")
+                st.text(f"{problem.severity} · {problem.where}: {problem.message}")
     if not catalog.servers:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
     else:
-        st.success(f"Live catalog **{catalog.name}**: {len(catalog.servers)} servers, {catalog.tool_count} tools. "
+        st.success(f"Live catalog **{common.md_escape(catalog.name)}**: {len(catalog.servers)} servers, {catalog.tool_count} tools. "
                    "Choose **Live servers** as the catalog source in the sidebar to inspect it on every page.")
         st.download_button("Download snapshot (catalog YAML)", dump_snapshot(result, list(catalog.sources)),
                            file_name=f"{catalog.name}-snapshot.yaml", mime="application/x-yaml", key="live_download",
@@ -246,7 +248,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     else:
         chosen = st.selectbox("Tool", names, key="live_tool")
         tool = bridge.deferred_by_name[chosen]
-        st.caption(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}")
+        st.text(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}")
         with st.expander("Parameters (as the model sees them)"):
             st.code(json.dumps(tool.parameters, ensure_ascii=False, indent=2), language="json")
         arguments_text = st.text_area("Arguments (JSON object)", value="{}", key="live_arguments", height=100)
@@ -269,10 +271,11 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         shown = st.session_state.get(LAST_CALL)
         if shown:
             if "error" in shown and "response" not in shown:
-                st.error(shown["error"], icon="⚠️")
+                st.error("The call failed:", icon=":material/error:")
+                st.code(shown["error"], language=None, wrap_lines=True)
             elif shown["outcome"] is None:
-                st.warning(f"Not sent: `tool_call` for {shown['tool']} stopped before dispatch "
-                           "(local validation, RB §9).", icon="🛑")
+                st.warning(f"Not sent: `tool_call` for {common.md_escape(shown['tool'])} stopped before dispatch "
+                           "(local validation, RB §9).", icon=":material/block:")
                 st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")
             else:
                 outcome = shown["outcome"]

@@ -16,8 +16,8 @@ if common.require_catalog(v):
     common.tier_badge(plan)
     tools_json = json.dumps(plan.tools, ensure_ascii=False, indent=2)
     c1, c2, c3 = st.columns(3)
-    c1.metric("Tools array", common.fmt_tokens(plan.tools_tokens), f"{len(plan.tools)} tool definitions", delta_color="off", delta_arrow="off")
-    c2.metric("Listing", common.fmt_tokens(plan.listing_tokens), f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
+    c1.metric(f"Tools array ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens), f"{len(plan.tools)} tool definitions", delta_color="off", delta_arrow="off")
+    c2.metric(f"Listing ({plan.planning_tokenizer})", common.fmt_tokens(plan.listing_tokens), f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
     desc = plan.tool_search_description or ""
     c3.metric("tool_search description", f"{len(desc):,} characters",
               f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off")
@@ -38,7 +38,8 @@ if common.require_catalog(v):
     with tab_servers:
         st.dataframe(common.style_states(pd.DataFrame(common.server_table(plan))), hide_index=True, width="stretch")
         if plan.collapse_order:
-            st.caption("Collapse order (largest names block first, ties by label): " + " → ".join(plan.collapse_order))
+            st.caption("Collapse order (largest names block first, ties by label):")
+            st.text(" → ".join(plan.collapse_order))
 
     st.subheader("Compare two settings")
     st.caption("Left: the sidebar settings. Right: another context length and threshold_pct, same catalog and cap.")

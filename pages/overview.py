@@ -16,7 +16,8 @@ if common.require_catalog(v):
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Servers", len(plan.servers))
     c2.metric("Tools", len(ins.registration.tools), help="Registered tool definitions (after naming, filters and utilities).")
-    c3.metric("Deferred tools", plan.deferred_count)
+    c3.metric("Deferred tools", plan.deferred_count if plan.activated else 0,
+              help=None if plan.activated else f"Tool search is not active: {plan.deferred_count} tools could be deferred.")
     c4.metric("Visible tools", plan.visible_count, help="Sent with their full schemas (core tools, or everything in tier 0).")
 
     st.subheader("Cost per request")
@@ -41,7 +42,7 @@ if common.require_catalog(v):
         f"- Cap (`listing_max_tokens`): {v.config.listing_max_tokens:,} tokens\n"
         f"- **Budget = min(cap, percentage leg) = {plan.budget:,} tokens**, decided by *{plan.budget_winner}*\n"
         f"- Listing: **{plan.listing_tokens:,} tokens** ({plan.planning_tokenizer}), "
-        f"{'fits' if plan.listing_form != 'none' else 'nothing fits or listing is off'}")
+        f"{'fits' if plan.listing_form != 'none' else ('tool search is not active (tier 0)' if not plan.activated else 'listing is off' if not v.config.listing_enabled else 'not even the summary lines fit')}")
     if plan.steps:
         st.caption("Degradation steps tried (reference order: full → names → collapse the largest server first):")
         st.dataframe(pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed),

@@ -132,3 +132,26 @@ def test_url_reproduces_settings():
     at2.run()
     assert not at2.exception
     assert at2.sidebar.selectbox(key="catalog").value == "team-workspace"
+
+
+def test_untrusted_text_helpers():
+    import pandas as pd
+
+    from pages import common
+
+    # A catalog with no servers gives an empty per-server table: no styling, no KeyError.
+    empty = pd.DataFrame([])
+    assert common.style_states(empty) is empty
+    escaped = common.md_escape("**b** [x](http://e.example) $E$ :red[r] <script>")
+    for raw in ("**", "](", "$E$", ":red[", "<script>"):
+        assert raw not in escaped
+    assert escaped.replace("\\", "") == "**b** [x](http://e.example) $E$ :red[r] <script>"
+
+
+def test_collapse_rank_column_is_text():
+    from pages import common
+
+    plan = _engine("hard-cases", 200_000, enabled="off")
+    rows = common.server_table(plan)
+    assert {row["collapse #"] for row in rows} == {"—"}
+    assert plan.tier == 0

@@ -174,7 +174,8 @@ def example_arguments(parameters: Any) -> dict[str, Any]:
 
     Each value is the property's ``const``, else its first ``enum`` value, else a placeholder
     for its (first) type: ``""`` for string, ``0`` for integer/number, ``False``, ``[]``, ``{}``
-    or ``None``; a property without a usable type gets ``""``. Only the top level is filled,
+    or ``None`` (numbers raised to a ``minimum``/``exclusiveMinimum``); a property without a
+    usable type gets ``""``. Only the top level is filled,
     in the ``required`` order, so the result may still fail validation (a ``minLength``, a
     nested required field): it is a template to edit, not a valid call. Non-object schemas
     give ``{}``.
@@ -195,7 +196,16 @@ def example_arguments(parameters: Any) -> dict[str, Any]:
             # _PLACEHOLDERS order, so the result does not depend on set iteration order.
             types = _types_of(schema)
             kind = next((k for k in _PLACEHOLDERS if k in types and k != "null"), "string")
-            out[name] = copy.deepcopy(_PLACEHOLDERS[kind])
+            value = copy.deepcopy(_PLACEHOLDERS[kind])
+            if kind in ("integer", "number"):
+                # Respect a lower bound so the template does not fail on it (e.g. minimum: 1).
+                low = schema.get("minimum")
+                if isinstance(low, (int, float)) and not isinstance(low, bool) and low > value:
+                    value = int(low) if kind == "integer" else low
+                low = schema.get("exclusiveMinimum")
+                if isinstance(low, (int, float)) and not isinstance(low, bool) and low >= value:
+                    value = int(low) + 1 if kind == "integer" else low + 1
+            out[name] = value
     return out
 
 
