@@ -250,6 +250,9 @@ def sidebar() -> View:
     profile_key = "default"
     profile_upload = sb.file_uploader("Wording profile (YAML)", type=["yaml", "yml"], key="profile_upload",
                                       help="Optional: your harness's exact wording. Default: the toolsearch profile.")
+    sb.download_button("Download the default profile", (ROOT / "toolsearch" / "profiles" / "default.yaml").read_bytes(),
+                        file_name="toolsearch-profile.yaml", mime="application/x-yaml", key="profile_download",
+                        help="A starting point for your own wording: every key is required.")
     if profile_upload is not None:
         try:
             profile = profile_from_text(profile_upload.getvalue().decode("utf-8"), profile_upload.name)

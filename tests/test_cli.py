@@ -384,3 +384,20 @@ def test_mcp_server_and_plugin_of_one_name_share_a_listing_group(tmp_path) -> No
     plan = json.loads(run_cli("plan", path, "--json").stdout)
     assert "kanban tools (2):" in plan["listing"]
     assert "kanban-2" not in plan["listing"]
+
+
+@pytest.mark.parametrize("template,message", [
+    ("{label} tools ({nope}):", "listing.group_heading: unknown placeholder {nope}"),
+    ("{label} tools ({count):", "listing.group_heading: placeholder '{count' is not closed"),
+])
+def test_profile_placeholder_typos_are_errors(tiny, tmp_path, template, message) -> None:
+    import yaml as _yaml
+
+    from toolsearch.profile import default_profile
+
+    data = {section: dict(values) for section, values in default_profile().sections.items()}
+    data["listing"]["group_heading"] = template
+    path = tmp_path / "profile.yaml"
+    path.write_text(_yaml.safe_dump(data), encoding="utf-8")
+    line = one_line_error(run_cli("plan", tiny, "--profile", str(path)))
+    assert line.startswith(f"toolsearch: error: {path}: {message}")

@@ -6,6 +6,7 @@ YAML file with the same keys; missing keys are an error (a silent fallback would
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -62,12 +63,40 @@ class Profile:
         return template
 
 
+#: Placeholders each section may use; any other ``{word}`` is a typo that would reach the model.
+ALLOWED_PLACEHOLDERS: dict[str, frozenset[str]] = {
+    "listing": frozenset({"label", "count", "name", "description"}),
+    "framing": frozenset(),
+    "tool_search": frozenset({"count"}),
+    "tool_describe": frozenset(),
+    "tool_call": frozenset(),
+    "hints": frozenset(),
+    "errors": frozenset({"name", "count", "max", "candidates", "index", "detail", "retry", "rest", "missing",
+                         "path", "constraint"}),
+    "registration": frozenset({"tool", "server"}),
+}
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]+)\}")
+# "{word" with no "}" before the next "{" or the end (prose like "{name, arguments}" is closed).
+_UNCLOSED = re.compile(r"\{[A-Za-z_]+(?![A-Za-z_}])(?=[^{}]*(?:\{|$))")
+
+
+def _check_placeholders(source: str, section: str, key: str, text: str) -> None:
+    unknown = sorted(set(_PLACEHOLDER.findall(text)) - ALLOWED_PLACEHOLDERS[section])
+    if unknown:
+        allowed = ", ".join("{" + p + "}" for p in sorted(ALLOWED_PLACEHOLDERS[section])) or "none"
+        raise ProfileError(f"{source}: {section}.{key}: unknown placeholder {{{unknown[0]}}} (allowed here: {allowed})")
+    unclosed = _UNCLOSED.search(text)
+    if unclosed:
+        raise ProfileError(f"{source}: {section}.{key}: placeholder {unclosed.group()!r} is not closed with '}}'")
+
+
 def parse_profile(data: Any, source: str) -> Profile:
     """Validate raw profile data.
 
     Raises:
-        ProfileError: not a mapping, a section or key is missing, or a value is not a string
-            (the message names the source and the ``section.key``).
+        ProfileError: not a mapping, a section or key is missing, a value is not a string, or a
+            text uses a placeholder its section does not fill / leaves one unclosed (the message
+            names the source and the ``section.key``).
     """
     if not isinstance(data, Mapping):
         raise ProfileError(f"{source}: top level: expected a mapping of profile sections")
@@ -83,6 +112,7 @@ def parse_profile(data: Any, source: str) -> Profile:
             value = raw.get(key)
             if not isinstance(value, str):
                 raise ProfileError(f"{source}: {section}.{key}: expected a string, got {type(value).__name__}")
+            _check_placeholders(source, section, key, value)
             values[key] = value
         sections[section] = values
     return Profile(name=str(data.get("name") or source), source=source, sections=sections)
