@@ -349,13 +349,22 @@ def load_source(path: str | Path) -> Catalog:
             shape. The message names the file and the place.
     """
     path = Path(path)
+    return load_text(read_source_text(path), str(path))
+
+
+def read_source_text(path: str | Path) -> str:
+    """The UTF-8 text of a source file.
+
+    Raises:
+        CatalogError: unreadable (missing, a directory, no permission) or not UTF-8, naming the
+            file and, for bad bytes, the byte offset.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise CatalogError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
     except OSError as exc:
         raise CatalogError(f"{path}: cannot read file ({exc.strerror or exc})") from None
-    return load_text(text, str(path))
 
 
 def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:

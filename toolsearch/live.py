@@ -946,18 +946,12 @@ def read_source(path: str | Path) -> tuple[str, Any]:
             catalog shape (the message names the file and the place).
         ConfigError: an MCP client config that cannot be used at all.
     """
-    from .catalog import _parse_text, catalog_from_data  # noqa: PLC0415
+    from .catalog import _parse_text, catalog_from_data, read_source_text  # noqa: PLC0415
     from .errors import CatalogError  # noqa: PLC0415
     from .mcpconfig import NESTING_MAX, is_mcp_config, nesting_exceeds, parse_config_data  # noqa: PLC0415
 
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read file ({exc.strerror or exc})") from None
-    data = _parse_text(text, str(path))
+    data = _parse_text(read_source_text(path), str(path))
     if nesting_exceeds(data, NESTING_MAX):
         raise CatalogError(f"{path}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
     try:
