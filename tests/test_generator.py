@@ -1,0 +1,126 @@
+"""The sample catalogs are generated from the data files in scripts/catalog_data/: regenerating
+them must give the shipped files byte for byte, and the data files must be their only source."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "scripts" / "generate_catalogs.py"
+DATA = ROOT / "scripts" / "catalog_data"
+SHIPPED = ROOT / "sample_catalogs"
+
+
+def generate(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """Run the generator as a user does (``python scripts/generate_catalogs.py ...``)."""
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, encoding="utf-8", timeout=600)
+
+
+def copy_data(tmp_path: Path, keep: list[str]) -> Path:
+    """A copy of the data folder whose catalogs.yaml lists only the catalogs in ``keep``."""
+    data = tmp_path / "data"
+    shutil.copytree(DATA, data)
+    index = yaml.safe_load((data / "catalogs.yaml").read_text(encoding="utf-8"))
+    index["catalogs"] = [c for c in index["catalogs"] if c["file"] in keep]
+    (data / "catalogs.yaml").write_text(yaml.safe_dump(index, sort_keys=False), encoding="utf-8")
+    return data
+
+
+def test_regenerating_gives_every_shipped_sample_catalog_byte_for_byte(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = generate("--out-dir", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    written = sorted(p.name for p in out.iterdir())
+    # Every catalog file at the top of sample_catalogs/ comes from the generator, and nothing else.
+    shipped = sorted([p.name for p in SHIPPED.glob("*.yaml")] + ["README.md"])
+    assert written == shipped
+    assert len(written) == 10
+    for name in written:
+        assert (out / name).read_bytes() == (SHIPPED / name).read_bytes(), name
+    # The size report names every catalog with its tool count.
+    rows = {line.split()[0]: line.split()[1] for line in result.stdout.splitlines()
+            if line.split() and line.split()[0].endswith(".yaml")}
+    assert rows == {"issue-tracker.yaml": "24", "five-servers.yaml": "58",
+                    "github-full.yaml": "95", "grafana-full.yaml": "100",
+                    "unreal-editor.yaml": "864", "cloudflare-flat.yaml": "3300",
+                    "japanese.yaml": "40", "hard-cases.yaml": "35", "team-workspace.yaml": "181"}
+
+
+def test_an_edited_data_file_changes_exactly_the_catalogs_that_use_it(tmp_path: Path) -> None:
+    data = copy_data(tmp_path, ["issue-tracker.yaml", "github-full.yaml"])
+    linear = data / "servers" / "linear.yaml"
+    old = "Get one user by ID, name, email or `me`."
+    text = linear.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    linear.write_text(text.replace(old, "Look up one workspace member."), encoding="utf-8")
+    out = tmp_path / "out"
+    result = generate("--data-dir", data, "--out-dir", out)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "github-full.yaml",
+                                                     "issue-tracker.yaml"]
+    assert (out / "github-full.yaml").read_bytes() == (SHIPPED / "github-full.yaml").read_bytes()
+    tracker = yaml.safe_load((out / "issue-tracker.yaml").read_text(encoding="utf-8"))
+    shipped = yaml.safe_load((SHIPPED / "issue-tracker.yaml").read_text(encoding="utf-8"))
+    assert tracker != shipped
+    (get_user,) = [t for t in shipped["servers"][0]["tools"] if t["name"] == "get_user"]
+    assert get_user["description"].startswith(old)
+    get_user["description"] = get_user["description"].replace(old, "Look up one workspace member.")
+    assert tracker == shipped
+
+
+def test_only_and_leave_out_pick_tools_in_data_file_order(tmp_path: Path) -> None:
+    data = copy_data(tmp_path, ["issue-tracker.yaml"])
+    index = yaml.safe_load((data / "catalogs.yaml").read_text(encoding="utf-8"))
+    linear = index["catalogs"][0]["servers"][0]
+    linear["only"] = ["get_user", "list_issues", "get_issue"]
+    second = dict(linear, name="linear", leave_out=linear["only"])
+    del second["only"]
+    index["catalogs"][0]["servers"].append(second)
+    (data / "catalogs.yaml").write_text(yaml.safe_dump(index, sort_keys=False), encoding="utf-8")
+    out = tmp_path / "out"
+    result = generate("--data-dir", data, "--out-dir", out)
+    assert result.returncode == 0, result.stderr
+    doc = yaml.safe_load((out / "issue-tracker.yaml").read_text(encoding="utf-8"))
+    first, rest = doc["servers"]
+    assert [t["name"] for t in first["tools"]] == ["list_issues", "get_issue", "get_user"]
+    assert len(rest["tools"]) == 21
+    assert {t["name"] for t in rest["tools"]}.isdisjoint(linear["only"])
+    assert "| linear (3), linear (21) | 24 |" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_bad_data_gives_one_line_naming_the_file_and_place(tmp_path: Path) -> None:
+    data = copy_data(tmp_path, ["issue-tracker.yaml"])
+    index_path = data / "catalogs.yaml"
+    index = yaml.safe_load(index_path.read_text(encoding="utf-8"))
+    index["catalogs"][0]["servers"][0]["only"] = ["list_issues", "list_everything"]
+    index_path.write_text(yaml.safe_dump(index, sort_keys=False), encoding="utf-8")
+    out = tmp_path / "out"
+    result = generate("--data-dir", data, "--out-dir", out)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (f"error: {index_path}: catalogs[0] (issue-tracker.yaml) servers[0]: "
+                             "only: expected tools of 'linear' in servers/linear.yaml, found "
+                             "unknown list_everything\n")
+    assert not out.exists()
+
+    (data / "servers" / "linear.yaml").write_text("linear:\n- name: [unclosed\n",
+                                                  encoding="utf-8")
+    index["catalogs"][0]["servers"][0].pop("only")
+    index_path.write_text(yaml.safe_dump(index, sort_keys=False), encoding="utf-8")
+    result = generate("--data-dir", data, "--out-dir", out)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {data / 'servers' / 'linear.yaml'}: line 3 not "
+                                    "valid YAML (")
+    assert result.stderr.count("\n") == 1
+
+    result = generate("--data-dir", tmp_path / "missing", "--out-dir", out)
+    assert result.returncode == 2
+    assert result.stderr == (f"error: {tmp_path / 'missing' / 'catalogs.yaml'}: cannot read "
+                             "(No such file or directory)\n")
