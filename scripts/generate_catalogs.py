@@ -17,9 +17,11 @@ Data layout (all YAML):
   (``mcp`` when absent) and ``capabilities``, and ``tools_from``: the data file holding its tools,
   under its name. ``only`` keeps the listed tools, ``leave_out`` drops them; the tools keep the
   data file's order either way.
-* ``catalog_data/servers/<file>.yaml``: server name → list of tools, each as an MCP server lists
-  it (``name``, optional ``title`` and ``description``, ``inputSchema``, optional
-  ``annotations``).
+* ``catalog_data/servers/<file>.yaml``: ``servers`` maps a server name to its list of tools, each
+  as an MCP server lists it (``name``, optional ``title`` and ``description``, ``inputSchema``,
+  optional ``annotations``). An optional ``shared`` section defines schemas that several tools
+  use once, with a YAML anchor (``&owner``), and the tools refer to them with aliases
+  (``*owner``); the generator ignores the section itself and writes a full copy at every use.
 
 Every name, description and schema there was written for this project. The servers imitate the
 *shape* and *size* of real MCP servers as publicly reported (see ``shared/figures.md``), not
@@ -101,14 +103,15 @@ def _server_tools(data_dir: Path, entry: dict[str, Any], where: str,
             "`tools_from`: a data file path relative to the data folder")
     if source not in files:
         files[source] = _read_yaml(data_dir / source)
-    table = files[source]
     source_where = str(data_dir / source)
-    _expect(isinstance(table, dict), source_where, "a mapping of server names to tool lists")
-    _expect(name in table, source_where, f"a tool list under the server name {name!r}")
+    _expect(isinstance(files[source], dict) and isinstance(files[source].get("servers"), dict),
+            source_where, "a mapping with `servers`: server names mapped to tool lists")
+    table = files[source]["servers"]
+    _expect(name in table, f"{source_where}: servers", f"a tool list under {name!r}")
     tools = table[name] if table[name] is not None else []
     _expect(isinstance(tools, list) and all(isinstance(t, dict) and isinstance(t.get("name"), str)
                                             for t in tools),
-            f"{source_where}: {name}", "a list of tools, each a mapping with a `name`")
+            f"{source_where}: servers: {name}", "a list of tools, each a mapping with a `name`")
     names = [t["name"] for t in tools]
     if "only" in entry and "leave_out" in entry:
         raise DataError(f"{where}: expected `only` or `leave_out`, not both")

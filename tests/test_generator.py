@@ -3,6 +3,7 @@ them must give the shipped files byte for byte, and the data files must be their
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -54,25 +55,46 @@ def test_regenerating_gives_every_shipped_sample_catalog_byte_for_byte(tmp_path:
 
 
 def test_an_edited_data_file_changes_exactly_the_catalogs_that_use_it(tmp_path: Path) -> None:
-    data = copy_data(tmp_path, ["issue-tracker.yaml", "github-full.yaml"])
+    data = copy_data(tmp_path, ["issue-tracker.yaml", "github-full.yaml", "grafana-full.yaml"])
+    # One tool's description in the linear data file.
     linear = data / "servers" / "linear.yaml"
     old = "Get one user by ID, name, email or `me`."
     text = linear.read_text(encoding="utf-8")
     assert text.count(old) == 1
     linear.write_text(text.replace(old, "Look up one workspace member."), encoding="utf-8")
+    # A schema defined once in the github data file's `shared` section and used by many tools.
+    github = data / "servers" / "github.yaml"
+    text = github.read_text(encoding="utf-8")
+    edited, count = re.subn(r"(\n  owner: &owner\n    type: string\n    description: ).*?(\n  \S)",
+                            r"\1Owner login.\2", text, flags=re.DOTALL)
+    assert count == 1
+    github.write_text(edited, encoding="utf-8")
     out = tmp_path / "out"
     result = generate("--data-dir", data, "--out-dir", out)
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in out.iterdir()) == ["README.md", "github-full.yaml",
-                                                     "issue-tracker.yaml"]
-    assert (out / "github-full.yaml").read_bytes() == (SHIPPED / "github-full.yaml").read_bytes()
-    tracker = yaml.safe_load((out / "issue-tracker.yaml").read_text(encoding="utf-8"))
-    shipped = yaml.safe_load((SHIPPED / "issue-tracker.yaml").read_text(encoding="utf-8"))
+                                                     "grafana-full.yaml", "issue-tracker.yaml"]
+    assert (out / "grafana-full.yaml").read_bytes() == (SHIPPED / "grafana-full.yaml").read_bytes()
+
+    def load(folder: Path, name: str) -> dict:
+        return yaml.safe_load((folder / name).read_text(encoding="utf-8"))
+
+    tracker, shipped = load(out, "issue-tracker.yaml"), load(SHIPPED, "issue-tracker.yaml")
     assert tracker != shipped
     (get_user,) = [t for t in shipped["servers"][0]["tools"] if t["name"] == "get_user"]
     assert get_user["description"].startswith(old)
     get_user["description"] = get_user["description"].replace(old, "Look up one workspace member.")
     assert tracker == shipped
+
+    full, shipped = load(out, "github-full.yaml"), load(SHIPPED, "github-full.yaml")
+    changed = 0
+    for tool in shipped["servers"][0]["tools"]:
+        owner = tool["inputSchema"]["properties"].get("owner")
+        if owner is not None and owner["description"].startswith("Repository owner: the login"):
+            owner["description"] = "Owner login."
+            changed += 1
+    assert changed > 50
+    assert full == shipped
 
 
 def test_only_and_leave_out_pick_tools_in_data_file_order(tmp_path: Path) -> None:
