@@ -158,6 +158,10 @@ def build_catalogs(data_dir: Path = DATA_DIR) -> tuple[dict[str, dict[str, Any]]
         for j, entry in enumerate(spec["servers"]):
             entry_where = f"{where} servers[{j}]"
             _expect(isinstance(entry, dict), entry_where, "a mapping")
+            _expect(entry.get("kind", "mcp") in C.SERVER_KINDS, entry_where,
+                    f"`kind`: one of {', '.join(C.SERVER_KINDS)}")
+            _expect(isinstance(entry.get("capabilities", {}), dict), entry_where,
+                    "`capabilities`: a mapping")
             server: dict[str, Any] = {"name": entry.get("name"), "kind": entry.get("kind", "mcp")}
             if "capabilities" in entry:
                 server["capabilities"] = entry["capabilities"]
