@@ -45,6 +45,8 @@ from typing import Any, Iterable
 
 import yaml
 
+import catalog_templates  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "scripts" / "catalog_data"
 OUT_DIR = ROOT / "sample_catalogs"
@@ -101,9 +103,14 @@ def _server_tools(data_dir: Path, entry: dict[str, Any], where: str,
     _expect(isinstance(name, str) and name != "", where, "`name`: a non-empty string")
     _expect(isinstance(source, str) and source != "", where,
             "`tools_from`: a data file path relative to the data folder")
+    source_where = str(data_dir / source)
     if source not in files:
         files[source] = _read_yaml(data_dir / source)
-    source_where = str(data_dir / source)
+        if isinstance(files[source], dict) and "template" in files[source]:
+            try:
+                files[source] = catalog_templates.expand(files[source], source_where)
+            except catalog_templates.TemplateError as exc:
+                raise DataError(str(exc)) from None
     _expect(isinstance(files[source], dict) and isinstance(files[source].get("servers"), dict),
             source_where, "a mapping with `servers`: server names mapped to tool lists")
     table = files[source]["servers"]
