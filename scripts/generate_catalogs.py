@@ -22,6 +22,10 @@ Data layout (all YAML):
   optional ``annotations``). An optional ``shared`` section defines schemas that several tools
   use once, with a YAML anchor (``&owner``), and the tools refer to them with aliases
   (``*owner``); the generator ignores the section itself and writes a full copy at every use.
+* ``catalog_data/templates/<file>.yaml``: a server too large to list tool by tool, given as a
+  vocabulary (``template`` names the expansion, ``server`` the server, ``seed`` the sampling
+  seed). ``catalog_templates.py`` beside this script expands it into the server's tool list,
+  which catalogs use like a list from ``servers/``.
 
 Every name, description and schema there was written for this project. The servers imitate the
 *shape* and *size* of real MCP servers as publicly reported (see ``shared/figures.md``), not

@@ -146,3 +146,65 @@ def test_bad_data_gives_one_line_naming_the_file_and_place(tmp_path: Path) -> No
     assert result.returncode == 2
     assert result.stderr == (f"error: {tmp_path / 'missing' / 'catalogs.yaml'}: cannot read "
                              "(No such file or directory)\n")
+
+
+def test_an_edited_template_vocabulary_entry_changes_the_generated_tools(tmp_path: Path) -> None:
+    data = copy_data(tmp_path, ["unreal-editor.yaml", "cloudflare-flat.yaml"])
+    # Unreal: rename one actor's key; every tool made from it is renamed, nothing else moves
+    # (the seeded picks and the sample depend on the vocabulary's sizes, not its words).
+    unreal = data / "templates" / "unreal.yaml"
+    text = unreal.read_text(encoding="utf-8")
+    assert text.count("- key: trigger_box\n") == 1
+    unreal.write_text(text.replace("- key: trigger_box\n", "- key: trigger_cube\n"),
+                      encoding="utf-8")
+    # Cloudflare: reword one product's sentence, which ends up in each of its tools.
+    cloudflare = data / "templates" / "cloudflare.yaml"
+    old_note = "D1 is a serverless SQLite database bound to Workers."
+    new_note = "D1 is the SQLite database of Workers."
+    text = cloudflare.read_text(encoding="utf-8")
+    assert text.count(f"  d1: {old_note}\n") == 1
+    cloudflare.write_text(text.replace(f"  d1: {old_note}\n", f"  d1: {new_note}\n"),
+                          encoding="utf-8")
+    out = tmp_path / "out"
+    result = generate("--data-dir", data, "--out-dir", out)
+    assert result.returncode == 0, result.stderr
+
+    def load(folder: Path, name: str) -> dict:
+        return yaml.load((folder / name).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+    edited, shipped = load(out, "unreal-editor.yaml"), load(SHIPPED, "unreal-editor.yaml")
+    renamed = 0
+    for t in shipped["servers"][0]["tools"]:
+        if "trigger_box" in t["name"]:
+            t["name"] = t["name"].replace("trigger_boxes", "trigger_cubes").replace(
+                "trigger_box", "trigger_cube")
+            renamed += 1
+    assert renamed == 15
+    assert edited == shipped
+    assert "trigger_box" not in (out / "unreal-editor.yaml").read_text(encoding="utf-8")
+
+    edited, shipped = load(out, "cloudflare-flat.yaml"), load(SHIPPED, "cloudflare-flat.yaml")
+    reworded = []
+    for t in shipped["servers"][0]["tools"]:
+        if old_note in t["description"]:
+            t["description"] = t["description"].replace(old_note, new_note)
+            reworded.append(t["name"])
+    assert len(reworded) == 12
+    assert all(name.startswith("accounts_d1_") for name in reworded)
+    assert edited == shipped
+    assert "| cloudflare (3300) | 3,300 |" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_template_without_a_vocabulary_entry_gives_one_line(tmp_path: Path) -> None:
+    data = copy_data(tmp_path, ["cloudflare-flat.yaml"])
+    cloudflare = data / "templates" / "cloudflare.yaml"
+    text = cloudflare.read_text(encoding="utf-8")
+    assert text.count("\nzone_settings:") == 1
+    cloudflare.write_text(text.replace("\nzone_settings:", "\nzone_setting:"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = generate("--data-dir", data, "--out-dir", out)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (f"error: {cloudflare}: expected the vocabulary entry "
+                             "'zone_settings' (cloudflare template)\n")
+    assert not out.exists()
