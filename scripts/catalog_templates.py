@@ -35,8 +35,10 @@ class TemplateError(ValueError):
 # Schema helpers
 # =============================================================================================
 
-def _typed(kind: str, desc: str | None, extra: dict[str, Any]) -> Schema:
-    out: Schema = {"type": kind}
+def _typed(kind: str, desc: str | None, extra: dict[str, Any], **before: Any) -> Schema:
+    """``{"type": kind, **before, "description": desc, **extra}``, without an empty
+    description (the key order real servers emit)."""
+    out: Schema = {"type": kind, **before}
     if desc:
         out["description"] = desc
     out.update(extra)
@@ -48,7 +50,7 @@ def S(desc: str | None = None, **extra: Any) -> Schema:
     return _typed("string", desc, extra)
 
 
-def I(desc: str | None = None, **extra: Any) -> Schema:  # noqa: E743 (schema type name)
+def I(desc: str | None = None, **extra: Any) -> Schema:
     """An integer property."""
     return _typed("integer", desc, extra)
 
@@ -65,14 +67,12 @@ def B(desc: str | None = None, **extra: Any) -> Schema:
 
 def E(values: Iterable[str], desc: str | None = None, **extra: Any) -> Schema:
     """A string enum property."""
-    return _typed("string", None, {"enum": list(values), **({"description": desc} if desc else {}),
-                                   **extra})
+    return _typed("string", desc, extra, enum=list(values))
 
 
 def A(items: Schema, desc: str | None = None, **extra: Any) -> Schema:
     """An array property."""
-    return _typed("array", None, {"items": items, **({"description": desc} if desc else {}),
-                                  **extra})
+    return _typed("array", desc, extra, items=items)
 
 
 def O(props: dict[str, Schema], required: Iterable[str] = (), desc: str | None = None,
@@ -154,6 +154,9 @@ class Unreal:
                        f"New {label} as linear RGBA between 0 and 1."),
             "vector": O({"x": N(), "y": N(), "z": N()}, ["x", "y", "z"], f"New {label}."),
         }
+        if kind not in schemas:
+            raise ValueError(f"property spec {spec!r}: expected name:type with a type of "
+                             f"{', '.join(schemas)} or enum(A|B)")
         return name, schemas[kind]
 
     @staticmethod
@@ -321,6 +324,9 @@ class Unreal:
         fixed: list[dict[str, Any]] = []
         assets = {a["key"]: a for a in v["assets"]}
         for extra in v["asset_extras"]:
+            if extra["asset"] not in assets:
+                raise ValueError(f"asset extra {extra['name']!r}: unknown asset "
+                                 f"{extra['asset']!r}")
             asset = assets[extra["asset"]]
             target = ("asset_path", self.asset_param(asset["noun"], asset["example"]), True)
             fixed.append(tool(extra["name"], extra["description"],
@@ -481,6 +487,8 @@ class Cloudflare:
         path, _, verbs = spec.partition(":")
         collections = path.split("/") if path else [""]
         code, *extras = verbs.split("+")
+        if code not in self.v["verb_codes"]:
+            raise ValueError(f"resource spec {spec!r}: unknown verb code {code!r}")
         singleton = code in self.singleton_codes
         out = [self.endpoint_tool(scope, product, collections, v, False, singleton)
                for v in self.v["verb_codes"][code]]
