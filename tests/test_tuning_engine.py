@@ -243,15 +243,16 @@ def test_curve_context_lengths_contain_every_change(planner):
 
 def test_curve_bounds_widen_to_show_every_change(planner):
     ladder = listing_ladder(planner, parse_config({}))
-    sizes = [tokens for _, tokens in expected_steps()]                 # 301, 118, 63, 56 here
+    sizes = [tokens for _, tokens in expected_steps()]
+    assert sizes == [298, 114, 60, 52]  # full, names, mixed, groups: RB §5.3 lengths with the reference's wording
     # 50%: every candidate fits below 8K, so the range starts at half the first crossing
     first_small = smallest_context_length(min(sizes), 50.0, 4000)
     assert first_small == 2 * min(sizes)
     assert curve_bounds(ladder, 50.0, 4000) == (first_small // 2, 1_000_000)
-    # 0.01%: the full listing needs about 3M tokens of context, so the range ends at twice that
+    # 0.01%: the full listing (298 tokens) needs 2.98M tokens of context, so the range ends at twice that
     first_full = smallest_context_length(max(sizes), 0.01, 60000)
-    assert 3_000_000 <= first_full <= 3_010_001
+    assert first_full == 2_980_000
     assert curve_bounds(ladder, 0.01, 60000) == (8_000, 2 * first_full)
     # a cap below a candidate: that candidate never fits, so it does not widen the range
-    assert curve_bounds(ladder, 0.01, 200) == (8_000, 2 * smallest_context_length(118, 0.01, 200))
+    assert curve_bounds(ladder, 0.01, 200) == (8_000, 2 * smallest_context_length(114, 0.01, 200))
     assert curve_bounds(listing_ladder(planner, parse_config({"listing": "off"})), 0.01, 200) == (8_000, 1_000_000)
