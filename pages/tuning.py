@@ -132,7 +132,7 @@ if common.require_catalog(v):
         m1, m2, m3 = st.columns(3)
         m1.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%")
         m2.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens")
-        m3.metric("Smallest budget that reaches it",
+        m3.metric("Budget needed at every length",
                   f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable")
         if not multi.reached:
             best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
@@ -201,8 +201,8 @@ if common.require_catalog(v):
     # (d) the settings for the sidebar's context length alone ------------------------------------
     st.subheader("Settings for the sidebar's context length alone")
     st.caption(f"For the sidebar's context length ({ctx_text(ctx)}): the smallest budget that reaches each form, "
-               "the threshold_pct and listing_max_tokens that give it (rounded up to the slider steps of 0.5% and "
-               "100 tokens), and from which context length the current threshold_pct and cap reach it.")
+               "the threshold_pct and listing_max_tokens that give it (exact to 0.1% and 1 token), and from which "
+               "context length the current threshold_pct and cap reach it.")
     recs = {goal: recommend(ladder, cfg, ctx, goal) for goal, _ in GOALS}
 
     def pct_cell(rec, short: bool = False) -> str:

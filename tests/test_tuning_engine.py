@@ -166,18 +166,20 @@ def test_smallest_context_length():
 
 
 def test_threshold_pct_for_budget():
-    assert threshold_pct_for_budget(2760, 200_000) == 1.5               # 1.38% rounded up to the 0.5 step
+    assert threshold_pct_for_budget(2760, 200_000) == 1.4               # 1.38% rounded up to the 0.1 step
+    assert threshold_pct_for_budget(2760, 200_000, step=0.5) == 1.5     # ... or to a 0.5 step
     assert threshold_pct_for_budget(2000, 200_000) == 1.0               # exactly on the grid
     assert threshold_pct_for_budget(0, 200_000) == 0.0
     assert threshold_pct_for_budget(57, 100, step=1.0) == 58.0           # 57% truncates to 56 tokens
-    assert threshold_pct_for_budget(57, 100) == 57.5
+    assert threshold_pct_for_budget(57, 100) == 57.1
     assert threshold_pct_for_budget(300, 200) is None                   # more than 100% of the context
     assert threshold_pct_for_budget(100, None) is None                  # unknown: fixed 10,000 leg
 
 
 def test_listing_max_tokens_for_budget():
     assert [listing_max_tokens_for_budget(b) for b in (0, 150, 201, 2760, 2800, 60000)] == [
-        200, 200, 300, 2800, 2800, 60000]
+        200, 200, 201, 2760, 2800, 60000]
+    assert [listing_max_tokens_for_budget(b, step=100) for b in (201, 2760)] == [300, 2800]
     assert listing_max_tokens_for_budget(60001) is None
 
 
