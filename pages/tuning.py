@@ -6,8 +6,7 @@ import argparse
 import pandas as pd
 import streamlit as st
 
-from pages import charts, common
-from toolsearch import constants as C
+from pages import charts, common, signals
 from toolsearch.config import dump_config_block
 from toolsearch.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.recommend import GOALS as MULTI_GOALS
@@ -96,10 +95,7 @@ if common.require_catalog(v):
                f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
                "The listing form depends only on the budget = min(listing_max_tokens, threshold_pct% of the context "
                "length), so every chart below is read off one measurement of each degradation step.")
-    if ladder.planning_tokenizer != C.DEFAULT_TOKENIZER:
-        st.info(f"Planning tokenizer {ladder.planning_tokenizer}: the reference harness decides whether a listing fits "
-                "with chars4 (characters ÷ 4), so the forms and tiers on this page can differ from the harness's. "
-                "Choose chars4 in the sidebar to see the harness's own decisions.")
+    signals.planning_tokenizer_note(ladder.planning_tokenizer)
     if not ladder.activated:
         st.info("Tool search is not active (enabled: off, or nothing in the catalog is deferrable): every "
                 "setting gives tier 0, so there is nothing to tune here.")
