@@ -91,6 +91,7 @@ if common.require_catalog(v):
     cfg, ctx = v.config, v.context_length
     ladder = ladder_for(v)
     common.tier_badge(v.plan)
+    signals.tier2_banner(v.plan)
     st.caption(f"Sidebar: context length {ctx_text(ctx)} · threshold_pct {cfg.threshold_pct:g}% · "
                f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
                "The listing form depends only on the budget = min(listing_max_tokens, threshold_pct% of the context "
