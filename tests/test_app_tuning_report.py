@@ -402,3 +402,18 @@ def test_figures_html_inlines_plotly_once(tmp_path):
     assert len(parts["a"]) > 1_000_000 > 100_000 > len(parts["b"])  # plotly.js only in the first
     assert not any(EXTERNAL_SRC.search(p) for p in parts.values())
     assert all("<script" in p for p in parts.values())
+
+
+def test_report_verdict_when_tool_search_costs_more():
+    from toolsearch.catalog import Catalog, Server, Tool
+
+    tiny = Inspector(Catalog(name="tiny", servers=(Server(name="one", tools=(Tool(name="ping", description="Ping."),)),)),
+                     "as-is")
+    config = parse_config({})
+    plan = tiny.plan(config, 200_000)
+    extra = plan.tools_tokens - plan.eager_tokens
+    assert extra > 0
+    html = build_report(tiny, config, 200_000)
+    assert f"tool search adds {extra:,} tokens per request here; consider enabled: off" in html
+    big = build_report(inspector(), config, 200_000)
+    assert "tool search adds" not in big
