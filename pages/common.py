@@ -192,8 +192,8 @@ def _budget_controls(sb) -> None:
     for key, exact in EXACT_INPUTS:  # before the widgets exist: show the setting's current value
         if st.session_state.get(exact) != st.session_state[key]:
             st.session_state[exact] = st.session_state[key]
-    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.1, format="%.1f", key="threshold_pct",
-              on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
+    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.1, format="%.1f",
+              key="threshold_pct", on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
               help="Share of the context length the listing may use.")
     sb.number_input("threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX, step=0.1,
                     format="%.1f", key="threshold_pct_exact", on_change=_copy_state,
