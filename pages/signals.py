@@ -16,8 +16,8 @@ TOOLS_ARRAY_HELP = ("The model-visible tools array at these settings: visible to
 ALL_SCHEMAS = "All schemas up front"
 ALL_SCHEMAS_HELP = ("Every registered tool's full definition in one tools array, estimated the way the reference "
                     "does (chars4 rounds once over the whole array, RB §3). The Costs page counts each tool alone and "
-                    "the Strategies page's 'All up front' counts each prompt piece alone, so their sums can be a few "
-                    "tokens higher.")
+                    "the Strategies page's 'All up front' counts each prompt piece alone, so their sums can be "
+                    "higher.")
 
 
 def tier2_banner(plan: Plan) -> None:
