@@ -236,61 +236,80 @@ def _log_edges(values: Sequence[float]) -> list[float]:
     return [values[0] ** 2 / mids[0], *mids, values[-1] ** 2 / mids[-1]]
 
 
-def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None) -> go.Figure:
-    """Listing form over context length × threshold_pct (both log axes), as a heatmap.
+def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None,
+                 y_axis: str = "threshold_pct") -> go.Figure:
+    """Listing form over context length × ``y_axis`` (both log axes), as a heatmap.
 
     Args:
         rows: :class:`toolsearch.sweep.SweepRow` or :class:`toolsearch.sweep.GridPoint` items for
-            one listing_max_tokens (rows with an unknown context length are skipped).
-        current: ``(context_length, threshold_pct)`` to mark with a ring (the sidebar setting).
+            one listing_max_tokens (``y_axis="threshold_pct"``) or one threshold_pct
+            (``y_axis="listing_max_tokens"``); rows with an unknown context length are skipped.
+        current: ``(context_length, y value)`` to mark with a ring (the sidebar setting).
+        y_axis: ``threshold_pct`` (%) or ``listing_max_tokens`` (tokens).
 
     Cells are colored by form with :data:`STATE_COLORS` and name the form; the colorbar names
     every form; hover gives the budget and the listing size (tokens), the tier and which leg
     of the budget decided.
     """
+    by_pct = y_axis == "threshold_pct"
+
+    def yval(r):
+        return r.threshold_pct if by_pct else r.listing_max_tokens
+
+    def ylabel(v) -> str:
+        return f"{v:g}%" if by_pct else f"{v:,}"
+
     rows = [r for r in rows if r.context_length]
     contexts = sorted({r.context_length for r in rows})
-    pcts = sorted({r.threshold_pct for r in rows})
-    cell = {(r.threshold_pct, r.context_length): r for r in rows}
+    ys = sorted({yval(r) for r in rows})
+    cell = {(yval(r), r.context_length): r for r in rows}
     rank = {f: i for i, f in enumerate(FORMS)}
     z, text, custom = [], [], []
-    for pct in pcts:
+    for y in ys:
         z.append([]), text.append([]), custom.append([])
         for ctx in contexts:
-            r = cell.get((pct, ctx))
+            r = cell.get((y, ctx))
             z[-1].append(rank[r.listing_form] if r else None)
             text[-1].append(r.listing_form if r else "")
             custom[-1].append([r.budget, r.listing_tokens, r.tier, r.listing_form, r.budget_winner,
-                               f"{ctx:,}", f"{pct:g}"] if r else [None] * 7)
+                               f"{ctx:,}", ylabel(y)] if r else [None] * 7)
     n = len(FORMS)
     colorscale = []
     for i, form in enumerate(FORMS):
         colorscale += [[i / n, STATE_COLORS[form]], [(i + 1) / n, STATE_COLORS[form]]]
+    y_hover = "threshold_pct %{customdata[6]}" if by_pct else "listing_max_tokens %{customdata[6]} tokens"
     fig = go.Figure(go.Heatmap(
-        z=z, x=_log_edges(contexts), y=_log_edges(pcts), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
+        z=z, x=_log_edges(contexts), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
         text=text, texttemplate="%{text}", textfont=dict(color="white", size=11), customdata=custom,
         xgap=1, ygap=1,
         colorbar=dict(title=dict(text="listing form"), tickvals=list(range(n)), ticktext=list(FORMS),
                       thickness=16, len=0.9),
-        hovertemplate=("context length %{customdata[5]} tokens · threshold_pct %{customdata[6]}%"
+        hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
                        "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
                        "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
                        "<br>listing %{customdata[1]:,} tokens<extra></extra>"),
     ))
-    if current and current[0] and pcts:
+    if current and current[0] and ys:
         fig.add_trace(go.Scatter(
-            x=[current[0]], y=[current[1] if current[1] > 0 else pcts[0]], mode="markers", showlegend=False,
+            x=[current[0]], y=[current[1] if current[1] > 0 else ys[0]], mode="markers", showlegend=False,
             marker=dict(symbol="circle-open", size=24, color="black", line=dict(width=3)),
-            hovertemplate=f"sidebar setting: {current[0]:,} tokens, {current[1]:g}%<extra></extra>",
+            hovertemplate=f"sidebar setting: {current[0]:,} tokens, {ylabel(current[1])}<extra></extra>",
         ))
-    cap = rows[0].listing_max_tokens if rows else None
+    if by_pct:
+        cap = rows[0].listing_max_tokens if rows else None
+        title = f"at listing_max_tokens {cap:,} tokens" if cap else None
+        y_title = "threshold_pct (% of context, log scale)"
+    else:
+        pct = rows[0].threshold_pct if rows else None
+        title = f"at threshold_pct {pct:g}%" if pct is not None else None
+        y_title = "listing_max_tokens (tokens, log scale)"
     fig.update_layout(
         font=FONT, height=470, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
-        title=dict(text=f"at listing_max_tokens {cap:,} tokens" if cap else None, font=dict(size=13)),
+        title=dict(text=title, font=dict(size=13)),
         xaxis=dict(type="log", title="context length (tokens, log scale)", tickvals=contexts,
                    ticktext=[context_label(c) for c in contexts], showgrid=False, zeroline=False),
-        yaxis=dict(type="log", title="threshold_pct (% of context, log scale)", tickvals=pcts,
-                   ticktext=[f"{p:g}%" for p in pcts], showgrid=False, zeroline=False),
+        yaxis=dict(type="log", title=y_title, tickvals=ys,
+                   ticktext=[ylabel(v) for v in ys], showgrid=False, zeroline=False),
     )
     return fig
 

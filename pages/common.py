@@ -176,6 +176,38 @@ def context_length_from_state() -> int | None:
     return PRESET_LABELS[choice]
 
 
+#: Number inputs shown with the budget sliders: (setting key, its number input's key).
+EXACT_INPUTS = (("threshold_pct", "threshold_pct_exact"), ("listing_max_tokens", "listing_max_tokens_exact"))
+
+
+def _copy_state(source: str, target: str) -> None:
+    st.session_state[target] = st.session_state[source]
+
+
+def _budget_controls(sb) -> None:
+    """threshold_pct and listing_max_tokens: a slider for the whole range (bounds from
+    ``toolsearch.constants``) and a number input under it, exact to 0.1 % and 1 token. Both edit
+    the same setting (session keys ``threshold_pct`` / ``listing_max_tokens``, mirrored to the URL
+    as ``pct`` / ``cap``)."""
+    for key, exact in EXACT_INPUTS:  # before the widgets exist: show the setting's current value
+        if st.session_state.get(exact) != st.session_state[key]:
+            st.session_state[exact] = st.session_state[key]
+    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.1, format="%.1f",
+              key="threshold_pct", on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
+              help="Share of the context length the listing may use.")
+    sb.number_input("threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX, step=0.1,
+                    format="%.1f", key="threshold_pct_exact", on_change=_copy_state,
+                    args=("threshold_pct_exact", "threshold_pct"), label_visibility="collapsed",
+                    help="Type an exact value (0.1 steps); the realistic range is about 0.5–10%.")
+    sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX, step=1,
+              key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
+              help="Cap on the listing budget.")
+    sb.number_input("listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN, max_value=C.LISTING_MAX_TOKENS_MAX,
+                    step=1, key="listing_max_tokens_exact", on_change=_copy_state,
+                    args=("listing_max_tokens_exact", "listing_max_tokens"), label_visibility="collapsed",
+                    help="Type an exact number of tokens; the realistic range is about 1,000–10,000.")
+
+
 def sidebar() -> View:
     """Render the shared sidebar and return the current :class:`View`."""
     _init_state()
@@ -229,10 +261,7 @@ def sidebar() -> View:
                  help="The model's context window in tokens. 'unknown' uses the reference fallback of 10,000 for the percentage leg.")
     if st.session_state["ctx_choice"] == "custom":
         sb.number_input("Custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX, step=1000, key="ctx_custom")
-    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.5, key="threshold_pct",
-              help="Share of the context length the listing may use.")
-    sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX, step=100,
-              key="listing_max_tokens", help="Cap on the listing budget.")
+    _budget_controls(sb)
     col1, col2 = sb.columns(2)
     col1.selectbox("enabled", list(C.TRI_STATE_VALUES), key="enabled")
     col2.selectbox("listing", list(C.TRI_STATE_VALUES), key="listing")

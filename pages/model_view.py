@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from pages import common, signals
 from toolsearch.catalog import to_json
 
 v = common.view()
@@ -14,13 +14,20 @@ st.title("What the model sees")
 if common.require_catalog(v):
     plan = v.plan
     common.tier_badge(plan)
+    signals.tier2_banner(plan)
+    signals.planning_tokenizer_note(plan.planning_tokenizer)
     tools_json = json.dumps(plan.tools, ensure_ascii=False, indent=2)
     c1, c2, c3 = st.columns(3)
-    c1.metric(f"Tools array ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens), f"{len(plan.tools)} tool definitions", delta_color="off", delta_arrow="off")
+    c1.metric(f"{signals.TOOLS_ARRAY} ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens),
+              f"{len(plan.tools)} tool definitions", delta_color="off", delta_arrow="off", help=signals.TOOLS_ARRAY_HELP)
     c2.metric(f"Listing ({plan.planning_tokenizer})", common.fmt_tokens(plan.listing_tokens), f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
     desc = plan.tool_search_description or ""
     c3.metric("tool_search description", f"{len(desc):,} characters",
-              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off")
+              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off",
+              help="The description text alone, counted raw; inside the tools array it is JSON-escaped and sits in "
+                   "the tool_search definition, so the tools array figure is larger.")
+    signals.cost_verdict(plan)
+    signals.context_overflow(plan, v.context_length)
 
     tab_desc, tab_array, tab_servers = st.tabs(["tool_search description", "Tools array (JSON)", "Per-server states"])
     with tab_desc:

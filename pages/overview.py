@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from pages import common, signals
 
 v = common.view()
 st.title("Overview")
@@ -12,6 +12,8 @@ if common.require_catalog(v):
     ins = v.inspector
     st.text(f"Catalog: {ins.catalog.name} · {len(ins.catalog.servers)} servers · source: {v.source_label}")
     common.tier_badge(plan)
+    signals.tier2_banner(plan)
+    signals.planning_tokenizer_note(plan.planning_tokenizer)
 
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Servers", len(plan.servers))
@@ -22,15 +24,23 @@ if common.require_catalog(v):
 
     st.subheader("Cost per request")
     e1, e2, e3 = st.columns(3)
-    e1.metric(f"All schemas up front ({plan.display_tokenizer})", common.fmt_tokens(plan.eager_tokens),
-              common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off")
-    e2.metric(f"With tool search ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens),
+    e1.metric(f"{signals.ALL_SCHEMAS} ({plan.display_tokenizer})", common.fmt_tokens(plan.eager_tokens),
+              common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off",
+              help=signals.ALL_SCHEMAS_HELP)
+    e2.metric(f"{signals.TOOLS_ARRAY} ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens),
               common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off", delta_arrow="off",
-              help="The model-visible tools array: visible tools plus the three bridge tools with the embedded listing.")
+              help=signals.TOOLS_ARRAY_HELP)
     saved = plan.eager_tokens - plan.tools_tokens
-    e3.metric("Saved per request", common.fmt_tokens(saved),
-              f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
-              delta_color="normal" if saved >= 0 else "inverse")
+    if saved >= 0:
+        e3.metric("Saved per request", common.fmt_tokens(saved),
+                  f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
+                  delta_color="normal")
+    else:  # a cost: red, with the verdict below
+        e3.metric("Saved per request", common.fmt_tokens(saved),
+                  f"-{-saved:,} tokens: tool search costs more than every schema", delta_color="normal",
+                  help="Negative: the bridge tools and listing are larger than the schemas they replace.")
+    signals.cost_verdict(plan)
+    signals.context_overflow(plan, v.context_length)
 
     st.subheader("Listing budget")
     ctx = f"{v.context_length:,} tokens" if v.context_length else "unknown"

@@ -314,7 +314,9 @@ if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     m1, m2, m3 = st.columns(3)
     m1.metric("All up front: task", common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens),
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
-              delta_arrow="off")
+              delta_arrow="off",
+              help="Each prompt piece counted alone, so it can be higher than the Overview's 'All schemas up front', "
+                   "which rounds once over the whole tools array as the reference does (RB §3).")
     linked = by_id[SKILL_LINKED]
     m2.metric("Skill-linked: task", common.fmt_tokens(linked.task_tokens),
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off")

@@ -1,17 +1,59 @@
 """Tuning: which threshold_pct and listing_max_tokens give which listing, and the settings a
 reviewer is looking for. Every number comes from ``toolsearch.sweep``; this page only lays it out."""
 
+import argparse
+
 import pandas as pd
 import streamlit as st
 
-from pages import charts, common
+from pages import charts, common, signals
 from toolsearch.config import dump_config_block
+from toolsearch.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
+from toolsearch.recommend import GOALS as MULTI_GOALS
+from toolsearch.recommend import lowered_lengths, outcomes, recommend_for_contexts
 from toolsearch.report import GOALS
-from toolsearch.sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, Ladder, curve_bounds,
-                              curve_context_lengths,
-                              form_grid, listing_ladder, recommend)
+from toolsearch.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
+                              Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
+from toolsearch.textfmt import parse_context_length
 
 GOAL_WORDS = dict(GOALS)
+#: Sets of context lengths people run one config with (the first is the default).
+CONTEXT_SETS: dict[str, str] = {
+    "Typical mix (32K, 128K, 200K, 1M)": "32k, 128k, 200k, 1m",
+    "Local models (8K, 32K, 128K)": "8k, 32k, 128k",
+    "Hosted models (128K, 200K, 400K)": "128k, 200k, 400k",
+    "Long context (200K, 1M)": "200k, 1m",
+    "Every preset (8K to 1M)": "8k, 32k, 128k, 200k, 400k, 1m",
+}
+
+
+def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
+    """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
+    dropped, order kept; or an error message naming the first bad entry."""
+    lengths: list[int | None] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        try:
+            value = parse_context_length(part)
+        except argparse.ArgumentTypeError:
+            return [], f"Context lengths: {part.strip()!r} is not a number of tokens (e.g. 32000, 32k, 1m) or 'unknown'."
+        if value is not None and value <= 0:
+            return [], f"Context lengths: {part.strip()!r} must be a positive number of tokens."
+        if value not in lengths:
+            lengths.append(value)
+    if not lengths:
+        return [], "Context lengths: enter at least one, e.g. 32k, 128k, 200k, 1m."
+    return lengths, None
+
+
+def _preset_chosen() -> None:
+    st.session_state["tuning_contexts"] = CONTEXT_SETS[st.session_state["tuning_context_preset"]]
+
+
+def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
+    st.session_state["threshold_pct"] = threshold_pct
+    st.session_state["listing_max_tokens"] = listing_max_tokens
 
 
 def ladder_for(v: common.View) -> Ladder:
@@ -35,16 +77,26 @@ def ctx_text(n: int | None) -> str:
     return f"{n:,} tokens" if n else "unknown"
 
 
+def form_change(before: str, after: str) -> str:
+    if FORM_RANK[after] > FORM_RANK[before]:
+        return f"lower ({before} → {after})"
+    if FORM_RANK[after] < FORM_RANK[before]:
+        return f"better ({before} → {after})"
+    return "same form"
+
+
 v = common.view()
 st.title("Tuning")
 if common.require_catalog(v):
     cfg, ctx = v.config, v.context_length
     ladder = ladder_for(v)
     common.tier_badge(v.plan)
+    signals.tier2_banner(v.plan)
     st.caption(f"Sidebar: context length {ctx_text(ctx)} · threshold_pct {cfg.threshold_pct:g}% · "
                f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
                "The listing form depends only on the budget = min(listing_max_tokens, threshold_pct% of the context "
                "length), so every chart below is read off one measurement of each degradation step.")
+    signals.planning_tokenizer_note(ladder.planning_tokenizer)
     if not ladder.activated:
         st.info("Tool search is not active (enabled: off, or nothing in the catalog is deferrable): every "
                 "setting gives tier 0, so there is nothing to tune here.")
@@ -52,22 +104,82 @@ if common.require_catalog(v):
         st.info("listing: off — the tool_search description never embeds a listing (tier 2, form none at every "
                 "budget). Set listing to auto or on in the sidebar to tune the budget.")
 
-    # (a) heatmap ------------------------------------------------------------------------------
-    st.subheader("Listing form over context length × threshold_pct")
+    # (a) one setting for every context length the config serves ---------------------------------
+    st.subheader("One setting for every context length you run")
+    st.caption("A harness config holds one threshold_pct and one listing_max_tokens for every model it serves. "
+               "The recommendation reaches the goal at each context length below at once, with the fewest listing "
+               "tokens; it is exact to 0.1% and 1 token, and one step less would miss the goal somewhere "
+               "(unless the value is already at the bottom of its range).")
+    st.session_state.setdefault("tuning_contexts", next(iter(CONTEXT_SETS.values())))
+    c1, c2, c3 = st.columns([2, 3, 2])
+    c1.selectbox("Preset", list(CONTEXT_SETS), key="tuning_context_preset", on_change=_preset_chosen,
+                 help="Common sets of model context lengths; edit the list next to it freely.")
+    c2.text_input("Context lengths (tokens)", key="tuning_contexts",
+                  help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
+                       "harness does not know (fixed 10,000-token percentage leg).")
+    multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), index=1, key="tuning_multi_goal",
+                              format_func=lambda g: MULTI_GOAL_WORDS[g])
+    lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
+    multi = None
+    if lengths_error:
+        st.error(lengths_error, icon="⚠️")
+    else:
+        multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal)
+        now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
+        m1, m2, m3 = st.columns(3)
+        m1.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%")
+        m2.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens")
+        m3.metric("Budget needed at every length",
+                  f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable")
+        if not multi.reached:
+            best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
+                    else "no goal can be reached at every length; these are the largest settings")
+            st.error(f"Not reachable at every listed context length: {multi.reason}. The values above are the best "
+                     f"reachable setting ({best}).", icon="⛔")
+        st.dataframe(pd.DataFrame([{
+            "context length": ctx_text(a.context_length),
+            "current form": a.listing_form, "current listing (tokens)": a.listing_tokens,
+            "recommended form": b.listing_form, "recommended listing (tokens)": b.listing_tokens,
+            "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
+        } for a, b in zip(now, multi.contexts)]), hide_index=True, width="stretch", key="tuning_multi_table")
+        st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
+                   f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
+                   f"{multi.listing_max_tokens:,} tokens. Listing tokens are counted with {ladder.planning_tokenizer}.")
+        lowered = lowered_lengths(now, multi.contexts)
+        if lowered:
+            where = ", ".join(f"{ctx_text(a.context_length)} ({a.listing_form} → {b.listing_form})"
+                              for a, b in zip(now, multi.contexts) if a.context_length in lowered)
+            st.warning(f"The recommendation lowers the listing form compared with the current settings at {where}. "
+                       "It is the cheapest setting that still meets the goal; keep the current values where you "
+                       "want the better form.", icon="⚠️")
+        same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
+        st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
+                  on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
+                  help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
+                  else "The sidebar already uses these values.")
+
+    # (b) heatmaps ------------------------------------------------------------------------------
+    st.subheader("Listing form over context length × threshold_pct and × listing_max_tokens")
     grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS)
-    st.plotly_chart(charts.sweep_figure(grid, current=(ctx, cfg.threshold_pct)), key="tuning_heatmap",
+    cap_grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, [cfg.threshold_pct], HEATMAP_LISTING_MAX_TOKENS)
+    h1, h2 = st.columns(2)
+    h1.plotly_chart(charts.sweep_figure(grid, current=(ctx, cfg.threshold_pct)), key="tuning_heatmap",
                     width="stretch")
-    ring = ("The ring marks the sidebar setting." if ctx else
+    h2.plotly_chart(charts.sweep_figure(cap_grid, current=(ctx, cfg.listing_max_tokens), y_axis="listing_max_tokens"),
+                    key="tuning_heatmap_cap", width="stretch")
+    ring = ("The rings mark the sidebar setting." if ctx else
             "Context length unknown: the sidebar setting uses the fixed 10,000-token percentage leg, so it is not marked.")
-    st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens. Each cell names the form the listing "
-               f"takes there; hover for the budget, the listing size and the tier. {ring}")
+    st.caption(f"Left: at listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Right: at "
+               f"threshold_pct {cfg.threshold_pct:g}%, over listing_max_tokens, which shows where the cap binds. "
+               f"Each cell names the form the listing takes there; hover for the budget, the listing size and the "
+               f"tier. {ring}")
     with st.expander("The grid as a table"):
         st.dataframe(pd.DataFrame([{
             "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
             "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier, "form": p.listing_form,
             "listing (tokens)": p.listing_tokens} for p in grid]), hide_index=True, width="stretch", key="tuning_grid")
 
-    # (b) listing tokens vs budget ---------------------------------------------------------------
+    # (c) listing tokens vs budget ---------------------------------------------------------------
     st.subheader("Listing tokens vs budget over context length")
     low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
                              min(HEATMAP_CONTEXT_LENGTHS[0], ctx or HEATMAP_CONTEXT_LENGTHS[0]),
@@ -83,11 +195,11 @@ if common.require_catalog(v):
                    f"{sizes.get('full', 0):,} tokens, names listing {sizes.get('names', 0):,} tokens, all summary "
                    f"lines {sizes.get('groups', 0):,} tokens; in between, the largest servers collapse one by one).")
 
-    # (c) the settings a reviewer is looking for --------------------------------------------------
-    st.subheader("Settings a reviewer is looking for")
+    # (d) the settings for the sidebar's context length alone ------------------------------------
+    st.subheader("Settings for the sidebar's context length alone")
     st.caption(f"For the sidebar's context length ({ctx_text(ctx)}): the smallest budget that reaches each form, "
-               "the threshold_pct and listing_max_tokens that give it (rounded up to the slider steps of 0.5% and "
-               "100 tokens), and from which context length the current threshold_pct and cap reach it.")
+               "the threshold_pct and listing_max_tokens that give it (exact to 0.1% and 1 token), and from which "
+               "context length the current threshold_pct and cap reach it.")
     recs = {goal: recommend(ladder, cfg, ctx, goal) for goal, _ in GOALS}
 
     def pct_cell(rec, short: bool = False) -> str:
@@ -149,17 +261,22 @@ if common.require_catalog(v):
     if ladder.activated:
         st.markdown("\n".join(facts))
 
-    # (d) the tools.tool_search block ----------------------------------------------------------
+    # (e) the tools.tool_search block ----------------------------------------------------------
     st.subheader("The tools.tool_search block")
-    apply = st.toggle(f"Apply the recommended threshold_pct and listing_max_tokens for: {GOAL_WORDS[goal]}",
-                      key="tuning_apply", disabled=not rec.reachable,
-                      help="Only when the goal can be reached at the sidebar's context length.")
-    chosen = rec.apply(cfg) if apply and rec.reachable else cfg
+    usable = multi is not None and multi.reached
+    apply = st.toggle("Export the recommendation for every listed context length" if multi is None else
+                      f"Export the recommendation for {MULTI_GOAL_WORDS[multi.goal]} at "
+                      f"{', '.join(ctx_text(c) for c in lengths)}",
+                      key="tuning_apply", disabled=not usable,
+                      help="Only when the goal is reached at every listed context length.")
+    chosen = multi.apply(cfg) if apply and usable else cfg
     block = dump_config_block(chosen)
     if chosen is not cfg:
-        check = v.plan_for(ctx, chosen)
-        st.success(f"With these values at {ctx_text(ctx)}: budget {check.budget:,} tokens → tier {check.tier}, "
-                   f"form {check.listing_form}, listing {check.listing_tokens:,} tokens.")
+        lowered = lowered_lengths(outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths), multi.contexts)
+        facts = " · ".join(f"{ctx_text(o.context_length)}: tier {o.tier}, form {o.listing_form}, listing "
+                           f"{o.listing_tokens:,} tokens" for o in multi.contexts)
+        (st.warning if lowered else st.success)(f"With these values: {facts}.")
+    st.caption("Only the keys that differ from the reference defaults are written; a defer list only when one is set.")
     st.code(block, language="yaml")
     st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
                        key="tuning_download", icon="⬇️")

@@ -244,7 +244,7 @@ def prefixed_name(server_name: str, tool_name: str) -> str:
     return full[:C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1] + "_" + digest
 
 
-LISTING_HEADER_CHARS = 90  # about the length of a harness's listing header line
+LISTING_HEADER_CHARS = 81  # the reference harness's listing header line (spec/wording-lengths.md)
 UTILITY_SHORT_DESC = "List or read the resources or prompts of this server."
 
 

@@ -51,7 +51,7 @@ def test_default_catalog_opens_in_tier_1_at_200k():
     assert f"Form: {plan.listing_form}" in text
     assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in text
     assert _metric(at, "Deferred tools") == str(plan.deferred_count)
-    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,} tokens"
     assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,} tokens"
 
 
@@ -87,7 +87,7 @@ def test_unknown_context_and_listing_off_and_disabled():
     at.sidebar.selectbox(key="enabled").set_value("off").run()
     plan = _engine("team-workspace", None, enabled="off")
     assert plan.tier == 0 and "Tier 0" in _markdown(at)
-    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,} tokens"
 
 
 def test_model_view_shows_exact_description_and_array():
@@ -155,3 +155,61 @@ def test_collapse_rank_column_is_text():
     rows = common.server_table(plan)
     assert {row["collapse #"] for row in rows} == {"—"}
     assert plan.tier == 0
+
+
+# --- exact budget controls and the signals ------------------------------------------------------------
+
+def test_number_inputs_set_exact_values_and_keep_the_slider_in_step():
+    at = _app()
+    at.sidebar.number_input(key="threshold_pct_exact").set_value(0.7).run()
+    at.sidebar.number_input(key="listing_max_tokens_exact").set_value(1234).run()
+    assert not at.exception
+    plan = _engine("team-workspace", 200_000, threshold_pct=0.7, listing_max_tokens=1234)
+    assert plan.budget == 1234  # int(200,000 × 0.007) = 1,400 > the 1,234 cap
+    assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in _markdown(at)
+    assert at.sidebar.slider(key="threshold_pct").value == 0.7
+    assert at.sidebar.slider(key="listing_max_tokens").value == 1234
+    assert (at.query_params["pct"], at.query_params["cap"]) in ((["0.7"], ["1234"]), ("0.7", "1234"))
+    # and the other way: moving the slider updates the number input
+    at.sidebar.slider(key="listing_max_tokens").set_value(3001).run()
+    assert at.sidebar.number_input(key="listing_max_tokens_exact").value == 3001
+
+
+def test_tier2_banner_and_context_overflow_warning():
+    at = _app()
+    at.sidebar.selectbox(key="listing").set_value("off").run()
+    assert any(e.value.startswith("Tier 2: the model sees no tool names, no listing at all") for e in at.error)
+    at.sidebar.selectbox(key="listing").set_value("auto").run()
+    assert not any(e.value.startswith("Tier 2") for e in at.error)
+    at.sidebar.selectbox(key="ctx_choice").set_value("8K").run()
+    plan = _engine("team-workspace", 8_000)
+    assert plan.eager_tokens > 8_000 >= plan.tools_tokens
+    assert [w.value for w in at.warning if "context length" in w.value] == [
+        f"Sending every schema up front ({plan.eager_tokens:,} tokens, chars4) would not fit the context length "
+        f"(8,000 tokens); with tool search the request fits."]
+
+
+def _signals_script():
+    import streamlit as st
+
+    from pages import signals
+    from toolsearch.catalog import Catalog, Server, Tool
+    from toolsearch.config import parse_config
+    from toolsearch.inspector import Inspector
+
+    tiny = Catalog(name="tiny", servers=(Server(name="one", tools=(Tool(name="ping", description="Ping."),)),))
+    plan = Inspector(tiny, "as-is").plan(parse_config({}), 200_000)
+    st.metric("eager", plan.eager_tokens)
+    st.metric("tools", plan.tools_tokens)
+    signals.cost_verdict(plan)
+    signals.tier2_banner(plan)
+
+
+def test_cost_verdict_when_tool_search_costs_more():
+    at = AppTest.from_function(_signals_script, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    eager, tools = (int(m.value) for m in at.metric)
+    assert tools > eager  # one tiny tool: three bridge tools cost more than its schema
+    assert [e.value for e in at.error] == [
+        f"Tool search adds {tools - eager:,} tokens per request here; consider `enabled: off`."]

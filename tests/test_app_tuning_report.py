@@ -30,7 +30,9 @@ from pages.common import STATE_COLORS
 from toolsearch.config import dump_config_block, parse_config
 from toolsearch.inspector import Inspector
 from toolsearch.report import GOALS, build_report, esc
-from toolsearch.sweep import FORM_RANK, form_grid, listing_ladder, recommend
+from toolsearch.recommend import outcomes, recommend_for_contexts
+from toolsearch.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
+                              recommend)
 
 ROOT = Path(__file__).absolute().parent.parent  # not resolve(): a shadow checkout may symlink tests
 SAMPLES = ROOT / "sample_catalogs"
@@ -133,7 +135,7 @@ def test_tuning_recommendations_match_engine(query):
 
 
 @needs_samples
-def test_tuning_goal_selector_and_applied_yaml():
+def test_tuning_goal_selector_and_single_length_metrics():
     at = open_page("pages/tuning.py", {"ctx": "32K", "pct": "2.0", "cap": "3000"})
     config = config_for({"pct": "2.0", "cap": "3000"})
     rec = recommend(listing_ladder(inspector().planner, config), config, 32_000, "full")
@@ -141,17 +143,96 @@ def test_tuning_goal_selector_and_applied_yaml():
     assert metric(at, "Smallest budget") == f"{rec.budget:,} tokens"
     assert metric(at, "threshold_pct at 32,000 tokens") == f"{rec.threshold_pct:g}%"
     assert metric(at, "listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
-    assert at.code[0].value == dump_config_block(config).rstrip("\n")  # toggle off: the sidebar's block
+    # exact to 0.1 % and 1 token: one step less misses the budget
+    assert rec.listing_max_tokens == max(200, rec.budget)
+    assert int(32_000 * (rec.threshold_pct / 100.0)) >= rec.budget > int(32_000 * ((rec.threshold_pct - 0.1) / 100.0))
+
+
+# --- Tuning: one setting for several context lengths ----------------------------------------------------
+
+def multi_table(at: AppTest) -> list[dict]:
+    return at.dataframe[0].value.to_dict("records")
+
+
+@needs_samples
+def test_tuning_multi_length_recommendation_matches_engine():
+    at = open_page("pages/tuning.py", {})
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    lengths = [32_000, 128_000, 200_000, 1_000_000]
+    assert at.text_input(key="tuning_contexts").value == "32k, 128k, 200k, 1m"
+    rec = recommend_for_contexts(ladder, config, lengths, "names")
+    now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
+    assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
+    rows = multi_table(at)
+    assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
+    assert [(r["current form"], r["current listing (tokens)"]) for r in rows] == [
+        (o.listing_form, o.listing_tokens) for o in now]
+    assert [(r["recommended form"], r["recommended listing (tokens)"], r["recommended budget (tokens)"])
+            for r in rows] == [(o.listing_form, o.listing_tokens, o.budget) for o in rec.contexts]
+    # the default sample lists everything at 200K today; the cheapest "names" setting lowers that: warned
+    lowered = [o.context_length for a, o in zip(now, rec.contexts) if FORM_RANK[o.listing_form] > FORM_RANK[a.listing_form]]
+    assert lowered, "the sample should show the lowered-form warning"
+    assert len(at.warning) == 1 and at.warning[0].value.startswith(
+        "The recommendation lowers the listing form compared with the current settings at ")
+    assert "200,000 tokens (full → names)" in at.warning[0].value
+    # export it: only the two changed keys, and the per-length facts in a warning box (lowered somewhere)
     at.toggle(key="tuning_apply").set_value(True).run()
-    applied = rec.apply(config)
-    assert (applied.threshold_pct, applied.listing_max_tokens) == (rec.threshold_pct, rec.listing_max_tokens)
-    assert at.code[0].value == dump_config_block(applied).rstrip("\n")
-    block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
-    assert block["threshold_pct"] == rec.threshold_pct and block["listing_max_tokens"] == rec.listing_max_tokens
-    check = inspector().plan(applied, 32_000)
-    assert FORM_RANK[check.listing_form] <= FORM_RANK["full"]
-    assert at.success[0].value == (f"With these values at 32,000 tokens: budget {check.budget:,} tokens → "
-                                   f"tier {check.tier}, form {check.listing_form}, listing {check.listing_tokens:,} tokens.")
+    assert yaml.safe_load(at.code[0].value) == {"tools": {"tool_search": {
+        "threshold_pct": rec.threshold_pct, "listing_max_tokens": rec.listing_max_tokens}}}
+    assert at.warning[-1].value.startswith("With these values: 32,000 tokens: tier 1, form names")
+
+
+@needs_samples
+def test_tuning_presets_goal_and_apply_to_sidebar():
+    at = open_page("pages/tuning.py", {})
+    at.selectbox(key="tuning_context_preset").set_value("Local models (8K, 32K, 128K)").run()
+    assert at.text_input(key="tuning_contexts").value == "8k, 32k, 128k"
+    at.text_input(key="tuning_contexts").set_value("64k, 16k").run()
+    at.selectbox(key="tuning_multi_goal").set_value("listed").run()
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    rec = recommend_for_contexts(ladder, config, [64_000, 16_000], "listed")
+    assert rec.reached
+    assert [r["context length"] for r in multi_table(at)] == ["64,000 tokens", "16,000 tokens"]
+    assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
+    # one click: the sidebar settings (and the URL) take the recommendation
+    at.button(key="tuning_apply_multi").click().run()
+    assert not at.exception
+    assert (at.session_state["threshold_pct"], at.session_state["listing_max_tokens"]) == (
+        rec.threshold_pct, rec.listing_max_tokens)
+    assert at.query_params["pct"] == [str(rec.threshold_pct)] or at.query_params["pct"] == str(rec.threshold_pct)
+    rows = multi_table(at)
+    assert all(r["change"] == "same form" for r in rows)
+    assert [r["current form"] for r in rows] == [o.listing_form for o in rec.contexts]
+    assert at.button(key="tuning_apply_multi").disabled  # nothing left to apply
+
+
+@needs_samples
+def test_tuning_multi_length_errors_and_unreachable():
+    at = open_page("pages/tuning.py", {})
+    at.text_input(key="tuning_contexts").set_value("32k, lots").run()
+    assert at.error[0].value == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, 32k, 1m) or "
+                                 "'unknown'.")
+    # 1,000 tokens of context cannot hold the full listing even at 100%
+    at.text_input(key="tuning_contexts").set_value("1000, 200k").run()
+    at.selectbox(key="tuning_multi_goal").set_value("full").run()
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(inspector().planner, config), config, [1_000, 200_000], "full")
+    assert not rec.reached
+    assert at.error[0].value.startswith(f"Not reachable at every listed context length: {rec.reason}.")
+    assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
+    assert at.toggle(key="tuning_apply").disabled
+
+
+@needs_samples
+def test_tuning_notes_the_reference_decides_with_chars4():
+    at = open_page("pages/tuning.py", {"tok": "o200k_base"})
+    assert any(i.value.startswith("Planning tokenizer o200k_base: the reference harness decides whether a listing "
+                                  "fits with chars4") for i in at.info)
+    at = open_page("pages/tuning.py", {})
+    assert not any("decides whether a listing fits" in i.value for i in at.info)
 
 
 @needs_samples
@@ -161,8 +242,8 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     config = config_for(query)
     ladder = listing_ladder(inspector().planner, config)
     grid = form_grid(ladder, config)
-    # the table under the heatmap
-    table = at.dataframe[0].value
+    # the table under the heatmap (after the multi-length table)
+    table = at.dataframe[1].value
     assert list(table["form"]) == [p.listing_form for p in grid]
     assert list(table["budget (tokens)"]) == [p.budget for p in grid]
     assert list(table["listing (tokens)"]) == [p.listing_tokens for p in grid]
@@ -176,6 +257,16 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     assert heat["z"] == [[FORM_RANK[by_cell[(pct, c)].listing_form] for c in contexts] for pct in pcts]
     assert heat["colorbar"]["ticktext"] == ["full", "names", "mixed", "groups", "none"]
     assert [c[1] for c in heat["colorscale"][::2]] == [STATE_COLORS[f] for f in ("full", "names", "mixed", "groups", "none")]
+    # beside it: context length × listing_max_tokens at the sidebar's threshold_pct
+    caps = form_grid(ladder, config, HEATMAP_CONTEXT_LENGTHS, [3.0], HEATMAP_LISTING_MAX_TOKENS)
+    spec = json.loads(at.get("plotly_chart")[1].proto.spec)
+    heat = spec["data"][0]
+    by_cell = {(p.listing_max_tokens, p.context_length): p for p in caps}
+    assert heat["z"] == [[FORM_RANK[by_cell[(cap, c)].listing_form] for c in contexts]
+                         for cap in HEATMAP_LISTING_MAX_TOKENS]
+    assert spec["layout"]["yaxis"]["title"]["text"] == "listing_max_tokens (tokens, log scale)"
+    assert len({v for row in heat["z"] for v in row}) > 1  # not one solid color where the cap binds
+    assert spec["data"][1]["y"] == [2500]  # the ring at the sidebar's cap
     # the sentences under the metrics
     tier1 = recommend(ladder, config, 128_000, "mixed")
     text = "\n".join(m.value for m in at.markdown)
@@ -311,3 +402,18 @@ def test_figures_html_inlines_plotly_once(tmp_path):
     assert len(parts["a"]) > 1_000_000 > 100_000 > len(parts["b"])  # plotly.js only in the first
     assert not any(EXTERNAL_SRC.search(p) for p in parts.values())
     assert all("<script" in p for p in parts.values())
+
+
+def test_report_verdict_when_tool_search_costs_more():
+    from toolsearch.catalog import Catalog, Server, Tool
+
+    tiny = Inspector(Catalog(name="tiny", servers=(Server(name="one", tools=(Tool(name="ping", description="Ping."),)),)),
+                     "as-is")
+    config = parse_config({})
+    plan = tiny.plan(config, 200_000)
+    extra = plan.tools_tokens - plan.eager_tokens
+    assert extra > 0
+    html = build_report(tiny, config, 200_000)
+    assert f"tool search adds {extra:,} tokens per request here; consider enabled: off" in html
+    big = build_report(inspector(), config, 200_000)
+    assert "tool search adds" not in big

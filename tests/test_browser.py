@@ -135,3 +135,29 @@ def test_search_page_runs_queries(page, app_url):
     assert expected["results"][1]["matches"] == []
     assert '"available_sources": ' in body  # the empty group carries the sources and the hint
     page.screenshot(path=str(ARTIFACTS / "search.png"), full_page=True)
+
+
+def test_number_inputs_typed_change_the_plan(page, app_url):
+    page.goto(app_url)
+    _, plan = _expected_plan("team-workspace", context_length=200_000)
+    _wait_text(page, f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens")
+    # Type exact values, as a user tuning to 0.1% and 1 token would.
+    cap = page.get_by_role("spinbutton", name="listing_max_tokens", exact=True)
+    cap.fill("1234")
+    cap.press("Enter")
+    _, capped = _expected_plan("team-workspace", context_length=200_000, config={"listing_max_tokens": 1234})
+    assert capped.budget == 1234
+    _wait_text(page, f"Budget = min(cap, percentage leg) = {capped.budget:,} tokens")
+    assert f"Form: {capped.listing_form}" in page.inner_text("body")
+    pct = page.get_by_role("spinbutton", name="threshold_pct (%)", exact=True)
+    pct.fill("0.3")
+    pct.press("Enter")
+    _, both = _expected_plan("team-workspace", context_length=200_000,
+                             config={"listing_max_tokens": 1234, "threshold_pct": 0.3})
+    assert both.budget == 600  # int(200,000 × 0.003)
+    _wait_text(page, f"Budget = min(cap, percentage leg) = {both.budget:,} tokens")
+    assert f"Form: {both.listing_form}" in page.inner_text("body")
+    assert re.search(r"pct=0\.3\b", page.url) and re.search(r"cap=1234\b", page.url), page.url
+    # the slider follows the typed value
+    assert page.get_by_test_id("stSliderThumbValue").nth(1).inner_text().replace(",", "") == "1234"
+    page.screenshot(path=str(ARTIFACTS / "overview-number-inputs.png"), full_page=True)

@@ -243,7 +243,7 @@ def test_defer_change_moves_a_tool_to_visible():
 
 def test_wording_profile_and_naming_changes():
     text = (Path(__file__).parent.parent / "toolsearch" / "profiles" / "default.yaml").read_text(encoding="utf-8")
-    other = profile_from_text(text.replace("Deferred tool catalog:", "Deferred tools:").replace(
+    other = profile_from_text(text.replace("Deferred tools below:", "Deferred tools:").replace(
         "name: toolsearch default", "name: edited"), "edited.yaml")
     a = inspector([ALPHA])
     diff = compare(side(a), side(inspector([ALPHA], profile=other), label="B"))
@@ -307,7 +307,7 @@ def test_missed_fit_example_reference_shows_nothing():
 def test_reference_collapses_more_servers_than_needed():
     i = Inspector.from_files([EXAMPLES / "collapse-more-servers.yaml"], "as-is")
     wh = i.catalog.servers[0].name
-    config, ctx = at_budget(80)
+    config, ctx = at_budget(76)
     cmp = compare_collapse(i.planner, config, ctx)
     assert cmp.verdict == "fewer_collapsed"
     assert dict(cmp.reference.states) == {"git": "summary", "jq": "names", wh: "summary"}
@@ -537,7 +537,7 @@ def test_console_script_diff_and_collapse(tmp_path):
     result = run_cli("diff", TEAM, TEAM)
     assert result.returncode == 0 and "prompt cache: HIT" in result.stdout
     result = run_cli("collapse", str(EXAMPLES / "collapse-more-servers.yaml"), "--tool-names", "as-is",
-                     "--context-length", "80", "--threshold-pct", "100", "--json")
+                     "--context-length", "76", "--threshold-pct", "100", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["verdict"] == "fewer_collapsed"
     result = run_cli("diff", TEAM, str(tmp_path / "nope.yaml"))

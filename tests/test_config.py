@@ -277,6 +277,19 @@ def test_dump_config_block_round_trips(tmp_path) -> None:
     assert load_config(path) == config
 
 
+def test_dump_config_block_has_only_changed_keys() -> None:
+    assert dump_config_block(parse_config({})) == "tools:\n  tool_search: {}\n"
+    changed = parse_config({}).with_overrides(threshold_pct=2.3, listing_max_tokens=2954)
+    assert changed.defer_is_default  # an override keeps defer "not set"
+    assert dump_config_block(changed) == "tools:\n  tool_search:\n    threshold_pct: 2.3\n    listing_max_tokens: 2954\n"
+    # a value equal to the default is not written; defer only when the user set a list
+    same = parse_config({"threshold_pct": 5.0, "listing": "off", "defer": ["x"]})
+    assert dump_config_block(same) == "tools:\n  tool_search:\n    listing: \'off\'\n    defer:\n    - x\n"
+    # against another base: only what differs from it
+    base = parse_config({"threshold_pct": 2, "enabled": "on"})
+    assert dump_config_block(base.with_overrides(threshold_pct=3), base) == "tools:\n  tool_search:\n    threshold_pct: 3.0\n"
+
+
 # --- case 8 and RB §4: the budget -----------------------------------------------------------------
 
 @pytest.mark.parametrize("context, pct, cap, budget", [

@@ -102,6 +102,29 @@ WIRE_EXAMPLES = [
 ]
 
 
+# REG §3.2: the branches a multi-type ``type`` array creates are new bare ``{"type": X}`` nodes
+# that the node pass does not visit again, so an ``object`` branch made that way has no
+# ``properties``/``required``; an ``anyOf`` branch already in the input is visited as usual.
+WIRE_EXAMPLES += [
+    ('{"type":"object","properties":{"v":{"type":["string","object"]}}}',
+     '{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"object"}]}},"required":[]}'),
+    ('{"type":"object","properties":{"v":{"description":"x","type":["string","number","integer","boolean",'
+     '"object","array","null"]}}}',
+     '{"type":"object","properties":{"v":{"description":"x","anyOf":[{"type":"string"},{"type":"number"},'
+     '{"type":"integer"},{"type":"boolean"},{"type":"object"},{"type":"array"}],"nullable":true}},"required":[]}'),
+    ('{"type":"object","properties":{"ops":{"type":"array","items":{"type":"object","properties":'
+     '{"v":{"type":["string","object","null"]}}}}}}',
+     '{"type":"object","properties":{"ops":{"type":"array","items":{"type":"object","properties":'
+     '{"v":{"anyOf":[{"type":"string"},{"type":"object"}],"nullable":true}},"required":[]}}},"required":[]}'),
+    ('{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"object"}]}}}',
+     '{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"object","properties":{},'
+     '"required":[]}]}},"required":[]}'),
+    ('{"type":"object","properties":{"v":{"type":["object","null"]}}}',
+     '{"type":"object","properties":{"v":{"type":"object","nullable":true,"properties":{},"required":[]}},'
+     '"required":[]}'),
+]
+
+
 @pytest.mark.parametrize("given_json, expected", WIRE_EXAMPLES)
 def test_stage_b_spec_examples(given_json: str, expected: str) -> None:
     assert wire(given_json) == expected
@@ -427,9 +450,9 @@ def test_b1_boolean_schemas_kept() -> None:
     ('["null"]', '{"type":"null","description":"d"}'),
     ('["null","null"]', '{"type":"null","description":"d"}'),
     ('[]', '{"type":"object","description":"d","properties":{},"required":[]}'),
+    # the object branch made from a type list is a bare node: no properties/required (REG §3.2)
     ('["string","object","null"]',
-     '{"description":"d","anyOf":[{"type":"string"},'
-     '{"type":"object","properties":{},"required":[]}],"nullable":true}'),
+     '{"description":"d","anyOf":[{"type":"string"},{"type":"object"}],"nullable":true}'),
 ])
 def test_b1_type_lists(type_json: str, expected: str) -> None:
     given = '{"type":"object","properties":{"p":{"type":' + type_json + ',"description":"d"}}}'

@@ -166,18 +166,20 @@ def test_smallest_context_length():
 
 
 def test_threshold_pct_for_budget():
-    assert threshold_pct_for_budget(2760, 200_000) == 1.5               # 1.38% rounded up to the 0.5 step
+    assert threshold_pct_for_budget(2760, 200_000) == 1.4               # 1.38% rounded up to the 0.1 step
+    assert threshold_pct_for_budget(2760, 200_000, step=0.5) == 1.5     # ... or to a 0.5 step
     assert threshold_pct_for_budget(2000, 200_000) == 1.0               # exactly on the grid
     assert threshold_pct_for_budget(0, 200_000) == 0.0
     assert threshold_pct_for_budget(57, 100, step=1.0) == 58.0           # 57% truncates to 56 tokens
-    assert threshold_pct_for_budget(57, 100) == 57.5
+    assert threshold_pct_for_budget(57, 100) == 57.1
     assert threshold_pct_for_budget(300, 200) is None                   # more than 100% of the context
     assert threshold_pct_for_budget(100, None) is None                  # unknown: fixed 10,000 leg
 
 
 def test_listing_max_tokens_for_budget():
     assert [listing_max_tokens_for_budget(b) for b in (0, 150, 201, 2760, 2800, 60000)] == [
-        200, 200, 300, 2800, 2800, 60000]
+        200, 200, 201, 2760, 2800, 60000]
+    assert [listing_max_tokens_for_budget(b, step=100) for b in (201, 2760)] == [300, 2800]
     assert listing_max_tokens_for_budget(60001) is None
 
 
@@ -243,15 +245,16 @@ def test_curve_context_lengths_contain_every_change(planner):
 
 def test_curve_bounds_widen_to_show_every_change(planner):
     ladder = listing_ladder(planner, parse_config({}))
-    sizes = [tokens for _, tokens in expected_steps()]                 # 301, 118, 63, 56 here
+    sizes = [tokens for _, tokens in expected_steps()]
+    assert sizes == [298, 114, 60, 52]  # full, names, mixed, groups: RB §5.3 lengths with the reference's wording
     # 50%: every candidate fits below 8K, so the range starts at half the first crossing
     first_small = smallest_context_length(min(sizes), 50.0, 4000)
     assert first_small == 2 * min(sizes)
     assert curve_bounds(ladder, 50.0, 4000) == (first_small // 2, 1_000_000)
-    # 0.01%: the full listing needs about 3M tokens of context, so the range ends at twice that
+    # 0.01%: the full listing (298 tokens) needs 2.98M tokens of context, so the range ends at twice that
     first_full = smallest_context_length(max(sizes), 0.01, 60000)
-    assert 3_000_000 <= first_full <= 3_010_001
+    assert first_full == 2_980_000
     assert curve_bounds(ladder, 0.01, 60000) == (8_000, 2 * first_full)
     # a cap below a candidate: that candidate never fits, so it does not widen the range
-    assert curve_bounds(ladder, 0.01, 200) == (8_000, 2 * smallest_context_length(118, 0.01, 200))
+    assert curve_bounds(ladder, 0.01, 200) == (8_000, 2 * smallest_context_length(114, 0.01, 200))
     assert curve_bounds(listing_ladder(planner, parse_config({"listing": "off"})), 0.01, 200) == (8_000, 1_000_000)

@@ -24,7 +24,8 @@ from .inspector import Inspector
 from .mcpconfig import ServerSpec, load_mcp_config
 from .profile import load_profile
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
-from .sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, sweep
+from .recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
+from .sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 
 
 class UsageError(ToolsearchError):
@@ -84,7 +85,7 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (subcommands plan, search, describe, explain, call, sweep)."""
+    """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, ...)."""
     parser = _Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -119,6 +120,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+
+    p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
+                                         "listed context length (exit 1 when none does)")
+    _common(p)
+    p.add_argument("--context-lengths", type=_int_list, required=True, metavar="N,N,...",
+                   help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
+    p.add_argument("--goal", choices=RECOMMEND_GOALS, required=True,
+                   help="full: every tool with its short description; names: every server at names or better; "
+                        "listed: tier 1 (tool names listed); any: some listing")
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included)")
@@ -432,6 +444,31 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     return 0
 
 
+def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    if not args.context_lengths:
+        raise UsageError("recommend: --context-lengths: expected at least one context length")
+    ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal)
+    if args.json:
+        _print_json(rec.to_dict())
+        return 0 if rec.reached else 1
+    lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
+    print(f"goal: {GOAL_WORDS[args.goal]} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
+    if rec.reached:
+        print(f"threshold_pct: {rec.threshold_pct:g}")
+        print(f"listing_max_tokens: {rec.listing_max_tokens}")
+        print(f"smallest budget that reaches it: {rec.budget_needed:,} tokens")
+    else:
+        print(f"not reachable at every listed context length: {rec.reason}")
+        best = GOAL_WORDS[rec.reached_goal] if rec.reached_goal else "the best form each length can get"
+        print(f"best reachable setting ({best}): threshold_pct {rec.threshold_pct:g}, "
+              f"listing_max_tokens {rec.listing_max_tokens}")
+    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens"]
+    print(_table([[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form,
+                   c.listing_tokens] for c in rec.contexts], header))
+    return 0 if rec.reached else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status."""
     parser = build_parser()
@@ -513,6 +550,8 @@ def _run(args: argparse.Namespace) -> int:
             return _cmd_explain(args, inspector, config)
         if args.command == "call":
             return _cmd_call(args, inspector, config, names, dict(loaded.specs), loaded.statuses)
+        if args.command == "recommend":
+            return _cmd_recommend(args, inspector, config)
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {exc}", file=sys.stderr)

@@ -104,6 +104,8 @@ class ToolSearchConfig:
         Keys are the block's keys; ``None`` values are ignored (meaning "not given").
         """
         block = self.to_block()
+        if self.defer_is_default and changes.get("defer") is None:
+            del block["defer"]  # keep "not set" (the curated default), not an explicit copy of it
         for key, value in changes.items():
             if value is not None:
                 block[key] = value
@@ -235,13 +237,27 @@ def load_config(path: str | Path) -> ToolSearchConfig:
     return parse_config(tools.get("tool_search"))
 
 
-def dump_config_block(config: ToolSearchConfig) -> str:
-    """The config as a ``tools: {tool_search: {...}}`` YAML document (block style, key order kept)."""
-    return yaml.safe_dump({"tools": {"tool_search": config.to_block()}}, sort_keys=False,
+def changed_keys(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> dict[str, Any]:
+    """The keys of ``config`` whose values differ from ``base`` (default: the reference defaults,
+    RB §1.1), in the reference key order. ``defer`` is included only when ``config`` sets its own
+    list (``defer_is_default`` False) and that list differs from ``base``'s."""
+    base = base or ToolSearchConfig()
+    mine, theirs = config.to_block(), base.to_block()
+    out = {key: value for key, value in mine.items() if key != "defer" and value != theirs[key]}
+    if not config.defer_is_default and (base.defer_is_default or config.defer != base.defer):
+        out["defer"] = mine["defer"]
+    return out
+
+
+def dump_config_block(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> str:
+    """A ``tools: {tool_search: {...}}`` YAML document (block style, reference key order) with
+    only the keys that differ from ``base`` (default: the reference defaults); see
+    :func:`changed_keys`. With nothing changed the block is ``{}``."""
+    return yaml.safe_dump({"tools": {"tool_search": changed_keys(config, base)}}, sort_keys=False,
                           default_flow_style=False, allow_unicode=True)
 
 
 __all__ = [
-    "ToolSearchConfig", "parse_config", "load_config", "dump_config_block", "normalize_tri_state",
+    "ToolSearchConfig", "parse_config", "load_config", "dump_config_block", "changed_keys", "normalize_tri_state",
     "parse_int", "parse_float", "parse_defer", "replace",
 ]

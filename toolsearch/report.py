@@ -111,6 +111,8 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
         ("saved per request", _tokens(saved) + (f" ({100 * saved / plan.eager_tokens:.0f}% of the eager cost)"
                                                  if plan.eager_tokens else "")),
     ]
+    if plan.activated and saved < 0:
+        rows.append(("verdict", f"tool search adds {-saved:,} tokens per request here; consider enabled: off"))
     return _table(["", "value"], rows)
 
 

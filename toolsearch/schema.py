@@ -512,9 +512,10 @@ def _sanitize_node(node: dict[Any, Any]) -> dict[Any, Any]:
             result[key] = value  # data: required, enum, examples, default, const, unknown keys
 
     if union_types is not None:
-        # Several non-null types: an ``anyOf`` of single-type schemas, sanitized like any
-        # other branch (so an ``object`` branch gets its members).
-        result["anyOf"] = [_sanitize_schema({"type": item}) for item in union_types]
+        # Several non-null types: an ``anyOf`` of new bare ``{"type": X}`` nodes. The reference
+        # does not visit these again, so an ``object`` branch made here gets no ``properties``
+        # or ``required`` (REG §3.2, the Grafana ``update_dashboard`` examples).
+        result["anyOf"] = [{"type": item} for item in union_types]
     if add_nullable:
         result.setdefault("nullable", True)
 

@@ -77,9 +77,12 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
 HEATMAP_CONTEXT_LENGTHS: tuple[int, ...] = (
     8_000, 16_000, 32_000, 64_000, 100_000, 128_000, 200_000, 256_000, 400_000, 512_000, 1_000_000)
 HEATMAP_THRESHOLD_PCTS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
-#: Grid steps used when recommending settings (the app's slider steps).
-THRESHOLD_PCT_STEP = 0.5
-LISTING_MAX_TOKENS_STEP = 100
+#: listing_max_tokens values (tokens) of the Tuning heatmap's context length × cap view.
+HEATMAP_LISTING_MAX_TOKENS: tuple[int, ...] = (
+    500, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000, 12_000, 20_000, 40_000, 60_000)
+#: Resolution of recommended settings: exact to 0.1 % and 1 token (the app's number inputs).
+THRESHOLD_PCT_STEP = 0.1
+LISTING_MAX_TOKENS_STEP = 1
 #: Rank of each listing form, best (0, ``full``) to worst (4, ``none``).
 FORM_RANK: dict[str, int] = {form: rank for rank, form in enumerate(C.FORMS)}
 #: Forms of tier 1 (a listing with tool names); ``groups`` and ``none`` are tier 2.

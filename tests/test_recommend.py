@@ -1,0 +1,215 @@
+"""``toolsearch recommend`` and :func:`toolsearch.recommend.recommend_for_contexts`: one
+threshold_pct and listing_max_tokens for every context length a config serves.
+
+The expected settings are worked out by hand from the spec (RB §4 budget arithmetic, RB §5.3
+block lengths with the reference's wording lengths, chars4 = ceil(characters / 4)); a brute-force
+search over every setting cross-checks exactness, tightness and "fewest listing tokens".
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import registration, run_cli, write_yaml
+from toolsearch import constants as C
+from toolsearch.config import parse_config
+from toolsearch.plan import Planner, listing_budget
+from toolsearch.recommend import GOAL_FORMS, recommend_for_contexts, smallest_threshold_pct
+from toolsearch.registration import make_tool
+from toolsearch.sweep import FORM_RANK, listing_ladder
+
+# "big": 60 tools t00..t59 ("Run it."), "small": one tool s1 ("Ping."). With the 81-character header:
+#   full   = 81 + "big tools (60):" 15 + 60 × "- t00: Run it." 14 + "small tools (1):" 16 + "- s1: Ping." 11
+#            + 63 newlines = 1026 characters -> 257 tokens
+#   names  = 81 + 15 + (60 × 3 + 59 × 2 = 298) + 16 + "s1" 2 + 4 newlines = 416 -> 104
+#   mixed  = big collapses first (names block 314 > 19): 81 + "big (60 tools — …)" 61 + 16 + 2 + 3 = 163 -> 41
+#   groups = 81 + 61 + "small (1 tools — …)" 62 + 2 = 206 -> 52
+BIG = [(f"t{i:02d}", "Run it.") for i in range(60)]
+SMALL = [("s1", "Ping.")]
+STEPS = [("full", 257), ("names", 104), ("mixed", 41), ("groups", 52)]
+FOUR = [32_000, 128_000, 200_000, 1_000_000]
+
+
+def _planner() -> Planner:
+    tools = [make_tool(n, d, server="big") for n, d in BIG] + [make_tool(n, d, server="small") for n, d in SMALL]
+    return Planner(registration(tools))
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    lad = listing_ladder(_planner(), parse_config({}))
+    assert [(s.form, s.tokens) for s in lad.steps] == STEPS
+    return lad
+
+
+def _catalog(tmp_path):
+    return write_yaml(tmp_path / "two.yaml", {"name": "two", "servers": [
+        {"name": "big", "tools": [{"name": n, "description": d} for n, d in BIG]},
+        {"name": "small", "tools": [{"name": n, "description": d} for n, d in SMALL]}]})
+
+
+@pytest.mark.parametrize("goal,contexts,pct,cap,expected", [
+    # full needs 257: cap 257; 32,000 × 0.009 = 288 >= 257 but × 0.008 = 256 (0.8 breaks it)
+    ("full", FOUR, 0.9, 257, [(257, "full", 257)] * 4),
+    # names needs 104 (< 200, so the cap sits at the bottom of its range); 32,000 × 0.004 = 128, × 0.003 = 96
+    ("names", FOUR, 0.4, 200, [(128, "names", 104)] + [(200, "names", 104)] * 3),
+    # tier 1 needs 41 (mixed); 32,000 × 0.002 = 64, × 0.001 = 32. The cap's floor of 200 gives names above.
+    ("listed", FOUR, 0.2, 200, [(64, "mixed", 41)] + [(200, "names", 104)] * 3),
+    # any listing: the first candidate that fits at 41 is mixed (groups is larger, 52)
+    ("any", FOUR, 0.2, 200, [(64, "mixed", 41)] + [(200, "names", 104)] * 3),
+    # one short context: 8,000 × 0.033 = 264 >= 257, × 0.032 = 256
+    ("full", [8_000], 3.3, 257, [(257, "full", 257)]),
+    # order is kept; an unknown length has a fixed 10,000 leg, so only the known ones set threshold_pct
+    ("full", [1_000_000, None, 32_000], 0.9, 257, [(257, "full", 257)] * 3),
+])
+def test_recommend_exact_settings(ladder, goal, contexts, pct, cap, expected) -> None:
+    rec = recommend_for_contexts(ladder, parse_config({}), contexts, goal)
+    assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (True, goal, pct, cap)
+    assert [c.context_length for c in rec.contexts] == list(contexts)
+    assert [(c.budget, c.listing_form, c.listing_tokens) for c in rec.contexts] == expected
+    assert all(c.tier == 1 for c in rec.contexts)
+
+
+def test_unreachable_goal_gives_the_best_reachable_setting(ladder) -> None:
+    # 200 tokens of context cannot hold 257 even at 100%; names (104) can: 200 × 0.52 = 104
+    rec = recommend_for_contexts(ladder, parse_config({}), [200, 32_000], "full")
+    assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (False, "names", 52.0, 200)
+    assert rec.reason == ("it needs a budget of 257 tokens, more than 100% of the shortest context length "
+                          "(200 tokens)")
+    assert [(c.budget, c.listing_form) for c in rec.contexts] == [(104, "names"), (200, "names")]
+
+
+def test_nothing_reachable(ladder) -> None:
+    # 40 tokens of context: even 100% is below every candidate (smallest 41)
+    rec = recommend_for_contexts(ladder, parse_config({}), [40], "any")
+    assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (False, None, 100.0, 60000)
+    assert [(c.budget, c.tier, c.listing_form, c.listing_tokens) for c in rec.contexts] == [(40, 2, "none", 0)]
+    off = listing_ladder(_planner(), parse_config({"listing": "off"}))
+    rec = recommend_for_contexts(off, parse_config({"listing": "off"}), FOUR, "any")
+    assert not rec.reached and rec.reason == "listing is off, so no listing is ever embedded"
+
+
+def test_bad_arguments(ladder) -> None:
+    with pytest.raises(ValueError, match="goal must be one of full, names, listed, any"):
+        recommend_for_contexts(ladder, parse_config({}), FOUR, "mixed")
+    with pytest.raises(ValueError, match="at least one context length"):
+        recommend_for_contexts(ladder, parse_config({}), [], "full")
+
+
+def test_smallest_threshold_pct_uses_the_reference_arithmetic() -> None:
+    # RB §4: 200,000 at 29% gives 57,999, so 57,999 is reached at 29.0 and 58,000 needs 29.1
+    assert smallest_threshold_pct(57_999, 200_000) == 29.0
+    assert smallest_threshold_pct(58_000, 200_000) == 29.1
+    assert smallest_threshold_pct(0, 1) == 0.0
+    assert smallest_threshold_pct(2, 1) is None
+
+
+@pytest.mark.parametrize("contexts", [FOUR, [3_000, 1_000_000], [700]])
+@pytest.mark.parametrize("goal", list(GOAL_FORMS))
+def test_brute_force_cross_check(ladder, contexts, goal) -> None:
+    """Every threshold_pct on the 0.1 grid × every cap from 200 to 320 (the largest candidate is 257): the recommendation is a
+    setting that reaches the goal everywhere, no such setting has a smaller threshold_pct or cap, and
+    none gives fewer listing tokens at any listed length."""
+    want = FORM_RANK[GOAL_FORMS[goal]]
+    rec = recommend_for_contexts(ladder, parse_config({}), contexts, goal)
+
+    at_budget: dict[int, tuple[int, int]] = {}
+
+    def tokens(pct: float, cap: int) -> list[int] | None:
+        out = []
+        for c in contexts:
+            budget = listing_budget(c, pct, cap)[0]
+            if budget not in at_budget:
+                at_budget[budget] = (FORM_RANK[ladder.form_at(budget)], ladder.tokens_at(budget))
+            rank, size = at_budget[budget]
+            if rank > want:
+                return None
+            out.append(size)
+        return out
+
+    feasible = {(k / 10, cap): t for k in range(0, 1001) for cap in range(C.LISTING_MAX_TOKENS_MIN, 321)
+                if (t := tokens(k / 10, cap)) is not None}
+    if not feasible:
+        assert not rec.reached
+        return
+    assert rec.reached
+    assert (rec.threshold_pct, rec.listing_max_tokens) in feasible
+    assert rec.threshold_pct == min(p for p, _ in feasible)
+    assert rec.listing_max_tokens == min(c for _, c in feasible)
+    best = feasible[(rec.threshold_pct, rec.listing_max_tokens)]
+    assert all(all(b <= o for b, o in zip(best, other)) for other in feasible.values())
+    # tight: one step less breaks it somewhere (unless at the bottom of the range)
+    if rec.threshold_pct > 0:
+        assert tokens(round(rec.threshold_pct - 0.1, 1), rec.listing_max_tokens) is None
+    if rec.listing_max_tokens > C.LISTING_MAX_TOKENS_MIN:
+        assert tokens(rec.threshold_pct, rec.listing_max_tokens - 1) is None
+
+
+def test_outcomes_match_full_plans(ladder) -> None:
+    rec = recommend_for_contexts(ladder, parse_config({}), FOUR, "names")
+    planner = _planner()
+    for outcome in rec.contexts:
+        plan = planner.plan(rec.apply(parse_config({})), outcome.context_length)
+        assert (plan.budget, plan.tier, plan.listing_form, plan.listing_tokens) == (
+            outcome.budget, outcome.tier, outcome.listing_form, outcome.listing_tokens)
+
+
+# --- the console script -------------------------------------------------------------------
+
+def test_cli_recommend_json(tmp_path) -> None:
+    result = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is",
+                     "--context-lengths", "32k,128k,200k,1m", "--goal", "full", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert list(out)[:4] == ["threshold_pct", "listing_max_tokens", "goal", "contexts"]
+    assert (out["threshold_pct"], out["listing_max_tokens"], out["goal"]) == (0.9, 257, "full")
+    assert out["contexts"] == [{"context_length": c, "budget": 257, "tier": 1, "listing_form": "full",
+                                "listing_tokens": 257} for c in FOUR]
+
+
+def test_cli_recommend_text_and_config(tmp_path) -> None:
+    # a config with listing off: nothing reachable, exit 1 with the best setting
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"listing": "off"}}})
+    result = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is", "--config", str(config),
+                     "--context-lengths", "32k", "--goal", "any")
+    assert result.returncode == 1, result.stderr
+    assert "not reachable at every listed context length: listing is off" in result.stdout
+    result = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is",
+                     "--context-lengths", "32k,128k", "--goal", "names")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1:4] == ["threshold_pct: 0.4", "listing_max_tokens: 200", "smallest budget that reaches it: 104 tokens"]
+    assert lines[-2:] == ["32000           128     1     names         104", "128000          200     1     names         104"]
+
+
+def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:
+    result = run_cli("recommend", str(_catalog(tmp_path)), "--tool-names", "as-is",
+                     "--context-lengths", "200,32k", "--goal", "full", "--json")
+    assert result.returncode == 1
+    out = json.loads(result.stdout)
+    assert (out["reached"], out["reached_goal"], out["threshold_pct"], out["listing_max_tokens"]) == (
+        False, "names", 52.0, 200)
+
+
+def test_cli_recommend_usage_errors(tmp_path) -> None:
+    result = run_cli("recommend", str(_catalog(tmp_path)), "--context-lengths", "32k", "--goal", "best")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "invalid choice: 'best'" in result.stderr
+    result = run_cli("recommend", str(_catalog(tmp_path)), "--context-lengths", "lots", "--goal", "any")
+    assert result.returncode == 2 and "expected a number of tokens" in result.stderr
+    result = run_cli("recommend", str(tmp_path / "missing.yaml"), "--context-lengths", "32k", "--goal", "any")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_readme_example_is_the_real_output() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    command = "$ toolsearch recommend sample_catalogs/team-workspace.yaml --context-lengths 32k,128k,200k,1m --goal names\n"
+    shown = readme.split(command, 1)[1].split("```", 1)[0]
+    result = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k,128k,200k,1m",
+                     "--goal", "names", cwd=Path(__file__).resolve().parent.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == shown
