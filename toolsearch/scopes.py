@@ -352,7 +352,8 @@ def scopes_from_data(data: Any, origin: str) -> tuple[list[Scope], list[Problem]
         try:
             scope = scope_from_mapping(name, value, where)
         except ScopeError as exc:
-            problems.append(Problem("error", where, str(exc).removeprefix(where + ": ") + "; scope skipped"))
+            place, message = _split_place(str(exc), where)
+            problems.append(Problem("error", place, message + "; scope skipped"))
             continue
         if scope.name in seen:
             problems.append(Problem("error", where, f"scope {scope.name!r} is already defined at {seen[scope.name]}; "
@@ -361,6 +362,15 @@ def scopes_from_data(data: Any, origin: str) -> tuple[list[Scope], list[Problem]
         seen[scope.name] = where
         scopes.append(scope)
     return scopes, problems
+
+
+def _split_place(text: str, where: str) -> tuple[str, str]:
+    """``("file: scopes.a.servers", "expected ...")`` from an error text that starts with ``where``."""
+    if text.startswith(where):
+        place, sep, message = text[len(where):].partition(": ")
+        if sep:
+            return where + place, message
+    return where, text
 
 
 def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[list[Scope], list[Problem]]:
