@@ -156,6 +156,18 @@ class Scope:
             out["origin"] = self.origin
         return out
 
+    def to_arg(self) -> str | None:
+        """The scope as a ``--scope`` value (``NAME=SERVER,...[;include=...][;exclude=...]``), or
+        ``None`` for a Hermes platform scope (its rule has no command-line form)."""
+        if self.platform is not None:
+            return None
+        text = f"{self.name}=" + ("*" if self.servers is None else ",".join(self.servers))
+        if self.include is not None:
+            text += ";include=" + ",".join(self.include)
+        elif self.exclude:
+            text += ";exclude=" + ",".join(self.exclude)
+        return text
+
     def to_file_entry(self) -> dict[str, Any]:
         """The scope as one entry of a scope file's ``scopes`` mapping (no name, no origin)."""
         entry: dict[str, Any] = {}
@@ -445,10 +457,21 @@ def load_scope_file(path: str | Path) -> tuple[list[Scope], list[Problem]]:
     return scopes_from_text(text, str(path))
 
 
-def dump_scopes(scopes: Iterable[Scope]) -> str:
-    """Scopes as a scope file (YAML), in the given order. Platform scopes are written with the
-    servers they reach unresolved (as ``every server``), so write those from the config instead."""
-    data = {"scopes": {s.name: s.to_file_entry() for s in scopes}}
+def dump_scopes(scopes: Iterable[Scope], server_kinds: Mapping[str, str] | None = None) -> str:
+    """Scopes as a scope file (YAML), in the given order.
+
+    A Hermes platform scope has no file form of its own: with ``server_kinds`` (``{server: kind}``
+    of a catalog) it is written with the servers it reaches there; without, it is left out.
+    """
+    entries: dict[str, Any] = {}
+    for scope in scopes:
+        if scope.platform is not None:
+            if server_kinds is None:
+                continue
+            scope = Scope(scope.name, tuple(sorted(scope.server_names(server_kinds))), scope.include, scope.exclude,
+                          scope.description)
+        entries[scope.name] = scope.to_file_entry()
+    data = {"scopes": entries}
     return yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True)
 
 
