@@ -485,3 +485,73 @@ def test_cli_strategies_with_a_scope(catalog_file, tmp_path):
         "failed", "mcp__billing__refund_payment is outside scope support: not available in this session")
     two = run_cli("strategies", catalog_file, "--scope", "a=slack", "--scope", "b=linear")
     assert two.returncode == 2 and "strategies answers for one session" in two.stderr
+
+
+# --- scopes side by side --------------------------------------------------------------------------------
+
+def test_compare_scopes_reach_matrix_and_probe(inspector):
+    from toolsearch.scope_compare import compare_scopes, probe_tool, reach_matrix
+
+    config = parse_config({})
+    admin = Scope("admin", ("billing", "core"))
+    rows = compare_scopes(inspector, [None, SUPPORT, admin], config, 200_000)
+    plans = [inspector.scoped(s).plan(config, 200_000) for s in (None, SUPPORT, admin)]
+    assert [r.to_dict() for r in rows] == [{
+        "scope": name, "servers": servers, "session_tools": tools, "catalog_tools": 6, "deferred": deferred,
+        "visible": visible, "tier": 1, "listing_form": "full", "budget": 4000, "listing_tokens": plan.listing_tokens,
+        "tokens_per_request": plan.tools_tokens, "eager_tokens": plan.eager_tokens,
+    } for (name, servers, tools, deferred, visible), plan in zip(
+        [(None, ["billing", "core", "linear", "slack"], 6, 5, 1), ("support", ["linear", "slack"], 3, 3, 0),
+         ("admin", ["billing", "core"], 2, 1, 1)], plans)]
+    assert rows[1].tokens_per_request < rows[0].tokens_per_request
+
+    assert reach_matrix(inspector, [SUPPORT, admin]) == {
+        "support": {"billing": (0, 1), "core": (0, 1), "linear": (2, 3), "slack": (1, 1)},
+        "admin": {"billing": (1, 1), "core": (1, 1), "linear": (0, 3), "slack": (0, 1)},
+    }
+
+    probes = probe_tool(inspector, [None, SUPPORT, admin], "mcp__billing__refund_payment", config)
+    assert [p.to_dict() for p in probes] == [
+        {"scope": None, "in_session": True, "found_by_name": True, "describe": "schema",
+         "call": "would run (through tool_call)"},
+        {"scope": "support", "in_session": False, "found_by_name": False, "describe": "not found",
+         "call": P.text("errors", "out_of_scope", name="mcp__billing__refund_payment")},
+        {"scope": "admin", "in_session": True, "found_by_name": True, "describe": "schema",
+         "call": "would run (through tool_call)"},
+    ]
+    terminal = probe_tool(inspector, [SUPPORT, admin], "terminal", config)
+    assert [(p.in_session, p.describe, p.call) for p in terminal] == [
+        (False, P.text("errors", "not_in_session", name="terminal"), P.text("errors", "not_in_session", name="terminal")),
+        (True, P.text("errors", "not_deferrable", name="terminal"), P.text("errors", "not_deferrable", name="terminal")),
+    ]
+
+
+def test_scope_to_arg_round_trips():
+    for scope in (SUPPORT, Scope("all"), Scope("none", ()), Scope("ro", ("linear",), include=("list_*", "get_*"))):
+        back = parse_scope_arg(scope.to_arg())
+        assert (back.name, back.servers, back.include, back.exclude) == (scope.name, scope.servers, scope.include,
+                                                                         scope.exclude)
+    assert Scope("cli", platform=PlatformRule(("hermes-cli",))).to_arg() is None
+
+
+def test_cli_sample_scope_file_design_review_example():
+    """The README's design-review example, run as a user would."""
+    root = Path(__file__).resolve().parent.parent
+    catalog = root / "sample_catalogs" / "team-workspace.yaml"
+    scope_file = root / "sample_catalogs" / "scopes" / "team-workspace.yaml"
+    result = run_cli("plan", catalog, "--context-length", "32k", "--scope-file", scope_file, "--json")
+    assert result.returncode == 0 and result.stderr == ""
+    data = json.loads(result.stdout)
+    assert [(d["scope"]["name"], d["scope"]["session_tools"], d["scope"]["reachable_servers"], d["tier"],
+             d["listing_form"]) for d in data] == [
+        ("code-review", 51, ["core", "filesystem", "github"], 1, "full"),
+        ("support", 61, ["linear", "notion", "slack"], 1, "full"),
+        ("oncall", 61, ["core", "grafana", "sentry", "slack"], 1, "full"),
+    ]
+    whole = json.loads(run_cli("plan", catalog, "--context-length", "32k", "--json").stdout)
+    assert (whole["listing_form"], len(whole["servers"])) == ("names", 9)
+    assert all(d["tools_tokens"] < whole["tools_tokens"] for d in data)
+    call = run_cli("call", catalog, "mcp__github__create_issue", "-a", '{"title": "x"}', "--scope-file", scope_file,
+                   "--scope", "support", "--json")
+    assert call.returncode == 1
+    assert json.loads(call.stdout) == {"error": P.text("errors", "out_of_scope", name="mcp__github__create_issue")}
