@@ -31,14 +31,13 @@ if common.require_catalog(v):
         st.text(f"Catalog: {root.catalog.name} · context length "
                 f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}")
         table = pd.DataFrame([{
-            "scope": row.scope or common.WHOLE_CATALOG,
-            "servers reached": ", ".join(row.servers) or "—",
-            "tools reachable": f"{row.session_tools} of {row.catalog_tools}",
-            "deferred": row.deferred, "visible": row.visible, "tier": row.tier, "form": row.form,
-            "budget (tokens)": row.budget, "listing (tokens)": row.listing_tokens,
+            "scope": row.scope or common.WHOLE_CATALOG, "tier": row.tier, "form": row.form,
             "tokens per request": row.tokens_per_request,
             "% of context": (f"{100 * row.tokens_per_request / v.context_length:.1f}%" if v.context_length else "—"),
-            "all schemas up front (tokens)": row.eager_tokens,
+            "tools reachable": f"{row.session_tools} of {row.catalog_tools}",
+            "budget (tokens)": row.budget, "listing (tokens)": row.listing_tokens,
+            "deferred": row.deferred, "visible": row.visible, "all schemas up front (tokens)": row.eager_tokens,
+            "servers reached": ", ".join(row.servers) or "—",
         } for row in rows])
         st.dataframe(table.style.map(
             lambda value: (f"color: white; background-color: {common.STATE_COLORS[value]}"
@@ -46,6 +45,8 @@ if common.require_catalog(v):
             hide_index=True, width="stretch", key="scopes_compare")
         st.caption("Tokens per request: the model-visible tools array of that session (visible tools plus the bridge "
                    "tools with its listing). The budget is the same for every session; what fits in it is not.")
+        st.bar_chart(table.set_index("scope")[["tokens per request"]], horizontal=True, height=60 + 40 * len(rows),
+                     x_label="", y_label=f"tokens per request ({v.display_tokenizer})")
 
         st.subheader("Which scope can reach which server")
         matrix = reach_matrix(root, scopes)
