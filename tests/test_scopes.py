@@ -555,3 +555,11 @@ def test_cli_sample_scope_file_design_review_example():
                    "--scope", "support", "--json")
     assert call.returncode == 1
     assert json.loads(call.stdout) == {"error": P.text("errors", "out_of_scope", name="mcp__github__create_issue")}
+
+
+def test_report_names_the_session_scope(inspector):
+    from toolsearch.report import build_report
+
+    html = build_report(inspector.scoped(SUPPORT), parse_config({}), 200_000)
+    assert "<td>session scope</td><td>support: servers slack, linear; exclude delete_* (3 of 6 tools)</td>" in html
+    assert "session scope" not in build_report(inspector, parse_config({}), 200_000)
