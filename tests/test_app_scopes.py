@@ -137,3 +137,11 @@ def test_scopes_page_quick_start_and_strategies_page_names_withheld_tools():
     line = next(t.value for t in at.text if t.value.startswith("Scope grafana:"))
     assert line.startswith("Scope grafana: 30 of 183 tools in the session.")
     assert "mcp__github__get_job_logs" in line
+
+
+def test_every_page_renders_for_a_scoped_session():
+    at = _app(scope="oncall=core,grafana,sentry,slack")
+    for page in ("model_view", "search", "costs", "tuning", "cache_diff", "quality", "strategies", "report", "live"):
+        at.switch_page(f"pages/{page}.py").run()
+        assert not at.exception, (page, at.exception)
+        assert at.sidebar.selectbox(key="scope_choice").value == "oncall"
