@@ -290,7 +290,8 @@ def app_scopes() -> list[Scope]:
     return list(st.session_state.get("scopes", []))
 
 
-def _put_scope(scope: Scope) -> None:
+def put_scope(scope: Scope) -> None:
+    """Add a scope to this browser session's scopes, replacing one of the same name."""
     scopes = [s for s in app_scopes() if s.name != scope.name]
     st.session_state["scopes"] = [*scopes, scope]
 
@@ -317,7 +318,7 @@ def _save_scope_from_editor() -> None:
         state["scope_editor_error"] = str(exc)
         return
     state.pop("scope_editor_error", None)
-    _put_scope(scope)
+    put_scope(scope)
     state["scope_choice"] = scope.name
 
 
@@ -338,7 +339,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
         if text:  # a link only defines and selects a scope; it loads nothing else
             try:
                 scope = parse_scope_arg(text)
-                _put_scope(scope)
+                put_scope(scope)
                 state["scope_choice"] = scope.name
             except ScopeError:
                 pass
@@ -373,7 +374,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                 try:
                     loaded, problems = scopes_from_text(upload.getvalue().decode("utf-8"), upload.name)
                     for scope in loaded:
-                        _put_scope(scope)
+                        put_scope(scope)
                     state["scope_upload_notes"] = [str(p) for p in problems]
                 except (ScopeError, UnicodeDecodeError) as exc:
                     state["scope_upload_notes"] = [f"{upload.name}: {exc}"]

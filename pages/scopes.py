@@ -22,7 +22,7 @@ if common.require_catalog(v):
         if st.button("Add one scope per server", key="scopes_per_server",
                      help="A quick start: one scope named after each server, reaching only that server."):
             for server in sorted(s.name for s in root.catalog.servers):
-                common._put_scope(Scope(server, (server,), origin="one scope per server"))
+                common.put_scope(Scope(server, (server,), origin="one scope per server"))
             st.rerun()
     else:
         sessions: list[Scope | None] = [None, *scopes]

@@ -19,6 +19,10 @@ from .scopes import Scope, scoped_registration
 from .search import SearchOptions
 
 
+#: Scoped inspectors kept per catalog (each holds its own planner caches).
+_MAX_SCOPED = 32
+
+
 class Inspector:
     """A registered catalog with its planner and cached bridges.
 
@@ -96,5 +100,7 @@ class Inspector:
             cached._bridges = {}
             cached._root = root
             cached._scoped = {}
+            if len(root._scoped) >= _MAX_SCOPED:  # a long-lived app: keep the most recent sessions
+                root._scoped.pop(next(iter(root._scoped)))
             root._scoped[scope] = cached
         return cached
