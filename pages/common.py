@@ -322,6 +322,18 @@ def _save_scope_from_editor() -> None:
     state["scope_choice"] = scope.name
 
 
+def _load_scope_into_editor() -> None:
+    """Button callback: the selected scope's definition fills the editor's fields."""
+    state = st.session_state
+    scope = next((s for s in app_scopes() if s.name == state.get("scope_choice")), None)
+    if scope is None:
+        return
+    state["scope_edit_name"] = scope.name
+    state["scope_edit_servers"] = [s for s in (scope.servers or ()) if s in state.get("_scope_server_options", ())]
+    state["scope_edit_include"] = ", ".join(scope.include or ())
+    state["scope_edit_exclude"] = ", ".join(scope.exclude)
+
+
 def _remove_scope() -> None:
     name = st.session_state.get("scope_remove")
     st.session_state["scopes"] = [s for s in app_scopes() if s.name != name]
@@ -352,7 +364,11 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                       "servers. Every page then plans, searches, describes and calls as that session; tools outside "
                       "it are not found, and calling one gives the reference's 'not available in this session' error.")
     servers = sorted(s.name for s in catalog.servers) if catalog is not None else []
+    state["_scope_server_options"] = servers
     with sb.expander("Edit scopes", expanded=not names):
+        if state["scope_choice"] != WHOLE_CATALOG:
+            st.button("Edit the selected scope", key="scope_load", on_click=_load_scope_into_editor,
+                      help="Fill the fields below with the selected scope; save under the same name to replace it.")
         st.text_input("Name", key="scope_edit_name", placeholder="support")
         st.multiselect("Servers", servers, key="scope_edit_servers")
         st.text_input("Only these tools (patterns, comma-separated)", key="scope_edit_include",

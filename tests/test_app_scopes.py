@@ -66,6 +66,15 @@ def test_editor_defines_and_selects_a_scope_and_overview_plans_for_it():
     assert list(table["server"]) == ["linear", "slack"]
     assert at.query_params["scope"] == "support=slack,linear;exclude=*delete*"
 
+    # edit it: the selected scope fills the editor; saving under the same name replaces it
+    at.sidebar.button(key="scope_load").click().run()
+    assert (at.sidebar.text_input(key="scope_edit_name").value, at.sidebar.multiselect(key="scope_edit_servers").value,
+            at.sidebar.text_input(key="scope_edit_exclude").value) == ("support", ["slack", "linear"], "*delete*")
+    at.sidebar.multiselect(key="scope_edit_servers").set_value(["slack"])
+    at.sidebar.button(key="scope_save").click().run()
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", "support"]
+    assert _metric(at, "Deferred tools") == str(_engine(Scope("support", ("slack",), exclude=("*delete*",))).deferred_count)
+
     # back to the whole catalog
     at.sidebar.selectbox(key="scope_choice").set_value("Whole catalog").run()
     assert _metric(at, "Deferred tools") == str(whole.deferred_count)
