@@ -296,6 +296,13 @@ tk = settings.tokenizer
 st.subheader("Per strategy")
 st.text(f"Catalog: {inspector.catalog.name} · {len(tool_names):,} tools · {len(skill_names)} skills · "
         f"task: {len(task.skills_read)} skill read(s), {len(task.tools_used)} tool(s) used · tokens in {tk}")
+if model.scope is not None:
+    withheld = sorted({t for tools in model.withheld.values() for t in tools})
+    st.text(f"Scope {model.scope.name}: {len(tool_names):,} of {len(inspector.full_registration.tools):,} tools in the "
+            f"session. Skill-linked tools the scope does not allow are never disclosed, as a per-user resolver "
+            f"would leave them out: {len(withheld)} withheld" + (f" ({', '.join(withheld[:8])}"
+                                                                 f"{' …' if len(withheld) > 8 else ''})" if withheld else "")
+            + ". A call of one fails in every strategy.")
 table = pd.DataFrame([{
     "strategy": r.label, f"up front (tokens, {tk})": r.upfront_tokens, f"task (tokens, {tk})": r.task_tokens,
     "round trips": r.round_trips, "cache breaks": r.cache_breaks,
@@ -409,6 +416,7 @@ else:
     skills_table = pd.DataFrame([{
         "skill": s.name, "description": s.description,
         "include_tools (linked)": " ".join(model.links.get(s.name, ())),
+        **({"withheld by the scope": " ".join(model.withheld.get(s.name, ()))} if model.scope is not None else {}),
         "allowed-tools (pre-approval, not disclosure)": " ".join(s.allowed_tools),
         f"listing line (tokens, {tk})": model.listing_tokens[s.name], f"body (tokens, {tk})": model.body_tokens[s.name],
         "pinned": s.name in model.pinned, "file": s.origin,

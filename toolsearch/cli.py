@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from . import constants as C
 from .bridge import to_wire
+from .cli_scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from .config import ToolSearchConfig, load_config, parse_config
 from .errors import ToolsearchError
 from .inspector import Inspector
@@ -71,6 +72,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_scope_arguments(parser)
 
 
 def _settings(parser: argparse.ArgumentParser) -> None:
@@ -195,16 +197,52 @@ def _print_json(value: Any) -> None:
 
 
 
-def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:
-    plan = inspector.plan(config, args.context_length, args.tokenizer)
-    if args.json:
-        data = plan.to_dict()
-        data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
-                            for p in inspector.registration.problems]
-        _print_json(data)
+def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequence[Any] = ()) -> int:
+    """One plan; with scopes, one plan per scope (a JSON array when there are several) and, in
+    text, a side-by-side table of the scopes after their plans."""
+    if len(scopes) > 1:
+        sessions = [inspector.scoped(scope) for scope in scopes]
+        if args.json:
+            _print_json([_plan_data(args, session, config) for session in sessions])
+            return 0
+        rows = []
+        for index, session in enumerate(sessions):
+            if index:
+                print()
+            print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
+            _print_plan(args, session, config)
+            plan = session.plan(config, args.context_length, args.tokenizer)
+            rows.append([session.scope.name, plan.tier, plan.listing_form, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+                         f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
+                         ", ".join(sorted(session.registration.server_kinds)) or "—"])
+        print()
+        print("scopes side by side:")
+        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
         return 0
+    if scopes:
+        inspector = inspector.scoped(scopes[0])
+    if args.json:
+        _print_json(_plan_data(args, inspector, config))
+        return 0
+    _print_plan(args, inspector, config)
+    return 0
+
+
+def _plan_data(args, inspector: Inspector, config: ToolSearchConfig) -> dict[str, Any]:
+    data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
+                        for p in inspector.registration.problems]
+    if inspector.scope is not None:
+        data["scope"] = scope_summary(inspector)
+    return data
+
+
+def _print_plan(args, inspector: Inspector, config: ToolSearchConfig) -> None:
+    plan = inspector.plan(config, args.context_length, args.tokenizer)
     ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
-    print(f"catalog: {inspector.catalog.name} ({len(inspector.registration.tools)} tools)")
+    print(f"catalog: {inspector.catalog.name} ({len(inspector.full_registration.tools)} tools)")
+    if inspector.scope is not None:
+        print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
     print(f"tier {plan.tier}, listing form {plan.listing_form}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
@@ -223,7 +261,6 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if plan.listing:
         print()
         print(_terminal_safe(plan.listing))
-    return 0
 
 
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
@@ -235,6 +272,8 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.json:
         print(to_wire(response))
         return 0 if "error" not in response else 1
+    if inspector.scope is not None:
+        print(_terminal_safe(scope_line(inspector)))
     if "error" in response:
         print(f"tool_search error: {response['error']}")
         return 1
@@ -422,17 +461,26 @@ def _quiet_sdk_logging() -> None:
         logging.getLogger(name).addHandler(logging.NullHandler())
 
 
-def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig) -> int:
-    rows = sweep(inspector.planner, config, args.context_lengths, args.threshold_pcts,
-                 args.listing_max_tokens, args.tokenizer)
+def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequence[Any] = ()) -> int:
+    """The sweep table; with scopes, the rows of every scope in turn, each named in a ``scope``
+    column (JSON: a ``scope`` key per row)."""
+    sessions = [inspector.scoped(scope) for scope in scopes] or [inspector]
+    named: list[tuple[str | None, Any]] = []
+    for session in sessions:
+        for row in sweep(session.planner, config, args.context_lengths, args.threshold_pcts,
+                         args.listing_max_tokens, args.tokenizer):
+            named.append((session.scope.name if session.scope is not None else None, row))
+    rows = [row for _, row in named]
     servers = sorted({name for row in rows for name in row.states})
     if args.json:
-        _print_json([row.to_dict() for row in rows])
+        _print_json([({"scope": name, **row.to_dict()} if name is not None else row.to_dict()) for name, row in named])
         return 0
-    header = ["context_length", "threshold_pct", "listing_max_tokens", "budget", "tier", "listing_form",
+    lead = ["scope"] if scopes else []
+    header = [*lead, "context_length", "threshold_pct", "listing_max_tokens", "budget", "tier", "listing_form",
               "listing_tokens", *servers]
-    table = [[r.context_length if r.context_length else "unknown", f"{r.threshold_pct:g}", r.listing_max_tokens,
-              r.budget, r.tier, r.listing_form, r.listing_tokens, *[r.states.get(s, "") for s in servers]] for r in rows]
+    table = [[*([name] if scopes else []), r.context_length if r.context_length else "unknown", f"{r.threshold_pct:g}",
+              r.listing_max_tokens, r.budget, r.tier, r.listing_form, r.listing_tokens,
+              *[r.states.get(s, "—" if scopes else "") for s in servers]] for name, r in named]
     if args.csv:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -540,8 +588,16 @@ def _run(args: argparse.Namespace) -> int:
         for problem in inspector.registration.problems:
             if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+        scopes = scopes_from_args(args, inspector)
         if args.command == "plan":
-            return _cmd_plan(args, inspector, config)
+            return _cmd_plan(args, inspector, config, scopes)
+        if args.command == "sweep":
+            return _cmd_sweep(args, inspector, config, scopes)
+        scope = one_scope(args.command, scopes)
+        if scope is not None:
+            inspector = inspector.scoped(scope)
+            if args.json or args.command != "search":
+                print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
         if args.command == "search":
             return _cmd_search(args, inspector, config)
         if args.command == "describe":

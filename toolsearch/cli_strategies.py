@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 from . import constants as C
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .cli_scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from .config import load_config, parse_config
 from .errors import ToolsearchError
 from .inspector import Inspector
@@ -90,6 +91,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="live servers: seconds per server for connect + listing")
     p.add_argument("--json", action="store_true", help="print JSON: one object per strategy")
+    add_scope_arguments(p)
     return p
 
 
@@ -125,6 +127,7 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     for problem in inspector.registration.problems:
         if problem.severity != "info" and not is_connect_failure(problem):
             print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+    inspector = inspector.scoped(one_scope("strategies", scopes_from_args(args, inspector)))
     skills = load_skills(args.skills) if args.skills else None
     for problem in (skills.problems if skills else ()):
         if problem.severity != "info":
@@ -171,6 +174,8 @@ def _run(args: argparse.Namespace) -> int:
         out = []
         for result in results:
             item = result.to_dict()
+            if model.inspector.scope is not None:
+                item["scope"] = scope_summary(model.inspector)
             if timeline:
                 item["timeline"] = timeline_to_dicts(timeline, result.strategy)
             out.append(item)
@@ -180,6 +185,8 @@ def _run(args: argparse.Namespace) -> int:
     tk = model.settings.tokenizer
     print(f"catalog: {ins.catalog.name} ({len(model.tools)} tools); skills: {len(model.skills)}; tokenizer {tk}"
           + (f"; every tool counted as {model.settings.tool_tokens:,} tokens" if model.settings.tool_tokens is not None else ""))
+    if ins.scope is not None:
+        print(scope_line(ins))
     print(f"task: reads {', '.join(task.skills_read) or 'no skills'}; uses {', '.join(task.tools_used) or 'no tools'}")
     print()
     print(_table([[r.label, f"{r.upfront_tokens:,}", f"{r.task_tokens:,}", r.round_trips, r.cache_breaks,

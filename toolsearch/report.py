@@ -102,6 +102,8 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
     rows = [
         ("catalog", inspector.catalog.name),
         ("source", source_label or ", ".join(inspector.catalog.sources) or "—"),
+        *([("session scope", f"{inspector.scope.describe()} ({len(inspector.registration.tools):,} of "
+                             f"{len(inspector.full_registration.tools):,} tools)")] if inspector.scope is not None else []),
         ("servers", f"{len(plan.servers):,}"),
         ("tools (registered)", f"{len(inspector.registration.tools):,}"),
         ("deferred tools", f"{plan.deferred_count:,}"),

@@ -541,11 +541,24 @@ class StrategyModel:
         self.listing_tokens = {n: sk.listing_token_count(tk) for n, sk in self.skills.items()}
         self.body_tokens = {n: sk.body_token_count(tk) for n, sk in self.skills.items()}
         problems: list[Problem] = []
+        # A scoped session (Deep Agents' per-user resolvers): tools of the catalog outside the
+        # scope are never disclosed, even when a skill links them (RB §2 "Scope").
+        self.scope = inspector.scope
+        self.outside_scope: frozenset[str] = frozenset(
+            t.name for t in inspector.full_registration.tools if t.name not in self.by_name) if self.scope else frozenset()
+        #: ``{skill: linked tools the scope does not allow}`` (empty without a scope).
+        self.withheld: dict[str, tuple[str, ...]] = {}
         self.links: dict[str, tuple[str, ...]] = {}
         linked_by: dict[str, list[str]] = {}
         for skill in self.skillset.skills:
             known = [t for t in skill.include_tools if t in self.by_name]
-            unknown = [t for t in skill.include_tools if t not in self.by_name]
+            withheld = [t for t in skill.include_tools if t in self.outside_scope]
+            unknown = [t for t in skill.include_tools if t not in self.by_name and t not in self.outside_scope]
+            if withheld:
+                self.withheld[skill.name] = tuple(withheld)
+                problems.append(Problem("info", f"{skill.origin}: metadata.include_tools",
+                                        f"scope {self.scope.name!r} does not allow {', '.join(withheld)}: "
+                                        f"reading skill {skill.name!r} does not disclose them in this session"))
             if unknown:
                 problems.append(Problem("warning", f"{skill.origin}: metadata.include_tools",
                                         f"skill {skill.name!r} names {', '.join(unknown)}, not tool(s) of this catalog; "
@@ -583,6 +596,18 @@ class StrategyModel:
         """Tools of connected servers (unregistered tools are always present), catalog order."""
         return [t for t in self.tools if not t.server or t.server in present]
 
+    def withheld_note(self, skill: str) -> str:
+        """``scope support withholds mcp__billing__refund (not disclosed)``, or ``""``."""
+        withheld = self.withheld.get(skill)
+        if not withheld or self.scope is None:
+            return ""
+        return f"scope {self.scope.name} withholds {', '.join(withheld)} (not disclosed)"
+
+    def outside_scope_message(self, tool: str) -> str:
+        """Why a catalog tool outside the session's scope cannot be used."""
+        name = self.scope.name if self.scope is not None else ""
+        return f"{tool} is outside scope {name}: not available in this session"
+
     def schema_piece(self, name: str, form: str = SCHEMA) -> Piece:
         piece = self._schema_pieces[name]
         return piece if form == SCHEMA else replace(piece, key=f"{form}:{name}", form=form)
@@ -603,10 +628,12 @@ class StrategyModel:
         if present == self.all_servers:
             inspector = self.inspector
         else:
-            catalog = self.inspector.catalog
-            sub = Catalog(catalog.name, tuple(srv for srv in catalog.servers if srv.name in present),
+            # Servers outside the scope stay registered (the registry), outside the session.
+            catalog = self.inspector.scoped(None).catalog
+            sub = Catalog(catalog.name, tuple(srv for srv in catalog.servers
+                                              if srv.name in present or srv.name not in self.all_servers),
                           catalog.problems, catalog.sources, catalog.extra)
-            inspector = Inspector(sub, self.inspector.naming, self.inspector.profile)
+            inspector = Inspector(sub, self.inspector.naming, self.inspector.profile).scoped(self.inspector.scope)
         plan = inspector.plan(s.config, s.context_length, s.planning_tokenizer or s.tokenizer, s.tokenizer)
         bridge = inspector.bridge(s.config)
         members = []
@@ -773,7 +800,7 @@ class StrategyModel:
                 known = ", ".join(list(self.skills)[:8]) or "none loaded"
                 raise StrategyError(f"{origin}: skill {name!r} is not loaded (skills: {known})")
         for name in task.tools_used:
-            if name not in self.by_name:
+            if name not in self.by_name and name not in self.outside_scope:
                 raise StrategyError(f"{origin}: {name!r} is not a tool of this catalog (use the wire name, "
                                     "e.g. mcp__github__create_issue)")
 
@@ -787,7 +814,7 @@ class StrategyModel:
             where = f"{origin}: [{index}].{event.kind}"
             if event.kind in ("call", "describe"):
                 for name in (event.arg if isinstance(event.arg, tuple) else (event.arg,)):
-                    if name not in self.by_name:
+                    if name not in self.by_name and name not in self.outside_scope:
                         raise StrategyError(f"{where}: {name!r} is not a tool of this catalog (use the wire name, "
                                             "e.g. mcp__github__create_issue)")
             elif event.kind == "read_skill" and event.arg not in self.skills:
@@ -814,6 +841,10 @@ class StrategyModel:
         sim.task_reads = set(task.skills_read)
         per_tool = []
         for tool in task.tools_used:
+            if tool in self.outside_scope:
+                state = do(Event("call", tool))
+                per_tool.append(ToolRoundTrips(tool, 0, (), "outside the scope", False, state.message))
+                continue
             steps, via = sim.discover(tool, do)
             state = do(Event("call", tool))
             per_tool.append(ToolRoundTrips(tool, len(steps), tuple(steps), via, state.outcome == "ok", state.message))
@@ -953,6 +984,8 @@ class _Sim:
 
     def call(self, tool: str) -> tuple[str, str]:
         registered = self.m.by_name.get(tool)
+        if registered is None and tool in self.m.outside_scope:
+            return "failed", self.m.outside_scope_message(tool)
         if registered is None:
             return "failed", f"unknown tool {tool!r}: not a tool of this catalog"
         if registered.server and registered.server not in self.present:
@@ -1324,6 +1357,11 @@ class _SkillLinked(_Sim):
 
     def notes(self) -> list[str]:
         notes = []
+        if self.m.withheld and self.m.scope is not None:
+            withheld = sorted({t for tools in self.m.withheld.values() for t in tools}, key=str)
+            shown = ", ".join(withheld[:6]) + (f" and {len(withheld) - 6} more" if len(withheld) > 6 else "")
+            notes.append(f"scope {self.m.scope.name} allows only its own tools: {len(withheld)} skill-linked tool(s) "
+                         f"are never disclosed ({shown})")
         if self.m.pinned:
             notes.append(f"pinned skills in the input from the start: {', '.join(self.m.pinned)}")
         notes.append("tools of a read skill are added mid-conversation without touching tools (cache survives)"
@@ -1342,10 +1380,12 @@ class _SkillLinked(_Sim):
             self.unlocked_by[tool] = skill
             if self.m.settings.mid_conversation_tools:
                 self.conversation.append(self.m.schema_piece(tool, LOADED))
+        withheld = self.m.withheld_note(skill)
         if not new:
-            return "no tools unlocked"
+            return "no tools unlocked" + (f"; {withheld}" if withheld else "")
         where = ("added mid-conversation" if self.m.settings.mid_conversation_tools else "appended to tools")
-        return f"{len(new)} tool(s) unlocked, {where} ({sum(self.m.tool_tokens[t] for t in new):,} tokens)"
+        return (f"{len(new)} tool(s) unlocked, {where} ({sum(self.m.tool_tokens[t] for t in new):,} tokens)"
+                + (f"; {withheld}" if withheld else ""))
 
     def on_compaction(self) -> str:
         dropped = list(self.unlocked)
@@ -1439,9 +1479,11 @@ class _Combined(_Anthropic):
         for tool in new:
             self.loaded_by_read[tool] = skill
         self.cache_note = "loaded definitions are added to the conversation; the prefix is unchanged"
+        withheld = self.m.withheld_note(skill)
         if not new:
-            return "no tools loaded"
-        return f"{len(new)} linked tool(s) loaded inline ({sum(self.m.tool_tokens[t] for t in new):,} tokens)"
+            return "no tools loaded" + (f"; {withheld}" if withheld else "")
+        return (f"{len(new)} linked tool(s) loaded inline ({sum(self.m.tool_tokens[t] for t in new):,} tokens)"
+                + (f"; {withheld}" if withheld else ""))
 
     def on_compaction(self) -> str:
         self.loaded_by_read = {}

@@ -1,0 +1,156 @@
+"""AppTest tests for session scopes: the sidebar picker and editor, every page planning as the
+selected session, and the Scopes page (side by side, server matrix, tool probe).
+
+Each test drives the app the way a user does and compares what it shows with the engine's own
+output for the same scope.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+from toolsearch.profile import default_profile
+from toolsearch.scope_compare import compare_scopes
+from toolsearch.scopes import Scope
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_catalogs" / "team-workspace.yaml"
+SUPPORT = Scope("support", ("slack", "linear"), exclude=("*delete*",))
+CONFIG = parse_config({"threshold_pct": 5.0, "listing_max_tokens": 4000, "enabled": "auto", "listing": "auto",
+                       "search_default_limit": 5, "max_search_limit": 25})
+
+
+def _app(**query) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _define(at: AppTest, name: str, servers: list[str], exclude: str = "", include: str = "") -> AppTest:
+    at.sidebar.text_input(key="scope_edit_name").input(name)
+    at.sidebar.multiselect(key="scope_edit_servers").set_value(servers)
+    at.sidebar.text_input(key="scope_edit_include").input(include)
+    at.sidebar.text_input(key="scope_edit_exclude").input(exclude)
+    at.sidebar.button(key="scope_save").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _metric(at, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+def _engine(scope: Scope | None):
+    return Inspector.from_files([SAMPLE]).scoped(scope).plan(CONFIG, 200_000)
+
+
+def test_editor_defines_and_selects_a_scope_and_overview_plans_for_it():
+    at = _define(_app(), "support", ["slack", "linear"], exclude="*delete*")
+    picker = at.sidebar.selectbox(key="scope_choice")
+    assert picker.options == ["Whole catalog", "support"]
+    assert picker.value == "support"
+    plan = _engine(SUPPORT)
+    whole = _engine(None)
+    assert plan.deferred_count != whole.deferred_count
+    assert _metric(at, "Deferred tools") == str(plan.deferred_count)
+    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,} tokens"
+    table = next(df.value for df in at.dataframe if "server" in df.value.columns)
+    assert list(table["server"]) == ["linear", "slack"]
+    assert at.query_params["scope"] == "support=slack,linear;exclude=*delete*"
+
+    # edit it: the selected scope fills the editor; saving under the same name replaces it
+    at.sidebar.button(key="scope_load").click().run()
+    assert (at.sidebar.text_input(key="scope_edit_name").value, at.sidebar.multiselect(key="scope_edit_servers").value,
+            at.sidebar.text_input(key="scope_edit_exclude").value) == ("support", ["slack", "linear"], "*delete*")
+    at.sidebar.multiselect(key="scope_edit_servers").set_value(["slack"])
+    at.sidebar.button(key="scope_save").click().run()
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", "support"]
+    assert _metric(at, "Deferred tools") == str(_engine(Scope("support", ("slack",), exclude=("*delete*",))).deferred_count)
+
+    # back to the whole catalog
+    at.sidebar.selectbox(key="scope_choice").set_value("Whole catalog").run()
+    assert _metric(at, "Deferred tools") == str(whole.deferred_count)
+
+
+def test_editor_rejects_a_scope_without_a_name_and_removes_scopes():
+    at = _define(_app(), "", ["slack"])
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog"]
+    assert [e.value for e in at.sidebar.error] == ["scope editor\\: expected a non\\-empty scope name"]
+    at = _define(at, "chat", ["slack"])
+    _define(at, "tracker", ["linear", "github"])
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", "chat", "tracker"]
+    at.sidebar.selectbox(key="scope_remove").set_value("tracker")
+    at.sidebar.button(key="scope_remove_button").click().run()
+    assert at.sidebar.selectbox(key="scope_choice").options == ["Whole catalog", "chat"]
+    assert at.sidebar.selectbox(key="scope_choice").value == "Whole catalog"
+
+
+def test_a_link_defines_and_selects_the_scope():
+    at = _app(scope="support=slack,linear;exclude=*delete*")
+    assert at.sidebar.selectbox(key="scope_choice").value == "support"
+    assert _metric(at, "Deferred tools") == str(_engine(SUPPORT).deferred_count)
+    bad = _app(scope="no equals sign")
+    assert bad.sidebar.selectbox(key="scope_choice").options == ["Whole catalog"]
+
+
+def test_scopes_page_side_by_side_matrix_and_probe():
+    at = _define(_app(), "support", ["slack", "linear"], exclude="*delete*")
+    _define(at, "ops", ["grafana", "sentry"])
+    at.switch_page("pages/scopes.py").run()
+    assert not at.exception, at.exception
+    ops = Scope("ops", ("grafana", "sentry"))
+    expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT, ops], CONFIG, 200_000)
+    compare = next(df.value for df in at.dataframe if "tokens per request" in df.value.columns)
+    assert list(compare["scope"]) == ["Whole catalog", "support", "ops"]
+    assert list(compare["tokens per request"]) == [r.tokens_per_request for r in expected]
+    assert list(compare["tier"]) == [r.tier for r in expected]
+    assert list(compare["form"]) == [r.form for r in expected]
+    assert list(compare["budget (tokens)"]) == [r.budget for r in expected]
+    assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
+    assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
+
+    matrix = next(df.value for df in at.dataframe if "github" in df.value.columns and "scope" in df.value.columns)
+    rows = {row["scope"]: row for _, row in matrix.iterrows()}
+    assert (rows["support"]["slack"], rows["support"]["github"], rows["ops"]["grafana"], rows["ops"]["slack"]) == (
+        "all", "—", "all", "—")
+
+    at.selectbox(key="scopes_probe_tool").set_value("mcp__grafana__create_incident").run()
+    probe = next(df.value for df in at.dataframe if "tool_call" in df.value.columns)
+    by_scope = {row["scope"]: row for _, row in probe.iterrows()}
+    out_of_scope = default_profile().text("errors", "out_of_scope", name="mcp__grafana__create_incident")
+    assert by_scope["support"]["tool_call"] == out_of_scope
+    assert by_scope["support"]["tool_describe"] == "not found"
+    assert by_scope["support"]["tool_search finds it by name"] == "no"
+    assert by_scope["ops"]["tool_describe"] == "schema"
+    assert by_scope["ops"]["tool_search finds it by name"] == "yes"
+
+
+def test_scopes_page_quick_start_and_strategies_page_names_withheld_tools():
+    at = _app()
+    at.switch_page("pages/scopes.py").run()
+    at.button(key="scopes_per_server").click().run()
+    assert not at.exception, at.exception
+    options = at.sidebar.selectbox(key="scope_choice").options
+    assert options[:3] == ["Whole catalog", "core", "filesystem"] and "slack" in options
+    at.sidebar.selectbox(key="scope_choice").set_value("grafana").run()
+    at.switch_page("pages/strategies.py").run()
+    assert not at.exception, at.exception
+    line = next(t.value for t in at.text if t.value.startswith("Scope grafana:"))
+    assert line.startswith("Scope grafana: 30 of 183 tools in the session.")
+    assert "mcp__github__get_job_logs" in line
+
+
+def test_every_page_renders_for_a_scoped_session():
+    at = _app(scope="oncall=core,grafana,sentry,slack")
+    for page in ("model_view", "search", "costs", "tuning", "cache_diff", "quality", "strategies", "report", "live"):
+        at.switch_page(f"pages/{page}.py").run()
+        assert not at.exception, (page, at.exception)
+        assert at.sidebar.selectbox(key="scope_choice").value == "oncall"
