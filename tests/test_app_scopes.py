@@ -60,7 +60,7 @@ def test_editor_defines_and_selects_a_scope_and_overview_plans_for_it():
     whole = _engine(None)
     assert plan.deferred_count != whole.deferred_count
     assert _metric(at, "Deferred tools") == str(plan.deferred_count)
-    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,} tokens"
     assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,} tokens"
     table = next(df.value for df in at.dataframe if "server" in df.value.columns)
     assert list(table["server"]) == ["linear", "slack"]

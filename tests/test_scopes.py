@@ -563,3 +563,26 @@ def test_report_names_the_session_scope(inspector):
     html = build_report(inspector.scoped(SUPPORT), parse_config({}), 200_000)
     assert "<td>session scope</td><td>support: servers slack, linear; exclude delete_* (3 of 6 tools)</td>" in html
     assert "session scope" not in build_report(inspector, parse_config({}), 200_000)
+
+
+def test_cli_recommend_answers_for_the_scope(catalog_file):
+    from toolsearch.recommend import recommend_for_contexts
+    from toolsearch.scopes import parse_scope_arg
+    from toolsearch.sweep import listing_ladder
+
+    scope_arg = "support=slack,linear"
+    result = run_cli("recommend", catalog_file, "--scope", scope_arg, "--context-lengths", "32k,200k",
+                     "--goal", "full", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["scope"]["name"] == "support" and data["scope"]["reachable_servers"] == ["linear", "slack"]
+    session = Inspector.from_files([catalog_file]).scoped(parse_scope_arg(scope_arg))
+    config = parse_config({})
+    expected = recommend_for_contexts(listing_ladder(session.planner, config, "chars4"), config,
+                                      [32_000, 200_000], "full")
+    assert (data["threshold_pct"], data["listing_max_tokens"]) == (expected.threshold_pct, expected.listing_max_tokens)
+    whole = json.loads(run_cli("recommend", catalog_file, "--context-lengths", "32k,200k", "--goal", "full",
+                               "--json").stdout)
+    assert "scope" not in whole
+    # the scope lists fewer tools, so its full listing is smaller
+    assert whole["contexts"][0]["listing_tokens"] > data["contexts"][0]["listing_tokens"]

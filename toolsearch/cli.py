@@ -498,7 +498,10 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal)
     if args.json:
-        _print_json(rec.to_dict())
+        data = rec.to_dict()
+        if inspector.scope is not None:
+            data["scope"] = scope_summary(inspector)
+        _print_json(data)
         return 0 if rec.reached else 1
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
     print(f"goal: {GOAL_WORDS[args.goal]} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
