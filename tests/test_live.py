@@ -659,13 +659,11 @@ def test_load_sources_parses_each_file_once_without_pure_python_yaml(tmp_path, m
     assert calls == [str(yaml_catalog), str(config_file)]  # one parse per file, sniffing included
 
 
-def test_cli_plan_on_the_largest_sample_is_fast() -> None:
-    start = time.perf_counter()
+def test_cli_plan_on_the_largest_sample() -> None:
+    # Speed is measured by benchmarks/engine.py, not asserted here (a timed test only measures the load).
     result = run_cli("plan", ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--json")
-    elapsed = time.perf_counter() - start
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["deferred_count"] == 3300
-    assert elapsed < 5.0, f"toolsearch plan took {elapsed:.1f} s (target well under 1.5 s; 8-14 s with pure-Python YAML)"
 
 
 def test_bad_entries_fail_alone_and_the_others_connect(tmp_path) -> None:
