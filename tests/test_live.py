@@ -480,6 +480,16 @@ def _page():
     return at
 
 
+def _start(at, action: str = "connect", token: bool = True):
+    """Confirm the pending launch: the AppTest browser has no request headers, so the guard asks
+    for the launch token (as for a browser on another machine)."""
+    from toolsearch.guard import launch_token
+
+    if token:
+        at.text_input(key=f"live_token_{action}").input(launch_token())
+    return at.button(key=f"live_start_{action}").click().run()
+
+
 def _rendered(at) -> str:
     parts = [str(df.value.to_dict()) for df in at.dataframe]
     parts += [c.value for c in at.code] + [m.value for m in at.markdown] + [e.value for e in at.error]
@@ -498,6 +508,8 @@ def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
     assert "live_catalog" not in at.session_state  # adding a server starts nothing
     assert f"TS_SECRET={C.SECRET_MASK}" in _rendered(at)
     at.button(key="live_connect").click().run()
+    assert "live_catalog" not in at.session_state  # Connect only asks for confirmation
+    _start(at)
     assert not at.exception, at.exception
     catalog = at.session_state["live_catalog"]
     assert [(s.name, len(s.tools)) for s in catalog.servers] == [("local", 7)]
@@ -509,6 +521,7 @@ def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
     at.selectbox(key="live_tool").select("mcp__local__add").run()
     at.text_area(key="live_arguments").input('{"a": "4", "b": 5}').run()
     at.button(key="live_call").click().run()
+    _start(at, "call")
     assert not at.exception, at.exception
     codes = [json.loads(c.value) for c in at.code if c.language == "json" and c.value.startswith("{")]
     assert {"server": "local", "tool": "add", "arguments": {"a": 4, "b": 5}} in codes
@@ -530,6 +543,8 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     assert not marker.exists() and "live_catalog" not in at.session_state
     assert not at.error, [e.value for e in at.error]
     at.button(key="live_connect").click().run()
+    assert not marker.exists()
+    _start(at)
     assert marker.exists()
     statuses = at.dataframe[-1].value.set_index("server")
     assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == 7
@@ -628,6 +643,7 @@ def test_app_never_shows_interpolated_secrets(tmp_path, monkeypatch) -> None:
     at.file_uploader(key="live_config_upload").set_value(("secrets.json", config.read_bytes(), "application/json"))
     at.run()
     at.button(key="live_connect").click().run()
+    _start(at)
     assert not at.exception, at.exception
     shown = _rendered(at) + "\n".join(str(x.value) for x in [*at.warning, *at.success, *at.info])
     statuses = at.dataframe[-1].value.set_index("server")

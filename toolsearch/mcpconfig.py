@@ -51,6 +51,53 @@ _URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
 SECRET_MIN_CHARS = 4
+#: Command-line options whose value is a secret (``--token=x``, ``--api-key x``): a word of the
+#: option name (split at ``-`` and ``_``) is one of these.
+_SECRET_OPTION_WORDS = {"token", "tokens", "apikey", "key", "secret", "password", "passwd", "pwd", "pass",
+                        "credential", "credentials", "auth", "authorization", "bearer"}
+
+
+def _is_secret_option(name: str) -> bool:
+    if not name.startswith("-") or name.startswith("---") or len(name) < 3:
+        return False
+    return any(word.lower() in _SECRET_OPTION_WORDS for word in re.split(r"[-_]+", name.lstrip("-")) if word)
+
+
+def secret_arguments(args: Iterable[str]) -> list[str]:
+    """The values of secret-looking options in a command line: ``--token=abc`` → ``abc``,
+    ``--api-key abc`` → ``abc`` (the option name contains token, key, secret, password, auth…)."""
+    out: list[str] = []
+    args = list(args)
+    for index, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if not _is_secret_option(name):
+            continue
+        if eq:
+            out.append(value)
+        elif index + 1 < len(args) and not args[index + 1].startswith("-"):
+            out.append(args[index + 1])
+    return [v for v in out if v]
+
+
+def mask_arguments(args: Iterable[str]) -> list[str]:
+    """``args`` with the values of secret-looking options (:func:`secret_arguments`) as ``••••``."""
+    args = list(args)
+    out: list[str] = []
+    hide_next = False
+    for arg in args:
+        if hide_next and not arg.startswith("-"):
+            out.append(C.SECRET_MASK)
+            hide_next = False
+            continue
+        hide_next = False
+        name, eq, value = arg.partition("=")
+        if _is_secret_option(name):
+            if eq:
+                out.append(f"{name}={C.SECRET_MASK}" if value else arg)
+                continue
+            hide_next = True
+        out.append(arg)
+    return out
 
 #: Top-level shapes, in detection order: (kind, key path).
 CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
@@ -126,7 +173,7 @@ class ServerSpec:
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
             out["command"] = shown.get("command", self.command)
-            out["args"] = list(shown.get("args", self.args))
+            out["args"] = mask_arguments(shown.get("args", self.args))
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
             if self.env:
@@ -151,7 +198,7 @@ class ServerSpec:
         """Values to scrub from messages, longest first: env and header values, every value a
         ``${VAR}`` reference resolved to, URL credentials and query values (also
         percent-encoded)."""
-        values = [*self.env.values(), *self.headers.values(), *self.interpolated]
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
@@ -162,6 +209,18 @@ class ServerSpec:
         """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
         redacted (:func:`redact_url`)."""
         return scrub_text(text, self.secret_values(), urls=[u for u in (self.url, self.display.get("url")) if u])
+
+    def launch_preview(self) -> dict[str, Any]:
+        """What starting this server would do, safe to show: ``{"transport", "command_line"``
+        (stdio: the command and arguments after interpolation, shell-quoted, every secret
+        masked), ``"cwd"`` (or ``None`` = the app's working directory), ``"env"`` ({key: ``••••``}),
+        or for remote servers ``"url"`` (redacted) and ``"headers"`` ({name: ``••••``})}``."""
+        if self.transport == "stdio":
+            line = shlex.join([self.command or "", *mask_arguments(self.args)]).replace(f"'{C.SECRET_MASK}'", C.SECRET_MASK)
+            return {"transport": "stdio", "command_line": self.scrub(line), "cwd": self.cwd,
+                    "env": {key: C.SECRET_MASK for key in self.env}}
+        return {"transport": self.transport, "url": redact_url(self.url or ""),
+                "headers": {key: C.SECRET_MASK for key in self.headers}}
 
     def registration_config(self) -> dict[str, Any]:
         """The per-server registration settings for :class:`~toolsearch.catalog.Server`.config."""
