@@ -169,12 +169,20 @@ def _config(args: argparse.Namespace) -> ToolSearchConfig:
     return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    # DEL and C1 as \u00NN: inside JSON strings (where they may appear raw) that is a valid escape
+    # of the same character, so JSON output stays parseable.
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
 
 
 def _terminal_safe(text: str) -> str:
-    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` in text mode."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
+    ``\\u00NN`` (DEL, C1); newline and tab are kept."""
+    return _CONTROL.sub(_escape_control, text)
 
 
 def _print_json(value: Any) -> None:
@@ -432,12 +440,42 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     return 0
 
 
+class TerminalSafeStream:
+    """A text stream wrapper that never lets a raw control character through: text from servers,
+    catalogs and sessions is untrusted, and ESC / BEL / CSI / OSC sequences would drive the
+    terminal. Every C0 control except newline and tab, DEL and every C1 control are written as
+    ``\\xNN``; JSON and CSV output is unaffected (JSON already escapes controls)."""
+
+    def __init__(self, inner: Any):
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(_terminal_safe(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
+        return getattr(self._inner, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``toolsearch`` console script. Returns the exit status."""
+    """Entry point of the ``toolsearch`` console script. Returns the exit status.
+
+    Standard output and standard error go through :class:`TerminalSafeStream` while the command
+    runs.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     _quiet_sdk_logging()
-    return _interruptible(_run, args)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    try:
+        return _interruptible(_run, args)
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:

@@ -295,6 +295,31 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
     return text
 
 
+def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
+    """Every string in parsed JSON ``value`` (dict keys included, at any depth) passed through
+    ``scrub`` (e.g. :meth:`ServerSpec.scrub`).
+
+    Returns:
+        ``(scrubbed copy, number of strings that changed)``.
+    """
+    changed = 0
+
+    def walk(item: Any) -> Any:
+        nonlocal changed
+        if isinstance(item, str):
+            out = scrub(item)
+            if out != item:
+                changed += 1
+            return out
+        if isinstance(item, Mapping):
+            return {walk(k) if isinstance(k, str) else k: walk(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [walk(v) for v in item]
+        return item
+
+    return walk(value), changed
+
+
 # --- detection -----------------------------------------------------------------------------
 
 def config_kind(data: Any) -> str | None:
