@@ -20,6 +20,7 @@ from toolsearch.catalog import Catalog, combine, load_source, load_text
 from toolsearch.config import ToolSearchConfig, parse_config
 from toolsearch.errors import ToolsearchError
 from toolsearch.inspector import Inspector
+from toolsearch.invisible import reveal, reveal_data
 from toolsearch.live import catalog_key
 from toolsearch.plan import Plan
 from toolsearch.profile import Profile, default_profile, profile_from_text
@@ -313,6 +314,20 @@ def md_escape(text: str) -> str:
     """Untrusted text made literal inside a Streamlit markdown string (backslash escapes; no HTML,
     links, emphasis, math or colour directives). Prefer ``st.text``/``st.code`` where possible."""
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text)).replace("\n", " ")
+
+
+def visible(text: Any) -> Any:
+    """Untrusted tool text with invisible characters shown as markers (``⟨U+200B⟩``, decoded TAG
+    text as ``⟨TAG '…'⟩``; :func:`toolsearch.invisible.reveal`); other values unchanged. Use it
+    wherever tool names, descriptions or schemas from a catalog or server are shown."""
+    return reveal(text) if isinstance(text, str) else text
+
+
+def visible_json(value: Any) -> str:
+    """``value`` as indented JSON for ``st.code``, every string through :func:`visible`."""
+    import json  # noqa: PLC0415
+
+    return json.dumps(reveal_data(value), ensure_ascii=False, indent=2)
 
 
 def fmt_tokens(n: int) -> str:

@@ -24,6 +24,7 @@ from .errors import ToolsearchError
 from .evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, load_queries, task_cell,
                          variant_options)
 from .inspector import Inspector
+from .invisible import reveal
 from .lint import RULES, LintReport, lint
 from .profile import load_profile
 
@@ -80,6 +81,9 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
+    p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
+                                                          "tools whose description or schema changed since are "
+                                                          "flagged as possible rug pulls")
     _shared(p)
 
 
@@ -138,7 +142,9 @@ def format_lint(report: LintReport, severity: str = "info") -> str:
         if f.severity not in keep:
             continue
         where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
-        out.append(f"{f.severity}: {f.rule}: {where}: {f.message}")
+        if f.field:
+            where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
+        out.append(reveal(f"{f.severity}: {f.rule}: {where}: {f.message}"))
         out.append(f"    fix: {f.fix}")
     return "\n".join(out)
 
@@ -160,7 +166,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)
-            report = lint(inspector, config)
+            baseline = load_sources([args.baseline]) if args.baseline else None
+            report = lint(inspector, config, baseline)
             if args.json:
                 data = report.to_dict()
                 keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]

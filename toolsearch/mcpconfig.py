@@ -86,14 +86,14 @@ def mask_arguments(args: Iterable[str]) -> list[str]:
     hide_next = False
     for arg in args:
         if hide_next and not arg.startswith("-"):
-            out.append(C.SECRET_MASK)
+            out.append(arg if _PLACEHOLDER.fullmatch(arg) else C.SECRET_MASK)  # ${VAR} names no secret
             hide_next = False
             continue
         hide_next = False
         name, eq, value = arg.partition("=")
         if _is_secret_option(name):
             if eq:
-                out.append(f"{name}={C.SECRET_MASK}" if value else arg)
+                out.append(f"{name}={C.SECRET_MASK}" if value and not _PLACEHOLDER.fullmatch(value) else arg)
                 continue
             hide_next = True
         out.append(arg)
