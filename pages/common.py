@@ -358,7 +358,7 @@ def tier_badge(plan: Plan) -> None:
 def server_table(plan: Plan) -> list[dict[str, Any]]:
     """Rows for the per-server table (plain values; Streamlit shows them as text)."""
     return [{
-        "server": s.name, "kind": s.kind, "tools": s.tool_count, "state": s.state,
+        "server": visible(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
         "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
         "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
     } for s in plan.servers]

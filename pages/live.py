@@ -273,7 +273,7 @@ if result is not None:
     if flagged:
         with st.expander(f"Flagged while listing ({len(flagged)})"):
             for problem in flagged:
-                st.text(f"{problem.severity} · {problem.where}: {problem.message}")
+                st.text(common.visible(f"{problem.severity} · {problem.where}: {problem.message}"))
     if not catalog.servers:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
@@ -300,12 +300,12 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             matches = response["results"][0]["matches"]
             if matches:
                 st.dataframe(pd.DataFrame([{"tool": name, "server": bridge.deferred_by_name[name].server,
-                                            "description": response["tools"][name]["description"][:160]}
+                                            "description": common.visible(response["tools"][name]["description"][:160])}
                                            for name in matches]), hide_index=True, width="stretch")
             else:
                 st.info("No matches.")
             with st.expander("tool_search response (JSON)"):
-                st.code(to_wire(response), language="json")
+                st.code(common.visible(to_wire(response)), language="json")
 
     # --- call ------------------------------------------------------------------------------------
     st.subheader("4 · Call a tool")
@@ -315,9 +315,9 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     else:
         chosen = st.selectbox("Tool", names, key="live_tool")
         tool = bridge.deferred_by_name[chosen]
-        st.text(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}")
+        st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):
-            st.code(json.dumps(tool.parameters, ensure_ascii=False, indent=2), language="json")
+            st.code(common.visible_json(tool.parameters), language="json")
         arguments_text = st.text_area("Arguments (JSON object)", value="{}", key="live_arguments", height=100)
         if st.button("Call", key="live_call"):
             try:
@@ -350,7 +350,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             elif shown["outcome"] is None:
                 st.warning(f"Not sent: `tool_call` for {common.md_escape(shown['tool'])} stopped before dispatch "
                            "(local validation, RB §9).", icon=":material/block:")
-                st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")
+                st.code(common.visible_json(shown["response"]), language="json")
             else:
                 outcome = shown["outcome"]
                 c1, c2 = st.columns(2)
@@ -367,4 +367,4 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                     st.code(json.dumps(outcome["request"], ensure_ascii=False, indent=2), language="json")
                 with right:
                     st.markdown("**Response**")
-                    st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")
+                    st.code(common.visible_json(shown["response"]), language="json")
