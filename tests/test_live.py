@@ -776,3 +776,32 @@ def test_cli_call_timeout_is_for_the_call_and_a_failed_server_is_named(tmp_path)
     assert "not a known tool" not in down.stdout + down.stderr
     helped = run_cli("call", "--help")
     assert "--connect-timeout" in helped.stdout and "backward compatible" in " ".join(helped.stdout.split())
+
+
+def test_sigterm_with_sigint_ignored_exits_fast_and_leaves_no_child(tmp_path) -> None:
+    """``toolsearch … &`` in a script or CI: the shell starts it with SIGINT ignored; SIGTERM
+    while servers start must still end it within 2 s, status 143, no traceback, no child left."""
+    import signal
+
+    marker = f"toolsearch-sigign-{uuid.uuid4().hex}"
+    config = write_json(tmp_path / "hang.json", {"mcpServers": {
+        "hang": {"command": PY, "args": ["-c", "import time; time.sleep(300)", marker]},
+        "hang2": {"command": PY, "args": ["-c", "import time; time.sleep(300)", marker]}}})
+    proc = subprocess.Popen([*_cli(), "plan", str(config), "--timeout", "120"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert _wait_for(lambda: len(processes_with(marker)) == 2, 60), "the servers never started"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        elapsed = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 143, err
+    assert err == "toolsearch: terminated\n" and out == ""
+    assert elapsed < 2.0, elapsed
+    assert _wait_for(lambda: not processes_with(marker), 2), "a server child outlived the CLI"

@@ -478,6 +478,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = streams
 
 
+#: Seconds a stdio child gets to exit after its stdin closes, and after SIGTERM before SIGKILL,
+#: once toolsearch itself is terminated (the SDK waits 2 s each in normal shutdowns).
+TERMINATE_CHILD_GRACE = 0.25
+
+
+def _shorten_child_grace() -> None:
+    """Make the SDK's stdio shutdown quick once we are being terminated, so the whole command
+    ends well within 2 s while still stopping every child (stdin closed, SIGTERM, SIGKILL)."""
+    stdio = sys.modules.get("mcp.client.stdio")
+    for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
+        if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
+            setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+
+
 def _interruptible(run, args: argparse.Namespace) -> int:
     """``run(args)`` with SIGTERM and Ctrl-C turned into a clean cancellation.
 
@@ -493,6 +507,7 @@ def _interruptible(run, args: argparse.Namespace) -> int:
 
     def on_sigterm(signum: int, frame: Any) -> None:
         terminated.append(signum)
+        _shorten_child_grace()
         handler = signal.getsignal(signal.SIGINT)
         if callable(handler) and handler is not signal.default_int_handler:
             handler(signal.SIGINT, frame)  # asyncio's runner: cancel the main task, then KeyboardInterrupt
