@@ -325,13 +325,14 @@ def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
 def config_kind(data: Any) -> str | None:
     """Which MCP client config shape ``data`` has, or ``None`` when it is not one.
 
-    ``mcpServers`` / ``mcp_servers`` count when present as a mapping or empty (``null``);
-    ``servers`` only as a mapping (a catalog's ``servers`` is a list).
+    ``mcpServers`` / ``mcp_servers`` count whenever present (a value that is not a mapping is
+    an error for :func:`parse_config_data`); ``servers`` only as a mapping (a catalog's
+    ``servers`` is a list).
     """
     if not isinstance(data, Mapping):
         return None
     for key in ("mcpServers", "mcp_servers"):
-        if key in data and (data[key] is None or isinstance(data[key], Mapping)):
+        if key in data:  # any value: a wrong type is reported by parse_config_data, not read as a catalog
             return key
     if isinstance(data.get("servers"), Mapping):
         return "servers"
@@ -403,11 +404,16 @@ def parse_text(text: str, origin: str) -> Any:
 
 
 def _parse(text: str, origin: str) -> Any:
-    if text.lstrip()[:1] in ("{", "["):
+    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
         try:
             return json.loads(text)
         except ValueError:
-            pass  # YAML gives the located message (or reads a YAML flow mapping)
+            from .catalog import _NOT_JSONC, parse_jsonc  # noqa: PLC0415
+
+            data = parse_jsonc(text)  # VS Code files allow comments and trailing commas (JSONC)
+            if data is not _NOT_JSONC:
+                return data
+            # else YAML gives the located message (or reads a YAML flow mapping)
         except RecursionError:
             raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
     try:
@@ -493,6 +499,12 @@ def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[s
 
 
 # --- parsing -------------------------------------------------------------------------------
+
+def _a_type(value: Any) -> str:
+    """``a list``, ``a string``, ``null``… for messages."""
+    names = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean", dict: "a mapping"}
+    return "null" if value is None else names.get(type(value), f"a {type(value).__name__}")
+
 
 def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
@@ -789,10 +801,16 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
     """
     kind = config_kind(data)
     if kind is None:
+        got = f", got {_a_type(data)}" if not isinstance(data, Mapping) else ""
         raise ConfigError(f"{origin}: top level: expected an MCP client config with 'mcpServers', "
-                          "'servers' (a mapping) or 'mcp_servers'")
+                          f"'servers' (a mapping) or 'mcp_servers'{got}")
     block = data["mcp"]["servers"] if kind == "mcp.servers" else data[kind]
     warnings: list[str] = []
+    if block is not None and not isinstance(block, Mapping):
+        raise ConfigError(f"{origin}: {kind} must map server names to entries, got {_a_type(block)}")
+    if not block:
+        warnings.append(f"{origin}: {kind}: no servers ({'null' if block is None else 'an empty map'}); "
+                        "nothing to connect")
     specs = []
     for name, raw in (block or {}).items():
         where = f"{origin}: {kind}.{name}"
