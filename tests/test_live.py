@@ -805,3 +805,18 @@ def test_sigterm_with_sigint_ignored_exits_fast_and_leaves_no_child(tmp_path) ->
     assert err == "toolsearch: terminated\n" and out == ""
     assert elapsed < 2.0, elapsed
     assert _wait_for(lambda: not processes_with(marker), 2), "a server child outlived the CLI"
+
+
+def test_hermes_timeouts_mcp_connect_and_tool_call_are_honored(tmp_path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "timeouts:\n  mcp:\n    connect: 1.5\n    tool_call: 1\n"
+        "mcp_servers:\n"
+        f"  local:\n    command: {json.dumps(PY)}\n    args: [{json.dumps(str(SERVER))}, '--name', 'local']\n"
+        f"    connect_timeout: 60\n"
+        f"  hang:\n    command: {json.dumps(PY)}\n    args: ['-c', 'import time; time.sleep(60)']\n", encoding="utf-8")
+    result = run_cli("call", config, "mcp__local__slow", "-a", '{"seconds": 5}', "--json")
+    assert "toolsearch: live: hang: failed after " in result.stderr
+    assert "no answer within 1.5 s while connecting (timeout)" in result.stderr
+    outcome = json.loads(result.stdout)
+    assert result.returncode == 1 and outcome["reason"].startswith("no answer within 1 s while calling (timeout)")

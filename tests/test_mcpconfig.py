@@ -374,3 +374,16 @@ def test_no_servers_is_a_warning(tmp_path, text, what) -> None:
     failed = run_cli("plan", bad)
     assert (failed.returncode, failed.stderr) == (2, f"toolsearch: error: {bad}: mcpServers must map server names to "
                                                      "entries, got a list\n")
+
+
+def test_hermes_timeouts_mcp_are_the_defaults(tmp_path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("timeouts:\n  mcp:\n    tool_call: 12\n    connect: 7.5\n"
+                    "mcp_servers:\n  a: {command: x}\n  b: {command: y, timeout: 3, connect_timeout: 4}\n",
+                    encoding="utf-8")
+    parsed = load_mcp_config(path)
+    assert [(s.name, s.timeout, s.connect_timeout) for s in parsed.servers] == [("a", 12.0, 7.5), ("b", 3.0, 4.0)]
+    path.write_text("timeouts: {mcp: {tool_call: soon}}\nmcp_servers:\n  a: {command: x}\n", encoding="utf-8")
+    parsed = load_mcp_config(path)
+    assert parsed.servers[0].timeout is None
+    assert parsed.warnings == (f"{path}: timeouts.mcp.tool_call: expected a number of seconds, got 'soon'; ignored",)

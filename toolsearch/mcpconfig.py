@@ -823,7 +823,32 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         except ConfigError as exc:
             spec = _invalid_spec(str(name), raw, str(exc), where)
         specs.append(spec)
+    if kind == "mcp_servers":
+        specs = _hermes_timeouts(data, specs, origin, warnings)
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
+
+
+def _hermes_timeouts(data: Mapping[str, Any], specs: list[ServerSpec], origin: str,
+                     warnings: list[str]) -> list[ServerSpec]:
+    """Hermes' top-level ``timeouts.mcp.tool_call`` and ``timeouts.mcp.connect`` (seconds) as the
+    default ``timeout`` / ``connect_timeout`` of servers that set none (REG §5.3)."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    block = data.get("timeouts")
+    block = block.get("mcp") if isinstance(block, Mapping) else None
+    if not isinstance(block, Mapping):
+        return specs
+    defaults: dict[str, float] = {}
+    for key, field_name in (("tool_call", "timeout"), ("connect", "connect_timeout"),
+                            ("connect_timeout", "connect_timeout")):
+        if block.get(key) is None:
+            continue
+        try:
+            defaults[field_name] = _seconds(block[key], f"{origin}: timeouts.mcp.{key}")  # type: ignore[assignment]
+        except ConfigError as exc:
+            warnings.append(f"{exc}; ignored")
+    return [replace(spec, **{k: v for k, v in defaults.items() if getattr(spec, k) is None}) if not spec.invalid
+            else spec for spec in specs]
 
 
 def parse_config_text(text: str, origin: str, **kwargs: Any) -> McpConfig:
@@ -853,7 +878,8 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
 
 
 def default_call_timeout(data: Any) -> float | None:
-    """Hermes' top-level ``timeouts.mcp.tool_call`` (seconds), when a config sets it."""
+    """Hermes' top-level ``timeouts.mcp.tool_call`` (seconds), when a config sets it
+    (:func:`parse_config_data` applies it to every ``mcp_servers`` entry without ``timeout``)."""
     try:
         value = data["timeouts"]["mcp"]["tool_call"]
     except (KeyError, TypeError):
