@@ -142,9 +142,10 @@ def _init_state() -> None:
             continue
         if skey in _CHOICES and value not in _CHOICES[skey]:
             continue
-        if skey in _RANGES:
+        if skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
             low, high = _RANGES[skey]
-            value = type(value)(max(low, min(high, value)))
+            if not low <= value <= high:
+                continue
         state[skey] = value
     if state["catalog"] not in sample_catalogs():
         state["catalog"] = DEFAULT_SAMPLE

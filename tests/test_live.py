@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, write_json
+from conftest import run_cli, write_json, write_yaml
 from toolsearch import constants as C
 from toolsearch.config import parse_config
 from toolsearch.inspector import Inspector
@@ -820,3 +820,20 @@ def test_hermes_timeouts_mcp_connect_and_tool_call_are_honored(tmp_path) -> None
     assert "no answer within 1.5 s while connecting (timeout)" in result.stderr
     outcome = json.loads(result.stdout)
     assert result.returncode == 1 and outcome["reason"].startswith("no answer within 1 s while calling (timeout)")
+
+
+def test_lint_eval_diff_and_collapse_connect_a_config_like_plan(config_file, tmp_path) -> None:
+    linted = run_cli("lint", config_file, "--json")
+    assert "toolsearch: live: local: ok, 7 tools" in linted.stderr
+    assert json.loads(linted.stdout)["tool_count"] == 7
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [{"id": "add", "queries": ["add two integers"],
+                                                          "expected": ["mcp__local__add"]}]})
+    evaluated = run_cli("eval", config_file, queries, "--json")
+    assert evaluated.returncode == 0, evaluated.stderr
+    assert json.loads(evaluated.stdout)["variants"][0]["metrics"]["recall_at_1"] == 1.0
+    snapshot = tmp_path / "snap.yaml"
+    assert run_cli("snapshot", config_file, "-o", snapshot).returncode == 0
+    diffed = run_cli("diff", snapshot, config_file)
+    assert "prompt cache: HIT" in diffed.stdout and "toolsearch: live: local: ok" in diffed.stderr
+    collapsed = run_cli("collapse", config_file, "--context-length", "8k", "--json")
+    assert collapsed.returncode == 0 and "toolsearch: live: local: ok" in collapsed.stderr

@@ -98,7 +98,9 @@ def _inspector(path: str, naming: str, profile_path: str | None, cache: dict) ->
     key = (str(Path(path).resolve()), naming, profile_path)
     if key not in cache:
         profile: Profile | None = load_profile(profile_path) if profile_path else None
-        cache[key] = Inspector.from_files([path], naming, profile)
+        from .cli_quality import connect_sources  # noqa: PLC0415
+
+        cache[key] = Inspector(connect_sources([path]), naming, profile)  # a config file connects, as in plan
     return cache[key]
 
 

@@ -65,7 +65,8 @@ def add_parsers(subparsers: Any) -> None:
         "eval", help="search quality on a labeled query file: recall@k, MRR, abstention, misses explained",
         description="Score a labeled query file against the search of a catalog, variants side by side. "
                     f"Variants: {variants}. Combine switches with '+', e.g. unicode+no-gate.")
-    p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array)")
+    p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
+                                                      "or an MCP client config (its servers are connected, as in plan)")
     p.add_argument("queries", metavar="QUERIES", help="labeled query file (YAML): tasks with queries and expected names")
     p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="VARIANT",
                    help=f"variant to evaluate, repeatable (default: {', '.join(DEFAULT_VARIANTS)})")
@@ -78,7 +79,8 @@ def add_parsers(subparsers: Any) -> None:
         description="Lint a catalog as the reference registers and searches it. Rules: "
                     + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
                     + ". Exit status 1 when there is an error finding.")
-    p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog)")
+    p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog) or "
+                                                                 "MCP client configs (connected, as in plan)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
     p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
@@ -87,10 +89,22 @@ def add_parsers(subparsers: Any) -> None:
     _shared(p)
 
 
+def connect_sources(sources: Sequence[str]) -> Any:
+    """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
+    live (per-server progress and config warnings on stderr), other files are read as catalogs."""
+    from .cli import _live_progress  # noqa: PLC0415
+    from .live import load_sources as load_live  # noqa: PLC0415
+
+    loaded = load_live(sources, progress=_live_progress)
+    for warning in loaded.warnings:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    return loaded.catalog
+
+
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
     config = load_config(args.config) if args.config else parse_config({})
-    inspector = Inspector(load_sources(sources), args.tool_names, profile)
+    inspector = Inspector(connect_sources(sources), args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself
