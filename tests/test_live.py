@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import socket
@@ -837,3 +838,19 @@ def test_lint_eval_diff_and_collapse_connect_a_config_like_plan(config_file, tmp
     assert "prompt cache: HIT" in diffed.stdout and "toolsearch: live: local: ok" in diffed.stderr
     collapsed = run_cli("collapse", config_file, "--context-length", "8k", "--json")
     assert collapsed.returncode == 0 and "toolsearch: live: local: ok" in collapsed.stderr
+
+
+def test_plan_lists_failed_and_skipped_servers_with_their_reason(tmp_path) -> None:
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "local": {"command": PY, "args": [str(SERVER), "--name", "local"]},
+        "gone": {"command": "toolsearch-no-such-command-xyz"},
+        "off": {"command": PY, "enabled": False}}})
+    result = run_cli("plan", config, "--json")
+    servers = {s["name"]: s for s in json.loads(result.stdout)["servers"]}
+    assert servers["local"]["state"] in ("full", "names", "summary", "hidden")
+    assert (servers["gone"]["state"], servers["gone"]["reason"]) == (
+        "failed", "cannot start 'toolsearch-no-such-command-xyz': command not found")
+    assert (servers["off"]["state"], servers["off"]["reason"], servers["off"]["tool_count"]) == ("skipped", "enabled: false", 0)
+    text = run_cli("plan", config).stdout
+    assert "gone: failed: cannot start 'toolsearch-no-such-command-xyz': command not found" in text
+    assert re.search(r"^off +mcp +0 +skipped$", text, re.MULTILINE)

@@ -232,3 +232,20 @@ def test_a_call_needs_its_own_confirmation(tmp_path) -> None:
     assert not at.exception, at.exception
     outcome = at.session_state["live_last_call"]["outcome"]
     assert outcome["response"]["structuredContent"] == {"sum": 5}
+
+
+@pytest.mark.parametrize("query", [{"pct": "nan"}, {"pct": "inf"}, {"pct": "-inf"}, {"pct": "1e300"},
+                                   {"cap": "999999999999"}, {"cap": "-5"}, {"ctxn": "0", "ctx": "custom"},
+                                   {"limit": "100000"}])
+def test_url_values_that_are_nan_inf_or_absurd_keep_the_defaults(query) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    state = at.session_state
+    assert state["threshold_pct"] == C.THRESHOLD_PCT_DEFAULT
+    assert state["listing_max_tokens"] == C.LISTING_MAX_TOKENS_DEFAULT
+    assert state["ctx_custom"] == 64_000
+    assert state["search_default_limit"] == C.SEARCH_DEFAULT_LIMIT_DEFAULT

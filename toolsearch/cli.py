@@ -191,10 +191,20 @@ def _print_json(value: Any) -> None:
 
 
 
-def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+def _down_servers(statuses: Sequence[Any]) -> list[dict[str, Any]]:
+    """``plan --json`` ``servers`` entries for live servers that failed or were skipped: state
+    ``failed`` | ``skipped`` and the reason, no tools and no tokens."""
+    return [{"name": s.name, "kind": "mcp", "tool_count": 0, "state": s.state, "reason": s.reason,
+             "schema_tokens": 0, "full_tokens": 0, "names_tokens": 0, "summary_tokens": 0}
+            for s in statuses if s.state in ("failed", "skipped")]
+
+
+def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, statuses: Sequence[Any] = ()) -> int:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
+    down = _down_servers(statuses)
     if args.json:
         data = plan.to_dict()
+        data["servers"] = [*data["servers"], *down]
         data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                             for p in inspector.registration.problems]
         _print_json(data)
@@ -215,7 +225,10 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     print()
     rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
+    rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
+    for d in down:
+        print(f"{d['name']}: {d['state']}: {d['reason']}")
     if plan.listing:
         print()
         print(_terminal_safe(plan.listing))
@@ -557,7 +570,7 @@ def _run(args: argparse.Namespace) -> int:
             if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         if args.command == "plan":
-            return _cmd_plan(args, inspector, config)
+            return _cmd_plan(args, inspector, config, loaded.statuses)
         if args.command == "search":
             return _cmd_search(args, inspector, config)
         if args.command == "describe":
