@@ -362,7 +362,18 @@ def server_table(plan: Plan) -> list[dict[str, Any]]:
         "server": visible(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
         "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
         "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
-    } for s in plan.servers]
+    } for s in plan.servers] + _down_live_servers()
+
+
+def _down_live_servers() -> list[dict[str, Any]]:
+    """Rows for live servers that failed or were skipped (no tools, so not in the plan), when
+    the live catalog is shown."""
+    result = st.session_state.get("live_result")
+    if st.session_state.get("catalog") != LIVE or result is None:
+        return []
+    return [{"server": visible(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
+             "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
+             "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
 
 
 def style_states(df):

@@ -197,6 +197,20 @@ def test_connect_shows_the_exact_launch_and_starts_only_on_start_with_the_token(
     at.run()
     assert not marker.exists() and "live_pending" not in at.session_state
     assert not at.button(key="live_connect").disabled
+    # The server that exited at once is in the Overview's server table with its state and reason.
+    from streamlit.testing.v1 import AppTest
+
+    overview = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    for key in ("live_result", "live_catalog", "live_catalog_key"):
+        overview.session_state[key] = at.session_state[key]
+    overview.run()
+    overview.selectbox(key="catalog").set_value("Live servers").run()
+    assert not overview.exception, overview.exception
+    frames = [getattr(df.value, "data", df.value) for df in overview.dataframe]  # a Styler keeps its frame in .data
+    table = next(f for f in frames if "why" in f.columns).set_index("server")
+    assert table.loc["touch", "state"] == "failed" and table.loc["touch", "tools"] == 0
+    assert table.loc["touch", "why"].startswith("the server process exited or closed its output before answering")
+    assert table.loc["local", "tools"] == 7
 
 
 def test_cancel_drops_the_pending_launch(tmp_path) -> None:
