@@ -317,7 +317,9 @@ def test_cli_a_bad_entry_fails_alone_and_starts_nothing(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr == (f"toolsearch: live: x: failed after 0.00 s: {path}: mcpServers.x.args: "
                              "expected a list of strings, got int\n")
-    assert json.loads(result.stdout)["servers"] == []
+    # the failed server is listed with its state and reason, with no tools
+    assert [(s["name"], s["state"], s["tool_count"], s["reason"]) for s in json.loads(result.stdout)["servers"]] == [
+        ("x", "failed", 0, f"{path}: mcpServers.x.args: expected a list of strings, got int")]
 
 
 def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:
