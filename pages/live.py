@@ -117,23 +117,30 @@ def _confirm_launch(action: str) -> bool:
     pending = st.session_state.get(PENDING)
     if not pending or pending["action"] != action:
         return False
-    specs = pending["specs"]
+    specs = [spec for spec in pending["specs"] if spec.enabled and not spec.invalid]  # the others start nothing
     verb = "start or reach" if action == "connect" else "start"
     with st.container(border=True, key=f"live_confirm_{action}"):
         st.markdown(f"**Confirm: {verb} {len(specs)} server(s)"
                     + (f" to call {common.md_escape(pending['tool'])}**" if action == "call" else "**"))
         for spec in specs:
+            # Config text is untrusted too: invisible characters (a bidi override can make a
+            # command read differently) are shown as markers.
             preview = spec.launch_preview()
-            st.text(f"{spec.name} ({preview['transport']})")
+            st.text(common.visible(f"{spec.name} ({preview['transport']})"))
             if preview["transport"] == "stdio":
-                st.code(preview["command_line"], language="bash", wrap_lines=True)
-                st.text(f"working directory: {preview['cwd'] or 'the app’s working directory'}")
+                st.code(common.visible(preview["command_line"]), language="bash", wrap_lines=True)
+                st.text(common.visible(f"working directory: {preview['cwd'] or 'the app’s working directory'}"))
                 env = preview["env"]
-                st.text("environment added: " + (", ".join(f"{k}={v}" for k, v in env.items()) if env else "none"))
+                st.text(common.visible("environment added: " + (", ".join(f"{k}={v}" for k, v in env.items())
+                                                                if env else "none")))
             else:
-                st.code(preview["url"], language=None, wrap_lines=True)
+                st.code(common.visible(preview["url"]), language=None, wrap_lines=True)
                 headers = preview["headers"]
-                st.text("headers: " + (", ".join(f"{k}: {v}" for k, v in headers.items()) if headers else "none"))
+                st.text(common.visible("headers: " + (", ".join(f"{k}: {v}" for k, v in headers.items())
+                                                      if headers else "none")))
+        skipped = len(pending["specs"]) - len(specs)
+        if skipped:
+            st.caption(f"{skipped} more server(s) are disabled or have a bad entry: nothing is started for them.")
         check = _client_check()
         if not check.local:
             st.warning("This browser is not on the machine that runs the app ("

@@ -4,7 +4,8 @@ command without the launch token printed in the app's terminal.
 A second app instance is bound to 0.0.0.0 (the user exposed it on purpose); Chromium opens it
 through the machine's own non-loopback address, fills the form with a command that would write a
 marker file, presses Connect and Start: refused, no file. With the token from the terminal the
-same Start does run it (so the refusal is the guard, not a broken form).
+same Start does run it (so the refusal is the guard, not a broken form), and a browser on this
+machine (http://127.0.0.1) is asked for no token.
 """
 
 from __future__ import annotations
@@ -45,6 +46,24 @@ def _token_from(log: Path, seconds: float = 60) -> str:
     raise AssertionError("the app printed no launch token:\n" + log.read_text(encoding="utf-8", errors="replace"))
 
 
+def _add_and_connect(page, marker: Path) -> None:
+    """Fill the Live servers form with a command that writes ``marker``, Add, Connect."""
+    name = page.get_by_role("textbox", name="Server name")
+    name.wait_for(timeout=90_000)
+    name.fill("touch")
+    name.press("Enter")
+    command = page.get_by_role("textbox", name="Command")
+    command.fill(PY)
+    command.press("Enter")
+    args = page.get_by_role("textbox", name="Arguments (shell-style)")
+    args.fill(f"-c \"open({str(marker)!r}, 'w').write('x')\"")
+    args.press("Enter")
+    page.get_by_role("button", name="Add server").click()
+    connect = page.get_by_role("button", name="Connect", exact=True)
+    playwright_api.expect(connect).to_be_enabled(timeout=30_000)  # the server was added
+    connect.click()
+
+
 def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) -> None:
     address = non_loopback_ipv4()
     if address is None:
@@ -68,20 +87,7 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
                 "--disable-background-networking", "--disable-component-update", "--disable-sync"])
             page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
             page.goto(f"{url}/live")
-            name = page.get_by_role("textbox", name="Server name")
-            name.wait_for(timeout=90_000)
-            name.fill("touch")
-            name.press("Enter")
-            command = page.get_by_role("textbox", name="Command")
-            command.fill(PY)
-            command.press("Enter")
-            args = page.get_by_role("textbox", name="Arguments (shell-style)")
-            args.fill(f"-c \"open({str(marker)!r}, 'w').write('x')\"")
-            args.press("Enter")
-            page.get_by_role("button", name="Add server").click()
-            connect = page.get_by_role("button", name="Connect", exact=True)
-            playwright_api.expect(connect).to_be_enabled(timeout=30_000)  # the server was added
-            connect.click()
+            _add_and_connect(page, marker)
             page.get_by_text("Confirm: start or reach 1 server(s)").wait_for(timeout=30_000)
             page.get_by_text("not on the machine that runs the app", exact=False).first.wait_for(timeout=30_000)
             page.get_by_role("button", name="Start", exact=True).click()
@@ -96,6 +102,18 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
             box.press("Enter")
             time.sleep(0.5)
             page.get_by_role("button", name="Start", exact=True).click()
+            deadline = time.time() + 30
+            while not marker.exists() and time.time() < deadline:
+                time.sleep(0.2)
+            assert marker.exists()
+            # The same app opened from this machine (loopback) asks for no token.
+            marker.unlink()
+            local = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+            local.goto(f"http://127.0.0.1:{port}/live")
+            _add_and_connect(local, marker)
+            local.get_by_text("Confirm: start or reach 1 server(s)").wait_for(timeout=30_000)
+            assert local.get_by_label("Launch token").count() == 0
+            local.get_by_role("button", name="Start", exact=True).click()
             deadline = time.time() + 30
             while not marker.exists() and time.time() < deadline:
                 time.sleep(0.2)
