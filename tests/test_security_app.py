@@ -263,3 +263,32 @@ def test_url_values_that_are_nan_inf_or_absurd_keep_the_defaults(query) -> None:
     assert state["listing_max_tokens"] == C.LISTING_MAX_TOKENS_DEFAULT
     assert state["ctx_custom"] == 64_000
     assert state["search_default_limit"] == C.SEARCH_DEFAULT_LIMIT_DEFAULT
+
+
+def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> None:
+    secret_env, secret_arg = "envSECRET-app-1111", "argSECRET-app-2222"
+    config = json.dumps({"mcpServers": {"hostile": {
+        "command": PY, "args": [str(ROOT / "tests" / "hostile_mcp_server.py"), f"--token={secret_arg}"],
+        "env": {"HOSTILE_SECRET": secret_env}}}}).encode()
+    at = _page()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", config, "application/json"))
+    at.run()
+    at.button(key="live_connect").click().run()
+    assert f"--token={C.SECRET_MASK}" in [c.value for c in at.code if c.language == "bash"][0]
+    at.text_input(key="live_token_connect").input(launch_token())
+    at.button(key="live_start_connect").click().run()
+    assert not at.exception, at.exception
+    at.selectbox(key="live_tool").select("mcp__hostile__echo").run()
+    at.button(key="live_call").click().run()
+    at.text_input(key="live_token_call").input(launch_token())
+    at.button(key="live_start_call").click().run()
+    assert not at.exception, at.exception
+    shown = "\n".join([*(c.value for c in at.code), *(t.value for t in at.text), *(m.value for m in at.markdown),
+                       *(str(df.value.to_dict()) for df in at.dataframe),
+                       *(str(x.value) for x in [*at.warning, *at.error, *at.success, *at.info])])
+    assert "SECRET-app" not in shown
+    assert "\x1b" not in shown and "\x07" not in shown
+    outcome = at.session_state["live_last_call"]["outcome"]
+    assert outcome["response"]["structuredContent"] == {"secret": f"{C.SECRET_MASK} {C.SECRET_MASK}",
+                                                        "deep": [{"k": f"{C.SECRET_MASK} {C.SECRET_MASK}"}]}
+    assert any("matches a secret from the config" in w.value for w in at.warning)
