@@ -7,6 +7,9 @@ settings; each page in ``pages/`` renders one view of what the engine computes.
 import streamlit as st
 
 from pages import common
+from toolsearch.guard import launch_token
+
+launch_token()  # made once per process and printed in this terminal (needed by browsers on other machines)
 
 st.set_page_config(page_title="toolsearch inspector", page_icon=":material/search:", layout="wide")
 

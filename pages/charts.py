@@ -15,6 +15,7 @@ from typing import Sequence
 import plotly.graph_objects as go
 
 from pages.common import STATE_COLORS
+from toolsearch.invisible import reveal
 from toolsearch.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). The colors are light
@@ -35,7 +36,7 @@ FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 
 def esc(text: object) -> str:
     """Catalog text made safe for plotly labels and hover text (``<`` ``>`` ``&`` ``"`` escaped)."""
-    return html.escape(str(text), quote=True)
+    return html.escape(reveal(str(text)), quote=True)  # invisible characters as visible markers
 
 
 def _state_tick(server: ServerPlan) -> str:

@@ -20,6 +20,7 @@ from toolsearch.catalog import Catalog, combine, load_source, load_text
 from toolsearch.config import ToolSearchConfig, parse_config
 from toolsearch.errors import ToolsearchError
 from toolsearch.inspector import Inspector
+from toolsearch.invisible import reveal, reveal_data
 from toolsearch.live import catalog_key
 from toolsearch.plan import Plan
 from toolsearch.profile import Profile, default_profile, profile_from_text
@@ -142,9 +143,10 @@ def _init_state() -> None:
             continue
         if skey in _CHOICES and value not in _CHOICES[skey]:
             continue
-        if skey in _RANGES:
+        if skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
             low, high = _RANGES[skey]
-            value = type(value)(max(low, min(high, value)))
+            if not low <= value <= high:
+                continue
         state[skey] = value
     if state["catalog"] not in sample_catalogs():
         state["catalog"] = DEFAULT_SAMPLE
@@ -475,6 +477,20 @@ def md_escape(text: str) -> str:
     return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text)).replace("\n", " ")
 
 
+def visible(text: Any) -> Any:
+    """Untrusted tool text with invisible characters shown as markers (``⟨U+200B⟩``, decoded TAG
+    text as ``⟨TAG '…'⟩``; :func:`toolsearch.invisible.reveal`); other values unchanged. Use it
+    wherever tool names, descriptions or schemas from a catalog or server are shown."""
+    return reveal(text) if isinstance(text, str) else text
+
+
+def visible_json(value: Any) -> str:
+    """``value`` as indented JSON for ``st.code``, every string through :func:`visible`."""
+    import json  # noqa: PLC0415
+
+    return json.dumps(reveal_data(value), ensure_ascii=False, indent=2)
+
+
 def fmt_tokens(n: int) -> str:
     """``12,345 tokens``."""
     return f"{n:,} tokens"
@@ -503,10 +519,21 @@ def tier_badge(plan: Plan) -> None:
 def server_table(plan: Plan) -> list[dict[str, Any]]:
     """Rows for the per-server table (plain values; Streamlit shows them as text)."""
     return [{
-        "server": s.name, "kind": s.kind, "tools": s.tool_count, "state": s.state,
+        "server": visible(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
         "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
         "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
-    } for s in plan.servers]
+    } for s in plan.servers] + _down_live_servers()
+
+
+def _down_live_servers() -> list[dict[str, Any]]:
+    """Rows for live servers that failed or were skipped (no tools, so not in the plan), when
+    the live catalog is shown."""
+    result = st.session_state.get("live_result")
+    if st.session_state.get("catalog") != LIVE or result is None:
+        return []
+    return [{"server": visible(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
+             "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
+             "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
 
 
 def style_states(df):

@@ -81,5 +81,5 @@ if common.require_catalog(v):
             st.dataframe(pd.DataFrame([{
                 "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
                 "deferred": r.deferred, "server state": r.state,
-                "description (first 80 characters)": r.description[:80],
+                "description (first 80 characters)": common.visible(r.description[:80]),
             } for r in rows]), hide_index=True, width="stretch")

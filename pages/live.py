@@ -1,6 +1,9 @@
 """Live servers: connect your own MCP servers, see their tools, call one, save a snapshot.
 
-Servers start only when **Connect** (or **Call**) is pressed: never on page load, never from a link.
+Servers start only after **Connect** (or **Call**) and then **Start** on the confirmation that
+shows the exact command line, working directory and env keys: never on page load, a link, an
+upload or a rerun. A browser that is not on this machine also needs the launch token printed in
+the app's terminal (:mod:`toolsearch.guard`).
 Connections last one action: Connect lists every server and closes it again, and each call starts
 its server, calls the tool and stops it, so no child process outlives a click. Env values and
 header values are kept in this session only and are shown as ••••.
@@ -18,6 +21,7 @@ from toolsearch import constants as C
 from toolsearch.bridge import to_wire
 from toolsearch.config import parse_config
 from toolsearch.errors import ToolsearchError
+from toolsearch.guard import check_client, token_matches
 from toolsearch.inspector import Inspector
 from toolsearch.live import (LiveDispatcher, catalog_key, connect_servers, dump_snapshot, is_connect_failure,
                              unique_names)
@@ -29,6 +33,7 @@ CATALOG_KEY = "live_catalog_key"    # its content key (toolsearch.live.catalog_k
 RESULT = "live_result"              # LiveResult of the last connect
 SPECS = "live_specs"                # {server name: ServerSpec} that were connected (for calls)
 LAST_CALL = "live_last_call"        # what the last "Call" showed
+PENDING = "live_pending"            # a launch waiting for confirmation: {"action", "specs", ...}
 STATE_ICONS = {"pending": "…", "connecting": "→", "listing": "≡", "ok": "✓", "failed": "✗", "skipped": "–"}
 TRANSPORT_LABELS = {"stdio": "stdio (command)", "http": "Streamable HTTP (URL)", "sse": "SSE (URL)"}
 
@@ -94,6 +99,69 @@ def _status_rows(statuses) -> list[dict]:
     } for s in statuses]
 
 
+def _client_check():
+    """Whether this browser is on this machine (:func:`toolsearch.guard.check_client`); unknown
+    counts as not."""
+    try:
+        ip_address = st.context.ip_address
+        headers = dict(st.context.headers)
+    except Exception:  # noqa: BLE001 - no request context: fail closed
+        ip_address, headers = None, {}
+    return check_client(ip_address, headers)
+
+
+def _confirm_launch(action: str) -> bool:
+    """Show the pending launch (exact command line, working directory, env keys with values
+    masked; URLs redacted) with one Start button. True only in the run where Start was pressed
+    and the launch is allowed; the pending launch is then consumed, so a rerun starts nothing."""
+    pending = st.session_state.get(PENDING)
+    if not pending or pending["action"] != action:
+        return False
+    specs = [spec for spec in pending["specs"] if spec.enabled and not spec.invalid]  # the others start nothing
+    verb = "start or reach" if action == "connect" else "start"
+    with st.container(border=True, key=f"live_confirm_{action}"):
+        st.markdown(f"**Confirm: {verb} {len(specs)} server(s)"
+                    + (f" to call {common.md_escape(pending['tool'])}**" if action == "call" else "**"))
+        for spec in specs:
+            # Config text is untrusted too: invisible characters (a bidi override can make a
+            # command read differently) are shown as markers.
+            preview = spec.launch_preview()
+            st.text(common.visible(f"{spec.name} ({preview['transport']})"))
+            if preview["transport"] == "stdio":
+                st.code(common.visible(preview["command_line"]), language="bash", wrap_lines=True)
+                st.text(common.visible(f"working directory: {preview['cwd'] or 'the app’s working directory'}"))
+                env = preview["env"]
+                st.text(common.visible("environment added: " + (", ".join(f"{k}={v}" for k, v in env.items())
+                                                                if env else "none")))
+            else:
+                st.code(common.visible(preview["url"]), language=None, wrap_lines=True)
+                headers = preview["headers"]
+                st.text(common.visible("headers: " + (", ".join(f"{k}: {v}" for k, v in headers.items())
+                                                      if headers else "none")))
+        skipped = len(pending["specs"]) - len(specs)
+        if skipped:
+            st.caption(f"{skipped} more server(s) are disabled or have a bad entry: nothing is started for them.")
+        check = _client_check()
+        if not check.local:
+            st.warning("This browser is not on the machine that runs the app ("
+                       + common.md_escape(check.reason) + "). Enter the launch token printed in the app's "
+                       "terminal to start servers from here.", icon=":material/lock:")
+            st.text_input("Launch token", type="password", key=f"live_token_{action}")
+        left, right = st.columns(2)
+        start = left.button("Start", type="primary", key=f"live_start_{action}")
+        if right.button("Cancel", key=f"live_cancel_{action}"):
+            st.session_state.pop(PENDING, None)
+            st.rerun()
+        if not start:
+            return False
+        if not check.local and not token_matches(st.session_state.get(f"live_token_{action}")):
+            st.error("Refused: nothing was started. A browser that is not on this machine needs the launch "
+                     "token printed in the app's terminal.", icon=":material/block:")
+            return False
+    st.session_state.pop(PENDING, None)
+    return True
+
+
 def _inspector() -> Inspector:
     """The registered live catalog for the sidebar's tool naming (rebuilt when either changes)."""
     naming = st.session_state.get("naming", "prefixed")
@@ -113,8 +181,8 @@ def _tool_search_config():
 common.view()  # the shared sidebar (and the router, when Streamlit runs this page on its own)
 st.title("Live servers")
 st.caption("Connect your own MCP servers, see their tools and what the model would receive, call one, and "
-           "save a snapshot. Servers start only when you press Connect or Call; env and header values "
-           "are shown as ••••.")
+           "save a snapshot. Servers start only when you confirm a Connect or a Call (the confirmation "
+           "shows the exact command line); env and header values are shown as ••••.")
 
 # --- servers to connect -----------------------------------------------------------------------
 st.subheader("1 · Servers")
@@ -173,7 +241,13 @@ timeout = st.number_input("Timeout per server (seconds, connect + listing)", min
                           help="Used when the config sets no connect_timeout for a server. Servers connect "
                                "concurrently, so the whole connect takes about as long as the slowest one.")
 if st.button("Connect", type="primary", key="live_connect", disabled=not specs):
-    unique = unique_names(specs)
+    # Nothing starts here: the launch waits for an explicit Start on the confirmation below.
+    st.session_state[PENDING] = {"action": "connect", "specs": unique_names(specs), "timeout": timeout,
+                                 "upload": upload.name if upload is not None else None}
+pending = st.session_state.get(PENDING) or {}
+if _confirm_launch("connect"):
+    unique = pending["specs"]
+    upload_name = pending["upload"]
     statuses = {spec.name: None for spec in unique}
     with st.status(f"Connecting {len(unique)} server(s)…", expanded=True) as box:
         table = st.empty()
@@ -183,9 +257,9 @@ if st.button("Connect", type="primary", key="live_connect", disabled=not specs):
             table.dataframe(pd.DataFrame(_status_rows([s for s in statuses.values() if s is not None])),
                             hide_index=True, width="stretch")
 
-        name = upload.name.rsplit(".", 1)[0] if upload is not None else "Live servers"
-        result = connect_servers(unique, name=name, timeout=timeout, progress=show,
-                                 sources=[upload.name] if upload is not None else ["form"])
+        name = upload_name.rsplit(".", 1)[0] if upload_name else "Live servers"
+        result = connect_servers(unique, name=name, timeout=pending["timeout"], progress=show,
+                                 sources=[upload_name] if upload_name else ["form"])
         failed = len(result.failed)
         ok = sum(1 for s in result.statuses if s.state == "ok")
         box.update(label=f"{ok} connected, {failed} failed · {result.catalog.tool_count} tools in "
@@ -206,7 +280,7 @@ if result is not None:
     if flagged:
         with st.expander(f"Flagged while listing ({len(flagged)})"):
             for problem in flagged:
-                st.text(f"{problem.severity} · {problem.where}: {problem.message}")
+                st.text(common.visible(f"{problem.severity} · {problem.where}: {problem.message}"))
     if not catalog.servers:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
@@ -233,12 +307,12 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             matches = response["results"][0]["matches"]
             if matches:
                 st.dataframe(pd.DataFrame([{"tool": name, "server": bridge.deferred_by_name[name].server,
-                                            "description": response["tools"][name]["description"][:160]}
+                                            "description": common.visible(response["tools"][name]["description"][:160])}
                                            for name in matches]), hide_index=True, width="stretch")
             else:
                 st.info("No matches.")
             with st.expander("tool_search response (JSON)"):
-                st.code(to_wire(response), language="json")
+                st.code(common.visible(to_wire(response)), language="json")
 
     # --- call ------------------------------------------------------------------------------------
     st.subheader("4 · Call a tool")
@@ -248,9 +322,9 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     else:
         chosen = st.selectbox("Tool", names, key="live_tool")
         tool = bridge.deferred_by_name[chosen]
-        st.text(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}")
+        st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):
-            st.code(json.dumps(tool.parameters, ensure_ascii=False, indent=2), language="json")
+            st.code(common.visible_json(tool.parameters), language="json")
         arguments_text = st.text_area("Arguments (JSON object)", value="{}", key="live_arguments", height=100)
         if st.button("Call", key="live_call"):
             try:
@@ -258,16 +332,23 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             except ValueError as exc:
                 st.session_state[LAST_CALL] = {"error": f"Arguments: not valid JSON ({exc})"}
             else:
-                dispatcher = LiveDispatcher(st.session_state.get(SPECS, {}))
-                bridge.dispatcher = dispatcher
-                try:
-                    with st.spinner(f"Calling {tool.raw_name} on {tool.server}…"):
-                        response = bridge.tool_call({"calls": [{"name": chosen, "arguments": arguments}]})
-                finally:
-                    bridge.dispatcher = None
-                outcome = dispatcher.last
-                st.session_state[LAST_CALL] = {"tool": chosen, "response": response,
-                                               "outcome": outcome.to_dict() if outcome else None}
+                target = st.session_state.get(SPECS, {}).get(tool.server)
+                st.session_state[PENDING] = {"action": "call", "tool": chosen, "arguments": arguments,
+                                             "specs": [target] if target is not None else []}
+        pending = st.session_state.get(PENDING) or {}
+        if pending.get("action") == "call" and pending.get("tool") in bridge.deferred_by_name and \
+                _confirm_launch("call"):
+            called = bridge.deferred_by_name[pending["tool"]]
+            dispatcher = LiveDispatcher(st.session_state.get(SPECS, {}))
+            bridge.dispatcher = dispatcher
+            try:
+                with st.spinner(f"Calling {called.raw_name} on {called.server}…"):
+                    response = bridge.tool_call({"calls": [{"name": pending["tool"], "arguments": pending["arguments"]}]})
+            finally:
+                bridge.dispatcher = None
+            outcome = dispatcher.last
+            st.session_state[LAST_CALL] = {"tool": pending["tool"], "response": response,
+                                           "outcome": outcome.to_dict() if outcome else None}
         shown = st.session_state.get(LAST_CALL)
         if shown:
             if "error" in shown and "response" not in shown:
@@ -276,7 +357,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             elif shown["outcome"] is None:
                 st.warning(f"Not sent: `tool_call` for {common.md_escape(shown['tool'])} stopped before dispatch "
                            "(local validation, RB §9).", icon=":material/block:")
-                st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")
+                st.code(common.visible_json(shown["response"]), language="json")
             else:
                 outcome = shown["outcome"]
                 c1, c2 = st.columns(2)
@@ -293,4 +374,4 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                     st.code(json.dumps(outcome["request"], ensure_ascii=False, indent=2), language="json")
                 with right:
                     st.markdown("**Response**")
-                    st.code(json.dumps(shown["response"], ensure_ascii=False, indent=2), language="json")
+                    st.code(common.visible_json(shown["response"]), language="json")

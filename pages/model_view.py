@@ -35,12 +35,12 @@ if common.require_catalog(v):
             st.info("Tier 0: tool search is not active, so there is no tool_search tool; every schema is sent as is.")
         else:
             st.caption("Exactly as embedded in the tool_search definition. Tool names and descriptions are shown as plain text.")
-            st.code(plan.tool_search_description, language=None, wrap_lines=True)
+            st.code(common.visible(plan.tool_search_description), language=None, wrap_lines=True)
             st.download_button("Download description (.txt)", plan.tool_search_description,
                                file_name="tool_search_description.txt", mime="text/plain")
     with tab_array:
         st.caption("The model-visible tools array in order: visible tools, then tool_search, tool_describe, tool_call.")
-        st.code(tools_json, language="json", height=500)
+        st.code(common.visible(tools_json), language="json", height=500)
         st.download_button("Download tools array (.json)", tools_json, file_name="tools.json", mime="application/json")
     with tab_servers:
         st.dataframe(common.style_states(pd.DataFrame(common.server_table(plan))), hide_index=True, width="stretch")

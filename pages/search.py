@@ -22,7 +22,7 @@ LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
 def show_wire(response: dict, display_tokenizer: str) -> str:
     """The exact wire JSON in a code block, with its size; returns the text."""
     wire = to_wire(response)
-    st.code(wire, language="json", wrap_lines=True, height=360 if len(wire) > LONG_JSON else "content")
+    st.code(common.visible(wire), language="json", wrap_lines=True, height=360 if len(wire) > LONG_JSON else "content")
     tokens = get_tokenizer(display_tokenizer).count(wire)
     st.caption(f"{len(wire):,} characters · {tokens:,} tokens ({display_tokenizer}) in the model's context")
     return wire
@@ -90,7 +90,7 @@ if common.require_catalog(v):
                                 "rank": rank, "tool": name, "score (BM25)": scores[name],
                                 "source": response["tools"][name]["source"],
                                 "required args": ", ".join(response["tools"][name]["required"]),
-                                "description (clipped)": response["tools"][name]["description"],
+                                "description (clipped)": common.visible(response["tools"][name]["description"]),
                             } for rank, name in enumerate(group["matches"], 1)]), hide_index=True, width="stretch",
                                 column_config=SCORE_COLUMN)
                         else:
@@ -178,7 +178,7 @@ if common.require_catalog(v):
         name = st.selectbox("Deferred tool", names, key="call_tool")
         tool = bridge.deferred_by_name[name]
         with st.expander("Parameters schema (as registered)"):
-            st.code(json.dumps(tool.parameters, ensure_ascii=False, indent=2), language="json", height=300)
+            st.code(common.visible_json(tool.parameters), language="json", height=300)
         example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
         args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",
                                  help="Prefilled with the required properties (empty strings, 0, false, [] …). "

@@ -206,7 +206,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
         st.error(_plain(str(exc)), icon="⚠️")
         events_ok = False
     st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
-    st.code(dump_events(events) or "# no events", language="yaml")
+    st.code(common.visible(dump_events(events)) or "# no events", language="yaml")
 
 derived = task_from_events(events)
 task_key = _digest(editor_key, events)

@@ -470,10 +470,11 @@ def test_run_diff_json_shape(capsys):
     out = json.loads(capsys.readouterr().out)
     assert status == 1
     assert set(out) == {"identical", "cache_hit", "a", "b", "tools_array", "tool_search_description",
-                        "reusable_prefix", "causes", "notes", "explanation"}
+                        "reusable_prefix", "causes", "notes", "explanation", "rug_pulls"}
+    assert out["rug_pulls"] == []  # the same catalog on both sides
     i = Inspector.from_files([TEAM])
     expected = compare(Side(i, DEFAULTS, 200_000, label="A", source=TEAM), Side(i, DEFAULTS, 32_000, label="B", source=TEAM))
-    assert out == json.loads(json.dumps(expected.to_dict(), ensure_ascii=False))
+    assert out == {**json.loads(json.dumps(expected.to_dict(), ensure_ascii=False)), "rug_pulls": []}
     assert (out["a"]["listing_form"], out["b"]["listing_form"]) == ("full", "names")
     assert [c["kind"] for c in out["causes"]] == ["form", "server_states"]
     assert set(out["tools_array"]) >= {"offset", "byte_offset", "line", "column", "path_a", "path_b", "before",

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import socket
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, write_json
+from conftest import run_cli, write_json, write_yaml
 from toolsearch import constants as C
 from toolsearch.config import parse_config
 from toolsearch.inspector import Inspector
@@ -169,7 +170,10 @@ def test_env_reaches_the_server_and_is_never_shown() -> None:
     spec = stdio("local", env={"TS_SECRET": "hunter2-hunter2"})
     assert spec.redacted()["env"] == {"TS_SECRET": C.SECRET_MASK}
     assert "hunter2" not in repr(spec)
-    assert text_of(call_tool(spec, "get_env", {"name": "TS_SECRET"}).response) == "hunter2-hunter2"
+    outcome = call_tool(spec, "get_env", {"name": "TS_SECRET"})
+    # The server got the value (it echoes it back exactly), and the echo is masked with a note.
+    assert text_of(outcome.response) == C.SECRET_MASK
+    assert any(note.startswith("the server sent back a value that matches a secret") for note in outcome.notes)
 
 
 def test_tool_errors_timeouts_and_missing_servers_come_back_as_outcomes() -> None:
@@ -480,6 +484,16 @@ def _page():
     return at
 
 
+def _start(at, action: str = "connect", token: bool = True):
+    """Confirm the pending launch: the AppTest browser has no request headers, so the guard asks
+    for the launch token (as for a browser on another machine)."""
+    from toolsearch.guard import launch_token
+
+    if token:
+        at.text_input(key=f"live_token_{action}").input(launch_token())
+    return at.button(key=f"live_start_{action}").click().run()
+
+
 def _rendered(at) -> str:
     parts = [str(df.value.to_dict()) for df in at.dataframe]
     parts += [c.value for c in at.code] + [m.value for m in at.markdown] + [e.value for e in at.error]
@@ -498,6 +512,8 @@ def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
     assert "live_catalog" not in at.session_state  # adding a server starts nothing
     assert f"TS_SECRET={C.SECRET_MASK}" in _rendered(at)
     at.button(key="live_connect").click().run()
+    assert "live_catalog" not in at.session_state  # Connect only asks for confirmation
+    _start(at)
     assert not at.exception, at.exception
     catalog = at.session_state["live_catalog"]
     assert [(s.name, len(s.tools)) for s in catalog.servers] == [("local", 7)]
@@ -509,6 +525,7 @@ def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
     at.selectbox(key="live_tool").select("mcp__local__add").run()
     at.text_area(key="live_arguments").input('{"a": "4", "b": 5}').run()
     at.button(key="live_call").click().run()
+    _start(at, "call")
     assert not at.exception, at.exception
     codes = [json.loads(c.value) for c in at.code if c.language == "json" and c.value.startswith("{")]
     assert {"server": "local", "tool": "add", "arguments": {"a": 4, "b": 5}} in codes
@@ -530,6 +547,8 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     assert not marker.exists() and "live_catalog" not in at.session_state
     assert not at.error, [e.value for e in at.error]
     at.button(key="live_connect").click().run()
+    assert not marker.exists()
+    _start(at)
     assert marker.exists()
     statuses = at.dataframe[-1].value.set_index("server")
     assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == 7
@@ -628,6 +647,7 @@ def test_app_never_shows_interpolated_secrets(tmp_path, monkeypatch) -> None:
     at.file_uploader(key="live_config_upload").set_value(("secrets.json", config.read_bytes(), "application/json"))
     at.run()
     at.button(key="live_connect").click().run()
+    _start(at)
     assert not at.exception, at.exception
     shown = _rendered(at) + "\n".join(str(x.value) for x in [*at.warning, *at.success, *at.info])
     statuses = at.dataframe[-1].value.set_index("server")
@@ -755,3 +775,80 @@ def test_cli_call_timeout_is_for_the_call_and_a_failed_server_is_named(tmp_path)
     assert "not a known tool" not in down.stdout + down.stderr
     helped = run_cli("call", "--help")
     assert "--connect-timeout" in helped.stdout and "backward compatible" in " ".join(helped.stdout.split())
+
+
+def test_sigterm_with_sigint_ignored_exits_fast_and_leaves_no_child(tmp_path) -> None:
+    """``toolsearch … &`` in a script or CI: the shell starts it with SIGINT ignored; SIGTERM
+    while servers start must still end it within 2 s, status 143, no traceback, no child left."""
+    import signal
+
+    marker = f"toolsearch-sigign-{uuid.uuid4().hex}"
+    config = write_json(tmp_path / "hang.json", {"mcpServers": {
+        "hang": {"command": PY, "args": ["-c", "import time; time.sleep(300)", marker]},
+        "hang2": {"command": PY, "args": ["-c", "import time; time.sleep(300)", marker]}}})
+    proc = subprocess.Popen([*_cli(), "plan", str(config), "--timeout", "120"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert _wait_for(lambda: len(processes_with(marker)) == 2, 60), "the servers never started"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        elapsed = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 143, err
+    assert err == "toolsearch: terminated\n" and out == ""
+    assert elapsed < 2.0, elapsed
+    assert _wait_for(lambda: not processes_with(marker), 2), "a server child outlived the CLI"
+
+
+def test_hermes_timeouts_mcp_connect_and_tool_call_are_honored(tmp_path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "timeouts:\n  mcp:\n    connect: 1.5\n    tool_call: 1\n"
+        "mcp_servers:\n"
+        f"  local:\n    command: {json.dumps(PY)}\n    args: [{json.dumps(str(SERVER))}, '--name', 'local']\n"
+        f"    connect_timeout: 60\n"
+        f"  hang:\n    command: {json.dumps(PY)}\n    args: ['-c', 'import time; time.sleep(60)']\n", encoding="utf-8")
+    result = run_cli("call", config, "mcp__local__slow", "-a", '{"seconds": 5}', "--json")
+    assert "toolsearch: live: hang: failed after " in result.stderr
+    assert "no answer within 1.5 s while connecting (timeout)" in result.stderr
+    outcome = json.loads(result.stdout)
+    assert result.returncode == 1 and outcome["reason"].startswith("no answer within 1 s while calling (timeout)")
+
+
+def test_lint_eval_diff_and_collapse_connect_a_config_like_plan(config_file, tmp_path) -> None:
+    linted = run_cli("lint", config_file, "--json")
+    assert "toolsearch: live: local: ok, 7 tools" in linted.stderr
+    assert json.loads(linted.stdout)["tool_count"] == 7
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [{"id": "add", "queries": ["add two integers"],
+                                                          "expected": ["mcp__local__add"]}]})
+    evaluated = run_cli("eval", config_file, queries, "--json")
+    assert evaluated.returncode == 0, evaluated.stderr
+    assert json.loads(evaluated.stdout)["variants"][0]["metrics"]["recall_at_1"] == 1.0
+    snapshot = tmp_path / "snap.yaml"
+    assert run_cli("snapshot", config_file, "-o", snapshot).returncode == 0
+    diffed = run_cli("diff", snapshot, config_file)
+    assert "prompt cache: HIT" in diffed.stdout and "toolsearch: live: local: ok" in diffed.stderr
+    collapsed = run_cli("collapse", config_file, "--context-length", "8k", "--json")
+    assert collapsed.returncode == 0 and "toolsearch: live: local: ok" in collapsed.stderr
+
+
+def test_plan_lists_failed_and_skipped_servers_with_their_reason(tmp_path) -> None:
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "local": {"command": PY, "args": [str(SERVER), "--name", "local"]},
+        "gone": {"command": "toolsearch-no-such-command-xyz"},
+        "off": {"command": PY, "enabled": False}}})
+    result = run_cli("plan", config, "--json")
+    servers = {s["name"]: s for s in json.loads(result.stdout)["servers"]}
+    assert servers["local"]["state"] in ("full", "names", "summary", "hidden")
+    assert (servers["gone"]["state"], servers["gone"]["reason"]) == (
+        "failed", "cannot start 'toolsearch-no-such-command-xyz': command not found")
+    assert (servers["off"]["state"], servers["off"]["reason"], servers["off"]["tool_count"]) == ("skipped", "enabled: false", 0)
+    text = run_cli("plan", config).stdout
+    assert "gone: failed: cannot start 'toolsearch-no-such-command-xyz': command not found" in text
+    assert re.search(r"^off +mcp +0 +skipped$", text, re.MULTILINE)

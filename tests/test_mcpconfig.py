@@ -255,7 +255,8 @@ def test_a_bad_entry_is_that_servers_failure_naming_file_and_place(data, fragmen
 
 @pytest.mark.parametrize("data", [{"servers": [{"name": "catalog"}]}, {"mcpServers": "oops"}, [1, 2], "text"])
 def test_a_top_level_without_a_servers_map_is_fatal(data) -> None:
-    with pytest.raises(ConfigError, match=r"^cfg.json: top level: expected an MCP client config"):
+    with pytest.raises(ConfigError, match=r"^cfg.json: (top level: expected an MCP client config|mcpServers must map "
+                                          r"server names to entries, got a string)"):
         parse(data)
 
 
@@ -316,7 +317,9 @@ def test_cli_a_bad_entry_fails_alone_and_starts_nothing(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stderr == (f"toolsearch: live: x: failed after 0.00 s: {path}: mcpServers.x.args: "
                              "expected a list of strings, got int\n")
-    assert json.loads(result.stdout)["servers"] == []
+    # the failed server is listed with its state and reason, with no tools
+    assert [(s["name"], s["state"], s["tool_count"], s["reason"]) for s in json.loads(result.stdout)["servers"]] == [
+        ("x", "failed", 0, f"{path}: mcpServers.x.args: expected a list of strings, got int")]
 
 
 def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:
@@ -324,3 +327,65 @@ def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:
     result = run_cli("snapshot", path)
     assert result.returncode == 2
     assert result.stderr.startswith(f"toolsearch: error: {path}: top level: expected an MCP client config")
+
+
+# --- JSONC and structure errors ----------------------------------------------------------------------
+
+def test_vscode_files_with_comments_and_trailing_commas_parse(tmp_path) -> None:
+    from toolsearch.live import read_source
+
+    settings = tmp_path / "settings.json"
+    settings.write_text('// VS Code user settings\n{\n  /* editor */ "editor.fontSize": 14,\n  "mcp": {"servers": {\n'
+                        '    "time": {"type": "stdio", "command": "uvx", "args": ["mcp-server-time", "--x=a//b"],},'
+                        ' // trailing comma\n  },},\n}\n', encoding="utf-8")
+    mcp = tmp_path / "mcp.json"
+    mcp.write_text('{\n  // the servers\n  "servers": {"notes": {"command": "notes-server" /* local */}}\n}\n',
+                   encoding="utf-8")
+    parsed = load_mcp_config(settings)
+    assert [(s.name, s.command, s.args) for s in parsed.servers] == [("time", "uvx", ("mcp-server-time", "--x=a//b"))]
+    assert [s.name for s in load_mcp_config(mcp).servers] == ["notes"]
+    kind, config = read_source(mcp)
+    assert kind == "config" and [s.name for s in config.servers] == ["notes"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"mcpServers": []}', "mcpServers must map server names to entries, got a list"),
+    ('{"mcp_servers": "x"}', "mcp_servers must map server names to entries, got a string"),
+    ('[{"mcpServers": {}}]', "top level: expected an MCP client config with 'mcpServers', 'servers' (a mapping) or "
+                             "'mcp_servers', got a list"),
+])
+def test_structure_errors_say_what_was_expected(tmp_path, text, message) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_mcp_config(path)
+    assert str(caught.value) == f"{path}: {message}"
+
+
+@pytest.mark.parametrize("text, what", [('{"mcpServers": null}', "null"), ('{"mcpServers": {}}', "an empty map")])
+def test_no_servers_is_a_warning(tmp_path, text, what) -> None:
+    path = tmp_path / "mcp.json"
+    path.write_text(text, encoding="utf-8")
+    parsed = load_mcp_config(path)
+    assert parsed.servers == () and parsed.warnings == (f"{path}: mcpServers: no servers ({what}); nothing to connect",)
+    result = run_cli("plan", path)
+    assert result.returncode == 0
+    assert f"toolsearch: warning: {path}: mcpServers: no servers ({what}); nothing to connect" in result.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"mcpServers": []}', encoding="utf-8")
+    failed = run_cli("plan", bad)
+    assert (failed.returncode, failed.stderr) == (2, f"toolsearch: error: {bad}: mcpServers must map server names to "
+                                                     "entries, got a list\n")
+
+
+def test_hermes_timeouts_mcp_are_the_defaults(tmp_path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("timeouts:\n  mcp:\n    tool_call: 12\n    connect: 7.5\n"
+                    "mcp_servers:\n  a: {command: x}\n  b: {command: y, timeout: 3, connect_timeout: 4}\n",
+                    encoding="utf-8")
+    parsed = load_mcp_config(path)
+    assert [(s.name, s.timeout, s.connect_timeout) for s in parsed.servers] == [("a", 12.0, 7.5), ("b", 3.0, 4.0)]
+    path.write_text("timeouts: {mcp: {tool_call: soon}}\nmcp_servers:\n  a: {command: x}\n", encoding="utf-8")
+    parsed = load_mcp_config(path)
+    assert parsed.servers[0].timeout is None
+    assert parsed.warnings == (f"{path}: timeouts.mcp.tool_call: expected a number of seconds, got 'soon'; ignored",)

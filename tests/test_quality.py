@@ -421,6 +421,10 @@ def test_lint_hard_cases():
         ("error", "sanitized-collision", "docs", "read-file"),
         ("error", "sanitized-collision", "docs", "read_file"),
         ("error", "cross-server-collision", "my_api", "ping"),
+        # tools without inputSchema.type: the SDK rejects the whole tools/list of legacy-crm
+        ("error", "sdk-rejects", "legacy-crm", "find_contact"),
+        ("error", "sdk-rejects", "legacy-crm", "log_activity"),
+        ("error", "sdk-rejects", "legacy-crm", "ping"),
         ("warning", "name-over-64", "acme-customer-data-platform-eu-west",
          "synchronize_customer_segments_with_marketing_automation"),
         ("warning", "name-over-64", "billing", "reconcile_invoices_against_processor_payout_reports"),
@@ -432,6 +436,8 @@ def test_lint_hard_cases():
         ("warning", "description-empty", "docs", "whitespace_only"),
         ("warning", "schema-large", "web-clipper", "search_tickets"),
         ("warning", "description-over-2048", "web-clipper", "search_tickets"),
+        ("warning", "hidden-characters", "web-clipper", "tagged_text"),  # stripped at registration
+        ("info", "server-empty", "empty-server", ""),
         ("info", "duplicate-name", "core", "read_file"),
         ("info", "duplicate-name", "docs", "read_file"),
         ("info", "duplicate-name", "docs", "search"),
@@ -447,7 +453,7 @@ def test_lint_hard_cases():
     ]
     billing = next(f for f in report.findings if f.rule == "name-over-64" and f.server == "billing")
     assert billing.name == "mcp__billing__reconcile_invoices_against_processor_payo_8147e250"
-    assert report.counts() == {"error": 3, "warning": 10, "info": 12}
+    assert report.counts() == {"error": 6, "warning": 11, "info": 13}
     assert report.median_schema_tokens == 64.5
 
 
@@ -532,11 +538,12 @@ def test_lint_cli_json_and_exit_status():
     data = json.loads(out)
     assert list(data) == ["catalog", "tool_names", "tool_count", "deferred_count", "median_schema_tokens",
                           "search_limit", "counts", "rules", "findings", "thresholds"]
-    assert data["counts"] == {"error": 3, "warning": 10, "info": 12}
+    assert data["counts"] == {"error": 6, "warning": 11, "info": 13}
     assert list(data["findings"][0]) == ["rule", "severity", "server", "tool", "name", "message", "fix"]
     assert data["thresholds"]["provider_max_tools"] == 128
     code, out, _ = run_quality("lint", SHIPPED / "hard-cases.yaml", "--json", "--severity", "error")
-    assert [f["rule"] for f in json.loads(out)["findings"]] == ["sanitized-collision"] * 2 + ["cross-server-collision"]
+    assert [f["rule"] for f in json.loads(out)["findings"]] == (["sanitized-collision"] * 2 + ["cross-server-collision"]
+                                                                + ["sdk-rejects"] * 3)
     code, out, _ = run_quality("lint", SHIPPED / "team-workspace.yaml", "--severity", "warning")
     assert code == 0
     assert out.splitlines()[0] == "catalog: Team workspace (183 tools, 178 deferred, names prefixed); 0 error, 8 warning, 79 info"
@@ -570,7 +577,7 @@ def test_console_script_eval(mini, mini_queries):
 def test_console_script_lint():
     result = run_cli("lint", SHIPPED / "hard-cases.yaml", "--json")
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert json.loads(result.stdout)["counts"] == {"error": 3, "warning": 10, "info": 12}
+    assert json.loads(result.stdout)["counts"] == {"error": 6, "warning": 11, "info": 13}
     missing = run_cli("lint", "/nonexistent.yaml")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1
 
@@ -673,8 +680,9 @@ def test_page_lint_severity_filter_and_untrusted_text(samples):
     assert any("Choose a shipped query file or upload one" in i.value for i in at.info)
     at.multiselect(key="lint_severity").set_value(["error"]).run()
     findings = frame(at, "severity", "finding")
-    assert list(findings["severity"]) == ["error"] * 3
-    assert list(findings["rule"]) == ["sanitized-collision", "sanitized-collision", "cross-server-collision"]
+    assert list(findings["severity"]) == ["error"] * 6
+    assert list(findings["rule"]) == ["sanitized-collision", "sanitized-collision", "cross-server-collision",
+                                      "sdk-rejects", "sdk-rejects", "sdk-rejects"]
     at.multiselect(key="lint_severity").set_value(list(C.LINT_SEVERITIES)).run()
     at.multiselect(key="lint_rules").set_value(["first-sentence-clipped"]).run()
     assert len(frame(at, "severity", "finding")) == 5

@@ -17,6 +17,7 @@ back by :func:`catalog_to_data`.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,17 +132,37 @@ class Catalog:
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+_NOT_JSONC = object()
+
+
+def parse_jsonc(text: str) -> Any:
+    """JSON with ``//`` and ``/* */`` comments and trailing commas (JSONC, as VS Code's
+    ``mcp.json`` and ``settings.json`` allow), read with the ``json5`` library; returns
+    :data:`_NOT_JSONC` when the text has no comment or trailing comma, or does not parse."""
+    if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
+        return _NOT_JSONC
+    import json5  # noqa: PLC0415
+
+    try:
+        return json5.loads(text)
+    except (ValueError, RecursionError):
+        return _NOT_JSONC
+
+
 def _parse_text(text: str, origin: str) -> Any:
     """YAML (a superset of JSON) with a located error message.
 
-    JSON-looking text goes through the JSON parser first (much faster on large catalogs); if
-    that fails it is parsed as YAML, whose error names the line and column.
+    JSON-looking text goes through the JSON parser first (much faster on large catalogs), then
+    the JSONC reader (comments, trailing commas: :func:`parse_jsonc`); if both fail it is parsed
+    as YAML, whose error names the line and column.
     """
-    if text.lstrip()[:1] in ("{", "["):
+    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
         try:
             return json.loads(text)
         except ValueError:
-            pass
+            data = parse_jsonc(text)
+            if data is not _NOT_JSONC:
+                return data
         except RecursionError:
             raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
     try:

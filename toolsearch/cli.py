@@ -183,12 +183,20 @@ def _config(args: argparse.Namespace) -> ToolSearchConfig:
     return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    # DEL and C1 as \u00NN: inside JSON strings (where they may appear raw) that is a valid escape
+    # of the same character, so JSON output stays parseable.
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
 
 
 def _terminal_safe(text: str) -> str:
-    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` in text mode."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
+    ``\\u00NN`` (DEL, C1); newline and tab are kept."""
+    return _CONTROL.sub(_escape_control, text)
 
 
 def _print_json(value: Any) -> None:
@@ -197,7 +205,16 @@ def _print_json(value: Any) -> None:
 
 
 
-def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequence[Any] = ()) -> int:
+def _down_servers(statuses: Sequence[Any]) -> list[dict[str, Any]]:
+    """``plan --json`` ``servers`` entries for live servers that failed or were skipped: state
+    ``failed`` | ``skipped`` and the reason, no tools and no tokens."""
+    return [{"name": s.name, "kind": "mcp", "tool_count": 0, "state": s.state, "reason": s.reason,
+             "schema_tokens": 0, "full_tokens": 0, "names_tokens": 0, "summary_tokens": 0}
+            for s in statuses if s.state in ("failed", "skipped")]
+
+
+def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequence[Any] = (),
+              statuses: Sequence[Any] = ()) -> int:
     """One plan; with scopes, one plan per scope (a JSON array when there are several) and, in
     text, a side-by-side table of the scopes after their plans."""
     if len(scopes) > 1:
@@ -219,17 +236,21 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
         print("scopes side by side:")
         print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
         return 0
+    # Live servers that failed or were skipped belong to the whole catalog's table only.
+    down = [] if scopes else _down_servers(statuses)
     if scopes:
         inspector = inspector.scoped(scopes[0])
     if args.json:
-        _print_json(_plan_data(args, inspector, config))
+        _print_json(_plan_data(args, inspector, config, down))
         return 0
-    _print_plan(args, inspector, config)
+    _print_plan(args, inspector, config, down)
     return 0
 
 
-def _plan_data(args, inspector: Inspector, config: ToolSearchConfig) -> dict[str, Any]:
+def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
+               down: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
     if inspector.scope is not None:
@@ -237,7 +258,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig) -> dict[str
     return data
 
 
-def _print_plan(args, inspector: Inspector, config: ToolSearchConfig) -> None:
+def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
     ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
     print(f"catalog: {inspector.catalog.name} ({len(inspector.full_registration.tools)} tools)")
@@ -257,7 +278,10 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig) -> None:
     print()
     rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
+    rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
+    for d in down:
+        print(f"{d['name']}: {d['state']}: {d['reason']}")
     if plan.listing:
         print()
         print(_terminal_safe(plan.listing))
@@ -520,12 +544,56 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     return 0 if rec.reached else 1
 
 
+class TerminalSafeStream:
+    """A text stream wrapper that never lets a raw control character through: text from servers,
+    catalogs and sessions is untrusted, and ESC / BEL / CSI / OSC sequences would drive the
+    terminal. Every C0 control except newline and tab, DEL and every C1 control are written as
+    ``\\xNN``; JSON and CSV output is unaffected (JSON already escapes controls)."""
+
+    def __init__(self, inner: Any):
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(_terminal_safe(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
+        return getattr(self._inner, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``toolsearch`` console script. Returns the exit status."""
+    """Entry point of the ``toolsearch`` console script. Returns the exit status.
+
+    Standard output and standard error go through :class:`TerminalSafeStream` while the command
+    runs.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     _quiet_sdk_logging()
-    return _interruptible(_run, args)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    try:
+        return _interruptible(_run, args)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+#: Seconds a stdio child gets to exit after its stdin closes, and after SIGTERM before SIGKILL,
+#: once toolsearch itself is terminated (the SDK waits 2 s each in normal shutdowns).
+TERMINATE_CHILD_GRACE = 0.25
+
+
+def _shorten_child_grace() -> None:
+    """Make the SDK's stdio shutdown quick once we are being terminated, so the whole command
+    ends well within 2 s while still stopping every child (stdin closed, SIGTERM, SIGKILL)."""
+    stdio = sys.modules.get("mcp.client.stdio")
+    for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
+        if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
+            setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:
@@ -543,6 +611,7 @@ def _interruptible(run, args: argparse.Namespace) -> int:
 
     def on_sigterm(signum: int, frame: Any) -> None:
         terminated.append(signum)
+        _shorten_child_grace()
         handler = signal.getsignal(signal.SIGINT)
         if callable(handler) and handler is not signal.default_int_handler:
             handler(signal.SIGINT, frame)  # asyncio's runner: cancel the main task, then KeyboardInterrupt
@@ -593,7 +662,7 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         scopes = scopes_from_args(args, inspector)
         if args.command == "plan":
-            return _cmd_plan(args, inspector, config, scopes)
+            return _cmd_plan(args, inspector, config, scopes, loaded.statuses)
         if args.command == "sweep":
             return _cmd_sweep(args, inspector, config, scopes)
         scope = one_scope(args.command, scopes)

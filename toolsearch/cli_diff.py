@@ -98,7 +98,9 @@ def _inspector(path: str, naming: str, profile_path: str | None, cache: dict) ->
     key = (str(Path(path).resolve()), naming, profile_path)
     if key not in cache:
         profile: Profile | None = load_profile(profile_path) if profile_path else None
-        cache[key] = Inspector.from_files([path], naming, profile)
+        from .cli_quality import connect_sources  # noqa: PLC0415
+
+        cache[key] = Inspector(connect_sources([path]), naming, profile)  # a config file connects, as in plan
     return cache[key]
 
 
@@ -219,10 +221,20 @@ def run(args: argparse.Namespace) -> int:
             if b.inspector is not a.inspector or b.config != a.config:
                 _warn(b.config, b.inspector, "B")
             diff = compare(a, b)
+            from .lint import rug_pulls  # noqa: PLC0415
+
+            pulls = rug_pulls(a.inspector.catalog, b.inspector.catalog, b.inspector.naming)
             if args.json:
-                print(json.dumps(diff.to_dict(), ensure_ascii=False, indent=2))
+                data = diff.to_dict()
+                data["rug_pulls"] = [f.to_dict() for f in pulls]
+                print(json.dumps(data, ensure_ascii=False, indent=2))
             else:
                 print(format_diff(diff))
+                if pulls:
+                    print("tools whose text changed (review before trusting them again):")
+                    for f in pulls:
+                        what = f.message.split(" changed since", 1)[0].removeprefix("the ")
+                        print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return 0 if diff.cache_hit else 1
         inspector = _inspector(args.catalog, args.tool_names, args.profile, cache)
         config = _config(args, None)

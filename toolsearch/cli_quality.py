@@ -24,6 +24,7 @@ from .errors import ToolsearchError
 from .evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, load_queries, task_cell,
                          variant_options)
 from .inspector import Inspector
+from .invisible import reveal
 from .lint import RULES, LintReport, lint
 from .profile import load_profile
 
@@ -64,7 +65,8 @@ def add_parsers(subparsers: Any) -> None:
         "eval", help="search quality on a labeled query file: recall@k, MRR, abstention, misses explained",
         description="Score a labeled query file against the search of a catalog, variants side by side. "
                     f"Variants: {variants}. Combine switches with '+', e.g. unicode+no-gate.")
-    p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array)")
+    p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
+                                                      "or an MCP client config (its servers are connected, as in plan)")
     p.add_argument("queries", metavar="QUERIES", help="labeled query file (YAML): tasks with queries and expected names")
     p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="VARIANT",
                    help=f"variant to evaluate, repeatable (default: {', '.join(DEFAULT_VARIANTS)})")
@@ -77,16 +79,32 @@ def add_parsers(subparsers: Any) -> None:
         description="Lint a catalog as the reference registers and searches it. Rules: "
                     + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
                     + ". Exit status 1 when there is an error finding.")
-    p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog)")
+    p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog) or "
+                                                                 "MCP client configs (connected, as in plan)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
+    p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
+                                                          "tools whose description or schema changed since are "
+                                                          "flagged as possible rug pulls")
     _shared(p)
+
+
+def connect_sources(sources: Sequence[str]) -> Any:
+    """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
+    live (per-server progress and config warnings on stderr), other files are read as catalogs."""
+    from .cli import _live_progress  # noqa: PLC0415
+    from .live import load_sources as load_live  # noqa: PLC0415
+
+    loaded = load_live(sources, progress=_live_progress)
+    for warning in loaded.warnings:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    return loaded.catalog
 
 
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
     config = load_config(args.config) if args.config else parse_config({})
-    inspector = Inspector(load_sources(sources), args.tool_names, profile)
+    inspector = Inspector(connect_sources(sources), args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself
@@ -138,7 +156,9 @@ def format_lint(report: LintReport, severity: str = "info") -> str:
         if f.severity not in keep:
             continue
         where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
-        out.append(f"{f.severity}: {f.rule}: {where}: {f.message}")
+        if f.field:
+            where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
+        out.append(reveal(f"{f.severity}: {f.rule}: {where}: {f.message}"))
         out.append(f"    fix: {f.fix}")
     return "\n".join(out)
 
@@ -160,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)
-            report = lint(inspector, config)
+            baseline = load_sources([args.baseline]) if args.baseline else None
+            report = lint(inspector, config, baseline)
             if args.json:
                 data = report.to_dict()
                 keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]

@@ -108,6 +108,8 @@ LINT_DESCRIPTION_MAX_CHARS = 2048
 #: times the catalog median and the absolute floor below.
 LINT_SCHEMA_MEDIAN_FACTOR = 5.0
 LINT_SCHEMA_MIN_TOKENS = 1000
+#: A tool definition over this many tokens (chars4) is flagged whatever the median (small catalogs).
+LINT_SCHEMA_ABSOLUTE_TOKENS = 2000
 #: Lint reachability probe: at most this many keywords from the first sentence, each at least
 #: this many characters long, none of them in LINT_PROBE_STOP_WORDS.
 LINT_PROBE_MAX_KEYWORDS = 4

@@ -40,13 +40,35 @@ Rules (:data:`RULES`, in report order):
   ``LINT_PROBE_STOP_WORDS``. Each probe runs through the reference search; exact-name matches are
   not probes.
 * ``schema-large`` (warning): a tool whose definition costs more than ``LINT_SCHEMA_MEDIAN_FACTOR``
-  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, RB §3).
+  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, RB §3), or
+  more than ``LINT_SCHEMA_ABSOLUTE_TOKENS`` whatever the median (small catalogs, where one big
+  tool moves the median itself).
 * ``description-over-2048`` (warning): a description over ``LINT_DESCRIPTION_MAX_CHARS``
   characters (registration keeps it whole, REG §2; ``tool_search`` shows 500 of it).
 * ``too-many-tools`` (error / warning): more than ``PROVIDER_MAX_TOOLS`` (128) tools in one
   request, which the OpenAI Chat Completions API (and Azure OpenAI, the same API) rejects. An
   error when the request at these settings exceeds it; a warning when only the eager request
   (tool search off) would.
+* ``sdk-rejects`` (error): a tool the official MCP SDK rejects, which makes it reject the whole
+  ``tools/list`` result (e.g. an ``inputSchema`` without ``type: "object"``): SDK-based clients
+  see none of the server's tools.
+* ``hidden-characters`` (error / warning): invisible and format characters in any string the
+  model will see (names, titles, descriptions, parameter descriptions at any depth, enum
+  values, defaults, property names): Unicode TAG characters (the ASCII they spell is decoded),
+  zero-width characters, bidi controls, other ``Cf`` characters and raw control characters. The
+  reference strips TAG characters from the top-level description at registration (REG §2) but
+  keeps everything else: the finding says whether the model still receives them. An error when
+  TAG or bidi characters reach the model.
+* ``model-instructions`` (error): text addressed to the model rather than describing the tool:
+  hidden-block markers (``<IMPORTANT>``, ``<system>``…), "ignore (all) previous instructions",
+  "do not tell / mention … the user", or requests to read files, configs or keys and pass them
+  in an argument (also inside decoded TAG text). Ordinary words ("important", "ignore lines that
+  start with #") are not findings.
+* ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
+  distinctive raw name), or tells the model how to use other servers' tools.
+* ``rug-pull`` (warning, with a baseline snapshot): an existing tool whose description or schema
+  changed since the saved snapshot: review it before trusting it again.
+* ``server-empty`` (info): a server that lists no tools.
 * ``duplicate-name`` (info): the same tool name on several servers (distinct wire names under
   prefixed naming): the model sees it in several groups and needs the server word to pick one.
 * ``first-sentence-clipped`` (info): the listing line of a deferred tool is cut (the short
@@ -61,7 +83,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import constants as C
+from .catalog import Catalog
 from .config import ToolSearchConfig
+from .invisible import find_hidden
 from .inspector import Inspector
 from .listing import short_description
 from .registration import clamp_tool_name, filter_tool_names, sanitize_name_part
@@ -87,6 +111,13 @@ RULES: dict[str, str] = {
     "unreachable": "no probe built from the tool's own name or listing words returns it within the limit",
     "schema-large": "a schema far above the catalog's typical size",
     "description-over-2048": f"a description over {C.LINT_DESCRIPTION_MAX_CHARS:,} characters",
+    "sdk-rejects": "a tool the official MCP SDK rejects, so it rejects the whole tools/list result",
+    "hidden-characters": "invisible or format characters (TAG, zero-width, bidi, Cf, controls) in text the model sees",
+    "model-instructions": "text addressed to the model: hidden-block markers, 'ignore previous instructions', secrecy, "
+                          "requests for files or keys",
+    "shadowing": "a tool's text names another server's tool or tells the model how to use other servers' tools",
+    "rug-pull": "a tool whose description or schema changed since the baseline snapshot",
+    "server-empty": "a server that lists no tools",
     "duplicate-name": "the same tool name on several servers",
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
@@ -106,6 +137,8 @@ class Finding:
         name: the wire name the model would see ("" when it gets none).
         message: what is wrong, with the numbers.
         fix: one line saying what to change.
+        field: where in the tool, e.g. ``parameters.properties.path.description`` ("" = the tool).
+        offset: character offset (code points) in that field, when the finding is at a place.
     """
 
     rule: str
@@ -115,10 +148,17 @@ class Finding:
     name: str
     message: str
     fix: str
+    field: str = ""
+    offset: int | None = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "severity": self.severity, "server": self.server, "tool": self.tool,
-                "name": self.name, "message": self.message, "fix": self.fix}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "severity": self.severity, "server": self.server, "tool": self.tool,
+                               "name": self.name, "message": self.message, "fix": self.fix}
+        if self.field:
+            out["field"] = self.field
+        if self.offset is not None:
+            out["offset"] = self.offset
+        return out
 
 
 @dataclass(frozen=True)
@@ -201,9 +241,10 @@ def _wire(server_name: str, server_kind: str, tool_name: str, naming: str) -> tu
     return tool_name, tool_name
 
 
-def lint(inspector: Inspector, config: ToolSearchConfig | None = None) -> LintReport:
+def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline: Catalog | None = None) -> LintReport:
     """Lint ``inspector``'s catalog as registered with its naming, at ``config`` (default settings
-    when ``None``; the defer set and ``search_default_limit`` matter).
+    when ``None``; the defer set and ``search_default_limit`` matter). With ``baseline`` (a saved
+    snapshot of the same servers), changed tools are ``rug-pull`` findings.
 
     Returns:
         A :class:`LintReport`; the rules are described in the module docstring.
@@ -213,8 +254,9 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None) -> LintRe
     naming = inspector.naming
     findings: list[Finding] = []
 
-    def add(rule: str, severity: str, server: str, tool: str, name: str, message: str, fix: str) -> None:
-        findings.append(Finding(rule, severity, server, tool, name, message, fix))
+    def add(rule: str, severity: str, server: str, tool: str, name: str, message: str, fix: str,
+            field: str = "", offset: int | None = None) -> None:
+        findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
 
     for problem in catalog.problems:
         if problem.severity in ("error", "warning"):
@@ -362,11 +404,13 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None) -> LintRe
     threshold = max(C.LINT_SCHEMA_MEDIAN_FACTOR * median, C.LINT_SCHEMA_MIN_TOKENS)
     by_name = registration.by_name()
     for name, tokens in sizes.items():
-        if tokens > threshold:
+        if tokens > threshold or tokens > C.LINT_SCHEMA_ABSOLUTE_TOKENS:
             tool = by_name[name]
             ratio = tokens / median if median else float("inf")
+            over = (f"{ratio:.1f}× the catalog median of {median:g}" if tokens > threshold else
+                    f"over {C.LINT_SCHEMA_ABSOLUTE_TOKENS:,} tokens whatever the catalog's median ({median:g})")
             add("schema-large", "warning", tool.server, tool.raw_name, name,
-                f"the definition is {tokens:,} tokens (chars4), {ratio:.1f}× the catalog median of {median:g}",
+                f"the definition is {tokens:,} tokens (chars4), {over}",
                 "Trim parameter descriptions and long enums, or split the tool; every tool_describe (and every "
                 "eager request) pays for it.")
 
@@ -390,7 +434,21 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None) -> LintRe
             f"with tool search off the request would carry {eager:,} tools; {providers} reject more than {cap}",
             "Keep tool search enabled (enabled: auto or on) for these providers.")
 
-    findings.sort(key=lambda f: (_SEVERITY_RANK[f.severity], _RULE_RANK[f.rule], f.server, f.tool, f.message))
+    # --- poisoning, SDK acceptance, empty servers, changes since a baseline ----------------------
+    for finding in poisoning(catalog, naming, registered):
+        findings.append(finding)
+    for finding in sdk_rejections(catalog, naming):
+        findings.append(finding)
+    for server in catalog.servers:
+        if not server.tools and server.kind == "mcp":
+            add("server-empty", "info", server.name, "", "", "the server lists no tools; it adds nothing to the catalog",
+                "Check the server's configuration (a missing key or permission often empties its list), or leave "
+                "it out.")
+    if baseline is not None:
+        findings.extend(rug_pulls(baseline, catalog, naming))
+
+    findings.sort(key=lambda f: (_SEVERITY_RANK[f.severity], _RULE_RANK[f.rule], f.server, f.tool, f.field,
+                                 f.offset or 0, f.message))
     return LintReport(catalog.name, naming, tuple(findings), len(registration.tools), len(bridge.deferred),
                       median, limit)
 
@@ -408,3 +466,235 @@ def _why_not(index, probe: str, name: str, limit: int) -> str:
     if candidate is None:
         return "shares no term"
     return f"not admitted: {candidate.reason}"
+
+
+# --- tool poisoning ----------------------------------------------------------------------------
+
+_HIDDEN_HELP = {
+    "tag": "Unicode TAG characters (invisible; they spell ASCII text)",
+    "bidi": "bidi control characters (they reorder how the text reads)",
+    "zero-width": "zero-width characters",
+    "format": "invisible format (Cf) characters",
+    "control": "raw control characters",
+}
+_MARKER = re.compile(r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|assistant|note[ _-]to[ _-]"
+                     r"(?:the[ _-])?(?:model|assistant|ai)|sudo)\b[^<>]{0,40}>|\[/?(?:INST|SYSTEM)\]|<\|im_start\|>",
+                     re.IGNORECASE)
+_IGNORE_PREVIOUS = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+                              r"(?:previous|prior|above|earlier|preceding|former|system)\s+"
+                              r"(?:instructions?|prompts?|messages?|rules|directions|guidelines)", re.IGNORECASE)
+_SECRECY = re.compile(r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|"
+                      r"inform(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|"
+                      r"let(?:ting)?)\b[^.!?\n]{0,50}?\b(?:the\s+)?user\b", re.IGNORECASE)
+_SENSITIVE = (r"(?:~/|\$HOME/|/home/\w+/)?\.(?:ssh|aws|gnupg|netrc|git-credentials|npmrc|pypirc|docker/config\.json)"
+              r"|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow)|\bmcp\.json\b|"
+              r"claude_desktop_config\.json|\bcredentials(?:\.json)?\b|\bprivate[ _]key\b|\bapi[ _-]?keys?\b|"
+              r"\bsecrets?\b|\bpasswords?\b|\baccess[ _]tokens?\b|\bconfig(?:uration)?\s+files?\b")
+_READ_VERBS = r"\b(?:read|cat|open|load|fetch|grab|collect|copy|look\s+up)\b"
+_PASS_VERBS = r"\b(?:pass|send|put|include|provide|attach|add|paste|append|forward|upload)\b"
+_ARGUMENT = (r"\b(?:as|in|into|via|inside|through|to)\s+(?:the\s+|a\s+|this\s+)?(?:[`'\"][\w.-]+[`'\"]|[\w.-]+\s+"
+             r"(?:argument|parameter|param|field|input))")
+_GAP = r"(?:[^.!?\n]|\.(?=\S))"  # within one sentence (a dot inside a path is not an end)
+_EXFILTRATE = re.compile(
+    rf"{_READ_VERBS}{_GAP}{{0,60}}?(?:{_SENSITIVE}){_GAP}{{0,60}}?(?:{_PASS_VERBS}|{_ARGUMENT})"
+    rf"|{_PASS_VERBS}{_GAP}{{0,40}}?(?:contents?|value|text)\s+of\s+{_GAP}{{0,40}}?(?:{_SENSITIVE})"
+    rf"|{_PASS_VERBS}{_GAP}{{0,40}}?(?:{_SENSITIVE}){_GAP}{{0,40}}?{_ARGUMENT}", re.IGNORECASE)
+_OTHER_TOOLS = re.compile(r"\b(?:when|whenever|before|after|instead\s+of)\s+(?:you\s+)?(?:use|using|call|calling|invoke|"
+                          r"invoking|run|running)\s+(?:any|all|every|other|another|the\s+other)\s+(?:\w+\s+)?"
+                          r"(?:tools?|servers?)\b|\b(?:all|any|every)\s+other\s+(?:tools?|servers?)\s+(?:must|should|"
+                          r"need|require)", re.IGNORECASE)
+
+
+def model_strings(tool: Any) -> list[tuple[str, str]]:
+    """``[(field, text)]``: every string of a catalog tool the model sees: ``name``, ``title``,
+    ``description`` and, in the input schema (``parameters…``), descriptions, titles, enum and
+    const values, defaults and examples at any depth, and property names (field ``…properties.<key>``).
+    """
+    out: list[tuple[str, str]] = [("name", tool.name)]
+    title = tool.extra.get("title") if isinstance(tool.extra, Mapping) else None
+    if isinstance(title, str):
+        out.append(("title", title))
+    if isinstance(tool.description, str):
+        out.append(("description", tool.description))
+
+    def walk(value: Any, path: str, depth: int) -> None:
+        if depth > 64:
+            return
+        if isinstance(value, str):
+            out.append((path, value))
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                key_text = str(key)
+                if path.endswith(".properties") or path == "parameters.properties":
+                    out.append((f"{path}.{key_text}", key_text))
+                walk(item, f"{path}.{key_text}", depth + 1)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]", depth + 1)
+
+    if isinstance(tool.input_schema, Mapping):
+        for key, item in tool.input_schema.items():
+            if key in ("type", "required", "$schema", "additionalProperties"):
+                continue
+            walk(item, f"parameters.{key}", 1)
+    # Keep the texts, not the structural words: "type" values, "$ref" targets and formats are
+    # not read by the model as prose; a property name is kept (it is part of the call).
+    return [(f, t) for f, t in out if not f.endswith((".type", ".$ref", ".format", ".pattern", ".required"))
+            and ".required[" not in f and not f.endswith(".type]")]
+
+
+def _instruction_hits(text: str) -> list[tuple[int, str]]:
+    hits: list[tuple[int, str]] = []
+    for regex, what in ((_MARKER, "a hidden-block marker"), (_IGNORE_PREVIOUS, "an order to ignore previous instructions"),
+                        (_SECRECY, "an order to keep something from the user"),
+                        (_EXFILTRATE, "a request to read files, configs or keys and pass them on")):
+        for match in regex.finditer(text):
+            hits.append((match.start(), f"{what}: {match.group(0)[:80]!r}"))
+    return hits
+
+
+def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None) -> list[Finding]:
+    """``hidden-characters``, ``model-instructions`` and ``shadowing`` findings (see the module
+    docstring) over every string the model sees (:func:`model_strings`)."""
+    registered = registered or {}
+    findings: list[Finding] = []
+    # name -> [(server, tool)] for every wire name and every distinctive raw name (one lookup per
+    # word of a text, so large catalogs stay fast).
+    names: dict[str, list[tuple[str, str]]] = {}
+    for other in catalog.servers:
+        for tool in other.tools:
+            names.setdefault(_wire(other.name, other.kind, tool.name, naming)[0], []).append((other.name, tool.name))
+            if len(tool.name) >= 6 and re.search(r"[_\-]|[a-z][A-Z]", tool.name):
+                names.setdefault(tool.name, []).append((other.name, tool.name))
+    own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
+    for server in catalog.servers:
+        seen: set[str] = set()
+        for tool in server.tools:
+            if tool.name in seen:
+                continue
+            seen.add(tool.name)
+            reg = registered.get((server.name, tool.name))
+            wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
+
+            def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
+                findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
+
+            for field, text in model_strings(tool):
+                for hidden in find_hidden(text):
+                    stripped = hidden.kind == "tag" and field == "description"
+                    if stripped:
+                        fate = ("the server sent them; registration strips TAG characters from the description "
+                                "(REG §2), so the model does not receive them")
+                    else:
+                        fate = "the model receives them as sent"
+                    decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+                    severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
+                    add("hidden-characters", severity,
+                        f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
+                        "Remove the invisible characters from the tool text (and distrust a server that sends "
+                        "them).", field, hidden.offset)
+                    if hidden.decoded:
+                        for offset, what in _instruction_hits(hidden.decoded):
+                            add("model-instructions", "error", f"hidden TAG text carries {what}",
+                                "Remove the hidden text; a tool description should only describe the tool.",
+                                field, hidden.offset + offset)
+                for offset, what in _instruction_hits(text):
+                    add("model-instructions", "error", f"text addressed to the model: {what}",
+                        "Rewrite it to describe what the tool does; a tool's text must not instruct the model.",
+                        field, offset)
+                if field == "name":
+                    continue
+                for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
+                    add("shadowing", "warning", what,
+                        "A tool should describe itself only; remove references to other servers' tools.", field, offset)
+    return findings
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: str,
+                 own: set[str]) -> list[tuple[int, str]]:
+    hits: list[tuple[int, str]] = []
+    reported: set[tuple[str, str]] = set()
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        for other, tool in names.get(word, ()):
+            # another server's tool; a raw name the server itself also has refers to its own tool
+            if other == server or (word == tool and word in own) or (other, tool) in reported:
+                continue
+            reported.add((other, tool))
+            hits.append((match.start(), f"names {other}'s tool {tool!r} (another server)"))
+    match = _OTHER_TOOLS.search(text)
+    if match:
+        hits.append((match.start(), f"tells the model how to use other tools: {match.group(0)[:80]!r}"))
+    return hits
+
+
+# --- what the official SDK rejects -------------------------------------------------------------
+
+def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``sdk-rejects`` findings: MCP tools the official ``mcp`` SDK's ``Tool`` model rejects (one
+    such tool makes SDK clients reject the server's whole ``tools/list`` result)."""
+    try:
+        # The wire model the SDK client validates a 2025-11-25 tools/list result with (the
+        # top-level Tool model is lenient; the per-version one is what rejects a listing).
+        from mcp_types import _v2025_11_25 as wire  # noqa: PLC0415
+        from pydantic import ValidationError  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - another SDK layout: nothing to check against
+        return []
+    findings: list[Finding] = []
+    for server in catalog.servers:
+        if server.kind != "mcp":
+            continue
+        for tool in server.tools:
+            raw: dict[str, Any] = {**dict(tool.extra), "name": tool.name}
+            if tool.description is not None:
+                raw["description"] = tool.description
+            raw["inputSchema"] = tool.input_schema if tool.input_schema is not None else {"type": "object"}
+            try:
+                wire.Tool.model_validate(raw)
+            except ValidationError as exc:
+                errors = exc.errors()
+                first = errors[0] if errors else {}
+                where = ".".join(str(x) for x in first.get("loc", ()))
+                detail = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", exc))
+                findings.append(Finding(
+                    "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
+                    f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
+                    "SDK-based clients see none of its tools",
+                    'Fix the tool definition (an inputSchema must be an object schema with "type": "object").',
+                    "parameters" if where.startswith("inputSchema") else where))
+    return findings
+
+
+# --- changes since a saved snapshot ------------------------------------------------------------
+
+def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``rug-pull`` findings: tools present in both catalogs (same server and tool name) whose
+    description or input schema differ. A server that changes an approved tool's text later is
+    the "rug pull" pattern of tool poisoning; the finding says what changed."""
+    import json  # noqa: PLC0415
+
+    old = {(s.name, t.name): t for s in before.servers for t in s.tools}
+    findings: list[Finding] = []
+    for server in after.servers:
+        for tool in server.tools:
+            previous = old.get((server.name, tool.name))
+            if previous is None:
+                continue
+            changed = []
+            if (previous.description or "") != (tool.description or ""):
+                changed.append("description")
+            if json.dumps(previous.input_schema, sort_keys=True) != json.dumps(tool.input_schema, sort_keys=True):
+                changed.append("input schema")
+            if not changed:
+                continue
+            findings.append(Finding(
+                "rug-pull", "warning", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
+                f"the {' and '.join(changed)} changed since the baseline snapshot: possible rug pull (a server "
+                "changing an approved tool's text)",
+                "Review the new text before trusting the tool again; pin the server version if the change is "
+                "unexpected.", "description" if changed == ["description"] else "parameters" if changed == ["input schema"]
+                else ""))
+    return findings

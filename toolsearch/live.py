@@ -46,7 +46,7 @@ from . import constants as C
 from .bridge import server_arguments
 from .catalog import Catalog, Problem, Server, _tools_from_list, combine
 from .errors import ServerError
-from .mcpconfig import ServerSpec
+from .mcpconfig import ServerSpec, scrub_data
 from .registration import RegisteredTool
 
 logger = logging.getLogger(__name__)
@@ -54,6 +54,9 @@ logger = logging.getLogger(__name__)
 STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
 _REASON_MAX_CHARS = 400
 _STDERR_TAIL_CHARS = 300
+#: The note added where a server sent back a secret from the config (masked).
+SECRET_ECHO_NOTE = (f"the server sent back a value that matches a secret from the config "
+                    f"(env, header, URL or token argument); shown as {C.SECRET_MASK}")
 #: ``origin`` of live servers in catalog problems and registration messages.
 LIVE_ORIGIN = "live"
 
@@ -597,6 +600,9 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
             with anyio.fail_after(timeout):
                 async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=timeout) as client:
                     info, capabilities = _server_info(client)
+                    info, echoed_info = scrub_data(info, spec.scrub)  # shown at once: scrub first
+                    capabilities, echoed_caps = scrub_data(capabilities, spec.scrub)
+                    echoed_info += echoed_caps
                     status.info = info
                     status.state = "listing"
                     _emit(progress, status)
@@ -607,6 +613,11 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                         status.flags.append("no tools capability; not listed")
                         problems.append(Problem("info", where, "the server does not advertise the tools "
                                                                "capability; no tools listed (REG §0 step 4)"))
+            raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
+            if echoed or echoed_info:
+                status.flags.append(f"{echoed + echoed_info} secret echo(es) masked")
+                problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
+                                                          "string(s) in its server info or tools"))
             tools = _tools_from_list(raw_tools, where, "tools", problems)
             skipped = len(raw_tools) - len(tools)
             if skipped:
@@ -811,6 +822,10 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
         except Exception as exc:  # noqa: BLE001
             reason = describe_failure(exc, spec, tap, errlog)
     reason = spec.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
+    if response is not None:  # results, error messages and data at any depth may echo a secret
+        response, echoed = scrub_data(response, spec.scrub)
+        if echoed:
+            notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
     if response is None:
         response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
     return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,

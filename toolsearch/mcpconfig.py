@@ -51,6 +51,53 @@ _URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
 SECRET_MIN_CHARS = 4
+#: Command-line options whose value is a secret (``--token=x``, ``--api-key x``): a word of the
+#: option name (split at ``-`` and ``_``) is one of these.
+_SECRET_OPTION_WORDS = {"token", "tokens", "apikey", "key", "secret", "password", "passwd", "pwd", "pass",
+                        "credential", "credentials", "auth", "authorization", "bearer"}
+
+
+def _is_secret_option(name: str) -> bool:
+    if not name.startswith("-") or name.startswith("---") or len(name) < 3:
+        return False
+    return any(word.lower() in _SECRET_OPTION_WORDS for word in re.split(r"[-_]+", name.lstrip("-")) if word)
+
+
+def secret_arguments(args: Iterable[str]) -> list[str]:
+    """The values of secret-looking options in a command line: ``--token=abc`` → ``abc``,
+    ``--api-key abc`` → ``abc`` (the option name contains token, key, secret, password, auth…)."""
+    out: list[str] = []
+    args = list(args)
+    for index, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if not _is_secret_option(name):
+            continue
+        if eq:
+            out.append(value)
+        elif index + 1 < len(args) and not args[index + 1].startswith("-"):
+            out.append(args[index + 1])
+    return [v for v in out if v]
+
+
+def mask_arguments(args: Iterable[str]) -> list[str]:
+    """``args`` with the values of secret-looking options (:func:`secret_arguments`) as ``••••``."""
+    args = list(args)
+    out: list[str] = []
+    hide_next = False
+    for arg in args:
+        if hide_next and not arg.startswith("-"):
+            out.append(arg if _PLACEHOLDER.fullmatch(arg) else C.SECRET_MASK)  # ${VAR} names no secret
+            hide_next = False
+            continue
+        hide_next = False
+        name, eq, value = arg.partition("=")
+        if _is_secret_option(name):
+            if eq:
+                out.append(f"{name}={C.SECRET_MASK}" if value and not _PLACEHOLDER.fullmatch(value) else arg)
+                continue
+            hide_next = True
+        out.append(arg)
+    return out
 
 #: Top-level shapes, in detection order: (kind, key path).
 CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
@@ -126,7 +173,7 @@ class ServerSpec:
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
             out["command"] = shown.get("command", self.command)
-            out["args"] = list(shown.get("args", self.args))
+            out["args"] = mask_arguments(shown.get("args", self.args))
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
             if self.env:
@@ -151,7 +198,7 @@ class ServerSpec:
         """Values to scrub from messages, longest first: env and header values, every value a
         ``${VAR}`` reference resolved to, URL credentials and query values (also
         percent-encoded)."""
-        values = [*self.env.values(), *self.headers.values(), *self.interpolated]
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
@@ -162,6 +209,18 @@ class ServerSpec:
         """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
         redacted (:func:`redact_url`)."""
         return scrub_text(text, self.secret_values(), urls=[u for u in (self.url, self.display.get("url")) if u])
+
+    def launch_preview(self) -> dict[str, Any]:
+        """What starting this server would do, safe to show: ``{"transport", "command_line"``
+        (stdio: the command and arguments after interpolation, shell-quoted, every secret
+        masked), ``"cwd"`` (or ``None`` = the app's working directory), ``"env"`` ({key: ``••••``}),
+        or for remote servers ``"url"`` (redacted) and ``"headers"`` ({name: ``••••``})}``."""
+        if self.transport == "stdio":
+            line = shlex.join([self.command or "", *mask_arguments(self.args)]).replace(f"'{C.SECRET_MASK}'", C.SECRET_MASK)
+            return {"transport": "stdio", "command_line": self.scrub(line), "cwd": self.cwd,
+                    "env": {key: C.SECRET_MASK for key in self.env}}
+        return {"transport": self.transport, "url": redact_url(self.url or ""),
+                "headers": {key: C.SECRET_MASK for key in self.headers}}
 
     def registration_config(self) -> dict[str, Any]:
         """The per-server registration settings for :class:`~toolsearch.catalog.Server`.config."""
@@ -236,18 +295,44 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
     return text
 
 
+def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
+    """Every string in parsed JSON ``value`` (dict keys included, at any depth) passed through
+    ``scrub`` (e.g. :meth:`ServerSpec.scrub`).
+
+    Returns:
+        ``(scrubbed copy, number of strings that changed)``.
+    """
+    changed = 0
+
+    def walk(item: Any) -> Any:
+        nonlocal changed
+        if isinstance(item, str):
+            out = scrub(item)
+            if out != item:
+                changed += 1
+            return out
+        if isinstance(item, Mapping):
+            return {walk(k) if isinstance(k, str) else k: walk(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [walk(v) for v in item]
+        return item
+
+    return walk(value), changed
+
+
 # --- detection -----------------------------------------------------------------------------
 
 def config_kind(data: Any) -> str | None:
     """Which MCP client config shape ``data`` has, or ``None`` when it is not one.
 
-    ``mcpServers`` / ``mcp_servers`` count when present as a mapping or empty (``null``);
-    ``servers`` only as a mapping (a catalog's ``servers`` is a list).
+    ``mcpServers`` / ``mcp_servers`` count whenever present (a value that is not a mapping is
+    an error for :func:`parse_config_data`); ``servers`` only as a mapping (a catalog's
+    ``servers`` is a list).
     """
     if not isinstance(data, Mapping):
         return None
     for key in ("mcpServers", "mcp_servers"):
-        if key in data and (data[key] is None or isinstance(data[key], Mapping)):
+        if key in data:  # any value: a wrong type is reported by parse_config_data, not read as a catalog
             return key
     if isinstance(data.get("servers"), Mapping):
         return "servers"
@@ -319,11 +404,16 @@ def parse_text(text: str, origin: str) -> Any:
 
 
 def _parse(text: str, origin: str) -> Any:
-    if text.lstrip()[:1] in ("{", "["):
+    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
         try:
             return json.loads(text)
         except ValueError:
-            pass  # YAML gives the located message (or reads a YAML flow mapping)
+            from .catalog import _NOT_JSONC, parse_jsonc  # noqa: PLC0415
+
+            data = parse_jsonc(text)  # VS Code files allow comments and trailing commas (JSONC)
+            if data is not _NOT_JSONC:
+                return data
+            # else YAML gives the located message (or reads a YAML flow mapping)
         except RecursionError:
             raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
     try:
@@ -409,6 +499,12 @@ def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[s
 
 
 # --- parsing -------------------------------------------------------------------------------
+
+def _a_type(value: Any) -> str:
+    """``a list``, ``a string``, ``null``… for messages."""
+    names = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean", dict: "a mapping"}
+    return "null" if value is None else names.get(type(value), f"a {type(value).__name__}")
+
 
 def _type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
@@ -705,10 +801,16 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
     """
     kind = config_kind(data)
     if kind is None:
+        got = f", got {_a_type(data)}" if not isinstance(data, Mapping) else ""
         raise ConfigError(f"{origin}: top level: expected an MCP client config with 'mcpServers', "
-                          "'servers' (a mapping) or 'mcp_servers'")
+                          f"'servers' (a mapping) or 'mcp_servers'{got}")
     block = data["mcp"]["servers"] if kind == "mcp.servers" else data[kind]
     warnings: list[str] = []
+    if block is not None and not isinstance(block, Mapping):
+        raise ConfigError(f"{origin}: {kind} must map server names to entries, got {_a_type(block)}")
+    if not block:
+        warnings.append(f"{origin}: {kind}: no servers ({'null' if block is None else 'an empty map'}); "
+                        "nothing to connect")
     specs = []
     for name, raw in (block or {}).items():
         where = f"{origin}: {kind}.{name}"
@@ -721,7 +823,32 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         except ConfigError as exc:
             spec = _invalid_spec(str(name), raw, str(exc), where)
         specs.append(spec)
+    if kind == "mcp_servers":
+        specs = _hermes_timeouts(data, specs, origin, warnings)
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
+
+
+def _hermes_timeouts(data: Mapping[str, Any], specs: list[ServerSpec], origin: str,
+                     warnings: list[str]) -> list[ServerSpec]:
+    """Hermes' top-level ``timeouts.mcp.tool_call`` and ``timeouts.mcp.connect`` (seconds) as the
+    default ``timeout`` / ``connect_timeout`` of servers that set none (REG §5.3)."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    block = data.get("timeouts")
+    block = block.get("mcp") if isinstance(block, Mapping) else None
+    if not isinstance(block, Mapping):
+        return specs
+    defaults: dict[str, float] = {}
+    for key, field_name in (("tool_call", "timeout"), ("connect", "connect_timeout"),
+                            ("connect_timeout", "connect_timeout")):
+        if block.get(key) is None:
+            continue
+        try:
+            defaults[field_name] = _seconds(block[key], f"{origin}: timeouts.mcp.{key}")  # type: ignore[assignment]
+        except ConfigError as exc:
+            warnings.append(f"{exc}; ignored")
+    return [replace(spec, **{k: v for k, v in defaults.items() if getattr(spec, k) is None}) if not spec.invalid
+            else spec for spec in specs]
 
 
 def parse_config_text(text: str, origin: str, **kwargs: Any) -> McpConfig:
@@ -751,7 +878,8 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
 
 
 def default_call_timeout(data: Any) -> float | None:
-    """Hermes' top-level ``timeouts.mcp.tool_call`` (seconds), when a config sets it."""
+    """Hermes' top-level ``timeouts.mcp.tool_call`` (seconds), when a config sets it
+    (:func:`parse_config_data` applies it to every ``mcp_servers`` entry without ``timeout``)."""
     try:
         value = data["timeouts"]["mcp"]["tool_call"]
     except (KeyError, TypeError):

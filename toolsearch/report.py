@@ -14,13 +14,13 @@ The output is deterministic: the same inputs give the same bytes (no timestamps)
 
 from __future__ import annotations
 
-import html
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import __version__
 from . import constants as C
 from .config import ToolSearchConfig, dump_config_block
 from .inspector import Inspector
+from .invisible import reveal_html
 from .plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
                     recommend)
@@ -34,6 +34,7 @@ GOALS: tuple[tuple[str, str], ...] = (
 )
 
 _CSS = """
+mark.hidden-char{background:#ffd8d8;color:#82071e;border-radius:3px;padding:0 2px;font-weight:600}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;
      padding:0 1rem;color:#1f2328;line-height:1.45}
 h1{font-size:1.7rem;margin-bottom:.2rem} h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #d0d7de;
@@ -49,8 +50,10 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;overflow:auto;whi
 
 
 def esc(value: Any) -> str:
-    """``html.escape(str(value))`` with quotes escaped too: the one way catalog text enters HTML."""
-    return html.escape(str(value), quote=True)
+    """``html.escape(str(value))`` with quotes escaped too, and invisible characters shown as
+    highlighted markers (``⟨U+200B⟩``, decoded TAG text; :func:`toolsearch.invisible.reveal_html`):
+    the one way catalog text enters HTML."""
+    return reveal_html(str(value))
 
 
 def _tokens(n: int) -> str:
@@ -233,6 +236,18 @@ def _notes(plan: Plan, inspector: Inspector) -> str:
     return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
 
 
+def _poisoning(inspector: Inspector) -> str:
+    """Hidden characters, instructions to the model and shadowing (:func:`toolsearch.lint.poisoning`)."""
+    from .lint import poisoning  # noqa: PLC0415
+
+    found = poisoning(inspector.catalog, inspector.naming)
+    if not found:
+        return "<p class=\"muted\">No hidden characters, instructions to the model or references to other servers' tools.</p>"
+    rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
+            for f in found]
+    return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
+
+
 def build_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
                  tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None,
                  figures: Mapping[str, str] | None = None, *, source_label: str | None = None,
@@ -280,6 +295,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         "tool_search description (as the model receives it)",
         f"<pre>{esc(description)}</pre>" if description is not None
         else "<p class=\"muted\">Tier 0: tool search is not active, so there is no tool_search tool.</p>"))
+    sections.append(("Tool poisoning checks", _poisoning(inspector)))
     sections.append(("Notes", _notes(plan, inspector)))
     body = "\n".join(f"<section><h2>{esc(title)}</h2>\n{content}\n</section>" for title, content in sections)
     subtitle = (f"Context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "

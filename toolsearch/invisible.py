@@ -1,0 +1,141 @@
+"""Invisible and format characters in untrusted text: find them, decode TAG text, show them.
+
+Tool text from servers and catalogs can carry characters a reader never sees but a model does
+(or did, before registration): Unicode TAG characters (U+E0000–U+E007F, which spell hidden ASCII),
+zero-width characters, bidi controls and other format (``Cf``) characters, and raw control
+characters. :func:`reveal` turns each into a visible marker (``⟨U+200B⟩``; a run of TAG characters
+becomes ``⟨TAG "decoded text"⟩``), for the app, the CLI and the HTML report
+(:func:`reveal_html` highlights the markers).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+
+#: Kinds, most dangerous first.
+KINDS = ("tag", "bidi", "zero-width", "format", "control")
+_ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF}
+_BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
+_TAG_RUN = re.compile("[\U000E0000-\U000E007F]+")
+#: Characters worth a look: TAG block, Cf, and C0/C1 controls other than newline and tab.
+_CANDIDATE = re.compile("[\U000E0000-\U000E007F\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
+                        "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U0001bca0-\U0001bca3"
+                        "\U0001d173-\U0001d17a\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Emoji tag sequences (subdivision flags) are visible and legitimate (REG §2 keeps them).
+_EMOJI_TAG_SEQUENCE = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
+
+
+def kind_of(char: str) -> str | None:
+    """``tag`` | ``bidi`` | ``zero-width`` | ``format`` (other ``Cf``) | ``control`` (C0 except
+    newline and tab, DEL, C1) | ``None`` for a visible character."""
+    code = ord(char)
+    if 0xE0000 <= code <= 0xE007F:
+        return "tag"
+    if code in _BIDI:
+        return "bidi"
+    if code in _ZERO_WIDTH:
+        return "zero-width"
+    if char in "\n\t":
+        return None
+    category = unicodedata.category(char)
+    if category == "Cf":
+        return "format"
+    if category == "Cc":
+        return "control"
+    return None
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A run of invisible characters of one kind.
+
+    Attributes:
+        kind: see :func:`kind_of`.
+        offset: index of the first character in the text (code points).
+        text: the characters themselves.
+        decoded: for ``tag`` runs, the ASCII they spell (``""`` otherwise).
+    """
+
+    kind: str
+    offset: int
+    text: str
+    decoded: str = ""
+
+    @property
+    def codepoints(self) -> str:
+        """``U+200B U+200B`` (at most 6, then ``…``)."""
+        shown = " ".join(f"U+{ord(c):04X}" for c in self.text[:6])
+        return shown + (" …" if len(self.text) > 6 else "")
+
+
+def decode_tags(text: str) -> str:
+    """The ASCII a run of TAG characters spells (U+E0020–U+E007E → space–``~``; others dropped)."""
+    return "".join(chr(ord(c) - 0xE0000) for c in text if 0xE0020 <= ord(c) <= 0xE007E)
+
+
+def find_hidden(text: str) -> list[Hidden]:
+    """Runs of invisible characters in ``text``, in order; emoji tag sequences (flags) excluded."""
+    if not text or not _CANDIDATE.search(text):
+        return []
+    flags = {i for m in _EMOJI_TAG_SEQUENCE.finditer(text) for i in range(m.start() + 1, m.end())}
+    out: list[Hidden] = []
+    run_kind, run_start = None, 0
+    for index, char in enumerate(text + "\0"):
+        kind = None if index in flags or index == len(text) else kind_of(char)
+        if kind != run_kind:
+            if run_kind is not None:
+                chunk = text[run_start:index]
+                out.append(Hidden(run_kind, run_start, chunk, decode_tags(chunk) if run_kind == "tag" else ""))
+            run_kind, run_start = kind, index
+    return out
+
+
+def _marker(hidden: Hidden) -> str:
+    if hidden.kind == "tag":
+        return f"⟨TAG {hidden.decoded!r}⟩" if hidden.decoded else f"⟨TAG ×{len(hidden.text)}⟩"
+    return "".join(f"⟨U+{ord(c):04X}⟩" for c in hidden.text)
+
+
+def reveal(text: str) -> str:
+    """``text`` with every invisible character as a visible marker: ``⟨U+200B⟩``, and a run of TAG
+    characters as ``⟨TAG 'decoded ASCII'⟩``. Text without such characters is returned as is."""
+    if not isinstance(text, str):
+        return text
+    runs = find_hidden(text)
+    if not runs:
+        return text
+    parts, last = [], 0
+    for hidden in runs:
+        parts.append(text[last:hidden.offset])
+        parts.append(_marker(hidden))
+        last = hidden.offset + len(hidden.text)
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def reveal_html(text: str) -> str:
+    """HTML-escaped ``text`` with each invisible run as ``<mark class="hidden-char">`` around its
+    marker (:func:`reveal`); decoded TAG text is in the marker, highlighted."""
+    runs = find_hidden(text)
+    parts, last = [], 0
+    for hidden in runs:
+        parts.append(html.escape(text[last:hidden.offset]))
+        parts.append(f'<mark class="hidden-char" title="{html.escape(hidden.kind)}: {html.escape(hidden.codepoints)}">'
+                     f"{html.escape(_marker(hidden))}</mark>")
+        last = hidden.offset + len(hidden.text)
+    parts.append(html.escape(text[last:]))
+    return "".join(parts)
+
+
+def reveal_data(value):
+    """Every string (dict keys included) in parsed JSON ``value`` through :func:`reveal`."""
+    if isinstance(value, str):
+        return reveal(value)
+    if isinstance(value, dict):
+        return {reveal(k) if isinstance(k, str) else k: reveal_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [reveal_data(v) for v in value]
+    return value
