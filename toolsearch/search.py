@@ -127,6 +127,27 @@ def unicode_query_tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def cjk_runs(text: str) -> list[str]:
+    """The runs of CJK characters in ``text`` (NFKC-normalized), in order."""
+    return [cjk for cjk, _ in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)) if cjk]
+
+
+def cjk_inner_characters(text: str) -> set[str]:
+    """CJK characters of ``text`` that occur only inside longer CJK runs (never as a run of their
+    own): ``天気予報`` gives ``{天, 気, 予, 報}``, ``駅 出口`` gives ``{出, 口}``. Under the
+    ``unicode`` variant these unigrams are never the gate term: they are part of a word that
+    the run's bigrams stand for, and alone they match unrelated words (``予`` of ``予報`` forecast
+    in ``予約`` reservation)."""
+    inner: set[str] = set()
+    alone: set[str] = set()
+    for cjk, _ in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)):
+        if len(cjk) == 1:
+            alone.add(cjk)
+        else:
+            inner.update(cjk)
+    return inner - alone
+
+
 def tokenize_unicode(text: str) -> list[str]:
     """Terms of the Unicode-aware tokenizer (see :func:`unicode_query_tokens`)."""
     return [term for _, term in unicode_query_tokens(text)]
@@ -207,8 +228,11 @@ class SearchOptions:
             with score 0.1 in catalog order (the early fallback of RB §12, separators ignored).
         unknown_terms: what a query term that occurs in no tool does. ``"gate"`` (the reference):
             it stays a term, so it can become the gate term and empty the result;
-            ``"ignore-non-ascii"``: non-ASCII terms in no tool (e.g. CJK particle bigrams) are
-            dropped before the gate is picked; ``"ignore"``: every term in no tool is dropped.
+            ``"ignore-non-ascii"``: non-ASCII terms in no tool are dropped before the gate is
+            picked (CJK bigrams only inside a run that holds a known bigram, e.g. the particle
+            bigrams of a sentence; a CJK run with no known bigram is an unknown word and stays),
+            and a CJK character from a longer run is never the gate term
+            (:func:`cjk_inner_characters`); ``"ignore"``: every term in no tool is dropped.
         stop_words: drop the English function words of :data:`toolsearch.constants.SEARCH_STOP_WORDS`
             ("the", "my", "how", "please"…) and numbers (``8080``, ``42``: argument values, not
             words a tool is described with) from queries before anything else.
@@ -435,6 +459,15 @@ class SearchIndex:
         """``(all (raw, term) pairs, kept pairs, ignored (term, why))`` of a query under the options."""
         opts = self.options
         pairs = self._query_tokens(split_words(query) if opts.split_words else query)
+        unknown_words: set[str] = set()
+        if opts.unknown_terms == "ignore-non-ascii" and opts.tokenizer == "unicode":
+            # A CJK run none of whose bigrams occurs in any tool is an unknown word: like an unknown
+            # ASCII word it stays, becomes the gate term and empties the result (RB §7.4). Only
+            # noise inside runs that hold a known word (particle bigrams) is ignored.
+            for run in cjk_runs(query):
+                grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
+                if not any(self.df(g) > 0 for g in grams):
+                    unknown_words.update(grams)
         in_identifier: set[str] = set()
         if opts.ignore_unknown_identifiers:
             for chunk in query.split():
@@ -447,7 +480,7 @@ class SearchIndex:
                 ignored.append((term, "argument value in no tool"))
             elif opts.stop_words and (raw.lower() in C.SEARCH_STOP_WORDS or raw.isdigit()):
                 ignored.append((term, "number" if raw.isdigit() else "stop word"))
-            elif (opts.unknown_terms != "gate" and self.df(term) == 0
+            elif (opts.unknown_terms != "gate" and self.df(term) == 0 and term not in unknown_words
                   and (opts.unknown_terms == "ignore" or not term.isascii())):
                 ignored.append((term, "in no tool"))
             else:
@@ -459,10 +492,14 @@ class SearchIndex:
         stems = [term for _, term in kept]
         distinct = list(dict.fromkeys(stems))
         gate = None
-        if distinct:
+        eligible = stems
+        if self.options.tokenizer == "unicode" and self.options.unknown_terms != "gate":
+            inner = cjk_inner_characters(query)
+            eligible = [t for t in stems if t not in inner]
+        if eligible:
             # Highest IDF wins; ties go to the first in query order (max keeps the first). Variants
             # without the gate still name it (for explanations) but do not require it.
-            gate = max(stems, key=self.idf)
+            gate = max(eligible, key=self.idf)
         answerable = [t for t in distinct if self.df(t) > 0]
         return stems, gate, answerable, required_coverage(len(answerable))
 
@@ -527,7 +564,7 @@ class SearchIndex:
     def _admitted(self, stems, gate, answerable, required) -> list[int]:
         opts = self.options
         if opts.gate:
-            pool = self._postings.get(gate, [])
+            pool = self._postings.get(gate, []) if gate is not None else []
         else:
             pool = sorted({i for t in answerable for i in self._postings.get(t, ())})
         if (not opts.coverage or required <= 1) and opts.min_idf_share <= 0 and opts.min_known_share <= 0:
