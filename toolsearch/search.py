@@ -127,9 +127,13 @@ def unicode_query_tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def cjk_runs(text: str) -> list[str]:
-    """The runs of CJK characters in ``text`` (NFKC-normalized), in order."""
-    return [cjk for cjk, _ in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)) if cjk]
+_KATAKANA_WORD = re.compile("[\u30a0-\u30ff\u31f0-\u31ff]{2,}")
+
+
+def katakana_words(text: str) -> list[str]:
+    """Runs of two or more katakana (with ``ー``) in ``text`` (NFKC-normalized), in order:
+    ``ホテルを予約して`` gives ``["ホテル"]``."""
+    return _KATAKANA_WORD.findall(unicodedata.normalize("NFKC", text))
 
 
 def cjk_inner_characters(text: str) -> set[str]:
@@ -229,9 +233,10 @@ class SearchOptions:
         unknown_terms: what a query term that occurs in no tool does. ``"gate"`` (the reference):
             it stays a term, so it can become the gate term and empty the result;
             ``"ignore-non-ascii"``: non-ASCII terms in no tool are dropped before the gate is
-            picked (CJK bigrams only inside a run that holds a known bigram, e.g. the particle
-            bigrams of a sentence; a CJK run with no known bigram is an unknown word and stays),
-            and a CJK character from a longer run is never the gate term
+            picked (particle bigrams, verb endings, Russian function words), except the bigrams
+            of a katakana word none of whose bigrams is known (a loanword such as ホテル: an
+            unknown word, which empties the result like an unknown ASCII word); and a CJK
+            character from a longer run is never the gate term
             (:func:`cjk_inner_characters`); ``"ignore"``: every term in no tool is dropped.
         stop_words: drop the English function words of :data:`toolsearch.constants.SEARCH_STOP_WORDS`
             ("the", "my", "how", "please"…) and numbers (``8080``, ``42``: argument values, not
@@ -461,11 +466,13 @@ class SearchIndex:
         pairs = self._query_tokens(split_words(query) if opts.split_words else query)
         unknown_words: set[str] = set()
         if opts.unknown_terms == "ignore-non-ascii" and opts.tokenizer == "unicode":
-            # A CJK run none of whose bigrams occurs in any tool is an unknown word: like an unknown
-            # ASCII word it stays, becomes the gate term and empties the result (RB §7.4). Only
-            # noise inside runs that hold a known word (particle bigrams) is ignored.
-            for run in cjk_runs(query):
-                grams = [run[i:i + 2] for i in range(len(run) - 1)] or [run]
+            # Katakana writes loanwords and names: content words, like English nouns. A katakana
+            # word none of whose bigrams occurs in any tool (ホテル, hotel) is an unknown word: it
+            # stays, becomes the gate term and empties the result, as an unknown ASCII word does
+            # (RB §7.4). Other unknown non-ASCII terms are mostly grammar (particles, verb endings,
+            # bigrams across word boundaries) and are ignored.
+            for word in katakana_words(query):
+                grams = [word[i:i + 2] for i in range(len(word) - 1)]
                 if not any(self.df(g) > 0 for g in grams):
                     unknown_words.update(grams)
         in_identifier: set[str] = set()
