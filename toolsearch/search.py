@@ -380,6 +380,37 @@ class Explanation:
         """The best-scoring candidate an admission rule excluded, or ``None``."""
         return next((c for c in self.candidates if not c.admitted), None)
 
+    def summary(self) -> str:
+        """One line saying why the result is what it is: the gate term and its document
+        frequency, how many tools each admission rule excluded, and the best-scoring excluded
+        tool with the rule that excluded it (or why nothing can be found at all)."""
+        reason = self.empty_reason()
+        if reason and not self.terms:
+            return reason[0].upper() + reason[1:] + "."
+        parts = []
+        if self.gate is not None:
+            df = self.gate_df
+            gate = f"gate term '{self.gate}' in {df} tool{'s' if df != 1 else ''}"
+            parts.append(gate if self.gate_required else gate + " (not required by this variant)")
+        excluded = self.excluded
+        words = {RULE_GATE: "the gate", RULE_COVERAGE: "the coverage floor", RULE_KNOWN_SHARE: "the known-words share",
+                 RULE_IDF_SHARE: "the IDF share"}
+        shown = [RULE_GATE, RULE_COVERAGE] if self.gate_required else []
+        shown += [r for r in (RULE_KNOWN_SHARE, RULE_IDF_SHARE) if r in excluded]
+        if not self.gate_required and RULE_COVERAGE in excluded:
+            shown.insert(0, RULE_COVERAGE)
+        parts.append("excluded: " + ", ".join(f"{excluded.get(r, 0)} by {words[r]}" for r in shown) if shown
+                     else "no admission rule excluded a tool")
+        best = self.best_excluded
+        if not self.candidates:
+            parts.append("no tool contains any query term")
+        elif best is not None:
+            score = "exact name" if best.score == math.inf else f"score {best.score:.3f}"
+            parts.append(f"best excluded: {best.name} ({score}): {best.reason}")
+        line = "; ".join(parts)
+        line = line[0].upper() + line[1:]
+        return line + "." if not reason else f"{line}. Nothing found: {reason}."
+
     def empty_reason(self) -> str | None:
         """One line saying why nothing can be found, or ``None`` when that is not the case.
 
@@ -389,8 +420,9 @@ class Explanation:
         """
         if not self.tokens:
             if self.tokenizer == "ascii" and self.query.strip():
-                return ("the query has no ASCII word ([A-Za-z0-9]+), which is all the reference tokenizer reads "
-                        "(RB §7.1), so the reference returns nothing; the unicode variant reads other scripts")
+                return ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
+                        "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads "
+                        "other scripts")
             return "the tokenizer finds no word in the query, so nothing is searched"
         if not self.terms and self.ignored:
             return "every word of the query was ignored by this variant, so nothing is searched"
