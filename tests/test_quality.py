@@ -642,7 +642,9 @@ def test_page_tables_equal_the_engine(samples):
     table = frame(at, "variant", "recall@1")
     assert list(table["variant"]) == list(DEFAULT_VARIANTS)
     for column, attr in (("recall@1", "recall_at_1"), ("recall@5", "recall_at_k"), ("recall@limit", "recall_at_limit"),
-                         ("MRR", "mrr"), ("abstention accuracy", "abstention_accuracy")):
+                         ("MRR", "mrr"), ("abstention", "abstention_rate"), ("query recall@5", "query_recall_at_k"),
+                         ("nonsense queries empty", "nonsense_queries_empty"),
+                         ("abstention accuracy", "abstention_accuracy")):
         assert list(table[column]) == [getattr(v.metrics, attr) for v in ev.variants], column
     assert list(table["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3"]
     tasks = frame(at, "task", "queries")
@@ -656,7 +658,7 @@ def test_page_tables_equal_the_engine(samples):
     assert [trace["name"] for trace in chart["data"]] == list(DEFAULT_VARIANTS)
     assert chart["data"][0]["y"] == [ev.variants[0].metrics.recall_at_1, ev.variants[0].metrics.recall_at_k,
                                      ev.variants[0].metrics.recall_at_limit, ev.variants[0].metrics.mrr,
-                                     ev.variants[0].metrics.abstention_accuracy]
+                                     ev.variants[0].metrics.abstention_rate, ev.variants[0].metrics.abstention_accuracy]
     report = lint(ins, parse_config({}))
     findings = frame(at, "severity", "finding")
     assert list(findings["finding"]) == [f.message for f in report.findings]
