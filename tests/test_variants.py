@@ -96,6 +96,13 @@ def test_send_a_slack_message_explained_under_the_reference():
                             "'send'.")
     post = next(c for c in ex.candidates if c.name == "mcp__slack__slack_post_message")
     assert (post.admitted, post.rule, post.reason) == (False, "gate", "lacks the gate term 'send'")
+    # A variant's line names only the rules it applies.
+    assert explain(ins, "no-coverage", "list issues in a github repository by label").summary() == (
+        "Gate term 'issu' in 30 tools; excluded: 135 by the gate; best excluded: "
+        "mcp__github__list_code_scanning_alerts (score 7.193): lacks the gate term 'issu'.")
+    assert explain(ins, "no-gate", "list issues in a github repository by label").summary() == (
+        "Gate term 'issu' in 30 tools (not required by this variant); excluded: 118 by the coverage floor; best "
+        "excluded: mcp__linear__list_issue_labels (score 7.813): covers 3 of 8 answerable terms; needs 4.")
     # The agent variant finds slack_post_message (5th) and says why others were left out.
     agent = explain(ins, "agent", "send a slack message")
     assert agent.matches[4] == "mcp__slack__slack_post_message" and dict(agent.excluded) == {"idf-share": 16}

@@ -350,6 +350,7 @@ class Explanation:
             ``"idf-share"``.
         tokenizer: the tokenizer used (``"ascii"`` is the reference).
         gate_required: whether the variant requires the gate term (the reference does).
+        coverage_required: whether the variant applies the coverage floor (the reference does).
     """
 
     query: str
@@ -367,6 +368,7 @@ class Explanation:
     excluded: Mapping[str, int] = field(default_factory=dict)
     tokenizer: str = "ascii"
     gate_required: bool = True
+    coverage_required: bool = True
 
     @property
     def gate_df(self) -> int | None:
@@ -395,10 +397,10 @@ class Explanation:
         excluded = self.excluded
         words = {RULE_GATE: "the gate", RULE_COVERAGE: "the coverage floor", RULE_KNOWN_SHARE: "the known-words share",
                  RULE_IDF_SHARE: "the IDF share"}
-        shown = [RULE_GATE, RULE_COVERAGE] if self.gate_required else []
+        # The reference's two rules always show (with 0); a variant's other rules when they excluded something.
+        shown = [rule for rule, on in ((RULE_GATE, self.gate_required), (RULE_COVERAGE, self.coverage_required))
+                 if on and (self.gate_required or excluded.get(rule))]
         shown += [r for r in (RULE_KNOWN_SHARE, RULE_IDF_SHARE) if r in excluded]
-        if not self.gate_required and RULE_COVERAGE in excluded:
-            shown.insert(0, RULE_COVERAGE)
         parts.append("excluded: " + ", ".join(f"{excluded.get(r, 0)} by {words[r]}" for r in shown) if shown
                      else "no admission rule excluded a tool")
         best = self.best_excluded
@@ -622,7 +624,8 @@ class SearchIndex:
         terms = tuple(TermInfo(t, self.df(t), self.idf(t)) for t in dict.fromkeys(stems))
         n = len(self.docs)
         avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
-        extra = dict(ignored=tuple(ignored), tokenizer=self.options.tokenizer, gate_required=self.options.gate)
+        extra = dict(ignored=tuple(ignored), tokenizer=self.options.tokenizer, gate_required=self.options.gate,
+                     coverage_required=self.options.coverage)
         fallback: set[int] = set()
         if self.options.name_substring_fallback and self.docs and limit > 0:
             exact_ids = set(self._by_lower.get(query.strip().lower(), ())) if stems else set()
