@@ -28,13 +28,14 @@ from toolsearch.lint import RULES, LintReport, lint
 
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
-COMBOS = ("unicode+no-gate", "unicode+name-substring", "no-gate+no-coverage")
+COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
 VARIANT_COLORS = {"reference": "#424242", "no-gate": "#1565c0", "no-coverage": "#6a1b9a", "unicode": "#2e7d32",
-                  "name-substring": "#ef6c00"}
+                  "name-substring": "#ef6c00", "plain-bm25": "#8d6e63", "agent": "#c62828"}
 EXTRA_COLORS = ("#00838f", "#ad1457", "#827717", "#5d4037")
 #: Severity cell colors (red, orange, blue), white text.
 SEVERITY_COLORS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
-METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention accuracy")
+METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention",
+                  "abstention accuracy")
 
 
 def queries_dir() -> Path:
@@ -70,7 +71,9 @@ def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
         m = variant.metrics
         rows.append({
             "variant": variant.name, "recall@1": m.recall_at_1, f"recall@{ev.k}": m.recall_at_k,
-            "recall@limit": m.recall_at_limit, "MRR": m.mrr, "abstention accuracy": m.abstention_accuracy,
+            "recall@limit": m.recall_at_limit, "MRR": m.mrr, "abstention": m.abstention_rate,
+            f"query recall@{ev.k}": m.query_recall_at_k, "nonsense queries empty": m.nonsense_queries_empty,
+            "abstention accuracy": m.abstention_accuracy,
             "answered": f"{m.answered}/{m.positive}", "abstained": f"{m.abstained}/{m.abstention}",
             "misses by cause": " · ".join(f"{c} {n}" for c, n in m.miss_causes.items()) or "none",
         })
@@ -82,7 +85,7 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
     fig = go.Figure()
     for i, variant in enumerate(ev.variants):
         m = variant.metrics
-        values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_accuracy]
+        values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
         name = html.escape(variant.name)
         fig.add_bar(name=name, x=list(METRIC_COLUMNS), y=values, marker_color=variant_color(variant.name, i),
                     text=[f"{x:.2f}" if x is not None else "" for x in values], textposition="outside",
@@ -166,9 +169,11 @@ if common.require_catalog(v):
     st.header("Search quality")
     st.caption("Each task is one tool_search call: its queries and the tools a correct search returns. Ranks are "
                "the best position over the task's queries; recall@k is the share of expected tools ranked k or "
-               "better; MRR is 1/best rank when within the limit, else 0; abstention accuracy is the share of "
-               "tasks that are empty exactly when they should be. Variants switch one rule of the reference "
-               f"search at a time. Limit: {config.search_default_limit} (the sidebar's search_default_limit).")
+               "better; MRR is 1/best rank when within the limit, else 0; abstention is the share of nonsense tasks "
+               "(expected: []) whose every query returned nothing; query recall@k and nonsense queries empty count "
+               "each query alone; abstention accuracy is the share of tasks that are empty exactly when they should "
+               "be. reference is what the model gets; every other variant is a what-if. "
+               f"Limit: {config.search_default_limit} (the sidebar's search_default_limit).")
     left, right = st.columns([2, 3])
     with left:
         queries, error = choose_query_file(catalog_key)

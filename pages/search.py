@@ -12,8 +12,9 @@ import streamlit as st
 
 from pages import common
 from toolsearch import constants as C
-from toolsearch.bridge import clean_string_list, example_arguments, to_wire
+from toolsearch.bridge import example_arguments, to_wire
 from toolsearch.tokens import get_tokenizer
+from toolsearch.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
@@ -32,12 +33,67 @@ SCORE_COLUMN = {"score (BM25)": st.column_config.NumberColumn(
     format="%.3f", help="BM25 score; Infinity = exact-name match")}
 
 
+def variant_choice_label(name: str) -> str:
+    """How the variant picker shows a variant."""
+    return f"{name} · what the model gets" if name == REFERENCE else f"{name} · what-if"
+
+
+def show_explanation(ex, key: str) -> None:
+    """The full explanation of one query (RB §7): tokens, terms, gate, coverage, every candidate.
+
+    Stems and tool names are shown with ``st.text`` and dataframes only (never markdown)."""
+    st.caption("How the search answers this query (RB §7): tokenize and stem, take the rarest stem as the gate "
+               "term, require enough of the answerable terms (coverage floor), rank by BM25.")
+    st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
+                                   or "(no word tokens: nothing to search)"))
+    if ex.ignored:
+        st.text("Ignored by this variant:  " + "   ".join(f"{term} ({why})" for term, why in ex.ignored))
+    reason = ex.empty_reason()
+    if reason:
+        st.text("Nothing found: " + reason)
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Gate term", ex.gate or "—", help="The query stem with the highest IDF (rarest in the "
+              "catalog); documents must contain it. Ties go to the first in query order.")
+    m2.metric("Answerable terms", f"{len(ex.answerable)} of {len(ex.terms)}",
+              help="Distinct stems that occur in at least one deferred tool (df > 0).")
+    m3.metric("Required coverage", f"{ex.required} term{'s' if ex.required != 1 else ''}",
+              help=f"1 below {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} answerable terms, else "
+                   f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).")
+    m4.metric("Corpus", f"{ex.corpus_size:,} tools", f"avgdl {ex.avgdl:.1f} tokens", delta_color="off",
+              delta_arrow="off")
+    if ex.gate_required and ex.gate is not None and ex.gate not in ex.answerable and ex.gate.isascii():
+        # ASCII stems are [a-z0-9]+ only, so this text cannot carry markdown.
+        st.warning(f"The gate term `{ex.gate}` occurs in no deferred tool, so nothing is admitted except an "
+                   "exact-name match. This is the reference behavior (RB §7.4): drop or replace that word.")
+    if ex.terms:
+        st.dataframe(pd.DataFrame([{
+            "stem": t.stem, "df (tools)": t.df, "IDF": round(t.idf, 4),
+            "answerable": t.df > 0, "gate": "◆ gate term" if t.stem == ex.gate else "",
+        } for t in ex.terms]), hide_index=True, key=f"{key}_terms")
+    if not ex.candidates:
+        st.info("No tool shares a stem with this query, and no tool has this exact name.")
+        return
+    admitted = sum(1 for c in ex.candidates if c.admitted)
+    st.caption("Tools that contain any query stem (or match the name exactly), admitted first, best "
+               f"score first; at most 200 are listed. Listed: {len(ex.candidates)}, of which {admitted} "
+               f"admitted; {len(ex.matches)} returned at limit {ex.limit}.")
+    candidates = pd.DataFrame([{
+        "rank": c.rank, "tool": c.name, "score (BM25)": c.score, "has gate": c.has_gate,
+        "matched terms": ", ".join(c.matched_terms), "admitted": c.admitted, "excluded by": c.rule or "",
+        "reason": c.reason,
+    } for c in ex.candidates])
+    candidates["rank"] = candidates["rank"].astype("Int64")  # "—", not "None", when not returned
+    st.dataframe(candidates, hide_index=True, width="stretch", column_config=SCORE_COLUMN, placeholder="—",
+                 key=f"{key}_candidates")
+
+
 v = common.view()
 st.title("Search")
 if common.require_catalog(v):
-    bridge = v.inspector.bridge(v.config)
+    reference_bridge = v.inspector.bridge(v.config)
     plan = v.plan
     dtk = v.display_tokenizer
+    bridge = reference_bridge
     st.caption(f"The bridge tools over {len(bridge.deferred):,} deferred tools. Search limit: default "
                f"{v.config.search_default_limit}, maximum {v.config.max_search_limit} (sidebar). "
                "Responses are exactly what the model would receive.")
@@ -50,6 +106,16 @@ if common.require_catalog(v):
     else:
         # --- tool_search -------------------------------------------------------------------
         st.header("tool_search")
+        variant = st.selectbox(
+            "Search variant", list(DEFAULT_VARIANTS), key="search_variant", format_func=variant_choice_label,
+            help="reference: the search the model really gets (RB §7). Every other variant is a what-if, to see "
+                 "what a different search would return: " + "; ".join(
+                     f"{name}: {text}" for name, text in VARIANT_HELP.items() if name != REFERENCE) + ".")
+        what_if = variant != REFERENCE
+        search_bridge = v.inspector.bridge(v.config, variant_options(variant)) if what_if else bridge
+        if what_if:
+            st.warning(f"What-if: these results come from the {variant} variant. The model gets the reference "
+                       "search; pick reference to see what it receives.", icon="🧪")
         q_col, l_col = st.columns([4, 1])
         text = q_col.text_area(
             "Queries (one per line)", DEFAULT_QUERIES, height=185, key="search_queries",
@@ -66,7 +132,7 @@ if common.require_catalog(v):
         arguments = {"queries": text.splitlines()}
         if limit is not None:
             arguments["limit"] = int(limit)
-        response = bridge.tool_search(arguments)
+        response = search_bridge.tool_search(arguments)
 
         if "error" in response:
             st.subheader("Response (exact JSON)")
@@ -74,18 +140,22 @@ if common.require_catalog(v):
             st.warning("tool_search returned an error instead of matches (the `error` above is exactly what the "
                        "model would read). Fix the queries to see results.")
         else:
-            readable, exact = st.tabs(["Matches per query", "Response (exact JSON)"])
+            readable, exact = st.tabs(["Matches per query", "What-if response (JSON)" if what_if
+                                       else "Response (exact JSON)"])
             with exact:
                 show_wire(response, dtk)
             with readable:
                 st.caption("Ranked as returned, with each match's BM25 score (higher is better; an exact-name "
                            "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
-                           "the response.")
+                           "the response. Under each query: why the result is what it is; open the full "
+                           "explanation below it.")
                 for number, group in enumerate(response["results"], 1):
                     with st.container(border=True):
                         st.text(f"Query {number}: {group['query']}")
+                        ex = search_bridge.index.explain(group["query"], effective)
+                        st.text("Why: " + ex.summary())
                         if group["matches"]:
-                            scores = dict(bridge.index.search(group["query"], effective))
+                            scores = dict(search_bridge.index.search(group["query"], effective))
                             st.dataframe(pd.DataFrame([{
                                 "rank": rank, "tool": name, "score (BM25)": scores[name],
                                 "source": response["tools"][name]["source"],
@@ -102,53 +172,8 @@ if common.require_catalog(v):
                                              hide_index=True, width=480, height=min(246, 35 * (len(sources) + 1) + 3))
                             if group.get("hint"):
                                 st.text(f"hint: {group['hint']}")
-
-        # --- explain -----------------------------------------------------------------------
-        st.header("Explain a query")
-        queries = response.get("queries") or clean_string_list(text.splitlines(), dedupe=False) or []
-        if not queries:
-            st.info("Enter a query above to explain it.")
-        else:
-            query = st.selectbox("Query", list(dict.fromkeys(queries)), key="explain_query")
-            ex = bridge.index.explain(query, effective)
-            st.caption("How the bridge answers one query (RB §7): tokenize and stem, take the rarest stem as the "
-                       "gate term, require enough of the answerable terms (coverage floor), rank by BM25.")
-            st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
-                                           or "(no ASCII word tokens: nothing to search)"))
-            m1, m2, m3, m4 = st.columns(4)
-            m1.metric("Gate term", ex.gate or "—", help="The query stem with the highest IDF (rarest in the "
-                      "catalog); documents must contain it. Ties go to the first in query order.")
-            m2.metric("Answerable terms", f"{len(ex.answerable)} of {len(ex.terms)}",
-                      help="Distinct stems that occur in at least one deferred tool (df > 0).")
-            m3.metric("Required coverage", f"{ex.required} term{'s' if ex.required != 1 else ''}",
-                      help=f"1 below {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} answerable terms, else "
-                           f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).")
-            m4.metric("Corpus", f"{ex.corpus_size:,} tools", f"avgdl {ex.avgdl:.1f} tokens", delta_color="off",
-                      delta_arrow="off")
-            if ex.gate is not None and ex.gate not in ex.answerable:
-                # Stems are [a-z0-9]+ only, so this text cannot carry markdown.
-                st.warning(f"The gate term `{ex.gate}` occurs in no deferred tool, so nothing is admitted except an "
-                           "exact-name match. This is the reference behavior (RB §7.4): drop or replace that word.")
-            if ex.terms:
-                st.dataframe(pd.DataFrame([{
-                    "stem": t.stem, "df (tools)": t.df, "IDF": round(t.idf, 4),
-                    "answerable": t.df > 0, "gate": "◆ gate term" if t.stem == ex.gate else "",
-                } for t in ex.terms]), hide_index=True)
-            st.subheader("Candidates")
-            if not ex.candidates:
-                st.info("No tool shares a stem with this query, and no tool has this exact name.")
-            else:
-                admitted = sum(1 for c in ex.candidates if c.admitted)
-                st.caption("Tools that contain any query stem (or match the name exactly), admitted first, best "
-                           f"score first; at most 200 are listed. Listed: {len(ex.candidates)}, of which {admitted} "
-                           f"admitted; {len(ex.matches)} returned at limit {ex.limit}.")
-                candidates = pd.DataFrame([{
-                    "rank": c.rank, "tool": c.name, "score (BM25)": c.score, "has gate": c.has_gate,
-                    "matched terms": ", ".join(c.matched_terms), "admitted": c.admitted, "reason": c.reason,
-                } for c in ex.candidates])
-                candidates["rank"] = candidates["rank"].astype("Int64")  # "—", not "None", when not returned
-                st.dataframe(candidates, hide_index=True, width="stretch",
-                             column_config=SCORE_COLUMN, placeholder="—")
+                        with st.expander(f"Full explanation of query {number}"):
+                            show_explanation(ex, f"explain_{number}")
 
         # --- tool_describe -----------------------------------------------------------------
         st.header("tool_describe")

@@ -170,7 +170,10 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
     assert exact.code[0].language == "json"
     assert "Effective limit: 3" in [c.value for c in at.caption]
 
-    frames = iter(readable.dataframe)
+    # The match and source tables of the cards (each card's explanation has its own tables).
+    result_frames = [d for d in readable.dataframe
+                     if {"description (clipped)", "available source"} & set(d.value.columns)]
+    frames = iter(result_frames)
     texts = [t.value for t in readable.text]
     for number, group in enumerate(expected["results"], 1):
         assert f"Query {number}: {group['query']}" in texts
@@ -190,7 +193,10 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
     # The exact-name query ranks its tool first with an infinite score.
     exact_group = expected["results"][1]
     assert exact_group["matches"][0] == bridge.deferred[-1].name
-    assert math.isinf(readable.dataframe[1].value["score (BM25)"][0])
+    assert math.isinf(result_frames[1].value["score (BM25)"][0])
+    # Every card says why, from the engine's explanation of its query.
+    for group in expected["results"]:
+        assert "Why: " + bridge.index.explain(group["query"], 3).summary() in texts
 
 
 def test_limit_is_clamped_by_the_engine(samples):
@@ -225,29 +231,32 @@ def test_too_many_queries_shows_the_bridge_error(samples):
 def test_explain_a_query(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("create issue\nlist issues in repository").run()
-    at.selectbox(key="explain_query").set_value("list issues in repository").run()
     assert not at.exception
     bridge = bridge_for(samples, "ui-hard-cases")
     ex = bridge.index.explain("list issues in repository", bridge.config.search_default_limit)
+    # The second card's expander holds the full explanation of the second query.
+    assert [e.label for e in at.expander][:2] == ["Full explanation of query 1", "Full explanation of query 2"]
+    panel = at.expander[1]
 
-    assert "Tokens → stems:  " + "   ".join(f"{r} → {s}" for r, s in ex.tokens) in [t.value for t in at.text]
-    metrics = {m.label: m.value for m in at.metric}
+    assert "Tokens → stems:  " + "   ".join(f"{r} → {s}" for r, s in ex.tokens) in [t.value for t in panel.text]
+    metrics = {m.label: m.value for m in panel.metric}
     assert metrics["Gate term"] == ex.gate
     assert metrics["Answerable terms"] == f"{len(ex.answerable)} of {len(ex.terms)}"
     assert metrics["Required coverage"].startswith(f"{ex.required} term")
 
-    terms = next(d.value for d in at.dataframe if "stem" in d.value.columns)
+    terms = next(d.value for d in panel.dataframe if "stem" in d.value.columns)
     assert list(terms["stem"]) == [t.stem for t in ex.terms]
     assert list(terms["df (tools)"]) == [t.df for t in ex.terms]
     assert list(terms["IDF"]) == [round(t.idf, 4) for t in ex.terms]
     assert list(terms["gate"]) == ["◆ gate term" if t.stem == ex.gate else "" for t in ex.terms]
 
-    cands = next(d.value for d in at.dataframe if "reason" in d.value.columns)
+    cands = next(d.value for d in panel.dataframe if "reason" in d.value.columns)
     assert list(cands["tool"]) == [c.name for c in ex.candidates]
     assert list(cands["score (BM25)"]) == [c.score for c in ex.candidates]
     assert list(cands["admitted"]) == [c.admitted for c in ex.candidates]
     assert list(cands["has gate"]) == [c.has_gate for c in ex.candidates]
     assert list(cands["reason"]) == [c.reason for c in ex.candidates]
+    assert list(cands["excluded by"]) == [c.rule for c in ex.candidates]
     assert list(cands["matched terms"]) == [", ".join(c.matched_terms) for c in ex.candidates]
     assert [None if pd.isna(r) else int(r) for r in cands["rank"]] == [c.rank for c in ex.candidates]
     assert any(not c.admitted for c in ex.candidates)  # the table shows rejections, too

@@ -161,3 +161,17 @@ def test_number_inputs_typed_change_the_plan(page, app_url):
     # the slider follows the typed value
     assert page.get_by_test_id("stSliderThumbValue").nth(1).inner_text().replace(",", "") == "1234"
     page.screenshot(path=str(ARTIFACTS / "overview-number-inputs.png"), full_page=True)
+
+
+def test_search_page_says_why_and_opens_the_explanation(page, app_url):
+    page.goto(f"{app_url}/search")
+    box = page.get_by_role("textbox", name="Queries (one per line)")
+    box.wait_for(timeout=90_000)
+    box.fill("send a slack message")
+    box.press("Control+Enter")
+    _wait_text(page, "Why: Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; "
+                     "best excluded: mcp__slack__slack_schedule_message (score 7.607): lacks the gate term 'send'.")
+    assert "Tokens → stems:" not in page.inner_text("body")  # folded until asked for
+    page.get_by_text("Full explanation of query 1").click()  # one click
+    _wait_text(page, "Tokens → stems:  send → send   a → a   slack → slack   message → messag")
+    page.screenshot(path=str(ARTIFACTS / "search-why.png"), full_page=True)

@@ -27,6 +27,7 @@ from .profile import load_profile
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from .sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
+from .variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 
 
 class UsageError(ToolsearchError):
@@ -46,6 +47,21 @@ def _float_list(text: str) -> list[float]:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
 
 
+
+
+def _variant(text: str) -> str:
+    try:
+        variant_options(text)
+    except VariantError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _variant_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", type=_variant, default=REFERENCE, metavar="VARIANT",
+                        help=f"search variant (default {REFERENCE}: what the model gets; any other is a what-if). "
+                             + "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items())
+                             + ". Combine with '+', e.g. unicode+no-gate")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -99,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
+    _variant_argument(p)
 
     p = sub.add_parser("describe", help="run tool_describe for names and print the response")
     _common(p)
@@ -108,6 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("-q", "--query", required=True, metavar="QUERY")
     p.add_argument("--limit", metavar="N")
+    _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
                                     "(catalog files) or call the real tool (MCP config files)")
@@ -287,17 +305,31 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(plan.listing))
 
 
+def _variant_note(args) -> str | None:
+    """The label of a ``--variant`` run: ``None`` for the default (the reference)."""
+    if args.variant == REFERENCE:
+        return None
+    if is_reference(args.variant):
+        return f"variant: {variant_label(args.variant)}"
+    return f"variant: {variant_label(args.variant)} (the model gets the reference search)"
+
+
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
-    bridge = inspector.bridge(config)
+    bridge = inspector.bridge(config, variant_options(args.variant))
     request: dict[str, Any] = {"queries": args.queries}
     if args.limit is not None:
         request["limit"] = args.limit
     response = bridge.tool_search(request)
+    note = _variant_note(args)
     if args.json:
+        if note and not is_reference(args.variant):  # stdout stays exactly the response object
+            print(f"toolsearch: note: {note}", file=sys.stderr)
         print(to_wire(response))
         return 0 if "error" not in response else 1
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
+    if note:
+        print(note)
     if "error" in response:
         print(f"tool_search error: {response['error']}")
         return 1
@@ -328,22 +360,46 @@ def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: l
 
 
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
-    bridge = inspector.bridge(config)
+    bridge = inspector.bridge(config, variant_options(args.variant))
     limit = bridge.resolve_limit(args.limit)
     ex = bridge.index.explain(args.query, limit)
     if args.json:
-        _print_json(explanation_to_dict(ex))
+        data = explanation_to_dict(ex)
+        data["variant"] = args.variant
+        data["what_if"] = not is_reference(args.variant)
+        _print_json(data)
         return 0
-    print(f"query: {ex.query}")
-    print("tokens: " + ", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens))
-    print(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""] for t in ex.terms],
-                 ["stem", "df", "idf", ""]))
-    print(f"gate term: {ex.gate}; answerable terms: {len(ex.answerable)}; required coverage: {ex.required}")
+    note = _variant_note(args)
+    if note:
+        print(note)
+    print(_terminal_safe(f"query: {ex.query}"))
+    print(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)")))
+    if ex.ignored:
+        print(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored)))
+    reason = ex.empty_reason()
+    if reason:
+        print(f"nothing found: {reason}")
+    if ex.terms:
+        print(_terminal_safe(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
+                                     for t in ex.terms], ["stem", "df", "idf", ""])))
+    gate = "none" if ex.gate is None else f"{ex.gate} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
+    if ex.gate is not None and not ex.gate_required:
+        gate += ", not required by this variant"
+    print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
+                         f"required coverage: {ex.required}"))
+    print("excluded: " + (", ".join(f"{count} by the {_RULE_WORDS[rule]}" for rule, count in ex.excluded.items())
+                          or "none"))
     print(f"N = {ex.corpus_size} documents, avgdl = {ex.avgdl:.2f} tokens")
     rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",
              "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:40]]
-    print(_table(rows, ["rank", "tool", "score", "admitted", "why"]))
+    if rows:
+        print(_terminal_safe(_table(rows, ["rank", "tool", "score", "admitted", "why"])))
     return 0
+
+
+#: How explain names each admission rule.
+_RULE_WORDS = {"gate": "gate term", "coverage": "coverage floor", "known-share": "known-words share",
+               "idf-share": "IDF share"}
 
 
 def explanation_to_dict(ex) -> dict[str, Any]:
@@ -353,12 +409,15 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     return {
         "query": ex.query, "tokens": [list(t) for t in ex.tokens],
         "terms": [{"stem": t.stem, "df": t.df, "idf": round(t.idf, 6)} for t in ex.terms],
-        "gate": ex.gate, "answerable": list(ex.answerable), "required_coverage": ex.required,
+        "gate": ex.gate, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
+        "answerable": list(ex.answerable), "required_coverage": ex.required,
+        "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
+        "nothing_found": ex.empty_reason(),
         "corpus_size": ex.corpus_size, "avgdl": round(ex.avgdl, 4), "limit": ex.limit,
         "matches": list(ex.matches),
         "candidates": [{"name": c.name, "score": score(c.score), "has_gate": c.has_gate,
                         "matched_terms": list(c.matched_terms), "admitted": c.admitted, "rank": c.rank,
-                        "reason": c.reason} for c in ex.candidates],
+                        "reason": c.reason, "rule": c.rule or None} for c in ex.candidates],
     }
 
 

@@ -128,9 +128,13 @@ def format_evaluation(ev: Evaluation) -> str:
     for v in ev.variants:
         m = v.metrics
         rows.append([v.name, _pct(m.recall_at_1), _pct(m.recall_at_k), _pct(m.recall_at_limit), _pct(m.mrr),
+                     _pct(m.abstention_rate), _pct(m.query_recall_at_k), _pct(m.nonsense_queries_empty),
                      _pct(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
-    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention acc",
-                              "answered", "abstained"])]
+    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",
+                              f"query recall@{k}", "nonsense queries empty", "abstention acc", "answered",
+                              "abstained"]),
+            f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
+            "queries empty count each query alone. reference is what the model gets; the others are what-ifs."]
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([task.id, *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])

@@ -97,6 +97,20 @@ MCP_TRANSPORTS = ("stdio", "http", "sse")
 #: Tokenizers a search variant can use: ``ascii`` is the reference (RB §7.1); ``unicode`` adds
 #: CJK character bigrams and non-ASCII words (see :func:`toolsearch.search.tokenize_unicode`).
 SEARCH_TOKENIZERS = ("ascii", "unicode")
+#: What a query term in no tool does in a variant (``SearchOptions.unknown_terms``); ``gate`` is
+#: the reference (such a term can be the gate term and empty the result, RB §7.4).
+SEARCH_UNKNOWN_TERMS = ("gate", "ignore-non-ascii", "ignore")
+#: English function words a variant with ``stop_words`` drops from queries: Lucene's classic
+#: English stop set, plus the pronouns, auxiliaries, question words and politeness that agents put
+#: into questions ("how do I ...", "can you please ..."). Action words (get, find, show, list,
+#: create, call, copy, close...) are deliberately absent: in tool search they name the action.
+SEARCH_STOP_WORDS = frozenset("""
+a an and are as at be but by for if in into is it no not of on or such that the their then there
+these they this to was will with
+i me my mine we us our ours you your yours he him his she her it its them who whom whose what
+which how why when where do does did doing done can could should would shall may might must
+am been being have has had please want need like some any all just also so than too very about
+""".split())
 #: Score the early name-substring fallback gave each hit (RB §12, PR #31163).
 NAME_SUBSTRING_FALLBACK_SCORE = 0.1
 #: The k of recall@k reported beside recall@1 and recall@limit.

@@ -37,17 +37,24 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
   correct when at least one query returns a match (any tool).
 * Overall: recall and MRR are means over the tasks with expected tools (each task weighs the
   same); abstention accuracy is the share of *all* tasks that are correct in that sense.
+* Abstention rate: the share of abstention tasks (``expected: []``, nonsense for this catalog)
+  for which every query returned nothing: the price side of the recall trade-off.
+* Per query (agents often send one query, and a task's best query hides its weak ones): query
+  recall@k is the share of the queries of positive tasks whose first k matches hold an expected
+  tool; nonsense queries empty is the share of the queries of abstention tasks that return
+  nothing.
 * Misses: for each expected tool not within the limit, and each query of its task, the cause
   from :meth:`toolsearch.search.SearchIndex.explain`: ``gate`` (lacks the gate term),
-  ``coverage`` (too few of the answerable terms), ``rank`` (admitted, ranked below the limit),
+  ``coverage`` (too few of the answerable terms), ``known-share`` and ``idf-share`` (the
+  ``agent`` variant's two thresholds), ``rank`` (admitted, ranked below the limit),
   ``no-shared-term`` (contains none of the query's terms), ``no-tokens`` (the tokenizer sees no
   word in the query, e.g. Japanese under the reference's ASCII tokenizer) or ``not-in-catalog``
   (the name is not a deferred tool here: a labeling error or another naming).
 
-Variants are :class:`~toolsearch.search.SearchOptions` switches (``reference`` = the defaults;
-``no-gate``, ``no-coverage``, ``unicode``, ``name-substring``), combinable with ``+`` (e.g.
-``unicode+no-gate``). The Unicode-aware tokenizer is character bigrams over CJK runs plus
-Unicode words elsewhere (see :func:`toolsearch.search.unicode_query_tokens` for why).
+Variants come from the one registry in :mod:`toolsearch.variants` (``reference`` = the defaults;
+``no-gate``, ``no-coverage``, ``plain-bm25``, ``unicode``, ``name-substring``, ``agent``),
+combinable with ``+`` (e.g. ``unicode+no-gate``). The Unicode-aware tokenizer is character bigrams
+over CJK runs plus Unicode words elsewhere (see :func:`toolsearch.search.unicode_query_tokens`).
 """
 
 from __future__ import annotations
@@ -65,52 +72,15 @@ from .config import ToolSearchConfig
 from .errors import ToolsearchError
 from .inspector import Inspector
 from .search import SearchOptions
+# The registry lives in toolsearch.variants; these names stay importable from here.
+from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, variant_options  # noqa: F401
 
 
 class QueryFileError(ToolsearchError):
     """A query file cannot be read or does not have the expected shape."""
 
 
-class VariantError(ToolsearchError):
-    """A variant name is not one of :data:`VARIANT_SWITCHES` (or a ``+`` combination of them)."""
-
-
-#: Named switches over the reference search; a variant is one name or several joined by ``+``.
-VARIANT_SWITCHES: dict[str, dict[str, Any]] = {
-    "reference": {},
-    "no-gate": {"gate": False},
-    "no-coverage": {"coverage": False},
-    "unicode": {"tokenizer": "unicode"},
-    "name-substring": {"name_substring_fallback": True},
-}
-#: What ``toolsearch eval`` and the app compare when no variant is named.
-DEFAULT_VARIANTS: tuple[str, ...] = tuple(VARIANT_SWITCHES)
-#: One sentence per switch, for tables and help text.
-VARIANT_HELP: dict[str, str] = {
-    "reference": "the reference search (RB §7): ASCII tokens, gate term, coverage floor",
-    "no-gate": "no rarest-term gate: any document with enough answerable terms is admitted",
-    "no-coverage": "no coverage floor: the gate term alone admits a document",
-    "unicode": "Unicode-aware tokenizer: CJK character bigrams and non-ASCII words become searchable",
-    "name-substring": "when nothing is admitted, tools whose name contains the query (RB §12 early fallback)",
-}
-MISS_CAUSES = ("gate", "coverage", "rank", "no-shared-term", "no-tokens", "not-in-catalog")
-
-
-def variant_options(name: str) -> SearchOptions:
-    """The :class:`SearchOptions` of a variant name such as ``no-gate`` or ``unicode+no-gate``.
-
-    Raises:
-        VariantError: a part that is not in :data:`VARIANT_SWITCHES`.
-    """
-    switches: dict[str, Any] = {}
-    for part in name.split("+"):
-        part = part.strip()
-        if part not in VARIANT_SWITCHES:
-            known = ", ".join(VARIANT_SWITCHES)
-            raise VariantError(f"unknown variant {part!r} in {name!r}: expected one of {known}, "
-                               "or several joined with '+'")
-        switches.update(VARIANT_SWITCHES[part])
-    return replace(SearchOptions(), **switches)
+MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "rank", "no-shared-term", "no-tokens", "not-in-catalog")
 
 
 # --- query files ----------------------------------------------------------------------------
@@ -276,6 +246,8 @@ class TaskResult:
             tasks.
         correct: the abstention sense: empty when it should be, non-empty when it should be.
         misses: the explained misses (expected tools not within the limit).
+        query_hits: per query, whether its first k matches hold an expected tool (positive
+            tasks) or whether it returned nothing (abstention tasks).
     """
 
     task: Task
@@ -287,6 +259,7 @@ class TaskResult:
     reciprocal_rank: float | None
     correct: bool
     misses: tuple[Miss, ...] = ()
+    query_hits: tuple[bool, ...] = ()
 
     @property
     def best_rank(self) -> int | None:
@@ -318,6 +291,11 @@ class Metrics:
         abstained: abstention tasks that returned nothing; ``answered``: positive tasks that
             returned something.
         miss_causes: ``{cause: number of (tool, query) misses}``.
+        abstention_rate: abstained / abstention tasks (``None`` without abstention tasks).
+        query_recall_at_k: share of positive tasks' queries with an expected tool in their
+            first k matches (``None`` without positive tasks).
+        nonsense_queries_empty: share of abstention tasks' queries that return nothing
+            (``None`` without abstention tasks).
     """
 
     tasks: int
@@ -331,9 +309,14 @@ class Metrics:
     abstained: int
     answered: int
     miss_causes: Mapping[str, int] = field(default_factory=dict)
+    abstention_rate: float | None = None
+    query_recall_at_k: float | None = None
+    nonsense_queries_empty: float | None = None
 
     def to_dict(self, k: int) -> dict[str, Any]:
         return {
+            "abstention_rate": _round(self.abstention_rate), f"query_recall_at_{k}": _round(self.query_recall_at_k),
+            "nonsense_queries_empty": _round(self.nonsense_queries_empty),
             "tasks": self.tasks, "positive_tasks": self.positive, "abstention_tasks": self.abstention,
             "recall_at_1": _round(self.recall_at_1), f"recall_at_{k}": _round(self.recall_at_k),
             "recall_at_limit": _round(self.recall_at_limit), "mrr": _round(self.mrr),
@@ -396,7 +379,11 @@ class Evaluation:
                 "name": v.name,
                 "options": {"gate": v.options.gate, "coverage": v.options.coverage,
                             "tokenizer": v.options.tokenizer,
-                            "name_substring_fallback": v.options.name_substring_fallback},
+                            "name_substring_fallback": v.options.name_substring_fallback,
+                            "unknown_terms": v.options.unknown_terms, "stop_words": v.options.stop_words,
+                            "split_words": v.options.split_words, "field_weights": list(v.options.field_weights),
+                            "min_known_share": v.options.min_known_share,
+                            "min_idf_share": v.options.min_idf_share},
                 "metrics": v.metrics.to_dict(self.k),
                 "tasks": [t.to_dict(self.k) for t in v.tasks],
                 "misses": [m.to_dict() for m in v.misses],
@@ -423,7 +410,11 @@ def _explain_miss(bridge: Bridge, task: Task, tool: str, query: str, ranking: Se
         return Miss(task.id, tool, query, "rank", position, ex.gate,
                     f"admitted at rank {position} of {len(ranking)}; only the first {limit} are returned")
     ex = index.explain(query, limit, max_candidates=len(index))
-    if not ex.tokens:
+    if not ex.terms:
+        if ex.ignored:
+            return Miss(task.id, tool, query, "no-tokens", None, None,
+                        "the variant ignores every word of the query (" + ", ".join(t for t, _ in ex.ignored)
+                        + "), so the search returns nothing")
         which = "Unicode-aware" if index.options.tokenizer == "unicode" else "reference (ASCII-only)"
         return Miss(task.id, tool, query, "no-tokens", None, None,
                     f"the {which} tokenizer finds no word in the query, so the search returns nothing")
@@ -437,7 +428,8 @@ def _explain_miss(bridge: Bridge, task: Task, tool: str, query: str, ranking: Se
         where = ("it occurs in no tool, so nothing is admitted" if gate_df == 0
                  else f"it occurs in {gate_df} tool{'s' if gate_df != 1 else ''}")
         return Miss(task.id, tool, query, "gate", None, ex.gate, f"{candidate.reason} ({where})")
-    return Miss(task.id, tool, query, "coverage", None, ex.gate, candidate.reason)
+    cause = candidate.rule if candidate.rule in MISS_CAUSES else "coverage"
+    return Miss(task.id, tool, query, cause, None, ex.gate, candidate.reason)
 
 
 def _evaluate_task(bridge: Bridge, task: Task, limit: int, k: int, known: set[str]) -> TaskResult:
@@ -447,7 +439,8 @@ def _evaluate_task(bridge: Bridge, task: Task, limit: int, k: int, known: set[st
     matches = tuple(tuple(r[:limit]) for r in rankings)
     any_match = any(matches)
     if task.abstention:
-        return TaskResult(task, (), matches, None, None, None, None, correct=not any_match)
+        return TaskResult(task, (), matches, None, None, None, None, correct=not any_match,
+                          query_hits=tuple(not m for m in matches))
     ranks: list[int | None] = []
     for tool in task.expected:
         positions = [r.index(tool) + 1 for r in rankings if tool in r]
@@ -468,8 +461,9 @@ def _evaluate_task(bridge: Bridge, task: Task, limit: int, k: int, known: set[st
                                "not a deferred tool of this catalog (check the name and the tool naming)"))
             continue
         misses.extend(_explain_miss(bridge, task, tool, q, r, limit) for q, r in zip(task.queries, rankings))
+    hits = tuple(any(e in r[:k] for e in task.expected) for r in rankings)
     return TaskResult(task, tuple(ranks), matches, recall(1), recall(k), recall(limit),
-                      1 / best if best is not None and best <= limit else 0.0, any_match, tuple(misses))
+                      1 / best if best is not None and best <= limit else 0.0, any_match, tuple(misses), hits)
 
 
 def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] = DEFAULT_VARIANTS,
@@ -517,6 +511,10 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
             abstained=sum(1 for t in tasks if t.task.abstention and t.correct),
             answered=sum(1 for t in positive if t.correct),
             miss_causes={c: n for c, n in causes.items() if n},
+            abstention_rate=(sum(1 for t in tasks if t.task.abstention and t.correct) / (len(tasks) - len(positive))
+                             if len(tasks) > len(positive) else None),
+            query_recall_at_k=_mean(float(h) for t in positive for h in t.query_hits),
+            nonsense_queries_empty=_mean(float(h) for t in tasks if t.task.abstention for h in t.query_hits),
         )
         results.append(VariantResult(name, opts, tasks, metrics))
     unknown = tuple(dict.fromkeys(e for t in queries.tasks for e in t.expected if e not in known))

@@ -1,0 +1,389 @@
+"""Search variants: the one registry, the unicode and agent variants, explanations, the CLI's
+``--variant`` and the Search page's why line and variant picker.
+
+Hand-made catalogs are small enough that every result can be checked by reading them; the
+figures on the shipped agent-style query files were computed once and checked against the
+per-query misses listed in README.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from conftest import run_cli, write_yaml
+from toolsearch import evaluation
+from toolsearch.bridge import to_wire
+from toolsearch.catalog import load_source, load_text
+from toolsearch.config import parse_config
+from toolsearch.evaluation import evaluate, load_queries
+from toolsearch.inspector import Inspector
+from toolsearch.search import SearchOptions, cjk_inner_characters, is_identifier, katakana_words, split_words
+from toolsearch.variants import (DEFAULT_VARIANTS, VARIANTS, VariantError, is_reference, variant_label,
+                                 variant_options)
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+QUERIES = SAMPLES / "queries"
+
+
+def catalog(name: str, tools: list[tuple[str, str]]) -> Inspector:
+    data = {"name": name, "servers": [{"name": name, "tools": [{"name": n, "description": d} for n, d in tools]}]}
+    return Inspector(load_text(yaml.safe_dump(data, allow_unicode=True), f"{name}.yaml"))
+
+
+def found(ins: Inspector, variant: str, query: str, limit: int = 5) -> list[str]:
+    return [name for name, _ in ins.bridge(parse_config({}), variant_options(variant)).index.search(query, limit)]
+
+
+def explain(ins: Inspector, variant: str, query: str, limit: int = 5):
+    return ins.bridge(parse_config({}), variant_options(variant)).index.explain(query, limit)
+
+
+# --- the registry -------------------------------------------------------------------------------
+
+def test_one_registry_for_every_reader():
+    assert DEFAULT_VARIANTS == ("reference", "no-gate", "no-coverage", "plain-bm25", "unicode", "name-substring",
+                                "agent")
+    # eval reads the same registry (its old names stay importable).
+    assert evaluation.DEFAULT_VARIANTS is DEFAULT_VARIANTS and evaluation.variant_options is variant_options
+    assert variant_options("reference") == SearchOptions()
+    assert variant_options("plain-bm25") == SearchOptions(gate=False, coverage=False)
+    assert variant_options("unicode") == SearchOptions(tokenizer="unicode", unknown_terms="ignore-non-ascii")
+    assert variant_options("agent") == SearchOptions(
+        gate=False, coverage=False, stop_words=True, split_words=True, ignore_unknown_identifiers=True,
+        field_weights=(2, 1, 1), min_known_share=0.6, min_idf_share=0.4)
+    assert [v.what_if for v in VARIANTS.values()] == [False, True, True, True, True, True, True]
+    assert variant_label("reference") == "reference (what the model gets)"
+    assert variant_label("unicode+no-gate") == "what-if: unicode+no-gate"
+    assert is_reference("reference") and not is_reference("agent")
+    with pytest.raises(VariantError, match="unknown variant 'semantic' in 'agent\\+semantic'"):
+        variant_options("agent+semantic")
+
+
+def test_option_validation():
+    for bad in (dict(unknown_terms="drop"), dict(field_weights=(0, 1, 1)), dict(min_idf_share=1.5),
+                dict(min_known_share=-0.1)):
+        with pytest.raises(ValueError):
+            SearchOptions(**bad)
+
+
+def test_word_helpers():
+    assert split_words("getPlayerStart2D HTTPServer s3Bucket") == "get Player Start 2 D HTTP Server s 3 Bucket"
+    assert [w for w in ("MI_Rock", "config/settings.yaml", "ENG-123", "PlayerCharacter", "#42", "slack?", "Done",
+                        "hello.") if is_identifier(w)] == ["MI_Rock", "config/settings.yaml", "ENG-123",
+                                                           "PlayerCharacter", "#42"]
+    assert cjk_inner_characters("天気予報 駅 出口") == {"天", "気", "予", "報", "出", "口"}
+    assert katakana_words("ホテルを予約して、エレベーターは") == ["ホテル", "エレベーター"]
+
+
+# --- the reference is untouched and explains itself ------------------------------------------------
+
+def test_send_a_slack_message_explained_under_the_reference():
+    ins = Inspector(load_source(SAMPLES / "team-workspace.yaml"))
+    ex = explain(ins, "reference", "send a slack message")
+    assert ex.matches == ("mcp__slack__slack_update_message", "mcp__grafana__update_dashboard")
+    assert (ex.gate, ex.gate_df, dict(ex.excluded), ex.ignored) == ("send", 2, {"gate": 125}, ())
+    best = ex.best_excluded
+    assert (best.name, best.rule, round(best.score, 3)) == ("mcp__slack__slack_schedule_message", "gate", 7.607)
+    assert ex.summary() == ("Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; "
+                            "best excluded: mcp__slack__slack_schedule_message (score 7.607): lacks the gate term "
+                            "'send'.")
+    post = next(c for c in ex.candidates if c.name == "mcp__slack__slack_post_message")
+    assert (post.admitted, post.rule, post.reason) == (False, "gate", "lacks the gate term 'send'")
+    # A variant's line names only the rules it applies.
+    assert explain(ins, "no-coverage", "list issues in a github repository by label").summary() == (
+        "Gate term 'issu' in 30 tools; excluded: 135 by the gate; best excluded: "
+        "mcp__github__list_code_scanning_alerts (score 7.193): lacks the gate term 'issu'.")
+    assert explain(ins, "no-gate", "list issues in a github repository by label").summary() == (
+        "Gate term 'issu' in 30 tools (not required by this variant); excluded: 118 by the coverage floor; best "
+        "excluded: mcp__linear__list_issue_labels (score 7.813): covers 3 of 8 answerable terms; needs 4.")
+    # The agent variant finds slack_post_message (5th) and says why others were left out.
+    agent = explain(ins, "agent", "send a slack message")
+    assert agent.matches[4] == "mcp__slack__slack_post_message" and dict(agent.excluded) == {"idf-share": 16}
+
+
+# --- unicode: natural sentences in four languages ----------------------------------------------------
+
+JA = [("search_laws", "法令を検索します。法令名やキーワードで条文を調べます。"),
+      ("get_article", "条文の本文を取得します。"),
+      ("list_amendments", "法令の改正履歴を一覧表示します。"),
+      ("reserve_seat", "新幹線の指定席を予約します。")]
+ZH = [("get_forecast", "查询城市的天气预报。"), ("book_train", "预订火车票。"), ("list_orders", "列出我的订单。")]
+KO = [("transfer_money", "계좌 이체를 실행합니다."), ("get_balance", "계좌 잔액을 조회합니다."),
+      ("list_cards", "카드 목록을 보여줍니다.")]
+RU = [("get_portfolio", "Показывает портфель пользователя: бумаги и их стоимость."),
+      ("place_order", "Размещает заявку на покупку или продажу бумаги."),
+      ("get_quotes", "Возвращает котировки бумаг.")]
+
+
+@pytest.mark.parametrize("name, tools, query, expected", [
+    ("hourei", JA, "法令を調べて", ["mcp__hourei__search_laws"]),
+    ("hourei", JA, "改正履歴を見せて", ["mcp__hourei__list_amendments"]),
+    ("hourei", JA, "新幹線の指定席を予約して", ["mcp__hourei__reserve_seat"]),
+    ("hourei", JA, "天気を教えて", []),       # weather: no tool
+    ("hourei", JA, "ホテルを予約して", []),    # hotel: an unknown katakana word empties the result
+    ("tianqi", ZH, "帮我查询北京的天气预报", ["mcp__tianqi__get_forecast"]),
+    ("tianqi", ZH, "我想预订火车票", ["mcp__tianqi__book_train"]),
+    ("tianqi", ZH, "播放音乐", []),            # play music
+    ("eunhaeng", KO, "내 계좌 잔액을 알려줘", ["mcp__eunhaeng__get_balance"]),
+    ("eunhaeng", KO, "계좌 이체 해줘", ["mcp__eunhaeng__transfer_money"]),
+    ("eunhaeng", KO, "음악 틀어줘", []),
+    ("broker", RU, "покажи мой портфель", ["mcp__broker__get_portfolio"]),
+    ("broker", RU, "закажи пиццу", []),        # order a pizza
+])
+def test_unicode_variant_on_natural_sentences(name, tools, query, expected):
+    ins = catalog(name, tools)
+    assert found(ins, "unicode", query) == expected
+    # The reference reads no word in these queries and says so in one line.
+    ex = explain(ins, "reference", query)
+    assert found(ins, "reference", query) == [] and ex.tokens == ()
+    assert ex.empty_reason() == ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's "
+                                 "tokenizer reads (RB §7.1), so nothing is searched and the result is empty; the "
+                                 "unicode variant reads other scripts")
+
+
+def test_unicode_gate_is_a_known_term():
+    ins = catalog("hourei", JA)
+    ex = explain(ins, "unicode", "法令を調べて")
+    # Particle bigrams no tool contains are ignored, so they cannot become the gate term.
+    assert ex.ignored == (("べて", "in no tool"), ("て", "in no tool"))
+    assert (ex.gate, ex.gate_df) == ("令を", 1)
+    assert explain(catalog("broker", RU), "unicode", "покажи мой портфель").ignored == (
+        ("покаж", "in no tool"), ("мо", "in no tool"))
+    # Japanese sample: the one natural sentence of its query file is found now.
+    jp = Inspector(load_source(SAMPLES / "japanese.yaml"))
+    assert found(jp, "unicode", "東京から新大阪までの経路を検索") == ["mcp__norikae__search_routes"]
+    assert found(jp, "unicode", "天気予報") == [] and found(jp, "unicode", "ホテル 予約") == []
+
+
+# --- the agent variant on a hand-made catalog -------------------------------------------------------
+
+AGENT = {"name": "agent", "servers": [
+    {"name": "chat", "tools": [
+        {"name": "post_message", "description": "Post a message to a channel."},
+        {"name": "update_message", "description": "Edit a message that was sent earlier."},
+        {"name": "list_channels", "description": "List the channels of the workspace."}]},
+    {"name": "editor", "tools": [
+        {"name": "spawnPointLight", "description": "Place a light in the level."},
+        {"name": "getLevelInfo", "description": "Describe the open level."}]},
+    {"name": "files", "tools": [
+        {"name": "read_text_file", "description": "Read a file as text."},
+        {"name": "write_file", "description": "Write a file."}]}]}
+
+
+@pytest.fixture(scope="module")
+def agent_catalog() -> Inspector:
+    return Inspector(load_text(yaml.safe_dump(AGENT), "agent.yaml"))
+
+
+@pytest.mark.parametrize("query, reference, plain, agent", [
+    ("How do I post a message to the #releases channel?", [],
+     ["mcp__chat__post_message", "mcp__chat__list_channels", "mcp__chat__update_message",
+      "mcp__editor__spawnPointLight", "mcp__editor__getLevelInfo"],
+     ["mcp__chat__post_message"]),
+    ("spawn point light", [], ["mcp__editor__spawnPointLight"], ["mcp__editor__spawnPointLight"]),
+    ("level info", [], ["mcp__editor__getLevelInfo", "mcp__editor__spawnPointLight"],
+     ["mcp__editor__getLevelInfo", "mcp__editor__spawnPointLight"]),
+    ("read config/settings.yaml", [], ["mcp__files__read_text_file"], ["mcp__files__read_text_file"]),
+    ("order a pizza", [], ["mcp__chat__post_message", "mcp__files__write_file", "mcp__editor__spawnPointLight",
+                           "mcp__files__read_text_file", "mcp__chat__update_message"], []),
+    ("pizza message", [], ["mcp__chat__post_message", "mcp__chat__update_message"], []),
+])
+def test_agent_variant(agent_catalog, query, reference, plain, agent):
+    assert found(agent_catalog, "reference", query) == reference
+    assert found(agent_catalog, "plain-bm25", query) == plain
+    assert found(agent_catalog, "agent", query) == agent
+
+
+def test_agent_variant_explains_what_it_ignored_and_excluded(agent_catalog):
+    ex = explain(agent_catalog, "agent", "How do I post a message to the #releases channel?")
+    assert ex.ignored == (("how", "stop word"), ("do", "stop word"), ("i", "stop word"), ("a", "stop word"),
+                          ("to", "stop word"), ("the", "stop word"), ("releas", "argument value in no tool"))
+    assert [t.stem for t in ex.terms] == ["post", "messag", "channel"]
+    assert dict(ex.excluded) == {"idf-share": 2} and not ex.gate_required
+    assert ex.best_excluded.reason == "holds 29% of the answerable terms' IDF; needs 40%"
+    ex = explain(agent_catalog, "agent", "pizza message")
+    assert dict(ex.excluded) == {"known-share": 2}
+    assert ex.best_excluded.reason.startswith("the query's words that some tool contains carry 30% of its IDF; "
+                                              "needs 60%")
+
+
+# --- the shipped agent-style query files -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def agent_evaluations() -> dict:
+    return {name: evaluate(Inspector(load_source(SAMPLES / f"{name}.yaml")),
+                           load_queries(QUERIES / f"{name}-agent.yaml"))
+            for name in ("team-workspace", "unreal-editor")}
+
+
+def counts(ev, variant):
+    """(queries of positive tasks with an expected tool in their top 5, of all such queries,
+    nonsense queries that returned nothing, of all nonsense queries, nonsense tasks all empty)."""
+    result = ev.variant(variant)
+    positive = [t for t in result.tasks if not t.task.abstention]
+    nonsense = [t for t in result.tasks if t.task.abstention]
+    return (sum(h for t in positive for h in t.query_hits), sum(len(t.task.queries) for t in positive),
+            sum(h for t in nonsense for h in t.query_hits), sum(len(t.task.queries) for t in nonsense),
+            result.metrics.abstained)
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("team-workspace", {"reference": (40, 77, 19, 20, 9), "no-gate": (63, 77, 3, 20, 0),
+                        "no-coverage": (41, 77, 19, 20, 9), "plain-bm25": (66, 77, 3, 20, 0),
+                        "unicode": (40, 77, 19, 20, 9), "name-substring": (40, 77, 19, 20, 9),
+                        "agent": (58, 77, 19, 20, 9)}),
+    ("unreal-editor", {"reference": (28, 51, 20, 20, 10), "no-gate": (44, 51, 5, 20, 0),
+                       "no-coverage": (28, 51, 20, 20, 10), "plain-bm25": (46, 51, 4, 20, 0),
+                       "unicode": (28, 51, 20, 20, 10), "name-substring": (28, 51, 20, 20, 10),
+                       "agent": (40, 51, 19, 20, 9)}),
+])
+def test_agent_query_files_every_variant(agent_evaluations, name, expected):
+    ev = agent_evaluations[name]
+    assert [v.name for v in ev.variants] == list(DEFAULT_VARIANTS)
+    assert {v: counts(ev, v) for v in DEFAULT_VARIANTS} == expected
+    agent = ev.variant("agent").metrics
+    assert agent.query_recall_at_k >= 0.70 and agent.nonsense_queries_empty >= 0.95
+    assert agent.nonsense_queries_empty > ev.variant("plain-bm25").metrics.nonsense_queries_empty + 0.7
+    assert agent.query_recall_at_k > ev.variant("reference").metrics.query_recall_at_k + 0.2
+
+
+def test_agent_query_files_task_figures(agent_evaluations):
+    tw, ue = agent_evaluations["team-workspace"], agent_evaluations["unreal-editor"]
+    assert (tw.variant("agent").metrics.recall_at_k, tw.variant("reference").metrics.recall_at_k) == (1.0, 29 / 30)
+    assert (ue.variant("agent").metrics.recall_at_k, ue.variant("reference").metrics.recall_at_k) == (24 / 25, 23 / 25)
+    assert tw.variant("agent").metrics.abstention_rate == 0.9 and ue.variant("plain-bm25").metrics.abstention_rate == 0
+    failed = [t.task.id for t in tw.variant("agent").tasks if t.task.abstention and not t.correct]
+    assert failed == ["none-email"]
+
+
+# --- CLI -----------------------------------------------------------------------------------------
+
+@pytest.fixture()
+def agent_file(tmp_path) -> Path:
+    return write_yaml(tmp_path / "agent.yaml", AGENT)
+
+
+def test_cli_search_variant(agent_file, agent_catalog):
+    query = "How do I post a message to the #releases channel?"
+    result = run_cli("search", agent_file, "-q", query, "--variant", "agent")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ["variant: what-if: agent (the model gets the reference search)", f"query: {query}",
+                         "  1. mcp__chat__post_message  [5.912]  Post a message to a channel."]
+    result = run_cli("search", agent_file, "-q", query, "--variant", "agent", "--json")
+    bridge = agent_catalog.bridge(parse_config({}), variant_options("agent"))
+    assert result.stdout == to_wire(bridge.tool_search({"queries": [query]})) + "\n"
+    assert result.stderr == "toolsearch: note: variant: what-if: agent (the model gets the reference search)\n"
+    # The default is the reference, unlabeled and unchanged.
+    result = run_cli("search", agent_file, "-q", query)
+    assert result.stdout.splitlines()[:3] == [f"query: {query}", "  no matches",
+                                              "  available source: chat (3 tools)"]
+
+
+def test_cli_bad_variant_is_one_line(agent_file):
+    result = run_cli("search", agent_file, "-q", "x", "--variant", "fuzzy")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "unknown variant 'fuzzy' in 'fuzzy'" in result.stderr
+
+
+def test_cli_explain_non_ascii_and_variants(tmp_path):
+    path = write_yaml(tmp_path / "hourei.yaml", {"name": "hourei", "servers": [
+        {"name": "hourei", "tools": [{"name": n, "description": d} for n, d in JA]}]})
+    out = run_cli("explain", path, "-q", "法令を調べて").stdout.splitlines()
+    assert out[:5] == [
+        "query: 法令を調べて", "tokens: (none)",
+        "nothing found: the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
+        "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts",
+        "gate term: none; answerable terms: 0; required coverage: 1", "excluded: none"]
+    out = run_cli("explain", path, "-q", "法令を調べて", "--variant", "unicode").stdout.splitlines()
+    assert out[0] == "variant: what-if: unicode (the model gets the reference search)"
+    assert out[3] == "ignored: べて (in no tool), て (in no tool)"
+    assert "gate term: 令を (in 1 tool); answerable terms: 9; required coverage: 5" in out
+    data = json.loads(run_cli("explain", path, "-q", "法令を調べて", "--variant", "unicode", "--json").stdout)
+    assert (data["variant"], data["what_if"], data["gate"], data["gate_df"], data["matches"]) == (
+        "unicode", True, "令を", 1, ["mcp__hourei__search_laws"])
+    assert data["ignored"] == [{"term": "べて", "why": "in no tool"}, {"term": "て", "why": "in no tool"}]
+
+
+def test_cli_eval_compares_every_variant(agent_file, tmp_path):
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "post", "queries": ["How do I post a message to the #releases channel?", "post message"],
+         "expected": ["mcp__chat__post_message"]},
+        {"id": "pizza", "queries": ["order a pizza"], "expected": []}]})
+    out = run_cli("eval", agent_file, queries).stdout.splitlines()
+    rows = {line.split()[0]: line.split() for line in out[4:11]}
+    assert list(rows) == list(DEFAULT_VARIANTS)
+    # variant, recall@1, @5, @limit, MRR, abstention, query recall@5, nonsense queries empty, ...
+    assert rows["reference"][1:8] == ["1.000", "1.000", "1.000", "1.000", "1.000", "0.500", "1.000"]
+    assert rows["plain-bm25"][1:8] == ["1.000", "1.000", "1.000", "1.000", "0.000", "1.000", "0.000"]
+    assert rows["agent"][1:8] == ["1.000", "1.000", "1.000", "1.000", "1.000", "1.000", "1.000"]
+
+
+# --- the Search page ------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def router_mode(monkeypatch):
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+def open_search(catalog_name: str, queries: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = catalog_name
+    at.run()
+    at.switch_page("pages/search.py").run()
+    at.text_area(key="search_queries").set_value(queries).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_page_why_line_and_one_click_explanation():
+    at = open_search("team-workspace", "send a slack message\n法令を調べて")
+    texts = [t.value for t in at.text]
+    assert "Why: Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; best excluded: " \
+           "mcp__slack__slack_schedule_message (score 7.607): lacks the gate term 'send'." in texts
+    assert "Why: The query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads " \
+           "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts." in texts
+    panel = at.expander[0]
+    assert panel.label == "Full explanation of query 1"
+    cands = next(d.value for d in panel.dataframe if "reason" in d.value.columns)
+    assert list(cands["tool"])[:3] == ["mcp__slack__slack_update_message", "mcp__grafana__update_dashboard",
+                                       "mcp__slack__slack_schedule_message"]
+    assert list(cands["excluded by"])[:3] == ["", "", "gate"]
+    assert {m.label: m.value for m in panel.metric}["Gate term"] == "send"
+    assert "Nothing found: the query has no ASCII word" in at.expander[1].text[1].value
+
+
+def test_page_variant_picker_labels_what_ifs():
+    at = open_search("team-workspace", "send a slack message")
+    picker = at.selectbox(key="search_variant")
+    assert picker.value == "reference" and picker.options[0] == "reference · what the model gets"
+    assert picker.options[-1] == "agent · what-if"
+    assert not any("What-if" in w.value for w in at.warning)
+    assert at.tabs[1].label == "Response (exact JSON)"
+    picker.set_value("agent").run()
+    assert not at.exception
+    assert any(w.value.startswith("What-if: these results come from the agent variant.") for w in at.warning)
+    assert at.tabs[1].label == "What-if response (JSON)"
+    ins = Inspector(load_source(SAMPLES / "team-workspace.yaml"))
+    expected = ins.bridge(parse_config({}), variant_options("agent")).tool_search({"queries": ["send a slack message"]})
+    assert at.tabs[1].code[0].value == to_wire(expected)
+    table = next(d.value for d in at.tabs[0].dataframe if "description (clipped)" in d.value.columns)
+    assert list(table["tool"]) == ["mcp__slack__slack_update_message", "mcp__slack__slack_schedule_message",
+                                   "mcp__slack__slack_get_thread_replies", "mcp__slack__slack_search_messages",
+                                   "mcp__slack__slack_post_message"]
+    assert "Why: Gate term 'send' in 2 tools (not required by this variant); excluded: 16 by the IDF share; " \
+           "best excluded: mcp__slack__slack_list_users (score 4.664): holds 27% of the answerable terms' IDF; " \
+           "needs 40%." in [t.value for t in at.text]
