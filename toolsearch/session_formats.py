@@ -377,12 +377,32 @@ class _Bad(Exception):
 
 # --- Hermes store -----------------------------------------------------------------------------
 
-def _ro_uri(path: Path) -> str:
-    return f"file:{quote(str(path.resolve()))}?mode=ro"
+def _ro_uri(path: Path, immutable: bool = False) -> str:
+    return f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def _fingerprint(path: Path) -> tuple[int, int, bool, bool]:
+    """(size, mtime) of the database file and whether its ``-wal`` / ``-shm`` files exist."""
+    st = path.stat()
+    return (st.st_size, st.st_mtime_ns, Path(f"{path}-wal").exists(), Path(f"{path}-shm").exists())
+
+
+def _is_wal(path: Path) -> bool:
+    with path.open("rb") as fh:
+        header = fh.read(20)
+    return len(header) == 20 and header[18] == 2 and header[19] == 2
 
 
 def read_hermes_db(path: str | Path, out: ReadResult | None = None, progress: Progress | None = None) -> ReadResult:
-    """Read a Hermes ``state.db`` read-only (``mode=ro`` URI; active messages only, in order).
+    """Read a Hermes ``state.db`` read-only (active messages only, in order).
+
+    How it stays read-only: the database is opened through a ``file:...?mode=ro`` URI with
+    ``PRAGMA query_only``, so nothing is ever written and no write lock is taken; in WAL mode a
+    reader never blocks Hermes' writer. A WAL store *at rest* (no ``-wal``/``-shm`` files: no
+    Hermes process has it open) is read with ``immutable=1`` as well, because a read-only WAL
+    connection would otherwise leave new ``-wal``/``-shm`` files next to it; if the file changes
+    or a ``-wal`` appears during that read (Hermes started), the result is discarded and the store
+    is read again through the ordinary locked read-only path.
 
     Messages are streamed per session, so memory grows with the largest session, not the store.
 
@@ -391,9 +411,26 @@ def read_hermes_db(path: str | Path, out: ReadResult | None = None, progress: Pr
     """
     path = Path(path)
     out = out if out is not None else ReadResult()
+    try:
+        at_rest = _is_wal(path) and not any(_fingerprint(path)[2:])
+        before = _fingerprint(path)
+    except OSError as exc:
+        raise SessionSourceError(f"{path}: cannot read the session store ({exc.strerror or exc})") from None
+    if at_rest:
+        attempt = ReadResult()
+        _read_db(path, attempt, progress, immutable=True)
+        if _fingerprint(path) == before:
+            out.sessions.extend(attempt.sessions)
+            out.problems.extend(attempt.problems)
+            return out
+    _read_db(path, out, progress, immutable=False)
+    return out
+
+
+def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: bool) -> None:
     origin = str(path)
     try:
-        conn = sqlite3.connect(_ro_uri(path), uri=True, timeout=5.0, check_same_thread=False)
+        conn = sqlite3.connect(_ro_uri(path, immutable), uri=True, timeout=5.0, check_same_thread=False)
     except sqlite3.Error as exc:
         raise SessionSourceError(f"{origin}: cannot open the session store read-only ({exc})") from None
     try:
@@ -412,7 +449,6 @@ def read_hermes_db(path: str | Path, out: ReadResult | None = None, progress: Pr
         raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
     finally:
         conn.close()
-    return out
 
 
 def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], message_columns: set[str],
