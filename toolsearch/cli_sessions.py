@@ -123,9 +123,9 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     out += ["replayed with the current settings:", _table(rows, ["variant", "empty", "found called", "drift"]), ""]
     model_rows = []
     for model, f in agg["per_model"].items():
-        model_rows.append([_safe(model), f["sessions"], f["searches"], f["searches_per_session"] or 0,
+        model_rows.append([_safe(model), f["sessions"], f["searches"], f"{f['searches_per_session'] or 0:.2f}",
                            _rate(f["recorded_empty_rate"]), _rate(f["replay_empty_rate"]["reference"]),
-                           f["round_trips_per_called_tool"] if f["round_trips_per_called_tool"] is not None else "—"])
+                           "—" if f["round_trips_per_called_tool"] is None else f"{f['round_trips_per_called_tool']:.2f}"])
     out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "per session", "empty (recorded)",
                                               "empty (reference)", "round trips per called tool"]), ""]
     if agg["top_failed"]:

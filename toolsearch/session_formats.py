@@ -355,7 +355,8 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
         return
     # anthropic / openai: one conversation or a list of them
     conversations: list[tuple[str, Any]]
-    if isinstance(value, list) and value and all(isinstance(v, (list, Mapping)) and _is_conversation(v) for v in value):
+    if isinstance(value, list) and value and any(_is_conversation(v) for v in value) and \
+            not any(isinstance(v, Mapping) and "role" in v for v in value):
         conversations = [(f"{where}[{i}]", v) for i, v in enumerate(value)]
     else:
         conversations = [(where, value)]
@@ -367,8 +368,8 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
 
 
 def _is_conversation(value: Any) -> bool:
-    """A list of messages, or an object with a ``messages`` list (not a single message)."""
-    return isinstance(value, list) or (isinstance(value, Mapping) and isinstance(value.get("messages"), list))
+    """A list of messages, or an object with ``messages`` (not a single message)."""
+    return isinstance(value, list) or (isinstance(value, Mapping) and "messages" in value)
 
 
 class _Bad(Exception):
@@ -668,7 +669,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
         messages = conv
     if not isinstance(messages, list):
         raise _Bad("expected a list of messages (or an object with 'messages')")
-    sid = meta.get("id") or meta.get("session_id") or f"{Path(where.split(':')[0]).name}#{n + 1}"
+    sid = meta.get("id") or meta.get("session_id") or f"{Path(re.sub(r'(:[0-9]+)?(\[[0-9]+\])?$', '', where)).name}#{n + 1}"
     session = RawSession(id=str(sid), origin=where, format=fmt,
                          model=meta.get("model") if isinstance(meta.get("model"), str) else None)
     session.context_length = _context_length(meta)
