@@ -58,6 +58,7 @@ COUNTERS: tuple[str, ...] = ("input_tokens", "output_tokens", "cache_read_tokens
 _CONTEXT_KEYS = ("context_length", "context_window", "model_context_length", "max_context_tokens")
 _HERMES_JSON_PREFIX = "\x00json:"  # how the Hermes store marks structured (list/dict) content
 _TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
+_PLACE_SUFFIX = re.compile(r"(:[0-9]+)?(\[[0-9]+\])?$")  # ":line" and "[index]" after a file name
 _TOOL_RESPONSE_TAG = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
 
 
@@ -669,7 +670,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
         messages = conv
     if not isinstance(messages, list):
         raise _Bad("expected a list of messages (or an object with 'messages')")
-    sid = meta.get("id") or meta.get("session_id") or f"{Path(re.sub(r'(:[0-9]+)?(\[[0-9]+\])?$', '', where)).name}#{n + 1}"
+    sid = meta.get("id") or meta.get("session_id") or f"{Path(_PLACE_SUFFIX.sub('', where)).name}#{n + 1}"
     session = RawSession(id=str(sid), origin=where, format=fmt,
                          model=meta.get("model") if isinstance(meta.get("model"), str) else None)
     session.context_length = _context_length(meta)
