@@ -22,6 +22,7 @@ PAGES = [
     st.Page("pages/cache_diff.py", title="Cache & collapse", icon=":material/difference:", url_path="cache_diff"),
     st.Page("pages/quality.py", title="Search quality & lint", icon=":material/fact_check:", url_path="quality"),
     st.Page("pages/strategies.py", title="Strategies", icon=":material/compare_arrows:", url_path="strategies"),
+    st.Page("pages/sessions.py", title="Sessions", icon=":material/history:", url_path="sessions"),
     st.Page("pages/report.py", title="Report", icon=":material/description:", url_path="report"),
 ]
 

@@ -14,11 +14,9 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.conftest import run_cli
 from toolsearch import constants as C
@@ -26,9 +24,8 @@ from toolsearch.config import ToolSearchConfig
 from toolsearch.evaluation import DEFAULT_VARIANTS, load_queries
 from toolsearch.inspector import Inspector
 from toolsearch.session_formats import SessionSourceError, detect_format, read_text
-from toolsearch.sessions import (CallEvent, CompactionEvent, DescribeEvent, SearchEvent, event_to_dict,
-                                 export_queries, listing_what_if, load_sessions, load_sessions_text, mask_secrets,
-                                 replay, replay_variants, summary)
+from toolsearch.sessions import (event_to_dict, export_queries, listing_what_if, load_sessions, load_sessions_bytes,
+                                 load_sessions_text, mask_secrets, replay, replay_variants, summary)
 
 ROOT = Path(__file__).absolute().parent.parent
 SAMPLES = ROOT / "sample_sessions"
@@ -189,7 +186,7 @@ def test_hermes_exports_read_like_the_store(tmp_path):
     python = hermes_python()
     home = tmp_path / "home"
     home.mkdir()
-    db = write_store(home, SPEC)
+    write_store(home, SPEC)
     hermes = Path(python).parent / "hermes"
     env = {**os.environ, "HERMES_HOME": str(home)}
     done = subprocess.run([str(hermes), "sessions", "export", str(tmp_path / "all.jsonl")], env=env,
@@ -244,6 +241,17 @@ def test_each_sample_format(name, fmt, sessions, queries):
     assert len(loaded.sessions) == sessions
     assert sum(len(e.queries) for s in loaded.sessions for e in s.searches) == queries
     assert {s.format for s in loaded.sessions} == {fmt}
+
+
+def test_uploaded_bytes_store_and_text():
+    data = (SAMPLES / "state.db").read_bytes()
+    loaded = load_sessions_bytes(data, "my-state.db")
+    assert [s.origin for s in loaded.sessions] == ["my-state.db"] * 6
+    assert [s.id for s in loaded.sessions] == [s.id for s in load_sessions([SAMPLES / "state.db"]).sessions]
+    text = load_sessions_bytes((SAMPLES / "claude-code.jsonl").read_bytes(), "cc.jsonl")
+    assert [s.format for s in text.sessions] == ["claude-code"] * 3
+    with pytest.raises(SessionSourceError, match=r"^up\.bin: expected UTF-8 text or a SQLite session store"):
+        load_sessions_bytes(b"\xff\xfe\x00garbage", "up.bin")
 
 
 def test_anthropic_server_side_tool_search_blocks():

@@ -174,7 +174,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 if e.error:
                     out.append(f"     error: {_safe(e.error)}")
             else:
-                out.append(f"  compaction" + (f" ({e.messages} messages archived)" if e.messages else ""))
+                out.append("  compaction" + (f" ({e.messages} messages archived)" if e.messages else ""))
         out.append("")
     return "\n".join(out).rstrip()
 

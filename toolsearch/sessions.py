@@ -33,7 +33,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
@@ -44,8 +44,8 @@ from .evaluation import DEFAULT_VARIANTS, variant_options
 from .inspector import Inspector
 from .mcpconfig import scrub_text
 from .plan import listing_budget
-from .session_formats import (Compaction, Progress, RawSession, ReadResult, SessionProblem, ToolResult, ToolUse,
-                              read_sessions, read_text)
+from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
+                              SessionSourceError, ToolResult, ToolUse, read_sessions, read_text)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 
 #: Names of the harness tool-search tools other than the bridge's own ``tool_search``.
@@ -426,6 +426,40 @@ def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> Loaded
     """:func:`load_sessions` for the text of one file (an upload)."""
     read = read_text(text, origin, fmt, ReadResult())
     return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+
+
+def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
+                        progress: Progress | None = None) -> LoadedSessions:
+    """:func:`load_sessions` for the bytes of one uploaded file named ``name``.
+
+    A SQLite store goes through a private temporary file (SQLite opens files only), read
+    read-only and deleted afterwards; places in problems and origins name ``name``, not the
+    temporary file. Text must be UTF-8.
+
+    Raises:
+        SessionSourceError: unreadable or unrecognised content.
+    """
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    if fmt == "hermes-db" or (fmt is None and data.startswith(SQLITE_MAGIC)):
+        fd, tmp = tempfile.mkstemp(prefix="toolsearch-session-", suffix=".db")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            loaded = load_sessions([tmp], "hermes-db", progress)
+        finally:
+            for leftover in (tmp, f"{tmp}-wal", f"{tmp}-shm"):
+                Path(leftover).unlink(missing_ok=True)
+        for session in loaded.sessions:
+            object.__setattr__(session, "origin", session.origin.replace(tmp, name))
+        loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
+        return loaded
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SessionSourceError(f"{name}: expected UTF-8 text or a SQLite session store (byte {exc.start})") from None
+    return load_sessions_text(text, name, fmt)
 
 
 # --- replay -----------------------------------------------------------------------------------
