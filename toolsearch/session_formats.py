@@ -210,10 +210,10 @@ def _format_of(value: Any) -> str | None:
             return "openai"
         if isinstance(value[0], list):
             return _messages_format(value[0])
-        if isinstance(value[0], Mapping) and ("messages" in value[0] or "conversations" in value[0]):
+        if isinstance(value[0], dict) and ("messages" in value[0] or "conversations" in value[0]):
             return _format_of(value[0])
         return _messages_format(value)
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         return None
     if "conversations" in value:
         return "trajectory"
@@ -230,12 +230,12 @@ def _format_of(value: Any) -> str | None:
 def _messages_format(messages: Sequence[Any]) -> str:
     """``anthropic`` when any message has content blocks of Anthropic tool types, else ``openai``."""
     for message in messages:
-        if not isinstance(message, Mapping):
+        if not isinstance(message, dict):
             continue
         if message.get("tool_calls") or message.get("role") == "tool":
             return "openai"
         content = message.get("content")
-        if isinstance(content, list) and any(isinstance(b, Mapping) and b.get("type") in _ANTHROPIC_BLOCKS
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS
                                              for b in content):
             return "anthropic"
     return "openai"
@@ -357,7 +357,7 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
     # anthropic / openai: one conversation or a list of them
     conversations: list[tuple[str, Any]]
     if isinstance(value, list) and value and any(_is_conversation(v) for v in value) and \
-            not any(isinstance(v, Mapping) and "role" in v for v in value):
+            not any(isinstance(v, dict) and "role" in v for v in value):
         conversations = [(f"{where}[{i}]", v) for i, v in enumerate(value)]
     else:
         conversations = [(where, value)]
@@ -370,7 +370,7 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
 
 def _is_conversation(value: Any) -> bool:
     """A list of messages, or an object with ``messages`` (not a single message)."""
-    return isinstance(value, list) or (isinstance(value, Mapping) and "messages" in value)
+    return isinstance(value, list) or (isinstance(value, dict) and "messages" in value)
 
 
 class _Bad(Exception):
@@ -518,7 +518,7 @@ def _hermes_content(content: Any) -> Any:
 
 
 def _json_object(value: Any) -> dict[str, Any]:
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return dict(value)
     if isinstance(value, str) and value.strip():
         try:
@@ -546,7 +546,7 @@ def _number(value: Any) -> float | None:
 def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str, out: ReadResult) -> None:
     for index, message in enumerate(messages):
         place = f"{where}: messages[{index}]"
-        if not isinstance(message, Mapping):
+        if not isinstance(message, dict):
             out.problems.append(SessionProblem(place, "expected an object with a 'role'; message skipped"))
             continue
         session.messages += 1
@@ -559,7 +559,7 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                 except ValueError:
                     out.problems.append(SessionProblem(place, "'tool_calls' is not valid JSON; calls skipped"))
                     calls = None
-            if isinstance(calls, Mapping):
+            if isinstance(calls, dict):
                 calls = [calls]
             for j, call in enumerate(calls or []):
                 use = _openai_call(call)
@@ -574,9 +574,9 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
 
 
 def _openai_call(call: Any) -> ToolUse | None:
-    if not isinstance(call, Mapping):
+    if not isinstance(call, dict):
         return None
-    function = call.get("function") if isinstance(call.get("function"), Mapping) else call
+    function = call.get("function") if isinstance(call.get("function"), dict) else call
     name = function.get("name")
     if not isinstance(name, str) or not name.strip():
         return None
@@ -595,7 +595,7 @@ def _parse_arguments(value: Any) -> Any:
 
 
 def _hermes_export_session(item: Any, where: str) -> RawSession:
-    if not isinstance(item, Mapping) or not isinstance(item.get("messages"), list):
+    if not isinstance(item, dict) or not isinstance(item.get("messages"), list):
         raise _Bad("expected a session object with a 'messages' list")
     sid = item.get("id") or item.get("session_id")
     if not isinstance(sid, (str, int)) or not str(sid).strip():
@@ -607,7 +607,7 @@ def _hermes_export_session(item: Any, where: str) -> RawSession:
     session.context_length = _context_length(_json_object(item.get("model_config")))
     session.counters = {k: int(item[k]) for k in COUNTERS if isinstance(item.get(k), (int, float)) and item.get(k)}
     problems = ReadResult()
-    messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, Mapping) else m
+    messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
                 for m in item["messages"]]
     _add_chat_messages(session, messages, where, problems)
     if problems.problems:
@@ -618,7 +618,7 @@ def _hermes_export_session(item: Any, where: str) -> RawSession:
 # --- trajectories -----------------------------------------------------------------------------
 
 def _trajectory_session(item: Any, where: str) -> RawSession:
-    if not isinstance(item, Mapping) or not isinstance(item.get("conversations"), list):
+    if not isinstance(item, dict) or not isinstance(item.get("conversations"), list):
         raise _Bad("expected an object with a 'conversations' list")
     sid = item.get("id") or item.get("session_id") or where
     session = RawSession(id=str(sid), origin=where, format="trajectory",
@@ -626,7 +626,7 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
     counter = 0
     open_ids: list[str] = []
     for index, turn in enumerate(item["conversations"]):
-        if not isinstance(turn, Mapping) or not isinstance(turn.get("value"), str):
+        if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
             raise _Bad(f"conversations[{index}]: expected {{from, value}}")
         session.messages += 1
         speaker = turn.get("from")
@@ -638,7 +638,7 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
                     call = json.loads(body)
                 except ValueError:
                     raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} is not valid JSON") from None
-                if not isinstance(call, Mapping) or not isinstance(call.get("name"), str):
+                if not isinstance(call, dict) or not isinstance(call.get("name"), str):
                     raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} has no 'name'")
                 counter += 1
                 call_id = f"t{counter}"
@@ -650,7 +650,7 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
                     response = json.loads(body)
                 except ValueError:
                     response = {"content": body}
-                if not isinstance(response, Mapping):
+                if not isinstance(response, dict):
                     response = {"content": response}
                 call_id = open_ids[k] if k < len(open_ids) else f"t?{index}.{k}"
                 content = response.get("content")
@@ -664,7 +664,7 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
 
 def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
     meta: Mapping[str, Any] = {}
-    if isinstance(conv, Mapping):
+    if isinstance(conv, dict):
         meta, messages = conv, conv.get("messages")
     else:
         messages = conv
@@ -679,7 +679,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
         _add_chat_messages(session, messages, where, problems)
     else:
         for index, message in enumerate(messages):
-            if not isinstance(message, Mapping) or "role" not in message:
+            if not isinstance(message, dict) or "role" not in message:
                 problems.problems.append(SessionProblem(f"{where}: messages[{index}]", "expected {role, content}"))
                 continue
             session.messages += 1
@@ -693,7 +693,7 @@ def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: Re
     if not isinstance(content, list):
         return  # plain text: no tool events
     for index, block in enumerate(content):
-        if not isinstance(block, Mapping):
+        if not isinstance(block, dict):
             continue
         kind = block.get("type")
         if kind in ("tool_use", "server_tool_use"):
@@ -715,7 +715,7 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
     for where, entry in _json_values(text, origin, out):
         entries = entry if isinstance(entry, list) else [entry]
         for item in entries:
-            if not isinstance(item, Mapping):
+            if not isinstance(item, dict):
                 out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
                 continue
             sid = str(item.get("sessionId") or item.get("session_id") or Path(origin).stem)
@@ -727,7 +727,7 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                 session.steps.append(Compaction())
                 continue
             message = item.get("message")
-            if kind not in ("user", "assistant") or not isinstance(message, Mapping):
+            if kind not in ("user", "assistant") or not isinstance(message, dict):
                 continue
             if item.get("isCompactSummary"):
                 continue
@@ -736,7 +736,7 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                 if isinstance(message.get("model"), str) and message["model"] and not message["model"].startswith("<"):
                     session.model = message["model"]
                 usage = message.get("usage")
-                if isinstance(usage, Mapping):
+                if isinstance(usage, dict):
                     for key, name in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"),
                                       ("cache_read_input_tokens", "cache_read_tokens"),
                                       ("cache_creation_input_tokens", "cache_write_tokens")):

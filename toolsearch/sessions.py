@@ -209,7 +209,7 @@ def mask_secrets(value: Any, key: str = "") -> Any:
     (:func:`toolsearch.mcpconfig.scrub_text`, as config secrets are masked). Dicts and lists are
     walked; other values are returned unchanged.
     """
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return {k: mask_secrets(v, str(k)) for k, v in value.items()}
     if isinstance(value, list):
         return [mask_secrets(v, key) for v in value]
@@ -237,7 +237,7 @@ def mask_text(text: str) -> str:
 def _json(content: Any) -> Any:
     """A tool result's content as JSON when it is JSON text (or text blocks holding it)."""
     if isinstance(content, list):
-        texts = [b.get("text") for b in content if isinstance(b, Mapping) and b.get("type") == "text"]
+        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
         if len(texts) == 1 and isinstance(texts[0], str):
             content = texts[0]
         else:
@@ -259,13 +259,13 @@ def _error_of(result: ToolResult | None) -> tuple[bool | None, str | None]:
     data = _json(result.content)
     if result.is_error:
         return False, _short(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False))
-    if isinstance(data, Mapping):
+    if isinstance(data, dict):
         if data.get("error"):
             error = data["error"]
             return False, _short(error if isinstance(error, str) else json.dumps(error, ensure_ascii=False))
         if data.get("success") is False or data.get("isError") is True or data.get("is_error") is True:
             return False, _short(json.dumps(data, ensure_ascii=False))
-    if isinstance(data, Mapping) and data.get("type") == "tool_search_tool_result_error":
+    if isinstance(data, dict) and data.get("type") == "tool_search_tool_result_error":
         return False, str(data.get("error_code") or "error")
     return True, None
 
@@ -281,18 +281,18 @@ def _is_search_tool(use: ToolUse) -> bool:
 
 
 def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchEvent:
-    args = use.arguments if isinstance(use.arguments, Mapping) else {}
+    args = use.arguments if isinstance(use.arguments, dict) else {}
     data = _json(result.content) if result is not None else None
     if use.name == C.TOOL_SEARCH:
         queries = clean_string_list(args.get("queries"), dedupe=False) or []
         limit = args.get("limit")
         groups: dict[int, tuple[str, ...]] = {}
         error = None
-        if isinstance(data, Mapping):
+        if isinstance(data, dict):
             if "error" in data:
                 error = _short(str(data["error"]))
             for i, group in enumerate(data.get("results") or []):
-                if isinstance(group, Mapping) and isinstance(group.get("matches"), list):
+                if isinstance(group, dict) and isinstance(group.get("matches"), list):
                     groups[i] = tuple(str(m) for m in group["matches"])
         elif result is not None and result.is_error:
             error = _short(str(data))
@@ -306,7 +306,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
     error = None
     if result is not None:
         names = _tool_references(data)
-        if isinstance(data, Mapping) and str(data.get("type", "")).endswith("_error"):
+        if isinstance(data, dict) and str(data.get("type", "")).endswith("_error"):
             error = str(data.get("error_code") or "error")
             matches = ()
         elif result.is_error:
@@ -319,22 +319,22 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
 
 def _tool_references(data: Any) -> list[str]:
     """Tool names in ``tool_reference`` blocks (a list of blocks, or ``{"tool_references": [...]}``)."""
-    if isinstance(data, Mapping):
+    if isinstance(data, dict):
         data = data.get("tool_references", data.get("content", []))
     out = []
     for block in data if isinstance(data, list) else []:
-        if isinstance(block, Mapping) and block.get("type") == "tool_reference" and isinstance(block.get("tool_name"), str):
+        if isinstance(block, dict) and block.get("type") == "tool_reference" and isinstance(block.get("tool_name"), str):
             out.append(block["tool_name"])
     return out
 
 
 def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> DescribeEvent:
-    args = use.arguments if isinstance(use.arguments, Mapping) else {}
+    args = use.arguments if isinstance(use.arguments, dict) else {}
     names = tuple(clean_string_list(args.get("names"), dedupe=True) or ())
     data = _json(result.content) if result is not None else None
     not_found: tuple[str, ...] = ()
     error = None
-    if isinstance(data, Mapping):
+    if isinstance(data, dict):
         if isinstance(data.get("not_found"), list):
             not_found = tuple(str(n) for n in data["not_found"])
         if "error" in data:
@@ -344,7 +344,7 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
 
 def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
     """``(name, arguments)`` per entry of a ``tool_call`` envelope (RB §9.1 shapes, leniently)."""
-    args = arguments if isinstance(arguments, Mapping) else {}
+    args = arguments if isinstance(arguments, dict) else {}
     calls = args.get("calls")
     if calls is None:
         name = args.get("name")
@@ -354,11 +354,11 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
             calls = json.loads(calls)
         except ValueError:
             return []
-    if isinstance(calls, Mapping):
+    if isinstance(calls, dict):
         calls = [calls]
     out = []
     for entry in calls if isinstance(calls, list) else []:
-        if isinstance(entry, Mapping) and isinstance(entry.get("name"), str) and entry["name"].strip():
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"].strip():
             value = entry.get("arguments")
             if isinstance(value, str):
                 try:
