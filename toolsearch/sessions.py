@@ -44,6 +44,7 @@ from .evaluation import DEFAULT_VARIANTS, variant_options
 from .inspector import Inspector
 from .mcpconfig import scrub_text
 from .plan import listing_budget
+from .search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, read_sessions, read_text)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
@@ -539,17 +540,22 @@ def replay_variants(asked: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None]:
-    """Why ``query`` admits nothing on a search index: (reason in words, gate term)."""
-    ex = index.explain(query, limit, max_candidates=len(index) or 1)
-    if not ex.tokens:
+    """Why ``query`` admits nothing on a :class:`~toolsearch.search.SearchIndex`: (reason in words,
+    gate term). The gate term is the query's rarest term (highest IDF, first in query order on a
+    tie) and the coverage floor is :func:`~toolsearch.search.required_coverage` (RB §7.4)."""
+    stems = (tokenize_unicode if index.options.tokenizer == "unicode" else tokenize)(query)
+    if not stems:
         return "no word the tokenizer reads (nothing to search for)", None
-    gate_df = next((t.df for t in ex.terms if t.stem == ex.gate), 0)
+    gate = max(stems, key=index.idf)
+    answerable = [t for t in dict.fromkeys(stems) if index.df(t) > 0]
+    gate_df = index.df(gate)
     if gate_df == 0 and index.options.gate:
-        return f"the gate term '{ex.gate}' occurs in no tool", ex.gate
-    if not ex.answerable:
-        return "no query term occurs in any tool", ex.gate
-    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{ex.gate}', but none covers "
-            f"{ex.required} of the {len(ex.answerable)} answerable terms"), ex.gate
+        return f"the gate term '{gate}' occurs in no tool", gate
+    if not answerable:
+        return "no query term occurs in any tool", gate
+    required = required_coverage(len(answerable))
+    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{gate}', but none covers "
+            f"{required} of the {len(answerable)} answerable terms"), gate
 
 
 def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
@@ -572,7 +578,7 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
     """
     names = replay_variants(variants)
     bridges = {name: inspector.bridge(config, variant_options(name)) for name in names}
-    cache: dict[tuple[str, str, int], tuple[tuple[str, ...], str | None, str | None]] = {}
+    cache: dict[tuple[str, str, int], tuple[tuple[str, ...], frozenset[str], str | None, str | None]] = {}
     out: list[QueryReplay] = []
     total = len(sessions)
     for done, session in enumerate(sessions, 1):
@@ -588,9 +594,9 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
                     if hit is None:
                         matches = tuple(n for n, _ in bridge.index.search(record.query, limit))
                         why, gate = why_empty(bridge.index, record.query, limit) if not matches else (None, None)
-                        hit = cache[key] = (matches, why, gate)
-                    matches, why, gate = hit
-                    outcomes[name] = Outcome(matches, not matches, bool(later_set & set(matches)),
+                        hit = cache[key] = (matches, frozenset(matches), why, gate)
+                    matches, match_set, why, gate = hit
+                    outcomes[name] = Outcome(matches, not matches, not later_set.isdisjoint(match_set),
                                              None if record.matches is None else matches != record.matches, why, gate)
                 out.append(QueryReplay(session.id, session.model, event.step, record.query, limit, record.matches,
                                        later, outcomes))
