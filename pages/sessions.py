@@ -22,7 +22,7 @@ from toolsearch.errors import ToolsearchError
 from toolsearch.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
-                                 export_queries_yaml, listing_what_if, load_sessions, load_sessions_bytes, replay, report, summary)
+                                 export_queries_yaml, listing_what_if, load_sessions, load_sessions_bytes, replay, show_invisible, report, summary)
 
 SAMPLES_DIR = common.ROOT / "sample_sessions"
 SAMPLE = "Sample sessions"
@@ -119,6 +119,11 @@ def _source(bar: Any) -> tuple[LoadedSessions | None, str]:
     return _load_path(str(path), st_.st_size, st_.st_mtime_ns, fmt, bar), str(path)
 
 
+def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """A table of session text with invisible characters made visible (text cells only)."""
+    return pd.DataFrame([{k: show_invisible(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows])
+
+
 def variant_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Recorded vs replayed per variant (one row each; ``recorded`` first)."""
     rows = [{"outcome of": "recorded", "empty": data["recorded"]["empty"],
@@ -203,7 +208,7 @@ def render() -> None:
         loaded, label = _source(bar)
     except ToolsearchError as exc:
         bar.empty()
-        st.error(str(exc), icon="⚠️")
+        st.error(common.md_escape(show_invisible(str(exc))), icon="⚠️")
         return
     if loaded is None:
         bar.empty()
@@ -219,10 +224,11 @@ def render() -> None:
     agg = aggregates(loaded.sessions, rep)
 
     for problem in loaded.problems[:20]:
-        st.warning(f"Skipped: {problem}", icon="⚠️")
+        st.warning(common.md_escape(show_invisible(f"Skipped: {problem}")), icon="⚠️")
     if len(loaded.problems) > 20:
         st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon="⚠️")
-    st.text(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} ({rep.deferred_count} deferred tools)")
+    st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
+                           f"({rep.deferred_count} deferred tools)"))
     m = st.columns(4)
     m[0].metric("Sessions", data["sessions"])
     m[1].metric("Searches (one per query)", data["searches"])
@@ -245,7 +251,7 @@ def render() -> None:
         else:
             st.caption("Recorded searches that came back empty, most frequent first, with the gate term that "
                        "stopped them under the reference search today.")
-            st.dataframe(pd.DataFrame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
+            st.dataframe(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
                                         "gate term": f["gate"] or "—",
                                         "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                        for f in failed]), hide_index=True, width="stretch", key="sessions_failed")
@@ -258,7 +264,7 @@ def render() -> None:
         if not what_if:
             st.info("No session called a deferred tool of this catalog.")
         else:
-            st.dataframe(pd.DataFrame([{
+            st.dataframe(_visible_frame([{
                 "session": w.session, "tool": w.tool, "server": w.server,
                 "context length": w.context_length if w.context_length else "unknown",
                 "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
@@ -266,20 +272,20 @@ def render() -> None:
                 "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
                 hide_index=True, width="stretch", key="sessions_whatif")
     with tabs[3]:
-        st.dataframe(pd.DataFrame(model_rows(agg)), hide_index=True, width="stretch", key="sessions_models")
+        st.dataframe(_visible_frame(model_rows(agg)), hide_index=True, width="stretch", key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
         chosen = st.selectbox("Session", ids, key="sessions_pick")
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
-        st.text(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
+        st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
                 f"{session.messages} messages · {session.round_trips} round trips"
-                + (f" · title: {session.title}" if session.title else ""))
+                + (f" · title: {session.title}" if session.title else "")))
         if session.counters:
             st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))
         rows = timeline_rows(session, rep)
         if rows:
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="sessions_timeline")
+            st.dataframe(_visible_frame(rows), hide_index=True, width="stretch", key="sessions_timeline")
         else:
             st.info("This session made no tool call.")
     with tabs[5]:

@@ -25,7 +25,7 @@ from toolsearch.evaluation import DEFAULT_VARIANTS, load_queries
 from toolsearch.inspector import Inspector
 from toolsearch.session_formats import SessionSourceError, detect_format, read_text
 from toolsearch.sessions import (event_to_dict, export_queries, listing_what_if, load_sessions, load_sessions_bytes,
-                                 load_sessions_text, mask_secrets, replay, replay_variants, summary)
+                                 load_sessions_text, mask_secrets, replay, replay_variants, show_invisible, summary)
 
 ROOT = Path(__file__).absolute().parent.parent
 SAMPLES = ROOT / "sample_sessions"
@@ -341,6 +341,19 @@ def test_trajectory_tool_calls_and_responses():
          "queries": [{"query": "create a github issue", "matches": ["mcp__github__create_issue"]}]},
         {"kind": "call", "step": 2, "name": "mcp__github__create_issue", "via": "tool_call",
          "arguments": {"title": "x"}, "succeeded": False, "error": "missing owner"}]
+
+
+def test_show_invisible_and_cli_text_is_literal(tmp_path):
+    assert show_invisible("plain text") == "plain text"
+    assert show_invisible("a\u200bb\u202e\x1b[31m\nx é") == "a<U+200B>b<U+202E><U+001B>[31m<U+000A>x é"
+    text = json.dumps([[{"role": "assistant", "tool_calls": tool_calls("q", "tool_search", {
+        "queries": ["find\u200b \x1b[2Jissues"]})}]])
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    done = run_cli("sessions", path, "--catalog", CATALOG)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\u200b" not in done.stdout
+    assert "#1 search 'find<U+200B> <U+001B>[2Jissues': recorded (not recorded)" in done.stdout
 
 
 def test_mask_secrets():

@@ -28,7 +28,7 @@ from .inspector import Inspector
 from .profile import load_profile
 from .session_formats import FORMAT_HELP, FORMATS
 from .sessions import (ListingWhatIf, Replay, Session, aggregates, export_queries, export_queries_yaml,
-                       listing_what_if, load_sessions, replay, report, summary)
+                       listing_what_if, load_sessions, replay, report, show_invisible, summary)
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -90,9 +90,8 @@ def _progress(label: str):
 
 
 def _safe(text: Any) -> str:
-    from .cli import _terminal_safe  # noqa: PLC0415 - shared with the other commands
-
-    return _terminal_safe(str(text))
+    """Session text for a terminal: invisible and control characters written as ``<U+XXXX>``."""
+    return show_invisible(str(text))
 
 
 def _names(names: Sequence[str] | None, limit: int = 4) -> str:
@@ -133,7 +132,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
         out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"]), ""]
     if what_if:
-        wrows = [[_safe(w.session), w.tool, "yes" if w.listed else "no", w.searches_before, w.budget,
+        wrows = [[_safe(w.session), _safe(w.tool), "yes" if w.listed else "no", w.searches_before, w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
@@ -153,7 +152,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 for record in e.queries:
                     q = queries.get((e.step, record.query))
                     ref = q.replayed["reference"] if q else None
-                    line = f"  #{e.step} search {_safe(repr(record.query))}: recorded {_safe(_names(record.matches))}"
+                    line = f"  #{e.step} search '{_safe(record.query)}': recorded {_safe(_names(record.matches))}"
                     if ref is not None:
                         line += f"; reference now {_safe(_names(ref.matches))}"
                         if ref.drift:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -231,6 +232,19 @@ def mask_text(text: str) -> str:
     if _OPAQUE.match(text) and re.search(r"\d", text) and re.search(r"[A-Za-z]", text):
         return C.SECRET_MASK
     return text
+
+
+_INVISIBLE_CATEGORIES = {"Cc", "Cf", "Co", "Cs", "Zl", "Zp"}
+
+
+def show_invisible(text: str) -> str:
+    """``text`` with invisible and control characters written as ``<U+XXXX>`` (zero-width spaces,
+    bidirectional controls, escapes…), so session text is shown as it is, never as it pretends to
+    be. Ordinary spaces stay; tabs and newlines become ``<U+0009>`` / ``<U+000A>`` too (a table
+    cell is one line)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(f"<U+{ord(ch):04X}>" if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text)
 
 
 # --- extraction -------------------------------------------------------------------------------
