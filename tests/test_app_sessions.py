@@ -87,7 +87,7 @@ def test_listing_what_if_follows_the_sidebar_settings():
     table = frame(at, "sessions_whatif")
     assert list(table["tool"]) == [w.tool for w in expected]
     assert list(table["listed"]) == ["yes" if w.listed else "no" for w in expected]
-    # at 8% of 16,000 tokens the grafana tools are listed by name; at the default 1% they are not
+    # at 8% of 16,000 tokens the grafana tools are listed by name; at the default 5% they are not
     grafana = table[table["tool"] == "mcp__grafana__search_dashboards"].iloc[0]
     assert (grafana["listed"], grafana["budget (tokens)"]) == ("yes", 1280)
 
