@@ -357,13 +357,15 @@ def test_show_invisible_and_cli_text_is_literal(tmp_path):
 
 
 def test_mask_secrets():
-    value = {"token": "abc123", "password": "", "query": "deploy", "n": 3,
+    value = {"token": "abc123", "password": "", "query": "deploy", "n": 3, "author": "mona", "max_tokens": "512",
+             "X-Api-Key": "k-1", "accessToken": "t-2",
              "headers": {"Authorization": "Bearer sk-abcdefghijklmnop"},
              "note": "use ghp_abcdefghijklmnopqrstuvwx1234 or Bearer zzzzzzzzzz9 please",
              "blob": "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7",
              "list": ["https://user:pw@h.example/p?sig=xyz&debug", "plain words here"]}
     assert mask_secrets(value) == {
-        "token": M, "password": "", "query": "deploy", "n": 3, "headers": {"Authorization": M},
+        "token": M, "password": "", "query": "deploy", "n": 3, "author": "mona", "max_tokens": "512",
+        "X-Api-Key": M, "accessToken": M, "headers": {"Authorization": M},
         "note": f"use {M} or Bearer {M} please", "blob": M,
         "list": [f"https://{M}@h.example/p?sig={M}&debug", "plain words here"]}
 

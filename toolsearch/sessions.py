@@ -191,8 +191,16 @@ class Session:
 
 # --- masking ----------------------------------------------------------------------------------
 
-_SECRET_KEY = re.compile(r"(pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|auth|credential|private[_-]?key|"
-                         r"cookie|session[_-]?key|access[_-]?key|signature|bearer)", re.IGNORECASE)
+#: A key names a secret when, lowercased without separators, it ends with one of these
+#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``; not ``author`` or ``max_tokens``).
+_SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
+                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer")
+_KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
+
+
+def _secret_key(key: str) -> bool:
+    flat = _KEY_SEPARATORS.sub("", key.lower())
+    return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
 _SECRET_VALUE = re.compile(
     r"\b(sk-[A-Za-z0-9_\-]{12,}|sk_(live|test)_[A-Za-z0-9]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
     r"|glpat-[A-Za-z0-9_\-]{16,}|xox[abposr]-[A-Za-z0-9\-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{30,}"
@@ -204,8 +212,8 @@ _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
 def mask_secrets(value: Any, key: str = "") -> Any:
     """``value`` with secret-looking parts replaced by ``••••`` (:data:`~toolsearch.constants.SECRET_MASK`).
 
-    Masked: string values under keys that name a secret (``password``, ``token``, ``api_key``,
-    ``authorization``…); known credential shapes anywhere in a string (``sk-…``, ``ghp_…``,
+    Masked: string values under keys that name a secret (ending in ``password``, ``token``,
+    ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a string (``sk-…``, ``ghp_…``,
     ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``); long opaque strings without spaces that mix
     letters and digits (32+ characters); URL credentials and query values
     (:func:`toolsearch.mcpconfig.scrub_text`, as config secrets are masked). Dicts and lists are
@@ -217,7 +225,7 @@ def mask_secrets(value: Any, key: str = "") -> Any:
         return [mask_secrets(v, key) for v in value]
     if not isinstance(value, str):
         return value
-    if key and _SECRET_KEY.search(key) and value:
+    if key and value and _secret_key(key):
         return C.SECRET_MASK
     return mask_text(value)
 
