@@ -43,13 +43,16 @@ def _results() -> weakref.WeakKeyDictionary:
     return weakref.WeakKeyDictionary()
 
 
-def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
+def _memo(key: tuple, owner: Any, loaded: LoadedSessions, make: Callable[[], Any]) -> Any:
+    """``make()`` once per inspector, loaded sessions and ``key``. The entry keeps ``loaded``
+    alive, so the ``id`` in its key cannot be reused by other sessions while it exists."""
     store = _results().setdefault(owner, {})
-    if key not in store:
+    full = (id(loaded), *key)
+    if full not in store:
         if len(store) >= 8:
             store.clear()
-        store[key] = make()
-    return store[key]
+        store[full] = (loaded, make())
+    return store[full][1]
 
 
 @st.cache_resource
@@ -215,9 +218,9 @@ def render() -> None:
         return
     variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
     progress = _progress(bar, "Replaying")
-    rep = _memo(("replay", id(loaded), v.config, variants), v.inspector,
+    rep = _memo(("replay", v.config, variants), v.inspector, loaded,
                 lambda: replay(loaded.sessions, v.inspector, v.config, variants, progress))
-    what_if = _memo(("whatif", id(loaded), v.config, v.context_length, v.tokenizer), v.inspector,
+    what_if = _memo(("whatif", v.config, v.context_length, v.tokenizer), v.inspector, loaded,
                     lambda: listing_what_if(loaded.sessions, v.inspector, v.config, v.context_length, v.tokenizer))
     bar.empty()
     data = summary(loaded.sessions, rep)
