@@ -26,6 +26,7 @@ PAGES = [
     st.Page("pages/quality.py", title="Search quality & lint", icon=":material/fact_check:", url_path="quality"),
     st.Page("pages/strategies.py", title="Strategies", icon=":material/compare_arrows:", url_path="strategies"),
     st.Page("pages/scopes.py", title="Scopes", icon=":material/group_work:", url_path="scopes"),
+    st.Page("pages/sessions.py", title="Sessions", icon=":material/history:", url_path="sessions"),
     st.Page("pages/report.py", title="Report", icon=":material/description:", url_path="report"),
 ]
 

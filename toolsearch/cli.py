@@ -162,21 +162,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", help="catalog name (default: the config file name)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import cli_diff, cli_quality, cli_strategies  # noqa: PLC0415 - they import from this module
+    from . import cli_diff, cli_quality, cli_sessions, cli_strategies  # noqa: PLC0415 - they import from this module
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
+    cli_sessions.add_parser(sub)
     return parser
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import cli_diff, cli_quality, cli_strategies  # noqa: PLC0415
+    from . import cli_diff, cli_quality, cli_sessions, cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff):
+    for module in (cli_quality, cli_diff, cli_sessions):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None

@@ -1,0 +1,146 @@
+"""The Sessions page (Streamlit ``AppTest``): the sample Hermes store replayed against the sidebar's
+catalog, compared with the engine's own answers (``toolsearch.sessions``) for the same settings.
+
+As in the other page tests, sidebar settings are given through the URL query string and the
+page's own widgets are set by key (see tests/test_app_tuning_report.py for why).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from pages.common import md_escape
+from toolsearch import constants as C
+from toolsearch.config import parse_config
+from toolsearch.evaluation import DEFAULT_VARIANTS
+from toolsearch.inspector import Inspector
+from toolsearch.sessions import listing_what_if, load_sessions, replay, summary
+
+ROOT = Path(__file__).absolute().parent.parent
+SAMPLES = ROOT / "sample_sessions"
+CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
+
+
+def open_page(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query or {})
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/sessions.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+#: A column only each table has.
+TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "smallest budget",
+          "sessions_models": "searches per session", "sessions_timeline": "event"}
+
+
+def frame(at: AppTest, key: str):
+    for df in at.dataframe:
+        if TABLES[key] in df.value.columns:
+            return df.value
+    raise AssertionError(f"no dataframe {key!r}")
+
+
+def metric(at: AppTest, label: str) -> str:
+    for m in at.metric:
+        if m.label == label:
+            return m.value
+    raise AssertionError(f"no metric {label!r}: {[m.label for m in at.metric]}")
+
+
+def engine(ctx: int | None = 200_000, query: dict[str, str] | None = None):
+    inspector = Inspector.from_files([CATALOG])
+    config = parse_config({"threshold_pct": float((query or {}).get("pct", C.THRESHOLD_PCT_DEFAULT))})
+    loaded = load_sessions([SAMPLES / "state.db"])
+    rep = replay(loaded.sessions, inspector, config, None)
+    return inspector, config, loaded, rep
+
+
+def test_sample_store_recorded_vs_replayed():
+    at = open_page()
+    inspector, config, loaded, rep = engine()
+    data = summary(loaded.sessions, rep)
+    assert metric(at, "Sessions") == "6"
+    assert metric(at, "Searches (one per query)") == str(data["searches"])
+    assert metric(at, "Recorded empty") == str(data["recorded"]["empty"])
+    table = frame(at, "sessions_variant_table")
+    assert list(table["outcome of"]) == ["recorded", *[f"replayed: {v}" for v in
+                                                       dict.fromkeys(["reference", *DEFAULT_VARIANTS])]]
+    for name, d in data["replay"].items():
+        row = table[table["outcome of"] == f"replayed: {name}"].iloc[0]
+        assert (row["empty"], row["found a called tool"], row["drift"]) == (d["empty"], d["found_called"], d["drift"])
+    failed = frame(at, "sessions_failed")
+    assert list(failed["query"]) == ["grafana dashboard latency", "page the on-call engineer",
+                                     "rotate kubernetes secret"]
+    assert list(failed["gate term"]) == ["latenc", "engin", "rotat"]
+
+
+def test_listing_what_if_follows_the_sidebar_settings():
+    at = open_page({"pct": "8"})
+    inspector, _, loaded, _ = engine()
+    config = parse_config({"threshold_pct": 8.0})
+    expected = listing_what_if(loaded.sessions, inspector, config, 200_000)
+    table = frame(at, "sessions_whatif")
+    assert list(table["tool"]) == [w.tool for w in expected]
+    assert list(table["listed"]) == ["yes" if w.listed else "no" for w in expected]
+    # at 8% of 16,000 tokens the grafana tools are listed by name; at the default 5% they are not
+    grafana = table[table["tool"] == "mcp__grafana__search_dashboards"].iloc[0]
+    assert (grafana["listed"], grafana["budget (tokens)"]) == ("yes", 1280)
+
+
+def test_timeline_masks_secrets_and_shows_drift():
+    at = open_page()
+    at.selectbox(key="sessions_pick").set_value("20261130_101200_b2").run()
+    assert not at.exception
+    timeline = frame(at, "sessions_timeline")
+    details = list(timeline["detail"])
+    assert details[0] == "page the on-call engineer"
+    assert f'"api_token": "{C.SECRET_MASK}"' in details[2]
+    assert "glsa_" not in " ".join(map(str, timeline.to_numpy().ravel()))
+    assert timeline.iloc[0]["reference"] == "(empty: the gate term 'engin' occurs in no tool)"
+    at.selectbox(key="sessions_pick").set_value("20261128_170000_d4").run()
+    row = frame(at, "sessions_timeline").iloc[0]
+    assert row["recorded"] == "mcp__slack__slack_send_message"
+    assert row["reference"] == "mcp__slack__slack_update_message, mcp__grafana__update_dashboard · drift"
+
+
+def test_other_sample_format_and_variant_choice():
+    at = open_page()
+    at.selectbox(key="sessions_sample").set_value("anthropic-messages.json").run()
+    at.multiselect(key="sessions_variants").set_value(["no-gate"]).run()
+    assert not at.exception
+    table = frame(at, "sessions_variant_table")
+    assert list(table["outcome of"]) == ["recorded", "replayed: reference", "replayed: no-gate"]
+    assert metric(at, "Sessions") == "6"
+
+
+def test_local_path_is_read_only_on_request(tmp_path):
+    at = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    assert not at.exception
+    assert any("Type the path" in i.value for i in at.info)
+    at.text_input(key="sessions_path").set_value(str(tmp_path / "missing.db")).run()
+    assert not at.error  # nothing is read before Read is pressed
+    at.button(key="sessions_read").click().run()
+    assert [e.value for e in at.error] == [md_escape(f"{tmp_path / 'missing.db'}: no such session file")]
+    bad = tmp_path / "broken.jsonl"
+    bad.write_text((SAMPLES / "trajectory.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n{oops\n",
+                   encoding="utf-8")
+    at.text_input(key="sessions_path").set_value(str(bad)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception
+    assert metric(at, "Sessions") == "1"
+    assert [w.value for w in at.warning] == [md_escape(f"Skipped: {bad}:2: not valid JSON (Expecting property name "
+                                                       "enclosed in double quotes); line skipped")]
+
+
+def test_export_of_labeled_queries_is_an_eval_file():
+    at = open_page()
+    buttons = {b.proto.label: b for b in at.get("download_button")}
+    assert "Download labeled queries (YAML)" in buttons
+    caption = " ".join(c.value for c in at.caption)
+    assert "9 labeled tasks" in caption

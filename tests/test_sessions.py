@@ -1,0 +1,504 @@
+"""Recorded sessions: reading every format, extraction, replay, listing what-if, labeled queries, CLI.
+
+Real components: session stores are written by Hermes' own ``hermes_state.SessionDB`` (PyPI
+package ``hermes-agent``, in its own virtual environment; ``$TOOLSEARCH_HERMES_PYTHON`` or
+``.ci/venv-hermes``) through ``scripts/hermes_store_writer.py`` run as a subprocess, and exported
+with Hermes' own ``hermes sessions export`` (JSON Lines and the Claude Code ``trace`` format).
+Those tests skip with the reason when the environment is missing and ``CI`` is unset; in CI
+they must run. The other formats are read from the sample files in ``sample_sessions/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+from toolsearch import constants as C
+from toolsearch.config import ToolSearchConfig
+from toolsearch.evaluation import DEFAULT_VARIANTS, load_queries
+from toolsearch.inspector import Inspector
+from toolsearch.session_formats import SessionSourceError, detect_format, read_text
+from toolsearch.sessions import (event_to_dict, export_queries, listing_what_if, load_sessions, load_sessions_bytes,
+                                 load_sessions_text, mask_secrets, replay, replay_variants, show_invisible, summary)
+
+ROOT = Path(__file__).absolute().parent.parent
+SAMPLES = ROOT / "sample_sessions"
+CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
+WRITER = ROOT / "scripts" / "hermes_store_writer.py"
+M = C.SECRET_MASK
+
+
+def hermes_python() -> str:
+    """The Python of the hermes-agent environment, or skip (outside CI) / fail (in CI)."""
+    value = os.environ.get("TOOLSEARCH_HERMES_PYTHON")
+    if value and Path(value).exists():
+        return value
+    local = ROOT / ".ci" / "venv-hermes" / "bin" / "python"
+    if local.exists():
+        return str(local)
+    message = "hermes-agent is not installed (set TOOLSEARCH_HERMES_PYTHON or run .ci/run)"
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must have {message}")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def inspector() -> Inspector:
+    return Inspector.from_files([CATALOG])
+
+
+def tool_calls(call_id: str, name: str, arguments: dict) -> list[dict]:
+    return [{"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]
+
+
+def search_response(query: str, matches: list[str]) -> str:
+    return json.dumps({"queries": [query], "total_available": 178,
+                       "results": [{"query": query, "matches": matches}], "tools": {}})
+
+
+SPEC = {"sessions": [
+    {"id": "s-first", "model": "openai/gpt-5-mini", "model_config": {"context_length": 16000, "max_tokens": 4096},
+     "title": "On-call", "tokens": {"input_tokens": 1200, "output_tokens": 80, "cache_read_tokens": 900,
+                                    "cache_write_tokens": 150},
+     "messages": [
+         {"role": "user", "content": "Who is on call?"},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls("c1", "terminal", {"command": "date"})},
+         {"role": "tool", "tool_call_id": "c1", "tool_name": "terminal", "content": "{\"output\": \"Mon\"}"},
+         {"compact": [{"role": "user", "content": "Summary: the user wants the on-call engineer."}]},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls(
+             "c2", "tool_search", {"queries": ["page the on-call engineer", "on-call schedule"], "limit": 3})},
+         {"role": "tool", "tool_call_id": "c2", "tool_name": "tool_search", "content": json.dumps(
+             {"queries": ["page the on-call engineer", "on-call schedule"], "total_available": 178, "results": [
+                 {"query": "page the on-call engineer", "matches": []},
+                 {"query": "on-call schedule", "matches": ["mcp__grafana__list_oncall_schedules",
+                                                           "mcp__grafana__get_current_oncall_users",
+                                                           "mcp__slack__slack_schedule_message"]}], "tools": {}})},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls(
+             "c3", "tool_describe", {"names": ["mcp__grafana__get_current_oncall_users", "mcp__grafana__whoami"]})},
+         {"role": "tool", "tool_call_id": "c3", "tool_name": "tool_describe", "content": json.dumps(
+             {"tools": {}, "not_found": ["mcp__grafana__whoami"], "hint": "…"})},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls("c4", "tool_call", {
+             "name": "mcp__grafana__get_current_oncall_users",
+             "arguments": {"schedule_id": "S1", "api_token": "glsa_x9", "url": "https://u:pw@grafana.example/x?key=abcdef"}})},
+         {"role": "tool", "tool_call_id": "c4", "tool_name": "tool_call", "content": "{\"error\": \"schedule not found\"}"},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls("c5", "tool_call", {
+             "calls": [{"name": "mcp__grafana__get_current_oncall_users", "arguments": "{\"schedule_id\": \"S2\"}"}]})},
+         {"role": "tool", "tool_call_id": "c5", "tool_name": "tool_call", "content": "{\"users\": [\"mona\"]}"},
+         {"role": "assistant", "content": "Mona is on call."}]},
+    {"id": "s-second", "model": "anthropic/claude-sonnet-4.5",
+     "messages": [
+         {"role": "user", "content": "Tell #release 2.4 is out"},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls("d1", "tool_search", {"queries": "slack send message"})},
+         {"role": "tool", "tool_call_id": "d1", "tool_name": "tool_search",
+          "content": search_response("slack send message", ["mcp__slack__slack_send_message"])},
+         {"role": "assistant", "content": "", "tool_calls": tool_calls("d2", "tool_call", {
+             "name": "mcp__slack__slack_post_message", "arguments": {"channel_id": "C1", "text": "2.4 is out"}})},
+         {"role": "tool", "tool_call_id": "d2", "tool_name": "tool_call", "content": "{\"ok\": true}"}]},
+]}
+
+EXPECTED_FIRST = [
+    {"kind": "compaction", "step": 0, "messages": 3},
+    {"kind": "search", "step": 1, "tool": "tool_search", "limit": 3, "error": None, "queries": [
+        {"query": "page the on-call engineer", "matches": []},
+        {"query": "on-call schedule", "matches": ["mcp__grafana__list_oncall_schedules",
+                                                  "mcp__grafana__get_current_oncall_users",
+                                                  "mcp__slack__slack_schedule_message"]}]},
+    {"kind": "describe", "step": 2, "names": ["mcp__grafana__get_current_oncall_users", "mcp__grafana__whoami"],
+     "not_found": ["mcp__grafana__whoami"], "error": None},
+    {"kind": "call", "step": 3, "name": "mcp__grafana__get_current_oncall_users", "via": "tool_call",
+     "arguments": {"schedule_id": "S1", "api_token": M, "url": f"https://{M}@grafana.example/x?key={M}"},
+     "succeeded": False, "error": "schedule not found"},
+    {"kind": "call", "step": 4, "name": "mcp__grafana__get_current_oncall_users", "via": "tool_call",
+     "arguments": {"schedule_id": "S2"}, "succeeded": True, "error": None},
+]
+
+
+def write_store(tmp_path: Path, spec: dict, name: str = "state.db", export: bool = False) -> Path:
+    spec_file = tmp_path / f"{name}.spec.json"
+    spec_file.write_text(json.dumps(spec), encoding="utf-8")
+    db = tmp_path / name
+    cmd = [hermes_python(), str(WRITER), str(spec_file), str(db)]
+    if export:
+        cmd += ["--export", str(tmp_path / f"{name}.export.jsonl")]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --- the Hermes store, written by Hermes ---------------------------------------------------------
+
+def test_hermes_store_read_back_read_only(tmp_path):
+    db = write_store(tmp_path, SPEC)
+    before = digest(db)
+    files_before = sorted(p.name for p in tmp_path.iterdir())
+    assert detect_format(db) == "hermes-db"
+    loaded = load_sessions([db])
+    assert loaded.problems == []
+    first, second = loaded.sessions
+    assert (first.id, first.model, first.context_length, first.title, first.format) == (
+        "s-first", "openai/gpt-5-mini", 16000, "On-call", "hermes-db")
+    assert dict(first.counters) == {"input_tokens": 1200, "output_tokens": 80, "cache_read_tokens": 900,
+                                    "cache_write_tokens": 150}
+    # only the active rows: the terminal call before the compaction was archived, not read
+    assert [event_to_dict(e) for e in first.events] == EXPECTED_FIRST
+    assert first.messages == 10  # summary + 9 messages after it
+    assert (second.id, second.context_length, second.counters) == ("s-second", None, {})
+    assert [e.kind for e in second.events] == ["search", "call"]
+    # read-only: same bytes, no journal files left behind
+    assert digest(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == files_before
+
+
+def test_hermes_store_with_a_live_writer(tmp_path):
+    """A Hermes process keeps the store open and writes while toolsearch reads it."""
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps({"sessions": [SPEC["sessions"][1]]}), encoding="utf-8")
+    db = tmp_path / "live.db"
+    writer = subprocess.Popen([hermes_python(), str(WRITER), str(spec), str(db), "--keep-open"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert writer.stdout.readline().strip() == "ready"
+        assert Path(f"{db}-wal").exists()  # Hermes holds the store open in WAL mode
+        first = load_sessions([db]).sessions[0]
+        assert first.messages == 5
+        for n in range(2):  # the writer is never blocked by the reader
+            writer.stdin.write(f"message {n}\n")
+            writer.stdin.flush()
+            assert writer.stdout.readline().strip() == "wrote"
+        assert load_sessions([db]).sessions[0].messages == 7
+    finally:
+        writer.stdin.close()
+        assert writer.wait(timeout=60) == 0
+
+
+def test_hermes_exports_read_like_the_store(tmp_path):
+    """``hermes sessions export`` (JSON Lines) and ``--format trace`` (Claude Code JSONL), run offline."""
+    python = hermes_python()
+    home = tmp_path / "home"
+    home.mkdir()
+    write_store(home, SPEC)
+    hermes = Path(python).parent / "hermes"
+    env = {**os.environ, "HERMES_HOME": str(home)}
+    done = subprocess.run([str(hermes), "sessions", "export", str(tmp_path / "all.jsonl")], env=env,
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    exported = load_sessions([tmp_path / "all.jsonl"])
+    assert detect_format(tmp_path / "all.jsonl") == "hermes-export"
+    by_id = {s.id: s for s in exported.sessions}
+    assert set(by_id) == {"s-first", "s-second"}
+    # the export holds the active messages; the compaction itself is only visible in the store
+    assert [event_to_dict(e) for e in by_id["s-first"].events] == EXPECTED_FIRST[1:]
+    assert (by_id["s-first"].context_length, by_id["s-first"].counters["cache_read_tokens"]) == (16000, 900)
+    done = subprocess.run([str(hermes), "sessions", "export", str(tmp_path / "trace.jsonl"), "--format", "trace",
+                           "--session-id", "s-first", "--no-redact"], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert detect_format(tmp_path / "trace.jsonl") == "claude-code"
+    trace = load_sessions([tmp_path / "trace.jsonl"]).sessions
+    assert [(s.id, s.format, s.model) for s in trace] == [("s-first", "claude-code", "openai/gpt-5-mini")]
+    assert [event_to_dict(e) for e in trace[0].events] == EXPECTED_FIRST[1:]
+
+
+def test_sample_store_is_a_hermes_store_and_matches_the_other_samples():
+    store = load_sessions([SAMPLES / "state.db"])
+    # in the order Hermes started them (started_at)
+    assert [s.id for s in store.sessions] == ["20261130_091500_a1", "20261130_101200_b2", "20261130_140300_c3",
+                                              "20261128_170000_d4", "20261130_163000_e5", "20261201_080500_f6"]
+    searches = {s.id: [(q.query, q.matches) for e in s.searches for q in e.queries] for s in store.sessions}
+    for name in ("hermes-export.jsonl", "openai-messages.json", "trajectory.jsonl"):
+        other = load_sessions([SAMPLES / name])
+        assert other.problems == []
+        got = {s.id: [(q.query, q.matches) for e in s.searches for q in e.queries] for s in other.sessions} \
+            if name != "trajectory.jsonl" else None
+        if got is not None:
+            assert got == searches, name
+        else:
+            assert sorted(searches.values()) == sorted(
+                [(q.query, q.matches) for e in s.searches for q in e.queries] for s in other.sessions)
+
+
+# --- every other format --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, fmt, sessions, queries", [
+    ("state.db", "hermes-db", 6, 12), ("hermes-export.jsonl", "hermes-export", 6, 12),
+    ("trajectory.jsonl", "trajectory", 6, 12), ("claude-code.jsonl", "claude-code", 3, 5),
+    ("anthropic-messages.json", "anthropic", 6, 12), ("openai-messages.json", "openai", 6, 12)])
+def test_each_sample_format(name, fmt, sessions, queries):
+    path = SAMPLES / name
+    assert detect_format(path) == fmt
+    loaded = load_sessions([path])
+    assert loaded.problems == []
+    assert len(loaded.sessions) == sessions
+    assert sum(len(e.queries) for s in loaded.sessions for e in s.searches) == queries
+    assert {s.format for s in loaded.sessions} == {fmt}
+
+
+def test_uploaded_bytes_store_and_text():
+    data = (SAMPLES / "state.db").read_bytes()
+    loaded = load_sessions_bytes(data, "my-state.db")
+    assert [s.origin for s in loaded.sessions] == ["my-state.db"] * 6
+    assert [s.id for s in loaded.sessions] == [s.id for s in load_sessions([SAMPLES / "state.db"]).sessions]
+    text = load_sessions_bytes((SAMPLES / "claude-code.jsonl").read_bytes(), "cc.jsonl")
+    assert [s.format for s in text.sessions] == ["claude-code"] * 3
+    with pytest.raises(SessionSourceError, match=r"^up\.bin: expected UTF-8 text or a SQLite session store"):
+        load_sessions_bytes(b"\xff\xfe\x00garbage", "up.bin")
+
+
+def test_anthropic_server_side_tool_search_blocks():
+    text = json.dumps({"model": "claude-sonnet-4-5", "messages": [
+        {"role": "user", "content": "weather in Paris"},
+        {"role": "assistant", "content": [
+            {"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_regex",
+             "input": {"query": "weather"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1",
+             "content": {"type": "tool_search_tool_search_result",
+                         "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}]}},
+            {"type": "server_tool_use", "id": "srvtoolu_2", "name": "tool_search_tool_bm25",
+             "input": {"query": "forecast"}},
+            {"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_2",
+             "content": {"type": "tool_search_tool_result_error", "error_code": "unavailable"}},
+            {"type": "tool_use", "id": "toolu_3", "name": "get_weather", "input": {"city": "Paris"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_3", "content": "18°C"}]}]})
+    loaded = load_sessions_text(text, "conv.json")
+    (session,) = loaded.sessions
+    assert session.format == "anthropic" and session.model == "claude-sonnet-4-5"
+    assert [event_to_dict(e) for e in session.events] == [
+        {"kind": "search", "step": 1, "tool": "tool_search_tool_regex", "limit": None, "error": None,
+         "queries": [{"query": "weather", "matches": ["get_weather"]}]},
+        {"kind": "search", "step": 2, "tool": "tool_search_tool_bm25", "limit": None, "error": "unavailable",
+         "queries": [{"query": "forecast", "matches": []}]},
+        {"kind": "call", "step": 3, "name": "get_weather", "via": "direct", "arguments": {"city": "Paris"},
+         "succeeded": True, "error": None}]
+    assert session.bridged_tools == ("get_weather",)
+
+
+def test_openai_list_of_conversations_and_bad_parts_are_skipped():
+    good = [{"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": tool_calls("x1", "tool_search", {"queries": ["read file"]})},
+            {"role": "tool", "tool_call_id": "x1", "content": search_response("read file", [])}]
+    text = json.dumps([good, {"messages": "nope"}, good])
+    loaded = load_sessions_text(text, "chats.json")
+    assert [s.id for s in loaded.sessions] == ["chats.json#1", "chats.json#2"]
+    assert [str(p) for p in loaded.problems] == [
+        "chats.json[1]: expected a list of messages (or an object with 'messages'); conversation skipped"]
+
+
+def test_jsonl_bad_line_is_reported_with_its_place_and_the_rest_loads(tmp_path):
+    lines = (SAMPLES / "hermes-export.jsonl").read_text(encoding="utf-8").splitlines()
+    broken = tmp_path / "export.jsonl"
+    broken.write_text("\n".join([lines[0], '{"id": "cut', lines[1], '{"id": "x", "messages": 3}']) + "\n",
+                      encoding="utf-8")
+    loaded = load_sessions([broken])
+    assert len(loaded.sessions) == 2
+    assert [str(p) for p in loaded.problems] == [
+        f"{broken}:2: not valid JSON (Unterminated string starting at); line skipped",
+        f"{broken}:4: expected a session object with a 'messages' list; session skipped"]
+
+
+def test_unreadable_sources_raise_one_clear_error(tmp_path):
+    (tmp_path / "notes.txt").write_text("just some notes\n", encoding="utf-8")
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "other.db").write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
+    with pytest.raises(SessionSourceError, match=r"notes\.txt: not a recognised session format"):
+        load_sessions([tmp_path / "notes.txt"])
+    with pytest.raises(SessionSourceError, match=r"empty\.jsonl: the file is empty"):
+        load_sessions([tmp_path / "empty.jsonl"])
+    with pytest.raises(SessionSourceError, match=r"other\.db: "):
+        load_sessions([tmp_path / "other.db"])
+    with pytest.raises(SessionSourceError, match=r"missing\.db: no such session file"):
+        load_sessions([tmp_path / "missing.db"])
+    with pytest.raises(SessionSourceError, match="a Hermes session store is a SQLite file"):
+        read_text("[]", "x.json", "hermes-db")
+
+
+def test_trajectory_tool_calls_and_responses():
+    entry = {"conversations": [
+        {"from": "human", "value": "open an issue"},
+        {"from": "gpt", "value": "<think>\n</think>\n<tool_call>\n{\"name\": \"tool_search\", \"arguments\": "
+                                 "{\"queries\": [\"create a github issue\"]}}\n</tool_call>"},
+        {"from": "tool", "value": "<tool_response>\n" + json.dumps(
+            {"tool_call_id": "a", "name": "tool_search",
+             "content": json.loads(search_response("create a github issue", ["mcp__github__create_issue"]))})
+         + "\n</tool_response>"},
+        {"from": "gpt", "value": "<tool_call>\n{\"name\": \"tool_call\", \"arguments\": {\"name\": "
+                                 "\"mcp__github__create_issue\", \"arguments\": {\"title\": \"x\"}}}\n</tool_call>"},
+        {"from": "tool", "value": "<tool_response>\n{\"name\": \"tool_call\", \"content\": {\"error\": \"missing owner\"}}"
+                                  "\n</tool_response>"}], "model": "m", "completed": True}
+    (session,) = load_sessions_text(json.dumps(entry) + "\n", "t.jsonl").sessions
+    assert session.format == "trajectory"
+    assert [event_to_dict(e) for e in session.events] == [
+        {"kind": "search", "step": 1, "tool": "tool_search", "limit": None, "error": None,
+         "queries": [{"query": "create a github issue", "matches": ["mcp__github__create_issue"]}]},
+        {"kind": "call", "step": 2, "name": "mcp__github__create_issue", "via": "tool_call",
+         "arguments": {"title": "x"}, "succeeded": False, "error": "missing owner"}]
+
+
+def test_show_invisible_and_cli_text_is_literal(tmp_path):
+    assert show_invisible("plain text") == "plain text"
+    assert show_invisible("a\u200bb\u202e\x1b[31m\nx é") == "a⟨U+200B⟩b⟨U+202E⟩⟨U+001B⟩[31m⟨U+000A⟩x é"
+    text = json.dumps([[{"role": "assistant", "tool_calls": tool_calls("q", "tool_search", {
+        "queries": ["find\u200b \x1b[2Jissues"]})}]])
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    done = run_cli("sessions", path, "--catalog", CATALOG)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\u200b" not in done.stdout
+    assert "#1 search 'find⟨U+200B⟩ ⟨U+001B⟩[2Jissues': recorded (not recorded)" in done.stdout
+
+
+def test_mask_secrets():
+    value = {"token": "abc123", "password": "", "query": "deploy", "n": 3, "author": "mona", "max_tokens": "512",
+             "X-Api-Key": "k-1", "accessToken": "t-2",
+             "headers": {"Authorization": "Bearer sk-abcdefghijklmnop"},
+             "note": "use ghp_abcdefghijklmnopqrstuvwx1234 or Bearer zzzzzzzzzz9 please",
+             "blob": "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7",
+             "list": ["https://user:pw@h.example/p?sig=xyz&debug", "plain words here"]}
+    assert mask_secrets(value) == {
+        "token": M, "password": "", "query": "deploy", "n": 3, "author": "mona", "max_tokens": "512",
+        "X-Api-Key": M, "accessToken": M, "headers": {"Authorization": M},
+        "note": f"use {M} or Bearer {M} please", "blob": M,
+        "list": [f"https://{M}@h.example/p?sig={M}&debug", "plain words here"]}
+
+
+# --- replay, what-if, labeled queries --------------------------------------------------------------
+
+def test_replay_outcomes_and_drift(inspector):
+    sessions = load_sessions_text(json.dumps([{"id": x["id"], "model": x["model"], "messages": [
+        m for m in x["messages"] if "compact" not in m]} for x in SPEC["sessions"]]), "spec.json", "openai").sessions
+    rep = replay(sessions, inspector, ToolSearchConfig(), ["no-gate"])
+    assert rep.variants == ("reference", "no-gate")
+    rows = [(q.session, q.query, q.limit, q.recorded_empty, q.recorded_found_called,
+             q.replayed["reference"].empty, q.replayed["reference"].found_called, q.replayed["reference"].drift)
+            for q in rep.queries]
+    assert rows == [
+        ("s-first", "page the on-call engineer", 3, True, False, True, False, False),
+        ("s-first", "on-call schedule", 3, False, True, False, True, False),
+        ("s-second", "slack send message", 5, False, False, False, False, True)]
+    first = rep.queries[0].replayed["reference"]
+    assert (first.gate, first.why) == ("engin", "the gate term 'engin' occurs in no tool")
+    assert rep.queries[2].replayed["reference"].matches == ("mcp__slack__slack_update_message",
+                                                           "mcp__grafana__update_dashboard")
+    assert summary(sessions, rep) == {
+        "sessions": 2, "searches": 3, "recorded": {"empty": 1, "found_called": 1, "with_result": 3},
+        "replay": {"reference": {"empty": 1, "found_called": 1, "drift": 1},
+                   "no-gate": {"empty": 0, "found_called": 3, "drift": 2}}}
+
+
+def test_replay_variants_follow_the_engine():
+    assert replay_variants(None) == tuple(dict.fromkeys(["reference", *DEFAULT_VARIANTS]))
+    assert replay_variants(["unicode+no-gate"]) == ("reference", "unicode+no-gate")
+
+
+def test_listing_what_if_smallest_settings_really_list_the_tool(inspector):
+    (session,) = load_sessions_text(json.dumps({"id": "w", "model": "m", "context_length": 16000, "messages": [
+        {"role": "assistant", "tool_calls": tool_calls("a", "tool_search", {"queries": ["search grafana dashboards"]})},
+        {"role": "tool", "tool_call_id": "a", "content": search_response("search grafana dashboards", [])},
+        {"role": "assistant", "tool_calls": tool_calls("b", "tool_call", {
+            "name": "mcp__grafana__search_dashboards", "arguments": {}})},
+        {"role": "tool", "tool_call_id": "b", "content": "{}"},
+        {"role": "assistant", "tool_calls": tool_calls("c", "tool_call", {
+            "name": "mcp__slack__slack_post_message", "arguments": {}})},
+        {"role": "tool", "tool_call_id": "c", "content": "{}"}]}), "w.json").sessions
+    config = ToolSearchConfig()
+    grafana, slack = listing_what_if([session], inspector, config)
+    assert (grafana.tool, grafana.context_length, grafana.budget, grafana.listed, grafana.searches_before) == (
+        "mcp__grafana__search_dashboards", 16000, 800, False, 1)
+    assert (slack.listed, slack.smallest_budget) == (True, 447)
+    assert (grafana.smallest_budget, grafana.threshold_pct, grafana.listing_max_tokens) == (1176, 7.5, 1200)
+    states = {s.name: s.state for s in inspector.plan(config.with_overrides(threshold_pct=7.5), 16000).servers}
+    assert states["grafana"] in ("full", "names")
+    states = {s.name: s.state for s in inspector.plan(config.with_overrides(threshold_pct=7.0), 16000).servers}
+    assert states["grafana"] == "summary"
+
+
+def test_export_queries_caps_and_labels(inspector, tmp_path):
+    queries = [f"query number {i}" for i in range(9)]
+    (session,) = load_sessions_text(json.dumps([
+        {"role": "assistant", "tool_calls": tool_calls("a", "tool_search", {"queries": queries})},
+        {"role": "assistant", "tool_calls": tool_calls("n", "tool_search", {"queries": ["nothing follows"]})},
+        {"role": "assistant", "tool_calls": tool_calls("b", "tool_call", {
+            "name": "mcp__github__create_issue", "arguments": {}})},
+        {"role": "assistant", "tool_calls": tool_calls("c", "terminal", {"command": "ls"})},
+        {"role": "assistant", "tool_calls": tool_calls("z", "tool_search", {"queries": ["too late"]})}]),
+        "x.json").sessions
+    data = export_queries([session, session], inspector)
+    assert data["tasks"] == [
+        {"id": "x.json-1-1", "queries": queries[:7], "expected": ["mcp__github__create_issue"],
+         "note": "session x.json#1, search at step 1"},
+        {"id": "x.json-1-2", "queries": ["nothing follows"], "expected": ["mcp__github__create_issue"],
+         "note": "session x.json#1, search at step 2"}]
+
+
+# --- the command line ------------------------------------------------------------------------------
+
+def test_cli_json_contract_on_the_sample_store(tmp_path):
+    out = tmp_path / "labeled.yaml"
+    done = run_cli("sessions", SAMPLES / "state.db", "--catalog", CATALOG, "--json", "--export-queries", out)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert {k: data[k] for k in ("sessions", "searches", "recorded")} == {
+        "sessions": 6, "searches": 12, "recorded": {"empty": 3, "found_called": 6, "with_result": 12}}
+    assert list(data["replay"]) == list(dict.fromkeys(["reference", *DEFAULT_VARIANTS]))
+    assert data["replay"]["reference"] == {"empty": 3, "found_called": 6, "drift": 1}
+    assert data["replay"]["no-gate"]["empty"] == 0
+    assert len(data["per_session"]) == 6
+    b2 = next(s for s in data["per_session"] if s["id"] == "20261130_101200_b2")
+    call = next(e for e in b2["events"] if e["kind"] == "call")
+    assert call["arguments"] == {"schedule_id": "SCHED42", "api_token": M}
+    assert "glsa_9fQk2mZ81xR7pLw0TvBn4cYd" not in done.stdout
+    assert [f["query"] for f in data["aggregates"]["top_failed"]] == [
+        "grafana dashboard latency", "page the on-call engineer", "rotate kubernetes secret"]
+    assert data["aggregates"]["per_model"]["openai/gpt-5-mini"]["sessions"] == 3
+    assert f"wrote {out}: 9 labeled tasks" in done.stderr
+    qf = load_queries(out)
+    assert (len(qf.tasks), qf.tool_names) == (9, "prefixed")
+    ev = run_cli("eval", CATALOG, out, "--json", "--variant", "reference")
+    assert ev.returncode == 0, ev.stderr
+    assert json.loads(ev.stdout)["tasks"] == 9
+
+
+def test_cli_variant_and_text_report():
+    done = run_cli("sessions", SAMPLES / "openai-messages.json", "--catalog", CATALOG, "--variant", "no-gate")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "reference  3      6             1" in text
+    assert "no-gate    0      10            8" in text
+    assert "openai/gpt-5-mini            3         7         2.33         29%               29%" in text
+    assert "page the on-call engineer  1      engin      the gate term 'engin' occurs in no tool" in text
+    assert "#1 search 'slack send message': recorded mcp__slack__slack_send_message; reference now " \
+           "mcp__slack__slack_update_message, mcp__grafana__update_dashboard [drift]" in text
+    assert "unicode" not in text.split("per model:")[0]
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n", encoding="utf-8")
+    done = run_cli("sessions", notes, "--catalog", CATALOG)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"toolsearch: error: {notes}: not a recognised session format; expected one of hermes-db, hermes-export, "
+        "trajectory, claude-code, anthropic, openai (use --format to say which)"]
+    done = run_cli("sessions", SAMPLES / "state.db", "--catalog", CATALOG, "--variant", "fuzzy")
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "unknown variant 'fuzzy'" in done.stderr
+    done = run_cli("sessions", tmp_path / "nope.db", "--catalog", CATALOG)
+    assert (done.returncode, done.stderr.strip()) == (2, f"toolsearch: error: {tmp_path / 'nope.db'}: no such session file")
+
+
+def test_cli_skips_bad_lines_and_reports_them(tmp_path):
+    lines = (SAMPLES / "trajectory.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "traj.jsonl"
+    path.write_text(lines[0] + "\n{broken\n" + lines[1] + "\n", encoding="utf-8")
+    done = run_cli("sessions", path, "--catalog", CATALOG, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["sessions"] == 2
+    assert f"toolsearch: skipped: {path}:2: not valid JSON" in done.stderr
