@@ -46,6 +46,16 @@ def _float_list(text: str) -> list[float]:
 
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2)."""
 
@@ -84,7 +94,7 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (subcommands plan, search, describe, explain, call, sweep)."""
+    """The argument parser (subcommands plan, search, describe, explain, call, sweep, snapshot, synth…)."""
     parser = _Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -128,6 +138,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seconds per server for connect + listing when the config sets none "
                         f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
     p.add_argument("--name", help="catalog name (default: the config file name)")
+
+    p = sub.add_parser("synth", help="write a synthetic catalog of any size (deterministic; for scale tests "
+                                     "and benchmarks)")
+    p.add_argument("--tools", type=_positive_int, default=50_000, metavar="N", help="number of tools (default 50000)")
+    p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
+    p.add_argument("--name", help="catalog name (default: says the size and seed)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import cli_diff, cli_quality, cli_strategies  # noqa: PLC0415 - they import from this module
@@ -397,6 +416,23 @@ def _cmd_snapshot(args) -> int:
     return 1 if result.failed else 0
 
 
+def _cmd_synth(args) -> int:
+    from .synthetic import dump_catalog_json, large_catalog  # noqa: PLC0415
+
+    catalog = large_catalog(args.tools, args.servers, args.seed, args.name)
+    text = dump_catalog_json(catalog)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
+    print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools, "
+          f"{len(text.encode('utf-8')):,} bytes", file=sys.stderr)
+    return 0
+
+
 def _live_progress(status) -> None:
     """Final per-server lines on stderr while servers connect."""
     if status.done:
@@ -486,6 +522,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "snapshot":
             return _cmd_snapshot(args)
+        if args.command == "synth":
+            return _cmd_synth(args)
         names: list[str] = []
         if getattr(args, "split_names", False):
             args.sources, names = _split_sources(args.sources)

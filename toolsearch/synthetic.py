@@ -102,7 +102,7 @@ _NOUNS = ("account", "invoice", "customer", "ticket", "bucket", "record", "zone"
 _QUALIFIERS = ("", "", "", "", "batch", "draft", "version", "summary", "history", "settings", "member",
                "attachment", "schedule", "policy", "status")
 _PHRASES = ("in the workspace", "for the current project", "by its identifier", "across every region",
-            "with optional filters", "that match the given criteria", "owned by the caller",
+            "with optional filters", "matching the given criteria", "owned by the caller",
             "in the selected account", "for a date range", "and return the result")
 _EXTRAS = ("Results are paginated.", "Requires the admin scope.", "Changes are audited.",
            "Deleted items can be restored for 30 days.", "Use the list tool first to find identifiers.",
