@@ -20,7 +20,8 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
+from typing import Any, Iterable
 
 import yaml
 

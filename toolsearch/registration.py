@@ -13,7 +13,8 @@ import fnmatch
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
+from typing import Any
 
 from . import constants as C
 from .catalog import Catalog, Problem, Server, Tool

@@ -101,9 +101,11 @@ def register_input_schema(schema: object) -> tuple[dict[str, Any], dict[str, Any
 def _normalize(schema: object, found: "_Found | None") -> dict[str, Any]:
     if not schema:  # A0
         return _empty_object_schema()
-    # A1 rebuilds every dict and list, so later steps work on a private copy.
-    result = _rewrite_definitions(schema)
-    if (found or _scan(schema)).unions:  # A2 and A3 only ever act on an anyOf/oneOf node
+    found = found or _scan(schema)
+    # A1 rebuilds every dict and list, so later steps work on a private copy. Without a
+    # definitions key or a $ref it renames nothing: a plain deep copy is the same, and faster.
+    result = _rewrite_definitions(schema) if found.definitions or found.ref else _copy_json(schema)
+    if found.unions:  # A2 and A3 only ever act on an anyOf/oneOf node
         result = _strip_nullable_unions(result)  # A2
         result = _collapse_const_unions(result)  # A3
     _repair_object_shape(result, is_root=True)  # A4
@@ -215,11 +217,12 @@ def sanitize_tool_definition(defn: dict[str, Any]) -> dict[str, Any]:
 class _Found:
     """What :func:`_scan` saw anywhere in a value (schema and data positions alike)."""
 
-    __slots__ = ("unions", "ref", "nested_type_list")
+    __slots__ = ("unions", "ref", "nested_type_list", "definitions")
 
     def __init__(self) -> None:
         self.unions = False  # a dict with an anyOf or oneOf key
         self.ref = False  # a dict with a $ref key
+        self.definitions = False  # a dict with a definitions key
         self.nested_type_list = False  # a type list with a list among its items
 
 
@@ -240,6 +243,7 @@ def _scan(value: Any) -> _Found:
     found = _Found()
     found.unions = '"anyOf"' in text or '"oneOf"' in text
     found.ref = '"$ref"' in text
+    found.definitions = '"definitions"' in text
     found.nested_type_list = '"type":[' in text and ("[[" in text or ",[" in text)
     return found
 
@@ -252,6 +256,8 @@ def _scan_walk(value: Any, found: _Found) -> None:
             found.unions = True
         if "$ref" in value:
             found.ref = True
+        if "definitions" in value:
+            found.definitions = True
         kind = value.get("type")
         if isinstance(kind, list) and any(isinstance(item, list) for item in kind):
             found.nested_type_list = True
@@ -512,7 +518,18 @@ def _clean_property_name(name: Any) -> str:
 
 
 def _is_valid_property_name(name: Any) -> bool:
-    return isinstance(name, str) and _VALID_PROPERTY_NAME.fullmatch(name) is not None
+    if type(name) is not str:
+        return isinstance(name, str) and _VALID_PROPERTY_NAME.fullmatch(name) is not None
+    # Property names repeat across a catalog's tools; remember the answer per name.
+    valid = _VALID_NAMES.get(name)
+    if valid is None:
+        valid = _VALID_NAMES[name] = _VALID_PROPERTY_NAME.fullmatch(name) is not None
+        if len(_VALID_NAMES) > 100_000:  # bound the memory a hostile catalog could take
+            _VALID_NAMES.clear()
+    return valid
+
+
+_VALID_NAMES: dict[str, bool] = {}
 
 
 def _rename_property_keys(names: list[Any]) -> dict[Any, str]:
