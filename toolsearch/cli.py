@@ -338,7 +338,8 @@ def _down(status) -> str:
 
 
 def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
-              specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = ()) -> int:
+              specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = (),
+              dispatcher: Any = None) -> int:
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
@@ -355,11 +356,11 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
         print(f"toolsearch: note: {names[0]!r} may belong to a live server that is not available: "
               + "; ".join(_down(s) for s in others), file=sys.stderr)
-    dispatcher = None
-    if specs:
+    if dispatcher is None and specs:
         from .live import LiveDispatcher  # noqa: PLC0415
 
         dispatcher = LiveDispatcher(specs, args.timeout, connect_timeout=_connect_timeout(args))
+    if dispatcher is not None:
         bridge.dispatcher = dispatcher
     try:
         response = bridge.tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
@@ -385,6 +386,59 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if outcome.reason:
         print(f"toolsearch: call failed: {outcome.reason}", file=sys.stderr)
     return 0 if not outcome.is_error else 1
+
+
+def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) -> int | None:
+    """``call`` when an MCP config names the tool's server: start only that server, once, and
+    list, validate and call on one session. ``None`` when that cannot be known from the name
+    (as-is names, no config, a prefix several servers share): then every server is listed."""
+    if len(names) != 1 or args.tool_names != "prefixed":
+        return None
+    from .catalog import Catalog, combine  # noqa: PLC0415
+    from .live import call_target, connect_and_call, read_source, unique_names  # noqa: PLC0415
+
+    parts = [(path, *read_source(path)) for path in args.sources]
+    configs = [(path, value) for path, kind, value in parts if kind == "config"]
+    if not configs:
+        return None
+    target = call_target(unique_names([spec for _, value in configs for spec in value.servers]), names[0])
+    if target is None:
+        return None
+    warnings = [warning for _, value in configs for warning in value.warnings]
+    live_name = Path(configs[0][0]).stem if len(configs) == 1 else "live servers"
+
+    def work(server, problems, dispatcher) -> int:
+        live = combine([Catalog(name=live_name, servers=(server,), problems=tuple(problems),
+                                sources=tuple(str(path) for path, _ in configs))], name=live_name)
+        catalogs: list[Catalog] = []
+        for _, kind, value in parts:  # the live servers sit where the first config file was
+            if kind == "catalog":
+                catalogs.append(value)
+            elif live not in catalogs:
+                catalogs.append(live)
+        inspector = Inspector(catalogs[0] if len(catalogs) == 1 else combine(catalogs), args.tool_names, profile)
+        _report_loaded(warnings, config, inspector)
+        return _cmd_call(args, inspector, config, names, dispatcher=dispatcher)
+
+    status, _, result = connect_and_call(target, work, timeout=args.timeout, connect_timeout=_connect_timeout(args),
+                                         progress=_live_progress)
+    if result is not None:
+        return result
+    message = f"cannot call {names[0]!r}: {_down(status)}"
+    print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+    print(f"toolsearch: call failed: {message}", file=sys.stderr)
+    return 1
+
+
+def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
+    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
+    from .live import is_connect_failure  # noqa: PLC0415
+
+    for warning in [*warnings, *config.warnings]:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    for problem in inspector.registration.problems:
+        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
+            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
 def _cmd_snapshot(args) -> int:
@@ -532,15 +586,15 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {names[0]!r})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from .live import is_connect_failure, load_sources  # noqa: PLC0415
+        from .live import load_sources  # noqa: PLC0415
 
+        if args.command == "call":
+            status = _call_one_server(args, names, config, profile)
+            if status is not None:
+                return status
         loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=_live_progress)
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
-        for warning in [*loaded.warnings, *config.warnings]:
-            print(f"toolsearch: warning: {warning}", file=sys.stderr)
-        for problem in inspector.registration.problems:
-            if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+        _report_loaded(loaded.warnings, config, inspector)
         if args.command == "plan":
             return _cmd_plan(args, inspector, config)
         if args.command == "search":
