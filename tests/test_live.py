@@ -762,6 +762,14 @@ def test_cli_call_starts_only_the_target_server_once(tmp_path) -> None:
     unknown = run_cli("call", config, "mcp__local__nope", "--json")
     assert unknown.returncode == 1 and "error" in json.loads(unknown.stdout)
     assert [line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()] == ["local"]
+    # With a catalog file beside the config, the file's tools are there too; still one process.
+    started.unlink()
+    extra = write_json(tmp_path / "docs.json", {"servers": [{"name": "docs", "tools": [
+        {"name": "search_docs", "description": "Search the docs.", "inputSchema": {"type": "object"}}]}]})
+    mixed = run_cli("call", extra, config, "mcp__local__echo", "-a", '{"text": "hi"}', "--json")
+    assert mixed.returncode == 0, mixed.stderr
+    assert text_of(json.loads(mixed.stdout)["response"]) == "hi"
+    assert [line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()] == ["local"]
     # A name no server's prefix fits: every server is listed, as before (so the error can say why).
     started.unlink()
     anyone = run_cli("call", config, "nobody_add", "--json")

@@ -411,11 +411,13 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
         live = combine([Catalog(name=live_name, servers=(server,), problems=tuple(problems),
                                 sources=tuple(str(path) for path, _ in configs))], name=live_name)
         catalogs: list[Catalog] = []
+        placed = False
         for _, kind, value in parts:  # the live servers sit where the first config file was
             if kind == "catalog":
                 catalogs.append(value)
-            elif live not in catalogs:
+            elif not placed:
                 catalogs.append(live)
+                placed = True
         inspector = Inspector(catalogs[0] if len(catalogs) == 1 else combine(catalogs), args.tool_names, profile)
         _report_loaded(warnings, config, inspector)
         return _cmd_call(args, inspector, config, names, dispatcher=dispatcher)
