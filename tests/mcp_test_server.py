@@ -20,7 +20,8 @@ Usage::
 
 Options: ``--name NAME`` (server name), ``--page-size N`` (default 3), ``--extra N``,
 ``--startup-delay SECONDS`` (sleep before serving), ``--require-header 'Name=value'`` (HTTP/SSE:
-answer 401 to requests without that header).
+answer 401 to requests without that header), ``--start-marker FILE`` (append ``NAME PID`` as one
+line to FILE on start, so a test can count the server processes that were started).
 """
 
 from __future__ import annotations
@@ -162,7 +163,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--http", type=int, metavar="PORT")
     parser.add_argument("--sse", type=int, metavar="PORT")
     parser.add_argument("--require-header", metavar="NAME=VALUE")
+    parser.add_argument("--start-marker", metavar="FILE")
     args = parser.parse_args(argv)
+    if args.start_marker:
+        with open(args.start_marker, "a", encoding="utf-8") as marker:
+            marker.write(f"{args.name} {os.getpid()}\n")
     if args.startup_delay:
         time.sleep(args.startup_delay)
     server = build_server(args.name, max(1, args.page_size), args.extra)

@@ -756,6 +756,46 @@ def test_a_signal_during_a_live_connect_stops_the_children(tmp_path, signame, st
     assert _wait_for(lambda: not processes_with(marker), 5), "a server child outlived the CLI"
 
 
+def test_cli_call_starts_only_the_target_server_once(tmp_path) -> None:
+    started = tmp_path / "started.txt"
+    marker = ["--start-marker", str(started)]
+    config = write_json(tmp_path / "three.json", {"mcpServers": {
+        name: {"command": PY, "args": [str(SERVER), "--name", name, *marker]} for name in ("alpha", "local", "omega")}})
+    called = run_cli("call", config, "mcp__local__add", "-a", '{"a": 2, "b": 3}', "--json")
+    assert called.returncode == 0, called.stderr
+    data = json.loads(called.stdout)
+    assert data["request"] == {"server": "local", "tool": "add", "arguments": {"a": 2, "b": 3}}
+    assert data["response"]["structuredContent"] == {"sum": 5}
+    lines = started.read_text(encoding="utf-8").splitlines()
+    assert [line.split()[0] for line in lines] == ["local"]  # one process: listed and called on one session
+    assert "toolsearch: live: local: ok, 7 tools (3 pages) in " in called.stderr
+    assert "alpha" not in called.stderr and "omega" not in called.stderr
+    # Local validation still sees the server's real tools: a missing argument is refused, not sent.
+    started.unlink()
+    refused = run_cli("call", config, "mcp__local__add", "-a", '{"a": 1}', "--json")
+    assert refused.returncode == 1 and json.loads(refused.stdout)["constraint"] == "required"
+    assert [line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()] == ["local"]
+    # A tool the target does not have is unknown, without starting any other server.
+    started.unlink()
+    unknown = run_cli("call", config, "mcp__local__nope", "--json")
+    assert unknown.returncode == 1 and "error" in json.loads(unknown.stdout)
+    assert [line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()] == ["local"]
+    # With a catalog file beside the config, the file's tools are there too; still one process.
+    started.unlink()
+    extra = write_json(tmp_path / "docs.json", {"servers": [{"name": "docs", "tools": [
+        {"name": "search_docs", "description": "Search the docs.", "inputSchema": {"type": "object"}}]}]})
+    mixed = run_cli("call", extra, config, "mcp__local__echo", "-a", '{"text": "hi"}', "--json")
+    assert mixed.returncode == 0, mixed.stderr
+    assert text_of(json.loads(mixed.stdout)["response"]) == "hi"
+    assert [line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()] == ["local"]
+    # A name no server's prefix fits: every server is listed, as before (so the error can say why).
+    started.unlink()
+    anyone = run_cli("call", config, "nobody_add", "--json")
+    assert anyone.returncode == 1
+    assert sorted(line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()) == [
+        "alpha", "local", "omega"]
+
+
 def test_cli_call_timeout_is_for_the_call_and_a_failed_server_is_named(tmp_path) -> None:
     config = write_json(tmp_path / "slow.json", {"mcpServers": {
         "local": {"command": PY, "args": [str(SERVER), "--name", "local", "--startup-delay", "1.5"]}}})

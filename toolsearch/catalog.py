@@ -21,7 +21,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
+from typing import Any, Iterable
 
 import yaml
 

@@ -64,6 +64,16 @@ def _variant_argument(parser: argparse.ArgumentParser) -> None:
                              + ". Combine with '+', e.g. unicode+no-gate")
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2)."""
 
@@ -103,7 +113,7 @@ def _settings(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, ...)."""
+    """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = _Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -160,6 +170,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seconds per server for connect + listing when the config sets none "
                         f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
     p.add_argument("--name", help="catalog name (default: the config file name)")
+
+    p = sub.add_parser("synth", help="write a synthetic catalog of any size (deterministic; for scale tests "
+                                     "and benchmarks)")
+    p.add_argument("--tools", type=_positive_int, default=50_000, metavar="N", help="number of tools (default 50000)")
+    p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
+    p.add_argument("--name", help="catalog name (default: says the size and seed)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import cli_diff, cli_quality, cli_sessions, cli_strategies  # noqa: PLC0415 - they import from this module
@@ -454,7 +473,8 @@ def _down(status) -> str:
 
 
 def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
-              specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = ()) -> int:
+              specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = (),
+              dispatcher: Any = None) -> int:
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
@@ -471,11 +491,11 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
         print(f"toolsearch: note: {names[0]!r} may belong to a live server that is not available: "
               + "; ".join(_down(s) for s in others), file=sys.stderr)
-    dispatcher = None
-    if specs:
+    if dispatcher is None and specs:
         from .live import LiveDispatcher  # noqa: PLC0415
 
         dispatcher = LiveDispatcher(specs, args.timeout, connect_timeout=_connect_timeout(args))
+    if dispatcher is not None:
         bridge.dispatcher = dispatcher
     try:
         response = bridge.tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
@@ -501,6 +521,61 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if outcome.reason:
         print(f"toolsearch: call failed: {outcome.reason}", file=sys.stderr)
     return 0 if not outcome.is_error else 1
+
+
+def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) -> int | None:
+    """``call`` when an MCP config names the tool's server: start only that server, once, and
+    list, validate and call on one session. ``None`` when that cannot be known from the name
+    (as-is names, no config, a prefix several servers share): then every server is listed."""
+    if len(names) != 1 or args.tool_names != "prefixed" or args.scope or args.scope_file:
+        return None  # a scope may name servers beyond the target: list them all
+    from .catalog import Catalog, combine  # noqa: PLC0415
+    from .live import call_target, connect_and_call, read_source, unique_names  # noqa: PLC0415
+
+    parts = [(path, *read_source(path)) for path in args.sources]
+    configs = [(path, value) for path, kind, value in parts if kind == "config"]
+    if not configs:
+        return None
+    target = call_target(unique_names([spec for _, value in configs for spec in value.servers]), names[0])
+    if target is None:
+        return None
+    warnings = [warning for _, value in configs for warning in value.warnings]
+    live_name = Path(configs[0][0]).stem if len(configs) == 1 else "live servers"
+
+    def work(server, problems, dispatcher) -> int:
+        live = combine([Catalog(name=live_name, servers=(server,), problems=tuple(problems),
+                                sources=tuple(str(path) for path, _ in configs))], name=live_name)
+        catalogs: list[Catalog] = []
+        placed = False
+        for _, kind, value in parts:  # the live servers sit where the first config file was
+            if kind == "catalog":
+                catalogs.append(value)
+            elif not placed:
+                catalogs.append(live)
+                placed = True
+        inspector = Inspector(catalogs[0] if len(catalogs) == 1 else combine(catalogs), args.tool_names, profile)
+        _report_loaded(warnings, config, inspector)
+        return _cmd_call(args, inspector, config, names, dispatcher=dispatcher)
+
+    status, _, result = connect_and_call(target, work, timeout=args.timeout, connect_timeout=_connect_timeout(args),
+                                         progress=_live_progress)
+    if result is not None:
+        return result
+    message = f"cannot call {names[0]!r}: {_down(status)}"
+    print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+    print(f"toolsearch: call failed: {message}", file=sys.stderr)
+    return 1
+
+
+def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
+    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
+    from .live import is_connect_failure  # noqa: PLC0415
+
+    for warning in [*warnings, *config.warnings]:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    for problem in inspector.registration.problems:
+        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
+            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
 def _cmd_snapshot(args) -> int:
@@ -530,6 +605,23 @@ def _cmd_snapshot(args) -> int:
     else:
         sys.stdout.write(text)
     return 1 if result.failed else 0
+
+
+def _cmd_synth(args) -> int:
+    from .synthetic import dump_catalog_json, large_catalog  # noqa: PLC0415
+
+    catalog = large_catalog(args.tools, args.servers, args.seed, args.name)
+    text = dump_catalog_json(catalog)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
+    print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools, "
+          f"{len(text.encode('utf-8')):,} bytes", file=sys.stderr)
+    return 0
 
 
 def _live_progress(status) -> None:
@@ -703,6 +795,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "snapshot":
             return _cmd_snapshot(args)
+        if args.command == "synth":
+            return _cmd_synth(args)
         names: list[str] = []
         if getattr(args, "split_names", False):
             args.sources, names = _split_sources(args.sources)
@@ -711,15 +805,15 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {names[0]!r})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from .live import is_connect_failure, load_sources  # noqa: PLC0415
+        from .live import load_sources  # noqa: PLC0415
 
+        if args.command == "call":
+            status = _call_one_server(args, names, config, profile)
+            if status is not None:
+                return status
         loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=_live_progress)
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
-        for warning in [*loaded.warnings, *config.warnings]:
-            print(f"toolsearch: warning: {warning}", file=sys.stderr)
-        for problem in inspector.registration.problems:
-            if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+        _report_loaded(loaded.warnings, config, inspector)
         scopes = scopes_from_args(args, inspector)
         if args.command == "plan":
             return _cmd_plan(args, inspector, config, scopes, loaded.statuses)

@@ -186,10 +186,16 @@ def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
     collapsed: list[str] = []
     index = {g.label: i for i, g in enumerate(groups)}
     current = list(names)
+    # chars4: keep the candidate's length as a running sum, so each step costs O(1), not O(groups).
+    length = len(header) + sum(1 + len(b) for b in names)
     for group in order:
         collapsed.append(group.label)
         current[index[group.label]] = group.summary
-        tokens = measure(current)
+        if count is None:
+            length += len(group.summary) - len(group.names_block)
+            tokens = -(-length // 4)
+        else:
+            tokens = measure(current)
         form = "groups" if len(collapsed) == len(groups) else "mixed"
         steps.append(DegradationStep(form, tuple(collapsed), tokens, tokens <= budget))
         if tokens <= budget:

@@ -32,15 +32,18 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import os
 import tempfile
 import time
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterable, Mapping, Sequence
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
 
 import anyio
+import anyio.from_thread
+import anyio.to_thread
 
 from . import constants as C
 from .bridge import server_arguments
@@ -573,8 +576,14 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
 
 
 async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
-                       default_timeout: float, max_pages: int) -> tuple[Server | None, list[Problem]]:
-    """Connect, initialize and list one server. Never raises (except cancellation from outside)."""
+                       default_timeout: float, max_pages: int,
+                       in_session: Callable[[Any, _Tap, Server, list[Problem]], Awaitable[None]] | None = None,
+                       ) -> tuple[Server | None, list[Problem]]:
+    """Connect, initialize and list one server. Never raises (except cancellation from outside).
+
+    ``in_session``: awaited with ``(client, tap, server, problems so far)`` once the tools are
+    listed, before the session closes (the connect timeout no longer applies to it; it keeps its own budget).
+    """
     start = time.perf_counter()
     where = f"{LIVE_ORIGIN}: server {spec.name!r}"
     problems: list[Problem] = []
@@ -597,7 +606,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                                                   f"or empty (REG §6.2): {names}"))
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
-            with anyio.fail_after(timeout):
+            with anyio.fail_after(timeout) as scope:
                 async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=timeout) as client:
                     info, capabilities = _server_info(client)
                     info, echoed_info = scrub_data(info, spec.scrub)  # shown at once: scrub first
@@ -613,12 +622,18 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                         status.flags.append("no tools capability; not listed")
                         problems.append(Problem("info", where, "the server does not advertise the tools "
                                                                "capability; no tools listed (REG §0 step 4)"))
-            raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
-            if echoed or echoed_info:
-                status.flags.append(f"{echoed + echoed_info} secret echo(es) masked")
-                problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
-                                                          "string(s) in its server info or tools"))
-            tools = _tools_from_list(raw_tools, where, "tools", problems)
+                    raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
+                    if echoed or echoed_info:
+                        status.flags.append(f"{echoed + echoed_info} secret echo(es) masked")
+                        problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
+                                                                  "string(s) in its server info or tools"))
+                    tools = _tools_from_list(raw_tools, where, "tools", problems)
+                    if in_session is not None:
+                        scope.deadline = math.inf  # listed: the rest has its own time budget
+                        await in_session(client, tap, Server(
+                            name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
+                            config=spec.registration_config(), origin=LIVE_ORIGIN),
+                            [replace(p, message=spec.scrub(p.message)) for p in problems])
             skipped = len(raw_tools) - len(tools)
             if skipped:
                 status.flags.append(f"{skipped} malformed tool(s) skipped")
@@ -765,14 +780,44 @@ async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, A
     return await _acall(spec, tool_name, arguments, call_timeout, connect_timeout, utility, start)
 
 
-async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
-                 connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
+async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: str, arguments: dict[str, Any],
+                           utility: str | None, notes: list[str]) -> tuple[dict[str, Any] | None, bool, str | None, float]:
+    """Send one call on an open session: ``(response, ok, reason, call seconds)``.
+
+    A JSON-RPC error is a response with a reason; a result the SDK rejects is kept raw with a
+    note. A closed connection raises (the caller describes it).
+    """
     from pydantic import ValidationError  # noqa: PLC0415
     from mcp.shared.exceptions import MCPError  # noqa: PLC0415
 
+    call_start = time.perf_counter()
+    method = _UTILITY_METHODS.get(utility or "", "tools/call")
+    tap.results.pop(method, None)
+    try:
+        result = await _request(client, tool_name, arguments, utility)
+        raw = tap.results.get(method)
+        response = raw if raw is not None else result.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return response, True, None, time.perf_counter() - call_start
+    except MCPError as exc:
+        if exc.code == -32000 and tap.ended:
+            raise
+        response = {"error": spec.scrub(str(exc.message)), "code": exc.code}
+        if exc.data is not None:
+            response["data"] = exc.data if not isinstance(exc.data, str) else spec.scrub(exc.data)
+        return response, False, f"the server answered with error {exc.code}: {exc.message}", \
+            time.perf_counter() - call_start
+    except (ValidationError, RuntimeError) as exc:
+        if tap.results.get(method) is None:
+            raise
+        detail = _validation_summary(exc) if isinstance(exc, ValidationError) else str(exc)
+        notes.append(f"the MCP SDK rejects this result ({detail}); raw JSON shown")
+        return tap.results[method], True, None, time.perf_counter() - call_start
+
+
+async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
+                 connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     tap = _Tap(spec.scrub)
     phase = "connecting"
-    call_start: float | None = None
     call_elapsed: float | None = None
     response: dict[str, Any] | None = None
     reason: str | None = None
@@ -786,32 +831,8 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
                 async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=connect_timeout) as client:
                     phase = "calling"
                     scope.deadline = anyio.current_time() + call_timeout
-                    call_start = time.perf_counter()
-                    method = _UTILITY_METHODS.get(utility or "", "tools/call")
-                    tap.results.pop(method, None)
-                    try:
-                        result = await _request(client, tool_name, arguments, utility)
-                        call_elapsed = time.perf_counter() - call_start
-                        raw = tap.results.get(method)
-                        response = raw if raw is not None else \
-                            result.model_dump(by_alias=True, exclude_none=True, mode="json")
-                        ok = True
-                    except MCPError as exc:
-                        call_elapsed = time.perf_counter() - call_start
-                        if exc.code == -32000 and tap.ended:
-                            raise
-                        response = {"error": spec.scrub(str(exc.message)), "code": exc.code}
-                        if exc.data is not None:
-                            response["data"] = exc.data if not isinstance(exc.data, str) else spec.scrub(exc.data)
-                        reason = f"the server answered with error {exc.code}: {exc.message}"
-                    except (ValidationError, RuntimeError) as exc:
-                        call_elapsed = time.perf_counter() - call_start
-                        if tap.results.get(method) is None:
-                            raise
-                        response = tap.results[method]
-                        ok = True
-                        detail = _validation_summary(exc) if isinstance(exc, ValidationError) else str(exc)
-                        notes.append(f"the MCP SDK rejects this result ({detail}); raw JSON shown")
+                    response, ok, reason, call_elapsed = await _call_in_session(
+                        client, tap, spec, tool_name, arguments, utility, notes)
                     phase = "closing"
             if scope.cancelled_caught and response is None:
                 budget = call_timeout if phase == "calling" else connect_timeout
@@ -856,6 +877,91 @@ def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | N
                      connect_timeout=connect_timeout)
 
 
+T = TypeVar("T")
+
+
+def call_target(specs: Iterable[ServerSpec], tool_name: str) -> ServerSpec | None:
+    """The one server a prefixed tool name (``mcp__<server>__<tool>``, REG §1) can belong to.
+
+    ``None`` when no enabled, usable server's prefix fits the name, or when several do (then
+    every server has to be listed to know).
+    """
+    from .registration import sanitize_name_part  # noqa: PLC0415
+
+    fits = [spec for spec in specs
+            if tool_name.startswith(f"{C.MCP_TOOL_NAME_PREFIX}{sanitize_name_part(spec.name)}{C.MCP_NAME_SEPARATOR}")]
+    if len(fits) != 1 or not fits[0].enabled or fits[0].invalid:
+        return None
+    return fits[0]
+
+
+def connect_and_call(spec: ServerSpec, work: Callable[[Server, list[Problem], "LiveDispatcher"], T], *,
+                     timeout: float | None = None, connect_timeout: float | None = None,
+                     progress: ProgressFn | None = None,
+                     max_pages: int = C.MCP_LIST_PAGES_MAX) -> tuple[ServerStatus, list[Problem], T | None]:
+    """Start one server, list its tools and call on that same session: the server starts once.
+
+    ``work(server, problems, dispatcher)`` runs in a worker thread while the session is open: it
+    gets the listed :class:`~toolsearch.catalog.Server`, the listing's problems so far and a
+    :class:`LiveDispatcher` whose calls go
+    over the open session (put it on a bridge; each call has ``timeout`` seconds, default the
+    spec's ``timeout``, else :data:`~toolsearch.constants.LIVE_CALL_TIMEOUT_DEFAULT`).
+
+    Returns:
+        ``(status, problems, result)``: the server's connect status and listing problems (as
+        :func:`connect_servers` reports them) and what ``work`` returned, or ``None`` when the
+        server did not connect (``work`` is then not run). Exceptions from ``work`` propagate.
+    """
+    return _run_sync(_aconnect_and_call, spec, work, timeout, connect_timeout, progress, max_pages)
+
+
+async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Problem], "LiveDispatcher"], T],
+                             timeout: float | None,
+                             connect_timeout: float | None, progress: ProgressFn | None,
+                             max_pages: int) -> tuple[ServerStatus, list[Problem], T | None]:
+    start = time.perf_counter()
+    status = ServerStatus(spec.name, spec.transport)
+    call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+    results: list[T] = []
+    errors: list[BaseException] = []
+
+    async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
+        async def send_async(target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                             utility: str | None) -> CallOutcome:
+            notes: list[str] = []
+            response: dict[str, Any] | None = None
+            ok, reason, call_elapsed = False, None, None
+            with anyio.move_on_after(call_timeout) as scope:
+                try:
+                    response, ok, reason, call_elapsed = await _call_in_session(
+                        client, tap, target, raw_name, arguments, utility, notes)
+                except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+                    reason = describe_failure(exc, target, tap)
+            if scope.cancelled_caught and response is None:
+                reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+            reason = target.scrub(reason) if reason else None
+            if response is None:
+                response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+            return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                               elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                               notes=tuple(target.scrub(note) for note in notes))
+
+        def send(target: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None) -> CallOutcome:
+            return anyio.from_thread.run(send_async, target, raw_name, arguments, utility)
+
+        dispatcher = LiveDispatcher({spec.name: spec}, timeout, connect_timeout, send=send)
+        try:
+            results.append(await anyio.to_thread.run_sync(work, server, problems, dispatcher))
+        except Exception as exc:  # noqa: BLE001 - re-raised below, outside the session
+            errors.append(exc)
+
+    _, problems = await _connect_one(spec, status, progress, connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT,
+                                     max_pages, in_session)
+    if errors:
+        raise errors[0]
+    return status, problems, (results[0] if results else None)
+
+
 class LiveDispatcher:
     """A :attr:`toolsearch.bridge.Bridge.dispatcher` that calls the real tool.
 
@@ -873,10 +979,12 @@ class LiveDispatcher:
     """
 
     def __init__(self, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec], timeout: float | None = None,
-                 connect_timeout: float | None = None):
+                 connect_timeout: float | None = None,
+                 send: Callable[[ServerSpec, str, dict[str, Any], str | None], CallOutcome] | None = None):
         self.specs = dict(specs) if isinstance(specs, Mapping) else {s.name: s for s in specs}
         self.timeout = timeout
         self.connect_timeout = connect_timeout
+        self.send = send  # (spec, raw name, arguments, utility) -> outcome; default: start the server and call
         self.calls: list[CallOutcome] = []
 
     @property
@@ -888,8 +996,12 @@ class LiveDispatcher:
         spec = self.specs.get(tool.server)
         if spec is None:
             return {"error": f"no connection settings for server {tool.server!r}; tool {tool.name!r} was not called"}
-        outcome = call_tool(spec, tool.raw_name, server_arguments(tool, arguments), self.timeout,
-                            utility=tool.raw_name if tool.utility else None, connect_timeout=self.connect_timeout)
+        utility = tool.raw_name if tool.utility else None
+        if self.send is not None:
+            outcome = self.send(spec, tool.raw_name, server_arguments(tool, arguments), utility)
+        else:
+            outcome = call_tool(spec, tool.raw_name, server_arguments(tool, arguments), self.timeout,
+                                utility=utility, connect_timeout=self.connect_timeout)
         self.calls.append(outcome)
         return dict(outcome.response)
 

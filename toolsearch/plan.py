@@ -214,6 +214,35 @@ class _Deferral:
     label_of_server: dict[str, str]
 
 
+@dataclass(frozen=True)
+class _ServerSums:
+    """Budget-independent figures of one server for one defer set and display tokenizer."""
+
+    name: str
+    kind: str
+    label: str
+    tools: tuple[RegisteredTool, ...]
+    deferred_count: int
+    schema_tokens: int
+    full_tokens: int
+    names_tokens: int
+    summary_tokens: int
+
+
+@dataclass(frozen=True)
+class _Sums:
+    """Budget-independent sums for one defer set and display tokenizer (computed once).
+
+    With these, a re-plan costs the listing choice plus work per server, never work per tool.
+    """
+
+    eager_tokens: int
+    deferred_tokens: int
+    deferred_chars4: int
+    visible_chars: int  # compact-JSON length of the visible tools' definitions, summed
+    servers: tuple[_ServerSums, ...]
+
+
 class Planner:
     """Plans for one registered catalog and wording profile.
 
@@ -232,6 +261,9 @@ class Planner:
         self._json = {t.name: compact_json(t.definition) for t in self.tools}
         self._deferrals: dict[tuple[str, ...] | None, _Deferral] = {}
         self._costs: dict[tuple, dict[str, Any]] = {}
+        self._sums: dict[tuple, _Sums] = {}
+        self._tier0_tokens: dict[str, int] = {}
+        self._all_tools = [t for t in self.tools if t.name not in C.BRIDGE_NAMES]
         self.header = self.profile.text("listing", "header")
 
     # -- cached pieces ------------------------------------------------------------------
@@ -255,6 +287,58 @@ class Planner:
                 g.label: (count(g.full), count(g.names_block), count(g.summary)) for g in deferral.groups
             }
             self._costs[key] = cached
+        return cached
+
+    def _sums_for(self, deferral: _Deferral, tokenizer: Tokenizer) -> _Sums:
+        """Per-catalog, per-server and per-form sums for a defer set and display tokenizer (cached)."""
+        key = (id(deferral), tokenizer.name)
+        cached = self._sums.get(key)
+        if cached is not None:
+            return cached
+        costs = self._block_costs(deferral, tokenizer)
+        by_server: dict[str, list[RegisteredTool]] = {}
+        for tool in self.tools:
+            by_server.setdefault(tool.server, []).append(tool)
+        deferred_names = {t.name for t in deferral.deferred}
+        servers = []
+        for server in sorted(set(self.registration.server_kinds) | set(by_server)):
+            tools = by_server.get(server, [])
+            kind = self.registration.server_kinds.get(server, tools[0].kind if tools else "mcp")
+            n_def = sum(1 for t in tools if t.name in deferred_names)
+            label = deferral.label_of_server.get(server, tools[0].label if tools else server)
+            full, names, summary = costs.get(label, (0, 0, 0)) if n_def else (0, 0, 0)
+            servers.append(_ServerSums(server, kind, label, tuple(tools), n_def,
+                                       self._schema_tokens(tools, tokenizer), full, names, summary))
+        cached = self._sums[key] = _Sums(
+            eager_tokens=self._schema_tokens(self._all_tools, tokenizer),
+            deferred_tokens=self._schema_tokens(deferral.deferred, tokenizer),
+            deferred_chars4=chars4(sum(len(self._json[t.name]) for t in deferral.deferred)),
+            visible_chars=sum(len(self._json[t.name]) for t in deferral.visible),
+            servers=tuple(servers))
+        return cached
+
+    def _tools_tokens(self, tools: list[dict[str, Any]], activated: bool, deferral: _Deferral,
+                      sums: _Sums, tokenizer: Tokenizer) -> int:
+        """Tokens of the model-visible tools array (RB §3), without re-measuring cached parts.
+
+        chars4 sums the per-definition compact-JSON lengths (the cached ones for catalog tools)
+        and rounds once. A BPE tokenizer counts the whole array as one text; at tier 0 that
+        array does not depend on the budget, so its count is cached.
+        """
+        if not tokenizer.exact:
+            if not activated:
+                cached = self._tier0_tokens.get("chars:" + tokenizer.name)
+                if cached is None:
+                    cached = chars4(sum(len(self._json[t.name]) for t in self._all_tools))
+                    self._tier0_tokens["chars:" + tokenizer.name] = cached
+                return cached
+            bridges = tools[len(deferral.visible):]
+            return chars4(sums.visible_chars + sum(len(compact_json(t)) for t in bridges))
+        if activated:
+            return tokenizer.count(compact_json(tools))
+        cached = self._tier0_tokens.get(tokenizer.name)
+        if cached is None:
+            cached = self._tier0_tokens[tokenizer.name] = tokenizer.count(compact_json(tools))
         return cached
 
     def _schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: Tokenizer) -> int:
@@ -310,10 +394,8 @@ class Planner:
         deferral = self.deferral(config.defer)
         budget, pct_leg, winner = listing_budget(context_length, config.threshold_pct, config.listing_max_tokens)
         activated = config.active and bool(deferral.deferred)
-        all_tools = [t for t in self.tools if t.name not in C.BRIDGE_NAMES]
-        eager_tokens = self._schema_tokens(all_tools, show_tk)
-        deferred_tokens = self._schema_tokens(deferral.deferred, show_tk)
-        deferred_chars4 = chars4(sum(len(self._json[t.name]) for t in deferral.deferred))
+        all_tools = self._all_tools
+        sums = self._sums_for(deferral, show_tk)
 
         if not activated:
             choice = ListingChoice("none", None, 0, {}, (), ())
@@ -332,41 +414,32 @@ class Planner:
             tier = 1 if form in ("full", "names", "mixed") else 2
             description = tool_search_description(len(deferral.deferred), form, choice.text, self.profile)
             tools = [dict(t.definition) for t in deferral.visible] + bridge_definitions(description, self.profile)
-        tools_tokens = show_tk.count(compact_json(tools)) if show_tk.exact else chars4(
-            sum(len(compact_json(t)) for t in tools))
-        servers = self._server_plans(deferral, choice, activated, config, show_tk)
+        tools_tokens = self._tools_tokens(tools, activated, deferral, sums, show_tk)
+        servers = self._server_plans(sums, choice, activated, config)
         return Plan(
             activated=activated, tier=tier, listing_form=form, budget=budget, pct_leg=pct_leg,
             budget_winner=winner, context_length=context_length, config=config,
             planning_tokenizer=plan_tk.effective, display_tokenizer=show_tk.effective,
             deferred_count=len(deferral.deferred), visible_count=len(deferral.visible) if activated else len(all_tools),
-            deferred_tokens=deferred_tokens, deferred_tokens_chars4=deferred_chars4,
+            deferred_tokens=sums.deferred_tokens, deferred_tokens_chars4=sums.deferred_chars4,
             listing=choice.text, listing_tokens=choice.tokens, tool_search_description=description,
-            tools=tools, tools_tokens=tools_tokens, eager_tokens=eager_tokens, servers=servers,
+            tools=tools, tools_tokens=tools_tokens, eager_tokens=sums.eager_tokens, servers=servers,
             steps=choice.steps, collapse_order=choice.collapse_order, notes=tuple(notes),
         )
 
-    def _server_plans(self, deferral: _Deferral, choice: ListingChoice, activated: bool,
-                      config: ToolSearchConfig, tokenizer: Tokenizer) -> list[ServerPlan]:
-        costs = self._block_costs(deferral, tokenizer)
+    def _server_plans(self, sums: _Sums, choice: ListingChoice, activated: bool,
+                      config: ToolSearchConfig) -> list[ServerPlan]:
         rank = {label: i for i, label in enumerate(choice.collapse_order, 1)}
-        by_server: dict[str, list[RegisteredTool]] = {}
-        for tool in self.tools:
-            by_server.setdefault(tool.server, []).append(tool)
-        deferred_names = {t.name for t in deferral.deferred}
         out = []
-        for server in sorted(set(self.registration.server_kinds) | set(by_server)):
-            tools = by_server.get(server, [])
-            kind = self.registration.server_kinds.get(server, tools[0].kind if tools else "mcp")
-            n_def = sum(1 for t in tools if t.name in deferred_names)
-            label = deferral.label_of_server.get(server, tools[0].label if tools else server)
-            full, names, summary = costs.get(label, (0, 0, 0)) if n_def else (0, 0, 0)
-            state, reason = self._state(server, tools, n_def, label, choice, activated, config, rank)
+        for srv in sums.servers:
+            tools, n_def, label = srv.tools, srv.deferred_count, srv.label
+            state, reason = self._state(srv.name, tools, n_def, label, choice, activated, config, rank)
             out.append(ServerPlan(
-                name=server, kind=kind, label=label, tool_count=len(tools), deferred_count=n_def,
+                name=srv.name, kind=srv.kind, label=label, tool_count=len(tools), deferred_count=n_def,
                 visible_count=len(tools) - n_def if activated else len(tools), state=state,
-                schema_tokens=self._schema_tokens(tools, tokenizer), full_tokens=full, names_tokens=names,
-                summary_tokens=summary, collapse_rank=rank.get(label) if n_def else None, reason=reason))
+                schema_tokens=srv.schema_tokens, full_tokens=srv.full_tokens, names_tokens=srv.names_tokens,
+                summary_tokens=srv.summary_tokens, collapse_rank=rank.get(label) if n_def else None,
+                reason=reason))
         return out
 
     @staticmethod

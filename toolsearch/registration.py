@@ -13,12 +13,13 @@ import fnmatch
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
+from typing import Any
 
 from . import constants as C
 from .catalog import Catalog, Problem, Server, Tool
 from .profile import Profile, default_profile
-from .schema import normalize_mcp_input_schema, property_renames, sanitize_tool_definition
+from .schema import property_renames, register_input_schema, sanitize_tool_definition
 
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
 _TAG_RE = re.compile("(\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F)|[\U000E0000-\U000E007F]")
@@ -250,21 +251,22 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
     toolset = (C.MCP_TOOLSET_PREFIX + server.name) if server.kind == "mcp" else server.name
     label = _label_for(toolset)
 
-    candidates: list[tuple[str, Tool | None, str, str, Any, bool]] = []
+    candidates: list[tuple[str, Tool | None, str, str, Any, bool, Any]] = []
     for tool in native:
         wire = mcp_prefixed_tool_name(server.name, tool.name) if prefixed else tool.name
         description = tool.description
         if server.kind == "mcp":
             description = strip_tag_characters(description) if description else profile.text(
                 "registration", "default_description", tool=tool.name, server=server.name)
-            schema = normalize_mcp_input_schema(tool.input_schema)
+            schema, parameters = register_input_schema(tool.input_schema)
         else:
             description = description or ""
             schema = tool.input_schema if tool.input_schema is not None else {"type": "object", "properties": {}}
-        candidates.append((wire, tool, tool.name, description, schema, False))
+            parameters = None
+        candidates.append((wire, tool, tool.name, description, schema, False, parameters))
     for key, description, schema in _utility_tools(server, profile):
         wire = mcp_prefixed_tool_name(server.name, key) if prefixed else key
-        candidates.append((wire, None, key, description, schema, True))
+        candidates.append((wire, None, key, description, schema, True, None))
 
     # REG §1.5: same tool twice → later dropped; utility vs native → native wins; different
     # natives on one wire name → all skipped (fail closed).
@@ -284,9 +286,15 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
             problems.append(Problem("warning", where, f"tool {chosen[2]!r} is listed more than once; the first is kept"))
         if natives and len(group) > len(natives):
             problems.append(Problem("info", where, f"the server's own {chosen[2]!r} replaces the generated utility tool"))
-        wire_name, tool, raw_name, description, schema, utility = chosen
-        definition = sanitize_tool_definition(
-            {"type": "function", "function": {"name": wire_name, "description": description, "parameters": schema}})
+        wire_name, tool, raw_name, description, schema, utility, parameters = chosen
+        if parameters is not None:
+            # Stage B already ran with stage A (register_input_schema): the same value as
+            # sanitize_tool_definition gives, without another deep copy and scan.
+            definition = {"type": "function", "function": {
+                "name": wire_name, "description": description, "parameters": parameters}}
+        else:
+            definition = sanitize_tool_definition(
+                {"type": "function", "function": {"name": wire_name, "description": description, "parameters": schema}})
         annotations = tool.extra.get("annotations") if tool is not None else None
         if wire_name != raw_name and len(C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + "__" + sanitize_name_part(raw_name)) > C.MCP_TOOL_NAME_MAX_LENGTH:
             problems.append(Problem("info", where, f"tool {raw_name!r}: prefixed name is over 64 characters; "

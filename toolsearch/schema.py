@@ -24,6 +24,7 @@ Cyclic structures are not JSON-like; they also end in ``RecursionError``.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -79,12 +80,34 @@ def normalize_mcp_input_schema(schema: object) -> dict[str, Any]:
     Raises:
         Nothing for JSON-like input (see the module docstring for the nesting limit).
     """
+    return _normalize(schema, None)
+
+
+def register_input_schema(schema: object) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Stage A then stage B for one MCP tool's ``inputSchema``, as registration needs them.
+
+    Returns:
+        ``(stage_a, parameters)``: :func:`normalize_mcp_input_schema` of ``schema`` and
+        :func:`sanitize_parameters` of that. ``parameters`` may share data containers with
+        ``stage_a`` (use ``stage_a`` only to read it); neither shares anything with ``schema``.
+        The same values as the two public functions, computed with one scan of the input.
+    """
+    found = _scan(schema) if schema else None
+    stage_a = _normalize(schema, found)
+    # A-stage steps never add a union, a $ref or a type list, so the input's scan still holds.
+    return stage_a, _sanitize_parameters(stage_a, private=True, found=found)
+
+
+def _normalize(schema: object, found: "_Found | None") -> dict[str, Any]:
     if not schema:  # A0
         return _empty_object_schema()
-    # A1 rebuilds every dict and list, so later steps work on a private copy.
-    result = _rewrite_definitions(schema)
-    result = _strip_nullable_unions(result)  # A2
-    result = _collapse_const_unions(result)  # A3
+    found = found or _scan(schema)
+    # A1 rebuilds every dict and list, so later steps work on a private copy. Without a
+    # definitions key or a $ref it renames nothing: a plain deep copy is the same, and faster.
+    result = _rewrite_definitions(schema) if found.definitions or found.ref else _copy_json(schema)
+    if found.unions:  # A2 and A3 only ever act on an anyOf/oneOf node
+        result = _strip_nullable_unions(result)  # A2
+        result = _collapse_const_unions(result)  # A3
     _repair_object_shape(result, is_root=True)  # A4
     if not isinstance(result, dict):  # A0, second half
         return _empty_object_schema()
@@ -110,14 +133,29 @@ def sanitize_parameters(parameters: object) -> dict[str, Any]:
     Raises:
         Nothing for JSON-like input (see the module docstring for the nesting limit).
     """
+    return _sanitize_parameters(parameters, private=False)
+
+
+def _sanitize_parameters(parameters: object, private: bool, found: "_Found | None" = None) -> dict[str, Any]:
+    """Stage B with the passes that cannot change anything skipped (same result as all passes).
+
+    ``found``: a scan that is known to cover ``parameters`` (else it is scanned here).
+    """
     if not isinstance(parameters, dict):  # B0
         return _empty_parameters()
-    root = _sanitize_node(_copy_json(parameters))  # B1
+    found = found or _scan(parameters)
+    # B1 rebuilds schema nodes but keeps data values (enum lists, defaults) as they are, and
+    # B5 edits in place: copy first unless the caller hands the value over.
+    root = _sanitize_node(parameters if private else _copy_json(parameters))  # B1
     _force_object_root(root)  # B2
-    root = _strip_nullable_unions(root)  # B3
+    if found.unions or found.nested_type_list:
+        # B3 collapses only anyOf/oneOf nodes with a null branch; B1 creates anyOf only from a
+        # type list, whose branches are null only when an item is itself a list.
+        root = _strip_nullable_unions(root)  # B3
     for key in _ROOT_COMBINATORS:  # B4
         root.pop(key, None)
-    _drop_default_beside_ref(root)  # B5
+    if found.ref:
+        _drop_default_beside_ref(root)  # B5 (only dicts with a $ref change; B1 adds none)
     return root
 
 
@@ -174,6 +212,60 @@ def sanitize_tool_definition(defn: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- Shared pieces ------------------------------------------------------------------------
+
+
+class _Found:
+    """What :func:`_scan` saw anywhere in a value (schema and data positions alike)."""
+
+    __slots__ = ("unions", "ref", "nested_type_list", "definitions")
+
+    def __init__(self) -> None:
+        self.unions = False  # a dict with an anyOf or oneOf key
+        self.ref = False  # a dict with a $ref key
+        self.definitions = False  # a dict with a definitions key
+        self.nested_type_list = False  # a type list with a list among its items
+
+
+def _scan(value: Any) -> _Found:
+    """Which passes can change ``value`` at all (conservative: a "maybe" counts as yes).
+
+    Most real schemas have no unions and no ``$ref``, so the passes that only act on those
+    (A2, A3, B3, B5) are skipped for them; each skipped pass would have returned an equal value.
+    The check reads the compact JSON text (fast, in C); a key name that also occurs as a string
+    value only makes it say yes. Values JSON cannot write are walked instead.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        found = _Found()
+        _scan_walk(value, found)
+        return found
+    found = _Found()
+    found.unions = '"anyOf"' in text or '"oneOf"' in text
+    found.ref = '"$ref"' in text
+    found.definitions = '"definitions"' in text
+    found.nested_type_list = '"type":[' in text and ("[[" in text or ",[" in text)
+    return found
+
+
+def _scan_walk(value: Any, found: _Found) -> None:
+    """:func:`_scan` by walking (recursive, so a cyclic value ends in ``RecursionError`` as in
+    the passes themselves)."""
+    if isinstance(value, dict):
+        if "anyOf" in value or "oneOf" in value:
+            found.unions = True
+        if "$ref" in value:
+            found.ref = True
+        if "definitions" in value:
+            found.definitions = True
+        kind = value.get("type")
+        if isinstance(kind, list) and any(isinstance(item, list) for item in kind):
+            found.nested_type_list = True
+        for child in value.values():
+            _scan_walk(child, found)
+    elif isinstance(value, list):
+        for child in value:
+            _scan_walk(child, found)
 
 
 def _empty_object_schema() -> dict[str, Any]:
@@ -426,7 +518,18 @@ def _clean_property_name(name: Any) -> str:
 
 
 def _is_valid_property_name(name: Any) -> bool:
-    return isinstance(name, str) and _VALID_PROPERTY_NAME.fullmatch(name) is not None
+    if type(name) is not str:
+        return isinstance(name, str) and _VALID_PROPERTY_NAME.fullmatch(name) is not None
+    # Property names repeat across a catalog's tools; remember the answer per name.
+    valid = _VALID_NAMES.get(name)
+    if valid is None:
+        valid = _VALID_NAMES[name] = _VALID_PROPERTY_NAME.fullmatch(name) is not None
+        if len(_VALID_NAMES) > 100_000:  # bound the memory a hostile catalog could take
+            _VALID_NAMES.clear()
+    return valid
+
+
+_VALID_NAMES: dict[str, bool] = {}
 
 
 def _rename_property_keys(names: list[Any]) -> dict[Any, str]:

@@ -5,16 +5,19 @@ parameters}}`` as compact JSON) is padded to exactly ``4 × tokens_per_tool`` ch
 skill's listing line and body to ``4 × tokens`` characters, so each counts exactly that many tokens
 with the reference ``chars4`` estimate (RB §3). Other tokenizers count the same text differently.
 
-:func:`worked_example` builds the example of issue 5 (200 tools at 500 tokens, 50 skills with
+:func:`large_catalog` builds catalogs of any size with varied names, descriptions and schemas
+(for scale tests and benchmarks: ``toolsearch synth``); :func:`worked_example` builds the example of issue 5 (200 tools at 500 tokens, 50 skills with
 100-token listing lines and 2,000-token bodies, a task that reads 2 skills and uses 4 tools);
 :func:`write_worked_example` writes it as files (``sample_catalogs/seed-worked-example/``).
 """
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .catalog import Catalog, Server, Tool, dump_catalog
 from .registration import mcp_prefixed_tool_name, register_catalog
@@ -82,6 +85,98 @@ def synthetic_catalog(n_tools: int = 200, tokens_per_tool: int = 500, n_servers:
         if size != target:  # pragma: no cover - a registration change would show up here
             raise AssertionError(f"{registered.name}: definition is {size} characters, expected {target}")
     return catalog
+
+
+# --- large varied catalogs (scale tests) -------------------------------------------------------
+
+_DOMAINS = ("billing", "crm", "tickets", "storage", "dns", "builds", "alerts", "wiki", "calendar", "chat",
+            "payments", "inventory", "shipping", "analytics", "identity", "search", "media", "forms",
+            "contracts", "payroll", "fleet", "metrics", "logs", "secrets", "queues", "mail", "maps",
+            "surveys", "assets", "recruiting")
+_VERBS = ("list", "get", "create", "update", "delete", "search", "archive", "restore", "export", "import",
+          "assign", "approve", "close", "reopen", "sync", "validate", "publish", "schedule", "cancel", "merge")
+_NOUNS = ("account", "invoice", "customer", "ticket", "bucket", "record", "zone", "pipeline", "rule", "page",
+          "event", "message", "channel", "payment", "order", "item", "shipment", "report", "dashboard", "user",
+          "group", "role", "token", "file", "folder", "image", "survey", "response", "contract", "employee",
+          "vehicle", "metric", "query", "alert", "incident", "template", "webhook", "label", "comment", "note")
+_QUALIFIERS = ("", "", "", "", "batch", "draft", "version", "summary", "history", "settings", "member",
+               "attachment", "schedule", "policy", "status")
+_PHRASES = ("in the workspace", "for the current project", "by its identifier", "across every region",
+            "with optional filters", "matching the given criteria", "owned by the caller",
+            "in the selected account", "for a date range", "and return the result")
+_EXTRAS = ("Results are paginated.", "Requires the admin scope.", "Changes are audited.",
+           "Deleted items can be restored for 30 days.", "Use the list tool first to find identifiers.",
+           "Returns at most 100 items per page.", "Rate limited to 10 calls per second.",
+           "The operation is idempotent.", "Times are in UTC (ISO 8601).", "")
+_PARAMS = (("id", "string", "Identifier of the {noun}."), ("limit", "integer", "Maximum number of results."),
+           ("cursor", "string", "Pagination cursor from the previous response."),
+           ("query", "string", "Free-text filter."), ("name", "string", "Display name of the {noun}."),
+           ("status", "string", "Status to filter by."), ("since", "string", "Only items changed after this time."),
+           ("tags", "array", "Tags to attach."), ("dry_run", "boolean", "Validate without changing anything."),
+           ("notes", "string", "Free-text notes stored with the {noun}."), ("owner", "string", "User who owns the {noun}."),
+           ("priority", "integer", "Priority from 1 (highest) to 5."))
+
+
+def large_catalog(n_tools: int = 50_000, n_servers: int = 200, seed: int = 0,
+                  name: str | None = None) -> Catalog:
+    """A deterministic catalog of ``n_tools`` MCP tools over ``n_servers`` servers, for scale work.
+
+    Servers are named ``<domain>-<nnn>`` and hold near-equal shares of the tools (larger shares
+    first). Tool names (``<verb>_<domain>_<noun>[_<qualifier>]``, unique in the catalog), descriptions (one to
+    three sentences) and schemas (one to six properties) are drawn from fixed word lists with a
+    ``random.Random`` seeded from ``seed``, so the same arguments always give the same catalog and
+    search has a realistic spread of terms. A definition averages about 125 chars4 tokens.
+
+    Raises:
+        ValueError: a non-positive count.
+    """
+    if n_tools <= 0 or n_servers <= 0:
+        raise ValueError("the number of tools and the number of servers must be positive")
+    n_servers = min(n_servers, n_tools)
+    rng = random.Random(f"toolsearch-synth:{seed}")
+    swidth = max(3, len(str(n_servers)))
+    servers = []
+    seen: set[str] = set()  # tool names unique over the catalog, as in a well-kept deployment
+    for s, count in enumerate(_split(n_tools, n_servers), 1):
+        domain = _DOMAINS[(s - 1) % len(_DOMAINS)]
+        server = f"{domain}-{s:0{swidth}d}"
+        tools = []
+        for _ in range(count):
+            verb, noun, qual = rng.choice(_VERBS), rng.choice(_NOUNS), rng.choice(_QUALIFIERS)
+            base = f"{verb}_{domain}_{noun}" + (f"_{qual}" if qual else "")
+            tool_name, n = base, 1
+            while tool_name in seen:
+                n += 1
+                tool_name = f"{base}_{n}"
+            seen.add(tool_name)
+            thing = f"{noun} {qual}".strip()
+            sentences = [f"{verb.capitalize()} a {domain} {thing} {rng.choice(_PHRASES)}."]
+            for _ in range(rng.randrange(3)):
+                extra = rng.choice(_EXTRAS)
+                if extra and extra not in sentences:
+                    sentences.append(extra)
+            properties: dict[str, Any] = {}
+            for pname, ptype, pdesc in rng.sample(_PARAMS, rng.randint(1, 6)):
+                prop: dict[str, Any] = {"type": ptype, "description": pdesc.format(noun=noun)}
+                if ptype == "array":
+                    prop["items"] = {"type": "string"}
+                properties[pname] = prop
+            required = [p for p in properties if p in ("id", "name", "query")]
+            schema: dict[str, Any] = {"type": "object", "properties": properties}
+            if required:
+                schema["required"] = required
+            tools.append(Tool(name=tool_name, description=" ".join(sentences), input_schema=schema))
+        servers.append(Server(name=server, kind="mcp", tools=tuple(tools)))
+    title = name or f"Synthetic catalog: {n_tools:,} tools on {n_servers:,} servers (seed {seed})"
+    return Catalog(name=title, servers=tuple(servers), sources=(title,))
+
+
+def dump_catalog_json(catalog: Catalog) -> str:
+    """The catalog in the catalog file format as JSON text (also valid YAML; large catalogs load
+    faster as JSON). Deterministic: the same catalog always gives the same bytes."""
+    from .catalog import catalog_to_data  # noqa: PLC0415
+
+    return json.dumps(catalog_to_data(catalog), ensure_ascii=False, indent=1) + "\n"
 
 
 def synthetic_skills(n_skills: int = 50, listing_tokens: int = 100, body_tokens: int = 2000,

@@ -43,9 +43,14 @@ def compact_json(value: Any) -> str:
     be serialized is measured as its plain ``str()`` form.
     """
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        return _COMPACT.encode(value)
     except (TypeError, ValueError):
         return str(value)
+
+
+# One encoder for every call: json.dumps with these options would build a new one each time,
+# which is a third of the cost for small definitions (50,000 tools are measured at first plan).
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def chars4(char_count: int) -> int:

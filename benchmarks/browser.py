@@ -1,0 +1,229 @@
+"""Browser benchmark: how long the app takes to answer a slider move, in a real browser.
+
+Starts ``streamlit run app.py`` on 127.0.0.1 (a free port unless ``--port``), opens it in Debian's
+headless Chromium (``/usr/bin/chromium``, through Playwright) and, per catalog and page, presses
+an arrow key on the sidebar's ``threshold_pct`` slider N times (alternately right and left, so
+the value always changes). For each move it measures, from the key press:
+
+* **run ended**: the app's script run has ended (the ``data-test-script-state`` attribute of
+  ``stApp`` leaves ``running``);
+* **quiet**: the page has stopped changing (the last DOM mutation before 100 ms without any,
+  seen by a ``MutationObserver``);
+* **received**: bytes the browser received on the app's websocket for that move.
+
+It also times warm page switches (each page visited before; click in the sidebar navigation →
+run ended / quiet) and the switch to Strategies. Prints medians; asserts nothing. Targets: a
+slider move under 300 ms on the default catalog on Overview, What the model sees, Search, Costs
+and Tuning, under 500 ms on ``cloudflare-flat``; warm page switches under 1 s; Strategies under
+2 s.
+
+Usage::
+
+    python -m benchmarks.browser                     # default catalog and cloudflare-flat, 8 moves
+    python -m benchmarks.browser --moves 4 --catalog five-servers
+    python -m benchmarks.browser --smoke             # a few moves on two pages: finishes fast (CI)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+DEFAULT_CATALOG = "team-workspace"
+#: (navigation title, URL path) of the pages measured for slider moves.
+PAGES = [("Overview", ""), ("What the model sees", "model_view"), ("Search", "search"), ("Costs", "costs"),
+         ("Tuning", "tuning")]
+STRATEGIES = ("Strategies", "strategies")
+QUIET_MS = 100
+TIMEOUT_MS = 180_000
+
+# Installed once per page load: records script-state transitions and the last DOM mutation.
+_OBSERVER = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const b = window.__bench = {start: 0, end: null, last: performance.now(), app: !!app};
+  if (window.__benchObserver) window.__benchObserver.disconnect();
+  const observer = window.__benchObserver = new MutationObserver((records) => {
+    const now = performance.now();
+    b.last = now;
+    for (const r of records) {
+      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state' && r.target === app
+          && r.oldValue === 'running' && app.getAttribute('data-test-script-state') !== 'running'
+          && b.end === null && b.start > 0) {
+        b.end = now;
+      }
+    }
+  });
+  observer.observe(document.documentElement, {subtree: true, childList: true, attributes: true,
+                                              characterData: true, attributeOldValue: true});
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def streamlit_app(port: int | None) -> Iterator[str]:
+    """``streamlit run app.py`` on 127.0.0.1 until the block ends; yields its URL."""
+    port = port or _free_port()
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    proc = subprocess.Popen(
+        [streamlit, "run", str(ROOT / "app.py"), "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise SystemExit("streamlit did not start within 90 s") from None
+                time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+class Meter:
+    """One browser page with the observer and a websocket byte counter."""
+
+    def __init__(self, page):
+        self.page = page
+        self.received = 0
+        page.on("websocket", self._on_socket)
+
+    def _on_socket(self, ws) -> None:
+        ws.on("framereceived", lambda payload: self._add(payload))
+
+    def _add(self, payload) -> None:
+        self.received += len(payload)
+
+    def settle(self) -> None:
+        """Wait until the current run has ended and the page is quiet, then re-arm the observer."""
+        page = self.page
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=TIMEOUT_MS)
+        page.evaluate(_OBSERVER)
+        page.wait_for_function(f"performance.now() - window.__bench.last > {QUIET_MS}", timeout=TIMEOUT_MS,
+                               polling=20)
+
+    def measure(self, action) -> tuple[float, float, int]:
+        """Run ``action()``; return (ms to run ended, ms to quiet, bytes received)."""
+        page = self.page
+        page.evaluate(_OBSERVER)
+        before = self.received
+        page.evaluate("window.__bench.start = performance.now()")
+        action()
+        page.wait_for_function("window.__bench.end !== null", timeout=TIMEOUT_MS, polling=10)
+        page.wait_for_function(f"performance.now() - window.__bench.last > {QUIET_MS}", timeout=TIMEOUT_MS,
+                               polling=20)
+        start, end, last = page.evaluate("[window.__bench.start, window.__bench.end, window.__bench.last]")
+        return end - start, max(last, end) - start, self.received - before
+
+
+def _open(meter: Meter, url: str, path: str, catalog: str) -> None:
+    meter.page.goto(f"{url}/{path}?catalog={catalog}", timeout=TIMEOUT_MS)
+    meter.page.wait_for_selector('[data-testid="stApp"]', timeout=TIMEOUT_MS)
+    meter.settle()
+
+
+def _slider_moves(meter: Meter, moves: int) -> list[tuple[float, float, int]]:
+    slider = meter.page.get_by_test_id("stSidebar").get_by_role("slider").first  # threshold_pct
+    slider.wait_for(timeout=TIMEOUT_MS)
+    out = []
+    for i in range(moves):
+        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+        slider.focus()
+        out.append(meter.measure(lambda: slider.press(key)))
+    return out
+
+
+def _switch(meter: Meter, title: str) -> tuple[float, float, int]:
+    link = meter.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title, exact=True)
+    return meter.measure(lambda: link.click())
+
+
+def _fmt(samples: list[tuple[float, float, int]]) -> str:
+    ended = statistics.median(s[0] for s in samples)
+    quiet = statistics.median(s[1] for s in samples)
+    kb = statistics.median(s[2] for s in samples) / 1024
+    return f"run ended {ended:6.0f} ms, quiet {quiet:6.0f} ms, received {kb:8.1f} KiB (median of {len(samples)})"
+
+
+def run(catalogs: list[str], pages: list[tuple[str, str]], moves: int, switches: int, strategies: bool,
+        port: int | None) -> None:
+    """Measure and print (see the module docstring)."""
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    print(f"machine: {os.cpu_count()} CPUs; load average: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
+    with streamlit_app(port) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        context = browser.new_context(viewport={"width": 1500, "height": 1100})
+        for catalog in catalogs:
+            meter = Meter(context.new_page())
+            start = time.perf_counter()
+            _open(meter, url, "", catalog)
+            print(f"{catalog}: first load of Overview {time.perf_counter() - start:.2f} s (until quiet)")
+            for title, path in pages:
+                _open(meter, url, path, catalog)
+                print(f"  slider move on {title:<20} {_fmt(_slider_moves(meter, moves))}")
+            if switches and len(pages) > 1:
+                samples = []
+                for i in range(switches):  # every page was visited above: these are warm switches
+                    samples.append(_switch(meter, pages[i % len(pages)][0]))
+                print(f"  warm page switch{'':<13} {_fmt(samples)}")
+            if strategies:
+                samples = [_switch(meter, STRATEGIES[0])]
+                print(f"  switch to Strategies (first){'':<2} {_fmt(samples)}")
+                samples = []
+                for _ in range(2):
+                    _switch(meter, pages[0][0])
+                    samples.append(_switch(meter, STRATEGIES[0]))
+                print(f"  switch to Strategies (warm){'':<3} {_fmt(samples)}")
+            meter.page.close()
+        browser.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.browser", description=__doc__.splitlines()[0])
+    parser.add_argument("--catalog", action="append", dest="catalogs", metavar="NAME",
+                        help=f"sample catalog name (repeatable; default {DEFAULT_CATALOG} and cloudflare-flat)")
+    parser.add_argument("--moves", type=int, default=8, help="slider moves per page (default 8)")
+    parser.add_argument("--switches", type=int, default=6, help="warm page switches (default 6)")
+    parser.add_argument("--port", type=int, help="port for streamlit (default: a free one)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="a short run (default catalog, two pages, two moves, two switches) that finishes fast")
+    args = parser.parse_args(argv)
+    if not Path(CHROMIUM).exists():
+        raise SystemExit(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    if args.smoke:
+        run(args.catalogs or [DEFAULT_CATALOG], [PAGES[0], PAGES[3]], 2, 2, False, args.port)
+    else:
+        run(args.catalogs or [DEFAULT_CATALOG, "cloudflare-flat"], PAGES, args.moves, args.switches, True, args.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,210 @@
+"""Scale work keeps the engine exact: the cached and shortcut paths give the same bytes as the
+straightforward ones, on random catalogs; the synthetic catalog generator and its CLI command.
+
+Timings are not tested here (benchmarks/engine.py prints them).
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from conftest import run_cli
+from test_schema import json_like
+from toolsearch import constants as C
+from toolsearch import schema as S
+from toolsearch.catalog import Catalog, Server, Tool, load_source
+from toolsearch.config import parse_config
+from toolsearch.listing import choose_listing, render_groups
+from toolsearch.plan import Planner, split_tools
+from toolsearch.profile import default_profile
+from toolsearch.registration import register_catalog
+from toolsearch.synthetic import dump_catalog_json, large_catalog
+from toolsearch.tokens import chars4, compact_json, estimate_definitions, get_tokenizer
+
+# --- schema passes: the shortcut path equals running every pass ------------------------------
+
+def _stage_a_all_passes(schema):
+    if not schema:
+        return {"type": "object", "properties": {}}
+    result = S._rewrite_definitions(schema)
+    result = S._strip_nullable_unions(result)
+    result = S._collapse_const_unions(result)
+    S._repair_object_shape(result, is_root=True)
+    if not isinstance(result, dict):
+        return {"type": "object", "properties": {}}
+    if result.get("type") == "object" and "properties" not in result:
+        result["properties"] = {}
+    return result
+
+
+def _stage_b_all_passes(parameters):
+    if not isinstance(parameters, dict):
+        return {"type": "object", "properties": {}, "required": []}
+    root = S._sanitize_node(S._copy_json(parameters))
+    S._force_object_root(root)
+    root = S._strip_nullable_unions(root)
+    for key in S._ROOT_COMBINATORS:
+        root.pop(key, None)
+    S._drop_default_beside_ref(root)
+    return root
+
+
+@settings(max_examples=500, deadline=None)
+@given(json_like)
+@example({"type": ["string", ["null"]]})  # B1 turns this into anyOf [string, null]; B3 collapses it
+@example({"properties": {"a": {"type": ["integer", ["null", "null"]], "title": "t"}}})
+@example({"properties": {"a": {"$ref": "#/definitions/A", "default": 1}}, "definitions": {"A": {"type": "string"}}})
+@example({"properties": {"a": {"anyOf": [{"const": "x"}, {"const": "y"}, {"type": "null"}]}}})
+@example({"properties": {"a": {"oneOf": [{"type": "string"}, {"type": "null"}], "default": "d"}}})
+def test_schema_shortcuts_equal_all_passes(value) -> None:
+    expected_a = _stage_a_all_passes(value)
+    expected_b = _stage_b_all_passes(expected_a)
+    assert json.dumps(S.normalize_mcp_input_schema(value)) == json.dumps(expected_a)
+    assert json.dumps(S.sanitize_parameters(expected_a)) == json.dumps(expected_b)
+    stage_a, parameters = S.register_input_schema(value)
+    assert json.dumps(stage_a) == json.dumps(expected_a)
+    assert json.dumps(parameters) == json.dumps(expected_b)
+
+
+def test_sanitize_parameters_result_shares_nothing_with_its_input() -> None:
+    given_value = {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"]}}}
+    result = S.sanitize_parameters(given_value)
+    result["properties"]["a"]["enum"].append("z")
+    assert given_value["properties"]["a"]["enum"] == ["x", "y"]
+
+
+# --- the cached planner equals a fresh one and the straightforward sums -------------------------
+
+WORDS = ["Create", "list", "issue", "send", "email", "the", "report", "e.g.", "etc.", "sync", "records.", "Post!"]
+_schema_st = st.one_of(
+    st.none(),
+    st.just({"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}),
+    st.just({"type": "object", "properties": {"q": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}),
+    st.just({"properties": {"n": {"type": ["integer", "null"]}, "m": {"$ref": "#/definitions/M", "default": 2}},
+             "definitions": {"M": {"type": "number"}}}),
+    json_like,
+)
+_tool_st = st.tuples(st.text("abcdefghij_", min_size=1, max_size=8),
+                     st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join), _schema_st)
+_server_st = st.tuples(st.sampled_from(["alpha", "beta", "gamma", "delta", "Kanban", "ops"]),
+                       st.sampled_from(["mcp", "mcp", "plugin", "core"]),
+                       st.lists(_tool_st, max_size=8, unique_by=lambda t: t[0]))
+_catalog_st = st.lists(_server_st, min_size=1, max_size=5, unique_by=lambda s: s[0])
+_setting_st = st.tuples(
+    st.sampled_from([None, 8_000, 32_000, 128_000, 1_000_000]),  # context length
+    st.sampled_from([0.1, 1, 5, 10, 100]),  # threshold_pct
+    st.integers(C.LISTING_MAX_TOKENS_MIN, 3_000),  # listing_max_tokens
+    st.sampled_from(["auto", "on", "off"]),  # listing
+    st.sampled_from(["auto", "off"]),  # enabled
+    st.sampled_from([None, ("mcp__alpha__a",), ("read_file",)]),  # defer
+)
+
+
+def _catalog(rows) -> Catalog:
+    servers = tuple(Server(name=name, kind=kind, tools=tuple(Tool(n, d, s) for n, d, s in tools))
+                    for name, kind, tools in rows)
+    return Catalog("random", servers)
+
+
+def _config(setting):
+    _, pct, cap, listing, enabled, defer = setting
+    data = {"threshold_pct": pct, "listing_max_tokens": cap, "listing": listing, "enabled": enabled}
+    if defer is not None:
+        data["defer"] = list(defer)
+    return parse_config(data)
+
+
+@settings(max_examples=120, deadline=None)
+@given(rows=_catalog_st, settings_=st.lists(_setting_st, min_size=2, max_size=6),
+       display=st.sampled_from([None, None, "o200k_base"]))
+def test_cached_planner_equals_fresh_planner_and_plain_sums(rows, settings_, display) -> None:
+    registration = register_catalog(_catalog(rows))
+    reused = Planner(registration)
+    for setting in settings_:
+        config = _config(setting)
+        plan = reused.plan(config, setting[0], "chars4", display)
+        fresh = Planner(registration).plan(config, setting[0], "chars4", display)
+        assert json.dumps(plan.to_dict()) == json.dumps(fresh.to_dict())
+
+        # The same figures computed the plain way, tool by tool.
+        tk = get_tokenizer(display or "chars4")
+        all_defs = [t.definition for t in registration.tools if t.name not in C.BRIDGE_NAMES]
+        visible, deferred = split_tools(registration.tools, config.defer)
+
+        def tokens(defs):  # BPE: per definition, summed; chars4: rounded once over the sum (RB §3)
+            return sum(tk.count(compact_json(d)) for d in defs) if tk.exact else estimate_definitions(defs)
+
+        assert plan.eager_tokens == tokens(all_defs)
+        assert plan.deferred_tokens == tokens([t.definition for t in deferred])
+        assert plan.deferred_tokens_chars4 == estimate_definitions([t.definition for t in deferred])
+        expected_tools_tokens = (tk.count(compact_json(plan.tools)) if tk.exact
+                                 else chars4(sum(len(compact_json(t)) for t in plan.tools)))
+        assert plan.tools_tokens == expected_tools_tokens
+        if not plan.activated:
+            assert plan.tools == [dict(d) for d in all_defs]
+        for server in plan.servers:
+            own = [t.definition for t in registration.tools if t.server == server.name]
+            assert server.schema_tokens == tokens(own)
+            assert server.tool_count == len(own)
+        if plan.listing is not None:
+            assert plan.listing_tokens == chars4(len(plan.listing))
+
+
+_entries_st = st.lists(st.tuples(st.sampled_from(["a", "bb", "ccc", "Kanban", "zz-long-label"]),
+                                 st.text("abcdefgh_", min_size=1, max_size=10),
+                                 st.lists(st.sampled_from(WORDS), max_size=15).map(" ".join)),
+                       min_size=1, max_size=30, unique_by=lambda e: e[1])
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=_entries_st, budget=st.integers(0, 800))
+def test_chars4_running_sum_equals_measuring_each_candidate(entries, budget) -> None:
+    profile = default_profile()
+    groups = render_groups(entries, profile)
+    header = profile.text("listing", "header")
+    fast = choose_listing(groups, budget, header, None)
+    measured = choose_listing(groups, budget, header, get_tokenizer("chars4").count)
+    assert fast == measured
+
+
+# --- synthetic catalogs --------------------------------------------------------------------------
+
+def test_large_catalog_is_deterministic_and_sized() -> None:
+    first = dump_catalog_json(large_catalog(1_000, 7, seed=3))
+    assert first == dump_catalog_json(large_catalog(1_000, 7, seed=3))
+    assert first != dump_catalog_json(large_catalog(1_000, 7, seed=4))
+    catalog = large_catalog(1_000, 7, seed=3)
+    assert [len(s.tools) for s in catalog.servers] == [143, 143, 143, 143, 143, 143, 142]
+    names = [t.name for s in catalog.servers for t in s.tools]
+    assert len(set(names)) == 1_000  # unique over the catalog
+    registration = register_catalog(catalog)
+    assert len(registration.tools) == 1_000
+    assert not [p for p in registration.problems if p.severity != "info"]
+
+
+def test_synth_cli_writes_a_catalog_every_command_reads(tmp_path) -> None:
+    out = tmp_path / "big.json"
+    result = run_cli("synth", "--tools", "2500", "--servers", "20", "--seed", "1", "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(f"toolsearch: wrote {out}: 20 servers, 2500 tools, ")
+    assert out.read_bytes().decode("utf-8") == dump_catalog_json(large_catalog(2500, 20, seed=1))
+    catalog = load_source(out)
+    assert (len(catalog.servers), catalog.tool_count) == (20, 2500)
+    plan = json.loads(run_cli("plan", out, "--context-length", "200k", "--json").stdout)
+    assert plan["deferred_count"] == 2500
+    assert len(plan["servers"]) == 20
+    assert sum(s["tool_count"] for s in plan["servers"]) == 2500
+    again = run_cli("synth", "--tools", "2500", "--servers", "20", "--seed", "1")
+    assert again.returncode == 0 and again.stdout == out.read_text(encoding="utf-8")
+
+
+def test_synth_cli_rejects_bad_sizes(tmp_path) -> None:
+    for args in (["--tools", "0"], ["--servers", "-3"], ["--tools", "many"]):
+        result = run_cli("synth", *args, "-o", tmp_path / "x.json")
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert "expected" in result.stderr
+        assert not (tmp_path / "x.json").exists()
