@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from pages import common, palette
 from toolsearch import constants as C
 from toolsearch.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.catalog import load_text
@@ -161,8 +161,7 @@ def show_diff(diff: CacheDiff) -> None:
 
 def _style_states(df: pd.DataFrame, columns: list[str]):
     def color(value: Any) -> str:
-        c = common.STATE_COLORS.get(value)
-        return f"color: white; background-color: {c}" if c else ""
+        return palette.cell_style(common.STATE_COLORS.get(value))
     return df.style.map(color, subset=columns)
 
 

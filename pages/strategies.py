@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from pages import charts, common
+from pages import charts, common, palette
 from toolsearch import constants as C
 from toolsearch.catalog import load_source
 from toolsearch.errors import ToolsearchError
@@ -80,8 +80,7 @@ def _color_strategy(df: pd.DataFrame, column: str = "strategy"):
     colors = {STRATEGY_LABELS[s]: charts.STRATEGY_COLORS[s] for s in STRATEGIES}
 
     def color(value):
-        c = colors.get(value)
-        return f"color: white; background-color: {c}" if c else ""
+        return palette.cell_style(colors.get(value))
     return df.style.map(color, subset=[column])
 
 

@@ -42,6 +42,15 @@ def _metric(at, label_start: str):
     raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
 
 
+def _token_metric(at, label_start: str) -> str:
+    """A token metric: the unit is in the label (``… (tokens, chars4)``), the value is the number."""
+    for metric in at.metric:
+        if metric.label.startswith(label_start):
+            assert "(tokens" in metric.label, metric.label
+            return metric.value
+    raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
+
+
 def test_default_catalog_opens_in_tier_1_at_200k():
     at = _app()
     plan = _engine("team-workspace", 200_000)
@@ -51,8 +60,8 @@ def test_default_catalog_opens_in_tier_1_at_200k():
     assert f"Form: {plan.listing_form}" in text
     assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in text
     assert _metric(at, "Deferred tools") == str(plan.deferred_count)
-    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
-    assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,} tokens"
+    assert _token_metric(at, "With tool search") == f"{plan.tools_tokens:,}"
+    assert _token_metric(at, "All schemas up front") == f"{plan.eager_tokens:,}"
 
 
 def test_context_length_changes_form_and_states():
@@ -61,7 +70,7 @@ def test_context_length_changes_form_and_states():
     plan = _engine("team-workspace", 32_000)
     assert plan.listing_form != _engine("team-workspace", 200_000).listing_form
     assert f"Form: {plan.listing_form}" in _markdown(at)
-    table = at.dataframe[1].value  # the per-server table (after the steps table)
+    table = at.table[1].value  # the per-server table (after the steps table)
     shown = dict(zip(table["server"], table["state"]))
     assert shown == {s.name: s.state for s in plan.servers}
 
@@ -87,7 +96,7 @@ def test_unknown_context_and_listing_off_and_disabled():
     at.sidebar.selectbox(key="enabled").set_value("off").run()
     plan = _engine("team-workspace", None, enabled="off")
     assert plan.tier == 0 and "Tier 0" in _markdown(at)
-    assert _metric(at, "With tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _token_metric(at, "With tool search") == f"{plan.tools_tokens:,}"
 
 
 def test_model_view_shows_exact_description_and_array():

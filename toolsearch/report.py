@@ -48,6 +48,31 @@ pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;overflow:auto;whi
 """
 
 
+def _luminance(color: str) -> float:
+    """WCAG 2.x relative luminance of a ``#rrggbb`` color (0 black … 1 white)."""
+    value = color.lstrip("#")
+    if len(value) != 6:
+        raise ValueError(f"expected a #rrggbb color, got {color!r}")
+    channels = []
+    for i in (0, 2, 4):
+        c = int(value[i:i + 2], 16) / 255
+        channels.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    r, g, b = channels
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG 2.x contrast ratio of two ``#rrggbb`` colors (1.0 … 21.0; AA for normal text needs
+    4.5). Raises ``ValueError`` for another color syntax."""
+    a, b = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def text_on(background: str) -> str:
+    """``#000000`` or ``#ffffff``, whichever contrasts more with ``background`` (``#rrggbb``)."""
+    return "#000000" if contrast_ratio("#000000", background) >= contrast_ratio("#ffffff", background) else "#ffffff"
+
+
 def esc(value: Any) -> str:
     """``html.escape(str(value))`` with quotes escaped too: the one way catalog text enters HTML."""
     return html.escape(str(value), quote=True)
