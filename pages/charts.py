@@ -168,20 +168,27 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
     fig = go.Figure()
     blocks = []
+    nothing_fits = plan.listing_form == "none" and bool(plan.steps)
     for s in servers:
-        kind = LISTED_KIND.get(s.state)
+        kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
         blocks.append(getattr(s, kind) if kind else 0)
     for s, tokens in zip(servers, blocks):
+        color = STATE_COLORS.get(s.state, "#616161")
         fig.add_bar(
             orientation="h", y=["listing"], x=[tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
-            marker=dict(color=STATE_COLORS.get(s.state, "#616161"), line=dict(color="#ffffff", width=1)),
+            # Nothing fits: the segments are the summary lines the smallest listing would need, hatched.
+            marker=dict(color=color, line=dict(color="#ffffff", width=1),
+                        pattern=dict(shape="/" if nothing_fits else "", fgcolor="#4D4D4D")),
             text=[f"{esc(s.name)}"], textposition="inside", insidetextanchor="middle",
-            textfont=dict(color=palette.text_on(STATE_COLORS.get(s.state, "#616161"))),
+            textfont=dict(color=palette.text_on(color)),
             customdata=[[s.collapse_rank, esc(s.name), s.state, s.names_tokens, s.summary_tokens]],
             hovertemplate=("<b>#%{customdata[0]} %{customdata[1]}</b> · state %{customdata[2]}<br>"
-                           "in the listing: %{x:,} tokens<br>names block %{customdata[3]:,} · "
+                           + ("its summary line would need %{x:,} tokens" if nothing_fits else
+                              "in the listing: %{x:,} tokens")
+                           + "<br>names block %{customdata[3]:,} · "
                            "summary line %{customdata[4]:,} tokens<extra></extra>"))
-    framing = max(0, plan.listing_tokens - sum(blocks)) if plan.listing_form != "none" else 0
+    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
+    framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
     if framing:
         fig.add_bar(orientation="h", y=["listing"], x=[framing], name="header and framing", showlegend=False,
                     marker=dict(color="#ffffff", line=dict(color="#4D4D4D", width=1)),
@@ -197,7 +204,8 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     if plan.listing_form == "none" and plan.steps:
         smallest = min(step.tokens for step in plan.steps)
         fig.add_vline(x=smallest, line=dict(color="#000000", width=3))
-        cut_text = f"nothing fits: the smallest listing tried is {smallest:,} tokens"
+        cut_text = (f"nothing fits: the smallest listing tried (every server as its summary line, hatched) "
+                    f"needs {smallest:,} tokens")
         total = max(total, smallest)
     elif collapsed:
         cut_at = sum(b for s, b in zip(servers, blocks) if s.state == "summary")

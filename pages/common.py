@@ -570,6 +570,15 @@ def number_columns(df) -> dict[str, Any]:
 STATIC_TABLE_ROWS = 40
 
 
+def static_or_scrolling(table) -> None:
+    """A table with state colors and thousands separators: static (every cell in full) up to
+    :data:`STATIC_TABLE_ROWS` rows, else an interactive dataframe."""
+    if len(table) <= STATIC_TABLE_ROWS:
+        st.table(style_states(table), hide_index=True)
+    else:
+        st.dataframe(style_states(table), hide_index=True, width="stretch", column_config=number_columns(table))
+
+
 def server_dataframe(plan: Plan, key: str | None = None) -> None:
     """The per-server table: state cells in the state colors, numbers with thousands separators,
     the ``why`` column in full."""

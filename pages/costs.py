@@ -53,19 +53,16 @@ if common.require_catalog(v):
             st.caption("When the names listing does not fit the budget, servers collapse to their summary line one "
                        "at a time in this order: largest names block first (measured in characters, ties by label; "
                        f"RB §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
-            left, right = st.columns([1, 1])
+            st.plotly_chart(charts.collapse_figure(rows, tk, plan.budget, plan.planning_tokenizer),
+                            key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
                 "#": r.rank, "server": r.server, "group label": r.label,
                 "names block (tokens)": r.names_tokens, "summary line (tokens)": r.summary_tokens, "state": r.state,
             } for r in rows])
             if all(r.label == r.server for r in rows):
                 table = table.drop(columns="group label")  # same as the server everywhere: save the width
-            # As tall as the chart beside it (35 px a row plus the header), up to 800 px.
-            left.dataframe(common.style_states(table), hide_index=True, width="stretch",
-                           height=min(800, 35 * (len(rows) + 1) + 3), column_config=common.number_columns(table))
-            with right:
-                st.plotly_chart(charts.collapse_figure(rows, tk, plan.budget, plan.planning_tokenizer),
-                                key="costs_collapse", width="stretch")
+            with st.expander("Collapse order table", expanded=len(rows) <= 12):
+                common.static_or_scrolling(table)
 
     st.subheader(f"Costliest tools (top {TOP_TOOLS})")
     tools = ins.registration.tools
