@@ -229,7 +229,7 @@ if common.require_catalog(v):
                "byte-identical, where it first differs, and why.")
     side_b, error = side_b_controls(v)
     if error:
-        st.error(error, icon="⚠️")
+        st.error(error, icon=":material/error:")
     if side_b is None:
         st.info("Upload B's catalog file to compare.")
     else:

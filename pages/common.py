@@ -412,7 +412,7 @@ def require_catalog(v: View) -> bool:
     """Show errors, the catalog's skipped and repaired items, and an empty state, at the top of the
     page; True when there is a catalog to show."""
     for error in v.errors:
-        st.error(error, icon="⚠️")
+        st.error(error, icon=":material/error:")
     if v.inspector is None:
         st.info("No catalog loaded. Choose a sample catalog in the sidebar, or upload catalog files "
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")

@@ -177,7 +177,7 @@ if common.require_catalog(v):
         st.dataframe(pd.DataFrame([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()]),
                      hide_index=True, width="stretch")
     if error:
-        st.error(error, icon="⚠️")
+        st.error(error, icon=":material/error:")
     elif queries is None:
         st.info("Choose a shipped query file or upload one to score this catalog's search.")
     elif not variants:

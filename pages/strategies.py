@@ -123,7 +123,7 @@ if source == WORKED:
     try:
         inspector, skills, default_events = _seed(_mtime_key(SEED))
     except ToolsearchError as exc:
-        st.error(_plain(f"The worked example could not be loaded: {exc}"), icon="⚠️")
+        st.error(_plain(f"The worked example could not be loaded: {exc}"), icon=":material/error:")
         st.stop()
     source_label = "worked example"
     st.caption("Catalog, skills and events from sample_catalogs/seed-worked-example/. The sidebar's catalog is not "
@@ -168,7 +168,7 @@ else:
             except ToolsearchError as exc:
                 errors.append(str(exc))
 for error in errors:
-    st.error(_plain(error), icon="⚠️")
+    st.error(_plain(error), icon=":material/error:")
 
 tool_names = [t.name for t in inspector.registration.tools if t.name not in C.BRIDGE_NAMES]
 skill_names = list(skills.names)
@@ -187,7 +187,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
         try:
             default_events = events_from_text(events_upload.getvalue().decode("utf-8"), events_upload.name)
         except (ToolsearchError, UnicodeDecodeError) as exc:
-            st.error(_plain(f"Events file not used: {exc}"), icon="⚠️")
+            st.error(_plain(f"Events file not used: {exc}"), icon=":material/error:")
     editor_key = "strat_events_" + _digest(source, source_label, skill_names, default_events)
     edited = st.data_editor(
         _events_rows(default_events), key=editor_key, num_rows="dynamic", hide_index=True, width="stretch",
@@ -202,7 +202,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
     try:
         events = _events_from_rows(edited)
     except ToolsearchError as exc:
-        st.error(_plain(str(exc)), icon="⚠️")
+        st.error(_plain(str(exc)), icon=":material/error:")
         events_ok = False
     st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
     st.code(dump_events(events) or "# no events", language="yaml")
@@ -264,7 +264,7 @@ with st.expander("Strategy settings"):
                                         tuple(str(t) for t in item["tools"])))
             namespaces = tuple(parsed)
         except (yaml.YAMLError, ValueError) as exc:
-            st.error(_plain(f"Namespaces not used: {exc}"), icon="⚠️")
+            st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
     st.markdown("**Skill-linked and combined**")
     s1, s2 = st.columns(2)
     pinned = tuple(s1.multiselect("Pinned skills", skill_names, key="strat_pinned",
@@ -285,11 +285,15 @@ if events_ok:
     try:
         model.check_events(events, "events table")
     except ToolsearchError as exc:
-        st.error(_plain(str(exc)), icon="⚠️")
+        st.error(_plain(str(exc)), icon=":material/error:")
         events_ok = False
 results, timeline = _run(_digest(model_key, task, events if events_ok else ()), model, task,
                          events if events_ok else ())
 tk = settings.tokenizer
+# The Report page includes the last strategies computed in this session.
+st.session_state["_strategies_for_report"] = {
+    "label": f"{source_label}: {len(task.skills_read)} skill read(s), {len(task.tools_used)} tool(s) used, tokens in {tk}",
+    "results": results}
 
 # --- per strategy ------------------------------------------------------------------------------------
 st.subheader("Per strategy")
