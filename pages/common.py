@@ -168,20 +168,21 @@ def _init_state() -> None:
             low, high = _RANGES[skey]
             value = type(value)(max(low, min(high, value)))
         state[skey] = value
-    notices = []
+    notices = []  # (text, shown until the catalog changes: else shown on the first page only)
     asked = state["catalog"]
     if asked not in sample_catalogs():
         state["catalog"] = DEFAULT_SAMPLE
         if asked in _LINK_SOURCES:
             what = "uploaded files" if asked == "upload" else "live servers"
-            notices.append(f"This link was made while {what} were shown; they are not part of a link, so the "
-                           f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
-                           f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.")
+            notices.append((f"This link was made while {what} were shown; they are not part of a link, so the "
+                            f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
+                            f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
         else:
-            notices.append(f"The link names a catalog “{asked}” that is not a shipped sample, so the default "
-                           f"sample catalog “{DEFAULT_SAMPLE}” is shown instead.")
+            notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
+                            f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
-        notices.append("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored.")
+        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
+                        "the default is used.", False))
     st.session_state["_link_notices"] = notices
     for key, value in state.items():
         st.session_state.setdefault(key, value)
@@ -225,10 +226,11 @@ def link_notices() -> None:
     """Show, at the top of the page, why a shared link's settings were not all applied (until the
     user picks another catalog)."""
     notices = st.session_state.get("_link_notices") or []
-    if notices and st.session_state.get("catalog") != DEFAULT_SAMPLE:
-        st.session_state["_link_notices"] = notices = []
-    for notice in notices:
-        st.warning(notice, icon=":material/link_off:")
+    if st.session_state.get("catalog") != DEFAULT_SAMPLE:
+        notices = [(text, sticky) for text, sticky in notices if not sticky]
+    for text, _ in notices:
+        st.warning(text, icon=":material/link_off:")
+    st.session_state["_link_notices"] = [(text, sticky) for text, sticky in notices if sticky]
 
 
 def _store_uploads() -> None:
