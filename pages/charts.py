@@ -34,6 +34,60 @@ BUDGET_LINE = dict(color="#B2182B", width=2, dash="dash")
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 
 
+class _Fig:
+    """A figure spec collected as plain dicts and validated once by :meth:`build` (plotly validates
+    every ``add_*`` call on a ``go.Figure`` separately, and ``add_vline`` is slower still: on a
+    slider move the Costs page redraws five figures). Implements the ``go.Figure`` methods these
+    charts use, with the same arguments."""
+
+    def __init__(self) -> None:
+        self.data: list[dict] = []
+        self.layout: dict = {}
+        self.shapes: list[dict] = []
+        self.annotations: list[dict] = []
+
+    def add_bar(self, **kw) -> None:
+        self.data.append({"type": "bar", **kw})
+
+    def add_scatter(self, **kw) -> None:
+        self.data.append({"type": "scatter", **kw})
+
+    def add_vline(self, x: float, line: dict) -> None:
+        self.shapes.append(dict(type="line", xref="x", x0=x, x1=x, yref="y domain", y0=0, y1=1, line=line))
+
+    def add_hline(self, y: float, line: dict) -> None:
+        self.shapes.append(dict(type="line", yref="y", y0=y, y1=y, xref="x domain", x0=0, x1=1, line=line))
+
+    def add_annotation(self, **kw) -> None:
+        self.annotations.append(kw)
+
+    def update_layout(self, **kw) -> None:
+        self.layout.update(kw)
+
+    def _axis(self, name: str, kw: dict) -> None:
+        axis = dict(self.layout.get(name) or {})
+        axis.update(kw)
+        self.layout[name] = axis
+
+    def update_xaxes(self, **kw) -> None:
+        self._axis("xaxis", kw)
+
+    def update_yaxes(self, **kw) -> None:
+        self._axis("yaxis", kw)
+
+    def build(self) -> go.Figure:
+        layout = dict(self.layout)
+        for key in ("xaxis_title", "yaxis_title"):
+            if key in layout:
+                self._axis(key[:5], {"title": {"text": layout.pop(key)}})
+                layout[key[:5]] = self.layout[key[:5]]
+        if self.shapes:
+            layout["shapes"] = self.shapes
+        if self.annotations:
+            layout["annotations"] = self.annotations
+        return go.Figure({"data": self.data, "layout": layout})
+
+
 def esc(text: object) -> str:
     """Catalog text made safe for plotly labels and hover text (``<`` ``>`` ``&`` ``"`` escaped)."""
     return html.escape(str(text), quote=True)
@@ -65,7 +119,7 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
     """
     servers = server_order(plan)
     ticks = [_state_tick(s) for s in servers]
-    fig = go.Figure()
+    fig = _Fig()
     for field_name, label, color in COST_KINDS:
         values = [getattr(s, field_name) for s in servers]
         chosen = [STATE_KIND.get(s.state) == field_name for s in servers]
@@ -96,7 +150,7 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
         top = max([getattr(s, f) for s in servers for f, _, _ in COST_KINDS] + [plan.budget, 10])
         fig.update_yaxes(type="log", range=[0, math.log10(top) + 0.15])
     fig.update_yaxes(tickformat=",")
-    return fig
+    return fig.build()
 
 
 @dataclass(frozen=True)
@@ -122,7 +176,7 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
     """Horizontal bars of names-block size in collapse order (first to collapse at the top),
     colored by each server's state, with the whole listing's budget (tokens) as a dashed line."""
     labels = [f"#{r.rank} {esc(r.server)}" for r in rows]
-    fig = go.Figure()
+    fig = _Fig()
     for state in dict.fromkeys(r.state for r in rows):
         picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
         fig.add_bar(
@@ -145,7 +199,7 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
     )
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)))
     fig.update_xaxes(tickformat=",", rangemode="tozero")
-    return fig
+    return fig.build()
 
 
 #: Tokens each state puts in the listing, per server (``hidden`` and ``visible``: none).
@@ -166,7 +220,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     it were collapsed to summary lines), or, when nothing fits, the smallest listing tried.
     """
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
-    fig = go.Figure()
+    fig = _Fig()
     blocks = []
     nothing_fits = plan.listing_form == "none" and bool(plan.steps)
     for s in servers:
@@ -226,7 +280,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
                    range=[0, max(total, plan.budget, 1) * 1.08]),
         yaxis=dict(showticklabels=False),
     )
-    return fig
+    return fig.build()
 
 
 @dataclass(frozen=True)
@@ -269,8 +323,9 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
             values.append(t.tokens)
             colors.append(t.tokens)
             custom.append([esc(t.server), esc(t.name), t.tokens, t.state, esc(t.description[:80])])
-    fig = go.Figure(go.Treemap(
-        ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
+    fig = _Fig()
+    fig.data.append(dict(
+        type="treemap", ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
         marker=dict(colors=colors, colorscale=TOOL_SIZE_SCALE, line=dict(color="white", width=1),
                     colorbar=dict(title=dict(text=f"schema tokens ({tokenizer})"), tickformat=",", thickness=14)),
         customdata=custom, textinfo="label+value",
@@ -285,14 +340,14 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
                  f"{max(r.tokens for r in rows):,} tokens")
     fig.update_layout(font=FONT, height=560, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
                       title=dict(text=title, font=dict(size=13)) if title else None)
-    return fig
+    return fig.build()
 
 
 def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None = None) -> go.Figure:
     """Horizontal bars of the costliest tools (largest at the top), colored by server state, with
     the listing budget as a dashed line."""
     labels = [esc(r.name) for r in rows]
-    fig = go.Figure()
+    fig = _Fig()
     for state in dict.fromkeys(r.state for r in rows):
         picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
         fig.add_bar(
@@ -314,7 +369,7 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None
     )
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True)
     fig.update_xaxes(tickformat=",")
-    return fig
+    return fig.build()
 
 
 # --- Tuning and Report figures --------------------------------------------------------------

@@ -7,6 +7,15 @@ from pages import charts, common
 
 TOP_TOOLS = 50
 
+@st.fragment
+def server_costs(plan) -> None:
+    """The per-server chart and its scale toggle (a fragment: the toggle reruns only this chart)."""
+    log_y = st.toggle("Log scale (tokens)", value=True, key="costs_log_y",
+                      help="On by default: full schemas are often 10–1000× a server's listing block. "
+                           "Bars start at 1 token; zero-cost bars do not show on a log axis.")
+    st.plotly_chart(charts.server_costs_figure(plan, log_y), key="costs_servers", width="stretch")
+
+
 v = common.view()
 st.title("Costs")
 if common.require_catalog(v):
@@ -38,10 +47,7 @@ if common.require_catalog(v):
                    "and its group block in the listing as full lines, names only, or one summary line. The outlined "
                    "bar is the one the current settings use; the label under each server names its state. The "
                    "dashed line is the budget of the whole listing.")
-        log_y = st.toggle("Log scale (tokens)", value=True, key="costs_log_y",
-                          help="On by default: full schemas are often 10–1000× a server's listing block. "
-                               "Bars start at 1 token; zero-cost bars do not show on a log axis.")
-        st.plotly_chart(charts.server_costs_figure(plan, log_y), key="costs_servers", width="stretch")
+        server_costs(plan)
         with st.expander("Per-server table"):
             common.server_dataframe(plan)
 

@@ -97,19 +97,10 @@ def side_by_side(left: list[str], right: list[str]) -> str:
     return f'{style}<div class="tsdiff">{table}</div>'
 
 
-v = common.view()
-st.title("What the model sees")
-if common.require_catalog(v):
-    plan = v.plan
-    common.tier_badge(plan)
-    c1, c2, c3 = st.columns(3)
-    c1.metric(f"Tools array ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens), f"{len(plan.tools):,} tool definitions", delta_color="off", delta_arrow="off")
-    c2.metric(f"Listing ({plan.planning_tokenizer})", common.fmt_tokens(plan.listing_tokens), f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
-    desc = plan.tool_search_description or ""
-    c3.metric("tool_search description", f"{len(desc):,} characters",
-              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off")
-
-    # Only the open tab is drawn (and sent to the browser) on each run.
+@st.fragment
+def body(v, plan) -> None:
+    """The tabs. A fragment: switching tabs, paging the array or changing the comparison reruns
+    only this part; only the open tab is drawn (and sent to the browser)."""
     tab_desc, tab_array, tab_servers, tab_compare = st.tabs(TABS, key="mv_tab", on_change="rerun")
     if tab_desc.open:
         with tab_desc:
@@ -133,3 +124,18 @@ if common.require_catalog(v):
     if tab_compare.open:
         with tab_compare:
             show_compare(v, plan)
+
+
+v = common.view()
+st.title("What the model sees")
+if common.require_catalog(v):
+    plan = v.plan
+    common.tier_badge(plan)
+    c1, c2, c3 = st.columns(3)
+    c1.metric(f"Tools array (tokens, {plan.display_tokenizer})", f"{plan.tools_tokens:,}", f"{len(plan.tools):,} tool definitions", delta_color="off", delta_arrow="off")
+    c2.metric(f"Listing (tokens, {plan.planning_tokenizer})", f"{plan.listing_tokens:,}", f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
+    desc = plan.tool_search_description or ""
+    c3.metric("tool_search description (characters)", f"{len(desc):,}",
+              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off")
+
+    body(v, plan)
