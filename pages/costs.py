@@ -48,8 +48,10 @@ if common.require_catalog(v):
                    "bar is the one the current settings use; the label under each server names its state. The "
                    "dashed line is the budget of the whole listing.")
         server_costs(plan)
-        with st.expander("Per-server table"):
-            common.server_dataframe(plan)
+        table_box = st.expander("Per-server table", key="costs_server_table", on_change="rerun")
+        if table_box.open:  # drawn only when opened
+            with table_box:
+                common.server_dataframe(plan)
 
         st.subheader("Collapse order")
         rows = charts.collapse_rows(plan)
@@ -67,8 +69,11 @@ if common.require_catalog(v):
             } for r in rows])
             if all(r.label == r.server for r in rows):
                 table = table.drop(columns="group label")  # same as the server everywhere: save the width
-            with st.expander("Collapse order table", expanded=len(rows) <= 12):
-                common.static_or_scrolling(table)
+            table_box = st.expander("Collapse order table", expanded=len(rows) <= 12, key="costs_collapse_table",
+                                    on_change="rerun")
+            if table_box.open:  # drawn only when open
+                with table_box:
+                    common.static_or_scrolling(table)
 
     st.subheader(f"Costliest tools (top {TOP_TOOLS})")
     tools = ins.registration.tools
