@@ -536,7 +536,7 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
     return out
 
 
-# --- Strategies figures (issue 5) -----------------------------------------------------------
+# --- Strategies figures --------------------------------------------------------------------
 # STRATEGY_COLORS — one color per disclosure strategy, used by every Strategies table and chart;
 # strategy_metrics_figure(results, tokenizer) — up-front tokens, task tokens, round trips and
 # cache breaks per strategy; upfront_breakdown_figure(results, tokenizer) — what the prompt holds

@@ -534,6 +534,8 @@ def style_states(df, columns: tuple[str, ...] = ("state",)):
         return df
     styler = df.style.format(thousands, subset=int_columns(df))
     present = [c for c in columns if c in df.columns]
+    if "why" in df.columns:  # prose: room to read it instead of a sliver beside the numbers
+        styler = styler.map(lambda _: "min-width: 15rem", subset=["why"])
     return styler.map(color, subset=present) if present else styler
 
 

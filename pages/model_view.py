@@ -135,7 +135,8 @@ if common.require_catalog(v):
     c1.metric(f"Tools array (tokens, {plan.display_tokenizer})", f"{plan.tools_tokens:,}", f"{len(plan.tools):,} tool definitions", delta_color="off", delta_arrow="off")
     c2.metric(f"Listing (tokens, {plan.planning_tokenizer})", f"{plan.listing_tokens:,}", f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
     desc = plan.tool_search_description or ""
-    c3.metric("tool_search description (characters)", f"{len(desc):,}",
-              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off")
+    c3.metric("Description (characters)", f"{len(desc):,}",
+              f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off",
+              help="The tool_search description.")
 
     body(v, plan)

@@ -20,16 +20,16 @@ if common.require_catalog(v):
               help=None if plan.activated else f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
     c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
 
-    st.subheader("Cost per request")
+    st.subheader(f"Cost per request (tokens, {plan.display_tokenizer})")
     e1, e2, e3 = st.columns(3)
     # Values without the unit (it is in the label), so the numbers fit at 1024 px.
-    e1.metric(f"All schemas up front (tokens, {plan.display_tokenizer})", f"{plan.eager_tokens:,}",
+    e1.metric("All schemas up front", f"{plan.eager_tokens:,}",
               common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off")
-    e2.metric(f"With tool search (tokens, {plan.display_tokenizer})", f"{plan.tools_tokens:,}",
+    e2.metric("With tool search", f"{plan.tools_tokens:,}",
               common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off", delta_arrow="off",
               help="The model-visible tools array: visible tools plus the three bridge tools with the embedded listing.")
     saved = plan.eager_tokens - plan.tools_tokens
-    e3.metric("Saved per request (tokens)", f"{saved:,}",
+    e3.metric("Saved per request", f"{saved:,}",
               f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
               delta_color="normal" if saved >= 0 else "inverse")
 

@@ -28,7 +28,7 @@ from toolsearch.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, S
 
 SAMPLE_SKILLS = common.ROOT / "sample_skills"
 SEED = common.ROOT / "sample_catalogs" / "seed-worked-example"
-SIDEBAR, WORKED = "Sidebar catalog", "Worked example (issue 5)"
+SIDEBAR, WORKED = "Sidebar catalog", "Worked example"
 SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE = "Sample skills (sample_skills/)", "Upload SKILL.md files or a YAML list", "No skills"
 #: The sample events are written for this sample catalog.
 SAMPLE_EVENTS_CATALOG = "team-workspace"
@@ -115,7 +115,7 @@ st.caption("When does the model get a tool's schema? Six disclosure strategies f
            "tool's first call, and whether the prompt cache survives. See docs/strategies.md for what each trades.")
 
 source = st.radio("Catalog and skills", [SIDEBAR, WORKED], horizontal=True, key="strat_source",
-                  help="The sidebar's catalog with skills of your choice, or the issue-5 worked example: 200 tools "
+                  help="The sidebar's catalog with skills of your choice, or the worked example: 200 tools "
                        "at 500 tokens, 50 skills with 100-token listing lines and 2,000-token bodies "
                        "(sample_catalogs/seed-worked-example/).")
 errors: list[str] = []
@@ -314,15 +314,17 @@ st.caption("round trips (count): discovery turns before the task's first calls �
            "first turn · callable up front (count): tools a call would succeed for before the first turn.")
 by_id = {r.strategy: r for r in results}
 if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
+    st.caption(f"Task tokens ({tk}): the prompt once the task's skills were read and its tools reached.")
     m1, m2, m3 = st.columns(3)
-    m1.metric("All up front: task", common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens),
+    # Numbers without the unit (it is in the caption above), so they fit at 1024 px.
+    m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off")
     linked = by_id[SKILL_LINKED]
-    m2.metric("Skill-linked: task", common.fmt_tokens(linked.task_tokens),
+    m2.metric("Skill-linked", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off")
     m3.metric("Difference (all up front − skill-linked)",
-              common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens - linked.task_tokens),
+              f"{by_id[ALL_UPFRONT].task_tokens - linked.task_tokens:,}",
               "task tokens saved by skill-linked disclosure", delta_color="off", delta_arrow="off")
 st.plotly_chart(charts.strategy_metrics_figure(results, tk), key="strat_metrics", width="stretch")
 st.caption("Round trips: model turns a strategy needs before a tool's first call (search, describe, a skill read it "
