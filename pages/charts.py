@@ -124,7 +124,7 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
         values = [getattr(s, field_name) for s in servers]
         chosen = [STATE_KIND.get(s.state) == field_name for s in servers]
         fig.add_bar(
-            name=label, x=ticks, y=values,
+            name=label, x=ticks, y=values, showlegend=False,
             marker=dict(color=color, line=dict(color=["#000000" if c else color for c in chosen],
                                                width=[2 if c else 0 for c in chosen])),
             legendgroup=label, offsetgroup=label,
@@ -134,6 +134,11 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
                            "kind %{customdata[1]} · %{customdata[3]} tools (%{customdata[4]} deferred)<br>"
                            "state: %{customdata[2]} %{customdata[5]}<extra></extra>"),
         )
+    # Legend entries drawn apart from the bars: a bar trace's swatch copies its first bar, which may
+    # carry the "used" outline. The swatches are the bars' exact colors.
+    for _, label, color in COST_KINDS:
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=label, legendgroup=label, hoverinfo="skip",
+                        marker=dict(symbol="square", size=13, color=color))
     fig.add_scatter(x=[None], y=[None], mode="markers", name="outlined: used at the current settings",
                     marker=dict(symbol="square", size=13, color="#ffffff", line=dict(color="#000000", width=2)),
                     hoverinfo="skip")

@@ -176,8 +176,9 @@ def test_palettes_one_per_meaning_and_aa_contrast():
 
 def test_offline_assets_and_running_indicator():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    # "minimal" and "viewer" keep the header's running indicator; the Deploy button stays hidden.
-    assert config["client"]["toolbarMode"] in {"minimal", "viewer"}
+    # "viewer" keeps the header's running indicator ("minimal" hides it) and hides the Deploy
+    # button; tests/test_browser.py sees the indicator during a run.
+    assert config["client"]["toolbarMode"] == "viewer"
     assert config["browser"]["gatherUsageStats"] is False
     source = (ROOT / "app.py").read_text()
     assert 'page_icon=str(Path(__file__).parent / "pages" / "favicon.png")' in source

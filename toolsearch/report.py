@@ -310,10 +310,12 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
 
     more = (f'<p class="muted">The first {limit:,} of {len(report.findings):,} findings.</p>'
             if len(report.findings) > limit else "")
-    return (f"<p>{esc(summary)}.</p>"
-            + _table(["severity", "rule", "server", "tool", "finding", "fix"],
-                     [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
-                     cell_style=style) + more)
+    table = _table(["severity", "rule", "server", "tool", "finding", "fix"],
+                   [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
+                   cell_style=style) + more
+    opened = " open" if len(report.findings) <= 20 else ""
+    return (f"<p>{esc(summary)}.</p><details{opened}><summary>{len(report.findings):,} findings</summary>"
+            f"{table}</details>")
 
 
 def _quality(evaluation: "Evaluation | None") -> str:
