@@ -583,14 +583,28 @@ def static_or_scrolling(table) -> None:
         st.dataframe(style_states(table), hide_index=True, width="stretch", column_config=number_columns(table))
 
 
+def reasons(plan: Plan) -> dict[str, list[str]]:
+    """``{why: [server, ...]}`` in table order: each server's state reason and the servers it covers."""
+    out: dict[str, list[str]] = {}
+    for s in plan.servers:
+        out.setdefault(s.reason, []).append(s.name)
+    return out
+
+
 def server_dataframe(plan: Plan, key: str | None = None) -> None:
     """The per-server table: state cells in the state colors, numbers with thousands separators,
     the ``why`` column in full."""
     import pandas as pd
 
     table = pd.DataFrame(server_table(plan))
-    if len(table) <= STATIC_TABLE_ROWS:
-        st.table(style_states(table), hide_index=True) if not table.empty else st.info("No servers.")
+    if table.empty:
+        st.info("No servers.")
+    elif len(table) <= STATIC_TABLE_ROWS:
+        # The reasons are prose: below the table, one line per reason with its servers, so that
+        # neither they nor the numbers are cut at any width.
+        st.table(style_states(table.drop(columns="why")), hide_index=True)
+        st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
+                               for reason, servers in reasons(plan).items()))
     else:
         st.dataframe(style_states(table), hide_index=True, width="stretch", key=key,
                      column_config=number_columns(table))

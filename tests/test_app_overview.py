@@ -74,6 +74,11 @@ def test_context_length_changes_form_and_states():
     table = at.table[1].value  # the per-server table (after the steps table)
     shown = dict(zip(table["server"], table["state"]))
     assert shown == {s.name: s.state for s in plan.servers}
+    # Why each server has its state: one line per reason under the table, naming its servers.
+    text = _markdown(at).replace("\\", "")
+    for server in plan.servers:
+        line = next(x for x in text.splitlines() if x.startswith(f"- **{server.reason}**: "))
+        assert server.name in line.split(": ", 1)[1].split(", ")
 
 
 @pytest.mark.parametrize("key,value,config", [
