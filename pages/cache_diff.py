@@ -176,7 +176,8 @@ def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
 
 def show_collapse(v: common.View) -> CollapseComparison:
     """Reference vs best collapse at the sidebar settings, and over the context presets."""
-    cmp = compare_collapse(v.inspector.planner, v.config, v.context_length, v.tokenizer)
+    with st.spinner("Comparing the collapse choices…", show_time=True):
+        cmp = compare_collapse(v.inspector.planner, v.config, v.context_length, v.tokenizer)
     st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
             "(largest names block first, RB §5.4). This section computes the best choice under the same budget: "
             "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
@@ -234,7 +235,9 @@ if common.require_catalog(v):
         st.info("Upload B's catalog file to compare.")
     else:
         side_a = Side(v.inspector, v.config, v.context_length, v.tokenizer, "A", v.source_label)
-        show_diff(compare(side_a, side_b, v.display_tokenizer))
+        with st.spinner("Comparing the two tools arrays…", show_time=True):
+            diff = compare(side_a, side_b, v.display_tokenizer)
+        show_diff(diff)
     st.divider()
     st.subheader("Better collapse (what-if)")
     show_collapse(v)

@@ -64,7 +64,7 @@ if common.require_catalog(v):
             st.plotly_chart(charts.collapse_figure(rows, tk, plan.budget, plan.planning_tokenizer),
                             key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
-                "#": r.rank, "server": r.server, "group label": r.label,
+                "collapse #": r.rank, "server": r.server, "group label": r.label,
                 "names block (tokens)": r.names_tokens, "summary line (tokens)": r.summary_tokens, "state": r.state,
             } for r in rows])
             if all(r.label == r.server for r in rows):

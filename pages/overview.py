@@ -60,7 +60,8 @@ if common.require_catalog(v):
         st.caption(f"{len(ins.registration.tools):,} tools: switch on the toggle to count every schema with the BPE tokenizers.")
     sizes = []
     for name in (("chars4",) if big and not st.session_state.get("bpe_sizes") else ("chars4", "o200k_base", "cl100k_base")):
-        other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
+        with st.spinner(f"Counting every schema with {name}…", show_time=True):  # seconds the first time
+            other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
         sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
                       "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
     st.table(common.style_states(pd.DataFrame(sizes)), hide_index=True)

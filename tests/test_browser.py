@@ -221,3 +221,31 @@ def test_running_indicator_and_tier_change_notice(browser, app_url):
         assert f"Changed with the last setting: {', '.join(change)}" in page.inner_text("body")
     finally:
         context.close()
+
+
+def test_upload_stays_loaded_across_pages(browser, app_url, tmp_path):
+    """Upload a catalog with one broken tool through the sidebar's file picker, as a user does: the
+    problem is reported at the top, and the catalog stays loaded on other pages and back."""
+    catalog = tmp_path / "mine.yaml"
+    catalog.write_text("name: Mine uploaded\nservers:\n  - name: docs\n    tools:\n"
+                       "      - name: search_docs\n        description: Search the docs.\n"
+                       "      - description: no name here\n", encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/")
+        _settled(page)
+        page.get_by_label("Catalog source").first.click()
+        page.get_by_role("option", name="Upload files…").click()
+        _settled(page)
+        page.locator("[data-testid=stSidebar] input[type=file]").first.set_input_files(str(catalog))
+        _wait_text(page, "Catalog: Mine uploaded")
+        _wait_text(page, "The catalog loaded with problems: 1 item skipped")
+        page.get_by_role("link", name="Live servers").click()
+        _settled(page)
+        page.get_by_role("link", name="Overview").click()
+        _settled(page)
+        _wait_text(page, "Catalog: Mine uploaded")
+        assert "Kept for this session: mine.yaml" in page.inner_text("[data-testid=stSidebar]")
+    finally:
+        context.close()
