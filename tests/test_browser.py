@@ -235,8 +235,10 @@ def test_upload_stays_loaded_across_pages(browser, app_url, tmp_path):
     try:
         page.goto(f"{app_url}/")
         _settled(page)
-        page.get_by_label("Catalog source").first.click()
-        page.get_by_role("option", name="Upload files…").click()
+        box = page.locator("[data-testid=stSidebar] [data-testid=stSelectbox]").first
+        box.click()
+        page.keyboard.type("Upload")
+        page.keyboard.press("Enter")
         _settled(page)
         page.locator("[data-testid=stSidebar] input[type=file]").first.set_input_files(str(catalog))
         _wait_text(page, "Catalog: Mine uploaded")
@@ -246,6 +248,9 @@ def test_upload_stays_loaded_across_pages(browser, app_url, tmp_path):
         page.get_by_role("link", name="Overview").click()
         _settled(page)
         _wait_text(page, "Catalog: Mine uploaded")
-        assert "Kept for this session: mine.yaml" in page.inner_text("[data-testid=stSidebar]")
+        assert "mine.yaml" in page.inner_text("[data-testid=stSidebar]")  # the uploader or the "kept" line
+        page.reload()  # a reload starts a new session: the upload is gone, and the page says so
+        _settled(page)
+        _wait_text(page, "This link was made while uploaded files were shown")
     finally:
         context.close()
