@@ -4,6 +4,8 @@ Run with ``streamlit run app.py``. The sidebar (shared by every page) picks the 
 settings; each page in ``pages/`` renders one view of what the engine computes.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from pages import common
@@ -11,7 +13,9 @@ from toolsearch.guard import launch_token
 
 launch_token()  # made once per process and printed in this terminal (needed by browsers on other machines)
 
-st.set_page_config(page_title="toolsearch inspector", page_icon=":material/search:", layout="wide")
+# The favicon is a local file: a Material icon name would make the browser fetch it from a font host.
+st.set_page_config(page_title="toolsearch inspector", page_icon=str(Path(__file__).parent / "pages" / "favicon.png"),
+                   layout="wide")
 
 # url_path = the file stem: Streamlit runs the first request of a fresh server in its legacy
 # pages/ mode, which knows pages by file stem, so deep links resolve in both modes.
@@ -31,7 +35,8 @@ PAGES = [
 ]
 
 navigation = st.navigation(PAGES)
-st.session_state["_view"] = common.sidebar()
+st.session_state["_view"] = common.sidebar(navigation.url_path)
+common.link_notices()
 try:
     navigation.run()
 finally:

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from pages import common, palette
 from toolsearch import constants as C
 from toolsearch.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.catalog import load_text
@@ -161,8 +161,7 @@ def show_diff(diff: CacheDiff) -> None:
 
 def _style_states(df: pd.DataFrame, columns: list[str]):
     def color(value: Any) -> str:
-        c = common.STATE_COLORS.get(value)
-        return f"color: white; background-color: {c}" if c else ""
+        return palette.cell_style(common.STATE_COLORS.get(value))
     return df.style.map(color, subset=columns)
 
 
@@ -177,7 +176,8 @@ def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
 
 def show_collapse(v: common.View) -> CollapseComparison:
     """Reference vs best collapse at the sidebar settings, and over the context presets."""
-    cmp = compare_collapse(v.inspector.planner, v.config, v.context_length, v.tokenizer)
+    with st.spinner("Comparing the collapse choices…", show_time=True):
+        cmp = compare_collapse(v.inspector.planner, v.config, v.context_length, v.tokenizer)
     st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
             "(largest names block first, RB §5.4). This section computes the best choice under the same budget: "
             "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
@@ -230,12 +230,14 @@ if common.require_catalog(v):
                "byte-identical, where it first differs, and why.")
     side_b, error = side_b_controls(v)
     if error:
-        st.error(error, icon="⚠️")
+        st.error(error, icon=":material/error:")
     if side_b is None:
         st.info("Upload B's catalog file to compare.")
     else:
         side_a = Side(v.inspector, v.config, v.context_length, v.tokenizer, "A", v.source_label)
-        show_diff(compare(side_a, side_b, v.display_tokenizer))
+        with st.spinner("Comparing the two tools arrays…", show_time=True):
+            diff = compare(side_a, side_b, v.display_tokenizer)
+        show_diff(diff)
     st.divider()
     st.subheader("Better collapse (what-if)")
     show_collapse(v)

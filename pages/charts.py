@@ -9,29 +9,84 @@ such string goes through :func:`esc` before it reaches a figure.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
 import plotly.graph_objects as go
 
-from pages.common import STATE_COLORS
+from pages import palette
+from pages.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.invisible import reveal
 from toolsearch.plan import Plan, ServerPlan
 
-#: The four per-server cost kinds: (ServerPlan field, legend label, color). The colors are light
-#: tints of the state each kind corresponds to (schemas ↔ visible, full block ↔ full, names
-#: block ↔ names, summary line ↔ summary), so the bar a server's state uses can be drawn solid in
-#: the saturated STATE_COLORS shade and still read as the same kind.
-COST_KINDS: tuple[tuple[str, str, str], ...] = (
-    ("schema_tokens", "full schemas", "#80cbc4"),
-    ("full_tokens", "full block", "#a5d6a7"),
-    ("names_tokens", "names block", "#90caf9"),
-    ("summary_tokens", "summary line", "#ffcc80"),
-)
-COST_COLORS = {label: color for _, label, color in COST_KINDS}
+#: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
+#: cost-kind palette (one slate hue, dark to light), never a state color: a server's state is named
+#: under its bars, and the bar its state uses is outlined.
+COST_KINDS: tuple[tuple[str, str, str], ...] = tuple(
+    (field_name, label, COST_KIND_COLORS[label]) for field_name, label in (
+        ("schema_tokens", "full schemas"), ("full_tokens", "full block"), ("names_tokens", "names block"),
+        ("summary_tokens", "summary line")))
+COST_COLORS = dict(COST_KIND_COLORS)
 #: Which cost kind a server's state puts in front of the model (``hidden``: none of them).
 STATE_KIND = {"visible": "schema_tokens", "full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+#: The budget line on every cost chart.
+BUDGET_LINE = dict(color="#B2182B", width=2, dash="dash")
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
+
+
+class _Fig:
+    """A figure spec collected as plain dicts and validated once by :meth:`build` (plotly validates
+    every ``add_*`` call on a ``go.Figure`` separately, and ``add_vline`` is slower still: on a
+    slider move the Costs page redraws five figures). Implements the ``go.Figure`` methods these
+    charts use, with the same arguments."""
+
+    def __init__(self) -> None:
+        self.data: list[dict] = []
+        self.layout: dict = {}
+        self.shapes: list[dict] = []
+        self.annotations: list[dict] = []
+
+    def add_bar(self, **kw) -> None:
+        self.data.append({"type": "bar", **kw})
+
+    def add_scatter(self, **kw) -> None:
+        self.data.append({"type": "scatter", **kw})
+
+    def add_vline(self, x: float, line: dict) -> None:
+        self.shapes.append(dict(type="line", xref="x", x0=x, x1=x, yref="y domain", y0=0, y1=1, line=line))
+
+    def add_hline(self, y: float, line: dict) -> None:
+        self.shapes.append(dict(type="line", yref="y", y0=y, y1=y, xref="x domain", x0=0, x1=1, line=line))
+
+    def add_annotation(self, **kw) -> None:
+        self.annotations.append(kw)
+
+    def update_layout(self, **kw) -> None:
+        self.layout.update(kw)
+
+    def _axis(self, name: str, kw: dict) -> None:
+        axis = dict(self.layout.get(name) or {})
+        axis.update(kw)
+        self.layout[name] = axis
+
+    def update_xaxes(self, **kw) -> None:
+        self._axis("xaxis", kw)
+
+    def update_yaxes(self, **kw) -> None:
+        self._axis("yaxis", kw)
+
+    def build(self) -> go.Figure:
+        layout = dict(self.layout)
+        for key in ("xaxis_title", "yaxis_title"):
+            if key in layout:
+                self._axis(key[:5], {"title": {"text": layout.pop(key)}})
+                layout[key[:5]] = self.layout[key[:5]]
+        if self.shapes:
+            layout["shapes"] = self.shapes
+        if self.annotations:
+            layout["annotations"] = self.annotations
+        return go.Figure({"data": self.data, "layout": layout})
 
 
 def esc(text: object) -> str:
@@ -41,27 +96,38 @@ def esc(text: object) -> str:
 
 def _state_tick(server: ServerPlan) -> str:
     color = STATE_COLORS.get(server.state, "#616161")
-    return f"{esc(server.name)}<br><span style='color:{color}'>● {server.state}</span>"
+    return f"{esc(server.name)}<br><span style='color:{color}'>■</span> {server.state}"
+
+
+def server_order(plan: Plan) -> list[ServerPlan]:
+    """Servers in the order every Costs chart uses: RB §5.4 collapse order first (rank 1, the
+    first to collapse, leftmost/topmost), then servers with nothing listed by schema size."""
+    return sorted(plan.servers, key=lambda s: (s.collapse_rank is None, s.collapse_rank or 0, -s.schema_tokens, s.name))
+
+
+def _budget_label(plan: Plan) -> str:
+    return f"listing budget {plan.budget:,} tokens ({plan.planning_tokenizer}, whole listing)"
 
 
 def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
-    """Grouped bars per server: full schemas, full block, names block, summary line (tokens).
+    """Grouped bars per server: full schemas, full block, names block, summary line (tokens), with
+    the listing budget as a dashed line.
 
-    Servers are ordered by schema tokens (largest first). The bar for the block the server's
-    state uses at these settings is drawn solid in its state color with a dark outline; the x
-    label names the state in the same color.
+    Servers are in :func:`server_order` (collapse order). Bars take the cost-kind palette; the bar
+    for the block the server's state uses at these settings has a black outline, and the x label
+    names the state next to a square in its state color. On a log axis the bars start at 1 token,
+    so a small summary line is drawn to its true proportion instead of as a sliver.
     """
-    servers = sorted(plan.servers, key=lambda s: (-s.schema_tokens, s.name))
+    servers = server_order(plan)
     ticks = [_state_tick(s) for s in servers]
-    fig = go.Figure()
-    for field_name, label, tint in COST_KINDS:
+    fig = _Fig()
+    for field_name, label, color in COST_KINDS:
         values = [getattr(s, field_name) for s in servers]
         chosen = [STATE_KIND.get(s.state) == field_name for s in servers]
         fig.add_bar(
             name=label, x=ticks, y=values, showlegend=False,
-            marker=dict(color=[STATE_COLORS[s.state] if c else tint for s, c in zip(servers, chosen)],
-                        line=dict(color=["#212121" if c else tint for c in chosen],
-                                  width=[2 if c else 0 for c in chosen])),
+            marker=dict(color=color, line=dict(color=["#000000" if c else color for c in chosen],
+                                               width=[2 if c else 0 for c in chosen])),
             legendgroup=label, offsetgroup=label,
             customdata=[[esc(s.name), s.kind, s.state, s.tool_count, s.deferred_count,
                          "◀ used at the current settings" if c else ""] for s, c in zip(servers, chosen)],
@@ -69,24 +135,28 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
                            "kind %{customdata[1]} · %{customdata[3]} tools (%{customdata[4]} deferred)<br>"
                            "state: %{customdata[2]} %{customdata[5]}<extra></extra>"),
         )
-    # Legend-only entries: the bar traces' own legend swatches would copy their first bar's color,
-    # which may be the solid "used" shade. Scatter traces take no slot in the bar groups.
-    for _, label, tint in COST_KINDS:
-        fig.add_scatter(x=[None], y=[None], mode="markers", name=label, legendgroup=label,
-                        marker=dict(symbol="square", size=13, color=tint), hoverinfo="skip")
-    fig.add_scatter(x=[None], y=[None], mode="markers", name="used at the current settings (state color)",
-                    marker=dict(symbol="square", size=13, color="#ffffff", line=dict(color="#212121", width=2)),
+    # Legend entries drawn apart from the bars: a bar trace's swatch copies its first bar, which may
+    # carry the "used" outline. The swatches are the bars' exact colors.
+    for _, label, color in COST_KINDS:
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=label, legendgroup=label, hoverinfo="skip",
+                        marker=dict(symbol="square", size=13, color=color))
+    fig.add_scatter(x=[None], y=[None], mode="markers", name="outlined: used at the current settings",
+                    marker=dict(symbol="square", size=13, color="#ffffff", line=dict(color="#000000", width=2)),
                     hoverinfo="skip")
+    fig.add_scatter(x=[None], y=[None], mode="lines", name=_budget_label(plan), line=BUDGET_LINE, hoverinfo="skip")
+    if plan.activated:
+        fig.add_hline(y=max(plan.budget, 1), line=BUDGET_LINE)
     fig.update_layout(
-        barmode="group", font=FONT, height=460, margin=dict(t=40, b=10, l=10, r=10),
+        barmode="group", font=FONT, height=480, margin=dict(t=40, b=10, l=10, r=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="cost kind:"),
-        yaxis_title=f"tokens ({plan.display_tokenizer})", xaxis_title="server (state at the current settings)",
+        yaxis_title=f"tokens ({plan.display_tokenizer})", xaxis_title="server in collapse order (state at the current settings)",
         hoverlabel=dict(align="left"),
     )
     if log_y:
-        fig.update_yaxes(type="log")
+        top = max([getattr(s, f) for s in servers for f, _, _ in COST_KINDS] + [plan.budget, 10])
+        fig.update_yaxes(type="log", range=[0, math.log10(top) + 0.15])
     fig.update_yaxes(tickformat=",")
-    return fig
+    return fig.build()
 
 
 @dataclass(frozen=True)
@@ -107,11 +177,12 @@ def collapse_rows(plan: Plan) -> list[CollapseRow]:
     return [CollapseRow(s.collapse_rank, s.name, s.label, s.names_tokens, s.summary_tokens, s.state) for s in ranked]
 
 
-def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str) -> go.Figure:
+def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | None = None,
+                    planning_tokenizer: str | None = None) -> go.Figure:
     """Horizontal bars of names-block size in collapse order (first to collapse at the top),
-    colored by each server's state."""
+    colored by each server's state, with the whole listing's budget (tokens) as a dashed line."""
     labels = [f"#{r.rank} {esc(r.server)}" for r in rows]
-    fig = go.Figure()
+    fig = _Fig()
     for state in dict.fromkeys(r.state for r in rows):
         picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
         fig.add_bar(
@@ -122,15 +193,100 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str) -> go.Figure:
                            "names block: %{x:,} tokens<br>summary line: %{customdata[3]:,} tokens<br>"
                            "state: %{customdata[4]}<extra></extra>"),
         )
+    if budget is not None:
+        fig.add_vline(x=budget, line=BUDGET_LINE)
+        fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
+                        name=f"budget {budget:,} tokens ({planning_tokenizer or tokenizer}, whole listing)")
     fig.update_layout(
-        font=FONT, height=max(220, 28 * len(rows) + 110), margin=dict(t=40, b=10, l=10, r=10),
+        font=FONT, height=max(240, 28 * len(rows) + 130), margin=dict(t=40, b=10, l=10, r=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="state:"),
         xaxis_title=f"names block (tokens, {tokenizer})", yaxis_title="collapse order",
         hoverlabel=dict(align="left"),
     )
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)))
-    fig.update_xaxes(tickformat=",")
-    return fig
+    fig.update_xaxes(tickformat=",", rangemode="tozero")
+    return fig.build()
+
+
+#: Tokens each state puts in the listing, per server (``hidden`` and ``visible``: none).
+LISTED_KIND = {"full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+
+
+def listing_budget_figure(plan: Plan) -> go.Figure:
+    """One stacked bar: the listing at these settings against the budget (tokens, planning tokenizer).
+
+    Args:
+        plan: a plan whose display tokenizer is its planning tokenizer (so the server blocks and
+            the budget are in the same units).
+
+    Segments are the listed servers in RB §5.4 collapse order (rank 1, the first to collapse,
+    on the left), each as long as the block its state puts in the listing and colored by that
+    state; the header and framing text is the last, white segment. The budget is a dashed line.
+    The cut is marked with a black line and a label: where collapse stopped (the servers left of
+    it were collapsed to summary lines), or, when nothing fits, the smallest listing tried.
+    """
+    servers = [s for s in server_order(plan) if s.collapse_rank is not None]
+    fig = _Fig()
+    blocks = []
+    nothing_fits = plan.listing_form == "none" and bool(plan.steps)
+    for s in servers:
+        kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
+        blocks.append(getattr(s, kind) if kind else 0)
+    for s, tokens in zip(servers, blocks):
+        color = STATE_COLORS.get(s.state, "#616161")
+        fig.add_bar(
+            orientation="h", y=["listing"], x=[tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
+            # Nothing fits: the segments are the summary lines the smallest listing would need, hatched.
+            marker=dict(color=color, line=dict(color="#ffffff", width=1),
+                        pattern=dict(shape="/" if nothing_fits else "", fgcolor="#4D4D4D")),
+            text=[f"{esc(s.name)}"], textposition="inside", insidetextanchor="middle",
+            textfont=dict(color=palette.text_on(color)),
+            customdata=[[s.collapse_rank, esc(s.name), s.state, s.names_tokens, s.summary_tokens]],
+            hovertemplate=("<b>#%{customdata[0]} %{customdata[1]}</b> · state %{customdata[2]}<br>"
+                           + ("its summary line would need %{x:,} tokens" if nothing_fits else
+                              "in the listing: %{x:,} tokens")
+                           + "<br>names block %{customdata[3]:,} · "
+                           "summary line %{customdata[4]:,} tokens<extra></extra>"))
+    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
+    framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
+    if framing:
+        fig.add_bar(orientation="h", y=["listing"], x=[framing], name="header and framing", showlegend=False,
+                    marker=dict(color="#ffffff", line=dict(color="#4D4D4D", width=1)),
+                    hovertemplate="header and framing text: %{x:,} tokens<extra></extra>")
+    for state in dict.fromkeys(s.state for s in servers):
+        fig.add_scatter(x=[None], y=[None], mode="markers", name=state, hoverinfo="skip",
+                        marker=dict(symbol="square", size=13, color=STATE_COLORS.get(state, "#616161")))
+    fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
+                    name=f"budget {plan.budget:,} tokens")
+    fig.add_vline(x=plan.budget, line=BUDGET_LINE)
+    collapsed = [s for s in servers if s.state == "summary"]
+    total = sum(blocks) + framing
+    if plan.listing_form == "none" and plan.steps:
+        smallest = min(step.tokens for step in plan.steps)
+        fig.add_vline(x=smallest, line=dict(color="#000000", width=3))
+        cut_text = (f"nothing fits: the smallest listing tried (every server as its summary line, hatched) "
+                    f"needs {smallest:,} tokens")
+        total = max(total, smallest)
+    elif collapsed:
+        cut_at = sum(b for s, b in zip(servers, blocks) if s.state == "summary")
+        fig.add_vline(x=cut_at, line=dict(color="#000000", width=3))
+        last = max(s.collapse_rank for s in collapsed)
+        cut_text = (f"cut after #{last}: servers #1–#{last} collapsed to summary lines" if last > 1
+                    else "cut after #1: the first server collapsed to its summary line")
+    elif plan.listing_form == "none":
+        cut_text = "no listing"
+    else:
+        cut_text = f"fits: {plan.listing_tokens:,} of {plan.budget:,} tokens, nothing collapsed"
+    fig.add_annotation(x=0, y=1.0, xref="paper", yref="paper", yanchor="bottom", xanchor="left", showarrow=False,
+                       text=cut_text, font=dict(size=13, color="#000000"))
+    fig.update_layout(
+        barmode="stack", font=FONT, height=230, margin=dict(t=60, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+        legend=dict(orientation="h", yanchor="top", y=-0.45, x=0, title_text="state:"),
+        xaxis=dict(title=f"tokens ({plan.planning_tokenizer})", tickformat=",",
+                   range=[0, max(total, plan.budget, 1) * 1.08]),
+        yaxis=dict(showticklabels=False),
+    )
+    return fig.build()
 
 
 @dataclass(frozen=True)
@@ -146,45 +302,58 @@ class ToolCost:
     deferred: bool
 
 
-def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str) -> go.Figure:
-    """Treemap server → tool sized by schema tokens; tiles colored by the server's state."""
+#: Tool schema size (tokens) in the treemap: a sequential scale readable with any color vision.
+TOOL_SIZE_SCALE = "Cividis"
+
+
+def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None = None) -> go.Figure:
+    """Treemap server → tool sized by schema tokens; tool tiles colored by their size (a sequential
+    scale, so the costliest tools stand out at any setting), server tiles name their state."""
     servers: dict[str, list[tuple[int, ToolCost]]] = {}
     for i, r in enumerate(rows):
         servers.setdefault(r.server, []).append((i, r))
     ids, labels, parents, values, colors, custom = [], [], [], [], [], []
     for server, tools in servers.items():
         total = sum(t.tokens for _, t in tools)
+        state = tools[0][1].state
         ids.append(f"s:{server}")
-        labels.append(esc(server))
+        labels.append(f"{esc(server)} ({state})")
         parents.append("")
         values.append(total)
-        state = tools[0][1].state
-        colors.append(STATE_COLORS.get(state, "#616161"))
+        colors.append(max(t.tokens for _, t in tools))
         custom.append([esc(server), f"server {esc(server)}", total, state, f"{len(tools)} of the top tools"])
         for i, t in tools:
             ids.append(f"t:{i}")
             labels.append(esc(t.tool))
             parents.append(f"s:{server}")
             values.append(t.tokens)
-            colors.append(STATE_COLORS.get(t.state, "#616161"))
+            colors.append(t.tokens)
             custom.append([esc(t.server), esc(t.name), t.tokens, t.state, esc(t.description[:80])])
-    fig = go.Figure(go.Treemap(
-        ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
-        marker=dict(colors=colors, line=dict(color="white", width=1)),
+    fig = _Fig()
+    fig.data.append(dict(
+        type="treemap", ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
+        marker=dict(colors=colors, colorscale=TOOL_SIZE_SCALE, line=dict(color="white", width=1),
+                    colorbar=dict(title=dict(text=f"schema tokens ({tokenizer})"), tickformat=",", thickness=14)),
         customdata=custom, textinfo="label+value",
         texttemplate="%{label}<br>%{value:,} tokens",
         hovertemplate=("<b>%{customdata[1]}</b><br>server: %{customdata[0]} (state %{customdata[3]})<br>"
                        f"%{{value:,}} tokens ({tokenizer})<br>%{{customdata[4]}}<extra></extra>"),
         tiling=dict(pad=2), pathbar=dict(visible=True),
     ))
-    fig.update_layout(font=FONT, height=560, margin=dict(t=30, b=10, l=10, r=10), hoverlabel=dict(align="left"))
-    return fig
+    title = None
+    if budget is not None and rows:
+        title = (f"Listing budget {budget:,} tokens; the costliest tool's schema alone is "
+                 f"{max(r.tokens for r in rows):,} tokens")
+    fig.update_layout(font=FONT, height=560, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+                      title=dict(text=title, font=dict(size=13)) if title else None)
+    return fig.build()
 
 
-def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str) -> go.Figure:
-    """Horizontal bars of the costliest tools (largest at the top), colored by server state."""
+def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None = None) -> go.Figure:
+    """Horizontal bars of the costliest tools (largest at the top), colored by server state, with
+    the listing budget as a dashed line."""
     labels = [esc(r.name) for r in rows]
-    fig = go.Figure()
+    fig = _Fig()
     for state in dict.fromkeys(r.state for r in rows):
         picked = [(lab, r) for lab, r in zip(labels, rows) if r.state == state]
         fig.add_bar(
@@ -195,6 +364,10 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str) -> go.Figure:
             hovertemplate=("<b>%{customdata[1]}</b><br>server: %{customdata[0]}<br>%{x:,} tokens<br>"
                            "%{customdata[3]} tool<br>%{customdata[2]}<extra></extra>"),
         )
+    if budget is not None:
+        fig.add_vline(x=budget, line=BUDGET_LINE)
+        fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
+                        name=f"listing budget {budget:,} tokens")
     fig.update_layout(
         font=FONT, height=max(300, 20 * len(rows) + 120), margin=dict(t=40, b=10, l=10, r=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0), bargap=0.25,
@@ -202,7 +375,7 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str) -> go.Figure:
     )
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True)
     fig.update_xaxes(tickformat=",")
-    return fig
+    return fig.build()
 
 
 # --- Tuning and Report figures --------------------------------------------------------------
@@ -281,7 +454,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
     y_hover = "threshold_pct %{customdata[6]}" if by_pct else "listing_max_tokens %{customdata[6]} tokens"
     fig = go.Figure(go.Heatmap(
         z=z, x=_log_edges(contexts), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
-        text=text, texttemplate="%{text}", textfont=dict(color="white", size=11), customdata=custom,
+        text=text, texttemplate="%{text}", textfont=dict(size=11), customdata=custom,
         xgap=1, ygap=1,
         colorbar=dict(title=dict(text="listing form"), tickvals=list(range(n)), ticktext=list(FORMS),
                       thickness=16, len=0.9),
@@ -388,7 +561,7 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
     return out
 
 
-# --- Strategies figures (issue 5) -----------------------------------------------------------
+# --- Strategies figures --------------------------------------------------------------------
 # STRATEGY_COLORS — one color per disclosure strategy, used by every Strategies table and chart;
 # strategy_metrics_figure(results, tokenizer) — up-front tokens, task tokens, round trips and
 # cache breaks per strategy; upfront_breakdown_figure(results, tokenizer) — what the prompt holds
@@ -398,21 +571,9 @@ from plotly.subplots import make_subplots  # noqa: E402
 
 from toolsearch.strategies import STRATEGIES, STRATEGY_LABELS  # noqa: E402
 
-#: One color per strategy (ids of :data:`toolsearch.strategies.STRATEGIES`). Distinct hues, none
-#: of them a STATE_COLORS shade, so a strategy is never mistaken for a listing state.
-STRATEGY_COLORS: dict[str, str] = {
-    "all_upfront": "#6d4c41",       # brown: everything, every request
-    "tiered": "#1565c0",            # blue: the reference behavior
-    "anthropic_search": "#d84315",  # deep orange
-    "openai_search": "#00897b",     # teal green
-    "skill_linked": "#7b1fa2",      # purple
-    "combined": "#c2185b",          # pink: skill-linked + search
-}
-#: Colors of the prompt piece forms in the up-front breakdown.
-PIECE_COLORS: dict[str, str] = {
-    "schema": "#78909c", "tools array": "#1565c0", "name + description": "#4db6ac", "namespace": "#00897b",
-    "search tool": "#ffb74d", "skill listing": "#ce93d8", "pinned skill body": "#7b1fa2",
-}
+#: One color per strategy and per prompt piece: the app's palettes for these meanings.
+STRATEGY_COLORS: dict[str, str] = palette.STRATEGY_COLORS
+PIECE_COLORS: dict[str, str] = palette.PIECE_COLORS
 
 
 def strategy_metrics_figure(results: Sequence, tokenizer: str) -> go.Figure:

@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from pages import palette
 from toolsearch import constants as C
 from toolsearch.catalog import Catalog, combine, load_source, load_text
 from toolsearch.config import ToolSearchConfig, parse_config
@@ -32,17 +33,8 @@ DEFAULT_SAMPLE = "team-workspace"
 UPLOAD = "Upload files…"
 LIVE = "Live servers"
 
-#: One color per state / form, used by every table and chart.
-STATE_COLORS = {
-    "full": "#2e7d32",     # green: everything shown
-    "names": "#1565c0",    # blue: names only
-    "mixed": "#6a1b9a",    # violet: some servers collapsed
-    "summary": "#ef6c00",  # orange: one summary line
-    "groups": "#ef6c00",
-    "hidden": "#9e9e9e",   # gray: nothing listed
-    "none": "#9e9e9e",
-    "visible": "#00838f",  # teal: schema sent directly
-}
+#: One color per state / form, used by every table and chart (see pages/palette.py).
+STATE_COLORS = palette.STATE_COLORS
 TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
               2: ("Tier 2 · summaries or bare bridge", "orange")}
 FORM_HELP = {
@@ -96,6 +88,14 @@ class View:
             self._plan = self.inspector.plan(self.config, self.context_length, self.tokenizer, self.display_tokenizer)
         return self._plan
 
+    @property
+    def planning_plan(self) -> Plan:
+        """The current plan with costs counted in the planning tokenizer (the units of the budget)."""
+        if self.display_tokenizer == self.tokenizer:
+            return self.plan
+        assert self.inspector is not None
+        return self.inspector.plan(self.config, self.context_length, self.tokenizer, self.tokenizer)
+
     def plan_for(self, context_length: int | None, config: ToolSearchConfig | None = None) -> Plan:
         """A plan for other settings, same catalog and tokenizers."""
         assert self.inspector is not None
@@ -124,35 +124,83 @@ _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
            "ctx_custom": (1, C.CONTEXT_LENGTH_MAX)}
 
 
+#: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
+#: page not listed here shows every group. Hidden controls keep their values (see _keep_state).
+CONTROL_GROUPS = ("budget", "switches", "search", "counting", "profile")
+PAGE_CONTROLS: dict[str, tuple[str, ...]] = {
+    "": ("budget", "switches", "counting", "profile"),
+    "model_view": ("budget", "switches", "counting", "profile"),
+    "search": ("budget", "switches", "search", "counting", "profile"),
+    "costs": ("budget", "switches", "counting", "profile"),
+    "tuning": ("budget", "switches", "counting", "profile"),
+    "live": (),
+    "cache_diff": ("budget", "switches", "counting", "profile"),
+    "quality": ("search", "counting"),
+    "strategies": ("budget", "switches", "search", "counting", "profile"),
+    "scopes": ("budget", "switches", "search", "counting", "profile"),
+    "sessions": ("budget", "switches", "search", "counting", "profile"),
+    "report": ("budget", "switches", "search", "counting", "profile"),
+}
+#: URL values that stand for a catalog a link cannot carry (uploaded files, live servers).
+_LINK_SOURCES = {"upload": UPLOAD, "live": LIVE}
+
+
 def _init_state() -> None:
     """Seed widget state from defaults and, once per session, from the URL.
 
     A link only sets values; it never loads a file from elsewhere or starts a server: an unknown
-    catalog name falls back to the default sample.
+    catalog name falls back to the default sample, and so does a link made while uploaded files
+    or live servers were shown (neither travels in a link). Each fallback leaves a notice.
     """
     if st.session_state.get("_initialised"):
         return
     state = dict(_DEFAULTS)
     params = st.query_params
+    ignored = []
     for qkey, (skey, parse) in _QP.items():
         if qkey not in params:
             continue
         try:
             value = parse(params[qkey])
         except (TypeError, ValueError):
+            ignored.append(qkey)
             continue
         if skey in _CHOICES and value not in _CHOICES[skey]:
+            ignored.append(qkey)
             continue
         if skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
             low, high = _RANGES[skey]
             if not low <= value <= high:
                 continue
         state[skey] = value
-    if state["catalog"] not in sample_catalogs():
+    notices = []  # (text, shown until the catalog changes: else shown on the first page only)
+    asked = state["catalog"]
+    if asked not in sample_catalogs():
         state["catalog"] = DEFAULT_SAMPLE
+        if asked in _LINK_SOURCES:
+            what = "uploaded files" if asked == "upload" else "live servers"
+            notices.append((f"This link was made while {what} were shown; they are not part of a link, so the "
+                            f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
+                            f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
+        else:
+            notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
+                            f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
+    if ignored:
+        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
+                        "the default is used.", False))
+    st.session_state["_link_notices"] = notices
     for key, value in state.items():
         st.session_state.setdefault(key, value)
     st.session_state["_initialised"] = True
+
+
+def _keep_state() -> None:
+    """Keep every sidebar value while its widget is not shown: Streamlit forgets the value of a
+    widget that a run does not draw, and each page draws only the controls it uses. Writing the
+    value back before the widgets are drawn makes it survive."""
+    for key in _DEFAULTS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 def _sync_url() -> None:
@@ -162,7 +210,7 @@ def _sync_url() -> None:
         if skey == "ctx_custom" and st.session_state.get("ctx_choice") != "custom":
             continue
         if skey == "catalog" and value in (UPLOAD, LIVE):
-            continue
+            value = "upload" if value == UPLOAD else "live"  # a marker: the link cannot carry them
         if value is not None and value != _DEFAULTS.get(skey):
             values[qkey] = str(value)
     scope_arg = _selected_scope_arg()
@@ -214,12 +262,43 @@ def _budget_controls(sb) -> None:
                     help="Type an exact number of tokens; the realistic range is about 1,000–10,000.")
 
 
-def sidebar() -> View:
-    """Render the shared sidebar and return the current :class:`View`."""
-    _init_state()
-    errors: list[str] = []
-    samples = sample_catalogs()
-    sb = st.sidebar
+def link_notices() -> None:
+    """Show, at the top of the page, why a shared link's settings were not all applied (until the
+    user picks another catalog)."""
+    notices = st.session_state.get("_link_notices") or []
+    if st.session_state.get("catalog") != DEFAULT_SAMPLE:
+        notices = [(text, sticky) for text, sticky in notices if not sticky]
+    for text, _ in notices:
+        st.warning(text, icon=":material/link_off:")
+    st.session_state["_link_notices"] = [(text, sticky) for text, sticky in notices if sticky]
+
+
+def _store_uploads() -> None:
+    """on_change of the catalog uploader: keep the files' bytes for the session, so the catalog
+    survives reruns and pages that do not draw the uploader."""
+    files = st.session_state.get("uploads") or []
+    st.session_state["_upload_store"] = [(f.name, f.getvalue()) for f in files]
+
+
+def _clear_uploads() -> None:
+    st.session_state["_upload_store"] = []
+
+
+@st.cache_resource(show_spinner="Loading the uploaded files…", max_entries=8)
+def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[Catalog | None, list[str]]:
+    loaded, errors = [], []
+    for name, data in _files:
+        try:
+            loaded.append(load_text(data.decode("utf-8"), name))
+        except UnicodeDecodeError:
+            errors.append(f"{name}: expected UTF-8 text")
+        except ToolsearchError as exc:
+            errors.append(str(exc))
+    return (combine(loaded) if loaded else None), errors
+
+
+def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[Catalog | None, str, str]:
+    """The catalog source controls; returns ``(catalog, cache key, label)``."""
     sb.header("Catalog")
     options = [*samples, UPLOAD, LIVE]
     sb.selectbox("Catalog source", options, key="catalog",
@@ -227,29 +306,27 @@ def sidebar() -> View:
                       "a recorded tools/list result, or an OpenAI-style function array).")
     catalog: Catalog | None = None
     source_label = st.session_state["catalog"]
+    source_key = ""
     if st.session_state["catalog"] == UPLOAD:
-        uploads = sb.file_uploader("Catalog files", type=["yaml", "yml", "json"], accept_multiple_files=True,
-                                   key="uploads", help="Several files combine into one catalog.")
-        loaded = []
-        for upload in uploads or []:
-            try:
-                loaded.append(load_text(upload.getvalue().decode("utf-8"), upload.name))
-            except UnicodeDecodeError:
-                errors.append(f"{upload.name}: expected UTF-8 text")
-            except ToolsearchError as exc:
-                errors.append(str(exc))
-        if loaded:
-            catalog = combine(loaded)
-            digest = hashlib.sha256(b"".join(u.getvalue() for u in uploads)).hexdigest()[:16]
-            source_key = f"upload:{digest}"
-            source_label = " + ".join(c.name for c in loaded)
-        else:
-            source_key = ""
+        sb.file_uploader("Catalog files", type=["yaml", "yml", "json"], accept_multiple_files=True,
+                         key="uploads", on_change=_store_uploads,
+                         help="Several files combine into one catalog. They stay loaded for this browser "
+                              "session (until you clear them), on every page.")
+        files = tuple(st.session_state.get("_upload_store") or ())
+        if files:
+            digest = hashlib.sha256(b"\0".join(n.encode() + b"\0" + d for n, d in files)).hexdigest()[:16]
+            catalog, load_errors = _load_uploads(digest, files)
+            errors.extend(load_errors)
+            if not st.session_state.get("uploads"):
+                sb.caption("Kept for this session: " + ", ".join(md_escape(n) for n, _ in files))
+                sb.button("Clear uploaded files", key="uploads_clear", on_click=_clear_uploads)
+            if catalog is not None:
+                source_key = f"upload:{digest}"
+                source_label = catalog.name
     elif st.session_state["catalog"] == LIVE:
         catalog = st.session_state.get("live_catalog")
         if catalog is None:
             errors.append("No live catalog yet: open the Live servers page, add your servers and press Connect.")
-            source_key = ""
         else:
             source_key = f"live:{st.session_state.get('live_catalog_key') or catalog_key(catalog)}"
             source_label = f"{catalog.name} (live)"
@@ -260,42 +337,53 @@ def sidebar() -> View:
             source_key = f"sample:{path}:{path.stat().st_mtime}"
         except ToolsearchError as exc:
             errors.append(str(exc))
-            source_key = ""
+    return catalog, source_key, source_label
 
+
+def sidebar(page: str | None = None) -> View:
+    """Render the shared sidebar and return the current :class:`View`.
+
+    Args:
+        page: the current page's url_path (``""`` for the Overview); it picks the control groups
+            shown (:data:`PAGE_CONTROLS`). ``None`` shows every group.
+    """
+    _init_state()
+    _keep_state()
+    groups = set(PAGE_CONTROLS.get(page, CONTROL_GROUPS) if page is not None else CONTROL_GROUPS)
+    errors: list[str] = []
+    sb = st.sidebar
+    catalog, source_key, source_label = _catalog_controls(sb, sample_catalogs(), errors)
     scope = _scope_sidebar(sb, catalog)
 
-    sb.header("Model and budget")
-    sb.selectbox("Context length", CONTEXT_CHOICES, key="ctx_choice",
-                 help="The model's context window in tokens. 'unknown' uses the reference fallback of 10,000 for the percentage leg.")
-    if st.session_state["ctx_choice"] == "custom":
-        sb.number_input("Custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX, step=1000, key="ctx_custom")
-    _budget_controls(sb)
-    col1, col2 = sb.columns(2)
-    col1.selectbox("enabled", list(C.TRI_STATE_VALUES), key="enabled")
-    col2.selectbox("listing", list(C.TRI_STATE_VALUES), key="listing")
-    col1.number_input("search_default_limit", min_value=1, max_value=C.MAX_SEARCH_LIMIT_MAX, key="search_default_limit")
-    col2.number_input("max_search_limit", min_value=C.MAX_SEARCH_LIMIT_MIN, max_value=C.MAX_SEARCH_LIMIT_MAX, key="max_search_limit")
-
-    sb.header("Counting and naming")
-    sb.selectbox("Planning tokenizer", list(C.TOKENIZERS), key="tokenizer",
-                 help="Decides whether the listing fits. chars4 (characters ÷ 4) is what the reference harness uses.")
-    sb.selectbox("Display tokenizer", list(C.TOKENIZERS), key="display_tokenizer",
-                 help="Used for the token costs shown in tables and charts.")
-    sb.radio("Tool names", list(C.TOOL_NAMING), key="naming", horizontal=True,
-             help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; as-is: catalog names.")
-    profile = default_profile()
-    profile_key = "default"
-    profile_upload = sb.file_uploader("Wording profile (YAML)", type=["yaml", "yml"], key="profile_upload",
-                                      help="Optional: your harness's exact wording. Default: the toolsearch profile.")
-    sb.download_button("Download the default profile", (ROOT / "toolsearch" / "profiles" / "default.yaml").read_bytes(),
-                        file_name="toolsearch-profile.yaml", mime="application/x-yaml", key="profile_download",
-                        help="A starting point for your own wording: every key is required.")
-    if profile_upload is not None:
-        try:
-            profile = profile_from_text(profile_upload.getvalue().decode("utf-8"), profile_upload.name)
-            profile_key = hashlib.sha256(profile_upload.getvalue()).hexdigest()[:16]
-        except (ToolsearchError, UnicodeDecodeError) as exc:
-            errors.append(f"Wording profile not used: {exc}")
+    if "budget" in groups:
+        sb.header("Model and budget")
+        sb.selectbox("Context length", CONTEXT_CHOICES, key="ctx_choice",
+                     help="The model's context window in tokens. 'unknown' uses the reference fallback of 10,000 for the percentage leg.")
+        if st.session_state["ctx_choice"] == "custom":
+            sb.number_input("Custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX, step=1000, key="ctx_custom")
+        _budget_controls(sb)
+    if "switches" in groups:
+        with sb.expander(f"Tool search switches · enabled {st.session_state['enabled']} · "
+                         f"listing {st.session_state['listing']}"):
+            col1, col2 = st.columns(2)
+            col1.selectbox("enabled", list(C.TRI_STATE_VALUES), key="enabled")
+            col2.selectbox("listing", list(C.TRI_STATE_VALUES), key="listing")
+    if "search" in groups:
+        with sb.expander(f"Search limits · default {st.session_state['search_default_limit']} · "
+                         f"max {st.session_state['max_search_limit']}"):
+            st.number_input("search_default_limit", min_value=1, max_value=C.MAX_SEARCH_LIMIT_MAX,
+                            key="search_default_limit", help="Matches per query when the model gives no limit.")
+            st.number_input("max_search_limit", min_value=C.MAX_SEARCH_LIMIT_MIN, max_value=C.MAX_SEARCH_LIMIT_MAX,
+                            key="max_search_limit", help="The largest limit the model may ask for.")
+    if "counting" in groups:
+        with sb.expander(f"Counting and naming · {st.session_state['tokenizer']} · {st.session_state['naming']}"):
+            st.selectbox("Planning tokenizer", list(C.TOKENIZERS), key="tokenizer",
+                         help="Decides whether the listing fits. chars4 (characters ÷ 4) is what the reference harness uses.")
+            st.selectbox("Display tokenizer", list(C.TOKENIZERS), key="display_tokenizer",
+                         help="Used for the token costs shown in tables and charts.")
+            st.radio("Tool names", list(C.TOOL_NAMING), key="naming", horizontal=True,
+                     help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; as-is: catalog names.")
+    profile, profile_key = _profile_controls(sb, "profile" in groups, errors)
 
     config = parse_config({
         "enabled": st.session_state["enabled"], "listing": st.session_state["listing"],
@@ -437,6 +525,34 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
     return next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
 
 
+def _store_profile() -> None:
+    upload = st.session_state.get("profile_upload")
+    st.session_state["_profile_store"] = (upload.name, upload.getvalue()) if upload is not None else None
+
+
+def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]:
+    """The wording-profile uploader (kept for the session like catalog uploads); returns the
+    profile and its cache key."""
+    stored = st.session_state.get("_profile_store")
+    if shown:
+        label = f"Wording profile · {stored[0] if stored else 'default'}"
+        with sb.expander(label):
+            st.file_uploader("Wording profile (YAML)", type=["yaml", "yml"], key="profile_upload",
+                             on_change=_store_profile,
+                             help="Optional: your harness's exact wording. Default: the toolsearch profile.")
+            st.download_button("Download the default profile",
+                               (ROOT / "toolsearch" / "profiles" / "default.yaml").read_bytes(),
+                               file_name="toolsearch-profile.yaml", mime="application/x-yaml", key="profile_download",
+                               help="A starting point for your own wording: every key is required.")
+    if stored:
+        name, data = stored
+        try:
+            return profile_from_text(data.decode("utf-8"), name), hashlib.sha256(data).hexdigest()[:16]
+        except (ToolsearchError, UnicodeDecodeError) as exc:
+            errors.append(f"Wording profile not used: {exc}")
+    return default_profile(), "default"
+
+
 def view() -> View:
     """The :class:`View` for this run.
 
@@ -458,14 +574,36 @@ def view() -> View:
 
 
 def require_catalog(v: View) -> bool:
-    """Show errors and an empty state; True when there is a catalog to show."""
+    """Show errors, the catalog's skipped and repaired items, and an empty state, at the top of the
+    page; True when there is a catalog to show."""
     for error in v.errors:
-        st.error(error, icon="⚠️")
+        st.error(error, icon=":material/error:")
     if v.inspector is None:
         st.info("No catalog loaded. Choose a sample catalog in the sidebar, or upload catalog files "
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
         return False
+    catalog_problems(v)
     return True
+
+
+def catalog_problems(v: View) -> None:
+    """Skipped (error) and repaired (warning) items of the loaded catalog, in one notice at the top."""
+    assert v.inspector is not None
+    problems = [p for p in v.inspector.registration.problems if p.severity in ("error", "warning")]
+    if not problems:
+        return
+    skipped = sum(p.severity == "error" for p in problems)
+    repaired = len(problems) - skipped
+    parts = ([f"{skipped:,} item{'s' if skipped != 1 else ''} skipped"] if skipped else []) + \
+            ([f"{repaired:,} repaired"] if repaired else [])
+    box = st.error if skipped else st.warning
+    box(f"The catalog loaded with problems: {' and '.join(parts)}. The rest of the catalog is shown.",
+        icon=":material/report:")
+    with st.expander(f"Problems in {md_escape(v.source_label)} ({len(problems):,})", expanded=skipped > 0 and len(problems) <= 5):
+        import pandas as pd
+
+        st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
+                     hide_index=True, width="stretch", column_config={"message": st.column_config.TextColumn(width="large")})
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")
@@ -504,16 +642,54 @@ def pct_of_context(tokens: int, context_length: int | None) -> str:
 
 
 def tier_badge(plan: Plan) -> None:
-    """Tier and form as colored badges."""
-    label, color = TIER_BADGE[plan.tier]
-    cols = st.columns([2, 1, 3])
-    with cols[0]:
-        st.badge(label, color=color)
-    with cols[1]:
-        st.badge(f"Form: {plan.listing_form}", color={"full": "green", "names": "blue", "mixed": "violet",
-                                                        "groups": "orange", "none": "gray"}[plan.listing_form])
-    cols[2].caption(FORM_HELP[plan.listing_form] if plan.activated else
-                    "tool search is not active: every schema is sent as is, with no bridge tools")
+    """Tier and form as one colored bar (the form's state color), and a notice when they changed
+    since the previous run (a slider move that crosses a tier boundary is hard to miss)."""
+    label, _ = TIER_BADGE[plan.tier]
+    color = STATE_COLORS[plan.listing_form] if plan.activated else STATE_COLORS["visible"]
+    text = palette.text_on(color)
+    words = (FORM_HELP[plan.listing_form] if plan.activated else
+             "tool search is not active: every schema is sent as is, with no bridge tools")
+    # Engine values only (tier number, form name, fixed wording): safe as HTML.
+    st.markdown(
+        f'<div data-testid="tier-bar" style="background:{color};color:{text};padding:.45rem .8rem;'
+        f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
+        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {plan.listing_form}</b> &nbsp;·&nbsp; {words}</div>',
+        unsafe_allow_html=True)
+    now = (plan.tier, plan.listing_form)
+    before = st.session_state.get("_last_tier_form")
+    st.session_state["_last_tier_form"] = now
+    if before is not None and before != now:
+        change = []
+        if before[0] != now[0]:
+            change.append(f"tier {before[0]} → {now[0]}")
+        if before[1] != now[1]:
+            change.append(f"form {before[1]} → {now[1]}")
+        message = "Changed with the last setting: " + ", ".join(change)
+        st.markdown(
+            f'<div data-testid="tier-change" style="border:2px solid #000;border-radius:.5rem;padding:.35rem .8rem;'
+            f'margin-bottom:.6rem;font-weight:600">⚑ {message}</div>', unsafe_allow_html=True)
+        st.toast(message, icon=":material/swap_vert:")
+
+
+def steps_table(plan: Plan) -> None:
+    """The degradation steps as a static table (no inner scroll): the step that was sent in bold."""
+    import pandas as pd
+
+    sent = next((i for i, s in enumerate(plan.steps) if s.fits), None)
+    table = pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed) or "—",
+                           "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
+                          for i, s in enumerate(plan.steps)])
+
+    def bold(row: Any) -> list[str]:
+        return ["font-weight: 700; background-color: #F0F0F0" if row.name == sent else ""] * len(row)
+
+    styled = style_states(table).apply(bold, axis=1)
+    if len(table) <= STATIC_TABLE_ROWS:
+        st.table(styled, hide_index=True)
+    else:  # hundreds of servers: a scrolling table, scrolled to nothing but labelled
+        st.caption(f"{len(table):,} steps; the one sent is step {sent + 1:,}." if sent is not None else
+                   f"{len(table):,} steps; none fits.")
+        st.dataframe(styled, hide_index=True, width="stretch")
 
 
 def server_table(plan: Plan) -> list[dict[str, Any]]:
@@ -536,11 +712,87 @@ def _down_live_servers() -> list[dict[str, Any]]:
              "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
 
 
-def style_states(df):
-    """Color the ``state`` column with :data:`STATE_COLORS`."""
+def style_states(df, columns: tuple[str, ...] = ("state",)):
+    """Color the state columns with :data:`STATE_COLORS` (text in black or white, whichever
+    contrasts more) and print integer columns with thousands separators (``29,700``), as the
+    metrics do. Returns a pandas Styler, or ``df`` itself when it is empty."""
     def color(value: Any) -> str:
-        c = STATE_COLORS.get(value)
-        return f"color: white; background-color: {c}" if c else ""
-    if df.empty or "state" not in df.columns:
+        return palette.cell_style(STATE_COLORS.get(value))
+    if df.empty:
         return df
-    return df.style.map(color, subset=["state"])
+    styler = df.style.format(thousands, subset=int_columns(df))
+    present = [c for c in columns if c in df.columns]
+    if "why" in df.columns:  # prose: room to read it instead of a sliver beside the numbers
+        styler = styler.map(lambda _: "min-width: 15rem", subset=["why"])
+    return styler.map(color, subset=present) if present else styler
+
+
+def thousands(value: Any) -> str:
+    """``29700`` → ``29,700``; other values as text (``None`` → ``—``)."""
+    if value is None:
+        return "—"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    try:
+        if float(value).is_integer() and not isinstance(value, bool):
+            return f"{int(value):,}"
+    except (TypeError, ValueError):
+        pass
+    return str(value)
+
+
+def int_columns(df) -> list[str]:
+    """The integer-valued columns of a DataFrame (booleans excluded)."""
+    import pandas as pd
+
+    return [c for c in df.columns if pd.api.types.is_integer_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+
+
+def number_columns(df) -> dict[str, Any]:
+    """``column_config`` for ``st.dataframe``: integers right-aligned with thousands separators
+    in any browser locale; a ``why`` column wide enough to read."""
+    config: dict[str, Any] = {}
+    if "why" in df.columns:
+        config["why"] = st.column_config.TextColumn("why", width="large")
+    return config
+
+
+#: Up to this many servers the per-server table is a static table (every cell in full, no inner
+#: scroll); above it an interactive dataframe.
+STATIC_TABLE_ROWS = 40
+
+
+def static_or_scrolling(table) -> None:
+    """A table with state colors and thousands separators: static (every cell in full) up to
+    :data:`STATIC_TABLE_ROWS` rows, else an interactive dataframe."""
+    if len(table) <= STATIC_TABLE_ROWS:
+        st.table(style_states(table), hide_index=True)
+    else:
+        st.dataframe(style_states(table), hide_index=True, width="stretch", column_config=number_columns(table))
+
+
+def reasons(plan: Plan) -> dict[str, list[str]]:
+    """``{why: [server, ...]}`` in table order: each server's state reason and the servers it covers."""
+    out: dict[str, list[str]] = {}
+    for s in plan.servers:
+        out.setdefault(s.reason, []).append(s.name)
+    return out
+
+
+def server_dataframe(plan: Plan, key: str | None = None) -> None:
+    """The per-server table: state cells in the state colors, numbers with thousands separators,
+    the ``why`` column in full."""
+    import pandas as pd
+
+    table = pd.DataFrame(server_table(plan))
+    if table.empty:
+        st.info("No servers.")
+    elif len(table) <= STATIC_TABLE_ROWS:
+        # The reasons are prose: below the table, one line per reason with its servers, so that
+        # neither they nor the numbers are cut at any width.
+        st.table(style_states(table.drop(columns="why")), hide_index=True)
+        st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
+                               for reason, servers in reasons(plan).items()))
+    else:
+        st.dataframe(style_states(table), hide_index=True, width="stretch", key=key,
+                     column_config=number_columns(table))

@@ -7,6 +7,15 @@ from pages import charts, common
 
 TOP_TOOLS = 50
 
+@st.fragment
+def server_costs(plan) -> None:
+    """The per-server chart and its scale toggle (a fragment: the toggle reruns only this chart)."""
+    log_y = st.toggle("Log scale (tokens)", value=True, key="costs_log_y",
+                      help="On by default: full schemas are often 10–1000× a server's listing block. "
+                           "Bars start at 1 token; zero-cost bars do not show on a log axis.")
+    st.plotly_chart(charts.server_costs_figure(plan, log_y), key="costs_servers", width="stretch")
+
+
 v = common.view()
 st.title("Costs")
 if common.require_catalog(v):
@@ -17,23 +26,32 @@ if common.require_catalog(v):
     st.caption(f"Token figures in the display tokenizer ({tk}). Budget at the current settings: "
                f"{plan.budget:,} tokens; listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}).")
 
+    st.subheader("The listing against the budget")
+    if not plan.activated:
+        st.info("Tier 0: tool search is not active, so there is no listing and no budget to fill; every schema "
+                "is sent as is (see the per-server costs below).")
+    elif plan.deferred_count:
+        st.caption("One bar: the listing sent at these settings, one segment per server in collapse order "
+                   "(the first to collapse on the left), colored by its state; the white segment is the header "
+                   f"and framing text. Tokens in the planning tokenizer ({plan.planning_tokenizer}), the one that "
+                   "decides what fits. The dashed line is the budget; the black line marks the cut.")
+        st.plotly_chart(charts.listing_budget_figure(v.planning_plan), key="costs_listing_budget", width="stretch")
+
     st.subheader("Per-server costs")
     if plan.deferred_count == 0:
         st.info("No deferred tools in this catalog at these settings: every tool is sent with its full schema, "
                 "so there is no listing and no per-server block to compare. Load a catalog with MCP or plugin "
                 "servers, or name tools in the defer set.")
     else:
-        st.caption("For each server: its tools' full schemas (what it costs without tool search) and its group "
-                   "block in the listing as full lines, names only, or one summary line. The solid bar with the "
-                   "dark outline is the one the current settings use; the colored label under each server names "
-                   "its state (hidden: nothing listed).")
-        log_y = st.toggle("Log scale (tokens)", value=True, key="costs_log_y",
-                          help="On by default: full schemas are often 10–1000× a server's listing block. "
-                               "Zero-cost bars disappear on a log axis.")
-        st.plotly_chart(charts.server_costs_figure(plan, log_y), key="costs_servers", width="stretch")
-        with st.expander("Per-server table"):
-            st.dataframe(common.style_states(pd.DataFrame(common.server_table(plan))), hide_index=True,
-                         width="stretch")
+        st.caption("For each server, in collapse order: its tools' full schemas (what it costs without tool search) "
+                   "and its group block in the listing as full lines, names only, or one summary line. The outlined "
+                   "bar is the one the current settings use; the label under each server names its state. The "
+                   "dashed line is the budget of the whole listing.")
+        server_costs(plan)
+        table_box = st.expander("Per-server table", key="costs_server_table", on_change="rerun")
+        if table_box.open:  # drawn only when opened
+            with table_box:
+                common.server_dataframe(plan)
 
         st.subheader("Collapse order")
         rows = charts.collapse_rows(plan)
@@ -43,18 +61,19 @@ if common.require_catalog(v):
             st.caption("When the names listing does not fit the budget, servers collapse to their summary line one "
                        "at a time in this order: largest names block first (measured in characters, ties by label; "
                        f"RB §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
-            left, right = st.columns([1, 1])
+            st.plotly_chart(charts.collapse_figure(rows, tk, plan.budget, plan.planning_tokenizer),
+                            key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
-                "#": r.rank, "server": r.server, "group label": r.label,
+                "collapse #": r.rank, "server": r.server, "group label": r.label,
                 "names block (tokens)": r.names_tokens, "summary line (tokens)": r.summary_tokens, "state": r.state,
             } for r in rows])
             if all(r.label == r.server for r in rows):
                 table = table.drop(columns="group label")  # same as the server everywhere: save the width
-            # As tall as the chart beside it (35 px a row plus the header), up to 800 px.
-            left.dataframe(common.style_states(table), hide_index=True, width="stretch",
-                           height=min(800, 35 * (len(rows) + 1) + 3))
-            with right:
-                st.plotly_chart(charts.collapse_figure(rows, tk), key="costs_collapse", width="stretch")
+            table_box = st.expander("Collapse order table", expanded=len(rows) <= 12, key="costs_collapse_table",
+                                    on_change="rerun")
+            if table_box.open:  # drawn only when open
+                with table_box:
+                    common.static_or_scrolling(table)
 
     st.subheader(f"Costliest tools (top {TOP_TOOLS})")
     tools = ins.registration.tools
@@ -71,12 +90,12 @@ if common.require_catalog(v):
         shown = sum(r.tokens for r in rows)
         st.caption(f"Each tool's full definition as compact JSON, counted alone ({tk}). The top {len(rows)} of "
                    f"{len(tools):,} tools hold {shown:,} of {sum(tokens.values()):,} tokens. "
-                   "Colors: the server's state at the current settings. Hover for details.")
+                   "Treemap colors: schema size; bar colors: the server's state at the current settings. Hover for details.")
         tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"])
         with tree_tab:
-            st.plotly_chart(charts.tool_tree_figure(rows, tk), key="costs_tool_tree", width="stretch")
+            st.plotly_chart(charts.tool_tree_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_tree", width="stretch")
         with bar_tab:
-            st.plotly_chart(charts.tool_bar_figure(rows, tk), key="costs_tool_bar", width="stretch")
+            st.plotly_chart(charts.tool_bar_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_bar", width="stretch")
         with table_tab:
             st.dataframe(pd.DataFrame([{
                 "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,

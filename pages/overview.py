@@ -16,27 +16,28 @@ if common.require_catalog(v):
     signals.planning_tokenizer_note(plan.planning_tokenizer)
 
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Servers", len(plan.servers))
-    c2.metric("Tools", len(ins.registration.tools), help="Registered tool definitions (after naming, filters and utilities).")
-    c3.metric("Deferred tools", plan.deferred_count if plan.activated else 0,
-              help=None if plan.activated else f"Tool search is not active: {plan.deferred_count} tools could be deferred.")
-    c4.metric("Visible tools", plan.visible_count, help="Sent with their full schemas (core tools, or everything in tier 0).")
+    c1.metric("Servers", f"{len(plan.servers):,}")
+    c2.metric("Tools", f"{len(ins.registration.tools):,}", help="Registered tool definitions (after naming, filters and utilities).")
+    c3.metric("Deferred tools", f"{plan.deferred_count if plan.activated else 0:,}",
+              help=None if plan.activated else f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
+    c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
 
-    st.subheader("Cost per request")
+    st.subheader(f"Cost per request (tokens, {plan.display_tokenizer})")
     e1, e2, e3 = st.columns(3)
-    e1.metric(f"{signals.ALL_SCHEMAS} ({plan.display_tokenizer})", common.fmt_tokens(plan.eager_tokens),
+    # Values without the unit (it is in the heading), so the numbers fit at 1024 px.
+    e1.metric(signals.ALL_SCHEMAS, f"{plan.eager_tokens:,}",
               common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off",
               help=signals.ALL_SCHEMAS_HELP)
-    e2.metric(f"{signals.TOOLS_ARRAY} ({plan.display_tokenizer})", common.fmt_tokens(plan.tools_tokens),
+    e2.metric(signals.TOOLS_ARRAY, f"{plan.tools_tokens:,}",
               common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off", delta_arrow="off",
               help=signals.TOOLS_ARRAY_HELP)
     saved = plan.eager_tokens - plan.tools_tokens
     if saved >= 0:
-        e3.metric("Saved per request", common.fmt_tokens(saved),
+        e3.metric("Saved per request", f"{saved:,}",
                   f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
                   delta_color="normal")
     else:  # a cost: red, with the verdict below
-        e3.metric("Saved per request", common.fmt_tokens(saved),
+        e3.metric("Saved per request", f"{saved:,}",
                   f"-{-saved:,} tokens: tool search costs more than every schema", delta_color="normal",
                   help="Negative: the bridge tools and listing are larger than the schemas they replace.")
     signals.cost_verdict(plan)
@@ -54,14 +55,12 @@ if common.require_catalog(v):
         f"- Listing: **{plan.listing_tokens:,} tokens** ({plan.planning_tokenizer}), "
         f"{'fits' if plan.listing_form != 'none' else ('tool search is not active (tier 0)' if not plan.activated else 'listing is off' if not v.config.listing_enabled else 'not even the summary lines fit')}")
     if plan.steps:
-        st.caption("Degradation steps tried (reference order: full → names → collapse the largest server first):")
-        st.dataframe(pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed),
-                                    "listing (tokens)": s.tokens, "budget (tokens)": plan.budget, "fits": s.fits}
-                                   for i, s in enumerate(plan.steps)]), hide_index=True, width="stretch")
+        st.caption(f"Degradation steps tried against the budget of {plan.budget:,} tokens (reference order: full → "
+                   "names → collapse the largest server first). The first step that fits, in bold, is the listing sent.")
+        common.steps_table(plan)
 
     st.subheader("Servers")
-    table = pd.DataFrame(common.server_table(plan))
-    st.dataframe(common.style_states(table), hide_index=True, width="stretch")
+    common.server_dataframe(plan)
 
     st.subheader("Schema size by tokenizer")
     big = len(ins.registration.tools) > 500
@@ -71,15 +70,16 @@ if common.require_catalog(v):
         st.caption(f"{len(ins.registration.tools):,} tools: switch on the toggle to count every schema with the BPE tokenizers.")
     sizes = []
     for name in (("chars4",) if big and not st.session_state.get("bpe_sizes") else ("chars4", "o200k_base", "cl100k_base")):
-        other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
+        with st.spinner(f"Counting every schema with {name}…", show_time=True):  # seconds the first time
+            other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
         sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
                       "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
-    st.dataframe(pd.DataFrame(sizes), hide_index=True, width="stretch")
+    st.table(common.style_states(pd.DataFrame(sizes)), hide_index=True)
 
     for note in plan.notes:
         st.warning(note)
-    problems = [p for p in ins.registration.problems]
-    if problems:
+    problems = [p for p in ins.registration.problems if p.severity == "info"]
+    if problems:  # errors and warnings are at the top of every page (common.require_catalog)
         with st.expander(f"Catalog notes ({len(problems)})"):
             st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
                          hide_index=True, width="stretch")

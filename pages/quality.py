@@ -19,7 +19,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages import common
+from pages import common, palette
 from toolsearch import constants as C
 from toolsearch.errors import ToolsearchError
 from toolsearch.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
@@ -29,11 +29,10 @@ from toolsearch.lint import RULES, LintReport, lint
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
-VARIANT_COLORS = {"reference": "#424242", "no-gate": "#1565c0", "no-coverage": "#6a1b9a", "unicode": "#2e7d32",
-                  "name-substring": "#ef6c00", "plain-bm25": "#8d6e63", "agent": "#c62828"}
-EXTRA_COLORS = ("#00838f", "#ad1457", "#827717", "#5d4037")
-#: Severity cell colors (red, orange, blue), white text.
-SEVERITY_COLORS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
+#: Colors per variant and per lint severity: the app's palettes for these meanings (pages/palette.py).
+VARIANT_COLORS = palette.VARIANT_COLORS
+EXTRA_COLORS = palette.EXTRA_VARIANT_COLORS
+SEVERITY_COLORS = palette.SEVERITY_COLORS
 METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention",
                   "abstention accuracy")
 
@@ -128,8 +127,7 @@ def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> li
 def style_severity(df: pd.DataFrame):
     """Color the ``severity`` column with :data:`SEVERITY_COLORS`."""
     def color(value: Any) -> str:
-        c = SEVERITY_COLORS.get(value)
-        return f"color: white; background-color: {c}" if c else ""
+        return palette.cell_style(SEVERITY_COLORS.get(value))
     return df.style.map(color, subset=["severity"])
 
 
@@ -185,7 +183,7 @@ if common.require_catalog(v):
         st.dataframe(pd.DataFrame([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()]),
                      hide_index=True, width="stretch")
     if error:
-        st.error(error, icon="⚠️")
+        st.error(error, icon=":material/error:")
     elif queries is None:
         st.info("Choose a shipped query file or upload one to score this catalog's search.")
     elif not variants:

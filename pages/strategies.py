@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from pages import charts, common
+from pages import charts, common, palette
 from toolsearch import constants as C
 from toolsearch.catalog import load_source
 from toolsearch.errors import ToolsearchError
@@ -28,7 +28,7 @@ from toolsearch.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, S
 
 SAMPLE_SKILLS = common.ROOT / "sample_skills"
 SEED = common.ROOT / "sample_catalogs" / "seed-worked-example"
-SIDEBAR, WORKED = "Sidebar catalog", "Worked example (issue 5)"
+SIDEBAR, WORKED = "Sidebar catalog", "Worked example"
 SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE = "Sample skills (sample_skills/)", "Upload SKILL.md files or a YAML list", "No skills"
 #: The sample events are written for this sample catalog.
 SAMPLE_EVENTS_CATALOG = "team-workspace"
@@ -80,8 +80,7 @@ def _color_strategy(df: pd.DataFrame, column: str = "strategy"):
     colors = {STRATEGY_LABELS[s]: charts.STRATEGY_COLORS[s] for s in STRATEGIES}
 
     def color(value):
-        c = colors.get(value)
-        return f"color: white; background-color: {c}" if c else ""
+        return palette.cell_style(colors.get(value))
     return df.style.map(color, subset=[column])
 
 
@@ -116,7 +115,7 @@ st.caption("When does the model get a tool's schema? Six disclosure strategies f
            "tool's first call, and whether the prompt cache survives. See docs/strategies.md for what each trades.")
 
 source = st.radio("Catalog and skills", [SIDEBAR, WORKED], horizontal=True, key="strat_source",
-                  help="The sidebar's catalog with skills of your choice, or the issue-5 worked example: 200 tools "
+                  help="The sidebar's catalog with skills of your choice, or the worked example: 200 tools "
                        "at 500 tokens, 50 skills with 100-token listing lines and 2,000-token bodies "
                        "(sample_catalogs/seed-worked-example/).")
 errors: list[str] = []
@@ -124,7 +123,7 @@ if source == WORKED:
     try:
         inspector, skills, default_events = _seed(_mtime_key(SEED))
     except ToolsearchError as exc:
-        st.error(_plain(f"The worked example could not be loaded: {exc}"), icon="⚠️")
+        st.error(_plain(f"The worked example could not be loaded: {exc}"), icon=":material/error:")
         st.stop()
     source_label = "worked example"
     st.caption("Catalog, skills and events from sample_catalogs/seed-worked-example/. The sidebar's catalog is not "
@@ -169,7 +168,7 @@ else:
             except ToolsearchError as exc:
                 errors.append(str(exc))
 for error in errors:
-    st.error(_plain(error), icon="⚠️")
+    st.error(_plain(error), icon=":material/error:")
 
 tool_names = [t.name for t in inspector.registration.tools if t.name not in C.BRIDGE_NAMES]
 skill_names = list(skills.names)
@@ -188,7 +187,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
         try:
             default_events = events_from_text(events_upload.getvalue().decode("utf-8"), events_upload.name)
         except (ToolsearchError, UnicodeDecodeError) as exc:
-            st.error(_plain(f"Events file not used: {exc}"), icon="⚠️")
+            st.error(_plain(f"Events file not used: {exc}"), icon=":material/error:")
     editor_key = "strat_events_" + _digest(source, source_label, skill_names, default_events)
     edited = st.data_editor(
         _events_rows(default_events), key=editor_key, num_rows="dynamic", hide_index=True, width="stretch",
@@ -203,7 +202,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
     try:
         events = _events_from_rows(edited)
     except ToolsearchError as exc:
-        st.error(_plain(str(exc)), icon="⚠️")
+        st.error(_plain(str(exc)), icon=":material/error:")
         events_ok = False
     st.caption("The same events as YAML, for toolsearch strategies --events FILE:")
     st.code(common.visible(dump_events(events)) or "# no events", language="yaml")
@@ -265,7 +264,7 @@ with st.expander("Strategy settings"):
                                         tuple(str(t) for t in item["tools"])))
             namespaces = tuple(parsed)
         except (yaml.YAMLError, ValueError) as exc:
-            st.error(_plain(f"Namespaces not used: {exc}"), icon="⚠️")
+            st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
     st.markdown("**Skill-linked and combined**")
     s1, s2 = st.columns(2)
     pinned = tuple(s1.multiselect("Pinned skills", skill_names, key="strat_pinned",
@@ -286,11 +285,15 @@ if events_ok:
     try:
         model.check_events(events, "events table")
     except ToolsearchError as exc:
-        st.error(_plain(str(exc)), icon="⚠️")
+        st.error(_plain(str(exc)), icon=":material/error:")
         events_ok = False
 results, timeline = _run(_digest(model_key, task, events if events_ok else ()), model, task,
                          events if events_ok else ())
 tk = settings.tokenizer
+# The Report page includes the last strategies computed in this session.
+st.session_state["_strategies_for_report"] = {
+    "label": f"{source_label}: {len(task.skills_read)} skill read(s), {len(task.tools_used)} tool(s) used, tokens in {tk}",
+    "results": results}
 
 # --- per strategy ------------------------------------------------------------------------------------
 st.subheader("Per strategy")
@@ -318,17 +321,19 @@ st.caption("round trips (count): discovery turns before the task's first calls �
            "first turn · callable up front (count): tools a call would succeed for before the first turn.")
 by_id = {r.strategy: r for r in results}
 if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
+    st.caption(f"Task tokens ({tk}): the prompt once the task's skills were read and its tools reached.")
     m1, m2, m3 = st.columns(3)
-    m1.metric("All up front: task", common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens),
+    # Numbers without the unit (it is in the caption above), so they fit at 1024 px.
+    m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off",
               help="Each prompt piece counted alone, so it can be higher than the Overview's 'All schemas up front', "
                    "which rounds once over the whole tools array as the reference does (RB §3).")
     linked = by_id[SKILL_LINKED]
-    m2.metric("Skill-linked: task", common.fmt_tokens(linked.task_tokens),
+    m2.metric("Skill-linked", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off")
     m3.metric("Difference (all up front − skill-linked)",
-              common.fmt_tokens(by_id[ALL_UPFRONT].task_tokens - linked.task_tokens),
+              f"{by_id[ALL_UPFRONT].task_tokens - linked.task_tokens:,}",
               "task tokens saved by skill-linked disclosure", delta_color="off", delta_arrow="off")
 st.plotly_chart(charts.strategy_metrics_figure(results, tk), key="strat_metrics", width="stretch")
 st.caption("Round trips: model turns a strategy needs before a tool's first call (search, describe, a skill read it "

@@ -42,6 +42,16 @@ def _metric(at, label_start: str):
     raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
 
 
+def _token_metric(at, label_start: str) -> str:
+    """A token metric: the unit is in the heading above (``Cost per request (tokens, chars4)``),
+    the value is the number (short enough not to be cut at 1024 px)."""
+    assert any(h.value.startswith("Cost per request (tokens, ") for h in at.subheader)
+    for metric in at.metric:
+        if metric.label.startswith(label_start):
+            return metric.value
+    raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
+
+
 def test_default_catalog_opens_in_tier_1_at_200k():
     at = _app()
     plan = _engine("team-workspace", 200_000)
@@ -51,8 +61,8 @@ def test_default_catalog_opens_in_tier_1_at_200k():
     assert f"Form: {plan.listing_form}" in text
     assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in text
     assert _metric(at, "Deferred tools") == str(plan.deferred_count)
-    assert _metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,} tokens"
-    assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,} tokens"
+    assert _token_metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,}"
+    assert _token_metric(at, "All schemas up front") == f"{plan.eager_tokens:,}"
 
 
 def test_context_length_changes_form_and_states():
@@ -61,9 +71,14 @@ def test_context_length_changes_form_and_states():
     plan = _engine("team-workspace", 32_000)
     assert plan.listing_form != _engine("team-workspace", 200_000).listing_form
     assert f"Form: {plan.listing_form}" in _markdown(at)
-    table = at.dataframe[1].value  # the per-server table (after the steps table)
+    table = at.table[1].value  # the per-server table (after the steps table)
     shown = dict(zip(table["server"], table["state"]))
     assert shown == {s.name: s.state for s in plan.servers}
+    # Why each server has its state: one line per reason under the table, naming its servers.
+    text = _markdown(at).replace("\\", "")
+    for server in plan.servers:
+        line = next(x for x in text.splitlines() if x.startswith(f"- **{server.reason}**: "))
+        assert server.name in line.split(": ", 1)[1].split(", ")
 
 
 @pytest.mark.parametrize("key,value,config", [
@@ -87,7 +102,14 @@ def test_unknown_context_and_listing_off_and_disabled():
     at.sidebar.selectbox(key="enabled").set_value("off").run()
     plan = _engine("team-workspace", None, enabled="off")
     assert plan.tier == 0 and "Tier 0" in _markdown(at)
-    assert _metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,} tokens"
+    assert _token_metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,}"
+
+
+def _open_tab(at, label: str) -> None:
+    """Open one of the model view's tabs, as a click on it does (only the open tab is drawn)."""
+    at.session_state["mv_tab"] = label
+    at.run()
+    assert not at.exception, at.exception
 
 
 def test_model_view_shows_exact_description_and_array():
@@ -97,12 +119,31 @@ def test_model_view_shows_exact_description_and_array():
     plan = _engine("team-workspace", 200_000)
     codes = [c.value for c in at.code]
     assert plan.tool_search_description in codes
+    assert not any(c.startswith("[") for c in codes)  # the closed tabs are not drawn (nor sent)
+    _open_tab(at, "Tools array (JSON)")
+    codes = [c.value for c in at.code]
     assert json.dumps(plan.tools, ensure_ascii=False, indent=2) in codes
+    at.segmented_control(key="mv_array_view").set_value("Tree").run()
+    assert not at.code and at.json[0].value == json.dumps(plan.tools)  # the same array as a tree
+
+
+def test_model_view_paginates_a_large_tools_array():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"catalog": "cloudflare-flat", "enabled": "off"})
+    at.run()
+    at.switch_page("pages/model_view.py").run()
+    _open_tab(at, "Tools array (JSON)")
+    plan = _engine("cloudflare-flat", 200_000, enabled="off")
+    assert plan.tier == 0 and len(plan.tools) > 3000
+    assert [json.loads(c.value) for c in at.code] == [plan.tools[:25]]  # one page, never the 2.7 MB array
+    at.number_input(key="mv_array_page").set_value(3).run()
+    assert [json.loads(c.value) for c in at.code] == [plan.tools[50:75]]
 
 
 def test_model_view_comparison_lists_state_changes():
     at = _app()
     at.switch_page("pages/model_view.py").run()
+    _open_tab(at, "Compare two settings")
     at.selectbox(key="cmp_ctx").set_value("8K").run()
     left = _engine("team-workspace", 200_000)
     right = _engine("team-workspace", 8_000)
@@ -110,12 +151,19 @@ def test_model_view_comparison_lists_state_changes():
     rows = dict(zip(table[""], zip(table["left"], table["right"])))
     assert rows["form"] == (left.listing_form, right.listing_form)
     assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
+    # Side by side: one HTML diff table with the left and right texts in their own columns.
+    diff = at.get("html")[0].proto.body
+    assert diff.count('<table class="diff"') == 1 and "left (sidebar settings)" in diff and "right (comparison)" in diff
+    changed = [line for line in right.tool_search_description.splitlines()
+               if line not in left.tool_search_description.splitlines()]
+    assert changed and changed[0][:40].replace(" ", "&nbsp;").replace("<", "&lt;") in diff
 
 
 def test_tool_naming_as_is():
     at = _app()
     at.sidebar.radio(key="naming").set_value("as-is").run()
     at.switch_page("pages/model_view.py").run()
+    assert at.sidebar.radio(key="naming").value == "as-is"  # kept across the page switch
     description = next(c.value for c in at.code if c.value.startswith("Search "))
     assert "mcp__" not in description
 

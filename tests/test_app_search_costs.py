@@ -23,6 +23,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from pages import common
+from pages.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch import constants as C
 from toolsearch.bridge import example_arguments, to_wire
 from toolsearch.catalog import load_source
@@ -349,6 +350,39 @@ def charts(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def budget_lines(figure: dict, axis: str) -> list[float]:
+    """Positions of the dashed budget lines (layout shapes) across ``axis`` ("x" or "y")."""
+    other = "y" if axis == "x" else "x"
+    return [shape[f"{axis}0"] for shape in figure["layout"].get("shapes", [])
+            if shape["line"].get("dash") == "dash" and shape[f"{axis}0"] == shape[f"{axis}1"]
+            and shape[f"{other}ref"].endswith("domain")]
+
+
+def check_listing_budget_bar(figure: dict, plan) -> None:
+    """The stacked bar of the listing against the budget (planning tokenizer = display here)."""
+    bars = [t for t in figure["data"] if t["type"] == "bar"]
+    listed = sorted((s for s in plan.servers if s.collapse_rank is not None), key=lambda s: s.collapse_rank)
+    kind = {"full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+    servers = bars[:len(listed)]
+    assert [t["name"] for t in servers] == [f"#{s.collapse_rank} {s.name}" for s in listed]  # collapse order
+    if plan.listing_form == "none":  # nothing fits: the summary lines the smallest listing would need
+        assert [t["x"][0] for t in servers] == [s.summary_tokens for s in listed]
+    else:
+        assert [t["x"][0] for t in servers] == [getattr(s, kind[s.state]) if s.state in kind else 0 for s in listed]
+    assert [t["marker"]["color"] for t in servers] == [STATE_COLORS[s.state] for s in listed]
+    assert budget_lines(figure, "x") == [plan.budget]
+    cuts = [shape["x0"] for shape in figure["layout"]["shapes"] if shape["line"].get("width") == 3]
+    note = figure["layout"]["annotations"][0]["text"]
+    collapsed = [s for s in listed if s.state == "summary"]
+    if plan.listing_form == "none":
+        assert cuts == [min(step.tokens for step in plan.steps)] and note.startswith("nothing fits")
+    elif collapsed:
+        assert cuts == [sum(s.summary_tokens for s in collapsed)]
+        assert note.startswith(f"cut after #{max(s.collapse_rank for s in collapsed)}")
+    else:
+        assert cuts == [] and note == f"fits: {plan.listing_tokens:,} of {plan.budget:,} tokens, nothing collapsed"
+
+
 def set_budget(at: AppTest, ctx_choice: str, custom: int | None, threshold_pct: float) -> None:
     at.sidebar.selectbox(key="ctx_choice").set_value(ctx_choice).run()
     if custom is not None:
@@ -378,9 +412,12 @@ def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_ch
         assert {"full": {"full"}, "names": {"names"}, "mixed": {"names", "summary"}, "none": {"hidden"}}[form] \
             == {s.state for s in plan.servers if s.kind == "mcp"}
     figures = charts(at)
-    assert len(figures) == 4  # per-server costs, collapse order, treemap, bar chart
+    assert len(figures) == 5  # listing vs budget, per-server costs, collapse order, treemap, bar chart
+    check_listing_budget_bar(figures[0], plan)
+    figures = figures[1:]
 
-    servers = sorted(plan.servers, key=lambda s: (-s.schema_tokens, s.name))
+    # Every Costs chart orders servers the same way: collapse order, then the unlisted by schema size.
+    servers = sorted(plan.servers, key=lambda s: (s.collapse_rank is None, s.collapse_rank or 0, -s.schema_tokens, s.name))
     used = {"visible": "schema_tokens", "full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
     bars = [t for t in figures[0]["data"] if t["type"] == "bar"]
     assert [t["offsetgroup"] for t in bars] == ["full schemas", "full block", "names block", "summary line"]
@@ -388,19 +425,25 @@ def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_ch
         assert trace["y"] == [getattr(s, field) for s in servers]
         # The bar the server's state uses is outlined; the state is in the tick label and hover.
         assert trace["marker"]["line"]["width"] == [2 if used.get(s.state) == field else 0 for s in servers]
-        assert [x.split("● ")[-1].split("<")[0] for x in trace["x"]] == [s.state for s in servers]
+        assert [x.split("</span> ")[-1] for x in trace["x"]] == [s.state for s in servers]
         assert [c[2] for c in trace["customdata"]] == [s.state for s in servers]
+        assert trace["marker"]["color"] == COST_KIND_COLORS[trace["name"]]  # the legend swatch is the bar color
     assert figures[0]["layout"]["yaxis"]["title"]["text"] == f"tokens ({plan.display_tokenizer})"
+    # The budget is drawn on every cost chart: a dashed line at the budget.
+    assert budget_lines(figures[0], "y") == [plan.budget]
+    assert budget_lines(figures[1], "x") == [plan.budget]
+    assert budget_lines(figures[3], "x") == [plan.budget]
+    assert f"Listing budget {plan.budget:,} tokens" in figures[2]["layout"]["title"]["text"]
 
     ranked = sorted((s for s in plan.servers if s.collapse_rank is not None), key=lambda s: s.collapse_rank)
     assert [s.label for s in ranked] == list(plan.collapse_order)
-    table = next(d.value for d in at.dataframe if "#" in d.value.columns)
-    assert list(table["#"]) == [s.collapse_rank for s in ranked]
+    table = next(d.value for d in [*at.table, *at.dataframe] if "names block (tokens)" in d.value.columns)
+    assert list(table["collapse #"]) == [s.collapse_rank for s in ranked]
     assert list(table["server"]) == [s.name for s in ranked]
     assert list(table["names block (tokens)"]) == [s.names_tokens for s in ranked]
     assert list(table["summary line (tokens)"]) == [s.summary_tokens for s in ranked]
     assert list(table["state"]) == [s.state for s in ranked]
-    collapse_bars = figures[1]["data"]
+    collapse_bars = [t for t in figures[1]["data"] if t["type"] == "bar"]
     shown = {y: x for t in collapse_bars for y, x in zip(t["y"], t["x"])}
     assert shown == {f"#{s.collapse_rank} {s.name}": s.names_tokens for s in ranked}
 
@@ -410,16 +453,20 @@ def test_costs_tier_0_marks_the_schemas(samples):
     at.sidebar.selectbox(key="enabled").set_value("off").run()
     plan = plan_for(samples, "ui-hard-cases", enabled="off")
     assert plan.tier == 0 and {s.state for s in plan.servers} == {"visible"}
-    schemas = charts(at)[0]["data"][0]
+    figures = charts(at)
+    assert len(figures) == 3 and any("Tier 0" in i.value for i in at.info)  # no listing, so no listing bar
+    schemas = figures[0]["data"][0]
     assert schemas["marker"]["line"]["width"] == [2] * len(plan.servers)
     assert any("No collapse order" in i.value for i in at.info)
 
 
 def test_costs_log_scale_and_costliest_tools(samples):
     at = open_page("ui-hard-cases", "pages/costs.py")
-    assert charts(at)[0]["layout"]["yaxis"]["type"] == "log"  # the default
+    yaxis = charts(at)[1]["layout"]["yaxis"]
+    assert yaxis["type"] == "log"  # the default
+    assert yaxis["range"][0] == 0  # bars start at 1 token: a 16-token summary line is no sliver
     at.toggle(key="costs_log_y").set_value(False).run()
-    assert charts(at)[0]["layout"]["yaxis"].get("type") != "log"
+    assert charts(at)[1]["layout"]["yaxis"].get("type") != "log"
 
     ins = engine(samples, "ui-hard-cases")
     tokens = ins.planner.tool_tokens("chars4")
@@ -428,10 +475,13 @@ def test_costs_log_scale_and_costliest_tools(samples):
     table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
     assert list(table["tool"]) == [t.name for t in ranked]
     assert list(table["schema (tokens, chars4)"]) == [tokens[t.name] for t in ranked]
-    tree = charts(at)[2]["data"][0]
+    tree = charts(at)[3]["data"][0]
     assert tree["type"] == "treemap"
     leaves = {int(i[2:]): v for i, v in zip(tree["ids"], tree["values"]) if i.startswith("t:")}
     assert [leaves[i] for i in range(len(ranked))] == [tokens[t.name] for t in ranked]
+    # Tiles are colored by their size, not by one state color (in tier 1 'full' every server shares it).
+    colors = {int(i[2:]): c for i, c in zip(tree["ids"], tree["marker"]["colors"]) if i.startswith("t:")}
+    assert colors == leaves and len(set(colors.values())) > 1
 
 
 def test_costs_escape_untrusted_text_in_plotly(samples):
@@ -464,7 +514,7 @@ def test_both_pages_render_every_shipped_sample(samples, catalog):
     at.switch_page("pages/costs.py").run()
     assert not at.exception, at.exception
     plan = plan_for(samples, catalog)
-    assert len(at.get("plotly_chart")) == (4 if plan.deferred_count else 2)
+    assert len(at.get("plotly_chart")) == (5 if plan.deferred_count and plan.activated else 2)
 
 
 @pytest.mark.skipif("hard-cases" not in SHIPPED_ALL, reason="sample_catalogs/hard-cases.yaml not generated yet")

@@ -29,7 +29,7 @@ from pages import charts
 from pages.common import STATE_COLORS
 from toolsearch.config import dump_config_block, parse_config
 from toolsearch.inspector import Inspector
-from toolsearch.report import GOALS, build_report, esc
+from toolsearch.report import GOALS, build_report, contrast_ratio, esc
 from toolsearch.recommend import outcomes, recommend_for_contexts
 from toolsearch.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
                               recommend)
@@ -116,7 +116,8 @@ def test_tuning_recommendations_match_engine(query):
     ctx = PRESETS[query.get("ctx", "200K")]
     config = config_for(query)
     ladder = listing_ladder(inspector().planner, config, query.get("tok", "chars4"))
-    assert at.caption[1].value.startswith(
+    sidebar_line = next(c.value for c in at.caption if c.value.startswith("Sidebar: "))  # under the tier bar
+    assert sidebar_line.startswith(
         f"Sidebar: context length {f'{ctx:,} tokens' if ctx else 'unknown'} · threshold_pct {config.threshold_pct:g}% · "
         f"listing_max_tokens {config.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}.")
     recs = {goal: recommend(ladder, config, ctx, goal) for goal, _ in GOALS}
@@ -298,13 +299,64 @@ def test_report_page_builds_the_report():
     html_text = at.session_state["report_html"]
     size = len(html_text.encode("utf-8"))
     assert metric(at, "Report size") == f"{size / 1024:,.0f} KiB"
-    assert at.code[0].value == html_text[html_text.index("<body>"):][:2000].strip()
+    # The page shows the report rendered (an iframe of the very document), not its source.
+    assert at.get("iframe")[0].proto.srcdoc == html_text
+    assert not at.code
     plan = inspector().plan(parse_config({}), 32_000)
     assert f"<pre>{esc(plan.tool_search_description)}</pre>" in html_text
     assert f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>" in html_text
     assert html_text.count("<script") >= 2 and not EXTERNAL_SRC.search(html_text)
     at.run()  # same settings: the report is current, no "rebuild" warning
     assert not at.warning and at.session_state["report_html"] == html_text
+
+
+@needs_samples
+def test_report_carries_date_version_fingerprint_and_every_result():
+    from toolsearch import __version__
+    from toolsearch.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
+    from toolsearch.lint import lint
+    from toolsearch.live import catalog_key
+
+    at = open_page("pages/report.py", {"ctx": "32K"})
+    assert at.selectbox(key="report_query_file").value == "team-workspace"  # the catalog's own query file
+    at.text_area(key="report_queries").set_value("create issue\nzebra")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    html_text = at.session_state["report_html"]
+    ins, config = inspector(), parse_config({})
+    about = html_text[html_text.index("<h2>About this report</h2>"):html_text.index("<h2>Catalog</h2>")]
+    assert re.search(r"<dt>generated</dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d UTC</dd>", about)
+    assert f"<dt>toolsearch version</dt><dd>{esc(__version__)}</dd>" in about
+    assert f"<dt>catalog fingerprint</dt><dd>{catalog_key(ins.catalog)}</dd>" in about
+    assert "context length 32,000 tokens · threshold_pct 5% · listing_max_tokens 4,000" in about
+    # Search: one row per query with its matches, and the exact response.
+    response = ins.bridge(config).tool_search({"queries": ["create issue", "zebra"]})
+    search = html_text[html_text.index("<h2>Search (tool_search responses)</h2>"):html_text.index("<h2>Search quality</h2>")]
+    assert f"<td>{esc(', '.join(response['results'][0]['matches']))}</td>" in search
+    assert "<td>no matches</td>" in search
+    # Search quality, lint: the engine's numbers.
+    ev = evaluate(ins, load_queries(SAMPLES / "queries" / "team-workspace.yaml"), DEFAULT_VARIANTS, config)
+    quality = html_text[html_text.index("<h2>Search quality</h2>"):html_text.index("<h2>Lint</h2>")]
+    for variant in ev.variants:
+        assert f"<td>{esc(variant.name)}</td>" in quality
+    assert f'<td class="num">{ev.variants[0].metrics.mrr:.3f}</td>' in quality
+    counts = lint(ins, config).counts()
+    lint_html = html_text[html_text.index("<h2>Lint</h2>"):html_text.index("<h2>Disclosure strategies</h2>")]
+    assert " · ".join(f"{n:,} {sev}" for sev, n in counts.items()) in lint_html
+    # Strategies are included once the Strategies page computed them in this session.
+    assert "Not computed (open the Strategies page" in html_text
+    at.switch_page("pages/strategies.py").run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/report.py").run()
+    at.button(key="build_report").click().run()
+    html_text = at.session_state["report_html"]
+    strategies = html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
+    assert "Not computed" not in strategies[:300] and strategies.count("<tr>") == 7  # header + six strategies
+    # The form heat map appears once (as the colored table), not a second time as a chart.
+    assert html_text.count("<h2>Listing form over context length") == 1 and "Listing form heatmap" not in html_text
+    # Filled cells use black or white text, whichever reaches WCAG AA on that fill.
+    for bg, fg in re.findall(r"background:(#[0-9A-Fa-f]{6});color:(#[0-9a-f]{6})", html_text):
+        assert contrast_ratio(fg, bg) >= 4.5, (fg, bg)
 
 
 # --- build_report ------------------------------------------------------------------------------------------

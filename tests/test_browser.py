@@ -71,15 +71,21 @@ def app_url():
 
 
 @pytest.fixture(scope="module")
-def page(app_url):
-    ARTIFACTS.mkdir(exist_ok=True)
+def browser(app_url):
     with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
-        context = browser.new_context(viewport={"width": 1500, "height": 1100})
-        yield context.new_page()
-        browser.close()
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 1500, "height": 1100})
+    yield context.new_page()
+    context.close()
 
 
 def _expected_plan(catalog: str, **overrides):
@@ -95,6 +101,7 @@ def test_overview_slider_changes_the_budget(page, app_url):
     _, plan = _expected_plan("team-workspace", context_length=200_000)
     page.goto(app_url)
     _wait_text(page, f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens")
+    _wait_text(page, f"Tier {plan.tier}")  # the tier bar (drawn as the run finishes on a busy machine)
     assert page.get_by_text(f"Tier {plan.tier}", exact=False).count() >= 1
     page.screenshot(path=str(ARTIFACTS / "overview.png"), full_page=True)
 
@@ -175,3 +182,116 @@ def test_search_page_says_why_and_opens_the_explanation(page, app_url):
     page.get_by_text("Full explanation of query 1").click()  # one click
     _wait_text(page, "Tokens → stems:  send → send   a → a   slack → slack   message → messag")
     page.screenshot(path=str(ARTIFACTS / "search-why.png"), full_page=True)
+
+
+def _settled(page, timeout: float = 120_000) -> None:
+    """Wait until the app's script run has ended (Streamlit marks it on the stApp element)."""
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+    page.wait_for_timeout(800)
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+
+
+MY_PAGES = ["", "model_view", "costs", "strategies", "cache_diff", "quality", "report"]
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_pages_at_1400_and_1024_px(browser, app_url, width):
+    """Every page renders offline (no request leaves 127.0.0.1), no headline number is cut, and
+    every chart on the Costs page carries the budget. Full-page screenshots go to test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url)
+            if not r.url.startswith(app_url) and not r.url.startswith(("data:", "blob:", "about:")) else None)
+    try:
+        for name in MY_PAGES:
+            page.goto(f"{app_url}/{name}")
+            _settled(page)
+            assert not page.locator("[data-testid=stException]").count(), name
+            cut = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=stMetricValue]'))
+                .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)""")
+            assert cut == [], f"{name or 'overview'} at {width} px: truncated metric values {cut}"
+            height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+            page.set_viewport_size({"width": width, "height": min(height, 8000)})
+            page.wait_for_timeout(500)
+            page.screenshot(path=str(ARTIFACTS / f"page-{name or 'overview'}-{width}.png"), full_page=True)
+            page.set_viewport_size({"width": width, "height": 1000})
+            if name == "costs":
+                charts = page.evaluate("""() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(g => ({
+                    shapes: (g.layout.shapes || []).filter(s => s.line && s.line.dash === 'dash').length,
+                    title: (g.layout.title && g.layout.title.text) || '',
+                    type: g.data[0] && g.data[0].type}))""")
+                assert len(charts) == 5, charts
+                for chart in charts:  # a dashed budget line, or the budget in the title (the treemap)
+                    assert chart["shapes"] == 1 or "budget" in chart["title"].lower(), chart
+        assert outside == [], outside
+    finally:
+        context.close()
+
+
+def test_running_indicator_and_tier_change_notice(browser, app_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/strategies?catalog=unreal-editor")  # a long first run (cold caches)
+        seen = False
+        for _ in range(600):
+            if page.locator("[data-testid=stStatusWidget]").count():
+                seen = True
+                break
+            if page.locator("[data-testid=stApp][data-test-script-state=notRunning]").count() and \
+                    page.get_by_text("Per strategy").count():
+                break
+            page.wait_for_timeout(20)
+        assert seen, "the running indicator never showed during a run"
+        _settled(page)
+        # A slider move that changes the tier is announced at the top of the page.
+        page.goto(f"{app_url}/")
+        _settled(page)
+        _, before = _expected_plan("team-workspace", context_length=200_000)
+        slider = page.get_by_role("slider").nth(0)  # threshold_pct
+        slider.focus()
+        slider.press("Home")
+        _, after = _expected_plan("team-workspace", context_length=200_000, config={"threshold_pct": 0.0})
+        assert (before.tier, before.listing_form) != (after.tier, after.listing_form)
+        _wait_text(page, "Changed with the last setting")
+        change = [f"tier {before.tier} → {after.tier}"] if before.tier != after.tier else []
+        if before.listing_form != after.listing_form:
+            change.append(f"form {before.listing_form} → {after.listing_form}")
+        assert f"Changed with the last setting: {', '.join(change)}" in page.inner_text("body")
+    finally:
+        context.close()
+
+
+def test_upload_stays_loaded_across_pages(browser, app_url, tmp_path):
+    """Upload a catalog with one broken tool through the sidebar's file picker, as a user does: the
+    problem is reported at the top, and the catalog stays loaded on other pages and back."""
+    catalog = tmp_path / "mine.yaml"
+    catalog.write_text("name: Mine uploaded\nservers:\n  - name: docs\n    tools:\n"
+                       "      - name: search_docs\n        description: Search the docs.\n"
+                       "      - description: no name here\n", encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/")
+        _settled(page)
+        box = page.locator("[data-testid=stSidebar] [data-testid=stSelectbox]").first
+        box.click()
+        page.keyboard.type("Upload")
+        page.keyboard.press("Enter")
+        _settled(page)
+        page.locator("[data-testid=stSidebar] input[type=file]").first.set_input_files(str(catalog))
+        _wait_text(page, "Catalog: Mine uploaded")
+        _wait_text(page, "The catalog loaded with problems: 1 item skipped")
+        page.get_by_role("link", name="Live servers").click()
+        _settled(page)
+        page.get_by_role("link", name="Overview").click()
+        _settled(page)
+        _wait_text(page, "Catalog: Mine uploaded")
+        assert "mine.yaml" in page.inner_text("[data-testid=stSidebar]")  # the uploader or the "kept" line
+        page.reload()  # a reload starts a new session: the upload is gone, and the page says so
+        _settled(page)
+        _wait_text(page, "This link was made while uploaded files were shown")
+    finally:
+        context.close()

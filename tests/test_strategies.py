@@ -677,7 +677,7 @@ def test_page_table_equals_the_engine(router_mode):
                     reason="app.py does not list the Strategies page")
 def test_page_worked_example(router_mode):
     at = _page()
-    at.radio(key="strat_source").set_value("Worked example (issue 5)").run()
+    at.radio(key="strat_source").set_value("Worked example").run()
     assert not at.exception
     m = StrategyModel(Inspector(load_source(SEED / "catalog.yaml")), load_skills(SEED / "skills"), _sidebar_settings())
     results = m.results(task_from_events(load_events(SEED / "task.yaml")))
@@ -685,11 +685,12 @@ def test_page_worked_example(router_mode):
     rows = {row[0]: row[1:3] for row in _shown_rows(at)}
     assert rows["All up front"] == [105_000, 109_000] and rows["Skill-linked tools"] == [5_000, 11_000]
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Difference (all up front − skill-linked)"] == "98,000 tokens"
+    assert metrics["Difference (all up front − skill-linked)"] == "98,000"
+    assert any(c.value.startswith("Task tokens (chars4)") for c in at.caption)  # the unit of the metrics
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
     assert [b["y"] for b in bars] == [[getattr(r, f) for r in results]
                                       for f in ("upfront_tokens", "task_tokens", "round_trips", "cache_breaks")]
-    assert bars[0]["marker"]["color"] == ["#6d4c41", "#1565c0", "#d84315", "#00897b", "#7b1fa2", "#c2185b"]
+    assert bars[0]["marker"]["color"] == ["#882255", "#332288", "#DDCC77", "#44AA99", "#AA4499", "#999933"]
 
 
 @pytest.mark.skipif("strategies.py" not in (ROOT / "app.py").read_text(encoding="utf-8"),

@@ -1,0 +1,83 @@
+"""The app's colors: one palette per meaning, each safe for color-vision deficiencies.
+
+Every color in the app and the HTML report comes from here, and each palette encodes exactly one
+meaning, so a color never stands for two things:
+
+* :data:`STATE_COLORS` — a server's listing state and the listing form (Okabe–Ito hues);
+* :data:`COST_KIND_COLORS` — the four per-server cost kinds (one slate hue in four lightness steps,
+  so it never reads as a state);
+* :data:`VARIANT_COLORS` — search-engine variants on the quality page (Paul Tol's "bright" set);
+* :data:`STRATEGY_COLORS` — disclosure strategies (Paul Tol's "muted" set);
+* :data:`SEVERITY_COLORS` — lint severities (red, amber, pale blue).
+
+Text drawn on one of these colors uses :func:`text_on`, which picks black or white by the WCAG 2.x
+contrast ratio; every pair reaches AA for normal text (4.5:1), which the tests assert.
+"""
+
+from __future__ import annotations
+
+from toolsearch.report import contrast_ratio, text_on
+
+#: Listing state of a server (``visible`` … ``hidden``) and listing form (``full`` … ``none``).
+#: Ordered from "everything shown" to "nothing shown": green, blue, purple, orange, grey.
+STATE_COLORS: dict[str, str] = {
+    "full": "#009E73",     # bluish green: every tool with its short description
+    "names": "#0072B2",    # blue: names only
+    "mixed": "#CC79A7",    # reddish purple: some servers collapsed to a summary line
+    "summary": "#E69F00",  # orange: one summary line
+    "groups": "#E69F00",
+    "hidden": "#BBBBBB",   # grey: nothing listed
+    "none": "#BBBBBB",
+    "visible": "#56B4E9",  # sky blue: schemas sent directly, no bridge
+}
+
+#: Per-server cost kinds, largest to smallest: one slate hue, dark to light.
+COST_KIND_COLORS: dict[str, str] = {
+    "full schemas": "#2F3E4E",
+    "full block": "#56697D",
+    "names block": "#8A9DB0",
+    "summary line": "#C3CFDB",
+}
+
+#: Search-engine variants (Tol "bright"); extra variants take :data:`EXTRA_VARIANT_COLORS` in turn.
+VARIANT_COLORS: dict[str, str] = {
+    "reference": "#222222", "no-gate": "#4477AA", "no-coverage": "#EE6677", "unicode": "#228833",
+    "name-substring": "#CCBB44", "plain-bm25": "#66CCEE", "agent": "#AA3377",
+}
+EXTRA_VARIANT_COLORS: tuple[str, ...] = ("#7F7F7F", "#994F00")
+
+#: Disclosure strategies (ids of :data:`toolsearch.strategies.STRATEGIES`; Tol "muted").
+STRATEGY_COLORS: dict[str, str] = {
+    "all_upfront": "#882255",       # wine: everything, every request
+    "tiered": "#332288",            # indigo: the reference behavior
+    "anthropic_search": "#DDCC77",  # sand
+    "openai_search": "#44AA99",     # teal
+    "skill_linked": "#AA4499",      # purple
+    "combined": "#999933",          # olive: skill-linked + search
+}
+
+#: Lint severities.
+SEVERITY_COLORS: dict[str, str] = {"error": "#B2182B", "warning": "#F4B942", "info": "#D1E5F0"}
+
+#: Pieces of the prompt in the strategies' up-front breakdown (a part-of-the-whole palette: greys
+#: and muted tints, none of them a strategy color).
+PIECE_COLORS: dict[str, str] = {
+    "schema": "#4D4D4D", "tools array": "#878787", "name + description": "#BABABA", "namespace": "#E0E0E0",
+    "search tool": "#F1A340", "skill listing": "#998EC3", "pinned skill body": "#542788",
+}
+
+#: Every palette by meaning (tests check that no color serves two meanings).
+PALETTES: dict[str, dict[str, str]] = {
+    "listing state": STATE_COLORS, "cost kind": COST_KIND_COLORS, "search variant": VARIANT_COLORS,
+    "strategy": STRATEGY_COLORS, "lint severity": SEVERITY_COLORS,
+}
+
+
+def cell_style(color: str | None) -> str:
+    """CSS for a table cell filled with ``color`` (text in black or white, whichever contrasts
+    more); ``""`` for ``None``."""
+    return f"color: {text_on(color)}; background-color: {color}" if color else ""
+
+
+__all__ = ["STATE_COLORS", "COST_KIND_COLORS", "VARIANT_COLORS", "EXTRA_VARIANT_COLORS", "STRATEGY_COLORS",
+           "SEVERITY_COLORS", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]

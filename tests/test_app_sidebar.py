@@ -1,0 +1,185 @@
+"""The app frame: per-page sidebar controls, values kept across pages, link fallbacks, uploads
+kept for the session with their problems at the top, palettes and their contrast, offline assets.
+
+Driven with Streamlit's AppTest through app.py's router, as a user clicks through the app.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from pages import common, palette
+from toolsearch.config import parse_config
+from toolsearch.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+
+
+@pytest.fixture(autouse=True)
+def router_mode(monkeypatch):
+    """Run every AppTest run through app.py's st.navigation router (see test_app_search_costs)."""
+    original = PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init)
+
+
+def app(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query or {})
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def sidebar_keys(at: AppTest) -> set[str]:
+    keys = set()
+    for kind in ("selectbox", "slider", "number_input", "radio"):
+        keys |= {w.key for w in getattr(at.sidebar, kind) if w.key}
+    return keys
+
+
+def markdown(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+BUDGET = {"ctx_choice", "threshold_pct", "listing_max_tokens"}
+SWITCHES = {"enabled", "listing"}
+SEARCH = {"search_default_limit", "max_search_limit"}
+COUNTING = {"tokenizer", "display_tokenizer", "naming"}
+
+
+@pytest.mark.parametrize("page,expected", [
+    ("pages/overview.py", BUDGET | SWITCHES | COUNTING),
+    ("pages/costs.py", BUDGET | SWITCHES | COUNTING),
+    ("pages/search.py", BUDGET | SWITCHES | SEARCH | COUNTING),
+    ("pages/quality.py", SEARCH | COUNTING),
+    ("pages/live.py", set()),
+])
+def test_each_page_shows_only_the_controls_it_uses(page, expected):
+    at = app()
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    assert sidebar_keys(at) == {"catalog"} | expected
+
+
+def test_hidden_controls_keep_their_values_across_pages():
+    at = app()
+    at.sidebar.slider(key="threshold_pct").set_value(1.0).run()
+    at.sidebar.selectbox(key="ctx_choice").set_value("32K").run()
+    at.switch_page("pages/live.py").run()  # no budget controls here
+    assert "threshold_pct" not in sidebar_keys(at)
+    at.switch_page("pages/overview.py").run()
+    assert at.sidebar.slider(key="threshold_pct").value == 1.0
+    assert at.sidebar.selectbox(key="ctx_choice").value == "32K"
+    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({"threshold_pct": 1.0}), 32_000)
+    assert f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens" in markdown(at)
+
+
+def test_search_limits_are_full_width_with_whole_labels():
+    at = app()
+    at.switch_page("pages/search.py").run()
+    for key in ("search_default_limit", "max_search_limit"):
+        widget = at.sidebar.number_input(key=key)
+        assert widget.label == key
+    # Not in side-by-side columns (where the label broke as "search_default_li / mit").
+    columns_keys = {w.key for col in at.sidebar.columns for w in col.number_input}
+    assert not columns_keys & SEARCH
+    # The collapsed group names its values, so a non-default setting is visible without opening it.
+    at.sidebar.number_input(key="max_search_limit").set_value(7).run()
+    assert any(e.label == "Search limits · default 5 · max 7" for e in at.sidebar.expander)
+
+
+@pytest.mark.parametrize("query,words", [
+    ({"catalog": "../../etc/passwd"}, "not a shipped sample"),
+    ({"catalog": "upload"}, "uploaded files"),
+    ({"catalog": "live"}, "live servers"),
+])
+def test_a_link_that_falls_back_to_the_default_catalog_says_so(query, words):
+    at = app(query)
+    assert at.sidebar.selectbox(key="catalog").value == common.DEFAULT_SAMPLE
+    notices = [w.value for w in at.warning if words in w.value]
+    assert len(notices) == 1 and common.DEFAULT_SAMPLE in notices[0]
+    at.sidebar.selectbox(key="catalog").set_value("five-servers").run()  # the user moved on
+    assert not [w for w in at.warning if words in w.value]
+
+
+def test_a_valid_link_shows_no_notice():
+    at = app({"catalog": "five-servers", "ctx": "32K"})
+    assert not at.warning
+    at2 = app({"catalog": "five-servers", "ctx": "33K"})  # not a choice: ignored, and said so
+    assert any("ctx" in w.value and "ignored" in w.value for w in at2.warning)
+
+
+BROKEN = {"name": "Uploaded", "servers": [{"name": "docs", "tools": [
+    {"name": "search_docs", "description": "Search the docs.", "inputSchema": {"type": "object"}},
+    {"description": "A tool without a name."},
+]}]}
+
+
+def upload(at: AppTest, files: list[tuple[str, bytes]]) -> None:
+    """What the file uploader's on_change stores, as a user's upload does."""
+    at.session_state["_upload_store"] = files
+
+
+def test_uploads_stay_for_the_session_and_problems_show_at_the_top():
+    at = app()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    upload(at, [("mine.yaml", yaml.safe_dump(BROKEN).encode())])
+    at.run()
+    assert not at.exception, at.exception
+    assert "Uploaded" in at.text[0].value  # the Overview names the uploaded catalog
+    # The skipped tool is reported at the top of the page, before the headline numbers.
+    errors = [e.value for e in at.error]
+    assert errors and errors[0].startswith("The catalog loaded with problems: 1 item skipped")
+    order = [type(e).__name__ for e in at.main]
+    assert order.index("Error") < order.index("Metric")  # the page still shows the rest, below
+    # Other pages, and the Live page where the uploader is not drawn, keep the upload.
+    at.switch_page("pages/live.py").run()
+    at.switch_page("pages/costs.py").run()
+    assert at.sidebar.selectbox(key="catalog").value == common.UPLOAD
+    assert any("Kept for this session: mine.yaml" in c.value.replace("\\", "") for c in at.sidebar.caption)
+    assert at.get("plotly_chart")  # the uploaded catalog's charts
+    at.sidebar.button(key="uploads_clear").click().run()
+    assert any("No catalog loaded" in i.value for i in at.info)
+
+
+def test_palettes_one_per_meaning_and_aa_contrast():
+    seen: dict[str, str] = {}
+    for meaning, colors in palette.PALETTES.items():
+        for name, color in colors.items():
+            # AA for normal text on every fill, with the text color the app uses there.
+            assert palette.contrast_ratio(palette.text_on(color), color) >= 4.5, (meaning, name, color)
+            assert seen.setdefault(color.lower(), meaning) == meaning, f"{color} serves {seen[color.lower()]} and {meaning}"
+    assert palette.cell_style("#0072B2") == "color: #ffffff; background-color: #0072B2"
+    assert palette.cell_style("#E69F00") == "color: #000000; background-color: #E69F00"
+    # The state cells of a table use it.
+    import pandas as pd
+
+    styled = common.style_states(pd.DataFrame([{"server": "a", "state": "summary", "tokens": 29700}]))
+    html = styled.to_html()
+    assert ">29,700</td>" in html and "color: #000000;\n  background-color: #E69F00;" in html
+    # WCAG reference values.
+    assert round(palette.contrast_ratio("#000000", "#ffffff"), 1) == 21.0
+    assert round(palette.contrast_ratio("#777777", "#ffffff"), 2) == 4.48
+
+
+def test_offline_assets_and_running_indicator():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    # "viewer" keeps the header's running indicator ("minimal" hides it) and hides the Deploy
+    # button; tests/test_browser.py sees the indicator during a run.
+    assert config["client"]["toolbarMode"] == "viewer"
+    assert config["browser"]["gatherUsageStats"] is False
+    source = (ROOT / "app.py").read_text()
+    assert 'page_icon=str(Path(__file__).parent / "pages" / "favicon.png")' in source
+    assert (ROOT / "pages" / "favicon.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
