@@ -126,20 +126,20 @@ _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
 
 #: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
 #: page not listed here shows every group. Hidden controls keep their values (see _keep_state).
-CONTROL_GROUPS = ("budget", "switches", "search", "counting", "profile")
+CONTROL_GROUPS = ("scope", "budget", "switches", "search", "counting", "profile")
 PAGE_CONTROLS: dict[str, tuple[str, ...]] = {
-    "": ("budget", "switches", "counting", "profile"),
-    "model_view": ("budget", "switches", "counting", "profile"),
-    "search": ("budget", "switches", "search", "counting", "profile"),
-    "costs": ("budget", "switches", "counting", "profile"),
-    "tuning": ("budget", "switches", "counting", "profile"),
+    "": ("scope", "budget", "switches", "counting", "profile"),
+    "model_view": ("scope", "budget", "switches", "counting", "profile"),
+    "search": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "costs": ("scope", "budget", "switches", "counting", "profile"),
+    "tuning": ("scope", "budget", "switches", "counting", "profile"),
     "live": (),
-    "cache_diff": ("budget", "switches", "counting", "profile"),
-    "quality": ("search", "counting"),
-    "strategies": ("budget", "switches", "search", "counting", "profile"),
-    "scopes": ("budget", "switches", "search", "counting", "profile"),
-    "sessions": ("budget", "switches", "search", "counting", "profile"),
-    "report": ("budget", "switches", "search", "counting", "profile"),
+    "cache_diff": ("scope", "budget", "switches", "counting", "profile"),
+    "quality": ("scope", "search", "counting"),
+    "strategies": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "scopes": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "sessions": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "report": ("scope", "budget", "switches", "search", "counting", "profile"),
 }
 #: URL values that stand for a catalog a link cannot carry (uploaded files, live servers).
 _LINK_SOURCES = {"upload": UPLOAD, "live": LIVE}
@@ -353,7 +353,7 @@ def sidebar(page: str | None = None) -> View:
     errors: list[str] = []
     sb = st.sidebar
     catalog, source_key, source_label = _catalog_controls(sb, sample_catalogs(), errors)
-    scope = _scope_sidebar(sb, catalog)
+    scope = _scope_sidebar(sb, catalog) if "scope" in groups else selected_scope()
 
     if "budget" in groups:
         sb.header("Model and budget")
@@ -413,6 +413,12 @@ def put_scope(scope: Scope) -> None:
     """Add a scope to this browser session's scopes, replacing one of the same name."""
     scopes = [s for s in app_scopes() if s.name != scope.name]
     st.session_state["scopes"] = [*scopes, scope]
+
+
+def selected_scope() -> Scope | None:
+    """The scope picked in the sidebar (``None`` = the whole catalog), without drawing the picker."""
+    chosen = st.session_state.get("scope_choice", WHOLE_CATALOG)
+    return next((s for s in app_scopes() if s.name == chosen), None)
 
 
 def _selected_scope_arg() -> str | None:
@@ -791,8 +797,11 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
         # The reasons are prose: below the table, one line per reason with its servers, so that
         # neither they nor the numbers are cut at any width.
         st.table(style_states(table.drop(columns="why")), hide_index=True)
+        why: dict[str, list[str]] = {}  # from the rows: live servers that failed have a reason too
+        for server, reason in zip(table["server"], table["why"]):
+            why.setdefault(reason, []).append(server)
         st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
-                               for reason, servers in reasons(plan).items()))
+                               for reason, servers in why.items()))
     else:
         st.dataframe(style_states(table), hide_index=True, width="stretch", key=key,
                      column_config=number_columns(table))

@@ -218,6 +218,8 @@ def test_app_pages_show_invisible_characters_as_markers() -> None:
     assert not at.exception, at.exception
     at.switch_page("pages/model_view.py").run()
     assert not at.exception, at.exception
+    at.session_state["mv_tab"] = "Tools array (JSON)"  # open the tab, as a click does
+    at.run()
     array = next(c.value for c in at.code if c.language == "json")
     assert "second⟨U+200B⟩number" in array
     assert "first⟨TAG 'ignore previous instructions'⟩" in array
