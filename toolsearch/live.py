@@ -814,6 +814,17 @@ async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: 
         return tap.results[method], True, None, time.perf_counter() - call_start
 
 
+def _scrub_response(response: dict[str, Any] | None, spec: ServerSpec, notes: list[str]) -> dict[str, Any] | None:
+    """``response`` with every echoed secret masked (results, error messages and data at any
+    depth); a note is added to ``notes`` when something was masked."""
+    if response is None:
+        return None
+    response, echoed = scrub_data(response, spec.scrub)
+    if echoed:
+        notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    return response
+
+
 async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     tap = _Tap(spec.scrub)
@@ -843,10 +854,7 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
         except Exception as exc:  # noqa: BLE001
             reason = describe_failure(exc, spec, tap, errlog)
     reason = spec.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
-    if response is not None:  # results, error messages and data at any depth may echo a secret
-        response, echoed = scrub_data(response, spec.scrub)
-        if echoed:
-            notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    response = _scrub_response(response, spec, notes)
     if response is None:
         response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
     return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
@@ -940,6 +948,7 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
             if scope.cancelled_caught and response is None:
                 reason = f"no answer within {call_timeout:g} s while calling (timeout)"
             reason = target.scrub(reason) if reason else None
+            response = _scrub_response(response, target, notes)
             if response is None:
                 response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
             return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
