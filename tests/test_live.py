@@ -855,10 +855,14 @@ def test_hermes_timeouts_mcp_connect_and_tool_call_are_honored(tmp_path) -> None
         f"    connect_timeout: 60\n"
         f"  hang:\n    command: {json.dumps(PY)}\n    args: ['-c', 'import time; time.sleep(60)']\n", encoding="utf-8")
     result = run_cli("call", config, "mcp__local__slow", "-a", '{"seconds": 5}', "--json")
-    assert "toolsearch: live: hang: failed after " in result.stderr
-    assert "no answer within 1.5 s while connecting (timeout)" in result.stderr
     outcome = json.loads(result.stdout)
     assert result.returncode == 1 and outcome["reason"].startswith("no answer within 1 s while calling (timeout)")
+    lines = result.stderr.splitlines()  # call starts only the tool's server; its line comes first
+    assert lines[0].startswith("toolsearch: live: local: ok, 7 tools (3 pages) in ")
+    assert lines[1:] == ["toolsearch: call failed: no answer within 1 s while calling (timeout)"]
+    hung = run_cli("call", config, "mcp__hang__anything", "--json")
+    assert hung.returncode == 1 and "toolsearch: live: hang: failed after " in hung.stderr
+    assert "no answer within 1.5 s while connecting (timeout)" in hung.stderr
 
 
 def test_lint_eval_diff_and_collapse_connect_a_config_like_plan(config_file, tmp_path) -> None:

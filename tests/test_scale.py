@@ -59,6 +59,7 @@ def _stage_b_all_passes(parameters):
 @example({"properties": {"a": {"$ref": "#/definitions/A", "default": 1}}, "definitions": {"A": {"type": "string"}}})
 @example({"properties": {"a": {"anyOf": [{"const": "x"}, {"const": "y"}, {"type": "null"}]}}})
 @example({"properties": {"a": {"oneOf": [{"type": "string"}, {"type": "null"}], "default": "d"}}})
+@example({"const": {"default": None, "$ref": None}})  # B5 in a data position must not reach stage A
 def test_schema_shortcuts_equal_all_passes(value) -> None:
     expected_a = _stage_a_all_passes(value)
     expected_b = _stage_b_all_passes(expected_a)

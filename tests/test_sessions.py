@@ -413,11 +413,12 @@ def test_listing_what_if_smallest_settings_really_list_the_tool(inspector):
     grafana, slack = listing_what_if([session], inspector, config)
     assert (grafana.tool, grafana.context_length, grafana.budget, grafana.listed, grafana.searches_before) == (
         "mcp__grafana__search_dashboards", 16000, 800, False, 1)
-    assert (slack.listed, slack.smallest_budget) == (True, 447)
-    assert (grafana.smallest_budget, grafana.threshold_pct, grafana.listing_max_tokens) == (1176, 7.5, 1200)
-    states = {s.name: s.state for s in inspector.plan(config.with_overrides(threshold_pct=7.5), 16000).servers}
+    assert (slack.listed, slack.smallest_budget) == (True, 443)
+    # int(16000 * 7.4%) = 1184 >= 1173 > 1168 = int(16000 * 7.3%): 7.4 is the smallest 0.1% step
+    assert (grafana.smallest_budget, grafana.threshold_pct, grafana.listing_max_tokens) == (1173, 7.4, 1173)
+    states = {s.name: s.state for s in inspector.plan(config.with_overrides(threshold_pct=7.4), 16000).servers}
     assert states["grafana"] in ("full", "names")
-    states = {s.name: s.state for s in inspector.plan(config.with_overrides(threshold_pct=7.0), 16000).servers}
+    states = {s.name: s.state for s in inspector.plan(config.with_overrides(threshold_pct=7.3), 16000).servers}
     assert states["grafana"] == "summary"
 
 

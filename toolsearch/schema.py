@@ -95,7 +95,11 @@ def register_input_schema(schema: object) -> tuple[dict[str, Any], dict[str, Any
     found = _scan(schema) if schema else None
     stage_a = _normalize(schema, found)
     # A-stage steps never add a union, a $ref or a type list, so the input's scan still holds.
-    return stage_a, _sanitize_parameters(stage_a, private=True, found=found)
+    # B1 keeps data values (const, default, enum...) shared with stage A, and B5 edits dicts in
+    # place, so a dict with a $ref in a data position would lose its default in stage A too:
+    # with a $ref anywhere, stage B works on a copy.
+    found = found or _Found()
+    return stage_a, _sanitize_parameters(stage_a, private=not found.ref, found=found)
 
 
 def _normalize(schema: object, found: "_Found | None") -> dict[str, Any]:
