@@ -940,6 +940,10 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
             if scope.cancelled_caught and response is None:
                 reason = f"no answer within {call_timeout:g} s while calling (timeout)"
             reason = target.scrub(reason) if reason else None
+            if response is not None:  # results, error messages and data at any depth may echo a secret
+                response, echoed = scrub_data(response, target.scrub)
+                if echoed:
+                    notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
             if response is None:
                 response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
             return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
