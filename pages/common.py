@@ -19,6 +19,7 @@ from toolsearch import constants as C
 from toolsearch.catalog import Catalog, combine, load_source, load_text
 from toolsearch.config import ToolSearchConfig, parse_config
 from toolsearch.errors import ToolsearchError
+from toolsearch.guard import ClientCheck, check_client
 from toolsearch.inspector import Inspector
 from toolsearch.invisible import reveal, reveal_data
 from toolsearch.live import catalog_key
@@ -466,6 +467,18 @@ def require_catalog(v: View) -> bool:
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
         return False
     return True
+
+
+def client_check() -> ClientCheck:
+    """Whether this browser is on the machine that runs the app
+    (:func:`toolsearch.guard.check_client` over ``st.context``); anything unknown counts as not.
+    Pages ask it before starting a process or reading a path typed into the page."""
+    try:
+        ip_address = st.context.ip_address
+        headers = dict(st.context.headers)
+    except Exception:  # noqa: BLE001 - no request context: fail closed
+        ip_address, headers = None, {}
+    return check_client(ip_address, headers)
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")

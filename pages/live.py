@@ -21,7 +21,7 @@ from toolsearch import constants as C
 from toolsearch.bridge import to_wire
 from toolsearch.config import parse_config
 from toolsearch.errors import ToolsearchError
-from toolsearch.guard import check_client, token_matches
+from toolsearch.guard import token_matches
 from toolsearch.inspector import Inspector
 from toolsearch.live import (LiveDispatcher, catalog_key, connect_servers, dump_snapshot, is_connect_failure,
                              unique_names)
@@ -100,14 +100,8 @@ def _status_rows(statuses) -> list[dict]:
 
 
 def _client_check():
-    """Whether this browser is on this machine (:func:`toolsearch.guard.check_client`); unknown
-    counts as not."""
-    try:
-        ip_address = st.context.ip_address
-        headers = dict(st.context.headers)
-    except Exception:  # noqa: BLE001 - no request context: fail closed
-        ip_address, headers = None, {}
-    return check_client(ip_address, headers)
+    """Whether this browser is on this machine (:func:`pages.common.client_check`)."""
+    return common.client_check()
 
 
 def _confirm_launch(action: str) -> bool:
