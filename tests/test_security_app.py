@@ -111,6 +111,9 @@ def test_check_client_fails_closed_and_names_the_reason() -> None:
         "the app was reached as 'rebind.example:8501', not as localhost"
     assert check_client(None, {"Host": "localhost:8501", "Origin": "http://evil.example"}).reason == \
         "the page was opened from 'http://evil.example', not from localhost"
+    # A sandboxed frame on any web site sends "Origin: null" (opaque), with Host localhost.
+    assert check_client(None, {"Host": "localhost:8501", "Origin": "null"}).reason == \
+        "the page has an opaque origin (a sandboxed frame, a data: URL or a file)"
 
 
 def test_the_token_is_stable_per_process_and_compared_exactly() -> None:
