@@ -460,8 +460,8 @@ def view() -> View:
 
 def require_catalog(v: View) -> bool:
     """Show errors and an empty state; True when there is a catalog to show."""
-    for error in v.errors:
-        st.error(error, icon="⚠️")
+    for error in v.errors:  # they quote catalog files and servers: shown literally
+        st.error(md_escape(visible(error)), icon="⚠️")
     if v.inspector is None:
         st.info("No catalog loaded. Choose a sample catalog in the sidebar, or upload catalog files "
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")

@@ -194,9 +194,9 @@ if upload is not None:
     except UnicodeDecodeError:
         st.error(f"{common.md_escape(upload.name)}: expected UTF-8 text", icon=":material/error:")
     except ToolsearchError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(common.md_escape(common.visible(str(exc))), icon="⚠️")
 for warning in file_warnings:
-    st.warning(warning, icon="⚠️")
+    st.warning(common.md_escape(common.visible(warning)), icon="⚠️")
 
 with st.expander("Add a server by hand", expanded=upload is None and not st.session_state.get(FORM_SPECS)):
     st.radio("Transport", list(TRANSPORT_LABELS), format_func=TRANSPORT_LABELS.get, key="live_transport",
@@ -215,7 +215,7 @@ with st.expander("Add a server by hand", expanded=upload is None and not st.sess
                      help="Values are secrets: after Add they are shown as ••••.")
     st.button("Add server", key="live_add", on_click=_add_server)
     if st.session_state.get("live_form_error"):
-        st.error(st.session_state["live_form_error"], icon="⚠️")
+        st.error(common.md_escape(common.visible(st.session_state["live_form_error"])), icon="⚠️")
 
 form_specs = list(st.session_state.get(FORM_SPECS, []))
 specs = [*file_specs, *form_specs]
@@ -296,7 +296,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     if query.strip():
         response = bridge.tool_search({"queries": [query]})
         if "error" in response:
-            st.error(response["error"])
+            st.error(common.md_escape(common.visible(response["error"])))
         else:
             matches = response["results"][0]["matches"]
             if matches:
@@ -359,9 +359,10 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 c2.metric("tools/call round trip", f"{outcome['call_seconds']:.3f} s"
                           if "call_seconds" in outcome else "—")
                 if outcome.get("reason"):
-                    st.error(outcome["reason"], icon="⚠️")
+                    # Server text: shown literally (an error message may carry links or images).
+                    st.error(common.md_escape(common.visible(outcome["reason"])), icon="⚠️")
                 for note in outcome.get("notes", []):
-                    st.warning(note, icon="⚠️")
+                    st.warning(common.md_escape(common.visible(note)), icon="⚠️")
                 left, right = st.columns(2)
                 with left:
                     st.markdown("**Request, as the underlying tool**")
