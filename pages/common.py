@@ -469,16 +469,36 @@ def require_catalog(v: View) -> bool:
     return True
 
 
+def _peer_address() -> str | None:
+    """The TCP peer of this session's connection, or ``None`` when there is none to tell.
+
+    Not ``st.context.ip_address``: it says ``None`` both for a loopback peer and for a session
+    with no peer at all (Streamlit's agent API, ``server.enableAgentApi``, runs sessions from
+    HTTP requests whose Host header anyone can write), so it cannot tell "this machine" from
+    "unknown"."""
+    from streamlit.runtime import get_instance  # noqa: PLC0415
+    from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+
+    ctx = get_script_run_ctx()
+    client = get_instance().get_client(ctx.session_id) if ctx is not None else None
+    context = getattr(client, "client_context", None) if client is not None else None
+    remote_ip = getattr(context, "remote_ip", None) if context is not None else None
+    return remote_ip if isinstance(remote_ip, str) and remote_ip else None
+
+
 def client_check() -> ClientCheck:
     """Whether this browser is on the machine that runs the app
-    (:func:`toolsearch.guard.check_client` over ``st.context``); anything unknown counts as not.
-    Pages ask it before starting a process or reading a path typed into the page."""
+    (:func:`toolsearch.guard.check_client` over the connection's peer address and
+    ``st.context.headers``); anything unknown counts as not. Pages ask it before starting a
+    process or reading a path typed into the page."""
     try:
-        ip_address = st.context.ip_address
+        peer = _peer_address()
         headers = dict(st.context.headers)
     except Exception:  # noqa: BLE001 - no request context: fail closed
-        ip_address, headers = None, {}
-    return check_client(ip_address, headers)
+        peer, headers = None, {}
+    if peer is None:
+        return ClientCheck(False, "the app cannot tell where this browser connects from")
+    return check_client(peer, headers)
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")

@@ -144,6 +144,50 @@ def test_the_app_started_as_the_readme_says_listens_on_loopback_only() -> None:
     assert "0.0.0.0" not in output and f"{address}:{port}" not in output
 
 
+def _agent(url: str, body: dict, host: str) -> dict:
+    """One request to Streamlit's agent API (``server.enableAgentApi``), with a Host header of our choosing."""
+    request = urllib.request.Request(f"{url}/_stcore/agent/interact", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "Host": host})
+    with urllib.request.urlopen(request, timeout=120) as resp:
+        return json.loads(resp.read())
+
+
+def test_streamlit_agent_api_cannot_start_a_server_without_the_token(tmp_path) -> None:
+    # The agent API drives the page over HTTP; its sessions have no peer address (Streamlit's
+    # st.context.ip_address then says None, as for loopback) and the Host header is the
+    # caller's to write. Such a session must count as "not on this machine".
+    address = non_loopback_ipv4()
+    if address is None:
+        pytest.skip("this machine has no non-loopback IPv4 address to reach the app through")
+    marker = tmp_path / "started"
+    port = free_port("0.0.0.0")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "TOOLSEARCH_APP_TOKEN"}
+    env["TOOLSEARCH_APP_TOKEN"] = "agent-test-token-4711"
+    proc = start_app(port, "--server.address", "0.0.0.0", "--server.enableAgentApi", "true", env=env)
+    url = f"http://{address}:{port}"
+    try:
+        wait_healthy(url, proc)
+        host = f"localhost:{port}"
+        sid = _agent(url, {"page": "live"}, host)["session_id"]
+        _agent(url, {"session_id": sid, "widget_state": {
+            "live_name": "touch", "live_command": PY, "live_args": f"-c \"open({str(marker)!r}, 'w').write('x')\""},
+            "trigger": {"key": "live_add"}}, host)
+        _agent(url, {"session_id": sid, "trigger": {"key": "live_connect"}}, host)
+        refused = json.dumps(_agent(url, {"session_id": sid, "trigger": {"key": "live_start_connect"}}, host))
+        time.sleep(1.0)
+        assert not marker.exists()
+        assert "Refused: nothing was started." in refused and "the app cannot tell where this browser" in refused
+        # The token the app printed unlocks the same launch (the refusal is the guard's).
+        _agent(url, {"session_id": sid, "widget_state": {"live_token_connect": "agent-test-token-4711"},
+                     "trigger": {"key": "live_start_connect"}}, host)
+        deadline = time.time() + 30
+        while not marker.exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert marker.exists()
+    finally:
+        stop(proc)
+
+
 # --- the confirmation step (AppTest) -----------------------------------------------------------------
 
 def _page():
