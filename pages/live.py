@@ -188,7 +188,9 @@ file_specs = []
 file_warnings: list[str] = []
 if upload is not None:
     try:
-        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name)
+        # An envFile names a file on this machine: not opened for a browser elsewhere.
+        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name,
+                                   env_files=common.client_check().local)
         file_specs = list(parsed.servers)
         file_warnings = list(parsed.warnings)
     except UnicodeDecodeError:

@@ -260,6 +260,29 @@ def test_connect_shows_the_exact_launch_and_starts_only_on_start_with_the_token(
     assert table.loc["local", "tools"] == 7
 
 
+def test_an_uploaded_config_opens_no_env_file_for_a_browser_elsewhere(tmp_path) -> None:
+    # The envFile would show the variable names of any dotenv file on this machine (and whether
+    # it exists) to whoever can upload a config.
+    dotenv = tmp_path / "private.env"
+    dotenv.write_text("PRIVATE_NAME_XYZ=value-1234\n", encoding="utf-8")
+    config = json.dumps({"mcpServers": {"s": {"command": PY, "envFile": str(dotenv), "env": {"SHOWN": "x-value-1"}}}})
+    at = _page()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", config.encode(), "application/json"))
+    at.run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert list(table["env / headers"]) == [f"SHOWN={C.SECRET_MASK}"]
+    assert [w.value for w in at.warning if "envFile" in w.value] == [
+        "mcp\\.json\\: mcpServers\\.s\\.envFile\\: not read\\: this browser is not on the machine that runs the "
+        "app, so no file there is opened for it; put the variables under 'env' instead"]
+    # The CLI, run by the user on this machine, still reads it.
+    from toolsearch.mcpconfig import load_mcp_config
+
+    path = tmp_path / "mcp.json"
+    path.write_text(config, encoding="utf-8")
+    assert load_mcp_config(path).servers[0].env == {"PRIVATE_NAME_XYZ": "value-1234", "SHOWN": "x-value-1"}
+
+
 def test_cancel_drops_the_pending_launch(tmp_path) -> None:
     marker = tmp_path / "started"
     at = _page()
