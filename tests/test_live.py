@@ -854,9 +854,12 @@ def test_hermes_timeouts_mcp_connect_and_tool_call_are_honored(tmp_path) -> None
         f"  local:\n    command: {json.dumps(PY)}\n    args: [{json.dumps(str(SERVER))}, '--name', 'local']\n"
         f"    connect_timeout: 60\n"
         f"  hang:\n    command: {json.dumps(PY)}\n    args: ['-c', 'import time; time.sleep(60)']\n", encoding="utf-8")
+    # A server-prefixed name starts only that server: the hanging one is reached through its own name.
+    hung = run_cli("call", config, "mcp__hang__anything", "--json")
+    assert "toolsearch: live: hang: failed after " in hung.stderr
+    assert "no answer within 1.5 s while connecting (timeout)" in hung.stderr
     result = run_cli("call", config, "mcp__local__slow", "-a", '{"seconds": 5}', "--json")
-    assert "toolsearch: live: hang: failed after " in result.stderr
-    assert "no answer within 1.5 s while connecting (timeout)" in result.stderr
+    assert "toolsearch: live: hang" not in result.stderr
     outcome = json.loads(result.stdout)
     assert result.returncode == 1 and outcome["reason"].startswith("no answer within 1 s while calling (timeout)")
 
