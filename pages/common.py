@@ -20,6 +20,7 @@ from toolsearch import constants as C
 from toolsearch.catalog import Catalog, combine, load_source, load_text
 from toolsearch.config import ToolSearchConfig, parse_config
 from toolsearch.errors import ToolsearchError
+from toolsearch.guard import ClientCheck, check_client
 from toolsearch.inspector import Inspector
 from toolsearch.invisible import reveal, reveal_data
 from toolsearch.live import catalog_key
@@ -582,8 +583,8 @@ def view() -> View:
 def require_catalog(v: View) -> bool:
     """Show errors, the catalog's skipped and repaired items, and an empty state, at the top of the
     page; True when there is a catalog to show."""
-    for error in v.errors:
-        st.error(error, icon=":material/error:")
+    for error in v.errors:  # they quote catalog files and servers: shown literally
+        st.error(md_escape(visible(error)), icon=":material/error:")
     if v.inspector is None:
         st.info("No catalog loaded. Choose a sample catalog in the sidebar, or upload catalog files "
                 "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
@@ -610,6 +611,38 @@ def catalog_problems(v: View) -> None:
 
         st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
                      hide_index=True, width="stretch", column_config={"message": st.column_config.TextColumn(width="large")})
+
+
+def _peer_address() -> str | None:
+    """The TCP peer of this session's connection, or ``None`` when there is none to tell.
+
+    Not ``st.context.ip_address``: it says ``None`` both for a loopback peer and for a session
+    with no peer at all (Streamlit's agent API, ``server.enableAgentApi``, runs sessions from
+    HTTP requests whose Host header anyone can write), so it cannot tell "this machine" from
+    "unknown"."""
+    from streamlit.runtime import get_instance  # noqa: PLC0415
+    from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+
+    ctx = get_script_run_ctx()
+    client = get_instance().get_client(ctx.session_id) if ctx is not None else None
+    context = getattr(client, "client_context", None) if client is not None else None
+    remote_ip = getattr(context, "remote_ip", None) if context is not None else None
+    return remote_ip if isinstance(remote_ip, str) and remote_ip else None
+
+
+def client_check() -> ClientCheck:
+    """Whether this browser is on the machine that runs the app
+    (:func:`toolsearch.guard.check_client` over the connection's peer address and
+    ``st.context.headers``); anything unknown counts as not. Pages ask it before starting a
+    process or reading a path typed into the page."""
+    try:
+        peer = _peer_address()
+        headers = dict(st.context.headers)
+    except Exception:  # noqa: BLE001 - no request context: fail closed
+        peer, headers = None, {}
+    if peer is None:
+        return ClientCheck(False, "the app cannot tell where this browser connects from")
+    return check_client(peer, headers)
 
 
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")

@@ -21,7 +21,7 @@ from toolsearch import constants as C
 from toolsearch.bridge import to_wire
 from toolsearch.config import parse_config
 from toolsearch.errors import ToolsearchError
-from toolsearch.guard import check_client, token_matches
+from toolsearch.guard import token_matches
 from toolsearch.inspector import Inspector
 from toolsearch.live import (LiveDispatcher, catalog_key, connect_servers, dump_snapshot, is_connect_failure,
                              unique_names)
@@ -100,14 +100,8 @@ def _status_rows(statuses) -> list[dict]:
 
 
 def _client_check():
-    """Whether this browser is on this machine (:func:`toolsearch.guard.check_client`); unknown
-    counts as not."""
-    try:
-        ip_address = st.context.ip_address
-        headers = dict(st.context.headers)
-    except Exception:  # noqa: BLE001 - no request context: fail closed
-        ip_address, headers = None, {}
-    return check_client(ip_address, headers)
+    """Whether this browser is on this machine (:func:`pages.common.client_check`)."""
+    return common.client_check()
 
 
 def _confirm_launch(action: str) -> bool:
@@ -194,15 +188,17 @@ file_specs = []
 file_warnings: list[str] = []
 if upload is not None:
     try:
-        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name)
+        # An envFile names a file on this machine: not opened for a browser elsewhere.
+        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name,
+                                   env_files=common.client_check().local)
         file_specs = list(parsed.servers)
         file_warnings = list(parsed.warnings)
     except UnicodeDecodeError:
         st.error(f"{common.md_escape(upload.name)}: expected UTF-8 text", icon=":material/error:")
     except ToolsearchError as exc:
-        st.error(str(exc), icon="⚠️")
+        st.error(common.md_escape(common.visible(str(exc))), icon="⚠️")
 for warning in file_warnings:
-    st.warning(warning, icon="⚠️")
+    st.warning(common.md_escape(common.visible(warning)), icon="⚠️")
 
 with st.expander("Add a server by hand", expanded=upload is None and not st.session_state.get(FORM_SPECS)):
     st.radio("Transport", list(TRANSPORT_LABELS), format_func=TRANSPORT_LABELS.get, key="live_transport",
@@ -221,7 +217,7 @@ with st.expander("Add a server by hand", expanded=upload is None and not st.sess
                      help="Values are secrets: after Add they are shown as ••••.")
     st.button("Add server", key="live_add", on_click=_add_server)
     if st.session_state.get("live_form_error"):
-        st.error(st.session_state["live_form_error"], icon="⚠️")
+        st.error(common.md_escape(common.visible(st.session_state["live_form_error"])), icon="⚠️")
 
 form_specs = list(st.session_state.get(FORM_SPECS, []))
 specs = [*file_specs, *form_specs]
@@ -302,7 +298,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     if query.strip():
         response = bridge.tool_search({"queries": [query]})
         if "error" in response:
-            st.error(response["error"])
+            st.error(common.md_escape(common.visible(response["error"])))
         else:
             matches = response["results"][0]["matches"]
             if matches:
@@ -365,9 +361,10 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 c2.metric("tools/call round trip", f"{outcome['call_seconds']:.3f} s"
                           if "call_seconds" in outcome else "—")
                 if outcome.get("reason"):
-                    st.error(outcome["reason"], icon="⚠️")
+                    # Server text: shown literally (an error message may carry links or images).
+                    st.error(common.md_escape(common.visible(outcome["reason"])), icon="⚠️")
                 for note in outcome.get("notes", []):
-                    st.warning(note, icon="⚠️")
+                    st.warning(common.md_escape(common.visible(note)), icon="⚠️")
                 left, right = st.columns(2)
                 with left:
                     st.markdown("**Request, as the underlying tool**")

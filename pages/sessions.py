@@ -19,6 +19,7 @@ import streamlit as st
 
 from pages import common
 from toolsearch.errors import ToolsearchError
+from toolsearch.guard import token_matches
 from toolsearch.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
@@ -197,8 +198,21 @@ def render() -> None:
     else:
         col2.text_input("Path of a session file", key="sessions_path", placeholder="~/.hermes/state.db",
                         help="Read-only: a Hermes store is opened with a read-only URI and never locked for writing.")
+        # A path names any file this machine's user can read: a browser on another machine needs
+        # the launch token printed in the app's terminal, as for starting a server.
+        check = common.client_check()
+        if not check.local:
+            col2.warning("This browser is not on the machine that runs the app (" + common.md_escape(check.reason)
+                         + "). Reading a file on that machine needs the launch token printed in the app's terminal.",
+                         icon=":material/lock:")
+            col2.text_input("Launch token", type="password", key="sessions_token")
         if col2.button("Read", key="sessions_read"):
-            st.session_state["sessions_path_read"] = st.session_state.get("sessions_path", "").strip()
+            if check.local or token_matches(st.session_state.get("sessions_token")):
+                st.session_state["sessions_path_read"] = st.session_state.get("sessions_path", "").strip()
+            else:
+                st.session_state.pop("sessions_path_read", None)
+                col2.error("Refused: nothing was read. A browser that is not on this machine needs the launch "
+                           "token printed in the app's terminal.", icon=":material/block:")
     col3, col4 = st.columns([1, 3])
     col3.selectbox("Format", [AUTO, *FORMATS], key="sessions_format",
                    help="; ".join(f"{k}: {t}" for k, t in FORMAT_HELP.items()))

@@ -15,6 +15,7 @@ from pages.common import md_escape
 from toolsearch import constants as C
 from toolsearch.config import parse_config
 from toolsearch.evaluation import DEFAULT_VARIANTS
+from toolsearch.guard import launch_token
 from toolsearch.inspector import Inspector
 from toolsearch.sessions import listing_what_if, load_sessions, replay, summary
 
@@ -118,11 +119,40 @@ def test_other_sample_format_and_variant_choice():
     assert metric(at, "Sessions") == "6"
 
 
+def test_a_browser_the_app_cannot_place_needs_the_token_to_read_a_local_path(tmp_path):
+    # AppTest sends no request headers, so the page cannot tell where the browser is: it treats
+    # it as a browser on another machine (fails closed), as one reaching an exposed app would be.
+    secret = tmp_path / "export.jsonl"
+    secret.write_text((SAMPLES / "hermes-export.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    at = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    assert any("not on the machine that runs the app" in w.value for w in at.warning)
+    at.text_input(key="sessions_path").set_value(str(secret)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error] == ["Refused: nothing was read. A browser that is not on this machine needs "
+                                           "the launch token printed in the app's terminal."]
+    assert "sessions_path_read" not in at.session_state and not at.metric
+    at.text_input(key="sessions_token").set_value("not-the-token").run()
+    at.button(key="sessions_read").click().run()
+    assert "sessions_path_read" not in at.session_state and not at.metric
+    # A missing file is refused the same way: the page is no oracle for which files exist.
+    at.text_input(key="sessions_path").set_value(str(tmp_path / "missing.db")).run()
+    at.button(key="sessions_read").click().run()
+    assert not any("no such session file" in e.value for e in at.error)
+    at.text_input(key="sessions_path").set_value(str(secret)).run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert metric(at, "Sessions") == "6"
+
+
 def test_local_path_is_read_only_on_request(tmp_path):
     at = open_page()
     at.radio(key="sessions_source").set_value("A file on this machine").run()
     assert not at.exception
     assert any("Type the path" in i.value for i in at.info)
+    at.text_input(key="sessions_token").set_value(launch_token()).run()  # AppTest counts as another machine
     at.text_input(key="sessions_path").set_value(str(tmp_path / "missing.db")).run()
     assert not at.error  # nothing is read before Read is pressed
     at.button(key="sessions_read").click().run()
@@ -134,7 +164,7 @@ def test_local_path_is_read_only_on_request(tmp_path):
     at.button(key="sessions_read").click().run()
     assert not at.exception
     assert metric(at, "Sessions") == "1"
-    assert [w.value for w in at.warning] == [md_escape(f"Skipped: {bad}:2: not valid JSON (Expecting property name "
+    assert [w.value for w in at.warning if "launch token" not in w.value] == [md_escape(f"Skipped: {bad}:2: not valid JSON (Expecting property name "
                                                        "enclosed in double quotes); line skipped")]
 
 

@@ -111,6 +111,9 @@ def test_check_client_fails_closed_and_names_the_reason() -> None:
         "the app was reached as 'rebind.example:8501', not as localhost"
     assert check_client(None, {"Host": "localhost:8501", "Origin": "http://evil.example"}).reason == \
         "the page was opened from 'http://evil.example', not from localhost"
+    # A sandboxed frame on any web site sends "Origin: null" (opaque), with Host localhost.
+    assert check_client(None, {"Host": "localhost:8501", "Origin": "null"}).reason == \
+        "the page has an opaque origin (a sandboxed frame, a data: URL or a file)"
 
 
 def test_the_token_is_stable_per_process_and_compared_exactly() -> None:
@@ -139,6 +142,50 @@ def test_the_app_started_as_the_readme_says_listens_on_loopback_only() -> None:
         stop(proc)
     output = proc.stdout.read().decode("utf-8", errors="replace")
     assert "0.0.0.0" not in output and f"{address}:{port}" not in output
+
+
+def _agent(url: str, body: dict, host: str) -> dict:
+    """One request to Streamlit's agent API (``server.enableAgentApi``), with a Host header of our choosing."""
+    request = urllib.request.Request(f"{url}/_stcore/agent/interact", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", "Host": host})
+    with urllib.request.urlopen(request, timeout=120) as resp:
+        return json.loads(resp.read())
+
+
+def test_streamlit_agent_api_cannot_start_a_server_without_the_token(tmp_path) -> None:
+    # The agent API drives the page over HTTP; its sessions have no peer address (Streamlit's
+    # st.context.ip_address then says None, as for loopback) and the Host header is the
+    # caller's to write. Such a session must count as "not on this machine".
+    address = non_loopback_ipv4()
+    if address is None:
+        pytest.skip("this machine has no non-loopback IPv4 address to reach the app through")
+    marker = tmp_path / "started"
+    port = free_port("0.0.0.0")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "TOOLSEARCH_APP_TOKEN"}
+    env["TOOLSEARCH_APP_TOKEN"] = "agent-test-token-4711"
+    proc = start_app(port, "--server.address", "0.0.0.0", "--server.enableAgentApi", "true", env=env)
+    url = f"http://{address}:{port}"
+    try:
+        wait_healthy(url, proc)
+        host = f"localhost:{port}"
+        sid = _agent(url, {"page": "live"}, host)["session_id"]
+        _agent(url, {"session_id": sid, "widget_state": {
+            "live_name": "touch", "live_command": PY, "live_args": f"-c \"open({str(marker)!r}, 'w').write('x')\""},
+            "trigger": {"key": "live_add"}}, host)
+        _agent(url, {"session_id": sid, "trigger": {"key": "live_connect"}}, host)
+        refused = json.dumps(_agent(url, {"session_id": sid, "trigger": {"key": "live_start_connect"}}, host))
+        time.sleep(1.0)
+        assert not marker.exists()
+        assert "Refused: nothing was started." in refused and "the app cannot tell where this browser" in refused
+        # The token the app printed unlocks the same launch (the refusal is the guard's).
+        _agent(url, {"session_id": sid, "widget_state": {"live_token_connect": "agent-test-token-4711"},
+                     "trigger": {"key": "live_start_connect"}}, host)
+        deadline = time.time() + 30
+        while not marker.exists() and time.time() < deadline:
+            time.sleep(0.2)
+        assert marker.exists()
+    finally:
+        stop(proc)
 
 
 # --- the confirmation step (AppTest) -----------------------------------------------------------------
@@ -213,6 +260,29 @@ def test_connect_shows_the_exact_launch_and_starts_only_on_start_with_the_token(
     reasons = [m.value for m in overview.markdown if "the server process exited or closed its output before answering" in m.value]
     assert len(reasons) == 1 and reasons[0].count("touch") == 1
     assert table.loc["local", "tools"] == 7
+
+
+def test_an_uploaded_config_opens_no_env_file_for_a_browser_elsewhere(tmp_path) -> None:
+    # The envFile would show the variable names of any dotenv file on this machine (and whether
+    # it exists) to whoever can upload a config.
+    dotenv = tmp_path / "private.env"
+    dotenv.write_text("PRIVATE_NAME_XYZ=value-1234\n", encoding="utf-8")
+    config = json.dumps({"mcpServers": {"s": {"command": PY, "envFile": str(dotenv), "env": {"SHOWN": "x-value-1"}}}})
+    at = _page()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", config.encode(), "application/json"))
+    at.run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    assert list(table["env / headers"]) == [f"SHOWN={C.SECRET_MASK}"]
+    assert [w.value for w in at.warning if "envFile" in w.value] == [
+        "mcp\\.json\\: mcpServers\\.s\\.envFile\\: not read\\: this browser is not on the machine that runs the "
+        "app, so no file there is opened for it; put the variables under 'env' instead"]
+    # The CLI, run by the user on this machine, still reads it.
+    from toolsearch.mcpconfig import load_mcp_config
+
+    path = tmp_path / "mcp.json"
+    path.write_text(config, encoding="utf-8")
+    assert load_mcp_config(path).servers[0].env == {"PRIVATE_NAME_XYZ": "value-1234", "SHOWN": "x-value-1"}
 
 
 def test_cancel_drops_the_pending_launch(tmp_path) -> None:
@@ -294,3 +364,14 @@ def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> Non
     assert outcome["response"]["structuredContent"] == {"secret": f"{C.SECRET_MASK} {C.SECRET_MASK}",
                                                         "deep": [{"k": f"{C.SECRET_MASK} {C.SECRET_MASK}"}]}
     assert any("matches a secret from the config" in w.value for w in at.warning)
+    # A JSON-RPC error message is server text: its markdown (a link, an image) is shown literally.
+    at.button(key="live_call").click().run()
+    at.selectbox(key="live_tool").select("mcp__hostile__fail").run()
+    at.button(key="live_call").click().run()
+    at.text_input(key="live_token_call").input(launch_token())
+    at.button(key="live_start_call").click().run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and errors[0].startswith("the server answered with error \\-32001\\: denied for •••• •••• ")
+    assert "\\[the docs\\]\\(http\\:" in errors[0] and "\\!\\[pixel\\]" in errors[0]
+    assert "⟨U\\+001B⟩\\[31mred" in errors[0] and "SECRET-app" not in errors[0]

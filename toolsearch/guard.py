@@ -112,7 +112,11 @@ def check_client(ip_address: str | None, headers: Mapping[str, str] | None) -> C
         return ClientCheck(False, f"the app was reached as {host!r}, not as localhost" if host
                            else "the request has no Host header")
     origin = lowered.get("origin")
-    if origin and origin != "null":
+    if origin is not None and origin.strip().lower() == "null":
+        # An opaque origin: a sandboxed frame, a data: URL or a local file. Any web page can make
+        # one, so it does not show that the page came from this machine.
+        return ClientCheck(False, "the page has an opaque origin (a sandboxed frame, a data: URL or a file)")
+    if origin:
         try:
             origin_host = urlsplit(origin).hostname
         except ValueError:

@@ -482,7 +482,10 @@ _MARKER = re.compile(r"<\s*/?\s*(important|system|instructions?|secret|hidden|ad
                      re.IGNORECASE)
 _IGNORE_PREVIOUS = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
                               r"(?:previous|prior|above|earlier|preceding|former|system)\s+"
-                              r"(?:instructions?|prompts?|messages?|rules|directions|guidelines)", re.IGNORECASE)
+                              r"(?:instructions?|prompts?|messages?|rules|directions|guidelines)"
+                              r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+                              r"(?:instructions?|prompts?|rules|directions|guidelines|everything)\s+(?:above|before\s+this|"
+                              r"you\s+(?:were|have\s+been)\s+given)\b", re.IGNORECASE)
 _SECRECY = re.compile(r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|"
                       r"inform(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|"
                       r"let(?:ting)?)\b[^.!?\n]{0,50}?\b(?:the\s+)?user\b", re.IGNORECASE)
@@ -534,7 +537,7 @@ def model_strings(tool: Any) -> list[tuple[str, str]]:
 
     if isinstance(tool.input_schema, Mapping):
         for key, item in tool.input_schema.items():
-            if key in ("type", "required", "$schema", "additionalProperties"):
+            if key in ("type", "required", "$schema"):
                 continue
             walk(item, f"parameters.{key}", 1)
     # Keep the texts, not the structural words: "type" values, "$ref" targets and formats are
@@ -581,8 +584,12 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 
             for field, text in model_strings(tool):
                 for hidden in find_hidden(text):
-                    stripped = hidden.kind == "tag" and field == "description"
-                    if stripped:
+                    renamed = field == "name" and hidden.text not in wire
+                    stripped = (hidden.kind == "tag" and field == "description") or renamed
+                    if renamed:
+                        fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
+                                "receive them (a client that keeps names as sent does)")
+                    elif stripped:
                         fate = ("the server sent them; registration strips TAG characters from the description "
                                 "(REG §2), so the model does not receive them")
                     else:

@@ -654,7 +654,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
 
 def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping[str, str] | None = None,
                  workspace: str | Path | None = None, base_dir: str | Path | None = None,
-                 warnings: list[str] | None = None) -> ServerSpec:
+                 warnings: list[str] | None = None, env_files: bool = True) -> ServerSpec:
     """One server entry → :class:`ServerSpec`.
 
     Args:
@@ -667,6 +667,8 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
         workspace: ``${workspaceFolder}`` (default: the working directory).
         base_dir: where a relative ``envFile`` is looked up (default: the working directory).
         warnings: collects non-fatal notes.
+        env_files: read ``envFile`` files; when false an ``envFile`` is left unread with a
+            warning (the app does so for a browser on another machine).
 
     Raises:
         ConfigError: the entry is not a mapping, has neither ``command`` nor ``url``, or a key
@@ -677,7 +679,7 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
     secrets: list[str] = []
     found: list[str] = []
     try:
-        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets)
+        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files)
     except ConfigError as exc:
         raise ConfigError(scrub_text(str(exc), secret_list(secrets))) from None
     except RecursionError:
@@ -688,7 +690,7 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
 
 def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
                   workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
-                  secrets: list[str]) -> ServerSpec:
+                  secrets: list[str], env_files: bool = True) -> ServerSpec:
     """:func:`parse_server` without the scrubbing; ``secrets`` collects the entry's secret values
     as they become known."""
     if not isinstance(raw, Mapping):
@@ -728,10 +730,15 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             env_path = Path(env_file)
             if not env_path.is_absolute():
                 env_path = Path(base_dir or Path.cwd()) / env_path
-            try:
-                env.update(read_env_file(env_path))
-            except (OSError, UnicodeDecodeError) as exc:
-                warnings.append(f"{where}.envFile: cannot read {env_file} ({getattr(exc, 'strerror', None) or exc}); ignored")
+            if not env_files:
+                warnings.append(f"{where}.envFile: not read: this browser is not on the machine that runs the app, "
+                                "so no file there is opened for it; put the variables under 'env' instead")
+            else:
+                try:
+                    env.update(read_env_file(env_path))
+                except (OSError, UnicodeDecodeError) as exc:
+                    warnings.append(f"{where}.envFile: cannot read {env_file} "
+                                    f"({getattr(exc, 'strerror', None) or exc}); ignored")
         env.update(_string_map(entry.get("env"), f"{where}.env"))
         secrets.extend(env.values())
         cwd_raw = entry.get("cwd")
@@ -788,13 +795,15 @@ def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
 
 
 def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
-                      workspace: str | Path | None = None, base_dir: str | Path | None = None) -> McpConfig:
+                      workspace: str | Path | None = None, base_dir: str | Path | None = None,
+                      env_files: bool = True) -> McpConfig:
     """Parsed YAML/JSON of an MCP client config → :class:`McpConfig`.
 
     A bad entry (not a mapping, neither ``command`` nor ``url``, a URL that is not http(s), a
     key of the wrong type…) does not stop the others: it becomes a spec with
     :attr:`ServerSpec.invalid` set to the reason (which names ``origin`` and the place, e.g.
     ``.mcp.json: mcpServers.github.args[1]: …``); connecting reports it as a failed server.
+    ``env_files=False`` leaves every ``envFile`` unread, with a warning (see :func:`parse_server`).
 
     Raises:
         ConfigError: ``data`` is not one of the config shapes (no servers map at the top level).
@@ -819,7 +828,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
                             "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
         try:
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
-                                base_dir=base_dir, warnings=warnings)
+                                base_dir=base_dir, warnings=warnings, env_files=env_files)
         except ConfigError as exc:
             spec = _invalid_spec(str(name), raw, str(exc), where)
         specs.append(spec)
