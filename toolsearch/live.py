@@ -34,8 +34,11 @@ import functools
 import logging
 import math
 import os
+import queue
 import tempfile
+import threading
 import time
+import weakref
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -628,23 +631,22 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                         problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
                                                                   "string(s) in its server info or tools"))
                     tools = _tools_from_list(raw_tools, where, "tools", problems)
+                    skipped = len(raw_tools) - len(tools)
+                    if skipped:
+                        status.flags.append(f"{skipped} malformed tool(s) skipped")
+                    if tap.bad_lines:
+                        status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
+                        problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout "
+                                                                  f"were not JSON-RPC messages (last: {tap.last_bad})"))
+                    server = Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities,
+                                    info=info, config=spec.registration_config(), origin=LIVE_ORIGIN)
+                    status.tool_count = len(tools)
+                    status.state = "ok"
                     if in_session is not None:
                         scope.deadline = math.inf  # listed: the rest has its own time budget
-                        await in_session(client, tap, Server(
-                            name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
-                            config=spec.registration_config(), origin=LIVE_ORIGIN),
-                            [replace(p, message=spec.scrub(p.message)) for p in problems])
-            skipped = len(raw_tools) - len(tools)
-            if skipped:
-                status.flags.append(f"{skipped} malformed tool(s) skipped")
-            if tap.bad_lines:
-                status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
-                problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout were "
-                                                          f"not JSON-RPC messages (last: {tap.last_bad})"))
-            server = Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
-                            config=spec.registration_config(), origin=LIVE_ORIGIN)
-            status.tool_count = len(tools)
-            status.state = "ok"
+                        status.elapsed = time.perf_counter() - start
+                        await in_session(client, tap, server, [replace(p, message=spec.scrub(p.message))
+                                                               for p in problems])
         except TimeoutError:
             phase = "listing tools" if status.state == "listing" else "connecting"
             status.state = "failed"
@@ -660,6 +662,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
             status.reason = describe_failure(exc, spec, tap, errlog)
     status.elapsed = time.perf_counter() - start
     if status.state == "failed":
+        server = None
         problems.append(Problem("error", where, f"not connected: {status.reason}"))
     # Stray stdout lines, stderr tails and SDK messages may echo a secret: scrub every message.
     problems = [replace(p, message=spec.scrub(p.message)) for p in problems]
@@ -814,6 +817,33 @@ async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: 
         return tap.results[method], True, None, time.perf_counter() - call_start
 
 
+async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                 utility: str | None, call_timeout: float, start: float) -> CallOutcome:
+    """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
+    connection that went away is the reason; secrets the server echoes back are masked."""
+    notes: list[str] = []
+    response: dict[str, Any] | None = None
+    ok, reason, call_elapsed = False, None, None
+    with anyio.move_on_after(call_timeout) as scope:
+        try:
+            response, ok, reason, call_elapsed = await _call_in_session(
+                client, tap, target, raw_name, arguments, utility, notes)
+        except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+            reason = describe_failure(exc, target, tap)
+    if scope.cancelled_caught and response is None:
+        reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+    reason = target.scrub(reason) if reason else None
+    if response is not None:  # results, error messages and data at any depth may echo a secret
+        response, echoed = scrub_data(response, target.scrub)
+        if echoed:
+            notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    if response is None:
+        response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+    return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(target.scrub(note) for note in notes))
+
+
 async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     tap = _Tap(spec.scrub)
@@ -926,28 +956,9 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
     errors: list[BaseException] = []
 
     async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
-        async def send_async(target: ServerSpec, raw_name: str, arguments: dict[str, Any],
-                             utility: str | None) -> CallOutcome:
-            notes: list[str] = []
-            response: dict[str, Any] | None = None
-            ok, reason, call_elapsed = False, None, None
-            with anyio.move_on_after(call_timeout) as scope:
-                try:
-                    response, ok, reason, call_elapsed = await _call_in_session(
-                        client, tap, target, raw_name, arguments, utility, notes)
-                except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
-                    reason = describe_failure(exc, target, tap)
-            if scope.cancelled_caught and response is None:
-                reason = f"no answer within {call_timeout:g} s while calling (timeout)"
-            reason = target.scrub(reason) if reason else None
-            if response is None:
-                response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
-            return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
-                               elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
-                               notes=tuple(target.scrub(note) for note in notes))
-
         def send(target: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None) -> CallOutcome:
-            return anyio.from_thread.run(send_async, target, raw_name, arguments, utility)
+            return anyio.from_thread.run(_asend, client, tap, target, raw_name, arguments, utility, call_timeout,
+                                         start)
 
         dispatcher = LiveDispatcher({spec.name: spec}, timeout, connect_timeout, send=send)
         try:
@@ -1004,6 +1015,181 @@ class LiveDispatcher:
                                 utility=utility, connect_timeout=self.connect_timeout)
         self.calls.append(outcome)
         return dict(outcome.response)
+
+
+# --- connections held open between calls (the app) -----------------------------------------
+
+@dataclass
+class _Held:
+    client: Any
+    tap: _Tap
+    spec: ServerSpec
+    stop: Any  # anyio.Event, set to close the session
+
+
+class _Holder:
+    """The part of :class:`LiveConnections` the background loop refers to (so the public object
+    can be garbage-collected, which closes this one)."""
+
+    def __init__(self) -> None:
+        self.portal_cm = anyio.from_thread.start_blocking_portal()
+        self.portal = self.portal_cm.__enter__()
+        self.lock = threading.Lock()
+        self.held: dict[str, _Held] = {}
+        self.tasks: list[Any] = []  # concurrent.futures.Future of each server's task
+        self.closed = False
+
+    async def hold(self, index: int, spec: ServerSpec, out: "queue.Queue[tuple[str, int, Any]]",
+                   default_timeout: float, max_pages: int) -> None:
+        status = ServerStatus(spec.name, spec.transport)
+        stop = anyio.Event()
+        reported = False
+
+        def emit(copy: ServerStatus) -> None:
+            out.put(("status", index, copy))
+
+        async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
+            nonlocal reported
+            with self.lock:
+                self.held[spec.name] = _Held(client, tap, spec, stop)
+            reported = True
+            out.put(("done", index, (replace(status, flags=[spec.scrub(f) for f in status.flags]), server, problems)))
+            try:
+                await stop.wait()
+            finally:
+                with self.lock:
+                    self.held.pop(spec.name, None)
+
+        server, problems = await _connect_one(spec, status, emit, default_timeout, max_pages, in_session)
+        if not reported:
+            out.put(("done", index, (replace(status), server, problems)))
+
+    def close(self) -> None:
+        """Close every session (stdio children stopped as in :func:`open_session`) and the loop."""
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            stops = [held.stop for held in self.held.values()]
+        try:
+            for stop in stops:
+                self.portal.call(stop.set)
+            for task in self.tasks:
+                if not task.done():
+                    task.cancel()  # still connecting: cancelling closes that session too
+            for task in self.tasks:
+                try:
+                    task.result(timeout=30)
+                except BaseException:  # noqa: BLE001 - cancelled or failed: closed either way
+                    pass
+        finally:
+            self.portal_cm.__exit__(None, None, None)
+
+
+class LiveConnections:
+    """MCP sessions kept open between calls: connect once, call many times, one process each.
+
+    A Streamlit page runs top to bottom on every interaction, so a session opened inside a run
+    would close when the run ends. This holder keeps its sessions in an event loop on a background
+    thread (an anyio blocking portal): :meth:`connect` opens and lists every server there and
+    leaves the sessions open; :meth:`send` (a :class:`LiveDispatcher` ``send``) calls a tool over
+    the open session; :meth:`close` closes them all (stdin closed, then SIGTERM, then SIGKILL for
+    stdio children). The sessions are also closed when this object is garbage-collected (e.g. the
+    Streamlit session that kept it ends) and at interpreter exit.
+
+    Keep one per user session; connect once per holder.
+    """
+
+    def __init__(self) -> None:
+        self._holder = _Holder()
+        self._finalizer = weakref.finalize(self, self._holder.close)
+
+    def connect(self, specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
+                progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
+                sources: Sequence[str] = ()) -> LiveResult:
+        """Connect and list like :func:`connect_servers`, keeping each session that listed open.
+
+        ``progress`` is called from the calling thread. A ``BaseException`` from it (a UI rerun
+        signal, Ctrl-C) closes every session and propagates.
+
+        Raises:
+            RuntimeError: the holder is closed.
+        """
+        holder = self._holder
+        if holder.closed:
+            raise RuntimeError("these live connections are closed; connect with a new holder")
+        start = time.perf_counter()
+        default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+        statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
+        results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
+        out: queue.Queue[tuple[str, int, Any]] = queue.Queue()
+        waiting = set()
+        for index, spec in enumerate(specs):
+            if not spec.enabled:
+                statuses[index].state = "skipped"
+                statuses[index].reason = "enabled: false"
+                _emit(progress, statuses[index])
+                continue
+            waiting.add(index)
+            holder.tasks.append(holder.portal.start_task_soon(holder.hold, index, spec, out, default_timeout,
+                                                              max_pages))
+        try:
+            while waiting:
+                kind, index, payload = out.get()
+                if kind == "done":
+                    statuses[index], server, problems = payload
+                    results[index] = (server, problems)
+                    waiting.discard(index)
+                else:
+                    statuses[index] = payload
+                _emit(progress, statuses[index])
+        except BaseException:
+            self.close()
+            raise
+        servers = [server for server, _ in results if server is not None]
+        problems = [p for _, found in results for p in found]
+        catalog = combine([Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
+                                   sources=tuple(sources) or (LIVE_ORIGIN,))], name=name)
+        return LiveResult(catalog=catalog, statuses=tuple(statuses), elapsed=time.perf_counter() - start)
+
+    def is_open(self, server: str) -> bool:
+        """True while ``server``'s session is open (and its connection has not ended)."""
+        held = self._holder.held.get(server)
+        return held is not None and not held.tap.ended and not self._holder.closed
+
+    @property
+    def open_servers(self) -> list[str]:
+        """Names of the servers whose session is open."""
+        return [name for name in list(self._holder.held) if self.is_open(name)]
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._holder.closed
+
+    def send(self, spec: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None = None,
+             timeout: float | None = None) -> CallOutcome:
+        """Call ``raw_name`` over ``spec.name``'s open session (the :class:`LiveDispatcher` ``send``
+        signature). Never raises: a closed session, a timeout (``timeout`` seconds, default the
+        spec's ``timeout``, else :data:`~toolsearch.constants.LIVE_CALL_TIMEOUT_DEFAULT`) or a
+        connection that ended is the outcome's reason; a session whose connection ended is dropped."""
+        start = time.perf_counter()
+        held = self._holder.held.get(spec.name)
+        if held is None or self._holder.closed:
+            reason = f"the session with server {spec.name!r} is closed; connect again"
+            return CallOutcome(server=spec.name, tool=raw_name, arguments=arguments, ok=False,
+                               response={"error": f"could not call {raw_name!r} on server {spec.name!r}: {reason}"},
+                               elapsed=time.perf_counter() - start, reason=reason)
+        call_timeout = timeout or held.spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+        outcome = self._holder.portal.call(_asend, held.client, held.tap, held.spec, raw_name, arguments, utility,
+                                           call_timeout, start)
+        if held.tap.ended:
+            self._holder.portal.call(held.stop.set)
+        return outcome
+
+    def close(self) -> None:
+        """Close every session and stop the background loop (idempotent)."""
+        self._finalizer()
 
 
 def attach_dispatcher(bridge: Any, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec],
