@@ -237,7 +237,7 @@ def _field_errors(response: dict) -> tuple[dict[str, str], str | None]:
         required = (response.get("parameters") or {}).get("required") or []
         missing = [name for name in required if isinstance(name, str) and name in message]
         if missing:
-            return {name: f"required: {message}" for name in missing}, None
+            return {name: "Required: tool_call refuses the call without it." for name in missing}, message
     field = schema_form.field_of_path(path) if isinstance(path, str) else None
     if field is not None:
         return {field: message}, None
@@ -480,7 +480,8 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         raw = st.toggle("Raw JSON (the whole argument object)", key="live_raw", on_change=_switch_raw)
         problems: dict[str, str] = {}
         if raw:
-            arguments_text = st.text_area("Arguments (JSON object)", value="{}", key="live_arguments", height=140)
+            st.session_state.setdefault("live_arguments", "{}")
+            arguments_text = st.text_area("Arguments (JSON object)", key="live_arguments", height=140)
             arguments = None
             try:
                 arguments = json.loads(arguments_text or "{}")
@@ -498,12 +499,13 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             st.caption("Fields marked * are required; empty optional fields are not sent.")
         general = problems.get("*") or field_errors.get("general")
         if general:
-            st.error(general, icon=":material/error:")
-        if raw and errors:
+            st.error(common.md_escape(common.visible(general)), icon=":material/error:")
+        if raw and errors and not general:
             for name, message in errors.items():
-                st.error(f"{name}: {message}", icon=":material/error:")
+                st.error(common.md_escape(common.visible(f"{name}: {message}")), icon=":material/error:")
         if st.button("Call", key="live_call", type="primary"):
             _call(bridge, chosen, arguments, problems)
+            st.rerun()  # draw the field errors, the confirmation or the result from the kept state
         pending = st.session_state.get(PENDING) or {}
         if pending.get("action") == "call" and pending.get("why"):
             st.info(pending["why"], icon=":material/info:")

@@ -186,7 +186,7 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
                     problems[field.name] = f"not valid JSON ({exc})"
         message = problems.get(field.name) or errors.get(field.name)
         if message:
-            st.error(message, icon=":material/error:")
+            st.error(common.md_escape(common.visible(message)), icon=":material/error:")
     return arguments, problems
 
 
