@@ -6,7 +6,8 @@ upload or a rerun. A browser that is not on this machine also needs the launch t
 the app's terminal (:mod:`toolsearch.guard`).
 After Start, each server's session stays open (:class:`toolsearch.live.LiveConnections`: an event
 loop on a background thread), so a Call goes over it and starts nothing. **Disconnect**, a new
-Connect or the end of the browser session closes them (stdio children are stopped). A call whose
+Connect, Streamlit dropping the browser session (the holder is then garbage-collected) or the app
+stopping closes them (stdio children are stopped). A call whose
 session has ended (the server exited, or after Disconnect) starts its server again, behind the
 same confirmation. Env values and header values are kept in this session only and are shown as
 ••••.

@@ -112,7 +112,11 @@ def _help(field: Field) -> str | None:
 
 def _field_label(field: Field) -> str:
     shown = common.md_escape(common.visible(field.name))
-    kind = field.kind if field.kind != "array" else f"array of {field.item if field.item != 'enum' else 'choices'}"
+    kind = field.kind
+    if field.kind == "array":
+        kind = f"array of {field.item if field.item != 'enum' else 'choices'}"
+    elif field.kind == "json":
+        kind = _type_of(field.schema) or "any JSON value"
     return f"{shown}{' *' if field.required else ''} ({kind})"
 
 

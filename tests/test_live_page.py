@@ -136,7 +136,7 @@ def test_the_schema_form_sends_exactly_the_filled_fields(connected) -> None:
         FORM + "title": "title * (string)", FORM + "count": "count * (integer)", FORM + "ratio": "ratio (number)",
         FORM + "verbose": "verbose (boolean)", FORM + "color": "color (enum)",
         FORM + "tags": "tags (array of string) · one item per line",
-        FORM + "sizes": "sizes (array of integer) · one item per line", FORM + "options": "options (json) · JSON"}
+        FORM + "sizes": "sizes (array of integer) · one item per line", FORM + "options": "options (object) · JSON"}
     count = at.number_input(key=FORM + "count")
     assert (count.min, count.max, count.value) == (1, 10, None)
     assert at.selectbox(key=FORM + "color").options == ["(not set)", "red", "green", "blue"]

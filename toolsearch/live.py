@@ -16,7 +16,9 @@
 
 Connections are per call: every function opens its sessions with the SDK's context managers and
 closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
-SIGKILL, by the SDK), so nothing outlives a call, timeouts included.
+SIGKILL, by the SDK), so nothing outlives a call, timeouts included. The one exception is
+:class:`LiveConnections` (for the app), which keeps sessions open in a background event loop
+until it is closed or garbage-collected.
 
 Nothing here prints, logs or records secrets: failure reasons, flags and problems (stderr tails
 and stray stdout lines included) pass through :meth:`ServerSpec.scrub`, which masks env and header
