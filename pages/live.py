@@ -6,8 +6,8 @@ upload or a rerun. A browser that is not on this machine also needs the launch t
 the app's terminal (:mod:`toolsearch.guard`).
 After Start, each server's session stays open (:class:`toolsearch.live.LiveConnections`: an event
 loop on a background thread), so a Call goes over it and starts nothing. **Disconnect**, a new
-Connect, Streamlit dropping the browser session (the holder is then garbage-collected) or the app
-stopping closes them (stdio children are stopped). A call whose
+Connect, a minute after the browser session ends (tab closed; a watchdog asks Streamlit's runtime)
+or the app stopping closes them (stdio children are stopped). A call whose
 session has ended (the server exited, or after Disconnect) starts its server again, behind the
 same confirmation. Env values and header values are kept in this session only and are shown as
 ••••.
@@ -167,6 +167,23 @@ def _confirm_launch(action: str) -> bool:
             return False
     st.session_state.pop(PENDING, None)
     return True
+
+
+def _session_alive():
+    """A check that this browser session is still connected to the app (for the watchdog that
+    closes the open sessions after the tab is gone), or ``None`` where Streamlit's runtime is not
+    running (tests)."""
+    try:
+        from streamlit import runtime  # noqa: PLC0415
+        from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+
+        ctx = get_script_run_ctx()
+        if ctx is None or not runtime.exists():
+            return None
+        instance, session_id = runtime.get_instance(), ctx.session_id
+    except Exception:  # noqa: BLE001 - an internal API changed: rely on garbage collection
+        return None
+    return lambda: instance.is_active_session(session_id)
 
 
 def _connection_line() -> None:
@@ -389,7 +406,7 @@ if _confirm_launch("connect"):
                             hide_index=True, width="stretch")
 
         name = upload_name.rsplit(".", 1)[0] if upload_name else "Live servers"
-        connections = LiveConnections()
+        connections = LiveConnections(alive=_session_alive())
         result = connections.connect(unique, name=name, timeout=pending["timeout"], progress=show,
                                      sources=[upload_name] if upload_name else ["form"])
         failed = len(result.failed)

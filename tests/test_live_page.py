@@ -250,3 +250,63 @@ def test_calls_after_connect_reuse_the_session_and_disconnect_stops_the_server(c
     assert _starts(marker) == ["local", "local"]
     assert [m.label for m in at.metric][0] == "Total (start, handshake, call, stop)"
     assert _wait_for(lambda: not _processes_with(str(marker)), 15), "the one-call server was not stopped"
+
+
+def test_live_connections_keep_sessions_open_until_closed_or_collected(tmp_path) -> None:
+    import gc
+
+    from toolsearch.live import LiveConnections, LiveDispatcher
+    from toolsearch.mcpconfig import spec_from_fields
+
+    marker = tmp_path / "started.txt"
+    specs = [spec_from_fields(name, command=PY, args=[str(SERVER), "--name", name, "--start-marker", str(marker)])
+             for name in ("alpha", "beta")]
+    specs.append(spec_from_fields("gone", command="toolsearch-no-such-command-xyz"))
+    seen = []
+    connections = LiveConnections()
+    result = connections.connect(specs, progress=lambda status: seen.append((status.name, status.state)))
+    assert [(s.name, s.state, s.tool_count) for s in result.statuses] == [
+        ("alpha", "ok", 7), ("beta", "ok", 7), ("gone", "failed", 0)]
+    assert result.statuses[2].reason == "cannot start 'toolsearch-no-such-command-xyz': command not found"
+    assert [s.name for s in result.catalog.servers] == ["alpha", "beta"]
+    assert ("alpha", "ok") in seen and ("gone", "failed") in seen
+    assert sorted(connections.open_servers) == ["alpha", "beta"]
+    # Calls through a dispatcher go over the open sessions, as often as wanted.
+    bridge = Inspector(result.catalog).bridge(parse_config({}))
+    bridge.dispatcher = LiveDispatcher(specs, send=connections.send)
+    for a in range(3):
+        response = bridge.tool_call({"name": "mcp__beta__add", "arguments": {"a": a, "b": 1}})
+        assert response["structuredContent"] == {"sum": a + 1}
+    assert bridge.tool_call({"name": "mcp__alpha__lookup", "arguments": {"query": "q", "max_results": 2}})[
+        "content"][0]["text"] == '{"max results": 2, "query": "q"}'
+    assert sorted(_starts(marker)) == ["alpha", "beta"]  # one process per server in all
+    assert len(_processes_with(str(marker))) == 2
+    connections.close()
+    assert connections.closed and connections.open_servers == []
+    assert _wait_for(lambda: not _processes_with(str(marker)), 15)
+    closed = connections.send(specs[0], "add", {"a": 1, "b": 2})
+    assert not closed.ok and closed.reason == "the session with server 'alpha' is closed; connect again"
+    # Dropping the last reference (a Streamlit session that ends) closes the sessions too.
+    marker.unlink()
+    again = LiveConnections()
+    again.connect(specs[:1])
+    assert len(_processes_with(str(marker))) == 1
+    del again
+    gc.collect()
+    assert _wait_for(lambda: not _processes_with(str(marker)), 15), "a collected holder left its server running"
+
+
+def test_live_connections_close_when_their_owner_has_gone(tmp_path) -> None:
+    from toolsearch.live import LiveConnections
+    from toolsearch.mcpconfig import spec_from_fields
+
+    marker = tmp_path / "started.txt"
+    owner = {"alive": True}
+    spec = spec_from_fields("solo", command=PY, args=[str(SERVER), "--name", "solo", "--start-marker", str(marker)])
+    connections = LiveConnections(alive=lambda: owner["alive"], grace=1.0, check_every=0.2)
+    connections.connect([spec])
+    time.sleep(1.5)  # alive: kept open
+    assert connections.open_servers == ["solo"] and len(_processes_with(str(marker))) == 1
+    owner["alive"] = False  # the browser session has gone
+    assert _wait_for(lambda: connections.closed, 15)
+    assert _wait_for(lambda: not _processes_with(str(marker)), 15)

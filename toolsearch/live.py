@@ -1088,6 +1088,25 @@ class _Holder:
             self.portal_cm.__exit__(None, None, None)
 
 
+def _watch(holder: _Holder, alive: Callable[[], bool], grace: float, check_every: float) -> None:
+    """Close ``holder`` once ``alive()`` has been False (or raised) for ``grace`` seconds."""
+    gone_since: float | None = None
+    while not holder.closed:
+        time.sleep(check_every)
+        try:
+            ok = bool(alive())
+        except Exception:  # noqa: BLE001 - cannot tell: count as gone
+            ok = False
+        if ok:
+            gone_since = None
+            continue
+        now = time.monotonic()
+        gone_since = now if gone_since is None else gone_since
+        if now - gone_since >= grace:
+            logger.info("live connections closed: their owner has gone")
+            holder.close()
+
+
 class LiveConnections:
     """MCP sessions kept open between calls: connect once, call many times, one process each.
 
@@ -1100,11 +1119,22 @@ class LiveConnections:
     Streamlit session that kept it ends) and at interpreter exit.
 
     Keep one per user session; connect once per holder.
+
+    Args:
+        alive: optional check, called every ``check_every`` seconds from a watchdog thread:
+            while it returns False for ``grace`` seconds in a row (e.g. the browser session that
+            owns this holder has gone), the sessions are closed.
+        grace: seconds of ``alive() == False`` before closing (a reconnecting browser keeps them).
+        check_every: seconds between checks.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, alive: Callable[[], bool] | None = None, grace: float = 60.0,
+                 check_every: float = 5.0) -> None:
         self._holder = _Holder()
         self._finalizer = weakref.finalize(self, self._holder.close)
+        if alive is not None:
+            threading.Thread(target=_watch, args=(self._holder, alive, grace, check_every), daemon=True,
+                             name="toolsearch-live-watchdog").start()
 
     def connect(self, specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
                 progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
