@@ -580,6 +580,22 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
     return raw_tools
 
 
+def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[Any], tools: list[Any],
+            capabilities: dict[str, Any], info: dict[str, Any], where: str, problems: list[Problem]) -> Server:
+    """Mark ``status`` ok with its flags, add the stdout problem to ``problems`` and build the server."""
+    skipped = len(raw_tools) - len(tools)
+    if skipped:
+        status.flags.append(f"{skipped} malformed tool(s) skipped")
+    if tap.bad_lines:
+        status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
+        problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout were "
+                                                  f"not JSON-RPC messages (last: {tap.last_bad})"))
+    status.tool_count = len(tools)
+    status.state = "ok"
+    return Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
+                  config=spec.registration_config(), origin=LIVE_ORIGIN)
+
+
 async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
                        default_timeout: float, max_pages: int,
                        in_session: Callable[[Any, _Tap, Server, list[Problem]], Awaitable[None]] | None = None,
@@ -633,22 +649,19 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                         problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
                                                                   "string(s) in its server info or tools"))
                     tools = _tools_from_list(raw_tools, where, "tools", problems)
-                    skipped = len(raw_tools) - len(tools)
-                    if skipped:
-                        status.flags.append(f"{skipped} malformed tool(s) skipped")
-                    if tap.bad_lines:
-                        status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
-                        problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout "
-                                                                  f"were not JSON-RPC messages (last: {tap.last_bad})"))
-                    server = Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities,
-                                    info=info, config=spec.registration_config(), origin=LIVE_ORIGIN)
-                    status.tool_count = len(tools)
-                    status.state = "ok"
                     if in_session is not None:
-                        scope.deadline = math.inf  # listed: the rest has its own time budget
+                        # Listed: report the connect as done now (its time is the listing's, and
+                        # its line comes before anything the session's work prints).
+                        server = _listed(spec, status, tap, raw_tools, tools, capabilities, info, where, problems)
                         status.elapsed = time.perf_counter() - start
-                        await in_session(client, tap, server, [replace(p, message=spec.scrub(p.message))
-                                                               for p in problems])
+                        problems = [replace(p, message=spec.scrub(p.message)) for p in problems]
+                        status.flags = [spec.scrub(flag) for flag in status.flags]
+                        _emit(progress, status)
+                        scope.deadline = math.inf  # listed: the rest has its own time budget
+                        await in_session(client, tap, server, list(problems))
+            if in_session is not None:
+                return server, problems
+            server = _listed(spec, status, tap, raw_tools, tools, capabilities, info, where, problems)
         except TimeoutError:
             phase = "listing tools" if status.state == "listing" else "connecting"
             status.state = "failed"
@@ -664,7 +677,6 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
             status.reason = describe_failure(exc, spec, tap, errlog)
     status.elapsed = time.perf_counter() - start
     if status.state == "failed":
-        server = None
         problems.append(Problem("error", where, f"not connected: {status.reason}"))
     # Stray stdout lines, stderr tails and SDK messages may echo a secret: scrub every message.
     problems = [replace(p, message=spec.scrub(p.message)) for p in problems]
@@ -819,6 +831,17 @@ async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: 
         return tap.results[method], True, None, time.perf_counter() - call_start
 
 
+def _scrub_response(response: dict[str, Any] | None, spec: ServerSpec, notes: list[str]) -> dict[str, Any] | None:
+    """``response`` with every echoed secret masked (results, error messages and data at any
+    depth); a note is added to ``notes`` when something was masked."""
+    if response is None:
+        return None
+    response, echoed = scrub_data(response, spec.scrub)
+    if echoed:
+        notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    return response
+
+
 async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, arguments: dict[str, Any],
                  utility: str | None, call_timeout: float, start: float) -> CallOutcome:
     """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
@@ -835,10 +858,7 @@ async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, argu
     if scope.cancelled_caught and response is None:
         reason = f"no answer within {call_timeout:g} s while calling (timeout)"
     reason = target.scrub(reason) if reason else None
-    if response is not None:  # results, error messages and data at any depth may echo a secret
-        response, echoed = scrub_data(response, target.scrub)
-        if echoed:
-            notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    response = _scrub_response(response, target, notes)
     if response is None:
         response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
     return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
@@ -875,10 +895,7 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
         except Exception as exc:  # noqa: BLE001
             reason = describe_failure(exc, spec, tap, errlog)
     reason = spec.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
-    if response is not None:  # results, error messages and data at any depth may echo a secret
-        response, echoed = scrub_data(response, spec.scrub)
-        if echoed:
-            notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    response = _scrub_response(response, spec, notes)
     if response is None:
         response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
     return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
@@ -958,9 +975,29 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
     errors: list[BaseException] = []
 
     async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
+        async def send_async(target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                             utility: str | None) -> CallOutcome:
+            notes: list[str] = []
+            response: dict[str, Any] | None = None
+            ok, reason, call_elapsed = False, None, None
+            with anyio.move_on_after(call_timeout) as scope:
+                try:
+                    response, ok, reason, call_elapsed = await _call_in_session(
+                        client, tap, target, raw_name, arguments, utility, notes)
+                except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+                    reason = describe_failure(exc, target, tap)
+            if scope.cancelled_caught and response is None:
+                reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+            reason = target.scrub(reason) if reason else None
+            response = _scrub_response(response, target, notes)
+            if response is None:
+                response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+            return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                               elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                               notes=tuple(target.scrub(note) for note in notes))
+
         def send(target: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None) -> CallOutcome:
-            return anyio.from_thread.run(_asend, client, tap, target, raw_name, arguments, utility, call_timeout,
-                                         start)
+            return anyio.from_thread.run(send_async, target, raw_name, arguments, utility)
 
         dispatcher = LiveDispatcher({spec.name: spec}, timeout, connect_timeout, send=send)
         try:
