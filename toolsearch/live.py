@@ -842,30 +842,6 @@ def _scrub_response(response: dict[str, Any] | None, spec: ServerSpec, notes: li
     return response
 
 
-async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, arguments: dict[str, Any],
-                 utility: str | None, call_timeout: float, start: float) -> CallOutcome:
-    """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
-    connection that went away is the reason; secrets the server echoes back are masked."""
-    notes: list[str] = []
-    response: dict[str, Any] | None = None
-    ok, reason, call_elapsed = False, None, None
-    with anyio.move_on_after(call_timeout) as scope:
-        try:
-            response, ok, reason, call_elapsed = await _call_in_session(
-                client, tap, target, raw_name, arguments, utility, notes)
-        except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
-            reason = describe_failure(exc, target, tap)
-    if scope.cancelled_caught and response is None:
-        reason = f"no answer within {call_timeout:g} s while calling (timeout)"
-    reason = target.scrub(reason) if reason else None
-    response = _scrub_response(response, target, notes)
-    if response is None:
-        response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
-    return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
-                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
-                       notes=tuple(target.scrub(note) for note in notes))
-
-
 async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     tap = _Tap(spec.scrub)
@@ -1057,6 +1033,30 @@ class LiveDispatcher:
 
 
 # --- connections held open between calls (the app) -----------------------------------------
+
+async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                 utility: str | None, call_timeout: float, start: float) -> CallOutcome:
+    """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
+    connection that went away is the reason; secrets the server echoes back are masked."""
+    notes: list[str] = []
+    response: dict[str, Any] | None = None
+    ok, reason, call_elapsed = False, None, None
+    with anyio.move_on_after(call_timeout) as scope:
+        try:
+            response, ok, reason, call_elapsed = await _call_in_session(
+                client, tap, target, raw_name, arguments, utility, notes)
+        except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+            reason = describe_failure(exc, target, tap)
+    if scope.cancelled_caught and response is None:
+        reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+    reason = target.scrub(reason) if reason else None
+    response = _scrub_response(response, target, notes)
+    if response is None:
+        response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+    return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(target.scrub(note) for note in notes))
+
 
 @dataclass
 class _Held:
