@@ -4,9 +4,13 @@ Servers start only after **Connect** (or **Call**) and then **Start** on the con
 shows the exact command line, working directory and env keys: never on page load, a link, an
 upload or a rerun. A browser that is not on this machine also needs the launch token printed in
 the app's terminal (:mod:`toolsearch.guard`).
-Connections last one action: Connect lists every server and closes it again, and each call starts
-its server, calls the tool and stops it, so no child process outlives a click. Env values and
-header values are kept in this session only and are shown as ••••.
+After Start, each server's session stays open (:class:`toolsearch.live.LiveConnections`: an event
+loop on a background thread), so a Call goes over it and starts nothing. **Disconnect**, a new
+Connect, a minute after the browser session ends (tab closed; a watchdog asks Streamlit's runtime)
+or the app stopping closes them (stdio children are stopped). A call whose
+session has ended (the server exited, or after Disconnect) starts its server again, behind the
+same confirmation. Env values and header values are kept in this session only and are shown as
+••••.
 """
 
 from __future__ import annotations
@@ -16,15 +20,14 @@ import json
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from pages import common, schema_form
 from toolsearch import constants as C
 from toolsearch.bridge import to_wire
 from toolsearch.config import parse_config
 from toolsearch.errors import ToolsearchError
 from toolsearch.guard import token_matches
 from toolsearch.inspector import Inspector
-from toolsearch.live import (LiveDispatcher, catalog_key, connect_servers, dump_snapshot, is_connect_failure,
-                             unique_names)
+from toolsearch.live import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
 from toolsearch.mcpconfig import parse_config_text, spec_from_fields
 
 FORM_SPECS = "live_form_specs"      # list[ServerSpec] added with the form
@@ -34,6 +37,10 @@ RESULT = "live_result"              # LiveResult of the last connect
 SPECS = "live_specs"                # {server name: ServerSpec} that were connected (for calls)
 LAST_CALL = "live_last_call"        # what the last "Call" showed
 PENDING = "live_pending"            # a launch waiting for confirmation: {"action", "specs", ...}
+CONNECTIONS = "live_connections"    # LiveConnections holding the sessions of the last connect open
+SUMMARY = "live_summary"            # {"label", "state"} of the last connect, shown on every run
+FIELD_ERRORS = "live_field_errors"  # {"tool", "errors": {field: message}, "general": str | None}
+FORM_LAST = "live_form_last"        # {"tool", "prefix", "parameters", "arguments"} of the last form run
 STATE_ICONS = {"pending": "…", "connecting": "→", "listing": "≡", "ok": "✓", "failed": "✗", "skipped": "–"}
 TRANSPORT_LABELS = {"stdio": "stdio (command)", "http": "Streamable HTTP (URL)", "sse": "SSE (URL)"}
 
@@ -156,6 +163,147 @@ def _confirm_launch(action: str) -> bool:
     return True
 
 
+def _session_alive():
+    """A check that this browser session is still connected to the app (for the watchdog that
+    closes the open sessions after the tab is gone), or ``None`` where Streamlit's runtime is not
+    running (tests)."""
+    try:
+        from streamlit import runtime  # noqa: PLC0415
+        from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+
+        ctx = get_script_run_ctx()
+        if ctx is None or not runtime.exists():
+            return None
+        instance, session_id = runtime.get_instance(), ctx.session_id
+    except Exception:  # noqa: BLE001 - an internal API changed: rely on garbage collection
+        return None
+    return lambda: instance.is_active_session(session_id)
+
+
+def _connection_line() -> None:
+    """Which sessions are open (calls reuse them), with Disconnect; or that they were closed."""
+    connections = st.session_state.get(CONNECTIONS)
+    if connections is None:
+        return
+    open_names = connections.open_servers
+    if open_names:
+        left, right = st.columns([4, 1], vertical_alignment="center")
+        left.caption("Open sessions: " + ", ".join(common.md_escape(common.visible(n)) for n in open_names)
+                     + ". Calls go over them; nothing is started again. Disconnect stops the servers.")
+        if right.button("Disconnect", key="live_disconnect", icon=":material/link_off:"):
+            connections.close()
+            st.rerun()
+    elif connections.closed:
+        st.caption("Disconnected: the servers were stopped. The tools stay listed here; a call starts its "
+                   "server again after the confirmation.")
+    else:
+        st.caption("No session is open any more (the servers exited or closed the connection). A call starts "
+                   "its server again after the confirmation.")
+
+
+def _tools_table(catalog, inspector: Inspector, tokenizer: str) -> None:
+    """Per server: each tool's name, the first line of its description and its definition's size."""
+    tokens = inspector.planner.tool_tokens(tokenizer)
+    wire = {(t.server, t.raw_name): t.name for t in inspector.registration.tools}
+    for server in catalog.servers:
+        with st.expander(f"{common.md_escape(common.visible(server.name))} · {len(server.tools)} tools",
+                         expanded=len(catalog.servers) == 1):
+            rows = []
+            for tool in server.tools:
+                first = (tool.description or "").strip().splitlines()[0] if (tool.description or "").strip() else ""
+                short = first if len(first) <= 120 else first[:119] + C.ELLIPSIS
+                name = wire.get((server.name, tool.name))
+                rows.append({"tool": common.visible(tool.name), "description": common.visible(short),
+                             f"schema ({tokenizer} tokens)": tokens.get(name) if name else None,
+                             "the model sees it as": common.visible(name) if name else "not registered (filtered)"})
+            if rows:
+                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+            else:
+                st.caption("No tools.")
+
+
+def _switch_raw() -> None:
+    """Toggle callback: carry the arguments between the form and the raw JSON editor."""
+    s = st.session_state
+    last = s.get(FORM_LAST)
+    if not last or last["tool"] != s.get("live_tool"):
+        return
+    if s.get("live_raw"):  # form → raw: start from what the form holds
+        s["live_arguments"] = json.dumps(last["arguments"], ensure_ascii=False, indent=2)
+        return
+    try:  # raw → form: fill the fields the JSON sets (anything else is left to the raw editor)
+        arguments = json.loads(s.get("live_arguments") or "{}")
+    except ValueError:
+        return
+    if isinstance(arguments, dict):
+        for key, value in schema_form.widget_values(last["prefix"], last["parameters"], arguments).items():
+            s[key] = value
+
+
+def _field_errors(response: dict) -> tuple[dict[str, str], str | None]:
+    """A ``tool_call`` validation error split by field: ``({field: message}, message for the whole
+    object or None)``. ``required`` errors name every missing field (RB §9.3)."""
+    message = str(response.get("error", ""))
+    path, constraint = response.get("path"), response.get("constraint")
+    if constraint == "required" and path == "arguments":
+        required = (response.get("parameters") or {}).get("required") or []
+        missing = [name for name in required if isinstance(name, str) and name in message]
+        if missing:
+            return {name: "Required: tool_call refuses the call without it." for name in missing}, message
+    field = schema_form.field_of_path(path) if isinstance(path, str) else None
+    if field is not None:
+        return {field: message}, None
+    return {}, message
+
+
+def _dispatch(bridge, dispatcher: LiveDispatcher, name: str, arguments: dict, reused: bool) -> None:
+    """Run ``tool_call`` with ``dispatcher`` and keep what it showed in :data:`LAST_CALL`."""
+    bridge.dispatcher = dispatcher
+    try:
+        response = bridge.tool_call({"calls": [{"name": name, "arguments": arguments}]})
+    finally:
+        bridge.dispatcher = None
+    outcome = dispatcher.last
+    st.session_state[LAST_CALL] = {"tool": name, "response": response, "reused": reused,
+                                   "outcome": outcome.to_dict() if outcome else None}
+
+
+def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -> None:
+    """The Call button: validate as ``tool_call`` would, then call over the open session, or ask
+    to start the server (the session has ended) behind the launch confirmation."""
+    st.session_state[FIELD_ERRORS] = None
+    st.session_state.pop(PENDING, None)
+    if problems or arguments is None:
+        st.session_state[FIELD_ERRORS] = {"tool": name, "errors": {k: v for k, v in problems.items() if k != "*"},
+                                          "general": problems.get("*")}
+        st.session_state[LAST_CALL] = None
+        return
+    check = bridge.check_call({"calls": [{"name": name, "arguments": arguments}]})
+    if check.error is not None:  # nothing is sent, and nothing has to start
+        errors, general = _field_errors(check.error)
+        st.session_state[FIELD_ERRORS] = {"tool": name, "errors": errors, "general": general}
+        st.session_state[LAST_CALL] = {"tool": name, "response": check.error, "outcome": None}
+        return
+    tool = bridge.deferred_by_name[name]
+    specs = st.session_state.get(SPECS, {})
+    connections = st.session_state.get(CONNECTIONS)
+    if connections is not None and connections.is_open(tool.server):
+        dispatcher = LiveDispatcher(specs, send=connections.send)
+        with st.spinner(f"Calling {tool.raw_name} on {tool.server}…"):
+            _dispatch(bridge, dispatcher, name, arguments, reused=True)
+        return
+    if connections is not None and connections.closed:
+        why = (f"The sessions were closed (Disconnect), so this call starts {tool.server} again, for this "
+               "call only. Confirm below.")
+    else:
+        why = (f"The session with {tool.server} has ended (the server exited or closed the connection), so "
+               "this call starts it again, for this call only. Confirm below.")
+    target = specs.get(tool.server)
+    st.session_state[LAST_CALL] = None
+    st.session_state[PENDING] = {"action": "call", "tool": name, "arguments": arguments, "why": why,
+                                 "specs": [target] if target is not None else []}
+
+
 def _inspector() -> Inspector:
     """The registered live catalog for the sidebar's tool naming (rebuilt when either changes)."""
     naming = st.session_state.get("naming", "prefixed")
@@ -254,24 +402,39 @@ if _confirm_launch("connect"):
                             hide_index=True, width="stretch")
 
         name = upload_name.rsplit(".", 1)[0] if upload_name else "Live servers"
-        result = connect_servers(unique, name=name, timeout=pending["timeout"], progress=show,
-                                 sources=[upload_name] if upload_name else ["form"])
+        connections = LiveConnections(alive=_session_alive())
+        result = connections.connect(unique, name=name, timeout=pending["timeout"], progress=show,
+                                     sources=[upload_name] if upload_name else ["form"])
         failed = len(result.failed)
         ok = sum(1 for s in result.statuses if s.state == "ok")
-        box.update(label=f"{ok} connected, {failed} failed · {result.catalog.tool_count} tools in "
-                         f"{result.elapsed:.2f} s", state="error" if failed and not ok else "complete",
-                   expanded=bool(failed))
+        summary = {"label": f"{ok} connected · {result.catalog.tool_count} tools"
+                            + (f" · {failed} failed" if failed else "") + f" · {result.elapsed:.2f} s",
+                   "state": "error" if failed and not ok else "complete", "failed": failed}
+        box.update(label=summary["label"], state=summary["state"], expanded=bool(failed))
     st.session_state[RESULT] = result
+    st.session_state[SUMMARY] = summary
     if result.catalog.servers:  # a connect where every server failed keeps the previous catalog
+        previous = st.session_state.get(CONNECTIONS)
+        if previous is not None:
+            previous.close()
+        st.session_state[CONNECTIONS] = connections
         st.session_state[CATALOG] = result.catalog
         st.session_state[CATALOG_KEY] = catalog_key(result.catalog)
         st.session_state[SPECS] = {spec.name: spec for spec in unique}
         st.session_state[LAST_CALL] = None
+        st.session_state[FIELD_ERRORS] = None
+    else:
+        connections.close()
+    st.rerun()  # draw the page from the kept state: the summary and tables look the same on every run
 
 result = st.session_state.get(RESULT)
 if result is not None:
     catalog = result.catalog
-    st.dataframe(pd.DataFrame(_status_rows(result.statuses)), hide_index=True, width="stretch")
+    summary = st.session_state.get(SUMMARY) or {"label": "connected", "state": "complete", "failed": 0}
+    flagged_servers = any(s.flags for s in result.statuses)
+    with st.status(summary["label"], state=summary["state"], expanded=bool(summary["failed"] or flagged_servers)):
+        st.dataframe(pd.DataFrame(_status_rows(result.statuses)), hide_index=True, width="stretch")
+    _connection_line()
     flagged = [p for p in catalog.problems if p.severity != "info" and not is_connect_failure(p)]
     if flagged:
         with st.expander(f"Flagged while listing ({len(flagged)})"):
@@ -292,8 +455,11 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     inspector = _inspector()
     bridge = inspector.bridge(_tool_search_config())
 
+    st.subheader("3 · Tools")
+    _tools_table(st.session_state[CATALOG], inspector, st.session_state.get("display_tokenizer", C.DEFAULT_TOKENIZER))
+
     # --- search ----------------------------------------------------------------------------------
-    st.subheader("3 · Search these tools")
+    st.subheader("4 · Search these tools")
     query = st.text_input("tool_search query", key="live_query", placeholder="e.g. create an issue")
     if query.strip():
         response = bridge.tool_search({"queries": [query]})
@@ -311,7 +477,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 st.code(common.visible(to_wire(response)), language="json")
 
     # --- call ------------------------------------------------------------------------------------
-    st.subheader("4 · Call a tool")
+    st.subheader("5 · Call a tool")
     names = sorted(bridge.deferred_by_name)
     if not names:
         st.info("No deferred tools to call.")
@@ -321,30 +487,48 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):
             st.code(common.visible_json(tool.parameters), language="json")
-        arguments_text = st.text_area("Arguments (JSON object)", value="{}", key="live_arguments", height=100)
-        if st.button("Call", key="live_call"):
+        field_errors = st.session_state.get(FIELD_ERRORS) or {}
+        if field_errors.get("tool") != chosen:
+            field_errors = {}
+        errors = field_errors.get("errors", {})
+        raw = st.toggle("Raw JSON (the whole argument object)", key="live_raw", on_change=_switch_raw)
+        problems: dict[str, str] = {}
+        if raw:
+            st.session_state.setdefault("live_arguments", "{}")
+            arguments_text = st.text_area("Arguments (JSON object)", key="live_arguments", height=140)
+            arguments = None
             try:
                 arguments = json.loads(arguments_text or "{}")
+                if not isinstance(arguments, dict):
+                    problems["*"] = f"Arguments: expected a JSON object, got {type(arguments).__name__}"
             except ValueError as exc:
-                st.session_state[LAST_CALL] = {"error": f"Arguments: not valid JSON ({exc})"}
-            else:
-                target = st.session_state.get(SPECS, {}).get(tool.server)
-                st.session_state[PENDING] = {"action": "call", "tool": chosen, "arguments": arguments,
-                                             "specs": [target] if target is not None else []}
+                problems["*"] = f"Arguments: not valid JSON ({exc})"
+        else:
+            prefix = f"live_arg::{chosen}"
+            if not schema_form.fields_of(tool.parameters):
+                st.caption("This tool takes no arguments.")
+            arguments, problems = schema_form.render(prefix, tool.parameters, errors)
+            st.session_state[FORM_LAST] = {"tool": chosen, "prefix": prefix, "parameters": tool.parameters,
+                                           "arguments": arguments}
+            st.caption("Fields marked * are required; empty optional fields are not sent.")
+        general = problems.get("*") or field_errors.get("general")
+        if general:
+            st.error(common.md_escape(common.visible(general)), icon=":material/error:")
+        if raw and errors and not general:
+            for name, message in errors.items():
+                st.error(common.md_escape(common.visible(f"{name}: {message}")), icon=":material/error:")
+        if st.button("Call", key="live_call", type="primary"):
+            _call(bridge, chosen, arguments, problems)
+            st.rerun()  # draw the field errors, the confirmation or the result from the kept state
         pending = st.session_state.get(PENDING) or {}
+        if pending.get("action") == "call" and pending.get("why"):
+            st.info(pending["why"], icon=":material/info:")
         if pending.get("action") == "call" and pending.get("tool") in bridge.deferred_by_name and \
                 _confirm_launch("call"):
             called = bridge.deferred_by_name[pending["tool"]]
             dispatcher = LiveDispatcher(st.session_state.get(SPECS, {}))
-            bridge.dispatcher = dispatcher
-            try:
-                with st.spinner(f"Calling {called.raw_name} on {called.server}…"):
-                    response = bridge.tool_call({"calls": [{"name": pending["tool"], "arguments": pending["arguments"]}]})
-            finally:
-                bridge.dispatcher = None
-            outcome = dispatcher.last
-            st.session_state[LAST_CALL] = {"tool": pending["tool"], "response": response,
-                                           "outcome": outcome.to_dict() if outcome else None}
+            with st.spinner(f"Starting {called.server} and calling {called.raw_name}…"):
+                _dispatch(bridge, dispatcher, pending["tool"], pending["arguments"], reused=False)
         shown = st.session_state.get(LAST_CALL)
         if shown:
             if "error" in shown and "response" not in shown:
@@ -357,7 +541,8 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             else:
                 outcome = shown["outcome"]
                 c1, c2 = st.columns(2)
-                c1.metric("Total (start, handshake, call, stop)", f"{outcome['elapsed_seconds']:.3f} s")
+                c1.metric("Total (over the open session)" if shown.get("reused")
+                          else "Total (start, handshake, call, stop)", f"{outcome['elapsed_seconds']:.3f} s")
                 c2.metric("tools/call round trip", f"{outcome['call_seconds']:.3f} s"
                           if "call_seconds" in outcome else "—")
                 if outcome.get("reason"):

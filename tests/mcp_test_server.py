@@ -10,7 +10,10 @@ Tools (in this order; ``tools/list`` is paginated, ``--page-size`` tools per pag
 * ``slow(seconds)``: sleeps, then answers;
 * ``lookup(query, "max results")``: echoes the arguments it received (a property name that
   registration renames);
-* ``extra_000`` … (``--extra N``): generated tools, for large catalogs.
+* ``extra_000`` … (``--extra N``): generated tools, for large catalogs;
+* ``configure`` (``--form-tool``): a schema with every kind of field an argument form handles
+  (string, bounded integer, number, boolean, enum, arrays of scalars, a nested object) and a
+  zero-width space in its description; echoes the arguments it received.
 
 Usage::
 
@@ -21,7 +24,7 @@ Usage::
 Options: ``--name NAME`` (server name), ``--page-size N`` (default 3), ``--extra N``,
 ``--startup-delay SECONDS`` (sleep before serving), ``--require-header 'Name=value'`` (HTTP/SSE:
 answer 401 to requests without that header), ``--start-marker FILE`` (append ``NAME PID`` as one
-line to FILE on start, so a test can count the server processes that were started).
+line to FILE on start, so a test can count the server processes that were started), ``--form-tool``.
 """
 
 from __future__ import annotations
@@ -48,7 +51,19 @@ def _obj(properties: dict[str, Any], required: list[str] | None = None) -> dict[
     return schema
 
 
-def build_tools(extra: int) -> list[types.Tool]:
+FORM_TOOL_SCHEMA = _obj({
+    "title": {"type": "string", "description": "Job title."},
+    "count": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many runs."},
+    "ratio": {"type": "number"},
+    "verbose": {"type": "boolean"},
+    "color": {"type": "string", "enum": ["red", "green", "blue"]},
+    "tags": {"type": "array", "items": {"type": "string"}},
+    "sizes": {"type": "array", "items": {"type": "integer"}},
+    "options": {"type": "object", "properties": {"depth": {"type": "integer"}}, "required": ["depth"]},
+}, ["title", "count"])
+
+
+def build_tools(extra: int, form_tool: bool = False) -> list[types.Tool]:
     """The server's tools in listing order."""
     tools = [
         types.Tool(name="echo", description="Echo the given text back.",
@@ -69,6 +84,9 @@ def build_tools(extra: int) -> list[types.Tool]:
         types.Tool(name="lookup", description="Look up records; echoes the arguments it received.",
                    input_schema=_obj({"query": {"type": "string"}, "max results": {"type": "integer"}}, ["query"])),
     ]
+    if form_tool:
+        tools.append(types.Tool(name="configure", description="Configure\u200b a job; echoes the arguments it received.",
+                                input_schema=FORM_TOOL_SCHEMA))
     for i in range(extra):
         tools.append(types.Tool(
             name=f"extra_{i:03d}", description=f"Generated tool number {i} for large catalogs: look up record {i}.",
@@ -81,9 +99,9 @@ def _text(text: str) -> list[types.TextContent]:
     return [types.TextContent(type="text", text=text)]
 
 
-def build_server(name: str, page_size: int, extra: int) -> Server:
+def build_server(name: str, page_size: int, extra: int, form_tool: bool = False) -> Server:
     """The low-level server with a paginated ``tools/list``."""
-    tools = build_tools(extra)
+    tools = build_tools(extra, form_tool)
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         cursor = params.cursor if params is not None else None
@@ -109,7 +127,7 @@ def build_server(name: str, page_size: int, extra: int) -> Server:
         if name == "slow":
             await anyio.sleep(float(args.get("seconds", 0)))
             return types.CallToolResult(content=_text(f"slept {args.get('seconds')}"))
-        if name == "lookup":
+        if name in ("lookup", "configure"):
             return types.CallToolResult(content=_text(json.dumps(args, sort_keys=True)))
         if name.startswith("extra_"):
             return types.CallToolResult(content=_text(f"{name}: {args.get('id')}"))
@@ -164,13 +182,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sse", type=int, metavar="PORT")
     parser.add_argument("--require-header", metavar="NAME=VALUE")
     parser.add_argument("--start-marker", metavar="FILE")
+    parser.add_argument("--form-tool", action="store_true")
     args = parser.parse_args(argv)
     if args.start_marker:
         with open(args.start_marker, "a", encoding="utf-8") as marker:
             marker.write(f"{args.name} {os.getpid()}\n")
     if args.startup_delay:
         time.sleep(args.startup_delay)
-    server = build_server(args.name, max(1, args.page_size), args.extra)
+    server = build_server(args.name, max(1, args.page_size), args.extra, args.form_tool)
     if args.http or args.sse:
         import uvicorn  # noqa: PLC0415
 

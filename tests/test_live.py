@@ -494,6 +494,11 @@ def _start(at, action: str = "connect", token: bool = True):
     return at.button(key=f"live_start_{action}").click().run()
 
 
+def _status_table(at):
+    """The per-server connect status table."""
+    return next(df.value for df in at.dataframe if "reason / flags" in df.value.columns)
+
+
 def _rendered(at) -> str:
     parts = [str(df.value.to_dict()) for df in at.dataframe]
     parts += [c.value for c in at.code] + [m.value for m in at.markdown] + [e.value for e in at.error]
@@ -517,15 +522,15 @@ def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
     assert not at.exception, at.exception
     catalog = at.session_state["live_catalog"]
     assert [(s.name, len(s.tools)) for s in catalog.servers] == [("local", 7)]
-    statuses = at.dataframe[-1].value
+    statuses = _status_table(at)
     assert list(statuses["state"]) == ["ok"] and list(statuses["tools"]) == [7]
     assert at.download_button  # the snapshot download is offered
     at.text_input(key="live_query").input("add two integers").run()
     assert list(at.dataframe[-1].value["tool"])[0] == "mcp__local__add"
     at.selectbox(key="live_tool").select("mcp__local__add").run()
+    at.toggle(key="live_raw").set_value(True).run()
     at.text_area(key="live_arguments").input('{"a": "4", "b": 5}').run()
-    at.button(key="live_call").click().run()
-    _start(at, "call")
+    at.button(key="live_call").click().run()  # over the session Connect opened: nothing to confirm
     assert not at.exception, at.exception
     codes = [json.loads(c.value) for c in at.code if c.language == "json" and c.value.startswith("{")]
     assert {"server": "local", "tool": "add", "arguments": {"a": 4, "b": 5}} in codes
@@ -550,7 +555,7 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     assert not marker.exists()
     _start(at)
     assert marker.exists()
-    statuses = at.dataframe[-1].value.set_index("server")
+    statuses = _status_table(at).set_index("server")
     assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == 7
     assert statuses.loc["gone", "state"] == "failed"
     assert statuses.loc["gone", "reason / flags"] == "cannot start 'toolsearch-no-such-command-xyz': command not found"
@@ -650,7 +655,7 @@ def test_app_never_shows_interpolated_secrets(tmp_path, monkeypatch) -> None:
     _start(at)
     assert not at.exception, at.exception
     shown = _rendered(at) + "\n".join(str(x.value) for x in [*at.warning, *at.success, *at.info])
-    statuses = at.dataframe[-1].value.set_index("server")
+    statuses = _status_table(at).set_index("server")
     assert statuses.loc["noisy", "state"] == "ok"
     assert statuses.loc["path", "reason / flags"] == f"cannot start '/nonexistent/{C.SECRET_MASK}/bin': command not found"
     assert "urlTOKEN" not in shown and "argTOKEN" not in shown and "token=abc" not in shown

@@ -297,7 +297,7 @@ def test_cancel_drops_the_pending_launch(tmp_path) -> None:
     assert not marker.exists()
 
 
-def test_a_call_needs_its_own_confirmation(tmp_path) -> None:
+def test_a_call_that_starts_a_server_needs_its_own_confirmation(tmp_path) -> None:
     at = _page()
     at.text_input(key="live_name").input("local")
     at.text_input(key="live_command").input(PY)
@@ -306,7 +306,10 @@ def test_a_call_needs_its_own_confirmation(tmp_path) -> None:
     at.button(key="live_connect").click().run()
     at.text_input(key="live_token_connect").input(launch_token())
     at.button(key="live_start_connect").click().run()
+    # Calls go over the session Connect opened; once it is closed, a call has to start the server.
+    at.button(key="live_disconnect").click().run()
     at.selectbox(key="live_tool").select("mcp__local__add").run()
+    at.toggle(key="live_raw").set_value(True).run()
     at.text_area(key="live_arguments").input('{"a": 2, "b": 3}').run()
     at.button(key="live_call").click().run()
     assert at.session_state["live_last_call"] is None  # not called yet
@@ -351,10 +354,11 @@ def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> Non
     at.button(key="live_start_connect").click().run()
     assert not at.exception, at.exception
     at.selectbox(key="live_tool").select("mcp__hostile__echo").run()
-    at.button(key="live_call").click().run()
-    at.text_input(key="live_token_call").input(launch_token())
-    at.button(key="live_start_call").click().run()
+    at.button(key="live_call").click().run()  # over the open session (nothing to start)
     assert not at.exception, at.exception
+    assert at.session_state["live_last_call"]["reused"] is True
+    shown = "\n".join(str(o.options) for o in [*at.selectbox, *at.multiselect])  # the form's choices
+    assert "SECRET-app" not in shown and "\x1b" not in shown
     shown = "\n".join([*(c.value for c in at.code), *(t.value for t in at.text), *(m.value for m in at.markdown),
                        *(str(df.value.to_dict()) for df in at.dataframe),
                        *(str(x.value) for x in [*at.warning, *at.error, *at.success, *at.info])])

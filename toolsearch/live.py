@@ -16,7 +16,9 @@
 
 Connections are per call: every function opens its sessions with the SDK's context managers and
 closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
-SIGKILL, by the SDK), so nothing outlives a call, timeouts included.
+SIGKILL, by the SDK), so nothing outlives a call, timeouts included. The one exception is
+:class:`LiveConnections` (for the app), which keeps sessions open in a background event loop
+until it is closed or garbage-collected.
 
 Nothing here prints, logs or records secrets: failure reasons, flags and problems (stderr tails
 and stray stdout lines included) pass through :meth:`ServerSpec.scrub`, which masks env and header
@@ -34,8 +36,11 @@ import functools
 import logging
 import math
 import os
+import queue
 import tempfile
+import threading
 import time
+import weakref
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -1025,6 +1030,235 @@ class LiveDispatcher:
                                 utility=utility, connect_timeout=self.connect_timeout)
         self.calls.append(outcome)
         return dict(outcome.response)
+
+
+# --- connections held open between calls (the app) -----------------------------------------
+
+async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                 utility: str | None, call_timeout: float, start: float) -> CallOutcome:
+    """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
+    connection that went away is the reason; secrets the server echoes back are masked."""
+    notes: list[str] = []
+    response: dict[str, Any] | None = None
+    ok, reason, call_elapsed = False, None, None
+    with anyio.move_on_after(call_timeout) as scope:
+        try:
+            response, ok, reason, call_elapsed = await _call_in_session(
+                client, tap, target, raw_name, arguments, utility, notes)
+        except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+            reason = describe_failure(exc, target, tap)
+    if scope.cancelled_caught and response is None:
+        reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+    reason = target.scrub(reason) if reason else None
+    response = _scrub_response(response, target, notes)
+    if response is None:
+        response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+    return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(target.scrub(note) for note in notes))
+
+
+@dataclass
+class _Held:
+    client: Any
+    tap: _Tap
+    spec: ServerSpec
+    stop: Any  # anyio.Event, set to close the session
+
+
+class _Holder:
+    """The part of :class:`LiveConnections` the background loop refers to (so the public object
+    can be garbage-collected, which closes this one)."""
+
+    def __init__(self) -> None:
+        self.portal_cm = anyio.from_thread.start_blocking_portal()
+        self.portal = self.portal_cm.__enter__()
+        self.lock = threading.Lock()
+        self.held: dict[str, _Held] = {}
+        self.tasks: list[Any] = []  # concurrent.futures.Future of each server's task
+        self.closed = False
+
+    async def hold(self, index: int, spec: ServerSpec, out: "queue.Queue[tuple[str, int, Any]]",
+                   default_timeout: float, max_pages: int) -> None:
+        status = ServerStatus(spec.name, spec.transport)
+        stop = anyio.Event()
+        reported = False
+
+        def emit(copy: ServerStatus) -> None:
+            out.put(("status", index, copy))
+
+        async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
+            nonlocal reported
+            with self.lock:
+                self.held[spec.name] = _Held(client, tap, spec, stop)
+            reported = True
+            out.put(("done", index, (replace(status, flags=[spec.scrub(f) for f in status.flags]), server, problems)))
+            try:
+                await stop.wait()
+            finally:
+                with self.lock:
+                    self.held.pop(spec.name, None)
+
+        server, problems = await _connect_one(spec, status, emit, default_timeout, max_pages, in_session)
+        if not reported:
+            out.put(("done", index, (replace(status), server, problems)))
+
+    def close(self) -> None:
+        """Close every session (stdio children stopped as in :func:`open_session`) and the loop."""
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            stops = [held.stop for held in self.held.values()]
+        try:
+            for stop in stops:
+                self.portal.call(stop.set)
+            for task in self.tasks:
+                if not task.done():
+                    task.cancel()  # still connecting: cancelling closes that session too
+            for task in self.tasks:
+                try:
+                    task.result(timeout=30)
+                except BaseException:  # noqa: BLE001 - cancelled or failed: closed either way
+                    pass
+        finally:
+            self.portal_cm.__exit__(None, None, None)
+
+
+def _watch(holder: _Holder, alive: Callable[[], bool], grace: float, check_every: float) -> None:
+    """Close ``holder`` once ``alive()`` has been False (or raised) for ``grace`` seconds."""
+    gone_since: float | None = None
+    while not holder.closed:
+        time.sleep(check_every)
+        try:
+            ok = bool(alive())
+        except Exception:  # noqa: BLE001 - cannot tell: count as gone
+            ok = False
+        if ok:
+            gone_since = None
+            continue
+        now = time.monotonic()
+        gone_since = now if gone_since is None else gone_since
+        if now - gone_since >= grace:
+            logger.info("live connections closed: their owner has gone")
+            holder.close()
+
+
+class LiveConnections:
+    """MCP sessions kept open between calls: connect once, call many times, one process each.
+
+    A Streamlit page runs top to bottom on every interaction, so a session opened inside a run
+    would close when the run ends. This holder keeps its sessions in an event loop on a background
+    thread (an anyio blocking portal): :meth:`connect` opens and lists every server there and
+    leaves the sessions open; :meth:`send` (a :class:`LiveDispatcher` ``send``) calls a tool over
+    the open session; :meth:`close` closes them all (stdin closed, then SIGTERM, then SIGKILL for
+    stdio children). The sessions are also closed when this object is garbage-collected (e.g. the
+    Streamlit session that kept it ends) and at interpreter exit.
+
+    Keep one per user session; connect once per holder.
+
+    Args:
+        alive: optional check, called every ``check_every`` seconds from a watchdog thread:
+            while it returns False for ``grace`` seconds in a row (e.g. the browser session that
+            owns this holder has gone), the sessions are closed.
+        grace: seconds of ``alive() == False`` before closing (a reconnecting browser keeps them).
+        check_every: seconds between checks.
+    """
+
+    def __init__(self, alive: Callable[[], bool] | None = None, grace: float = 60.0,
+                 check_every: float = 5.0) -> None:
+        self._holder = _Holder()
+        self._finalizer = weakref.finalize(self, self._holder.close)
+        if alive is not None:
+            threading.Thread(target=_watch, args=(self._holder, alive, grace, check_every), daemon=True,
+                             name="toolsearch-live-watchdog").start()
+
+    def connect(self, specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
+                progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
+                sources: Sequence[str] = ()) -> LiveResult:
+        """Connect and list like :func:`connect_servers`, keeping each session that listed open.
+
+        ``progress`` is called from the calling thread. A ``BaseException`` from it (a UI rerun
+        signal, Ctrl-C) closes every session and propagates.
+
+        Raises:
+            RuntimeError: the holder is closed.
+        """
+        holder = self._holder
+        if holder.closed:
+            raise RuntimeError("these live connections are closed; connect with a new holder")
+        start = time.perf_counter()
+        default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+        statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
+        results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
+        out: queue.Queue[tuple[str, int, Any]] = queue.Queue()
+        waiting = set()
+        for index, spec in enumerate(specs):
+            if not spec.enabled:
+                statuses[index].state = "skipped"
+                statuses[index].reason = "enabled: false"
+                _emit(progress, statuses[index])
+                continue
+            waiting.add(index)
+            holder.tasks.append(holder.portal.start_task_soon(holder.hold, index, spec, out, default_timeout,
+                                                              max_pages))
+        try:
+            while waiting:
+                kind, index, payload = out.get()
+                if kind == "done":
+                    statuses[index], server, problems = payload
+                    results[index] = (server, problems)
+                    waiting.discard(index)
+                else:
+                    statuses[index] = payload
+                _emit(progress, statuses[index])
+        except BaseException:
+            self.close()
+            raise
+        servers = [server for server, _ in results if server is not None]
+        problems = [p for _, found in results for p in found]
+        catalog = combine([Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
+                                   sources=tuple(sources) or (LIVE_ORIGIN,))], name=name)
+        return LiveResult(catalog=catalog, statuses=tuple(statuses), elapsed=time.perf_counter() - start)
+
+    def is_open(self, server: str) -> bool:
+        """True while ``server``'s session is open (and its connection has not ended)."""
+        held = self._holder.held.get(server)
+        return held is not None and not held.tap.ended and not self._holder.closed
+
+    @property
+    def open_servers(self) -> list[str]:
+        """Names of the servers whose session is open."""
+        return [name for name in list(self._holder.held) if self.is_open(name)]
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._holder.closed
+
+    def send(self, spec: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None = None,
+             timeout: float | None = None) -> CallOutcome:
+        """Call ``raw_name`` over ``spec.name``'s open session (the :class:`LiveDispatcher` ``send``
+        signature). Never raises: a closed session, a timeout (``timeout`` seconds, default the
+        spec's ``timeout``, else :data:`~toolsearch.constants.LIVE_CALL_TIMEOUT_DEFAULT`) or a
+        connection that ended is the outcome's reason; a session whose connection ended is dropped."""
+        start = time.perf_counter()
+        held = self._holder.held.get(spec.name)
+        if held is None or self._holder.closed:
+            reason = f"the session with server {spec.name!r} is closed; connect again"
+            return CallOutcome(server=spec.name, tool=raw_name, arguments=arguments, ok=False,
+                               response={"error": f"could not call {raw_name!r} on server {spec.name!r}: {reason}"},
+                               elapsed=time.perf_counter() - start, reason=reason)
+        call_timeout = timeout or held.spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+        outcome = self._holder.portal.call(_asend, held.client, held.tap, held.spec, raw_name, arguments, utility,
+                                           call_timeout, start)
+        if held.tap.ended:
+            self._holder.portal.call(held.stop.set)
+        return outcome
+
+    def close(self) -> None:
+        """Close every session and stop the background loop (idempotent)."""
+        self._finalizer()
 
 
 def attach_dispatcher(bridge: Any, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec],

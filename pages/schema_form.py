@@ -1,0 +1,275 @@
+"""An argument form built from a tool's input schema (the Live servers page's Call).
+
+One widget per top-level property of the registered ``parameters`` schema (the names the model
+sees): text for strings, number inputs for numbers and integers (with the schema's bounds), a
+checkbox or a true/false choice for booleans, a select box for ``enum``, one item per line (or a
+multiselect) for arrays of scalars, and a JSON editor for anything else (objects, arrays of
+objects, ``anyOf``…). Required fields are marked with ``*``; an empty optional field is left out
+of the arguments. Values are converted here; whether they satisfy the schema is decided by the
+engine's own ``tool_call`` validation (RB §9.3), whose error is shown under the field it names.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import streamlit as st
+
+from pages import common
+
+NOT_SET = "(not set)"
+SCALARS = ("string", "integer", "number", "boolean")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One top-level property: ``kind`` is ``string`` | ``integer`` | ``number`` | ``boolean`` |
+    ``enum`` | ``array`` (of scalars; ``item`` is the item kind, ``enum`` for a choice) | ``json``."""
+
+    name: str
+    schema: Mapping[str, Any]
+    required: bool
+    kind: str
+    item: str | None = None
+
+
+def _type_of(schema: Mapping[str, Any]) -> str | None:
+    kind = schema.get("type")
+    if isinstance(kind, list):  # ["string", "null"] is still a string field
+        kinds = [k for k in kind if k != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    return kind if isinstance(kind, str) else None
+
+
+def _enum(schema: Any) -> list[Any] | None:
+    values = schema.get("enum") if isinstance(schema, Mapping) else None
+    return values if isinstance(values, list) and values else None
+
+
+def fields_of(parameters: Any) -> list[Field]:
+    """The form's fields, in the schema's property order (``[]`` for a schema without properties)."""
+    if not isinstance(parameters, Mapping) or not isinstance(parameters.get("properties"), Mapping):
+        return []
+    required = parameters.get("required") if isinstance(parameters.get("required"), list) else []
+    out = []
+    for name, schema in parameters["properties"].items():
+        schema = schema if isinstance(schema, Mapping) else {}
+        kind, item = _type_of(schema), None
+        if _enum(schema):
+            kind = "enum"
+        elif kind == "array":
+            items = schema.get("items") if isinstance(schema.get("items"), Mapping) else None
+            item = "enum" if items is not None and _enum(items) else (_type_of(items) if items is not None else None)
+            if item not in (*SCALARS, "enum"):
+                kind, item = "json", None
+        elif kind not in SCALARS:
+            kind = "json"
+        out.append(Field(str(name), schema, name in required, kind, item))
+    return out
+
+
+def _label(value: Any) -> str:
+    return common.visible(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def widget_key(prefix: str, field: Field) -> str:
+    """The Streamlit key of ``field``'s widget (``prefix`` names the tool)."""
+    return f"{prefix}::{field.name}"
+
+
+def _bounds(schema: Mapping[str, Any], integer: bool) -> tuple[Any, Any]:
+    def number(key: str) -> float | None:
+        value = schema.get(key)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and math.isfinite(value) else None
+
+    low, high = number("minimum"), number("maximum")
+    ex_low, ex_high = number("exclusiveMinimum"), number("exclusiveMaximum")
+    if integer:
+        low = math.ceil(low) if low is not None else None
+        high = math.floor(high) if high is not None else None
+        if ex_low is not None:
+            low = max(low, math.floor(ex_low) + 1) if low is not None else math.floor(ex_low) + 1
+        if ex_high is not None:
+            high = min(high, math.ceil(ex_high) - 1) if high is not None else math.ceil(ex_high) - 1
+        return low, high
+    return low, high
+
+
+def _help(field: Field) -> str | None:
+    """The property's description and default, as literal text inside the tooltip's markdown."""
+    parts = []
+    description = field.schema.get("description")
+    if isinstance(description, str) and description.strip():
+        parts.append(common.md_escape(common.visible(description.strip()))[:500])
+    if "default" in field.schema:
+        parts.append("default: " + common.md_escape(_label(field.schema["default"])))
+    return "  \n".join(parts) or None
+
+
+def _field_label(field: Field) -> str:
+    shown = common.md_escape(common.visible(field.name))
+    kind = field.kind
+    if field.kind == "array":
+        kind = f"array of {field.item if field.item != 'enum' else 'choices'}"
+    elif field.kind == "json":
+        kind = _type_of(field.schema) or "any JSON value"
+    return f"{shown}{' *' if field.required else ''} ({kind})"
+
+
+def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Draw the form and read it.
+
+    Args:
+        prefix: a key prefix unique to the tool (widget keys are ``prefix::name``).
+        parameters: the registered parameters schema.
+        errors: messages to show under fields, by field name.
+
+    Returns:
+        ``(arguments, problems)``: the arguments the filled fields make (empty optional fields
+        left out) and conversion problems by field name (bad JSON, a bad array item).
+    """
+    arguments: dict[str, Any] = {}
+    problems: dict[str, str] = {}
+    for field in fields_of(parameters):
+        key, label, help_text = widget_key(prefix, field), _field_label(field), _help(field)
+        schema = field.schema
+        if field.kind == "enum":
+            values = _enum(schema) or []
+            options = [_label(v) for v in values] if field.required else [NOT_SET, *(_label(v) for v in values)]
+            chosen = st.selectbox(label, options, key=key, help=help_text)
+            if chosen != NOT_SET and chosen in options:
+                arguments[field.name] = values[options.index(chosen) - (0 if field.required else 1)]
+        elif field.kind == "boolean":
+            if field.required:
+                arguments[field.name] = st.checkbox(label, key=key, help=help_text)
+            else:
+                chosen = st.selectbox(label, [NOT_SET, "true", "false"], key=key, help=help_text)
+                if chosen != NOT_SET:
+                    arguments[field.name] = chosen == "true"
+        elif field.kind in ("integer", "number"):
+            integer = field.kind == "integer"
+            low, high = _bounds(schema, integer)
+            if low is not None and high is not None and low > high:
+                low = high = None  # an impossible range: let the validator say so
+            value = st.number_input(label, min_value=low, max_value=high, value=None, key=key, help=help_text,
+                                    step=1 if integer else None, format=None if integer else "%g",
+                                    placeholder="not sent when empty" if not field.required else "required")
+            if value is not None:
+                arguments[field.name] = int(value) if integer else float(value)
+        elif field.kind == "string":
+            text = st.text_input(label, key=key, help=help_text,
+                                 placeholder="required" if field.required else "not sent when empty")
+            if text:
+                arguments[field.name] = text
+        elif field.kind == "array" and field.item == "enum":
+            values = _enum(schema.get("items")) or []
+            labels = [_label(v) for v in values]
+            chosen = st.multiselect(label, labels, key=key, help=help_text)
+            if chosen:
+                arguments[field.name] = [values[labels.index(c)] for c in chosen]
+        elif field.kind == "array":
+            text = st.text_area(label + " · one item per line", key=key, help=help_text, height=90,
+                                placeholder="not sent when empty")
+            if text.strip():
+                items, problem = _items(text, field.item or "string")
+                if problem:
+                    problems[field.name] = problem
+                else:
+                    arguments[field.name] = items
+        else:
+            text = st.text_area(label + " · JSON", key=key, help=help_text, height=90,
+                                placeholder="JSON value; not sent when empty")
+            if text.strip():
+                try:
+                    arguments[field.name] = json.loads(text)
+                except ValueError as exc:
+                    problems[field.name] = f"not valid JSON ({exc})"
+        message = problems.get(field.name) or errors.get(field.name)
+        if message:
+            st.error(common.md_escape(common.visible(message)), icon=":material/error:")
+    return arguments, problems
+
+
+def _items(text: str, kind: str) -> tuple[list[Any], str | None]:
+    """One array item per non-blank line, converted to ``kind``: ``(items, problem)``."""
+    items: list[Any] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        raw = line.strip()
+        if not raw:
+            continue
+        if kind == "string":
+            items.append(line.rstrip("\r"))
+            continue
+        try:
+            if kind == "boolean":
+                if raw.lower() not in ("true", "false"):
+                    raise ValueError
+                items.append(raw.lower() == "true")
+            elif kind == "integer":
+                items.append(int(raw))
+            else:
+                value = float(raw)
+                if not math.isfinite(value):
+                    raise ValueError
+                items.append(int(value) if value.is_integer() and "." not in raw and "e" not in raw.lower() else value)
+        except ValueError:
+            return [], f"line {number}: expected {'an' if kind == 'integer' else 'a'} {kind}, got {raw!r}"
+    return items, None
+
+
+def widget_values(prefix: str, parameters: Any, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """Widget states that show ``arguments`` in the form (for switching from raw JSON back to the
+    form): ``{widget key: value}`` for every field whose value the widget can hold; others are
+    cleared."""
+    out: dict[str, Any] = {}
+    for field in fields_of(parameters):
+        key = widget_key(prefix, field)
+        present = field.name in arguments
+        value = arguments.get(field.name)
+        if field.kind == "enum":
+            values = _enum(field.schema) or []
+            out[key] = _label(value) if present and value in values else (NOT_SET if not field.required else None)
+        elif field.kind == "boolean":
+            if field.required:
+                out[key] = value is True
+            else:
+                out[key] = ("true" if value else "false") if isinstance(value, bool) else NOT_SET
+        elif field.kind in ("integer", "number"):
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            out[key] = (int(value) if field.kind == "integer" and float(value).is_integer() else value) if ok else None
+        elif field.kind == "string":
+            out[key] = value if isinstance(value, str) else ""
+        elif field.kind == "array" and field.item == "enum":
+            values = _enum(field.schema.get("items")) or []
+            out[key] = [_label(v) for v in value if v in values] if isinstance(value, list) else []
+        elif field.kind == "array":
+            out[key] = "\n".join(json.dumps(v) if not isinstance(v, str) else v for v in value) \
+                if isinstance(value, list) else ""
+        else:
+            out[key] = json.dumps(value, ensure_ascii=False, indent=2) if present else ""
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def field_of_path(path: str) -> str | None:
+    """The top-level field a validation path names (``arguments.x[0]`` → ``x``,
+    ``arguments["max results"]`` → ``max results``), ``None`` for the whole object."""
+    if not isinstance(path, str) or not path.startswith("arguments"):
+        return None
+    rest = path[len("arguments"):]
+    if rest.startswith("."):
+        name = rest[1:]
+        for stop in ".[":
+            name = name.split(stop, 1)[0]
+        return name or None
+    if rest.startswith('["'):
+        try:
+            decoder = json.JSONDecoder()
+            value, _ = decoder.raw_decode(rest[1:])
+            return str(value)
+        except ValueError:
+            return None
+    return None
