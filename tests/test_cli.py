@@ -402,3 +402,23 @@ def test_profile_placeholder_typos_are_errors(tiny, tmp_path, template, message)
     path.write_text(_yaml.safe_dump(data), encoding="utf-8")
     line = one_line_error(run_cli("plan", tiny, "--profile", str(path)))
     assert line.startswith(f"toolsearch: error: {path}: {message}")
+
+
+def test_every_command_help_prints_usage() -> None:
+    """``toolsearch --help`` and ``toolsearch COMMAND --help`` for every command exit 0 with the
+    usage on stdout (help texts may contain a literal ``%``, e.g. "40 % of the query's IDF")."""
+    import argparse  # noqa: PLC0415
+
+    from toolsearch import cli  # noqa: PLC0415
+
+    top = run_cli("--help")
+    assert (top.returncode, top.stderr) == (0, "") and top.stdout.startswith("usage: toolsearch ")
+    sub = next(a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    commands = list(sub.choices)
+    assert {"plan", "search", "describe", "explain", "call", "sweep", "recommend", "snapshot", "synth",
+            "strategies", "eval", "lint", "diff", "collapse", "sessions"} <= set(commands)
+    for command in commands:
+        result = run_cli(command, "--help")
+        assert (result.returncode, result.stderr) == (0, ""), command
+        assert result.stdout.startswith(f"usage: toolsearch {command} "), command
+    assert "40 % of the query's IDF" in " ".join(run_cli("search", "--help").stdout.split())

@@ -60,7 +60,7 @@ def _variant(text: str) -> str:
 def _variant_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", type=_variant, default=REFERENCE, metavar="VARIANT",
                         help=f"search variant (default {REFERENCE}: what the model gets; any other is a what-if). "
-                             + "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items())
+                             + "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()).replace("%", "%%")
                              + ". Combine with '+', e.g. unicode+no-gate")
 
 
