@@ -369,11 +369,8 @@ def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> Non
                                                         "deep": [{"k": f"{C.SECRET_MASK} {C.SECRET_MASK}"}]}
     assert any("matches a secret from the config" in w.value for w in at.warning)
     # A JSON-RPC error message is server text: its markdown (a link, an image) is shown literally.
-    at.button(key="live_call").click().run()
     at.selectbox(key="live_tool").select("mcp__hostile__fail").run()
-    at.button(key="live_call").click().run()
-    at.text_input(key="live_token_call").input(launch_token())
-    at.button(key="live_start_call").click().run()
+    at.button(key="live_call").click().run()  # over the open session again
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and errors[0].startswith("the server answered with error \\-32001\\: denied for •••• •••• ")
