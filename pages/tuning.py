@@ -143,11 +143,12 @@ if common.require_catalog(v):
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal)
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
-        m1, m2, m3 = st.columns(3)
-        m1.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%")
-        m2.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens")
-        m3.metric("Budget needed at every length",
-                  f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable")
+        row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
+        row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
+        row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
+        row.metric("Budget needed at every length",
+                   f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
+                   width="content")
         if not multi.reached:
             best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
                     else "no goal can be reached at every length; these are the largest settings")
@@ -158,7 +159,9 @@ if common.require_catalog(v):
             "current form": a.listing_form, "current listing (tokens)": a.listing_tokens,
             "recommended form": b.listing_form, "recommended listing (tokens)": b.listing_tokens,
             "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
-        } for a, b in zip(now, multi.contexts)]), hide_index=True, width="stretch", key="tuning_multi_table")
+        } for a, b in zip(now, multi.contexts)]), hide_index=True, width="stretch", key="tuning_multi_table",
+            column_config={c: st.column_config.NumberColumn(format="localized") for c in (
+                "current listing (tokens)", "recommended listing (tokens)", "recommended budget (tokens)")})
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
                    f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
                    f"{multi.listing_max_tokens:,} tokens. Listing tokens are counted with {ladder.planning_tokenizer}.")
@@ -254,13 +257,14 @@ if common.require_catalog(v):
     goal = st.selectbox("Goal", [g for g, _ in GOALS], index=1, key="tuning_goal",
                         format_func=lambda g: GOAL_WORDS[g])
     rec = recs[goal]
-    m1, m2, m3, m4 = st.columns(4)
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")  # wraps instead of cutting
     m1.metric("Smallest budget", f"{rec.budget:,} tokens" if rec.budget is not None else "not reachable",
               help="The smallest min(listing_max_tokens, percentage leg) that reaches the goal (binary search over "
-                   "0–60,000 tokens).")
-    m2.metric(f"threshold_pct at {ctx_text(ctx)}", pct_cell(rec, short=True))
-    m3.metric("listing_max_tokens", f"{rec.listing_max_tokens:,} tokens" if rec.listing_max_tokens else "—")
-    m4.metric("Met now", "yes" if rec.met else "no")
+                   "0–60,000 tokens).", width="content")
+    m2.metric(f"threshold_pct at {ctx_text(ctx)}", pct_cell(rec, short=True), width="content")
+    m3.metric("listing_max_tokens", f"{rec.listing_max_tokens:,} tokens" if rec.listing_max_tokens else "—",
+              width="content")
+    m4.metric("Met now", "yes" if rec.met else "no", width="content")
 
     tier1 = recs["mixed"]
     facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens **{cfg.listing_max_tokens:,} tokens**:"]
