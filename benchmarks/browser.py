@@ -22,6 +22,7 @@ Usage::
     python -m benchmarks.browser                     # default catalog and cloudflare-flat, 8 moves
     python -m benchmarks.browser --moves 4 --catalog five-servers
     python -m benchmarks.browser --smoke             # a few moves on two pages: finishes fast (CI)
+    python -m benchmarks.browser --page Tuning --page Strategies --no-switches   # only these pages
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ DEFAULT_CATALOG = "team-workspace"
 PAGES = [("Overview", ""), ("What the model sees", "model_view"), ("Search", "search"), ("Costs", "costs"),
          ("Tuning", "tuning")]
 STRATEGIES = ("Strategies", "strategies")
+#: Further pages ``--page`` can name (navigation title, URL path).
+OTHER_PAGES = [("Cache & collapse", "cache_diff"), ("Search quality & lint", "quality"), STRATEGIES,
+               ("Scopes", "scopes"), ("Sessions", "sessions"), ("Report", "report")]
 QUIET_MS = 100
 TIMEOUT_MS = 180_000
 
@@ -213,16 +217,28 @@ def main(argv: list[str] | None = None) -> None:
                         help=f"sample catalog name (repeatable; default {DEFAULT_CATALOG} and cloudflare-flat)")
     parser.add_argument("--moves", type=int, default=8, help="slider moves per page (default 8)")
     parser.add_argument("--switches", type=int, default=6, help="warm page switches (default 6)")
+    parser.add_argument("--page", action="append", dest="pages", metavar="TITLE",
+                        help="measure slider moves on this page only (navigation title or URL path; repeatable)")
+    parser.add_argument("--no-switches", action="store_true",
+                        help="skip the warm page switches and the switches to Strategies")
     parser.add_argument("--port", type=int, help="port for streamlit (default: a free one)")
     parser.add_argument("--smoke", action="store_true",
                         help="a short run (default catalog, two pages, two moves, two switches) that finishes fast")
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    pages = PAGES
+    if args.pages:
+        known = {key.casefold(): page for page in PAGES + OTHER_PAGES for key in page}
+        unknown = [name for name in args.pages if name.casefold() not in known]
+        if unknown:
+            parser.error(f"--page {unknown[0]!r}: not one of " + ", ".join(t for t, _ in PAGES + OTHER_PAGES))
+        pages = [known[name.casefold()] for name in args.pages]
+    switches, strategies = (0, False) if args.no_switches else (args.switches, True)
     if args.smoke:
         run(args.catalogs or [DEFAULT_CATALOG], [PAGES[0], PAGES[3]], 2, 2, False, args.port)
     else:
-        run(args.catalogs or [DEFAULT_CATALOG, "cloudflare-flat"], PAGES, args.moves, args.switches, True, args.port)
+        run(args.catalogs or [DEFAULT_CATALOG, "cloudflare-flat"], pages, args.moves, switches, strategies, args.port)
 
 
 if __name__ == "__main__":

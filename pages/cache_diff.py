@@ -121,14 +121,17 @@ def show_diff(diff: CacheDiff) -> None:
         st.badge("Prompt cache: HIT — identical bytes", icon=":material/check_circle:", color="green")
     else:
         st.badge("Prompt cache: MISS — the prefix changes", icon=":material/cancel:", color="red")
-    c1, c2, c3 = st.columns(3)
+    # A wrapping row of content-wide metrics: at narrow widths a metric moves to the next line
+    # instead of cutting its label.
+    row = st.container(horizontal=True, gap="medium")
+    c1 = c2 = c3 = row
     c1.metric("Reusable prefix (characters)", f"{r.characters:,}", f"of {r.total_characters_b:,} in B",
-              delta_color="off", delta_arrow="off")
+              delta_color="off", delta_arrow="off", width="content")
     c2.metric(f"Reusable prefix (tokens, {r.tokenizer})", f"{r.tokens:,}", f"of {r.total_tokens_b:,} in B",
-              delta_color="off", delta_arrow="off")
+              delta_color="off", delta_arrow="off", width="content")
     c3.metric("Share of B served from the cache", f"{100 * r.share_of_b:.1f}%",
               "everything after the first difference is recomputed" if not diff.cache_hit else "the whole tools array",
-              delta_color="off", delta_arrow="off")
+              delta_color="off", delta_arrow="off", width="content")
     table = settings_table(diff)
     st.dataframe(table, hide_index=True, width="stretch", height=35 * (len(table) + 1) + 3)
     if diff.tools is not None:
@@ -193,15 +196,22 @@ def show_collapse(v: common.View) -> CollapseComparison:
                                              (right, "Best choice (what-if)", cmp.best, cmp.best_description_tokens)):
         with col.container(border=True):
             st.markdown(f"**{title}**")
-            m1, m2 = st.columns(2)
-            m1.metric("Form", outcome.form)
-            m2.metric("Groups at names", f"{outcome.kept} of {cmp.groups}")
-            m3, m4 = st.columns(2)
-            m3.metric("Tool names shown", f"{outcome.names_shown:,}")
-            m4.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
-                      delta_color="off", delta_arrow="off")
+            row = st.container(horizontal=True, gap="medium")  # wraps rather than cutting a label
+            row.metric("Form", outcome.form, width="content")
+            row.metric("Groups at names", f"{outcome.kept} of {cmp.groups}", width="content")
+            row.metric("Tool names shown", f"{outcome.names_shown:,}", width="content")
+            row.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
+                       delta_color="off", delta_arrow="off", width="content")
     df = server_rows(cmp)
-    st.dataframe(_style_states(df, ["reference", "best (what-if)"]), hide_index=True, width="stretch")
+    # Short headers and grouped digits so the states fit beside the sizes at 1024 px.
+    st.dataframe(_style_states(df, ["reference", "best (what-if)"]), hide_index=True, width="stretch", column_config={
+        "deferred tools": st.column_config.NumberColumn("tools", format="localized", help="Deferred tools"),
+        f"names block ({cmp.units})": st.column_config.NumberColumn(
+            "names block", format="localized", help=f"Size of the server's names block ({cmp.units})"),
+        f"summary line ({cmp.units})": st.column_config.NumberColumn(
+            "summary line", format="localized", help=f"Size of the server's summary line ({cmp.units})"),
+        "best (what-if)": st.column_config.TextColumn("best", help="State under the best choice (what-if)"),
+    })
     with st.expander("The two listings (exact text)"):
         a, b = st.columns(2)
         a.caption("Reference")

@@ -585,7 +585,7 @@ def strategy_metrics_figure(results: Sequence, tokenizer: str) -> go.Figure:
         tokenizer: named on the token axes.
     """
     titles = (f"Up front (tokens, {tokenizer})", f"Task (tokens, {tokenizer})",
-              "Round trips before first calls (count)", "Cache breaks during the task (count)")
+              "Round trips to first calls (count)", "Cache breaks in the task (count)")  # fit at 1024 px
     fig = make_subplots(rows=2, cols=2, subplot_titles=titles, vertical_spacing=0.2, horizontal_spacing=0.1)
     labels = [STRATEGY_LABELS[r.strategy] for r in results]
     panels = (("upfront_tokens", 1, 1, "tokens"), ("task_tokens", 1, 2, "tokens"),

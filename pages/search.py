@@ -13,19 +13,33 @@ import streamlit as st
 from pages import common
 from toolsearch import constants as C
 from toolsearch.bridge import example_arguments, to_wire
+from toolsearch.invisible import reveal_data
 from toolsearch.tokens import get_tokenizer
 from toolsearch.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
+VIEWS = ["Pretty", "Tree"]
+TABS = ["Results", "Describe", "Call validation"]
 
 
-def show_wire(response: dict, display_tokenizer: str) -> str:
-    """The exact wire JSON in a code block, with its size; returns the text."""
+def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
+    """One bridge response: its size, the exact bytes (one line, folded) and a readable view
+    (pretty-printed JSON or a collapsible tree). Strings are shown literally, invisible characters
+    as markers; returns the exact wire text."""
     wire = to_wire(response)
-    st.code(common.visible(wire), language="json", wrap_lines=True, height=360 if len(wire) > LONG_JSON else "content")
     tokens = get_tokenizer(display_tokenizer).count(wire)
     st.caption(f"{len(wire):,} characters · {tokens:,} tokens ({display_tokenizer}) in the model's context")
+    with st.expander("Exact bytes (one line, as the model reads them)"):
+        st.code(common.visible(wire), language="json", wrap_lines=True,
+                height=360 if len(wire) > LONG_JSON else "content")
+    mode = st.segmented_control("View", VIEWS, default=VIEWS[0], key=f"{key}_view",
+                                help="Pretty: the same JSON indented, one value a line. Tree: a collapsible tree.")
+    if mode == "Tree":
+        st.json(reveal_data(response), expanded=2)
+    else:
+        pretty = common.visible_json(response)
+        st.code(pretty, language="json", height=480 if pretty.count("\n") > 30 else "content")
     return wire
 
 
@@ -87,148 +101,168 @@ def show_explanation(ex, key: str) -> None:
                  key=f"{key}_candidates")
 
 
+def search_tab(v, bridge, dtk: str) -> None:
+    """tool_search: the variant, the queries and limit, then per query why and what it returns."""
+    variant = st.selectbox(
+        "Search variant", list(DEFAULT_VARIANTS), key="search_variant", format_func=variant_choice_label,
+        help="reference: the search the model really gets (RB §7). Every other variant is a what-if, to see "
+             "what a different search would return: " + "; ".join(
+                 f"{name}: {text}" for name, text in VARIANT_HELP.items() if name != REFERENCE) + ".")
+    what_if = variant != REFERENCE
+    search_bridge = v.inspector.bridge(v.config, variant_options(variant)) if what_if else bridge
+    if what_if:
+        st.warning(f"What-if: these results come from the {variant} variant. The model gets the reference "
+                   "search; pick reference to see what it receives.", icon="🧪")
+    q_col, l_col = st.columns([4, 1])
+    text = q_col.text_area(
+        "Queries (one per line)", DEFAULT_QUERIES, height=185, key="search_queries",
+        help=f"Each line is one entry of `queries`; blank lines are dropped as the bridge does. "
+             f"At most {C.MAX_QUERIES_PER_CALL} per call. A query equal to a tool's exact name ranks "
+             "that tool first. Press Ctrl+Enter or click outside to run.")
+    limit = l_col.number_input(
+        "limit", min_value=0, max_value=2 * C.MAX_SEARCH_LIMIT_MAX, value=None, step=1, key="search_limit",
+        placeholder=f"default ({v.config.search_default_limit})",
+        help="Matches per query. Empty: not sent, so the bridge uses search_default_limit. The bridge "
+             "clamps any value to [1, max_search_limit].")
+    effective = bridge.resolve_limit(limit)
+    l_col.caption(f"Effective limit: {effective}")
+    arguments = {"queries": text.splitlines()}
+    if limit is not None:
+        arguments["limit"] = int(limit)
+    response = search_bridge.tool_search(arguments)
+
+    if "error" in response:
+        st.subheader("Response (exact JSON)")
+        show_wire(response, dtk, "search_response")
+        st.warning("tool_search returned an error instead of matches (the `error` above is exactly what the "
+                   "model would read). Fix the queries to see results.")
+        return
+    readable, exact = st.tabs(["Matches per query", "What-if response (JSON)" if what_if
+                               else "Response (exact JSON)"])
+    with exact:
+        show_wire(response, dtk, "search_response")
+    with readable:
+        st.caption("Ranked as returned, with each match's BM25 score (higher is better; an exact-name "
+                   "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
+                   "the response. Under each query: why the result is what it is; open the full "
+                   "explanation below it.")
+        for number, group in enumerate(response["results"], 1):
+            with st.container(border=True):
+                st.text(f"Query {number}: {group['query']}")
+                ex = search_bridge.index.explain(group["query"], effective)
+                st.text("Why: " + ex.summary())
+                if group["matches"]:
+                    scores = dict(search_bridge.index.search(group["query"], effective))
+                    st.dataframe(pd.DataFrame([{
+                        "rank": rank, "tool": name, "score (BM25)": scores[name],
+                        "source": response["tools"][name]["source"],
+                        "required args": ", ".join(response["tools"][name]["required"]),
+                        "description (clipped)": common.visible(response["tools"][name]["description"]),
+                    } for rank, name in enumerate(group["matches"], 1)]), hide_index=True, width="stretch",
+                        column_config=SCORE_COLUMN)
+                else:
+                    st.info("No matches. The model gets the connected sources and a hint instead:")
+                    if group.get("available_sources"):
+                        sources = group["available_sources"]
+                        st.dataframe(pd.DataFrame([{"available source": s["name"], "tools": s["tool_count"]}
+                                                   for s in sources]),
+                                     hide_index=True, width=480, height=min(246, 35 * (len(sources) + 1) + 3))
+                    if group.get("hint"):
+                        st.text(f"hint: {group['hint']}")
+                with st.expander(f"Full explanation of query {number}"):
+                    show_explanation(ex, f"explain_{number}")
+
+
+def describe_tab(bridge, dtk: str) -> None:
+    """tool_describe: chosen deferred tools plus free names, and the bridge's response."""
+    names = list(bridge.deferred_by_name)
+    d_col, x_col = st.columns([3, 2])
+    chosen = d_col.multiselect("Deferred tools", names, default=names[:1], key="describe_names",
+                               help=f"At most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call.")
+    extra = x_col.text_input("Other names (comma-separated)", "no_such_tool", key="describe_extra",
+                             help="Names that are not deferred tools come back in not_found (or errors).")
+    described = [*chosen, *(n for n in extra.split(","))]
+    st.caption("Arguments sent (the bridge drops blank names and duplicates):")
+    st.code(json.dumps({"names": described}, ensure_ascii=False), language="json", wrap_lines=True)
+    d_response = bridge.tool_describe({"names": described})
+    if "error" in d_response:
+        st.warning("tool_describe returned an error (below): choose at least one name, and at most "
+                   f"{C.MAX_DESCRIBE_NAMES_PER_CALL}.")
+    elif d_response.get("not_found") or d_response.get("errors"):
+        st.caption(f"{len(d_response['tools'])} described · {len(d_response.get('not_found', []))} in "
+                   f"not_found · {len(d_response.get('errors', {}))} in errors")
+    st.subheader("Response")
+    show_wire(d_response, dtk, "describe_response")
+
+
+def call_tab(bridge, dtk: str) -> None:
+    """tool_call: arguments checked against the tool's schema, and the bridge's response."""
+    st.caption("Validates the arguments against the tool's schema as the bridge does (RB §9). For a file "
+               "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
+    names = list(bridge.deferred_by_name)
+    name = st.selectbox("Deferred tool", names, key="call_tool")
+    tool = bridge.deferred_by_name[name]
+    with st.expander("Parameters schema (as registered)"):
+        st.code(common.visible_json(tool.parameters), language="json", height=300)
+    example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
+    args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",
+                             help="Prefilled with the required properties (empty strings, 0, false, [] …). "
+                                  "Edit and press Ctrl+Enter.")
+    try:
+        call_args = json.loads(args_text)
+    except ValueError as exc:
+        st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon="⚠️")
+        return
+    request = {"calls": [{"name": name, "arguments": call_args}]}
+    check = bridge.check_call(request)
+    c_response = bridge.tool_call(request)
+    if "error" in c_response:
+        if "path" in c_response:
+            st.warning("Validation failed: the model gets the error, the JSON path and the schema "
+                       "constraint shown here, plus the tool's parameters and a hint.")
+            st.dataframe(pd.DataFrame([{"path": c_response["path"], "constraint": c_response["constraint"]}]),
+                         hide_index=True)
+        else:
+            st.warning("tool_call returned an error (shown below).")
+    elif "dispatch" in c_response:
+        if check.validated:
+            st.success("Valid: this is what would be dispatched to the server (its own tool and argument "
+                       "names).")
+        else:
+            st.info(f"Not validated ({check.skipped}); the bridge fails open and would dispatch as shown.")
+    st.subheader("Response")
+    show_wire(c_response, dtk, "call_response")
+
+
+@st.fragment
+def body(v, bridge) -> None:
+    """The three bridge tools in tabs. A fragment: editing queries, names or arguments reruns only
+    this part; only the open tab is computed and drawn (and sent to the browser)."""
+    results, describe, call = st.tabs(TABS, key="search_tab", on_change="rerun")
+    if results.open:
+        with results:
+            search_tab(v, bridge, v.display_tokenizer)
+    if describe.open:
+        with describe:
+            describe_tab(bridge, v.display_tokenizer)
+    if call.open:
+        with call:
+            call_tab(bridge, v.display_tokenizer)
+
+
 v = common.view()
 st.title("Search")
 if common.require_catalog(v):
-    reference_bridge = v.inspector.bridge(v.config)
-    plan = v.plan
-    dtk = v.display_tokenizer
-    bridge = reference_bridge
+    bridge = v.inspector.bridge(v.config)
     st.caption(f"The bridge tools over {len(bridge.deferred):,} deferred tools. Search limit: default "
                f"{v.config.search_default_limit}, maximum {v.config.max_search_limit} (sidebar). "
-               "Responses are exactly what the model would receive.")
-    if not plan.activated:
+               "Responses are exactly what the model would receive. Results: tool_search; Describe: "
+               "tool_describe; Call validation: tool_call.")
+    if not v.plan.activated:
         st.info("Tool search is not active at these settings (tier 0), so the model would not get these bridge "
                 "tools. The responses below show what they would return.")
     if not bridge.deferred:
         st.info("No deferred tools: tool_search has nothing to search and tool_describe / tool_call have nothing "
                 "to resolve. Load a catalog with MCP or plugin servers, or name tools in the defer set.")
     else:
-        # --- tool_search -------------------------------------------------------------------
-        st.header("tool_search")
-        variant = st.selectbox(
-            "Search variant", list(DEFAULT_VARIANTS), key="search_variant", format_func=variant_choice_label,
-            help="reference: the search the model really gets (RB §7). Every other variant is a what-if, to see "
-                 "what a different search would return: " + "; ".join(
-                     f"{name}: {text}" for name, text in VARIANT_HELP.items() if name != REFERENCE) + ".")
-        what_if = variant != REFERENCE
-        search_bridge = v.inspector.bridge(v.config, variant_options(variant)) if what_if else bridge
-        if what_if:
-            st.warning(f"What-if: these results come from the {variant} variant. The model gets the reference "
-                       "search; pick reference to see what it receives.", icon="🧪")
-        q_col, l_col = st.columns([4, 1])
-        text = q_col.text_area(
-            "Queries (one per line)", DEFAULT_QUERIES, height=185, key="search_queries",
-            help=f"Each line is one entry of `queries`; blank lines are dropped as the bridge does. "
-                 f"At most {C.MAX_QUERIES_PER_CALL} per call. A query equal to a tool's exact name ranks "
-                 "that tool first. Press Ctrl+Enter or click outside to run.")
-        limit = l_col.number_input(
-            "limit", min_value=0, max_value=2 * C.MAX_SEARCH_LIMIT_MAX, value=None, step=1, key="search_limit",
-            placeholder=f"default ({v.config.search_default_limit})",
-            help="Matches per query. Empty: not sent, so the bridge uses search_default_limit. The bridge "
-                 "clamps any value to [1, max_search_limit].")
-        effective = bridge.resolve_limit(limit)
-        l_col.caption(f"Effective limit: {effective}")
-        arguments = {"queries": text.splitlines()}
-        if limit is not None:
-            arguments["limit"] = int(limit)
-        response = search_bridge.tool_search(arguments)
-
-        if "error" in response:
-            st.subheader("Response (exact JSON)")
-            show_wire(response, dtk)
-            st.warning("tool_search returned an error instead of matches (the `error` above is exactly what the "
-                       "model would read). Fix the queries to see results.")
-        else:
-            readable, exact = st.tabs(["Matches per query", "What-if response (JSON)" if what_if
-                                       else "Response (exact JSON)"])
-            with exact:
-                show_wire(response, dtk)
-            with readable:
-                st.caption("Ranked as returned, with each match's BM25 score (higher is better; an exact-name "
-                           "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
-                           "the response. Under each query: why the result is what it is; open the full "
-                           "explanation below it.")
-                for number, group in enumerate(response["results"], 1):
-                    with st.container(border=True):
-                        st.text(f"Query {number}: {group['query']}")
-                        ex = search_bridge.index.explain(group["query"], effective)
-                        st.text("Why: " + ex.summary())
-                        if group["matches"]:
-                            scores = dict(search_bridge.index.search(group["query"], effective))
-                            st.dataframe(pd.DataFrame([{
-                                "rank": rank, "tool": name, "score (BM25)": scores[name],
-                                "source": response["tools"][name]["source"],
-                                "required args": ", ".join(response["tools"][name]["required"]),
-                                "description (clipped)": common.visible(response["tools"][name]["description"]),
-                            } for rank, name in enumerate(group["matches"], 1)]), hide_index=True, width="stretch",
-                                column_config=SCORE_COLUMN)
-                        else:
-                            st.info("No matches. The model gets the connected sources and a hint instead:")
-                            if group.get("available_sources"):
-                                sources = group["available_sources"]
-                                st.dataframe(pd.DataFrame([{"available source": s["name"], "tools": s["tool_count"]}
-                                                           for s in sources]),
-                                             hide_index=True, width=480, height=min(246, 35 * (len(sources) + 1) + 3))
-                            if group.get("hint"):
-                                st.text(f"hint: {group['hint']}")
-                        with st.expander(f"Full explanation of query {number}"):
-                            show_explanation(ex, f"explain_{number}")
-
-        # --- tool_describe -----------------------------------------------------------------
-        st.header("tool_describe")
-        names = list(bridge.deferred_by_name)
-        d_col, x_col = st.columns([3, 2])
-        chosen = d_col.multiselect("Deferred tools", names, default=names[:1], key="describe_names",
-                                   help=f"At most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call.")
-        extra = x_col.text_input("Other names (comma-separated)", "no_such_tool", key="describe_extra",
-                                 help="Names that are not deferred tools come back in not_found (or errors).")
-        described = [*chosen, *(n for n in extra.split(","))]
-        st.caption("Arguments sent (the bridge drops blank names and duplicates):")
-        st.code(json.dumps({"names": described}, ensure_ascii=False), language="json", wrap_lines=True)
-        d_response = bridge.tool_describe({"names": described})
-        st.caption("Response (exact JSON):")
-        show_wire(d_response, dtk)
-        if "error" in d_response:
-            st.warning("tool_describe returned an error (shown above): choose at least one name, and at most "
-                       f"{C.MAX_DESCRIBE_NAMES_PER_CALL}.")
-        elif d_response.get("not_found") or d_response.get("errors"):
-            st.caption(f"{len(d_response['tools'])} described · {len(d_response.get('not_found', []))} in "
-                       f"not_found · {len(d_response.get('errors', {}))} in errors")
-
-        # --- tool_call ---------------------------------------------------------------------
-        st.header("tool_call")
-        st.caption("Validates the arguments against the tool's schema as the bridge does (RB §9). For a file "
-                   "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
-        name = st.selectbox("Deferred tool", names, key="call_tool")
-        tool = bridge.deferred_by_name[name]
-        with st.expander("Parameters schema (as registered)"):
-            st.code(common.visible_json(tool.parameters), language="json", height=300)
-        example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
-        args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",
-                                 help="Prefilled with the required properties (empty strings, 0, false, [] …). "
-                                      "Edit and press Ctrl+Enter.")
-        try:
-            call_args = json.loads(args_text)
-        except ValueError as exc:
-            st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon="⚠️")
-        else:
-            request = {"calls": [{"name": name, "arguments": call_args}]}
-            check = bridge.check_call(request)
-            c_response = bridge.tool_call(request)
-            st.caption("Response (exact JSON):")
-            show_wire(c_response, dtk)
-            if "error" in c_response:
-                if "path" in c_response:
-                    st.warning("Validation failed: the model gets the error, the JSON path and the schema "
-                               "constraint shown here, plus the tool's parameters and a hint.")
-                    st.dataframe(pd.DataFrame([{"path": c_response["path"], "constraint": c_response["constraint"]}]),
-                                 hide_index=True)
-                else:
-                    st.warning("tool_call returned an error (shown above).")
-            elif "dispatch" in c_response:
-                if check.validated:
-                    st.success("Valid: this is what would be dispatched to the server (its own tool and argument "
-                               "names).")
-                else:
-                    st.info(f"Not validated ({check.skipped}); the bridge fails open and would dispatch as shown.")
+        body(v, bridge)

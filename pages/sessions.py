@@ -246,11 +246,11 @@ def render() -> None:
         st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon="⚠️")
     st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
                            f"({rep.deferred_count} deferred tools)"))
-    m = st.columns(4)
-    m[0].metric("Sessions", data["sessions"])
-    m[1].metric("Searches (one per query)", data["searches"])
-    m[2].metric("Recorded empty", data["recorded"]["empty"])
-    m[3].metric("Recorded found a called tool", data["recorded"]["found_called"])
+    row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting labels
+    row.metric("Sessions", f"{data['sessions']:,}", width="content")
+    row.metric("Searches (one per query)", f"{data['searches']:,}", width="content")
+    row.metric("Recorded empty", f"{data['recorded']['empty']:,}", width="content")
+    row.metric("Recorded found a called tool", f"{data['recorded']['found_called']:,}", width="content")
     if not loaded.sessions:
         st.info("No session in this source.")
         return
@@ -260,7 +260,8 @@ def render() -> None:
     with tabs[0]:
         st.caption("empty: no matches · found a called tool: the matches contain a tool the session called later · "
                    "drift: replayed matches differ from the recorded ones (the catalog or the engine changed).")
-        st.dataframe(pd.DataFrame(variant_rows(data)), hide_index=True, width="stretch", key="sessions_variant_table")
+        st.dataframe(pd.DataFrame(variant_rows(data)), hide_index=True, width="stretch", key="sessions_variant_table",
+                     placeholder="—")
     with tabs[1]:
         failed = agg["top_failed"]
         if not failed:

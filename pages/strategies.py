@@ -322,19 +322,22 @@ st.caption("round trips (count): discovery turns before the task's first calls �
 by_id = {r.strategy: r for r in results}
 if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     st.caption(f"Task tokens ({tk}): the prompt once the task's skills were read and its tools reached.")
-    m1, m2, m3 = st.columns(3)
-    # Numbers without the unit (it is in the caption above), so they fit at 1024 px.
+    # Numbers without the unit (it is in the caption above); a wrapping row of content-wide metrics,
+    # so no label or note is cut at 1024 px.
+    m1 = m2 = m3 = st.container(horizontal=True, gap="medium")
     m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
-              delta_arrow="off",
+              delta_arrow="off", width="content",
               help="Each prompt piece counted alone, so it can be higher than the Overview's 'All schemas up front', "
                    "which rounds once over the whole tools array as the reference does (RB §3).")
     linked = by_id[SKILL_LINKED]
     m2.metric("Skill-linked", f"{linked.task_tokens:,}",
-              f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off")
+              f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off",
+              width="content")
     m3.metric("Difference (all up front − skill-linked)",
               f"{by_id[ALL_UPFRONT].task_tokens - linked.task_tokens:,}",
-              "task tokens saved by skill-linked disclosure", delta_color="off", delta_arrow="off")
+              "task tokens saved by skill-linked disclosure", delta_color="off", delta_arrow="off",
+              width="content")
 st.plotly_chart(charts.strategy_metrics_figure(results, tk), key="strat_metrics", width="stretch")
 st.caption("Round trips: model turns a strategy needs before a tool's first call (search, describe, a skill read it "
            "requires), each counted once for the first tool that needs it. Cache breaks: events of the task after "

@@ -73,6 +73,23 @@ def ladder_for(v: common.View) -> Ladder:
     return hit[1]
 
 
+#: The charts of the listing form, one tab each (only the open one is drawn and sent).
+CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def sweep_chart(grid: list, current: tuple, y_axis: str):
+    """:func:`charts.sweep_figure`, kept per grid, ring and axis: moving a slider back and forth
+    reuses the figures already built (a figure costs tens of milliseconds)."""
+    return charts.sweep_figure(grid, current=current, y_axis=y_axis)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def curve_chart(curve: list, sizes: tuple, ctx: int | None):
+    """:func:`charts.listing_curve_figure`, kept per curve, ladder sizes and context length."""
+    return charts.listing_curve_figure(curve, dict(sizes), ctx)
+
+
 def ctx_text(n: int | None) -> str:
     return f"{n:,} tokens" if n else "unknown"
 
@@ -126,11 +143,12 @@ if common.require_catalog(v):
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal)
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
-        m1, m2, m3 = st.columns(3)
-        m1.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%")
-        m2.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens")
-        m3.metric("Budget needed at every length",
-                  f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable")
+        row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
+        row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
+        row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
+        row.metric("Budget needed at every length",
+                   f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
+                   width="content")
         if not multi.reached:
             best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
                     else "no goal can be reached at every length; these are the largest settings")
@@ -141,7 +159,9 @@ if common.require_catalog(v):
             "current form": a.listing_form, "current listing (tokens)": a.listing_tokens,
             "recommended form": b.listing_form, "recommended listing (tokens)": b.listing_tokens,
             "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
-        } for a, b in zip(now, multi.contexts)]), hide_index=True, width="stretch", key="tuning_multi_table")
+        } for a, b in zip(now, multi.contexts)]), hide_index=True, width="stretch", key="tuning_multi_table",
+            column_config={c: st.column_config.NumberColumn(format="localized") for c in (
+                "current listing (tokens)", "recommended listing (tokens)", "recommended budget (tokens)")})
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
                    f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
                    f"{multi.listing_max_tokens:,} tokens. Listing tokens are counted with {ladder.planning_tokenizer}.")
@@ -158,42 +178,48 @@ if common.require_catalog(v):
                   help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
                   else "The sidebar already uses these values.")
 
-    # (b) heatmaps ------------------------------------------------------------------------------
-    st.subheader("Listing form over context length × threshold_pct and × listing_max_tokens")
+    # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
+    st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")
     grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS)
-    cap_grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, [cfg.threshold_pct], HEATMAP_LISTING_MAX_TOKENS)
-    h1, h2 = st.columns(2)
-    h1.plotly_chart(charts.sweep_figure(grid, current=(ctx, cfg.threshold_pct)), key="tuning_heatmap",
-                    width="stretch")
-    h2.plotly_chart(charts.sweep_figure(cap_grid, current=(ctx, cfg.listing_max_tokens), y_axis="listing_max_tokens"),
-                    key="tuning_heatmap_cap", width="stretch")
-    ring = ("The rings mark the sidebar setting." if ctx else
+    over_pct, over_cap, over_ctx = st.tabs(CHART_TABS, key="tuning_chart", on_change="rerun")
+    ring = ("The ring marks the sidebar setting." if ctx else
             "Context length unknown: the sidebar setting uses the fixed 10,000-token percentage leg, so it is not marked.")
-    st.caption(f"Left: at listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Right: at "
-               f"threshold_pct {cfg.threshold_pct:g}%, over listing_max_tokens, which shows where the cap binds. "
-               f"Each cell names the form the listing takes there; hover for the budget, the listing size and the "
-               f"tier. {ring}")
-    with st.expander("The grid as a table"):
-        st.dataframe(pd.DataFrame([{
-            "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
-            "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier, "form": p.listing_form,
-            "listing (tokens)": p.listing_tokens} for p in grid]), hide_index=True, width="stretch", key="tuning_grid")
-
-    # (c) listing tokens vs budget ---------------------------------------------------------------
-    st.subheader("Listing tokens vs budget over context length")
-    low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
-                             min(HEATMAP_CONTEXT_LENGTHS[0], ctx or HEATMAP_CONTEXT_LENGTHS[0]),
-                             max(HEATMAP_CONTEXT_LENGTHS[-1], ctx or HEATMAP_CONTEXT_LENGTHS[-1]))
-    curve = form_grid(ladder, cfg, curve_context_lengths(ladder, cfg.threshold_pct, cfg.listing_max_tokens, low, high),
-                      [cfg.threshold_pct])
-    sizes = ladder.sizes()
-    st.plotly_chart(charts.listing_curve_figure(curve, sizes, ctx), key="tuning_curve", width="stretch")
-    if sizes:
-        st.caption(f"At threshold_pct {cfg.threshold_pct:g}% and listing_max_tokens {cfg.listing_max_tokens:,} tokens. "
-                   "The budget grows with the context length until the cap flattens it; where it reaches a dashed "
-                   "line, that form fits (full listing "
-                   f"{sizes.get('full', 0):,} tokens, names listing {sizes.get('names', 0):,} tokens, all summary "
-                   f"lines {sizes.get('groups', 0):,} tokens; in between, the largest servers collapse one by one).")
+    if over_pct.open:
+        with over_pct:
+            st.plotly_chart(sweep_chart(grid, (ctx, cfg.threshold_pct), "threshold_pct"), key="tuning_heatmap",
+                            width="stretch")
+            st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Each cell names "
+                       f"the form the listing takes there; hover for the budget, the listing size and the tier. {ring}")
+            with st.expander("The grid as a table"):
+                st.dataframe(pd.DataFrame([{
+                    "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
+                    "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier, "form": p.listing_form,
+                    "listing (tokens)": p.listing_tokens} for p in grid]), hide_index=True, width="stretch",
+                    key="tuning_grid")
+    if over_cap.open:
+        with over_cap:
+            cap_grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, [cfg.threshold_pct], HEATMAP_LISTING_MAX_TOKENS)
+            st.plotly_chart(sweep_chart(cap_grid, (ctx, cfg.listing_max_tokens), "listing_max_tokens"),
+                            key="tuning_heatmap_cap", width="stretch")
+            st.caption(f"At threshold_pct {cfg.threshold_pct:g}%, over listing_max_tokens: shows where the cap binds. "
+                       f"Each cell names the form the listing takes there; hover for the budget, the listing size and "
+                       f"the tier. {ring}")
+    if over_ctx.open:
+        with over_ctx:
+            low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
+                                     min(HEATMAP_CONTEXT_LENGTHS[0], ctx or HEATMAP_CONTEXT_LENGTHS[0]),
+                                     max(HEATMAP_CONTEXT_LENGTHS[-1], ctx or HEATMAP_CONTEXT_LENGTHS[-1]))
+            curve = form_grid(ladder, cfg, curve_context_lengths(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
+                                                                 low, high), [cfg.threshold_pct])
+            sizes = ladder.sizes()
+            st.plotly_chart(curve_chart(curve, tuple(sorted(sizes.items())), ctx), key="tuning_curve", width="stretch")
+            if sizes:
+                st.caption(f"At threshold_pct {cfg.threshold_pct:g}% and listing_max_tokens "
+                           f"{cfg.listing_max_tokens:,} tokens. The budget grows with the context length until the "
+                           "cap flattens it; where it reaches a dashed line, that form fits (full listing "
+                           f"{sizes.get('full', 0):,} tokens, names listing {sizes.get('names', 0):,} tokens, all "
+                           f"summary lines {sizes.get('groups', 0):,} tokens; in between, the largest servers "
+                           "collapse one by one).")
 
     # (d) the settings for the sidebar's context length alone ------------------------------------
     st.subheader("Settings for the sidebar's context length alone")
@@ -231,13 +257,14 @@ if common.require_catalog(v):
     goal = st.selectbox("Goal", [g for g, _ in GOALS], index=1, key="tuning_goal",
                         format_func=lambda g: GOAL_WORDS[g])
     rec = recs[goal]
-    m1, m2, m3, m4 = st.columns(4)
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")  # wraps instead of cutting
     m1.metric("Smallest budget", f"{rec.budget:,} tokens" if rec.budget is not None else "not reachable",
               help="The smallest min(listing_max_tokens, percentage leg) that reaches the goal (binary search over "
-                   "0–60,000 tokens).")
-    m2.metric(f"threshold_pct at {ctx_text(ctx)}", pct_cell(rec, short=True))
-    m3.metric("listing_max_tokens", f"{rec.listing_max_tokens:,} tokens" if rec.listing_max_tokens else "—")
-    m4.metric("Met now", "yes" if rec.met else "no")
+                   "0–60,000 tokens).", width="content")
+    m2.metric(f"threshold_pct at {ctx_text(ctx)}", pct_cell(rec, short=True), width="content")
+    m3.metric("listing_max_tokens", f"{rec.listing_max_tokens:,} tokens" if rec.listing_max_tokens else "—",
+              width="content")
+    m4.metric("Met now", "yes" if rec.met else "no", width="content")
 
     tier1 = recs["mixed"]
     facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens **{cfg.listing_max_tokens:,} tokens**:"]

@@ -147,6 +147,18 @@ def rendered_text(at: AppTest) -> list[str]:
     return out
 
 
+def tab(at: AppTest, label: str):
+    """The Search page's tab with this label."""
+    return next(t for t in at.tabs if t.label == label)
+
+
+def open_search_tab(at: AppTest, label: str) -> None:
+    """Open one of the Search page's tabs, as a click on it does (only the open tab is drawn)."""
+    at.session_state["search_tab"] = label
+    at.run()
+    assert not at.exception, at.exception
+
+
 def queries_for(bridge) -> list[str]:
     """A word query from the first deferred tool, an exact name, a query that matches nothing."""
     first, last = bridge.deferred[0], bridge.deferred[-1]
@@ -166,7 +178,7 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
 
     expected = bridge.tool_search({"queries": queries, "limit": 3})
     assert "error" not in expected
-    readable, exact = at.tabs[0], at.tabs[1]
+    readable, exact = tab(at, "Matches per query"), tab(at, "Response (exact JSON)")
     assert exact.code[0].value == to_wire(expected)
     assert exact.code[0].language == "json"
     assert "Effective limit: 3" in [c.value for c in at.caption]
@@ -207,13 +219,13 @@ def test_limit_is_clamped_by_the_engine(samples):
     for value, effective in ((0, 1), (2, 2), (99, C.MAX_SEARCH_LIMIT_DEFAULT)):
         at.number_input(key="search_limit").set_value(value).run()
         assert f"Effective limit: {effective}" in [c.value for c in at.caption]
-        assert at.tabs[1].code[0].value == to_wire(bridge.tool_search({"queries": ["issue"], "limit": value}))
+        assert tab(at, "Response (exact JSON)").code[0].value == to_wire(bridge.tool_search({"queries": ["issue"], "limit": value}))
     # Cleared: no limit is sent and the sidebar's search_default_limit applies.
     at.sidebar.number_input(key="search_default_limit").set_value(1)
     at.number_input(key="search_limit").set_value(None).run()
     assert "Effective limit: 1" in [c.value for c in at.caption]
     expected = bridge_for(samples, "ui-hard-cases", search_default_limit=1).tool_search({"queries": ["issue"]})
-    assert at.tabs[1].code[0].value == to_wire(expected)
+    assert tab(at, "Response (exact JSON)").code[0].value == to_wire(expected)
     assert len(expected["results"][0]["matches"]) == 1
 
 
@@ -226,7 +238,7 @@ def test_too_many_queries_shows_the_bridge_error(samples):
     assert set(expected) == {"error"}
     assert at.code[0].value == to_wire(expected)
     assert any("tool_search returned an error" in w.value for w in at.warning)
-    assert not at.tabs  # no readable view for an error
+    assert [t.label for t in at.tabs] == ["Results", "Describe", "Call validation"]  # no readable view for an error
 
 
 def test_explain_a_query(samples):
@@ -276,6 +288,7 @@ def test_tool_describe_with_not_found(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     bridge = bridge_for(samples, "ui-hard-cases")
     names = [bridge.deferred[0].name, bridge.deferred[2].name]
+    open_search_tab(at, "Describe")
     at.multiselect(key="describe_names").set_value(names)
     at.text_input(key="describe_extra").set_value("nope, read_file, ").run()
     assert not at.exception
@@ -293,6 +306,7 @@ def test_tool_call_validation_dispatch_and_bad_json(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     bridge = bridge_for(samples, "ui-hard-cases")
     name = "mcp__github__create_issue"
+    open_search_tab(at, "Call validation")
     at.selectbox(key="call_tool").set_value(name).run()
     tool = bridge.deferred_by_name[name]
     area = at.text_area(key=f"call_args:{name}")
@@ -325,15 +339,72 @@ def test_tool_call_validation_dispatch_and_bad_json(samples):
 def test_untrusted_description_is_shown_literally_on_search(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("render html page").run()
-    at.multiselect(key="describe_names").set_value(["mcp__webtools__render_html"]).run()
     assert not at.exception
-    table = at.tabs[0].dataframe[0].value
+    table = tab(at, "Matches per query").dataframe[0].value
     assert SCRIPT in table["description (clipped)"][0]
     assert "[the docs](https://example.com/docs)" in table["description (clipped)"][0]
-    assert SCRIPT in at.tabs[1].code[0].value  # tool_search JSON
+    assert SCRIPT in tab(at, "Response (exact JSON)").code[0].value  # tool_search JSON
+    for text in rendered_text(at):
+        assert "<script>" not in text and "[the docs]" not in text and "**bold**" not in text
+    open_search_tab(at, "Describe")
+    at.multiselect(key="describe_names").set_value(["mcp__webtools__render_html"]).run()
+    assert not at.exception
     assert any(SCRIPT in c.value for c in at.code[1:])  # tool_describe JSON
     for text in rendered_text(at):
         assert "<script>" not in text and "[the docs]" not in text and "**bold**" not in text
+
+
+def test_search_page_tabs_why_line_and_json_views(samples):
+    """Results / Describe / Call validation tabs, only the open one drawn; per query the Why line and
+    the folded full explanation; each response as exact bytes, pretty-printed JSON and a tree."""
+    at = open_page("team-workspace", "pages/search.py")
+    at.text_area(key="search_queries").set_value("send a slack message").run()
+    assert not at.exception, at.exception
+    assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)", "Describe",
+                                          "Call validation"]
+    texts = [t.value for t in at.text]
+    assert "Query 1: send a slack message" in texts
+    assert "Why: Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; best excluded: " \
+           "mcp__slack__slack_schedule_message (score 7.607): lacks the gate term 'send'." in texts
+    assert [e.label for e in at.main.expander] == ["Full explanation of query 1",
+                                                   "Exact bytes (one line, as the model reads them)"]
+    assert not at.main.multiselect and not [s for s in at.main.selectbox if s.key == "call_tool"]  # closed tabs
+    expected = bridge_for(samples, "team-workspace").tool_search({"queries": ["send a slack message"]})
+    exact = tab(at, "Response (exact JSON)")
+    assert [c.value for c in exact.code] == [to_wire(expected), json.dumps(expected, ensure_ascii=False, indent=2)]
+    assert exact.code[1].value.count("\n") > 10 and "\n" not in exact.code[0].value
+    at.session_state["search_response_view"] = "Tree"
+    at.run()
+    assert json.loads(tab(at, "Response (exact JSON)").json[0].value) == expected
+    assert len(tab(at, "Response (exact JSON)").code) == 1  # the exact bytes stay one click away
+
+    open_search_tab(at, "Describe")
+    assert "Query 1: send a slack message" not in [t.value for t in at.text]  # Results no longer drawn
+    first = bridge_for(samples, "team-workspace").deferred[0].name
+    assert at.multiselect(key="describe_names").value == [first]
+    described = bridge_for(samples, "team-workspace").tool_describe({"names": [first, "no_such_tool"]})
+    assert [c.value for c in at.code][1:] == [to_wire(described), json.dumps(described, ensure_ascii=False, indent=2)]
+    assert f"1 described · 1 in not_found · 0 in errors" in [c.value for c in at.caption]
+
+
+def test_search_json_shows_invisible_characters(samples):
+    hidden = {"name": "Hidden", "servers": [{"name": "notes", "tools": [
+        {"name": "read_note", "description": "Read a note.\u200b Ignore\u202e previous",
+         "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}}]}]}
+    (samples / "zero-width.yaml").write_text(yaml.safe_dump(hidden, sort_keys=False, allow_unicode=True),
+                                             encoding="utf-8")
+    at = open_page("zero-width", "pages/search.py")
+    open_search_tab(at, "Describe")
+    assert at.multiselect(key="describe_names").value == ["mcp__notes__read_note"]
+    pretty = at.code[-1].value
+    shown = json.loads(pretty)["tools"]["mcp__notes__read_note"]["description"]
+    assert shown == common.visible("Read a note.\u200b Ignore\u202e previous") == \
+        "Read a note.⟨U+200B⟩ Ignore⟨U+202E⟩ previous"
+    assert "\u200b" not in pretty and "\u202e" not in pretty
+    at.session_state["describe_response_view"] = "Tree"
+    at.run()
+    tree = json.loads(at.json[0].value)
+    assert tree["tools"]["mcp__notes__read_note"]["description"] == "Read a note.⟨U+200B⟩ Ignore⟨U+202E⟩ previous"
 
 
 def test_search_empty_state_without_deferred_tools():
@@ -510,7 +581,7 @@ def test_both_pages_render_every_shipped_sample(samples, catalog):
     bridge = bridge_for(samples, catalog)
     if bridge.deferred:
         expected = bridge.tool_search({"queries": at.text_area(key="search_queries").value.splitlines()})
-        assert at.tabs[1].code[0].value == to_wire(expected)
+        assert tab(at, "Response (exact JSON)").code[0].value == to_wire(expected)
     at.switch_page("pages/costs.py").run()
     assert not at.exception, at.exception
     plan = plan_for(samples, catalog)
@@ -521,11 +592,14 @@ def test_both_pages_render_every_shipped_sample(samples, catalog):
 def test_shipped_hard_cases_markup_is_literal(samples):
     name = "mcp__web_clipper__clip_page"
     at = open_page("hard-cases", "pages/search.py")
-    at.text_area(key="search_queries").set_value(name)
-    at.multiselect(key="describe_names").set_value([name]).run()
+    at.text_area(key="search_queries").set_value(name).run()
     description = bridge_for(samples, "hard-cases").deferred_by_name[name].description
     assert "<script>alert(1)</script>" in description and "[click](http://example.com)" in description
-    assert at.tabs[0].dataframe[0].value["description (clipped)"][0] == description[:500] + ("…" if len(description) > 500 else "")
+    assert tab(at, "Matches per query").dataframe[0].value["description (clipped)"][0] == description[:500] + ("…" if len(description) > 500 else "")
+    for text in rendered_text(at):
+        assert "<script>" not in text and "[click](" not in text
+    open_search_tab(at, "Describe")
+    at.multiselect(key="describe_names").set_value([name]).run()
     assert any(description in json.loads(c.value).get("tools", {}).get(name, {}).get("description", "")
                for c in at.code if c.value.startswith('{"tools"'))
     for text in rendered_text(at):

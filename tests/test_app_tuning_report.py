@@ -260,7 +260,11 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     assert [c[1] for c in heat["colorscale"][::2]] == [STATE_COLORS[f] for f in ("full", "names", "mixed", "groups", "none")]
     # beside it: context length × listing_max_tokens at the sidebar's threshold_pct
     caps = form_grid(ladder, config, HEATMAP_CONTEXT_LENGTHS, [3.0], HEATMAP_LISTING_MAX_TOKENS)
-    spec = json.loads(at.get("plotly_chart")[1].proto.spec)
+    assert len(at.get("plotly_chart")) == 1  # only the open chart tab is drawn
+    at.session_state["tuning_chart"] = "Over listing_max_tokens"
+    at.run()
+    assert not at.exception, at.exception
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     heat = spec["data"][0]
     by_cell = {(p.listing_max_tokens, p.context_length): p for p in caps}
     assert heat["z"] == [[FORM_RANK[by_cell[(cap, c)].listing_form] for c in contexts]

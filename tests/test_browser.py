@@ -136,7 +136,7 @@ def test_search_page_runs_queries(page, app_url):
     _wait_text(page, "No matches")
     top = expected["results"][0]["matches"][0]
     page.get_by_role("tab", name="Response (exact JSON)").click()
-    page.get_by_text(f'"{top}"', exact=False).first.wait_for(timeout=90_000)
+    page.get_by_text(f'"{top}"', exact=False).filter(visible=True).first.wait_for(timeout=90_000)
     body = page.inner_text("body")
     assert '"total_available": ' + str(expected["total_available"]) in body
     assert expected["results"][1]["matches"] == []

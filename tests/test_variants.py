@@ -372,15 +372,16 @@ def test_page_variant_picker_labels_what_ifs():
     assert picker.value == "reference" and picker.options[0] == "reference · what the model gets"
     assert picker.options[-1] == "agent · what-if"
     assert not any("What-if" in w.value for w in at.warning)
-    assert at.tabs[1].label == "Response (exact JSON)"
+    assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)",
+                                       "Describe", "Call validation"]
     picker.set_value("agent").run()
     assert not at.exception
     assert any(w.value.startswith("What-if: these results come from the agent variant.") for w in at.warning)
-    assert at.tabs[1].label == "What-if response (JSON)"
+    assert at.tabs[2].label == "What-if response (JSON)"
     ins = Inspector(load_source(SAMPLES / "team-workspace.yaml"))
     expected = ins.bridge(parse_config({}), variant_options("agent")).tool_search({"queries": ["send a slack message"]})
-    assert at.tabs[1].code[0].value == to_wire(expected)
-    table = next(d.value for d in at.tabs[0].dataframe if "description (clipped)" in d.value.columns)
+    assert at.tabs[2].code[0].value == to_wire(expected)
+    table = next(d.value for d in at.tabs[1].dataframe if "description (clipped)" in d.value.columns)
     assert list(table["tool"]) == ["mcp__slack__slack_update_message", "mcp__slack__slack_schedule_message",
                                    "mcp__slack__slack_get_thread_replies", "mcp__slack__slack_search_messages",
                                    "mcp__slack__slack_post_message"]
