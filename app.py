@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages import common
-from toolsearch.guard import launch_token
+from toolsearch.live.guard import launch_token
 
 launch_token()  # made once per process and printed in this terminal (needed by browsers on other machines)
 

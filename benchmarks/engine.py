@@ -24,11 +24,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from toolsearch.catalog import load_source
-from toolsearch.config import parse_config
-from toolsearch.plan import Planner
-from toolsearch.registration import register_catalog
-from toolsearch.bridge import Bridge
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.plan import Planner
+from toolsearch.engine.registration import register_catalog
+from toolsearch.engine.bridge import Bridge
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
@@ -78,14 +78,14 @@ def main(path: str | None = None) -> None:
     print(f"load: {_ms(t1 - t0)}; register: {_ms(t2 - t1)}; count + first plan: {_ms(t3 - t2)}; "
           f"total: {_ms(t3 - t0)} (CPU time {_ms(c3 - c0)})")
     print(f"first plan: tier {first.tier}, form {first.listing_form}, deferred {first.deferred_tokens:,} tokens")
-    # The CLI's path: toolsearch.live.load_sources sniffs (config or catalog?) and loads in one parse.
-    from toolsearch.live import load_sources  # noqa: PLC0415
+    # The CLI's path: toolsearch.live.client.load_sources sniffs (config or catalog?) and loads in one parse.
+    from toolsearch.live.client import load_sources  # noqa: PLC0415
 
     start = time.perf_counter()
     cli_catalog = load_sources([str(path)]).catalog
     cli_registration = register_catalog(cli_catalog)
     Planner(cli_registration).plan(config, 200_000)
-    print(f"CLI path (toolsearch.live.load_sources + register + first plan): "
+    print(f"CLI path (toolsearch.live.client.load_sources + register + first plan): "
           f"{_ms(time.perf_counter() - start)}")
 
     timings = []

@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from toolsearch.live import connect_servers
-from toolsearch.mcpconfig import ServerSpec, spec_from_fields
+from toolsearch.live.client import connect_servers
+from toolsearch.live.mcpconfig import ServerSpec, spec_from_fields
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "tests" / "mcp_test_server.py"

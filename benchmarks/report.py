@@ -33,10 +33,10 @@ def build(path: Path) -> tuple[str, float, int]:
     """The report HTML as the Report page builds it: ``(html, seconds, figures)``."""
     from pages import charts  # noqa: PLC0415
     from pages.common import STATE_COLORS  # noqa: PLC0415
-    from toolsearch.config import parse_config  # noqa: PLC0415
-    from toolsearch.inspector import Inspector  # noqa: PLC0415
-    from toolsearch.report import build_report  # noqa: PLC0415
-    from toolsearch.sweep import form_grid, listing_ladder  # noqa: PLC0415
+    from toolsearch.engine.config import parse_config  # noqa: PLC0415
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
+    from toolsearch.analysis.report import build_report  # noqa: PLC0415
+    from toolsearch.analysis.sweep import form_grid, listing_ladder  # noqa: PLC0415
 
     inspector = Inspector.from_files([path])
     config = parse_config({})

@@ -116,17 +116,17 @@ def _query(rng: random.Random) -> str:
 
 def _tool_names() -> list[str]:
     sys.path.insert(0, str(ROOT))
-    from toolsearch.config import ToolSearchConfig  # noqa: PLC0415
-    from toolsearch.inspector import Inspector  # noqa: PLC0415
+    from toolsearch.engine.config import ToolSearchConfig  # noqa: PLC0415
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
 
     return [t.name for t in Inspector.from_files([CATALOG]).bridge(ToolSearchConfig()).deferred]
 
 
 def measure(db: str) -> None:
     """Read, replay, what-if and aggregates on ``db``; print the figures (run in a fresh process)."""
-    from toolsearch.config import ToolSearchConfig  # noqa: PLC0415
-    from toolsearch.inspector import Inspector  # noqa: PLC0415
-    from toolsearch.sessions import aggregates, listing_what_if, load_sessions, replay, summary  # noqa: PLC0415
+    from toolsearch.engine.config import ToolSearchConfig  # noqa: PLC0415
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
+    from toolsearch.analysis.sessions import aggregates, listing_what_if, load_sessions, replay, summary  # noqa: PLC0415
 
     inspector = Inspector.from_files([CATALOG])
     config = ToolSearchConfig()

@@ -12,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from toolsearch.catalog import load_source
-from toolsearch.config import parse_config
-from toolsearch.evaluation import load_queries
-from toolsearch.inspector import Inspector
-from toolsearch.variants import DEFAULT_VARIANTS, variant_options
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.analysis.evaluation import load_queries
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.variants import DEFAULT_VARIANTS, variant_options
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERY_FILES = ("team-workspace-agent.yaml", "unreal-editor-agent.yaml")

@@ -1,5 +1,5 @@
 """Cache & collapse: (a) does a change break the prompt cache, and where; (b) the better-collapse
-what-if. Every number comes from ``toolsearch.cachediff`` and ``toolsearch.collapse``; catalog
+what-if. Every number comes from ``toolsearch.analysis.cachediff`` and ``toolsearch.analysis.collapse``; catalog
 text (server and tool names, descriptions, listing excerpts) is shown only through st.code,
 st.text and st.dataframe."""
 
@@ -12,13 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from pages import common, palette
-from toolsearch import constants as C
-from toolsearch.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
-from toolsearch.catalog import load_text
-from toolsearch.collapse import CollapseComparison, collapse_table, compare_collapse
-from toolsearch.config import ToolSearchConfig
-from toolsearch.errors import ToolsearchError
-from toolsearch.inspector import Inspector
+from toolsearch.engine import constants as C
+from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
+from toolsearch.engine.catalog import load_text
+from toolsearch.analysis.collapse import CollapseComparison, collapse_table, compare_collapse
+from toolsearch.engine.config import ToolSearchConfig
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.inspector import Inspector
 
 SAME = "Same catalog (the sidebar's)"
 UPLOADED = "Another catalog file (upload)"

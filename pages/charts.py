@@ -1,7 +1,7 @@
 """Plotly figures shared by the Costs page (and any page or report that shows the same charts).
 
-Only presentation lives here: every number comes from the engine's :class:`~toolsearch.plan.Plan`
-or :meth:`~toolsearch.plan.Planner.tool_tokens`. Catalog text (server and tool names,
+Only presentation lives here: every number comes from the engine's :class:`~toolsearch.engine.plan.Plan`
+or :meth:`~toolsearch.engine.plan.Planner.tool_tokens`. Catalog text (server and tool names,
 descriptions) is untrusted: plotly renders a subset of HTML in labels and hover text, so every
 such string goes through :func:`esc` before it reaches a figure.
 """
@@ -17,8 +17,8 @@ import plotly.graph_objects as go
 
 from pages import palette
 from pages.palette import COST_KIND_COLORS, STATE_COLORS
-from toolsearch.invisible import reveal
-from toolsearch.plan import Plan, ServerPlan
+from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
 #: cost-kind palette (one slate hue, dark to light), never a state color: a server's state is named
@@ -384,7 +384,7 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None
 # costs_figure(plan) — the per-server costs chart under the name the Report page uses;
 # figures_html(figures) — HTML fragments with plotly.js inlined once, for the HTML report.
 
-from toolsearch.constants import FORMS  # noqa: E402  (best to worst: full … none)
+from toolsearch.engine.constants import FORMS  # noqa: E402  (best to worst: full … none)
 
 
 def costs_figure(plan: Plan) -> go.Figure:
@@ -415,7 +415,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
     """Listing form over context length × ``y_axis`` (both log axes), as a heatmap.
 
     Args:
-        rows: :class:`toolsearch.sweep.SweepRow` or :class:`toolsearch.sweep.GridPoint` items for
+        rows: :class:`toolsearch.analysis.sweep.SweepRow` or :class:`toolsearch.analysis.sweep.GridPoint` items for
             one listing_max_tokens (``y_axis="threshold_pct"``) or one threshold_pct
             (``y_axis="listing_max_tokens"``); rows with an unknown context length are skipped.
         current: ``(context_length, y value)`` to mark with a ring (the sidebar setting).
@@ -492,7 +492,7 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
     """Budget and listing tokens over context length (log x) at one threshold_pct and cap.
 
     Args:
-        points: :class:`toolsearch.sweep.GridPoint` items in ascending context length, e.g.
+        points: :class:`toolsearch.analysis.sweep.GridPoint` items in ascending context length, e.g.
             ``form_grid(ladder, config, curve_context_lengths(ladder, pct, cap), [pct])``.
         sizes: ``{"full" | "names" | "groups": tokens}`` from ``Ladder.sizes()``, drawn as
             dashed reference lines: where the budget line reaches one, that form fits. The y axis
@@ -548,7 +548,7 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
 
 
 def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
-    """``{title: html fragment}`` for :func:`toolsearch.report.build_report`: plotly.js is
+    """``{title: html fragment}`` for :func:`toolsearch.analysis.report.build_report`: plotly.js is
     inlined in the first fragment only (the others reuse it), so the report needs no network."""
     out = {}
     for i, (title, fig) in enumerate(figures.items()):
@@ -569,7 +569,7 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
 
 from plotly.subplots import make_subplots  # noqa: E402
 
-from toolsearch.strategies import STRATEGIES, STRATEGY_LABELS  # noqa: E402
+from toolsearch.analysis.strategies import STRATEGIES, STRATEGY_LABELS  # noqa: E402
 
 #: One color per strategy and per prompt piece: the app's palettes for these meanings.
 STRATEGY_COLORS: dict[str, str] = palette.STRATEGY_COLORS
@@ -581,7 +581,7 @@ def strategy_metrics_figure(results: Sequence, tokenizer: str) -> go.Figure:
     tokens, task tokens, round trips (before the first call of each tool, summed) and cache breaks.
 
     Args:
-        results: :class:`toolsearch.strategies.StrategyResult` items.
+        results: :class:`toolsearch.analysis.strategies.StrategyResult` items.
         tokenizer: named on the token axes.
     """
     titles = (f"Up front (tokens, {tokenizer})", f"Task (tokens, {tokenizer})",

@@ -16,17 +16,17 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from pages import palette
-from toolsearch import constants as C
-from toolsearch.catalog import Catalog, combine, load_source, load_text
-from toolsearch.config import ToolSearchConfig, parse_config
-from toolsearch.errors import ToolsearchError
-from toolsearch.guard import ClientCheck, check_client
-from toolsearch.inspector import Inspector
-from toolsearch.invisible import reveal, reveal_data
-from toolsearch.live import catalog_key
-from toolsearch.plan import Plan
-from toolsearch.profile import Profile, default_profile, profile_from_text
-from toolsearch.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import Catalog, combine, load_source, load_text
+from toolsearch.engine.config import ToolSearchConfig, parse_config
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.live.guard import ClientCheck, check_client
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.invisible import reveal, reveal_data
+from toolsearch.live.client import catalog_key
+from toolsearch.engine.plan import Plan
+from toolsearch.engine.profile import Profile, default_profile, profile_from_text
+from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES_DIR = ROOT / "sample_catalogs"
@@ -241,7 +241,7 @@ def _copy_state(source: str, target: str) -> None:
 
 def _budget_controls(sb) -> None:
     """threshold_pct and listing_max_tokens: a slider for the whole range (bounds from
-    ``toolsearch.constants``) and a number input under it, exact to 0.1 % and 1 token. Both edit
+    ``toolsearch.engine.constants``) and a number input under it, exact to 0.1 % and 1 token. Both edit
     the same setting (session keys ``threshold_pct`` / ``listing_max_tokens``, mirrored to the URL
     as ``pct`` / ``cap``)."""
     for key, exact in EXACT_INPUTS:  # before the widgets exist: show the setting's current value
@@ -548,7 +548,7 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
                              on_change=_store_profile,
                              help="Optional: your harness's exact wording. Default: the toolsearch profile.")
             st.download_button("Download the default profile",
-                               (ROOT / "toolsearch" / "profiles" / "default.yaml").read_bytes(),
+                               (ROOT / "toolsearch" / "engine" / "profiles" / "default.yaml").read_bytes(),
                                file_name="toolsearch-profile.yaml", mime="application/x-yaml", key="profile_download",
                                help="A starting point for your own wording: every key is required.")
     if stored:
@@ -632,7 +632,7 @@ def _peer_address() -> str | None:
 
 def client_check() -> ClientCheck:
     """Whether this browser is on the machine that runs the app
-    (:func:`toolsearch.guard.check_client` over the connection's peer address and
+    (:func:`toolsearch.live.guard.check_client` over the connection's peer address and
     ``st.context.headers``); anything unknown counts as not. Pages ask it before starting a
     process or reading a path typed into the page."""
     try:
@@ -656,7 +656,7 @@ def md_escape(text: str) -> str:
 
 def visible(text: Any) -> Any:
     """Untrusted tool text with invisible characters shown as markers (``⟨U+200B⟩``, decoded TAG
-    text as ``⟨TAG '…'⟩``; :func:`toolsearch.invisible.reveal`); other values unchanged. Use it
+    text as ``⟨TAG '…'⟩``; :func:`toolsearch.analysis.invisible.reveal`); other values unchanged. Use it
     wherever tool names, descriptions or schemas from a catalog or server are shown."""
     return reveal(text) if isinstance(text, str) else text
 

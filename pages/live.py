@@ -3,8 +3,8 @@
 Servers start only after **Connect** (or **Call**) and then **Start** on the confirmation that
 shows the exact command line, working directory and env keys: never on page load, a link, an
 upload or a rerun. A browser that is not on this machine also needs the launch token printed in
-the app's terminal (:mod:`toolsearch.guard`).
-After Start, each server's session stays open (:class:`toolsearch.live.LiveConnections`: an event
+the app's terminal (:mod:`toolsearch.live.guard`).
+After Start, each server's session stays open (:class:`toolsearch.live.client.LiveConnections`: an event
 loop on a background thread), so a Call goes over it and starts nothing. **Disconnect**, a new
 Connect, a minute after the browser session ends (tab closed; a watchdog asks Streamlit's runtime)
 or the app stopping closes them (stdio children are stopped). A call whose
@@ -21,18 +21,18 @@ import pandas as pd
 import streamlit as st
 
 from pages import common, schema_form
-from toolsearch import constants as C
-from toolsearch.bridge import to_wire
-from toolsearch.config import parse_config
-from toolsearch.errors import ToolsearchError
-from toolsearch.guard import token_matches
-from toolsearch.inspector import Inspector
-from toolsearch.live import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
-from toolsearch.mcpconfig import parse_config_text, spec_from_fields
+from toolsearch.engine import constants as C
+from toolsearch.engine.bridge import to_wire
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.live.guard import token_matches
+from toolsearch.engine.inspector import Inspector
+from toolsearch.live.client import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
+from toolsearch.live.mcpconfig import parse_config_text, spec_from_fields
 
 FORM_SPECS = "live_form_specs"      # list[ServerSpec] added with the form
 CATALOG = "live_catalog"            # toolsearch Catalog of the last connect (read by the sidebar)
-CATALOG_KEY = "live_catalog_key"    # its content key (toolsearch.live.catalog_key), for caches
+CATALOG_KEY = "live_catalog_key"    # its content key (toolsearch.live.client.catalog_key), for caches
 RESULT = "live_result"              # LiveResult of the last connect
 SPECS = "live_specs"                # {server name: ServerSpec} that were connected (for calls)
 LAST_CALL = "live_last_call"        # what the last "Call" showed

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import common, signals
-from toolsearch.invisible import reveal_data
+from toolsearch.analysis.invisible import reveal_data
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
 #: tools at a time (the whole array stays one click away as a download).

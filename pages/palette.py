@@ -16,7 +16,7 @@ contrast ratio; every pair reaches AA for normal text (4.5:1), which the tests a
 
 from __future__ import annotations
 
-from toolsearch.report import contrast_ratio, text_on
+from toolsearch.analysis.report import contrast_ratio, text_on
 
 #: Listing state of a server (``visible`` … ``hidden``) and listing form (``full`` … ``none``).
 #: Ordered from "everything shown" to "nothing shown": green, blue, purple, orange, grey.
@@ -46,7 +46,7 @@ VARIANT_COLORS: dict[str, str] = {
 }
 EXTRA_VARIANT_COLORS: tuple[str, ...] = ("#7F7F7F", "#994F00")
 
-#: Disclosure strategies (ids of :data:`toolsearch.strategies.STRATEGIES`; Tol "muted").
+#: Disclosure strategies (ids of :data:`toolsearch.analysis.strategies.STRATEGIES`; Tol "muted").
 STRATEGY_COLORS: dict[str, str] = {
     "all_upfront": "#882255",       # wine: everything, every request
     "tiered": "#332288",            # indigo: the reference behavior

@@ -1,7 +1,7 @@
 """Search quality & lint: a labeled query file scored against the search (variants side by side,
 misses explained) and the catalog lint findings.
 
-Every number comes from ``toolsearch.evaluation`` and ``toolsearch.lint``. Catalog text and
+Every number comes from ``toolsearch.analysis.evaluation`` and ``toolsearch.analysis.lint``. Catalog text and
 query-file text (tool names, queries, descriptions, messages) are untrusted: they are shown only
 through st.dataframe, st.text and st.code, and escaped before they reach a plotly figure.
 """
@@ -20,11 +20,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from pages import common, palette
-from toolsearch import constants as C
-from toolsearch.errors import ToolsearchError
-from toolsearch.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
+from toolsearch.engine import constants as C
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
                                    load_queries, load_queries_text, task_cell)
-from toolsearch.lint import RULES, LintReport, lint
+from toolsearch.analysis.lint import RULES, LintReport, lint
 
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.

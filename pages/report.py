@@ -1,6 +1,6 @@
 """Report: one self-contained HTML file of the current catalog and settings, for a design review.
 
-The HTML is built by :func:`toolsearch.report.build_report`; this page adds the plotly figures
+The HTML is built by :func:`toolsearch.analysis.report.build_report`; this page adds the plotly figures
 (from ``pages.charts``), the results computed for the same catalog and settings (search, search
 quality, lint, and the strategies when the Strategies page ran), shows the report as it renders
 and offers the download. Catalog text inside the report is escaped by the builder.
@@ -12,11 +12,11 @@ from pathlib import Path
 import streamlit as st
 
 from pages import charts, common, palette
-from toolsearch.errors import ToolsearchError
-from toolsearch.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
-from toolsearch.lint import lint
-from toolsearch.live import catalog_key
-from toolsearch.report import build_report
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
+from toolsearch.analysis.lint import lint
+from toolsearch.live.client import catalog_key
+from toolsearch.analysis.report import build_report
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
 NO_QUERY_FILE = "none"

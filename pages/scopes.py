@@ -4,8 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from pages import common
-from toolsearch.scope_compare import compare_scopes, probe_tool, reach_matrix
-from toolsearch.scopes import Scope
+from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
+from toolsearch.engine.scopes import Scope
 
 v = common.view()
 st.title("Scopes")

@@ -11,11 +11,11 @@ import pandas as pd
 import streamlit as st
 
 from pages import common
-from toolsearch import constants as C
-from toolsearch.bridge import example_arguments, to_wire
-from toolsearch.invisible import reveal_data
-from toolsearch.tokens import get_tokenizer
-from toolsearch.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
+from toolsearch.engine import constants as C
+from toolsearch.engine.bridge import example_arguments, to_wire
+from toolsearch.analysis.invisible import reveal_data
+from toolsearch.engine.tokens import get_tokenizer
+from toolsearch.analysis.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block

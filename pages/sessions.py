@@ -1,7 +1,7 @@
 """Sessions: what the model actually searched and called in recorded sessions, replayed against the
 sidebar's catalog with the current settings and each search variant.
 
-Every number comes from ``toolsearch.sessions``. Session text (queries, tool names, arguments,
+Every number comes from ``toolsearch.analysis.sessions``. Session text (queries, tool names, arguments,
 errors, model names) is untrusted: it is shown only through st.dataframe, st.text and st.code.
 A session store is opened read-only; nothing here starts a process.
 """
@@ -18,11 +18,11 @@ import pandas as pd
 import streamlit as st
 
 from pages import common
-from toolsearch.errors import ToolsearchError
-from toolsearch.guard import token_matches
-from toolsearch.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
-from toolsearch.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.live.guard import token_matches
+from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
+from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
+from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
                                  export_queries_yaml, listing_what_if, load_sessions, load_sessions_bytes, replay, show_invisible, report, summary)
 
 SAMPLES_DIR = common.ROOT / "sample_sessions"

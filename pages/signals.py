@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from toolsearch import constants as C
-from toolsearch.plan import Plan
+from toolsearch.engine import constants as C
+from toolsearch.engine.plan import Plan
 
 #: Names and tooltips used for the same quantities on every page.
 TOOLS_ARRAY = "Tools array with tool search"

@@ -1,6 +1,6 @@
 """Strategies: six disclosure strategies side by side for the same catalog, skills and task.
 
-Every number comes from :mod:`toolsearch.strategies`; this page only collects inputs and shows
+Every number comes from :mod:`toolsearch.analysis.strategies`; this page only collects inputs and shows
 results. Catalog and skill text is untrusted: it reaches the page only through dataframes,
 ``st.text``/``st.code`` and escaped plotly hovers, never as Markdown or HTML.
 """
@@ -16,12 +16,12 @@ import streamlit as st
 import yaml
 
 from pages import charts, common, palette
-from toolsearch import constants as C
-from toolsearch.catalog import load_source
-from toolsearch.errors import ToolsearchError
-from toolsearch.inspector import Inspector
-from toolsearch.skills import SkillSet, load_skills, skills_from_texts
-from toolsearch.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
+from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
                                    STRATEGY_SUMMARIES, ALL_UPFRONT, Event, Namespace, StrategyModel,
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events)

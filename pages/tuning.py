@@ -1,5 +1,5 @@
 """Tuning: which threshold_pct and listing_max_tokens give which listing, and the settings a
-reviewer is looking for. Every number comes from ``toolsearch.sweep``; this page only lays it out."""
+reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; this page only lays it out."""
 
 import argparse
 
@@ -7,14 +7,14 @@ import pandas as pd
 import streamlit as st
 
 from pages import charts, common, signals
-from toolsearch.config import dump_config_block
-from toolsearch.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
-from toolsearch.recommend import GOALS as MULTI_GOALS
-from toolsearch.recommend import lowered_lengths, outcomes, recommend_for_contexts
-from toolsearch.report import GOALS
-from toolsearch.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
+from toolsearch.engine.config import dump_config_block
+from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
+from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
+from toolsearch.analysis.recommend import lowered_lengths, outcomes, recommend_for_contexts
+from toolsearch.analysis.report import GOALS
+from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
-from toolsearch.textfmt import parse_context_length
+from toolsearch.cli.textfmt import parse_context_length
 
 GOAL_WORDS = dict(GOALS)
 #: Sets of context lengths people run one config with (the first is the default).

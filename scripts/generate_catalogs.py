@@ -59,10 +59,10 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when avai
 
 
 def _load_constants() -> Any:
-    """Load ``toolsearch/constants.py`` by path (one place for each fact), without importing
+    """Load ``toolsearch/engine/constants.py`` by path (one place for each fact), without importing
     the package ``__init__`` and its dependencies."""
     spec = importlib.util.spec_from_file_location("_ts_constants",
-                                                  ROOT / "toolsearch" / "constants.py")
+                                                  ROOT / "toolsearch" / "engine" / "constants.py")
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(module)

@@ -34,8 +34,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from toolsearch.config import ToolSearchConfig  # noqa: E402
-from toolsearch.inspector import Inspector  # noqa: E402
+from toolsearch.engine.config import ToolSearchConfig  # noqa: E402
+from toolsearch.engine.inspector import Inspector  # noqa: E402
 
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
 

@@ -1,7 +1,7 @@
 """Shared fixtures: the spec's conformance catalogs and small helpers.
 
 "FC" and "MQ" are the catalogs of spec/reference-behavior.md §13. Tools are built with
-:func:`toolsearch.registration.make_tool`, so they carry the source kind the spec's notation
+:func:`toolsearch.engine.registration.make_tool`, so they carry the source kind the spec's notation
 gives (``unreg`` → ``kind="unregistered"``, ``mcp:<server>`` → ``kind="mcp", server=<server>``).
 """
 
@@ -17,8 +17,8 @@ from typing import Any, Sequence
 import pytest
 import yaml
 
-from toolsearch.profile import default_profile
-from toolsearch.registration import RegisteredTool, Registration, make_tool
+from toolsearch.engine.profile import default_profile
+from toolsearch.engine.registration import RegisteredTool, Registration, make_tool
 
 
 def obj(*props: str, required: Sequence[str] | None = None) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_catalogs"
@@ -241,9 +241,9 @@ def _signals_script():
     import streamlit as st
 
     from pages import signals
-    from toolsearch.catalog import Catalog, Server, Tool
-    from toolsearch.config import parse_config
-    from toolsearch.inspector import Inspector
+    from toolsearch.engine.catalog import Catalog, Server, Tool
+    from toolsearch.engine.config import parse_config
+    from toolsearch.engine.inspector import Inspector
 
     tiny = Catalog(name="tiny", servers=(Server(name="one", tools=(Tool(name="ping", description="Ping."),)),))
     plan = Inspector(tiny, "as-is").plan(parse_config({}), 200_000)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.profile import default_profile
-from toolsearch.scope_compare import compare_scopes
-from toolsearch.scopes import Scope
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.profile import default_profile
+from toolsearch.analysis.scope_compare import compare_scopes
+from toolsearch.engine.scopes import Scope
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_catalogs" / "team-workspace.yaml"

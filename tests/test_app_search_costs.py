@@ -24,12 +24,12 @@ from streamlit.testing.v1 import AppTest
 
 from pages import common
 from pages.palette import COST_KIND_COLORS, STATE_COLORS
-from toolsearch import constants as C
-from toolsearch.bridge import example_arguments, to_wire
-from toolsearch.catalog import load_source
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.tokens import get_tokenizer
+from toolsearch.engine import constants as C
+from toolsearch.engine.bridge import example_arguments, to_wire
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.tokens import get_tokenizer
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "sample_catalogs"

@@ -1,5 +1,5 @@
 """The Sessions page (Streamlit ``AppTest``): the sample Hermes store replayed against the sidebar's
-catalog, compared with the engine's own answers (``toolsearch.sessions``) for the same settings.
+catalog, compared with the engine's own answers (``toolsearch.analysis.sessions``) for the same settings.
 
 As in the other page tests, sidebar settings are given through the URL query string and the
 page's own widgets are set by key (see tests/test_app_tuning_report.py for why).
@@ -12,12 +12,12 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from pages.common import md_escape
-from toolsearch import constants as C
-from toolsearch.config import parse_config
-from toolsearch.evaluation import DEFAULT_VARIANTS
-from toolsearch.guard import launch_token
-from toolsearch.inspector import Inspector
-from toolsearch.sessions import listing_what_if, load_sessions, replay, summary
+from toolsearch.engine import constants as C
+from toolsearch.engine.config import parse_config
+from toolsearch.analysis.evaluation import DEFAULT_VARIANTS
+from toolsearch.live.guard import launch_token
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.sessions import listing_what_if, load_sessions, replay, summary
 
 ROOT = Path(__file__).absolute().parent.parent
 SAMPLES = ROOT / "sample_sessions"

@@ -15,8 +15,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from pages import common, palette
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_catalogs"

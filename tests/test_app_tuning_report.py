@@ -1,9 +1,9 @@
 """The Tuning and Report pages (Streamlit ``AppTest``) and the HTML report builder.
 
 The page tests open the app with sidebar settings (through the URL, as a shared link does),
-switch to the page and compare what it shows with the engine's own answers for the same settings (``toolsearch.sweep`` and
-``toolsearch.config.dump_config_block``). The report tests call
-:func:`toolsearch.report.build_report` directly, on the hard-cases sample when it exists and
+switch to the page and compare what it shows with the engine's own answers for the same settings (``toolsearch.analysis.sweep`` and
+``toolsearch.engine.config.dump_config_block``). The report tests call
+:func:`toolsearch.analysis.report.build_report` directly, on the hard-cases sample when it exists and
 always on a small catalog with hostile text.
 
 Note: in ``AppTest`` (Streamlit 1.67) an app next to a ``pages/`` folder runs through the legacy
@@ -27,11 +27,11 @@ from streamlit.testing.v1 import AppTest
 
 from pages import charts
 from pages.common import STATE_COLORS
-from toolsearch.config import dump_config_block, parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.report import GOALS, build_report, contrast_ratio, esc
-from toolsearch.recommend import outcomes, recommend_for_contexts
-from toolsearch.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
+from toolsearch.engine.config import dump_config_block, parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
+from toolsearch.analysis.recommend import outcomes, recommend_for_contexts
+from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
                               recommend)
 
 ROOT = Path(__file__).absolute().parent.parent  # not resolve(): a shadow checkout may symlink tests
@@ -317,9 +317,9 @@ def test_report_page_builds_the_report():
 @needs_samples
 def test_report_carries_date_version_fingerprint_and_every_result():
     from toolsearch import __version__
-    from toolsearch.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
-    from toolsearch.lint import lint
-    from toolsearch.live import catalog_key
+    from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
+    from toolsearch.analysis.lint import lint
+    from toolsearch.live.client import catalog_key
 
     at = open_page("pages/report.py", {"ctx": "32K"})
     assert at.selectbox(key="report_query_file").value == "team-workspace"  # the catalog's own query file
@@ -461,7 +461,7 @@ def test_figures_html_inlines_plotly_once(tmp_path):
 
 
 def test_report_verdict_when_tool_search_costs_more():
-    from toolsearch.catalog import Catalog, Server, Tool
+    from toolsearch.engine.catalog import Catalog, Server, Tool
 
     tiny = Inspector(Catalog(name="tiny", servers=(Server(name="one", tools=(Tool(name="ping", description="Ping."),)),)),
                      "as-is")

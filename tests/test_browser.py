@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from toolsearch.bridge import Bridge
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
+from toolsearch.engine.bridge import Bridge
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from toolsearch.config import ToolSearchConfig
-from toolsearch.inspector import Inspector
-from toolsearch.sessions import load_sessions, replay, summary
+from toolsearch.engine.config import ToolSearchConfig
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.sessions import load_sessions, replay, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

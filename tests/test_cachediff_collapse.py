@@ -1,5 +1,5 @@
-"""Cache-stability diff (``toolsearch.cachediff``) and the better-collapse what-if
-(``toolsearch.collapse``): engine, CLI (``diff``, ``collapse``) and the "Cache & collapse" page.
+"""Cache-stability diff (``toolsearch.analysis.cachediff``) and the better-collapse what-if
+(``toolsearch.analysis.collapse``): engine, CLI (``diff``, ``collapse``) and the "Cache & collapse" page.
 
 Expected offsets are derived by hand from the wording profile's texts and the RB §5.3 / §5.6
 composition (base, blank line, framing, blank line, header, one block per group), then located in
@@ -20,15 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli, write_yaml
-from toolsearch import cli_diff
-from toolsearch.cachediff import Side, compare, first_difference
-from toolsearch.catalog import catalog_from_data
-from toolsearch.collapse import best_collapse, collapse_table, compare_collapse, reference_collapse
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.listing import GroupBlocks
-from toolsearch.profile import default_profile, profile_from_text
-from toolsearch.tokens import compact_json, get_tokenizer
+from toolsearch.cli import diff as cli_diff
+from toolsearch.analysis.cachediff import Side, compare, first_difference
+from toolsearch.engine.catalog import catalog_from_data
+from toolsearch.analysis.collapse import best_collapse, collapse_table, compare_collapse, reference_collapse
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.listing import GroupBlocks
+from toolsearch.engine.profile import default_profile, profile_from_text
+from toolsearch.engine.tokens import compact_json, get_tokenizer
 
 ROOT = Path(__file__).absolute().parent.parent
 SAMPLES = ROOT / "sample_catalogs"
@@ -242,7 +242,7 @@ def test_defer_change_moves_a_tool_to_visible():
 
 
 def test_wording_profile_and_naming_changes():
-    text = (Path(__file__).parent.parent / "toolsearch" / "profiles" / "default.yaml").read_text(encoding="utf-8")
+    text = (Path(__file__).parent.parent / "toolsearch" / "engine" / "profiles" / "default.yaml").read_text(encoding="utf-8")
     other = profile_from_text(text.replace("Deferred tools below:", "Deferred tools:").replace(
         "name: toolsearch default", "name: edited"), "edited.yaml")
     a = inspector([ALPHA])
@@ -455,13 +455,13 @@ def test_best_collapse_bpe_matches_brute_force(team_groups, budget):
 # --- CLI ---------------------------------------------------------------------------------------
 
 def cli_wired() -> bool:
-    from toolsearch import cli  # noqa: PLC0415
+    from toolsearch.cli import commands as cli  # noqa: PLC0415
 
     parser = cli.build_parser()
     return any("diff" in (getattr(a, "choices", None) or {}) for a in parser._actions)
 
 
-needs_wiring = pytest.mark.skipif(not cli_wired(), reason="toolsearch.cli does not wire cli_diff.add_parsers yet")
+needs_wiring = pytest.mark.skipif(not cli_wired(), reason="toolsearch.cli.commands does not wire cli_diff.add_parsers yet")
 TEAM = str(SAMPLES / "team-workspace.yaml")
 
 

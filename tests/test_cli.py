@@ -15,9 +15,9 @@ import sys
 import pytest
 
 from conftest import ceil4, compact, run_cli, write_json, write_yaml
-from toolsearch.bridge import to_wire
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
+from toolsearch.engine.bridge import to_wire
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
 
 TINY = {
     "name": "Tiny",
@@ -138,7 +138,7 @@ def test_plan_human_output(tiny) -> None:
 
 def test_plan_with_a_bpe_tokenizer(tiny) -> None:
     data = json.loads(ok(run_cli("plan", tiny, "--tokenizer", "o200k_base", "--json")))
-    from toolsearch.tokens import get_tokenizer
+    from toolsearch.engine.tokens import get_tokenizer
 
     assert data["planning_tokenizer"] == "o200k_base"
     assert data["listing_tokens"] == get_tokenizer("o200k_base").count(data["listing"])
@@ -394,7 +394,7 @@ def test_mcp_server_and_plugin_of_one_name_share_a_listing_group(tmp_path) -> No
 def test_profile_placeholder_typos_are_errors(tiny, tmp_path, template, message) -> None:
     import yaml as _yaml
 
-    from toolsearch.profile import default_profile
+    from toolsearch.engine.profile import default_profile
 
     data = {section: dict(values) for section, values in default_profile().sections.items()}
     data["listing"]["group_heading"] = template
@@ -409,7 +409,7 @@ def test_every_command_help_prints_usage() -> None:
     usage on stdout (help texts may contain a literal ``%``, e.g. "40 % of the query's IDF")."""
     import argparse  # noqa: PLC0415
 
-    from toolsearch import cli  # noqa: PLC0415
+    from toolsearch.cli import commands as cli  # noqa: PLC0415
 
     top = run_cli("--help")
     assert (top.returncode, top.stderr) == (0, "") and top.stdout.startswith("usage: toolsearch ")

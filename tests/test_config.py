@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolsearch import constants as C
-from toolsearch.config import (
+from toolsearch.engine import constants as C
+from toolsearch.engine.config import (
     ToolSearchConfig,
     dump_config_block,
     load_config,
@@ -19,8 +19,8 @@ from toolsearch.config import (
     parse_float,
     parse_int,
 )
-from toolsearch.errors import ConfigError
-from toolsearch.plan import listing_budget
+from toolsearch.engine.errors import ConfigError
+from toolsearch.engine.plan import listing_budget
 
 CURATED = (
     "computer_use", "session_search", "image_generate", "todo_list", "process_manage",

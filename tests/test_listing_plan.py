@@ -15,15 +15,15 @@ import sys
 import pytest
 
 from conftest import ceil4, compact, obj, registration
-from toolsearch import constants as C
-from toolsearch.catalog import Catalog, Server, Tool
-from toolsearch.config import parse_config
-from toolsearch.errors import TokenizerError
-from toolsearch.inspector import Inspector
-from toolsearch.listing import choose_listing, collapse_order, render_groups, short_description
-from toolsearch.plan import Planner, bridge_definitions, is_deferrable, split_tools, tool_search_description
-from toolsearch.registration import make_tool
-from toolsearch.tokens import compact_json, estimate_definitions, get_tokenizer
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import Catalog, Server, Tool
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.errors import TokenizerError
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.listing import choose_listing, collapse_order, render_groups, short_description
+from toolsearch.engine.plan import Planner, bridge_definitions, is_deferrable, split_tools, tool_search_description
+from toolsearch.engine.registration import make_tool
+from toolsearch.engine.tokens import compact_json, estimate_definitions, get_tokenizer
 
 MINIMAL = {"type": "function", "function": {"name": "a", "description": "x",
                                             "parameters": {"type": "object", "properties": {}}}}
@@ -96,7 +96,7 @@ def test_bpe_tokenizer_loads_with_the_network_blocked(tmp_path) -> None:
         "import socket\n"
         "def refuse(*a, **k):\n    raise OSError('network used')\n"
         "socket.socket.connect = refuse\nsocket.create_connection = refuse\n"
-        "from toolsearch.tokens import get_tokenizer\n"
+        "from toolsearch.engine.tokens import get_tokenizer\n"
         f"t = get_tokenizer('o200k_base'); print(t.effective, t.count({SAMPLE!r}))\n"
     )
     env = {"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path), "HOME": str(tmp_path)}

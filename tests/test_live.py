@@ -29,11 +29,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_json, write_yaml
-from toolsearch import constants as C
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.live import LiveDispatcher, attach_dispatcher, call_tool, connect_servers, load_sources
-from toolsearch.mcpconfig import ServerSpec, spec_from_fields
+from toolsearch.engine import constants as C
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.live.client import LiveDispatcher, attach_dispatcher, call_tool, connect_servers, load_sources
+from toolsearch.live.mcpconfig import ServerSpec, spec_from_fields
 
 pytestmark = pytest.mark.live
 
@@ -487,7 +487,7 @@ def _page():
 def _start(at, action: str = "connect", token: bool = True):
     """Confirm the pending launch: the AppTest browser has no request headers, so the guard asks
     for the launch token (as for a browser on another machine)."""
-    from toolsearch.guard import launch_token
+    from toolsearch.live.guard import launch_token
 
     if token:
         at.text_input(key=f"live_token_{action}").input(launch_token())
@@ -660,7 +660,7 @@ def test_app_never_shows_interpolated_secrets(tmp_path, monkeypatch) -> None:
     assert statuses.loc["path", "reason / flags"] == f"cannot start '/nonexistent/{C.SECRET_MASK}/bin': command not found"
     assert "urlTOKEN" not in shown and "argTOKEN" not in shown and "token=abc" not in shown
     download = at.session_state["live_result"]
-    from toolsearch.live import dump_snapshot
+    from toolsearch.live.client import dump_snapshot
     snapshot = dump_snapshot(download)
     assert "urlTOKEN" not in snapshot and "argTOKEN" not in snapshot
 
@@ -668,7 +668,7 @@ def test_app_never_shows_interpolated_secrets(tmp_path, monkeypatch) -> None:
 def test_load_sources_parses_each_file_once_without_pure_python_yaml(tmp_path, monkeypatch, config_file) -> None:
     import yaml
 
-    import toolsearch.catalog as catalog_module
+    import toolsearch.engine.catalog as catalog_module
 
     def refuse(*args, **kwargs):
         raise AssertionError("pure-Python yaml.safe_load was used")

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from pages import common
-from toolsearch.config import parse_config
-from toolsearch.guard import launch_token
-from toolsearch.inspector import Inspector
-from toolsearch.invisible import reveal
-from toolsearch.tokens import chars4, compact_json
+from toolsearch.engine.config import parse_config
+from toolsearch.live.guard import launch_token
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.tokens import chars4, compact_json
 
 pytestmark = pytest.mark.live
 
@@ -255,8 +255,8 @@ def test_calls_after_connect_reuse_the_session_and_disconnect_stops_the_server(c
 def test_live_connections_keep_sessions_open_until_closed_or_collected(tmp_path) -> None:
     import gc
 
-    from toolsearch.live import LiveConnections, LiveDispatcher
-    from toolsearch.mcpconfig import spec_from_fields
+    from toolsearch.live.client import LiveConnections, LiveDispatcher
+    from toolsearch.live.mcpconfig import spec_from_fields
 
     marker = tmp_path / "started.txt"
     specs = [spec_from_fields(name, command=PY, args=[str(SERVER), "--name", name, "--start-marker", str(marker)])
@@ -297,8 +297,8 @@ def test_live_connections_keep_sessions_open_until_closed_or_collected(tmp_path)
 
 
 def test_live_connections_close_when_their_owner_has_gone(tmp_path) -> None:
-    from toolsearch.live import LiveConnections
-    from toolsearch.mcpconfig import spec_from_fields
+    from toolsearch.live.client import LiveConnections
+    from toolsearch.live.mcpconfig import spec_from_fields
 
     marker = tmp_path / "started.txt"
     owner = {"alive": True}

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_json, write_yaml
-from toolsearch import constants as C
-from toolsearch.catalog import Catalog, Server, Tool
-from toolsearch.errors import ConfigError
-from toolsearch.mcpconfig import (config_kind, interpolate, load_mcp_config, parse_config_data, parse_config_text,
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import Catalog, Server, Tool
+from toolsearch.engine.errors import ConfigError
+from toolsearch.live.mcpconfig import (config_kind, interpolate, load_mcp_config, parse_config_data, parse_config_text,
                                   redact_url, sniff_file, spec_from_fields)
-from toolsearch.registration import register_catalog
+from toolsearch.engine.registration import register_catalog
 
 MASK = C.SECRET_MASK
 ENV = {"TOKEN": "tok-123456", "REGION": "eu-west", "EMPTY": ""}
@@ -247,7 +247,7 @@ def test_a_bad_entry_is_that_servers_failure_naming_file_and_place(data, fragmen
     assert bad.name == "x" and bad.invalid is not None and bad.invalid.startswith(fragment), bad.invalid
     assert bad.redacted()["invalid"] == bad.invalid
     assert (good.name, good.command, good.invalid) == ("ok", "good", None)
-    from toolsearch.mcpconfig import parse_server
+    from toolsearch.live.mcpconfig import parse_server
     with pytest.raises(ConfigError) as info:  # one entry on its own (the app's form) still raises
         parse_server("x", data[next(iter(data))]["x"], next(iter(data)), "cfg.json: x", environ=ENV)
     assert str(info.value).startswith("cfg.json: x")
@@ -332,7 +332,7 @@ def test_cli_snapshot_refuses_a_catalog_file(tmp_path) -> None:
 # --- JSONC and structure errors ----------------------------------------------------------------------
 
 def test_vscode_files_with_comments_and_trailing_commas_parse(tmp_path) -> None:
-    from toolsearch.live import read_source
+    from toolsearch.live.client import read_source
 
     settings = tmp_path / "settings.json"
     settings.write_text('// VS Code user settings\n{\n  /* editor */ "editor.fontSize": 14,\n  "mcp": {"servers": {\n'

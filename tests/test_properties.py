@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import compact, registration
-from toolsearch import constants as C
-from toolsearch.bridge import Bridge
-from toolsearch.catalog import Catalog, Server, Tool
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.listing import choose_listing, collapse_order, render_groups, short_description
-from toolsearch.plan import Planner, listing_budget
-from toolsearch.registration import make_tool
-from toolsearch.tokens import get_tokenizer
+from toolsearch.engine import constants as C
+from toolsearch.engine.bridge import Bridge
+from toolsearch.engine.catalog import Catalog, Server, Tool
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.listing import choose_listing, collapse_order, render_groups, short_description
+from toolsearch.engine.plan import Planner, listing_budget
+from toolsearch.engine.registration import make_tool
+from toolsearch.engine.tokens import get_tokenizer
 
 RANK = {form: i for i, form in enumerate(("full", "names", "mixed", "groups", "none"))}
 LABELS = ["alpha", "beta", "gamma", "a", "zz-very-long-server-label-for-testing", "Kanban"]

@@ -21,16 +21,16 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import run_cli, write_yaml
 from pages import common
-from toolsearch import cli, cli_quality
-from toolsearch import constants as C
-from toolsearch.catalog import load_source, load_text
-from toolsearch.config import parse_config
-from toolsearch.evaluation import (DEFAULT_VARIANTS, QueryFileError, VariantError, evaluate, load_queries,
+from toolsearch.cli import commands as cli, quality as cli_quality
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import load_source, load_text
+from toolsearch.engine.config import parse_config
+from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, QueryFileError, VariantError, evaluate, load_queries,
                                    load_queries_text, parse_queries, task_cell, variant_options)
-from toolsearch.inspector import Inspector
-from toolsearch.lint import lint, name_probe, probe_keywords
-from toolsearch.registration import clamp_tool_name
-from toolsearch.search import (SearchOptions, fallback_key, query_tokens, tokenize, tokenize_unicode,
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.lint import lint, name_probe, probe_keywords
+from toolsearch.engine.registration import clamp_tool_name
+from toolsearch.engine.search import (SearchOptions, fallback_key, query_tokens, tokenize, tokenize_unicode,
                                unicode_query_tokens)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -568,7 +568,7 @@ def _wired() -> bool:
     return "eval" in sub.choices and "lint" in sub.choices
 
 
-needs_wiring = pytest.mark.skipif(not _wired(), reason="eval/lint are not wired into toolsearch.cli yet "
+needs_wiring = pytest.mark.skipif(not _wired(), reason="eval/lint are not wired into toolsearch.cli.commands yet "
                                                        "(cli_quality.add_parsers / run)")
 
 

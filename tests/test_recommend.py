@@ -1,4 +1,4 @@
-"""``toolsearch recommend`` and :func:`toolsearch.recommend.recommend_for_contexts`: one
+"""``toolsearch recommend`` and :func:`toolsearch.analysis.recommend.recommend_for_contexts`: one
 threshold_pct and listing_max_tokens for every context length a config serves.
 
 The expected settings are worked out by hand from the spec (RB §4 budget arithmetic, RB §5.3
@@ -13,12 +13,12 @@ import json
 import pytest
 
 from conftest import registration, run_cli, write_yaml
-from toolsearch import constants as C
-from toolsearch.config import parse_config
-from toolsearch.plan import Planner, listing_budget
-from toolsearch.recommend import GOAL_FORMS, recommend_for_contexts, smallest_threshold_pct
-from toolsearch.registration import make_tool
-from toolsearch.sweep import FORM_RANK, listing_ladder
+from toolsearch.engine import constants as C
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.plan import Planner, listing_budget
+from toolsearch.analysis.recommend import GOAL_FORMS, recommend_for_contexts, smallest_threshold_pct
+from toolsearch.engine.registration import make_tool
+from toolsearch.analysis.sweep import FORM_RANK, listing_ladder
 
 # "big": 60 tools t00..t59 ("Run it."), "small": one tool s1 ("Ping."). With the 81-character header:
 #   full   = 81 + "big tools (60):" 15 + 60 × "- t00: Run it." 14 + "small tools (1):" 16 + "- s1: Ping." 11

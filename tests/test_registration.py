@@ -12,7 +12,7 @@ import json
 import pytest
 
 from conftest import compact, write_json, write_yaml
-from toolsearch.catalog import (
+from toolsearch.engine.catalog import (
     Catalog,
     Server,
     Tool,
@@ -24,8 +24,8 @@ from toolsearch.catalog import (
     load_sources,
     load_text,
 )
-from toolsearch.errors import CatalogError
-from toolsearch.registration import (
+from toolsearch.engine.errors import CatalogError
+from toolsearch.engine.registration import (
     clamp_tool_name,
     filter_tool_names,
     make_tool,

@@ -13,16 +13,16 @@ from hypothesis import strategies as st
 
 from conftest import run_cli
 from test_schema import json_like
-from toolsearch import constants as C
-from toolsearch import schema as S
-from toolsearch.catalog import Catalog, Server, Tool, load_source
-from toolsearch.config import parse_config
-from toolsearch.listing import choose_listing, render_groups
-from toolsearch.plan import Planner, split_tools
-from toolsearch.profile import default_profile
-from toolsearch.registration import register_catalog
-from toolsearch.synthetic import dump_catalog_json, large_catalog
-from toolsearch.tokens import chars4, compact_json, estimate_definitions, get_tokenizer
+from toolsearch.engine import constants as C
+from toolsearch.engine import schema as S
+from toolsearch.engine.catalog import Catalog, Server, Tool, load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.listing import choose_listing, render_groups
+from toolsearch.engine.plan import Planner, split_tools
+from toolsearch.engine.profile import default_profile
+from toolsearch.engine.registration import register_catalog
+from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
+from toolsearch.engine.tokens import chars4, compact_json, estimate_definitions, get_tokenizer
 
 # --- schema passes: the shortcut path equals running every pass ------------------------------
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsearch.schema import (
+from toolsearch.engine.schema import (
     PROPERTY_NAME_PATTERN,
     normalize_mcp_input_schema,
     property_renames,

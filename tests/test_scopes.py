@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, write_yaml
-from toolsearch.bridge import to_wire
-from toolsearch.catalog import catalog_from_data
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.profile import default_profile
-from toolsearch.scopes import (PlatformRule, Scope, ScopeError, dump_scopes, parse_scope_arg, scope_notes,
+from toolsearch.engine.bridge import to_wire
+from toolsearch.engine.catalog import catalog_from_data
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.profile import default_profile
+from toolsearch.engine.scopes import (PlatformRule, Scope, ScopeError, dump_scopes, parse_scope_arg, scope_notes,
                                scopes_from_data, scopes_from_text, select_scopes)
-from toolsearch.skills import Skill, SkillSet
-from toolsearch.strategies import SKILL_LINKED, TIERED, Event, StrategyModel, StrategySettings, Task
+from toolsearch.analysis.skills import Skill, SkillSet
+from toolsearch.analysis.strategies import SKILL_LINKED, TIERED, Event, StrategyModel, StrategySettings, Task
 
 P = default_profile()
 
@@ -490,7 +490,7 @@ def test_cli_strategies_with_a_scope(catalog_file, tmp_path):
 # --- scopes side by side --------------------------------------------------------------------------------
 
 def test_compare_scopes_reach_matrix_and_probe(inspector):
-    from toolsearch.scope_compare import compare_scopes, probe_tool, reach_matrix
+    from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
 
     config = parse_config({})
     admin = Scope("admin", ("billing", "core"))
@@ -558,7 +558,7 @@ def test_cli_sample_scope_file_design_review_example():
 
 
 def test_report_names_the_session_scope(inspector):
-    from toolsearch.report import build_report
+    from toolsearch.analysis.report import build_report
 
     html = build_report(inspector.scoped(SUPPORT), parse_config({}), 200_000)
     assert "<td>session scope</td><td>support: servers slack, linear; exclude delete_* (3 of 6 tools)</td>" in html
@@ -566,9 +566,9 @@ def test_report_names_the_session_scope(inspector):
 
 
 def test_cli_recommend_answers_for_the_scope(catalog_file):
-    from toolsearch.recommend import recommend_for_contexts
-    from toolsearch.scopes import parse_scope_arg
-    from toolsearch.sweep import listing_ladder
+    from toolsearch.analysis.recommend import recommend_for_contexts
+    from toolsearch.engine.scopes import parse_scope_arg
+    from toolsearch.analysis.sweep import listing_ladder
 
     scope_arg = "support=slack,linear"
     result = run_cli("recommend", catalog_file, "--scope", scope_arg, "--context-lengths", "32k,200k",

@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 
 from conftest import fc_tools, mq_tools, obj
-from toolsearch import constants as C
-from toolsearch.bridge import (
+from toolsearch.engine import constants as C
+from toolsearch.engine.bridge import (
     Bridge,
     clean_string_list,
     clip_description,
@@ -22,9 +22,9 @@ from toolsearch.bridge import (
     schema_for_validation,
     to_wire,
 )
-from toolsearch.config import parse_config
-from toolsearch.registration import make_tool
-from toolsearch.search import SearchDoc, SearchIndex, SearchOptions, doc_for, required_coverage, stem, tokenize
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.registration import make_tool
+from toolsearch.engine.search import SearchDoc, SearchIndex, SearchOptions, doc_for, required_coverage, stem, tokenize
 
 
 def index_of(tools) -> SearchIndex:
@@ -655,8 +655,8 @@ def test_call_respects_the_defer_set() -> None:
 
 
 def test_stage_b_renames_are_mapped_back_for_dispatch() -> None:
-    from toolsearch.catalog import Catalog, Server, Tool
-    from toolsearch.registration import register_catalog
+    from toolsearch.engine.catalog import Catalog, Server, Tool
+    from toolsearch.engine.registration import register_catalog
 
     schema = {"type": "object", "properties": {"first name": {"type": "string"}}, "required": ["first name"]}
     reg = register_catalog(Catalog("t", (Server("crm", "mcp", (Tool("add", "Add.", schema),)),)))

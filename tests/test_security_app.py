@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from toolsearch import constants as C
-from toolsearch.guard import check_client, is_loopback_host, launch_token, token_matches
+from toolsearch.engine import constants as C
+from toolsearch.live.guard import check_client, is_loopback_host, launch_token, token_matches
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -278,7 +278,7 @@ def test_an_uploaded_config_opens_no_env_file_for_a_browser_elsewhere(tmp_path) 
         "mcp\\.json\\: mcpServers\\.s\\.envFile\\: not read\\: this browser is not on the machine that runs the "
         "app, so no file there is opened for it; put the variables under 'env' instead"]
     # The CLI, run by the user on this machine, still reads it.
-    from toolsearch.mcpconfig import load_mcp_config
+    from toolsearch.live.mcpconfig import load_mcp_config
 
     path = tmp_path / "mcp.json"
     path.write_text(config, encoding="utf-8")

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from conftest import run_cli, write_json
-from toolsearch import constants as C
+from toolsearch.engine import constants as C
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = ROOT / "tests" / "hostile_mcp_server.py"

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from toolsearch import constants as C
-from toolsearch.config import ToolSearchConfig
-from toolsearch.evaluation import DEFAULT_VARIANTS, load_queries
-from toolsearch.inspector import Inspector
-from toolsearch.session_formats import SessionSourceError, detect_format, read_text
-from toolsearch.sessions import (event_to_dict, export_queries, listing_what_if, load_sessions, load_sessions_bytes,
+from toolsearch.engine import constants as C
+from toolsearch.engine.config import ToolSearchConfig
+from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, load_queries
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.session_formats import SessionSourceError, detect_format, read_text
+from toolsearch.analysis.sessions import (event_to_dict, export_queries, listing_what_if, load_sessions, load_sessions_bytes,
                                  load_sessions_text, mask_secrets, replay, replay_variants, show_invisible, summary)
 
 ROOT = Path(__file__).absolute().parent.parent

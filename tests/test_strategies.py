@@ -2,7 +2,7 @@
 
 Expected values are built by hand from the catalogs and skills written here (sizes with the chars4
 estimate, ``ceil(characters / 4)``), or taken from the engine pieces the strategies are defined on
-(the reference :class:`~toolsearch.plan.Plan`, the :class:`~toolsearch.bridge.Bridge`).
+(the reference :class:`~toolsearch.engine.plan.Plan`, the :class:`~toolsearch.engine.bridge.Bridge`).
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import ceil4, compact, obj, run_cli
-from toolsearch import constants as C
-from toolsearch.bridge import to_wire
-from toolsearch.catalog import catalog_from_data, load_source
-from toolsearch.config import parse_config
-from toolsearch.inspector import Inspector
-from toolsearch.skills import SkillError, dump_skill_md, load_skills, parse_skill_md, skills_from_texts
-from toolsearch.strategies import (ALL_UPFRONT, ANTHROPIC, COMBINED, LOADED, NAMESPACE, OPENAI, PINNED_BODY, SCHEMA,
+from toolsearch.engine import constants as C
+from toolsearch.engine.bridge import to_wire
+from toolsearch.engine.catalog import catalog_from_data, load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.skills import SkillError, dump_skill_md, load_skills, parse_skill_md, skills_from_texts
+from toolsearch.analysis.strategies import (ALL_UPFRONT, ANTHROPIC, COMBINED, LOADED, NAMESPACE, OPENAI, PINNED_BODY, SCHEMA,
                                    SKILL_BODY, SKILL_LINKED, STRATEGIES, STUB, TIERED, Event, Namespace,
                                    StrategyError, StrategyModel, StrategySettings, Task, dump_events,
                                    events_from_text, load_events, parse_events, task_from_events)
-from toolsearch.synthetic import synthetic_catalog, worked_example, write_worked_example
+from toolsearch.analysis.synthetic import synthetic_catalog, worked_example, write_worked_example
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "sample_catalogs" / "seed-worked-example"
@@ -536,7 +536,7 @@ def test_sample_skills_link_real_team_workspace_tools():
 # --- CLI ----------------------------------------------------------------------------------------------------
 
 def _cli(*args: str):
-    from toolsearch import cli_strategies
+    from toolsearch.cli import strategies as cli_strategies
 
     parser = argparse.ArgumentParser(prog="toolsearch")
     cli_strategies.add_parser(parser.add_subparsers(dest="command", required=True))
@@ -595,13 +595,13 @@ def test_cli_events_error_names_the_file_and_item(tmp_path, capsys):
 
 
 def _wired() -> bool:
-    from toolsearch import cli
+    from toolsearch.cli import commands as cli
 
     parser = cli.build_parser()
     return any(isinstance(a, argparse._SubParsersAction) and "strategies" in a.choices for a in parser._actions)
 
 
-@pytest.mark.skipif(not _wired(), reason="toolsearch.cli does not wire the strategies command yet")
+@pytest.mark.skipif(not _wired(), reason="toolsearch.cli.commands does not wire the strategies command yet")
 def test_console_script_strategies_json():
     result = run_cli("strategies", SEED / "catalog.yaml", "--skills", SEED / "skills", "--events", SEED / "task.yaml",
                      "--json")
@@ -698,8 +698,8 @@ def test_page_worked_example(router_mode):
 def test_page_never_renders_skill_text_as_markup(router_mode, monkeypatch):
     import streamlit as st
 
-    from toolsearch import skills as skills_module
-    from toolsearch import strategies as strategies_module
+    from toolsearch.analysis import skills as skills_module
+    from toolsearch.analysis import strategies as strategies_module
 
     hostile = skills_from_texts([("evil.yaml", (
         "- name: <i>evil</i>\n  description: \"<script>alert(1)</script> **bold** [x](https://e.com)\"\n"

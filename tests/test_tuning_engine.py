@@ -1,4 +1,4 @@
-"""The tuning functions of ``toolsearch.sweep``: the listing ladder, plans at an exact budget,
+"""The tuning functions of ``toolsearch.analysis.sweep``: the listing ladder, plans at an exact budget,
 the smallest budget / threshold_pct / listing_max_tokens / context length that reach a form,
 the fast grid (checked against :func:`sweep`) and the line-chart context lengths.
 
@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import ceil4, obj, registration
-from toolsearch import constants as C
-from toolsearch.config import parse_config
-from toolsearch.plan import Planner, listing_budget
-from toolsearch.profile import default_profile
-from toolsearch.registration import make_tool
-from toolsearch.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, at_least,
+from toolsearch.engine import constants as C
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.plan import Planner, listing_budget
+from toolsearch.engine.profile import default_profile
+from toolsearch.engine.registration import make_tool
+from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, at_least,
                               curve_bounds, curve_context_lengths, form_grid, listing_ladder,
                               listing_max_tokens_for_budget,
                               plan_at_budget, recommend, smallest_budget, smallest_context_length, sweep,

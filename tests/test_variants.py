@@ -17,14 +17,14 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import run_cli, write_yaml
-from toolsearch import evaluation
-from toolsearch.bridge import to_wire
-from toolsearch.catalog import load_source, load_text
-from toolsearch.config import parse_config
-from toolsearch.evaluation import evaluate, load_queries
-from toolsearch.inspector import Inspector
-from toolsearch.search import SearchOptions, cjk_inner_characters, is_identifier, katakana_words, split_words
-from toolsearch.variants import (DEFAULT_VARIANTS, VARIANTS, VariantError, is_reference, variant_label,
+from toolsearch.analysis import evaluation
+from toolsearch.engine.bridge import to_wire
+from toolsearch.engine.catalog import load_source, load_text
+from toolsearch.engine.config import parse_config
+from toolsearch.analysis.evaluation import evaluate, load_queries
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.search import SearchOptions, cjk_inner_characters, is_identifier, katakana_words, split_words
+from toolsearch.analysis.variants import (DEFAULT_VARIANTS, VARIANTS, VariantError, is_reference, variant_label,
                                  variant_options)
 
 ROOT = Path(__file__).resolve().parent.parent

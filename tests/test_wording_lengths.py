@@ -13,14 +13,14 @@ import json
 import pytest
 
 from conftest import registration
-from toolsearch.bridge import Bridge
-from toolsearch.config import parse_config
-from toolsearch.listing import choose_listing
-from toolsearch.plan import Planner, bridge_definitions, tool_search_description
-from toolsearch.profile import default_profile
-from toolsearch.registration import make_tool
-from toolsearch.sweep import plan_at_budget
-from toolsearch.tokens import compact_json, estimate_definitions
+from toolsearch.engine.bridge import Bridge
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.listing import choose_listing
+from toolsearch.engine.plan import Planner, bridge_definitions, tool_search_description
+from toolsearch.engine.profile import default_profile
+from toolsearch.engine.registration import make_tool
+from toolsearch.analysis.sweep import plan_at_budget
+from toolsearch.engine.tokens import compact_json, estimate_definitions
 
 P = default_profile()
 

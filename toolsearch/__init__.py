@@ -2,14 +2,14 @@
 
 The engine reproduces the reference behavior (``spec/reference-behavior.md``): configuration,
 registration of MCP tools, the listing and its degradation, tiers, the bridge tools and search.
-Start with :class:`toolsearch.inspector.Inspector`.
+Start with :class:`toolsearch.engine.inspector.Inspector`.
 """
 
-from .catalog import Catalog, Server, Tool, load_source, load_sources
-from .config import ToolSearchConfig, load_config, parse_config
-from .errors import CatalogError, ConfigError, ProfileError, ServerError, ToolsearchError
-from .inspector import Inspector
-from .plan import Plan, Planner, listing_budget
+from .engine.catalog import Catalog, Server, Tool, load_source, load_sources
+from .engine.config import ToolSearchConfig, load_config, parse_config
+from .engine.errors import CatalogError, ConfigError, ProfileError, ServerError, ToolsearchError
+from .engine.inspector import Inspector
+from .engine.plan import Plan, Planner, listing_budget
 
 __version__ = "0.1.0"
 

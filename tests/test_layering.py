@@ -1,0 +1,180 @@
+"""The package layout: imports go one way between the four layers, with no cycle.
+
+cli (and the app's pages) -> analysis and live -> engine. The engine imports nothing from the
+other layers; live never imports analysis; analysis uses live only where ALLOWED_SIDEWAYS says.
+Every import counts, including the ones inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import toolsearch
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "toolsearch"
+LAYERS = ("engine", "analysis", "live", "cli")
+#: layer -> the layers it may import (besides itself).
+ALLOWED = {
+    "engine": set(),
+    "live": {"engine"},
+    "analysis": {"engine", "live"},
+    "cli": {"engine", "analysis", "live"},
+}
+#: The only analysis -> live imports: masking client-config secrets in session text.
+ALLOWED_SIDEWAYS = {("toolsearch.analysis.sessions", "toolsearch.live.mcpconfig")}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "__pycache__" not in p.parts}
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every toolsearch module ``name`` imports (resolved to module names in ``known``)."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+
+    def add(target: str, names: list[str]) -> None:
+        for alias in names:
+            if f"{target}.{alias}" in known:
+                found.add(f"{target}.{alias}")
+            elif target in known:
+                found.add(target)
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "toolsearch":
+                    found.add(alias.name if alias.name in known else alias.name.rsplit(".", 1)[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] == "toolsearch":
+                assert target in known or target.rsplit(".", 1)[0] in known, f"{name}: import of unknown {target}"
+                add(target, [a.name for a in node.names])
+    found.discard(name)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    return {name: imports_of(name, path, known) for name, path in mods.items()}
+
+
+def layer(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_every_module_sits_in_a_layer():
+    loose = sorted(n for n in modules() if layer(n) is None and n not in ("toolsearch", "toolsearch.__main__"))
+    assert loose == []
+    assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__") == sorted(LAYERS)
+
+
+def test_imports_go_one_way():
+    wrong = []
+    for source, targets in graph().items():
+        here = layer(source)
+        for target in sorted(targets):
+            there = layer(target)
+            if here is None or there is None or here == there:
+                continue
+            if there not in ALLOWED[here]:
+                wrong.append(f"{source} -> {target}")
+            elif (here, there) == ("analysis", "live") and (source, target) not in ALLOWED_SIDEWAYS:
+                wrong.append(f"{source} -> {target} (not in ALLOWED_SIDEWAYS)")
+    assert wrong == []
+
+
+def test_engine_and_root_stay_below_the_other_layers():
+    edges = graph()
+    assert {layer(t) for t in edges["toolsearch"]} == {"engine"}
+    for name, targets in edges.items():
+        if layer(name) == "engine":
+            assert targets <= {n for n in edges if layer(n) == "engine"}, name
+
+
+def test_no_cycle_between_layers():
+    layer_edges: dict[str, set[str]] = {name: set() for name in LAYERS}
+    for source, targets in graph().items():
+        for target in targets:
+            a, b = layer(source), layer(target)
+            if a and b and a != b:
+                layer_edges[a].add(b)
+    assert _cycle(layer_edges) is None
+
+
+def test_no_cycle_between_modules():
+    edges = graph()
+    edges = {n: {t for t in ts if t != "toolsearch"} for n, ts in edges.items()}
+    assert _cycle(edges) is None
+
+
+def test_sweep_check_sees_real_edges():
+    edges = graph()
+    assert "toolsearch.engine.config" in edges["toolsearch.engine.inspector"] or \
+        "toolsearch.engine.plan" in edges["toolsearch.engine.inspector"]
+    assert "toolsearch.cli.common" in edges["toolsearch.cli.diff"]
+    assert "toolsearch.cli.diff" in edges["toolsearch.cli.commands"]
+    assert "toolsearch.cli.commands" not in edges["toolsearch.cli.diff"]
+    assert "toolsearch.cli.commands" not in edges["toolsearch.cli.quality"]
+
+
+def test_public_api_and_entry_point():
+    from toolsearch.cli import main
+
+    assert callable(main)
+    assert sorted(toolsearch.__all__) == sorted(
+        ["Catalog", "Server", "Tool", "load_source", "load_sources", "ToolSearchConfig", "load_config",
+         "parse_config", "CatalogError", "ConfigError", "ProfileError", "ServerError", "ToolsearchError",
+         "Inspector", "Plan", "Planner", "listing_budget"])
+    for name in toolsearch.__all__:
+        assert getattr(toolsearch, name).__module__.startswith("toolsearch.engine."), name
+
+
+def test_subpackages_say_what_belongs_there():
+    for name in LAYERS:
+        module = __import__(f"toolsearch.{name}", fromlist=["_"])
+        doc = module.__doc__ or ""
+        assert "What belongs here" in doc and "May import" in doc, name
+
+
+def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One cycle in ``edges`` (as a list of nodes), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None

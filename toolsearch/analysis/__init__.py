@@ -1,0 +1,15 @@
+"""Analyses built on the engine: ours to change.
+
+What belongs here: everything that asks questions of the reference behavior without being part of
+it: the context-length sweep and recommendations (``sweep``, ``recommend``), cache and collapse
+comparisons (``cachediff``, ``collapse``), lint and invisible-character checks (``lint``,
+``invisible``), search variants and retrieval evaluation (``variants``, ``evaluation``), other
+harnesses' strategies and skills (``strategies``, ``skills``), synthetic catalogs
+(``synthetic``), recorded sessions (``session_formats``, ``sessions``), scope comparison
+(``scope_compare``) and the HTML report (``report``).
+
+May import: ``toolsearch.engine`` and the package root (``__version__``); from
+``toolsearch.live`` only the secret masking of client configs (``sessions`` masks secrets in
+session text with ``live.mcpconfig.scrub_text``); never ``toolsearch.cli`` nor ``pages``.
+Nothing here starts a process or talks to a server.
+"""

@@ -1,0 +1,707 @@
+"""Catalog lint: what in a catalog will hurt the model or the harness, with a one-line fix each.
+
+Every rule works on the catalog as the reference harness registers it (REG §1–§2) and searches
+it (RB §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
+``PROVIDER_MAX_TOOLS``). Severities:
+
+* ``error``: the harness drops tools, or a provider rejects the whole request;
+* ``warning``: the model is likely to miss, misread or overpay for a tool;
+* ``info``: worth knowing in a design review, often fine.
+
+Rules (:data:`RULES`, in report order):
+
+* ``load-problem`` (error / warning): a tool or server the loader skipped (error) or repaired
+  (warning), as reported while reading the file; ``info`` load notes are left out.
+* ``name-invalid`` (error): a name kept as is (plugin and core tools, or ``--tool-names as-is``)
+  that OpenAI-style providers reject: not ``^[a-zA-Z0-9_-]{1,64}$``.
+* ``sanitized-collision`` (error): two different tools of one server whose wire names are equal
+  after sanitizing (``read-file`` and ``read_file``): the reference registers **neither**
+  (REG §1.5).
+* ``cross-server-collision`` (error): a wire name produced by two servers (servers ``my-api``
+  and ``my_api`` both exposing ``ping``; or the same name on two servers with ``as-is`` naming):
+  the registry keeps the first registration and skips the other.
+* ``name-over-64`` (warning): a prefixed MCP name over 64 characters; the reference clamps it to
+  ``full[:55] + "_" + sha256[:8]`` (REG §1.3), and the finding shows the result.
+* ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later
+  copies are dropped.
+* ``description-empty`` (warning): no description, or whitespace only. MCP tools get the generated
+  default description (REG §2), which says nothing about what the tool does.
+* ``description-one-word`` (warning): a one-word description (no whitespace inside; text with
+  Han, kana or Hangul never counts, since those scripts do not separate words with spaces).
+* ``description-no-ascii-words`` (warning): a deferred tool whose description has no
+  ``[A-Za-z0-9]+`` word: the reference search (RB §7.1) sees only its name words, label and
+  parameter names.
+* ``unreachable`` (warning): a deferred tool that none of its own probe queries returns within
+  ``search_default_limit``. The probes are (1) its own tool name with ``_ . : -`` as spaces
+  (``dns_records_list`` → ``dns records list``) and (2) up to ``LINT_PROBE_MAX_KEYWORDS`` keywords
+  of its listing line (the short description of RB §5.1, the text a model reads before it
+  searches): its ASCII words, lowercased, in order, without repeats, at least
+  ``LINT_PROBE_MIN_WORD_CHARS`` characters long, not all digits and not in
+  ``LINT_PROBE_STOP_WORDS``. Each probe runs through the reference search; exact-name matches are
+  not probes.
+* ``schema-large`` (warning): a tool whose definition costs more than ``LINT_SCHEMA_MEDIAN_FACTOR``
+  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, RB §3), or
+  more than ``LINT_SCHEMA_ABSOLUTE_TOKENS`` whatever the median (small catalogs, where one big
+  tool moves the median itself).
+* ``description-over-2048`` (warning): a description over ``LINT_DESCRIPTION_MAX_CHARS``
+  characters (registration keeps it whole, REG §2; ``tool_search`` shows 500 of it).
+* ``too-many-tools`` (error / warning): more than ``PROVIDER_MAX_TOOLS`` (128) tools in one
+  request, which the OpenAI Chat Completions API (and Azure OpenAI, the same API) rejects. An
+  error when the request at these settings exceeds it; a warning when only the eager request
+  (tool search off) would.
+* ``sdk-rejects`` (error): a tool the official MCP SDK rejects, which makes it reject the whole
+  ``tools/list`` result (e.g. an ``inputSchema`` without ``type: "object"``): SDK-based clients
+  see none of the server's tools.
+* ``hidden-characters`` (error / warning): invisible and format characters in any string the
+  model will see (names, titles, descriptions, parameter descriptions at any depth, enum
+  values, defaults, property names): Unicode TAG characters (the ASCII they spell is decoded),
+  zero-width characters, bidi controls, other ``Cf`` characters and raw control characters. The
+  reference strips TAG characters from the top-level description at registration (REG §2) but
+  keeps everything else: the finding says whether the model still receives them. An error when
+  TAG or bidi characters reach the model.
+* ``model-instructions`` (error): text addressed to the model rather than describing the tool:
+  hidden-block markers (``<IMPORTANT>``, ``<system>``…), "ignore (all) previous instructions",
+  "do not tell / mention … the user", or requests to read files, configs or keys and pass them
+  in an argument (also inside decoded TAG text). Ordinary words ("important", "ignore lines that
+  start with #") are not findings.
+* ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
+  distinctive raw name), or tells the model how to use other servers' tools.
+* ``rug-pull`` (warning, with a baseline snapshot): an existing tool whose description or schema
+  changed since the saved snapshot: review it before trusting it again.
+* ``server-empty`` (info): a server that lists no tools.
+* ``duplicate-name`` (info): the same tool name on several servers (distinct wire names under
+  prefixed naming): the model sees it in several groups and needs the server word to pick one.
+* ``first-sentence-clipped`` (info): the listing line of a deferred tool is cut (the short
+  description ends with ``…``, RB §5.1).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..engine import constants as C
+from ..engine.catalog import Catalog
+from ..engine.config import ToolSearchConfig
+from .invisible import find_hidden
+from ..engine.inspector import Inspector
+from ..engine.listing import short_description
+from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
+
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_NAME_SEPARATORS = re.compile(r"[_.:\-\s]+")
+_PROVIDER_NAME = re.compile(C.PROVIDER_TOOL_NAME_PATTERN)
+# Chinese and Japanese are written without spaces between words: such text is never "one word".
+_CJK_CHAR = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+#: Rule id → what it checks, in report order.
+RULES: dict[str, str] = {
+    "load-problem": "an item the loader skipped (error) or repaired (warning)",
+    "name-invalid": "a name kept as is that OpenAI-style providers reject (^[a-zA-Z0-9_-]{1,64}$)",
+    "sanitized-collision": "tools of one server that are equal after sanitizing: none is registered",
+    "cross-server-collision": "a wire name produced by two servers: the later one is skipped",
+    "too-many-tools": f"more than {C.PROVIDER_MAX_TOOLS} tools in one request ({', '.join(C.PROVIDER_MAX_TOOLS_PROVIDERS)})",
+    "name-over-64": "a prefixed name over 64 characters, clamped with a hash suffix",
+    "duplicate-in-server": "a server lists the same tool name twice; later copies are dropped",
+    "description-empty": "no description (or whitespace only)",
+    "description-one-word": "a one-word description",
+    "description-no-ascii-words": "no ASCII word in the description: invisible to the reference search",
+    "unreachable": "no probe built from the tool's own name or listing words returns it within the limit",
+    "schema-large": "a schema far above the catalog's typical size",
+    "description-over-2048": f"a description over {C.LINT_DESCRIPTION_MAX_CHARS:,} characters",
+    "sdk-rejects": "a tool the official MCP SDK rejects, so it rejects the whole tools/list result",
+    "hidden-characters": "invisible or format characters (TAG, zero-width, bidi, Cf, controls) in text the model sees",
+    "model-instructions": "text addressed to the model: hidden-block markers, 'ignore previous instructions', secrecy, "
+                          "requests for files or keys",
+    "shadowing": "a tool's text names another server's tool or tells the model how to use other servers' tools",
+    "rug-pull": "a tool whose description or schema changed since the baseline snapshot",
+    "server-empty": "a server that lists no tools",
+    "duplicate-name": "the same tool name on several servers",
+    "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
+}
+_SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
+_RULE_RANK = {r: i for i, r in enumerate(RULES)}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One lint finding.
+
+    Attributes:
+        rule: a key of :data:`RULES`.
+        severity: ``error`` | ``warning`` | ``info``.
+        server: the server's name ("" for catalog-wide findings).
+        tool: the server's own tool name ("" for server- or catalog-wide findings).
+        name: the wire name the model would see ("" when it gets none).
+        message: what is wrong, with the numbers.
+        fix: one line saying what to change.
+        field: where in the tool, e.g. ``parameters.properties.path.description`` ("" = the tool).
+        offset: character offset (code points) in that field, when the finding is at a place.
+    """
+
+    rule: str
+    severity: str
+    server: str
+    tool: str
+    name: str
+    message: str
+    fix: str
+    field: str = ""
+    offset: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rule": self.rule, "severity": self.severity, "server": self.server, "tool": self.tool,
+                               "name": self.name, "message": self.message, "fix": self.fix}
+        if self.field:
+            out["field"] = self.field
+        if self.offset is not None:
+            out["offset"] = self.offset
+        return out
+
+
+@dataclass(frozen=True)
+class LintReport:
+    """All findings for one catalog and config.
+
+    Attributes:
+        catalog: the catalog's name; ``naming``: ``prefixed`` or ``as-is``.
+        findings: sorted by severity, rule (in :data:`RULES` order), server, tool.
+        tool_count: registered tools; ``deferred_count``: deferred ones at this config.
+        median_schema_tokens: the median tool definition size (chars4 tokens), 0 for no tools.
+        limit: the search limit the reachability probes used.
+    """
+
+    catalog: str
+    naming: str
+    findings: tuple[Finding, ...]
+    tool_count: int
+    deferred_count: int
+    median_schema_tokens: float
+    limit: int
+
+    def counts(self) -> dict[str, int]:
+        """``{severity: number of findings}`` for every severity (zeros included)."""
+        out = {s: 0 for s in C.LINT_SEVERITIES}
+        for f in self.findings:
+            out[f.severity] += 1
+        return out
+
+    def by_rule(self) -> dict[str, int]:
+        """``{rule: number of findings}`` for the rules that fired, in :data:`RULES` order."""
+        out: dict[str, int] = {}
+        for f in self.findings:
+            out[f.rule] = out.get(f.rule, 0) + 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``toolsearch lint --json`` object."""
+        return {
+            "catalog": self.catalog, "tool_names": self.naming, "tool_count": self.tool_count,
+            "deferred_count": self.deferred_count, "median_schema_tokens": self.median_schema_tokens,
+            "search_limit": self.limit, "counts": self.counts(), "rules": self.by_rule(),
+            "findings": [f.to_dict() for f in self.findings],
+            "thresholds": {
+                "name_max_chars": C.MCP_TOOL_NAME_MAX_LENGTH, "description_max_chars": C.LINT_DESCRIPTION_MAX_CHARS,
+                "schema_median_factor": C.LINT_SCHEMA_MEDIAN_FACTOR, "schema_min_tokens": C.LINT_SCHEMA_MIN_TOKENS,
+                "provider_max_tools": C.PROVIDER_MAX_TOOLS, "providers": list(C.PROVIDER_MAX_TOOLS_PROVIDERS),
+                "short_description_max_chars": C.SHORT_DESCRIPTION_MAX_CHARS,
+            },
+        }
+
+
+def probe_keywords(description: str) -> list[str]:
+    """The keyword probe words of a description (see the module docstring, ``unreachable``)."""
+    short = short_description(description)
+    if short.endswith(C.ELLIPSIS):
+        short = short[:-1]
+    out: list[str] = []
+    for word in _ASCII_WORD.findall(short):
+        word = word.lower()
+        if (len(word) < C.LINT_PROBE_MIN_WORD_CHARS or word.isdigit() or word in C.LINT_PROBE_STOP_WORDS
+                or word in out):
+            continue
+        out.append(word)
+        if len(out) == C.LINT_PROBE_MAX_KEYWORDS:
+            break
+    return out
+
+
+def name_probe(raw_name: str) -> str:
+    """The name probe: the tool's own name with ``_ . : -`` and whitespace as single spaces."""
+    return _NAME_SEPARATORS.sub(" ", raw_name).strip()
+
+
+def _wire(server_name: str, server_kind: str, tool_name: str, naming: str) -> tuple[str, str]:
+    """``(wire name, unclamped full name)`` as registration computes them."""
+    if naming == "prefixed" and server_kind == "mcp":
+        full = C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server_name) + C.MCP_NAME_SEPARATOR + sanitize_name_part(tool_name)
+        return clamp_tool_name(full), full
+    return tool_name, tool_name
+
+
+def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline: Catalog | None = None) -> LintReport:
+    """Lint ``inspector``'s catalog as registered with its naming, at ``config`` (default settings
+    when ``None``; the defer set and ``search_default_limit`` matter). With ``baseline`` (a saved
+    snapshot of the same servers), changed tools are ``rug-pull`` findings.
+
+    Returns:
+        A :class:`LintReport`; the rules are described in the module docstring.
+    """
+    config = config or ToolSearchConfig()
+    catalog, registration, profile = inspector.catalog, inspector.registration, inspector.profile
+    naming = inspector.naming
+    findings: list[Finding] = []
+
+    def add(rule: str, severity: str, server: str, tool: str, name: str, message: str, fix: str,
+            field: str = "", offset: int | None = None) -> None:
+        findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
+
+    for problem in catalog.problems:
+        if problem.severity in ("error", "warning"):
+            add("load-problem", problem.severity, "", "", "", f"{problem.where}: {problem.message}",
+                "Fix the item in the catalog file (the message names the place and what was expected).")
+    owners = {t.name: t.server for t in registration.tools}
+    # --- names ---------------------------------------------------------------------------
+    producers: dict[str, list[tuple[str, str]]] = {}  # wire name -> [(server, raw tool)]
+    for server in catalog.servers:
+        names = [t.name for t in server.tools]
+        if server.kind == "mcp":
+            tools_cfg = server.config.get("tools") if isinstance(server.config.get("tools"), Mapping) else {}
+            kept, _ = filter_tool_names(names, tools_cfg)
+            names = [n for n in names if n in set(kept)]
+        counts: dict[str, int] = {}
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+        by_wire: dict[str, list[str]] = {}
+        for raw in dict.fromkeys(names):
+            wire, full = _wire(server.name, server.kind, raw, naming)
+            by_wire.setdefault(wire, []).append(raw)
+            if counts[raw] > 1:
+                add("duplicate-in-server", "warning", server.name, raw, wire,
+                    f"listed {counts[raw]} times; the harness keeps the first and drops the rest",
+                    "List each tool once in the server's tools/list.")
+            if wire != full:
+                cut_inside_server = len(C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + C.MCP_NAME_SEPARATOR) > \
+                    C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1
+                lost = " (the tool's own name is cut off entirely)" if cut_inside_server else ""
+                add("name-over-64", "warning", server.name, raw, wire,
+                    f"prefixed name {full!r} is {len(full)} characters; the reference clamps it to {wire!r}{lost}",
+                    "Shorten the server name in the config (it is in every tool name) or the tool name, so "
+                    "mcp__<server>__<tool> fits in 64 characters.")
+            elif not _PROVIDER_NAME.match(wire):
+                add("name-invalid", "error", server.name, raw, wire,
+                    f"name {wire!r} ({len(wire)} characters) does not match {C.PROVIDER_TOOL_NAME_PATTERN}; "
+                    "OpenAI-style providers reject the whole request",
+                    "Rename the tool to at most 64 characters of letters, digits, '_' and '-'.")
+        for wire, raws in by_wire.items():
+            if len(raws) > 1:
+                for raw in raws:
+                    others = ", ".join(repr(r) for r in raws if r != raw)
+                    verb = "both become" if len(raws) == 2 else "all become"
+                    add("sanitized-collision", "error", server.name, raw, "",
+                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (REG §1.5)",
+                        "Rename one of them, or leave one out with tools.exclude, so they differ after "
+                        "sanitizing.")
+            else:
+                producers.setdefault(wire, []).append((server.name, raws[0]))
+    for wire, made_by in producers.items():
+        if len({s for s, _ in made_by}) < 2:
+            continue
+        owner = owners.get(wire)
+        for server_name, raw in made_by:
+            if server_name == owner:
+                continue
+            add("cross-server-collision", "error", server_name, raw, wire,
+                f"{wire!r} is also produced by server {owner!r}; the registry keeps the first registration "
+                f"({owner!r} here, by server name; a live harness keeps whichever connects first) and skips this one",
+                "Rename one of the servers in the config (or the tool) so the wire names differ.")
+    if naming == "prefixed":
+        for raw, servers in catalog.duplicate_tool_names().items():
+            for server_name in servers:
+                others = ", ".join(repr(s) for s in servers if s != server_name)
+                add("duplicate-name", "info", server_name, raw, _wire_of(catalog, server_name, raw, naming),
+                    f"the tool name {raw!r} is also on server(s) {others}: the listing shows it in several groups",
+                    "Make each description name its service, so a query can tell the tools apart.")
+
+    # --- descriptions ----------------------------------------------------------------------
+    bridge = inspector.bridge(config)
+    deferred = {t.name: t for t in bridge.deferred}
+    registered = {(t.server, t.raw_name): t for t in registration.tools}
+    for server in catalog.servers:
+        seen: set[str] = set()
+        for tool in server.tools:
+            if tool.name in seen:
+                continue
+            seen.add(tool.name)
+            reg = registered.get((server.name, tool.name))
+            wire = reg.name if reg is not None else ""
+            raw = tool.description
+            if raw is None or not raw.strip():
+                if server.kind == "mcp" and not raw:
+                    default = profile.text("registration", "default_description", tool=tool.name, server=server.name)
+                    what = f"no description; the harness substitutes {default!r}"
+                else:
+                    what = "the description is whitespace only" if raw else "no description"
+                add("description-empty", "warning", server.name, tool.name, wire,
+                    f"{what}: the listing and the search know only the name",
+                    "Write a first sentence saying what the tool does to which object.")
+                continue
+            if len(raw.split()) == 1 and not _CJK_CHAR.search(raw):
+                add("description-one-word", "warning", server.name, tool.name, wire,
+                    f"the description is one word ({raw.strip()[:40]!r})",
+                    "Write a first sentence saying what the tool does to which object.")
+            description = reg.description if reg is not None else raw
+            if len(description) > C.LINT_DESCRIPTION_MAX_CHARS:
+                add("description-over-2048", "warning", server.name, tool.name, wire,
+                    f"the description is {len(description):,} characters (over {C.LINT_DESCRIPTION_MAX_CHARS:,}); "
+                    f"tool_search shows the first {C.SEARCH_DESCRIPTION_MAX_CHARS}",
+                    "Keep the description to what the tool does and when to use it; move reference material "
+                    "into parameter descriptions or documentation.")
+            if wire in deferred:
+                if not _ASCII_WORD.search(description):
+                    add("description-no-ascii-words", "warning", server.name, tool.name, wire,
+                        "the description has no ASCII word, so the reference search sees only the name words, "
+                        "the server label and the parameter names",
+                        "Add an English first sentence or keywords beside the original text (or search with a "
+                        "Unicode-aware tokenizer).")
+                short = short_description(description)
+                if short.endswith(C.ELLIPSIS):
+                    add("first-sentence-clipped", "info", server.name, tool.name, wire,
+                        f"the listing line shows {short!r}",
+                        f"Start with a first sentence of at most {C.SHORT_DESCRIPTION_MAX_CHARS} characters; put "
+                        "details after it.")
+
+    # --- reachability ------------------------------------------------------------------------
+    index = bridge.index
+    limit = bridge.resolve_limit(None)
+    depth = max(len(index), 1)
+    for tool in bridge.deferred:
+        probes = [p for p in (name_probe(tool.raw_name), " ".join(probe_keywords(tool.description))) if p]
+        outcomes = []
+        reachable = False
+        for probe in dict.fromkeys(probes):
+            ranking = [n for n, _ in index.search(probe, depth)]
+            if tool.name in ranking:
+                position = ranking.index(tool.name) + 1
+                if position <= limit:
+                    reachable = True
+                    break
+                outcomes.append(f"{probe!r} → rank {position}")
+            else:
+                outcomes.append(f"{probe!r} → {_why_not(index, probe, tool.name, limit)}")
+        if probes and not reachable:
+            add("unreachable", "warning", tool.server, tool.raw_name, tool.name,
+                f"not in the first {limit} results for its own words: " + "; ".join(outcomes),
+                "Make the name and the first sentence say what is specific to this tool (action and object); "
+                "near-duplicates compete for the same words.")
+
+    # --- schema sizes --------------------------------------------------------------------------
+    per_tool = inspector.planner.tool_tokens("chars4")
+    sizes = {t.name: per_tool[t.name] for t in registration.tools if t.name not in C.BRIDGE_NAMES}
+    median = float(statistics.median(sizes.values())) if sizes else 0.0
+    threshold = max(C.LINT_SCHEMA_MEDIAN_FACTOR * median, C.LINT_SCHEMA_MIN_TOKENS)
+    by_name = registration.by_name()
+    for name, tokens in sizes.items():
+        if tokens > threshold or tokens > C.LINT_SCHEMA_ABSOLUTE_TOKENS:
+            tool = by_name[name]
+            ratio = tokens / median if median else float("inf")
+            over = (f"{ratio:.1f}× the catalog median of {median:g}" if tokens > threshold else
+                    f"over {C.LINT_SCHEMA_ABSOLUTE_TOKENS:,} tokens whatever the catalog's median ({median:g})")
+            add("schema-large", "warning", tool.server, tool.raw_name, name,
+                f"the definition is {tokens:,} tokens (chars4), {over}",
+                "Trim parameter descriptions and long enums, or split the tool; every tool_describe (and every "
+                "eager request) pays for it.")
+
+    # --- tools per request ---------------------------------------------------------------------
+    cap = C.PROVIDER_MAX_TOOLS
+    providers = " and ".join(C.PROVIDER_MAX_TOOLS_PROVIDERS)
+    plan = inspector.plan(config)
+    eager = sum(1 for t in registration.tools if t.name not in C.BRIDGE_NAMES)
+    if len(plan.tools) > cap:
+        if plan.activated:
+            how = f"{plan.visible_count:,} visible + {len(C.BRIDGE_NAMES)} bridge tools"
+        elif not config.active:
+            how = "tool search is off at these settings, so every tool is sent"
+        else:
+            how = "nothing is deferrable, so tool search is not active and every tool is sent"
+        add("too-many-tools", "error", "", "", "",
+            f"the request carries {len(plan.tools):,} tools ({how}); {providers} reject more than {cap}",
+            "Keep tool search on and defer more tools (name them in defer), or leave some servers out.")
+    elif eager > cap:
+        add("too-many-tools", "warning", "", "", "",
+            f"with tool search off the request would carry {eager:,} tools; {providers} reject more than {cap}",
+            "Keep tool search enabled (enabled: auto or on) for these providers.")
+
+    # --- poisoning, SDK acceptance, empty servers, changes since a baseline ----------------------
+    for finding in poisoning(catalog, naming, registered):
+        findings.append(finding)
+    for finding in sdk_rejections(catalog, naming):
+        findings.append(finding)
+    for server in catalog.servers:
+        if not server.tools and server.kind == "mcp":
+            add("server-empty", "info", server.name, "", "", "the server lists no tools; it adds nothing to the catalog",
+                "Check the server's configuration (a missing key or permission often empties its list), or leave "
+                "it out.")
+    if baseline is not None:
+        findings.extend(rug_pulls(baseline, catalog, naming))
+
+    findings.sort(key=lambda f: (_SEVERITY_RANK[f.severity], _RULE_RANK[f.rule], f.server, f.tool, f.field,
+                                 f.offset or 0, f.message))
+    return LintReport(catalog.name, naming, tuple(findings), len(registration.tools), len(bridge.deferred),
+                      median, limit)
+
+
+def _wire_of(catalog, server_name: str, raw: str, naming: str) -> str:
+    kind = next((s.kind for s in catalog.servers if s.name == server_name), "mcp")
+    return _wire(server_name, kind, raw, naming)[0]
+
+
+def _why_not(index, probe: str, name: str, limit: int) -> str:
+    ex = index.explain(probe, limit, max_candidates=len(index))
+    if not ex.tokens:
+        return "no searchable word"
+    candidate = next((c for c in ex.candidates if c.name == name), None)
+    if candidate is None:
+        return "shares no term"
+    return f"not admitted: {candidate.reason}"
+
+
+# --- tool poisoning ----------------------------------------------------------------------------
+
+_HIDDEN_HELP = {
+    "tag": "Unicode TAG characters (invisible; they spell ASCII text)",
+    "bidi": "bidi control characters (they reorder how the text reads)",
+    "zero-width": "zero-width characters",
+    "format": "invisible format (Cf) characters",
+    "control": "raw control characters",
+}
+_MARKER = re.compile(r"<\s*/?\s*(important|system|instructions?|secret|hidden|admin|assistant|note[ _-]to[ _-]"
+                     r"(?:the[ _-])?(?:model|assistant|ai)|sudo)\b[^<>]{0,40}>|\[/?(?:INST|SYSTEM)\]|<\|im_start\|>",
+                     re.IGNORECASE)
+_IGNORE_PREVIOUS = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+                              r"(?:previous|prior|above|earlier|preceding|former|system)\s+"
+                              r"(?:instructions?|prompts?|messages?|rules|directions|guidelines)"
+                              r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
+                              r"(?:instructions?|prompts?|rules|directions|guidelines|everything)\s+(?:above|before\s+this|"
+                              r"you\s+(?:were|have\s+been)\s+given)\b", re.IGNORECASE)
+_SECRECY = re.compile(r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|"
+                      r"inform(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|"
+                      r"let(?:ting)?)\b[^.!?\n]{0,50}?\b(?:the\s+)?user\b", re.IGNORECASE)
+_SENSITIVE = (r"(?:~/|\$HOME/|/home/\w+/)?\.(?:ssh|aws|gnupg|netrc|git-credentials|npmrc|pypirc|docker/config\.json)"
+              r"|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow)|\bmcp\.json\b|"
+              r"claude_desktop_config\.json|\bcredentials(?:\.json)?\b|\bprivate[ _]key\b|\bapi[ _-]?keys?\b|"
+              r"\bsecrets?\b|\bpasswords?\b|\baccess[ _]tokens?\b|\bconfig(?:uration)?\s+files?\b")
+_READ_VERBS = r"\b(?:read|cat|open|load|fetch|grab|collect|copy|look\s+up)\b"
+_PASS_VERBS = r"\b(?:pass|send|put|include|provide|attach|add|paste|append|forward|upload)\b"
+_ARGUMENT = (r"\b(?:as|in|into|via|inside|through|to)\s+(?:the\s+|a\s+|this\s+)?(?:[`'\"][\w.-]+[`'\"]|[\w.-]+\s+"
+             r"(?:argument|parameter|param|field|input))")
+_GAP = r"(?:[^.!?\n]|\.(?=\S))"  # within one sentence (a dot inside a path is not an end)
+_EXFILTRATE = re.compile(
+    rf"{_READ_VERBS}{_GAP}{{0,60}}?(?:{_SENSITIVE}){_GAP}{{0,60}}?(?:{_PASS_VERBS}|{_ARGUMENT})"
+    rf"|{_PASS_VERBS}{_GAP}{{0,40}}?(?:contents?|value|text)\s+of\s+{_GAP}{{0,40}}?(?:{_SENSITIVE})"
+    rf"|{_PASS_VERBS}{_GAP}{{0,40}}?(?:{_SENSITIVE}){_GAP}{{0,40}}?{_ARGUMENT}", re.IGNORECASE)
+_OTHER_TOOLS = re.compile(r"\b(?:when|whenever|before|after|instead\s+of)\s+(?:you\s+)?(?:use|using|call|calling|invoke|"
+                          r"invoking|run|running)\s+(?:any|all|every|other|another|the\s+other)\s+(?:\w+\s+)?"
+                          r"(?:tools?|servers?)\b|\b(?:all|any|every)\s+other\s+(?:tools?|servers?)\s+(?:must|should|"
+                          r"need|require)", re.IGNORECASE)
+
+
+def model_strings(tool: Any) -> list[tuple[str, str]]:
+    """``[(field, text)]``: every string of a catalog tool the model sees: ``name``, ``title``,
+    ``description`` and, in the input schema (``parameters…``), descriptions, titles, enum and
+    const values, defaults and examples at any depth, and property names (field ``…properties.<key>``).
+    """
+    out: list[tuple[str, str]] = [("name", tool.name)]
+    title = tool.extra.get("title") if isinstance(tool.extra, Mapping) else None
+    if isinstance(title, str):
+        out.append(("title", title))
+    if isinstance(tool.description, str):
+        out.append(("description", tool.description))
+
+    def walk(value: Any, path: str, depth: int) -> None:
+        if depth > 64:
+            return
+        if isinstance(value, str):
+            out.append((path, value))
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                key_text = str(key)
+                if path.endswith(".properties") or path == "parameters.properties":
+                    out.append((f"{path}.{key_text}", key_text))
+                walk(item, f"{path}.{key_text}", depth + 1)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]", depth + 1)
+
+    if isinstance(tool.input_schema, Mapping):
+        for key, item in tool.input_schema.items():
+            if key in ("type", "required", "$schema"):
+                continue
+            walk(item, f"parameters.{key}", 1)
+    # Keep the texts, not the structural words: "type" values, "$ref" targets and formats are
+    # not read by the model as prose; a property name is kept (it is part of the call).
+    return [(f, t) for f, t in out if not f.endswith((".type", ".$ref", ".format", ".pattern", ".required"))
+            and ".required[" not in f and not f.endswith(".type]")]
+
+
+def _instruction_hits(text: str) -> list[tuple[int, str]]:
+    hits: list[tuple[int, str]] = []
+    for regex, what in ((_MARKER, "a hidden-block marker"), (_IGNORE_PREVIOUS, "an order to ignore previous instructions"),
+                        (_SECRECY, "an order to keep something from the user"),
+                        (_EXFILTRATE, "a request to read files, configs or keys and pass them on")):
+        for match in regex.finditer(text):
+            hits.append((match.start(), f"{what}: {match.group(0)[:80]!r}"))
+    return hits
+
+
+def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None) -> list[Finding]:
+    """``hidden-characters``, ``model-instructions`` and ``shadowing`` findings (see the module
+    docstring) over every string the model sees (:func:`model_strings`)."""
+    registered = registered or {}
+    findings: list[Finding] = []
+    # name -> [(server, tool)] for every wire name and every distinctive raw name (one lookup per
+    # word of a text, so large catalogs stay fast).
+    names: dict[str, list[tuple[str, str]]] = {}
+    for other in catalog.servers:
+        for tool in other.tools:
+            names.setdefault(_wire(other.name, other.kind, tool.name, naming)[0], []).append((other.name, tool.name))
+            if len(tool.name) >= 6 and re.search(r"[_\-]|[a-z][A-Z]", tool.name):
+                names.setdefault(tool.name, []).append((other.name, tool.name))
+    own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
+    for server in catalog.servers:
+        seen: set[str] = set()
+        for tool in server.tools:
+            if tool.name in seen:
+                continue
+            seen.add(tool.name)
+            reg = registered.get((server.name, tool.name))
+            wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
+
+            def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
+                findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
+
+            for field, text in model_strings(tool):
+                for hidden in find_hidden(text):
+                    renamed = field == "name" and hidden.text not in wire
+                    stripped = (hidden.kind == "tag" and field == "description") or renamed
+                    if renamed:
+                        fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
+                                "receive them (a client that keeps names as sent does)")
+                    elif stripped:
+                        fate = ("the server sent them; registration strips TAG characters from the description "
+                                "(REG §2), so the model does not receive them")
+                    else:
+                        fate = "the model receives them as sent"
+                    decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+                    severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
+                    add("hidden-characters", severity,
+                        f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
+                        "Remove the invisible characters from the tool text (and distrust a server that sends "
+                        "them).", field, hidden.offset)
+                    if hidden.decoded:
+                        for offset, what in _instruction_hits(hidden.decoded):
+                            add("model-instructions", "error", f"hidden TAG text carries {what}",
+                                "Remove the hidden text; a tool description should only describe the tool.",
+                                field, hidden.offset + offset)
+                for offset, what in _instruction_hits(text):
+                    add("model-instructions", "error", f"text addressed to the model: {what}",
+                        "Rewrite it to describe what the tool does; a tool's text must not instruct the model.",
+                        field, offset)
+                if field == "name":
+                    continue
+                for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
+                    add("shadowing", "warning", what,
+                        "A tool should describe itself only; remove references to other servers' tools.", field, offset)
+    return findings
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: str,
+                 own: set[str]) -> list[tuple[int, str]]:
+    hits: list[tuple[int, str]] = []
+    reported: set[tuple[str, str]] = set()
+    for match in _WORD.finditer(text):
+        word = match.group(0)
+        for other, tool in names.get(word, ()):
+            # another server's tool; a raw name the server itself also has refers to its own tool
+            if other == server or (word == tool and word in own) or (other, tool) in reported:
+                continue
+            reported.add((other, tool))
+            hits.append((match.start(), f"names {other}'s tool {tool!r} (another server)"))
+    match = _OTHER_TOOLS.search(text)
+    if match:
+        hits.append((match.start(), f"tells the model how to use other tools: {match.group(0)[:80]!r}"))
+    return hits
+
+
+# --- what the official SDK rejects -------------------------------------------------------------
+
+def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``sdk-rejects`` findings: MCP tools the official ``mcp`` SDK's ``Tool`` model rejects (one
+    such tool makes SDK clients reject the server's whole ``tools/list`` result)."""
+    try:
+        # The wire model the SDK client validates a 2025-11-25 tools/list result with (the
+        # top-level Tool model is lenient; the per-version one is what rejects a listing).
+        from mcp_types import _v2025_11_25 as wire  # noqa: PLC0415
+        from pydantic import ValidationError  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - another SDK layout: nothing to check against
+        return []
+    findings: list[Finding] = []
+    for server in catalog.servers:
+        if server.kind != "mcp":
+            continue
+        for tool in server.tools:
+            raw: dict[str, Any] = {**dict(tool.extra), "name": tool.name}
+            if tool.description is not None:
+                raw["description"] = tool.description
+            raw["inputSchema"] = tool.input_schema if tool.input_schema is not None else {"type": "object"}
+            try:
+                wire.Tool.model_validate(raw)
+            except ValidationError as exc:
+                errors = exc.errors()
+                first = errors[0] if errors else {}
+                where = ".".join(str(x) for x in first.get("loc", ()))
+                detail = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", exc))
+                findings.append(Finding(
+                    "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
+                    f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
+                    "SDK-based clients see none of its tools",
+                    'Fix the tool definition (an inputSchema must be an object schema with "type": "object").',
+                    "parameters" if where.startswith("inputSchema") else where))
+    return findings
+
+
+# --- changes since a saved snapshot ------------------------------------------------------------
+
+def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``rug-pull`` findings: tools present in both catalogs (same server and tool name) whose
+    description or input schema differ. A server that changes an approved tool's text later is
+    the "rug pull" pattern of tool poisoning; the finding says what changed."""
+    import json  # noqa: PLC0415
+
+    old = {(s.name, t.name): t for s in before.servers for t in s.tools}
+    findings: list[Finding] = []
+    for server in after.servers:
+        for tool in server.tools:
+            previous = old.get((server.name, tool.name))
+            if previous is None:
+                continue
+            changed = []
+            if (previous.description or "") != (tool.description or ""):
+                changed.append("description")
+            if json.dumps(previous.input_schema, sort_keys=True) != json.dumps(tool.input_schema, sort_keys=True):
+                changed.append("input schema")
+            if not changed:
+                continue
+            findings.append(Finding(
+                "rug-pull", "warning", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
+                f"the {' and '.join(changed)} changed since the baseline snapshot: possible rug pull (a server "
+                "changing an approved tool's text)",
+                "Review the new text before trusting the tool again; pin the server version if the change is "
+                "unexpected.", "description" if changed == ["description"] else "parameters" if changed == ["input schema"]
+                else ""))
+    return findings

@@ -1,0 +1,451 @@
+"""A self-contained HTML report of one catalog at one setting, for a design review.
+
+:func:`build_report` returns one HTML document with no external resources: the catalog summary,
+the settings and the budget arithmetic (RB §4), tier and form, the per-server table, the
+degradation steps, a table of the listing form over context length × threshold_pct, the
+settings that reach each form, the exact ``tool_search`` description and the catalog notes.
+Charts are passed in as ready-made HTML fragments (the app renders its plotly figures), so this
+module needs no plotting library.
+
+Every piece of catalog text (server and tool names, descriptions, labels, notes) is untrusted
+and goes through :func:`html.escape`; a description containing ``<script>`` appears literally.
+The output is deterministic: the same inputs give the same bytes (the generation time is an
+argument, like every other input).
+
+Besides the plan, the report carries the results the caller computed for the same catalog and
+settings: ``tool_search`` responses, the lint report, a search-quality evaluation and the
+disclosure strategies; each is a section, or a line saying it was not computed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from .. import __version__
+from ..engine import constants as C
+from ..engine.config import ToolSearchConfig, dump_config_block
+from ..engine.inspector import Inspector
+from .invisible import reveal_html
+from ..engine.plan import Plan
+from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
+                    recommend)
+
+if TYPE_CHECKING:  # the result types, for hints only (the report reads their public fields)
+    from .evaluation import Evaluation
+    from .lint import LintReport
+    from .strategies import StrategyResult
+
+#: Goals listed in the "settings that reach each form" table, with their wording.
+GOALS: tuple[tuple[str, str], ...] = (
+    ("full", "form full (every tool with its short description)"),
+    ("names", "every server at names or better"),
+    ("mixed", "tier 1 (tool names listed)"),
+    ("groups", "any listing (summary lines or better)"),
+)
+
+_CSS = """
+mark.hidden-char{background:#ffd8d8;color:#82071e;border-radius:3px;padding:0 2px;font-weight:600}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;
+     padding:0 1rem;color:#1f2328;line-height:1.45}
+h1{font-size:1.7rem;margin-bottom:.2rem} h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #d0d7de;
+     padding-bottom:.2rem} .sub{color:#57606a;margin-top:0}
+table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem} th,td{border:1px solid #d0d7de;padding:.25rem .5rem;
+     text-align:left;vertical-align:top} th{background:#f6f8fa} td.num{text-align:right;font-variant-numeric:tabular-nums}
+pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;overflow:auto;white-space:pre-wrap;
+     word-break:break-word;font-size:.85rem}
+.badge{display:inline-block;padding:.15rem .6rem;border-radius:1rem;font-weight:600;margin-right:.5rem}
+.state{font-weight:600} .grid td{text-align:center;font-size:.8rem;min-width:3.5rem}
+dl.meta{display:grid;grid-template-columns:max-content auto;gap:.1rem 1rem;margin:.5rem 0}
+dl.meta dt{color:#57606a} dl.meta dd{margin:0;font-variant-numeric:tabular-nums}
+.grid th{text-align:center} .muted{color:#57606a} footer{margin-top:3rem;color:#57606a;font-size:.85rem}
+"""
+
+
+def _luminance(color: str) -> float:
+    """WCAG 2.x relative luminance of a ``#rrggbb`` color (0 black … 1 white)."""
+    value = color.lstrip("#")
+    if len(value) != 6:
+        raise ValueError(f"expected a #rrggbb color, got {color!r}")
+    channels = []
+    for i in (0, 2, 4):
+        c = int(value[i:i + 2], 16) / 255
+        channels.append(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4)
+    r, g, b = channels
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG 2.x contrast ratio of two ``#rrggbb`` colors (1.0 … 21.0; AA for normal text needs
+    4.5). Raises ``ValueError`` for another color syntax."""
+    a, b = sorted((_luminance(foreground), _luminance(background)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def text_on(background: str) -> str:
+    """``#000000`` or ``#ffffff``, whichever contrasts more with ``background`` (``#rrggbb``)."""
+    return "#000000" if contrast_ratio("#000000", background) >= contrast_ratio("#ffffff", background) else "#ffffff"
+
+
+def esc(value: Any) -> str:
+    """``html.escape(str(value))`` with quotes escaped too, and invisible characters shown as
+    highlighted markers (``⟨U+200B⟩``, decoded TAG text; :func:`toolsearch.analysis.invisible.reveal_html`):
+    the one way catalog text enters HTML."""
+    return reveal_html(str(value))
+
+
+def _tokens(n: int) -> str:
+    return f"{n:,} tokens"
+
+
+def _context(n: int | None) -> str:
+    return f"{n:,} tokens" if n else "unknown"
+
+
+def _short_context(n: int | None) -> str:
+    if not n:
+        return "unknown"
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n % 1000 == 0:
+        return f"{n // 1000}K"
+    return f"{n:,}"
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterable[int] = (),
+           cell_style: Any = None, css_class: str = "") -> str:
+    """An HTML table; every cell is escaped. ``cell_style(row, col, value)`` may return a CSS
+    string for a cell (only called with engine values, never catalog text as style)."""
+    numeric = set(numeric)
+    out = [f'<table class="{css_class}">' if css_class else "<table>",
+           "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"]
+    for r, row in enumerate(rows):
+        cells = []
+        for c, value in enumerate(row):
+            text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else ("—" if value is None else value)
+            style = cell_style(r, c, value) if cell_style else ""
+            attrs = (' class="num"' if c in numeric else "") + (f' style="{esc(style)}"' if style else "")
+            cells.append(f"<td{attrs}>{esc(text)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _color(colors: Mapping[str, str], key: str) -> str:
+    return colors.get(key, "#57606a")
+
+
+def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context_length: int | None) -> str:
+    def pct(n: int) -> str:
+        return f" ({100 * n / context_length:.1f}% of context)" if context_length else ""
+
+    saved = plan.eager_tokens - plan.tools_tokens
+    rows = [
+        ("catalog", inspector.catalog.name),
+        ("source", source_label or ", ".join(inspector.catalog.sources) or "—"),
+        *([("session scope", f"{inspector.scope.describe()} ({len(inspector.registration.tools):,} of "
+                             f"{len(inspector.full_registration.tools):,} tools)")] if inspector.scope is not None else []),
+        ("servers", f"{len(plan.servers):,}"),
+        ("tools (registered)", f"{len(inspector.registration.tools):,}"),
+        ("deferred tools", f"{plan.deferred_count:,}"),
+        ("visible tools", f"{plan.visible_count:,}"),
+        (f"all schemas up front ({plan.display_tokenizer})", _tokens(plan.eager_tokens) + pct(plan.eager_tokens)),
+        (f"tools array with tool search ({plan.display_tokenizer})", _tokens(plan.tools_tokens) + pct(plan.tools_tokens)),
+        ("saved per request", _tokens(saved) + (f" ({100 * saved / plan.eager_tokens:.0f}% of the eager cost)"
+                                                 if plan.eager_tokens else "")),
+    ]
+    if plan.activated and saved < 0:
+        rows.append(("verdict", f"tool search adds {-saved:,} tokens per request here; consider enabled: off"))
+    return _table(["", "value"], rows)
+
+
+def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, context_length: int | None) -> str:
+    rows = [
+        ("context length", _context(context_length)),
+        ("planning tokenizer (decides what fits)", plan.planning_tokenizer),
+        ("display tokenizer (costs shown)", plan.display_tokenizer),
+        ("tool names", inspector.naming),
+        ("wording profile", f"{inspector.profile.name} ({inspector.profile.source})"),
+    ]
+    parts = [_table(["setting", "value"], rows),
+             "<p>The <code>tools.tool_search</code> block:</p>",
+             f"<pre>{esc(dump_config_block(config))}</pre>"]
+    if config.warnings:
+        parts.append("<ul>" + "".join(f"<li>{esc(w)}</li>" for w in config.warnings) + "</ul>")
+    return "\n".join(parts)
+
+
+def _budget(plan: Plan, config: ToolSearchConfig, context_length: int | None) -> str:
+    if context_length:
+        leg = (f"int({context_length:,} × {config.threshold_pct:g} / 100) = {plan.pct_leg:,} tokens")
+    else:
+        leg = f"{plan.pct_leg:,} tokens (fixed fallback: context length unknown)"
+    fits = ("nothing fits or the listing is off" if plan.listing_form == "none" else "fits")
+    items = [
+        f"Percentage leg: {leg}",
+        f"Cap (listing_max_tokens): {config.listing_max_tokens:,} tokens",
+        f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>, decided by {esc(plan.budget_winner)}",
+        f"Listing: {plan.listing_tokens:,} tokens ({esc(plan.planning_tokenizer)}), {fits}",
+    ]
+    return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+def _filled(color: str) -> str:
+    """CSS for text on a filled ``color``: the background and black or white text, whichever
+    contrasts more (WCAG AA)."""
+    return f"background:{color};color:{text_on(color)}"
+
+
+def _tier(plan: Plan, colors: Mapping[str, str]) -> str:
+    tier_text = {0: "Tier 0 · no bridge", 1: "Tier 1 · listing embedded", 2: "Tier 2 · summaries or bare bridge"}
+    tier_color = {0: _color(colors, "none"), 1: _color(colors, "full"), 2: _color(colors, "groups")}
+    return (f'<p><span class="badge" style="{esc(_filled(tier_color[plan.tier]))}">{esc(tier_text[plan.tier])}</span>'
+            f'<span class="badge" style="{esc(_filled(_color(colors, plan.listing_form)))}">'
+            f"Form: {esc(plan.listing_form)}</span></p>")
+
+
+def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
+    header = ["server", "kind", "tools", "state", "collapse #", "schemas (tokens)", "full block (tokens)",
+              "names block (tokens)", "summary line (tokens)", "why"]
+    rows = [(s.name, s.kind, s.tool_count, s.state, s.collapse_rank, s.schema_tokens, s.full_tokens,
+             s.names_tokens, s.summary_tokens, s.reason) for s in plan.servers]
+    states = [s.state for s in plan.servers]
+
+    def style(r: int, c: int, value: Any) -> str:
+        return f"{_filled(_color(colors, states[r]))};font-weight:600" if c == 3 else ""
+
+    note = ""
+    if plan.collapse_order:
+        note = ("<p class=\"muted\">Collapse order (largest names block first, ties by label): "
+                + " → ".join(esc(label) for label in plan.collapse_order) + "</p>")
+    return _table(header, rows, numeric=(2, 4, 5, 6, 7, 8), cell_style=style) + note
+
+
+def _steps(plan: Plan) -> str:
+    if not plan.steps:
+        return "<p class=\"muted\">No degradation: tool search or the listing is off.</p>"
+    rows = [(i + 1, s.form, ", ".join(s.collapsed), s.tokens, "yes" if s.fits else "no")
+            for i, s in enumerate(plan.steps)]
+    return _table(["step", "form", "collapsed servers", "listing (tokens)", f"fits in {plan.budget:,}"],
+                  rows, numeric=(0, 3))
+
+
+def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors: Mapping[str, str],
+          context_lengths: Sequence[int], threshold_pcts: Sequence[float]) -> str:
+    ladder = listing_ladder(inspector.planner, config, tokenizer)
+    points = form_grid(ladder, config, context_lengths, threshold_pcts)
+    by_key = {(p.threshold_pct, p.context_length): p for p in points}
+    header = "<tr><th>threshold_pct (rows) / context length (columns)</th>" + "".join(
+        f"<th>{esc(_short_context(c))}</th>" for c in context_lengths) + "</tr>"
+    rows = []
+    for pct in threshold_pcts:
+        cells = []
+        for context in context_lengths:
+            p = by_key[(config.with_overrides(threshold_pct=pct).threshold_pct, context)]
+            title = (f"budget {p.budget:,} tokens, listing {p.listing_tokens:,} tokens, tier {p.tier}, "
+                     f"form {p.listing_form}")
+            cells.append(f'<td style="{esc(_filled(_color(colors, p.listing_form)))}" title="{esc(title)}">'
+                         f"{esc(p.listing_form)}<br>{p.budget:,}</td>")
+        rows.append(f"<tr><th>{pct:g}%</th>" + "".join(cells) + "</tr>")
+    legend = " ".join(f'<span class="badge" style="{esc(_filled(_color(colors, f)))}">{esc(f)}</span>'
+                      for f in C.FORMS)
+    return (f"<p>At listing_max_tokens {config.listing_max_tokens:,} tokens ({esc(ladder.planning_tokenizer)}). "
+            f"Each cell: form and budget (tokens). {legend}</p>"
+            f'<table class="grid">{header}{"".join(rows)}</table>')
+
+
+def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int | None, tokenizer: str) -> str:
+    ladder = listing_ladder(inspector.planner, config, tokenizer)
+    rows = []
+    for goal, words in GOALS:
+        rec = recommend(ladder, config, context_length, goal)
+        if rec.budget is None:
+            rows.append((words, None, None, None, "never", "no"))
+            continue
+        pct = f"{rec.threshold_pct:g}%" if rec.threshold_pct is not None else (
+            "any (context unknown)" if rec.reachable else "over 100%")
+        from_ctx = (f"{rec.context_length_from:,} tokens" if rec.context_length_from is not None
+                    else "never (cap or threshold_pct too small)")
+        rows.append((words, rec.budget, pct, rec.listing_max_tokens, from_ctx, "yes" if rec.met else "no"))
+    return _table(["goal", "smallest budget (tokens)", f"threshold_pct at {_context(context_length)}",
+                   "listing_max_tokens at least (tokens)",
+                   f"from context length (at {config.threshold_pct:g}%, cap {config.listing_max_tokens:,})",
+                   "met now"], rows, numeric=(1, 3))
+
+
+def _notes(plan: Plan, inspector: Inspector) -> str:
+    items = [esc(n) for n in plan.notes] + [esc(str(p)) for p in inspector.registration.problems]
+    if not items:
+        return "<p class=\"muted\">None.</p>"
+    return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+def _poisoning(inspector: Inspector) -> str:
+    """Hidden characters, instructions to the model and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
+    from .lint import poisoning  # noqa: PLC0415
+
+    found = poisoning(inspector.catalog, inspector.naming)
+    if not found:
+        return "<p class=\"muted\">No hidden characters, instructions to the model or references to other servers' tools.</p>"
+    rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
+            for f in found]
+    return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
+
+
+def _meta(generated: str | None, fingerprint: str | None, source_label: str | None, plan: Plan,
+          config: ToolSearchConfig, context_length: int | None) -> str:
+    rows = [("generated", generated or "—"), ("toolsearch version", __version__),
+            ("catalog fingerprint", fingerprint or "—"), ("source", source_label or "—"),
+            ("settings", f"context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "
+                         f"listing_max_tokens {config.listing_max_tokens:,} · enabled {config.enabled} · "
+                         f"listing {config.listing} · planning tokenizer {plan.planning_tokenizer} · "
+                         f"display tokenizer {plan.display_tokenizer}")]
+    return '<dl class="meta">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>"
+
+
+def _search(search: Mapping[str, Any] | None) -> str:
+    if search is None:
+        return '<p class="muted">Not computed.</p>'
+    if "results" not in search:  # an error response of the bridge
+        return f"<pre>{esc(json.dumps(search, ensure_ascii=False, indent=2))}</pre>"
+    rows = [(i + 1, r.get("query", ""), len(r.get("matches", [])), ", ".join(r.get("matches", [])) or "no matches")
+            for i, r in enumerate(search["results"])]
+    return (_table(["#", "query", "matches", "matched tools (best first)"], rows, numeric=(0, 2))
+            + "<details><summary>The exact tool_search response (JSON)</summary>"
+            f"<pre>{esc(json.dumps(search, ensure_ascii=False, indent=2))}</pre></details>")
+
+
+def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 300) -> str:
+    if report is None:
+        return '<p class="muted">Not computed.</p>'
+    counts = report.counts()
+    summary = " · ".join(f"{n:,} {sev}" for sev, n in counts.items())
+    if not report.findings:
+        return f"<p>No findings ({esc(summary)}).</p>"
+    shown = report.findings[:limit]
+
+    def style(r: int, c: int, value: Any) -> str:
+        return f"{_filled(colors[value])};font-weight:600" if c == 0 and value in colors else ""
+
+    more = (f'<p class="muted">The first {limit:,} of {len(report.findings):,} findings.</p>'
+            if len(report.findings) > limit else "")
+    table = _table(["severity", "rule", "server", "tool", "finding", "fix"],
+                   [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
+                   cell_style=style) + more
+    opened = " open" if len(report.findings) <= 20 else ""
+    return (f"<p>{esc(summary)}.</p><details{opened}><summary>{len(report.findings):,} findings</summary>"
+            f"{table}</details>")
+
+
+def _quality(evaluation: "Evaluation | None") -> str:
+    if evaluation is None:
+        return '<p class="muted">Not computed.</p>'
+
+    def share(x: float | None) -> str:
+        return "—" if x is None else f"{x:.3f}"
+
+    rows = [(v.name, share(v.metrics.recall_at_1), share(v.metrics.recall_at_k), share(v.metrics.recall_at_limit),
+             share(v.metrics.mrr), share(v.metrics.abstention_accuracy), v.metrics.tasks)
+            for v in evaluation.variants]
+    head = (f"<p>Query file {esc(evaluation.query_file.name)} · "
+            f"{len(evaluation.query_file.tasks):,} tasks · limit {evaluation.limit} · "
+            f"{evaluation.deferred_count:,} deferred tools searched.</p>")
+    return head + _table(["variant", "recall@1", f"recall@{evaluation.k}", "recall@limit", "MRR",
+                          "abstention accuracy", "tasks"], rows, numeric=(1, 2, 3, 4, 5, 6))
+
+
+def _strategies(results: "Sequence[StrategyResult] | None", label: str | None, colors: Mapping[str, str]) -> str:
+    if not results:
+        return '<p class="muted">Not computed (open the Strategies page, then build the report again).</p>'
+
+    def style(r: int, c: int, value: Any) -> str:
+        color = colors.get(results[r].strategy)
+        return f"{_filled(color)};font-weight:600" if c == 0 and color else ""
+
+    rows = [(r.label, r.upfront_tokens, r.task_tokens, r.round_trips, r.cache_breaks) for r in results]
+    return ((f"<p>For {esc(label)}.</p>" if label else "")
+            + _table(["strategy", "up front (tokens)", "task (tokens)", "round trips", "cache breaks"], rows,
+                     numeric=(1, 2, 3, 4), cell_style=style))
+
+
+def build_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
+                 tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None,
+                 figures: Mapping[str, str] | None = None, *, source_label: str | None = None,
+                 state_colors: Mapping[str, str] | None = None,
+                 context_lengths: Sequence[int] = HEATMAP_CONTEXT_LENGTHS,
+                 threshold_pcts: Sequence[float] = HEATMAP_THRESHOLD_PCTS,
+                 generated: str | None = None, fingerprint: str | None = None,
+                 search: Mapping[str, Any] | None = None, lint_report: "LintReport | None" = None,
+                 evaluation: "Evaluation | None" = None, strategies: "Sequence[StrategyResult] | None" = None,
+                 strategies_label: str | None = None, severity_colors: Mapping[str, str] | None = None,
+                 strategy_colors: Mapping[str, str] | None = None) -> str:
+    """The HTML report (one self-contained document, UTF-8 text).
+
+    Args:
+        inspector: the registered catalog.
+        config: the ``tools.tool_search`` settings.
+        context_length: tokens, or ``None`` for unknown.
+        tokenizer: the planning tokenizer; ``display_tokenizer`` the one for costs (defaults to
+            ``tokenizer``).
+        figures: ``{title: html fragment}`` inserted in order after the tables. The fragments
+            are inserted as they are, so they must be HTML the caller generated (e.g. plotly's
+            ``to_html(full_html=False)``, whose data is JSON-escaped) and must not load anything
+            from the network; titles are escaped.
+        source_label: where the catalog came from, for the summary.
+        state_colors: CSS colors per state/form (``full``, ``names``, ``mixed``, ``summary``,
+            ``groups``, ``hidden``, ``none``, ``visible``); missing ones are gray.
+        context_lengths, threshold_pcts: the grid of the form table (tokens; %).
+        generated: when the report was made, as the caller wants it shown (e.g. ISO 8601 UTC);
+            ``fingerprint``: a content key of the catalog (e.g. 16 hex digits of a sha256).
+        search: a ``tool_search`` response (the bridge's dict) for the queries of interest.
+        lint_report, evaluation, strategies: results computed for the same catalog and settings
+            (``strategies_label`` names the catalog and task they are for); ``severity_colors``
+            and ``strategy_colors`` fill their first column. ``None``: "not computed".
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    colors = dict(state_colors or {})
+    plan = inspector.plan(config, context_length, tokenizer, display_tokenizer)
+    name = inspector.catalog.name
+    sections = [
+        ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length)),
+        ("Catalog", _summary(plan, inspector, source_label, context_length)),
+        ("Settings", _settings(plan, config, inspector, context_length)),
+        ("Listing budget", _budget(plan, config, context_length)),
+        ("Tier and form", _tier(plan, colors)),
+        ("Servers", _servers(plan, colors)),
+        ("Degradation steps", _steps(plan)),
+        ("Listing form over context length × threshold_pct (table)",
+         _grid(inspector, config, tokenizer, colors, context_lengths, threshold_pcts)),
+        ("Settings that reach each form", _goals(inspector, config, context_length, tokenizer)),
+    ]
+    for title, fragment in (figures or {}).items():
+        sections.append((title, f'<div class="figure">{fragment}</div>'))
+    sections += [
+        ("Search (tool_search responses)", _search(search)),
+        ("Search quality", _quality(evaluation)),
+        ("Lint", _lint(lint_report, dict(severity_colors or {}))),
+        ("Disclosure strategies", _strategies(strategies, strategies_label, dict(strategy_colors or {}))),
+    ]
+    description = plan.tool_search_description
+    sections.append((
+        "tool_search description (as the model receives it)",
+        f"<pre>{esc(description)}</pre>" if description is not None
+        else "<p class=\"muted\">Tier 0: tool search is not active, so there is no tool_search tool.</p>"))
+    sections.append(("Tool poisoning checks", _poisoning(inspector)))
+    sections.append(("Notes", _notes(plan, inspector)))
+    body = "\n".join(f"<section><h2>{esc(title)}</h2>\n{content}\n</section>" for title, content in sections)
+    subtitle = (f"Context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "
+                f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · form {plan.listing_form}")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>toolsearch report: {esc(name)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f"<h1>toolsearch report: {esc(name)}</h1>\n<p class=\"sub\">{esc(subtitle)}</p>\n{body}\n"
+        f"<footer>Generated by toolsearch {esc(__version__)}{' on ' + esc(generated) if generated else ''}. "
+        "Catalog text is shown as plain text.</footer>\n"
+        "</body>\n</html>\n"
+    )
+
+
+__all__ = ["build_report", "contrast_ratio", "esc", "text_on", "GOALS"]

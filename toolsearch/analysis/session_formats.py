@@ -1,0 +1,747 @@
+"""Readers for recorded agent sessions: every format becomes the same :class:`RawSession`.
+
+Formats (``--format`` names), auto-detected by :func:`detect_format`:
+
+* ``hermes-db``: a Hermes session store (``state.db``, SQLite). Opened read-only through a
+  ``file:...?mode=ro`` URI, so the reader never writes, never creates the database and never
+  takes a write lock; a live Hermes process keeps writing while it reads. Table ``sessions``
+  gives the model, ``model_config`` (JSON text) and the token and cache counters; table
+  ``messages`` the turns (``role``, ``content``, ``tool_calls`` as JSON text, ``tool_call_id``,
+  ``tool_name``). Only rows with ``active = 1`` are read, in ``id`` (insertion) order; rows that
+  a compaction archived (``active = 0, compacted = 1``) are counted, not read.
+* ``hermes-export``: what ``hermes sessions export`` writes: one JSON object per session (a
+  session row plus its ``messages`` list), as JSON Lines, or one object or a list of them as JSON.
+* ``trajectory``: Hermes trajectory files (ShareGPT style, JSON Lines): ``{"conversations":
+  [{"from": "system"|"human"|"gpt"|"tool", "value": ...}], "model": ..., ...}``; tool calls are
+  ``<tool_call>{json}</tool_call>`` in ``gpt`` turns, results ``<tool_response>{json}
+  </tool_response>`` in ``tool`` turns.
+* ``claude-code``: Claude Code transcripts (JSON Lines, one entry per line with ``type``,
+  ``sessionId`` and a ``message`` in Anthropic shape; ``usage`` counters per assistant entry;
+  ``compact_boundary`` system entries and ``isCompactSummary`` user entries for compactions).
+* ``anthropic``: Anthropic Messages API ``messages`` arrays (content blocks ``tool_use``,
+  ``tool_result``, and server-side tool search: ``server_tool_use`` answered by a
+  ``tool_search_tool_result`` block whose ``tool_references`` name the tools found).
+* ``openai``: OpenAI Chat Completions ``messages`` arrays (``tool_calls`` on assistant
+  messages, ``role: tool`` results with ``tool_call_id``).
+
+For ``anthropic`` and ``openai``, a file holds one conversation (a list of messages, or an
+object with ``messages``) or several (a list of those). A malformed line, session or message
+is reported as a :class:`SessionProblem` with its place and skipped; the rest loads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from urllib.parse import quote
+
+from ..engine.errors import ToolsearchError
+
+#: Every format name, in detection order for text files.
+FORMATS: tuple[str, ...] = ("hermes-db", "hermes-export", "trajectory", "claude-code", "anthropic", "openai")
+FORMAT_HELP: dict[str, str] = {
+    "hermes-db": "Hermes session store (state.db, SQLite), opened read-only",
+    "hermes-export": "hermes sessions export output (JSON Lines or JSON)",
+    "trajectory": "Hermes trajectory file (ShareGPT-style JSON Lines)",
+    "claude-code": "Claude Code transcript (JSON Lines)",
+    "anthropic": "Anthropic Messages API messages array(s), server-side tool search blocks included",
+    "openai": "OpenAI Chat Completions messages array(s)",
+}
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Token and cache counters read from a Hermes store or summed from Claude Code usage.
+COUNTERS: tuple[str, ...] = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+                             "reasoning_tokens")
+_CONTEXT_KEYS = ("context_length", "context_window", "model_context_length", "max_context_tokens")
+_HERMES_JSON_PREFIX = "\x00json:"  # how the Hermes store marks structured (list/dict) content
+_TOOL_CALL_TAG = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.DOTALL)
+_PLACE_SUFFIX = re.compile(r"(:[0-9]+)?(\[[0-9]+\])?$")  # ":line" and "[index]" after a file name
+_TOOL_RESPONSE_TAG = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.DOTALL)
+
+
+class SessionSourceError(ToolsearchError):
+    """A session source cannot be read at all (missing, not a session file, not a session store)."""
+
+
+@dataclass(frozen=True)
+class SessionProblem:
+    """A part of a source that was skipped: ``where`` (file and place) and ``message``."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class ToolUse:
+    """One tool call the model made.
+
+    Attributes:
+        id: the call id that links it to its result ("" when the format has none).
+        name: the tool name as the model called it.
+        arguments: the arguments as recorded (a dict when they parse; else the raw value).
+        server: True for a server-side tool (Anthropic ``server_tool_use``).
+    """
+
+    id: str
+    name: str
+    arguments: Any
+    server: bool = False
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """The result of one tool call: ``content`` as recorded (text or blocks), ``is_error`` when
+    the format says (``None``: it does not)."""
+
+    id: str
+    content: Any
+    is_error: bool | None = None
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Compaction:
+    """The conversation was compacted here: ``messages`` archived (0 when not known)."""
+
+    messages: int = 0
+
+
+Step = ToolUse | ToolResult | Compaction
+
+
+@dataclass
+class RawSession:
+    """One session as read, before the tool-search events are extracted.
+
+    Attributes:
+        id: the session id (or ``<file>#<n>`` when the format has none).
+        origin: where it came from (``file`` or ``file:line``).
+        format: one of :data:`FORMATS`.
+        model: the model name when recorded.
+        context_length: the model's context length in tokens when recorded, else ``None``.
+        counters: token and cache counters the source records (keys from :data:`COUNTERS`).
+        started_at: POSIX seconds when recorded.
+        title: the session title when recorded.
+        messages: messages read (active ones for a store).
+        steps: tool uses, results and compactions in order.
+    """
+
+    id: str
+    origin: str
+    format: str
+    model: str | None = None
+    context_length: int | None = None
+    counters: dict[str, int] = field(default_factory=dict)
+    started_at: float | None = None
+    title: str | None = None
+    messages: int = 0
+    steps: list[Step] = field(default_factory=list)
+
+
+@dataclass
+class ReadResult:
+    """Sessions read from sources, with the problems skipped along the way."""
+
+    sessions: list[RawSession] = field(default_factory=list)
+    problems: list[SessionProblem] = field(default_factory=list)
+
+
+Progress = Callable[[int, int | None], None]  # (sessions read so far, total when known)
+
+
+# --- detection --------------------------------------------------------------------------------
+
+def detect_format(path: str | Path) -> str:
+    """The format of a session file, from its first bytes and first JSON value.
+
+    Raises:
+        SessionSourceError: the file cannot be read, is empty or is none of :data:`FORMATS`.
+    """
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(64 * 1024)
+    except OSError as exc:
+        raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
+    if head.startswith(SQLITE_MAGIC):
+        return "hermes-db"
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff").strip()
+    if not text:
+        raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
+    first = _first_json_value(text)
+    fmt = _format_of(first)
+    if fmt is None:
+        raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
+                                 f"{', '.join(FORMATS)} (use --format to say which)")
+    return fmt
+
+
+def _first_json_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    line = text.splitlines()[0].strip() if text else ""
+    try:
+        return json.loads(line)
+    except ValueError:
+        pass
+    try:  # a JSON document longer than the sniffed head: decode its first value
+        return json.JSONDecoder().raw_decode(text)[0]
+    except ValueError:
+        return _PartialArray if text.startswith("[") else None
+
+
+class _PartialArray:  # a JSON array cut off by the sniffing window
+    pass
+
+
+def _format_of(value: Any) -> str | None:
+    if value is _PartialArray:
+        return "openai"  # refined on the full parse by _conversation_format
+    if isinstance(value, list):
+        if not value:
+            return "openai"
+        if isinstance(value[0], list):
+            return _messages_format(value[0])
+        if isinstance(value[0], dict) and ("messages" in value[0] or "conversations" in value[0]):
+            return _format_of(value[0])
+        return _messages_format(value)
+    if not isinstance(value, dict):
+        return None
+    if "conversations" in value:
+        return "trajectory"
+    if "sessionId" in value or value.get("type") in ("summary", "file-history-snapshot") or (
+            "message" in value and value.get("type") in ("user", "assistant", "system")):
+        return "claude-code"
+    if isinstance(value.get("messages"), list):
+        if "id" in value and ("source" in value or "started_at" in value or "message_count" in value):
+            return "hermes-export"
+        return _messages_format(value["messages"])
+    return None
+
+
+def _messages_format(messages: Sequence[Any]) -> str:
+    """``anthropic`` when any message has content blocks of Anthropic tool types, else ``openai``."""
+    for message in messages:
+        if not isinstance(message, dict):
+            continue
+        if message.get("tool_calls") or message.get("role") == "tool":
+            return "openai"
+        content = message.get("content")
+        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS
+                                             for b in content):
+            return "anthropic"
+    return "openai"
+
+
+_ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "server_tool_use", "tool_search_tool_result"}
+
+
+# --- entry point ------------------------------------------------------------------------------
+
+def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> ReadResult:
+    """Read every session of every source.
+
+    Args:
+        paths: session files (a Hermes ``state.db``, exports, trajectories, transcripts, message
+            arrays).
+        fmt: one of :data:`FORMATS` for every path; ``None`` detects per file.
+        progress: called with (sessions read so far, total or ``None``) while reading.
+
+    Returns:
+        A :class:`ReadResult`; sessions in source order (a store: by start time, then id).
+
+    Raises:
+        SessionSourceError: a source cannot be read at all, or ``fmt`` is unknown.
+    """
+    if fmt is not None and fmt not in FORMATS:
+        raise SessionSourceError(f"unknown session format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    out = ReadResult()
+    for path in paths:
+        path = Path(path)
+        if not path.is_file():
+            raise SessionSourceError(f"{path}: no such session file")
+        kind = fmt or detect_format(path)
+        if kind == "hermes-db":
+            read_hermes_db(path, out, progress)
+            continue
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
+        except UnicodeDecodeError as exc:
+            raise SessionSourceError(f"{path}: expected UTF-8 text (byte {exc.start})") from None
+        read_text(text, str(path), kind, out, progress)
+    return out
+
+
+def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | None = None,
+              progress: Progress | None = None) -> ReadResult:
+    """Read sessions from the text of one file (an upload, say); ``fmt`` ``None`` detects it.
+
+    Raises:
+        SessionSourceError: the text is none of the formats (or ``hermes-db``, which is binary).
+    """
+    out = out if out is not None else ReadResult()
+    text = text.lstrip("\ufeff")
+    if fmt is None:
+        stripped = text.strip()
+        if not stripped:
+            raise SessionSourceError(f"{origin}: the file is empty; expected a session transcript")
+        fmt = _format_of(_first_json_value(stripped))
+        if fmt is None:
+            raise SessionSourceError(f"{origin}: not a recognised session format; expected one of "
+                                     f"{', '.join(FORMATS[1:])}")
+    if fmt == "hermes-db":
+        raise SessionSourceError(f"{origin}: a Hermes session store is a SQLite file; give its path")
+    before = len(out.sessions)
+    if fmt == "claude-code":
+        _read_claude_code(text, origin, out)
+    else:
+        for where, value in _json_values(text, origin, out):
+            _read_value(value, where, fmt, out)
+            if progress:
+                progress(len(out.sessions), None)
+    if fmt in ("anthropic", "openai") and len(out.sessions) == before and not out.problems:
+        raise SessionSourceError(f"{origin}: no conversation found; expected a messages array")
+    return out
+
+
+def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str, Any]]:
+    """The whole text as one JSON value, else one value per non-blank line (JSON Lines); a bad
+    line is reported and skipped."""
+    try:
+        yield origin, json.loads(text)
+        return
+    except ValueError as exc:
+        whole_error = exc
+    lines = text.splitlines()
+    if len([ln for ln in lines if ln.strip()]) <= 1:
+        out.problems.append(SessionProblem(origin, f"not valid JSON ({whole_error})"))
+        return
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield f"{origin}:{number}", json.loads(line)
+        except ValueError as exc:
+            out.problems.append(SessionProblem(f"{origin}:{number}", f"not valid JSON ({exc.msg}); line skipped"))
+
+
+def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
+    if fmt == "hermes-export":
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            place = where if len(items) == 1 else f"{where}[{i}]"
+            try:
+                out.sessions.append(_hermes_export_session(item, place))
+            except _Bad as exc:
+                out.problems.append(SessionProblem(place, f"{exc}; session skipped"))
+        return
+    if fmt == "trajectory":
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            place = where if len(items) == 1 else f"{where}[{i}]"
+            try:
+                out.sessions.append(_trajectory_session(item, place))
+            except _Bad as exc:
+                out.problems.append(SessionProblem(place, f"{exc}; session skipped"))
+        return
+    # anthropic / openai: one conversation or a list of them
+    conversations: list[tuple[str, Any]]
+    if isinstance(value, list) and value and any(_is_conversation(v) for v in value) and \
+            not any(isinstance(v, dict) and "role" in v for v in value):
+        conversations = [(f"{where}[{i}]", v) for i, v in enumerate(value)]
+    else:
+        conversations = [(where, value)]
+    for place, conv in conversations:
+        try:
+            out.sessions.append(_messages_session(conv, place, fmt, len(out.sessions)))
+        except _Bad as exc:
+            out.problems.append(SessionProblem(place, f"{exc}; conversation skipped"))
+
+
+def _is_conversation(value: Any) -> bool:
+    """A list of messages, or an object with ``messages`` (not a single message)."""
+    return isinstance(value, list) or (isinstance(value, dict) and "messages" in value)
+
+
+class _Bad(Exception):
+    """A session that cannot be used (the message says why)."""
+
+
+# --- Hermes store -----------------------------------------------------------------------------
+
+def _ro_uri(path: Path, immutable: bool = False) -> str:
+    return f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def _fingerprint(path: Path) -> tuple[int, int, bool, bool]:
+    """(size, mtime) of the database file and whether its ``-wal`` / ``-shm`` files exist."""
+    st = path.stat()
+    return (st.st_size, st.st_mtime_ns, Path(f"{path}-wal").exists(), Path(f"{path}-shm").exists())
+
+
+def _is_wal(path: Path) -> bool:
+    with path.open("rb") as fh:
+        header = fh.read(20)
+    return len(header) == 20 and header[18] == 2 and header[19] == 2
+
+
+def read_hermes_db(path: str | Path, out: ReadResult | None = None, progress: Progress | None = None) -> ReadResult:
+    """Read a Hermes ``state.db`` read-only (active messages only, in order).
+
+    How it stays read-only: the database is opened through a ``file:...?mode=ro`` URI with
+    ``PRAGMA query_only``, so nothing is ever written and no write lock is taken; in WAL mode a
+    reader never blocks Hermes' writer. A WAL store *at rest* (no ``-wal``/``-shm`` files: no
+    Hermes process has it open) is read with ``immutable=1`` as well, because a read-only WAL
+    connection would otherwise leave new ``-wal``/``-shm`` files next to it; if the file changes
+    or a ``-wal`` appears during that read (Hermes started), the result is discarded and the store
+    is read again through the ordinary locked read-only path.
+
+    Messages are streamed per session, so memory grows with the largest session, not the store.
+
+    Raises:
+        SessionSourceError: not a SQLite database, or it has no ``sessions``/``messages`` tables.
+    """
+    path = Path(path)
+    out = out if out is not None else ReadResult()
+    try:
+        at_rest = _is_wal(path) and not any(_fingerprint(path)[2:])
+        before = _fingerprint(path)
+    except OSError as exc:
+        raise SessionSourceError(f"{path}: cannot read the session store ({exc.strerror or exc})") from None
+    if at_rest:
+        attempt = ReadResult()
+        _read_db(path, attempt, progress, immutable=True)
+        if _fingerprint(path) == before:
+            out.sessions.extend(attempt.sessions)
+            out.problems.extend(attempt.problems)
+            return out
+    _read_db(path, out, progress, immutable=False)
+    return out
+
+
+def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: bool) -> None:
+    origin = str(path)
+    try:
+        conn = sqlite3.connect(_ro_uri(path, immutable), uri=True, timeout=5.0, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise SessionSourceError(f"{origin}: cannot open the session store read-only ({exc})") from None
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        try:
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+            message_columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+        except sqlite3.DatabaseError as exc:
+            raise SessionSourceError(f"{origin}: not a readable SQLite database ({exc})") from None
+        missing = [c for c in ("id",) if c not in columns] + [c for c in ("session_id", "role") if c not in message_columns]
+        if not columns or not message_columns or missing:
+            raise SessionSourceError(f"{origin}: not a Hermes session store: expected tables 'sessions' and "
+                                     "'messages' (with id, session_id, role)")
+        _read_store(conn, origin, columns, message_columns, out, progress)
+    except sqlite3.DatabaseError as exc:
+        raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
+    finally:
+        conn.close()
+
+
+def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], message_columns: set[str],
+                out: ReadResult, progress: Progress | None) -> None:
+    wanted = ["id", "model", "model_config", "started_at", "title", *COUNTERS]
+    select = ", ".join(c if c in columns else f"NULL AS {c}" for c in wanted)
+    order = "started_at, id" if "started_at" in columns else "id"
+    rows = conn.execute(f"SELECT {select} FROM sessions ORDER BY {order}").fetchall()
+    total = len(rows)
+    active = "active = 1" if "active" in message_columns else "1"
+    archived: dict[str, int] = {}
+    if "compacted" in message_columns and "active" in message_columns:
+        archived = dict(conn.execute(
+            "SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 GROUP BY session_id"))
+    mcols = [c if c in message_columns else f"NULL AS {c}" for c in
+             ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
+    order_m = "session_id, id" if "id" in message_columns else "session_id, rowid"
+    cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} ORDER BY {order_m}")
+    by_id: dict[str, RawSession] = {}
+    order_ids: list[str] = []
+    for row in rows:
+        sid = str(row[0])
+        session = RawSession(id=sid, origin=origin, format="hermes-db", model=row[1] or None,
+                             started_at=_number(row[3]), title=row[4] or None)
+        config = _json_object(row[2])
+        session.context_length = _context_length(config)
+        session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:]) if isinstance(v, (int, float)) and v}
+        if archived.get(sid):
+            session.steps.append(Compaction(archived[sid]))
+        by_id[sid] = session
+        order_ids.append(sid)
+    current: str | None = None
+    pending: list[Mapping[str, Any]] = []
+
+    def flush() -> None:
+        session = by_id.get(current) if current is not None else None
+        if session is None:
+            if current is not None and pending:
+                out.problems.append(SessionProblem(f"{origin}: messages of session {current!r}",
+                                                   "no such row in 'sessions'; messages skipped"))
+            return
+        _add_chat_messages(session, pending, f"{origin}: session {current!r}", out)
+
+    for sid, mid, role, content, tool_calls, tool_call_id, tool_name in cursor:
+        sid = str(sid)
+        if sid != current:
+            flush()
+            current, pending = sid, []
+        pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
+                        "tool_call_id": tool_call_id, "tool_name": tool_name})
+    flush()
+    for i, sid in enumerate(order_ids, 1):
+        out.sessions.append(by_id[sid])
+        if progress and (i % 500 == 0 or i == total):
+            progress(i, total)
+
+
+def _hermes_content(content: Any) -> Any:
+    if isinstance(content, str) and content.startswith(_HERMES_JSON_PREFIX):
+        try:
+            return json.loads(content[len(_HERMES_JSON_PREFIX):])
+        except ValueError:
+            return content
+    return content
+
+
+def _json_object(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, str) and value.strip():
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return {}
+        return parsed if isinstance(parsed, dict) else {}
+    return {}
+
+
+def _context_length(config: Mapping[str, Any]) -> int | None:
+    for key in _CONTEXT_KEYS:
+        value = config.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return int(value)
+    return None
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+# --- OpenAI-shaped messages (Hermes store and export, OpenAI Chat Completions) -----------------
+
+def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str, out: ReadResult) -> None:
+    for index, message in enumerate(messages):
+        place = f"{where}: messages[{index}]"
+        if not isinstance(message, dict):
+            out.problems.append(SessionProblem(place, "expected an object with a 'role'; message skipped"))
+            continue
+        session.messages += 1
+        role = message.get("role")
+        if role == "assistant":
+            calls = message.get("tool_calls")
+            if isinstance(calls, str):
+                try:
+                    calls = json.loads(calls) if calls.strip() else None
+                except ValueError:
+                    out.problems.append(SessionProblem(place, "'tool_calls' is not valid JSON; calls skipped"))
+                    calls = None
+            if isinstance(calls, dict):
+                calls = [calls]
+            for j, call in enumerate(calls or []):
+                use = _openai_call(call)
+                if use is None:
+                    out.problems.append(SessionProblem(f"{place}.tool_calls[{j}]",
+                                                       "expected {id, function: {name, arguments}}; call skipped"))
+                else:
+                    session.steps.append(use)
+        elif role == "tool":
+            session.steps.append(ToolResult(str(message.get("tool_call_id") or ""), message.get("content"),
+                                            None, str(message.get("tool_name") or message.get("name") or "")))
+
+
+def _openai_call(call: Any) -> ToolUse | None:
+    if not isinstance(call, dict):
+        return None
+    function = call.get("function") if isinstance(call.get("function"), dict) else call
+    name = function.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return None
+    return ToolUse(str(call.get("id") or call.get("call_id") or ""), name.strip(), _parse_arguments(function.get("arguments")))
+
+
+def _parse_arguments(value: Any) -> Any:
+    if isinstance(value, str):
+        if not value.strip():
+            return {}
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return {} if value is None else value
+
+
+def _hermes_export_session(item: Any, where: str) -> RawSession:
+    if not isinstance(item, dict) or not isinstance(item.get("messages"), list):
+        raise _Bad("expected a session object with a 'messages' list")
+    sid = item.get("id") or item.get("session_id")
+    if not isinstance(sid, (str, int)) or not str(sid).strip():
+        raise _Bad("expected the session's 'id'")
+    session = RawSession(id=str(sid), origin=where, format="hermes-export",
+                         model=item.get("model") if isinstance(item.get("model"), str) else None,
+                         started_at=_number(item.get("started_at")),
+                         title=item.get("title") if isinstance(item.get("title"), str) else None)
+    session.context_length = _context_length(_json_object(item.get("model_config")))
+    session.counters = {k: int(item[k]) for k in COUNTERS if isinstance(item.get(k), (int, float)) and item.get(k)}
+    problems = ReadResult()
+    messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
+                for m in item["messages"]]
+    _add_chat_messages(session, messages, where, problems)
+    if problems.problems:
+        raise _Bad("; ".join(p.message for p in problems.problems[:1]) + f" (at {problems.problems[0].where})")
+    return session
+
+
+# --- trajectories -----------------------------------------------------------------------------
+
+def _trajectory_session(item: Any, where: str) -> RawSession:
+    if not isinstance(item, dict) or not isinstance(item.get("conversations"), list):
+        raise _Bad("expected an object with a 'conversations' list")
+    sid = item.get("id") or item.get("session_id") or where
+    session = RawSession(id=str(sid), origin=where, format="trajectory",
+                         model=item.get("model") if isinstance(item.get("model"), str) else None)
+    counter = 0
+    open_ids: list[str] = []
+    for index, turn in enumerate(item["conversations"]):
+        if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
+            raise _Bad(f"conversations[{index}]: expected {{from, value}}")
+        session.messages += 1
+        speaker = turn.get("from")
+        value = turn["value"]
+        if speaker == "gpt":
+            open_ids = []
+            for k, body in enumerate(_TOOL_CALL_TAG.findall(value)):
+                try:
+                    call = json.loads(body)
+                except ValueError:
+                    raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} is not valid JSON") from None
+                if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                    raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} has no 'name'")
+                counter += 1
+                call_id = f"t{counter}"
+                open_ids.append(call_id)
+                session.steps.append(ToolUse(call_id, call["name"], _parse_arguments(call.get("arguments"))))
+        elif speaker == "tool":
+            for k, body in enumerate(_TOOL_RESPONSE_TAG.findall(value)):
+                try:
+                    response = json.loads(body)
+                except ValueError:
+                    response = {"content": body}
+                if not isinstance(response, dict):
+                    response = {"content": response}
+                call_id = open_ids[k] if k < len(open_ids) else f"t?{index}.{k}"
+                content = response.get("content")
+                if not isinstance(content, str):
+                    content = json.dumps(content, ensure_ascii=False)
+                session.steps.append(ToolResult(call_id, content, None, str(response.get("name") or "")))
+    return session
+
+
+# --- Anthropic messages -----------------------------------------------------------------------
+
+def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
+    meta: Mapping[str, Any] = {}
+    if isinstance(conv, dict):
+        meta, messages = conv, conv.get("messages")
+    else:
+        messages = conv
+    if not isinstance(messages, list):
+        raise _Bad("expected a list of messages (or an object with 'messages')")
+    sid = meta.get("id") or meta.get("session_id") or f"{Path(_PLACE_SUFFIX.sub('', where)).name}#{n + 1}"
+    session = RawSession(id=str(sid), origin=where, format=fmt,
+                         model=meta.get("model") if isinstance(meta.get("model"), str) else None)
+    session.context_length = _context_length(meta)
+    problems = ReadResult()
+    if fmt == "openai":
+        _add_chat_messages(session, messages, where, problems)
+    else:
+        for index, message in enumerate(messages):
+            if not isinstance(message, dict) or "role" not in message:
+                problems.problems.append(SessionProblem(f"{where}: messages[{index}]", "expected {role, content}"))
+                continue
+            session.messages += 1
+            _add_anthropic_blocks(session, message.get("content"), f"{where}: messages[{index}]", problems)
+    if problems.problems:
+        raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
+    return session
+
+
+def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: ReadResult) -> None:
+    if not isinstance(content, list):
+        return  # plain text: no tool events
+    for index, block in enumerate(content):
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind in ("tool_use", "server_tool_use"):
+            name = block.get("name")
+            if not isinstance(name, str) or not name:
+                out.problems.append(SessionProblem(f"{where}.content[{index}]", f"a {kind} block without a 'name'"))
+                continue
+            session.steps.append(ToolUse(str(block.get("id") or ""), name, block.get("input") or {},
+                                         server=kind == "server_tool_use"))
+        elif kind in ("tool_result", "tool_search_tool_result"):
+            session.steps.append(ToolResult(str(block.get("tool_use_id") or ""), block.get("content"),
+                                            bool(block["is_error"]) if "is_error" in block else None))
+
+
+# --- Claude Code ------------------------------------------------------------------------------
+
+def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
+    sessions: dict[str, RawSession] = {}
+    for where, entry in _json_values(text, origin, out):
+        entries = entry if isinstance(entry, list) else [entry]
+        for item in entries:
+            if not isinstance(item, dict):
+                out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
+                continue
+            sid = str(item.get("sessionId") or item.get("session_id") or Path(origin).stem)
+            session = sessions.get(sid)
+            if session is None:
+                session = sessions[sid] = RawSession(id=sid, origin=origin, format="claude-code")
+            kind = item.get("type")
+            if kind == "system" and item.get("subtype") == "compact_boundary":
+                session.steps.append(Compaction())
+                continue
+            message = item.get("message")
+            if kind not in ("user", "assistant") or not isinstance(message, dict):
+                continue
+            if item.get("isCompactSummary"):
+                continue
+            session.messages += 1
+            if kind == "assistant":
+                if isinstance(message.get("model"), str) and message["model"] and not message["model"].startswith("<"):
+                    session.model = message["model"]
+                usage = message.get("usage")
+                if isinstance(usage, dict):
+                    for key, name in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"),
+                                      ("cache_read_input_tokens", "cache_read_tokens"),
+                                      ("cache_creation_input_tokens", "cache_write_tokens")):
+                        value = usage.get(key)
+                        if isinstance(value, int) and value:
+                            session.counters[name] = session.counters.get(name, 0) + value
+            _add_anthropic_blocks(session, message.get("content"), where, out)
+    out.sessions.extend(sessions.values())

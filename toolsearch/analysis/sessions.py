@@ -1,0 +1,889 @@
+"""Recorded sessions: what the model searched, what it then called, and what other settings or
+another search would have done.
+
+Pipeline (DESIGN.md "Data flow"): :func:`load_sessions` reads any session source
+(:mod:`toolsearch.analysis.session_formats`) and extracts each session's bridge events in order
+(:func:`extract`); :func:`replay` re-runs every recorded ``tool_search`` query against a catalog
+with the current settings and each search variant; :func:`listing_what_if` asks, for each tool a
+session called, whether the listing already named it at the session's settings and which
+smallest settings would have; :func:`export_queries` turns sessions into a labeled query file for
+``toolsearch eval``.
+
+Definitions used everywhere (CLI, app, JSON):
+
+* A *search* is one query of one ``tool_search`` call (a call with three queries is three
+  searches). Claude Code's ``ToolSearch`` and Anthropic's server-side tool search
+  (``server_tool_use`` named ``tool_search_tool_*``) carry one query each.
+* *Called later*: the tools the same session called after that search, through ``tool_call``
+  or, for harnesses that load deferred tools into the tools array (Claude Code, Anthropic tool
+  search), by calling them directly.
+* Outcomes per query: *empty* (no matches); *found called* (the matches contain a tool called
+  later); *drift* (replayed matches differ from the recorded ones: the catalog or the engine
+  changed since). The recorded outcome needs the recorded result; when the result is missing
+  the query counts for replay only.
+* A *round trip* is one discovery call (``tool_search`` or ``tool_describe``); *round trips per
+  called tool* = discovery calls / distinct tools called through ``tool_call`` (or directly after
+  a search).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+import yaml
+
+from ..engine import constants as C
+from ..engine.bridge import clean_string_list
+from ..engine.config import ToolSearchConfig
+from ..engine.inspector import Inspector
+from .invisible import reveal
+from ..live.mcpconfig import scrub_text
+from ..engine.plan import listing_budget
+from ..engine.search import required_coverage, tokenize, tokenize_unicode
+from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
+                              SessionSourceError, ToolResult, ToolUse, read_sessions, read_text)
+from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
+from .variants import DEFAULT_VARIANTS, variant_options
+
+#: Names of the harness tool-search tools other than the bridge's own ``tool_search``.
+CLAUDE_CODE_SEARCH = "ToolSearch"
+SERVER_SEARCH_PREFIX = "tool_search_tool_"
+#: Top failed queries kept in the aggregates.
+TOP_FAILED = 20
+#: Queries per exported task (``tool_search`` accepts at most this many per call).
+EXPORT_MAX_QUERIES = C.MAX_QUERIES_PER_CALL
+
+
+# --- events -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """One query of a recorded search: ``matches`` as recorded (``None`` when the result is
+    missing or unreadable)."""
+
+    query: str
+    matches: tuple[str, ...] | None
+
+
+@dataclass(frozen=True)
+class SearchEvent:
+    """A recorded search call.
+
+    Attributes:
+        step: 1-based position among the session's tool calls.
+        tool: the tool the model called (``tool_search``, ``ToolSearch``, ``tool_search_tool_bm25``…).
+        queries: the queries, each with its recorded matches.
+        limit: the ``limit`` the model asked for (raw; ``None`` when absent).
+        error: the recorded error text when the call failed as a whole.
+    """
+
+    step: int
+    tool: str
+    queries: tuple[QueryRecord, ...]
+    limit: Any = None
+    error: str | None = None
+
+    kind = "search"
+
+
+@dataclass(frozen=True)
+class DescribeEvent:
+    """A recorded ``tool_describe`` call: ``names`` asked, ``not_found`` as recorded."""
+
+    step: int
+    names: tuple[str, ...]
+    not_found: tuple[str, ...] = ()
+    error: str | None = None
+
+    kind = "describe"
+
+
+@dataclass(frozen=True)
+class CallEvent:
+    """A tool the model called.
+
+    Attributes:
+        step: 1-based position among the session's tool calls.
+        name: the tool actually called (the target of ``tool_call``, or the tool itself).
+        via: ``tool_call`` (through the bridge) or ``direct`` (the tool was in the tools array).
+        arguments: the recorded arguments with secret-looking values masked (:func:`mask_secrets`).
+        succeeded: from the recorded result (``None`` when there is none).
+        error: the recorded error text, masked, cut to 300 characters.
+    """
+
+    step: int
+    name: str
+    via: str
+    arguments: Any
+    succeeded: bool | None
+    error: str | None = None
+
+    kind = "call"
+
+
+@dataclass(frozen=True)
+class CompactionEvent:
+    """The conversation was compacted before this point (``messages`` archived, 0 if unknown)."""
+
+    step: int
+    messages: int = 0
+
+    kind = "compaction"
+
+
+Event = SearchEvent | DescribeEvent | CallEvent | CompactionEvent
+
+
+@dataclass(frozen=True)
+class Session:
+    """One session with its tool-search events in order.
+
+    Attributes:
+        id, origin, format: where it came from (see :class:`~toolsearch.analysis.session_formats.RawSession`).
+        model: the model when recorded; ``context_length``: tokens when recorded.
+        counters: token and cache counters when the source has them.
+        started_at: POSIX seconds; ``title``: when recorded.
+        messages: messages read.
+        events: searches, describes, calls and compactions, in order.
+    """
+
+    id: str
+    origin: str
+    format: str
+    model: str | None
+    context_length: int | None
+    counters: Mapping[str, int]
+    started_at: float | None
+    title: str | None
+    messages: int
+    events: tuple[Event, ...]
+
+    @property
+    def searches(self) -> tuple[SearchEvent, ...]:
+        return tuple(e for e in self.events if isinstance(e, SearchEvent))
+
+    @property
+    def calls(self) -> tuple[CallEvent, ...]:
+        return tuple(e for e in self.events if isinstance(e, CallEvent))
+
+    def called_after(self, step: int) -> tuple[str, ...]:
+        """Distinct tools called after ``step`` (first-call order)."""
+        return tuple(dict.fromkeys(e.name for e in self.events if isinstance(e, CallEvent) and e.step > step))
+
+    @property
+    def round_trips(self) -> int:
+        """Discovery calls: ``tool_search`` and ``tool_describe`` (and other search tools)."""
+        return sum(1 for e in self.events if isinstance(e, (SearchEvent, DescribeEvent)))
+
+    @property
+    def bridged_tools(self) -> tuple[str, ...]:
+        """Distinct tools called through ``tool_call`` or directly after a search."""
+        first_search = next((e.step for e in self.events if isinstance(e, SearchEvent)), None)
+        return tuple(dict.fromkeys(
+            e.name for e in self.events if isinstance(e, CallEvent)
+            and (e.via == "tool_call" or (first_search is not None and e.step > first_search))))
+
+
+# --- masking ----------------------------------------------------------------------------------
+
+#: A key names a secret when, lowercased without separators, it ends with one of these
+#: (``api_token``, ``X-Api-Key``, ``accessToken``, ``Authorization``; not ``author`` or ``max_tokens``).
+_SECRET_KEY_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "authorization", "credential",
+                       "credentials", "privatekey", "cookie", "sessionkey", "accesskey", "signature", "bearer")
+_KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
+
+
+def _secret_key(key: str) -> bool:
+    flat = _KEY_SEPARATORS.sub("", key.lower())
+    return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
+_SECRET_VALUE = re.compile(
+    r"\b(sk-[A-Za-z0-9_\-]{12,}|sk_(live|test)_[A-Za-z0-9]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
+    r"|glpat-[A-Za-z0-9_\-]{16,}|xox[abposr]-[A-Za-z0-9\-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{30,}"
+    r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})")
+_BEARER = re.compile(r"\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=\-]{8,}", re.IGNORECASE)
+_OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
+
+
+def mask_secrets(value: Any, key: str = "") -> Any:
+    """``value`` with secret-looking parts replaced by ``••••`` (:data:`~toolsearch.engine.constants.SECRET_MASK`).
+
+    Masked: string values under keys that name a secret (ending in ``password``, ``token``,
+    ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a string (``sk-…``, ``ghp_…``,
+    ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``); long opaque strings without spaces that mix
+    letters and digits (32+ characters); URL credentials and query values
+    (:func:`toolsearch.live.mcpconfig.scrub_text`, as config secrets are masked). Dicts and lists are
+    walked; other values are returned unchanged.
+    """
+    if isinstance(value, dict):
+        return {k: mask_secrets(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_secrets(v, key) for v in value]
+    if not isinstance(value, str):
+        return value
+    if key and value and _secret_key(key):
+        return C.SECRET_MASK
+    return mask_text(value)
+
+
+def mask_text(text: str) -> str:
+    """Secret-looking parts of free text masked (see :func:`mask_secrets`)."""
+    if not text:
+        return text
+    text = scrub_text(text)
+    text = _BEARER.sub(lambda m: f"{m.group(1)} {C.SECRET_MASK}", text)
+    text = _SECRET_VALUE.sub(C.SECRET_MASK, text)
+    if _OPAQUE.match(text) and re.search(r"\d", text) and re.search(r"[A-Za-z]", text):
+        return C.SECRET_MASK
+    return text
+
+
+def show_invisible(text: str) -> str:
+    """``text`` for one table cell or line, shown as it is: every invisible character as the marker
+    the rest of the app uses (:func:`toolsearch.analysis.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
+    and newlines, tabs and other line or paragraph separators as ``⟨U+000A⟩``… too (a cell is one
+    line)."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(f"⟨U+{ord(ch):04X}⟩" if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Co", "Cs") else ch
+                   for ch in reveal(text))
+
+
+# --- extraction -------------------------------------------------------------------------------
+
+def _json(content: Any) -> Any:
+    """A tool result's content as JSON when it is JSON text (or text blocks holding it)."""
+    if isinstance(content, list):
+        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        if len(texts) == 1 and isinstance(texts[0], str):
+            content = texts[0]
+        else:
+            return content
+    if isinstance(content, str):
+        stripped = content.strip()
+        if stripped[:1] in ("{", "["):
+            try:
+                return json.loads(stripped)
+            except ValueError:
+                return content
+    return content
+
+
+def _error_of(result: ToolResult | None) -> tuple[bool | None, str | None]:
+    """(succeeded, error text) of a tool result."""
+    if result is None:
+        return None, None
+    data = _json(result.content)
+    if result.is_error:
+        return False, _short(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False))
+    if isinstance(data, dict):
+        if data.get("error"):
+            error = data["error"]
+            return False, _short(error if isinstance(error, str) else json.dumps(error, ensure_ascii=False))
+        if data.get("success") is False or data.get("isError") is True or data.get("is_error") is True:
+            return False, _short(json.dumps(data, ensure_ascii=False))
+    if isinstance(data, dict) and data.get("type") == "tool_search_tool_result_error":
+        return False, str(data.get("error_code") or "error")
+    return True, None
+
+
+def _short(text: str, n: int = 300) -> str:
+    text = mask_text(" ".join(str(text).split()))
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _is_search_tool(use: ToolUse) -> bool:
+    return use.name == C.TOOL_SEARCH or use.name == CLAUDE_CODE_SEARCH or (
+        use.server and use.name.startswith(SERVER_SEARCH_PREFIX))
+
+
+def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchEvent:
+    args = use.arguments if isinstance(use.arguments, dict) else {}
+    data = _json(result.content) if result is not None else None
+    if use.name == C.TOOL_SEARCH:
+        queries = clean_string_list(args.get("queries"), dedupe=False) or []
+        limit = args.get("limit")
+        groups: dict[int, tuple[str, ...]] = {}
+        error = None
+        if isinstance(data, dict):
+            if "error" in data:
+                error = _short(str(data["error"]))
+            for i, group in enumerate(data.get("results") or []):
+                if isinstance(group, dict) and isinstance(group.get("matches"), list):
+                    groups[i] = tuple(str(m) for m in group["matches"])
+        elif result is not None and result.is_error:
+            error = _short(str(data))
+        records = tuple(QueryRecord(q, groups.get(i, () if error else None) if result is not None else None)
+                        for i, q in enumerate(queries))
+        return SearchEvent(step, use.name, records, limit, error)
+    # Claude Code ToolSearch / Anthropic server-side tool search: one query, tool references back
+    query = args.get("query") if isinstance(args.get("query"), str) else args.get("pattern")
+    limit = args.get("max_results", args.get("limit"))
+    matches: tuple[str, ...] | None = None
+    error = None
+    if result is not None:
+        names = _tool_references(data)
+        if isinstance(data, dict) and str(data.get("type", "")).endswith("_error"):
+            error = str(data.get("error_code") or "error")
+            matches = ()
+        elif result.is_error:
+            error, matches = _short(str(data)), ()
+        else:
+            matches = tuple(names)
+    text = query.strip() if isinstance(query, str) else ""
+    return SearchEvent(step, use.name, (QueryRecord(text, matches),) if text else (), limit, error)
+
+
+def _tool_references(data: Any) -> list[str]:
+    """Tool names in ``tool_reference`` blocks (a list of blocks, or ``{"tool_references": [...]}``)."""
+    if isinstance(data, dict):
+        data = data.get("tool_references", data.get("content", []))
+    out = []
+    for block in data if isinstance(data, list) else []:
+        if isinstance(block, dict) and block.get("type") == "tool_reference" and isinstance(block.get("tool_name"), str):
+            out.append(block["tool_name"])
+    return out
+
+
+def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> DescribeEvent:
+    args = use.arguments if isinstance(use.arguments, dict) else {}
+    names = tuple(clean_string_list(args.get("names"), dedupe=True) or ())
+    data = _json(result.content) if result is not None else None
+    not_found: tuple[str, ...] = ()
+    error = None
+    if isinstance(data, dict):
+        if isinstance(data.get("not_found"), list):
+            not_found = tuple(str(n) for n in data["not_found"])
+        if "error" in data:
+            error = _short(str(data["error"]))
+    return DescribeEvent(step, names, not_found, error)
+
+
+def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
+    """``(name, arguments)`` per entry of a ``tool_call`` envelope (RB §9.1 shapes, leniently)."""
+    args = arguments if isinstance(arguments, dict) else {}
+    calls = args.get("calls")
+    if calls is None:
+        name = args.get("name")
+        return [(name.strip(), args.get("arguments"))] if isinstance(name, str) and name.strip() else []
+    if isinstance(calls, str):
+        try:
+            calls = json.loads(calls)
+        except ValueError:
+            return []
+    if isinstance(calls, dict):
+        calls = [calls]
+    out = []
+    for entry in calls if isinstance(calls, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"].strip():
+            value = entry.get("arguments")
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value) if value.strip() else {}
+                except ValueError:
+                    pass
+            out.append((entry["name"].strip(), value))
+    return out
+
+
+def extract(raw: RawSession) -> Session:
+    """The tool-search events of one session, in order (see the module docstring).
+
+    Results are matched to calls by call id; formats without ids (trajectories) are matched in
+    order by the reader.
+    """
+    results: dict[str, ToolResult] = {}
+    for step in raw.steps:
+        if isinstance(step, ToolResult) and step.id and step.id not in results:
+            results[step.id] = step
+    events: list[Event] = []
+    n = 0
+    for step in raw.steps:
+        if isinstance(step, Compaction):
+            events.append(CompactionEvent(n, step.messages))
+            continue
+        if not isinstance(step, ToolUse):
+            continue
+        n += 1
+        result = results.get(step.id) if step.id else None
+        if _is_search_tool(step):
+            events.append(_search_event(n, step, result))
+        elif step.name == C.TOOL_DESCRIBE:
+            events.append(_describe_event(n, step, result))
+        elif step.name == C.TOOL_CALL:
+            succeeded, error = _error_of(result)
+            for name, arguments in _call_targets(step.arguments):
+                events.append(CallEvent(n, name, "tool_call", mask_secrets(arguments), succeeded, error))
+        else:
+            succeeded, error = _error_of(result)
+            events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
+    return Session(raw.id, raw.origin, raw.format, raw.model, raw.context_length, dict(raw.counters),
+                   raw.started_at, raw.title, raw.messages, tuple(events))
+
+
+@dataclass
+class LoadedSessions:
+    """Sessions extracted from sources, with what was skipped."""
+
+    sessions: list[Session] = field(default_factory=list)
+    problems: list[SessionProblem] = field(default_factory=list)
+
+
+def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> LoadedSessions:
+    """Read and extract every session of ``paths`` (see :func:`toolsearch.analysis.session_formats.read_sessions`).
+
+    Raises:
+        SessionSourceError: a source cannot be read at all.
+    """
+    read = read_sessions(paths, fmt, progress)
+    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+
+
+def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> LoadedSessions:
+    """:func:`load_sessions` for the text of one file (an upload)."""
+    read = read_text(text, origin, fmt, ReadResult())
+    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+
+
+def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
+                        progress: Progress | None = None) -> LoadedSessions:
+    """:func:`load_sessions` for the bytes of one uploaded file named ``name``.
+
+    A SQLite store goes through a private temporary file (SQLite opens files only), read
+    read-only and deleted afterwards; places in problems and origins name ``name``, not the
+    temporary file. Text must be UTF-8.
+
+    Raises:
+        SessionSourceError: unreadable or unrecognised content.
+    """
+    import os  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    if fmt == "hermes-db" or (fmt is None and data.startswith(SQLITE_MAGIC)):
+        fd, tmp = tempfile.mkstemp(prefix="toolsearch-session-", suffix=".db")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            loaded = load_sessions([tmp], "hermes-db", progress)
+        finally:
+            for leftover in (tmp, f"{tmp}-wal", f"{tmp}-shm"):
+                Path(leftover).unlink(missing_ok=True)
+        for session in loaded.sessions:
+            object.__setattr__(session, "origin", session.origin.replace(tmp, name))
+        loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
+        return loaded
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SessionSourceError(f"{name}: expected UTF-8 text or a SQLite session store (byte {exc.start})") from None
+    return load_sessions_text(text, name, fmt)
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Outcome:
+    """One query under one variant.
+
+    Attributes:
+        matches: the names returned (at the resolved limit).
+        empty: no matches.
+        found_called: the matches contain a tool the session called later.
+        drift: the matches differ from the recorded ones (``None`` without a recorded result).
+        why: for an empty result, the reason in words (gate term and its document frequency).
+        gate: the query's gate term (``None`` without tokens).
+    """
+
+    matches: tuple[str, ...]
+    empty: bool
+    found_called: bool
+    drift: bool | None
+    why: str | None = None
+    gate: str | None = None
+
+
+@dataclass(frozen=True)
+class QueryReplay:
+    """One recorded query, recorded vs replayed.
+
+    Attributes:
+        session: the session id; ``model``: its model; ``step``: the search's step.
+        query: the query text; ``limit``: the limit used for replay (resolved like the bridge).
+        recorded: the recorded matches (``None`` when not recorded).
+        called_later: tools the session called after this search.
+        replayed: outcome per variant name (``reference`` first).
+    """
+
+    session: str
+    model: str | None
+    step: int
+    query: str
+    limit: int
+    recorded: tuple[str, ...] | None
+    called_later: tuple[str, ...]
+    replayed: Mapping[str, Outcome]
+
+    @property
+    def recorded_empty(self) -> bool | None:
+        return None if self.recorded is None else not self.recorded
+
+    @property
+    def recorded_found_called(self) -> bool | None:
+        return None if self.recorded is None else bool(set(self.recorded) & set(self.called_later))
+
+
+@dataclass
+class Replay:
+    """Every recorded query of every session replayed (see :func:`replay`)."""
+
+    variants: tuple[str, ...]
+    queries: list[QueryReplay]
+    catalog: str
+    deferred_count: int
+
+
+def replay_variants(asked: Sequence[str] | None) -> tuple[str, ...]:
+    """The variants to replay: ``reference`` first, then those asked (default: every variant the
+    engine defines, :data:`toolsearch.analysis.evaluation.DEFAULT_VARIANTS`), without repeats.
+
+    Raises:
+        VariantError: an unknown variant name.
+    """
+    names = list(asked) if asked else list(DEFAULT_VARIANTS)
+    for name in names:
+        variant_options(name)
+    return tuple(dict.fromkeys(["reference", *names]))
+
+
+def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None]:
+    """Why ``query`` admits nothing on a :class:`~toolsearch.engine.search.SearchIndex`: (reason in words,
+    gate term). The gate term is the query's rarest term (highest IDF, first in query order on a
+    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (RB §7.4)."""
+    stems = (tokenize_unicode if index.options.tokenizer == "unicode" else tokenize)(query)
+    if not stems:
+        return "no word the tokenizer reads (nothing to search for)", None
+    gate = max(stems, key=index.idf)
+    answerable = [t for t in dict.fromkeys(stems) if index.df(t) > 0]
+    gate_df = index.df(gate)
+    if gate_df == 0 and index.options.gate:
+        return f"the gate term '{gate}' occurs in no tool", gate
+    if not answerable:
+        return "no query term occurs in any tool", gate
+    required = required_coverage(len(answerable))
+    return (f"{gate_df} tool{'s' if gate_df != 1 else ''} contain the gate term '{gate}', but none covers "
+            f"{required} of the {len(answerable)} answerable terms"), gate
+
+
+def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
+           variants: Sequence[str] | None = None, progress: Progress | None = None) -> Replay:
+    """Re-run every recorded query with ``config`` under each variant.
+
+    Args:
+        sessions: extracted sessions.
+        inspector: the catalog the sessions ran on (registered with its naming).
+        config: current settings (defer set, search limits: the recorded ``limit`` is resolved
+            the way the bridge resolves it, RB §6).
+        variants: variant names (:func:`replay_variants`); ``reference`` is always included.
+        progress: called with (sessions done, total).
+
+    Returns:
+        A :class:`Replay`; identical (variant, query, limit) triples are searched once.
+
+    Raises:
+        VariantError: an unknown variant.
+    """
+    names = replay_variants(variants)
+    bridges = {name: inspector.bridge(config, variant_options(name)) for name in names}
+    cache: dict[tuple[str, str, int], tuple[tuple[str, ...], frozenset[str], str | None, str | None]] = {}
+    out: list[QueryReplay] = []
+    total = len(sessions)
+    for done, session in enumerate(sessions, 1):
+        for event in session.searches:
+            later = session.called_after(event.step)
+            later_set = set(later)
+            for record in event.queries:
+                limit = bridges["reference"].resolve_limit(event.limit)
+                outcomes: dict[str, Outcome] = {}
+                for name, bridge in bridges.items():
+                    key = (name, record.query, limit)
+                    hit = cache.get(key)
+                    if hit is None:
+                        matches = tuple(n for n, _ in bridge.index.search(record.query, limit))
+                        why, gate = why_empty(bridge.index, record.query, limit) if not matches else (None, None)
+                        hit = cache[key] = (matches, frozenset(matches), why, gate)
+                    matches, match_set, why, gate = hit
+                    outcomes[name] = Outcome(matches, not matches, not later_set.isdisjoint(match_set),
+                                             None if record.matches is None else matches != record.matches, why, gate)
+                out.append(QueryReplay(session.id, session.model, event.step, record.query, limit, record.matches,
+                                       later, outcomes))
+        if progress and (done % 200 == 0 or done == total):
+            progress(done, total)
+    return Replay(names, out, inspector.catalog.name, len(bridges["reference"].deferred))
+
+
+# --- listing what-if --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ListingWhatIf:
+    """For one tool a session called: was it named in the listing at the session's settings?
+
+    Attributes:
+        session: the session id; ``tool``: the tool's wire name; ``server``: its server.
+        context_length: the context length used (the session's, else the one given, else unknown).
+        budget: the listing budget at those settings (tokens, RB §4).
+        listed: its name was in the listing (so the search round trip was avoidable).
+        searches_before: discovery calls the session made before calling it.
+        smallest_budget: the smallest budget that lists it (``None``: no budget does).
+        threshold_pct: the smallest threshold_pct (0.5 steps) reaching that budget at this context
+            length (``None`` when unknown or unreachable).
+        listing_max_tokens: the smallest listing_max_tokens (100 steps) that allows that budget.
+    """
+
+    session: str
+    tool: str
+    server: str
+    context_length: int | None
+    budget: int
+    listed: bool
+    searches_before: int
+    smallest_budget: int | None
+    threshold_pct: float | None
+    listing_max_tokens: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _listed(step: Any, label: str) -> bool:
+    return step is not None and step.form in ("full", "names", "mixed") and label not in step.collapsed
+
+
+def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
+                    context_length: int | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[ListingWhatIf]:
+    """For each deferred tool each session called through the bridge: listed or not, and the
+    smallest settings that list it (RB §4 budget, §5.4 degradation).
+
+    The session's recorded context length wins over ``context_length``; tools the catalog does not
+    defer (visible, or unknown to it) are left out.
+    """
+    bridge = inspector.bridge(config)
+    ladder = listing_ladder(inspector.planner, config, tokenizer)
+    smallest: dict[str, int | None] = {}
+    out: list[ListingWhatIf] = []
+    for session in sessions:
+        ctx = session.context_length or context_length
+        budget = listing_budget(ctx, config.threshold_pct, config.listing_max_tokens)[0]
+        at_budget = ladder.step_at(budget) if ladder.activated else None
+        discovery = 0
+        seen: set[str] = set()
+        for event in session.events:
+            if isinstance(event, (SearchEvent, DescribeEvent)):
+                discovery += 1
+                continue
+            if not isinstance(event, CallEvent) or event.name in seen:
+                continue
+            tool = bridge.deferred_by_name.get(event.name)
+            if tool is None or (event.via == "direct" and discovery == 0):
+                continue
+            seen.add(event.name)
+            label = tool.label
+            if label not in smallest:
+                smallest[label] = _smallest_listing_budget(ladder, label)
+            need = smallest[label]
+            out.append(ListingWhatIf(
+                session.id, event.name, tool.server or label, ctx, budget, _listed(at_budget, label), discovery, need,
+                threshold_pct_for_budget(need, ctx) if need is not None else None,
+                listing_max_tokens_for_budget(need) if need is not None else None))
+    return out
+
+
+def _smallest_listing_budget(ladder: Any, label: str) -> int | None:
+    if not ladder.activated or not _listed(ladder.step_at(C.LISTING_MAX_TOKENS_MAX), label):
+        return None
+    low, high = 0, C.LISTING_MAX_TOKENS_MAX
+    while low < high:
+        mid = (low + high) // 2
+        if _listed(ladder.step_at(mid), label):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+# --- aggregates -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FailedQuery:
+    """A query whose recorded search came back empty, with how often and why (reference replay)."""
+
+    query: str
+    count: int
+    sessions: int
+    gate: str | None
+    why: str | None
+    replay_empty: bool
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 6) if whole else None
+
+
+def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
+    """Totals over all sessions and per model (searches per session, empty rates, round trips per
+    called tool) and the top failed queries with their gate terms."""
+    by_model: dict[str, list[Session]] = {}
+    for s in sessions:
+        by_model.setdefault(s.model or "(unknown)", []).append(s)
+    queries_by_session: dict[str, list[QueryReplay]] = {}
+    for q in rep.queries:
+        queries_by_session.setdefault(q.session, []).append(q)
+
+    def figures(group: Sequence[Session]) -> dict[str, Any]:
+        qs = [q for s in group for q in queries_by_session.get(s.id, ())]
+        recorded = [q for q in qs if q.recorded is not None]
+        trips = sum(s.round_trips for s in group)
+        tools = sum(len(s.bridged_tools) for s in group)
+        return {
+            "sessions": len(group), "searches": len(qs),
+            "searches_per_session": round(len(qs) / len(group), 4) if group else None,
+            "recorded_empty_rate": _rate(sum(1 for q in recorded if not q.recorded), len(recorded)),
+            "replay_empty_rate": {v: _rate(sum(1 for q in qs if q.replayed[v].empty), len(qs)) for v in rep.variants},
+            "round_trips": trips, "called_tools": tools,
+            "round_trips_per_called_tool": round(trips / tools, 4) if tools else None,
+            "failed_calls": sum(1 for s in group for c in s.calls if c.succeeded is False),
+            "compactions": sum(1 for s in group for e in s.events if isinstance(e, CompactionEvent)),
+        }
+
+    failed: dict[str, list[QueryReplay]] = {}
+    for q in rep.queries:
+        if q.recorded is not None and not q.recorded:
+            failed.setdefault(q.query, []).append(q)
+    top = sorted(failed.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:TOP_FAILED]
+    return {
+        "overall": figures(sessions),
+        "per_model": {model: figures(group) for model, group in sorted(by_model.items())},
+        "top_failed": [FailedQuery(query, len(qs), len({q.session for q in qs}), qs[0].replayed["reference"].gate,
+                                   qs[0].replayed["reference"].why,
+                                   qs[0].replayed["reference"].empty).__dict__ for query, qs in top],
+    }
+
+
+# --- JSON report ------------------------------------------------------------------------------
+
+def summary(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
+    """The ``toolsearch sessions --json`` counts: sessions, searches (one per query), recorded and
+    replayed outcomes per variant."""
+    recorded = [q for q in rep.queries if q.recorded is not None]
+    return {
+        "sessions": len(sessions), "searches": len(rep.queries),
+        "recorded": {"empty": sum(1 for q in recorded if not q.recorded),
+                     "found_called": sum(1 for q in recorded if q.recorded_found_called),
+                     "with_result": len(recorded)},
+        "replay": {v: {"empty": sum(1 for q in rep.queries if q.replayed[v].empty),
+                       "found_called": sum(1 for q in rep.queries if q.replayed[v].found_called),
+                       "drift": sum(1 for q in rep.queries if q.replayed[v].drift)} for v in rep.variants},
+    }
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """JSON-ready form of one event (arguments already masked)."""
+    if isinstance(event, SearchEvent):
+        return {"kind": "search", "step": event.step, "tool": event.tool, "limit": event.limit, "error": event.error,
+                "queries": [{"query": q.query, "matches": None if q.matches is None else list(q.matches)}
+                            for q in event.queries]}
+    if isinstance(event, DescribeEvent):
+        return {"kind": "describe", "step": event.step, "names": list(event.names),
+                "not_found": list(event.not_found), "error": event.error}
+    if isinstance(event, CallEvent):
+        return {"kind": "call", "step": event.step, "name": event.name, "via": event.via,
+                "arguments": event.arguments, "succeeded": event.succeeded, "error": event.error}
+    return {"kind": "compaction", "step": event.step, "messages": event.messages}
+
+
+def query_to_dict(q: QueryReplay) -> dict[str, Any]:
+    """JSON-ready form of one replayed query."""
+    return {
+        "step": q.step, "query": q.query, "limit": q.limit,
+        "recorded": None if q.recorded is None else {"matches": list(q.recorded), "empty": q.recorded_empty,
+                                                     "found_called": q.recorded_found_called},
+        "called_later": list(q.called_later),
+        "replay": {v: {"matches": list(o.matches), "empty": o.empty, "found_called": o.found_called,
+                       "drift": o.drift, "why": o.why, "gate": o.gate} for v, o in q.replayed.items()},
+    }
+
+
+def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
+           problems: Sequence[SessionProblem] = ()) -> dict[str, Any]:
+    """The whole ``toolsearch sessions --json`` object: :func:`summary` keys, then
+    ``per_session`` (events, replayed queries, listing what-if), ``aggregates`` and ``problems``."""
+    queries: dict[str, list[QueryReplay]] = {}
+    for q in rep.queries:
+        queries.setdefault(q.session, []).append(q)
+    whatif: dict[str, list[ListingWhatIf]] = {}
+    for w in what_if:
+        whatif.setdefault(w.session, []).append(w)
+    data = summary(sessions, rep)
+    data["catalog"] = rep.catalog
+    data["variants"] = list(rep.variants)
+    data["per_session"] = [{
+        "id": s.id, "origin": s.origin, "format": s.format, "model": s.model, "context_length": s.context_length,
+        "title": s.title, "started_at": s.started_at, "messages": s.messages, "counters": dict(s.counters),
+        "round_trips": s.round_trips, "called_tools": list(s.bridged_tools),
+        "events": [event_to_dict(e) for e in s.events],
+        "queries": [query_to_dict(q) for q in queries.get(s.id, ())],
+        "listing_what_if": [w.to_dict() for w in whatif.get(s.id, ())],
+    } for s in sessions]
+    data["aggregates"] = aggregates(sessions, rep)
+    data["problems"] = [str(p) for p in problems]
+    return data
+
+
+# --- labeled queries --------------------------------------------------------------------------
+
+def export_queries(sessions: Sequence[Session], inspector: Inspector | None = None, name: str = "") -> dict[str, Any]:
+    """A query file for ``toolsearch eval`` (:mod:`toolsearch.analysis.evaluation` format): one task per
+    recorded search call whose session called tools later, with its queries (at most
+    :data:`EXPORT_MAX_QUERIES`) and those tools as ``expected``.
+
+    With ``inspector``, only tools the catalog defers are kept as expected names (the others
+    cannot be found by search); a search left with none is left out. Identical tasks (same
+    queries and expected names) are kept once.
+    """
+    deferred = set(inspector.bridge(ToolSearchConfig()).deferred_by_name) if inspector is not None else None
+    tasks: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    used: Counter[str] = Counter()
+    for session in sessions:
+        for event in session.searches:
+            expected = [t for t in session.called_after(event.step) if deferred is None or t in deferred]
+            queries = list(dict.fromkeys(q.query for q in event.queries if q.query))[:EXPORT_MAX_QUERIES]
+            if not expected or not queries:
+                continue
+            key = (tuple(queries), tuple(expected))
+            if key in seen:
+                continue
+            seen.add(key)
+            base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{session.id}-{event.step}").strip("-") or "task"
+            used[base] += 1
+            task_id = base if used[base] == 1 else f"{base}-{used[base]}"
+            tasks.append({"id": task_id, "queries": queries, "expected": expected,
+                          "note": f"session {session.id}, search at step {event.step}"})
+    out: dict[str, Any] = {"name": name or "Labeled queries from recorded sessions"}
+    if inspector is not None:
+        out["catalog"] = inspector.catalog.name
+        out["tool_names"] = inspector.naming
+    out["tasks"] = tasks
+    return out
+
+
+def export_queries_yaml(data: Mapping[str, Any]) -> str:
+    """:func:`export_queries` output as YAML text (a header comment, then the document)."""
+    header = ("# Labeled search tasks taken from recorded sessions: each task is one recorded tool_search call,\n"
+              "# expected = the tools the same session called afterwards. Check them before trusting the scores.\n")
+    return header + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=120)
+

@@ -1,0 +1,411 @@
+"""Plans over a grid of context lengths × threshold_pct (× listing_max_tokens), and the
+tuning questions a reviewer asks (which budget, threshold_pct and context length reach a form).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from ..engine import constants as C
+from ..engine.config import ToolSearchConfig
+from ..engine.listing import DegradationStep
+from ..engine.plan import Plan, Planner, listing_budget
+
+DEFAULT_CONTEXT_LENGTHS: tuple[int, ...] = C.CONTEXT_PRESETS
+DEFAULT_THRESHOLD_PCTS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 20.0)
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """One grid point: the settings and what the plan chose.
+
+    ``states`` maps server name → state (full | names | summary | hidden | visible).
+    """
+
+    context_length: int | None
+    threshold_pct: float
+    listing_max_tokens: int
+    budget: int
+    budget_winner: str
+    tier: int
+    listing_form: str
+    listing_tokens: int
+    tools_tokens: int
+    states: dict[str, str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[int | None] = DEFAULT_CONTEXT_LENGTHS,
+          threshold_pcts: Sequence[float] = DEFAULT_THRESHOLD_PCTS,
+          listing_max_tokens: Sequence[int] | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[SweepRow]:
+    """Plan every combination (listing caps outermost, then threshold_pct, then context length).
+
+    Values are parsed and clamped like config values (RB §1.1). Returns one row per combination.
+    """
+    caps = list(listing_max_tokens) if listing_max_tokens else [config.listing_max_tokens]
+    rows = []
+    for cap in caps:
+        for pct in threshold_pcts:
+            point = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
+            for context in context_lengths:
+                plan = planner.plan(point, context, tokenizer)
+                rows.append(SweepRow(
+                    context_length=context, threshold_pct=point.threshold_pct,
+                    listing_max_tokens=point.listing_max_tokens, budget=plan.budget,
+                    budget_winner=plan.budget_winner, tier=plan.tier, listing_form=plan.listing_form,
+                    listing_tokens=plan.listing_tokens, tools_tokens=plan.tools_tokens,
+                    states={s.name: s.state for s in plan.servers}))
+    return rows
+
+
+# --- Tuning: what every budget gives, without re-planning (app Tuning page, report) ----------
+#
+# The listing form depends on the budget alone (RB §5.4): the degradation tries a fixed list of
+# candidates (full, names, then one more collapsed server at a time, ending with all summaries)
+# and keeps the first whose size is <= budget. Sizes do not depend on the budget, so one plan at
+# budget 0 (where nothing fits and every candidate is measured) answers "which form at budget B"
+# for every B. The first fitting candidate can only move earlier as B grows, so the form's rank
+# (full < names < mixed < groups < none) never gets worse with a larger budget: searches over the
+# budget or the context length may bisect.
+
+#: Context lengths (tokens) and threshold_pct values (%) of the Tuning heatmap and the report.
+HEATMAP_CONTEXT_LENGTHS: tuple[int, ...] = (
+    8_000, 16_000, 32_000, 64_000, 100_000, 128_000, 200_000, 256_000, 400_000, 512_000, 1_000_000)
+HEATMAP_THRESHOLD_PCTS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0, 7.5, 10.0, 15.0, 20.0, 30.0)
+#: listing_max_tokens values (tokens) of the Tuning heatmap's context length × cap view.
+HEATMAP_LISTING_MAX_TOKENS: tuple[int, ...] = (
+    500, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000, 12_000, 20_000, 40_000, 60_000)
+#: Resolution of recommended settings: exact to 0.1 % and 1 token (the app's number inputs).
+THRESHOLD_PCT_STEP = 0.1
+LISTING_MAX_TOKENS_STEP = 1
+#: Rank of each listing form, best (0, ``full``) to worst (4, ``none``).
+FORM_RANK: dict[str, int] = {form: rank for rank, form in enumerate(C.FORMS)}
+#: Forms of tier 1 (a listing with tool names); ``groups`` and ``none`` are tier 2.
+TIER1_FORMS: tuple[str, ...] = ("full", "names", "mixed")
+
+
+def plan_at_budget(planner: Planner, config: ToolSearchConfig, budget: int,
+                   tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
+    """The plan whose listing budget is exactly ``budget`` tokens.
+
+    The budget is produced through the ordinary RB §4 arithmetic with synthetic settings
+    (``threshold_pct=100``, ``listing_max_tokens=60000``, context length = ``budget``; for 0:
+    ``threshold_pct=0`` at context length 1), so everything that depends on the budget is what
+    :meth:`Planner.plan` gives; ``context_length``, ``pct_leg`` and ``config`` of the result
+    are the synthetic ones.
+
+    Raises:
+        ValueError: ``budget`` outside 0..``LISTING_MAX_TOKENS_MAX``.
+    """
+    if not 0 <= budget <= C.LISTING_MAX_TOKENS_MAX:
+        raise ValueError(f"budget must be 0..{C.LISTING_MAX_TOKENS_MAX} tokens, got {budget}")
+    if budget == 0:
+        point, context = config.with_overrides(threshold_pct=0.0), 1
+    else:
+        point = config.with_overrides(threshold_pct=100.0, listing_max_tokens=C.LISTING_MAX_TOKENS_MAX)
+        context = budget
+    plan = planner.plan(point, context, tokenizer, display_tokenizer)
+    assert plan.budget == budget, (plan.budget, budget)
+    return plan
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Every listing candidate the degradation tries, in order, with its size (RB §5.4).
+
+    Attributes:
+        activated: tool search is active (``enabled`` not off and something is deferrable);
+            when False every budget gives tier 0, form ``none``.
+        listing_enabled: ``listing`` is not off; when False every budget gives form ``none``.
+        steps: the candidates in degradation order (``form``, ``collapsed`` labels, ``tokens``
+            in the planning tokenizer). ``fits`` is always False: they were measured at budget 0.
+        planning_tokenizer: the tokenizer that measured them.
+    """
+
+    activated: bool
+    listing_enabled: bool
+    steps: tuple[DegradationStep, ...]
+    planning_tokenizer: str
+
+    def step_at(self, budget: int) -> DegradationStep | None:
+        """The candidate chosen at ``budget`` tokens (the first that fits), or ``None``."""
+        if not (self.activated and self.listing_enabled):
+            return None
+        for step in self.steps:
+            if step.tokens <= budget:
+                return step
+        return None
+
+    def form_at(self, budget: int) -> str:
+        """The listing form at ``budget`` tokens: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none``."""
+        step = self.step_at(budget)
+        return step.form if step else "none"
+
+    def tier_at(self, budget: int) -> int:
+        """The tier at ``budget`` tokens: 0 (inactive), 1 (tool names listed) or 2 (RB §5.5)."""
+        if not self.activated:
+            return 0
+        return 1 if self.form_at(budget) in TIER1_FORMS else 2
+
+    def tokens_at(self, budget: int) -> int:
+        """The listing's size in tokens at ``budget`` (0 when nothing is listed)."""
+        step = self.step_at(budget)
+        return step.tokens if step else 0
+
+    def sizes(self) -> dict[str, int]:
+        """Size in tokens of the uniform candidates: ``full``, ``names`` and ``groups`` (every
+        server as a summary line). Empty when there is no listing to degrade."""
+        if not (self.activated and self.listing_enabled):
+            return {}
+        out: dict[str, int] = {}
+        for step in self.steps:
+            if step.form in ("full", "names", "groups"):
+                out[step.form] = step.tokens
+        return out
+
+
+def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = C.DEFAULT_TOKENIZER) -> Ladder:
+    """Measure every listing candidate once (one plan at budget 0) for ``config`` and ``tokenizer``.
+
+    Only ``enabled``, ``listing`` and ``defer`` of ``config`` matter; threshold_pct and
+    listing_max_tokens do not change the ladder.
+    """
+    plan = plan_at_budget(planner, config, 0, tokenizer)
+    return Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
+                  steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer)
+
+
+def at_least(form: str) -> Callable[[str], bool]:
+    """Predicate "the listing form is ``form`` or better" (``FORM_RANK`` order).
+
+    Raises:
+        ValueError: an unknown form.
+    """
+    if form not in FORM_RANK:
+        raise ValueError(f"form must be one of {C.FORMS}, got {form!r}")
+    goal = FORM_RANK[form]
+    return lambda got: FORM_RANK[got] <= goal
+
+
+def smallest_budget(ladder: Ladder, predicate: Callable[[str], bool],
+                    high: int = C.LISTING_MAX_TOKENS_MAX) -> int | None:
+    """The smallest budget in 0..``high`` tokens whose listing form satisfies ``predicate``.
+
+    ``predicate`` takes a form and must be monotone in the budget (once true, true for every
+    larger budget), as :func:`at_least` predicates are. Binary search over the budget.
+    Returns ``None`` when even ``high`` does not satisfy it.
+    """
+    if not predicate(ladder.form_at(high)):
+        return None
+    low = 0
+    while low < high:
+        mid = (low + high) // 2
+        if predicate(ladder.form_at(mid)):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def smallest_context_length(budget: int, threshold_pct: float, listing_max_tokens: int,
+                            high: int = C.CONTEXT_LENGTH_MAX) -> int | None:
+    """The smallest context length in 1..``high`` tokens whose RB §4 budget is >= ``budget``.
+
+    Returns ``None`` when no context length reaches it (``listing_max_tokens`` below
+    ``budget``, or ``threshold_pct`` too small even at ``high``).
+    """
+    def reaches(context: int) -> bool:
+        return listing_budget(context, threshold_pct, listing_max_tokens)[0] >= budget
+
+    if not reaches(high):
+        return None
+    low = 1
+    while low < high:
+        mid = (low + high) // 2
+        if reaches(mid):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def threshold_pct_for_budget(budget: int, context_length: int | None,
+                             step: float = THRESHOLD_PCT_STEP) -> float | None:
+    """The smallest threshold_pct on a ``step`` grid (%) whose percentage leg at
+    ``context_length`` is >= ``budget`` tokens (RB §4 arithmetic, truncation included).
+
+    Returns ``None`` when the context length is unknown (the leg is then a fixed 10,000) or
+    when even 100% is not enough.
+    """
+    if context_length is None or context_length <= 0:
+        return None
+    k = max(0, math.floor(budget * 100 / (context_length * step)) - 1)
+    while k * step <= C.THRESHOLD_PCT_MAX:
+        pct = round(k * step, 10)
+        if int(context_length * (pct / 100.0)) >= budget:
+            return pct
+        k += 1
+    return None
+
+
+def listing_max_tokens_for_budget(budget: int, step: int = LISTING_MAX_TOKENS_STEP) -> int | None:
+    """The smallest listing_max_tokens on a ``step`` grid that is >= ``budget`` tokens, within
+    200..60000 (RB §1.1 clamp); ``None`` above 60000."""
+    if budget > C.LISTING_MAX_TOKENS_MAX:
+        return None
+    return max(C.LISTING_MAX_TOKENS_MIN, min(C.LISTING_MAX_TOKENS_MAX, -(-budget // step) * step))
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The settings that reach a listing form ``goal`` (or better) for one context length.
+
+    Attributes:
+        goal: the form to reach or beat (``FORM_RANK`` order).
+        budget: the smallest budget that reaches it, in tokens; ``None`` when no budget in
+            0..60000 does (listing off, tool search off, or the listing is larger).
+        threshold_pct: the smallest threshold_pct (%, on the step grid) that gives at least
+            ``budget`` at ``context_length``; ``None`` when the context length is unknown or
+            100% is not enough.
+        listing_max_tokens: the smallest cap (tokens, on the step grid) >= ``budget``.
+        reachable: the goal can be reached at ``context_length`` by changing threshold_pct and
+            listing_max_tokens only (for an unknown context length: ``budget`` <= 10,000).
+        met: the current config already reaches it at ``context_length``.
+        context_length_from: the smallest context length (tokens) that reaches it with the
+            current threshold_pct and listing_max_tokens; ``None`` when none does.
+    """
+
+    goal: str
+    budget: int | None
+    threshold_pct: float | None
+    listing_max_tokens: int | None
+    reachable: bool
+    met: bool
+    context_length_from: int | None
+
+    @property
+    def context_length_below(self) -> int | None:
+        """The largest context length (tokens) that does *not* reach the goal at the current
+        settings: ``context_length_from - 1``; ``None`` if every or no context length reaches it."""
+        if self.context_length_from is None or self.context_length_from <= 1:
+            return None
+        return self.context_length_from - 1
+
+    def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
+        """``config`` with the recommended threshold_pct and listing_max_tokens (the ones that
+        are known); unchanged when the goal is not reachable."""
+        if not self.reachable:
+            return config
+        return config.with_overrides(threshold_pct=self.threshold_pct, listing_max_tokens=self.listing_max_tokens)
+
+
+def recommend(ladder: Ladder, config: ToolSearchConfig, context_length: int | None, goal: str) -> Recommendation:
+    """What it takes to reach listing form ``goal`` or better (see :class:`Recommendation`).
+
+    Args:
+        ladder: from :func:`listing_ladder` for the same catalog, config and tokenizer.
+        config: the current settings (threshold_pct and listing_max_tokens are used for
+            ``met`` and ``context_length_from``).
+        context_length: tokens, or ``None`` for unknown.
+        goal: ``full`` | ``names`` | ``mixed`` | ``groups``.
+
+    Raises:
+        ValueError: an unknown form.
+    """
+    predicate = at_least(goal)
+    budget = smallest_budget(ladder, predicate)
+    current, _, _ = listing_budget(context_length, config.threshold_pct, config.listing_max_tokens)
+    met = predicate(ladder.form_at(current))
+    if budget is None:
+        return Recommendation(goal, None, None, None, False, met, None)
+    pct = threshold_pct_for_budget(budget, context_length)
+    cap = listing_max_tokens_for_budget(budget)
+    known = context_length is not None and context_length > 0
+    reachable = cap is not None and (pct is not None if known else budget <= C.UNKNOWN_CONTEXT_PCT_LEG)
+    return Recommendation(goal=goal, budget=budget, threshold_pct=pct, listing_max_tokens=cap,
+                          reachable=reachable, met=met,
+                          context_length_from=smallest_context_length(budget, config.threshold_pct,
+                                                                      config.listing_max_tokens))
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One grid point of a fast sweep: the settings, the budget and the listing it gives.
+
+    Same meaning as the fields of :class:`SweepRow` (budget and listing in planning tokens),
+    without the per-server states and the tools array size.
+    """
+
+    context_length: int | None
+    threshold_pct: float
+    listing_max_tokens: int
+    budget: int
+    budget_winner: str
+    tier: int
+    listing_form: str
+    listing_tokens: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+def form_grid(ladder: Ladder, config: ToolSearchConfig,
+              context_lengths: Sequence[int | None] = HEATMAP_CONTEXT_LENGTHS,
+              threshold_pcts: Sequence[float] = HEATMAP_THRESHOLD_PCTS,
+              listing_max_tokens: Sequence[int] | None = None) -> list[GridPoint]:
+    """Like :func:`sweep` (same order, same clamping, same tier/form/budget/listing tokens) but
+    read off a :class:`Ladder`, so a grid of any size costs one plan."""
+    caps = list(listing_max_tokens) if listing_max_tokens else [config.listing_max_tokens]
+    rows = []
+    for cap in caps:
+        for pct in threshold_pcts:
+            point = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
+            for context in context_lengths:
+                budget, _, winner = listing_budget(context, point.threshold_pct, point.listing_max_tokens)
+                rows.append(GridPoint(
+                    context_length=context, threshold_pct=point.threshold_pct,
+                    listing_max_tokens=point.listing_max_tokens, budget=budget, budget_winner=winner,
+                    tier=ladder.tier_at(budget), listing_form=ladder.form_at(budget),
+                    listing_tokens=ladder.tokens_at(budget)))
+    return rows
+
+
+def curve_context_lengths(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
+                          low: int = 8_000, high: int = 1_000_000, points: int = 49) -> list[int]:
+    """Context lengths (tokens, ascending) for a listing-vs-budget line over ``low..high``.
+
+    ``points`` log-spaced lengths plus, for every candidate size and for the cap, the first
+    context length whose budget reaches it and the one before, so a line through the points
+    shows each change of form exactly where it happens.
+    """
+    low, high = max(1, low), max(low, high)
+    grid = {round(low * (high / low) ** (i / (points - 1))) for i in range(points)} if points > 1 else {low}
+    grid |= {low, high}
+    for target in {s.tokens for s in ladder.steps} | {listing_max_tokens}:
+        first = smallest_context_length(target, threshold_pct, listing_max_tokens, high)
+        if first is not None:
+            grid |= {c for c in (first - 1, first) if low <= c <= high}
+    return sorted(grid)
+
+
+def curve_bounds(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
+                 low: int = 8_000, high: int = 1_000_000) -> tuple[int, int]:
+    """A context-length range (tokens) for the listing-vs-budget line that shows every change of
+    form the settings can reach.
+
+    Starts from ``low..high`` and widens it: down to half the first context length whose budget
+    reaches the smallest candidate, up to twice the one whose budget reaches the largest (at most
+    ``C.CONTEXT_LENGTH_MAX``). Candidates the cap never lets fit do not widen it.
+    """
+    firsts = [c for c in (smallest_context_length(s.tokens, threshold_pct, listing_max_tokens)
+                          for s in ladder.steps) if c is not None]
+    if firsts:
+        low = min(low, max(1, min(firsts) // 2))
+        high = max(high, min(C.CONTEXT_LENGTH_MAX, max(firsts) * 2))
+    return low, high

@@ -1,0 +1,834 @@
+"""``toolsearch`` command line: a thin shell over the engine (DESIGN.md "CLI contract").
+
+Exit status 0 on success, 2 for bad arguments or unreadable sources (one line on stderr naming
+the file and the problem; never a traceback for a user mistake).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import logging
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..engine import constants as C
+from ..engine.bridge import to_wire
+from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
+from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.errors import ToolsearchError
+from ..engine.inspector import Inspector
+from ..live.mcpconfig import ServerSpec, load_mcp_config
+from ..engine.profile import load_profile
+from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
+from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
+from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from .common import Parser, live_progress
+
+
+class UsageError(ToolsearchError):
+    """A command-line value that cannot be used."""
+
+
+
+
+def _int_list(text: str) -> list[int | None]:
+    return [_context_length(part) for part in text.split(",") if part.strip()]
+
+
+def _float_list(text: str) -> list[float]:
+    try:
+        return [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+
+
+def _variant(text: str) -> str:
+    try:
+        variant_options(text)
+    except VariantError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _variant_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", type=_variant, default=REFERENCE, metavar="VARIANT",
+                        help=f"search variant (default {REFERENCE}: what the model gets; any other is a what-if). "
+                             + "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()).replace("%", "%%")
+                             + ". Combine with '+', e.g. unicode+no-gate")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+    return value
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("sources", nargs="+", metavar="SOURCE",
+                        help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
+                             "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
+                             "started and listed live)")
+    parser.add_argument("--connect-timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"live servers: seconds per server for start-up + handshake + listing when the config "
+                             f"sets no connect_timeout (default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"live servers: in 'call', seconds for the tool call itself (default: the config's "
+                             f"timeout, else {C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect "
+                             f"budget. In the other commands (backward compatible): the same as --connect-timeout")
+    parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
+    parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                        help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
+    parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_scope_arguments(parser)
+
+
+def _settings(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
+                        help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
+    parser.add_argument("--threshold-pct", metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
+    parser.add_argument("--listing-max-tokens", metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
+    parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
+    parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
+    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                        help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
+    parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
+    _common(p)
+    _settings(p)
+
+    p = sub.add_parser("search", help="run tool_search queries and print the response")
+    _common(p)
+    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
+    p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
+    _variant_argument(p)
+
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response")
+    _common(p)
+    p.set_defaults(split_names=True)
+
+    p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
+    _common(p)
+    p.add_argument("-q", "--query", required=True, metavar="QUERY")
+    p.add_argument("--limit", metavar="N")
+    _variant_argument(p)
+
+    p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
+                                    "(catalog files) or call the real tool (MCP config files)")
+    _common(p)
+    p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
+    p.set_defaults(split_names=True)
+
+    p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
+    _common(p)
+    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
+    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
+    p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
+    p.add_argument("--csv", action="store_true", help="print CSV")
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+
+    p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
+                                         "listed context length (exit 1 when none does)")
+    _common(p)
+    p.add_argument("--context-lengths", type=_int_list, required=True, metavar="N,N,...",
+                   help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
+    p.add_argument("--goal", choices=RECOMMEND_GOALS, required=True,
+                   help="full: every tool with its short description; names: every server at names or better; "
+                        "listed: tier 1 (tool names listed); any: some listing")
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
+
+    p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
+                                        "tools as a catalog file (server info included)")
+    p.add_argument("configs", nargs="+", metavar="CONFIG", help="MCP client config files")
+    p.add_argument("-o", "--output", metavar="FILE", help="catalog YAML to write (default: standard output)")
+    p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help=f"seconds per server for connect + listing when the config sets none "
+                        f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
+    p.add_argument("--name", help="catalog name (default: the config file name)")
+
+    p = sub.add_parser("synth", help="write a synthetic catalog of any size (deterministic; for scale tests "
+                                     "and benchmarks)")
+    p.add_argument("--tools", type=_positive_int, default=50_000, metavar="N", help="number of tools (default 50000)")
+    p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
+    p.add_argument("--name", help="catalog name (default: says the size and seed)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="catalog file to write, in JSON syntax (default: standard output)")
+
+    # Commands that live in their own modules (each loads its sources and reports its errors).
+    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+
+    cli_strategies.add_parser(sub)
+    cli_quality.add_parsers(sub)
+    cli_diff.add_parsers(sub)
+    cli_sessions.add_parser(sub)
+    return parser
+
+
+def _extension_command(args: argparse.Namespace) -> int | None:
+    """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
+    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+
+    if args.command == "strategies":
+        return cli_strategies.run(args)
+    for module in (cli_quality, cli_diff, cli_sessions):
+        if args.command in module.COMMANDS:
+            return module.run(args)
+    return None
+
+
+def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Leading values that name existing files are sources; the rest are tool names."""
+    sources: list[str] = []
+    for i, value in enumerate(values):
+        if Path(value).is_file():
+            sources.append(value)
+        else:
+            return sources, list(values[i:])
+    return sources, []
+
+
+def _config(args: argparse.Namespace) -> ToolSearchConfig:
+    config = load_config(args.config) if args.config else parse_config({})
+    overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
+    if isinstance(overrides.get("listing_max_tokens"), list):
+        overrides["listing_max_tokens"] = None
+    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    # DEL and C1 as \u00NN: inside JSON strings (where they may appear raw) that is a valid escape
+    # of the same character, so JSON output stays parseable.
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
+
+def _terminal_safe(text: str) -> str:
+    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
+    ``\\u00NN`` (DEL, C1); newline and tab are kept."""
+    return _CONTROL.sub(_escape_control, text)
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+
+
+def _down_servers(statuses: Sequence[Any]) -> list[dict[str, Any]]:
+    """``plan --json`` ``servers`` entries for live servers that failed or were skipped: state
+    ``failed`` | ``skipped`` and the reason, no tools and no tokens."""
+    return [{"name": s.name, "kind": "mcp", "tool_count": 0, "state": s.state, "reason": s.reason,
+             "schema_tokens": 0, "full_tokens": 0, "names_tokens": 0, "summary_tokens": 0}
+            for s in statuses if s.state in ("failed", "skipped")]
+
+
+def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequence[Any] = (),
+              statuses: Sequence[Any] = ()) -> int:
+    """One plan; with scopes, one plan per scope (a JSON array when there are several) and, in
+    text, a side-by-side table of the scopes after their plans."""
+    if len(scopes) > 1:
+        sessions = [inspector.scoped(scope) for scope in scopes]
+        if args.json:
+            _print_json([_plan_data(args, session, config) for session in sessions])
+            return 0
+        rows = []
+        for index, session in enumerate(sessions):
+            if index:
+                print()
+            print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
+            _print_plan(args, session, config)
+            plan = session.plan(config, args.context_length, args.tokenizer)
+            rows.append([session.scope.name, plan.tier, plan.listing_form, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+                         f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
+                         ", ".join(sorted(session.registration.server_kinds)) or "—"])
+        print()
+        print("scopes side by side:")
+        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
+        return 0
+    # Live servers that failed or were skipped belong to the whole catalog's table only.
+    down = [] if scopes else _down_servers(statuses)
+    if scopes:
+        inspector = inspector.scoped(scopes[0])
+    if args.json:
+        _print_json(_plan_data(args, inspector, config, down))
+        return 0
+    _print_plan(args, inspector, config, down)
+    return 0
+
+
+def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
+               down: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    data["servers"] = [*data["servers"], *down]
+    data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
+                        for p in inspector.registration.problems]
+    if inspector.scope is not None:
+        data["scope"] = scope_summary(inspector)
+    return data
+
+
+def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
+    plan = inspector.plan(config, args.context_length, args.tokenizer)
+    ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
+    print(f"catalog: {inspector.catalog.name} ({len(inspector.full_registration.tools)} tools)")
+    if inspector.scope is not None:
+        print(_terminal_safe(scope_line(inspector)))
+    print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
+    print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
+    print(f"tier {plan.tier}, listing form {plan.listing_form}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
+          f"{plan.visible_count} visible")
+    print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
+          f"vs {plan.eager_tokens:,} tokens with every schema up front")
+    for note in plan.notes:
+        print(f"note: {note}")
+    for problem in inspector.registration.problems:
+        if problem.severity == "info":  # errors and warnings already went to stderr
+            print(f"note: {problem.where}: {problem.message}")
+    print()
+    rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+             s.collapse_rank or ""] for s in plan.servers]
+    rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
+    print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
+    for d in down:
+        print(f"{d['name']}: {d['state']}: {d['reason']}")
+    if plan.listing:
+        print()
+        print(_terminal_safe(plan.listing))
+
+
+def _variant_note(args) -> str | None:
+    """The label of a ``--variant`` run: ``None`` for the default (the reference)."""
+    if args.variant == REFERENCE:
+        return None
+    if is_reference(args.variant):
+        return f"variant: {variant_label(args.variant)}"
+    return f"variant: {variant_label(args.variant)} (the model gets the reference search)"
+
+
+def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    bridge = inspector.bridge(config, variant_options(args.variant))
+    request: dict[str, Any] = {"queries": args.queries}
+    if args.limit is not None:
+        request["limit"] = args.limit
+    response = bridge.tool_search(request)
+    note = _variant_note(args)
+    if args.json:
+        if note and not is_reference(args.variant):  # stdout stays exactly the response object
+            print(f"toolsearch: note: {note}", file=sys.stderr)
+        print(to_wire(response))
+        return 0 if "error" not in response else 1
+    if inspector.scope is not None:
+        print(_terminal_safe(scope_line(inspector)))
+    if note:
+        print(note)
+    if "error" in response:
+        print(f"tool_search error: {response['error']}")
+        return 1
+    limit = bridge.resolve_limit(request.get("limit"))
+    for group in response["results"]:
+        print(f"query: {group['query']}")
+        scores = dict(bridge.index.search(group["query"], limit))
+        if not group["matches"]:
+            print("  no matches")
+            for source in group.get("available_sources", []):
+                print(f"  available source: {source['name']} ({source['tool_count']} tools)")
+        for rank, name in enumerate(group["matches"], 1):
+            score = scores.get(name)
+            shown = "exact name" if score == float("inf") else f"{score:.3f}"
+            print(_terminal_safe(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}"))
+    return 0
+
+
+def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: list[str]) -> int:
+    if not names:
+        raise UsageError("describe: expected at least one tool NAME after the SOURCE files")
+    response = inspector.bridge(config).tool_describe({"names": names})
+    if args.json:
+        print(to_wire(response))
+    else:
+        print(json.dumps(response, ensure_ascii=False, indent=2))
+    return 0 if "error" not in response else 1
+
+
+def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    bridge = inspector.bridge(config, variant_options(args.variant))
+    limit = bridge.resolve_limit(args.limit)
+    ex = bridge.index.explain(args.query, limit)
+    if args.json:
+        data = explanation_to_dict(ex)
+        data["variant"] = args.variant
+        data["what_if"] = not is_reference(args.variant)
+        _print_json(data)
+        return 0
+    note = _variant_note(args)
+    if note:
+        print(note)
+    print(_terminal_safe(f"query: {ex.query}"))
+    print(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)")))
+    if ex.ignored:
+        print(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored)))
+    reason = ex.empty_reason()
+    if reason:
+        print(f"nothing found: {reason}")
+    if ex.terms:
+        print(_terminal_safe(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
+                                     for t in ex.terms], ["stem", "df", "idf", ""])))
+    gate = "none" if ex.gate is None else f"{ex.gate} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
+    if ex.gate is not None and not ex.gate_required:
+        gate += ", not required by this variant"
+    print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
+                         f"required coverage: {ex.required}"))
+    print("excluded: " + (", ".join(f"{count} by the {_RULE_WORDS[rule]}" for rule, count in ex.excluded.items())
+                          or "none"))
+    print(f"N = {ex.corpus_size} documents, avgdl = {ex.avgdl:.2f} tokens")
+    rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",
+             "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:40]]
+    if rows:
+        print(_terminal_safe(_table(rows, ["rank", "tool", "score", "admitted", "why"])))
+    return 0
+
+
+#: How explain names each admission rule.
+_RULE_WORDS = {"gate": "gate term", "coverage": "coverage floor", "known-share": "known-words share",
+               "idf-share": "IDF share"}
+
+
+def explanation_to_dict(ex) -> dict[str, Any]:
+    """JSON-ready form of a :class:`~toolsearch.engine.search.Explanation` (``inf`` scores as ``"inf"``)."""
+    def score(x: float) -> Any:
+        return "inf" if x == float("inf") else round(x, 6)
+    return {
+        "query": ex.query, "tokens": [list(t) for t in ex.tokens],
+        "terms": [{"stem": t.stem, "df": t.df, "idf": round(t.idf, 6)} for t in ex.terms],
+        "gate": ex.gate, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
+        "answerable": list(ex.answerable), "required_coverage": ex.required,
+        "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
+        "nothing_found": ex.empty_reason(),
+        "corpus_size": ex.corpus_size, "avgdl": round(ex.avgdl, 4), "limit": ex.limit,
+        "matches": list(ex.matches),
+        "candidates": [{"name": c.name, "score": score(c.score), "has_gate": c.has_gate,
+                        "matched_terms": list(c.matched_terms), "admitted": c.admitted, "rank": c.rank,
+                        "reason": c.reason, "rule": c.rule or None} for c in ex.candidates],
+    }
+
+
+def _connect_timeout(args) -> float | None:
+    """Seconds per live server for connect + listing: ``--connect-timeout``; else ``--timeout``
+    (backward compatible), which in ``call`` is the call's budget and only ever raises the
+    connect budget above the default."""
+    if getattr(args, "connect_timeout", None):
+        return args.connect_timeout
+    timeout = getattr(args, "timeout", None)
+    if timeout is None:
+        return None
+    return max(timeout, C.LIVE_CONNECT_TIMEOUT_DEFAULT) if args.command == "call" else timeout
+
+
+def _unreachable(name: str, bridge, statuses: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """For a tool name the catalog does not know: ``(owners, others)``: the live servers that did
+    not connect (or were not started) whose ``mcp__<server>__`` prefix the name has, and the
+    rest of them."""
+    from ..engine.registration import sanitize_name_part  # noqa: PLC0415
+
+    down = [s for s in statuses if s.state in ("failed", "skipped")]
+    if not down or name in bridge.registry:
+        return [], []
+    owners = [s for s in down
+              if name.startswith(f"{C.MCP_TOOL_NAME_PREFIX}{sanitize_name_part(s.name)}{C.MCP_NAME_SEPARATOR}")]
+    return owners, [s for s in down if s not in owners]
+
+
+def _down(status) -> str:
+    verb = "did not connect" if status.state == "failed" else "was not started"
+    return f"server {status.name!r} {verb} ({status.reason})"
+
+
+def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
+              specs: dict[str, ServerSpec] | None = None, statuses: Sequence[Any] = (),
+              dispatcher: Any = None) -> int:
+    if len(names) != 1:
+        raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
+    try:
+        arguments = json.loads(args.arguments)
+    except ValueError as exc:
+        raise UsageError(f"--arguments: not valid JSON ({exc})") from None
+    bridge = inspector.bridge(config)
+    owners, others = _unreachable(names[0], bridge, statuses)
+    if owners:  # its server failed to connect or list: say so, not "unknown tool"
+        message = f"cannot call {names[0]!r}: " + "; ".join(_down(s) for s in owners)
+        print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+        print(f"toolsearch: call failed: {message}", file=sys.stderr)
+        return 1
+    if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
+        print(f"toolsearch: note: {names[0]!r} may belong to a live server that is not available: "
+              + "; ".join(_down(s) for s in others), file=sys.stderr)
+    if dispatcher is None and specs:
+        from ..live.client import LiveDispatcher  # noqa: PLC0415
+
+        dispatcher = LiveDispatcher(specs, args.timeout, connect_timeout=_connect_timeout(args))
+    if dispatcher is not None:
+        bridge.dispatcher = dispatcher
+    try:
+        response = bridge.tool_call({"calls": [{"name": names[0], "arguments": arguments}]})
+    finally:
+        bridge.dispatcher = None  # the bridge is cached; never leave a live dispatcher on it
+    outcome = dispatcher.last if dispatcher is not None else None
+    if outcome is None:  # a file catalog, or local validation stopped the call
+        print(to_wire(response) if args.json else json.dumps(response, ensure_ascii=False, indent=2))
+        return 0 if "error" not in response else 1
+    if args.json:
+        print(json.dumps(outcome.to_dict(), ensure_ascii=False))
+    else:
+        request = outcome.request()
+        print(f"request (as the underlying tool): server {request['server']!r}, tool {request['tool']!r}")
+        print("arguments: " + json.dumps(request["arguments"], ensure_ascii=False, indent=2))
+        print("response: " + json.dumps(response, ensure_ascii=False, indent=2))
+        timing = f"timing: {outcome.elapsed:.3f} s in all (start-up, handshake, call, shutdown)"
+        if outcome.call_elapsed is not None:
+            timing += f"; tools/call round trip {outcome.call_elapsed:.3f} s"
+        print(timing)
+        for note in outcome.notes:
+            print(f"note: {note}")
+    if outcome.reason:
+        print(f"toolsearch: call failed: {outcome.reason}", file=sys.stderr)
+    return 0 if not outcome.is_error else 1
+
+
+def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) -> int | None:
+    """``call`` when an MCP config names the tool's server: start only that server, once, and
+    list, validate and call on one session. ``None`` when that cannot be known from the name
+    (as-is names, no config, a prefix several servers share): then every server is listed."""
+    if len(names) != 1 or args.tool_names != "prefixed" or args.scope or args.scope_file:
+        return None  # a scope may name servers beyond the target: list them all
+    from ..engine.catalog import Catalog, combine  # noqa: PLC0415
+    from ..live.client import call_target, connect_and_call, read_source, unique_names  # noqa: PLC0415
+
+    parts = [(path, *read_source(path)) for path in args.sources]
+    configs = [(path, value) for path, kind, value in parts if kind == "config"]
+    if not configs:
+        return None
+    target = call_target(unique_names([spec for _, value in configs for spec in value.servers]), names[0])
+    if target is None:
+        return None
+    warnings = [warning for _, value in configs for warning in value.warnings]
+    live_name = Path(configs[0][0]).stem if len(configs) == 1 else "live servers"
+
+    def work(server, problems, dispatcher) -> int:
+        live = combine([Catalog(name=live_name, servers=(server,), problems=tuple(problems),
+                                sources=tuple(str(path) for path, _ in configs))], name=live_name)
+        catalogs: list[Catalog] = []
+        placed = False
+        for _, kind, value in parts:  # the live servers sit where the first config file was
+            if kind == "catalog":
+                catalogs.append(value)
+            elif not placed:
+                catalogs.append(live)
+                placed = True
+        inspector = Inspector(catalogs[0] if len(catalogs) == 1 else combine(catalogs), args.tool_names, profile)
+        _report_loaded(warnings, config, inspector)
+        return _cmd_call(args, inspector, config, names, dispatcher=dispatcher)
+
+    status, _, result = connect_and_call(target, work, timeout=args.timeout, connect_timeout=_connect_timeout(args),
+                                         progress=live_progress)
+    if result is not None:
+        return result
+    message = f"cannot call {names[0]!r}: {_down(status)}"
+    print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+    print(f"toolsearch: call failed: {message}", file=sys.stderr)
+    return 1
+
+
+def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
+    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
+    from ..live.client import is_connect_failure  # noqa: PLC0415
+
+    for warning in [*warnings, *config.warnings]:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    for problem in inspector.registration.problems:
+        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
+            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+
+
+def _cmd_snapshot(args) -> int:
+    from ..live.client import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
+
+    specs: list[ServerSpec] = []
+    for path in args.configs:
+        parsed = load_mcp_config(path)
+        for warning in parsed.warnings:
+            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        specs.extend(parsed.servers)
+    name = args.name or (Path(args.configs[0]).stem if len(args.configs) == 1 else "live servers")
+    result = connect_servers(unique_names(specs), name=name, timeout=args.timeout, sources=list(args.configs),
+                             progress=live_progress)
+    text = dump_snapshot(result, args.configs)
+    catalog = result.catalog
+    for problem in catalog.problems:
+        if problem.severity == "warning":
+            print(f"toolsearch: catalog warning: {problem.where}: {problem.message}", file=sys.stderr)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
+        print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools "
+              f"in {result.elapsed:.2f} s", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 1 if result.failed else 0
+
+
+def _cmd_synth(args) -> int:
+    from ..analysis.synthetic import dump_catalog_json, large_catalog  # noqa: PLC0415
+
+    catalog = large_catalog(args.tools, args.servers, args.seed, args.name)
+    text = dump_catalog_json(catalog)
+    if not args.output:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
+    print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools, "
+          f"{len(text.encode('utf-8')):,} bytes", file=sys.stderr)
+    return 0
+
+
+def _quiet_sdk_logging() -> None:
+    """The MCP SDK logs server misbehaviour (e.g. non-JSON lines on a server's stdout) with
+    tracebacks; toolsearch reports those itself as flagged problems, so keep them off the terminal."""
+    for name in ("mcp", "client", "httpx2", "httpcore2"):
+        logging.getLogger(name).addHandler(logging.NullHandler())
+
+
+def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequence[Any] = ()) -> int:
+    """The sweep table; with scopes, the rows of every scope in turn, each named in a ``scope``
+    column (JSON: a ``scope`` key per row)."""
+    sessions = [inspector.scoped(scope) for scope in scopes] or [inspector]
+    named: list[tuple[str | None, Any]] = []
+    for session in sessions:
+        for row in sweep(session.planner, config, args.context_lengths, args.threshold_pcts,
+                         args.listing_max_tokens, args.tokenizer):
+            named.append((session.scope.name if session.scope is not None else None, row))
+    rows = [row for _, row in named]
+    servers = sorted({name for row in rows for name in row.states})
+    if args.json:
+        _print_json([({"scope": name, **row.to_dict()} if name is not None else row.to_dict()) for name, row in named])
+        return 0
+    lead = ["scope"] if scopes else []
+    header = [*lead, "context_length", "threshold_pct", "listing_max_tokens", "budget", "tier", "listing_form",
+              "listing_tokens", *servers]
+    table = [[*([name] if scopes else []), r.context_length if r.context_length else "unknown", f"{r.threshold_pct:g}",
+              r.listing_max_tokens, r.budget, r.tier, r.listing_form, r.listing_tokens,
+              *[r.states.get(s, "—" if scopes else "") for s in servers]] for name, r in named]
+    if args.csv:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(table)
+        sys.stdout.write(out.getvalue())
+    else:
+        print(_table(table, header))
+    return 0
+
+
+def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    if not args.context_lengths:
+        raise UsageError("recommend: --context-lengths: expected at least one context length")
+    ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal)
+    if args.json:
+        data = rec.to_dict()
+        if inspector.scope is not None:
+            data["scope"] = scope_summary(inspector)
+        _print_json(data)
+        return 0 if rec.reached else 1
+    lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
+    print(f"goal: {GOAL_WORDS[args.goal]} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
+    if rec.reached:
+        print(f"threshold_pct: {rec.threshold_pct:g}")
+        print(f"listing_max_tokens: {rec.listing_max_tokens}")
+        print(f"smallest budget that reaches it: {rec.budget_needed:,} tokens")
+    else:
+        print(f"not reachable at every listed context length: {rec.reason}")
+        best = GOAL_WORDS[rec.reached_goal] if rec.reached_goal else "the best form each length can get"
+        print(f"best reachable setting ({best}): threshold_pct {rec.threshold_pct:g}, "
+              f"listing_max_tokens {rec.listing_max_tokens}")
+    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens"]
+    print(_table([[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form,
+                   c.listing_tokens] for c in rec.contexts], header))
+    return 0 if rec.reached else 1
+
+
+class TerminalSafeStream:
+    """A text stream wrapper that never lets a raw control character through: text from servers,
+    catalogs and sessions is untrusted, and ESC / BEL / CSI / OSC sequences would drive the
+    terminal. Every C0 control except newline and tab, DEL and every C1 control are written as
+    ``\\xNN``; JSON and CSV output is unaffected (JSON already escapes controls)."""
+
+    def __init__(self, inner: Any):
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(_terminal_safe(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
+        return getattr(self._inner, name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``toolsearch`` console script. Returns the exit status.
+
+    Standard output and standard error go through :class:`TerminalSafeStream` while the command
+    runs.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _quiet_sdk_logging()
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    try:
+        return _interruptible(_run, args)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+#: Seconds a stdio child gets to exit after its stdin closes, and after SIGTERM before SIGKILL,
+#: once toolsearch itself is terminated (the SDK waits 2 s each in normal shutdowns).
+TERMINATE_CHILD_GRACE = 0.25
+
+
+def _shorten_child_grace() -> None:
+    """Make the SDK's stdio shutdown quick once we are being terminated, so the whole command
+    ends well within 2 s while still stopping every child (stdin closed, SIGTERM, SIGKILL)."""
+    stdio = sys.modules.get("mcp.client.stdio")
+    for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
+        if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
+            setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+
+
+def _interruptible(run, args: argparse.Namespace) -> int:
+    """``run(args)`` with SIGTERM and Ctrl-C turned into a clean cancellation.
+
+    SIGTERM is handled like Ctrl-C: while live servers connect, asyncio's runner cancels the
+    connect, so the SDK's context managers close every session and stop every stdio child
+    before the command ends. Either ends with one line on stderr and status 130 (Ctrl-C) or
+    143 (SIGTERM), never a traceback.
+    """
+    import asyncio  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    terminated: list[int] = []
+
+    def on_sigterm(signum: int, frame: Any) -> None:
+        terminated.append(signum)
+        _shorten_child_grace()
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler) and handler is not signal.default_int_handler:
+            handler(signal.SIGINT, frame)  # asyncio's runner: cancel the main task, then KeyboardInterrupt
+            return
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, on_sigterm)
+    except ValueError:  # not the main thread (main() called from a worker): leave signals alone
+        previous = None
+    try:
+        status = run(args)
+        if terminated:  # a cancellation absorbed on the way out: still report it
+            raise KeyboardInterrupt
+        return status
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("toolsearch: terminated" if terminated else "toolsearch: interrupted", file=sys.stderr, flush=True)
+        return 143 if terminated else 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command (:func:`main` without the signal handling)."""
+    status = _extension_command(args)
+    if status is not None:
+        return status
+    try:
+        if args.command == "snapshot":
+            return _cmd_snapshot(args)
+        if args.command == "synth":
+            return _cmd_synth(args)
+        names: list[str] = []
+        if getattr(args, "split_names", False):
+            args.sources, names = _split_sources(args.sources)
+            if not args.sources:
+                raise UsageError(f"{args.command}: the first argument must be a catalog file that exists "
+                                 f"(got {names[0]!r})")
+        profile = load_profile(args.profile) if args.profile else None
+        config = _config(args)
+        from ..live.client import load_sources  # noqa: PLC0415
+
+        if args.command == "call":
+            status = _call_one_server(args, names, config, profile)
+            if status is not None:
+                return status
+        loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress)
+        inspector = Inspector(loaded.catalog, args.tool_names, profile)
+        _report_loaded(loaded.warnings, config, inspector)
+        scopes = scopes_from_args(args, inspector)
+        if args.command == "plan":
+            return _cmd_plan(args, inspector, config, scopes, loaded.statuses)
+        if args.command == "sweep":
+            return _cmd_sweep(args, inspector, config, scopes)
+        scope = one_scope(args.command, scopes)
+        if scope is not None:
+            inspector = inspector.scoped(scope)
+            if args.json or args.command != "search":
+                print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
+        if args.command == "search":
+            return _cmd_search(args, inspector, config)
+        if args.command == "describe":
+            return _cmd_describe(args, inspector, config, names)
+        if args.command == "explain":
+            return _cmd_explain(args, inspector, config)
+        if args.command == "call":
+            return _cmd_call(args, inspector, config, names, dict(loaded.specs), loaded.statuses)
+        if args.command == "recommend":
+            return _cmd_recommend(args, inspector, config)
+        return _cmd_sweep(args, inspector, config)
+    except ToolsearchError as exc:
+        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

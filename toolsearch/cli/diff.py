@@ -1,0 +1,270 @@
+"""``toolsearch diff`` and ``toolsearch collapse``: thin CLI shells over
+:mod:`toolsearch.analysis.cachediff` and :mod:`toolsearch.analysis.collapse`.
+
+Wiring (in :mod:`toolsearch.cli.commands`): call :func:`add_parsers` with the subparsers object in
+``build_parser``, and in ``main``, right after parsing, ``if args.command in cli_diff.COMMANDS:
+return cli_diff.run(args)``. Both commands load their own catalog files (no live servers).
+
+Exit status: ``diff`` 0 when the tools arrays are byte-identical (the prompt cache hits), 1 when
+they differ (like ``diff(1)``, so a CI step can fail on a cache-breaking change); ``collapse`` 0.
+Both: 2 for bad arguments or unreadable files, with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..engine import constants as C
+from .textfmt import text_table as _table
+from ..analysis.cachediff import CacheDiff, Side, compare
+from ..analysis.collapse import CollapseComparison, compare_collapse
+from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.errors import ToolsearchError
+from ..engine.inspector import Inspector
+from ..engine.profile import Profile, load_profile
+
+COMMANDS = ("diff", "collapse")
+
+def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str | None = None) -> None:
+    """``--context-length`` … ``--config`` (shared) or ``--context-length-a`` … (one side)."""
+    from .textfmt import parse_context_length as _context_length  # noqa: PLC0415
+
+    who = f" for side {side.upper()} (overrides the shared flag)" if side else ""
+    flag = lambda stem: f"--{stem}{suffix}"  # noqa: E731
+    parser.add_argument(flag("context-length"), type=_context_length, default=None, metavar="N",
+                        help=f"model context length in tokens (e.g. 200000, 200k) or 'unknown'{who}")
+    parser.add_argument(flag("threshold-pct"), metavar="P",
+                        help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g}){who}")
+    parser.add_argument(flag("listing-max-tokens"), metavar="M",
+                        help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, "
+                             f"default {C.LISTING_MAX_TOKENS_DEFAULT}){who}")
+    parser.add_argument(flag("listing"), choices=C.TRI_STATE_VALUES, help=f"listing auto|on|off{who}")
+    parser.add_argument(flag("enabled"), choices=C.TRI_STATE_VALUES, help=f"tool search auto|on|off{who}")
+    parser.add_argument(flag("tool-names"), choices=C.TOOL_NAMING, default=None if side else "prefixed",
+                        help=f"prefixed (mcp__<server>__<tool>, default) or as-is{who}")
+    parser.add_argument(flag("tokenizer"), choices=C.TOKENIZERS, default=None if side else C.DEFAULT_TOKENIZER,
+                        help=f"planning tokenizer (chars4 = the reference's estimate){who}")
+    parser.add_argument(flag("profile"), metavar="FILE", help=f"wording profile YAML{who}")
+    parser.add_argument(flag("config"), metavar="FILE", help=f"harness config.yaml (tools.tool_search block){who}")
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add the ``diff`` and ``collapse`` subcommands to a ``toolsearch`` subparsers object."""
+    p = subparsers.add_parser(
+        "diff", help="where two catalogs or settings first differ in the model-visible prefix, and whether "
+                     "the prompt cache still hits",
+        description="Compare the model-visible tools array (and the tool_search description in it) of two "
+                    "setups byte for byte: A and B are catalog files (the same file twice to compare settings). "
+                    "Exit status 0 when identical (cache hit), 1 when different.")
+    p.add_argument("a", metavar="A", help="catalog file for side A (the earlier setup)")
+    p.add_argument("b", metavar="B", help="catalog file for side B (the later setup)")
+    _settings_flags(p)
+    for side in ("a", "b"):
+        _settings_flags(p, f"-{side}", side)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = subparsers.add_parser(
+        "collapse", help="what-if: the best collapse choice under the same budget vs the reference's greedy one",
+        description="What-if, not the reference behavior: compare the reference listing (RB 5.4 greedy, largest "
+                    "names block first) with the best choice under the same budget (most groups kept at names, "
+                    "then most tool names shown).")
+    p.add_argument("catalog", metavar="CATALOG", help="catalog file")
+    _settings_flags(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+# --- building sides ------------------------------------------------------------------------
+
+def _pick(args: argparse.Namespace, key: str, side: str | None) -> Any:
+    if side is not None:
+        value = getattr(args, f"{key}_{side}", None)
+        if value is not None:
+            return value
+    return getattr(args, key, None)
+
+
+def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
+    path = _pick(args, "config", side)
+    config = load_config(path) if path else parse_config({})
+    overrides = {key: _pick(args, key, side) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
+    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
+
+
+def _inspector(path: str, naming: str, profile_path: str | None, cache: dict) -> Inspector:
+    key = (str(Path(path).resolve()), naming, profile_path)
+    if key not in cache:
+        profile: Profile | None = load_profile(profile_path) if profile_path else None
+        from .quality import connect_sources  # noqa: PLC0415
+
+        cache[key] = Inspector(connect_sources([path]), naming, profile)  # a config file connects, as in plan
+    return cache[key]
+
+
+def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
+    inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache)
+    return Side(inspector, _config(args, side), _pick(args, "context_length", side),
+                _pick(args, "tokenizer", side), side.upper(), path)
+
+
+def _warn(config: ToolSearchConfig, inspector: Inspector, label: str) -> None:
+    for warning in config.warnings:
+        print(f"toolsearch: warning ({label}): {warning}", file=sys.stderr)
+    for problem in inspector.registration.problems:
+        if problem.severity == "error":
+            print(f"toolsearch: catalog error ({label}): {problem.where}: {problem.message}", file=sys.stderr)
+
+
+# --- printing ----------------------------------------------------------------------------
+
+def _ctx(n: int | None) -> str:
+    return f"{n:,}" if n and n > 0 else "unknown"
+
+
+def format_diff(diff: CacheDiff) -> str:
+    """The human-readable ``diff`` report (plain text)."""
+    out = []
+    for s in (diff.a, diff.b):
+        out.append(f"{s.label}: {s.source} · context {_ctx(s.context_length)} · threshold_pct {s.threshold_pct:g} · "
+                   f"listing_max_tokens {s.listing_max_tokens:,} · {s.tokenizer} · {s.naming} names"
+                   f"{'' if s.profile == 'toolsearch default' else ' · profile ' + s.profile}")
+        out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_form}; {s.deferred_count:,} deferred, "
+                   f"{s.visible_count:,} visible; tools array {s.tools_characters:,} characters, "
+                   f"{s.tools_tokens:,} tokens ({diff.reusable.tokenizer})")
+    out.append("")
+    r = diff.reusable
+    if diff.cache_hit:
+        out.append(f"prompt cache: HIT: the tools arrays are byte-identical ({r.total_characters_a:,} characters, "
+                   f"{r.total_tokens_a:,} tokens reusable)")
+    else:
+        t = diff.tools
+        assert t is not None
+        out.append("prompt cache: MISS: the tools arrays differ")
+        where = f" at {t.path_b or t.path_a}" if (t.path_a or t.path_b) else ""
+        tool = t.tool_b or t.tool_a
+        out.append(f"first difference in the tools array (compact JSON): character {t.first.offset:,} "
+                   f"(byte {t.first.byte_offset:,}){where}" + (f" (tool {tool})" if tool else "")
+                   + (f", line {t.string_line}, column {t.string_column} of that string" if t.string_line else ""))
+        out.extend("  " + line for line in t.first.render().splitlines())
+        if diff.description is not None:
+            d = diff.description
+            out.append(f"first difference in the tool_search description: line {d.line}, column {d.column} "
+                       f"(character {d.offset:,})")
+            out.append(f"  A: {diff.region_a}")
+            out.append(f"  B: {diff.region_b}")
+            out.extend("  " + line for line in d.render().splitlines())
+        out.append(f"reusable prefix: {r.characters:,} characters ({r.bytes:,} bytes) = {r.tokens:,} tokens "
+                   f"({r.tokenizer}) of B's {r.total_tokens_b:,} ({100 * r.share_of_b:.1f}%); everything after "
+                   "the first difference is recomputed")
+    if diff.causes:
+        out.append("causes:")
+        out.extend(f"  - {c.message}" for c in diff.causes)
+    if diff.notes:
+        out.append("differences that do not change the prefix:" if not diff.cache_hit else "notes:")
+        out.extend(f"  - {c.message}" for c in diff.notes)
+    return "\n".join(out)
+
+
+
+
+def _server_table(cmp: CollapseComparison) -> str:
+    labels = any(s.label != s.server for s in cmp.servers)  # a label column only when it says something
+    rows = [[s.server, *([s.label] if labels else []), s.deferred_count, s.names_units, s.summary_units, s.reference,
+             s.best + (" *" if s.best != s.reference else "")] for s in cmp.servers]
+    return _table(rows, ["server", *(["label"] if labels else []), "deferred", f"names block ({cmp.units})",
+                         f"summary line ({cmp.units})", "reference", "best (what-if)"])
+
+
+def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
+    """The human-readable ``collapse`` report (plain text)."""
+    ref, best = cmp.reference, cmp.best
+    out = [
+        "WHAT-IF, not the reference behavior: the best collapse choice under the same budget.",
+        f"catalog: {catalog} ({cmp.groups} groups) · context {_ctx(cmp.context_length)} · threshold_pct "
+        f"{cmp.threshold_pct:g} · listing_max_tokens {cmp.listing_max_tokens:,} → budget {cmp.budget:,} tokens "
+        f"({cmp.tokenizer})",
+        f"verdict: {cmp.summary}",
+        f"method: {cmp.method}" + ("" if cmp.exact else " (not proven optimal)"),
+        "objective: fewest groups collapsed, then most tool names shown, then the shortest listing, "
+        "then the reference collapse order",
+        "",
+        _table([
+            ["form", ref.form, best.form],
+            ["groups at names", f"{ref.kept} of {cmp.groups}", f"{best.kept} of {cmp.groups}"],
+            ["groups collapsed", len(ref.collapsed), len(best.collapsed)],
+            ["tool names shown", f"{ref.names_shown:,}", f"{best.names_shown:,}"],
+            ["listing tokens", f"{ref.tokens:,}", f"{best.tokens:,}"],
+            ["tool_search description tokens", f"{cmp.reference_description_tokens:,}",
+             f"{cmp.best_description_tokens:,}"],
+        ], ["", "reference", "best (what-if)"]),
+        "",
+        _server_table(cmp),
+    ]
+    if cmp.differs:
+        out.append("* differs from the reference")
+    return "\n".join(out)
+
+
+# --- running -----------------------------------------------------------------------------
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``diff`` or ``collapse`` for parsed ``args``; returns the exit status."""
+    try:
+        cache: dict = {}
+        if args.command == "diff":
+            a = _side(args, "a", args.a, cache)
+            b = _side(args, "b", args.b, cache)
+            _warn(a.config, a.inspector, "A")
+            if b.inspector is not a.inspector or b.config != a.config:
+                _warn(b.config, b.inspector, "B")
+            diff = compare(a, b)
+            from ..analysis.lint import rug_pulls  # noqa: PLC0415
+
+            pulls = rug_pulls(a.inspector.catalog, b.inspector.catalog, b.inspector.naming)
+            if args.json:
+                data = diff.to_dict()
+                data["rug_pulls"] = [f.to_dict() for f in pulls]
+                print(json.dumps(data, ensure_ascii=False, indent=2))
+            else:
+                print(format_diff(diff))
+                if pulls:
+                    print("tools whose text changed (review before trusting them again):")
+                    for f in pulls:
+                        what = f.message.split(" changed since", 1)[0].removeprefix("the ")
+                        print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
+            return 0 if diff.cache_hit else 1
+        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache)
+        config = _config(args, None)
+        _warn(config, inspector, args.catalog)
+        cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)
+        if args.json:
+            print(json.dumps(cmp.to_dict(), ensure_ascii=False, indent=2))
+        else:
+            print(format_collapse(cmp, inspector.catalog.name))
+        return 0
+    except ToolsearchError as exc:
+        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """A parser with only ``diff`` and ``collapse`` (for tests and ``python -m toolsearch.cli.diff``)."""
+    from .common import Parser  # noqa: PLC0415
+
+    parser = Parser(prog="toolsearch")
+    add_parsers(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv`` with :func:`build_parser` and :func:`run` it."""
+    return run(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

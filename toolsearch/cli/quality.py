@@ -1,0 +1,202 @@
+"""``toolsearch eval`` and ``toolsearch lint``: thin shells over :mod:`toolsearch.analysis.evaluation` and
+:mod:`toolsearch.analysis.lint`.
+
+Wiring (in :mod:`toolsearch.cli.commands`): call :func:`add_parsers` with the subparsers object in
+``build_parser``, and in ``main`` return :func:`run` right after parsing when
+``args.command in COMMANDS`` (it loads its own catalog and handles its own errors).
+
+Exit status: 0 on success; for ``lint``, 1 when there is at least one ``error`` finding; 2 for bad
+arguments or unreadable files (one line on stderr naming the file and the problem).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+from ..engine import constants as C
+from .textfmt import text_table as _table
+from ..engine.catalog import load_sources
+from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.errors import ToolsearchError
+from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, load_queries, task_cell,
+                         variant_options)
+from ..engine.inspector import Inspector
+from ..analysis.invisible import reveal
+from ..analysis.lint import RULES, LintReport, lint
+from ..engine.profile import load_profile
+
+COMMANDS = ("eval", "lint")
+
+
+def _variant(text: str) -> str:
+    try:
+        variant_options(text)
+    except VariantError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def _shared(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
+                                                          "(defer set, search limits)")
+    parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                        help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
+    parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Add the ``eval`` and ``lint`` subcommands to ``toolsearch``'s subparsers."""
+    variants = "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items())
+    p = subparsers.add_parser(
+        "eval", help="search quality on a labeled query file: recall@k, MRR, abstention, misses explained",
+        description="Score a labeled query file against the search of a catalog, variants side by side. "
+                    f"Variants: {variants}. Combine switches with '+', e.g. unicode+no-gate.")
+    p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
+                                                      "or an MCP client config (its servers are connected, as in plan)")
+    p.add_argument("queries", metavar="QUERIES", help="labeled query file (YAML): tasks with queries and expected names")
+    p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="VARIANT",
+                   help=f"variant to evaluate, repeatable (default: {', '.join(DEFAULT_VARIANTS)})")
+    p.add_argument("--limit", type=_positive_int, metavar="N",
+                   help="matches per query (default: search_default_limit; clamped to max_search_limit)")
+    _shared(p)
+
+    p = subparsers.add_parser(
+        "lint", help="catalog problems that hurt the model or the harness, each with a one-line fix",
+        description="Lint a catalog as the reference registers and searches it. Rules: "
+                    + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
+                    + ". Exit status 1 when there is an error finding.")
+    p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog) or "
+                                                                 "MCP client configs (connected, as in plan)")
+    p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
+                   help="show findings of this severity and above (default: info, i.e. all)")
+    p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
+                                                          "tools whose description or schema changed since are "
+                                                          "flagged as possible rug pulls")
+    _shared(p)
+
+
+def connect_sources(sources: Sequence[str]) -> Any:
+    """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
+    live (per-server progress and config warnings on stderr), other files are read as catalogs."""
+    from .common import live_progress  # noqa: PLC0415
+    from ..live.client import load_sources as load_live  # noqa: PLC0415
+
+    loaded = load_live(sources, progress=live_progress)
+    for warning in loaded.warnings:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    return loaded.catalog
+
+
+def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
+    profile = load_profile(args.profile) if args.profile else None
+    config = load_config(args.config) if args.config else parse_config({})
+    inspector = Inspector(connect_sources(sources), args.tool_names, profile)
+    for warning in config.warnings:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    for problem in inspector.registration.problems if report else ():  # lint reports them itself
+        if problem.severity != "info":
+            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+    return inspector, config
+
+
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3f}"
+
+
+def format_evaluation(ev: Evaluation) -> str:
+    """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
+    k = ev.k
+    out = [f"query file: {ev.query_file.name} ({len(ev.query_file.tasks)} tasks) on catalog {ev.catalog} "
+           f"({ev.deferred_count} deferred tools, names {ev.naming}); limit {ev.limit}"]
+    rows = []
+    for v in ev.variants:
+        m = v.metrics
+        rows.append([v.name, _pct(m.recall_at_1), _pct(m.recall_at_k), _pct(m.recall_at_limit), _pct(m.mrr),
+                     _pct(m.abstention_rate), _pct(m.query_recall_at_k), _pct(m.nonsense_queries_empty),
+                     _pct(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
+    out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",
+                              f"query recall@{k}", "nonsense queries empty", "abstention acc", "answered",
+                              "abstained"]),
+            f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
+            "queries empty count each query alone. reference is what the model gets; the others are what-ifs."]
+    task_rows = []
+    for i, task in enumerate(ev.query_file.tasks):
+        task_rows.append([task.id, *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
+    out += ["", "best rank per task ((n): ranked below the limit; —: not admitted; abstention tasks: empty or not)",
+            _table(task_rows, ["task", *[v.name for v in ev.variants]])]
+    first = ev.variants[0]
+    out += ["", f"misses ({first.name}; --json lists every variant's): {len(first.misses)}"]
+    for miss in first.misses:
+        where = f" for {miss.query!r}" if miss.query else ""
+        out.append(f"  {miss.task}: {miss.tool}{where}: {miss.cause}: {miss.detail}")
+    if ev.unknown_expected:
+        out += ["", "expected names that are not deferred tools here: " + ", ".join(ev.unknown_expected)]
+    return "\n".join(out)
+
+
+def format_lint(report: LintReport, severity: str = "info") -> str:
+    """The text report of ``toolsearch lint`` for findings at ``severity`` and above."""
+    keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(severity) + 1]
+    counts = report.counts()
+    out = [f"catalog: {report.catalog} ({report.tool_count} tools, {report.deferred_count} deferred, names "
+           f"{report.naming}); " + ", ".join(f"{counts[s]} {s}" for s in C.LINT_SEVERITIES)]
+    for f in report.findings:
+        if f.severity not in keep:
+            continue
+        where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
+        if f.field:
+            where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
+        out.append(reveal(f"{f.severity}: {f.rule}: {where}: {f.message}"))
+        out.append(f"    fix: {f.fix}")
+    return "\n".join(out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``eval`` or ``lint`` for parsed ``args``. Returns the exit status."""
+    try:
+        if args.command == "eval":
+            queries = load_queries(args.queries)
+            inspector, config = _setup(args, [args.catalog])
+            ev = evaluate(inspector, queries, args.variants or DEFAULT_VARIANTS, config, args.limit)
+            if queries.tool_names and queries.tool_names != inspector.naming:
+                print(f"toolsearch: warning: {args.queries}: the expected names use tool_names "
+                      f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
+            if ev.unknown_expected:
+                print(f"toolsearch: warning: {args.queries}: {len(ev.unknown_expected)} expected name(s) are not "
+                      f"deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
+            print(json.dumps(ev.to_dict(), ensure_ascii=False, indent=2) if args.json else format_evaluation(ev))
+            return 0
+        if args.command == "lint":
+            inspector, config = _setup(args, args.sources, report=False)
+            baseline = load_sources([args.baseline]) if args.baseline else None
+            report = lint(inspector, config, baseline)
+            if args.json:
+                data = report.to_dict()
+                keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]
+                data["findings"] = [f for f in data["findings"] if f["severity"] in keep]
+                print(json.dumps(data, ensure_ascii=False, indent=2))
+            else:
+                print(format_lint(report, args.severity))
+            return 1 if report.counts()["error"] else 0
+        raise ToolsearchError(f"unknown command {args.command!r}")
+    except ToolsearchError as exc:
+        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into head
+        return 0

@@ -1,0 +1,217 @@
+"""``toolsearch sessions``: recorded sessions replayed against a catalog. A thin shell over
+:mod:`toolsearch.analysis.sessions` (parsing and printing only), wired into :mod:`toolsearch.cli.commands` through
+:func:`add_parser` and :func:`run`::
+
+    toolsearch sessions SESSIONS... --catalog SOURCE... [--config FILE] [--context-length N]
+                        [--variant V]... [--format F] [--json] [--export-queries FILE]
+
+``--json`` prints one object: ``sessions``, ``searches`` (one per query), ``recorded``
+(``empty``, ``found_called``), ``replay`` (per variant: ``empty``, ``found_called``, ``drift``;
+``reference`` always), ``per_session`` (events, queries recorded vs replayed, listing what-if),
+``aggregates`` (overall, per model, top failed queries) and ``problems`` (skipped lines and
+sessions). Exit status 0 on success; 2 for bad arguments or unreadable sources (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..engine import constants as C
+from ..engine.config import load_config, parse_config
+from ..engine.errors import ToolsearchError
+from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, variant_options
+from ..engine.inspector import Inspector
+from ..engine.profile import load_profile
+from ..analysis.session_formats import FORMAT_HELP, FORMATS
+from ..analysis.sessions import (ListingWhatIf, Replay, Session, aggregates, export_queries, export_queries_yaml,
+                       listing_what_if, load_sessions, replay, report, show_invisible, summary)
+from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+
+COMMANDS = ("sessions",)
+
+
+def _variant(text: str) -> str:
+    try:
+        variant_options(text)
+    except VariantError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``sessions`` subcommand to ``toolsearch``'s subparsers and return its parser."""
+    variants = "; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items())
+    formats = "; ".join(f"{name}: {text}" for name, text in FORMAT_HELP.items())
+    p = subparsers.add_parser(
+        "sessions", help="recorded sessions: what the model searched and called, replayed with current settings "
+                         "and search variants",
+        description="Read recorded sessions (a Hermes state.db read-only, session exports, trajectories, Claude "
+                    "Code transcripts, Anthropic or OpenAI message arrays) and replay every recorded tool_search "
+                    f"query against a catalog. Formats: {formats}. Variants: {variants}.")
+    p.add_argument("sessions", nargs="+", metavar="SESSIONS", help="session files (format detected per file)")
+    p.add_argument("--catalog", nargs="+", required=True, metavar="SOURCE",
+                   help="the catalog the sessions ran on: catalog files, a snapshot, or an MCP client config "
+                        "(its servers are started and listed live)")
+    p.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
+    p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
+                   help="context length for sessions that do not record one (tokens, e.g. 200k; default unknown)")
+    p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="V",
+                   help=f"search variant to replay, repeatable (default: all: {', '.join(DEFAULT_VARIANTS)}); "
+                        "reference is always replayed")
+    p.add_argument("--format", choices=FORMATS, default=None, help="session format for every file (default: detect)")
+    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                   help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
+    p.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (listing what-if)")
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="live catalog: seconds per server for start-up + handshake + listing")
+    p.add_argument("--export-queries", metavar="FILE",
+                   help="write a labeled query file for 'toolsearch eval': each recorded search labeled with the "
+                        "tools its session called afterwards")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return p
+
+
+def _progress(label: str):
+    """A progress line on stderr when it is a terminal (large stores take a few seconds)."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int | None) -> None:
+        text = f"{done:,}/{total:,}" if total else f"{done:,}"
+        print(f"\rtoolsearch: {label}: {text}", end="" if total is None or done < total else "\n",
+              file=sys.stderr, flush=True)
+    return show
+
+
+def _safe(text: Any) -> str:
+    """Session text for a terminal: invisible and control characters written as ``<U+XXXX>``."""
+    return show_invisible(str(text))
+
+
+def _names(names: Sequence[str] | None, limit: int = 4) -> str:
+    if names is None:
+        return "(not recorded)"
+    if not names:
+        return "(empty)"
+    shown = ", ".join(names[:limit])
+    return shown + (f" (+{len(names) - limit})" if len(names) > limit else "")
+
+
+def _rate(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.0f}%"
+
+
+def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
+                inspector: Inspector) -> str:
+    """The text report of ``toolsearch sessions``."""
+    data = summary(sessions, rep)
+    agg = aggregates(sessions, rep)
+    formats = sorted({s.format for s in sessions})
+    out = [f"sessions: {len(sessions)} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
+           f"({rep.deferred_count} deferred tools, names {inspector.naming})",
+           f"searches: {data['searches']} (one per query); recorded: {data['recorded']['empty']} empty, "
+           f"{data['recorded']['found_called']} found a tool the session called later "
+           f"({data['recorded']['with_result']} with a recorded result)", ""]
+    rows = [[v, d["empty"], d["found_called"], d["drift"]] for v, d in data["replay"].items()]
+    out += ["replayed with the current settings:", _table(rows, ["variant", "empty", "found called", "drift"]), ""]
+    model_rows = []
+    for model, f in agg["per_model"].items():
+        model_rows.append([_safe(model), f["sessions"], f["searches"], f"{f['searches_per_session'] or 0:.2f}",
+                           _rate(f["recorded_empty_rate"]), _rate(f["replay_empty_rate"]["reference"]),
+                           "—" if f["round_trips_per_called_tool"] is None else f"{f['round_trips_per_called_tool']:.2f}"])
+    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "per session", "empty (recorded)",
+                                              "empty (reference)", "round trips per called tool"]), ""]
+    if agg["top_failed"]:
+        fail_rows = [[_safe(f["query"]), f["count"], f["gate"] or "—",
+                      _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
+        out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"]), ""]
+    if what_if:
+        wrows = [[_safe(w.session), _safe(w.tool), "yes" if w.listed else "no", w.searches_before, w.budget,
+                  "—" if w.smallest_budget is None else w.smallest_budget,
+                  "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
+                  "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
+        out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
+                _table(wrows, ["session", "tool", "listed", "round trips before", "budget", "smallest budget",
+                               "threshold_pct", "listing_max_tokens"]), ""]
+    by_session: dict[str, list] = {}
+    for q in rep.queries:
+        by_session.setdefault(q.session, []).append(q)
+    for s in sessions:
+        ctx = f"{s.context_length:,}" if s.context_length else "unknown"
+        out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
+                   f"{s.messages} messages, {s.round_trips} round trips)")
+        queries = {(q.step, q.query): q for q in by_session.get(s.id, ())}
+        for e in s.events:
+            if e.kind == "search":
+                for record in e.queries:
+                    q = queries.get((e.step, record.query))
+                    ref = q.replayed["reference"] if q else None
+                    line = f"  #{e.step} search '{_safe(record.query)}': recorded {_safe(_names(record.matches))}"
+                    if ref is not None:
+                        line += f"; reference now {_safe(_names(ref.matches))}"
+                        if ref.drift:
+                            line += " [drift]"
+                        if ref.why:
+                            line += f" ({_safe(ref.why)})"
+                    out.append(line)
+                if e.error:
+                    out.append(f"     error: {_safe(e.error)}")
+            elif e.kind == "describe":
+                nf = f"; not found: {', '.join(e.not_found)}" if e.not_found else ""
+                out.append(f"  #{e.step} describe {_safe(', '.join(e.names))}{_safe(nf)}")
+            elif e.kind == "call":
+                state = {True: "ok", False: "failed", None: "no result"}[e.succeeded]
+                args = json.dumps(e.arguments, ensure_ascii=False)
+                args = args if len(args) <= 120 else args[:119] + "…"
+                out.append(f"  #{e.step} call {_safe(e.name)} via {e.via}: {state} {_safe(args)}")
+                if e.error:
+                    out.append(f"     error: {_safe(e.error)}")
+            else:
+                out.append("  compaction" + (f" ({e.messages} messages archived)" if e.messages else ""))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``toolsearch sessions`` for parsed ``args``. Returns the exit status."""
+    try:
+        profile = load_profile(args.profile) if args.profile else None
+        config = load_config(args.config) if args.config else parse_config({})
+        from ..live.client import is_connect_failure, load_sources  # noqa: PLC0415
+
+        loaded_catalog = load_sources(args.catalog, timeout=args.timeout)
+        inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
+        for warning in [*loaded_catalog.warnings, *config.warnings]:
+            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        for problem in inspector.registration.problems:
+            if problem.severity != "info" and not is_connect_failure(problem):
+                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+        loaded = load_sessions(args.sessions, args.format, _progress("reading sessions"))
+        for problem in loaded.problems:
+            print(f"toolsearch: skipped: {_safe(problem)}", file=sys.stderr)
+        rep = replay(loaded.sessions, inspector, config, args.variants, _progress("replaying"))
+        what_if = listing_what_if(loaded.sessions, inspector, config, args.context_length, args.tokenizer)
+        if args.export_queries:
+            data = export_queries(loaded.sessions, inspector, name="Labeled queries from " +
+                                  ", ".join(Path(p).name for p in args.sessions))
+            try:
+                Path(args.export_queries).write_text(export_queries_yaml(data), encoding="utf-8")
+            except OSError as exc:
+                raise ToolsearchError(f"{args.export_queries}: cannot write file ({exc.strerror or exc})") from None
+            print(f"toolsearch: wrote {args.export_queries}: {len(data['tasks'])} labeled tasks", file=sys.stderr)
+        if args.json:
+            print(json.dumps(report(loaded.sessions, rep, what_if, loaded.problems), ensure_ascii=False, indent=2))
+        else:
+            print(format_text(loaded.sessions, rep, what_if, inspector))
+        return 0
+    except ToolsearchError as exc:
+        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,17 @@
+"""The engine: the reference behavior, reproduced exactly.
+
+What belongs here: every module whose output the differential checks compare with the reference
+harness, and the helpers they need: configuration (``config``, RB §1), catalog loading
+(``catalog``), registration and schema normalization (``registration``, ``schema``; REG §1-§5),
+the wording profile and its shipped data (``profile``, ``profiles/``), token counting
+(``tokens``, RB §3), the listing and its degradation (``listing``, RB §5), tiers and budgets
+(``plan``, RB §2, §4-§6), search (``search``, RB §7), the bridge tools (``bridge``, RB §6-§9,
+§11), session scopes (``scopes``, RB §2 "Scope"), the :class:`Inspector` that ties them
+together, and the shared ``constants`` and ``errors``.
+
+Change these modules only to follow the reference more closely: they must stay byte-faithful.
+
+May import: the standard library, third-party libraries and other ``toolsearch.engine`` modules;
+never ``toolsearch.analysis``, ``toolsearch.live``, ``toolsearch.cli`` nor ``pages``
+(tests/test_layering.py checks it).
+"""

@@ -1,0 +1,451 @@
+"""Catalogs: servers and their tools, loaded from files (DESIGN.md "Catalog file format").
+
+Accepted sources:
+
+* the catalog format (YAML or JSON): ``{name?, servers: [{name, kind?, tools: [...]}]}``;
+* a recorded MCP ``tools/list`` result: ``{"tools": [...]}`` (also inside a JSON-RPC
+  ``{"result": {...}}`` envelope); the server name comes from a ``server`` key or the file stem;
+* an OpenAI-style function array: ``[{"type": "function", "function": {...}}, ...]`` or bare
+  ``[{name, description, parameters}, ...]``; the server (kind ``plugin``) is the file stem.
+
+Loading is lenient per item: one bad tool or server is reported as a :class:`Problem` and
+skipped, the rest of the catalog still loads. Only a file that cannot be read or parsed at all
+raises :class:`~toolsearch.engine.errors.CatalogError`. Unknown keys are kept in ``extra`` and written
+back by :func:`catalog_to_data`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
+from typing import Any, Iterable
+
+import yaml
+
+from . import constants as C
+from .errors import CatalogError
+
+_TOOL_KEYS = ("name", "description", "inputSchema")
+_SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong or notable in a source that did not stop it from loading.
+
+    Attributes:
+        severity: ``error`` (an item was skipped), ``warning`` (an item was repaired) or
+            ``info`` (notable but fine, e.g. duplicate names across servers).
+        where: ``file: path.inside`` of the item.
+        message: what was expected or what happened.
+    """
+
+    severity: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool as its server reports it (before registration).
+
+    Attributes:
+        name: the server's own tool name.
+        description: the raw description; ``None`` when absent.
+        input_schema: the raw ``inputSchema`` (any JSON value; normalized at registration).
+        extra: every other key of the tool (``annotations``, ``title``, ``outputSchema``…).
+    """
+
+    name: str
+    description: str | None = None
+    input_schema: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Server:
+    """A source of tools: an MCP server, a plugin toolset or the harness's core tools.
+
+    Attributes:
+        name: the server name as configured by the user (raw, unsanitized).
+        kind: ``mcp`` | ``plugin`` | ``core``.
+        tools: tools in the server's own order.
+        capabilities: the ``initialize`` capabilities when recorded, else ``None``.
+        info: recorded server info (name, version, protocol version), if any.
+        config: per-server registration settings in the Hermes shape, e.g.
+            ``{"tools": {"include": [...], "exclude": [...], "resources": true}}``.
+        origin: the file (or connection) it came from.
+        extra: unknown keys, kept.
+    """
+
+    name: str
+    kind: str = "mcp"
+    tools: tuple[Tool, ...] = ()
+    capabilities: Mapping[str, Any] | None = None
+    info: Mapping[str, Any] | None = None
+    config: Mapping[str, Any] = field(default_factory=dict)
+    origin: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Servers combined from one or more sources.
+
+    Attributes:
+        name: display name.
+        servers: servers in source order (the engine sorts where the output must not depend
+            on it).
+        problems: everything reported while loading and combining.
+        sources: the files combined, in order.
+        extra: unknown top-level keys of the (first) catalog file.
+    """
+
+    name: str
+    servers: tuple[Server, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    sources: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def tool_count(self) -> int:
+        """Number of tools over all servers (before registration)."""
+        return sum(len(s.tools) for s in self.servers)
+
+    def duplicate_tool_names(self) -> dict[str, list[str]]:
+        """Tool names that occur on more than one server: ``{name: [server, ...]}``, sorted."""
+        owners: dict[str, list[str]] = {}
+        for server in self.servers:
+            for name in dict.fromkeys(t.name for t in server.tools):
+                owners.setdefault(name, []).append(server.name)
+        return {n: sorted(s) for n, s in sorted(owners.items()) if len(s) > 1}
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_NOT_JSONC = object()
+
+
+def parse_jsonc(text: str) -> Any:
+    """JSON with ``//`` and ``/* */`` comments and trailing commas (JSONC, as VS Code's
+    ``mcp.json`` and ``settings.json`` allow), read with the ``json5`` library; returns
+    :data:`_NOT_JSONC` when the text has no comment or trailing comma, or does not parse."""
+    if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
+        return _NOT_JSONC
+    import json5  # noqa: PLC0415
+
+    try:
+        return json5.loads(text)
+    except (ValueError, RecursionError):
+        return _NOT_JSONC
+
+
+def _parse_text(text: str, origin: str) -> Any:
+    """YAML (a superset of JSON) with a located error message.
+
+    JSON-looking text goes through the JSON parser first (much faster on large catalogs), then
+    the JSONC reader (comments, trailing commas: :func:`parse_jsonc`); if both fail it is parsed
+    as YAML, whose error names the line and column.
+    """
+    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
+        try:
+            return json.loads(text)
+        except ValueError:
+            data = parse_jsonc(text)
+            if data is not _NOT_JSONC:
+                return data
+        except RecursionError:
+            raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
+    try:
+        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
+    except RecursionError:
+        raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise CatalogError(f"{origin}: {place}: not valid YAML or JSON ({problem})") from None
+
+
+def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
+                    schema_key: str = "inputSchema") -> Tool | None:
+    if not isinstance(raw, Mapping):
+        problems.append(Problem("error", f"{origin}: {path}",
+                                f"expected a tool mapping with a name, got {type(raw).__name__}; skipped"))
+        return None
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append(Problem("error", f"{origin}: {path}",
+                                "expected a non-empty string 'name'; tool skipped"))
+        return None
+    description = raw.get("description")
+    if description is not None and not isinstance(description, str):
+        problems.append(Problem("warning", f"{origin}: {path}.description",
+                                f"expected a string, got {type(description).__name__}; treated as missing"))
+        description = None
+    schema = raw.get(schema_key, raw.get("input_schema"))
+    if schema is not None and not isinstance(schema, Mapping):
+        problems.append(Problem("warning", f"{origin}: {path}.{schema_key}",
+                                f"expected a JSON Schema object, got {type(schema).__name__}; "
+                                "registered as an empty object schema"))
+    elif isinstance(schema, Mapping) and "type" not in schema and schema:
+        problems.append(Problem("info", f"{origin}: {path}.{schema_key}",
+                                "schema has no 'type'; registration adds type object"))
+    extra = {k: v for k, v in raw.items() if k not in (*_TOOL_KEYS, schema_key, "input_schema")}
+    return Tool(name=name, description=description, input_schema=schema, extra=extra)
+
+
+def _tools_from_list(raw: Any, origin: str, path: str, problems: list[Problem],
+                     schema_key: str = "inputSchema") -> tuple[Tool, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        problems.append(Problem("error", f"{origin}: {path}",
+                                f"expected a list of tools, got {type(raw).__name__}; no tools read"))
+        return ()
+    tools = []
+    for index, item in enumerate(raw):
+        tool = _tool_from_data(item, origin, f"{path}[{index}]", problems, schema_key)
+        if tool is not None:
+            tools.append(tool)
+    return tuple(tools)
+
+
+def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem]) -> Server | None:
+    if not isinstance(raw, Mapping):
+        problems.append(Problem("error", f"{origin}: {path}",
+                                f"expected a server mapping with name and tools, got {type(raw).__name__}; skipped"))
+        return None
+    name = raw.get("name")
+    if not isinstance(name, str):
+        problems.append(Problem("error", f"{origin}: {path}.name",
+                                "expected the server name as a string; server skipped"))
+        return None
+    kind = raw.get("kind", "mcp")
+    if kind not in C.SERVER_KINDS:
+        problems.append(Problem("warning", f"{origin}: {path}.kind",
+                                f"expected one of {', '.join(C.SERVER_KINDS)}, got {kind!r}; using mcp"))
+        kind = "mcp"
+    capabilities = raw.get("capabilities")
+    if capabilities is not None and not isinstance(capabilities, Mapping):
+        problems.append(Problem("warning", f"{origin}: {path}.capabilities",
+                                "expected a mapping; ignored"))
+        capabilities = None
+    config = raw.get("config") or {}
+    if not isinstance(config, Mapping):
+        problems.append(Problem("warning", f"{origin}: {path}.config", "expected a mapping; ignored"))
+        config = {}
+    info = raw.get("info") if isinstance(raw.get("info"), Mapping) else None
+    tools = _tools_from_list(raw.get("tools"), origin, f"{path}.tools", problems)
+    extra = {k: v for k, v in raw.items() if k not in _SERVER_KEYS}
+    return Server(name=name, kind=kind, tools=tools, capabilities=capabilities, info=info,
+                  config=config, origin=origin, extra=extra)
+
+
+def _openai_function(raw: Any, origin: str, path: str, problems: list[Problem]) -> Tool | None:
+    if isinstance(raw, Mapping) and isinstance(raw.get("function"), Mapping):
+        extra = {k: v for k, v in raw.items() if k not in ("type", "function")}
+        tool = _tool_from_data(raw["function"], origin, f"{path}.function", problems, "parameters")
+        if tool is not None and extra:
+            tool = Tool(tool.name, tool.description, tool.input_schema, {**tool.extra, **extra})
+        return tool
+    return _tool_from_data(raw, origin, path, problems, "parameters")
+
+
+def catalog_from_data(data: Any, origin: str, default_server: str | None = None) -> Catalog:
+    """Build a catalog from parsed data in any accepted shape.
+
+    Args:
+        data: the parsed YAML/JSON value.
+        origin: file name (or label) used in messages.
+        default_server: server name for ``tools/list`` and function-array sources without one
+            (defaults to the stem of ``origin``).
+
+    Raises:
+        CatalogError: the value is not one of the accepted shapes (the message names the
+            shapes), or it is an MCP client config (those are connected live, not read).
+    """
+    problems: list[Problem] = []
+    stem = default_server or Path(origin).stem or "tools"
+    if isinstance(data, Mapping) and isinstance(data.get("result"), Mapping) and "tools" in data["result"]:
+        data = {**data["result"], **({"server": data["server"]} if "server" in data else {})}
+    if isinstance(data, Mapping) and isinstance(data.get("servers"), list):
+        servers = []
+        for index, raw in enumerate(data["servers"]):
+            server = _server_from_data(raw, origin, f"servers[{index}]", problems)
+            if server is not None:
+                servers.append(server)
+        extra = {k: v for k, v in data.items() if k not in ("name", "servers")}
+        name = data.get("name") if isinstance(data.get("name"), str) else stem
+        catalog = Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
+                          sources=(origin,), extra=extra)
+        return _merge_servers(catalog)
+    if isinstance(data, Mapping) and isinstance(data.get("tools"), list):
+        server_name = data.get("server")
+        if isinstance(server_name, Mapping):
+            server_name = server_name.get("name")
+        if not isinstance(server_name, str) or not server_name:
+            server_name = stem
+        tools = _tools_from_list(data["tools"], origin, "tools", problems)
+        if data.get("nextCursor"):
+            problems.append(Problem("warning", f"{origin}: nextCursor",
+                                    "this tools/list page has a next cursor; later pages are not in the file"))
+        server = Server(name=server_name, kind="mcp", tools=tools, origin=origin,
+                        capabilities=data.get("capabilities") if isinstance(data.get("capabilities"), Mapping) else None)
+        return Catalog(name=server_name, servers=(server,), problems=tuple(problems), sources=(origin,))
+    if isinstance(data, list):
+        if data and not any(isinstance(item, Mapping) for item in data):
+            # Nothing in it is a tool object: not a function array at all, so fail the file.
+            raise CatalogError(f"{origin}: [0]: expected a function array (a list of tool objects), "
+                               f"got a list of {type(data[0]).__name__}")
+        tools = []
+        for index, raw in enumerate(data):
+            tool = _openai_function(raw, origin, f"[{index}]", problems)
+            if tool is not None:
+                tools.append(tool)
+        server = Server(name=stem, kind="plugin", tools=tuple(tools), origin=origin)
+        return Catalog(name=stem, servers=(server,), problems=tuple(problems), sources=(origin,))
+    if isinstance(data, Mapping) and any(k in data for k in ("mcpServers", "mcp_servers", "servers")):
+        raise CatalogError(f"{origin}: this is an MCP client config (mcpServers / servers / mcp_servers), "
+                           "not a catalog; connect to its servers live to read their tools")
+    got = type(data).__name__ if data is not None else "an empty document"
+    raise CatalogError(f"{origin}: top level: expected a catalog (a mapping with a 'servers' list), "
+                       f"a tools/list result (a mapping with a 'tools' list) or a function array (a list); got {got}")
+
+
+def _merge_servers(catalog: Catalog) -> Catalog:
+    """Merge servers that share a name and kind, and report it.
+
+    A harness keys servers by name, so two definitions of ``github`` (e.g. from two files) are one
+    server: their tools are concatenated, contributions ordered by origin so the result does not
+    depend on the order the sources were given in (a tool listed twice is then dropped by
+    registration, REG §1.5). An MCP server and a plugin toolset of the same name stay separate
+    servers; their listing groups merge by label (RB §5.2).
+    """
+    groups: dict[tuple[str, str], list[Server]] = {}
+    for server in catalog.servers:
+        groups.setdefault((server.name, server.kind), []).append(server)
+    problems = list(catalog.problems)
+    servers = []
+    for (name, kind), parts in groups.items():
+        if len(parts) == 1:
+            servers.append(parts[0])
+            continue
+        parts = sorted(parts, key=lambda s: s.origin)  # stable: same-file order is kept
+        origins = list(dict.fromkeys(p.origin for p in parts))
+        capabilities = None
+        for part in parts:
+            if part.capabilities is not None:
+                capabilities = {**(capabilities or {}), **part.capabilities}
+        merged = Server(
+            name=name, kind=kind, tools=tuple(t for p in parts for t in p.tools), capabilities=capabilities,
+            info=next((p.info for p in parts if p.info), None), config=next((p.config for p in parts if p.config), {}),
+            origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()})
+        problems.append(Problem("warning", f"server {name!r}",
+                                f"defined {len(parts)} times ({', '.join(o for o in origins if o) or 'one file'}); "
+                                "a harness keys servers by name, so their tools are merged into one server"))
+        servers.append(merged)
+    return Catalog(catalog.name, tuple(servers), tuple(problems), catalog.sources, catalog.extra)
+
+
+def load_text(text: str, origin: str) -> Catalog:
+    """Parse catalog text (YAML or JSON) from an upload or a file. Raises :class:`CatalogError`."""
+    return catalog_from_data(_parse_text(text, origin), origin)
+
+
+def load_source(path: str | Path) -> Catalog:
+    """Load one catalog file.
+
+    Raises:
+        CatalogError: the file cannot be read, is not valid YAML/JSON, or is not an accepted
+            shape. The message names the file and the place.
+    """
+    path = Path(path)
+    return load_text(read_source_text(path), str(path))
+
+
+def read_source_text(path: str | Path) -> str:
+    """The UTF-8 text of a source file.
+
+    Raises:
+        CatalogError: unreadable (missing, a directory, no permission) or not UTF-8, naming the
+            file and, for bad bytes, the byte offset.
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise CatalogError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
+    except OSError as exc:
+        raise CatalogError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+
+
+def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
+    """Combine catalogs into one; servers defined more than once are merged and reported.
+
+    Duplicate tool names across servers are kept apart (they are different tools) and reported
+    as ``info`` problems.
+    """
+    catalogs = list(catalogs)
+    servers = tuple(s for c in catalogs for s in c.servers)
+    problems = tuple(p for c in catalogs for p in c.problems)
+    sources = tuple(src for c in catalogs for src in c.sources)
+    title = name or (catalogs[0].name if len(catalogs) == 1 else " + ".join(c.name for c in catalogs))
+    extra = catalogs[0].extra if catalogs else {}
+    combined = _merge_servers(Catalog(title, servers, problems, sources, extra))
+    extra_problems = [
+        Problem("info", f"tool {tool!r}", f"defined by several servers ({', '.join(owners)}); kept apart")
+        for tool, owners in combined.duplicate_tool_names().items()
+    ]
+    return Catalog(combined.name, combined.servers, combined.problems + tuple(extra_problems),
+                   combined.sources, combined.extra)
+
+
+def load_sources(paths: Iterable[str | Path]) -> Catalog:
+    """Load and combine several catalog files. Raises :class:`CatalogError` on the first unreadable one."""
+    return combine([load_source(p) for p in paths])
+
+
+def catalog_to_data(catalog: Catalog) -> dict[str, Any]:
+    """The catalog in the catalog file format (unknown keys included), ready for YAML/JSON."""
+    servers = []
+    for server in catalog.servers:
+        entry: dict[str, Any] = {"name": server.name, "kind": server.kind}
+        if server.info:
+            entry["info"] = dict(server.info)
+        if server.capabilities is not None:
+            entry["capabilities"] = dict(server.capabilities)
+        if server.config:
+            entry["config"] = dict(server.config)
+        entry.update(server.extra)
+        tools = []
+        for tool in server.tools:
+            item: dict[str, Any] = {"name": tool.name}
+            if tool.description is not None:
+                item["description"] = tool.description
+            if tool.input_schema is not None:
+                item["inputSchema"] = tool.input_schema
+            item.update(tool.extra)
+            tools.append(item)
+        entry["tools"] = tools
+        servers.append(entry)
+    return {"name": catalog.name, **dict(catalog.extra), "servers": servers}
+
+
+def dump_catalog(catalog: Catalog) -> str:
+    """The catalog as YAML text in the catalog file format."""
+    return yaml.safe_dump(catalog_to_data(catalog), sort_keys=False, allow_unicode=True, width=100)
+
+
+def to_json(value: Any) -> str:
+    """Pretty JSON with non-ASCII kept (for display and downloads)."""
+    return json.dumps(value, ensure_ascii=False, indent=2)

@@ -1,0 +1,263 @@
+"""The ``tools.tool_search`` configuration block (RB §1).
+
+Parsing never fails on a bad value: like the reference harness, every key falls back to its
+default or is clamped (RB §1.1, §1.2, §1.3). What was changed is recorded in
+:attr:`ToolSearchConfig.warnings` so the CLI and the app can say so. Only an unreadable file
+raises :class:`~toolsearch.engine.errors.ConfigError`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from . import constants as C
+from .errors import ConfigError
+
+
+def normalize_tri_state(value: Any) -> str:
+    """Map a value to ``auto``/``on``/``off`` (RB §1.3).
+
+    ``str(value)`` is trimmed and lowercased; ``true/1/yes`` → ``on``, ``false/0/no`` → ``off``;
+    ``auto/on/off`` are kept; anything else (``None`` → ``"none"``, ``"maybe"``) → ``auto``.
+    """
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes"):
+        return "on"
+    if text in ("false", "0", "no"):
+        return "off"
+    if text in C.TRI_STATE_VALUES:
+        return text
+    return "auto"
+
+
+def parse_int(value: Any, fallback: int) -> int:
+    """Plain integer conversion as the reference does it (RB §1.1).
+
+    Floats are truncated (3.9 → 3), booleans count as 1/0, numeric strings of integers parse,
+    anything else (``"3.9"``, ``"abc"``, ``None``, NaN) gives ``fallback``.
+    """
+    try:
+        if isinstance(value, float) and not math.isfinite(value):
+            return fallback
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        return fallback
+
+
+def parse_float(value: Any, fallback: float) -> float:
+    """``float(value)``; unparseable (or NaN) gives ``fallback``. Booleans give 1.0/0.0."""
+    try:
+        result = float(value)
+    except (TypeError, ValueError, OverflowError):
+        return fallback
+    return fallback if math.isnan(result) else result
+
+
+def _clamp(value, low, high):
+    return max(low, min(high, value))
+
+
+@dataclass(frozen=True)
+class ToolSearchConfig:
+    """Effective ``tools.tool_search`` settings after parsing and clamping (RB §1.1).
+
+    Attributes:
+        enabled: ``auto`` | ``on`` | ``off``. ``auto`` behaves as ``on``.
+        threshold_pct: percent of the context length given to the listing, 0..100.
+        search_default_limit: matches per query when ``limit`` is absent, 1..max_search_limit.
+        max_search_limit: upper clamp for ``limit``, 1..50.
+        listing: ``auto`` | ``on`` | ``off``; only ``off`` changes anything.
+        listing_max_tokens: listing budget cap in tokens, 200..60000.
+        defer: the effective defer set (sorted tuple of tool names).
+        defer_is_default: True when ``defer`` is the curated default set.
+        warnings: human-readable notes about values that were replaced or clamped.
+    """
+
+    enabled: str = C.ENABLED_DEFAULT
+    threshold_pct: float = C.THRESHOLD_PCT_DEFAULT
+    search_default_limit: int = C.SEARCH_DEFAULT_LIMIT_DEFAULT
+    max_search_limit: int = C.MAX_SEARCH_LIMIT_DEFAULT
+    listing: str = C.LISTING_DEFAULT
+    listing_max_tokens: int = C.LISTING_MAX_TOKENS_DEFAULT
+    defer: tuple[str, ...] = tuple(sorted(C.DEFAULT_DEFER))
+    defer_is_default: bool = True
+    warnings: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def active(self) -> bool:
+        """True unless ``enabled`` is ``off`` (``auto`` is an alias of ``on``, RB §1.1)."""
+        return self.enabled != "off"
+
+    @property
+    def listing_enabled(self) -> bool:
+        """True unless ``listing`` is ``off`` (RB §1.1)."""
+        return self.listing != "off"
+
+    def with_overrides(self, **changes: Any) -> "ToolSearchConfig":
+        """Return a copy with raw values re-parsed through :func:`parse_config`.
+
+        Keys are the block's keys; ``None`` values are ignored (meaning "not given").
+        """
+        block = self.to_block()
+        if self.defer_is_default and changes.get("defer") is None:
+            del block["defer"]  # keep "not set" (the curated default), not an explicit copy of it
+        for key, value in changes.items():
+            if value is not None:
+                block[key] = value
+        return parse_config(block)
+
+    def to_block(self) -> dict[str, Any]:
+        """The block as plain data, in the reference key order (for YAML output)."""
+        return {
+            "enabled": self.enabled,
+            "threshold_pct": self.threshold_pct,
+            "search_default_limit": self.search_default_limit,
+            "max_search_limit": self.max_search_limit,
+            "listing": self.listing,
+            "listing_max_tokens": self.listing_max_tokens,
+            "defer": list(self.defer),
+        }
+
+
+def parse_defer(value: Any) -> tuple[tuple[str, ...], bool, str | None]:
+    """Parse the ``defer`` value (RB §1.6).
+
+    Returns ``(names, is_default, warning)``: absent/null → curated default; a list, tuple or
+    set → its items as trimmed strings, blanks dropped, replacing the default wholesale; any
+    other value → curated default plus a warning naming ``tools.tool_search.defer``.
+    """
+    default = tuple(sorted(C.DEFAULT_DEFER))
+    if value is None:
+        return default, True, None
+    if isinstance(value, (list, tuple, set, frozenset)):
+        names = {str(item).strip() for item in value}
+        names.discard("")
+        return tuple(sorted(names)), False, None
+    warning = (
+        f"tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), "
+        f"got {type(value).__name__} {value!r}; using the curated default set"
+    )
+    return default, True, warning
+
+
+def parse_config(block: Any) -> ToolSearchConfig:
+    """Build the effective config from the raw ``tools.tool_search`` value (RB §1.1–§1.6).
+
+    Args:
+        block: the YAML value. A mapping is parsed key by key; the literal boolean ``False``
+            gives ``enabled=off``; any other non-mapping (``True``, ``None``, ``"off"``, 0)
+            gives ``enabled=auto`` with every other key at its default (RB §1.2).
+
+    Returns:
+        A :class:`ToolSearchConfig`. Never raises.
+    """
+    warnings: list[str] = []
+    if not isinstance(block, Mapping):
+        return ToolSearchConfig(enabled="off" if block is False else "auto")
+
+    enabled = normalize_tri_state(block.get("enabled", C.ENABLED_DEFAULT))
+    listing = normalize_tri_state(block.get("listing", C.LISTING_DEFAULT))
+    threshold = _clamp(
+        parse_float(block.get("threshold_pct", C.THRESHOLD_PCT_DEFAULT), C.THRESHOLD_PCT_DEFAULT),
+        C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
+    )
+    # max_search_limit first: it bounds the default limit (RB §1.1).
+    max_limit = _clamp(
+        parse_int(block.get("max_search_limit", C.MAX_SEARCH_LIMIT_DEFAULT), C.MAX_SEARCH_LIMIT_DEFAULT),
+        C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX,
+    )
+    default_limit = _clamp(
+        parse_int(block.get("search_default_limit", C.SEARCH_DEFAULT_LIMIT_DEFAULT), C.SEARCH_DEFAULT_LIMIT_DEFAULT),
+        1, max_limit,
+    )
+    cap = _clamp(
+        parse_int(block.get("listing_max_tokens", C.LISTING_MAX_TOKENS_DEFAULT), C.LISTING_MAX_TOKENS_DEFAULT),
+        C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,
+    )
+    defer, defer_default, defer_warning = parse_defer(block.get("defer"))
+    if defer_warning:
+        warnings.append(defer_warning)
+    for key, result in (("enabled", enabled), ("listing", listing), ("threshold_pct", threshold),
+                        ("max_search_limit", max_limit), ("search_default_limit", default_limit),
+                        ("listing_max_tokens", cap)):
+        raw = block.get(key)
+        if raw is None or raw == result or str(raw).strip().lower() == str(result):
+            continue
+        if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
+            continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
+        warnings.append(f"tools.tool_search.{key}: {raw!r} was read as {result!r}")
+    known = {"enabled", "threshold_pct", "search_default_limit", "max_search_limit", "listing",
+             "listing_max_tokens", "defer"}
+    for key in block:
+        if key not in known:
+            warnings.append(f"tools.tool_search.{key}: unknown key, ignored")
+    return ToolSearchConfig(
+        enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
+        max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,
+        defer_is_default=defer_default, warnings=tuple(warnings),
+    )
+
+
+def load_config(path: str | Path) -> ToolSearchConfig:
+    """Read a harness ``config.yaml`` and parse its ``tools.tool_search`` block.
+
+    A missing ``tools`` or ``tool_search`` key gives the defaults, as in the reference.
+
+    Raises:
+        ConfigError: the file cannot be read, is not valid YAML, or its top level / ``tools``
+            value is not a mapping (message names the file and the place).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 YAML text") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config file ({exc.strerror or exc})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
+        raise ConfigError(f"{path}: {place}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if data is None:
+        return ToolSearchConfig()
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{path}: top level: expected a mapping (a harness config.yaml), got {type(data).__name__}")
+    tools = data.get("tools")
+    if tools is None:
+        return ToolSearchConfig()
+    if not isinstance(tools, Mapping):
+        raise ConfigError(f"{path}: tools: expected a mapping with a tool_search key, got {type(tools).__name__}")
+    return parse_config(tools.get("tool_search"))
+
+
+def changed_keys(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> dict[str, Any]:
+    """The keys of ``config`` whose values differ from ``base`` (default: the reference defaults,
+    RB §1.1), in the reference key order. ``defer`` is included only when ``config`` sets its own
+    list (``defer_is_default`` False) and that list differs from ``base``'s."""
+    base = base or ToolSearchConfig()
+    mine, theirs = config.to_block(), base.to_block()
+    out = {key: value for key, value in mine.items() if key != "defer" and value != theirs[key]}
+    if not config.defer_is_default and (base.defer_is_default or config.defer != base.defer):
+        out["defer"] = mine["defer"]
+    return out
+
+
+def dump_config_block(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> str:
+    """A ``tools: {tool_search: {...}}`` YAML document (block style, reference key order) with
+    only the keys that differ from ``base`` (default: the reference defaults); see
+    :func:`changed_keys`. With nothing changed the block is ``{}``."""
+    return yaml.safe_dump({"tools": {"tool_search": changed_keys(config, base)}}, sort_keys=False,
+                          default_flow_style=False, allow_unicode=True)
+
+
+__all__ = [
+    "ToolSearchConfig", "parse_config", "load_config", "dump_config_block", "changed_keys", "normalize_tri_state",
+    "parse_int", "parse_float", "parse_defer", "replace",
+]

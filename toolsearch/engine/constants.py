@@ -1,0 +1,168 @@
+"""Every number the reference behavior fixes, in one place.
+
+The engine, the CLI and the app's slider bounds all import from here. Section numbers refer to
+``spec/reference-behavior.md`` (RB) and ``spec/registration-and-configs.md`` (REG).
+"""
+
+from __future__ import annotations
+
+# --- Configuration (RB §1.1) -------------------------------------------------------------
+ENABLED_DEFAULT = "auto"
+LISTING_DEFAULT = "auto"
+TRI_STATE_VALUES = ("auto", "on", "off")
+THRESHOLD_PCT_DEFAULT = 5.0
+THRESHOLD_PCT_MIN = 0.0
+THRESHOLD_PCT_MAX = 100.0
+SEARCH_DEFAULT_LIMIT_DEFAULT = 5
+MAX_SEARCH_LIMIT_DEFAULT = 25
+MAX_SEARCH_LIMIT_MIN = 1
+MAX_SEARCH_LIMIT_MAX = 50
+LISTING_MAX_TOKENS_DEFAULT = 4000
+LISTING_MAX_TOKENS_MIN = 200
+LISTING_MAX_TOKENS_MAX = 60000
+
+#: Curated default ``defer`` set (RB §1.7): the documented members plus the GUI helpers.
+DEFAULT_DEFER: tuple[str, ...] = (
+    "computer_use", "session_search", "image_generate", "todo_list", "process_manage",
+    "cronjob_manage", "drive_preview", "gui_tour", "desktop_preview", "annotate_preview",
+    "show_tip", "setup_mcp", "desktop_project", "close_terminal", "apply_layout",
+    "read_terminal", "read_window_below", "focus_pane",
+)
+
+# --- Token estimation (RB §3) ------------------------------------------------------------
+CHARS_PER_TOKEN = 4.0
+TOKENIZERS = ("chars4", "o200k_base", "cl100k_base")
+DEFAULT_TOKENIZER = "chars4"
+
+# --- Budget (RB §4) ----------------------------------------------------------------------
+UNKNOWN_CONTEXT_PCT_LEG = 10_000
+#: Context-length presets offered by the app (tokens). ``None`` means unknown.
+CONTEXT_PRESETS: tuple[int, ...] = (8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000)
+CONTEXT_LENGTH_MAX = 10_000_000
+
+# --- Listing (RB §5) ---------------------------------------------------------------------
+SHORT_DESCRIPTION_MAX_CHARS = 60
+ELLIPSIS = "\u2026"
+FORMS = ("full", "names", "mixed", "groups", "none")
+SERVER_STATES = ("full", "names", "summary", "hidden", "visible")
+UNREGISTERED_LABEL = "other"
+
+# --- Bridge (RB §6) ----------------------------------------------------------------------
+TOOL_SEARCH = "tool_search"
+TOOL_DESCRIBE = "tool_describe"
+TOOL_CALL = "tool_call"
+BRIDGE_NAMES = (TOOL_SEARCH, TOOL_DESCRIBE, TOOL_CALL)
+MAX_QUERIES_PER_CALL = 7
+MAX_DESCRIBE_NAMES_PER_CALL = 10
+
+# --- Search (RB §7) ----------------------------------------------------------------------
+BM25_K1 = 1.5
+BM25_B = 0.75
+MIN_QUERY_TERM_COVERAGE = 0.5
+MIN_ANSWERABLE_TERMS_FOR_COVERAGE = 4
+STEM_CACHE_SIZE = 16_384
+SEARCH_DESCRIPTION_MAX_CHARS = 500
+REQUIRED_ENTRY_MAX_CHARS = 64
+REQUIRED_MAX_ENTRIES = 32
+
+# --- tool_call validation (RB §9.3) ------------------------------------------------------
+VALIDATION_MESSAGE_MAX_CHARS = 600
+MULTI_CALL_ECHO_MAX_CHARS = 1500
+
+# --- Registration (REG §1) ---------------------------------------------------------------
+MCP_TOOL_NAME_PREFIX = "mcp__"
+MCP_NAME_SEPARATOR = "__"
+MCP_TOOL_NAME_MAX_LENGTH = 64
+MCP_TOOL_NAME_HASH_LENGTH = 8
+MCP_TOOLSET_PREFIX = "mcp-"
+SERVER_KINDS = ("mcp", "plugin", "core")
+TOOL_NAMING = ("prefixed", "as-is")
+UTILITY_TOOLS = ("list_resources", "read_resource", "list_prompts", "get_prompt")
+PROVIDER_TOOL_NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
+
+# --- Live MCP connections (REG §0, §5.3, §6) ----------------------------------------------
+#: ``tools/list`` pages followed per server before stopping (REG §0 step 4).
+MCP_LIST_PAGES_MAX = 50
+#: Seconds for connect + handshake + listing of one server when its config sets no
+#: ``connect_timeout`` (Hermes' own default is 60 s; an inspector should fail faster).
+LIVE_CONNECT_TIMEOUT_DEFAULT = 30.0
+#: Seconds for one live tool call when the config sets no ``timeout``.
+LIVE_CALL_TIMEOUT_DEFAULT = 60.0
+#: How secret values (env values, header values) are shown.
+SECRET_MASK = "\u2022\u2022\u2022\u2022"
+#: Transports a live server can use.
+MCP_TRANSPORTS = ("stdio", "http", "sse")
+
+# --- Search-quality evaluation and catalog lint (issue 6, parts 1-2) ------------------------
+#: Tokenizers a search variant can use: ``ascii`` is the reference (RB §7.1); ``unicode`` adds
+#: CJK character bigrams and non-ASCII words (see :func:`toolsearch.engine.search.tokenize_unicode`).
+SEARCH_TOKENIZERS = ("ascii", "unicode")
+#: What a query term in no tool does in a variant (``SearchOptions.unknown_terms``); ``gate`` is
+#: the reference (such a term can be the gate term and empty the result, RB §7.4).
+SEARCH_UNKNOWN_TERMS = ("gate", "ignore-non-ascii", "ignore")
+#: English function words a variant with ``stop_words`` drops from queries: Lucene's classic
+#: English stop set, plus the pronouns, auxiliaries, question words and politeness that agents put
+#: into questions ("how do I ...", "can you please ..."). Action words (get, find, show, list,
+#: create, call, copy, close...) are deliberately absent: in tool search they name the action.
+SEARCH_STOP_WORDS = frozenset("""
+a an and are as at be but by for if in into is it no not of on or such that the their then there
+these they this to was will with
+i me my mine we us our ours you your yours he him his she her it its them who whom whose what
+which how why when where do does did doing done can could should would shall may might must
+am been being have has had please want need like some any all just also so than too very about
+""".split())
+#: Score the early name-substring fallback gave each hit (RB §12, PR #31163).
+NAME_SUBSTRING_FALLBACK_SCORE = 0.1
+#: The k of recall@k reported beside recall@1 and recall@limit.
+EVAL_RECALL_K = 5
+#: Lint: a description longer than this many characters (REG §2 keeps it whole; it is sent in
+#: every tool_describe and eager request).
+LINT_DESCRIPTION_MAX_CHARS = 2048
+#: Lint: a tool schema is "far above typical" when its chars4 tokens exceed both this factor
+#: times the catalog median and the absolute floor below.
+LINT_SCHEMA_MEDIAN_FACTOR = 5.0
+LINT_SCHEMA_MIN_TOKENS = 1000
+#: A tool definition over this many tokens (chars4) is flagged whatever the median (small catalogs).
+LINT_SCHEMA_ABSOLUTE_TOKENS = 2000
+#: Lint reachability probe: at most this many keywords from the first sentence, each at least
+#: this many characters long, none of them in LINT_PROBE_STOP_WORDS.
+LINT_PROBE_MAX_KEYWORDS = 4
+LINT_PROBE_MIN_WORD_CHARS = 3
+LINT_PROBE_STOP_WORDS = frozenset((
+    "the", "and", "for", "with", "from", "into", "that", "this", "these", "those", "its", "their",
+    "are", "was", "were", "been", "being", "has", "have", "had", "can", "may", "will", "not", "all",
+    "any", "each", "one", "per", "via", "use", "used", "using", "you", "your", "our", "which", "when",
+    "where", "what", "who", "how", "also", "only", "then", "than", "such", "other", "more", "most",
+    "some", "about", "over", "under", "between", "within", "without", "given", "returns", "return",
+))
+#: Lint: tools per request above which these providers reject the whole request. The OpenAI
+#: Chat Completions API documents "a max of 128 functions" for ``tools`` (Azure OpenAI serves the
+#: same API); Anthropic documents no such count cap.
+PROVIDER_MAX_TOOLS = 128
+PROVIDER_MAX_TOOLS_PROVIDERS = ("OpenAI Chat Completions", "Azure OpenAI")
+#: Lint severities, most severe first.
+LINT_SEVERITIES = ("error", "warning", "info")
+
+# --- Disclosure strategies (issue 5: provider tool search, Agent Skills) -------------------
+#: Anthropic tool search, regex variant: longest ``pattern`` (characters, Python ``re`` syntax).
+ANTHROPIC_REGEX_PATTERN_MAX_CHARS = 200
+#: Anthropic tool search, BM25 variant: longest natural-language ``query`` (characters).
+ANTHROPIC_BM25_QUERY_MAX_CHARS = 500
+#: Anthropic tool search: tool references one search returns by default.
+ANTHROPIC_SEARCH_RESULTS_DEFAULT = 5
+#: Anthropic tool search: at least this many tools must stay non-deferred.
+ANTHROPIC_MIN_NON_DEFERRED = 1
+#: Anthropic tool search: at most this many deferred tools per request.
+ANTHROPIC_MAX_DEFERRED_TOOLS = 10_000
+#: OpenAI tool search: each namespace is recommended to hold fewer than this many functions.
+OPENAI_NAMESPACE_MAX_FUNCTIONS = 10
+#: OpenAI tool search: functions one search loads. OpenAI publishes no default; toolsearch
+#: assumes the Anthropic figure so the two provider strategies compare like for like.
+OPENAI_SEARCH_RESULTS_ASSUMED = 5
+#: Agent Skills ``SKILL.md`` frontmatter: longest ``name`` and ``description`` (characters).
+SKILL_NAME_MAX_CHARS = 64
+SKILL_DESCRIPTION_MAX_CHARS = 1024
+
+# --- Cache-stability diff and better collapse (issue 6, parts 3-4) --------------------------
+#: Characters of excerpt shown on each side of a first difference (toolsearch.analysis.cachediff).
+CACHE_DIFF_CONTEXT_CHARS = 48

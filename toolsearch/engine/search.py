@@ -1,0 +1,699 @@
+"""Search over the deferred catalog (RB §7): tokenize, stem, gate term, coverage floor, BM25.
+
+BM25 comes from ``rank_bm25`` with its IDF replaced by the reference's always-positive form
+``ln(1 + (N - df + 0.5) / (df + 0.5))`` and ``avgdl`` floored at 1 (RB §7.3). Only admitted
+documents are scored, so a query costs time proportional to the gate term's postings.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable, Mapping, Sequence
+
+import snowballstemmer
+from rank_bm25 import BM25Okapi
+
+from . import constants as C
+
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_NAME_SEPARATORS = re.compile(r"[_.:\-]")
+_local = threading.local()
+
+
+def _stemmer(language: str = "english"):
+    # The Snowball stemmer holds mutable state: one instance per thread and language (RB §7.1).
+    stemmers = getattr(_local, "stemmers", None)
+    if stemmers is None:
+        stemmers = _local.stemmers = {}
+    stemmer = stemmers.get(language)
+    if stemmer is None:
+        stemmer = stemmers[language] = snowballstemmer.stemmer(language)
+    return stemmer
+
+
+@lru_cache(maxsize=C.STEM_CACHE_SIZE)
+def stem(word: str) -> str:
+    """Snowball English stem of one lowercased token (memoized, RB §7.1)."""
+    return _stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=C.STEM_CACHE_SIZE)
+def stem_russian(word: str) -> str:
+    """Snowball Russian stem of one lowercased word (memoized; Unicode-aware variant only)."""
+    return _stemmer("russian").stemWord(word)
+
+
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+# camelCase humps, acronym ends (``HTTPServer``) and letter–digit boundaries (``s3Bucket``).
+_WORD_BOUNDARY = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])")
+
+
+_IDENTIFIER_EDGES = "\"'`?!,;:()[]{}<>"
+_IDENTIFIER_MARKS = re.compile(r"[0-9_/.\\\-:#@=*]|[a-z][A-Z]")
+
+
+def is_identifier(word: str) -> bool:
+    """True for a whitespace-free word that looks like a value, not prose: it holds a digit, one of
+    ``_ / . \\ - : # @ = *`` or a camelCase hump once surrounding quotes and punctuation are
+    stripped (``MI_Rock``, ``config/settings.yaml``, ``ENG-123``, ``PlayerCharacter``)."""
+    core = word.strip(_IDENTIFIER_EDGES).rstrip(".")
+    return bool(core) and bool(_IDENTIFIER_MARKS.search(core))
+
+
+def split_words(text: str) -> str:
+    """Insert a space at camelCase humps and letter–digit boundaries: ``getPlayerStart2D`` →
+    ``get Player Start 2 D``; ``HTTPServer`` → ``HTTP Server``. Used by variants with
+    ``split_words`` on, for documents and queries alike."""
+    return _WORD_BOUNDARY.sub(" ", text)
+
+
+def tokenize(text: str) -> list[str]:
+    """RB §7.1: ``[A-Za-z0-9]+`` tokens, lowercased and stemmed; no stop words, no camelCase split."""
+    return [stem(t.lower()) for t in _ASCII_WORD.findall(text)]
+
+
+def query_tokens(text: str) -> list[tuple[str, str]]:
+    """``(raw token, stem)`` pairs of a query, in order (for explanations)."""
+    return [(t, stem(t.lower())) for t in _ASCII_WORD.findall(text)]
+
+
+# --- Unicode-aware tokenizer (a what-if variant; the reference is tokenize above) -----------
+# CJK runs: Hangul Jamo, the ideographic iteration and closing marks (々〆〇), Hiragana,
+# Katakana (with ー), Katakana extensions, Hangul compatibility Jamo, CJK ideographs (Ext A, the
+# main block, compatibility), Hangul syllables, and the supplementary ideograph planes.
+_CJK = ("\u1100-\u11ff\u3005-\u3007\u3040-\u309f\u30a0-\u30ff\u3130-\u318f\u31f0-\u31ff"
+        "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f")
+_UNICODE_TOKEN = re.compile(f"([{_CJK}]+)|([^\\W_{_CJK}]+)")
+
+
+def unicode_query_tokens(text: str) -> list[tuple[str, str]]:
+    """``(raw token, term)`` pairs of the Unicode-aware tokenizer, in order.
+
+    The text is NFKC-normalized (full-width letters and digits become ASCII, half-width katakana
+    becomes full-width). Each run of CJK characters (Han, Hiragana, Katakana, Hangul) gives, in
+    text order, every character and every overlapping pair of characters: ``経路検索`` gives
+    ``経 経路 路 路検 検 検索 索``. This is Lucene's CJK bigram analysis with unigrams kept
+    (``CJKBigramFilter(outputUnigrams=true)``): it needs no dictionary, so Japanese, Chinese and
+    Korean work alike with no new dependency; the bigrams carry most of the meaning (``経路``
+    route, ``検索`` search) and the unigrams keep one-character words findable (``駅`` station,
+    ``税`` tax). Every other run of Unicode letters and digits (``\\w`` without ``_``) is one
+    word, lowercased and Snowball-stemmed: with the Russian stemmer when it has a Cyrillic letter
+    (``портфеля`` and ``портфель`` both give ``портфел``), else with the English one like the
+    reference. On ASCII text the result equals :func:`query_tokens`, so only non-ASCII text is
+    handled differently.
+
+    Limits: bigrams across a word boundary (``路検`` above) and particle bigrams (``を調``) are
+    noise that no tool contains. The ``unicode`` variant therefore ignores every non-ASCII query
+    term that occurs in no tool (``SearchOptions.unknown_terms="ignore-non-ascii"``), so such a
+    term never becomes the gate term; a dictionary segmenter (e.g. MeCab for Japanese) would
+    avoid the noise itself, per language.
+    """
+    out: list[tuple[str, str]] = []
+    for cjk, word in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)):
+        if cjk:
+            for i, char in enumerate(cjk):
+                out.append((char, char))
+                if i + 1 < len(cjk):
+                    out.append((cjk[i:i + 2], cjk[i:i + 2]))
+        elif _CYRILLIC.search(word):
+            out.append((word, stem_russian(word.lower())))
+        else:
+            out.append((word, stem(word.lower())))
+    return out
+
+
+_KATAKANA_WORD = re.compile("[\u30a0-\u30ff\u31f0-\u31ff]{2,}")
+
+
+def katakana_words(text: str) -> list[str]:
+    """Runs of two or more katakana (with ``ー``) in ``text`` (NFKC-normalized), in order:
+    ``ホテルを予約して`` gives ``["ホテル"]``."""
+    return _KATAKANA_WORD.findall(unicodedata.normalize("NFKC", text))
+
+
+def cjk_inner_characters(text: str) -> set[str]:
+    """CJK characters of ``text`` that occur only inside longer CJK runs (never as a run of their
+    own): ``天気予報`` gives ``{天, 気, 予, 報}``, ``駅 出口`` gives ``{出, 口}``. Under the
+    ``unicode`` variant these unigrams are never the gate term: they are part of a word that
+    the run's bigrams stand for, and alone they match unrelated words (``予`` of ``予報`` forecast
+    in ``予約`` reservation)."""
+    inner: set[str] = set()
+    alone: set[str] = set()
+    for cjk, _ in _UNICODE_TOKEN.findall(unicodedata.normalize("NFKC", text)):
+        if len(cjk) == 1:
+            alone.add(cjk)
+        else:
+            inner.update(cjk)
+    return inner - alone
+
+
+def tokenize_unicode(text: str) -> list[str]:
+    """Terms of the Unicode-aware tokenizer (see :func:`unicode_query_tokens`)."""
+    return [term for _, term in unicode_query_tokens(text)]
+
+
+_FALLBACK_SEPARATORS = re.compile(r"[\s_.:\-]+")
+
+
+def fallback_key(text: str) -> str:
+    """Text normalized for the name-substring fallback: lowercased, with whitespace, ``_``, ``.``,
+    ``:`` and ``-`` removed, so "DNS records" is found in ``zones_dns_records_list``, "e-ticket"
+    in ``issue_eticket`` and "on call" in ``get_current_oncall_users``."""
+    return _FALLBACK_SEPARATORS.sub("", text.lower())
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    """What the index knows of one deferred tool (RB §7.2).
+
+    Attributes:
+        name: the wire name.
+        label: the source label used in the document, ``""`` for unregistered tools.
+        description: the full description (characters).
+        param_names: top-level parameter names (keys of ``parameters.properties``).
+    """
+
+    name: str
+    label: str
+    description: str
+    param_names: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The indexed text: name words, label (if not already a name word), description, params."""
+        bare = self.name[len(C.MCP_TOOL_NAME_PREFIX):] if self.name.startswith(C.MCP_TOOL_NAME_PREFIX) else self.name
+        name_words = _NAME_SEPARATORS.sub(" ", bare)
+        parts = [name_words]
+        if self.label and self.label not in name_words.split():
+            parts.append(self.label)
+        parts.append(self.description)
+        parts.extend(self.param_names)
+        return " ".join(parts)
+
+
+def doc_for(name: str, label: str, description: str, parameters: Any) -> SearchDoc:
+    """Build a :class:`SearchDoc`; ``parameters`` may be any value (non-dicts give no params)."""
+    props = parameters.get("properties") if isinstance(parameters, Mapping) else None
+    params = tuple(str(k) for k in props) if isinstance(props, Mapping) else ()
+    return SearchDoc(name=name, label=label, description=description or "", param_names=params)
+
+
+def required_coverage(answerable: int) -> int:
+    """RB §7.4: 1 below 4 answerable terms, else ``ceil(0.5 × count)``."""
+    if answerable < C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE:
+        return 1
+    return math.ceil(C.MIN_QUERY_TERM_COVERAGE * answerable)
+
+
+class _ReferenceBM25(BM25Okapi):
+    """rank_bm25's Okapi BM25 with the reference IDF (no epsilon floor) and avgdl ≥ 1."""
+
+    def _calc_idf(self, nd: dict[str, int]) -> None:
+        n = self.corpus_size
+        self.idf = {word: math.log(1 + (n - df + 0.5) / (df + 0.5)) for word, df in nd.items()}
+        self.avgdl = max(self.avgdl, 1.0)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Switches for what-if variants; the defaults are the reference behavior.
+
+    Attributes:
+        gate: require the rarest query term (RB §7.4 step 2).
+        coverage: require the coverage floor (RB §7.4 step 3).
+        tokenizer: ``"ascii"`` (RB §7.1) or ``"unicode"`` (:func:`tokenize_unicode`: CJK bigrams
+            and non-ASCII words become searchable), for the documents and the queries alike.
+        name_substring_fallback: when a query admits nothing, return the tools whose name
+            (without ``mcp__``) contains the query, both normalized by :func:`fallback_key`,
+            with score 0.1 in catalog order (the early fallback of RB §12, separators ignored).
+        unknown_terms: what a query term that occurs in no tool does. ``"gate"`` (the reference):
+            it stays a term, so it can become the gate term and empty the result;
+            ``"ignore-non-ascii"``: non-ASCII terms in no tool are dropped before the gate is
+            picked (particle bigrams, verb endings, Russian function words), except the bigrams
+            of a katakana word none of whose bigrams is known (a loanword such as ホテル: an
+            unknown word, which empties the result like an unknown ASCII word); and a CJK
+            character from a longer run is never the gate term
+            (:func:`cjk_inner_characters`); ``"ignore"``: every term in no tool is dropped.
+        stop_words: drop the English function words of :data:`toolsearch.engine.constants.SEARCH_STOP_WORDS`
+            ("the", "my", "how", "please"…) and numbers (``8080``, ``42``: argument values, not
+            words a tool is described with) from queries before anything else.
+        split_words: split camelCase humps and letter–digit boundaries (:func:`split_words`) in
+            documents and queries, so ``getPlayerStart`` holds ``get player start``.
+        ignore_unknown_identifiers: drop query terms that occur in no tool when they come from an
+            identifier-like word (:func:`is_identifier`: ``MI_Rock``, ``config/settings.yaml``,
+            ``ENG-123``): agents paste argument values into queries, and those say nothing about
+            which tool fits.
+        field_weights: ``(name, label, description)`` repeat counts of each field's tokens in a
+            document (a simple BM25F); parameter names count once. ``(1, 1, 1)`` is the reference.
+        min_known_share: when above 0, a query whose terms that occur in some tool carry less
+            than this share of its total IDF admits nothing (terms in no tool count with the
+            highest possible IDF): a query made mostly of words no tool knows is not about this
+            catalog. 0 (the reference) turns it off.
+        min_idf_share: when above 0, a document must hold at least this share of the IDF of the
+            query's answerable terms (those that occur in some tool). 0 (the reference) turns it
+            off.
+
+    Raises:
+        ValueError: an unknown ``tokenizer`` or ``unknown_terms``, a weight below 1, or a share
+            outside ``[0, 1]``.
+    """
+
+    gate: bool = True
+    coverage: bool = True
+    tokenizer: str = "ascii"
+    name_substring_fallback: bool = False
+    unknown_terms: str = "gate"
+    stop_words: bool = False
+    split_words: bool = False
+    ignore_unknown_identifiers: bool = False
+    field_weights: tuple[int, int, int] = (1, 1, 1)
+    min_known_share: float = 0.0
+    min_idf_share: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.tokenizer not in C.SEARCH_TOKENIZERS:
+            raise ValueError(f"tokenizer must be one of {C.SEARCH_TOKENIZERS}, got {self.tokenizer!r}")
+        if self.unknown_terms not in C.SEARCH_UNKNOWN_TERMS:
+            raise ValueError(f"unknown_terms must be one of {C.SEARCH_UNKNOWN_TERMS}, got {self.unknown_terms!r}")
+        if len(self.field_weights) != 3 or any(not isinstance(w, int) or w < 1 for w in self.field_weights):
+            raise ValueError(f"field_weights must be three whole numbers >= 1, got {self.field_weights!r}")
+        for key in ("min_known_share", "min_idf_share"):
+            if not 0.0 <= getattr(self, key) <= 1.0:
+                raise ValueError(f"{key} must be within [0, 1], got {getattr(self, key)!r}")
+
+
+@dataclass(frozen=True)
+class TermInfo:
+    """Corpus statistics of one distinct query stem: ``df`` documents, ``idf`` (natural log)."""
+
+    stem: str
+    df: int
+    idf: float
+
+
+#: The admission rules that can exclude a candidate (``Candidate.rule``).
+RULE_GATE = "gate"
+RULE_COVERAGE = "coverage"
+RULE_IDF_SHARE = "idf-share"
+RULE_KNOWN_SHARE = "known-share"
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One document that shares a term with the query (or matches its name), explained.
+
+    Attributes:
+        name: the tool name.
+        score: BM25 score (``inf`` for an exact-name match).
+        has_gate: contains the gate term.
+        matched_terms: distinct answerable query stems it contains.
+        admitted: passes admission (RB §7.4 step 4).
+        reason: why it was or was not admitted, in words.
+        rank: 1-based position among admitted documents, else ``None``.
+        rule: the rule that excluded it (``"gate"``, ``"coverage"``, ``"known-share"``,
+            ``"idf-share"``), ``""`` when admitted.
+    """
+
+    name: str
+    score: float
+    has_gate: bool
+    matched_terms: tuple[str, ...]
+    admitted: bool
+    reason: str
+    rank: int | None = None
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """How one query was answered (RB §7.3–§7.5).
+
+    Attributes:
+        query: the raw query.
+        tokens: ``(raw token, stem)`` pairs.
+        terms: statistics per distinct stem, in first-occurrence order.
+        gate: the gate stem (the rarest term), or ``None`` when the query has no tokens; variants
+            without the gate name it too but do not require it (``gate_required``).
+        answerable: distinct stems with ``df > 0``.
+        required: the coverage floor (distinct answerable terms a document needs).
+        candidates: every document sharing a stem or matching the name, best first.
+        matches: the admitted names returned for ``limit``.
+        corpus_size: N; ``avgdl``: mean document length in tokens (floored at 1).
+        ignored: ``(term, why)`` for query terms the variant dropped (stop words, terms in no
+            tool); always empty under the reference.
+        excluded: ``{rule: number of candidates that rule excluded}`` over all candidates (not
+            only the listed ones); rules are ``"gate"``, ``"coverage"``, ``"known-share"`` and
+            ``"idf-share"``.
+        tokenizer: the tokenizer used (``"ascii"`` is the reference).
+        gate_required: whether the variant requires the gate term (the reference does).
+        coverage_required: whether the variant applies the coverage floor (the reference does).
+    """
+
+    query: str
+    tokens: tuple[tuple[str, str], ...]
+    terms: tuple[TermInfo, ...]
+    gate: str | None
+    answerable: tuple[str, ...]
+    required: int
+    candidates: tuple[Candidate, ...]
+    matches: tuple[str, ...]
+    limit: int
+    corpus_size: int
+    avgdl: float
+    ignored: tuple[tuple[str, str], ...] = ()
+    excluded: Mapping[str, int] = field(default_factory=dict)
+    tokenizer: str = "ascii"
+    gate_required: bool = True
+    coverage_required: bool = True
+
+    @property
+    def gate_df(self) -> int | None:
+        """Tools that contain the gate term (``None`` without a gate term)."""
+        if self.gate is None:
+            return None
+        return next((t.df for t in self.terms if t.stem == self.gate), 0)
+
+    @property
+    def best_excluded(self) -> Candidate | None:
+        """The best-scoring candidate an admission rule excluded, or ``None``."""
+        return next((c for c in self.candidates if not c.admitted), None)
+
+    def summary(self) -> str:
+        """One line saying why the result is what it is: the gate term and its document
+        frequency, how many tools each admission rule excluded, and the best-scoring excluded
+        tool with the rule that excluded it (or why nothing can be found at all)."""
+        reason = self.empty_reason()
+        if reason and not self.terms:
+            return reason[0].upper() + reason[1:] + "."
+        parts = []
+        if self.gate is not None:
+            df = self.gate_df
+            gate = f"gate term '{self.gate}' in {df} tool{'s' if df != 1 else ''}"
+            parts.append(gate if self.gate_required else gate + " (not required by this variant)")
+        excluded = self.excluded
+        words = {RULE_GATE: "the gate", RULE_COVERAGE: "the coverage floor", RULE_KNOWN_SHARE: "the known-words share",
+                 RULE_IDF_SHARE: "the IDF share"}
+        # The reference's two rules always show (with 0); a variant's other rules when they excluded something.
+        shown = [rule for rule, on in ((RULE_GATE, self.gate_required), (RULE_COVERAGE, self.coverage_required))
+                 if on and (self.gate_required or excluded.get(rule))]
+        shown += [r for r in (RULE_KNOWN_SHARE, RULE_IDF_SHARE) if r in excluded]
+        parts.append("excluded: " + ", ".join(f"{excluded.get(r, 0)} by {words[r]}" for r in shown) if shown
+                     else "no admission rule excluded a tool")
+        best = self.best_excluded
+        if not self.candidates:
+            parts.append("no tool contains any query term")
+        elif best is not None:
+            score = "exact name" if best.score == math.inf else f"score {best.score:.3f}"
+            parts.append(f"best excluded: {best.name} ({score}): {best.reason}")
+        line = "; ".join(parts)
+        line = line[0].upper() + line[1:]
+        return line + "." if not reason else f"{line}. Nothing found: {reason}."
+
+    def empty_reason(self) -> str | None:
+        """One line saying why nothing can be found, or ``None`` when that is not the case.
+
+        Covers a query with no word the tokenizer reads (e.g. Japanese or Russian under the
+        reference's ASCII tokenizer, RB §7.1), a query whose words were all ignored, and a gate
+        term that occurs in no tool (RB §7.4).
+        """
+        if not self.tokens:
+            if self.tokenizer == "ascii" and self.query.strip():
+                return ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
+                        "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads "
+                        "other scripts")
+            return "the tokenizer finds no word in the query, so nothing is searched"
+        if not self.terms and self.ignored:
+            return "every word of the query was ignored by this variant, so nothing is searched"
+        if self.gate_required and self.gate is not None and self.gate_df == 0 and not self.matches:
+            return (f"the gate term '{self.gate}' occurs in no tool, so nothing is admitted except an exact-name "
+                    "match (RB §7.4)")
+        return None
+
+
+class SearchIndex:
+    """BM25 index over the deferred catalog, in catalog order.
+
+    Args:
+        docs: one :class:`SearchDoc` per deferred tool, in the session's tool-list order (ties
+            in score keep this order, RB §7.5).
+        options: variant switches; defaults are the reference.
+    """
+
+    def __init__(self, docs: Sequence[SearchDoc], options: SearchOptions = SearchOptions()):
+        self.docs = list(docs)
+        self.options = options
+        self.names = [d.name for d in self.docs]
+        self._by_lower: dict[str, list[int]] = {}
+        for i, name in enumerate(self.names):
+            self._by_lower.setdefault(name.lower(), []).append(i)
+        unicode = options.tokenizer == "unicode"
+        self._tokenize = tokenize_unicode if unicode else tokenize
+        self._query_tokens = unicode_query_tokens if unicode else query_tokens
+        self._fallback_keys = [fallback_key(_bare(n)) for n in self.names] if options.name_substring_fallback else []
+        corpus = [self._doc_tokens(d) for d in self.docs]
+        self._bm25 = _ReferenceBM25(corpus, k1=C.BM25_K1, b=C.BM25_B) if corpus else None
+        self._postings: dict[str, list[int]] = {}
+        if self._bm25 is not None:
+            for i, freqs in enumerate(self._bm25.doc_freqs):
+                for term in freqs:
+                    self._postings.setdefault(term, []).append(i)
+
+    def _doc_tokens(self, doc: SearchDoc) -> list[str]:
+        opts = self.options
+        if opts.field_weights == (1, 1, 1) and not opts.split_words:
+            return self._tokenize(doc.text())  # the reference document, RB §7.2
+        prep = split_words if opts.split_words else (lambda text: text)
+        w_name, w_label, w_desc = opts.field_weights
+        name_words = _NAME_SEPARATORS.sub(" ", _bare(doc.name))
+        tokens = self._tokenize(prep(name_words)) * w_name
+        if doc.label and doc.label not in name_words.split():
+            tokens += self._tokenize(prep(doc.label)) * w_label
+        tokens += self._tokenize(prep(doc.description)) * w_desc
+        tokens += self._tokenize(prep(" ".join(doc.param_names)))
+        return tokens
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def df(self, term: str) -> int:
+        """Number of documents containing ``term`` (a stem)."""
+        return len(self._postings.get(term, ()))
+
+    def idf(self, term: str) -> float:
+        """RB §7.3 IDF of a stem; a stem in no document gets the highest possible value."""
+        n = len(self.docs)
+        df = self.df(term)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def _score(self, stems: list[str], doc_ids: list[int]) -> list[float]:
+        if not doc_ids or self._bm25 is None:
+            return []
+        return self._bm25.get_batch_scores(stems, doc_ids)
+
+    def _pairs(self, query: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str]]]:
+        """``(all (raw, term) pairs, kept pairs, ignored (term, why))`` of a query under the options."""
+        opts = self.options
+        pairs = self._query_tokens(split_words(query) if opts.split_words else query)
+        unknown_words: set[str] = set()
+        if opts.unknown_terms == "ignore-non-ascii" and opts.tokenizer == "unicode":
+            # Katakana writes loanwords and names: content words, like English nouns. A katakana
+            # word none of whose bigrams occurs in any tool (ホテル, hotel) is an unknown word: it
+            # stays, becomes the gate term and empties the result, as an unknown ASCII word does
+            # (RB §7.4). Other unknown non-ASCII terms are mostly grammar (particles, verb endings,
+            # bigrams across word boundaries) and are ignored.
+            for word in katakana_words(query):
+                grams = [word[i:i + 2] for i in range(len(word) - 1)]
+                if not any(self.df(g) > 0 for g in grams):
+                    unknown_words.update(grams)
+        in_identifier: set[str] = set()
+        if opts.ignore_unknown_identifiers:
+            for chunk in query.split():
+                if is_identifier(chunk):
+                    in_identifier.update(self._tokenize(split_words(chunk) if opts.split_words else chunk))
+        kept: list[tuple[str, str]] = []
+        ignored: list[tuple[str, str]] = []
+        for raw, term in pairs:
+            if term in in_identifier and self.df(term) == 0:
+                ignored.append((term, "argument value in no tool"))
+            elif opts.stop_words and (raw.lower() in C.SEARCH_STOP_WORDS or raw.isdigit()):
+                ignored.append((term, "number" if raw.isdigit() else "stop word"))
+            elif (opts.unknown_terms != "gate" and self.df(term) == 0 and term not in unknown_words
+                  and (opts.unknown_terms == "ignore" or not term.isascii())):
+                ignored.append((term, "in no tool"))
+            else:
+                kept.append((raw, term))
+        return pairs, kept, list(dict.fromkeys(ignored))
+
+    def _analyse(self, query: str):
+        _, kept, _ = self._pairs(query)
+        stems = [term for _, term in kept]
+        distinct = list(dict.fromkeys(stems))
+        gate = None
+        eligible = stems
+        if self.options.tokenizer == "unicode" and self.options.unknown_terms != "gate":
+            inner = cjk_inner_characters(query)
+            eligible = [t for t in stems if t not in inner]
+        if eligible:
+            # Highest IDF wins; ties go to the first in query order (max keeps the first). Variants
+            # without the gate still name it (for explanations) but do not require it.
+            gate = max(eligible, key=self.idf)
+        answerable = [t for t in distinct if self.df(t) > 0]
+        return stems, gate, answerable, required_coverage(len(answerable))
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """Ranked ``(name, score)`` matches for one query (RB §7.4, §7.5).
+
+        ``limit`` ≤ 0, an empty catalog or a query without ASCII tokens give ``[]``. Exact-name
+        matches score ``inf``.
+        """
+        stems, gate, answerable, required = self._analyse(query)
+        if not stems or not self.docs or limit <= 0:
+            if stems or not self.docs or limit <= 0 or not self.options.name_substring_fallback:
+                return []
+            return [(self.names[i], C.NAME_SUBSTRING_FALLBACK_SCORE) for i in self._fallback(query)[:limit]]
+        exact = set(self._by_lower.get(query.strip().lower(), ()))
+        candidates = self._admitted(stems, gate, answerable, required)
+        scored = dict(zip(candidates, self._score(stems, candidates)))
+        for i in exact:
+            scored[i] = math.inf
+        if not scored and self.options.name_substring_fallback:
+            scored = {i: C.NAME_SUBSTRING_FALLBACK_SCORE for i in self._fallback(query)}
+        order = sorted(scored, key=lambda i: (-scored[i], i))
+        return [(self.names[i], scored[i]) for i in order[:limit]]
+
+    def _fallback(self, query: str) -> list[int]:
+        """Documents whose normalized bare name contains the normalized query (catalog order)."""
+        needle = fallback_key(query)
+        if not needle:
+            return []
+        return [i for i, key in enumerate(self._fallback_keys) if needle in key]
+
+    def known_share(self, stems: Sequence[str]) -> float:
+        """Share of the query's total IDF carried by terms that occur in some tool (0–1); terms
+        in no tool count with the highest IDF (``min_known_share``)."""
+        distinct = list(dict.fromkeys(stems))
+        total = sum(self.idf(t) for t in distinct)
+        return sum(self.idf(t) for t in distinct if self.df(t) > 0) / total if total > 0 else 0.0
+
+    def _idf_share(self, stems: Sequence[str], doc: int) -> float:
+        known = [t for t in dict.fromkeys(stems) if self.df(t) > 0]
+        total = sum(self.idf(t) for t in known)
+        held = sum(self.idf(t) for t in known if t in self._bm25.doc_freqs[doc])
+        return held / total if total > 0 else 0.0
+
+    def _exclusion(self, i: int, stems, gate, answerable, required) -> str:
+        """The first admission rule document ``i`` fails, or ``""`` when it is admitted."""
+        opts = self.options
+        freqs = self._bm25.doc_freqs[i]
+        if opts.gate:
+            if gate not in freqs:
+                return RULE_GATE
+        elif not any(t in freqs for t in answerable):
+            return RULE_GATE  # unreachable for touched documents; kept for completeness
+        if opts.coverage and required > 1 and sum(1 for t in answerable if t in freqs) < required:
+            return RULE_COVERAGE
+        if opts.min_known_share > 0 and self.known_share(stems) < opts.min_known_share:
+            return RULE_KNOWN_SHARE
+        if opts.min_idf_share > 0 and self._idf_share(stems, i) < opts.min_idf_share:
+            return RULE_IDF_SHARE
+        return ""
+
+    def _admitted(self, stems, gate, answerable, required) -> list[int]:
+        opts = self.options
+        if opts.gate:
+            pool = self._postings.get(gate, []) if gate is not None else []
+        else:
+            pool = sorted({i for t in answerable for i in self._postings.get(t, ())})
+        if (not opts.coverage or required <= 1) and opts.min_idf_share <= 0 and opts.min_known_share <= 0:
+            return list(pool)
+        return [i for i in pool if not self._exclusion(i, stems, gate, answerable, required)]
+
+    def explain(self, query: str, limit: int, max_candidates: int = 200) -> Explanation:
+        """Explain one query: stems, df and IDF per term, gate, coverage, and every candidate.
+
+        Candidates are documents containing any query stem, plus exact-name matches, best first
+        (admitted before rejected), at most ``max_candidates``; ``excluded`` counts over all.
+        """
+        stems, gate, answerable, required = self._analyse(query)
+        _, kept, ignored = self._pairs(query)
+        tokens = tuple(self._query_tokens(split_words(query) if self.options.split_words else query))
+        terms = tuple(TermInfo(t, self.df(t), self.idf(t)) for t in dict.fromkeys(stems))
+        n = len(self.docs)
+        avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
+        extra = dict(ignored=tuple(ignored), tokenizer=self.options.tokenizer, gate_required=self.options.gate,
+                     coverage_required=self.options.coverage)
+        fallback: set[int] = set()
+        if self.options.name_substring_fallback and self.docs and limit > 0:
+            exact_ids = set(self._by_lower.get(query.strip().lower(), ())) if stems else set()
+            if not stems or not (set(self._admitted(stems, gate, answerable, required)) | exact_ids):
+                fallback = set(self._fallback(query))
+        if not stems and fallback:
+            ranked = [name for name, _ in self.search(query, limit)]
+            out = [Candidate(self.names[i], C.NAME_SUBSTRING_FALLBACK_SCORE, False, (), True,
+                             _FALLBACK_REASON + ("" if self.names[i] in ranked else f"; ranked below the limit of {limit}"),
+                             ranked.index(self.names[i]) + 1 if self.names[i] in ranked else None)
+                   for i in sorted(fallback)]
+            return Explanation(query, tokens, terms, gate, tuple(answerable), required,
+                               tuple(out[:max_candidates]), tuple(ranked), limit, n, avgdl, **extra)
+        if not stems or not self.docs:
+            return Explanation(query, tokens, terms, gate, tuple(answerable), required, (), (), limit, n, avgdl,
+                               **extra)
+        exact = set(self._by_lower.get(query.strip().lower(), ()))
+        touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact | fallback)
+        scores = dict(zip(touched, self._score(stems, touched)))
+        freqs = self._bm25.doc_freqs
+        admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact | fallback
+        ranked = [name for name, _ in self.search(query, limit)]
+        rank_of = {name: r for r, name in enumerate(ranked, 1)}
+        excluded = {RULE_GATE: 0, RULE_COVERAGE: 0, RULE_KNOWN_SHARE: 0, RULE_IDF_SHARE: 0}
+        out = []
+        for i in touched:
+            matched = tuple(t for t in answerable if t in freqs[i])
+            has_gate = gate in freqs[i]
+            rule = "" if i in exact or i in fallback else self._exclusion(i, stems, gate, answerable, required)
+            if i in exact:
+                reason = "exact-name match: skips the gate and the coverage floor"
+            elif i in fallback:
+                reason = _FALLBACK_REASON
+            elif rule == RULE_GATE:
+                reason = f"lacks the gate term '{gate}'"
+            elif rule == RULE_COVERAGE:
+                reason = f"covers {len(matched)} of {len(answerable)} answerable terms; needs {required}"
+            elif rule == RULE_KNOWN_SHARE:
+                reason = (f"the query's words that some tool contains carry {self.known_share(stems):.0%} of its "
+                          f"IDF; needs {self.options.min_known_share:.0%} (the query is mostly about something "
+                          "no tool knows)")
+            elif rule == RULE_IDF_SHARE:
+                reason = (f"holds {self._idf_share(stems, i):.0%} of the answerable terms' IDF; needs "
+                          f"{self.options.min_idf_share:.0%}")
+            elif self.options.gate:
+                reason = f"has the gate term and covers {len(matched)} of {len(answerable)} answerable terms"
+            else:
+                reason = f"covers {len(matched)} of {len(answerable)} answerable terms"
+            if rule:
+                excluded[rule] += 1
+            admitted = i in admitted_ids
+            name = self.names[i]
+            if admitted and name not in rank_of:
+                reason += f"; ranked below the limit of {limit}"
+            score = C.NAME_SUBSTRING_FALLBACK_SCORE if i in fallback else scores[i]
+            out.append(Candidate(name, math.inf if i in exact else score, has_gate, matched,
+                                 admitted, reason, rank_of.get(name), "" if admitted else rule))
+        out.sort(key=lambda c: (not c.admitted, -c.score, self._position(c.name)))
+        return Explanation(query, tokens, terms, gate, tuple(answerable), required,
+                           tuple(out[:max_candidates]), tuple(ranked), limit, n, avgdl,
+                           excluded={r: k for r, k in excluded.items() if k}, **extra)
+
+    def _position(self, name: str) -> int:
+        return self._by_lower[name.lower()][0]
+
+
+_FALLBACK_REASON = "name-substring fallback: nothing else was admitted and the name contains the query"
+
+
+def _bare(name: str) -> str:
+    return name[len(C.MCP_TOOL_NAME_PREFIX):] if name.startswith(C.MCP_TOOL_NAME_PREFIX) else name

@@ -1,0 +1,1427 @@
+"""Live MCP servers: connect, list, call (the official ``mcp`` SDK, 2.x).
+
+* :func:`connect_servers` starts/reaches several servers concurrently (one task each, each with
+  its own deadline), records the ``initialize`` data (server name and version, protocol version,
+  capabilities: REG §0 step 3), follows ``tools/list`` cursors (at most
+  :data:`~toolsearch.engine.constants.MCP_LIST_PAGES_MAX` pages, REG §0 step 4) and returns a
+  :class:`~toolsearch.engine.catalog.Catalog` plus one :class:`ServerStatus` per server. A server that
+  fails, hangs, crashes or sends malformed tools ends as a ``failed`` status (or a flagged
+  problem) and never blocks or breaks the others.
+* Lenient listing: every ``tools/list`` page is read from the raw JSON-RPC result as the server
+  sent it. When the SDK rejects a page (e.g. an ``inputSchema`` without ``type``) the tools are
+  still kept and the rejection is reported as a ``warning`` problem in the catalog.
+* :func:`call_tool` starts a server, calls one tool and returns the raw result with timings.
+  :class:`LiveDispatcher` plugs into :attr:`toolsearch.engine.bridge.Bridge.dispatcher`, so
+  ``Bridge.tool_call`` validates locally (RB §9) and then calls the real tool under its raw name.
+
+Connections are per call: every function opens its sessions with the SDK's context managers and
+closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
+SIGKILL, by the SDK), so nothing outlives a call, timeouts included. The one exception is
+:class:`LiveConnections` (for the app), which keeps sessions open in a background event loop
+until it is closed or garbage-collected.
+
+Nothing here prints, logs or records secrets: failure reasons, flags and problems (stderr tails
+and stray stdout lines included) pass through :meth:`ServerSpec.scrub`, which masks env and header
+values, every value a ``${VAR}`` reference resolved to, and URL userinfo and query values.
+
+:func:`load_sources` (what the CLI calls for SOURCE files) reads and parses each file once, fast,
+and hands the parsed data to the config or the catalog reader; a bad server entry in a config is
+that server's failure, not an error for the file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import math
+import os
+import queue
+import tempfile
+import threading
+import time
+import weakref
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+
+from ..engine import constants as C
+from ..engine.bridge import server_arguments
+from ..engine.catalog import Catalog, Problem, Server, _tools_from_list, combine
+from ..engine.errors import ServerError
+from .mcpconfig import ServerSpec, scrub_data
+from ..engine.registration import RegisteredTool
+
+logger = logging.getLogger(__name__)
+
+STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
+_REASON_MAX_CHARS = 400
+_STDERR_TAIL_CHARS = 300
+#: The note added where a server sent back a secret from the config (masked).
+SECRET_ECHO_NOTE = (f"the server sent back a value that matches a secret from the config "
+                    f"(env, header, URL or token argument); shown as {C.SECRET_MASK}")
+#: ``origin`` of live servers in catalog problems and registration messages.
+LIVE_ORIGIN = "live"
+
+
+# --- status and results ---------------------------------------------------------------------
+
+@dataclass
+class ServerStatus:
+    """Progress and outcome of one server.
+
+    Attributes:
+        name: the server name.
+        transport: ``stdio`` | ``http`` | ``sse``.
+        state: ``pending`` → ``connecting`` → ``listing`` → ``ok`` | ``failed``; ``skipped``
+            for ``enabled: false`` entries.
+        tool_count: tools read (0 until listed).
+        pages: ``tools/list`` pages read.
+        reason: why it failed or was skipped (secrets scrubbed).
+        elapsed: seconds from the start of the connect to the final state, cleanup included.
+        info: server info once initialized (``name``, ``version``, ``protocolVersion``…).
+        flags: problems worth showing next to the server (lenient parse, page cap, stray output).
+    """
+
+    name: str
+    transport: str
+    state: str = "pending"
+    tool_count: int = 0
+    pages: int = 0
+    reason: str | None = None
+    elapsed: float = 0.0
+    info: dict[str, Any] | None = None
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def done(self) -> bool:
+        """True in a final state."""
+        return self.state in ("ok", "failed", "skipped")
+
+    def summary(self) -> str:
+        """One line for humans: ``github: ok, 12 tools (2 pages) in 0.84 s``."""
+        if self.state == "ok":
+            pages = f" ({self.pages} pages)" if self.pages > 1 else ""
+            text = f"{self.name}: ok, {self.tool_count} tools{pages} in {self.elapsed:.2f} s"
+            if self.flags:
+                text += f"; flagged: {'; '.join(self.flags)}"
+            return text
+        if self.state == "failed":
+            return f"{self.name}: failed after {self.elapsed:.2f} s: {self.reason}"
+        if self.state == "skipped":
+            return f"{self.name}: skipped ({self.reason})"
+        return f"{self.name}: {self.state}…"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready copy."""
+        return asdict(self)
+
+
+ProgressFn = Callable[[ServerStatus], None]
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    """What :func:`connect_servers` returns.
+
+    Attributes:
+        catalog: the servers that answered, with their tools, capabilities and info; failures
+            and flagged listings are in ``catalog.problems``.
+        statuses: one per spec, in the given order.
+        elapsed: wall-clock seconds for the whole connect.
+    """
+
+    catalog: Catalog
+    statuses: tuple[ServerStatus, ...]
+    elapsed: float
+
+    @property
+    def failed(self) -> tuple[ServerStatus, ...]:
+        """Statuses in state ``failed``."""
+        return tuple(s for s in self.statuses if s.state == "failed")
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """One live tool call.
+
+    Attributes:
+        server: the server name.
+        tool: the tool's raw name (as the server knows it).
+        arguments: the arguments sent (server-side names).
+        response: the server's ``tools/call`` result as it sent it (``content``,
+            ``structuredContent``, ``isError``…), or ``{"error": message, "code": n}`` for a
+            JSON-RPC error, or ``{"error": reason}`` when the server could not be reached.
+        ok: True when the server answered with a result (which may still have ``isError``).
+        elapsed: seconds in all (start-up, handshake, call, shutdown).
+        call_elapsed: seconds of the ``tools/call`` round trip alone, when it was sent.
+        reason: why it failed, when it did.
+        notes: things worth knowing (e.g. the SDK rejected the result; raw JSON kept).
+    """
+
+    server: str
+    tool: str
+    arguments: Mapping[str, Any]
+    response: Mapping[str, Any]
+    ok: bool
+    elapsed: float
+    call_elapsed: float | None = None
+    reason: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def is_error(self) -> bool:
+        """True when the call failed or the result has ``isError: true``."""
+        return not self.ok or bool(self.response.get("isError"))
+
+    def request(self) -> dict[str, Any]:
+        """The request as the underlying tool: ``{"server", "tool", "arguments"}``."""
+        return {"server": self.server, "tool": self.tool, "arguments": dict(self.arguments)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: request, response, timings (seconds, 3 decimals), reason and notes."""
+        out: dict[str, Any] = {"request": self.request(), "response": dict(self.response), "ok": self.ok,
+                               "elapsed_seconds": round(self.elapsed, 3)}
+        if self.call_elapsed is not None:
+            out["call_seconds"] = round(self.call_elapsed, 3)
+        if self.reason:
+            out["reason"] = self.reason
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+# --- transport plumbing ---------------------------------------------------------------------
+
+class _Tap:
+    """Sees every message both ways, so each result can be read as the raw JSON the server sent.
+
+    Requests are matched to responses by JSON-RPC id: :attr:`results` holds the latest raw
+    result per method (``tools/list``, ``tools/call``…).
+    """
+
+    def __init__(self, scrub: Callable[[str], str] | None = None) -> None:
+        self.scrub = scrub or (lambda text: text)  # masks secrets before anything is kept
+        self.methods: dict[Any, str] = {}
+        self.results: dict[str, dict[str, Any]] = {}
+        self.bad_lines = 0
+        self.last_bad: str | None = None
+        self.ended = False
+        self.http_error: str | None = None
+
+    async def http_response(self, response: Any) -> None:
+        """httpx response hook: remember the last HTTP error status (the SDK reports only a
+        generic JSON-RPC error for it)."""
+        if response.status_code >= 400:
+            self.http_error = f"HTTP {response.status_code} {response.reason_phrase}".strip()
+        else:
+            self.http_error = None
+
+    def sent(self, item: Any) -> None:
+        import mcp_types  # noqa: PLC0415
+
+        message = getattr(item, "message", None)
+        if isinstance(message, mcp_types.JSONRPCRequest):
+            self.methods[message.id] = message.method
+
+    def observe(self, item: Any) -> None:
+        if isinstance(item, Exception):
+            self.bad_lines += 1
+            errors = getattr(item, "errors", None)
+            try:
+                line = errors()[0].get("input") if callable(errors) else None
+            except Exception:  # noqa: BLE001
+                line = None
+            self.last_bad = repr(self.scrub(line)[:120]) if isinstance(line, str) else f"{type(item).__name__}"
+            return
+        import mcp_types  # noqa: PLC0415
+
+        message = getattr(item, "message", None)
+        if isinstance(message, mcp_types.JSONRPCResponse):
+            method = self.methods.pop(message.id, None)
+            if method is not None:
+                self.results[method] = message.result
+
+
+class _TapReadStream:
+    """A pass-through read stream that shows each item to a :class:`_Tap`."""
+
+    def __init__(self, inner: Any, tap: _Tap):
+        self._inner = inner
+        self._tap = tap
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        try:
+            item = await self._inner.receive()
+        except anyio.EndOfStream:
+            self._tap.ended = True
+            raise
+        self._tap.observe(item)
+        return item
+
+    def __aiter__(self) -> "_TapReadStream":
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def close(self) -> None:
+        close = getattr(self._inner, "close", None)
+        if close is not None:
+            close()
+
+    async def __aenter__(self) -> "_TapReadStream":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+class _TapWriteStream:
+    """A pass-through write stream that tells a :class:`_Tap` which method each request id is."""
+
+    def __init__(self, inner: Any, tap: _Tap):
+        self._inner = inner
+        self._tap = tap
+
+    def __getattr__(self, name: str) -> Any:  # last_context, close… of the real stream
+        return getattr(self._inner, name)
+
+    async def send(self, item: Any) -> None:
+        self._tap.sent(item)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> "_TapWriteStream":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+
+@asynccontextmanager
+async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
+    async with transport as (read_stream, write_stream):
+        yield _TapReadStream(read_stream, tap), _TapWriteStream(write_stream, tap)
+
+
+@asynccontextmanager
+async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap | None) -> AsyncIterator[tuple[Any, Any]]:
+    import httpx2  # noqa: PLC0415
+    from mcp.client.streamable_http import streamable_http_client  # noqa: PLC0415
+    from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: PLC0415
+
+    client = create_mcp_http_client(headers=dict(spec.headers) or None,
+                                    timeout=httpx2.Timeout(connect_timeout, read=max(connect_timeout, 300.0)))
+    if tap is not None:
+        client.event_hooks["response"].append(tap.http_response)
+    async with client:
+        async with streamable_http_client(spec.url or "", http_client=client) as streams:
+            yield streams
+
+
+def _unresolved_remote(spec: ServerSpec) -> list[str]:
+    """Placeholders still in a remote server's url or headers (REG §5.6: refused, not sent)."""
+    if spec.transport == "stdio":
+        return []
+    from .mcpconfig import _PLACEHOLDER  # noqa: PLC0415
+
+    texts = [spec.url or "", *spec.headers.values()]
+    return list(dict.fromkeys(m.group(1) for t in texts for m in _PLACEHOLDER.finditer(t)))
+
+
+@asynccontextmanager
+async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any = None,
+                       connect_timeout: float = C.LIVE_CONNECT_TIMEOUT_DEFAULT) -> AsyncIterator[Any]:
+    """An initialized ``mcp.Client`` for ``spec`` (async context manager; closes the session and
+    stops a stdio child on exit).
+
+    Args:
+        spec: the server.
+        tap: sees raw messages (internal).
+        errlog: a real file for a stdio child's stderr (default: discarded).
+        connect_timeout: seconds for HTTP connects.
+
+    Raises:
+        ServerError: the spec cannot be used (unresolved placeholders in a remote url/headers).
+        Exception: whatever the SDK or the transport raises (callers turn it into a reason).
+    """
+    from mcp import Client, StdioServerParameters  # noqa: PLC0415
+    from mcp.client.sse import sse_client  # noqa: PLC0415
+    from mcp.client.stdio import stdio_client  # noqa: PLC0415
+    import mcp_types  # noqa: PLC0415
+
+    from .. import __version__  # noqa: PLC0415
+
+    missing = _unresolved_remote(spec)
+    if missing:
+        raise ServerError("unset variable(s) in url or headers: " + ", ".join(missing)
+                          + "; set them and connect again (nothing was sent)")
+    if spec.transport == "stdio":
+        params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
+                                       env=dict(spec.env) or None, cwd=spec.cwd)
+        transport: Any = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+    elif spec.transport == "sse":
+        transport = sse_client(spec.url or "", headers=dict(spec.headers) or None, timeout=connect_timeout)
+    else:
+        transport = _http_transport(spec, connect_timeout, tap)
+    if tap is not None:
+        transport = _tapped(transport, tap)
+    client = Client(transport, cache=None, mode="legacy" if spec.protocol == "legacy" else "auto",
+                    client_info=mcp_types.Implementation(name="toolsearch", version=__version__))
+    async with client:
+        yield client
+
+
+# --- reasons --------------------------------------------------------------------------------
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        out: list[BaseException] = []
+        for inner in exc.exceptions:
+            out.extend(_leaves(inner))
+        return out
+    return [exc]
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    leaves = [e for e in _leaves(exc) if not isinstance(e, anyio.get_cancelled_exc_class())] or _leaves(exc)
+    # Prefer the most telling leaf: OS / HTTP errors over the generic "connection closed".
+    for kind in (OSError, ServerError):
+        for leaf in leaves:
+            if isinstance(leaf, kind):
+                return leaf
+    return leaves[0]
+
+
+def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None) -> str:
+    """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting."""
+    if errlog is None:
+        return ""
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        text = errlog.read()
+    except (OSError, ValueError):
+        return ""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return ""
+    tail = " | ".join(lines[-3:])
+    if scrub is not None:
+        tail = scrub(tail)
+    return tail[-_STDERR_TAIL_CHARS:]
+
+
+def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = None, errlog: Any = None) -> str:
+    """A one-line, secret-free reason for a failed connect or call."""
+    from pydantic import ValidationError  # noqa: PLC0415
+    from mcp.shared.exceptions import MCPError  # noqa: PLC0415
+
+    cause = _root_cause(exc)
+    stderr = _stderr_tail(errlog, spec.scrub)
+    if isinstance(cause, (FileNotFoundError, NotADirectoryError)) and spec.transport == "stdio":
+        if spec.cwd and not os.path.isdir(spec.cwd):
+            reason = f"cannot start {spec.command!r}: the working directory {spec.cwd!r} does not exist"
+        else:
+            reason = f"cannot start {spec.command!r}: command not found"
+    elif isinstance(cause, PermissionError) and spec.transport == "stdio":
+        reason = f"cannot start {spec.command!r}: permission denied"
+    elif isinstance(cause, ServerError):
+        reason = str(cause)
+    elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
+        reason = f"{tap.http_error} from {_redacted_url(spec)}"
+    elif isinstance(cause, MCPError):
+        if cause.code == -32000 and (tap is None or tap.ended or "closed" in cause.message.lower()):
+            reason = "the server closed the connection before answering"
+            if spec.transport == "stdio":
+                reason = "the server process exited or closed its output before answering"
+        else:
+            reason = f"the server answered with error {cause.code}: {cause.message}"
+    elif isinstance(cause, ValidationError):
+        reason = f"the server sent a result the MCP SDK rejects ({_validation_summary(cause)})"
+    elif type(cause).__module__.startswith("httpx"):
+        reason = _http_reason(cause, spec)
+    elif isinstance(cause, OSError):
+        reason = f"{type(cause).__name__}: {cause.strerror or cause}"
+    else:
+        reason = f"{type(cause).__name__}: {cause}".rstrip(": ")
+    if stderr:
+        reason += f" (stderr: {stderr})"
+    if tap is not None and tap.bad_lines and "not JSON-RPC" not in reason:
+        reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC)"
+    reason = spec.scrub(" ".join(spec.scrub(reason).split()))
+    return reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
+
+
+def _redacted_url(spec: ServerSpec) -> str:
+    from .mcpconfig import redact_url  # noqa: PLC0415
+
+    return redact_url(spec.url or "")
+
+
+def _http_reason(cause: BaseException, spec: ServerSpec) -> str:
+    url = _redacted_url(spec)
+    name = type(cause).__name__
+    response = getattr(cause, "response", None)
+    if response is not None and getattr(response, "status_code", None):
+        return f"HTTP {response.status_code} from {url}"
+    if name == "ConnectError":
+        return f"cannot connect to {url} (nothing listening, or the host is unreachable: {cause or name})"
+    if "Timeout" in name:
+        return f"{url}: HTTP timeout ({name})"
+    return f"{url}: {name}: {cause}"
+
+
+def _validation_summary(exc: Any, limit: int = 3) -> str:
+    try:
+        errors = exc.errors()
+    except Exception:  # noqa: BLE001
+        return str(exc).splitlines()[0]
+    parts = []
+    for error in errors[:limit]:
+        loc = ".".join(str(x) for x in error.get("loc", ()))
+        parts.append(f"{loc}: {error.get('msg', '')}" if loc else str(error.get("msg", "")))
+    more = f"; +{len(errors) - limit} more" if len(errors) > limit else ""
+    return "; ".join(parts) + more
+
+
+# --- connecting and listing -----------------------------------------------------------------
+
+def _emit(progress: ProgressFn | None, status: ServerStatus) -> None:
+    """Report a copy of ``status``. An ``Exception`` in the callback is logged and ignored (a
+    display problem never stops a connect); a ``BaseException`` (a UI rerun signal, Ctrl-C)
+    propagates and cancels the connect, closing every session."""
+    if progress is None:
+        return
+    try:
+        progress(replace(status, flags=list(status.flags)))
+    except Exception:  # noqa: BLE001
+        logger.exception("progress callback failed")
+
+
+def _server_info(client: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    info: dict[str, Any] = {}
+    server_info = client.server_info
+    if server_info is not None:
+        info["name"] = server_info.name
+        info["version"] = server_info.version
+        if server_info.title:
+            info["title"] = server_info.title
+    info["protocolVersion"] = client.protocol_version
+    capabilities = client.server_capabilities.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return info, capabilities
+
+
+async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, progress: ProgressFn | None,
+                      max_pages: int, problems: list[Problem]) -> list[Any]:
+    """Every ``tools/list`` page, read from the raw results (REG §0 step 4)."""
+    from pydantic import ValidationError  # noqa: PLC0415
+
+    raw_tools: list[Any] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for page in range(1, max_pages + 1):
+        tap.results.pop("tools/list", None)
+        rejected: ValidationError | None = None
+        try:
+            await client.list_tools(cursor=cursor, cache_mode="bypass")
+        except ValidationError as exc:
+            rejected = exc
+        raw = tap.results.get("tools/list")
+        if raw is None:
+            if rejected is not None:
+                raise rejected
+            raise ServerError(f"tools/list page {page}: no result with a 'tools' list was received")
+        tools = raw.get("tools")
+        if not isinstance(tools, list):
+            raise ServerError(f"tools/list page {page}: expected a 'tools' list, got {type(tools).__name__}")
+        if rejected is not None:
+            message = (f"the MCP SDK rejects this tools/list result ({_validation_summary(rejected)}); "
+                       "tools kept from the raw JSON (lenient parse)")
+            problems.append(Problem("warning", f"{where}: tools/list page {page}", message))
+            status.flags.append(f"page {page}: SDK rejected the result; parsed leniently")
+        raw_tools.extend(tools)
+        status.pages = page
+        status.tool_count = len(raw_tools)
+        _emit(progress, status)
+        next_cursor = raw.get("nextCursor")
+        if next_cursor is None or next_cursor == "":
+            return raw_tools
+        if not isinstance(next_cursor, str) or next_cursor in seen:
+            problems.append(Problem("warning", f"{where}: tools/list page {page}",
+                                    f"nextCursor {next_cursor!r} repeats or is not a string; listing stopped"))
+            status.flags.append("pagination stopped: bad or repeated cursor")
+            return raw_tools
+        seen.add(next_cursor)
+        cursor = next_cursor
+    problems.append(Problem("warning", f"{where}: tools/list",
+                            f"stopped after {max_pages} pages; the server has more (REG §0 step 4 cap)"))
+    status.flags.append(f"stopped after {max_pages} pages")
+    return raw_tools
+
+
+def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[Any], tools: list[Any],
+            capabilities: dict[str, Any], info: dict[str, Any], where: str, problems: list[Problem]) -> Server:
+    """Mark ``status`` ok with its flags, add the stdout problem to ``problems`` and build the server."""
+    skipped = len(raw_tools) - len(tools)
+    if skipped:
+        status.flags.append(f"{skipped} malformed tool(s) skipped")
+    if tap.bad_lines:
+        status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
+        problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout were "
+                                                  f"not JSON-RPC messages (last: {tap.last_bad})"))
+    status.tool_count = len(tools)
+    status.state = "ok"
+    return Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
+                  config=spec.registration_config(), origin=LIVE_ORIGIN)
+
+
+async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
+                       default_timeout: float, max_pages: int,
+                       in_session: Callable[[Any, _Tap, Server, list[Problem]], Awaitable[None]] | None = None,
+                       ) -> tuple[Server | None, list[Problem]]:
+    """Connect, initialize and list one server. Never raises (except cancellation from outside).
+
+    ``in_session``: awaited with ``(client, tap, server, problems so far)`` once the tools are
+    listed, before the session closes (the connect timeout no longer applies to it; it keeps its own budget).
+    """
+    start = time.perf_counter()
+    where = f"{LIVE_ORIGIN}: server {spec.name!r}"
+    problems: list[Problem] = []
+    timeout = spec.connect_timeout or default_timeout
+    status.state = "connecting"
+    _emit(progress, status)
+    tap = _Tap(spec.scrub)
+    server: Server | None = None
+    if spec.invalid:  # a bad config entry: nothing to start
+        status.state = "failed"
+        status.reason = spec.scrub(spec.invalid)[:_REASON_MAX_CHARS]
+        status.elapsed = time.perf_counter() - start
+        problems.append(Problem("error", where, f"not connected: {status.reason}"))
+        _emit(progress, status)
+        return server, problems
+    if spec.unresolved:
+        names = ", ".join(spec.unresolved)
+        status.flags.append(f"unset variable(s) left as written: {names}")
+        problems.append(Problem("warning", where, f"placeholders left as written because the variable is unset "
+                                                  f"or empty (REG §6.2): {names}"))
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            with anyio.fail_after(timeout) as scope:
+                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=timeout) as client:
+                    info, capabilities = _server_info(client)
+                    info, echoed_info = scrub_data(info, spec.scrub)  # shown at once: scrub first
+                    capabilities, echoed_caps = scrub_data(capabilities, spec.scrub)
+                    echoed_info += echoed_caps
+                    status.info = info
+                    status.state = "listing"
+                    _emit(progress, status)
+                    raw_tools: list[Any] = []
+                    if capabilities.get("tools") is not None:
+                        raw_tools = await _list_tools(client, tap, where, status, progress, max_pages, problems)
+                    else:
+                        status.flags.append("no tools capability; not listed")
+                        problems.append(Problem("info", where, "the server does not advertise the tools "
+                                                               "capability; no tools listed (REG §0 step 4)"))
+                    raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
+                    if echoed or echoed_info:
+                        status.flags.append(f"{echoed + echoed_info} secret echo(es) masked")
+                        problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
+                                                                  "string(s) in its server info or tools"))
+                    tools = _tools_from_list(raw_tools, where, "tools", problems)
+                    if in_session is not None:
+                        # Listed: report the connect as done now (its time is the listing's, and
+                        # its line comes before anything the session's work prints).
+                        server = _listed(spec, status, tap, raw_tools, tools, capabilities, info, where, problems)
+                        status.elapsed = time.perf_counter() - start
+                        problems = [replace(p, message=spec.scrub(p.message)) for p in problems]
+                        status.flags = [spec.scrub(flag) for flag in status.flags]
+                        _emit(progress, status)
+                        scope.deadline = math.inf  # listed: the rest has its own time budget
+                        await in_session(client, tap, server, list(problems))
+            if in_session is not None:
+                return server, problems
+            server = _listed(spec, status, tap, raw_tools, tools, capabilities, info, where, problems)
+        except TimeoutError:
+            phase = "listing tools" if status.state == "listing" else "connecting"
+            status.state = "failed"
+            reason = f"no answer within {timeout:g} s while {phase} (timeout)"
+            tail = _stderr_tail(errlog, spec.scrub)
+            if tail:
+                reason += f" (stderr: {tail})"
+            if tap.bad_lines:
+                reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC; last: {tap.last_bad})"
+            status.reason = spec.scrub(reason)[:_REASON_MAX_CHARS]
+        except Exception as exc:  # noqa: BLE001 - one server's failure is data, not a crash
+            status.state = "failed"
+            status.reason = describe_failure(exc, spec, tap, errlog)
+    status.elapsed = time.perf_counter() - start
+    if status.state == "failed":
+        problems.append(Problem("error", where, f"not connected: {status.reason}"))
+    # Stray stdout lines, stderr tails and SDK messages may echo a secret: scrub every message.
+    problems = [replace(p, message=spec.scrub(p.message)) for p in problems]
+    status.flags = [spec.scrub(flag) for flag in status.flags]
+    _emit(progress, status)
+    return server, problems
+
+
+async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live servers",
+                           timeout: float | None = None, progress: ProgressFn | None = None,
+                           max_pages: int = C.MCP_LIST_PAGES_MAX, sources: Sequence[str] = (),
+                           extra_problems: Iterable[Problem] = ()) -> LiveResult:
+    """Async form of :func:`connect_servers`."""
+    start = time.perf_counter()
+    default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+    statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
+    results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
+
+    async def run(index: int) -> None:
+        results[index] = await _connect_one(specs[index], statuses[index], progress, default_timeout, max_pages)
+
+    try:
+        async with anyio.create_task_group() as group:
+            for index, spec in enumerate(specs):
+                if not spec.enabled:
+                    statuses[index].state = "skipped"
+                    statuses[index].reason = "enabled: false"
+                    _emit(progress, statuses[index])
+                    continue
+                group.start_soon(run, index)
+    except BaseExceptionGroup as exc:
+        # Only something from outside a server (e.g. a UI framework's rerun signal raised in the
+        # progress callback, or Ctrl-C) gets here; every session is closed by now. Re-raise it
+        # unwrapped so the caller sees its own exception type.
+        leaves = [e for e in _leaves(exc) if not isinstance(e, anyio.get_cancelled_exc_class())]
+        if leaves:
+            raise leaves[0] from None
+        raise
+    servers = [server for server, _ in results if server is not None]
+    problems = [*extra_problems, *(p for _, found in results for p in found)]
+    catalog = combine([Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
+                               sources=tuple(sources) or (LIVE_ORIGIN,))], name=name)
+    return LiveResult(catalog=catalog, statuses=tuple(statuses), elapsed=time.perf_counter() - start)
+
+
+def _run_sync(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run an async function to completion from sync code (a worker thread if a loop runs here)."""
+    bound = functools.partial(function, *args, **kwargs)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return anyio.run(bound)
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, bound).result()
+
+
+def connect_servers(specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
+                    progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
+                    sources: Sequence[str] = (), extra_problems: Iterable[Problem] = ()) -> LiveResult:
+    """Connect to ``specs`` concurrently and list their tools.
+
+    Args:
+        specs: servers to connect (``enabled=False`` ones are reported as ``skipped``).
+        name: the catalog's name.
+        timeout: seconds per server for connect + handshake + listing when its spec sets no
+            ``connect_timeout`` (default :data:`~toolsearch.engine.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
+        progress: called with a copy of a server's :class:`ServerStatus` at every change
+            (connecting, listing after each page, final state), from the calling thread.
+        max_pages: ``tools/list`` page cap per server.
+        sources: the config files, recorded as the catalog's sources.
+        extra_problems: problems to carry into the catalog (e.g. config warnings).
+
+    Returns:
+        A :class:`LiveResult`. Never raises for a server's failure: it is a ``failed`` status
+        and an ``error`` problem in the catalog.
+    """
+    return _run_sync(aconnect_servers, specs, name=name, timeout=timeout, progress=progress,
+                     max_pages=max_pages, sources=sources, extra_problems=extra_problems)
+
+
+# --- calling -------------------------------------------------------------------------------
+
+_UTILITY_METHODS = {"list_resources": "resources/list", "read_resource": "resources/read",
+                    "list_prompts": "prompts/list", "get_prompt": "prompts/get"}
+
+
+async def _request(client: Any, tool_name: str, arguments: Mapping[str, Any], utility: str | None) -> Any:
+    """Send the request: ``tools/call``, or the MCP method behind a utility tool (REG §4)."""
+    args = dict(arguments)
+    if utility == "list_resources":
+        return await client.list_resources(cache_mode="bypass")
+    if utility == "read_resource":
+        return await client.read_resource(str(args.get("uri", "")), cache_mode="bypass")
+    if utility == "list_prompts":
+        return await client.list_prompts(cache_mode="bypass")
+    if utility == "get_prompt":
+        prompt_args = args.get("arguments") if isinstance(args.get("arguments"), Mapping) else None
+        return await client.get_prompt(str(args.get("name", "")),
+                                       {k: str(v) for k, v in prompt_args.items()} if prompt_args else None)
+    return await client.call_tool(tool_name, args)
+
+
+async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
+                     timeout: float | None = None, *, utility: str | None = None,
+                     connect_timeout: float | None = None) -> CallOutcome:
+    """Async form of :func:`call_tool`."""
+    arguments = dict(arguments or {})
+    call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+    connect_timeout = spec.connect_timeout or connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+    start = time.perf_counter()
+    if spec.invalid:  # a bad config entry: nothing to start
+        reason = spec.scrub(spec.invalid)
+        return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, ok=False,
+                           response={"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"},
+                           elapsed=time.perf_counter() - start, reason=reason)
+    return await _acall(spec, tool_name, arguments, call_timeout, connect_timeout, utility, start)
+
+
+async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: str, arguments: dict[str, Any],
+                           utility: str | None, notes: list[str]) -> tuple[dict[str, Any] | None, bool, str | None, float]:
+    """Send one call on an open session: ``(response, ok, reason, call seconds)``.
+
+    A JSON-RPC error is a response with a reason; a result the SDK rejects is kept raw with a
+    note. A closed connection raises (the caller describes it).
+    """
+    from pydantic import ValidationError  # noqa: PLC0415
+    from mcp.shared.exceptions import MCPError  # noqa: PLC0415
+
+    call_start = time.perf_counter()
+    method = _UTILITY_METHODS.get(utility or "", "tools/call")
+    tap.results.pop(method, None)
+    try:
+        result = await _request(client, tool_name, arguments, utility)
+        raw = tap.results.get(method)
+        response = raw if raw is not None else result.model_dump(by_alias=True, exclude_none=True, mode="json")
+        return response, True, None, time.perf_counter() - call_start
+    except MCPError as exc:
+        if exc.code == -32000 and tap.ended:
+            raise
+        response = {"error": spec.scrub(str(exc.message)), "code": exc.code}
+        if exc.data is not None:
+            response["data"] = exc.data if not isinstance(exc.data, str) else spec.scrub(exc.data)
+        return response, False, f"the server answered with error {exc.code}: {exc.message}", \
+            time.perf_counter() - call_start
+    except (ValidationError, RuntimeError) as exc:
+        if tap.results.get(method) is None:
+            raise
+        detail = _validation_summary(exc) if isinstance(exc, ValidationError) else str(exc)
+        notes.append(f"the MCP SDK rejects this result ({detail}); raw JSON shown")
+        return tap.results[method], True, None, time.perf_counter() - call_start
+
+
+def _scrub_response(response: dict[str, Any] | None, spec: ServerSpec, notes: list[str]) -> dict[str, Any] | None:
+    """``response`` with every echoed secret masked (results, error messages and data at any
+    depth); a note is added to ``notes`` when something was masked."""
+    if response is None:
+        return None
+    response, echoed = scrub_data(response, spec.scrub)
+    if echoed:
+        notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+    return response
+
+
+async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
+                 connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
+    tap = _Tap(spec.scrub)
+    phase = "connecting"
+    call_elapsed: float | None = None
+    response: dict[str, Any] | None = None
+    reason: str | None = None
+    notes: list[str] = []
+    ok = False
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            # One cancel scope for the whole exchange; its deadline moves from the connect
+            # budget to the call budget once the session is up.
+            with anyio.CancelScope(deadline=anyio.current_time() + connect_timeout) as scope:
+                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=connect_timeout) as client:
+                    phase = "calling"
+                    scope.deadline = anyio.current_time() + call_timeout
+                    response, ok, reason, call_elapsed = await _call_in_session(
+                        client, tap, spec, tool_name, arguments, utility, notes)
+                    phase = "closing"
+            if scope.cancelled_caught and response is None:
+                budget = call_timeout if phase == "calling" else connect_timeout
+                reason = f"no answer within {budget:g} s while {phase} (timeout)"
+                tail = _stderr_tail(errlog, spec.scrub)
+                if tail:
+                    reason += f" (stderr: {tail})"
+        except Exception as exc:  # noqa: BLE001
+            reason = describe_failure(exc, spec, tap, errlog)
+    reason = spec.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
+    response = _scrub_response(response, spec, notes)
+    if response is None:
+        response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
+    return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(spec.scrub(note) for note in notes))
+
+
+def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
+              timeout: float | None = None, *, utility: str | None = None,
+              connect_timeout: float | None = None) -> CallOutcome:
+    """Start (or reach) ``spec``'s server, call one tool, stop it.
+
+    Args:
+        spec: the server.
+        tool_name: the tool's raw name (as the server knows it).
+        arguments: server-side argument names and values.
+        timeout: seconds for the call itself (default: the spec's ``timeout``, else
+            :data:`~toolsearch.engine.constants.LIVE_CALL_TIMEOUT_DEFAULT`).
+        connect_timeout: seconds for start-up and handshake when the spec sets no
+            ``connect_timeout`` (default :data:`~toolsearch.engine.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
+        utility: for a generated utility tool (REG §4): ``list_resources``, ``read_resource``,
+            ``list_prompts`` or ``get_prompt``; the matching MCP method is called instead.
+
+    Returns:
+        A :class:`CallOutcome`; failures (no server, timeout, JSON-RPC error) are in it, not raised.
+    """
+    return _run_sync(acall_tool, spec, tool_name, arguments, timeout, utility=utility,
+                     connect_timeout=connect_timeout)
+
+
+T = TypeVar("T")
+
+
+def call_target(specs: Iterable[ServerSpec], tool_name: str) -> ServerSpec | None:
+    """The one server a prefixed tool name (``mcp__<server>__<tool>``, REG §1) can belong to.
+
+    ``None`` when no enabled, usable server's prefix fits the name, or when several do (then
+    every server has to be listed to know).
+    """
+    from ..engine.registration import sanitize_name_part  # noqa: PLC0415
+
+    fits = [spec for spec in specs
+            if tool_name.startswith(f"{C.MCP_TOOL_NAME_PREFIX}{sanitize_name_part(spec.name)}{C.MCP_NAME_SEPARATOR}")]
+    if len(fits) != 1 or not fits[0].enabled or fits[0].invalid:
+        return None
+    return fits[0]
+
+
+def connect_and_call(spec: ServerSpec, work: Callable[[Server, list[Problem], "LiveDispatcher"], T], *,
+                     timeout: float | None = None, connect_timeout: float | None = None,
+                     progress: ProgressFn | None = None,
+                     max_pages: int = C.MCP_LIST_PAGES_MAX) -> tuple[ServerStatus, list[Problem], T | None]:
+    """Start one server, list its tools and call on that same session: the server starts once.
+
+    ``work(server, problems, dispatcher)`` runs in a worker thread while the session is open: it
+    gets the listed :class:`~toolsearch.engine.catalog.Server`, the listing's problems so far and a
+    :class:`LiveDispatcher` whose calls go
+    over the open session (put it on a bridge; each call has ``timeout`` seconds, default the
+    spec's ``timeout``, else :data:`~toolsearch.engine.constants.LIVE_CALL_TIMEOUT_DEFAULT`).
+
+    Returns:
+        ``(status, problems, result)``: the server's connect status and listing problems (as
+        :func:`connect_servers` reports them) and what ``work`` returned, or ``None`` when the
+        server did not connect (``work`` is then not run). Exceptions from ``work`` propagate.
+    """
+    return _run_sync(_aconnect_and_call, spec, work, timeout, connect_timeout, progress, max_pages)
+
+
+async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Problem], "LiveDispatcher"], T],
+                             timeout: float | None,
+                             connect_timeout: float | None, progress: ProgressFn | None,
+                             max_pages: int) -> tuple[ServerStatus, list[Problem], T | None]:
+    start = time.perf_counter()
+    status = ServerStatus(spec.name, spec.transport)
+    call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+    results: list[T] = []
+    errors: list[BaseException] = []
+
+    async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
+        async def send_async(target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                             utility: str | None) -> CallOutcome:
+            notes: list[str] = []
+            response: dict[str, Any] | None = None
+            ok, reason, call_elapsed = False, None, None
+            with anyio.move_on_after(call_timeout) as scope:
+                try:
+                    response, ok, reason, call_elapsed = await _call_in_session(
+                        client, tap, target, raw_name, arguments, utility, notes)
+                except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+                    reason = describe_failure(exc, target, tap)
+            if scope.cancelled_caught and response is None:
+                reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+            reason = target.scrub(reason) if reason else None
+            response = _scrub_response(response, target, notes)
+            if response is None:
+                response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+            return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                               elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                               notes=tuple(target.scrub(note) for note in notes))
+
+        def send(target: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None) -> CallOutcome:
+            return anyio.from_thread.run(send_async, target, raw_name, arguments, utility)
+
+        dispatcher = LiveDispatcher({spec.name: spec}, timeout, connect_timeout, send=send)
+        try:
+            results.append(await anyio.to_thread.run_sync(work, server, problems, dispatcher))
+        except Exception as exc:  # noqa: BLE001 - re-raised below, outside the session
+            errors.append(exc)
+
+    _, problems = await _connect_one(spec, status, progress, connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT,
+                                     max_pages, in_session)
+    if errors:
+        raise errors[0]
+    return status, problems, (results[0] if results else None)
+
+
+class LiveDispatcher:
+    """A :attr:`toolsearch.engine.bridge.Bridge.dispatcher` that calls the real tool.
+
+    ``Bridge.tool_call`` validates the arguments locally (RB §9) and only then calls this with
+    the resolved :class:`~toolsearch.engine.registration.RegisteredTool` and the coerced arguments;
+    the call goes to the tool's server under its raw name, with the arguments mapped back to the
+    server's own names (:func:`toolsearch.engine.bridge.server_arguments`). Each call is recorded in
+    :attr:`calls` (request as the underlying tool, response, timing).
+
+    Args:
+        specs: the servers, by name or as a sequence.
+        timeout: seconds per call (default: each spec's ``timeout``).
+        connect_timeout: seconds for each server's start-up and handshake when its spec sets
+            none (default :data:`~toolsearch.engine.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
+    """
+
+    def __init__(self, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec], timeout: float | None = None,
+                 connect_timeout: float | None = None,
+                 send: Callable[[ServerSpec, str, dict[str, Any], str | None], CallOutcome] | None = None):
+        self.specs = dict(specs) if isinstance(specs, Mapping) else {s.name: s for s in specs}
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self.send = send  # (spec, raw name, arguments, utility) -> outcome; default: start the server and call
+        self.calls: list[CallOutcome] = []
+
+    @property
+    def last(self) -> CallOutcome | None:
+        """The most recent call, if any."""
+        return self.calls[-1] if self.calls else None
+
+    def __call__(self, tool: RegisteredTool, arguments: dict[str, Any]) -> dict[str, Any]:
+        spec = self.specs.get(tool.server)
+        if spec is None:
+            return {"error": f"no connection settings for server {tool.server!r}; tool {tool.name!r} was not called"}
+        utility = tool.raw_name if tool.utility else None
+        if self.send is not None:
+            outcome = self.send(spec, tool.raw_name, server_arguments(tool, arguments), utility)
+        else:
+            outcome = call_tool(spec, tool.raw_name, server_arguments(tool, arguments), self.timeout,
+                                utility=utility, connect_timeout=self.connect_timeout)
+        self.calls.append(outcome)
+        return dict(outcome.response)
+
+
+# --- connections held open between calls (the app) -----------------------------------------
+
+async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, arguments: dict[str, Any],
+                 utility: str | None, call_timeout: float, start: float) -> CallOutcome:
+    """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
+    connection that went away is the reason; secrets the server echoes back are masked."""
+    notes: list[str] = []
+    response: dict[str, Any] | None = None
+    ok, reason, call_elapsed = False, None, None
+    with anyio.move_on_after(call_timeout) as scope:
+        try:
+            response, ok, reason, call_elapsed = await _call_in_session(
+                client, tap, target, raw_name, arguments, utility, notes)
+        except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
+            reason = describe_failure(exc, target, tap)
+    if scope.cancelled_caught and response is None:
+        reason = f"no answer within {call_timeout:g} s while calling (timeout)"
+    reason = target.scrub(reason) if reason else None
+    response = _scrub_response(response, target, notes)
+    if response is None:
+        response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
+    return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(target.scrub(note) for note in notes))
+
+
+@dataclass
+class _Held:
+    client: Any
+    tap: _Tap
+    spec: ServerSpec
+    stop: Any  # anyio.Event, set to close the session
+
+
+class _Holder:
+    """The part of :class:`LiveConnections` the background loop refers to (so the public object
+    can be garbage-collected, which closes this one)."""
+
+    def __init__(self) -> None:
+        self.portal_cm = anyio.from_thread.start_blocking_portal()
+        self.portal = self.portal_cm.__enter__()
+        self.lock = threading.Lock()
+        self.held: dict[str, _Held] = {}
+        self.tasks: list[Any] = []  # concurrent.futures.Future of each server's task
+        self.closed = False
+
+    async def hold(self, index: int, spec: ServerSpec, out: "queue.Queue[tuple[str, int, Any]]",
+                   default_timeout: float, max_pages: int) -> None:
+        status = ServerStatus(spec.name, spec.transport)
+        stop = anyio.Event()
+        reported = False
+
+        def emit(copy: ServerStatus) -> None:
+            out.put(("status", index, copy))
+
+        async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
+            nonlocal reported
+            with self.lock:
+                self.held[spec.name] = _Held(client, tap, spec, stop)
+            reported = True
+            out.put(("done", index, (replace(status, flags=[spec.scrub(f) for f in status.flags]), server, problems)))
+            try:
+                await stop.wait()
+            finally:
+                with self.lock:
+                    self.held.pop(spec.name, None)
+
+        server, problems = await _connect_one(spec, status, emit, default_timeout, max_pages, in_session)
+        if not reported:
+            out.put(("done", index, (replace(status), server, problems)))
+
+    def close(self) -> None:
+        """Close every session (stdio children stopped as in :func:`open_session`) and the loop."""
+        with self.lock:
+            if self.closed:
+                return
+            self.closed = True
+            stops = [held.stop for held in self.held.values()]
+        try:
+            for stop in stops:
+                self.portal.call(stop.set)
+            for task in self.tasks:
+                if not task.done():
+                    task.cancel()  # still connecting: cancelling closes that session too
+            for task in self.tasks:
+                try:
+                    task.result(timeout=30)
+                except BaseException:  # noqa: BLE001 - cancelled or failed: closed either way
+                    pass
+        finally:
+            self.portal_cm.__exit__(None, None, None)
+
+
+def _watch(holder: _Holder, alive: Callable[[], bool], grace: float, check_every: float) -> None:
+    """Close ``holder`` once ``alive()`` has been False (or raised) for ``grace`` seconds."""
+    gone_since: float | None = None
+    while not holder.closed:
+        time.sleep(check_every)
+        try:
+            ok = bool(alive())
+        except Exception:  # noqa: BLE001 - cannot tell: count as gone
+            ok = False
+        if ok:
+            gone_since = None
+            continue
+        now = time.monotonic()
+        gone_since = now if gone_since is None else gone_since
+        if now - gone_since >= grace:
+            logger.info("live connections closed: their owner has gone")
+            holder.close()
+
+
+class LiveConnections:
+    """MCP sessions kept open between calls: connect once, call many times, one process each.
+
+    A Streamlit page runs top to bottom on every interaction, so a session opened inside a run
+    would close when the run ends. This holder keeps its sessions in an event loop on a background
+    thread (an anyio blocking portal): :meth:`connect` opens and lists every server there and
+    leaves the sessions open; :meth:`send` (a :class:`LiveDispatcher` ``send``) calls a tool over
+    the open session; :meth:`close` closes them all (stdin closed, then SIGTERM, then SIGKILL for
+    stdio children). The sessions are also closed when this object is garbage-collected (e.g. the
+    Streamlit session that kept it ends) and at interpreter exit.
+
+    Keep one per user session; connect once per holder.
+
+    Args:
+        alive: optional check, called every ``check_every`` seconds from a watchdog thread:
+            while it returns False for ``grace`` seconds in a row (e.g. the browser session that
+            owns this holder has gone), the sessions are closed.
+        grace: seconds of ``alive() == False`` before closing (a reconnecting browser keeps them).
+        check_every: seconds between checks.
+    """
+
+    def __init__(self, alive: Callable[[], bool] | None = None, grace: float = 60.0,
+                 check_every: float = 5.0) -> None:
+        self._holder = _Holder()
+        self._finalizer = weakref.finalize(self, self._holder.close)
+        if alive is not None:
+            threading.Thread(target=_watch, args=(self._holder, alive, grace, check_every), daemon=True,
+                             name="toolsearch-live-watchdog").start()
+
+    def connect(self, specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
+                progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
+                sources: Sequence[str] = ()) -> LiveResult:
+        """Connect and list like :func:`connect_servers`, keeping each session that listed open.
+
+        ``progress`` is called from the calling thread. A ``BaseException`` from it (a UI rerun
+        signal, Ctrl-C) closes every session and propagates.
+
+        Raises:
+            RuntimeError: the holder is closed.
+        """
+        holder = self._holder
+        if holder.closed:
+            raise RuntimeError("these live connections are closed; connect with a new holder")
+        start = time.perf_counter()
+        default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
+        statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
+        results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
+        out: queue.Queue[tuple[str, int, Any]] = queue.Queue()
+        waiting = set()
+        for index, spec in enumerate(specs):
+            if not spec.enabled:
+                statuses[index].state = "skipped"
+                statuses[index].reason = "enabled: false"
+                _emit(progress, statuses[index])
+                continue
+            waiting.add(index)
+            holder.tasks.append(holder.portal.start_task_soon(holder.hold, index, spec, out, default_timeout,
+                                                              max_pages))
+        try:
+            while waiting:
+                kind, index, payload = out.get()
+                if kind == "done":
+                    statuses[index], server, problems = payload
+                    results[index] = (server, problems)
+                    waiting.discard(index)
+                else:
+                    statuses[index] = payload
+                _emit(progress, statuses[index])
+        except BaseException:
+            self.close()
+            raise
+        servers = [server for server, _ in results if server is not None]
+        problems = [p for _, found in results for p in found]
+        catalog = combine([Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
+                                   sources=tuple(sources) or (LIVE_ORIGIN,))], name=name)
+        return LiveResult(catalog=catalog, statuses=tuple(statuses), elapsed=time.perf_counter() - start)
+
+    def is_open(self, server: str) -> bool:
+        """True while ``server``'s session is open (and its connection has not ended)."""
+        held = self._holder.held.get(server)
+        return held is not None and not held.tap.ended and not self._holder.closed
+
+    @property
+    def open_servers(self) -> list[str]:
+        """Names of the servers whose session is open."""
+        return [name for name in list(self._holder.held) if self.is_open(name)]
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._holder.closed
+
+    def send(self, spec: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None = None,
+             timeout: float | None = None) -> CallOutcome:
+        """Call ``raw_name`` over ``spec.name``'s open session (the :class:`LiveDispatcher` ``send``
+        signature). Never raises: a closed session, a timeout (``timeout`` seconds, default the
+        spec's ``timeout``, else :data:`~toolsearch.engine.constants.LIVE_CALL_TIMEOUT_DEFAULT`) or a
+        connection that ended is the outcome's reason; a session whose connection ended is dropped."""
+        start = time.perf_counter()
+        held = self._holder.held.get(spec.name)
+        if held is None or self._holder.closed:
+            reason = f"the session with server {spec.name!r} is closed; connect again"
+            return CallOutcome(server=spec.name, tool=raw_name, arguments=arguments, ok=False,
+                               response={"error": f"could not call {raw_name!r} on server {spec.name!r}: {reason}"},
+                               elapsed=time.perf_counter() - start, reason=reason)
+        call_timeout = timeout or held.spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
+        outcome = self._holder.portal.call(_asend, held.client, held.tap, held.spec, raw_name, arguments, utility,
+                                           call_timeout, start)
+        if held.tap.ended:
+            self._holder.portal.call(held.stop.set)
+        return outcome
+
+    def close(self) -> None:
+        """Close every session and stop the background loop (idempotent)."""
+        self._finalizer()
+
+
+def attach_dispatcher(bridge: Any, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec],
+                      timeout: float | None = None) -> LiveDispatcher:
+    """Install a :class:`LiveDispatcher` on ``bridge`` and return it."""
+    dispatcher = LiveDispatcher(specs, timeout)
+    bridge.dispatcher = dispatcher
+    return dispatcher
+
+
+# --- sources: catalog files and config files together ---------------------------------------
+
+def is_connect_failure(problem: Problem) -> bool:
+    """True for the ``error`` problem :func:`connect_servers` adds for a server that failed."""
+    return (problem.severity == "error" and problem.where.startswith(f"{LIVE_ORIGIN}: server ")
+            and problem.message.startswith("not connected: "))
+
+
+def unique_names(specs: Iterable[ServerSpec]) -> list[ServerSpec]:
+    """Specs with repeated names renamed ``name-2``, ``name-3``… (several config files may reuse a
+    name), so each live server keeps its own tools and its own dispatch target."""
+    taken: set[str] = set()
+    out = []
+    for spec in specs:
+        name, n = spec.name, 1
+        while name in taken:
+            n += 1
+            name = f"{spec.name}-{n}"
+        taken.add(name)
+        out.append(spec if name == spec.name else replace(spec, name=name))
+    return out
+
+
+@dataclass(frozen=True)
+class LoadedSources:
+    """Catalog files and live config files combined (:func:`load_sources`).
+
+    Attributes:
+        catalog: everything combined, in source order.
+        specs: the live servers by (unique) name, for :class:`LiveDispatcher`.
+        statuses: one per live server.
+        warnings: config-file warnings (``file: place: message``).
+    """
+
+    catalog: Catalog
+    specs: Mapping[str, ServerSpec]
+    statuses: tuple[ServerStatus, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def live(self) -> bool:
+        """True when any source was an MCP client config."""
+        return bool(self.statuses)
+
+
+def read_source(path: str | Path) -> tuple[str, Any]:
+    """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config
+    (top level ``mcpServers`` / ``servers`` as a mapping / ``mcp_servers``), else
+    ``("catalog", Catalog)``.
+
+    The text is parsed once, fast (:mod:`json` for JSON-looking text, libyaml otherwise) and the
+    parsed data goes on to :func:`~toolsearch.live.mcpconfig.parse_config_data` or
+    :func:`~toolsearch.engine.catalog.catalog_from_data`.
+
+    Raises:
+        CatalogError: unreadable, not UTF-8, not valid JSON/YAML, nested too deeply, or not a
+            catalog shape (the message names the file and the place).
+        ConfigError: an MCP client config that cannot be used at all.
+    """
+    from ..engine.catalog import _parse_text, catalog_from_data, read_source_text  # noqa: PLC0415
+    from ..engine.errors import CatalogError  # noqa: PLC0415
+    from .mcpconfig import NESTING_MAX, is_mcp_config, nesting_exceeds, parse_config_data  # noqa: PLC0415
+
+    path = Path(path)
+    data = _parse_text(read_source_text(path), str(path))
+    if nesting_exceeds(data, NESTING_MAX):
+        raise CatalogError(f"{path}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
+    try:
+        if is_mcp_config(data):
+            return "config", parse_config_data(data, str(path), base_dir=path.parent)
+        return "catalog", catalog_from_data(data, str(path))
+    except RecursionError:
+        raise CatalogError(f"{path}: top level: nested too deeply (or recursive) to read") from None
+
+
+def load_sources(paths: Sequence[str], *, timeout: float | None = None,
+                 progress: ProgressFn | None = None) -> LoadedSources:
+    """Load catalog files and connect to the servers of MCP client config files.
+
+    A file whose top level is an MCP client config (``mcpServers`` / ``servers`` as a mapping /
+    ``mcp_servers``) is connected live; the servers of all config files connect concurrently,
+    in one go. Every other file is read as a catalog. Each file is read and parsed once
+    (:func:`read_source`). A bad server entry is that server's failure, not an error.
+
+    Args:
+        paths: the SOURCE files.
+        timeout: seconds per server for connect + listing when its entry sets none.
+        progress: per-server status callback (:func:`connect_servers`).
+
+    Raises:
+        CatalogError, ConfigError: an unreadable or malformed file (names the file and place).
+    """
+    parts: list[Catalog | None] = []
+    specs: list[ServerSpec] = []
+    configs: list[str] = []
+    warnings: list[str] = []
+    for path in paths:
+        kind, value = read_source(path)
+        if kind == "config":
+            specs.extend(value.servers)
+            warnings.extend(value.warnings)
+            configs.append(str(path))
+            if None not in parts:
+                parts.append(None)  # where the live catalog goes
+        else:
+            parts.append(value)
+    statuses: tuple[ServerStatus, ...] = ()
+    by_name: dict[str, ServerSpec] = {}
+    if configs:
+        unique = unique_names(specs)
+        name = Path(configs[0]).stem if len(configs) == 1 else "live servers"
+        result = connect_servers(unique, name=name, timeout=timeout, progress=progress, sources=configs)
+        parts = [result.catalog if part is None else part for part in parts]
+        statuses = result.statuses
+        by_name = {spec.name: spec for spec in unique}
+    catalogs = [part for part in parts if part is not None]
+    catalog = catalogs[0] if len(catalogs) == 1 else combine(catalogs)
+    return LoadedSources(catalog=catalog, specs=by_name, statuses=statuses, warnings=tuple(warnings))
+
+
+def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, Any]:
+    """The catalog file data for a live result (DESIGN "Catalog file format"), with a
+    ``snapshot`` block naming the config files and the servers that failed (reasons are
+    secret-free). Env values and headers are never part of it."""
+    from ..engine.catalog import catalog_to_data  # noqa: PLC0415
+
+    data = catalog_to_data(result.catalog)
+    block: dict[str, Any] = {"configs": [str(c) for c in configs] or list(result.catalog.sources)}
+    failed = {s.name: s.reason for s in result.statuses if s.state == "failed"}
+    if failed:
+        block["failed"] = failed
+    skipped = [s.name for s in result.statuses if s.state == "skipped"]
+    if skipped:
+        block["skipped"] = skipped
+    problems = [str(p) for p in result.catalog.problems if p.severity != "info" and not is_connect_failure(p)]
+    if problems:
+        block["problems"] = problems
+    servers = data.pop("servers")
+    return {**data, "snapshot": block, "servers": servers}
+
+
+def dump_snapshot(result: LiveResult, configs: Sequence[str] = ()) -> str:
+    """:func:`snapshot_data` as YAML text."""
+    import yaml  # noqa: PLC0415
+
+    return yaml.safe_dump(snapshot_data(result, configs), sort_keys=False, allow_unicode=True, width=100)
+
+
+def catalog_key(catalog: Catalog) -> str:
+    """A content key for caching work on a live catalog: the first 16 hex digits of the sha256
+    of its catalog-file YAML (same servers and tools → same key, in any session)."""
+    import hashlib  # noqa: PLC0415
+
+    from ..engine.catalog import dump_catalog  # noqa: PLC0415
+
+    return hashlib.sha256(dump_catalog(catalog).encode("utf-8")).hexdigest()[:16]

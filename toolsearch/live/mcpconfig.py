@@ -1,0 +1,934 @@
+"""MCP client config files → :class:`ServerSpec` lists (REG §6, §9).
+
+Accepted shapes (detected from the top level, see :func:`config_kind`):
+
+* ``{"mcpServers": {name: {...}}}``: Claude Desktop, Claude Code (``.mcp.json``,
+  ``~/.claude.json``), Cursor (``mcp.json``), Agent Plugins ``mcp.json``;
+* ``{"servers": {name: {...}}, "inputs": [...]}``: VS Code ``.vscode/mcp.json`` (``servers`` is a
+  *mapping*; a catalog's ``servers`` is a list). A VS Code ``settings.json`` with
+  ``{"mcp": {"servers": {...}}}`` is read the same way;
+* ``mcp_servers: {name: {...}}``: the Hermes ``config.yaml`` block (REG §6.1).
+
+Every string value of a server entry is interpolated as REG §6.2 says (``${VAR}``,
+``${env:VAR}``, ``${userHome}``, ``${workspaceFolder}``, ``${workspaceFolderBasename}``,
+``${pathSeparator}``, ``${/}``); an unset or empty variable leaves the placeholder as it is, and
+the spec records it in :attr:`ServerSpec.unresolved`. ``mcpServers`` files also get Claude
+Code's ``${VAR:-default}`` (REG §9.2); Hermes and VS Code files keep it literal.
+
+Secrets: env values, header values and every value a ``${VAR}`` reference resolved to are
+secrets. :meth:`ServerSpec.redacted` is the only view meant for display or logs; it shows them as
+``••••`` and shows command, args, cwd and url as written in the file (placeholders, not the
+values they resolved to; URL userinfo and query values masked). ``repr()`` uses it too.
+:meth:`ServerSpec.scrub` (and :func:`scrub_text`) masks them in any message.
+
+One bad server entry does not make the file unusable: :func:`parse_config_data` records it as a
+spec with :attr:`ServerSpec.invalid` set (the reason), which a connect reports as that server's
+failure. Only a file that cannot be read or parsed, or whose top level has no servers map, raises
+:class:`~toolsearch.engine.errors.ConfigError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
+
+import yaml
+
+from ..engine import constants as C
+from ..engine.errors import ConfigError
+from ..engine.registration import parse_bool_like
+
+_PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
+#: URL-looking text inside a message (masked by :func:`scrub_text`).
+_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
+#: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
+_PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
+#: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
+SECRET_MIN_CHARS = 4
+#: Command-line options whose value is a secret (``--token=x``, ``--api-key x``): a word of the
+#: option name (split at ``-`` and ``_``) is one of these.
+_SECRET_OPTION_WORDS = {"token", "tokens", "apikey", "key", "secret", "password", "passwd", "pwd", "pass",
+                        "credential", "credentials", "auth", "authorization", "bearer"}
+
+
+def _is_secret_option(name: str) -> bool:
+    if not name.startswith("-") or name.startswith("---") or len(name) < 3:
+        return False
+    return any(word.lower() in _SECRET_OPTION_WORDS for word in re.split(r"[-_]+", name.lstrip("-")) if word)
+
+
+def secret_arguments(args: Iterable[str]) -> list[str]:
+    """The values of secret-looking options in a command line: ``--token=abc`` → ``abc``,
+    ``--api-key abc`` → ``abc`` (the option name contains token, key, secret, password, auth…)."""
+    out: list[str] = []
+    args = list(args)
+    for index, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if not _is_secret_option(name):
+            continue
+        if eq:
+            out.append(value)
+        elif index + 1 < len(args) and not args[index + 1].startswith("-"):
+            out.append(args[index + 1])
+    return [v for v in out if v]
+
+
+def mask_arguments(args: Iterable[str]) -> list[str]:
+    """``args`` with the values of secret-looking options (:func:`secret_arguments`) as ``••••``."""
+    args = list(args)
+    out: list[str] = []
+    hide_next = False
+    for arg in args:
+        if hide_next and not arg.startswith("-"):
+            out.append(arg if _PLACEHOLDER.fullmatch(arg) else C.SECRET_MASK)  # ${VAR} names no secret
+            hide_next = False
+            continue
+        hide_next = False
+        name, eq, value = arg.partition("=")
+        if _is_secret_option(name):
+            if eq:
+                out.append(f"{name}={C.SECRET_MASK}" if value and not _PLACEHOLDER.fullmatch(value) else arg)
+                continue
+            hide_next = True
+        out.append(arg)
+    return out
+
+#: Top-level shapes, in detection order: (kind, key path).
+CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
+
+_TRANSPORT_ALIASES = {
+    "stdio": "stdio", "local": "stdio",
+    "http": "http", "streamable-http": "http", "streamable_http": "http", "streamablehttp": "http",
+    "streamable": "http", "remote": "http",
+    "sse": "sse",
+}
+_PROTOCOLS = {"auto": "auto", "legacy": "legacy", "handshake": "legacy",
+              "stateless": "modern", "modern": "modern", "2026-07-28": "modern"}
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """How to start or reach one MCP server.
+
+    Attributes:
+        name: the server name (the key in the config).
+        transport: ``stdio`` | ``http`` (Streamable HTTP) | ``sse``.
+        command, args, env, cwd: stdio launch (``env`` is added on top of the SDK's safe
+            baseline environment); values after interpolation.
+        url, headers: remote endpoint and request headers, after interpolation.
+        timeout: seconds for one tool call (Hermes ``timeout``); ``None`` = the default.
+        connect_timeout: seconds for connect + handshake + listing (Hermes ``connect_timeout``);
+            ``None`` = the default.
+        enabled: ``False`` servers are not started (REG §5.2).
+        tools: the per-server ``tools`` block (``include``, ``exclude``, ``resources``,
+            ``prompts``; REG §5.1, §4.2), used at registration.
+        protocol: ``auto`` (probe, then fall back to the handshake), ``legacy`` or ``modern``.
+        origin: ``file: key.name`` of the entry, for messages.
+        unresolved: placeholders left as written because their variable is unset or empty.
+        display: the entry's command/args/cwd/url as written in the file (before
+            interpolation), for :meth:`redacted`.
+        interpolated: the values ``${VAR}`` references resolved to (secrets: never shown).
+        invalid: why the entry cannot be used (a bad config entry), or ``None``. A connect
+            reports such a spec as a failed server without starting anything.
+    """
+
+    name: str
+    transport: str = "stdio"
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    timeout: float | None = None
+    connect_timeout: float | None = None
+    enabled: bool = True
+    tools: Mapping[str, Any] = field(default_factory=dict)
+    protocol: str = "auto"
+    origin: str = ""
+    unresolved: tuple[str, ...] = ()
+    display: Mapping[str, Any] = field(default_factory=dict)
+    interpolated: tuple[str, ...] = ()
+    invalid: str | None = None
+
+    def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
+        return f"ServerSpec({self.redacted()!r})"
+
+    __str__ = __repr__
+
+    def redacted(self) -> dict[str, Any]:
+        """A display-safe view: env and header values as ``••••``, other values as written.
+
+        Returns a plain dict with ``name``, ``transport``, ``enabled`` and, where set,
+        ``command``, ``args``, ``cwd``, ``env``, ``url``, ``headers``, ``timeout``,
+        ``connect_timeout``, ``tools``, ``unresolved``.
+        """
+        shown = self.display
+        out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
+        if self.transport == "stdio":
+            out["command"] = shown.get("command", self.command)
+            out["args"] = mask_arguments(shown.get("args", self.args))
+            if self.cwd is not None:
+                out["cwd"] = shown.get("cwd", self.cwd)
+            if self.env:
+                out["env"] = {key: C.SECRET_MASK for key in self.env}
+        else:
+            out["url"] = redact_url(shown.get("url", self.url) or "")
+            if self.headers:
+                out["headers"] = {key: C.SECRET_MASK for key in self.headers}
+        if self.timeout is not None:
+            out["timeout"] = self.timeout
+        if self.connect_timeout is not None:
+            out["connect_timeout"] = self.connect_timeout
+        if self.tools:
+            out["tools"] = dict(self.tools)
+        if self.unresolved:
+            out["unresolved"] = list(self.unresolved)
+        if self.invalid:
+            out["invalid"] = self.invalid
+        return out
+
+    def secret_values(self) -> list[str]:
+        """Values to scrub from messages, longest first: env and header values, every value a
+        ``${VAR}`` reference resolved to, URL credentials and query values (also
+        percent-encoded)."""
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
+        for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
+            values += header.split()[1:]
+        if self.url:
+            values += _url_secrets(self.url)
+        return secret_list(values)
+
+    def scrub(self, text: str) -> str:
+        """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
+        redacted (:func:`redact_url`)."""
+        return scrub_text(text, self.secret_values(), urls=[u for u in (self.url, self.display.get("url")) if u])
+
+    def launch_preview(self) -> dict[str, Any]:
+        """What starting this server would do, safe to show: ``{"transport", "command_line"``
+        (stdio: the command and arguments after interpolation, shell-quoted, every secret
+        masked), ``"cwd"`` (or ``None`` = the app's working directory), ``"env"`` ({key: ``••••``}),
+        or for remote servers ``"url"`` (redacted) and ``"headers"`` ({name: ``••••``})}``."""
+        if self.transport == "stdio":
+            line = shlex.join([self.command or "", *mask_arguments(self.args)]).replace(f"'{C.SECRET_MASK}'", C.SECRET_MASK)
+            return {"transport": "stdio", "command_line": self.scrub(line), "cwd": self.cwd,
+                    "env": {key: C.SECRET_MASK for key in self.env}}
+        return {"transport": self.transport, "url": redact_url(self.url or ""),
+                "headers": {key: C.SECRET_MASK for key in self.headers}}
+
+    def registration_config(self) -> dict[str, Any]:
+        """The per-server registration settings for :class:`~toolsearch.engine.catalog.Server`.config."""
+        return {"tools": dict(self.tools)} if self.tools else {}
+
+
+@dataclass(frozen=True)
+class McpConfig:
+    """A parsed MCP client config file.
+
+    Attributes:
+        kind: which shape it had (one of :data:`CONFIG_KINDS`).
+        servers: every entry in file order (disabled ones included, ``enabled=False``).
+        origin: the file name.
+        warnings: things that were odd but did not stop parsing (``file: place: message``).
+    """
+
+    kind: str
+    servers: tuple[ServerSpec, ...]
+    origin: str
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def enabled(self) -> tuple[ServerSpec, ...]:
+        """The servers that would be started."""
+        return tuple(s for s in self.servers if s.enabled)
+
+
+# --- secrets -------------------------------------------------------------------------------
+
+def secret_list(values: Iterable[str]) -> list[str]:
+    """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
+    their percent-encoded forms, longest first."""
+    out: set[str] = set()
+    for value in values:
+        if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
+            continue
+        out.update({value, quote(value, safe=""), quote_plus(value, safe="")})
+    return sorted(out, key=len, reverse=True)
+
+
+def _url_secrets(url: str) -> list[str]:
+    try:
+        parts = urlsplit(url)
+        found = [v for v in (parts.password, parts.username) if v]
+    except ValueError:
+        return []
+    for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
+        for item in re.split(r"[&;]", text):
+            value = item.partition("=")[2] if "=" in item else ("" if _PLAIN_WORD.fullmatch(item) else item)
+            if value:
+                found.append(value)
+    return found
+
+
+def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> str:
+    """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
+    every value of ``secrets`` replaced by ``••••``.
+
+    Args:
+        text: a message (a reason, a warning, a stderr tail…).
+        secrets: values to mask, e.g. :meth:`ServerSpec.secret_values` (longest first).
+        urls: URLs known to be in play; each is replaced by its redacted form first.
+    """
+    if not text:
+        return text
+    for url in sorted({u for u in urls if u}, key=len, reverse=True):
+        text = text.replace(url, redact_url(url))
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    for value in secrets:
+        text = text.replace(value, C.SECRET_MASK)
+    return text
+
+
+def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
+    """Every string in parsed JSON ``value`` (dict keys included, at any depth) passed through
+    ``scrub`` (e.g. :meth:`ServerSpec.scrub`).
+
+    Returns:
+        ``(scrubbed copy, number of strings that changed)``.
+    """
+    changed = 0
+
+    def walk(item: Any) -> Any:
+        nonlocal changed
+        if isinstance(item, str):
+            out = scrub(item)
+            if out != item:
+                changed += 1
+            return out
+        if isinstance(item, Mapping):
+            return {walk(k) if isinstance(k, str) else k: walk(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [walk(v) for v in item]
+        return item
+
+    return walk(value), changed
+
+
+# --- detection -----------------------------------------------------------------------------
+
+def config_kind(data: Any) -> str | None:
+    """Which MCP client config shape ``data`` has, or ``None`` when it is not one.
+
+    ``mcpServers`` / ``mcp_servers`` count whenever present (a value that is not a mapping is
+    an error for :func:`parse_config_data`); ``servers`` only as a mapping (a catalog's
+    ``servers`` is a list).
+    """
+    if not isinstance(data, Mapping):
+        return None
+    for key in ("mcpServers", "mcp_servers"):
+        if key in data:  # any value: a wrong type is reported by parse_config_data, not read as a catalog
+            return key
+    if isinstance(data.get("servers"), Mapping):
+        return "servers"
+    mcp = data.get("mcp")
+    if isinstance(mcp, Mapping) and isinstance(mcp.get("servers"), Mapping):
+        return "mcp.servers"
+    return None
+
+
+def is_mcp_config(data: Any) -> bool:
+    """True when ``data`` (parsed YAML/JSON) is an MCP client config, not a catalog."""
+    return config_kind(data) is not None
+
+
+def sniff_file(path: str | Path) -> bool:
+    """True when the file parses and is an MCP client config. Never raises.
+
+    Callers that go on to use the file should parse it once instead (:func:`parse_text`, then
+    :func:`is_mcp_config` and :func:`parse_config_data`), as :func:`toolsearch.live.client.load_sources` does.
+    """
+    try:
+        data = parse_text(Path(path).read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, ConfigError):
+        return False
+    return is_mcp_config(data)
+
+
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Broken files up to this size are re-read by the pure-Python parser for a better error place.
+_LOCATE_ERRORS_MAX_CHARS = 200_000
+
+
+#: Deeper documents (or recursive YAML aliases) are refused (configs here, any SOURCE in
+#: :func:`toolsearch.live.client.read_source`): the recursive schema code
+#: downstream would hit Python's recursion limit. Real catalogs nest fewer than 30 levels.
+NESTING_MAX = 256
+
+
+def nesting_exceeds(data: Any, limit: int) -> bool:
+    """True when lists/dicts (parsed JSON/YAML) nest more than ``limit`` levels. Iterative, one
+    level at a time with shared (aliased) nodes counted once per level, so YAML alias cycles
+    (which nest without end) and alias fan-out stay cheap."""
+    if not isinstance(data, (dict, list)):
+        return False
+    level, depth = [data], 1
+    while level:
+        if depth > limit:
+            return True
+        below: dict[int, Any] = {}
+        for node in level:
+            for child in (node.values() if type(node) is dict else node):
+                if isinstance(child, (dict, list)):
+                    below[id(child)] = child
+        level, depth = list(below.values()), depth + 1
+    return False
+
+
+def parse_text(text: str, origin: str) -> Any:
+    """JSON or YAML text → data, fast: JSON-looking text goes through :mod:`json`, the rest
+    through libyaml's safe loader (pure-Python YAML when libyaml is missing).
+
+    Raises:
+        ConfigError: not valid JSON or YAML (names the line and column), or nested too deeply.
+    """
+    data = _parse(text, origin)
+    if nesting_exceeds(data, NESTING_MAX):
+        raise ConfigError(f"{origin}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
+    return data
+
+
+def _parse(text: str, origin: str) -> Any:
+    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
+        try:
+            return json.loads(text)
+        except ValueError:
+            from ..engine.catalog import _NOT_JSONC, parse_jsonc  # noqa: PLC0415
+
+            data = parse_jsonc(text)  # VS Code files allow comments and trailing commas (JSONC)
+            if data is not _NOT_JSONC:
+                return data
+            # else YAML gives the located message (or reads a YAML flow mapping)
+        except RecursionError:
+            raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
+    try:
+        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
+    except RecursionError:
+        raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
+    except yaml.YAMLError as exc:
+        if _YAML_LOADER is not yaml.SafeLoader and len(text) <= _LOCATE_ERRORS_MAX_CHARS:
+            try:  # the pure-Python parser places errors better (libyaml often says "next line")
+                yaml.safe_load(text)
+            except yaml.YAMLError as located:
+                exc = located
+            except RecursionError:
+                pass
+        mark = getattr(exc, "problem_mark", None)
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{origin}: {place}: not valid JSON or YAML ({problem})") from None
+
+
+# --- interpolation (REG §6.2) ----------------------------------------------------------------
+
+def context_values(workspace: str | Path | None = None) -> dict[str, str]:
+    """The context names of REG §6.2 (``userHome``, ``workspaceFolder``…) for ``workspace``
+    (default: the process working directory)."""
+    folder = Path(workspace) if workspace is not None else Path.cwd()
+    return {"userHome": str(Path.home()), "workspaceFolder": str(folder),
+            "workspaceFolderBasename": folder.name, "pathSeparator": os.sep, "/": os.sep}
+
+
+def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, str],
+                defaults: bool = False, resolved: list[str] | None = None) -> tuple[str, list[str]]:
+    """Replace ``${…}`` placeholders in one string (REG §6.2).
+
+    Args:
+        value: the text.
+        environ: variables (usually ``os.environ``).
+        context: context names (:func:`context_values`), matched exactly, before variables.
+        defaults: honour ``${VAR:-default}`` (Claude Code); otherwise that whole body is a name.
+        resolved: when given, collects the values variables resolved to (secrets; context
+            names and ``:-`` defaults, which are written in the file, are not collected).
+
+    Returns:
+        ``(text, unresolved)``: the text, and the placeholder bodies that stayed as written
+        (unset or empty variables).
+    """
+    unresolved: list[str] = []
+
+    def replace(match: re.Match[str]) -> str:
+        body = match.group(1).strip()
+        if body in context:
+            return context[body]
+        name, fallback = body, None
+        if defaults and ":-" in body:
+            name, fallback = body.split(":-", 1)
+        if name.startswith("env:"):
+            name = name[len("env:"):]
+        found = environ.get(name)
+        if found:
+            if resolved is not None:
+                resolved.append(found)
+            return found
+        if fallback is not None:
+            return fallback
+        unresolved.append(body)
+        return match.group(0)
+
+    return _PLACEHOLDER.sub(replace, value), unresolved
+
+
+def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[str, str],
+                      defaults: bool, unresolved: list[str], resolved: list[str] | None = None) -> Any:
+    """Every string value at any depth (keys are not interpolated)."""
+    if isinstance(value, str):
+        text, missing = interpolate(value, environ, context, defaults, resolved)
+        unresolved.extend(missing)
+        return text
+    if isinstance(value, Mapping):
+        return {k: _interpolate_deep(v, environ, context, defaults, unresolved, resolved) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_interpolate_deep(v, environ, context, defaults, unresolved, resolved) for v in value]
+    return value
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+def _a_type(value: Any) -> str:
+    """``a list``, ``a string``, ``null``… for messages."""
+    names = {list: "a list", str: "a string", int: "a number", float: "a number", bool: "a boolean", dict: "a mapping"}
+    return "null" if value is None else names.get(type(value), f"a {type(value).__name__}")
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _scalar_text(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    return None
+
+
+def _string_map(raw: Any, where: str) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{where}: expected a mapping of names to strings, got {_type_name(raw)}")
+    out = {}
+    for key, value in raw.items():
+        text = _scalar_text(value)
+        if text is None:
+            raise ConfigError(f"{where}.{key}: expected a string, got {_type_name(value)}")
+        out[str(key)] = text
+    return out
+
+
+def _args(raw: Any, where: str) -> list[str]:
+    """A list of strings; a JSON-list or shell-style string is split (REG §6.1 ``args``)."""
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text.startswith("["):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, list):
+                raw = parsed
+        if isinstance(raw, str):
+            try:
+                return shlex.split(raw)
+            except ValueError as exc:
+                raise ConfigError(f"{where}: cannot split the args string ({exc})") from None
+    if not isinstance(raw, list):
+        raise ConfigError(f"{where}: expected a list of strings, got {_type_name(raw)}")
+    out = []
+    for index, item in enumerate(raw):
+        text = _scalar_text(item)
+        if text is None:
+            raise ConfigError(f"{where}[{index}]: expected a string, got {_type_name(item)}")
+        out.append(text)
+    return out
+
+
+def _seconds(raw: Any, where: str) -> float | None:
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: expected a number of seconds, got {raw!r}") from None
+    if not value > 0 or value != value:
+        raise ConfigError(f"{where}: expected a positive number of seconds, got {raw!r}")
+    return value
+
+
+def read_env_file(path: str | Path) -> dict[str, str]:
+    """``KEY=VALUE`` lines of a dotenv file (``#`` comments, optional ``export``, quotes stripped).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    values: dict[str, str] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip()
+        if key.startswith("export "):
+            key = key[len("export "):].strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def _mask_query(text: str) -> str:
+    """``a=1&b&c=x`` → ``a=••••&b&c=••••`` (values masked, names kept; a bare item is masked
+    when it is not a plain word)."""
+    items = []
+    for item in re.split(r"([&;])", text):
+        if item in ("&", ";") or not item:
+            items.append(item)
+        elif "=" in item:
+            items.append(item.partition("=")[0] + "=" + C.SECRET_MASK)
+        else:
+            items.append(item if _PLAIN_WORD.fullmatch(item) else C.SECRET_MASK)
+    return "".join(items)
+
+
+def redact_url(url: str) -> str:
+    """The URL with any ``user:password@`` replaced by ``••••@`` and query values (and
+    ``name=value`` fragment values) masked: ``?token=abc`` → ``?token=••••``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    changed = parts
+    if "@" in parts.netloc:
+        host = parts.netloc.rpartition("@")[2]
+        changed = changed._replace(netloc=f"{C.SECRET_MASK}@{host}")
+    if parts.query:
+        changed = changed._replace(query=_mask_query(parts.query))
+    if "=" in parts.fragment:
+        changed = changed._replace(fragment=_mask_query(parts.fragment))
+    return url if changed == parts else urlunsplit(changed)
+
+
+def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
+    has_url = raw.get("url") is not None
+    has_command = raw.get("command") is not None
+    if kind == "mcp_servers":
+        # REG §6.1: the presence of `url` selects HTTP (winning over `command`); only
+        # `transport: sse` changes the HTTP flavour.
+        if has_url:
+            if has_command:
+                warnings.append(f"{where}: has both url and command; url wins (HTTP)")
+            transport = str(raw.get("transport") or "http").strip().lower()
+            return "sse" if transport == "sse" else "http"
+        return "stdio"
+    declared = raw.get("type", raw.get("transport"))
+    if declared is not None:
+        transport = _TRANSPORT_ALIASES.get(str(declared).strip().lower().replace(" ", ""))
+        if transport is None:
+            raise ConfigError(f"{where}.type: expected stdio, http or sse, got {declared!r}")
+        return transport
+    if has_url:
+        if has_command:
+            warnings.append(f"{where}: has both url and command; url wins (HTTP)")
+        return "http"
+    return "stdio"
+
+
+def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping[str, str] | None = None,
+                 workspace: str | Path | None = None, base_dir: str | Path | None = None,
+                 warnings: list[str] | None = None, env_files: bool = True) -> ServerSpec:
+    """One server entry → :class:`ServerSpec`.
+
+    Args:
+        name: the entry's key.
+        raw: the entry (a mapping).
+        kind: the file shape (:data:`CONFIG_KINDS`), which decides transport rules and
+            whether ``${VAR:-default}`` is honoured.
+        where: ``file: key.name`` for messages.
+        environ: variables for interpolation (default ``os.environ``).
+        workspace: ``${workspaceFolder}`` (default: the working directory).
+        base_dir: where a relative ``envFile`` is looked up (default: the working directory).
+        warnings: collects non-fatal notes.
+        env_files: read ``envFile`` files; when false an ``envFile`` is left unread with a
+            warning (the app does so for a browser on another machine).
+
+    Raises:
+        ConfigError: the entry is not a mapping, has neither ``command`` nor ``url``, or a key
+            has the wrong type; the message names the place. Messages and warnings never
+            contain secret values (what ``${VAR}`` resolved to, env and header values).
+    """
+    warnings = warnings if warnings is not None else []
+    secrets: list[str] = []
+    found: list[str] = []
+    try:
+        return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files)
+    except ConfigError as exc:
+        raise ConfigError(scrub_text(str(exc), secret_list(secrets))) from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to read") from None
+    finally:
+        warnings.extend(scrub_text(w, secret_list(secrets)) for w in found)
+
+
+def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[str, str] | None,
+                  workspace: str | Path | None, base_dir: str | Path | None, warnings: list[str],
+                  secrets: list[str], env_files: bool = True) -> ServerSpec:
+    """:func:`parse_server` without the scrubbing; ``secrets`` collects the entry's secret values
+    as they become known."""
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{where}: expected a mapping with 'command' or 'url', got {_type_name(raw)}")
+    environ = os.environ if environ is None else environ
+    context = context_values(workspace)
+    unresolved: list[str] = []
+    resolved: list[str] = []
+    entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
+    secrets.extend(resolved)
+
+    enabled, known = parse_bool_like(entry.get("enabled"))
+    if not known:
+        warnings.append(f"{where}.enabled: expected a boolean, got {entry.get('enabled')!r}; treated as on")
+    if "disabled" in entry:  # Cline / Roo style
+        disabled, _ = parse_bool_like(entry.get("disabled"), default=False)
+        enabled = enabled and not disabled
+
+    transport = _transport(entry, kind, where, warnings)
+    display: dict[str, Any] = {}
+    command = None
+    args: list[str] = []
+    env: dict[str, str] = {}
+    cwd = None
+    url = None
+    headers: dict[str, str] = {}
+    if transport == "stdio":
+        command = entry.get("command")
+        if not isinstance(command, str) or not command.strip():
+            raise ConfigError(f"{where}: expected 'command' (a non-empty string) for a stdio server, "
+                              f"or 'url' for a remote one")
+        args = _args(entry.get("args"), f"{where}.args")
+        env_file = entry.get("envFile")
+        if env_file is not None:
+            if not isinstance(env_file, str):
+                raise ConfigError(f"{where}.envFile: expected a file path, got {_type_name(env_file)}")
+            env_path = Path(env_file)
+            if not env_path.is_absolute():
+                env_path = Path(base_dir or Path.cwd()) / env_path
+            if not env_files:
+                warnings.append(f"{where}.envFile: not read: this browser is not on the machine that runs the app, "
+                                "so no file there is opened for it; put the variables under 'env' instead")
+            else:
+                try:
+                    env.update(read_env_file(env_path))
+                except (OSError, UnicodeDecodeError) as exc:
+                    warnings.append(f"{where}.envFile: cannot read {env_file} "
+                                    f"({getattr(exc, 'strerror', None) or exc}); ignored")
+        env.update(_string_map(entry.get("env"), f"{where}.env"))
+        secrets.extend(env.values())
+        cwd_raw = entry.get("cwd")
+        if cwd_raw is not None and not isinstance(cwd_raw, str):
+            raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
+        cwd = cwd_raw
+        display = {"command": raw.get("command"), "args": _args(raw.get("args"), f"{where}.args")}
+        if cwd is not None:
+            display["cwd"] = raw.get("cwd")
+    else:
+        url = entry.get("url")
+        if not isinstance(url, str) or not url.strip():
+            raise ConfigError(f"{where}.url: expected the server URL as a string, got {_type_name(url)}")
+        url = url.strip()
+        if not _PLACEHOLDER.search(url):
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
+        headers = _string_map(entry.get("headers"), f"{where}.headers")
+        secrets.extend(headers.values())
+        display = {"url": raw.get("url")}
+
+    tools = entry.get("tools")
+    if tools is None:
+        tools = {}
+    elif not isinstance(tools, Mapping):
+        raise ConfigError(f"{where}.tools: expected a mapping (include, exclude, resources, prompts), "
+                          f"got {_type_name(tools)}")
+    protocol_raw = entry.get("protocol")
+    protocol = "auto"
+    if protocol_raw is not None:
+        protocol = _PROTOCOLS.get(str(protocol_raw).strip().lower(), "")
+        if not protocol:
+            warnings.append(f"{where}.protocol: expected auto, legacy or stateless, got {protocol_raw!r}; using auto")
+            protocol = "auto"
+    return ServerSpec(
+        name=name, transport=transport, command=command, args=tuple(args), env=env, cwd=cwd, url=url,
+        headers=headers, timeout=_seconds(entry.get("timeout"), f"{where}.timeout"),
+        connect_timeout=_seconds(entry.get("connect_timeout"), f"{where}.connect_timeout"),
+        enabled=enabled, tools=dict(tools), protocol=protocol, origin=where,
+        unresolved=tuple(dict.fromkeys(unresolved)), display=display, interpolated=tuple(dict.fromkeys(resolved)))
+
+
+def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
+    """A spec for an entry that cannot be used: connecting it fails at once with ``reason``."""
+    display: dict[str, Any] = {}
+    transport = "stdio"
+    if isinstance(raw, Mapping):
+        if isinstance(raw.get("url"), str):
+            transport, display = "http", {"url": raw["url"]}
+        elif isinstance(raw.get("command"), str):
+            display = {"command": raw["command"]}
+    return ServerSpec(name=name, transport=transport, origin=origin, display=display, invalid=reason)
+
+
+def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
+                      workspace: str | Path | None = None, base_dir: str | Path | None = None,
+                      env_files: bool = True) -> McpConfig:
+    """Parsed YAML/JSON of an MCP client config → :class:`McpConfig`.
+
+    A bad entry (not a mapping, neither ``command`` nor ``url``, a URL that is not http(s), a
+    key of the wrong type…) does not stop the others: it becomes a spec with
+    :attr:`ServerSpec.invalid` set to the reason (which names ``origin`` and the place, e.g.
+    ``.mcp.json: mcpServers.github.args[1]: …``); connecting reports it as a failed server.
+    ``env_files=False`` leaves every ``envFile`` unread, with a warning (see :func:`parse_server`).
+
+    Raises:
+        ConfigError: ``data`` is not one of the config shapes (no servers map at the top level).
+    """
+    kind = config_kind(data)
+    if kind is None:
+        got = f", got {_a_type(data)}" if not isinstance(data, Mapping) else ""
+        raise ConfigError(f"{origin}: top level: expected an MCP client config with 'mcpServers', "
+                          f"'servers' (a mapping) or 'mcp_servers'{got}")
+    block = data["mcp"]["servers"] if kind == "mcp.servers" else data[kind]
+    warnings: list[str] = []
+    if block is not None and not isinstance(block, Mapping):
+        raise ConfigError(f"{origin}: {kind} must map server names to entries, got {_a_type(block)}")
+    if not block:
+        warnings.append(f"{origin}: {kind}: no servers ({'null' if block is None else 'an empty map'}); "
+                        "nothing to connect")
+    specs = []
+    for name, raw in (block or {}).items():
+        where = f"{origin}: {kind}.{name}"
+        if not isinstance(name, str):
+            warnings.append(f"{where}: the server name was read as {_type_name(name)} {name!r} "
+                            "(YAML reads on/off/yes/no as booleans); quote it to keep the name")
+        try:
+            spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
+                                base_dir=base_dir, warnings=warnings, env_files=env_files)
+        except ConfigError as exc:
+            spec = _invalid_spec(str(name), raw, str(exc), where)
+        specs.append(spec)
+    if kind == "mcp_servers":
+        specs = _hermes_timeouts(data, specs, origin, warnings)
+    return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
+
+
+def _hermes_timeouts(data: Mapping[str, Any], specs: list[ServerSpec], origin: str,
+                     warnings: list[str]) -> list[ServerSpec]:
+    """Hermes' top-level ``timeouts.mcp.tool_call`` and ``timeouts.mcp.connect`` (seconds) as the
+    default ``timeout`` / ``connect_timeout`` of servers that set none (REG §5.3)."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    block = data.get("timeouts")
+    block = block.get("mcp") if isinstance(block, Mapping) else None
+    if not isinstance(block, Mapping):
+        return specs
+    defaults: dict[str, float] = {}
+    for key, field_name in (("tool_call", "timeout"), ("connect", "connect_timeout"),
+                            ("connect_timeout", "connect_timeout")):
+        if block.get(key) is None:
+            continue
+        try:
+            defaults[field_name] = _seconds(block[key], f"{origin}: timeouts.mcp.{key}")  # type: ignore[assignment]
+        except ConfigError as exc:
+            warnings.append(f"{exc}; ignored")
+    return [replace(spec, **{k: v for k, v in defaults.items() if getattr(spec, k) is None}) if not spec.invalid
+            else spec for spec in specs]
+
+
+def parse_config_text(text: str, origin: str, **kwargs: Any) -> McpConfig:
+    """Parse config text (JSON or YAML). Raises :class:`ConfigError` naming ``origin`` and the place."""
+    return parse_config_data(parse_text(text, origin), origin, **kwargs)
+
+
+def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
+    """Read an MCP client config file.
+
+    ``envFile`` paths are relative to the file's folder; ``${workspaceFolder}`` is the working
+    directory unless ``workspace`` is given.
+
+    Raises:
+        ConfigError: unreadable file, invalid JSON/YAML, or not a config (a bad entry is a spec
+            with :attr:`ServerSpec.invalid` set, not an error).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    kwargs.setdefault("base_dir", path.parent)
+    return parse_config_text(text, str(path), **kwargs)
+
+
+def default_call_timeout(data: Any) -> float | None:
+    """Hermes' top-level ``timeouts.mcp.tool_call`` (seconds), when a config sets it
+    (:func:`parse_config_data` applies it to every ``mcp_servers`` entry without ``timeout``)."""
+    try:
+        value = data["timeouts"]["mcp"]["tool_call"]
+    except (KeyError, TypeError):
+        return None
+    try:
+        return float(value) if float(value) > 0 else None
+    except (TypeError, ValueError):
+        return None
+
+
+def spec_from_fields(name: str, *, command: str | None = None, args: Iterable[str] | str = (),
+                     env: Mapping[str, str] | None = None, cwd: str | None = None, url: str | None = None,
+                     headers: Mapping[str, str] | None = None, transport: str | None = None,
+                     timeout: float | None = None, connect_timeout: float | None = None,
+                     tools: Mapping[str, Any] | None = None) -> ServerSpec:
+    """A spec from form fields (the app's "add a server" form), with the same checks and
+    interpolation as a config entry (``mcpServers`` rules).
+
+    Raises:
+        ConfigError: a bad field (names the server and the field).
+    """
+    raw: dict[str, Any] = {}
+    if url:
+        raw["url"] = url
+        raw["type"] = transport or "http"
+        if headers:
+            raw["headers"] = dict(headers)
+    else:
+        raw["command"] = command
+        raw["args"] = list(args) if not isinstance(args, str) else args
+        if env:
+            raw["env"] = dict(env)
+        if cwd:
+            raw["cwd"] = cwd
+    if timeout is not None:
+        raw["timeout"] = timeout
+    if connect_timeout is not None:
+        raw["connect_timeout"] = connect_timeout
+    if tools:
+        raw["tools"] = dict(tools)
+    if not name or not name.strip():
+        raise ConfigError("server name: expected a non-empty name")
+    return parse_server(name.strip(), raw, "mcpServers", f"form: {name.strip()}")
