@@ -491,7 +491,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                       "it are not found, and calling one gives the reference's 'not available in this session' error.")
     servers = sorted(s.name for s in catalog.servers) if catalog is not None else []
     state["_scope_server_options"] = servers
-    with sb.expander("Edit scopes", expanded=not names):
+    with sb.expander("Edit scopes", expanded=False):
         if state["scope_choice"] != WHOLE_CATALOG:
             st.button("Edit the selected scope", key="scope_load", on_click=_load_scope_into_editor,
                       help="Fill the fields below with the selected scope; save under the same name to replace it.")

@@ -119,7 +119,8 @@ def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
 def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> list[dict[str, Any]]:
     """The findings with one of ``severities`` and (when given) one of ``rules``."""
     return [{"severity": f.severity, "rule": f.rule, "server": common.visible(f.server), "tool": common.visible(f.tool),
-             "field": f.field, "offset": f.offset, "finding": common.visible(f.message), "fix": f.fix,
+             "field": f.field or "", "offset": "" if f.offset is None else f"{f.offset:,}",
+             "finding": common.visible(f.message), "fix": f.fix,
              "wire name": f.name}
             for f in report.findings if f.severity in severities and (not rules or f.rule in rules)]
 

@@ -1,4 +1,4 @@
-"""Write the issue-5 worked example to ``sample_catalogs/seed-worked-example/``.
+"""Write the strategies worked example to ``sample_catalogs/seed-worked-example/``.
 
 Run ``python scripts/generate_worked_example.py``. The files (``catalog.yaml``,
 ``skills/<name>/SKILL.md``, ``task.yaml``) come from :func:`toolsearch.analysis.synthetic.worked_example`

@@ -595,7 +595,7 @@ def test_a_missing_working_directory_is_named(tmp_path) -> None:
                                          f"{str(tmp_path / 'nope')!r} does not exist")
 
 
-# --- review fixes (issue 4): secrets, fast sources, bad entries, signals, call timeouts ----------------
+# --- review fixes: secrets, fast sources, bad entries, signals, call timeouts ----------------
 
 URLTOK = "urlTOKEN-12345-secret"
 ARGTOK = "argTOKEN-67890-secret"

@@ -1,4 +1,4 @@
-"""Disclosure strategies (issue 5): the worked example, per-strategy rules, skills, events, CLI, app.
+"""Disclosure strategies: the worked example, per-strategy rules, skills, events, CLI, app.
 
 Expected values are built by hand from the catalogs and skills written here (sizes with the chars4
 estimate, ``ceil(characters / 4)``), or taken from the engine pieces the strategies are defined on

@@ -1,4 +1,4 @@
-"""Disclosure strategies side by side: when does the model get a tool's schema? (issue 5)
+"""Disclosure strategies side by side: when does the model get a tool's schema?
 
 Six answers, computed for the same registered catalog (sample file or live servers), the same
 skills and the same task:

@@ -93,7 +93,7 @@ SECRET_MASK = "\u2022\u2022\u2022\u2022"
 #: Transports a live server can use.
 MCP_TRANSPORTS = ("stdio", "http", "sse")
 
-# --- Search-quality evaluation and catalog lint (issue 6, parts 1-2) ------------------------
+# --- Search-quality evaluation and catalog lint ------------------------
 #: Tokenizers a search variant can use: ``ascii`` is the reference (RB §7.1); ``unicode`` adds
 #: CJK character bigrams and non-ASCII words (see :func:`toolsearch.engine.search.tokenize_unicode`).
 SEARCH_TOKENIZERS = ("ascii", "unicode")
@@ -143,7 +143,7 @@ PROVIDER_MAX_TOOLS_PROVIDERS = ("OpenAI Chat Completions", "Azure OpenAI")
 #: Lint severities, most severe first.
 LINT_SEVERITIES = ("error", "warning", "info")
 
-# --- Disclosure strategies (issue 5: provider tool search, Agent Skills) -------------------
+# --- Disclosure strategies (provider tool search, Agent Skills) -------------------
 #: Anthropic tool search, regex variant: longest ``pattern`` (characters, Python ``re`` syntax).
 ANTHROPIC_REGEX_PATTERN_MAX_CHARS = 200
 #: Anthropic tool search, BM25 variant: longest natural-language ``query`` (characters).
@@ -163,6 +163,6 @@ OPENAI_SEARCH_RESULTS_ASSUMED = 5
 SKILL_NAME_MAX_CHARS = 64
 SKILL_DESCRIPTION_MAX_CHARS = 1024
 
-# --- Cache-stability diff and better collapse (issue 6, parts 3-4) --------------------------
+# --- Cache-stability diff and better collapse --------------------------
 #: Characters of excerpt shown on each side of a first difference (toolsearch.analysis.cachediff).
 CACHE_DIFF_CONTEXT_CHARS = 48
