@@ -414,7 +414,11 @@ def _root_cause(exc: BaseException) -> BaseException:
 
 
 def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None) -> str:
-    """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting."""
+    """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting.
+
+    ``scrub`` sees the whole buffer first (a secret the server printed across two lines is
+    masked there, see :func:`~toolsearch.live.mcpconfig.scrub_text`), then the joined tail again.
+    """
     if errlog is None:
         return ""
     try:
@@ -423,6 +427,8 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None) -> str:
         text = errlog.read()
     except (OSError, ValueError):
         return ""
+    if scrub is not None:
+        text = scrub(text)
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if not lines:
         return ""

@@ -35,7 +35,7 @@ import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
 
 import yaml
@@ -196,8 +196,8 @@ class ServerSpec:
 
     def secret_values(self) -> list[str]:
         """Values to scrub from messages, longest first: env and header values, every value a
-        ``${VAR}`` reference resolved to, URL credentials and query values (also
-        percent-encoded)."""
+        ``${VAR}`` reference resolved to, URL credentials and query values, each also in the
+        encodings of :func:`encoded_forms` (percent, hex, base64)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
@@ -253,13 +253,58 @@ class McpConfig:
 
 def secret_list(values: Iterable[str]) -> list[str]:
     """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
-    their percent-encoded forms, longest first."""
+    the forms a server may print them in (:func:`encoded_forms`), longest first."""
     out: set[str] = set()
     for value in values:
         if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
             continue
-        out.update({value, quote(value, safe=""), quote_plus(value, safe="")})
+        out.update(encoded_forms(value))
     return sorted(out, key=len, reverse=True)
+
+
+#: A base64 piece of a secret inside a longer base64 text is masked only from this many characters.
+_BASE64_PIECE_MIN_CHARS = 8
+
+
+def encoded_forms(value: str) -> set[str]:
+    """``value`` and the obvious encodings of it a server might print instead.
+
+    * percent-encoding (``quote`` and ``quote_plus`` with nothing safe), escapes upper and lower case;
+    * hex of the UTF-8 bytes, lower and upper case;
+    * base64 of the UTF-8 bytes, standard and URL-safe alphabets, with and without ``=`` padding;
+    * the part of that base64 text that stays the same when the value sits inside a longer
+      base64-encoded text (e.g. ``Authorization: Bearer <value>`` encoded as a whole) at any of
+      the three byte alignments (kept only from :data:`_BASE64_PIECE_MIN_CHARS` characters).
+
+    Returns:
+        a set of strings (``value`` itself included).
+    """
+    import base64  # noqa: PLC0415
+    import binascii  # noqa: PLC0415
+
+    out = {value}
+    for percent in (quote(value, safe=""), quote_plus(value, safe="")):
+        out.add(percent)
+        out.add(re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), percent))
+    raw = value.encode("utf-8")
+    hexed = binascii.hexlify(raw).decode("ascii")
+    out.update({hexed, hexed.upper()})
+    for shift in range(3):  # the value starts at byte 0, 1 or 2 of a 3-byte base64 group
+        encoded = base64.b64encode(b"\0" * shift + raw).decode("ascii")
+        total = shift + len(raw)
+        # Characters fully made of the value's bits: skip those mixing in the bytes before it,
+        # and those mixing in whatever follows it.
+        start = (0, 2, 3)[shift]
+        end = 4 * (total // 3) + (0, 1, 2)[total % 3]
+        piece = encoded[start:end]
+        if shift == 0:
+            whole = encoded
+            out.update({whole, whole.rstrip("=")})
+            urlsafe = whole.translate(str.maketrans("+/", "-_"))
+            out.update({urlsafe, urlsafe.rstrip("=")})
+        if len(piece) >= _BASE64_PIECE_MIN_CHARS:
+            out.update({piece, piece.translate(str.maketrans("+/", "-_"))})
+    return {form for form in out if form}
 
 
 def _url_secrets(url: str) -> list[str]:
@@ -280,8 +325,11 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
     """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
     every value of ``secrets`` replaced by ``••••``.
 
+    A secret split over lines (line breaks, with the spaces around them, between its
+    characters) is masked too, so scrub a whole stderr buffer before cutting it into lines.
+
     Args:
-        text: a message (a reason, a warning, a stderr tail…).
+        text: a message (a reason, a warning, a stderr buffer…).
         secrets: values to mask, e.g. :meth:`ServerSpec.secret_values` (longest first).
         urls: URLs known to be in play; each is replaced by its redacted form first.
     """
@@ -290,9 +338,33 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
     for url in sorted({u for u in urls if u}, key=len, reverse=True):
         text = text.replace(url, redact_url(url))
     text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    secrets = [value for value in secrets if value]
     for value in secrets:
         text = text.replace(value, C.SECRET_MASK)
+    if secrets and ("\n" in text or "\r" in text):
+        text = _scrub_across_lines(text, secrets)
     return text
+
+
+#: A line break inside a secret, with the spaces and tabs around it (a stderr line cut in two).
+_LINE_BREAK = r"(?:[ \t]*(?:\r\n|\r|\n)[ \t]*)?"
+
+
+def _scrub_across_lines(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with every secret that line breaks split (``abc\\ndef``) masked; the line breaks
+    stay, so the text keeps its lines (the mask is on the first of them)."""
+    joined = re.sub(r"[ \t]*(?:\r\n|\r|\n)[ \t]*", "", text)
+    split = [value for value in set(secrets) if value in joined]
+    if not split:  # the common case: no secret at all, so no pattern to build
+        return text
+    pattern = re.compile("|".join(_LINE_BREAK.join(re.escape(ch) for ch in value)
+                                  for value in sorted(split, key=len, reverse=True)))
+
+    def mask(match: re.Match[str]) -> str:
+        breaks = "".join(ch for ch in match.group(0) if ch in "\r\n")
+        return C.SECRET_MASK + breaks
+
+    return pattern.sub(mask, text)
 
 
 def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
