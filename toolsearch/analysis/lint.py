@@ -61,7 +61,8 @@ Rules (:data:`RULES`, in report order):
   TAG or bidi characters reach the model.
 * ``model-instructions`` (error): text addressed to the model rather than describing the tool:
   hidden-block markers (``<IMPORTANT>``, ``<system>``…), "ignore (all) previous instructions",
-  "do not tell / mention … the user", or requests to read files, configs or keys and pass them
+  orders to keep something from the user ("do not tell / mention … the user", "keep / hide this
+  from the user", :data:`SECRECY_PHRASES`), or requests to read files, configs or keys and pass them
   in an argument (also inside decoded TAG text). Ordinary words ("important", "ignore lines that
   start with #") are not findings.
 * ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
@@ -486,9 +487,27 @@ _IGNORE_PREVIOUS = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\
                               r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
                               r"(?:instructions?|prompts?|rules|directions|guidelines|everything)\s+(?:above|before\s+this|"
                               r"you\s+(?:were|have\s+been)\s+given)\b", re.IGNORECASE)
-_SECRECY = re.compile(r"\b(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|"
-                      r"inform(?:ing)?|reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|"
-                      r"let(?:ting)?)\b[^.!?\n]{0,50}?\b(?:the\s+)?user\b", re.IGNORECASE)
+#: Orders to keep something from the user, as ``(example, pattern)``: one phrasing each, matched
+#: case-insensitively within one sentence. Telling the user something ("tell the user the
+#: result") is not one; only a negated telling or an order to hide from the user is.
+SECRECY_PHRASES: tuple[tuple[str, str], ...] = (
+    # "do not tell the user", "don't mention this to the user", "without telling the user",
+    # "never reveal it to the user"
+    ("do not tell the user",
+     r"\b(?:do\s+not|don['’]?t|never|without)\s+(?:ever\s+)?(?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|"
+     r"reveal(?:ing)?|show(?:ing)?|disclos(?:e|ing)|notify(?:ing)?|alert(?:ing)?|let(?:ting)?)\b"
+     r"[^.!?\n]{0,50}?\b(?:the\s+)?user\b"),
+    # "keep this from the user", "hide this from the user", "conceal the call from the user",
+    # "keep it secret from the user", "withhold everything from the user"
+    ("keep this from the user",
+     r"\b(?:keep|hide|conceal|withhold)(?:ing)?\s+(?:this|it|that|these|those|them|everything|anything|"
+     r"(?:the|this|that|your|any|all|these)\s+(?:[\w-]+\s+){0,3}?[\w-]+)"
+     r"(?:\s+(?:secret|hidden|quiet|private|away))?\s+from\s+(?:the\s+|your\s+)?users?\b"),
+    # "keep the user in the dark", "keep the user unaware"
+    ("keep the user in the dark",
+     r"\bkeep(?:s|ing)?\s+(?:the\s+)?users?\s+(?:in\s+the\s+dark|unaware|uninformed)\b"),
+)
+_SECRECY = re.compile("|".join(f"(?:{pattern})" for _, pattern in SECRECY_PHRASES), re.IGNORECASE)
 _SENSITIVE = (r"(?:~/|\$HOME/|/home/\w+/)?\.(?:ssh|aws|gnupg|netrc|git-credentials|npmrc|pypirc|docker/config\.json)"
               r"|\bid_(?:rsa|ed25519|ecdsa)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow)|\bmcp\.json\b|"
               r"claude_desktop_config\.json|\bcredentials(?:\.json)?\b|\bprivate[ _]key\b|\bapi[ _-]?keys?\b|"
