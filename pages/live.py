@@ -6,8 +6,11 @@ upload or a rerun. A browser that is not on this machine also needs the launch t
 the app's terminal (:mod:`toolsearch.live.guard`).
 After Start, each server's session stays open (:class:`toolsearch.live.client.LiveConnections`: an event
 loop on a background thread), so a Call goes over it and starts nothing. **Disconnect**, a new
-Connect, a minute after the browser session ends (tab closed; a watchdog asks Streamlit's runtime)
-or the app stopping closes them (stdio children are stopped). A call whose
+Connect, a minute after the browser session ends (tab closed; a watchdog asks Streamlit's runtime),
+sessions left unused for the idle time set on the page (default
+:data:`~toolsearch.engine.constants.LIVE_IDLE_MINUTES_DEFAULT` minutes; the page says so when the
+user comes back and offers Reconnect, which goes through the same confirmation) or the app
+stopping closes them (stdio children are stopped). A call whose
 session has ended (the server exited, or after Disconnect) starts its server again, behind the
 same confirmation. Env values and header values are kept in this session only and are shown as
 ••••.
@@ -39,6 +42,8 @@ LAST_CALL = "live_last_call"        # what the last "Call" showed
 PENDING = "live_pending"            # a launch waiting for confirmation: {"action", "specs", ...}
 CONNECTIONS = "live_connections"    # LiveConnections holding the sessions of the last connect open
 SUMMARY = "live_summary"            # {"label", "state"} of the last connect, shown on every run
+LAUNCH = "live_launch"              # {"specs", "timeout", "upload"} of the last connect (for Reconnect)
+IDLE = "live_idle_minutes"          # minutes an open session may go unused before it is closed
 FIELD_ERRORS = "live_field_errors"  # {"tool", "errors": {field: message}, "general": str | None}
 FORM_LAST = "live_form_last"        # {"tool", "prefix", "parameters", "arguments"} of the last form run
 STATE_ICONS = {"pending": "…", "connecting": "→", "listing": "≡", "ok": "✓", "failed": "✗", "skipped": "–"}
@@ -180,10 +185,32 @@ def _session_alive():
     return lambda: instance.is_active_session(session_id)
 
 
+def _reconnect_button() -> None:
+    """Reconnect: the last connect's servers again, behind the same launch confirmation (this
+    button only asks; nothing starts before Start)."""
+    launch = st.session_state.get(LAUNCH)
+    if launch and st.button("Reconnect", key="live_reconnect", icon=":material/refresh:",
+                            help="Shows the launch confirmation again; the servers start only on Start."):
+        st.session_state[PENDING] = {"action": "connect", **launch}
+        st.rerun()
+
+
+def _idle_minutes(connections) -> str:
+    return f"{(connections.idle_timeout or 0) / 60:g}"
+
+
 def _connection_line() -> None:
-    """Which sessions are open (calls reuse them), with Disconnect; or that they were closed."""
+    """Which sessions are open (calls reuse them), with Disconnect; or that they were closed
+    (after Disconnect or for being unused too long, with Reconnect)."""
     connections = st.session_state.get(CONNECTIONS)
     if connections is None:
+        return
+    if connections.closed and connections.close_reason == "idle":
+        st.warning(f"The sessions were closed after {_idle_minutes(connections)} minutes without use, and the "
+                   "servers were stopped. The tools stay listed here. Reconnect shows the launch confirmation "
+                   "again; a call starts its server for that call only, after the confirmation.",
+                   icon=":material/timer_off:")
+        _reconnect_button()
         return
     open_names = connections.open_servers
     if open_names:
@@ -196,6 +223,7 @@ def _connection_line() -> None:
     elif connections.closed:
         st.caption("Disconnected: the servers were stopped. The tools stay listed here; a call starts its "
                    "server again after the confirmation.")
+        _reconnect_button()
     else:
         st.caption("No session is open any more (the servers exited or closed the connection). A call starts "
                    "its server again after the confirmation.")
@@ -292,7 +320,10 @@ def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -
         with st.spinner(f"Calling {tool.raw_name} on {tool.server}…"):
             _dispatch(bridge, dispatcher, name, arguments, reused=True)
         return
-    if connections is not None and connections.closed:
+    if connections is not None and connections.closed and connections.close_reason == "idle":
+        why = (f"The sessions were closed after {_idle_minutes(connections)} minutes without use, so this call "
+               f"starts {tool.server} again, for this call only. Confirm below.")
+    elif connections is not None and connections.closed:
         why = (f"The sessions were closed (Disconnect), so this call starts {tool.server} again, for this "
                "call only. Confirm below.")
     else:
@@ -384,6 +415,16 @@ timeout = st.number_input("Timeout per server (seconds, connect + listing)", min
                           value=float(C.LIVE_CONNECT_TIMEOUT_DEFAULT), step=5.0, key="live_timeout",
                           help="Used when the config sets no connect_timeout for a server. Servers connect "
                                "concurrently, so the whole connect takes about as long as the slowest one.")
+idle_minutes = st.number_input("Close unused sessions after (minutes)", min_value=1.0, max_value=1440.0,
+                               value=float(C.LIVE_IDLE_MINUTES_DEFAULT), step=1.0, key=IDLE,
+                               help="After Connect, each server's session stays open for calls. One left unused "
+                                    "this long (no call and nothing done on this page) is closed and its server "
+                                    "stopped; Reconnect starts it again after the confirmation.")
+held = st.session_state.get(CONNECTIONS)
+if held is not None and not held.closed:
+    held.idle_timeout = idle_minutes * 60
+    if not held.expire_idle():  # coming back after the idle time: closed, and the page says so
+        held.touch()  # working on this page is use
 if st.button("Connect", type="primary", key="live_connect", disabled=not specs):
     # Nothing starts here: the launch waits for an explicit Start on the confirmation below.
     st.session_state[PENDING] = {"action": "connect", "specs": unique_names(specs), "timeout": timeout,
@@ -402,7 +443,7 @@ if _confirm_launch("connect"):
                             hide_index=True, width="stretch")
 
         name = upload_name.rsplit(".", 1)[0] if upload_name else "Live servers"
-        connections = LiveConnections(alive=_session_alive())
+        connections = LiveConnections(alive=_session_alive(), idle_timeout=idle_minutes * 60)
         result = connections.connect(unique, name=name, timeout=pending["timeout"], progress=show,
                                      sources=[upload_name] if upload_name else ["form"])
         failed = len(result.failed)
@@ -421,6 +462,7 @@ if _confirm_launch("connect"):
         st.session_state[CATALOG] = result.catalog
         st.session_state[CATALOG_KEY] = catalog_key(result.catalog)
         st.session_state[SPECS] = {spec.name: spec for spec in unique}
+        st.session_state[LAUNCH] = {"specs": unique, "timeout": pending["timeout"], "upload": upload_name}
         st.session_state[LAST_CALL] = None
         st.session_state[FIELD_ERRORS] = None
     else:

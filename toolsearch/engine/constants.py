@@ -88,6 +88,9 @@ MCP_LIST_PAGES_MAX = 50
 LIVE_CONNECT_TIMEOUT_DEFAULT = 30.0
 #: Seconds for one live tool call when the config sets no ``timeout``.
 LIVE_CALL_TIMEOUT_DEFAULT = 60.0
+#: Minutes a session held open for the app (Live servers page) may go unused before it is
+#: closed and its server stopped.
+LIVE_IDLE_MINUTES_DEFAULT = 10.0
 #: How secret values (env values, header values) are shown.
 SECRET_MASK = "\u2022\u2022\u2022\u2022"
 #: Transports a live server can use.

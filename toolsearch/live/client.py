@@ -1072,17 +1072,46 @@ class _Held:
     stop: Any  # anyio.Event, set to close the session
 
 
+def idle_clock() -> float:
+    """Seconds on a monotonic clock: what :class:`LiveConnections` measures idle time with
+    unless it is given another clock."""
+    return time.monotonic()
+
+
 class _Holder:
     """The part of :class:`LiveConnections` the background loop refers to (so the public object
     can be garbage-collected, which closes this one)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float], idle_timeout: float | None) -> None:
         self.portal_cm = anyio.from_thread.start_blocking_portal()
         self.portal = self.portal_cm.__enter__()
         self.lock = threading.Lock()
         self.held: dict[str, _Held] = {}
         self.tasks: list[Any] = []  # concurrent.futures.Future of each server's task
         self.closed = False
+        self.close_reason: str | None = None  # "closed", "idle" or "owner gone", once closed
+        self.clock = clock
+        self.idle_timeout = idle_timeout
+        self.last_used = clock()
+        self.busy = 0  # calls in flight: a session in use is not idle
+
+    def touch(self) -> None:
+        with self.lock:
+            self.last_used = self.clock()
+
+    def idle_for(self) -> float:
+        """Seconds since the last use (0 while a call is in flight)."""
+        with self.lock:
+            return 0.0 if self.busy else max(0.0, self.clock() - self.last_used)
+
+    def expire_idle(self) -> bool:
+        """Close the sessions when they have been unused for longer than ``idle_timeout``;
+        True when this call closed them."""
+        if self.closed or self.idle_timeout is None or self.idle_for() <= self.idle_timeout:
+            return False
+        logger.info("live connections closed: unused for more than %g s", self.idle_timeout)
+        self.close("idle")
+        return True
 
     async def hold(self, index: int, spec: ServerSpec, out: "queue.Queue[tuple[str, int, Any]]",
                    default_timeout: float, max_pages: int) -> None:
@@ -1109,12 +1138,13 @@ class _Holder:
         if not reported:
             out.put(("done", index, (replace(status), server, problems)))
 
-    def close(self) -> None:
+    def close(self, reason: str = "closed") -> None:
         """Close every session (stdio children stopped as in :func:`open_session`) and the loop."""
         with self.lock:
             if self.closed:
                 return
             self.closed = True
+            self.close_reason = reason
             stops = [held.stop for held in self.held.values()]
         try:
             for stop in stops:
@@ -1131,11 +1161,14 @@ class _Holder:
             self.portal_cm.__exit__(None, None, None)
 
 
-def _watch(holder: _Holder, alive: Callable[[], bool], grace: float, check_every: float) -> None:
-    """Close ``holder`` once ``alive()`` has been False (or raised) for ``grace`` seconds."""
+def _watch(holder: _Holder, alive: Callable[[], bool] | None, grace: float, check_every: float) -> None:
+    """Close ``holder`` once ``alive()`` has been False (or raised) for ``grace`` seconds, or once
+    its sessions have been unused for longer than its idle timeout."""
     gone_since: float | None = None
     while not holder.closed:
         time.sleep(check_every)
+        if holder.expire_idle() or alive is None:
+            continue
         try:
             ok = bool(alive())
         except Exception:  # noqa: BLE001 - cannot tell: count as gone
@@ -1147,7 +1180,7 @@ def _watch(holder: _Holder, alive: Callable[[], bool], grace: float, check_every
         gone_since = now if gone_since is None else gone_since
         if now - gone_since >= grace:
             logger.info("live connections closed: their owner has gone")
-            holder.close()
+            holder.close("owner gone")
 
 
 class LiveConnections:
@@ -1158,8 +1191,9 @@ class LiveConnections:
     thread (an anyio blocking portal): :meth:`connect` opens and lists every server there and
     leaves the sessions open; :meth:`send` (a :class:`LiveDispatcher` ``send``) calls a tool over
     the open session; :meth:`close` closes them all (stdin closed, then SIGTERM, then SIGKILL for
-    stdio children). The sessions are also closed when this object is garbage-collected (e.g. the
-    Streamlit session that kept it ends) and at interpreter exit.
+    stdio children), and so does the watchdog once they have gone unused for ``idle_timeout``.
+    The sessions are also closed when this object is garbage-collected (e.g. the Streamlit
+    session that kept it ends) and at interpreter exit.
 
     Keep one per user session; connect once per holder.
 
@@ -1169,15 +1203,51 @@ class LiveConnections:
             owns this holder has gone), the sessions are closed.
         grace: seconds of ``alive() == False`` before closing (a reconnecting browser keeps them).
         check_every: seconds between checks.
+        idle_timeout: seconds the sessions may go unused (no connect, no call, no :meth:`touch`)
+            before the watchdog closes them (:attr:`close_reason` is then ``"idle"``); ``None``
+            = never. A call in flight is use.
+        clock: what idle time is measured with (default :func:`idle_clock`, monotonic seconds);
+            tests pass their own.
     """
 
     def __init__(self, alive: Callable[[], bool] | None = None, grace: float = 60.0,
-                 check_every: float = 5.0) -> None:
-        self._holder = _Holder()
+                 check_every: float = 5.0, idle_timeout: float | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        self._holder = _Holder(clock or idle_clock, idle_timeout)
         self._finalizer = weakref.finalize(self, self._holder.close)
-        if alive is not None:
+        if alive is not None or idle_timeout is not None:
             threading.Thread(target=_watch, args=(self._holder, alive, grace, check_every), daemon=True,
                              name="toolsearch-live-watchdog").start()
+
+    @property
+    def idle_timeout(self) -> float | None:
+        """Seconds of non-use after which the sessions are closed (``None`` = never)."""
+        return self._holder.idle_timeout
+
+    @idle_timeout.setter
+    def idle_timeout(self, seconds: float | None) -> None:
+        self._holder.idle_timeout = seconds
+
+    @property
+    def idle_seconds(self) -> float:
+        """Seconds since the sessions were last used (0 while a call is in flight)."""
+        return self._holder.idle_for()
+
+    @property
+    def close_reason(self) -> str | None:
+        """Why the sessions were closed: ``"closed"`` (:meth:`close`), ``"idle"`` (unused for
+        longer than :attr:`idle_timeout`) or ``"owner gone"`` (``alive()`` stayed False);
+        ``None`` while open."""
+        return self._holder.close_reason
+
+    def touch(self) -> None:
+        """Count now as use (e.g. the user is working on the page that holds the sessions)."""
+        self._holder.touch()
+
+    def expire_idle(self) -> bool:
+        """Close the sessions now if they have been unused for longer than :attr:`idle_timeout`
+        (what the watchdog does every ``check_every`` seconds); True when this call closed them."""
+        return self._holder.expire_idle()
 
     def connect(self, specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
                 progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
@@ -1225,6 +1295,7 @@ class LiveConnections:
         problems = [p for _, found in results for p in found]
         catalog = combine([Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
                                    sources=tuple(sources) or (LIVE_ORIGIN,))], name=name)
+        holder.touch()
         return LiveResult(catalog=catalog, statuses=tuple(statuses), elapsed=time.perf_counter() - start)
 
     def is_open(self, server: str) -> bool:
@@ -1250,14 +1321,30 @@ class LiveConnections:
         connection that ended is the outcome's reason; a session whose connection ended is dropped."""
         start = time.perf_counter()
         held = self._holder.held.get(spec.name)
-        if held is None or self._holder.closed:
+
+        def closed() -> CallOutcome:
             reason = f"the session with server {spec.name!r} is closed; connect again"
             return CallOutcome(server=spec.name, tool=raw_name, arguments=arguments, ok=False,
                                response={"error": f"could not call {raw_name!r} on server {spec.name!r}: {reason}"},
                                elapsed=time.perf_counter() - start, reason=reason)
+
+        if held is None or self._holder.closed:
+            return closed()
         call_timeout = timeout or held.spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
-        outcome = self._holder.portal.call(_asend, held.client, held.tap, held.spec, raw_name, arguments, utility,
-                                           call_timeout, start)
+        holder = self._holder
+        with holder.lock:
+            holder.busy += 1
+        try:
+            outcome = holder.portal.call(_asend, held.client, held.tap, held.spec, raw_name, arguments, utility,
+                                         call_timeout, start)
+        except RuntimeError:  # closed meanwhile (idle, owner gone): its loop has stopped
+            if not holder.closed:
+                raise
+            return closed()
+        finally:
+            with holder.lock:
+                holder.busy -= 1
+                holder.last_used = holder.clock()
         if held.tap.ended:
             self._holder.portal.call(held.stop.set)
         return outcome
