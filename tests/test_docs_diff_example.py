@@ -1,0 +1,41 @@
+"""The `toolsearch diff` example in docs/cache-and-collapse.md runs on shipped files and its
+quoted output is exactly what the command prints."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "cache-and-collapse.md"
+
+
+def _quoted_run(command: str) -> tuple[list[str], str]:
+    """``(arguments after 'toolsearch', quoted output)`` of the doc's fenced block that starts
+    with ``$ toolsearch COMMAND``."""
+    text = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```\n\$ (toolsearch " + command + r" [^\n]*)\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+    assert len(blocks) == 1, f"expected one quoted `toolsearch {command}` run in {DOC.name}"
+    line, output = blocks[0]
+    return shlex.split(line)[1:], output
+
+
+def test_the_diff_example_uses_shipped_files_and_prints_the_quoted_output() -> None:
+    args, quoted = _quoted_run("diff")
+    assert args[:3] == ["diff", "docs/examples/diff-monday.yaml", "docs/examples/diff-tuesday.yaml"]
+    assert all((ROOT / path).is_file() for path in args[1:3])
+    if (ROOT / ".git").exists():  # shipped with the repository, not made by a test
+        tracked = subprocess.run(["git", "ls-files", "--error-unmatch", *args[1:3]], cwd=ROOT,
+                                 capture_output=True, text=True)
+        assert tracked.returncode == 0, tracked.stderr
+    result = run_cli(*args, cwd=ROOT)
+    assert result.returncode == 1 and result.stderr == ""  # the arrays differ, like diff(1)
+    assert result.stdout == quoted
+    # The figures the text around the example relies on.
+    assert "8 deferred, 2 visible" in quoted and "9 deferred, 2 visible" in quoted
+    assert "reusable prefix: 495 characters (495 bytes) = 123 tokens (chars4) of B's 1,074 (11.5%)" in quoted
+    assert "mcp__slack__slack_schedule_message" in quoted
