@@ -796,10 +796,7 @@ async def acall_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, A
     connect_timeout = spec.connect_timeout or connect_timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
     start = time.perf_counter()
     if spec.invalid:  # a bad config entry: nothing to start
-        reason = spec.scrub(spec.invalid)
-        return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, ok=False,
-                           response={"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"},
-                           elapsed=time.perf_counter() - start, reason=reason)
+        return _call_outcome(spec, tool_name, arguments, start, reason=spec.scrub(spec.invalid))
     return await _acall(spec, tool_name, arguments, call_timeout, connect_timeout, utility, start)
 
 
@@ -848,6 +845,23 @@ def _scrub_response(response: dict[str, Any] | None, spec: ServerSpec, notes: li
     return response
 
 
+def _call_outcome(target: ServerSpec, tool_name: str, arguments: dict[str, Any], start: float, *,
+                  response: dict[str, Any] | None = None, ok: bool = False, reason: str | None = None,
+                  call_elapsed: float | None = None, notes: Sequence[str] = ()) -> CallOutcome:
+    """The bookkeeping every call path shares: the :class:`CallOutcome` of one call, secrets
+    masked in the reason, the response (a note says when something was masked) and the notes;
+    without a response, an error response that says why; ``elapsed`` measured from ``start``
+    (a :func:`time.perf_counter` value)."""
+    notes = list(notes)
+    reason = target.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
+    response = _scrub_response(response, target, notes)
+    if response is None:
+        response = {"error": f"could not call {tool_name!r} on server {target.name!r}: {reason}"}
+    return CallOutcome(server=target.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
+                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
+                       notes=tuple(target.scrub(note) for note in notes))
+
+
 async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
     tap = _Tap(spec.scrub)
@@ -876,13 +890,8 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
                     reason += f" (stderr: {tail})"
         except Exception as exc:  # noqa: BLE001
             reason = describe_failure(exc, spec, tap, errlog)
-    reason = spec.scrub(reason) if reason else None  # a stderr tail or stray output may echo a secret
-    response = _scrub_response(response, spec, notes)
-    if response is None:
-        response = {"error": f"could not call {tool_name!r} on server {spec.name!r}: {reason}"}
-    return CallOutcome(server=spec.name, tool=tool_name, arguments=arguments, response=response, ok=ok,
-                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
-                       notes=tuple(spec.scrub(note) for note in notes))
+    return _call_outcome(spec, tool_name, arguments, start, response=response, ok=ok, reason=reason,
+                         call_elapsed=call_elapsed, notes=notes)
 
 
 def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | None = None,
@@ -957,29 +966,9 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
     errors: list[BaseException] = []
 
     async def in_session(client: Any, tap: _Tap, server: Server, problems: list[Problem]) -> None:
-        async def send_async(target: ServerSpec, raw_name: str, arguments: dict[str, Any],
-                             utility: str | None) -> CallOutcome:
-            notes: list[str] = []
-            response: dict[str, Any] | None = None
-            ok, reason, call_elapsed = False, None, None
-            with anyio.move_on_after(call_timeout) as scope:
-                try:
-                    response, ok, reason, call_elapsed = await _call_in_session(
-                        client, tap, target, raw_name, arguments, utility, notes)
-                except Exception as exc:  # noqa: BLE001 - the connection went away mid-call
-                    reason = describe_failure(exc, target, tap)
-            if scope.cancelled_caught and response is None:
-                reason = f"no answer within {call_timeout:g} s while calling (timeout)"
-            reason = target.scrub(reason) if reason else None
-            response = _scrub_response(response, target, notes)
-            if response is None:
-                response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
-            return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
-                               elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
-                               notes=tuple(target.scrub(note) for note in notes))
-
         def send(target: ServerSpec, raw_name: str, arguments: dict[str, Any], utility: str | None) -> CallOutcome:
-            return anyio.from_thread.run(send_async, target, raw_name, arguments, utility)
+            return anyio.from_thread.run(_asend, client, tap, target, raw_name, arguments, utility, call_timeout,
+                                         start)
 
         dispatcher = LiveDispatcher({spec.name: spec}, timeout, connect_timeout, send=send)
         try:
@@ -1055,13 +1044,8 @@ async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, argu
             reason = describe_failure(exc, target, tap)
     if scope.cancelled_caught and response is None:
         reason = f"no answer within {call_timeout:g} s while calling (timeout)"
-    reason = target.scrub(reason) if reason else None
-    response = _scrub_response(response, target, notes)
-    if response is None:
-        response = {"error": f"could not call {raw_name!r} on server {target.name!r}: {reason}"}
-    return CallOutcome(server=target.name, tool=raw_name, arguments=arguments, response=response, ok=ok,
-                       elapsed=time.perf_counter() - start, call_elapsed=call_elapsed, reason=reason,
-                       notes=tuple(target.scrub(note) for note in notes))
+    return _call_outcome(target, raw_name, arguments, start, response=response, ok=ok, reason=reason,
+                         call_elapsed=call_elapsed, notes=notes)
 
 
 @dataclass
@@ -1323,10 +1307,8 @@ class LiveConnections:
         held = self._holder.held.get(spec.name)
 
         def closed() -> CallOutcome:
-            reason = f"the session with server {spec.name!r} is closed; connect again"
-            return CallOutcome(server=spec.name, tool=raw_name, arguments=arguments, ok=False,
-                               response={"error": f"could not call {raw_name!r} on server {spec.name!r}: {reason}"},
-                               elapsed=time.perf_counter() - start, reason=reason)
+            return _call_outcome(spec, raw_name, arguments, start,
+                                 reason=f"the session with server {spec.name!r} is closed; connect again")
 
         if held is None or self._holder.closed:
             return closed()
