@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import pytest
 import yaml
@@ -83,6 +88,66 @@ def mq() -> list[RegisteredTool]:
 @pytest.fixture(scope="session")
 def profile():
     return default_profile()
+
+
+# --- the app, started as a user starts it (browser tests) ------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port nobody listens on at ``host`` right now."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def streamlit_app(*, address: str = "127.0.0.1", port: int | None = None, url_host: str | None = None,
+                  log: Path | None = None, env: dict[str, str] | None = None,
+                  seconds: float = 60) -> Iterator[tuple[subprocess.Popen, str]]:
+    """``streamlit run app.py`` (headless, from the repository root) listening on ``address``;
+    yields ``(process, url)`` once ``/_stcore/health`` answers, with the URL on ``url_host``
+    (default: ``address``), and stops the app afterwards. The app's terminal output goes to
+    ``log`` (else it is discarded)."""
+    port = port or free_port(address)
+    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
+    out = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([streamlit, "run", str(ROOT / "app.py"), "--server.headless", "true",
+                             "--server.address", address, "--server.port", str(port),
+                             "--browser.gatherUsageStats", "false"],
+                            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+    url = f"http://{url_host or address}:{port}"
+    try:
+        deadline = time.time() + seconds
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with status {proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError(f"streamlit did not start within {seconds:g} s") from None
+                time.sleep(0.3)
+        yield proc, url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if log is not None:
+            out.close()
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    """The URL of ``streamlit run app.py`` on 127.0.0.1, one app per test module."""
+    with streamlit_app() as (_, url):
+        yield url
 
 
 # --- CLI -----------------------------------------------------------------------------------

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from test_security_app import PY, ROOT, free_port, non_loopback_ipv4, stop, wait_healthy
+from conftest import streamlit_app
+from test_security_app import PY, ROOT, non_loopback_ipv4
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -69,18 +67,11 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address to reach the app through")
     marker = tmp_path / "marker"
-    port = free_port("0.0.0.0")
-    log = tmp_path / "streamlit.log"
+    log = tmp_path / "streamlit.log"  # the terminal's text, to read the token from
     env = {k: v for k, v in os.environ.items() if k != "TOOLSEARCH_APP_TOKEN"}
-    streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
-    with open(log, "wb") as out:  # the terminal's text, to read the token from
-        proc = subprocess.Popen([streamlit, "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-                                 "--server.address", "0.0.0.0"], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                env=env)
-    url = f"http://{address}:{port}"
     ARTIFACTS.mkdir(exist_ok=True)
-    try:
-        wait_healthy(url, proc)
+    with streamlit_app(address="0.0.0.0", url_host=address, log=log, env=env) as (_, url):
+        port = int(url.rsplit(":", 1)[1])
         with playwright_api.sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
                 "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -119,5 +110,3 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
                 time.sleep(0.2)
             assert marker.exists()
             browser.close()
-    finally:
-        stop(proc)
