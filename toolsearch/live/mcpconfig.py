@@ -29,6 +29,7 @@ failure. Only a file that cannot be read or parsed, or whose top level has no se
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -258,7 +259,7 @@ def secret_list(values: Iterable[str]) -> list[str]:
     for value in values:
         if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
             continue
-        out.update(encoded_forms(value))
+        out.update(_encoded_forms(value))
     return sorted(out, key=len, reverse=True)
 
 
@@ -267,6 +268,17 @@ _BASE64_PIECE_MIN_CHARS = 8
 
 
 def encoded_forms(value: str) -> set[str]:
+    """``value`` and the obvious encodings of it a server might print instead (see
+    :func:`_encoded_forms`, which this copies from its cache).
+
+    Returns:
+        a set of strings (``value`` itself included).
+    """
+    return set(_encoded_forms(value))
+
+
+@functools.lru_cache(maxsize=1024)
+def _encoded_forms(value: str) -> frozenset[str]:
     """``value`` and the obvious encodings of it a server might print instead.
 
     * percent-encoding (``quote`` and ``quote_plus`` with nothing safe), escapes upper and lower case;
@@ -276,8 +288,7 @@ def encoded_forms(value: str) -> set[str]:
       base64-encoded text (e.g. ``Authorization: Bearer <value>`` encoded as a whole) at any of
       the three byte alignments (kept only from :data:`_BASE64_PIECE_MIN_CHARS` characters).
 
-    Returns:
-        a set of strings (``value`` itself included).
+    Scrubbing asks for these for every string a server sends, so they are computed once per value.
     """
     import base64  # noqa: PLC0415
     import binascii  # noqa: PLC0415
@@ -304,7 +315,7 @@ def encoded_forms(value: str) -> set[str]:
             out.update({urlsafe, urlsafe.rstrip("=")})
         if len(piece) >= _BASE64_PIECE_MIN_CHARS:
             out.update({piece, piece.translate(str.maketrans("+/", "-_"))})
-    return {form for form in out if form}
+    return frozenset(form for form in out if form)
 
 
 def _url_secrets(url: str) -> list[str]:
