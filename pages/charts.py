@@ -454,14 +454,23 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
     y_hover = "threshold_pct %{customdata[6]}" if by_pct else "listing_max_tokens %{customdata[6]} tokens"
     fig = go.Figure(go.Heatmap(
         z=z, x=_log_edges(contexts), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
-        text=text, texttemplate="%{text}", textfont=dict(size=11), customdata=custom,
-        xgap=1, ygap=1,
+        customdata=custom, xgap=1, ygap=1,
         colorbar=dict(title=dict(text="listing form"), tickvals=list(range(n)), ticktext=list(FORMS),
                       thickness=16, len=0.9),
         hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
                        "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
                        "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
                        "<br>listing %{customdata[1]:,} tokens<extra></extra>"),
+    ))
+    # Cell labels as a text trace: a heatmap's text takes one color for every cell, and plotly's
+    # automatic choice puts white on green and pink (about 3:1). Here each label is black or white,
+    # whichever reaches WCAG AA (4.5:1) on its cell's fill.
+    labels = [(ctx, y, text[i][j], palette.text_on(STATE_COLORS[text[i][j]]))
+              for i, y in enumerate(ys) for j, ctx in enumerate(contexts) if text[i][j]]
+    fig.add_trace(go.Scatter(
+        x=[c for c, _, _, _ in labels], y=[y for _, y, _, _ in labels], mode="text", showlegend=False,
+        text=[t for _, _, t, _ in labels], textposition="middle center", hoverinfo="skip", name="cell labels",
+        textfont=dict(size=11, color=[color for _, _, _, color in labels]),
     ))
     if current and current[0] and ys:
         fig.add_trace(go.Scatter(

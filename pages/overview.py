@@ -4,13 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from pages import common, signals
+from toolsearch.analysis.wording import counted
 
 v = common.view()
 st.title("Overview")
 if common.require_catalog(v):
     plan = v.plan
     ins = v.inspector
-    st.text(f"Catalog: {ins.catalog.name} · {len(ins.catalog.servers)} servers · source: {v.source_label}")
+    st.text(f"Catalog: {ins.catalog.name} · {counted(len(ins.catalog.servers), 'server')} · source: {v.source_label}")
     common.tier_badge(plan)
     signals.tier2_banner(plan)
     signals.planning_tokenizer_note(plan.planning_tokenizer)

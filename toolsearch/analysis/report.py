@@ -27,6 +27,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, dump_config_block
 from ..engine.inspector import Inspector
 from .invisible import reveal_html
+from .wording import counted, severity_counts
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
                     recommend)
@@ -144,7 +145,8 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
         ("catalog", inspector.catalog.name),
         ("source", source_label or ", ".join(inspector.catalog.sources) or "—"),
         *([("session scope", f"{inspector.scope.describe()} ({len(inspector.registration.tools):,} of "
-                             f"{len(inspector.full_registration.tools):,} tools)")] if inspector.scope is not None else []),
+                             f"{counted(len(inspector.full_registration.tools), 'tool')})")]
+          if inspector.scope is not None else []),
         ("servers", f"{len(plan.servers):,}"),
         ("tools (registered)", f"{len(inspector.registration.tools):,}"),
         ("deferred tools", f"{plan.deferred_count:,}"),
@@ -319,7 +321,7 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
     if report is None:
         return '<p class="muted">Not computed.</p>'
     counts = report.counts()
-    summary = " · ".join(f"{n:,} {sev}" for sev, n in counts.items())
+    summary = severity_counts(counts)
     if not report.findings:
         return f"<p>No findings ({esc(summary)}).</p>"
     shown = report.findings[:limit]
@@ -333,7 +335,7 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
                    [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
                    cell_style=style) + more
     opened = " open" if len(report.findings) <= 20 else ""
-    return (f"<p>{esc(summary)}.</p><details{opened}><summary>{len(report.findings):,} findings</summary>"
+    return (f"<p>{esc(summary)}.</p><details{opened}><summary>{counted(len(report.findings), 'finding')}</summary>"
             f"{table}</details>")
 
 
@@ -348,8 +350,8 @@ def _quality(evaluation: "Evaluation | None") -> str:
              share(v.metrics.mrr), share(v.metrics.abstention_accuracy), v.metrics.tasks)
             for v in evaluation.variants]
     head = (f"<p>Query file {esc(evaluation.query_file.name)} · "
-            f"{len(evaluation.query_file.tasks):,} tasks · limit {evaluation.limit} · "
-            f"{evaluation.deferred_count:,} deferred tools searched.</p>")
+            f"{counted(len(evaluation.query_file.tasks), 'task')} · limit {evaluation.limit} · "
+            f"{counted(evaluation.deferred_count, 'deferred tool')} searched.</p>")
     return head + _table(["variant", "recall@1", f"recall@{evaluation.k}", "recall@limit", "MRR",
                           "abstention accuracy", "tasks"], rows, numeric=(1, 2, 3, 4, 5, 6))
 
