@@ -41,6 +41,7 @@ if common.require_catalog(v):
         e3.metric("Saved per request", f"{saved:,}",
                   f"-{-saved:,} tokens: tool search costs more than every schema", delta_color="normal",
                   help="Negative: the bridge tools and listing are larger than the schemas they replace.")
+    st.caption(signals.ALL_SCHEMAS_CAPTION)
     signals.cost_verdict(plan)
     signals.context_overflow(plan, v.context_length)
 

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from pages import charts, common, palette
+from pages import charts, common, palette, signals
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.errors import ToolsearchError
@@ -321,6 +321,10 @@ st.caption("round trips (count): discovery turns before the task's first calls �
            "after its skill was read · tools shown up front (count): tool entries in front of the model before the "
            "first turn · callable up front (count): tools a call would succeed for before the first turn.")
 by_id = {r.strategy: r for r in results}
+if ALL_UPFRONT in by_id:  # the figure the Overview shows under a similar name, counted differently
+    same = source == SIDEBAR and settings.tool_tokens is None
+    st.caption(signals.all_upfront_note(by_id[ALL_UPFRONT].upfront_tokens, dict(by_id[ALL_UPFRONT].upfront_breakdown),
+                                        tk, v.plan.eager_tokens if same else None))
 if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     st.caption(f"Task tokens ({tk}): the prompt once the task's skills were read and its tools reached.")
     # Numbers without the unit (it is in the caption above); a wrapping row of content-wide metrics,
