@@ -210,6 +210,73 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
 
 #: Tokens each state puts in the listing, per server (``hidden`` and ``visible``: none).
 LISTED_KIND = {"full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+#: Narrowest plot area the stacked listing bar gets (px: the Costs page at a 1024-px window) and the
+#: width of one label character at the label size (px): a segment is labeled only where its label
+#: fits at that width, so no label is shrunk below :data:`LABEL_SIZE` or spills over a neighbor.
+PLOT_WIDTH_MIN = 600
+CHAR_PX = 7.0
+LABEL_SIZE = 12
+
+
+@dataclass(frozen=True)
+class ListingSegment:
+    """One segment of the stacked listing bar, left to right.
+
+    ``key`` is the segment's name in the chart and in the key table beneath it (``#3`` for the
+    server third in collapse order, ``header`` for the header and framing text); ``label`` is the
+    text drawn on the segment, ``""`` when the segment is too narrow (hover, and the key table,
+    name it then)."""
+
+    key: str
+    server: str
+    state: str
+    tokens: int
+    label: str
+
+
+def _segment_label(key: str, server: str, tokens: int, axis_max: float) -> str:
+    room = tokens / axis_max * PLOT_WIDTH_MIN - 6  # px inside the segment, less the text padding
+    for text in (f"{key} {server}", key):
+        if len(text) * CHAR_PX <= room:
+            return text
+    return ""
+
+
+def listing_segments(plan: Plan) -> tuple[list[ListingSegment], float, bool]:
+    """The stacked bar's segments in order, the x axis maximum (tokens) and whether nothing fits.
+
+    Servers come in RB §5.4 collapse order with the tokens their state puts in the listing (when
+    nothing fits: the summary lines the smallest listing would need), then the header and
+    framing text."""
+    servers = [s for s in server_order(plan) if s.collapse_rank is not None]
+    nothing_fits = plan.listing_form == "none" and bool(plan.steps)
+    blocks = []
+    for s in servers:
+        kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
+        blocks.append(getattr(s, kind) if kind else 0)
+    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
+    framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
+    total = sum(blocks) + framing
+    if nothing_fits:
+        total = max(total, min(step.tokens for step in plan.steps))
+    axis_max = max(total, plan.budget, 1) * 1.08
+    segments = [ListingSegment(f"#{s.collapse_rank}", s.name, s.state, tokens,
+                               _segment_label(f"#{s.collapse_rank}", reveal(s.name), tokens, axis_max))
+                for s, tokens in zip(servers, blocks)]
+    if framing:
+        segments.append(ListingSegment("header", "", "", framing, ""))
+    return segments, axis_max, nothing_fits
+
+
+def listing_key_rows(plan: Plan) -> list[dict]:
+    """The key beneath the stacked bar: one row per segment, left to right, so a reader can name
+    every segment, however narrow, without hovering."""
+    segments, _, nothing_fits = listing_segments(plan)
+    budget = max(plan.budget, 1)
+    return [{"segment": seg.key, "server": reveal(seg.server) if seg.server else "header and framing text", "state": seg.state or "—",
+             ("summary line needed (tokens)" if nothing_fits else "in the listing (tokens)"): seg.tokens,
+             "share of the budget": f"{100 * seg.tokens / budget:.1f}%",
+             "label on the bar": seg.label or "— (too narrow: see this row)"} for seg in segments]
 
 
 def listing_budget_figure(plan: Plan) -> go.Figure:
@@ -219,36 +286,35 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
         plan: a plan whose display tokenizer is its planning tokenizer (so the server blocks and
             the budget are in the same units).
 
-    Segments are the listed servers in RB §5.4 collapse order (rank 1, the first to collapse,
-    on the left), each as long as the block its state puts in the listing and colored by that
-    state; the header and framing text is the last, white segment. The budget is a dashed line.
-    The cut is marked with a black line and a label: where collapse stopped (the servers left of
-    it were collapsed to summary lines), or, when nothing fits, the smallest listing tried.
+    Segments (:func:`listing_segments`) are the listed servers in RB §5.4 collapse order (rank 1,
+    the first to collapse, on the left), each as long as the block its state puts in the listing
+    and colored by that state; the header and framing text is the last, white segment. Each
+    segment is labeled ``#rank server`` or ``#rank`` where that fits at the narrowest plot width,
+    in black or white by the fill's contrast; a narrower one has hover text and its row in
+    :func:`listing_key_rows`. The budget is a dashed line. The cut is marked with a black line and
+    a label: where collapse stopped (the servers left of it were collapsed to summary lines), or,
+    when nothing fits, the smallest listing tried.
     """
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
+    segments, axis_max, nothing_fits = listing_segments(plan)
     fig = _Fig()
-    blocks = []
-    nothing_fits = plan.listing_form == "none" and bool(plan.steps)
-    for s in servers:
-        kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
-        blocks.append(getattr(s, kind) if kind else 0)
-    for s, tokens in zip(servers, blocks):
+    blocks = [seg.tokens for seg in segments[:len(servers)]]
+    for s, seg in zip(servers, segments):
         color = STATE_COLORS.get(s.state, "#616161")
         fig.add_bar(
-            orientation="h", y=["listing"], x=[tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
+            orientation="h", y=["listing"], x=[seg.tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
             # Nothing fits: the segments are the summary lines the smallest listing would need, hatched.
             marker=dict(color=color, line=dict(color="#ffffff", width=1),
                         pattern=dict(shape="/" if nothing_fits else "", fgcolor="#4D4D4D")),
-            text=[f"{esc(s.name)}"], textposition="inside", insidetextanchor="middle",
-            textfont=dict(color=palette.text_on(color)),
+            text=[esc(seg.label)], textposition="inside", insidetextanchor="middle",
+            textfont=dict(color=palette.text_on(color), size=LABEL_SIZE),
             customdata=[[s.collapse_rank, esc(s.name), s.state, s.names_tokens, s.summary_tokens]],
             hovertemplate=("<b>#%{customdata[0]} %{customdata[1]}</b> · state %{customdata[2]}<br>"
                            + ("its summary line would need %{x:,} tokens" if nothing_fits else
                               "in the listing: %{x:,} tokens")
                            + "<br>names block %{customdata[3]:,} · "
                            "summary line %{customdata[4]:,} tokens<extra></extra>"))
-    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
-    framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
+    framing = segments[-1].tokens if len(segments) > len(servers) else 0
     if framing:
         fig.add_bar(orientation="h", y=["listing"], x=[framing], name="header and framing", showlegend=False,
                     marker=dict(color="#ffffff", line=dict(color="#4D4D4D", width=1)),
@@ -260,13 +326,11 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
                     name=f"budget {plan.budget:,} tokens")
     fig.add_vline(x=plan.budget, line=BUDGET_LINE)
     collapsed = [s for s in servers if s.state == "summary"]
-    total = sum(blocks) + framing
     if plan.listing_form == "none" and plan.steps:
         smallest = min(step.tokens for step in plan.steps)
         fig.add_vline(x=smallest, line=dict(color="#000000", width=3))
         cut_text = (f"nothing fits: the smallest listing tried (every server as its summary line, hatched) "
                     f"needs {smallest:,} tokens")
-        total = max(total, smallest)
     elif collapsed:
         cut_at = sum(b for s, b in zip(servers, blocks) if s.state == "summary")
         fig.add_vline(x=cut_at, line=dict(color="#000000", width=3))
@@ -282,8 +346,9 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     fig.update_layout(
         barmode="stack", font=FONT, height=230, margin=dict(t=60, b=10, l=10, r=10), hoverlabel=dict(align="left"),
         legend=dict(orientation="h", yanchor="top", y=-0.45, x=0, title_text="state:"),
-        xaxis=dict(title=f"tokens ({plan.planning_tokenizer})", tickformat=",",
-                   range=[0, max(total, plan.budget, 1) * 1.08]),
+        # A label that would still not fit is hidden, never shrunk below the label size.
+        uniformtext=dict(minsize=LABEL_SIZE, mode="hide"),
+        xaxis=dict(title=f"tokens ({plan.planning_tokenizer})", tickformat=",", range=[0, axis_max]),
         yaxis=dict(showticklabels=False),
     )
     return fig.build()
