@@ -475,9 +475,23 @@ def _log_edges(values: Sequence[float]) -> list[float]:
     return [values[0] ** 2 / mids[0], *mids, values[-1] ** 2 / mids[-1]]
 
 
+def column_position(context_length: int, contexts: Sequence[int]) -> float:
+    """Where ``context_length`` (tokens) falls on the heat map's evenly spaced columns: the column
+    index of a grid length, in between by log interpolation, and past either end by the spacing of
+    the two outer columns. ``contexts`` ascending, at least one."""
+    if len(contexts) == 1:
+        return 0.0
+    logs = [math.log(c) for c in contexts]
+    x = math.log(context_length)
+    j = max(0, min(len(logs) - 2, sum(1 for v in logs[1:-1] if v <= x)))
+    return j + (x - logs[j]) / (logs[j + 1] - logs[j])
+
+
 def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None,
                  y_axis: str = "threshold_pct") -> go.Figure:
-    """Listing form over context length × ``y_axis`` (both log axes), as a heatmap.
+    """Listing form over context length × ``y_axis``, as a heatmap: one evenly spaced column per
+    context length (so close lengths such as 100K and 128K get columns as wide as the others and
+    their labels do not collide), rows on a log axis.
 
     Args:
         rows: :class:`toolsearch.analysis.sweep.SweepRow` or :class:`toolsearch.analysis.sweep.GridPoint` items for
@@ -518,10 +532,11 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         colorscale += [[i / n, STATE_COLORS[form]], [(i + 1) / n, STATE_COLORS[form]]]
     y_hover = "threshold_pct %{customdata[6]}" if by_pct else "listing_max_tokens %{customdata[6]} tokens"
     fig = go.Figure(go.Heatmap(
-        z=z, x=_log_edges(contexts), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
+        z=z, x=list(range(len(contexts))), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
         customdata=custom, xgap=1, ygap=1,
-        colorbar=dict(title=dict(text="listing form"), tickvals=list(range(n)), ticktext=list(FORMS),
-                      thickness=16, len=0.9),
+        # The key under the chart, not beside it: the columns keep the width for their labels.
+        colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=list(FORMS),
+                      orientation="h", thickness=14, len=0.7, x=0, xanchor="left", y=-0.2, yanchor="top"),
         hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
                        "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
                        "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
@@ -530,16 +545,23 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
     # Cell labels as a text trace: a heatmap's text takes one color for every cell, and plotly's
     # automatic choice puts white on green and pink (about 3:1). Here each label is black or white,
     # whichever reaches WCAG AA (4.5:1) on its cell's fill.
-    labels = [(ctx, y, text[i][j], palette.text_on(STATE_COLORS[text[i][j]]))
-              for i, y in enumerate(ys) for j, ctx in enumerate(contexts) if text[i][j]]
+    # Each label at its cell's center (rows on a log axis: the geometric mean of the row's edges).
+    ye = _log_edges(ys)
+    labels = [(j, (ye[i] * ye[i + 1]) ** 0.5, text[i][j],
+               palette.text_on(STATE_COLORS[text[i][j]]))
+              for i in range(len(ys)) for j in range(len(contexts)) if text[i][j]]
     fig.add_trace(go.Scatter(
         x=[c for c, _, _, _ in labels], y=[y for _, y, _, _ in labels], mode="text", showlegend=False,
         text=[t for _, _, t, _ in labels], textposition="middle center", hoverinfo="skip", name="cell labels",
-        textfont=dict(size=11, color=[color for _, _, _, color in labels]),
+        textfont=dict(size=10, color=[color for _, _, _, color in labels]),
     ))
+    x_range = [-0.5, len(contexts) - 0.5]
     if current and current[0] and ys:
+        ring_x = column_position(current[0], contexts)
+        x_range = [min(x_range[0], ring_x - 0.5), max(x_range[1], ring_x + 0.5)]  # a ring off the grid stays in view
         fig.add_trace(go.Scatter(
-            x=[current[0]], y=[current[1] if current[1] > 0 else ys[0]], mode="markers", showlegend=False,
+            x=[ring_x], y=[current[1] if current[1] > 0 else ys[0]], mode="markers",
+            showlegend=False,
             marker=dict(symbol="circle-open", size=24, color="black", line=dict(width=3)),
             hovertemplate=f"sidebar setting: {current[0]:,} tokens, {ylabel(current[1])}<extra></extra>",
         ))
@@ -552,10 +574,11 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         title = f"at threshold_pct {pct:g}%" if pct is not None else None
         y_title = "listing_max_tokens (tokens, log scale)"
     fig.update_layout(
-        font=FONT, height=470, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+        font=FONT, height=540, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
         title=dict(text=title, font=dict(size=13)),
-        xaxis=dict(type="log", title="context length (tokens, log scale)", tickvals=contexts,
-                   ticktext=[context_label(c) for c in contexts], showgrid=False, zeroline=False),
+        xaxis=dict(title="context length (tokens; one column per length)", tickvals=list(range(len(contexts))),
+                   ticktext=[context_label(c) for c in contexts], range=x_range,
+                   showgrid=False, zeroline=False),
         yaxis=dict(type="log", title=y_title, tickvals=ys,
                    ticktext=[ylabel(v) for v in ys], showgrid=False, zeroline=False),
     )

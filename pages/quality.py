@@ -96,24 +96,36 @@ def share_columns(ev: Evaluation) -> tuple[str, ...]:
     return (*METRIC_COLUMNS, f"query recall@{ev.k}", "nonsense queries empty")
 
 
-def metrics_figure(ev: Evaluation) -> go.Figure:
-    """Grouped bars: one group per metric, one bar per variant, values as percentages.
+#: Height of one bar's slot in the metrics chart (px): room for a 10-px label beside every bar.
+BAR_SLOT_PX = 16
 
-    Each bar is labeled with its value (``83.33%``, the format of the table beside it), written
-    upright above the bar, so labels of neighboring bars never overlap however many variants are
-    compared."""
+
+def metrics_figure(ev: Evaluation) -> go.Figure:
+    """Grouped horizontal bars: one group per metric (top to bottom in table order), one bar per
+    variant, values as percentages.
+
+    Each bar is labeled with its value (``83.33%``, the format of the table above it) just past its
+    end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never overlap
+    however many variants are compared."""
     fig = go.Figure()
+    metrics = list(METRIC_COLUMNS)
     for i, variant in enumerate(ev.variants):
         m = variant.metrics
         values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
         name = html.escape(variant.name)
-        fig.add_bar(name=name, x=list(METRIC_COLUMNS), y=values, marker_color=variant_color(variant.name, i),
-                    text=[percent(x) for x in values], textposition="outside", textangle=-90, cliponaxis=False,
-                    textfont=dict(size=11), hovertemplate=f"<b>{name}</b><br>%{{x}}: %{{y:{PERCENT}}}<extra></extra>")
-    fig.update_layout(barmode="group", height=420, margin=dict(t=40, b=10, l=10, r=10), bargap=0.2,
-                      font=dict(family="Source Sans Pro, sans-serif", size=13), uniformtext=dict(minsize=9),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="variant:"),
-                      yaxis=dict(range=[0, 1.35], title="share (%)", tickformat=PERCENT, tickvals=[0, 0.25, 0.5, 0.75, 1]))
+        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=variant_color(variant.name, i),
+                    text=[percent(x) for x in values], textposition="outside", cliponaxis=False,
+                    constraintext="none", textfont=dict(size=10),
+                    hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{x:{PERCENT}}}<extra></extra>")
+    bars = len(metrics) * max(1, len(ev.variants))
+    fig.update_layout(barmode="group", height=130 + BAR_SLOT_PX * bars, margin=dict(t=40, b=10, l=10, r=10),
+                      bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
+                                  traceorder="normal"),
+                      xaxis=dict(range=[0, 1.16], title="share (%)", tickformat=PERCENT,
+                                 tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                      # the first metric at the top
+                      yaxis=dict(categoryorder="array", categoryarray=list(reversed(metrics)), automargin=True))
     return fig
 
 

@@ -68,7 +68,8 @@ def check_heatmap_text(figure: dict) -> set[str]:
     label = labels[0]
     at_point = {(x, y): (text, color) for x, y, text, color in
                 zip(label["x"], label["y"], label["text"], label["textfont"]["color"])}
-    edges_x, edges_y = heat["x"], heat["y"]
+    columns, edges_y = heat["x"], heat["y"]
+    assert columns == list(range(len(columns)))  # evenly spaced columns: close lengths do not crowd
     used = set()
     cells = 0
     for i, row in enumerate(heat["z"]):
@@ -77,7 +78,7 @@ def check_heatmap_text(figure: dict) -> set[str]:
                 continue
             cells += 1
             # the label sits inside its cell
-            (x, y), = [(x, y) for (x, y) in at_point if edges_x[j] < x < edges_x[j + 1] and edges_y[i] < y < edges_y[i + 1]]
+            (x, y), = [(x, y) for (x, y) in at_point if x == j and edges_y[i] < y < edges_y[i + 1]]
             text, color = at_point[(x, y)]
             fill = heat["colorscale"][2 * z][1]  # two stops per form: [i/n, c], [(i+1)/n, c]
             assert text == FORMS[z]
@@ -216,11 +217,15 @@ def test_overview_and_strategies_say_what_each_up_front_figure_counts():
 def test_quality_chart_and_table_use_one_percent_format():
     at = open_page("pages/quality.py", catalog="team-workspace")
     chart = [f for f in figures(at) if f["data"] and f["data"][0]["type"] == "bar"][0]
-    assert chart["layout"]["yaxis"]["tickformat"] == ".2%"
+    assert chart["layout"]["xaxis"]["tickformat"] == ".2%"
+    bars = sum(len(trace["x"]) for trace in chart["data"])
+    # horizontal bars, each label past its bar's end in a slot of its own (16 px for 10-px text)
+    assert chart["layout"]["height"] >= 130 + 16 * bars
     for trace in chart["data"]:
-        assert trace["textangle"] == -90 and trace["textposition"] == "outside"  # upright: never side by side
-        assert "%{y:.2%}" in trace["hovertemplate"]
-        for value, text in zip(trace["y"], trace["text"]):
+        assert trace["orientation"] == "h" and trace["textposition"] == "outside"
+        assert trace["textfont"]["size"] <= 10 and trace["constraintext"] == "none"
+        assert "%{x:.2%}" in trace["hovertemplate"]
+        for value, text in zip(trace["x"], trace["text"]):
             if value is None:
                 assert text == ""
             else:

@@ -663,7 +663,7 @@ def test_page_tables_equal_the_engine(samples):
     assert list(misses["why"]) == [m.detail for m in ev.variant("reference").misses]
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [trace["name"] for trace in chart["data"]] == list(DEFAULT_VARIANTS)
-    assert chart["data"][0]["y"] == [ev.variants[0].metrics.recall_at_1, ev.variants[0].metrics.recall_at_k,
+    assert chart["data"][0]["x"] == [ev.variants[0].metrics.recall_at_1, ev.variants[0].metrics.recall_at_k,
                                      ev.variants[0].metrics.recall_at_limit, ev.variants[0].metrics.mrr,
                                      ev.variants[0].metrics.abstention_rate, ev.variants[0].metrics.abstention_accuracy]
     report = lint(ins, parse_config({}))
