@@ -276,7 +276,8 @@ def listing_key_rows(plan: Plan) -> list[dict]:
     return [{"segment": seg.key, "server": reveal(seg.server) if seg.server else "header and framing text", "state": seg.state or "—",
              ("summary line needed (tokens)" if nothing_fits else "in the listing (tokens)"): seg.tokens,
              "share of the budget": f"{100 * seg.tokens / budget:.1f}%",
-             "label on the bar": seg.label or "— (too narrow: see this row)"} for seg in segments]
+             "label on the bar": seg.label or ("— (the white segment at the end)" if seg.key == "header"
+                                               else "— (too narrow: see this row)")} for seg in segments]
 
 
 def listing_budget_figure(plan: Plan) -> go.Figure:

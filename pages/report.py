@@ -127,8 +127,9 @@ if common.require_catalog(v):
                 except ToolsearchError as exc:
                     st.error(f"Disclosure strategies left out: {common.md_escape(exc)}", icon=":material/error:")
             status.update(label="Drawing the charts…")
+            listing_title = f"The listing against the budget ({plan.planning_tokenizer})"
             figures = charts.figures_html({
-                f"The listing against the budget ({plan.planning_tokenizer})": charts.listing_budget_figure(v.planning_plan),
+                listing_title: charts.listing_budget_figure(v.planning_plan),
                 f"Per-server costs ({plan.display_tokenizer}, log scale)": charts.costs_figure(plan),
             }) if plan.activated and plan.deferred_count else charts.figures_html({
                 f"Per-server costs ({plan.display_tokenizer}, log scale)": charts.costs_figure(plan)})
@@ -139,7 +140,8 @@ if common.require_catalog(v):
                 fingerprint=catalog_key(ins.catalog), search=search, lint_report=lint_report,
                 evaluation=evaluation, strategies=strategies["results"] if strategies else None,
                 strategies_label=strategies["label"] if strategies else None,
-                severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS)
+                severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
+                figure_keys={listing_title: charts.listing_key_rows(v.planning_plan)})
             st.session_state["report_signature"] = signature
             status.update(label="Report built", state="complete")
 

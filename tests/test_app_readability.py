@@ -256,7 +256,7 @@ def test_listing_bar_segments_are_labeled_or_keyed(query):
         tokens = bar["x"][0]
         assert int(str(row.iloc[3]).replace(",", "")) == tokens
         if bar["name"] == "header and framing":
-            assert row["segment"] == "header"
+            assert row["segment"] == "header" and row["label on the bar"] == "— (the white segment at the end)"
             continue
         assert bar["name"].startswith(row["segment"] + " ") and bar["name"].endswith(row["server"])
         text = bar["text"][0]
@@ -304,3 +304,20 @@ def test_cli_lint_summary_reads_right():
     first = result.stdout.splitlines()[0]
     assert re.search(r"; \d+ errors?, \d+ warnings?, \d+ info notes?$", first), first
     assert ", 0 error," not in first and " 1 warnings" not in first
+
+
+@needs_samples
+def test_report_lists_every_listing_bar_segment_under_the_chart():
+    at = open_page("pages/report.py", {"ctx": "200K"}, catalog="team-workspace")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    html_text = at.session_state["report_html"]
+    title = "<h2>The listing against the budget (chars4)</h2>"
+    section = html_text[html_text.index(title):html_text.index("<h2>", html_text.index(title) + 5)]
+    plan = inspector().plan(parse_config({}), 200_000)
+    rows = charts.listing_key_rows(plan)
+    assert "Key: every part of the chart, in order." in section
+    assert section.count("<tr>") == 1 + len(rows)
+    for row in rows:
+        assert f"<td>{row['segment']}</td><td>{row['server']}</td>" in section
+    assert any(r["label on the bar"].startswith("— (too narrow") for r in rows)  # the slivers are named here

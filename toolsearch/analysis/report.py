@@ -132,6 +132,21 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterab
     return "\n".join(out)
 
 
+def _key(rows: Sequence[Mapping[str, Any]] | None, colors: Mapping[str, str]) -> str:
+    """The key table under a figure (see ``figure_keys`` of :func:`build_report`)."""
+    if not rows:
+        return ""
+    header = list(rows[0])
+    state = header.index("state") if "state" in header else None
+
+    def style(r: int, c: int, value: Any) -> str:
+        return f"{_filled(colors[value])};font-weight:600" if c == state and value in colors else ""
+
+    numeric = [i for i, h in enumerate(header) if isinstance(rows[0][h], int) and not isinstance(rows[0][h], bool)]
+    return ('<p class="muted">Key: every part of the chart, in order.</p>'
+            + _table(header, [[row.get(h) for h in header] for row in rows], numeric=numeric, cell_style=style))
+
+
 def _color(colors: Mapping[str, str], key: str) -> str:
     return colors.get(key, "#57606a")
 
@@ -380,7 +395,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  search: Mapping[str, Any] | None = None, lint_report: "LintReport | None" = None,
                  evaluation: "Evaluation | None" = None, strategies: "Sequence[StrategyResult] | None" = None,
                  strategies_label: str | None = None, severity_colors: Mapping[str, str] | None = None,
-                 strategy_colors: Mapping[str, str] | None = None) -> str:
+                 strategy_colors: Mapping[str, str] | None = None,
+                 figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -403,6 +419,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         lint_report, evaluation, strategies: results computed for the same catalog and settings
             (``strategies_label`` names the catalog and task they are for); ``severity_colors``
             and ``strategy_colors`` fill their first column. ``None``: "not computed".
+        figure_keys: ``{figure title: rows}``: a key table printed under that figure (each row a
+            mapping column → value, every cell escaped; a ``state`` column is filled with its
+            ``state_colors``), so a reader can name every part of the chart without hovering.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -422,8 +441,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
          _grid(inspector, config, tokenizer, colors, context_lengths, threshold_pcts)),
         ("Settings that reach each form", _goals(inspector, config, context_length, tokenizer)),
     ]
+    keys = dict(figure_keys or {})
     for title, fragment in (figures or {}).items():
-        sections.append((title, f'<div class="figure">{fragment}</div>'))
+        sections.append((title, f'<div class="figure">{fragment}</div>' + _key(keys.get(title), colors)))
     sections += [
         ("Search (tool_search responses)", _search(search)),
         ("Search quality", _quality(evaluation)),
