@@ -4,7 +4,8 @@ The HTML is built by :func:`toolsearch.analysis.report.build_report`; this page 
 (from ``pages.charts``), the results computed for the same catalog and settings (search, search
 quality, lint and the disclosure strategies), shows the report as it renders and offers the
 download. The strategies are the Strategies page's last results in this session, or else computed
-here with that page's defaults (the sample skills; the sample task on the team-workspace catalog). Catalog text inside the report is escaped by the builder.
+here with that page's defaults (the sample skills; the sample task on the team-workspace catalog).
+Catalog text inside the report is escaped by the builder.
 """
 
 from datetime import datetime, timezone
@@ -20,6 +21,7 @@ from toolsearch.live.client import catalog_key
 from toolsearch.analysis.report import build_report
 from toolsearch.analysis.skills import SkillSet, load_skills
 from toolsearch.analysis.strategies import StrategyModel, StrategySettings, Task, load_events, task_summary
+from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
@@ -61,7 +63,7 @@ def default_strategies(key: tuple, _inspector: Inspector, catalog: str, source_l
     settings = StrategySettings(tokenizer=display_tokenizer, config=config, context_length=context_length,
                                 planning_tokenizer=planning_tokenizer)
     results = StrategyModel(_inspector, skills, settings).results(task)
-    what = f"{len(skills.names)} sample skills" if skills.names else "no skills"
+    what = counted(len(skills.names), "sample skill") if skills.names else "no skills"
     return {"label": f"{source_label}: {what}, {task_summary(task)}, tokens in {display_tokenizer} "
                      "(the Strategies page's defaults)", "results": results}
 
