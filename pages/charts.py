@@ -210,6 +210,74 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
 
 #: Tokens each state puts in the listing, per server (``hidden`` and ``visible``: none).
 LISTED_KIND = {"full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
+#: Narrowest plot area the stacked listing bar gets (px: the Costs page at a 1024-px window) and the
+#: width of one label character at the label size (px): a segment is labeled only where its label
+#: fits at that width, so no label is shrunk below :data:`LABEL_SIZE` or spills over a neighbor.
+PLOT_WIDTH_MIN = 600
+CHAR_PX = 7.0
+LABEL_SIZE = 12
+
+
+@dataclass(frozen=True)
+class ListingSegment:
+    """One segment of the stacked listing bar, left to right.
+
+    ``key`` is the segment's name in the chart and in the key table beneath it (``#3`` for the
+    server third in collapse order, ``header`` for the header and framing text); ``label`` is the
+    text drawn on the segment, ``""`` when the segment is too narrow (hover, and the key table,
+    name it then)."""
+
+    key: str
+    server: str
+    state: str
+    tokens: int
+    label: str
+
+
+def _segment_label(key: str, server: str, tokens: int, axis_max: float) -> str:
+    room = tokens / axis_max * PLOT_WIDTH_MIN - 6  # px inside the segment, less the text padding
+    for text in (f"{key} {server}", key):
+        if len(text) * CHAR_PX <= room:
+            return text
+    return ""
+
+
+def listing_segments(plan: Plan) -> tuple[list[ListingSegment], float, bool]:
+    """The stacked bar's segments in order, the x axis maximum (tokens) and whether nothing fits.
+
+    Servers come in RB §5.4 collapse order with the tokens their state puts in the listing (when
+    nothing fits: the summary lines the smallest listing would need), then the header and
+    framing text."""
+    servers = [s for s in server_order(plan) if s.collapse_rank is not None]
+    nothing_fits = plan.listing_form == "none" and bool(plan.steps)
+    blocks = []
+    for s in servers:
+        kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
+        blocks.append(getattr(s, kind) if kind else 0)
+    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
+    framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
+    total = sum(blocks) + framing
+    if nothing_fits:
+        total = max(total, min(step.tokens for step in plan.steps))
+    axis_max = max(total, plan.budget, 1) * 1.08
+    segments = [ListingSegment(f"#{s.collapse_rank}", s.name, s.state, tokens,
+                               _segment_label(f"#{s.collapse_rank}", reveal(s.name), tokens, axis_max))
+                for s, tokens in zip(servers, blocks)]
+    if framing:
+        segments.append(ListingSegment("header", "", "", framing, ""))
+    return segments, axis_max, nothing_fits
+
+
+def listing_key_rows(plan: Plan) -> list[dict]:
+    """The key beneath the stacked bar: one row per segment, left to right, so a reader can name
+    every segment, however narrow, without hovering."""
+    segments, _, nothing_fits = listing_segments(plan)
+    budget = max(plan.budget, 1)
+    return [{"segment": seg.key, "server": reveal(seg.server) if seg.server else "header and framing text", "state": seg.state or "—",
+             ("summary line needed (tokens)" if nothing_fits else "in the listing (tokens)"): seg.tokens,
+             "share of the budget": f"{100 * seg.tokens / budget:.1f}%",
+             "label on the bar": seg.label or ("— (the white segment at the end)" if seg.key == "header"
+                                               else "— (too narrow: see this row)")} for seg in segments]
 
 
 def listing_budget_figure(plan: Plan) -> go.Figure:
@@ -219,36 +287,35 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
         plan: a plan whose display tokenizer is its planning tokenizer (so the server blocks and
             the budget are in the same units).
 
-    Segments are the listed servers in RB §5.4 collapse order (rank 1, the first to collapse,
-    on the left), each as long as the block its state puts in the listing and colored by that
-    state; the header and framing text is the last, white segment. The budget is a dashed line.
-    The cut is marked with a black line and a label: where collapse stopped (the servers left of
-    it were collapsed to summary lines), or, when nothing fits, the smallest listing tried.
+    Segments (:func:`listing_segments`) are the listed servers in RB §5.4 collapse order (rank 1,
+    the first to collapse, on the left), each as long as the block its state puts in the listing
+    and colored by that state; the header and framing text is the last, white segment. Each
+    segment is labeled ``#rank server`` or ``#rank`` where that fits at the narrowest plot width,
+    in black or white by the fill's contrast; a narrower one has hover text and its row in
+    :func:`listing_key_rows`. The budget is a dashed line. The cut is marked with a black line and
+    a label: where collapse stopped (the servers left of it were collapsed to summary lines), or,
+    when nothing fits, the smallest listing tried.
     """
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
+    segments, axis_max, nothing_fits = listing_segments(plan)
     fig = _Fig()
-    blocks = []
-    nothing_fits = plan.listing_form == "none" and bool(plan.steps)
-    for s in servers:
-        kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
-        blocks.append(getattr(s, kind) if kind else 0)
-    for s, tokens in zip(servers, blocks):
+    blocks = [seg.tokens for seg in segments[:len(servers)]]
+    for s, seg in zip(servers, segments):
         color = STATE_COLORS.get(s.state, "#616161")
         fig.add_bar(
-            orientation="h", y=["listing"], x=[tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
+            orientation="h", y=["listing"], x=[seg.tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
             # Nothing fits: the segments are the summary lines the smallest listing would need, hatched.
             marker=dict(color=color, line=dict(color="#ffffff", width=1),
                         pattern=dict(shape="/" if nothing_fits else "", fgcolor="#4D4D4D")),
-            text=[f"{esc(s.name)}"], textposition="inside", insidetextanchor="middle",
-            textfont=dict(color=palette.text_on(color)),
+            text=[esc(seg.label)], textposition="inside", insidetextanchor="middle",
+            textfont=dict(color=palette.text_on(color), size=LABEL_SIZE),
             customdata=[[s.collapse_rank, esc(s.name), s.state, s.names_tokens, s.summary_tokens]],
             hovertemplate=("<b>#%{customdata[0]} %{customdata[1]}</b> · state %{customdata[2]}<br>"
                            + ("its summary line would need %{x:,} tokens" if nothing_fits else
                               "in the listing: %{x:,} tokens")
                            + "<br>names block %{customdata[3]:,} · "
                            "summary line %{customdata[4]:,} tokens<extra></extra>"))
-    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
-    framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
+    framing = segments[-1].tokens if len(segments) > len(servers) else 0
     if framing:
         fig.add_bar(orientation="h", y=["listing"], x=[framing], name="header and framing", showlegend=False,
                     marker=dict(color="#ffffff", line=dict(color="#4D4D4D", width=1)),
@@ -260,13 +327,11 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
                     name=f"budget {plan.budget:,} tokens")
     fig.add_vline(x=plan.budget, line=BUDGET_LINE)
     collapsed = [s for s in servers if s.state == "summary"]
-    total = sum(blocks) + framing
     if plan.listing_form == "none" and plan.steps:
         smallest = min(step.tokens for step in plan.steps)
         fig.add_vline(x=smallest, line=dict(color="#000000", width=3))
         cut_text = (f"nothing fits: the smallest listing tried (every server as its summary line, hatched) "
                     f"needs {smallest:,} tokens")
-        total = max(total, smallest)
     elif collapsed:
         cut_at = sum(b for s, b in zip(servers, blocks) if s.state == "summary")
         fig.add_vline(x=cut_at, line=dict(color="#000000", width=3))
@@ -282,8 +347,9 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     fig.update_layout(
         barmode="stack", font=FONT, height=230, margin=dict(t=60, b=10, l=10, r=10), hoverlabel=dict(align="left"),
         legend=dict(orientation="h", yanchor="top", y=-0.45, x=0, title_text="state:"),
-        xaxis=dict(title=f"tokens ({plan.planning_tokenizer})", tickformat=",",
-                   range=[0, max(total, plan.budget, 1) * 1.08]),
+        # A label that would still not fit is hidden, never shrunk below the label size.
+        uniformtext=dict(minsize=LABEL_SIZE, mode="hide"),
+        xaxis=dict(title=f"tokens ({plan.planning_tokenizer})", tickformat=",", range=[0, axis_max]),
         yaxis=dict(showticklabels=False),
     )
     return fig.build()
@@ -410,9 +476,23 @@ def _log_edges(values: Sequence[float]) -> list[float]:
     return [values[0] ** 2 / mids[0], *mids, values[-1] ** 2 / mids[-1]]
 
 
+def column_position(context_length: int, contexts: Sequence[int]) -> float:
+    """Where ``context_length`` (tokens) falls on the heat map's evenly spaced columns: the column
+    index of a grid length, in between by log interpolation, and past either end by the spacing of
+    the two outer columns. ``contexts`` ascending, at least one."""
+    if len(contexts) == 1:
+        return 0.0
+    logs = [math.log(c) for c in contexts]
+    x = math.log(context_length)
+    j = max(0, min(len(logs) - 2, sum(1 for v in logs[1:-1] if v <= x)))
+    return j + (x - logs[j]) / (logs[j + 1] - logs[j])
+
+
 def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None,
                  y_axis: str = "threshold_pct") -> go.Figure:
-    """Listing form over context length × ``y_axis`` (both log axes), as a heatmap.
+    """Listing form over context length × ``y_axis``, as a heatmap: one evenly spaced column per
+    context length (so close lengths such as 100K and 128K get columns as wide as the others and
+    their labels do not collide), rows on a log axis.
 
     Args:
         rows: :class:`toolsearch.analysis.sweep.SweepRow` or :class:`toolsearch.analysis.sweep.GridPoint` items for
@@ -453,19 +533,36 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         colorscale += [[i / n, STATE_COLORS[form]], [(i + 1) / n, STATE_COLORS[form]]]
     y_hover = "threshold_pct %{customdata[6]}" if by_pct else "listing_max_tokens %{customdata[6]} tokens"
     fig = go.Figure(go.Heatmap(
-        z=z, x=_log_edges(contexts), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
-        text=text, texttemplate="%{text}", textfont=dict(size=11), customdata=custom,
-        xgap=1, ygap=1,
-        colorbar=dict(title=dict(text="listing form"), tickvals=list(range(n)), ticktext=list(FORMS),
-                      thickness=16, len=0.9),
+        z=z, x=list(range(len(contexts))), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
+        customdata=custom, xgap=1, ygap=1,
+        # The key under the chart, not beside it: the columns keep the width for their labels.
+        colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=list(FORMS),
+                      orientation="h", thickness=14, len=0.7, x=0, xanchor="left", y=-0.2, yanchor="top"),
         hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
                        "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
                        "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
                        "<br>listing %{customdata[1]:,} tokens<extra></extra>"),
     ))
+    # Cell labels as a text trace: a heatmap's text takes one color for every cell, and plotly's
+    # automatic choice puts white on green and pink (about 3:1). Here each label is black or white,
+    # whichever reaches WCAG AA (4.5:1) on its cell's fill.
+    # Each label at its cell's center (rows on a log axis: the geometric mean of the row's edges).
+    ye = _log_edges(ys)
+    labels = [(j, (ye[i] * ye[i + 1]) ** 0.5, text[i][j],
+               palette.text_on(STATE_COLORS[text[i][j]]))
+              for i in range(len(ys)) for j in range(len(contexts)) if text[i][j]]
+    fig.add_trace(go.Scatter(
+        x=[c for c, _, _, _ in labels], y=[y for _, y, _, _ in labels], mode="text", showlegend=False,
+        text=[t for _, _, t, _ in labels], textposition="middle center", hoverinfo="skip", name="cell labels",
+        textfont=dict(size=10, color=[color for _, _, _, color in labels]),
+    ))
+    x_range = [-0.5, len(contexts) - 0.5]
     if current and current[0] and ys:
+        ring_x = column_position(current[0], contexts)
+        x_range = [min(x_range[0], ring_x - 0.5), max(x_range[1], ring_x + 0.5)]  # a ring off the grid stays in view
         fig.add_trace(go.Scatter(
-            x=[current[0]], y=[current[1] if current[1] > 0 else ys[0]], mode="markers", showlegend=False,
+            x=[ring_x], y=[current[1] if current[1] > 0 else ys[0]], mode="markers",
+            showlegend=False,
             marker=dict(symbol="circle-open", size=24, color="black", line=dict(width=3)),
             hovertemplate=f"sidebar setting: {current[0]:,} tokens, {ylabel(current[1])}<extra></extra>",
         ))
@@ -478,10 +575,11 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         title = f"at threshold_pct {pct:g}%" if pct is not None else None
         y_title = "listing_max_tokens (tokens, log scale)"
     fig.update_layout(
-        font=FONT, height=470, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+        font=FONT, height=540, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
         title=dict(text=title, font=dict(size=13)),
-        xaxis=dict(type="log", title="context length (tokens, log scale)", tickvals=contexts,
-                   ticktext=[context_label(c) for c in contexts], showgrid=False, zeroline=False),
+        xaxis=dict(title="context length (tokens; one column per length)", tickvals=list(range(len(contexts))),
+                   ticktext=[context_label(c) for c in contexts], range=x_range,
+                   showgrid=False, zeroline=False),
         yaxis=dict(type="log", title=y_title, tickvals=ys,
                    ticktext=[ylabel(v) for v in ys], showgrid=False, zeroline=False),
     )

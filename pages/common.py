@@ -23,6 +23,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import ClientCheck, check_client
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.invisible import reveal, reveal_data
+from toolsearch.analysis.wording import counted
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import Profile, default_profile, profile_from_text
@@ -726,8 +727,8 @@ def steps_table(plan: Plan) -> None:
     if len(table) <= STATIC_TABLE_ROWS:
         st.table(styled, hide_index=True)
     else:  # hundreds of servers: a scrolling table, scrolled to nothing but labelled
-        st.caption(f"{len(table):,} steps; the one sent is step {sent + 1:,}." if sent is not None else
-                   f"{len(table):,} steps; none fits.")
+        st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
+                   f"{counted(len(table), 'step')}; none fits.")
         st.dataframe(styled, hide_index=True, width="stretch")
 
 

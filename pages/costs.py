@@ -34,8 +34,11 @@ if common.require_catalog(v):
         st.caption("One bar: the listing sent at these settings, one segment per server in collapse order "
                    "(the first to collapse on the left), colored by its state; the white segment is the header "
                    f"and framing text. Tokens in the planning tokenizer ({plan.planning_tokenizer}), the one that "
-                   "decides what fits. The dashed line is the budget; the black line marks the cut.")
+                   "decides what fits. The dashed line is the budget; the black line marks the cut. Segments are "
+                   "labeled #rank (and the server where it fits); the key below names every segment, left to right.")
         st.plotly_chart(charts.listing_budget_figure(v.planning_plan), key="costs_listing_budget", width="stretch")
+        st.markdown("**Key: the bar's segments, left to right**")
+        common.static_or_scrolling(pd.DataFrame(charts.listing_key_rows(v.planning_plan)))
 
     st.subheader("Per-server costs")
     if plan.deferred_count == 0:

@@ -29,6 +29,7 @@ from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
+from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
 from toolsearch.live.mcpconfig import parse_config_text, spec_from_fields
@@ -126,7 +127,7 @@ def _confirm_launch(action: str) -> bool:
     specs = [spec for spec in pending["specs"] if spec.enabled and not spec.invalid]  # the others start nothing
     verb = "start or reach" if action == "connect" else "start"
     with st.container(border=True, key=f"live_confirm_{action}"):
-        st.markdown(f"**Confirm: {verb} {len(specs)} server(s)"
+        st.markdown(f"**Confirm: {verb} {counted(len(specs), 'server')}"
                     + (f" to call {common.md_escape(pending['tool'])}**" if action == "call" else "**"))
         for spec in specs:
             # Config text is untrusted too: invisible characters (a bidi override can make a
@@ -146,7 +147,8 @@ def _confirm_launch(action: str) -> bool:
                                                       if headers else "none")))
         skipped = len(pending["specs"]) - len(specs)
         if skipped:
-            st.caption(f"{skipped} more server(s) are disabled or have a bad entry: nothing is started for them.")
+            st.caption(f"{skipped} more {'server is' if skipped == 1 else 'servers are'} disabled or have a bad entry: "
+                       "nothing is started for them.")
         check = _client_check()
         if not check.local:
             st.warning("This browser is not on the machine that runs the app ("
@@ -234,7 +236,7 @@ def _tools_table(catalog, inspector: Inspector, tokenizer: str) -> None:
     tokens = inspector.planner.tool_tokens(tokenizer)
     wire = {(t.server, t.raw_name): t.name for t in inspector.registration.tools}
     for server in catalog.servers:
-        with st.expander(f"{common.md_escape(common.visible(server.name))} · {len(server.tools)} tools",
+        with st.expander(f"{common.md_escape(common.visible(server.name))} · {counted(len(server.tools), 'tool')}",
                          expanded=len(catalog.servers) == 1):
             rows = []
             for tool in server.tools:
@@ -434,7 +436,7 @@ if _confirm_launch("connect"):
     unique = pending["specs"]
     upload_name = pending["upload"]
     statuses = {spec.name: None for spec in unique}
-    with st.status(f"Connecting {len(unique)} server(s)…", expanded=True) as box:
+    with st.status(f"Connecting {counted(len(unique), 'server')}…", expanded=True) as box:
         table = st.empty()
 
         def show(status) -> None:
@@ -448,7 +450,7 @@ if _confirm_launch("connect"):
                                      sources=[upload_name] if upload_name else ["form"])
         failed = len(result.failed)
         ok = sum(1 for s in result.statuses if s.state == "ok")
-        summary = {"label": f"{ok} connected · {result.catalog.tool_count} tools"
+        summary = {"label": f"{ok} connected · {counted(result.catalog.tool_count, 'tool')}"
                             + (f" · {failed} failed" if failed else "") + f" · {result.elapsed:.2f} s",
                    "state": "error" if failed and not ok else "complete", "failed": failed}
         box.update(label=summary["label"], state=summary["state"], expanded=bool(failed))
@@ -486,7 +488,7 @@ if result is not None:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
     else:
-        st.success(f"Live catalog **{common.md_escape(catalog.name)}**: {len(catalog.servers)} servers, {catalog.tool_count} tools. "
+        st.success(f"Live catalog **{common.md_escape(catalog.name)}**: {counted(len(catalog.servers), 'server')}, {counted(catalog.tool_count, 'tool')}. "
                    "Choose **Live servers** as the catalog source in the sidebar to inspect it on every page.")
         st.download_button("Download snapshot (catalog YAML)", dump_snapshot(result, list(catalog.sources)),
                            file_name=f"{catalog.name}-snapshot.yaml", mime="application/x-yaml", key="live_download",

@@ -4,13 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from pages import common, signals
+from toolsearch.analysis.wording import counted
 
 v = common.view()
 st.title("Overview")
 if common.require_catalog(v):
     plan = v.plan
     ins = v.inspector
-    st.text(f"Catalog: {ins.catalog.name} · {len(ins.catalog.servers)} servers · source: {v.source_label}")
+    st.text(f"Catalog: {ins.catalog.name} · {counted(len(ins.catalog.servers), 'server')} · source: {v.source_label}")
     common.tier_badge(plan)
     signals.tier2_banner(plan)
     signals.planning_tokenizer_note(plan.planning_tokenizer)
@@ -40,6 +41,7 @@ if common.require_catalog(v):
         e3.metric("Saved per request", f"{saved:,}",
                   f"-{-saved:,} tokens: tool search costs more than every schema", delta_color="normal",
                   help="Negative: the bridge tools and listing are larger than the schemas they replace.")
+    st.caption(signals.ALL_SCHEMAS_CAPTION)
     signals.cost_verdict(plan)
     signals.context_overflow(plan, v.context_length)
 

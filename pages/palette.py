@@ -46,14 +46,16 @@ VARIANT_COLORS: dict[str, str] = {
 }
 EXTRA_VARIANT_COLORS: tuple[str, ...] = ("#7F7F7F", "#994F00")
 
-#: Disclosure strategies (ids of :data:`toolsearch.analysis.strategies.STRATEGIES`; Tol "muted").
+#: Disclosure strategies (ids of :data:`toolsearch.analysis.strategies.STRATEGIES`; Tol "muted" hues,
+#: teal and olive darkened): every color reaches 3:1 against a white plot (WCAG graphical-object
+#: contrast), so each strategy's line and markers read on the timeline.
 STRATEGY_COLORS: dict[str, str] = {
     "all_upfront": "#882255",       # wine: everything, every request
     "tiered": "#332288",            # indigo: the reference behavior
-    "anthropic_search": "#DDCC77",  # sand
-    "openai_search": "#44AA99",     # teal
+    "anthropic_search": "#CC6677",  # rose
+    "openai_search": "#2F8F80",     # teal (darkened)
     "skill_linked": "#AA4499",      # purple
-    "combined": "#999933",          # olive: skill-linked + search
+    "combined": "#808020",          # olive (darkened): skill-linked + search
 }
 
 #: Lint severities.

@@ -25,6 +25,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
                                    load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
+from toolsearch.analysis.wording import counted
 
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
@@ -79,20 +80,52 @@ def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
     return rows
 
 
+#: How every share (0–1) reads on this page: a percentage with two decimals (``83.33%``), in the
+#: chart's labels, hover and axis as in the metrics table (Streamlit's ``percent`` column format).
+PERCENT = ".2%"
+TABLE_PERCENT = "percent"
+
+
+def percent(x: float | None) -> str:
+    """``0.8333`` → ``"83.33%"`` (the page's one format for shares); ``None`` → ``""``."""
+    return "" if x is None else f"{x:{PERCENT}}"
+
+
+def share_columns(ev: Evaluation) -> tuple[str, ...]:
+    """The columns of :func:`metrics_rows` that hold shares (0–1), shown as percentages."""
+    return (*METRIC_COLUMNS, f"query recall@{ev.k}", "nonsense queries empty")
+
+
+#: Height of one bar's slot in the metrics chart (px): room for a 10-px label beside every bar.
+BAR_SLOT_PX = 16
+
+
 def metrics_figure(ev: Evaluation) -> go.Figure:
-    """Grouped bars: one group per metric, one bar per variant (values 0–1)."""
+    """Grouped horizontal bars: one group per metric (top to bottom in table order), one bar per
+    variant, values as percentages.
+
+    Each bar is labeled with its value (``83.33%``, the format of the table above it) just past its
+    end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never overlap
+    however many variants are compared."""
     fig = go.Figure()
+    metrics = list(METRIC_COLUMNS)
     for i, variant in enumerate(ev.variants):
         m = variant.metrics
         values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
         name = html.escape(variant.name)
-        fig.add_bar(name=name, x=list(METRIC_COLUMNS), y=values, marker_color=variant_color(variant.name, i),
-                    text=[f"{x:.2f}" if x is not None else "" for x in values], textposition="outside",
-                    hovertemplate=f"<b>{name}</b><br>%{{x}}: %{{y:.3f}}<extra></extra>")
-    fig.update_layout(barmode="group", height=380, margin=dict(t=40, b=10, l=10, r=10),
-                      font=dict(family="Source Sans Pro, sans-serif", size=13),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="variant:"),
-                      yaxis=dict(range=[0, 1.12], title="share (0–1)", tickformat=".1f"))
+        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=variant_color(variant.name, i),
+                    text=[percent(x) for x in values], textposition="outside", cliponaxis=False,
+                    constraintext="none", textfont=dict(size=10),
+                    hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{x:{PERCENT}}}<extra></extra>")
+    bars = len(metrics) * max(1, len(ev.variants))
+    fig.update_layout(barmode="group", height=130 + BAR_SLOT_PX * bars, margin=dict(t=40, b=10, l=10, r=10),
+                      bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
+                                  traceorder="normal"),
+                      xaxis=dict(range=[0, 1.16], title="share (%)", tickformat=PERCENT,
+                                 tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                      # the first metric at the top
+                      yaxis=dict(categoryorder="array", categoryarray=list(reversed(metrics)), automargin=True))
     return fig
 
 
@@ -199,15 +232,17 @@ if common.require_catalog(v):
             st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
                        f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
         if ev.unknown_expected:
-            st.warning(f"{len(ev.unknown_expected)} expected name(s) are not deferred tools of this catalog (a query "
+            st.warning(f"{counted(len(ev.unknown_expected), 'expected name')} not among the deferred tools of this "
+                       "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
             st.text("\n".join(ev.unknown_expected[:20]))
-        st.text(f"{queries.name}: {len(queries.tasks)} tasks "
-                f"({ev.variants[0].metrics.positive} with expected tools, {ev.variants[0].metrics.abstention} "
-                f"abstention tests) on {ev.deferred_count:,} deferred tools; limit {ev.limit}")
-        fraction = st.column_config.NumberColumn(format="%.3f")
+        st.text(f"{queries.name}: {counted(len(queries.tasks), 'task')} "
+                f"({ev.variants[0].metrics.positive:,} with expected tools, "
+                f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
+                f"{counted(ev.deferred_count, 'deferred tool')}; limit {ev.limit}")
+        fraction = st.column_config.NumberColumn(format=TABLE_PERCENT)  # the chart's format: 83.33%
         st.dataframe(pd.DataFrame(metrics_rows(ev)), hide_index=True, width="stretch", key="quality_metrics",
-                     column_config={c: fraction for c in METRIC_COLUMNS})
+                     column_config={c: fraction for c in share_columns(ev)})
         st.plotly_chart(metrics_figure(ev), key="quality_chart", width="stretch")
 
         st.subheader("Per task")

@@ -2,8 +2,10 @@
 
 The HTML is built by :func:`toolsearch.analysis.report.build_report`; this page adds the plotly figures
 (from ``pages.charts``), the results computed for the same catalog and settings (search, search
-quality, lint, and the strategies when the Strategies page ran), shows the report as it renders
-and offers the download. Catalog text inside the report is escaped by the builder.
+quality, lint and the disclosure strategies), shows the report as it renders and offers the
+download. The strategies are the Strategies page's last results in this session, or else computed
+here with that page's defaults (the sample skills; the sample task on the team-workspace catalog).
+Catalog text inside the report is escaped by the builder.
 """
 
 from datetime import datetime, timezone
@@ -17,16 +19,53 @@ from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, evaluate, load_quer
 from toolsearch.analysis.lint import lint
 from toolsearch.live.client import catalog_key
 from toolsearch.analysis.report import build_report
+from toolsearch.analysis.skills import SkillSet, load_skills
+from toolsearch.analysis.strategies import StrategyModel, StrategySettings, Task, load_events, task_summary
+from toolsearch.analysis.wording import counted
+from toolsearch.engine.inspector import Inspector
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
+SAMPLE_SKILLS = common.ROOT / "sample_skills"
+#: The sample events (sample_skills/events.yaml) are written for this catalog, as on the Strategies page.
+SAMPLE_EVENTS_CATALOG = "team-workspace"
 
 
 def query_files() -> dict[str, Path]:
     """The shipped labeled query files by stem."""
     folder = common.SAMPLES_DIR / "queries"
     return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.exists() else {}
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def default_strategies(key: tuple, _inspector: Inspector, catalog: str, source_label: str) -> dict:
+    """The Strategies page's default comparison for the sidebar catalog: the sample skills, the
+    sample task on the team-workspace catalog (no task elsewhere), the sidebar's tokenizers, context
+    length and config. ``{"label", "results"}``, kept per inspector and settings (``key``): building
+    the report again costs nothing; the first build takes well under a second on 3,000 tools."""
+    _, config, context_length, planning_tokenizer, display_tokenizer = key
+    try:
+        skills = load_skills(SAMPLE_SKILLS) if SAMPLE_SKILLS.exists() else SkillSet()
+    except ToolsearchError:
+        skills = SkillSet()
+    task = Task()
+    events_file = SAMPLE_SKILLS / "events.yaml"
+    if catalog == SAMPLE_EVENTS_CATALOG and events_file.exists():
+        try:
+            events = load_events(events_file)
+        except ToolsearchError:
+            events = ()
+        tools = {t.name for t in _inspector.registration.tools}
+        read = tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "read_skill" and str(e.arg) in skills.names))
+        used = tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "call" and str(e.arg) in tools))
+        task = Task(read, used)
+    settings = StrategySettings(tokenizer=display_tokenizer, config=config, context_length=context_length,
+                                planning_tokenizer=planning_tokenizer)
+    results = StrategyModel(_inspector, skills, settings).results(task)
+    what = counted(len(skills.names), "sample skill") if skills.names else "no skills"
+    return {"label": f"{source_label}: {what}, {task_summary(task)}, tokens in {display_tokenizer} "
+                     "(the Strategies page's defaults)", "results": results}
 
 
 v = common.view()
@@ -56,8 +95,9 @@ if common.require_catalog(v):
                               help="Scored with the default variants, as on the Search quality page.")
     include_lint = c2.toggle("Include the lint findings", value=True, key="report_lint")
     strategies = st.session_state.get("_strategies_for_report")
-    c2.caption("Strategies: " + (f"included ({common.md_escape(strategies['label'])})" if strategies else
-                                 "not computed yet: open the Strategies page first to include them."))
+    c2.caption("Strategies: " + (f"the Strategies page's last results ({common.md_escape(strategies['label'])})"
+                                 if strategies else "computed when the report is built, with the Strategies page's "
+                                 "defaults (sample skills and task); open that page to choose others."))
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
                  include_lint, id(strategies))
@@ -79,9 +119,19 @@ if common.require_catalog(v):
             if include_lint:
                 status.update(label="Linting the catalog…")
                 lint_report = lint(ins, cfg)
+            if strategies is None:
+                status.update(label="Comparing the disclosure strategies…")
+                try:
+                    strategies = default_strategies(
+                        (id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,
+                        str(st.session_state.get("catalog", "")),
+                        v.source_label)
+                except ToolsearchError as exc:
+                    st.error(f"Disclosure strategies left out: {common.md_escape(exc)}", icon=":material/error:")
             status.update(label="Drawing the charts…")
+            listing_title = f"The listing against the budget ({plan.planning_tokenizer})"
             figures = charts.figures_html({
-                f"The listing against the budget ({plan.planning_tokenizer})": charts.listing_budget_figure(v.planning_plan),
+                listing_title: charts.listing_budget_figure(v.planning_plan),
                 f"Per-server costs ({plan.display_tokenizer}, log scale)": charts.costs_figure(plan),
             }) if plan.activated and plan.deferred_count else charts.figures_html({
                 f"Per-server costs ({plan.display_tokenizer}, log scale)": charts.costs_figure(plan)})
@@ -92,7 +142,8 @@ if common.require_catalog(v):
                 fingerprint=catalog_key(ins.catalog), search=search, lint_report=lint_report,
                 evaluation=evaluation, strategies=strategies["results"] if strategies else None,
                 strategies_label=strategies["label"] if strategies else None,
-                severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS)
+                severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
+                figure_keys={listing_title: charts.listing_key_rows(v.planning_plan)})
             st.session_state["report_signature"] = signature
             status.update(label="Report built", state="complete")
 

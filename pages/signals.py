@@ -8,6 +8,7 @@ import streamlit as st
 
 from toolsearch.engine import constants as C
 from toolsearch.engine.plan import Plan
+from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS
 
 #: Names and tooltips used for the same quantities on every page.
 TOOLS_ARRAY = "Tools array with tool search"
@@ -18,6 +19,38 @@ ALL_SCHEMAS_HELP = ("Every registered tool's full definition in one tools array,
                     "does (chars4 rounds once over the whole array, RB §3). The Costs page counts each tool alone and "
                     "the Strategies page's 'All up front' counts each prompt piece alone, so their sums can be "
                     "higher.")
+#: The strategy that sends everything up front (its name in every Strategies table and chart).
+ALL_UPFRONT_STRATEGY = STRATEGY_LABELS[ALL_UPFRONT]
+#: Under the Overview's cost metrics: what "All schemas up front" counts and why the Strategies page's
+#: "All up front" strategy shows a higher figure for the same catalog.
+ALL_SCHEMAS_CAPTION = (f"{ALL_SCHEMAS}: the tools array alone, every tool's full definition, estimated once over the "
+                       "whole array as the reference does (RB §3). The Strategies page's “All up front” strategy "
+                       "counts each tool definition alone and adds the skill listing when skills are loaded, so it shows "
+                       "more tokens for the same catalog.")
+
+
+def all_upfront_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: str,
+                     eager_tokens: int | None) -> str:
+    """Why the Strategies page's "All up front" differs from the Overview's "All schemas up front".
+
+    Args:
+        upfront_tokens: the strategy's prompt before the first turn (tokens, ``tokenizer``).
+        breakdown: its tokens per prompt piece (``{"schema": …, "skill listing": …}``).
+        eager_tokens: the Overview's figure for the same catalog and tokenizer, or ``None`` when
+            the page compares another catalog (the worked example).
+
+    Returns:
+        One sentence naming what each figure counts, with both numbers and the difference.
+    """
+    pieces = " + ".join(f"{n:,} ({'tool definitions, each counted alone' if p == 'schema' else p})"
+                        for p, n in breakdown.items() if n)
+    text = (f"{ALL_UPFRONT_STRATEGY}: {upfront_tokens:,} tokens ({tokenizer}) before the first turn = {pieces}.")
+    if eager_tokens is None:
+        return text + (f" The Overview's “{ALL_SCHEMAS}” counts the sidebar's catalog, not this one.")
+    diff = upfront_tokens - eager_tokens
+    return text + (f" The Overview's “{ALL_SCHEMAS}” ({eager_tokens:,}) is the tools array alone, estimated once "
+                   f"over the whole array as the reference does (RB §3), with no skills: "
+                   + (f"{diff:,} tokens fewer." if diff > 0 else f"{-diff:,} tokens more." if diff < 0 else "the same."))
 
 
 def tier2_banner(plan: Plan) -> None:

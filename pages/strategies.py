@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from pages import charts, common, palette
+from pages import charts, common, palette, signals
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.errors import ToolsearchError
@@ -24,7 +24,8 @@ from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
 from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
                                    STRATEGY_SUMMARIES, ALL_UPFRONT, Event, Namespace, StrategyModel,
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
-                                   parse_events, task_from_events)
+                                   parse_events, task_from_events, task_summary as task_words)
+from toolsearch.analysis.wording import counted
 
 SAMPLE_SKILLS = common.ROOT / "sample_skills"
 SEED = common.ROOT / "sample_catalogs" / "seed-worked-example"
@@ -292,13 +293,13 @@ results, timeline = _run(_digest(model_key, task, events if events_ok else ()), 
 tk = settings.tokenizer
 # The Report page includes the last strategies computed in this session.
 st.session_state["_strategies_for_report"] = {
-    "label": f"{source_label}: {len(task.skills_read)} skill read(s), {len(task.tools_used)} tool(s) used, tokens in {tk}",
+    "label": f"{source_label}: {task_words(task)}, tokens in {tk}",
     "results": results}
 
 # --- per strategy ------------------------------------------------------------------------------------
 st.subheader("Per strategy")
-st.text(f"Catalog: {inspector.catalog.name} · {len(tool_names):,} tools · {len(skill_names)} skills · "
-        f"task: {len(task.skills_read)} skill read(s), {len(task.tools_used)} tool(s) used · tokens in {tk}")
+st.text(f"Catalog: {inspector.catalog.name} · {counted(len(tool_names), 'tool')} · {counted(len(skill_names), 'skill')} · "
+        f"task: {task_words(task)} · tokens in {tk}")
 if model.scope is not None:
     withheld = sorted({t for tools in model.withheld.values() for t in tools})
     st.text(f"Scope {model.scope.name}: {len(tool_names):,} of {len(inspector.full_registration.tools):,} tools in the "
@@ -320,6 +321,10 @@ st.caption("round trips (count): discovery turns before the task's first calls �
            "after its skill was read · tools shown up front (count): tool entries in front of the model before the "
            "first turn · callable up front (count): tools a call would succeed for before the first turn.")
 by_id = {r.strategy: r for r in results}
+if ALL_UPFRONT in by_id:  # the figure the Overview shows under a similar name, counted differently
+    same = source == SIDEBAR and settings.tool_tokens is None
+    st.caption(signals.all_upfront_note(by_id[ALL_UPFRONT].upfront_tokens, dict(by_id[ALL_UPFRONT].upfront_breakdown),
+                                        tk, v.plan.eager_tokens if same else None))
 if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     st.caption(f"Task tokens ({tk}): the prompt once the task's skills were read and its tools reached.")
     # Numbers without the unit (it is in the caption above); a wrapping row of content-wide metrics,

@@ -271,7 +271,7 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
                          for cap in HEATMAP_LISTING_MAX_TOKENS]
     assert spec["layout"]["yaxis"]["title"]["text"] == "listing_max_tokens (tokens, log scale)"
     assert len({v for row in heat["z"] for v in row}) > 1  # not one solid color where the cap binds
-    assert spec["data"][1]["y"] == [2500]  # the ring at the sidebar's cap
+    assert spec["data"][2]["y"] == [2500]  # the ring at the sidebar's cap (after the cell labels)
     # the sentences under the metrics
     tier1 = recommend(ladder, config, 128_000, "mixed")
     text = "\n".join(m.value for m in at.markdown)
@@ -346,9 +346,10 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     assert f'<td class="num">{ev.variants[0].metrics.mrr:.3f}</td>' in quality
     counts = lint(ins, config).counts()
     lint_html = html_text[html_text.index("<h2>Lint</h2>"):html_text.index("<h2>Disclosure strategies</h2>")]
-    assert " · ".join(f"{n:,} {sev}" for sev, n in counts.items()) in lint_html
-    # Strategies are included once the Strategies page computed them in this session.
-    assert "Not computed (open the Strategies page" in html_text
+    assert (f"{counts['error']:,} errors · {counts['warning']:,} warnings · {counts['info']:,} info notes"
+            in lint_html)
+    # Strategies are computed with the Strategies page's defaults, or taken from that page once it ran.
+    assert "the Strategies page&#x27;s defaults" in html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
     at.switch_page("pages/strategies.py").run()
     assert not at.exception, at.exception
     at.switch_page("pages/report.py").run()
@@ -356,6 +357,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     html_text = at.session_state["report_html"]
     strategies = html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
     assert "Not computed" not in strategies[:300] and strategies.count("<tr>") == 7  # header + six strategies
+    assert "the Strategies page&#x27;s defaults" not in strategies[:300]  # the page's own results now
     # The form heat map appears once (as the colored table), not a second time as a chart.
     assert html_text.count("<h2>Listing form over context length") == 1 and "Listing form heatmap" not in html_text
     # Filled cells use black or white text, whichever reaches WCAG AA on that fill.

@@ -555,7 +555,7 @@ def test_lint_cli_json_and_exit_status():
                                                                 + ["sdk-rejects"] * 3)
     code, out, _ = run_quality("lint", SHIPPED / "team-workspace.yaml", "--severity", "warning")
     assert code == 0
-    assert out.splitlines()[0] == "catalog: Team workspace (183 tools, 178 deferred, names prefixed); 0 error, 8 warning, 79 info"
+    assert out.splitlines()[0] == "catalog: Team workspace (183 tools, 178 deferred, names prefixed); 0 errors, 8 warnings, 79 info notes"
     assert out.splitlines()[1].startswith("warning: too-many-tools: catalog: with tool search off")
     assert out.splitlines()[2].startswith("    fix: Keep tool search enabled")
     code, _, err = run_quality("lint", "/nonexistent.yaml")
@@ -663,7 +663,7 @@ def test_page_tables_equal_the_engine(samples):
     assert list(misses["why"]) == [m.detail for m in ev.variant("reference").misses]
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [trace["name"] for trace in chart["data"]] == list(DEFAULT_VARIANTS)
-    assert chart["data"][0]["y"] == [ev.variants[0].metrics.recall_at_1, ev.variants[0].metrics.recall_at_k,
+    assert chart["data"][0]["x"] == [ev.variants[0].metrics.recall_at_1, ev.variants[0].metrics.recall_at_k,
                                      ev.variants[0].metrics.recall_at_limit, ev.variants[0].metrics.mrr,
                                      ev.variants[0].metrics.abstention_rate, ev.variants[0].metrics.abstention_accuracy]
     report = lint(ins, parse_config({}))
@@ -704,5 +704,5 @@ def test_page_query_file_for_another_catalog_warns(samples):
     at = open_quality("team-workspace")
     at.selectbox(key="quality_file:team-workspace").set_value("japanese.yaml").run()
     assert not at.exception
-    assert any("29 expected name(s) are not deferred tools of this catalog" in w.value for w in at.warning)
+    assert any("29 expected names not among the deferred tools of this catalog" in w.value for w in at.warning)
     assert "mcp__norikae__search_routes" in at.text[0].value

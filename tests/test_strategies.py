@@ -690,7 +690,7 @@ def test_page_worked_example(router_mode):
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
     assert [b["y"] for b in bars] == [[getattr(r, f) for r in results]
                                       for f in ("upfront_tokens", "task_tokens", "round_trips", "cache_breaks")]
-    assert bars[0]["marker"]["color"] == ["#882255", "#332288", "#DDCC77", "#44AA99", "#AA4499", "#999933"]
+    assert bars[0]["marker"]["color"] == ["#882255", "#332288", "#CC6677", "#2F8F80", "#AA4499", "#808020"]
 
 
 @pytest.mark.skipif("strategies.py" not in (ROOT / "app.py").read_text(encoding="utf-8"),

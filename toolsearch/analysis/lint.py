@@ -321,9 +321,10 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
     if naming == "prefixed":
         for raw, servers in catalog.duplicate_tool_names().items():
             for server_name in servers:
-                others = ", ".join(repr(s) for s in servers if s != server_name)
+                others = [repr(s) for s in servers if s != server_name]
                 add("duplicate-name", "info", server_name, raw, _wire_of(catalog, server_name, raw, naming),
-                    f"the tool name {raw!r} is also on server(s) {others}: the listing shows it in several groups",
+                    f"the tool name {raw!r} is also on {'server' if len(others) == 1 else 'servers'} "
+                    f"{', '.join(others)}: the listing shows it in several groups",
                     "Make each description name its service, so a query can tell the tools apart.")
 
     # --- descriptions ----------------------------------------------------------------------

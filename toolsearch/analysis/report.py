@@ -27,6 +27,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, dump_config_block
 from ..engine.inspector import Inspector
 from .invisible import reveal_html
+from .wording import counted, severity_counts
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
                     recommend)
@@ -131,6 +132,21 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterab
     return "\n".join(out)
 
 
+def _key(rows: Sequence[Mapping[str, Any]] | None, colors: Mapping[str, str]) -> str:
+    """The key table under a figure (see ``figure_keys`` of :func:`build_report`)."""
+    if not rows:
+        return ""
+    header = list(rows[0])
+    state = header.index("state") if "state" in header else None
+
+    def style(r: int, c: int, value: Any) -> str:
+        return f"{_filled(colors[value])};font-weight:600" if c == state and value in colors else ""
+
+    numeric = [i for i, h in enumerate(header) if isinstance(rows[0][h], int) and not isinstance(rows[0][h], bool)]
+    return ('<p class="muted">Key: every part of the chart, in order.</p>'
+            + _table(header, [[row.get(h) for h in header] for row in rows], numeric=numeric, cell_style=style))
+
+
 def _color(colors: Mapping[str, str], key: str) -> str:
     return colors.get(key, "#57606a")
 
@@ -144,7 +160,8 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
         ("catalog", inspector.catalog.name),
         ("source", source_label or ", ".join(inspector.catalog.sources) or "—"),
         *([("session scope", f"{inspector.scope.describe()} ({len(inspector.registration.tools):,} of "
-                             f"{len(inspector.full_registration.tools):,} tools)")] if inspector.scope is not None else []),
+                             f"{counted(len(inspector.full_registration.tools), 'tool')})")]
+          if inspector.scope is not None else []),
         ("servers", f"{len(plan.servers):,}"),
         ("tools (registered)", f"{len(inspector.registration.tools):,}"),
         ("deferred tools", f"{plan.deferred_count:,}"),
@@ -319,7 +336,7 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
     if report is None:
         return '<p class="muted">Not computed.</p>'
     counts = report.counts()
-    summary = " · ".join(f"{n:,} {sev}" for sev, n in counts.items())
+    summary = severity_counts(counts)
     if not report.findings:
         return f"<p>No findings ({esc(summary)}).</p>"
     shown = report.findings[:limit]
@@ -333,7 +350,7 @@ def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 3
                    [(f.severity, f.rule, f.server or "—", f.tool or "—", f.message, f.fix) for f in shown],
                    cell_style=style) + more
     opened = " open" if len(report.findings) <= 20 else ""
-    return (f"<p>{esc(summary)}.</p><details{opened}><summary>{len(report.findings):,} findings</summary>"
+    return (f"<p>{esc(summary)}.</p><details{opened}><summary>{counted(len(report.findings), 'finding')}</summary>"
             f"{table}</details>")
 
 
@@ -348,8 +365,8 @@ def _quality(evaluation: "Evaluation | None") -> str:
              share(v.metrics.mrr), share(v.metrics.abstention_accuracy), v.metrics.tasks)
             for v in evaluation.variants]
     head = (f"<p>Query file {esc(evaluation.query_file.name)} · "
-            f"{len(evaluation.query_file.tasks):,} tasks · limit {evaluation.limit} · "
-            f"{evaluation.deferred_count:,} deferred tools searched.</p>")
+            f"{counted(len(evaluation.query_file.tasks), 'task')} · limit {evaluation.limit} · "
+            f"{counted(evaluation.deferred_count, 'deferred tool')} searched.</p>")
     return head + _table(["variant", "recall@1", f"recall@{evaluation.k}", "recall@limit", "MRR",
                           "abstention accuracy", "tasks"], rows, numeric=(1, 2, 3, 4, 5, 6))
 
@@ -378,7 +395,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  search: Mapping[str, Any] | None = None, lint_report: "LintReport | None" = None,
                  evaluation: "Evaluation | None" = None, strategies: "Sequence[StrategyResult] | None" = None,
                  strategies_label: str | None = None, severity_colors: Mapping[str, str] | None = None,
-                 strategy_colors: Mapping[str, str] | None = None) -> str:
+                 strategy_colors: Mapping[str, str] | None = None,
+                 figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -401,6 +419,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         lint_report, evaluation, strategies: results computed for the same catalog and settings
             (``strategies_label`` names the catalog and task they are for); ``severity_colors``
             and ``strategy_colors`` fill their first column. ``None``: "not computed".
+        figure_keys: ``{figure title: rows}``: a key table printed under that figure (each row a
+            mapping column → value, every cell escaped; a ``state`` column is filled with its
+            ``state_colors``), so a reader can name every part of the chart without hovering.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -420,8 +441,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
          _grid(inspector, config, tokenizer, colors, context_lengths, threshold_pcts)),
         ("Settings that reach each form", _goals(inspector, config, context_length, tokenizer)),
     ]
+    keys = dict(figure_keys or {})
     for title, fragment in (figures or {}).items():
-        sections.append((title, f'<div class="figure">{fragment}</div>'))
+        sections.append((title, f'<div class="figure">{fragment}</div>' + _key(keys.get(title), colors)))
     sections += [
         ("Search (tool_search responses)", _search(search)),
         ("Search quality", _quality(evaluation)),

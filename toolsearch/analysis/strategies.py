@@ -66,6 +66,7 @@ from ..engine.registration import RegisteredTool
 from ..engine.search import SearchIndex, doc_for
 from .skills import Skill, SkillSet
 from ..engine.tokens import chars4, compact_json, get_tokenizer
+from .wording import counted
 
 # --- names ----------------------------------------------------------------------------------
 
@@ -271,6 +272,11 @@ def task_from_events(events: Iterable[Event]) -> Task:
         elif event.kind == "call":
             tools[str(event.arg)] = None
     return Task(tuple(skills), tuple(tools))
+
+
+def task_summary(task: Task) -> str:
+    """What a task does in words: ``"1 skill read, 2 tools used"`` (singular and plural right)."""
+    return f"{counted(len(task.skills_read), 'skill read')}, {counted(len(task.tools_used), 'tool used', 'tools used')}"
 
 
 # --- settings -------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.lint import RULES, LintReport, lint
+from ..analysis.wording import counted, severity_counts
 from ..engine.profile import load_profile
 
 COMMANDS = ("eval", "lint")
@@ -122,8 +123,8 @@ def _pct(x: float | None) -> str:
 def format_evaluation(ev: Evaluation) -> str:
     """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
     k = ev.k
-    out = [f"query file: {ev.query_file.name} ({len(ev.query_file.tasks)} tasks) on catalog {ev.catalog} "
-           f"({ev.deferred_count} deferred tools, names {ev.naming}); limit {ev.limit}"]
+    out = [f"query file: {ev.query_file.name} ({counted(len(ev.query_file.tasks), 'task')}) on catalog {ev.catalog} "
+           f"({counted(ev.deferred_count, 'deferred tool')}, names {ev.naming}); limit {ev.limit}"]
     rows = []
     for v in ev.variants:
         m = v.metrics
@@ -154,8 +155,8 @@ def format_lint(report: LintReport, severity: str = "info") -> str:
     """The text report of ``toolsearch lint`` for findings at ``severity`` and above."""
     keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(severity) + 1]
     counts = report.counts()
-    out = [f"catalog: {report.catalog} ({report.tool_count} tools, {report.deferred_count} deferred, names "
-           f"{report.naming}); " + ", ".join(f"{counts[s]} {s}" for s in C.LINT_SEVERITIES)]
+    out = [f"catalog: {report.catalog} ({counted(report.tool_count, 'tool')}, {report.deferred_count:,} deferred, "
+           f"names {report.naming}); " + severity_counts({s: counts[s] for s in C.LINT_SEVERITIES}, ", ")]
     for f in report.findings:
         if f.severity not in keep:
             continue
@@ -178,8 +179,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: warning: {args.queries}: the expected names use tool_names "
                       f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
             if ev.unknown_expected:
-                print(f"toolsearch: warning: {args.queries}: {len(ev.unknown_expected)} expected name(s) are not "
-                      f"deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
+                print(f"toolsearch: warning: {args.queries}: {counted(len(ev.unknown_expected), 'expected name')} not among "
+                      f"the deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
             print(json.dumps(ev.to_dict(), ensure_ascii=False, indent=2) if args.json else format_evaluation(ev))
             return 0
         if args.command == "lint":

@@ -1,0 +1,323 @@
+"""Readability of the charts, colors and wording: text on every heat-map cell reaches WCAG AA,
+every strategy line reaches 3:1 against the plot, the report always carries the strategies, the
+two "up front" figures say what each counts, the quality chart uses one number format with labels
+that cannot overlap, every segment of the listing bar can be named without hovering, and counts
+read "1 warning" / "8 warnings".
+
+Pages are driven through Streamlit's AppTest on the shipped team-workspace sample and compared
+with the engine's own numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from pages import charts, palette, signals
+from pages.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
+from toolsearch.analysis.lint import lint
+from toolsearch.analysis.report import build_report
+from toolsearch.analysis.skills import load_skills
+from toolsearch.analysis.strategies import (ALL_UPFRONT, STRATEGIES, StrategyModel, StrategySettings, Task,
+                                            load_events, task_summary)
+from toolsearch.analysis.wording import counted, severity_counts
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.constants import FORMS
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+SKILLS = ROOT / "sample_skills"
+DEFAULT = SAMPLES / "team-workspace.yaml"
+needs_samples = pytest.mark.skipif(not DEFAULT.exists(), reason="sample_catalogs/team-workspace.yaml is missing")
+
+
+def open_page(page: str, query: dict[str, str] | None = None, catalog: str | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query or {})
+    if catalog:
+        at.session_state["catalog"] = catalog
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def figures(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def inspector(name: str = "team-workspace") -> Inspector:
+    return Inspector.from_files([SAMPLES / f"{name}.yaml"], "prefixed")
+
+
+# --- 1. heat maps: every cell's text reaches AA on its fill -------------------------------------------
+
+def check_heatmap_text(figure: dict) -> set[str]:
+    """Every filled cell carries its form's name in a color reaching 4.5:1 on the cell's fill (taken
+    from the heat map's own colorscale and z); returns the text colors used."""
+    heat = figure["data"][0]
+    assert heat["type"] == "heatmap" and "texttemplate" not in heat  # no single-color cell text
+    labels = [t for t in figure["data"] if t.get("mode") == "text"]
+    assert len(labels) == 1
+    label = labels[0]
+    at_point = {(x, y): (text, color) for x, y, text, color in
+                zip(label["x"], label["y"], label["text"], label["textfont"]["color"])}
+    columns, edges_y = heat["x"], heat["y"]
+    assert columns == list(range(len(columns)))  # evenly spaced columns: close lengths do not crowd
+    used = set()
+    cells = 0
+    for i, row in enumerate(heat["z"]):
+        for j, z in enumerate(row):
+            if z is None:
+                continue
+            cells += 1
+            # the label sits inside its cell
+            (x, y), = [(x, y) for (x, y) in at_point if x == j and edges_y[i] < y < edges_y[i + 1]]
+            text, color = at_point[(x, y)]
+            fill = heat["colorscale"][2 * z][1]  # two stops per form: [i/n, c], [(i+1)/n, c]
+            assert text == FORMS[z]
+            assert contrast_ratio(color, fill) >= 4.5, (text, color, fill)
+            used.add(color)
+    assert cells == len(at_point)
+    return used
+
+
+@needs_samples
+def test_tuning_heatmap_text_reaches_aa_on_every_cell():
+    at = open_page("pages/tuning.py", {"ctx": "128K", "pct": "3.0", "cap": "2500"})
+    used = check_heatmap_text(figures(at)[0])
+    at.session_state["tuning_chart"] = "Over listing_max_tokens"
+    at.run()
+    assert not at.exception, at.exception
+    used |= check_heatmap_text(figures(at)[0])
+    assert used == {"#000000", "#ffffff"}  # both: black on green, pink, orange, grey; white on blue
+
+
+def test_state_fills_that_failed_with_white_text_now_get_black():
+    # plotly's automatic cell text was white on these (about 3:1)
+    for form in ("full", "mixed"):
+        assert contrast_ratio("#ffffff", STATE_COLORS[form]) < 4.5
+        assert palette.text_on(STATE_COLORS[form]) == "#000000"
+        assert contrast_ratio("#000000", STATE_COLORS[form]) >= 4.5
+
+
+# --- 2. strategy lines reach 3:1 against the plot ------------------------------------------------------
+
+def test_every_strategy_color_reaches_3_to_1_on_white():
+    assert set(STRATEGY_COLORS) == set(STRATEGIES)
+    for strategy, color in STRATEGY_COLORS.items():
+        assert contrast_ratio(color, "#ffffff") >= 3.0, (strategy, color)
+
+
+@needs_samples
+def test_strategies_timeline_lines_reach_3_to_1_against_the_plot_background():
+    at = open_page("pages/strategies.py", catalog="team-workspace")
+    timeline = [f for f in figures(at) if any("lines" in (t.get("mode") or "") for t in f["data"])]
+    assert len(timeline) == 1
+    fig = timeline[0]
+    background = fig["layout"].get("plot_bgcolor", "#ffffff")  # the app's light theme draws on white
+    lines = [t for t in fig["data"] if "lines" in (t.get("mode") or "")]
+    assert len(lines) == len(STRATEGIES)
+    assert "Provider search (Anthropic)" in [t["name"] for t in lines]
+    for trace in lines:
+        assert contrast_ratio(trace["line"]["color"], background) >= 3.0, trace["name"]
+        assert trace["marker"]["color"] == trace["line"]["color"]
+
+
+# --- 3. the report always carries the strategies -------------------------------------------------------
+
+def default_results(name: str = "team-workspace", context_length: int = 32_000):
+    ins = inspector(name)
+    skills = load_skills(SKILLS)
+    task = Task()
+    if name == "team-workspace":
+        events = load_events(SKILLS / "events.yaml")
+        tools = {t.name for t in ins.registration.tools}
+        task = Task(tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "read_skill" and str(e.arg) in skills.names)),
+                    tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "call" and str(e.arg) in tools)))
+    settings = StrategySettings(config=parse_config({}), context_length=context_length, planning_tokenizer="chars4")
+    return StrategyModel(ins, skills, settings).results(task), task
+
+
+def strategies_section(html_text: str) -> str:
+    return html_text[html_text.index("<h2>Disclosure strategies</h2>"):html_text.index("<h2>tool_search description")]
+
+
+@needs_samples
+def test_report_computes_the_strategies_without_the_strategies_page():
+    at = open_page("pages/report.py", {"ctx": "32K"}, catalog="team-workspace")
+    assert any("computed when the report is built" in c.value for c in at.caption)
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    section = strategies_section(at.session_state["report_html"])
+    assert "Not computed" not in section
+    results, task = default_results()
+    assert task.skills_read and task.tools_used  # the sample task runs on this catalog
+    assert f"For team-workspace: 13 sample skills, {task_summary(task)}, tokens in chars4" in section
+    for r in results:
+        row = (f'{r.label}</td><td class="num">{r.upfront_tokens:,}</td><td class="num">{r.task_tokens:,}</td>'
+               f'<td class="num">{r.round_trips:,}</td><td class="num">{r.cache_breaks:,}</td>')
+        assert row in section, r.label
+    # The same numbers as the Strategies page shows with its defaults.
+    page = open_page("pages/strategies.py", {"ctx": "32K"}, catalog="team-workspace")
+    table = [d.value for d in page.dataframe if "up front (tokens, chars4)" in d.value.columns][0]
+    assert list(table["up front (tokens, chars4)"]) == [r.upfront_tokens for r in results]
+    assert list(table["task (tokens, chars4)"]) == [r.task_tokens for r in results]
+
+
+@needs_samples
+def test_report_strategies_on_a_catalog_without_the_sample_task():
+    at = open_page("pages/report.py", {"ctx": "32K"}, catalog="five-servers")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    section = strategies_section(at.session_state["report_html"])
+    results, _ = default_results("five-servers")
+    assert "0 skill reads, 0 tools used" in section
+    assert section.count("<tr>") == 1 + len(STRATEGIES)
+    assert f'<td class="num">{results[0].upfront_tokens:,}</td>' in section
+
+
+# --- 4. one name for one thing, and why the two "up front" figures differ -------------------------------
+
+@needs_samples
+def test_overview_and_strategies_say_what_each_up_front_figure_counts():
+    at = open_page("pages/overview.py", catalog="team-workspace")
+    plan = inspector().plan(parse_config({}), 200_000)
+    metric = [m for m in at.metric if m.label == signals.ALL_SCHEMAS][0]
+    assert metric.value == f"{plan.eager_tokens:,}"
+    assert signals.ALL_SCHEMAS_CAPTION in [c.value for c in at.caption]
+    assert "counts each tool definition alone" in signals.ALL_SCHEMAS_CAPTION
+
+    page = open_page("pages/strategies.py", catalog="team-workspace")
+    results, _ = default_results(context_length=200_000)
+    upfront = [r for r in results if r.strategy == ALL_UPFRONT][0]
+    assert upfront.upfront_tokens > plan.eager_tokens
+    schema, listing = upfront.upfront_breakdown["schema"], upfront.upfront_breakdown["skill listing"]
+    expected = (f"All up front: {upfront.upfront_tokens:,} tokens (chars4) before the first turn = {schema:,} (tool "
+                f"definitions, each counted alone) + {listing:,} (skill listing). The Overview's “All schemas up "
+                f"front” ({plan.eager_tokens:,}) is the tools array alone, estimated once over the whole array as the "
+                f"reference does (RB §3), with no skills: {upfront.upfront_tokens - plan.eager_tokens:,} tokens fewer.")
+    assert expected in [c.value for c in page.caption]
+    # the worked example is another catalog: no comparison with the sidebar's figure
+    page.radio(key="strat_source").set_value("Worked example").run()
+    assert not page.exception, page.exception
+    notes = [c.value for c in page.caption if c.value.startswith("All up front:")]
+    assert len(notes) == 1 and notes[0].endswith("counts the sidebar's catalog, not this one.")
+
+
+# --- 5. the quality chart: one format, labels that cannot overlap ---------------------------------------
+
+@needs_samples
+def test_quality_chart_and_table_use_one_percent_format():
+    at = open_page("pages/quality.py", catalog="team-workspace")
+    chart = [f for f in figures(at) if f["data"] and f["data"][0]["type"] == "bar"][0]
+    assert chart["layout"]["xaxis"]["tickformat"] == ".2%"
+    bars = sum(len(trace["x"]) for trace in chart["data"])
+    # horizontal bars, each label past its bar's end in a slot of its own (16 px for 10-px text)
+    assert chart["layout"]["height"] >= 130 + 16 * bars
+    for trace in chart["data"]:
+        assert trace["orientation"] == "h" and trace["textposition"] == "outside"
+        assert trace["textfont"]["size"] <= 10 and trace["constraintext"] == "none"
+        assert "%{x:.2%}" in trace["hovertemplate"]
+        for value, text in zip(trace["x"], trace["text"]):
+            if value is None:
+                assert text == ""
+            else:
+                assert re.fullmatch(r"\d{1,3}\.\d\d%", text) and text == f"{value * 100:.2f}%", (value, text)
+    table = [d for d in at.dataframe if "recall@1" in d.value.columns][0]
+    config = json.loads(table.proto.columns)
+    shares = ["recall@1", "recall@5", "recall@limit", "MRR", "abstention", "query recall@5", "nonsense queries empty",
+              "abstention accuracy"]
+    assert {c: config[c]["type_config"]["format"] for c in shares} == {c: "percent" for c in shares}
+
+
+# --- 6. every segment of the listing bar can be named without hovering ---------------------------------
+
+@needs_samples
+@pytest.mark.parametrize("query", [{"ctx": "200K"}, {"ctx": "128K", "pct": "2.0"}, {"ctx": "32K", "pct": "1.0"}])
+def test_listing_bar_segments_are_labeled_or_keyed(query):
+    at = open_page("pages/costs.py", query, catalog="team-workspace")
+    fig = figures(at)[0]
+    assert fig["layout"]["uniformtext"] == {"minsize": 12, "mode": "hide"}  # hidden, never shrunk
+    bars = [t for t in fig["data"] if t["type"] == "bar"]
+    key = [t for t in at.table if "segment" in t.value.columns]
+    assert len(key) == 1
+    rows = key[0].value
+    assert len(rows) == len(bars)
+    axis_max = fig["layout"]["xaxis"]["range"][1]
+    unlabeled = 0
+    for bar, (_, row) in zip(bars, rows.iterrows()):
+        tokens = bar["x"][0]
+        assert int(str(row.iloc[3]).replace(",", "")) == tokens
+        if bar["name"] == "header and framing":
+            assert row["segment"] == "header" and row["label on the bar"] == "— (the white segment at the end)"
+            continue
+        assert bar["name"].startswith(row["segment"] + " ") and bar["name"].endswith(row["server"])
+        text = bar["text"][0]
+        if text:
+            assert text in (row["segment"], f"{row['segment']} {row['server']}")
+            # fits at the narrowest plot width with 7 px per character at 12 px
+            assert len(text) * 7 + 6 <= tokens / axis_max * charts.PLOT_WIDTH_MIN
+            assert row["label on the bar"] == text
+            assert contrast_ratio(bar["textfont"]["color"], bar["marker"]["color"]) >= 4.5
+        else:
+            unlabeled += 1
+            assert row["label on the bar"].startswith("— (too narrow")
+    if query == {"ctx": "200K"}:
+        assert unlabeled > 0  # the full listing has slivers: the key is what names them
+
+
+# --- 7. counts in words ---------------------------------------------------------------------------------
+
+def test_counted_and_severity_counts():
+    assert counted(0, "error") == "0 errors"
+    assert counted(1, "warning") == "1 warning"
+    assert counted(1_200, "query", "queries") == "1,200 queries"
+    assert counted(1, "tool used", "tools used") == "1 tool used"
+    assert severity_counts({"error": 0, "warning": 1, "info": 79}) == "0 errors · 1 warning · 79 info notes"
+    assert severity_counts({"error": 1, "warning": 8, "info": 1}, ", ") == "1 error, 8 warnings, 1 info note"
+    assert task_summary(Task(("a",), ())) == "1 skill read, 0 tools used"
+
+
+@needs_samples
+def test_report_counts_read_right():
+    ins, config = inspector(), parse_config({})
+    counts = lint(ins, config).counts()
+    html_text = build_report(ins, config, 200_000, lint_report=lint(ins, config))
+    assert f"<p>{severity_counts(counts)}.</p>" in html_text
+    assert f"<p>{counts['error']:,} errors · {counts['warning']:,} warnings" in html_text
+    text = re.sub(r"<[^>]+>", " ", html_text)
+    assert "(s)" not in text
+    assert not re.search(r"\b(0|[2-9]|\d{2,}) (error|warning|finding|task|tool|server|skill read)\b", text)
+
+
+def test_cli_lint_summary_reads_right():
+    from conftest import run_cli  # noqa: PLC0415
+
+    result = run_cli("lint", str(DEFAULT))
+    first = result.stdout.splitlines()[0]
+    assert re.search(r"; \d+ errors?, \d+ warnings?, \d+ info notes?$", first), first
+    assert ", 0 error," not in first and " 1 warnings" not in first
+
+
+@needs_samples
+def test_report_lists_every_listing_bar_segment_under_the_chart():
+    at = open_page("pages/report.py", {"ctx": "200K"}, catalog="team-workspace")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    html_text = at.session_state["report_html"]
+    title = "<h2>The listing against the budget (chars4)</h2>"
+    section = html_text[html_text.index(title):html_text.index("<h2>", html_text.index(title) + 5)]
+    plan = inspector().plan(parse_config({}), 200_000)
+    rows = charts.listing_key_rows(plan)
+    assert "Key: every part of the chart, in order." in section
+    assert section.count("<tr>") == 1 + len(rows)
+    for row in rows:
+        assert f"<td>{row['segment']}</td><td>{row['server']}</td>" in section
+    assert any(r["label on the bar"].startswith("— (too narrow") for r in rows)  # the slivers are named here
