@@ -693,6 +693,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             if len(tool.name) >= 6 and re.search(r"[_\-]|[a-z][A-Z]", tool.name):
                 names.setdefault(tool.name, []).append((other.name, tool.name))
     own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
+    # Every string first, then each check once over all of them joined (regex scans in C); only
+    # the strings a check can fire on are looked at one by one, with the same code as before.
+    entries: list[tuple[Any, Any, str, list[tuple[str, str]]]] = []
     for server in catalog.servers:
         seen: set[str] = set()
         for tool in server.tools:
@@ -701,43 +704,83 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             seen.add(tool.name)
             reg = registered.get((server.name, tool.name))
             wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
+            entries.append((server, tool, wire, model_strings(tool)))
+    texts = [text for *_, strings in entries for _, text in strings]
+    instructions, shadows = _flagged(texts, names)
+    at = 0
+    for server, tool, wire, strings in entries:
 
-            def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
-                findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
+        def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
+            findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
 
-            for field, text in model_strings(tool):
-                for hidden in find_hidden(text):
-                    renamed = field == "name" and hidden.text not in wire
-                    stripped = (hidden.kind == "tag" and field == "description") or renamed
-                    if renamed:
-                        fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
-                                "receive them (a client that keeps names as sent does)")
-                    elif stripped:
-                        fate = ("the server sent them; registration strips TAG characters from the description "
-                                "(REG §2), so the model does not receive them")
-                    else:
-                        fate = "the model receives them as sent"
-                    decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
-                    severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
-                    add("hidden-characters", severity,
-                        f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
-                        "Remove the invisible characters from the tool text (and distrust a server that sends "
-                        "them).", field, hidden.offset)
-                    if hidden.decoded:
-                        for offset, what in _instruction_hits(hidden.decoded):
-                            add("model-instructions", "error", f"hidden TAG text carries {what}",
-                                "Remove the hidden text; a tool description should only describe the tool.",
-                                field, hidden.offset + offset)
+        for field, text in strings:
+            flagged_instruction, flagged_shadow = at in instructions, at in shadows
+            at += 1
+            for hidden in find_hidden(text):
+                renamed = field == "name" and hidden.text not in wire
+                stripped = (hidden.kind == "tag" and field == "description") or renamed
+                if renamed:
+                    fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
+                            "receive them (a client that keeps names as sent does)")
+                elif stripped:
+                    fate = ("the server sent them; registration strips TAG characters from the description "
+                            "(REG §2), so the model does not receive them")
+                else:
+                    fate = "the model receives them as sent"
+                decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+                severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
+                add("hidden-characters", severity,
+                    f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
+                    "Remove the invisible characters from the tool text (and distrust a server that sends "
+                    "them).", field, hidden.offset)
+                if hidden.decoded:
+                    for offset, what in _instruction_hits(hidden.decoded):
+                        add("model-instructions", "error", f"hidden TAG text carries {what}",
+                            "Remove the hidden text; a tool description should only describe the tool.",
+                            field, hidden.offset + offset)
+            if flagged_instruction:
                 for offset, what in _instruction_hits(text):
                     add("model-instructions", "error", f"text addressed to the model: {what}",
                         "Rewrite it to describe what the tool does; a tool's text must not instruct the model.",
                         field, offset)
-                if field == "name":
-                    continue
-                for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
-                    add("shadowing", "warning", what,
-                        "A tool should describe itself only; remove references to other servers' tools.", field, offset)
+            if field == "name" or not flagged_shadow:
+                continue
+            for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
+                add("shadowing", "warning", what,
+                    "A tool should describe itself only; remove references to other servers' tools.", field, offset)
     return findings
+
+
+
+#: Joins the strings of a catalog for one scan: none of the checks' patterns can match across it
+#: (a newline ends their sentences, ``<`` ends a marker, ``.`` is no word character).
+_JOIN = "\n<.\n"
+
+
+def _flagged(texts: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """``(indexes of texts where an instruction pattern matches, indexes of texts with a word that
+    names a tool or the other-tools pattern)``: found by scanning all texts joined by
+    :data:`_JOIN` once per pattern, a superset of where the per-text checks fire."""
+    import bisect  # noqa: PLC0415
+
+    joined = _JOIN.join(texts)
+    starts = []
+    position = 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + len(_JOIN)
+
+    def owners(matches) -> set[int]:
+        return {bisect.bisect_right(starts, m.start()) - 1 for m in matches}
+
+    instructions: set[int] = set()
+    for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE):
+        instructions |= owners(regex.finditer(joined))
+    shadows = owners(_OTHER_TOOLS.finditer(joined))
+    named = set(_WORD.findall(joined)).intersection(names)
+    if named:
+        shadows |= owners(m for m in _WORD.finditer(joined) if m.group(0) in named)
+    return instructions, shadows
 
 
 _WORD = re.compile(r"[\w-]+")
