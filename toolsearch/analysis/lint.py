@@ -706,7 +706,8 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
             entries.append((server, tool, wire, model_strings(tool)))
     texts = [text for *_, strings in entries for _, text in strings]
-    instructions, shadows = _flagged(texts, names)
+    fields = [field for *_, strings in entries for field, _ in strings]
+    instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
     at = 0
     for server, tool, wire, strings in entries:
 
@@ -757,29 +758,39 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 _JOIN = "\n<.\n"
 
 
-def _flagged(texts: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
-    """``(indexes of texts where an instruction pattern matches, indexes of texts with a word that
-    names a tool or the other-tools pattern)``: found by scanning all texts joined by
-    :data:`_JOIN` once per pattern, a superset of where the per-text checks fire."""
+def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
+    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: found
+    by scanning the texts joined by :data:`_JOIN` once per pattern, a superset of where the
+    per-text checks fire."""
     import bisect  # noqa: PLC0415
 
-    joined = _JOIN.join(texts)
     starts = []
     position = 0
     for text in texts:
         starts.append(position)
         position += len(text) + len(_JOIN)
 
-    def owners(matches) -> set[int]:
-        return {bisect.bisect_right(starts, m.start()) - 1 for m in matches}
+    def owners(matches, begins: list[int]) -> set[int]:
+        return {bisect.bisect_right(begins, m.start()) - 1 for m in matches}
 
+    joined = _JOIN.join(texts)
     instructions: set[int] = set()
     for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE):
-        instructions |= owners(regex.finditer(joined))
-    shadows = owners(_OTHER_TOOLS.finditer(joined))
+        instructions |= owners(regex.finditer(joined), starts)
+    prose_starts = []
+    position = 0
+    for text in prose:
+        prose_starts.append(position)
+        position += len(text) + len(_JOIN)
+    joined = _JOIN.join(prose)
+    shadows = owners(_OTHER_TOOLS.finditer(joined), prose_starts)
     named = set(_WORD.findall(joined)).intersection(names)
-    if named:
-        shadows |= owners(m for m in _WORD.finditer(joined) if m.group(0) in named)
+    if len(named) > 500:
+        shadows |= owners((m for m in _WORD.finditer(joined) if m.group(0) in named), prose_starts)
+    elif named:
+        alternatives = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
+        shadows |= owners(re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", joined), prose_starts)
     return instructions, shadows
 
 
