@@ -628,7 +628,11 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
     edited, tails, schemas = [], [], []
     for k in sorted(deferred_a.keys() & deferred_b.keys()):
         ta, tb = deferred_a[k], deferred_b[k]
-        if short_description(ta.description) != short_description(tb.description):
+        if ta is tb:  # the same registered tool (one catalog on both sides): nothing differs
+            continue
+        if ta.description == tb.description:
+            pass
+        elif short_description(ta.description) != short_description(tb.description):
             edited.append((ta, tb))
         elif ta.description != tb.description:
             tails.append(ta.name)
