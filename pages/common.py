@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import runpy
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,26 @@ def freeze_cached() -> None:
     them all again (about a second at 50,000 tools). They are still freed by reference counting
     when the cache drops them."""
     gc.freeze()
+
+
+@st.cache_resource
+def _memo_store() -> "weakref.WeakKeyDictionary":
+    return weakref.WeakKeyDictionary()
+
+
+def memo(owner: Any, key: tuple, make: Any, size: int = 16) -> Any:
+    """``make()`` once per ``owner`` (an engine object such as a planner, which the sidebar's
+    cache keeps alive) and ``key``, shared by every browser session; the ``size`` most recently
+    used results per owner are kept, and all of them go with their owner. For results that scale
+    with the catalog but not with a slider move."""
+    store = _memo_store().setdefault(owner, {})
+    if key in store:
+        store[key] = store.pop(key)
+    else:
+        while len(store) >= size:
+            del store[next(iter(store))]
+        store[key] = make()
+    return store[key]
 
 
 @st.cache_resource(show_spinner="Registering the catalog…", max_entries=24)

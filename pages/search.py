@@ -253,7 +253,8 @@ def body(v, bridge) -> None:
 v = common.view()
 st.title("Search")
 if common.require_catalog(v):
-    bridge = v.inspector.bridge(v.config)
+    with st.spinner("Indexing the deferred tools for search (once per catalog and settings)…", show_time=True):
+        bridge = v.inspector.bridge(v.config)
     st.caption(f"The bridge tools over {len(bridge.deferred):,} deferred tools. Search limit: default "
                f"{v.config.search_default_limit}, maximum {v.config.max_search_limit} (sidebar). "
                "Responses are exactly what the model would receive. Results: tool_search; Describe: "
