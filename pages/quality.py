@@ -64,7 +64,7 @@ def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
 
 #: Lint findings drawn in the table at most (a large catalog can have tens of thousands); the
 #: downloadable report has them all.
-LINT_ROWS_SHOWN = 2_000
+LINT_ROWS_SHOWN = 500
 
 
 def _lint_with_progress(ins: Any, config: Any) -> LintReport:
