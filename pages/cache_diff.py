@@ -6,6 +6,7 @@ st.text and st.dataframe."""
 from __future__ import annotations
 
 import hashlib
+import weakref
 from typing import Any, Callable
 
 import pandas as pd
@@ -41,6 +42,25 @@ def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
             store.clear()
         hit = store[key] = (owner, make())
     return hit[1]
+
+
+@st.cache_resource
+def _shared_results() -> weakref.WeakKeyDictionary:
+    """Collapse results per planner, shared by every session (an entry goes with its planner)."""
+    return weakref.WeakKeyDictionary()
+
+
+def _shared(owner: Any, key: tuple, make: Callable[[], Any]) -> Any:
+    """``make()`` once per ``owner`` and ``key``; the 16 most recently used results are kept. A
+    slider moved back to an earlier value is then answered without recomputing."""
+    store = _shared_results().setdefault(owner, {})
+    if key in store:
+        store[key] = store.pop(key)
+    else:
+        while len(store) >= 16:
+            del store[next(iter(store))]
+        store[key] = make()
+    return store[key]
 
 
 def _ctx_text(n: int | None) -> str:
@@ -179,8 +199,10 @@ def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
 
 def show_collapse(v: common.View) -> CollapseComparison:
     """Reference vs best collapse at the sidebar settings, and over the context presets."""
+    planner = v.inspector.planner
     with st.spinner("Comparing the collapse choices…", show_time=True):
-        cmp = compare_collapse(v.inspector.planner, v.config, v.context_length, v.tokenizer)
+        cmp = _shared(planner, ("compare", v.config, v.context_length, v.tokenizer),
+                      lambda: compare_collapse(planner, v.config, v.context_length, v.tokenizer))
     st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
             "(largest names block first, RB §5.4). This section computes the best choice under the same budget: "
             "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
@@ -219,7 +241,8 @@ def show_collapse(v: common.View) -> CollapseComparison:
         b.caption("Best choice (what-if)")
         b.code(cmp.best.text or "(no listing: form none)", language=None, wrap_lines=True)
     st.markdown("**Over the context-length presets** (sidebar threshold_pct and listing_max_tokens)")
-    rows = collapse_table(v.inspector.planner, v.config, [*C.CONTEXT_PRESETS, None], v.tokenizer)
+    rows = _shared(planner, ("table", v.config, v.tokenizer),
+                   lambda: collapse_table(planner, v.config, [*C.CONTEXT_PRESETS, None], v.tokenizer))
     st.dataframe(pd.DataFrame([{
         "context length": _ctx_text(r.context_length), "budget (tokens)": r.budget,
         "reference form": r.reference_form, "best form": r.best_form,

@@ -33,6 +33,8 @@ STATE_KIND = {"visible": "schema_tokens", "full": "full_tokens", "names": "names
 #: The budget line on every cost chart.
 BUDGET_LINE = dict(color="#B2182B", width=2, dash="dash")
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
+#: Figures with more traces than this are built without plotly's per-property validation.
+VALIDATE_TRACES = 60
 
 
 class _Fig:
@@ -86,7 +88,24 @@ class _Fig:
             layout["shapes"] = self.shapes
         if self.annotations:
             layout["annotations"] = self.annotations
-        return go.Figure({"data": self.data, "layout": layout})
+        if len(self.data) <= VALIDATE_TRACES or _has_underscore_key(self.data):
+            return go.Figure({"data": self.data, "layout": layout})
+        # Validating hundreds of traces (one bar per server of a large catalog) takes about a
+        # second. The layout is still validated; traces written with plain property names (no
+        # magic underscores) are taken as they are: the same code with few traces is validated
+        # (every test catalog), so a spec mistake still shows there.
+        checked = go.Figure({"layout": layout}).layout.to_plotly_json()
+        return go.Figure({"data": self.data, "layout": checked}, _validate=False)
+
+
+def _has_underscore_key(value: object) -> bool:
+    """Whether a trace spec uses a magic-underscore key (``marker_color``), which only
+    validation expands."""
+    if isinstance(value, dict):
+        return any("_" in str(k) or _has_underscore_key(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_underscore_key(v) for v in value if isinstance(v, (dict, list)))
+    return False
 
 
 def esc(text: object) -> str:

@@ -6,8 +6,10 @@ the engine (`toolsearch`); this module only wires Streamlit widgets to it.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import runpy
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,14 +61,48 @@ def sample_catalogs() -> dict[str, Path]:
     return found
 
 
+def freeze_cached() -> None:
+    """Take every object alive now out of the cyclic garbage collector's reach (``gc.freeze``).
+
+    Call it after building a long-lived cached object (a catalog, its registration, a lint
+    report): a large catalog is millions of objects, and each full collection would otherwise walk
+    them all again (about a second at 50,000 tools). They are still freed by reference counting
+    when the cache drops them."""
+    gc.freeze()
+
+
+@st.cache_resource
+def _memo_store() -> "weakref.WeakKeyDictionary":
+    return weakref.WeakKeyDictionary()
+
+
+def memo(owner: Any, key: tuple, make: Any, size: int = 16) -> Any:
+    """``make()`` once per ``owner`` (an engine object such as a planner, which the sidebar's
+    cache keeps alive) and ``key``, shared by every browser session; the ``size`` most recently
+    used results per owner are kept, and all of them go with their owner. For results that scale
+    with the catalog but not with a slider move."""
+    store = _memo_store().setdefault(owner, {})
+    if key in store:
+        store[key] = store.pop(key)
+    else:
+        while len(store) >= size:
+            del store[next(iter(store))]
+        store[key] = make()
+    return store[key]
+
+
 @st.cache_resource(show_spinner="Registering the catalog…", max_entries=24)
 def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _profile: Profile) -> Inspector:
-    return Inspector(_catalog, naming, _profile)
+    inspector = Inspector(_catalog, naming, _profile)
+    freeze_cached()
+    return inspector
 
 
 @st.cache_resource(show_spinner="Loading the catalog…", max_entries=16)
 def _read_sample(path: str, mtime: float) -> Catalog:
-    return load_source(path)
+    catalog = load_source(path)
+    freeze_cached()
+    return catalog
 
 
 @dataclass

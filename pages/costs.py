@@ -85,14 +85,17 @@ if common.require_catalog(v):
     else:
         tokens = ins.planner.tool_tokens(v.display_tokenizer)
         state_of = {s.name: s.state for s in plan.servers}
-        deferred = {t.name for t in ins.planner.deferral(v.config.defer).deferred}
-        ranked = sorted(tools, key=lambda t: (-tokens[t.name], t.name))[:TOP_TOOLS]
+        # Per catalog and tokenizer (or defer set), not per slider move: each walks every tool.
+        deferred = common.memo(ins.planner, ("deferred names", v.config.defer),
+                               lambda: frozenset(t.name for t in ins.planner.deferral(v.config.defer).deferred))
+        ranked, total_tokens = common.memo(ins.planner, ("costliest", v.display_tokenizer), lambda: (
+            sorted(tools, key=lambda t: (-tokens[t.name], t.name))[:TOP_TOOLS], sum(tokens.values())))
         rows = [charts.ToolCost(server=t.server, tool=t.raw_name, name=t.name, tokens=tokens[t.name],
                                 description=t.description, state=state_of.get(t.server, "visible"),
                                 deferred=t.name in deferred) for t in ranked]
         shown = sum(r.tokens for r in rows)
         st.caption(f"Each tool's full definition as compact JSON, counted alone ({tk}). The top {len(rows)} of "
-                   f"{len(tools):,} tools hold {shown:,} of {sum(tokens.values()):,} tokens. "
+                   f"{len(tools):,} tools hold {shown:,} of {total_tokens:,} tokens. "
                    "Treemap colors: schema size; bar colors: the server's state at the current settings. Hover for details.")
         tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"])
         with tree_tab:

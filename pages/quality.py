@@ -51,13 +51,32 @@ def _results() -> weakref.WeakKeyDictionary:
 
 
 def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
-    """``make()`` once per ``owner`` (the inspector object) and ``key``; at most 12 results each."""
+    """``make()`` once per ``owner`` (the inspector object) and ``key``; at most 12 results each,
+    the least recently used dropped first (so the lint report outlives its filtered tables)."""
     store = _results().setdefault(owner, {})
-    if key not in store:
-        if len(store) >= 12:
-            store.clear()
+    if key in store:
+        store[key] = store.pop(key)
+    else:
+        while len(store) >= 12:
+            del store[next(iter(store))]
         store[key] = make()
     return store[key]
+
+
+#: Lint findings drawn in the table at most (a large catalog can have tens of thousands); the
+#: downloadable report has them all.
+LINT_ROWS_SHOWN = 500
+
+
+def _lint_with_progress(ins: Any, config: Any) -> LintReport:
+    """:func:`lint` with a progress bar while it runs (a minute or more at 50,000 tools; then cached)."""
+    bar = st.progress(0.0, text="Linting the catalog…")
+    try:
+        report = lint(ins, config, progress=lambda share, text: bar.progress(min(share, 1.0), text=text))
+    finally:
+        bar.empty()
+    common.freeze_cached()
+    return report
 
 
 def variant_color(name: str, index: int) -> str:
@@ -271,8 +290,7 @@ if common.require_catalog(v):
     # --- lint --------------------------------------------------------------------------------
     st.header("Catalog lint")
     lint_key = ("lint", config.defer, config.search_default_limit, config.max_search_limit, config.enabled)
-    with st.spinner("Linting the catalog…"):
-        report = _memo(lint_key, ins, lambda: lint(ins, config))
+    report = _memo(lint_key, ins, lambda: _lint_with_progress(ins, config))
     counts = report.counts()
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.")
@@ -286,7 +304,8 @@ if common.require_catalog(v):
     fired = list(report.by_rule())
     rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules",
                            help="Only the rules that fired on this catalog are offered.")
-    rows = lint_rows(report, severities, rules)
+    rows = _memo(("lint-rows", lint_key, tuple(severities), tuple(rules)), ins,
+                 lambda: lint_rows(report, severities, rules))
     if report.findings:
         st.caption("By rule: " + " · ".join(f"{rule} {n:,}" for rule, n in report.by_rule().items()))
     if not report.findings:
@@ -296,7 +315,10 @@ if common.require_catalog(v):
     else:
         st.caption(f"{len(rows):,} of {len(report.findings):,} findings. Reachability probes use the reference "
                    f"search at limit {report.limit}; names are the wire names the model sees.")
-        st.dataframe(style_severity(pd.DataFrame(rows)), hide_index=True, width="stretch", key="lint_table",
+        if len(rows) > LINT_ROWS_SHOWN:
+            st.info(f"The table shows the first {LINT_ROWS_SHOWN:,} of these {len(rows):,} findings (errors first); "
+                    "the lint report below has them all.", icon=":material/table_rows:")
+        st.dataframe(style_severity(pd.DataFrame(rows[:LINT_ROWS_SHOWN])), hide_index=True, width="stretch", key="lint_table",
                      column_config={"server": st.column_config.TextColumn(width="small"),
                                     "tool": st.column_config.TextColumn(width="medium"),
                                     "finding": st.column_config.TextColumn(width="large"),
@@ -304,5 +326,7 @@ if common.require_catalog(v):
     with st.expander("What each rule checks"):
         st.dataframe(pd.DataFrame([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)}
                                    for r, t in RULES.items()]), hide_index=True, width="stretch")
-    st.download_button("Download the lint report (JSON)", json.dumps(report.to_dict(), ensure_ascii=False, indent=2),
+    st.download_button("Download the lint report (JSON)",
+                       _memo(("lint-json", lint_key), ins,
+                             lambda: json.dumps(report.to_dict(), ensure_ascii=False, indent=2)),
                        file_name="lint.json", mime="application/json", key="quality_lint_download")

@@ -129,7 +129,10 @@ def search_tab(v, bridge, dtk: str) -> None:
     arguments = {"queries": text.splitlines()}
     if limit is not None:
         arguments["limit"] = int(limit)
-    response = search_bridge.tool_search(arguments)
+    # Kept per bridge (one per catalog, defer set, search limits and variant): a slider move
+    # leaves them as they are, and each explanation walks every tool that shares a query word.
+    response = common.memo(search_bridge, ("tool_search", json.dumps(arguments)),
+                           lambda: search_bridge.tool_search(arguments), size=32)
 
     if "error" in response:
         st.subheader("Response (exact JSON)")
@@ -149,10 +152,12 @@ def search_tab(v, bridge, dtk: str) -> None:
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
                 st.text(f"Query {number}: {group['query']}")
-                ex = search_bridge.index.explain(group["query"], effective)
+                ex = common.memo(search_bridge, ("explain", group["query"], effective),
+                                 lambda: search_bridge.index.explain(group["query"], effective), size=32)
                 st.text("Why: " + ex.summary())
                 if group["matches"]:
-                    scores = dict(search_bridge.index.search(group["query"], effective))
+                    scores = common.memo(search_bridge, ("scores", group["query"], effective),
+                                         lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
                     st.dataframe(pd.DataFrame([{
                         "rank": rank, "tool": name, "score (BM25)": scores[name],
                         "source": response["tools"][name]["source"],
@@ -253,7 +258,8 @@ def body(v, bridge) -> None:
 v = common.view()
 st.title("Search")
 if common.require_catalog(v):
-    bridge = v.inspector.bridge(v.config)
+    with st.spinner("Indexing the deferred tools for search (once per catalog and settings)…", show_time=True):
+        bridge = v.inspector.bridge(v.config)
     st.caption(f"The bridge tools over {len(bridge.deferred):,} deferred tools. Search limit: default "
                f"{v.config.search_default_limit}, maximum {v.config.max_search_limit} (sidebar). "
                "Responses are exactly what the model would receive. Results: tool_search; Describe: "

@@ -49,9 +49,11 @@ def _memo(key: tuple, owner: Any, loaded: LoadedSessions, make: Callable[[], Any
     alive, so the ``id`` in its key cannot be reused by other sessions while it exists."""
     store = _results().setdefault(owner, {})
     full = (id(loaded), *key)
-    if full not in store:
-        if len(store) >= 8:
-            store.clear()
+    if full in store:
+        store[full] = store.pop(full)  # most recently used last
+    else:
+        while len(store) >= 8:
+            del store[next(iter(store))]
         store[full] = (loaded, make())
     return store[full][1]
 
@@ -232,7 +234,10 @@ def render() -> None:
         return
     variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
     progress = _progress(bar, "Replaying")
-    rep = _memo(("replay", v.config, variants), v.inspector, loaded,
+    # A replay depends on the settings only through the bridge (defer set and search limits):
+    # a slider move does not replay again.
+    replay_key = ("replay", v.config.defer, v.config.search_default_limit, v.config.max_search_limit, variants)
+    rep = _memo(replay_key, v.inspector, loaded,
                 lambda: replay(loaded.sessions, v.inspector, v.config, variants, progress))
     what_if = _memo(("whatif", v.config, v.context_length, v.tokenizer), v.inspector, loaded,
                     lambda: listing_what_if(loaded.sessions, v.inspector, v.config, v.context_length, v.tokenizer))

@@ -573,7 +573,8 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
             out.setdefault(t.server, []).append(t)
         return out
 
-    sa, sb = tools_by_server(ia), tools_by_server(ib)
+    # One catalog on both sides (the same inspector): no server or tool can differ.
+    sa, sb = (tools_by_server(ia), tools_by_server(ib)) if ia is not ib else ({}, {})
     for kind, names, tools_of, verb in (("server_added", set(sb) - set(sa), sb, "added on"),
                                         ("server_removed", set(sa) - set(sb), sa, "removed on")):
         for name in sorted(names):
@@ -585,6 +586,8 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
         f.add("deferred_count", f"deferred tool count {pa.deferred_count:,} → {pb.deferred_count:,}: the first sentence "
               "of the tool_search description states it, so the bytes change there even when nothing else does.",
               {"a": pa.deferred_count, "b": pb.deferred_count})
+    if ia is ib:  # one catalog on both sides: no tool is added, removed, renamed or edited
+        return
 
     def key(t) -> tuple[str, str]:
         return (t.server, t.raw_name)
@@ -628,7 +631,11 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
     edited, tails, schemas = [], [], []
     for k in sorted(deferred_a.keys() & deferred_b.keys()):
         ta, tb = deferred_a[k], deferred_b[k]
-        if short_description(ta.description) != short_description(tb.description):
+        if ta is tb:  # the same registered tool (one catalog on both sides): nothing differs
+            continue
+        if ta.description == tb.description:
+            pass
+        elif short_description(ta.description) != short_description(tb.description):
             edited.append((ta, tb))
         elif ta.description != tb.description:
             tails.append(ta.name)

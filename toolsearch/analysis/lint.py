@@ -81,7 +81,9 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+import numpy as np
 
 from ..engine import constants as C
 from ..engine.catalog import Catalog
@@ -242,10 +244,13 @@ def _wire(server_name: str, server_kind: str, tool_name: str, naming: str) -> tu
     return tool_name, tool_name
 
 
-def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline: Catalog | None = None) -> LintReport:
+def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline: Catalog | None = None,
+         progress: Callable[[float, str], None] | None = None) -> LintReport:
     """Lint ``inspector``'s catalog as registered with its naming, at ``config`` (default settings
     when ``None``; the defer set and ``search_default_limit`` matter). With ``baseline`` (a saved
-    snapshot of the same servers), changed tools are ``rug-pull`` findings.
+    snapshot of the same servers), changed tools are ``rug-pull`` findings. ``progress``, when
+    given, is called now and then with the share done (0–1) and a line saying what runs (the
+    reachability probes are most of the time on a large catalog).
 
     Returns:
         A :class:`LintReport`; the rules are described in the module docstring.
@@ -379,9 +384,15 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
     index = bridge.index
     limit = bridge.resolve_limit(None)
     depth = max(len(index), 1)
-    for tool in bridge.deferred:
+    reach = _Reach(index, limit)
+    total = len(bridge.deferred)
+    for done, tool in enumerate(bridge.deferred):
+        if progress is not None and done % 500 == 0:
+            progress(done / max(total, 1), f"Probing the search: {done:,} of {total:,} deferred tools")
         probes = [p for p in (name_probe(tool.raw_name), " ".join(probe_keywords(tool.description))) if p]
-        outcomes = []
+        if not probes or any(reach.within_limit(probe, tool.name) for probe in dict.fromkeys(probes)):
+            continue
+        outcomes = []  # unreachable (rare): the full ranking says where each probe put it
         reachable = False
         for probe in dict.fromkeys(probes):
             ranking = [n for n, _ in index.search(probe, depth)]
@@ -393,11 +404,13 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 outcomes.append(f"{probe!r} → rank {position}")
             else:
                 outcomes.append(f"{probe!r} → {_why_not(index, probe, tool.name, limit)}")
-        if probes and not reachable:
+        if not reachable:
             add("unreachable", "warning", tool.server, tool.raw_name, tool.name,
                 f"not in the first {limit} results for its own words: " + "; ".join(outcomes),
                 "Make the name and the first sentence say what is specific to this tool (action and object); "
                 "near-duplicates compete for the same words.")
+    if progress is not None:
+        progress(1.0, "Checking the text the model sees")
 
     # --- schema sizes --------------------------------------------------------------------------
     per_tool = inspector.planner.tool_tokens("chars4")
@@ -453,6 +466,116 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                                  f.offset or 0, f.message))
     return LintReport(catalog.name, naming, tuple(findings), len(registration.tools), len(bridge.deferred),
                       median, limit)
+
+
+
+class _Reach:
+    """Whether a tool is among the first ``limit`` results of a probe query, as
+    ``index.search(probe, limit)`` ranks them (RB §7.4, §7.5), without ranking the whole catalog.
+
+    For the reference search options it scores only the gate term's postings, with numpy, in the
+    same arithmetic as the BM25 scorer (so scores and ties are the same to the last bit); other
+    options, and probes that equal a tool name, go through ``index.search``. Per-term postings and
+    per-probe scores are kept, so repeated probes cost one lookup.
+    """
+
+    def __init__(self, index: Any, limit: int):
+        self.index = index
+        self.limit = limit
+        opts = index.options
+        bm25 = getattr(index, "_bm25", None)
+        self.fast = (bm25 is not None and opts.gate and not opts.name_substring_fallback
+                     and opts.min_known_share <= 0 and opts.min_idf_share <= 0)
+        self.position: dict[str, int] = {}
+        for i, name in enumerate(index.names):
+            self.position.setdefault(name, i)
+        if self.fast:
+            self.doc_len = np.array(bm25.doc_len)
+            self.terms: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+            self.dense: dict[str, np.ndarray] = {}
+        self.scored: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+
+    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        found = self.terms.get(term)
+        if found is None:
+            ids = self.index._postings.get(term, [])
+            freqs = self.index._bm25.doc_freqs
+            found = (np.array(ids, dtype=np.int64), np.array([freqs[i][term] for i in ids], dtype=np.int64))
+            self.terms[term] = found
+        return found
+
+    def _freq(self, term: str, pool: np.ndarray) -> np.ndarray:
+        """The term's frequency in each document of ``pool`` (sorted ids)."""
+        dense = self.dense.get(term)
+        if dense is not None:
+            return dense[pool]
+        ids, tf = self._postings(term)
+        if len(ids) * 8 > len(self.doc_len) and tf.max(initial=0) < 2 ** 15:  # a common term: one array lookup
+            dense = self.dense[term] = np.zeros(len(self.doc_len), dtype=np.int16)
+            dense[ids] = tf
+            return dense[pool]
+        out = np.zeros(len(pool), dtype=np.int64)
+        if not len(ids) or not len(pool):
+            return out
+        if len(ids) < len(pool):  # place the term's few documents into the pool
+            at = np.minimum(np.searchsorted(pool, ids), len(pool) - 1)
+            hit = pool[at] == ids
+            out[at[hit]] = tf[hit]
+        else:  # look the pool's few documents up in the term's postings
+            at = np.minimum(np.searchsorted(ids, pool), len(ids) - 1)
+            hit = ids[at] == pool
+            out[hit] = tf[at[hit]]
+        return out
+
+    def _score(self, probe: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(admitted document ids, their scores)``, or ``None`` when ``index.search`` must decide."""
+        if probe in self.scored:
+            return self.scored[probe]
+        index = self.index
+        result: tuple[np.ndarray, np.ndarray] | None
+        stems, gate, answerable, required = index._analyse(probe)
+        if index._by_lower.get(probe.strip().lower()):
+            result = None  # an exact-name match: index.search ranks it first
+        elif not stems or gate is None:
+            result = (np.zeros(0, dtype=np.int64), np.zeros(0))
+        else:
+            pool, _ = self._postings(gate)
+            freq = {t: self._freq(t, pool) for t in dict.fromkeys(stems)}
+            if index.options.coverage and required > 1:
+                covered = sum((freq[t] > 0).astype(np.int64) for t in answerable)
+                keep = covered >= required
+                pool = pool[keep]
+                freq = {t: f[keep] for t, f in freq.items()}
+            bm25 = index._bm25
+            doc_len = self.doc_len[pool]
+            score = np.zeros(len(pool))
+            for q in stems:  # the BM25 scorer's expression, term by term in query order
+                q_freq = freq[q]
+                score += (bm25.idf.get(q) or 0) * (q_freq * (bm25.k1 + 1) /
+                                                   (q_freq + bm25.k1 * (1 - bm25.b + bm25.b * doc_len / bm25.avgdl)))
+            result = (pool, score)
+        if len(self.scored) >= 4096:
+            self.scored.clear()
+        self.scored[probe] = result
+        return result
+
+    def within_limit(self, probe: str, name: str) -> bool:
+        """True when ``index.search(probe, limit)`` returns ``name``."""
+        if self.limit <= 0:
+            return False
+        scored = self._score(probe) if self.fast else None
+        if scored is None:
+            return name in [n for n, _ in self.index.search(probe, self.limit)]
+        ids, score = scored
+        position = self.position.get(name)
+        if position is None:
+            return False
+        at = np.searchsorted(ids, position)
+        if at >= len(ids) or ids[at] != position:
+            return False
+        mine = score[at]
+        ahead = int(np.count_nonzero(score > mine)) + int(np.count_nonzero((score == mine) & (ids < position)))
+        return ahead < self.limit
 
 
 def _wire_of(catalog, server_name: str, raw: str, naming: str) -> str:
@@ -590,6 +713,9 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             if len(tool.name) >= 6 and re.search(r"[_\-]|[a-z][A-Z]", tool.name):
                 names.setdefault(tool.name, []).append((other.name, tool.name))
     own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
+    # Every string first, then each check once over all of them joined (regex scans in C); only
+    # the strings a check can fire on are looked at one by one, with the same code as before.
+    entries: list[tuple[Any, Any, str, list[tuple[str, str]]]] = []
     for server in catalog.servers:
         seen: set[str] = set()
         for tool in server.tools:
@@ -598,43 +724,94 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             seen.add(tool.name)
             reg = registered.get((server.name, tool.name))
             wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
+            entries.append((server, tool, wire, model_strings(tool)))
+    texts = [text for *_, strings in entries for _, text in strings]
+    fields = [field for *_, strings in entries for field, _ in strings]
+    instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
+    at = 0
+    for server, tool, wire, strings in entries:
 
-            def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
-                findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
+        def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
+            findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
 
-            for field, text in model_strings(tool):
-                for hidden in find_hidden(text):
-                    renamed = field == "name" and hidden.text not in wire
-                    stripped = (hidden.kind == "tag" and field == "description") or renamed
-                    if renamed:
-                        fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
-                                "receive them (a client that keeps names as sent does)")
-                    elif stripped:
-                        fate = ("the server sent them; registration strips TAG characters from the description "
-                                "(REG §2), so the model does not receive them")
-                    else:
-                        fate = "the model receives them as sent"
-                    decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
-                    severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
-                    add("hidden-characters", severity,
-                        f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
-                        "Remove the invisible characters from the tool text (and distrust a server that sends "
-                        "them).", field, hidden.offset)
-                    if hidden.decoded:
-                        for offset, what in _instruction_hits(hidden.decoded):
-                            add("model-instructions", "error", f"hidden TAG text carries {what}",
-                                "Remove the hidden text; a tool description should only describe the tool.",
-                                field, hidden.offset + offset)
+        for field, text in strings:
+            flagged_instruction, flagged_shadow = at in instructions, at in shadows
+            at += 1
+            for hidden in find_hidden(text):
+                renamed = field == "name" and hidden.text not in wire
+                stripped = (hidden.kind == "tag" and field == "description") or renamed
+                if renamed:
+                    fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
+                            "receive them (a client that keeps names as sent does)")
+                elif stripped:
+                    fate = ("the server sent them; registration strips TAG characters from the description "
+                            "(REG §2), so the model does not receive them")
+                else:
+                    fate = "the model receives them as sent"
+                decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+                severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
+                add("hidden-characters", severity,
+                    f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
+                    "Remove the invisible characters from the tool text (and distrust a server that sends "
+                    "them).", field, hidden.offset)
+                if hidden.decoded:
+                    for offset, what in _instruction_hits(hidden.decoded):
+                        add("model-instructions", "error", f"hidden TAG text carries {what}",
+                            "Remove the hidden text; a tool description should only describe the tool.",
+                            field, hidden.offset + offset)
+            if flagged_instruction:
                 for offset, what in _instruction_hits(text):
                     add("model-instructions", "error", f"text addressed to the model: {what}",
                         "Rewrite it to describe what the tool does; a tool's text must not instruct the model.",
                         field, offset)
-                if field == "name":
-                    continue
-                for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
-                    add("shadowing", "warning", what,
-                        "A tool should describe itself only; remove references to other servers' tools.", field, offset)
+            if field == "name" or not flagged_shadow:
+                continue
+            for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
+                add("shadowing", "warning", what,
+                    "A tool should describe itself only; remove references to other servers' tools.", field, offset)
     return findings
+
+
+
+#: Joins the strings of a catalog for one scan: none of the checks' patterns can match across it
+#: (a newline ends their sentences, ``<`` ends a marker, ``.`` is no word character).
+_JOIN = "\n<.\n"
+
+
+def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
+    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: found
+    by scanning the texts joined by :data:`_JOIN` once per pattern, a superset of where the
+    per-text checks fire."""
+    import bisect  # noqa: PLC0415
+
+    starts = []
+    position = 0
+    for text in texts:
+        starts.append(position)
+        position += len(text) + len(_JOIN)
+
+    def owners(matches, begins: list[int]) -> set[int]:
+        return {bisect.bisect_right(begins, m.start()) - 1 for m in matches}
+
+    joined = _JOIN.join(texts)
+    instructions: set[int] = set()
+    for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE):
+        instructions |= owners(regex.finditer(joined), starts)
+    prose_starts = []
+    position = 0
+    for text in prose:
+        prose_starts.append(position)
+        position += len(text) + len(_JOIN)
+    joined = _JOIN.join(prose)
+    shadows = owners(_OTHER_TOOLS.finditer(joined), prose_starts)
+    named = set(_WORD.findall(joined)).intersection(names)
+    if len(named) > 500:
+        shadows |= owners((m for m in _WORD.finditer(joined) if m.group(0) in named), prose_starts)
+    elif named:
+        alternatives = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
+        shadows |= owners(re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", joined), prose_starts)
+    return instructions, shadows
 
 
 _WORD = re.compile(r"[\w-]+")
