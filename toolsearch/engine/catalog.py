@@ -28,6 +28,7 @@ import yaml
 
 from . import constants as C
 from .errors import CatalogError
+from .gcpause import gc_paused
 
 _TOOL_KEYS = ("name", "description", "inputSchema")
 _SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
@@ -150,6 +151,7 @@ def parse_jsonc(text: str) -> Any:
         return _NOT_JSONC
 
 
+@gc_paused()
 def _parse_text(text: str, origin: str) -> Any:
     """YAML (a superset of JSON) with a located error message.
 
@@ -262,6 +264,7 @@ def _openai_function(raw: Any, origin: str, path: str, problems: list[Problem]) 
     return _tool_from_data(raw, origin, path, problems, "parameters")
 
 
+@gc_paused()
 def catalog_from_data(data: Any, origin: str, default_server: str | None = None) -> Catalog:
     """Build a catalog from parsed data in any accepted shape.
 

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import constants as C
 from .config import ToolSearchConfig
+from .gcpause import gc_paused
 from .listing import GroupBlocks, ListingChoice, choose_listing, render_groups
 from .profile import Profile, default_profile
 from .registration import RegisteredTool, Registration
@@ -254,6 +255,7 @@ class Planner:
     once and reused by every :meth:`plan` call.
     """
 
+    @gc_paused()
     def __init__(self, registration: Registration, profile: Profile | None = None):
         self.registration = registration
         self.profile = profile or default_profile()
@@ -351,6 +353,7 @@ class Planner:
             per_tool = self._costs[key] = {n: tokenizer.count(j) for n, j in self._json.items()}
         return sum(per_tool[t.name] for t in tools)
 
+    @gc_paused()
     def tool_tokens(self, tokenizer: str) -> dict[str, int]:
         """Tokens of each registered tool's full definition, ``{wire name: tokens}``.
 
@@ -371,6 +374,7 @@ class Planner:
         return dict(cached)
 
     # -- the plan -------------------------------------------------------------------------
+    @gc_paused()
     def plan(self, config: ToolSearchConfig, context_length: int | None = None,
              tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
         """Plan what the model sees (RB §2, §4, §5, §6).

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import constants as C
 from .catalog import Catalog, Problem, Server, Tool
+from .gcpause import gc_paused
 from .profile import Profile, default_profile
 from .schema import property_renames, register_input_schema, sanitize_tool_definition
 
@@ -307,6 +308,7 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
     return registered
 
 
+@gc_paused()
 def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> Registration:
     """Register every server of ``catalog`` (REG §0 steps 5–7).
 
