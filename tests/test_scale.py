@@ -298,6 +298,28 @@ def test_tier0_plans_share_the_definitions_and_build_fresh_arrays() -> None:
     assert on.tier == 2 and [t["function"]["name"] for t in on.tools] == list(C.BRIDGE_NAMES)
 
 
+# --- compact JSON through the C encoder without the cycle check: the same text ------------------
+
+_any_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_any_json)
+def test_compact_json_equals_json_dumps(value) -> None:
+    assert compact_json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_compact_json_of_what_json_cannot_write_is_its_str() -> None:
+    cyclic: dict = {"a": 1}
+    cyclic["self"] = cyclic
+    for value in (cyclic, {"s": {1, 2}}, {(1,): 2}, object):
+        assert compact_json(value) == str(value)
+    assert compact_json({1: 2, None: 3}) == '{"1":2,"null":3}'
+
+
 # --- the collector is paused while a catalog is built, and restored -------------------------------
 
 def test_gc_is_restored_after_loading_registering_and_planning(tmp_path) -> None:

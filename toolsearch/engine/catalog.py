@@ -32,6 +32,7 @@ from .gcpause import gc_paused
 
 _TOOL_KEYS = ("name", "description", "inputSchema")
 _SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
+_KNOWN_TOOL_KEYS = {key: frozenset((*_TOOL_KEYS, key, "input_schema")) for key in ("inputSchema", "parameters")}
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,8 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
     elif isinstance(schema, Mapping) and "type" not in schema and schema:
         problems.append(Problem("info", f"{origin}: {path}.{schema_key}",
                                 "schema has no 'type'; registration adds type object"))
-    extra = {k: v for k, v in raw.items() if k not in (*_TOOL_KEYS, schema_key, "input_schema")}
+    known = _KNOWN_TOOL_KEYS.get(schema_key) or (*_TOOL_KEYS, schema_key, "input_schema")
+    extra = {k: v for k, v in raw.items() if k not in known}
     return Tool(name=name, description=description, input_schema=schema, extra=extra)
 
 

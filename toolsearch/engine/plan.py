@@ -278,6 +278,7 @@ class Planner:
         self.profile = profile or default_profile()
         self.tools = list(registration.tools)
         self._json = {t.name: compact_json(t.definition) for t in self.tools}
+        self._chars = {name: len(text) for name, text in self._json.items()}  # code points
         self._deferrals: dict[tuple[str, ...] | None, _Deferral] = {}
         self._costs: dict[tuple, dict[str, Any]] = {}
         self._sums: dict[tuple, _Sums] = {}
@@ -331,11 +332,14 @@ class Planner:
             full, names, summary = costs.get(label, (0, 0, 0)) if n_def else (0, 0, 0)
             servers.append(_ServerSums(server, kind, label, tuple(tools), n_def,
                                        self._schema_tokens(tools, tokenizer), full, names, summary))
+        chars = self._chars
+        deferred_chars4 = chars4(sum(chars[t.name] for t in deferral.deferred))
         cached = self._sums[key] = _Sums(
             eager_tokens=self._schema_tokens(self._all_tools, tokenizer),
-            deferred_tokens=self._schema_tokens(deferral.deferred, tokenizer),
-            deferred_chars4=chars4(sum(len(self._json[t.name]) for t in deferral.deferred)),
-            visible_chars=sum(len(self._json[t.name]) for t in deferral.visible),
+            deferred_tokens=(self._schema_tokens(deferral.deferred, tokenizer) if tokenizer.exact
+                             else deferred_chars4),
+            deferred_chars4=deferred_chars4,
+            visible_chars=sum(chars[t.name] for t in deferral.visible),
             servers=tuple(servers))
         return cached
 
@@ -351,7 +355,7 @@ class Planner:
             if not activated:
                 cached = self._tier0_tokens.get("chars:" + tokenizer.name)
                 if cached is None:
-                    cached = chars4(sum(len(self._json[t.name]) for t in self._all_tools))
+                    cached = chars4(sum(self._chars[t.name] for t in self._all_tools))
                     self._tier0_tokens["chars:" + tokenizer.name] = cached
                 return cached
             bridges = tools[len(deferral.visible):]
@@ -364,9 +368,9 @@ class Planner:
         return cached
 
     def _schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: Tokenizer) -> int:
-        texts = [self._json[t.name] for t in tools]
         if not tokenizer.exact:
-            return chars4(sum(len(x) for x in texts))
+            chars = self._chars
+            return chars4(sum(chars[t.name] for t in tools))
         key = ("schema", tokenizer.name)
         per_tool = self._costs.get(key)
         if per_tool is None:
