@@ -1,7 +1,8 @@
 """The listing of deferred tools embedded in the ``tool_search`` description (RB §5).
 
 Group blocks are rendered once per deferred set; choosing the form for a budget then only adds
-up lengths (chars4) or counts the candidate texts (BPE tokenizers), so a re-plan is cheap.
+up lengths (chars4) or the counts of blocks counted once (BPE tokenizers, where the parts add up
+exactly; otherwise each candidate text is counted), so a re-plan is cheap.
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def _splits_cleanly(block: str) -> bool:
     return bool(first) and not first.isspace() and first != "/"
 
 
-def _segment_counter(header: str, blocks: Sequence[str], count: Callable[[str], int],
+def _segment_counter(blocks: Sequence[str], count: Callable[[str], int],
                      cache: dict[tuple[str, bool], int] | None) -> Callable[[str, bool], int] | None:
     """Tokens of one listing segment, or ``None`` when the listing cannot be counted in parts.
 
@@ -210,8 +211,7 @@ def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
     order_labels = tuple(g.label for g in order)
     segment = None
     if count is not None and bpe and groups:
-        segment = _segment_counter(
-            header, [b for g in groups for b in (g.full, g.names_block, g.summary)], count, cache)
+        segment = _segment_counter([b for g in groups for b in (g.full, g.names_block, g.summary)], count, cache)
 
     def measure(blocks: list[str]) -> int:
         if count is None:
