@@ -66,9 +66,9 @@ def main(path: str | None = None) -> None:
     c0 = time.process_time()
     t0 = time.perf_counter()
     catalog = load_source(path)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     registration = register_catalog(catalog)
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     planner = Planner(registration)
     config = parse_config({})
     first = planner.plan(config, 200_000)
@@ -76,7 +76,8 @@ def main(path: str | None = None) -> None:
     c3 = time.process_time()
     print(f"catalog: {path.name}: {len(registration.tools)} tools, {len(catalog.servers)} servers")
     print(f"load: {_ms(t1 - t0)}; register: {_ms(t2 - t1)}; count + first plan: {_ms(t3 - t2)}; "
-          f"total: {_ms(t3 - t0)} (CPU time {_ms(c3 - c0)})")
+          f"total: {_ms(t3 - t0)} (CPU time {_ms(c3 - c0)}: load {_ms(c1 - c0)}, register {_ms(c2 - c1)}, "
+          f"count + first plan {_ms(c3 - c2)})")
     print(f"first plan: tier {first.tier}, form {first.listing_form}, deferred {first.deferred_tokens:,} tokens")
     # The CLI's path: toolsearch.live.client.load_sources sniffs (config or catalog?) and loads in one parse.
     from toolsearch.live.client import load_sources  # noqa: PLC0415
@@ -88,15 +89,31 @@ def main(path: str | None = None) -> None:
     print(f"CLI path (toolsearch.live.client.load_sources + register + first plan): "
           f"{_ms(time.perf_counter() - start)}")
 
-    timings = []
+    timings, cpu = [], []
     contexts = [8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000]
     for i in range(300):
         cfg = config.with_overrides(threshold_pct=1 + (i % 40) * 0.5, listing_max_tokens=200 + (i * 997) % 59_800)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         planner.plan(cfg, contexts[i % len(contexts)])
         timings.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - cpu_start)
     print(f"re-plan after a slider change: median {_ms(statistics.median(timings))}, "
-          f"p95 {_ms(sorted(timings)[int(0.95 * len(timings))])} over {len(timings)} plans")
+          f"p95 {_ms(sorted(timings)[int(0.95 * len(timings))])} over {len(timings)} plans "
+          f"(CPU time median {_ms(statistics.median(cpu))})")
+    timings = []
+    for i in range(40):  # tool search off: tier 0, the whole tools array
+        start = time.perf_counter()
+        planner.plan(config.with_overrides(enabled="off"), contexts[i % len(contexts)])
+        timings.append(time.perf_counter() - start)
+    print(f"re-plan at tier 0 (tool search off): median {_ms(statistics.median(timings))}")
+    timings = []
+    for i in range(40):  # a BPE planning tokenizer: each listing block counted once, then sums
+        cfg = config.with_overrides(threshold_pct=1 + (i % 40) * 0.5, listing_max_tokens=200 + (i * 997) % 59_800)
+        start = time.perf_counter()
+        planner.plan(cfg, contexts[i % len(contexts)], "o200k_base", "chars4")
+        timings.append(time.perf_counter() - start)
+    print(f"re-plan with o200k_base as the planning tokenizer: first {_ms(timings[0])} (counts every block once), "
+          f"then median {_ms(statistics.median(timings[1:]))}")
     timings = []
     for i in range(60):  # the other display tokenizer and listing off: their own caches, then cheap
         cfg = config.with_overrides(threshold_pct=1 + (i % 40) * 0.5, listing="off" if i % 3 == 0 else "auto")
@@ -110,14 +127,15 @@ def main(path: str | None = None) -> None:
     bridge = Bridge(registration.tools, config)
     build = time.perf_counter() - start
     print(f"search index build: {_ms(build)} ({len(bridge.index)} documents)")
-    per_query = []
+    per_query, cpu = [], []
     for _ in range(20):
         for query in QUERIES:
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             bridge.index.search(query, 5)
             per_query.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - cpu_start)
     print(f"search: median {_ms(statistics.median(per_query))}, p95 {_ms(sorted(per_query)[int(0.95 * len(per_query))])} "
-          f"per query over {len(per_query)} queries")
+          f"per query over {len(per_query)} queries (CPU time median {_ms(statistics.median(cpu))})")
     start = time.perf_counter()
     bridge.tool_search({"queries": QUERIES[:7]})
     print(f"tool_search with 7 queries (full response): {_ms(time.perf_counter() - start)}")

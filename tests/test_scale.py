@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
@@ -169,6 +169,180 @@ def test_chars4_running_sum_equals_measuring_each_candidate(entries, budget) -> 
     fast = choose_listing(groups, budget, header, None)
     measured = choose_listing(groups, budget, header, get_tokenizer("chars4").count)
     assert fast == measured
+
+
+# --- stage A in one walk: the shortcut is taken and equals every pass --------------------------
+
+_plain_keys = st.sampled_from(["type", "properties", "patternProperties", "required", "allOf", "not", "items",
+                               "additionalProperties", "const", "enum", "default", "title", "description",
+                               "$defs", "dependentSchemas", "prefixItems", "a b", "x"]) | st.text("abxyz ", max_size=5)
+_plain_leaves = (st.none() | st.booleans() | st.integers(-3, 3)
+                 | st.sampled_from(["object", "string", "integer", "null", "array", "a b", ""]))
+_plain_json = st.recursive(
+    _plain_leaves,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_plain_keys, children, max_size=5),
+    max_leaves=40)
+_plain_schema = st.dictionaries(_plain_keys, _plain_json, min_size=1, max_size=5)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_plain_schema)
+@example({"properties": {"a": {"type": "object", "required": True}}, "required": ["a", 3, "b"]})
+@example({"type": "object", "properties": [{"type": "object"}], "default": {"properties": {"x": {}}}})
+@example({"items": "string", "not": [{"type": "object"}], "const": {"required": ["q"], "type": ""}})
+def test_one_walk_stage_a_equals_all_passes(value) -> None:
+    """Schemas without anyOf/oneOf/$ref/definitions take the one-walk path, with equal bytes."""
+    try:
+        S._copy_and_repair(value, is_root=True)  # taken: raises nothing on such a schema...
+    except S._NeedsAllPasses:
+        assume(False)  # ...unless a "type" list holds a list (rare here)
+    expected_a = _stage_a_all_passes(value)
+    expected_b = _stage_b_all_passes(expected_a)
+    assert json.dumps(S.normalize_mcp_input_schema(value)) == json.dumps(expected_a)
+    stage_a, parameters = S.register_input_schema(value)
+    assert json.dumps(stage_a) == json.dumps(expected_a)
+    assert json.dumps(parameters) == json.dumps(expected_b)
+
+
+def test_one_walk_stage_a_hands_keys_it_does_not_cover_to_every_pass() -> None:
+    for schema in ({"properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
+                   {"default": {"$ref": "#/definitions/x"}}, {"properties": {"oneOf": {}}},
+                   {"items": [{"definitions": {}}]}, {"type": ["string", ["null"]]}):
+        try:
+            S._copy_and_repair(schema, is_root=True)
+        except S._NeedsAllPasses:
+            pass
+        else:
+            raise AssertionError(f"the one-walk path took {schema}")
+        expected_a = _stage_a_all_passes(schema)
+        assert json.dumps(S.register_input_schema(schema)) == json.dumps([expected_a, _stage_b_all_passes(expected_a)])
+
+
+# --- a BPE planning tokenizer counts each block once, with the same results --------------------
+
+_label_st = st.one_of(st.sampled_from(["alpha", "Kanban", "zz-long-label", "ops", "1st"]),
+                      st.text("ab /.…\n\t-_:", min_size=1, max_size=5))  # odd starts: counted in full
+_bpe_entries_st = st.lists(st.tuples(_label_st, st.text("abcdefgh_/.", min_size=1, max_size=10),
+                                     st.lists(st.sampled_from(WORDS + ["…", "/x", "1.5", "(a)", "café"]),
+                                              max_size=15).map(" ".join)),
+                           min_size=1, max_size=25, unique_by=lambda e: e[1])
+
+
+def _compose_candidate(header, groups, step) -> str:
+    collapsed = set(step.collapsed)
+    blocks = {"full": [g.full for g in groups], "names": [g.names_block for g in groups]}.get(
+        step.form, [g.summary if g.label in collapsed else g.names_block for g in groups])
+    return "\n".join([header, *blocks])
+
+
+@settings(max_examples=120, deadline=None)
+@given(entries=_bpe_entries_st, budgets=st.lists(st.integers(0, 700), min_size=1, max_size=4),
+       name=st.sampled_from(["o200k_base", "cl100k_base"]))
+def test_bpe_listing_counted_in_parts_equals_counting_each_candidate(entries, budgets, name) -> None:
+    profile = default_profile()
+    groups = render_groups(entries, profile)
+    header = profile.text("listing", "header")
+    tk = get_tokenizer(name)
+    assert tk.exact
+    cache: dict = {}
+    for budget in budgets:  # one cache over several budgets, as the planner keeps it
+        parts = choose_listing(groups, budget, header, tk.count, bpe=True, cache=cache)
+        whole = choose_listing(groups, budget, header, tk.count)
+        assert parts == whole
+        for step in parts.steps:  # every candidate's count is its whole text's count
+            assert step.tokens == tk.count(_compose_candidate(header, groups, step))
+
+
+def test_bpe_listing_counts_each_block_once_on_a_large_catalog() -> None:
+    registration = register_catalog(large_catalog(3_000, 40, seed=2))
+    planner = Planner(registration)
+    tk = get_tokenizer("o200k_base")
+    calls = []
+
+    def count(text: str) -> int:
+        calls.append(text)
+        return tk.count(text)
+
+    groups = planner.deferral(None).groups
+    budget = 40 * 30  # collapses most groups
+    parts = choose_listing(groups, budget, planner.header, count, bpe=True, cache={})
+    assert parts.form in ("mixed", "groups")
+    assert len(parts.steps) > 20
+    assert len(calls) <= 1 + 3 * len(groups)  # each segment once, not each candidate
+    assert parts == choose_listing(groups, budget, planner.header, tk.count)
+    plan = planner.plan(parse_config({"listing_max_tokens": budget}), 1_000_000, "o200k_base")
+    assert plan.planning_tokenizer == "o200k_base"
+    assert (plan.listing_form, plan.listing_tokens) == (parts.form, parts.tokens)
+    assert plan.listing_tokens == tk.count(plan.listing)
+
+
+# --- tier 0 shares the registered definitions; the tools array is built when read ---------------
+
+def test_tier0_plans_share_the_definitions_and_build_fresh_arrays() -> None:
+    registration = register_catalog(large_catalog(500, 5, seed=1))
+    planner = Planner(registration)
+    off = parse_config({"enabled": "off"})
+    first, second = planner.plan(off, 200_000), planner.plan(off, 8_000)
+    assert first.tier == second.tier == 0
+    assert first.tool_definitions is second.tool_definitions  # shared, not copied per plan
+    assert first.tool_definitions[0] is registration.tools[0].definition
+    assert "_tools" not in first.__dict__  # nothing built until read
+    assert first.tools == [dict(t.definition) for t in registration.tools]
+    assert first.tools is first.tools  # built once
+    first.tools[0]["function"] = "changed"
+    first.tools.append({"x": 1})
+    assert registration.tools[0].definition["function"] != "changed"
+    assert second.tools == [dict(t.definition) for t in registration.tools]
+    assert json.dumps(second.to_dict()) == json.dumps(Planner(registration).plan(off, 8_000).to_dict())
+    on = planner.plan(parse_config({"listing": "off"}), 200_000)
+    assert on.tier == 2 and [t["function"]["name"] for t in on.tools] == list(C.BRIDGE_NAMES)
+
+
+# --- compact JSON through the C encoder without the cycle check: the same text ------------------
+
+_any_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=5), children, max_size=4),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_any_json)
+def test_compact_json_equals_json_dumps(value) -> None:
+    assert compact_json(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_compact_json_of_what_json_cannot_write_is_its_str() -> None:
+    cyclic: dict = {"a": 1}
+    cyclic["self"] = cyclic
+    for value in (cyclic, {"s": {1, 2}}, {(1,): 2}, object):
+        assert compact_json(value) == str(value)
+    assert compact_json({1: 2, None: 3}) == '{"1":2,"null":3}'
+
+
+# --- the collector is paused while a catalog is built, and restored -------------------------------
+
+def test_gc_is_restored_after_loading_registering_and_planning(tmp_path) -> None:
+    import gc
+
+    from toolsearch.engine.gcpause import gc_paused
+
+    out = tmp_path / "c.json"
+    out.write_text(dump_catalog_json(large_catalog(50, 2, seed=0)), encoding="utf-8")
+    assert gc.isenabled()
+    seen = []
+    with gc_paused():
+        seen.append(gc.isenabled())
+        with gc_paused():
+            Planner(register_catalog(load_source(out))).plan(parse_config({}), 1000)
+        seen.append(gc.isenabled())
+    assert seen == [False, False] and gc.isenabled()
+    gc.disable()
+    try:
+        register_catalog(load_source(out))
+        assert not gc.isenabled()  # a caller's own choice is kept
+    finally:
+        gc.enable()
 
 
 # --- synthetic catalogs --------------------------------------------------------------------------

@@ -7,7 +7,8 @@ the wording profile and its shipped data (``profile``, ``profiles/``), token cou
 (``tokens``, RB §3), the listing and its degradation (``listing``, RB §5), tiers and budgets
 (``plan``, RB §2, §4-§6), search (``search``, RB §7), the bridge tools (``bridge``, RB §6-§9,
 §11), session scopes (``scopes``, RB §2 "Scope"), the :class:`Inspector` that ties them
-together, and the shared ``constants`` and ``errors``.
+together, the shared ``constants`` and ``errors``, and ``gcpause`` (the garbage collector
+paused while a large catalog is built).
 
 Change these modules only to follow the reference more closely: they must stay byte-faithful.
 

@@ -28,9 +28,11 @@ import yaml
 
 from . import constants as C
 from .errors import CatalogError
+from .gcpause import gc_paused
 
 _TOOL_KEYS = ("name", "description", "inputSchema")
 _SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
+_KNOWN_TOOL_KEYS = {key: frozenset((*_TOOL_KEYS, key, "input_schema")) for key in ("inputSchema", "parameters")}
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ def parse_jsonc(text: str) -> Any:
         return _NOT_JSONC
 
 
+@gc_paused()
 def _parse_text(text: str, origin: str) -> Any:
     """YAML (a superset of JSON) with a located error message.
 
@@ -201,7 +204,8 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
     elif isinstance(schema, Mapping) and "type" not in schema and schema:
         problems.append(Problem("info", f"{origin}: {path}.{schema_key}",
                                 "schema has no 'type'; registration adds type object"))
-    extra = {k: v for k, v in raw.items() if k not in (*_TOOL_KEYS, schema_key, "input_schema")}
+    known = _KNOWN_TOOL_KEYS.get(schema_key) or (*_TOOL_KEYS, schema_key, "input_schema")
+    extra = {k: v for k, v in raw.items() if k not in known}
     return Tool(name=name, description=description, input_schema=schema, extra=extra)
 
 
@@ -262,6 +266,7 @@ def _openai_function(raw: Any, origin: str, path: str, problems: list[Problem]) 
     return _tool_from_data(raw, origin, path, problems, "parameters")
 
 
+@gc_paused()
 def catalog_from_data(data: Any, origin: str, default_server: str | None = None) -> Catalog:
     """Build a catalog from parsed data in any accepted shape.
 

@@ -1,7 +1,8 @@
 """The listing of deferred tools embedded in the ``tool_search`` description (RB §5).
 
 Group blocks are rendered once per deferred set; choosing the form for a budget then only adds
-up lengths (chars4) or counts the candidate texts (BPE tokenizers), so a re-plan is cheap.
+up lengths (chars4) or the counts of blocks counted once (BPE tokenizers, where the parts add up
+exactly; otherwise each candidate text is counted), so a re-plan is cheap.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import Callable, Iterable, Sequence
 from . import constants as C
 from .profile import Profile
 
-_WS = re.compile(r"\s+")
 # A sentence ends at . ! ? followed by whitespace or the end of the text (RB §5.1 step 2).
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 # "e.g." "i.e." "etc." at a word start, lowercase, do not end a sentence.
@@ -28,7 +28,9 @@ def short_description(description: str | None) -> str:
     word start. Over 60 characters: cut at the last space within the first 60 (else hard cut),
     strip trailing ``,;:`` and spaces, append ``…`` (at most 61 characters). Empty → ``""``.
     """
-    text = _WS.sub(" ", description or "").strip()
+    # str.split() splits at exactly the characters \s matches in a str pattern (str.isspace()),
+    # so this equals collapsing \s+ runs to one space and stripping, and is faster.
+    text = " ".join((description or "").split())
     if not text:
         return ""
     for match in _SENTENCE_END.finditer(text):
@@ -79,12 +81,14 @@ def render_groups(entries: Iterable[tuple[str, str, str | None]], profile: Profi
     for label, name, description in entries:
         grouped.setdefault(label, []).append((name, short_description(description)))
     blocks = []
+    full_line, bare_line = profile.sections["listing"]["full_line"], profile.sections["listing"]["full_line_bare"]
     for label in sorted(grouped):
         items = sorted(grouped[label])
         heading = profile.text("listing", "group_heading", label=label, count=len(items))
+        # profile.text fills {name} and then {description}, in that order; the same two
+        # replacements inline (one call per line is a noticeable part of a 50,000-tool plan).
         lines = [
-            profile.text("listing", "full_line", name=n, description=d) if d
-            else profile.text("listing", "full_line_bare", name=n)
+            full_line.replace("{name}", n).replace("{description}", d) if d else bare_line.replace("{name}", n)
             for n, d in items
         ]
         sep = profile.sections["listing"]["names_separator"]
@@ -145,8 +149,43 @@ def _compose(header: str, blocks: Sequence[str]) -> str:
     return "\n".join([header, *blocks])
 
 
+def _splits_cleanly(block: str) -> bool:
+    """True when a BPE pre-tokenizer (tiktoken's ``cl100k_base`` and ``o200k_base`` patterns)
+    always ends a piece at a ``\n`` followed by ``block``: the block starts with a character
+    that no piece continues into past a newline (not whitespace, not ``/``)."""
+    first = block[:1]
+    return bool(first) and not first.isspace() and first != "/"
+
+
+def _segment_counter(blocks: Sequence[str], count: Callable[[str], int],
+                     cache: dict[tuple[str, bool], int] | None) -> Callable[[str, bool], int] | None:
+    """Tokens of one listing segment, or ``None`` when the listing cannot be counted in parts.
+
+    A listing is ``header + "\n" + block + "\n" + … + block``. When every block starts with a
+    character at which the pre-tokenizer always starts a new piece (:func:`_splits_cleanly`),
+    no piece spans a joining newline and BPE merges never cross pieces, so the listing's count
+    is the sum of the counts of its segments: the header and each block with its joining ``\n``
+    (the last block without). Each segment is counted once and remembered in ``cache``
+    (``{(text, followed by a newline): tokens}``), so a degradation step costs a subtraction and
+    an addition instead of counting the whole candidate again.
+    """
+    if not all(_splits_cleanly(b) for b in blocks):
+        return None
+    memo = cache if cache is not None else {}
+
+    def segment(text: str, joined: bool) -> int:
+        key = (text, joined)
+        tokens = memo.get(key)
+        if tokens is None:
+            tokens = memo[key] = count(text + "\n" if joined else text)
+        return tokens
+
+    return segment
+
+
 def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
-                   count: Callable[[str], int] | None = None) -> ListingChoice:
+                   count: Callable[[str], int] | None = None, *, bpe: bool = False,
+                   cache: dict[tuple[str, bool], int] | None = None) -> ListingChoice:
     """Pick the listing form for ``budget`` tokens with the greedy per-server degradation (RB §5.4).
 
     Args:
@@ -154,7 +193,15 @@ def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
         budget: the listing budget in tokens.
         header: the listing's first line.
         count: token counter for candidate texts; ``None`` means chars4, computed from lengths
-            without building the texts.
+            without building the texts. Any other counter counts each candidate text in full,
+            unless ``bpe`` is set.
+        bpe: ``count`` is a tiktoken BPE count (``cl100k_base``, ``o200k_base``): each block is
+            then counted once and the parts are added up wherever that gives the whole text's
+            count exactly (see :func:`_segment_counter`), with the same results as counting
+            every candidate in full. (A chars4 count does not add up over parts: it rounds.)
+        cache: with ``bpe``, an optional ``{(segment text, followed by a newline): tokens}`` the
+            caller keeps for one ``count`` (the planner keeps one per tokenizer), so later calls
+            count no segment again.
 
     Returns:
         A :class:`ListingChoice`. ``fits`` means ``tokens(text) <= budget``.
@@ -162,11 +209,16 @@ def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
     steps: list[DegradationStep] = []
     order = collapse_order(groups)
     order_labels = tuple(g.label for g in order)
+    segment = None
+    if count is not None and bpe and groups:
+        segment = _segment_counter([b for g in groups for b in (g.full, g.names_block, g.summary)], count, cache)
 
     def measure(blocks: list[str]) -> int:
         if count is None:
             length = len(header) + sum(1 + len(b) for b in blocks)
             return -(-length // 4)
+        if segment is not None:
+            return segment(header, True) + sum(segment(b, True) for b in blocks[:-1]) + segment(blocks[-1], False)
         return count(_compose(header, blocks))
 
     def result(form: str, blocks: list[str] | None, tokens: int, states: dict[str, str]) -> ListingChoice:
@@ -186,14 +238,20 @@ def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
     collapsed: list[str] = []
     index = {g.label: i for i, g in enumerate(groups)}
     current = list(names)
-    # chars4: keep the candidate's length as a running sum, so each step costs O(1), not O(groups).
+    # chars4: keep the candidate's length as a running sum, so each step costs O(1), not O(groups);
+    # a BPE counter whose listing splits cleanly keeps a running sum of segment counts.
     length = len(header) + sum(1 + len(b) for b in names)
+    last = len(groups) - 1
     for group in order:
         collapsed.append(group.label)
-        current[index[group.label]] = group.summary
+        position = index[group.label]
+        current[position] = group.summary
         if count is None:
             length += len(group.summary) - len(group.names_block)
             tokens = -(-length // 4)
+        elif segment is not None:
+            joined = position != last
+            tokens += segment(group.summary, joined) - segment(group.names_block, joined)
         else:
             tokens = measure(current)
         form = "groups" if len(collapsed) == len(groups) else "mixed"

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from . import constants as C
 from .config import ToolSearchConfig
+from .gcpause import gc_paused
 from .listing import GroupBlocks, ListingChoice, choose_listing, render_groups
 from .profile import Profile, default_profile
 from .registration import RegisteredTool, Registration
@@ -175,13 +176,29 @@ class Plan:
     listing: str | None
     listing_tokens: int
     tool_search_description: str | None
-    tools: list[dict[str, Any]]
+    tool_definitions: Sequence[Mapping[str, Any]] = field(repr=False)
     tools_tokens: int
     eager_tokens: int
     servers: list[ServerPlan]
     steps: tuple
     collapse_order: tuple[str, ...]
     notes: tuple[str, ...] = ()
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        """The model-visible tools array: one ``{"type": "function", "function": {...}}`` per tool,
+        in request order (RB §2, §6).
+
+        Built on first use from :attr:`tool_definitions` (the registered definitions, shared with
+        the planner and never changed) and then kept, so a plan costs no per-tool work until its
+        array is read; each entry is a fresh top-level dict, so changing one changes neither the
+        registration nor another plan.
+        """
+        tools = self.__dict__.get("_tools")
+        if tools is None:
+            tools = [dict(definition) for definition in self.tool_definitions]
+            object.__setattr__(self, "_tools", tools)
+        return tools
 
     def to_dict(self) -> dict[str, Any]:
         """The ``plan --json`` object (DESIGN.md CLI contract keys, then extras)."""
@@ -212,6 +229,7 @@ class _Deferral:
     deferred: list[RegisteredTool]
     groups: list[GroupBlocks]
     label_of_server: dict[str, str]
+    visible_definitions: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -254,16 +272,20 @@ class Planner:
     once and reused by every :meth:`plan` call.
     """
 
+    @gc_paused()
     def __init__(self, registration: Registration, profile: Profile | None = None):
         self.registration = registration
         self.profile = profile or default_profile()
         self.tools = list(registration.tools)
         self._json = {t.name: compact_json(t.definition) for t in self.tools}
+        self._chars = {name: len(text) for name, text in self._json.items()}  # code points
         self._deferrals: dict[tuple[str, ...] | None, _Deferral] = {}
         self._costs: dict[tuple, dict[str, Any]] = {}
         self._sums: dict[tuple, _Sums] = {}
         self._tier0_tokens: dict[str, int] = {}
+        self._listing_counts: dict[str, dict[tuple[str, bool], int]] = {}
         self._all_tools = [t for t in self.tools if t.name not in C.BRIDGE_NAMES]
+        self._all_definitions = tuple(t.definition for t in self._all_tools)
         self.header = self.profile.text("listing", "header")
 
     # -- cached pieces ------------------------------------------------------------------
@@ -275,7 +297,8 @@ class Planner:
             visible, deferred = split_tools(self.tools, key)
             groups = render_groups(((t.label, t.name, t.description) for t in deferred), self.profile)
             label_of_server = {t.server: t.label for t in deferred}
-            cached = self._deferrals[key] = _Deferral(visible, deferred, groups, label_of_server)
+            cached = self._deferrals[key] = _Deferral(visible, deferred, groups, label_of_server,
+                                                      tuple(t.definition for t in visible))
         return cached
 
     def _block_costs(self, deferral: _Deferral, tokenizer: Tokenizer) -> dict[str, Any]:
@@ -309,15 +332,18 @@ class Planner:
             full, names, summary = costs.get(label, (0, 0, 0)) if n_def else (0, 0, 0)
             servers.append(_ServerSums(server, kind, label, tuple(tools), n_def,
                                        self._schema_tokens(tools, tokenizer), full, names, summary))
+        chars = self._chars
+        deferred_chars4 = chars4(sum(chars[t.name] for t in deferral.deferred))
         cached = self._sums[key] = _Sums(
             eager_tokens=self._schema_tokens(self._all_tools, tokenizer),
-            deferred_tokens=self._schema_tokens(deferral.deferred, tokenizer),
-            deferred_chars4=chars4(sum(len(self._json[t.name]) for t in deferral.deferred)),
-            visible_chars=sum(len(self._json[t.name]) for t in deferral.visible),
+            deferred_tokens=(self._schema_tokens(deferral.deferred, tokenizer) if tokenizer.exact
+                             else deferred_chars4),
+            deferred_chars4=deferred_chars4,
+            visible_chars=sum(chars[t.name] for t in deferral.visible),
             servers=tuple(servers))
         return cached
 
-    def _tools_tokens(self, tools: list[dict[str, Any]], activated: bool, deferral: _Deferral,
+    def _tools_tokens(self, tools: Sequence[Mapping[str, Any]], activated: bool, deferral: _Deferral,
                       sums: _Sums, tokenizer: Tokenizer) -> int:
         """Tokens of the model-visible tools array (RB §3), without re-measuring cached parts.
 
@@ -329,28 +355,29 @@ class Planner:
             if not activated:
                 cached = self._tier0_tokens.get("chars:" + tokenizer.name)
                 if cached is None:
-                    cached = chars4(sum(len(self._json[t.name]) for t in self._all_tools))
+                    cached = chars4(sum(self._chars[t.name] for t in self._all_tools))
                     self._tier0_tokens["chars:" + tokenizer.name] = cached
                 return cached
             bridges = tools[len(deferral.visible):]
             return chars4(sums.visible_chars + sum(len(compact_json(t)) for t in bridges))
         if activated:
-            return tokenizer.count(compact_json(tools))
+            return tokenizer.count(compact_json(list(tools)))
         cached = self._tier0_tokens.get(tokenizer.name)
         if cached is None:
-            cached = self._tier0_tokens[tokenizer.name] = tokenizer.count(compact_json(tools))
+            cached = self._tier0_tokens[tokenizer.name] = tokenizer.count(compact_json(list(tools)))
         return cached
 
     def _schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: Tokenizer) -> int:
-        texts = [self._json[t.name] for t in tools]
         if not tokenizer.exact:
-            return chars4(sum(len(x) for x in texts))
+            chars = self._chars
+            return chars4(sum(chars[t.name] for t in tools))
         key = ("schema", tokenizer.name)
         per_tool = self._costs.get(key)
         if per_tool is None:
             per_tool = self._costs[key] = {n: tokenizer.count(j) for n, j in self._json.items()}
         return sum(per_tool[t.name] for t in tools)
 
+    @gc_paused()
     def tool_tokens(self, tokenizer: str) -> dict[str, int]:
         """Tokens of each registered tool's full definition, ``{wire name: tokens}``.
 
@@ -371,6 +398,7 @@ class Planner:
         return dict(cached)
 
     # -- the plan -------------------------------------------------------------------------
+    @gc_paused()
     def plan(self, config: ToolSearchConfig, context_length: int | None = None,
              tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
         """Plan what the model sees (RB §2, §4, §5, §6).
@@ -399,21 +427,22 @@ class Planner:
 
         if not activated:
             choice = ListingChoice("none", None, 0, {}, (), ())
-            tools = [dict(t.definition) for t in all_tools]
+            tools: Sequence[Mapping[str, Any]] = self._all_definitions  # shared, never changed
             description = None
             tier = 0
             form = "none"
         else:
             if config.listing_enabled:
                 count = None if not plan_tk.exact else plan_tk.count
-                choice = choose_listing(deferral.groups, budget, self.header, count)
+                cache = self._listing_counts.setdefault(plan_tk.name, {}) if plan_tk.exact else None
+                choice = choose_listing(deferral.groups, budget, self.header, count, bpe=plan_tk.exact, cache=cache)
             else:
                 choice = ListingChoice("none", None, 0, {g.label: "hidden" for g in deferral.groups},
                                        tuple(g.label for g in deferral.groups), ())
             form = choice.form
             tier = 1 if form in ("full", "names", "mixed") else 2
             description = tool_search_description(len(deferral.deferred), form, choice.text, self.profile)
-            tools = [dict(t.definition) for t in deferral.visible] + bridge_definitions(description, self.profile)
+            tools = deferral.visible_definitions + tuple(bridge_definitions(description, self.profile))
         tools_tokens = self._tools_tokens(tools, activated, deferral, sums, show_tk)
         servers = self._server_plans(sums, choice, activated, config)
         return Plan(
@@ -423,7 +452,7 @@ class Planner:
             deferred_count=len(deferral.deferred), visible_count=len(deferral.visible) if activated else len(all_tools),
             deferred_tokens=sums.deferred_tokens, deferred_tokens_chars4=sums.deferred_chars4,
             listing=choice.text, listing_tokens=choice.tokens, tool_search_description=description,
-            tools=tools, tools_tokens=tools_tokens, eager_tokens=sums.eager_tokens, servers=servers,
+            tool_definitions=tools, tools_tokens=tools_tokens, eager_tokens=sums.eager_tokens, servers=servers,
             steps=choice.steps, collapse_order=choice.collapse_order, notes=tuple(notes),
         )
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import constants as C
 from .catalog import Catalog, Problem, Server, Tool
+from .gcpause import gc_paused
 from .profile import Profile, default_profile
 from .schema import property_renames, register_input_schema, sanitize_tool_definition
 
@@ -252,8 +253,10 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
     label = _label_for(toolset)
 
     candidates: list[tuple[str, Tool | None, str, str, Any, bool, Any]] = []
+    server_prefix = C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + C.MCP_NAME_SEPARATOR
     for tool in native:
-        wire = mcp_prefixed_tool_name(server.name, tool.name) if prefixed else tool.name
+        # mcp_prefixed_tool_name, with the server's part sanitized once per server
+        wire = clamp_tool_name(server_prefix + sanitize_name_part(tool.name)) if prefixed else tool.name
         description = tool.description
         if server.kind == "mcp":
             description = strip_tag_characters(description) if description else profile.text(
@@ -275,17 +278,12 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
         by_wire.setdefault(cand[0], []).append(cand)
     registered = []
     for wire, group in by_wire.items():
-        natives = [c for c in group if not c[5]]
-        distinct_raw = list(dict.fromkeys(c[2] for c in natives))
-        if len(distinct_raw) > 1:
-            problems.append(Problem("error", where, f"tools {', '.join(repr(r) for r in distinct_raw)} all map to "
-                                                    f"{wire!r}; none of them is registered (REG §1.5)"))
-            continue
-        chosen = natives[0] if natives else group[0]
-        if len(natives) > 1:
-            problems.append(Problem("warning", where, f"tool {chosen[2]!r} is listed more than once; the first is kept"))
-        if natives and len(group) > len(natives):
-            problems.append(Problem("info", where, f"the server's own {chosen[2]!r} replaces the generated utility tool"))
+        if len(group) == 1:  # the usual case: one candidate for the name, nothing to report
+            chosen = group[0]
+        else:
+            chosen = _resolve_same_wire(wire, group, where, problems)
+            if chosen is None:
+                continue
         wire_name, tool, raw_name, description, schema, utility, parameters = chosen
         if parameters is not None:
             # Stage B already ran with stage A (register_input_schema): the same value as
@@ -296,7 +294,8 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
             definition = sanitize_tool_definition(
                 {"type": "function", "function": {"name": wire_name, "description": description, "parameters": schema}})
         annotations = tool.extra.get("annotations") if tool is not None else None
-        if wire_name != raw_name and len(C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server.name) + "__" + sanitize_name_part(raw_name)) > C.MCP_TOOL_NAME_MAX_LENGTH:
+        if wire_name != raw_name and len(wire_name) == C.MCP_TOOL_NAME_MAX_LENGTH and len(
+                server_prefix + sanitize_name_part(raw_name)) > C.MCP_TOOL_NAME_MAX_LENGTH:
             problems.append(Problem("info", where, f"tool {raw_name!r}: prefixed name is over 64 characters; "
                                                    f"clamped to {wire_name!r}"))
         registered.append(RegisteredTool(
@@ -307,6 +306,23 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
     return registered
 
 
+def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list[Problem]) -> tuple | None:
+    """REG §1.5 for several candidates on one wire name: the one registered, or ``None``."""
+    natives = [c for c in group if not c[5]]
+    distinct_raw = list(dict.fromkeys(c[2] for c in natives))
+    if len(distinct_raw) > 1:
+        problems.append(Problem("error", where, f"tools {', '.join(repr(r) for r in distinct_raw)} all map to "
+                                                f"{wire!r}; none of them is registered (REG §1.5)"))
+        return None
+    chosen = natives[0] if natives else group[0]
+    if len(natives) > 1:
+        problems.append(Problem("warning", where, f"tool {chosen[2]!r} is listed more than once; the first is kept"))
+    if natives and len(group) > len(natives):
+        problems.append(Problem("info", where, f"the server's own {chosen[2]!r} replaces the generated utility tool"))
+    return chosen
+
+
+@gc_paused()
 def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> Registration:
     """Register every server of ``catalog`` (REG §0 steps 5–7).
 

@@ -47,6 +47,7 @@ _PURE_CONST_BRANCH_KEYS = frozenset({"const", "type", "title", "description"})
 _PROPERTY_NAME_MAPS = ("properties", "patternProperties")
 #: Maps of name → schema; A4 repairs their values, never the map itself (REG §3.1 A4).
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_MAP_SET = frozenset(_SCHEMA_MAPS)
 #: Keywords whose value is one schema (B1). ``items`` may also be a list of schemas.
 _SCHEMA_CHILDREN = ("items", "additionalProperties", "additionalItems", "unevaluatedItems",
                     "unevaluatedProperties", "not", "if", "then", "else", "contains",
@@ -55,6 +56,12 @@ _SCHEMA_CHILDREN = ("items", "additionalProperties", "additionalItems", "unevalu
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 #: Maps of name → schema whose names B1 keeps (only ``properties`` names are renamed).
 _SCHEMA_MAPS_KEPT_NAMES = ("patternProperties", "$defs", "definitions", "dependentSchemas")
+# The same keyword groups as sets, for the per-key tests of the walks.
+_SCHEMA_CHILD_SET = frozenset(_SCHEMA_CHILDREN)
+_SCHEMA_LIST_SET = frozenset(_SCHEMA_LISTS)
+_SCHEMA_MAP_KEPT_SET = frozenset(_SCHEMA_MAPS_KEPT_NAMES)
+#: Every key B1 treats other than as data.
+_B1_KEYS = frozenset({"type", "properties"}) | _SCHEMA_CHILD_SET | _SCHEMA_LIST_SET | _SCHEMA_MAP_KEPT_SET
 #: Types a bare string may name (REG §3.2 B1).
 _BARE_TYPE_NAMES = frozenset({"object", "string", "number", "integer", "boolean", "array", "null"})
 #: Removed from the root only (REG §3.2 B4).
@@ -92,6 +99,16 @@ def register_input_schema(schema: object) -> tuple[dict[str, Any], dict[str, Any
         ``stage_a`` (use ``stage_a`` only to read it); neither shares anything with ``schema``.
         The same values as the two public functions, computed with one scan of the input.
     """
+    if schema and isinstance(schema, dict):
+        try:
+            stage_a = _copy_and_repair(schema, is_root=True)  # as in _normalize, without a scan
+        except _NeedsAllPasses:
+            pass
+        else:
+            if stage_a.get("type") == "object" and "properties" not in stage_a:  # A5
+                stage_a["properties"] = {}
+            # No union, $ref or nested type list anywhere: B3 and B5 cannot change anything.
+            return stage_a, _sanitize_parameters(stage_a, private=True, found=_Found())
     found = _scan(schema) if schema else None
     stage_a = _normalize(schema, found)
     # A-stage steps never add a union, a $ref or a type list, so the input's scan still holds.
@@ -105,6 +122,17 @@ def register_input_schema(schema: object) -> tuple[dict[str, Any], dict[str, Any
 def _normalize(schema: object, found: "_Found | None") -> dict[str, Any]:
     if not schema:  # A0
         return _empty_object_schema()
+    if found is None and isinstance(schema, dict):
+        # The common case, a schema with none of the keys A1-A3 act on: copy and repair (A4)
+        # in one walk that also checks for those keys, instead of a scan and two walks.
+        try:
+            result = _copy_and_repair(schema, is_root=True)
+        except _NeedsAllPasses:
+            pass
+        else:
+            if result.get("type") == "object" and "properties" not in result:  # A5
+                result["properties"] = {}
+            return result
     found = found or _scan(schema)
     # A1 rebuilds every dict and list, so later steps work on a private copy. Without a
     # definitions key or a $ref it renames nothing: a plain deep copy is the same, and faster.
@@ -307,6 +335,53 @@ def _ensure_object_members(node: dict[str, Any]) -> None:
                             if isinstance(name, str) and name in properties]
     else:
         node["required"] = []
+
+
+# --- A0-A5 in one walk, for schemas without the keys A1-A3 and B3/B5 act on ----------------
+
+
+class _NeedsAllPasses(Exception):
+    """Raised by :func:`_copy_and_repair` on a value that the shortcut does not cover."""
+
+
+def _check_shortcut(node: dict[Any, Any]) -> None:
+    """Raise :class:`_NeedsAllPasses` if ``node`` has a key that A1-A3, B3 or B5 act on."""
+    if "anyOf" in node or "oneOf" in node or "$ref" in node or "definitions" in node:
+        raise _NeedsAllPasses
+    kind = node.get("type")
+    if isinstance(kind, list) and any(isinstance(item, list) for item in kind):
+        raise _NeedsAllPasses
+
+
+def _copy_and_repair(value: Any, is_root: bool = False) -> Any:
+    """:func:`_copy_json` then :func:`_repair_object_shape` (A4), in one walk.
+
+    Equal to stage A's A1 (a plain copy without ``definitions`` or ``$ref``), A4, and skipping A2
+    and A3 (nothing to collapse without ``anyOf``/``oneOf``). Raises :class:`_NeedsAllPasses` when
+    any dict anywhere (schema and data positions alike, as :func:`_scan_walk` checks) has an
+    ``anyOf``, ``oneOf``, ``$ref`` or ``definitions`` key or a type list with a list in it.
+    A4 repairs a node before walking its children, and a repair only replaces values that hold
+    no dict (``type``, ``properties`` when not a dict, ``required``), so repairing after
+    copying the children gives the same result.
+    """
+    if isinstance(value, dict):
+        _check_shortcut(value)
+        result = {}
+        for key, child in value.items():
+            if key in _SCHEMA_MAP_SET and isinstance(child, dict):
+                _check_shortcut(child)
+                result[key] = {name: _copy_and_repair(schema) for name, schema in child.items()}
+            else:
+                result[key] = _copy_and_repair(child)
+        if is_root or "properties" in result or "type" in result:
+            if not result.get("type") and ("properties" in result or "required" in result):
+                result["type"] = "object"
+            if result.get("type") == "object":
+                _ensure_object_members(result)
+        return result
+    if isinstance(value, list):
+        return [_copy_and_repair(child) for child in value]
+    return value
 
 
 # --- A1: definitions → $defs --------------------------------------------------------------
@@ -543,10 +618,13 @@ def _rename_property_keys(names: list[Any]) -> dict[Any, str]:
     insertion order; a clash with a reserved or earlier name gets ``_2``, ``_3``, … with the
     base shortened so the result stays within 64 code points.
     """
-    taken = {name for name in names if _is_valid_property_name(name)}
+    valid = [_is_valid_property_name(name) for name in names]
+    if all(valid):  # the usual case: nothing to rename
+        return {name: name for name in names}
+    taken = {name for name, ok in zip(names, valid) if ok}
     result: dict[Any, str] = {}
-    for name in names:
-        if _is_valid_property_name(name):
+    for name, ok in zip(names, valid):
+        if ok:
             result[name] = name
             continue
         base = _clean_property_name(name)
@@ -593,7 +671,9 @@ def _sanitize_node(node: dict[Any, Any]) -> dict[Any, Any]:
     renames: dict[str, str] = {}
     flagged_required: list[str] = []
     for key, value in node.items():
-        if key == "type" and isinstance(value, list):
+        if key not in _B1_KEYS:
+            result[key] = value  # data: required, enum, examples, default, const, unknown keys
+        elif key == "type" and isinstance(value, list):
             non_null = [item for item in value if item != "null"]
             add_nullable = bool(non_null) and "null" in value
             if len(non_null) == 1:
@@ -606,14 +686,14 @@ def _sanitize_node(node: dict[Any, Any]) -> dict[Any, Any]:
                 result["type"] = "object"
         elif key == "properties" and isinstance(value, dict):
             result[key], renames, flagged_required = _sanitize_properties(value)
-        elif key in _SCHEMA_CHILDREN:
+        elif key in _SCHEMA_CHILD_SET:
             if key == "items" and isinstance(value, list):
                 result[key] = [_sanitize_schema(item) for item in value]
             else:
                 result[key] = _sanitize_schema(value)
-        elif key in _SCHEMA_LISTS and isinstance(value, list):
+        elif key in _SCHEMA_LIST_SET and isinstance(value, list):
             result[key] = [_sanitize_schema(item) for item in value]
-        elif key in _SCHEMA_MAPS_KEPT_NAMES and isinstance(value, dict):
+        elif key in _SCHEMA_MAP_KEPT_SET and isinstance(value, dict):
             result[key] = {name: _sanitize_schema(child) for name, child in value.items()}
         else:
             result[key] = value  # data: required, enum, examples, default, const, unknown keys
