@@ -642,7 +642,7 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
         if form in sizes and xs:
             fig.add_scatter(
                 x=[xs[0], xs[-1]], y=[sizes[form]] * 2, mode="lines", name=f"{words[form]}: {sizes[form]:,} tokens",
-                line=dict(color=STATE_COLORS[form], dash="dash", width=2),
+                line=dict(color=palette.line_shade(STATE_COLORS[form]), dash="dash", width=2),
                 hovertemplate=f"{words[form]}: {sizes[form]:,} tokens<extra></extra>")
     if current_context:
         fig.add_vline(x=current_context, line=dict(color="#757575", dash="dot", width=2),

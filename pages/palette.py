@@ -75,6 +75,22 @@ PALETTES: dict[str, dict[str, str]] = {
 }
 
 
+def line_shade(color: str, background: str = "#ffffff", ratio: float = 3.0) -> str:
+    """``color`` (``#rrggbb``) darkened in steps of 5 % lightness until it reaches ``ratio`` against
+    ``background`` (WCAG graphical-object contrast, 3:1 by default), for thin lines and dashes
+    drawn in a palette color that is itself too light (orange, grey) on a white plot. A color that
+    already reaches it comes back unchanged. Raises ``ValueError`` for another color syntax."""
+    import colorsys
+
+    shade = color
+    red, green, blue = (int(color[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, light, sat = colorsys.rgb_to_hls(red, green, blue)
+    while contrast_ratio(shade, background) < ratio and light > 0:
+        light = max(0.0, light - 0.05)
+        shade = "#%02x%02x%02x" % tuple(round(c * 255) for c in colorsys.hls_to_rgb(hue, light, sat))
+    return shade
+
+
 def cell_style(color: str | None) -> str:
     """CSS for a table cell filled with ``color`` (text in black or white, whichever contrasts
     more); ``""`` for ``None``."""

@@ -321,3 +321,31 @@ def test_report_lists_every_listing_bar_segment_under_the_chart():
     for row in rows:
         assert f"<td>{row['segment']}</td><td>{row['server']}</td>" in section
     assert any(r["label on the bar"].startswith("— (too narrow") for r in rows)  # the slivers are named here
+
+
+# --- reference lines on the listing-over-context curve -----------------------------------------------
+
+def test_line_shade_reaches_3_to_1_and_keeps_dark_colors():
+    for color in set(STATE_COLORS.values()):
+        shade = palette.line_shade(color)
+        assert contrast_ratio(shade, "#ffffff") >= 3.0, (color, shade)
+        if contrast_ratio(color, "#ffffff") >= 3.0:
+            assert shade == color
+    assert palette.line_shade("#E69F00") != "#E69F00"  # orange alone is about 2:1 on white
+
+
+@needs_samples
+def test_listing_curve_reference_lines_reach_3_to_1_on_white():
+    from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
+
+    ins = inspector("team-workspace")
+    cfg = parse_config({})
+    ladder = listing_ladder(ins.planner, cfg)
+    low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens, 8_000, 1_000_000)
+    contexts = curve_context_lengths(ladder, cfg.threshold_pct, cfg.listing_max_tokens, low, high)
+    points = form_grid(ladder, cfg, contexts, [cfg.threshold_pct])
+    fig = charts.listing_curve_figure(points, ladder.sizes(), 32_000).to_plotly_json()
+    dashed = [t for t in fig["data"] if (t.get("line") or {}).get("dash") == "dash"]
+    assert {t["name"].split(":")[0] for t in dashed} == {"full listing", "names listing", "all summary lines"}
+    for trace in dashed:
+        assert contrast_ratio(trace["line"]["color"], "#ffffff") >= 3.0, trace["name"]
