@@ -467,6 +467,11 @@ def _remove_scope() -> None:
         st.session_state["scope_choice"] = WHOLE_CATALOG
 
 
+#: The "Edit scopes" expander's key (open or folded), and the editor's fields.
+SCOPE_EDITOR = "scope_editor_open"
+SCOPE_EDITOR_KEYS = ("scope_edit_name", "scope_edit_servers", "scope_edit_include", "scope_edit_exclude")
+
+
 def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
     """The "Session scope" sidebar section: pick a scope, define or load scopes. Returns the
     selected scope (``None`` = the whole catalog)."""
@@ -491,7 +496,15 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                       "it are not found, and calling one gives the reference's 'not available in this session' error.")
     servers = sorted(s.name for s in catalog.servers) if catalog is not None else []
     state["_scope_server_options"] = servers
-    with sb.expander("Edit scopes", expanded=False):
+    for key in SCOPE_EDITOR_KEYS:  # kept while the editor is folded (its widgets are not drawn then)
+        if key in state:
+            state[key] = state[key]
+    if state.get("scope_edit_servers"):  # servers of another catalog are not options here
+        state["scope_edit_servers"] = [s for s in state["scope_edit_servers"] if s in servers]
+    editor = sb.expander("Edit scopes", expanded=False, key=SCOPE_EDITOR, on_change="rerun")
+    if not editor.open:  # drawn only when open: nine widgets fewer to send and draw on every run
+        return next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
+    with editor:
         if state["scope_choice"] != WHOLE_CATALOG:
             st.button("Edit the selected scope", key="scope_load", on_click=_load_scope_into_editor,
                       help="Fill the fields below with the selected scope; save under the same name to replace it.")

@@ -245,6 +245,8 @@ def test_explain_a_query(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("create issue\nlist issues in repository").run()
     assert not at.exception
+    at.session_state["explain_2_open"] = True  # as a click on its expander does (drawn only when open)
+    at.run()
     bridge = bridge_for(samples, "ui-hard-cases")
     ex = bridge.index.explain("list issues in repository", bridge.config.search_default_limit)
     # The second card's expander holds the full explanation of the second query.
@@ -278,6 +280,8 @@ def test_explain_a_query(samples):
 def test_explain_warns_when_the_gate_term_is_nowhere(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("create issue zebra").run()
+    at.session_state["explain_1_open"] = True  # the explanation is drawn when its expander is open
+    at.run()
     bridge = bridge_for(samples, "ui-hard-cases")
     ex = bridge.index.explain("create issue zebra", 5)
     assert ex.gate == "zebra" and not ex.matches
