@@ -23,9 +23,11 @@ With ``--breakdown`` it also splits each move into its steps, medians printed un
   applying and drawing the elements);
 * **server CPU**: CPU time the Streamlit server process used during the move (user + system,
   from ``/proc``), i.e. Streamlit's own overhead plus our script, whatever the machine's load;
+* **browser CPU**: CPU time all of Chromium's processes used during the move (10 ms
+  resolution), whatever the machine's load;
 * **browser main thread**: time the page's main thread was busy (Chromium's ``TaskDuration``,
   of which ``ScriptDuration`` running JavaScript and ``LayoutDuration`` + ``RecalcStyleDuration``
-  laying out), i.e. rendering cost whatever the load;
+  laying out; wall time, so it grows with the machine's load);
 * **messages**: websocket messages received for the move (one per element delta, roughly).
 
 It also times warm page switches (each page visited before; click in the sidebar navigation →
@@ -164,7 +166,7 @@ SERVER_PIDS: dict[str, int] = {}
 #: The breakdown columns: (label, key in a breakdown sample, unit).
 BREAKDOWN = [("sent", "sent", "ms"), ("running", "running", "ms"), ("last message", "last_message", "ms"),
              ("ended", "ended", "ms"), ("quiet", "quiet", "ms"), ("server CPU", "server_cpu", "ms"),
-             ("browser main thread", "browser_task", "ms"), ("of it script", "browser_script", "ms"),
+             ("browser CPU", "browser_cpu", "ms"), ("browser main thread", "browser_task", "ms"), ("of it script", "browser_script", "ms"),
              ("layout+style", "browser_layout", "ms"), ("messages", "messages", "")]
 
 
@@ -179,12 +181,13 @@ class Meter:
         self.received = 0
         self.server_pid = server_pid
         self.details: list[dict[str, float]] = []
-        self.cdp = None
+        self.cdp = self.browser_cdp = None
         page.on("websocket", self._on_socket)
         if server_pid is not None:
             page.add_init_script(_SOCKET_PROBE)
             self.cdp = page.context.new_cdp_session(page)
             self.cdp.send("Performance.enable")
+            self.browser_cdp = page.context.browser.new_browser_cdp_session()
 
     def _on_socket(self, ws) -> None:
         ws.on("framereceived", lambda payload: self._add(payload))
@@ -194,7 +197,8 @@ class Meter:
 
     def _browser_metrics(self) -> dict[str, float]:
         metrics = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
-        return {"browser_task": metrics.get("TaskDuration", 0.0), "browser_script": metrics.get("ScriptDuration", 0.0),
+        processes = self.browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+        return {"browser_cpu": sum(p["cpuTime"] for p in processes), "browser_task": metrics.get("TaskDuration", 0.0), "browser_script": metrics.get("ScriptDuration", 0.0),
                 "browser_layout": metrics.get("LayoutDuration", 0.0) + metrics.get("RecalcStyleDuration", 0.0)}
 
     def settle(self) -> None:

@@ -91,14 +91,18 @@ if common.require_catalog(v):
         st.caption(f"Each tool's full definition as compact JSON, counted alone ({tk}). The top {len(rows)} of "
                    f"{len(tools):,} tools hold {shown:,} of {sum(tokens.values()):,} tokens. "
                    "Treemap colors: schema size; bar colors: the server's state at the current settings. Hover for details.")
-        tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"])
-        with tree_tab:
-            st.plotly_chart(charts.tool_tree_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_tree", width="stretch")
-        with bar_tab:
-            st.plotly_chart(charts.tool_bar_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_bar", width="stretch")
-        with table_tab:
-            st.dataframe(pd.DataFrame([{
-                "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
-                "deferred": r.deferred, "server state": r.state,
-                "description (first 80 characters)": common.visible(r.description[:80]),
-            } for r in rows]), hide_index=True, width="stretch")
+        tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"], key="costs_tools_tab",
+                                               on_change="rerun")
+        if tree_tab.open:  # only the open tab is drawn (and sent)
+            with tree_tab:
+                st.plotly_chart(charts.tool_tree_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_tree", width="stretch")
+        if bar_tab.open:
+            with bar_tab:
+                st.plotly_chart(charts.tool_bar_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_bar", width="stretch")
+        if table_tab.open:
+            with table_tab:
+                st.dataframe(pd.DataFrame([{
+                    "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
+                    "deferred": r.deferred, "server state": r.state,
+                    "description (first 80 characters)": common.visible(r.description[:80]),
+                } for r in rows]), hide_index=True, width="stretch")
