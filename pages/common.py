@@ -593,6 +593,29 @@ def view() -> View:
     return sidebar()
 
 
+#: Figures kept per browser session (see :func:`figure`); the oldest go first above this many.
+FIGURE_MEMO_SIZE = 48
+
+
+def figure(v: View, name: str, build: Any, *extra: Any) -> Any:
+    """``build()`` (a plotly figure for the current catalog and settings), kept for this browser
+    session per catalog, settings and ``extra``: moving a slider back to a value seen before, or a
+    rerun that changes nothing the figure shows (a widget elsewhere on the page), reuses it
+    instead of building it again (tens of milliseconds each). The entry holds the inspector, so a
+    reused object id cannot bring back another catalog's figure."""
+    key = (name, id(v.inspector), v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
+    memo = st.session_state.setdefault("_figure_memo", {})
+    hit = memo.get(key)
+    if hit is not None and hit[0] is v.inspector:
+        memo[key] = memo.pop(key)  # most recently used last
+        return hit[1]
+    fig = build()
+    memo[key] = (v.inspector, fig)
+    while len(memo) > FIGURE_MEMO_SIZE:
+        memo.pop(next(iter(memo)))
+    return fig
+
+
 def require_catalog(v: View) -> bool:
     """Show errors, the catalog's skipped and repaired items, and an empty state, at the top of the
     page; True when there is a catalog to show."""
