@@ -561,18 +561,28 @@ CHART_LOADING = ('<p class="chart-loading" style="color:#57606a;font-style:itali
 # loading…" line goes. Until then every text and table of the report is on screen.
 _CHART_LOADER = """<script>(function () {
   function each(selector, f) { Array.prototype.forEach.call(document.querySelectorAll(selector), f); }
+  function failed(e) {
+    each('.chart-loading', function (p) { p.textContent = 'The chart could not be drawn: ' + e; });
+  }
+  function draw(charts, i) {  /* one chart per task, so the page answers input in between */
+    if (i >= charts.length) {
+      each('.chart-loading', function (p) { p.parentNode.removeChild(p); });
+      return;
+    }
+    try {
+      var run = document.createElement('script'); run.text = charts[i].text;
+      charts[i].parentNode.replaceChild(run, charts[i]);
+    } catch (e) { failed(e); return; }
+    setTimeout(function () { draw(charts, i + 1); }, 0);
+  }
   function load() {
     try {
       var plotly = document.createElement('script');
       plotly.text = document.getElementById('%(id)s').text;
       document.head.appendChild(plotly);
-      each('script[type="%(type)s"]', function (s) {
-        var run = document.createElement('script'); run.text = s.text; s.parentNode.replaceChild(run, s);
-      });
-      each('.chart-loading', function (p) { p.parentNode.removeChild(p); });
-    } catch (e) {
-      each('.chart-loading', function (p) { p.textContent = 'The chart could not be drawn: ' + e; });
-    }
+    } catch (e) { failed(e); return; }
+    if (!window.Plotly) { failed('plotly.js did not run'); return; }
+    setTimeout(function () { draw(document.querySelectorAll('script[type="%(type)s"]'), 0); }, 0);
   }
   if (document.readyState === 'complete') { setTimeout(load, 0); }
   else { window.addEventListener('load', function () { setTimeout(load, 0); }); }
