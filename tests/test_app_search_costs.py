@@ -646,3 +646,19 @@ def test_example_arguments_fills_required_properties_only():
     assert example_arguments(schema) == {"s": "", "n": 0, "e": "b", "c": 3, "o": False, "x": "", "undeclared": ""}
     assert example_arguments({"type": "object"}) == {}
     assert example_arguments(None) == {}
+
+
+def test_costs_figures_follow_a_slider_moved_back_and_forth(samples):
+    """The Costs figures are kept per catalog and settings: moving the slider away and back shows
+    the figures of the value it is at, each time."""
+    at = open_page("ui-hard-cases", "pages/costs.py")
+    seen = {}
+    for pct in (5.0, 0.5, 5.0, 0.5):
+        set_budget(at, "200K", None, pct)
+        plan = plan_for(samples, "ui-hard-cases", 200_000, threshold_pct=pct)
+        figures = charts(at)
+        check_listing_budget_bar(figures[0], plan)
+        assert budget_lines(figures[1], "y") == [plan.budget]
+        seen.setdefault(pct, figures)
+        assert figures == seen[pct]  # the same figures as the first time at this value
+    assert seen[5.0] != seen[0.5]
