@@ -22,9 +22,10 @@ With ``--breakdown`` it also splits each move into its steps, medians printed un
 * **ended** and **quiet** as above (after the last message, what is left is the browser
   applying and drawing the elements);
 * **server CPU**: CPU time the Streamlit server process used during the move (user + system,
-  from ``/proc``), i.e. Streamlit's own overhead plus our script, whatever the machine's load;
+  from ``/proc``, 10 ms resolution), i.e. Streamlit's own work plus the page script; it holds up
+  better than wall time on a busy machine;
 * **browser CPU**: CPU time all of Chromium's processes used during the move (10 ms
-  resolution), whatever the machine's load;
+  resolution, from Chromium's ``SystemInfo.getProcessInfo``);
 * **browser main thread**: time the page's main thread was busy (Chromium's ``TaskDuration``,
   of which ``ScriptDuration`` running JavaScript and ``LayoutDuration`` + ``RecalcStyleDuration``
   laying out; wall time, so it grows with the machine's load);
@@ -43,6 +44,7 @@ Usage::
     python -m benchmarks.browser --smoke             # a few moves on two pages: finishes fast (CI)
     python -m benchmarks.browser --page Tuning --page Strategies --no-switches   # only these pages
     python -m benchmarks.browser --breakdown --page Search    # where a move's time goes
+    python -m benchmarks.browser --app ../other-checkout/app.py  # another version, same conditions
 """
 
 from __future__ import annotations
