@@ -11,6 +11,26 @@ the value always changes). For each move it measures, from the key press:
   seen by a ``MutationObserver``);
 * **received**: bytes the browser received on the app's websocket for that move.
 
+With ``--breakdown`` it also splits each move into its steps, medians printed under each line:
+
+* **sent**: key press → the rerun request leaves on the websocket (the browser's own work,
+  Streamlit's widget debounce included);
+* **running**: → the page shows the run as started (``data-test-script-state`` becomes
+  ``running``; the server has received the request and started the script);
+* **last message**: → the last websocket message of the run arrived (the server's side: the
+  script, serializing the elements and sending them);
+* **ended** and **quiet** as above (after the last message, what is left is the browser
+  applying and drawing the elements);
+* **server CPU**: CPU time the Streamlit server process used during the move (user + system,
+  from ``/proc``, 10 ms resolution), i.e. Streamlit's own work plus the page script; it holds up
+  better than wall time on a busy machine;
+* **browser CPU**: CPU time all of Chromium's processes used during the move (10 ms
+  resolution, from Chromium's ``SystemInfo.getProcessInfo``);
+* **browser main thread**: time the page's main thread was busy (Chromium's ``TaskDuration``,
+  of which ``ScriptDuration`` running JavaScript and ``LayoutDuration`` + ``RecalcStyleDuration``
+  laying out; wall time, so it grows with the machine's load);
+* **messages**: websocket messages received for the move (one per element delta, roughly).
+
 It also times warm page switches (each page visited before; click in the sidebar navigation →
 run ended / quiet) and the switch to Strategies. Prints medians; asserts nothing. Targets: a
 slider move under 300 ms on the default catalog on Overview, What the model sees, Search, Costs
@@ -23,6 +43,8 @@ Usage::
     python -m benchmarks.browser --moves 4 --catalog five-servers
     python -m benchmarks.browser --smoke             # a few moves on two pages: finishes fast (CI)
     python -m benchmarks.browser --page Tuning --page Strategies --no-switches   # only these pages
+    python -m benchmarks.browser --breakdown --page Search    # where a move's time goes
+    python -m benchmarks.browser --app ../other-checkout/app.py  # another version, same conditions
 """
 
 from __future__ import annotations
@@ -53,10 +75,24 @@ OTHER_PAGES = [("Cache & collapse", "cache_diff"), ("Search quality & lint", "qu
 QUIET_MS = 100
 TIMEOUT_MS = 180_000
 
+# Installed before the app's own scripts: times of websocket sends and received messages.
+_SOCKET_PROBE = """(() => {
+  const w = window.__benchSocket = {sent: [], received: []};
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (!this.__benchListening) {
+      this.__benchListening = true;
+      this.addEventListener('message', () => { w.received.push(performance.now()); });
+    }
+    w.sent.push(performance.now());
+    return send.call(this, data);
+  };
+})();"""
+
 # Installed once per page load: records script-state transitions and the last DOM mutation.
 _OBSERVER = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
-  const b = window.__bench = {start: 0, end: null, last: performance.now(), app: !!app};
+  const b = window.__bench = {start: 0, end: null, running: null, last: performance.now(), app: !!app};
   if (window.__benchObserver) window.__benchObserver.disconnect();
   const observer = window.__benchObserver = new MutationObserver((records) => {
     const now = performance.now();
@@ -66,6 +102,10 @@ _OBSERVER = """() => {
           && r.oldValue === 'running' && app.getAttribute('data-test-script-state') !== 'running'
           && b.end === null && b.start > 0) {
         b.end = now;
+      }
+      if (r.type === 'attributes' && r.attributeName === 'data-test-script-state' && r.target === app
+          && app.getAttribute('data-test-script-state') === 'running' && b.running === null && b.start > 0) {
+        b.running = now;
       }
     }
   });
@@ -81,15 +121,18 @@ def _free_port() -> int:
 
 
 @contextmanager
-def streamlit_app(port: int | None) -> Iterator[str]:
-    """``streamlit run app.py`` on 127.0.0.1 until the block ends; yields its URL."""
+def streamlit_app(port: int | None, app: Path | None = None) -> Iterator[str]:
+    """``streamlit run app.py`` on 127.0.0.1 until the block ends; yields its URL. ``app``: another
+    checkout's ``app.py`` (run from its folder), to compare two versions under the same conditions."""
     port = port or _free_port()
+    app = (app or ROOT / "app.py").resolve()
     streamlit = shutil.which("streamlit", path=str(Path(sys.executable).parent)) or "streamlit"
     proc = subprocess.Popen(
-        [streamlit, "run", str(ROOT / "app.py"), "--server.headless", "true", "--server.address", "127.0.0.1",
+        [streamlit, "run", str(app), "--server.headless", "true", "--server.address", "127.0.0.1",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=app.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
+    SERVER_PIDS[url] = proc.pid
     try:
         deadline = time.time() + 90
         while True:
@@ -110,19 +153,55 @@ def streamlit_app(port: int | None) -> Iterator[str]:
             proc.kill()
 
 
-class Meter:
-    """One browser page with the observer and a websocket byte counter."""
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, seconds; 10 ms resolution) the process has used so far, all its
+    threads, from ``/proc/PID/stat``; 0.0 where ``/proc`` is not available."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
-    def __init__(self, page):
+
+#: Streamlit server process id per app URL (for its CPU time in ``--breakdown``).
+SERVER_PIDS: dict[str, int] = {}
+#: The breakdown columns: (label, key in a breakdown sample, unit).
+BREAKDOWN = [("sent", "sent", "ms"), ("running", "running", "ms"), ("last message", "last_message", "ms"),
+             ("ended", "ended", "ms"), ("quiet", "quiet", "ms"), ("server CPU", "server_cpu", "ms"),
+             ("browser CPU", "browser_cpu", "ms"), ("browser main thread", "browser_task", "ms"), ("of it script", "browser_script", "ms"),
+             ("layout+style", "browser_layout", "ms"), ("messages", "messages", "")]
+
+
+class Meter:
+    """One browser page with the observer and a websocket byte counter.
+
+    With ``server_pid`` (``--breakdown``), each :meth:`measure` also records where the move's time
+    went in :attr:`details` (one dict per move; keys as in :data:`BREAKDOWN`)."""
+
+    def __init__(self, page, server_pid: int | None = None):
         self.page = page
         self.received = 0
+        self.server_pid = server_pid
+        self.details: list[dict[str, float]] = []
+        self.cdp = self.browser_cdp = None
         page.on("websocket", self._on_socket)
+        if server_pid is not None:
+            page.add_init_script(_SOCKET_PROBE)
+            self.cdp = page.context.new_cdp_session(page)
+            self.cdp.send("Performance.enable")
+            self.browser_cdp = page.context.browser.new_browser_cdp_session()
 
     def _on_socket(self, ws) -> None:
         ws.on("framereceived", lambda payload: self._add(payload))
 
     def _add(self, payload) -> None:
         self.received += len(payload)
+
+    def _browser_metrics(self) -> dict[str, float]:
+        metrics = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
+        processes = self.browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+        return {"browser_cpu": sum(p["cpuTime"] for p in processes), "browser_task": metrics.get("TaskDuration", 0.0), "browser_script": metrics.get("ScriptDuration", 0.0),
+                "browser_layout": metrics.get("LayoutDuration", 0.0) + metrics.get("RecalcStyleDuration", 0.0)}
 
     def settle(self) -> None:
         """Wait until the current run has ended and the page is quiet, then re-arm the observer."""
@@ -137,12 +216,26 @@ class Meter:
         page = self.page
         page.evaluate(_OBSERVER)
         before = self.received
+        if self.server_pid is not None:
+            cpu_before, browser_before = _cpu_seconds(self.server_pid), self._browser_metrics()
+            page.evaluate("window.__benchSocket.sent.length = 0; window.__benchSocket.received.length = 0")
         page.evaluate("window.__bench.start = performance.now()")
         action()
         page.wait_for_function("window.__bench.end !== null", timeout=TIMEOUT_MS, polling=10)
         page.wait_for_function(f"performance.now() - window.__bench.last > {QUIET_MS}", timeout=TIMEOUT_MS,
                                polling=20)
         start, end, last = page.evaluate("[window.__bench.start, window.__bench.end, window.__bench.last]")
+        if self.server_pid is not None:
+            cpu, browser = _cpu_seconds(self.server_pid) - cpu_before, self._browser_metrics()
+            running, sent, received = page.evaluate(
+                "[window.__bench.running, window.__benchSocket.sent, window.__benchSocket.received]")
+            first_sent = min((t for t in sent if t >= start), default=float("nan"))
+            arrived = [t for t in received if start <= t <= max(last, end)]
+            self.details.append({
+                "sent": first_sent - start, "running": (running if running is not None else float("nan")) - start,
+                "last_message": (max(arrived) if arrived else float("nan")) - start, "ended": end - start,
+                "quiet": max(last, end) - start, "server_cpu": 1000 * cpu,
+                **{k: 1000 * (v - browser_before[k]) for k, v in browser.items()}, "messages": len(arrived)})
         return end - start, max(last, end) - start, self.received - before
 
 
@@ -175,38 +268,61 @@ def _fmt(samples: list[tuple[float, float, int]]) -> str:
     return f"run ended {ended:6.0f} ms, quiet {quiet:6.0f} ms, received {kb:8.1f} KiB (median of {len(samples)})"
 
 
+def _fmt_breakdown(details: list[dict[str, float]]) -> str:
+    """The medians of ``--breakdown`` samples, one indented line."""
+    def median(key: str) -> float:
+        values = [d[key] for d in details if d[key] == d[key]]  # NaN: not seen
+        return statistics.median(values) if values else float("nan")
+    parts = [f"{label} {median(key):.0f}{' ' + unit if unit else ''}" for label, key, unit in BREAKDOWN]
+    return "      breakdown (from the key press; medians): " + " · ".join(parts)
+
+
+def _print_breakdown(meter: "Meter") -> None:
+    if meter.server_pid is not None and meter.details:
+        print(_fmt_breakdown(meter.details))
+    meter.details.clear()
+
+
 def run(catalogs: list[str], pages: list[tuple[str, str]], moves: int, switches: int, strategies: bool,
-        port: int | None) -> None:
-    """Measure and print (see the module docstring)."""
+        port: int | None, breakdown: bool = False, app: Path | None = None) -> None:
+    """Measure and print (see the module docstring). ``breakdown``: also print where each move's
+    time went; ``app``: measure another checkout's ``app.py``."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415
 
     print(f"machine: {os.cpu_count()} CPUs; load average: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
-    with streamlit_app(port) as url, sync_playwright() as pw:
+    if app is not None:
+        print(f"app: {app}")
+    with streamlit_app(port, app) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
         context = browser.new_context(viewport={"width": 1500, "height": 1100})
         for catalog in catalogs:
-            meter = Meter(context.new_page())
+            meter = Meter(context.new_page(), SERVER_PIDS[url] if breakdown else None)
             start = time.perf_counter()
             _open(meter, url, "", catalog)
             print(f"{catalog}: first load of Overview {time.perf_counter() - start:.2f} s (until quiet)")
             for title, path in pages:
                 _open(meter, url, path, catalog)
                 print(f"  slider move on {title:<20} {_fmt(_slider_moves(meter, moves))}")
+                _print_breakdown(meter)
             if switches and len(pages) > 1:
                 samples = []
                 for i in range(switches):  # every page was visited above: these are warm switches
                     samples.append(_switch(meter, pages[i % len(pages)][0]))
                 print(f"  warm page switch{'':<13} {_fmt(samples)}")
+                _print_breakdown(meter)
             if strategies:
                 samples = [_switch(meter, STRATEGIES[0])]
                 print(f"  switch to Strategies (first){'':<2} {_fmt(samples)}")
+                _print_breakdown(meter)
                 samples = []
                 for _ in range(2):
                     _switch(meter, pages[0][0])
+                    meter.details = meter.details[:len(samples)]  # only the switches to Strategies
                     samples.append(_switch(meter, STRATEGIES[0]))
                 print(f"  switch to Strategies (warm){'':<3} {_fmt(samples)}")
+                _print_breakdown(meter)
             meter.page.close()
         browser.close()
 
@@ -222,6 +338,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-switches", action="store_true",
                         help="skip the warm page switches and the switches to Strategies")
     parser.add_argument("--port", type=int, help="port for streamlit (default: a free one)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also print where each move's time goes (request sent, run started, last message, "
+                             "server CPU, browser main thread)")
+    parser.add_argument("--app", type=Path, metavar="APP_PY",
+                        help="measure this app.py (another checkout, run from its folder) instead of this one's")
     parser.add_argument("--smoke", action="store_true",
                         help="a short run (default catalog, two pages, two moves, two switches) that finishes fast")
     args = parser.parse_args(argv)
@@ -236,9 +357,10 @@ def main(argv: list[str] | None = None) -> None:
         pages = [known[name.casefold()] for name in args.pages]
     switches, strategies = (0, False) if args.no_switches else (args.switches, True)
     if args.smoke:
-        run(args.catalogs or [DEFAULT_CATALOG], [PAGES[0], PAGES[3]], 2, 2, False, args.port)
+        run(args.catalogs or [DEFAULT_CATALOG], [PAGES[0], PAGES[3]], 2, 2, False, args.port, args.breakdown, args.app)
     else:
-        run(args.catalogs or [DEFAULT_CATALOG, "cloudflare-flat"], pages, args.moves, switches, strategies, args.port)
+        run(args.catalogs or [DEFAULT_CATALOG, "cloudflare-flat"], pages, args.moves, switches, strategies, args.port,
+            args.breakdown, args.app)
 
 
 if __name__ == "__main__":

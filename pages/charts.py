@@ -467,7 +467,8 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None
 # sweep_figure(rows, current) — listing form over context length × threshold_pct (heatmap);
 # listing_curve_figure(points, sizes, current_context) — budget vs listing tokens over context;
 # costs_figure(plan) — the per-server costs chart under the name the Report page uses;
-# figures_html(figures) — HTML fragments with plotly.js inlined once, for the HTML report.
+# figures_html(figures) — HTML fragments with plotly.js embedded once (run after the page has
+#   opened), for the HTML report.
 
 from toolsearch.engine.constants import FORMS  # noqa: E402  (best to worst: full … none)
 
@@ -664,17 +665,71 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
     return fig
 
 
+#: Type of the report's chart scripts: not run while the page is parsed, run by the loader below.
+CHART_SCRIPT_TYPE = "text/x-toolsearch-chart"
+#: Element id of the script element holding plotly.js as text.
+PLOTLY_JS_ID = "toolsearch-plotly-js"
+#: Shown in place of each chart until it is drawn (and kept, reworded, if it cannot be).
+CHART_LOADING = ('<p class="chart-loading" style="color:#57606a;font-style:italic;margin:.4rem 0">Chart loading… '
+                 '(drawn by the plotly.js embedded in this file once the page has opened)</p>'
+                 '<noscript><p style="color:#57606a">This chart needs JavaScript.</p></noscript>')
+# After the page's load event: plotly.js (held as text, so neither parsing the page nor its load
+# event waits for it) runs as a script of its own, then each chart's script runs and its "Chart
+# loading…" line goes. Until then every text and table of the report is on screen.
+_CHART_LOADER = """<script>(function () {
+  function each(selector, f) { Array.prototype.forEach.call(document.querySelectorAll(selector), f); }
+  function failed(e) {
+    each('.chart-loading', function (p) { p.textContent = 'The chart could not be drawn: ' + e; });
+  }
+  function draw(charts, i) {  /* one chart per task, so the page answers input in between */
+    if (i >= charts.length) {
+      each('.chart-loading', function (p) { p.parentNode.removeChild(p); });
+      return;
+    }
+    try {
+      var run = document.createElement('script'); run.text = charts[i].text;
+      charts[i].parentNode.replaceChild(run, charts[i]);
+    } catch (e) { failed(e); return; }
+    setTimeout(function () { draw(charts, i + 1); }, 0);
+  }
+  function load() {
+    try {
+      var plotly = document.createElement('script');
+      plotly.text = document.getElementById('%(id)s').text;
+      document.head.appendChild(plotly);
+    } catch (e) { failed(e); return; }
+    if (!window.Plotly) { failed('plotly.js did not run'); return; }
+    setTimeout(function () { draw(document.querySelectorAll('script[type="%(type)s"]'), 0); }, 0);
+  }
+  if (document.readyState === 'complete') { setTimeout(load, 0); }
+  else { window.addEventListener('load', function () { setTimeout(load, 0); }); }
+})();</script>""" % {"type": CHART_SCRIPT_TYPE, "id": PLOTLY_JS_ID}
+
+
 def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
     """``{title: html fragment}`` for :func:`toolsearch.analysis.report.build_report`: plotly.js is
-    inlined in the first fragment only (the others reuse it), so the report needs no network."""
+    embedded in the first fragment only (the others reuse it), so the report needs no network.
+
+    plotly.js (4.8 MB) is embedded as text and run after the page's ``load`` event, and each
+    chart's script only then: the report's text and tables show (and scroll) without waiting for
+    it, and each chart says "Chart loading…" until it is drawn."""
+    from plotly.offline import get_plotlyjs  # noqa: PLC0415
+
     out = {}
     for i, (title, fig) in enumerate(figures.items()):
         fig = go.Figure(fig)  # a copy: outside Streamlit the axes need room for their labels
         fig.update_xaxes(automargin=True)
         fig.update_yaxes(automargin=True)
         fig.update_layout(template="plotly_white")
-        out[title] = fig.to_html(full_html=False, include_plotlyjs="inline" if i == 0 else False,
-                                 config={"displaylogo": False})
+        chart = fig.to_html(full_html=False, include_plotlyjs=False, config={"displaylogo": False})
+        chart = CHART_LOADING + chart.replace("<script>", f'<script type="{CHART_SCRIPT_TYPE}">')
+        if i == 0:
+            plotly_js = get_plotlyjs()
+            if "</script" in plotly_js.lower():  # cannot be held in a script element as it is
+                raise ValueError("plotly.js contains '</script': it cannot be embedded as text")
+            chart = ("<script>window.PlotlyConfig = {MathJaxConfig: 'local'};</script>"
+                     f'<script type="text/plain" id="{PLOTLY_JS_ID}">{plotly_js}</script>{_CHART_LOADER}' + chart)
+        out[title] = chart
     return out
 
 

@@ -504,6 +504,11 @@ def _remove_scope() -> None:
         st.session_state["scope_choice"] = WHOLE_CATALOG
 
 
+#: The "Edit scopes" expander's key (open or folded), and the editor's fields.
+SCOPE_EDITOR = "scope_editor_open"
+SCOPE_EDITOR_KEYS = ("scope_edit_name", "scope_edit_servers", "scope_edit_include", "scope_edit_exclude")
+
+
 def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
     """The "Session scope" sidebar section: pick a scope, define or load scopes. Returns the
     selected scope (``None`` = the whole catalog)."""
@@ -528,7 +533,15 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                       "it are not found, and calling one gives the reference's 'not available in this session' error.")
     servers = sorted(s.name for s in catalog.servers) if catalog is not None else []
     state["_scope_server_options"] = servers
-    with sb.expander("Edit scopes", expanded=False):
+    for key in SCOPE_EDITOR_KEYS:  # kept while the editor is folded (its widgets are not drawn then)
+        if key in state:
+            state[key] = state[key]
+    if state.get("scope_edit_servers"):  # servers of another catalog are not options here
+        state["scope_edit_servers"] = [s for s in state["scope_edit_servers"] if s in servers]
+    editor = sb.expander("Edit scopes", expanded=False, key=SCOPE_EDITOR, on_change="rerun")
+    if not editor.open:  # drawn only when open: nine widgets fewer to send and draw on every run
+        return next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
+    with editor:
         if state["scope_choice"] != WHOLE_CATALOG:
             st.button("Edit the selected scope", key="scope_load", on_click=_load_scope_into_editor,
                       help="Fill the fields below with the selected scope; save under the same name to replace it.")
@@ -615,6 +628,29 @@ def view() -> View:
         runpy.run_path(str(ROOT / "app.py"), run_name="__main__")
         st.stop()
     return sidebar()
+
+
+#: Figures kept per browser session (see :func:`figure`); the oldest go first above this many.
+FIGURE_MEMO_SIZE = 48
+
+
+def figure(v: View, name: str, build: Any, *extra: Any) -> Any:
+    """``build()`` (a plotly figure for the current catalog and settings), kept for this browser
+    session per catalog, settings and ``extra``: moving a slider back to a value seen before, or a
+    rerun that changes nothing the figure shows (a widget elsewhere on the page), reuses it
+    instead of building it again (tens of milliseconds each). The entry holds the inspector, so a
+    reused object id cannot bring back another catalog's figure."""
+    key = (name, id(v.inspector), v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
+    memo = st.session_state.setdefault("_figure_memo", {})
+    hit = memo.get(key)
+    if hit is not None and hit[0] is v.inspector:
+        memo[key] = memo.pop(key)  # most recently used last
+        return hit[1]
+    fig = build()
+    memo[key] = (v.inspector, fig)
+    while len(memo) > FIGURE_MEMO_SIZE:
+        memo.pop(next(iter(memo)))
+    return fig
 
 
 def require_catalog(v: View) -> bool:

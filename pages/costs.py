@@ -8,12 +8,36 @@ from pages import charts, common
 TOP_TOOLS = 50
 
 @st.fragment
-def server_costs(plan) -> None:
+def server_costs(v, plan) -> None:
     """The per-server chart and its scale toggle (a fragment: the toggle reruns only this chart)."""
     log_y = st.toggle("Log scale (tokens)", value=True, key="costs_log_y",
                       help="On by default: full schemas are often 10–1000× a server's listing block. "
                            "Bars start at 1 token; zero-cost bars do not show on a log axis.")
-    st.plotly_chart(charts.server_costs_figure(plan, log_y), key="costs_servers", width="stretch")
+    st.plotly_chart(common.figure(v, "server_costs", lambda: charts.server_costs_figure(plan, log_y), log_y),
+                    key="costs_servers", width="stretch")
+
+
+@st.fragment
+def tool_tabs(v, plan, rows, tk: str) -> None:
+    """The costliest tools as a treemap, a bar chart or a table, in tabs: only the open tab is drawn
+    (and sent), and a fragment, so switching tabs reruns this part alone."""
+    tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"], key="costs_tools_tab",
+                                           on_change="rerun")
+    if tree_tab.open:  # only the open tab is drawn (and sent)
+        with tree_tab:
+            st.plotly_chart(common.figure(v, "tool_tree", lambda: charts.tool_tree_figure(
+                rows, tk, plan.budget if plan.activated else None)), key="costs_tool_tree", width="stretch")
+    if bar_tab.open:
+        with bar_tab:
+            st.plotly_chart(common.figure(v, "tool_bar", lambda: charts.tool_bar_figure(
+                rows, tk, plan.budget if plan.activated else None)), key="costs_tool_bar", width="stretch")
+    if table_tab.open:
+        with table_tab:
+            st.dataframe(pd.DataFrame([{
+                "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
+                "deferred": r.deferred, "server state": r.state,
+                "description (first 80 characters)": common.visible(r.description[:80]),
+            } for r in rows]), hide_index=True, width="stretch")
 
 
 v = common.view()
@@ -36,7 +60,8 @@ if common.require_catalog(v):
                    f"and framing text. Tokens in the planning tokenizer ({plan.planning_tokenizer}), the one that "
                    "decides what fits. The dashed line is the budget; the black line marks the cut. Segments are "
                    "labeled #rank (and the server where it fits); the key below names every segment, left to right.")
-        st.plotly_chart(charts.listing_budget_figure(v.planning_plan), key="costs_listing_budget", width="stretch")
+        st.plotly_chart(common.figure(v, "listing_budget", lambda: charts.listing_budget_figure(v.planning_plan)),
+                        key="costs_listing_budget", width="stretch")
         st.markdown("**Key: the bar's segments, left to right**")
         common.static_or_scrolling(pd.DataFrame(charts.listing_key_rows(v.planning_plan)))
 
@@ -50,7 +75,7 @@ if common.require_catalog(v):
                    "and its group block in the listing as full lines, names only, or one summary line. The outlined "
                    "bar is the one the current settings use; the label under each server names its state. The "
                    "dashed line is the budget of the whole listing.")
-        server_costs(plan)
+        server_costs(v, plan)
         table_box = st.expander("Per-server table", key="costs_server_table", on_change="rerun")
         if table_box.open:  # drawn only when opened
             with table_box:
@@ -64,8 +89,8 @@ if common.require_catalog(v):
             st.caption("When the names listing does not fit the budget, servers collapse to their summary line one "
                        "at a time in this order: largest names block first (measured in characters, ties by label; "
                        f"RB §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
-            st.plotly_chart(charts.collapse_figure(rows, tk, plan.budget, plan.planning_tokenizer),
-                            key="costs_collapse", width="stretch")
+            st.plotly_chart(common.figure(v, "collapse", lambda: charts.collapse_figure(
+                rows, tk, plan.budget, plan.planning_tokenizer)), key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
                 "collapse #": r.rank, "server": r.server, "group label": r.label,
                 "names block (tokens)": r.names_tokens, "summary line (tokens)": r.summary_tokens, "state": r.state,
@@ -97,14 +122,4 @@ if common.require_catalog(v):
         st.caption(f"Each tool's full definition as compact JSON, counted alone ({tk}). The top {len(rows)} of "
                    f"{len(tools):,} tools hold {shown:,} of {total_tokens:,} tokens. "
                    "Treemap colors: schema size; bar colors: the server's state at the current settings. Hover for details.")
-        tree_tab, bar_tab, table_tab = st.tabs(["Treemap (server → tool)", "Bar chart", "Table"])
-        with tree_tab:
-            st.plotly_chart(charts.tool_tree_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_tree", width="stretch")
-        with bar_tab:
-            st.plotly_chart(charts.tool_bar_figure(rows, tk, plan.budget if plan.activated else None), key="costs_tool_bar", width="stretch")
-        with table_tab:
-            st.dataframe(pd.DataFrame([{
-                "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
-                "deferred": r.deferred, "server state": r.state,
-                "description (first 80 characters)": common.visible(r.description[:80]),
-            } for r in rows]), hide_index=True, width="stretch")
+        tool_tabs(v, plan, rows, tk)

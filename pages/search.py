@@ -174,8 +174,11 @@ def search_tab(v, bridge, dtk: str) -> None:
                                      hide_index=True, width=480, height=min(246, 35 * (len(sources) + 1) + 3))
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")
-                with st.expander(f"Full explanation of query {number}"):
-                    show_explanation(ex, f"explain_{number}")
+                box = st.expander(f"Full explanation of query {number}", key=f"explain_{number}_open",
+                                  on_change="rerun")
+                if box.open:  # drawn only when opened (a rerun of this fragment alone)
+                    with box:
+                        show_explanation(ex, f"explain_{number}")
 
 
 def describe_tab(bridge, dtk: str) -> None:

@@ -190,12 +190,14 @@ if common.require_catalog(v):
                             width="stretch")
             st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Each cell names "
                        f"the form the listing takes there; hover for the budget, the listing size and the tier. {ring}")
-            with st.expander("The grid as a table"):
-                st.dataframe(pd.DataFrame([{
-                    "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
-                    "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier, "form": p.listing_form,
-                    "listing (tokens)": p.listing_tokens} for p in grid]), hide_index=True, width="stretch",
-                    key="tuning_grid")
+            grid_box = st.expander("The grid as a table", key="tuning_grid_open", on_change="rerun")
+            if grid_box.open:  # drawn only when opened
+                with grid_box:
+                    st.dataframe(pd.DataFrame([{
+                        "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
+                        "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
+                        "form": p.listing_form, "listing (tokens)": p.listing_tokens} for p in grid]),
+                        hide_index=True, width="stretch", key="tuning_grid")
     if over_cap.open:
         with over_cap:
             cap_grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, [cfg.threshold_pct], HEATMAP_LISTING_MAX_TOKENS)

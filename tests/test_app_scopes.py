@@ -28,6 +28,7 @@ def _app(**query) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
+    at.session_state["scope_editor_open"] = True  # the "Edit scopes" expander, as a click opens it
     at.run()
     assert not at.exception, at.exception
     return at

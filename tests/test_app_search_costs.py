@@ -245,6 +245,8 @@ def test_explain_a_query(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("create issue\nlist issues in repository").run()
     assert not at.exception
+    at.session_state["explain_2_open"] = True  # as a click on its expander does (drawn only when open)
+    at.run()
     bridge = bridge_for(samples, "ui-hard-cases")
     ex = bridge.index.explain("list issues in repository", bridge.config.search_default_limit)
     # The second card's expander holds the full explanation of the second query.
@@ -278,6 +280,8 @@ def test_explain_a_query(samples):
 def test_explain_warns_when_the_gate_term_is_nowhere(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("create issue zebra").run()
+    at.session_state["explain_1_open"] = True  # the explanation is drawn when its expander is open
+    at.run()
     bridge = bridge_for(samples, "ui-hard-cases")
     ex = bridge.index.explain("create issue zebra", 5)
     assert ex.gate == "zebra" and not ex.matches
@@ -421,6 +425,24 @@ def charts(at: AppTest) -> list[dict]:
     return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
 
 
+def open_tools_tab(at: AppTest, label: str) -> None:
+    """Open one of the Costs page's costliest-tools tabs, as a click on it does (only the open tab
+    is drawn)."""
+    at.session_state["costs_tools_tab"] = label
+    at.run()
+    assert not at.exception, at.exception
+
+
+def costs_charts(at: AppTest) -> list[dict]:
+    """Every Costs chart in page order: those drawn with the first tools tab (the treemap) open,
+    then the bar chart (its tab opened); the treemap's tab is open again afterwards."""
+    figures = charts(at)
+    open_tools_tab(at, "Bar chart")
+    figures.append(charts(at)[-1])
+    open_tools_tab(at, "Treemap (server → tool)")
+    return figures
+
+
 def budget_lines(figure: dict, axis: str) -> list[float]:
     """Positions of the dashed budget lines (layout shapes) across ``axis`` ("x" or "y")."""
     other = "y" if axis == "x" else "x"
@@ -482,7 +504,7 @@ def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_ch
         assert plan.listing_form == form
         assert {"full": {"full"}, "names": {"names"}, "mixed": {"names", "summary"}, "none": {"hidden"}}[form] \
             == {s.state for s in plan.servers if s.kind == "mcp"}
-    figures = charts(at)
+    figures = costs_charts(at)
     assert len(figures) == 5  # listing vs budget, per-server costs, collapse order, treemap, bar chart
     check_listing_budget_bar(figures[0], plan)
     figures = figures[1:]
@@ -524,7 +546,7 @@ def test_costs_tier_0_marks_the_schemas(samples):
     at.sidebar.selectbox(key="enabled").set_value("off").run()
     plan = plan_for(samples, "ui-hard-cases", enabled="off")
     assert plan.tier == 0 and {s.state for s in plan.servers} == {"visible"}
-    figures = charts(at)
+    figures = costs_charts(at)
     assert len(figures) == 3 and any("Tier 0" in i.value for i in at.info)  # no listing, so no listing bar
     schemas = figures[0]["data"][0]
     assert schemas["marker"]["line"]["width"] == [2] * len(plan.servers)
@@ -543,9 +565,11 @@ def test_costs_log_scale_and_costliest_tools(samples):
     tokens = ins.planner.tool_tokens("chars4")
     assert tokens == {t.name: get_tokenizer("chars4").count_json(t.definition) for t in ins.registration.tools}
     ranked = sorted(ins.registration.tools, key=lambda t: (-tokens[t.name], t.name))[:50]
+    open_tools_tab(at, "Table")
     table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
     assert list(table["tool"]) == [t.name for t in ranked]
     assert list(table["schema (tokens, chars4)"]) == [tokens[t.name] for t in ranked]
+    open_tools_tab(at, "Treemap (server → tool)")
     tree = charts(at)[3]["data"][0]
     assert tree["type"] == "treemap"
     leaves = {int(i[2:]): v for i, v in zip(tree["ids"], tree["values"]) if i.startswith("t:")}
@@ -557,9 +581,10 @@ def test_costs_log_scale_and_costliest_tools(samples):
 
 def test_costs_escape_untrusted_text_in_plotly(samples):
     at = open_page("ui-hard-cases", "pages/costs.py")
-    specs = json.dumps([json.loads(c.proto.spec) for c in at.get("plotly_chart")])
+    specs = json.dumps(costs_charts(at))  # every chart, the one in the closed tab too
     assert "<script>" not in specs and "<b>now" not in specs
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in specs
+    open_tools_tab(at, "Table")
     table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
     assert any(SCRIPT in d for d in table["description (first 80 characters)"])
     for text in rendered_text(at):
@@ -570,7 +595,7 @@ def test_costs_empty_state_without_deferred_tools():
     at = open_page("core-only", "pages/costs.py")
     assert not at.exception
     assert any("No deferred tools" in i.value for i in at.info)
-    assert len(at.get("plotly_chart")) == 2  # only the costliest-tools charts
+    assert len(costs_charts(at)) == 2  # only the costliest-tools charts (treemap and bar chart, one tab each)
 
 
 # --- Every shipped sample ------------------------------------------------------------------
@@ -585,7 +610,7 @@ def test_both_pages_render_every_shipped_sample(samples, catalog):
     at.switch_page("pages/costs.py").run()
     assert not at.exception, at.exception
     plan = plan_for(samples, catalog)
-    assert len(at.get("plotly_chart")) == (5 if plan.deferred_count and plan.activated else 2)
+    assert len(costs_charts(at)) == (5 if plan.deferred_count and plan.activated else 2)
 
 
 @pytest.mark.skipif("hard-cases" not in SHIPPED_ALL, reason="sample_catalogs/hard-cases.yaml not generated yet")
@@ -621,3 +646,19 @@ def test_example_arguments_fills_required_properties_only():
     assert example_arguments(schema) == {"s": "", "n": 0, "e": "b", "c": 3, "o": False, "x": "", "undeclared": ""}
     assert example_arguments({"type": "object"}) == {}
     assert example_arguments(None) == {}
+
+
+def test_costs_figures_follow_a_slider_moved_back_and_forth(samples):
+    """The Costs figures are kept per catalog and settings: moving the slider away and back shows
+    the figures of the value it is at, each time."""
+    at = open_page("ui-hard-cases", "pages/costs.py")
+    seen = {}
+    for pct in (5.0, 0.5, 5.0, 0.5):
+        set_budget(at, "200K", None, pct)
+        plan = plan_for(samples, "ui-hard-cases", 200_000, threshold_pct=pct)
+        figures = charts(at)
+        check_listing_budget_bar(figures[0], plan)
+        assert budget_lines(figures[1], "y") == [plan.budget]
+        seen.setdefault(pct, figures)
+        assert figures == seen[pct]  # the same figures as the first time at this value
+    assert seen[5.0] != seen[0.5]

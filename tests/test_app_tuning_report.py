@@ -243,6 +243,8 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     config = config_for(query)
     ladder = listing_ladder(inspector().planner, config)
     grid = form_grid(ladder, config)
+    at.session_state["tuning_grid_open"] = True  # "The grid as a table" is drawn when opened
+    at.run()
     # the table under the heatmap (after the multi-length table)
     table = at.dataframe[1].value
     assert list(table["form"]) == [p.listing_form for p in grid]

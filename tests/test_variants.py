@@ -356,6 +356,9 @@ def test_page_why_line_and_one_click_explanation():
            "mcp__slack__slack_schedule_message (score 7.607): lacks the gate term 'send'." in texts
     assert "Why: The query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads " \
            "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts." in texts
+    at.session_state["explain_1_open"] = True  # as a click on each expander does (drawn only when open)
+    at.session_state["explain_2_open"] = True
+    at.run()
     panel = at.expander[0]
     assert panel.label == "Full explanation of query 1"
     cands = next(d.value for d in panel.dataframe if "reason" in d.value.columns)
