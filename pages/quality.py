@@ -3,7 +3,8 @@ misses explained) and the catalog lint findings.
 
 Every number comes from ``toolsearch.analysis.evaluation`` and ``toolsearch.analysis.lint``. Catalog text and
 query-file text (tool names, queries, descriptions, messages) are untrusted: they are shown only
-through st.dataframe, st.text and st.code, and escaped before they reach a plotly figure.
+through literal-text tables (pages/tables.py), st.text and st.code, and escaped before they reach a
+plotly figure.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import weakref
 from pathlib import Path
 from typing import Any, Callable
 
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from pages import common, palette
+from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
@@ -125,11 +126,9 @@ def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> li
             for f in report.findings if f.severity in severities and (not rules or f.rule in rules)]
 
 
-def style_severity(df: pd.DataFrame):
-    """Color the ``severity`` column with :data:`SEVERITY_COLORS`."""
-    def color(value: Any) -> str:
-        return palette.cell_style(SEVERITY_COLORS.get(value))
-    return df.style.map(color, subset=["severity"])
+def severity_style(value: Any) -> str:
+    """CSS for a ``severity`` cell: its color from :data:`SEVERITY_COLORS`."""
+    return palette.cell_style(SEVERITY_COLORS.get(value))
 
 
 def choose_query_file(catalog_key: str) -> tuple[QueryFile | None, str | None]:
@@ -177,12 +176,12 @@ if common.require_catalog(v):
     with left:
         queries, error = choose_query_file(catalog_key)
     variants = right.multiselect(
-        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants",
+        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
         help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
              "switches at once.")
     with right.expander("What the variants change"):
-        st.dataframe(pd.DataFrame([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()]),
-                     hide_index=True, width="stretch")
+        literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
+                      nowrap=("variant",))
     if error:
         st.error(error, icon=":material/error:")
     elif queries is None:
@@ -205,16 +204,17 @@ if common.require_catalog(v):
         st.text(f"{queries.name}: {len(queries.tasks)} tasks "
                 f"({ev.variants[0].metrics.positive} with expected tools, {ev.variants[0].metrics.abstention} "
                 f"abstention tests) on {ev.deferred_count:,} deferred tools; limit {ev.limit}")
-        fraction = st.column_config.NumberColumn(format="%.3f")
-        st.dataframe(pd.DataFrame(metrics_rows(ev)), hide_index=True, width="stretch", key="quality_metrics",
-                     column_config={c: fraction for c in METRIC_COLUMNS})
+        metric_rows = metrics_rows(ev)
+        literal_table(metric_rows, key="quality_metrics", nowrap=("variant",),
+                      formats={c: "{:.3f}" for c in metric_rows[0] if c in METRIC_COLUMNS or "query" in c
+                               or c == "nonsense queries empty"})
         st.plotly_chart(metrics_figure(ev), key="quality_chart", width="stretch")
 
         st.subheader("Per task")
         st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
                    "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
                    "NOT EMPTY.")
-        st.dataframe(pd.DataFrame(task_rows(ev)), hide_index=True, width="stretch", key="quality_tasks")
+        literal_table(task_rows(ev), key="quality_tasks")
 
         st.subheader("Misses, explained")
         shown = st.selectbox("Variant", [x.name for x in ev.variants], key="quality_miss_variant")
@@ -226,10 +226,7 @@ if common.require_catalog(v):
                        "Causes: gate (lacks the rarest query term), coverage (too few of the answerable terms), "
                        "rank (admitted below the limit), no-shared-term, no-tokens (the tokenizer sees no word), "
                        "not-in-catalog.")
-            table = pd.DataFrame(misses)
-            table["rank"] = table["rank"].astype("Int64")
-            st.dataframe(table, hide_index=True, width="stretch", key="quality_misses", placeholder="—",
-                         column_config={"why": st.column_config.TextColumn(width="large")})
+            literal_table(misses, key="quality_misses")
         st.download_button("Download the evaluation (JSON)", json.dumps(ev.to_dict(), ensure_ascii=False, indent=2),
                            file_name="evaluation.json", mime="application/json", key="quality_eval_download")
 
@@ -239,17 +236,21 @@ if common.require_catalog(v):
     with st.spinner("Linting the catalog…"):
         report = _memo(lint_key, ins, lambda: lint(ins, config))
     counts = report.counts()
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.")
-    c2.metric("Warnings", counts["warning"], help="The model is likely to miss, misread or overpay for a tool.")
-    c3.metric("Info", counts["info"], help="Worth knowing in a design review; often fine.")
+    # A wrapping row of content-wide metrics: at narrow widths one moves to the next line instead
+    # of cutting its label or value.
+    c1 = c2 = c3 = c4 = st.container(horizontal=True, gap="large")
+    c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.",
+              width="content")
+    c2.metric("Warnings", counts["warning"], help="The model is likely to miss, misread or overpay for a tool.",
+              width="content")
+    c3.metric("Info", counts["info"], help="Worth knowing in a design review; often fine.", width="content")
     c4.metric("Median tool schema", f"{report.median_schema_tokens:,.0f} tokens",
-              help="chars4 tokens of one tool definition; schema-large compares against it.")
+              help="chars4 tokens of one tool definition; schema-large compares against it.", width="content")
     f1, f2 = st.columns([1, 2])
     severities = f1.multiselect("Severity", list(C.LINT_SEVERITIES), default=list(C.LINT_SEVERITIES),
-                                key="lint_severity")
+                                key="lint_severity", wrap=True)
     fired = list(report.by_rule())
-    rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules",
+    rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules", wrap=True,
                            help="Only the rules that fired on this catalog are offered.")
     rows = lint_rows(report, severities, rules)
     if report.findings:
@@ -261,13 +262,9 @@ if common.require_catalog(v):
     else:
         st.caption(f"{len(rows):,} of {len(report.findings):,} findings. Reachability probes use the reference "
                    f"search at limit {report.limit}; names are the wire names the model sees.")
-        st.dataframe(style_severity(pd.DataFrame(rows)), hide_index=True, width="stretch", key="lint_table",
-                     column_config={"server": st.column_config.TextColumn(width="small"),
-                                    "tool": st.column_config.TextColumn(width="medium"),
-                                    "finding": st.column_config.TextColumn(width="large"),
-                                    "fix": st.column_config.TextColumn(width="large")})
+        literal_table(rows, key="lint_table", styles={"severity": severity_style}, nowrap=("severity",))
     with st.expander("What each rule checks"):
-        st.dataframe(pd.DataFrame([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)}
-                                   for r, t in RULES.items()]), hide_index=True, width="stretch")
+        literal_table([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)} for r, t in RULES.items()],
+                      key="quality_rules")
     st.download_button("Download the lint report (JSON)", json.dumps(report.to_dict(), ensure_ascii=False, indent=2),
                        file_name="lint.json", mime="application/json", key="quality_lint_download")

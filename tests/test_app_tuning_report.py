@@ -25,6 +25,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import charts
 from pages.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
@@ -152,7 +153,7 @@ def test_tuning_goal_selector_and_single_length_metrics():
 # --- Tuning: one setting for several context lengths ----------------------------------------------------
 
 def multi_table(at: AppTest) -> list[dict]:
-    return at.dataframe[0].value.to_dict("records")
+    return literal_tables(at)["tuning_multi_table"].to_dict("records")
 
 
 @needs_samples
@@ -169,9 +170,9 @@ def test_tuning_multi_length_recommendation_matches_engine():
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
     assert [(r["current form"], r["current listing (tokens)"]) for r in rows] == [
-        (o.listing_form, o.listing_tokens) for o in now]
+        (o.listing_form, f"{o.listing_tokens:,}") for o in now]
     assert [(r["recommended form"], r["recommended listing (tokens)"], r["recommended budget (tokens)"])
-            for r in rows] == [(o.listing_form, o.listing_tokens, o.budget) for o in rec.contexts]
+            for r in rows] == [(o.listing_form, f"{o.listing_tokens:,}", f"{o.budget:,}") for o in rec.contexts]
     # the default sample lists everything at 200K today; the cheapest "names" setting lowers that: warned
     lowered = [o.context_length for a, o in zip(now, rec.contexts) if FORM_RANK[o.listing_form] > FORM_RANK[a.listing_form]]
     assert lowered, "the sample should show the lowered-form warning"
@@ -244,10 +245,11 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     ladder = listing_ladder(inspector().planner, config)
     grid = form_grid(ladder, config)
     # the table under the heatmap (after the multi-length table)
-    table = at.dataframe[1].value
+    table = literal_tables(at)["tuning_grid"]
     assert list(table["form"]) == [p.listing_form for p in grid]
-    assert list(table["budget (tokens)"]) == [p.budget for p in grid]
-    assert list(table["listing (tokens)"]) == [p.listing_tokens for p in grid]
+    assert list(table["budget (tokens)"]) == [f"{p.budget:,}" for p in grid]
+    assert list(table["listing (tokens)"]) == [f"{p.listing_tokens:,}" for p in grid]
+    assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:.1f}" for p in grid]
     # the heatmap itself: one z value (form rank) per cell, rows by threshold_pct
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     heat = spec["data"][0]

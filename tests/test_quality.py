@@ -19,7 +19,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli, write_yaml
+from conftest import literal_tables, run_cli, write_yaml
 from pages import common
 from toolsearch.cli import commands as cli, quality as cli_quality
 from toolsearch.engine import constants as C
@@ -626,11 +626,16 @@ def open_quality(catalog: str) -> AppTest:
 
 
 def frame(at: AppTest, first_column: str, second_column: str | None = None) -> pd.DataFrame:
-    for element in at.dataframe:
-        value = element.value
+    """The literal-text table (cells as shown) whose first column is ``first_column``."""
+    for value in literal_tables(at).values():
         if list(value.columns)[:1] == [first_column] and (second_column is None or second_column in value.columns):
             return value
-    raise AssertionError(f"no dataframe starting with {first_column!r}")
+    raise AssertionError(f"no table starting with {first_column!r}")
+
+
+def shown(fraction: float | None) -> str:
+    """A metric as the page's table shows it: three decimals, an em dash when undefined."""
+    return "—" if fraction is None else f"{fraction:.3f}"
 
 
 def rendered_text(at: AppTest) -> str:
@@ -652,7 +657,7 @@ def test_page_tables_equal_the_engine(samples):
                          ("MRR", "mrr"), ("abstention", "abstention_rate"), ("query recall@5", "query_recall_at_k"),
                          ("nonsense queries empty", "nonsense_queries_empty"),
                          ("abstention accuracy", "abstention_accuracy")):
-        assert list(table[column]) == [getattr(v.metrics, attr) for v in ev.variants], column
+        assert list(table[column]) == [shown(getattr(v.metrics, attr)) for v in ev.variants], column
     assert list(table["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3"]
     tasks = frame(at, "task", "queries")
     assert list(tasks.columns) == ["task", *DEFAULT_VARIANTS, "queries", "expected"]
@@ -680,7 +685,7 @@ def test_page_variant_choice_and_miss_variant(samples):
     ins = Inspector(load_source(samples / "japanese.yaml"))
     ev = evaluate(ins, load_queries(QUERIES / "japanese.yaml"), ["reference", "unicode", "unicode+no-gate"])
     table = frame(at, "variant", "recall@1")
-    assert list(table["recall@1"]) == [v.metrics.recall_at_1 for v in ev.variants]
+    assert list(table["recall@1"]) == [shown(v.metrics.recall_at_1) for v in ev.variants]
     assert list(frame(at, "task", "why")["why"]) == [m.detail for m in ev.variant("unicode").misses]
 
 
