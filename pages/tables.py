@@ -70,7 +70,8 @@ def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
                formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                styles: Mapping[str, Callable[[Any], str]] | None = None,
-               nowrap: tuple[str, ...] = (), height: int | None = None) -> str:
+               nowrap: tuple[str, ...] = (), height: int | None = None,
+               cell_css: Callable[[Mapping[str, Any], str], str] | None = None) -> str:
     """The HTML of one literal table.
 
     Args:
@@ -81,6 +82,7 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
         styles: per-column function value → CSS declarations for that cell (e.g. a state color).
         nowrap: text columns kept on one line (short codes such as a state name).
         height: a fixed maximum height in px (vertical scroll, sticky header); ``None`` = all rows.
+        cell_css: (row, column) → CSS declarations, for styles that depend on more than the value.
 
     Returns:
         ``<style>`` plus ``<div class="ts-table" data-table=KEY><table>…</table></div>``. Number
@@ -98,6 +100,8 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
             text = cell_text(value, formats.get(column))
             classes = "n" if _is_number(value) else ("c" if column in nowrap else "")
             css = styles[column](value) if column in styles else ""
+            if cell_css is not None:
+                css = ";".join(part for part in (css, cell_css(row, column)) if part)
             attrs = (f' class="{classes}"' if classes else "") + (f' style="{html.escape(css)}"' if css else "")
             cells.append(f"<td{attrs}>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -109,13 +113,15 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
 def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
                   formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                   styles: Mapping[str, Callable[[Any], str]] | None = None,
-                  nowrap: tuple[str, ...] = (), height: int | None = None, container: Any = None) -> None:
+                  nowrap: tuple[str, ...] = (), height: int | None = None, container: Any = None,
+                  cell_css: Callable[[Mapping[str, Any], str], str] | None = None) -> None:
     """Show ``data`` (a DataFrame or a list of row mappings) as a literal-text table.
 
     Every cell is shown in full (prose wraps, numbers never do); up to :data:`SCROLL_ROWS` rows the
     table is as tall as its content, above that it scrolls vertically in a box of
     :data:`SCROLL_HEIGHT` px, and above :data:`PAGE_ROWS` rows a page picker (session key
-    ``<key>_page``) shows one page at a time. See :func:`table_html` for the arguments.
+    ``<key>_page``) shows one page at a time. ``container``: where to draw (default ``st``). See
+    :func:`table_html` for the other arguments.
     """
     target = container if container is not None else st
     rows: list[Mapping[str, Any]]
@@ -136,4 +142,4 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
     if height is None and len(shown) > SCROLL_ROWS:
         height = SCROLL_HEIGHT
     target.html(table_html(shown, key=key, columns=columns, formats=formats, styles=styles, nowrap=nowrap,
-                           height=height))
+                           height=height, cell_css=cell_css))

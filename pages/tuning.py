@@ -6,8 +6,8 @@ import argparse
 import pandas as pd
 import streamlit as st
 
-from pages.tables import literal_table
 from pages import charts, common, signals
+from pages.tables import literal_table
 from toolsearch.engine.config import dump_config_block
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
