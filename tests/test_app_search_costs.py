@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from pathlib import Path
 
 import pandas as pd
