@@ -117,12 +117,18 @@ def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
             for m in ev.variant(variant).misses]
 
 
+def lint_where(finding) -> str:
+    """Where a finding is, on up to two lines: the wire name the model sees (else server · tool, or
+    "catalog"), then the field and character offset when the finding is at a place."""
+    first = finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog"
+    place = finding.field + (f" @ character {finding.offset:,}" if finding.offset is not None else "")
+    return f"{first}\n{place}" if place else first
+
+
 def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> list[dict[str, Any]]:
-    """The findings with one of ``severities`` and (when given) one of ``rules``."""
-    return [{"severity": f.severity, "rule": f.rule, "server": common.visible(f.server), "tool": common.visible(f.tool),
-             "field": f.field or "", "offset": "" if f.offset is None else f"{f.offset:,}",
-             "finding": common.visible(f.message), "fix": f.fix,
-             "wire name": f.name}
+    """The findings with one of ``severities`` and (when given) one of ``rules``: five columns, so
+    that the finding and its fix have room to be read in full."""
+    return [{"severity": f.severity, "rule": f.rule, "where": lint_where(f), "finding": f.message, "fix": f.fix}
             for f in report.findings if f.severity in severities and (not rules or f.rule in rules)]
 
 
@@ -204,17 +210,25 @@ if common.require_catalog(v):
         st.text(f"{queries.name}: {len(queries.tasks)} tasks "
                 f"({ev.variants[0].metrics.positive} with expected tools, {ev.variants[0].metrics.abstention} "
                 f"abstention tests) on {ev.deferred_count:,} deferred tools; limit {ev.limit}")
+        # Two tables of few columns each (the shares, then the per-query shares and counts), so that
+        # every cell is read in full at 1024 px.
         metric_rows = metrics_rows(ev)
-        literal_table(metric_rows, key="quality_metrics", nowrap=("variant",),
-                      formats={c: "{:.3f}" for c in metric_rows[0] if c in METRIC_COLUMNS or "query" in c
-                               or c == "nonsense queries empty"})
+        shares = ["variant", *METRIC_COLUMNS]
+        fractions = {c: "{:.3f}" for c in metric_rows[0] if c in METRIC_COLUMNS or "query" in c
+                     or c == "nonsense queries empty"}
+        literal_table(metric_rows, key="quality_metrics", columns=shares, formats=fractions)
+        literal_table(metric_rows, key="quality_counts", columns=["variant", *(c for c in metric_rows[0] if c not in shares)],
+                      formats=fractions)
         st.plotly_chart(metrics_figure(ev), key="quality_chart", width="stretch")
 
         st.subheader("Per task")
         st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
                    "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
                    "NOT EMPTY.")
-        literal_table(task_rows(ev), key="quality_tasks")
+        rows = task_rows(ev)
+        literal_table(rows, key="quality_tasks", columns=["task", *(v.name for v in ev.variants)])
+        with st.expander(f"The {len(rows)} tasks: queries and expected tools"):
+            literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"])
 
         st.subheader("Misses, explained")
         shown = st.selectbox("Variant", [x.name for x in ev.variants], key="quality_miss_variant")

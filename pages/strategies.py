@@ -211,9 +211,9 @@ derived = task_from_events(events)
 task_key = _digest(editor_key, events)
 left, right = st.columns(2)
 read = left.multiselect("Skills the task reads", skill_names,
-                        default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}")
+                        default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
 used = right.multiselect("Tools the task uses", tool_names,
-                         default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}")
+                         default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}", wrap=True)
 task = Task(tuple(read), tuple(used))
 
 # --- settings --------------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ with st.expander("Strategy settings"):
     if by_hand:
         reference = sorted(StrategyModel(inspector, None, StrategySettings(tokenizer=v.display_tokenizer,
                                                                            config=v.config)).reference_visible)
-        non_deferred = tuple(p1.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd"))
+        non_deferred = tuple(p1.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd", wrap=True))
     variant = p2.radio("Anthropic search tool", list(SEARCH_VARIANTS), horizontal=True, key="strat_variant",
                        help=f"bm25: natural-language query up to {C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters; "
                             f"regex: Python re pattern up to {C.ANTHROPIC_REGEX_PATTERN_MAX_CHARS} characters.")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from typing import Any, Callable, Mapping
 
 import streamlit as st
@@ -29,9 +30,9 @@ _STYLE = """<style>
 .ts-table{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;overflow-x:auto;overflow-y:auto}
 .ts-table table{border-collapse:collapse;width:100%;font-size:.875rem;line-height:1.35}
 .ts-table th,.ts-table td{border-bottom:1px solid rgba(49,51,63,.1);border-right:1px solid rgba(49,51,63,.1);
-  padding:.3rem .5rem;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
+  padding:.3rem .4rem;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
 .ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1;
-  overflow-wrap:normal;word-break:normal;hyphens:auto}
+  overflow-wrap:normal;word-break:normal}
 .ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .ts-table td.c{white-space:nowrap;overflow-wrap:normal}
 </style>"""
@@ -67,6 +68,23 @@ def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
     return str(common.visible(str(value)))
 
 
+#: A column is at least as wide as its longest word, up to this many characters (longer words
+#: break); a prose column (long cells) at least this wide, so it never shrinks to a sliver.
+WORD_CH = 14
+PROSE_CH = 16
+
+
+def _min_ch(header: str, cells: list[str]) -> int:
+    """The minimum width of a column in ``ch``: its longest word (header included), capped at
+    :data:`WORD_CH`; at least :data:`PROSE_CH` for prose (cells of 40 or more characters)."""
+    # A line may break at a space and after a hyphen or slash, so those end a word here too.
+    words = [len(w) for text in (header, *cells) for w in re.split(r"[\s]+|(?<=[-/])", text) if w]
+    width = min(max(words, default=1), WORD_CH)
+    if any(len(text) >= 40 for text in cells):
+        width = max(width, PROSE_CH)
+    return max(width, 2)
+
+
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
                formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                styles: Mapping[str, Callable[[Any], str]] | None = None,
@@ -91,13 +109,14 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
     formats = formats or {}
     styles = styles or {}
     columns = list(columns if columns is not None else (rows[0].keys() if rows else []))
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in columns)
+    texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
+    head = "".join(f'<th style="min-width:{_min_ch(c, [t[i] for t in texts])}ch">{html.escape(str(c))}</th>'
+                   for i, c in enumerate(columns))
     body = []
-    for row in rows:
+    for row, row_texts in zip(rows, texts):
         cells = []
-        for column in columns:
+        for column, text in zip(columns, row_texts):
             value = row.get(column)
-            text = cell_text(value, formats.get(column))
             classes = "n" if _is_number(value) else ("c" if column in nowrap else "")
             css = styles[column](value) if column in styles else ""
             if cell_css is not None:
