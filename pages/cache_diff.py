@@ -172,10 +172,16 @@ def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
     """Per-server states under the reference and the what-if; sizes in the planning units
     (``characters`` for chars4, ``tokens`` for BPE), named in the headers."""
     return pd.DataFrame([{
-        "server": s.server, "label": s.label, "deferred tools": s.deferred_count,
+        "server": s.server if s.label == s.server else f"{s.server}\n(group {s.label})", "tools": s.deferred_count,
         f"names block ({cmp.units})": s.names_units, f"summary line ({cmp.units})": s.summary_units,
-        "reference": s.reference, "best (what-if)": s.best, "changed": "●" if s.best != s.reference else "",
+        "reference": s.reference, "best (what-if)": s.best,
     } for s in cmp.servers])
+
+
+def _changed_outline(row: dict, column: str) -> str:
+    """A black outline on the what-if state where it differs from the reference."""
+    return ("outline:3px solid #000;outline-offset:-3px;font-weight:700"
+            if column == "best (what-if)" and row["best (what-if)"] != row["reference"] else "")
 
 
 def show_collapse(v: common.View) -> CollapseComparison:
@@ -209,7 +215,8 @@ def show_collapse(v: common.View) -> CollapseComparison:
                "up once for the whole listing, so the collapse choice adds servers up in characters; the listing "
                "and the budget above are in tokens.")
     literal_table(df, key="cd_collapse_servers", styles={"reference": _state_style, "best (what-if)": _state_style},
-                  nowrap=("reference", "best (what-if)", "changed"))
+                  nowrap=("reference", "best (what-if)"), cell_css=_changed_outline)
+    st.caption("Outlined: the what-if state differs from the reference.")
     with st.expander("The two listings (exact text)"):
         a, b = st.columns(2)
         a.caption("Reference")

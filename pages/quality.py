@@ -111,10 +111,14 @@ def task_rows(ev: Evaluation) -> list[dict[str, Any]]:
 
 
 def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
-    """The explained misses of one variant."""
-    return [{"task": m.task, "cause": m.cause, "why": m.detail, "query": m.query, "expected tool": m.tool,
-             "rank": m.rank, "gate term": m.gate or ""}
-            for m in ev.variant(variant).misses]
+    """The explained misses of one variant, in four columns (so each is read in full): the task
+    with its query beneath, the expected tool, the cause with its rank and gate term, and why."""
+    rows = []
+    for m in ev.variant(variant).misses:
+        cause = m.cause + (f", rank {m.rank:,}" if m.rank is not None else "") + \
+            (f", gate term {m.gate}" if m.gate else "")
+        rows.append({"task / query": f"{m.task}\n{m.query}" if m.query else m.task, "expected tool": m.tool, "cause": cause, "why": m.detail})
+    return rows
 
 
 def lint_where(finding) -> str:

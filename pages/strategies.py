@@ -209,7 +209,8 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
 
 derived = task_from_events(events)
 task_key = _digest(editor_key, events)
-left, right = st.columns(2)
+# One under the other, full width: tool wire names are long, and a chip must show its whole name.
+left = right = st
 read = left.multiselect("Skills the task reads", skill_names,
                         default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
 used = right.multiselect("Tools the task uses", tool_names,
@@ -350,8 +351,9 @@ if task.tools_used:
                    for i, tool in enumerate(task.tools_used)], key="strat_per_tool")
     with st.expander("How each tool was reached"):
         literal_table([{
-            "strategy": r.label, "tool": t.tool, "round trips (count)": t.round_trips, "steps": " → ".join(t.steps),
-            "how": t.via, "call": "ok" if t.called else "failed", "message": t.message,
+            "strategy": r.label, "tool": t.tool, "round trips (count)": t.round_trips,
+            "how": f"{t.via}: {' → '.join(t.steps)}" if t.steps else t.via,
+            "call": ("ok" if t.called else "failed") + (f": {t.message}" if t.message else ""),
         } for r in results for t in r.per_tool], key="strat_how", styles={"strategy": _strategy_style})
 with st.expander("Rules applied and assumptions"):
     for r in results:
@@ -414,15 +416,18 @@ if not skill_names:
 else:
     st.caption("allowed-tools is the Agent Skills pre-approval field (tools the harness may run without asking while "
                "the skill is active); it neither shows nor unlocks tools. include_tools is what links tools to a skill.")
-    skills_table = [{
+    # Two tables of few columns, so every cell is read in full at 1024 px: what each skill is and
+    # costs, then what it links, pre-approves and where it comes from.
+    literal_table([{
         "skill": s.name, "description": s.description,
-        "include_tools (linked)": " ".join(model.links.get(s.name, ())),
-        **({"withheld by the scope": " ".join(model.withheld.get(s.name, ()))} if model.scope is not None else {}),
-        "allowed-tools (pre-approval, not disclosure)": " ".join(s.allowed_tools),
         f"listing line (tokens, {tk})": model.listing_tokens[s.name], f"body (tokens, {tk})": model.body_tokens[s.name],
-        "pinned": s.name in model.pinned, "file": s.origin,
-    } for s in skills.skills]
-    literal_table(skills_table, key="strat_skills")
+        "pinned": s.name in model.pinned,
+    } for s in skills.skills], key="strat_skills")
+    literal_table([{
+        "skill": s.name, "include_tools (linked)": " ".join(model.links.get(s.name, ())),
+        **({"withheld by the scope": " ".join(model.withheld.get(s.name, ()))} if model.scope is not None else {}),
+        "allowed-tools (pre-approval, not disclosure)": " ".join(s.allowed_tools), "file": s.origin,
+    } for s in skills.skills], key="strat_skill_links")
 problems = [*skills.problems, *model.problems]
 if problems:
     with st.expander(f"Skill and settings notes ({len(problems)})"):

@@ -598,7 +598,7 @@ def test_page_shows_the_engine_diff_and_collapse():
         s.server: (s.reference, s.best) for s in cmp.servers}
     # sizes carry their unit in the header (chars4 adds servers up in characters)
     assert cmp.units == "characters"
-    assert list(table.columns[3:5]) == ["names block (characters)", "summary line (characters)"]
+    assert list(table.columns[2:4]) == ["names block (characters)", "summary line (characters)"]
     assert list(table["names block (characters)"]) == [f"{s.names_units:,}" for s in cmp.servers]
     assert [c.value for c in at.code][2:4] == [cmp.reference.text, cmp.best.text]
     presets = tables["cd_collapse_presets"]

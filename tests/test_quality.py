@@ -669,7 +669,10 @@ def test_page_tables_equal_the_engine(samples):
     queries = frame(at, "task", "queries")
     assert list(queries.columns) == ["task", "queries", "expected"]
     assert list(queries["queries"]) == [" | ".join(t.queries) for t in ev.query_file.tasks]
-    misses = frame(at, "task", "why")
+    misses = frame(at, "task / query", "why")
+    first = ev.variant("reference").misses[0]
+    assert misses["task / query"][0] == f"{first.task}\n{first.query}"
+    assert misses["cause"][0].startswith(first.cause)
     assert list(misses["why"]) == [m.detail for m in ev.variant("reference").misses]
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [trace["name"] for trace in chart["data"]] == list(DEFAULT_VARIANTS)
@@ -691,7 +694,7 @@ def test_page_variant_choice_and_miss_variant(samples):
     ev = evaluate(ins, load_queries(QUERIES / "japanese.yaml"), ["reference", "unicode", "unicode+no-gate"])
     table = frame(at, "variant", "recall@1")
     assert list(table["recall@1"]) == [shown(v.metrics.recall_at_1) for v in ev.variants]
-    assert list(frame(at, "task", "why")["why"]) == [m.detail for m in ev.variant("unicode").misses]
+    assert list(frame(at, "task / query", "why")["why"]) == [m.detail for m in ev.variant("unicode").misses]
 
 
 def test_page_lint_severity_filter_and_untrusted_text(samples):

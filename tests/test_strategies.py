@@ -713,7 +713,7 @@ def test_page_never_renders_skill_text_as_markup(router_mode, monkeypatch):
         at = _page()
         markup = " ".join(str(e.value) for kind in ("markdown", "caption", "info", "error") for e in getattr(at, kind))
         assert "<script>" not in markup and "<i>evil</i>" not in markup and "**bold**" not in markup
-        skills_table = _table(at, "allowed-tools (pre-approval, not disclosure)")
+        skills_table = _table(at, "description")
         assert skills_table["description"].tolist() == ["<script>alert(1)</script> **bold** [x](https://e.com)"]
         tables_html = " ".join(h.value for h in at.html)  # escaped: shown as text, never run or rendered
         assert "<script>" not in tables_html and "<i>evil</i>" not in tables_html
