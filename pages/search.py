@@ -69,16 +69,18 @@ def show_explanation(ex, key: str) -> None:
     reason = ex.empty_reason()
     if reason:
         st.text("Nothing found: " + reason)
-    m1, m2, m3, m4 = st.columns(4)
+    # A wrapping row of content-wide metrics: at 1024 px one moves to the next line instead of
+    # cutting its label.
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="large")
     m1.metric("Gate term", ex.gate or "—", help="The query stem with the highest IDF (rarest in the "
-              "catalog); documents must contain it. Ties go to the first in query order.")
+              "catalog); documents must contain it. Ties go to the first in query order.", width="content")
     m2.metric("Answerable terms", f"{len(ex.answerable)} of {len(ex.terms)}",
-              help="Distinct stems that occur in at least one deferred tool (df > 0).")
+              help="Distinct stems that occur in at least one deferred tool (df > 0).", width="content")
     m3.metric("Required coverage", f"{ex.required} term{'s' if ex.required != 1 else ''}",
               help=f"1 below {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} answerable terms, else "
-                   f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).")
+                   f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).", width="content")
     m4.metric("Corpus", f"{ex.corpus_size:,} tools", f"avgdl {ex.avgdl:.1f} tokens", delta_color="off",
-              delta_arrow="off")
+              delta_arrow="off", width="content")
     if ex.gate_required and ex.gate is not None and ex.gate not in ex.answerable and ex.gate.isascii():
         # ASCII stems are [a-z0-9]+ only, so this text cannot carry markdown.
         st.warning(f"The gate term `{ex.gate}` occurs in no deferred tool, so nothing is admitted except an "
@@ -94,11 +96,13 @@ def show_explanation(ex, key: str) -> None:
     admitted = sum(1 for c in ex.candidates if c.admitted)
     st.caption("Tools that contain any query stem (or match the name exactly), admitted first, best "
                f"score first; at most 200 are listed. Listed: {len(ex.candidates)}, of which {admitted} "
-               f"admitted; {len(ex.matches)} returned at limit {ex.limit}.")
+               f"admitted; {len(ex.matches)} returned at limit {ex.limit}. ◆ marks the gate term.")
+    # Six columns, so that each is read in full at 1024 px: whether a tool has the gate term shows
+    # in its matched terms (◆) and in the reason.
     literal_table([{
-        "rank": c.rank, "tool": c.name, "score (BM25)": c.score, "has gate": c.has_gate,
-        "matched terms": ", ".join(c.matched_terms), "admitted": c.admitted, "excluded by": c.rule or "",
-        "reason": c.reason,
+        "rank": c.rank, "tool": c.name, "score (BM25)": c.score,
+        "matched terms": ", ".join(f"{t} ◆" if t == ex.gate else t for t in c.matched_terms),
+        "admitted": "yes" if c.admitted else (f"no: {c.rule}" if c.rule else "no"), "reason": c.reason,
     } for c in ex.candidates], key=f"{key}_candidates", formats=SCORE_FORMAT)  # rank "—" when not returned
 
 

@@ -221,21 +221,23 @@ task = Task(tuple(read), tuple(used))
 with st.expander("Strategy settings"):
     st.caption(f"Counts use the sidebar's display tokenizer ({v.display_tokenizer}); the tiered strategy uses the "
                "sidebar's context length, budget and planning tokenizer.")
-    c1, c2 = st.columns(2)
-    override = c1.checkbox("Count every tool definition as a fixed size", key="strat_override",
+    # Checkbox and toggle labels are one line that is cut when too long for its column: they get
+    # the full width, the short inputs share rows.
+    c1, _ = st.columns(2)
+    override = st.checkbox("Count every tool definition as a fixed size", key="strat_override",
                            help="A uniform per-tool size, e.g. 500 tokens for the worked example.")
     tool_tokens = (c1.number_input("Tokens per tool definition", min_value=0, max_value=1_000_000, value=500, step=50,
                                    key="strat_tool_tokens") if override else None)
     st.markdown("**Provider search (Anthropic, OpenAI, combined)**")
-    p1, p2, p3 = st.columns(3)
-    by_hand = p1.checkbox("Choose the non-deferred tools", key="strat_nd_by_hand",
+    by_hand = st.checkbox("Choose the non-deferred tools", key="strat_nd_by_hand",
                           help="Default: the tools the reference keeps visible (core tools); combined also defers "
                                "skill-linked ones. At least one tool always stays non-deferred.")
     non_deferred = None
     if by_hand:
         reference = sorted(StrategyModel(inspector, None, StrategySettings(tokenizer=v.display_tokenizer,
                                                                            config=v.config)).reference_visible)
-        non_deferred = tuple(p1.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd", wrap=True))
+        non_deferred = tuple(st.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd", wrap=True))
+    p2, p3 = st.columns(2)
     variant = p2.radio("Anthropic search tool", list(SEARCH_VARIANTS), horizontal=True, key="strat_variant",
                        help=f"bm25: natural-language query up to {C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters; "
                             f"regex: Python re pattern up to {C.ANTHROPIC_REGEX_PATTERN_MAX_CHARS} characters.")
@@ -244,11 +246,10 @@ with st.expander("Strategy settings"):
                                          help=f"Anthropic default {C.ANTHROPIC_SEARCH_RESULTS_DEFAULT}; OpenAI publishes "
                                               "none, the same number is assumed.")
     st.markdown("**Provider search (OpenAI)**")
-    o1, o2 = st.columns(2)
-    group_servers = o1.toggle("Group each MCP server's deferred tools", value=True, key="strat_group",
+    group_servers = st.toggle("Group each MCP server's deferred tools", value=True, key="strat_group",
                               help="On: each MCP server shows only its name and description until searched. Off: "
                                    "every deferred tool shows its name and description (parameters deferred).")
-    ns_text = o2.text_area("Namespaces (YAML)", value="", placeholder=NAMESPACE_EXAMPLE, key="strat_namespaces",
+    ns_text = st.text_area("Namespaces (YAML)", value="", placeholder=NAMESPACE_EXAMPLE, key="strat_namespaces",
                            help=f"OpenAI recommends fewer than {C.OPENAI_NAMESPACE_MAX_FUNCTIONS} functions per namespace.")
     namespaces: tuple[Namespace, ...] = ()
     if ns_text.strip():
@@ -267,10 +268,9 @@ with st.expander("Strategy settings"):
         except (yaml.YAMLError, ValueError) as exc:
             st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
     st.markdown("**Skill-linked and combined**")
-    s1, s2 = st.columns(2)
-    pinned = tuple(s1.multiselect("Pinned skills", skill_names, key="strat_pinned",
+    pinned = tuple(st.multiselect("Pinned skills", skill_names, key="strat_pinned", wrap=True,
                                   help="In the input before the first call, with their tools."))
-    mid = s2.toggle("Model takes tools mid-conversation without touching tools", key="strat_mid",
+    mid = st.toggle("Model takes tools mid-conversation without touching tools", key="strat_mid",
                     help="On: a read skill's tools arrive in the conversation and the cache survives. Off: they are "
                          "appended to tools and the cache breaks at that point.")
 

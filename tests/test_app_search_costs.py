@@ -268,11 +268,12 @@ def test_explain_a_query(samples):
     cands = next(t for t in literal_tables(panel).values() if "reason" in t.columns)
     assert list(cands["tool"]) == [c.name for c in ex.candidates]
     assert list(cands["score (BM25)"]) == [score_text(c.score) for c in ex.candidates]
-    assert list(cands["admitted"]) == ["yes" if c.admitted else "no" for c in ex.candidates]
-    assert list(cands["has gate"]) == ["yes" if c.has_gate else "no" for c in ex.candidates]
+    assert list(cands["admitted"]) == ["yes" if c.admitted else (f"no: {c.rule}" if c.rule else "no")
+                                       for c in ex.candidates]
     assert list(cands["reason"]) == [c.reason for c in ex.candidates]
-    assert list(cands["excluded by"]) == [c.rule or "" for c in ex.candidates]
-    assert list(cands["matched terms"]) == [", ".join(c.matched_terms) for c in ex.candidates]
+    assert list(cands["matched terms"]) == [", ".join(f"{t} ◆" if t == ex.gate else t for t in c.matched_terms)
+                                            for c in ex.candidates]
+    assert [ex.gate in c.matched_terms for c in ex.candidates] == [c.has_gate for c in ex.candidates]
     assert list(cands["rank"]) == ["—" if c.rank is None else f"{c.rank:,}" for c in ex.candidates]
     assert any(not c.admitted for c in ex.candidates)  # the table shows rejections, too
 
