@@ -70,19 +70,22 @@ def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
 
 #: A column is at least as wide as its longest word, up to this many characters (longer words
 #: break); a prose column (long cells) at least this wide, so it never shrinks to a sliver.
-WORD_CH = 14
-PROSE_CH = 16
+WORD_CH = 12
+PROSE_CH = 12
+#: Letters are wider than the digit zero that defines the ``ch`` unit.
+CH_PER_CHARACTER = 1.2
 
 
-def _min_ch(header: str, cells: list[str]) -> int:
+def _min_ch(header: str, cells: list[str]) -> float:
     """The minimum width of a column in ``ch``: its longest word (header included), capped at
-    :data:`WORD_CH`; at least :data:`PROSE_CH` for prose (cells of 40 or more characters)."""
+    :data:`WORD_CH` characters; at least :data:`PROSE_CH` for prose (cells of 40 or more
+    characters)."""
     # A line may break at a space and after a hyphen or slash, so those end a word here too.
     words = [len(w) for text in (header, *cells) for w in re.split(r"[\s]+|(?<=[-/])", text) if w]
     width = min(max(words, default=1), WORD_CH)
     if any(len(text) >= 40 for text in cells):
         width = max(width, PROSE_CH)
-    return max(width, 2)
+    return round(max(width, 2) * CH_PER_CHARACTER, 1)
 
 
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
