@@ -34,7 +34,7 @@ _STYLE = """<style>
 .ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1;
   overflow-wrap:normal;word-break:normal}
 .ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
-.ts-table td.c{white-space:nowrap;overflow-wrap:normal}
+.ts-table td.c,.ts-table .nb{white-space:nowrap;overflow-wrap:normal}
 </style>"""
 
 
@@ -88,6 +88,14 @@ def _min_ch(header: str, cells: list[str]) -> float:
     return round(max(width, 2) * CH_PER_CHARACTER, 1)
 
 
+_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+def _keep_numbers(text: str) -> str:
+    """``text`` HTML-escaped, every number in it (``1,000,000``, ``0.5``) kept on one line."""
+    return _NUMBER.sub(lambda m: f'<span class="nb">{m.group(0)}</span>', html.escape(text, quote=False))
+
+
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
                formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                styles: Mapping[str, Callable[[Any], str]] | None = None,
@@ -125,7 +133,8 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
             if cell_css is not None:
                 css = ";".join(part for part in (css, cell_css(row, column)) if part)
             attrs = (f' class="{classes}"' if classes else "") + (f' style="{html.escape(css)}"' if css else "")
-            cells.append(f"<td{attrs}>{html.escape(text)}</td>")
+            content = html.escape(text, quote=False) if classes == "n" else _keep_numbers(text)
+            cells.append(f"<td{attrs}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     box = f' style="max-height:{int(height)}px"' if height else ""
     return (f'{_STYLE}<div class="ts-table" data-table="{html.escape(key)}"{box}><table>'
