@@ -157,10 +157,11 @@ if common.require_catalog(v):
                     else "no goal can be reached at every length; these are the largest settings")
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above are the best "
                      f"reachable setting ({best}).", icon="⛔")
+        # Form and listing size in one cell per side: five columns, read in full at 1024 px.
         literal_table([{
             "context length": ctx_text(a.context_length),
-            "current form": a.listing_form, "current listing (tokens)": a.listing_tokens,
-            "recommended form": b.listing_form, "recommended listing (tokens)": b.listing_tokens,
+            "current: form, listing": f"{a.listing_form}\n{a.listing_tokens:,} tokens",
+            "recommended: form, listing": f"{b.listing_form}\n{b.listing_tokens:,} tokens",
             "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
         } for a, b in zip(now, multi.contexts)], key="tuning_multi_table")
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "

@@ -169,10 +169,9 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
-    assert [(r["current form"], r["current listing (tokens)"]) for r in rows] == [
-        (o.listing_form, f"{o.listing_tokens:,}") for o in now]
-    assert [(r["recommended form"], r["recommended listing (tokens)"], r["recommended budget (tokens)"])
-            for r in rows] == [(o.listing_form, f"{o.listing_tokens:,}", f"{o.budget:,}") for o in rec.contexts]
+    assert [r["current: form, listing"] for r in rows] == [f"{o.listing_form}\n{o.listing_tokens:,} tokens" for o in now]
+    assert [(r["recommended: form, listing"], r["recommended budget (tokens)"]) for r in rows] == [
+        (f"{o.listing_form}\n{o.listing_tokens:,} tokens", f"{o.budget:,}") for o in rec.contexts]
     # the default sample lists everything at 200K today; the cheapest "names" setting lowers that: warned
     lowered = [o.context_length for a, o in zip(now, rec.contexts) if FORM_RANK[o.listing_form] > FORM_RANK[a.listing_form]]
     assert lowered, "the sample should show the lowered-form warning"
@@ -207,7 +206,7 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
     assert at.query_params["pct"] == [str(rec.threshold_pct)] or at.query_params["pct"] == str(rec.threshold_pct)
     rows = multi_table(at)
     assert all(r["change"] == "same form" for r in rows)
-    assert [r["current form"] for r in rows] == [o.listing_form for o in rec.contexts]
+    assert [r["current: form, listing"].split("\n")[0] for r in rows] == [o.listing_form for o in rec.contexts]
     assert at.button(key="tuning_apply_multi").disabled  # nothing left to apply
 
 
