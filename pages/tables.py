@@ -121,7 +121,9 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
     styles = styles or {}
     columns = list(columns if columns is not None else (rows[0].keys() if rows else []))
     texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
-    head = "".join(f'<th style="min-width:{_min_ch(c, [t[i] for t in texts])}ch">{html.escape(str(c))}</th>'
+    # The minimum width sits on a block inside the header cell: browsers ignore min-width on the
+    # cells of an auto-layout table, but not the min-content width of what a cell holds.
+    head = "".join(f'<th><div style="min-width:{_min_ch(c, [t[i] for t in texts])}ch">{html.escape(str(c))}</div></th>'
                    for i, c in enumerate(columns))
     body = []
     for row, row_texts in zip(rows, texts):
