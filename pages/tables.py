@@ -31,8 +31,7 @@ _STYLE = """<style>
 .ts-table table{border-collapse:collapse;width:100%;font-size:.875rem;line-height:1.35}
 .ts-table th,.ts-table td{border-bottom:1px solid rgba(49,51,63,.1);border-right:1px solid rgba(49,51,63,.1);
   padding:.3rem .4rem;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
-.ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1;
-  overflow-wrap:normal;word-break:normal}
+.ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1}
 .ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .ts-table td.c,.ts-table .nb{white-space:nowrap;overflow-wrap:normal}
 </style>"""
@@ -96,6 +95,24 @@ def _keep_numbers(text: str) -> str:
     return _NUMBER.sub(lambda m: f'<span class="nb">{m.group(0)}</span>', html.escape(text, quote=False))
 
 
+#: The text width of the main column at a 1024-px window with the sidebar open, in ``ch`` of the
+#: table font (about 560 px), and the padding and border of one cell.
+NARROW_CH = 72
+CELL_PADDING_CH = 2
+
+
+def _fit(minimums: list[float]) -> list[float]:
+    """The columns' minimum widths, scaled down together when their sum (with the cells' padding)
+    would not fit :data:`NARROW_CH`: the table must never be wider than the page; words then
+    break rather than the table overflowing."""
+    room = NARROW_CH - CELL_PADDING_CH * len(minimums)
+    total = sum(minimums)
+    if total <= room or total <= 0:
+        return minimums
+    scale = max(room, 0) / total
+    return [round(m * scale, 1) for m in minimums]
+
+
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
                formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                styles: Mapping[str, Callable[[Any], str]] | None = None,
@@ -123,8 +140,9 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
     texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
     # The minimum width sits on a block inside the header cell: browsers ignore min-width on the
     # cells of an auto-layout table, but not the min-content width of what a cell holds.
-    head = "".join(f'<th><div style="min-width:{_min_ch(c, [t[i] for t in texts])}ch">{html.escape(str(c))}</div></th>'
-                   for i, c in enumerate(columns))
+    minimums = _fit([_min_ch(c, [t[i] for t in texts]) for i, c in enumerate(columns)])
+    head = "".join(f'<th><div style="min-width:{m}ch">{html.escape(str(c))}</div></th>'
+                   for c, m in zip(columns, minimums))
     body = []
     for row, row_texts in zip(rows, texts):
         cells = []

@@ -4,6 +4,7 @@ numbers are grouped and never wrapped, and the AppTest reader gives back the tex
 from __future__ import annotations
 
 import math
+import re
 from types import SimpleNamespace
 
 import pandas as pd
@@ -56,3 +57,13 @@ def test_reader_gives_back_the_text_as_shown():
     assert list(table.columns) == ["tool", "n"]
     assert table.to_dict("records") == [{"tool": HOSTILE.replace("\u200b", "⟨U+200B⟩"), "n": "1,000"},
                                         {"tool": "two\nlines", "n": "—"}]
+
+
+def test_minimum_widths_scale_down_to_fit_a_narrow_page():
+    from pages.tables import CELL_PADDING_CH, NARROW_CH
+
+    columns = {f"column-with-a-long-name-{i}": "x" * 12 for i in range(9)}
+    body = table_html([columns], key="wide")
+    widths = [float(w) for w in re.findall(r'min-width:([\d.]+)ch', body)]
+    assert len(widths) == 9 and sum(widths) <= NARROW_CH - CELL_PADDING_CH * 9 + 0.5
+    assert len(set(widths)) == 1 and widths[0] < 12 * 1.2  # scaled together
