@@ -95,9 +95,10 @@ def _keep_numbers(text: str) -> str:
     return _NUMBER.sub(lambda m: f'<span class="nb">{m.group(0)}</span>', html.escape(text, quote=False))
 
 
-#: The text width of the main column at a 1024-px window with the sidebar open, in ``ch`` of the
-#: table font (about 560 px), and the padding and border of one cell.
-NARROW_CH = 72
+#: The text width of a table at a 1024-px window with the sidebar open, in ``ch`` of the table
+#: font (about 480 px: the main column, less an expander's and a bordered card's padding), and
+#: the padding and border of one cell.
+NARROW_CH = 62
 CELL_PADDING_CH = 2
 
 
