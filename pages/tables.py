@@ -15,6 +15,8 @@ import numbers
 import re
 from typing import Any, Callable, Mapping
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
 from pages import common
@@ -38,7 +40,7 @@ _STYLE = """<style>
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
@@ -46,16 +48,11 @@ def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
     booleans as ``yes``/``no``, strings with invisible characters shown as markers."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
-    try:
-        import pandas as pd  # noqa: PLC0415
-
-        if value is pd.NA:
-            return "—"
-    except ImportError:  # pragma: no cover - pandas is a dependency
-        pass
+    if value is pd.NA:
+        return "—"
     if fmt is not None and not isinstance(value, str):
         return fmt(value) if callable(fmt) else fmt.format(value)
-    if isinstance(value, bool):
+    if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if isinstance(value, numbers.Integral):
         return f"{int(value):,}"

@@ -36,7 +36,8 @@ def test_cell_text_formats():
         "—", "—", "—", "yes", "no", "1,234,567", "2.500", "3", "Infinity"]
     assert cell_text(0.53333, "{:.3f}") == "0.533"
     assert cell_text("x", "{:.3f}") == "x"  # formats apply to numbers only
-    assert cell_text(pd.Series([7], dtype="int64")[0]) == "7"  # numpy integers too
+    assert cell_text(pd.Series([7], dtype="int64")[0]) == "7"  # numpy integers and booleans too
+    assert cell_text(pd.Series([True])[0]) == "yes"
 
 
 def test_styles_nowrap_and_minimum_widths():
