@@ -32,11 +32,12 @@ CUT_JS = """(selector) => {
     const seen = new Set();
     for (const root of document.querySelectorAll(selector)) {
         for (const e of [root, ...root.querySelectorAll('*')]) {
-            if (seen.has(e) || !e.clientWidth || !e.offsetParent || e.tagName === 'svg' || e.tagName === 'INPUT') continue;
+            // (a select box shows its chosen value in an input: its scrollWidth is the text's width)
+            if (seen.has(e) || !e.clientWidth || !e.offsetParent || e.tagName === 'svg') continue;
             seen.add(e);
             if (e.scrollWidth > e.clientWidth + 1) {
                 cut.push(`${e.tagName.toLowerCase()}.${e.className || ''}[${e.closest('[data-table]') ?
-                          e.closest('[data-table]').dataset.table : ''}]: ${(e.innerText || '').slice(0, 60)}`);
+                          e.closest('[data-table]').dataset.table : ''}]: ${(e.value || e.innerText || '').slice(0, 60)}`);
             }
         }
     }
