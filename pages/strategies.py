@@ -210,11 +210,10 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
 derived = task_from_events(events)
 task_key = _digest(editor_key, events)
 # One under the other, full width: tool wire names are long, and a chip must show its whole name.
-left = right = st
-read = left.multiselect("Skills the task reads", skill_names,
-                        default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
-used = right.multiselect("Tools the task uses", tool_names,
-                         default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}", wrap=True)
+read = st.multiselect("Skills the task reads", skill_names,
+                      default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
+used = st.multiselect("Tools the task uses", tool_names,
+                      default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}", wrap=True)
 task = Task(tuple(read), tuple(used))
 
 # --- settings --------------------------------------------------------------------------------------
