@@ -55,6 +55,7 @@ PAGES = {
     "search": ["search_results_1"],
     "cache_diff": ["cd_settings", "cd_collapse_servers", "cd_collapse_presets"],
     "model_view": ["mv_compare"],  # in its Compare tab
+    "sessions": [],  # the replay variants' chips
 }
 
 
