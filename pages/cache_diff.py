@@ -1,7 +1,7 @@
 """Cache & collapse: (a) does a change break the prompt cache, and where; (b) the better-collapse
 what-if. Every number comes from ``toolsearch.analysis.cachediff`` and ``toolsearch.analysis.collapse``; catalog
 text (server and tool names, descriptions, listing excerpts) is shown only through st.code,
-st.text and st.dataframe."""
+st.text and literal-text tables (pages/tables.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import common, palette
+from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.engine.catalog import load_text
@@ -78,8 +79,9 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
     if choice == "custom":
         ctx = int(col2.number_input("B: custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX,
                                     value=v.context_length or 64_000, step=1000, key="cd_ctx_custom"))
+    # One decimal, as the sidebar's threshold_pct input shows it (5.0, not 5.00).
     pct = col3.number_input("B: threshold_pct (%)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
-                            value=float(v.config.threshold_pct), step=0.5, key="cd_pct")
+                            value=float(v.config.threshold_pct), step=0.1, format="%.1f", key="cd_pct")
     cap = col3.number_input("B: listing_max_tokens", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,
                             value=int(v.config.listing_max_tokens), step=100, key="cd_cap")
     naming = col4.radio("B: tool names", list(C.TOOL_NAMING), key="cd_naming", horizontal=True,
@@ -152,8 +154,7 @@ def show_diff(diff: CacheDiff) -> None:
     c3.metric("Share of B served from the cache", f"{100 * r.share_of_b:.1f}%",
               "everything after the first difference is recomputed" if not diff.cache_hit else "the whole tools array",
               delta_color="off", delta_arrow="off", width="content")
-    table = settings_table(diff)
-    st.dataframe(table, hide_index=True, width="stretch", height=35 * (len(table) + 1) + 3)
+    literal_table(settings_table(diff), key="cd_settings", nowrap=("differs",))
     if diff.tools is not None:
         t = diff.tools
         st.markdown("**First difference in the tools array** (compact JSON, as the estimator serializes it)")
@@ -182,19 +183,25 @@ def show_diff(diff: CacheDiff) -> None:
     st.caption(CACHE_EXPLANATION)
 
 
-def _style_states(df: pd.DataFrame, columns: list[str]):
-    def color(value: Any) -> str:
-        return palette.cell_style(common.STATE_COLORS.get(value))
-    return df.style.map(color, subset=columns)
+def _state_style(value: Any) -> str:
+    """CSS for a state cell: the state's color (the same on every page)."""
+    return palette.cell_style(common.STATE_COLORS.get(value))
 
 
 def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
-    """Per-server states under the reference and the what-if."""
+    """Per-server states under the reference and the what-if; sizes in the planning units
+    (``characters`` for chars4, ``tokens`` for BPE), named in the headers."""
     return pd.DataFrame([{
-        "server": s.server, "label": s.label, "deferred tools": s.deferred_count,
+        "server": s.server if s.label == s.server else f"{s.server}\n(group {s.label})", "tools": s.deferred_count,
         f"names block ({cmp.units})": s.names_units, f"summary line ({cmp.units})": s.summary_units,
-        "reference": s.reference, "best (what-if)": s.best, "changed": "●" if s.best != s.reference else "",
+        "reference": s.reference, "best (what-if)": s.best,
     } for s in cmp.servers])
+
+
+def _changed_outline(row: dict, column: str) -> str:
+    """A black outline on the what-if state where it differs from the reference."""
+    return ("outline:3px solid #000;outline-offset:-3px;font-weight:700"
+            if column == "best (what-if)" and row["best (what-if)"] != row["reference"] else "")
 
 
 def show_collapse(v: common.View) -> CollapseComparison:
@@ -225,15 +232,13 @@ def show_collapse(v: common.View) -> CollapseComparison:
             row.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
                        delta_color="off", delta_arrow="off", width="content")
     df = server_rows(cmp)
-    # Short headers and grouped digits so the states fit beside the sizes at 1024 px.
-    st.dataframe(_style_states(df, ["reference", "best (what-if)"]), hide_index=True, width="stretch", column_config={
-        "deferred tools": st.column_config.NumberColumn("tools", format="localized", help="Deferred tools"),
-        f"names block ({cmp.units})": st.column_config.NumberColumn(
-            "names block", format="localized", help=f"Size of the server's names block ({cmp.units})"),
-        f"summary line ({cmp.units})": st.column_config.NumberColumn(
-            "summary line", format="localized", help=f"Size of the server's summary line ({cmp.units})"),
-        "best (what-if)": st.column_config.TextColumn("best", help="State under the best choice (what-if)"),
-    })
+    st.caption("Per-server sizes in tokens, as counted for the budget." if cmp.units == "tokens" else
+               f"Per-server sizes in characters: {cmp.tokenizer} counts a listing as its characters ÷ 4, rounded "
+               "up once for the whole listing, so the collapse choice adds servers up in characters; the listing "
+               "and the budget above are in tokens.")
+    literal_table(df, key="cd_collapse_servers", styles={"reference": _state_style, "best (what-if)": _state_style},
+                  nowrap=("reference", "best (what-if)"), cell_css=_changed_outline)
+    st.caption("Outlined: the what-if state differs from the reference.")
     with st.expander("The two listings (exact text)"):
         a, b = st.columns(2)
         a.caption("Reference")
@@ -243,14 +248,13 @@ def show_collapse(v: common.View) -> CollapseComparison:
     st.markdown("**Over the context-length presets** (sidebar threshold_pct and listing_max_tokens)")
     rows = _shared(planner, ("table", v.config, v.tokenizer),
                    lambda: collapse_table(planner, v.config, [*C.CONTEXT_PRESETS, None], v.tokenizer))
-    st.dataframe(pd.DataFrame([{
-        "context length": _ctx_text(r.context_length), "budget (tokens)": r.budget,
+    literal_table([{
+        "context length (tokens)": _ctx_text(r.context_length), "budget (tokens)": r.budget,
         "reference form": r.reference_form, "best form": r.best_form,
         "groups at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
         "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
         "verdict": VERDICT_BADGE[r.verdict][0],
-    } for r in rows]), hide_index=True, width="stretch",
-        column_config={"budget (tokens)": st.column_config.NumberColumn(format="localized")})
+    } for r in rows], key="cd_collapse_presets")
     return cmp
 
 

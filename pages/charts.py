@@ -741,7 +741,7 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
 
 from plotly.subplots import make_subplots  # noqa: E402
 
-from toolsearch.analysis.strategies import STRATEGIES, STRATEGY_LABELS  # noqa: E402
+from toolsearch.analysis.strategies import STRATEGY_LABELS  # noqa: E402
 
 #: One color per strategy and per prompt piece: the app's palettes for these meanings.
 STRATEGY_COLORS: dict[str, str] = palette.STRATEGY_COLORS

@@ -3,10 +3,10 @@
 import difflib
 import json
 
-import pandas as pd
 import streamlit as st
 
 from pages import common, signals
+from pages.tables import literal_table
 from toolsearch.analysis.invisible import reveal_data
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
@@ -54,7 +54,8 @@ def show_compare(v, plan) -> None:
     custom = None
     if choice == "custom":
         custom = c1.number_input("Custom context length (tokens)", min_value=1, value=64_000, step=1000, key="cmp_ctx_custom")
-    other_pct = c2.slider("threshold_pct (%) for the right side", 0.0, 100.0, float(v.config.threshold_pct), 0.5, key="cmp_pct")
+    other_pct = c2.slider("threshold_pct (%) for the right side", 0.0, 100.0, float(v.config.threshold_pct), 0.5,
+                          format="%.1f", key="cmp_pct")
     other_ctx = None if choice == "unknown" else (int(custom) if choice == "custom" else common.PRESET_LABELS[choice])
     other = v.plan_for(other_ctx, v.config.with_overrides(threshold_pct=other_pct))
     rows = [
@@ -70,7 +71,7 @@ def show_compare(v, plan) -> None:
     for s in other.servers:
         if left_states.get(s.name) != s.state:
             rows.append({"": f"server {s.name}", "left": left_states.get(s.name, "—"), "right": s.state})
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    literal_table(rows, key="mv_compare")
     same = (plan.tool_search_description == other.tool_search_description and plan.tools == other.tools)
     if same:
         st.success("Identical bytes: both settings send exactly the same tools array (the prompt cache would hit).")
@@ -134,15 +135,19 @@ if common.require_catalog(v):
     common.tier_badge(plan)
     signals.tier2_banner(plan)
     signals.planning_tokenizer_note(plan.planning_tokenizer)
-    c1, c2, c3 = st.columns(3)
+    # A wrapping row of content-wide metrics: at 1024 px a metric moves to the next line instead of
+    # cutting its label.
+    c1 = c2 = c3 = st.container(horizontal=True, gap="large")
     c1.metric(f"{signals.TOOLS_ARRAY} (tokens, {plan.display_tokenizer})", f"{plan.tools_tokens:,}",
-              f"{len(plan.tools):,} tool definitions", delta_color="off", delta_arrow="off", help=signals.TOOLS_ARRAY_HELP)
-    c2.metric(f"Listing (tokens, {plan.planning_tokenizer})", f"{plan.listing_tokens:,}", f"budget {plan.budget:,} tokens", delta_color="off", delta_arrow="off")
+              f"{len(plan.tools):,} tool definitions", delta_color="off", delta_arrow="off", help=signals.TOOLS_ARRAY_HELP,
+              width="content")
+    c2.metric(f"Listing (tokens, {plan.planning_tokenizer})", f"{plan.listing_tokens:,}", f"budget {plan.budget:,} tokens",
+              delta_color="off", delta_arrow="off", width="content")
     desc = plan.tool_search_description or ""
     c3.metric("tool_search description (characters)", f"{len(desc):,}",
               f"{-(-len(desc) // 4):,} tokens (chars4)" if desc else "no bridge in tier 0", delta_color="off", delta_arrow="off",
               help="The description text alone, counted raw; inside the tools array it is JSON-escaped and sits in "
-                   "the tool_search definition, so the tools array figure is larger.")
+                   "the tool_search definition, so the tools array figure is larger.", width="content")
     signals.cost_verdict(plan)
     signals.context_overflow(plan, v.context_length)
 

@@ -3,7 +3,8 @@ misses explained) and the catalog lint findings.
 
 Every number comes from ``toolsearch.analysis.evaluation`` and ``toolsearch.analysis.lint``. Catalog text and
 query-file text (tool names, queries, descriptions, messages) are untrusted: they are shown only
-through st.dataframe, st.text and st.code, and escaped before they reach a plotly figure.
+through literal-text tables (pages/tables.py), st.text and st.code, and escaped before they reach a
+plotly figure.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import weakref
 from pathlib import Path
 from typing import Any, Callable
 
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from pages import common, palette
+from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
@@ -102,9 +103,6 @@ def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
 #: How every share (0–1) reads on this page: a percentage with two decimals (``83.33%``), in the
 #: chart's labels, hover and axis as in the metrics table (Streamlit's ``percent`` column format).
 PERCENT = ".2%"
-TABLE_PERCENT = "percent"
-
-
 def percent(x: float | None) -> str:
     """``0.8333`` → ``"83.33%"`` (the page's one format for shares); ``None`` → ``""``."""
     return "" if x is None else f"{x:{PERCENT}}"
@@ -162,26 +160,34 @@ def task_rows(ev: Evaluation) -> list[dict[str, Any]]:
 
 
 def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
-    """The explained misses of one variant."""
-    return [{"task": m.task, "cause": m.cause, "why": m.detail, "query": m.query, "expected tool": m.tool,
-             "rank": m.rank, "gate term": m.gate or ""}
-            for m in ev.variant(variant).misses]
+    """The explained misses of one variant, in four columns (so each is read in full): the task
+    with its query beneath, the expected tool, the cause with its rank and gate term, and why."""
+    rows = []
+    for m in ev.variant(variant).misses:
+        cause = m.cause + (f", rank {m.rank:,}" if m.rank is not None else "") + \
+            (f", gate term {m.gate}" if m.gate else "")
+        rows.append({"task / query": f"{m.task}\n{m.query}" if m.query else m.task, "expected tool": m.tool, "cause": cause, "why": m.detail})
+    return rows
+
+
+def lint_where(finding) -> str:
+    """Where a finding is, on up to two lines: the wire name the model sees (else server · tool, or
+    "catalog"), then the field and character offset when the finding is at a place."""
+    first = finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog"
+    place = finding.field + (f" @ character {finding.offset:,}" if finding.offset is not None else "")
+    return f"{first}\n{place}" if place else first
 
 
 def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> list[dict[str, Any]]:
-    """The findings with one of ``severities`` and (when given) one of ``rules``."""
-    return [{"severity": f.severity, "rule": f.rule, "server": common.visible(f.server), "tool": common.visible(f.tool),
-             "field": f.field or "", "offset": "" if f.offset is None else f"{f.offset:,}",
-             "finding": common.visible(f.message), "fix": f.fix,
-             "wire name": f.name}
+    """The findings with one of ``severities`` and (when given) one of ``rules``: five columns, so
+    that the finding and its fix have room to be read in full."""
+    return [{"severity": f.severity, "rule": f.rule, "where": lint_where(f), "finding": f.message, "fix": f.fix}
             for f in report.findings if f.severity in severities and (not rules or f.rule in rules)]
 
 
-def style_severity(df: pd.DataFrame):
-    """Color the ``severity`` column with :data:`SEVERITY_COLORS`."""
-    def color(value: Any) -> str:
-        return palette.cell_style(SEVERITY_COLORS.get(value))
-    return df.style.map(color, subset=["severity"])
+def severity_style(value: Any) -> str:
+    """CSS for a ``severity`` cell: its color from :data:`SEVERITY_COLORS`."""
+    return palette.cell_style(SEVERITY_COLORS.get(value))
 
 
 def choose_query_file(catalog_key: str) -> tuple[QueryFile | None, str | None]:
@@ -229,12 +235,12 @@ if common.require_catalog(v):
     with left:
         queries, error = choose_query_file(catalog_key)
     variants = right.multiselect(
-        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants",
+        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
         help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
              "switches at once.")
     with right.expander("What the variants change"):
-        st.dataframe(pd.DataFrame([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()]),
-                     hide_index=True, width="stretch")
+        literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
+                      nowrap=("variant",))
     if error:
         st.error(error, icon=":material/error:")
     elif queries is None:
@@ -259,16 +265,24 @@ if common.require_catalog(v):
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
                 f"{counted(ev.deferred_count, 'deferred tool')}; limit {ev.limit}")
-        fraction = st.column_config.NumberColumn(format=TABLE_PERCENT)  # the chart's format: 83.33%
-        st.dataframe(pd.DataFrame(metrics_rows(ev)), hide_index=True, width="stretch", key="quality_metrics",
-                     column_config={c: fraction for c in share_columns(ev)})
+        # Two tables of few columns each (the shares, then the per-query shares and counts), so that
+        # every cell is read in full at 1024 px. Shares in the chart's format: 83.33%.
+        metric_rows = metrics_rows(ev)
+        shares = ["variant", *METRIC_COLUMNS]
+        fractions = {c: percent for c in share_columns(ev)}
+        literal_table(metric_rows, key="quality_metrics", columns=shares, formats=fractions)
+        literal_table(metric_rows, key="quality_counts", columns=["variant", *(c for c in metric_rows[0] if c not in shares)],
+                      formats=fractions)
         st.plotly_chart(metrics_figure(ev), key="quality_chart", width="stretch")
 
         st.subheader("Per task")
         st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
                    "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
                    "NOT EMPTY.")
-        st.dataframe(pd.DataFrame(task_rows(ev)), hide_index=True, width="stretch", key="quality_tasks")
+        rows = task_rows(ev)
+        literal_table(rows, key="quality_tasks", columns=["task", *(v.name for v in ev.variants)])
+        with st.expander(f"The {len(rows)} tasks: queries and expected tools"):
+            literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"])
 
         st.subheader("Misses, explained")
         shown = st.selectbox("Variant", [x.name for x in ev.variants], key="quality_miss_variant")
@@ -280,10 +294,7 @@ if common.require_catalog(v):
                        "Causes: gate (lacks the rarest query term), coverage (too few of the answerable terms), "
                        "rank (admitted below the limit), no-shared-term, no-tokens (the tokenizer sees no word), "
                        "not-in-catalog.")
-            table = pd.DataFrame(misses)
-            table["rank"] = table["rank"].astype("Int64")
-            st.dataframe(table, hide_index=True, width="stretch", key="quality_misses", placeholder="—",
-                         column_config={"why": st.column_config.TextColumn(width="large")})
+            literal_table(misses, key="quality_misses")
         st.download_button("Download the evaluation (JSON)", json.dumps(ev.to_dict(), ensure_ascii=False, indent=2),
                            file_name="evaluation.json", mime="application/json", key="quality_eval_download")
 
@@ -292,17 +303,21 @@ if common.require_catalog(v):
     lint_key = ("lint", config.defer, config.search_default_limit, config.max_search_limit, config.enabled)
     report = _memo(lint_key, ins, lambda: _lint_with_progress(ins, config))
     counts = report.counts()
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.")
-    c2.metric("Warnings", counts["warning"], help="The model is likely to miss, misread or overpay for a tool.")
-    c3.metric("Info", counts["info"], help="Worth knowing in a design review; often fine.")
+    # A wrapping row of content-wide metrics: at narrow widths one moves to the next line instead
+    # of cutting its label or value.
+    c1 = c2 = c3 = c4 = st.container(horizontal=True, gap="large")
+    c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.",
+              width="content")
+    c2.metric("Warnings", counts["warning"], help="The model is likely to miss, misread or overpay for a tool.",
+              width="content")
+    c3.metric("Info", counts["info"], help="Worth knowing in a design review; often fine.", width="content")
     c4.metric("Median tool schema", f"{report.median_schema_tokens:,.0f} tokens",
-              help="chars4 tokens of one tool definition; schema-large compares against it.")
+              help="chars4 tokens of one tool definition; schema-large compares against it.", width="content")
     f1, f2 = st.columns([1, 2])
     severities = f1.multiselect("Severity", list(C.LINT_SEVERITIES), default=list(C.LINT_SEVERITIES),
-                                key="lint_severity")
+                                key="lint_severity", wrap=True)
     fired = list(report.by_rule())
-    rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules",
+    rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules", wrap=True,
                            help="Only the rules that fired on this catalog are offered.")
     rows = _memo(("lint-rows", lint_key, tuple(severities), tuple(rules)), ins,
                  lambda: lint_rows(report, severities, rules))
@@ -318,14 +333,11 @@ if common.require_catalog(v):
         if len(rows) > LINT_ROWS_SHOWN:
             st.info(f"The table shows the first {LINT_ROWS_SHOWN:,} of these {len(rows):,} findings (errors first); "
                     "the lint report below has them all.", icon=":material/table_rows:")
-        st.dataframe(style_severity(pd.DataFrame(rows[:LINT_ROWS_SHOWN])), hide_index=True, width="stretch", key="lint_table",
-                     column_config={"server": st.column_config.TextColumn(width="small"),
-                                    "tool": st.column_config.TextColumn(width="medium"),
-                                    "finding": st.column_config.TextColumn(width="large"),
-                                    "fix": st.column_config.TextColumn(width="large")})
+        literal_table(rows[:LINT_ROWS_SHOWN], key="lint_table", styles={"severity": severity_style},
+                      nowrap=("severity",))
     with st.expander("What each rule checks"):
-        st.dataframe(pd.DataFrame([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)}
-                                   for r, t in RULES.items()]), hide_index=True, width="stretch")
+        literal_table([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)} for r, t in RULES.items()],
+                      key="quality_rules")
     st.download_button("Download the lint report (JSON)",
                        _memo(("lint-json", lint_key), ins,
                              lambda: json.dumps(report.to_dict(), ensure_ascii=False, indent=2)),

@@ -168,7 +168,7 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
         elif field.kind == "array" and field.item == "enum":
             values = _enum(schema.get("items")) or []
             labels = [_label(v) for v in values]
-            chosen = st.multiselect(label, labels, key=key, help=help_text)
+            chosen = st.multiselect(label, labels, key=key, help=help_text, wrap=True)
             if chosen:
                 arguments[field.name] = [values[labels.index(c)] for c in chosen]
         elif field.kind == "array":

@@ -2,15 +2,15 @@
 
 Every response shown is the bridge's own output (``to_wire``), byte for byte; the tables beside it
 are readable views of the same data. Tool names and descriptions are shown only in code blocks,
-plain text and dataframes (never markdown).
+plain text and literal-text tables (pages/tables.py; never markdown).
 """
 
 import json
 
-import pandas as pd
 import streamlit as st
 
 from pages import common
+from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.analysis.invisible import reveal_data
@@ -43,8 +43,12 @@ def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
     return wire
 
 
-SCORE_COLUMN = {"score (BM25)": st.column_config.NumberColumn(
-    format="%.3f", help="BM25 score; Infinity = exact-name match")}
+def score_text(score: float) -> str:
+    """A BM25 score as the tables show it: three decimals; ``Infinity`` for an exact-name match."""
+    return "Infinity" if score == float("inf") else f"{score:.3f}"
+
+
+SCORE_FORMAT = {"score (BM25)": score_text}
 
 
 def variant_choice_label(name: str) -> str:
@@ -55,7 +59,7 @@ def variant_choice_label(name: str) -> str:
 def show_explanation(ex, key: str) -> None:
     """The full explanation of one query (RB §7): tokens, terms, gate, coverage, every candidate.
 
-    Stems and tool names are shown with ``st.text`` and dataframes only (never markdown)."""
+    Stems and tool names are shown with ``st.text`` and literal-text tables only (never markdown)."""
     st.caption("How the search answers this query (RB §7): tokenize and stem, take the rarest stem as the gate "
                "term, require enough of the answerable terms (coverage floor), rank by BM25.")
     st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
@@ -65,40 +69,41 @@ def show_explanation(ex, key: str) -> None:
     reason = ex.empty_reason()
     if reason:
         st.text("Nothing found: " + reason)
-    m1, m2, m3, m4 = st.columns(4)
+    # A wrapping row of content-wide metrics: at 1024 px one moves to the next line instead of
+    # cutting its label.
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="large")
     m1.metric("Gate term", ex.gate or "—", help="The query stem with the highest IDF (rarest in the "
-              "catalog); documents must contain it. Ties go to the first in query order.")
+              "catalog); documents must contain it. Ties go to the first in query order.", width="content")
     m2.metric("Answerable terms", f"{len(ex.answerable)} of {len(ex.terms)}",
-              help="Distinct stems that occur in at least one deferred tool (df > 0).")
+              help="Distinct stems that occur in at least one deferred tool (df > 0).", width="content")
     m3.metric("Required coverage", f"{ex.required} term{'s' if ex.required != 1 else ''}",
               help=f"1 below {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} answerable terms, else "
-                   f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).")
+                   f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).", width="content")
     m4.metric("Corpus", f"{ex.corpus_size:,} tools", f"avgdl {ex.avgdl:.1f} tokens", delta_color="off",
-              delta_arrow="off")
+              delta_arrow="off", width="content")
     if ex.gate_required and ex.gate is not None and ex.gate not in ex.answerable and ex.gate.isascii():
         # ASCII stems are [a-z0-9]+ only, so this text cannot carry markdown.
         st.warning(f"The gate term `{ex.gate}` occurs in no deferred tool, so nothing is admitted except an "
                    "exact-name match. This is the reference behavior (RB §7.4): drop or replace that word.")
     if ex.terms:
-        st.dataframe(pd.DataFrame([{
-            "stem": t.stem, "df (tools)": t.df, "IDF": round(t.idf, 4),
+        literal_table([{
+            "stem": t.stem, "df (tools)": t.df, "IDF": t.idf,
             "answerable": t.df > 0, "gate": "◆ gate term" if t.stem == ex.gate else "",
-        } for t in ex.terms]), hide_index=True, key=f"{key}_terms")
+        } for t in ex.terms], key=f"{key}_terms", formats={"IDF": "{:.4f}"})
     if not ex.candidates:
         st.info("No tool shares a stem with this query, and no tool has this exact name.")
         return
     admitted = sum(1 for c in ex.candidates if c.admitted)
     st.caption("Tools that contain any query stem (or match the name exactly), admitted first, best "
                f"score first; at most 200 are listed. Listed: {len(ex.candidates)}, of which {admitted} "
-               f"admitted; {len(ex.matches)} returned at limit {ex.limit}.")
-    candidates = pd.DataFrame([{
-        "rank": c.rank, "tool": c.name, "score (BM25)": c.score, "has gate": c.has_gate,
-        "matched terms": ", ".join(c.matched_terms), "admitted": c.admitted, "excluded by": c.rule or "",
-        "reason": c.reason,
-    } for c in ex.candidates])
-    candidates["rank"] = candidates["rank"].astype("Int64")  # "—", not "None", when not returned
-    st.dataframe(candidates, hide_index=True, width="stretch", column_config=SCORE_COLUMN, placeholder="—",
-                 key=f"{key}_candidates")
+               f"admitted; {len(ex.matches)} returned at limit {ex.limit}. ◆ marks the gate term.")
+    # Six columns, so that each is read in full at 1024 px: whether a tool has the gate term shows
+    # in its matched terms (◆) and in the reason.
+    literal_table([{
+        "rank": c.rank, "tool": c.name, "score (BM25)": c.score,
+        "matched terms": ", ".join(f"{t} ◆" if t == ex.gate else t for t in c.matched_terms),
+        "admitted": "yes" if c.admitted else (f"no: {c.rule}" if c.rule else "no"), "reason": c.reason,
+    } for c in ex.candidates], key=f"{key}_candidates", formats=SCORE_FORMAT)  # rank "—" when not returned
 
 
 def search_tab(v, bridge, dtk: str) -> None:
@@ -158,20 +163,19 @@ def search_tab(v, bridge, dtk: str) -> None:
                 if group["matches"]:
                     scores = common.memo(search_bridge, ("scores", group["query"], effective),
                                          lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
-                    st.dataframe(pd.DataFrame([{
+                    literal_table([{
                         "rank": rank, "tool": name, "score (BM25)": scores[name],
                         "source": response["tools"][name]["source"],
                         "required args": ", ".join(response["tools"][name]["required"]),
-                        "description (clipped)": common.visible(response["tools"][name]["description"]),
-                    } for rank, name in enumerate(group["matches"], 1)]), hide_index=True, width="stretch",
-                        column_config=SCORE_COLUMN)
+                        "description (clipped)": response["tools"][name]["description"],
+                    } for rank, name in enumerate(group["matches"], 1)], key=f"search_results_{number}",
+                        formats=SCORE_FORMAT)
                 else:
                     st.info("No matches. The model gets the connected sources and a hint instead:")
                     if group.get("available_sources"):
                         sources = group["available_sources"]
-                        st.dataframe(pd.DataFrame([{"available source": s["name"], "tools": s["tool_count"]}
-                                                   for s in sources]),
-                                     hide_index=True, width=480, height=min(246, 35 * (len(sources) + 1) + 3))
+                        literal_table([{"available source": s["name"], "tools": s["tool_count"]} for s in sources],
+                                      key=f"search_sources_{number}", height=246 if len(sources) > 6 else None)
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")
                 box = st.expander(f"Full explanation of query {number}", key=f"explain_{number}_open",
@@ -185,7 +189,7 @@ def describe_tab(bridge, dtk: str) -> None:
     """tool_describe: chosen deferred tools plus free names, and the bridge's response."""
     names = list(bridge.deferred_by_name)
     d_col, x_col = st.columns([3, 2])
-    chosen = d_col.multiselect("Deferred tools", names, default=names[:1], key="describe_names",
+    chosen = d_col.multiselect("Deferred tools", names, default=names[:1], key="describe_names", wrap=True,
                                help=f"At most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call.")
     extra = x_col.text_input("Other names (comma-separated)", "no_such_tool", key="describe_extra",
                              help="Names that are not deferred tools come back in not_found (or errors).")
@@ -228,8 +232,7 @@ def call_tab(bridge, dtk: str) -> None:
         if "path" in c_response:
             st.warning("Validation failed: the model gets the error, the JSON path and the schema "
                        "constraint shown here, plus the tool's parameters and a hint.")
-            st.dataframe(pd.DataFrame([{"path": c_response["path"], "constraint": c_response["constraint"]}]),
-                         hide_index=True)
+            literal_table([{"path": c_response["path"], "constraint": c_response["constraint"]}], key="call_path")
         else:
             st.warning("tool_call returned an error (shown below).")
     elif "dispatch" in c_response:

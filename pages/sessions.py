@@ -219,7 +219,7 @@ def render() -> None:
     col3.selectbox("Format", [AUTO, *FORMATS], key="sessions_format",
                    help="; ".join(f"{k}: {t}" for k, t in FORMAT_HELP.items()))
     col4.multiselect("Search variants to replay (reference is always replayed)", list(DEFAULT_VARIANTS),
-                     default=list(DEFAULT_VARIANTS), key="sessions_variants",
+                     default=list(DEFAULT_VARIANTS), key="sessions_variants", wrap=True,
                      help="; ".join(f"{k}: {t}" for k, t in VARIANT_HELP.items()))
 
     bar = st.empty()

@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 import yaml
 
 from pages import charts, common, palette, signals
+from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.errors import ToolsearchError
@@ -77,12 +79,10 @@ def _digest(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def _color_strategy(df: pd.DataFrame, column: str = "strategy"):
+def _strategy_style(value: Any) -> str:
+    """CSS for a strategy-name cell: the strategy's color (the same in every table and chart)."""
     colors = {STRATEGY_LABELS[s]: charts.STRATEGY_COLORS[s] for s in STRATEGIES}
-
-    def color(value):
-        return palette.cell_style(colors.get(value))
-    return df.style.map(color, subset=[column])
+    return palette.cell_style(colors.get(value))
 
 
 def _events_rows(events: tuple[Event, ...]) -> pd.DataFrame:
@@ -210,32 +210,34 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
 
 derived = task_from_events(events)
 task_key = _digest(editor_key, events)
-left, right = st.columns(2)
-read = left.multiselect("Skills the task reads", skill_names,
-                        default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}")
-used = right.multiselect("Tools the task uses", tool_names,
-                         default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}")
+# One under the other, full width: tool wire names are long, and a chip must show its whole name.
+read = st.multiselect("Skills the task reads", skill_names,
+                      default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
+used = st.multiselect("Tools the task uses", tool_names,
+                      default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}", wrap=True)
 task = Task(tuple(read), tuple(used))
 
 # --- settings --------------------------------------------------------------------------------------
 with st.expander("Strategy settings"):
     st.caption(f"Counts use the sidebar's display tokenizer ({v.display_tokenizer}); the tiered strategy uses the "
                "sidebar's context length, budget and planning tokenizer.")
-    c1, c2 = st.columns(2)
-    override = c1.checkbox("Count every tool definition as a fixed size", key="strat_override",
+    # Checkbox and toggle labels are one line that is cut when too long for its column: they get
+    # the full width, the short inputs share rows.
+    c1, _ = st.columns(2)
+    override = st.checkbox("Count every tool definition as a fixed size", key="strat_override",
                            help="A uniform per-tool size, e.g. 500 tokens for the worked example.")
     tool_tokens = (c1.number_input("Tokens per tool definition", min_value=0, max_value=1_000_000, value=500, step=50,
                                    key="strat_tool_tokens") if override else None)
     st.markdown("**Provider search (Anthropic, OpenAI, combined)**")
-    p1, p2, p3 = st.columns(3)
-    by_hand = p1.checkbox("Choose the non-deferred tools", key="strat_nd_by_hand",
+    by_hand = st.checkbox("Choose the non-deferred tools", key="strat_nd_by_hand",
                           help="Default: the tools the reference keeps visible (core tools); combined also defers "
                                "skill-linked ones. At least one tool always stays non-deferred.")
     non_deferred = None
     if by_hand:
         reference = sorted(StrategyModel(inspector, None, StrategySettings(tokenizer=v.display_tokenizer,
                                                                            config=v.config)).reference_visible)
-        non_deferred = tuple(p1.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd"))
+        non_deferred = tuple(st.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd", wrap=True))
+    p2, p3 = st.columns(2)
     variant = p2.radio("Anthropic search tool", list(SEARCH_VARIANTS), horizontal=True, key="strat_variant",
                        help=f"bm25: natural-language query up to {C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters; "
                             f"regex: Python re pattern up to {C.ANTHROPIC_REGEX_PATTERN_MAX_CHARS} characters.")
@@ -244,11 +246,10 @@ with st.expander("Strategy settings"):
                                          help=f"Anthropic default {C.ANTHROPIC_SEARCH_RESULTS_DEFAULT}; OpenAI publishes "
                                               "none, the same number is assumed.")
     st.markdown("**Provider search (OpenAI)**")
-    o1, o2 = st.columns(2)
-    group_servers = o1.toggle("Group each MCP server's deferred tools", value=True, key="strat_group",
+    group_servers = st.toggle("Group each MCP server's deferred tools", value=True, key="strat_group",
                               help="On: each MCP server shows only its name and description until searched. Off: "
                                    "every deferred tool shows its name and description (parameters deferred).")
-    ns_text = o2.text_area("Namespaces (YAML)", value="", placeholder=NAMESPACE_EXAMPLE, key="strat_namespaces",
+    ns_text = st.text_area("Namespaces (YAML)", value="", placeholder=NAMESPACE_EXAMPLE, key="strat_namespaces",
                            help=f"OpenAI recommends fewer than {C.OPENAI_NAMESPACE_MAX_FUNCTIONS} functions per namespace.")
     namespaces: tuple[Namespace, ...] = ()
     if ns_text.strip():
@@ -267,10 +268,9 @@ with st.expander("Strategy settings"):
         except (yaml.YAMLError, ValueError) as exc:
             st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
     st.markdown("**Skill-linked and combined**")
-    s1, s2 = st.columns(2)
-    pinned = tuple(s1.multiselect("Pinned skills", skill_names, key="strat_pinned",
+    pinned = tuple(st.multiselect("Pinned skills", skill_names, key="strat_pinned", wrap=True,
                                   help="In the input before the first call, with their tools."))
-    mid = s2.toggle("Model takes tools mid-conversation without touching tools", key="strat_mid",
+    mid = st.toggle("Model takes tools mid-conversation without touching tools", key="strat_mid",
                     help="On: a read skill's tools arrive in the conversation and the cache survives. Off: they are "
                          "appended to tools and the cache breaks at that point.")
 
@@ -307,15 +307,13 @@ if model.scope is not None:
             f"would leave them out: {len(withheld)} withheld" + (f" ({', '.join(withheld[:8])}"
                                                                  f"{' …' if len(withheld) > 8 else ''})" if withheld else "")
             + ". A call of one fails in every strategy.")
-table = pd.DataFrame([{
+table = [{
     "strategy": r.label, f"up front (tokens, {tk})": r.upfront_tokens, f"task (tokens, {tk})": r.task_tokens,
     "round trips": r.round_trips, "cache breaks": r.cache_breaks,
     "read before call": "n/a" if r.read_before_call is None else ("guaranteed" if r.read_before_call else "not guaranteed"),
     "tools shown up front": r.tools_upfront, "callable up front": r.callable_upfront,
-} for r in results])
-numbers = [c for c in table.columns if c not in ("strategy", "read before call")]
-st.dataframe(_color_strategy(table).format("{:,}", subset=numbers), hide_index=True, width="stretch",
-             key="strat_table")
+} for r in results]
+literal_table(table, key="strat_table", styles={"strategy": _strategy_style})
 st.caption("round trips (count): discovery turns before the task's first calls · cache breaks (count): events of the "
            "task after which the prompt prefix changed · read before call: a skill-linked tool can only be called "
            "after its skill was read · tools shown up front (count): tool entries in front of the model before the "
@@ -353,14 +351,14 @@ with st.expander("What the prompt holds before the first turn"):
     st.plotly_chart(charts.upfront_breakdown_figure(results, tk), key="strat_breakdown", width="stretch")
 if task.tools_used:
     st.markdown("**Round trips before the first call of each tool**")
-    st.dataframe(pd.DataFrame([{"tool": tool, **{r.label: r.per_tool[i].round_trips for r in results}}
-                               for i, tool in enumerate(task.tools_used)]),
-                 hide_index=True, width="stretch", key="strat_per_tool")
+    literal_table([{"tool": tool, **{r.label: r.per_tool[i].round_trips for r in results}}
+                   for i, tool in enumerate(task.tools_used)], key="strat_per_tool")
     with st.expander("How each tool was reached"):
-        st.dataframe(pd.DataFrame([{
-            "strategy": r.label, "tool": t.tool, "round trips (count)": t.round_trips, "steps": " → ".join(t.steps),
-            "how": t.via, "call": "ok" if t.called else "failed", "message": t.message,
-        } for r in results for t in r.per_tool]), hide_index=True, width="stretch")
+        literal_table([{
+            "strategy": r.label, "tool": t.tool, "round trips (count)": t.round_trips,
+            "how": f"{t.via}: {' → '.join(t.steps)}" if t.steps else t.via,
+            "call": ("ok" if t.called else "failed") + (f": {t.message}" if t.message else ""),
+        } for r in results for t in r.per_tool], key="strat_how", styles={"strategy": _strategy_style})
 with st.expander("Rules applied and assumptions"):
     for r in results:
         st.text(f"{r.label}: {STRATEGY_SUMMARIES[r.strategy]}")
@@ -382,23 +380,19 @@ else:
     if log_y:
         figure.update_yaxes(type="log", rangemode="normal", dtick="D2", title_text=f"prompt (tokens, {tk}, log scale)")
     st.plotly_chart(figure, key="strat_timeline", width="stretch")
-    wide = pd.DataFrame([{"step": s.index, "event": s.event.label() if s.event else "start",
-                          **{STRATEGY_LABELS[x.strategy]: x.prompt_tokens for x in s.states}} for s in timeline])
+    wide = [{"step": s.index, "event": s.event.label() if s.event else "start",
+             **{STRATEGY_LABELS[x.strategy]: x.prompt_tokens for x in s.states}} for s in timeline]
     marks = {(s.index, STRATEGY_LABELS[x.strategy]): (x.cache_holds, x.outcome) for s in timeline for x in s.states}
 
-    def shade(df: pd.DataFrame) -> pd.DataFrame:
-        out = pd.DataFrame("", index=df.index, columns=df.columns)
-        for i, row in df.iterrows():
-            for label in df.columns[2:]:
-                holds, outcome = marks[(row["step"], label)]
-                if outcome == "failed":
-                    out.loc[i, label] = "background-color: #ffcdd2"
-                elif not holds:
-                    out.loc[i, label] = "background-color: #ffe0b2"
-        return out
+    def shade(row: dict, column: str) -> str:
+        if (row["step"], column) not in marks:
+            return ""
+        holds, outcome = marks[(row["step"], column)]
+        if outcome == "failed":
+            return "background-color: #ffcdd2"
+        return "" if holds else "background-color: #ffe0b2"
     st.caption(f"Prompt (tokens, {tk}) per strategy. Orange cell: the cached prefix broke; red cell: the event failed.")
-    st.dataframe(wide.style.apply(shade, axis=None).format("{:,}", subset=list(wide.columns[2:])), hide_index=True,
-                 width="stretch", key="strat_timeline_table", height=min(740, 35 * (len(wide) + 1) + 3))
+    literal_table(wide, key="strat_timeline_table", cell_css=shade)
 
     labels = {s.index: f"{s.index}: {s.event.label() if s.event else 'start'}" for s in timeline}
     step_index = st.select_slider("Step", options=list(labels), value=len(timeline) - 1,
@@ -413,11 +407,11 @@ else:
                     f"{state.cache_note}")
             a, b = st.columns(2)
             a.caption(f"Model-visible tools ({len(state.visible_tools):,} entries)")
-            a.dataframe(pd.DataFrame(state.visible_tools, columns=["tool", "form"]), hide_index=True, width="stretch",
-                        height=min(400, 35 * (len(state.visible_tools) + 1) + 3))
+            literal_table([{"tool": t, "form": f} for t, f in state.visible_tools], container=a,
+                          key=f"strat_visible_{state.strategy}", height=400)
             b.caption(f"Callable tools ({len(state.callable):,})")
-            b.dataframe(pd.DataFrame({"tool": list(state.callable)}), hide_index=True, width="stretch",
-                        height=min(400, 35 * (len(state.callable) + 1) + 3))
+            literal_table([{"tool": t} for t in state.callable], container=b, key=f"strat_callable_{state.strategy}",
+                          height=400)
 
 # --- skills ----------------------------------------------------------------------------------------
 st.subheader("Skills")
@@ -426,18 +420,20 @@ if not skill_names:
 else:
     st.caption("allowed-tools is the Agent Skills pre-approval field (tools the harness may run without asking while "
                "the skill is active); it neither shows nor unlocks tools. include_tools is what links tools to a skill.")
-    skills_table = pd.DataFrame([{
+    # Two tables of few columns, so every cell is read in full at 1024 px: what each skill is and
+    # costs, then what it links, pre-approves and where it comes from.
+    literal_table([{
         "skill": s.name, "description": s.description,
-        "include_tools (linked)": " ".join(model.links.get(s.name, ())),
-        **({"withheld by the scope": " ".join(model.withheld.get(s.name, ()))} if model.scope is not None else {}),
-        "allowed-tools (pre-approval, not disclosure)": " ".join(s.allowed_tools),
         f"listing line (tokens, {tk})": model.listing_tokens[s.name], f"body (tokens, {tk})": model.body_tokens[s.name],
-        "pinned": s.name in model.pinned, "file": s.origin,
-    } for s in skills.skills])
-    sizes = [c for c in skills_table.columns if "(tokens" in c]
-    st.dataframe(skills_table.style.format("{:,}", subset=sizes), hide_index=True, width="stretch", key="strat_skills")
+        "pinned": s.name in model.pinned,
+    } for s in skills.skills], key="strat_skills")
+    literal_table([{
+        "skill": s.name, "include_tools (linked)": " ".join(model.links.get(s.name, ())),
+        **({"withheld by the scope": " ".join(model.withheld.get(s.name, ()))} if model.scope is not None else {}),
+        "allowed-tools (pre-approval, not disclosure)": " ".join(s.allowed_tools), "file": s.origin,
+    } for s in skills.skills], key="strat_skill_links")
 problems = [*skills.problems, *model.problems]
 if problems:
     with st.expander(f"Skill and settings notes ({len(problems)})"):
-        st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
-                     hide_index=True, width="stretch")
+        literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
+                      key="strat_problems")

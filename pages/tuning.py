@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import charts, common, signals
+from pages.tables import literal_table
 from toolsearch.engine.config import dump_config_block
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
@@ -128,10 +129,12 @@ if common.require_catalog(v):
                "tokens; it is exact to 0.1% and 1 token, and one step less would miss the goal somewhere "
                "(unless the value is already at the bottom of its range).")
     st.session_state.setdefault("tuning_contexts", next(iter(CONTEXT_SETS.values())))
-    c1, c2, c3 = st.columns([2, 3, 2])
+    # Preset and goal side by side, the free list under them: at 1024 px three columns cut the
+    # chosen preset and goal.
+    c1, c3 = st.columns(2)
     c1.selectbox("Preset", list(CONTEXT_SETS), key="tuning_context_preset", on_change=_preset_chosen,
-                 help="Common sets of model context lengths; edit the list next to it freely.")
-    c2.text_input("Context lengths (tokens)", key="tuning_contexts",
+                 help="Common sets of model context lengths; edit the list under it freely.")
+    st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
     multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), index=1, key="tuning_multi_goal",
@@ -154,14 +157,13 @@ if common.require_catalog(v):
                     else "no goal can be reached at every length; these are the largest settings")
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above are the best "
                      f"reachable setting ({best}).", icon="⛔")
-        st.dataframe(pd.DataFrame([{
+        # Form and listing size in one cell per side: five columns, read in full at 1024 px.
+        literal_table([{
             "context length": ctx_text(a.context_length),
-            "current form": a.listing_form, "current listing (tokens)": a.listing_tokens,
-            "recommended form": b.listing_form, "recommended listing (tokens)": b.listing_tokens,
+            "current: form, listing": f"{a.listing_form}\n{a.listing_tokens:,} tokens",
+            "recommended: form, listing": f"{b.listing_form}\n{b.listing_tokens:,} tokens",
             "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
-        } for a, b in zip(now, multi.contexts)]), hide_index=True, width="stretch", key="tuning_multi_table",
-            column_config={c: st.column_config.NumberColumn(format="localized") for c in (
-                "current listing (tokens)", "recommended listing (tokens)", "recommended budget (tokens)")})
+        } for a, b in zip(now, multi.contexts)], key="tuning_multi_table")
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
                    f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
                    f"{multi.listing_max_tokens:,} tokens. Listing tokens are counted with {ladder.planning_tokenizer}.")
@@ -193,11 +195,11 @@ if common.require_catalog(v):
             grid_box = st.expander("The grid as a table", key="tuning_grid_open", on_change="rerun")
             if grid_box.open:  # drawn only when opened
                 with grid_box:
-                    st.dataframe(pd.DataFrame([{
+                    literal_table([{
                         "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
                         "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
-                        "form": p.listing_form, "listing (tokens)": p.listing_tokens} for p in grid]),
-                        hide_index=True, width="stretch", key="tuning_grid")
+                        "form": p.listing_form, "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
+                        formats={"threshold_pct (%)": "{:.1f}"})
     if over_cap.open:
         with over_cap:
             cap_grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, [cfg.threshold_pct], HEATMAP_LISTING_MAX_TOKENS)

@@ -172,3 +172,51 @@ def write_yaml(path: Path, data: Any) -> Path:
 def write_json(path: Path, data: Any) -> Path:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return path
+
+
+# --- literal-text tables (pages/tables.py) -------------------------------------------------------
+
+def literal_tables(at) -> dict[str, Any]:
+    """``{data-table key: DataFrame of the cell texts as shown}`` for every table that
+    ``pages.tables.literal_table`` rendered in an AppTest run (HTML unescaped, so a value is
+    exactly the text a reader sees, e.g. ``"1,473"`` or ``"0.533"``)."""
+    from html.parser import HTMLParser
+
+    import pandas as pd
+
+    class _Parser(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.tables: dict[str, list[list[str]]] = {}
+            self.key: str | None = None
+            self.row: list[str] | None = None
+            self.cell: list[str] | None = None
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "div" and "data-table" in attrs:
+                self.key = attrs["data-table"]
+                self.tables[self.key] = []
+            elif tag == "tr" and self.key is not None:
+                self.row = []
+            elif tag in ("td", "th") and self.row is not None:
+                self.cell = []
+
+        def handle_endtag(self, tag):
+            if tag in ("td", "th") and self.cell is not None and self.row is not None:
+                self.row.append("".join(self.cell))
+                self.cell = None
+            elif tag == "tr" and self.row is not None and self.key is not None:
+                self.tables[self.key].append(self.row)
+                self.row = None
+            elif tag == "table":
+                self.key = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell.append(data)
+
+    parser = _Parser()
+    for element in at.html:
+        parser.feed(element.value)
+    return {key: pd.DataFrame(rows[1:], columns=rows[0]) for key, rows in parser.tables.items() if rows}

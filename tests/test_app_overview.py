@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 
@@ -147,12 +148,12 @@ def test_model_view_comparison_lists_state_changes():
     at.selectbox(key="cmp_ctx").set_value("8K").run()
     left = _engine("team-workspace", 200_000)
     right = _engine("team-workspace", 8_000)
-    table = at.dataframe[-1].value
+    table = literal_tables(at)["mv_compare"]
     rows = dict(zip(table[""], zip(table["left"], table["right"])))
     assert rows["form"] == (left.listing_form, right.listing_form)
     assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
     # Side by side: one HTML diff table with the left and right texts in their own columns.
-    diff = at.get("html")[0].proto.body
+    diff = next(h.value for h in at.html if 'class="diff"' in h.value)
     assert diff.count('<table class="diff"') == 1 and "left (sidebar settings)" in diff and "right (comparison)" in diff
     changed = [line for line in right.tool_search_description.splitlines()
                if line not in left.tool_search_description.splitlines()]

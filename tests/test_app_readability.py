@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import charts, palette, signals
 from pages.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
 from toolsearch.analysis.lint import lint
@@ -166,9 +167,9 @@ def test_report_computes_the_strategies_without_the_strategies_page():
         assert row in section, r.label
     # The same numbers as the Strategies page shows with its defaults.
     page = open_page("pages/strategies.py", {"ctx": "32K"}, catalog="team-workspace")
-    table = [d.value for d in page.dataframe if "up front (tokens, chars4)" in d.value.columns][0]
-    assert list(table["up front (tokens, chars4)"]) == [r.upfront_tokens for r in results]
-    assert list(table["task (tokens, chars4)"]) == [r.task_tokens for r in results]
+    table = literal_tables(page)["strat_table"]
+    assert list(table["up front (tokens, chars4)"]) == [f"{r.upfront_tokens:,}" for r in results]
+    assert list(table["task (tokens, chars4)"]) == [f"{r.task_tokens:,}" for r in results]
 
 
 @needs_samples
@@ -230,11 +231,15 @@ def test_quality_chart_and_table_use_one_percent_format():
                 assert text == ""
             else:
                 assert re.fullmatch(r"\d{1,3}\.\d\d%", text) and text == f"{value * 100:.2f}%", (value, text)
-    table = [d for d in at.dataframe if "recall@1" in d.value.columns][0]
-    config = json.loads(table.proto.columns)
-    shares = ["recall@1", "recall@5", "recall@limit", "MRR", "abstention", "query recall@5", "nonsense queries empty",
-              "abstention accuracy"]
-    assert {c: config[c]["type_config"]["format"] for c in shares} == {c: "percent" for c in shares}
+    tables = literal_tables(at)
+    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "MRR", "abstention", "abstention accuracy"],
+              "quality_counts": ["query recall@5", "nonsense queries empty"]}
+    for key, columns in shares.items():
+        table = tables[key]
+        for column in columns:
+            for cell in table[column]:
+                assert cell == "" or re.fullmatch(r"\d{1,3}\.\d\d%", cell), (key, column, cell)
+        assert any(cell for column in columns for cell in table[column])
 
 
 # --- 6. every segment of the listing bar can be named without hovering ---------------------------------

@@ -12,16 +12,16 @@ tests also run on ``five-servers`` and ``issue-tracker``; every shipped sample g
 
 from __future__ import annotations
 
+import html
 import json
-import math
 from pathlib import Path
 
-import pandas as pd
 import pytest
 import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import common
 from pages.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine import constants as C
@@ -30,6 +30,7 @@ from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.tokens import get_tokenizer
+from pages.search import score_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "sample_catalogs"
@@ -184,29 +185,29 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
     assert "Effective limit: 3" in [c.value for c in at.caption]
 
     # The match and source tables of the cards (each card's explanation has its own tables).
-    result_frames = [d for d in readable.dataframe
-                     if {"description (clipped)", "available source"} & set(d.value.columns)]
+    result_frames = [t for t in literal_tables(readable).values()
+                     if {"description (clipped)", "available source"} & set(t.columns)]
     frames = iter(result_frames)
     texts = [t.value for t in readable.text]
     for number, group in enumerate(expected["results"], 1):
         assert f"Query {number}: {group['query']}" in texts
         if group["matches"]:
-            table = next(frames).value
+            table = next(frames)
             scores = dict(bridge.index.search(group["query"], 3))
             assert list(table["tool"]) == group["matches"]
-            assert list(table["rank"]) == list(range(1, len(group["matches"]) + 1))
-            assert list(table["score (BM25)"]) == [scores[n] for n in group["matches"]]
+            assert list(table["rank"]) == [str(r) for r in range(1, len(group["matches"]) + 1)]
+            assert list(table["score (BM25)"]) == [score_text(scores[n]) for n in group["matches"]]
             assert list(table["description (clipped)"]) == [expected["tools"][n]["description"] for n in group["matches"]]
             assert list(table["required args"]) == [", ".join(expected["tools"][n]["required"]) for n in group["matches"]]
         else:
-            table = next(frames).value
+            table = next(frames)
             assert [{"name": n, "tool_count": c} for n, c in zip(table["available source"], table["tools"])] \
-                == group["available_sources"]
+                == [{"name": g["name"], "tool_count": f"{g['tool_count']:,}"} for g in group["available_sources"]]
             assert f"hint: {group['hint']}" in texts
     # The exact-name query ranks its tool first with an infinite score.
     exact_group = expected["results"][1]
     assert exact_group["matches"][0] == bridge.deferred[-1].name
-    assert math.isinf(result_frames[1].value["score (BM25)"][0])
+    assert result_frames[1]["score (BM25)"][0] == "Infinity"
     # Every card says why, from the engine's explanation of its query.
     for group in expected["results"]:
         assert "Why: " + bridge.index.explain(group["query"], 3).summary() in texts
@@ -259,21 +260,22 @@ def test_explain_a_query(samples):
     assert metrics["Answerable terms"] == f"{len(ex.answerable)} of {len(ex.terms)}"
     assert metrics["Required coverage"].startswith(f"{ex.required} term")
 
-    terms = next(d.value for d in panel.dataframe if "stem" in d.value.columns)
+    terms = next(t for t in literal_tables(panel).values() if "stem" in t.columns)
     assert list(terms["stem"]) == [t.stem for t in ex.terms]
-    assert list(terms["df (tools)"]) == [t.df for t in ex.terms]
-    assert list(terms["IDF"]) == [round(t.idf, 4) for t in ex.terms]
+    assert list(terms["df (tools)"]) == [f"{t.df:,}" for t in ex.terms]
+    assert list(terms["IDF"]) == [f"{t.idf:.4f}" for t in ex.terms]
     assert list(terms["gate"]) == ["◆ gate term" if t.stem == ex.gate else "" for t in ex.terms]
 
-    cands = next(d.value for d in panel.dataframe if "reason" in d.value.columns)
+    cands = next(t for t in literal_tables(panel).values() if "reason" in t.columns)
     assert list(cands["tool"]) == [c.name for c in ex.candidates]
-    assert list(cands["score (BM25)"]) == [c.score for c in ex.candidates]
-    assert list(cands["admitted"]) == [c.admitted for c in ex.candidates]
-    assert list(cands["has gate"]) == [c.has_gate for c in ex.candidates]
+    assert list(cands["score (BM25)"]) == [score_text(c.score) for c in ex.candidates]
+    assert list(cands["admitted"]) == ["yes" if c.admitted else (f"no: {c.rule}" if c.rule else "no")
+                                       for c in ex.candidates]
     assert list(cands["reason"]) == [c.reason for c in ex.candidates]
-    assert list(cands["excluded by"]) == [c.rule for c in ex.candidates]
-    assert list(cands["matched terms"]) == [", ".join(c.matched_terms) for c in ex.candidates]
-    assert [None if pd.isna(r) else int(r) for r in cands["rank"]] == [c.rank for c in ex.candidates]
+    assert list(cands["matched terms"]) == [", ".join(f"{t} ◆" if t == ex.gate else t for t in c.matched_terms)
+                                            for c in ex.candidates]
+    assert [ex.gate in c.matched_terms for c in ex.candidates] == [c.has_gate for c in ex.candidates]
+    assert list(cands["rank"]) == ["—" if c.rank is None else f"{c.rank:,}" for c in ex.candidates]
     assert any(not c.admitted for c in ex.candidates)  # the table shows rejections, too
 
 
@@ -321,7 +323,7 @@ def test_tool_call_validation_dispatch_and_bad_json(samples):
     expected = bridge.tool_call({"calls": [{"name": name, "arguments": prefilled}]})
     assert expected["path"] == "arguments.owner" and expected["constraint"] == "minLength"
     assert to_wire(expected) in [c.value for c in at.code]
-    path_table = next(d.value for d in at.dataframe if "constraint" in d.value.columns)
+    path_table = literal_tables(at)["call_path"]
     assert path_table.to_dict("records") == [{"path": "arguments.owner", "constraint": "minLength"}]
     assert any("Validation failed" in w.value for w in at.warning)
 
@@ -344,8 +346,10 @@ def test_untrusted_description_is_shown_literally_on_search(samples):
     at = open_page("ui-hard-cases", "pages/search.py")
     at.text_area(key="search_queries").set_value("render html page").run()
     assert not at.exception
-    table = tab(at, "Matches per query").dataframe[0].value
+    table = literal_tables(tab(at, "Matches per query"))["search_results_1"]
     assert SCRIPT in table["description (clipped)"][0]
+    tables_html = " ".join(h.value for h in tab(at, "Matches per query").html)
+    assert "<script>" not in tables_html and html.escape(SCRIPT, quote=False) in tables_html  # escaped: literal text
     assert "[the docs](https://example.com/docs)" in table["description (clipped)"][0]
     assert SCRIPT in tab(at, "Response (exact JSON)").code[0].value  # tool_search JSON
     for text in rendered_text(at):
@@ -388,7 +392,7 @@ def test_search_page_tabs_why_line_and_json_views(samples):
     assert at.multiselect(key="describe_names").value == [first]
     described = bridge_for(samples, "team-workspace").tool_describe({"names": [first, "no_such_tool"]})
     assert [c.value for c in at.code][1:] == [to_wire(described), json.dumps(described, ensure_ascii=False, indent=2)]
-    assert f"1 described · 1 in not_found · 0 in errors" in [c.value for c in at.caption]
+    assert "1 described · 1 in not_found · 0 in errors" in [c.value for c in at.caption]
 
 
 def test_search_json_shows_invisible_characters(samples):
@@ -620,7 +624,8 @@ def test_shipped_hard_cases_markup_is_literal(samples):
     at.text_area(key="search_queries").set_value(name).run()
     description = bridge_for(samples, "hard-cases").deferred_by_name[name].description
     assert "<script>alert(1)</script>" in description and "[click](http://example.com)" in description
-    assert tab(at, "Matches per query").dataframe[0].value["description (clipped)"][0] == description[:500] + ("…" if len(description) > 500 else "")
+    assert literal_tables(tab(at, "Matches per query"))["search_results_1"]["description (clipped)"][0] == \
+        description[:500] + ("…" if len(description) > 500 else "")
     for text in rendered_text(at):
         assert "<script>" not in text and "[click](" not in text
     open_search_tab(at, "Describe")

@@ -25,6 +25,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import charts
 from pages.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
@@ -152,7 +153,7 @@ def test_tuning_goal_selector_and_single_length_metrics():
 # --- Tuning: one setting for several context lengths ----------------------------------------------------
 
 def multi_table(at: AppTest) -> list[dict]:
-    return at.dataframe[0].value.to_dict("records")
+    return literal_tables(at)["tuning_multi_table"].to_dict("records")
 
 
 @needs_samples
@@ -168,10 +169,9 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
-    assert [(r["current form"], r["current listing (tokens)"]) for r in rows] == [
-        (o.listing_form, o.listing_tokens) for o in now]
-    assert [(r["recommended form"], r["recommended listing (tokens)"], r["recommended budget (tokens)"])
-            for r in rows] == [(o.listing_form, o.listing_tokens, o.budget) for o in rec.contexts]
+    assert [r["current: form, listing"] for r in rows] == [f"{o.listing_form}\n{o.listing_tokens:,} tokens" for o in now]
+    assert [(r["recommended: form, listing"], r["recommended budget (tokens)"]) for r in rows] == [
+        (f"{o.listing_form}\n{o.listing_tokens:,} tokens", f"{o.budget:,}") for o in rec.contexts]
     # the default sample lists everything at 200K today; the cheapest "names" setting lowers that: warned
     lowered = [o.context_length for a, o in zip(now, rec.contexts) if FORM_RANK[o.listing_form] > FORM_RANK[a.listing_form]]
     assert lowered, "the sample should show the lowered-form warning"
@@ -206,7 +206,7 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
     assert at.query_params["pct"] == [str(rec.threshold_pct)] or at.query_params["pct"] == str(rec.threshold_pct)
     rows = multi_table(at)
     assert all(r["change"] == "same form" for r in rows)
-    assert [r["current form"] for r in rows] == [o.listing_form for o in rec.contexts]
+    assert [r["current: form, listing"].split("\n")[0] for r in rows] == [o.listing_form for o in rec.contexts]
     assert at.button(key="tuning_apply_multi").disabled  # nothing left to apply
 
 
@@ -246,10 +246,11 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     at.session_state["tuning_grid_open"] = True  # "The grid as a table" is drawn when opened
     at.run()
     # the table under the heatmap (after the multi-length table)
-    table = at.dataframe[1].value
+    table = literal_tables(at)["tuning_grid"]
     assert list(table["form"]) == [p.listing_form for p in grid]
-    assert list(table["budget (tokens)"]) == [p.budget for p in grid]
-    assert list(table["listing (tokens)"]) == [p.listing_tokens for p in grid]
+    assert list(table["budget (tokens)"]) == [f"{p.budget:,}" for p in grid]
+    assert list(table["listing (tokens)"]) == [f"{p.listing_tokens:,}" for p in grid]
+    assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:.1f}" for p in grid]
     # the heatmap itself: one z value (form rank) per cell, rows by threshold_pct
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     heat = spec["data"][0]

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from toolsearch.engine.bridge import Bridge
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import run_cli, write_yaml
+from conftest import literal_tables, run_cli, write_yaml
 from toolsearch.cli import diff as cli_diff
 from toolsearch.analysis.cachediff import Side, compare, first_difference
 from toolsearch.engine.catalog import catalog_from_data
@@ -592,14 +592,21 @@ def test_page_shows_the_engine_diff_and_collapse():
         ("Tool names shown", f"{cmp.reference.names_shown:,}"), ("Listing", f"{cmp.reference.tokens:,} tokens"),
         ("Form", cmp.best.form), ("Groups at names", f"{cmp.best.kept} of {cmp.groups}"),
         ("Tool names shown", f"{cmp.best.names_shown:,}"), ("Listing", f"{cmp.best.tokens:,} tokens")]
-    table = at.dataframe[1].value
+    tables = literal_tables(at)
+    table = tables["cd_collapse_servers"]
     assert dict(zip(table["server"], zip(table["reference"], table["best (what-if)"]))) == {
         s.server: (s.reference, s.best) for s in cmp.servers}
+    # sizes carry their unit in the header (chars4 adds servers up in characters)
+    assert cmp.units == "characters"
+    assert list(table.columns[2:4]) == ["names block (characters)", "summary line (characters)"]
+    assert list(table["names block (characters)"]) == [f"{s.names_units:,}" for s in cmp.servers]
     assert [c.value for c in at.code][2:4] == [cmp.reference.text, cmp.best.text]
-    presets = at.dataframe[2].value
+    presets = tables["cd_collapse_presets"]
     rows = collapse_table(i.planner, DEFAULTS, [8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000, None])
     assert list(presets["best form"]) == [r.best_form for r in rows]
-    assert list(presets["budget (tokens)"]) == [r.budget for r in rows]
+    assert list(presets["budget (tokens)"]) == [f"{r.budget:,}" for r in rows]
+    # B's threshold_pct input uses the sidebar's one-decimal format
+    assert at.number_input(key="cd_pct").proto.format == at.number_input(key="threshold_pct_exact").proto.format == "%.1f"
 
 
 def test_page_naming_change_on_side_b():

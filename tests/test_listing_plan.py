@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import math
-import socket
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ceil4, compact, obj, registration
+from conftest import ceil4, compact, registration
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, Server, Tool
 from toolsearch.engine.config import parse_config

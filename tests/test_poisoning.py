@@ -13,7 +13,7 @@ import pytest
 
 from pathlib import Path
 
-from conftest import run_cli, write_json
+from conftest import literal_tables, run_cli, write_json
 from toolsearch.engine.catalog import catalog_from_data
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.invisible import decode_tags, find_hidden, reveal, reveal_html
@@ -227,10 +227,11 @@ def test_app_pages_show_invisible_characters_as_markers() -> None:
     assert not any(_has_raw_invisible(c.value) for c in at.code)
     at.switch_page("pages/quality.py").run()
     assert not at.exception, at.exception
-    findings = next(df.value for df in at.dataframe if "finding" in df.value.columns)
-    row = findings[findings["field"] == "parameters.properties.a.description"].iloc[0]
-    assert (row["rule"], row["offset"]) == ("hidden-characters", "5")  # blank where a finding has no offset
+    findings = literal_tables(at)["lint_table"]
+    row = findings[findings["where"].str.endswith("\nparameters.properties.a.description @ character 5")].iloc[0]
+    assert row["rule"] == "hidden-characters"  # the field and offset under the wire name; none where there is none
     assert not any(_has_raw_invisible(str(v)) for v in findings["finding"])
+    assert not any(_has_raw_invisible(h.value) for h in at.html)  # markers, never the raw characters
 
 
 def test_lint_cli_finds_payloads_in_additional_properties_instructions_above_and_says_names_are_replaced(tmp_path) -> None:

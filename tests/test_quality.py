@@ -19,7 +19,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli, write_yaml
+from conftest import literal_tables, run_cli, write_yaml
 from pages import common
 from toolsearch.cli import commands as cli, quality as cli_quality
 from toolsearch.engine import constants as C
@@ -626,11 +626,17 @@ def open_quality(catalog: str) -> AppTest:
 
 
 def frame(at: AppTest, first_column: str, second_column: str | None = None) -> pd.DataFrame:
-    for element in at.dataframe:
-        value = element.value
+    """The literal-text table (cells as shown) whose first column is ``first_column``."""
+    for value in literal_tables(at).values():
         if list(value.columns)[:1] == [first_column] and (second_column is None or second_column in value.columns):
             return value
-    raise AssertionError(f"no dataframe starting with {first_column!r}")
+    raise AssertionError(f"no table starting with {first_column!r}")
+
+
+def shown(fraction: float | None) -> str:
+    """A share as the page's table shows it: a percentage with two decimals (the chart's format),
+    an em dash when undefined."""
+    return "—" if fraction is None else f"{fraction:.2%}"
 
 
 def rendered_text(at: AppTest) -> str:
@@ -647,19 +653,27 @@ def test_page_tables_equal_the_engine(samples):
     ins = Inspector(load_source(samples / "team-workspace.yaml"))
     ev = evaluate(ins, load_queries(QUERIES / "team-workspace.yaml"), DEFAULT_VARIANTS, parse_config({}))
     table = frame(at, "variant", "recall@1")
-    assert list(table["variant"]) == list(DEFAULT_VARIANTS)
+    counts = frame(at, "variant", "abstained")
+    assert list(table["variant"]) == list(counts["variant"]) == list(DEFAULT_VARIANTS)
     for column, attr in (("recall@1", "recall_at_1"), ("recall@5", "recall_at_k"), ("recall@limit", "recall_at_limit"),
                          ("MRR", "mrr"), ("abstention", "abstention_rate"), ("query recall@5", "query_recall_at_k"),
                          ("nonsense queries empty", "nonsense_queries_empty"),
                          ("abstention accuracy", "abstention_accuracy")):
-        assert list(table[column]) == [getattr(v.metrics, attr) for v in ev.variants], column
-    assert list(table["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3"]
-    tasks = frame(at, "task", "queries")
-    assert list(tasks.columns) == ["task", *DEFAULT_VARIANTS, "queries", "expected"]
+        shown_column = (table if column in table.columns else counts)[column]
+        assert list(shown_column) == [shown(getattr(v.metrics, attr)) for v in ev.variants], column
+    assert list(counts["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3"]
+    tasks = frame(at, "task", "reference")
+    assert list(tasks.columns) == ["task", *DEFAULT_VARIANTS]
     assert list(tasks["task"]) == [t.id for t in ev.query_file.tasks]
     for v in ev.variants:
         assert list(tasks[v.name]) == [task_cell(t, ev.limit) for t in v.tasks]
-    misses = frame(at, "task", "why")
+    queries = frame(at, "task", "queries")
+    assert list(queries.columns) == ["task", "queries", "expected"]
+    assert list(queries["queries"]) == [" | ".join(t.queries) for t in ev.query_file.tasks]
+    misses = frame(at, "task / query", "why")
+    first = ev.variant("reference").misses[0]
+    assert misses["task / query"][0] == f"{first.task}\n{first.query}"
+    assert misses["cause"][0].startswith(first.cause)
     assert list(misses["why"]) == [m.detail for m in ev.variant("reference").misses]
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert [trace["name"] for trace in chart["data"]] == list(DEFAULT_VARIANTS)
@@ -680,8 +694,8 @@ def test_page_variant_choice_and_miss_variant(samples):
     ins = Inspector(load_source(samples / "japanese.yaml"))
     ev = evaluate(ins, load_queries(QUERIES / "japanese.yaml"), ["reference", "unicode", "unicode+no-gate"])
     table = frame(at, "variant", "recall@1")
-    assert list(table["recall@1"]) == [v.metrics.recall_at_1 for v in ev.variants]
-    assert list(frame(at, "task", "why")["why"]) == [m.detail for m in ev.variant("unicode").misses]
+    assert list(table["recall@1"]) == [shown(v.metrics.recall_at_1) for v in ev.variants]
+    assert list(frame(at, "task / query", "why")["why"]) == [m.detail for m in ev.variant("unicode").misses]
 
 
 def test_page_lint_severity_filter_and_untrusted_text(samples):

@@ -15,7 +15,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import ceil4, compact, obj, run_cli
+from conftest import ceil4, compact, literal_tables, obj, run_cli
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.catalog import catalog_from_data, load_source
@@ -636,12 +636,13 @@ def _page() -> AppTest:
 
 
 def _table(at, column: str):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
+    """The literal-text table (cells as shown) that has ``column``."""
+    return next(t for t in literal_tables(at).values() if column in t.columns)
 
 
 def _expected_rows(results):
-    return [[r.label, r.upfront_tokens, r.task_tokens, r.round_trips, r.cache_breaks, r.tools_upfront,
-             r.callable_upfront] for r in results]
+    return [[r.label, *(f"{n:,}" for n in (r.upfront_tokens, r.task_tokens, r.round_trips, r.cache_breaks,
+                                          r.tools_upfront, r.callable_upfront))] for r in results]
 
 
 def _shown_rows(at):
@@ -665,7 +666,7 @@ def test_page_table_equals_the_engine(router_mode):
     timeline = m.timeline(events)
     shown = _table(at, "step")
     shown = shown[[c for c in shown.columns if c not in ("step", "event")]].values.tolist()
-    assert shown == [[s.prompt_tokens for s in step.states] for step in timeline]
+    assert shown == [[f"{s.prompt_tokens:,}" for s in step.states] for step in timeline]
 
     at.toggle(key="strat_mid").set_value(True).run()
     assert not at.exception
@@ -683,7 +684,7 @@ def test_page_worked_example(router_mode):
     results = m.results(task_from_events(load_events(SEED / "task.yaml")))
     assert _shown_rows(at) == _expected_rows(results)
     rows = {row[0]: row[1:3] for row in _shown_rows(at)}
-    assert rows["All up front"] == [105_000, 109_000] and rows["Skill-linked tools"] == [5_000, 11_000]
+    assert rows["All up front"] == ["105,000", "109,000"] and rows["Skill-linked tools"] == ["5,000", "11,000"]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Difference (all up front − skill-linked)"] == "98,000"
     assert any(c.value.startswith("Task tokens (chars4)") for c in at.caption)  # the unit of the metrics
@@ -712,8 +713,11 @@ def test_page_never_renders_skill_text_as_markup(router_mode, monkeypatch):
         at = _page()
         markup = " ".join(str(e.value) for kind in ("markdown", "caption", "info", "error") for e in getattr(at, kind))
         assert "<script>" not in markup and "<i>evil</i>" not in markup and "**bold**" not in markup
-        skills_table = _table(at, "allowed-tools (pre-approval, not disclosure)")
+        skills_table = _table(at, "description")
         assert skills_table["description"].tolist() == ["<script>alert(1)</script> **bold** [x](https://e.com)"]
+        tables_html = " ".join(h.value for h in at.html)  # escaped: shown as text, never run or rendered
+        assert "<script>" not in tables_html and "<i>evil</i>" not in tables_html
+        assert "&lt;script&gt;alert(" in tables_html and "&lt;/script&gt; **bold** [x](https://e.com)" in tables_html
         specs = " ".join(json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart"))
         assert "<i>evil</i>" not in specs and "&lt;i&gt;evil&lt;/i&gt;" in specs
     finally:

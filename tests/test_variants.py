@@ -16,7 +16,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import run_cli, write_yaml
+from conftest import literal_tables, run_cli, write_yaml
 from toolsearch.analysis import evaluation
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.catalog import load_source, load_text
@@ -361,10 +361,10 @@ def test_page_why_line_and_one_click_explanation():
     at.run()
     panel = at.expander[0]
     assert panel.label == "Full explanation of query 1"
-    cands = next(d.value for d in panel.dataframe if "reason" in d.value.columns)
+    cands = next(t for t in literal_tables(panel).values() if "reason" in t.columns)
     assert list(cands["tool"])[:3] == ["mcp__slack__slack_update_message", "mcp__grafana__update_dashboard",
                                        "mcp__slack__slack_schedule_message"]
-    assert list(cands["excluded by"])[:3] == ["", "", "gate"]
+    assert list(cands["admitted"])[:3] == ["yes", "yes", "no: gate"]
     assert {m.label: m.value for m in panel.metric}["Gate term"] == "send"
     assert "Nothing found: the query has no ASCII word" in at.expander[1].text[1].value
 
@@ -384,7 +384,7 @@ def test_page_variant_picker_labels_what_ifs():
     ins = Inspector(load_source(SAMPLES / "team-workspace.yaml"))
     expected = ins.bridge(parse_config({}), variant_options("agent")).tool_search({"queries": ["send a slack message"]})
     assert at.tabs[2].code[0].value == to_wire(expected)
-    table = next(d.value for d in at.tabs[1].dataframe if "description (clipped)" in d.value.columns)
+    table = next(t for t in literal_tables(at.tabs[1]).values() if "description (clipped)" in t.columns)
     assert list(table["tool"]) == ["mcp__slack__slack_update_message", "mcp__slack__slack_schedule_message",
                                    "mcp__slack__slack_get_thread_replies", "mcp__slack__slack_search_messages",
                                    "mcp__slack__slack_post_message"]

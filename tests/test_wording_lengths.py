@@ -15,7 +15,6 @@ import pytest
 from conftest import registration
 from toolsearch.engine.bridge import Bridge
 from toolsearch.engine.config import parse_config
-from toolsearch.engine.listing import choose_listing
 from toolsearch.engine.plan import Planner, bridge_definitions, tool_search_description
 from toolsearch.engine.profile import default_profile
 from toolsearch.engine.registration import make_tool

@@ -60,7 +60,7 @@ over CJK runs plus Unicode words elsewhere (see :func:`toolsearch.engine.search.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 

@@ -5,9 +5,9 @@ The CLI and the app both go through :class:`Inspector`, so they agree by constru
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from .bridge import Bridge
 from .catalog import Catalog, load_sources

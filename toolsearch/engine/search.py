@@ -13,7 +13,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import snowballstemmer
 from rank_bm25 import BM25Okapi

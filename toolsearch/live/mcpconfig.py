@@ -503,7 +503,7 @@ def _parse(text: str, origin: str) -> Any:
         return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
     except RecursionError:
         raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
-    except yaml.YAMLError as exc:
+    except yaml.YAMLError:
         if _YAML_LOADER is not yaml.SafeLoader and len(text) <= _LOCATE_ERRORS_MAX_CHARS:
             try:  # the pure-Python parser places errors better (libyaml often says "next line")
                 yaml.safe_load(text)

@@ -1,0 +1,194 @@
+"""Literal-text tables: every cell readable in full at any page width, no hovering.
+
+``st.dataframe`` draws on a canvas and cuts a cell at its column width; ``st.table`` renders its
+cells as Markdown. :func:`literal_table` renders a plain HTML table through ``st.html`` instead:
+every value is HTML-escaped (so catalog text is shown literally, never as Markdown or HTML) and
+passed through :func:`pages.common.visible` (invisible characters shown as markers); prose wraps,
+long names break anywhere rather than widen the table, and numbers are never wrapped or cut.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import numbers
+import re
+from typing import Any, Callable, Mapping
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from pages import common
+
+#: Above this many rows a table scrolls vertically inside a box of this height (px); the header
+#: stays in view. Nothing ever scrolls or is cut sideways.
+SCROLL_ROWS = 15
+SCROLL_HEIGHT = 560
+#: Above this many rows, one page of rows at a time (a page picker under the table).
+PAGE_ROWS = 200
+
+_STYLE = """<style>
+.ts-table{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;overflow-x:auto;overflow-y:auto}
+.ts-table table{border-collapse:collapse;width:100%;font-size:.875rem;line-height:1.35}
+.ts-table th,.ts-table td{border-bottom:1px solid rgba(49,51,63,.1);border-right:1px solid rgba(49,51,63,.1);
+  padding:.3rem .4rem;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
+.ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1}
+.ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
+.ts-table td.c,.ts-table .nb{white-space:nowrap;overflow-wrap:normal}
+</style>"""
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
+    """A cell's text: ``None``/NaN → ``—``, integers with thousands separators (``29,700``),
+    booleans as ``yes``/``no``, strings with invisible characters shown as markers."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    if value is pd.NA:
+        return "—"
+    if fmt is not None and not isinstance(value, str):
+        return fmt(value) if callable(fmt) else fmt.format(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}"
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return f"{value:,.0f}" if value.is_integer() else f"{value:,.3f}"
+    return str(common.visible(str(value)))
+
+
+#: A column is at least as wide as its longest word, up to this many characters (longer words
+#: break); a prose column (long cells) at least this wide, so it never shrinks to a sliver.
+WORD_CH = 12
+PROSE_CH = 12
+#: Letters are wider than the digit zero that defines the ``ch`` unit.
+CH_PER_CHARACTER = 1.2
+
+
+def _min_ch(header: str, cells: list[str]) -> float:
+    """The minimum width of a column in ``ch``: its longest word (header included), capped at
+    :data:`WORD_CH` characters; at least :data:`PROSE_CH` for prose (cells of 40 or more
+    characters)."""
+    # A line may break at a space and after a hyphen or slash, so those end a word here too.
+    words = [len(w) for text in (header, *cells) for w in re.split(r"[\s]+|(?<=[-/])", text) if w]
+    width = min(max(words, default=1), WORD_CH)
+    if any(len(text) >= 40 for text in cells):
+        width = max(width, PROSE_CH)
+    return round(max(width, 2) * CH_PER_CHARACTER, 1)
+
+
+_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+def _keep_numbers(text: str) -> str:
+    """``text`` HTML-escaped, every number in it (``1,000,000``, ``0.5``) kept on one line."""
+    return _NUMBER.sub(lambda m: f'<span class="nb">{m.group(0)}</span>', html.escape(text, quote=False))
+
+
+#: The text width of a table at a 1024-px window with the sidebar open, in ``ch`` of the table
+#: font (about 480 px: the main column, less an expander's and a bordered card's padding), and
+#: the padding and border of one cell.
+NARROW_CH = 62
+CELL_PADDING_CH = 2
+
+
+def _fit(minimums: list[float]) -> list[float]:
+    """The columns' minimum widths, scaled down together when their sum (with the cells' padding)
+    would not fit :data:`NARROW_CH`: the table must never be wider than the page; words then
+    break rather than the table overflowing."""
+    room = NARROW_CH - CELL_PADDING_CH * len(minimums)
+    total = sum(minimums)
+    if total <= room or total <= 0:
+        return minimums
+    scale = max(room, 0) / total
+    return [round(m * scale, 1) for m in minimums]
+
+
+def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
+               formats: Mapping[str, str | Callable[[Any], str]] | None = None,
+               styles: Mapping[str, Callable[[Any], str]] | None = None,
+               nowrap: tuple[str, ...] = (), height: int | None = None,
+               cell_css: Callable[[Mapping[str, Any], str], str] | None = None) -> str:
+    """The HTML of one literal table.
+
+    Args:
+        rows: one mapping per row (column → value); values are escaped, never interpreted.
+        key: identifies the table (``data-table`` attribute; tests and the browser find it by it).
+        columns: the column order (default: the first row's keys).
+        formats: per-column format string (``"{:.3f}"``) or function for non-string values.
+        styles: per-column function value → CSS declarations for that cell (e.g. a state color).
+        nowrap: text columns kept on one line (short codes such as a state name).
+        height: a fixed maximum height in px (vertical scroll, sticky header); ``None`` = all rows.
+        cell_css: (row, column) → CSS declarations, for styles that depend on more than the value.
+
+    Returns:
+        ``<style>`` plus ``<div class="ts-table" data-table=KEY><table>…</table></div>``. Number
+        cells have class ``n`` (right-aligned, never wrapped).
+    """
+    formats = formats or {}
+    styles = styles or {}
+    columns = list(columns if columns is not None else (rows[0].keys() if rows else []))
+    texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
+    # The minimum width sits on a block inside the header cell: browsers ignore min-width on the
+    # cells of an auto-layout table, but not the min-content width of what a cell holds.
+    minimums = _fit([_min_ch(c, [t[i] for t in texts]) for i, c in enumerate(columns)])
+    head = "".join(f'<th><div style="min-width:{m}ch">{html.escape(str(c))}</div></th>'
+                   for c, m in zip(columns, minimums))
+    body = []
+    for row, row_texts in zip(rows, texts):
+        cells = []
+        for column, text in zip(columns, row_texts):
+            value = row.get(column)
+            classes = "n" if _is_number(value) else ("c" if column in nowrap else "")
+            css = styles[column](value) if column in styles else ""
+            if cell_css is not None:
+                css = ";".join(part for part in (css, cell_css(row, column)) if part)
+            attrs = (f' class="{classes}"' if classes else "") + (f' style="{html.escape(css)}"' if css else "")
+            content = html.escape(text, quote=False) if classes == "n" else _keep_numbers(text)
+            cells.append(f"<td{attrs}>{content}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    box = f' style="max-height:{int(height)}px"' if height else ""
+    return (f'{_STYLE}<div class="ts-table" data-table="{html.escape(key)}"{box}><table>'
+            f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
+
+
+def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
+                  formats: Mapping[str, str | Callable[[Any], str]] | None = None,
+                  styles: Mapping[str, Callable[[Any], str]] | None = None,
+                  nowrap: tuple[str, ...] = (), height: int | None = None, container: Any = None,
+                  cell_css: Callable[[Mapping[str, Any], str], str] | None = None) -> None:
+    """Show ``data`` (a DataFrame or a list of row mappings) as a literal-text table.
+
+    Every cell is shown in full (prose wraps, numbers never do); up to :data:`SCROLL_ROWS` rows the
+    table is as tall as its content, above that it scrolls vertically in a box of
+    :data:`SCROLL_HEIGHT` px, and above :data:`PAGE_ROWS` rows a page picker (session key
+    ``<key>_page``) shows one page at a time. ``container``: where to draw (default ``st``). See
+    :func:`table_html` for the other arguments.
+    """
+    target = container if container is not None else st
+    rows: list[Mapping[str, Any]]
+    if hasattr(data, "to_dict"):
+        if columns is None:
+            columns = [str(c) for c in data.columns]
+        rows = [dict(zip(columns, values)) for values in data.itertuples(index=False, name=None)]
+    else:
+        rows = list(data)
+    shown = rows
+    if len(rows) > PAGE_ROWS:
+        pages = -(-len(rows) // PAGE_ROWS)
+        page = int(target.number_input(f"Page (of {pages:,}; {PAGE_ROWS} rows a page)", min_value=1,
+                                       max_value=pages, value=1, step=1, key=f"{key}_page"))
+        start = (page - 1) * PAGE_ROWS
+        shown = rows[start:start + PAGE_ROWS]
+        target.caption(f"Rows {start + 1:,}–{start + len(shown):,} of {len(rows):,}.")
+    if height is None and len(shown) > SCROLL_ROWS:
+        height = SCROLL_HEIGHT
+    target.html(table_html(shown, key=key, columns=columns, formats=formats, styles=styles, nowrap=nowrap,
+                           height=height, cell_css=cell_css))

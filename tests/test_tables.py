@@ -1,0 +1,70 @@
+"""Literal-text tables (pages/tables.py): catalog text stays literal, invisible characters show,
+numbers are grouped and never wrapped, and the AppTest reader gives back the text as shown."""
+
+from __future__ import annotations
+
+import math
+import re
+from types import SimpleNamespace
+
+import pandas as pd
+
+from conftest import literal_tables
+from pages.tables import cell_text, table_html
+
+HOSTILE = "<script>alert(1)</script> **bold** [x](https://e.com) $x$ :red[y] a\u200bb"
+
+
+def test_cells_are_escaped_and_invisible_characters_marked():
+    body = table_html([{"tool": HOSTILE, "tokens": 29_700}], key="t")
+    assert "<script>" not in body and "&lt;script&gt;alert(" in body and "&lt;/script&gt;" in body
+    assert "**bold** [x](https://e.com) $x$ :red[y]" in body  # no markdown: st.html never renders it
+    assert "a⟨U+" in body and "\u200b" not in body
+    assert '<td class="n">29,700</td>' in body  # numbers: grouped, right-aligned, never wrapped
+
+
+def test_numbers_inside_text_are_kept_on_one_line():
+    body = table_html([{"context length": "1,000,000 tokens", "change": "1,473 → 1,512", "q": "it's 5"}], key="t")
+    assert '<td><span class="nb">1,000,000</span> tokens</td>' in body
+    assert '<span class="nb">1,473</span> → <span class="nb">1,512</span>' in body
+    assert "it's <span" in body  # quotes need no escaping in cell text (no entity digits to wrap)
+    assert 'data-table="t"' in body
+
+
+def test_cell_text_formats():
+    assert [cell_text(v) for v in (None, math.nan, pd.NA, True, False, 1234567, 2.5, 3.0, math.inf)] == [
+        "—", "—", "—", "yes", "no", "1,234,567", "2.500", "3", "Infinity"]
+    assert cell_text(0.53333, "{:.3f}") == "0.533"
+    assert cell_text("x", "{:.3f}") == "x"  # formats apply to numbers only
+    assert cell_text(pd.Series([7], dtype="int64")[0]) == "7"  # numpy integers and booleans too
+    assert cell_text(pd.Series([True])[0]) == "yes"
+
+
+def test_styles_nowrap_and_minimum_widths():
+    body = table_html([{"state": "names", "why": "w " * 30, "name": "mcp__github__create_issue"}], key="s",
+                      styles={"state": lambda v: "background-color: #123456"}, nowrap=("state",),
+                      cell_css=lambda row, column: "font-weight:700" if column == "why" else "")
+    assert '<td class="c" style="background-color: #123456">names</td>' in body
+    assert '<td style="font-weight:700">' in body
+    # longest word capped at 12 characters, prose at least 12, × 1.2 ch per character
+    assert '<th><div style="min-width:6.0ch">state</div></th>' in body
+    assert '<div style="min-width:14.4ch">why</div>' in body and '<div style="min-width:14.4ch">name</div>' in body
+
+
+def test_reader_gives_back_the_text_as_shown():
+    rows = [{"tool": HOSTILE, "n": 1_000}, {"tool": "two\nlines", "n": None}]
+    element = SimpleNamespace(value=table_html(rows, key="k"))
+    table = literal_tables(SimpleNamespace(html=[element]))["k"]
+    assert list(table.columns) == ["tool", "n"]
+    assert table.to_dict("records") == [{"tool": HOSTILE.replace("\u200b", "⟨U+200B⟩"), "n": "1,000"},
+                                        {"tool": "two\nlines", "n": "—"}]
+
+
+def test_minimum_widths_scale_down_to_fit_a_narrow_page():
+    from pages.tables import CELL_PADDING_CH, NARROW_CH
+
+    columns = {f"column-with-a-long-name-{i}": "x" * 12 for i in range(9)}
+    body = table_html([columns], key="wide")
+    widths = [float(w) for w in re.findall(r'min-width:([\d.]+)ch', body)]
+    assert len(widths) == 9 and sum(widths) <= NARROW_CH - CELL_PADDING_CH * 9 + 0.5
+    assert len(set(widths)) == 1 and widths[0] < 12 * 1.2  # scaled together
