@@ -795,13 +795,15 @@ def steps_table(plan: Plan) -> None:
     def bold(row: Any) -> list[str]:
         return ["font-weight: 700; background-color: #F0F0F0" if row.name == sent else ""] * len(row)
 
-    styled = style_states(table).apply(bold, axis=1)
     if len(table) <= STATIC_TABLE_ROWS:
-        st.table(styled, hide_index=True)
+        from pages.tables import literal_table
+
+        literal_table(table, key="steps_table", styles=STATE_STYLES,
+                      cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
     else:  # hundreds of servers: a scrolling table, scrolled to nothing but labelled
         st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
                    f"{counted(len(table), 'step')}; none fits.")
-        st.dataframe(styled, hide_index=True, width="stretch")
+        st.dataframe(style_states(table).apply(bold, axis=1), hide_index=True, width="stretch")
 
 
 def server_table(plan: Plan) -> list[dict[str, Any]]:
@@ -822,6 +824,17 @@ def _down_live_servers() -> list[dict[str, Any]]:
     return [{"server": visible(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
              "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
              "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
+
+
+def _state_css(value: Any) -> str:
+    """CSS for a state cell: the state's color with black or white text (AA contrast)."""
+    return palette.cell_style(STATE_COLORS.get(value))
+
+
+#: ``styles`` for :func:`pages.tables.literal_table`: state cells in the state colors.
+STATE_STYLES = {"state": _state_css}
+#: The sent step of the degradation table.
+SENT_STEP_CSS = "font-weight:700;background-color:#F0F0F0"
 
 
 def style_states(df, columns: tuple[str, ...] = ("state",)):
@@ -874,11 +887,14 @@ def number_columns(df) -> dict[str, Any]:
 STATIC_TABLE_ROWS = 40
 
 
-def static_or_scrolling(table) -> None:
-    """A table with state colors and thousands separators: static (every cell in full) up to
-    :data:`STATIC_TABLE_ROWS` rows, else an interactive dataframe."""
+def static_or_scrolling(table, key: str = "table") -> None:
+    """A table with state colors and thousands separators: a literal-text table (every cell in
+    full, catalog text never read as Markdown) up to :data:`STATIC_TABLE_ROWS` rows, else an
+    interactive dataframe. ``key`` names the literal table (its ``data-table`` attribute)."""
     if len(table) <= STATIC_TABLE_ROWS:
-        st.table(style_states(table), hide_index=True)
+        from pages.tables import literal_table
+
+        literal_table(table, key=key, styles=STATE_STYLES)
     else:
         st.dataframe(style_states(table), hide_index=True, width="stretch", column_config=number_columns(table))
 
@@ -902,7 +918,9 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
     elif len(table) <= STATIC_TABLE_ROWS:
         # The reasons are prose: below the table, one line per reason with its servers, so that
         # neither they nor the numbers are cut at any width.
-        st.table(style_states(table.drop(columns="why")), hide_index=True)
+        from pages.tables import literal_table
+
+        literal_table(table.drop(columns="why"), key=key or "server_table", styles=STATE_STYLES)
         why: dict[str, list[str]] = {}  # from the rows: live servers that failed have a reason too
         for server, reason in zip(table["server"], table["why"]):
             why.setdefault(reason, []).append(server)

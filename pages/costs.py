@@ -63,7 +63,7 @@ if common.require_catalog(v):
         st.plotly_chart(common.figure(v, "listing_budget", lambda: charts.listing_budget_figure(v.planning_plan)),
                         key="costs_listing_budget", width="stretch")
         st.markdown("**Key: the bar's segments, left to right**")
-        common.static_or_scrolling(pd.DataFrame(charts.listing_key_rows(v.planning_plan)))
+        common.static_or_scrolling(pd.DataFrame(charts.listing_key_rows(v.planning_plan)), key="costs_listing_key")
 
     st.subheader("Per-server costs")
     if plan.deferred_count == 0:
@@ -101,7 +101,7 @@ if common.require_catalog(v):
                                     on_change="rerun")
             if table_box.open:  # drawn only when open
                 with table_box:
-                    common.static_or_scrolling(table)
+                    common.static_or_scrolling(table, key="costs_collapse_order")
 
     st.subheader(f"Costliest tools (top {TOP_TOOLS})")
     tools = ins.registration.tools

@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from pages.tables import literal_table
 from pages import common, signals
 from toolsearch.analysis.wording import counted
 
@@ -76,7 +77,7 @@ if common.require_catalog(v):
             other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
         sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
                       "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
-    st.table(common.style_states(pd.DataFrame(sizes)), hide_index=True)
+    literal_table(sizes, key="overview_sizes")
 
     for note in plan.notes:
         st.warning(note)

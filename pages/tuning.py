@@ -3,7 +3,6 @@ reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; 
 
 import argparse
 
-import pandas as pd
 import streamlit as st
 
 from pages import charts, common, signals
@@ -249,14 +248,14 @@ if common.require_catalog(v):
             return "never (cap or threshold_pct too small)"
         return f"{rec.context_length_from:,} tokens"
 
-    st.table(pd.DataFrame([{
+    literal_table([{
         "goal": GOAL_WORDS[goal],
         "smallest budget (tokens)": f"{rec.budget:,}" if rec.budget is not None else "not reachable",
         f"threshold_pct at {ctx_text(ctx)}": pct_cell(rec),
         "listing_max_tokens ≥ (tokens)": f"{rec.listing_max_tokens:,}" if rec.listing_max_tokens else "—",
         "from context length (current pct and cap)": from_cell(rec),
         "met now": "yes" if rec.met else "no",
-    } for goal, rec in recs.items()]).set_index("goal"))
+    } for goal, rec in recs.items()], key="tuning_goals")
 
     goal = st.selectbox("Goal", [g for g, _ in GOALS], index=1, key="tuning_goal",
                         format_func=lambda g: GOAL_WORDS[g])

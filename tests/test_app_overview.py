@@ -72,7 +72,7 @@ def test_context_length_changes_form_and_states():
     plan = _engine("team-workspace", 32_000)
     assert plan.listing_form != _engine("team-workspace", 200_000).listing_form
     assert f"Form: {plan.listing_form}" in _markdown(at)
-    table = at.table[1].value  # the per-server table (after the steps table)
+    table = literal_tables(at)["server_table"]  # the per-server table
     shown = dict(zip(table["server"], table["state"]))
     assert shown == {s.name: s.state for s in plan.servers}
     # Why each server has its state: one line per reason under the table, naming its servers.

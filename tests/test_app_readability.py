@@ -251,9 +251,8 @@ def test_listing_bar_segments_are_labeled_or_keyed(query):
     fig = figures(at)[0]
     assert fig["layout"]["uniformtext"] == {"minsize": 12, "mode": "hide"}  # hidden, never shrunk
     bars = [t for t in fig["data"] if t["type"] == "bar"]
-    key = [t for t in at.table if "segment" in t.value.columns]
-    assert len(key) == 1
-    rows = key[0].value
+    rows = literal_tables(at)["costs_listing_key"]
+    assert "segment" in rows.columns
     assert len(rows) == len(bars)
     axis_max = fig["layout"]["xaxis"]["range"][1]
     unlabeled = 0

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.profile import default_profile
@@ -63,8 +64,7 @@ def test_editor_defines_and_selects_a_scope_and_overview_plans_for_it():
     assert _metric(at, "Deferred tools") == f"{plan.deferred_count:,}"
     assert _metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,}"  # the unit is in the heading
     assert _metric(at, "All schemas up front") == f"{plan.eager_tokens:,}"
-    frames = [getattr(df.value, "data", df.value) for df in [*at.table, *at.dataframe]]  # Styler → frame
-    table = next(f for f in frames if "server" in f.columns)
+    table = literal_tables(at)["server_table"]
     assert list(table["server"]) == ["linear", "slack"]
     assert at.query_params["scope"] == "support=slack,linear;exclude=*delete*"
 

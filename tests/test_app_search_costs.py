@@ -534,11 +534,11 @@ def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_ch
 
     ranked = sorted((s for s in plan.servers if s.collapse_rank is not None), key=lambda s: s.collapse_rank)
     assert [s.label for s in ranked] == list(plan.collapse_order)
-    table = next(d.value for d in [*at.table, *at.dataframe] if "names block (tokens)" in d.value.columns)
-    assert list(table["collapse #"]) == [s.collapse_rank for s in ranked]
+    table = literal_tables(at)["costs_collapse_order"]
+    assert list(table["collapse #"]) == [f"{s.collapse_rank:,}" for s in ranked]
     assert list(table["server"]) == [s.name for s in ranked]
-    assert list(table["names block (tokens)"]) == [s.names_tokens for s in ranked]
-    assert list(table["summary line (tokens)"]) == [s.summary_tokens for s in ranked]
+    assert list(table["names block (tokens)"]) == [f"{s.names_tokens:,}" for s in ranked]
+    assert list(table["summary line (tokens)"]) == [f"{s.summary_tokens:,}" for s in ranked]
     assert list(table["state"]) == [s.state for s in ranked]
     collapse_bars = [t for t in figures[1]["data"] if t["type"] == "bar"]
     shown = {y: x for t in collapse_bars for y, x in zip(t["y"], t["x"])}

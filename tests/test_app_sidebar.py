@@ -14,6 +14,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import common, palette
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -185,3 +186,30 @@ def test_offline_assets_and_running_indicator():
     source = (ROOT / "app.py").read_text()
     assert 'page_icon=str(Path(__file__).parent / "pages" / "favicon.png")' in source
     assert (ROOT / "pages" / "favicon.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+MARKDOWN_NAME = "**bold** ![img](http://example.invalid/x.png)"
+MARKDOWN_SERVER = {"name": "Markdown names", "servers": [{"name": MARKDOWN_NAME, "tools": [
+    {"name": f"tool_{i}", "description": f"Tool number {i} of a server whose name is Markdown.",
+     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}} for i in range(3)]}]}
+
+
+@pytest.mark.parametrize("page", ["app.py", "pages/costs.py", "pages/model_view.py"])
+def test_a_server_name_with_markdown_is_shown_literally_in_every_table(page):
+    """Server names are catalog text: a table must show them as written, never render them (an
+    image in Markdown would make the browser fetch from another host)."""
+    at = app()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    upload(at, [("md.yaml", yaml.safe_dump(MARKDOWN_SERVER).encode())])
+    at.run()
+    if page != "app.py":
+        at.switch_page(page).run()
+        if page == "pages/model_view.py":
+            at.run()
+    assert not at.exception, at.exception
+    assert not at.table  # st.table renders its cells as Markdown
+    shown = [cell for table in literal_tables(at).values() if "server" in table.columns for cell in table["server"]]
+    if page != "pages/model_view.py" or shown:
+        assert MARKDOWN_NAME in shown
+    rendered = "\n".join(m.value for m in [*at.markdown, *at.caption])
+    assert "![img](http://example.invalid" not in rendered  # escaped wherever Markdown is used

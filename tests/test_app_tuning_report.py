@@ -76,7 +76,7 @@ def metric(at: AppTest, label_start: str) -> str:
 
 
 def goals_table(at: AppTest) -> dict[str, dict[str, str]]:
-    return at.table[0].value.to_dict("index")
+    return literal_tables(at)["tuning_goals"].set_index("goal").to_dict("index")
 
 
 def expected_goal_row(rec, context_length) -> dict[str, str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import literal_tables
 from toolsearch.engine import constants as C
 from toolsearch.live.guard import check_client, is_loopback_host, launch_token, token_matches
 
@@ -254,12 +255,11 @@ def test_connect_shows_the_exact_launch_and_starts_only_on_start_with_the_token(
     overview.selectbox(key="catalog").set_value("Live servers").run()
     assert not overview.exception, overview.exception
     # a Styler keeps its frame in .data; small tables are static, their reasons listed below them
-    frames = [getattr(df.value, "data", df.value) for df in [*overview.table, *overview.dataframe]]
-    table = next(f for f in frames if "state" in f.columns and "server" in f.columns).set_index("server")
-    assert table.loc["touch", "state"] == "failed" and table.loc["touch", "tools"] == 0
+    table = literal_tables(overview)["server_table"].set_index("server")
+    assert table.loc["touch", "state"] == "failed" and table.loc["touch", "tools"] == "0"
     reasons = [m.value for m in overview.markdown if "the server process exited or closed its output before answering" in m.value]
     assert len(reasons) == 1 and reasons[0].count("touch") == 1
-    assert table.loc["local", "tools"] == 7
+    assert table.loc["local", "tools"] == "7"
 
 
 def test_an_uploaded_config_opens_no_env_file_for_a_browser_elsewhere(tmp_path) -> None:
@@ -360,7 +360,7 @@ def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> Non
     shown = "\n".join(str(o.options) for o in [*at.selectbox, *at.multiselect])  # the form's choices
     assert "SECRET-app" not in shown and "\x1b" not in shown
     shown = "\n".join([*(c.value for c in at.code), *(t.value for t in at.text), *(m.value for m in at.markdown),
-                       *(str(df.value.to_dict()) for df in at.dataframe),
+                       *(str(df.value.to_dict()) for df in at.dataframe), *(h.value for h in at.html),
                        *(str(x.value) for x in [*at.warning, *at.error, *at.success, *at.info])])
     assert "SECRET-app" not in shown
     assert "\x1b" not in shown and "\x07" not in shown
