@@ -566,11 +566,21 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
     # Cell labels as a text trace: a heatmap's text takes one color for every cell, and plotly's
     # automatic choice puts white on green and pink (about 3:1). Here each label is black or white,
     # whichever reaches WCAG AA (4.5:1) on its cell's fill.
-    # Each label at its cell's center (rows on a log axis: the geometric mean of the row's edges).
+    # One label per run of equal cells in a row, at the run's center (rows on a log axis: the
+    # geometric mean of the row's edges): the same information as a label per cell, with a fraction
+    # of the text for the browser to lay out on every slider move.
     ye = _log_edges(ys)
-    labels = [(j, (ye[i] * ye[i + 1]) ** 0.5, text[i][j],
-               palette.text_on(STATE_COLORS[text[i][j]]))
-              for i in range(len(ys)) for j in range(len(contexts)) if text[i][j]]
+    labels = []
+    for i in range(len(ys)):
+        j = 0
+        while j < len(contexts):
+            end = j
+            while end + 1 < len(contexts) and text[i][end + 1] == text[i][j]:
+                end += 1
+            if text[i][j]:
+                labels.append(((j + end) / 2, (ye[i] * ye[i + 1]) ** 0.5, text[i][j],
+                               palette.text_on(STATE_COLORS[text[i][j]])))
+            j = end + 1
     fig.add_trace(go.Scatter(
         x=[c for c, _, _, _ in labels], y=[y for _, y, _, _ in labels], mode="text", showlegend=False,
         text=[t for _, _, t, _ in labels], textposition="middle center", hoverinfo="skip", name="cell labels",

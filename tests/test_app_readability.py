@@ -60,8 +60,9 @@ def inspector(name: str = "team-workspace") -> Inspector:
 # --- 1. heat maps: every cell's text reaches AA on its fill -------------------------------------------
 
 def check_heatmap_text(figure: dict) -> set[str]:
-    """Every filled cell carries its form's name in a color reaching 4.5:1 on the cell's fill (taken
-    from the heat map's own colorscale and z); returns the text colors used."""
+    """Every run of equal filled cells in a row carries its form's name once, at the run's center,
+    in a color reaching 4.5:1 on the fill (taken from the heat map's own colorscale and z); returns
+    the text colors used."""
     heat = figure["data"][0]
     assert heat["type"] == "heatmap" and "texttemplate" not in heat  # no single-color cell text
     labels = [t for t in figure["data"] if t.get("mode") == "text"]
@@ -72,20 +73,23 @@ def check_heatmap_text(figure: dict) -> set[str]:
     columns, edges_y = heat["x"], heat["y"]
     assert columns == list(range(len(columns)))  # evenly spaced columns: close lengths do not crowd
     used = set()
-    cells = 0
+    runs = 0
     for i, row in enumerate(heat["z"]):
-        for j, z in enumerate(row):
-            if z is None:
-                continue
-            cells += 1
-            # the label sits inside its cell
-            (x, y), = [(x, y) for (x, y) in at_point if x == j and edges_y[i] < y < edges_y[i + 1]]
-            text, color = at_point[(x, y)]
-            fill = heat["colorscale"][2 * z][1]  # two stops per form: [i/n, c], [(i+1)/n, c]
-            assert text == FORMS[z]
-            assert contrast_ratio(color, fill) >= 4.5, (text, color, fill)
-            used.add(color)
-    assert cells == len(at_point)
+        j = 0
+        while j < len(row):  # each run of equal cells in a row carries one label, at its center
+            end = j
+            while end + 1 < len(row) and row[end + 1] == row[j]:
+                end += 1
+            if row[j] is not None:
+                runs += 1
+                (x, y), = [(x, y) for (x, y) in at_point if x == (j + end) / 2 and edges_y[i] < y < edges_y[i + 1]]
+                text, color = at_point[(x, y)]
+                fill = heat["colorscale"][2 * row[j]][1]  # two stops per form: [i/n, c], [(i+1)/n, c]
+                assert text == FORMS[row[j]]
+                assert contrast_ratio(color, fill) >= 4.5, (text, color, fill)
+                used.add(color)
+            j = end + 1
+    assert runs == len(at_point)
     return used
 
 
