@@ -250,7 +250,9 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
     when ``None``; the defer set and ``search_default_limit`` matter). With ``baseline`` (a saved
     snapshot of the same servers), changed tools are ``rug-pull`` findings. ``progress``, when
     given, is called now and then with the share done (0–1) and a line saying what runs (the
-    reachability probes are most of the time on a large catalog).
+    reachability probes are most of the time on a large catalog). ``_straightforward`` (for
+    tests) answers every probe with its own ``index.search`` and runs every text check on every
+    string: the same findings, without the batched and pre-filtered fast paths.
 
     Returns:
         A :class:`LintReport`; the rules are described in the module docstring.
@@ -452,7 +454,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             "Keep tool search enabled (enabled: auto or on) for these providers.")
 
     # --- poisoning, SDK acceptance, empty servers, changes since a baseline ----------------------
-    for finding in poisoning(catalog, naming, registered):
+    for finding in poisoning(catalog, naming, registered, _straightforward=_straightforward):
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
@@ -779,9 +781,12 @@ def _instruction_hits(text: str) -> list[tuple[int, str]]:
     return hits
 
 
-def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None) -> list[Finding]:
+def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None, *,
+              _straightforward: bool = False) -> list[Finding]:
     """``hidden-characters``, ``model-instructions`` and ``shadowing`` findings (see the module
-    docstring) over every string the model sees (:func:`model_strings`)."""
+    docstring) over every string the model sees (:func:`model_strings`). ``_straightforward``
+    (for tests) runs every check on every string instead of only where :func:`_flagged` says a
+    check can fire."""
     registered = registered or {}
     findings: list[Finding] = []
     # name -> [(server, tool)] for every wire name and every distinctive raw name (one lookup per
@@ -807,7 +812,10 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             entries.append((server, tool, wire, model_strings(tool)))
     texts = [text for *_, strings in entries for _, text in strings]
     fields = [field for *_, strings in entries for field, _ in strings]
-    instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
+    if _straightforward:
+        instructions = shadows = set(range(len(texts)))
+    else:
+        instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
     at = 0
     for server, tool, wire, strings in entries:
 
@@ -858,39 +866,111 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 _JOIN = "\n<.\n"
 
 
-def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
-    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
-    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: found
-    by scanning the texts joined by :data:`_JOIN` once per pattern, a superset of where the
-    per-text checks fire."""
-    import bisect  # noqa: PLC0415
+#: Words every match of a check contains, as groups: a text can match only if, for each group,
+#: it holds one of the group's words (lowercased; see :func:`_lowered`). Each pattern's
+#: alternatives are listed beside it; no word holds whitespace or a newline.
+_ANCHORS: dict[Any, tuple[tuple[str, ...], ...]] = {
+    # "<" of the tag markers, "[" of [INST] and [SYSTEM]
+    _MARKER: (("<", "["),),
+    # every alternative starts with one of the four verbs
+    _IGNORE_PREVIOUS: (("ignore", "disregard", "forget", "override"),),
+    # every phrase names the user; "do not" / "don't" / "never" / "without", or
+    # "keep" / "hide" / "conceal" / "withhold"
+    _SECRECY: (("user",), ("not", "don", "never", "without", "keep", "hide", "conceal", "withhold")),
+    # every alternative holds a sensitive thing (_SENSITIVE, alternative by alternative) and a
+    # read verb (_READ_VERBS, "look up") or a pass verb (_PASS_VERBS)
+    _EXFILTRATE: ((".ssh", ".aws", ".gnupg", ".netrc", ".npmrc", ".pypirc", "config", "id_rsa", "id_ed25519",
+                   "id_ecdsa", ".env", "/etc/passwd", "/etc/shadow", "mcp.json", "credentials", "private key",
+                   "private_key", "apikey", "api key", "api_key", "api-key", "secret", "password", "access token",
+                   "access_token"),
+                  ("read", "cat", "open", "load", "fetch", "grab", "collect", "copy", "look", "pass", "send", "put",
+                   "include", "provide", "attach", "add", "paste", "append", "forward", "upload")),
+    # "when(ever)" / "before" / "after" / "instead of" ... tools or servers; "all / any / every
+    # other" tools or servers
+    _OTHER_TOOLS: (("tool", "server"), ("when", "before", "after", "instead", "other")),
+}
+#: The non-ASCII characters the case-insensitive patterns match to an ASCII letter (İ ı → i,
+#: ſ → s, K → k): replaced before lowercasing, so every match's letters are ASCII lowercase.
+_ASCII_FOLD = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
 
-    starts = []
-    position = 0
+
+def _lowered(texts: list[str]) -> tuple[str, list[int]] | None:
+    """``(the texts joined by newlines, folded by :data:`_ASCII_FOLD` and lowercased, the start
+    of each text in it)``, or ``None`` if lowercasing changed a length (offsets would shift)."""
+    joined = "\n".join(texts)
+    for char, ascii_letter in _ASCII_FOLD.items():
+        if char in joined:
+            joined = joined.replace(char, ascii_letter)
+    low = joined.lower()
+    if len(low) != len(joined):
+        return None
+    starts, position = [], 0
     for text in texts:
         starts.append(position)
-        position += len(text) + len(_JOIN)
+        position += len(text) + 1
+    return low, starts
 
-    def owners(matches, begins: list[int]) -> set[int]:
-        return {bisect.bisect_right(begins, m.start()) - 1 for m in matches}
 
-    joined = _JOIN.join(texts)
+def _holding(lowered: tuple[str, list[int]], groups: tuple[tuple[str, ...], ...]) -> list[int]:
+    """Indexes of the texts that hold, for every group, one of its words (ascending)."""
+    import bisect  # noqa: PLC0415
+
+    low, starts = lowered
+    found: set[int] | None = None
+    for group in groups:
+        having: set[int] = set()
+        for word in group:  # no word holds a newline, so every occurrence is inside one text
+            at = low.find(word)
+            while at >= 0:
+                owner = bisect.bisect_right(starts, at) - 1
+                having.add(owner)
+                nxt = starts[owner + 1] if owner + 1 < len(starts) else len(low)
+                at = low.find(word, nxt)  # the rest of this text cannot add anything
+        found = having if found is None else found & having
+        if not found:
+            return []
+    return sorted(found or ())
+
+
+def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
+    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: a
+    superset of where the per-text checks fire. Each pattern runs only over the texts that hold
+    its :data:`_ANCHORS` words, joined by :data:`_JOIN` (none of the patterns can match across it:
+    a newline ends their sentences, ``<`` ends a marker, ``.`` is no word character)."""
+    import bisect  # noqa: PLC0415
+
+    def owners(regex: Any, chosen: list[int], pool: list[str]) -> set[int]:
+        begins, position = [], 0
+        for k in chosen:
+            begins.append(position)
+            position += len(pool[k]) + len(_JOIN)
+        joined = _JOIN.join(pool[k] for k in chosen)
+        return {chosen[bisect.bisect_right(begins, m.start()) - 1] for m in regex.finditer(joined)}
+
+    lowered = _lowered(texts)
+    everything = list(range(len(texts)))
     instructions: set[int] = set()
     for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE):
-        instructions |= owners(regex.finditer(joined), starts)
-    prose_starts = []
-    position = 0
-    for text in prose:
-        prose_starts.append(position)
-        position += len(text) + len(_JOIN)
+        chosen = _holding(lowered, _ANCHORS[regex]) if lowered is not None else everything
+        if chosen:
+            instructions |= owners(regex, chosen, texts)
+    lowered_prose = _lowered(prose)
+    chosen = _holding(lowered_prose, _ANCHORS[_OTHER_TOOLS]) if lowered_prose is not None else everything
+    shadows = owners(_OTHER_TOOLS, chosen, prose) if chosen else set()
     joined = _JOIN.join(prose)
-    shadows = owners(_OTHER_TOOLS.finditer(joined), prose_starts)
     named = set(_WORD.findall(joined)).intersection(names)
-    if len(named) > 500:
-        shadows |= owners((m for m in _WORD.finditer(joined) if m.group(0) in named), prose_starts)
-    elif named:
-        alternatives = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
-        shadows |= owners(re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", joined), prose_starts)
+    if named:
+        starts, position = [], 0
+        for text in prose:
+            starts.append(position)
+            position += len(text) + len(_JOIN)
+        if len(named) > 500:
+            matches = (m for m in _WORD.finditer(joined) if m.group(0) in named)
+        else:
+            alternatives = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
+            matches = re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", joined)
+        shadows |= {bisect.bisect_right(starts, m.start()) - 1 for m in matches}
     return instructions, shadows
 
 
