@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolsearch.analysis import lint as L
 from toolsearch.analysis.synthetic import large_catalog
@@ -202,3 +204,85 @@ def test_reachability_batches_equal_one_search_per_probe(monkeypatch) -> None:
         want = [any(name in [n for n, _ in index.search(p, limit)] for p in probes) for name, probes in items]
         assert got == want
         assert 0 < sum(got) < len(items)
+
+
+# --- the text checks' word pre-filter is a necessary condition --------------------------------
+
+_PIECES = ("user", "users", "the", "do", "not", "don't", "don’t", "never", "tell", "mention", "keep", "keeps", "hide",
+           "conceal", "withhold", "this", "it", "secret", "from", "in", "dark", "unaware", "without", "telling",
+           "ignore", "disregard", "forget", "override", "all", "previous", "prior", "system", "instructions", "rules",
+           "above", "everything", "you", "were", "given", "read", "cat", "open", "load", "fetch", "copy", "look",
+           "up", "pass", "send", "put", "include", "add", "forward", "upload", "contents", "value", "of", "as",
+           "into", "via", "to", "'notes'", "`x`", "argument", "parameter", "field", "input", "~/.ssh/id_rsa", ".env",
+           "~/.aws/credentials", "credentials.json", "mcp.json", "/etc/passwd", "private key", "private_key",
+           "api key", "api_key", "apikey", "api-key", "secrets", "password", "access token", "access_token",
+           "config file", "configuration files", ".npmrc", ".docker/config.json", "when", "whenever", "before",
+           "after", "instead of", "using", "call", "calling", "invoke", "run", "any", "every", "other", "another",
+           "tool", "tools", "server", "servers", "must", "should", "need", "<IMPORTANT>", "</important>", "<system>",
+           "< note_to_the_model >", "[INST]", "[/SYSTEM]", "<|im_start|>", ".", ",", "\n", "#")
+_SPELLINGS = {"i": ("i", "I", "\u0130", "\u0131"), "s": ("s", "S", "\u017f"), "k": ("k", "K", "\u212a")}
+
+
+#: Phrase shapes of the checks: each slot is a choice of words (one is drawn per slot).
+_SHAPES = (
+    (("do not", "don't", "don’t", "dont", "never", "without"), ("", "ever"), ("tell", "telling", "mention", "reveal",
+     "show", "disclose", "notify", "alert", "let"), ("", "this to", "the notes to", "anything"), ("the", ""), ("user",)),
+    (("keep", "hide", "conceal", "withhold", "hiding"), ("this", "it", "everything", "the call", "your key"),
+     ("", "secret", "hidden", "away"), ("from",), ("the", "your", ""), ("user", "users")),
+    (("keep", "keeps", "keeping"), ("the", ""), ("user", "users"), ("in the dark", "unaware", "uninformed")),
+    (("ignore", "disregard", "forget", "override"), ("", "all", "any"), ("", "of"), ("", "the", "your"),
+     ("previous", "prior", "above", "system"), ("instructions", "prompt", "messages", "rules", "guidelines")),
+    (("ignore", "disregard", "forget"), ("", "all"), ("", "the"), ("instructions", "rules", "everything"),
+     ("above", "before this", "you were given", "you have been given")),
+    (("read", "cat", "open", "load", "fetch", "grab", "collect", "copy", "look up"), ("", "the", "your file"),
+     ("~/.ssh/id_rsa", ".env", "~/.aws/credentials", "credentials.json", "mcp.json", "/etc/passwd", "private key",
+      "private_key", "api key", "api_key", "apikey", "api-key", "secrets", "password", "access token", "access_token",
+      "config file", "configuration files", ".npmrc", ".docker/config.json", "/home/bob/.netrc", "id_ed25519"),
+     ("", "then", "and"), ("pass", "send", "put", "include", "add", "forward", "upload", "as 'notes'", "into the x field",
+                           "via the `y` parameter", "to a z input")),
+    (("pass", "send", "paste", "append", "attach", "provide"), ("", "the"), ("contents of", "value of", "text of"),
+     ("", "the file"), (".env", "secret", "password", "mcp.json", "id_ecdsa")),
+    (("when", "whenever", "before", "after", "instead of"), ("", "you"), ("use", "using", "call", "invoke", "running"),
+     ("any", "all", "every", "other", "another", "the other"), ("", "github"), ("tool", "tools", "server", "servers")),
+    (("all", "any", "every"), ("other",), ("tool", "tools", "server", "servers"), ("must", "should", "need", "require")),
+    (("<IMPORTANT>", "</important>", "<system>", "< note_to_the_model >", "[INST]", "[/SYSTEM]", "<|im_start|>",
+      "<secret note='x'>", "<sudo>"),),
+)
+
+
+@st.composite
+def _sentences(draw) -> str:
+    parts = []
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            parts.append(" ".join(draw(st.sampled_from(slot)) for slot in draw(st.sampled_from(_SHAPES))))
+        else:
+            parts.append(" ".join(draw(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8))))
+    text = draw(st.sampled_from((" ", ". ", "\n", " and "))).join(parts)
+    if draw(st.booleans()):
+        text = text.upper()
+    if draw(st.booleans()):  # the other letters the case-insensitive patterns accept
+        text = "".join(draw(st.sampled_from(_SPELLINGS[c.lower()])) if c.lower() in _SPELLINGS and draw(st.booleans())
+                       else c for c in text)
+    return text
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_sentences())
+def test_every_match_holds_the_anchor_words(text) -> None:
+    """Wherever a check matches, the pre-filter keeps the text (so skipping the others loses nothing)."""
+    for regex, groups in L._ANCHORS.items():
+        if regex.search(text):
+            assert L._holding(L._lowered([text]), groups) == [0], (regex.pattern[:40], text)
+
+
+def test_anchor_words_fire_on_the_hostile_strings() -> None:
+    texts = list(HOSTILE) + [t.upper() for t in HOSTILE] + ["plain text", "another plain one"]
+    lowered = L._lowered(texts)
+    for regex, groups in L._ANCHORS.items():
+        matching = [k for k, text in enumerate(texts) if regex.search(text)]
+        assert matching, regex.pattern[:40]
+        assert set(matching) <= set(L._holding(lowered, groups))
+    assert L._holding(lowered, L._ANCHORS[L._IGNORE_PREVIOUS]) == [
+        k for k, text in enumerate(texts) if any(w in text.lower().replace("\u0131", "i").replace("i\u0307", "i")
+                                                 for w in ("ignore", "disregard", "forget", "override"))]
