@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Mapping as _MappingABC
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -750,7 +751,7 @@ def model_strings(tool: Any) -> list[tuple[str, str]]:
             return
         if isinstance(value, str):
             out.append((path, value))
-        elif isinstance(value, Mapping):
+        elif isinstance(value, (dict, _MappingABC)):  # the ABC itself: typing's alias checks slowly
             for key, item in value.items():
                 key_text = str(key)
                 if path.endswith(".properties") or path == "parameters.properties":
