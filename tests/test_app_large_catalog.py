@@ -18,7 +18,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from pages import charts, common
-from toolsearch.analysis.lint import _Reach, lint, name_probe, probe_keywords
+from toolsearch.analysis.lint import _reached, lint, name_probe, probe_keywords
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import ToolSearchConfig
@@ -175,24 +175,27 @@ def test_every_page_renders_on_a_large_catalog(samples, big_inspector):
             assert title in [t.value for t in at.title], page
 
 
-def test_reachability_fast_path_matches_the_search(big_inspector):
-    """The lint's reachability check answers exactly as ``index.search(probe, limit)`` does, for
-    every deferred tool's probes (and its raw name), at several limits."""
+def test_reachability_fast_path_matches_the_search(big_inspector, monkeypatch):
+    """The lint's batched reachability check answers exactly as ``index.search(probe, limit)``
+    does, for every deferred tool's probes (and its raw name), at several limits."""
     bridge = big_inspector.bridge(ToolSearchConfig())
     index = bridge.index
     tools = bridge.deferred[::15]
     assert len(tools) > 400
+    cases = [(tool.name, probe) for tool in tools
+             for probe in (name_probe(tool.raw_name), " ".join(probe_keywords(tool.description)), "list page", "zz")]
     disagreements, within = [], 0
     for limit in (1, 5):
-        reach = _Reach(index, limit)
-        assert reach.fast
-        for tool in tools:
-            for probe in (name_probe(tool.raw_name), " ".join(probe_keywords(tool.description)), "list page", "zz"):
-                got = reach.within_limit(probe, tool.name)
-                want = tool.name in [n for n, _ in index.search(probe, limit)]
-                within += got
-                if got != want:
-                    disagreements.append((limit, probe, tool.name, got, want))
+        searched = []
+        with monkeypatch.context() as patch:  # the batched path answers without index.search
+            patch.setattr(index, "search", lambda *a: searched.append(a) or [])
+            got = _reached(index, limit, [(name, [probe]) for name, probe in cases])
+        assert searched == []
+        for (name, probe), answer in zip(cases, got):
+            want = name in [n for n, _ in index.search(probe, limit)]
+            within += answer
+            if answer != want:
+                disagreements.append((limit, probe, name, answer, want))
     assert disagreements == []
     assert within > len(tools)  # most tools are found by their own words: the check is not vacuous
 

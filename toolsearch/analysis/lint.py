@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Mapping as _MappingABC
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -245,12 +246,14 @@ def _wire(server_name: str, server_kind: str, tool_name: str, naming: str) -> tu
 
 
 def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline: Catalog | None = None,
-         progress: Callable[[float, str], None] | None = None) -> LintReport:
+         progress: Callable[[float, str], None] | None = None, *, _straightforward: bool = False) -> LintReport:
     """Lint ``inspector``'s catalog as registered with its naming, at ``config`` (default settings
     when ``None``; the defer set and ``search_default_limit`` matter). With ``baseline`` (a saved
     snapshot of the same servers), changed tools are ``rug-pull`` findings. ``progress``, when
     given, is called now and then with the share done (0–1) and a line saying what runs (the
-    reachability probes are most of the time on a large catalog).
+    reachability probes are most of the time on a large catalog). ``_straightforward`` (for
+    tests) answers every probe with its own ``index.search`` and runs every text check on every
+    string: the same findings, without the batched and pre-filtered fast paths.
 
     Returns:
         A :class:`LintReport`; the rules are described in the module docstring.
@@ -384,17 +387,19 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
     index = bridge.index
     limit = bridge.resolve_limit(None)
     depth = max(len(index), 1)
-    reach = _Reach(index, limit)
-    total = len(bridge.deferred)
-    for done, tool in enumerate(bridge.deferred):
-        if progress is not None and done % 500 == 0:
-            progress(done / max(total, 1), f"Probing the search: {done:,} of {total:,} deferred tools")
-        probes = [p for p in (name_probe(tool.raw_name), " ".join(probe_keywords(tool.description))) if p]
-        if not probes or any(reach.within_limit(probe, tool.name) for probe in dict.fromkeys(probes)):
+    probes_of = [list(dict.fromkeys(p for p in (name_probe(t.raw_name), " ".join(probe_keywords(t.description))) if p))
+                 for t in bridge.deferred]
+    items = [(t.name, probes) for t, probes in zip(bridge.deferred, probes_of)]
+    if _straightforward:
+        reached = [any(name in [n for n, _ in index.search(p, limit)] for p in probes) for name, probes in items]
+    else:
+        reached = _reached(index, limit, items, progress)
+    for tool, probes, ok in zip(bridge.deferred, probes_of, reached):
+        if not probes or ok:
             continue
         outcomes = []  # unreachable (rare): the full ranking says where each probe put it
         reachable = False
-        for probe in dict.fromkeys(probes):
+        for probe in probes:
             ranking = [n for n, _ in index.search(probe, depth)]
             if tool.name in ranking:
                 position = ranking.index(tool.name) + 1
@@ -450,7 +455,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             "Keep tool search enabled (enabled: auto or on) for these providers.")
 
     # --- poisoning, SDK acceptance, empty servers, changes since a baseline ----------------------
-    for finding in poisoning(catalog, naming, registered):
+    for finding in poisoning(catalog, naming, registered, _straightforward=_straightforward):
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
@@ -469,113 +474,191 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
 
 
 
-class _Reach:
-    """Whether a tool is among the first ``limit`` results of a probe query, as
-    ``index.search(probe, limit)`` ranks them (RB §7.4, §7.5), without ranking the whole catalog.
+#: Score-matrix cells (probes × admitted documents) computed at once by :func:`_reached`.
+_PROBE_CHUNK_CELLS = 1 << 21
 
-    For the reference search options it scores only the gate term's postings, with numpy, in the
-    same arithmetic as the BM25 scorer (so scores and ties are the same to the last bit); other
-    options, and probes that equal a tool name, go through ``index.search``. Per-term postings and
-    per-probe scores are kept, so repeated probes cost one lookup.
+
+def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
+             progress: Callable[[float, str], None] | None = None) -> list[bool]:
+    """For each ``(wire name, probe queries)`` of ``items``: whether some probe's
+    ``index.search(probe, limit)`` returns that name (RB §7.4, §7.5), in the same order.
+
+    Probes are tried in order, a tool's next probe only when the earlier ones missed it. Under the
+    reference search options the probes are answered in batches: those with the same gate term
+    share its postings (the admitted pool), the BM25 term contributions of the pool are computed
+    once per term, in the same arithmetic as the BM25 scorer, and each probe's score is their sum
+    in query order, so scores and ties are the same to the last bit. A tool is within the limit
+    when fewer than ``limit`` admitted documents score above it or tie with it at an earlier
+    position. Other options and exact-name probes go through ``index.search``.
     """
+    out = [False] * len(items)
+    if limit <= 0 or not items:
+        return out
+    opts = index.options
+    bm25 = getattr(index, "_bm25", None)
+    fast = (bm25 is not None and opts.gate and not opts.name_substring_fallback
+            and opts.min_known_share <= 0 and opts.min_idf_share <= 0)
+    position: dict[str, int] = {}
+    for i, name in enumerate(index.names):
+        position.setdefault(name, i)
+    total = sum(len(probes) for _, probes in items)
+    done = 0
 
-    def __init__(self, index: Any, limit: int):
-        self.index = index
-        self.limit = limit
-        opts = index.options
-        bm25 = getattr(index, "_bm25", None)
-        self.fast = (bm25 is not None and opts.gate and not opts.name_substring_fallback
-                     and opts.min_known_share <= 0 and opts.min_idf_share <= 0)
-        self.position: dict[str, int] = {}
-        for i, name in enumerate(index.names):
-            self.position.setdefault(name, i)
-        if self.fast:
-            self.doc_len = np.array(bm25.doc_len)
-            self.terms: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-            self.dense: dict[str, np.ndarray] = {}
-        self.scored: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+    def tell() -> None:
+        if progress is not None:
+            progress(min(done / max(total, 1), 1.0), f"Probing the search: {done:,} of {total:,} probe queries")
 
-    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
-        found = self.terms.get(term)
-        if found is None:
-            ids = self.index._postings.get(term, [])
-            freqs = self.index._bm25.doc_freqs
-            found = (np.array(ids, dtype=np.int64), np.array([freqs[i][term] for i in ids], dtype=np.int64))
-            self.terms[term] = found
-        return found
+    tell()
+    if not fast:
+        for k, (name, probes) in enumerate(items):
+            for probe in probes:
+                done += 1
+                if name in [n for n, _ in index.search(probe, limit)]:
+                    out[k] = True
+                    break
+            if k % 500 == 0:
+                tell()
+        return out
+    table = _ScoreTable(index)
+    analysed: dict[str, Any] = {}
+    pending = list(range(len(items)))
+    turn = 0
+    while pending:
+        groups: dict[str, list[tuple[int, int, list[str], list[str], int]]] = {}
+        for k in pending:
+            name, probes = items[k]
+            probe = probes[turn]
+            done += 1
+            found = analysed.get(probe)
+            if found is None:
+                found = analysed[probe] = index._analyse(probe)
+            stems, gate, answerable, required = found
+            if index._by_lower.get(probe.strip().lower()):  # an exact-name match: index.search ranks it first
+                out[k] = name in [n for n, _ in index.search(probe, limit)]
+                continue
+            at = position.get(name)
+            if not stems or gate is None or at is None:
+                continue
+            freqs = bm25.doc_freqs[at]
+            if gate not in freqs:
+                continue  # not admitted: lacks the gate term
+            need = required if opts.coverage and required > 1 else 0
+            if need and sum(1 for t in answerable if t in freqs) < need:
+                continue  # not admitted: below the coverage floor
+            groups.setdefault(gate, []).append((k, at, stems, answerable, need))
+        for gate, tasks in groups.items():
+            for k, ok in table.within(gate, tasks, limit):
+                out[k] = ok
+        tell()
+        turn += 1
+        pending = [k for k in pending if not out[k] and len(items[k][1]) > turn]
+    done = total
+    tell()
+    return out
 
-    def _freq(self, term: str, pool: np.ndarray) -> np.ndarray:
-        """The term's frequency in each document of ``pool`` (sorted ids)."""
-        dense = self.dense.get(term)
-        if dense is not None:
-            return dense[pool]
-        ids, tf = self._postings(term)
-        if len(ids) * 8 > len(self.doc_len) and tf.max(initial=0) < 2 ** 15:  # a common term: one array lookup
-            dense = self.dense[term] = np.zeros(len(self.doc_len), dtype=np.int16)
-            dense[ids] = tf
-            return dense[pool]
-        out = np.zeros(len(pool), dtype=np.int64)
-        if not len(ids) or not len(pool):
-            return out
-        if len(ids) < len(pool):  # place the term's few documents into the pool
-            at = np.minimum(np.searchsorted(pool, ids), len(pool) - 1)
-            hit = pool[at] == ids
-            out[at[hit]] = tf[hit]
-        else:  # look the pool's few documents up in the term's postings
-            at = np.minimum(np.searchsorted(ids, pool), len(ids) - 1)
-            hit = ids[at] == pool
-            out[hit] = tf[at[hit]]
+
+class _ScoreTable:
+    """The search index's term frequencies as arrays, for :func:`_reached`: per document (in
+    index order) its distinct terms (as term ids) and their counts, plus the per-document part of
+    the BM25 denominator."""
+
+    def __init__(self, index: Any):
+        bm25 = index._bm25
+        self.bm25 = bm25
+        self.postings = index._postings
+        self.term_id = {term: i for i, term in enumerate(self.postings)}
+        terms: list[str] = []
+        counts: list[int] = []
+        sizes = np.zeros(len(bm25.doc_freqs) + 1, dtype=np.int64)
+        for d, freqs in enumerate(bm25.doc_freqs):
+            terms.extend(freqs)
+            counts.extend(freqs.values())
+            sizes[d + 1] = len(freqs)
+        self.starts = np.cumsum(sizes)
+        self.terms = np.fromiter(map(self.term_id.__getitem__, terms), dtype=np.int64, count=len(terms))
+        self.counts = np.array(counts, dtype=np.int64)
+        doc_len = np.array(bm25.doc_len)
+        # The per-document part of the BM25 scorer's denominator, in its own expression.
+        self.norm = bm25.k1 * (1 - bm25.b + bm25.b * doc_len / bm25.avgdl)
+        self.idf = {term: (bm25.idf.get(term) or 0) for term in self.term_id}
+
+    def _frequencies(self, pool: np.ndarray, columns: dict[str, int]) -> np.ndarray:
+        """``(len(columns) + 1, len(pool))`` counts of each column's term in each pool document
+        (the last row stays zero: the padding term)."""
+        out = np.zeros((len(columns) + 1, len(pool)), dtype=np.int64)
+        lookup = np.full(len(self.term_id), -1, dtype=np.int64)
+        for term, column in columns.items():
+            if term in self.term_id:
+                lookup[self.term_id[term]] = column
+        begin, end = self.starts[pool], self.starts[pool + 1]
+        sizes = end - begin
+        rows = np.repeat(np.arange(len(pool)), sizes)
+        flat = np.repeat(begin - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        column = lookup[self.terms[flat]]
+        hit = column >= 0
+        out[column[hit], rows[hit]] = self.counts[flat[hit]]
         return out
 
-    def _score(self, probe: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """``(admitted document ids, their scores)``, or ``None`` when ``index.search`` must decide."""
-        if probe in self.scored:
-            return self.scored[probe]
-        index = self.index
-        result: tuple[np.ndarray, np.ndarray] | None
-        stems, gate, answerable, required = index._analyse(probe)
-        if index._by_lower.get(probe.strip().lower()):
-            result = None  # an exact-name match: index.search ranks it first
-        elif not stems or gate is None:
-            result = (np.zeros(0, dtype=np.int64), np.zeros(0))
-        else:
-            pool, _ = self._postings(gate)
-            freq = {t: self._freq(t, pool) for t in dict.fromkeys(stems)}
-            if index.options.coverage and required > 1:
-                covered = sum((freq[t] > 0).astype(np.int64) for t in answerable)
-                keep = covered >= required
-                pool = pool[keep]
-                freq = {t: f[keep] for t, f in freq.items()}
-            bm25 = index._bm25
-            doc_len = self.doc_len[pool]
-            score = np.zeros(len(pool))
-            for q in stems:  # the BM25 scorer's expression, term by term in query order
-                q_freq = freq[q]
-                score += (bm25.idf.get(q) or 0) * (q_freq * (bm25.k1 + 1) /
-                                                   (q_freq + bm25.k1 * (1 - bm25.b + bm25.b * doc_len / bm25.avgdl)))
-            result = (pool, score)
-        if len(self.scored) >= 4096:
-            self.scored.clear()
-        self.scored[probe] = result
-        return result
+    def within(self, gate: str, tasks: list[tuple[int, int, list[str], list[str], int]],
+               limit: int) -> list[tuple[int, bool]]:
+        """``[(item, whether it is within limit)]`` for ``tasks`` of one gate term: ``(item, document
+        id, query stems, answerable stems, coverage floor or 0)``; each task's document holds the
+        gate term and meets the floor."""
+        pool = np.array(self.postings[gate], dtype=np.int64)
+        out: list[tuple[int, bool]] = []
+        batch: list[tuple[int, int, list[str], list[str], int]] = []
+        columns: dict[str, int] = {}
+        for task in tasks:  # batches whose terms × pool stay within the cell budget
+            new = [t for t in dict.fromkeys(task[2]) if t not in columns]
+            if batch and (len(columns) + len(new) + 1) * len(pool) > _PROBE_CHUNK_CELLS:
+                out.extend(self._within(pool, columns, batch, limit))
+                batch, columns = [], {}
+                new = list(dict.fromkeys(task[2]))
+            for term in new:
+                columns[term] = len(columns)
+            batch.append(task)
+        if batch:
+            out.extend(self._within(pool, columns, batch, limit))
+        return out
 
-    def within_limit(self, probe: str, name: str) -> bool:
-        """True when ``index.search(probe, limit)`` returns ``name``."""
-        if self.limit <= 0:
-            return False
-        scored = self._score(probe) if self.fast else None
-        if scored is None:
-            return name in [n for n, _ in self.index.search(probe, self.limit)]
-        ids, score = scored
-        position = self.position.get(name)
-        if position is None:
-            return False
-        at = np.searchsorted(ids, position)
-        if at >= len(ids) or ids[at] != position:
-            return False
-        mine = score[at]
-        ahead = int(np.count_nonzero(score > mine)) + int(np.count_nonzero((score == mine) & (ids < position)))
-        return ahead < self.limit
+    def _within(self, pool: np.ndarray, columns: dict[str, int],
+                tasks: list[tuple[int, int, list[str], list[str], int]], limit: int) -> list[tuple[int, bool]]:
+        bm25 = self.bm25
+        pad = len(columns)
+        freq = self._frequencies(pool, columns)
+        idf = np.array([self.idf.get(term, 0) for term in columns] + [0.0])[:, None]
+        # One row per term: its BM25 contribution in each pool document (the scorer's expression).
+        contribution = idf * (freq * (bm25.k1 + 1) / (freq + self.norm[pool][None, :]))
+        present = (freq > 0).astype(np.int8)
+        order = np.arange(len(pool))
+        out: list[tuple[int, bool]] = []
+        step = max(1, _PROBE_CHUNK_CELLS // max(len(pool), 1))
+        for first in range(0, len(tasks), step):
+            chunk = tasks[first:first + step]
+            width = max(len(stems) for _, _, stems, _, _ in chunk)
+            terms = np.full((len(chunk), width), pad, dtype=np.int64)
+            for row, (_, _, stems, _, _) in enumerate(chunk):
+                terms[row, :len(stems)] = [columns[t] for t in stems]
+            score = contribution[terms[:, 0]]
+            for j in range(1, width):  # in query order, as the scorer adds them
+                score += contribution[terms[:, j]]
+            need = np.array([task[4] for task in chunk], dtype=np.int64)
+            mine_at = np.searchsorted(pool, np.array([task[1] for task in chunk], dtype=np.int64))
+            rows = np.arange(len(chunk))
+            mine = score[rows, mine_at][:, None]
+            ahead = (score > mine) | ((score == mine) & (order[None, :] < mine_at[:, None]))
+            if need.any():
+                wide = max(len(answerable) for _, _, _, answerable, _ in chunk)
+                held = np.full((len(chunk), wide), pad, dtype=np.int64)
+                for row, (_, _, _, answerable, _) in enumerate(chunk):
+                    held[row, :len(answerable)] = [columns[t] for t in answerable]
+                covered = present[held[:, 0]].astype(np.int64)
+                for j in range(1, wide):
+                    covered += present[held[:, j]]
+                ahead &= covered >= need[:, None]
+            count = np.count_nonzero(ahead, axis=1)
+            out.extend((task[0], bool(n < limit)) for task, n in zip(chunk, count))
+        return out
 
 
 def _wire_of(catalog, server_name: str, raw: str, naming: str) -> str:
@@ -668,7 +751,7 @@ def model_strings(tool: Any) -> list[tuple[str, str]]:
             return
         if isinstance(value, str):
             out.append((path, value))
-        elif isinstance(value, Mapping):
+        elif isinstance(value, (dict, _MappingABC)):  # the ABC itself: typing's alias checks slowly
             for key, item in value.items():
                 key_text = str(key)
                 if path.endswith(".properties") or path == "parameters.properties":
@@ -699,9 +782,12 @@ def _instruction_hits(text: str) -> list[tuple[int, str]]:
     return hits
 
 
-def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None) -> list[Finding]:
+def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None, *,
+              _straightforward: bool = False) -> list[Finding]:
     """``hidden-characters``, ``model-instructions`` and ``shadowing`` findings (see the module
-    docstring) over every string the model sees (:func:`model_strings`)."""
+    docstring) over every string the model sees (:func:`model_strings`). ``_straightforward``
+    (for tests) runs every check on every string instead of only where :func:`_flagged` says a
+    check can fire."""
     registered = registered or {}
     findings: list[Finding] = []
     # name -> [(server, tool)] for every wire name and every distinctive raw name (one lookup per
@@ -727,7 +813,10 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             entries.append((server, tool, wire, model_strings(tool)))
     texts = [text for *_, strings in entries for _, text in strings]
     fields = [field for *_, strings in entries for field, _ in strings]
-    instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
+    if _straightforward:
+        instructions = shadows = set(range(len(texts)))
+    else:
+        instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
     at = 0
     for server, tool, wire, strings in entries:
 
@@ -778,39 +867,111 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 _JOIN = "\n<.\n"
 
 
-def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
-    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
-    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: found
-    by scanning the texts joined by :data:`_JOIN` once per pattern, a superset of where the
-    per-text checks fire."""
-    import bisect  # noqa: PLC0415
+#: Words every match of a check contains, as groups: a text can match only if, for each group,
+#: it holds one of the group's words (lowercased; see :func:`_lowered`). Each pattern's
+#: alternatives are listed beside it; no word holds whitespace or a newline.
+_ANCHORS: dict[Any, tuple[tuple[str, ...], ...]] = {
+    # "<" of the tag markers, "[" of [INST] and [SYSTEM]
+    _MARKER: (("<", "["),),
+    # every alternative starts with one of the four verbs
+    _IGNORE_PREVIOUS: (("ignore", "disregard", "forget", "override"),),
+    # every phrase names the user; "do not" / "don't" / "never" / "without", or
+    # "keep" / "hide" / "conceal" / "withhold"
+    _SECRECY: (("user",), ("not", "don", "never", "without", "keep", "hide", "conceal", "withhold")),
+    # every alternative holds a sensitive thing (_SENSITIVE, alternative by alternative) and a
+    # read verb (_READ_VERBS, "look up") or a pass verb (_PASS_VERBS)
+    _EXFILTRATE: ((".ssh", ".aws", ".gnupg", ".netrc", ".npmrc", ".pypirc", "config", "id_rsa", "id_ed25519",
+                   "id_ecdsa", ".env", "/etc/passwd", "/etc/shadow", "mcp.json", "credentials", "private key",
+                   "private_key", "apikey", "api key", "api_key", "api-key", "secret", "password", "access token",
+                   "access_token"),
+                  ("read", "cat", "open", "load", "fetch", "grab", "collect", "copy", "look", "pass", "send", "put",
+                   "include", "provide", "attach", "add", "paste", "append", "forward", "upload")),
+    # "when(ever)" / "before" / "after" / "instead of" ... tools or servers; "all / any / every
+    # other" tools or servers
+    _OTHER_TOOLS: (("tool", "server"), ("when", "before", "after", "instead", "other")),
+}
+#: The non-ASCII characters the case-insensitive patterns match to an ASCII letter (İ ı → i,
+#: ſ → s, K → k): replaced before lowercasing, so every match's letters are ASCII lowercase.
+_ASCII_FOLD = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
 
-    starts = []
-    position = 0
+
+def _lowered(texts: list[str]) -> tuple[str, list[int]] | None:
+    """``(the texts joined by newlines, folded by :data:`_ASCII_FOLD` and lowercased, the start
+    of each text in it)``, or ``None`` if lowercasing changed a length (offsets would shift)."""
+    joined = "\n".join(texts)
+    for char, ascii_letter in _ASCII_FOLD.items():
+        if char in joined:
+            joined = joined.replace(char, ascii_letter)
+    low = joined.lower()
+    if len(low) != len(joined):
+        return None
+    starts, position = [], 0
     for text in texts:
         starts.append(position)
-        position += len(text) + len(_JOIN)
+        position += len(text) + 1
+    return low, starts
 
-    def owners(matches, begins: list[int]) -> set[int]:
-        return {bisect.bisect_right(begins, m.start()) - 1 for m in matches}
 
-    joined = _JOIN.join(texts)
+def _holding(lowered: tuple[str, list[int]], groups: tuple[tuple[str, ...], ...]) -> list[int]:
+    """Indexes of the texts that hold, for every group, one of its words (ascending)."""
+    import bisect  # noqa: PLC0415
+
+    low, starts = lowered
+    found: set[int] | None = None
+    for group in groups:
+        having: set[int] = set()
+        for word in group:  # no word holds a newline, so every occurrence is inside one text
+            at = low.find(word)
+            while at >= 0:
+                owner = bisect.bisect_right(starts, at) - 1
+                having.add(owner)
+                nxt = starts[owner + 1] if owner + 1 < len(starts) else len(low)
+                at = low.find(word, nxt)  # the rest of this text cannot add anything
+        found = having if found is None else found & having
+        if not found:
+            return []
+    return sorted(found or ())
+
+
+def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tuple[set[int], set[int]]:
+    """``(indexes of texts where an instruction pattern matches, indexes of ``prose`` texts (the
+    texts, names blanked) with a word that names a tool or with the other-tools pattern)``: a
+    superset of where the per-text checks fire. Each pattern runs only over the texts that hold
+    its :data:`_ANCHORS` words, joined by :data:`_JOIN` (none of the patterns can match across it:
+    a newline ends their sentences, ``<`` ends a marker, ``.`` is no word character)."""
+    import bisect  # noqa: PLC0415
+
+    def owners(regex: Any, chosen: list[int], pool: list[str]) -> set[int]:
+        begins, position = [], 0
+        for k in chosen:
+            begins.append(position)
+            position += len(pool[k]) + len(_JOIN)
+        joined = _JOIN.join(pool[k] for k in chosen)
+        return {chosen[bisect.bisect_right(begins, m.start()) - 1] for m in regex.finditer(joined)}
+
+    lowered = _lowered(texts)
+    everything = list(range(len(texts)))
     instructions: set[int] = set()
     for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE):
-        instructions |= owners(regex.finditer(joined), starts)
-    prose_starts = []
-    position = 0
-    for text in prose:
-        prose_starts.append(position)
-        position += len(text) + len(_JOIN)
+        chosen = _holding(lowered, _ANCHORS[regex]) if lowered is not None else everything
+        if chosen:
+            instructions |= owners(regex, chosen, texts)
+    lowered_prose = _lowered(prose)
+    chosen = _holding(lowered_prose, _ANCHORS[_OTHER_TOOLS]) if lowered_prose is not None else everything
+    shadows = owners(_OTHER_TOOLS, chosen, prose) if chosen else set()
     joined = _JOIN.join(prose)
-    shadows = owners(_OTHER_TOOLS.finditer(joined), prose_starts)
     named = set(_WORD.findall(joined)).intersection(names)
-    if len(named) > 500:
-        shadows |= owners((m for m in _WORD.finditer(joined) if m.group(0) in named), prose_starts)
-    elif named:
-        alternatives = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
-        shadows |= owners(re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", joined), prose_starts)
+    if named:
+        starts, position = [], 0
+        for text in prose:
+            starts.append(position)
+            position += len(text) + len(_JOIN)
+        if len(named) > 500:
+            matches = (m for m in _WORD.finditer(joined) if m.group(0) in named)
+        else:
+            alternatives = "|".join(re.escape(w) for w in sorted(named, key=len, reverse=True))
+            matches = re.finditer(rf"(?<![\w-])(?:{alternatives})(?![\w-])", joined)
+        shadows |= {bisect.bisect_right(starts, m.start()) - 1 for m in matches}
     return instructions, shadows
 
 
