@@ -17,6 +17,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import charts, common
 from toolsearch.analysis.lint import _reached, lint, name_probe, probe_keywords
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
@@ -114,7 +115,7 @@ def _check_live(at: AppTest, ins: Inspector) -> None:
 def _check_cache_diff(at: AppTest, ins: Inspector) -> None:
     # Side B starts equal to the sidebar: the same bytes, a cache hit.
     assert "Prompt cache: HIT" in _texts(at)  # st.badge is markdown
-    assert any(len(df.value) == N_SERVERS for df in at.dataframe), "the per-server collapse table"
+    assert len(literal_tables(at)["cd_collapse_servers"]) == N_SERVERS, "the per-server collapse table"
 
 
 def _check_quality(at: AppTest, ins: Inspector) -> None:
@@ -122,17 +123,20 @@ def _check_quality(at: AppTest, ins: Inspector) -> None:
     counts = report.counts()
     assert _metric(at, "Errors") == str(counts["error"])
     assert _metric(at, "Warnings") == str(counts["warning"])
-    table = next(df.value for df in at.dataframe if "rule" in df.value.columns and "finding" in df.value.columns)
+    table = literal_tables(at)["lint_table"]
     shown = 500  # pages/quality.py LINT_ROWS_SHOWN: the table is capped, the report download has all
+    page = 200  # pages/tables.py PAGE_ROWS: the capped table is shown a page at a time
     assert report.by_rule()["description-empty"] == BARE_TOOLS
     assert len(report.findings) > shown
-    assert len(table) == shown
-    assert list(table["rule"]) == [f.rule for f in report.findings][:shown]
+    assert len(table) == page
+    assert list(table["rule"]) == [f.rule for f in report.findings][:page]
+    at.number_input(key="lint_table_page").set_value(3).run()  # the last page ends at the cap
+    assert list(literal_tables(at)["lint_table"]["rule"]) == [f.rule for f in report.findings][2 * page:shown]
     assert f"The table shows the first {shown:,} of these {len(report.findings):,} findings" in _texts(at)
 
 
 def _check_strategies(at: AppTest, ins: Inspector) -> None:
-    assert at.dataframe or at.get("plotly_chart")
+    assert literal_tables(at) or at.get("plotly_chart")
 
 
 def _check_scopes(at: AppTest, ins: Inspector) -> None:
