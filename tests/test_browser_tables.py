@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_browser import ARTIFACTS, _settled, app_url, browser  # noqa: F401 - the shared app and browser fixtures
+from test_browser import ARTIFACTS, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
 
 pytestmark = pytest.mark.browser
 
