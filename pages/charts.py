@@ -429,7 +429,9 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
     if budget is not None and rows:
         title = (f"Listing budget {budget:,} tokens; the costliest tool's schema alone is "
                  f"{max(r.tokens for r in rows):,} tokens")
+    # A label too small to read at 10 px is left out (the Table tab lists every tool), never shrunk.
     fig.update_layout(font=FONT, height=560, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
+                      uniformtext=dict(minsize=10, mode="hide"),
                       title=dict(text=title, font=dict(size=13)) if title else None)
     return fig.build()
 

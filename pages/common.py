@@ -554,7 +554,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
         st.text_input("Leave out tools (patterns, comma-separated)", key="scope_edit_exclude", placeholder="delete_*")
         st.button("Save scope", key="scope_save", on_click=_save_scope_from_editor, width="stretch")
         if state.get("scope_editor_error"):
-            st.error(md_escape(state["scope_editor_error"]), icon="⚠️")
+            st.error(md_escape(state["scope_editor_error"]), icon=":material/warning:")
         upload = st.file_uploader("Load scopes (scope file or Hermes config.yaml)", type=["yaml", "yml"],
                                   key="scope_upload",
                                   help="A YAML file with a 'scopes' mapping, or a Hermes config.yaml: each "
@@ -572,7 +572,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                     state["scope_upload_notes"] = [f"{upload.name}: {exc}"]
                 st.rerun()
         for note in state.get("scope_upload_notes", []):
-            st.warning(md_escape(note), icon="⚠️")
+            st.warning(md_escape(note), icon=":material/warning:")
         if names:
             st.selectbox("Remove a scope", names, key="scope_remove")
             st.button("Remove", key="scope_remove_button", on_click=_remove_scope)

@@ -377,9 +377,9 @@ if upload is not None:
     except UnicodeDecodeError:
         st.error(f"{common.md_escape(upload.name)}: expected UTF-8 text", icon=":material/error:")
     except ToolsearchError as exc:
-        st.error(common.md_escape(common.visible(str(exc))), icon="⚠️")
+        st.error(common.md_escape(common.visible(str(exc))), icon=":material/warning:")
 for warning in file_warnings:
-    st.warning(common.md_escape(common.visible(warning)), icon="⚠️")
+    st.warning(common.md_escape(common.visible(warning)), icon=":material/warning:")
 
 with st.expander("Add a server by hand", expanded=upload is None and not st.session_state.get(FORM_SPECS)):
     st.radio("Transport", list(TRANSPORT_LABELS), format_func=TRANSPORT_LABELS.get, key="live_transport",
@@ -398,7 +398,7 @@ with st.expander("Add a server by hand", expanded=upload is None and not st.sess
                      help="Values are secrets: after Add they are shown as ••••.")
     st.button("Add server", key="live_add", on_click=_add_server)
     if st.session_state.get("live_form_error"):
-        st.error(common.md_escape(common.visible(st.session_state["live_form_error"])), icon="⚠️")
+        st.error(common.md_escape(common.visible(st.session_state["live_form_error"])), icon=":material/warning:")
 
 form_specs = list(st.session_state.get(FORM_SPECS, []))
 specs = [*file_specs, *form_specs]
@@ -591,9 +591,9 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                           if "call_seconds" in outcome else "—")
                 if outcome.get("reason"):
                     # Server text: shown literally (an error message may carry links or images).
-                    st.error(common.md_escape(common.visible(outcome["reason"])), icon="⚠️")
+                    st.error(common.md_escape(common.visible(outcome["reason"])), icon=":material/warning:")
                 for note in outcome.get("notes", []):
-                    st.warning(common.md_escape(common.visible(note)), icon="⚠️")
+                    st.warning(common.md_escape(common.visible(note)), icon=":material/warning:")
                 left, right = st.columns(2)
                 with left:
                     st.markdown("**Request, as the underlying tool**")

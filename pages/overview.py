@@ -25,23 +25,24 @@ if common.require_catalog(v):
     c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
 
     st.subheader(f"Cost per request (tokens, {plan.display_tokenizer})")
-    e1, e2, e3 = st.columns(3)
-    # Values without the unit (it is in the heading), so the numbers fit at 1024 px.
+    # Values without the unit (it is in the heading); a wrapping row of content-wide metrics, so at
+    # narrow widths one moves to the next line instead of cutting its label or value.
+    e1 = e2 = e3 = st.container(horizontal=True, gap="large")
     e1.metric(signals.ALL_SCHEMAS, f"{plan.eager_tokens:,}",
               common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off",
-              help=signals.ALL_SCHEMAS_HELP)
+              help=signals.ALL_SCHEMAS_HELP, width="content")
     e2.metric(signals.TOOLS_ARRAY, f"{plan.tools_tokens:,}",
               common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off", delta_arrow="off",
-              help=signals.TOOLS_ARRAY_HELP)
+              help=signals.TOOLS_ARRAY_HELP, width="content")
     saved = plan.eager_tokens - plan.tools_tokens
     if saved >= 0:
         e3.metric("Saved per request", f"{saved:,}",
                   f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
-                  delta_color="normal")
+                  delta_color="normal", width="content")
     else:  # a cost: red, with the verdict below
         e3.metric("Saved per request", f"{saved:,}",
                   f"-{-saved:,} tokens: tool search costs more than every schema", delta_color="normal",
-                  help="Negative: the bridge tools and listing are larger than the schemas they replace.")
+                  help="Negative: the bridge tools and listing are larger than the schemas they replace.", width="content")
     st.caption(signals.ALL_SCHEMAS_CAPTION)
     signals.cost_verdict(plan)
     signals.context_overflow(plan, v.context_length)

@@ -117,7 +117,7 @@ def search_tab(v, bridge, dtk: str) -> None:
     search_bridge = v.inspector.bridge(v.config, variant_options(variant)) if what_if else bridge
     if what_if:
         st.warning(f"What-if: these results come from the {variant} variant. The model gets the reference "
-                   "search; pick reference to see what it receives.", icon="🧪")
+                   "search; pick reference to see what it receives.", icon=":material/science:")
     q_col, l_col = st.columns([4, 1])
     text = q_col.text_area(
         "Queries (one per line)", DEFAULT_QUERIES, height=185, key="search_queries",
@@ -175,7 +175,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                     if group.get("available_sources"):
                         sources = group["available_sources"]
                         literal_table([{"available source": s["name"], "tools": s["tool_count"]} for s in sources],
-                                      key=f"search_sources_{number}", height=246 if len(sources) > 6 else None)
+                                      key=f"search_sources_{number}")
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")
                 box = st.expander(f"Full explanation of query {number}", key=f"explain_{number}_open",
@@ -223,7 +223,7 @@ def call_tab(bridge, dtk: str) -> None:
     try:
         call_args = json.loads(args_text)
     except ValueError as exc:
-        st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon="⚠️")
+        st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon=":material/warning:")
         return
     request = {"calls": [{"name": name, "arguments": call_args}]}
     check = bridge.check_call(request)

@@ -227,7 +227,7 @@ def render() -> None:
         loaded, label = _source(bar)
     except ToolsearchError as exc:
         bar.empty()
-        st.error(common.md_escape(show_invisible(str(exc))), icon="⚠️")
+        st.error(common.md_escape(show_invisible(str(exc))), icon=":material/warning:")
         return
     if loaded is None:
         bar.empty()
@@ -246,9 +246,9 @@ def render() -> None:
     agg = aggregates(loaded.sessions, rep)
 
     for problem in loaded.problems[:20]:
-        st.warning(common.md_escape(show_invisible(f"Skipped: {problem}")), icon="⚠️")
+        st.warning(common.md_escape(show_invisible(f"Skipped: {problem}")), icon=":material/warning:")
     if len(loaded.problems) > 20:
-        st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon="⚠️")
+        st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon=":material/warning:")
     st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
                            f"({rep.deferred_count} deferred tools)"))
     row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting labels

@@ -60,14 +60,14 @@ def tier2_banner(plan: Plan) -> None:
                 else "no listing at all, only the bridge tools' own text")
         st.error(f"Tier 2: the model sees no tool names, {what}. It has to find every deferred tool with "
                  "tool_search before it can use it. Raise listing_max_tokens or threshold_pct (the Tuning page "
-                 "shows what each reaches).", icon="🚨")
+                 "shows what each reaches).", icon=":material/report:")
 
 
 def cost_verdict(plan: Plan) -> None:
     """When tool search makes the request larger than sending every schema: say so, with the cost."""
     extra = plan.tools_tokens - plan.eager_tokens
     if plan.activated and extra > 0:
-        st.error(f"Tool search adds {extra:,} tokens per request here; consider `enabled: off`.", icon="💸")
+        st.error(f"Tool search adds {extra:,} tokens per request here; consider `enabled: off`.", icon=":material/payments:")
 
 
 def context_overflow(plan: Plan, context_length: int | None) -> None:
@@ -77,11 +77,11 @@ def context_overflow(plan: Plan, context_length: int | None) -> None:
     if plan.tools_tokens > context_length:
         st.warning(f"The tools array alone ({plan.tools_tokens:,} tokens, {plan.display_tokenizer}) is larger than "
                    f"the context length ({context_length:,} tokens): no request with these settings fits the model.",
-                   icon="⚠️")
+                   icon=":material/warning:")
     elif plan.eager_tokens > context_length:
         st.warning(f"Sending every schema up front ({plan.eager_tokens:,} tokens, {plan.display_tokenizer}) would "
                    f"not fit the context length ({context_length:,} tokens); with tool search the request fits.",
-                   icon="⚠️")
+                   icon=":material/warning:")
 
 
 def planning_tokenizer_note(planning_tokenizer: str) -> None:

@@ -141,7 +141,7 @@ if common.require_catalog(v):
     lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
     multi = None
     if lengths_error:
-        st.error(lengths_error, icon="⚠️")
+        st.error(lengths_error, icon=":material/warning:")
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal)
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
@@ -155,7 +155,7 @@ if common.require_catalog(v):
             best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
                     else "no goal can be reached at every length; these are the largest settings")
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above are the best "
-                     f"reachable setting ({best}).", icon="⛔")
+                     f"reachable setting ({best}).", icon=":material/block:")
         # Form and listing size in one cell per side: five columns, read in full at 1024 px.
         literal_table([{
             "context length": ctx_text(a.context_length),
@@ -172,7 +172,7 @@ if common.require_catalog(v):
                               for a, b in zip(now, multi.contexts) if a.context_length in lowered)
             st.warning(f"The recommendation lowers the listing form compared with the current settings at {where}. "
                        "It is the cheapest setting that still meets the goal; keep the current values where you "
-                       "want the better form.", icon="⚠️")
+                       "want the better form.", icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
                   on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
@@ -309,4 +309,4 @@ if common.require_catalog(v):
     st.caption("Only the keys that differ from the reference defaults are written; a defer list only when one is set.")
     st.code(block, language="yaml")
     st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
-                       key="tuning_download", icon="⬇️")
+                       key="tuning_download", icon=":material/download:")

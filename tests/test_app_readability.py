@@ -357,3 +357,15 @@ def test_listing_curve_reference_lines_reach_3_to_1_on_white():
     assert {t["name"].split(":")[0] for t in dashed} == {"full listing", "names listing", "all summary lines"}
     for trace in dashed:
         assert contrast_ratio(trace["line"]["color"], "#ffffff") >= 3.0, trace["name"]
+
+
+# --- icons: only Material icons (shipped with Streamlit), never emoji a machine may lack -----------------
+
+def test_every_icon_is_a_material_icon():
+    """An emoji icon renders as an empty box where no emoji font is installed (the tier-2 banner's
+    did); Material icons come with Streamlit's own font."""
+    pages = Path(__file__).resolve().parent.parent / "pages"
+    icons = [(path.name, match) for path in sorted(pages.glob("*.py"))
+             for match in re.findall(r'icon="([^"]*)"', path.read_text(encoding="utf-8"))]
+    assert len(icons) > 15
+    assert [i for i in icons if not i[1].startswith(":material/")] == []

@@ -346,7 +346,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     quality = html_text[html_text.index("<h2>Search quality</h2>"):html_text.index("<h2>Lint</h2>")]
     for variant in ev.variants:
         assert f"<td>{esc(variant.name)}</td>" in quality
-    assert f'<td class="num">{ev.variants[0].metrics.mrr:.3f}</td>' in quality
+    assert f'<td class="num">{ev.variants[0].metrics.mrr:.2%}</td>' in quality
     counts = lint(ins, config).counts()
     lint_html = html_text[html_text.index("<h2>Lint</h2>"):html_text.index("<h2>Disclosure strategies</h2>")]
     assert (f"{counts['error']:,} errors · {counts['warning']:,} warnings · {counts['info']:,} info notes"

@@ -48,6 +48,9 @@ TABLES_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] 
 
 #: page (url path and query) → literal-text tables it must show at its defaults.
 PAGES = {
+    "": ["server_table", "steps_table"],  # Overview: metrics, server and step tables
+    "?catalog=cloudflare-flat": ["server_table"],  # Overview in tier 2, with its banner
+    "costs": ["costs_listing_key", "costs_collapse_order"],
     "quality": ["quality_metrics", "quality_counts", "quality_tasks", "lint_table"],
     "quality?catalog=cloudflare-flat": ["lint_table"],
     "tuning": ["tuning_multi_table"],
@@ -94,7 +97,7 @@ def test_nothing_is_cut_at_1024_px(narrow, app_url, path):  # noqa: F811 - the i
         _settled(page)
     tables = page.evaluate(TABLES_JS)
     assert set(PAGES[path]) <= set(tables), tables
-    name = path.replace("?catalog=", "-")
+    name = path.replace("?catalog=", "-") or "overview"
     height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
     page.set_viewport_size({"width": 1024, "height": min(height, 9000)})
     page.wait_for_timeout(400)

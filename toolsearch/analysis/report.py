@@ -359,7 +359,7 @@ def _quality(evaluation: "Evaluation | None") -> str:
         return '<p class="muted">Not computed.</p>'
 
     def share(x: float | None) -> str:
-        return "—" if x is None else f"{x:.3f}"
+        return "—" if x is None else f"{x:.2%}"  # the app's format for shares: 83.33%
 
     rows = [(v.name, share(v.metrics.recall_at_1), share(v.metrics.recall_at_k), share(v.metrics.recall_at_limit),
              share(v.metrics.mrr), share(v.metrics.abstention_accuracy), v.metrics.tasks)
