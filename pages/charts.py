@@ -761,33 +761,35 @@ PIECE_COLORS: dict[str, str] = palette.PIECE_COLORS
 
 
 def strategy_metrics_figure(results: Sequence, tokenizer: str) -> go.Figure:
-    """Four panels of bars, one bar per strategy in its :data:`STRATEGY_COLORS` color: up-front
-    tokens, task tokens, round trips (before the first call of each tool, summed) and cache breaks.
+    """Four panels, one above the other, of horizontal bars, one bar per strategy in its
+    :data:`STRATEGY_COLORS` color: up-front tokens, task tokens, round trips (before the first
+    call of each tool, summed) and cache breaks. Strategy names sit on the y axis and each value
+    beside its bar at one size, so nothing overlaps or shrinks at 1024 px.
 
     Args:
         results: :class:`toolsearch.analysis.strategies.StrategyResult` items.
         tokenizer: named on the token axes.
     """
     titles = (f"Up front (tokens, {tokenizer})", f"Task (tokens, {tokenizer})",
-              "Round trips to first calls (count)", "Cache breaks in the task (count)")  # fit at 1024 px
-    fig = make_subplots(rows=2, cols=2, subplot_titles=titles, vertical_spacing=0.2, horizontal_spacing=0.1)
+              "Round trips to first calls (count)", "Cache breaks in the task (count)")
+    fig = make_subplots(rows=4, cols=1, subplot_titles=titles, vertical_spacing=0.07)
     labels = [STRATEGY_LABELS[r.strategy] for r in results]
-    panels = (("upfront_tokens", 1, 1, "tokens"), ("task_tokens", 1, 2, "tokens"),
-              ("round_trips", 2, 1, "round trips"), ("cache_breaks", 2, 2, "cache breaks"))
-    for field_name, row, col, unit in panels:
+    panels = (("upfront_tokens", "tokens"), ("task_tokens", "tokens"), ("round_trips", "round trips"),
+              ("cache_breaks", "cache breaks"))
+    for row, (field_name, unit) in enumerate(panels, 1):
         values = [getattr(r, field_name) for r in results]
         fig.add_bar(
-            x=labels, y=values, row=row, col=col, showlegend=False,
+            y=labels, x=values, orientation="h", row=row, col=1, showlegend=False,
             marker_color=[STRATEGY_COLORS[r.strategy] for r in results],
             text=[f"{v:,}" for v in values], textposition="outside", cliponaxis=False,
-            hovertemplate=f"<b>%{{x}}</b><br>%{{y:,}} {unit}<extra></extra>",
+            textfont=dict(size=11), constraintext="none",
+            hovertemplate=f"<b>%{{y}}</b><br>%{{x:,}} {unit}<extra></extra>",
         )
-        fig.update_yaxes(tickformat=",", rangemode="tozero", row=row, col=col,
-                         range=[0, max(values + [1]) * 1.18],
-                         title_text="tokens" if unit == "tokens" else "count")
-    fig.update_xaxes(tickangle=-20)
-    fig.update_layout(font=FONT, height=640, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
-                      bargap=0.3)
+        fig.update_xaxes(tickformat=",", rangemode="tozero", row=row, col=1,
+                         range=[0, max(values + [1]) * 1.25])
+        fig.update_yaxes(autorange="reversed", row=row, col=1)
+    fig.update_layout(font=FONT, height=150 + 34 * len(results) * 4, margin=dict(t=40, b=10, l=10, r=30),
+                      hoverlabel=dict(align="left"), bargap=0.25)
     return fig
 
 

@@ -689,8 +689,9 @@ def test_page_worked_example(router_mode):
     assert metrics["Difference (all up front − skill-linked)"] == "98,000"
     assert any(c.value.startswith("Task tokens (chars4)") for c in at.caption)  # the unit of the metrics
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
-    assert [b["y"] for b in bars] == [[getattr(r, f) for r in results]
+    assert [b["x"] for b in bars] == [[getattr(r, f) for r in results]
                                       for f in ("upfront_tokens", "task_tokens", "round_trips", "cache_breaks")]
+    assert all(b["orientation"] == "h" and b["y"] == [r.label for r in results] for b in bars)  # names on the axis
     assert bars[0]["marker"]["color"] == ["#882255", "#332288", "#CC6677", "#2F8F80", "#AA4499", "#808020"]
 
 
