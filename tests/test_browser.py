@@ -70,6 +70,7 @@ def test_overview_slider_changes_the_budget(page, app_url):
     slider.press("Home")
     _, small = _expected_plan("team-workspace", context_length=200_000, config={"listing_max_tokens": 200})
     _wait_text(page, f"Budget = min(cap, percentage leg) = {small.budget:,} tokens")
+    _wait_text(page, f"Form: {small.listing_form}")
     assert f"Form: {small.listing_form}" in page.inner_text("body")
     assert re.search(r"cap=200\b", page.url), page.url  # the setting is mirrored in the URL
     page.screenshot(path=str(ARTIFACTS / "overview-slider-min.png"), full_page=True)
@@ -79,6 +80,8 @@ def test_link_reproduces_the_view(page, app_url):
     _, plan = _expected_plan("five-servers", context_length=32_000, config={"threshold_pct": 2})
     page.goto(f"{app_url}/?catalog=five-servers&ctx=32K&pct=2.0")
     _wait_text(page, f"Budget = min(cap, percentage leg) = {plan.budget:,} tokens")
+    # The tier bar is drawn as the run finishes, after the budget line on a busy machine.
+    _wait_text(page, f"Form: {plan.listing_form}")
     assert f"Form: {plan.listing_form}" in page.inner_text("body")
 
 
@@ -114,6 +117,7 @@ def test_number_inputs_typed_change_the_plan(page, app_url):
     _, capped = _expected_plan("team-workspace", context_length=200_000, config={"listing_max_tokens": 1234})
     assert capped.budget == 1234
     _wait_text(page, f"Budget = min(cap, percentage leg) = {capped.budget:,} tokens")
+    _wait_text(page, f"Form: {capped.listing_form}")
     assert f"Form: {capped.listing_form}" in page.inner_text("body")
     pct = page.get_by_role("spinbutton", name="threshold_pct (%)", exact=True)
     pct.fill("0.3")
@@ -122,6 +126,7 @@ def test_number_inputs_typed_change_the_plan(page, app_url):
                              config={"listing_max_tokens": 1234, "threshold_pct": 0.3})
     assert both.budget == 600  # int(200,000 × 0.003)
     _wait_text(page, f"Budget = min(cap, percentage leg) = {both.budget:,} tokens")
+    _wait_text(page, f"Form: {both.listing_form}")
     assert f"Form: {both.listing_form}" in page.inner_text("body")
     assert re.search(r"pct=0\.3\b", page.url) and re.search(r"cap=1234\b", page.url), page.url
     # the slider follows the typed value
