@@ -192,3 +192,98 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
         height = SCROLL_HEIGHT
     target.html(table_html(shown, key=key, columns=columns, formats=formats, styles=styles, nowrap=nowrap,
                            height=height, cell_css=cell_css))
+
+
+_HEAT_STYLE = """<style>
+.ts-heat table{border-collapse:separate;border-spacing:2px;width:100%;table-layout:fixed;font-size:.8rem}
+.ts-heat th{font-weight:600;color:#31333f;padding:.15rem .2rem;text-align:center;white-space:nowrap;
+  font-variant-numeric:tabular-nums}
+.ts-heat th.y{text-align:right;width:5.2rem}
+.ts-heat th.x{font-weight:400;color:#5c5f6b;font-size:.75rem}
+.ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;color:#5c5f6b;white-space:normal;
+  vertical-align:bottom;width:5.2rem}
+.ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;white-space:nowrap;overflow:hidden}
+.ts-heat td.at{outline:3px solid #000;outline-offset:-1px;font-weight:700}
+.ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;color:#5c5f6b}
+.ts-heat .key{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0 0;font-size:.8rem;color:#31333f}
+.ts-heat .key span{display:inline-flex;align-items:center;gap:.3rem}
+.ts-heat .key i{display:inline-block;width:1rem;height:.8rem;border-radius:2px}
+</style>"""
+
+
+def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
+                   current: tuple[int | None, float] | None = None) -> str:
+    """The listing form over context length × ``y_axis`` as a colored HTML table (a heat table).
+
+    One column per context length (ascending), one row per ``y_axis`` value (largest on top, as on a
+    chart's y axis). Each cell names its form on the form's state color (text black or white,
+    whichever reaches WCAG AA on the fill) and carries the budget, the listing size, the tier and
+    the deciding leg in its tooltip (``title``) and in ``data-*`` attributes. A key of the form
+    colors follows the table. An HTML table, not a chart: a slider move that only moves the
+    sidebar setting changes one outlined cell, which the browser redraws in a few milliseconds.
+
+    Args:
+        points: :class:`toolsearch.analysis.sweep.GridPoint` (or ``SweepRow``) items for one
+            listing_max_tokens (``y_axis="threshold_pct"``) or one threshold_pct
+            (``y_axis="listing_max_tokens"``); points with an unknown context length are skipped.
+        key: the ``data-table`` attribute.
+        y_axis: ``threshold_pct`` (%) or ``listing_max_tokens`` (tokens).
+        current: ``(context_length, y value)`` of the sidebar setting: that cell is outlined and its
+            row and column say "sidebar". Not marked when the context length is unknown or the
+            point is not in ``points``.
+
+    Returns:
+        ``<style>`` plus ``<div class="ts-heat" data-table=KEY>`` holding the table and the key.
+    """
+    from pages.charts import context_label  # plotly is imported by the page anyway
+    from pages.palette import STATE_COLORS, text_on
+    from toolsearch.engine.constants import FORMS
+
+    by_pct = y_axis == "threshold_pct"
+
+    def yval(p):
+        return p.threshold_pct if by_pct else p.listing_max_tokens
+
+    def ylabel(v) -> str:
+        return f"{v:g}%" if by_pct else f"{v:,}"
+
+    points = [p for p in points if p.context_length]
+    contexts = sorted({p.context_length for p in points})
+    ys = sorted({yval(p) for p in points}, reverse=True)
+    cell = {(yval(p), p.context_length): p for p in points}
+    at = (current[0], current[1]) if current and current[0] else None
+    esc = html.escape
+    mark = '<span class="at-mark">sidebar</span>'
+    corner = "threshold_pct (%)" if by_pct else "listing_max_tokens (tokens)"
+    over = f'<tr><th></th><th class="x" colspan="{len(contexts)}">context length (tokens)</th></tr>'
+    head = [f'<th class="corner">{esc(corner).replace("_", "_<wbr>")}</th>']
+    for c in contexts:
+        here = at is not None and c == at[0]
+        head.append(f'<th title="{c:,} tokens">{esc(context_label(c))}{mark if here else ""}</th>')
+    body = []
+    for y in ys:
+        here_row = at is not None and y == at[1]
+        cells = [f'<th class="y" scope="row">{esc(ylabel(y))}{mark if here_row else ""}</th>']
+        for c in contexts:
+            p = cell.get((y, c))
+            if p is None:
+                cells.append("<td></td>")
+                continue
+            fill = STATE_COLORS[p.listing_form]
+            here = here_row and c == at[0]
+            tip = (f"context length {c:,} tokens · {'threshold_pct' if by_pct else 'listing_max_tokens'} "
+                   f"{ylabel(y)}{'' if by_pct else ' tokens'}{' · the sidebar setting' if here else ''}\n"
+                   f"form {p.listing_form} · tier {p.tier}\n"
+                   f"budget {p.budget:,} tokens (decided by {p.budget_winner})\n"
+                   f"listing {p.listing_tokens:,} tokens")
+            marked = ' class="at" aria-current="true"' if here else ""
+            cells.append(
+                f'<td{marked} style="background:{fill};'
+                f'color:{text_on(fill)}" title="{esc(tip)}" data-form="{esc(p.listing_form)}" '
+                f'data-context-length="{c}" data-y="{y}" data-tier="{p.tier}" data-budget="{p.budget}" '
+                f'data-listing-tokens="{p.listing_tokens}">{esc(p.listing_form)}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(f)}</span>' for f in FORMS)
+    return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
+            f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+            f'<div class="key" aria-label="listing form colors">listing form: {swatches}</div></div>')

@@ -6,7 +6,7 @@ import argparse
 import streamlit as st
 
 from pages import charts, common, signals
-from pages.tables import literal_table
+from pages.tables import form_grid_html, literal_table
 from toolsearch.engine.config import dump_config_block
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
@@ -73,15 +73,14 @@ def ladder_for(v: common.View) -> Ladder:
     return hit[1]
 
 
-#: The charts of the listing form, one tab each (only the open one is drawn and sent).
+#: The views of the listing form, one tab each (only the open one is drawn and sent).
 CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def sweep_chart(grid: list, current: tuple, y_axis: str):
-    """:func:`charts.sweep_figure`, kept per grid, ring and axis: moving a slider back and forth
-    reuses the figures already built (a figure costs tens of milliseconds)."""
-    return charts.sweep_figure(grid, current=current, y_axis=y_axis)
+def with_value(values: tuple, value) -> list:
+    """``values`` with ``value`` added in order (when known and not already there): the heat
+    tables get a row or column for the sidebar setting, so its cell is always on the grid."""
+    return sorted({*values, value}) if value is not None else list(values)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -181,14 +180,16 @@ if common.require_catalog(v):
 
     # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
     st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")
-    grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS)
+    grid = form_grid(ladder, cfg, with_value(HEATMAP_CONTEXT_LENGTHS, ctx),
+                     with_value(HEATMAP_THRESHOLD_PCTS, cfg.threshold_pct))
     over_pct, over_cap, over_ctx = st.tabs(CHART_TABS, key="tuning_chart", on_change="rerun")
-    ring = ("The ring marks the sidebar setting." if ctx else
-            "Context length unknown: the sidebar setting uses the fixed 10,000-token percentage leg, so it is not marked.")
+    ring = ("The outlined cell is the sidebar setting; its row and column say “sidebar” (added to the grid "
+            "when the setting is between grid values)." if ctx else
+            "Context length unknown: the sidebar setting uses the fixed 10,000-token percentage leg, so it is not "
+            "marked.")
     if over_pct.open:
         with over_pct:
-            st.plotly_chart(sweep_chart(grid, (ctx, cfg.threshold_pct), "threshold_pct"), key="tuning_heatmap",
-                            width="stretch")
+            st.html(form_grid_html(grid, key="tuning_heatmap", current=(ctx, cfg.threshold_pct)))
             st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Each cell names "
                        f"the form the listing takes there; hover for the budget, the listing size and the tier. {ring}")
             grid_box = st.expander("The grid as a table", key="tuning_grid_open", on_change="rerun")
@@ -201,9 +202,10 @@ if common.require_catalog(v):
                         formats={"threshold_pct (%)": "{:.1f}"})
     if over_cap.open:
         with over_cap:
-            cap_grid = form_grid(ladder, cfg, HEATMAP_CONTEXT_LENGTHS, [cfg.threshold_pct], HEATMAP_LISTING_MAX_TOKENS)
-            st.plotly_chart(sweep_chart(cap_grid, (ctx, cfg.listing_max_tokens), "listing_max_tokens"),
-                            key="tuning_heatmap_cap", width="stretch")
+            cap_grid = form_grid(ladder, cfg, with_value(HEATMAP_CONTEXT_LENGTHS, ctx), [cfg.threshold_pct],
+                                 with_value(HEATMAP_LISTING_MAX_TOKENS, cfg.listing_max_tokens))
+            st.html(form_grid_html(cap_grid, key="tuning_heatmap_cap", y_axis="listing_max_tokens",
+                                   current=(ctx, cfg.listing_max_tokens)))
             st.caption(f"At threshold_pct {cfg.threshold_pct:g}%, over listing_max_tokens: shows where the cap binds. "
                        f"Each cell names the form the listing takes there; hover for the budget, the listing size and "
                        f"the tier. {ring}")

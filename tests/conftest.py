@@ -201,6 +201,8 @@ def literal_tables(at) -> dict[str, Any]:
                 self.row = []
             elif tag in ("td", "th") and self.row is not None:
                 self.cell = []
+                if "colspan" in attrs:  # a title row over the header (the heat tables): not a row of cells
+                    self.row = self.cell = None
 
         def handle_endtag(self, tag):
             if tag in ("td", "th") and self.cell is not None and self.row is not None:
@@ -220,3 +222,40 @@ def literal_tables(at) -> dict[str, Any]:
     for element in at.html:
         parser.feed(element.value)
     return {key: pd.DataFrame(rows[1:], columns=rows[0]) for key, rows in parser.tables.items() if rows}
+
+
+def heat_cells(at, key: str) -> list[dict[str, str]]:
+    """The cells of the heat table ``key`` (``pages.tables.form_grid_html``) in an AppTest run, in
+    reading order: each cell's attributes (``data-form``, ``data-context-length``, ``data-y``,
+    ``style``, ``class``, ``title``…) plus its ``text``. Empty when the table is not on the page."""
+    from html.parser import HTMLParser
+
+    class _Parser(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.inside = False
+            self.cells: list[dict[str, str]] = []
+            self.cell: dict[str, str] | None = None
+
+        def handle_starttag(self, tag, attrs):
+            attrs = {k: v or "" for k, v in attrs}
+            if tag == "div" and "data-table" in attrs:
+                self.inside = attrs["data-table"] == key
+            elif tag == "td" and self.inside and "data-form" in attrs:
+                self.cell = {**attrs, "text": ""}
+
+        def handle_endtag(self, tag):
+            if tag == "td" and self.cell is not None:
+                self.cells.append(self.cell)
+                self.cell = None
+            elif tag == "table":
+                self.inside = False
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell["text"] += data
+
+    parser = _Parser()
+    for element in at.html:
+        parser.feed(element.value)
+    return parser.cells

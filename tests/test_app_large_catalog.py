@@ -17,7 +17,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import heat_cells, literal_tables
 from pages import charts, common
 from toolsearch.analysis.lint import _reached, lint, name_probe, probe_keywords
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
@@ -105,7 +105,8 @@ def _check_costs(at: AppTest, ins: Inspector) -> None:
 
 
 def _check_tuning(at: AppTest, ins: Inspector) -> None:
-    assert at.get("plotly_chart") or at.dataframe
+    cells = heat_cells(at, "tuning_heatmap")
+    assert cells and sum(1 for c in cells if c.get("aria-current") == "true") == 1, "the heat table, setting marked"
 
 
 def _check_live(at: AppTest, ins: Inspector) -> None:

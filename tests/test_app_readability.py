@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import heat_cells, literal_tables
 from pages import charts, palette, signals
 from pages.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
 from toolsearch.analysis.lint import lint
@@ -26,6 +26,7 @@ from toolsearch.analysis.skills import load_skills
 from toolsearch.analysis.strategies import (ALL_UPFRONT, STRATEGIES, StrategyModel, StrategySettings, Task,
                                             load_events, task_summary)
 from toolsearch.analysis.wording import counted, severity_counts
+from toolsearch.analysis.sweep import form_grid, listing_ladder
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.constants import FORMS
 from toolsearch.engine.inspector import Inspector
@@ -94,14 +95,30 @@ def check_heatmap_text(figure: dict) -> set[str]:
 
 
 @needs_samples
-def test_tuning_heatmap_text_reaches_aa_on_every_cell():
+def test_tuning_heat_tables_text_reaches_aa_on_every_cell():
     at = open_page("pages/tuning.py", {"ctx": "128K", "pct": "3.0", "cap": "2500"})
-    used = check_heatmap_text(figures(at)[0])
+    cells = heat_cells(at, "tuning_heatmap")
     at.session_state["tuning_chart"] = "Over listing_max_tokens"
     at.run()
     assert not at.exception, at.exception
-    used |= check_heatmap_text(figures(at)[0])
+    cells += heat_cells(at, "tuning_heatmap_cap")
+    assert len(cells) > 100
+    used = set()
+    for cell in cells:
+        style = dict(part.split(":", 1) for part in cell["style"].split(";") if part)
+        assert cell["text"] == cell["data-form"] and style["background"] == STATE_COLORS[cell["data-form"]]
+        assert contrast_ratio(style["color"], style["background"]) >= 4.5, cell
+        used.add(style["color"])
     assert used == {"#000000", "#ffffff"}  # both: black on green, pink, orange, grey; white on blue
+
+
+def test_report_heatmap_text_reaches_aa_on_every_cell():
+    """The report's heat map (a chart, as the report is a static page) labels each run of cells."""
+    config = parse_config({"listing_max_tokens": 2500})
+    ins = inspector()
+    grid = form_grid(listing_ladder(ins.planner, config), config)
+    figure = charts.sweep_figure(grid, current=(128_000, 3.0)).to_plotly_json()
+    assert len(check_heatmap_text(figure)) >= 1
 
 
 def test_state_fills_that_failed_with_white_text_now_get_black():

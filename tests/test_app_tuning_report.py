@@ -17,7 +17,6 @@ query string, which the app mirrors into the same session keys (``ctx``, ``pct``
 from __future__ import annotations
 
 import functools
-import json
 import re
 from pathlib import Path
 
@@ -25,7 +24,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import heat_cells, literal_tables
 from pages import charts
 from pages.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
@@ -251,30 +250,36 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     assert list(table["budget (tokens)"]) == [f"{p.budget:,}" for p in grid]
     assert list(table["listing (tokens)"]) == [f"{p.listing_tokens:,}" for p in grid]
     assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:.1f}" for p in grid]
-    # the heatmap itself: one z value (form rank) per cell, rows by threshold_pct
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    heat = spec["data"][0]
-    assert heat["type"] == "heatmap"
-    pcts = sorted({p.threshold_pct for p in grid})
+    # the heat table itself: one cell per grid point, rows by threshold_pct (largest on top), each
+    # naming its form on the form's color, with the engine's budget and listing size
+    cells = heat_cells(at, "tuning_heatmap")
+    pcts = sorted({p.threshold_pct for p in grid}, reverse=True)
     contexts = sorted({p.context_length for p in grid})
     by_cell = {(p.threshold_pct, p.context_length): p for p in grid}
-    assert heat["z"] == [[FORM_RANK[by_cell[(pct, c)].listing_form] for c in contexts] for pct in pcts]
-    assert heat["colorbar"]["ticktext"] == ["full", "names", "mixed", "groups", "none"]
-    assert [c[1] for c in heat["colorscale"][::2]] == [STATE_COLORS[f] for f in ("full", "names", "mixed", "groups", "none")]
-    # beside it: context length × listing_max_tokens at the sidebar's threshold_pct
-    caps = form_grid(ladder, config, HEATMAP_CONTEXT_LENGTHS, [3.0], HEATMAP_LISTING_MAX_TOKENS)
-    assert len(at.get("plotly_chart")) == 1  # only the open chart tab is drawn
+    expected = [by_cell[(pct, c)] for pct in pcts for c in contexts]
+    assert [c["data-form"] for c in cells] == [p.listing_form for p in expected]
+    assert [c["text"] for c in cells] == [p.listing_form for p in expected]
+    assert [int(c["data-budget"]) for c in cells] == [p.budget for p in expected]
+    assert [int(c["data-listing-tokens"]) for c in cells] == [p.listing_tokens for p in expected]
+    assert all(f"background:{STATE_COLORS[c['data-form']]}" in c["style"] for c in cells)
+    (sidebar,) = [c for c in cells if c.get("aria-current") == "true"]  # the sidebar setting, outlined
+    assert (int(sidebar["data-context-length"]), float(sidebar["data-y"])) == (128_000, 3.0)
+    assert "the sidebar setting" in sidebar["title"] and f"budget {by_cell[(3.0, 128_000)].budget:,} tokens" in sidebar["title"]
+    assert not at.get("plotly_chart")  # only the open tab is drawn, and it is not a chart
+    # beside it: context length × listing_max_tokens at the sidebar's threshold_pct; the sidebar's
+    # cap (2,500) is not a grid value, so it gets its own row
     at.session_state["tuning_chart"] = "Over listing_max_tokens"
     at.run()
     assert not at.exception, at.exception
-    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-    heat = spec["data"][0]
+    caps_shown = sorted({*HEATMAP_LISTING_MAX_TOKENS, 2500}, reverse=True)
+    caps = form_grid(ladder, config, HEATMAP_CONTEXT_LENGTHS, [3.0], caps_shown)
     by_cell = {(p.listing_max_tokens, p.context_length): p for p in caps}
-    assert heat["z"] == [[FORM_RANK[by_cell[(cap, c)].listing_form] for c in contexts]
-                         for cap in HEATMAP_LISTING_MAX_TOKENS]
-    assert spec["layout"]["yaxis"]["title"]["text"] == "listing_max_tokens (tokens, log scale)"
-    assert len({v for row in heat["z"] for v in row}) > 1  # not one solid color where the cap binds
-    assert spec["data"][2]["y"] == [2500]  # the ring at the sidebar's cap (after the cell labels)
+    cells = heat_cells(at, "tuning_heatmap_cap")
+    assert [c["data-form"] for c in cells] == [by_cell[(cap, c)].listing_form for cap in caps_shown for c in contexts]
+    assert len({c["data-form"] for c in cells}) > 1  # not one solid color where the cap binds
+    (sidebar,) = [c for c in cells if c.get("aria-current") == "true"]
+    assert (int(sidebar["data-context-length"]), int(sidebar["data-y"])) == (128_000, 2500)
+    assert not heat_cells(at, "tuning_heatmap")  # the closed tab is not drawn
     # the sentences under the metrics
     tier1 = recommend(ladder, config, 128_000, "mixed")
     text = "\n".join(m.value for m in at.markdown)
