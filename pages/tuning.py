@@ -111,7 +111,7 @@ if common.require_catalog(v):
     st.caption(f"Sidebar: context length {ctx_text(ctx)} · threshold_pct {cfg.threshold_pct:g}% · "
                f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
                "The listing form depends only on the budget = min(listing_max_tokens, threshold_pct% of the context "
-               "length), so every chart below is read off one measurement of each degradation step.")
+               "length), so every grid and chart below is read off one measurement of each degradation step.")
     signals.planning_tokenizer_note(ladder.planning_tokenizer)
     if not ladder.activated:
         st.info("Tool search is not active (enabled: off, or nothing in the catalog is deferrable): every "
