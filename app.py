@@ -34,6 +34,12 @@ PAGES = [
     st.Page("pages/report.py", title="Report", icon=":material/description:", url_path="report"),
 ]
 
+# A thin moving bar along the top while a script run lasts longer than a quarter second.
+# Streamlit's own running indicator waits about half a second and can miss runs whose drawing
+# keeps the browser busy; this one is CSS only (the page's run state is an attribute of the app's
+# root), and its animation runs on the compositor, so it shows even while the page is drawing.
+st.html(common.BUSY_BAR_HTML)
+
 navigation = st.navigation(PAGES)
 st.session_state["_view"] = common.sidebar(navigation.url_path)
 common.link_notices()

@@ -831,6 +831,25 @@ def _state_css(value: Any) -> str:
     return palette.cell_style(STATE_COLORS.get(value))
 
 
+#: A working indicator for runs over 250 ms (see app.py): hidden until the app's root says a run is
+#: in progress (``data-test-script-state``), then shown after a delay, with a bar sliding along the
+#: top of the window. Its element container takes no room in the page.
+BUSY_BAR_HTML = """<style>
+.stElementContainer:has(.ts-busy){position:absolute;height:0;margin:0;overflow:visible}
+.ts-busy{position:fixed;top:0;left:0;right:0;height:4px;z-index:1000000;pointer-events:none;opacity:0;
+  overflow:hidden;background:rgba(0,114,178,.18)}
+.ts-busy::before{content:"";position:absolute;top:0;bottom:0;left:0;width:30%;background:#0072B2;
+  transform:translateX(-100%)}
+[data-test-script-state="running"] .ts-busy,[data-test-script-state="rerunRequested"] .ts-busy{
+  animation:ts-busy-in 0s linear .25s forwards}
+[data-test-script-state="running"] .ts-busy::before,[data-test-script-state="rerunRequested"] .ts-busy::before{
+  animation:ts-busy-slide 1.1s ease-in-out .25s infinite}
+@keyframes ts-busy-in{to{opacity:1}}
+@keyframes ts-busy-slide{from{transform:translateX(-100%)}to{transform:translateX(340%)}}
+@media (prefers-reduced-motion:reduce){
+  [data-test-script-state="running"] .ts-busy::before{animation:none;transform:none;width:100%}}
+</style><div class="ts-busy" data-testid="busy-bar" role="status" aria-label="Working"></div>"""
+
 #: ``styles`` for :func:`pages.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 #: The sent step of the degradation table.

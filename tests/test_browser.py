@@ -218,6 +218,27 @@ def test_running_indicator_and_tier_change_notice(browser, app_url):
             page.wait_for_timeout(20)
         assert seen, "the running indicator never showed during a run"
         _settled(page)
+        # Our own busy bar: hidden while idle, shown (after a quarter second) during a long run, at the
+        # top of the window, hidden again when the run ends.
+        bar = ("() => { const b = document.querySelector('[data-testid=busy-bar]'); const r = b.getBoundingClientRect();"
+               " return [document.querySelector('[data-testid=stApp]').getAttribute('data-test-script-state'),"
+               " Number(getComputedStyle(b).opacity), r.top, r.height, r.width]; }")
+        state, opacity, top, height, width = page.evaluate(bar)
+        assert (state, opacity, top) == ("notRunning", 0, 0) and height >= 3 and width >= 1000
+        page.get_by_role("link", name="Scopes").click()  # a page first opened in this session
+        page.wait_for_timeout(5)
+        page.get_by_role("link", name="Strategies").click()  # warm, but a run of several hundred ms
+        shown = []
+        for _ in range(400):
+            state, opacity, *_ = page.evaluate(bar)
+            if state != "notRunning":
+                shown.append(opacity)
+            elif shown:
+                break
+            page.wait_for_timeout(15)
+        assert 1 in shown, f"the busy bar never showed during a run ({len(shown)} samples while running)"
+        _settled(page)
+        assert page.evaluate(bar)[1] == 0
         # A slider move that changes the tier is announced at the top of the page.
         page.goto(f"{app_url}/")
         _settled(page)
