@@ -767,16 +767,20 @@ def tier_badge(plan: Plan) -> None:
         f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
         f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {plan.listing_form}</b> &nbsp;·&nbsp; {words}</div>',
         unsafe_allow_html=True)
-    now = (plan.tier, plan.listing_form)
+    view = st.session_state.get("_view")
+    source = view.source_label if isinstance(view, View) else None
+    now = (plan.tier, plan.listing_form, source)
     before = st.session_state.get("_last_tier_form")
     st.session_state["_last_tier_form"] = now
-    if before is not None and before != now:
+    if before is not None and before[:2] != now[:2]:
         change = []
         if before[0] != now[0]:
             change.append(f"tier {before[0]} → {now[0]}")
         if before[1] != now[1]:
             change.append(f"form {before[1]} → {now[1]}")
-        message = "Changed with the last setting: " + ", ".join(change)
+        # The catalog source is not named here (this line is HTML, and a source label is user text).
+        cause = "the catalog" if before[2] != now[2] else "the last setting"
+        message = f"Changed with {cause}: " + ", ".join(change)
         st.markdown(
             f'<div data-testid="tier-change" style="border:2px solid #000;border-radius:.5rem;padding:.35rem .8rem;'
             f'margin-bottom:.6rem;font-weight:600">⚑ {message}</div>', unsafe_allow_html=True)

@@ -306,11 +306,11 @@ if common.require_catalog(v):
     # A wrapping row of content-wide metrics: at narrow widths one moves to the next line instead
     # of cutting its label or value.
     c1 = c2 = c3 = c4 = st.container(horizontal=True, gap="large")
-    c1.metric("Errors", counts["error"], help="The harness drops tools, or a provider rejects the whole request.",
+    c1.metric("Errors", f"{counts['error']:,}", help="The harness drops tools, or a provider rejects the whole request.",
               width="content")
-    c2.metric("Warnings", counts["warning"], help="The model is likely to miss, misread or overpay for a tool.",
+    c2.metric("Warnings", f"{counts['warning']:,}", help="The model is likely to miss, misread or overpay for a tool.",
               width="content")
-    c3.metric("Info", counts["info"], help="Worth knowing in a design review; often fine.", width="content")
+    c3.metric("Info", f"{counts['info']:,}", help="Worth knowing in a design review; often fine.", width="content")
     c4.metric("Median tool schema", f"{report.median_schema_tokens:,.0f} tokens",
               help="chars4 tokens of one tool definition; schema-large compares against it.", width="content")
     f1, f2 = st.columns([1, 2])

@@ -213,3 +213,25 @@ def test_a_server_name_with_markdown_is_shown_literally_in_every_table(page):
         assert MARKDOWN_NAME in shown
     rendered = "\n".join(m.value for m in [*at.markdown, *at.caption])
     assert "![img](http://example.invalid" not in rendered  # escaped wherever Markdown is used
+
+
+def test_tier_change_notice_names_its_cause():
+    """A tier or form change is announced as caused by the catalog when the catalog changed, and
+    by the last setting when a setting did."""
+    config = parse_config({})
+    before = Inspector.from_files([SAMPLES / "team-workspace.yaml"], "prefixed").plan(config, 200_000)
+    after = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"], "prefixed").plan(config, 200_000)
+    assert (before.tier, before.listing_form) != (after.tier, after.listing_form)
+    at = app()
+    assert "Changed with" not in markdown(at)
+    at.sidebar.selectbox(key="catalog").set_value("cloudflare-flat").run()
+    assert not at.exception, at.exception
+    text = markdown(at)
+    assert "Changed with the catalog: " in text and "Changed with the last setting" not in text
+    assert f"form {before.listing_form} → {after.listing_form}" in text or f"tier {before.tier} → {after.tier}" in text
+    at.sidebar.slider(key="threshold_pct").set_value(0.0).run()
+    assert not at.exception, at.exception
+    zero = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"], "prefixed").plan(
+        parse_config({"threshold_pct": 0.0}), 200_000)
+    assert (zero.tier, zero.listing_form) != (after.tier, after.listing_form)  # a budget of 0: nothing listed
+    assert f"Changed with the last setting: form {after.listing_form} → {zero.listing_form}" in markdown(at)
