@@ -801,6 +801,28 @@ def test_cli_call_starts_only_the_target_server_once(tmp_path) -> None:
         "alpha", "local", "omega"]
 
 
+def test_cli_call_with_as_is_names_calls_over_the_listing_session(tmp_path) -> None:
+    """An as-is name does not say which server has the tool, so every server lists; the call then
+    goes over the session of the server that listed it: each server starts exactly once."""
+    started = tmp_path / "started.txt"
+    config = write_json(tmp_path / "three.json", {"mcpServers": {
+        name: {"command": PY, "args": [str(SERVER), "--name", name, "--start-marker", str(started)]}
+        for name in ("alpha", "local", "omega")}})
+    called = run_cli("call", config, "add", "-a", '{"a": 2, "b": 3}', "--tool-names", "as-is", "--json")
+    assert called.returncode == 0, called.stderr
+    data = json.loads(called.stdout)
+    assert data["request"]["tool"] == "add" and data["request"]["arguments"] == {"a": 2, "b": 3}
+    assert data["response"]["structuredContent"] == {"sum": 5}
+    starts = sorted(line.split()[0] for line in started.read_text(encoding="utf-8").splitlines())
+    assert starts == ["alpha", "local", "omega"]  # listed once each; the call did not start its server again
+    # The same with a prefixed name that no server's prefix fits (every server lists, nothing is called).
+    started.unlink()
+    unknown = run_cli("call", config, "nobody_add", "--json")
+    assert unknown.returncode == 1
+    assert sorted(line.split()[0] for line in started.read_text(encoding="utf-8").splitlines()) == [
+        "alpha", "local", "omega"]
+
+
 def test_cli_call_timeout_is_for_the_call_and_a_failed_server_is_named(tmp_path) -> None:
     config = write_json(tmp_path / "slow.json", {"mcpServers": {
         "local": {"command": PY, "args": [str(SERVER), "--name", "local", "--startup-delay", "1.5"]}}})

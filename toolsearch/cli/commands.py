@@ -561,6 +561,35 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
     return 1
 
 
+def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig, profile) -> int:
+    """``call`` when the tool's server cannot be told from its name (as-is names, a scope, a prefix
+    several servers share): every server of the configs connects and lists, their sessions stay
+    open, and the call goes over the session of the server that listed the tool, so no server
+    starts twice. Every session is closed before returning."""
+    from ..live.client import LiveDispatcher, load_sources  # noqa: PLC0415
+
+    loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress, keep_open=True)
+    connections = loaded.connections
+    try:
+        inspector = Inspector(loaded.catalog, args.tool_names, profile)
+        _report_loaded(loaded.warnings, config, inspector)
+        scope = one_scope(args.command, scopes_from_args(args, inspector))
+        if scope is not None:
+            inspector = inspector.scoped(scope)
+            print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
+        specs = dict(loaded.specs)
+        dispatcher = None
+        if connections is not None:
+            def send(spec, raw_name, arguments, utility):
+                return connections.send(spec, raw_name, arguments, utility, timeout=args.timeout)
+
+            dispatcher = LiveDispatcher(specs, args.timeout, send=send)
+        return _cmd_call(args, inspector, config, names, specs, loaded.statuses, dispatcher=dispatcher)
+    finally:
+        if connections is not None:
+            connections.close()
+
+
 def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
     """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
     from ..live.client import is_connect_failure  # noqa: PLC0415
@@ -799,6 +828,7 @@ def _run(args: argparse.Namespace) -> int:
             status = _call_one_server(args, names, config, profile)
             if status is not None:
                 return status
+            return _call_over_listing_sessions(args, names, config, profile)
         loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress)
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)

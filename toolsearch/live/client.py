@@ -1376,12 +1376,15 @@ class LoadedSources:
         specs: the live servers by (unique) name, for :class:`LiveDispatcher`.
         statuses: one per live server.
         warnings: config-file warnings (``file: place: message``).
+        connections: the open sessions when loaded with ``keep_open=True`` and a config was among
+            the sources (close it when done), else ``None``.
     """
 
     catalog: Catalog
     specs: Mapping[str, ServerSpec]
     statuses: tuple[ServerStatus, ...]
     warnings: tuple[str, ...]
+    connections: "LiveConnections | None" = None
 
     @property
     def live(self) -> bool:
@@ -1420,7 +1423,7 @@ def read_source(path: str | Path) -> tuple[str, Any]:
 
 
 def load_sources(paths: Sequence[str], *, timeout: float | None = None,
-                 progress: ProgressFn | None = None) -> LoadedSources:
+                 progress: ProgressFn | None = None, keep_open: bool = False) -> LoadedSources:
     """Load catalog files and connect to the servers of MCP client config files.
 
     A file whose top level is an MCP client config (``mcpServers`` / ``servers`` as a mapping /
@@ -1432,6 +1435,10 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
         paths: the SOURCE files.
         timeout: seconds per server for connect + listing when its entry sets none.
         progress: per-server status callback (:func:`connect_servers`).
+        keep_open: keep each live server's session open after it listed
+            (:attr:`LoadedSources.connections`, which the caller must close), so a later call goes
+            over the session that listed (``LiveDispatcher(specs, send=connections.send)``)
+            instead of starting the server again. Default: each server stops once it has listed.
 
     Raises:
         CatalogError, ConfigError: an unreadable or malformed file (names the file and place).
@@ -1452,16 +1459,26 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
             parts.append(value)
     statuses: tuple[ServerStatus, ...] = ()
     by_name: dict[str, ServerSpec] = {}
+    connections: LiveConnections | None = None
     if configs:
         unique = unique_names(specs)
         name = Path(configs[0]).stem if len(configs) == 1 else "live servers"
-        result = connect_servers(unique, name=name, timeout=timeout, progress=progress, sources=configs)
+        if keep_open:
+            connections = LiveConnections()
+            try:
+                result = connections.connect(unique, name=name, timeout=timeout, progress=progress, sources=configs)
+            except BaseException:
+                connections.close()
+                raise
+        else:
+            result = connect_servers(unique, name=name, timeout=timeout, progress=progress, sources=configs)
         parts = [result.catalog if part is None else part for part in parts]
         statuses = result.statuses
         by_name = {spec.name: spec for spec in unique}
     catalogs = [part for part in parts if part is not None]
     catalog = catalogs[0] if len(catalogs) == 1 else combine(catalogs)
-    return LoadedSources(catalog=catalog, specs=by_name, statuses=statuses, warnings=tuple(warnings))
+    return LoadedSources(catalog=catalog, specs=by_name, statuses=statuses, warnings=tuple(warnings),
+                         connections=connections)
 
 
 def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, Any]:
