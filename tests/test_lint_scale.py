@@ -286,3 +286,17 @@ def test_anchor_words_fire_on_the_hostile_strings() -> None:
     assert L._holding(lowered, L._ANCHORS[L._IGNORE_PREVIOUS]) == [
         k for k, text in enumerate(texts) if any(w in text.lower().replace("\u0131", "i").replace("i\u0307", "i")
                                                  for w in ("ignore", "disregard", "forget", "override"))]
+
+
+def test_probing_progress_moves_within_a_round() -> None:
+    """The search probing reports progress every PROGRESS_EVERY probes while a round's groups are
+    scored (not only once per round), never goes back, and ends at 1.0."""
+    inspector = Inspector(large_catalog(6_400, 32, 0, "progress"), "prefixed")
+    reports: list[tuple[float, str]] = []
+    L.lint(inspector, parse_config({}), progress=lambda share, message: reports.append((share, message)))
+    probing = [share for share, message in reports if message.startswith("Probing the search")]
+    assert probing == sorted(probing) and probing[0] == 0.0 and probing[-1] == 1.0
+    # every tool's first probe is the first round, under half of all probes here: reported several
+    # times on the way (once, at its end, before)
+    first_round = [share for share in probing if 0 < share < 0.5]
+    assert len(first_round) >= 3, probing

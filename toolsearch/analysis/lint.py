@@ -478,6 +478,10 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
 _PROBE_CHUNK_CELLS = 1 << 21
 
 
+#: Probe queries between two progress reports of the search probing.
+PROGRESS_EVERY = 1_000
+
+
 def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
              progress: Callable[[float, str], None] | None = None) -> list[bool]:
     """For each ``(wire name, probe queries)`` of ``items``: whether some probe's
@@ -528,7 +532,7 @@ def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
         for k in pending:
             name, probes = items[k]
             probe = probes[turn]
-            done += 1
+            done += 1  # counted back below for the probes that are scored in a group
             found = analysed.get(probe)
             if found is None:
                 found = analysed[probe] = index._analyse(probe)
@@ -546,9 +550,15 @@ def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
             if need and sum(1 for t in answerable if t in freqs) < need:
                 continue  # not admitted: below the coverage floor
             groups.setdefault(gate, []).append((k, at, stems, answerable, need))
+        # Progress as groups are scored (most of the time): a large catalog's first round is tens
+        # of thousands of probes, so the bar moves within it.
+        done -= sum(len(tasks) for tasks in groups.values())
         for gate, tasks in groups.items():
             for k, ok in table.within(gate, tasks, limit):
                 out[k] = ok
+            before, done = done, done + len(tasks)
+            if done // PROGRESS_EVERY != before // PROGRESS_EVERY:
+                tell()
         tell()
         turn += 1
         pending = [k for k in pending if not out[k] and len(items[k][1]) > turn]
