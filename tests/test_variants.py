@@ -391,3 +391,28 @@ def test_page_variant_picker_labels_what_ifs():
     assert "Why: Gate term 'send' in 2 tools (not required by this variant); excluded: 16 by the IDF share; " \
            "best excluded: mcp__slack__slack_list_users (score 4.664): holds 27% of the answerable terms' IDF; " \
            "needs 40%." in [t.value for t in at.text]
+
+
+SHARING_QUERIES = ["send a slack message", "create issue", "zebra", "list", "get_file_contents", "delete the dashboard",
+                   "post message channel", "search logs error", "mcp__github__create_issue", "repo"]
+
+
+@pytest.mark.parametrize("catalog", ["team-workspace", "hard-cases"])
+def test_variants_share_the_index_statistics_and_answer_as_alone(catalog):
+    """Variants that differ only on the query side share one index's BM25 statistics (built once),
+    and every variant answers every query exactly as an index built alone does."""
+    inspector = Inspector.from_files([ROOT / "sample_catalogs" / f"{catalog}.yaml"], "prefixed")
+    config = parse_config({})
+    bridges = {name: inspector.bridge(config, variant_options(name)) for name in DEFAULT_VARIANTS}
+    reference = bridges["reference"].index
+    for name, bridge in bridges.items():
+        options = variant_options(name)
+        alone = Inspector.from_files([ROOT / "sample_catalogs" / f"{catalog}.yaml"], "prefixed").bridge(config, options)
+        assert alone.index._bm25 is not bridge.index._bm25
+        for query in SHARING_QUERIES:
+            assert bridge.index.search(query, 10) == alone.index.search(query, 10), (name, query)
+        same_documents = bridge.index.document_key == reference.document_key
+        assert (bridge.index._bm25 is reference._bm25) == same_documents, name
+    shared = {name for name, b in bridges.items() if b.index._bm25 is reference._bm25}
+    assert {"reference", "no-gate", "no-coverage", "plain-bm25", "name-substring"} <= shared
+    assert "unicode" not in shared and "agent" not in shared

@@ -237,11 +237,14 @@ class Bridge:
         registry_tools: extra tools the harness registry knows that are *not* in this session
             (for the reference's "not available in this session" / not_found distinctions).
         options: search variant switches (defaults are the reference).
+        shared_index: an index over the same deferred tools whose statistics this bridge's index
+            may share (:class:`SearchIndex` ``shared``); used only when the documents and their
+            tokenizing options are the same, so results never change.
     """
 
     def __init__(self, session_tools: Sequence[RegisteredTool], config: ToolSearchConfig | None = None,
                  profile: Profile | None = None, registry_tools: Sequence[RegisteredTool] = (),
-                 options: SearchOptions = SearchOptions()):
+                 options: SearchOptions = SearchOptions(), shared_index: SearchIndex | None = None):
         self.config = config or ToolSearchConfig()
         self.profile = profile or default_profile()
         self.session_tools = list(session_tools)
@@ -249,9 +252,12 @@ class Bridge:
         self.deferred_by_name = {t.name: t for t in self.deferred}
         self.registry = {t.name: t for t in [*registry_tools, *self.session_tools]}
         self.session_names = {t.name for t in self.session_tools}
-        self.index = SearchIndex(
-            [doc_for(t.name, "" if t.toolset is None else t.label, t.description, t.parameters) for t in self.deferred],
-            options)
+        if shared_index is not None and shared_index.names == [t.name for t in self.deferred]:
+            docs = shared_index.docs  # the same deferred tools: the same documents
+        else:
+            docs = [doc_for(t.name, "" if t.toolset is None else t.label, t.description, t.parameters)
+                    for t in self.deferred]
+        self.index = SearchIndex(docs, options, shared=shared_index)
         self.dispatcher: Callable[[RegisteredTool, dict[str, Any]], Any] | None = None
 
     # -- helpers ----------------------------------------------------------------------------

@@ -71,8 +71,14 @@ class Inspector:
         bridge = self._bridges.get(key)
         if bridge is None:
             registry = self.full_registration.tools if self.scope is not None else ()
+            # A bridge over the same deferred tools whose documents are tokenized the same way
+            # lends its index statistics (the costly part on a large catalog): variants that
+            # differ only on the query side build the index once.
+            shared = next((b.index for k, b in self._bridges.items() if k[0] == config.defer
+                           and (k[3].tokenizer, k[3].split_words, k[3].field_weights)
+                           == (options.tokenizer, options.split_words, options.field_weights)), None)
             bridge = self._bridges[key] = Bridge(self.registration.tools, config, self.profile,
-                                                 registry_tools=registry, options=options)
+                                                 registry_tools=registry, options=options, shared_index=shared)
         return bridge
 
     def scoped(self, scope: Scope | None) -> "Inspector":

@@ -443,16 +443,25 @@ class SearchIndex:
         options: variant switches; defaults are the reference.
     """
 
-    def __init__(self, docs: Sequence[SearchDoc], options: SearchOptions = SearchOptions()):
+    def __init__(self, docs: Sequence[SearchDoc], options: SearchOptions = SearchOptions(), *,
+                 shared: "SearchIndex | None" = None):
         self.docs = list(docs)
         self.options = options
+        unicode = options.tokenizer == "unicode"
+        self._tokenize = tokenize_unicode if unicode else tokenize
+        self._query_tokens = unicode_query_tokens if unicode else query_tokens
+        if shared is not None and shared.document_key == self.document_key and shared.docs == self.docs:
+            # Same documents, tokenized the same way: only the query side differs (gate, coverage,
+            # stop words…), so the BM25 statistics and postings are shared, read-only.
+            self.names, self._by_lower = shared.names, shared._by_lower
+            self._bm25, self._postings = shared._bm25, shared._postings
+            self._fallback_keys = (shared._fallback_keys or [fallback_key(_bare(n)) for n in self.names]
+                                   if options.name_substring_fallback else [])
+            return
         self.names = [d.name for d in self.docs]
         self._by_lower: dict[str, list[int]] = {}
         for i, name in enumerate(self.names):
             self._by_lower.setdefault(name.lower(), []).append(i)
-        unicode = options.tokenizer == "unicode"
-        self._tokenize = tokenize_unicode if unicode else tokenize
-        self._query_tokens = unicode_query_tokens if unicode else query_tokens
         self._fallback_keys = [fallback_key(_bare(n)) for n in self.names] if options.name_substring_fallback else []
         corpus = [self._doc_tokens(d) for d in self.docs]
         self._bm25 = _ReferenceBM25(corpus, k1=C.BM25_K1, b=C.BM25_B) if corpus else None
@@ -461,6 +470,14 @@ class SearchIndex:
             for i, freqs in enumerate(self._bm25.doc_freqs):
                 for term in freqs:
                     self._postings.setdefault(term, []).append(i)
+
+    @property
+    def document_key(self) -> tuple:
+        """The options that shape the documents' tokens (tokenizer, word splitting, field
+        weights): two indexes over the same documents with the same key have the same BM25
+        statistics and postings, whatever their query-side options."""
+        opts = self.options
+        return (opts.tokenizer, opts.split_words, opts.field_weights)
 
     def _doc_tokens(self, doc: SearchDoc) -> list[str]:
         opts = self.options
