@@ -322,7 +322,11 @@ def run(catalogs: list[str], pages: list[tuple[str, str]], moves: int, switches:
             meter = Meter(context.new_page(), SERVER_PIDS[url] if breakdown else None)
             start = time.perf_counter()
             _open(meter, url, "", catalog)
-            print(f"{catalog}: first load of Overview {time.perf_counter() - start:.2f} s (until quiet)")
+            elapsed = time.perf_counter() - start
+            if meter.page.get_by_text("that is not a shipped sample").count():  # the app fell back to the default
+                raise SystemExit(f"benchmarks.browser: {catalog!r} is not a sample catalog "
+                                 "(a file sample_catalogs/NAME.yaml); nothing measured")
+            print(f"{catalog}: first load of Overview {elapsed:.2f} s (until quiet)")
             for title, path in pages:
                 _open(meter, url, path, catalog)
                 print(f"  slider move on {title:<20} {_fmt(_slider_moves(meter, moves))}")
@@ -344,6 +348,10 @@ def run(catalogs: list[str], pages: list[tuple[str, str]], moves: int, switches:
                     samples.append(_switch(meter, STRATEGIES[0]))
                 print(f"  switch to Strategies (warm){'':<3} {_fmt(samples)}")
                 _print_breakdown(meter)
+            if meter.lost:
+                print(f"  {meter.lost} action{'s' if meter.lost != 1 else ''} started no run within "
+                      f"{NO_RUN_MS / 1000:.0f} s and {'were' if meter.lost != 1 else 'was'} repeated: those "
+                      "samples are timed from the repeat, so the medians leave the lost attempt out")
             meter.page.close()
         browser.close()
 
