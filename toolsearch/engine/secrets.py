@@ -121,18 +121,80 @@ _LINE_BREAK = r"(?:[ \t]*(?:\r\n|\r|\n)[ \t]*)?"
 def _scrub_across_lines(text: str, secrets: Sequence[str]) -> str:
     """``text`` with every secret that line breaks split (``abc\\ndef``) masked; the line breaks
     stay, so the text keeps its lines (the mask is on the first of them)."""
-    joined = re.sub(r"[ \t]*(?:\r\n|\r|\n)[ \t]*", "", text)
+    joined = _BREAK.sub("", text)
     split = [value for value in set(secrets) if value in joined]
     if not split:  # the common case: no secret at all, so no pattern to build
         return text
-    pattern = re.compile("|".join(_LINE_BREAK.join(re.escape(ch) for ch in value)
-                                  for value in sorted(split, key=len, reverse=True)))
+    pattern = re.compile("|".join(_across_lines(value) for value in sorted(split, key=len, reverse=True)))
+    return pattern.sub(_mask_keeping_breaks, text)
 
-    def mask(match: re.Match[str]) -> str:
-        breaks = "".join(ch for ch in match.group(0) if ch in "\r\n")
-        return C.SECRET_MASK + breaks
 
-    return pattern.sub(mask, text)
+#: A line break with the spaces and tabs around it.
+_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
+
+
+def _across_lines(value: str) -> str:
+    """A pattern matching ``value`` with line breaks (:data:`_LINE_BREAK`) between its characters."""
+    return _LINE_BREAK.join(re.escape(ch) for ch in value)
+
+
+def _mask_keeping_breaks(match: re.Match[str]) -> str:
+    return C.SECRET_MASK + "".join(ch for ch in match.group(0) if ch in "\r\n")
+
+
+def mask_trailing_prefix(text: str, secrets: Iterable[str], min_chars: int = SECRET_MIN_CHARS) -> str:
+    """``text`` with its end masked when the end is the start of a secret: a value cut off there,
+    or whose rest is on a line not read yet.
+
+    The start may itself be cut by line breaks (like a value :func:`scrub_text` masks across
+    lines); the mask goes where the start begins and the line breaks stay. Trailing white space
+    is kept.
+
+    Args:
+        text: a message, usually already passed through :func:`scrub_text`.
+        secrets: values to look for, e.g. :func:`secret_list` of them (every encoded form counts).
+        min_chars: shorter starts are left alone (they would mask ordinary words).
+
+    Returns:
+        ``text``, or ``text`` with its longest trailing start of a secret (at least ``min_chars``
+        characters, not counting line breaks) replaced by ``••••``.
+    """
+    flat = _BREAK.sub("", text).rstrip()
+    if len(flat) < min_chars:
+        return text
+    best = ""
+    for value in secrets:
+        for size in range(min(len(value), len(flat)), max(min_chars, len(best) + 1) - 1, -1):
+            if flat.endswith(value[:size]):
+                best = value[:size]
+                break
+    if not best:
+        return text
+    return re.sub(_across_lines(best) + r"(?=\s*\Z)", _mask_keeping_breaks, text, count=1)
+
+
+def mask_leading_suffix(text: str, secrets: Iterable[str], min_chars: int = SECRET_MIN_CHARS) -> str:
+    """``text`` with its start masked when the start is the end of a secret: the rest of a value
+    begun on a line whose text is not at hand (the mirror of :func:`mask_trailing_prefix`).
+
+    Returns:
+        ``text``, or ``text`` with its longest leading end of a secret (at least ``min_chars``
+        characters, not counting line breaks) replaced by ``••••``; leading white space is kept.
+    """
+    flat = _BREAK.sub("", text).lstrip()
+    if len(flat) < min_chars:
+        return text
+    best = ""
+    for value in secrets:
+        for size in range(min(len(value), len(flat)), max(min_chars, len(best) + 1) - 1, -1):
+            if flat.startswith(value[-size:]):
+                best = value[-size:]
+                break
+    if not best:
+        return text
+    match = re.match(r"\s*", text)
+    lead = match.group(0) if match else ""
+    return lead + re.sub(_across_lines(best), _mask_keeping_breaks, text[len(lead):], count=1)
 
 
 def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
