@@ -158,6 +158,7 @@ FRAGMENTS = _fragments(ENV_SECRET) | _fragments(ARG_SECRET)
 
 
 def _fragments_in(text: str) -> list[str]:
+    text = text.replace("HOSTILE_SECRET", "")  # the env variable's name (shown as HOSTILE_SECRET=••••)
     return sorted(piece for piece in FRAGMENTS if piece in text)
 
 
@@ -280,3 +281,50 @@ def test_the_cli_never_shows_a_secret_split_across_stray_stdout_lines(tmp_path, 
                      f"were not JSON-RPC messages {_expected_last(form, mode)}"]
     problems = yaml.safe_load(written)["snapshot"]["problems"]  # the snapshot keeps the warning
     assert [p for p in problems if "not JSON-RPC messages" in p] == [stray[0].split("catalog ", 1)[1]]
+
+
+@pytest.mark.parametrize(("form", "mode", "at"), [("plain", "split", "4"), ("hex", "split", "-6"), ("base64", "cut", None)])
+def test_the_live_page_never_shows_a_secret_split_across_stray_stdout_lines(tmp_path, form, mode, at) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.guard import launch_token
+
+    at_ = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at_.run()
+    at_.file_uploader(key="live_config_upload").set_value(
+        ("mcp.json", _stray_config(tmp_path, form, mode, at).read_bytes(), "application/json"))
+    at_.run()
+    at_.button(key="live_connect").click().run()
+    at_.text_input(key="live_token_connect").input(launch_token())
+    at_.button(key="live_start_connect").click().run()
+    assert not at_.exception, at_.exception
+    try:
+        seen = _page_text(at_)
+        assert _fragments_in(seen) == [], [line for line in seen.splitlines() if _fragments_in(line)]
+        lines = {"split": 3, "cut": 2}[mode]
+        flagged = [t.value for t in at_.text if "not JSON-RPC messages" in t.value]
+        assert flagged == [f"warning · live: server 'hostile': {lines} line(s) on the server's stdout were not "
+                           f"JSON-RPC messages {_expected_last(form, mode)}"]
+    finally:
+        connections = at_.session_state["live_connections"] if "live_connections" in at_.session_state else None
+        if connections is not None:
+            connections.close()
+
+
+def test_a_library_user_sees_no_secret_from_stray_stdout_lines_in_the_log(tmp_path) -> None:
+    """The MCP SDK logs every stray stdout line with its text; without a logging setup (as under
+    ``streamlit run``) Python prints such records on stderr, so they must not carry the line."""
+    import subprocess
+
+    config = _stray_config(tmp_path, "plain", "split", None)
+    script = ("import sys\n"
+              "from toolsearch.live.client import connect_servers\n"
+              "from toolsearch.live.mcpconfig import load_mcp_config\n"
+              "result = connect_servers(load_mcp_config(sys.argv[1]).enabled)\n"
+              "print([p.message for p in result.catalog.problems if 'JSON-RPC' in p.message])\n")
+    run = subprocess.run([sys.executable, "-c", script, str(config)], capture_output=True, text=True,
+                         encoding="utf-8", timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == repr([f"3 line(s) on the server's stdout were not JSON-RPC messages "
+                                       f"{_expected_last('plain', 'split')}"])
+    assert _fragments_in(run.stdout + run.stderr) == [], run.stderr

@@ -61,6 +61,19 @@ from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix
 
 logger = logging.getLogger(__name__)
 
+
+class _NoStrayLineText(logging.Filter):
+    """Drops the MCP SDK's log record for a stdout line that is not JSON-RPC: it carries the
+    line's text unscrubbed (a secret the server printed included), and :class:`_Tap` reports
+    those lines itself, secrets masked."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(error, ValueError) or str(record.msg).startswith("Failed to parse JSONRPC message"))
+
+
+logging.getLogger("mcp.client.stdio").addFilter(_NoStrayLineText())
+
 STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
 _REASON_MAX_CHARS = 400
 _STDERR_TAIL_CHARS = 300
