@@ -221,6 +221,16 @@ def test_a_secret_split_over_three_stray_lines_is_masked_on_each() -> None:
         assert shown[-1] == repr(f"{MASK} end")
 
 
+def test_a_stray_line_that_reads_as_json_does_not_hide_a_split_secret() -> None:
+    encoded = _form(ENV_SECRET, "hex")
+    assert encoded[:5] == "656e7" and json.loads(encoded[:5]) == 6.56e9  # valid JSON, but not as written
+    for first, second in ((encoded[:5], encoded[5:] + " end"), (encoded[:12], encoded[12:] + " end")):
+        tap = _stray_tap()
+        tap.observe(_stray_error(first))
+        tap.observe(_stray_error(second))
+        assert tap.last_bad == repr(f"{MASK} end"), (first, tap.last_bad)
+
+
 def test_a_stray_line_is_scrubbed_before_it_is_cut_and_shown_literally() -> None:
     tap = _stray_tap()
     tap.observe(_stray_error("." * 110 + ENV_SECRET + " tail"))

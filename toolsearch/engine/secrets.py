@@ -142,6 +142,26 @@ def _mask_keeping_breaks(match: re.Match[str]) -> str:
     return C.SECRET_MASK + "".join(ch for ch in match.group(0) if ch in "\r\n")
 
 
+@functools.lru_cache(maxsize=256)
+def _starts_by_last_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[str, ...]]:
+    """Every start of every secret (at least ``min_chars`` long) by its last character, longest first."""
+    found: dict[str, set[str]] = {}
+    for value in secrets:
+        for size in range(min_chars, len(value) + 1):
+            found.setdefault(value[size - 1], set()).add(value[:size])
+    return {ch: tuple(sorted(starts, key=len, reverse=True)) for ch, starts in found.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _ends_by_first_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[str, ...]]:
+    """Every end of every secret (at least ``min_chars`` long) by its first character, longest first."""
+    found: dict[str, set[str]] = {}
+    for value in secrets:
+        for size in range(min_chars, len(value) + 1):
+            found.setdefault(value[-size], set()).add(value[-size:])
+    return {ch: tuple(sorted(ends, key=len, reverse=True)) for ch, ends in found.items()}
+
+
 def mask_trailing_prefix(text: str, secrets: Iterable[str], min_chars: int = SECRET_MIN_CHARS) -> str:
     """``text`` with its end masked when the end is the start of a secret: a value cut off there,
     or whose rest is on a line not read yet.
@@ -162,12 +182,8 @@ def mask_trailing_prefix(text: str, secrets: Iterable[str], min_chars: int = SEC
     flat = _BREAK.sub("", text).rstrip()
     if len(flat) < min_chars:
         return text
-    best = ""
-    for value in secrets:
-        for size in range(min(len(value), len(flat)), max(min_chars, len(best) + 1) - 1, -1):
-            if flat.endswith(value[:size]):
-                best = value[:size]
-                break
+    starts = _starts_by_last_char(tuple(secrets), min_chars).get(flat[-1], ())
+    best = next((start for start in starts if flat.endswith(start)), "")
     if not best:
         return text
     return re.sub(_across_lines(best) + r"(?=\s*\Z)", _mask_keeping_breaks, text, count=1)
@@ -184,12 +200,8 @@ def mask_leading_suffix(text: str, secrets: Iterable[str], min_chars: int = SECR
     flat = _BREAK.sub("", text).lstrip()
     if len(flat) < min_chars:
         return text
-    best = ""
-    for value in secrets:
-        for size in range(min(len(value), len(flat)), max(min_chars, len(best) + 1) - 1, -1):
-            if flat.startswith(value[-size:]):
-                best = value[-size:]
-                break
+    ends = _ends_by_first_char(tuple(secrets), min_chars).get(flat[0], ())
+    best = next((end for end in ends if flat.startswith(end)), "")
     if not best:
         return text
     match = re.match(r"\s*", text)

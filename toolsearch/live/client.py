@@ -248,11 +248,14 @@ class _Tap:
         scrubbed = self.scrub(f"{self._stray_before}\n{line}" if self._stray_before else line)
         self._stray_before = scrubbed[-self._stray_window:]
         shown = mask_trailing_prefix(scrubbed, self.secrets).rpartition("\n")[2]
-        if shown != mask_trailing_prefix(self.scrub(line), self.secrets) and not shown.startswith(C.SECRET_MASK):
+        if (shown != line and not shown.startswith(C.SECRET_MASK)
+                and shown != mask_trailing_prefix(self.scrub(line), self.secrets)):
             shown = C.SECRET_MASK + shown  # a secret begun on an earlier line ends on this one
         if self._stray_gap:
             shown = mask_leading_suffix(shown, self.secrets)
-        return mask_trailing_prefix(shown[:_STRAY_LINE_CHARS], self.secrets)
+        if len(shown) > _STRAY_LINE_CHARS:  # cut: mask a secret's start the cut left at the end
+            shown = mask_trailing_prefix(shown[:_STRAY_LINE_CHARS], self.secrets)
+        return shown
 
     async def http_response(self, response: Any) -> None:
         """httpx response hook: remember the last HTTP error status (the SDK reports only a
@@ -280,13 +283,16 @@ class _Tap:
             if isinstance(line, str):
                 self.last_bad = repr(self._stray_line(line))
                 self._stray_gap = False
-            else:  # JSON but not JSON-RPC (a number, a list...): named by its error. Its text as
-                self.last_bad = type(item).__name__  # written is gone (1e5 reads as 100000.0), so the
-                self._stray_gap = True  # next line's start is masked if it ends a secret.
-                try:
-                    self._stray_line(json.dumps(line, ensure_ascii=False))
-                except (TypeError, ValueError):
-                    pass
+                return
+            # JSON but not JSON-RPC (a number, a list...): named by its error. It stays part of the
+            # stray text, but as written it is gone (1e5 reads as 100000.0), so the start of the
+            # next line is masked too where it is the end of a secret.
+            self.last_bad = type(item).__name__
+            try:
+                self._stray_line(json.dumps(line, ensure_ascii=False))
+            except (TypeError, ValueError):
+                pass
+            self._stray_gap = True
             return
         import mcp_types  # noqa: PLC0415
 
