@@ -14,6 +14,16 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
 ``--leak-form FORM`` echoes each secret in another form instead of as it is: ``base64``,
 ``base64url`` (URL-safe alphabet, no padding), ``percent`` (percent-encoded), ``hex`` or ``split``
 (cut in two by a line break, so its stderr prints it across two lines).
+
+``--stdout-leak MODE`` also prints stray (not JSON-RPC) lines on stdout before its first answer
+(with ``--crash``: before it exits), each secret in the ``--leak-form`` form (``split``: as it is):
+
+* ``split``: each secret cut in two across consecutive lines, at character ``--split-at N``
+  (default: the middle; negative counts from the end);
+* ``long``: each secret on its own line, after 110 characters of padding (so it straddles
+  character 120);
+* ``cut``: the last line ends with the first ``--split-at`` characters of the first secret and
+  the rest never comes.
 """
 
 from __future__ import annotations
@@ -54,6 +64,36 @@ def encode(secret: str, form: str) -> str:
         half = len(secret) // 2
         return f"{secret[:half]}\n{secret[half:]}"
     return secret
+
+
+def option(name: str, default: str | None = None) -> str | None:
+    for index, arg in enumerate(sys.argv):
+        if arg == name and index + 1 < len(sys.argv):
+            return sys.argv[index + 1]
+    return default
+
+
+def stdout_leak() -> list[str]:
+    mode = option("--stdout-leak")
+    if mode is None:
+        return []
+    form = leak_form()
+    encoded = [s if form == "split" else encode(s, form) for s in secrets()]
+    at = option("--split-at")
+
+    def cut(value: str) -> int:
+        return len(value) // 2 if at is None else int(at) % len(value)
+
+    if mode == "long":
+        return ["server log: " + "." * 98 + value + " loaded" for value in encoded]
+    if mode == "cut":
+        return ["server log: starting", f"server log: key {encoded[0][:cut(encoded[0])]}"]
+    lines = ["server log: keys"]
+    for value in encoded:
+        lines[-1] += f" {value[:cut(value)]}"
+        lines.append(f"{value[cut(value):]} and")
+    lines[-1] += " no more"
+    return lines
 
 
 def leak() -> str:
@@ -105,6 +145,9 @@ def answer(message: dict) -> dict | None:
 def main() -> None:
     sys.stderr.write(f"hostile server starting with {leak()} {ESCAPES}\n")
     sys.stderr.flush()
+    for line in stdout_leak():
+        sys.stdout.write(line + "\n")
+    sys.stdout.flush()
     if "--crash" in sys.argv:  # dies before answering: a client shows the stderr tail
         sys.exit(3)
     for line in sys.stdin:

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+import yaml
 
 from conftest import run_cli, write_json
 from toolsearch.engine import constants as C
@@ -141,3 +142,199 @@ def _page_text(at) -> str:
                       *(str(x.value) for x in [*at.warning, *at.error, *at.success, *at.info]),
                       *(str(o.options) for o in [*at.selectbox, *at.multiselect]),
                       *(str(j.value) for j in at.json)])
+
+
+# --- stray stdout lines ----------------------------------------------------------------------
+
+def _fragments(secret: str) -> set[str]:
+    """Every 4-character piece of ``secret`` in each form a server may print it in."""
+    raw = secret.encode()
+    forms = [secret, base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode(), quote(secret, safe=""),
+             raw.hex()]
+    return {form[i:i + 4] for form in forms for i in range(len(form) - 3)}
+
+
+FRAGMENTS = _fragments(ENV_SECRET) | _fragments(ARG_SECRET)
+
+
+def _fragments_in(text: str) -> list[str]:
+    text = text.replace("HOSTILE_SECRET", "")  # the env variable's name (shown as HOSTILE_SECRET=••••)
+    return sorted(piece for piece in FRAGMENTS if piece in text)
+
+
+def _stray_error(line: str) -> Exception:
+    """What the MCP SDK's stdio transport hands the session for a stdout line that is not JSON-RPC."""
+    from mcp_types import jsonrpc_message_adapter
+
+    with pytest.raises(ValueError) as caught:
+        jsonrpc_message_adapter.validate_json(line)
+    return caught.value
+
+
+def _stray_tap():
+    from toolsearch.live.client import _Tap
+    from toolsearch.live.mcpconfig import spec_from_fields
+
+    spec = spec_from_fields("s", command="srv", args=[f"--token={ARG_SECRET}"], env={"HOSTILE_SECRET": ENV_SECRET})
+    return _Tap(spec.scrub, spec.secret_values())
+
+
+def _form(secret: str, form: str) -> str:
+    raw = secret.encode()
+    return {"plain": secret, "base64": base64.b64encode(raw).decode(),
+            "base64url": base64.urlsafe_b64encode(raw).decode().rstrip("="), "percent": quote(secret, safe=""),
+            "hex": raw.hex()}[form]
+
+
+def test_a_secret_split_across_stray_stdout_lines_is_masked_at_every_split_point() -> None:
+    checked = 0
+    for form in ("plain", "base64", "base64url", "percent", "hex"):
+        for secret in (ENV_SECRET, ARG_SECRET):
+            encoded = _form(secret, form)
+            for at in range(1, len(encoded)):
+                for pad in (0, 110):  # 110: the secret straddles the 120-character cut
+                    tap = _stray_tap()
+                    for line in ("." * pad + "log: key " + encoded[:at], "  " + encoded[at:] + " loaded"):
+                        tap.observe(_stray_error(line))
+                    assert tap.bad_lines == 2
+                    assert _fragments_in(tap.last_bad) == [], (form, at, tap.last_bad)
+                    if len(encoded) - at >= 4:  # the second line shows where its secret part was
+                        assert tap.last_bad == repr(f"{MASK} loaded"), (form, at, tap.last_bad)
+                    # The first line as it was shown before the second came: its cut-off start masked.
+                    first = _stray_tap()
+                    first.observe(_stray_error("." * pad + "log: key " + encoded[:at]))
+                    assert _fragments_in(first.last_bad) == [], (form, at, first.last_bad)
+                    checked += 1
+    assert checked == 2 * sum(len(_form(s, f)) - 1 for s in (ENV_SECRET, ARG_SECRET)
+                              for f in ("plain", "base64", "base64url", "percent", "hex"))
+
+
+def test_a_secret_split_over_three_stray_lines_is_masked_on_each() -> None:
+    encoded = _form(ENV_SECRET, "base64")
+    for a, b in ((3, 9), (10, 11), (1, 25), (16, 20)):
+        tap = _stray_tap()
+        shown = []
+        for line in ("log: " + encoded[:a], encoded[a:b], encoded[b:] + " end"):
+            tap.observe(_stray_error(line))
+            shown.append(tap.last_bad)
+        assert [_fragments_in(text) for text in shown] == [[], [], []], shown
+        assert shown[-1] == repr(f"{MASK} end")
+
+
+def test_a_stray_line_that_reads_as_json_does_not_hide_a_split_secret() -> None:
+    encoded = _form(ENV_SECRET, "hex")
+    assert encoded[:5] == "656e7" and json.loads(encoded[:5]) == 6.56e9  # valid JSON, but not as written
+    for first, second in ((encoded[:5], encoded[5:] + " end"), (encoded[:12], encoded[12:] + " end")):
+        tap = _stray_tap()
+        tap.observe(_stray_error(first))
+        tap.observe(_stray_error(second))
+        assert tap.last_bad == repr(f"{MASK} end"), (first, tap.last_bad)
+
+
+def test_a_stray_line_is_scrubbed_before_it_is_cut_and_shown_literally() -> None:
+    tap = _stray_tap()
+    tap.observe(_stray_error("." * 110 + ENV_SECRET + " tail"))
+    assert tap.last_bad == repr(("." * 110 + MASK + " tail")[:120])
+    tap.observe(_stray_error("ordinary \x1b[31mlog\x1b[0m line"))  # no secret: as it was, escapes visible
+    assert tap.last_bad == repr("ordinary \x1b[31mlog\x1b[0m line") == "'ordinary \\x1b[31mlog\\x1b[0m line'"
+    tap.observe(_stray_error("[1, 2]"))  # JSON but not JSON-RPC: named by its error
+    assert tap.last_bad == "ValidationError" and tap.bad_lines == 3
+
+
+def test_a_cut_off_start_or_end_of_a_secret_is_masked() -> None:
+    from toolsearch.engine.secrets import mask_leading_suffix, mask_trailing_prefix
+
+    secrets = secret_list([ENV_SECRET])
+    assert mask_trailing_prefix("key envSECR", secrets) == f"key {MASK}"
+    assert mask_trailing_prefix("key envSECR  \n", secrets) == f"key {MASK}  \n"
+    assert mask_trailing_prefix("key en\n  vSEC", secrets) == f"key {MASK}\n"  # line breaks stay
+    assert mask_trailing_prefix("key env", secrets) == "key env"  # under 4 characters: ordinary text
+    assert mask_trailing_prefix("key envelope", secrets) == "key envelope"
+    assert mask_leading_suffix("  =ab~ done", secrets) == f"  {MASK} done"
+    assert mask_leading_suffix("ab~ done", secrets) == "ab~ done"
+    b64 = base64.b64encode(ENV_SECRET.encode()).decode()
+    assert mask_trailing_prefix(f"blob {b64[:9]}", secrets) == f"blob {MASK}"
+
+
+STRAY_CASES = [("plain", "split", None), ("plain", "split", "4"), ("plain", "split", "-4"), ("base64", "split", None),
+               ("base64url", "split", "5"), ("percent", "split", None), ("hex", "split", "-6"), ("plain", "long", None),
+               ("hex", "long", None), ("plain", "cut", "12"), ("base64", "cut", None)]
+
+
+def _stray_config(tmp_path: Path, form: str, mode: str, at: str | None) -> Path:
+    extra = ["--leak-form", "plain" if form == "plain" else form, "--stdout-leak", mode]
+    extra += ["--split-at", at] if at is not None else []
+    return write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "hostile": {"command": sys.executable, "args": [str(HOSTILE), f"--token={ARG_SECRET}", *extra],
+                    "env": {"HOSTILE_SECRET": ENV_SECRET}}}})
+
+
+def _expected_last(form: str, mode: str) -> str:
+    if mode == "split":
+        return f"(last: '{MASK} and no more')"
+    if mode == "long":
+        return f"(last: '{('server log: ' + '.' * 98 + MASK + ' loaded')[:120]}')"
+    return f"(last: 'server log: key {MASK}')"
+
+
+@pytest.mark.parametrize(("form", "mode", "at"), STRAY_CASES)
+def test_the_cli_never_shows_a_secret_split_across_stray_stdout_lines(tmp_path, form, mode, at) -> None:
+    config = _stray_config(tmp_path, form, mode, at)
+    out = tmp_path / "snapshot.yaml"
+    snap = run_cli("snapshot", config, "-o", out)
+    assert snap.returncode == 0, snap.stderr
+    written = out.read_text(encoding="utf-8")
+    assert _fragments_in(snap.stdout + snap.stderr + written) == []
+    stray = [line for line in snap.stderr.splitlines() if "were not JSON-RPC messages" in line]
+    lines = {"split": 3, "long": 2, "cut": 2}[mode]
+    assert stray == [f"toolsearch: catalog warning: live: server 'hostile': {lines} line(s) on the server's stdout "
+                     f"were not JSON-RPC messages {_expected_last(form, mode)}"]
+    problems = yaml.safe_load(written)["snapshot"]["problems"]  # the snapshot keeps the warning
+    assert [p for p in problems if "not JSON-RPC messages" in p] == [stray[0].split("catalog ", 1)[1]]
+
+
+@pytest.mark.parametrize(("form", "mode", "at"), [("plain", "split", "4"), ("hex", "split", "-6"), ("base64", "cut", None)])
+def test_the_live_page_never_shows_a_secret_split_across_stray_stdout_lines(tmp_path, form, mode, at) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.guard import launch_token
+
+    at_ = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at_.run()
+    at_.file_uploader(key="live_config_upload").set_value(
+        ("mcp.json", _stray_config(tmp_path, form, mode, at).read_bytes(), "application/json"))
+    at_.run()
+    at_.button(key="live_connect").click().run()
+    at_.text_input(key="live_token_connect").input(launch_token())
+    at_.button(key="live_start_connect").click().run()
+    assert not at_.exception, at_.exception
+    try:
+        seen = _page_text(at_)
+        assert _fragments_in(seen) == [], [line for line in seen.splitlines() if _fragments_in(line)]
+        lines = {"split": 3, "cut": 2}[mode]
+        flagged = [t.value for t in at_.text if "not JSON-RPC messages" in t.value]
+        assert flagged == [f"warning · live: server 'hostile': {lines} line(s) on the server's stdout were not "
+                           f"JSON-RPC messages {_expected_last(form, mode)}"]
+    finally:
+        connections = at_.session_state["live_connections"] if "live_connections" in at_.session_state else None
+        if connections is not None:
+            connections.close()
+
+
+def test_a_library_user_sees_no_secret_from_stray_stdout_lines_in_the_log(tmp_path) -> None:
+    """The MCP SDK logs every stray stdout line with its text; without a logging setup (as under
+    ``streamlit run``) Python prints such records on stderr, so they must not carry the line."""
+    import subprocess
+
+    config = _stray_config(tmp_path, "plain", "split", None)
+    script = ("import sys\n"
+              "from toolsearch.live.client import connect_servers\n"
+              "from toolsearch.live.mcpconfig import load_mcp_config\n"
+              "result = connect_servers(load_mcp_config(sys.argv[1]).enabled)\n"
+              "print([p.message for p in result.catalog.problems if 'JSON-RPC' in p.message])\n")
+    run = subprocess.run([sys.executable, "-c", script, str(config)], capture_output=True, text=True,
+                         encoding="utf-8", timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == repr([f"3 line(s) on the server's stdout were not JSON-RPC messages "
+                                       f"{_expected_last('plain', 'split')}"])
+    assert _fragments_in(run.stdout + run.stderr) == [], run.stderr

@@ -8,8 +8,8 @@ harnesses' strategies and skills (``strategies``, ``skills``), synthetic catalog
 (``synthetic``), recorded sessions (``session_formats``, ``sessions``), scope comparison
 (``scope_compare``) and the HTML report (``report``).
 
-May import: ``toolsearch.engine`` and the package root (``__version__``); from
-``toolsearch.live`` only the secret masking of client configs (``sessions`` masks secrets in
-session text with ``live.mcpconfig.scrub_text``); never ``toolsearch.cli`` nor ``pages``.
+May import: ``toolsearch.engine`` and the package root (``__version__``) (``sessions`` masks
+secrets in session text with ``engine.secrets.scrub_text``); never ``toolsearch.live``,
+``toolsearch.cli`` nor ``pages``.
 Nothing here starts a process or talks to a server.
 """

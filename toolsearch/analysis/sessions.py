@@ -43,7 +43,7 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .invisible import reveal
-from ..live.mcpconfig import scrub_text
+from ..engine.secrets import scrub_text
 from ..engine.plan import listing_budget
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
@@ -217,7 +217,7 @@ def mask_secrets(value: Any, key: str = "") -> Any:
     ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a string (``sk-…``, ``ghp_…``,
     ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``); long opaque strings without spaces that mix
     letters and digits (32+ characters); URL credentials and query values
-    (:func:`toolsearch.live.mcpconfig.scrub_text`, as config secrets are masked). Dicts and lists are
+    (:func:`toolsearch.engine.secrets.scrub_text`, as config secrets are masked). Dicts and lists are
     walked; other values are returned unchanged.
     """
     if isinstance(value, dict):

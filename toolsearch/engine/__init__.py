@@ -7,10 +7,11 @@ the wording profile and its shipped data (``profile``, ``profiles/``), token cou
 (``tokens``, RB §3), the listing and its degradation (``listing``, RB §5), tiers and budgets
 (``plan``, RB §2, §4-§6), search (``search``, RB §7), the bridge tools (``bridge``, RB §6-§9,
 §11), session scopes (``scopes``, RB §2 "Scope"), the :class:`Inspector` that ties them
-together, the shared ``constants`` and ``errors``, and ``gcpause`` (the garbage collector
+together, the shared ``constants`` and ``errors``, ``secrets`` (masking secrets in any text we
+keep or show, for the live and analysis layers), and ``gcpause`` (the garbage collector
 paused while a large catalog is built).
 
-Change these modules only to follow the reference more closely: they must stay byte-faithful.
+Change the reference modules only to follow the reference more closely: they must stay byte-faithful.
 
 May import: the standard library, third-party libraries and other ``toolsearch.engine`` modules;
 never ``toolsearch.analysis``, ``toolsearch.live``, ``toolsearch.cli`` nor ``pages``

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import math
 import os
@@ -56,12 +57,28 @@ from ..engine.catalog import Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.registration import RegisteredTool
+from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix
 
 logger = logging.getLogger(__name__)
+
+
+class _NoStrayLineText(logging.Filter):
+    """Drops the MCP SDK's log record for a stdout line that is not JSON-RPC: it carries the
+    line's text unscrubbed (a secret the server printed included), and :class:`_Tap` reports
+    those lines itself, secrets masked."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(error, ValueError) or str(record.msg).startswith("Failed to parse JSONRPC message"))
+
+
+logging.getLogger("mcp.client.stdio").addFilter(_NoStrayLineText())
 
 STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
 _REASON_MAX_CHARS = 400
 _STDERR_TAIL_CHARS = 300
+#: A stray (not JSON-RPC) stdout line is shown up to this many characters.
+_STRAY_LINE_CHARS = 120
 #: The note added where a server sent back a secret from the config (masked).
 SECRET_ECHO_NOTE = (f"the server sent back a value that matches a secret from the config "
                     f"(env, header, URL or token argument); shown as {C.SECRET_MASK}")
@@ -205,14 +222,40 @@ class _Tap:
     result per method (``tools/list``, ``tools/call``…).
     """
 
-    def __init__(self, scrub: Callable[[str], str] | None = None) -> None:
+    def __init__(self, scrub: Callable[[str], str] | None = None, secrets: Sequence[str] = ()) -> None:
         self.scrub = scrub or (lambda text: text)  # masks secrets before anything is kept
+        self.secrets = tuple(secrets)  # the values ``scrub`` masks (every form), for a cut-off start
         self.methods: dict[Any, str] = {}
         self.results: dict[str, dict[str, Any]] = {}
         self.bad_lines = 0
         self.last_bad: str | None = None
+        # The end of the stray stdout lines so far, scrubbed (a secret whose start ends it stays
+        # as it is, so the next line can complete it): a secret split across stray lines.
+        self._stray_before = ""
+        self._stray_window = 2 * max(map(len, self.secrets), default=0) + 64
+        self._stray_gap = False  # the stray line before was JSON (its text as written is unknown)
         self.ended = False
         self.http_error: str | None = None
+
+    def _stray_line(self, line: str) -> str:
+        """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
+        every secret masked: scrubbed together with the stray lines before it (a secret printed
+        across them is masked, see :func:`~toolsearch.engine.secrets.scrub_text`) before it is
+        cut, with a trailing start of a secret masked too
+        (:func:`~toolsearch.engine.secrets.mask_trailing_prefix`)."""
+        if not self.secrets:
+            return self.scrub(line)[:_STRAY_LINE_CHARS]
+        scrubbed = self.scrub(f"{self._stray_before}\n{line}" if self._stray_before else line)
+        self._stray_before = scrubbed[-self._stray_window:]
+        shown = mask_trailing_prefix(scrubbed, self.secrets).rpartition("\n")[2]
+        if (shown != line and not shown.startswith(C.SECRET_MASK)
+                and shown != mask_trailing_prefix(self.scrub(line), self.secrets)):
+            shown = C.SECRET_MASK + shown  # a secret begun on an earlier line ends on this one
+        if self._stray_gap:
+            shown = mask_leading_suffix(shown, self.secrets)
+        if len(shown) > _STRAY_LINE_CHARS:  # cut: mask a secret's start the cut left at the end
+            shown = mask_trailing_prefix(shown[:_STRAY_LINE_CHARS], self.secrets)
+        return shown
 
     async def http_response(self, response: Any) -> None:
         """httpx response hook: remember the last HTTP error status (the SDK reports only a
@@ -237,7 +280,19 @@ class _Tap:
                 line = errors()[0].get("input") if callable(errors) else None
             except Exception:  # noqa: BLE001
                 line = None
-            self.last_bad = repr(self.scrub(line)[:120]) if isinstance(line, str) else f"{type(item).__name__}"
+            if isinstance(line, str):
+                self.last_bad = repr(self._stray_line(line))
+                self._stray_gap = False
+                return
+            # JSON but not JSON-RPC (a number, a list...): named by its error. It stays part of the
+            # stray text, but as written it is gone (1e5 reads as 100000.0), so the start of the
+            # next line is masked too where it is the end of a secret.
+            self.last_bad = type(item).__name__
+            try:
+                self._stray_line(json.dumps(line, ensure_ascii=False))
+            except (TypeError, ValueError):
+                pass
+            self._stray_gap = True
             return
         import mcp_types  # noqa: PLC0415
 
@@ -617,7 +672,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     timeout = spec.connect_timeout or default_timeout
     status.state = "connecting"
     _emit(progress, status)
-    tap = _Tap(spec.scrub)
+    tap = _Tap(spec.scrub, spec.secret_values())
     server: Server | None = None
     if spec.invalid:  # a bad config entry: nothing to start
         status.state = "failed"
@@ -864,7 +919,7 @@ def _call_outcome(target: ServerSpec, tool_name: str, arguments: dict[str, Any],
 
 async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
-    tap = _Tap(spec.scrub)
+    tap = _Tap(spec.scrub, spec.secret_values())
     phase = "connecting"
     call_elapsed: float | None = None
     response: dict[str, Any] | None = None

@@ -29,29 +29,27 @@ failure. Only a file that cannot be read or parsed, or whose top level has no se
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
-from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
+from typing import Any, Iterable, Mapping
+from urllib.parse import urlsplit
 
 import yaml
 
 from ..engine import constants as C
 from ..engine.errors import ConfigError
 from ..engine.registration import parse_bool_like
+# The masking itself lives in the engine layer (analysis masks session text with it too); the
+# names stay importable from here.
+from ..engine.secrets import (  # noqa: F401
+    _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
+    _scrub_across_lines, encoded_forms, redact_url, scrub_data, scrub_text, secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
-#: URL-looking text inside a message (masked by :func:`scrub_text`).
-_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
-#: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
-_PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
-#: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
-SECRET_MIN_CHARS = 4
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``): a word of the
 #: option name (split at ``-`` and ``_``) is one of these.
 _SECRET_OPTION_WORDS = {"token", "tokens", "apikey", "key", "secret", "password", "passwd", "pwd", "pass",
@@ -252,72 +250,6 @@ class McpConfig:
 
 # --- secrets -------------------------------------------------------------------------------
 
-def secret_list(values: Iterable[str]) -> list[str]:
-    """Distinct secret values worth scrubbing (at least :data:`SECRET_MIN_CHARS` long), with
-    the forms a server may print them in (:func:`encoded_forms`), longest first."""
-    out: set[str] = set()
-    for value in values:
-        if not isinstance(value, str) or len(value) < SECRET_MIN_CHARS:
-            continue
-        out.update(_encoded_forms(value))
-    return sorted(out, key=len, reverse=True)
-
-
-#: A base64 piece of a secret inside a longer base64 text is masked only from this many characters.
-_BASE64_PIECE_MIN_CHARS = 8
-
-
-def encoded_forms(value: str) -> set[str]:
-    """``value`` and the obvious encodings of it a server might print instead (see
-    :func:`_encoded_forms`, which this copies from its cache).
-
-    Returns:
-        a set of strings (``value`` itself included).
-    """
-    return set(_encoded_forms(value))
-
-
-@functools.lru_cache(maxsize=1024)
-def _encoded_forms(value: str) -> frozenset[str]:
-    """``value`` and the obvious encodings of it a server might print instead.
-
-    * percent-encoding (``quote`` and ``quote_plus`` with nothing safe), escapes upper and lower case;
-    * hex of the UTF-8 bytes, lower and upper case;
-    * base64 of the UTF-8 bytes, standard and URL-safe alphabets, with and without ``=`` padding;
-    * the part of that base64 text that stays the same when the value sits inside a longer
-      base64-encoded text (e.g. ``Authorization: Bearer <value>`` encoded as a whole) at any of
-      the three byte alignments (kept only from :data:`_BASE64_PIECE_MIN_CHARS` characters).
-
-    Scrubbing asks for these for every string a server sends, so they are computed once per value.
-    """
-    import base64  # noqa: PLC0415
-    import binascii  # noqa: PLC0415
-
-    out = {value}
-    for percent in (quote(value, safe=""), quote_plus(value, safe="")):
-        out.add(percent)
-        out.add(re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), percent))
-    raw = value.encode("utf-8")
-    hexed = binascii.hexlify(raw).decode("ascii")
-    out.update({hexed, hexed.upper()})
-    for shift in range(3):  # the value starts at byte 0, 1 or 2 of a 3-byte base64 group
-        encoded = base64.b64encode(b"\0" * shift + raw).decode("ascii")
-        total = shift + len(raw)
-        # Characters fully made of the value's bits: skip those mixing in the bytes before it,
-        # and those mixing in whatever follows it.
-        start = (0, 2, 3)[shift]
-        end = 4 * (total // 3) + (0, 1, 2)[total % 3]
-        piece = encoded[start:end]
-        if shift == 0:
-            whole = encoded
-            out.update({whole, whole.rstrip("=")})
-            urlsafe = whole.translate(str.maketrans("+/", "-_"))
-            out.update({urlsafe, urlsafe.rstrip("=")})
-        if len(piece) >= _BASE64_PIECE_MIN_CHARS:
-            out.update({piece, piece.translate(str.maketrans("+/", "-_"))})
-    return frozenset(form for form in out if form)
-
-
 def _url_secrets(url: str) -> list[str]:
     try:
         parts = urlsplit(url)
@@ -330,77 +262,6 @@ def _url_secrets(url: str) -> list[str]:
             if value:
                 found.append(value)
     return found
-
-
-def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> str:
-    """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
-    every value of ``secrets`` replaced by ``••••``.
-
-    A secret split over lines (line breaks, with the spaces around them, between its
-    characters) is masked too, so scrub a whole stderr buffer before cutting it into lines.
-
-    Args:
-        text: a message (a reason, a warning, a stderr buffer…).
-        secrets: values to mask, e.g. :meth:`ServerSpec.secret_values` (longest first).
-        urls: URLs known to be in play; each is replaced by its redacted form first.
-    """
-    if not text:
-        return text
-    for url in sorted({u for u in urls if u}, key=len, reverse=True):
-        text = text.replace(url, redact_url(url))
-    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
-    secrets = [value for value in secrets if value]
-    for value in secrets:
-        text = text.replace(value, C.SECRET_MASK)
-    if secrets and ("\n" in text or "\r" in text):
-        text = _scrub_across_lines(text, secrets)
-    return text
-
-
-#: A line break inside a secret, with the spaces and tabs around it (a stderr line cut in two).
-_LINE_BREAK = r"(?:[ \t]*(?:\r\n|\r|\n)[ \t]*)?"
-
-
-def _scrub_across_lines(text: str, secrets: Sequence[str]) -> str:
-    """``text`` with every secret that line breaks split (``abc\\ndef``) masked; the line breaks
-    stay, so the text keeps its lines (the mask is on the first of them)."""
-    joined = re.sub(r"[ \t]*(?:\r\n|\r|\n)[ \t]*", "", text)
-    split = [value for value in set(secrets) if value in joined]
-    if not split:  # the common case: no secret at all, so no pattern to build
-        return text
-    pattern = re.compile("|".join(_LINE_BREAK.join(re.escape(ch) for ch in value)
-                                  for value in sorted(split, key=len, reverse=True)))
-
-    def mask(match: re.Match[str]) -> str:
-        breaks = "".join(ch for ch in match.group(0) if ch in "\r\n")
-        return C.SECRET_MASK + breaks
-
-    return pattern.sub(mask, text)
-
-
-def scrub_data(value: Any, scrub: Any) -> tuple[Any, int]:
-    """Every string in parsed JSON ``value`` (dict keys included, at any depth) passed through
-    ``scrub`` (e.g. :meth:`ServerSpec.scrub`).
-
-    Returns:
-        ``(scrubbed copy, number of strings that changed)``.
-    """
-    changed = 0
-
-    def walk(item: Any) -> Any:
-        nonlocal changed
-        if isinstance(item, str):
-            out = scrub(item)
-            if out != item:
-                changed += 1
-            return out
-        if isinstance(item, Mapping):
-            return {walk(k) if isinstance(k, str) else k: walk(v) for k, v in item.items()}
-        if isinstance(item, (list, tuple)):
-            return [walk(v) for v in item]
-        return item
-
-    return walk(value), changed
 
 
 # --- detection -----------------------------------------------------------------------------
@@ -677,37 +538,6 @@ def read_env_file(path: str | Path) -> dict[str, str]:
         values[key] = value
     return values
 
-
-def _mask_query(text: str) -> str:
-    """``a=1&b&c=x`` → ``a=••••&b&c=••••`` (values masked, names kept; a bare item is masked
-    when it is not a plain word)."""
-    items = []
-    for item in re.split(r"([&;])", text):
-        if item in ("&", ";") or not item:
-            items.append(item)
-        elif "=" in item:
-            items.append(item.partition("=")[0] + "=" + C.SECRET_MASK)
-        else:
-            items.append(item if _PLAIN_WORD.fullmatch(item) else C.SECRET_MASK)
-    return "".join(items)
-
-
-def redact_url(url: str) -> str:
-    """The URL with any ``user:password@`` replaced by ``••••@`` and query values (and
-    ``name=value`` fragment values) masked: ``?token=abc`` → ``?token=••••``."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return url
-    changed = parts
-    if "@" in parts.netloc:
-        host = parts.netloc.rpartition("@")[2]
-        changed = changed._replace(netloc=f"{C.SECRET_MASK}@{host}")
-    if parts.query:
-        changed = changed._replace(query=_mask_query(parts.query))
-    if "=" in parts.fragment:
-        changed = changed._replace(fragment=_mask_query(parts.fragment))
-    return url if changed == parts else urlunsplit(changed)
 
 
 def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str]) -> str:
