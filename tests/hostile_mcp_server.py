@@ -11,6 +11,9 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
 * the JSON-RPC error ``message`` (with markdown: a link and an image) and nested ``data`` for
   ``fail``.
 
+``--stderr-cut N`` ends its stderr with the first ``N`` characters of the first secret (in the
+``--leak-form`` form), as a server that dies in the middle of printing it.
+
 ``--leak-form FORM`` echoes each secret in another form instead of as it is: ``base64``,
 ``base64url`` (URL-safe alphabet, no padding), ``percent`` (percent-encoded), ``hex`` or ``split``
 (cut in two by a line break, so its stderr prints it across two lines).
@@ -144,6 +147,9 @@ def answer(message: dict) -> dict | None:
 
 def main() -> None:
     sys.stderr.write(f"hostile server starting with {leak()} {ESCAPES}\n")
+    cut = option("--stderr-cut")
+    if cut is not None:  # stderr ends inside the first secret: its first N characters, no more
+        sys.stderr.write(f"last words: {encode(secrets()[0], leak_form())[:int(cut)]}")
     sys.stderr.flush()
     for line in stdout_leak():
         sys.stdout.write(line + "\n")

@@ -338,3 +338,19 @@ def test_a_library_user_sees_no_secret_from_stray_stdout_lines_in_the_log(tmp_pa
     assert run.stdout.strip() == repr([f"3 line(s) on the server's stdout were not JSON-RPC messages "
                                        f"{_expected_last('plain', 'split')}"])
     assert _fragments_in(run.stdout + run.stderr) == [], run.stderr
+
+
+@pytest.mark.parametrize("form", ["as-is", "base64", "hex"])
+@pytest.mark.parametrize("chars", [4, 9, 14])
+def test_a_stderr_that_ends_inside_a_secret_shows_no_part_of_it(tmp_path, form, chars) -> None:
+    """A server that dies while printing a secret leaves its start at the end of stderr: the
+    failure's stderr tail masks that start (and the line is still shown)."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "crash": {"command": sys.executable, "args": [str(HOSTILE), "--crash", "--stderr-cut", str(chars),
+                                                      *(["--leak-form", form] if form != "as-is" else [])],
+                  "env": {"HOSTILE_SECRET": ENV_SECRET}}}})
+    plan = run_cli("plan", config, "--json")
+    (line,) = [line for line in plan.stderr.splitlines() if line.startswith("toolsearch: live: crash: failed")]
+    shown = ENV_SECRET if form == "as-is" else _encoded(ENV_SECRET, form)[0]
+    assert f"last words: {MASK}" in line, line
+    assert shown[:chars] not in line and shown[:4] not in line.split("last words:")[1], line

@@ -468,11 +468,14 @@ def _root_cause(exc: BaseException) -> BaseException:
     return leaves[0]
 
 
-def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None) -> str:
+def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets: Sequence[str] = ()) -> str:
     """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting.
 
     ``scrub`` sees the whole buffer first (a secret the server printed across two lines is
     masked there, see :func:`~toolsearch.live.mcpconfig.scrub_text`), then the joined tail again.
+    With ``secrets`` (the spec's :meth:`~toolsearch.live.mcpconfig.ServerSpec.secret_values`),
+    the start of a secret the buffer ends with (the server stopped mid-value) and the end of one
+    the tail's cut begins with are masked too.
     """
     if errlog is None:
         return ""
@@ -484,13 +487,18 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None) -> str:
         return ""
     if scrub is not None:
         text = scrub(text)
+    if secrets:
+        text = mask_trailing_prefix(text.rstrip(), secrets)
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if not lines:
         return ""
     tail = " | ".join(lines[-3:])
     if scrub is not None:
         tail = scrub(tail)
-    return tail[-_STDERR_TAIL_CHARS:]
+    cut = tail[-_STDERR_TAIL_CHARS:]
+    if secrets and len(cut) < len(tail):  # the cut may begin inside a secret
+        cut = mask_leading_suffix(cut, secrets)
+    return cut
 
 
 def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = None, errlog: Any = None) -> str:
@@ -499,7 +507,7 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
     from mcp.shared.exceptions import MCPError  # noqa: PLC0415
 
     cause = _root_cause(exc)
-    stderr = _stderr_tail(errlog, spec.scrub)
+    stderr = _stderr_tail(errlog, spec.scrub, spec.secret_values())
     if isinstance(cause, (FileNotFoundError, NotADirectoryError)) and spec.transport == "stdio":
         if spec.cwd and not os.path.isdir(spec.cwd):
             reason = f"cannot start {spec.command!r}: the working directory {spec.cwd!r} does not exist"
@@ -727,7 +735,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
             phase = "listing tools" if status.state == "listing" else "connecting"
             status.state = "failed"
             reason = f"no answer within {timeout:g} s while {phase} (timeout)"
-            tail = _stderr_tail(errlog, spec.scrub)
+            tail = _stderr_tail(errlog, spec.scrub, spec.secret_values())
             if tail:
                 reason += f" (stderr: {tail})"
             if tap.bad_lines:
@@ -940,7 +948,7 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
             if scope.cancelled_caught and response is None:
                 budget = call_timeout if phase == "calling" else connect_timeout
                 reason = f"no answer within {budget:g} s while {phase} (timeout)"
-                tail = _stderr_tail(errlog, spec.scrub)
+                tail = _stderr_tail(errlog, spec.scrub, spec.secret_values())
                 if tail:
                     reason += f" (stderr: {tail})"
         except Exception as exc:  # noqa: BLE001
