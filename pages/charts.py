@@ -128,7 +128,8 @@ def server_order(plan: Plan) -> list[ServerPlan]:
     return sorted(plan.servers, key=lambda s: (s.collapse_rank is None, s.collapse_rank or 0, -s.schema_tokens, s.name))
 
 
-def add_budget_line(fig: _Fig, budget: int, *, axis: str, label: bool = True, log: bool = False) -> None:
+def add_budget_line(fig: _Fig, budget: int, *, axis: str, label: bool = True, log: bool = False,
+                    span: float = 0) -> None:
     """Draw the listing budget (tokens) on ``fig``: a dashed red line above every bar (on a white
     halo, so it shows across dark bars too) and, with ``label``, a direct label ``budget N tokens``
     on a white box at the line's end where the bars are shortest.
@@ -136,8 +137,10 @@ def add_budget_line(fig: _Fig, budget: int, *, axis: str, label: bool = True, lo
     Args:
         axis: ``"y"`` for a horizontal line at ``budget`` on the y axis (label at the right end,
             above the line), ``"x"`` for a vertical line at ``budget`` on the x axis (label at the
-            bottom, right of the line).
+            bottom, right of the line; left of it when the line is in the right part of the axis,
+            so the label is never pushed past the plot's edge).
         log: the y axis is logarithmic (an annotation's y is then given as its log10).
+        span: the largest value the bars reach on the line's axis (tokens), for placing the label.
     """
     add = fig.add_hline if axis == "y" else fig.add_vline
     add(budget, BUDGET_HALO, layer="above")
@@ -150,8 +153,9 @@ def add_budget_line(fig: _Fig, budget: int, *, axis: str, label: bool = True, lo
         fig.add_annotation(xref="x domain", x=1, xanchor="right", yref="y",
                            y=math.log10(max(budget, 1)) if log else budget, yanchor="bottom", **box)
     else:
-        fig.add_annotation(xref="x", x=budget, xanchor="left", xshift=4, yref="y domain", y=0, yanchor="bottom",
-                           **box)
+        left = budget >= 0.6 * max(span, budget)
+        fig.add_annotation(xref="x", x=budget, xanchor="right" if left else "left", xshift=-4 if left else 4,
+                           yref="y domain", y=0, yanchor="bottom", **box)
 
 
 def _budget_label(plan: Plan) -> str:
@@ -243,7 +247,7 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
                            "state: %{customdata[4]}<extra></extra>"),
         )
     if budget is not None:
-        add_budget_line(fig, budget, axis="x")
+        add_budget_line(fig, budget, axis="x", span=max((r.names_tokens for r in rows), default=0))
         fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
                         name=f"budget {budget:,} tokens ({planning_tokenizer or tokenizer}, whole listing)")
     fig.update_layout(
@@ -482,7 +486,7 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None
                            "%{customdata[3]} tool<br>%{customdata[2]}<extra></extra>"),
         )
     if budget is not None:
-        add_budget_line(fig, budget, axis="x")
+        add_budget_line(fig, budget, axis="x", span=max((r.tokens for r in rows), default=0))
         fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
                         name=f"listing budget {budget:,} tokens")
     fig.update_layout(

@@ -138,3 +138,28 @@ def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
     sidebar = [e for e in entries if e["text"] == "sidebar context length: 32,000 tokens"]
     assert len(sidebar) == 1 and sidebar[0]["dash"] not in ("", "none"), entries
     page.context.close()
+
+
+@pytest.mark.parametrize("context_length", [32_000, 2_000])  # label left, then right of the line
+def test_collapse_chart_budget_label_stays_inside_the_chart(chromium, tmp_path, context_length):
+    """The budget label sits beside its line at the bottom, on the side with room: never past the
+    chart's edge, wherever the budget falls on the axis."""
+    from pages import charts
+
+    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), context_length)
+    rows = charts.collapse_rows(plan)
+    fig = charts.collapse_figure(rows, "chars4", plan.budget, plan.planning_tokenizer)
+    page = draw(chromium, fig, tmp_path, f"collapse-{context_length}", 1024)
+    box = page.evaluate("""() => {
+        const chart = document.querySelector('.js-plotly-plot').getBoundingClientRect();
+        const a = document.querySelector('.annotation').getBoundingClientRect();
+        const line = Array.from(document.querySelectorAll('.layer-above .shapelayer path'))
+            .find(p => (p.style.strokeDasharray || 'none') !== 'none').getBoundingClientRect();
+        const text = document.querySelector('.annotation').textContent;
+        return {text, left: a.left, right: a.right, chart_left: chart.left, chart_right: chart.right,
+                line: line.left};
+    }""")
+    assert box["text"] == f"budget {plan.budget:,} tokens"
+    assert box["chart_left"] <= box["left"] and box["right"] <= box["chart_right"], box
+    assert box["right"] <= box["line"] or box["left"] >= box["line"], box  # beside the line, not across it
+    page.context.close()
