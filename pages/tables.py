@@ -123,12 +123,14 @@ def _cell_html(text: str) -> str:
     return "".join(parts)
 
 
+_UNDERSCORES = re.compile(r"_+")
 #: A slash after a word character (a path's separator, not the one in ``</`` or ``://``).
 _PATH_SLASH = re.compile(r"(?<=[\w~.])/")
 
 
 def _breakable(text: str) -> str:
-    return _PATH_SLASH.sub("/<wbr>", html.escape(text, quote=False).replace("_", "_<wbr>"))
+    # after a run of underscores, not inside it: mcp__github__create_issue breaks as mcp__ | github__ | …
+    return _PATH_SLASH.sub("/<wbr>", _UNDERSCORES.sub(r"\g<0><wbr>", html.escape(text, quote=False)))
 
 
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,

@@ -50,7 +50,7 @@ def test_styles_nowrap_and_minimum_widths():
     # least 12 characters × 1.2 ch. An underscore is a break point, so the name has no long word.
     assert '<th><div>state</div></th>' in body and '<th><div>name</div></th>' in body
     assert '<th><div style="min-width:14.4ch">why</div></th>' in body
-    assert "<td>mcp_<wbr>_<wbr>github_<wbr>_<wbr>create_<wbr>issue</td>" in body
+    assert "<td>mcp__<wbr>github__<wbr>create_<wbr>issue</td>" in body
 
 
 def test_reader_gives_back_the_text_as_shown():
