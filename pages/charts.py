@@ -30,8 +30,10 @@ COST_KINDS: tuple[tuple[str, str, str], ...] = tuple(
 COST_COLORS = dict(COST_KIND_COLORS)
 #: Which cost kind a server's state puts in front of the model (``hidden``: none of them).
 STATE_KIND = {"visible": "schema_tokens", "full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
-#: The budget line on every cost chart.
+#: The budget line on every cost chart, drawn above the bars on a wider white line (its halo), so
+#: it reads across a dark bar as well as over the white plot.
 BUDGET_LINE = dict(color="#B2182B", width=2, dash="dash")
+BUDGET_HALO = dict(color="#ffffff", width=6)
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 #: Figures with more traces than this are built without plotly's per-property validation.
 VALIDATE_TRACES = 60
@@ -55,11 +57,13 @@ class _Fig:
     def add_scatter(self, **kw) -> None:
         self.data.append({"type": "scatter", **kw})
 
-    def add_vline(self, x: float, line: dict) -> None:
-        self.shapes.append(dict(type="line", xref="x", x0=x, x1=x, yref="y domain", y0=0, y1=1, line=line))
+    def add_vline(self, x: float, line: dict, layer: str = "above") -> None:
+        self.shapes.append(dict(type="line", xref="x", x0=x, x1=x, yref="y domain", y0=0, y1=1, line=line,
+                                layer=layer))
 
-    def add_hline(self, y: float, line: dict) -> None:
-        self.shapes.append(dict(type="line", yref="y", y0=y, y1=y, xref="x domain", x0=0, x1=1, line=line))
+    def add_hline(self, y: float, line: dict, layer: str = "above") -> None:
+        self.shapes.append(dict(type="line", yref="y", y0=y, y1=y, xref="x domain", x0=0, x1=1, line=line,
+                                layer=layer))
 
     def add_annotation(self, **kw) -> None:
         self.annotations.append(kw)
@@ -124,6 +128,36 @@ def server_order(plan: Plan) -> list[ServerPlan]:
     return sorted(plan.servers, key=lambda s: (s.collapse_rank is None, s.collapse_rank or 0, -s.schema_tokens, s.name))
 
 
+def add_budget_line(fig: _Fig, budget: int, *, axis: str, label: bool = True, log: bool = False,
+                    span: float = 0) -> None:
+    """Draw the listing budget (tokens) on ``fig``: a dashed red line above every bar (on a white
+    halo, so it shows across dark bars too) and, with ``label``, a direct label ``budget N tokens``
+    on a white box at the line's end where the bars are shortest.
+
+    Args:
+        axis: ``"y"`` for a horizontal line at ``budget`` on the y axis (label at the right end,
+            above the line), ``"x"`` for a vertical line at ``budget`` on the x axis (label at the
+            bottom, right of the line; left of it when the line is in the right part of the axis,
+            so the label is never pushed past the plot's edge).
+        log: the y axis is logarithmic (an annotation's y is then given as its log10).
+        span: the largest value the bars reach on the line's axis (tokens), for placing the label.
+    """
+    add = fig.add_hline if axis == "y" else fig.add_vline
+    add(budget, BUDGET_HALO, layer="above")
+    add(budget, BUDGET_LINE, layer="above")
+    if not label:
+        return
+    box = dict(text=f"budget {budget:,} tokens", showarrow=False, font=dict(size=12, color=BUDGET_LINE["color"]),
+               bgcolor="rgba(255,255,255,0.9)", borderpad=2)
+    if axis == "y":
+        fig.add_annotation(xref="x domain", x=1, xanchor="right", yref="y",
+                           y=math.log10(max(budget, 1)) if log else budget, yanchor="bottom", **box)
+    else:
+        left = budget >= 0.6 * max(span, budget)
+        fig.add_annotation(xref="x", x=budget, xanchor="right" if left else "left", xshift=-4 if left else 4,
+                           yref="y domain", y=0, yanchor="bottom", **box)
+
+
 def _budget_label(plan: Plan) -> str:
     return f"listing budget {plan.budget:,} tokens ({plan.planning_tokenizer}, whole listing)"
 
@@ -164,7 +198,7 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
                     hoverinfo="skip")
     fig.add_scatter(x=[None], y=[None], mode="lines", name=_budget_label(plan), line=BUDGET_LINE, hoverinfo="skip")
     if plan.activated:
-        fig.add_hline(y=max(plan.budget, 1), line=BUDGET_LINE)
+        add_budget_line(fig, max(plan.budget, 1), axis="y", log=log_y)
     fig.update_layout(
         barmode="group", font=FONT, height=480, margin=dict(t=40, b=10, l=10, r=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0, title_text="cost kind:"),
@@ -213,7 +247,7 @@ def collapse_figure(rows: Sequence[CollapseRow], tokenizer: str, budget: int | N
                            "state: %{customdata[4]}<extra></extra>"),
         )
     if budget is not None:
-        fig.add_vline(x=budget, line=BUDGET_LINE)
+        add_budget_line(fig, budget, axis="x", span=max((r.names_tokens for r in rows), default=0))
         fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
                         name=f"budget {budget:,} tokens ({planning_tokenizer or tokenizer}, whole listing)")
     fig.update_layout(
@@ -344,7 +378,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
                         marker=dict(symbol="square", size=13, color=STATE_COLORS.get(state, "#616161")))
     fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
                     name=f"budget {plan.budget:,} tokens")
-    fig.add_vline(x=plan.budget, line=BUDGET_LINE)
+    add_budget_line(fig, plan.budget, axis="x", label=False)  # the legend and the cut label say it
     collapsed = [s for s in servers if s.state == "summary"]
     if plan.listing_form == "none" and plan.steps:
         smallest = min(step.tokens for step in plan.steps)
@@ -452,7 +486,7 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None
                            "%{customdata[3]} tool<br>%{customdata[2]}<extra></extra>"),
         )
     if budget is not None:
-        fig.add_vline(x=budget, line=BUDGET_LINE)
+        add_budget_line(fig, budget, axis="x", span=max((r.tokens for r in rows), default=0))
         fig.add_scatter(x=[None], y=[None], mode="lines", line=BUDGET_LINE, hoverinfo="skip",
                         name=f"listing budget {budget:,} tokens")
     fig.update_layout(
@@ -627,7 +661,8 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
         sizes: ``{"full" | "names" | "groups": tokens}`` from ``Ladder.sizes()``, drawn as
             dashed reference lines: where the budget line reaches one, that form fits. The y axis
             ends 30% above the largest size, so a budget far above every size runs off the top.
-        current_context: the sidebar's context length (tokens), marked with a dotted line.
+        current_context: the sidebar's context length (tokens), marked with a dotted line that
+            has its own legend entry.
     """
     points = [p for p in points if p.context_length]
     xs = [p.context_length for p in points]
@@ -658,8 +693,12 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
                 line=dict(color=palette.line_shade(STATE_COLORS[form]), dash="dash", width=2),
                 hovertemplate=f"{words[form]}: {sizes[form]:,} tokens<extra></extra>")
     if current_context:
-        fig.add_vline(x=current_context, line=dict(color="#757575", dash="dot", width=2),
+        sidebar_line = dict(color="#757575", dash="dot", width=2)
+        fig.add_vline(x=current_context, line=sidebar_line,
                       annotation_text=f"sidebar: {context_label(current_context)}", annotation_position="top left")
+        # The dotted line's own legend entry (a vertical line has none).
+        fig.add_scatter(x=[None], y=[None], mode="lines", line=sidebar_line, hoverinfo="skip",
+                        name=f"sidebar context length: {current_context:,} tokens")
     ticks = [c for c in (1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 200_000, 400_000,
                          1_000_000, 2_000_000, 4_000_000, 10_000_000) if xs and xs[0] <= c <= xs[-1]]
     # Show where the budget crosses the listing sizes; a budget far above them runs off the top.

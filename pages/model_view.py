@@ -71,7 +71,13 @@ def show_compare(v, plan) -> None:
     for s in other.servers:
         if left_states.get(s.name) != s.state:
             rows.append({"": f"server {s.name}", "left": left_states.get(s.name, "—"), "right": s.state})
-    literal_table(rows, key="mv_compare")
+    state_css = common.STATE_STYLES["state"]  # the form and the server states in the state colors
+
+    def colored(row, column: str) -> str:
+        states = row[""] == "form" or row[""].startswith("server ")
+        return state_css(row[column]) if states and column in ("left", "right") else ""
+
+    literal_table(rows, key="mv_compare", cell_css=colored)
     same = (plan.tool_search_description == other.tool_search_description and plan.tools == other.tools)
     if same:
         st.success("Identical bytes: both settings send exactly the same tools array (the prompt cache would hit).")

@@ -8,7 +8,8 @@ meaning, so a color never stands for two things:
   so it never reads as a state);
 * :data:`VARIANT_COLORS` — search-engine variants on the quality page (Paul Tol's "bright" set);
 * :data:`STRATEGY_COLORS` — disclosure strategies (Paul Tol's "muted" set);
-* :data:`SEVERITY_COLORS` — lint severities (red, amber, pale blue).
+* :data:`SEVERITY_COLORS` — lint severities (red, yellow, pale mint), each at least
+  :data:`MIN_DELTA_E` (CIEDE2000) from every state color.
 
 Text drawn on one of these colors uses :func:`text_on`, which picks black or white by the WCAG 2.x
 contrast ratio; every pair reaches AA for normal text (4.5:1), which the tests assert.
@@ -58,8 +59,16 @@ STRATEGY_COLORS: dict[str, str] = {
     "combined": "#808020",          # olive (darkened): skill-linked + search
 }
 
-#: Lint severities.
-SEVERITY_COLORS: dict[str, str] = {"error": "#B2182B", "warning": "#F4B942", "info": "#D1E5F0"}
+#: How far apart (CIEDE2000 ΔE) a lint severity color is from every listing state color. A ΔE00
+#: of about 2 is the smallest difference people notice side by side; the amber this palette had
+#: for warnings was 6.9 from the summary orange and read as the same color. 20 is about three
+#: times that: a different named color at a glance, in a table or in a key.
+MIN_DELTA_E = 20.0
+
+#: Lint severities: red for errors, yellow for warnings (Okabe–Ito yellow, 21.7 from the summary
+#: orange), a pale mint for info notes (lighter than the grey of hidden servers); black or white
+#: text reaches AA on each.
+SEVERITY_COLORS: dict[str, str] = {"error": "#B2182B", "warning": "#F0E442", "info": "#CDF5D7"}
 
 #: Pieces of the prompt in the strategies' up-front breakdown (a part-of-the-whole palette: greys
 #: and muted tints, none of them a strategy color).
@@ -98,4 +107,4 @@ def cell_style(color: str | None) -> str:
 
 
 __all__ = ["STATE_COLORS", "COST_KIND_COLORS", "VARIANT_COLORS", "EXTRA_VARIANT_COLORS", "STRATEGY_COLORS",
-           "SEVERITY_COLORS", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]
+           "SEVERITY_COLORS", "MIN_DELTA_E", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]

@@ -119,7 +119,7 @@ BAR_SLOT_PX = 16
 
 def metrics_figure(ev: Evaluation) -> go.Figure:
     """Grouped horizontal bars: one group per metric (top to bottom in table order), one bar per
-    variant, values as percentages.
+    variant (top to bottom in the table's variant order), values as percentages.
 
     Each bar is labeled with its value (``83.33%``, the format of the table above it) just past its
     end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never overlap
@@ -141,8 +141,10 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
                                   traceorder="normal"),
                       xaxis=dict(range=[0, 1.16], title="share (%)", tickformat=PERCENT,
                                  tickvals=[0, 0.25, 0.5, 0.75, 1]),
-                      # the first metric at the top
-                      yaxis=dict(categoryorder="array", categoryarray=list(reversed(metrics)), automargin=True))
+                      # The axis runs top to bottom: the first metric's group on top and, inside each
+                      # group, the bars in table order (plotly stacks a group's bars up the axis).
+                      yaxis=dict(categoryorder="array", categoryarray=metrics, autorange="reversed",
+                                 automargin=True))
     return fig
 
 

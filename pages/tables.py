@@ -3,8 +3,9 @@
 ``st.dataframe`` draws on a canvas and cuts a cell at its column width; ``st.table`` renders its
 cells as Markdown. :func:`literal_table` renders a plain HTML table through ``st.html`` instead:
 every value is HTML-escaped (so catalog text is shown literally, never as Markdown or HTML) and
-passed through :func:`pages.common.visible` (invisible characters shown as markers); prose wraps,
-long names break anywhere rather than widen the table, and numbers are never wrapped or cut.
+passed through :func:`pages.common.visible` (invisible characters shown as markers); text wraps
+at spaces, hyphens, slashes and underscores, never inside a short word; only a word longer than
+:data:`WORD_CH` characters (a long tool name) may break anywhere; numbers are never wrapped or cut.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import streamlit as st
 from pages import common
 
 #: Above this many rows a table scrolls vertically inside a box of this height (px); the header
-#: stays in view. Nothing ever scrolls or is cut sideways.
+#: stays in view. A table scrolls sideways only when its columns' minimum widths do not fit the
+#: page (a short word is never broken to make it fit); no cell is ever cut.
 SCROLL_ROWS = 15
 SCROLL_HEIGHT = 560
 #: Above this many rows, one page of rows at a time (a page picker under the table).
@@ -32,7 +34,8 @@ _STYLE = """<style>
 .ts-table{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;overflow-x:auto;overflow-y:auto}
 .ts-table table{border-collapse:collapse;width:100%;font-size:.875rem;line-height:1.35}
 .ts-table th,.ts-table td{border-bottom:1px solid rgba(49,51,63,.1);border-right:1px solid rgba(49,51,63,.1);
-  padding:.3rem .4rem;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:anywhere}
+  padding:.3rem .4rem;text-align:left;vertical-align:top;white-space:pre-wrap;overflow-wrap:normal}
+.ts-table .b{overflow-wrap:anywhere}
 .ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1}
 .ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .ts-table td.c,.ts-table .nb{white-space:nowrap;overflow-wrap:normal}
@@ -64,51 +67,70 @@ def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
     return str(common.visible(str(value)))
 
 
-#: A column is at least as wide as its longest word, up to this many characters (longer words
-#: break); a prose column (long cells) at least this wide, so it never shrinks to a sliver.
+#: A word (a run of text between spaces, hyphens, slashes and underscores) of up to this many
+#: characters is never broken inside; a longer one (a long tool name, a path) may break anywhere.
+#: A prose column (cells of 40 or more characters) is at least :data:`PROSE_CH` characters wide.
 WORD_CH = 12
 PROSE_CH = 12
 #: Letters are wider than the digit zero that defines the ``ch`` unit.
 CH_PER_CHARACTER = 1.2
+#: Where a line may break inside a cell: after a space, a hyphen, a slash or an underscore (the
+#: browser breaks at spaces and hyphens itself; underscores and a path's slashes get a ``<wbr>``).
+_WORD_BREAK = re.compile(r"\s+|(?<=[-/_])")
+
+
+def _words(text: str) -> list[str]:
+    """The pieces of ``text`` a line never breaks inside (unless one is longer than :data:`WORD_CH`)."""
+    return [w for w in _WORD_BREAK.split(text) if w]
+
+
+def _has_long_word(text: str) -> bool:
+    return any(len(w) > WORD_CH for w in _words(text))
 
 
 def _min_ch(header: str, cells: list[str]) -> float:
-    """The minimum width of a column in ``ch``: its longest word (header included), capped at
-    :data:`WORD_CH` characters; at least :data:`PROSE_CH` for prose (cells of 40 or more
-    characters)."""
-    # A line may break at a space and after a hyphen or slash, so those end a word here too.
-    words = [len(w) for text in (header, *cells) for w in re.split(r"[\s]+|(?<=[-/])", text) if w]
-    width = min(max(words, default=1), WORD_CH)
+    """The minimum width of a column in ``ch``, or 0 when the browser's own minimum is right.
+
+    A column whose words are all at most :data:`WORD_CH` characters needs none: its cells never
+    break inside a word (``overflow-wrap: normal``), so the browser sizes the column to its longest
+    word, measured in the real font. A column holding a longer word breaks that word anywhere, so
+    the browser's minimum would be one character: it gets :data:`WORD_CH` characters, enough for
+    its short words to stay whole. A prose column (cells of 40 or more characters) gets at least
+    :data:`PROSE_CH` characters, so it never shrinks to a sliver. Characters count
+    :data:`CH_PER_CHARACTER` ``ch`` each. The table scrolls sideways when the columns' minimums do
+    not fit the page, rather than breaking a short word.
+    """
+    width = WORD_CH if any(_has_long_word(text) for text in (header, *cells)) else 0
     if any(len(text) >= 40 for text in cells):
         width = max(width, PROSE_CH)
-    return round(max(width, 2) * CH_PER_CHARACTER, 1)
+    return round(width * CH_PER_CHARACTER, 1)
 
 
 _NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
 
 
-def _keep_numbers(text: str) -> str:
-    """``text`` HTML-escaped, every number in it (``1,000,000``, ``0.5``) kept on one line."""
-    return _NUMBER.sub(lambda m: f'<span class="nb">{m.group(0)}</span>', html.escape(text, quote=False))
+def _cell_html(text: str) -> str:
+    """``text`` HTML-escaped, every number in it (``1,000,000``, ``0.5``) kept on one line, and a
+    line-break opportunity (``<wbr>``) after each underscore (``mcp__github__x``) and each slash
+    of a path (``~/skills/x``)."""
+    parts = []
+    last = 0
+    for m in _NUMBER.finditer(text):
+        parts.append(_breakable(text[last:m.start()]))
+        parts.append(f'<span class="nb">{m.group(0)}</span>')
+        last = m.end()
+    parts.append(_breakable(text[last:]))
+    return "".join(parts)
 
 
-#: The text width of a table at a 1024-px window with the sidebar open, in ``ch`` of the table
-#: font (about 480 px: the main column, less an expander's and a bordered card's padding), and
-#: the padding and border of one cell.
-NARROW_CH = 62
-CELL_PADDING_CH = 2
+_UNDERSCORES = re.compile(r"_+")
+#: A slash after a word character (a path's separator, not the one in ``</`` or ``://``).
+_PATH_SLASH = re.compile(r"(?<=[\w~.])/")
 
 
-def _fit(minimums: list[float]) -> list[float]:
-    """The columns' minimum widths, scaled down together when their sum (with the cells' padding)
-    would not fit :data:`NARROW_CH`: the table must never be wider than the page; words then
-    break rather than the table overflowing."""
-    room = NARROW_CH - CELL_PADDING_CH * len(minimums)
-    total = sum(minimums)
-    if total <= room or total <= 0:
-        return minimums
-    scale = max(room, 0) / total
-    return [round(m * scale, 1) for m in minimums]
+def _breakable(text: str) -> str:
+    # after a run of underscores, not inside it: mcp__github__create_issue breaks as mcp__ | github__ | …
+    return _PATH_SLASH.sub("/<wbr>", _UNDERSCORES.sub(r"\g<0><wbr>", html.escape(text, quote=False)))
 
 
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
@@ -138,20 +160,21 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
     texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
     # The minimum width sits on a block inside the header cell: browsers ignore min-width on the
     # cells of an auto-layout table, but not the min-content width of what a cell holds.
-    minimums = _fit([_min_ch(c, [t[i] for t in texts]) for i, c in enumerate(columns)])
-    head = "".join(f'<th><div style="min-width:{m}ch">{html.escape(str(c))}</div></th>'
+    minimums = [_min_ch(str(c), [t[i] for t in texts]) for i, c in enumerate(columns)]
+    head = "".join(('<th class="b">' if _has_long_word(str(c)) else "<th>")
+                   + (f'<div style="min-width:{m}ch">' if m else "<div>") + f"{_cell_html(str(c))}</div></th>"
                    for c, m in zip(columns, minimums))
     body = []
     for row, row_texts in zip(rows, texts):
         cells = []
         for column, text in zip(columns, row_texts):
             value = row.get(column)
-            classes = "n" if _is_number(value) else ("c" if column in nowrap else "")
+            classes = "n" if _is_number(value) else ("c" if column in nowrap else ("b" if _has_long_word(text) else ""))
             css = styles[column](value) if column in styles else ""
             if cell_css is not None:
                 css = ";".join(part for part in (css, cell_css(row, column)) if part)
             attrs = (f' class="{classes}"' if classes else "") + (f' style="{html.escape(css)}"' if css else "")
-            content = html.escape(text, quote=False) if classes == "n" else _keep_numbers(text)
+            content = html.escape(text, quote=False) if classes == "n" else _cell_html(text)
             cells.append(f"<td{attrs}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     box = f' style="max-height:{int(height)}px"' if height else ""

@@ -6,7 +6,9 @@ engine's own output for the same settings.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -152,6 +154,19 @@ def test_model_view_comparison_lists_state_changes():
     rows = dict(zip(table[""], zip(table["left"], table["right"])))
     assert rows["form"] == (left.listing_form, right.listing_form)
     assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
+    # The form and every changed server state sit on their state color, as in the other server tables.
+    from pages.palette import STATE_COLORS, cell_style
+    html_text = next(h.value for h in at.html if 'data-table="mv_compare"' in h.value)
+    cells = re.findall(r'<tr><td>([^<]*)</td>(<td[^>]*>[^<]*</td>)(<td[^>]*>[^<]*</td>)</tr>', html_text)
+    styled = {label: (a, b) for label, a, b in cells}
+    changed = [s for s in right.servers if {x.name: x.state for x in left.servers}[s.name] != s.state]
+    assert changed, "8K must change a server's state"
+    for label, (l_value, r_value) in [("form", (left.listing_form, right.listing_form))] + [
+            (f"server {s.name}", ({x.name: x.state for x in left.servers}[s.name], s.state)) for s in changed]:
+        expected = [f'<td style="{html.escape(cell_style(STATE_COLORS[v]))}">{v}</td>' for v in (l_value, r_value)]
+        assert list(styled[label]) == expected, label
+    tier_row = re.search(r"<tr><td>tier</td>(.*?)</tr>", html_text).group(1)
+    assert "style=" not in tier_row  # other rows stay plain
     # Side by side: one HTML diff table with the left and right texts in their own columns.
     diff = next(h.value for h in at.html if 'class="diff"' in h.value)
     assert diff.count('<table class="diff"') == 1 and "left (sidebar settings)" in diff and "right (comparison)" in diff

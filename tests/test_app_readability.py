@@ -129,6 +129,25 @@ def test_state_fills_that_failed_with_white_text_now_get_black():
         assert contrast_ratio("#000000", STATE_COLORS[form]) >= 4.5
 
 
+def test_lint_severity_colors_are_far_from_every_state_color():
+    """A warning cell must not read as a summary state: every severity color is at least
+    MIN_DELTA_E (CIEDE2000, measured by coloraide) from every state color, and from each other;
+    its text still reaches AA."""
+    from coloraide import Color
+
+    assert palette.MIN_DELTA_E == 20.0
+    for severity, color in palette.SEVERITY_COLORS.items():
+        distances = {state: Color(color).delta_e(fill, method="2000") for state, fill in STATE_COLORS.items()}
+        closest = min(distances, key=distances.get)
+        assert distances[closest] >= palette.MIN_DELTA_E, (severity, color, closest, round(distances[closest], 1))
+        assert contrast_ratio(palette.text_on(color), color) >= 4.5, severity
+    severities = list(palette.SEVERITY_COLORS.values())
+    assert all(Color(a).delta_e(b, method="2000") >= palette.MIN_DELTA_E
+               for i, a in enumerate(severities) for b in severities[i + 1:])
+    # the amber that read as the summary orange was only 6.9 away: the measure tells them apart
+    assert round(Color("#F4B942").delta_e(STATE_COLORS["summary"], method="2000"), 1) == 6.9
+
+
 # --- 2. strategy lines reach 3:1 against the plot ------------------------------------------------------
 
 def test_every_strategy_color_reaches_3_to_1_on_white():

@@ -1,9 +1,10 @@
 """Real-browser check at 1024 px: tables, labels, chosen values and chips are read in full.
 
 ``streamlit run app.py`` (the fixtures of tests/test_browser.py) driven by Playwright in Debian's
-Chromium. On each page with long-text tables, every literal-text table (pages/tables.py) fits its
-box sideways, no number in it is cut, and no widget label, metric, chosen select value or chip
-row in the main area is cut. Screenshots go to ``test-artifacts/``.
+Chromium. On each page with long-text tables, no cell of a literal-text table (pages/tables.py) is
+cut, no text in one wraps inside a word of 12 characters or fewer (a table whose columns cannot
+fit scrolls sideways instead), and no widget label, metric, chosen select value or chip row in the
+main area is cut. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ WATCHED = ", ".join((
     "[data-testid=stMain] [data-testid=stMetricDelta]",
     "[data-testid=stMain] [data-testid=stSelectbox] [data-rac]",
     "[data-testid=stMain] [data-testid=stMultiSelectTagsContainer]",
-    "[data-testid=stMain] .ts-table",
     "[data-testid=stMain] .ts-table td",
     "[data-testid=stMain] .ts-table th",
 ))
@@ -44,13 +44,62 @@ CUT_JS = """(selector) => {
     return cut;
 }"""
 
+#: Every place a literal-table cell's text wraps to a new line inside a word (a run of characters
+#: between spaces, hyphens, slashes and underscores) of at most ``maxWord`` characters, found from
+#: each character's rectangle (a Range per character): ``table: "kin|d" in "kind"``.
+SPLIT_JS = """(maxWord) => {
+    // For every literal-table cell: the line breaks inside it (per-character rectangles), and any
+    // that falls inside a word of at most maxWord characters.
+    const sep = /[\s\-\/_]/;
+    const found = [];
+    for (const table of document.querySelectorAll('[data-testid=stMain] .ts-table')) {
+        const key = table.dataset.table;
+        const cells = Array.from(table.querySelectorAll('th, td')).slice(0, 1500);
+        for (const cell of cells) {
+            const chars = [];  // [character, top, node boundary before it]
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            const range = document.createRange();
+            let node;
+            while ((node = walker.nextNode())) {
+                for (let i = 0; i < node.data.length; i++) {
+                    range.setStart(node, i);
+                    range.setEnd(node, i + 1);
+                    const rects = range.getClientRects();
+                    chars.push([node.data[i], rects.length ? rects[0].top : null, rects.length ? rects[0].height : 0]);
+                }
+            }
+            const text = chars.map(c => c[0]).join('');
+            let prev = -1;
+            for (let i = 0; i < chars.length; i++) {
+                if (chars[i][1] === null || /\s/.test(chars[i][0])) continue;
+                if (prev >= 0 && chars[i][1] > chars[prev][1] + chars[prev][2] / 2) {
+                    // a new line starts at i; was the break between two characters of one word?
+                    const between = text.slice(prev + 1, i);
+                    if (!sep.test(chars[prev][0]) && !sep.test(between)) {
+                        let a = prev, b = i;
+                        while (a > 0 && !sep.test(text[a - 1])) a--;
+                        while (b < text.length - 1 && !sep.test(text[b + 1])) b++;
+                        const word = text.slice(a, b + 1);
+                        if (word.length <= maxWord) {
+                            found.push(`${key}: "${text.slice(a, prev + 1)}|${text.slice(i, b + 1)}" in "${text.slice(0, 60)}"`);
+                        }
+                    }
+                }
+                prev = i;
+            }
+        }
+    }
+    return found;
+}"""
+
 TABLES_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-table]')).map(t => t.dataset.table)"""
 
 #: page (url path and query) → literal-text tables it must show at its defaults.
 PAGES = {
     "": ["server_table", "steps_table"],  # Overview: metrics, server and step tables
     "?catalog=cloudflare-flat": ["server_table"],  # Overview in tier 2, with its banner
-    "costs": ["costs_listing_key", "costs_collapse_order"],
+    "costs": ["costs_listing_key", "costs_collapse_order", "server_table"],  # with the per-server table open
+    "costs?catalog=cloudflare-flat": ["server_table"],  # large numbers in the narrow expander
     "quality": ["quality_metrics", "quality_counts", "quality_tasks", "lint_table"],
     "quality?catalog=cloudflare-flat": ["lint_table"],
     "tuning": ["tuning_multi_table"],
@@ -92,6 +141,9 @@ def test_nothing_is_cut_at_1024_px(narrow, app_url, path):  # noqa: F811 - the i
         _settled(page)
         chip_cut = page.evaluate(CUT_JS, "[data-testid=stMain] [data-testid=stMultiSelectTagsContainer]")
         assert chip_cut == [], chip_cut
+    if path.startswith("costs"):  # the per-server table, in an expander (the narrowest box)
+        page.get_by_text("Per-server table").click()
+        _settled(page)
     if path == "model_view":  # the comparison table is in its own tab
         page.get_by_role("tab", name="Compare two settings").click()
         _settled(page)
@@ -103,5 +155,7 @@ def test_nothing_is_cut_at_1024_px(narrow, app_url, path):  # noqa: F811 - the i
     page.wait_for_timeout(400)
     page.screenshot(path=str(ARTIFACTS / f"cut-check-{name}-1024.png"), full_page=True)
     cut = page.evaluate(CUT_JS, WATCHED)
+    split = page.evaluate(SPLIT_JS, 12)
     page.set_viewport_size({"width": 1024, "height": 1000})
     assert cut == [], f"{path} at 1024 px: cut text {cut}"
+    assert split == [], f"{path} at 1024 px: words split across lines {split}"

@@ -125,6 +125,7 @@ def test_adding_a_server():
     assert diff.tools.first.offset == len(ARRAY_HEAD) + at
     assert [c.kind for c in diff.causes] == ["server_added", "deferred_count"]
     assert diff.causes[0].detail == {"server": "gamma", "tools": 1}
+    assert diff.causes[0].message == "server 'gamma' added on B (1 tool)."
 
 
 def test_adding_a_server_with_the_same_count_differs_in_the_listing():
@@ -149,6 +150,8 @@ def test_renamed_tool():
     assert diff.description.line == prefix.count("\n") + 1 and diff.description.column == 3
     assert [c.kind for c in diff.causes] == ["tool_renamed"]
     assert diff.causes[0].detail == {"renamed": [{"a": "create_issue", "b": "open_issue", "server": "alpha"}]}
+    assert diff.causes[0].message == ("1 tool renamed (same server, same description or schema): "
+                                      "create_issue → open_issue.")
 
 
 def test_edited_first_sentence():
@@ -160,6 +163,8 @@ def test_edited_first_sentence():
     assert diff.tools.first.offset == array_offset(prefix)
     assert [c.kind for c in diff.causes] == ["first_sentence"]
     assert diff.causes[0].detail == {"tools": ["a1"], "a": ["Open an issue."], "b": ["Open a ticket."]}
+    assert diff.causes[0].message == ("1 listed tool has an edited first sentence (shown in full-form listing "
+                                      "lines): a1.")
 
 
 def test_edit_after_the_first_sentence_keeps_the_cache():
@@ -168,6 +173,8 @@ def test_edit_after_the_first_sentence_keeps_the_cache():
     diff = compare(side(a), side(b, label="B"))
     assert diff.cache_hit and diff.causes == ()
     assert [c.kind for c in diff.notes] == ["description_tail"]
+    assert diff.notes[0].message == ("1 deferred tool changed only after the first sentence (not in the prefix; "
+                                     "tool_describe returns it): a1.")
 
 
 def test_context_length_change_flips_the_form():
@@ -210,10 +217,29 @@ def test_budget_change_within_mixed_changes_server_states():
     i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
     diff = compare(side(i, 8_000), side(i, 8_000, config=parse_config({"listing_max_tokens": 300}), label="B"))
     assert [c.kind for c in diff.causes] == ["server_states"]
-    assert diff.causes[0].message == ("1 server(s) change state in the listing: filesystem names → summary (form mixed "
+    assert diff.causes[0].message == ("1 server changes state in the listing: filesystem names → summary (form mixed "
                                       "on both, at budget 400 → 300 tokens (listing_max_tokens 4,000 → 300)).")
     assert (diff.region_a, diff.region_b) == ("listing group 'filesystem' (names)", "listing group 'filesystem' (summary)")
     assert diff.notes == ()
+
+
+def test_counts_in_cause_messages_agree_in_number():
+    """Several tools or servers read as plurals ("2 deferred tools", "2 servers change"), one as a singular."""
+    a = inspector([server("alpha", ("a1", "Open an issue."), ("a2", "List issues.")),
+                   server("beta", ("b1", "Post a message."))])
+    b = inspector([server("alpha", ("a1", "Open an issue. Longer now."), ("a2", "List issues. Longer too.")),
+                   server("beta", ("b1", "Post a message."), ("b2", "Edit a message."), ("b3", "Pin a message."))])
+    diff = compare(side(a), side(b, label="B"))
+    by_kind = {c.kind: c.message for c in (*diff.causes, *diff.notes)}
+    assert by_kind["tool_added"] == ("server 'beta': 2 deferred tools added: b2, b3 "
+                                     "(its group heading or summary count changes too).")
+    assert by_kind["description_tail"] == ("2 deferred tools changed only after the first sentence (not in the "
+                                           "prefix; tool_describe returns it): a1, a2.")
+    i = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    diff = compare(side(i, 8_000), side(i, 8_000, config=parse_config({"listing_max_tokens": 200}), label="B"))
+    assert [c.message for c in diff.causes] == [
+        "2 servers change state in the listing: filesystem names → summary, sentry names → summary (form mixed "
+        "on both, at budget 400 → 200 tokens (listing_max_tokens 4,000 → 200))."]
 
 
 def test_visible_tool_added_differs_at_the_first_tool():
@@ -234,6 +260,7 @@ def test_defer_change_moves_a_tool_to_visible():
     diff = compare(side(i), side(i, config=parse_config({"defer": []}), label="B"))
     assert [c.kind for c in diff.causes] == ["defer", "deferred_count", "visible_tools"]
     assert diff.causes[0].detail == {"moved": ["todo_list"]}
+    assert diff.causes[0].message == "defer list differs: 1 tool changes between deferred and visible (todo_list)."
     assert diff.causes[2].detail == {"a": ["terminal"], "b": ["terminal", "todo_list"], "changed": []}
     # visible tools come first: "terminal" is identical, then B continues with todo_list
     terminal = compact_json(i.plan(DEFAULTS, 200_000).tools[:1])[:-1]
@@ -250,6 +277,7 @@ def test_wording_profile_and_naming_changes():
     assert diff.region_a == diff.region_b == "listing header"
     assert [c.kind for c in diff.causes] == ["profile"]
     assert diff.causes[0].detail["changed"] == ["listing.header"]
+    assert diff.causes[0].message == "wording profile 'toolsearch default' → 'edited': 1 text differs (listing.header)."
     diff = compare(side(a), side(inspector([ALPHA], naming="prefixed"), label="B"))
     assert [c.kind for c in diff.causes] == ["naming"]
     assert diff.description.after_b.startswith("mcp__alpha__a1")

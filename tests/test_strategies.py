@@ -515,6 +515,61 @@ def test_skills_unreadable_sources_raise(tmp_path):
         load_skills(tmp_path / "x.yaml")
 
 
+def test_shown_path_is_relative_in_the_working_folder_and_short_under_home():
+    from toolsearch.analysis.wording import shown_path
+
+    home, work = "/home/ann", "/home/ann/projects/app"
+    assert shown_path("/home/ann/projects/app/skills/pdf/SKILL.md", work, home) == "skills/pdf/SKILL.md"
+    assert shown_path("/home/ann/projects/app", work, home) == "."
+    assert shown_path("/home/ann/.claude/skills/pdf/SKILL.md", work, home) == "~/.claude/skills/pdf/SKILL.md"
+    assert shown_path("/home/ann", work, home) == "~"
+    assert shown_path("/home/annex/x/SKILL.md", work, home) == "/home/annex/x/SKILL.md"  # not inside home
+    assert shown_path("/srv/skills/SKILL.md", work, home) == "/srv/skills/SKILL.md"
+    assert shown_path("skills/pdf/SKILL.md", work, home) == "skills/pdf/SKILL.md"  # relative: as given
+    assert shown_path("../other/SKILL.md", work, home) == "~/projects/other/SKILL.md"
+    assert shown_path("/x/SKILL.md", "/work", "/") == "/x/SKILL.md"  # a home at the root shortens nothing
+
+
+def _home_skills(tmp_path: Path, monkeypatch) -> Path:
+    """A skills folder under a home folder (HOME set to it) with one good and one renamed skill;
+    the working folder is elsewhere."""
+    home = tmp_path / "home"
+    _skill(home / "skills", "good", "---\nname: good\ndescription: Good.\n---\nbody\n")
+    _skill(home / "skills", "other", "---\nname: renamed\ndescription: Kept.\n---\nbody\n")
+    (tmp_path / "work").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path / "work")
+    return home / "skills"
+
+
+def test_skill_paths_are_shown_under_home_as_tilde_and_relative_in_the_working_folder(tmp_path, monkeypatch):
+    folder = _home_skills(tmp_path, monkeypatch)
+    skills = load_skills(folder)
+    assert [s.origin for s in skills.skills] == ["~/skills/good/SKILL.md", "~/skills/other/SKILL.md"]
+    assert skills.sources == ("~/skills",)
+    assert [p.where for p in skills.problems] == ["~/skills/other/SKILL.md: frontmatter.name"]
+    with pytest.raises(SkillError, match=r"^~/skills/none: no such file or folder$"):
+        load_skills(folder / "none")
+    monkeypatch.chdir(folder)  # inside the working folder: relative to it
+    skills = load_skills(folder)
+    assert [s.origin for s in skills.skills] == ["good/SKILL.md", "other/SKILL.md"]
+    assert skills.sources == (".",)
+    # one SKILL.md named without its folder keeps its place and skips the folder-name check
+    monkeypatch.chdir(folder / "other")
+    one = load_skills(folder / "other" / "SKILL.md")
+    assert [s.origin for s in one.skills] == ["SKILL.md"] and one.problems[0].where == "SKILL.md: frontmatter.name"
+    assert load_skills("SKILL.md").problems == ()
+
+
+def test_cli_prints_skill_paths_under_home_with_a_tilde(tmp_path, monkeypatch):
+    folder = _home_skills(tmp_path, monkeypatch)
+    done = run_cli("strategies", TEAM, "--skills", folder)
+    assert done.returncode == 0, done.stderr
+    assert ("toolsearch: skills warning: ~/skills/other/SKILL.md: frontmatter.name: 'renamed' differs from its "
+            "folder name 'other' (Agent Skills expects them equal); kept") in done.stderr.splitlines()
+    assert str(tmp_path) not in done.stderr + done.stdout
+
+
 def test_skill_md_round_trip():
     skill = small_skills().skills[1]
     problems = []
@@ -676,6 +731,14 @@ def test_page_table_equals_the_engine(router_mode):
 
 @pytest.mark.skipif("strategies.py" not in (ROOT / "app.py").read_text(encoding="utf-8"),
                     reason="app.py does not list the Strategies page")
+def test_page_shows_skill_files_relative_to_the_working_folder(router_mode, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    at = _page()
+    files = literal_tables(at)["strat_skill_links"]["file"].tolist()
+    assert files == [f"sample_skills/{name}/SKILL.md" for name in load_skills(SAMPLE_SKILLS).names]
+    assert len(files) >= 8 and not any(str(ROOT) in f for f in files)
+
+
 def test_page_worked_example(router_mode):
     at = _page()
     at.radio(key="strat_source").set_value("Worked example").run()

@@ -46,9 +46,11 @@ def test_styles_nowrap_and_minimum_widths():
                       cell_css=lambda row, column: "font-weight:700" if column == "why" else "")
     assert '<td class="c" style="background-color: #123456">names</td>' in body
     assert '<td style="font-weight:700">' in body
-    # longest word capped at 12 characters, prose at least 12, × 1.2 ch per character
-    assert '<th><div style="min-width:6.0ch">state</div></th>' in body
-    assert '<div style="min-width:14.4ch">why</div>' in body and '<div style="min-width:14.4ch">name</div>' in body
+    # Short words only: no minimum (the browser sizes the column to its longest word); prose at
+    # least 12 characters × 1.2 ch. An underscore is a break point, so the name has no long word.
+    assert '<th><div>state</div></th>' in body and '<th><div>name</div></th>' in body
+    assert '<th><div style="min-width:14.4ch">why</div></th>' in body
+    assert "<td>mcp__<wbr>github__<wbr>create_<wbr>issue</td>" in body
 
 
 def test_reader_gives_back_the_text_as_shown():
@@ -60,11 +62,16 @@ def test_reader_gives_back_the_text_as_shown():
                                         {"tool": "two\nlines", "n": "—"}]
 
 
-def test_minimum_widths_scale_down_to_fit_a_narrow_page():
-    from pages.tables import CELL_PADDING_CH, NARROW_CH
-
+def test_only_words_longer_than_twelve_characters_may_break_anywhere():
     columns = {f"column-with-a-long-name-{i}": "x" * 12 for i in range(9)}
     body = table_html([columns], key="wide")
-    widths = [float(w) for w in re.findall(r'min-width:([\d.]+)ch', body)]
-    assert len(widths) == 9 and sum(widths) <= NARROW_CH - CELL_PADDING_CH * 9 + 0.5
-    assert len(set(widths)) == 1 and widths[0] < 12 * 1.2  # scaled together
+    # every word (split at spaces, hyphens, slashes, underscores) has 12 characters or fewer: the
+    # cells wrap only between words, no minimum is set and nothing is scaled down to fit
+    assert "min-width" not in body and 'class="b"' not in body
+    body = table_html([{"tool": "synchronizeCredentials (a long name)", "path": "~/skills/web-research/SKILL.md"}],
+                      key="long")
+    assert '<th class="b"' not in body
+    assert '<th><div style="min-width:14.4ch">tool</div></th>' in body  # one 22-character word
+    assert '<td class="b">synchronizeCredentials (a long name)</td>' in body
+    assert '<th><div>path</div></th>' in body  # the path breaks after its slashes
+    assert "<td>~/<wbr>skills/<wbr>web-research/<wbr>SKILL.md</td>" in body

@@ -32,6 +32,7 @@ from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.plan import Plan
 from ..engine.tokens import chars4, compact_json, get_tokenizer
+from .wording import counted as _counted
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
 CAUSE_KINDS = (
@@ -480,6 +481,11 @@ def _some(names: Iterable[str], limit: int = 5) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
+def _verb(n: int, one: str, many: str) -> str:
+    """The verb (or phrase) agreeing with a count of ``n``: ``one`` for exactly 1, else ``many``."""
+    return one if n == 1 else many
+
+
 def _ctx(n: int | None) -> str:
     return f"{n:,}" if n and n > 0 else "unknown"
 
@@ -542,7 +548,8 @@ def _setting_causes(p: _Pair, f: _Findings) -> None:
                    if text != ib.profile.sections.get(sec, {}).get(key)]
         in_array = ("listing", "framing", "tool_search", "tool_describe", "tool_call")
         reaches = (pa.activated or pb.activated) and any(k.split(".")[0] in in_array for k in changed)
-        f.add("profile", f"wording profile {ia.profile.name!r} → {ib.profile.name!r}: {len(changed)} text(s) differ "
+        f.add("profile", f"wording profile {ia.profile.name!r} → {ib.profile.name!r}: {_counted(len(changed), 'text')} "
+              f"{_verb(len(changed), 'differs', 'differ')} "
               f"({_some(changed)})" + ("" if reaches else "; none of them is in the tools array") + ".",
               {"changed": changed, "a": ia.profile.name, "b": ib.profile.name}, reaches)
     if a.config.listing_enabled != b.config.listing_enabled:
@@ -553,7 +560,8 @@ def _setting_causes(p: _Pair, f: _Findings) -> None:
         deferred_b = {t.name for t in ib.planner.deferral(b.config.defer).deferred}
         on_both = {t.name for t in ia.planner.tools} & {t.name for t in ib.planner.tools}
         moved = sorted((deferred_a ^ deferred_b) & on_both)
-        f.add("defer", f"defer list differs: {len(moved)} tool(s) change between deferred and visible"
+        f.add("defer", f"defer list differs: {_counted(len(moved), 'tool')} {_verb(len(moved), 'changes', 'change')} "
+              "between deferred and visible"
               + (f" ({_some(moved)})." if moved else "; no tool in the catalog is affected."), {"moved": moved},
               bool(moved))
 
@@ -579,7 +587,7 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
                                         ("server_removed", set(sa) - set(sb), sa, "removed on")):
         for name in sorted(names):
             n = len(tools_of[name])
-            f.add(kind, f"server {name!r} {verb} {b.label} ({n} tools)"
+            f.add(kind, f"server {name!r} {verb} {b.label} ({_counted(n, 'tool')})"
                   + ("" if n else ": it has no tools, so nothing the model sees changes") + ".",
                   {"server": name, "tools": n}, n > 0)
     if p.both_active and pa.deferred_count != pb.deferred_count:
@@ -614,7 +622,7 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
                     del removed[key(old)], added[key(same[0])]
     if renames:
         by_name = any(p.listed_as(o.server, ("full", "names")) for o, _ in renames)
-        f.add("tool_renamed", f"{len(renames)} tool(s) renamed (same server, same description or schema): "
+        f.add("tool_renamed", f"{_counted(len(renames), 'tool')} renamed (same server, same description or schema): "
               + _some(f"{o.name} → {n.name}" for o, n in renames)
               + ("" if by_name else "; their groups are not listed by name, so the listing does not change") + ".",
               {"renamed": [{"a": o.name, "b": n.name, "server": o.server} for o, n in renames]}, by_name)
@@ -624,7 +632,7 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
             by_server.setdefault(server, []).append(t.name)
         for server, names in by_server.items():
             counted = p.listed_as(server, ("full", "names", "summary"))
-            f.add(kind, f"server {server!r}: {len(names)} deferred tool(s) {verb}: {_some(names)}"
+            f.add(kind, f"server {server!r}: {_counted(len(names), 'deferred tool')} {verb}: {_some(names)}"
                   + (" (its group heading or summary count changes too)" if counted else "") + ".",
                   {"server": server, "tools": names})
 
@@ -643,20 +651,22 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
             schemas.append(ta.name)
     shown = [(ta, tb) for ta, tb in edited if p.listed_as(ta.server, ("full",))]
     if shown:
-        f.add("first_sentence", f"{len(shown)} listed tool(s) have an edited first sentence (shown in full-form "
-              f"listing lines): {_some(ta.name for ta, _ in shown)}.",
+        f.add("first_sentence", f"{_counted(len(shown), 'listed tool')} {_verb(len(shown), 'has', 'have')} "
+              f"an edited first sentence (shown in full-form listing lines): {_some(ta.name for ta, _ in shown)}.",
               {"tools": [ta.name for ta, _ in shown], "a": [short_description(ta.description) for ta, _ in shown],
                "b": [short_description(tb.description) for _, tb in shown]})
     quiet = [ta.name for ta, tb in edited if (ta, tb) not in shown]
     if quiet:
-        f.add("first_sentence", f"{len(quiet)} deferred tool(s) have an edited first sentence, but their groups are "
-              f"not shown with full lines here: {_some(quiet)}.", {"tools": quiet}, False)
+        f.add("first_sentence", f"{_counted(len(quiet), 'deferred tool')} {_verb(len(quiet), 'has', 'have')} "
+              f"an edited first sentence, but {_verb(len(quiet), 'its group is', 'their groups are')} not shown "
+              f"with full lines here: {_some(quiet)}.", {"tools": quiet}, False)
     if tails:
-        f.add("description_tail", f"{len(tails)} deferred tool(s) changed only after the first sentence (not in the "
-              f"prefix; tool_describe returns it): {_some(tails)}.", {"tools": tails}, False)
+        f.add("description_tail", f"{_counted(len(tails), 'deferred tool')} changed only after the first "
+              f"sentence (not in the prefix; tool_describe returns it): {_some(tails)}.", {"tools": tails}, False)
     if schemas:
-        f.add("schema", f"{len(schemas)} deferred tool(s) changed their parameter schema (not in the prefix; "
-              f"tool_describe returns it): {_some(schemas)}.", {"tools": schemas}, False)
+        f.add("schema", f"{_counted(len(schemas), 'deferred tool')} changed {_verb(len(schemas), 'its', 'their')} "
+              f"parameter schema (not in the prefix; tool_describe returns it): {_some(schemas)}.",
+              {"tools": schemas}, False)
 
 
 def _visible_causes(p: _Pair, f: _Findings) -> None:
@@ -712,7 +722,8 @@ def _plan_causes(p: _Pair, f: _Findings) -> None:
                "budget_a": pa.budget, "budget_b": pb.budget, "settings": settings})
     if state_changes:  # a server's block changes with its state (full, names, summary, hidden)
         why = f" (form {pb.listing_form} on both, at {budget})" if not form_changed and pa.budget != pb.budget else ""
-        f.add("server_states", f"{len(state_changes)} server(s) change state in the listing: "
+        f.add("server_states", f"{_counted(len(state_changes), 'server')} "
+              f"{_verb(len(state_changes), 'changes', 'change')} state in the listing: "
               + _some(f"{n} {x} → {y}" for n, x, y in state_changes) + why + ".",
               {"changes": [{"server": n, "a": x, "b": y} for n, x, y in state_changes]})
     elif not form_changed and pa.budget != pb.budget:

@@ -38,6 +38,7 @@ from ..engine import constants as C
 from ..engine.catalog import Problem
 from ..engine.errors import ToolsearchError
 from ..engine.tokens import Tokenizer
+from .wording import shown_path
 
 #: How one skill is listed to the model before the first turn (name + description). The
 #: skills listing is the lines joined by newlines; each line is counted on its own.
@@ -266,32 +267,33 @@ def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise SkillError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
+        raise SkillError(f"{shown_path(path)}: byte {exc.start}: expected UTF-8 text") from None
     except OSError as exc:
-        raise SkillError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise SkillError(f"{shown_path(path)}: cannot read ({exc.strerror or exc})") from None
 
 
 def _is_skill_list(name: str) -> bool:
     return name.lower().endswith((".yaml", ".yml", ".json"))
 
 
-def skills_from_texts(files: Sequence[tuple[str, str]]) -> SkillSet:
+def skills_from_texts(files: Sequence[tuple[str, str]], folders: Sequence[str | None] | None = None) -> SkillSet:
     """Skills from ``(file name, text)`` pairs, e.g. app uploads.
 
     ``.yaml``/``.yml``/``.json`` files are skill lists; anything else is one ``SKILL.md``. A
-    ``SKILL.md`` named ``<folder>/SKILL.md`` has its name checked against ``<folder>``.
+    ``SKILL.md`` named ``<folder>/SKILL.md`` has its name checked against ``<folder>`` (or
+    against ``folders[i]``, the name of the folder holding file ``i``, when given).
 
     Raises:
         SkillError: a skill list that is not YAML or not a list (names the file and place).
     """
     problems: list[Problem] = []
     skills: list[Skill] = []
-    for name, text in files:
+    for index, (name, text) in enumerate(files):
         if _is_skill_list(name):
             skills.extend(parse_skill_list(text, name, problems))
         else:
             parts = Path(name).parts
-            folder = parts[-2] if len(parts) >= 2 else None
+            folder = folders[index] if folders is not None else (parts[-2] if len(parts) >= 2 else None)
             skill = parse_skill_md(text, name, problems, folder)
             if skill is not None:
                 skills.append(skill)
@@ -301,6 +303,10 @@ def skills_from_texts(files: Sequence[tuple[str, str]]) -> SkillSet:
 def load_skills(path: str | Path) -> SkillSet:
     """Load skills from a folder of ``SKILL.md`` files, one ``SKILL.md``, or a YAML list.
 
+    Every path the result and its messages name (each skill's ``origin``, each problem's place,
+    ``sources``) is shown as :func:`~toolsearch.analysis.wording.shown_path` shows it: relative
+    to the working folder when inside it, else ``~/…`` inside the home folder.
+
     Raises:
         SkillError: the path does not exist or cannot be read, a folder holds no ``SKILL.md``,
             or a skill list is not YAML / not a list. Problems with single skills do not raise.
@@ -309,13 +315,14 @@ def load_skills(path: str | Path) -> SkillSet:
     if path.is_dir():
         files = sorted(p for p in path.rglob("SKILL.md") if p.is_file())
         if not files:
-            raise SkillError(f"{path}: no SKILL.md files in this folder or below it")
-        texts = [(str(p), _read(p)) for p in files]
-        result = skills_from_texts(texts)
-        return SkillSet(result.skills, result.problems, (str(path),))
+            raise SkillError(f"{shown_path(path)}: no SKILL.md files in this folder or below it")
+        texts = [(shown_path(p), _read(p)) for p in files]
+        result = skills_from_texts(texts, [p.parent.name for p in files])
+        return SkillSet(result.skills, result.problems, (shown_path(path),))
     if not path.exists():
-        raise SkillError(f"{path}: no such file or folder")
-    return skills_from_texts([(str(path), _read(path))])
+        raise SkillError(f"{shown_path(path)}: no such file or folder")
+    parts = path.parts  # a SKILL.md given with its folder has its name checked against it
+    return skills_from_texts([(shown_path(path), _read(path))], [parts[-2] if len(parts) >= 2 else None])
 
 
 def dump_skill_md(skill: Skill) -> str:

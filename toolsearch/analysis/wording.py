@@ -3,6 +3,8 @@ and the app's summaries, so no count reads ``0 error`` or ``1 tool(s)``."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Mapping
 
 #: How each lint severity is counted (``info`` is not a countable noun on its own).
@@ -32,4 +34,35 @@ def severity_counts(counts: Mapping[str, int], sep: str = " · ") -> str:
     return sep.join(counted(n, *SEVERITY_NOUNS.get(sev, (sev, sev))) for sev, n in counts.items())
 
 
-__all__ = ["counted", "severity_counts", "SEVERITY_NOUNS"]
+def shown_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None,
+               home: str | os.PathLike[str] | None = None) -> str:
+    """A file or folder path as a reader should see it: relative to the working folder when it is
+    inside it (``sample_skills/pdf/SKILL.md``), else ``~/…`` when it is inside the home folder
+    (``~/skills/pdf/SKILL.md``), else as given (absolute).
+
+    Args:
+        path: absolute, or relative to ``cwd``.
+        cwd: the working folder (default: the process's).
+        home: the home folder (default: ``~`` expanded; none when it cannot be found).
+
+    Returns:
+        The shortened path with the platform's separators; ``"."`` for the working folder itself.
+        Nothing is read from the disk (no symlink is resolved).
+    """
+    cwd_path = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+    full = Path(os.path.abspath(cwd_path / path))
+    if full == cwd_path or cwd_path in full.parents:
+        return str(full.relative_to(cwd_path))
+    if home is None:
+        expanded = os.path.expanduser("~")
+        home = expanded if expanded != "~" else None
+    if home is not None:
+        home_path = Path(os.path.abspath(home))
+        if full == home_path:
+            return "~"
+        if home_path in full.parents and home_path != Path(home_path.anchor):
+            return str(Path("~") / full.relative_to(home_path))
+    return str(full) if Path(path).is_absolute() else str(path)
+
+
+__all__ = ["counted", "severity_counts", "shown_path", "SEVERITY_NOUNS"]

@@ -1,0 +1,165 @@
+"""Charts drawn by plotly.js in Debian's Chromium: what a reader sees, measured on the SVG.
+
+Each figure is written to a standalone HTML file with plotly.js inlined (no request leaves the
+machine) and opened at 1400 and 1024 px; the assertions read the drawn bars, lines and legend.
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from toolsearch.analysis.evaluation import evaluate, load_queries
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts"
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must have Debian's chromium at /usr/bin/chromium (.ci/run installs it)")
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+                allow_module_level=True)
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with playwright_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+def draw(chromium, fig, tmp_path: Path, name: str, width: int):
+    """Open ``fig`` in a page ``width`` px wide; returns the page once plotly.js has drawn it."""
+    path = tmp_path / f"{name}.html"
+    fig.update_layout(width=width - 40)
+    path.write_text(fig.to_html(include_plotlyjs=True, full_html=True), encoding="utf-8")
+    page = chromium.new_context(viewport={"width": width, "height": 1000}).new_page()
+    outside: list[str] = []
+    page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(("file:", "data:")) else None)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".js-plotly-plot .main-svg")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".js-plotly-plot").screenshot(path=str(ARTIFACTS / f"chart-{name}-{width}.png"))
+    assert outside == []
+    return page
+
+
+#: Each bar trace's drawn bars: ``[[{top, bottom, left, right}, ...] per trace]`` (px, page).
+BARS_JS = """() => Array.from(document.querySelectorAll('.barlayer .trace.bars')).map(t =>
+    Array.from(t.querySelectorAll('.point path')).map(p => {
+        const r = p.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+    }))"""
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_quality_bars_are_in_table_order_top_to_bottom(chromium, tmp_path, width):
+    from pages.quality import metrics_figure, metrics_rows
+
+    ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    ev = evaluate(ins, load_queries(SAMPLES / "queries" / "team-workspace.yaml"),
+                  variants=["reference", "no-gate", "plain-bm25"])
+    assert [r["variant"] for r in metrics_rows(ev)] == ["reference", "no-gate", "plain-bm25"]
+    page = draw(chromium, metrics_figure(ev), tmp_path, "quality", width)
+    bars = page.evaluate(BARS_JS)
+    assert len(bars) == 3 and all(len(t) == 6 for t in bars)
+    for metric in range(6):  # in every group, the variants top to bottom as in the table
+        tops = [bars[variant][metric]["top"] for variant in range(3)]
+        assert tops == sorted(tops) and len(set(tops)) == 3, (metric, tops)
+    # the groups top to bottom in the table's metric order
+    firsts = [bars[0][metric]["top"] for metric in range(6)]
+    assert firsts == sorted(firsts)
+    legend = page.evaluate("() => Array.from(document.querySelectorAll('.legend .traces .legendtext'))"
+                           ".map(t => t.textContent)")
+    assert legend == ["reference", "no-gate", "plain-bm25"]
+    page.context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_costs_budget_line_is_drawn_over_the_tallest_bar_with_its_label(chromium, tmp_path, width):
+    from pages import charts
+
+    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 32_000)
+    fig = charts.server_costs_figure(plan, log_y=True)
+    page = draw(chromium, fig, tmp_path, "server-costs", width)
+    # the dashed line is in the layer drawn after the bars, and crosses the tallest bar
+    order = page.evaluate("""() => {
+        const svg = document.querySelector('.js-plotly-plot');
+        const dashed = Array.from(svg.querySelectorAll('.layer-above .shapelayer path'))
+            .filter(p => (p.style.strokeDasharray || '') !== '' && p.style.strokeDasharray !== 'none');
+        const bars = svg.querySelector('.barlayer');
+        return {dashed: dashed.length,
+                after: dashed.every(p => bars.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING),
+                below: svg.querySelectorAll('.layer-below .shapelayer path').length,
+                line: dashed.length ? (() => { const r = dashed[0].getBoundingClientRect();
+                                               return {top: r.top, left: r.left, right: r.right}; })() : null};
+    }""")
+    assert order["dashed"] == 1 and order["after"] and order["below"] == 0, order
+    tallest = max((b for trace in page.evaluate(BARS_JS) for b in trace), key=lambda b: b["bottom"] - b["top"])
+    assert tallest["top"] < order["line"]["top"] < tallest["bottom"]  # the line crosses it…
+    assert order["line"]["left"] <= tallest["left"] and order["line"]["right"] >= tallest["right"]  # …in full
+    # its label: on a white box, right of the plot, just above the line
+    label = page.evaluate("""() => Array.from(document.querySelectorAll('.annotation')).map(a => {
+        const r = a.getBoundingClientRect(); const bg = a.querySelector('.bg');
+        return {text: a.textContent, bottom: r.bottom, fill: bg ? bg.style.fill : ''};
+    })""")
+    assert [a["text"] for a in label] == [f"budget {plan.budget:,} tokens"]
+    assert label[0]["fill"].replace(" ", "") in ("rgba(255,255,255,0.9)", "rgb(255,255,255)")
+    assert abs(label[0]["bottom"] - order["line"]["top"]) < 6
+    page.context.close()
+
+
+def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
+    from pages import charts
+    from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
+
+    ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    cfg = parse_config({})
+    ladder = listing_ladder(ins.planner, cfg)
+    low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens, 8_000, 1_000_000)
+    points = form_grid(ladder, cfg, curve_context_lengths(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
+                                                          low, high), [cfg.threshold_pct])
+    page = draw(chromium, charts.listing_curve_figure(points, ladder.sizes(), 32_000), tmp_path, "curve", 1024)
+    entries = page.evaluate("""() => Array.from(document.querySelectorAll('.legend .traces')).map(t => ({
+        text: t.querySelector('.legendtext').textContent,
+        dash: (t.querySelector('.legendlines path') || {style: {}}).style.strokeDasharray || ''}))""")
+    sidebar = [e for e in entries if e["text"] == "sidebar context length: 32,000 tokens"]
+    assert len(sidebar) == 1 and sidebar[0]["dash"] not in ("", "none"), entries
+    page.context.close()
+
+
+@pytest.mark.parametrize("context_length", [32_000, 2_000])  # label left, then right of the line
+def test_collapse_chart_budget_label_stays_inside_the_chart(chromium, tmp_path, context_length):
+    """The budget label sits beside its line at the bottom, on the side with room: never past the
+    chart's edge, wherever the budget falls on the axis."""
+    from pages import charts
+
+    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), context_length)
+    rows = charts.collapse_rows(plan)
+    fig = charts.collapse_figure(rows, "chars4", plan.budget, plan.planning_tokenizer)
+    page = draw(chromium, fig, tmp_path, f"collapse-{context_length}", 1024)
+    box = page.evaluate("""() => {
+        const chart = document.querySelector('.js-plotly-plot').getBoundingClientRect();
+        const a = document.querySelector('.annotation').getBoundingClientRect();
+        const line = Array.from(document.querySelectorAll('.layer-above .shapelayer path'))
+            .find(p => (p.style.strokeDasharray || 'none') !== 'none').getBoundingClientRect();
+        const text = document.querySelector('.annotation').textContent;
+        return {text, left: a.left, right: a.right, chart_left: chart.left, chart_right: chart.right,
+                line: line.left};
+    }""")
+    assert box["text"] == f"budget {plan.budget:,} tokens"
+    assert box["chart_left"] <= box["left"] and box["right"] <= box["chart_right"], box
+    assert box["right"] <= box["line"] or box["left"] >= box["line"], box  # beside the line, not across it
+    page.context.close()
