@@ -354,3 +354,32 @@ def test_a_stderr_that_ends_inside_a_secret_shows_no_part_of_it(tmp_path, form, 
     shown = ENV_SECRET if form == "as-is" else _encoded(ENV_SECRET, form)[0]
     assert f"last words: {MASK}" in line, line
     assert shown[:chars] not in line and shown[:4] not in line.split("last words:")[1], line
+
+
+def test_the_sdk_log_records_are_masked_for_a_library_user(tmp_path) -> None:
+    """Once a server has been started, the MCP SDK's own log records (it logs SSE event names,
+    redirect and discovery URLs, exceptions) carry none of its secrets, even with no logging setup
+    (Python then prints warnings on stderr, as under ``streamlit run``)."""
+    import subprocess
+
+    config = _config(tmp_path, "base64")
+    encoded = base64.b64encode(ENV_SECRET.encode()).decode()
+    script = ("import logging, sys\n"
+              "from toolsearch.live.client import connect_servers\n"
+              "from toolsearch.live.mcpconfig import load_mcp_config\n"
+              "connect_servers(load_mcp_config(sys.argv[1]).enabled)\n"
+              "secret, encoded = sys.argv[2], sys.argv[3]\n"
+              "logging.getLogger('mcp.client.streamable_http').warning('Unknown SSE event: %s', secret)\n"
+              "logging.getLogger('mcp.client.streamable_http').warning(\n"
+              "    'GET stream not opened: https://user:pw@h.example/mcp?token=' + encoded)\n"
+              "try:\n"
+              "    raise RuntimeError('bad line ' + secret)\n"
+              "except RuntimeError:\n"
+              "    logging.getLogger('mcp.client.streamable_http').exception('Reading failed')\n")
+    run = subprocess.run([sys.executable, "-c", script, str(config), ENV_SECRET, encoded], capture_output=True,
+                         text=True, encoding="utf-8", timeout=120, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert f"Unknown SSE event: {MASK}" in run.stderr
+    assert "GET stream not opened: https://" in run.stderr and "h.example/mcp?token=" in run.stderr
+    assert "Reading failed" in run.stderr and f"RuntimeError: bad line {MASK}" in run.stderr
+    assert ENV_SECRET not in run.stderr and encoded not in run.stderr and "user:pw" not in run.stderr

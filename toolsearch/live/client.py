@@ -57,7 +57,7 @@ from ..engine.catalog import Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.registration import RegisteredTool
-from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix
+from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +73,44 @@ class _NoStrayLineText(logging.Filter):
 
 
 logging.getLogger("mcp.client.stdio").addFilter(_NoStrayLineText())
+
+#: Secret values (and their encoded forms) of every server this process has started or reached:
+#: the MCP SDK's own log records are masked with them (:class:`_ScrubSdkRecords`).
+_SDK_LOG_SECRETS: set[str] = set()
+
+
+class _ScrubSdkRecords(logging.Filter):
+    """Masks the MCP SDK's log records before any handler sees them: URLs are redacted (userinfo
+    and query values) and the secret values of the servers this process connected to are
+    replaced by the mask, in the message and in the formatted exception. The SDK logs server
+    text and server URLs in some records (SSE events, redirects, OAuth discovery)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = sorted(_SDK_LOG_SECRETS, key=len, reverse=True)
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a record whose arguments do not fit its format
+            message = str(record.msg)
+        record.msg, record.args = scrub_text(message, secrets), ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = scrub_text(logging.Formatter().formatException(record.exc_info), secrets)
+            record.exc_info = None  # the handler prints exc_text; the raw exception stays unprinted
+        return True
+
+
+_SCRUB_SDK_RECORDS = _ScrubSdkRecords()
+
+
+def _guard_sdk_logs(spec: ServerSpec) -> None:
+    """Add ``spec``'s secrets to the SDK log mask and put the mask on every ``mcp`` logger
+    (a logger's filters do not apply to its children, so each one gets it)."""
+    import mcp.client.sse, mcp.client.stdio, mcp.client.streamable_http  # noqa: E401,F401,PLC0415 - their loggers
+
+    _SDK_LOG_SECRETS.update(value for value in spec.secret_values() if value)
+    for name, item in list(logging.root.manager.loggerDict.items()):
+        if (name == "mcp" or name.startswith("mcp.")) and isinstance(item, logging.Logger) \
+                and _SCRUB_SDK_RECORDS not in item.filters:
+            item.addFilter(_SCRUB_SDK_RECORDS)
 
 STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
 _REASON_MAX_CHARS = 400
@@ -427,6 +465,7 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
 
     from .. import __version__  # noqa: PLC0415
 
+    _guard_sdk_logs(spec)
     missing = _unresolved_remote(spec)
     if missing:
         raise ServerError("unset variable(s) in url or headers: " + ", ".join(missing)
