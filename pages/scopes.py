@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import common
+from pages.picker import pick_one
 from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
 from toolsearch.engine.scopes import Scope
 
@@ -67,10 +68,10 @@ if common.require_catalog(v):
                    "'not available in this session').")
 
         st.subheader("Can a session reach this tool?")
-        names = [t.name for t in root.registration.tools]
+        names = common.memo(root.planner, ("tool names",), lambda: [t.name for t in root.registration.tools])
         first_deferrable = next((i for i, t in enumerate(root.registration.tools) if t.kind in ("mcp", "plugin")), 0)
-        chosen = st.selectbox("Tool", names, index=first_deferrable, key="scopes_probe_tool",
-                              help="Exact-name search, tool_describe and tool_call for this name in every session.")
+        chosen = pick_one("Tool", names, index=first_deferrable, key="scopes_probe_tool", owner=root.planner,
+                          help="Exact-name search, tool_describe and tool_call for this name in every session.")
         if chosen:
             probes = probe_tool(root, sessions, chosen, v.config)
             st.dataframe(pd.DataFrame([{
