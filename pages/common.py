@@ -66,9 +66,33 @@ def freeze_cached() -> None:
 
     Call it after building a long-lived cached object (a catalog, its registration, a lint
     report): a large catalog is millions of objects, and each full collection would otherwise walk
-    them all again (about a second at 50,000 tools). They are still freed by reference counting
-    when the cache drops them."""
+    them all again (about a second at 50,000 tools). Objects in no reference cycle are still freed
+    by reference counting when the cache drops them; for the rest (an inspector refers to itself)
+    the cache's release hook, :func:`release_cached`, hands them back to the collector."""
     gc.freeze()
+
+
+#: Set when a cache has let go of a frozen object: the next run collects once (see release_cached).
+_RELEASED = {"pending": False}
+
+
+def release_cached(_value: Any) -> None:
+    """``on_release`` of the caches whose objects :func:`freeze_cached` froze: the frozen objects go
+    back to the cyclic collector (``gc.unfreeze``), so the released one can be freed even where it
+    refers to itself; :func:`collect_released` then collects and freezes again, after the run has
+    dropped its last reference. Without this, an evicted catalog stayed in memory for good."""
+    gc.unfreeze()
+    _RELEASED["pending"] = True
+
+
+def collect_released() -> None:
+    """After a cache released an object (:func:`release_cached`): one full collection, which frees
+    it, then everything still alive is frozen again. Costs about a second at 50,000 tools, once
+    per release; does nothing otherwise."""
+    if _RELEASED["pending"]:
+        _RELEASED["pending"] = False
+        gc.collect()
+        gc.freeze()
 
 
 @st.cache_resource
@@ -91,14 +115,14 @@ def memo(owner: Any, key: tuple, make: Any, size: int = 16) -> Any:
     return store[key]
 
 
-@st.cache_resource(show_spinner="Registering the catalog…", max_entries=24)
+@st.cache_resource(show_spinner="Registering the catalog…", max_entries=24, on_release=release_cached)
 def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _profile: Profile) -> Inspector:
     inspector = Inspector(_catalog, naming, _profile)
     freeze_cached()
     return inspector
 
 
-@st.cache_resource(show_spinner="Loading the catalog…", max_entries=16)
+@st.cache_resource(show_spinner="Loading the catalog…", max_entries=16, on_release=release_cached)
 def _read_sample(path: str, mtime: float) -> Catalog:
     catalog = load_source(path)
     freeze_cached()
@@ -117,6 +141,10 @@ class View:
     source_label: str
     errors: list[str] = field(default_factory=list)
     _plan: Plan | None = None
+    #: What identifies the catalog shown, without holding it: ``(source key, tool naming, wording
+    #: profile key, scope)`` (the source key names a sample file and its modification time, an
+    #: upload's digest or a live catalog's content key). Caches kept per browser session key on it.
+    catalog_key: tuple = ()
 
     @property
     def plan(self) -> Plan:
@@ -433,9 +461,11 @@ def sidebar(page: str | None = None) -> View:
     inspector = None
     if catalog is not None:
         inspector = _inspector(source_key, st.session_state["naming"], profile_key, catalog, profile).scoped(scope)
+    collect_released()  # a catalog the cache just let go of: freed now, not at some later collection
     return View(inspector=inspector, config=config, context_length=context_length_from_state(),
                 tokenizer=st.session_state["tokenizer"], display_tokenizer=st.session_state["display_tokenizer"],
-                source_label=source_label, errors=errors)
+                source_label=source_label, errors=errors,
+                catalog_key=(source_key, st.session_state["naming"], profile_key, scope) if catalog is not None else ())
 
 
 # --- session scopes (sidebar picker and editor) ----------------------------------------------------
@@ -638,16 +668,17 @@ def figure(v: View, name: str, build: Any, *extra: Any) -> Any:
     """``build()`` (a plotly figure for the current catalog and settings), kept for this browser
     session per catalog, settings and ``extra``: moving a slider back to a value seen before, or a
     rerun that changes nothing the figure shows (a widget elsewhere on the page), reuses it
-    instead of building it again (tens of milliseconds each). The entry holds the inspector, so a
-    reused object id cannot bring back another catalog's figure."""
-    key = (name, id(v.inspector), v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
+    instead of building it again (tens of milliseconds each). Entries are keyed on
+    :attr:`View.catalog_key`, which names the catalog without holding it: a catalog that the
+    sidebar's cache lets go of is freed even while this session keeps its figures."""
+    key = (name, v.catalog_key, v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
     memo = st.session_state.setdefault("_figure_memo", {})
     hit = memo.get(key)
-    if hit is not None and hit[0] is v.inspector:
+    if hit is not None:
         memo[key] = memo.pop(key)  # most recently used last
-        return hit[1]
+        return hit
     fig = build()
-    memo[key] = (v.inspector, fig)
+    memo[key] = fig
     while len(memo) > FIGURE_MEMO_SIZE:
         memo.pop(next(iter(memo)))
     return fig
