@@ -711,10 +711,10 @@ def catalog_problems(v: View) -> None:
     box(f"The catalog loaded with problems: {' and '.join(parts)}. The rest of the catalog is shown.",
         icon=":material/report:")
     with st.expander(f"Problems in {md_escape(v.source_label)} ({len(problems):,})", expanded=skipped > 0 and len(problems) <= 5):
-        import pandas as pd
+        from pages.tables import literal_table
 
-        st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
-                     hide_index=True, width="stretch", column_config={"message": st.column_config.TextColumn(width="large")})
+        literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
+                      key="catalog_problems", nowrap=("severity",))
 
 
 def _peer_address() -> str | None:
@@ -823,18 +823,13 @@ def steps_table(plan: Plan) -> None:
                            "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
                           for i, s in enumerate(plan.steps)])
 
-    def bold(row: Any) -> list[str]:
-        return ["font-weight: 700; background-color: #F0F0F0" if row.name == sent else ""] * len(row)
+    from pages.tables import literal_table
 
-    if len(table) <= STATIC_TABLE_ROWS:
-        from pages.tables import literal_table
-
-        literal_table(table, key="steps_table", styles=STATE_STYLES,
-                      cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
-    else:  # hundreds of servers: a scrolling table, scrolled to nothing but labelled
+    if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
         st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
                    f"{counted(len(table), 'step')}; none fits.")
-        st.dataframe(style_states(table).apply(bold, axis=1), hide_index=True, width="stretch")
+    literal_table(table, key="steps_table", styles=STATE_STYLES,
+                  cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
 
 
 def server_table(plan: Plan) -> list[dict[str, Any]]:
@@ -913,21 +908,40 @@ def number_columns(df) -> dict[str, Any]:
     return config
 
 
-#: Up to this many servers the per-server table is a static table (every cell in full, no inner
-#: scroll); above it an interactive dataframe.
+#: Up to this many servers the per-server table gives the reasons below it, grouped; above it the
+#: reasons are a column of the table, and long tables offer a sort order.
 STATIC_TABLE_ROWS = 40
 
 
 def static_or_scrolling(table, key: str = "table") -> None:
-    """A table with state colors and thousands separators: a literal-text table (every cell in
-    full, catalog text never read as Markdown) up to :data:`STATIC_TABLE_ROWS` rows, else an
-    interactive dataframe. ``key`` names the literal table (its ``data-table`` attribute)."""
-    if len(table) <= STATIC_TABLE_ROWS:
-        from pages.tables import literal_table
+    """A table with state colors and thousands separators, as a literal-text table (every cell in
+    full, catalog text never read as Markdown; it scrolls above 15 rows and pages above 200, see
+    :func:`pages.tables.literal_table`). ``key`` names it (its ``data-table`` attribute)."""
+    from pages.tables import literal_table
 
-        literal_table(table, key=key, styles=STATE_STYLES)
+    literal_table(table, key=key, styles=STATE_STYLES)
+
+
+def sort_control(table, key: str, default: str):
+    """A "Sort by" picker over ``table``'s columns for long tables (those a reader scans for the
+    largest or a name): numbers sort largest first, text A to Z, ties keep the table order. The
+    choice is kept per ``key`` (session key ``<key>_sort``); ``default`` is the first choice's
+    label (the table's own order). Returns the table in the chosen order."""
+    import pandas as pd  # noqa: PLC0415
+
+    columns = [str(c) for c in table.columns]
+    choice = st.selectbox("Sort by", [default, *columns], key=f"{key}_sort",
+                          help="Numbers largest first, text A to Z.")
+    if choice == default or choice not in columns:
+        return table
+    values = table[choice]
+    numeric = pd.to_numeric(values, errors="coerce")
+    if numeric.notna().any():  # "—" and other text go last
+        order = sorted(range(len(table)), key=lambda i: (pd.isna(numeric.iloc[i]), -(numeric.iloc[i] if
+                                                          pd.notna(numeric.iloc[i]) else 0)))
     else:
-        st.dataframe(style_states(table), hide_index=True, width="stretch", column_config=number_columns(table))
+        order = sorted(range(len(table)), key=lambda i: str(values.iloc[i]).casefold())
+    return table.iloc[order]
 
 
 def reasons(plan: Plan) -> dict[str, list[str]]:
@@ -957,6 +971,9 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
             why.setdefault(reason, []).append(server)
         st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
                                for reason, servers in why.items()))
-    else:
-        st.dataframe(style_states(table), hide_index=True, width="stretch", key=key,
-                     column_config=number_columns(table))
+    else:  # many servers: the reasons in a column (a list of them would be as long as the table)
+        from pages.tables import literal_table
+
+        name = key or "server_table"
+        literal_table(sort_control(table, name, "plan order"), key=name,
+                      styles=STATE_STYLES, nowrap=("state",))
