@@ -24,9 +24,8 @@ import os
 import time
 from pathlib import Path
 
-from benchmarks.browser import CHROMIUM, DEFAULT_CATALOG, TIMEOUT_MS, Meter, _open, streamlit_app
+from benchmarks.browser import CHROMIUM, DEFAULT_CATALOG, Meter, _open, linked_catalog, streamlit_app
 
-ROOT = Path(__file__).resolve().parent.parent
 TABS = ("Describe", "Call validation")
 #: The text typed into the picker's filter (a word most synthetic tool names contain).
 FILTER = "list"
@@ -89,21 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     if not Path(CHROMIUM).exists():
         raise SystemExit(f"{CHROMIUM} is not installed (apt-get install chromium)")
     catalogs = list(args.catalogs or ([] if args.catalog_file else [DEFAULT_CATALOG, "cloudflare-flat"]))
-    link = None
-    if args.catalog_file:
-        source = args.catalog_file.resolve()
-        if not source.is_file():
-            parser.error(f"--catalog-file {args.catalog_file}: no such file")
-        name = f"zz-benchmark-{os.getpid()}"
-        link = ROOT / "sample_catalogs" / f"{name}.yaml"
-        link.symlink_to(source)
-        catalogs.append(name)
-    try:
-        run(catalogs, args.port)
-    finally:
-        if link is not None:
-            link.unlink(missing_ok=True)
-
+    with linked_catalog(args.catalog_file) as linked:
+        run([*catalogs, *([linked] if linked else [])], args.port)
 
 if __name__ == "__main__":
     main()
