@@ -975,5 +975,9 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
         from pages.tables import literal_table
 
         name = key or "server_table"
+        kinds = set(table["kind"])
+        if len(kinds) == 1:  # the same in every row: room for the reasons instead
+            st.caption(f"Every server is of kind {next(iter(kinds))}.")
+            table = table.drop(columns="kind")
         literal_table(sort_control(table, name, "plan order"), key=name,
-                      styles=STATE_STYLES, nowrap=("state",))
+                      styles=STATE_STYLES, nowrap=("kind", "state"))

@@ -88,6 +88,7 @@ def _check_overview(at: AppTest, ins: Inspector) -> None:
     plan = ins.plan(ToolSearchConfig(), 200_000)  # the sidebar's defaults: the page is checked before any move
     table = literal_tables(at)["server_table"]
     assert len(table) == N_SERVERS and "why" in table.columns
+    assert "kind" not in table.columns and "Every server is of kind mcp." in [c.value for c in at.caption]
     assert list(table["server"]) == [s.name for s in plan.servers]
     assert list(table["why"]) == [s.reason for s in plan.servers]
     assert not at.dataframe, "no canvas tables on the Overview"
