@@ -15,6 +15,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages import common
 from pages.picker import PICKER_LIMIT, PICKER_THRESHOLD, match_names
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
@@ -172,6 +173,10 @@ def test_scopes_probe_uses_the_filter_on_a_large_catalog(samples, bridge):
     at.switch_page("pages/scopes.py").run()
     at.button(key="scopes_per_server").click().run()
     assert not at.exception, at.exception
+    # 20 scopes: more than the reach matrix's literal table has columns for, so it scrolls sideways.
+    matrix = next(df.value for df in at.dataframe if list(df.value.columns)[:1] == ["scope"])
+    assert len(matrix) == SERVERS and len(matrix.columns) == SERVERS + 1
+    assert "scopes_matrix" not in literal_tables(at) and "scopes_compare" in literal_tables(at)
     probe = at.selectbox(key="scopes_probe_tool")
     assert len(probe.options) <= PICKER_LIMIT + 1
     at.text_input(key="scopes_probe_tool_filter").set_value("approve alerts report").run()
