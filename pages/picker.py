@@ -75,7 +75,8 @@ def _count_line(shown: int, total: int, of: int) -> str:
 def _filter_box(key: str, of: int, container: Any, on_change: Callable[[], None] | None = None) -> str:
     return container.text_input(
         f"Filter tools ({of:,}): part of the name", key=f"{key}_filter", placeholder="e.g. create_issue",
-        on_change=on_change, help="Type words from the tool's wire name (mcp__server__tool); every word must occur, in any case. "
+        on_change=on_change,
+        help="Type words from the tool's wire name (mcp__server__tool); every word must occur, in any case. "
              f"At most {PICKER_LIMIT} matching names are offered at a time: the catalog is too large to send "
              "every name to the browser.")
 
