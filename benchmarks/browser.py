@@ -45,6 +45,7 @@ Usage::
     python -m benchmarks.browser --page Tuning --page Strategies --no-switches   # only these pages
     python -m benchmarks.browser --breakdown --page Search    # where a move's time goes
     python -m benchmarks.browser --app ../other-checkout/app.py  # another version, same conditions
+    python -m benchmarks.browser --catalog-file big.json --moves 3 --no-switches  # a synth catalog
 """
 
 from __future__ import annotations
@@ -154,6 +155,26 @@ def streamlit_app(port: int | None, app: Path | None = None) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@contextmanager
+def linked_catalog(path: Path | None) -> Iterator[str | None]:
+    """A catalog file offered by the app for the block: linked into ``sample_catalogs/`` under a
+    temporary name (the app offers only the files there), removed afterwards. Yields the sample
+    name, or ``None`` when ``path`` is ``None``."""
+    if path is None:
+        yield None
+        return
+    source = path.resolve()
+    if not source.is_file():
+        raise SystemExit(f"--catalog-file {path}: no such file")
+    name = f"zz-benchmark-{os.getpid()}"
+    link = ROOT / "sample_catalogs" / f"{name}.yaml"
+    link.symlink_to(source)
+    try:
+        yield name
+    finally:
+        link.unlink(missing_ok=True)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -360,6 +381,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.browser", description=__doc__.splitlines()[0])
     parser.add_argument("--catalog", action="append", dest="catalogs", metavar="NAME",
                         help=f"sample catalog name (repeatable; default {DEFAULT_CATALOG} and cloudflare-flat)")
+    parser.add_argument("--catalog-file", type=Path, metavar="PATH",
+                        help="also measure this catalog file (e.g. one written by toolsearch synth), linked into "
+                             "sample_catalogs/ for the run")
     parser.add_argument("--moves", type=int, default=8, help="slider moves per page (default 8)")
     parser.add_argument("--switches", type=int, default=6, help="warm page switches (default 6)")
     parser.add_argument("--page", action="append", dest="pages", metavar="TITLE",
@@ -385,11 +409,14 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"--page {unknown[0]!r}: not one of " + ", ".join(t for t, _ in PAGES + OTHER_PAGES))
         pages = [known[name.casefold()] for name in args.pages]
     switches, strategies = (0, False) if args.no_switches else (args.switches, True)
-    if args.smoke:
-        run(args.catalogs or [DEFAULT_CATALOG], [PAGES[0], PAGES[3]], 2, 2, False, args.port, args.breakdown, args.app)
-    else:
-        run(args.catalogs or [DEFAULT_CATALOG, "cloudflare-flat"], pages, args.moves, switches, strategies, args.port,
-            args.breakdown, args.app)
+    with linked_catalog(args.catalog_file) as linked:
+        extra = [linked] if linked else []
+        if args.smoke:
+            run(args.catalogs or extra or [DEFAULT_CATALOG], [PAGES[0], PAGES[3]], 2, 2, False, args.port,
+                args.breakdown, args.app)
+        else:
+            run([*(args.catalogs or ([] if extra else [DEFAULT_CATALOG, "cloudflare-flat"])), *extra], pages,
+                args.moves, switches, strategies, args.port, args.breakdown, args.app)
 
 
 if __name__ == "__main__":

@@ -66,9 +66,33 @@ def freeze_cached() -> None:
 
     Call it after building a long-lived cached object (a catalog, its registration, a lint
     report): a large catalog is millions of objects, and each full collection would otherwise walk
-    them all again (about a second at 50,000 tools). They are still freed by reference counting
-    when the cache drops them."""
+    them all again (about a second at 50,000 tools). Objects in no reference cycle are still freed
+    by reference counting when the cache drops them; for the rest (an inspector refers to itself)
+    the cache's release hook, :func:`release_cached`, hands them back to the collector."""
     gc.freeze()
+
+
+#: Set when a cache has let go of a frozen object: the next run collects once (see release_cached).
+_RELEASED = {"pending": False}
+
+
+def release_cached(_value: Any) -> None:
+    """``on_release`` of the caches whose objects :func:`freeze_cached` froze: the frozen objects go
+    back to the cyclic collector (``gc.unfreeze``), so the released one can be freed even where it
+    refers to itself; :func:`collect_released` then collects and freezes again, after the run has
+    dropped its last reference. Without this, an evicted catalog stayed in memory for good."""
+    gc.unfreeze()
+    _RELEASED["pending"] = True
+
+
+def collect_released() -> None:
+    """After a cache released an object (:func:`release_cached`): one full collection, which frees
+    it, then everything still alive is frozen again. Costs about a second at 50,000 tools, once
+    per release; does nothing otherwise."""
+    if _RELEASED["pending"]:
+        _RELEASED["pending"] = False
+        gc.collect()
+        gc.freeze()
 
 
 @st.cache_resource
@@ -91,14 +115,14 @@ def memo(owner: Any, key: tuple, make: Any, size: int = 16) -> Any:
     return store[key]
 
 
-@st.cache_resource(show_spinner="Registering the catalog…", max_entries=24)
+@st.cache_resource(show_spinner="Registering the catalog…", max_entries=24, on_release=release_cached)
 def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _profile: Profile) -> Inspector:
     inspector = Inspector(_catalog, naming, _profile)
     freeze_cached()
     return inspector
 
 
-@st.cache_resource(show_spinner="Loading the catalog…", max_entries=16)
+@st.cache_resource(show_spinner="Loading the catalog…", max_entries=16, on_release=release_cached)
 def _read_sample(path: str, mtime: float) -> Catalog:
     catalog = load_source(path)
     freeze_cached()
@@ -117,6 +141,10 @@ class View:
     source_label: str
     errors: list[str] = field(default_factory=list)
     _plan: Plan | None = None
+    #: What identifies the catalog shown, without holding it: ``(source key, tool naming, wording
+    #: profile key, scope)`` (the source key names a sample file and its modification time, an
+    #: upload's digest or a live catalog's content key). Caches kept per browser session key on it.
+    catalog_key: tuple = ()
 
     @property
     def plan(self) -> Plan:
@@ -433,9 +461,11 @@ def sidebar(page: str | None = None) -> View:
     inspector = None
     if catalog is not None:
         inspector = _inspector(source_key, st.session_state["naming"], profile_key, catalog, profile).scoped(scope)
+    collect_released()  # a catalog the cache just let go of: freed now, not at some later collection
     return View(inspector=inspector, config=config, context_length=context_length_from_state(),
                 tokenizer=st.session_state["tokenizer"], display_tokenizer=st.session_state["display_tokenizer"],
-                source_label=source_label, errors=errors)
+                source_label=source_label, errors=errors,
+                catalog_key=(source_key, st.session_state["naming"], profile_key, scope) if catalog is not None else ())
 
 
 # --- session scopes (sidebar picker and editor) ----------------------------------------------------
@@ -638,16 +668,17 @@ def figure(v: View, name: str, build: Any, *extra: Any) -> Any:
     """``build()`` (a plotly figure for the current catalog and settings), kept for this browser
     session per catalog, settings and ``extra``: moving a slider back to a value seen before, or a
     rerun that changes nothing the figure shows (a widget elsewhere on the page), reuses it
-    instead of building it again (tens of milliseconds each). The entry holds the inspector, so a
-    reused object id cannot bring back another catalog's figure."""
-    key = (name, id(v.inspector), v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
+    instead of building it again (tens of milliseconds each). Entries are keyed on
+    :attr:`View.catalog_key`, which names the catalog without holding it: a catalog that the
+    sidebar's cache lets go of is freed even while this session keeps its figures."""
+    key = (name, v.catalog_key, v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
     memo = st.session_state.setdefault("_figure_memo", {})
     hit = memo.get(key)
-    if hit is not None and hit[0] is v.inspector:
+    if hit is not None:
         memo[key] = memo.pop(key)  # most recently used last
-        return hit[1]
+        return hit
     fig = build()
-    memo[key] = (v.inspector, fig)
+    memo[key] = fig
     while len(memo) > FIGURE_MEMO_SIZE:
         memo.pop(next(iter(memo)))
     return fig
@@ -680,10 +711,10 @@ def catalog_problems(v: View) -> None:
     box(f"The catalog loaded with problems: {' and '.join(parts)}. The rest of the catalog is shown.",
         icon=":material/report:")
     with st.expander(f"Problems in {md_escape(v.source_label)} ({len(problems):,})", expanded=skipped > 0 and len(problems) <= 5):
-        import pandas as pd
+        from pages.tables import literal_table
 
-        st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
-                     hide_index=True, width="stretch", column_config={"message": st.column_config.TextColumn(width="large")})
+        literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
+                      key="catalog_problems", nowrap=("severity",))
 
 
 def _peer_address() -> str | None:
@@ -796,18 +827,13 @@ def steps_table(plan: Plan) -> None:
                            "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
                           for i, s in enumerate(plan.steps)])
 
-    def bold(row: Any) -> list[str]:
-        return ["font-weight: 700; background-color: #F0F0F0" if row.name == sent else ""] * len(row)
+    from pages.tables import literal_table
 
-    if len(table) <= STATIC_TABLE_ROWS:
-        from pages.tables import literal_table
-
-        literal_table(table, key="steps_table", styles=STATE_STYLES,
-                      cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
-    else:  # hundreds of servers: a scrolling table, scrolled to nothing but labelled
+    if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
         st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
                    f"{counted(len(table), 'step')}; none fits.")
-        st.dataframe(style_states(table).apply(bold, axis=1), hide_index=True, width="stretch")
+    literal_table(table, key="steps_table", styles=STATE_STYLES,
+                  cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
 
 
 def server_table(plan: Plan) -> list[dict[str, Any]]:
@@ -905,21 +931,40 @@ def number_columns(df) -> dict[str, Any]:
     return config
 
 
-#: Up to this many servers the per-server table is a static table (every cell in full, no inner
-#: scroll); above it an interactive dataframe.
+#: Up to this many servers the per-server table gives the reasons below it, grouped; above it the
+#: reasons are a column of the table, and long tables offer a sort order.
 STATIC_TABLE_ROWS = 40
 
 
 def static_or_scrolling(table, key: str = "table") -> None:
-    """A table with state colors and thousands separators: a literal-text table (every cell in
-    full, catalog text never read as Markdown) up to :data:`STATIC_TABLE_ROWS` rows, else an
-    interactive dataframe. ``key`` names the literal table (its ``data-table`` attribute)."""
-    if len(table) <= STATIC_TABLE_ROWS:
-        from pages.tables import literal_table
+    """A table with state colors and thousands separators, as a literal-text table (every cell in
+    full, catalog text never read as Markdown; it scrolls above 15 rows and pages above 200, see
+    :func:`pages.tables.literal_table`). ``key`` names it (its ``data-table`` attribute)."""
+    from pages.tables import literal_table
 
-        literal_table(table, key=key, styles=STATE_STYLES)
+    literal_table(table, key=key, styles=STATE_STYLES)
+
+
+def sort_control(table, key: str, default: str):
+    """A "Sort by" picker over ``table``'s columns for long tables (those a reader scans for the
+    largest or a name): numbers sort largest first, text A to Z, ties keep the table order. The
+    choice is kept per ``key`` (session key ``<key>_sort``); ``default`` is the first choice's
+    label (the table's own order). Returns the table in the chosen order."""
+    import pandas as pd  # noqa: PLC0415
+
+    columns = [str(c) for c in table.columns]
+    choice = st.selectbox("Sort by", [default, *columns], key=f"{key}_sort",
+                          help="Numbers largest first, text A to Z.")
+    if choice == default or choice not in columns:
+        return table
+    values = table[choice]
+    numeric = pd.to_numeric(values, errors="coerce")
+    if numeric.notna().any():  # "—" and other text go last
+        order = sorted(range(len(table)), key=lambda i: (pd.isna(numeric.iloc[i]), -(numeric.iloc[i] if
+                                                          pd.notna(numeric.iloc[i]) else 0)))
     else:
-        st.dataframe(style_states(table), hide_index=True, width="stretch", column_config=number_columns(table))
+        order = sorted(range(len(table)), key=lambda i: str(values.iloc[i]).casefold())
+    return table.iloc[order]
 
 
 def reasons(plan: Plan) -> dict[str, list[str]]:
@@ -949,6 +994,13 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
             why.setdefault(reason, []).append(server)
         st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
                                for reason, servers in why.items()))
-    else:
-        st.dataframe(style_states(table), hide_index=True, width="stretch", key=key,
-                     column_config=number_columns(table))
+    else:  # many servers: the reasons in a column (a list of them would be as long as the table)
+        from pages.tables import literal_table
+
+        name = key or "server_table"
+        kinds = set(table["kind"])
+        if len(kinds) == 1:  # the same in every row: room for the reasons instead
+            st.caption(f"Every server is of kind {next(iter(kinds))}.")
+            table = table.drop(columns="kind")
+        literal_table(sort_control(table, name, "plan order"), key=name,
+                      styles=STATE_STYLES, nowrap=("kind", "state"))

@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import charts, common
+from pages.tables import literal_table
 
 TOP_TOOLS = 50
 
@@ -33,11 +34,12 @@ def tool_tabs(v, plan, rows, tk: str) -> None:
                 rows, tk, plan.budget if plan.activated else None)), key="costs_tool_bar", width="stretch")
     if table_tab.open:
         with table_tab:
-            st.dataframe(pd.DataFrame([{
+            literal_table([{
                 "tool": r.name, "server": r.server, f"schema (tokens, {tk})": r.tokens,
                 "deferred": r.deferred, "server state": r.state,
-                "description (first 80 characters)": common.visible(r.description[:80]),
-            } for r in rows]), hide_index=True, width="stretch")
+                "description (first 80 characters)": r.description[:80],
+            } for r in rows], key="costs_tools_table", styles={"server state": common.STATE_STYLES["state"]},
+                nowrap=("server state",))
 
 
 v = common.view()

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 import streamlit as st
 
 from pages import common, schema_form
+from pages.tables import SCROLL_HEIGHT, SCROLL_ROWS, literal_table, table_html
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
@@ -110,6 +110,10 @@ def _status_rows(statuses) -> list[dict]:
         "protocol": (s.info or {}).get("protocolVersion", ""),
         "reason / flags": s.reason or "; ".join(s.flags),
     } for s in statuses]
+
+
+#: The status table's seconds, as measured (two decimals).
+STATUS_FORMATS = {"seconds": "{:.2f}"}
 
 
 def _client_check():
@@ -247,7 +251,7 @@ def _tools_table(catalog, inspector: Inspector, tokenizer: str) -> None:
                              f"schema ({tokenizer} tokens)": tokens.get(name) if name else None,
                              "the model sees it as": common.visible(name) if name else "not registered (filtered)"})
             if rows:
-                st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+                literal_table(rows, key=f"live_tools:{server.name}")
             else:
                 st.caption("No tools.")
 
@@ -404,7 +408,7 @@ form_specs = list(st.session_state.get(FORM_SPECS, []))
 specs = [*file_specs, *form_specs]
 if specs:
     rows = _spec_rows(file_specs, upload.name if upload is not None else "file") + _spec_rows(form_specs, "form")
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    literal_table(rows, key="live_specs", nowrap=("source", "transport"))
     if form_specs and st.button("Remove the servers added by hand", key="live_clear"):
         st.session_state[FORM_SPECS] = []
         st.rerun()
@@ -441,8 +445,10 @@ if _confirm_launch("connect"):
 
         def show(status) -> None:
             statuses[status.name] = status
-            table.dataframe(pd.DataFrame(_status_rows([s for s in statuses.values() if s is not None])),
-                            hide_index=True, width="stretch")
+            rows = _status_rows([s for s in statuses.values() if s is not None])
+            # One element in the placeholder: the table itself, scrolling when long (no page picker).
+            table.html(table_html(rows, key="live_status_progress", formats=STATUS_FORMATS,
+                                  height=SCROLL_HEIGHT if len(rows) > SCROLL_ROWS else None))
 
         name = upload_name.rsplit(".", 1)[0] if upload_name else "Live servers"
         connections = LiveConnections(alive=_session_alive(), idle_timeout=idle_minutes * 60)
@@ -477,7 +483,7 @@ if result is not None:
     summary = st.session_state.get(SUMMARY) or {"label": "connected", "state": "complete", "failed": 0}
     flagged_servers = any(s.flags for s in result.statuses)
     with st.status(summary["label"], state=summary["state"], expanded=bool(summary["failed"] or flagged_servers)):
-        st.dataframe(pd.DataFrame(_status_rows(result.statuses)), hide_index=True, width="stretch")
+        literal_table(_status_rows(result.statuses), key="live_status", formats=STATUS_FORMATS)
     _connection_line()
     flagged = [p for p in catalog.problems if p.severity != "info" and not is_connect_failure(p)]
     if flagged:
@@ -512,9 +518,9 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         else:
             matches = response["results"][0]["matches"]
             if matches:
-                st.dataframe(pd.DataFrame([{"tool": name, "server": bridge.deferred_by_name[name].server,
-                                            "description": common.visible(response["tools"][name]["description"][:160])}
-                                           for name in matches]), hide_index=True, width="stretch")
+                literal_table([{"tool": name, "server": bridge.deferred_by_name[name].server,
+                                "description": response["tools"][name]["description"][:160]}
+                               for name in matches], key="live_matches")
             else:
                 st.info("No matches.")
             with st.expander("tool_search response (JSON)"):

@@ -1,6 +1,5 @@
 """Overview: the catalog at a glance and what tool search costs at the current settings."""
 
-import pandas as pd
 import streamlit as st
 
 from pages.tables import literal_table
@@ -85,5 +84,5 @@ if common.require_catalog(v):
     problems = [p for p in ins.registration.problems if p.severity == "info"]
     if problems:  # errors and warnings are at the top of every page (common.require_catalog)
         with st.expander(f"Catalog notes ({len(problems)})"):
-            st.dataframe(pd.DataFrame([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems]),
-                         hide_index=True, width="stretch")
+            literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
+                          key="catalog_notes", nowrap=("severity",))

@@ -4,8 +4,13 @@ import pandas as pd
 import streamlit as st
 
 from pages import common
+from pages.picker import pick_one
+from pages.tables import literal_table
 from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
 from toolsearch.engine.scopes import Scope
+
+#: Up to this many scopes the reach matrix is a literal table with one column per scope.
+MATRIX_COLUMNS = 12
 
 v = common.view()
 st.title("Scopes")
@@ -39,10 +44,7 @@ if common.require_catalog(v):
             "deferred": row.deferred, "visible": row.visible, "all schemas up front (tokens)": row.eager_tokens,
             "servers reached": ", ".join(row.servers) or "—",
         } for row in rows])
-        st.dataframe(table.style.map(
-            lambda value: (f"color: white; background-color: {common.STATE_COLORS[value]}"
-                           if value in common.STATE_COLORS else ""), subset=["form"]),
-            hide_index=True, width="stretch", key="scopes_compare")
+        literal_table(table, key="scopes_compare", styles={"form": common.STATE_STYLES["state"]}, nowrap=("form",))
         st.caption("Tokens per request: the model-visible tools array of that session (visible tools plus the bridge "
                    "tools with its listing). The budget is the same for every session; what fits in it is not.")
         st.bar_chart(table.set_index("scope")[["tokens per request"]], horizontal=True, height=60 + 40 * len(rows),
@@ -51,36 +53,42 @@ if common.require_catalog(v):
         st.subheader("Which scope can reach which server")
         matrix = reach_matrix(root, scopes)
         servers = list(next(iter(matrix.values())))
-        cells = pd.DataFrame([{"scope": name, **{server: ("—" if n == 0 else f"{n}/{total}" if n < total else "all")
-                                                  for server, (n, total) in reach.items()}}
-                              for name, reach in matrix.items()])
 
-        def shade(value):
-            if value == "all":
-                return f"color: white; background-color: {common.STATE_COLORS['full']}"
-            if value == "—":
-                return f"color: white; background-color: {common.STATE_COLORS['hidden']}"
-            return f"color: white; background-color: {common.STATE_COLORS['summary']}"
-        st.dataframe(cells.style.map(shade, subset=servers), hide_index=True, width="stretch", key="scopes_matrix")
+        def reach_text(n: int, total: int) -> str:
+            return "—" if n == 0 else f"{n}/{total}" if n < total else "all"
+
+        def shade(value) -> str:
+            state = "full" if value == "all" else "hidden" if value == "—" else "summary"
+            return common.STATE_STYLES["state"](state)
+        if len(scopes) <= MATRIX_COLUMNS:
+            # One row per server, one column per scope: a catalog has far more servers than a
+            # deployment has scopes, and rows can scroll and page where columns cannot.
+            cells = [{"server": server, **{name: reach_text(*reach[server]) for name, reach in matrix.items()}}
+                     for server in servers]
+            literal_table(cells, key="scopes_matrix", styles={name: shade for name in matrix},
+                          nowrap=tuple(matrix))
+        else:  # more scopes than columns fit across the page: a grid that scrolls sideways
+            cells = pd.DataFrame([{"scope": name, **{server: reach_text(n, total) for server, (n, total) in reach.items()}}
+                                  for name, reach in matrix.items()])
+            st.dataframe(cells.style.map(shade, subset=servers), hide_index=True, width="stretch", key="scopes_matrix")
         st.caption("all: every tool of the server is in the session · n/m: tool patterns keep n of its m tools · "
                    "—: the session cannot reach the server (searches never return its tools; a call gets "
                    "'not available in this session').")
 
         st.subheader("Can a session reach this tool?")
-        names = [t.name for t in root.registration.tools]
+        names = common.memo(root.planner, ("tool names",), lambda: [t.name for t in root.registration.tools])
         first_deferrable = next((i for i, t in enumerate(root.registration.tools) if t.kind in ("mcp", "plugin")), 0)
-        chosen = st.selectbox("Tool", names, index=first_deferrable, key="scopes_probe_tool",
-                              help="Exact-name search, tool_describe and tool_call for this name in every session.")
+        chosen = pick_one("Tool", names, index=first_deferrable, key="scopes_probe_tool", owner=root.planner,
+                          help="Exact-name search, tool_describe and tool_call for this name in every session.")
         if chosen:
             probes = probe_tool(root, sessions, chosen, v.config)
-            st.dataframe(pd.DataFrame([{
+            literal_table([{
                 "scope": p.scope or common.WHOLE_CATALOG, "in the session": "yes" if p.in_session else "no",
                 "tool_search finds it by name": "yes" if p.found_by_name else "no",
                 "tool_describe": p.describe, "tool_call": p.call,
-            } for p in probes]), hide_index=True, width="stretch", key="scopes_probe")
+            } for p in probes], key="scopes_probe")
 
         with st.expander("Scope definitions"):
-            st.dataframe(pd.DataFrame([{"scope": s.name, "definition": s.describe().split(": ", 1)[1],
-                                        "command line": s.to_arg() or "(Hermes platform rule)",
-                                        "from": s.origin} for s in scopes]),
-                         hide_index=True, width="stretch", key="scopes_definitions")
+            literal_table([{"scope": s.name, "definition": s.describe().split(": ", 1)[1],
+                            "command line": s.to_arg() or "(Hermes platform rule)",
+                            "from": s.origin} for s in scopes], key="scopes_definitions")

@@ -10,6 +10,7 @@ import json
 import streamlit as st
 
 from pages import common
+from pages.picker import pick_many, pick_one
 from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
@@ -187,10 +188,11 @@ def search_tab(v, bridge, dtk: str) -> None:
 
 def describe_tab(bridge, dtk: str) -> None:
     """tool_describe: chosen deferred tools plus free names, and the bridge's response."""
-    names = list(bridge.deferred_by_name)
+    names = common.memo(bridge, ("deferred names",), lambda: list(bridge.deferred_by_name))
     d_col, x_col = st.columns([3, 2])
-    chosen = d_col.multiselect("Deferred tools", names, default=names[:1], key="describe_names", wrap=True,
-                               help=f"At most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call.")
+    with d_col:  # above a few thousand tools: a filter box that sends only the matching names
+        chosen = pick_many("Deferred tools", names, key="describe_names", owner=bridge, default=names[:1],
+                           help=f"At most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call.")
     extra = x_col.text_input("Other names (comma-separated)", "no_such_tool", key="describe_extra",
                              help="Names that are not deferred tools come back in not_found (or errors).")
     described = [*chosen, *(n for n in extra.split(","))]
@@ -211,8 +213,10 @@ def call_tab(bridge, dtk: str) -> None:
     """tool_call: arguments checked against the tool's schema, and the bridge's response."""
     st.caption("Validates the arguments against the tool's schema as the bridge does (RB §9). For a file "
                "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
-    names = list(bridge.deferred_by_name)
-    name = st.selectbox("Deferred tool", names, key="call_tool")
+    names = common.memo(bridge, ("deferred names",), lambda: list(bridge.deferred_by_name))
+    name = pick_one("Deferred tool", names, key="call_tool", owner=bridge)
+    if name is None:
+        return
     tool = bridge.deferred_by_name[name]
     with st.expander("Parameters schema (as registered)"):
         st.code(common.visible_json(tool.parameters), language="json", height=300)

@@ -2,7 +2,7 @@
 sidebar's catalog with the current settings and each search variant.
 
 Every number comes from ``toolsearch.analysis.sessions``. Session text (queries, tool names, arguments,
-errors, model names) is untrusted: it is shown only through st.dataframe, st.text and st.code.
+errors, model names) is untrusted: it is shown only through literal-text tables (pages/tables.py), st.text and st.code.
 A session store is opened read-only; nothing here starts a process.
 """
 
@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import common
+from pages.tables import literal_table
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
@@ -265,8 +266,7 @@ def render() -> None:
     with tabs[0]:
         st.caption("empty: no matches · found a called tool: the matches contain a tool the session called later · "
                    "drift: replayed matches differ from the recorded ones (the catalog or the engine changed).")
-        st.dataframe(pd.DataFrame(variant_rows(data)), hide_index=True, width="stretch", key="sessions_variant_table",
-                     placeholder="—")
+        literal_table(variant_rows(data), key="sessions_variant_table")
     with tabs[1]:
         failed = agg["top_failed"]
         if not failed:
@@ -274,10 +274,10 @@ def render() -> None:
         else:
             st.caption("Recorded searches that came back empty, most frequent first, with the gate term that "
                        "stopped them under the reference search today.")
-            st.dataframe(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
-                                        "gate term": f["gate"] or "—",
-                                        "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
-                                       for f in failed]), hide_index=True, width="stretch", key="sessions_failed")
+            literal_table(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
+                                           "gate term": f["gate"] or "—",
+                                           "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
+                                          for f in failed]), key="sessions_failed")
     with tabs[2]:
         st.caption("For each tool a session called after a search: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
@@ -287,15 +287,15 @@ def render() -> None:
         if not what_if:
             st.info("No session called a deferred tool of this catalog.")
         else:
-            st.dataframe(_visible_frame([{
+            literal_table(_visible_frame([{
                 "session": w.session, "tool": w.tool, "server": w.server,
                 "context length": w.context_length if w.context_length else "unknown",
                 "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
                 "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
                 "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
-                hide_index=True, width="stretch", key="sessions_whatif")
+                key="sessions_whatif", formats={"threshold_pct": "{:g}"})
     with tabs[3]:
-        st.dataframe(_visible_frame(model_rows(agg)), hide_index=True, width="stretch", key="sessions_models")
+        literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
         chosen = st.selectbox("Session", ids, key="sessions_pick")
@@ -308,7 +308,7 @@ def render() -> None:
             st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))
         rows = timeline_rows(session, rep)
         if rows:
-            st.dataframe(_visible_frame(rows), hide_index=True, width="stretch", key="sessions_timeline")
+            literal_table(_visible_frame(rows), key="sessions_timeline")
         else:
             st.info("This session made no tool call.")
     with tabs[5]:

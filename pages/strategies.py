@@ -17,6 +17,7 @@ import streamlit as st
 import yaml
 
 from pages import charts, common, palette, signals
+from pages.picker import pick_many
 from pages.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
@@ -213,8 +214,9 @@ task_key = _digest(editor_key, events)
 # One under the other, full width: tool wire names are long, and a chip must show its whole name.
 read = st.multiselect("Skills the task reads", skill_names,
                       default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
-used = st.multiselect("Tools the task uses", tool_names,
-                      default=[t for t in derived.tools_used if t in tool_names], key=f"strat_use_{task_key}", wrap=True)
+# Above a few thousand tools the tool pickers filter on the server and send only the matching names.
+used = pick_many("Tools the task uses", tool_names, key=f"strat_use_{task_key}", owner=inspector.planner,
+                 default=[t for t in derived.tools_used if t in tool_names])
 task = Task(tuple(read), tuple(used))
 
 # --- settings --------------------------------------------------------------------------------------
@@ -236,7 +238,8 @@ with st.expander("Strategy settings"):
     if by_hand:
         reference = sorted(StrategyModel(inspector, None, StrategySettings(tokenizer=v.display_tokenizer,
                                                                            config=v.config)).reference_visible)
-        non_deferred = tuple(st.multiselect("Non-deferred tools", tool_names, default=reference, key="strat_nd", wrap=True))
+        non_deferred = tuple(pick_many("Non-deferred tools", tool_names, key="strat_nd", owner=inspector.planner,
+                                       default=reference))
     p2, p3 = st.columns(2)
     variant = p2.radio("Anthropic search tool", list(SEARCH_VARIANTS), horizontal=True, key="strat_variant",
                        help=f"bm25: natural-language query up to {C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters; "

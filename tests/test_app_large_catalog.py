@@ -83,8 +83,19 @@ def _metric(at: AppTest, label: str) -> str:
 def _check_overview(at: AppTest, ins: Inspector) -> None:
     assert _metric(at, "Tools") == f"{N_TOOLS:,}"
     assert _metric(at, "Servers") == f"{N_SERVERS:,}"
-    # More servers than a static table holds: the per-server table is an interactive dataframe.
-    assert any(len(df.value) == N_SERVERS for df in at.dataframe)
+    # More servers than the grouped-reasons layout holds: the reasons are a column of the literal
+    # table, which has every server (one page: fewer than 200 rows) and a sort order.
+    plan = ins.plan(ToolSearchConfig(), 200_000)  # the sidebar's defaults: the page is checked before any move
+    table = literal_tables(at)["server_table"]
+    assert len(table) == N_SERVERS and "why" in table.columns
+    assert "kind" not in table.columns and "Every server is of kind mcp." in [c.value for c in at.caption]
+    assert list(table["server"]) == [s.name for s in plan.servers]
+    assert list(table["why"]) == [s.reason for s in plan.servers]
+    assert not at.dataframe, "no canvas tables on the Overview"
+    at.selectbox(key="server_table_sort").set_value("tools").run()
+    ordered = sorted(plan.servers, key=lambda s: -s.tool_count)  # stable: ties keep the plan's order
+    assert list(literal_tables(at)["server_table"]["server"]) == [s.name for s in ordered]
+    at.selectbox(key="server_table_sort").set_value("plan order").run()
 
 
 def _check_model_view(at: AppTest, ins: Inspector) -> None:

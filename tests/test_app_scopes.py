@@ -110,22 +110,24 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     assert not at.exception, at.exception
     ops = Scope("ops", ("grafana", "sentry"))
     expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT, ops], CONFIG, 200_000)
-    compare = next(df.value for df in at.dataframe if "tokens per request" in df.value.columns)
+    compare = literal_tables(at)["scopes_compare"]
     assert list(compare["scope"]) == ["Whole catalog", "support", "ops"]
-    assert list(compare["tokens per request"]) == [r.tokens_per_request for r in expected]
-    assert list(compare["tier"]) == [r.tier for r in expected]
+    assert list(compare["tokens per request"]) == [f"{r.tokens_per_request:,}" for r in expected]
+    assert list(compare["tier"]) == [str(r.tier) for r in expected]
     assert list(compare["form"]) == [r.form for r in expected]
-    assert list(compare["budget (tokens)"]) == [r.budget for r in expected]
+    assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
     assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
     assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
 
-    matrix = next(df.value for df in at.dataframe if "github" in df.value.columns and "scope" in df.value.columns)
-    rows = {row["scope"]: row for _, row in matrix.iterrows()}
-    assert (rows["support"]["slack"], rows["support"]["github"], rows["ops"]["grafana"], rows["ops"]["slack"]) == (
+    matrix = literal_tables(at)["scopes_matrix"]  # one row per server, one column per scope
+    assert list(matrix.columns) == ["server", "support", "ops"]
+    assert list(matrix["server"]) == sorted(Inspector.from_files([SAMPLE]).registration.server_kinds)
+    rows = {row["server"]: row for _, row in matrix.iterrows()}
+    assert (rows["slack"]["support"], rows["github"]["support"], rows["grafana"]["ops"], rows["slack"]["ops"]) == (
         "all", "—", "all", "—")
 
     at.selectbox(key="scopes_probe_tool").set_value("mcp__grafana__create_incident").run()
-    probe = next(df.value for df in at.dataframe if "tool_call" in df.value.columns)
+    probe = literal_tables(at)["scopes_probe"]
     by_scope = {row["scope"]: row for _, row in probe.iterrows()}
     out_of_scope = default_profile().text("errors", "out_of_scope", name="mcp__grafana__create_incident")
     assert by_scope["support"]["tool_call"] == out_of_scope

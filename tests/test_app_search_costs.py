@@ -570,9 +570,9 @@ def test_costs_log_scale_and_costliest_tools(samples):
     assert tokens == {t.name: get_tokenizer("chars4").count_json(t.definition) for t in ins.registration.tools}
     ranked = sorted(ins.registration.tools, key=lambda t: (-tokens[t.name], t.name))[:50]
     open_tools_tab(at, "Table")
-    table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
-    assert list(table["tool"]) == [t.name for t in ranked]
-    assert list(table["schema (tokens, chars4)"]) == [tokens[t.name] for t in ranked]
+    table = literal_tables(at)["costs_tools_table"]
+    assert list(table["tool"]) == [common.visible(t.name) for t in ranked]
+    assert list(table["schema (tokens, chars4)"]) == [f"{tokens[t.name]:,}" for t in ranked]
     open_tools_tab(at, "Treemap (server → tool)")
     tree = charts(at)[3]["data"][0]
     assert tree["type"] == "treemap"
@@ -589,7 +589,7 @@ def test_costs_escape_untrusted_text_in_plotly(samples):
     assert "<script>" not in specs and "<b>now" not in specs
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in specs
     open_tools_tab(at, "Table")
-    table = next(d.value for d in at.dataframe if "schema (tokens, chars4)" in d.value.columns)
+    table = literal_tables(at)["costs_tools_table"]
     assert any(SCRIPT in d for d in table["description (first 80 characters)"])
     for text in rendered_text(at):
         assert "<script>" not in text and "[the docs]" not in text

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from conftest import literal_tables
 from pages.common import md_escape
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
@@ -40,10 +41,12 @@ TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term"
 
 
 def frame(at: AppTest, key: str):
-    for df in at.dataframe:
-        if TABLES[key] in df.value.columns:
-            return df.value
-    raise AssertionError(f"no dataframe {key!r}")
+    """The literal table ``key`` (cell texts as shown: ``1,280``, ``yes``)."""
+    table = literal_tables(at).get(key)
+    if table is None:
+        raise AssertionError(f"no table {key!r}")
+    assert TABLES[key] in table.columns
+    return table
 
 
 def metric(at: AppTest, label: str) -> str:
@@ -73,7 +76,8 @@ def test_sample_store_recorded_vs_replayed():
                                                        dict.fromkeys(["reference", *DEFAULT_VARIANTS])]]
     for name, d in data["replay"].items():
         row = table[table["outcome of"] == f"replayed: {name}"].iloc[0]
-        assert (row["empty"], row["found a called tool"], row["drift"]) == (d["empty"], d["found_called"], d["drift"])
+        assert (row["empty"], row["found a called tool"], row["drift"]) == (
+            f"{d['empty']:,}", f"{d['found_called']:,}", f"{d['drift']:,}")
     failed = frame(at, "sessions_failed")
     assert list(failed["query"]) == ["grafana dashboard latency", "page the on-call engineer",
                                      "rotate kubernetes secret"]
@@ -90,7 +94,7 @@ def test_listing_what_if_follows_the_sidebar_settings():
     assert list(table["listed"]) == ["yes" if w.listed else "no" for w in expected]
     # at 8% of 16,000 tokens the grafana tools are listed by name; at the default 5% they are not
     grafana = table[table["tool"] == "mcp__grafana__search_dashboards"].iloc[0]
-    assert (grafana["listed"], grafana["budget (tokens)"]) == ("yes", 1280)
+    assert (grafana["listed"], grafana["budget (tokens)"]) == ("yes", "1,280")
 
 
 def test_timeline_masks_secrets_and_shows_drift():

@@ -66,7 +66,7 @@ def test_upload_a_session_store_and_a_transcript(page, app_url, tmp_path):
     assert _metric(page, "Searches (one per query)") == str(expected["searches"])
     assert _metric(page, "Recorded empty") == str(expected["recorded"]["empty"])
     page.get_by_role("tab", name="Failed searches").click()
-    # the table is a canvas grid: its cells exist in the DOM for accessibility, hidden
+    # the failed searches, in a literal-text table
     page.get_by_text("rotate kubernetes secret", exact=False).first.wait_for(state="attached", timeout=30_000)
     page.screenshot(path=str(ARTIFACTS / "sessions-upload.png"), full_page=True)
     assert store.read_bytes() == before  # the user's file is only read

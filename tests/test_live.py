@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli, write_json, write_yaml
+from conftest import literal_tables, run_cli, write_json, write_yaml
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -496,11 +496,11 @@ def _start(at, action: str = "connect", token: bool = True):
 
 def _status_table(at):
     """The per-server connect status table."""
-    return next(df.value for df in at.dataframe if "reason / flags" in df.value.columns)
+    return literal_tables(at)["live_status"]
 
 
 def _rendered(at) -> str:
-    parts = [str(df.value.to_dict()) for df in at.dataframe]
+    parts = [str(df.value.to_dict()) for df in at.dataframe] + [h.value for h in at.html]
     parts += [c.value for c in at.code] + [m.value for m in at.markdown] + [e.value for e in at.error]
     return "\n".join(parts)
 
@@ -523,10 +523,10 @@ def test_app_connects_a_server_from_the_form_searches_and_calls() -> None:
     catalog = at.session_state["live_catalog"]
     assert [(s.name, len(s.tools)) for s in catalog.servers] == [("local", 7)]
     statuses = _status_table(at)
-    assert list(statuses["state"]) == ["ok"] and list(statuses["tools"]) == [7]
+    assert list(statuses["state"]) == ["ok"] and list(statuses["tools"]) == ["7"]
     assert at.download_button  # the snapshot download is offered
     at.text_input(key="live_query").input("add two integers").run()
-    assert list(at.dataframe[-1].value["tool"])[0] == "mcp__local__add"
+    assert list(literal_tables(at)["live_matches"]["tool"])[0] == "mcp__local__add"
     at.selectbox(key="live_tool").select("mcp__local__add").run()
     at.toggle(key="live_raw").set_value(True).run()
     at.text_area(key="live_arguments").input('{"a": "4", "b": 5}').run()
@@ -556,7 +556,7 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     _start(at)
     assert marker.exists()
     statuses = _status_table(at).set_index("server")
-    assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == 7
+    assert statuses.loc["local", "state"] == "ok" and statuses.loc["local", "tools"] == "7"
     assert statuses.loc["gone", "state"] == "failed"
     assert statuses.loc["gone", "reason / flags"] == "cannot start 'toolsearch-no-such-command-xyz': command not found"
     assert statuses.loc["notamap", "state"] == "failed"

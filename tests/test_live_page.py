@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import literal_tables
 from pages import common
 from toolsearch.engine.config import parse_config
 from toolsearch.live.guard import launch_token
@@ -97,7 +98,7 @@ def _outcome(at) -> dict:
 def test_the_page_lists_each_servers_tools_with_description_and_schema_size(connected) -> None:
     at, _ = connected
     assert "local · 8 tools" in [e.label for e in at.expander]
-    table = next(df.value for df in at.dataframe if "the model sees it as" in df.value.columns)
+    table = literal_tables(at)["live_tools:local"]
     assert list(table["tool"]) == TOOLS
     assert list(table["the model sees it as"]) == [f"mcp__local__{name}" for name in TOOLS]
     rows = table.set_index("tool")
@@ -110,8 +111,9 @@ def test_the_page_lists_each_servers_tools_with_description_and_schema_size(conn
     registered = {t.name: t for t in Inspector(at.session_state["live_catalog"]).registration.tools}
     for name in TOOLS:
         expected = chars4(len(compact_json(registered[f"mcp__local__{name}"].definition)))
-        assert rows.loc[name, "schema (chars4 tokens)"] == expected
-    assert rows.loc["configure", "schema (chars4 tokens)"] > rows.loc["add", "schema (chars4 tokens)"]
+        assert rows.loc[name, "schema (chars4 tokens)"] == f"{expected:,}"
+    size = {name: int(rows.loc[name, "schema (chars4 tokens)"].replace(",", "")) for name in ("configure", "add")}
+    assert size["configure"] > size["add"]
 
 
 def test_the_connect_summary_stays_after_other_interactions(connected) -> None:
@@ -122,8 +124,8 @@ def test_the_connect_summary_stays_after_other_interactions(connected) -> None:
     at.selectbox(key="live_tool").select("mcp__local__echo").run()
     at.text_input(key=FORM.replace("configure", "echo") + "text").input("hello").run()
     assert [s.label for s in at.status] == labels
-    status = next(df.value for df in at.dataframe if "state" in df.value.columns)
-    assert list(status["state"]) == ["ok"] and list(status["tools"]) == [8]
+    status = literal_tables(at)["live_status"]
+    assert list(status["state"]) == ["ok"] and list(status["tools"]) == ["8"]
 
 
 def test_the_schema_form_sends_exactly_the_filled_fields(connected) -> None:

@@ -272,7 +272,7 @@ def test_an_uploaded_config_opens_no_env_file_for_a_browser_elsewhere(tmp_path) 
     at.file_uploader(key="live_config_upload").set_value(("mcp.json", config.encode(), "application/json"))
     at.run()
     assert not at.exception, at.exception
-    table = at.dataframe[0].value
+    table = literal_tables(at)["live_specs"]
     assert list(table["env / headers"]) == [f"SHOWN={C.SECRET_MASK}"]
     assert [w.value for w in at.warning if "envFile" in w.value] == [
         "mcp\\.json\\: mcpServers\\.s\\.envFile\\: not read\\: this browser is not on the machine that runs the "
