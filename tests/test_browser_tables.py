@@ -47,7 +47,7 @@ CUT_JS = """(selector) => {
 #: Every place a literal-table cell's text wraps to a new line inside a word (a run of characters
 #: between spaces, hyphens, slashes and underscores) of at most ``maxWord`` characters, found from
 #: each character's rectangle (a Range per character): ``table: "kin|d" in "kind"``.
-SPLIT_JS = """(maxWord) => {
+SPLIT_JS = r"""(maxWord) => {
     // For every literal-table cell: the line breaks inside it (per-character rectangles), and any
     // that falls inside a word of at most maxWord characters.
     const sep = /[\s\-\/_]/;
