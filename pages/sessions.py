@@ -19,6 +19,7 @@ import streamlit as st
 
 from pages import common
 from pages.tables import literal_table
+from toolsearch.analysis.wording import counted
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
@@ -302,7 +303,7 @@ def render() -> None:
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
-                f"{session.messages} messages · {session.round_trips} round trips"
+                f"{counted(session.messages, 'message')} · {counted(session.round_trips, 'round trip')}"
                 + (f" · title: {session.title}" if session.title else "")))
         if session.counters:
             st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))

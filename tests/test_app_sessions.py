@@ -7,6 +7,7 @@ page's own widgets are set by key (see tests/test_app_tuning_report.py for why).
 
 from __future__ import annotations
 
+
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -111,6 +112,9 @@ def test_timeline_masks_secrets_and_shows_drift():
     row = frame(at, "sessions_timeline").iloc[0]
     assert row["recorded"] == "mcp__slack__slack_send_message"
     assert row["reference"] == "mcp__slack__slack_update_message, mcp__grafana__update_dashboard · drift"
+    # the session line counts in words: "1 round trip", never "1 round trips"
+    line = next(t.value for t in at.text if "round trip" in t.value)
+    assert "· 5 messages · 1 round trip · title: Release note" in line, line
 
 
 def test_other_sample_format_and_variant_choice():
