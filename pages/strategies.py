@@ -285,6 +285,10 @@ settings = StrategySettings(
     pinned_skills=pinned, mid_conversation_tools=mid)
 model_key = _digest(id(inspector), source_label, skills, settings)
 model = _model(model_key, inspector, skills, settings)
+if skills.skills and not any(model.links.get(s.name) for s in skills.skills):
+    st.warning(f"None of the {counted(len(skills.skills), 'loaded skill')} names a tool of this catalog in its "
+               "include_tools (they were written for another catalog), so the skill-linked strategy unlocks "
+               "nothing here. Load skills for this catalog, or choose “No skills”.", icon=":material/link_off:")
 if events_ok:
     try:
         model.check_events(events, "events table")

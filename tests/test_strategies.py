@@ -786,3 +786,15 @@ def test_page_never_renders_skill_text_as_markup(router_mode, monkeypatch):
         assert "<i>evil</i>" not in specs and "&lt;i&gt;evil&lt;/i&gt;" in specs
     finally:
         st.cache_resource.clear()
+
+
+def test_page_says_when_no_loaded_skill_names_a_tool_of_the_catalog(router_mode):
+    """The sample skills are written for the default catalog: on another catalog none of their
+    include_tools exist, and the page says so instead of showing silent zeros."""
+    at = _page()
+    assert not [w for w in at.warning if "names a tool of this catalog" in w.value]
+    at.sidebar.selectbox(key="catalog").set_value("cloudflare-flat").run()
+    assert not at.exception, at.exception
+    (warning,) = [w.value for w in at.warning if "names a tool of this catalog" in w.value]
+    count = len(load_skills(ROOT / "sample_skills").skills)
+    assert warning.startswith(f"None of the {count} loaded skills names a tool of this catalog")
