@@ -89,6 +89,23 @@ def curve_chart(curve: list, sizes: tuple, ctx: int | None):
     return charts.listing_curve_figure(curve, dict(sizes), ctx)
 
 
+def one_form(grid: list, ladder: Ladder) -> None:
+    """When every cell of a grid has the same form, say why: the largest budget in it and what the
+    better forms would need (tokens, the planning tokenizer's)."""
+    forms = {p.listing_form for p in grid}
+    if len(forms) != 1 or not grid:
+        return
+    form = forms.pop()
+    top = max(grid, key=lambda p: p.budget)
+    sizes = ladder.sizes()
+    better = [f"the {name} listing {sizes[name]:,} tokens" for name in ("names", "full")
+              if name in sizes and FORM_RANK[name] < FORM_RANK[form]]
+    capped = " (listing_max_tokens caps it)" if top.budget_winner == "listing_max_tokens" else ""
+    st.info(f"Every cell gives the form “{form}”: the largest budget in this grid is {top.budget:,} tokens{capped}"
+            + (f", and a better form needs more ({', '.join(better)})" if better else "")
+            + ". The “Over listing_max_tokens” tab shows what a larger cap changes.", icon=":material/info:")
+
+
 def ctx_text(n: int | None) -> str:
     return f"{n:,} tokens" if n else "unknown"
 
@@ -192,6 +209,7 @@ if common.require_catalog(v):
             st.html(form_grid_html(grid, key="tuning_heatmap", current=(ctx, cfg.threshold_pct)))
             st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Each cell names "
                        f"the form the listing takes there; hover for the budget, the listing size and the tier. {ring}")
+            one_form(grid, ladder)
             grid_box = st.expander("The grid as a table", key="tuning_grid_open", on_change="rerun")
             if grid_box.open:  # drawn only when opened
                 with grid_box:

@@ -483,3 +483,23 @@ def test_report_verdict_when_tool_search_costs_more():
     assert f"tool search adds {extra:,} tokens per request here; consider enabled: off" in html
     big = build_report(inspector(), config, 200_000)
     assert "tool search adds" not in big
+
+
+@needs_samples
+def test_a_grid_of_one_form_says_why():
+    """On cloudflare-flat every threshold_pct cell is "groups" (no budget up to the cap reaches a
+    better form): the page says so, with the largest budget and what the better forms need."""
+    at = open_page("pages/tuning.py", {"catalog": "cloudflare-flat"})
+    config = config_for({})
+    ladder = listing_ladder(inspector("cloudflare-flat").planner, config)
+    cells = heat_cells(at, "tuning_heatmap")
+    assert {c["data-form"] for c in cells} == {"groups"}
+    top = max(int(c["data-budget"]) for c in cells)
+    sizes = ladder.sizes()
+    (note,) = [i.value for i in at.info if i.value.startswith("Every cell gives the form")]
+    assert note == (f"Every cell gives the form “groups”: the largest budget in this grid is {top:,} tokens "
+                    f"(listing_max_tokens caps it), and a better form needs more (the names listing "
+                    f"{sizes['names']:,} tokens, the full listing {sizes['full']:,} tokens). The “Over "
+                    "listing_max_tokens” tab shows what a larger cap changes.")
+    default = open_page("pages/tuning.py", {})
+    assert not [i for i in default.info if i.value.startswith("Every cell gives the form")]
