@@ -42,7 +42,14 @@ _STYLE = """<style>
 </style>"""
 
 
+#: Text that reads as one number: ``1,473``, ``-2.5``, ``83.33%``, ``0.1 s`` (a value already formatted).
+_NUMBER_TEXT = re.compile(r"[−-]?\d[\d,]*(\.\d+)?\s?(%|ms|s|KiB|MB)?")
+
+
 def _is_number(value: Any) -> bool:
+    """A number, or text that is one number already formatted: right-aligned, never wrapped."""
+    if isinstance(value, str):
+        return _NUMBER_TEXT.fullmatch(value.strip()) is not None
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 

@@ -75,3 +75,13 @@ def test_only_words_longer_than_twelve_characters_may_break_anywhere():
     assert '<td class="b">synchronizeCredentials (a long name)</td>' in body
     assert '<th><div>path</div></th>' in body  # the path breaks after its slashes
     assert "<td>~/<wbr>skills/<wbr>web-research/<wbr>SKILL.md</td>" in body
+
+
+def test_formatted_numbers_are_right_aligned_like_numbers():
+    """A value already formatted as one number (``1,473``, ``83.33%``, ``0.4 s``) is aligned and
+    kept on one line like a number; text that only contains digits is not."""
+    html_text = table_html([{"count": "1,473", "share": "83.33%", "time": "0.4 s", "name": "v1.2.3",
+                             "range": "1/2", "raw": 12}], key="t")
+    cells = re.findall(r"<td([^>]*)>([^<]*)</td>", html_text)
+    aligned = {text: 'class="n"' in attrs for attrs, text in cells}
+    assert aligned == {"1,473": True, "83.33%": True, "0.4 s": True, "v1.2.3": False, "1/2": False, "12": True}
