@@ -400,7 +400,7 @@ def test_cli_snapshot_writes_a_catalog_that_plan_reads(config_file, tmp_path) ->
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()
     assert lines[0].startswith("toolsearch: live: local: ok, 7 tools (3 pages) in ")
-    assert lines[-1].startswith(f"toolsearch: wrote {out}: 1 servers, 7 tools in ")
+    assert lines[-1].startswith(f"toolsearch: wrote {out}: 1 server, 7 tools in ")
     text = out.read_text(encoding="utf-8")
     assert "hunter2" not in text and "TS_SECRET" not in text
     planned = run_cli("plan", out, "--json")

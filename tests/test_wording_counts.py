@@ -115,3 +115,34 @@ def test_a_remote_server_names_its_unset_variables_in_the_right_number(tmp_path,
     assert [re.sub(r"failed after [0-9.]+ s", "failed after N s", line) for line in lines[:1]] == [
         f"toolsearch: live: remote: failed after N s: {expected}"], result.stderr
     assert f"toolsearch: catalog warning: live: server 'remote': {warning}" in lines
+
+
+@pytest.mark.parametrize(("tools", "heading"), [(TOOLS[:1], "catalog: One (1 tool)"),
+                                                (TOOLS[:2], "catalog: One (2 tools)")])
+def test_plan_and_strategies_headings_count_the_catalog_tools(tmp_path, tools, heading) -> None:
+    catalog = write_yaml(tmp_path / "catalog.yaml", {"name": "One", "servers": [{"name": "gh", "tools": tools}]})
+    plan = run_cli("plan", catalog)
+    assert plan.returncode == 0, plan.stderr
+    assert plan.stdout.splitlines()[0] == heading
+    strategies = run_cli("strategies", catalog)
+    assert strategies.returncode == 0, strategies.stderr
+    assert strategies.stdout.splitlines()[0].startswith(heading + "; skills: 0; tokenizer ")
+
+
+def test_snapshot_and_synth_count_servers_and_tools(tmp_path) -> None:
+    out = tmp_path / "one.json"
+    synth = run_cli("synth", "--tools", "1", "--servers", "1", "-o", out)
+    assert synth.returncode == 0, synth.stderr
+    assert synth.stderr.startswith(f"toolsearch: wrote {out}: 1 server, 1 tool, ")
+    assert json.loads(out.read_text(encoding="utf-8"))["name"] == "Synthetic catalog: 1 tool on 1 server (seed 0)"
+    many = run_cli("synth", "--tools", "4", "--servers", "2", "-o", out)
+    assert many.stderr.startswith(f"toolsearch: wrote {out}: 2 servers, 4 tools, ")
+
+
+def test_a_live_server_status_counts_its_tools() -> None:
+    from toolsearch.live.client import ServerStatus
+
+    one = ServerStatus("gh", "stdio", state="ok", tool_count=1, pages=1, elapsed=0.5)
+    assert one.summary() == "gh: ok, 1 tool in 0.50 s"
+    two = ServerStatus("gh", "stdio", state="ok", tool_count=2, pages=2, elapsed=0.5, flags=["x"])
+    assert two.summary() == "gh: ok, 2 tools (2 pages) in 0.50 s; flagged: x"

@@ -1024,7 +1024,7 @@ class _Sim:
             return "failed", f"server {server} is already connected"
         self.present = self.present | {server}
         count = sum(1 for t in self.tools() if t.server == server)
-        return "ok", f"server {server} connected ({count} tools)"
+        return "ok", f"server {server} connected ({counted(count, 'tool')})"
 
     def remove_server(self, server: str) -> tuple[str, str]:
         if server not in self.present:

@@ -163,7 +163,7 @@ class ServerStatus:
         """One line for humans: ``github: ok, 12 tools (2 pages) in 0.84 s``."""
         if self.state == "ok":
             pages = f" ({self.pages} pages)" if self.pages > 1 else ""
-            text = f"{self.name}: ok, {self.tool_count} tools{pages} in {self.elapsed:.2f} s"
+            text = f"{self.name}: ok, {counted(self.tool_count, 'tool')}{pages} in {self.elapsed:.2f} s"
             if self.flags:
                 text += f"; flagged: {'; '.join(self.flags)}"
             return text
