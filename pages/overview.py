@@ -20,7 +20,7 @@ if common.require_catalog(v):
     c1.metric("Servers", f"{len(plan.servers):,}")
     c2.metric("Tools", f"{len(ins.registration.tools):,}", help="Registered tool definitions (after naming, filters and utilities).")
     c3.metric("Deferred tools", f"{plan.deferred_count if plan.activated else 0:,}",
-              help=None if plan.activated else f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
+              help=None if plan.activated else f"Tool search is not active: {counted(plan.deferred_count, 'tool')} could be deferred.")
     c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
 
     st.subheader(f"Cost per request (tokens, {plan.display_tokenizer})")

@@ -283,7 +283,7 @@ if common.require_catalog(v):
                    "NOT EMPTY.")
         rows = task_rows(ev)
         literal_table(rows, key="quality_tasks", columns=["task", *(v.name for v in ev.variants)])
-        with st.expander(f"The {len(rows)} tasks: queries and expected tools"):
+        with st.expander(f"The {counted(len(rows), 'task')}: queries and expected tools"):
             literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"])
 
         st.subheader("Misses, explained")

@@ -413,7 +413,7 @@ else:
                     f"{state.added_tokens:+,} this step) · cached prefix {'holds' if state.cache_holds else 'BREAKS'}: "
                     f"{state.cache_note}")
             a, b = st.columns(2)
-            a.caption(f"Model-visible tools ({len(state.visible_tools):,} entries)")
+            a.caption(f"Model-visible tools ({counted(len(state.visible_tools), 'entry', 'entries')})")
             literal_table([{"tool": t, "form": f} for t, f in state.visible_tools], container=a,
                           key=f"strat_visible_{state.strategy}", height=400)
             b.caption(f"Callable tools ({len(state.callable):,})")

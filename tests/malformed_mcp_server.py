@@ -7,8 +7,8 @@ Its ``tools/list`` result has:
 * a tool without a ``name`` (the lenient reader skips it and reports it).
 
 ``--noise`` also prints a non-JSON line to stdout before each answer (a server that logs to
-stdout); ``--startup-delay SECONDS`` waits before serving (the benchmark uses it as a server with
-a cheap start-up). Any other method gets a JSON-RPC "method not found" error.
+stdout), ``--noise-once`` only before the first answer; ``--startup-delay SECONDS`` waits before
+serving (the benchmark uses it as a server with a cheap start-up). Any other method gets a JSON-RPC "method not found" error.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def answer(message: dict) -> dict | None:
 
 def main() -> None:
     argv = sys.argv[1:]
-    noise = "--noise" in argv
+    noise = "--noise" in argv or "--noise-once" in argv
     if "--startup-delay" in argv:
         time.sleep(float(argv[argv.index("--startup-delay") + 1]))
     for line in sys.stdin:
@@ -60,6 +60,7 @@ def main() -> None:
             continue
         if noise:
             sys.stdout.write("server log: handling a request\n")
+            noise = "--noise-once" not in argv
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
 

@@ -106,6 +106,9 @@ def test_unknown_context_and_listing_off_and_disabled():
     plan = _engine("team-workspace", None, enabled="off")
     assert plan.tier == 0 and "Tier 0" in _markdown(at)
     assert _token_metric(at, "Tools array with tool search") == f"{plan.tools_tokens:,}"
+    deferred = next(m for m in at.metric if m.label.startswith("Deferred tools"))
+    assert (deferred.value, deferred.proto.help) == (
+        "0", f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
 
 
 def _open_tab(at, label: str) -> None:

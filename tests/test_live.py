@@ -248,8 +248,8 @@ def test_each_failure_is_a_per_server_error_and_the_others_keep_their_tools() ->
                                       "(stderr: boom: bad config)")
     assert status["hangs"].reason == "no answer within 3 s while connecting (timeout)"
     assert status["nothing-listening"].reason.startswith("cannot connect to http://127.0.0.1:")
-    assert status["unset-credential"].reason == ("unset variable(s) in url or headers: TOOLSEARCH_TEST_UNSET_TOKEN; "
-                                                 "set them and connect again (nothing was sent)")
+    assert status["unset-credential"].reason == ("unset variable in url or headers: TOOLSEARCH_TEST_UNSET_TOKEN; "
+                                                 "set it and connect again (nothing was sent)")
     assert {n for n, s in status.items() if s.state == "failed"} == {
         "missing", "exits", "hangs", "nothing-listening", "unset-credential"}
     # Lenient listing: the SDK rejects the malformed list; the tools with a name are kept and flagged.
@@ -277,8 +277,8 @@ def test_a_server_with_stray_stdout_lines_is_flagged_not_failed() -> None:
     result = connect_servers([spec_from_fields("noisy", command=PY, args=[str(MALFORMED), "--noise"])])
     (status,) = result.statuses
     assert (status.state, status.tool_count) == ("ok", 2)
-    assert "3 stdout line(s) were not JSON-RPC" in status.flags
-    assert any("line(s) on the server's stdout were not JSON-RPC messages (last: 'server log: handling a request')"
+    assert "3 stdout lines were not JSON-RPC" in status.flags
+    assert any("3 lines on the server's stdout were not JSON-RPC messages (last: 'server log: handling a request')"
                in p.message for p in result.catalog.problems)
 
 
@@ -400,7 +400,7 @@ def test_cli_snapshot_writes_a_catalog_that_plan_reads(config_file, tmp_path) ->
     assert result.returncode == 0, result.stderr
     lines = result.stderr.splitlines()
     assert lines[0].startswith("toolsearch: live: local: ok, 7 tools (3 pages) in ")
-    assert lines[-1].startswith(f"toolsearch: wrote {out}: 1 servers, 7 tools in ")
+    assert lines[-1].startswith(f"toolsearch: wrote {out}: 1 server, 7 tools in ")
     text = out.read_text(encoding="utf-8")
     assert "hunter2" not in text and "TS_SECRET" not in text
     planned = run_cli("plan", out, "--json")

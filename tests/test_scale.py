@@ -364,7 +364,7 @@ def test_synth_cli_writes_a_catalog_every_command_reads(tmp_path) -> None:
     out = tmp_path / "big.json"
     result = run_cli("synth", "--tools", "2500", "--servers", "20", "--seed", "1", "-o", out)
     assert result.returncode == 0, result.stderr
-    assert result.stderr.startswith(f"toolsearch: wrote {out}: 20 servers, 2500 tools, ")
+    assert result.stderr.startswith(f"toolsearch: wrote {out}: 20 servers, 2,500 tools, ")
     assert out.read_bytes().decode("utf-8") == dump_catalog_json(large_catalog(2500, 20, seed=1))
     catalog = load_source(out)
     assert (len(catalog.servers), catalog.tool_count) == (20, 2500)

@@ -342,13 +342,13 @@ def test_skill_linked_tools_outside_the_scope_are_not_disclosed(inspector):
     assert scoped.withheld == {"triage": ("mcp__billing__refund_payment",)}
     assert [(p.severity, p.message) for p in scoped.problems] == [
         ("info", "scope 'support' does not allow mcp__billing__refund_payment: reading skill 'triage' does not "
-                 "disclose them in this session")]
+                 "disclose it in this session")]
     events = [Event("read_skill", "triage"), Event("call", "mcp__billing__refund_payment"),
               Event("call", "mcp__linear__create_issue")]
     scoped.check_events(events)
     steps = scoped.timeline(events, (SKILL_LINKED, TIERED))
     read = steps[1].state(SKILL_LINKED)
-    assert read.message.endswith("1 tool(s) unlocked, appended to tools (" + f"{scoped.tool_tokens['mcp__linear__create_issue']:,}"
+    assert read.message.endswith("1 tool unlocked, appended to tools (" + f"{scoped.tool_tokens['mcp__linear__create_issue']:,}"
                                  + " tokens); scope support withholds mcp__billing__refund_payment (not disclosed)")
     assert (steps[2].state(SKILL_LINKED).outcome, steps[2].state(SKILL_LINKED).message) == (
         "failed", "mcp__billing__refund_payment is outside scope support: not available in this session")
@@ -357,7 +357,7 @@ def test_skill_linked_tools_outside_the_scope_are_not_disclosed(inspector):
     assert "mcp__billing__refund_payment" not in steps[1].state(SKILL_LINKED).callable
     # without the scope, the same read unlocks both tools
     whole_read = whole.timeline(events[:1], (SKILL_LINKED,))[1].state(SKILL_LINKED)
-    assert whole_read.message.endswith("2 tool(s) unlocked, appended to tools ("
+    assert whole_read.message.endswith("2 tools unlocked, appended to tools ("
                                        + f"{whole.tool_tokens['mcp__linear__create_issue'] + whole.tool_tokens['mcp__billing__refund_payment']:,}"
                                        + " tokens)")
     result = scoped.result(SKILL_LINKED, Task(("triage",), ("mcp__billing__refund_payment",)))

@@ -89,7 +89,7 @@ def test_the_cli_never_prints_a_secret_in_any_form(tmp_path, form) -> None:
     assert len(crash) == 1 and "(stderr: hostile server starting with" in crash[0]  # the stderr tail is shown
     assert f"starting with {MASK}" in crash[0]
     assert "toolsearch: live: hostile: ok, 3 tools" in plan.stderr
-    assert "flagged: 9 secret echo(es) masked" in plan.stderr  # info, titles, descriptions, defaults, enums
+    assert "flagged: 9 secret echoes masked" in plan.stderr  # info, titles, descriptions, defaults, enums
     assert json.loads(plan.stdout)["servers"][0]["tool_count"] == 3
     echo = run_cli("call", config, "mcp__hostile__echo", "-a", '{"text": "hi"}', "--json")
     assert _leaks(echo.stdout + echo.stderr, form) == []
@@ -287,7 +287,7 @@ def test_the_cli_never_shows_a_secret_split_across_stray_stdout_lines(tmp_path, 
     assert _fragments_in(snap.stdout + snap.stderr + written) == []
     stray = [line for line in snap.stderr.splitlines() if "were not JSON-RPC messages" in line]
     lines = {"split": 3, "long": 2, "cut": 2}[mode]
-    assert stray == [f"toolsearch: catalog warning: live: server 'hostile': {lines} line(s) on the server's stdout "
+    assert stray == [f"toolsearch: catalog warning: live: server 'hostile': {lines} lines on the server's stdout "
                      f"were not JSON-RPC messages {_expected_last(form, mode)}"]
     problems = yaml.safe_load(written)["snapshot"]["problems"]  # the snapshot keeps the warning
     assert [p for p in problems if "not JSON-RPC messages" in p] == [stray[0].split("catalog ", 1)[1]]
@@ -313,7 +313,7 @@ def test_the_live_page_never_shows_a_secret_split_across_stray_stdout_lines(tmp_
         assert _fragments_in(seen) == [], [line for line in seen.splitlines() if _fragments_in(line)]
         lines = {"split": 3, "cut": 2}[mode]
         flagged = [t.value for t in at_.text if "not JSON-RPC messages" in t.value]
-        assert flagged == [f"warning · live: server 'hostile': {lines} line(s) on the server's stdout were not "
+        assert flagged == [f"warning · live: server 'hostile': {lines} lines on the server's stdout were not "
                            f"JSON-RPC messages {_expected_last(form, mode)}"]
     finally:
         connections = at_.session_state["live_connections"] if "live_connections" in at_.session_state else None
@@ -335,7 +335,7 @@ def test_a_library_user_sees_no_secret_from_stray_stdout_lines_in_the_log(tmp_pa
     run = subprocess.run([sys.executable, "-c", script, str(config)], capture_output=True, text=True,
                          encoding="utf-8", timeout=120, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == repr([f"3 line(s) on the server's stdout were not JSON-RPC messages "
+    assert run.stdout.strip() == repr([f"3 lines on the server's stdout were not JSON-RPC messages "
                                        f"{_expected_last('plain', 'split')}"])
     assert _fragments_in(run.stdout + run.stderr) == [], run.stderr
 

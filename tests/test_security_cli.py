@@ -50,7 +50,7 @@ def test_plan_json_and_text_never_show_an_echoed_secret_or_a_raw_escape(hostile_
     assert hostile["tool_count"] == 3
     assert "- mcp__hostile__leak_____: A tool named after the secret \x1b[31mred" in data["listing"]  # JSON-escaped
     assert "toolsearch: live: hostile: ok, 3 tools" in result.stderr
-    assert "flagged: 9 secret echo(es) masked" in result.stderr
+    assert "flagged: 9 secret echoes masked" in result.stderr
     assert "the server sent back a value that matches a secret from the config" in result.stderr
     crash = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: live: crash: failed")]
     assert len(crash) == 1 and f"hostile server starting with {MASK}" in crash[0]

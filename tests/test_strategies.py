@@ -297,12 +297,12 @@ def test_openai_custom_namespace_and_size_recommendation():
     start = run(model(settings, skills=False), strategies=(OPENAI,))[0].state(OPENAI)
     groups = {p.name: p.members for p in start.prefix if p.form == NAMESPACE}
     assert groups == {"tracking": (("tracking", "namespace: 2 functions"),),
-                      "github": (("github", "mcp server: 1 functions"),),
+                      "github": (("github", "mcp server: 1 function"),),
                       "slack": (("slack", "mcp server: 2 functions"),)}
     nine = {"servers": [{"name": "big", "tools": [{"name": f"t{i}"} for i in range(9)]}]}
     ten = {"servers": [{"name": "big", "tools": [{"name": f"t{i}"} for i in range(10)]}]}
     assert not any("recommends" in n for n in StrategyModel(small(nine)).result(OPENAI).notes)
-    assert ("1 namespace(s) hold 10 or more functions: big (10); OpenAI recommends fewer than 10 per namespace"
+    assert ("1 namespace holds 10 or more functions: big (10); OpenAI recommends fewer than 10 per namespace"
             in StrategyModel(small(ten)).result(OPENAI).notes)
 
 

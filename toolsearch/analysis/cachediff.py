@@ -32,7 +32,7 @@ from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.plan import Plan
 from ..engine.tokens import chars4, compact_json, get_tokenizer
-from .wording import counted as _counted
+from .wording import agree as _verb, counted as _counted
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
 CAUSE_KINDS = (
@@ -479,11 +479,6 @@ def _some(names: Iterable[str], limit: int = 5) -> str:
     names = list(names)
     shown = ", ".join(names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
-
-
-def _verb(n: int, one: str, many: str) -> str:
-    """The verb (or phrase) agreeing with a count of ``n``: ``one`` for exactly 1, else ``many``."""
-    return one if n == 1 else many
 
 
 def _ctx(n: int | None) -> str:

@@ -48,8 +48,8 @@ FORMAT_HELP: dict[str, str] = {
     "hermes-export": "hermes sessions export output (JSON Lines or JSON)",
     "trajectory": "Hermes trajectory file (ShareGPT-style JSON Lines)",
     "claude-code": "Claude Code transcript (JSON Lines)",
-    "anthropic": "Anthropic Messages API messages array(s), server-side tool search blocks included",
-    "openai": "OpenAI Chat Completions messages array(s)",
+    "anthropic": "Anthropic Messages API messages, one array or several, server-side tool search blocks included",
+    "openai": "OpenAI Chat Completions messages, one array or several",
 }
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Token and cache counters read from a Hermes store or summed from Claude Code usage.

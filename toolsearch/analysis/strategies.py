@@ -66,7 +66,7 @@ from ..engine.registration import RegisteredTool
 from ..engine.search import SearchIndex, doc_for
 from .skills import Skill, SkillSet
 from ..engine.tokens import chars4, compact_json, get_tokenizer
-from .wording import counted
+from .wording import agree, counted
 
 # --- names ----------------------------------------------------------------------------------
 
@@ -564,10 +564,12 @@ class StrategyModel:
                 self.withheld[skill.name] = tuple(withheld)
                 problems.append(Problem("info", f"{skill.origin}: metadata.include_tools",
                                         f"scope {self.scope.name!r} does not allow {', '.join(withheld)}: "
-                                        f"reading skill {skill.name!r} does not disclose them in this session"))
+                                        f"reading skill {skill.name!r} does not disclose "
+                                        f"{agree(withheld, 'it', 'them')} in this session"))
             if unknown:
                 problems.append(Problem("warning", f"{skill.origin}: metadata.include_tools",
-                                        f"skill {skill.name!r} names {', '.join(unknown)}, not tool(s) of this catalog; "
+                                        f"skill {skill.name!r} names {', '.join(unknown)}, "
+                                        f"{agree(unknown, 'not a tool', 'not tools')} of this catalog; "
                                         "ignored (include_tools takes tool wire names, e.g. mcp__github__create_issue)"))
             self.links[skill.name] = tuple(known)
             for tool in known:
@@ -742,7 +744,8 @@ class StrategyModel:
         large = [f"{ns.name} ({len(ns.tools)})" for ns, _ in groups if len(ns.tools) >= C.OPENAI_NAMESPACE_MAX_FUNCTIONS]
         if large:
             shown = ", ".join(large[:6]) + (f" and {len(large) - 6} more" if len(large) > 6 else "")
-            notes.append(f"{len(large)} namespace(s) hold {C.OPENAI_NAMESPACE_MAX_FUNCTIONS} or more functions: {shown}; "
+            notes.append(f"{counted(len(large), 'namespace')} {agree(large, 'holds', 'hold')} "
+                         f"{C.OPENAI_NAMESPACE_MAX_FUNCTIONS} or more functions: {shown}; "
                          f"OpenAI recommends fewer than {C.OPENAI_NAMESPACE_MAX_FUNCTIONS} per namespace")
         functions = [n for n in deferred if n not in taken]
         return groups, functions, notes
@@ -1021,7 +1024,7 @@ class _Sim:
             return "failed", f"server {server} is already connected"
         self.present = self.present | {server}
         count = sum(1 for t in self.tools() if t.server == server)
-        return "ok", f"server {server} connected ({count} tools)"
+        return "ok", f"server {server} connected ({counted(count, 'tool')})"
 
     def remove_server(self, server: str) -> tuple[str, str]:
         if server not in self.present:
@@ -1033,7 +1036,7 @@ class _Sim:
         self.forget(server)
         message = f"server {server} disconnected"
         if gone:
-            message += f"; {len(gone)} loaded definition(s) of its tools dropped from the conversation"
+            message += f"; {counted(len(gone), 'loaded definition')} of its tools dropped from the conversation"
         return "ok", message
 
     def forget(self, server: str) -> None:
@@ -1103,7 +1106,8 @@ class _Tiered(_Sim):
         piece = self._response("tool_describe", ", ".join(names), response)
         self.conversation.append(piece)
         self.described.update(response.get("tools", {}))
-        message = f"tool_describe: {len(response.get('tools', {}))} schema(s) (response {piece.tokens:,} tokens)"
+        message = (f"tool_describe: {counted(len(response.get('tools', {})), 'schema')} "
+                   f"(response {counted(piece.tokens, 'token')})")
         missed = list(response.get("not_found", [])) + list(response.get("errors", {}))
         if missed:
             message += f"; not described: {', '.join(missed)}"
@@ -1187,14 +1191,14 @@ class _Provider(_Sim):
         self.cache_note = "loaded definitions are added to the conversation; the prefix is unchanged"
         if not matches:
             return "ok", "search: no matches"
-        return "ok", (f"search: {', '.join(matches)}; {len(new)} definition(s) loaded "
-                      f"({sum(self.m.tool_tokens[n] for n in new):,} tokens)")
+        return "ok", (f"search: {', '.join(matches)}; {counted(len(new), 'definition')} loaded "
+                      f"({counted(sum(self.m.tool_tokens[n] for n in new), 'token')})")
 
     def on_compaction(self) -> str:
         dropped = len(self.loaded)
         self.loaded = []
         self.loaded_by_search = set()
-        return f"{dropped} loaded definition(s) must be searched again" if dropped else ""
+        return f"{counted(dropped, 'loaded definition')} must be searched again" if dropped else ""
 
     def forget(self, server: str) -> None:
         self.loaded = [n for n in self.loaded if self.m.by_name[n].server != server]
@@ -1305,7 +1309,7 @@ class _OpenAI(_Provider):
         for ns, kind in groups:
             pieces.append(Piece(f"namespace:{ns.name}:{_hash(ns.tools)}", ns.name, NAMESPACE,
                                 self.m.count_json({"name": ns.name, "description": ns.description}),
-                                ((ns.name, f"{kind}: {len(ns.tools)} functions"),)))
+                                ((ns.name, f"{kind}: {counted(len(ns.tools), 'function')}"),)))
         pieces.append(Piece("search-tool:openai", "tool_search", SEARCH_TOOL, self.m.count_json(OPENAI_SEARCH_TOOL)))
         return pieces + list(self.m.skill_lines())
 
@@ -1366,8 +1370,9 @@ class _SkillLinked(_Sim):
         if self.m.withheld and self.m.scope is not None:
             withheld = sorted({t for tools in self.m.withheld.values() for t in tools}, key=str)
             shown = ", ".join(withheld[:6]) + (f" and {len(withheld) - 6} more" if len(withheld) > 6 else "")
-            notes.append(f"scope {self.m.scope.name} allows only its own tools: {len(withheld)} skill-linked tool(s) "
-                         f"are never disclosed ({shown})")
+            notes.append(f"scope {self.m.scope.name} allows only its own tools: "
+                         f"{counted(len(withheld), 'skill-linked tool')} {agree(withheld, 'is', 'are')} "
+                         f"never disclosed ({shown})")
         if self.m.pinned:
             notes.append(f"pinned skills in the input from the start: {', '.join(self.m.pinned)}")
         notes.append("tools of a read skill are added mid-conversation without touching tools (cache survives)"
@@ -1390,7 +1395,8 @@ class _SkillLinked(_Sim):
         if not new:
             return "no tools unlocked" + (f"; {withheld}" if withheld else "")
         where = ("added mid-conversation" if self.m.settings.mid_conversation_tools else "appended to tools")
-        return (f"{len(new)} tool(s) unlocked, {where} ({sum(self.m.tool_tokens[t] for t in new):,} tokens)"
+        return (f"{counted(len(new), 'tool')} unlocked, {where} "
+                f"({counted(sum(self.m.tool_tokens[t] for t in new), 'token')})"
                 + (f"; {withheld}" if withheld else ""))
 
     def on_compaction(self) -> str:
@@ -1400,7 +1406,7 @@ class _SkillLinked(_Sim):
         if not dropped:
             return ""
         where = "" if self.m.settings.mid_conversation_tools else ", removed from tools"
-        return f"{len(dropped)} unlocked tool(s) are no longer callable{where}"
+        return f"{counted(len(dropped), 'unlocked tool')} {agree(dropped, 'is', 'are')} no longer callable{where}"
 
     def forget(self, server: str) -> None:
         self.unlocked = [n for n in self.unlocked if self.m.by_name[n].server != server]
@@ -1474,8 +1480,10 @@ class _Combined(_Anthropic):
         notes = super().notes()
         linked = [t for t in self.split()[1] if t in self.m.linked_by]
         if linked:
-            notes.append(f"{len(linked)} skill-linked tool(s) are deferred for search: a search can load them "
-                         "before their skill is read, so the read-before-call guarantee is lost")
+            notes.append(f"{counted(len(linked), 'skill-linked tool')} {agree(linked, 'is', 'are')} deferred for search: "
+                         f"a search can load {agree(linked, 'it', 'them')} before "
+                         f"{agree(linked, 'its skill is', 'their skills are')} read, so the read-before-call "
+                         "guarantee is lost")
         return notes
 
     def on_read(self, skill: str) -> str:
@@ -1488,7 +1496,8 @@ class _Combined(_Anthropic):
         withheld = self.m.withheld_note(skill)
         if not new:
             return "no tools loaded" + (f"; {withheld}" if withheld else "")
-        return (f"{len(new)} linked tool(s) loaded inline ({sum(self.m.tool_tokens[t] for t in new):,} tokens)"
+        return (f"{counted(len(new), 'linked tool')} loaded inline "
+                f"({counted(sum(self.m.tool_tokens[t] for t in new), 'token')})"
                 + (f"; {withheld}" if withheld else ""))
 
     def on_compaction(self) -> str:

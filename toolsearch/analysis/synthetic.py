@@ -23,6 +23,7 @@ from ..engine.catalog import Catalog, Server, Tool, dump_catalog
 from ..engine.registration import mcp_prefixed_tool_name, register_catalog
 from .skills import Skill, SkillSet, dump_skill_md
 from ..engine.tokens import compact_json
+from .wording import counted
 
 _TOOL_FILLER = ("This synthetic tool stands for any MCP tool of the same size; the sentence repeats "
                 "only to give its definition an exact length. ")
@@ -167,7 +168,8 @@ def large_catalog(n_tools: int = 50_000, n_servers: int = 200, seed: int = 0,
                 schema["required"] = required
             tools.append(Tool(name=tool_name, description=" ".join(sentences), input_schema=schema))
         servers.append(Server(name=server, kind="mcp", tools=tuple(tools)))
-    title = name or f"Synthetic catalog: {n_tools:,} tools on {n_servers:,} servers (seed {seed})"
+    title = name or (f"Synthetic catalog: {counted(n_tools, 'tool')} on {counted(n_servers, 'server')} "
+                     f"(seed {seed})")
     return Catalog(name=title, servers=tuple(servers), sources=(title,))
 
 

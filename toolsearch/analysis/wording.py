@@ -1,5 +1,8 @@
 """Counts in words: ``1 warning``, ``8 warnings``, ``0 errors`` — one rule for the report, the CLI
-and the app's summaries, so no count reads ``0 error`` or ``1 tool(s)``."""
+and the app's summaries, so no count reads ``0 error`` or ``1 tool(s)``.
+
+:func:`counted` and :func:`agree` live in ``toolsearch.engine.wording`` (so the engine and the live
+layer use them too) and are re-exported here."""
 
 from __future__ import annotations
 
@@ -7,25 +10,12 @@ import os
 from pathlib import Path
 from typing import Mapping
 
+from ..engine.wording import agree, counted
+
 #: How each lint severity is counted (``info`` is not a countable noun on its own).
 SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
     "error": ("error", "errors"), "warning": ("warning", "warnings"), "info": ("info note", "info notes"),
 }
-
-
-def counted(n: int, singular: str, plural: str | None = None) -> str:
-    """``n`` with thousands separators and the noun in the right number.
-
-    Args:
-        n: the count (any integer; only exactly 1 takes the singular).
-        singular: the noun for one, e.g. ``"tool"`` or ``"skill read"``.
-        plural: the noun for any other count; default ``singular + "s"``.
-
-    Returns:
-        e.g. ``counted(1, "tool")`` → ``"1 tool"``, ``counted(1200, "query", "queries")`` →
-        ``"1,200 queries"``, ``counted(0, "error")`` → ``"0 errors"``.
-    """
-    return f"{n:,} {singular if n == 1 else (plural or singular + 's')}"
 
 
 def severity_counts(counts: Mapping[str, int], sep: str = " · ") -> str:
@@ -65,4 +55,4 @@ def shown_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None 
     return str(full) if Path(path).is_absolute() else str(path)
 
 
-__all__ = ["counted", "severity_counts", "shown_path", "SEVERITY_NOUNS"]
+__all__ = ["counted", "agree", "severity_counts", "shown_path", "SEVERITY_NOUNS"]

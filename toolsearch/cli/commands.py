@@ -28,6 +28,7 @@ from .textfmt import parse_context_length as _context_length, parse_seconds as _
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from ..analysis.wording import counted
 from .common import Parser, live_progress
 
 
@@ -293,7 +294,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
 def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
     ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
-    print(f"catalog: {inspector.catalog.name} ({len(inspector.full_registration.tools)} tools)")
+    print(f"catalog: {inspector.catalog.name} ({counted(len(inspector.full_registration.tools), 'tool')})")
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
@@ -623,8 +624,8 @@ def _cmd_snapshot(args) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
-        print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools "
-              f"in {result.elapsed:.2f} s", file=sys.stderr)
+        print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
+              f"{counted(catalog.tool_count, 'tool')} in {result.elapsed:.2f} s", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 1 if result.failed else 0
@@ -642,7 +643,8 @@ def _cmd_synth(args) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{args.output}: cannot write file ({exc.strerror or exc})") from None
-    print(f"toolsearch: wrote {args.output}: {len(catalog.servers)} servers, {catalog.tool_count} tools, "
+    print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
+          f"{counted(catalog.tool_count, 'tool')}, "
           f"{len(text.encode('utf-8')):,} bytes", file=sys.stderr)
     return 0
 

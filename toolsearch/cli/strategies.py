@@ -27,6 +27,7 @@ from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..analysis.skills import load_skills
+from ..analysis.wording import counted
 from ..analysis.strategies import (SEARCH_VARIANTS, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
                          task_from_events)
 
@@ -183,7 +184,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     ins = model.inspector
     tk = model.settings.tokenizer
-    print(f"catalog: {ins.catalog.name} ({len(model.tools)} tools); skills: {len(model.skills)}; tokenizer {tk}"
+    print(f"catalog: {ins.catalog.name} ({counted(len(model.tools), 'tool')}); skills: {len(model.skills)}; tokenizer {tk}"
           + (f"; every tool counted as {model.settings.tool_tokens:,} tokens" if model.settings.tool_tokens is not None else ""))
     if ins.scope is not None:
         print(scope_line(ins))

@@ -8,8 +8,8 @@ the wording profile and its shipped data (``profile``, ``profiles/``), token cou
 (``plan``, RB §2, §4-§6), search (``search``, RB §7), the bridge tools (``bridge``, RB §6-§9,
 §11), session scopes (``scopes``, RB §2 "Scope"), the :class:`Inspector` that ties them
 together, the shared ``constants`` and ``errors``, ``secrets`` (masking secrets in any text we
-keep or show, for the live and analysis layers), and ``gcpause`` (the garbage collector
-paused while a large catalog is built).
+keep or show, for the live and analysis layers), ``gcpause`` (the garbage collector
+paused while a large catalog is built), and ``wording`` (counts in words: ``1 tool``, ``2 tools``).
 
 Change the reference modules only to follow the reference more closely: they must stay byte-faithful.
 

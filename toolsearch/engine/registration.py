@@ -21,6 +21,7 @@ from .catalog import Catalog, Problem, Server, Tool
 from .gcpause import gc_paused
 from .profile import Profile, default_profile
 from .schema import property_renames, register_input_schema, sanitize_tool_definition
+from .wording import counted
 
 _UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
 _TAG_RE = re.compile("(\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F)|[\U000E0000-\U000E007F]")
@@ -246,7 +247,7 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
         kept_set = set(kept)
         dropped = [t.name for t in native if t.name not in kept_set]
         if dropped:
-            problems.append(Problem("info", where, f"{len(dropped)} tool(s) left out by tools.include/exclude"))
+            problems.append(Problem("info", where, f"{counted(len(dropped), 'tool')} left out by tools.include/exclude"))
         native = [t for t in native if t.name in kept_set]
     prefixed = naming == "prefixed" and server.kind == "mcp"
     toolset = (C.MCP_TOOLSET_PREFIX + server.name) if server.kind == "mcp" else server.name

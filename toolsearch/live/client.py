@@ -58,6 +58,7 @@ from ..engine.errors import ServerError
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
+from ..engine.wording import agree, counted
 
 logger = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ class ServerStatus:
         """One line for humans: ``github: ok, 12 tools (2 pages) in 0.84 s``."""
         if self.state == "ok":
             pages = f" ({self.pages} pages)" if self.pages > 1 else ""
-            text = f"{self.name}: ok, {self.tool_count} tools{pages} in {self.elapsed:.2f} s"
+            text = f"{self.name}: ok, {counted(self.tool_count, 'tool')}{pages} in {self.elapsed:.2f} s"
             if self.flags:
                 text += f"; flagged: {'; '.join(self.flags)}"
             return text
@@ -468,8 +469,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
     _guard_sdk_logs(spec)
     missing = _unresolved_remote(spec)
     if missing:
-        raise ServerError("unset variable(s) in url or headers: " + ", ".join(missing)
-                          + "; set them and connect again (nothing was sent)")
+        raise ServerError(f"unset {agree(missing, 'variable', 'variables')} in url or headers: " + ", ".join(missing)
+                          + f"; set {agree(missing, 'it', 'them')} and connect again (nothing was sent)")
     if spec.transport == "stdio":
         params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
                                        env=dict(spec.env) or None, cwd=spec.cwd)
@@ -576,7 +577,7 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
     if stderr:
         reason += f" (stderr: {stderr})"
     if tap is not None and tap.bad_lines and "not JSON-RPC" not in reason:
-        reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC)"
+        reason += f" ({counted(tap.bad_lines, 'line')} on stdout {agree(tap.bad_lines, 'was', 'were')} not JSON-RPC)"
     reason = spec.scrub(" ".join(spec.scrub(reason).split()))
     return reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
 
@@ -693,11 +694,12 @@ def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[A
     """Mark ``status`` ok with its flags, add the stdout problem to ``problems`` and build the server."""
     skipped = len(raw_tools) - len(tools)
     if skipped:
-        status.flags.append(f"{skipped} malformed tool(s) skipped")
+        status.flags.append(f"{counted(skipped, 'malformed tool')} skipped")
     if tap.bad_lines:
-        status.flags.append(f"{tap.bad_lines} stdout line(s) were not JSON-RPC")
-        problems.append(Problem("warning", where, f"{tap.bad_lines} line(s) on the server's stdout were "
-                                                  f"not JSON-RPC messages (last: {tap.last_bad})"))
+        status.flags.append(f"{counted(tap.bad_lines, 'stdout line')} {agree(tap.bad_lines, 'was', 'were')} not JSON-RPC")
+        problems.append(Problem("warning", where, f"{counted(tap.bad_lines, 'line')} on the server's stdout "
+                                                  f"{agree(tap.bad_lines, 'was not a JSON-RPC message', 'were not JSON-RPC messages')} "
+                                                  f"(last: {tap.last_bad})"))
     status.tool_count = len(tools)
     status.state = "ok"
     return Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
@@ -730,8 +732,10 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
         return server, problems
     if spec.unresolved:
         names = ", ".join(spec.unresolved)
-        status.flags.append(f"unset variable(s) left as written: {names}")
-        problems.append(Problem("warning", where, f"placeholders left as written because the variable is unset "
+        status.flags.append(f"unset {agree(spec.unresolved, 'variable', 'variables')} left as written: {names}")
+        problems.append(Problem("warning", where, f"{agree(spec.unresolved, 'placeholder', 'placeholders')} left as "
+                                                  f"written because the "
+                                                  f"{agree(spec.unresolved, 'variable is', 'variables are')} unset "
                                                   f"or empty (REG §6.2): {names}"))
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
@@ -753,9 +757,10 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                                                                "capability; no tools listed (REG §0 step 4)"))
                     raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
                     if echoed or echoed_info:
-                        status.flags.append(f"{echoed + echoed_info} secret echo(es) masked")
-                        problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: {echoed + echoed_info} "
-                                                                  "string(s) in its server info or tools"))
+                        status.flags.append(f"{counted(echoed + echoed_info, 'secret echo', 'secret echoes')} masked")
+                        problems.append(Problem("warning", where, f"{SECRET_ECHO_NOTE}: "
+                                                                  f"{counted(echoed + echoed_info, 'string')} "
+                                                                  "in its server info or tools"))
                     tools = _tools_from_list(raw_tools, where, "tools", problems)
                     if in_session is not None:
                         # Listed: report the connect as done now (its time is the listing's, and
@@ -778,7 +783,8 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
             if tail:
                 reason += f" (stderr: {tail})"
             if tap.bad_lines:
-                reason += f" ({tap.bad_lines} line(s) on stdout were not JSON-RPC; last: {tap.last_bad})"
+                reason += (f" ({counted(tap.bad_lines, 'line')} on stdout {agree(tap.bad_lines, 'was', 'were')} "
+                           f"not JSON-RPC; last: {tap.last_bad})")
             status.reason = spec.scrub(reason)[:_REASON_MAX_CHARS]
         except Exception as exc:  # noqa: BLE001 - one server's failure is data, not a crash
             status.state = "failed"
@@ -943,7 +949,7 @@ def _scrub_response(response: dict[str, Any] | None, spec: ServerSpec, notes: li
         return None
     response, echoed = scrub_data(response, spec.scrub)
     if echoed:
-        notes.append(f"{SECRET_ECHO_NOTE} ({echoed} string(s) in the response)")
+        notes.append(f"{SECRET_ECHO_NOTE} ({counted(echoed, 'string')} in the response)")
     return response
 
 
