@@ -500,7 +500,7 @@ def _status_table(at):
 
 
 def _rendered(at) -> str:
-    parts = [str(df.value.to_dict()) for df in at.dataframe] + [h.value for h in at.html]
+    parts = [str(df.value.to_dict()) for df in at.dataframe] + [h.value.replace("<wbr>", "") for h in at.html]
     parts += [c.value for c in at.code] + [m.value for m in at.markdown] + [e.value for e in at.error]
     return "\n".join(parts)
 
