@@ -80,7 +80,7 @@ PIECE_COLORS: dict[str, str] = {
 
 #: A side-by-side text diff (the Compare tab): removed lines red, added lines violet, each a pale
 #: line fill and a deeper shade for the words that changed. Neither hue is a listing-state hue
-#: (each is at least 39 degrees of OKLCh hue from every state color), so a diff row beside a state
+#: (each is at least 35 degrees of OKLCh hue from every state color), so a diff row beside a state
 #: cell never reads as a state; black text reaches AA on all four.
 DIFF_COLORS: dict[str, str] = {
     "removed": "#FFDBD7", "removed words": "#F9AEA7",
