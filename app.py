@@ -39,6 +39,8 @@ PAGES = [
 # keeps the browser busy; this one is CSS only (the page's run state is an attribute of the app's
 # root), and its animation runs on the compositor, so it shows even while the page is drawing.
 st.html(common.BUSY_BAR_HTML)
+# Rows of metrics that wrap at narrow widths keep their lines close together.
+st.html(common.METRIC_ROWS_CSS)
 
 navigation = st.navigation(PAGES)
 st.session_state["_view"] = common.sidebar(navigation.url_path)

@@ -880,6 +880,13 @@ BUSY_BAR_HTML = """<style>
   [data-test-script-state="running"] .ts-busy::before{animation:none;transform:none;width:100%}}
 </style><div class="ts-busy" data-testid="busy-bar" role="status" aria-label="Working"></div>"""
 
+#: Page-wide layout rules (see app.py). A wrapping row of metrics (``st.container(horizontal=True)``
+#: holding only metrics) keeps its own gap between metrics side by side, but when a narrow page
+#: moves a metric to the next line, the lines sit 1rem apart (the page's spacing between elements),
+#: not a whole gap apart (4rem for ``gap="large"``), so the moved metric stays with its row.
+METRIC_ROWS_CSS = ("<style>[data-testid=stHorizontalBlock]:has(> [data-testid=stElementContainer] > "
+                   "[data-testid=stMetric]){row-gap:1rem}</style>")
+
 #: ``styles`` for :func:`pages.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 #: The sent step of the degradation table.

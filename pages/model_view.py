@@ -1,11 +1,10 @@
 """What the model sees: the exact tools array and tool_search description, and a comparison."""
 
-import difflib
 import json
 
 import streamlit as st
 
-from pages import common, signals
+from pages import common, signals, textdiff
 from pages.tables import literal_table
 from toolsearch.analysis.invisible import reveal_data
 
@@ -87,22 +86,9 @@ def show_compare(v, plan) -> None:
     if left_text == right_text:
         st.info("The tool_search descriptions are equal; the difference is elsewhere in the tools array.")
         return
-    st.caption("The tool_search description side by side: changed lines highlighted (yellow changed, green added, "
-               "red removed), with one line of context around each change.")
-    st.html(side_by_side(left_text, right_text))
-
-
-def side_by_side(left: list[str], right: list[str]) -> str:
-    """A side-by-side HTML diff of two texts (lines), with one line of context; ``difflib``
-    escapes the text, so catalog text stays literal."""
-    table = difflib.HtmlDiff(wrapcolumn=72).make_table(
-        left, right, "left (sidebar settings)", "right (comparison)", context=True, numlines=1)
-    style = ("<style>.tsdiff{max-height:560px;overflow:auto;border:1px solid #ccc;border-radius:.4rem}"
-             ".tsdiff table.diff{font-family:monospace;font-size:12px;border-collapse:collapse;width:100%}"
-             ".tsdiff td{vertical-align:top;padding:0 .3rem}.tsdiff .diff_header{color:#555;background:#f4f4f4}"
-             ".tsdiff .diff_next{display:none}.tsdiff .diff_add{background:#c7ecd2}"
-             ".tsdiff .diff_chg{background:#fbe7a1}.tsdiff .diff_sub{background:#f6c4c4}</style>")
-    return f'{style}<div class="tsdiff">{table}</div>'
+    st.caption(textdiff.caption())
+    st.html(textdiff.side_by_side(left_text, right_text, left_title="left (sidebar settings)",
+                                  right_title="right (comparison)", key="mv_compare_diff"))
 
 
 @st.fragment

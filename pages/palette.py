@@ -9,7 +9,8 @@ meaning, so a color never stands for two things:
 * :data:`VARIANT_COLORS` — search-engine variants on the quality page (Paul Tol's "bright" set);
 * :data:`STRATEGY_COLORS` — disclosure strategies (Paul Tol's "muted" set);
 * :data:`SEVERITY_COLORS` — lint severities (red, yellow, pale mint), each at least
-  :data:`MIN_DELTA_E` (CIEDE2000) from every state color.
+  :data:`MIN_DELTA_E` (CIEDE2000) from every state color;
+* :data:`DIFF_COLORS` — removed and added lines of a side-by-side text diff (pale red, pale violet).
 
 Text drawn on one of these colors uses :func:`text_on`, which picks black or white by the WCAG 2.x
 contrast ratio; every pair reaches AA for normal text (4.5:1), which the tests assert.
@@ -77,10 +78,19 @@ PIECE_COLORS: dict[str, str] = {
     "search tool": "#F1A340", "skill listing": "#998EC3", "pinned skill body": "#542788",
 }
 
+#: A side-by-side text diff (the Compare tab): removed lines red, added lines violet, each a pale
+#: line fill and a deeper shade for the words that changed. Neither hue is a listing-state hue
+#: (each is at least 35 degrees of OKLCh hue from every state color), so a diff row beside a state
+#: cell never reads as a state; black text reaches AA on all four.
+DIFF_COLORS: dict[str, str] = {
+    "removed": "#FFDBD7", "removed words": "#F9AEA7",
+    "added": "#E6E0FF", "added words": "#C8B9F9",
+}
+
 #: Every palette by meaning (tests check that no color serves two meanings).
 PALETTES: dict[str, dict[str, str]] = {
     "listing state": STATE_COLORS, "cost kind": COST_KIND_COLORS, "search variant": VARIANT_COLORS,
-    "strategy": STRATEGY_COLORS, "lint severity": SEVERITY_COLORS,
+    "strategy": STRATEGY_COLORS, "lint severity": SEVERITY_COLORS, "text diff": DIFF_COLORS,
 }
 
 
@@ -107,4 +117,4 @@ def cell_style(color: str | None) -> str:
 
 
 __all__ = ["STATE_COLORS", "COST_KIND_COLORS", "VARIANT_COLORS", "EXTRA_VARIANT_COLORS", "STRATEGY_COLORS",
-           "SEVERITY_COLORS", "MIN_DELTA_E", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]
+           "SEVERITY_COLORS", "DIFF_COLORS", "MIN_DELTA_E", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]

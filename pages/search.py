@@ -6,6 +6,7 @@ plain text and literal-text tables (pages/tables.py; never markdown).
 """
 
 import json
+from typing import Any, Callable, Iterable
 
 import streamlit as st
 
@@ -22,6 +23,17 @@ DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
 VIEWS = ["Pretty", "Tree"]
 TABS = ["Results", "Describe", "Call validation"]
+#: The tool column of a results table is as wide as its longest name up to this many characters
+#: (a longer name wraps at its underscores), and at most :data:`NAME_COLUMN_MAX_SHARE` percent of
+#: the table, so that on a narrow page the description beside it keeps room; a name then wraps onto
+#: two lines rather than four.
+NAME_COLUMN_MAX_CHARS = 34
+NAME_COLUMN_MAX_SHARE = 28
+#: Wire names are lowercase letters, digits and underscores: 0.9 to 1 ch a character in the
+#: app's font, so 1.1 ch a character holds a name on one line.
+NAME_CH_PER_CHARACTER = 1.1
+#: The results tables are size containers, so a cell can size itself by a share of its table (``cqw``).
+RESULTS_TABLE_CSS = "<style>.ts-table[data-table^=search_results_]{container-type:inline-size}</style>"
 
 
 def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
@@ -42,6 +54,18 @@ def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
         pretty = common.visible_json(response)
         st.code(pretty, language="json", height=480 if pretty.count("\n") > 30 else "content")
     return wire
+
+
+def name_column_css(names: Iterable[str]) -> Callable[[Any], str]:
+    """A ``styles`` entry for :func:`pages.tables.literal_table`: every tool cell asks for the width
+    of the longest of ``names`` (at most :data:`NAME_COLUMN_MAX_CHARS` characters), but no more than
+    :data:`NAME_COLUMN_MAX_SHARE` percent of the table (``width:min(34.1ch,28cqw)``; the table must be
+    a size container, :data:`RESULTS_TABLE_CSS`). A cell's width is the column's preferred width:
+    the browser gives it when there is room and shrinks the column, down to its longest piece
+    between underscores, when there is not."""
+    longest = min(max((len(n) for n in names), default=0), NAME_COLUMN_MAX_CHARS)
+    css = f"width:min({longest * NAME_CH_PER_CHARACTER:.1f}ch,{NAME_COLUMN_MAX_SHARE}cqw)"
+    return lambda _name: css
 
 
 def score_text(score: float) -> str:
@@ -155,6 +179,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                    "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
                    "the response. Under each query: why the result is what it is; open the full "
                    "explanation below it.")
+        st.html(RESULTS_TABLE_CSS)
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
                 st.text(f"Query {number}: {group['query']}")
@@ -170,7 +195,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                         "required args": ", ".join(response["tools"][name]["required"]),
                         "description (clipped)": response["tools"][name]["description"],
                     } for rank, name in enumerate(group["matches"], 1)], key=f"search_results_{number}",
-                        formats=SCORE_FORMAT)
+                        formats=SCORE_FORMAT, styles={"tool": name_column_css(group["matches"])})
                 else:
                     st.info("No matches. The model gets the connected sources and a hint instead:")
                     if group.get("available_sources"):

@@ -170,12 +170,25 @@ def test_model_view_comparison_lists_state_changes():
         assert list(styled[label]) == expected, label
     tier_row = re.search(r"<tr><td>tier</td>(.*?)</tr>", html_text).group(1)
     assert "style=" not in tier_row  # other rows stay plain
-    # Side by side: one HTML diff table with the left and right texts in their own columns.
-    diff = next(h.value for h in at.html if 'class="diff"' in h.value)
-    assert diff.count('<table class="diff"') == 1 and "left (sidebar settings)" in diff and "right (comparison)" in diff
+    # Side by side: one diff table, the left and right texts in their own equal columns.
+    diff = next(h.value for h in at.html if 'data-diff="mv_compare_diff"' in h.value)
+    assert diff.count("<table>") == 1 and "left (sidebar settings)" in diff and "right (comparison)" in diff
+    assert '<colgroup><col class="ln"><col><col class="ln"><col></colgroup>' in diff
     changed = [line for line in right.tool_search_description.splitlines()
                if line not in left.tool_search_description.splitlines()]
-    assert changed and changed[0][:40].replace(" ", "&nbsp;").replace("<", "&lt;") in diff
+    assert changed and html.escape(changed[0][:40], quote=False).replace("_", "_<wbr>") in diff.replace(
+        "<mark>", "").replace("</mark>", "")
+    # The caption names the colors the diff's CSS paints: removed red, added violet.
+    from pages.palette import DIFF_COLORS
+    caption = next(c.value for c in at.caption if "removed lines are" in c.value)
+    named = dict(re.findall(r"(removed|added) lines are (\w+)", caption))
+    fills = dict(re.findall(r"\.ts-diff td\.(del|add)\{background:(#[0-9A-Fa-f]{6})\}", diff))
+    assert fills == {"del": DIFF_COLORS["removed"], "add": DIFF_COLORS["added"]}
+    from test_compare_diff import _hue_name  # the color word for a fill's hue, independent of the app
+    assert named == {"removed": _hue_name(fills["del"]), "added": _hue_name(fills["add"])} == {
+        "removed": "red", "added": "violet"}
+    assert '<td class="t del">' in diff and '<td class="t add">' in diff
+    assert "yellow" not in caption and "green" not in caption
 
 
 def test_tool_naming_as_is():

@@ -1,0 +1,125 @@
+"""Real-browser checks at 1024 and 1400 px: the Compare tab's side-by-side diff, wrapped metric
+rows and the search results' tool-name column.
+
+``streamlit run app.py`` driven by Playwright in Debian's Chromium (fixtures of
+tests/test_browser.py). Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_browser import ARTIFACTS, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
+from test_browser_tables import SPLIT_JS
+
+pytestmark = pytest.mark.browser
+
+#: The split-word check of the literal tables, run over the diff's text cells instead.
+DIFF_SPLIT_JS = SPLIT_JS.replace("'[data-testid=stMain] .ts-table'", "'[data-testid=stMain] .ts-diff'").replace(
+    "querySelectorAll('th, td')", "querySelectorAll('td.t')")
+assert DIFF_SPLIT_JS.count(".ts-diff") == 1 and "td.t" in DIFF_SPLIT_JS
+
+#: The diff box, its table and the two text columns: widths in px.
+DIFF_BOX_JS = """() => {
+    const box = document.querySelector('[data-testid=stMain] .ts-diff');
+    const main = document.querySelector('[data-testid=stMainBlockContainer]').getBoundingClientRect();
+    const cols = Array.from(box.querySelectorAll('tbody tr.same td.t, tbody tr.changed td.t')).slice(0, 2)
+        .map(td => td.getBoundingClientRect().width);
+    return {scroll: box.scrollWidth, client: box.clientWidth, right: box.getBoundingClientRect().right,
+            mainRight: main.right, tableWidth: box.querySelector('table').getBoundingClientRect().width, cols,
+            overflowing: Array.from(box.querySelectorAll('*')).filter(e => e.scrollWidth > e.clientWidth + 1)
+                .map(e => e.tagName + '.' + e.className + ': ' + e.innerText.slice(0, 40))};
+}"""
+
+
+@pytest.fixture(scope="module")
+def page(browser):  # noqa: F811 - the imported fixture
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield context.new_page()
+    context.close()
+
+
+def _screenshot(page, name: str, width: int) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": width, "height": min(height, 9000)})
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": width, "height": 1000})
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_compare_diff_fits_with_two_equal_columns(page, app_url, width):
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.goto(f"{app_url}/model_view")
+    _settled(page)
+    page.get_by_role("tab", name="Compare two settings").click()
+    _settled(page)
+    page.locator(".ts-diff").wait_for(timeout=60_000)
+    box = page.evaluate(DIFF_BOX_JS)
+    assert box["scroll"] <= box["client"] + 1, box  # never scrolls sideways
+    assert box["right"] <= box["mainRight"] + 1, box  # inside the page's content column
+    assert box["overflowing"] == [], box["overflowing"]
+    left, right = box["cols"]
+    assert abs(left - right) <= 1 and left > 150, box  # two equal text columns
+    split = page.evaluate(DIFF_SPLIT_JS, 12)
+    assert split == [], f"words of 12 characters or fewer split across lines at {width} px: {split}"
+    _screenshot(page, "compare-diff", width)
+
+
+#: For each row of metrics (a horizontal container of metrics): the vertical gaps between its lines.
+METRIC_GAPS_JS = """() => {
+    const out = [];
+    for (const row of document.querySelectorAll('[data-testid=stMain] [data-testid=stHorizontalBlock]')) {
+        const items = Array.from(row.children).filter(c => c.querySelector(':scope > [data-testid=stMetric]'));
+        if (items.length < 2 || items.length !== row.children.length) continue;
+        const lines = [];
+        for (const item of items) {
+            const r = item.getBoundingClientRect();
+            const line = lines.find(l => Math.abs(l.top - r.top) < 2);
+            if (line) line.bottom = Math.max(line.bottom, r.bottom); else lines.push({top: r.top, bottom: r.bottom});
+        }
+        lines.sort((a, b) => a.top - b.top);
+        const gaps = lines.slice(1).map((l, i) => Math.round(l.top - lines[i].bottom));
+        out.push({metrics: items.length, lines: lines.length, gaps});
+    }
+    return out;
+}"""
+
+
+def test_wrapped_metric_rows_stay_together_at_1024_px(page, app_url):
+    """At 1024 px a metric that moves to the next line sits 16 px (the page's spacing) under its row."""
+    page.set_viewport_size({"width": 1024, "height": 1000})
+    wrapped = 0
+    for path in ("", "model_view", "tuning", "cache_diff"):
+        page.goto(f"{app_url}/{path}")
+        _settled(page)
+        rows = page.evaluate(METRIC_GAPS_JS)
+        assert rows, path
+        for row in rows:
+            wrapped += row["lines"] > 1
+            assert all(gap <= 17 for gap in row["gaps"]), (path, row)
+        _screenshot(page, f"metric-rows-{path or 'overview'}", 1024)
+    assert wrapped >= 2  # the Overview's and the model view's rows wrap at this width
+
+
+#: Lines of text in each tool cell of the search results tables: [name, lines].
+NAME_LINES_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-table^=search_results_] tbody tr'))
+    .map(tr => { const td = tr.children[1]; const range = document.createRange(); range.selectNodeContents(td);
+                 const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
+                 return [td.innerText.replace(/\\n/g, ''), tops.size]; })"""
+
+
+@pytest.mark.parametrize("width, most_lines", [(1400, 1), (1024, 2)])
+def test_search_result_names_have_room(page, app_url, width, most_lines):
+    """A typical wire name (up to 34 characters) is one line at 1400 px and at most two at 1024 px."""
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.goto(f"{app_url}/search")
+    _settled(page)
+    page.locator("[data-table=search_results_1]").wait_for(timeout=60_000)
+    names = page.evaluate(NAME_LINES_JS)
+    assert len(names) >= 10 and any(len(n) >= 30 for n, _ in names), names
+    assert [(n, lines) for n, lines in names if len(n) <= 34 and lines > most_lines] == []
+    widths = page.evaluate("""() => Array.from(document.querySelectorAll('[data-table^=search_results_]'))
+        .map(t => [t.scrollWidth, t.clientWidth])""")
+    assert all(scroll <= client + 1 for scroll, client in widths), widths  # no sideways scroll
