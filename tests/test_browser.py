@@ -214,6 +214,8 @@ def test_running_indicator_and_tier_change_notice(browser, app_url):
                " if (!b || !a) return null; const r = b.getBoundingClientRect();"
                " return [a.getAttribute('data-test-script-state'), Number(getComputedStyle(b).opacity),"
                " r.top, r.height, r.width]; }")
+        page.goto(f"{app_url}/")  # a server's first request may run the page without app.py (no bar then)
+        _settled(page)
         page.goto(f"{app_url}/strategies?catalog=unreal-editor")
         seen, shown = False, []
         for _ in range(1500):
