@@ -16,8 +16,9 @@ from typing import Any
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from pages import palette
+from toolsearch.ui import palette
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, combine, load_source, load_text
 from toolsearch.engine.config import ToolSearchConfig, parse_config
@@ -25,19 +26,19 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import ClientCheck, check_client
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.invisible import reveal, reveal_data
+from toolsearch.analysis.samples import samples_dir
 from toolsearch.analysis.wording import counted
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
-from toolsearch.engine.profile import Profile, default_profile, profile_from_text
+from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
 from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
 
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES_DIR = ROOT / "sample_catalogs"
+SAMPLES_DIR = samples_dir("sample_catalogs")
 DEFAULT_SAMPLE = "team-workspace"
 UPLOAD = "Upload files…"
 LIVE = "Live servers"
 
-#: One color per state / form, used by every table and chart (see pages/palette.py).
+#: One color per state / form, used by every table and chart (see toolsearch/ui/palette.py).
 STATE_COLORS = palette.STATE_COLORS
 TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
               2: ("Tier 2 · summaries or bare bridge", "orange")}
@@ -628,7 +629,7 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
                              on_change=_store_profile,
                              help="Optional: your harness's exact wording. Default: the toolsearch profile.")
             st.download_button("Download the default profile",
-                               (ROOT / "toolsearch" / "engine" / "profiles" / "default.yaml").read_bytes(),
+                               DEFAULT_PROFILE_PATH.read_bytes(),
                                file_name="toolsearch-profile.yaml", mime="application/x-yaml", key="profile_download",
                                help="A starting point for your own wording: every key is required.")
     if stored:
@@ -655,7 +656,7 @@ def view() -> View:
     if PagesManager.uses_pages_directory:
         # Streamlit ran this page without the router: run the router (which renders the sidebar
         # and then this page), and end this outer run.
-        runpy.run_path(str(ROOT / "app.py"), run_name="__main__")
+        runpy.run_path(get_script_run_ctx().pages_manager.main_script_path, run_name="__main__")
         st.stop()
     return sidebar()
 
@@ -711,7 +712,7 @@ def catalog_problems(v: View) -> None:
     box(f"The catalog loaded with problems: {' and '.join(parts)}. The rest of the catalog is shown.",
         icon=":material/report:")
     with st.expander(f"Problems in {md_escape(v.source_label)} ({len(problems):,})", expanded=skipped > 0 and len(problems) <= 5):
-        from pages.tables import literal_table
+        from toolsearch.ui.tables import literal_table
 
         literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
                       key="catalog_problems", nowrap=("severity",))
@@ -827,7 +828,7 @@ def steps_table(plan: Plan) -> None:
                            "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
                           for i, s in enumerate(plan.steps)])
 
-    from pages.tables import literal_table
+    from toolsearch.ui.tables import literal_table
 
     if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
         st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
@@ -887,7 +888,7 @@ BUSY_BAR_HTML = """<style>
 METRIC_ROWS_CSS = ("<style>[data-testid=stHorizontalBlock]:has(> [data-testid=stElementContainer] > "
                    "[data-testid=stMetric]){row-gap:1rem}</style>")
 
-#: ``styles`` for :func:`pages.tables.literal_table`: state cells in the state colors.
+#: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 #: The sent step of the degradation table.
 SENT_STEP_CSS = "font-weight:700;background-color:#F0F0F0"
@@ -946,8 +947,8 @@ STATIC_TABLE_ROWS = 40
 def static_or_scrolling(table, key: str = "table") -> None:
     """A table with state colors and thousands separators, as a literal-text table (every cell in
     full, catalog text never read as Markdown; it scrolls above 15 rows and pages above 200, see
-    :func:`pages.tables.literal_table`). ``key`` names it (its ``data-table`` attribute)."""
-    from pages.tables import literal_table
+    :func:`toolsearch.ui.tables.literal_table`). ``key`` names it (its ``data-table`` attribute)."""
+    from toolsearch.ui.tables import literal_table
 
     literal_table(table, key=key, styles=STATE_STYLES)
 
@@ -993,7 +994,7 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
     elif len(table) <= STATIC_TABLE_ROWS:
         # The reasons are prose: below the table, one line per reason with its servers, so that
         # neither they nor the numbers are cut at any width.
-        from pages.tables import literal_table
+        from toolsearch.ui.tables import literal_table
 
         literal_table(table.drop(columns="why"), key=key or "server_table", styles=STATE_STYLES)
         why: dict[str, list[str]] = {}  # from the rows: live servers that failed have a reason too
@@ -1002,7 +1003,7 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
         st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
                                for reason, servers in why.items()))
     else:  # many servers: the reasons in a column (a list of them would be as long as the table)
-        from pages.tables import literal_table
+        from toolsearch.ui.tables import literal_table
 
         name = key or "server_table"
         kinds = set(table["kind"])

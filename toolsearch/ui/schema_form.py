@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from pages import common
+from toolsearch.ui import common
 
 NOT_SET = "(not set)"
 SCALARS = ("string", "integer", "number", "boolean")

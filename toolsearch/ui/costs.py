@@ -3,8 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from pages import charts, common
-from pages.tables import literal_table
+from toolsearch.ui import charts, common
+from toolsearch.ui.tables import literal_table
 
 TOP_TOOLS = 50
 

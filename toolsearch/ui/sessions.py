@@ -2,7 +2,7 @@
 sidebar's catalog with the current settings and each search variant.
 
 Every number comes from ``toolsearch.analysis.sessions``. Session text (queries, tool names, arguments,
-errors, model names) is untrusted: it is shown only through literal-text tables (pages/tables.py), st.text and st.code.
+errors, model names) is untrusted: it is shown only through literal-text tables (toolsearch/ui/tables.py), st.text and st.code.
 A session store is opened read-only; nothing here starts a process.
 """
 
@@ -17,8 +17,8 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from pages import common
-from pages.tables import literal_table
+from toolsearch.ui import common
+from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
@@ -26,8 +26,9 @@ from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
                                  export_queries_yaml, listing_what_if, load_sessions, load_sessions_bytes, replay, show_invisible, report, summary)
+from toolsearch.analysis.samples import samples_dir
 
-SAMPLES_DIR = common.ROOT / "sample_sessions"
+SAMPLES_DIR = samples_dir("sample_sessions")
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
 LOCAL = "A file on this machine"

@@ -3,7 +3,7 @@ misses explained) and the catalog lint findings.
 
 Every number comes from ``toolsearch.analysis.evaluation`` and ``toolsearch.analysis.lint``. Catalog text and
 query-file text (tool names, queries, descriptions, messages) are untrusted: they are shown only
-through literal-text tables (pages/tables.py), st.text and st.code, and escaped before they reach a
+through literal-text tables (toolsearch/ui/tables.py), st.text and st.code, and escaped before they reach a
 plotly figure.
 """
 
@@ -19,8 +19,8 @@ from typing import Any, Callable
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages import common, palette
-from pages.tables import literal_table
+from toolsearch.ui import common, palette
+from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
@@ -31,7 +31,7 @@ from toolsearch.analysis.wording import counted
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
-#: Colors per variant and per lint severity: the app's palettes for these meanings (pages/palette.py).
+#: Colors per variant and per lint severity: the app's palettes for these meanings (toolsearch/ui/palette.py).
 VARIANT_COLORS = palette.VARIANT_COLORS
 EXTRA_COLORS = palette.EXTRA_VARIANT_COLORS
 SEVERITY_COLORS = palette.SEVERITY_COLORS

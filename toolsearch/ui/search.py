@@ -2,7 +2,7 @@
 
 Every response shown is the bridge's own output (``to_wire``), byte for byte; the tables beside it
 are readable views of the same data. Tool names and descriptions are shown only in code blocks,
-plain text and literal-text tables (pages/tables.py; never markdown).
+plain text and literal-text tables (toolsearch/ui/tables.py; never markdown).
 """
 
 import json
@@ -10,9 +10,9 @@ from typing import Any, Callable, Iterable
 
 import streamlit as st
 
-from pages import common
-from pages.picker import pick_many, pick_one
-from pages.tables import literal_table
+from toolsearch.ui import common
+from toolsearch.ui.picker import pick_many, pick_one
+from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.analysis.invisible import reveal_data
@@ -57,7 +57,7 @@ def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
 
 
 def name_column_css(names: Iterable[str]) -> Callable[[Any], str]:
-    """A ``styles`` entry for :func:`pages.tables.literal_table`: every tool cell asks for the width
+    """A ``styles`` entry for :func:`toolsearch.ui.tables.literal_table`: every tool cell asks for the width
     of the longest of ``names`` (at most :data:`NAME_COLUMN_MAX_CHARS` characters), but no more than
     :data:`NAME_COLUMN_MAX_SHARE` percent of the table (``width:min(34.1ch,28cqw)``; the table must be
     a size container, :data:`RESULTS_TABLE_CSS`). A cell's width is the column's preferred width:

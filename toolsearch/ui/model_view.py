@@ -4,8 +4,8 @@ import json
 
 import streamlit as st
 
-from pages import common, signals, textdiff
-from pages.tables import literal_table
+from toolsearch.ui import common, signals, textdiff
+from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.invisible import reveal_data
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of

@@ -5,8 +5,8 @@ import argparse
 
 import streamlit as st
 
-from pages import charts, common, signals
-from pages.tables import form_grid_html, literal_table
+from toolsearch.ui import charts, common, signals
+from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch.engine.config import dump_config_block
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS

@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from pages import common
-from pages.picker import pick_one
-from pages.tables import literal_table
+from toolsearch.ui import common
+from toolsearch.ui.picker import pick_one
+from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
 from toolsearch.engine.scopes import Scope
 

@@ -1,7 +1,7 @@
 """Cache & collapse: (a) does a change break the prompt cache, and where; (b) the better-collapse
 what-if. Every number comes from ``toolsearch.analysis.cachediff`` and ``toolsearch.analysis.collapse``; catalog
 text (server and tool names, descriptions, listing excerpts) is shown only through st.code,
-st.text and literal-text tables (pages/tables.py)."""
+st.text and literal-text tables (toolsearch/ui/tables.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from pages import common, palette
-from pages.tables import literal_table
+from toolsearch.ui import common, palette
+from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.engine.catalog import load_text

@@ -16,9 +16,9 @@ import pandas as pd
 import streamlit as st
 import yaml
 
-from pages import charts, common, palette, signals
-from pages.picker import pick_many
-from pages.tables import literal_table
+from toolsearch.ui import charts, common, palette, signals
+from toolsearch.ui.picker import pick_many
+from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.errors import ToolsearchError
@@ -29,9 +29,10 @@ from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
 from toolsearch.analysis.wording import counted
+from toolsearch.analysis.samples import samples_dir
 
-SAMPLE_SKILLS = common.ROOT / "sample_skills"
-SEED = common.ROOT / "sample_catalogs" / "seed-worked-example"
+SAMPLE_SKILLS = samples_dir("sample_skills")
+SEED = samples_dir("sample_catalogs") / "seed-worked-example"
 SIDEBAR, WORKED = "Sidebar catalog", "Worked example"
 SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE = "Sample skills (sample_skills/)", "Upload SKILL.md files or a YAML list", "No skills"
 #: The sample events are written for this sample catalog.

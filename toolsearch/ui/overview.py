@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from pages.tables import literal_table
-from pages import common, signals
+from toolsearch.ui.tables import literal_table
+from toolsearch.ui import common, signals
 from toolsearch.analysis.wording import counted
 
 v = common.view()

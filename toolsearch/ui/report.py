@@ -1,7 +1,7 @@
 """Report: one self-contained HTML file of the current catalog and settings, for a design review.
 
 The HTML is built by :func:`toolsearch.analysis.report.build_report`; this page adds the plotly figures
-(from ``pages.charts``), the results computed for the same catalog and settings (search, search
+(from ``toolsearch.ui.charts``), the results computed for the same catalog and settings (search, search
 quality, lint and the disclosure strategies), shows the report as it renders and offers the
 download. The strategies are the Strategies page's last results in this session, or else computed
 here with that page's defaults (the sample skills; the sample task on the team-workspace catalog).
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages import charts, common, palette
+from toolsearch.ui import charts, common, palette
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
 from toolsearch.analysis.lint import lint
@@ -23,11 +23,12 @@ from toolsearch.analysis.skills import SkillSet, load_skills
 from toolsearch.analysis.strategies import StrategyModel, StrategySettings, Task, load_events, task_summary
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.samples import samples_dir
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
-SAMPLE_SKILLS = common.ROOT / "sample_skills"
+SAMPLE_SKILLS = samples_dir("sample_skills")
 #: The sample events (sample_skills/events.yaml) are written for this catalog, as on the Strategies page.
 SAMPLE_EVENTS_CATALOG = "team-workspace"
 

@@ -22,8 +22,8 @@ import json
 
 import streamlit as st
 
-from pages import common, schema_form
-from pages.tables import SCROLL_HEIGHT, SCROLL_ROWS, literal_table, table_html
+from toolsearch.ui import common, schema_form
+from toolsearch.ui.tables import SCROLL_HEIGHT, SCROLL_ROWS, literal_table, table_html
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
@@ -117,7 +117,7 @@ STATUS_FORMATS = {"seconds": "{:.2f}"}
 
 
 def _client_check():
-    """Whether this browser is on this machine (:func:`pages.common.client_check`)."""
+    """Whether this browser is on this machine (:func:`toolsearch.ui.common.client_check`)."""
     return common.client_check()
 
 
