@@ -135,6 +135,13 @@ def test_the_app_runs_from_the_package():
         assert code == ["from toolsearch.ui import router", "router.run()"], main
     for stem, _title, _icon in PAGES:
         assert (PACKAGE / "ui" / f"{stem}.py").is_file(), stem
+    # The checkout's pages/ folder (the entry points Streamlit's legacy pages/ mode runs by file
+    # stem, e.g. for a deep link on a fresh server's first request): one call per page.
+    assert sorted(p.stem for p in (ROOT / "pages").glob("*.py")) == sorted(stem for stem, _t, _i in PAGES)
+    for stem, _title, _icon in PAGES:
+        code = [line for line in (ROOT / "pages" / f"{stem}.py").read_text(encoding="utf-8").split('"""')[-1]
+                .splitlines() if line.strip()]
+        assert code == ["from toolsearch.ui import router", f'router.run_page("{stem}")'], stem
 
 
 def test_no_cycle_between_layers():

@@ -7,6 +7,7 @@ scripts, one per page.
 
 from __future__ import annotations
 
+import types
 from pathlib import Path
 
 import streamlit as st
@@ -65,3 +66,17 @@ def run() -> None:
         # The view belongs to this run only; a page run on its own renders the sidebar itself.
         st.session_state.pop("_view", None)
 
+
+
+def run_page(stem: str) -> None:
+    """Run the view script ``<stem>.py`` of this package as a page script, in a fresh ``__main__``
+    namespace as Streamlit runs a page file: what each checkout ``pages/<stem>.py`` does.
+
+    Streamlit runs such a file itself only for the first request of a fresh server (its legacy
+    pages/ mode, which finds pages by file stem, e.g. for a deep link to ``/search``); the view
+    then renders the frame around itself (:func:`toolsearch.ui.common.view`)."""
+    path = UI_DIR / f"{stem}.py"
+    code = compile(path.read_bytes(), str(path), "exec")
+    module = types.ModuleType("__main__")
+    module.__dict__["__file__"] = str(path)
+    exec(code, module.__dict__)  # noqa: S102 - our own view script, run as Streamlit runs a page
