@@ -176,22 +176,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_app.add_parser(sub)
     return parser
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions):
+    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -743,7 +744,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "app":  # everything after "app" goes to streamlit run
+        args.streamlit_options = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
