@@ -1,54 +1,51 @@
-"""Shared app frame: sidebar controls, URL mirroring, cached engine objects, colors.
+"""The app frame's state: the shared sidebar, its settings mirrored in the URL, and the View.
 
-Pages import :func:`view` to get the current :class:`View`. Everything computed here comes from
-the engine (`toolsearch`); this module only wires Streamlit widgets to it.
+Pages call :func:`view` to get the current :class:`View` (catalog, settings, plan). The frame's
+other pieces live in their own modules and are re-exported here for the views (one import):
+:mod:`~toolsearch.ui.text` (literal text and numbers), :mod:`~toolsearch.ui.styles` (CSS and cell
+colors), :mod:`~toolsearch.ui.cache` (cached engine objects and figures),
+:mod:`~toolsearch.ui.origin` (where this browser connects from), :mod:`~toolsearch.ui.sources`
+(catalog source labels) and :mod:`~toolsearch.ui.plan_blocks` (the tier bar, steps and server
+tables). Everything computed comes from the engine (``toolsearch``); this module only wires
+Streamlit widgets to it.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import runpy
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from toolsearch.ui import palette
 from toolsearch.engine import constants as C
-from toolsearch.engine.catalog import Catalog, combine, load_source, load_text
+from toolsearch.engine.catalog import Catalog, combine, load_text
 from toolsearch.engine.config import ToolSearchConfig, parse_config
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.live.guard import ClientCheck, check_client
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.invisible import reveal, reveal_data
 from toolsearch.analysis.samples import samples_dir
-from toolsearch.analysis.wording import counted
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
-from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
+from toolsearch.engine.scopes import Scope
+from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, figure, freeze_cached,  # noqa: F401
+                                 memo, release_cached)
+from toolsearch.ui.origin import client_check  # noqa: F401
+from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selected_scope_arg, app_scopes,  # noqa: F401
+                                         put_scope, selected_scope)
+from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
+                                       number_columns, reasons, server_dataframe, server_table, sort_control,
+                                       static_or_scrolling, steps_table, style_states, tier_badge)
+from toolsearch.ui.sources import DEFAULT_SAMPLE, LIVE, UPLOAD
+from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
+                                  STATE_STYLES)
+from toolsearch.ui.text import fmt_tokens, md_escape, pct_of_context, thousands, visible, visible_json  # noqa: F401
 
 SAMPLES_DIR = samples_dir("sample_catalogs")
-DEFAULT_SAMPLE = "team-workspace"
-UPLOAD = "Upload files…"
-LIVE = "Live servers"
 
-#: One color per state / form, used by every table and chart (see toolsearch/ui/palette.py).
-STATE_COLORS = palette.STATE_COLORS
-TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
-              2: ("Tier 2 · summaries or bare bridge", "orange")}
-FORM_HELP = {
-    "full": "every deferred tool listed with its short description",
-    "names": "every deferred tool listed by name only",
-    "mixed": "the largest servers collapsed to one summary line, the rest by name",
-    "groups": "one summary line per server",
-    "none": "no listing: only the bridge tools' own text",
-}
 PRESET_LABELS = {"8K": 8_000, "32K": 32_000, "128K": 128_000, "200K": 200_000, "400K": 400_000, "1M": 1_000_000}
 CONTEXT_CHOICES = [*PRESET_LABELS, "custom", "unknown"]
 
@@ -60,74 +57,6 @@ def sample_catalogs() -> dict[str, Path]:
     if DEFAULT_SAMPLE in found:
         found = {DEFAULT_SAMPLE: found.pop(DEFAULT_SAMPLE), **found}
     return found
-
-
-def freeze_cached() -> None:
-    """Take every object alive now out of the cyclic garbage collector's reach (``gc.freeze``).
-
-    Call it after building a long-lived cached object (a catalog, its registration, a lint
-    report): a large catalog is millions of objects, and each full collection would otherwise walk
-    them all again (about a second at 50,000 tools). Objects in no reference cycle are still freed
-    by reference counting when the cache drops them; for the rest (an inspector refers to itself)
-    the cache's release hook, :func:`release_cached`, hands them back to the collector."""
-    gc.freeze()
-
-
-#: Set when a cache has let go of a frozen object: the next run collects once (see release_cached).
-_RELEASED = {"pending": False}
-
-
-def release_cached(_value: Any) -> None:
-    """``on_release`` of the caches whose objects :func:`freeze_cached` froze: the frozen objects go
-    back to the cyclic collector (``gc.unfreeze``), so the released one can be freed even where it
-    refers to itself; :func:`collect_released` then collects and freezes again, after the run has
-    dropped its last reference. Without this, an evicted catalog stayed in memory for good."""
-    gc.unfreeze()
-    _RELEASED["pending"] = True
-
-
-def collect_released() -> None:
-    """After a cache released an object (:func:`release_cached`): one full collection, which frees
-    it, then everything still alive is frozen again. Costs about a second at 50,000 tools, once
-    per release; does nothing otherwise."""
-    if _RELEASED["pending"]:
-        _RELEASED["pending"] = False
-        gc.collect()
-        gc.freeze()
-
-
-@st.cache_resource
-def _memo_store() -> "weakref.WeakKeyDictionary":
-    return weakref.WeakKeyDictionary()
-
-
-def memo(owner: Any, key: tuple, make: Any, size: int = 16) -> Any:
-    """``make()`` once per ``owner`` (an engine object such as a planner, which the sidebar's
-    cache keeps alive) and ``key``, shared by every browser session; the ``size`` most recently
-    used results per owner are kept, and all of them go with their owner. For results that scale
-    with the catalog but not with a slider move."""
-    store = _memo_store().setdefault(owner, {})
-    if key in store:
-        store[key] = store.pop(key)
-    else:
-        while len(store) >= size:
-            del store[next(iter(store))]
-        store[key] = make()
-    return store[key]
-
-
-@st.cache_resource(show_spinner="Registering the catalog…", max_entries=24, on_release=release_cached)
-def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _profile: Profile) -> Inspector:
-    inspector = Inspector(_catalog, naming, _profile)
-    freeze_cached()
-    return inspector
-
-
-@st.cache_resource(show_spinner="Loading the catalog…", max_entries=16, on_release=release_cached)
-def _read_sample(path: str, mtime: float) -> Catalog:
-    catalog = load_source(path)
-    freeze_cached()
-    return catalog
 
 
 @dataclass
@@ -469,150 +398,6 @@ def sidebar(page: str | None = None) -> View:
                 catalog_key=(source_key, st.session_state["naming"], profile_key, scope) if catalog is not None else ())
 
 
-# --- session scopes (sidebar picker and editor) ----------------------------------------------------
-WHOLE_CATALOG = "Whole catalog"
-
-
-def app_scopes() -> list[Scope]:
-    """The scopes defined in this browser session, in order."""
-    return list(st.session_state.get("scopes", []))
-
-
-def put_scope(scope: Scope) -> None:
-    """Add a scope to this browser session's scopes, replacing one of the same name."""
-    scopes = [s for s in app_scopes() if s.name != scope.name]
-    st.session_state["scopes"] = [*scopes, scope]
-
-
-def selected_scope() -> Scope | None:
-    """The scope picked in the sidebar (``None`` = the whole catalog), without drawing the picker."""
-    chosen = st.session_state.get("scope_choice", WHOLE_CATALOG)
-    return next((s for s in app_scopes() if s.name == chosen), None)
-
-
-def _selected_scope_arg() -> str | None:
-    """The selected scope in ``--scope`` syntax, for the URL (a link then reproduces it)."""
-    chosen = st.session_state.get("scope_choice", WHOLE_CATALOG)
-    scope = next((s for s in app_scopes() if s.name == chosen), None)
-    return scope.to_arg() if scope is not None else None
-
-
-def _save_scope_from_editor() -> None:
-    """Button callback: the editor's fields become a scope (replacing one of the same name)."""
-    state = st.session_state
-
-    def patterns(key: str) -> list[str]:
-        return [p.strip() for p in str(state.get(key) or "").split(",") if p.strip()]
-    include = patterns("scope_edit_include")
-    data = {"servers": list(state.get("scope_edit_servers") or []), "exclude": patterns("scope_edit_exclude"),
-            "include": include or None}
-    try:
-        scope = scope_from_mapping(state.get("scope_edit_name"), data, "scope editor")
-    except ScopeError as exc:
-        state["scope_editor_error"] = str(exc)
-        return
-    state.pop("scope_editor_error", None)
-    put_scope(scope)
-    state["scope_choice"] = scope.name
-
-
-def _load_scope_into_editor() -> None:
-    """Button callback: the selected scope's definition fills the editor's fields."""
-    state = st.session_state
-    scope = next((s for s in app_scopes() if s.name == state.get("scope_choice")), None)
-    if scope is None:
-        return
-    state["scope_edit_name"] = scope.name
-    state["scope_edit_servers"] = [s for s in (scope.servers or ()) if s in state.get("_scope_server_options", ())]
-    state["scope_edit_include"] = ", ".join(scope.include or ())
-    state["scope_edit_exclude"] = ", ".join(scope.exclude)
-
-
-def _remove_scope() -> None:
-    name = st.session_state.get("scope_remove")
-    st.session_state["scopes"] = [s for s in app_scopes() if s.name != name]
-    if st.session_state.get("scope_choice") == name:
-        st.session_state["scope_choice"] = WHOLE_CATALOG
-
-
-#: The "Edit scopes" expander's key (open or folded), and the editor's fields.
-SCOPE_EDITOR = "scope_editor_open"
-SCOPE_EDITOR_KEYS = ("scope_edit_name", "scope_edit_servers", "scope_edit_include", "scope_edit_exclude")
-
-
-def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
-    """The "Session scope" sidebar section: pick a scope, define or load scopes. Returns the
-    selected scope (``None`` = the whole catalog)."""
-    state = st.session_state
-    if not state.get("_scope_initialised"):
-        state["_scope_initialised"] = True
-        text = st.query_params.get("scope")
-        if text:  # a link only defines and selects a scope; it loads nothing else
-            try:
-                scope = parse_scope_arg(text)
-                put_scope(scope)
-                state["scope_choice"] = scope.name
-            except ScopeError:
-                pass
-    names = [s.name for s in app_scopes()]
-    if state.get("scope_choice") not in (WHOLE_CATALOG, *names):
-        state["scope_choice"] = WHOLE_CATALOG
-    sb.header("Session scope")
-    sb.selectbox("Scope", [WHOLE_CATALOG, *names], key="scope_choice",
-                 help="What one session sees: a subagent, a worker or a gateway platform that enables only some "
-                      "servers. Every page then plans, searches, describes and calls as that session; tools outside "
-                      "it are not found, and calling one gives the reference's 'not available in this session' error.")
-    servers = sorted(s.name for s in catalog.servers) if catalog is not None else []
-    state["_scope_server_options"] = servers
-    for key in SCOPE_EDITOR_KEYS:  # kept while the editor is folded (its widgets are not drawn then)
-        if key in state:
-            state[key] = state[key]
-    if state.get("scope_edit_servers"):  # servers of another catalog are not options here
-        state["scope_edit_servers"] = [s for s in state["scope_edit_servers"] if s in servers]
-    editor = sb.expander("Edit scopes", expanded=False, key=SCOPE_EDITOR, on_change="rerun")
-    if not editor.open:  # drawn only when open: nine widgets fewer to send and draw on every run
-        return next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
-    with editor:
-        if state["scope_choice"] != WHOLE_CATALOG:
-            st.button("Edit the selected scope", key="scope_load", on_click=_load_scope_into_editor,
-                      help="Fill the fields below with the selected scope; save under the same name to replace it.")
-        st.text_input("Name", key="scope_edit_name", placeholder="support")
-        st.multiselect("Servers", servers, key="scope_edit_servers")
-        st.text_input("Only these tools (patterns, comma-separated)", key="scope_edit_include",
-                      help="Optional whitelist: exact names or globs (* ? [..]) matched against the wire name "
-                           "(mcp__slack__post_message) or the server's own name (post_message). When given, "
-                           "the exclusions below are ignored.")
-        st.text_input("Leave out tools (patterns, comma-separated)", key="scope_edit_exclude", placeholder="delete_*")
-        st.button("Save scope", key="scope_save", on_click=_save_scope_from_editor, width="stretch")
-        if state.get("scope_editor_error"):
-            st.error(md_escape(state["scope_editor_error"]), icon=":material/warning:")
-        upload = st.file_uploader("Load scopes (scope file or Hermes config.yaml)", type=["yaml", "yml"],
-                                  key="scope_upload",
-                                  help="A YAML file with a 'scopes' mapping, or a Hermes config.yaml: each "
-                                       "platform_toolsets entry becomes one scope.")
-        if upload is not None:
-            digest = hashlib.sha256(upload.getvalue()).hexdigest()
-            if state.get("_scope_upload_digest") != digest:  # apply each file once
-                state["_scope_upload_digest"] = digest
-                try:
-                    loaded, problems = scopes_from_text(upload.getvalue().decode("utf-8"), upload.name)
-                    for scope in loaded:
-                        put_scope(scope)
-                    state["scope_upload_notes"] = [str(p) for p in problems]
-                except (ScopeError, UnicodeDecodeError) as exc:
-                    state["scope_upload_notes"] = [f"{upload.name}: {exc}"]
-                st.rerun()
-        for note in state.get("scope_upload_notes", []):
-            st.warning(md_escape(note), icon=":material/warning:")
-        if names:
-            st.selectbox("Remove a scope", names, key="scope_remove")
-            st.button("Remove", key="scope_remove_button", on_click=_remove_scope)
-            st.download_button("Download scopes (YAML)", dump_scopes(app_scopes(), {s.name: s.kind for s in catalog.servers} if catalog is not None else None),
-                               file_name="scopes.yaml",
-                               mime="application/x-yaml", key="scope_download")
-    return next((s for s in app_scopes() if s.name == state["scope_choice"]), None)
-
-
 def _store_profile() -> None:
     upload = st.session_state.get("profile_upload")
     st.session_state["_profile_store"] = (upload.name, upload.getvalue()) if upload is not None else None
@@ -661,30 +446,6 @@ def view() -> View:
     return sidebar()
 
 
-#: Figures kept per browser session (see :func:`figure`); the oldest go first above this many.
-FIGURE_MEMO_SIZE = 48
-
-
-def figure(v: View, name: str, build: Any, *extra: Any) -> Any:
-    """``build()`` (a plotly figure for the current catalog and settings), kept for this browser
-    session per catalog, settings and ``extra``: moving a slider back to a value seen before, or a
-    rerun that changes nothing the figure shows (a widget elsewhere on the page), reuses it
-    instead of building it again (tens of milliseconds each). Entries are keyed on
-    :attr:`View.catalog_key`, which names the catalog without holding it: a catalog that the
-    sidebar's cache lets go of is freed even while this session keeps its figures."""
-    key = (name, v.catalog_key, v.config, v.context_length, v.tokenizer, v.display_tokenizer, *extra)
-    memo = st.session_state.setdefault("_figure_memo", {})
-    hit = memo.get(key)
-    if hit is not None:
-        memo[key] = memo.pop(key)  # most recently used last
-        return hit
-    fig = build()
-    memo[key] = fig
-    while len(memo) > FIGURE_MEMO_SIZE:
-        memo.pop(next(iter(memo)))
-    return fig
-
-
 def require_catalog(v: View) -> bool:
     """Show errors, the catalog's skipped and repaired items, and an empty state, at the top of the
     page; True when there is a catalog to show."""
@@ -718,297 +479,3 @@ def catalog_problems(v: View) -> None:
                       key="catalog_problems", nowrap=("severity",))
 
 
-def _peer_address() -> str | None:
-    """The TCP peer of this session's connection, or ``None`` when there is none to tell.
-
-    Not ``st.context.ip_address``: it says ``None`` both for a loopback peer and for a session
-    with no peer at all (Streamlit's agent API, ``server.enableAgentApi``, runs sessions from
-    HTTP requests whose Host header anyone can write), so it cannot tell "this machine" from
-    "unknown"."""
-    from streamlit.runtime import get_instance  # noqa: PLC0415
-    from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
-
-    ctx = get_script_run_ctx()
-    client = get_instance().get_client(ctx.session_id) if ctx is not None else None
-    context = getattr(client, "client_context", None) if client is not None else None
-    remote_ip = getattr(context, "remote_ip", None) if context is not None else None
-    return remote_ip if isinstance(remote_ip, str) and remote_ip else None
-
-
-def client_check() -> ClientCheck:
-    """Whether this browser is on the machine that runs the app
-    (:func:`toolsearch.live.guard.check_client` over the connection's peer address and
-    ``st.context.headers``); anything unknown counts as not. Pages ask it before starting a
-    process or reading a path typed into the page."""
-    try:
-        peer = _peer_address()
-        headers = dict(st.context.headers)
-    except Exception:  # noqa: BLE001 - no request context: fail closed
-        peer, headers = None, {}
-    if peer is None:
-        return ClientCheck(False, "the app cannot tell where this browser connects from")
-    return check_client(peer, headers)
-
-
-_MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")
-
-
-def md_escape(text: str) -> str:
-    """Untrusted text made literal inside a Streamlit markdown string (backslash escapes; no HTML,
-    links, emphasis, math or colour directives). Prefer ``st.text``/``st.code`` where possible."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text)).replace("\n", " ")
-
-
-def visible(text: Any) -> Any:
-    """Untrusted tool text with invisible characters shown as markers (``⟨U+200B⟩``, decoded TAG
-    text as ``⟨TAG '…'⟩``; :func:`toolsearch.analysis.invisible.reveal`); other values unchanged. Use it
-    wherever tool names, descriptions or schemas from a catalog or server are shown."""
-    return reveal(text) if isinstance(text, str) else text
-
-
-def visible_json(value: Any) -> str:
-    """``value`` as indented JSON for ``st.code``, every string through :func:`visible`."""
-    import json  # noqa: PLC0415
-
-    return json.dumps(reveal_data(value), ensure_ascii=False, indent=2)
-
-
-def fmt_tokens(n: int) -> str:
-    """``12,345 tokens``."""
-    return f"{n:,} tokens"
-
-
-def pct_of_context(tokens: int, context_length: int | None) -> str:
-    """Share of the context length, or an em dash when it is unknown."""
-    if not context_length:
-        return "— (context unknown)"
-    return f"{100 * tokens / context_length:.1f}% of context"
-
-
-def tier_badge(plan: Plan) -> None:
-    """Tier and form as one colored bar (the form's state color), and a notice when they changed
-    since the previous run (a slider move that crosses a tier boundary is hard to miss)."""
-    label, _ = TIER_BADGE[plan.tier]
-    color = STATE_COLORS[plan.listing_form] if plan.activated else STATE_COLORS["visible"]
-    text = palette.text_on(color)
-    words = (FORM_HELP[plan.listing_form] if plan.activated else
-             "tool search is not active: every schema is sent as is, with no bridge tools")
-    # Engine values only (tier number, form name, fixed wording): safe as HTML.
-    st.markdown(
-        f'<div data-testid="tier-bar" style="background:{color};color:{text};padding:.45rem .8rem;'
-        f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
-        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {plan.listing_form}</b> &nbsp;·&nbsp; {words}</div>',
-        unsafe_allow_html=True)
-    view = st.session_state.get("_view")
-    source = view.source_label if isinstance(view, View) else None
-    now = (plan.tier, plan.listing_form, source)
-    before = st.session_state.get("_last_tier_form")
-    st.session_state["_last_tier_form"] = now
-    if before is not None and before[:2] != now[:2]:
-        change = []
-        if before[0] != now[0]:
-            change.append(f"tier {before[0]} → {now[0]}")
-        if before[1] != now[1]:
-            change.append(f"form {before[1]} → {now[1]}")
-        # The catalog source is not named here (this line is HTML, and a source label is user text).
-        cause = "the catalog" if before[2] != now[2] else "the last setting"
-        message = f"Changed with {cause}: " + ", ".join(change)
-        st.markdown(
-            f'<div data-testid="tier-change" style="border:2px solid #000;border-radius:.5rem;padding:.35rem .8rem;'
-            f'margin-bottom:.6rem;font-weight:600">⚑ {message}</div>', unsafe_allow_html=True)
-        st.toast(message, icon=":material/swap_vert:")
-
-
-def steps_table(plan: Plan) -> None:
-    """The degradation steps as a static table (no inner scroll): the step that was sent in bold."""
-    import pandas as pd
-
-    sent = next((i for i, s in enumerate(plan.steps) if s.fits), None)
-    table = pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed) or "—",
-                           "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
-                          for i, s in enumerate(plan.steps)])
-
-    from toolsearch.ui.tables import literal_table
-
-    if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
-        st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
-                   f"{counted(len(table), 'step')}; none fits.")
-    literal_table(table, key="steps_table", styles=STATE_STYLES,
-                  cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
-
-
-def server_table(plan: Plan) -> list[dict[str, Any]]:
-    """Rows for the per-server table (plain values; Streamlit shows them as text)."""
-    return [{
-        "server": visible(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
-        "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
-        "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
-    } for s in plan.servers] + _down_live_servers()
-
-
-def _down_live_servers() -> list[dict[str, Any]]:
-    """Rows for live servers that failed or were skipped (no tools, so not in the plan), when
-    the live catalog is shown."""
-    result = st.session_state.get("live_result")
-    if st.session_state.get("catalog") != LIVE or result is None:
-        return []
-    return [{"server": visible(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
-             "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
-             "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
-
-
-def _state_css(value: Any) -> str:
-    """CSS for a state cell: the state's color with black or white text (AA contrast)."""
-    return palette.cell_style(STATE_COLORS.get(value))
-
-
-#: A working indicator for runs over 250 ms (see app.py): hidden until the app's root says a run is
-#: in progress (``data-test-script-state``), then shown after a delay, with a bar sliding along the
-#: top of the window. Its element container takes no room in the page.
-BUSY_BAR_HTML = """<style>
-.stElementContainer:has(.ts-busy){position:absolute;height:0;margin:0;overflow:visible}
-.ts-busy{position:fixed;top:0;left:0;right:0;height:4px;z-index:1000000;pointer-events:none;opacity:0;
-  overflow:hidden;background:rgba(0,114,178,.18)}
-.ts-busy::before{content:"";position:absolute;top:0;bottom:0;left:0;width:30%;background:#0072B2;
-  transform:translateX(-100%)}
-[data-test-script-state="running"] .ts-busy,[data-test-script-state="rerunRequested"] .ts-busy{
-  animation:ts-busy-in 0s linear .25s forwards}
-[data-test-script-state="running"] .ts-busy::before,[data-test-script-state="rerunRequested"] .ts-busy::before{
-  animation:ts-busy-slide 1.1s ease-in-out .25s infinite}
-@keyframes ts-busy-in{to{opacity:1}}
-@keyframes ts-busy-slide{from{transform:translateX(-100%)}to{transform:translateX(340%)}}
-@media (prefers-reduced-motion:reduce){
-  [data-test-script-state="running"] .ts-busy::before{animation:none;transform:none;width:100%}}
-</style><div class="ts-busy" data-testid="busy-bar" role="status" aria-label="Working"></div>"""
-
-#: Page-wide layout rules (see app.py). A wrapping row of metrics (``st.container(horizontal=True)``
-#: holding only metrics) keeps its own gap between metrics side by side, but when a narrow page
-#: moves a metric to the next line, the lines sit 1rem apart (the page's spacing between elements),
-#: not a whole gap apart (4rem for ``gap="large"``), so the moved metric stays with its row.
-METRIC_ROWS_CSS = ("<style>[data-testid=stHorizontalBlock]:has(> [data-testid=stElementContainer] > "
-                   "[data-testid=stMetric]){row-gap:1rem}</style>")
-
-#: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
-STATE_STYLES = {"state": _state_css}
-#: The sent step of the degradation table.
-SENT_STEP_CSS = "font-weight:700;background-color:#F0F0F0"
-
-
-def style_states(df, columns: tuple[str, ...] = ("state",)):
-    """Color the state columns with :data:`STATE_COLORS` (text in black or white, whichever
-    contrasts more) and print integer columns with thousands separators (``29,700``), as the
-    metrics do. Returns a pandas Styler, or ``df`` itself when it is empty."""
-    def color(value: Any) -> str:
-        return palette.cell_style(STATE_COLORS.get(value))
-    if df.empty:
-        return df
-    styler = df.style.format(thousands, subset=int_columns(df))
-    present = [c for c in columns if c in df.columns]
-    if "why" in df.columns:  # prose: room to read it instead of a sliver beside the numbers
-        styler = styler.map(lambda _: "min-width: 15rem", subset=["why"])
-    return styler.map(color, subset=present) if present else styler
-
-
-def thousands(value: Any) -> str:
-    """``29700`` → ``29,700``; other values as text (``None`` → ``—``)."""
-    if value is None:
-        return "—"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    try:
-        if float(value).is_integer() and not isinstance(value, bool):
-            return f"{int(value):,}"
-    except (TypeError, ValueError):
-        pass
-    return str(value)
-
-
-def int_columns(df) -> list[str]:
-    """The integer-valued columns of a DataFrame (booleans excluded)."""
-    import pandas as pd
-
-    return [c for c in df.columns if pd.api.types.is_integer_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
-
-
-def number_columns(df) -> dict[str, Any]:
-    """``column_config`` for ``st.dataframe``: integers right-aligned with thousands separators
-    in any browser locale; a ``why`` column wide enough to read."""
-    config: dict[str, Any] = {}
-    if "why" in df.columns:
-        config["why"] = st.column_config.TextColumn("why", width="large")
-    return config
-
-
-#: Up to this many servers the per-server table gives the reasons below it, grouped; above it the
-#: reasons are a column of the table, and long tables offer a sort order.
-STATIC_TABLE_ROWS = 40
-
-
-def static_or_scrolling(table, key: str = "table") -> None:
-    """A table with state colors and thousands separators, as a literal-text table (every cell in
-    full, catalog text never read as Markdown; it scrolls above 15 rows and pages above 200, see
-    :func:`toolsearch.ui.tables.literal_table`). ``key`` names it (its ``data-table`` attribute)."""
-    from toolsearch.ui.tables import literal_table
-
-    literal_table(table, key=key, styles=STATE_STYLES)
-
-
-def sort_control(table, key: str, default: str):
-    """A "Sort by" picker over ``table``'s columns for long tables (those a reader scans for the
-    largest or a name): numbers sort largest first, text A to Z, ties keep the table order. The
-    choice is kept per ``key`` (session key ``<key>_sort``); ``default`` is the first choice's
-    label (the table's own order). Returns the table in the chosen order."""
-    import pandas as pd  # noqa: PLC0415
-
-    columns = [str(c) for c in table.columns]
-    choice = st.selectbox("Sort by", [default, *columns], key=f"{key}_sort",
-                          help="Numbers largest first, text A to Z.")
-    if choice == default or choice not in columns:
-        return table
-    values = table[choice]
-    numeric = pd.to_numeric(values, errors="coerce")
-    if numeric.notna().any():  # "—" and other text go last
-        order = sorted(range(len(table)), key=lambda i: (pd.isna(numeric.iloc[i]), -(numeric.iloc[i] if
-                                                          pd.notna(numeric.iloc[i]) else 0)))
-    else:
-        order = sorted(range(len(table)), key=lambda i: str(values.iloc[i]).casefold())
-    return table.iloc[order]
-
-
-def reasons(plan: Plan) -> dict[str, list[str]]:
-    """``{why: [server, ...]}`` in table order: each server's state reason and the servers it covers."""
-    out: dict[str, list[str]] = {}
-    for s in plan.servers:
-        out.setdefault(s.reason, []).append(s.name)
-    return out
-
-
-def server_dataframe(plan: Plan, key: str | None = None) -> None:
-    """The per-server table: state cells in the state colors, numbers with thousands separators,
-    the ``why`` column in full."""
-    import pandas as pd
-
-    table = pd.DataFrame(server_table(plan))
-    if table.empty:
-        st.info("No servers.")
-    elif len(table) <= STATIC_TABLE_ROWS:
-        # The reasons are prose: below the table, one line per reason with its servers, so that
-        # neither they nor the numbers are cut at any width.
-        from toolsearch.ui.tables import literal_table
-
-        literal_table(table.drop(columns="why"), key=key or "server_table", styles=STATE_STYLES)
-        why: dict[str, list[str]] = {}  # from the rows: live servers that failed have a reason too
-        for server, reason in zip(table["server"], table["why"]):
-            why.setdefault(reason, []).append(server)
-        st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
-                               for reason, servers in why.items()))
-    else:  # many servers: the reasons in a column (a list of them would be as long as the table)
-        from toolsearch.ui.tables import literal_table
-
-        name = key or "server_table"
-        kinds = set(table["kind"])
-        if len(kinds) == 1:  # the same in every row: room for the reasons instead
-            st.caption(f"Every server is of kind {next(iter(kinds))}.")
-            table = table.drop(columns="kind")
-        literal_table(sort_control(table, name, "plan order"), key=name,
-                      styles=STATE_STYLES, nowrap=("kind", "state"))
