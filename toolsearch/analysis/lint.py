@@ -53,22 +53,50 @@ Rules (:data:`RULES`, in report order):
   ``tools/list`` result (e.g. an ``inputSchema`` without ``type: "object"``): SDK-based clients
   see none of the server's tools.
 * ``hidden-characters`` (error / warning): invisible and format characters in any string the
-  model will see (names, titles, descriptions, parameter descriptions at any depth, enum
-  values, defaults, property names): Unicode TAG characters (the ASCII they spell is decoded),
-  zero-width characters, bidi controls, other ``Cf`` characters and raw control characters. The
-  reference strips TAG characters from the top-level description at registration (REG §2) but
-  keeps everything else: the finding says whether the model still receives them. An error when
-  TAG or bidi characters reach the model.
+  model or the client may show (:func:`model_strings`: names, titles, descriptions, annotations,
+  input and output schemas at any depth: descriptions, titles, enum values, defaults, examples,
+  property names): Unicode TAG characters (the ASCII they spell is decoded), runs of variation
+  selectors (the text their bytes spell is decoded), zero-width characters, bidi controls, other
+  ``Cf`` characters and raw control characters. Ordinary emoji are not findings (a zero-width
+  joiner between two emoji, one variation selector, flag tag sequences). The reference strips TAG
+  characters from the top-level description at registration (REG §2) and does not send the
+  title, annotations or output schema to the model, but keeps everything else: the finding says
+  whether the model still receives them. An error when TAG, variation-selector or bidi
+  characters reach the model.
 * ``model-instructions`` (error): text addressed to the model rather than describing the tool:
   hidden-block markers (``<IMPORTANT>``, ``<system>``…), "ignore (all) previous instructions",
   orders to keep something from the user ("do not tell / mention … the user", "keep / hide this
-  from the user", :data:`SECRECY_PHRASES`), or requests to read files, configs or keys and pass them
-  in an argument (also inside decoded TAG text). Ordinary words ("important", "ignore lines that
-  start with #") are not findings.
+  from the user", :data:`SECRECY_PHRASES`; hiding a window or panel from the user's screen is not
+  one), requests to read files, configs or keys and pass them in an argument, and pointers to
+  instructions continued in other fields ("the steps continue in the parameter texts"). The
+  ignore and secrecy orders are also matched in German, French, Spanish, Italian, Portuguese,
+  Russian, Chinese and Japanese, and German read-and-pass requests. Besides each string as sent,
+  the checks read: decoded TAG and variation-selector text; identifiers as words
+  (``ignore_previous_instructions``, ``ignorePreviousInstructions``); leetspeak with
+  ``1 0 3 4 5 7 @ $`` read as ``i/l o e a s t a s``; and the tool's texts joined in order, where a
+  text that goes on in the next (it starts in lowercase, or the one before ends on a comma, colon
+  or dash) reads as one sentence with it, so an order split across the description and the
+  parameter texts is found. Ordinary words ("important", "ignore lines that start with #") are not
+  findings.
+* ``data-in-url`` (error): a URL in a tool's text that would carry conversation data or secrets
+  out: a markdown or HTML image (a client fetches it by itself) whose URL has a template
+  placeholder or a query naming conversation or secret data, or any URL whose placeholder names
+  such data (``{summary_of_conversation}``, ``${secret}``) or whose query value is such data
+  (``?q=chat_history``). Plain links, images without placeholders and API URL templates such as
+  ``/repos/{owner}/{repo}`` are not findings.
+* ``lookalike-name`` (error / warning): a server whose name reads like another server's but uses
+  other characters (``gіthub`` with a Cyrillic ``і`` beside ``github``; ``paypa1`` beside
+  ``paypal``), or a tool whose name reads like another server's tool (the confusable skeletons of
+  Unicode's UTS #39, :mod:`toolsearch.analysis.lookalike`): an error on the name that uses the
+  non-ASCII characters (both when both are ASCII). A name written with non-ASCII look-alikes of
+  ASCII letters with no twin in the catalog is a warning. Names that differ only in case are not
+  findings.
 * ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
   distinctive raw name), or tells the model how to use other servers' tools.
-* ``rug-pull`` (warning, with a baseline snapshot): an existing tool whose description or schema
-  changed since the saved snapshot: review it before trusting it again.
+* ``rug-pull`` (warning / error, with a baseline snapshot): an existing tool whose description,
+  input schema, title, annotations or output schema changed since the saved snapshot (a warning:
+  review it before trusting it again); a tool that is new under a name that looks like a tool of
+  the snapshot, its server or its own name renamed to a look-alike (an error).
 * ``server-empty`` (info): a server that lists no tools.
 * ``duplicate-name`` (info): the same tool name on several servers (distinct wire names under
   prefixed naming): the model sees it in several groups and needs the server word to pick one.
@@ -116,9 +144,11 @@ RULES: dict[str, str] = {
     "schema-large": "a schema far above the catalog's typical size",
     "description-over-2048": f"a description over {C.LINT_DESCRIPTION_MAX_CHARS:,} characters",
     "sdk-rejects": "a tool the official MCP SDK rejects, so it rejects the whole tools/list result",
-    "hidden-characters": "invisible or format characters (TAG, zero-width, bidi, Cf, controls) in text the model sees",
+    "hidden-characters": "invisible or format characters (TAG, variation-selector runs, zero-width, bidi, Cf, controls) "
+                         "in text the model or the client shows",
     "model-instructions": "text addressed to the model: hidden-block markers, 'ignore previous instructions', secrecy, "
-                          "requests for files or keys",
+                          "requests for files or keys (also in other languages, identifiers, leetspeak, or split "
+                          "across fields)",
     "data-in-url": "a link or image URL in a tool's text that would carry conversation data or secrets out",
     "lookalike-name": "a server or tool name written with look-alike characters (gіthub for github)",
     "shadowing": "a tool's text names another server's tool or tells the model how to use other servers' tools",
