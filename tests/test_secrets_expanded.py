@@ -110,7 +110,7 @@ def test_secret_argument_forms_are_recognised_and_ordinary_options_are_not() -> 
     controls = ["--max-tokens", "5", "--token-file", "/etc/t", "--auth-url", "https://id.example/a",
                 "--auth-type", "oauth", "--key-id", "k1", "--no-auth", "server.py", "--tokenizer", "cl100k",
                 "--monkey", "banana", "--author", "me", "-e", "PASS_THROUGH", "--keyboard", "us",
-                "--header", "Authorization: Bearer ${TOKEN}"]
+                "--header", "Authorization: Bearer ${TOKEN}", "-e", "process.env.DEBUG=1"]
     assert mask_arguments(controls) == controls
     assert secret_arguments(controls) == []
     # More spellings of the same options.

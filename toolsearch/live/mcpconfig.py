@@ -72,7 +72,7 @@ _ENV_OPTIONS = ("-e", "--env")
 #: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
 #: the header value is a secret, as every ``headers`` value of a config is.
 _HEADER_OPTIONS = ("-H", "--header", "--headers")
-_ENV_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)=(.*)", re.DOTALL)
+_ENV_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
