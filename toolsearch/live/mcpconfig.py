@@ -15,11 +15,15 @@ Every string value of a server entry is interpolated as REG §6.2 says (``${VAR}
 the spec records it in :attr:`ServerSpec.unresolved`. ``mcpServers`` files also get Claude
 Code's ``${VAR:-default}`` (REG §9.2); Hermes and VS Code files keep it literal.
 
-Secrets: env values, header values and every value a ``${VAR}`` reference resolved to are
-secrets. :meth:`ServerSpec.redacted` is the only view meant for display or logs; it shows them as
-``••••`` and shows command, args, cwd and url as written in the file (placeholders, not the
-values they resolved to; URL userinfo and query values masked). ``repr()`` uses it too.
-:meth:`ServerSpec.scrub` (and :func:`scrub_text`) masks them in any message.
+Secrets: env values (``envFile`` ones included), header values, every value a ``${VAR}``
+reference resolved to (wherever it lands: command, args, cwd, any part of the url, headers) and
+the values of secret-looking arguments (:func:`secret_arguments`: ``--token=x``, ``--accessToken x``,
+``-e NAME=x``, ``--header "Authorization: Bearer x"``…) are secrets. :meth:`ServerSpec.redacted`
+is the view meant for display or logs; it shows them as ``••••`` and shows command, args, cwd and
+url as written in the file (placeholders, not the values they resolved to; URL userinfo and query
+values masked). ``repr()`` uses it too. :meth:`ServerSpec.launch_preview` shows what would run,
+every resolved value as ``••••``. :meth:`ServerSpec.scrub` (and :func:`scrub_text`) masks them in
+any message.
 
 One bad server entry does not make the file unusable: :func:`parse_config_data` records it as a
 spec with :attr:`ServerSpec.invalid` set (the reason), which a connect reports as that server's
