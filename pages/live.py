@@ -427,7 +427,7 @@ if specs:
     rows = (_spec_rows(file_specs, upload.name if upload is not None else "file", show_unset)
             + _spec_rows(form_specs, "form", show_unset))
     literal_table(rows, key="live_specs", nowrap=("source", "transport"))
-    if not show_unset and any("${" in json.dumps(spec.display) for spec in specs):
+    if not show_unset and any("${" in json.dumps(spec.display, default=str) for spec in specs):
         st.caption("Which " + common.md_escape("${VAR}") + " references this app's environment leaves unset is "
                    "shown only to a browser on the machine that runs the app, or after the launch token is "
                    "entered in the launch confirmation.")
