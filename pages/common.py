@@ -22,6 +22,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, combine, load_source, load_text
 from toolsearch.engine.config import ToolSearchConfig, parse_config
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
 from toolsearch.live.guard import ClientCheck, check_client
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.invisible import reveal, reveal_data
@@ -355,9 +356,7 @@ def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[C
     loaded, errors = [], []
     for name, data in _files:
         try:
-            loaded.append(load_text(data.decode("utf-8"), name))
-        except UnicodeDecodeError:
-            errors.append(f"{name}: expected UTF-8 text")
+            loaded.append(load_text(decode_bytes(data, name), name))
         except ToolsearchError as exc:
             errors.append(str(exc))
     return (combine(loaded) if loaded else None), errors
@@ -594,7 +593,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
             if state.get("_scope_upload_digest") != digest:  # apply each file once
                 state["_scope_upload_digest"] = digest
                 try:
-                    loaded, problems = scopes_from_text(upload.getvalue().decode("utf-8"), upload.name)
+                    loaded, problems = scopes_from_text(decode_bytes(upload.getvalue(), upload.name), upload.name)
                     for scope in loaded:
                         put_scope(scope)
                     state["scope_upload_notes"] = [str(p) for p in problems]
@@ -634,8 +633,8 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
     if stored:
         name, data = stored
         try:
-            return profile_from_text(data.decode("utf-8"), name), hashlib.sha256(data).hexdigest()[:16]
-        except (ToolsearchError, UnicodeDecodeError) as exc:
+            return profile_from_text(decode_bytes(data, name), name), hashlib.sha256(data).hexdigest()[:16]
+        except ToolsearchError as exc:
             errors.append(f"Wording profile not used: {exc}")
     return default_profile(), "default"
 

@@ -1516,12 +1516,10 @@ def read_source(path: str | Path) -> tuple[str, Any]:
     """
     from ..engine.catalog import _parse_text, catalog_from_data, read_source_text  # noqa: PLC0415
     from ..engine.errors import CatalogError  # noqa: PLC0415
-    from .mcpconfig import NESTING_MAX, is_mcp_config, nesting_exceeds, parse_config_data  # noqa: PLC0415
+    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
 
     path = Path(path)
-    data = _parse_text(read_source_text(path), str(path))
-    if nesting_exceeds(data, NESTING_MAX):
-        raise CatalogError(f"{path}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
+    data = _parse_text(read_source_text(path), str(path))  # within the reading limits (size, aliases, depth)
     try:
         if is_mcp_config(data):
             return "config", parse_config_data(data, str(path), base_dir=path.parent)
