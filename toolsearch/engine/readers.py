@@ -48,8 +48,8 @@ ErrorClass = type[ToolsearchError]
 @lru_cache(maxsize=None)
 def _limit_error_class(error: ErrorClass) -> type[InputLimitError]:
     """An :class:`InputLimitError` that is also ``error``, so callers' handlers still catch it."""
-    if issubclass(error, InputLimitError):
-        return error
+    if issubclass(error, InputLimitError) or issubclass(InputLimitError, error):
+        return InputLimitError if issubclass(InputLimitError, error) else error
     return type(f"InputLimit{error.__name__}", (InputLimitError, error), {"__module__": __name__})
 
 
