@@ -766,6 +766,9 @@ def _shorten_child_grace() -> None:
     for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
         if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
             setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+    reaper = sys.modules.get("toolsearch.live.reaper")
+    if reaper is not None:  # what servers left behind: the same short grace
+        reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:
