@@ -67,8 +67,8 @@ def check_size(size: int, origin: str, error: ErrorClass = ToolsearchError) -> N
         InputLimitError: (also ``error``) naming ``origin`` and the limit.
     """
     if size > MAX_INPUT_BYTES:
-        raise limit_error(error, f"{origin}: {_size_text(size)} is over the {_size_text(MAX_INPUT_BYTES)} "
-                                 "limit for one input file; not read")
+        raise limit_error(error, f"{origin}: {size:,} bytes, over the {_size_text(MAX_INPUT_BYTES)} limit for "
+                                 "one input file; not read")
 
 
 def _size_text(size: int) -> str:
