@@ -30,6 +30,12 @@ def alias_bomb(levels: int = 25, fanout: int = 4, top: str = "servers") -> str:
     return "\n".join(lines) + "\n"
 
 
+def catalog_bomb() -> str:
+    """:func:`alias_bomb` where a catalog reader walks it: in a tool's ``inputSchema``."""
+    return alias_bomb(top="bomb") + ("servers:\n  - name: s\n    tools:\n      - name: t\n"
+                                     "        inputSchema: {type: object, properties: {p: {enum: *lol24}}}\n")
+
+
 def deep_json(levels: int = 5000) -> str:
     return '{"servers": ' + "[" * levels + "]" * levels + "}"
 
@@ -55,7 +61,7 @@ def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
 
 def test_plan_refuses_a_yaml_alias_bomb_quickly_naming_the_file_and_the_limit(tmp_path) -> None:
     path = tmp_path / "bomb.yaml"
-    path.write_text(alias_bomb(), encoding="utf-8")
+    path.write_text(catalog_bomb(), encoding="utf-8")
     assert 1000 < path.stat().st_size < 1500
     result = run("plan", path, timeout=30)
     assert result.returncode == 2, result.stderr
