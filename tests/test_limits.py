@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -254,5 +253,13 @@ def test_an_alias_bomb_config_uploaded_on_the_live_page_is_a_message(tmp_path) -
                for e in errors), errors
 
 
-if __name__ == "__main__":  # pragma: no cover - write a bomb for trying by hand
-    sys.stdout.write(alias_bomb())
+def test_the_security_doc_states_the_limits_in_force() -> None:
+    from toolsearch.live import reaper
+
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    section = text.split("## Limits and processes", 1)[1]
+    assert f"{readers.MAX_INPUT_BYTES // (1024 * 1024)} MiB per file" in section
+    assert f"at most {readers.MAX_ALIAS_NODES:,} nodes added by expanding aliases" in section
+    assert f"{readers.MAX_NESTING_DEPTH} levels of mappings and lists" in section
+    assert reaper.STOP_GRACE == 1.0 and "SIGKILL one second later" in section
+    assert f"`{reaper.ENV_MARK}`" in section
