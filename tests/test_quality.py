@@ -167,7 +167,7 @@ def test_query_file_text_and_cleaning():
     qf = load_queries_text("tasks:\n  - {id: 7, query: '  create issue ', expected: [a, a, ' ']}\n", "up.yaml")
     assert qf.name == "up" and qf.tasks[0].id == "7"
     assert qf.tasks[0].queries == ("create issue",) and qf.tasks[0].expected == ("a",)
-    with pytest.raises(QueryFileError, match="up.yaml: not valid YAML at line 1"):
+    with pytest.raises(QueryFileError, match=r"up.yaml: line 1, column \d+: not valid YAML"):
         load_queries_text("tasks: [", "up.yaml")
     with pytest.raises(QueryFileError, match="cannot read the query file"):
         load_queries("/nonexistent/q.yaml")

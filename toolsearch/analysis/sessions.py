@@ -39,6 +39,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
@@ -270,7 +271,7 @@ def _json(content: Any) -> Any:
         stripped = content.strip()
         if stripped[:1] in ("{", "["):
             try:
-                return json.loads(stripped)
+                return readers.load_embedded_json(stripped)
             except ValueError:
                 return content
     return content
@@ -375,7 +376,7 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
         return [(name.strip(), args.get("arguments"))] if isinstance(name, str) and name.strip() else []
     if isinstance(calls, str):
         try:
-            calls = json.loads(calls)
+            calls = readers.load_embedded_json(calls)
         except ValueError:
             return []
     if isinstance(calls, dict):
@@ -386,7 +387,7 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
             value = entry.get("arguments")
             if isinstance(value, str):
                 try:
-                    value = json.loads(value) if value.strip() else {}
+                    value = readers.load_embedded_json(value) if value.strip() else {}
                 except ValueError:
                     pass
             out.append((entry["name"].strip(), value))
@@ -479,10 +480,7 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
             object.__setattr__(session, "origin", session.origin.replace(tmp, name))
         loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
         return loaded
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SessionSourceError(f"{name}: expected UTF-8 text or a SQLite session store (byte {exc.start})") from None
+    text = readers.decode_bytes(data, name, SessionSourceError, "expected UTF-8 text or a SQLite session store")
     return load_sessions_text(text, name, fmt)
 
 

@@ -24,6 +24,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
+from ..engine.readers import load_embedded_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
@@ -474,7 +475,7 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
-        arguments = json.loads(args.arguments)
+        arguments = load_embedded_json(args.arguments)
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)
@@ -770,6 +771,9 @@ def _shorten_child_grace() -> None:
     for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
         if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
             setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+    reaper = sys.modules.get("toolsearch.live.reaper")
+    if reaper is not None:  # what servers left behind: the same short grace
+        reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:

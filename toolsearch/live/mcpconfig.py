@@ -42,9 +42,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
 
-import yaml
-
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.errors import ConfigError
 from ..engine.registration import parse_bool_like
 # The masking itself lives in the engine layer (analysis masks session text with it too); the
@@ -423,21 +422,18 @@ def sniff_file(path: str | Path) -> bool:
     :func:`is_mcp_config` and :func:`parse_config_data`), as :func:`toolsearch.live.client.load_sources` does.
     """
     try:
-        data = parse_text(Path(path).read_text(encoding="utf-8"), str(path))
-    except (OSError, UnicodeDecodeError, ConfigError):
+        data = parse_text(readers.read_text(path, ConfigError), str(path))
+    except ConfigError:
         return False
     return is_mcp_config(data)
 
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: Broken files up to this size are re-read by the pure-Python parser for a better error place.
-_LOCATE_ERRORS_MAX_CHARS = 200_000
 
 
 #: Deeper documents (or recursive YAML aliases) are refused (configs here, any SOURCE in
 #: :func:`toolsearch.live.client.read_source`): the recursive schema code
 #: downstream would hit Python's recursion limit. Real catalogs nest fewer than 30 levels.
-NESTING_MAX = 256
+NESTING_MAX = readers.MAX_NESTING_DEPTH
 
 
 def nesting_exceeds(data: Any, limit: int) -> bool:
@@ -460,47 +456,15 @@ def nesting_exceeds(data: Any, limit: int) -> bool:
 
 
 def parse_text(text: str, origin: str) -> Any:
-    """JSON or YAML text → data, fast: JSON-looking text goes through :mod:`json`, the rest
-    through libyaml's safe loader (pure-Python YAML when libyaml is missing).
+    """JSON, JSONC or YAML text → data, fast (:mod:`json` for JSON-looking text, libyaml for the
+    rest), within the reading limits of :mod:`toolsearch.engine.readers` (size, YAML alias
+    expansion, nesting depth).
 
     Raises:
-        ConfigError: not valid JSON or YAML (names the line and column), or nested too deeply.
+        ConfigError: not valid JSON or YAML (names the line and column), or over a limit (then
+            also an :class:`~toolsearch.engine.errors.InputLimitError`).
     """
-    data = _parse(text, origin)
-    if nesting_exceeds(data, NESTING_MAX):
-        raise ConfigError(f"{origin}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
-    return data
-
-
-def _parse(text: str, origin: str) -> Any:
-    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
-        try:
-            return json.loads(text)
-        except ValueError:
-            from ..engine.catalog import _NOT_JSONC, parse_jsonc  # noqa: PLC0415
-
-            data = parse_jsonc(text)  # VS Code files allow comments and trailing commas (JSONC)
-            if data is not _NOT_JSONC:
-                return data
-            # else YAML gives the located message (or reads a YAML flow mapping)
-        except RecursionError:
-            raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
-    try:
-        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except RecursionError:
-        raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
-    except yaml.YAMLError:
-        if _YAML_LOADER is not yaml.SafeLoader and len(text) <= _LOCATE_ERRORS_MAX_CHARS:
-            try:  # the pure-Python parser places errors better (libyaml often says "next line")
-                yaml.safe_load(text)
-            except yaml.YAMLError as located:
-                exc = located
-            except RecursionError:
-                pass
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{origin}: {place}: not valid JSON or YAML ({problem})") from None
+    return readers.load_data(text, origin, ConfigError, "JSON or YAML")
 
 
 # --- interpolation (REG §6.2) ----------------------------------------------------------------
@@ -614,7 +578,7 @@ def _args(raw: Any, where: str) -> list[str]:
         if text.startswith("["):
             try:
                 parsed = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 parsed = None
             if isinstance(parsed, list):
                 raw = parsed
@@ -928,12 +892,7 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
             with :attr:`ServerSpec.invalid` set, not an error).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    text = readers.read_text(path, ConfigError)
     kwargs.setdefault("base_dir", path.parent)
     return parse_config_text(text, str(path), **kwargs)
 

@@ -28,6 +28,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes, load_embedded_json
 from toolsearch.live.guard import token_matches
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
@@ -282,7 +283,7 @@ def _switch_raw() -> None:
         s["live_arguments"] = json.dumps(last["arguments"], ensure_ascii=False, indent=2)
         return
     try:  # raw → form: fill the fields the JSON sets (anything else is left to the raw editor)
-        arguments = json.loads(s.get("live_arguments") or "{}")
+        arguments = load_embedded_json(s.get("live_arguments") or "{}")
     except ValueError:
         return
     if isinstance(arguments, dict):
@@ -390,12 +391,10 @@ file_warnings: list[str] = []
 if upload is not None:
     try:
         # An envFile names a file on this machine: not opened for a browser elsewhere.
-        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name,
+        parsed = parse_config_text(decode_bytes(upload.getvalue(), upload.name), upload.name,
                                    env_files=common.client_check().local)
         file_specs = list(parsed.servers)
         file_warnings = list(parsed.warnings)
-    except UnicodeDecodeError:
-        st.error(f"{common.md_escape(upload.name)}: expected UTF-8 text", icon=":material/error:")
     except ToolsearchError as exc:
         st.error(common.md_escape(common.visible(str(exc))), icon=":material/warning:")
 for warning in file_warnings:
@@ -570,7 +569,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             arguments_text = st.text_area("Arguments (JSON object)", key="live_arguments", height=140)
             arguments = None
             try:
-                arguments = json.loads(arguments_text or "{}")
+                arguments = load_embedded_json(arguments_text or "{}")
                 if not isinstance(arguments, dict):
                     problems["*"] = f"Arguments: expected a JSON object, got {type(arguments).__name__}"
             except ValueError as exc:

@@ -16,6 +16,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.analysis.invisible import reveal_data
+from toolsearch.engine.readers import load_embedded_json
 from toolsearch.engine.tokens import get_tokenizer
 from toolsearch.analysis.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
 
@@ -250,7 +251,7 @@ def call_tab(bridge, dtk: str) -> None:
                              help="Prefilled with the required properties (empty strings, 0, false, [] …). "
                                   "Edit and press Ctrl+Enter.")
     try:
-        call_args = json.loads(args_text)
+        call_args = load_embedded_json(args_text)
     except ValueError as exc:
         st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon=":material/warning:")
         return
