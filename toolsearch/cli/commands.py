@@ -24,7 +24,8 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
-from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
@@ -43,10 +44,13 @@ def _int_list(text: str) -> list[int | None]:
 
 
 def _float_list(text: str) -> list[float]:
-    try:
-        return [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
+    return [float(_threshold_pct(part)) for part in text.split(",") if part.strip()]
+
+
+def _cap_list(text: str) -> list[int]:
+    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
+    return [int(_listing_max_tokens(part)) for part in text.split(",") if part.strip()]
 
 
 
@@ -99,8 +103,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _settings(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                         help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
+    parser.add_argument("--threshold-pct", type=_threshold_pct, metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
+    parser.add_argument("--listing-max-tokens", type=_listing_max_tokens, metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
     parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
     parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
     parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
@@ -142,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
     p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
+    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
 
@@ -660,6 +664,12 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     """The sweep table; with scopes, the rows of every scope in turn, each named in a ``scope``
     column (JSON: a ``scope`` key per row)."""
     sessions = [inspector.scoped(scope) for scope in scopes] or [inspector]
+    # Grid values outside the config ranges are clamped like config values: say so, once each.
+    clamped = dict.fromkeys(w for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
+                            for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
+                            if w not in config.warnings)
+    for warning in clamped:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
     named: list[tuple[str | None, Any]] = []
     for session in sessions:
         for row in sweep(session.planner, config, args.context_lengths, args.threshold_pcts,

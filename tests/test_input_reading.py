@@ -1,0 +1,104 @@
+"""Inputs read as the user meant them, or refused with one line: command-line settings, catalog
+shapes, schema losses at registration, same-named sources, scopes, paginated listings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from conftest import run_cli, write_json, write_yaml
+
+CATALOG = {"name": "Tiny", "servers": [
+    {"name": "github", "tools": [
+        {"name": "create_issue", "description": "Open a new issue in a repository.",
+         "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}]},
+    {"name": "core", "kind": "core", "tools": [{"name": "terminal", "description": "Run a shell command."}]},
+]}
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    return write_yaml(tmp_path / "tiny.yaml", CATALOG)
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert result.stdout == ""
+    return lines[0]
+
+
+def ok(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+# --- command-line settings -------------------------------------------------------------------
+
+CONTEXT_RANGE = "expected a positive number of tokens from 1 to 10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown'"
+PCT_RANGE = "expected a number of percent from 0 to 100 (values outside are clamped)"
+CAP_RANGE = "expected a whole number of tokens from 200 to 60000 (values outside are clamped)"
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("plan", []), ("sweep", []), ("collapse", []), ("strategies", []),
+])
+@pytest.mark.parametrize("value", ["0", "-5", "1000000000000", "abc", "nan"])
+def test_context_length_not_a_positive_number_is_refused(tiny, command, extra, value) -> None:
+    flag = "--context-lengths" if command == "sweep" else "--context-length"
+    line = one_line_error(run_cli(command, tiny, *extra, f"{flag}={value}"))
+    assert line == f"toolsearch {command}: error: argument {flag}: {CONTEXT_RANGE}, got {value!r}"
+
+
+def test_context_length_refused_in_recommend_and_sessions(tiny, tmp_path) -> None:
+    line = one_line_error(run_cli("recommend", tiny, "--context-lengths", "32k,0", "--goal", "any"))
+    assert line == f"toolsearch recommend: error: argument --context-lengths: {CONTEXT_RANGE}, got '0'"
+    line = one_line_error(run_cli("sessions", tmp_path, "--catalog", tiny, "--context-length=-5"))
+    assert line == f"toolsearch sessions: error: argument --context-length: {CONTEXT_RANGE}, got '-5'"
+
+
+@pytest.mark.parametrize("command, flag, value, expected", [
+    ("plan", "--threshold-pct", "abc", PCT_RANGE),
+    ("plan", "--threshold-pct", "nan", PCT_RANGE),
+    ("plan", "--listing-max-tokens", "abc", CAP_RANGE),
+    ("plan", "--listing-max-tokens", "3.9", CAP_RANGE),
+    ("sweep", "--threshold-pcts", "abc", PCT_RANGE),
+    ("sweep", "--listing-max-tokens", "lots", CAP_RANGE),
+    ("collapse", "--threshold-pct", "abc", PCT_RANGE),
+    ("diff", "--listing-max-tokens", "abc", CAP_RANGE),
+])
+def test_setting_that_is_not_a_number_is_refused(tiny, command, flag, value, expected) -> None:
+    extra = [tiny] if command == "diff" else []
+    line = one_line_error(run_cli(command, tiny, *extra, f"{flag}={value}"))
+    assert line == f"toolsearch {command}: error: argument {flag}: {expected}, got {value!r}"
+
+
+def test_out_of_range_settings_are_clamped_with_a_warning(tiny) -> None:
+    result = run_cli("plan", tiny, "--threshold-pct", "150", "--listing-max-tokens", "5", "--context-length", "8k",
+                     "--json")
+    data = json.loads(ok(result))
+    assert (data["config"]["threshold_pct"], data["config"]["listing_max_tokens"], data["budget"]) == (100.0, 200, 200)
+    assert result.stderr.splitlines() == [
+        "toolsearch: warning: tools.tool_search.threshold_pct: '150' was read as 100.0",
+        "toolsearch: warning: tools.tool_search.listing_max_tokens: '5' was read as 200",
+    ]
+    result = run_cli("sweep", tiny, "--threshold-pcts", "2,150", "--listing-max-tokens", "70000",
+                     "--context-lengths", "8k", "--json")
+    rows = json.loads(ok(result))
+    assert [(r["threshold_pct"], r["listing_max_tokens"]) for r in rows] == [(2.0, 60000), (100.0, 60000)]
+    assert result.stderr.splitlines() == [
+        "toolsearch: warning: tools.tool_search.listing_max_tokens: 70000 was read as 60000",
+        "toolsearch: warning: tools.tool_search.threshold_pct: 150.0 was read as 100.0",
+    ]
+
+
+def test_valid_settings_still_read(tiny) -> None:
+    data = json.loads(ok(run_cli("plan", tiny, "--threshold-pct", "2.5%", "--listing-max-tokens", "4_000",
+                                 "--context-length", "1m", "--json")))
+    assert (data["config"]["threshold_pct"], data["config"]["listing_max_tokens"], data["context_length"],
+            data["budget"]) == (2.5, 4000, 1_000_000, 4000)
