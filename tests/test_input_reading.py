@@ -102,3 +102,70 @@ def test_valid_settings_still_read(tiny) -> None:
                                  "--context-length", "1m", "--json")))
     assert (data["config"]["threshold_pct"], data["config"]["listing_max_tokens"], data["context_length"],
             data["budget"]) == (2.5, 4000, 1_000_000, 4000)
+
+
+# --- catalog shapes: a flat list of MCP tools ----------------------------------------------------
+
+FLAT_MCP = [
+    {"server": "github", "name": "create_issue", "description": "Open an issue in a repository.",
+     "inputSchema": {"type": "object", "properties": {"title": {"type": "string", "description": "Issue title"}},
+                     "required": ["title"]},
+     "annotations": {"readOnlyHint": False}},
+    {"server": {"name": "slack"}, "name": "post_message", "description": "Post a message to a channel.",
+     "inputSchema": {"type": "object", "properties": {"channel": {"type": "string"}}}},
+    {"server": "github", "name": "list_issues", "description": "List the issues of a repository.",
+     "inputSchema": {"type": "object", "properties": {"state": {"type": "string", "enum": ["open", "closed"]}}},
+     "x-vendor": {"tier": "gold"}},
+]
+
+
+def test_flat_list_of_mcp_tools_is_grouped_by_server(tmp_path) -> None:
+    path = write_json(tmp_path / "export.json", FLAT_MCP)
+    data = json.loads(ok(run_cli("plan", path, "--json")))
+    assert [(s["name"], s["kind"], s["tool_count"]) for s in data["servers"]] == [("github", "mcp", 2),
+                                                                                 ("slack", "mcp", 1)]
+    names = sorted(t["function"]["name"] for t in data["tools"] if t["function"]["name"].startswith("mcp__"))
+    assert names == []  # deferred: only the bridge tools are in the array
+    assert "mcp__github__create_issue" in data["listing"] and "mcp__slack__post_message" in data["listing"]
+    described = json.loads(ok(run_cli("describe", path, "mcp__github__create_issue", "mcp__github__list_issues",
+                                      "--json")))
+    assert described == {"tools": {
+        "mcp__github__create_issue": {"description": "Open an issue in a repository.", "parameters": {
+            "type": "object", "properties": {"title": {"type": "string", "description": "Issue title"}},
+            "required": ["title"]}},
+        "mcp__github__list_issues": {"description": "List the issues of a repository.", "parameters": {
+            "type": "object", "properties": {"state": {"type": "string", "enum": ["open", "closed"]}},
+            "required": []}},
+    }}
+
+
+def test_flat_list_keeps_unknown_keys_and_reports_missing_servers(tmp_path) -> None:
+    from toolsearch.engine.catalog import catalog_to_data, load_source
+
+    items = [*FLAT_MCP, {"name": "ping", "inputSchema": {"type": "object"}}]
+    catalog = load_source(write_json(tmp_path / "export.json", items))
+    data = catalog_to_data(catalog)
+    assert [(s["name"], s["kind"], [t["name"] for t in s["tools"]]) for s in data["servers"]] == [
+        ("github", "mcp", ["create_issue", "list_issues"]), ("slack", "mcp", ["post_message"]),
+        ("export", "mcp", ["ping"])]
+    assert data["servers"][0]["tools"][1]["x-vendor"] == {"tier": "gold"}
+    assert data["servers"][0]["tools"][0]["annotations"] == {"readOnlyHint": False}
+    assert [str(p) for p in catalog.problems] == [
+        f"info: {tmp_path / 'export.json'}: [3]: 1 tool without a 'server' key; put in server 'export' (the file name)"]
+
+
+def test_mixed_list_is_refused_with_one_line(tmp_path) -> None:
+    items = [FLAT_MCP[0], {"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+    path = write_json(tmp_path / "mixed.json", items)
+    line = one_line_error(run_cli("plan", path))
+    assert line == (f"toolsearch: error: {path}: [1]: expected one shape for the whole list: MCP tools (each with "
+                    "inputSchema, grouped by their server key, like [0]) or a function array (each with parameters "
+                    "or function, like [1]), not both")
+
+
+def test_function_array_is_still_a_plugin_toolset(tmp_path) -> None:
+    path = write_json(tmp_path / "functions.json", [
+        {"type": "function", "function": {"name": "lookup", "description": "Look a word up.",
+                                          "parameters": {"type": "object", "properties": {"w": {"type": "string"}}}}}])
+    data = json.loads(ok(run_cli("plan", path, "--json")))
+    assert [(s["name"], s["kind"]) for s in data["servers"]] == [("functions", "plugin")]
