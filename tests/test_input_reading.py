@@ -169,3 +169,18 @@ def test_function_array_is_still_a_plugin_toolset(tmp_path) -> None:
                                           "parameters": {"type": "object", "properties": {"w": {"type": "string"}}}}}])
     data = json.loads(ok(run_cli("plan", path, "--json")))
     assert [(s["name"], s["kind"]) for s in data["servers"]] == [("functions", "plugin")]
+
+
+# --- scopes: an empty session tool list is no list ------------------------------------------------
+
+def test_describe_core_tool_under_an_empty_scope_says_call_it_directly(tiny) -> None:
+    from toolsearch.engine.profile import default_profile
+
+    text = default_profile().text
+    result = run_cli("describe", tiny, "terminal", "--scope", "none=", "--json")
+    assert json.loads(ok(result)) == {"tools": {}, "errors": {"terminal": text("errors", "not_deferrable",
+                                                                                 name="terminal")}}
+    # a scope that lists other tools but not the core one still says "not available in this session"
+    result = run_cli("describe", tiny, "terminal", "--scope", "gh=github", "--json")
+    assert json.loads(ok(result)) == {"tools": {}, "errors": {"terminal": text("errors", "not_in_session",
+                                                                                 name="terminal")}}
