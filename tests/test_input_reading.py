@@ -184,3 +184,87 @@ def test_describe_core_tool_under_an_empty_scope_says_call_it_directly(tiny) -> 
     result = run_cli("describe", tiny, "terminal", "--scope", "gh=github", "--json")
     assert json.loads(ok(result)) == {"tools": {}, "errors": {"terminal": text("errors", "not_in_session",
                                                                                  name="terminal")}}
+
+
+# --- schema losses at registration ----------------------------------------------------------------
+
+LOSSY = {"name": "Lossy", "servers": [{"name": "records", "tools": [
+    {"name": "by_id", "description": "Look a record up by id or by slug.",
+     "inputSchema": {"anyOf": [
+         {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+         {"type": "object", "properties": {"slug": {"type": "string"}}, "required": ["slug"]}]}},
+    {"name": "either", "description": "Fetch a record by one of two keys.",
+     "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "slug": {"type": "string"}},
+                     "oneOf": [{"required": ["id"]}, {"required": ["slug"]}]}},
+    {"name": "assign", "description": "Assign a record to a user.",
+     "inputSchema": {"type": "object",
+                     "properties": {"owner": {"$ref": "#/definitions/User"}, "team": {"$ref": "#/$defs/Team"}},
+                     "definitions": {"User": {"type": "string"}}}},
+    {"name": "plain", "description": "Count the records.",
+     "inputSchema": {"type": "object", "properties": {"kind": {"type": "string"}}}},
+]}]}
+
+
+def test_schema_losses_are_lint_findings_with_fixes(tmp_path) -> None:
+    path = write_yaml(tmp_path / "lossy.yaml", LOSSY)
+    result = run_cli("lint", path, "--json")
+    assert result.returncode == 1, result.stderr  # an error finding
+    findings = [f for f in json.loads(result.stdout)["findings"] if f["rule"].startswith("schema-")]
+    assert [(f["rule"], f["severity"], f["tool"], f["field"]) for f in findings] == [
+        ("schema-root-dropped", "error", "by_id", "inputSchema.anyOf"),
+        ("schema-root-dropped", "warning", "either", "inputSchema.oneOf"),
+        ("schema-ref-unresolved", "warning", "assign", "parameters.properties.team.$ref"),
+        ("schema-ref-unsupported", "warning", "assign", "parameters"),
+    ]
+    assert findings[0]["message"] == ("the root anyOf is removed at registration and the parameters are declared only "
+                                      "in it (id, slug): the model sees a tool with no parameters")
+    assert findings[0]["fix"].startswith("Declare every parameter in the root 'properties'")
+    assert "'#/$defs/Team' points to nothing" in findings[2]["message"]
+    assert "1 $ref pointer (#/$defs/User)" in findings[3]["message"]
+    assert all(f["fix"] for f in findings)
+
+
+def test_plan_notes_schema_losses_in_text_and_json(tmp_path) -> None:
+    path = write_yaml(tmp_path / "lossy.yaml", LOSSY)
+    data = json.loads(ok(run_cli("plan", path, "--json")))
+    assert [(x["name"], x["rule"], x["severity"]) for x in data["schema_losses"]] == [
+        ("mcp__records__assign", "schema-ref-unresolved", "warning"),
+        ("mcp__records__assign", "schema-ref-unsupported", "warning"),
+        ("mcp__records__by_id", "schema-root-dropped", "error"),
+        ("mcp__records__either", "schema-root-dropped", "warning"),
+    ]
+    assert {"tier", "listing_form", "servers", "tools", "notes"} <= set(data)  # the contract keys are all there
+    text = ok(run_cli("plan", path))
+    assert ("note: schema loss: mcp__records__by_id: inputSchema.anyOf: the root anyOf is removed at registration "
+            "and the parameters are declared only in it (id, slug): the model sees a tool with no parameters") in text
+    clean = json.loads(ok(run_cli("plan", write_yaml(tmp_path / "tiny.yaml", CATALOG), "--json")))
+    assert clean["schema_losses"] == []
+
+
+def test_describe_sent_compares_what_the_server_sent_with_what_the_model_receives(tmp_path) -> None:
+    path = write_yaml(tmp_path / "lossy.yaml", LOSSY)
+    result = run_cli("describe", path, "mcp__records__by_id", "mcp__records__plain", "--sent", "--json")
+    data = json.loads(ok(result))
+    by_id = data["tools"]["mcp__records__by_id"]
+    assert by_id["sent"] == LOSSY["servers"][0]["tools"][0]["inputSchema"]
+    assert by_id["received"] == {"type": "object", "properties": {}, "required": []}
+    assert [loss["rule"] for loss in by_id["losses"]] == ["schema-root-dropped"]
+    plain = data["tools"]["mcp__records__plain"]
+    assert (plain["received"]["required"], plain["losses"]) == ([], [])
+    text = run_cli("describe", path, "mcp__records__by_id", "mcp__records__nope", "--sent")
+    assert text.returncode == 1
+    assert "received by the model (parameters after registration):" in text.stdout
+    assert "lost at registration: error: inputSchema.anyOf:" in text.stdout
+    assert "mcp__records__nope: no registered tool has this name" in text.stdout
+
+
+def test_output_schema_finding_names_the_output_schema(tmp_path) -> None:
+    path = write_yaml(tmp_path / "out.yaml", {"servers": [{"name": "weather", "tools": [
+        {"name": "forecast", "description": "Get the weather forecast for a city.",
+         "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+         "outputSchema": {"type": "array", "items": {"type": "string"}}}]}]})
+    finding = next(f for f in json.loads(run_cli("lint", path, "--json").stdout)["findings"]
+                   if f["rule"] == "sdk-rejects")
+    assert "outputSchema" in finding["message"]
+    assert finding["fix"] == 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
+    assert "inputSchema" not in finding["fix"]

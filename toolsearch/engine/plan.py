@@ -288,6 +288,11 @@ class Planner:
         self._all_definitions = tuple(t.definition for t in self._all_tools)
         self.header = self.profile.text("listing", "header")
 
+    def definition_json(self, name: str) -> str:
+        """The compact JSON of registered tool ``name``'s definition (RB §3 serialization),
+        computed once at construction. Raises ``KeyError`` for a name not registered."""
+        return self._json[name]
+
     # -- cached pieces ------------------------------------------------------------------
     def deferral(self, defer: Sequence[str] | None) -> _Deferral:
         """Visible/deferred split and rendered groups for a defer set (cached)."""
