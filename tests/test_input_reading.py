@@ -268,3 +268,42 @@ def test_output_schema_finding_names_the_output_schema(tmp_path) -> None:
     assert "outputSchema" in finding["message"]
     assert finding["fix"] == 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
     assert "inputSchema" not in finding["fix"]
+
+
+# --- a core toolset and an MCP server with one name -------------------------------------------------
+
+SHARED = {"name": "Shared", "servers": [
+    {"name": "web", "kind": "core", "tools": [{"name": "web_search", "description": "Search the web."},
+                                              {"name": "web_extract", "description": "Extract a web page."}]},
+    {"name": "web", "kind": "mcp", "tools": [
+        {"name": "fetch", "description": "Fetch a URL.",
+         "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}}]},
+]}
+SHARED_WARNING = ("server 'web': the name is used by sources of 2 kinds (mcp, core): the harness keeps them apart "
+                  "as toolsets 'mcp-web', 'web', shown as separate rows, but they share the listing label 'web', so "
+                  "their deferred tools are listed in one group")
+
+
+def test_core_toolset_and_mcp_server_with_one_name_are_two_rows_and_a_warning(tmp_path) -> None:
+    path = write_yaml(tmp_path / "shared.yaml", SHARED)
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    defer: [web_search]\n", encoding="utf-8")
+    result = run_cli("plan", path, "--config", config, "--json")
+    data = json.loads(ok(result))
+    assert [(s["name"], s["kind"], s["tool_count"], s["deferred_count"], s["visible_count"], s["state"])
+            for s in data["servers"]] == [("web", "core", 2, 1, 1, "full"), ("web", "mcp", 1, 1, 0, "full")]
+    assert result.stderr == f"toolsearch: catalog warning: {SHARED_WARNING}\n"
+    assert {"severity": "warning", "where": "server 'web'", "message": SHARED_WARNING.split(": ", 1)[1]} \
+        in data["problems"]
+    # the listing is the reference's: one group for the label
+    assert "web tools (2):\n- mcp__web__fetch: Fetch a URL.\n- web_search: Search the web." in data["listing"]
+    text = ok(run_cli("plan", path))
+    assert [line.split()[:3] for line in text.splitlines() if line.startswith(("web  ", "web core", "web mcp"))] == [
+        ["web", "core", "2"], ["web", "mcp", "1"]]
+
+
+def test_lint_flags_a_server_name_shared_by_two_kinds(tmp_path) -> None:
+    path = write_yaml(tmp_path / "shared.yaml", SHARED)
+    findings = json.loads(ok(run_cli("lint", path, "--json")))["findings"]
+    assert [(f["rule"], f["severity"], f["server"]) for f in findings] == [("server-name-shared", "warning", "web")]
+    assert findings[0]["fix"].startswith("Rename the MCP server in the client config")

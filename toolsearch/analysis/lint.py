@@ -90,7 +90,7 @@ from ..engine import constants as C
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
-from .schema_lint import SCHEMA_RULES, lint_rows as schema_lint_rows
+from .schema_lint import READING_RULES, lint_rows as schema_lint_rows
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
@@ -126,7 +126,7 @@ RULES: dict[str, str] = {
     "duplicate-name": "the same tool name on several servers",
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
-RULES.update(SCHEMA_RULES)  # schema losses at registration (toolsearch.analysis.schema_lint)
+RULES.update(READING_RULES)  # schema losses, shared server names (toolsearch.analysis.schema_lint)
 _SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
 _RULE_RANK = {r: i for i, r in enumerate(RULES)}
 

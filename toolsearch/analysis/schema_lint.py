@@ -31,11 +31,14 @@ from ..engine.inspector import Inspector
 from ..engine.registration import RegisteredTool
 from ..engine.schema import normalize_mcp_input_schema
 
-#: Rule id → what it checks (merged into :data:`toolsearch.analysis.lint.RULES`).
-SCHEMA_RULES: dict[str, str] = {
+#: Rule id → what it checks (merged into :data:`toolsearch.analysis.lint.RULES`): the schema losses,
+#: and one rule about how sources are read (``server-name-shared``, from the registration warning).
+READING_RULES: dict[str, str] = {
     "schema-root-dropped": "a root anyOf/oneOf/allOf that registration removes: its parameters or constraints are lost",
     "schema-ref-unresolved": "a $ref the model receives that points at nothing",
     "schema-ref-unsupported": "$ref/$defs in the parameters, which many clients and providers cannot resolve",
+    "server-name-shared": "sources of different kinds with one name (a core toolset and an MCP server 'web'): "
+                          "one listing group",
 }
 
 #: Root keywords the global sanitizer removes (root only).
@@ -52,6 +55,8 @@ _FIX = {
                              "schema it stands for.",
     "schema-ref-unsupported": "Inline the $defs definitions where they are used (dereference the schema), so clients "
                               "that cannot resolve $ref still see each parameter's type.",
+    "server-name-shared": "Rename the MCP server in the client config (e.g. 'web-mcp'), so its tools get their own "
+                          "listing group and the toolset names cannot be confused.",
 }
 
 
@@ -60,7 +65,7 @@ class SchemaLoss:
     """One thing the model does not receive from a tool's input schema.
 
     Attributes:
-        rule: a key of :data:`SCHEMA_RULES`.
+        rule: a key of :data:`READING_RULES`.
         severity: ``error`` (the model loses parameters) or ``warning``.
         path: where, as a dotted path: ``inputSchema.<...>`` in what the server sent, or
             ``parameters.<...>`` in what the model receives.
@@ -285,7 +290,18 @@ def catalog_schema_losses(inspector: Inspector) -> list[SchemaView]:
 
 
 def lint_rows(inspector: Inspector) -> list[tuple[str, str, str, str, str, str, str, str]]:
-    """Lint findings for every schema loss of the catalog, as ``(rule, severity, server, tool,
-    wire name, message, fix, field)`` rows (the fields of :class:`toolsearch.analysis.lint.Finding`)."""
-    return [(loss.rule, loss.severity, view.server, view.tool, view.name, loss.message, loss.fix, loss.path)
+    """Lint findings for every schema loss of the catalog and every server name shared by sources
+    of different kinds, as ``(rule, severity, server, tool, wire name, message, fix, field)`` rows
+    (the fields of :class:`toolsearch.analysis.lint.Finding`)."""
+    rows = [(loss.rule, loss.severity, view.server, view.tool, view.name, loss.message, loss.fix, loss.path)
             for view in catalog_schema_losses(inspector) for loss in view.losses]
+    kinds: dict[str, dict[str, None]] = {}
+    for server in inspector.catalog.servers:
+        kinds.setdefault(server.name, {})[server.kind] = None
+    for name, found in sorted(kinds.items()):
+        if len(found) > 1:
+            rows.append(("server-name-shared", "warning", name, "", "",
+                         f"the name {name!r} is used by sources of kinds {' and '.join(sorted(found))}: the harness keeps "
+                         f"them apart as different toolsets, but both have the listing label {name!r}, so their "
+                         "deferred tools are listed in one group", _FIX["server-name-shared"], ""))
+    return rows

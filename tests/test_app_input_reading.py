@@ -10,7 +10,7 @@ import pytest
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import literal_tables, write_yaml
 from toolsearch.engine.catalog import load_source
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,3 +50,25 @@ def test_call_tab_shows_sent_vs_received_and_the_loss() -> None:
     codes = [c.value for c in at.code]
     assert json.dumps(raw, ensure_ascii=False, indent=2) in codes
     assert json.dumps({"type": "object", "properties": {}, "required": []}, indent=2) in codes
+
+
+def test_overview_server_table_has_a_row_per_kind_and_the_warning(tmp_path, monkeypatch) -> None:
+    from pages import common
+
+    from test_input_reading import SHARED, SHARED_WARNING
+
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    write_yaml(folder / "shared.yaml", SHARED)
+    monkeypatch.setattr(common, "SAMPLES_DIR", folder)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.session_state["catalog"] = "shared"
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page("pages/overview.py").run()
+    assert not at.exception, at.exception
+    rows = literal_tables(at)["server_table"].to_dict("records")
+    assert [(r["server"], r["kind"], r["tools"]) for r in rows] == [("web", "core", "2"), ("web", "mcp", "1")]
+    problems = literal_tables(at)["catalog_problems"].to_dict("records")
+    where, message = SHARED_WARNING.split(": ", 1)
+    assert {"severity": "warning", "where": where, "message": message} in problems
