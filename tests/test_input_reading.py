@@ -307,3 +307,52 @@ def test_lint_flags_a_server_name_shared_by_two_kinds(tmp_path) -> None:
     findings = json.loads(ok(run_cli("lint", path, "--json")))["findings"]
     assert [(f["rule"], f["severity"], f["server"]) for f in findings] == [("server-name-shared", "warning", "web")]
     assert findings[0]["fix"].startswith("Rename the MCP server in the client config")
+
+
+# --- an empty-string nextCursor -------------------------------------------------------------------
+
+def _loopy_config(tmp_path):
+    import sys
+    from pathlib import Path
+
+    server = Path(__file__).resolve().parent / "mcp_test_server.py"
+    return write_json(tmp_path / "mcp.json", {"mcpServers": {"loopy": {
+        "command": sys.executable, "args": [str(server), "--empty-next-cursor", "--page-size", "4"]}}})
+
+
+EMPTY_CURSOR = ("tools/list returned an empty-string nextCursor: read as the last page, but clients that treat any "
+                "string as a cursor ask for the first page again and loop")
+
+
+def test_live_server_with_an_empty_next_cursor_is_flagged_in_plan_and_lint(tmp_path) -> None:
+    config = _loopy_config(tmp_path)
+    result = run_cli("plan", config, "--timeout", "60", "--json")
+    data = json.loads(ok(result))
+    assert [(s["name"], s["tool_count"]) for s in data["servers"]] == [("loopy", 7)]
+    assert "flagged: empty-string nextCursor (loops some clients)" in result.stderr
+    assert (f"toolsearch: catalog warning: live: server 'loopy': tools/list page 2: {EMPTY_CURSOR}"
+            in result.stderr.splitlines())
+    result = run_cli("lint", config, "--timeout", "60", "--json")
+    findings = json.loads(ok(result))["findings"]
+    assert [(f["rule"], f["severity"], f["server"]) for f in findings] == [("next-cursor-empty", "warning", "loopy")]
+    assert findings[0]["message"] == f"live: server 'loopy': tools/list page 2: {EMPTY_CURSOR}"
+    assert findings[0]["fix"].startswith("Fix the server: leave nextCursor out (or null) on the last tools/list page")
+
+
+def test_lint_takes_a_timeout_like_plan(tmp_path) -> None:
+    config = _loopy_config(tmp_path)
+    line = one_line_error(run_cli("lint", config, "--timeout", "soon"))
+    assert line == "toolsearch lint: error: argument --timeout/--connect-timeout: expected a positive number of seconds, got 'soon'"
+    result = run_cli("lint", config, "--timeout", "0.01", "--json")
+    assert "no answer within 0.01 s while connecting" in result.stderr
+    assert json.loads(result.stdout)["tool_count"] == 0
+
+
+def test_recorded_tools_list_with_an_empty_next_cursor_is_flagged(tmp_path) -> None:
+    path = write_json(tmp_path / "recorded.json", {"tools": [
+        {"name": "ping", "description": "Check the server answers.", "inputSchema": {"type": "object"}}],
+        "nextCursor": ""})
+    result = run_cli("plan", path)
+    assert f"toolsearch: catalog warning: {path}: nextCursor: {EMPTY_CURSOR}" in result.stderr.splitlines()
+    findings = json.loads(run_cli("lint", path, "--json").stdout)["findings"]
+    assert [(f["rule"], f["server"]) for f in findings] == [("next-cursor-empty", "recorded")]

@@ -90,7 +90,7 @@ from ..engine import constants as C
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
-from .schema_lint import READING_RULES, lint_rows as schema_lint_rows
+from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
@@ -270,7 +270,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
 
     for problem in catalog.problems:
-        if problem.severity in ("error", "warning"):
+        if problem.severity in ("error", "warning") and not reported_here(problem):
             add("load-problem", problem.severity, "", "", "", f"{problem.where}: {problem.message}",
                 "Fix the item in the catalog file (the message names the place and what was expected).")
     owners = {t.name: t.server for t in registration.tools}

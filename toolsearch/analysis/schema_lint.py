@@ -22,23 +22,26 @@ tool; :func:`catalog_schema_losses` every loss of a catalog (for plan notes and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
-from ..engine.catalog import Tool
+from ..engine.catalog import EMPTY_NEXT_CURSOR, Problem, Tool
 from ..engine.inspector import Inspector
 from ..engine.registration import RegisteredTool
 from ..engine.schema import normalize_mcp_input_schema
 
 #: Rule id → what it checks (merged into :data:`toolsearch.analysis.lint.RULES`): the schema losses,
-#: and one rule about how sources are read (``server-name-shared``, from the registration warning).
+#: and two about how sources are read: ``server-name-shared`` (from the registration warning) and
+#: ``next-cursor-empty`` (from the load problem, which :func:`reported_here` claims).
 READING_RULES: dict[str, str] = {
     "schema-root-dropped": "a root anyOf/oneOf/allOf that registration removes: its parameters or constraints are lost",
     "schema-ref-unresolved": "a $ref the model receives that points at nothing",
     "schema-ref-unsupported": "$ref/$defs in the parameters, which many clients and providers cannot resolve",
     "server-name-shared": "sources of different kinds with one name (a core toolset and an MCP server 'web'): "
                           "one listing group",
+    "next-cursor-empty": "a tools/list result with an empty-string nextCursor, which loops some clients",
 }
 
 #: Root keywords the global sanitizer removes (root only).
@@ -57,6 +60,8 @@ _FIX = {
                               "that cannot resolve $ref still see each parameter's type.",
     "server-name-shared": "Rename the MCP server in the client config (e.g. 'web-mcp'), so its tools get their own "
                           "listing group and the toolset names cannot be confused.",
+    "next-cursor-empty": "Fix the server: leave nextCursor out (or null) on the last tools/list page; an empty "
+                         "string is not an end marker for every client.",
 }
 
 
@@ -304,4 +309,17 @@ def lint_rows(inspector: Inspector) -> list[tuple[str, str, str, str, str, str, 
                          f"the name {name!r} is used by sources of kinds {' and '.join(sorted(found))}: the harness keeps "
                          f"them apart as different toolsets, but both have the listing label {name!r}, so their "
                          "deferred tools are listed in one group", _FIX["server-name-shared"], ""))
+    for problem in inspector.catalog.problems:
+        if reported_here(problem):
+            named = re.search(r"server '([^']*)'", problem.where)
+            server = named.group(1) if named else (servers[0].name if len(servers := inspector.catalog.servers) == 1
+                                                   else "")
+            rows.append(("next-cursor-empty", "warning", server, "", "", f"{problem.where}: {problem.message}",
+                         _FIX["next-cursor-empty"], ""))
     return rows
+
+
+def reported_here(problem: Problem) -> bool:
+    """Whether a load problem is a finding of this module's rules (so the lint's generic
+    ``load-problem`` rule leaves it out)."""
+    return problem.message == EMPTY_NEXT_CURSOR

@@ -34,6 +34,12 @@ from . import constants as C
 from .errors import CatalogError
 from .gcpause import gc_paused
 
+#: The problem message for a ``tools/list`` result whose ``nextCursor`` is the empty string (read
+#: from a recorded result here, or met while listing a live server): the listing ends there, but
+#: clients that take any string as a cursor request the first page again, forever.
+EMPTY_NEXT_CURSOR = ("tools/list returned an empty-string nextCursor: read as the last page, but clients that treat "
+                     "any string as a cursor ask for the first page again and loop")
+
 _TOOL_KEYS = ("name", "description", "inputSchema")
 _SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
 _KNOWN_TOOL_KEYS = {key: frozenset((*_TOOL_KEYS, key, "input_schema")) for key in ("inputSchema", "parameters")}
@@ -306,7 +312,9 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         if not isinstance(server_name, str) or not server_name:
             server_name = stem
         tools = _tools_from_list(data["tools"], origin, "tools", problems)
-        if data.get("nextCursor"):
+        if data.get("nextCursor") == "":
+            problems.append(Problem("warning", f"{origin}: nextCursor", EMPTY_NEXT_CURSOR))
+        elif data.get("nextCursor"):
             problems.append(Problem("warning", f"{origin}: nextCursor",
                                     "this tools/list page has a next cursor; later pages are not in the file"))
         server = Server(name=server_name, kind="mcp", tools=tools, origin=origin,
