@@ -119,8 +119,13 @@ class SchemaView:
                 "losses": [loss.to_dict() for loss in self.losses]}
 
 
-def _loss(rule: str, severity: str, path: str, message: str) -> SchemaLoss:
-    return SchemaLoss(rule, severity, path, message, _FIX[rule])
+#: The fix when a dropped root combinator held constraints only (its parameters are all kept).
+_CONSTRAINTS_FIX = ("State the rule in the descriptions (e.g. 'give id or slug'); registration keeps only the root "
+                    "object's properties, so the model can follow it only from the text.")
+
+
+def _loss(rule: str, severity: str, path: str, message: str, fix: str | None = None) -> SchemaLoss:
+    return SchemaLoss(rule, severity, path, message, fix or _FIX[rule])
 
 
 def _pointer(root: Any, ref: str) -> bool:
@@ -221,7 +226,8 @@ def schema_losses(sent: Any, received: Mapping[str, Any], kind: str = "mcp") -> 
             else:
                 losses.append(_loss("schema-root-dropped", "warning", f"inputSchema.{key}",
                                     f"the root {key} is removed at registration: the constraints it states (e.g. "
-                                    "which parameters go together or are required) do not reach the model"))
+                                    "which parameters go together or are required) do not reach the model",
+                                    _CONSTRAINTS_FIX))
     refs: list[tuple[str, str]] = []
     _refs(received, "parameters", refs)
     resolved: list[str] = []
