@@ -118,6 +118,7 @@ from ..engine import constants as C
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
+from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
@@ -158,6 +159,7 @@ RULES: dict[str, str] = {
     "duplicate-name": "the same tool name on several servers",
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
+RULES.update(READING_RULES)  # schema losses, shared server names (toolsearch.analysis.schema_lint)
 _SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
 _RULE_RANK = {r: i for i, r in enumerate(RULES)}
 
@@ -301,7 +303,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
 
     for problem in catalog.problems:
-        if problem.severity in ("error", "warning"):
+        if problem.severity in ("error", "warning") and not reported_here(problem):
             add("load-problem", problem.severity, "", "", "", f"{problem.where}: {problem.message}",
                 "Fix the item in the catalog file (the message names the place and what was expected).")
     owners = {t.name: t.server for t in registration.tools}
@@ -492,6 +494,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
+    findings.extend(Finding(*row) for row in schema_lint_rows(inspector))
     for server in catalog.servers:
         if not server.tools and server.kind == "mcp":
             add("server-empty", "info", server.name, "", "", "the server lists no tools; it adds nothing to the catalog",
@@ -1418,9 +1421,17 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                     "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
                     f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
                     "SDK-based clients see none of its tools",
-                    'Fix the tool definition (an inputSchema must be an object schema with "type": "object").',
-                    "parameters" if where.startswith("inputSchema") else where))
+                    _sdk_fix(where), "parameters" if where.startswith("inputSchema") else where))
     return findings
+
+
+def _sdk_fix(where: str) -> str:
+    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected."""
+    if where.startswith("outputSchema"):
+        return 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
+    if where.startswith("inputSchema"):
+        return 'Fix the inputSchema: it must be an object schema with "type": "object".'
+    return f"Fix the tool definition at {where or 'its top level'} to match the MCP Tool schema."
 
 
 # --- changes since a saved snapshot ------------------------------------------------------------
