@@ -8,6 +8,7 @@ process is told is its HTTP(S) proxy.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import threading
@@ -20,7 +21,7 @@ from websockets.sync.client import connect
 
 from conftest import streamlit_app
 from toolsearch.live.guard import check_client
-from toolsearch.live.webguard import same_origin
+from toolsearch.live.webguard import BrowserGuard, same_origin
 
 STREAM = "/_stcore/stream"
 
@@ -51,6 +52,41 @@ def test_the_launch_guard_counts_only_the_apps_own_origin_as_local():
     assert not other_port.local
     assert other_port.reason == "the page was opened from 'http://localhost:3000', not from this app (localhost:8501)"
     assert not check_client(None, {"Host": "127.0.0.1:8501", "Origin": "http://localhost:8501"}).local
+
+
+def _run_guard(scope: dict, app_headers: list[tuple[bytes, bytes]]) -> tuple[list[dict], bool]:
+    """Run :class:`BrowserGuard` around a tiny app; returns (messages sent, whether the app ran)."""
+    ran, sent = [], []
+
+    async def app(scope, receive, send):
+        ran.append(True)
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": list(app_headers)})
+            await send({"type": "http.response.body", "body": b"<html></html>"})
+
+    async def receive():
+        return {"type": "websocket.connect"} if scope["type"] == "websocket" else {"type": "http.request"}
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(BrowserGuard(app)(scope, receive, send))
+    return sent, bool(ran)
+
+
+def test_the_guard_sets_its_headers_over_the_apps_and_stops_foreign_websockets():
+    sent, _ = _run_guard({"type": "http", "headers": []}, [(b"x-frame-options", b"SAMEORIGIN"),
+                                                           (b"content-type", b"text/html")])
+    headers = sent[0]["headers"]
+    assert [v for k, v in headers if k == b"x-frame-options"] == [b"DENY"]
+    assert (b"content-security-policy", b"frame-ancestors 'none'") in headers
+    assert (b"content-type", b"text/html") in headers
+    foreign = {"type": "websocket", "headers": [(b"host", b"localhost:8501"), (b"origin", b"http://localhost:3000")]}
+    sent, ran = _run_guard(foreign, [])
+    assert not ran and sent == [{"type": "websocket.close", "code": 1008}]
+    own = {"type": "websocket", "headers": [(b"host", b"localhost:8501"), (b"origin", b"http://localhost:8501")]}
+    assert _run_guard(own, [])[1]
+    assert _run_guard({"type": "websocket", "headers": [(b"host", b"localhost:8501")]}, [])[1]  # no Origin
 
 
 # --- a served app ------------------------------------------------------------------------------------

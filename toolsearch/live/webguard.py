@@ -80,9 +80,9 @@ class BrowserGuard:
         if scope["type"] == "http":
             async def send_with_headers(message: Message) -> None:
                 if message["type"] == "http.response.start":
-                    names = {k.lower() for k, _ in message.get("headers") or ()}
-                    message["headers"] = [*(message.get("headers") or ()),
-                                          *((k, v) for k, v in FRAME_HEADERS if k not in names)]
+                    # Ours replace any X-Frame-Options; a second CSP header only narrows the first.
+                    kept = [(k, v) for k, v in message.get("headers") or () if k.lower() != b"x-frame-options"]
+                    message["headers"] = [*kept, *FRAME_HEADERS]
                 await send(message)
 
             await self.app(scope, receive, send_with_headers)
