@@ -8,7 +8,6 @@ results. Catalog and skill text is untrusted: it reaches the page only through d
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 from typing import Any
 
@@ -72,9 +71,10 @@ def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...
 
 
 def _plain(text: str) -> str:
-    """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped,
-    so file names, skill names and other untrusted text show literally."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:])", r"\\\1", text)
+    """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped
+    and URLs kept from becoming links (:func:`pages.common.md_escape`), so file names, skill names
+    and other untrusted text show literally."""
+    return common.md_escape(text, keep_newlines=True)
 
 
 def _digest(*parts: object) -> str:
