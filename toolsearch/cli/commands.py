@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from ..engine import constants as C
 from ..engine.bridge import to_wire
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
@@ -29,7 +29,8 @@ from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 from ..analysis.wording import counted
-from .common import Parser, live_progress
+from .common import Parser, add_settings_arguments as _settings, config_from_args as _config, live_progress, \
+    report_loaded as _report_loaded
 
 
 class UsageError(ToolsearchError):
@@ -94,17 +95,6 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_scope_arguments(parser)
-
-
-def _settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
-                        help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
-    parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
-                        help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -176,23 +166,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_review.add_parsers(sub)
     cli_app.add_parser(sub)
     return parser
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
+    for module in (cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -207,14 +198,6 @@ def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
         else:
             return sources, list(values[i:])
     return sources, []
-
-
-def _config(args: argparse.Namespace) -> ToolSearchConfig:
-    config = load_config(args.config) if args.config else parse_config({})
-    overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    if isinstance(overrides.get("listing_max_tokens"), list):
-        overrides["listing_max_tokens"] = None
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
@@ -590,17 +573,6 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
     finally:
         if connections is not None:
             connections.close()
-
-
-def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
-    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
-    from ..live.client import is_connect_failure  # noqa: PLC0415
-
-    for warning in [*warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
-    for problem in inspector.registration.problems:
-        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
 def _cmd_snapshot(args) -> int:

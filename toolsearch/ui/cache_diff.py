@@ -12,7 +12,8 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import common, palette
+from toolsearch.analysis import palette
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import charts, common
+from toolsearch.analysis import charts
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 
 TOP_TOOLS = 50

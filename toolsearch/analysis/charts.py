@@ -15,8 +15,8 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from toolsearch.ui import palette
-from toolsearch.ui.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.analysis import palette
+from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.analysis.invisible import reveal
 from toolsearch.engine.plan import Plan, ServerPlan
 
