@@ -29,7 +29,9 @@ from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 from ..analysis.wording import counted
-from .common import Parser, add_settings_arguments as _settings, config_from_args as _config, live_progress, \
+from .. import __version__
+from .examples import add_examples
+from .common import Parser, unrecognized, add_settings_arguments as _settings, config_from_args as _config, live_progress, \
     report_loaded as _report_loaded
 
 
@@ -100,6 +102,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
@@ -108,33 +111,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
-    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
+    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
+                   help="a query as the model would send it (repeatable: one tool_search call with every query)")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
 
-    p = sub.add_parser("describe", help="run tool_describe for names and print the response")
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response",
+                       usage="toolsearch describe SOURCE... NAME... [options]")
     _common(p)
-    p.set_defaults(split_names=True)
+    _names_after_sources(p)
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
     _common(p)
-    p.add_argument("-q", "--query", required=True, metavar="QUERY")
-    p.add_argument("--limit", metavar="N")
+    p.add_argument("-q", "--query", required=True, metavar="QUERY", help="the query to explain")
+    p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
-                                    "(catalog files) or call the real tool (MCP config files)")
+                                    "(catalog files) or call the real tool (MCP config files)",
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
-    p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
-    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
+    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+                   help="context lengths in tokens, comma-separated ('unknown' allowed; default "
+                        + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
+    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...",
+                   help="threshold_pct values in %%, comma-separated (default "
+                        + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
+    p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]",
+                   help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     p.add_argument("--csv", action="store_true", help="print CSV")
-    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
@@ -174,7 +186,18 @@ def build_parser() -> argparse.ArgumentParser:
     cli_sessions.add_parser(sub)
     cli_review.add_parsers(sub)
     cli_app.add_parser(sub)
+    add_examples(sub)
     return parser
+
+
+def _names_after_sources(parser: argparse.ArgumentParser) -> None:
+    """``describe`` and ``call``: the positionals are the sources, then the tool names."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "sources":
+            action.metavar = "SOURCE... NAME"
+            action.help = ("catalog files (or MCP client config files), then the tool wire names: the leading "
+                           "arguments that name existing files are the sources, the rest are names")
+    parser.set_defaults(split_names=True)
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
@@ -709,6 +732,14 @@ class TerminalSafeStream:
         return getattr(self._inner, name)
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for it
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            return action.choices.get(command, parser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status.
 
@@ -720,7 +751,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "app":  # everything after "app" goes to streamlit run
         args.streamlit_options = extra
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(unrecognized(_subparser(parser, args.command), extra))
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)

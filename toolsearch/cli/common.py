@@ -8,6 +8,8 @@ rather than in ``commands`` (which imports the subcommand modules).
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 import sys
 from typing import Sequence
 
@@ -17,11 +19,45 @@ from ..engine.inspector import Inspector
 from .textfmt import parse_context_length as _context_length
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
+
+
+def nearest(word: str, candidates: Sequence[str]) -> str | None:
+    """The candidate closest to a misspelled ``word`` (difflib's ratio, at least 0.6), or ``None``."""
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def did_you_mean(message: str) -> str:
+    """A "did you mean" hint for argparse's "invalid choice" message (a misspelled command or
+    option value); ``""`` when there is nothing close."""
+    match = _INVALID_CHOICE.search(message)
+    if match is None:
+        return ""
+    choices = [c.strip().strip("'\"") for c in match.group(2).split(",")]
+    guess = nearest(match.group(1), choices)
+    return f"; did you mean '{guess}'?" if guess else ""
+
+
+def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
+    """The message for arguments ``parser`` does not know, naming the nearest option of ``parser``
+    for each misspelled flag (``--jsn`` → ``--json``)."""
+    options = [o for action in parser._actions for o in action.option_strings]  # noqa: SLF001 - argparse has no API
+    hints = []
+    for arg in extra:
+        if arg.startswith("-"):
+            guess = nearest(arg.split("=", 1)[0], options)
+            if guess:
+                hints.append(f"did you mean '{guess}' for '{arg}'?")
+    return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2)."""
+    """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2), and the
+    nearest command or value named when one is misspelled."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message}{did_you_mean(message)}\n")
 
 
 def live_progress(status) -> None:

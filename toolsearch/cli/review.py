@@ -33,6 +33,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
+from .examples import epilog
 from .common import add_settings_arguments, config_from_args, live_progress, report_loaded
 from .textfmt import parse_context_length, text_table
 
@@ -78,7 +79,7 @@ def _display_tokenizer(p: argparse.ArgumentParser) -> None:
 
 
 def _epilog(*examples: str) -> str:
-    return "examples:\n" + "\n".join(f"  {e}" for e in examples)
+    return epilog(examples)
 
 
 def add_parsers(sub: Any) -> None:
