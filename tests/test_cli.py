@@ -150,9 +150,9 @@ def test_plan_negative_context_length_falls_back_with_a_note(tiny) -> None:
     data = json.loads(ok(result))
     assert data["budget"] == 10000
     assert data["budget_winner"] == "unknown-context fallback"
-    assert data["notes"] == ["context length -5 is negative: treated as unknown (RB §4 fallback)"]
+    assert data["notes"] == ["context length -5 is negative: treated as unknown (docs/reference.md §4 fallback)"]
     human = ok(run_cli("plan", tiny, "--context-length=-5"))
-    assert "note: context length -5 is negative: treated as unknown (RB §4 fallback)" in human
+    assert "note: context length -5 is negative: treated as unknown (docs/reference.md §4 fallback)" in human
 
 
 def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:

@@ -340,7 +340,7 @@ if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off", width="content",
               help="Each prompt piece counted alone, so it can be higher than the Overview's 'All schemas up front', "
-                   "which rounds once over the whole tools array as the reference does (RB §3).")
+                   "which rounds once over the whole tools array as the reference does (docs/reference.md §3).")
     linked = by_id[SKILL_LINKED]
     m2.metric("Skill-linked", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off",
