@@ -75,6 +75,17 @@ def mq_tools() -> list[RegisteredTool]:
     ]
 
 
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``-n``, on by default in pyproject.toml): every real-browser test runs on
+    one worker, in turn (each starts a Streamlit server and Chromium; two at once on a 2-core machine
+    slow both past their waits), and every other test file stays on one worker, so its module
+    fixtures are built once. ``--dist loadgroup`` hands these groups to whichever worker is free."""
+    for item in items:
+        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture
 def fc() -> list[RegisteredTool]:
     return fc_tools()
