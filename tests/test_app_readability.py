@@ -18,8 +18,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from toolsearch.ui import charts, palette, signals
-from toolsearch.ui.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
+from toolsearch.analysis import charts, palette
+from toolsearch.ui import signals
+from toolsearch.analysis.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
 from toolsearch.analysis.lint import lint
 from toolsearch.analysis.report import build_report
 from toolsearch.analysis.skills import load_skills
@@ -243,7 +244,7 @@ def test_overview_and_strategies_say_what_each_up_front_figure_counts():
     expected = (f"All up front: {upfront.upfront_tokens:,} tokens (chars4) before the first turn = {schema:,} (tool "
                 f"definitions, each counted alone) + {listing:,} (skill listing). The Overview's “All schemas up "
                 f"front” ({plan.eager_tokens:,}) is the tools array alone, estimated once over the whole array as the "
-                f"reference does (RB §3), with no skills: {upfront.upfront_tokens - plan.eager_tokens:,} tokens fewer.")
+                f"reference does (docs/reference.md §3), with no skills: {upfront.upfront_tokens - plan.eager_tokens:,} tokens fewer.")
     assert expected in [c.value for c in page.caption]
     # the worked example is another catalog: no comparison with the sidebar's figure
     page.radio(key="strat_source").set_value("Worked example").run()

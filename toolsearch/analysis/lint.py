@@ -1,7 +1,7 @@
 """Catalog lint: what in a catalog will hurt the model or the harness, with a one-line fix each.
 
-Every rule works on the catalog as the reference harness registers it (REG §1–§2) and searches
-it (RB §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
+Every rule works on the catalog as the reference harness registers it (docs/reference.md §21–§22) and searches
+it (docs/reference.md §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
 ``PROVIDER_MAX_TOOLS``). Severities:
 
 * ``error``: the harness drops tools, or a provider rejects the whole request;
@@ -16,35 +16,35 @@ Rules (:data:`RULES`, in report order):
   that OpenAI-style providers reject: not ``^[a-zA-Z0-9_-]{1,64}$``.
 * ``sanitized-collision`` (error): two different tools of one server whose wire names are equal
   after sanitizing (``read-file`` and ``read_file``): the reference registers **neither**
-  (REG §1.5).
+  (docs/reference.md §21.5).
 * ``cross-server-collision`` (error): a wire name produced by two servers (servers ``my-api``
   and ``my_api`` both exposing ``ping``; or the same name on two servers with ``as-is`` naming):
   the registry keeps the first registration and skips the other.
 * ``name-over-64`` (warning): a prefixed MCP name over 64 characters; the reference clamps it to
-  ``full[:55] + "_" + sha256[:8]`` (REG §1.3), and the finding shows the result.
+  ``full[:55] + "_" + sha256[:8]`` (docs/reference.md §21.3), and the finding shows the result.
 * ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later
   copies are dropped.
 * ``description-empty`` (warning): no description, or whitespace only. MCP tools get the generated
-  default description (REG §2), which says nothing about what the tool does.
+  default description (docs/reference.md §22), which says nothing about what the tool does.
 * ``description-one-word`` (warning): a one-word description (no whitespace inside; text with
   Han, kana or Hangul never counts, since those scripts do not separate words with spaces).
 * ``description-no-ascii-words`` (warning): a deferred tool whose description has no
-  ``[A-Za-z0-9]+`` word: the reference search (RB §7.1) sees only its name words, label and
+  ``[A-Za-z0-9]+`` word: the reference search (docs/reference.md §7.1) sees only its name words, label and
   parameter names.
 * ``unreachable`` (warning): a deferred tool that none of its own probe queries returns within
   ``search_default_limit``. The probes are (1) its own tool name with ``_ . : -`` as spaces
   (``dns_records_list`` → ``dns records list``) and (2) up to ``LINT_PROBE_MAX_KEYWORDS`` keywords
-  of its listing line (the short description of RB §5.1, the text a model reads before it
+  of its listing line (the short description of docs/reference.md §5.1, the text a model reads before it
   searches): its ASCII words, lowercased, in order, without repeats, at least
   ``LINT_PROBE_MIN_WORD_CHARS`` characters long, not all digits and not in
   ``LINT_PROBE_STOP_WORDS``. Each probe runs through the reference search; exact-name matches are
   not probes.
 * ``schema-large`` (warning): a tool whose definition costs more than ``LINT_SCHEMA_MEDIAN_FACTOR``
-  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, RB §3), or
+  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, docs/reference.md §3), or
   more than ``LINT_SCHEMA_ABSOLUTE_TOKENS`` whatever the median (small catalogs, where one big
   tool moves the median itself).
 * ``description-over-2048`` (warning): a description over ``LINT_DESCRIPTION_MAX_CHARS``
-  characters (registration keeps it whole, REG §2; ``tool_search`` shows 500 of it).
+  characters (registration keeps it whole, docs/reference.md §22; ``tool_search`` shows 500 of it).
 * ``too-many-tools`` (error / warning): more than ``PROVIDER_MAX_TOOLS`` (128) tools in one
   request, which the OpenAI Chat Completions API (and Azure OpenAI, the same API) rejects. An
   error when the request at these settings exceeds it; a warning when only the eager request
@@ -59,7 +59,7 @@ Rules (:data:`RULES`, in report order):
   selectors (the text their bytes spell is decoded), zero-width characters, bidi controls, other
   ``Cf`` characters and raw control characters. Ordinary emoji are not findings (a zero-width
   joiner between two emoji, one variation selector, flag tag sequences). The reference strips TAG
-  characters from the top-level description at registration (REG §2) and does not send the
+  characters from the top-level description at registration (docs/reference.md §22) and does not send the
   title, annotations or output schema to the model, but keeps everything else: the finding says
   whether the model still receives them. An error when TAG, variation-selector or bidi
   characters reach the model.
@@ -101,7 +101,7 @@ Rules (:data:`RULES`, in report order):
 * ``duplicate-name`` (info): the same tool name on several servers (distinct wire names under
   prefixed naming): the model sees it in several groups and needs the server word to pick one.
 * ``first-sentence-clipped`` (info): the listing line of a deferred tool is cut (the short
-  description ends with ``…``, RB §5.1).
+  description ends with ``…``, docs/reference.md §5.1).
 """
 
 from __future__ import annotations
@@ -345,7 +345,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                     others = ", ".join(repr(r) for r in raws if r != raw)
                     verb = "both become" if len(raws) == 2 else "all become"
                     add("sanitized-collision", "error", server.name, raw, "",
-                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (REG §1.5)",
+                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (docs/reference.md §21.5)",
                         "Rename one of them, or leave one out with tools.exclude, so they differ after "
                         "sanitizing.")
             else:
@@ -521,7 +521,7 @@ PROGRESS_EVERY = 1_000
 def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
              progress: Callable[[float, str], None] | None = None) -> list[bool]:
     """For each ``(wire name, probe queries)`` of ``items``: whether some probe's
-    ``index.search(probe, limit)`` returns that name (RB §7.4, §7.5), in the same order.
+    ``index.search(probe, limit)`` returns that name (docs/reference.md §7.4, §7.5), in the same order.
 
     Probes are tried in order, a tool's next probe only when the earlier ones missed it. Under the
     reference search options the probes are answered in batches: those with the same gate term
@@ -931,7 +931,7 @@ def model_strings(tool: Any) -> list[tuple[str, str]]:
 
 
 def _client_only(field: str) -> bool:
-    """Whether registration leaves ``field`` out of what the model receives (REG §2: the title,
+    """Whether registration leaves ``field`` out of what the model receives (docs/reference.md §22: the title,
     annotations and output schema are not sent), so only a client shows it."""
     return field == "title" or field.startswith(("annotations", "outputSchema"))
 
@@ -1135,7 +1135,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                             "receive them (a client that keeps names as sent does)")
                 elif stripped:
                     fate = ("the server sent them; registration strips TAG characters from the description "
-                            "(REG §2), so the model does not receive them")
+                            "(docs/reference.md §22), so the model does not receive them")
                 elif client_only:
                     fate = "registration does not send this field to the model, but a client may show it"
                 else:

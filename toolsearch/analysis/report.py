@@ -1,7 +1,7 @@
 """A self-contained HTML report of one catalog at one setting, for a design review.
 
 :func:`build_report` returns one HTML document with no external resources: the catalog summary,
-the settings and the budget arithmetic (RB §4), tier and form, the per-server table, the
+the settings and the budget arithmetic (docs/reference.md §4), tier and form, the per-server table, the
 degradation steps, a table of the listing form over context length × threshold_pct, the
 settings that reach each form, the exact ``tool_search`` description and the catalog notes.
 Charts are passed in as ready-made HTML fragments (the app renders its plotly figures), so this

@@ -389,8 +389,8 @@ def _merge_servers(catalog: Catalog) -> Catalog:
     A harness keys servers by name, so two definitions of ``github`` (e.g. from two files) are one
     server: their tools are concatenated, contributions ordered by origin so the result does not
     depend on the order the sources were given in (a tool listed twice is then dropped by
-    registration, REG §1.5). An MCP server and a plugin toolset of the same name stay separate
-    servers; their listing groups merge by label (RB §5.2).
+    registration, docs/reference.md §21.5). An MCP server and a plugin toolset of the same name stay separate
+    servers; their listing groups merge by label (docs/reference.md §5.2).
     """
     groups: dict[tuple[str, str], list[Server]] = {}
     for server in catalog.servers:

@@ -16,7 +16,7 @@ TOOLS_ARRAY_HELP = ("The model-visible tools array at these settings: visible to
                     "the embedded listing (in tier 0, every schema as is). The same number on every page.")
 ALL_SCHEMAS = "All schemas up front"
 ALL_SCHEMAS_HELP = ("Every registered tool's full definition in one tools array, estimated the way the reference "
-                    "does (chars4 rounds once over the whole array, RB §3). The Costs page counts each tool alone and "
+                    "does (chars4 rounds once over the whole array, docs/reference.md §3). The Costs page counts each tool alone and "
                     "the Strategies page's 'All up front' counts each prompt piece alone, so their sums can be "
                     "higher.")
 #: The strategy that sends everything up front (its name in every Strategies table and chart).
@@ -24,7 +24,7 @@ ALL_UPFRONT_STRATEGY = STRATEGY_LABELS[ALL_UPFRONT]
 #: Under the Overview's cost metrics: what "All schemas up front" counts and why the Strategies page's
 #: "All up front" strategy shows a higher figure for the same catalog.
 ALL_SCHEMAS_CAPTION = (f"{ALL_SCHEMAS}: the tools array alone, every tool's full definition, estimated once over the "
-                       "whole array as the reference does (RB §3). The Strategies page's “All up front” strategy "
+                       "whole array as the reference does (docs/reference.md §3). The Strategies page's “All up front” strategy "
                        "counts each tool definition alone and adds the skill listing when skills are loaded, so it shows "
                        "more tokens for the same catalog.")
 
@@ -49,7 +49,7 @@ def all_upfront_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: 
         return text + (f" The Overview's “{ALL_SCHEMAS}” counts the sidebar's catalog, not this one.")
     diff = upfront_tokens - eager_tokens
     return text + (f" The Overview's “{ALL_SCHEMAS}” ({eager_tokens:,}) is the tools array alone, estimated once "
-                   f"over the whole array as the reference does (RB §3), with no skills: "
+                   f"over the whole array as the reference does (docs/reference.md §3), with no skills: "
                    + (f"{diff:,} tokens fewer." if diff > 0 else f"{-diff:,} tokens more." if diff < 0 else "the same."))
 
 
