@@ -121,7 +121,7 @@ _STDERR_TAIL_CHARS = 300
 _STRAY_LINE_CHARS = 120
 #: The note added where a server sent back a secret from the config (masked).
 SECRET_ECHO_NOTE = (f"the server sent back a value that matches a secret from the config "
-                    f"(env, header, URL or token argument); shown as {C.SECRET_MASK}")
+                    f"(env, header, URL, ${{VAR}} value or secret argument); shown as {C.SECRET_MASK}")
 #: ``origin`` of live servers in catalog problems and registration messages.
 LIVE_ORIGIN = "live"
 
