@@ -87,10 +87,10 @@ Rules (:data:`RULES`, in report order):
 * ``lookalike-name`` (error / warning): a server whose name reads like another server's but uses
   other characters (``gіthub`` with a Cyrillic ``і`` beside ``github``; ``paypa1`` beside
   ``paypal``), or a tool whose name reads like another server's tool (the confusable skeletons of
-  Unicode's UTS #39, :mod:`toolsearch.analysis.lookalike`): an error on the name that uses the
-  non-ASCII characters (both when both are ASCII). A name written with non-ASCII look-alikes of
-  ASCII letters with no twin in the catalog is a warning. Names that differ only in case are not
-  findings.
+  Unicode's UTS #39, :mod:`toolsearch.analysis.lookalike`): an error on the name written with
+  characters of another script or full-width forms (on both when neither is). A name written with look-alikes of ASCII
+  letters from another script (or full-width letters) with no twin in the catalog is a warning.
+  Names that differ only in case, and Latin letters such as ``ß``, are not findings.
 * ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
   distinctive raw name), or tells the model how to use other servers' tools.
 * ``rug-pull`` (warning / error, with a baseline snapshot): an existing tool whose description,
@@ -1187,57 +1187,65 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
     """``lookalike-name`` findings: a server (or a tool of another server) whose name reads like
     another one's but is written with other characters (``gіthub`` with a Cyrillic ``і`` beside
-    ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) that use non-ASCII
-    characters (on both when both are ASCII, ``paypa1`` and ``paypal``). A name written with
-    non-ASCII characters that read as ASCII letters, with no twin in the catalog, is a warning."""
+    ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) written with
+    characters of another script or full-width forms (on both when neither is, ``paypa1`` and
+    ``paypal``). A name written with
+    characters of other scripts (or full-width forms) that read as ASCII letters, with no twin in
+    the catalog, is a warning."""
+    import unicodedata  # noqa: PLC0415
+
     from .lookalike import looks_alike, odd_characters, skeleton  # noqa: PLC0415
 
     findings: list[Finding] = []
     fix = ("Check where this server comes from; rename it (in the config) so that no two names differ only by "
            "look-alike characters.")
 
+    def disguised(name: str) -> bool:
+        # letters of the Latin script itself (ß, ł) are ordinary spelling, not disguise
+        return any(not c.isascii() and not unicodedata.name(c, "").startswith("LATIN ") for c in name)
+
     def blamed(a: str, b: str) -> list[str]:
-        odd = [n for n in (a, b) if not n.isascii()]
+        odd = [n for n in (a, b) if disguised(n)]
         return odd or [a, b]
 
-    def pairs(items: list[tuple[str, Any]]) -> list[tuple[Any, Any]]:
-        groups: dict[str, list[tuple[str, Any]]] = {}
+    def groups(items: list[tuple[str, Any]]) -> list[dict[str, list[Any]]]:
+        """Items by skeleton, then by name: the groups with look-alike names (two names or more)."""
+        by_skeleton: dict[str, dict[str, list[Any]]] = {}
         for name, item in items:
-            groups.setdefault(skeleton(name), []).append((name, item))
-        out = []
-        for group in groups.values():
-            for i, (a, x) in enumerate(group):
-                for b, y in group[i + 1:]:
-                    if looks_alike(a, b):
-                        out.append(((a, x), (b, y)))
-        return out
+            by_skeleton.setdefault(skeleton(name), {}).setdefault(name, []).append(item)
+        return [group for group in by_skeleton.values() if len(group) > 1]
 
-    servers = [(s.name, s) for s in catalog.servers]
     twinned: set[str] = set()
-    for (a, x), (b, y) in pairs(servers):
-        for name in blamed(a, b):
-            other = b if name == a else a
+    for group in groups([(s.name, s) for s in catalog.servers]):
+        for name in group:
+            others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
+            if not others:
+                continue
             twinned.add(name)
             findings.append(Finding("lookalike-name", "error", name, "", "",
-                                    f"server {name!r} looks like server {other!r} ({odd_characters(name, other)}): "
-                                    "its tools can pass for the other server's", fix))
-    tools = [(t.name, (s, t)) for s in catalog.servers for t in s.tools]
-    for (a, (sa, ta)), (b, (sb, tb)) in pairs(tools):
-        if sa.name == sb.name:
-            continue
-        for name, (server, tool), (other_server, other) in ((a, (sa, ta), (sb, tb)), (b, (sb, tb), (sa, ta))):
-            if name not in blamed(a, b):
-                continue
-            twinned.add(f"{server.name}\0{name}")
-            findings.append(Finding(
-                "lookalike-name", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
-                f"tool {name!r} looks like {other_server.name}'s tool {other.name!r} "
-                f"({odd_characters(name, other.name)}): a model or a user can take one for the other",
-                "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
+                                    f"server {name!r} looks like server {others[0]!r} "
+                                    f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
+                                    fix))
+    for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
+        for name, items in group.items():
+            others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m) for item in group[m]]
+            for server, tool in items:
+                elsewhere = [(m, other_server) for m, (other_server, _) in others if other_server.name != server.name]
+                if not elsewhere:
+                    continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                twinned.add(f"{server.name}\0{name}")
+                (first, first_server), more = elsewhere[0], len(elsewhere) - 1
+                also = f" (and {more} more)" if more else ""
+                findings.append(Finding(
+                    "lookalike-name", "error", server.name, tool.name,
+                    _wire(server.name, server.kind, tool.name, naming)[0],
+                    f"tool {name!r} looks like {first_server.name}'s tool {first!r}{also} "
+                    f"({odd_characters(name, first)}): a model or a user can take one for the other",
+                    "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
     for server in catalog.servers:
         candidates = [("", server.name)] + [(t.name, t.name) for t in server.tools]
         for tool_name, name in candidates:
-            if name.isascii() or not skeleton(name).isascii():
+            if not disguised(name) or not skeleton(name).isascii():
                 continue
             if (not tool_name and name in twinned) or (tool_name and f"{server.name}\0{name}" in twinned):
                 continue

@@ -298,12 +298,14 @@ def _notes(plan: Plan, inspector: Inspector) -> str:
 
 
 def _poisoning(inspector: Inspector) -> str:
-    """Hidden characters, instructions to the model and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
+    """Hidden characters, instructions to the model, URLs carrying conversation data, look-alike
+    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
     from .lint import poisoning  # noqa: PLC0415
 
     found = poisoning(inspector.catalog, inspector.naming)
     if not found:
-        return "<p class=\"muted\">No hidden characters, instructions to the model or references to other servers' tools.</p>"
+        return ("<p class=\"muted\">No hidden characters, instructions to the model, URLs carrying conversation data, "
+                "look-alike names or references to other servers' tools.</p>")
     rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
             for f in found]
     return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
