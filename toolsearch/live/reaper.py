@@ -115,16 +115,32 @@ def _leftovers(marks: dict[str, int | None], seen: Iterable[psutil.Process]) -> 
                 found[process.pid] = process
         except psutil.Error:
             continue
-    for process in psutil.process_iter():
-        if process.pid == me or process.pid in found:
+    needles = [f"{ENV_MARK}={mark}\0".encode() for mark in marks]
+    for pid in psutil.pids():
+        if pid == me or pid in found:
             continue
         try:
-            in_group = bool(groups) and os.getpgid(process.pid) in groups
-        except OSError:
+            hit = os.getpgid(pid) in groups or _carries(pid, needles, marks)
+            if hit:
+                found[pid] = psutil.Process(pid)
+        except (OSError, psutil.Error):
             continue
-        if in_group or _mark_of(process) in marks:
-            found[process.pid] = process
     return list(found.values())
+
+
+def _carries(pid: int, needles: list[bytes], marks: dict[str, int | None]) -> bool:
+    """True when process ``pid`` has one of ``marks`` in its environment (read raw from /proc
+    where there is one: much cheaper than a psutil object per process)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return False  # gone
+        return _mark_of(psutil.Process(pid)) in marks
+    except OSError:
+        return False
+    return any(needle in data for needle in needles)
 
 
 def _end(processes: list[psutil.Process], grace: float) -> None:
