@@ -29,6 +29,7 @@ import itertools
 import logging
 import os
 import threading
+import time
 import uuid
 from typing import Iterable
 
@@ -143,20 +144,39 @@ def _carries(pid: int, needles: list[bytes], marks: dict[str, int | None]) -> bo
     return any(needle in data for needle in needles)
 
 
+def _running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _wait(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """The processes still running after up to ``timeout`` seconds. Polls instead of waiting
+    for them: a server is this process's child, and reaping it here would take its exit status
+    from the event loop that started it."""
+    deadline = time.monotonic() + timeout
+    alive = [p for p in processes if _running(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.02)
+        alive = [p for p in alive if _running(p)]
+    return alive
+
+
 def _end(processes: list[psutil.Process], grace: float) -> None:
     for process in processes:
         try:
             process.terminate()
         except psutil.Error:
             pass
-    _, alive = psutil.wait_procs(processes, timeout=grace)
+    alive = _wait(processes, grace)
     for process in alive:
         try:
             process.kill()
         except psutil.Error:
             pass
     if alive:
-        psutil.wait_procs(alive, timeout=1.0)
+        _wait(alive, 1.0)
 
 
 def stop(mark: str, grace: float | None = None) -> None:
