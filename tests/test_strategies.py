@@ -685,7 +685,7 @@ def _page() -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
     assert not at.exception, at.exception
-    at.switch_page("pages/strategies.py").run()
+    at.switch_page("toolsearch/ui/strategies.py").run()
     assert not at.exception, at.exception
     return at
 

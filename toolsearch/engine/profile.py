@@ -118,10 +118,14 @@ def parse_profile(data: Any, source: str) -> Profile:
     return Profile(name=str(data.get("name") or source), source=source, sections=sections)
 
 
+#: The profile file shipped with the package.
+DEFAULT_PROFILE_PATH = Path(__file__).resolve().parent / "profiles" / "default.yaml"
+
+
 @lru_cache(maxsize=1)
 def default_profile() -> Profile:
-    """The profile shipped with the package (``toolsearch/engine/profiles/default.yaml``)."""
-    text = (Path(__file__).parent / "profiles" / "default.yaml").read_text(encoding="utf-8")
+    """The profile shipped with the package (:data:`DEFAULT_PROFILE_PATH`)."""
+    text = DEFAULT_PROFILE_PATH.read_text(encoding="utf-8")
     return parse_profile(readers.load_yaml(text, "default", ProfileError), "default")
 
 

@@ -19,8 +19,7 @@ from typing import Any, Mapping
 import streamlit as st
 
 from toolsearch.engine.readers import load_embedded_json
-
-from pages import common
+from toolsearch.ui import common
 
 NOT_SET = "(not set)"
 SCALARS = ("string", "integer", "number", "boolean")
