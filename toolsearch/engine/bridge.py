@@ -18,6 +18,7 @@ from . import constants as C
 from .config import ToolSearchConfig, parse_int
 from .plan import is_deferrable, split_tools
 from .profile import Profile, default_profile
+from .readers import load_embedded_json
 from .registration import RegisteredTool
 from .search import SearchIndex, SearchOptions, doc_for
 
@@ -157,7 +158,7 @@ def coerce_arguments(arguments: Mapping[str, Any], parameters: Any) -> dict[str,
             result[key] = {}
         elif ("object" in types or "array" in types) and text[:1] in "{[":
             try:
-                parsed = json.loads(text)
+                parsed = load_embedded_json(text)
             except ValueError:
                 continue
             if isinstance(parsed, dict) and "object" in types or isinstance(parsed, list) and "array" in types:
@@ -372,7 +373,7 @@ class Bridge:
             calls = [{"name": name, "arguments": arguments.get("arguments")}]
         if isinstance(calls, str):
             try:
-                calls = json.loads(calls)
+                calls = load_embedded_json(calls)
             except ValueError as exc:
                 return self._error("calls_invalid_json", detail=str(exc))
         if isinstance(calls, Mapping):
@@ -394,7 +395,7 @@ class Bridge:
                 args = {}
             elif isinstance(args, str):
                 try:
-                    args = json.loads(args)
+                    args = load_embedded_json(args)
                 except ValueError as exc:
                     return self._error("call_arguments_invalid_json", index=index, detail=str(exc))
             if not isinstance(args, Mapping):
