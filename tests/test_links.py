@@ -17,7 +17,8 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from pages import common
+from toolsearch.ui import common
+from toolsearch.ui.text import _LINKISH
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = "https://evil.example/x"
@@ -58,7 +59,7 @@ def test_md_escape_never_leaves_an_autolink(text):
     # Still the same text to read: the code spans hold the words unchanged.
     words = [m.group(2).strip() for m in _CODE_SPAN.finditer(shown)]
     for word in re.split(r"\s+", text):
-        if common._LINKISH.search(word):
+        if _LINKISH.search(word):
             assert word in words
 
 
@@ -109,10 +110,10 @@ def test_report_page_shows_a_url_catalog_name_as_text(router_mode):
     at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
     at.session_state["_upload_store"] = [("hostile.yaml", yaml.safe_dump(HOSTILE).encode())]
     at.run()
-    at.switch_page("pages/strategies.py").run()  # the Report page then names these results
+    at.switch_page("toolsearch/ui/strategies.py").run()  # the Report page then names these results
     assert not at.exception, at.exception
     assert [s for s in markdown_sources(at) if autolinked(s)] == []
-    at.switch_page("pages/report.py").run()
+    at.switch_page("toolsearch/ui/report.py").run()
     assert not at.exception, at.exception
     sources = markdown_sources(at)
     assert any(URL in _ESCAPE.sub(r"\1", s) for s in sources)  # the page names the catalog…

@@ -194,7 +194,7 @@ def test_streamlit_agent_api_cannot_start_a_server_without_the_token(tmp_path) -
 def _page():
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at.run()
     assert not at.exception, at.exception
     return at

@@ -23,6 +23,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
+from ..engine.readers import load_embedded_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
@@ -175,22 +176,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_app.add_parser(sub)
     return parser
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions):
+    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -465,7 +467,7 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
-        arguments = json.loads(args.arguments)
+        arguments = load_embedded_json(args.arguments)
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)
@@ -735,7 +737,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "app":  # everything after "app" goes to streamlit run
+        args.streamlit_options = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
@@ -757,6 +763,9 @@ def _shorten_child_grace() -> None:
     for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
         if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
             setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+    reaper = sys.modules.get("toolsearch.live.reaper")
+    if reaper is not None:  # what servers left behind: the same short grace
+        reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:

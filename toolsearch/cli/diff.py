@@ -233,6 +233,9 @@ def run(args: argparse.Namespace) -> int:
                 if pulls:
                     print("tools whose text changed (review before trusting them again):")
                     for f in pulls:
+                        if " changed since" not in f.message:  # a look-alike rename
+                            print(f"  - {f.server}/{f.tool}: {f.message}")
+                            continue
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return 0 if diff.cache_hit else 1

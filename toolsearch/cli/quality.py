@@ -85,8 +85,9 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
     p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
-                                                          "tools whose description or schema changed since are "
-                                                          "flagged as possible rug pulls")
+                                                          "tools whose description, schemas, title or "
+                                                          "annotations changed since, or that came back under a "
+                                                          "look-alike name, are flagged as possible rug pulls")
     _shared(p)
 
 

@@ -1,8 +1,9 @@
 """The app's web server rules for browsers: no framing, no websocket from another site.
 
-``app.py`` serves the app as a Streamlit ``st.App`` with :class:`BrowserGuard` as its outermost
-ASGI middleware (``streamlit run app.py`` finds the ``st.App`` and runs it under uvicorn), so the
-rules hold from the server's first response on:
+The app's main scripts (a checkout's ``app.py``, the installed ``toolsearch/ui/entry/app.py``) serve
+the app as a Streamlit ``st.App`` with :class:`BrowserGuard` as its outermost ASGI middleware
+(:func:`toolsearch.ui.router.app_options`; ``streamlit run`` finds the ``st.App`` and runs it under
+uvicorn), so the rules hold from the server's first response on:
 
 * every HTTP response carries ``X-Frame-Options: DENY`` and ``Content-Security-Policy:
   frame-ancestors 'none'``: no other site can show the app in a frame and trick a user into
@@ -94,27 +95,3 @@ class BrowserGuard:
                 await send({"type": "websocket.close", "code": POLICY_VIOLATION})
                 return
         await self.app(scope, receive, send)
-
-
-
-def app_options() -> dict[str, Any]:
-    """Keyword arguments for ``st.App`` (``app.py``): :class:`BrowserGuard` as the outermost
-    middleware, and a lifespan that opens a browser tab at start unless ``server.headless`` is on
-    (``streamlit run`` serves an ``st.App`` without opening one; a plain script run opens one).
-
-    Returns:
-        ``{"middleware": [...], "lifespan": ...}``. Imports Streamlit and Starlette.
-    """
-    from contextlib import asynccontextmanager  # noqa: PLC0415
-
-    from starlette.middleware import Middleware  # noqa: PLC0415
-    from streamlit import cli_util, config  # noqa: PLC0415
-    from streamlit.web.server import server_util  # noqa: PLC0415
-
-    @asynccontextmanager
-    async def open_browser(_app: Any):
-        if not config.get_option("server.headless"):
-            cli_util.open_browser(server_util.get_url(config.get_option("browser.serverAddress")))
-        yield
-
-    return {"middleware": [Middleware(BrowserGuard)], "lifespan": open_browser}
