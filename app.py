@@ -1,16 +1,14 @@
 """toolsearch inspector, from a checkout: ``streamlit run app.py``.
 
-The frame, router and pages are :mod:`toolsearch.ui` (:func:`toolsearch.ui.router.run`); an
-installed package serves the same app with ``toolsearch app``. ``streamlit run`` first imports this
-file and serves ``app``, an ``st.App`` with the guard of :mod:`toolsearch.live.webguard` in front;
-each browser session then runs this file as its page script.
+The frame, router and pages are :mod:`toolsearch.ui` (:mod:`toolsearch.ui.router`); an installed
+package serves the same app with ``toolsearch app``.
 """
 
 import streamlit as st
 
 from toolsearch.ui import router
 
-if router.imported_by_server():  # `streamlit run` serves this st.App (no framing, no foreign websockets)
+if router.serving():  # `streamlit run` reads this first: serve the app behind the browser guard
     app = st.App(__file__, **router.app_options())
-else:  # a browser session's run
+else:  # a browser session runs this script: the frame, the sidebar and the page
     router.run()

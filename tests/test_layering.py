@@ -125,17 +125,16 @@ def test_only_ui_imports_streamlit():
 
 
 def test_the_app_runs_from_the_package():
-    """A checkout's ``app.py`` and the installed app's main script are the same calls of the package's
-    router: the server's ``st.App`` when ``streamlit run`` imports the script, the app's frame when a
-    session runs it (no code repeated between ``streamlit run app.py`` and ``toolsearch app``), and every page
+    """A checkout's ``app.py`` and the installed app's main script are the same call of the package's
+    router (no code repeated between ``streamlit run app.py`` and ``toolsearch app``), and every page
     the router lists is a view script of the package."""
     from toolsearch.ui.router import PAGES
 
-    for main in (ROOT / "app.py", PACKAGE / "ui" / "entry" / "app.py"):
-        code = [line for line in main.read_text(encoding="utf-8").split('"""')[-1].splitlines() if line.strip()]
-        assert [line.split("  #")[0] for line in code] == [
-            "import streamlit as st", "from toolsearch.ui import router", "if router.imported_by_server():",
-            "    app = st.App(__file__, **router.app_options())", "else:", "    router.run()"], main
+    mains = [[line.split("#")[0].rstrip() for line in main.read_text(encoding="utf-8").split('"""')[-1].splitlines()
+              if line.strip()] for main in (ROOT / "app.py", PACKAGE / "ui" / "entry" / "app.py")]
+    assert mains[0] == mains[1] == [
+        "import streamlit as st", "from toolsearch.ui import router", "if router.serving():",
+        "    app = st.App(__file__, **router.app_options())", "else:", "    router.run()"]
     for stem, _title, _icon in PAGES:
         assert (PACKAGE / "ui" / f"{stem}.py").is_file(), stem
     # The checkout's pages/ folder (the entry points Streamlit's legacy pages/ mode runs by file

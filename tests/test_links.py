@@ -17,8 +17,7 @@ import yaml
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from toolsearch.ui import common
-from toolsearch.ui.text import _LINKISH
+from toolsearch.ui import common, text as ui_text
 
 ROOT = Path(__file__).resolve().parent.parent
 URL = "https://evil.example/x"
@@ -59,7 +58,7 @@ def test_md_escape_never_leaves_an_autolink(text):
     # Still the same text to read: the code spans hold the words unchanged.
     words = [m.group(2).strip() for m in _CODE_SPAN.finditer(shown)]
     for word in re.split(r"\s+", text):
-        if _LINKISH.search(word):
+        if ui_text._LINKISH.search(word):
             assert word in words
 
 

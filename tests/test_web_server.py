@@ -174,4 +174,4 @@ def test_an_exposed_app_makes_no_network_request(tmp_path: Path):
     output = log.read_text(encoding="utf-8", errors="replace")
     assert listener.connections == 0, (listener.first_bytes, output)
     assert "External URL" not in output and "Did not auto detect external IP" not in output
-    assert "URL: http://127.0.0.1:" in output  # the terminal still says where to open the app
+    assert "URL: http://localhost:" in output  # the terminal still says where to open the app

@@ -118,6 +118,7 @@ from ..engine import constants as C
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
+from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
@@ -158,6 +159,7 @@ RULES: dict[str, str] = {
     "duplicate-name": "the same tool name on several servers",
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
+RULES.update(READING_RULES)  # schema losses, shared server names (toolsearch.analysis.schema_lint)
 _SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
 _RULE_RANK = {r: i for i, r in enumerate(RULES)}
 
@@ -301,7 +303,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
 
     for problem in catalog.problems:
-        if problem.severity in ("error", "warning"):
+        if problem.severity in ("error", "warning") and not reported_here(problem):
             add("load-problem", problem.severity, "", "", "", f"{problem.where}: {problem.message}",
                 "Fix the item in the catalog file (the message names the place and what was expected).")
     owners = {t.name: t.server for t in registration.tools}
@@ -492,6 +494,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
+    findings.extend(Finding(*row) for row in schema_lint_rows(inspector))
     for server in catalog.servers:
         if not server.tools and server.kind == "mcp":
             add("server-empty", "info", server.name, "", "", "the server lists no tools; it adds nothing to the catalog",
@@ -964,38 +967,46 @@ _IDENTIFIER_SEPARATORS = "_-.:/"
 _BREAK = "\n<.\n"
 
 
+_NO_SPACE = re.compile(r"\S{5,256}")
+#: Where an identifier's words meet: a run of separators, or a lowercase letter before a capital.
+_ID_BREAK = re.compile(r"[_\-.:/]+|(?<=[a-z])(?=[A-Z])")
+
+
 def _identifier_words(text: str) -> tuple[str, list[int]] | None:
     """An identifier read as words (``ignore_previous_instructions`` / ``ignorePreviousInstructions``
     → ``ignore previous instructions``) and, for each character of that, its offset in ``text``;
-    ``None`` for text with whitespace or fewer than three words."""
-    if not text or len(text) > 256 or any(c.isspace() for c in text):
+    ``None`` for text with whitespace, over 256 characters, or of fewer than three words."""
+    if not _NO_SPACE.fullmatch(text):
         return None
-    out: list[str] = []
+    breaks = [m.span() for m in _ID_BREAK.finditer(text)]
+    inner = [(a, b) for a, b in breaks if 0 < a and b < len(text)]
+    if len(inner) < 2:
+        return None
+    words: list[tuple[int, int]] = []
+    position = 0
+    for a, b in breaks:
+        if a > position:
+            words.append((position, a))
+        position = max(position, b)
+    if position < len(text):
+        words.append((position, len(text)))
+    parts: list[str] = []
     where: list[int] = []
-    previous = ""
-    for i, c in enumerate(text):
-        if c in _IDENTIFIER_SEPARATORS:
-            if out and out[-1] != " ":
-                out.append(" ")
-                where.append(i)
-        else:
-            if c.isupper() and previous.islower():
-                out.append(" ")
-                where.append(i)
-            out.append(c)
-            where.append(i)
-        previous = c
-    view = "".join(out).rstrip()  # out never starts with a space
-    if view.count(" ") < 2:
-        return None
-    return view, where[:len(view)]
+    for k, (a, b) in enumerate(words):
+        if k:  # the space stands for the separator (or the capital) after the word before
+            parts.append(" ")
+            where.append(words[k - 1][1])
+        parts.append(text[a:b])
+        where.extend(range(a, b))
+    view = "".join(parts)
+    return (view, where) if view.count(" ") >= 2 else None
 
 
 def _views(strings: list[tuple[str, str]]) -> list[tuple[str, str, Any]]:
     """Other readings of a tool's strings for the instruction checks, as ``(how, text, where)``;
     ``where(offset)`` gives ``(field, offset in it, the fields a match there spans)``:
 
-    * ``identifier``: a name, property name or other identifier read as words;
+    * ``identifier``: the tool name, a property name or an enum or const value read as words;
     * ``leetspeak``: a string (or an identifier's words) with leetspeak digits read as letters;
     * ``joined``: the tool's prose (everything but names and property names) in order, a text that
       goes on in the next joined to it by a space, so an order split across the description and
@@ -1004,7 +1015,8 @@ def _views(strings: list[tuple[str, str]]) -> list[tuple[str, str, Any]]:
     out: list[tuple[str, str, Any]] = []
     for field, text in strings:
         readings: list[tuple[str, str, list[int] | None]] = [("", text, None)]
-        words = _identifier_words(text)
+        identifier = field == "name" or ".enum[" in field or field.endswith(".const") or _is_property_name(field, text)
+        words = _identifier_words(text) if identifier else None
         if words is not None:
             out.append(("identifier", words[0], _mapper(field, words[1])))
             readings.append(("identifier", words[0], words[1]))
@@ -1418,9 +1430,17 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                     "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
                     f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
                     "SDK-based clients see none of its tools",
-                    'Fix the tool definition (an inputSchema must be an object schema with "type": "object").',
-                    "parameters" if where.startswith("inputSchema") else where))
+                    _sdk_fix(where), "parameters" if where.startswith("inputSchema") else where))
     return findings
+
+
+def _sdk_fix(where: str) -> str:
+    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected."""
+    if where.startswith("outputSchema"):
+        return 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
+    if where.startswith("inputSchema"):
+        return 'Fix the inputSchema: it must be an object schema with "type": "object".'
+    return f"Fix the tool definition at {where or 'its top level'} to match the MCP Tool schema."
 
 
 # --- changes since a saved snapshot ------------------------------------------------------------

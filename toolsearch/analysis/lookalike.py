@@ -61,6 +61,7 @@ def _table() -> dict[str, str]:
     return table
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def skeleton(text: str) -> str:
     """The look-alike skeleton of ``text`` (see the module docstring), case-folded: two names with
     equal skeletons look alike. ``skeleton("gіthub") == skeleton("github")``."""

@@ -24,7 +24,9 @@ from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
-from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
+from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
@@ -43,10 +45,13 @@ def _int_list(text: str) -> list[int | None]:
 
 
 def _float_list(text: str) -> list[float]:
-    try:
-        return [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
+    return [float(_threshold_pct(part)) for part in text.split(",") if part.strip()]
+
+
+def _cap_list(text: str) -> list[int]:
+    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
+    return [int(_listing_max_tokens(part)) for part in text.split(",") if part.strip()]
 
 
 
@@ -99,8 +104,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 def _settings(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                         help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
+    parser.add_argument("--threshold-pct", type=_threshold_pct, metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
+    parser.add_argument("--listing-max-tokens", type=_listing_max_tokens, metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
     parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
     parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
     parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
@@ -124,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("describe", help="run tool_describe for names and print the response")
     _common(p)
+    p.add_argument("--sent", action="store_true",
+                   help="instead: each tool's input schema as the server sent it against the parameters the model "
+                        "receives after registration, and what registration lost")
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
@@ -142,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
     p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
+    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]")
     p.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
 
@@ -283,6 +291,8 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
     data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
+    data["schema_losses"] = [{"name": view.name, "server": view.server, "tool": view.tool, **loss.to_dict()}
+                             for view in catalog_schema_losses(inspector) for loss in view.losses]
     if inspector.scope is not None:
         data["scope"] = scope_summary(inspector)
     return data
@@ -305,6 +315,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     for problem in inspector.registration.problems:
         if problem.severity == "info":  # errors and warnings already went to stderr
             print(f"note: {problem.where}: {problem.message}")
+    _print_schema_losses(inspector)
     print()
     rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
@@ -315,6 +326,20 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     if plan.listing:
         print()
         print(_terminal_safe(plan.listing))
+
+
+#: Schema-loss notes printed under a plan before the rest is summed up in one line.
+SCHEMA_LOSS_NOTES_SHOWN = 10
+
+
+def _print_schema_losses(inspector: Inspector) -> None:
+    """One ``note: schema loss:`` line per thing registration drops from a tool's input schema."""
+    losses = [(view, loss) for view in catalog_schema_losses(inspector) for loss in view.losses]
+    for view, loss in losses[:SCHEMA_LOSS_NOTES_SHOWN]:
+        print(_terminal_safe(f"note: schema loss: {view.name}: {loss.path}: {loss.message}"))
+    if len(losses) > SCHEMA_LOSS_NOTES_SHOWN:
+        print(f"note: schema loss: {len(losses) - SCHEMA_LOSS_NOTES_SHOWN:,} more; "
+              "'toolsearch lint' lists them all with fixes, 'toolsearch describe --sent NAME' compares one tool")
 
 
 def _variant_note(args) -> str | None:
@@ -363,9 +388,43 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
 def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: list[str]) -> int:
     if not names:
         raise UsageError("describe: expected at least one tool NAME after the SOURCE files")
+    if args.sent:
+        return _describe_sent(args, inspector, names)
     response = inspector.bridge(config).tool_describe({"names": names})
     print_json(response, indent=None if args.json else 2)
     return 0 if "error" not in response else 1
+
+
+def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
+    """``describe --sent``: sent vs received input schema per tool (exit 1 when a name is unknown)."""
+    views = {name: schema_view(inspector, name) for name in dict.fromkeys(names)}
+    missing = [name for name, view in views.items() if view is None]
+    if args.json:
+        data: dict[str, Any] = {"tools": {name: view.to_dict() for name, view in views.items() if view is not None}}
+        if missing:
+            data["not_found"] = missing
+        print(to_wire(data))
+        return 1 if missing else 0
+    for index, (name, view) in enumerate(views.items()):
+        if index:
+            print()
+        if view is None:
+            print(_terminal_safe(f"{name}: no registered tool has this name"))
+            continue
+        print(_terminal_safe(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it {view.tool!r})"))
+        print("sent by the server (input schema):")
+        print("(none: listed without one, or a generated utility tool)" if view.sent is None
+              else json.dumps(view.sent, ensure_ascii=False, indent=2))
+        print("received by the model (parameters after registration):")
+        print(json.dumps(view.received, ensure_ascii=False, indent=2))
+        for wire, raw in view.renames.items():
+            print(_terminal_safe(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)"))
+        if not view.losses:
+            print("lost at registration: nothing")
+        for loss in view.losses:
+            print(_terminal_safe(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}"))
+            print(_terminal_safe(f"    fix: {loss.fix}"))
+    return 1 if missing else 0
 
 
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
@@ -654,6 +713,12 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     """The sweep table; with scopes, the rows of every scope in turn, each named in a ``scope``
     column (JSON: a ``scope`` key per row)."""
     sessions = [inspector.scoped(scope) for scope in scopes] or [inspector]
+    # Grid values outside the config ranges are clamped like config values: say so, once each.
+    clamped = dict.fromkeys(w for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
+                            for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
+                            if w not in config.warnings)
+    for warning in clamped:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
     named: list[tuple[str | None, Any]] = []
     for session in sessions:
         for row in sweep(session.planner, config, args.context_lengths, args.threshold_pcts,

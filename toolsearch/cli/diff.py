@@ -31,15 +31,15 @@ COMMANDS = ("diff", "collapse")
 
 def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str | None = None) -> None:
     """``--context-length`` … ``--config`` (shared) or ``--context-length-a`` … (one side)."""
-    from .textfmt import parse_context_length as _context_length  # noqa: PLC0415
+    from .textfmt import parse_context_length as _context_length, parse_listing_max_tokens, parse_threshold_pct  # noqa: PLC0415
 
     who = f" for side {side.upper()} (overrides the shared flag)" if side else ""
     flag = lambda stem: f"--{stem}{suffix}"  # noqa: E731
     parser.add_argument(flag("context-length"), type=_context_length, default=None, metavar="N",
                         help=f"model context length in tokens (e.g. 200000, 200k) or 'unknown'{who}")
-    parser.add_argument(flag("threshold-pct"), metavar="P",
+    parser.add_argument(flag("threshold-pct"), type=parse_threshold_pct, metavar="P",
                         help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g}){who}")
-    parser.add_argument(flag("listing-max-tokens"), metavar="M",
+    parser.add_argument(flag("listing-max-tokens"), type=parse_listing_max_tokens, metavar="M",
                         help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, "
                              f"default {C.LISTING_MAX_TOKENS_DEFAULT}){who}")
     parser.add_argument(flag("listing"), choices=C.TRI_STATE_VALUES, help=f"listing auto|on|off{who}")

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from ..engine import constants as C
 from .common import dumps_json, print_json
-from .textfmt import text_table as _table
+from .textfmt import parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -88,16 +88,21 @@ def add_parsers(subparsers: Any) -> None:
                                                           "tools whose description, schemas, title or "
                                                           "annotations changed since, or that came back under a "
                                                           "look-alike name, are flagged as possible rug pulls")
+    p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
+                   metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
+                                           f"when the config sets no connect_timeout "
+                                           f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
     _shared(p)
 
 
-def connect_sources(sources: Sequence[str]) -> Any:
+def connect_sources(sources: Sequence[str], timeout: float | None = None) -> Any:
     """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
-    live (per-server progress and config warnings on stderr), other files are read as catalogs."""
+    live (per-server progress and config warnings on stderr; ``timeout`` seconds per server when
+    the config sets none), other files are read as catalogs."""
     from .common import live_progress  # noqa: PLC0415
     from ..live.client import load_sources as load_live  # noqa: PLC0415
 
-    loaded = load_live(sources, progress=live_progress)
+    loaded = load_live(sources, timeout=timeout, progress=live_progress)
     for warning in loaded.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     return loaded.catalog
@@ -106,7 +111,7 @@ def connect_sources(sources: Sequence[str]) -> Any:
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
     config = load_config(args.config) if args.config else parse_config({})
-    inspector = Inspector(connect_sources(sources), args.tool_names, profile)
+    inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None)), args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself

@@ -5,8 +5,13 @@ Accepted sources:
 * the catalog format (YAML or JSON): ``{name?, servers: [{name, kind?, tools: [...]}]}``;
 * a recorded MCP ``tools/list`` result: ``{"tools": [...]}`` (also inside a JSON-RPC
   ``{"result": {...}}`` envelope); the server name comes from a ``server`` key or the file stem;
+* a flat list of MCP tools (a common export shape): ``[{server, name, description, inputSchema},
+  ...]``, grouped into MCP servers by each tool's ``server`` key (tools without one go to a server
+  named after the file stem);
 * an OpenAI-style function array: ``[{"type": "function", "function": {...}}, ...]`` or bare
   ``[{name, description, parameters}, ...]``; the server (kind ``plugin``) is the file stem.
+
+A list that mixes the last two shapes is refused (see :func:`_list_shape`).
 
 Loading is lenient per item: one bad tool or server is reported as a :class:`Problem` and
 skipped, the rest of the catalog still loads. Only a file that cannot be read or parsed at all
@@ -28,6 +33,12 @@ from . import constants as C
 from . import readers
 from .errors import CatalogError
 from .gcpause import gc_paused
+
+#: The problem message for a ``tools/list`` result whose ``nextCursor`` is the empty string (read
+#: from a recorded result here, or met while listing a live server): the listing ends there, but
+#: clients that take any string as a cursor request the first page again, forever.
+EMPTY_NEXT_CURSOR = ("tools/list returned an empty-string nextCursor: read as the last page, but clients that treat "
+                     "any string as a cursor ask for the first page again and loop")
 
 _TOOL_KEYS = ("name", "description", "inputSchema")
 _SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
@@ -275,7 +286,9 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         if not isinstance(server_name, str) or not server_name:
             server_name = stem
         tools = _tools_from_list(data["tools"], origin, "tools", problems)
-        if data.get("nextCursor"):
+        if data.get("nextCursor") == "":
+            problems.append(Problem("warning", f"{origin}: nextCursor", EMPTY_NEXT_CURSOR))
+        elif data.get("nextCursor"):
             problems.append(Problem("warning", f"{origin}: nextCursor",
                                     "this tools/list page has a next cursor; later pages are not in the file"))
         server = Server(name=server_name, kind="mcp", tools=tools, origin=origin,
@@ -286,6 +299,8 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             # Nothing in it is a tool object: not a function array at all, so fail the file.
             raise CatalogError(f"{origin}: [0]: expected a function array (a list of tool objects), "
                                f"got a list of {type(data[0]).__name__}")
+        if _list_shape(data, origin) == "mcp":
+            return _mcp_tool_list(data, origin, stem, problems)
         tools = []
         for index, raw in enumerate(data):
             tool = _openai_function(raw, origin, f"[{index}]", problems)
@@ -298,7 +313,74 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
                            "not a catalog; connect to its servers live to read their tools")
     got = type(data).__name__ if data is not None else "an empty document"
     raise CatalogError(f"{origin}: top level: expected a catalog (a mapping with a 'servers' list), "
-                       f"a tools/list result (a mapping with a 'tools' list) or a function array (a list); got {got}")
+                       f"a tools/list result (a mapping with a 'tools' list), a list of MCP tools (each with inputSchema) "
+                       f"or a function array (a list of functions); got {got}")
+
+
+_MCP_SCHEMA_KEYS = ("inputSchema", "input_schema")
+_FUNCTION_KEYS = ("function", "parameters")
+
+
+def _list_shape(data: list, origin: str) -> str:
+    """``mcp`` for a flat list of MCP tools, ``function`` for a function array.
+
+    A list whose tool objects carry ``inputSchema`` (or ``input_schema``) is a list of MCP tools;
+    one whose objects carry ``function`` or ``parameters`` is a function array; a list with
+    neither is a list of MCP tools when some item names its ``server``, else a function array.
+
+    Raises:
+        CatalogError: the list mixes both shapes (naming the first item of each), so no reading
+            of it keeps every item's schema.
+    """
+    items = [(i, item) for i, item in enumerate(data) if isinstance(item, Mapping)]
+    mcp = next((i for i, item in items if any(k in item for k in _MCP_SCHEMA_KEYS)), None)
+    function = next((i for i, item in items if any(k in item for k in _FUNCTION_KEYS)), None)
+    if mcp is not None and function is not None:
+        raise CatalogError(
+            f"{origin}: [{function}]: expected one shape for the whole list: MCP tools (each with inputSchema, "
+            f"grouped by their server key, like [{mcp}]) or a function array (each with parameters or function, "
+            f"like [{function}]), not both")
+    if mcp is not None:
+        return "mcp"
+    if function is None and any("server" in item for _, item in items):
+        return "mcp"
+    return "function"
+
+
+def _mcp_tool_list(data: list, origin: str, stem: str, problems: list[Problem]) -> Catalog:
+    """A flat list of MCP tools (a common export shape), grouped into MCP servers by each tool's
+    ``server`` key (a name, or a mapping with a ``name``), in order of first appearance; tools
+    without one go to the server named after the file. The ``server`` key is used for grouping;
+    every other unknown key is kept on the tool."""
+    grouped: dict[str, list[Tool]] = {}
+    unnamed = []
+    for index, raw in enumerate(data):
+        server_name: Any = raw.get("server") if isinstance(raw, Mapping) else None
+        if isinstance(server_name, Mapping):
+            server_name = server_name.get("name")
+        if isinstance(raw, Mapping) and "server" in raw and (not isinstance(server_name, str) or not server_name):
+            problems.append(Problem("warning", f"{origin}: [{index}].server",
+                                    f"expected a server name (a non-empty string), got {raw['server']!r}; "
+                                    f"the tool is put in server {stem!r} (the file name)"))
+            server_name = None
+        elif isinstance(raw, Mapping) and "server" not in raw:
+            unnamed.append(index)
+        if isinstance(raw, Mapping):
+            raw = {k: v for k, v in raw.items() if k != "server"}
+        tool = _tool_from_data(raw, origin, f"[{index}]", problems)
+        if tool is not None:
+            grouped.setdefault(server_name or stem, []).append(tool)
+    if unnamed and len(unnamed) < len(data):
+        problems.append(Problem("info", f"{origin}: [{unnamed[0]}]",
+                                f"{_counted_tools(len(unnamed))} without a 'server' key; put in server {stem!r} "
+                                "(the file name)"))
+    servers = tuple(Server(name=name, kind="mcp", tools=tuple(tools), origin=origin) for name, tools in grouped.items())
+    return Catalog(name=stem, servers=servers, problems=tuple(problems), sources=(origin,))
+
+
+def _counted_tools(n: int) -> str:
+    """``1 tool`` / ``N tools``."""
+    return f"{n} tool" if n == 1 else f"{n:,} tools"
 
 
 def _merge_servers(catalog: Catalog) -> Catalog:

@@ -53,7 +53,7 @@ import anyio.to_thread
 
 from ..engine import constants as C
 from ..engine.bridge import server_arguments
-from ..engine.catalog import Catalog, Problem, Server, _tools_from_list, combine
+from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
 from . import reaper
 from .mcpconfig import ServerSpec, scrub_data
@@ -693,7 +693,11 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
         status.tool_count = len(raw_tools)
         _emit(progress, status)
         next_cursor = raw.get("nextCursor")
-        if next_cursor is None or next_cursor == "":
+        if next_cursor == "":  # the end, but it loops clients that take any string as a cursor
+            problems.append(Problem("warning", f"{where}: tools/list page {page}", EMPTY_NEXT_CURSOR))
+            status.flags.append("empty-string nextCursor (loops some clients)")
+            return raw_tools
+        if next_cursor is None:
             return raw_tools
         if not isinstance(next_cursor, str) or next_cursor in seen:
             problems.append(Problem("warning", f"{where}: tools/list page {page}",
