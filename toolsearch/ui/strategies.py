@@ -72,8 +72,8 @@ def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...
 
 def _plain(text: str) -> str:
     """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped
-    and URLs kept from becoming links (:func:`pages.common.md_escape`), so file names, skill names
-    and other untrusted text show literally."""
+    and URLs kept from becoming links (:func:`toolsearch.ui.text.md_escape`), so file names, skill
+    names and other untrusted text show literally."""
     return common.md_escape(text, keep_newlines=True)
 
 
