@@ -33,7 +33,7 @@ def test_call_tab_shows_sent_vs_received_and_the_loss() -> None:
     at.session_state["catalog"] = "hard-cases"
     at.run()
     assert not at.exception, at.exception
-    at.switch_page("pages/search.py").run()
+    at.switch_page("toolsearch/ui/search.py").run()
     at.session_state["search_tab"] = "Call validation"
     at.run()
     name = "mcp__legacy_crm__log_activity"
@@ -53,7 +53,7 @@ def test_call_tab_shows_sent_vs_received_and_the_loss() -> None:
 
 
 def test_overview_server_table_has_a_row_per_kind_and_the_warning(tmp_path, monkeypatch) -> None:
-    from pages import common
+    from toolsearch.ui import common
 
     from test_input_reading import SHARED, SHARED_WARNING
 
@@ -65,7 +65,7 @@ def test_overview_server_table_has_a_row_per_kind_and_the_warning(tmp_path, monk
     at.session_state["catalog"] = "shared"
     at.run()
     assert not at.exception, at.exception
-    at.switch_page("pages/overview.py").run()
+    at.switch_page("toolsearch/ui/overview.py").run()
     assert not at.exception, at.exception
     rows = literal_tables(at)["server_table"].to_dict("records")
     assert [(r["server"], r["kind"], r["tools"]) for r in rows] == [("web", "core", "2"), ("web", "mcp", "1")]

@@ -20,7 +20,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables, run_cli, write_yaml
-from pages import common
+from toolsearch.ui import common
 from toolsearch.cli import commands as cli, quality as cli_quality
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source, load_text
@@ -167,7 +167,7 @@ def test_query_file_text_and_cleaning():
     qf = load_queries_text("tasks:\n  - {id: 7, query: '  create issue ', expected: [a, a, ' ']}\n", "up.yaml")
     assert qf.name == "up" and qf.tasks[0].id == "7"
     assert qf.tasks[0].queries == ("create issue",) and qf.tasks[0].expected == ("a",)
-    with pytest.raises(QueryFileError, match="up.yaml: not valid YAML at line 1"):
+    with pytest.raises(QueryFileError, match=r"up.yaml: line 1, column \d+: not valid YAML"):
         load_queries_text("tasks: [", "up.yaml")
     with pytest.raises(QueryFileError, match="cannot read the query file"):
         load_queries("/nonexistent/q.yaml")
@@ -624,7 +624,7 @@ def open_quality(catalog: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state["catalog"] = catalog
     at.run()
-    at.switch_page("pages/quality.py").run()
+    at.switch_page("toolsearch/ui/quality.py").run()
     assert not at.exception, at.exception
     return at
 

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from ..engine.bridge import to_wire
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
+from ..engine.readers import load_embedded_json
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
@@ -31,7 +31,7 @@ from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 from ..analysis.wording import counted
-from .common import Parser, live_progress
+from .common import Parser, dumps_json, live_progress, print_json
 
 
 class UsageError(ToolsearchError):
@@ -184,22 +184,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_app.add_parser(sub)
     return parser
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions):
+    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -240,10 +241,6 @@ def _terminal_safe(text: str) -> str:
     return _CONTROL.sub(_escape_control, text)
 
 
-def _print_json(value: Any) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=2))
-
-
 
 
 def _down_servers(statuses: Sequence[Any]) -> list[dict[str, Any]]:
@@ -261,7 +258,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
     if len(scopes) > 1:
         sessions = [inspector.scoped(scope) for scope in scopes]
         if args.json:
-            _print_json([_plan_data(args, session, config) for session in sessions])
+            print_json([_plan_data(args, session, config) for session in sessions])
             return 0
         rows = []
         for index, session in enumerate(sessions):
@@ -282,7 +279,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
     if scopes:
         inspector = inspector.scoped(scopes[0])
     if args.json:
-        _print_json(_plan_data(args, inspector, config, down))
+        print_json(_plan_data(args, inspector, config, down))
         return 0
     _print_plan(args, inspector, config, down)
     return 0
@@ -364,7 +361,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.json:
         if note and not is_reference(args.variant):  # stdout stays exactly the response object
             print(f"toolsearch: note: {note}", file=sys.stderr)
-        print(to_wire(response))
+        print_json(response, indent=None)
         return 0 if "error" not in response else 1
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
@@ -394,10 +391,7 @@ def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: l
     if args.sent:
         return _describe_sent(args, inspector, names)
     response = inspector.bridge(config).tool_describe({"names": names})
-    if args.json:
-        print(to_wire(response))
-    else:
-        print(json.dumps(response, ensure_ascii=False, indent=2))
+    print_json(response, indent=None if args.json else 2)
     return 0 if "error" not in response else 1
 
 
@@ -441,7 +435,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data = explanation_to_dict(ex)
         data["variant"] = args.variant
         data["what_if"] = not is_reference(args.variant)
-        _print_json(data)
+        print_json(data)
         return 0
     note = _variant_note(args)
     if note:
@@ -532,14 +526,14 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
-        arguments = json.loads(args.arguments)
+        arguments = load_embedded_json(args.arguments)
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)
     owners, others = _unreachable(names[0], bridge, statuses)
     if owners:  # its server failed to connect or list: say so, not "unknown tool"
         message = f"cannot call {names[0]!r}: " + "; ".join(_down(s) for s in owners)
-        print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+        print_json({"error": message}, None if args.json else 2)
         print(f"toolsearch: call failed: {message}", file=sys.stderr)
         return 1
     if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
@@ -557,15 +551,15 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
         bridge.dispatcher = None  # the bridge is cached; never leave a live dispatcher on it
     outcome = dispatcher.last if dispatcher is not None else None
     if outcome is None:  # a file catalog, or local validation stopped the call
-        print(to_wire(response) if args.json else json.dumps(response, ensure_ascii=False, indent=2))
+        print_json(response, indent=None if args.json else 2)
         return 0 if "error" not in response else 1
     if args.json:
-        print(json.dumps(outcome.to_dict(), ensure_ascii=False))
+        print_json(outcome.to_dict(), None)
     else:
         request = outcome.request()
         print(f"request (as the underlying tool): server {request['server']!r}, tool {request['tool']!r}")
-        print("arguments: " + json.dumps(request["arguments"], ensure_ascii=False, indent=2))
-        print("response: " + json.dumps(response, ensure_ascii=False, indent=2))
+        print("arguments: " + dumps_json(request["arguments"]))
+        print("response: " + dumps_json(response))
         timing = f"timing: {outcome.elapsed:.3f} s in all (start-up, handshake, call, shutdown)"
         if outcome.call_elapsed is not None:
             timing += f"; tools/call round trip {outcome.call_elapsed:.3f} s"
@@ -616,7 +610,7 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
     if result is not None:
         return result
     message = f"cannot call {names[0]!r}: {_down(status)}"
-    print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+    print_json({"error": message}, None if args.json else 2)
     print(f"toolsearch: call failed: {message}", file=sys.stderr)
     return 1
 
@@ -733,7 +727,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     rows = [row for _, row in named]
     servers = sorted({name for row in rows for name in row.states})
     if args.json:
-        _print_json([({"scope": name, **row.to_dict()} if name is not None else row.to_dict()) for name, row in named])
+        print_json([({"scope": name, **row.to_dict()} if name is not None else row.to_dict()) for name, row in named])
         return 0
     lead = ["scope"] if scopes else []
     header = [*lead, "context_length", "threshold_pct", "listing_max_tokens", "budget", "tier", "listing_form",
@@ -761,7 +755,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data = rec.to_dict()
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
-        _print_json(data)
+        print_json(data)
         return 0 if rec.reached else 1
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
     print(f"goal: {GOAL_WORDS[args.goal]} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
@@ -808,7 +802,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "app":  # everything after "app" goes to streamlit run
+        args.streamlit_options = extra
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
@@ -830,6 +828,9 @@ def _shorten_child_grace() -> None:
     for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
         if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
             setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+    reaper = sys.modules.get("toolsearch.live.reaper")
+    if reaper is not None:  # what servers left behind: the same short grace
+        reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:

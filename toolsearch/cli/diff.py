@@ -13,12 +13,12 @@ Both: 2 for bad arguments or unreadable files, with one line on stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
+from .common import print_json
 from .textfmt import text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -227,12 +227,15 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 data = diff.to_dict()
                 data["rug_pulls"] = [f.to_dict() for f in pulls]
-                print(json.dumps(data, ensure_ascii=False, indent=2))
+                print_json(data)
             else:
                 print(format_diff(diff))
                 if pulls:
                     print("tools whose text changed (review before trusting them again):")
                     for f in pulls:
+                        if " changed since" not in f.message:  # a look-alike rename
+                            print(f"  - {f.server}/{f.tool}: {f.message}")
+                            continue
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return 0 if diff.cache_hit else 1
@@ -241,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         _warn(config, inspector, args.catalog)
         cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)
         if args.json:
-            print(json.dumps(cmp.to_dict(), ensure_ascii=False, indent=2))
+            print_json(cmp.to_dict())
         else:
             print(format_collapse(cmp, inspector.catalog.name))
         return 0

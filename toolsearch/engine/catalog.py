@@ -22,7 +22,6 @@ back by :func:`catalog_to_data`.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
@@ -31,6 +30,7 @@ from typing import Any, Iterable
 import yaml
 
 from . import constants as C
+from . import readers
 from .errors import CatalogError
 from .gcpause import gc_paused
 
@@ -142,52 +142,26 @@ class Catalog:
 
 # --- parsing -------------------------------------------------------------------------------
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_NOT_JSONC = readers.NOT_JSONC
 
 
-_NOT_JSONC = object()
-
-
-def parse_jsonc(text: str) -> Any:
+def parse_jsonc(text: str, origin: str = "input") -> Any:
     """JSON with ``//`` and ``/* */`` comments and trailing commas (JSONC, as VS Code's
     ``mcp.json`` and ``settings.json`` allow), read with the ``json5`` library; returns
-    :data:`_NOT_JSONC` when the text has no comment or trailing comma, or does not parse."""
-    if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
-        return _NOT_JSONC
-    import json5  # noqa: PLC0415
+    :data:`_NOT_JSONC` when the text has no comment or trailing comma, or does not parse.
 
-    try:
-        return json5.loads(text)
-    except (ValueError, RecursionError):
-        return _NOT_JSONC
+    Raises:
+        CatalogError: (an :class:`~toolsearch.engine.errors.InputLimitError`) over a reading
+            limit (:mod:`toolsearch.engine.readers`).
+    """
+    return readers.load_jsonc(text, origin, CatalogError)
 
 
 @gc_paused()
 def _parse_text(text: str, origin: str) -> Any:
-    """YAML (a superset of JSON) with a located error message.
-
-    JSON-looking text goes through the JSON parser first (much faster on large catalogs), then
-    the JSONC reader (comments, trailing commas: :func:`parse_jsonc`); if both fail it is parsed
-    as YAML, whose error names the line and column.
-    """
-    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
-        try:
-            return json.loads(text)
-        except ValueError:
-            data = parse_jsonc(text)
-            if data is not _NOT_JSONC:
-                return data
-        except RecursionError:
-            raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
-    try:
-        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except RecursionError:
-        raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise CatalogError(f"{origin}: {place}: not valid YAML or JSON ({problem})") from None
+    """YAML, JSON or JSONC text with a located error message, within the reading limits
+    (:func:`toolsearch.engine.readers.load_data`). Raises :class:`CatalogError`."""
+    return readers.load_data(text, origin, CatalogError)
 
 
 def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
@@ -468,15 +442,11 @@ def read_source_text(path: str | Path) -> str:
     """The UTF-8 text of a source file.
 
     Raises:
-        CatalogError: unreadable (missing, a directory, no permission) or not UTF-8, naming the
-            file and, for bad bytes, the byte offset.
+        CatalogError: unreadable (missing, a directory, no permission), larger than the input
+            limit, or not UTF-8, naming the file and, for bad bytes, the line, column and byte
+            offset.
     """
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    return readers.read_text(path, CatalogError)
 
 
 def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
