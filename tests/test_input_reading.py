@@ -366,3 +366,13 @@ def test_mcp_tool_with_parameters_instead_of_input_schema_is_reported(tmp_path) 
     assert (f"toolsearch: catalog warning: {path}: tools[0].parameters: an MCP tool carries its schema in "
             "'inputSchema', not 'parameters'; registered with no parameters ('parameters' is kept as an unknown key)"
             in result.stderr.splitlines())
+
+
+def test_describe_sent_escapes_format_characters(tmp_path) -> None:
+    path = write_yaml(tmp_path / "bidi.yaml", {"servers": [{"name": "s", "tools": [
+        {"name": "t", "description": "A tool.",
+         "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "a\u202eb"}}}}]}]})
+    for extra in ([], ["--json"]):
+        result = run_cli("describe", path, "mcp__s__t", "--sent", *extra)
+        assert result.returncode == 0, result.stderr
+        assert "\u202e" not in result.stdout and "\\u202e" in result.stdout
