@@ -181,6 +181,10 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
                                 f"expected a string, got {type(description).__name__}; treated as missing"))
         description = None
     schema = raw.get(schema_key, raw.get("input_schema"))
+    if schema is None and schema_key == "inputSchema" and "parameters" in raw:
+        problems.append(Problem("warning", f"{origin}: {path}.parameters",
+                                "an MCP tool carries its schema in 'inputSchema', not 'parameters'; registered with "
+                                "no parameters ('parameters' is kept as an unknown key)"))
     if schema is not None and not isinstance(schema, Mapping):
         problems.append(Problem("warning", f"{origin}: {path}.{schema_key}",
                                 f"expected a JSON Schema object, got {type(schema).__name__}; "
