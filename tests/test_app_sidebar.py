@@ -6,6 +6,7 @@ Driven with Streamlit's AppTest through app.py's router, as a user clicks throug
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -216,7 +217,8 @@ def test_a_server_name_with_markdown_is_shown_literally_in_every_table(page):
     if page != "toolsearch/ui/model_view.py" or shown:
         assert MARKDOWN_NAME in shown
     rendered = "\n".join(m.value for m in [*at.markdown, *at.caption])
-    assert "![img](http://example.invalid" not in rendered  # escaped wherever Markdown is used
+    # Escaped wherever Markdown is used (a word holding a URL is a code span, shown as written).
+    assert "![img](http://example.invalid" not in re.sub(r"`[^`]*`", "", rendered)
 
 
 def test_tier_change_notice_names_its_cause():

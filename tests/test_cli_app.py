@@ -50,4 +50,4 @@ def test_app_serves_on_loopback_from_another_folder(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=15)
-    assert f"URL: http://127.0.0.1:{port}" in log.read_text()
+    assert f"URL: http://localhost:{port}" in log.read_text()  # browser.serverAddress: no address lookup

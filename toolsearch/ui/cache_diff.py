@@ -21,6 +21,7 @@ from toolsearch.engine.catalog import load_text
 from toolsearch.analysis.collapse import CollapseComparison, collapse_table, compare_collapse
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 
 SAME = "Same catalog (the sidebar's)"
@@ -98,11 +99,9 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
         data = upload.getvalue()
         digest = hashlib.sha256(data).hexdigest()[:16]
         try:
-            text = data.decode("utf-8")
+            text = decode_bytes(data, upload.name)
             inspector = _memo(("upload", digest, naming), profile,
                               lambda: Inspector(load_text(text, upload.name), naming, profile))
-        except UnicodeDecodeError:
-            return None, f"{upload.name}: expected UTF-8 text"
         except ToolsearchError as exc:
             return None, str(exc)
         label = upload.name

@@ -13,6 +13,7 @@ Streamlit widgets to it.
 from __future__ import annotations
 
 import hashlib
+import re
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import Catalog, combine, load_text
 from toolsearch.engine.config import ToolSearchConfig, parse_config
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import samples_dir
 from toolsearch.live.client import catalog_key
@@ -285,9 +287,7 @@ def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[C
     loaded, errors = [], []
     for name, data in _files:
         try:
-            loaded.append(load_text(data.decode("utf-8"), name))
-        except UnicodeDecodeError:
-            errors.append(f"{name}: expected UTF-8 text")
+            loaded.append(load_text(decode_bytes(data, name), name))
         except ToolsearchError as exc:
             errors.append(str(exc))
     return (combine(loaded) if loaded else None), errors
@@ -420,8 +420,8 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
     if stored:
         name, data = stored
         try:
-            return profile_from_text(data.decode("utf-8"), name), hashlib.sha256(data).hexdigest()[:16]
-        except (ToolsearchError, UnicodeDecodeError) as exc:
+            return profile_from_text(decode_bytes(data, name), name), hashlib.sha256(data).hexdigest()[:16]
+        except ToolsearchError as exc:
             errors.append(f"Wording profile not used: {exc}")
     return default_profile(), "default"
 

@@ -28,6 +28,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes, load_embedded_json
 from toolsearch.live.guard import token_matches
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
@@ -86,7 +87,9 @@ def _add_server() -> None:
         s[key] = ""
 
 
-def _spec_rows(specs, source: str) -> list[dict]:
+def _spec_rows(specs, source: str, show_unset: bool = True) -> list[dict]:
+    """One row per spec, secrets masked. ``show_unset``: include the "unset variables" column
+    (it tells which variables this app's process has, so only for a browser allowed to know)."""
     rows = []
     for spec in specs:
         shown = spec.redacted()
@@ -99,6 +102,8 @@ def _spec_rows(specs, source: str) -> list[dict]:
             "enabled": spec.enabled, "unset variables": ", ".join(spec.unresolved),
             "problem": spec.scrub(spec.invalid) if spec.invalid else "",  # fails on Connect; the others still run
         })
+        if not show_unset:
+            del rows[-1]["unset variables"]
     return rows
 
 
@@ -121,6 +126,15 @@ def _client_check():
     return common.client_check()
 
 
+def _may_see_environment(check=None) -> bool:
+    """Whether this browser may learn which environment variables the app's process has (which
+    ``${VAR}`` references are set): a browser on this machine, or one whose launch token field
+    holds the token printed in the app's terminal."""
+    check = check or _client_check()
+    return check.local or any(token_matches(st.session_state.get(f"live_token_{action}"))
+                              for action in ("connect", "call"))
+
+
 def _confirm_launch(action: str) -> bool:
     """Show the pending launch (exact command line, working directory, env keys with values
     masked; URLs redacted) with one Start button. True only in the run where Start was pressed
@@ -130,13 +144,17 @@ def _confirm_launch(action: str) -> bool:
         return False
     specs = [spec for spec in pending["specs"] if spec.enabled and not spec.invalid]  # the others start nothing
     verb = "start or reach" if action == "connect" else "start"
+    check = _client_check()
+    # Set variables show as ••••, unset ones as written: for a browser elsewhere without the token,
+    # everything as written, so the confirmation does not tell which variables are set.
+    expanded = _may_see_environment(check)
     with st.container(border=True, key=f"live_confirm_{action}"):
         st.markdown(f"**Confirm: {verb} {counted(len(specs), 'server')}"
                     + (f" to call {common.md_escape(pending['tool'])}**" if action == "call" else "**"))
         for spec in specs:
             # Config text is untrusted too: invisible characters (a bidi override can make a
             # command read differently) are shown as markers.
-            preview = spec.launch_preview()
+            preview = spec.launch_preview(expanded=expanded)
             st.text(common.visible(f"{spec.name} ({preview['transport']})"))
             if preview["transport"] == "stdio":
                 st.code(common.visible(preview["command_line"]), language="bash", wrap_lines=True)
@@ -153,7 +171,6 @@ def _confirm_launch(action: str) -> bool:
         if skipped:
             st.caption(f"{skipped} more {'server is' if skipped == 1 else 'servers are'} disabled or have a bad entry: "
                        "nothing is started for them.")
-        check = _client_check()
         if not check.local:
             st.warning("This browser is not on the machine that runs the app ("
                        + common.md_escape(check.reason) + "). Enter the launch token printed in the app's "
@@ -266,7 +283,7 @@ def _switch_raw() -> None:
         s["live_arguments"] = json.dumps(last["arguments"], ensure_ascii=False, indent=2)
         return
     try:  # raw → form: fill the fields the JSON sets (anything else is left to the raw editor)
-        arguments = json.loads(s.get("live_arguments") or "{}")
+        arguments = load_embedded_json(s.get("live_arguments") or "{}")
     except ValueError:
         return
     if isinstance(arguments, dict):
@@ -374,12 +391,10 @@ file_warnings: list[str] = []
 if upload is not None:
     try:
         # An envFile names a file on this machine: not opened for a browser elsewhere.
-        parsed = parse_config_text(upload.getvalue().decode("utf-8"), upload.name,
+        parsed = parse_config_text(decode_bytes(upload.getvalue(), upload.name), upload.name,
                                    env_files=common.client_check().local)
         file_specs = list(parsed.servers)
         file_warnings = list(parsed.warnings)
-    except UnicodeDecodeError:
-        st.error(f"{common.md_escape(upload.name)}: expected UTF-8 text", icon=":material/error:")
     except ToolsearchError as exc:
         st.error(common.md_escape(common.visible(str(exc))), icon=":material/warning:")
 for warning in file_warnings:
@@ -407,8 +422,14 @@ with st.expander("Add a server by hand", expanded=upload is None and not st.sess
 form_specs = list(st.session_state.get(FORM_SPECS, []))
 specs = [*file_specs, *form_specs]
 if specs:
-    rows = _spec_rows(file_specs, upload.name if upload is not None else "file") + _spec_rows(form_specs, "form")
+    show_unset = _may_see_environment()
+    rows = (_spec_rows(file_specs, upload.name if upload is not None else "file", show_unset)
+            + _spec_rows(form_specs, "form", show_unset))
     literal_table(rows, key="live_specs", nowrap=("source", "transport"))
+    if not show_unset and any("${" in json.dumps(spec.display, default=str) for spec in specs):
+        st.caption("Which " + common.md_escape("${VAR}") + " references this app's environment leaves unset is "
+                   "shown only to a browser on the machine that runs the app, or after the launch token is "
+                   "entered in the launch confirmation.")
     if form_specs and st.button("Remove the servers added by hand", key="live_clear"):
         st.session_state[FORM_SPECS] = []
         st.rerun()
@@ -548,7 +569,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             arguments_text = st.text_area("Arguments (JSON object)", key="live_arguments", height=140)
             arguments = None
             try:
-                arguments = json.loads(arguments_text or "{}")
+                arguments = load_embedded_json(arguments_text or "{}")
                 if not isinstance(arguments, dict):
                     problems["*"] = f"Arguments: expected a JSON object, got {type(arguments).__name__}"
             except ValueError as exc:

@@ -24,6 +24,7 @@ from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
                                    load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
@@ -211,9 +212,7 @@ def choose_query_file(catalog_key: str) -> tuple[QueryFile | None, str | None]:
     if upload is None:
         return None, None
     try:
-        return load_queries_text(upload.getvalue().decode("utf-8"), upload.name), None
-    except UnicodeDecodeError:
-        return None, f"{upload.name}: expected UTF-8 text"
+        return load_queries_text(decode_bytes(upload.getvalue(), upload.name), upload.name), None
     except ToolsearchError as exc:
         return None, str(exc)
 

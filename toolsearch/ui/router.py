@@ -8,11 +8,13 @@ scripts, one per page.
 from __future__ import annotations
 
 import types
+from typing import Any
 from pathlib import Path
 
 import streamlit as st
 
 from toolsearch.live.guard import launch_token
+from toolsearch.live.webguard import BrowserGuard
 from toolsearch.ui import common
 
 #: This package's folder: the view scripts (one per page) and the favicon.
@@ -38,6 +40,41 @@ PAGES = (
     ("sessions", "Sessions", ":material/history:"),
     ("report", "Report", ":material/description:"),
 )
+
+
+def app_options() -> dict[str, Any]:
+    """Keyword arguments for ``st.App`` (:func:`entry`): :class:`BrowserGuard` as the outermost
+    middleware, and a lifespan that opens a browser tab at start unless ``server.headless`` is on
+    (``streamlit run`` serves an ``st.App`` without opening one; a plain script run opens one).
+
+    Returns:
+        ``{"middleware": [...], "lifespan": ...}``. Imports Streamlit and Starlette.
+    """
+    from contextlib import asynccontextmanager  # noqa: PLC0415
+
+    from starlette.middleware import Middleware  # noqa: PLC0415
+    from streamlit import cli_util, config  # noqa: PLC0415
+    from streamlit.web.server import server_util  # noqa: PLC0415
+
+    @asynccontextmanager
+    async def open_browser(_app: Any):
+        if not config.get_option("server.headless"):
+            cli_util.open_browser(server_util.get_url(config.get_option("browser.serverAddress")))
+        yield
+
+    return {"middleware": [Middleware(BrowserGuard)], "lifespan": open_browser}
+
+
+def serving() -> bool:
+    """Whether the main script is being imported by ``streamlit run`` to find what to serve
+    (outside any browser session), rather than run for a browser session.
+
+    The main scripts (a checkout's ``app.py`` and the installed one) then assign
+    ``app = st.App(__file__, **app_options())``: Streamlit finds that assignment by reading the
+    script's source, so it must be written out in each script."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+
+    return get_script_run_ctx(suppress_warning=True) is None
 
 
 def run() -> None:

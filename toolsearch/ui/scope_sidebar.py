@@ -8,6 +8,8 @@ import hashlib
 import streamlit as st
 
 from toolsearch.engine.catalog import Catalog
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
 from toolsearch.ui.text import md_escape
 
@@ -136,11 +138,11 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
             if state.get("_scope_upload_digest") != digest:  # apply each file once
                 state["_scope_upload_digest"] = digest
                 try:
-                    loaded, problems = scopes_from_text(upload.getvalue().decode("utf-8"), upload.name)
+                    loaded, problems = scopes_from_text(decode_bytes(upload.getvalue(), upload.name), upload.name)
                     for scope in loaded:
                         put_scope(scope)
                     state["scope_upload_notes"] = [str(p) for p in problems]
-                except (ScopeError, UnicodeDecodeError) as exc:
+                except ToolsearchError as exc:  # a scope problem, a bad byte or a size limit
                     state["scope_upload_notes"] = [f"{upload.name}: {exc}"]
                 st.rerun()
         for note in state.get("scope_upload_notes", []):

@@ -16,6 +16,8 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.analysis.invisible import reveal_data
+from toolsearch.engine.readers import load_embedded_json
+from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
 from toolsearch.analysis.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
 
@@ -234,7 +236,25 @@ def describe_tab(bridge, dtk: str) -> None:
     show_wire(d_response, dtk, "describe_response")
 
 
-def call_tab(bridge, dtk: str) -> None:
+def sent_vs_received(inspector, name: str) -> None:
+    """The tool's input schema as the server sent it beside what the model receives, and what
+    registration lost (nothing for a tool with no sent schema)."""
+    view = schema_view(inspector, name) if inspector is not None else None
+    if view is None or view.sent is None:
+        return
+    lost = f" · {len(view.losses)} lost at registration" if view.losses else ""
+    with st.expander(f"Input schema: sent by the server vs received by the model{lost}"):
+        if view.losses:
+            literal_table([{"severity": x.severity, "where": x.path, "lost": x.message, "fix": x.fix}
+                           for x in view.losses], key=f"schema_losses:{name}")
+        left, right = st.columns(2)
+        left.caption("Sent by the server")
+        left.code(common.visible_json(view.sent), language="json", height=300)
+        right.caption("Received by the model (after registration)")
+        right.code(common.visible_json(view.received), language="json", height=300)
+
+
+def call_tab(bridge, dtk: str, inspector=None) -> None:
     """tool_call: arguments checked against the tool's schema, and the bridge's response."""
     st.caption("Validates the arguments against the tool's schema as the bridge does (docs/reference.md §9). For a file "
                "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
@@ -245,12 +265,13 @@ def call_tab(bridge, dtk: str) -> None:
     tool = bridge.deferred_by_name[name]
     with st.expander("Parameters schema (as registered)"):
         st.code(common.visible_json(tool.parameters), language="json", height=300)
+    sent_vs_received(inspector, name)
     example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
     args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",
                              help="Prefilled with the required properties (empty strings, 0, false, [] …). "
                                   "Edit and press Ctrl+Enter.")
     try:
-        call_args = json.loads(args_text)
+        call_args = load_embedded_json(args_text)
     except ValueError as exc:
         st.error(f"The arguments are not valid JSON: {exc}. Nothing was sent to tool_call.", icon=":material/warning:")
         return
@@ -287,7 +308,7 @@ def body(v, bridge) -> None:
             describe_tab(bridge, v.display_tokenizer)
     if call.open:
         with call:
-            call_tab(bridge, v.display_tokenizer)
+            call_tab(bridge, v.display_tokenizer, v.inspector)
 
 
 v = common.view()

@@ -8,13 +8,11 @@ results. Catalog and skill text is untrusted: it reaches the page only through d
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import streamlit as st
-import yaml
 
 from toolsearch.analysis import charts, palette
 from toolsearch.ui import common, signals
@@ -23,6 +21,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
 from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
@@ -72,9 +71,10 @@ def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...
 
 
 def _plain(text: str) -> str:
-    """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped,
-    so file names, skill names and other untrusted text show literally."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:])", r"\\\1", text)
+    """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped
+    and URLs kept from becoming links (:func:`pages.common.md_escape`), so file names, skill names
+    and other untrusted text show literally."""
+    return common.md_escape(text, keep_newlines=True)
 
 
 def _digest(*parts: object) -> str:
@@ -162,9 +162,9 @@ else:
         texts = []
         for upload in uploads or []:
             try:
-                texts.append((upload.name, upload.getvalue().decode("utf-8")))
-            except UnicodeDecodeError:
-                errors.append(f"{upload.name}: expected UTF-8 text")
+                texts.append((upload.name, decode_bytes(upload.getvalue(), upload.name)))
+            except ToolsearchError as exc:
+                errors.append(str(exc))
         if texts:
             try:
                 skills = skills_from_texts(texts)
@@ -188,8 +188,8 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
                                           "- {search: \"github issue\"}, - compaction, - {add_server: sentry}")
     if events_upload is not None:
         try:
-            default_events = events_from_text(events_upload.getvalue().decode("utf-8"), events_upload.name)
-        except (ToolsearchError, UnicodeDecodeError) as exc:
+            default_events = events_from_text(decode_bytes(events_upload.getvalue(), events_upload.name), events_upload.name)
+        except ToolsearchError as exc:
             st.error(_plain(f"Events file not used: {exc}"), icon=":material/error:")
     editor_key = "strat_events_" + _digest(source, source_label, skill_names, default_events)
     edited = st.data_editor(
@@ -258,7 +258,7 @@ with st.expander("Strategy settings"):
     namespaces: tuple[Namespace, ...] = ()
     if ns_text.strip():
         try:
-            data = yaml.safe_load(ns_text)
+            data = load_yaml(ns_text, "Namespaces")
             if not isinstance(data, list):
                 raise ValueError("expected a list of {name, description, tools}")
             parsed = []
@@ -269,7 +269,7 @@ with st.expander("Strategy settings"):
                 parsed.append(Namespace(item["name"], str(item.get("description", "")),
                                         tuple(str(t) for t in item["tools"])))
             namespaces = tuple(parsed)
-        except (yaml.YAMLError, ValueError) as exc:
+        except (ToolsearchError, ValueError) as exc:
             st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
     st.markdown("**Skill-linked and combined**")
     pinned = tuple(st.multiselect("Pinned skills", skill_names, key="strat_pinned", wrap=True,

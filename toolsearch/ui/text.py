@@ -6,6 +6,7 @@ view module.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolsearch.analysis.invisible import reveal, reveal_data
@@ -14,10 +15,28 @@ from toolsearch.analysis.invisible import reveal, reveal_data
 _MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")
 
 
-def md_escape(text: str) -> str:
+#: A word Streamlit's Markdown would turn into a link even with every character escaped: its
+#: autolinking (GFM) finds ``scheme://``, ``www.`` and e-mail addresses in the text after escapes
+#: are resolved, so such a word is shown as a code span, whose text is never linked.
+_LINKISH = re.compile(r"(?i)://|www\.|@[^@]*\.|\b(?:mailto|xmpp):")
+
+
+def _code_span(word: str) -> str:
+    """``word`` as a Markdown code span (fence longer than any backtick run inside it)."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", word)), default=0) + 1)
+    pad = " " if word.startswith("`") or word.endswith("`") else ""
+    return f"{fence}{pad}{word}{pad}{fence}"
+
+
+def md_escape(text: str, keep_newlines: bool = False) -> str:
     """Untrusted text made literal inside a Streamlit markdown string (backslash escapes; no HTML,
-    links, emphasis, math or colour directives). Prefer ``st.text``/``st.code`` where possible."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text)).replace("\n", " ")
+    links, emphasis, math or colour directives; a word that Markdown would autolink, such as a URL
+    or an e-mail address, becomes a code span). Newlines become spaces unless ``keep_newlines``.
+    Prefer ``st.text``/``st.code`` where possible."""
+    text = str(text) if keep_newlines else str(text).replace("\n", " ")
+    return "".join(_code_span(word) if _LINKISH.search(word) else
+                   "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in word)
+                   for word in re.split(r"(\s+)", text))
 
 
 def visible(text: Any) -> Any:
