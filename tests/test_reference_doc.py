@@ -41,3 +41,22 @@ def test_nothing_cites_documents_outside_the_repository():
     found = [f"{p.relative_to(ROOT)}: {m.group()}" for p in _files() if p.name != "test_reference_doc.py"
              for m in OUTSIDE.finditer(p.read_text(encoding="utf-8", errors="replace"))]
     assert found == []
+
+
+def test_the_figures_of_the_budget_and_clamping_sections_hold():
+    """The worked numbers of §1.4 and §4, computed with the engine."""
+    from toolsearch.engine.config import parse_config
+    from toolsearch.engine.plan import listing_budget
+
+    section_4 = REFERENCE[REFERENCE.index("## 4. "):REFERENCE.index("## 5. ")]
+    assert "100,000 tokens at 29 % gives 28,999" in section_4
+    assert listing_budget(100_000, 29, 4000 * 15)[0] == 28_999
+    assert "a\n200,000-token context gets 4,000" in section_4 and listing_budget(200_000, 5, 4000)[0] == 4000
+    assert "a 40,000-token one 2,000" in section_4 and listing_budget(40_000, 5, 4000)[0] == 2000
+    assert listing_budget(None, 5, 60_000)[0] == 10_000  # the fixed fallback
+    section_14 = REFERENCE[REFERENCE.index("### 1.4"):REFERENCE.index("### 1.5")]
+    assert "`threshold_pct` 150 gives 100 and −5 gives 0" in section_14
+    assert parse_config({"threshold_pct": 150}).threshold_pct == 100 and parse_config({"threshold_pct": -5}).threshold_pct == 0
+    assert parse_config({"max_search_limit": 999, "search_default_limit": 999}).search_default_limit == 50
+    assert parse_config({"max_search_limit": 3}).search_default_limit == 3
+    assert parse_config({"listing_max_tokens": 100}).listing_max_tokens == 200

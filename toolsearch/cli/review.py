@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -34,7 +33,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import add_settings_arguments, config_from_args, live_progress, report_loaded
+from .common import add_settings_arguments, config_from_args, live_progress, print_json, report_loaded
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -225,7 +224,7 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     result = costs_mod.tool_costs(inspector, config, args.tokenizer, args.display_tokenizer, args.context_length,
                                   args.sort)
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        print_json(result.to_dict())
         return 0
     header = ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share", "outlier"]
     if args.csv:
@@ -307,7 +306,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline)
     status = 0 if result.passed else 1
     if args.format == "json":
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        print_json(result.to_dict())
         return status
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
