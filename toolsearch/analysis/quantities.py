@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..engine.plan import Plan, Planner
+from ..engine.search import gate_term_text  # noqa: F401  (re-exported: the gate term as shown)
 
 
 @dataclass(frozen=True)
@@ -96,24 +97,6 @@ STATE_WORDS: Mapping[str, str] = {
 def form_word(form: str) -> str:
     """The word shown for a listing form or a server state (``groups`` → ``summary``; others unchanged)."""
     return STATE_WORDS.get(form, form)
-
-
-def gate_term_text(word: str | None, stem: str | None) -> str:
-    """A gate term as shown to a reader: the query word and its stem, ``create → creat``.
-
-    Args:
-        word: the query word the stem came from (``None`` when unknown).
-        stem: the stem the search matches on (``None``: no gate term).
-
-    Returns:
-        ``"create → creat"``; the stem alone when the word is unknown or equal to it;
-        ``"—"`` without a stem.
-    """
-    if not stem:
-        return "—"
-    if not word or word == stem:
-        return stem
-    return f"{word} → {stem}"
 
 
 # --- one function per quantity ------------------------------------------------------------------

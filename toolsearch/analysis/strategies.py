@@ -806,6 +806,17 @@ class StrategyModel:
                     held.add(str(event.arg))
         return frozenset(held)
 
+    def timeline_start_note(self, events: Sequence[Event]) -> str:
+        """Why a timeline's step 0 can be below the up-front figures: the servers an ``add_server``
+        event connects later are not connected at the start. ``""`` when no server is held back;
+        otherwise one sentence starting with a space (to append to a caption)."""
+        held = sorted(self._held_back(events))
+        if not held:
+            return ""
+        return (f" Step 0 starts without {', '.join(held)} ({agree(held, 'it is', 'they are')} connected later by "
+                "add_server), so its prompt is smaller than the up-front figures of the per-strategy table, "
+                "which count every server.")
+
     def timeline(self, events: Sequence[Event], strategies: Sequence[str] = STRATEGIES) -> tuple[TimelineStep, ...]:
         """Run the events under every strategy. Step 0 is the start (before the first turn).
 
