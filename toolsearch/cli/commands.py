@@ -269,7 +269,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
         print("scopes side by side:")
-        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
+        print(_table(rows, ["scope", "tier", "form", "budget", Q.TOOLS_ARRAY.name.lower(), "tools", "servers"]))
         return 0
     # Live servers that failed or were skipped belong to the whole catalog's table only.
     down = [] if scopes else _down_servers(statuses)
