@@ -132,6 +132,7 @@ def test_all_schemas_up_front_is_one_number_on_every_surface(catalog):
     assert f"“{Q.ALL_SCHEMAS.name}” ({expected:,})" in pages["costs"].joined()
     assert f"{expected:,} ({Q.ALL_SCHEMAS.name})" in pages["strategies"].joined()
     assert _report_row(report, f"{Q.ALL_SCHEMAS.name.lower()} (chars4)") == expected
+    assert f"All up front: {expected:,} tokens of tool definitions before the first turn (the all schemas up front figure" in report
 
 
 @pytest.mark.parametrize("catalog", CATALOGS)
@@ -296,3 +297,11 @@ def test_gate_terms_show_word_and_stem():
     assert {m.label: m.value for m in panel.metric}["Gate term"] == "create → creat"
     terms = literal_tables(at)["explain_1_terms"]
     assert list(terms["term (word → stem)"]) == ["create → creat", "issue → issu"]
+
+
+def test_the_glossary_names_every_quantity():
+    """docs/quantities.md defines each named quantity under the name the surfaces show."""
+    text = (ROOT / "docs" / "quantities.md").read_text(encoding="utf-8")
+    for quantity in Q.QUANTITIES:
+        short = quantity.name.replace(" (strategy)", "")  # the glossary row says "(strategy)" after the name
+        assert f"**{quantity.name}**" in text or f"**{short}**" in text, quantity.name

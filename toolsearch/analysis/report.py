@@ -382,9 +382,17 @@ def _strategies(results: "Sequence[StrategyResult] | None", label: str | None, c
         return f"{_filled(color)};font-weight:600" if c == 0 and color else ""
 
     rows = [(r.label, r.upfront_tokens, r.task_tokens, r.round_trips, r.cache_breaks) for r in results]
+    note = ""
+    upfront = next((r for r in results if r.strategy == "all_upfront"), None)
+    if upfront is not None:
+        schemas = upfront.upfront_breakdown.get("schema", 0)
+        extra = upfront.upfront_tokens - schemas
+        note = (f'<p class="muted">{esc(upfront.label)}: {schemas:,} tokens of tool definitions before the first turn '
+                f"(the {esc(Q.ALL_SCHEMAS.name.lower())} figure of the summary, for the same catalog and tokenizer)"
+                + (f" + {extra:,} tokens of skill listing" if extra else "") + ".</p>")
     return ((f"<p>For {esc(label)}.</p>" if label else "")
             + _table(["strategy", "up front (tokens)", "task (tokens)", "round trips", "cache breaks"], rows,
-                     numeric=(1, 2, 3, 4), cell_style=style))
+                     numeric=(1, 2, 3, 4), cell_style=style) + note)
 
 
 def build_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,

@@ -370,7 +370,9 @@ class Planner:
         measured as :func:`~toolsearch.engine.tokens.tools_array_tokens` does (cached per tokenizer)."""
         cached = self._tier0_tokens.get(tokenizer.name)
         if cached is None:
-            if tokenizer.exact:
+            if not self._all_definitions:
+                cached = 0  # no tools, no array
+            elif tokenizer.exact:
                 cached = tokenizer.count(compact_json(list(self._all_definitions)))
             else:
                 cached = chars4(sum(self._chars[t.name] for t in self._all_tools))

@@ -94,12 +94,14 @@ def tools_array_tokens(definitions: Sequence[Any], tokenizer: "Tokenizer | str" 
         tokenizer: a :class:`Tokenizer` or its name.
 
     Returns:
-        Tokens (int ≥ 0); an empty array is 0 for chars4 and the count of ``[]`` for BPE.
+        Tokens (int ≥ 0); an empty array is 0 (no tools are sent).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
     """
     tk = get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
+    if not definitions:
+        return 0
     if not tk.exact:
         return chars4(sum(len(compact_json(d)) for d in definitions))
     return tk.count(compact_json(list(definitions)))
