@@ -551,7 +551,7 @@ def test_run_collapse_json_shape(capsys):
     assert out["what_if"] is True and out["verdict"] == "missed_fit"
     assert (out["reference"]["form"], out["best"]["form"], out["budget"]) == ("none", "mixed", 70)
     assert set(out["servers"][0]) == {"server", "label", "deferred_count", "names_units", "summary_units",
-                                      "reference", "best"}
+                                      "reference", "best", "names_tokens", "summary_tokens"}
 
 
 def test_run_collapse_text(capsys):
@@ -628,9 +628,11 @@ def test_page_shows_the_engine_diff_and_collapse():
     table = tables["cd_collapse_servers"]
     assert dict(zip(table["server"], zip(table["reference"], table["best (what-if)"]))) == {
         s.server: (s.reference, s.best) for s in cmp.servers}
-    # sizes carry their unit in the header (chars4 adds servers up in characters)
+    # sizes in tokens as on every page, then (chars4 adds servers up in characters) in characters, labeled
     assert cmp.units == "characters"
-    assert list(table.columns[2:4]) == ["names block (characters)", "summary line (characters)"]
+    assert list(table.columns[2:6]) == ["names block (tokens)", "summary line (tokens)", "names block (characters)",
+                                        "summary line (characters)"]
+    assert list(table["names block (tokens)"]) == [f"{s.names_tokens:,}" for s in cmp.servers]
     assert list(table["names block (characters)"]) == [f"{s.names_units:,}" for s in cmp.servers]
     assert [c.value for c in at.code][2:4] == [cmp.reference.text, cmp.best.text]
     presets = tables["cd_collapse_presets"]
