@@ -126,6 +126,8 @@ def test_all_schemas_up_front_is_one_number_on_every_surface(catalog):
     by_strategy = {r["strategy"]: r for r in _json("strategies", path, "--context-length", CONTEXT, "--json")}
     assert by_strategy["all_upfront"]["upfront_tokens"] == expected
     assert by_strategy["all_upfront"]["upfront_breakdown"] == {"schema": expected}
+    assert (f"note: all_upfront: the tool definitions are one tools array of {expected:,} tokens"
+            in _text("strategies", path, "--context-length", CONTEXT))
     # App: the Overview's metric, the Costs caption, the Strategies note, the report.
     pages, report = _app(catalog)
     assert pages["overview"].metric(Q.ALL_SCHEMAS.name) == f"{expected:,}"

@@ -1091,6 +1091,11 @@ class _AllUpfront(_Sim):
     def prefix(self) -> list[Piece]:
         return self.m.schema_array([t.name for t in self.tools()]) + list(self.m.skill_lines())
 
+    def notes(self) -> list[str]:
+        tokens = sum(p.tokens for p in self.m.schema_array([t.name for t in self.tools()]))
+        return [f"the tool definitions are one tools array of {counted(tokens, 'token')}, measured like the plan's "
+                "“all schemas up front” (the same number without skills)"]
+
     def callable(self) -> set[str]:
         return self.present_names()
 
