@@ -174,7 +174,7 @@ def write_json(path: Path, data: Any) -> Path:
     return path
 
 
-# --- literal-text tables (pages/tables.py) -------------------------------------------------------
+# --- literal-text tables (toolsearch/ui/tables.py) -------------------------------------------------------
 
 def literal_tables(at) -> dict[str, Any]:
     """``{data-table key: DataFrame of the cell texts as shown}`` for every table that

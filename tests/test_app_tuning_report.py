@@ -25,8 +25,8 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from pages import charts
-from pages.common import STATE_COLORS
+from toolsearch.ui import charts
+from toolsearch.ui.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
@@ -112,7 +112,7 @@ def expected_goal_row(rec, context_length) -> dict[str, str]:
     {"ctx": "1M", "pct": "0.5", "tok": "o200k_base"},
 ])
 def test_tuning_recommendations_match_engine(query):
-    at = open_page("pages/tuning.py", query)
+    at = open_page("toolsearch/ui/tuning.py", query)
     ctx = PRESETS[query.get("ctx", "200K")]
     config = config_for(query)
     ladder = listing_ladder(inspector().planner, config, query.get("tok", "chars4"))
@@ -137,7 +137,7 @@ def test_tuning_recommendations_match_engine(query):
 
 @needs_samples
 def test_tuning_goal_selector_and_single_length_metrics():
-    at = open_page("pages/tuning.py", {"ctx": "32K", "pct": "2.0", "cap": "3000"})
+    at = open_page("toolsearch/ui/tuning.py", {"ctx": "32K", "pct": "2.0", "cap": "3000"})
     config = config_for({"pct": "2.0", "cap": "3000"})
     rec = recommend(listing_ladder(inspector().planner, config), config, 32_000, "full")
     at.selectbox(key="tuning_goal").set_value("full").run()
@@ -157,7 +157,7 @@ def multi_table(at: AppTest) -> list[dict]:
 
 @needs_samples
 def test_tuning_multi_length_recommendation_matches_engine():
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     config = parse_config({})
     ladder = listing_ladder(inspector().planner, config)
     lengths = [32_000, 128_000, 200_000, 1_000_000]
@@ -186,7 +186,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
 
 @needs_samples
 def test_tuning_presets_goal_and_apply_to_sidebar():
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     at.selectbox(key="tuning_context_preset").set_value("Local models (8K, 32K, 128K)").run()
     assert at.text_input(key="tuning_contexts").value == "8k, 32k, 128k"
     at.text_input(key="tuning_contexts").set_value("64k, 16k").run()
@@ -211,7 +211,7 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
 
 @needs_samples
 def test_tuning_multi_length_errors_and_unreachable():
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     at.text_input(key="tuning_contexts").set_value("32k, lots").run()
     assert at.error[0].value == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, 32k, 1m) or "
                                  "'unknown'.")
@@ -228,17 +228,17 @@ def test_tuning_multi_length_errors_and_unreachable():
 
 @needs_samples
 def test_tuning_notes_the_reference_decides_with_chars4():
-    at = open_page("pages/tuning.py", {"tok": "o200k_base"})
+    at = open_page("toolsearch/ui/tuning.py", {"tok": "o200k_base"})
     assert any(i.value.startswith("Planning tokenizer o200k_base: the reference harness decides whether a listing "
                                   "fits with chars4") for i in at.info)
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     assert not any("decides whether a listing fits" in i.value for i in at.info)
 
 
 @needs_samples
 def test_tuning_heatmap_grid_and_facts_match_engine():
     query = {"ctx": "128K", "pct": "3.0", "cap": "2500"}
-    at = open_page("pages/tuning.py", query)
+    at = open_page("toolsearch/ui/tuning.py", query)
     config = config_for(query)
     ladder = listing_ladder(inspector().planner, config)
     grid = form_grid(ladder, config)
@@ -292,10 +292,10 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
 
 @needs_samples
 def test_tuning_listing_off_and_disabled():
-    at = open_page("pages/tuning.py", {"listing": "off"})
+    at = open_page("toolsearch/ui/tuning.py", {"listing": "off"})
     assert any("listing: off" in i.value for i in at.info)
     assert all(row["smallest budget (tokens)"] == "not reachable" for row in goals_table(at).values())
-    at = open_page("pages/tuning.py", {"enabled": "off"})
+    at = open_page("toolsearch/ui/tuning.py", {"enabled": "off"})
     assert any("tier 0" in i.value for i in at.info)
     assert at.code[0].value == dump_config_block(parse_config({"enabled": "off"})).rstrip("\n")
 
@@ -304,7 +304,7 @@ def test_tuning_listing_off_and_disabled():
 
 @needs_samples
 def test_report_page_builds_the_report():
-    at = open_page("pages/report.py", {"ctx": "32K"})
+    at = open_page("toolsearch/ui/report.py", {"ctx": "32K"})
     assert not at.metric  # nothing built yet
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
@@ -329,7 +329,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     from toolsearch.analysis.lint import lint
     from toolsearch.live.client import catalog_key
 
-    at = open_page("pages/report.py", {"ctx": "32K"})
+    at = open_page("toolsearch/ui/report.py", {"ctx": "32K"})
     assert at.selectbox(key="report_query_file").value == "team-workspace"  # the catalog's own query file
     at.text_area(key="report_queries").set_value("create issue\nzebra")
     at.button(key="build_report").click().run()
@@ -358,9 +358,9 @@ def test_report_carries_date_version_fingerprint_and_every_result():
             in lint_html)
     # Strategies are computed with the Strategies page's defaults, or taken from that page once it ran.
     assert "the Strategies page&#x27;s defaults" in html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
-    at.switch_page("pages/strategies.py").run()
+    at.switch_page("toolsearch/ui/strategies.py").run()
     assert not at.exception, at.exception
-    at.switch_page("pages/report.py").run()
+    at.switch_page("toolsearch/ui/report.py").run()
     at.button(key="build_report").click().run()
     html_text = at.session_state["report_html"]
     strategies = html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
@@ -489,7 +489,7 @@ def test_report_verdict_when_tool_search_costs_more():
 def test_a_grid_of_one_form_says_why():
     """On cloudflare-flat every threshold_pct cell is "groups" (no budget up to the cap reaches a
     better form): the page says so, with the largest budget and what the better forms need."""
-    at = open_page("pages/tuning.py", {"catalog": "cloudflare-flat"})
+    at = open_page("toolsearch/ui/tuning.py", {"catalog": "cloudflare-flat"})
     config = config_for({})
     ladder = listing_ladder(inspector("cloudflare-flat").planner, config)
     cells = heat_cells(at, "tuning_heatmap")
@@ -501,5 +501,5 @@ def test_a_grid_of_one_form_says_why():
                     f"(listing_max_tokens caps it), and a better form needs more (the names listing "
                     f"{sizes['names']:,} tokens, the full listing {sizes['full']:,} tokens). The “Over "
                     "listing_max_tokens” tab shows what a larger cap changes.")
-    default = open_page("pages/tuning.py", {})
+    default = open_page("toolsearch/ui/tuning.py", {})
     assert not [i for i in default.info if i.value.startswith("Every cell gives the form")]

@@ -586,7 +586,7 @@ def open_page(query: dict[str, str]):
     at.query_params.update(query)
     at.run()
     assert not at.exception, at.exception
-    at.switch_page("pages/cache_diff.py").run()
+    at.switch_page("toolsearch/ui/cache_diff.py").run()
     assert not at.exception, at.exception
     return at
 

@@ -478,7 +478,7 @@ def test_load_sources_mixes_catalog_files_and_configs(config_file, tmp_path) -> 
 def _page():
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at.run()
     assert not at.exception, at.exception
     return at

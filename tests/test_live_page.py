@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import literal_tables
-from pages import common
+from toolsearch.ui import common
 from toolsearch.engine.config import parse_config
 from toolsearch.live.guard import launch_token
 from toolsearch.engine.inspector import Inspector
@@ -63,7 +63,7 @@ def connected(tmp_path):
     from streamlit.testing.v1 import AppTest
 
     marker = tmp_path / "started.txt"
-    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at.run()
     at.text_input(key="live_name").input("local")
     at.text_input(key="live_command").input(PY)

@@ -91,7 +91,7 @@ def _app(catalog: str) -> tuple[dict[str, PageText], str]:
     assert not at.exception, at.exception
     pages = {}
     for page in PAGES:
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"toolsearch/ui/{page}.py").run()
         assert not at.exception, (page, at.exception)
         if page == "costs":  # the collapse-order table is drawn only when its expander is open
             at.session_state["costs_collapse_table"] = True
@@ -272,7 +272,7 @@ def test_the_form_groups_is_shown_as_summary():
     assert not at.exception, at.exception
     bar = next(m.value for m in at.markdown if 'data-testid="tier-bar"' in m.value)
     assert "<b>Form: summary</b>" in bar and "groups" not in bar
-    at.switch_page("pages/cache_diff.py").run()
+    at.switch_page("toolsearch/ui/cache_diff.py").run()
     settings = literal_tables(at)["cd_settings"]
     assert list(settings[settings[""] == "listing form"]["A (sidebar)"]) == ["summary"]
 
@@ -290,7 +290,7 @@ def test_gate_terms_show_word_and_stem():
     assert stem("zzzfrobnicate") != "zzzfrobnicate"  # so the line shows a word and its stem
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.run()
-    at.switch_page("pages/search.py").run()
+    at.switch_page("toolsearch/ui/search.py").run()
     at.text_area(key="search_queries").set_value("create issue").run()
     at.session_state["explain_1_open"] = True
     at.run()

@@ -446,7 +446,7 @@ def test_unreadable_and_non_utf8_files(tmp_path) -> None:
         load_source(tmp_path / "missing.yaml")
     path = tmp_path / "latin1.yaml"
     path.write_bytes(b"name: caf\xe9\n")
-    with pytest.raises(CatalogError, match=r"byte 9: expected UTF-8 text"):
+    with pytest.raises(CatalogError, match=r": line 1, column 10 \(byte 9\): not UTF-8 text"):
         load_source(path)
 
 

@@ -343,7 +343,7 @@ def open_search(catalog_name: str, queries: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["catalog"] = catalog_name
     at.run()
-    at.switch_page("pages/search.py").run()
+    at.switch_page("toolsearch/ui/search.py").run()
     at.text_area(key="search_queries").set_value(queries).run()
     assert not at.exception, at.exception
     return at

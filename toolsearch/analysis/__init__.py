@@ -10,6 +10,6 @@ harnesses' strategies and skills (``strategies``, ``skills``), synthetic catalog
 
 May import: ``toolsearch.engine`` and the package root (``__version__``) (``sessions`` masks
 secrets in session text with ``engine.secrets.scrub_text``); never ``toolsearch.live``,
-``toolsearch.cli`` nor ``pages``.
+``toolsearch.cli`` nor ``toolsearch.ui``.
 Nothing here starts a process or talks to a server.
 """

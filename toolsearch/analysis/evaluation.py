@@ -64,9 +64,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import yaml
 
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.bridge import Bridge, clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -184,24 +184,12 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
 
 def load_queries_text(text: str, origin: str) -> QueryFile:
     """Parse query-file text (YAML, or JSON which YAML reads too). Raises :class:`QueryFileError`."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        raise QueryFileError(f"{origin}: not valid YAML at {place}: {getattr(exc, 'problem', None) or exc}") from None
-    return parse_queries(data, origin)
+    return parse_queries(readers.load_yaml(text, origin, QueryFileError), origin)
 
 
 def load_queries(path: str | Path) -> QueryFile:
     """Read and parse a query file. Raises :class:`QueryFileError`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise QueryFileError(f"{path}: cannot read the query file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise QueryFileError(f"{path}: expected UTF-8 text") from None
-    return load_queries_text(text, str(path))
+    return load_queries_text(readers.read_text(path, QueryFileError, "the query file"), str(path))
 
 
 # --- results --------------------------------------------------------------------------------

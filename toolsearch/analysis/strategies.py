@@ -56,6 +56,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import yaml
 
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.bridge import Bridge, to_wire
 from ..engine.catalog import Catalog, Problem
 from ..engine.config import ToolSearchConfig
@@ -220,25 +221,13 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
 
 def events_from_text(text: str, origin: str) -> tuple[Event, ...]:
     """Parse events YAML text. Raises :class:`StrategyError` (file, line and column for bad YAML)."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        raise StrategyError(f"{origin}: {place}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
-    return parse_events(data, origin)
+    return parse_events(readers.load_yaml(text, origin, StrategyError), origin)
 
 
 def load_events(path: str | Path) -> tuple[Event, ...]:
     """Read an events file. Raises :class:`StrategyError` naming the file and the place."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise StrategyError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
-    except OSError as exc:
-        raise StrategyError(f"{path}: cannot read file ({exc.strerror or exc})") from None
-    return events_from_text(text, str(path))
+    return events_from_text(readers.read_text(path, StrategyError), str(path))
 
 
 def dump_events(events: Iterable[Event]) -> str:

@@ -6,8 +6,9 @@ What belongs here: the console script's parser and commands (``commands``; :func
 (``textfmt``). Computation lives in the layers below.
 
 May import: ``toolsearch.engine``, ``toolsearch.analysis``, ``toolsearch.live`` and other
-``toolsearch.cli`` modules; nothing imports this package except ``toolsearch.__main__`` (and the
-app may use its argument types). Within the package, ``commands`` imports the subcommand modules
+``toolsearch.cli`` modules, never ``toolsearch.ui`` (the ``app`` command starts Streamlit on the
+view package's main script by its path); nothing imports this package except ``toolsearch.__main__``
+(and the app's views may use its argument types, ``textfmt``). Within the package, ``commands`` imports the subcommand modules
 and they import only ``common`` and ``textfmt`` (no cycle).
 """
 

@@ -13,12 +13,12 @@ Both: 2 for bad arguments or unreadable files, with one line on stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
+from .common import print_json
 from .textfmt import text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -32,15 +32,15 @@ COMMANDS = ("diff", "collapse")
 
 def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str | None = None) -> None:
     """``--context-length`` … ``--config`` (shared) or ``--context-length-a`` … (one side)."""
-    from .textfmt import parse_context_length as _context_length  # noqa: PLC0415
+    from .textfmt import parse_context_length as _context_length, parse_listing_max_tokens, parse_threshold_pct  # noqa: PLC0415
 
     who = f" for side {side.upper()} (overrides the shared flag)" if side else ""
     flag = lambda stem: f"--{stem}{suffix}"  # noqa: E731
     parser.add_argument(flag("context-length"), type=_context_length, default=None, metavar="N",
                         help=f"model context length in tokens (e.g. 200000, 200k) or 'unknown'{who}")
-    parser.add_argument(flag("threshold-pct"), metavar="P",
+    parser.add_argument(flag("threshold-pct"), type=parse_threshold_pct, metavar="P",
                         help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g}){who}")
-    parser.add_argument(flag("listing-max-tokens"), metavar="M",
+    parser.add_argument(flag("listing-max-tokens"), type=parse_listing_max_tokens, metavar="M",
                         help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, "
                              f"default {C.LISTING_MAX_TOKENS_DEFAULT}){who}")
     parser.add_argument(flag("listing"), choices=C.TRI_STATE_VALUES, help=f"listing auto|on|off{who}")
@@ -232,12 +232,15 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 data = diff.to_dict()
                 data["rug_pulls"] = [f.to_dict() for f in pulls]
-                print(json.dumps(data, ensure_ascii=False, indent=2))
+                print_json(data)
             else:
                 print(format_diff(diff))
                 if pulls:
                     print("tools whose text changed (review before trusting them again):")
                     for f in pulls:
+                        if " changed since" not in f.message:  # a look-alike rename
+                            print(f"  - {f.server}/{f.tool}: {f.message}")
+                            continue
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return 0 if diff.cache_hit else 1
@@ -246,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         _warn(config, inspector, args.catalog)
         cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)
         if args.json:
-            print(json.dumps(cmp.to_dict(), ensure_ascii=False, indent=2))
+            print_json(cmp.to_dict())
         else:
             print(format_collapse(cmp, inspector.catalog.name))
         return 0

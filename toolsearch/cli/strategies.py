@@ -16,11 +16,11 @@ on stderr naming the file and the problem).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
+from .common import print_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
@@ -180,7 +180,7 @@ def _run(args: argparse.Namespace) -> int:
             if timeline:
                 item["timeline"] = timeline_to_dicts(timeline, result.strategy)
             out.append(item)
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        print_json(out)
         return 0
     ins = model.inspector
     tk = model.settings.tokenizer

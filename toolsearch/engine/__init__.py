@@ -14,6 +14,6 @@ paused while a large catalog is built), and ``wording`` (counts in words: ``1 to
 Change the reference modules only to follow the reference more closely: they must stay byte-faithful.
 
 May import: the standard library, third-party libraries and other ``toolsearch.engine`` modules;
-never ``toolsearch.analysis``, ``toolsearch.live``, ``toolsearch.cli`` nor ``pages``
+never ``toolsearch.analysis``, ``toolsearch.live``, ``toolsearch.cli`` nor ``toolsearch.ui``
 (tests/test_layering.py checks it).
 """

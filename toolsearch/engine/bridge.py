@@ -266,8 +266,12 @@ class Bridge:
 
     def _not_deferrable_key(self, name: str) -> str:
         """RB §8 step 3 / §11: a registered direct tool outside this session's surface gets the
-        "not available in this session, do not retry" wording, else "call it directly"."""
-        return "not_deferrable" if name in self.session_names else "not_in_session"
+        "not available in this session, do not retry" wording, else "call it directly". An empty
+        session tool list counts as no list (the reference tests the list's truthiness), so every
+        registered direct tool is then "call it directly"."""
+        if not self.session_names or name in self.session_names:
+            return "not_deferrable"
+        return "not_in_session"
 
     def available_sources(self) -> list[dict[str, Any]]:
         """``[{"name": label, "tool_count": n}]`` over the deferred catalog, sorted by name (RB §7.6)."""

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 import yaml
 
 from . import constants as C
+from . import readers
 from .errors import ConfigError
 
 
@@ -213,18 +214,8 @@ def load_config(path: str | Path) -> ToolSearchConfig:
             value is not a mapping (message names the file and the place).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 YAML text") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read config file ({exc.strerror or exc})") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "somewhere"
-        raise ConfigError(f"{path}: {place}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    text = readers.read_text(path, ConfigError, "config file")
+    data = readers.load_yaml(text, str(path), ConfigError)
     if data is None:
         return ToolSearchConfig()
     if not isinstance(data, Mapping):

@@ -39,6 +39,8 @@ UNKNOWN_CONTEXT_PCT_LEG = 10_000
 #: Context-length presets offered by the app (tokens). ``None`` means unknown.
 CONTEXT_PRESETS: tuple[int, ...] = (8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000)
 CONTEXT_LENGTH_MAX = 10_000_000
+#: Largest context length (tokens) a command-line flag accepts; anything larger is refused.
+CONTEXT_LENGTH_ARG_MAX = CONTEXT_LENGTH_MAX * 1000
 
 # --- Listing (RB §5) ---------------------------------------------------------------------
 SHORT_DESCRIPTION_MAX_CHARS = 60

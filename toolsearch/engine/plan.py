@@ -295,6 +295,11 @@ class Planner:
         self._all_definitions = tuple(t.definition for t in self._all_tools)
         self.header = self.profile.text("listing", "header")
 
+    def definition_json(self, name: str) -> str:
+        """The compact JSON of registered tool ``name``'s definition (RB §3 serialization),
+        computed once at construction. Raises ``KeyError`` for a name not registered."""
+        return self._json[name]
+
     # -- cached pieces ------------------------------------------------------------------
     def deferral(self, defer: Sequence[str] | None) -> _Deferral:
         """Visible/deferred split and rendered groups for a defer set (cached)."""
@@ -326,14 +331,19 @@ class Planner:
         if cached is not None:
             return cached
         costs = self._block_costs(deferral, tokenizer)
-        by_server: dict[str, list[RegisteredTool]] = {}
+        # One row per source as the harness keys it: a core toolset and an MCP server that share
+        # a name are two toolsets (``web`` and ``mcp-web``), so two rows.
+        by_server: dict[tuple[str, str], list[RegisteredTool]] = {}
         for tool in self.tools:
-            by_server.setdefault(tool.server, []).append(tool)
+            by_server.setdefault((tool.server, tool.kind), []).append(tool)
+        named = {server for server, _ in by_server}
+        for server, kind in self.registration.server_kinds.items():  # servers without tools
+            if server not in named:
+                by_server.setdefault((server, kind), [])
         deferred_names = {t.name for t in deferral.deferred}
         servers = []
-        for server in sorted(set(self.registration.server_kinds) | set(by_server)):
-            tools = by_server.get(server, [])
-            kind = self.registration.server_kinds.get(server, tools[0].kind if tools else "mcp")
+        for server, kind in sorted(by_server):
+            tools = by_server[server, kind]
             n_def = sum(1 for t in tools if t.name in deferred_names)
             label = deferral.label_of_server.get(server, tools[0].label if tools else server)
             full, names, summary = costs.get(label, (0, 0, 0)) if n_def else (0, 0, 0)

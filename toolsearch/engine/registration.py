@@ -323,6 +323,27 @@ def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list
     return chosen
 
 
+def _shared_names(catalog: Catalog) -> list[Problem]:
+    """A warning per server name used by sources of different kinds (a core toolset ``web`` and
+    an MCP server ``web``): the harness registers them as different toolsets (``web`` and
+    ``mcp-web``), but both get the listing label ``web``, so their deferred tools share one
+    listing group (RB §5.2)."""
+    kinds: dict[str, dict[str, None]] = {}
+    for server in catalog.servers:
+        kinds.setdefault(server.name, {})[server.kind] = None
+    out = []
+    for name, found in sorted(kinds.items()):
+        if len(found) < 2:
+            continue
+        order = sorted(found, key=C.SERVER_KINDS.index)
+        toolsets = ", ".join(repr(C.MCP_TOOLSET_PREFIX + name if kind == "mcp" else name) for kind in order)
+        out.append(Problem("warning", f"server {name!r}",
+                           f"the name is used by sources of {len(order)} kinds ({', '.join(order)}): the harness keeps "
+                           f"them apart as toolsets {toolsets}, shown as separate rows, but they share the listing "
+                           f"label {name!r}, so their deferred tools are listed in one group"))
+    return out
+
+
 @gc_paused()
 def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> Registration:
     """Register every server of ``catalog`` (REG §0 steps 5–7).
@@ -349,6 +370,7 @@ def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profil
                 continue
             owners[tool.name] = tool
     tools = tuple(sorted(owners.values(), key=lambda t: (t.name, t.server)))
+    problems.extend(_shared_names(catalog))
     kinds = {s.name: s.kind for s in catalog.servers}
     return Registration(tools=tools, problems=tuple(catalog.problems) + tuple(problems), naming=naming,
                         server_kinds=kinds)

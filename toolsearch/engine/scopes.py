@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from . import constants as C
+from . import readers
 from .catalog import Problem
 from .errors import ToolsearchError
 from .registration import RegisteredTool, Registration, parse_bool_like
@@ -436,25 +437,13 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
 
 def scopes_from_text(text: str, origin: str) -> tuple[list[Scope], list[Problem]]:
     """Parse scope-file YAML text (uploads, the app's editor). Raises :class:`ScopeError`."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        raise ScopeError(f"{origin}: {place}: not valid YAML ({getattr(exc, 'problem', None) or 'parse error'})") from None
-    return scopes_from_data(data, origin)
+    return scopes_from_data(readers.load_yaml(text, origin, ScopeError), origin)
 
 
 def load_scope_file(path: str | Path) -> tuple[list[Scope], list[Problem]]:
     """Read a scope file (or a Hermes ``config.yaml``). Raises :class:`ScopeError`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ScopeError(f"{path}: byte {exc.start}: expected UTF-8 YAML text") from None
-    except OSError as exc:
-        raise ScopeError(f"{path}: cannot read scope file ({exc.strerror or exc})") from None
-    return scopes_from_text(text, str(path))
+    return scopes_from_text(readers.read_text(path, ScopeError, "scope file"), str(path))
 
 
 def dump_scopes(scopes: Iterable[Scope], server_kinds: Mapping[str, str] | None = None) -> str:

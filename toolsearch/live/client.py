@@ -53,8 +53,9 @@ import anyio.to_thread
 
 from ..engine import constants as C
 from ..engine.bridge import server_arguments
-from ..engine.catalog import Catalog, Problem, Server, _tools_from_list, combine
+from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
+from . import reaper
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
@@ -472,9 +473,11 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
         raise ServerError(f"unset {agree(missing, 'variable', 'variables')} in url or headers: " + ", ".join(missing)
                           + f"; set {agree(missing, 'it', 'them')} and connect again (nothing was sent)")
     if spec.transport == "stdio":
+        mark = reaper.new_mark()  # inherited by everything the server starts (see reaper)
         params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
-                                       env=dict(spec.env) or None, cwd=spec.cwd)
-        transport: Any = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+                                       env={**spec.env, reaper.ENV_MARK: mark}, cwd=spec.cwd)
+        transport: Any = _reaped(stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params),
+                                 mark)
     elif spec.transport == "sse":
         transport = sse_client(spec.url or "", headers=dict(spec.headers) or None, timeout=connect_timeout)
     else:
@@ -485,6 +488,22 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
                     client_info=mcp_types.Implementation(name="toolsearch", version=__version__))
     async with client:
         yield client
+
+
+@asynccontextmanager
+async def _reaped(transport: Any, mark: str) -> AsyncIterator[Any]:
+    """The SDK's stdio transport, and then everything the server left behind stopped: its
+    process group, the descendants seen before its stdin closed, and every process carrying
+    its ``mark`` (:mod:`toolsearch.live.reaper`)."""
+    try:
+        async with transport as streams:
+            reaper.track(mark)
+            try:
+                yield streams
+            finally:
+                reaper.remember(mark)
+    finally:
+        reaper.stop(mark)  # synchronous: a cancellation cannot cut it short
 
 
 # --- reasons --------------------------------------------------------------------------------
@@ -674,7 +693,11 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
         status.tool_count = len(raw_tools)
         _emit(progress, status)
         next_cursor = raw.get("nextCursor")
-        if next_cursor is None or next_cursor == "":
+        if next_cursor == "":  # the end, but it loops clients that take any string as a cursor
+            problems.append(Problem("warning", f"{where}: tools/list page {page}", EMPTY_NEXT_CURSOR))
+            status.flags.append("empty-string nextCursor (loops some clients)")
+            return raw_tools
+        if next_cursor is None:
             return raw_tools
         if not isinstance(next_cursor, str) or next_cursor in seen:
             problems.append(Problem("warning", f"{where}: tools/list page {page}",
@@ -1516,12 +1539,10 @@ def read_source(path: str | Path) -> tuple[str, Any]:
     """
     from ..engine.catalog import _parse_text, catalog_from_data, read_source_text  # noqa: PLC0415
     from ..engine.errors import CatalogError  # noqa: PLC0415
-    from .mcpconfig import NESTING_MAX, is_mcp_config, nesting_exceeds, parse_config_data  # noqa: PLC0415
+    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
 
     path = Path(path)
-    data = _parse_text(read_source_text(path), str(path))
-    if nesting_exceeds(data, NESTING_MAX):
-        raise CatalogError(f"{path}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
+    data = _parse_text(read_source_text(path), str(path))  # within the reading limits (size, aliases, depth)
     try:
         if is_mcp_config(data):
             return "config", parse_config_data(data, str(path), base_dir=path.parent)

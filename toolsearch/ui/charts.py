@@ -15,8 +15,8 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from pages import palette
-from pages.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.ui import palette
+from toolsearch.ui.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.analysis.invisible import reveal
 from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.plan import Plan, ServerPlan

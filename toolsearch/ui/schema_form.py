@@ -18,7 +18,8 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from pages import common
+from toolsearch.engine.readers import load_embedded_json
+from toolsearch.ui import common
 
 NOT_SET = "(not set)"
 SCALARS = ("string", "integer", "number", "boolean")
@@ -185,7 +186,7 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
                                 placeholder="JSON value; not sent when empty")
             if text.strip():
                 try:
-                    arguments[field.name] = json.loads(text)
+                    arguments[field.name] = load_embedded_json(text)
                 except ValueError as exc:
                     problems[field.name] = f"not valid JSON ({exc})"
         message = problems.get(field.name) or errors.get(field.name)

@@ -1,0 +1,332 @@
+"""Tuning: which threshold_pct and listing_max_tokens give which listing, and the settings a
+reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; this page only lays it out."""
+
+import argparse
+
+import streamlit as st
+
+from toolsearch.ui import charts, common, signals
+from toolsearch.ui.tables import form_grid_html, literal_table
+from toolsearch.engine.config import dump_config_block
+from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
+from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
+from toolsearch.analysis.recommend import lowered_lengths, outcomes, recommend_for_contexts
+from toolsearch.analysis.report import GOALS
+from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
+                              Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
+from toolsearch.cli.textfmt import parse_context_length
+
+GOAL_WORDS = dict(GOALS)
+#: Sets of context lengths people run one config with (the first is the default).
+CONTEXT_SETS: dict[str, str] = {
+    "Typical mix (32K, 128K, 200K, 1M)": "32k, 128k, 200k, 1m",
+    "Local models (8K, 32K, 128K)": "8k, 32k, 128k",
+    "Hosted models (128K, 200K, 400K)": "128k, 200k, 400k",
+    "Long context (200K, 1M)": "200k, 1m",
+    "Every preset (8K to 1M)": "8k, 32k, 128k, 200k, 400k, 1m",
+}
+
+
+def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
+    """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
+    dropped, order kept; or an error message naming the first bad entry."""
+    lengths: list[int | None] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        try:
+            value = parse_context_length(part)
+        except argparse.ArgumentTypeError:
+            return [], f"Context lengths: {part.strip()!r} is not a number of tokens (e.g. 32000, 32k, 1m) or 'unknown'."
+        if value is not None and value <= 0:
+            return [], f"Context lengths: {part.strip()!r} must be a positive number of tokens."
+        if value not in lengths:
+            lengths.append(value)
+    if not lengths:
+        return [], "Context lengths: enter at least one, e.g. 32k, 128k, 200k, 1m."
+    return lengths, None
+
+
+def _preset_chosen() -> None:
+    st.session_state["tuning_contexts"] = CONTEXT_SETS[st.session_state["tuning_context_preset"]]
+
+
+def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
+    st.session_state["threshold_pct"] = threshold_pct
+    st.session_state["listing_max_tokens"] = listing_max_tokens
+
+
+def ladder_for(v: common.View) -> Ladder:
+    """The listing ladder for the sidebar's catalog, enabled/listing/defer and planning tokenizer.
+
+    It does not depend on threshold_pct, listing_max_tokens or the context length, so it is kept
+    across slider moves (one entry per inspector object and setting; the entry holds the
+    inspector, so its ``id`` cannot be reused while the entry exists).
+    """
+    key = (id(v.inspector), v.config.enabled, v.config.listing, v.config.defer, v.tokenizer)
+    memo = st.session_state.setdefault("_tuning_ladders", {})
+    hit = memo.get(key)
+    if hit is None or hit[0] is not v.inspector:
+        if len(memo) >= 8:
+            memo.clear()
+        hit = memo[key] = (v.inspector, listing_ladder(v.inspector.planner, v.config, v.tokenizer))
+    return hit[1]
+
+
+#: The views of the listing form, one tab each (only the open one is drawn and sent).
+CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
+
+
+def with_value(values: tuple, value) -> list:
+    """``values`` with ``value`` added in order (when known and not already there): the heat
+    tables get a row or column for the sidebar setting, so its cell is always on the grid."""
+    return sorted({*values, value}) if value is not None else list(values)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def curve_chart(curve: list, sizes: tuple, ctx: int | None):
+    """:func:`charts.listing_curve_figure`, kept per curve, ladder sizes and context length."""
+    return charts.listing_curve_figure(curve, dict(sizes), ctx)
+
+
+def one_form(grid: list, ladder: Ladder) -> None:
+    """When every cell of a grid has the same form, say why: the largest budget in it and what the
+    better forms would need (tokens, the planning tokenizer's)."""
+    forms = {p.listing_form for p in grid}
+    if len(forms) != 1 or not grid:
+        return
+    form = forms.pop()
+    top = max(grid, key=lambda p: p.budget)
+    sizes = ladder.sizes()
+    better = [f"the {name} listing {sizes[name]:,} tokens" for name in ("names", "full")
+              if name in sizes and FORM_RANK[name] < FORM_RANK[form]]
+    capped = " (listing_max_tokens caps it)" if top.budget_winner == "listing_max_tokens" else ""
+    st.info(f"Every cell gives the form “{form}”: the largest budget in this grid is {top.budget:,} tokens{capped}"
+            + (f", and a better form needs more ({', '.join(better)})" if better else "")
+            + ". The “Over listing_max_tokens” tab shows what a larger cap changes.", icon=":material/info:")
+
+
+def ctx_text(n: int | None) -> str:
+    return f"{n:,} tokens" if n else "unknown"
+
+
+def form_change(before: str, after: str) -> str:
+    if FORM_RANK[after] > FORM_RANK[before]:
+        return f"lower ({before} → {after})"
+    if FORM_RANK[after] < FORM_RANK[before]:
+        return f"better ({before} → {after})"
+    return "same form"
+
+
+v = common.view()
+st.title("Tuning")
+if common.require_catalog(v):
+    cfg, ctx = v.config, v.context_length
+    ladder = ladder_for(v)
+    common.tier_badge(v.plan)
+    signals.tier2_banner(v.plan)
+    st.caption(f"Sidebar: context length {ctx_text(ctx)} · threshold_pct {cfg.threshold_pct:g}% · "
+               f"listing_max_tokens {cfg.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}. "
+               "The listing form depends only on the budget = min(listing_max_tokens, threshold_pct% of the context "
+               "length), so every grid and chart below is read off one measurement of each degradation step.")
+    signals.planning_tokenizer_note(ladder.planning_tokenizer)
+    if not ladder.activated:
+        st.info("Tool search is not active (enabled: off, or nothing in the catalog is deferrable): every "
+                "setting gives tier 0, so there is nothing to tune here.")
+    elif not ladder.listing_enabled:
+        st.info("listing: off — the tool_search description never embeds a listing (tier 2, form none at every "
+                "budget). Set listing to auto or on in the sidebar to tune the budget.")
+
+    # (a) one setting for every context length the config serves ---------------------------------
+    st.subheader("One setting for every context length you run")
+    st.caption("A harness config holds one threshold_pct and one listing_max_tokens for every model it serves. "
+               "The recommendation reaches the goal at each context length below at once, with the fewest listing "
+               "tokens; it is exact to 0.1% and 1 token, and one step less would miss the goal somewhere "
+               "(unless the value is already at the bottom of its range).")
+    st.session_state.setdefault("tuning_contexts", next(iter(CONTEXT_SETS.values())))
+    # Preset and goal side by side, the free list under them: at 1024 px three columns cut the
+    # chosen preset and goal.
+    c1, c3 = st.columns(2)
+    c1.selectbox("Preset", list(CONTEXT_SETS), key="tuning_context_preset", on_change=_preset_chosen,
+                 help="Common sets of model context lengths; edit the list under it freely.")
+    st.text_input("Context lengths (tokens)", key="tuning_contexts",
+                  help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
+                       "harness does not know (fixed 10,000-token percentage leg).")
+    multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), index=1, key="tuning_multi_goal",
+                              format_func=lambda g: MULTI_GOAL_WORDS[g])
+    lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
+    multi = None
+    if lengths_error:
+        st.error(lengths_error, icon=":material/warning:")
+    else:
+        multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal)
+        now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
+        row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
+        row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
+        row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
+        row.metric("Budget needed at every length",
+                   f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
+                   width="content")
+        if not multi.reached:
+            best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
+                    else "no goal can be reached at every length; these are the largest settings")
+            st.error(f"Not reachable at every listed context length: {multi.reason}. The values above are the best "
+                     f"reachable setting ({best}).", icon=":material/block:")
+        # Form and listing size in one cell per side: five columns, read in full at 1024 px.
+        literal_table([{
+            "context length": ctx_text(a.context_length),
+            "current: form, listing": f"{a.listing_form}\n{a.listing_tokens:,} tokens",
+            "recommended: form, listing": f"{b.listing_form}\n{b.listing_tokens:,} tokens",
+            "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
+        } for a, b in zip(now, multi.contexts)], key="tuning_multi_table")
+        st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
+                   f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
+                   f"{multi.listing_max_tokens:,} tokens. Listing tokens are counted with {ladder.planning_tokenizer}.")
+        lowered = lowered_lengths(now, multi.contexts)
+        if lowered:
+            where = ", ".join(f"{ctx_text(a.context_length)} ({a.listing_form} → {b.listing_form})"
+                              for a, b in zip(now, multi.contexts) if a.context_length in lowered)
+            st.warning(f"The recommendation lowers the listing form compared with the current settings at {where}. "
+                       "It is the cheapest setting that still meets the goal; keep the current values where you "
+                       "want the better form.", icon=":material/warning:")
+        same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
+        st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
+                  on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
+                  help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
+                  else "The sidebar already uses these values.")
+
+    # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
+    st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")
+    grid = form_grid(ladder, cfg, with_value(HEATMAP_CONTEXT_LENGTHS, ctx),
+                     with_value(HEATMAP_THRESHOLD_PCTS, cfg.threshold_pct))
+    over_pct, over_cap, over_ctx = st.tabs(CHART_TABS, key="tuning_chart", on_change="rerun")
+    ring = ("The outlined cell is the sidebar setting; its row and column say “sidebar” (added to the grid "
+            "when the setting is between grid values)." if ctx else
+            "Context length unknown: the sidebar setting uses the fixed 10,000-token percentage leg, so it is not "
+            "marked.")
+    if over_pct.open:
+        with over_pct:
+            st.html(form_grid_html(grid, key="tuning_heatmap", current=(ctx, cfg.threshold_pct)))
+            st.caption(f"At listing_max_tokens {cfg.listing_max_tokens:,} tokens, over threshold_pct. Each cell names "
+                       f"the form the listing takes there; hover for the budget, the listing size and the tier. {ring}")
+            one_form(grid, ladder)
+            grid_box = st.expander("The grid as a table", key="tuning_grid_open", on_change="rerun")
+            if grid_box.open:  # drawn only when opened
+                with grid_box:
+                    literal_table([{
+                        "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
+                        "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
+                        "form": p.listing_form, "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
+                        formats={"threshold_pct (%)": "{:.1f}"})
+    if over_cap.open:
+        with over_cap:
+            cap_grid = form_grid(ladder, cfg, with_value(HEATMAP_CONTEXT_LENGTHS, ctx), [cfg.threshold_pct],
+                                 with_value(HEATMAP_LISTING_MAX_TOKENS, cfg.listing_max_tokens))
+            st.html(form_grid_html(cap_grid, key="tuning_heatmap_cap", y_axis="listing_max_tokens",
+                                   current=(ctx, cfg.listing_max_tokens)))
+            st.caption(f"At threshold_pct {cfg.threshold_pct:g}%, over listing_max_tokens: shows where the cap binds. "
+                       f"Each cell names the form the listing takes there; hover for the budget, the listing size and "
+                       f"the tier. {ring}")
+    if over_ctx.open:
+        with over_ctx:
+            low, high = curve_bounds(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
+                                     min(HEATMAP_CONTEXT_LENGTHS[0], ctx or HEATMAP_CONTEXT_LENGTHS[0]),
+                                     max(HEATMAP_CONTEXT_LENGTHS[-1], ctx or HEATMAP_CONTEXT_LENGTHS[-1]))
+            curve = form_grid(ladder, cfg, curve_context_lengths(ladder, cfg.threshold_pct, cfg.listing_max_tokens,
+                                                                 low, high), [cfg.threshold_pct])
+            sizes = ladder.sizes()
+            st.plotly_chart(curve_chart(curve, tuple(sorted(sizes.items())), ctx), key="tuning_curve", width="stretch")
+            if sizes:
+                st.caption(f"At threshold_pct {cfg.threshold_pct:g}% and listing_max_tokens "
+                           f"{cfg.listing_max_tokens:,} tokens. The budget grows with the context length until the "
+                           "cap flattens it; where it reaches a dashed line, that form fits (full listing "
+                           f"{sizes.get('full', 0):,} tokens, names listing {sizes.get('names', 0):,} tokens, all "
+                           f"summary lines {sizes.get('groups', 0):,} tokens; in between, the largest servers "
+                           "collapse one by one).")
+
+    # (d) the settings for the sidebar's context length alone ------------------------------------
+    st.subheader("Settings for the sidebar's context length alone")
+    st.caption(f"For the sidebar's context length ({ctx_text(ctx)}): the smallest budget that reaches each form, "
+               "the threshold_pct and listing_max_tokens that give it (exact to 0.1% and 1 token), and from which "
+               "context length the current threshold_pct and cap reach it.")
+    recs = {goal: recommend(ladder, cfg, ctx, goal) for goal, _ in GOALS}
+
+    def pct_cell(rec, short: bool = False) -> str:
+        if rec.budget is None:
+            return "—"
+        if rec.threshold_pct is not None:
+            return f"{rec.threshold_pct:g}%"
+        if not ctx:  # unknown context: the percentage leg is a fixed 10,000 tokens
+            if short:
+                return "any" if rec.reachable else "not reachable"
+            return ("any (context unknown: fixed 10,000-token leg)" if rec.reachable
+                    else "not reachable (context unknown: fixed 10,000-token leg)")
+        return "over 100%" if short else "over 100% (not reachable)"
+
+    def from_cell(rec) -> str:
+        if rec.context_length_from is None:
+            return "never (cap or threshold_pct too small)"
+        return f"{rec.context_length_from:,} tokens"
+
+    literal_table([{
+        "goal": GOAL_WORDS[goal],
+        "smallest budget (tokens)": f"{rec.budget:,}" if rec.budget is not None else "not reachable",
+        f"threshold_pct at {ctx_text(ctx)}": pct_cell(rec),
+        "listing_max_tokens ≥ (tokens)": f"{rec.listing_max_tokens:,}" if rec.listing_max_tokens else "—",
+        "from context length (current pct and cap)": from_cell(rec),
+        "met now": "yes" if rec.met else "no",
+    } for goal, rec in recs.items()], key="tuning_goals")
+
+    goal = st.selectbox("Goal", [g for g, _ in GOALS], index=1, key="tuning_goal",
+                        format_func=lambda g: GOAL_WORDS[g])
+    rec = recs[goal]
+    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")  # wraps instead of cutting
+    m1.metric("Smallest budget", f"{rec.budget:,} tokens" if rec.budget is not None else "not reachable",
+              help="The smallest min(listing_max_tokens, percentage leg) that reaches the goal (binary search over "
+                   "0–60,000 tokens).", width="content")
+    m2.metric(f"threshold_pct at {ctx_text(ctx)}", pct_cell(rec, short=True), width="content")
+    m3.metric("listing_max_tokens", f"{rec.listing_max_tokens:,} tokens" if rec.listing_max_tokens else "—",
+              width="content")
+    m4.metric("Met now", "yes" if rec.met else "no", width="content")
+
+    tier1 = recs["mixed"]
+    facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens **{cfg.listing_max_tokens:,} tokens**:"]
+    if tier1.context_length_from is None:
+        facts.append("- tier 2 (summary lines or a bare bridge) at every context length")
+    elif tier1.context_length_below is not None:
+        facts.append(f"- tier 2 up to a context length of **{tier1.context_length_below:,} tokens**; "
+                     f"tier 1 from {tier1.context_length_from:,} tokens")
+    else:
+        facts.append("- tier 1 at every context length")
+    for g in ("names", "full"):
+        r = recs[g]
+        if r.budget is None:
+            facts.append(f"- {GOAL_WORDS[g]}: never (the listing is larger than 60,000 tokens, or listing is off)")
+        elif r.context_length_from is None:
+            why = (f"needs a budget of {r.budget:,} tokens; the cap is {cfg.listing_max_tokens:,}"
+                   if cfg.listing_max_tokens < r.budget else f"needs a budget of {r.budget:,} tokens")
+            facts.append(f"- {GOAL_WORDS[g]}: never at these settings ({why})")
+        else:
+            facts.append(f"- {GOAL_WORDS[g]}: from a context length of **{r.context_length_from:,} tokens**")
+    if ladder.activated:
+        st.markdown("\n".join(facts))
+
+    # (e) the tools.tool_search block ----------------------------------------------------------
+    st.subheader("The tools.tool_search block")
+    usable = multi is not None and multi.reached
+    apply = st.toggle("Export the recommendation for every listed context length" if multi is None else
+                      f"Export the recommendation for {MULTI_GOAL_WORDS[multi.goal]} at "
+                      f"{', '.join(ctx_text(c) for c in lengths)}",
+                      key="tuning_apply", disabled=not usable,
+                      help="Only when the goal is reached at every listed context length.")
+    chosen = multi.apply(cfg) if apply and usable else cfg
+    block = dump_config_block(chosen)
+    if chosen is not cfg:
+        lowered = lowered_lengths(outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths), multi.contexts)
+        facts = " · ".join(f"{ctx_text(o.context_length)}: tier {o.tier}, form {o.listing_form}, listing "
+                           f"{o.listing_tokens:,} tokens" for o in multi.contexts)
+        (st.warning if lowered else st.success)(f"With these values: {facts}.")
+    st.caption("Only the keys that differ from the reference defaults are written; a defer list only when one is set.")
+    st.code(block, language="yaml")
+    st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
+                       key="tuning_download", icon=":material/download:")
