@@ -92,8 +92,12 @@ def test_same_input_is_identical_and_a_cache_hit():
     assert diff.tools is None and diff.description is None
     assert diff.causes == ()
     r = diff.reusable
-    assert (r.characters, r.bytes, r.tokens, r.total_tokens_b) == (len(text), len(text.encode()), math.ceil(len(text) / 4),
-                                                                   math.ceil(len(text) / 4))
+    # Tokens are the plan's "Tools array with tool search" (chars4 leaves out the array's brackets and
+    # commas); characters are the serialized array's.
+    tools_tokens = i.plan(DEFAULTS, 200_000).tools_tokens
+    assert tools_tokens < math.ceil(len(text) / 4)
+    assert (r.characters, r.bytes, r.tokens, r.total_tokens_b) == (len(text), len(text.encode()), tools_tokens,
+                                                                   tools_tokens)
     assert r.share_of_b == 1.0
 
 
@@ -547,7 +551,7 @@ def test_run_collapse_json_shape(capsys):
     assert out["what_if"] is True and out["verdict"] == "missed_fit"
     assert (out["reference"]["form"], out["best"]["form"], out["budget"]) == ("none", "mixed", 70)
     assert set(out["servers"][0]) == {"server", "label", "deferred_count", "names_units", "summary_units",
-                                      "reference", "best"}
+                                      "reference", "best", "names_tokens", "summary_tokens"}
 
 
 def test_run_collapse_text(capsys):
@@ -624,9 +628,11 @@ def test_page_shows_the_engine_diff_and_collapse():
     table = tables["cd_collapse_servers"]
     assert dict(zip(table["server"], zip(table["reference"], table["best (what-if)"]))) == {
         s.server: (s.reference, s.best) for s in cmp.servers}
-    # sizes carry their unit in the header (chars4 adds servers up in characters)
+    # sizes in tokens as on every page, then (chars4 adds servers up in characters) in characters, labeled
     assert cmp.units == "characters"
-    assert list(table.columns[2:4]) == ["names block (characters)", "summary line (characters)"]
+    assert list(table.columns[2:6]) == ["names block (tokens)", "summary line (tokens)", "names block (characters)",
+                                        "summary line (characters)"]
+    assert list(table["names block (tokens)"]) == [f"{s.names_tokens:,}" for s in cmp.servers]
     assert list(table["names block (characters)"]) == [f"{s.names_units:,}" for s in cmp.servers]
     assert [c.value for c in at.code][2:4] == [cmp.reference.text, cmp.best.text]
     presets = tables["cd_collapse_presets"]

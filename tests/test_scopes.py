@@ -389,7 +389,8 @@ def test_cli_plan_several_scopes(catalog_file):
     text = run_cli(*args).stdout
     assert "======== scope support ========" in text and "======== scope admin ========" in text
     table = text.split("scopes side by side:\n", 1)[1].splitlines()
-    assert table[0].split() == ["scope", "tier", "form", "budget", "tokens", "per", "request", "tools", "servers"]
+    assert table[0].split() == ["scope", "tier", "form", "budget", "tools", "array", "with", "tool", "search", "tools",
+                                "servers"]
     assert table[2].split()[:3] == ["support", "1", "full"] and table[2].endswith("4/6    linear, slack")
     assert table[3].split()[:3] == ["admin", "1", "full"] and table[3].endswith("2/6    billing, core")
 

@@ -140,7 +140,7 @@ def test_case39_fc_create_a_github_issue() -> None:
     assert ex.answerable == ("creat", "a", "github", "issu")
     assert ex.required == 2
     reasons = {c.name: (c.admitted, c.reason) for c in ex.candidates}
-    assert reasons["calendar_create_event"] == (False, "lacks the gate term 'issu'")
+    assert reasons["calendar_create_event"] == (False, "lacks the gate term 'issue → issu'")
     assert reasons["github_create_issue"][0] is True
 
 

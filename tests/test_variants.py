@@ -98,10 +98,10 @@ def test_send_a_slack_message_explained_under_the_reference():
     assert (post.admitted, post.rule, post.reason) == (False, "gate", "lacks the gate term 'send'")
     # A variant's line names only the rules it applies.
     assert explain(ins, "no-coverage", "list issues in a github repository by label").summary() == (
-        "Gate term 'issu' in 30 tools; excluded: 135 by the gate; best excluded: "
-        "mcp__github__list_code_scanning_alerts (score 7.193): lacks the gate term 'issu'.")
+        "Gate term 'issues → issu' in 30 tools; excluded: 135 by the gate; best excluded: "
+        "mcp__github__list_code_scanning_alerts (score 7.193): lacks the gate term 'issues → issu'.")
     assert explain(ins, "no-gate", "list issues in a github repository by label").summary() == (
-        "Gate term 'issu' in 30 tools (not required by this variant); excluded: 118 by the coverage floor; best "
+        "Gate term 'issues → issu' in 30 tools (not required by this variant); excluded: 118 by the coverage floor; best "
         "excluded: mcp__linear__list_issue_labels (score 7.813): covers 3 of 8 answerable terms; needs 4.")
     # The agent variant finds slack_post_message (5th) and says why others were left out.
     agent = explain(ins, "agent", "send a slack message")

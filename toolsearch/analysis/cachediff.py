@@ -31,7 +31,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.plan import Plan
-from ..engine.tokens import chars4, compact_json, get_tokenizer
+from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
 from .wording import agree as _verb, counted as _counted
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
@@ -432,8 +432,16 @@ class ReusablePrefix:
         return {**self.__dict__, "share_of_b": round(self.share_of_b, 4)}
 
 
-def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZER) -> ReusablePrefix:
+def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZER,
+                    totals: tuple[int, int] | None = None) -> ReusablePrefix:
     """Identical leading characters, bytes and tokens of two serialized prefixes.
+
+    Args:
+        text_a, text_b: the serialized prefixes.
+        tokenizer: counts the tokens.
+        totals: for chars4, the whole prefixes' tokens as measured elsewhere (the tools arrays'
+            "Tools array with tool search" figure, which leaves out the array's brackets and commas);
+            by default ``ceil(len / 4)`` of each text. The reusable tokens never exceed B's total.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -442,8 +450,8 @@ def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZ
     nbytes = len(text_a[:p].encode("utf-8"))
     encode = _token_ids(tokenizer)
     if encode is None:
-        ta, tb = chars4(len(text_a)), chars4(len(text_b))
-        tokens = ta if text_a == text_b else p // 4
+        ta, tb = totals if totals is not None else (chars4(len(text_a)), chars4(len(text_b)))
+        tokens = ta if text_a == text_b else min(p // 4, tb)
         return ReusablePrefix(p, nbytes, tokens, "chars4", len(text_a), len(text_b), ta, tb)
     ids_a, ids_b = encode(text_a), encode(text_b)
     n = 0
@@ -818,7 +826,12 @@ def compare(a: Side, b: Side, tokenizer: str | None = None) -> CacheDiff:
     """
     pa, pb = a.plan(), b.plan()
     text_a, text_b = compact_json(pa.tools), compact_json(pb.tools)
-    reusable = reusable_prefix(text_a, text_b, tokenizer or a.tokenizer)
+    counter = tokenizer or a.tokenizer
+    # chars4 totals are the plan's "Tools array with tool search" measure (tools_array_tokens), so
+    # this page and the others show one number for one array; BPE counts the same text either way.
+    totals = (None if get_tokenizer(counter).exact
+              else (tools_array_tokens(pa.tools, counter), tools_array_tokens(pb.tools, counter)))
+    reusable = reusable_prefix(text_a, text_b, counter, totals)
     tools = _array_difference(pa.tools, pb.tools, text_a, text_b)
     description = region_a = region_b = None
     if tools is not None and pa.tool_search_description is not None and pb.tool_search_description is not None:

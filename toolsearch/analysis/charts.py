@@ -18,6 +18,7 @@ import plotly.graph_objects as go
 from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.analysis.invisible import reveal
+from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
@@ -580,8 +581,8 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         for ctx in contexts:
             r = cell.get((y, ctx))
             z[-1].append(rank[r.listing_form] if r else None)
-            text[-1].append(r.listing_form if r else "")
-            custom[-1].append([r.budget, r.listing_tokens, r.tier, r.listing_form, r.budget_winner,
+            text[-1].append(form_word(r.listing_form) if r else "")
+            custom[-1].append([r.budget, r.listing_tokens, r.tier, form_word(r.listing_form), r.budget_winner,
                                f"{ctx:,}", ylabel(y)] if r else [None] * 7)
     n = len(FORMS)
     colorscale = []
@@ -592,7 +593,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         z=z, x=list(range(len(contexts))), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
         customdata=custom, xgap=1, ygap=1,
         # The key under the chart, not beside it: the columns keep the width for their labels.
-        colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=list(FORMS),
+        colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=[form_word(f) for f in FORMS],
                       orientation="h", thickness=14, len=0.7, x=0, xanchor="left", y=-0.2, yanchor="top"),
         hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
                        "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
@@ -680,9 +681,9 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
         if picked:
             fig.add_scatter(
                 x=[p.context_length for p in picked], y=[p.listing_tokens for p in picked], mode="markers",
-                name=f"listing: {form}", marker=dict(color=STATE_COLORS[form], size=7),
+                name=f"listing: {form_word(form)}", marker=dict(color=STATE_COLORS[form], size=7),
                 customdata=[[p.tier, p.budget] for p in picked],
-                hovertemplate=(f"<b>form {form}</b> · tier %{{customdata[0]}}<br>context %{{x:,}} tokens"
+                hovertemplate=(f"<b>form {form_word(form)}</b> · tier %{{customdata[0]}}<br>context %{{x:,}} tokens"
                                "<br>listing %{y:,} tokens<br>budget %{customdata[1]:,} tokens<extra></extra>"))
     # Reference lines as legend entries (not annotations): sizes can be close together.
     words = {"full": "full listing", "names": "names listing", "groups": "all summary lines"}

@@ -122,6 +122,8 @@ class ServerCollapse:
             the planning units (characters for chars4, tokens for BPE; see
             :attr:`CollapseComparison.units`).
         reference / best: its state under each choice.
+        names_tokens / summary_tokens: the same block and line in tokens (planning tokenizer), the
+            plan's per-server ``names_tokens`` / ``summary_tokens`` figures.
     """
 
     server: str
@@ -131,6 +133,8 @@ class ServerCollapse:
     summary_units: int
     reference: str
     best: str
+    names_tokens: int = 0
+    summary_tokens: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -398,6 +402,7 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
             best_form=best.form, groups=len(groups))
     size = tk.count if tk.exact else len
     units = {g.label: (size(g.names_block), size(g.summary)) for g in groups}
+    block_tokens = {g.label: (tk.count(g.names_block), tk.count(g.summary)) for g in groups}
     rows = []
     deferred_by_server: dict[str, int] = {}
     for tool in deferral.deferred:
@@ -411,7 +416,8 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
             continue
         n_units, s_units = units[label]
         rows.append(ServerCollapse(server, label, deferred_by_server.get(server, 0), n_units, s_units,
-                                   reference.states.get(label, "hidden"), best.states.get(label, "hidden")))
+                                   reference.states.get(label, "hidden"), best.states.get(label, "hidden"),
+                                   *block_tokens[label]))
 
     def description_tokens(outcome: CollapseOutcome) -> int:
         if not config.active or not deferral.deferred:

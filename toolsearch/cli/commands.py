@@ -30,6 +30,8 @@ from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from ..analysis import quantities as Q
+from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
@@ -275,12 +277,12 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
             print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
             _print_plan(args, session, config)
             plan = session.plan(config, args.context_length, args.tokenizer)
-            rows.append([session.scope.name, plan.tier, plan.listing_form, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+            rows.append([session.scope.name, plan.tier, form_word(plan.listing_form), f"{plan.budget:,}", f"{plan.tools_tokens:,}",
                          f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
         print("scopes side by side:")
-        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
+        print(_table(rows, ["scope", "tier", "form", "budget", Q.TOOLS_ARRAY.name.lower(), "tools", "servers"]))
         return 0
     # Live servers that failed or were skipped belong to the whole catalog's table only.
     down = [] if scopes else _down_servers(statuses)
@@ -314,10 +316,12 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan.listing_form}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
+    print(f"tier {plan.tier}, listing form {form_word(plan.listing_form)}; {plan.deferred_count} deferred, "
           f"{plan.visible_count} visible")
-    print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
-          f"vs {plan.eager_tokens:,} tokens with every schema up front")
+    print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
+    print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
+          f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
+          f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
     for note in plan.notes:
         print(f"note: {note}")
     for problem in inspector.registration.problems:
@@ -325,7 +329,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
             print(f"note: {problem.where}: {problem.message}")
     _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
     rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
@@ -386,6 +390,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             print("  no matches")
             for source in group.get("available_sources", []):
                 print(f"  available source: {source['name']} ({source['tool_count']} tools)")
+            print(_terminal_safe(f"  why: {bridge.index.explain(group['query'], limit).summary()}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
@@ -456,9 +461,12 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if reason:
         print(f"nothing found: {reason}")
     if ex.terms:
-        print(_terminal_safe(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
-                                     for t in ex.terms], ["stem", "df", "idf", ""])))
-    gate = "none" if ex.gate is None else f"{ex.gate} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
+        words: dict[str, str] = {}
+        for raw, term in ex.tokens:
+            words.setdefault(term, raw.lower())
+        print(_terminal_safe(_table([[words.get(t.stem, ""), t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
+                                     for t in ex.terms], ["word", "stem", "df", "idf", ""])))
+    gate = "none" if ex.gate is None else f"{ex.gate_text} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
     if ex.gate is not None and not ex.gate_required:
         gate += ", not required by this variant"
     print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
@@ -485,7 +493,7 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     return {
         "query": ex.query, "tokens": [list(t) for t in ex.tokens],
         "terms": [{"stem": t.stem, "df": t.df, "idf": round(t.idf, 6)} for t in ex.terms],
-        "gate": ex.gate, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
+        "gate": ex.gate, "gate_word": ex.gate_word, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
         "answerable": list(ex.answerable), "required_coverage": ex.required,
         "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
         "nothing_found": ex.empty_reason(),

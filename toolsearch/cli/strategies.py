@@ -214,6 +214,9 @@ def _run(args: argparse.Namespace) -> int:
                 cells.append(f"{state.prompt_tokens:,}{mark}")
             rows.append([step.index, step.event.label() if step.event else "start", *cells])
         print(_table(rows, ["step", "event", *[s.strategy for s in timeline[0].states]]))
+        start_note = model.timeline_start_note(events)
+        if start_note:
+            print(f"note:{start_note}")
         failed = [(step.index, state) for step in timeline for state in step.states if state.outcome == "failed"]
         for index, state in failed:
             print(f"step {index}: {state.strategy}: {state.message}")

@@ -157,6 +157,13 @@ class Plan:
 
     Token figures are in the display tokenizer unless named ``*_chars4``; ``listing_tokens`` is
     measured in the planning tokenizer (the one the budget test uses).
+
+    ``tools_tokens`` ("tools array with tool search") is the model-visible tools array at these
+    settings and ``eager_tokens`` ("all schemas up front") the tools array with nothing deferred
+    (tool search off); both are measured by :func:`~toolsearch.engine.tokens.tools_array_tokens`,
+    so in tier 0 they are equal. ``deferred_tokens`` ("deferred schemas") is the reference's
+    deferred-tools estimate (chars4: rounded once over the deferred definitions; BPE: each
+    definition counted alone, summed). See ``docs/quantities.md``.
     """
 
     activated: bool
@@ -345,7 +352,7 @@ class Planner:
         chars = self._chars
         deferred_chars4 = chars4(sum(chars[t.name] for t in deferral.deferred))
         cached = self._sums[key] = _Sums(
-            eager_tokens=self._schema_tokens(self._all_tools, tokenizer),
+            eager_tokens=self._eager_tokens(tokenizer),
             deferred_tokens=(self._schema_tokens(deferral.deferred, tokenizer) if tokenizer.exact
                              else deferred_chars4),
             deferred_chars4=deferred_chars4,
@@ -361,20 +368,25 @@ class Planner:
         and rounds once. A BPE tokenizer counts the whole array as one text; at tier 0 that
         array does not depend on the budget, so its count is cached.
         """
+        if not activated:
+            return self._eager_tokens(tokenizer)
         if not tokenizer.exact:
-            if not activated:
-                cached = self._tier0_tokens.get("chars:" + tokenizer.name)
-                if cached is None:
-                    cached = chars4(sum(self._chars[t.name] for t in self._all_tools))
-                    self._tier0_tokens["chars:" + tokenizer.name] = cached
-                return cached
             bridges = tools[len(deferral.visible):]
             return chars4(sums.visible_chars + sum(len(compact_json(t)) for t in bridges))
-        if activated:
-            return tokenizer.count(compact_json(list(tools)))
+        return tokenizer.count(compact_json(list(tools)))
+
+    def _eager_tokens(self, tokenizer: Tokenizer) -> int:
+        """"All schemas up front": the tier-0 tools array (every non-bridge tool's definition),
+        measured as :func:`~toolsearch.engine.tokens.tools_array_tokens` does (cached per tokenizer)."""
         cached = self._tier0_tokens.get(tokenizer.name)
         if cached is None:
-            cached = self._tier0_tokens[tokenizer.name] = tokenizer.count(compact_json(list(tools)))
+            if not self._all_definitions:
+                cached = 0  # no tools, no array
+            elif tokenizer.exact:
+                cached = tokenizer.count(compact_json(list(self._all_definitions)))
+            else:
+                cached = chars4(sum(self._chars[t.name] for t in self._all_tools))
+            self._tier0_tokens[tokenizer.name] = cached
         return cached
 
     def _schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: Tokenizer) -> int:

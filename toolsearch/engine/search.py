@@ -302,6 +302,24 @@ RULE_IDF_SHARE = "idf-share"
 RULE_KNOWN_SHARE = "known-share"
 
 
+def gate_term_text(word: str | None, stem: str | None) -> str:
+    """A gate term as shown to a reader: the query word and its stem, ``create → creat``.
+
+    Args:
+        word: the query word the stem came from (``None`` when unknown).
+        stem: the term the search matches on (``None``: no gate term).
+
+    Returns:
+        ``"create → creat"``; the stem alone when the word is unknown or equal to it (``send``);
+        ``"—"`` without a stem.
+    """
+    if not stem:
+        return "—"
+    if not word or word == stem:
+        return stem
+    return f"{word} → {stem}"
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One document that shares a term with the query (or matches its name), explained.
@@ -378,6 +396,19 @@ class Explanation:
         return next((t.df for t in self.terms if t.stem == self.gate), 0)
 
     @property
+    def gate_word(self) -> str | None:
+        """The query word the gate term came from, lowercased (the first one whose stem it is), or
+        ``None`` without a gate term."""
+        if self.gate is None:
+            return None
+        return next((raw.lower() for raw, term in self.tokens if term == self.gate), None)
+
+    @property
+    def gate_text(self) -> str:
+        """The gate term as shown to a reader: word and stem, ``create → creat`` (see :func:`gate_term_text`)."""
+        return gate_term_text(self.gate_word, self.gate)
+
+    @property
     def best_excluded(self) -> Candidate | None:
         """The best-scoring candidate an admission rule excluded, or ``None``."""
         return next((c for c in self.candidates if not c.admitted), None)
@@ -392,7 +423,7 @@ class Explanation:
         parts = []
         if self.gate is not None:
             df = self.gate_df
-            gate = f"gate term '{self.gate}' in {df} tool{'s' if df != 1 else ''}"
+            gate = f"gate term '{self.gate_text}' in {df} tool{'s' if df != 1 else ''}"
             parts.append(gate if self.gate_required else gate + " (not required by this variant)")
         excluded = self.excluded
         words = {RULE_GATE: "the gate", RULE_COVERAGE: "the coverage floor", RULE_KNOWN_SHARE: "the known-words share",
@@ -429,7 +460,7 @@ class Explanation:
         if not self.terms and self.ignored:
             return "every word of the query was ignored by this variant, so nothing is searched"
         if self.gate_required and self.gate is not None and self.gate_df == 0 and not self.matches:
-            return (f"the gate term '{self.gate}' occurs in no tool, so nothing is admitted except an exact-name "
+            return (f"the gate term '{self.gate_text}' occurs in no tool, so nothing is admitted except an exact-name "
                     "match (docs/reference.md §7.4)")
         return None
 
@@ -661,6 +692,7 @@ class SearchIndex:
                                **extra)
         exact = set(self._by_lower.get(query.strip().lower(), ()))
         touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact | fallback)
+        gate_text = gate_term_text(next((raw.lower() for raw, term in tokens if term == gate), None), gate)
         scores = dict(zip(touched, self._score(stems, touched)))
         freqs = self._bm25.doc_freqs
         admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact | fallback
@@ -677,7 +709,7 @@ class SearchIndex:
             elif i in fallback:
                 reason = _FALLBACK_REASON
             elif rule == RULE_GATE:
-                reason = f"lacks the gate term '{gate}'"
+                reason = f"lacks the gate term '{gate_text}'"
             elif rule == RULE_COVERAGE:
                 reason = f"covers {len(matched)} of {len(answerable)} answerable terms; needs {required}"
             elif rule == RULE_KNOWN_SHARE:

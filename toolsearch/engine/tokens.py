@@ -20,7 +20,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from . import constants as C
 from .errors import TokenizerError
@@ -79,6 +79,32 @@ def estimate_definitions(definitions: list[Any]) -> int:
     once over the sum. Returns tokens.
     """
     return chars4(sum(len(compact_json(d)) for d in definitions))
+
+
+def tools_array_tokens(definitions: Sequence[Any], tokenizer: "Tokenizer | str" = C.DEFAULT_TOKENIZER) -> int:
+    """Tokens of a tools array as sent to the model, measured the one way every figure uses (docs/reference.md §3).
+
+    ``chars4``: the compact-JSON lengths (code points) of the definitions, added up and divided
+    by 4, rounded up once over the sum (the array's brackets and commas are not counted, as in
+    the reference). A BPE tokenizer: the token count of the whole array serialized as compact
+    JSON (``[def,def,...]``), the text a provider would tokenize.
+
+    Args:
+        definitions: tool definitions (``{"type": "function", "function": {...}}``), in order.
+        tokenizer: a :class:`Tokenizer` or its name.
+
+    Returns:
+        Tokens (int ≥ 0); an empty array is 0 (no tools are sent).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    tk = get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
+    if not definitions:
+        return 0
+    if not tk.exact:
+        return chars4(sum(len(compact_json(d)) for d in definitions))
+    return tk.count(compact_json(list(definitions)))
 
 
 class _OfflineLoadError(Exception):

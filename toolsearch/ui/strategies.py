@@ -339,8 +339,8 @@ if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off", width="content",
-              help="Each prompt piece counted alone, so it can be higher than the Overview's 'All schemas up front', "
-                   "which rounds once over the whole tools array as the reference does (docs/reference.md §3).")
+              help=f"Before any work: the Overview's “{signals.ALL_SCHEMAS}” plus the skill listing; after the "
+                   "task: plus the skill bodies it read.")
     linked = by_id[SKILL_LINKED]
     m2.metric("Skill-linked", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off",
@@ -380,7 +380,8 @@ if not timeline:
 else:
     st.caption("Prompt size after each event (tokens). ✕ the cached prefix broke after that event; ○ the event "
                "failed for that strategy (for example a call before its skill was read, or a deferred tool not "
-               "loaded by a search yet). Events run as given: no strategy searches or reads on its own here.")
+               "loaded by a search yet). Events run as given: no strategy searches or reads on its own here."
+               + model.timeline_start_note(events))
     log_y = st.toggle("Log scale (tokens)", value=True, key="strat_log_y",
                       help="On by default: all up front is often 10–100× the other strategies, which would "
                            "flatten their lines at the bottom.")
