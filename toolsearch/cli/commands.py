@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import re
 import logging
 import sys
@@ -427,9 +426,9 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         print(_terminal_safe(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it {view.tool!r})"))
         print("sent by the server (input schema):")
         print("(none: listed without one, or a generated utility tool)" if view.sent is None
-              else json.dumps(view.sent, ensure_ascii=False, indent=2))
+              else dumps_json(view.sent))
         print("received by the model (parameters after registration):")
-        print(json.dumps(view.received, ensure_ascii=False, indent=2))
+        print(dumps_json(view.received))
         for wire, raw in view.renames.items():
             print(_terminal_safe(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)"))
         if not view.losses:
