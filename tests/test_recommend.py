@@ -201,4 +201,3 @@ def test_cli_recommend_usage_errors(tmp_path) -> None:
     assert result.returncode == 2 and "expected a positive number of tokens" in result.stderr
     result = run_cli("recommend", str(tmp_path / "missing.yaml"), "--context-lengths", "32k", "--goal", "any")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
-
