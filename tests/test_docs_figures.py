@@ -74,7 +74,7 @@ def test_the_link_check_sees_links():
 def test_no_outside_citations_or_issue_numbers(doc):
     text = _text(doc)
     assert not re.search(r"\b(RB|REG) §", text)
-    assert not re.search(r"\b(issue|pr|pull request)s? #?\d+", text, flags=re.I)
+    assert not re.search(r"\b(issue|pr|pull request)s?\s+#?\d+", text, flags=re.I)
 
 
 def test_no_outside_citations_in_code_or_ui():
