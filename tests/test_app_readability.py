@@ -18,8 +18,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from toolsearch.ui import charts, palette, signals
-from toolsearch.ui.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
+from toolsearch.analysis import charts, palette
+from toolsearch.ui import signals
+from toolsearch.analysis.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
 from toolsearch.analysis.lint import lint
 from toolsearch.analysis.report import build_report
 from toolsearch.analysis.skills import load_skills

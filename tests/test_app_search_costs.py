@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
 from toolsearch.ui import common
-from toolsearch.ui.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.catalog import load_source

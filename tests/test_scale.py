@@ -135,7 +135,7 @@ def test_cached_planner_equals_fresh_planner_and_plain_sums(rows, settings_, dis
         all_defs = [t.definition for t in registration.tools if t.name not in C.BRIDGE_NAMES]
         visible, deferred = split_tools(registration.tools, config.defer)
 
-        def tokens(defs):  # BPE: per definition, summed; chars4: rounded once over the sum (RB §3)
+        def tokens(defs):  # BPE: per definition, summed; chars4: rounded once over the sum (docs/reference.md §3)
             return sum(tk.count(compact_json(d)) for d in defs) if tk.exact else estimate_definitions(defs)
 
         # All schemas up front is the tier-0 tools array: BPE counts the whole array as one text.

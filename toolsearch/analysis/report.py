@@ -1,7 +1,7 @@
 """A self-contained HTML report of one catalog at one setting, for a design review.
 
 :func:`build_report` returns one HTML document with no external resources: the catalog summary,
-the settings and the budget arithmetic (RB §4), tier and form, the per-server table, the
+the settings and the budget arithmetic (docs/reference.md §4), tier and form, the per-server table, the
 degradation steps, a table of the listing form over context length × threshold_pct, the
 settings that reach each form, the exact ``tool_search`` description and the catalog notes.
 Charts are passed in as ready-made HTML fragments (the app renders its plotly figures), so this
@@ -300,12 +300,14 @@ def _notes(plan: Plan, inspector: Inspector) -> str:
 
 
 def _poisoning(inspector: Inspector) -> str:
-    """Hidden characters, instructions to the model and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
+    """Hidden characters, instructions to the model, URLs carrying conversation data, look-alike
+    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
     from .lint import poisoning  # noqa: PLC0415
 
     found = poisoning(inspector.catalog, inspector.naming)
     if not found:
-        return "<p class=\"muted\">No hidden characters, instructions to the model or references to other servers' tools.</p>"
+        return ("<p class=\"muted\">No hidden characters, instructions to the model, URLs carrying conversation data, "
+                "look-alike names or references to other servers' tools.</p>")
     rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
             for f in found]
     return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))

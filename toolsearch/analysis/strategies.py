@@ -537,7 +537,7 @@ class StrategyModel:
         self.body_tokens = {n: sk.body_token_count(tk) for n, sk in self.skills.items()}
         problems: list[Problem] = []
         # A scoped session (Deep Agents' per-user resolvers): tools of the catalog outside the
-        # scope are never disclosed, even when a skill links them (RB §2 "Scope").
+        # scope are never disclosed, even when a skill links them (docs/reference.md §2 "Scope").
         self.scope = inspector.scope
         self.outside_scope: frozenset[str] = frozenset(
             t.name for t in inspector.full_registration.tools if t.name not in self.by_name) if self.scope else frozenset()
@@ -672,7 +672,7 @@ class StrategyModel:
         return plan, bridge, piece
 
     def index(self, names: Sequence[str]) -> SearchIndex:
-        """A BM25 index (the reference search, RB §7) over these tools (cached per name set)."""
+        """A BM25 index (the reference search, docs/reference.md §7) over these tools (cached per name set)."""
         key = tuple(names)
         cached = self._indexes.get(key)
         if cached is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import re
 import logging
 import sys
@@ -18,7 +17,7 @@ from typing import Any, Sequence
 
 from ..engine import constants as C
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
@@ -26,6 +25,7 @@ from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
+from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
@@ -33,7 +33,10 @@ from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_refere
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted
-from .common import Parser, dumps_json, live_progress, print_json
+from .. import __version__
+from .examples import add_examples
+from .common import (Parser, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+                     print_json, report_loaded as _report_loaded, unrecognized)
 
 
 class UsageError(ToolsearchError):
@@ -103,20 +106,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_scope_arguments(parser)
 
 
-def _settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
-                        help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", type=_threshold_pct, metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", type=_listing_max_tokens, metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
-    parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
-                        help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
@@ -125,12 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
-    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
+    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
+                   help="a query as the model would send it (repeatable: one tool_search call with every query)")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
 
-    p = sub.add_parser("describe", help="run tool_describe for names and print the response")
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response",
+                       usage="toolsearch describe SOURCE... NAME... [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--sent", action="store_true",
                    help="instead: each tool's input schema as the server sent it against the parameters the model "
                         "receives after registration, and what registration lost")
@@ -138,23 +134,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
     _common(p)
-    p.add_argument("-q", "--query", required=True, metavar="QUERY")
-    p.add_argument("--limit", metavar="N")
+    p.add_argument("-q", "--query", required=True, metavar="QUERY", help="the query to explain")
+    p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
-                                    "(catalog files) or call the real tool (MCP config files)")
+                                    "(catalog files) or call the real tool (MCP config files)",
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
-    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]")
+    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+                   help="context lengths in tokens, comma-separated ('unknown' allowed; default "
+                        + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
+    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...",
+                   help="threshold_pct values in %%, comma-separated (default "
+                        + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
+    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
+                   help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     p.add_argument("--csv", action="store_true", help="print CSV")
-    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
@@ -186,23 +190,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_review.add_parsers(sub)
     cli_app.add_parser(sub)
+    add_examples(sub)
     return parser
+
+
+def _names_after_sources(parser: argparse.ArgumentParser) -> None:
+    """``describe`` and ``call``: the positionals are the sources, then the tool names."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "sources":
+            action.metavar = "SOURCE... NAME"
+            action.help = ("catalog files (or MCP client config files), then the tool wire names: the leading "
+                           "arguments that name existing files are the sources, the rest are names")
+    parser.set_defaults(split_names=True)
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
+    for module in (cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -217,14 +233,6 @@ def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
         else:
             return sources, list(values[i:])
     return sources, []
-
-
-def _config(args: argparse.Namespace) -> ToolSearchConfig:
-    config = load_config(args.config) if args.config else parse_config({})
-    overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    if isinstance(overrides.get("listing_max_tokens"), list):
-        overrides["listing_max_tokens"] = None
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
@@ -340,7 +348,7 @@ def _print_schema_losses(inspector: Inspector) -> None:
     """One ``note: schema loss:`` line per thing registration drops from a tool's input schema."""
     losses = [(view, loss) for view in catalog_schema_losses(inspector) for loss in view.losses]
     for view, loss in losses[:SCHEMA_LOSS_NOTES_SHOWN]:
-        print(_terminal_safe(f"note: schema loss: {view.name}: {loss.path}: {loss.message}"))
+        print(_terminal_safe(reveal(f"note: schema loss: {view.name}: {loss.path}: {loss.message}")))
     if len(losses) > SCHEMA_LOSS_NOTES_SHOWN:
         print(f"note: schema loss: {len(losses) - SCHEMA_LOSS_NOTES_SHOWN:,} more; "
               "'toolsearch lint' lists them all with fixes, 'toolsearch describe --sent NAME' compares one tool")
@@ -408,26 +416,27 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         data: dict[str, Any] = {"tools": {name: view.to_dict() for name, view in views.items() if view is not None}}
         if missing:
             data["not_found"] = missing
-        print(to_wire(data))
+        print_json(data, indent=None)
         return 1 if missing else 0
     for index, (name, view) in enumerate(views.items()):
         if index:
             print()
         if view is None:
-            print(_terminal_safe(f"{name}: no registered tool has this name"))
+            print(_terminal_safe(reveal(f"{name}: no registered tool has this name")))
             continue
-        print(_terminal_safe(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it {view.tool!r})"))
+        print(_terminal_safe(reveal(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it "
+                                    f"{view.tool!r})")))
         print("sent by the server (input schema):")
         print("(none: listed without one, or a generated utility tool)" if view.sent is None
-              else json.dumps(view.sent, ensure_ascii=False, indent=2))
+              else dumps_json(view.sent))
         print("received by the model (parameters after registration):")
-        print(json.dumps(view.received, ensure_ascii=False, indent=2))
+        print(dumps_json(view.received))
         for wire, raw in view.renames.items():
-            print(_terminal_safe(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)"))
+            print(_terminal_safe(reveal(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)")))
         if not view.losses:
             print("lost at registration: nothing")
         for loss in view.losses:
-            print(_terminal_safe(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}"))
+            print(_terminal_safe(reveal(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}")))
             print(_terminal_safe(f"    fix: {loss.fix}"))
     return 1 if missing else 0
 
@@ -652,17 +661,6 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
             connections.close()
 
 
-def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
-    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
-    from ..live.client import is_connect_failure  # noqa: PLC0415
-
-    for warning in [*warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
-    for problem in inspector.registration.problems:
-        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
-
-
 def _cmd_snapshot(args) -> int:
     from ..live.client import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
 
@@ -803,6 +801,14 @@ class TerminalSafeStream:
         return getattr(self._inner, name)
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for it
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            return action.choices.get(command, parser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status.
 
@@ -814,7 +820,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "app":  # everything after "app" goes to streamlit run
         args.streamlit_options = extra
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(unrecognized(_subparser(parser, args.command), extra))
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)

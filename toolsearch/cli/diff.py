@@ -70,7 +70,7 @@ def add_parsers(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "collapse", help="what-if: the best collapse choice under the same budget vs the reference's greedy one",
-        description="What-if, not the reference behavior: compare the reference listing (RB 5.4 greedy, largest "
+        description="What-if, not the reference behavior: compare the reference listing (docs/reference.md §5.4 greedy, largest "
                     "names block first) with the best choice under the same budget (most groups kept at names, "
                     "then most tool names shown).")
     p.add_argument("catalog", metavar="CATALOG", help="catalog file")

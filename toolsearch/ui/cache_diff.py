@@ -12,7 +12,8 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import common, palette
+from toolsearch.analysis import palette
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
@@ -216,7 +217,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
         cmp = _shared(planner, ("compare", v.config, v.context_length, v.tokenizer),
                       lambda: compare_collapse(planner, v.config, v.context_length, v.tokenizer))
     st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
-            "(largest names block first, RB §5.4). This section computes the best choice under the same budget: "
+            "(largest names block first, docs/reference.md §5.4). This section computes the best choice under the same budget: "
             "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
             "collapse order).", icon=":material/science:")
     label, color = VERDICT_BADGE[cmp.verdict]

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import charts, common
+from toolsearch.analysis import charts
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis import quantities as Q
 
@@ -91,7 +92,7 @@ if common.require_catalog(v):
         else:
             st.caption("When the names listing does not fit the budget, servers collapse to their summary line one "
                        "at a time in this order: largest names block first (measured in characters, ties by label; "
-                       f"RB §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
+                       f"docs/reference.md §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
             st.plotly_chart(common.figure(v, "collapse", lambda: charts.collapse_figure(
                 rows, tk, plan.budget, plan.planning_tokenizer)), key="costs_collapse", width="stretch")
             table = pd.DataFrame([{

@@ -9,7 +9,7 @@ import streamlit as st
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.plan import Plan
-from toolsearch.ui import palette
+from toolsearch.analysis import palette
 from toolsearch.ui.sources import LIVE
 from toolsearch.ui.styles import SENT_STEP_CSS, STATE_COLORS, STATE_STYLES
 from toolsearch.ui.tables import literal_table

@@ -85,10 +85,10 @@ def variant_choice_label(name: str) -> str:
 
 
 def show_explanation(ex, key: str) -> None:
-    """The full explanation of one query (RB §7): tokens, terms, gate, coverage, every candidate.
+    """The full explanation of one query (docs/reference.md §7): tokens, terms, gate, coverage, every candidate.
 
     Stems and tool names are shown with ``st.text`` and literal-text tables only (never markdown)."""
-    st.caption("How the search answers this query (RB §7): tokenize and stem, take the rarest stem as the gate "
+    st.caption("How the search answers this query (docs/reference.md §7): tokenize and stem, take the rarest stem as the gate "
                "term, require enough of the answerable terms (coverage floor), rank by BM25.")
     st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
                                    or "(no word tokens: nothing to search)"))
@@ -114,7 +114,7 @@ def show_explanation(ex, key: str) -> None:
             and (ex.gate_word or "").isascii()):
         # ASCII words and stems are [a-z0-9]+ only, so this text cannot carry markdown.
         st.warning(f"The gate term `{ex.gate_text}` occurs in no deferred tool, so nothing is admitted except an "
-                   "exact-name match. This is the reference behavior (RB §7.4): drop or replace that word.")
+                   "exact-name match. This is the reference behavior (docs/reference.md §7.4): drop or replace that word.")
     if ex.terms:
         words = {}
         for raw, term in ex.tokens:
@@ -143,7 +143,7 @@ def search_tab(v, bridge, dtk: str) -> None:
     """tool_search: the variant, the queries and limit, then per query why and what it returns."""
     variant = st.selectbox(
         "Search variant", list(DEFAULT_VARIANTS), key="search_variant", format_func=variant_choice_label,
-        help="reference: the search the model really gets (RB §7). Every other variant is a what-if, to see "
+        help="reference: the search the model really gets (docs/reference.md §7). Every other variant is a what-if, to see "
              "what a different search would return: " + "; ".join(
                  f"{name}: {text}" for name, text in VARIANT_HELP.items() if name != REFERENCE) + ".")
     what_if = variant != REFERENCE
@@ -262,7 +262,7 @@ def sent_vs_received(inspector, name: str) -> None:
 
 def call_tab(bridge, dtk: str, inspector=None) -> None:
     """tool_call: arguments checked against the tool's schema, and the bridge's response."""
-    st.caption("Validates the arguments against the tool's schema as the bridge does (RB §9). For a file "
+    st.caption("Validates the arguments against the tool's schema as the bridge does (docs/reference.md §9). For a file "
                "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
     names = common.memo(bridge, ("deferred names",), lambda: list(bridge.deferred_by_name))
     name = pick_one("Deferred tool", names, key="call_tool", owner=bridge)

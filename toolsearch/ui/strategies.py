@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import charts, common, palette, signals
+from toolsearch.analysis import charts, palette
+from toolsearch.ui import common, signals
 from toolsearch.ui.picker import pick_many
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
@@ -28,14 +29,13 @@ from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
 from toolsearch.analysis.wording import counted
+from toolsearch.analysis.review import SAMPLE_EVENTS_CATALOG  # the catalog the sample events are written for
 from toolsearch.analysis.samples import samples_dir
 
 SAMPLE_SKILLS = samples_dir("sample_skills")
 SEED = samples_dir("sample_catalogs") / "seed-worked-example"
 SIDEBAR, WORKED = "Sidebar catalog", "Worked example"
 SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE = "Sample skills (sample_skills/)", "Upload SKILL.md files or a YAML list", "No skills"
-#: The sample events are written for this sample catalog.
-SAMPLE_EVENTS_CATALOG = "team-workspace"
 NAMESPACE_EXAMPLE = """\
 # Optional. Each namespace shows only its name and description until searched.
 - name: tracking
@@ -72,8 +72,8 @@ def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...
 
 def _plain(text: str) -> str:
     """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped
-    and URLs kept from becoming links (:func:`pages.common.md_escape`), so file names, skill names
-    and other untrusted text show literally."""
+    and URLs kept from becoming links (:func:`toolsearch.ui.text.md_escape`), so file names, skill
+    names and other untrusted text show literally."""
     return common.md_escape(text, keep_newlines=True)
 
 

@@ -266,8 +266,8 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     Returns:
         ``<style>`` plus ``<div class="ts-heat" data-table=KEY>`` holding the table and the key.
     """
-    from toolsearch.ui.charts import context_label  # plotly is imported by the page anyway
-    from toolsearch.ui.palette import STATE_COLORS, text_on
+    from toolsearch.analysis.charts import context_label  # plotly is imported by the page anyway
+    from toolsearch.analysis.palette import STATE_COLORS, text_on
     from toolsearch.engine.constants import FORMS
 
     by_pct = y_axis == "threshold_pct"

@@ -15,8 +15,8 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from toolsearch.ui import palette
-from toolsearch.ui.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.analysis import palette
+from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.analysis.invisible import reveal
 from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.plan import Plan, ServerPlan
@@ -124,7 +124,7 @@ def _state_tick(server: ServerPlan) -> str:
 
 
 def server_order(plan: Plan) -> list[ServerPlan]:
-    """Servers in the order every Costs chart uses: RB §5.4 collapse order first (rank 1, the
+    """Servers in the order every Costs chart uses: docs/reference.md §5.4 collapse order first (rank 1, the
     first to collapse, leftmost/topmost), then servers with nothing listed by schema size."""
     return sorted(plan.servers, key=lambda s: (s.collapse_rank is None, s.collapse_rank or 0, -s.schema_tokens, s.name))
 
@@ -215,7 +215,7 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
 
 @dataclass(frozen=True)
 class CollapseRow:
-    """One listed server in RB §5.4 collapse order (presentation rows for the table and chart)."""
+    """One listed server in docs/reference.md §5.4 collapse order (presentation rows for the table and chart)."""
 
     rank: int
     server: str
@@ -299,7 +299,7 @@ def _segment_label(key: str, server: str, tokens: int, axis_max: float) -> str:
 def listing_segments(plan: Plan) -> tuple[list[ListingSegment], float, bool]:
     """The stacked bar's segments in order, the x axis maximum (tokens) and whether nothing fits.
 
-    Servers come in RB §5.4 collapse order with the tokens their state puts in the listing (when
+    Servers come in docs/reference.md §5.4 collapse order with the tokens their state puts in the listing (when
     nothing fits: the summary lines the smallest listing would need), then the header and
     framing text."""
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
@@ -341,7 +341,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
         plan: a plan whose display tokenizer is its planning tokenizer (so the server blocks and
             the budget are in the same units).
 
-    Segments (:func:`listing_segments`) are the listed servers in RB §5.4 collapse order (rank 1,
+    Segments (:func:`listing_segments`) are the listed servers in docs/reference.md §5.4 collapse order (rank 1,
     the first to collapse, on the left), each as long as the block its state puts in the listing
     and colored by that state; the header and framing text is the last, white segment. Each
     segment is labeled ``#rank server`` or ``#rank`` where that fits at the narrowest plot width,
