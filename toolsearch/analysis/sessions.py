@@ -46,6 +46,7 @@ from ..engine.inspector import Inspector
 from .invisible import reveal
 from ..engine.secrets import mask_token_shapes, scrub_text
 from ..engine.plan import listing_budget
+from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, read_sessions, read_text)
@@ -715,6 +716,75 @@ def _smallest_listing_budget(ladder: Any, label: str) -> int | None:
     return low
 
 
+@dataclass(frozen=True)
+class CalledTool:
+    """A deferred tool a session called (its first call in that session).
+
+    Attributes:
+        session: the session id; ``tool``: the wire name; ``server`` and ``label``: where the
+            listing groups it.
+        searches_before: the ``tool_search`` calls (any search tool) the session made since its
+            previous tool call: the round trips a listing that names the tool would have saved.
+    """
+
+    session: str
+    tool: str
+    server: str
+    label: str
+    searches_before: int
+
+
+def called_tools(sessions: Sequence[Session], inspector: Inspector,
+                 config: ToolSearchConfig) -> tuple[list[CalledTool], list[str]]:
+    """The deferred tools the sessions called, each session's first call of each, in order; and
+    the distinct called tools the catalog does not defer (unknown to it, or visible), sorted.
+
+    A tool counts when called through ``tool_call``, or directly after the session's first search
+    (harnesses that load found tools into the tools array). Describes are not counted as saved
+    round trips: a listing names tools but does not give their parameters.
+    """
+    bridge = inspector.bridge(config)
+    out: list[CalledTool] = []
+    other: set[str] = set()
+    for session in sessions:
+        pending = 0
+        searched = False
+        seen: set[str] = set()
+        for event in session.events:
+            if isinstance(event, SearchEvent):
+                pending += 1
+                searched = True
+                continue
+            if not isinstance(event, CallEvent):
+                continue
+            searches, pending = pending, 0
+            if event.via == "direct" and not searched:
+                continue
+            tool = bridge.deferred_by_name.get(event.name)
+            if tool is None:
+                other.add(event.name)
+                continue
+            if event.name in seen:
+                continue
+            seen.add(event.name)
+            out.append(CalledTool(session.id, event.name, tool.server or tool.label, tool.label, searches))
+    return out, sorted(other)
+
+
+def listing_evidence(called: Sequence[CalledTool], step: Any) -> dict[str, int]:
+    """How a listing (``step``: the chosen :class:`~toolsearch.engine.listing.DegradationStep`, or
+    ``None`` for no listing) serves the tools in ``called``.
+
+    Returns:
+        ``{"called_listed": distinct called tools the listing names, "called_total": distinct
+        called tools, "round_trips_saved": searches_before summed over the calls of named tools}``.
+    """
+    names = {c.tool for c in called}
+    listed = {c.tool for c in called if _listed(step, c.label)}
+    saved = sum(c.searches_before for c in called if c.tool in listed)
+    return {"called_listed": len(listed), "called_total": len(names), "round_trips_saved": saved}
+
+
 # --- aggregates -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -773,6 +843,275 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
     }
 
 
+# --- evidence at the lengths being tuned, catalog drift, session flags --------------------------
+
+#: The context lengths the Sessions page asks about besides the sidebar's (tokens).
+COMMON_CONTEXT_LENGTHS = (32_000, 200_000, 1_000_000)
+
+
+@dataclass(frozen=True)
+class CalledListed:
+    """How one setting's listing at one context length serves the tools the sessions called.
+
+    Attributes:
+        context_length: tokens (``None``: unknown, the fixed percentage leg applies).
+        budget: the listing budget at that length (tokens, docs/reference.md §4).
+        listing_form: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none`` at that budget.
+        called_listed: distinct deferred tools the sessions called that the listing names.
+        called_total: distinct deferred tools the sessions called.
+        round_trips_saved: the ``tool_search`` calls made before calling the named tools (see
+            :func:`called_tools`): the round trips the listing would have made unnecessary.
+    """
+
+    context_length: int | None
+    budget: int
+    listing_form: str
+    called_listed: int
+    called_total: int
+    round_trips_saved: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys above, in that order."""
+        return dict(self.__dict__)
+
+
+def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
+                     context_lengths: Sequence[int | None],
+                     tokenizer: str = C.DEFAULT_TOKENIZER) -> list[CalledListed]:
+    """For each context length (in the order given), at ``config``'s ``threshold_pct`` and
+    ``listing_max_tokens``: how many of the tools the sessions called the listing already names,
+    and the round trips that would have saved. The sessions' own recorded lengths are not used:
+    this answers "with this setting at these lengths".
+
+    Counting is :func:`called_tools` and :func:`listing_evidence` (the ones ``recommend --sessions``
+    uses), so the figures agree with it. Tools the catalog does not defer are not counted.
+    """
+    called, _ = called_tools(sessions, inspector, config)
+    ladder = listing_ladder(inspector.planner, config, tokenizer)
+    out: list[CalledListed] = []
+    for ctx in context_lengths:
+        budget = listing_budget(ctx, config.threshold_pct, config.listing_max_tokens)[0]
+        step = ladder.step_at(budget)
+        evidence = listing_evidence(called, step)
+        out.append(CalledListed(ctx, budget, step.form if step else "none", evidence["called_listed"],
+                                evidence["called_total"], evidence["round_trips_saved"]))
+    return out
+
+
+@dataclass(frozen=True)
+class CatalogDrift:
+    """Where the sessions' tools and the catalog they are replayed against differ.
+
+    Attributes:
+        missing_tools: tool names the sessions called (through ``tool_call``, or directly with an
+            ``mcp__`` name), described, or got back from a recorded search, that the catalog
+            does not register; sorted.
+        missing_servers: servers named by ``mcp__<server>__<tool>`` names in the sessions that the
+            catalog does not have; sorted.
+        extra_servers: catalog servers (with tools) that no tool name in the sessions belongs to:
+            they may be newer than the sessions, or just unused; sorted.
+        sessions_with_missing: sessions that mention at least one missing tool.
+    """
+
+    missing_tools: tuple[str, ...]
+    missing_servers: tuple[str, ...]
+    extra_servers: tuple[str, ...]
+    sessions_with_missing: int
+
+    @property
+    def drifted(self) -> bool:
+        """Some tool or server of the sessions is not in the catalog."""
+        return bool(self.missing_tools or self.missing_servers)
+
+    def words(self, catalog: str = "the catalog", limit: int = 8) -> str:
+        """The difference in one sentence (empty when nothing is missing), e.g. ``"3 tools the
+        sessions used are not in team-workspace (mcp__jira__create_issue, …); servers missing:
+        jira; the catalog has 2 servers no session mentions."``"""
+        if not self.drifted:
+            return ""
+        shown = ", ".join(self.missing_tools[:limit]) + (
+            f", … ({len(self.missing_tools) - limit} more)" if len(self.missing_tools) > limit else "")
+        text = (f"{counted(len(self.missing_tools), 'tool')} the sessions used "
+                f"{'is' if len(self.missing_tools) == 1 else 'are'} not in {catalog}")
+        text += f" ({shown})" if self.missing_tools else ""
+        if self.missing_servers:
+            text += f"; servers missing: {', '.join(self.missing_servers)}"
+        text += (f"; {counted(self.sessions_with_missing, 'session')} affected; the catalog has "
+                 f"{counted(len(self.extra_servers), 'server')} no session mentions")
+        return text + ". The replay and the what-if describe this catalog, not the one the sessions ran on."
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: the attributes above plus ``drifted`` and ``extra_server_count``."""
+        return {"drifted": self.drifted, "missing_tools": list(self.missing_tools),
+                "missing_servers": list(self.missing_servers), "extra_servers": list(self.extra_servers),
+                "extra_server_count": len(self.extra_servers), "sessions_with_missing": self.sessions_with_missing}
+
+
+def _mcp_server(name: str) -> str | None:
+    """The server part of an ``mcp__<server>__<tool>`` name, else ``None``."""
+    if not name.startswith("mcp__"):
+        return None
+    server, sep, tool = name[5:].partition("__")
+    return server if sep and server and tool else None
+
+
+def catalog_drift(sessions: Sequence[Session], inspector: Inspector) -> CatalogDrift:
+    """Compare the tool names the sessions mention with the catalog's registered tools.
+
+    Mentioned: targets of ``tool_call`` and direct calls of ``mcp__`` names (other direct calls
+    can be the harness's own tools, which a catalog need not hold) unless the recorded call
+    failed, names ``tool_describe`` found, and recorded search matches: names the sessions' own
+    catalog had. The bridge tools themselves are never counted.
+    """
+    registered = inspector.full_registration.by_name()
+    bridge_names = {C.TOOL_SEARCH, "tool_call", "tool_describe", CLAUDE_CODE_SEARCH}
+    servers_by_prefix: dict[str, str] = {}
+    for tool in registered.values():
+        prefix = _mcp_server(tool.name)
+        if prefix is not None and tool.server:
+            servers_by_prefix.setdefault(prefix, tool.server)
+    missing: set[str] = set()
+    seen_servers: set[str] = set()
+    affected = 0
+    for session in sessions:
+        names: set[str] = set()
+        for event in session.events:
+            if isinstance(event, SearchEvent):
+                for record in event.queries:
+                    names.update(record.matches or ())
+            elif isinstance(event, DescribeEvent):
+                names.update(n for n in event.names if n not in event.not_found)
+            elif isinstance(event, CallEvent) and event.succeeded is not False:
+                if event.via == "tool_call" or event.name in registered or _mcp_server(event.name):
+                    names.add(event.name)
+        names -= bridge_names
+        session_missing = {n for n in names if n not in registered}
+        affected += bool(session_missing)
+        missing |= session_missing
+        for name in names:
+            tool = registered.get(name)
+            if tool is not None and tool.server:
+                seen_servers.add(tool.server)
+    missing_servers = sorted({s for s in map(_mcp_server, missing) if s is not None and s not in servers_by_prefix})
+    with_tools = {t.server for t in registered.values() if t.server and t.kind != "core"}
+    return CatalogDrift(tuple(sorted(missing)), tuple(missing_servers), tuple(sorted(with_tools - seen_servers)),
+                        affected)
+
+
+#: Two queries are "near the same" when their stem sets overlap at least this much (Jaccard).
+NEAR_SAME_QUERY = 0.8
+
+
+@dataclass(frozen=True)
+class RepeatedSearch:
+    """A query searched after a compaction that repeats one searched before it.
+
+    Attributes:
+        step: the repeat's position among the session's tool calls; ``query``: the repeat;
+        earlier: the query before the compaction it repeats; ``exact``: same text (ignoring case
+        and spacing), else the same or nearly the same search terms.
+    """
+
+    step: int
+    query: str
+    earlier: str
+    exact: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class SessionFlags:
+    """Sessions worth a look.
+
+    Attributes:
+        session: the session id.
+        deferred_never_searched: the catalog defers tools with these settings and the model called
+            tools in this session but never ran a search.
+        repeated_after_compaction: searches after a compaction that repeat (or nearly repeat) a
+            search from before it: the compaction likely dropped what the first search found.
+        compactions: compactions the session records.
+    """
+
+    session: str
+    deferred_never_searched: bool
+    repeated_after_compaction: tuple[RepeatedSearch, ...]
+    compactions: int
+
+    @property
+    def flagged(self) -> bool:
+        return self.deferred_never_searched or bool(self.repeated_after_compaction)
+
+    def words(self) -> str:
+        """The flags in words (empty when none)."""
+        parts = []
+        if self.deferred_never_searched:
+            parts.append("deferred but never searched")
+        if self.repeated_after_compaction:
+            parts.append(f"{counted(len(self.repeated_after_compaction), 'search', 'searches')} repeated after a compaction")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``session``, ``deferred_never_searched``, ``repeated_after_compaction``
+        (a list of ``{step, query, earlier, exact}``), ``compactions``."""
+        return {"session": self.session, "deferred_never_searched": self.deferred_never_searched,
+                "repeated_after_compaction": [r.to_dict() for r in self.repeated_after_compaction],
+                "compactions": self.compactions}
+
+
+def _query_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(tokenize_unicode(text))
+
+
+def _near(a: frozenset[str], b: frozenset[str]) -> bool:
+    return bool(a and b) and len(a & b) / len(a | b) >= NEAR_SAME_QUERY
+
+
+def session_flags(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig) -> list[SessionFlags]:
+    """One :class:`SessionFlags` per session, in order.
+
+    *Deferred but never searched*: tool search is active for the catalog with ``config`` (some
+    tool is deferred), the session called or described at least one tool, and it made no search.
+    *Repeated after a compaction*: a query after a compaction event whose text (ignoring case and
+    spacing) or search terms (stem sets overlapping at least :data:`NEAR_SAME_QUERY`) match a
+    query before it. A format that drops what came before a compaction (a Hermes store keeps it
+    archived, unread) gives no earlier queries, so nothing repeats there.
+    """
+    deferring = bool(inspector.bridge(config).deferred)
+    out: list[SessionFlags] = []
+    for session in sessions:
+        before: list[tuple[str, str, frozenset[str]]] = []  # (query, key, stems) searched so far
+        compacted_at: int | None = None  # how many queries came before the latest compaction
+        repeats: list[RepeatedSearch] = []
+        compactions = 0
+        for event in session.events:
+            if isinstance(event, CompactionEvent):
+                compactions += 1
+                compacted_at = len(before)
+            elif isinstance(event, SearchEvent):
+                for record in event.queries:
+                    key, stems = _query_key(record.query), _stems(record.query)
+                    if compacted_at:
+                        earlier = before[:compacted_at]
+                        hit = next((q for q, k, _ in earlier if k == key), None)
+                        if hit is not None:
+                            repeats.append(RepeatedSearch(event.step, record.query, hit, True))
+                        else:
+                            near = next((q for q, _, s in earlier if _near(stems, s)), None)
+                            if near is not None:
+                                repeats.append(RepeatedSearch(event.step, record.query, near, False))
+                    before.append((record.query, key, stems))
+        used_tools = any(isinstance(e, (CallEvent, DescribeEvent)) for e in session.events)
+        out.append(SessionFlags(session.id, deferring and used_tools and not session.searches, tuple(repeats),
+                                compactions))
+    return out
+
+
 # --- JSON report ------------------------------------------------------------------------------
 
 def summary(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
@@ -818,15 +1157,20 @@ def query_to_dict(q: QueryReplay) -> dict[str, Any]:
 
 
 def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
-           problems: Sequence[SessionProblem] = ()) -> dict[str, Any]:
+           problems: Sequence[SessionProblem] = (), *, flags: Sequence[SessionFlags] = (),
+           drift: CatalogDrift | None = None, at_lengths: Sequence[CalledListed] = ()) -> dict[str, Any]:
     """The whole ``toolsearch sessions --json`` object: :func:`summary` keys, then
-    ``per_session`` (events, replayed queries, listing what-if), ``aggregates`` and ``problems``."""
+    ``per_session`` (events, replayed queries, listing what-if, and ``flags`` when ``flags`` are
+    given), ``aggregates`` and ``problems``; with ``drift``, ``catalog_drift``
+    (:meth:`CatalogDrift.to_dict`); with ``at_lengths``, ``called_listed`` (one
+    :meth:`CalledListed.to_dict` per context length)."""
     queries: dict[str, list[QueryReplay]] = {}
     for q in rep.queries:
         queries.setdefault(q.session, []).append(q)
     whatif: dict[str, list[ListingWhatIf]] = {}
     for w in what_if:
         whatif.setdefault(w.session, []).append(w)
+    by_flag = {f.session: f for f in flags}
     data = summary(sessions, rep)
     data["catalog"] = rep.catalog
     data["variants"] = list(rep.variants)
@@ -837,7 +1181,12 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
         "events": [event_to_dict(e) for e in s.events],
         "queries": [query_to_dict(q) for q in queries.get(s.id, ())],
         "listing_what_if": [w.to_dict() for w in whatif.get(s.id, ())],
+        **({"flags": by_flag[s.id].to_dict()} if s.id in by_flag else {}),
     } for s in sessions]
+    if drift is not None:
+        data["catalog_drift"] = drift.to_dict()
+    if at_lengths:
+        data["called_listed"] = [c.to_dict() for c in at_lengths]
     data["aggregates"] = aggregates(sessions, rep)
     data["problems"] = [str(p) for p in problems]
     return data
