@@ -8,6 +8,7 @@ page's own widgets are set by key (see tests/test_app_tuning_report.py for why).
 from __future__ import annotations
 
 
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -19,9 +20,18 @@ from toolsearch.engine.config import parse_config
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS
 from toolsearch.live.guard import launch_token
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.sessions import listing_what_if, load_sessions, replay, summary
+from toolsearch.analysis.sessions import (called_listed_at, catalog_drift, listing_what_if, load_sessions, replay,
+                                          session_flags, summary)
 
 ROOT = Path(__file__).absolute().parent.parent
+#: One OpenAI conversation that calls a deferred tool through tool_call without ever searching.
+FLAGGED_OPENAI = [
+    {"role": "user", "content": "post to #release"},
+    {"role": "assistant", "content": "", "tool_calls": [{"id": "a", "type": "function", "function": {
+        "name": "tool_call", "arguments": json.dumps({"name": "mcp__slack__slack_post_message",
+                                                      "arguments": {"channel_id": "C1", "text": "out"}})}}]},
+    {"role": "tool", "tool_call_id": "a", "content": "{\"ok\": true}"},
+]
 SAMPLES = ROOT / "sample_sessions"
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
 
@@ -38,7 +48,8 @@ def open_page(query: dict[str, str] | None = None) -> AppTest:
 
 #: A column only each table has.
 TABLES = {"sessions_variant_table": "outcome of", "sessions_failed": "gate term", "sessions_whatif": "smallest budget",
-          "sessions_models": "searches per session", "sessions_timeline": "event"}
+          "sessions_models": "searches per session", "sessions_timeline": "event",
+          "sessions_at_lengths": "called tools listed by name", "sessions_flags": "flags"}
 
 
 def frame(at: AppTest, key: str):
@@ -113,7 +124,7 @@ def test_timeline_masks_secrets_and_shows_drift():
     assert row["recorded"] == "mcp__slack__slack_send_message"
     assert row["reference"] == "mcp__slack__slack_update_message, mcp__grafana__update_dashboard · drift"
     # the session line counts in words: "1 round trip", never "1 round trips"
-    line = next(t.value for t in at.text if "round trip" in t.value)
+    line = next(t.value for t in at.text if "round trip" in t.value and "messages" in t.value)
     assert "· 5 messages · 1 round trip · title: Release note" in line, line
 
 
@@ -182,3 +193,60 @@ def test_export_of_labeled_queries_is_an_eval_file():
     assert "Download labeled queries (YAML)" in buttons
     caption = " ".join(c.value for c in at.caption)
     assert "9 labeled tasks" in caption
+
+
+def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
+    # sidebar: 16K context, 3% threshold, cap 1,200 tokens
+    at = open_page({"ctx": "custom", "ctxn": "16000", "pct": "3", "cap": "1200"})
+    assert at.text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
+    inspector, _, loaded, _ = engine()
+    config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
+    expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 32_000, 200_000, 1_000_000])
+    table = frame(at, "sessions_at_lengths")
+    assert list(table["context length"]) == ["16,000", "32,000", "200,000", "1,000,000"]
+    assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
+    assert list(table["round trips saved"]) == [str(c.round_trips_saved) for c in expected]
+    assert list(table["budget (tokens)"]) == [f"{c.budget:,}" for c in expected]
+    # at 16K and 3% the budget is 480 tokens: not every called tool is named; the cap binds higher up
+    assert expected[0].budget == 480 and expected[0].called_listed < expected[0].called_total
+    assert expected[-1].budget == 1200
+    sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
+    assert sentence == (f"At 16,000 tokens: {expected[0].called_listed} of the {expected[0].called_total} tools your "
+                        f"models called {'was' if expected[0].called_listed == 1 else 'were'} already listed by name; "
+                        f"{expected[0].round_trips_saved} round trips saved.")
+    # a list typed by the user is kept, and a bad entry is named
+    at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
+    assert list(frame(at, "sessions_at_lengths")["context length"]) == ["8,000", "1,000,000"]
+    at.text_input(key="sessions_lengths").set_value("8k, lots").run()
+    assert any("'lots' is not a number of tokens" in e.value for e in at.error)
+
+
+def test_replay_drift_warning_names_the_difference():
+    at = open_page({"catalog": "cloudflare-flat"})
+    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
+    drift = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, inspector)
+    assert drift.missing_servers == ("github", "grafana", "linear", "notion", "slack")
+    warning = next(w.value for w in at.warning if "ran on another catalog" in w.value)
+    assert md_escape("servers missing: github, grafana, linear, notion, slack") in warning
+    assert md_escape(f"({', '.join(drift.missing_tools[:8])}, … ({len(drift.missing_tools) - 8} more))") in warning
+    assert md_escape(f"{len(drift.missing_tools)} tools the sessions used are not in “Cloudflare flat API”") in warning
+    # the sessions' own catalog: only the one tool a recorded search found that the sample catalog lacks
+    at = open_page()
+    warning = next(w.value for w in at.warning if "ran on another catalog" in w.value)
+    assert md_escape("1 tool the sessions used is not in “Team workspace” (mcp__slack__slack_send_message)") in warning
+
+
+def test_flags_tab_lists_flagged_sessions(tmp_path):
+    transcript = tmp_path / "flagged.json"
+    transcript.write_text(json.dumps(FLAGGED_OPENAI), encoding="utf-8")
+    at = open_page()
+    # AppTest cannot upload: the file is read through the path input, with the launch token
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(transcript)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert metric(at, "Flagged sessions") == "1"
+    table = frame(at, "sessions_flags")
+    assert len(table) == 1 and table.iloc[0]["flags"] == "deferred but never searched"
+    assert any(w.value == "Flagged: deferred but never searched" for w in at.warning)

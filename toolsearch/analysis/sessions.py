@@ -849,6 +849,12 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
 COMMON_CONTEXT_LENGTHS = (32_000, 200_000, 1_000_000)
 
 
+def what_if_lengths(context_length: int | None = None) -> list[int | None]:
+    """The default context lengths of the what-if: ``context_length`` (when known) first, then
+    :data:`COMMON_CONTEXT_LENGTHS`, without repeats (tokens)."""
+    return list(dict.fromkeys([*([context_length] if context_length else []), *COMMON_CONTEXT_LENGTHS]))
+
+
 @dataclass(frozen=True)
 class CalledListed:
     """How one setting's listing at one context length serves the tools the sessions called.

@@ -3,13 +3,17 @@
 :func:`add_parser` and :func:`run`::
 
     toolsearch sessions SESSIONS... --catalog SOURCE... [--config FILE] [--context-length N]
-                        [--variant V]... [--format F] [--json] [--export-queries FILE]
+                        [--context-lengths N,N,...] [--variant V]... [--format F] [--json]
+                        [--export-queries FILE]
 
 ``--json`` prints one object: ``sessions``, ``searches`` (one per query), ``recorded``
 (``empty``, ``found_called``), ``replay`` (per variant: ``empty``, ``found_called``, ``drift``;
 ``reference`` always), ``per_session`` (events, queries recorded vs replayed, listing what-if),
 ``aggregates`` (overall, per model, top failed queries) and ``problems`` (skipped lines and
-sessions). Exit status 0 on success; 2 for bad arguments or unreadable sources (one line on stderr).
+sessions); ``catalog_drift`` (tools and servers of the sessions missing from the catalog);
+``called_listed`` (per context length of ``--context-lengths``: the setting's budget and form,
+``called_listed``, ``called_total``, ``round_trips_saved``); each ``per_session`` item has
+``flags`` (``deferred_never_searched``, ``repeated_after_compaction``, ``compactions``). Exit status 0 on success; 2 for bad arguments or unreadable sources (one line on stderr).
 """
 
 from __future__ import annotations
@@ -27,12 +31,21 @@ from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, 
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
-from ..analysis.sessions import (ListingWhatIf, Replay, Session, aggregates, export_queries, export_queries_yaml,
-                       listing_what_if, load_sessions, replay, report, show_invisible, summary)
+from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
+                                 called_listed_at, catalog_drift, export_queries, export_queries_yaml,
+                                 listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
+                                 summary, what_if_lengths)
 from .common import print_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
 COMMANDS = ("sessions",)
+
+
+def _context_lengths(text: str) -> list[int | None]:
+    values = [_context_length(part) for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
+    return list(dict.fromkeys(values))
 
 
 def _variant(text: str) -> str:
@@ -60,6 +73,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for sessions that do not record one (tokens, e.g. 200k; default unknown)")
+    p.add_argument("--context-lengths", type=_context_lengths, default=None, metavar="N,N,...",
+                   help="context lengths to ask, at the current threshold_pct and listing_max_tokens, how many "
+                        "of the called tools the listing already names (default: --context-length when given, "
+                        "then 32k,200k,1m)")
     p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="V",
                    help=f"search variant to replay, repeatable (default: all: {', '.join(DEFAULT_VARIANTS)}); "
                         "reference is always replayed")
@@ -108,14 +125,22 @@ def _rate(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.0f}%"
 
 
+def _length(n: int | None) -> str:
+    return f"{n:,}" if n else "unknown"
+
+
 def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
-                inspector: Inspector) -> str:
+                inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
+                at_lengths: Sequence[CalledListed] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
     data = summary(sessions, rep)
     agg = aggregates(sessions, rep)
     formats = sorted({s.format for s in sessions})
     out = [f"sessions: {len(sessions)} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
-           f"({rep.deferred_count} deferred tools, names {inspector.naming})",
+           f"({rep.deferred_count} deferred tools, names {inspector.naming})"]
+    if drift is not None and drift.drifted:
+        out.append(f"warning: catalog drift: {_safe(drift.words(rep.catalog))}")
+    out += [
            f"searches: {data['searches']} (one per query); recorded: {data['recorded']['empty']} empty, "
            f"{data['recorded']['found_called']} found a tool the session called later "
            f"({data['recorded']['with_result']} with a recorded result)", ""]
@@ -140,13 +165,30 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
                 _table(wrows, ["session", "tool", "listed", "round trips before", "budget", "smallest budget",
                                "threshold_pct", "listing_max_tokens"]), ""]
+    if at_lengths:
+        lrows = [[_length(c.context_length), c.budget, c.listing_form, f"{c.called_listed} of {c.called_total}",
+                  c.round_trips_saved] for c in at_lengths]
+        out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
+                _table(lrows, ["context length", "budget", "form", "called tools listed", "round trips saved"]), ""]
+    flagged = [f for f in flags if f.flagged]
+    if flags:
+        out.append(f"flagged sessions: {len(flagged)} of {len(flags)}" + (":" if flagged else ""))
+        for f in flagged:
+            out.append(f"  {_safe(f.session)}: {f.words()}")
+            for r in f.repeated_after_compaction:
+                how = "same query" if r.exact else "near the same"
+                out.append(f"    #{r.step} '{_safe(r.query)}' after a compaction ({how} as '{_safe(r.earlier)}')")
+        out.append("")
+    by_flag = {f.session: f for f in flags}
     by_session: dict[str, list] = {}
     for q in rep.queries:
         by_session.setdefault(q.session, []).append(q)
     for s in sessions:
         ctx = f"{s.context_length:,}" if s.context_length else "unknown"
+        flag = by_flag.get(s.id)
         out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
-                   f"{s.messages} messages, {s.round_trips} round trips)")
+                   f"{s.messages} messages, {s.round_trips} round trips)"
+                   + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
         queries = {(q.step, q.query): q for q in by_session.get(s.id, ())}
         for e in s.events:
             if e.kind == "search":
@@ -198,6 +240,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"toolsearch: skipped: {_safe(problem)}", file=sys.stderr)
         rep = replay(loaded.sessions, inspector, config, args.variants, _progress("replaying"))
         what_if = listing_what_if(loaded.sessions, inspector, config, args.context_length, args.tokenizer)
+        lengths = args.context_lengths or what_if_lengths(args.context_length)
+        extra = {"flags": session_flags(loaded.sessions, inspector, config),
+                 "drift": catalog_drift(loaded.sessions, inspector),
+                 "at_lengths": called_listed_at(loaded.sessions, inspector, config, lengths, args.tokenizer)}
         if args.export_queries:
             data = export_queries(loaded.sessions, inspector, name="Labeled queries from " +
                                   ", ".join(Path(p).name for p in args.sessions))
@@ -207,9 +253,9 @@ def run(args: argparse.Namespace) -> int:
                 raise ToolsearchError(f"{args.export_queries}: cannot write file ({exc.strerror or exc})") from None
             print(f"toolsearch: wrote {args.export_queries}: {len(data['tasks'])} labeled tasks", file=sys.stderr)
         if args.json:
-            print_json(report(loaded.sessions, rep, what_if, loaded.problems))
+            print_json(report(loaded.sessions, rep, what_if, loaded.problems, **extra))
         else:
-            print(format_text(loaded.sessions, rep, what_if, inspector))
+            print(format_text(loaded.sessions, rep, what_if, inspector, **extra))
         return 0
     except ToolsearchError as exc:
         print(f"toolsearch: error: {exc}", file=sys.stderr)

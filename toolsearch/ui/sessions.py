@@ -8,6 +8,7 @@ A session store is opened read-only; nothing here starts a process.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import weakref
@@ -24,8 +25,12 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
-                                 export_queries_yaml, listing_what_if, load_sessions, load_sessions_bytes, replay, show_invisible, report, summary)
+from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
+                                 event_to_dict, export_queries, export_queries_yaml, listing_what_if, load_sessions,
+                                 load_sessions_bytes, replay, session_flags, show_invisible, report, summary,
+                                 what_if_lengths)
+from toolsearch.cli.textfmt import parse_context_length
 from toolsearch.analysis.samples import samples_dir
 
 SAMPLES_DIR = samples_dir("sample_sessions")
@@ -126,6 +131,51 @@ def _source(bar: Any) -> tuple[LoadedSessions | None, str]:
         raise ToolsearchError(f"{path}: no such session file")
     st_ = path.stat()
     return _load_path(str(path), st_.st_size, st_.st_mtime_ns, fmt, bar), str(path)
+
+
+def lengths_text(lengths: list[int | None]) -> str:
+    """``[32000, 1000000, None]`` → ``"32k, 1m, unknown"`` (the text the lengths input shows)."""
+    def one(n: int | None) -> str:
+        if not n:
+            return "unknown"
+        if n % 1_000_000 == 0:
+            return f"{n // 1_000_000}m"
+        return f"{n // 1000}k" if n % 1000 == 0 else str(n)
+    return ", ".join(one(n) for n in lengths)
+
+
+def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
+    """Context lengths from comma-separated text (``32k, 200k, 1m``), repeats dropped, order kept;
+    or an error naming the first bad entry."""
+    lengths: list[int | None] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        try:
+            value = parse_context_length(part)
+        except argparse.ArgumentTypeError:
+            return [], f"Context lengths: {part.strip()!r} is not a number of tokens (e.g. 32000, 32k, 1m) or 'unknown'."
+        if value not in lengths:
+            lengths.append(value)
+    if not lengths:
+        return [], "Context lengths: enter at least one, e.g. 32k, 200k, 1m."
+    return lengths, None
+
+
+def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
+    """The what-if's context lengths: a text input that starts at the sidebar's context length and
+    32K / 200K / 1M, and follows the sidebar until edited."""
+    default = lengths_text(what_if_lengths(sidebar_context))
+    if st.session_state.get("sessions_lengths") in (None, st.session_state.get("_sessions_lengths_default")):
+        st.session_state["sessions_lengths"] = default
+    st.session_state["_sessions_lengths_default"] = default
+    where.text_input("Context lengths to ask about", key="sessions_lengths",
+                     help="Comma-separated (32k, 200k, 1m, unknown). Starts at the sidebar's context length and "
+                          "the common 32K, 200K and 1M.")
+    lengths, error = parse_lengths(st.session_state["sessions_lengths"])
+    if error:
+        where.error(common.md_escape(error), icon=":material/warning:")
+    return lengths
 
 
 def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
@@ -244,6 +294,9 @@ def render() -> None:
                 lambda: replay(loaded.sessions, v.inspector, v.config, variants, progress))
     what_if = _memo(("whatif", v.config, v.context_length, v.tokenizer), v.inspector, loaded,
                     lambda: listing_what_if(loaded.sessions, v.inspector, v.config, v.context_length, v.tokenizer))
+    flags = _memo(("flags", v.config.defer, v.config.enabled), v.inspector, loaded,
+                  lambda: session_flags(loaded.sessions, v.inspector, v.config))
+    drift = _memo(("drift",), v.inspector, loaded, lambda: catalog_drift(loaded.sessions, v.inspector))
     bar.empty()
     data = summary(loaded.sessions, rep)
     agg = aggregates(loaded.sessions, rep)
@@ -254,17 +307,23 @@ def render() -> None:
         st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon=":material/warning:")
     st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
                            f"({rep.deferred_count} deferred tools)"))
+    if drift.drifted:
+        st.warning(common.md_escape(show_invisible("The sessions ran on another catalog: "
+                                                   + drift.words(f"“{rep.catalog}”"))), icon=":material/difference:")
+    flagged = [f for f in flags if f.flagged]
     row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting labels
     row.metric("Sessions", f"{data['sessions']:,}", width="content")
     row.metric("Searches (one per query)", f"{data['searches']:,}", width="content")
     row.metric("Recorded empty", f"{data['recorded']['empty']:,}", width="content")
     row.metric("Recorded found a called tool", f"{data['recorded']['found_called']:,}", width="content")
+    row.metric("Flagged sessions", f"{len(flagged):,}", width="content",
+               help="Deferred but never searched, or a search repeated after a compaction: see the Flags tab.")
     if not loaded.sessions:
         st.info("No session in this source.")
         return
 
     tabs = st.tabs(["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline",
-                    "Export"])
+                    "Flags", "Export"])
     with tabs[0]:
         st.caption("empty: no matches · found a called tool: the matches contain a tool the session called later · "
                    "drift: replayed matches differ from the recorded ones (the catalog or the engine changed).")
@@ -281,7 +340,24 @@ def render() -> None:
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                           for f in failed]), key="sessions_failed")
     with tabs[2]:
-        st.caption("For each tool a session called after a search: was its name already in the listing at the "
+        st.caption(f"With the sidebar's threshold_pct ({v.config.threshold_pct:g}%) and listing_max_tokens "
+                   f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
+                   "deferred tools the sessions called the listing already names, and the tool_search calls made "
+                   "before calling them (round trips the listing would have saved).")
+        lengths = _lengths_input(v.context_length, st)
+        if lengths:
+            at = _memo(("at_lengths", v.config, tuple(lengths), v.tokenizer), v.inspector, loaded,
+                       lambda: called_listed_at(loaded.sessions, v.inspector, v.config, lengths, v.tokenizer))
+            for c in at:
+                where = f"{c.context_length:,} tokens" if c.context_length else "an unknown context length"
+                st.text(f"At {where}: {c.called_listed} of the {counted(c.called_total, 'tool')} your models "
+                        f"called {'was' if c.called_listed == 1 else 'were'} already listed by name; "
+                        f"{counted(c.round_trips_saved, 'round trip')} saved.")
+            literal_table([{"context length": c.context_length if c.context_length else "unknown",
+                            "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
+                            "called tools listed by name": c.called_listed, "called tools": c.called_total,
+                            "round trips saved": c.round_trips_saved} for c in at], key="sessions_at_lengths")
+        st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "
                    "smallest budget that lists it, and the threshold_pct (0.5 steps) and listing_max_tokens "
@@ -306,6 +382,9 @@ def render() -> None:
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
                 f"{counted(session.messages, 'message')} · {counted(session.round_trips, 'round trip')}"
                 + (f" · title: {session.title}" if session.title else "")))
+        flag = next((f for f in flags if f.session == chosen), None)
+        if flag is not None and flag.flagged:
+            st.warning(common.md_escape(f"Flagged: {flag.words()}"), icon=":material/flag:")
         if session.counters:
             st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))
         rows = timeline_rows(session, rep)
@@ -314,6 +393,18 @@ def render() -> None:
         else:
             st.info("This session made no tool call.")
     with tabs[5]:
+        st.caption("deferred but never searched: the catalog defers tools with these settings and the model called "
+                   "tools, but never searched for one · repeated after a compaction: a search after a compaction "
+                   "repeats (or nearly repeats) one from before it, so the compaction likely dropped what it found.")
+        if not flagged:
+            st.info(f"No flagged session among {counted(len(flags), 'session')}.")
+        else:
+            literal_table(_visible_frame([{
+                "session": f.session, "flags": f.words(), "compactions": f.compactions,
+                "repeated searches": "; ".join(f"#{r.step} {r.query!r} (before: {r.earlier!r})"
+                                               for r in f.repeated_after_compaction)} for f in flagged]),
+                key="sessions_flags")
+    with tabs[6]:
         labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}")
         st.caption(f"{len(labeled['tasks'])} labeled tasks: each recorded search labeled with the tools its session "
                    "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
@@ -322,7 +413,8 @@ def render() -> None:
                            file_name="session-queries.yaml", mime="application/x-yaml", key="sessions_export",
                            disabled=not labeled["tasks"])
         st.download_button("Download the full report (JSON)",
-                           json.dumps(report(loaded.sessions, rep, what_if, loaded.problems), ensure_ascii=False,
+                           json.dumps(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags, drift=drift),
+                                      ensure_ascii=False,
                                       indent=2), file_name="sessions-report.json", mime="application/json",
                            key="sessions_report")
 
