@@ -8,7 +8,8 @@ Formats (``--format`` names), auto-detected by :func:`detect_format`:
   gives the model, ``model_config`` (JSON text) and the token and cache counters; table
   ``messages`` the turns (``role``, ``content``, ``tool_calls`` as JSON text, ``tool_call_id``,
   ``tool_name``). Only rows with ``active = 1`` are read, in ``id`` (insertion) order; rows that
-  a compaction archived (``active = 0, compacted = 1``) are counted, not read.
+  a compaction archived (``active = 0, compacted = 1``) are counted, not read as steps; their tool
+  calls are kept with the compaction (so a search repeated after it can be told).
 * ``hermes-export``: what ``hermes sessions export`` writes: one JSON object per session (a
   session row plus its ``messages`` list), as JSON Lines, or one object or a list of them as JSON.
 * ``trajectory``: Hermes trajectory files (ShareGPT style, JSON Lines): ``{"conversations":
@@ -108,9 +109,14 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class Compaction:
-    """The conversation was compacted here: ``messages`` archived (0 when not known)."""
+    """The conversation was compacted here: ``messages`` archived (0 when not known).
+
+    ``earlier``: the tool uses of the archived messages, when the source keeps them apart from
+    the active ones (a Hermes store); they are not part of the session's steps.
+    """
 
     messages: int = 0
+    earlier: tuple[ToolUse, ...] = ()
 
 
 Step = ToolUse | ToolResult | Compaction
@@ -477,6 +483,26 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         conn.close()
 
 
+def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> dict[str, list[ToolUse]]:
+    """``{session id: tool uses}`` of the assistant messages a compaction archived, in order
+    (unreadable calls are left out: the archived part is only looked at, not reported on)."""
+    if "tool_calls" not in message_columns:
+        return {}
+    order = "session_id, id" if "id" in message_columns else "session_id, rowid"
+    out: dict[str, list[ToolUse]] = {}
+    for sid, calls in conn.execute(f"SELECT session_id, tool_calls FROM messages WHERE active = 0 AND compacted = 1 "
+                                   f"AND role = 'assistant' AND tool_calls IS NOT NULL ORDER BY {order}"):
+        try:
+            parsed = readers.load_embedded_json(calls) if isinstance(calls, str) and calls.strip() else None
+        except ValueError:
+            continue
+        for call in [parsed] if isinstance(parsed, dict) else parsed if isinstance(parsed, list) else []:
+            use = _openai_call(call)
+            if use is not None:
+                out.setdefault(str(sid), []).append(use)
+    return out
+
+
 def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], message_columns: set[str],
                 out: ReadResult, progress: Progress | None) -> None:
     wanted = ["id", "model", "model_config", "started_at", "title", *COUNTERS]
@@ -489,6 +515,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     if "compacted" in message_columns and "active" in message_columns:
         archived = dict(conn.execute(
             "SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 GROUP BY session_id"))
+    earlier = _archived_tool_uses(conn, message_columns) if archived else {}
     mcols = [c if c in message_columns else f"NULL AS {c}" for c in
              ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
     order_m = "session_id, id" if "id" in message_columns else "session_id, rowid"
@@ -503,7 +530,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         session.context_length = _context_length(config)
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:]) if isinstance(v, (int, float)) and v}
         if archived.get(sid):
-            session.steps.append(Compaction(archived[sid]))
+            session.steps.append(Compaction(archived[sid], tuple(earlier.get(sid, ()))))
         by_id[sid] = session
         order_ids.append(sid)
     current: str | None = None

@@ -131,10 +131,15 @@ class CallEvent:
 
 @dataclass(frozen=True)
 class CompactionEvent:
-    """The conversation was compacted before this point (``messages`` archived, 0 if unknown)."""
+    """The conversation was compacted before this point (``messages`` archived, 0 if unknown).
+
+    ``earlier_queries``: the queries of the searches in the archived messages, when the source
+    keeps those apart (a Hermes store); secret-looking text masked.
+    """
 
     step: int
     messages: int = 0
+    earlier_queries: tuple[str, ...] = ()
 
     kind = "compaction"
 
@@ -409,7 +414,9 @@ def extract(raw: RawSession) -> Session:
     n = 0
     for step in raw.steps:
         if isinstance(step, Compaction):
-            events.append(CompactionEvent(n, step.messages))
+            earlier = tuple(q.query for use in step.earlier if _is_search_tool(use)
+                            for q in _search_event(0, use, None).queries)
+            events.append(CompactionEvent(n, step.messages, earlier))
             continue
         if not isinstance(step, ToolUse):
             continue
@@ -1004,8 +1011,9 @@ def catalog_drift(sessions: Sequence[Session], inspector: Inspector) -> CatalogD
                         affected)
 
 
-#: Two queries are "near the same" when their stem sets overlap at least this much (Jaccard).
-NEAR_SAME_QUERY = 0.8
+#: Two queries are "near the same" when their stem sets overlap at least this much (shared
+#: stems / all stems), or one holds every stem of the other (at least two).
+NEAR_SAME_QUERY = 0.75
 
 
 @dataclass(frozen=True)
@@ -1075,20 +1083,24 @@ def _stems(text: str) -> frozenset[str]:
 
 
 def _near(a: frozenset[str], b: frozenset[str]) -> bool:
-    return bool(a and b) and len(a & b) / len(a | b) >= NEAR_SAME_QUERY
+    if not (a and b):
+        return False
+    return len(a & b) / len(a | b) >= NEAR_SAME_QUERY or (min(len(a), len(b)) >= 2 and (a <= b or b <= a))
 
 
-def session_flags(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig) -> list[SessionFlags]:
+def session_flags(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
+                  tokenizer: str = C.DEFAULT_TOKENIZER) -> list[SessionFlags]:
     """One :class:`SessionFlags` per session, in order.
 
-    *Deferred but never searched*: tool search is active for the catalog with ``config`` (some
-    tool is deferred), the session called or described at least one tool, and it made no search.
+    *Deferred but never searched*: tool search is active for the catalog with ``config`` (``enabled``
+    not off and some tool is deferred), the session called or described at least one tool, and it made no search.
     *Repeated after a compaction*: a query after a compaction event whose text (ignoring case and
-    spacing) or search terms (stem sets overlapping at least :data:`NEAR_SAME_QUERY`) match a
-    query before it. A format that drops what came before a compaction (a Hermes store keeps it
-    archived, unread) gives no earlier queries, so nothing repeats there.
+    spacing) or search terms (stem sets overlapping at least :data:`NEAR_SAME_QUERY`, or one
+    holding every stem of the other) match a query before it. For a Hermes store the queries before a compaction are read from the
+    archived messages (:attr:`CompactionEvent.earlier_queries`); a format that keeps nothing of
+    what came before a compaction gives no earlier queries, so nothing repeats there.
     """
-    deferring = bool(inspector.bridge(config).deferred)
+    deferring = listing_ladder(inspector.planner, config, tokenizer).activated
     out: list[SessionFlags] = []
     for session in sessions:
         before: list[tuple[str, str, frozenset[str]]] = []  # (query, key, stems) searched so far
@@ -1098,6 +1110,8 @@ def session_flags(sessions: Sequence[Session], inspector: Inspector, config: Too
         for event in session.events:
             if isinstance(event, CompactionEvent):
                 compactions += 1
+                # queries a store keeps archived count as searched before this compaction
+                before.extend((q, _query_key(q), _stems(q)) for q in event.earlier_queries)
                 compacted_at = len(before)
             elif isinstance(event, SearchEvent):
                 for record in event.queries:
@@ -1147,7 +1161,10 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     if isinstance(event, CallEvent):
         return {"kind": "call", "step": event.step, "name": event.name, "via": event.via,
                 "arguments": event.arguments, "succeeded": event.succeeded, "error": event.error}
-    return {"kind": "compaction", "step": event.step, "messages": event.messages}
+    out = {"kind": "compaction", "step": event.step, "messages": event.messages}
+    if event.earlier_queries:
+        out["earlier_queries"] = list(event.earlier_queries)
+    return out
 
 
 def query_to_dict(q: QueryReplay) -> dict[str, Any]:

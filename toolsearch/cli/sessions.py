@@ -35,6 +35,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
                                  called_listed_at, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
                                  summary, what_if_lengths)
+from ..analysis.quantities import form_word
 from .common import print_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
@@ -166,7 +167,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 _table(wrows, ["session", "tool", "listed", "round trips before", "budget", "smallest budget",
                                "threshold_pct", "listing_max_tokens"]), ""]
     if at_lengths:
-        lrows = [[_length(c.context_length), c.budget, c.listing_form, f"{c.called_listed} of {c.called_total}",
+        lrows = [[_length(c.context_length), c.budget, form_word(c.listing_form), f"{c.called_listed} of {c.called_total}",
                   c.round_trips_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
                 _table(lrows, ["context length", "budget", "form", "called tools listed", "round trips saved"]), ""]
@@ -216,7 +217,9 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 if e.error:
                     out.append(f"     error: {_safe(e.error)}")
             else:
-                out.append("  compaction" + (f" ({e.messages} messages archived)" if e.messages else ""))
+                out.append("  compaction" + (f" ({e.messages} messages archived)" if e.messages else "")
+                           + (f"; searched before it: {_safe(', '.join(repr(q) for q in e.earlier_queries))}"
+                              if e.earlier_queries else ""))
         out.append("")
     return "\n".join(out).rstrip()
 

@@ -1,0 +1,161 @@
+"""Sessions as evidence for a setting: the what-if at the context lengths being tuned, catalog
+drift, and per-session flags (deferred but never searched; searches repeated after a
+compaction), through the library and ``toolsearch sessions`` (text and ``--json``).
+
+Session stores are written by Hermes' own ``hermes_state.SessionDB`` (see tests/test_sessions.py:
+``$TOOLSEARCH_HERMES_PYTHON`` names the interpreter of a hermes-agent environment), including
+a real compaction (Hermes' ``archive_and_compact``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import run_cli
+from tests.test_sessions import CATALOG, SAMPLES, search_response, tool_calls, write_store
+from toolsearch.analysis.sessions import (called_listed_at, called_tools, catalog_drift, listing_evidence,
+                                          load_sessions, session_flags, what_if_lengths)
+from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.plan import listing_budget
+
+ROOT = Path(__file__).absolute().parent.parent
+CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+
+
+def search(call_id: str, query: str, matches: list[str]) -> list[dict]:
+    return [{"role": "assistant", "content": "", "tool_calls": tool_calls(call_id, "tool_search", {"queries": [query]})},
+            {"role": "tool", "tool_call_id": call_id, "tool_name": "tool_search",
+             "content": search_response(query, matches)}]
+
+
+def call(call_id: str, name: str, arguments: dict) -> list[dict]:
+    return [{"role": "assistant", "content": "", "tool_calls": tool_calls(
+                call_id, "tool_call", {"name": name, "arguments": arguments})},
+            {"role": "tool", "tool_call_id": call_id, "tool_name": "tool_call", "content": "{\"ok\": true}"}]
+
+
+#: s-repeat: searches, is compacted by Hermes, then searches the same thing twice (once exactly,
+#: once reworded); s-blind: calls a deferred tool without ever searching; s-fine: searches once.
+SPEC = {"sessions": [
+    {"id": "s-repeat", "model": "openai/gpt-5-mini", "model_config": {"context_length": 16000},
+     "messages": [
+         {"role": "user", "content": "Post the release note to Slack"},
+         *search("r1", "slack post message", ["mcp__slack__slack_post_message"]),
+         {"compact": [{"role": "user", "content": "Summary: the user wants a release note posted to Slack."}]},
+         *search("r2", "Slack  post MESSAGE", ["mcp__slack__slack_post_message"]),
+         *search("r3", "post a slack message", ["mcp__slack__slack_post_message"]),
+         *search("r4", "grafana dashboards", ["mcp__grafana__search_dashboards"]),
+         *call("r5", "mcp__slack__slack_post_message", {"channel_id": "C1", "text": "2.4 is out"})]},
+    {"id": "s-blind", "model": "anthropic/claude-sonnet-4.5",
+     "messages": [
+         {"role": "user", "content": "Open an issue for the flaky test"},
+         *call("b1", "mcp__github__create_issue", {"owner": "o", "repo": "r", "title": "Flaky"})]},
+    {"id": "s-fine", "model": "anthropic/claude-sonnet-4.5",
+     "messages": [
+         {"role": "user", "content": "Who is on call?"},
+         *search("f1", "on-call schedule", ["mcp__grafana__get_current_oncall_users"]),
+         *call("f2", "mcp__grafana__get_current_oncall_users", {"schedule_id": "S1"})]},
+]}
+
+
+def test_flags_on_a_store_hermes_wrote_and_compacted(tmp_path):
+    db = write_store(tmp_path, SPEC)
+    sessions = load_sessions([db]).sessions
+    inspector = Inspector.from_files([CATALOG])
+    flags = {f.session: f for f in session_flags(sessions, inspector, parse_config({}))}
+    repeat = flags["s-repeat"]
+    assert repeat.compactions == 1 and not repeat.deferred_never_searched
+    # the query before the compaction was archived by Hermes; the two after it repeat it, the third does not
+    assert [(r.query, r.earlier, r.exact) for r in repeat.repeated_after_compaction] == [
+        ("Slack  post MESSAGE", "slack post message", True),
+        ("post a slack message", "slack post message", False)]
+    assert flags["s-blind"].deferred_never_searched and not flags["s-blind"].repeated_after_compaction
+    assert not flags["s-fine"].flagged
+    # with nothing deferred there is nothing the model failed to search for
+    off = {f.session: f for f in session_flags(sessions, inspector, parse_config({"enabled": "off"}))}
+    assert not off["s-blind"].deferred_never_searched
+
+
+def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
+    db = write_store(tmp_path, SPEC)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    flags = {s["id"]: s["flags"] for s in data["per_session"]}
+    assert flags["s-blind"] == {"session": "s-blind", "deferred_never_searched": True,
+                                "repeated_after_compaction": [], "compactions": 0}
+    assert [r["query"] for r in flags["s-repeat"]["repeated_after_compaction"]] == ["Slack  post MESSAGE",
+                                                                                    "post a slack message"]
+    compaction = next(e for e in next(s for s in data["per_session"] if s["id"] == "s-repeat")["events"]
+                      if e["kind"] == "compaction")
+    assert compaction["earlier_queries"] == ["slack post message"]
+    assert data["catalog_drift"]["drifted"] is False and data["catalog_drift"]["missing_tools"] == []
+    # default lengths: 32K, 200K, 1M (no --context-length), each with the library's figures
+    sessions = load_sessions([db]).sessions
+    inspector = Inspector.from_files([CATALOG])
+    expected = called_listed_at(sessions, inspector, parse_config({}), [32_000, 200_000, 1_000_000])
+    assert data["called_listed"] == [c.to_dict() for c in expected]
+    assert [c["called_total"] for c in data["called_listed"]] == [3, 3, 3]
+
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--context-lengths", "16k,1m")
+    assert text.returncode == 0, text.stderr
+    out = text.stdout
+    assert "flagged sessions: 2 of 3:" in out
+    assert "  s-blind: deferred but never searched" in out
+    assert "  s-repeat: 2 searches repeated after a compaction" in out
+    # Hermes archived the first search: the steps after the compaction count from 1
+    assert "    #1 'Slack  post MESSAGE' after a compaction (same query as 'slack post message')" in out
+    assert "    #2 'post a slack message' after a compaction (near the same as 'slack post message')" in out
+    assert "  compaction (3 messages archived); searched before it: 'slack post message'" in out
+    assert "session s-blind (anthropic/claude-sonnet-4.5, context unknown, 3 messages, 0 round trips) " \
+           "[flag: deferred but never searched]" in out
+    rows = [line.split() for line in out.split("round trips saved\n", 1)[1].splitlines()[1:3]]
+    at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
+    assert [c.listing_form for c in at] == ["mixed", "full"]
+    assert rows == [[f"{c.context_length:,}", str(c.budget), c.listing_form,
+                     f"{c.called_listed}", "of", f"{c.called_total}", str(c.round_trips_saved)] for c in at]
+    assert "catalog drift" not in out
+
+
+def test_called_listed_at_uses_the_lengths_given_not_the_sessions_own():
+    sessions = load_sessions([SAMPLES / "state.db"]).sessions
+    inspector = Inspector.from_files([CATALOG])
+    config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
+    called, _ = called_tools(sessions, inspector, config)
+    ladder = listing_ladder(inspector.planner, config)
+    rows = called_listed_at(sessions, inspector, config, [16_000, 1_000_000, None])
+    assert [r.context_length for r in rows] == [16_000, 1_000_000, None]
+    for row in rows:
+        budget = listing_budget(row.context_length, 3.0, 1200)[0]
+        assert row.budget == budget
+        assert {"called_listed": row.called_listed, "called_total": row.called_total,
+                "round_trips_saved": row.round_trips_saved} == listing_evidence(called, ladder.step_at(budget))
+    # a smaller budget names fewer of the called tools; the total does not change
+    assert rows[0].called_listed < rows[1].called_listed and rows[0].called_total == rows[1].called_total == 6
+    assert what_if_lengths(16_000) == [16_000, 32_000, 200_000, 1_000_000]
+    assert what_if_lengths(200_000) == [200_000, 32_000, 1_000_000]
+    assert what_if_lengths(None) == [32_000, 200_000, 1_000_000]
+
+
+def test_drift_against_another_catalog_in_text_and_json():
+    done = run_cli("sessions", SAMPLES / "state.db", "--catalog", CLOUDFLARE, "--json")
+    assert done.returncode == 0, done.stderr
+    drift = json.loads(done.stdout)["catalog_drift"]
+    assert drift["missing_servers"] == ["github", "grafana", "linear", "notion", "slack"]
+    assert "mcp__github__create_issue" in drift["missing_tools"]
+    assert drift["extra_servers"] == ["cloudflare"] and drift["extra_server_count"] == 1
+    assert drift["sessions_with_missing"] == 6
+    text = run_cli("sessions", SAMPLES / "state.db", "--catalog", CLOUDFLARE)
+    line = next(x for x in text.stdout.splitlines() if x.startswith("warning: catalog drift:"))
+    assert f"{len(drift['missing_tools'])} tools the sessions used are not in Cloudflare flat API" in line
+    assert "servers missing: github, grafana, linear, notion, slack" in line
+    assert "the catalog has 1 server no session mentions" in line
+    # the listing on this catalog is all summary lines: shown as "summary", and nothing called is named
+    table = text.stdout.split("round trips saved\n", 1)[1].splitlines()[1:4]
+    assert [row.split()[2:] for row in table] == [["summary", "0", "of", "0", "0"]] * 3
+    # a recorded describe that came back "not found" is not drift: the sessions' catalog lacked it too
+    own = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG]))
+    assert own.missing_tools == ("mcp__slack__slack_send_message",) and own.missing_servers == ()
