@@ -241,3 +241,41 @@ def test_tier_change_notice_names_its_cause():
         parse_config({"threshold_pct": 0.0}), 200_000)
     assert (zero.tier, zero.listing_form) != (after.tier, after.listing_form)  # a budget of 0: nothing listed
     assert f"Changed with the last setting: form {after.listing_form} → {zero.listing_form}" in markdown(at)
+
+
+def test_samples_combine_in_the_sidebar_and_in_the_link():
+    at = app({"catalog": "team-workspace", "with": "cloudflare-flat"})
+    assert at.sidebar.multiselect(key="catalog_more").value == ["cloudflare-flat"]
+    team = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).catalog
+    cloudflare = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).catalog
+    servers = len(team.servers) + len(cloudflare.servers)
+    assert {s.name for s in team.servers}.isdisjoint(s.name for s in cloudflare.servers)
+    line = at.text[0].value
+    assert f"· {servers} servers · source: team-workspace + cloudflare-flat" in line, line
+    assert next(m.value for m in at.metric if m.label == "Servers") == f"{servers:,}"
+    # the choice is in the URL, so the link reproduces it; leaving it out drops the extra servers
+    assert at.query_params["with"] == ["cloudflare-flat"] or at.query_params["with"] == "cloudflare-flat"
+    at.sidebar.multiselect(key="catalog_more").set_value(["cloudflare-flat", "five-servers"]).run()
+    assert not at.exception, at.exception
+    assert at.query_params["with"] in (["cloudflare-flat,five-servers"], "cloudflare-flat,five-servers")
+    at.sidebar.multiselect(key="catalog_more").set_value([]).run()
+    assert "with" not in at.query_params
+    assert f"· {len(team.servers)} servers ·" in at.text[0].value
+    # the choice is kept across pages
+    at.sidebar.multiselect(key="catalog_more").set_value(["five-servers"]).run()
+    at.switch_page("toolsearch/ui/costs.py").run()
+    at.switch_page("toolsearch/ui/overview.py").run()
+    assert at.sidebar.multiselect(key="catalog_more").value == ["five-servers"]
+
+
+def test_uploads_combine_with_samples_and_a_bad_link_name_is_said():
+    at = app({"with": "cloudflare-flat,../../etc/passwd"})
+    assert at.sidebar.multiselect(key="catalog_more").value == ["cloudflare-flat"]
+    assert any("not a shipped sample; it was left out" in w.value for w in at.warning)
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    upload(at, [("mine.yaml", yaml.safe_dump(BROKEN).encode())])
+    at.run()
+    assert not at.exception, at.exception
+    cloudflare = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).catalog
+    assert f"· {len(cloudflare.servers) + 1} servers · source: Uploaded + cloudflare-flat" in at.text[0].value
+    assert at.query_params["catalog"] in (["upload"], "upload")

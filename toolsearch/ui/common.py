@@ -40,7 +40,7 @@ from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selecte
 from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
                                        number_columns, reasons, server_dataframe, server_table, sort_control,
                                        static_or_scrolling, steps_table, style_states, tier_badge)
-from toolsearch.ui.sources import DEFAULT_SAMPLE, LIVE, UPLOAD
+from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, UPLOAD
 from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
                                   STATE_STYLES)
 from toolsearch.ui.text import fmt_tokens, md_escape, pct_of_context, thousands, visible, visible_json  # noqa: F401
@@ -185,6 +185,7 @@ def _init_state() -> None:
     if ignored:
         notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
                         "the default is used.", False))
+    _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
     for key, value in state.items():
         st.session_state.setdefault(key, value)
@@ -213,6 +214,8 @@ def _sync_url() -> None:
     scope_arg = _selected_scope_arg()
     if scope_arg:
         values["scope"] = scope_arg
+    if st.session_state.get("catalog") != LIVE and st.session_state.get("catalog_more"):
+        values[COMBINE_PARAM] = ",".join(st.session_state["catalog_more"])
     if dict(st.query_params) != values:
         st.query_params.from_dict(values)
 
@@ -332,7 +335,56 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
             source_key = f"sample:{path}:{path.stat().st_mtime}"
         except ToolsearchError as exc:
             errors.append(str(exc))
+    if st.session_state["catalog"] != LIVE:
+        catalog, source_key, source_label = _combined(sb, samples, catalog, source_key, source_label, errors)
     return catalog, source_key, source_label
+
+
+# --- several samples and uploads combined ----------------------------------------------------
+
+def _combine_from_link(params: Any, notices: list) -> None:
+    """Seed the samples to combine from the URL (``with=a,b``); unknown names are left out, and said so."""
+    asked = [n.strip() for n in str(params.get(COMBINE_PARAM) or "").split(",") if n.strip()]
+    known = [n for n in dict.fromkeys(asked) if n in sample_catalogs()]
+    if len(known) < len(dict.fromkeys(asked)):
+        notices.append((f"The link's “{COMBINE_PARAM}” names a catalog that is not a shipped sample; it was left "
+                        "out.", False))
+    st.session_state.setdefault("catalog_more", known)
+
+
+@st.cache_resource(show_spinner="Combining catalogs…", max_entries=4, on_release=release_cached)
+def _combine_cached(key: str, _catalogs: tuple[Catalog, ...]) -> Catalog:
+    catalog = combine(_catalogs)
+    freeze_cached()
+    return catalog
+
+
+def _combined(sb, samples: dict[str, Path], catalog: Catalog | None, source_key: str, source_label: str,
+              errors: list[str]) -> tuple[Catalog | None, str, str]:
+    """The samples multiselect under the catalog source: the chosen samples combined with the
+    source (a sample or the uploaded files) into one catalog (``combine``)."""
+    primary = st.session_state["catalog"]
+    options = [n for n in samples if n != primary]
+    st.session_state["catalog_more"] = [n for n in st.session_state.get("catalog_more") or [] if n in options]
+    sb.multiselect(COMBINE, options, key="catalog_more",
+                   help="Add shipped sample catalogs to the source above: their servers combine into one catalog "
+                        "(servers with the same name merge).")
+    more = st.session_state["catalog_more"]
+    if not more or catalog is None:
+        return catalog, source_key, source_label
+    parts, keys = [catalog], [source_key]
+    for name in more:
+        path = samples[name]
+        try:
+            parts.append(_read_sample(str(path), path.stat().st_mtime))
+            keys.append(f"sample:{path}:{path.stat().st_mtime}")
+        except ToolsearchError as exc:
+            errors.append(str(exc))
+    if len(parts) == 1:
+        return catalog, source_key, source_label
+    key = "combined:" + "|".join(keys)
+    combined = _combine_cached(key, tuple(parts))
+    return combined, key, " + ".join([source_label, *more])
 
 
 def sidebar(page: str | None = None) -> View:

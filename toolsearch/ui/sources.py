@@ -4,3 +4,7 @@ one named here), uploaded files and live servers."""
 DEFAULT_SAMPLE = "team-workspace"
 UPLOAD = "Upload files…"
 LIVE = "Live servers"
+#: Label of the sidebar's multiselect of samples combined with the catalog source, and its URL key
+#: (comma-separated sample names).
+COMBINE = "Combine with samples"
+COMBINE_PARAM = "with"
