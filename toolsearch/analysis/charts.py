@@ -653,6 +653,11 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
     return fig
 
 
+#: The Listing vs budget chart switches to a log y axis when its largest size is more than this
+#: many times its smallest (a linear axis would flatten the small lines onto zero).
+CURVE_LOG_RATIO = 50
+
+
 def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_context: int | None = None) -> go.Figure:
     """Budget and listing tokens over context length (log x) at one threshold_pct and cap.
 
@@ -660,8 +665,12 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
         points: :class:`toolsearch.analysis.sweep.GridPoint` items in ascending context length, e.g.
             ``form_grid(ladder, config, curve_context_lengths(ladder, pct, cap), [pct])``.
         sizes: ``{"full" | "names" | "groups": tokens}`` from ``Ladder.sizes()``, drawn as
-            dashed reference lines: where the budget line reaches one, that form fits. The y axis
-            ends 30% above the largest size, so a budget far above every size runs off the top.
+            dashed reference lines, each labelled at its right end: where the budget line reaches
+            one, that form fits. The y axis ends 30% above the largest size, so a budget far above
+            every size runs off the top. When the sizes and listings span more than
+            :data:`CURVE_LOG_RATIO` (a catalog of thousands of tools: a 40-token summary block
+            against an 80,000-token full listing), the y axis is logarithmic, so every line stays
+            readable.
         current_context: the sidebar's context length (tokens), marked with a dotted line that
             has its own legend entry.
     """
@@ -690,8 +699,10 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
     for form in ("full", "names", "groups"):
         if form in sizes and xs:
             fig.add_scatter(
-                x=[xs[0], xs[-1]], y=[sizes[form]] * 2, mode="lines", name=f"{words[form]}: {sizes[form]:,} tokens",
+                x=[xs[0], xs[-1]], y=[sizes[form]] * 2, mode="lines+text", name=f"{words[form]}: {sizes[form]:,} tokens",
                 line=dict(color=palette.line_shade(STATE_COLORS[form]), dash="dash", width=2),
+                text=["", f"{words[form]} {sizes[form]:,}"], textposition="top left",
+                textfont=dict(color=palette.line_shade(STATE_COLORS[form])),
                 hovertemplate=f"{words[form]}: {sizes[form]:,} tokens<extra></extra>")
     if current_context:
         sidebar_line = dict(color="#757575", dash="dot", width=2)
@@ -707,12 +718,19 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
         top = max([p.listing_tokens for p in points] + list(sizes.values())) * 1.3
     else:  # nothing to list: just the budget
         top = max([p.budget for p in points] + [1]) * 1.05
+    positive = [v for v in [*(p.listing_tokens for p in points), *sizes.values()] if v > 0]
+    log_y = bool(positive) and max(positive) / min(positive) > CURVE_LOG_RATIO
+    if log_y:
+        yaxis = dict(type="log", title="tokens (planning tokenizer, log scale)", tickformat=",",
+                     range=[math.log10(min(positive) / 2), math.log10(top)])
+    else:
+        yaxis = dict(title="tokens (planning tokenizer)", range=[0, top], tickformat=",")
     fig.update_layout(
         font=FONT, height=470, margin=dict(t=40, b=10, l=10, r=10), hoverlabel=dict(align="left"),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
         xaxis=dict(type="log", title="context length (tokens, log scale)", tickvals=ticks,
                    ticktext=[context_label(c) for c in ticks]),
-        yaxis=dict(title="tokens (planning tokenizer)", range=[0, top], tickformat=","),
+        yaxis=yaxis,
     )
     return fig
 
