@@ -68,7 +68,7 @@ def steps_table(plan: Plan) -> None:
     import pandas as pd
 
     sent = next((i for i, s in enumerate(plan.steps) if s.fits), None)
-    table = pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed) or "—",
+    table = pd.DataFrame([{"step": i + 1, "form": form_word(s.form), "collapsed servers": ", ".join(s.collapsed) or "—",
                            "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
                           for i, s in enumerate(plan.steps)])
     if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
