@@ -625,7 +625,7 @@ def hermes(inspector: Inspector, context_length: int, config: ToolSearchConfig |
     if not plan.deferred_count:
         knob = "nothing deferrable: every schema is sent"
     elif plan.activated:
-        knob = (f"enabled: off sends every schema; at {_k(context_length)} the listing is "
+        knob = (f"enabled: off sends every schema; at {_k(context_length)} the listing form is "
                 f"{plan.listing_form} (budget {plan.budget:,} tokens: threshold_pct and listing_max_tokens size it)")
     else:
         knob = "enabled: auto or on defers every deferrable tool at any context length"
@@ -814,6 +814,22 @@ class PinWhatIf:
     sessions: int
     released: bool
     notes: tuple[str, ...] = ()
+
+    @property
+    def setting(self) -> str:
+        """The row's setting: the harness setting plus the pins, e.g. ``unset + alwaysLoad (3 tools)``."""
+        pin = "alwaysLoad" if self.harness == CLAUDE_CODE else "eager pins (proposed)"
+        return f"{self.after.setting} + {pin} ({len(self.pinned)} tool{'s' if len(self.pinned) != 1 else ''})"
+
+    def row_dict(self) -> dict[str, Any]:
+        """A ``harnesses --json`` row for the pinned setting: :meth:`HarnessRow.to_dict` of ``after``
+        with this setting, then ``pinned``, ``cost_tokens``, ``round_trips_saved`` and ``released``."""
+        row = self.after.to_dict()
+        row["setting"] = self.setting
+        row["notes"] = [*row["notes"], *self.notes]
+        row.update({"pinned": list(self.pinned), "cost_tokens": self.cost_tokens,
+                    "round_trips_saved": self.round_trips_saved, "released": self.released})
+        return row
 
     def to_dict(self) -> dict[str, Any]:
         return {"harness": self.harness, "pinned": list(self.pinned), "context_length": self.after.context_length,

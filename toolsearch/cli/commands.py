@@ -185,8 +185,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
+    cli_harnesses.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
@@ -198,9 +200,11 @@ def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
+
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
+    for module in (cli_harnesses, cli_quality, cli_diff, cli_sessions, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
