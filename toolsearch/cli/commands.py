@@ -24,6 +24,7 @@ from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
+from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
@@ -120,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
     _common(p)
     _settings(p)
+    p.add_argument("--transport", choices=TRANSPORTS, default=None,
+                   help="show the tools array as sent on this provider transport: where tool_search is reserved "
+                        "(openai-responses, xai) the bridge goes out as hermes_tool_search (default: names as they are)")
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
@@ -291,7 +295,13 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
 
 def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
                down: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
-    data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    plan = inspector.plan(config, args.context_length, args.tokenizer)
+    data = plan.to_dict()
+    transport = getattr(args, "transport", None)
+    if transport is not None:  # without --transport the object stays exactly as before
+        data["tools"] = wire_tools(data["tools"], transport, plan.activated)
+        data["transport"] = transport
+        data["bridge_wire_names"] = wire_names(transport) if plan.activated else {}
     data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
@@ -314,6 +324,8 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
           f"{plan.visible_count} visible")
     print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
           f"vs {plan.eager_tokens:,} tokens with every schema up front")
+    if getattr(args, "transport", None) is not None:
+        print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
         print(f"note: {note}")
     for problem in inspector.registration.problems:
