@@ -18,7 +18,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from toolsearch.ui import charts, common
+from toolsearch.analysis import charts
+from toolsearch.ui import common
 from toolsearch.analysis.lint import _reached, lint, name_probe, probe_keywords
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
 from toolsearch.engine.catalog import load_source

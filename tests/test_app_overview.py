@@ -158,7 +158,7 @@ def test_model_view_comparison_lists_state_changes():
     assert rows["form"] == (left.listing_form, right.listing_form)
     assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
     # The form and every changed server state sit on their state color, as in the other server tables.
-    from toolsearch.ui.palette import STATE_COLORS, cell_style
+    from toolsearch.analysis.palette import STATE_COLORS, cell_style
     html_text = next(h.value for h in at.html if 'data-table="mv_compare"' in h.value)
     cells = re.findall(r'<tr><td>([^<]*)</td>(<td[^>]*>[^<]*</td>)(<td[^>]*>[^<]*</td>)</tr>', html_text)
     styled = {label: (a, b) for label, a, b in cells}
@@ -179,7 +179,7 @@ def test_model_view_comparison_lists_state_changes():
     assert changed and html.escape(changed[0][:40], quote=False).replace("_", "_<wbr>") in diff.replace(
         "<mark>", "").replace("</mark>", "")
     # The caption names the colors the diff's CSS paints: removed red, added violet.
-    from toolsearch.ui.palette import DIFF_COLORS
+    from toolsearch.analysis.palette import DIFF_COLORS
     caption = next(c.value for c in at.caption if "removed lines are" in c.value)
     named = dict(re.findall(r"(removed|added) lines are (\w+)", caption))
     fills = dict(re.findall(r"\.ts-diff td\.(del|add)\{background:(#[0-9A-Fa-f]{6})\}", diff))

@@ -25,7 +25,7 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from toolsearch.ui import charts
+from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector

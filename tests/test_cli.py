@@ -228,7 +228,7 @@ def test_describe_json(tiny, profile) -> None:
 def test_explain(tiny) -> None:
     out = ok(run_cli("explain", tiny, "-q", "create issue"))
     assert "tokens: create->creat, issue->issu" in out
-    assert "gate term: creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
+    assert "gate term: create → creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
     assert "excluded: 1 by the gate term" in out
     data = json.loads(ok(run_cli("explain", tiny, "-q", "create issue", "--json")))
     assert (data["gate"], data["answerable"], data["required_coverage"], data["corpus_size"]) == (

@@ -368,7 +368,7 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
 
 
 def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
-    """``(name, arguments)`` per entry of a ``tool_call`` envelope (RB §9.1 shapes, leniently)."""
+    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently)."""
     args = arguments if isinstance(arguments, dict) else {}
     calls = args.get("calls")
     if calls is None:
@@ -563,7 +563,7 @@ def replay_variants(asked: Sequence[str] | None) -> tuple[str, ...]:
 def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None]:
     """Why ``query`` admits nothing on a :class:`~toolsearch.engine.search.SearchIndex`: (reason in words,
     gate term). The gate term is the query's rarest term (highest IDF, first in query order on a
-    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (RB §7.4)."""
+    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (docs/reference.md §7.4)."""
     stems = (tokenize_unicode if index.options.tokenizer == "unicode" else tokenize)(query)
     if not stems:
         return "no word the tokenizer reads (nothing to search for)", None
@@ -587,7 +587,7 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
         sessions: extracted sessions.
         inspector: the catalog the sessions ran on (registered with its naming).
         config: current settings (defer set, search limits: the recorded ``limit`` is resolved
-            the way the bridge resolves it, RB §6).
+            the way the bridge resolves it, docs/reference.md §6).
         variants: variant names (:func:`replay_variants`); ``reference`` is always included.
         progress: called with (sessions done, total).
 
@@ -635,7 +635,7 @@ class ListingWhatIf:
     Attributes:
         session: the session id; ``tool``: the tool's wire name; ``server``: its server.
         context_length: the context length used (the session's, else the one given, else unknown).
-        budget: the listing budget at those settings (tokens, RB §4).
+        budget: the listing budget at those settings (tokens, docs/reference.md §4).
         listed: its name was in the listing (so the search round trip was avoidable).
         searches_before: discovery calls the session made before calling it.
         smallest_budget: the smallest budget that lists it (``None``: no budget does).
@@ -666,7 +666,7 @@ def _listed(step: Any, label: str) -> bool:
 def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
                     context_length: int | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[ListingWhatIf]:
     """For each deferred tool each session called through the bridge: listed or not, and the
-    smallest settings that list it (RB §4 budget, §5.4 degradation).
+    smallest settings that list it (docs/reference.md §4 budget, §5.4 degradation).
 
     The session's recorded context length wins over ``context_length``; tools the catalog does not
     defer (visible, or unknown to it) are left out.

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from ..engine import constants as C
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
@@ -31,8 +31,13 @@ from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from ..analysis import quantities as Q
+from ..analysis.quantities import form_word
 from ..analysis.wording import counted
-from .common import Parser, dumps_json, live_progress, print_json
+from .. import __version__
+from .examples import add_examples
+from .common import (Parser, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+                     print_json, report_loaded as _report_loaded, unrecognized)
 
 
 class UsageError(ToolsearchError):
@@ -102,20 +107,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_scope_arguments(parser)
 
 
-def _settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
-                        help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", type=_threshold_pct, metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", type=_listing_max_tokens, metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
-    parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
-                        help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
@@ -127,12 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
-    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
+    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
+                   help="a query as the model would send it (repeatable: one tool_search call with every query)")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
 
-    p = sub.add_parser("describe", help="run tool_describe for names and print the response")
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response",
+                       usage="toolsearch describe SOURCE... NAME... [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--sent", action="store_true",
                    help="instead: each tool's input schema as the server sent it against the parameters the model "
                         "receives after registration, and what registration lost")
@@ -140,23 +138,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
     _common(p)
-    p.add_argument("-q", "--query", required=True, metavar="QUERY")
-    p.add_argument("--limit", metavar="N")
+    p.add_argument("-q", "--query", required=True, metavar="QUERY", help="the query to explain")
+    p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
-                                    "(catalog files) or call the real tool (MCP config files)")
+                                    "(catalog files) or call the real tool (MCP config files)",
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
-    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]")
+    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+                   help="context lengths in tokens, comma-separated ('unknown' allowed; default "
+                        + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
+    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...",
+                   help="threshold_pct values in %%, comma-separated (default "
+                        + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
+    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
+                   help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     p.add_argument("--csv", action="store_true", help="print CSV")
-    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
@@ -188,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
     from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
@@ -196,19 +202,31 @@ def build_parser() -> argparse.ArgumentParser:
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_review.add_parsers(sub)
     cli_app.add_parser(sub)
+    add_examples(sub)
     return parser
+
+
+def _names_after_sources(parser: argparse.ArgumentParser) -> None:
+    """``describe`` and ``call``: the positionals are the sources, then the tool names."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "sources":
+            action.metavar = "SOURCE... NAME"
+            action.help = ("catalog files (or MCP client config files), then the tool wire names: the leading "
+                           "arguments that name existing files are the sources, the rest are names")
+    parser.set_defaults(split_names=True)
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_harnesses, cli_quality, cli_diff, cli_sessions, cli_app):
+    for module in (cli_harnesses, cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -223,14 +241,6 @@ def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
         else:
             return sources, list(values[i:])
     return sources, []
-
-
-def _config(args: argparse.Namespace) -> ToolSearchConfig:
-    config = load_config(args.config) if args.config else parse_config({})
-    overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    if isinstance(overrides.get("listing_max_tokens"), list):
-        overrides["listing_max_tokens"] = None
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
@@ -275,12 +285,12 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
             print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
             _print_plan(args, session, config)
             plan = session.plan(config, args.context_length, args.tokenizer)
-            rows.append([session.scope.name, plan.tier, plan.listing_form, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+            rows.append([session.scope.name, plan.tier, form_word(plan.listing_form), f"{plan.budget:,}", f"{plan.tools_tokens:,}",
                          f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
         print("scopes side by side:")
-        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
+        print(_table(rows, ["scope", "tier", "form", "budget", Q.TOOLS_ARRAY.name.lower(), "tools", "servers"]))
         return 0
     # Live servers that failed or were skipped belong to the whole catalog's table only.
     down = [] if scopes else _down_servers(statuses)
@@ -320,10 +330,12 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan.listing_form}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
+    print(f"tier {plan.tier}, listing form {form_word(plan.listing_form)}; {plan.deferred_count} deferred, "
           f"{plan.visible_count} visible")
-    print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
-          f"vs {plan.eager_tokens:,} tokens with every schema up front")
+    print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
+    print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
+          f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
+          f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
     if getattr(args, "transport", None) is not None:
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
@@ -333,7 +345,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
             print(f"note: {problem.where}: {problem.message}")
     _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
     rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
@@ -394,6 +406,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             print("  no matches")
             for source in group.get("available_sources", []):
                 print(f"  available source: {source['name']} ({source['tool_count']} tools)")
+            print(_terminal_safe(f"  why: {bridge.index.explain(group['query'], limit).summary()}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
@@ -419,7 +432,7 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         data: dict[str, Any] = {"tools": {name: view.to_dict() for name, view in views.items() if view is not None}}
         if missing:
             data["not_found"] = missing
-        print(to_wire(data))
+        print_json(data, indent=None)
         return 1 if missing else 0
     for index, (name, view) in enumerate(views.items()):
         if index:
@@ -464,9 +477,12 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if reason:
         print(f"nothing found: {reason}")
     if ex.terms:
-        print(_terminal_safe(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
-                                     for t in ex.terms], ["stem", "df", "idf", ""])))
-    gate = "none" if ex.gate is None else f"{ex.gate} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
+        words: dict[str, str] = {}
+        for raw, term in ex.tokens:
+            words.setdefault(term, raw.lower())
+        print(_terminal_safe(_table([[words.get(t.stem, ""), t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
+                                     for t in ex.terms], ["word", "stem", "df", "idf", ""])))
+    gate = "none" if ex.gate is None else f"{ex.gate_text} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
     if ex.gate is not None and not ex.gate_required:
         gate += ", not required by this variant"
     print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
@@ -493,7 +509,7 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     return {
         "query": ex.query, "tokens": [list(t) for t in ex.tokens],
         "terms": [{"stem": t.stem, "df": t.df, "idf": round(t.idf, 6)} for t in ex.terms],
-        "gate": ex.gate, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
+        "gate": ex.gate, "gate_word": ex.gate_word, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
         "answerable": list(ex.answerable), "required_coverage": ex.required,
         "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
         "nothing_found": ex.empty_reason(),
@@ -660,17 +676,6 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
             connections.close()
 
 
-def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
-    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
-    from ..live.client import is_connect_failure  # noqa: PLC0415
-
-    for warning in [*warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
-    for problem in inspector.registration.problems:
-        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
-
-
 def _cmd_snapshot(args) -> int:
     from ..live.client import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
 
@@ -811,6 +816,14 @@ class TerminalSafeStream:
         return getattr(self._inner, name)
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for it
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            return action.choices.get(command, parser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status.
 
@@ -822,7 +835,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "app":  # everything after "app" goes to streamlit run
         args.streamlit_options = extra
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(unrecognized(_subparser(parser, args.command), extra))
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)

@@ -29,6 +29,7 @@ import itertools
 import logging
 import os
 import threading
+import time
 import uuid
 from typing import Iterable
 
@@ -115,16 +116,51 @@ def _leftovers(marks: dict[str, int | None], seen: Iterable[psutil.Process]) -> 
                 found[process.pid] = process
         except psutil.Error:
             continue
-    for process in psutil.process_iter():
-        if process.pid == me or process.pid in found:
+    needles = [f"{ENV_MARK}={mark}\0".encode() for mark in marks]
+    for pid in psutil.pids():
+        if pid == me or pid in found:
             continue
         try:
-            in_group = bool(groups) and os.getpgid(process.pid) in groups
-        except OSError:
+            hit = os.getpgid(pid) in groups or _carries(pid, needles, marks)
+            if hit:
+                found[pid] = psutil.Process(pid)
+        except (OSError, psutil.Error):
             continue
-        if in_group or _mark_of(process) in marks:
-            found[process.pid] = process
     return list(found.values())
+
+
+def _carries(pid: int, needles: list[bytes], marks: dict[str, int | None]) -> bool:
+    """True when process ``pid`` has one of ``marks`` in its environment (read raw from /proc
+    where there is one: much cheaper than a psutil object per process)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return False  # gone
+        return _mark_of(psutil.Process(pid)) in marks
+    except OSError:
+        return False
+    return any(needle in data for needle in needles)
+
+
+def _running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _wait(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """The processes still running after up to ``timeout`` seconds. Polls instead of waiting
+    for them: a server is this process's child, and reaping it here would take its exit status
+    from the event loop that started it."""
+    deadline = time.monotonic() + timeout
+    alive = [p for p in processes if _running(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.02)
+        alive = [p for p in alive if _running(p)]
+    return alive
 
 
 def _end(processes: list[psutil.Process], grace: float) -> None:
@@ -133,14 +169,14 @@ def _end(processes: list[psutil.Process], grace: float) -> None:
             process.terminate()
         except psutil.Error:
             pass
-    _, alive = psutil.wait_procs(processes, timeout=grace)
+    alive = _wait(processes, grace)
     for process in alive:
         try:
             process.kill()
         except psutil.Error:
             pass
     if alive:
-        psutil.wait_procs(alive, timeout=1.0)
+        _wait(alive, 1.0)
 
 
 def stop(mark: str, grace: float | None = None) -> None:

@@ -13,7 +13,6 @@ Streamlit widgets to it.
 from __future__ import annotations
 
 import hashlib
-import re
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path

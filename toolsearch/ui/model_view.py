@@ -7,6 +7,7 @@ import streamlit as st
 from toolsearch.ui import common, signals, textdiff
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.invisible import reveal_data
+from toolsearch.analysis.quantities import form_word
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
 #: tools at a time (the whole array stays one click away as a download).
@@ -62,9 +63,10 @@ def show_compare(v, plan) -> None:
          "right": f"{other_ctx:,}" if other_ctx else "unknown"},
         {"": "budget (tokens)", "left": f"{plan.budget:,}", "right": f"{other.budget:,}"},
         {"": "tier", "left": str(plan.tier), "right": str(other.tier)},
-        {"": "form", "left": plan.listing_form, "right": other.listing_form},
+        {"": "form", "left": form_word(plan.listing_form), "right": form_word(other.listing_form)},
         {"": "listing (tokens)", "left": f"{plan.listing_tokens:,}", "right": f"{other.listing_tokens:,}"},
-        {"": "tools array (tokens)", "left": f"{plan.tools_tokens:,}", "right": f"{other.tools_tokens:,}"},
+        {"": f"{signals.TOOLS_ARRAY.lower()} (tokens)", "left": f"{plan.tools_tokens:,}",
+         "right": f"{other.tools_tokens:,}"},
     ]
     left_states = {s.name: s.state for s in plan.servers}
     for s in other.servers:

@@ -8,8 +8,8 @@ scripts, one per page.
 from __future__ import annotations
 
 import types
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 

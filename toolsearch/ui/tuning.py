@@ -5,7 +5,8 @@ import argparse
 
 import streamlit as st
 
-from toolsearch.ui import charts, common, signals
+from toolsearch.analysis import charts
+from toolsearch.ui import common, signals
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch.engine.config import dump_config_block
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
