@@ -13,8 +13,8 @@ models, which parts could only be confirmed from third-party reports, and what i
 Shared assumptions of the models:
 
 * A harness defers MCP and plugin tools (catalog kinds ``mcp`` and ``plugin``); core tools stay.
-* "Tokens of the tool definitions" are counted like the plan counts schemas: the compact JSON of
-  each registered definition with the chosen tokenizer (a harness's own estimate may differ).
+* "Tokens of the tool definitions" are counted as the plan counts a tools array
+  (:func:`~toolsearch.engine.tokens.tools_array_tokens`; a harness's own estimate may differ).
 * What a deferred tool leaves up front is measured as text: its name on a line (Claude Code, Qwen
   Code), or ``name: description`` (kiro-cli, Strands, count triggers). The search tool's own
   definition and the harness's framing sentence are not counted.
@@ -34,7 +34,8 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.plan import Planner
 from ..engine.registration import RegisteredTool
-from ..engine.tokens import get_tokenizer
+from ..engine.tokens import get_tokenizer, tools_array_tokens
+from . import quantities as Q
 
 # --- names and sources ------------------------------------------------------------------------
 
@@ -144,8 +145,9 @@ def catalog_figures(planner: Planner, tools: Sequence[RegisteredTool] | None = N
                     tokenizer: str = C.DEFAULT_TOKENIZER, pinned: Iterable[str] = ()) -> CatalogFigures:
     """Measure ``tools`` (default: the planner's whole catalog) for the harness models.
 
-    Full definitions are counted with :meth:`~toolsearch.engine.plan.Planner.schema_tokens`, the
-    function the plan uses, so ``eager_tokens`` for the whole catalog is the plan's figure.
+    Each group of definitions is measured as a tools array with
+    :func:`~toolsearch.engine.tokens.tools_array_tokens`, the function behind the plan's "All schemas
+    up front", so ``eager_tokens`` for the whole catalog is the plan's ``eager_tokens``.
 
     Args:
         planner: the catalog's planner.
@@ -167,12 +169,12 @@ def catalog_figures(planner: Planner, tools: Sequence[RegisteredTool] | None = N
                            for t in sorted(deferred, key=lambda t: t.name))
     return CatalogFigures(
         tokenizer=tokenizer, tool_count=len(pool),
-        eager_tokens=planner.schema_tokens(pool, tokenizer),
+        eager_tokens=tools_array_tokens([t.definition for t in pool], tokenizer),
         deferrable=tuple(sorted(deferred_names)),
-        deferrable_tokens=planner.schema_tokens(deferred, tokenizer),
-        kept_tokens=planner.schema_tokens(kept, tokenizer),
-        claude_deferrable_tokens=planner.count_definitions((claude_definition(t) for t in deferred), tokenizer),
-        claude_kept_tokens=planner.count_definitions((claude_definition(t) for t in kept), tokenizer),
+        deferrable_tokens=tools_array_tokens([t.definition for t in deferred], tokenizer),
+        kept_tokens=tools_array_tokens([t.definition for t in kept], tokenizer),
+        claude_deferrable_tokens=tools_array_tokens([claude_definition(t) for t in deferred], tokenizer),
+        claude_kept_tokens=tools_array_tokens([claude_definition(t) for t in kept], tokenizer),
         names_tokens=tk.count(names_text) if deferred else 0,
         lines_tokens=tk.count(lines_text) if deferred else 0,
         truncated=tuple(sorted(t.name for t in pool if len(t.description) > CLAUDE_DESCRIPTION_MAX_CHARS)),
@@ -626,12 +628,12 @@ def hermes(inspector: Inspector, context_length: int, config: ToolSearchConfig |
         knob = "nothing deferrable: every schema is sent"
     elif plan.activated:
         knob = (f"enabled: off sends every schema; at {_k(context_length)} the listing form is "
-                f"{plan.listing_form} (budget {plan.budget:,} tokens: threshold_pct and listing_max_tokens size it)")
+                f"{Q.form_word(plan.listing_form)} (budget {Q.budget(plan):,} tokens: threshold_pct and listing_max_tokens size it)")
     else:
         knob = "enabled: auto or on defers every deferrable tool at any context length"
-    return HarnessRow(HERMES, f"enabled: {cfg.enabled}", context_length, plan.activated, plan.tools_tokens, visible,
+    return HarnessRow(HERMES, f"enabled: {cfg.enabled}", context_length, plan.activated, Q.tools_array(plan), visible,
                       None, SOURCES[HERMES], True, knob, plan.deferred_count if plan.activated else 0,
-                      plan.deferred_tokens, tuple(plan.notes))
+                      Q.deferred_schemas(plan), tuple(plan.notes))
 
 
 # --- all rows ---------------------------------------------------------------------------------
@@ -880,13 +882,13 @@ def pin_what_if(inspector: Inspector, harness: str, pinned: Sequence[str], conte
         before = claude_code(catalog_figures(inspector.planner, tokenizer=tokenizer), context_length, setting or "unset")
         after = claude_code(catalog_figures(inspector.planner, tokenizer=tokenizer, pinned=pins), context_length,
                             setting or "unset")
-        schema = {p: inspector.planner.count_definitions([claude_definition(tools[p])], tokenizer) for p in pins}
+        schema = {p: tools_array_tokens([claude_definition(tools[p])], tokenizer) for p in pins}
         released, notes = True, ("alwaysLoad: true on a server pins all its tools; _meta[\"anthropic/alwaysLoad\"] "
                                  "pins one tool",)
     elif harness == HERMES:
         before = hermes(inspector, context_length, config, tokenizer, setting)
         after = hermes(pinned_inspector(inspector, pins), context_length, config, tokenizer, setting)
-        schema = {p: inspector.planner.schema_tokens([tools[p]], tokenizer) for p in pins}
+        schema = {p: tools_array_tokens([tools[p].definition], tokenizer) for p in pins}
         released, notes = False, (HERMES_PINS_NOTE,)
     else:
         raise HarnessError(f"pins: harness {harness!r} has no pins here (claude-code or hermes)")

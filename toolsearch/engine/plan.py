@@ -399,30 +399,6 @@ class Planner:
             per_tool = self._costs[key] = {n: tokenizer.count(j) for n, j in self._json.items()}
         return sum(per_tool[t.name] for t in tools)
 
-    def schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: str) -> int:
-        """Tokens of these registered tools' full definitions, counted exactly as a plan counts
-        its ``eager_tokens`` and each server's ``schema_tokens`` (chars4 rounds once over the summed
-        compact-JSON lengths; a BPE tokenizer sums per-definition counts).
-
-        Raises:
-            TokenizerError: an unknown tokenizer name.
-            KeyError: a tool that is not registered in this planner's catalog.
-        """
-        return self._schema_tokens(tools, get_tokenizer(tokenizer))
-
-    def count_definitions(self, definitions: Iterable[Mapping[str, Any]], tokenizer: str) -> int:
-        """Tokens of arbitrary tool definitions (e.g. ones another harness changed), by the same
-        rule as :meth:`schema_tokens`: for registered definitions left unchanged the two agree.
-
-        Raises:
-            TokenizerError: an unknown tokenizer name.
-        """
-        tk = get_tokenizer(tokenizer)
-        texts = [compact_json(d) for d in definitions]
-        if not tk.exact:
-            return chars4(sum(len(t) for t in texts))
-        return sum(tk.count(t) for t in texts)
-
     @gc_paused()
     def tool_tokens(self, tokenizer: str) -> dict[str, int]:
         """Tokens of each registered tool's full definition, ``{wire name: tokens}``.
