@@ -61,3 +61,21 @@ def test_strategies_cli_prints_the_switches(tmp_path):
     switches = out.split("other harnesses' switches")[1]
     line = next(l for l in switches.splitlines() if l.startswith("1 ") and "add_server github" in l)
     assert "defers" in line and "up front (pending change)" in line
+
+
+def test_strategies_page_shows_the_switches_under_the_timeline():
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/strategies.py").run()
+    assert not at.exception, at.exception
+    tables = literal_tables(at)
+    timeline = tables["strat_timeline_table"]
+    switches = tables["strat_harness_switches"]
+    assert list(switches["step"]) == list(timeline["step"])
+    assert list(switches["event"]) == list(timeline["event"])
+    assert set(switches["Claude Code auto"]) <= {"defers", "up front"}
+    assert list(switches["note"])[0] == "session start: both decide"
