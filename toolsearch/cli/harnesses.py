@@ -25,7 +25,7 @@ from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .common import print_json
-from .textfmt import parse_context_length, text_table
+from .textfmt import parse_context_length, parse_seconds, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -82,7 +82,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", help="Hermes config.yaml (tools.tool_search)")
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER, help="counts every figure")
-    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--timeout", type=parse_seconds, default=None, metavar="SECONDS",
                    help="live servers: seconds per server for connect + listing")
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     return p

@@ -58,7 +58,9 @@ if common.require_catalog(v):
     try:
         settings = H.parse_settings(f"{harness}={value.strip()}" for harness, text in texts.items()
                                     for value in text.split(",") if value.strip())
-        rows = H.harness_rows(inspector, lengths, v.config, v.tokenizer, settings) if lengths else []
+        key = ("harness rows", tuple(lengths), tuple(sorted(settings.items())), v.config, v.tokenizer)
+        rows = memo(inspector.planner, key, lambda: H.harness_rows(inspector, lengths, v.config, v.tokenizer, settings)) \
+            if lengths else []
     except H.HarnessError as exc:
         st.error(str(exc), icon=":material/error:")
         rows = []
@@ -99,8 +101,9 @@ if common.require_catalog(v):
         st.error(str(exc), icon=":material/error:")
         pins = ()
     if pins and lengths:
-        what_ifs = [H.pin_what_if(inspector, harness, pins, length, sessions, v.config, v.tokenizer)
-                    for length in lengths for harness in (H.CLAUDE_CODE, H.HERMES)]
+        what_ifs = memo(inspector.planner, ("harness pins", pins, tuple(lengths), session_name, v.config, v.tokenizer),
+                        lambda: [H.pin_what_if(inspector, harness, pins, length, sessions, v.config, v.tokenizer)
+                                 for length in lengths for harness in (H.CLAUDE_CODE, H.HERMES)])
         literal_table([{
             "harness": H.HARNESS_LABELS[w.harness] + ("" if w.released else " (not released)"),
             "context length": f"{w.after.context_length:,}", "pinned tools": str(len(w.pinned)),
