@@ -96,3 +96,26 @@ def test_lint_cli_reports_the_rule(tmp_path):
     hits = [f for f in findings if f["rule"] == "reserved-name"]
     assert {f["tool"] for f in hits} == {"tool_search", "hermes_tool_search"}
     assert all("hermes_tool_search" in f["message"] or "bridge tool" in f["message"] for f in hits)
+
+
+def test_model_view_shows_the_array_per_transport():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    root = Path(__file__).resolve().parent.parent
+    at = AppTest.from_file(str(root / "app.py"), default_timeout=120)
+    at.query_params.update({"catalog": "team-workspace"})
+    at.run()
+    at.switch_page("toolsearch/ui/model_view.py").run()
+    at.session_state["mv_tab"] = "Tools array (JSON)"
+    at.run()
+    assert not at.exception, at.exception
+    plan = Inspector.from_files([root / "sample_catalogs" / "team-workspace.yaml"]).plan(ToolSearchConfig(), 200_000)
+    assert json.dumps(plan.tools, ensure_ascii=False, indent=2) in [c.value for c in at.code]  # default: as is
+    at.selectbox(key="mv_transport").set_value("xai").run()
+    assert not at.exception, at.exception
+    shown = json.loads(next(c.value for c in at.code if c.value.startswith("[")))
+    assert shown == wire_tools(plan.tools, "xai", plan.activated)
+    assert [t["function"]["name"] for t in shown][-3:] == ["hermes_tool_search", "tool_describe", "tool_call"]
+    assert any("sent as hermes_tool_search" in c.value for c in at.caption)
