@@ -267,3 +267,14 @@ def test_pins_refuse_unknown_names(five):
         H.resolve_pins(five, tools=["nope"])
     with pytest.raises(H.HarnessError, match="claude-code or hermes"):
         H.pin_what_if(five, "qwen-code", [], 200_000)
+
+
+def test_docs_cite_every_modelled_rule_source():
+    text = (ROOT / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    for harness, source in H.SOURCES.items():
+        if harness == H.HERMES:
+            continue
+        for url in (part.strip() for part in source.split(" ; ")):
+            assert url.split("/docs/en/")[-1] in text or url in text, (harness, url)
+    for label in ("documented", "as reported", "proposal"):
+        assert f"| {label}" in text
