@@ -126,6 +126,12 @@ def test_all_schemas_up_front_is_one_number_on_every_surface(catalog):
     by_strategy = {r["strategy"]: r for r in _json("strategies", path, "--context-length", CONTEXT, "--json")}
     assert by_strategy["all_upfront"]["upfront_tokens"] == expected
     assert by_strategy["all_upfront"]["upfront_breakdown"] == {"schema": expected}
+    costs = _json("costs", path, "--context-length", CONTEXT, "--json")
+    assert costs["eager_tokens"] == expected
+    per_tool = sum(t["total_tokens"] for t in costs["tools"])
+    assert (f"all schemas up front (every tool's schema sent in full, measured as one array): {expected:,} tokens; "
+            f"each tool below is counted alone (they add up to {per_tool:,})"
+            in _text("costs", path, "--context-length", CONTEXT))
     assert (f"note: all_upfront: the tool definitions are one tools array of {expected:,} tokens"
             in _text("strategies", path, "--context-length", CONTEXT))
     # App: the Overview's metric, the Costs caption, the Strategies note, the report.
@@ -135,6 +141,21 @@ def test_all_schemas_up_front_is_one_number_on_every_surface(catalog):
     assert f"{expected:,} ({Q.ALL_SCHEMAS.name})" in pages["strategies"].joined()
     assert _report_row(report, f"{Q.ALL_SCHEMAS.name.lower()} (chars4)") == expected
     assert f"All up front: {expected:,} tokens of tool definitions before the first turn (the all schemas up front figure" in report
+
+
+@pytest.mark.parametrize("catalog", CATALOGS)
+def test_the_report_command_shows_the_same_figures(catalog, tmp_path):
+    """``toolsearch report`` writes the same summary figures, under the same names, as the library."""
+    plan = _plan(catalog)
+    out = tmp_path / "report.html"
+    result = run_cli("report", _path(catalog), "--context-length", CONTEXT, "-o", out)
+    assert result.returncode == 0, result.stderr
+    report = out.read_text(encoding="utf-8")
+    assert _report_row(report, f"{Q.ALL_SCHEMAS.name.lower()} (chars4)") == Q.all_schemas_up_front(plan)
+    assert _report_row(report, f"{Q.TOOLS_ARRAY.name.lower()} (chars4)") == Q.tools_array(plan)
+    assert _report_row(report, f"{Q.DEFERRED_SCHEMAS.name.lower()} (chars4)") == Q.deferred_schemas(plan)
+    assert _report_row(report, Q.SAVED.name.lower()) == Q.saved_per_request(plan)
+    assert f"Listing: {Q.listing(plan):,} tokens (chars4)" in report
 
 
 @pytest.mark.parametrize("catalog", CATALOGS)

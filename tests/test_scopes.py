@@ -536,7 +536,7 @@ def test_scope_to_arg_round_trips():
 
 
 def test_cli_sample_scope_file_design_review_example():
-    """The README's design-review example, run as a user would."""
+    """docs/scopes.md's design-review example, run as a user would."""
     root = Path(__file__).resolve().parent.parent
     catalog = root / "sample_catalogs" / "team-workspace.yaml"
     scope_file = root / "sample_catalogs" / "scopes" / "team-workspace.yaml"

@@ -3,7 +3,8 @@
 
 Hand-made catalogs are small enough that every result can be checked by reading them; the
 figures on the shipped agent-style query files were computed once and checked against the
-per-query misses listed in README.
+per-query misses; docs/search.md's table of them is written by benchmarks/docs_figures.py and
+checked by tests/test_docs_figures.py.
 """
 
 from __future__ import annotations

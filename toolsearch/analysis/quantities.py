@@ -24,7 +24,10 @@ class Quantity:
     """One named figure.
 
     Attributes:
-        key: the JSON key that carries it (``plan --json`` unless ``where`` says otherwise).
+        key: its key: the ``plan --json`` key for plan-level figures (``eager_tokens``…), the
+            per-server key for server figures, ``upfront_tokens`` of ``strategies --json``;
+            ``saved_tokens`` and ``tool_tokens`` exist only in this module (:func:`figures`,
+            :func:`tool_schemas`).
         name: the name every surface shows (capitalized as at the start of a label).
         unit: ``tokens`` or ``tokens (planning tokenizer)``.
         definition: one sentence: what it counts.

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import re
 import logging
 import sys
@@ -27,6 +26,7 @@ from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
+from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
@@ -364,7 +364,7 @@ def _print_schema_losses(inspector: Inspector) -> None:
     """One ``note: schema loss:`` line per thing registration drops from a tool's input schema."""
     losses = [(view, loss) for view in catalog_schema_losses(inspector) for loss in view.losses]
     for view, loss in losses[:SCHEMA_LOSS_NOTES_SHOWN]:
-        print(_terminal_safe(f"note: schema loss: {view.name}: {loss.path}: {loss.message}"))
+        print(_terminal_safe(reveal(f"note: schema loss: {view.name}: {loss.path}: {loss.message}")))
     if len(losses) > SCHEMA_LOSS_NOTES_SHOWN:
         print(f"note: schema loss: {len(losses) - SCHEMA_LOSS_NOTES_SHOWN:,} more; "
               "'toolsearch lint' lists them all with fixes, 'toolsearch describe --sent NAME' compares one tool")
@@ -438,20 +438,21 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         if index:
             print()
         if view is None:
-            print(_terminal_safe(f"{name}: no registered tool has this name"))
+            print(_terminal_safe(reveal(f"{name}: no registered tool has this name")))
             continue
-        print(_terminal_safe(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it {view.tool!r})"))
+        print(_terminal_safe(reveal(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it "
+                                    f"{view.tool!r})")))
         print("sent by the server (input schema):")
         print("(none: listed without one, or a generated utility tool)" if view.sent is None
-              else json.dumps(view.sent, ensure_ascii=False, indent=2))
+              else dumps_json(view.sent))
         print("received by the model (parameters after registration):")
-        print(json.dumps(view.received, ensure_ascii=False, indent=2))
+        print(dumps_json(view.received))
         for wire, raw in view.renames.items():
-            print(_terminal_safe(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)"))
+            print(_terminal_safe(reveal(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)")))
         if not view.losses:
             print("lost at registration: nothing")
         for loss in view.losses:
-            print(_terminal_safe(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}"))
+            print(_terminal_safe(reveal(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}")))
             print(_terminal_safe(f"    fix: {loss.fix}"))
     return 1 if missing else 0
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..analysis import check as check_mod
+from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.recommend import GOAL_WORDS
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
@@ -238,7 +239,9 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     fence = f"{result.outlier_fence:,.0f}" if result.outlier_fence is not None else "none (fewer than " \
         f"{costs_mod.OUTLIER_MIN_TOOLS} tools)"
     print(f"tokens in {result.display_tokenizer} (display tokenizer); planning tokenizer {result.planning_tokenizer}")
-    print(f"eager cost (every tool's schema sent in full): {result.eager_tokens:,} tokens; "
+    counted_alone = sum(t.total_tokens for t in result.tools)
+    print(f"{Q.ALL_SCHEMAS.name.lower()} (every tool's schema sent in full, measured as one array): "
+          f"{result.eager_tokens:,} tokens; each tool below is counted alone (they add up to {counted_alone:,}); "
           f"outlier above {fence} tokens")
     print(text_table([[t.name, t.server, f"{t.description_tokens:,}", f"{t.schema_tokens:,}", f"{t.total_tokens:,}",
                        _share(t.share), "outlier" if t.outlier else ""] for t in result.tools],

@@ -16,7 +16,8 @@
 
 Connections are per call: every function opens its sessions with the SDK's context managers and
 closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
-SIGKILL, by the SDK), so nothing outlives a call, timeouts included. The one exception is
+SIGKILL, by the SDK; then whatever the server left behind, by :mod:`toolsearch.live.reaper`), so
+nothing outlives a call, timeouts included. The one exception is
 :class:`LiveConnections` (for the app), which keeps sessions open in a background event loop
 until it is closed or garbage-collected.
 
