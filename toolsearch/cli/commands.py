@@ -23,6 +23,7 @@ from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
+from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
 from ..analysis.invisible import reveal
@@ -115,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
     _common(p)
     _settings(p)
+    p.add_argument("--transport", choices=TRANSPORTS, default=None,
+                   help="show the tools array as sent on this provider transport: where tool_search is reserved "
+                        "(openai-responses, xai) the bridge goes out as hermes_tool_search (default: names as they are)")
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
@@ -191,8 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
+    cli_harnesses.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
@@ -216,9 +222,11 @@ def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
+
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
+    for module in (cli_harnesses, cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -297,7 +305,13 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
 
 def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
                down: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
-    data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    plan = inspector.plan(config, args.context_length, args.tokenizer)
+    data = plan.to_dict()
+    transport = getattr(args, "transport", None)
+    if transport is not None:  # without --transport the object stays exactly as before
+        data["tools"] = wire_tools(data["tools"], transport, plan.activated)
+        data["transport"] = transport
+        data["bridge_wire_names"] = wire_names(transport) if plan.activated else {}
     data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
@@ -322,6 +336,8 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
           f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
           f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
+    if getattr(args, "transport", None) is not None:
+        print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
         print(f"note: {note}")
     for problem in inspector.registration.problems:

@@ -8,6 +8,7 @@ from toolsearch.ui import common, signals, textdiff
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.invisible import reveal_data
 from toolsearch.analysis.quantities import form_word
+from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
 #: tools at a time (the whole array stays one click away as a download).
@@ -23,8 +24,12 @@ def tools_json(tools: list) -> str:
 
 def show_tools_array(plan) -> None:
     """The model-visible tools array: whole when small, else paginated; text or a tree view."""
-    tools = plan.tools
-    st.caption("The model-visible tools array in order: visible tools, then tool_search, tool_describe, tool_call.")
+    transport = st.selectbox("Provider transport", TRANSPORTS, key="mv_transport",
+                             help="Where a provider reserves tool_search (OpenAI Responses, xAI), the bridge goes out "
+                                  "as hermes_tool_search and is mapped back before dispatch.")
+    tools = plan.tools if transport == TRANSPORTS[0] else wire_tools(plan.tools, transport, plan.activated)
+    st.caption("The model-visible tools array in order: visible tools, then tool_search, tool_describe, tool_call."
+               + ("" if transport == TRANSPORTS[0] else " " + transport_note(transport, plan.activated) + "."))
     text = tools_json(tools)
     mode = st.segmented_control("View", ["Text", "Tree"], default="Text", key="mv_array_view",
                                 help="Text: the exact pretty-printed JSON. Tree: the same array as a collapsible tree.")
