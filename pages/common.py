@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import html
 import runpy
 import weakref
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import ClientCheck, check_client
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.invisible import reveal, reveal_data
+from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.wording import counted
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
@@ -796,7 +798,7 @@ def tier_badge(plan: Plan) -> None:
     st.markdown(
         f'<div data-testid="tier-bar" style="background:{color};color:{text};padding:.45rem .8rem;'
         f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
-        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {plan.listing_form}</b> &nbsp;·&nbsp; {words}</div>',
+        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {html.escape(plan_counts(plan).label)}</b> &nbsp;·&nbsp; {words}</div>',
         unsafe_allow_html=True)
     view = st.session_state.get("_view")
     source = view.source_label if isinstance(view, View) else None

@@ -32,6 +32,7 @@ from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
 from toolsearch.analysis.recommend import outcomes, recommend_for_contexts
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
+                              plan_counts,
                               recommend)
 
 ROOT = Path(__file__).absolute().parent.parent  # not resolve(): a shadow checkout may symlink tests
@@ -258,7 +259,8 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     by_cell = {(p.threshold_pct, p.context_length): p for p in grid}
     expected = [by_cell[(pct, c)] for pct in pcts for c in contexts]
     assert [c["data-form"] for c in cells] == [p.listing_form for p in expected]
-    assert [c["text"] for c in cells] == [p.listing_form for p in expected]
+    assert [c["text"] for c in cells] == [p.short_label if p.listing_form == "mixed" else p.listing_form for p in expected]
+    assert any(c["text"].startswith("mixed ") for c in cells)  # counts, never "mixed" alone
     assert [int(c["data-budget"]) for c in cells] == [p.budget for p in expected]
     assert [int(c["data-listing-tokens"]) for c in cells] == [p.listing_tokens for p in expected]
     assert all(f"background:{STATE_COLORS[c['data-form']]}" in c["style"] for c in cells)
@@ -451,7 +453,8 @@ def test_build_report_content_is_the_engines_and_deterministic(tmp_path):
     plan = ins.plan(config, 8_000)
     assert f"int(8,000 × 1 / 100) = {plan.pct_leg:,} tokens" in first
     assert f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>" in first
-    assert f"Form: {plan.listing_form}</span>" in first
+    assert f"Form: {esc(plan_counts(plan).label)}</span>" in first
+    assert plan_counts(plan).label.startswith(plan.listing_form + " · ")
     assert esc(dump_config_block(config)) in first
     for goal, words in GOALS:
         assert f"<td>{esc(words)}</td>" in first

@@ -475,6 +475,25 @@ class GridPoint:
     tier: int
     listing_form: str
     listing_tokens: int
+    servers_named: int = 0
+    servers_total: int = 0
+    tools_named: int = 0
+
+    @property
+    def counts(self) -> ListingCounts:
+        """The outcome by counts (servers in summary/hidden not split: use the ladder for that)."""
+        return ListingCounts(self.listing_form, 0, self.servers_named, self.servers_total - self.servers_named, 0,
+                             self.servers_total, self.tools_named, 0, self.listing_tokens)
+
+    @property
+    def label(self) -> str:
+        """e.g. ``"mixed · 9 of 10 servers named (178 tools)"`` (:attr:`ListingCounts.label`)."""
+        return self.counts.label
+
+    @property
+    def short_label(self) -> str:
+        """e.g. ``"mixed 9/10"`` (:attr:`ListingCounts.short_label`)."""
+        return self.counts.short_label
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -494,11 +513,13 @@ def form_grid(ladder: Ladder, config: ToolSearchConfig,
             point = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
             for context in context_lengths:
                 budget, _, winner = listing_budget(context, point.threshold_pct, point.listing_max_tokens)
+                counts = ladder.counts_at(budget)
                 rows.append(GridPoint(
                     context_length=context, threshold_pct=point.threshold_pct,
                     listing_max_tokens=point.listing_max_tokens, budget=budget, budget_winner=winner,
                     tier=ladder.tier_at(budget), listing_form=ladder.form_at(budget),
-                    listing_tokens=ladder.tokens_at(budget)))
+                    listing_tokens=ladder.tokens_at(budget), servers_named=counts.servers_named,
+                    servers_total=counts.servers_total, tools_named=counts.tools_named))
     return rows
 
 

@@ -26,7 +26,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
-from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
+from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 from ..analysis.wording import counted
 from .common import Parser, live_progress
@@ -283,7 +283,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
             print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
             _print_plan(args, session, config)
             plan = session.plan(config, args.context_length, args.tokenizer)
-            rows.append([session.scope.name, plan.tier, plan.listing_form, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+            rows.append([session.scope.name, plan.tier, plan_counts(plan).short_label, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
                          f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
@@ -320,7 +320,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan.listing_form}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
+    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
           f"{plan.visible_count} visible")
     print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
           f"vs {plan.eager_tokens:,} tokens with every schema up front")
