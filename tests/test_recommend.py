@@ -205,15 +205,3 @@ def test_cli_recommend_usage_errors(tmp_path) -> None:
     assert result.returncode == 2 and "expected a number of tokens" in result.stderr
     result = run_cli("recommend", str(tmp_path / "missing.yaml"), "--context-lengths", "32k", "--goal", "any")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
-
-
-def test_readme_example_is_the_real_output() -> None:
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    command = "$ toolsearch recommend sample_catalogs/team-workspace.yaml --context-lengths 32k,128k,200k,1m --goal names\n"
-    shown = readme.split(command, 1)[1].split("```", 1)[0]
-    result = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k,128k,200k,1m",
-                     "--goal", "names", cwd=Path(__file__).resolve().parent.parent)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == shown

@@ -194,7 +194,7 @@ class MultiRecommendation:
         if self.growth_tokens == 0:
             return (f"tight: the budget equals the listing at {context_words(tight.context_length)}, so any listing "
                     f"growth changes the listing there")
-        return (f"absorbs {self.growth_tokens:,} tokens of listing growth (about {counted(self.growth_tools, 'tool')}) "
+        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth (about {counted(self.growth_tools, 'tool')}) "
                 f"at {context_words(tight.context_length)} before the listing changes")
 
     def to_dict(self) -> dict[str, Any]:
