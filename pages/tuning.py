@@ -3,6 +3,7 @@ reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; 
 
 import argparse
 
+import plotly.graph_objects as go
 import streamlit as st
 
 from pages import charts, common, signals
@@ -10,9 +11,9 @@ from pages.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (add_session_evidence, export_block, lowered_lengths, outcome_change, outcomes,
-                                           recommend_for_contexts)
-from toolsearch.analysis.sessions import called_tools, load_sessions
+from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
+                                           outcomes, recommend_for_contexts)
+from toolsearch.analysis.sessions import called_tools, listing_evidence, load_sessions
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
 from toolsearch.cli.textfmt import parse_context_length
@@ -135,6 +136,54 @@ def one_form(grid: list, ladder: Ladder) -> None:
 
 def ctx_text(n: int | None) -> str:
     return f"{n:,} tokens" if n else "unknown"
+
+
+def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title: str) -> go.Figure:
+    """Listing tokens (log x) against ``y`` for every listing a length can get, with the
+    ``(name, listing tokens, y, symbol)`` marks on top."""
+    fig = go.Figure(go.Scatter(
+        x=[p[0] for p in points], y=[p[1] for p in points], mode="lines+markers", line_shape="hv",
+        name="every reachable listing", text=[p[2] for p in points],
+        hovertemplate="%{text}<br>listing %{x:,} tokens<extra></extra>"))
+    for name, x, y, symbol in marks:
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name, marker=dict(size=14, symbol=symbol),
+                                 hovertemplate=f"{name}<br>listing %{{x:,}} tokens<br>{y_title} %{{y}}<extra></extra>"))
+    fig.update_layout(xaxis=dict(type="log", title="listing tokens per request (log)"), yaxis=dict(title=y_title),
+                      height=360, margin=dict(l=10, r=10, t=10, b=10), legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def show_frontier(ladder: Ladder, lengths: list, now: tuple, multi, called) -> None:
+    """The frontier of one listed context length: every listing a setting can give there, the
+    sidebar setting and the recommendation marked."""
+    index = st.selectbox("Context length", list(range(len(lengths))), key="tuning_frontier_length",
+                         format_func=lambda i: ctx_text(lengths[i]))
+    index = index if index is not None and index < len(lengths) else 0
+    by_calls = called is not None and st.toggle("y axis: recorded called tools the listing names",
+                                                key="tuning_frontier_calls")
+    points = frontier(ladder, lengths[index], called)
+    current, recommended = now[index], multi.contexts[index]
+    if by_calls:
+        y_title = "called tools named"
+        xy = [(p.listing_tokens, p.called_listed, p.outcome) for p in points]
+        marks = [("sidebar", current.listing_tokens, listing_evidence(called, ladder.step_at(current.budget))["called_listed"],
+                  "diamond-open"),
+                 ("recommended", recommended.listing_tokens, recommended.called_listed, "star")]
+    else:
+        y_title = "servers named"
+        xy = [(p.listing_tokens, p.servers_named, p.outcome) for p in points]
+        marks = [("sidebar", current.listing_tokens, current.servers_named, "diamond-open"),
+                 ("recommended", recommended.listing_tokens, recommended.servers_named, "star")]
+    st.plotly_chart(frontier_chart(xy, marks, y_title), key="tuning_frontier", width="stretch")
+    rows = [{"listing (tokens)": p.listing_tokens, "smallest budget (tokens)": p.budget, "listing": p.outcome,
+             "marked": ", ".join(name for name, x, _, _ in marks if x == p.listing_tokens)} for p in points]
+    if called is not None:
+        for row, p in zip(rows, points):
+            row["called tools named"] = p.called_listed
+    literal_table(rows, key="tuning_frontier_table")
+    st.caption(f"At {ctx_text(lengths[index])}: each point is a listing some threshold_pct and listing_max_tokens give "
+               "there (the largest servers collapse first, so fewer tokens name fewer servers). Points above the "
+               "length's largest budget are left out.")
 
 
 v = common.view()
@@ -263,6 +312,11 @@ if common.require_catalog(v):
             st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
                        "setting that still meets the goal; keep the current values where you want more listed.",
                        icon=":material/warning:")
+        frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
+                                   key="tuning_frontier_open", on_change="rerun")
+        if frontier_box.open:  # drawn only when opened
+            with frontier_box:
+                show_frontier(ladder, lengths, now, multi, called if evidence in samples else None)
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
                   on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),

@@ -31,7 +31,7 @@ from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
 from toolsearch import __version__
-from toolsearch.analysis.recommend import add_session_evidence, export_block, outcomes, recommend_for_contexts
+from toolsearch.analysis.recommend import add_session_evidence, export_block, frontier, outcomes, recommend_for_contexts
 from toolsearch.analysis.sessions import called_tools, load_sessions
 from toolsearch.live.client import catalog_key
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
@@ -240,6 +240,40 @@ def test_tuning_with_sample_sessions_shows_called_tools_named():
     assert [r["called tools named"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
     assert [str(r["searches saved"]) for r in rows] == [str(c.round_trips_saved) for c in rec.contexts]
     assert rec.contexts[0].called_total > 0
+
+
+@needs_samples
+def test_tuning_frontier_marks_the_sidebar_and_the_recommendation():
+    at = open_page("pages/tuning.py", {"lengths": "8k,1m", "goal": "any"})
+    at.session_state["tuning_frontier_open"] = True  # drawn only when opened
+    at.run()
+    assert not at.exception
+    config = parse_config({})
+    ins = inspector()
+    ladder = listing_ladder(ins.planner, config)
+    rec = recommend_for_contexts(ladder, config, [8_000, 1_000_000], "any")
+    now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, [8_000, 1_000_000])
+    points = frontier(ladder, 8_000)
+    rows = literal_tables(at)["tuning_frontier_table"].to_dict("records")
+    assert [(r["listing (tokens)"], r["listing"]) for r in rows] == [(f"{p.listing_tokens:,}", p.outcome) for p in points]
+    # fewer tokens never name more servers, and every point fits the length's budget
+    assert all(a.servers_named <= b.servers_named for a, b in zip(points, points[1:]))
+    assert all(p.budget <= 8_000 for p in points)
+    marked = {r["marked"]: r["listing (tokens)"] for r in rows if r["marked"]}
+    assert marked == {"sidebar": f"{now[0].listing_tokens:,}", "recommended": f"{rec.contexts[0].listing_tokens:,}"}
+    # at 1M the full listing is on the frontier too; with sessions the y axis can be the called tools
+    at.selectbox(key="tuning_sessions").set_value("state.db").run()
+    at.selectbox(key="tuning_frontier_length").set_value(1).run()
+    at.toggle(key="tuning_frontier_calls").set_value(True).run()
+    assert not at.exception
+    loaded = load_sessions([SAMPLES.parent / "sample_sessions" / "state.db"])
+    called, _ = called_tools(loaded.sessions, ins, config)
+    points = frontier(ladder, 1_000_000, called)
+    rows = literal_tables(at)["tuning_frontier_table"].to_dict("records")
+    assert [r["called tools named"] for r in rows] == [str(p.called_listed) for p in points]
+    assert points[-1].listing_form == "full" and points[-1].called_listed == len({c.tool for c in called})
+    chart = at.get("plotly_chart")[-1].proto.spec
+    assert '"called tools named"' in chart and '"recommended"' in chart and '"sidebar"' in chart
 
 
 @needs_samples

@@ -532,3 +532,54 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One listing a context length can get: the smallest budget that gives it and what it names.
+
+    Attributes:
+        budget: the smallest budget (tokens) at which this listing is the one chosen.
+        listing_tokens: its size (planning tokens).
+        listing_form: ``full`` | ``names`` | ``mixed`` | ``groups``.
+        servers_named / servers_total / tools_named: as in :class:`ContextOutcome`.
+        outcome: the counted label.
+        called_listed: with recorded sessions, the called tools it names (``None`` without).
+    """
+
+    budget: int
+    listing_tokens: int
+    listing_form: str
+    servers_named: int
+    servers_total: int
+    tools_named: int
+    outcome: str
+    called_listed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys above."""
+        return dict(self.__dict__)
+
+
+def frontier(ladder: Ladder, context_length: int | None,
+             called: Sequence[CalledTool] | None = None) -> list[FrontierPoint]:
+    """Every listing some setting gives at ``context_length``, smallest first: the listing tokens
+    per request against the servers (and tools) named, for a frontier chart.
+
+    A listing is on it when some budget chooses it (no earlier degradation candidate is smaller)
+    and that budget is within what the length can get (its whole length, at most 60,000 tokens;
+    10,000 when unknown). With ``called`` (:func:`toolsearch.analysis.sessions.called_tools`),
+    each point also says how many of the called tools it names.
+    """
+    if not (ladder.activated and ladder.listing_enabled):
+        return []
+    largest, _, _ = _largest_budget([context_length])
+    points = []
+    for step, budget in zip(ladder.steps, _chosen_budgets(ladder, 0.0)):
+        if budget is None or budget > largest:
+            continue
+        counts = ladder.counts_of(step)
+        listed = listing_evidence(called, step)["called_listed"] if called is not None else None
+        points.append(FrontierPoint(budget, step.tokens, step.form, counts.servers_named, counts.servers_total,
+                                    counts.tools_named, counts.label, listed))
+    return sorted(points, key=lambda p: p.listing_tokens)
