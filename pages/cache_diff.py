@@ -123,7 +123,7 @@ def settings_table(diff: CacheDiff) -> pd.DataFrame:
         ("tool names", a.naming, b.naming),
         ("budget (tokens)", f"{a.budget:,}", f"{b.budget:,}"),
         ("tier", str(a.tier), str(b.tier)),
-        ("listing form", a.listing_form, b.listing_form),
+        ("listing form", a.listing_outcome, b.listing_outcome),
         ("deferred tools", f"{a.deferred_count:,}", f"{b.deferred_count:,}"),
         ("tools array (characters)", f"{a.tools_characters:,}", f"{b.tools_characters:,}"),
         (f"tools array (tokens, {diff.reusable.tokenizer})", f"{a.tools_tokens:,}", f"{b.tools_tokens:,}"),

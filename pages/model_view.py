@@ -7,6 +7,7 @@ import streamlit as st
 from pages import common, signals, textdiff
 from pages.tables import literal_table
 from toolsearch.analysis.invisible import reveal_data
+from toolsearch.analysis.sweep import plan_counts
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
 #: tools at a time (the whole array stays one click away as a download).
@@ -62,7 +63,7 @@ def show_compare(v, plan) -> None:
          "right": f"{other_ctx:,}" if other_ctx else "unknown"},
         {"": "budget (tokens)", "left": f"{plan.budget:,}", "right": f"{other.budget:,}"},
         {"": "tier", "left": str(plan.tier), "right": str(other.tier)},
-        {"": "form", "left": plan.listing_form, "right": other.listing_form},
+        {"": "form", "left": plan_counts(plan).label, "right": plan_counts(other).label},
         {"": "listing (tokens)", "left": f"{plan.listing_tokens:,}", "right": f"{other.listing_tokens:,}"},
         {"": "tools array (tokens)", "left": f"{plan.tools_tokens:,}", "right": f"{other.tools_tokens:,}"},
     ]
@@ -74,7 +75,8 @@ def show_compare(v, plan) -> None:
 
     def colored(row, column: str) -> str:
         states = row[""] == "form" or row[""].startswith("server ")
-        return state_css(row[column]) if states and column in ("left", "right") else ""
+        # the form row reads "mixed · 9 of 10 servers named (…)": colored by its first word, the form
+        return state_css(str(row[column]).split(" ")[0]) if states and column in ("left", "right") else ""
 
     literal_table(rows, key="mv_compare", cell_css=colored)
     same = (plan.tool_search_description == other.tool_search_description and plan.tools == other.tools)
