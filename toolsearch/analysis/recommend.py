@@ -422,12 +422,24 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     chosen = _chosen_budgets(ladder, rec.headroom_pct)
     largest, _, limit_words = _largest_budget([c.context_length for c in contexts])
     label = {s.name: s.label for s in ladder.servers}
+    # A label is named at every step before the one that collapses it (steps only add collapsed
+    # labels), so the smallest budget naming it is the smallest chosen budget before that step.
+    collapsed_at: dict[str, int] = {}
+    for index, step in enumerate(ladder.steps):
+        if step.collapsed and step.collapsed[-1] not in collapsed_at:
+            collapsed_at[step.collapsed[-1]] = index
+    before: list[int | None] = []  # before[j]: the smallest chosen budget of steps 0..j-1
+    low: int | None = None
+    for budget in chosen:
+        before.append(low)
+        if budget is not None and (low is None or budget < low):
+            low = budget
     unnamed = []
     for name, state in states.items():
         if state in ("full", "names"):
             continue
-        needs = [b for b, st in zip(chosen, ladder.steps) if b is not None and label[name] not in st.collapsed]
-        need = min(needs) if needs else None
+        at = collapsed_at.get(label[name])
+        need = before[at] if at is not None else low
         where = context_words(worst.context_length)
         if need is None:
             why = f"{name}: no budget names it"
