@@ -322,3 +322,11 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     assert "called_listed" in text and "1/2" in text and "2 sessions read" in text
     # without --sessions the keys are absent
     assert "called_listed" not in json.loads(_recommend("--goal", "any", "--json").stdout)["contexts"][0]
+
+
+def test_recommend_sessions_errors_are_one_line(tmp_path) -> None:
+    for source, message in [(tmp_path / "missing.db", "no such session file"),
+                            (TEAM, "not a recognised session format")]:
+        result = _recommend("--goal", "names", "--sessions", str(source))
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
