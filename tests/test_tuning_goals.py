@@ -330,3 +330,18 @@ def test_recommend_sessions_errors_are_one_line(tmp_path) -> None:
         result = _recommend("--goal", "names", "--sessions", str(source))
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def test_headroom_holds_where_the_cap_floor_lets_a_larger_listing_fit(small_ladder) -> None:
+    """listed needs 41 tokens (mixed); 50 % headroom asks for 62. At 32K, 0.2 % gives 64; at 60K it
+    would give 120, where names (104) fits with only 16 tokens to spare, so threshold_pct goes up
+    to 0.3 %: 96 at 32K (mixed, 41) and 180 at 60K (names, 104), both 50 % above their listing."""
+    rec = recommend_for_contexts(small_ladder, parse_config({}), [32_000, 60_000], "listed", headroom_pct=50)
+    assert rec.reached
+    for c in rec.contexts:
+        assert c.budget >= c.listing_tokens * 1.5, c
+    assert (rec.threshold_pct, rec.listing_max_tokens) == (0.3, 200)
+    assert [(c.budget, c.listing_form, c.listing_tokens) for c in rec.contexts] == [(96, "mixed", 41), (180, "names", 104)]
+    # 0.1 % less breaks the headroom at 60K
+    less = outcomes(small_ladder, 0.2, 200, [32_000, 60_000])
+    assert less[1].budget < less[1].listing_tokens * 1.5

@@ -326,6 +326,24 @@ def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, h
     return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
 
 
+def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int | None],
+                   outs: tuple[ContextOutcome, ...], headroom_pct: float) -> tuple[float, tuple[ContextOutcome, ...]]:
+    """The smallest ``threshold_pct`` from ``pct`` up (0.1 steps) whose outcomes keep the headroom
+    at every length without naming fewer servers or tools anywhere; ``pct`` when none does."""
+    def kept(candidate: tuple[ContextOutcome, ...]) -> bool:
+        return all(c.listing_tokens == 0 or c.budget >= _with_headroom(c.listing_tokens, headroom_pct)
+                   for c in candidate)
+
+    if kept(outs):
+        return pct, outs
+    floor = min((c.servers_named, c.tools_named) for c in outs)
+    for k in range(round(pct * 10) + 1, _PCT_STEPS + 1):
+        candidate = outcomes(ladder, k / 10, cap, lengths)
+        if kept(candidate) and min((c.servers_named, c.tools_named) for c in candidate) >= floor:
+            return k / 10, candidate
+    return pct, outs
+
+
 def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_lengths: Sequence[int | None],
                            goal: str, *, except_servers: Sequence[str] = (), keep_servers: Sequence[str] = (),
                            headroom_pct: float = 0.0) -> MultiRecommendation:
@@ -378,6 +396,10 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
                reason: str) -> MultiRecommendation:
         outs = outcomes(ladder, pct, cap, lengths)
+        if budget is not None and headroom_pct and cap == C.LISTING_MAX_TOKENS_MIN > budget:
+            # The cap's floor lets longer lengths get budgets between ``budget`` and 200, where a
+            # larger listing may fit with less headroom: raise threshold_pct until none does.
+            pct, outs = _keep_headroom(ladder, pct, cap, lengths, outs, headroom_pct)
         rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct))
         return _finish(rec, ladder)
