@@ -21,7 +21,6 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import (export_block, lowered_lengths, outcome_change, outcomes,
                                            recommend_for_contexts)
 from toolsearch.analysis.sweep import listing_ladder, plan_counts
-from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.plan import Planner, listing_budget

@@ -25,7 +25,7 @@ from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
-from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
+from ..analysis.recommend import GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 from ..analysis.wording import counted
@@ -718,7 +718,7 @@ def _check_servers(option: str, names: Sequence[str], inspector: Inspector) -> N
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
-    from ..analysis.recommend import add_session_evidence, context_words, export_block  # noqa: PLC0415
+    from ..analysis.recommend import add_session_evidence, export_block  # noqa: PLC0415
     from ..live.client import catalog_key  # noqa: PLC0415
 
     if not args.context_lengths:
