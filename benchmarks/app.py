@@ -14,7 +14,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["pages/overview.py", "pages/model_view.py", "pages/search.py", "pages/costs.py", "pages/tuning.py"]
+PAGES = ["toolsearch/ui/overview.py", "toolsearch/ui/model_view.py", "toolsearch/ui/search.py", "toolsearch/ui/costs.py", "toolsearch/ui/tuning.py"]
 
 
 def main(catalog: str = "cloudflare-flat") -> None:

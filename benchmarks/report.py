@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the app's chart module (pages.charts) builds the figures
+sys.path.insert(0, str(ROOT))  # this checkout's toolsearch (the app's chart module builds the figures)
 
 CHROMIUM = "/usr/bin/chromium"
 CONTEXT_LENGTH = 200_000  # the app's default context length
@@ -35,8 +35,8 @@ PLOTLY_MARK = "window.PlotlyConfig"  # written once before each inlined copy of 
 
 def build(path: Path) -> tuple[str, float, int]:
     """The report HTML as the Report page builds it: ``(html, seconds, figures)``."""
-    from pages import charts  # noqa: PLC0415
-    from pages.common import STATE_COLORS  # noqa: PLC0415
+    from toolsearch.analysis import charts  # noqa: PLC0415
+    from toolsearch.analysis.palette import STATE_COLORS  # noqa: PLC0415
     from toolsearch.engine.config import parse_config  # noqa: PLC0415
     from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
     from toolsearch.analysis.report import build_report  # noqa: PLC0415

@@ -24,7 +24,8 @@ Usage::
 Options: ``--name NAME`` (server name), ``--page-size N`` (default 3), ``--extra N``,
 ``--startup-delay SECONDS`` (sleep before serving), ``--require-header 'Name=value'`` (HTTP/SSE:
 answer 401 to requests without that header), ``--start-marker FILE`` (append ``NAME PID`` as one
-line to FILE on start, so a test can count the server processes that were started), ``--form-tool``.
+line to FILE on start, so a test can count the server processes that were started), ``--form-tool``,
+``--empty-next-cursor`` (the last ``tools/list`` page carries ``"nextCursor": ""`` instead of none).
 """
 
 from __future__ import annotations
@@ -99,15 +100,18 @@ def _text(text: str) -> list[types.TextContent]:
     return [types.TextContent(type="text", text=text)]
 
 
-def build_server(name: str, page_size: int, extra: int, form_tool: bool = False) -> Server:
-    """The low-level server with a paginated ``tools/list``."""
+def build_server(name: str, page_size: int, extra: int, form_tool: bool = False,
+                 empty_next_cursor: bool = False) -> Server:
+    """The low-level server with a paginated ``tools/list`` (its last page with an empty-string
+    ``nextCursor`` when ``empty_next_cursor``)."""
     tools = build_tools(extra, form_tool)
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         cursor = params.cursor if params is not None else None
         start = int(cursor) if cursor else 0
         page = tools[start:start + page_size]
-        next_cursor = str(start + page_size) if start + page_size < len(tools) else None
+        last = "" if empty_next_cursor else None
+        next_cursor = str(start + page_size) if start + page_size < len(tools) else last
         return types.ListToolsResult(tools=page, next_cursor=next_cursor)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
@@ -183,13 +187,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--require-header", metavar="NAME=VALUE")
     parser.add_argument("--start-marker", metavar="FILE")
     parser.add_argument("--form-tool", action="store_true")
+    parser.add_argument("--empty-next-cursor", action="store_true")
     args = parser.parse_args(argv)
     if args.start_marker:
         with open(args.start_marker, "a", encoding="utf-8") as marker:
             marker.write(f"{args.name} {os.getpid()}\n")
     if args.startup_delay:
         time.sleep(args.startup_delay)
-    server = build_server(args.name, max(1, args.page_size), args.extra, args.form_tool)
+    server = build_server(args.name, max(1, args.page_size), args.extra, args.form_tool, args.empty_next_cursor)
     if args.http or args.sse:
         import uvicorn  # noqa: PLC0415
 

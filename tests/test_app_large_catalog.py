@@ -18,7 +18,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from pages import charts, common
+from toolsearch.analysis import charts
+from toolsearch.ui import common
 from toolsearch.analysis.lint import _reached, lint, name_probe, probe_keywords
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
 from toolsearch.engine.catalog import load_source
@@ -136,8 +137,8 @@ def _check_quality(at: AppTest, ins: Inspector) -> None:
     assert _metric(at, "Errors") == str(counts["error"])
     assert _metric(at, "Warnings") == str(counts["warning"])
     table = literal_tables(at)["lint_table"]
-    shown = 500  # pages/quality.py LINT_ROWS_SHOWN: the table is capped, the report download has all
-    page = 200  # pages/tables.py PAGE_ROWS: the capped table is shown a page at a time
+    shown = 500  # toolsearch/ui/quality.py LINT_ROWS_SHOWN: the table is capped, the report download has all
+    page = 200  # toolsearch/ui/tables.py PAGE_ROWS: the capped table is shown a page at a time
     assert report.by_rule()["description-empty"] == BARE_TOOLS
     assert len(report.findings) > shown
     assert len(table) == page
@@ -180,7 +181,7 @@ def test_every_page_renders_on_a_large_catalog(samples, big_inspector):
     assert not at.exception, at.exception
     assert at.sidebar.selectbox(key="catalog").value == CATALOG
     for page, (title, check) in PAGES.items():
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"toolsearch/ui/{page}.py").run()
         assert not at.exception, (page, at.exception)
         assert title in [t.value for t in at.title], page
         check(at, big_inspector)

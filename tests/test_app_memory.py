@@ -1,7 +1,7 @@
 """A catalog the app's cache has let go of is freed, even while a browser session still keeps the
 figures drawn from it.
 
-The Costs page keeps its figures per browser session (pages/common.py ``figure``); the catalog
+The Costs page keeps its figures per browser session (toolsearch/ui/common.py ``figure``); the catalog
 cache keeps at most ``max_entries`` registered catalogs. Here one session draws the Costs page on
 a first catalog, then loads more catalogs than the cache holds; after a garbage collection the
 first catalog's Inspector must be gone (a weak reference to it is dead), while the session's
@@ -19,10 +19,10 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import write_yaml
-from pages import common
+from toolsearch.ui import common
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The sidebar's catalog cache (pages/common.py ``_inspector``): max_entries.
+#: The sidebar's catalog cache (toolsearch/ui/common.py ``_inspector``): max_entries.
 CACHE_SIZE = 24
 
 
@@ -71,7 +71,7 @@ def test_an_evicted_catalog_is_freed_while_its_figures_are_kept(samples, monkeyp
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state["catalog"] = samples[0]
     at.run()
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("toolsearch/ui/costs.py").run()
     assert not at.exception, at.exception
     assert len(made) == 1
     first = made[0]
@@ -79,7 +79,7 @@ def test_an_evicted_catalog_is_freed_while_its_figures_are_kept(samples, monkeyp
     kept = [key for key in memo if samples[0] in str(key)]
     assert {key[0] for key in kept} >= {"server_costs", "listing_budget", "collapse", "tool_tree"}
 
-    at.switch_page("pages/overview.py").run()
+    at.switch_page("toolsearch/ui/overview.py").run()
     for name in samples[1:]:
         at.sidebar.selectbox(key="catalog").set_value(name).run()
         assert not at.exception, (name, at.exception)

@@ -121,7 +121,7 @@ def _open_tab(at, label: str) -> None:
 
 def test_model_view_shows_exact_description_and_array():
     at = _app()
-    at.switch_page("pages/model_view.py").run()
+    at.switch_page("toolsearch/ui/model_view.py").run()
     assert not at.exception
     plan = _engine("team-workspace", 200_000)
     codes = [c.value for c in at.code]
@@ -138,7 +138,7 @@ def test_model_view_paginates_a_large_tools_array():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params.update({"catalog": "cloudflare-flat", "enabled": "off"})
     at.run()
-    at.switch_page("pages/model_view.py").run()
+    at.switch_page("toolsearch/ui/model_view.py").run()
     _open_tab(at, "Tools array (JSON)")
     plan = _engine("cloudflare-flat", 200_000, enabled="off")
     assert plan.tier == 0 and len(plan.tools) > 3000
@@ -149,7 +149,7 @@ def test_model_view_paginates_a_large_tools_array():
 
 def test_model_view_comparison_lists_state_changes():
     at = _app()
-    at.switch_page("pages/model_view.py").run()
+    at.switch_page("toolsearch/ui/model_view.py").run()
     _open_tab(at, "Compare two settings")
     at.selectbox(key="cmp_ctx").set_value("8K").run()
     left = _engine("team-workspace", 200_000)
@@ -160,7 +160,7 @@ def test_model_view_comparison_lists_state_changes():
     assert plan_counts(right).label.startswith(right.listing_form + " · ")
     assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
     # The form and every changed server state sit on their state color, as in the other server tables.
-    from pages.palette import STATE_COLORS, cell_style
+    from toolsearch.analysis.palette import STATE_COLORS, cell_style
     html_text = next(h.value for h in at.html if 'data-table="mv_compare"' in h.value)
     cells = re.findall(r'<tr><td>([^<]*)</td>(<td[^>]*>.*?</td>)(<td[^>]*>.*?</td>)</tr>', html_text)
     # numbers inside a cell sit in no-break spans: compare the text without them
@@ -184,7 +184,7 @@ def test_model_view_comparison_lists_state_changes():
     assert changed and html.escape(changed[0][:40], quote=False).replace("_", "_<wbr>") in diff.replace(
         "<mark>", "").replace("</mark>", "")
     # The caption names the colors the diff's CSS paints: removed red, added violet.
-    from pages.palette import DIFF_COLORS
+    from toolsearch.analysis.palette import DIFF_COLORS
     caption = next(c.value for c in at.caption if "removed lines are" in c.value)
     named = dict(re.findall(r"(removed|added) lines are (\w+)", caption))
     fills = dict(re.findall(r"\.ts-diff td\.(del|add)\{background:(#[0-9A-Fa-f]{6})\}", diff))
@@ -199,7 +199,7 @@ def test_model_view_comparison_lists_state_changes():
 def test_tool_naming_as_is():
     at = _app()
     at.sidebar.radio(key="naming").set_value("as-is").run()
-    at.switch_page("pages/model_view.py").run()
+    at.switch_page("toolsearch/ui/model_view.py").run()
     assert at.sidebar.radio(key="naming").value == "as-is"  # kept across the page switch
     description = next(c.value for c in at.code if c.value.startswith("Search "))
     assert "mcp__" not in description
@@ -222,19 +222,18 @@ def test_url_reproduces_settings():
 def test_untrusted_text_helpers():
     import pandas as pd
 
-    from pages import common
+    from toolsearch.ui import common
 
     # A catalog with no servers gives an empty per-server table: no styling, no KeyError.
     empty = pd.DataFrame([])
     assert common.style_states(empty) is empty
     escaped = common.md_escape("**b** [x](http://e.example) $E$ :red[r] <script>")
-    for raw in ("**", "](", "$E$", ":red[", "<script>"):
-        assert raw not in escaped
-    assert escaped.replace("\\", "") == "**b** [x](http://e.example) $E$ :red[r] <script>"
+    # Markdown characters backslash-escaped; the word holding a URL is a code span (never a link).
+    assert escaped == r"\*\*b\*\* `[x](http://e.example)` \$E\$ \:red\[r\] \<script\>"
 
 
 def test_collapse_rank_column_is_text():
-    from pages import common
+    from toolsearch.ui import common
 
     plan = _engine("hard-cases", 200_000, enabled="off")
     rows = common.server_table(plan)
@@ -277,7 +276,7 @@ def test_tier2_banner_and_context_overflow_warning():
 def _signals_script():
     import streamlit as st
 
-    from pages import signals
+    from toolsearch.ui import signals
     from toolsearch.engine.catalog import Catalog, Server, Tool
     from toolsearch.engine.config import parse_config
     from toolsearch.engine.inspector import Inspector

@@ -18,8 +18,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from pages import charts, palette, signals
-from pages.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
+from toolsearch.analysis import charts, palette
+from toolsearch.ui import signals
+from toolsearch.analysis.palette import STATE_COLORS, STRATEGY_COLORS, contrast_ratio
 from toolsearch.analysis.lint import lint
 from toolsearch.analysis.report import build_report
 from toolsearch.analysis.skills import load_skills
@@ -96,7 +97,7 @@ def check_heatmap_text(figure: dict) -> set[str]:
 
 @needs_samples
 def test_tuning_heat_tables_text_reaches_aa_on_every_cell():
-    at = open_page("pages/tuning.py", {"ctx": "128K", "pct": "3.0", "cap": "2500"})
+    at = open_page("toolsearch/ui/tuning.py", {"ctx": "128K", "pct": "3.0", "cap": "2500"})
     cells = heat_cells(at, "tuning_heatmap")
     at.session_state["tuning_chart"] = "Over listing_max_tokens"
     at.run()
@@ -158,7 +159,7 @@ def test_every_strategy_color_reaches_3_to_1_on_white():
 
 @needs_samples
 def test_strategies_timeline_lines_reach_3_to_1_against_the_plot_background():
-    at = open_page("pages/strategies.py", catalog="team-workspace")
+    at = open_page("toolsearch/ui/strategies.py", catalog="team-workspace")
     timeline = [f for f in figures(at) if any("lines" in (t.get("mode") or "") for t in f["data"])]
     assert len(timeline) == 1
     fig = timeline[0]
@@ -192,7 +193,7 @@ def strategies_section(html_text: str) -> str:
 
 @needs_samples
 def test_report_computes_the_strategies_without_the_strategies_page():
-    at = open_page("pages/report.py", {"ctx": "32K"}, catalog="team-workspace")
+    at = open_page("toolsearch/ui/report.py", {"ctx": "32K"}, catalog="team-workspace")
     assert any("computed when the report is built" in c.value for c in at.caption)
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
@@ -206,7 +207,7 @@ def test_report_computes_the_strategies_without_the_strategies_page():
                f'<td class="num">{r.round_trips:,}</td><td class="num">{r.cache_breaks:,}</td>')
         assert row in section, r.label
     # The same numbers as the Strategies page shows with its defaults.
-    page = open_page("pages/strategies.py", {"ctx": "32K"}, catalog="team-workspace")
+    page = open_page("toolsearch/ui/strategies.py", {"ctx": "32K"}, catalog="team-workspace")
     table = literal_tables(page)["strat_table"]
     assert list(table["up front (tokens, chars4)"]) == [f"{r.upfront_tokens:,}" for r in results]
     assert list(table["task (tokens, chars4)"]) == [f"{r.task_tokens:,}" for r in results]
@@ -214,7 +215,7 @@ def test_report_computes_the_strategies_without_the_strategies_page():
 
 @needs_samples
 def test_report_strategies_on_a_catalog_without_the_sample_task():
-    at = open_page("pages/report.py", {"ctx": "32K"}, catalog="five-servers")
+    at = open_page("toolsearch/ui/report.py", {"ctx": "32K"}, catalog="five-servers")
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     section = strategies_section(at.session_state["report_html"])
@@ -228,22 +229,22 @@ def test_report_strategies_on_a_catalog_without_the_sample_task():
 
 @needs_samples
 def test_overview_and_strategies_say_what_each_up_front_figure_counts():
-    at = open_page("pages/overview.py", catalog="team-workspace")
+    at = open_page("toolsearch/ui/overview.py", catalog="team-workspace")
     plan = inspector().plan(parse_config({}), 200_000)
     metric = [m for m in at.metric if m.label == signals.ALL_SCHEMAS][0]
     assert metric.value == f"{plan.eager_tokens:,}"
     assert signals.ALL_SCHEMAS_CAPTION in [c.value for c in at.caption]
-    assert "counts each tool definition alone" in signals.ALL_SCHEMAS_CAPTION
+    assert "counts each tool alone" in signals.ALL_SCHEMAS_CAPTION  # the Costs page's per-tool figures
 
-    page = open_page("pages/strategies.py", catalog="team-workspace")
+    page = open_page("toolsearch/ui/strategies.py", catalog="team-workspace")
     results, _ = default_results(context_length=200_000)
     upfront = [r for r in results if r.strategy == ALL_UPFRONT][0]
     assert upfront.upfront_tokens > plan.eager_tokens
     schema, listing = upfront.upfront_breakdown["schema"], upfront.upfront_breakdown["skill listing"]
-    expected = (f"All up front: {upfront.upfront_tokens:,} tokens (chars4) before the first turn = {schema:,} (tool "
-                f"definitions, each counted alone) + {listing:,} (skill listing). The Overview's “All schemas up "
-                f"front” ({plan.eager_tokens:,}) is the tools array alone, estimated once over the whole array as the "
-                f"reference does (RB §3), with no skills: {upfront.upfront_tokens - plan.eager_tokens:,} tokens fewer.")
+    assert schema == plan.eager_tokens  # the same figure, under the same name
+    expected = (f"All up front: {upfront.upfront_tokens:,} tokens (chars4) before the first turn = {schema:,} (All "
+                f"schemas up front) + {listing:,} (skill listing). The Overview's “All schemas up front” "
+                f"({plan.eager_tokens:,}) is the tools array alone: {listing:,} tokens fewer.")
     assert expected in [c.value for c in page.caption]
     # the worked example is another catalog: no comparison with the sidebar's figure
     page.radio(key="strat_source").set_value("Worked example").run()
@@ -256,7 +257,7 @@ def test_overview_and_strategies_say_what_each_up_front_figure_counts():
 
 @needs_samples
 def test_quality_chart_and_table_use_one_percent_format():
-    at = open_page("pages/quality.py", catalog="team-workspace")
+    at = open_page("toolsearch/ui/quality.py", catalog="team-workspace")
     chart = [f for f in figures(at) if f["data"] and f["data"][0]["type"] == "bar"][0]
     assert chart["layout"]["xaxis"]["tickformat"] == ".2%"
     bars = sum(len(trace["x"]) for trace in chart["data"])
@@ -287,7 +288,7 @@ def test_quality_chart_and_table_use_one_percent_format():
 @needs_samples
 @pytest.mark.parametrize("query", [{"ctx": "200K"}, {"ctx": "128K", "pct": "2.0"}, {"ctx": "32K", "pct": "1.0"}])
 def test_listing_bar_segments_are_labeled_or_keyed(query):
-    at = open_page("pages/costs.py", query, catalog="team-workspace")
+    at = open_page("toolsearch/ui/costs.py", query, catalog="team-workspace")
     fig = figures(at)[0]
     assert fig["layout"]["uniformtext"] == {"minsize": 12, "mode": "hide"}  # hidden, never shrunk
     bars = [t for t in fig["data"] if t["type"] == "bar"]
@@ -352,7 +353,7 @@ def test_cli_lint_summary_reads_right():
 
 @needs_samples
 def test_report_lists_every_listing_bar_segment_under_the_chart():
-    at = open_page("pages/report.py", {"ctx": "200K"}, catalog="team-workspace")
+    at = open_page("toolsearch/ui/report.py", {"ctx": "200K"}, catalog="team-workspace")
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     html_text = at.session_state["report_html"]
@@ -400,8 +401,9 @@ def test_listing_curve_reference_lines_reach_3_to_1_on_white():
 def test_every_icon_is_a_material_icon():
     """An emoji icon renders as an empty box where no emoji font is installed (the tier-2 banner's
     did); Material icons come with Streamlit's own font."""
-    pages = Path(__file__).resolve().parent.parent / "pages"
-    icons = [(path.name, match) for path in sorted(pages.glob("*.py"))
+    ui = Path(__file__).resolve().parent.parent / "toolsearch" / "ui"
+    icons = [(path.name, match) for path in sorted(ui.glob("*.py"))
              for match in re.findall(r'icon="([^"]*)"', path.read_text(encoding="utf-8"))]
+    icons += [("router.py", icon) for _stem, _title, icon in __import__("toolsearch.ui.router", fromlist=["_"]).PAGES]
     assert len(icons) > 15
     assert [i for i in icons if not i[1].startswith(":material/")] == []

@@ -12,6 +12,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
+from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.profile import default_profile
@@ -106,15 +107,15 @@ def test_a_link_defines_and_selects_the_scope():
 def test_scopes_page_side_by_side_matrix_and_probe():
     at = _define(_app(), "support", ["slack", "linear"], exclude="*delete*")
     _define(at, "ops", ["grafana", "sentry"])
-    at.switch_page("pages/scopes.py").run()
+    at.switch_page("toolsearch/ui/scopes.py").run()
     assert not at.exception, at.exception
     ops = Scope("ops", ("grafana", "sentry"))
     expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT, ops], CONFIG, 200_000)
     compare = literal_tables(at)["scopes_compare"]
     assert list(compare["scope"]) == ["Whole catalog", "support", "ops"]
-    assert list(compare["tokens per request"]) == [f"{r.tokens_per_request:,}" for r in expected]
+    assert list(compare["tools array with tool search (tokens)"]) == [f"{r.tokens_per_request:,}" for r in expected]
     assert list(compare["tier"]) == [str(r.tier) for r in expected]
-    assert list(compare["form"]) == [r.form for r in expected]
+    assert list(compare["form"]) == [form_word(r.form) for r in expected]
     assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
     assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
     assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
@@ -139,13 +140,13 @@ def test_scopes_page_side_by_side_matrix_and_probe():
 
 def test_scopes_page_quick_start_and_strategies_page_names_withheld_tools():
     at = _app()
-    at.switch_page("pages/scopes.py").run()
+    at.switch_page("toolsearch/ui/scopes.py").run()
     at.button(key="scopes_per_server").click().run()
     assert not at.exception, at.exception
     options = at.sidebar.selectbox(key="scope_choice").options
     assert options[:3] == ["Whole catalog", "core", "filesystem"] and "slack" in options
     at.sidebar.selectbox(key="scope_choice").set_value("grafana").run()
-    at.switch_page("pages/strategies.py").run()
+    at.switch_page("toolsearch/ui/strategies.py").run()
     assert not at.exception, at.exception
     line = next(t.value for t in at.text if t.value.startswith("Scope grafana:"))
     assert line.startswith("Scope grafana: 30 of 183 tools in the session.")
@@ -155,7 +156,7 @@ def test_scopes_page_quick_start_and_strategies_page_names_withheld_tools():
 def test_every_page_renders_for_a_scoped_session():
     at = _app(scope="oncall=core,grafana,sentry,slack")
     for page in ("model_view", "search", "costs", "tuning", "cache_diff", "quality", "strategies", "report", "live"):
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"toolsearch/ui/{page}.py").run()
         assert not at.exception, (page, at.exception)
         if page == "live":  # no scope picker there; the choice is kept for the next page
             assert at.session_state["scope_choice"] == "oncall"

@@ -22,15 +22,15 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from pages import common
-from pages.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.ui import common
+from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.tokens import get_tokenizer
-from pages.search import score_text
+from toolsearch.ui.search import score_text
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "sample_catalogs"
@@ -170,7 +170,7 @@ def queries_for(bridge) -> list[str]:
 
 @pytest.mark.parametrize("catalog", ["ui-hard-cases", *SHIPPED_UNDER_TEST])
 def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
-    at = open_page(catalog, "pages/search.py")
+    at = open_page(catalog, "toolsearch/ui/search.py")
     bridge = bridge_for(samples, catalog)
     queries = queries_for(bridge)
     at.text_area(key="search_queries").set_value("\n".join(queries))
@@ -214,7 +214,7 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
 
 
 def test_limit_is_clamped_by_the_engine(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     bridge = bridge_for(samples, "ui-hard-cases")
     at.text_area(key="search_queries").set_value("issue").run()
     for value, effective in ((0, 1), (2, 2), (99, C.MAX_SEARCH_LIMIT_DEFAULT)):
@@ -231,7 +231,7 @@ def test_limit_is_clamped_by_the_engine(samples):
 
 
 def test_too_many_queries_shows_the_bridge_error(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     queries = [f"query {i}" for i in range(C.MAX_QUERIES_PER_CALL + 1)]
     at.text_area(key="search_queries").set_value("\n".join(queries)).run()
     assert not at.exception
@@ -243,7 +243,7 @@ def test_too_many_queries_shows_the_bridge_error(samples):
 
 
 def test_explain_a_query(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value("create issue\nlist issues in repository").run()
     assert not at.exception
     at.session_state["explain_2_open"] = True  # as a click on its expander does (drawn only when open)
@@ -256,12 +256,14 @@ def test_explain_a_query(samples):
 
     assert "Tokens → stems:  " + "   ".join(f"{r} → {s}" for r, s in ex.tokens) in [t.value for t in panel.text]
     metrics = {m.label: m.value for m in panel.metric}
-    assert metrics["Gate term"] == ex.gate
+    assert metrics["Gate term"] == ex.gate_text  # word → stem
     assert metrics["Answerable terms"] == f"{len(ex.answerable)} of {len(ex.terms)}"
     assert metrics["Required coverage"].startswith(f"{ex.required} term")
 
-    terms = next(t for t in literal_tables(panel).values() if "stem" in t.columns)
-    assert list(terms["stem"]) == [t.stem for t in ex.terms]
+    terms = next(t for t in literal_tables(panel).values() if "term (word → stem)" in t.columns)
+    words = dict(reversed([(s, r.lower()) for r, s in ex.tokens]))  # the first word of each stem
+    assert list(terms["term (word → stem)"]) == [t.stem if words[t.stem] == t.stem else f"{words[t.stem]} → {t.stem}"
+                                                for t in ex.terms]
     assert list(terms["df (tools)"]) == [f"{t.df:,}" for t in ex.terms]
     assert list(terms["IDF"]) == [f"{t.idf:.4f}" for t in ex.terms]
     assert list(terms["gate"]) == ["◆ gate term" if t.stem == ex.gate else "" for t in ex.terms]
@@ -280,7 +282,7 @@ def test_explain_a_query(samples):
 
 
 def test_explain_warns_when_the_gate_term_is_nowhere(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value("create issue zebra").run()
     at.session_state["explain_1_open"] = True  # the explanation is drawn when its expander is open
     at.run()
@@ -291,7 +293,7 @@ def test_explain_warns_when_the_gate_term_is_nowhere(samples):
 
 
 def test_tool_describe_with_not_found(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     bridge = bridge_for(samples, "ui-hard-cases")
     names = [bridge.deferred[0].name, bridge.deferred[2].name]
     open_search_tab(at, "Describe")
@@ -309,7 +311,7 @@ def test_tool_describe_with_not_found(samples):
 
 
 def test_tool_call_validation_dispatch_and_bad_json(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     bridge = bridge_for(samples, "ui-hard-cases")
     name = "mcp__github__create_issue"
     open_search_tab(at, "Call validation")
@@ -343,7 +345,7 @@ def test_tool_call_validation_dispatch_and_bad_json(samples):
 
 
 def test_untrusted_description_is_shown_literally_on_search(samples):
-    at = open_page("ui-hard-cases", "pages/search.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value("render html page").run()
     assert not at.exception
     table = literal_tables(tab(at, "Matches per query"))["search_results_1"]
@@ -365,7 +367,7 @@ def test_untrusted_description_is_shown_literally_on_search(samples):
 def test_search_page_tabs_why_line_and_json_views(samples):
     """Results / Describe / Call validation tabs, only the open one drawn; per query the Why line and
     the folded full explanation; each response as exact bytes, pretty-printed JSON and a tree."""
-    at = open_page("team-workspace", "pages/search.py")
+    at = open_page("team-workspace", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value("send a slack message").run()
     assert not at.exception, at.exception
     assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)", "Describe",
@@ -401,7 +403,7 @@ def test_search_json_shows_invisible_characters(samples):
          "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}}}]}]}
     (samples / "zero-width.yaml").write_text(yaml.safe_dump(hidden, sort_keys=False, allow_unicode=True),
                                              encoding="utf-8")
-    at = open_page("zero-width", "pages/search.py")
+    at = open_page("zero-width", "toolsearch/ui/search.py")
     open_search_tab(at, "Describe")
     assert at.multiselect(key="describe_names").value == ["mcp__notes__read_note"]
     pretty = at.code[-1].value
@@ -416,7 +418,7 @@ def test_search_json_shows_invisible_characters(samples):
 
 
 def test_search_empty_state_without_deferred_tools():
-    at = open_page("core-only", "pages/search.py")
+    at = open_page("core-only", "toolsearch/ui/search.py")
     assert any("No deferred tools" in i.value for i in at.info)
     assert not at.text_area and not at.code
 
@@ -500,7 +502,7 @@ BUDGETS = [
 @pytest.mark.parametrize("catalog", ["ui-hard-cases", *SHIPPED_UNDER_TEST])
 @pytest.mark.parametrize("ctx_choice,custom,pct,form", BUDGETS)
 def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_choice, custom, pct, form):
-    at = open_page(catalog, "pages/costs.py")
+    at = open_page(catalog, "toolsearch/ui/costs.py")
     set_budget(at, ctx_choice, custom, pct)
     context_length = custom or common.PRESET_LABELS[ctx_choice]
     plan = plan_for(samples, catalog, context_length, threshold_pct=pct)
@@ -546,7 +548,7 @@ def test_costs_charts_and_collapse_order_match_the_plan(samples, catalog, ctx_ch
 
 
 def test_costs_tier_0_marks_the_schemas(samples):
-    at = open_page("ui-hard-cases", "pages/costs.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/costs.py")
     at.sidebar.selectbox(key="enabled").set_value("off").run()
     plan = plan_for(samples, "ui-hard-cases", enabled="off")
     assert plan.tier == 0 and {s.state for s in plan.servers} == {"visible"}
@@ -558,7 +560,7 @@ def test_costs_tier_0_marks_the_schemas(samples):
 
 
 def test_costs_log_scale_and_costliest_tools(samples):
-    at = open_page("ui-hard-cases", "pages/costs.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/costs.py")
     yaxis = charts(at)[1]["layout"]["yaxis"]
     assert yaxis["type"] == "log"  # the default
     assert yaxis["range"][0] == 0  # bars start at 1 token: a 16-token summary line is no sliver
@@ -584,7 +586,7 @@ def test_costs_log_scale_and_costliest_tools(samples):
 
 
 def test_costs_escape_untrusted_text_in_plotly(samples):
-    at = open_page("ui-hard-cases", "pages/costs.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/costs.py")
     specs = json.dumps(costs_charts(at))  # every chart, the one in the closed tab too
     assert "<script>" not in specs and "<b>now" not in specs
     assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in specs
@@ -596,7 +598,7 @@ def test_costs_escape_untrusted_text_in_plotly(samples):
 
 
 def test_costs_empty_state_without_deferred_tools():
-    at = open_page("core-only", "pages/costs.py")
+    at = open_page("core-only", "toolsearch/ui/costs.py")
     assert not at.exception
     assert any("No deferred tools" in i.value for i in at.info)
     assert len(costs_charts(at)) == 2  # only the costliest-tools charts (treemap and bar chart, one tab each)
@@ -606,12 +608,12 @@ def test_costs_empty_state_without_deferred_tools():
 
 @pytest.mark.parametrize("catalog", SHIPPED_ALL)
 def test_both_pages_render_every_shipped_sample(samples, catalog):
-    at = open_page(catalog, "pages/search.py")
+    at = open_page(catalog, "toolsearch/ui/search.py")
     bridge = bridge_for(samples, catalog)
     if bridge.deferred:
         expected = bridge.tool_search({"queries": at.text_area(key="search_queries").value.splitlines()})
         assert tab(at, "Response (exact JSON)").code[0].value == to_wire(expected)
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("toolsearch/ui/costs.py").run()
     assert not at.exception, at.exception
     plan = plan_for(samples, catalog)
     assert len(costs_charts(at)) == (5 if plan.deferred_count and plan.activated else 2)
@@ -620,7 +622,7 @@ def test_both_pages_render_every_shipped_sample(samples, catalog):
 @pytest.mark.skipif("hard-cases" not in SHIPPED_ALL, reason="sample_catalogs/hard-cases.yaml not generated yet")
 def test_shipped_hard_cases_markup_is_literal(samples):
     name = "mcp__web_clipper__clip_page"
-    at = open_page("hard-cases", "pages/search.py")
+    at = open_page("hard-cases", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value(name).run()
     description = bridge_for(samples, "hard-cases").deferred_by_name[name].description
     assert "<script>alert(1)</script>" in description and "[click](http://example.com)" in description
@@ -634,7 +636,7 @@ def test_shipped_hard_cases_markup_is_literal(samples):
                for c in at.code if c.value.startswith('{"tools"'))
     for text in rendered_text(at):
         assert "<script>" not in text and "[click](" not in text
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("toolsearch/ui/costs.py").run()
     specs = json.dumps([json.loads(c.proto.spec) for c in at.get("plotly_chart")])
     assert "<script>" not in specs and "&lt;script&gt;alert(1)&lt;/script&gt;" in specs
     for text in rendered_text(at):
@@ -656,7 +658,7 @@ def test_example_arguments_fills_required_properties_only():
 def test_costs_figures_follow_a_slider_moved_back_and_forth(samples):
     """The Costs figures are kept per catalog and settings: moving the slider away and back shows
     the figures of the value it is at, each time."""
-    at = open_page("ui-hard-cases", "pages/costs.py")
+    at = open_page("ui-hard-cases", "toolsearch/ui/costs.py")
     seen = {}
     for pct in (5.0, 0.5, 5.0, 0.5):
         set_budget(at, "200K", None, pct)

@@ -13,7 +13,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from pages.common import md_escape
+from toolsearch.ui.common import md_escape
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS
@@ -31,7 +31,7 @@ def open_page(query: dict[str, str] | None = None) -> AppTest:
     at.query_params.update(query or {})
     at.run()
     assert not at.exception, at.exception
-    at.switch_page("pages/sessions.py").run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
     assert not at.exception, at.exception
     return at
 

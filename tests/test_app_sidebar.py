@@ -6,6 +6,7 @@ Driven with Streamlit's AppTest through app.py's router, as a user clicks throug
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -15,7 +16,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from pages import common, palette
+from toolsearch.analysis import palette
+from toolsearch.ui import common
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 
@@ -62,11 +64,11 @@ COUNTING = {"tokenizer", "display_tokenizer", "naming"}
 
 
 @pytest.mark.parametrize("page,expected", [
-    ("pages/overview.py", SCOPE | BUDGET | SWITCHES | COUNTING),
-    ("pages/costs.py", SCOPE | BUDGET | SWITCHES | COUNTING),
-    ("pages/search.py", SCOPE | BUDGET | SWITCHES | SEARCH | COUNTING),
-    ("pages/quality.py", SCOPE | SEARCH | COUNTING),
-    ("pages/live.py", set()),
+    ("toolsearch/ui/overview.py", SCOPE | BUDGET | SWITCHES | COUNTING),
+    ("toolsearch/ui/costs.py", SCOPE | BUDGET | SWITCHES | COUNTING),
+    ("toolsearch/ui/search.py", SCOPE | BUDGET | SWITCHES | SEARCH | COUNTING),
+    ("toolsearch/ui/quality.py", SCOPE | SEARCH | COUNTING),
+    ("toolsearch/ui/live.py", set()),
 ])
 def test_each_page_shows_only_the_controls_it_uses(page, expected):
     at = app()
@@ -79,9 +81,9 @@ def test_hidden_controls_keep_their_values_across_pages():
     at = app()
     at.sidebar.slider(key="threshold_pct").set_value(1.0).run()
     at.sidebar.selectbox(key="ctx_choice").set_value("32K").run()
-    at.switch_page("pages/live.py").run()  # no budget controls here
+    at.switch_page("toolsearch/ui/live.py").run()  # no budget controls here
     assert "threshold_pct" not in sidebar_keys(at)
-    at.switch_page("pages/overview.py").run()
+    at.switch_page("toolsearch/ui/overview.py").run()
     assert at.sidebar.slider(key="threshold_pct").value == 1.0
     assert at.sidebar.selectbox(key="ctx_choice").value == "32K"
     plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({"threshold_pct": 1.0}), 32_000)
@@ -90,7 +92,7 @@ def test_hidden_controls_keep_their_values_across_pages():
 
 def test_search_limits_are_full_width_with_whole_labels():
     at = app()
-    at.switch_page("pages/search.py").run()
+    at.switch_page("toolsearch/ui/search.py").run()
     for key in ("search_default_limit", "max_search_limit"):
         widget = at.sidebar.number_input(key=key)
         assert widget.label == key
@@ -148,8 +150,8 @@ def test_uploads_stay_for_the_session_and_problems_show_at_the_top():
     order = [type(e).__name__ for e in at.main]
     assert order.index("Error") < order.index("Metric")  # the page still shows the rest, below
     # Other pages, and the Live page where the uploader is not drawn, keep the upload.
-    at.switch_page("pages/live.py").run()
-    at.switch_page("pages/costs.py").run()
+    at.switch_page("toolsearch/ui/live.py").run()
+    at.switch_page("toolsearch/ui/costs.py").run()
     assert at.sidebar.selectbox(key="catalog").value == common.UPLOAD
     assert any("Kept for this session: mine.yaml" in c.value.replace("\\", "") for c in at.sidebar.caption)
     assert at.get("plotly_chart")  # the uploaded catalog's charts
@@ -183,9 +185,12 @@ def test_offline_assets_and_running_indicator():
     # button; tests/test_browser.py sees the indicator during a run.
     assert config["client"]["toolbarMode"] == "viewer"
     assert config["browser"]["gatherUsageStats"] is False
-    source = (ROOT / "app.py").read_text()
-    assert 'page_icon=str(Path(__file__).parent / "pages" / "favicon.png")' in source
-    assert (ROOT / "pages" / "favicon.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    from toolsearch.ui import router
+
+    source = (ROOT / "toolsearch" / "ui" / "router.py").read_text()
+    assert "page_icon=str(FAVICON)" in source
+    assert router.FAVICON == ROOT / "toolsearch" / "ui" / "favicon.png"
+    assert router.FAVICON.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 MARKDOWN_NAME = "**bold** ![img](http://example.invalid/x.png)"
@@ -194,7 +199,7 @@ MARKDOWN_SERVER = {"name": "Markdown names", "servers": [{"name": MARKDOWN_NAME,
      "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}} for i in range(3)]}]}
 
 
-@pytest.mark.parametrize("page", ["app.py", "pages/costs.py", "pages/model_view.py"])
+@pytest.mark.parametrize("page", ["app.py", "toolsearch/ui/costs.py", "toolsearch/ui/model_view.py"])
 def test_a_server_name_with_markdown_is_shown_literally_in_every_table(page):
     """Server names are catalog text: a table must show them as written, never render them (an
     image in Markdown would make the browser fetch from another host)."""
@@ -204,15 +209,16 @@ def test_a_server_name_with_markdown_is_shown_literally_in_every_table(page):
     at.run()
     if page != "app.py":
         at.switch_page(page).run()
-        if page == "pages/model_view.py":
+        if page == "toolsearch/ui/model_view.py":
             at.run()
     assert not at.exception, at.exception
     assert not at.table  # st.table renders its cells as Markdown
     shown = [cell for table in literal_tables(at).values() if "server" in table.columns for cell in table["server"]]
-    if page != "pages/model_view.py" or shown:
+    if page != "toolsearch/ui/model_view.py" or shown:
         assert MARKDOWN_NAME in shown
     rendered = "\n".join(m.value for m in [*at.markdown, *at.caption])
-    assert "![img](http://example.invalid" not in rendered  # escaped wherever Markdown is used
+    # Escaped wherever Markdown is used (a word holding a URL is a code span, shown as written).
+    assert "![img](http://example.invalid" not in re.sub(r"`[^`]*`", "", rendered)
 
 
 def test_tier_change_notice_names_its_cause():

@@ -1,4 +1,4 @@
-"""The tool pickers of large catalogs (pages/picker.py): a filter box that sends only matching names.
+"""The tool pickers of large catalogs (toolsearch/ui/picker.py): a filter box that sends only matching names.
 
 Above ``PICKER_THRESHOLD`` deferred tools the Search page's Describe and Call validation tabs, the
 Scopes page's probe and the Strategies page's tool choice offer at most ``PICKER_LIMIT`` names,
@@ -16,8 +16,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from pages import common
-from pages.picker import PICKER_LIMIT, PICKER_THRESHOLD, match_names
+from toolsearch.ui import common
+from toolsearch.ui.picker import PICKER_LIMIT, PICKER_THRESHOLD, match_names
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
 from toolsearch.engine.bridge import to_wire
 from toolsearch.engine.catalog import load_source
@@ -92,7 +92,7 @@ def open_tab(catalog: str, label: str) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state["catalog"] = catalog
     at.run()
-    at.switch_page("pages/search.py").run()
+    at.switch_page("toolsearch/ui/search.py").run()
     at.session_state["search_tab"] = label
     at.run()
     assert not at.exception, at.exception
@@ -170,7 +170,7 @@ def test_scopes_probe_uses_the_filter_on_a_large_catalog(samples, bridge):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state["catalog"] = CATALOG
     at.run()
-    at.switch_page("pages/scopes.py").run()
+    at.switch_page("toolsearch/ui/scopes.py").run()
     at.button(key="scopes_per_server").click().run()
     assert not at.exception, at.exception
     # 20 scopes: more than the reach matrix's literal table has columns for, so it scrolls sideways.

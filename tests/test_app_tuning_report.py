@@ -25,8 +25,8 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from pages import charts
-from pages.common import STATE_COLORS
+from toolsearch.analysis import charts
+from toolsearch.ui.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
@@ -93,7 +93,7 @@ def export_of(rec, config, ins: Inspector) -> str:
     {"ctx": "1M", "pct": "0.5", "tok": "o200k_base", "goal": "full"},
 ])
 def test_tuning_recommendation_and_export_match_engine(query):
-    at = open_page("pages/tuning.py", query)
+    at = open_page("toolsearch/ui/tuning.py", query)
     ctx = PRESETS[query.get("ctx", "200K")]
     config = config_for(query)
     ins = inspector()
@@ -125,7 +125,7 @@ def multi_table(at: AppTest) -> list[dict]:
 
 @needs_samples
 def test_tuning_multi_length_recommendation_matches_engine():
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     config = parse_config({})
     ladder = listing_ladder(inspector().planner, config)
     lengths = [32_000, 128_000, 200_000, 1_000_000]
@@ -151,7 +151,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
 
 @needs_samples
 def test_tuning_presets_goal_and_apply_to_sidebar():
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     at.selectbox(key="tuning_context_preset").set_value("Local models (8K, 32K, 128K)").run()
     assert at.text_input(key="tuning_contexts").value == "8k, 32k, 128k"
     at.text_input(key="tuning_contexts").set_value("64k, 16k").run()
@@ -176,8 +176,8 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
     assert at.button(key="tuning_apply_multi").disabled  # nothing left to apply
     # the list, goal and headroom survive a trip to another page
     at.number_input(key="tuning_headroom").set_value(15.0).run()
-    at.switch_page("pages/overview.py").run()
-    at.switch_page("pages/tuning.py").run()
+    at.switch_page("toolsearch/ui/overview.py").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
     assert not at.exception
     assert (at.text_input(key="tuning_contexts").value, at.selectbox(key="tuning_multi_goal").value,
             at.number_input(key="tuning_headroom").value) == ("64k, 16k", "listed", 15.0)
@@ -186,7 +186,7 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
 
 @needs_samples
 def test_tuning_multi_length_errors_and_unreachable():
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     at.text_input(key="tuning_contexts").set_value("32k, lots").run()
     assert at.error[0].value == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, 32k, 1m) or "
                                  "'unknown'.")
@@ -206,7 +206,7 @@ def test_tuning_multi_length_errors_and_unreachable():
 
 @needs_samples
 def test_tuning_link_carries_goal_except_keep_and_headroom():
-    at = open_page("pages/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "except": "github,nope",
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "except": "github,nope",
                                        "keep": "slack", "headroom": "10"})
     config = parse_config({})
     ins = inspector()
@@ -227,7 +227,7 @@ def test_tuning_link_carries_goal_except_keep_and_headroom():
 
 @needs_samples
 def test_tuning_with_sample_sessions_shows_called_tools_named():
-    at = open_page("pages/tuning.py", {"lengths": "8k,1m", "goal": "any"})
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "any"})
     at.selectbox(key="tuning_sessions").set_value("state.db").run()
     assert not at.exception
     config = parse_config({})
@@ -244,7 +244,7 @@ def test_tuning_with_sample_sessions_shows_called_tools_named():
 
 @needs_samples
 def test_tuning_frontier_marks_the_sidebar_and_the_recommendation():
-    at = open_page("pages/tuning.py", {"lengths": "8k,1m", "goal": "any"})
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "any"})
     at.session_state["tuning_frontier_open"] = True  # drawn only when opened
     at.run()
     assert not at.exception
@@ -278,17 +278,17 @@ def test_tuning_frontier_marks_the_sidebar_and_the_recommendation():
 
 @needs_samples
 def test_tuning_notes_the_reference_decides_with_chars4():
-    at = open_page("pages/tuning.py", {"tok": "o200k_base"})
+    at = open_page("toolsearch/ui/tuning.py", {"tok": "o200k_base"})
     assert any(i.value.startswith("Planning tokenizer o200k_base: the reference harness decides whether a listing "
                                   "fits with chars4") for i in at.info)
-    at = open_page("pages/tuning.py", {})
+    at = open_page("toolsearch/ui/tuning.py", {})
     assert not any("decides whether a listing fits" in i.value for i in at.info)
 
 
 @needs_samples
 def test_tuning_heatmap_grid_and_facts_match_engine():
     query = {"ctx": "128K", "pct": "3.0", "cap": "2500"}
-    at = open_page("pages/tuning.py", query)
+    at = open_page("toolsearch/ui/tuning.py", query)
     config = config_for(query)
     ladder = listing_ladder(inspector().planner, config)
     grid = form_grid(ladder, config)
@@ -343,10 +343,10 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
 
 @needs_samples
 def test_tuning_listing_off_and_disabled():
-    at = open_page("pages/tuning.py", {"listing": "off"})
+    at = open_page("toolsearch/ui/tuning.py", {"listing": "off"})
     assert any("listing: off" in i.value for i in at.info)
     assert any(e.value.startswith("Not reachable at every listed context length: listing is off") for e in at.error)
-    at = open_page("pages/tuning.py", {"enabled": "off"})
+    at = open_page("toolsearch/ui/tuning.py", {"enabled": "off"})
     assert any("tier 0" in i.value for i in at.info)
     block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
     assert block["enabled"] == "off" and {"threshold_pct", "listing_max_tokens"} <= set(block)
@@ -356,7 +356,7 @@ def test_tuning_listing_off_and_disabled():
 
 @needs_samples
 def test_report_page_builds_the_report():
-    at = open_page("pages/report.py", {"ctx": "32K"})
+    at = open_page("toolsearch/ui/report.py", {"ctx": "32K"})
     assert not at.metric  # nothing built yet
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
@@ -381,7 +381,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     from toolsearch.analysis.lint import lint
     from toolsearch.live.client import catalog_key
 
-    at = open_page("pages/report.py", {"ctx": "32K"})
+    at = open_page("toolsearch/ui/report.py", {"ctx": "32K"})
     assert at.selectbox(key="report_query_file").value == "team-workspace"  # the catalog's own query file
     at.text_area(key="report_queries").set_value("create issue\nzebra")
     at.button(key="build_report").click().run()
@@ -410,9 +410,9 @@ def test_report_carries_date_version_fingerprint_and_every_result():
             in lint_html)
     # Strategies are computed with the Strategies page's defaults, or taken from that page once it ran.
     assert "the Strategies page&#x27;s defaults" in html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
-    at.switch_page("pages/strategies.py").run()
+    at.switch_page("toolsearch/ui/strategies.py").run()
     assert not at.exception, at.exception
-    at.switch_page("pages/report.py").run()
+    at.switch_page("toolsearch/ui/report.py").run()
     at.button(key="build_report").click().run()
     html_text = at.session_state["report_html"]
     strategies = html_text[html_text.index("<h2>Disclosure strategies</h2>"):]
@@ -542,7 +542,7 @@ def test_report_verdict_when_tool_search_costs_more():
 def test_a_grid_of_one_form_says_why():
     """On cloudflare-flat every threshold_pct cell is "groups" (no budget up to the cap reaches a
     better form): the page says so, with the largest budget and what the better forms need."""
-    at = open_page("pages/tuning.py", {"catalog": "cloudflare-flat"})
+    at = open_page("toolsearch/ui/tuning.py", {"catalog": "cloudflare-flat"})
     config = config_for({})
     ladder = listing_ladder(inspector("cloudflare-flat").planner, config)
     cells = heat_cells(at, "tuning_heatmap")
@@ -554,5 +554,5 @@ def test_a_grid_of_one_form_says_why():
                     f"(listing_max_tokens caps it), and a better form needs more (the names listing "
                     f"{sizes['names']:,} tokens, the full listing {sizes['full']:,} tokens). The “Over "
                     "listing_max_tokens” tab shows what a larger cap changes.")
-    default = open_page("pages/tuning.py", {})
+    default = open_page("toolsearch/ui/tuning.py", {})
     assert not [i for i in default.info if i.value.startswith("Every cell gives the form")]

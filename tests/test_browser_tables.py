@@ -1,7 +1,7 @@
 """Real-browser check at 1024 px: tables, labels, chosen values and chips are read in full.
 
 ``streamlit run app.py`` (the fixtures of tests/test_browser.py) driven by Playwright in Debian's
-Chromium. On each page with long-text tables, no cell of a literal-text table (pages/tables.py) is
+Chromium. On each page with long-text tables, no cell of a literal-text table (toolsearch/ui/tables.py) is
 cut, no text in one wraps inside a word of 12 characters or fewer (a table whose columns cannot
 fit scrolls sideways instead), and no widget label, metric, chosen select value or chip row in the
 main area is cut. Screenshots go to ``test-artifacts/``.

@@ -144,15 +144,10 @@ def test_plan_with_a_bpe_tokenizer(tiny) -> None:
     assert data["listing_tokens"] == get_tokenizer("o200k_base").count(data["listing"])
 
 
-def test_plan_negative_context_length_falls_back_with_a_note(tiny) -> None:
-    result = run_cli("plan", tiny, "--context-length", "-5", "--threshold-pct", "50",
-                     "--listing-max-tokens", "60000", "--json")
-    data = json.loads(ok(result))
-    assert data["budget"] == 10000
-    assert data["budget_winner"] == "unknown-context fallback"
-    assert data["notes"] == ["context length -5 is negative: treated as unknown (RB §4 fallback)"]
-    human = ok(run_cli("plan", tiny, "--context-length=-5"))
-    assert "note: context length -5 is negative: treated as unknown (RB §4 fallback)" in human
+def test_plan_negative_context_length_is_a_usage_error(tiny) -> None:
+    line = one_line_error(run_cli("plan", tiny, "--context-length", "-5", "--threshold-pct", "50", "--json"))
+    assert line == ("toolsearch plan: error: argument --context-length: expected a positive number of tokens "
+                    "from 1 to 10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown', got '-5'")
 
 
 def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
@@ -233,7 +228,7 @@ def test_describe_json(tiny, profile) -> None:
 def test_explain(tiny) -> None:
     out = ok(run_cli("explain", tiny, "-q", "create issue"))
     assert "tokens: create->creat, issue->issu" in out
-    assert "gate term: creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
+    assert "gate term: create → creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
     assert "excluded: 1 by the gate term" in out
     data = json.loads(ok(run_cli("explain", tiny, "-q", "create issue", "--json")))
     assert (data["gate"], data["answerable"], data["required_coverage"], data["corpus_size"]) == (
@@ -308,8 +303,8 @@ def test_unknown_tokenizer(tiny) -> None:
     (["plan"], "the following arguments are required: SOURCE"),
     (["frobnicate"], "invalid choice: 'frobnicate'"),
     ([], "the following arguments are required: COMMAND"),
-    (["plan", "{tiny}", "--context-length", "lots"], "expected a number of tokens"),
-    (["sweep", "{tiny}", "--threshold-pcts", "a,b"], "expected comma-separated numbers"),
+    (["plan", "{tiny}", "--context-length", "lots"], "expected a positive number of tokens"),
+    (["sweep", "{tiny}", "--threshold-pcts", "a,b"], "argument --threshold-pcts: expected a number of percent"),
     (["plan", "{tiny}", "--listing", "sometimes"], "argument --listing: invalid choice"),
 ])
 def test_usage_errors_are_one_line(tiny, args, fragment) -> None:

@@ -1,4 +1,4 @@
-"""The side-by-side text diff of the Compare tab (pages/textdiff.py) and its colors."""
+"""The side-by-side text diff of the Compare tab (toolsearch/ui/textdiff.py) and its colors."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import re
 
 from coloraide import Color
 
-from pages import palette, textdiff
-from pages.palette import DIFF_COLORS, STATE_COLORS
-from pages.textdiff import Row, diff_rows, side_by_side
+from toolsearch.analysis import palette
+from toolsearch.ui import textdiff
+from toolsearch.analysis.palette import DIFF_COLORS, STATE_COLORS
+from toolsearch.ui.textdiff import Row, diff_rows, side_by_side
 
 
 def test_rows_pair_changed_lines_and_leave_out_unchanged_runs():

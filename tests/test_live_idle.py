@@ -117,7 +117,7 @@ def page(tmp_path, monkeypatch):
     clock = FakeClock()
     monkeypatch.setattr(client, "idle_clock", clock)
     marker = tmp_path / "started.txt"
-    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at.run()
     at.text_input(key="live_name").input("local")
     at.text_input(key="live_command").input(PY)

@@ -1,7 +1,7 @@
 """``toolsearch recommend`` and :func:`toolsearch.analysis.recommend.recommend_for_contexts`: one
 threshold_pct and listing_max_tokens for every context length a config serves.
 
-The expected settings are worked out by hand from the spec (RB §4 budget arithmetic, RB §5.3
+The expected settings are worked out by hand from the spec (docs/reference.md §4 budget arithmetic, docs/reference.md §5.3
 block lengths with the reference's wording lengths, chars4 = ceil(characters / 4)); a brute-force
 search over every setting cross-checks exactness, tightness and "fewest listing tokens".
 """
@@ -99,7 +99,7 @@ def test_bad_arguments(ladder) -> None:
 
 
 def test_smallest_threshold_pct_uses_the_reference_arithmetic() -> None:
-    # RB §4: 200,000 at 29% gives 57,999, so 57,999 is reached at 29.0 and 58,000 needs 29.1
+    # docs/reference.md §4: 200,000 at 29% gives 57,999, so 57,999 is reached at 29.0 and 58,000 needs 29.1
     assert smallest_threshold_pct(57_999, 200_000) == 29.0
     assert smallest_threshold_pct(58_000, 200_000) == 29.1
     assert smallest_threshold_pct(0, 1) == 0.0
@@ -202,6 +202,6 @@ def test_cli_recommend_usage_errors(tmp_path) -> None:
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "invalid choice: 'best'" in result.stderr
     result = run_cli("recommend", str(_catalog(tmp_path)), "--context-lengths", "lots", "--goal", "any")
-    assert result.returncode == 2 and "expected a number of tokens" in result.stderr
+    assert result.returncode == 2 and "expected a positive number of tokens" in result.stderr
     result = run_cli("recommend", str(tmp_path / "missing.yaml"), "--context-lengths", "32k", "--goal", "any")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1

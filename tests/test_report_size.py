@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.report import PLOTLY_MARK, build
-from pages.common import DEFAULT_SAMPLE
+from toolsearch.ui.common import DEFAULT_SAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "sample_catalogs" / f"{DEFAULT_SAMPLE}.yaml"
@@ -34,7 +34,7 @@ def test_report_shows_its_text_first_and_then_draws_every_chart(tmp_path) -> Non
     "Chart loading…" lines are gone, and no script error occurred."""
     import os
 
-    from pages.charts import CHART_SCRIPT_TYPE
+    from toolsearch.analysis.charts import CHART_SCRIPT_TYPE
 
     if not Path("/usr/bin/chromium").exists():
         if os.environ.get("CI"):

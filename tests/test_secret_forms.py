@@ -107,7 +107,7 @@ def test_the_live_page_never_shows_a_secret_in_any_form(tmp_path, form) -> None:
 
     from toolsearch.live.guard import launch_token
 
-    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at.run()
     at.file_uploader(key="live_config_upload").set_value(
         ("mcp.json", _config(tmp_path, form).read_bytes(), "application/json"))
@@ -299,7 +299,7 @@ def test_the_live_page_never_shows_a_secret_split_across_stray_stdout_lines(tmp_
 
     from toolsearch.live.guard import launch_token
 
-    at_ = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at_ = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at_.run()
     at_.file_uploader(key="live_config_upload").set_value(
         ("mcp.json", _stray_config(tmp_path, form, mode, at).read_bytes(), "application/json"))

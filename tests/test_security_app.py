@@ -194,7 +194,7 @@ def test_streamlit_agent_api_cannot_start_a_server_without_the_token(tmp_path) -
 def _page():
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
     at.run()
     assert not at.exception, at.exception
     return at
@@ -374,5 +374,7 @@ def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> Non
     assert not at.exception, at.exception
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and errors[0].startswith("the server answered with error \\-32001\\: denied for •••• •••• ")
-    assert "\\[the docs\\]\\(http\\:" in errors[0] and "\\!\\[pixel\\]" in errors[0]
+    # (a word holding a URL is a code span: its text is literal and never a link)
+    assert "\\[the `docs](http://evil.example/t.png)`" in errors[0]
+    assert "`![pixel](http://evil.example/p.png)`" in errors[0]
     assert "⟨U\\+001B⟩\\[31mred" in errors[0] and "SECRET-app" not in errors[0]

@@ -1,4 +1,4 @@
-"""Literal-text tables (pages/tables.py): catalog text stays literal, invisible characters show,
+"""Literal-text tables (toolsearch/ui/tables.py): catalog text stays literal, invisible characters show,
 numbers are grouped and never wrapped, and the AppTest reader gives back the text as shown."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from conftest import literal_tables
-from pages.tables import cell_text, table_html
+from toolsearch.ui.tables import cell_text, table_html
 
 HOSTILE = "<script>alert(1)</script> **bold** [x](https://e.com) $x$ :red[y] a\u200bb"
 

@@ -3,7 +3,7 @@
 A *query file* (YAML or JSON) lists tasks. Each task is what a model would look for in one
 ``tool_search`` call: one or more queries and the tool names a correct search returns. An empty
 ``expected`` list makes the task an *abstention test*: nothing in the catalog fits, and the
-search should return nothing (the gate term of RB §7.4 exists for this)::
+search should return nothing (the gate term of docs/reference.md §7.4 exists for this)::
 
     name: Cloudflare flat API, labeled queries     # optional
     catalog: cloudflare-flat.yaml                  # optional, for readers
@@ -23,7 +23,7 @@ Expected names are wire names, exactly as ``toolsearch plan --json`` shows them 
 How a task is scored (``limit`` = the search limit, default ``search_default_limit``; k = 5):
 
 * Each query is searched alone, exactly as ``tool_search`` runs the queries of one call, and
-  ranked in full (the limit only cuts the list, it never reorders it, RB §7.5).
+  ranked in full (the limit only cuts the list, it never reorders it, docs/reference.md §7.5).
 * The *rank* of an expected tool in a task is its best (smallest) 1-based position over the
   task's queries: the model sees every group of the response, so a tool is found as soon as
   any of its queries shows it. A tool no query admits has no rank.
@@ -64,9 +64,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-import yaml
 
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.bridge import Bridge, clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -184,24 +184,12 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
 
 def load_queries_text(text: str, origin: str) -> QueryFile:
     """Parse query-file text (YAML, or JSON which YAML reads too). Raises :class:`QueryFileError`."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        raise QueryFileError(f"{origin}: not valid YAML at {place}: {getattr(exc, 'problem', None) or exc}") from None
-    return parse_queries(data, origin)
+    return parse_queries(readers.load_yaml(text, origin, QueryFileError), origin)
 
 
 def load_queries(path: str | Path) -> QueryFile:
     """Read and parse a query file. Raises :class:`QueryFileError`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise QueryFileError(f"{path}: cannot read the query file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise QueryFileError(f"{path}: expected UTF-8 text") from None
-    return load_queries_text(text, str(path))
+    return load_queries_text(readers.read_text(path, QueryFileError, "the query file"), str(path))
 
 
 # --- results --------------------------------------------------------------------------------
@@ -477,7 +465,7 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
         config: the ``tools.tool_search`` settings (defer set, search limits); default settings
             when ``None``.
         limit: matches per query; ``None`` means ``search_default_limit``. Clamped to
-            ``[1, max_search_limit]`` as the bridge clamps it (RB §6).
+            ``[1, max_search_limit]`` as the bridge clamps it (docs/reference.md §6).
 
     Returns:
         An :class:`Evaluation`; metric definitions are in the module docstring.

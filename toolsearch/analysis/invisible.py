@@ -2,10 +2,14 @@
 
 Tool text from servers and catalogs can carry characters a reader never sees but a model does
 (or did, before registration): Unicode TAG characters (U+E0000–U+E007F, which spell hidden ASCII),
+runs of variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF, which can carry one byte each),
 zero-width characters, bidi controls and other format (``Cf``) characters, and raw control
 characters. :func:`reveal` turns each into a visible marker (``⟨U+200B⟩``; a run of TAG characters
-becomes ``⟨TAG "decoded text"⟩``), for the app, the CLI and the HTML report
-(:func:`reveal_html` highlights the markers).
+becomes ``⟨TAG "decoded text"⟩``, a run of variation selectors ``⟨VS ×12 "decoded"⟩``), for the
+app, the CLI and the HTML report (:func:`reveal_html` highlights the markers).
+
+Ordinary emoji are left alone: a zero-width joiner between two emoji (👨‍👩‍👧), a single variation
+selector (❤️, or an ideographic variant after a Han character) and emoji tag sequences (flags).
 """
 
 from __future__ import annotations
@@ -15,25 +19,35 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import regex
+
 #: Kinds, most dangerous first.
-KINDS = ("tag", "bidi", "zero-width", "format", "control")
+KINDS = ("tag", "variation", "bidi", "zero-width", "format", "control")
 _ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF}
 _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
 _TAG_RUN = re.compile("[\U000E0000-\U000E007F]+")
 #: Characters worth a look: TAG block, Cf, and C0/C1 controls other than newline and tab.
-_CANDIDATE = re.compile("[\U000E0000-\U000E007F\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
+_CANDIDATE = re.compile("[\U000E0000-\U000E007F\U000E0100-\U000E01EF\ufe00-\ufe0f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U0001bca0-\U0001bca3"
                         "\U0001d173-\U0001d17a\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: Emoji tag sequences (subdivision flags) are visible and legitimate (REG §2 keeps them).
+#: Emoji tag sequences (subdivision flags) are visible and legitimate (docs/reference.md §22 keeps them).
 _EMOJI_TAG_SEQUENCE = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
+#: A zero-width joiner inside an emoji ZWJ sequence (👨‍👩‍👧, 🏳️‍🌈): an emoji (with an optional
+#: variation selector or skin tone) on each side. Such a joiner only draws the emoji together.
+_EMOJI_ZWJ = regex.compile(r"(?<=\p{Extended_Pictographic}[\N{VARIATION SELECTOR-16}\U0001F3FB-\U0001F3FF]?)\u200d"
+                           r"(?=\p{Extended_Pictographic})")
+#: A variation-selector run shorter than this is ordinary text (❤️, 葛󠄀); longer runs carry data.
+VARIATION_RUN_MIN = 2
 
 
 def kind_of(char: str) -> str | None:
-    """``tag`` | ``bidi`` | ``zero-width`` | ``format`` (other ``Cf``) | ``control`` (C0 except
+    """``tag`` | ``variation`` (a variation selector) | ``bidi`` | ``zero-width`` | ``format`` (other ``Cf``) | ``control`` (C0 except
     newline and tab, DEL, C1) | ``None`` for a visible character."""
     code = ord(char)
     if 0xE0000 <= code <= 0xE007F:
         return "tag"
+    if 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF:
+        return "variation"
     if code in _BIDI:
         return "bidi"
     if code in _ZERO_WIDTH:
@@ -56,7 +70,8 @@ class Hidden:
         kind: see :func:`kind_of`.
         offset: index of the first character in the text (code points).
         text: the characters themselves.
-        decoded: for ``tag`` runs, the ASCII they spell (``""`` otherwise).
+        decoded: for ``tag`` runs, the ASCII they spell; for ``variation`` runs, the text their
+            bytes spell when it is readable (:func:`decode_variation_selectors`); ``""`` otherwise.
     """
 
     kind: str
@@ -76,19 +91,41 @@ def decode_tags(text: str) -> str:
     return "".join(chr(ord(c) - 0xE0000) for c in text if 0xE0020 <= ord(c) <= 0xE007E)
 
 
+def decode_variation_selectors(text: str) -> str:
+    """The text a run of variation selectors spells, read as one byte each (U+FE00–U+FE0F → 0–15,
+    U+E0100–U+E01EF → 16–255, the usual way to hide data in them) and decoded as UTF-8; ``""``
+    when that is not readable text (mostly printable characters)."""
+    data = bytes(ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in text
+                 if 0xFE00 <= ord(c) <= 0xFE0F or 0xE0100 <= ord(c) <= 0xE01EF)
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    printable = sum(1 for c in decoded if c.isprintable() or c in "\n\t")
+    return decoded if decoded and printable == len(decoded) else ""
+
+
 def find_hidden(text: str) -> list[Hidden]:
-    """Runs of invisible characters in ``text``, in order; emoji tag sequences (flags) excluded."""
+    """Runs of invisible characters in ``text``, in order. Left out: emoji tag sequences (flags),
+    zero-width joiners inside emoji sequences, and variation-selector runs shorter than
+    :data:`VARIATION_RUN_MIN` (a single selector picks how the character before it is drawn)."""
     if not text or not _CANDIDATE.search(text):
         return []
-    flags = {i for m in _EMOJI_TAG_SEQUENCE.finditer(text) for i in range(m.start() + 1, m.end())}
+    skip = {i for m in _EMOJI_TAG_SEQUENCE.finditer(text) for i in range(m.start() + 1, m.end())}
+    if "\u200d" in text:
+        skip.update(m.start() for m in _EMOJI_ZWJ.finditer(text))
     out: list[Hidden] = []
     run_kind, run_start = None, 0
     for index, char in enumerate(text + "\0"):
-        kind = None if index in flags or index == len(text) else kind_of(char)
+        kind = None if index in skip or index == len(text) else kind_of(char)
         if kind != run_kind:
             if run_kind is not None:
                 chunk = text[run_start:index]
-                out.append(Hidden(run_kind, run_start, chunk, decode_tags(chunk) if run_kind == "tag" else ""))
+                if run_kind == "tag":
+                    out.append(Hidden(run_kind, run_start, chunk, decode_tags(chunk)))
+                elif run_kind != "variation" or len(chunk) >= VARIATION_RUN_MIN:
+                    out.append(Hidden(run_kind, run_start, chunk,
+                                      decode_variation_selectors(chunk) if run_kind == "variation" else ""))
             run_kind, run_start = kind, index
     return out
 
@@ -96,6 +133,9 @@ def find_hidden(text: str) -> list[Hidden]:
 def _marker(hidden: Hidden) -> str:
     if hidden.kind == "tag":
         return f"⟨TAG {hidden.decoded!r}⟩" if hidden.decoded else f"⟨TAG ×{len(hidden.text)}⟩"
+    if hidden.kind == "variation":
+        decoded = f" {hidden.decoded!r}" if hidden.decoded else ""
+        return f"⟨VS ×{len(hidden.text)}{decoded}⟩"
     return "".join(f"⟨U+{ord(c):04X}⟩" for c in hidden.text)
 
 

@@ -1,7 +1,7 @@
 """Catalog lint: what in a catalog will hurt the model or the harness, with a one-line fix each.
 
-Every rule works on the catalog as the reference harness registers it (REG §1–§2) and searches
-it (RB §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
+Every rule works on the catalog as the reference harness registers it (docs/reference.md §21–§22) and searches
+it (docs/reference.md §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
 ``PROVIDER_MAX_TOOLS``). Severities:
 
 * ``error``: the harness drops tools, or a provider rejects the whole request;
@@ -16,35 +16,35 @@ Rules (:data:`RULES`, in report order):
   that OpenAI-style providers reject: not ``^[a-zA-Z0-9_-]{1,64}$``.
 * ``sanitized-collision`` (error): two different tools of one server whose wire names are equal
   after sanitizing (``read-file`` and ``read_file``): the reference registers **neither**
-  (REG §1.5).
+  (docs/reference.md §21.5).
 * ``cross-server-collision`` (error): a wire name produced by two servers (servers ``my-api``
   and ``my_api`` both exposing ``ping``; or the same name on two servers with ``as-is`` naming):
   the registry keeps the first registration and skips the other.
 * ``name-over-64`` (warning): a prefixed MCP name over 64 characters; the reference clamps it to
-  ``full[:55] + "_" + sha256[:8]`` (REG §1.3), and the finding shows the result.
+  ``full[:55] + "_" + sha256[:8]`` (docs/reference.md §21.3), and the finding shows the result.
 * ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later
   copies are dropped.
 * ``description-empty`` (warning): no description, or whitespace only. MCP tools get the generated
-  default description (REG §2), which says nothing about what the tool does.
+  default description (docs/reference.md §22), which says nothing about what the tool does.
 * ``description-one-word`` (warning): a one-word description (no whitespace inside; text with
   Han, kana or Hangul never counts, since those scripts do not separate words with spaces).
 * ``description-no-ascii-words`` (warning): a deferred tool whose description has no
-  ``[A-Za-z0-9]+`` word: the reference search (RB §7.1) sees only its name words, label and
+  ``[A-Za-z0-9]+`` word: the reference search (docs/reference.md §7.1) sees only its name words, label and
   parameter names.
 * ``unreachable`` (warning): a deferred tool that none of its own probe queries returns within
   ``search_default_limit``. The probes are (1) its own tool name with ``_ . : -`` as spaces
   (``dns_records_list`` → ``dns records list``) and (2) up to ``LINT_PROBE_MAX_KEYWORDS`` keywords
-  of its listing line (the short description of RB §5.1, the text a model reads before it
+  of its listing line (the short description of docs/reference.md §5.1, the text a model reads before it
   searches): its ASCII words, lowercased, in order, without repeats, at least
   ``LINT_PROBE_MIN_WORD_CHARS`` characters long, not all digits and not in
   ``LINT_PROBE_STOP_WORDS``. Each probe runs through the reference search; exact-name matches are
   not probes.
 * ``schema-large`` (warning): a tool whose definition costs more than ``LINT_SCHEMA_MEDIAN_FACTOR``
-  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, RB §3), or
+  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, docs/reference.md §3), or
   more than ``LINT_SCHEMA_ABSOLUTE_TOKENS`` whatever the median (small catalogs, where one big
   tool moves the median itself).
 * ``description-over-2048`` (warning): a description over ``LINT_DESCRIPTION_MAX_CHARS``
-  characters (registration keeps it whole, REG §2; ``tool_search`` shows 500 of it).
+  characters (registration keeps it whole, docs/reference.md §22; ``tool_search`` shows 500 of it).
 * ``too-many-tools`` (error / warning): more than ``PROVIDER_MAX_TOOLS`` (128) tools in one
   request, which the OpenAI Chat Completions API (and Azure OpenAI, the same API) rejects. An
   error when the request at these settings exceeds it; a warning when only the eager request
@@ -53,27 +53,55 @@ Rules (:data:`RULES`, in report order):
   ``tools/list`` result (e.g. an ``inputSchema`` without ``type: "object"``): SDK-based clients
   see none of the server's tools.
 * ``hidden-characters`` (error / warning): invisible and format characters in any string the
-  model will see (names, titles, descriptions, parameter descriptions at any depth, enum
-  values, defaults, property names): Unicode TAG characters (the ASCII they spell is decoded),
-  zero-width characters, bidi controls, other ``Cf`` characters and raw control characters. The
-  reference strips TAG characters from the top-level description at registration (REG §2) but
-  keeps everything else: the finding says whether the model still receives them. An error when
-  TAG or bidi characters reach the model.
+  model or the client may show (:func:`model_strings`: names, titles, descriptions, annotations,
+  input and output schemas at any depth: descriptions, titles, enum values, defaults, examples,
+  property names): Unicode TAG characters (the ASCII they spell is decoded), runs of variation
+  selectors (the text their bytes spell is decoded), zero-width characters, bidi controls, other
+  ``Cf`` characters and raw control characters. Ordinary emoji are not findings (a zero-width
+  joiner between two emoji, one variation selector, flag tag sequences). The reference strips TAG
+  characters from the top-level description at registration (docs/reference.md §22) and does not send the
+  title, annotations or output schema to the model, but keeps everything else: the finding says
+  whether the model still receives them. An error when TAG, variation-selector or bidi
+  characters reach the model.
 * ``model-instructions`` (error): text addressed to the model rather than describing the tool:
   hidden-block markers (``<IMPORTANT>``, ``<system>``…), "ignore (all) previous instructions",
   orders to keep something from the user ("do not tell / mention … the user", "keep / hide this
-  from the user", :data:`SECRECY_PHRASES`), or requests to read files, configs or keys and pass them
-  in an argument (also inside decoded TAG text). Ordinary words ("important", "ignore lines that
-  start with #") are not findings.
+  from the user", :data:`SECRECY_PHRASES`; hiding a window or panel from the user's screen is not
+  one), requests to read files, configs or keys and pass them in an argument, and pointers to
+  instructions continued in other fields ("the steps continue in the parameter texts"). The
+  ignore and secrecy orders are also matched in German, French, Spanish, Italian, Portuguese,
+  Russian, Chinese and Japanese, and German read-and-pass requests. Besides each string as sent,
+  the checks read: decoded TAG and variation-selector text; identifiers as words
+  (``ignore_previous_instructions``, ``ignorePreviousInstructions``); leetspeak with
+  ``1 0 3 4 5 7 @ $`` read as ``i/l o e a s t a s``; and the tool's texts joined in order, where a
+  text that goes on in the next (it starts in lowercase, or the one before ends on a comma, colon
+  or dash) reads as one sentence with it, so an order split across the description and the
+  parameter texts is found. Ordinary words ("important", "ignore lines that start with #") are not
+  findings.
+* ``data-in-url`` (error): a URL in a tool's text that would carry conversation data or secrets
+  out: a markdown or HTML image (a client fetches it by itself) whose URL has a template
+  placeholder or a query naming conversation or secret data, or any URL whose placeholder names
+  such data (``{summary_of_conversation}``, ``${secret}``) or whose query value is such data
+  (``?q=chat_history``). Plain links, images without placeholders and API URL templates such as
+  ``/repos/{owner}/{repo}`` are not findings.
+* ``lookalike-name`` (error / warning): a server whose name reads like another server's but uses
+  other characters (``gіthub`` with a Cyrillic ``і`` beside ``github``; ``paypa1`` beside
+  ``paypal``), or a tool whose name reads like another server's tool (the confusable skeletons of
+  Unicode's UTS #39, :mod:`toolsearch.analysis.lookalike`): an error on the name written with
+  characters of another script or full-width forms (on both when neither is). A name written with look-alikes of ASCII
+  letters from another script (or full-width letters) with no twin in the catalog is a warning.
+  Names that differ only in case, and Latin letters such as ``ß``, are not findings.
 * ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
   distinctive raw name), or tells the model how to use other servers' tools.
-* ``rug-pull`` (warning, with a baseline snapshot): an existing tool whose description or schema
-  changed since the saved snapshot: review it before trusting it again.
+* ``rug-pull`` (warning / error, with a baseline snapshot): an existing tool whose description,
+  input schema, title, annotations or output schema changed since the saved snapshot (a warning:
+  review it before trusting it again); a tool that is new under a name that looks like a tool of
+  the snapshot, its server or its own name renamed to a look-alike (an error).
 * ``server-empty`` (info): a server that lists no tools.
 * ``duplicate-name`` (info): the same tool name on several servers (distinct wire names under
   prefixed naming): the model sees it in several groups and needs the server word to pick one.
 * ``first-sentence-clipped`` (info): the listing line of a deferred tool is cut (the short
-  description ends with ``…``, RB §5.1).
+  description ends with ``…``, docs/reference.md §5.1).
 """
 
 from __future__ import annotations
@@ -90,6 +118,7 @@ from ..engine import constants as C
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
+from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.registration import clamp_tool_name, filter_tool_names, sanitize_name_part
@@ -116,15 +145,21 @@ RULES: dict[str, str] = {
     "schema-large": "a schema far above the catalog's typical size",
     "description-over-2048": f"a description over {C.LINT_DESCRIPTION_MAX_CHARS:,} characters",
     "sdk-rejects": "a tool the official MCP SDK rejects, so it rejects the whole tools/list result",
-    "hidden-characters": "invisible or format characters (TAG, zero-width, bidi, Cf, controls) in text the model sees",
+    "hidden-characters": "invisible or format characters (TAG, variation-selector runs, zero-width, bidi, Cf, controls) "
+                         "in text the model or the client shows",
     "model-instructions": "text addressed to the model: hidden-block markers, 'ignore previous instructions', secrecy, "
-                          "requests for files or keys",
+                          "requests for files or keys (also in other languages, identifiers, leetspeak, or split "
+                          "across fields)",
+    "data-in-url": "a link or image URL in a tool's text that would carry conversation data or secrets out",
+    "lookalike-name": "a server or tool name written with look-alike characters (gіthub for github)",
     "shadowing": "a tool's text names another server's tool or tells the model how to use other servers' tools",
-    "rug-pull": "a tool whose description or schema changed since the baseline snapshot",
+    "rug-pull": "a tool whose description, schemas, title or annotations changed since the baseline snapshot, "
+                "or that was renamed to a look-alike",
     "server-empty": "a server that lists no tools",
     "duplicate-name": "the same tool name on several servers",
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
+RULES.update(READING_RULES)  # schema losses, shared server names (toolsearch.analysis.schema_lint)
 _SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
 _RULE_RANK = {r: i for i, r in enumerate(RULES)}
 
@@ -268,7 +303,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
 
     for problem in catalog.problems:
-        if problem.severity in ("error", "warning"):
+        if problem.severity in ("error", "warning") and not reported_here(problem):
             add("load-problem", problem.severity, "", "", "", f"{problem.where}: {problem.message}",
                 "Fix the item in the catalog file (the message names the place and what was expected).")
     owners = {t.name: t.server for t in registration.tools}
@@ -310,7 +345,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                     others = ", ".join(repr(r) for r in raws if r != raw)
                     verb = "both become" if len(raws) == 2 else "all become"
                     add("sanitized-collision", "error", server.name, raw, "",
-                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (REG §1.5)",
+                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (docs/reference.md §21.5)",
                         "Rename one of them, or leave one out with tools.exclude, so they differ after "
                         "sanitizing.")
             else:
@@ -459,6 +494,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
+    findings.extend(Finding(*row) for row in schema_lint_rows(inspector))
     for server in catalog.servers:
         if not server.tools and server.kind == "mcp":
             add("server-empty", "info", server.name, "", "", "the server lists no tools; it adds nothing to the catalog",
@@ -485,7 +521,7 @@ PROGRESS_EVERY = 1_000
 def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
              progress: Callable[[float, str], None] | None = None) -> list[bool]:
     """For each ``(wire name, probe queries)`` of ``items``: whether some probe's
-    ``index.search(probe, limit)`` returns that name (RB §7.4, §7.5), in the same order.
+    ``index.search(probe, limit)`` returns that name (docs/reference.md §7.4, §7.5), in the same order.
 
     Probes are tried in order, a tool's next probe only when the earlier ones missed it. Under the
     reference search options the probes are answered in batches: those with the same gate term
@@ -690,6 +726,7 @@ def _why_not(index, probe: str, name: str, limit: int) -> str:
 
 _HIDDEN_HELP = {
     "tag": "Unicode TAG characters (invisible; they spell ASCII text)",
+    "variation": "variation selectors in a run (invisible; they can carry a byte each)",
     "bidi": "bidi control characters (they reorder how the text reads)",
     "zero-width": "zero-width characters",
     "format": "invisible format (Cf) characters",
@@ -704,6 +741,10 @@ _IGNORE_PREVIOUS = re.compile(r"\b(?:ignore|disregard|forget|override)\s+(?:all\
                               r"|\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?"
                               r"(?:instructions?|prompts?|rules|directions|guidelines|everything)\s+(?:above|before\s+this|"
                               r"you\s+(?:were|have\s+been)\s+given)\b", re.IGNORECASE)
+#: Parts of a screen an app may hide from view: hiding them is not keeping something from the user.
+_SCREEN_THINGS = (r"(?:windows?|panels?|panes?|dialogs?|cursors?|mouse|pointers?|toolbars?|sidebars?|menus?|tabs?|"
+                  r"elements?|widgets?|overlays?|popups?|icons?|buttons?|columns?|rows?|layers?|taskbar|dock|"
+                  r"notifications?|scrollbars?|status\s+bar)")
 #: Orders to keep something from the user, as ``(example, pattern)``: one phrasing each, matched
 #: case-insensitively within one sentence. Telling the user something ("tell the user the
 #: result") is not one; only a negated telling or an order to hide from the user is.
@@ -716,10 +757,13 @@ SECRECY_PHRASES: tuple[tuple[str, str], ...] = (
      r"[^.!?\n]{0,50}?\b(?:the\s+)?user\b"),
     # "keep this from the user", "hide this from the user", "conceal the call from the user",
     # "keep it secret from the user", "withhold everything from the user"
+    # (not a window or other piece of the screen: "hide the application window from the user's screen")
     ("keep this from the user",
-     r"\b(?:keep|hide|conceal|withhold)(?:ing)?\s+(?:this|it|that|these|those|them|everything|anything|"
+     r"\b(?:keep|hide|conceal|withhold)(?:ing)?\s+(?!(?:the|this|that|your|its|an?|all|these)\s+(?:[\w-]+\s+){0,2}?"
+     rf"{_SCREEN_THINGS}\b)(?:this|it|that|these|those|them|everything|anything|"
      r"(?:the|this|that|your|any|all|these)\s+(?:[\w-]+\s+){0,3}?[\w-]+)"
-     r"(?:\s+(?:secret|hidden|quiet|private|away))?\s+from\s+(?:the\s+|your\s+)?users?\b"),
+     r"(?:\s+(?:secret|hidden|quiet|private|away))?\s+from\s+(?:the\s+|your\s+)?users?\b"
+     r"(?!['’]s?\s+(?:screen|display|desktop|monitor)\b)"),
     # "keep the user in the dark", "keep the user unaware"
     ("keep the user in the dark",
      r"\bkeep(?:s|ing)?\s+(?:the\s+)?users?\s+(?:in\s+the\s+dark|unaware|uninformed)\b"),
@@ -744,13 +788,114 @@ _OTHER_TOOLS = re.compile(r"\b(?:when|whenever|before|after|instead\s+of)\s+(?:y
                           r"need|require)", re.IGNORECASE)
 
 
+# --- the same orders in other languages ------------------------------------------------------------
+# A small list of the usual imperative phrasings (German, French, Spanish, Italian, Portuguese,
+# Russian, Chinese, Japanese): "ignore the previous instructions", "do not tell the user",
+# "hide … from the user", and (German) "read … and pass …". Descriptive sentences in these
+# languages ("Ignoriert leere Zeilen", "Zeigt dem Benutzer eine Vorschau") are not matched.
+_DE_USER = r"(?:benutzer|nutzer|anwender|user)(?:in|innen|s)?"
+_ROMANCE_USER = r"(?:l['’]utilisat(?:eur|rice)|(?:al|del|el)\s+usuario|(?:all['’]|l['’])utente|(?:ao|para\s+o|o)\s+usuário)"
+_IGNORE_I18N = re.compile(
+    # German
+    r"\b(?:ignorier(?:e|en|t)?|missachte(?:n|t)?|vergiss|vergesst|vergessen\s+sie)\s+(?:bitte\s+)?(?:alle\s+|sämtliche\s+|"
+    r"die\s+|deine\s+|ihre\s+)?(?:vorherigen|vorigen|bisherigen|früheren|obigen|vorangegangenen|vorstehenden|ursprünglichen)"
+    r"\s+(?:anweisungen|instruktionen|befehle|regeln|vorgaben|anordnungen)"
+    # French
+    r"|\b(?:ignor(?:e|ez|er)|oubli(?:e|ez|er))\s+(?:toutes\s+)?(?:les\s+|tes\s+|vos\s+)?(?:instructions|consignes|directives|"
+    r"règles)\s+(?:précédentes|antérieures|ci-dessus)"
+    # Spanish, Italian, Portuguese
+    r"|\b(?:ignora|ignore|olvida|dimentica|esqueça)\s+(?:todas\s+|tutte\s+)?(?:las\s+|le\s+|as\s+|tus\s+)?"
+    r"(?:instrucciones|istruzioni|instruções)\s+(?:anteriores|previas|precedenti)"
+    # Russian
+    r"|(?:игнорируй|забудь)(?:те)?\s+(?:все\s+)?(?:предыдущие|прежние|прошлые)\s+(?:инструкции|указания|правила)"
+    # Chinese, Japanese
+    r"|(?:忽略|无视|無視|忘记|忘記|忽視)(?:掉)?(?:你)?(?:所有|全部|一切)?(?:的)?(?:之前|以前|先前|上面|以上|前面)(?:的)?"
+    r"(?:所有|全部|一切)?(?:的)?(?:指令|指示|说明|說明|规则|規則|提示)"
+    r"|(?:以前|前|上記|これまで)の(?:すべての|全ての)?(?:指示|命令|指令)を(?:無視|忘れ)", re.IGNORECASE)
+_SECRECY_I18N = re.compile(
+    # German
+    rf"\b(?:sag|sage|sagt|sagen\s+sie|erzähl|erzähle|verrat|verrate|erwähn|erwähne|zeig|zeige)\s+(?:es\s+|das\s+|dies\s+|"
+    rf"davon\s+)?(?:dem|den|der)\s+{_DE_USER}\s+(?:davon\s+)?(?:nichts|nicht|niemals|kein)"
+    rf"|\bohne\s+(?:es\s+)?(?:den|dem|die)\s+{_DE_USER}\s+(?:davon\s+)?(?:zu\s+)?(?:informieren|benachrichtigen|fragen|warnen|"
+    rf"sagen|zu\s+sagen)"
+    rf"|\bvor\s+(?:dem|den|der)\s+{_DE_USER}\s+(?:zu\s+)?(?:verbergen|verheimlichen|geheim\s+(?:zu\s+)?halten|verstecken)"
+    rf"|\b(?:verbirg|verheimliche|verstecke?)\s+(?:[\w-]+\s+){{0,3}}?vor\s+(?:dem|den|der)\s+{_DE_USER}"
+    rf"|\b{_DE_USER}\s+(?:darf|soll|muss)\s+(?:davon\s+|das\s+|es\s+)?(?:nichts|nicht|niemals)\s+(?:erfahren|wissen|merken)"
+    # French, Spanish, Italian, Portuguese
+    rf"|\bne\s+(?:le\s+|lui\s+|rien\s+)?(?:dis|dites|mentionne[zr]?|révèle[zr]?|montre[zr]?)\s+(?:rien\s+|pas\s+|jamais\s+)"
+    rf"(?:de\s+(?:ceci|cela)\s+|ça\s+)?à\s+{_ROMANCE_USER}"
+    rf"|\bsans\s+(?:le\s+)?(?:dire|informer|prévenir|avertir)\s+(?:à\s+)?{_ROMANCE_USER}"
+    rf"|\bno\s+(?:le\s+)?(?:digas|menciones|cuentes|reveles|muestres|informes)\s+(?:nada\s+|esto\s+)?(?:de\s+esto\s+)?"
+    rf"(?:a\s+)?{_ROMANCE_USER}"
+    rf"|\bsin\s+(?:decirle|decir|informar|avisar)(?:le)?\s+(?:nada\s+)?(?:a\s+)?{_ROMANCE_USER}"
+    rf"|\bnon\s+(?:dire|dirlo|menzionare|rivelare|mostrare)\s+(?:nulla\s+|niente\s+)?{_ROMANCE_USER}"
+    rf"|\bsenza\s+(?:dirlo|dire|informare|avvisare)\s+(?:niente\s+|nulla\s+)?{_ROMANCE_USER}"
+    rf"|\bnão\s+(?:diga|conte|mencione|revele|mostre)\s+(?:nada\s+)?{_ROMANCE_USER}"
+    rf"|\bsem\s+(?:dizer|informar|avisar)\s+(?:nada\s+)?{_ROMANCE_USER}"
+    # Russian, Chinese, Japanese
+    r"|не\s+(?:говори|сообщай|рассказывай|показывай)(?:те)?\s+(?:об\s+этом\s+|ничего\s+)?пользователю"
+    r"|不要(?:告诉|告訴|通知|提醒|让|讓)(?:给)?用户|(?:对|對)用户(?:隐瞒|隱瞞|保密)"
+    r"|ユーザー(?:に|には)(?:何も)?(?:伝え|知らせ|言わ|教え)ない", re.IGNORECASE)
+_EXFILTRATE_DE = re.compile(
+    rf"\b(?:lies|lese|öffne|lade|kopiere)\b{_GAP}{{0,60}}?(?:{_SENSITIVE}){_GAP}{{0,60}}?\b(?:übergib|übergebe|sende|"
+    rf"schicke|gib|füge|hänge)\b", re.IGNORECASE)
+#: A pointer to instructions continued in other fields ("the steps continue in the parameter texts").
+_CONTINUED = re.compile(r"\b(?:rest|remainder|remaining\s+steps|next\s+steps?|steps|instructions?|directions|orders?)\b"
+                        r"[^.!?\n]{0,40}?\b(?:continues?|continued|goes\s+on|go\s+on|follows?|are\s+(?:given|listed|found))"
+                        r"\s+(?:in|inside|within)\s+(?:the\s+)?(?:parameters?|arguments?|fields?|propert(?:y|ies))\b",
+                        re.IGNORECASE)
+
+# --- URLs that carry conversation data ---------------------------------------------------------
+#: A URL, with the markdown image (``![x](``) or HTML ``<img src=`` that opens it, if any.
+_URL = re.compile(r"(?P<image>!\[[^\]\n]{0,200}\]\(\s*<?|<img\b[^>]{0,200}?\bsrc\s*=\s*[\"']?)?"
+                  r"(?P<url>https?://[^\s<>\"'`)\]]+)", re.IGNORECASE)
+#: Template placeholders the model would fill in: ``{x}``, ``{{x}}``, ``${x}``, ``<x>``, ``%s``.
+_PLACEHOLDER = re.compile(r"\$?\{\{?\s*([^{}\s][^{}]*?)\s*\}?\}|<([A-Za-z_][\w ]*)>|%[sd]|\[([A-Z][A-Z_ ]+)\]")
+_CONVERSATION_WORDS = re.compile(r"conversation|chat|context|summar|histor|transcript|messages|prompt|memory|previous|"
+                                 r"dialog|earlier|everything", re.IGNORECASE)
+_SECRET_WORDS = re.compile(r"secret|passw|credential|api[_-]?key|token|ssh|private[_-]?key|\benv\b|cookie",
+                           re.IGNORECASE)
+
+
+def _url_hits(text: str) -> list[tuple[int, str]]:
+    """``[(offset, what)]``: URLs that would carry conversation data or secrets out: a markdown or
+    HTML image (which a client fetches by itself) whose URL has a template placeholder or a query
+    naming conversation or secret data, or any URL whose placeholder names such data or whose
+    query value is such data (``?d={summary_of_conversation}``, ``?q=chat_history``)."""
+    from urllib.parse import parse_qsl, urlsplit  # noqa: PLC0415
+
+    hits: list[tuple[int, str]] = []
+    for match in _URL.finditer(text):
+        url = match.group("url")
+        placeholders = [next(g for g in m.groups() if g) if any(m.groups()) else m.group(0)
+                        for m in _PLACEHOLDER.finditer(url)]
+        try:
+            query = parse_qsl(urlsplit(url).query, keep_blank_values=True)
+        except ValueError:
+            query = []
+        sensitive = [p for p in placeholders if _CONVERSATION_WORDS.search(p) or _SECRET_WORDS.search(p)]
+        values = [v for _, v in query if _CONVERSATION_WORDS.search(v)]
+        image = bool(match.group("image"))
+        if image and (placeholders or any(_CONVERSATION_WORDS.search(k) or _SECRET_WORDS.search(k) for k, _ in query)):
+            what = "an image URL the model is asked to fill in (a client fetches images by itself, sending the data out)"
+        elif sensitive or values:
+            what = "a URL that would carry conversation data or secrets"
+        else:
+            continue
+        hits.append((match.start(), f"{what}: {match.group(0)[:100]!r}"))
+    return hits
+
+
 def model_strings(tool: Any) -> list[tuple[str, str]]:
-    """``[(field, text)]``: every string of a catalog tool the model sees: ``name``, ``title``,
-    ``description`` and, in the input schema (``parameters…``), descriptions, titles, enum and
-    const values, defaults and examples at any depth, and property names (field ``…properties.<key>``).
+    """``[(field, text)]``: every string of a catalog tool the model or the client may show:
+    ``name``, ``title``, ``description``; in the input schema (``parameters…``) and the output
+    schema (``outputSchema…``): descriptions, titles, enum and const values, defaults and examples
+    at any depth, and property names (field ``…properties.<key>``); every string in
+    ``annotations`` (``annotations.title``…).
     """
     out: list[tuple[str, str]] = [("name", tool.name)]
-    title = tool.extra.get("title") if isinstance(tool.extra, Mapping) else None
+    extra = tool.extra if isinstance(tool.extra, Mapping) else {}
+    title = extra.get("title")
     if isinstance(title, str):
         out.append(("title", title))
     if isinstance(tool.description, str):
@@ -764,40 +909,170 @@ def model_strings(tool: Any) -> list[tuple[str, str]]:
         elif isinstance(value, (dict, _MappingABC)):  # the ABC itself: typing's alias checks slowly
             for key, item in value.items():
                 key_text = str(key)
-                if path.endswith(".properties") or path == "parameters.properties":
+                if path.endswith(".properties"):
                     out.append((f"{path}.{key_text}", key_text))
                 walk(item, f"{path}.{key_text}", depth + 1)
         elif isinstance(value, list):
             for index, item in enumerate(value):
                 walk(item, f"{path}[{index}]", depth + 1)
 
-    if isinstance(tool.input_schema, Mapping):
-        for key, item in tool.input_schema.items():
-            if key in ("type", "required", "$schema"):
-                continue
-            walk(item, f"parameters.{key}", 1)
+    for schema, prefix in ((tool.input_schema, "parameters"), (extra.get("outputSchema"), "outputSchema")):
+        if isinstance(schema, Mapping):
+            for key, item in schema.items():
+                if key in ("type", "required", "$schema"):
+                    continue
+                walk(item, f"{prefix}.{key}", 1)
+    if isinstance(extra.get("annotations"), Mapping):
+        walk(extra["annotations"], "annotations", 1)
     # Keep the texts, not the structural words: "type" values, "$ref" targets and formats are
     # not read by the model as prose; a property name is kept (it is part of the call).
     return [(f, t) for f, t in out if not f.endswith((".type", ".$ref", ".format", ".pattern", ".required"))
             and ".required[" not in f and not f.endswith(".type]")]
 
 
+def _client_only(field: str) -> bool:
+    """Whether registration leaves ``field`` out of what the model receives (docs/reference.md §22: the title,
+    annotations and output schema are not sent), so only a client shows it."""
+    return field == "title" or field.startswith(("annotations", "outputSchema"))
+
+
+_IGNORE_WHAT = "an order to ignore previous instructions"
+_SECRECY_WHAT = "an order to keep something from the user"
+_EXFILTRATE_WHAT = "a request to read files, configs or keys and pass them on"
+#: ``(pattern, what it finds)`` of the ``model-instructions`` rule, in report order.
+_INSTRUCTION_CHECKS = ((_MARKER, "a hidden-block marker"), (_IGNORE_PREVIOUS, _IGNORE_WHAT),
+                       (_SECRECY, _SECRECY_WHAT), (_EXFILTRATE, _EXFILTRATE_WHAT), (_IGNORE_I18N, _IGNORE_WHAT),
+                       (_SECRECY_I18N, _SECRECY_WHAT), (_EXFILTRATE_DE, _EXFILTRATE_WHAT),
+                       (_CONTINUED, "a pointer to instructions continued in other fields"))
+
+
+def _instruction_matches(text: str) -> list[tuple[int, int, str]]:
+    """``[(start, end, what: matched text)]`` of the ``model-instructions`` patterns in ``text``."""
+    return [(match.start(), match.end(), f"{what}: {match.group(0)[:80]!r}")
+            for regex, what in _INSTRUCTION_CHECKS for match in regex.finditer(text)]
+
+
 def _instruction_hits(text: str) -> list[tuple[int, str]]:
-    hits: list[tuple[int, str]] = []
-    for regex, what in ((_MARKER, "a hidden-block marker"), (_IGNORE_PREVIOUS, "an order to ignore previous instructions"),
-                        (_SECRECY, "an order to keep something from the user"),
-                        (_EXFILTRATE, "a request to read files, configs or keys and pass them on")):
-        for match in regex.finditer(text):
-            hits.append((match.start(), f"{what}: {match.group(0)[:80]!r}"))
-    return hits
+    """``[(offset, what: matched text)]`` of the ``model-instructions`` patterns in ``text``."""
+    return [(start, what) for start, _, what in _instruction_matches(text)]
+
+
+# --- other ways to write the same orders --------------------------------------------------------
+#: Leetspeak digits and signs read as letters ("1gn0re" → "ignore"); "1" is tried as "i" and "l".
+_LEET = (str.maketrans({"1": "i", "0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}),
+         str.maketrans({"1": "l", "0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}))
+_LEETISH = re.compile(r"[A-Za-z][013457@$]|[013457@$][A-Za-z]")
+_IDENTIFIER_SEPARATORS = "_-.:/"
+#: Between two texts of a tool that do not read as one sentence: none of the patterns crosses it.
+_BREAK = "\n<.\n"
+
+
+_NO_SPACE = re.compile(r"\S{5,256}")
+#: Where an identifier's words meet: a run of separators, or a lowercase letter before a capital.
+_ID_BREAK = re.compile(r"[_\-.:/]+|(?<=[a-z])(?=[A-Z])")
+
+
+def _identifier_words(text: str) -> tuple[str, list[int]] | None:
+    """An identifier read as words (``ignore_previous_instructions`` / ``ignorePreviousInstructions``
+    → ``ignore previous instructions``) and, for each character of that, its offset in ``text``;
+    ``None`` for text with whitespace, over 256 characters, or of fewer than three words."""
+    if not _NO_SPACE.fullmatch(text):
+        return None
+    breaks = [m.span() for m in _ID_BREAK.finditer(text)]
+    inner = [(a, b) for a, b in breaks if 0 < a and b < len(text)]
+    if len(inner) < 2:
+        return None
+    words: list[tuple[int, int]] = []
+    position = 0
+    for a, b in breaks:
+        if a > position:
+            words.append((position, a))
+        position = max(position, b)
+    if position < len(text):
+        words.append((position, len(text)))
+    parts: list[str] = []
+    where: list[int] = []
+    for k, (a, b) in enumerate(words):
+        if k:  # the space stands for the separator (or the capital) after the word before
+            parts.append(" ")
+            where.append(words[k - 1][1])
+        parts.append(text[a:b])
+        where.extend(range(a, b))
+    view = "".join(parts)
+    return (view, where) if view.count(" ") >= 2 else None
+
+
+def _views(strings: list[tuple[str, str]]) -> list[tuple[str, str, Any]]:
+    """Other readings of a tool's strings for the instruction checks, as ``(how, text, where)``;
+    ``where(offset)`` gives ``(field, offset in it, the fields a match there spans)``:
+
+    * ``identifier``: the tool name, a property name or an enum or const value read as words;
+    * ``leetspeak``: a string (or an identifier's words) with leetspeak digits read as letters;
+    * ``joined``: the tool's prose (everything but names and property names) in order, a text that
+      goes on in the next joined to it by a space, so an order split across the description and
+      the parameter texts reads as one sentence.
+    """
+    out: list[tuple[str, str, Any]] = []
+    for field, text in strings:
+        readings: list[tuple[str, str, list[int] | None]] = [("", text, None)]
+        identifier = field == "name" or ".enum[" in field or field.endswith(".const") or _is_property_name(field, text)
+        words = _identifier_words(text) if identifier else None
+        if words is not None:
+            out.append(("identifier", words[0], _mapper(field, words[1])))
+            readings.append(("identifier", words[0], words[1]))
+        for how, reading, where in readings:
+            if _LEETISH.search(reading):
+                for table in _LEET:
+                    leet = reading.translate(table)
+                    if leet != reading:
+                        out.append(("leetspeak", leet, _mapper(field, where)))
+    prose = [(field, text) for field, text in strings if field != "name" and not _is_property_name(field, text)]
+    if len(prose) > 1:
+        # A text that goes on in the next one (it starts in lowercase, or the previous one ends on
+        # a comma, colon or dash) is joined with a space; otherwise with a break no check crosses.
+        starts, position, parts = [], 0, []
+        for k, (_, text) in enumerate(prose):
+            if k:
+                previous = prose[k - 1][1].rstrip()
+                goes_on = text.lstrip()[:1].islower() or previous[-1:] in tuple(",;:-–—…(")
+                parts.append(" " if goes_on else _BREAK)
+                position += len(parts[-1])
+            starts.append(position)
+            parts.append(text)
+            position += len(text)
+        if " " not in parts[1::2]:
+            return out  # no text goes on in the next: nothing can be split across them
+        joined = "".join(parts)
+
+        def where(offset: int, end: int | None = None) -> tuple[str, int, list[str]]:
+            import bisect  # noqa: PLC0415
+
+            k = bisect.bisect_right(starts, offset) - 1
+            last = bisect.bisect_right(starts, (end if end is not None else offset + 1) - 1) - 1
+            return prose[k][0], offset - starts[k], [prose[j][0] for j in range(k, last + 1)]
+
+        out.append(("joined", joined, where))
+    return out
+
+
+def _mapper(field: str, where: list[int] | None) -> Any:
+    def mapped(offset: int, end: int | None = None) -> tuple[str, int, list[str]]:
+        return field, (where[offset] if where is not None and offset < len(where) else offset), [field]
+    return mapped
+
+
+def _is_property_name(field: str, text: str) -> bool:
+    return field.endswith(f".properties.{text}")
 
 
 def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str], Any] | None = None, *,
               _straightforward: bool = False) -> list[Finding]:
-    """``hidden-characters``, ``model-instructions`` and ``shadowing`` findings (see the module
-    docstring) over every string the model sees (:func:`model_strings`). ``_straightforward``
-    (for tests) runs every check on every string instead of only where :func:`_flagged` says a
-    check can fire."""
+    """``hidden-characters``, ``model-instructions``, ``data-in-url``, ``shadowing`` and
+    ``lookalike-name`` findings (see the module docstring) over every string the model or the
+    client may show (:func:`model_strings`), and the instruction checks also over other readings
+    of them (:func:`_views`: identifiers as words, leetspeak, a tool's texts joined).
+    ``_straightforward`` (for tests) runs every check on every string instead of only where
+    :func:`_flagged` says a check can fire."""
     registered = registered or {}
     findings: list[Finding] = []
     # name -> [(server, tool)] for every wire name and every distinctive raw name (one lookup per
@@ -811,7 +1086,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
     own_names = {server.name: {t.name for t in server.tools} for server in catalog.servers}
     # Every string first, then each check once over all of them joined (regex scans in C); only
     # the strings a check can fire on are looked at one by one, with the same code as before.
-    entries: list[tuple[Any, Any, str, list[tuple[str, str]]]] = []
+    entries: list[tuple[Any, Any, str, list[tuple[str, str]], list[tuple[str, str, Any]]]] = []
     for server in catalog.servers:
         seen: set[str] = set()
         for tool in server.tools:
@@ -820,18 +1095,33 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             seen.add(tool.name)
             reg = registered.get((server.name, tool.name))
             wire = reg.name if reg is not None else _wire(server.name, server.kind, tool.name, naming)[0]
-            entries.append((server, tool, wire, model_strings(tool)))
-    texts = [text for *_, strings in entries for _, text in strings]
-    fields = [field for *_, strings in entries for field, _ in strings]
+            strings = model_strings(tool)
+            entries.append((server, tool, wire, strings, _views(strings)))
+    texts: list[str] = []
+    prose: list[str] = []
+    for *_, strings, views in entries:
+        texts.extend(text for _, text in strings)
+        prose.extend("" if field == "name" else text for field, text in strings)
+        texts.extend(text for _, text, _ in views)
+        prose.extend("" for _ in views)
     if _straightforward:
         instructions = shadows = set(range(len(texts)))
     else:
-        instructions, shadows = _flagged(texts, [("" if f == "name" else t) for f, t in zip(fields, texts)], names)
+        instructions, shadows = _flagged(texts, prose, names)
     at = 0
-    for server, tool, wire, strings in entries:
+    for server, tool, wire, strings, views in entries:
+        reported: set[tuple[str, int, str]] = set()
 
         def add(rule: str, severity: str, message: str, fix: str, field: str, offset: int | None) -> None:
             findings.append(Finding(rule, severity, server.name, tool.name, wire, message, fix, field, offset))
+
+        def instruct(field: str, offset: int, what: str, how: str = "") -> None:
+            key = (field, offset, what.split(":")[0])
+            if key in reported:
+                return
+            reported.add(key)
+            add("model-instructions", "error", f"text addressed to the model{how}: {what}",
+                "Rewrite it to describe what the tool does; a tool's text must not instruct the model.", field, offset)
 
         for field, text in strings:
             flagged_instruction, flagged_shadow = at in instructions, at in shadows
@@ -839,37 +1129,134 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
             for hidden in find_hidden(text):
                 renamed = field == "name" and hidden.text not in wire
                 stripped = (hidden.kind == "tag" and field == "description") or renamed
+                client_only = _client_only(field)
                 if renamed:
                     fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
                             "receive them (a client that keeps names as sent does)")
                 elif stripped:
                     fate = ("the server sent them; registration strips TAG characters from the description "
-                            "(REG §2), so the model does not receive them")
+                            "(docs/reference.md §22), so the model does not receive them")
+                elif client_only:
+                    fate = "registration does not send this field to the model, but a client may show it"
                 else:
                     fate = "the model receives them as sent"
                 decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
-                severity = "error" if hidden.kind in ("tag", "bidi") and not stripped else "warning"
+                severity = ("error" if hidden.kind in ("tag", "variation", "bidi") and not stripped and not client_only
+                            else "warning")
                 add("hidden-characters", severity,
                     f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}); {fate}",
                     "Remove the invisible characters from the tool text (and distrust a server that sends "
                     "them).", field, hidden.offset)
                 if hidden.decoded:
+                    carrier = "TAG" if hidden.kind == "tag" else "variation-selector"
                     for offset, what in _instruction_hits(hidden.decoded):
-                        add("model-instructions", "error", f"hidden TAG text carries {what}",
+                        add("model-instructions", "error", f"hidden {carrier} text carries {what}",
                             "Remove the hidden text; a tool description should only describe the tool.",
                             field, hidden.offset + offset)
             if flagged_instruction:
                 for offset, what in _instruction_hits(text):
-                    add("model-instructions", "error", f"text addressed to the model: {what}",
-                        "Rewrite it to describe what the tool does; a tool's text must not instruct the model.",
-                        field, offset)
+                    instruct(field, offset, what)
+                for offset, what in _url_hits(text):
+                    add("data-in-url", "error", what,
+                        "Remove the URL; a tool's text must not ask the model to put conversation data or secrets "
+                        "into a link or image.", field, offset)
             if field == "name" or not flagged_shadow:
                 continue
             for offset, what in _shadow_hits(text, names, server.name, own_names[server.name]):
                 add("shadowing", "warning", what,
                     "A tool should describe itself only; remove references to other servers' tools.", field, offset)
+        for how, text, where in views:
+            flagged_instruction = at in instructions
+            at += 1
+            if not flagged_instruction:
+                continue
+            for start, end, what in _instruction_matches(text):
+                field, offset, spanned = where(start, end)
+                if how == "joined":
+                    if len(spanned) < 2:
+                        continue  # inside one string: the string's own check reports it
+                    instruct(field, offset, what, f", split across {' and '.join(dict.fromkeys(spanned))}")
+                elif how == "identifier":
+                    instruct(field, offset, what, " (an identifier read as words)")
+                else:
+                    instruct(field, offset, what, " (leetspeak read as letters)")
+    findings.extend(lookalikes(catalog, naming))
     return findings
 
+
+def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``lookalike-name`` findings: a server (or a tool of another server) whose name reads like
+    another one's but is written with other characters (``gіthub`` with a Cyrillic ``і`` beside
+    ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) written with
+    characters of another script or full-width forms (on both when neither is, ``paypa1`` and
+    ``paypal``). A name written with
+    characters of other scripts (or full-width forms) that read as ASCII letters, with no twin in
+    the catalog, is a warning."""
+    import unicodedata  # noqa: PLC0415
+
+    from .lookalike import looks_alike, odd_characters, skeleton  # noqa: PLC0415
+
+    findings: list[Finding] = []
+    fix = ("Check where this server comes from; rename it (in the config) so that no two names differ only by "
+           "look-alike characters.")
+
+    def disguised(name: str) -> bool:
+        # letters of the Latin script itself (ß, ł) are ordinary spelling, not disguise
+        return any(not c.isascii() and not unicodedata.name(c, "").startswith("LATIN ") for c in name)
+
+    def blamed(a: str, b: str) -> list[str]:
+        odd = [n for n in (a, b) if disguised(n)]
+        return odd or [a, b]
+
+    def groups(items: list[tuple[str, Any]]) -> list[dict[str, list[Any]]]:
+        """Items by skeleton, then by name: the groups with look-alike names (two names or more)."""
+        by_skeleton: dict[str, dict[str, list[Any]]] = {}
+        for name, item in items:
+            by_skeleton.setdefault(skeleton(name), {}).setdefault(name, []).append(item)
+        return [group for group in by_skeleton.values() if len(group) > 1]
+
+    twinned: set[str] = set()
+    for group in groups([(s.name, s) for s in catalog.servers]):
+        for name in group:
+            others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
+            if not others:
+                continue
+            twinned.add(name)
+            findings.append(Finding("lookalike-name", "error", name, "", "",
+                                    f"server {name!r} looks like server {others[0]!r} "
+                                    f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
+                                    fix))
+    for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
+        for name, items in group.items():
+            others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m) for item in group[m]]
+            for server, tool in items:
+                elsewhere = [(m, other_server) for m, (other_server, _) in others if other_server.name != server.name]
+                if not elsewhere:
+                    continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                twinned.add(f"{server.name}\0{name}")
+                (first, first_server), more = elsewhere[0], len(elsewhere) - 1
+                also = f" (and {more} more)" if more else ""
+                findings.append(Finding(
+                    "lookalike-name", "error", server.name, tool.name,
+                    _wire(server.name, server.kind, tool.name, naming)[0],
+                    f"tool {name!r} looks like {first_server.name}'s tool {first!r}{also} "
+                    f"({odd_characters(name, first)}): a model or a user can take one for the other",
+                    "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
+    for server in catalog.servers:
+        candidates = [("", server.name)] + [(t.name, t.name) for t in server.tools]
+        for tool_name, name in candidates:
+            if not disguised(name) or not skeleton(name).isascii():
+                continue
+            if (not tool_name and name in twinned) or (tool_name and f"{server.name}\0{name}" in twinned):
+                continue
+            what = "server" if not tool_name else "tool"
+            findings.append(Finding(
+                "lookalike-name", "warning", server.name, tool_name,
+                _wire(server.name, server.kind, tool_name, naming)[0] if tool_name else "",
+                f"the {what} name {name!r} is written with characters that look like ASCII letters "
+                f"({odd_characters(name)}): it reads like a name it is not",
+                "Use the plain ASCII name, or check where this server comes from.", "name" if tool_name else ""))
+    return findings
 
 
 #: Joins the strings of a catalog for one scan: none of the checks' patterns can match across it
@@ -899,6 +1286,18 @@ _ANCHORS: dict[Any, tuple[tuple[str, ...], ...]] = {
     # "when(ever)" / "before" / "after" / "instead of" ... tools or servers; "all / any / every
     # other" tools or servers
     _OTHER_TOOLS: (("tool", "server"), ("when", "before", "after", "instead", "other")),
+    # the verbs of each language's "ignore" ("ignor" also covers ignora / ignore / ignorez)
+    _IGNORE_I18N: (("ignor", "missacht", "vergiss", "vergesst", "vergessen", "oubli", "olvid", "dimentic", "esqueç",
+                    "игнорир", "забуд", "忽略", "无视", "無視", "忘记", "忘記", "忽視", "忘れ"),),
+    # every phrase names the user (German, Romance, Russian, Chinese, Japanese words)
+    _SECRECY_I18N: (("nutzer", "anwender", "user", "utilisat", "usuario", "utente", "usuário", "пользовател", "用户",
+                     "ユーザー"),),
+    # the German read verbs
+    _EXFILTRATE_DE: (("lies", "lese", "öffne", "lade", "kopiere"),),
+    # "in the parameter(s) / argument(s) / field(s) / property"
+    _CONTINUED: (("param", "argument", "field", "propert"),),
+    # every URL starts with http
+    _URL: (("http",),),
 }
 #: The non-ASCII characters the case-insensitive patterns match to an ASCII letter (İ ı → i,
 #: ſ → s, K → k): replaced before lowercasing, so every match's letters are ASCII lowercase.
@@ -962,7 +1361,8 @@ def _flagged(texts: list[str], prose: list[str], names: Mapping[str, Any]) -> tu
     lowered = _lowered(texts)
     everything = list(range(len(texts)))
     instructions: set[int] = set()
-    for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE):
+    for regex in (_MARKER, _IGNORE_PREVIOUS, _SECRECY, _EXFILTRATE, _IGNORE_I18N, _SECRECY_I18N, _EXFILTRATE_DE,
+                  _CONTINUED, _URL):
         chosen = _holding(lowered, _ANCHORS[regex]) if lowered is not None else everything
         if chosen:
             instructions |= owners(regex, chosen, texts)
@@ -1038,38 +1438,72 @@ def sdk_rejections(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                     "sdk-rejects", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
                     f"the MCP SDK rejects this tool ({detail}), and with it the server's whole tools/list result: "
                     "SDK-based clients see none of its tools",
-                    'Fix the tool definition (an inputSchema must be an object schema with "type": "object").',
-                    "parameters" if where.startswith("inputSchema") else where))
+                    _sdk_fix(where), "parameters" if where.startswith("inputSchema") else where))
     return findings
+
+
+def _sdk_fix(where: str) -> str:
+    """The fix line of an ``sdk-rejects`` finding, naming the part of the tool the SDK rejected."""
+    if where.startswith("outputSchema"):
+        return 'Fix the outputSchema: it must be an object schema with "type": "object" (or leave it out).'
+    if where.startswith("inputSchema"):
+        return 'Fix the inputSchema: it must be an object schema with "type": "object".'
+    return f"Fix the tool definition at {where or 'its top level'} to match the MCP Tool schema."
 
 
 # --- changes since a saved snapshot ------------------------------------------------------------
 
 def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list[Finding]:
     """``rug-pull`` findings: tools present in both catalogs (same server and tool name) whose
-    description or input schema differ. A server that changes an approved tool's text later is
-    the "rug pull" pattern of tool poisoning; the finding says what changed."""
+    description, input schema, title, annotations or output schema differ (a warning), and tools
+    that are new under a name that looks like a tool of the baseline (``github/create_issue``
+    now ``gіthub/create_issue``, :mod:`toolsearch.analysis.lookalike`; an error). A server that
+    changes an approved tool's text later is the "rug pull" pattern of tool poisoning; the finding
+    says what changed."""
     import json  # noqa: PLC0415
 
+    from .lookalike import skeleton  # noqa: PLC0415
+
+    def same(a: Any, b: Any) -> bool:
+        return json.dumps(a, sort_keys=True, default=str) == json.dumps(b, sort_keys=True, default=str)
+
+    def extra(tool: Any, key: str) -> Any:
+        return tool.extra.get(key) if isinstance(tool.extra, Mapping) else None
+
     old = {(s.name, t.name): t for s in before.servers for t in s.tools}
+    by_skeleton: dict[tuple[str, str], tuple[str, str]] = {}
+    for server_name, tool_name in old:
+        by_skeleton.setdefault((skeleton(server_name), skeleton(tool_name)), (server_name, tool_name))
     findings: list[Finding] = []
     for server in after.servers:
         for tool in server.tools:
+            wire = _wire(server.name, server.kind, tool.name, naming)[0]
             previous = old.get((server.name, tool.name))
             if previous is None:
+                twin = by_skeleton.get((skeleton(server.name), skeleton(tool.name)))
+                if twin is not None and twin != (server.name, tool.name) and \
+                        (twin[0].casefold(), twin[1].casefold()) != (server.name.casefold(), tool.name.casefold()):
+                    findings.append(Finding(
+                        "rug-pull", "error", server.name, tool.name, wire,
+                        f"new since the baseline snapshot under a name that looks like {twin[0]}/{twin[1]} "
+                        "(look-alike characters): possible impersonation of an approved tool",
+                        "Compare the names character by character; trust the tool only if the rename is expected.",
+                        "name"))
                 continue
-            changed = []
+            changed = []  # (what, field)
             if (previous.description or "") != (tool.description or ""):
-                changed.append("description")
-            if json.dumps(previous.input_schema, sort_keys=True) != json.dumps(tool.input_schema, sort_keys=True):
-                changed.append("input schema")
+                changed.append(("description", "description"))
+            if not same(previous.input_schema, tool.input_schema):
+                changed.append(("input schema", "parameters"))
+            for key, what in (("title", "title"), ("annotations", "annotations"), ("outputSchema", "output schema")):
+                if not same(extra(previous, key), extra(tool, key)):
+                    changed.append((what, key))
             if not changed:
                 continue
             findings.append(Finding(
-                "rug-pull", "warning", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
-                f"the {' and '.join(changed)} changed since the baseline snapshot: possible rug pull (a server "
-                "changing an approved tool's text)",
+                "rug-pull", "warning", server.name, tool.name, wire,
+                f"the {' and '.join(w for w, _ in changed)} changed since the baseline snapshot: possible rug pull "
+                "(a server changing an approved tool's text)",
                 "Review the new text before trusting the tool again; pin the server version if the change is "
-                "unexpected.", "description" if changed == ["description"] else "parameters" if changed == ["input schema"]
-                else ""))
+                "unexpected.", changed[0][1] if len(changed) == 1 else ""))
     return findings

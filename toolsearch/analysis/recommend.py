@@ -2,11 +2,11 @@
 
 A harness config holds a single ``tools.tool_search`` block for every model the user runs, so a
 recommendation has to reach its goal at each of those context lengths at once. Built on the
-listing ladder of :mod:`toolsearch.analysis.sweep` (the form depends on the budget alone, RB §5.4, and
+listing ladder of :mod:`toolsearch.analysis.sweep` (the form depends on the budget alone, docs/reference.md §5.4, and
 only gets better as the budget grows), so a recommendation costs one plan.
 
 Why the answer is exact and tight: let B be the smallest budget that reaches the goal. Every
-listed context length needs ``min(listing_max_tokens, pct leg) >= B`` (RB §4). The smallest cap
+listed context length needs ``min(listing_max_tokens, pct leg) >= B`` (docs/reference.md §4). The smallest cap
 is ``max(200, B)``; the percentage leg ``int(c × (pct / 100))`` grows with both the context
 length and ``threshold_pct``, so the smallest ``threshold_pct`` on the 0.1 grid is the one that
 gives the shortest listed context length a leg of B. Both are the smallest possible values, so
@@ -64,8 +64,8 @@ class ContextOutcome:
 
     Attributes:
         context_length: tokens, or ``None`` for unknown (the percentage leg is then 10,000).
-        budget: the listing budget in tokens (RB §4).
-        tier: 0, 1 or 2 (RB §5.5).
+        budget: the listing budget in tokens (docs/reference.md §4).
+        tier: 0, 1 or 2 (docs/reference.md §5.5).
         listing_form: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none``.
         listing_tokens: the listing's size in planning tokens (0 when nothing is listed).
         servers_named: servers at names or better; ``servers_total``: servers with deferred tools.
@@ -230,7 +230,7 @@ def outcomes(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
 
 def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
     """The smallest ``threshold_pct`` on the 0.1 grid (0.0..100.0) whose percentage leg at
-    ``context_length`` tokens is at least ``budget`` tokens, with the RB §4 arithmetic
+    ``context_length`` tokens is at least ``budget`` tokens, with the docs/reference.md §4 arithmetic
     (``int(context_length × (pct / 100.0))``, truncation included). ``None`` when 100% is not
     enough. Binary search: the leg never shrinks as ``threshold_pct`` grows."""
     def leg(k: int) -> int:
@@ -350,7 +350,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     """The ``threshold_pct`` and ``listing_max_tokens`` that reach ``goal`` at every context length
     in ``context_lengths`` with the fewest listing tokens; exact to 0.1 % and 1 token, and tight
     (0.1 less or 1 token less breaks the goal at some listed length, unless that value is at the
-    bottom of its range, RB §1.1).
+    bottom of its range, docs/reference.md §1.1).
 
     Goals: ``full`` (every tool with its short description), ``names`` (every server at names or
     better), ``listed`` (tier 1: form full, names or mixed), ``any`` (some listing: groups or

@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
-from ..engine.errors import ToolsearchError
+from ..engine import readers
+from ..engine.errors import InputLimitError, ToolsearchError
 
 #: Every format name, in detection order for text files.
 FORMATS: tuple[str, ...] = ("hermes-db", "hermes-export", "trajectory", "claude-code", "anthropic", "openai")
@@ -175,6 +176,8 @@ def detect_format(path: str | Path) -> str:
     if not text:
         raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
     first = _first_json_value(text)
+    if first is _TooDeep:
+        raise readers.too_deep(SessionSourceError, str(path))
     fmt = _format_of(first)
     if fmt is None:
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
@@ -183,19 +186,30 @@ def detect_format(path: str | Path) -> str:
 
 
 def _first_json_value(text: str) -> Any:
+    """The first JSON value of ``text`` (:class:`_TooDeep` when it nests past Python's parser)."""
     try:
         return json.loads(text)
     except ValueError:
         pass
+    except RecursionError:
+        return _TooDeep
     line = text.splitlines()[0].strip() if text else ""
     try:
         return json.loads(line)
     except ValueError:
         pass
+    except RecursionError:
+        return _TooDeep
     try:  # a JSON document longer than the sniffed head: decode its first value
         return json.JSONDecoder().raw_decode(text)[0]
     except ValueError:
         return _PartialArray if text.startswith("[") else None
+    except RecursionError:
+        return _TooDeep
+
+
+class _TooDeep:  # the sniffed head nests deeper than the JSON parser goes
+    pass
 
 
 class _PartialArray:  # a JSON array cut off by the sniffing window
@@ -272,12 +286,7 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         if kind == "hermes-db":
             read_hermes_db(path, out, progress)
             continue
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
-        except UnicodeDecodeError as exc:
-            raise SessionSourceError(f"{path}: expected UTF-8 text (byte {exc.start})") from None
+        text = readers.read_text(path, SessionSourceError, "the session file")
         read_text(text, str(path), kind, out, progress)
     return out
 
@@ -295,7 +304,10 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
         stripped = text.strip()
         if not stripped:
             raise SessionSourceError(f"{origin}: the file is empty; expected a session transcript")
-        fmt = _format_of(_first_json_value(stripped))
+        first = _first_json_value(stripped)
+        if first is _TooDeep:
+            raise readers.too_deep(SessionSourceError, origin)
+        fmt = _format_of(first)
         if fmt is None:
             raise SessionSourceError(f"{origin}: not a recognised session format; expected one of "
                                      f"{', '.join(FORMATS[1:])}")
@@ -317,11 +329,17 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
 def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str, Any]]:
     """The whole text as one JSON value, else one value per non-blank line (JSON Lines); a bad
     line is reported and skipped."""
+    readers.check_size(len(text), origin, SessionSourceError)
     try:
-        yield origin, json.loads(text)
-        return
+        whole = json.loads(text)
+    except RecursionError:
+        raise readers.limit_error(SessionSourceError, f"{origin}: top level: nested more than "
+                                  f"{readers.MAX_NESTING_DEPTH} levels deep (limit); not read") from None
     except ValueError as exc:
         whole_error = exc
+    else:
+        yield origin, readers.check_depth(whole, origin, SessionSourceError)
+        return
     lines = text.splitlines()
     if len([ln for ln in lines if ln.strip()]) <= 1:
         out.problems.append(SessionProblem(origin, f"not valid JSON ({whole_error})"))
@@ -329,10 +347,16 @@ def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str,
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
+        where = f"{origin}:{number}"
         try:
-            yield f"{origin}:{number}", json.loads(line)
+            value = readers.load_json_line(line, where, SessionSourceError)
         except ValueError as exc:
-            out.problems.append(SessionProblem(f"{origin}:{number}", f"not valid JSON ({exc.msg}); line skipped"))
+            out.problems.append(SessionProblem(where, f"not valid JSON ({exc.msg}); line skipped"))
+            continue
+        except InputLimitError as exc:
+            out.problems.append(SessionProblem(where, f"{str(exc).removeprefix(where + ': ')}; line skipped"))
+            continue
+        yield where, value
 
 
 def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
@@ -511,7 +535,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
 def _hermes_content(content: Any) -> Any:
     if isinstance(content, str) and content.startswith(_HERMES_JSON_PREFIX):
         try:
-            return json.loads(content[len(_HERMES_JSON_PREFIX):])
+            return readers.load_embedded_json(content[len(_HERMES_JSON_PREFIX):])
         except ValueError:
             return content
     return content
@@ -522,7 +546,7 @@ def _json_object(value: Any) -> dict[str, Any]:
         return dict(value)
     if isinstance(value, str) and value.strip():
         try:
-            parsed = json.loads(value)
+            parsed = readers.load_embedded_json(value)
         except ValueError:
             return {}
         return parsed if isinstance(parsed, dict) else {}
@@ -555,7 +579,7 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
             calls = message.get("tool_calls")
             if isinstance(calls, str):
                 try:
-                    calls = json.loads(calls) if calls.strip() else None
+                    calls = readers.load_embedded_json(calls) if calls.strip() else None
                 except ValueError:
                     out.problems.append(SessionProblem(place, "'tool_calls' is not valid JSON; calls skipped"))
                     calls = None
@@ -588,7 +612,7 @@ def _parse_arguments(value: Any) -> Any:
         if not value.strip():
             return {}
         try:
-            return json.loads(value)
+            return readers.load_embedded_json(value)
         except ValueError:
             return value
     return {} if value is None else value
@@ -635,7 +659,7 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
             open_ids = []
             for k, body in enumerate(_TOOL_CALL_TAG.findall(value)):
                 try:
-                    call = json.loads(body)
+                    call = readers.load_embedded_json(body)
                 except ValueError:
                     raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} is not valid JSON") from None
                 if not isinstance(call, dict) or not isinstance(call.get("name"), str):
@@ -647,7 +671,7 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
         elif speaker == "tool":
             for k, body in enumerate(_TOOL_RESPONSE_TAG.findall(value)):
                 try:
-                    response = json.loads(body)
+                    response = readers.load_embedded_json(body)
                 except ValueError:
                     response = {"content": body}
                 if not isinstance(response, dict):

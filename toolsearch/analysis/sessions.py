@@ -39,11 +39,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .invisible import reveal
-from ..engine.secrets import scrub_text
+from ..engine.secrets import mask_token_shapes, scrub_text
 from ..engine.plan import listing_budget
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
@@ -202,11 +203,6 @@ _KEY_SEPARATORS = re.compile(r"[^a-z0-9]")
 def _secret_key(key: str) -> bool:
     flat = _KEY_SEPARATORS.sub("", key.lower())
     return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
-_SECRET_VALUE = re.compile(
-    r"\b(sk-[A-Za-z0-9_\-]{12,}|sk_(live|test)_[A-Za-z0-9]{8,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"
-    r"|glpat-[A-Za-z0-9_\-]{16,}|xox[abposr]-[A-Za-z0-9\-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_\-]{30,}"
-    r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})")
-_BEARER = re.compile(r"\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=\-]{8,}", re.IGNORECASE)
 _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
 
 
@@ -214,8 +210,9 @@ def mask_secrets(value: Any, key: str = "") -> Any:
     """``value`` with secret-looking parts replaced by ``••••`` (:data:`~toolsearch.engine.constants.SECRET_MASK`).
 
     Masked: string values under keys that name a secret (ending in ``password``, ``token``,
-    ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a string (``sk-…``, ``ghp_…``,
-    ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``); long opaque strings without spaces that mix
+    ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a
+    string, glued to a word or not (``sk-…``, ``ghp_…``, ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``:
+    :func:`toolsearch.engine.secrets.mask_token_shapes`); long opaque strings without spaces that mix
     letters and digits (32+ characters); URL credentials and query values
     (:func:`toolsearch.engine.secrets.scrub_text`, as config secrets are masked). Dicts and lists are
     walked; other values are returned unchanged.
@@ -235,12 +232,18 @@ def mask_text(text: str) -> str:
     """Secret-looking parts of free text masked (see :func:`mask_secrets`)."""
     if not text:
         return text
-    text = scrub_text(text)
-    text = _BEARER.sub(lambda m: f"{m.group(1)} {C.SECRET_MASK}", text)
-    text = _SECRET_VALUE.sub(C.SECRET_MASK, text)
+    text = mask_token_shapes(scrub_text(text))
     if _OPAQUE.match(text) and re.search(r"\d", text) and re.search(r"[A-Za-z]", text):
         return C.SECRET_MASK
     return text
+
+
+def mask_query(text: str) -> str:
+    """A recorded query with known credential shapes and URL credentials masked
+    (:func:`toolsearch.engine.secrets.mask_token_shapes`). Unlike :func:`mask_text`, a long word is
+    not masked for being opaque: an exact tool name is a common query. Replay searches the masked
+    text, so a query that held a secret can differ from the recording there."""
+    return mask_token_shapes(text)
 
 
 def show_invisible(text: str) -> str:
@@ -268,7 +271,7 @@ def _json(content: Any) -> Any:
         stripped = content.strip()
         if stripped[:1] in ("{", "["):
             try:
-                return json.loads(stripped)
+                return readers.load_embedded_json(stripped)
             except ValueError:
                 return content
     return content
@@ -318,7 +321,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
                     groups[i] = tuple(str(m) for m in group["matches"])
         elif result is not None and result.is_error:
             error = _short(str(data))
-        records = tuple(QueryRecord(q, groups.get(i, () if error else None) if result is not None else None)
+        records = tuple(QueryRecord(mask_query(q), groups.get(i, () if error else None) if result is not None else None)
                         for i, q in enumerate(queries))
         return SearchEvent(step, use.name, records, limit, error)
     # Claude Code ToolSearch / Anthropic server-side tool search: one query, tool references back
@@ -336,7 +339,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         else:
             matches = tuple(names)
     text = query.strip() if isinstance(query, str) else ""
-    return SearchEvent(step, use.name, (QueryRecord(text, matches),) if text else (), limit, error)
+    return SearchEvent(step, use.name, (QueryRecord(mask_query(text), matches),) if text else (), limit, error)
 
 
 def _tool_references(data: Any) -> list[str]:
@@ -365,7 +368,7 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
 
 
 def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
-    """``(name, arguments)`` per entry of a ``tool_call`` envelope (RB §9.1 shapes, leniently)."""
+    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently)."""
     args = arguments if isinstance(arguments, dict) else {}
     calls = args.get("calls")
     if calls is None:
@@ -373,7 +376,7 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
         return [(name.strip(), args.get("arguments"))] if isinstance(name, str) and name.strip() else []
     if isinstance(calls, str):
         try:
-            calls = json.loads(calls)
+            calls = readers.load_embedded_json(calls)
         except ValueError:
             return []
     if isinstance(calls, dict):
@@ -384,7 +387,7 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
             value = entry.get("arguments")
             if isinstance(value, str):
                 try:
-                    value = json.loads(value) if value.strip() else {}
+                    value = readers.load_embedded_json(value) if value.strip() else {}
                 except ValueError:
                     pass
             out.append((entry["name"].strip(), value))
@@ -423,7 +426,7 @@ def extract(raw: RawSession) -> Session:
             succeeded, error = _error_of(result)
             events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
     return Session(raw.id, raw.origin, raw.format, raw.model, raw.context_length, dict(raw.counters),
-                   raw.started_at, raw.title, raw.messages, tuple(events))
+                   raw.started_at, mask_text(raw.title) if raw.title else raw.title, raw.messages, tuple(events))
 
 
 @dataclass
@@ -477,10 +480,7 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
             object.__setattr__(session, "origin", session.origin.replace(tmp, name))
         loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
         return loaded
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise SessionSourceError(f"{name}: expected UTF-8 text or a SQLite session store (byte {exc.start})") from None
+    text = readers.decode_bytes(data, name, SessionSourceError, "expected UTF-8 text or a SQLite session store")
     return load_sessions_text(text, name, fmt)
 
 
@@ -563,7 +563,7 @@ def replay_variants(asked: Sequence[str] | None) -> tuple[str, ...]:
 def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None]:
     """Why ``query`` admits nothing on a :class:`~toolsearch.engine.search.SearchIndex`: (reason in words,
     gate term). The gate term is the query's rarest term (highest IDF, first in query order on a
-    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (RB §7.4)."""
+    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (docs/reference.md §7.4)."""
     stems = (tokenize_unicode if index.options.tokenizer == "unicode" else tokenize)(query)
     if not stems:
         return "no word the tokenizer reads (nothing to search for)", None
@@ -587,7 +587,7 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
         sessions: extracted sessions.
         inspector: the catalog the sessions ran on (registered with its naming).
         config: current settings (defer set, search limits: the recorded ``limit`` is resolved
-            the way the bridge resolves it, RB §6).
+            the way the bridge resolves it, docs/reference.md §6).
         variants: variant names (:func:`replay_variants`); ``reference`` is always included.
         progress: called with (sessions done, total).
 
@@ -635,7 +635,7 @@ class ListingWhatIf:
     Attributes:
         session: the session id; ``tool``: the tool's wire name; ``server``: its server.
         context_length: the context length used (the session's, else the one given, else unknown).
-        budget: the listing budget at those settings (tokens, RB §4).
+        budget: the listing budget at those settings (tokens, docs/reference.md §4).
         listed: its name was in the listing (so the search round trip was avoidable).
         searches_before: discovery calls the session made before calling it.
         smallest_budget: the smallest budget that lists it (``None``: no budget does).
@@ -666,7 +666,7 @@ def _listed(step: Any, label: str) -> bool:
 def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
                     context_length: int | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[ListingWhatIf]:
     """For each deferred tool each session called through the bridge: listed or not, and the
-    smallest settings that list it (RB §4 budget, §5.4 degradation).
+    smallest settings that list it (docs/reference.md §4 budget, §5.4 degradation).
 
     The session's recorded context length wins over ``context_length``; tools the catalog does not
     defer (visible, or unknown to it) are left out.

@@ -35,6 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import yaml
 
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.catalog import Problem
 from ..engine.errors import ToolsearchError
 from ..engine.tokens import Tokenizer
@@ -45,7 +46,6 @@ from .wording import shown_path
 SKILL_LISTING_LINE = "- {name}: {description}"
 #: Agent Skills name rule: lowercase letters, digits and single hyphens, not at either end.
 _SKILL_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class SkillError(ToolsearchError):
@@ -210,13 +210,12 @@ def parse_skill_md(text: str, origin: str, problems: list[Problem], folder: str 
         problems.append(Problem("error", f"{origin}: line 1",
                                 "the frontmatter opened here has no closing '---' line; skill skipped"))
         return None
-    try:
-        data = yaml.load("\n".join(lines[1:close]), Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 2}, column {mark.column + 1}" if mark else "frontmatter"
-        problem = getattr(exc, "problem", None) or str(exc)
-        problems.append(Problem("error", f"{origin}: {place}", f"frontmatter is not valid YAML ({problem}); skill skipped"))
+    try:  # a blank first line stands for the opening '---', so YAML's line numbers are the file's
+        data = readers.load_yaml("\n" + "\n".join(lines[1:close]), origin, SkillError)
+    except SkillError as exc:
+        place, _, what = str(exc).removeprefix(f"{origin}: ").partition(": ")
+        what = f"frontmatter is {what}" if what.startswith("not valid") else what
+        problems.append(Problem("error", f"{origin}: {place}", f"{what}; skill skipped"))
         return None
     body = "\n".join(lines[close + 1:]).strip("\n")
     return _skill_from_mapping(data, f"{origin}: frontmatter", problems, body=body, folder=folder, origin=origin)
@@ -228,12 +227,7 @@ def parse_skill_list(text: str, origin: str, problems: list[Problem]) -> list[Sk
     Raises:
         SkillError: the text is not YAML, or not a list (nor a mapping with a ``skills`` list).
     """
-    try:
-        data = yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        raise SkillError(f"{origin}: {place}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    data = readers.load_data(text, origin, SkillError, "YAML")
     if isinstance(data, Mapping) and isinstance(data.get("skills"), list):
         data, prefix = data["skills"], "skills"
     else:
@@ -265,11 +259,11 @@ def _dedupe(skills: Iterable[Skill], problems: list[Problem]) -> tuple[Skill, ..
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SkillError(f"{shown_path(path)}: byte {exc.start}: expected UTF-8 text") from None
+        with open(path, "rb") as fh:
+            data = readers.read_stream(fh, shown_path(path), SkillError)
     except OSError as exc:
         raise SkillError(f"{shown_path(path)}: cannot read ({exc.strerror or exc})") from None
+    return readers.decode_bytes(data, shown_path(path), SkillError)
 
 
 def _is_skill_list(name: str) -> bool:

@@ -13,6 +13,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.listing import DegradationStep
 from ..engine.plan import Plan, Planner, listing_budget
 from ..engine.wording import counted
+from .quantities import form_word
 
 DEFAULT_CONTEXT_LENGTHS: tuple[int, ...] = C.CONTEXT_PRESETS
 DEFAULT_THRESHOLD_PCTS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 20.0)
@@ -46,7 +47,7 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
           listing_max_tokens: Sequence[int] | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[SweepRow]:
     """Plan every combination (listing caps outermost, then threshold_pct, then context length).
 
-    Values are parsed and clamped like config values (RB §1.1). Returns one row per combination.
+    Values are parsed and clamped like config values (docs/reference.md §1.1). Returns one row per combination.
     """
     caps = list(listing_max_tokens) if listing_max_tokens else [config.listing_max_tokens]
     rows = []
@@ -66,7 +67,7 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
 
 # --- Tuning: what every budget gives, without re-planning (app Tuning page, report) ----------
 #
-# The listing form depends on the budget alone (RB §5.4): the degradation tries a fixed list of
+# The listing form depends on the budget alone (docs/reference.md §5.4): the degradation tries a fixed list of
 # candidates (full, names, then one more collapsed server at a time, ending with all summaries)
 # and keeps the first whose size is <= budget. Sizes do not depend on the budget, so one plan at
 # budget 0 (where nothing fits and every candidate is measured) answers "which form at budget B"
@@ -94,7 +95,7 @@ def plan_at_budget(planner: Planner, config: ToolSearchConfig, budget: int,
                    tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
     """The plan whose listing budget is exactly ``budget`` tokens.
 
-    The budget is produced through the ordinary RB §4 arithmetic with synthetic settings
+    The budget is produced through the ordinary docs/reference.md §4 arithmetic with synthetic settings
     (``threshold_pct=100``, ``listing_max_tokens=60000``, context length = ``budget``; for 0:
     ``threshold_pct=0`` at context length 1), so everything that depends on the budget is what
     :meth:`Planner.plan` gives; ``context_length``, ``pct_leg`` and ``config`` of the result
@@ -162,11 +163,12 @@ class ListingCounts:
     def label(self) -> str:
         """The outcome in words, e.g. ``"mixed · 9 of 10 servers named (178 tools)"``,
         ``"groups · 0 of 10 servers named (10 summary lines)"``, ``"none · nothing listed"``."""
+        form = form_word(self.form)
         if self.servers_total == 0:
-            return f"{self.form} · nothing deferred"
+            return f"{form} · nothing deferred"
         if self.form == "none":
             return f"none · nothing listed (0 of {self.servers_total:,} servers named)"
-        text = f"{self.form} · {self.servers_named:,} of {self.servers_total:,} servers named"
+        text = f"{form} · {self.servers_named:,} of {self.servers_total:,} servers named"
         if self.servers_named:
             return f"{text} ({counted(self.tools_named, 'tool')})"
         return f"{text} ({counted(self.servers_summary, 'summary line')})"
@@ -176,7 +178,7 @@ class ListingCounts:
         """A cell-sized form of :attr:`label`: ``"mixed 9/10"``, ``"full 10/10"``, ``"none"``."""
         if self.form == "none" or self.servers_total == 0:
             return self.form
-        return f"{self.form} {self.servers_named}/{self.servers_total}"
+        return f"{form_word(self.form)} {self.servers_named}/{self.servers_total}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the attributes, ``servers_named`` and ``label``."""
@@ -217,7 +219,7 @@ def plan_counts(plan: Plan) -> ListingCounts:
 
 @dataclass(frozen=True)
 class Ladder:
-    """Every listing candidate the degradation tries, in order, with its size (RB §5.4).
+    """Every listing candidate the degradation tries, in order, with its size (docs/reference.md §5.4).
 
     Attributes:
         activated: tool search is active (``enabled`` not off and something is deferrable);
@@ -272,7 +274,7 @@ class Ladder:
         return step.form if step else "none"
 
     def tier_at(self, budget: int) -> int:
-        """The tier at ``budget`` tokens: 0 (inactive), 1 (tool names listed) or 2 (RB §5.5)."""
+        """The tier at ``budget`` tokens: 0 (inactive), 1 (tool names listed) or 2 (docs/reference.md §5.5)."""
         if not self.activated:
             return 0
         return 1 if self.form_at(budget) in TIER1_FORMS else 2
@@ -340,7 +342,7 @@ def smallest_budget(ladder: Ladder, predicate: Callable[[str], bool],
 
 def smallest_context_length(budget: int, threshold_pct: float, listing_max_tokens: int,
                             high: int = C.CONTEXT_LENGTH_MAX) -> int | None:
-    """The smallest context length in 1..``high`` tokens whose RB §4 budget is >= ``budget``.
+    """The smallest context length in 1..``high`` tokens whose docs/reference.md §4 budget is >= ``budget``.
 
     Returns ``None`` when no context length reaches it (``listing_max_tokens`` below
     ``budget``, or ``threshold_pct`` too small even at ``high``).
@@ -363,7 +365,7 @@ def smallest_context_length(budget: int, threshold_pct: float, listing_max_token
 def threshold_pct_for_budget(budget: int, context_length: int | None,
                              step: float = THRESHOLD_PCT_STEP) -> float | None:
     """The smallest threshold_pct on a ``step`` grid (%) whose percentage leg at
-    ``context_length`` is >= ``budget`` tokens (RB §4 arithmetic, truncation included).
+    ``context_length`` is >= ``budget`` tokens (docs/reference.md §4 arithmetic, truncation included).
 
     Returns ``None`` when the context length is unknown (the leg is then a fixed 10,000) or
     when even 100% is not enough.
@@ -381,7 +383,7 @@ def threshold_pct_for_budget(budget: int, context_length: int | None,
 
 def listing_max_tokens_for_budget(budget: int, step: int = LISTING_MAX_TOKENS_STEP) -> int | None:
     """The smallest listing_max_tokens on a ``step`` grid that is >= ``budget`` tokens, within
-    200..60000 (RB §1.1 clamp); ``None`` above 60000."""
+    200..60000 (docs/reference.md §1.1 clamp); ``None`` above 60000."""
     if budget > C.LISTING_MAX_TOKENS_MAX:
         return None
     return max(C.LISTING_MAX_TOKENS_MIN, min(C.LISTING_MAX_TOKENS_MAX, -(-budget // step) * step))

@@ -17,19 +17,26 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from ..engine.bridge import to_wire
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
-from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from ..engine.readers import load_embedded_json
+from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
+from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from ..analysis import quantities as Q
+from ..analysis.quantities import form_word
 from ..analysis.wording import counted
-from .common import Parser, live_progress
+from .. import __version__
+from .examples import add_examples
+from .common import (Parser, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+                     print_json, report_loaded as _report_loaded, unrecognized)
 
 
 class UsageError(ToolsearchError):
@@ -43,10 +50,13 @@ def _int_list(text: str) -> list[int | None]:
 
 
 def _float_list(text: str) -> list[float]:
-    try:
-        return [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
+    return [float(_threshold_pct(part)) for part in text.split(",") if part.strip()]
+
+
+def _cap_list(text: str) -> list[int]:
+    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
+    return [int(_listing_max_tokens(part)) for part in text.split(",") if part.strip()]
 
 
 
@@ -106,20 +116,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_scope_arguments(parser)
 
 
-def _settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
-                        help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
-    parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
-                        help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
@@ -128,33 +128,47 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
-    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
+    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
+                   help="a query as the model would send it (repeatable: one tool_search call with every query)")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
 
-    p = sub.add_parser("describe", help="run tool_describe for names and print the response")
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response",
+                       usage="toolsearch describe SOURCE... NAME... [options]")
     _common(p)
+    _names_after_sources(p)
+    p.add_argument("--sent", action="store_true",
+                   help="instead: each tool's input schema as the server sent it against the parameters the model "
+                        "receives after registration, and what registration lost")
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
     _common(p)
-    p.add_argument("-q", "--query", required=True, metavar="QUERY")
-    p.add_argument("--limit", metavar="N")
+    p.add_argument("-q", "--query", required=True, metavar="QUERY", help="the query to explain")
+    p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
-                                    "(catalog files) or call the real tool (MCP config files)")
+                                    "(catalog files) or call the real tool (MCP config files)",
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
-    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_int_list, default=None, metavar="M[,M...]")
+    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+                   help="context lengths in tokens, comma-separated ('unknown' allowed; default "
+                        + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
+    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...",
+                   help="threshold_pct values in %%, comma-separated (default "
+                        + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
+    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
+                   help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     p.add_argument("--csv", action="store_true", help="print CSV")
-    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
@@ -197,22 +211,35 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_review.add_parsers(sub)
+    cli_app.add_parser(sub)
+    add_examples(sub)
     return parser
+
+
+def _names_after_sources(parser: argparse.ArgumentParser) -> None:
+    """``describe`` and ``call``: the positionals are the sources, then the tool names."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "sources":
+            action.metavar = "SOURCE... NAME"
+            action.help = ("catalog files (or MCP client config files), then the tool wire names: the leading "
+                           "arguments that name existing files are the sources, the rest are names")
+    parser.set_defaults(split_names=True)
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions):
+    for module in (cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -229,14 +256,6 @@ def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
     return sources, []
 
 
-def _config(args: argparse.Namespace) -> ToolSearchConfig:
-    config = load_config(args.config) if args.config else parse_config({})
-    overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    if isinstance(overrides.get("listing_max_tokens"), list):
-        overrides["listing_max_tokens"] = None
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
 
 
@@ -251,10 +270,6 @@ def _terminal_safe(text: str) -> str:
     """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
     ``\\u00NN`` (DEL, C1); newline and tab are kept."""
     return _CONTROL.sub(_escape_control, text)
-
-
-def _print_json(value: Any) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
 
@@ -274,7 +289,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
     if len(scopes) > 1:
         sessions = [inspector.scoped(scope) for scope in scopes]
         if args.json:
-            _print_json([_plan_data(args, session, config) for session in sessions])
+            print_json([_plan_data(args, session, config) for session in sessions])
             return 0
         rows = []
         for index, session in enumerate(sessions):
@@ -288,14 +303,14 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
         print("scopes side by side:")
-        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
+        print(_table(rows, ["scope", "tier", "form", "budget", Q.TOOLS_ARRAY.name.lower(), "tools", "servers"]))
         return 0
     # Live servers that failed or were skipped belong to the whole catalog's table only.
     down = [] if scopes else _down_servers(statuses)
     if scopes:
         inspector = inspector.scoped(scopes[0])
     if args.json:
-        _print_json(_plan_data(args, inspector, config, down))
+        print_json(_plan_data(args, inspector, config, down))
         return 0
     _print_plan(args, inspector, config, down)
     return 0
@@ -307,6 +322,8 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
     data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
+    data["schema_losses"] = [{"name": view.name, "server": view.server, "tool": view.tool, **loss.to_dict()}
+                             for view in catalog_schema_losses(inspector) for loss in view.losses]
     if inspector.scope is not None:
         data["scope"] = scope_summary(inspector)
     return data
@@ -320,17 +337,20 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
+    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count} deferred, "
           f"{plan.visible_count} visible")
-    print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
-          f"vs {plan.eager_tokens:,} tokens with every schema up front")
+    print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
+    print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
+          f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
+          f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
     for note in plan.notes:
         print(f"note: {note}")
     for problem in inspector.registration.problems:
         if problem.severity == "info":  # errors and warnings already went to stderr
             print(f"note: {problem.where}: {problem.message}")
+    _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
     rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
@@ -339,6 +359,20 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
     if plan.listing:
         print()
         print(_terminal_safe(plan.listing))
+
+
+#: Schema-loss notes printed under a plan before the rest is summed up in one line.
+SCHEMA_LOSS_NOTES_SHOWN = 10
+
+
+def _print_schema_losses(inspector: Inspector) -> None:
+    """One ``note: schema loss:`` line per thing registration drops from a tool's input schema."""
+    losses = [(view, loss) for view in catalog_schema_losses(inspector) for loss in view.losses]
+    for view, loss in losses[:SCHEMA_LOSS_NOTES_SHOWN]:
+        print(_terminal_safe(f"note: schema loss: {view.name}: {loss.path}: {loss.message}"))
+    if len(losses) > SCHEMA_LOSS_NOTES_SHOWN:
+        print(f"note: schema loss: {len(losses) - SCHEMA_LOSS_NOTES_SHOWN:,} more; "
+              "'toolsearch lint' lists them all with fixes, 'toolsearch describe --sent NAME' compares one tool")
 
 
 def _variant_note(args) -> str | None:
@@ -360,7 +394,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.json:
         if note and not is_reference(args.variant):  # stdout stays exactly the response object
             print(f"toolsearch: note: {note}", file=sys.stderr)
-        print(to_wire(response))
+        print_json(response, indent=None)
         return 0 if "error" not in response else 1
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
@@ -377,6 +411,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             print("  no matches")
             for source in group.get("available_sources", []):
                 print(f"  available source: {source['name']} ({source['tool_count']} tools)")
+            print(_terminal_safe(f"  why: {bridge.index.explain(group['query'], limit).summary()}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
@@ -387,12 +422,43 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
 def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: list[str]) -> int:
     if not names:
         raise UsageError("describe: expected at least one tool NAME after the SOURCE files")
+    if args.sent:
+        return _describe_sent(args, inspector, names)
     response = inspector.bridge(config).tool_describe({"names": names})
-    if args.json:
-        print(to_wire(response))
-    else:
-        print(json.dumps(response, ensure_ascii=False, indent=2))
+    print_json(response, indent=None if args.json else 2)
     return 0 if "error" not in response else 1
+
+
+def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
+    """``describe --sent``: sent vs received input schema per tool (exit 1 when a name is unknown)."""
+    views = {name: schema_view(inspector, name) for name in dict.fromkeys(names)}
+    missing = [name for name, view in views.items() if view is None]
+    if args.json:
+        data: dict[str, Any] = {"tools": {name: view.to_dict() for name, view in views.items() if view is not None}}
+        if missing:
+            data["not_found"] = missing
+        print_json(data, indent=None)
+        return 1 if missing else 0
+    for index, (name, view) in enumerate(views.items()):
+        if index:
+            print()
+        if view is None:
+            print(_terminal_safe(f"{name}: no registered tool has this name"))
+            continue
+        print(_terminal_safe(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it {view.tool!r})"))
+        print("sent by the server (input schema):")
+        print("(none: listed without one, or a generated utility tool)" if view.sent is None
+              else json.dumps(view.sent, ensure_ascii=False, indent=2))
+        print("received by the model (parameters after registration):")
+        print(json.dumps(view.received, ensure_ascii=False, indent=2))
+        for wire, raw in view.renames.items():
+            print(_terminal_safe(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)"))
+        if not view.losses:
+            print("lost at registration: nothing")
+        for loss in view.losses:
+            print(_terminal_safe(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}"))
+            print(_terminal_safe(f"    fix: {loss.fix}"))
+    return 1 if missing else 0
 
 
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
@@ -403,7 +469,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data = explanation_to_dict(ex)
         data["variant"] = args.variant
         data["what_if"] = not is_reference(args.variant)
-        _print_json(data)
+        print_json(data)
         return 0
     note = _variant_note(args)
     if note:
@@ -416,9 +482,12 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if reason:
         print(f"nothing found: {reason}")
     if ex.terms:
-        print(_terminal_safe(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
-                                     for t in ex.terms], ["stem", "df", "idf", ""])))
-    gate = "none" if ex.gate is None else f"{ex.gate} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
+        words: dict[str, str] = {}
+        for raw, term in ex.tokens:
+            words.setdefault(term, raw.lower())
+        print(_terminal_safe(_table([[words.get(t.stem, ""), t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
+                                     for t in ex.terms], ["word", "stem", "df", "idf", ""])))
+    gate = "none" if ex.gate is None else f"{ex.gate_text} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
     if ex.gate is not None and not ex.gate_required:
         gate += ", not required by this variant"
     print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
@@ -445,7 +514,7 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     return {
         "query": ex.query, "tokens": [list(t) for t in ex.tokens],
         "terms": [{"stem": t.stem, "df": t.df, "idf": round(t.idf, 6)} for t in ex.terms],
-        "gate": ex.gate, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
+        "gate": ex.gate, "gate_word": ex.gate_word, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
         "answerable": list(ex.answerable), "required_coverage": ex.required,
         "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
         "nothing_found": ex.empty_reason(),
@@ -494,14 +563,14 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     if len(names) != 1:
         raise UsageError("call: expected exactly one tool NAME after the SOURCE files")
     try:
-        arguments = json.loads(args.arguments)
+        arguments = load_embedded_json(args.arguments)
     except ValueError as exc:
         raise UsageError(f"--arguments: not valid JSON ({exc})") from None
     bridge = inspector.bridge(config)
     owners, others = _unreachable(names[0], bridge, statuses)
     if owners:  # its server failed to connect or list: say so, not "unknown tool"
         message = f"cannot call {names[0]!r}: " + "; ".join(_down(s) for s in owners)
-        print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+        print_json({"error": message}, None if args.json else 2)
         print(f"toolsearch: call failed: {message}", file=sys.stderr)
         return 1
     if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
@@ -519,15 +588,15 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
         bridge.dispatcher = None  # the bridge is cached; never leave a live dispatcher on it
     outcome = dispatcher.last if dispatcher is not None else None
     if outcome is None:  # a file catalog, or local validation stopped the call
-        print(to_wire(response) if args.json else json.dumps(response, ensure_ascii=False, indent=2))
+        print_json(response, indent=None if args.json else 2)
         return 0 if "error" not in response else 1
     if args.json:
-        print(json.dumps(outcome.to_dict(), ensure_ascii=False))
+        print_json(outcome.to_dict(), None)
     else:
         request = outcome.request()
         print(f"request (as the underlying tool): server {request['server']!r}, tool {request['tool']!r}")
-        print("arguments: " + json.dumps(request["arguments"], ensure_ascii=False, indent=2))
-        print("response: " + json.dumps(response, ensure_ascii=False, indent=2))
+        print("arguments: " + dumps_json(request["arguments"]))
+        print("response: " + dumps_json(response))
         timing = f"timing: {outcome.elapsed:.3f} s in all (start-up, handshake, call, shutdown)"
         if outcome.call_elapsed is not None:
             timing += f"; tools/call round trip {outcome.call_elapsed:.3f} s"
@@ -578,7 +647,7 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
     if result is not None:
         return result
     message = f"cannot call {names[0]!r}: {_down(status)}"
-    print(json.dumps({"error": message}, ensure_ascii=False, indent=None if args.json else 2))
+    print_json({"error": message}, None if args.json else 2)
     print(f"toolsearch: call failed: {message}", file=sys.stderr)
     return 1
 
@@ -610,17 +679,6 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
     finally:
         if connections is not None:
             connections.close()
-
-
-def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
-    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
-    from ..live.client import is_connect_failure  # noqa: PLC0415
-
-    for warning in [*warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
-    for problem in inspector.registration.problems:
-        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
 def _cmd_snapshot(args) -> int:
@@ -681,6 +739,12 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     """The sweep table; with scopes, the rows of every scope in turn, each named in a ``scope``
     column (JSON: a ``scope`` key per row)."""
     sessions = [inspector.scoped(scope) for scope in scopes] or [inspector]
+    # Grid values outside the config ranges are clamped like config values: say so, once each.
+    clamped = dict.fromkeys(w for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
+                            for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
+                            if w not in config.warnings)
+    for warning in clamped:
+        print(f"toolsearch: warning: {warning}", file=sys.stderr)
     named: list[tuple[str | None, Any]] = []
     for session in sessions:
         for row in sweep(session.planner, config, args.context_lengths, args.threshold_pcts,
@@ -689,7 +753,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     rows = [row for _, row in named]
     servers = sorted({name for row in rows for name in row.states})
     if args.json:
-        _print_json([({"scope": name, **row.to_dict()} if name is not None else row.to_dict()) for name, row in named])
+        print_json([({"scope": name, **row.to_dict()} if name is not None else row.to_dict()) for name, row in named])
         return 0
     lead = ["scope"] if scopes else []
     header = [*lead, "context_length", "threshold_pct", "listing_max_tokens", "budget", "tier", "listing_form",
@@ -759,7 +823,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
-        _print_json(data)
+        print_json(data)
         return status
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
     print(f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
@@ -812,6 +876,14 @@ class TerminalSafeStream:
         return getattr(self._inner, name)
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for it
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            return action.choices.get(command, parser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status.
 
@@ -819,7 +891,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "app":  # everything after "app" goes to streamlit run
+        args.streamlit_options = extra
+    elif extra:
+        parser.error(unrecognized(_subparser(parser, args.command), extra))
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
@@ -841,6 +917,9 @@ def _shorten_child_grace() -> None:
     for name in ("PROCESS_TERMINATION_TIMEOUT", "FORCE_KILL_TIMEOUT"):
         if stdio is not None and isinstance(getattr(stdio, name, None), (int, float)):
             setattr(stdio, name, min(getattr(stdio, name), TERMINATE_CHILD_GRACE))
+    reaper = sys.modules.get("toolsearch.live.reaper")
+    if reaper is not None:  # what servers left behind: the same short grace
+        reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
 def _interruptible(run, args: argparse.Namespace) -> int:

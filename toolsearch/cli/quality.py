@@ -12,12 +12,12 @@ arguments or unreadable files (one line on stderr naming the file and the proble
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from .textfmt import text_table as _table
+from .common import dumps_json, print_json
+from .textfmt import parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -85,18 +85,24 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
     p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
-                                                          "tools whose description or schema changed since are "
-                                                          "flagged as possible rug pulls")
+                                                          "tools whose description, schemas, title or "
+                                                          "annotations changed since, or that came back under a "
+                                                          "look-alike name, are flagged as possible rug pulls")
+    p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
+                   metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
+                                           f"when the config sets no connect_timeout "
+                                           f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
     _shared(p)
 
 
-def connect_sources(sources: Sequence[str]) -> Any:
+def connect_sources(sources: Sequence[str], timeout: float | None = None) -> Any:
     """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
-    live (per-server progress and config warnings on stderr), other files are read as catalogs."""
+    live (per-server progress and config warnings on stderr; ``timeout`` seconds per server when
+    the config sets none), other files are read as catalogs."""
     from .common import live_progress  # noqa: PLC0415
     from ..live.client import load_sources as load_live  # noqa: PLC0415
 
-    loaded = load_live(sources, progress=live_progress)
+    loaded = load_live(sources, timeout=timeout, progress=live_progress)
     for warning in loaded.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     return loaded.catalog
@@ -105,7 +111,7 @@ def connect_sources(sources: Sequence[str]) -> Any:
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
     config = load_config(args.config) if args.config else parse_config({})
-    inspector = Inspector(connect_sources(sources), args.tool_names, profile)
+    inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None)), args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself
@@ -181,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
             if ev.unknown_expected:
                 print(f"toolsearch: warning: {args.queries}: {counted(len(ev.unknown_expected), 'expected name')} not among "
                       f"the deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
-            print(json.dumps(ev.to_dict(), ensure_ascii=False, indent=2) if args.json else format_evaluation(ev))
+            print(dumps_json(ev.to_dict()) if args.json else format_evaluation(ev))
             return 0
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)
@@ -191,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
                 data = report.to_dict()
                 keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]
                 data["findings"] = [f for f in data["findings"] if f["severity"] in keep]
-                print(json.dumps(data, ensure_ascii=False, indent=2))
+                print_json(data)
             else:
                 print(format_lint(report, args.severity))
             return 1 if report.counts()["error"] else 0

@@ -29,6 +29,7 @@ from ..engine.profile import load_profile
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (ListingWhatIf, Replay, Session, aggregates, export_queries, export_queries_yaml,
                        listing_what_if, load_sessions, replay, report, show_invisible, summary)
+from .common import print_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -167,7 +168,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 out.append(f"  #{e.step} describe {_safe(', '.join(e.names))}{_safe(nf)}")
             elif e.kind == "call":
                 state = {True: "ok", False: "failed", None: "no result"}[e.succeeded]
-                args = json.dumps(e.arguments, ensure_ascii=False)
+                args = json.dumps(e.arguments, ensure_ascii=False)  # shown through _safe below
                 args = args if len(args) <= 120 else args[:119] + "…"
                 out.append(f"  #{e.step} call {_safe(e.name)} via {e.via}: {state} {_safe(args)}")
                 if e.error:
@@ -206,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
                 raise ToolsearchError(f"{args.export_queries}: cannot write file ({exc.strerror or exc})") from None
             print(f"toolsearch: wrote {args.export_queries}: {len(data['tasks'])} labeled tasks", file=sys.stderr)
         if args.json:
-            print(json.dumps(report(loaded.sessions, rep, what_if, loaded.problems), ensure_ascii=False, indent=2))
+            print_json(report(loaded.sessions, rep, what_if, loaded.problems))
         else:
             print(format_text(loaded.sessions, rep, what_if, inspector))
         return 0

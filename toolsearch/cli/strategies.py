@@ -16,11 +16,11 @@ on stderr naming the file and the problem).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
+from .common import print_json
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
@@ -73,7 +73,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER, help="counts every piece")
     p.add_argument("--tool-tokens", type=_count, default=None, metavar="N",
                    help="count every tool definition as N tokens instead of measuring it")
-    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed")
+    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                   help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     p.add_argument("--config", metavar="FILE", help="harness config.yaml for the tiered strategy (tools.tool_search)")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for the tiered budget (e.g. 200k; default unknown)")
@@ -180,7 +181,7 @@ def _run(args: argparse.Namespace) -> int:
             if timeline:
                 item["timeline"] = timeline_to_dicts(timeline, result.strategy)
             out.append(item)
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        print_json(out)
         return 0
     ins = model.inspector
     tk = model.settings.tokenizer
@@ -213,6 +214,9 @@ def _run(args: argparse.Namespace) -> int:
                 cells.append(f"{state.prompt_tokens:,}{mark}")
             rows.append([step.index, step.event.label() if step.event else "start", *cells])
         print(_table(rows, ["step", "event", *[s.strategy for s in timeline[0].states]]))
+        start_note = model.timeline_start_note(events)
+        if start_note:
+            print(f"note:{start_note}")
         failed = [(step.index, state) for step in timeline for state in step.states if state.outcome == "failed"]
         for index, state in failed:
             print(f"step {index}: {state.strategy}: {state.message}")

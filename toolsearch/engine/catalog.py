@@ -5,8 +5,13 @@ Accepted sources:
 * the catalog format (YAML or JSON): ``{name?, servers: [{name, kind?, tools: [...]}]}``;
 * a recorded MCP ``tools/list`` result: ``{"tools": [...]}`` (also inside a JSON-RPC
   ``{"result": {...}}`` envelope); the server name comes from a ``server`` key or the file stem;
+* a flat list of MCP tools (a common export shape): ``[{server, name, description, inputSchema},
+  ...]``, grouped into MCP servers by each tool's ``server`` key (tools without one go to a server
+  named after the file stem);
 * an OpenAI-style function array: ``[{"type": "function", "function": {...}}, ...]`` or bare
   ``[{name, description, parameters}, ...]``; the server (kind ``plugin``) is the file stem.
+
+A list that mixes the last two shapes is refused (see :func:`_list_shape`).
 
 Loading is lenient per item: one bad tool or server is reported as a :class:`Problem` and
 skipped, the rest of the catalog still loads. Only a file that cannot be read or parsed at all
@@ -17,7 +22,6 @@ back by :func:`catalog_to_data`.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
@@ -26,8 +30,15 @@ from typing import Any, Iterable
 import yaml
 
 from . import constants as C
+from . import readers
 from .errors import CatalogError
 from .gcpause import gc_paused
+
+#: The problem message for a ``tools/list`` result whose ``nextCursor`` is the empty string (read
+#: from a recorded result here, or met while listing a live server): the listing ends there, but
+#: clients that take any string as a cursor request the first page again, forever.
+EMPTY_NEXT_CURSOR = ("tools/list returned an empty-string nextCursor: read as the last page, but clients that treat "
+                     "any string as a cursor ask for the first page again and loop")
 
 _TOOL_KEYS = ("name", "description", "inputSchema")
 _SERVER_KEYS = ("name", "kind", "tools", "capabilities", "info", "config")
@@ -131,52 +142,26 @@ class Catalog:
 
 # --- parsing -------------------------------------------------------------------------------
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_NOT_JSONC = readers.NOT_JSONC
 
 
-_NOT_JSONC = object()
-
-
-def parse_jsonc(text: str) -> Any:
+def parse_jsonc(text: str, origin: str = "input") -> Any:
     """JSON with ``//`` and ``/* */`` comments and trailing commas (JSONC, as VS Code's
     ``mcp.json`` and ``settings.json`` allow), read with the ``json5`` library; returns
-    :data:`_NOT_JSONC` when the text has no comment or trailing comma, or does not parse."""
-    if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
-        return _NOT_JSONC
-    import json5  # noqa: PLC0415
+    :data:`_NOT_JSONC` when the text has no comment or trailing comma, or does not parse.
 
-    try:
-        return json5.loads(text)
-    except (ValueError, RecursionError):
-        return _NOT_JSONC
+    Raises:
+        CatalogError: (an :class:`~toolsearch.engine.errors.InputLimitError`) over a reading
+            limit (:mod:`toolsearch.engine.readers`).
+    """
+    return readers.load_jsonc(text, origin, CatalogError)
 
 
 @gc_paused()
 def _parse_text(text: str, origin: str) -> Any:
-    """YAML (a superset of JSON) with a located error message.
-
-    JSON-looking text goes through the JSON parser first (much faster on large catalogs), then
-    the JSONC reader (comments, trailing commas: :func:`parse_jsonc`); if both fail it is parsed
-    as YAML, whose error names the line and column.
-    """
-    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
-        try:
-            return json.loads(text)
-        except ValueError:
-            data = parse_jsonc(text)
-            if data is not _NOT_JSONC:
-                return data
-        except RecursionError:
-            raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
-    try:
-        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except RecursionError:
-        raise CatalogError(f"{origin}: top level: nested too deeply to read") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise CatalogError(f"{origin}: {place}: not valid YAML or JSON ({problem})") from None
+    """YAML, JSON or JSONC text with a located error message, within the reading limits
+    (:func:`toolsearch.engine.readers.load_data`). Raises :class:`CatalogError`."""
+    return readers.load_data(text, origin, CatalogError)
 
 
 def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
@@ -196,6 +181,10 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
                                 f"expected a string, got {type(description).__name__}; treated as missing"))
         description = None
     schema = raw.get(schema_key, raw.get("input_schema"))
+    if schema is None and schema_key == "inputSchema" and "parameters" in raw:
+        problems.append(Problem("warning", f"{origin}: {path}.parameters",
+                                "an MCP tool carries its schema in 'inputSchema', not 'parameters'; registered with "
+                                "no parameters ('parameters' is kept as an unknown key)"))
     if schema is not None and not isinstance(schema, Mapping):
         problems.append(Problem("warning", f"{origin}: {path}.{schema_key}",
                                 f"expected a JSON Schema object, got {type(schema).__name__}; "
@@ -301,7 +290,9 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         if not isinstance(server_name, str) or not server_name:
             server_name = stem
         tools = _tools_from_list(data["tools"], origin, "tools", problems)
-        if data.get("nextCursor"):
+        if data.get("nextCursor") == "":
+            problems.append(Problem("warning", f"{origin}: nextCursor", EMPTY_NEXT_CURSOR))
+        elif data.get("nextCursor"):
             problems.append(Problem("warning", f"{origin}: nextCursor",
                                     "this tools/list page has a next cursor; later pages are not in the file"))
         server = Server(name=server_name, kind="mcp", tools=tools, origin=origin,
@@ -312,6 +303,8 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             # Nothing in it is a tool object: not a function array at all, so fail the file.
             raise CatalogError(f"{origin}: [0]: expected a function array (a list of tool objects), "
                                f"got a list of {type(data[0]).__name__}")
+        if _list_shape(data, origin) == "mcp":
+            return _mcp_tool_list(data, origin, stem, problems)
         tools = []
         for index, raw in enumerate(data):
             tool = _openai_function(raw, origin, f"[{index}]", problems)
@@ -324,7 +317,74 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
                            "not a catalog; connect to its servers live to read their tools")
     got = type(data).__name__ if data is not None else "an empty document"
     raise CatalogError(f"{origin}: top level: expected a catalog (a mapping with a 'servers' list), "
-                       f"a tools/list result (a mapping with a 'tools' list) or a function array (a list); got {got}")
+                       f"a tools/list result (a mapping with a 'tools' list), a list of MCP tools (each with inputSchema) "
+                       f"or a function array (a list of functions); got {got}")
+
+
+_MCP_SCHEMA_KEYS = ("inputSchema", "input_schema")
+_FUNCTION_KEYS = ("function", "parameters")
+
+
+def _list_shape(data: list, origin: str) -> str:
+    """``mcp`` for a flat list of MCP tools, ``function`` for a function array.
+
+    A list whose tool objects carry ``inputSchema`` (or ``input_schema``) is a list of MCP tools;
+    one whose objects carry ``function`` or ``parameters`` is a function array; a list with
+    neither is a list of MCP tools when some item names its ``server``, else a function array.
+
+    Raises:
+        CatalogError: the list mixes both shapes (naming the first item of each), so no reading
+            of it keeps every item's schema.
+    """
+    items = [(i, item) for i, item in enumerate(data) if isinstance(item, Mapping)]
+    mcp = next((i for i, item in items if any(k in item for k in _MCP_SCHEMA_KEYS)), None)
+    function = next((i for i, item in items if any(k in item for k in _FUNCTION_KEYS)), None)
+    if mcp is not None and function is not None:
+        raise CatalogError(
+            f"{origin}: [{function}]: expected one shape for the whole list: MCP tools (each with inputSchema, "
+            f"grouped by their server key, like [{mcp}]) or a function array (each with parameters or function, "
+            f"like [{function}]), not both")
+    if mcp is not None:
+        return "mcp"
+    if function is None and any("server" in item for _, item in items):
+        return "mcp"
+    return "function"
+
+
+def _mcp_tool_list(data: list, origin: str, stem: str, problems: list[Problem]) -> Catalog:
+    """A flat list of MCP tools (a common export shape), grouped into MCP servers by each tool's
+    ``server`` key (a name, or a mapping with a ``name``), in order of first appearance; tools
+    without one go to the server named after the file. The ``server`` key is used for grouping;
+    every other unknown key is kept on the tool."""
+    grouped: dict[str, list[Tool]] = {}
+    unnamed = []
+    for index, raw in enumerate(data):
+        server_name: Any = raw.get("server") if isinstance(raw, Mapping) else None
+        if isinstance(server_name, Mapping):
+            server_name = server_name.get("name")
+        if isinstance(raw, Mapping) and "server" in raw and (not isinstance(server_name, str) or not server_name):
+            problems.append(Problem("warning", f"{origin}: [{index}].server",
+                                    f"expected a server name (a non-empty string), got {raw['server']!r}; "
+                                    f"the tool is put in server {stem!r} (the file name)"))
+            server_name = None
+        elif isinstance(raw, Mapping) and "server" not in raw:
+            unnamed.append(index)
+        if isinstance(raw, Mapping):
+            raw = {k: v for k, v in raw.items() if k != "server"}
+        tool = _tool_from_data(raw, origin, f"[{index}]", problems)
+        if tool is not None:
+            grouped.setdefault(server_name or stem, []).append(tool)
+    if unnamed and len(unnamed) < len(data):
+        problems.append(Problem("info", f"{origin}: [{unnamed[0]}]",
+                                f"{_counted_tools(len(unnamed))} without a 'server' key; put in server {stem!r} "
+                                "(the file name)"))
+    servers = tuple(Server(name=name, kind="mcp", tools=tuple(tools), origin=origin) for name, tools in grouped.items())
+    return Catalog(name=stem, servers=servers, problems=tuple(problems), sources=(origin,))
+
+
+def _counted_tools(n: int) -> str:
+    """``1 tool`` / ``N tools``."""
+    return f"{n} tool" if n == 1 else f"{n:,} tools"
 
 
 def _merge_servers(catalog: Catalog) -> Catalog:
@@ -333,8 +393,8 @@ def _merge_servers(catalog: Catalog) -> Catalog:
     A harness keys servers by name, so two definitions of ``github`` (e.g. from two files) are one
     server: their tools are concatenated, contributions ordered by origin so the result does not
     depend on the order the sources were given in (a tool listed twice is then dropped by
-    registration, REG §1.5). An MCP server and a plugin toolset of the same name stay separate
-    servers; their listing groups merge by label (RB §5.2).
+    registration, docs/reference.md §21.5). An MCP server and a plugin toolset of the same name stay separate
+    servers; their listing groups merge by label (docs/reference.md §5.2).
     """
     groups: dict[tuple[str, str], list[Server]] = {}
     for server in catalog.servers:
@@ -382,15 +442,11 @@ def read_source_text(path: str | Path) -> str:
     """The UTF-8 text of a source file.
 
     Raises:
-        CatalogError: unreadable (missing, a directory, no permission) or not UTF-8, naming the
-            file and, for bad bytes, the byte offset.
+        CatalogError: unreadable (missing, a directory, no permission), larger than the input
+            limit, or not UTF-8, naming the file and, for bad bytes, the line, column and byte
+            offset.
     """
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CatalogError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    return readers.read_text(path, CatalogError)
 
 
 def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:

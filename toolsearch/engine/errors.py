@@ -34,3 +34,11 @@ class ServerError(ToolsearchError):
 def where(source: str, path: str | None = None) -> str:
     """Format a location for messages: ``file.yaml`` or ``file.yaml: servers[2].tools[0]``."""
     return f"{source}: {path}" if path else source
+
+
+class InputLimitError(ToolsearchError):
+    """An input is over one of the reading limits (size, YAML alias expansion, nesting depth).
+
+    Raised by :mod:`toolsearch.engine.readers` as an instance that is also the reader's own
+    error class (e.g. a :class:`CatalogError`), so every handler of that class shows it.
+    """

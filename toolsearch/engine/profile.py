@@ -12,8 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-import yaml
 
+from . import readers
 from .errors import ProfileError
 
 #: Every key a profile must have, by section.
@@ -118,11 +118,15 @@ def parse_profile(data: Any, source: str) -> Profile:
     return Profile(name=str(data.get("name") or source), source=source, sections=sections)
 
 
+#: The profile file shipped with the package.
+DEFAULT_PROFILE_PATH = Path(__file__).resolve().parent / "profiles" / "default.yaml"
+
+
 @lru_cache(maxsize=1)
 def default_profile() -> Profile:
-    """The profile shipped with the package (``toolsearch/engine/profiles/default.yaml``)."""
-    text = (Path(__file__).parent / "profiles" / "default.yaml").read_text(encoding="utf-8")
-    return parse_profile(yaml.safe_load(text), "default")
+    """The profile shipped with the package (:data:`DEFAULT_PROFILE_PATH`)."""
+    text = DEFAULT_PROFILE_PATH.read_text(encoding="utf-8")
+    return parse_profile(readers.load_yaml(text, "default", ProfileError), "default")
 
 
 def load_profile(path: str | Path | None) -> Profile:
@@ -134,26 +138,10 @@ def load_profile(path: str | Path | None) -> Profile:
     if path is None:
         return default_profile()
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ProfileError(f"{path}: byte {exc.start}: expected UTF-8 YAML text") from None
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot read profile ({exc.strerror or exc})") from None
-    except yaml.YAMLError as exc:
-        raise ProfileError(f"{path}: {_yaml_place(exc)}: not valid YAML ({getattr(exc, 'problem', None) or 'parse error'})") from None
-    return parse_profile(data, str(path))
+    text = readers.read_text(path, ProfileError, "profile")
+    return parse_profile(readers.load_yaml(text, str(path), ProfileError), str(path))
 
 
 def profile_from_text(text: str, source: str) -> Profile:
     """Parse a profile from YAML text (for uploads). Raises :class:`ProfileError`."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ProfileError(f"{source}: {_yaml_place(exc)}: not valid YAML ({getattr(exc, 'problem', None) or 'parse error'})") from None
-    return parse_profile(data, source)
-
-
-def _yaml_place(exc: Exception) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    return f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
+    return parse_profile(readers.load_yaml(text, source, ProfileError), source)

@@ -264,3 +264,70 @@ def redact_url(url: str) -> str:
     if "=" in parts.fragment:
         changed = changed._replace(fragment=_mask_query(parts.fragment))
     return url if changed == parts else urlunsplit(changed)
+
+
+# --- known credential shapes in free text -----------------------------------------------------------
+
+#: Credential shapes a vendor prefix makes unmistakable: masked wherever they start, even glued to
+#: the word before them (``userghp_…`` in an error text).
+_DISTINCT_TOKEN = re.compile(
+    r"gh[pousr]_[A-Za-z0-9]{20,}"                    # GitHub tokens (classic PAT, OAuth, user, server, refresh)
+    r"|github_pat_[A-Za-z0-9_]{20,}"                 # GitHub fine-grained PAT
+    r"|sk-ant-[A-Za-z0-9_\-]{16,}"                   # Anthropic
+    r"|glpat-[A-Za-z0-9_\-]{16,}"                    # GitLab
+    r"|xox[abposre]-[A-Za-z0-9\-]{10,}"              # Slack
+    r"|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"            # AWS access key ids
+    r"|AIza[0-9A-Za-z_\-]{30,}"                      # Google API keys
+    r"|hf_[A-Za-z0-9]{30,}"                          # Hugging Face
+    r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")  # a JWT (its header starts '{"')
+#: Shapes whose prefix also starts ordinary words (``sk-`` as in ``risk-…``): masked at the start of a
+#: word, or glued to a word only when the rest looks random (letters and digits, 20+ characters).
+_PLAIN_TOKEN = re.compile(r"(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{12,}|sk_(?:live|test)_[A-Za-z0-9]{8,}"
+                          r"|rk_(?:live|test)_[A-Za-z0-9]{8,})")
+#: ``Bearer xyz`` / ``Basic xyz`` / ``token xyz`` (an HTTP auth scheme and its credentials).
+_AUTH_SCHEME = re.compile(r"\b(Bearer|Basic|token)(\s+)([A-Za-z0-9._~+/=\-]{8,})", re.IGNORECASE)
+
+
+def _looks_random(text: str) -> bool:
+    """Letters and digits mixed (what a generated key has and an ordinary word has not)."""
+    return bool(re.search(r"\d", text)) and bool(re.search(r"[A-Za-z]", text))
+
+
+def mask_token_shapes(text: str) -> str:
+    """``text`` with known credential shapes masked (``••••``), wherever they are.
+
+    Masked: GitHub (``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``), Anthropic
+    (``sk-ant-``), OpenAI (``sk-``, ``sk-proj-``), Stripe (``sk_live_``…), GitLab (``glpat-``),
+    Slack (``xoxb-``…), AWS key ids (``AKIA…``), Google API keys (``AIza…``), Hugging Face
+    (``hf_``) tokens and JWTs (``eyJ….….…``), also glued to the word before them; the credentials
+    after ``Bearer``, ``Basic`` or ``token`` when they look generated (a digit or a symbol in
+    them, or 24+ characters: "token authentication" stays); URL credentials and query values
+    (:func:`redact_url`).
+
+    Args:
+        text: free text (a recorded query, an error message).
+
+    Returns:
+        the text with those parts replaced by :data:`~toolsearch.engine.constants.SECRET_MASK`.
+    """
+    if not text:
+        return text
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    text = _DISTINCT_TOKEN.sub(C.SECRET_MASK, text)
+
+    def plain(match: re.Match[str]) -> str:
+        start, value = match.start(1), match.group(1)
+        before = match.string[start - 1] if start else " "
+        if (before.isalnum() or before in "_-") and not (len(value) >= 20 and _looks_random(value)):
+            return value  # glued to a word and not random-looking: an ordinary word (risk-…)
+        return C.SECRET_MASK
+
+    text = _PLAIN_TOKEN.sub(plain, text)
+
+    def scheme(match: re.Match[str]) -> str:
+        value = match.group(3)
+        if value == C.SECRET_MASK or not (_looks_random(value) or re.search(r"[._~+/=\-]", value) or len(value) >= 24):
+            return match.group(0)
+        return f"{match.group(1)}{match.group(2)}{C.SECRET_MASK}"
+
+    return _AUTH_SCHEME.sub(scheme, text)

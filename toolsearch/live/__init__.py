@@ -5,5 +5,5 @@ mcp_servers, secrets masked), starting and listing real servers and calling thei
 (``client``), and the guard that decides who may start a server from the app (``guard``).
 
 May import: ``toolsearch.engine`` and the package root (``__version__``); never
-``toolsearch.analysis``, ``toolsearch.cli`` nor ``pages``.
+``toolsearch.analysis``, ``toolsearch.cli`` nor ``toolsearch.ui``.
 """

@@ -4,9 +4,11 @@ The app listens on 127.0.0.1 by default (``.streamlit/config.toml``). When a use
 another address on purpose, anyone who reaches the port could otherwise start programs as that
 user from the Live servers page. So every launch from the page needs one of:
 
-* a browser on this machine: the connection comes from loopback, the ``Host`` (and ``Origin``,
-  when sent) name a loopback host (this also stops DNS-rebinding pages that resolve their own
-  name to 127.0.0.1), and no proxy header says the request was forwarded; or
+* a browser on this machine: the connection comes from loopback, the ``Host`` names a loopback
+  host (this also stops DNS-rebinding pages that resolve their own name to 127.0.0.1), the
+  ``Origin`` (when sent) is the app's own (same host and port: a page served by another program
+  on this machine, ``http://localhost:3000``, is another site), and no proxy header says the
+  request was forwarded; or
 * the per-launch token (:func:`launch_token`), printed in the terminal that runs the app.
 
 Anything the page cannot tell (no request headers, an address it does not understand) counts as
@@ -25,6 +27,8 @@ import threading
 from dataclasses import dataclass
 from typing import Mapping
 from urllib.parse import urlsplit
+
+from .webguard import same_origin
 
 #: Environment variable that sets the token instead of a random one (e.g. for a scripted setup).
 TOKEN_ENV = "TOOLSEARCH_APP_TOKEN"
@@ -123,4 +127,8 @@ def check_client(ip_address: str | None, headers: Mapping[str, str] | None) -> C
             origin_host = None
         if not is_loopback_host(origin_host):
             return ClientCheck(False, f"the page was opened from {origin!r}, not from localhost")
+        if not same_origin(origin, host):
+            # Another program on this machine (another port) is another site: only the app's
+            # own pages count as this machine's browser.
+            return ClientCheck(False, f"the page was opened from {origin!r}, not from this app ({host})")
     return ClientCheck(True)

@@ -1,4 +1,4 @@
-"""MCP client config files → :class:`ServerSpec` lists (REG §6, §9).
+"""MCP client config files → :class:`ServerSpec` lists (docs/reference.md §26, §29).
 
 Accepted shapes (detected from the top level, see :func:`config_kind`):
 
@@ -7,19 +7,23 @@ Accepted shapes (detected from the top level, see :func:`config_kind`):
 * ``{"servers": {name: {...}}, "inputs": [...]}``: VS Code ``.vscode/mcp.json`` (``servers`` is a
   *mapping*; a catalog's ``servers`` is a list). A VS Code ``settings.json`` with
   ``{"mcp": {"servers": {...}}}`` is read the same way;
-* ``mcp_servers: {name: {...}}``: the Hermes ``config.yaml`` block (REG §6.1).
+* ``mcp_servers: {name: {...}}``: the Hermes ``config.yaml`` block (docs/reference.md §26.1).
 
-Every string value of a server entry is interpolated as REG §6.2 says (``${VAR}``,
+Every string value of a server entry is interpolated as docs/reference.md §26.2 says (``${VAR}``,
 ``${env:VAR}``, ``${userHome}``, ``${workspaceFolder}``, ``${workspaceFolderBasename}``,
 ``${pathSeparator}``, ``${/}``); an unset or empty variable leaves the placeholder as it is, and
 the spec records it in :attr:`ServerSpec.unresolved`. ``mcpServers`` files also get Claude
-Code's ``${VAR:-default}`` (REG §9.2); Hermes and VS Code files keep it literal.
+Code's ``${VAR:-default}`` (docs/reference.md §29.2); Hermes and VS Code files keep it literal.
 
-Secrets: env values, header values and every value a ``${VAR}`` reference resolved to are
-secrets. :meth:`ServerSpec.redacted` is the only view meant for display or logs; it shows them as
-``••••`` and shows command, args, cwd and url as written in the file (placeholders, not the
-values they resolved to; URL userinfo and query values masked). ``repr()`` uses it too.
-:meth:`ServerSpec.scrub` (and :func:`scrub_text`) masks them in any message.
+Secrets: env values (``envFile`` ones included), header values, every value a ``${VAR}``
+reference resolved to (wherever it lands: command, args, cwd, any part of the url, headers) and
+the values of secret-looking arguments (:func:`secret_arguments`: ``--token=x``, ``--accessToken x``,
+``-e NAME=x``, ``--header "Authorization: Bearer x"``…) are secrets. :meth:`ServerSpec.redacted`
+is the view meant for display or logs; it shows them as ``••••`` and shows command, args, cwd and
+url as written in the file (placeholders, not the values they resolved to; URL userinfo and query
+values masked). ``repr()`` uses it too. :meth:`ServerSpec.launch_preview` shows what would run,
+every resolved value as ``••••``. :meth:`ServerSpec.scrub` (and :func:`scrub_text`) masks them in
+any message.
 
 One bad server entry does not make the file unusable: :func:`parse_config_data` records it as a
 spec with :attr:`ServerSpec.invalid` set (the reason), which a connect reports as that server's
@@ -38,9 +42,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
 
-import yaml
-
 from ..engine import constants as C
+from ..engine import readers
 from ..engine.errors import ConfigError
 from ..engine.registration import parse_bool_like
 # The masking itself lives in the engine layer (analysis masks session text with it too); the
@@ -50,53 +53,143 @@ from ..engine.secrets import (  # noqa: F401
     _scrub_across_lines, encoded_forms, redact_url, scrub_data, scrub_text, secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
-#: Command-line options whose value is a secret (``--token=x``, ``--api-key x``): a word of the
-#: option name (split at ``-`` and ``_``) is one of these.
-_SECRET_OPTION_WORDS = {"token", "tokens", "apikey", "key", "secret", "password", "passwd", "pwd", "pass",
-                        "credential", "credentials", "auth", "authorization", "bearer"}
+#: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
+#: a word of the option name (split at ``-``, ``_`` and camelCase humps) is one of these...
+_SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pass", "passphrase",
+                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie"}
+#: ...or the name, lowercased without separators, ends with one of these (``--accesstoken``; not
+#: ``--tokenizer``).
+_SECRET_OPTION_PARTS = ("token", "secret", "password", "passwd", "passphrase", "apikey", "credential")
+#: A word that makes the option about something else than the secret itself: a count
+#: (``--max-tokens 5``), a place (``--token-file``, ``--auth-url``), a kind (``--auth-type``), an
+#: id (``--key-id``) or a switch (``--no-auth``).
+_NOT_SECRET_WORDS = {"max", "min", "limit", "limits", "count", "num", "number", "tokens", "budget", "length", "size",
+                     "file", "path", "dir", "directory", "url", "uri", "endpoint", "host", "port", "server",
+                     "type", "kind", "mode", "method", "scheme", "provider", "format", "name", "id", "ids",
+                     "env", "var", "header", "timeout", "ttl", "expiry", "expires", "lifetime", "refresh",
+                     "no", "disable", "disabled", "enable", "enabled", "use", "skip", "require", "required",
+                     "only", "store", "storage", "cache", "location", "audience", "scope", "scopes", "issuer"}
+#: Options whose value is ``NAME=VALUE`` for the server's environment (``docker run -e``): the value
+#: is a secret, as every ``env`` value of a config is.
+_ENV_OPTIONS = ("-e", "--env")
+#: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
+#: the header value is a secret, as every ``headers`` value of a config is.
+_HEADER_OPTIONS = ("-H", "--header", "--headers")
+_ENV_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def _option_words(name: str) -> list[str]:
+    """``--accessToken`` → ``["access", "token"]``; ``--api_key`` → ``["api", "key"]``."""
+    return [w.lower() for part in re.split(r"[-_.]+", name.lstrip("-")) if part for w in _CAMEL_HUMP.split(part) if w]
 
 
 def _is_secret_option(name: str) -> bool:
-    if not name.startswith("-") or name.startswith("---") or len(name) < 3:
+    """True for a long option (``--name``, or Go-style ``-name``) whose name says its value is a secret (see
+    :data:`_SECRET_OPTION_WORDS`, :data:`_NOT_SECRET_WORDS`)."""
+    if not name.startswith("-") or name.startswith("---") or len(name) < 3 or name[1:2].isdigit():
         return False
-    return any(word.lower() in _SECRET_OPTION_WORDS for word in re.split(r"[-_]+", name.lstrip("-")) if word)
+    words = _option_words(name)
+    if not words or any(word in _NOT_SECRET_WORDS for word in words):
+        return False
+    flat = "".join(words)
+    return any(word in _SECRET_OPTION_WORDS for word in words) or flat.endswith(_SECRET_OPTION_PARTS)
+
+
+def _names_no_secret(value: str) -> bool:
+    """True when ``value`` is only ``${VAR}`` placeholders (and an auth scheme word): it names
+    where a secret comes from, not the secret."""
+    rest = _PLACEHOLDER.sub("", value).strip()
+    return bool(_PLACEHOLDER.search(value)) and rest.rstrip(":").strip().lower() in ("", "bearer", "basic", "token")
+
+
+def _argument_secret(kind: str, value: str) -> str:
+    """The secret part of an option value: the whole value (a secret option), the value of
+    ``NAME=VALUE`` (an env option; ``""`` when the value is only a name to pass through) or the
+    part after ``Name:`` (a header option; the whole value without a colon)."""
+    if kind == "env":
+        match = _ENV_ASSIGNMENT.fullmatch(value)
+        return match.group(2) if match else ""
+    if kind == "header":
+        name, colon, rest = value.partition(":")
+        return rest.strip() if colon and name.strip() and " " not in name.strip() else value
+    return value
+
+
+def _masked_value(kind: str, value: str) -> str:
+    """``value`` shown with its secret part (:func:`_argument_secret`) as ``••••``; a value that
+    only names placeholders is kept as written."""
+    secret = _argument_secret(kind, value)
+    if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
+        return value
+    if kind == "env":
+        return f"{_ENV_ASSIGNMENT.fullmatch(value).group(1)}={C.SECRET_MASK}"  # type: ignore[union-attr]
+    if kind == "header" and secret != value:
+        return f"{value.partition(':')[0]}: {C.SECRET_MASK}"
+    return C.SECRET_MASK
+
+
+def _option_kind(name: str) -> str | None:
+    """``"secret"``, ``"env"``, ``"header"`` or ``None`` for an option name (the part before ``=``)."""
+    if name in _ENV_OPTIONS:
+        return "env"
+    if name in _HEADER_OPTIONS:
+        return "header"
+    return "secret" if _is_secret_option(name) else None
+
+
+def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
+    """Each argument as ``(prefix, kind, value)``: ``kind`` is ``None`` for an argument shown as it
+    is (then ``value`` is the whole argument), else the secret kind of the option it is the value of
+    (``--token=x`` → ``("--token=", "secret", "x")``; ``-eNAME=x`` → ``("-e", "env", "NAME=x")``; the
+    argument after ``--api-key`` → ``("", "secret", "x")``)."""
+    out: list[tuple[str, str | None, str]] = []
+    pending: str | None = None
+    for arg in args:
+        if pending is not None and not (arg.startswith("-") and pending != "header"):
+            out.append(("", pending, arg))
+            pending = None
+            continue
+        pending = None
+        name, eq, value = arg.partition("=")
+        kind = _option_kind(name)
+        if kind is not None and eq:
+            out.append((name + "=", kind, value))
+        elif kind is not None:
+            out.append(("", None, arg))
+            pending = kind
+        elif arg.startswith("-e") and not arg.startswith("--") and _ENV_ASSIGNMENT.fullmatch(arg[2:]):
+            out.append(("-e", "env", arg[2:]))  # docker's glued form: -eNAME=value
+        else:
+            out.append(("", None, arg))
+    return out
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:
-    """The values of secret-looking options in a command line: ``--token=abc`` → ``abc``,
-    ``--api-key abc`` → ``abc`` (the option name contains token, key, secret, password, auth…)."""
+    """The secret values in a command line: of secret-looking options (``--token=abc``,
+    ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
+    token, key, secret, password, auth, credential, and none like max, file, url, type), of
+    environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``) and of header options
+    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``)."""
     out: list[str] = []
-    args = list(args)
-    for index, arg in enumerate(args):
-        name, eq, value = arg.partition("=")
-        if not _is_secret_option(name):
+    for _, kind, value in _argument_parts(list(args)):
+        if kind is None:
             continue
-        if eq:
-            out.append(value)
-        elif index + 1 < len(args) and not args[index + 1].startswith("-"):
-            out.append(args[index + 1])
+        secret = _argument_secret(kind, value)
+        if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
+            continue  # an unset ${VAR} left as written names no secret
+        out.append(secret)
+        if kind == "header":
+            out.extend(secret.split()[1:])  # "Bearer xyz": the token on its own too
     return [v for v in out if v]
 
 
 def mask_arguments(args: Iterable[str]) -> list[str]:
-    """``args`` with the values of secret-looking options (:func:`secret_arguments`) as ``••••``."""
-    args = list(args)
-    out: list[str] = []
-    hide_next = False
-    for arg in args:
-        if hide_next and not arg.startswith("-"):
-            out.append(arg if _PLACEHOLDER.fullmatch(arg) else C.SECRET_MASK)  # ${VAR} names no secret
-            hide_next = False
-            continue
-        hide_next = False
-        name, eq, value = arg.partition("=")
-        if _is_secret_option(name):
-            if eq:
-                out.append(f"{name}={C.SECRET_MASK}" if value and not _PLACEHOLDER.fullmatch(value) else arg)
-                continue
-            hide_next = True
-        out.append(arg)
-    return out
+    """``args`` with the secret values of :func:`secret_arguments` shown as ``••••`` (``NAME=••••``
+    for an environment option, ``Name: ••••`` for a header option); a value that is only
+    ``${VAR}`` placeholders is kept as written (it names no secret)."""
+    return [prefix + (value if kind is None else _masked_value(kind, value))
+            for prefix, kind, value in _argument_parts(list(args))]
 
 #: Top-level shapes, in detection order: (kind, key path).
 CONFIG_KINDS = ("mcpServers", "mcp_servers", "servers", "mcp.servers")
@@ -109,6 +202,17 @@ _TRANSPORT_ALIASES = {
 }
 _PROTOCOLS = {"auto": "auto", "legacy": "legacy", "handshake": "legacy",
               "stateless": "modern", "modern": "modern", "2026-07-28": "modern"}
+
+
+#: Stands for the mask while a command line is shell-quoted (shell-safe characters only, so
+#: ``--token=••••`` is not quoted because of the mask).
+_MASK_STAND_IN = "MASK0x2022x2022MASK"
+
+
+def _shell_line(words: Iterable[str]) -> str:
+    """``words`` shell-quoted (:func:`shlex.quote`) and joined, the mask counting as a safe word."""
+    return " ".join(shlex.quote(word.replace(C.SECRET_MASK, _MASK_STAND_IN)) for word in words
+                    ).replace(_MASK_STAND_IN, C.SECRET_MASK)
 
 
 @dataclass(frozen=True)
@@ -124,15 +228,17 @@ class ServerSpec:
         timeout: seconds for one tool call (Hermes ``timeout``); ``None`` = the default.
         connect_timeout: seconds for connect + handshake + listing (Hermes ``connect_timeout``);
             ``None`` = the default.
-        enabled: ``False`` servers are not started (REG §5.2).
+        enabled: ``False`` servers are not started (docs/reference.md §25.2).
         tools: the per-server ``tools`` block (``include``, ``exclude``, ``resources``,
-            ``prompts``; REG §5.1, §4.2), used at registration.
+            ``prompts``; docs/reference.md §25.1, §24.2), used at registration.
         protocol: ``auto`` (probe, then fall back to the handshake), ``legacy`` or ``modern``.
         origin: ``file: key.name`` of the entry, for messages.
         unresolved: placeholders left as written because their variable is unset or empty.
         display: the entry's command/args/cwd/url as written in the file (before
             interpolation), for :meth:`redacted`.
         interpolated: the values ``${VAR}`` references resolved to (secrets: never shown).
+        preview: the entry's command/args/cwd/url after interpolation with every variable's
+            value as ``••••`` (the launch confirmation shows these).
         invalid: why the entry cannot be used (a bad config entry), or ``None``. A connect
             reports such a spec as a failed server without starting anything.
     """
@@ -155,6 +261,7 @@ class ServerSpec:
     display: Mapping[str, Any] = field(default_factory=dict)
     interpolated: tuple[str, ...] = ()
     invalid: str | None = None
+    preview: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -186,7 +293,7 @@ class ServerSpec:
         if self.connect_timeout is not None:
             out["connect_timeout"] = self.connect_timeout
         if self.tools:
-            out["tools"] = dict(self.tools)
+            out["tools"] = dict(shown.get("tools", self.tools))
         if self.unresolved:
             out["unresolved"] = list(self.unresolved)
         if self.invalid:
@@ -209,16 +316,33 @@ class ServerSpec:
         redacted (:func:`redact_url`)."""
         return scrub_text(text, self.secret_values(), urls=[u for u in (self.url, self.display.get("url")) if u])
 
-    def launch_preview(self) -> dict[str, Any]:
+    def launch_preview(self, expanded: bool = True) -> dict[str, Any]:
         """What starting this server would do, safe to show: ``{"transport", "command_line"``
-        (stdio: the command and arguments after interpolation, shell-quoted, every secret
-        masked), ``"cwd"`` (or ``None`` = the app's working directory), ``"env"`` ({key: ``••••``}),
-        or for remote servers ``"url"`` (redacted) and ``"headers"`` ({name: ``••••``})}``."""
+        (stdio: the command and arguments, shell-quoted), ``"cwd"`` (or ``None`` = the app's
+        working directory), ``"env"`` ({key: ``••••``}), or for remote servers ``"url"`` and
+        ``"headers"`` ({name: ``••••``})}``.
+
+        Every value a ``${VAR}`` reference resolved to is ``••••`` wherever it lands (command,
+        arguments, working directory, any part of the URL); the values of secret-looking
+        arguments (:func:`mask_arguments`), URL credentials and query values are masked, and
+        any other secret of this spec (:meth:`scrub`) too.
+
+        Args:
+            expanded: ``False`` shows command, arguments, working directory and URL as written
+                in the file (placeholders, set or not), so the view does not tell which
+                variables the process has (for a browser on another machine).
+        """
+        fields = self.preview if expanded else self.display
         if self.transport == "stdio":
-            line = shlex.join([self.command or "", *mask_arguments(self.args)]).replace(f"'{C.SECRET_MASK}'", C.SECRET_MASK)
-            return {"transport": "stdio", "command_line": self.scrub(line), "cwd": self.cwd,
+            command = fields.get("command", self.command) or ""
+            args = fields.get("args", self.args)
+            line = _shell_line([command, *mask_arguments(args)])
+            cwd = fields.get("cwd", self.cwd) if self.cwd is not None else None
+            return {"transport": "stdio", "command_line": self.scrub(line),
+                    "cwd": self.scrub(cwd) if cwd is not None else None,
                     "env": {key: C.SECRET_MASK for key in self.env}}
-        return {"transport": self.transport, "url": redact_url(self.url or ""),
+        url = fields.get("url", self.url) or ""
+        return {"transport": self.transport, "url": self.scrub(redact_url(url)),
                 "headers": {key: C.SECRET_MASK for key in self.headers}}
 
     def registration_config(self) -> dict[str, Any]:
@@ -298,21 +422,18 @@ def sniff_file(path: str | Path) -> bool:
     :func:`is_mcp_config` and :func:`parse_config_data`), as :func:`toolsearch.live.client.load_sources` does.
     """
     try:
-        data = parse_text(Path(path).read_text(encoding="utf-8"), str(path))
-    except (OSError, UnicodeDecodeError, ConfigError):
+        data = parse_text(readers.read_text(path, ConfigError), str(path))
+    except ConfigError:
         return False
     return is_mcp_config(data)
 
 
-_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-#: Broken files up to this size are re-read by the pure-Python parser for a better error place.
-_LOCATE_ERRORS_MAX_CHARS = 200_000
 
 
 #: Deeper documents (or recursive YAML aliases) are refused (configs here, any SOURCE in
 #: :func:`toolsearch.live.client.read_source`): the recursive schema code
 #: downstream would hit Python's recursion limit. Real catalogs nest fewer than 30 levels.
-NESTING_MAX = 256
+NESTING_MAX = readers.MAX_NESTING_DEPTH
 
 
 def nesting_exceeds(data: Any, limit: int) -> bool:
@@ -335,53 +456,21 @@ def nesting_exceeds(data: Any, limit: int) -> bool:
 
 
 def parse_text(text: str, origin: str) -> Any:
-    """JSON or YAML text → data, fast: JSON-looking text goes through :mod:`json`, the rest
-    through libyaml's safe loader (pure-Python YAML when libyaml is missing).
+    """JSON, JSONC or YAML text → data, fast (:mod:`json` for JSON-looking text, libyaml for the
+    rest), within the reading limits of :mod:`toolsearch.engine.readers` (size, YAML alias
+    expansion, nesting depth).
 
     Raises:
-        ConfigError: not valid JSON or YAML (names the line and column), or nested too deeply.
+        ConfigError: not valid JSON or YAML (names the line and column), or over a limit (then
+            also an :class:`~toolsearch.engine.errors.InputLimitError`).
     """
-    data = _parse(text, origin)
-    if nesting_exceeds(data, NESTING_MAX):
-        raise ConfigError(f"{origin}: top level: nested more than {NESTING_MAX} levels deep (or recursive); not read")
-    return data
+    return readers.load_data(text, origin, ConfigError, "JSON or YAML")
 
 
-def _parse(text: str, origin: str) -> Any:
-    if text.lstrip()[:1] in ("{", "[") or text.lstrip()[:2] in ("//", "/*"):
-        try:
-            return json.loads(text)
-        except ValueError:
-            from ..engine.catalog import _NOT_JSONC, parse_jsonc  # noqa: PLC0415
-
-            data = parse_jsonc(text)  # VS Code files allow comments and trailing commas (JSONC)
-            if data is not _NOT_JSONC:
-                return data
-            # else YAML gives the located message (or reads a YAML flow mapping)
-        except RecursionError:
-            raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
-    try:
-        return yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a safe loader
-    except RecursionError:
-        raise ConfigError(f"{origin}: top level: nested too deeply to read") from None
-    except yaml.YAMLError:
-        if _YAML_LOADER is not yaml.SafeLoader and len(text) <= _LOCATE_ERRORS_MAX_CHARS:
-            try:  # the pure-Python parser places errors better (libyaml often says "next line")
-                yaml.safe_load(text)
-            except yaml.YAMLError as located:
-                exc = located
-            except RecursionError:
-                pass
-        mark = getattr(exc, "problem_mark", None)
-        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "top level"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{origin}: {place}: not valid JSON or YAML ({problem})") from None
-
-
-# --- interpolation (REG §6.2) ----------------------------------------------------------------
+# --- interpolation (docs/reference.md §26.2) ----------------------------------------------------------------
 
 def context_values(workspace: str | Path | None = None) -> dict[str, str]:
-    """The context names of REG §6.2 (``userHome``, ``workspaceFolder``…) for ``workspace``
+    """The context names of docs/reference.md §26.2 (``userHome``, ``workspaceFolder``…) for ``workspace``
     (default: the process working directory)."""
     folder = Path(workspace) if workspace is not None else Path.cwd()
     return {"userHome": str(Path.home()), "workspaceFolder": str(folder),
@@ -389,8 +478,9 @@ def context_values(workspace: str | Path | None = None) -> dict[str, str]:
 
 
 def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, str],
-                defaults: bool = False, resolved: list[str] | None = None) -> tuple[str, list[str]]:
-    """Replace ``${…}`` placeholders in one string (REG §6.2).
+                defaults: bool = False, resolved: list[str] | None = None,
+                masked: bool = False) -> tuple[str, list[str]]:
+    """Replace ``${…}`` placeholders in one string (docs/reference.md §26.2).
 
     Args:
         value: the text.
@@ -399,6 +489,7 @@ def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, st
         defaults: honour ``${VAR:-default}`` (Claude Code); otherwise that whole body is a name.
         resolved: when given, collects the values variables resolved to (secrets; context
             names and ``:-`` defaults, which are written in the file, are not collected).
+        masked: put ``••••`` where a variable's value would go (the text safe to show).
 
     Returns:
         ``(text, unresolved)``: the text, and the placeholder bodies that stayed as written
@@ -419,7 +510,7 @@ def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, st
         if found:
             if resolved is not None:
                 resolved.append(found)
-            return found
+            return C.SECRET_MASK if masked else found
         if fallback is not None:
             return fallback
         unresolved.append(body)
@@ -429,16 +520,18 @@ def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, st
 
 
 def _interpolate_deep(value: Any, environ: Mapping[str, str], context: Mapping[str, str],
-                      defaults: bool, unresolved: list[str], resolved: list[str] | None = None) -> Any:
-    """Every string value at any depth (keys are not interpolated)."""
+                      defaults: bool, unresolved: list[str], resolved: list[str] | None = None,
+                      masked: bool = False) -> Any:
+    """Every string value at any depth (keys are not interpolated); ``masked``: see :func:`interpolate`."""
     if isinstance(value, str):
-        text, missing = interpolate(value, environ, context, defaults, resolved)
+        text, missing = interpolate(value, environ, context, defaults, resolved, masked)
         unresolved.extend(missing)
         return text
     if isinstance(value, Mapping):
-        return {k: _interpolate_deep(v, environ, context, defaults, unresolved, resolved) for k, v in value.items()}
+        return {k: _interpolate_deep(v, environ, context, defaults, unresolved, resolved, masked)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [_interpolate_deep(v, environ, context, defaults, unresolved, resolved) for v in value]
+        return [_interpolate_deep(v, environ, context, defaults, unresolved, resolved, masked) for v in value]
     return value
 
 
@@ -477,7 +570,7 @@ def _string_map(raw: Any, where: str) -> dict[str, str]:
 
 
 def _args(raw: Any, where: str) -> list[str]:
-    """A list of strings; a JSON-list or shell-style string is split (REG §6.1 ``args``)."""
+    """A list of strings; a JSON-list or shell-style string is split (docs/reference.md §26.1 ``args``)."""
     if raw is None:
         return []
     if isinstance(raw, str):
@@ -485,7 +578,7 @@ def _args(raw: Any, where: str) -> list[str]:
         if text.startswith("["):
             try:
                 parsed = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 parsed = None
             if isinstance(parsed, list):
                 raw = parsed
@@ -544,7 +637,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
     has_url = raw.get("url") is not None
     has_command = raw.get("command") is not None
     if kind == "mcp_servers":
-        # REG §6.1: the presence of `url` selects HTTP (winning over `command`); only
+        # docs/reference.md §26.1: the presence of `url` selects HTTP (winning over `command`); only
         # `transport: sse` changes the HTTP flavour.
         if has_url:
             if has_command:
@@ -614,6 +707,9 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
     resolved: list[str] = []
     entry = _interpolate_deep(dict(raw), environ, context, kind == "mcpServers", unresolved, resolved)
     secrets.extend(resolved)
+    # The same entry with every variable's value as ••••: what the launch confirmation shows.
+    masked = {key: _interpolate_deep(raw.get(key), environ, context, kind == "mcpServers", [], None, masked=True)
+              for key in ("command", "args", "cwd", "url")}
 
     enabled, known = parse_bool_like(entry.get("enabled"))
     if not known:
@@ -624,6 +720,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
 
     transport = _transport(entry, kind, where, warnings)
     display: dict[str, Any] = {}
+    preview: dict[str, Any] = {}
     command = None
     args: list[str] = []
     env: dict[str, str] = {}
@@ -659,8 +756,10 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
         cwd = cwd_raw
         display = {"command": raw.get("command"), "args": _args(raw.get("args"), f"{where}.args")}
+        preview = {"command": masked["command"], "args": _args(masked["args"], f"{where}.args")}
         if cwd is not None:
             display["cwd"] = raw.get("cwd")
+            preview["cwd"] = masked["cwd"]
     else:
         url = entry.get("url")
         if not isinstance(url, str) or not url.strip():
@@ -673,7 +772,10 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         display = {"url": raw.get("url")}
+        preview = {"url": str(masked["url"]).strip()}
 
+    if isinstance(raw.get("tools"), Mapping):
+        display["tools"] = dict(raw["tools"])  # as written: an include list may name a ${VAR}
     tools = entry.get("tools")
     if tools is None:
         tools = {}
@@ -692,7 +794,8 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         headers=headers, timeout=_seconds(entry.get("timeout"), f"{where}.timeout"),
         connect_timeout=_seconds(entry.get("connect_timeout"), f"{where}.connect_timeout"),
         enabled=enabled, tools=dict(tools), protocol=protocol, origin=where,
-        unresolved=tuple(dict.fromkeys(unresolved)), display=display, interpolated=tuple(dict.fromkeys(resolved)))
+        unresolved=tuple(dict.fromkeys(unresolved)), display=display, interpolated=tuple(dict.fromkeys(resolved)),
+        preview=preview)
 
 
 def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
@@ -753,7 +856,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
 def _hermes_timeouts(data: Mapping[str, Any], specs: list[ServerSpec], origin: str,
                      warnings: list[str]) -> list[ServerSpec]:
     """Hermes' top-level ``timeouts.mcp.tool_call`` and ``timeouts.mcp.connect`` (seconds) as the
-    default ``timeout`` / ``connect_timeout`` of servers that set none (REG §5.3)."""
+    default ``timeout`` / ``connect_timeout`` of servers that set none (docs/reference.md §25.3)."""
     from dataclasses import replace  # noqa: PLC0415
 
     block = data.get("timeouts")
@@ -789,12 +892,7 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
             with :attr:`ServerSpec.invalid` set, not an error).
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: byte {exc.start}: expected UTF-8 text") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+    text = readers.read_text(path, ConfigError)
     kwargs.setdefault("base_dir", path.parent)
     return parse_config_text(text, str(path), **kwargs)
 

@@ -6,7 +6,7 @@ checkbox or a true/false choice for booleans, a select box for ``enum``, one ite
 multiselect) for arrays of scalars, and a JSON editor for anything else (objects, arrays of
 objects, ``anyOf``…). Required fields are marked with ``*``; an empty optional field is left out
 of the arguments. Values are converted here; whether they satisfy the schema is decided by the
-engine's own ``tool_call`` validation (RB §9.3), whose error is shown under the field it names.
+engine's own ``tool_call`` validation (docs/reference.md §9.3), whose error is shown under the field it names.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any, Mapping
 
 import streamlit as st
 
-from pages import common
+from toolsearch.engine.readers import load_embedded_json
+from toolsearch.ui import common
 
 NOT_SET = "(not set)"
 SCALARS = ("string", "integer", "number", "boolean")
@@ -185,7 +186,7 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
                                 placeholder="JSON value; not sent when empty")
             if text.strip():
                 try:
-                    arguments[field.name] = json.loads(text)
+                    arguments[field.name] = load_embedded_json(text)
                 except ValueError as exc:
                     problems[field.name] = f"not valid JSON ({exc})"
         message = problems.get(field.name) or errors.get(field.name)

@@ -3,7 +3,7 @@
 ``st.dataframe`` draws on a canvas and cuts a cell at its column width; ``st.table`` renders its
 cells as Markdown. :func:`literal_table` renders a plain HTML table through ``st.html`` instead:
 every value is HTML-escaped (so catalog text is shown literally, never as Markdown or HTML) and
-passed through :func:`pages.common.visible` (invisible characters shown as markers); text wraps
+passed through :func:`toolsearch.ui.text.visible` (invisible characters shown as markers); text wraps
 at spaces, hyphens, slashes and underscores, never inside a short word; only a word longer than
 :data:`WORD_CH` characters (a long tool name) may break anywhere; numbers are never wrapped or cut.
 """
@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages import common
+from toolsearch.analysis.quantities import form_word
+from toolsearch.ui.text import visible
 
 #: Above this many rows a table scrolls vertically inside a box of this height (px); the header
 #: stays in view. A table scrolls sideways only when its columns' minimum widths do not fit the
@@ -71,7 +72,7 @@ def cell_text(value: Any, fmt: str | Callable[[Any], str] | None = None) -> str:
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
         return f"{value:,.0f}" if value.is_integer() else f"{value:,.3f}"
-    return str(common.visible(str(value)))
+    return str(visible(str(value)))
 
 
 #: A word (a run of text between spaces, hyphens, slashes and underscores) of up to this many
@@ -265,8 +266,8 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     Returns:
         ``<style>`` plus ``<div class="ts-heat" data-table=KEY>`` holding the table and the key.
     """
-    from pages.charts import context_label  # plotly is imported by the page anyway
-    from pages.palette import STATE_COLORS, text_on
+    from toolsearch.analysis.charts import context_label  # plotly is imported by the page anyway
+    from toolsearch.analysis.palette import STATE_COLORS, text_on
     from toolsearch.engine.constants import FORMS
 
     by_pct = y_axis == "threshold_pct"
@@ -312,9 +313,9 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'color:{text_on(fill)}" title="{esc(tip)}" data-form="{esc(p.listing_form)}" '
                 f'data-context-length="{c}" data-y="{y}" data-tier="{p.tier}" data-budget="{p.budget}" '
                 f'data-listing-tokens="{p.listing_tokens}" data-servers-named="{p.servers_named}">'
-                f'{esc(p.short_label if p.listing_form == "mixed" else p.listing_form)}</td>')
+                f'{esc(p.short_label if p.listing_form == "mixed" else form_word(p.listing_form))}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(f)}</span>' for f in FORMS)
+    swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
     return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
             f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
             f'<div class="key" aria-label="listing form colors">listing form: {swatches} · '

@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 import streamlit as st
 
-from pages import common
+from toolsearch.ui import common
 
 #: Above this many names a picker filters on the server and sends only the matches.
 PICKER_THRESHOLD = 2_000
@@ -60,7 +60,7 @@ def match_names(names: Sequence[str], text: str, limit: int = PICKER_LIMIT) -> t
 
 
 def _matches(owner: Any, names: Sequence[str], text: str) -> tuple[list[str], int]:
-    """:func:`match_names`, kept per ``owner`` (see :func:`pages.common.memo`) and text."""
+    """:func:`match_names`, kept per ``owner`` (see :func:`toolsearch.ui.common.memo`) and text."""
     return common.memo(owner, ("picker matches", len(names), " ".join(text.casefold().split())),
                        lambda: match_names(names, text), size=16)
 

@@ -1,1 +1,0 @@
-"""Streamlit pages of the toolsearch inspector (each renders one view; no engine logic here)."""

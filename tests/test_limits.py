@@ -1,0 +1,289 @@
+"""Reading limits: every YAML/JSON reader refuses an alias bomb, deep nesting and an oversize file
+with one line naming the file and the limit, before it can exhaust memory; unclosed quotes and
+bytes that are not UTF-8 are reported where they are."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import toolsearch_command
+from toolsearch.engine import readers
+from toolsearch.engine.errors import CatalogError, ConfigError, InputLimitError, ProfileError, ToolsearchError
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMIT = re.escape(f"{readers.MAX_ALIAS_NODES:,}")
+
+
+def alias_bomb(levels: int = 25, fanout: int = 4, top: str = "servers") -> str:
+    """A "billion laughs" YAML document: each anchor lists the previous one ``fanout`` times,
+    so ``top`` expands to fanout**levels nodes (4**25, about 10**15) from about 1.3 KB."""
+    lines = [f"lol00: &lol00 [{', '.join(['lol'] * fanout)}]"]
+    for level in range(1, levels):
+        lines.append(f"lol{level:02d}: &lol{level:02d} [{', '.join([f'*lol{level - 1:02d}'] * fanout)}]")
+    lines.append(f"{top}: [{', '.join([f'*lol{levels - 1:02d}'] * fanout)}]")
+    return "\n".join(lines) + "\n"
+
+
+def catalog_bomb() -> str:
+    """:func:`alias_bomb` where a catalog reader walks it: in a tool's ``inputSchema``."""
+    return alias_bomb(top="bomb") + ("servers:\n  - name: s\n    tools:\n      - name: t\n"
+                                     "        inputSchema: {type: object, properties: {p: {enum: *lol24}}}\n")
+
+
+def deep_json(levels: int = 5000) -> str:
+    return '{"servers": ' + "[" * levels + "]" * levels + "}"
+
+
+def deep_yaml(levels: int = 300) -> str:
+    return "servers: " + "[" * levels + "]" * levels + "\n"
+
+
+def oversize(path: Path) -> Path:
+    """A sparse file just over the size limit (costs no disk)."""
+    with open(path, "wb") as fh:
+        fh.truncate(readers.MAX_INPUT_BYTES + 1)
+    return path
+
+
+def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """The CLI; a hang or a runaway parse fails the test through the timeout."""
+    return subprocess.run([*toolsearch_command(), *map(str, args)], capture_output=True, text=True,
+                          encoding="utf-8", timeout=timeout)
+
+
+# --- the CLI ------------------------------------------------------------------------------------
+
+def test_plan_refuses_a_yaml_alias_bomb_quickly_naming_the_file_and_the_limit(tmp_path) -> None:
+    path = tmp_path / "bomb.yaml"
+    path.write_text(catalog_bomb(), encoding="utf-8")
+    assert 1000 < path.stat().st_size < 1500
+    result = run("plan", path, timeout=30)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == "" and result.stderr.count("\n") == 1
+    assert re.fullmatch(rf"toolsearch: error: {re.escape(str(path))}: line \d+, column \d+: YAML aliases would "
+                        rf"expand to more than {LIMIT} nodes \(limit\); not read\n", result.stderr), result.stderr
+
+
+@pytest.mark.parametrize("name, text", [("deep.json", deep_json()), ("deep.yaml", deep_yaml()),
+                                        ("deep-block.yaml", "servers:\n" + "".join(" " * i + "- \n" for i in range(1, 600)))])
+def test_plan_refuses_deep_nesting(tmp_path, name, text) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = run("plan", path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"toolsearch: error: {path}: ")
+    assert f"nested more than {readers.MAX_NESTING_DEPTH} levels deep (limit); not read" in result.stderr
+
+
+def test_plan_refuses_an_oversize_file_before_reading_it(tmp_path) -> None:
+    path = oversize(tmp_path / "huge.json")
+    result = run("plan", path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"toolsearch: error: {path}: {readers.MAX_INPUT_BYTES + 1:,} bytes, over the 64 MiB "
+                             "limit for one input file; not read\n")
+
+
+def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path) -> None:
+    path = tmp_path / "quote.yaml"
+    path.write_text('name: ok\nservers:\n  - name: "github\n    tools:\n      - name: a\n      - name: b\n'
+                    "      - name: c\n", encoding="utf-8")
+    result = run("plan", path)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"toolsearch: error: {path}: line 3, column 11: not valid YAML or JSON "
+                                    "(a quoted string starts here and is not closed: "), result.stderr
+    # the same in a harness config given with --config
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    listing: 'on\n    threshold_pct: 5\n", encoding="utf-8")
+    catalog = ROOT / "sample_catalogs" / "issue-tracker.yaml"
+    result = run("plan", catalog, "--config", config)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"toolsearch: error: {config}: line 3, column 14: not valid YAML "
+                                    "(a quoted string starts here"), result.stderr
+
+
+def test_a_file_that_is_not_utf8_names_the_line_of_the_bad_byte(tmp_path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"servers:\n  - name: docs\n    tools:\n      - name: caf\xe9\n")
+    result = run("plan", path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"toolsearch: error: {path}: line 4, column 18 (byte 52): not UTF-8 text (byte 0xe9); "
+                             "save the file as UTF-8\n")
+    config = tmp_path / "mcp.json"
+    config.write_bytes(b'{"mcpServers": {\n  "x": {"command": "\xff"}}}\n')
+    result = run("plan", config)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"toolsearch: error: {config}: line 2, column 21 (byte 37): not UTF-8 text")
+
+
+# --- every reader -------------------------------------------------------------------------------
+
+def _skill_list(path: Path):
+    from toolsearch.analysis.skills import load_skills
+
+    return load_skills(path)
+
+
+def _sessions(path: Path):
+    from toolsearch.analysis.sessions import load_sessions
+
+    return load_sessions([path], "openai")
+
+
+def _readers():
+    from toolsearch.analysis import evaluation, skills, strategies
+    from toolsearch.analysis.session_formats import SessionSourceError
+    from toolsearch.engine import catalog, config, profile, scopes
+    from toolsearch.live import client, mcpconfig
+
+    return [  # (name, read(path), error class, YAML?)
+        ("catalog", catalog.load_source, CatalogError, True),
+        ("live source", client.read_source, CatalogError, True),
+        ("mcp config", mcpconfig.load_mcp_config, ConfigError, True),
+        ("harness config", config.load_config, ConfigError, True),
+        ("profile", profile.load_profile, ProfileError, True),
+        ("scope file", scopes.load_scope_file, scopes.ScopeError, True),
+        ("query file", evaluation.load_queries, evaluation.QueryFileError, True),
+        ("events file", strategies.load_events, strategies.StrategyError, True),
+        ("skill list", _skill_list, skills.SkillError, True),
+        ("session file", _sessions, SessionSourceError, False),
+    ]
+
+
+READERS = _readers()
+
+
+@pytest.mark.parametrize("name, read, error, is_yaml", READERS, ids=[r[0] for r in READERS])
+@pytest.mark.parametrize("kind", ["alias bomb", "deep", "oversize"])
+def test_every_reader_refuses_inputs_over_the_limits(tmp_path, name, read, error, is_yaml, kind) -> None:
+    if kind == "alias bomb" and not is_yaml:
+        pytest.skip("JSON has no aliases")
+    suffix = ".yaml" if is_yaml else ".json"
+    path = tmp_path / f"input{suffix}"
+    if kind == "alias bomb":
+        path.write_text(alias_bomb(top="servers"), encoding="utf-8")
+        expected = rf"YAML aliases would expand to more than {LIMIT} nodes \(limit\)"
+    elif kind == "deep":
+        path.write_text(deep_json() if not is_yaml else deep_yaml(), encoding="utf-8")
+        expected = rf"nested more than {readers.MAX_NESTING_DEPTH} levels deep \(limit\)"
+    else:
+        oversize(path)
+        expected = r"over the 64 MiB limit for one input file"
+    with pytest.raises(InputLimitError) as info:
+        read(path)
+    assert isinstance(info.value, error)  # the reader's own handlers (CLI, pages) catch it
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(str(path)), message
+    assert re.search(expected, message), message
+
+
+def test_text_readers_and_uploads_share_the_limits() -> None:
+    from toolsearch.analysis.evaluation import load_queries_text
+    from toolsearch.analysis.skills import parse_skill_md
+    from toolsearch.analysis.strategies import events_from_text
+    from toolsearch.engine.catalog import load_text
+    from toolsearch.engine.profile import profile_from_text
+    from toolsearch.engine.scopes import scopes_from_text
+    from toolsearch.live.mcpconfig import parse_config_text
+
+    for parse in (load_text, parse_config_text, profile_from_text, scopes_from_text, load_queries_text,
+                  events_from_text):
+        with pytest.raises(InputLimitError, match=r"^up\.yaml: line \d+, column \d+: YAML aliases"):
+            parse(alias_bomb(), "up.yaml")
+    # A skill's frontmatter: that skill is skipped with the reason, the call does not fail.
+    problems: list = []
+    assert parse_skill_md("---\n" + alias_bomb(top="name") + "---\nbody\n", "SKILL.md", problems) is None
+    assert len(problems) == 1 and "YAML aliases would expand" in problems[0].message
+    assert problems[0].where.startswith("SKILL.md: line ")
+
+
+def test_a_deep_jsonl_line_is_skipped_with_a_word_and_the_rest_is_read(tmp_path) -> None:
+    from toolsearch.analysis.sessions import load_sessions
+
+    good = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(good) + "\n" + "[" * 5000 + "]" * 5000 + "\n" + json.dumps(good) + "\n",
+                    encoding="utf-8")
+    loaded = load_sessions([path], "openai")
+    assert len(loaded.sessions) == 2
+    assert [(p.where, p.message) for p in loaded.problems] == [
+        (f"{path}:2", f"top level: nested more than {readers.MAX_NESTING_DEPTH} levels deep (limit); not read; "
+                      "line skipped")]
+
+
+def test_ordinary_anchors_and_the_shipped_samples_still_load() -> None:
+    text = ("shared: &schema {type: object, properties: {q: {type: string}}}\n"
+            "servers:\n  - name: s\n    tools:\n      - {name: a, inputSchema: *schema}\n"
+            "      - {name: b, inputSchema: *schema}\n")
+    from toolsearch.engine.catalog import load_source, load_text
+
+    catalog = load_text(text, "anchors.yaml")
+    assert [t.input_schema for t in catalog.servers[0].tools] == [
+        {"type": "object", "properties": {"q": {"type": "string"}}}] * 2
+    for path in sorted((ROOT / "sample_catalogs").glob("*.yaml")):
+        assert load_source(path).tool_count > 0
+
+
+def test_a_recursive_alias_is_refused() -> None:
+    with pytest.raises(InputLimitError, match=r"^r\.yaml: line 1, column \d+: an alias refers to a node that "
+                                              r"contains it \(a recursive alias\); not read$"):
+        readers.load_yaml("a: &a [1, *a]\n", "r.yaml", ToolsearchError)
+
+
+# --- the app ------------------------------------------------------------------------------------
+
+def test_an_alias_bomb_config_uploaded_on_the_live_page_is_a_message(tmp_path) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    bomb = alias_bomb(top="mcpServers").encode()
+    assert len(bomb) < 1500
+    at.file_uploader(key="live_config_upload").set_value(("mcp.yaml", bomb, "application/x-yaml"))
+    at.run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert any("mcp\\.yaml" in e and "YAML aliases would expand to more than" in e and "limit" in e
+               for e in errors), errors
+
+
+def test_the_security_doc_states_the_limits_in_force() -> None:
+    from toolsearch.live import reaper
+
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    section = text.split("## Limits and processes", 1)[1]
+    assert f"{readers.MAX_INPUT_BYTES // (1024 * 1024)} MiB per file" in section
+    assert f"at most {readers.MAX_ALIAS_NODES:,} nodes added by expanding aliases" in section
+    assert f"{readers.MAX_NESTING_DEPTH} levels of mappings and lists" in section
+    assert reaper.STOP_GRACE == 1.0 and "SIGKILL one second later" in section
+    assert f"`{reaper.ENV_MARK}`" in section
+
+
+def test_a_deep_session_file_is_refused_when_its_format_is_sniffed_too(tmp_path) -> None:
+    from toolsearch.analysis.session_formats import SessionSourceError
+    from toolsearch.analysis.sessions import load_sessions, load_sessions_bytes
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for load in (lambda: load_sessions([path]), lambda: load_sessions_bytes(path.read_bytes(), str(path))):
+        with pytest.raises(SessionSourceError, match=rf"^{re.escape(str(path))}: top level: nested more than "
+                                                     rf"{readers.MAX_NESTING_DEPTH} levels deep \(limit\)"):
+            load()
+
+
+def test_deeply_nested_call_arguments_are_a_bridge_error_not_a_crash() -> None:
+    from toolsearch.engine.catalog import load_source
+    from toolsearch.engine.config import ToolSearchConfig
+    from toolsearch.engine.inspector import Inspector
+
+    bridge = Inspector(load_source(ROOT / "sample_catalogs" / "issue-tracker.yaml")).bridge(ToolSearchConfig())
+    response = bridge.tool_call({"calls": "[" * 100_000 + "]" * 100_000})
+    assert "nested more than" in json.dumps(response), response
+    response = bridge.tool_call({"calls": [{"name": "x", "arguments": "{\"a\": " * 5000 + "1" + "}" * 5000}]})
+    assert "nested more than" in json.dumps(response), response

@@ -1,0 +1,151 @@
+"""A stdio server's children never outlive it: a server that starts a child in a session (and
+process group) of its own and exits at the end of its input (``tests/orphan_mcp_server.py``)
+leaves nothing running after a CLI command, after the app's sessions close, or after the app
+is stopped with SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from conftest import run_cli, streamlit_app, write_json
+
+pytestmark = pytest.mark.live
+
+ROOT = Path(__file__).resolve().parent.parent
+ORPHAN = ROOT / "tests" / "orphan_mcp_server.py"
+PY = sys.executable
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for a parent that does not reap it counts as gone)."""
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _child_pid(pid_file: Path, seconds: float = 60) -> int:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        text = pid_file.read_text(encoding="utf-8") if pid_file.exists() else ""
+        if text.strip():
+            return int(text)
+        time.sleep(0.1)
+    raise AssertionError("the server's child never wrote its pid")
+
+
+def _gone(pid: int, seconds: float) -> bool:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if not _alive(pid):
+            return True
+        time.sleep(0.1)
+    return not _alive(pid)
+
+
+@pytest.fixture
+def reap():
+    """Kills the pids a test registers, whatever the test's outcome (no leftovers on failure)."""
+    pids: list[int] = []
+    yield pids
+    for pid in pids:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _args(pid_file: Path, bare_env: bool) -> list[str]:
+    return [str(ORPHAN), "--pid-file", str(pid_file), *(["--bare-env"] if bare_env else [])]
+
+
+def test_the_test_server_does_leave_an_orphan_without_a_client_that_stops_it(tmp_path, reap) -> None:
+    """The control: run the server by hand (no toolsearch), end its input, and its child stays."""
+    import subprocess
+
+    pid_file = tmp_path / "child.pid"
+    server = subprocess.Popen([PY, *_args(pid_file, False)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    child = _child_pid(pid_file)
+    reap.append(child)
+    server.stdin.close()
+    server.wait(timeout=30)
+    time.sleep(0.5)
+    assert _alive(child) and psutil.Process(child).ppid() != server.pid
+
+
+@pytest.mark.parametrize("bare_env", [False, True], ids=["own-session", "own-session-empty-env"])
+@pytest.mark.parametrize("command", ["plan", "call"])
+def test_no_child_of_a_server_outlives_a_cli_command(tmp_path, reap, command, bare_env) -> None:
+    pid_file = tmp_path / "child.pid"
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"orphan": {"command": PY,
+                                                                        "args": _args(pid_file, bare_env)}}})
+    extra = ["mcp__orphan__noop", "--json"] if command == "call" else []
+    result = run_cli(command, config, *extra)
+    assert pid_file.exists(), result.stderr  # the server ran and started its child
+    child = int(pid_file.read_text(encoding="utf-8"))
+    reap.append(child)
+    assert "toolsearch: live: orphan: ok, 1 tool" in result.stderr, result.stderr
+    assert not _alive(child), f"the server's child {child} outlived `toolsearch {command}`"
+
+
+@pytest.mark.parametrize("bare_env", [False, True], ids=["own-session", "own-session-empty-env"])
+def test_closing_the_apps_live_connections_stops_the_child(tmp_path, reap, bare_env) -> None:
+    """What a closed tab (the watchdog), the idle timeout and Disconnect all end in."""
+    from toolsearch.live.client import LiveConnections
+    from toolsearch.live.mcpconfig import ServerSpec
+
+    pid_file = tmp_path / "child.pid"
+    connections = LiveConnections()
+    try:
+        result = connections.connect([ServerSpec(name="orphan", command=PY, args=tuple(_args(pid_file, bare_env)))],
+                                     timeout=60)
+        assert [s.state for s in result.statuses] == ["ok"], result.statuses
+        child = _child_pid(pid_file)
+        reap.append(child)
+        assert _alive(child)
+    finally:
+        connections.close()
+    assert not _alive(child)
+
+
+def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap) -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    pid_file = tmp_path / "child.pid"
+    with streamlit_app(log=tmp_path / "app.log") as (proc, url):
+        with playwright_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+            page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+            page.goto(f"{url}/live")
+            name = page.get_by_role("textbox", name="Server name")
+            name.wait_for(timeout=90_000)
+            name.fill("orphan")
+            name.press("Enter")
+            box = page.get_by_role("textbox", name="Command")
+            box.fill(PY)
+            box.press("Enter")
+            box = page.get_by_role("textbox", name="Arguments (shell-style)")
+            box.fill(" ".join(_args(pid_file, False)))
+            box.press("Enter")
+            page.get_by_role("button", name="Add server").click()
+            connect = page.get_by_role("button", name="Connect", exact=True)
+            playwright_api.expect(connect).to_be_enabled(timeout=30_000)
+            connect.click()
+            page.get_by_role("button", name="Start", exact=True).click()
+            child = _child_pid(pid_file)
+            reap.append(child)
+            page.get_by_text("1 tool", exact=False).first.wait_for(timeout=60_000)  # connected and listed
+            assert _alive(child)
+            proc.send_signal(signal.SIGTERM)  # the browser stays: only the app is stopped
+            proc.wait(timeout=30)
+            browser.close()
+    assert _gone(child, 10), f"the server's child {child} outlived the app"

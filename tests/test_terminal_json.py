@@ -1,0 +1,132 @@
+"""``--json`` output is safe on a terminal: format characters arrive as ``\\uXXXX`` escapes.
+
+Tool text from catalogs, servers and sessions is untrusted. A raw U+202E (right-to-left override)
+reorders what a terminal shows, U+200B hides a break and TAG characters hide text. Every command's
+JSON must write such characters as escapes and still parse back to the original text.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+
+import pytest
+
+from conftest import run_cli, write_json, write_yaml
+from toolsearch.cli.common import dumps_json
+
+RLO, ZWSP, LRI, PDI = "\u202e", "\u200b", "\u2066", "\u2069"
+TAGS = "\U000E0001\U000E0041"  # LANGUAGE TAG + TAG LATIN CAPITAL LETTER A: astral Cf characters
+DESCRIPTION = f"Read a file{RLO} from disk{ZWSP} now."
+CATALOG = {
+    "name": f"Hostile {RLO}catalog{TAGS}",
+    "servers": [{"name": "files", "tools": [
+        {"name": "read_file", "description": DESCRIPTION,
+         "inputSchema": {"type": "object", "properties": {
+             "path": {"type": "string", "description": f"the {LRI}path{PDI}"}}}},
+        {"name": "write_file", "description": "Write a file."},
+    ]}],
+}
+
+
+def session_file(path):
+    """A recorded session (OpenAI messages) whose query and arguments carry the same characters."""
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "tool_search", "arguments": json.dumps({"queries": [f"read{RLO} file{ZWSP}"]})}}
+    return write_json(path, [{"id": "s1", "model": "m", "messages": [
+        {"role": "user", "content": "read it"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "tool_name": "tool_search",
+         "content": json.dumps({"results": [{"query": f"read{RLO} file{ZWSP}", "matches": []}]})},
+    ]}])
+
+
+def raw_format_chars(text: str) -> list[str]:
+    return sorted({f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in ("Cf", "Cc") and c not in "\n"})
+
+
+def strings(value) -> list[str]:
+    """Every string in a JSON value (keys and values, at any depth)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (k, *strings(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+COMMANDS = {
+    "plan": ["plan", "{catalog}", "--json"],
+    "search": ["search", "{catalog}", "-q", f"read{RLO}", "--json"],
+    "describe": ["describe", "{catalog}", "mcp__files__read_file", "--json"],
+    "describe --sent": ["describe", "{catalog}", "mcp__files__read_file", "--sent", "--json"],
+    "explain": ["explain", "{catalog}", "-q", f"read{RLO} file", "--json"],
+    "lint": ["lint", "{catalog}", "--json"],
+    "diff": ["diff", "{catalog}", "{other}", "--json"],
+    "collapse": ["collapse", "{catalog}", "--json"],
+    "sessions": ["sessions", "{session}", "--catalog", "{catalog}", "--json"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_json_output_escapes_format_characters(tmp_path, command):
+    catalog = write_yaml(tmp_path / "hostile.yaml", CATALOG)
+    session = session_file(tmp_path / "session.json")
+    other = write_yaml(tmp_path / "other.yaml", {**CATALOG, "servers": [CATALOG["servers"][0] | {"tools": [
+        CATALOG["servers"][0]["tools"][0], {"name": "write_file", "description": f"Write{RLO} a file."}]}]})
+    args = [a.format(catalog=catalog, session=session, other=other) for a in COMMANDS[command]]
+    result = run_cli(*args)
+    assert "Traceback" not in result.stderr
+    assert result.returncode in (0, 1), result.stderr
+    assert raw_format_chars(result.stdout) == [], f"raw format characters in `{command} --json`"
+    # (describe --sent shows the schemas only: their parameter description carries U+2066)
+    char = LRI if command == "describe --sent" else RLO
+    assert f"\\u{ord(char):04x}" in result.stdout
+    data = json.loads(result.stdout)  # still valid JSON
+    texts = strings(data)
+    # the escapes decode to the original characters
+    assert any(char in s for s in texts)
+    if command in ("search", "describe", "plan"):
+        assert any(DESCRIPTION in s for s in texts)
+    if command == "lint":
+        assert CATALOG["name"] in texts  # astral TAG characters round-trip through surrogate pairs
+        assert "\\udb40\\udc01\\udb40\\udc41" in result.stdout
+    if command == "sessions":
+        assert any(f"read{RLO} file{ZWSP}" in s for s in texts)
+
+
+def test_describe_text_output_is_escaped_too(tmp_path):
+    catalog = write_yaml(tmp_path / "hostile.yaml", CATALOG)
+    result = run_cli("describe", catalog, "mcp__files__read_file")
+    assert result.returncode == 0, result.stderr
+    assert raw_format_chars(result.stdout) == []
+    assert json.loads(result.stdout)["tools"]["mcp__files__read_file"]["description"] == DESCRIPTION
+
+
+def test_describe_sent_text_output_shows_schemas_escaped(tmp_path):
+    catalog = write_yaml(tmp_path / "hostile.yaml", CATALOG)
+    result = run_cli("describe", catalog, "mcp__files__read_file", "--sent")
+    assert result.returncode == 0, result.stderr
+    assert raw_format_chars(result.stdout) == []
+    assert '"description": "the \\u2066path\\u2069"' in result.stdout  # both schemas, escaped
+    assert result.stdout.count("\\u2066") == 2
+
+
+@pytest.mark.parametrize("text", [
+    DESCRIPTION, TAGS, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u2067\u2068\ufeff\u00ad",
+    "bell\x07 del\x7f csi\x9b[31m", "line\u2028para\u2029", "lone \ud800 surrogate",
+])
+def test_dumps_json_round_trips_and_escapes(text):
+    value = {"k" + text: [text, {"nested": text}]}
+    for indent in (None, 2):
+        out = dumps_json(value, indent)
+        assert raw_format_chars(out) == []
+        assert not any(unicodedata.category(c) in ("Cs", "Zl", "Zp") for c in out)
+        assert json.loads(out) == value
+        out.encode("utf-8")  # printable as UTF-8 even with a lone surrogate in the value
+
+
+def test_dumps_json_keeps_readable_text():
+    value = {"name": "日本語 café 🏳️‍🌈 ñ", "n": 1}
+    assert dumps_json(value, None) == json.dumps(value, ensure_ascii=False).replace("\u200d", "\\u200d")

@@ -1,0 +1,153 @@
+"""The installed app: ``toolsearch app`` from a wheel, outside any checkout.
+
+A wheel built from this checkout is installed (not editable) into a fresh virtual environment in a
+temporary folder; ``toolsearch app`` runs from another empty folder and Chromium opens every page.
+Offline: the wheel is built without build isolation, and the new environment reuses this
+interpreter's installed dependencies through a ``.pth`` line (the checkout is never on its path).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from conftest import free_port
+from toolsearch.ui.router import PAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.browser
+
+if not Path(CHROMIUM).exists():
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must have Debian's chromium at /usr/bin/chromium (.ci/run installs it)")
+    pytest.skip("Debian's chromium is not installed at /usr/bin/chromium (apt-get install chromium)",
+                allow_module_level=True)
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+#: What a source distribution of the project holds (the rest of the checkout is not needed to build).
+BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+BUILD_TREES = ("toolsearch", "sample_catalogs", "sample_sessions", "sample_skills")
+
+
+def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=600, **kwargs)
+    assert done.returncode == 0, f"{command}: {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def _clean_env() -> dict[str, str]:
+    """This environment without anything that would put the checkout on the new interpreter's path."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The ``bin`` folder of a fresh virtual environment with the wheel installed."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    src.mkdir()
+    for name in BUILD_INPUTS:
+        shutil.copy2(ROOT / name, src / name)
+    for name in BUILD_TREES:
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+          "--wheel-dir", tmp / "dist", src], env=_clean_env())
+    wheels = sorted((tmp / "dist").glob("toolsearch-*.whl"))
+    assert len(wheels) == 1, wheels
+
+    venv = tmp / "venv"
+    _run([sys.executable, "-m", "venv", "--without-pip", venv])
+    python = venv / "bin" / "python"
+    purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                        env=_clean_env()).stdout.strip())
+    # The dependencies (streamlit, plotly, mcp, ...) come from this interpreter's site-packages, as
+    # plain path entries: its .pth files (an editable install of this checkout) are not processed.
+    (purelib / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-warn-script-location", wheels[0]],
+         env=_clean_env())
+    return venv / "bin"
+
+
+def test_the_wheel_holds_the_app_and_the_samples(installed, tmp_path):
+    """The installed package is the wheel's copy (not the checkout), with the views, the app's
+    Streamlit settings and the sample folders."""
+    probe = ("import toolsearch, toolsearch.ui.router as r; from toolsearch.analysis.samples import samples_dir; "
+             "print(toolsearch.__file__); print(r.FAVICON.is_file()); "
+             "print(len(list(samples_dir('sample_catalogs').glob('*.yaml')))); "
+             "print((r.UI_DIR / 'entry' / '.streamlit' / 'config.toml').read_text() == "
+             "open(r'" + str(ROOT / ".streamlit" / "config.toml") + "').read())")
+    out = _run([installed / "python", "-c", probe], cwd=tmp_path, env=_clean_env()).stdout.split()
+    assert Path(out[0]).is_relative_to(installed.parent), out[0]
+    assert out[1:] == ["True", str(len(list((ROOT / "sample_catalogs").glob("*.yaml")))), "True"]
+
+
+def _settled(page, timeout: float = 180_000) -> None:
+    """Wait until the app's script run has ended (Streamlit marks it on the stApp element)."""
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+    page.wait_for_timeout(800)
+    page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
+
+
+def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path):
+    """``toolsearch app --server.port N`` from an empty folder: loopback only, the launch token in
+    its terminal, and every page renders in Chromium without an exception, offline."""
+    port = free_port()
+    log = tmp_path / "app.log"
+    workdir = tmp_path / "elsewhere"
+    workdir.mkdir()
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([str(installed / "toolsearch"), "app", "--server.port", str(port),
+                                 "--server.headless", "true"], cwd=workdir, stdout=out, stderr=subprocess.STDOUT,
+                                env=_clean_env())
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 120
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                assert time.time() < deadline, log.read_text()
+                time.sleep(0.3)
+        with playwright_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            outside: list[str] = []
+            page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(url)
+                    and not r.url.startswith(("data:", "blob:", "about:")) else None)
+            try:
+                for i, (stem, title, _icon) in enumerate(PAGES):
+                    page.goto(f"{url}/{'' if i == 0 else stem}")
+                    _settled(page)
+                    assert page.locator("[data-testid=stException]").count() == 0, stem
+                    assert title in [h.inner_text().strip() for h in page.locator("h1").all()], stem
+                    if i == 0:  # the shipped sample catalog is loaded from the wheel's copy
+                        assert "Catalog: " in page.inner_text("[data-testid=stMain]")
+                        assert page.get_by_text("No catalog loaded").count() == 0
+                        assert page.get_by_role("button", name="Deploy").count() == 0  # toolbarMode "viewer"
+            finally:
+                browser.close()
+        assert outside == []  # no usage statistics, no fonts or scripts from other hosts
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert f"URL: http://127.0.0.1:{port}" in text  # loopback only (the packaged settings)
+    assert "toolsearch: launch token for browsers that are not on this machine" in text
+    assert "Traceback" not in text

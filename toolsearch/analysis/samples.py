@@ -1,0 +1,31 @@
+"""Where the shipped samples are: the checkout's top-level folders, or the copies a wheel carries.
+
+A checkout keeps ``sample_catalogs/``, ``sample_sessions/`` and ``sample_skills/`` next to the
+package; a built wheel carries the same folders inside the package, under ``toolsearch/samples/``
+(``setup.py`` copies them at build time), so an installed ``toolsearch`` offers them from any
+directory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+#: The sample folders, by their name in a checkout.
+SAMPLE_FOLDERS = ("sample_catalogs", "sample_sessions", "sample_skills")
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def samples_dir(name: str) -> Path:
+    """The folder of shipped samples ``name`` (one of :data:`SAMPLE_FOLDERS`).
+
+    From a checkout (the package next to ``pyproject.toml``) it is the top-level folder; from an
+    installed wheel, ``toolsearch/samples/<name>``. The folder may be missing (a trimmed install);
+    callers treat a missing folder as "no samples". Raises :class:`ValueError` for another name.
+    """
+    if name not in SAMPLE_FOLDERS:
+        raise ValueError(f"unknown sample folder {name!r}; expected one of {', '.join(SAMPLE_FOLDERS)}")
+    checkout = _PACKAGE.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / name).is_dir():
+        return checkout / name
+    return _PACKAGE / "samples" / name

@@ -1,0 +1,388 @@
+"""The one reading layer for every YAML, JSON and JSONC file the product reads.
+
+Catalogs, MCP client configs (files and uploads), harness configs, wording profiles, scope
+files, query files, events files, skills' front matter and session files (whole JSON documents
+and JSONL lines) all go through these functions, so the same limits apply everywhere:
+
+* :data:`MAX_INPUT_BYTES`: a file or upload larger than this is refused before it is parsed;
+* :data:`MAX_ALIAS_NODES`: YAML aliases (``*name``) may add at most this many nodes when
+  expanded. The count is kept while the document is composed, before anything is expanded, so
+  a "billion laughs" file (a few levels of anchors that each repeat the one above) is refused
+  after reading a few hundred events. An alias that refers to the node it sits in (a
+  recursive alias) is refused too;
+* :data:`MAX_NESTING_DEPTH`: mappings and lists nested deeper than this are refused (YAML while
+  composing, JSON after parsing).
+
+Each refusal raises :class:`~toolsearch.engine.errors.InputLimitError` (also an instance of the
+caller's own error class) with one line naming the file and the limit. Bad bytes and bad syntax
+raise the caller's error class with the line and column: a file that is not UTF-8 names the
+line, column and byte offset of the first bad byte; a YAML quoted string that is never closed is
+reported at the line where it opens.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import yaml
+from yaml.nodes import MappingNode, ScalarNode
+
+from .errors import InputLimitError, ToolsearchError
+
+# --- the limits (documented in docs/security.md, "Limits and processes") -------------------
+#: Largest file or upload read, in bytes (64 MiB; the largest shipped sample is under 4 MB).
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+#: Most nodes that YAML aliases may add to a document when expanded.
+MAX_ALIAS_NODES = 1_000_000
+#: Deepest nesting of mappings and lists in a YAML or JSON document (the root is level 1).
+MAX_NESTING_DEPTH = 256
+
+ErrorClass = type[ToolsearchError]
+
+
+@lru_cache(maxsize=None)
+def _limit_error_class(error: ErrorClass) -> type[InputLimitError]:
+    """An :class:`InputLimitError` that is also ``error``, so callers' handlers still catch it."""
+    if issubclass(error, InputLimitError) or issubclass(InputLimitError, error):
+        return InputLimitError if issubclass(InputLimitError, error) else error
+    return type(f"InputLimit{error.__name__}", (InputLimitError, error), {"__module__": __name__})
+
+
+def limit_error(error: ErrorClass, message: str) -> InputLimitError:
+    """Build the exception for a refused input: an :class:`InputLimitError` and an ``error``."""
+    return _limit_error_class(error)(message)
+
+
+# --- bytes and text ------------------------------------------------------------------------
+
+def check_size(size: int, origin: str, error: ErrorClass = ToolsearchError) -> None:
+    """Refuse an input of ``size`` bytes (or characters) above :data:`MAX_INPUT_BYTES`.
+
+    Raises:
+        InputLimitError: (also ``error``) naming ``origin`` and the limit.
+    """
+    if size > MAX_INPUT_BYTES:
+        raise limit_error(error, f"{origin}: {size:,} bytes, over the {_size_text(MAX_INPUT_BYTES)} limit for "
+                                 "one input file; not read")
+
+
+def _size_text(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MiB".replace(".0 MiB", " MiB")
+    return f"{size:,} bytes"
+
+
+def decode_bytes(data: bytes, origin: str, error: ErrorClass = ToolsearchError,
+                 expected: str = "save the file as UTF-8") -> str:
+    """UTF-8 text of ``data`` (a leading byte-order mark is dropped).
+
+    Raises:
+        InputLimitError: ``data`` is larger than :data:`MAX_INPUT_BYTES`.
+        ``error``: a byte sequence is not UTF-8; the message names the line, the column (in
+            bytes) and the byte offset of the first bad byte, then ``expected``.
+    """
+    check_size(len(data), origin, error)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        start = exc.start
+        line = data.count(b"\n", 0, start) + 1
+        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+        bad = data[start:exc.end].hex(" ")
+        raise error(f"{origin}: line {line}, column {column} (byte {start}): not UTF-8 text "
+                    f"(byte 0x{bad}); {expected}") from None
+
+
+def read_bytes(path: str | Path, error: ErrorClass = ToolsearchError, what: str = "file") -> bytes:
+    """The bytes of a file, refusing one larger than :data:`MAX_INPUT_BYTES` before reading it.
+
+    Raises:
+        InputLimitError: the file is too large (also ``error``).
+        ``error``: the file cannot be read (missing, a directory, no permission).
+    """
+    try:
+        with open(path, "rb") as fh:
+            return read_stream(fh, str(path), error)
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+
+
+def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) -> bytes:
+    """Read a binary stream, refusing more than :data:`MAX_INPUT_BYTES` (a pipe or device too)."""
+    try:
+        size = os.fstat(fh.fileno()).st_size
+    except (OSError, AttributeError, ValueError):
+        size = 0
+    check_size(size, origin, error)
+    data = fh.read(MAX_INPUT_BYTES + 1)
+    check_size(len(data), origin, error)
+    return data
+
+
+def read_text(path: str | Path, error: ErrorClass = ToolsearchError, what: str = "file") -> str:
+    """The UTF-8 text of a file, within :data:`MAX_INPUT_BYTES` (see :func:`decode_bytes`)."""
+    return decode_bytes(read_bytes(path, error, what), str(path), error)
+
+
+# --- YAML ----------------------------------------------------------------------------------
+
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
+    """A safe YAML loader (plain data only) that checks the composed document against
+    :data:`MAX_ALIAS_NODES` and :data:`MAX_NESTING_DEPTH` before building any value.
+
+    Composition keeps one node per anchor (an alias is the same node object again), so the
+    composed document is small even when its expansion is not; :meth:`get_single_data` walks it
+    once per distinct node, counting what every alias would add when expanded.
+    """
+
+    origin = "input"
+    limit_error: ErrorClass = ToolsearchError
+
+    def get_single_data(self) -> Any:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        self._check_node(node)
+        return self.construct_document(node)
+
+    def _check_node(self, root: Any) -> None:
+        seen: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height); (-1, -1) while open
+        unique = 0
+
+        def visit(node: Any, depth: int) -> tuple[int, int]:
+            nonlocal unique
+            if node.__class__ is ScalarNode:
+                unique += 1
+                return 1, 0
+            known = seen.get(id(node))
+            if known is not None:
+                if known[0] < 0:
+                    raise self._refuse(node, "an alias refers to a node that contains it (a recursive alias)")
+                if depth + known[1] > MAX_NESTING_DEPTH:
+                    raise self._refuse(node, f"nested more than {MAX_NESTING_DEPTH} levels deep (limit)")
+                return known
+            if depth > MAX_NESTING_DEPTH:
+                raise self._refuse(node, f"nested more than {MAX_NESTING_DEPTH} levels deep (limit)")
+            seen[id(node)] = (-1, -1)
+            unique += 1
+            size, height = 1, 0
+            if node.__class__ is MappingNode or isinstance(node, MappingNode):
+                children = [part for pair in node.value for part in pair]
+            else:
+                children = node.value
+            for child in children:
+                child_size, child_height = visit(child, depth + 1)
+                size += child_size
+                if child_height >= height:
+                    height = child_height + 1
+            seen[id(node)] = (size, height)
+            if size - unique > MAX_ALIAS_NODES:
+                raise self._refuse(node, f"YAML aliases would expand to more than {MAX_ALIAS_NODES:,} nodes (limit)")
+            return size, height
+
+        visit(root, 1)
+
+    def _refuse(self, node: Any, what: str) -> InputLimitError:
+        mark = node.start_mark
+        return limit_error(self.limit_error,
+                           f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: {what}; not read")
+
+
+def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML") -> Any:
+    """Parse one YAML document (JSON is YAML too) within the limits.
+
+    Returns the plain data (``None`` for an empty document).
+
+    Raises:
+        InputLimitError: (also ``error``) the text is over a limit; the message names
+            ``origin``, the place and the limit.
+        ``error``: not valid YAML: ``"<origin>: line L, column C: not valid <what> (<problem>)"``;
+            an unclosed quoted string is reported at the line where it opens.
+    """
+    check_size(len(text), origin, error)
+    loader = LimitedSafeLoader(text)
+    loader.limit_error = error
+    loader.origin = origin
+    try:
+        return loader.get_single_data()
+    except RecursionError:
+        raise too_deep(error, origin) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        if "maximum nesting depth" in str(getattr(exc, "problem", "")) and mark is not None:  # libyaml's own cap
+            raise limit_error(error, f"{origin}: line {mark.line + 1}, column {mark.column + 1}: nested more than "
+                                     f"{MAX_NESTING_DEPTH} levels deep (limit); not read") from None
+        raise error(f"{origin}: {yaml_error_text(_located(text, exc), what)}") from None
+    finally:
+        loader.dispose()
+
+
+#: Broken YAML up to this size is composed again by the pure-Python parser for a better error
+#: place (libyaml often points at the next line).
+_LOCATE_ERRORS_MAX_CHARS = 200_000
+
+
+def _located(text: str, exc: yaml.YAMLError) -> yaml.YAMLError:
+    if _BASE_LOADER is yaml.SafeLoader or len(text) > _LOCATE_ERRORS_MAX_CHARS:
+        return exc
+    try:  # composing builds no values, so nothing is expanded
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as located:
+        return located
+    except RecursionError:
+        pass
+    return exc
+
+
+def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML") -> str:
+    """``"line L, column C: not valid <what> (<problem>)"`` for a PyYAML error.
+
+    PyYAML marks an unclosed quoted string where the input ends; the place given here is where
+    the quote opens, and the message says so.
+    """
+    mark = getattr(exc, "problem_mark", None)
+    context = getattr(exc, "context", None) or ""
+    context_mark = getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    if context_mark is not None and "quoted scalar" in context:
+        end = f" at line {mark.line + 1}" if mark is not None else ""
+        return (f"line {context_mark.line + 1}, column {context_mark.column + 1}: not valid {what} "
+                f"(a quoted string starts here and is not closed: {problem}{end})")
+    place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "top level"
+    return f"{place}: not valid {what} ({problem})"
+
+
+def too_deep(error: ErrorClass, origin: str) -> InputLimitError:
+    """The refusal for a document nested deeper than :data:`MAX_NESTING_DEPTH` (no place known)."""
+    return limit_error(error, f"{origin}: top level: nested more than {MAX_NESTING_DEPTH} levels deep (limit); "
+                              "not read")
+
+
+# --- JSON and JSONC ------------------------------------------------------------------------
+
+def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> Any:
+    """Return ``data`` unchanged, or refuse it when lists/objects nest deeper than
+    :data:`MAX_NESTING_DEPTH` (an iterative walk; a shared object is walked once)."""
+    if not isinstance(data, (dict, list)):
+        return data
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen: set[int] = set()
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_NESTING_DEPTH:
+            raise too_deep(error, origin)
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        children = value.values() if isinstance(value, dict) else value
+        for child in children:
+            if isinstance(child, (dict, list)) and child:
+                stack.append((child, depth + 1))
+    return data
+
+
+def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "JSON") -> Any:
+    """Parse JSON within the limits (size, nesting depth).
+
+    Raises:
+        InputLimitError: (also ``error``) over a limit, naming ``origin`` and the limit.
+        ``error``: not valid JSON: ``"<origin>: line L, column C: not valid <what> (<problem>)"``.
+    """
+    check_size(len(text), origin, error)
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise too_deep(error, origin) from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{origin}: line {exc.lineno}, column {exc.colno}: not valid {what} ({exc.msg})") from None
+    return check_depth(data, origin, error)
+
+
+def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) -> Any:
+    """Parse one JSONL line within the limits; ``json.JSONDecodeError`` passes through
+    unchanged so a caller can report the line and go on."""
+    check_size(len(line), origin, error)
+    try:
+        data = json.loads(line)
+    except RecursionError:
+        raise too_deep(error, origin) from None
+    return check_depth(data, origin, error)
+
+
+NOT_JSONC = object()
+
+
+def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> Any:
+    """JSON with ``//`` and ``/* */`` comments and trailing commas (as VS Code's ``mcp.json``
+    allows), read with the ``json5`` library within the limits.
+
+    Returns :data:`NOT_JSONC` when the text has no comment or trailing comma, or does not parse.
+
+    Raises:
+        InputLimitError: (also ``error``) over a limit.
+    """
+    if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
+        return NOT_JSONC
+    check_size(len(text), origin, error)
+    import json5  # noqa: PLC0415
+
+    try:
+        data = json5.loads(text)
+    except RecursionError:
+        raise too_deep(error, origin) from None
+    except ValueError:
+        return NOT_JSONC
+    return check_depth(data, origin, error)
+
+
+def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML or JSON") -> Any:
+    """Parse YAML, JSON or JSONC text within the limits (the catalog and config reader).
+
+    JSON-looking text goes through the JSON parser first (much faster on large files), then
+    JSONC (comments, trailing commas); if both fail it is parsed as YAML, whose error names the
+    line and column.
+
+    Raises:
+        InputLimitError: (also ``error``) over a limit.
+        ``error``: not valid YAML or JSON, naming ``origin``, line and column.
+    """
+    check_size(len(text), origin, error)
+    head = text.lstrip()
+    if head[:1] in ("{", "[") or head[:2] in ("//", "/*"):
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise too_deep(error, origin) from None
+        except ValueError:
+            data = load_jsonc(text, origin, error)
+            if data is not NOT_JSONC:
+                return data
+        else:
+            return check_depth(data, origin, error)
+    return load_yaml(text, origin, error, what)
+
+
+def load_embedded_json(text: str) -> Any:
+    """JSON held inside a value (a tool call's ``arguments`` string, a result's text), parsed
+    within :data:`MAX_NESTING_DEPTH`.
+
+    Raises:
+        ValueError: not valid JSON, or nested too deeply (a caller treats both as a bad value
+            and keeps the text as it is).
+    """
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_NESTING_DEPTH} levels deep") from None
+    try:
+        return check_depth(data, "value")
+    except InputLimitError as exc:
+        raise ValueError(str(exc)) from None

@@ -1,0 +1,490 @@
+"""The app frame's state: the shared sidebar, its settings mirrored in the URL, and the View.
+
+Pages call :func:`view` to get the current :class:`View` (catalog, settings, plan). The frame's
+other pieces live in their own modules and are re-exported here for the views (one import):
+:mod:`~toolsearch.ui.text` (literal text and numbers), :mod:`~toolsearch.ui.styles` (CSS and cell
+colors), :mod:`~toolsearch.ui.cache` (cached engine objects and figures),
+:mod:`~toolsearch.ui.origin` (where this browser connects from), :mod:`~toolsearch.ui.sources`
+(catalog source labels) and :mod:`~toolsearch.ui.plan_blocks` (the tier bar, steps and server
+tables). Everything computed comes from the engine (``toolsearch``); this module only wires
+Streamlit widgets to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import runpy
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import Catalog, combine, load_text
+from toolsearch.engine.config import ToolSearchConfig, parse_config
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
+from toolsearch.engine.inspector import Inspector
+from toolsearch.analysis.samples import samples_dir
+from toolsearch.live.client import catalog_key
+from toolsearch.engine.plan import Plan
+from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
+from toolsearch.engine.scopes import Scope
+from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, figure, freeze_cached,  # noqa: F401
+                                 memo, release_cached)
+from toolsearch.ui.origin import client_check  # noqa: F401
+from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selected_scope_arg, app_scopes,  # noqa: F401
+                                         put_scope, selected_scope)
+from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
+                                       number_columns, reasons, server_dataframe, server_table, sort_control,
+                                       static_or_scrolling, steps_table, style_states, tier_badge)
+from toolsearch.ui.sources import DEFAULT_SAMPLE, LIVE, UPLOAD
+from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
+                                  STATE_STYLES)
+from toolsearch.ui.text import fmt_tokens, md_escape, pct_of_context, thousands, visible, visible_json  # noqa: F401
+
+SAMPLES_DIR = samples_dir("sample_catalogs")
+
+PRESET_LABELS = {"8K": 8_000, "32K": 32_000, "128K": 128_000, "200K": 200_000, "400K": 400_000, "1M": 1_000_000}
+CONTEXT_CHOICES = [*PRESET_LABELS, "custom", "unknown"]
+
+
+def sample_catalogs() -> dict[str, Path]:
+    """``{stem: path}`` of the shipped sample catalogs, default first."""
+    paths = sorted(SAMPLES_DIR.glob("*.yaml"))
+    found = {p.stem: p for p in paths}
+    if DEFAULT_SAMPLE in found:
+        found = {DEFAULT_SAMPLE: found.pop(DEFAULT_SAMPLE), **found}
+    return found
+
+
+@dataclass
+class View:
+    """What every page needs for the current sidebar settings."""
+
+    inspector: Inspector | None
+    config: ToolSearchConfig
+    context_length: int | None
+    tokenizer: str
+    display_tokenizer: str
+    source_label: str
+    errors: list[str] = field(default_factory=list)
+    _plan: Plan | None = None
+    #: What identifies the catalog shown, without holding it: ``(source key, tool naming, wording
+    #: profile key, scope)`` (the source key names a sample file and its modification time, an
+    #: upload's digest or a live catalog's content key). Caches kept per browser session key on it.
+    catalog_key: tuple = ()
+
+    @property
+    def plan(self) -> Plan:
+        """The plan for the current settings (computed once per run)."""
+        if self._plan is None:
+            assert self.inspector is not None
+            self._plan = self.inspector.plan(self.config, self.context_length, self.tokenizer, self.display_tokenizer)
+        return self._plan
+
+    @property
+    def planning_plan(self) -> Plan:
+        """The current plan with costs counted in the planning tokenizer (the units of the budget)."""
+        if self.display_tokenizer == self.tokenizer:
+            return self.plan
+        assert self.inspector is not None
+        return self.inspector.plan(self.config, self.context_length, self.tokenizer, self.tokenizer)
+
+    def plan_for(self, context_length: int | None, config: ToolSearchConfig | None = None) -> Plan:
+        """A plan for other settings, same catalog and tokenizers."""
+        assert self.inspector is not None
+        return self.inspector.plan(config or self.config, context_length, self.tokenizer, self.display_tokenizer)
+
+
+# --- URL query string ------------------------------------------------------------------------
+_QP = {  # query key -> (session key, parser)
+    "catalog": ("catalog", str), "ctx": ("ctx_choice", str), "ctxn": ("ctx_custom", int),
+    "pct": ("threshold_pct", float), "cap": ("listing_max_tokens", int), "listing": ("listing", str),
+    "enabled": ("enabled", str), "limit": ("search_default_limit", int), "maxlimit": ("max_search_limit", int),
+    "tok": ("tokenizer", str), "dtok": ("display_tokenizer", str), "names": ("naming", str),
+    # the Tuning page's question: kept across pages and in the link
+    "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", float),
+    "except": ("tuning_except", lambda text: [s for s in text.split(",") if s]),
+    "keep": ("tuning_keep", lambda text: [s for s in text.split(",") if s]),
+}
+#: Default context lengths of the Tuning page (its first preset).
+TUNING_CONTEXTS_DEFAULT = "32k, 128k, 200k, 1m"
+_DEFAULTS = {
+    "catalog": DEFAULT_SAMPLE, "ctx_choice": "200K", "ctx_custom": 64_000,
+    "threshold_pct": C.THRESHOLD_PCT_DEFAULT, "listing_max_tokens": C.LISTING_MAX_TOKENS_DEFAULT,
+    "listing": C.LISTING_DEFAULT, "enabled": C.ENABLED_DEFAULT,
+    "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
+    "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
+    "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": 0.0,
+    "tuning_except": [], "tuning_keep": [],
+}
+_CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
+            "tokenizer": list(C.TOKENIZERS), "display_tokenizer": list(C.TOKENIZERS), "naming": list(C.TOOL_NAMING),
+            "tuning_multi_goal": ["full", "names", "listed", "any"]}
+_RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
+           "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
+           "search_default_limit": (1, C.MAX_SEARCH_LIMIT_MAX), "max_search_limit": (C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
+           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, 1000.0)}
+
+
+#: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
+#: page not listed here shows every group. Hidden controls keep their values (see _keep_state).
+CONTROL_GROUPS = ("scope", "budget", "switches", "search", "counting", "profile")
+PAGE_CONTROLS: dict[str, tuple[str, ...]] = {
+    "": ("scope", "budget", "switches", "counting", "profile"),
+    "model_view": ("scope", "budget", "switches", "counting", "profile"),
+    "search": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "costs": ("scope", "budget", "switches", "counting", "profile"),
+    "tuning": ("scope", "budget", "switches", "counting", "profile"),
+    "live": (),
+    "cache_diff": ("scope", "budget", "switches", "counting", "profile"),
+    "quality": ("scope", "search", "counting"),
+    "strategies": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "scopes": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "sessions": ("scope", "budget", "switches", "search", "counting", "profile"),
+    "report": ("scope", "budget", "switches", "search", "counting", "profile"),
+}
+#: URL values that stand for a catalog a link cannot carry (uploaded files, live servers).
+_LINK_SOURCES = {"upload": UPLOAD, "live": LIVE}
+
+
+def _init_state() -> None:
+    """Seed widget state from defaults and, once per session, from the URL.
+
+    A link only sets values; it never loads a file from elsewhere or starts a server: an unknown
+    catalog name falls back to the default sample, and so does a link made while uploaded files
+    or live servers were shown (neither travels in a link). Each fallback leaves a notice.
+    """
+    if st.session_state.get("_initialised"):
+        return
+    state = {key: (list(value) if isinstance(value, list) else value) for key, value in _DEFAULTS.items()}
+    params = st.query_params
+    ignored = []
+    for qkey, (skey, parse) in _QP.items():
+        if qkey not in params:
+            continue
+        try:
+            value = parse(params[qkey])
+        except (TypeError, ValueError):
+            ignored.append(qkey)
+            continue
+        if skey in _CHOICES and value not in _CHOICES[skey]:
+            ignored.append(qkey)
+            continue
+        if skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
+            low, high = _RANGES[skey]
+            if not low <= value <= high:
+                continue
+        state[skey] = value
+    notices = []  # (text, shown until the catalog changes: else shown on the first page only)
+    asked = state["catalog"]
+    if asked not in sample_catalogs():
+        state["catalog"] = DEFAULT_SAMPLE
+        if asked in _LINK_SOURCES:
+            what = "uploaded files" if asked == "upload" else "live servers"
+            notices.append((f"This link was made while {what} were shown; they are not part of a link, so the "
+                            f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
+                            f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
+        else:
+            notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
+                            f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
+    if ignored:
+        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
+                        "the default is used.", False))
+    st.session_state["_link_notices"] = notices
+    for key, value in state.items():
+        st.session_state.setdefault(key, value)
+    st.session_state["_initialised"] = True
+
+
+def _keep_state() -> None:
+    """Keep every sidebar value while its widget is not shown: Streamlit forgets the value of a
+    widget that a run does not draw, and each page draws only the controls it uses. Writing the
+    value back before the widgets are drawn makes it survive."""
+    for key in _DEFAULTS:
+        if key in st.session_state:
+            value = st.session_state[key]
+            st.session_state[key] = list(value) if isinstance(value, list) else value
+
+
+def _sync_url() -> None:
+    values = {}
+    for qkey, (skey, _) in _QP.items():
+        value = st.session_state.get(skey)
+        if skey == "ctx_custom" and st.session_state.get("ctx_choice") != "custom":
+            continue
+        if skey == "catalog" and value in (UPLOAD, LIVE):
+            value = "upload" if value == UPLOAD else "live"  # a marker: the link cannot carry them
+        if value is not None and value != _DEFAULTS.get(skey):
+            values[qkey] = ",".join(value) if isinstance(value, list) else str(value)
+    scope_arg = _selected_scope_arg()
+    if scope_arg:
+        values["scope"] = scope_arg
+    if dict(st.query_params) != values:
+        st.query_params.from_dict(values)
+
+
+def context_length_from_state() -> int | None:
+    """The context length the sidebar selects (``None`` = unknown)."""
+    choice = st.session_state.get("ctx_choice", "200K")
+    if choice == "unknown":
+        return None
+    if choice == "custom":
+        return int(st.session_state.get("ctx_custom", 64_000))
+    return PRESET_LABELS[choice]
+
+
+#: Number inputs shown with the budget sliders: (setting key, its number input's key).
+EXACT_INPUTS = (("threshold_pct", "threshold_pct_exact"), ("listing_max_tokens", "listing_max_tokens_exact"))
+
+
+def _copy_state(source: str, target: str) -> None:
+    st.session_state[target] = st.session_state[source]
+
+
+def _budget_controls(sb) -> None:
+    """threshold_pct and listing_max_tokens: a slider for the whole range (bounds from
+    ``toolsearch.engine.constants``) and a number input under it, exact to 0.1 % and 1 token. Both edit
+    the same setting (session keys ``threshold_pct`` / ``listing_max_tokens``, mirrored to the URL
+    as ``pct`` / ``cap``)."""
+    for key, exact in EXACT_INPUTS:  # before the widgets exist: show the setting's current value
+        if st.session_state.get(exact) != st.session_state[key]:
+            st.session_state[exact] = st.session_state[key]
+    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.1, format="%.1f",
+              key="threshold_pct", on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
+              help="Share of the context length the listing may use.")
+    sb.number_input("threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX, step=0.1,
+                    format="%.1f", key="threshold_pct_exact", on_change=_copy_state,
+                    args=("threshold_pct_exact", "threshold_pct"), label_visibility="collapsed",
+                    help="Type an exact value (0.1 steps); the realistic range is about 0.5–10%.")
+    sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX, step=1,
+              key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
+              help="Cap on the listing budget.")
+    sb.number_input("listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN, max_value=C.LISTING_MAX_TOKENS_MAX,
+                    step=1, key="listing_max_tokens_exact", on_change=_copy_state,
+                    args=("listing_max_tokens_exact", "listing_max_tokens"), label_visibility="collapsed",
+                    help="Type an exact number of tokens; the realistic range is about 1,000–10,000.")
+
+
+def link_notices() -> None:
+    """Show, at the top of the page, why a shared link's settings were not all applied (until the
+    user picks another catalog)."""
+    notices = st.session_state.get("_link_notices") or []
+    if st.session_state.get("catalog") != DEFAULT_SAMPLE:
+        notices = [(text, sticky) for text, sticky in notices if not sticky]
+    for text, _ in notices:
+        st.warning(text, icon=":material/link_off:")
+    st.session_state["_link_notices"] = [(text, sticky) for text, sticky in notices if sticky]
+
+
+def _store_uploads() -> None:
+    """on_change of the catalog uploader: keep the files' bytes for the session, so the catalog
+    survives reruns and pages that do not draw the uploader."""
+    files = st.session_state.get("uploads") or []
+    st.session_state["_upload_store"] = [(f.name, f.getvalue()) for f in files]
+
+
+def _clear_uploads() -> None:
+    st.session_state["_upload_store"] = []
+
+
+@st.cache_resource(show_spinner="Loading the uploaded files…", max_entries=8)
+def _load_uploads(digest: str, _files: tuple[tuple[str, bytes], ...]) -> tuple[Catalog | None, list[str]]:
+    loaded, errors = [], []
+    for name, data in _files:
+        try:
+            loaded.append(load_text(decode_bytes(data, name), name))
+        except ToolsearchError as exc:
+            errors.append(str(exc))
+    return (combine(loaded) if loaded else None), errors
+
+
+def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[Catalog | None, str, str]:
+    """The catalog source controls; returns ``(catalog, cache key, label)``."""
+    sb.header("Catalog")
+    options = [*samples, UPLOAD, LIVE]
+    sb.selectbox("Catalog source", options, key="catalog",
+                 help="A sample catalog shipped with toolsearch, or your own files (catalog YAML/JSON, "
+                      "a recorded tools/list result, or an OpenAI-style function array).")
+    catalog: Catalog | None = None
+    source_label = st.session_state["catalog"]
+    source_key = ""
+    if st.session_state["catalog"] == UPLOAD:
+        sb.file_uploader("Catalog files", type=["yaml", "yml", "json"], accept_multiple_files=True,
+                         key="uploads", on_change=_store_uploads,
+                         help="Several files combine into one catalog. They stay loaded for this browser "
+                              "session (until you clear them), on every page.")
+        files = tuple(st.session_state.get("_upload_store") or ())
+        if files:
+            digest = hashlib.sha256(b"\0".join(n.encode() + b"\0" + d for n, d in files)).hexdigest()[:16]
+            catalog, load_errors = _load_uploads(digest, files)
+            errors.extend(load_errors)
+            if not st.session_state.get("uploads"):
+                sb.caption("Kept for this session: " + ", ".join(md_escape(n) for n, _ in files))
+                sb.button("Clear uploaded files", key="uploads_clear", on_click=_clear_uploads)
+            if catalog is not None:
+                source_key = f"upload:{digest}"
+                source_label = catalog.name
+    elif st.session_state["catalog"] == LIVE:
+        catalog = st.session_state.get("live_catalog")
+        if catalog is None:
+            errors.append("No live catalog yet: open the Live servers page, add your servers and press Connect.")
+        else:
+            source_key = f"live:{st.session_state.get('live_catalog_key') or catalog_key(catalog)}"
+            source_label = f"{catalog.name} (live)"
+    else:
+        path = samples[st.session_state["catalog"]]
+        try:
+            catalog = _read_sample(str(path), path.stat().st_mtime)
+            source_key = f"sample:{path}:{path.stat().st_mtime}"
+        except ToolsearchError as exc:
+            errors.append(str(exc))
+    return catalog, source_key, source_label
+
+
+def sidebar(page: str | None = None) -> View:
+    """Render the shared sidebar and return the current :class:`View`.
+
+    Args:
+        page: the current page's url_path (``""`` for the Overview); it picks the control groups
+            shown (:data:`PAGE_CONTROLS`). ``None`` shows every group.
+    """
+    _init_state()
+    _keep_state()
+    groups = set(PAGE_CONTROLS.get(page, CONTROL_GROUPS) if page is not None else CONTROL_GROUPS)
+    errors: list[str] = []
+    sb = st.sidebar
+    catalog, source_key, source_label = _catalog_controls(sb, sample_catalogs(), errors)
+    scope = _scope_sidebar(sb, catalog) if "scope" in groups else selected_scope()
+
+    if "budget" in groups:
+        sb.header("Model and budget")
+        sb.selectbox("Context length", CONTEXT_CHOICES, key="ctx_choice",
+                     help="The model's context window in tokens. 'unknown' uses the reference fallback of 10,000 for the percentage leg.")
+        if st.session_state["ctx_choice"] == "custom":
+            sb.number_input("Custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX, step=1000, key="ctx_custom")
+        _budget_controls(sb)
+    if "switches" in groups:
+        with sb.expander(f"Tool search switches · enabled {st.session_state['enabled']} · "
+                         f"listing {st.session_state['listing']}"):
+            col1, col2 = st.columns(2)
+            col1.selectbox("enabled", list(C.TRI_STATE_VALUES), key="enabled")
+            col2.selectbox("listing", list(C.TRI_STATE_VALUES), key="listing")
+    if "search" in groups:
+        with sb.expander(f"Search limits · default {st.session_state['search_default_limit']} · "
+                         f"max {st.session_state['max_search_limit']}"):
+            st.number_input("search_default_limit", min_value=1, max_value=C.MAX_SEARCH_LIMIT_MAX,
+                            key="search_default_limit", help="Matches per query when the model gives no limit.")
+            st.number_input("max_search_limit", min_value=C.MAX_SEARCH_LIMIT_MIN, max_value=C.MAX_SEARCH_LIMIT_MAX,
+                            key="max_search_limit", help="The largest limit the model may ask for.")
+    if "counting" in groups:
+        with sb.expander(f"Counting and naming · {st.session_state['tokenizer']} · {st.session_state['naming']}"):
+            st.selectbox("Planning tokenizer", list(C.TOKENIZERS), key="tokenizer",
+                         help="Decides whether the listing fits. chars4 (characters ÷ 4) is what the reference harness uses.")
+            st.selectbox("Display tokenizer", list(C.TOKENIZERS), key="display_tokenizer",
+                         help="Used for the token costs shown in tables and charts.")
+            st.radio("Tool names", list(C.TOOL_NAMING), key="naming", horizontal=True,
+                     help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; as-is: catalog names.")
+    profile, profile_key = _profile_controls(sb, "profile" in groups, errors)
+
+    config = parse_config({
+        "enabled": st.session_state["enabled"], "listing": st.session_state["listing"],
+        "threshold_pct": st.session_state["threshold_pct"], "listing_max_tokens": st.session_state["listing_max_tokens"],
+        "search_default_limit": st.session_state["search_default_limit"],
+        "max_search_limit": st.session_state["max_search_limit"],
+    })
+    _sync_url()
+    inspector = None
+    if catalog is not None:
+        inspector = _inspector(source_key, st.session_state["naming"], profile_key, catalog, profile).scoped(scope)
+    collect_released()  # a catalog the cache just let go of: freed now, not at some later collection
+    return View(inspector=inspector, config=config, context_length=context_length_from_state(),
+                tokenizer=st.session_state["tokenizer"], display_tokenizer=st.session_state["display_tokenizer"],
+                source_label=source_label, errors=errors,
+                catalog_key=(source_key, st.session_state["naming"], profile_key, scope) if catalog is not None else ())
+
+
+def _store_profile() -> None:
+    upload = st.session_state.get("profile_upload")
+    st.session_state["_profile_store"] = (upload.name, upload.getvalue()) if upload is not None else None
+
+
+def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]:
+    """The wording-profile uploader (kept for the session like catalog uploads); returns the
+    profile and its cache key."""
+    stored = st.session_state.get("_profile_store")
+    if shown:
+        label = f"Wording profile · {stored[0] if stored else 'default'}"
+        with sb.expander(label):
+            st.file_uploader("Wording profile (YAML)", type=["yaml", "yml"], key="profile_upload",
+                             on_change=_store_profile,
+                             help="Optional: your harness's exact wording. Default: the toolsearch profile.")
+            st.download_button("Download the default profile",
+                               DEFAULT_PROFILE_PATH.read_bytes(),
+                               file_name="toolsearch-profile.yaml", mime="application/x-yaml", key="profile_download",
+                               help="A starting point for your own wording: every key is required.")
+    if stored:
+        name, data = stored
+        try:
+            return profile_from_text(decode_bytes(data, name), name), hashlib.sha256(data).hexdigest()[:16]
+        except ToolsearchError as exc:
+            errors.append(f"Wording profile not used: {exc}")
+    return default_profile(), "default"
+
+
+def view() -> View:
+    """The :class:`View` for this run.
+
+    ``app.py`` computes it before running the page. Streamlit treats a ``pages/`` folder next to
+    the entry script as its legacy multipage mode until ``st.navigation`` has been called once in
+    the process (the first run of a fresh server, e.g. a deep link to ``/search``, and every
+    AppTest run); it then runs a page script without ``app.py``. In that case this function runs
+    ``app.py`` itself, so the sidebar, widget state and routing are the same either way.
+    """
+    current = st.session_state.get("_view")
+    if current is not None:
+        return current
+    if PagesManager.uses_pages_directory:
+        # Streamlit ran this page without the router: run the router (which renders the sidebar
+        # and then this page), and end this outer run.
+        runpy.run_path(get_script_run_ctx().pages_manager.main_script_path, run_name="__main__")
+        st.stop()
+    return sidebar()
+
+
+def require_catalog(v: View) -> bool:
+    """Show errors, the catalog's skipped and repaired items, and an empty state, at the top of the
+    page; True when there is a catalog to show."""
+    for error in v.errors:  # they quote catalog files and servers: shown literally
+        st.error(md_escape(visible(error)), icon=":material/error:")
+    if v.inspector is None:
+        st.info("No catalog loaded. Choose a sample catalog in the sidebar, or upload catalog files "
+                "(catalog YAML/JSON, a recorded tools/list result, or a function array).")
+        return False
+    catalog_problems(v)
+    return True
+
+
+def catalog_problems(v: View) -> None:
+    """Skipped (error) and repaired (warning) items of the loaded catalog, in one notice at the top."""
+    assert v.inspector is not None
+    problems = [p for p in v.inspector.registration.problems if p.severity in ("error", "warning")]
+    if not problems:
+        return
+    skipped = sum(p.severity == "error" for p in problems)
+    repaired = len(problems) - skipped
+    parts = ([f"{skipped:,} item{'s' if skipped != 1 else ''} skipped"] if skipped else []) + \
+            ([f"{repaired:,} repaired"] if repaired else [])
+    box = st.error if skipped else st.warning
+    box(f"The catalog loaded with problems: {' and '.join(parts)}. The rest of the catalog is shown.",
+        icon=":material/report:")
+    with st.expander(f"Problems in {md_escape(v.source_label)} ({len(problems):,})", expanded=skipped > 0 and len(problems) <= 5):
+        from toolsearch.ui.tables import literal_table
+
+        literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
+                      key="catalog_problems", nowrap=("severity",))
+
+

@@ -1,0 +1,199 @@
+"""Blocks that show a plan on any page: the tier bar, the degradation steps and the per-server table."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import streamlit as st
+
+from toolsearch.analysis.sweep import plan_counts
+from toolsearch.analysis.wording import counted
+from toolsearch.engine.plan import Plan
+from toolsearch.analysis import palette
+from toolsearch.ui.sources import LIVE
+from toolsearch.ui.styles import SENT_STEP_CSS, STATE_COLORS, STATE_STYLES
+from toolsearch.ui.tables import literal_table
+from toolsearch.ui.text import md_escape, thousands, visible
+
+
+TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
+              2: ("Tier 2 · summaries or bare bridge", "orange")}
+
+
+FORM_HELP = {
+    "full": "every deferred tool listed with its short description",
+    "names": "every deferred tool listed by name only",
+    "mixed": "the largest servers collapsed to one summary line, the rest by name",
+    "groups": "one summary line per server",
+    "none": "no listing: only the bridge tools' own text",
+}
+
+
+def tier_badge(plan: Plan) -> None:
+    """Tier and form as one colored bar (the form's state color), and a notice when they changed
+    since the previous run (a slider move that crosses a tier boundary is hard to miss)."""
+    label, _ = TIER_BADGE[plan.tier]
+    color = STATE_COLORS[plan.listing_form] if plan.activated else STATE_COLORS["visible"]
+    text = palette.text_on(color)
+    words = (FORM_HELP[plan.listing_form] if plan.activated else
+             "tool search is not active: every schema is sent as is, with no bridge tools")
+    # Engine values only (tier number, form name, fixed wording): safe as HTML.
+    st.markdown(
+        f'<div data-testid="tier-bar" style="background:{color};color:{text};padding:.45rem .8rem;'
+        f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
+        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {html.escape(plan_counts(plan).label)}</b> &nbsp;·&nbsp; {words}</div>',
+        unsafe_allow_html=True)
+    view = st.session_state.get("_view")
+    source = getattr(view, "source_label", None)  # the sidebar's View, when the router made one
+    now = (plan.tier, plan.listing_form, source)
+    before = st.session_state.get("_last_tier_form")
+    st.session_state["_last_tier_form"] = now
+    if before is not None and before[:2] != now[:2]:
+        change = []
+        if before[0] != now[0]:
+            change.append(f"tier {before[0]} → {now[0]}")
+        if before[1] != now[1]:
+            change.append(f"form {before[1]} → {now[1]}")
+        # The catalog source is not named here (this line is HTML, and a source label is user text).
+        cause = "the catalog" if before[2] != now[2] else "the last setting"
+        message = f"Changed with {cause}: " + ", ".join(change)
+        st.markdown(
+            f'<div data-testid="tier-change" style="border:2px solid #000;border-radius:.5rem;padding:.35rem .8rem;'
+            f'margin-bottom:.6rem;font-weight:600">⚑ {message}</div>', unsafe_allow_html=True)
+        st.toast(message, icon=":material/swap_vert:")
+
+
+def steps_table(plan: Plan) -> None:
+    """The degradation steps as a static table (no inner scroll): the step that was sent in bold."""
+    import pandas as pd
+
+    sent = next((i for i, s in enumerate(plan.steps) if s.fits), None)
+    table = pd.DataFrame([{"step": i + 1, "form": s.form, "collapsed servers": ", ".join(s.collapsed) or "—",
+                           "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
+                          for i, s in enumerate(plan.steps)])
+    if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where
+        st.caption(f"{counted(len(table), 'step')}; the one sent is step {sent + 1:,}." if sent is not None else
+                   f"{counted(len(table), 'step')}; none fits.")
+    literal_table(table, key="steps_table", styles=STATE_STYLES,
+                  cell_css=lambda row, column: SENT_STEP_CSS if sent is not None and row["step"] == sent + 1 else "")
+
+
+def server_table(plan: Plan) -> list[dict[str, Any]]:
+    """Rows for the per-server table (plain values; Streamlit shows them as text)."""
+    return [{
+        "server": visible(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
+        "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
+        "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
+    } for s in plan.servers] + _down_live_servers()
+
+
+def _down_live_servers() -> list[dict[str, Any]]:
+    """Rows for live servers that failed or were skipped (no tools, so not in the plan), when
+    the live catalog is shown."""
+    result = st.session_state.get("live_result")
+    if st.session_state.get("catalog") != LIVE or result is None:
+        return []
+    return [{"server": visible(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
+             "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
+             "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
+
+
+def style_states(df, columns: tuple[str, ...] = ("state",)):
+    """Color the state columns with :data:`STATE_COLORS` (text in black or white, whichever
+    contrasts more) and print integer columns with thousands separators (``29,700``), as the
+    metrics do. Returns a pandas Styler, or ``df`` itself when it is empty."""
+    def color(value: Any) -> str:
+        return palette.cell_style(STATE_COLORS.get(value))
+    if df.empty:
+        return df
+    styler = df.style.format(thousands, subset=int_columns(df))
+    present = [c for c in columns if c in df.columns]
+    if "why" in df.columns:  # prose: room to read it instead of a sliver beside the numbers
+        styler = styler.map(lambda _: "min-width: 15rem", subset=["why"])
+    return styler.map(color, subset=present) if present else styler
+
+
+def int_columns(df) -> list[str]:
+    """The integer-valued columns of a DataFrame (booleans excluded)."""
+    import pandas as pd
+
+    return [c for c in df.columns if pd.api.types.is_integer_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+
+
+def number_columns(df) -> dict[str, Any]:
+    """``column_config`` for ``st.dataframe``: integers right-aligned with thousands separators
+    in any browser locale; a ``why`` column wide enough to read."""
+    config: dict[str, Any] = {}
+    if "why" in df.columns:
+        config["why"] = st.column_config.TextColumn("why", width="large")
+    return config
+
+
+#: Up to this many servers the per-server table gives the reasons below it, grouped; above it the
+#: reasons are a column of the table, and long tables offer a sort order.
+STATIC_TABLE_ROWS = 40
+
+
+def static_or_scrolling(table, key: str = "table") -> None:
+    """A table with state colors and thousands separators, as a literal-text table (every cell in
+    full, catalog text never read as Markdown; it scrolls above 15 rows and pages above 200, see
+    :func:`toolsearch.ui.tables.literal_table`). ``key`` names it (its ``data-table`` attribute)."""
+    literal_table(table, key=key, styles=STATE_STYLES)
+
+
+def sort_control(table, key: str, default: str):
+    """A "Sort by" picker over ``table``'s columns for long tables (those a reader scans for the
+    largest or a name): numbers sort largest first, text A to Z, ties keep the table order. The
+    choice is kept per ``key`` (session key ``<key>_sort``); ``default`` is the first choice's
+    label (the table's own order). Returns the table in the chosen order."""
+    import pandas as pd  # noqa: PLC0415
+
+    columns = [str(c) for c in table.columns]
+    choice = st.selectbox("Sort by", [default, *columns], key=f"{key}_sort",
+                          help="Numbers largest first, text A to Z.")
+    if choice == default or choice not in columns:
+        return table
+    values = table[choice]
+    numeric = pd.to_numeric(values, errors="coerce")
+    if numeric.notna().any():  # "—" and other text go last
+        order = sorted(range(len(table)), key=lambda i: (pd.isna(numeric.iloc[i]), -(numeric.iloc[i] if
+                                                          pd.notna(numeric.iloc[i]) else 0)))
+    else:
+        order = sorted(range(len(table)), key=lambda i: str(values.iloc[i]).casefold())
+    return table.iloc[order]
+
+
+def reasons(plan: Plan) -> dict[str, list[str]]:
+    """``{why: [server, ...]}`` in table order: each server's state reason and the servers it covers."""
+    out: dict[str, list[str]] = {}
+    for s in plan.servers:
+        out.setdefault(s.reason, []).append(s.name)
+    return out
+
+
+def server_dataframe(plan: Plan, key: str | None = None) -> None:
+    """The per-server table: state cells in the state colors, numbers with thousands separators,
+    the ``why`` column in full."""
+    import pandas as pd
+
+    table = pd.DataFrame(server_table(plan))
+    if table.empty:
+        st.info("No servers.")
+    elif len(table) <= STATIC_TABLE_ROWS:
+        # The reasons are prose: below the table, one line per reason with its servers, so that
+        # neither they nor the numbers are cut at any width.
+        literal_table(table.drop(columns="why"), key=key or "server_table", styles=STATE_STYLES)
+        why: dict[str, list[str]] = {}  # from the rows: live servers that failed have a reason too
+        for server, reason in zip(table["server"], table["why"]):
+            why.setdefault(reason, []).append(server)
+        st.markdown("\n".join(f"- **{md_escape(reason)}**: {', '.join(md_escape(s) for s in servers)}"
+                               for reason, servers in why.items()))
+    else:  # many servers: the reasons in a column (a list of them would be as long as the table)
+        name = key or "server_table"
+        kinds = set(table["kind"])
+        if len(kinds) == 1:  # the same in every row: room for the reasons instead
+            st.caption(f"Every server is of kind {next(iter(kinds))}.")
+            table = table.drop(columns="kind")
+        literal_table(sort_control(table, name, "plan order"), key=name,
+                      styles=STATE_STYLES, nowrap=("kind", "state"))

@@ -1,0 +1,346 @@
+"""Search quality & lint: a labeled query file scored against the search (variants side by side,
+misses explained) and the catalog lint findings.
+
+Every number comes from ``toolsearch.analysis.evaluation`` and ``toolsearch.analysis.lint``. Catalog text and
+query-file text (tool names, queries, descriptions, messages) are untrusted: they are shown only
+through literal-text tables (toolsearch/ui/tables.py), st.text and st.code, and escaped before they reach a
+plotly figure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import weakref
+from pathlib import Path
+from typing import Any, Callable
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from toolsearch.analysis import palette
+from toolsearch.ui import common
+from toolsearch.ui.tables import literal_table
+from toolsearch.engine import constants as C
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.readers import decode_bytes
+from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
+                                   load_queries, load_queries_text, task_cell)
+from toolsearch.analysis.lint import RULES, LintReport, lint
+from toolsearch.analysis.wording import counted
+
+UPLOAD = "Upload a query file…"
+#: Extra combinations offered beside the single switches.
+COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
+#: Colors per variant and per lint severity: the app's palettes for these meanings (toolsearch/analysis/palette.py).
+VARIANT_COLORS = palette.VARIANT_COLORS
+EXTRA_COLORS = palette.EXTRA_VARIANT_COLORS
+SEVERITY_COLORS = palette.SEVERITY_COLORS
+METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention",
+                  "abstention accuracy")
+
+
+def queries_dir() -> Path:
+    """The shipped query files (``sample_catalogs/queries``)."""
+    return common.SAMPLES_DIR / "queries"
+
+
+@st.cache_resource
+def _results() -> weakref.WeakKeyDictionary:
+    """Engine results per inspector, shared by every session (the sidebar caches inspectors the
+    same way); an entry goes away with its inspector."""
+    return weakref.WeakKeyDictionary()
+
+
+def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
+    """``make()`` once per ``owner`` (the inspector object) and ``key``; at most 12 results each,
+    the least recently used dropped first (so the lint report outlives its filtered tables)."""
+    store = _results().setdefault(owner, {})
+    if key in store:
+        store[key] = store.pop(key)
+    else:
+        while len(store) >= 12:
+            del store[next(iter(store))]
+        store[key] = make()
+    return store[key]
+
+
+#: Lint findings drawn in the table at most (a large catalog can have tens of thousands); the
+#: downloadable report has them all.
+LINT_ROWS_SHOWN = 500
+
+
+def _lint_with_progress(ins: Any, config: Any) -> LintReport:
+    """:func:`lint` with a progress bar while it runs (a minute or more at 50,000 tools; then cached)."""
+    bar = st.progress(0.0, text="Linting the catalog…")
+    try:
+        report = lint(ins, config, progress=lambda share, text: bar.progress(min(share, 1.0), text=text))
+    finally:
+        bar.empty()
+    common.freeze_cached()
+    return report
+
+
+def variant_color(name: str, index: int) -> str:
+    return VARIANT_COLORS.get(name, EXTRA_COLORS[index % len(EXTRA_COLORS)])
+
+
+def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
+    """One row per variant: the overall metrics (fractions 0–1) and the counts."""
+    rows = []
+    for variant in ev.variants:
+        m = variant.metrics
+        rows.append({
+            "variant": variant.name, "recall@1": m.recall_at_1, f"recall@{ev.k}": m.recall_at_k,
+            "recall@limit": m.recall_at_limit, "MRR": m.mrr, "abstention": m.abstention_rate,
+            f"query recall@{ev.k}": m.query_recall_at_k, "nonsense queries empty": m.nonsense_queries_empty,
+            "abstention accuracy": m.abstention_accuracy,
+            "answered": f"{m.answered}/{m.positive}", "abstained": f"{m.abstained}/{m.abstention}",
+            "misses by cause": " · ".join(f"{c} {n}" for c, n in m.miss_causes.items()) or "none",
+        })
+    return rows
+
+
+#: How every share (0–1) reads on this page: a percentage with two decimals (``83.33%``), in the
+#: chart's labels, hover and axis as in the metrics table (Streamlit's ``percent`` column format).
+PERCENT = ".2%"
+def percent(x: float | None) -> str:
+    """``0.8333`` → ``"83.33%"`` (the page's one format for shares); ``None`` → ``""``."""
+    return "" if x is None else f"{x:{PERCENT}}"
+
+
+def share_columns(ev: Evaluation) -> tuple[str, ...]:
+    """The columns of :func:`metrics_rows` that hold shares (0–1), shown as percentages."""
+    return (*METRIC_COLUMNS, f"query recall@{ev.k}", "nonsense queries empty")
+
+
+#: Height of one bar's slot in the metrics chart (px): room for a 10-px label beside every bar.
+BAR_SLOT_PX = 16
+
+
+def metrics_figure(ev: Evaluation) -> go.Figure:
+    """Grouped horizontal bars: one group per metric (top to bottom in table order), one bar per
+    variant (top to bottom in the table's variant order), values as percentages.
+
+    Each bar is labeled with its value (``83.33%``, the format of the table above it) just past its
+    end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never overlap
+    however many variants are compared."""
+    fig = go.Figure()
+    metrics = list(METRIC_COLUMNS)
+    for i, variant in enumerate(ev.variants):
+        m = variant.metrics
+        values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
+        name = html.escape(variant.name)
+        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=variant_color(variant.name, i),
+                    text=[percent(x) for x in values], textposition="outside", cliponaxis=False,
+                    constraintext="none", textfont=dict(size=10),
+                    hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{x:{PERCENT}}}<extra></extra>")
+    bars = len(metrics) * max(1, len(ev.variants))
+    fig.update_layout(barmode="group", height=130 + BAR_SLOT_PX * bars, margin=dict(t=40, b=10, l=10, r=10),
+                      bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
+                                  traceorder="normal"),
+                      xaxis=dict(range=[0, 1.16], title="share (%)", tickformat=PERCENT,
+                                 tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                      # The axis runs top to bottom: the first metric's group on top and, inside each
+                      # group, the bars in table order (plotly stacks a group's bars up the axis).
+                      yaxis=dict(categoryorder="array", categoryarray=metrics, autorange="reversed",
+                                 automargin=True))
+    return fig
+
+
+def task_rows(ev: Evaluation) -> list[dict[str, Any]]:
+    """One row per task: its queries, expected tools and the outcome under each variant."""
+    rows = []
+    for i, task in enumerate(ev.query_file.tasks):
+        row: dict[str, Any] = {"task": task.id}
+        for variant in ev.variants:
+            row[variant.name] = task_cell(variant.tasks[i], ev.limit)
+        row["queries"] = " | ".join(task.queries)
+        row["expected"] = ", ".join(task.expected) or "(nothing: abstention)"
+        rows.append(row)
+    return rows
+
+
+def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
+    """The explained misses of one variant, in four columns (so each is read in full): the task
+    with its query beneath, the expected tool, the cause with its rank and gate term, and why."""
+    rows = []
+    for m in ev.variant(variant).misses:
+        cause = m.cause + (f", rank {m.rank:,}" if m.rank is not None else "") + \
+            (f", gate term {m.gate}" if m.gate else "")
+        rows.append({"task / query": f"{m.task}\n{m.query}" if m.query else m.task, "expected tool": m.tool, "cause": cause, "why": m.detail})
+    return rows
+
+
+def lint_where(finding) -> str:
+    """Where a finding is, on up to two lines: the wire name the model sees (else server · tool, or
+    "catalog"), then the field and character offset when the finding is at a place."""
+    first = finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog"
+    place = finding.field + (f" @ character {finding.offset:,}" if finding.offset is not None else "")
+    return f"{first}\n{place}" if place else first
+
+
+def lint_rows(report: LintReport, severities: list[str], rules: list[str]) -> list[dict[str, Any]]:
+    """The findings with one of ``severities`` and (when given) one of ``rules``: five columns, so
+    that the finding and its fix have room to be read in full."""
+    return [{"severity": f.severity, "rule": f.rule, "where": lint_where(f), "finding": f.message, "fix": f.fix}
+            for f in report.findings if f.severity in severities and (not rules or f.rule in rules)]
+
+
+def severity_style(value: Any) -> str:
+    """CSS for a ``severity`` cell: its color from :data:`SEVERITY_COLORS`."""
+    return palette.cell_style(SEVERITY_COLORS.get(value))
+
+
+def choose_query_file(catalog_key: str) -> tuple[QueryFile | None, str | None]:
+    """The query-file widgets; returns the parsed file (or ``None``) and an error message."""
+    shipped = sorted(queries_dir().glob("*.yaml"))
+    options = [p.name for p in shipped] + [UPLOAD]
+    default = next((i for i, p in enumerate(shipped) if p.stem == catalog_key), len(options) - 1)
+    choice = st.selectbox("Labeled query file", options, index=default, key=f"quality_file:{catalog_key}",
+                          help="A YAML file of tasks: id, one or more queries, the expected wire names (empty = "
+                               "nothing should be found). The shipped files are written for the sample catalogs "
+                               "of the same name; docs/quality.md describes the format.")
+    if choice != UPLOAD:
+        try:
+            return load_queries(queries_dir() / choice), None
+        except ToolsearchError as exc:
+            return None, str(exc)
+    upload = st.file_uploader("Query file (YAML or JSON)", type=["yaml", "yml", "json"], key="quality_upload")
+    if upload is None:
+        return None, None
+    try:
+        return load_queries_text(decode_bytes(upload.getvalue(), upload.name), upload.name), None
+    except ToolsearchError as exc:
+        return None, str(exc)
+
+
+v = common.view()
+st.title("Search quality & lint")
+if common.require_catalog(v):
+    ins = v.inspector
+    config = v.config
+    catalog_key = str(st.session_state.get("catalog", ""))
+
+    # --- search quality -------------------------------------------------------------------
+    st.header("Search quality")
+    st.caption("Each task is one tool_search call: its queries and the tools a correct search returns. Ranks are "
+               "the best position over the task's queries; recall@k is the share of expected tools ranked k or "
+               "better; MRR is 1/best rank when within the limit, else 0; abstention is the share of nonsense tasks "
+               "(expected: []) whose every query returned nothing; query recall@k and nonsense queries empty count "
+               "each query alone; abstention accuracy is the share of tasks that are empty exactly when they should "
+               "be. reference is what the model gets; every other variant is a what-if. "
+               f"Limit: {config.search_default_limit} (the sidebar's search_default_limit).")
+    left, right = st.columns([2, 3])
+    with left:
+        queries, error = choose_query_file(catalog_key)
+    variants = right.multiselect(
+        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
+        help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
+             "switches at once.")
+    with right.expander("What the variants change"):
+        literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
+                      nowrap=("variant",))
+    if error:
+        st.error(error, icon=":material/error:")
+    elif queries is None:
+        st.info("Choose a shipped query file or upload one to score this catalog's search.")
+    elif not variants:
+        st.info("Choose at least one variant.")
+    else:
+        digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected] for t in queries.tasks],
+                                           ensure_ascii=False).encode()).hexdigest()[:16]
+        key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit)
+        with st.spinner("Scoring the query file…"):
+            ev = _memo(key, ins, lambda: evaluate(ins, queries, variants, config))
+        if queries.tool_names and queries.tool_names != ins.naming:
+            st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
+                       f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
+        if ev.unknown_expected:
+            st.warning(f"{counted(len(ev.unknown_expected), 'expected name')} not among the deferred tools of this "
+                       "catalog (a query "
+                       "file for another catalog, another tool naming, or a typo). They count as misses:")
+            st.text("\n".join(ev.unknown_expected[:20]))
+        st.text(f"{queries.name}: {counted(len(queries.tasks), 'task')} "
+                f"({ev.variants[0].metrics.positive:,} with expected tools, "
+                f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
+                f"{counted(ev.deferred_count, 'deferred tool')}; limit {ev.limit}")
+        # Two tables of few columns each (the shares, then the per-query shares and counts), so that
+        # every cell is read in full at 1024 px. Shares in the chart's format: 83.33%.
+        metric_rows = metrics_rows(ev)
+        shares = ["variant", *METRIC_COLUMNS]
+        fractions = {c: percent for c in share_columns(ev)}
+        literal_table(metric_rows, key="quality_metrics", columns=shares, formats=fractions)
+        literal_table(metric_rows, key="quality_counts", columns=["variant", *(c for c in metric_rows[0] if c not in shares)],
+                      formats=fractions)
+        st.plotly_chart(metrics_figure(ev), key="quality_chart", width="stretch")
+
+        st.subheader("Per task")
+        st.caption("Best rank of any expected tool under each variant: a number within the limit is found; "
+                   "(n) was ranked below the limit; — was not admitted. Abstention tasks show empty (correct) or "
+                   "NOT EMPTY.")
+        rows = task_rows(ev)
+        literal_table(rows, key="quality_tasks", columns=["task", *(v.name for v in ev.variants)])
+        with st.expander(f"The {counted(len(rows), 'task')}: queries and expected tools"):
+            literal_table(rows, key="quality_task_queries", columns=["task", "queries", "expected"])
+
+        st.subheader("Misses, explained")
+        shown = st.selectbox("Variant", [x.name for x in ev.variants], key="quality_miss_variant")
+        misses = miss_rows(ev, shown)
+        if not misses:
+            st.success(f"No misses under {shown}: every expected tool is within the limit.")
+        else:
+            st.caption("One row per expected tool not returned within the limit, and per query of its task. "
+                       "Causes: gate (lacks the rarest query term), coverage (too few of the answerable terms), "
+                       "rank (admitted below the limit), no-shared-term, no-tokens (the tokenizer sees no word), "
+                       "not-in-catalog.")
+            literal_table(misses, key="quality_misses")
+        st.download_button("Download the evaluation (JSON)", json.dumps(ev.to_dict(), ensure_ascii=False, indent=2),
+                           file_name="evaluation.json", mime="application/json", key="quality_eval_download")
+
+    # --- lint --------------------------------------------------------------------------------
+    st.header("Catalog lint")
+    lint_key = ("lint", config.defer, config.search_default_limit, config.max_search_limit, config.enabled)
+    report = _memo(lint_key, ins, lambda: _lint_with_progress(ins, config))
+    counts = report.counts()
+    # A wrapping row of content-wide metrics: at narrow widths one moves to the next line instead
+    # of cutting its label or value.
+    c1 = c2 = c3 = c4 = st.container(horizontal=True, gap="large")
+    c1.metric("Errors", f"{counts['error']:,}", help="The harness drops tools, or a provider rejects the whole request.",
+              width="content")
+    c2.metric("Warnings", f"{counts['warning']:,}", help="The model is likely to miss, misread or overpay for a tool.",
+              width="content")
+    c3.metric("Info", f"{counts['info']:,}", help="Worth knowing in a design review; often fine.", width="content")
+    c4.metric("Median tool schema", f"{report.median_schema_tokens:,.0f} tokens",
+              help="chars4 tokens of one tool definition; schema-large compares against it.", width="content")
+    f1, f2 = st.columns([1, 2])
+    severities = f1.multiselect("Severity", list(C.LINT_SEVERITIES), default=list(C.LINT_SEVERITIES),
+                                key="lint_severity", wrap=True)
+    fired = list(report.by_rule())
+    rules = f2.multiselect("Rules (none chosen: all)", fired, key="lint_rules", wrap=True,
+                           help="Only the rules that fired on this catalog are offered.")
+    rows = _memo(("lint-rows", lint_key, tuple(severities), tuple(rules)), ins,
+                 lambda: lint_rows(report, severities, rules))
+    if report.findings:
+        st.caption("By rule: " + " · ".join(f"{rule} {n:,}" for rule, n in report.by_rule().items()))
+    if not report.findings:
+        st.success("No findings: nothing in this catalog trips a lint rule at these settings.")
+    elif not rows:
+        st.info("No finding matches the filters.")
+    else:
+        st.caption(f"{len(rows):,} of {len(report.findings):,} findings. Reachability probes use the reference "
+                   f"search at limit {report.limit}; names are the wire names the model sees.")
+        if len(rows) > LINT_ROWS_SHOWN:
+            st.info(f"The table shows the first {LINT_ROWS_SHOWN:,} of these {len(rows):,} findings (errors first); "
+                    "the lint report below has them all.", icon=":material/table_rows:")
+        literal_table(rows[:LINT_ROWS_SHOWN], key="lint_table", styles={"severity": severity_style},
+                      nowrap=("severity",))
+    with st.expander("What each rule checks"):
+        literal_table([{"rule": r, "checks": t, "findings": report.by_rule().get(r, 0)} for r, t in RULES.items()],
+                      key="quality_rules")
+    st.download_button("Download the lint report (JSON)",
+                       _memo(("lint-json", lint_key), ins,
+                             lambda: json.dumps(report.to_dict(), ensure_ascii=False, indent=2)),
+                       file_name="lint.json", mime="application/json", key="quality_lint_download")

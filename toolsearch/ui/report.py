@@ -1,0 +1,104 @@
+"""Report: one self-contained HTML file of the current catalog and settings, for a design review.
+
+The HTML is built by :func:`toolsearch.analysis.review.review_report` (as ``toolsearch report``
+builds it): the plotly figures and the results computed for the same catalog and settings (search,
+search quality, lint and the disclosure strategies); this page picks the inputs, shows the report
+as it renders and offers the download. The strategies are the Strategies page's last results in
+this session, or else computed with that page's defaults (the sample skills; the sample task on
+the team-workspace catalog). Catalog text inside the report is escaped by the builder.
+"""
+
+import streamlit as st
+
+from toolsearch.analysis import review
+from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
+from toolsearch.engine.inspector import Inspector
+from toolsearch.live.client import catalog_key
+from toolsearch.ui import common
+
+NO_QUERY_FILE = "none"
+PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
+
+
+def query_files() -> dict:
+    """The shipped labeled query files by stem."""
+    return review.shipped_query_files(common.SAMPLES_DIR / "queries")
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def default_strategies(key: tuple, _inspector: Inspector, catalog: str, source_label: str) -> StrategyComparison:
+    """The Strategies page's default comparison for the sidebar catalog
+    (:func:`toolsearch.analysis.review.default_strategies`), kept per inspector and settings
+    (``key``): building the report again costs nothing; the first build takes well under a second
+    on 3,000 tools."""
+    _, config, context_length, planning_tokenizer, display_tokenizer = key
+    return review.default_strategies(_inspector, catalog, source_label, config, context_length,
+                                     planning_tokenizer, display_tokenizer)
+
+
+v = common.view()
+st.title("Report")
+if common.require_catalog(v):
+    cfg, ctx = v.config, v.context_length
+    plan = v.plan
+    ins = v.inspector
+    common.tier_badge(plan)
+    st.markdown(
+        "A single HTML file for a design review: the date, toolsearch version, catalog fingerprint and settings; "
+        "catalog summary and budget arithmetic, tier and form, the per-server table, the degradation steps, the "
+        "listing-form table over context length × threshold_pct, the settings that reach each form, the listing "
+        "against its budget and the per-server costs, the exact `tool_search` description, and the search, search "
+        "quality, lint and strategy results. It loads nothing from the network (plotly.js is embedded once), so it "
+        "opens offline and can be attached to a review.")
+
+    files = query_files()
+    c1, c2 = st.columns(2)
+    queries_text = c1.text_area("Search queries to include (one per line)",
+                                st.session_state.get("search_queries", DEFAULT_QUERIES), height=120,
+                                key="report_queries")
+    default_file = v.source_label if review.default_query_file(v.source_label, files) else NO_QUERY_FILE
+    options = [NO_QUERY_FILE, *files]
+    query_file = c2.selectbox("Search quality: labeled query file", options, index=options.index(default_file),
+                              key="report_query_file",
+                              help="Scored with the default variants, as on the Search quality page.")
+    include_lint = c2.toggle("Include the lint findings", value=True, key="report_lint")
+    strategies = st.session_state.get("_strategies_for_report")
+    c2.caption("Strategies: " + (f"the Strategies page's last results ({common.md_escape(strategies['label'])})"
+                                 if strategies else "computed when the report is built, with the Strategies page's "
+                                 "defaults (sample skills and task); open that page to choose others."))
+    queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
+    signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
+                 include_lint, id(strategies))
+
+    if st.button("Build report", type="primary", key="build_report", icon=":material/description:"):
+        with st.status("Building the report…", expanded=False) as status:
+            left_out: list[str] = []
+            st.session_state["report_html"] = review.review_report(
+                ins, cfg, ctx, v.tokenizer, v.display_tokenizer, source_label=v.source_label,
+                fingerprint=catalog_key(ins.catalog), queries=queries,
+                query_file=files[query_file] if query_file != NO_QUERY_FILE else None, include_lint=include_lint,
+                strategies=StrategyComparison(strategies["label"], tuple(strategies["results"])) if strategies else None,
+                strategies_for=lambda: default_strategies((id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,
+                                                          str(st.session_state.get("catalog", "")), v.source_label),
+                progress=lambda text: status.update(label=text), problems=left_out)
+            for problem in left_out:
+                st.error(common.md_escape(problem), icon=":material/error:")
+            st.session_state["report_signature"] = signature
+            status.update(label="Report built", state="complete")
+
+    html_text = st.session_state.get("report_html")
+    if html_text is None:
+        st.info("Press **Build report** to create the HTML file for the sidebar's catalog and settings.")
+    else:
+        if st.session_state.get("report_signature") != signature:
+            st.warning("The sidebar settings, the catalog or the choices above changed since this report was built. "
+                       "Press **Build report** again to include them.")
+        size = len(html_text.encode("utf-8"))
+        c1, c2 = st.columns([1, 2])
+        c1.metric("Report size", f"{size / 1024:,.0f} KiB", f"{size:,} bytes", delta_color="off", delta_arrow="off",
+                  help="Most of it is plotly.js, embedded once so that the file opens offline.")
+        c2.download_button("Download report (.html)", html_text.encode("utf-8"), file_name="toolsearch-report.html",
+                           mime="text/html", key="report_download", type="primary", icon=":material/download:")
+        st.caption("The report as it renders (scroll inside the frame). It is built here, with every piece of "
+                   "catalog text escaped, so it shows that text literally.")
+        st.iframe(html_text, height=PREVIEW_HEIGHT)

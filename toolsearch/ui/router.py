@@ -1,0 +1,119 @@
+"""The app frame and router: page setup, the shared sidebar, the navigation and the chosen page.
+
+Both ways in run :func:`run`: ``streamlit run app.py`` in a checkout and ``toolsearch app`` from
+an installed wheel (``toolsearch/ui/entry/app.py``). Either way the pages are this package's view
+scripts, one per page.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from toolsearch.live.guard import launch_token
+from toolsearch.live.webguard import BrowserGuard
+from toolsearch.ui import common
+
+#: This package's folder: the view scripts (one per page) and the favicon.
+UI_DIR = Path(__file__).resolve().parent
+#: The favicon is a local file: a Material icon name would make the browser fetch it from a font host.
+FAVICON = UI_DIR / "favicon.png"
+
+#: The pages in menu order, as (view script stem, title, icon); the first is the default page.
+#: Each page's url_path is its script stem: Streamlit runs the first request of a fresh server in
+#: its legacy pages/ mode when a ``pages/`` folder sits next to the main script, which knows pages
+#: by file stem, so deep links resolve in both modes.
+PAGES = (
+    ("overview", "Overview", ":material/dashboard:"),
+    ("model_view", "What the model sees", ":material/visibility:"),
+    ("search", "Search", ":material/search:"),
+    ("costs", "Costs", ":material/payments:"),
+    ("tuning", "Tuning", ":material/tune:"),
+    ("live", "Live servers", ":material/cable:"),
+    ("cache_diff", "Cache & collapse", ":material/difference:"),
+    ("quality", "Search quality & lint", ":material/fact_check:"),
+    ("strategies", "Strategies", ":material/compare_arrows:"),
+    ("scopes", "Scopes", ":material/group_work:"),
+    ("sessions", "Sessions", ":material/history:"),
+    ("report", "Report", ":material/description:"),
+)
+
+
+def app_options() -> dict[str, Any]:
+    """Keyword arguments for ``st.App`` (:func:`entry`): :class:`BrowserGuard` as the outermost
+    middleware, and a lifespan that opens a browser tab at start unless ``server.headless`` is on
+    (``streamlit run`` serves an ``st.App`` without opening one; a plain script run opens one).
+
+    Returns:
+        ``{"middleware": [...], "lifespan": ...}``. Imports Streamlit and Starlette.
+    """
+    from contextlib import asynccontextmanager  # noqa: PLC0415
+
+    from starlette.middleware import Middleware  # noqa: PLC0415
+    from streamlit import cli_util, config  # noqa: PLC0415
+    from streamlit.web.server import server_util  # noqa: PLC0415
+
+    @asynccontextmanager
+    async def open_browser(_app: Any):
+        if not config.get_option("server.headless"):
+            cli_util.open_browser(server_util.get_url(config.get_option("browser.serverAddress")))
+        yield
+
+    return {"middleware": [Middleware(BrowserGuard)], "lifespan": open_browser}
+
+
+def serving() -> bool:
+    """Whether the main script is being imported by ``streamlit run`` to find what to serve
+    (outside any browser session), rather than run for a browser session.
+
+    The main scripts (a checkout's ``app.py`` and the installed one) then assign
+    ``app = st.App(__file__, **app_options())``: Streamlit finds that assignment by reading the
+    script's source, so it must be written out in each script."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx  # noqa: PLC0415
+
+    return get_script_run_ctx(suppress_warning=True) is None
+
+
+def run() -> None:
+    """Render the frame and run the page the URL names (this package's ``<stem>.py`` for each
+    entry of :data:`PAGES`)."""
+    launch_token()  # made once per process and printed in this terminal (needed by browsers on other machines)
+    st.set_page_config(page_title="toolsearch inspector", page_icon=str(FAVICON), layout="wide")
+    pages = [st.Page(UI_DIR / f"{stem}.py", title=title, icon=icon,
+                     **({"default": True} if i == 0 else {"url_path": stem}))
+             for i, (stem, title, icon) in enumerate(PAGES)]
+
+    # A thin moving bar along the top while a script run lasts longer than a quarter second.
+    # Streamlit's own running indicator waits about half a second and can miss runs whose drawing
+    # keeps the browser busy; this one is CSS only (the page's run state is an attribute of the app's
+    # root), and its animation runs on the compositor, so it shows even while the page is drawing.
+    st.html(common.BUSY_BAR_HTML)
+    # Rows of metrics that wrap at narrow widths keep their lines close together.
+    st.html(common.METRIC_ROWS_CSS)
+
+    navigation = st.navigation(pages)
+    st.session_state["_view"] = common.sidebar(navigation.url_path)
+    common.link_notices()
+    try:
+        navigation.run()
+    finally:
+        # The view belongs to this run only; a page run on its own renders the sidebar itself.
+        st.session_state.pop("_view", None)
+
+
+
+def run_page(stem: str) -> None:
+    """Run the view script ``<stem>.py`` of this package as a page script, in a fresh ``__main__``
+    namespace as Streamlit runs a page file: what each checkout ``pages/<stem>.py`` does.
+
+    Streamlit runs such a file itself only for the first request of a fresh server (its legacy
+    pages/ mode, which finds pages by file stem, e.g. for a deep link to ``/search``); the view
+    then renders the frame around itself (:func:`toolsearch.ui.common.view`)."""
+    path = UI_DIR / f"{stem}.py"
+    code = compile(path.read_bytes(), str(path), "exec")
+    module = types.ModuleType("__main__")
+    module.__dict__["__file__"] = str(path)
+    exec(code, module.__dict__)  # noqa: S102 - our own view script, run as Streamlit runs a page

@@ -1,0 +1,330 @@
+"""Sessions: what the model actually searched and called in recorded sessions, replayed against the
+sidebar's catalog with the current settings and each search variant.
+
+Every number comes from ``toolsearch.analysis.sessions``. Session text (queries, tool names, arguments,
+errors, model names) is untrusted: it is shown only through literal-text tables (toolsearch/ui/tables.py), st.text and st.code.
+A session store is opened read-only; nothing here starts a process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import weakref
+from pathlib import Path
+from typing import Any, Callable
+
+import pandas as pd
+import streamlit as st
+
+from toolsearch.ui import common
+from toolsearch.ui.tables import literal_table
+from toolsearch.analysis.wording import counted
+from toolsearch.engine.errors import ToolsearchError
+from toolsearch.live.guard import token_matches
+from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
+from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
+from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, event_to_dict, export_queries,
+                                 export_queries_yaml, listing_what_if, load_sessions, load_sessions_bytes, replay, show_invisible, report, summary)
+from toolsearch.analysis.samples import samples_dir
+
+SAMPLES_DIR = samples_dir("sample_sessions")
+SAMPLE = "Sample sessions"
+UPLOAD = "Upload a session file"
+LOCAL = "A file on this machine"
+AUTO = "detect"
+
+
+def sample_files() -> dict[str, Path]:
+    """``{file name: path}`` of the shipped sample sessions, the Hermes store first."""
+    files = sorted(p for p in SAMPLES_DIR.glob("*") if p.suffix in (".db", ".json", ".jsonl"))
+    return {p.name: p for p in sorted(files, key=lambda p: (p.suffix != ".db", p.name))}
+
+
+@st.cache_resource
+def _results() -> weakref.WeakKeyDictionary:
+    """Replays per inspector (the sidebar caches inspectors); an entry goes away with its inspector."""
+    return weakref.WeakKeyDictionary()
+
+
+def _memo(key: tuple, owner: Any, loaded: LoadedSessions, make: Callable[[], Any]) -> Any:
+    """``make()`` once per inspector, loaded sessions and ``key``. The entry keeps ``loaded``
+    alive, so the ``id`` in its key cannot be reused by other sessions while it exists."""
+    store = _results().setdefault(owner, {})
+    full = (id(loaded), *key)
+    if full in store:
+        store[full] = store.pop(full)  # most recently used last
+    else:
+        while len(store) >= 8:
+            del store[next(iter(store))]
+        store[full] = (loaded, make())
+    return store[full][1]
+
+
+@st.cache_resource
+def _loaded_cache() -> dict[tuple, LoadedSessions]:
+    """Loaded sessions per source key (path, size, mtime, format / upload digest), shared by every
+    browser session; at most four entries. Filled outside Streamlit's own caching so the progress
+    bar can move while a large store is read."""
+    return {}
+
+
+def _cached_load(key: tuple, load: Callable[[], LoadedSessions]) -> LoadedSessions:
+    store = _loaded_cache()
+    if key not in store:
+        if len(store) >= 4:
+            store.pop(next(iter(store)))
+        store[key] = load()
+    return store[key]
+
+
+def _load_path(path: str, size: int, mtime: int, fmt: str | None, bar: Any) -> LoadedSessions:
+    return _cached_load(("path", path, size, mtime, fmt),
+                        lambda: load_sessions([path], fmt, _progress(bar, "Reading sessions")))
+
+
+def _load_upload(digest: str, name: str, data: bytes, fmt: str | None, bar: Any) -> LoadedSessions:
+    return _cached_load(("upload", digest, name, fmt),
+                        lambda: load_sessions_bytes(data, name, fmt, _progress(bar, "Reading sessions")))
+
+
+def _progress(bar: Any, label: str) -> Callable[[int, int | None], None]:
+    def show(done: int, total: int | None) -> None:
+        if bar is None:
+            return
+        if total:
+            bar.progress(min(1.0, done / total), text=f"{label}: {done:,} of {total:,}")
+        else:
+            bar.progress(0.0, text=f"{label}: {done:,}")
+    return show
+
+
+def _source(bar: Any) -> tuple[LoadedSessions | None, str]:
+    """The chosen sessions (or ``None``) and a label."""
+    fmt_choice = st.session_state.get("sessions_format", AUTO)
+    fmt = None if fmt_choice == AUTO else fmt_choice
+    kind = st.session_state.get("sessions_source", SAMPLE)
+    if kind == SAMPLE:
+        path = sample_files()[st.session_state.get("sessions_sample") or next(iter(sample_files()))]
+        st_ = path.stat()
+        return _load_path(str(path), st_.st_size, st_.st_mtime_ns, fmt, bar), path.name
+    if kind == UPLOAD:
+        upload = st.session_state.get("sessions_upload")
+        if upload is None:
+            st.info("Upload a session file: a Hermes state.db, a `hermes sessions export` file, a trajectory, a "
+                    "Claude Code transcript, or an Anthropic / OpenAI messages array.")
+            return None, ""
+        data = upload.getvalue()
+        return _load_upload(hashlib.sha256(data).hexdigest(), upload.name, data, fmt, bar), upload.name
+    path_text = st.session_state.get("sessions_path_read")
+    if not path_text:
+        st.info("Type the path of a session file (for example ~/.hermes/state.db) and press Read. "
+                "A session store is opened read-only.")
+        return None, ""
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise ToolsearchError(f"{path}: no such session file")
+    st_ = path.stat()
+    return _load_path(str(path), st_.st_size, st_.st_mtime_ns, fmt, bar), str(path)
+
+
+def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """A table of session text with invisible characters made visible (text cells only)."""
+    return pd.DataFrame([{k: show_invisible(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows])
+
+
+def variant_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Recorded vs replayed per variant (one row each; ``recorded`` first)."""
+    rows = [{"outcome of": "recorded", "empty": data["recorded"]["empty"],
+             "found a called tool": data["recorded"]["found_called"], "drift": None}]
+    for name, d in data["replay"].items():
+        rows.append({"outcome of": f"replayed: {name}", "empty": d["empty"], "found a called tool": d["found_called"],
+                     "drift": d["drift"]})
+    return rows
+
+
+def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[str, Any]]:
+    """Aggregates per model."""
+    return [{"model": model, "sessions": f["sessions"], "searches": f["searches"],
+             "searches per session": f["searches_per_session"], "empty (recorded)": f["recorded_empty_rate"],
+             f"empty ({reference})": f["replay_empty_rate"][reference],
+             "round trips per called tool": f["round_trips_per_called_tool"], "failed calls": f["failed_calls"],
+             "compactions": f["compactions"]} for model, f in agg["per_model"].items()]
+
+
+def timeline_rows(session: Session, rep: Replay) -> list[dict[str, Any]]:
+    """One row per event (a search: one row per query) with recorded and replayed matches."""
+    queries = {(q.step, q.query): q for q in rep.queries if q.session == session.id}
+    rows: list[dict[str, Any]] = []
+    for event in session.events:
+        d = event_to_dict(event)
+        if d["kind"] == "search":
+            for record in d["queries"]:
+                q = queries.get((d["step"], record["query"]))
+                row = {"step": d["step"], "event": f"search ({d['tool']})", "detail": record["query"],
+                       "recorded": "(not recorded)" if record["matches"] is None else
+                       (", ".join(record["matches"]) or "(empty)")}
+                for name, o in (q.replayed.items() if q else ()):
+                    row[name] = (", ".join(o.matches) or f"(empty: {o.why})") + (" · drift" if o.drift else "")
+                rows.append(row)
+        elif d["kind"] == "describe":
+            rows.append({"step": d["step"], "event": "describe", "detail": ", ".join(d["names"]),
+                         "recorded": ("not found: " + ", ".join(d["not_found"])) if d["not_found"] else "found"})
+        elif d["kind"] == "call":
+            state = {True: "ok", False: "failed", None: "no result"}[d["succeeded"]]
+            rows.append({"step": d["step"], "event": f"call via {d['via']}",
+                         "detail": f"{d['name']} {json.dumps(d['arguments'], ensure_ascii=False)}",
+                         "recorded": state + (f": {d['error']}" if d["error"] else "")})
+        else:
+            rows.append({"step": d["step"], "event": "compaction",
+                         "detail": f"{d['messages']} messages archived" if d["messages"] else "", "recorded": ""})
+    return rows
+
+
+def render() -> None:
+    st.title("Sessions")
+    st.caption("What the model actually searched and called in recorded sessions, and what the current settings "
+               "and each search variant would have returned. The sessions are replayed against the catalog chosen "
+               "in the sidebar; everything stays on this machine.")
+    v = common.view()
+    if not common.require_catalog(v):
+        return
+    assert v.inspector is not None
+
+    col1, col2 = st.columns([2, 3])
+    col1.radio("Sessions from", [SAMPLE, UPLOAD, LOCAL], key="sessions_source", horizontal=False)
+    kind = st.session_state["sessions_source"]
+    if kind == SAMPLE:
+        col2.selectbox("Sample file", list(sample_files()), key="sessions_sample",
+                       help="Six sessions on the team-workspace catalog, in each supported format. "
+                            "state.db was written by Hermes' own session writer.")
+    elif kind == UPLOAD:
+        col2.file_uploader("Session file", type=["db", "sqlite", "sqlite3", "json", "jsonl"], key="sessions_upload")
+    else:
+        col2.text_input("Path of a session file", key="sessions_path", placeholder="~/.hermes/state.db",
+                        help="Read-only: a Hermes store is opened with a read-only URI and never locked for writing.")
+        # A path names any file this machine's user can read: a browser on another machine needs
+        # the launch token printed in the app's terminal, as for starting a server.
+        check = common.client_check()
+        if not check.local:
+            col2.warning("This browser is not on the machine that runs the app (" + common.md_escape(check.reason)
+                         + "). Reading a file on that machine needs the launch token printed in the app's terminal.",
+                         icon=":material/lock:")
+            col2.text_input("Launch token", type="password", key="sessions_token")
+        if col2.button("Read", key="sessions_read"):
+            if check.local or token_matches(st.session_state.get("sessions_token")):
+                st.session_state["sessions_path_read"] = st.session_state.get("sessions_path", "").strip()
+            else:
+                st.session_state.pop("sessions_path_read", None)
+                col2.error("Refused: nothing was read. A browser that is not on this machine needs the launch "
+                           "token printed in the app's terminal.", icon=":material/block:")
+    col3, col4 = st.columns([1, 3])
+    col3.selectbox("Format", [AUTO, *FORMATS], key="sessions_format",
+                   help="; ".join(f"{k}: {t}" for k, t in FORMAT_HELP.items()))
+    col4.multiselect("Search variants to replay (reference is always replayed)", list(DEFAULT_VARIANTS),
+                     default=list(DEFAULT_VARIANTS), key="sessions_variants", wrap=True,
+                     help="; ".join(f"{k}: {t}" for k, t in VARIANT_HELP.items()))
+
+    bar = st.empty()
+    try:
+        loaded, label = _source(bar)
+    except ToolsearchError as exc:
+        bar.empty()
+        st.error(common.md_escape(show_invisible(str(exc))), icon=":material/warning:")
+        return
+    if loaded is None:
+        bar.empty()
+        return
+    variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
+    progress = _progress(bar, "Replaying")
+    # A replay depends on the settings only through the bridge (defer set and search limits):
+    # a slider move does not replay again.
+    replay_key = ("replay", v.config.defer, v.config.search_default_limit, v.config.max_search_limit, variants)
+    rep = _memo(replay_key, v.inspector, loaded,
+                lambda: replay(loaded.sessions, v.inspector, v.config, variants, progress))
+    what_if = _memo(("whatif", v.config, v.context_length, v.tokenizer), v.inspector, loaded,
+                    lambda: listing_what_if(loaded.sessions, v.inspector, v.config, v.context_length, v.tokenizer))
+    bar.empty()
+    data = summary(loaded.sessions, rep)
+    agg = aggregates(loaded.sessions, rep)
+
+    for problem in loaded.problems[:20]:
+        st.warning(common.md_escape(show_invisible(f"Skipped: {problem}")), icon=":material/warning:")
+    if len(loaded.problems) > 20:
+        st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon=":material/warning:")
+    st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
+                           f"({rep.deferred_count} deferred tools)"))
+    row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting labels
+    row.metric("Sessions", f"{data['sessions']:,}", width="content")
+    row.metric("Searches (one per query)", f"{data['searches']:,}", width="content")
+    row.metric("Recorded empty", f"{data['recorded']['empty']:,}", width="content")
+    row.metric("Recorded found a called tool", f"{data['recorded']['found_called']:,}", width="content")
+    if not loaded.sessions:
+        st.info("No session in this source.")
+        return
+
+    tabs = st.tabs(["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline",
+                    "Export"])
+    with tabs[0]:
+        st.caption("empty: no matches · found a called tool: the matches contain a tool the session called later · "
+                   "drift: replayed matches differ from the recorded ones (the catalog or the engine changed).")
+        literal_table(variant_rows(data), key="sessions_variant_table")
+    with tabs[1]:
+        failed = agg["top_failed"]
+        if not failed:
+            st.info("No recorded search came back empty.")
+        else:
+            st.caption("Recorded searches that came back empty, most frequent first, with the gate term that "
+                       "stopped them under the reference search today.")
+            literal_table(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
+                                           "gate term": f["gate"] or "—",
+                                           "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
+                                          for f in failed]), key="sessions_failed")
+    with tabs[2]:
+        st.caption("For each tool a session called after a search: was its name already in the listing at the "
+                   "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
+                   "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "
+                   "smallest budget that lists it, and the threshold_pct (0.5 steps) and listing_max_tokens "
+                   "(100 steps) that reach that budget.")
+        if not what_if:
+            st.info("No session called a deferred tool of this catalog.")
+        else:
+            literal_table(_visible_frame([{
+                "session": w.session, "tool": w.tool, "server": w.server,
+                "context length": w.context_length if w.context_length else "unknown",
+                "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
+                "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
+                "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
+                key="sessions_whatif", formats={"threshold_pct": "{:g}"})
+    with tabs[3]:
+        literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
+    with tabs[4]:
+        ids = [s.id for s in loaded.sessions]
+        chosen = st.selectbox("Session", ids, key="sessions_pick")
+        session = next(s for s in loaded.sessions if s.id == chosen)
+        ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
+        st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
+                f"{counted(session.messages, 'message')} · {counted(session.round_trips, 'round trip')}"
+                + (f" · title: {session.title}" if session.title else "")))
+        if session.counters:
+            st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))
+        rows = timeline_rows(session, rep)
+        if rows:
+            literal_table(_visible_frame(rows), key="sessions_timeline")
+        else:
+            st.info("This session made no tool call.")
+    with tabs[5]:
+        labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}")
+        st.caption(f"{len(labeled['tasks'])} labeled tasks: each recorded search labeled with the tools its session "
+                   "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
+                   "Score them on the Search quality page or with `toolsearch eval`.")
+        st.download_button("Download labeled queries (YAML)", export_queries_yaml(labeled),
+                           file_name="session-queries.yaml", mime="application/x-yaml", key="sessions_export",
+                           disabled=not labeled["tasks"])
+        st.download_button("Download the full report (JSON)",
+                           json.dumps(report(loaded.sessions, rep, what_if, loaded.problems), ensure_ascii=False,
+                                      indent=2), file_name="sessions-report.json", mime="application/json",
+                           key="sessions_report")
+
+
+render()

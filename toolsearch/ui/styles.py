@@ -1,0 +1,51 @@
+"""Page-wide CSS and cell styles: the busy bar, metric rows, state-colored table cells."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolsearch.analysis import palette
+
+#: One color per state / form, used by every table and chart (see toolsearch/analysis/palette.py).
+STATE_COLORS = palette.STATE_COLORS
+
+
+def _state_css(value: Any) -> str:
+    """CSS for a state cell: the state's color with black or white text (AA contrast)."""
+    return palette.cell_style(STATE_COLORS.get(value))
+
+
+#: A working indicator for runs over 250 ms (see toolsearch/ui/router.py): hidden until the app's root says a run is
+#: in progress (``data-test-script-state``), then shown after a delay, with a bar sliding along the
+#: top of the window. Its element container takes no room in the page.
+BUSY_BAR_HTML = """<style>
+.stElementContainer:has(.ts-busy){position:absolute;height:0;margin:0;overflow:visible}
+.ts-busy{position:fixed;top:0;left:0;right:0;height:4px;z-index:1000000;pointer-events:none;opacity:0;
+  overflow:hidden;background:rgba(0,114,178,.18)}
+.ts-busy::before{content:"";position:absolute;top:0;bottom:0;left:0;width:30%;background:#0072B2;
+  transform:translateX(-100%)}
+[data-test-script-state="running"] .ts-busy,[data-test-script-state="rerunRequested"] .ts-busy{
+  animation:ts-busy-in 0s linear .25s forwards}
+[data-test-script-state="running"] .ts-busy::before,[data-test-script-state="rerunRequested"] .ts-busy::before{
+  animation:ts-busy-slide 1.1s ease-in-out .25s infinite}
+@keyframes ts-busy-in{to{opacity:1}}
+@keyframes ts-busy-slide{from{transform:translateX(-100%)}to{transform:translateX(340%)}}
+@media (prefers-reduced-motion:reduce){
+  [data-test-script-state="running"] .ts-busy::before{animation:none;transform:none;width:100%}}
+</style><div class="ts-busy" data-testid="busy-bar" role="status" aria-label="Working"></div>"""
+
+
+#: Page-wide layout rules (see toolsearch/ui/router.py). A wrapping row of metrics (``st.container(horizontal=True)``
+#: holding only metrics) keeps its own gap between metrics side by side, but when a narrow page
+#: moves a metric to the next line, the lines sit 1rem apart (the page's spacing between elements),
+#: not a whole gap apart (4rem for ``gap="large"``), so the moved metric stays with its row.
+METRIC_ROWS_CSS = ("<style>[data-testid=stHorizontalBlock]:has(> [data-testid=stElementContainer] > "
+                   "[data-testid=stMetric]){row-gap:1rem}</style>")
+
+
+#: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
+STATE_STYLES = {"state": _state_css}
+
+
+#: The sent step of the degradation table.
+SENT_STEP_CSS = "font-weight:700;background-color:#F0F0F0"

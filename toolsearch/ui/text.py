@@ -1,0 +1,79 @@
+"""Text for the views: untrusted catalog and server text made literal, and numbers formatted.
+
+Used by every view and by the literal-text tables (:mod:`toolsearch.ui.tables`); imports no other
+view module.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolsearch.analysis.invisible import reveal, reveal_data
+
+
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")
+
+
+#: A word Streamlit's Markdown would turn into a link even with every character escaped: its
+#: autolinking (GFM) finds ``scheme://``, ``www.`` and e-mail addresses in the text after escapes
+#: are resolved, so such a word is shown as a code span, whose text is never linked.
+_LINKISH = re.compile(r"(?i)://|www\.|@[^@]*\.|\b(?:mailto|xmpp):")
+
+
+def _code_span(word: str) -> str:
+    """``word`` as a Markdown code span (fence longer than any backtick run inside it)."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", word)), default=0) + 1)
+    pad = " " if word.startswith("`") or word.endswith("`") else ""
+    return f"{fence}{pad}{word}{pad}{fence}"
+
+
+def md_escape(text: str, keep_newlines: bool = False) -> str:
+    """Untrusted text made literal inside a Streamlit markdown string (backslash escapes; no HTML,
+    links, emphasis, math or colour directives; a word that Markdown would autolink, such as a URL
+    or an e-mail address, becomes a code span). Newlines become spaces unless ``keep_newlines``.
+    Prefer ``st.text``/``st.code`` where possible."""
+    text = str(text) if keep_newlines else str(text).replace("\n", " ")
+    return "".join(_code_span(word) if _LINKISH.search(word) else
+                   "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in word)
+                   for word in re.split(r"(\s+)", text))
+
+
+def visible(text: Any) -> Any:
+    """Untrusted tool text with invisible characters shown as markers (``⟨U+200B⟩``, decoded TAG
+    text as ``⟨TAG '…'⟩``; :func:`toolsearch.analysis.invisible.reveal`); other values unchanged. Use it
+    wherever tool names, descriptions or schemas from a catalog or server are shown."""
+    return reveal(text) if isinstance(text, str) else text
+
+
+def visible_json(value: Any) -> str:
+    """``value`` as indented JSON for ``st.code``, every string through :func:`visible`."""
+    import json  # noqa: PLC0415
+
+    return json.dumps(reveal_data(value), ensure_ascii=False, indent=2)
+
+
+def fmt_tokens(n: int) -> str:
+    """``12,345 tokens``."""
+    return f"{n:,} tokens"
+
+
+def pct_of_context(tokens: int, context_length: int | None) -> str:
+    """Share of the context length, or an em dash when it is unknown."""
+    if not context_length:
+        return "— (context unknown)"
+    return f"{100 * tokens / context_length:.1f}% of context"
+
+
+def thousands(value: Any) -> str:
+    """``29700`` → ``29,700``; other values as text (``None`` → ``—``)."""
+    if value is None:
+        return "—"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    try:
+        if float(value).is_integer() and not isinstance(value, bool):
+            return f"{int(value):,}"
+    except (TypeError, ValueError):
+        pass
+    return str(value)
