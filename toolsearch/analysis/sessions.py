@@ -715,6 +715,75 @@ def _smallest_listing_budget(ladder: Any, label: str) -> int | None:
     return low
 
 
+@dataclass(frozen=True)
+class CalledTool:
+    """A deferred tool a session called (its first call in that session).
+
+    Attributes:
+        session: the session id; ``tool``: the wire name; ``server`` and ``label``: where the
+            listing groups it.
+        searches_before: the ``tool_search`` calls (any search tool) the session made since its
+            previous tool call: the round trips a listing that names the tool would have saved.
+    """
+
+    session: str
+    tool: str
+    server: str
+    label: str
+    searches_before: int
+
+
+def called_tools(sessions: Sequence[Session], inspector: Inspector,
+                 config: ToolSearchConfig) -> tuple[list[CalledTool], list[str]]:
+    """The deferred tools the sessions called, each session's first call of each, in order; and
+    the distinct called tools the catalog does not defer (unknown to it, or visible), sorted.
+
+    A tool counts when called through ``tool_call``, or directly after the session's first search
+    (harnesses that load found tools into the tools array). Describes are not counted as saved
+    round trips: a listing names tools but does not give their parameters.
+    """
+    bridge = inspector.bridge(config)
+    out: list[CalledTool] = []
+    other: set[str] = set()
+    for session in sessions:
+        pending = 0
+        searched = False
+        seen: set[str] = set()
+        for event in session.events:
+            if isinstance(event, SearchEvent):
+                pending += 1
+                searched = True
+                continue
+            if not isinstance(event, CallEvent):
+                continue
+            searches, pending = pending, 0
+            if event.via == "direct" and not searched:
+                continue
+            tool = bridge.deferred_by_name.get(event.name)
+            if tool is None:
+                other.add(event.name)
+                continue
+            if event.name in seen:
+                continue
+            seen.add(event.name)
+            out.append(CalledTool(session.id, event.name, tool.server or tool.label, tool.label, searches))
+    return out, sorted(other)
+
+
+def listing_evidence(called: Sequence[CalledTool], step: Any) -> dict[str, int]:
+    """How a listing (``step``: the chosen :class:`~toolsearch.engine.listing.DegradationStep`, or
+    ``None`` for no listing) serves the tools in ``called``.
+
+    Returns:
+        ``{"called_listed": distinct called tools the listing names, "called_total": distinct
+        called tools, "round_trips_saved": searches_before summed over the calls of named tools}``.
+    """
+    names = {c.tool for c in called}
+    listed = {c.tool for c in called if _listed(step, c.label)}
+    saved = sum(c.searches_before for c in called if c.tool in listed)
+    return {"called_listed": len(listed), "called_total": len(names), "round_trips_saved": saved}
+
+
 # --- aggregates -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

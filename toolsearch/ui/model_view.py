@@ -6,6 +6,7 @@ import streamlit as st
 
 from toolsearch.ui import common, signals, textdiff
 from toolsearch.ui.tables import literal_table
+from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.invisible import reveal_data
 from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
@@ -68,7 +69,7 @@ def show_compare(v, plan) -> None:
          "right": f"{other_ctx:,}" if other_ctx else "unknown"},
         {"": "budget (tokens)", "left": f"{plan.budget:,}", "right": f"{other.budget:,}"},
         {"": "tier", "left": str(plan.tier), "right": str(other.tier)},
-        {"": "form", "left": form_word(plan.listing_form), "right": form_word(other.listing_form)},
+        {"": "form", "left": plan_counts(plan).label, "right": plan_counts(other).label},
         {"": "listing (tokens)", "left": f"{plan.listing_tokens:,}", "right": f"{other.listing_tokens:,}"},
         {"": f"{signals.TOOLS_ARRAY.lower()} (tokens)", "left": f"{plan.tools_tokens:,}",
          "right": f"{other.tools_tokens:,}"},
@@ -81,7 +82,8 @@ def show_compare(v, plan) -> None:
 
     def colored(row, column: str) -> str:
         states = row[""] == "form" or row[""].startswith("server ")
-        return state_css(row[column]) if states and column in ("left", "right") else ""
+        # the form row reads "mixed · 9 of 10 servers named (…)": colored by its first word, the form
+        return state_css(str(row[column]).split(" ")[0]) if states and column in ("left", "right") else ""
 
     literal_table(rows, key="mv_compare", cell_css=colored)
     same = (plan.tool_search_description == other.tool_search_description and plan.tools == other.tools)
