@@ -153,8 +153,9 @@ def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
     old_json = json.loads(run_cli("check", FIVE, "--context-lengths", "32k,200k", "--goal", "any",
                                   "--format", "json").stdout)
     for mine, old in zip(new_json["contexts"], old_json["contexts"]):
-        before = {k: old[k] for k in ("context_length", "budget", "tier", "listing_form", "listing_tokens")}
+        before = {k: old[k] for k in mine["baseline"]["before"]}
         assert mine["baseline"]["before"] == before
+        assert {"context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named"} <= set(before)
         assert mine["baseline"]["cache_hit"] is False
         assert 0 < mine["baseline"]["reusable_tokens"] < mine["baseline"]["total_tokens"]
     same = run_cli("check", FIVE, "--baseline", FIVE, "--context-lengths", "200k", "--goal", "any")

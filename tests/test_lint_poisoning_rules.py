@@ -304,8 +304,10 @@ def test_lint_baseline_compares_title_annotations_output_schema_and_lookalike_re
 
 # --- the shipped catalogs stay clean -----------------------------------------------------------
 
-#: Error findings on the shipped catalogs: all of them are on hard-cases.yaml, on purpose.
-SAMPLE_ERRORS = {"hard-cases": {"sanitized-collision": 2, "cross-server-collision": 1, "sdk-rejects": 3}}
+#: Error findings on the shipped catalogs: all of them are on hard-cases.yaml, on purpose (its root
+#: anyOf tool loses every parameter at registration, a schema loss).
+SAMPLE_ERRORS = {"hard-cases": {"sanitized-collision": 2, "cross-server-collision": 1, "sdk-rejects": 3,
+                                "schema-root-dropped": 1}}
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "sample_catalogs").glob("*.yaml")), ids=lambda p: p.stem)

@@ -166,7 +166,9 @@ def test_cli_recommend_json(tmp_path) -> None:
     assert list(out)[:4] == ["threshold_pct", "listing_max_tokens", "goal", "contexts"]
     assert (out["threshold_pct"], out["listing_max_tokens"], out["goal"]) == (0.9, 257, "full")
     assert out["contexts"] == [{"context_length": c, "budget": 257, "tier": 1, "listing_form": "full",
-                                "listing_tokens": 257} for c in FOUR]
+                                "listing_tokens": 257, "servers_named": 2, "servers_total": 2, "tools_named": 61,
+                                "outcome": "full · 2 of 2 servers named (61 tools)", "headroom_tokens": 0}
+                               for c in FOUR]
 
 
 def test_cli_recommend_text_and_config(tmp_path) -> None:
@@ -181,7 +183,9 @@ def test_cli_recommend_text_and_config(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[1:4] == ["threshold_pct: 0.4", "listing_max_tokens: 200", "smallest budget that reaches it: 104 tokens"]
-    assert lines[-2:] == ["32000           128     1     names         104", "128000          200     1     names         104"]
+    assert lines[-2:] == ["32000           128     1     names         104             2/2            61",
+                          "128000          200     1     names         104             2/2            61"]
+    assert lines[4] == "headroom: 0% · absorbs 24 tokens of listing growth (about 14 tools) at 32K before the listing changes"
 
 
 def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:

@@ -33,6 +33,7 @@ from ..engine.listing import short_description
 from ..engine.plan import Plan
 from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
 from .wording import agree as _verb, counted as _counted
+from .sweep import plan_counts
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
 CAUSE_KINDS = (
@@ -105,6 +106,8 @@ class SideSummary:
     tools_characters: int
     tools_bytes: int
     tools_tokens: int
+    #: The listing by counts, e.g. ``"mixed · 9 of 10 servers named (178 tools)"``.
+    listing_outcome: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -807,7 +810,7 @@ def _summary(side: Side, plan: Plan, text: str, tokens: int) -> SideSummary:
         tokenizer=plan.planning_tokenizer, naming=side.inspector.naming, profile=side.inspector.profile.name,
         budget=plan.budget, tier=plan.tier, listing_form=plan.listing_form, deferred_count=plan.deferred_count,
         visible_count=plan.visible_count, tools_characters=len(text), tools_bytes=len(text.encode("utf-8")),
-        tools_tokens=tokens)
+        tools_tokens=tokens, listing_outcome=plan_counts(plan).label)
 
 
 def compare(a: Side, b: Side, tokenizer: str | None = None) -> CacheDiff:

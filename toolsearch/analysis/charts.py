@@ -582,7 +582,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
             r = cell.get((y, ctx))
             z[-1].append(rank[r.listing_form] if r else None)
             text[-1].append(form_word(r.listing_form) if r else "")
-            custom[-1].append([r.budget, r.listing_tokens, r.tier, form_word(r.listing_form), r.budget_winner,
+            custom[-1].append([r.budget, r.listing_tokens, r.tier, getattr(r, "label", form_word(r.listing_form)), r.budget_winner,
                                f"{ctx:,}", ylabel(y)] if r else [None] * 7)
     n = len(FORMS)
     colorscale = []
@@ -596,7 +596,7 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=[form_word(f) for f in FORMS],
                       orientation="h", thickness=14, len=0.7, x=0, xanchor="left", y=-0.2, yanchor="top"),
         hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
-                       "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
+                       "<br><b>%{customdata[3]}</b> · tier %{customdata[2]}"
                        "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
                        "<br>listing %{customdata[1]:,} tokens<extra></extra>"),
     ))

@@ -115,6 +115,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..engine import constants as C
+from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
@@ -160,6 +161,8 @@ RULES: dict[str, str] = {
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
 RULES.update(READING_RULES)  # schema losses, shared server names (toolsearch.analysis.schema_lint)
+RULES["reserved-name"] = ("a tool whose wire name is a bridge tool's name or the wire alias a provider transport "
+                          "gives the bridge (hermes_tool_search)")
 _SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
 _RULE_RANK = {r: i for i, r in enumerate(RULES)}
 
@@ -494,6 +497,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
+    findings.extend(reserved_names(catalog, naming))
     findings.extend(Finding(*row) for row in schema_lint_rows(inspector))
     for server in catalog.servers:
         if not server.tools and server.kind == "mcp":
@@ -1507,3 +1511,30 @@ def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list
                 "Review the new text before trusting the tool again; pin the server version if the change is "
                 "unexpected.", changed[0][1] if len(changed) == 1 else ""))
     return findings
+
+
+def reserved_names(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``reserved-name`` findings: a tool whose wire name is a bridge tool's name (``tool_search``,
+    ``tool_describe``, ``tool_call``: the harness drops the catalog tool and keeps its own bridge,
+    error) or a bridge wire alias (``hermes_tool_search``: on the transports that reserve
+    ``tool_search`` the model's calls to that name go to the bridge, error). Names are compared as
+    registered with ``naming``, so prefixed MCP tools never collide.
+    """
+    aliased_on = sorted(t for t, names in RESERVED_NAMES.items() if names)
+    out: list[Finding] = []
+    for server in catalog.servers:
+        for tool in server.tools:
+            wire = _wire(server.name, server.kind, tool.name, naming)[0]
+            if wire not in ALL_BRIDGE_WIRE_NAMES:
+                continue
+            if wire in C.BRIDGE_NAMES:
+                message = (f"'{wire}' is the name of a bridge tool: the harness drops this tool before assembly "
+                           f"and the model only ever reaches its own bridge")
+            else:
+                bridge = next(k for k, v in WIRE_ALIASES.items() if v == wire)
+                message = (f"'{wire}' is the name the {bridge} bridge goes out under on {', '.join(aliased_on)}: "
+                           f"calls to it are mapped back to the bridge, never to this tool")
+            out.append(Finding("reserved-name", "error", server.name, tool.name, wire, message,
+                               "Rename the tool (or register the server's tools prefixed) so its wire name is not "
+                               "a bridge name."))
+    return out

@@ -28,6 +28,7 @@ from ..engine.config import ToolSearchConfig, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
 from .invisible import reveal_html
+from .sweep import plan_counts
 from .wording import counted, severity_counts
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
@@ -220,7 +221,7 @@ def _tier(plan: Plan, colors: Mapping[str, str]) -> str:
     tier_color = {0: _color(colors, "none"), 1: _color(colors, "full"), 2: _color(colors, "groups")}
     return (f'<p><span class="badge" style="{esc(_filled(tier_color[plan.tier]))}">{esc(tier_text[plan.tier])}</span>'
             f'<span class="badge" style="{esc(_filled(_color(colors, plan.listing_form)))}">'
-            f"Form: {esc(Q.form_word(plan.listing_form))}</span></p>")
+            f"Form: {esc(plan_counts(plan).label)}</span></p>")
 
 
 def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
@@ -262,9 +263,9 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
         for context in context_lengths:
             p = by_key[(config.with_overrides(threshold_pct=pct).threshold_pct, context)]
             title = (f"budget {p.budget:,} tokens, listing {p.listing_tokens:,} tokens, tier {p.tier}, "
-                     f"form {Q.form_word(p.listing_form)}")
+                     f"{p.label}")
             cells.append(f'<td style="{esc(_filled(_color(colors, p.listing_form)))}" title="{esc(title)}">'
-                         f"{esc(Q.form_word(p.listing_form))}<br>{p.budget:,}</td>")
+                         f"{esc(p.short_label if p.listing_form == 'mixed' else Q.form_word(p.listing_form))}<br>{p.budget:,}</td>")
         rows.append(f"<tr><th>{pct:g}%</th>" + "".join(cells) + "</tr>")
     legend = " ".join(f'<span class="badge" style="{esc(_filled(_color(colors, f)))}">{esc(Q.form_word(f))}</span>'
                       for f in C.FORMS)

@@ -1589,3 +1589,89 @@ def compare(inspector: Inspector, skills: SkillSet | None = None, task: Task = T
             settings: StrategySettings | None = None) -> tuple[StrategyResult, ...]:
     """Every strategy for one task (see :meth:`StrategyModel.results`)."""
     return StrategyModel(inspector, skills, settings).results(task)
+
+
+# --- other harnesses' switches on the timeline ---------------------------------------------
+
+@dataclass(frozen=True)
+class HarnessSwitchStep:
+    """Claude Code's ``auto`` and Qwen Code's threshold after one event of a timeline.
+
+    Attributes:
+        index: the step (0 = the start).
+        event: the event (``None`` at the start).
+        mcp_tokens: the connected MCP and plugin tools' definitions (tokens, as the harness rows count them).
+        claude_code: Claude Code defers at the next request (re-decided on every request).
+        qwen_code: Qwen Code defers (decided at session start and again after a compaction only).
+        qwen_pending: what Qwen Code would decide now; differs from ``qwen_code`` until the next
+            session start or compaction.
+        note: what changed, in words.
+    """
+
+    index: int
+    event: Event | None
+    mcp_tokens: int
+    claude_code: bool
+    qwen_code: bool
+    qwen_pending: bool
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.index, "event": self.event.to_data() if self.event else None,
+                "mcp_tokens": self.mcp_tokens, "claude_code": self.claude_code, "qwen_code": self.qwen_code,
+                "qwen_pending": self.qwen_pending, "note": self.note}
+
+
+def harness_switches(model: StrategyModel, events: Sequence[Event], claude_setting: str = "auto",
+                     qwen_threshold_pct: float = 10.0) -> tuple[HarnessSwitchStep, ...]:
+    """Claude Code's ``ENABLE_TOOL_SEARCH`` rule and Qwen Code's ``tools.toolSearch.threshold`` along
+    the events, at the model's context length.
+
+    A server added or removed mid-session changes the MCP tokens; Claude Code re-decides at the
+    next request, so its switch can flip at that step. Qwen Code decided at session start and only
+    decides again after a compaction (or ``/clear``), so a server added mid-session changes nothing
+    until then (``qwen_pending`` shows what it would decide). Failed events change nothing.
+
+    Returns:
+        One step per event plus the start; ``()`` when the context length is unknown (both rules
+        are percentages of it).
+
+    Raises:
+        HarnessError: a bad ``claude_setting``.
+    """
+    from . import harnesses as H  # noqa: PLC0415 - harnesses imports nothing from here
+
+    length = model.settings.context_length
+    if not length or length < 1:
+        return ()
+    setting = H.parse_claude_setting(claude_setting)
+    tokenizer = model.settings.tokenizer
+    present = model.all_servers - model._held_back(events)
+
+    def decide(servers: frozenset) -> tuple[int, bool, bool]:
+        figures = H.catalog_figures(model.inspector.planner, model.present_tools(servers), tokenizer)
+        has = bool(figures.deferrable)
+        return (figures.claude_deferrable_tokens,
+                H.claude_code_active(setting, figures.claude_deferrable_tokens, length, has),
+                H.qwen_code_active(qwen_threshold_pct, figures.deferrable_tokens, length, has))
+
+    tokens, claude, qwen = decide(present)
+    steps = [HarnessSwitchStep(0, None, tokens, claude, qwen, qwen, "session start: both decide")]
+    for index, event in enumerate(events, 1):
+        note = ""
+        if event.kind == "add_server" and event.arg in model.all_servers and event.arg not in present:
+            present = present | {str(event.arg)}
+        elif event.kind == "remove_server" and event.arg in present:
+            present = present - {str(event.arg)}
+        tokens, claude_now, pending = decide(present)
+        if event.kind == "compaction":
+            if pending != qwen:
+                note = "compaction: Qwen Code decides again and flips"
+            qwen = pending
+        if claude_now != claude:
+            note = (note + "; " if note else "") + "Claude Code flips at the next request"
+        if pending != qwen:
+            note = (note + "; " if note else "") + "Qwen Code keeps its start-of-session decision until the next one"
+        claude = claude_now
+        steps.append(HarnessSwitchStep(index, event, tokens, claude, qwen, pending, note))
+    return tuple(steps)

@@ -23,12 +23,13 @@ from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
+from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
 from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
-from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
-from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
+from ..analysis.recommend import GOALS as RECOMMEND_GOALS, recommend_for_contexts
+from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
@@ -86,6 +87,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _headroom(text: str) -> float:
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {text!r}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {text!r}")
+    return value
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
@@ -115,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
     _common(p)
     _settings(p)
+    p.add_argument("--transport", choices=TRANSPORTS, default=None,
+                   help="show the tools array as sent on this provider transport: where tool_search is reserved "
+                        "(openai-responses, xai) the bridge goes out as hermes_tool_search (default: names as they are)")
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
@@ -170,6 +184,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "listed: tier 1 (tool names listed); any: some listing")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
+    p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
+                   help="a server that may collapse to a summary line (relaxes goal names); repeatable")
+    p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
+                   help="a server that must stay at names or better (any goal); repeatable")
+    p.add_argument("--headroom", type=_headroom, default=0.0, metavar="PCT",
+                   help="keep the budget at least PCT %% above the listing at every length (default 0: tight)")
+    p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
+                   help="recorded sessions (Hermes state.db, exports, transcripts): how many of the tools they "
+                        "called the setting lists by name at each length")
+    p.add_argument("--yaml", action="store_true",
+                   help="print the harness config block (tools: tool_search:) with where it came from")
 
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included)")
@@ -191,8 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
+    cli_harnesses.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
@@ -216,9 +243,11 @@ def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
 
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
+
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
+    for module in (cli_harnesses, cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -277,7 +306,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
             print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
             _print_plan(args, session, config)
             plan = session.plan(config, args.context_length, args.tokenizer)
-            rows.append([session.scope.name, plan.tier, form_word(plan.listing_form), f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+            rows.append([session.scope.name, plan.tier, plan_counts(plan).short_label, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
                          f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
@@ -297,7 +326,13 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
 
 def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
                down: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
-    data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    plan = inspector.plan(config, args.context_length, args.tokenizer)
+    data = plan.to_dict()
+    transport = getattr(args, "transport", None)
+    if transport is not None:  # without --transport the object stays exactly as before
+        data["tools"] = wire_tools(data["tools"], transport, plan.activated)
+        data["transport"] = transport
+        data["bridge_wire_names"] = wire_names(transport) if plan.activated else {}
     data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
@@ -316,12 +351,14 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {form_word(plan.listing_form)}; {plan.deferred_count} deferred, "
+    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count} deferred, "
           f"{plan.visible_count} visible")
     print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
     print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
           f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
           f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
+    if getattr(args, "transport", None) is not None:
+        print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
         print(f"note: {note}")
     for problem in inspector.registration.problems:
@@ -752,32 +789,87 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
+def _check_servers(option: str, names: Sequence[str], inspector: Inspector) -> None:
+    known = [server.name for server in inspector.catalog.servers]
+    for name in names:
+        if name not in known:
+            shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
+            raise UsageError(f"recommend: {option}: no server named {name!r} in the catalog (servers: {shown})")
+
+
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    from .. import __version__  # noqa: PLC0415
+    from ..analysis.recommend import add_session_evidence, export_block  # noqa: PLC0415
+    from ..live.client import catalog_key  # noqa: PLC0415
+
     if not args.context_lengths:
         raise UsageError("recommend: --context-lengths: expected at least one context length")
+    if args.json and args.yaml:
+        raise UsageError("recommend: --json and --yaml: choose one")
+    _check_servers("--except", args.except_servers, inspector)
+    _check_servers("--keep", args.keep_servers, inspector)
+    both = sorted(set(args.except_servers) & set(args.keep_servers))
+    if both:
+        raise UsageError(f"recommend: {', '.join(both)}: a server cannot be given to both --except and --keep")
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
-    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal)
+    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal, except_servers=args.except_servers,
+                                 keep_servers=args.keep_servers, headroom_pct=args.headroom)
+    not_in_catalog: list[str] = []
+    sessions_read = 0
+    if args.session_sources:
+        from ..analysis.sessions import called_tools, load_sessions  # noqa: PLC0415
+
+        loaded = load_sessions(args.session_sources)
+        for problem in loaded.problems:
+            print(f"toolsearch: skipped: {problem}", file=sys.stderr)
+        called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
+        sessions_read = len(loaded.sessions)
+        rec = add_session_evidence(rec, ladder, called)
+        if not_in_catalog:
+            print(f"toolsearch: warning: the sessions called {counted(len(not_in_catalog), 'tool')} this catalog does "
+                  f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
+                  file=sys.stderr)
+    status = 0 if rec.reached else 1
+    if args.yaml:
+        sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
+                                      fingerprint=catalog_key(inspector.catalog), version=__version__))
+        return status
     if args.json:
         data = rec.to_dict()
+        if args.session_sources:
+            data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
         print_json(data)
-        return 0 if rec.reached else 1
+        return status
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
-    print(f"goal: {GOAL_WORDS[args.goal]} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
+    print(f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
     if rec.reached:
         print(f"threshold_pct: {rec.threshold_pct:g}")
         print(f"listing_max_tokens: {rec.listing_max_tokens}")
         print(f"smallest budget that reaches it: {rec.budget_needed:,} tokens")
     else:
         print(f"not reachable at every listed context length: {rec.reason}")
-        best = GOAL_WORDS[rec.reached_goal] if rec.reached_goal else "the best form each length can get"
-        print(f"best reachable setting ({best}): threshold_pct {rec.threshold_pct:g}, "
+        worst = rec.worst
+        print(f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
+              f"length, the fewest listing tokens): threshold_pct {rec.threshold_pct:g}, "
               f"listing_max_tokens {rec.listing_max_tokens}")
-    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens"]
-    print(_table([[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form,
-                   c.listing_tokens] for c in rec.contexts], header))
-    return 0 if rec.reached else 1
+    print(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
+    for server in rec.unnamed:
+        print(f"not named: {server.reason}")
+    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]
+    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form, c.listing_tokens,
+             f"{c.servers_named}/{c.servers_total}", c.tools_named] for c in rec.contexts]
+    if args.session_sources:
+        header += ["called_listed", "round_trips_saved"]
+        for row, c in zip(rows, rec.contexts):
+            row += [f"{c.called_listed}/{c.called_total}", c.round_trips_saved]
+    print(_table(rows, header))
+    if args.session_sources:
+        print(f"sessions: {counted(sessions_read, 'session')} read; called_listed: of the deferred tools they called, "
+              f"how many the listing names at that length; round_trips_saved: tool_search calls made just before "
+              f"calling a named tool")
+    return status
 
 
 class TerminalSafeStream:

@@ -132,7 +132,7 @@ def format_diff(diff: CacheDiff) -> str:
         out.append(f"{s.label}: {s.source} · context {_ctx(s.context_length)} · threshold_pct {s.threshold_pct:g} · "
                    f"listing_max_tokens {s.listing_max_tokens:,} · {s.tokenizer} · {s.naming} names"
                    f"{'' if s.profile == 'toolsearch default' else ' · profile ' + s.profile}")
-        out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {form_word(s.listing_form)}; {s.deferred_count:,} deferred, "
+        out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_outcome if s.listing_form == 'mixed' else form_word(s.listing_form)}; {s.deferred_count:,} deferred, "
                    f"{s.visible_count:,} visible; tools array with tool search {s.tools_tokens:,} tokens "
                    f"({diff.reusable.tokenizer}; {s.tools_characters:,} characters serialized)")
     out.append("")

@@ -28,7 +28,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..analysis.skills import load_skills
 from ..analysis.wording import counted
-from ..analysis.strategies import (SEARCH_VARIANTS, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
+from ..analysis.strategies import (SEARCH_VARIANTS, harness_switches, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
                          task_from_events)
 
 
@@ -220,7 +220,23 @@ def _run(args: argparse.Namespace) -> int:
         failed = [(step.index, state) for step in timeline for state in step.states if state.outcome == "failed"]
         for index, state in failed:
             print(f"step {index}: {state.strategy}: {state.message}")
+        _print_switches(model, events)
     return 0
+
+
+def _print_switches(model: StrategyModel, events) -> None:
+    """Claude Code's auto and Qwen Code's threshold along the timeline (models; known context length only)."""
+    switches = harness_switches(model, events)
+    if not switches:
+        return
+    print()
+    print(f"other harnesses' switches at {model.settings.context_length:,} tokens (models: Claude Code "
+          f"ENABLE_TOOL_SEARCH=auto re-decides at every request; Qwen Code threshold 10% at session start and "
+          f"after a compaction):")
+    rows = [[s.index, s.event.label() if s.event else "start", f"{s.mcp_tokens:,}", "defers" if s.claude_code else "up front",
+             ("defers" if s.qwen_code else "up front") + (" (pending change)" if s.qwen_pending != s.qwen_code else ""),
+             s.note] for s in switches]
+    print(_table(rows, ["step", "event", "MCP tokens", "Claude Code auto", "Qwen Code", "note"]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

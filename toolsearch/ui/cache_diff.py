@@ -124,7 +124,7 @@ def settings_table(diff: CacheDiff) -> pd.DataFrame:
         ("tool names", a.naming, b.naming),
         ("budget (tokens)", f"{a.budget:,}", f"{b.budget:,}"),
         ("tier", str(a.tier), str(b.tier)),
-        ("listing form", form_word(a.listing_form), form_word(b.listing_form)),
+        ("listing form", a.listing_outcome, b.listing_outcome),
         ("deferred tools", f"{a.deferred_count:,}", f"{b.deferred_count:,}"),
         ("tools array serialized (characters)", f"{a.tools_characters:,}", f"{b.tools_characters:,}"),
         (f"{TOOLS_ARRAY.name.lower()} (tokens, {diff.reusable.tokenizer})", f"{a.tools_tokens:,}",

@@ -24,7 +24,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
-from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
+from toolsearch.analysis.strategies import (harness_switches, EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
                                    STRATEGY_SUMMARIES, ALL_UPFRONT, Event, Namespace, StrategyModel,
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
@@ -402,6 +402,17 @@ else:
         return "" if holds else "background-color: #ffe0b2"
     st.caption(f"Prompt (tokens, {tk}) per strategy. Orange cell: the cached prefix broke; red cell: the event failed.")
     literal_table(wide, key="strat_timeline_table", cell_css=shade)
+    _switches = harness_switches(model, events) if events_ok else ()
+    if _switches:
+        st.caption(f"Other harnesses' switches at {v.context_length:,} tokens (models, see the Harnesses page): Claude "
+                   "Code's ENABLE_TOOL_SEARCH=auto is decided again at every request, so a server added mid-session "
+                   "flips it at the next one; Qwen Code's threshold (10%) is decided at session start and after a "
+                   "compaction only.")
+        literal_table([{"step": x.index, "event": x.event.label() if x.event else "start",
+                        "MCP tokens": f"{x.mcp_tokens:,}", "Claude Code auto": "defers" if x.claude_code else "up front",
+                        "Qwen Code": ("defers" if x.qwen_code else "up front")
+                        + (" (pending change)" if x.qwen_pending != x.qwen_code else ""), "note": x.note}
+                       for x in _switches], key="strat_harness_switches")
 
     labels = {s.index: f"{s.index}: {s.event.label() if s.event else 'start'}" for s in timeline}
     step_index = st.select_slider("Step", options=list(labels), value=len(timeline) - 1,
