@@ -279,3 +279,12 @@ def test_uploads_combine_with_samples_and_a_bad_link_name_is_said():
     cloudflare = Inspector.from_files([SAMPLES / "cloudflare-flat.yaml"]).catalog
     assert f"· {len(cloudflare.servers) + 1} servers · source: Uploaded + cloudflare-flat" in at.text[0].value
     assert at.query_params["catalog"] in (["upload"], "upload")
+
+
+def test_state_words_are_summary_never_groups_on_a_large_catalog():
+    # at 200K the Cloudflare sample's listing is all summary lines: every table says "summary"
+    at = app({"catalog": "cloudflare-flat"})
+    steps = literal_tables(at)["steps_table"]
+    assert "summary" in list(steps["form"]) and "groups" not in list(steps["form"])
+    shown = " ".join(str(x) for t in literal_tables(at).values() for x in t.to_numpy().ravel())
+    assert not re.search(r"\bgroups\b", shown)

@@ -34,6 +34,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import add_session_evidence, export_block, frontier, outcomes, recommend_for_contexts
 from toolsearch.analysis.sessions import called_tools, load_sessions
 from toolsearch.live.client import catalog_key
+from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
                               plan_counts,
                               recommend)
@@ -296,7 +297,7 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     at.run()
     # the table under the heatmap (after the multi-length table)
     table = literal_tables(at)["tuning_grid"]
-    assert list(table["form"]) == [p.listing_form for p in grid]
+    assert list(table["form"]) == [form_word(p.listing_form) for p in grid]  # "summary", never "groups"
     assert list(table["budget (tokens)"]) == [f"{p.budget:,}" for p in grid]
     assert list(table["listing (tokens)"]) == [f"{p.listing_tokens:,}" for p in grid]
     assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:.1f}" for p in grid]

@@ -218,7 +218,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
                       lambda: compare_collapse(planner, v.config, v.context_length, v.tokenizer))
     st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
             "(largest names block first, docs/reference.md §5.4). This section computes the best choice under the same budget: "
-            "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
+            "fewest servers collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
             "collapse order).", icon=":material/science:")
     label, color = VERDICT_BADGE[cmp.verdict]
     st.badge(label, color=color)
@@ -233,7 +233,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
             st.markdown(f"**{title}**")
             row = st.container(horizontal=True, gap="medium")  # wraps rather than cutting a label
             row.metric("Form", form_word(outcome.form), width="content")
-            row.metric("Groups at names", f"{outcome.kept} of {cmp.groups}", width="content")
+            row.metric("Servers at names", f"{outcome.kept} of {cmp.groups}", width="content")
             row.metric("Tool names shown", f"{outcome.names_shown:,}", width="content")
             row.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
                        delta_color="off", delta_arrow="off", width="content")
@@ -257,7 +257,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
     literal_table([{
         "context length (tokens)": _ctx_text(r.context_length), "budget (tokens)": r.budget,
         "reference form": form_word(r.reference_form), "best form": form_word(r.best_form),
-        "groups at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
+        "servers at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
         "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
         "verdict": VERDICT_BADGE[r.verdict][0],
     } for r in rows], key="cd_collapse_presets")

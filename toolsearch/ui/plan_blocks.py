@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from toolsearch.analysis.sweep import plan_counts
+from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.plan import Plan
 from toolsearch.analysis import palette

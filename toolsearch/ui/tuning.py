@@ -14,6 +14,7 @@ from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
                                            outcomes, recommend_for_contexts)
+from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import called_tools, listing_evidence, load_sessions
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
@@ -346,7 +347,7 @@ if common.require_catalog(v):
                     literal_table([{
                         "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
                         "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
-                        "form": p.listing_form, "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
+                        "form": form_word(p.listing_form), "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
                         formats={"threshold_pct (%)": "{:.1f}"})
     if over_cap.open:
         with over_cap:
