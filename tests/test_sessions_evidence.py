@@ -159,3 +159,34 @@ def test_drift_against_another_catalog_in_text_and_json():
     # a recorded describe that came back "not found" is not drift: the sessions' catalog lacked it too
     own = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG]))
     assert own.missing_tools == ("mcp__slack__slack_send_message",) and own.missing_servers == ()
+
+
+def _cc(sid: str, n: int, kind: str, message: dict | None = None, **extra) -> str:
+    entry = {"sessionId": sid, "uuid": f"{sid}-{n}", "type": kind, **extra}
+    if message is not None:
+        entry["message"] = message
+    return json.dumps(entry)
+
+
+def test_claude_code_transcript_keeps_both_sides_of_a_compaction(tmp_path):
+    sid = "cc-1"
+
+    def tool_search(n: int, query: str) -> list[str]:
+        return [_cc(sid, n, "assistant", {"role": "assistant", "model": "claude-sonnet-4.5", "content": [
+                    {"type": "tool_use", "id": f"t{n}", "name": "ToolSearch", "input": {"query": query}}]}),
+                _cc(sid, n + 1, "user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}",
+                    "content": [{"type": "tool_reference", "tool_name": "mcp__github__create_issue"}]}]})]
+
+    lines = [_cc(sid, 0, "user", {"role": "user", "content": "open an issue"}),
+             *tool_search(1, "create github issue"),
+             _cc(sid, 3, "system", subtype="compact_boundary"),
+             _cc(sid, 4, "user", {"role": "user", "content": "Summary of the conversation"}, isCompactSummary=True),
+             *tool_search(5, "github issue create"),
+             *tool_search(7, "github issue")]
+    path = tmp_path / "cc.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    flags = session_flags(load_sessions([path]).sessions, Inspector.from_files([CATALOG]), parse_config({}))
+    # the reordered query repeats the earlier one; the shorter one holds two of its terms: near the same
+    assert [(r.step, r.query, r.earlier, r.exact) for r in flags[0].repeated_after_compaction] == [
+        (2, "github issue create", "create github issue", False), (3, "github issue", "create github issue", False)]
+    assert not flags[0].deferred_never_searched  # it searched (and called nothing)
