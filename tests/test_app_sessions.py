@@ -250,3 +250,4 @@ def test_flags_tab_lists_flagged_sessions(tmp_path):
     table = frame(at, "sessions_flags")
     assert len(table) == 1 and table.iloc[0]["flags"] == "deferred but never searched"
     assert md_escape("Flagged: deferred but never searched") in [w.value for w in at.warning]
+

@@ -345,6 +345,7 @@ def render() -> None:
                    "deferred tools the sessions called the listing already names, and the tool_search calls made "
                    "before calling them (round trips the listing would have saved).")
         lengths = _lengths_input(v.context_length, st)
+        at: list = []
         if lengths:
             at = _memo(("at_lengths", v.config, tuple(lengths), v.tokenizer), v.inspector, loaded,
                        lambda: called_listed_at(loaded.sessions, v.inspector, v.config, lengths, v.tokenizer))
@@ -413,7 +414,8 @@ def render() -> None:
                            file_name="session-queries.yaml", mime="application/x-yaml", key="sessions_export",
                            disabled=not labeled["tasks"])
         st.download_button("Download the full report (JSON)",
-                           json.dumps(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags, drift=drift),
+                           json.dumps(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags, drift=drift,
+                                             at_lengths=at),
                                       ensure_ascii=False,
                                       indent=2), file_name="sessions-report.json", mime="application/json",
                            key="sessions_report")
