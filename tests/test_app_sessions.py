@@ -199,6 +199,9 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     # sidebar: 16K context, 3% threshold, cap 1,200 tokens
     at = open_page({"ctx": "custom", "ctxn": "16000", "pct": "3", "cap": "1200"})
     assert at.text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
+    at.sidebar.selectbox(key="ctx_choice").set_value("128K").run()  # not edited yet: follows the sidebar
+    assert at.text_input(key="sessions_lengths").value == "128k, 32k, 200k, 1m"
+    at.sidebar.selectbox(key="ctx_choice").set_value("custom").run()
     inspector, _, loaded, _ = engine()
     config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 32_000, 200_000, 1_000_000])
@@ -217,6 +220,10 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
     assert list(frame(at, "sessions_at_lengths")["context length"]) == ["8,000", "1,000,000"]
+    # kept across pages
+    at.switch_page("toolsearch/ui/costs.py").run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert at.text_input(key="sessions_lengths").value == "8k, 1m"
     at.text_input(key="sessions_lengths").set_value("8k, lots").run()
     assert any("'lots' is not a number of tokens" in e.value for e in at.error)
 

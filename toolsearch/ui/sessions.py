@@ -166,12 +166,19 @@ def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
     """The what-if's context lengths: a text input that starts at the sidebar's context length and
     32K / 200K / 1M, and follows the sidebar until edited."""
     default = lengths_text(what_if_lengths(sidebar_context))
+    # the user's list lives outside the widget too: Streamlit forgets a widget's value on other pages
+    kept = st.session_state.get("_sessions_lengths_kept")
     if st.session_state.get("sessions_lengths") in (None, st.session_state.get("_sessions_lengths_default")):
-        st.session_state["sessions_lengths"] = default
+        st.session_state["sessions_lengths"] = kept if kept is not None else default
     st.session_state["_sessions_lengths_default"] = default
-    where.text_input("Context lengths to ask about", key="sessions_lengths",
+
+    def keep() -> None:
+        value = st.session_state["sessions_lengths"]
+        st.session_state["_sessions_lengths_kept"] = None if value == st.session_state["_sessions_lengths_default"] else value
+
+    where.text_input("Context lengths to ask about", key="sessions_lengths", on_change=keep,
                      help="Comma-separated (32k, 200k, 1m, unknown). Starts at the sidebar's context length and "
-                          "the common 32K, 200K and 1M.")
+                          "the common 32K, 200K and 1M, and follows the sidebar until you edit it.")
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
         where.error(common.md_escape(error), icon=":material/warning:")
