@@ -284,7 +284,7 @@ def test_the_form_groups_is_shown_as_summary():
     plan = _inspector("github-full").plan(parse_config({}), 8_000)
     assert plan.listing_form == "groups" and {s.state for s in plan.servers} == {"summary"}
     assert _json("plan", path, "--context-length", "8000", "--json")["listing_form"] == "groups"
-    assert "listing form summary;" in _text("plan", path, "--context-length", "8000")
+    assert "listing form summary · 0 of 1 servers named (1 summary line);" in _text("plan", path, "--context-length", "8000")
     assert Q.form_word("groups") == "summary" and Q.form_word("mixed") == "mixed"
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.run()

@@ -80,7 +80,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="recorded sessions: round trips the pins save; without pins, their most-called tools "
                         "are pinned")
     p.add_argument("--config", metavar="FILE", help="Hermes config.yaml (tools.tool_search)")
-    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed")
+    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                   help="prefixed (default) registers MCP tools as mcp__<server>__<tool>, as the reference does; "
+                        "as-is keeps catalog names")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER, help="counts every figure")
     p.add_argument("--timeout", type=parse_seconds, default=None, metavar="SECONDS",
                    help="live servers: seconds per server for connect + listing")

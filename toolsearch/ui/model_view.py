@@ -8,7 +8,6 @@ from toolsearch.ui import common, signals, textdiff
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.invisible import reveal_data
-from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
