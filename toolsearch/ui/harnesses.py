@@ -73,8 +73,11 @@ if common.require_catalog(v):
         literal_table([{
             "harness": H.HARNESS_LABELS[r.harness], "kind": "exact" if r.exact else "model", "setting": r.setting,
             "active": "yes" if r.active else "no", "upfront tokens": f"{r.upfront_tokens:,}", "visible": r.visible,
-            "flips at": "\u2014" if r.flip_at is None else f"{r.flip_at:,}", "knob": r.knob,
+            "flips at": "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
         } for r in here], key=f"harness_rows_{length}", nowrap=("active", "upfront tokens", "flips at"))
+        # The knob sentences are prose: a table of their own keeps them readable at narrow widths.
+        literal_table([{"harness": H.HARNESS_LABELS[r.harness], "setting": r.setting, "knob for your goal": r.knob}
+                       for r in here], key=f"harness_knobs_{length}")
     st.caption("Upfront tokens: the catalog's tools as the model receives them before the first turn (schemas that "
                "stay, plus the names or name-and-description lines of the deferred tools; Hermes: its whole tools "
                "array). Flips at: the smallest context length at which 'active' changes for this catalog; \u2014 "
