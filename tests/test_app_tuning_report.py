@@ -27,6 +27,8 @@ from streamlit.testing.v1 import AppTest
 from conftest import heat_cells, literal_tables
 from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
+from toolsearch.ui.collapse_views import VERDICT_BADGE
+from toolsearch.analysis.collapse import collapse_table
 from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
@@ -148,6 +150,24 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert len(at.warning) == 1 and at.warning[0].value.startswith(
         "The recommendation lists less than the current settings at ")
     assert "200,000 tokens (lower form (full → names))" in at.warning[0].value
+
+
+@needs_samples
+@pytest.mark.parametrize("query", [{}, {"ctx": "32K", "pct": "2.0", "cap": "3000", "tok": "o200k_base"}])
+def test_tuning_shows_the_best_collapse_per_length(query):
+    at = open_page("toolsearch/ui/tuning.py", query)
+    config = config_for(query)
+    rows = collapse_table(inspector().planner, config, [8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000, None],
+                          query.get("tok", "chars4"))
+    table = literal_tables(at)["tuning_collapse_presets"].to_dict("records")
+    assert [r["context length (tokens)"] for r in table] == [
+        "8,000", "32,000", "128,000", "200,000", "400,000", "1,000,000", "unknown"]
+    assert [r["budget (tokens)"] for r in table] == [f"{r.budget:,}" for r in rows]
+    assert [r["reference form"] for r in table] == [form_word(r.reference_form) for r in rows]
+    assert [r["best form"] for r in table] == [form_word(r.best_form) for r in rows]
+    assert [r["servers at names (ref → best)"] for r in table] == [f"{r.reference_kept} → {r.best_kept}" for r in rows]
+    assert [r["tool names (ref → best)"] for r in table] == [f"{r.reference_names:,} → {r.best_names:,}" for r in rows]
+    assert [r["verdict"] for r in table] == [VERDICT_BADGE[r.verdict][0] for r in rows]
 
 
 @needs_samples

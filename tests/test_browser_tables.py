@@ -102,10 +102,10 @@ PAGES = {
     "costs?catalog=cloudflare-flat": ["server_table"],  # large numbers in the narrow expander
     "quality": ["quality_metrics", "quality_counts", "quality_tasks", "lint_table"],
     "quality?catalog=cloudflare-flat": ["lint_table"],
-    "tuning": ["tuning_multi_table"],
+    "tuning": ["tuning_multi_table", "tuning_collapse_presets"],
     "strategies": ["strat_table", "strat_timeline_table", "strat_skills"],
     "search": ["search_results_1"],
-    "cache_diff": ["cd_settings", "cd_collapse_servers", "cd_collapse_presets"],
+    "cache_diff": ["cd_settings", "cd_collapse_servers"],
     "model_view": ["mv_compare"],  # in its Compare tab
     "sessions": [],  # the replay variants' chips
 }

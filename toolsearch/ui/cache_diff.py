@@ -6,7 +6,6 @@ st.text and literal-text tables (toolsearch/ui/tables.py)."""
 from __future__ import annotations
 
 import hashlib
-import weakref
 from typing import Any, Callable
 
 import pandas as pd
@@ -14,11 +13,12 @@ import streamlit as st
 
 from toolsearch.analysis import palette
 from toolsearch.ui import common
+from toolsearch.ui.collapse_views import VERDICT_BADGE, shared as _shared
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.engine.catalog import load_text
-from toolsearch.analysis.collapse import CollapseComparison, collapse_table, compare_collapse
+from toolsearch.analysis.collapse import CollapseComparison, compare_collapse
 from toolsearch.analysis.quantities import TOOLS_ARRAY, form_word
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.errors import ToolsearchError
@@ -27,14 +27,6 @@ from toolsearch.engine.inspector import Inspector
 
 SAME = "Same catalog (the sidebar's)"
 UPLOADED = "Another catalog file (upload)"
-VERDICT_BADGE = {
-    "same": ("Reference choice is already the best", "green"),
-    "not_applicable": ("No listing to collapse", "gray"),
-    "smaller_listing": ("What-if: shorter listing", "blue"),
-    "more_names": ("What-if: more tool names shown", "violet"),
-    "fewer_collapsed": ("What-if: fewer servers collapsed", "violet"),
-    "missed_fit": ("What-if: the reference missed a fitting listing", "red"),
-}
 
 
 def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
@@ -46,25 +38,6 @@ def _memo(key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
             store.clear()
         hit = store[key] = (owner, make())
     return hit[1]
-
-
-@st.cache_resource
-def _shared_results() -> weakref.WeakKeyDictionary:
-    """Collapse results per planner, shared by every session (an entry goes with its planner)."""
-    return weakref.WeakKeyDictionary()
-
-
-def _shared(owner: Any, key: tuple, make: Callable[[], Any]) -> Any:
-    """``make()`` once per ``owner`` and ``key``; the 16 most recently used results are kept. A
-    slider moved back to an earlier value is then answered without recomputing."""
-    store = _shared_results().setdefault(owner, {})
-    if key in store:
-        store[key] = store.pop(key)
-    else:
-        while len(store) >= 16:
-            del store[next(iter(store))]
-        store[key] = make()
-    return store[key]
 
 
 def _ctx_text(n: int | None) -> str:
@@ -251,16 +224,8 @@ def show_collapse(v: common.View) -> CollapseComparison:
         a.code(cmp.reference.text or "(no listing: form none)", language=None, wrap_lines=True)
         b.caption("Best choice (what-if)")
         b.code(cmp.best.text or "(no listing: form none)", language=None, wrap_lines=True)
-    st.markdown("**Over the context-length presets** (sidebar threshold_pct and listing_max_tokens)")
-    rows = _shared(planner, ("table", v.config, v.tokenizer),
-                   lambda: collapse_table(planner, v.config, [*C.CONTEXT_PRESETS, None], v.tokenizer))
-    literal_table([{
-        "context length (tokens)": _ctx_text(r.context_length), "budget (tokens)": r.budget,
-        "reference form": form_word(r.reference_form), "best form": form_word(r.best_form),
-        "servers at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
-        "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
-        "verdict": VERDICT_BADGE[r.verdict][0],
-    } for r in rows], key="cd_collapse_presets")
+    st.caption("The best collapse at each context-length preset is on the Tuning page, next to the "
+               "recommended settings.")
     return cmp
 
 

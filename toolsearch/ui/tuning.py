@@ -8,6 +8,7 @@ import streamlit as st
 
 from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
+from toolsearch.ui.collapse_views import show_preset_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
@@ -325,6 +326,13 @@ if common.require_catalog(v):
                   on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
                   help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
                   else "The sidebar already uses these values.")
+
+    # best collapse per context length (a what-if beside the reference's greedy collapse) -----------
+    st.markdown("**Best collapse per context length** (sidebar threshold_pct and listing_max_tokens)")
+    st.caption("The reference collapses the largest names block first. For each context-length preset this "
+               "compares that choice with the best one under the same budget: fewest servers collapsed, then most "
+               "tool names shown, then the shortest listing. A what-if, not what the model sees.")
+    show_preset_table(v, "tuning_collapse_presets")
 
     # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
     st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")

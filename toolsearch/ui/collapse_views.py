@@ -1,0 +1,76 @@
+"""Shared pieces of the collapse what-if views: the verdict badges, a per-planner result store and
+the best-collapse-per-context-length table (shown on the Tuning page). Every number comes from
+``toolsearch.analysis.collapse``; this module only lays it out."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Callable
+
+import streamlit as st
+
+from toolsearch.analysis.collapse import CollapseRow, collapse_table
+from toolsearch.analysis.quantities import form_word
+from toolsearch.engine import constants as C
+from toolsearch.ui import common
+from toolsearch.ui.tables import literal_table
+
+#: verdict → (badge text, badge color).
+VERDICT_BADGE = {
+    "same": ("Reference choice is already the best", "green"),
+    "not_applicable": ("No listing to collapse", "gray"),
+    "smaller_listing": ("What-if: shorter listing", "blue"),
+    "more_names": ("What-if: more tool names shown", "violet"),
+    "fewer_collapsed": ("What-if: fewer servers collapsed", "violet"),
+    "missed_fit": ("What-if: the reference missed a fitting listing", "red"),
+}
+
+#: The context lengths of the best-collapse table: the sidebar presets, then "unknown".
+PRESET_LENGTHS: list[int | None] = [*C.CONTEXT_PRESETS, None]
+
+
+@st.cache_resource
+def _shared_results() -> weakref.WeakKeyDictionary:
+    """Collapse results per planner, shared by every session (an entry goes with its planner)."""
+    return weakref.WeakKeyDictionary()
+
+
+def shared(owner: Any, key: tuple, make: Callable[[], Any]) -> Any:
+    """``make()`` once per ``owner`` and ``key``; the 16 most recently used results are kept. A
+    slider moved back to an earlier value is then answered without recomputing."""
+    store = _shared_results().setdefault(owner, {})
+    if key in store:
+        store[key] = store.pop(key)
+    else:
+        while len(store) >= 16:
+            del store[next(iter(store))]
+        store[key] = make()
+    return store[key]
+
+
+def ctx_text(n: int | None) -> str:
+    """A context length in tokens with thousands separators, or ``unknown``."""
+    return f"{n:,}" if n else "unknown"
+
+
+def preset_rows(v: common.View) -> list[CollapseRow]:
+    """:func:`collapse_table` of the sidebar's planner, config and tokenizer over
+    :data:`PRESET_LENGTHS` (kept per planner)."""
+    planner = v.inspector.planner
+    return shared(planner, ("table", v.config, v.tokenizer),
+                  lambda: collapse_table(planner, v.config, PRESET_LENGTHS, v.tokenizer))
+
+
+def show_preset_table(v: common.View, key: str) -> list[CollapseRow]:
+    """The reference collapse against the best one at each context-length preset (sidebar
+    threshold_pct and listing_max_tokens), as a literal-text table under ``key``; returns the rows."""
+    with st.spinner("Comparing the collapse choices…", show_time=True):
+        rows = preset_rows(v)
+    literal_table([{
+        "context length (tokens)": ctx_text(r.context_length), "budget (tokens)": r.budget,
+        "reference form": form_word(r.reference_form), "best form": form_word(r.best_form),
+        "servers at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
+        "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
+        "verdict": VERDICT_BADGE[r.verdict][0],
+    } for r in rows], key=key)
+    return rows
