@@ -92,14 +92,15 @@ def write_set(name: str, server: str, tools: list[dict], requests: dict[str, lis
         for i, query in enumerate(take):
             tasks.append({"id": f"{tool}-{i}" if tool not in held else f"absent-{tool}-{i}", "queries": [query],
                           "expected": [] if tool in held else [f"mcp__{server}__{tool}"],
-                          "note": f"group {tool}" + (" (held out of the catalog)" if tool in held else "")})
+                          "group": tool,
+                          "note": "held out of the catalog" if tool in held else ""})
     side = {t: ("test" if bucket(t, "split") < TEST_SHARE else "tune") for t in labeled}
     out = OUT / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "catalog.json").write_text(json.dumps(catalog, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     counts = {}
     for part in ("all", "tune", "test"):
-        chosen = [t for t in tasks if part == "all" or side[t["note"].split()[1]] == part]
+        chosen = [t for t in tasks if part == "all" or side[t["group"]] == part]
         doc = {"name": f"{meta['title']} ({part})", "catalog": "catalog.json", "tool_names": "prefixed",
                "source": meta["source"], "licence": meta["licence"], "commit": meta["commit"],
                "split": f"{part}: tool groups with sha256('{SEED}:split:<tool>') "

@@ -70,11 +70,11 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
        min_known_share=0.6, min_idf_share=0.4),
     _v("evidence", "recall and abstention together: stop words and numbers dropped; camelCase, snake_case and "
        "run-together words in names and parameter names split (English word list of the wordsegment package); "
-       "names weighted three times and parameter names twice over descriptions; no gate and no coverage floor; "
+       "names weighted three times and parameter names twice over descriptions, parameter descriptions indexed; no gate and no coverage floor; "
        "the result is empty unless the best match holds 35 % of the IDF of all the query's words and at least "
        "two of its distinct words (thresholds meant to be tuned per catalog with eval --tune/--folds)",
        gate=False, coverage=False, stop_words=True, split_words=True, segment_words=True,
-       ignore_unknown_identifiers=True, field_weights=(3, 1, 1), param_weight=2,
+       ignore_unknown_identifiers=True, field_weights=(3, 1, 1), param_weight=2, index_param_descriptions=True,
        min_best_share=0.35, min_best_terms=2),
     _v("anthropic-bm25", "Anthropic-style BM25 (after the BM25 form of Anthropic's tool search tool): BM25 over "
        "tool name, description, argument names and argument descriptions; at most 5 results; no gate, no "
