@@ -750,7 +750,7 @@ class SearchIndex:
         by_name: list[int] = []
         by_text: list[int] = []
         for i, doc in enumerate(self.docs):
-            if pattern.search(_bare(doc.name)) or pattern.search(doc.name):
+            if pattern.search(_leaf(doc.name)) or pattern.search(doc.name):
                 by_name.append(i)
             elif any(pattern.search(text) for text in (doc.description, *doc.param_names,
                                                         *doc.param_descriptions)):
@@ -886,6 +886,11 @@ class SearchIndex:
 
 
 _FALLBACK_REASON = "name-substring fallback: nothing else was admitted and the name contains the query"
+
+
+def _leaf(name: str) -> str:
+    """The server's own tool name: ``mcp__github__create_issue`` → ``create_issue``."""
+    return name.split("__", 2)[-1] if name.startswith(C.MCP_TOOL_NAME_PREFIX) else name
 
 
 def _bare(name: str) -> str:
