@@ -15,12 +15,16 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+import regex
 import snowballstemmer
 from rank_bm25 import BM25Okapi
 
 from . import constants as C
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+#: Seconds one regex-mode search may spend on the catalog (the ``regex`` package's timeout).
+REGEX_TIMEOUT = 2.0
 _NAME_SEPARATORS = re.compile(r"[_.:\-]")
 _local = threading.local()
 
@@ -298,7 +302,8 @@ class SearchOptions:
             a case-insensitive regular expression (Python ``re.search``) matched against each
             tool's name, description, parameter names and parameter descriptions; tools whose
             name matches come first, then the others, each in catalog order. A pattern that does
-            not compile is matched as literal text.
+            not compile is matched as literal text; one that backtracks for longer than
+            :data:`REGEX_TIMEOUT` seconds matches no further tools.
         index_param_descriptions: index the parameters' descriptions too (after the parameter
             names).
         segment_words: split run-together words in names and parameter names, and in the query
@@ -609,7 +614,30 @@ class SearchIndex:
     def _score(self, stems: list[str], doc_ids: list[int]) -> list[float]:
         if not doc_ids or self._bm25 is None:
             return []
-        return self._bm25.get_batch_scores(stems, doc_ids)
+        if self.options == SearchOptions() or len(doc_ids) < 64:
+            return self._bm25.get_batch_scores(stems, doc_ids)  # the reference's own computation
+        # What-if variants that touch many tools: the same per-term contributions as rank_bm25
+        # (same expression, same order of addition), from precomputed postings.
+        scores = np.zeros(len(self.docs))
+        for term in stems:
+            posting = self._term_weights(term)
+            if posting is not None:
+                scores[posting[0]] += posting[1]
+        return scores[np.asarray(doc_ids)].tolist()
+
+    def _term_weights(self, term: str):
+        cache = self.__dict__.setdefault("_weights_cache", {})
+        if term not in cache:
+            ids = self._postings.get(term)
+            if not ids:
+                cache[term] = None
+            else:
+                bm = self._bm25
+                arr = np.asarray(ids)
+                tf = np.array([bm.doc_freqs[i][term] for i in ids])
+                dl = np.array(bm.doc_len)[arr]
+                cache[term] = (arr, (bm.idf.get(term) or 0) * (tf * (bm.k1 + 1) / (tf + bm.k1 * (1 - bm.b + bm.b * dl / bm.avgdl))))
+        return cache[term]
 
     def _pairs(self, query: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str]]]:
         """``(all (raw, term) pairs, kept pairs, ignored (term, why))`` of a query under the options."""
@@ -744,17 +772,22 @@ class SearchIndex:
         if not self.docs or limit <= 0 or not query.strip():
             return []
         try:
-            pattern = re.compile(query, re.IGNORECASE)
-        except (re.error, RecursionError, OverflowError):
-            pattern = re.compile(re.escape(query), re.IGNORECASE)
-        by_name: list[int] = []
-        by_text: list[int] = []
-        for i, doc in enumerate(self.docs):
-            if pattern.search(_leaf(doc.name)) or pattern.search(doc.name):
-                by_name.append(i)
-            elif any(pattern.search(text) for text in (doc.description, *doc.param_names,
-                                                        *doc.param_descriptions)):
-                by_text.append(i)
+            pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
+        except (regex.error, RecursionError, OverflowError, ValueError):
+            pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
+        blocks = self.__dict__.get("_regex_blocks")
+        if blocks is None:
+            # Two texts for the whole catalog (names; descriptions and parameters), one line per
+            # field and the documents one after another: one C-level search per match instead
+            # of one per tool. A pattern without a newline never matches across two fields.
+            blocks = self.__dict__["_regex_blocks"] = (
+                _joined([doc.name + "\n" + _leaf(doc.name) for doc in self.docs]),
+                _joined(["\n".join((doc.description, *doc.param_names, *doc.param_descriptions))
+                         for doc in self.docs]))
+        by_name = _matching_docs(pattern, *blocks[0])
+        named = set(by_name)
+        by_text = ([i for i in _matching_docs(pattern, *blocks[1]) if i not in named]
+                   if len(by_name) < limit else [])
         return [(self.names[i], 2.0) for i in by_name[:limit]] + \
                [(self.names[i], 1.0) for i in by_text[:max(0, limit - len(by_name))]]
 
@@ -803,6 +836,23 @@ class SearchIndex:
             pool = sorted({i for t in answerable for i in self._postings.get(t, ())})
         if (not opts.coverage or required <= 1) and opts.min_idf_share <= 0 and opts.min_known_share <= 0:
             return list(pool)
+        if not opts.gate and not (opts.coverage and required > 1):
+            # Only the two share rules apply: the known share is one figure per query, the IDF
+            # share is summed per document from the postings (the same sums as _exclusion's).
+            if opts.min_known_share > 0 and self.known_share(stems) < opts.min_known_share:
+                return []
+            if opts.min_idf_share <= 0:
+                return list(pool)
+            known = [t for t in dict.fromkeys(stems) if self.df(t) > 0]
+            total = sum(self.idf(t) for t in known)
+            if total <= 0:
+                return []
+            held = {}
+            for t in known:
+                w = self.idf(t)
+                for i in self._postings[t]:
+                    held[i] = held.get(i, 0.0) + w
+            return [i for i in pool if held.get(i, 0.0) / total >= opts.min_idf_share]
         return [i for i in pool if not self._exclusion(i, stems, gate, answerable, required)]
 
     def explain(self, query: str, limit: int, max_candidates: int = 200) -> Explanation:
@@ -886,6 +936,38 @@ class SearchIndex:
 
 
 _FALLBACK_REASON = "name-substring fallback: nothing else was admitted and the name contains the query"
+
+
+def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
+    """The texts joined by newlines, and where each one starts."""
+    starts, pos = [], 0
+    for text in texts:
+        starts.append(pos)
+        pos += len(text) + 1
+    return "\n".join(texts), starts
+
+
+def _matching_docs(pattern: Any, text: str, starts: list[int]) -> list[int]:
+    """Indexes of the documents of a :func:`_joined` text in which ``pattern`` finds a match
+    (a match belongs to the document it starts in), in order. A pattern that backtracks for
+    longer than :data:`REGEX_TIMEOUT` seconds stops the scan there."""
+    import bisect  # noqa: PLC0415
+
+    found: list[int] = []
+    pos = 0
+    while pos <= len(text):
+        try:
+            m = pattern.search(text, pos, timeout=REGEX_TIMEOUT)
+        except TimeoutError:
+            break
+        if m is None:
+            break
+        i = bisect.bisect_right(starts, m.start()) - 1
+        found.append(i)
+        if i + 1 >= len(starts):
+            break
+        pos = starts[i + 1]
+    return found
 
 
 def _leaf(name: str) -> str:
