@@ -247,3 +247,47 @@ def test_third_party_sets_split_by_group_and_match_their_catalog(name):
         assert all(f"mcp__{ins.catalog.servers[0].name}__{t.group}" not in deferred for t in qf.tasks if t.abstention)
     raw = json.loads((DATA / name / "test.json").read_text())
     assert raw["licence"] in ("MIT", "Apache-2.0") and len(raw["commit"]) == 40
+
+
+# --- side by side with the reference (CLI and Search page) ------------------------------------------
+
+def test_cli_search_side_by_side():
+    path = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("columns: reference (what the model gets); what-if: anthropic-bm25; what-if: anthropic-regex; "
+                        "what-if: hermes-name-bonus")
+    assert lines[1] == "query: send a slack message"
+    assert lines[2].split() == ["rank", "reference", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus"]
+    assert lines[4].split() == ["1", "mcp__slack__slack_update_message", "mcp__slack__slack_update_message",
+                                "mcp__slack__slack_update_message"]
+    zebra = lines.index("query: zebra")
+    # Only the never-empty ranker answers a word no tool has: five tools in catalog order.
+    expected = [n for n, _ in Inspector(load_source(path)).bridge(parse_config({}), variant_options(
+        "anthropic-bm25")).index.search("zebra", 5)]
+    assert len(expected) == 5
+    assert [line.split() for line in lines[zebra + 3:]] == [[str(r), name] for r, name in enumerate(expected, 1)]
+
+
+def test_page_side_by_side_tab():
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.text_area(key="search_queries").set_value("send a slack message").run()
+    at.selectbox(key="search_variant").set_value("evidence").run()
+    assert not at.exception, at.exception
+    tables = literal_tables(at)
+    table = next(t for k, t in tables.items() if "side_by_side_1" in k)
+    assert list(table.columns) == ["rank", "reference", "evidence", "anthropic-bm25", "anthropic-regex",
+                                   "hermes-name-bonus"]
+    ins = Inspector(load_source(ROOT / "sample_catalogs" / "team-workspace.yaml"))
+    for column in ("reference", "evidence", "anthropic-bm25"):
+        expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(column)).index.search(
+            "send a slack message", 5)]
+        assert [x for x in table[column] if x] == expected

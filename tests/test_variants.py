@@ -380,7 +380,7 @@ def test_page_variant_picker_labels_what_ifs():
     assert picker.options[-1] == "hermes-name-bonus · what-if"
     assert not any("What-if" in w.value for w in at.warning)
     assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)",
-                                       "Describe", "Call validation"]
+                                       "Side by side", "Describe", "Call validation"]
     picker.set_value("agent").run()
     assert not at.exception
     assert any(w.value.startswith("What-if: these results come from the agent variant.") for w in at.warning)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..engine.errors import ToolsearchError
 from ..engine.search import SearchOptions
@@ -149,3 +149,31 @@ def variant_label(name: str) -> str:
 
 #: Variants that stand for another harness's ranker, with the source named in their summary.
 OTHER_HARNESSES: tuple[str, ...] = ("anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
+
+
+def side_by_side_names(variant: str = REFERENCE) -> tuple[str, ...]:
+    """The variants a side-by-side view shows: the reference, ``variant`` when it is a what-if,
+    then the other harnesses' rankers (:data:`OTHER_HARNESSES`)."""
+    return tuple(dict.fromkeys([REFERENCE, variant, *OTHER_HARNESSES]))
+
+
+def side_by_side(inspector: Any, config: Any, queries: Sequence[str], variants: Sequence[str],
+                 limit: int | None = None) -> list[dict[str, tuple[str, ...]]]:
+    """Per query, ``{variant: matched wire names}`` as each variant's search returns them at the
+    bridge's limit (``limit`` clamped as the bridge clamps it; ``None``: the default limit).
+
+    Args:
+        inspector: a :class:`toolsearch.engine.inspector.Inspector`.
+        config: its :class:`toolsearch.engine.config.ToolSearchConfig`.
+        queries: the queries, each searched alone.
+        variants: variant names, in column order.
+
+    Raises:
+        VariantError: an unknown variant name.
+    """
+    indexes = []
+    for name in variants:
+        bridge = inspector.bridge(config, variant_options(name))
+        indexes.append((name, bridge.index, bridge.resolve_limit(limit)))
+    return [{name: tuple(n for n, _ in index.search(query, cut)) for name, index, cut in indexes}
+            for query in queries]

@@ -29,7 +29,8 @@ from .textfmt import (parse_context_length as _context_length, parse_listing_max
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
-from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_names,
+                                 variant_label, variant_options)
 from ..analysis.wording import counted
 from .common import Parser, dumps_json, live_progress, print_json
 
@@ -126,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
+    p.add_argument("--side-by-side", action="store_true",
+                   help="instead of the response: per query, the names the reference, the --variant and other "
+                        "harnesses' rankers (anthropic-bm25, anthropic-regex, hermes-name-bonus) return, in columns")
 
     p = sub.add_parser("describe", help="run tool_describe for names and print the response")
     _common(p)
@@ -351,6 +355,18 @@ def _variant_note(args) -> str | None:
     return f"variant: {variant_label(args.variant)} (the model gets the reference search)"
 
 
+def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, queries: list[str], limit: Any) -> int:
+    names = side_by_side_names(args.variant)
+    rows = side_by_side(inspector, config, queries, names, limit)
+    print("columns: " + "; ".join(variant_label(n) for n in names))
+    for query, row in zip(queries, rows):
+        print(f"query: {query}")
+        depth = max((len(v) for v in row.values()), default=0)
+        table = [[str(r + 1), *[row[n][r] if r < len(row[n]) else "" for n in names]] for r in range(depth)]
+        print(_terminal_safe(_table(table, ["rank", *names])) if table else "  no variant matched anything")
+    return 0
+
+
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
     request: dict[str, Any] = {"queries": args.queries}
@@ -371,6 +387,9 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"tool_search error: {response['error']}")
         return 1
     limit = bridge.resolve_limit(request.get("limit"))
+    if getattr(args, "side_by_side", False):
+        return _print_side_by_side(args, inspector, config, [g["query"] for g in response["results"]],
+                                   request.get("limit"))
     for group in response["results"]:
         print(f"query: {group['query']}")
         scores = dict(bridge.index.search(group["query"], limit))
