@@ -291,3 +291,12 @@ def test_page_side_by_side_tab():
         expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(column)).index.search(
             "send a slack message", 5)]
         assert [x for x in table[column] if x] == expected
+
+
+def test_docs_figures_are_the_benchmark_output():
+    """docs/search-quality.md's out-of-sample rows for one set equal a fresh tune/test run."""
+    from benchmarks.search_quality import set_figures
+
+    text, _ = set_figures("metatool")
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    assert text in doc
