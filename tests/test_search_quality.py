@@ -216,8 +216,8 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence", "--progress")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[1] == "out of sample: parameters tuned on 'tune' only; figures are on this file"
-    assert lines[2].startswith("  tuned evidence: ") and "min_best_share=" in lines[2]
+    at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on this file")
+    assert lines[at + 1].startswith("  tuned evidence: ") and "min_best_share=" in lines[at + 1]
     assert "toolsearch: eval: evidence 2/2 tasks" in result.stderr
     folds = run_cli("eval", cat, tune_file, "--folds", "2", "--variant", "evidence", "--json")
     assert folds.returncode == 0, folds.stderr

@@ -145,18 +145,6 @@ def format_evaluation(ev: Evaluation) -> str:
     k = ev.k
     out = [f"query file: {ev.query_file.name} ({counted(len(ev.query_file.tasks), 'task')}) on catalog {ev.catalog} "
            f"({counted(ev.deferred_count, 'deferred tool')}, names {ev.naming}); limit {ev.limit}"]
-    if ev.protocol == "tune/test":
-        out.append(f"out of sample: parameters tuned on {ev.tuned_on!r} only; figures are on this file")
-    elif ev.protocol.endswith("-fold"):
-        out.append(f"out of sample: {ev.protocol} (each task scored with parameters tuned on the other folds)")
-    else:
-        out.append("in sample: registered parameters, nothing tuned (use --tune FILE or --folds K for figures "
-                   "that hold out of sample)")
-    for v in ev.variants:
-        if v.params:
-            out.append(f"  tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
-        for f, params in enumerate(v.fold_params, 1):
-            out.append(f"  tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
     rows = []
     for v in ev.variants:
         m = v.metrics
@@ -168,6 +156,20 @@ def format_evaluation(ev: Evaluation) -> str:
                               "abstained"]),
             f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
             "queries empty count each query alone. reference is what the model gets; the others are what-ifs."]
+    proto: list[str] = []
+    if ev.protocol == "tune/test":
+        proto.append(f"out of sample: parameters tuned on {ev.tuned_on!r} only; figures are on this file")
+    elif ev.protocol.endswith("-fold"):
+        proto.append(f"out of sample: {ev.protocol} (each task scored with parameters tuned on the other folds)")
+    else:
+        proto.append("in sample: registered parameters, nothing tuned (use --tune FILE or --folds K for figures "
+                   "that hold out of sample)")
+    for v in ev.variants:
+        if v.params:
+            proto.append(f"  tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
+        for f, params in enumerate(v.fold_params, 1):
+            proto.append(f"  tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
+    out += proto
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([task.id, *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
