@@ -46,14 +46,23 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
 * Misses: for each expected tool not within the limit, and each query of its task, the cause
   from :meth:`toolsearch.engine.search.SearchIndex.explain`: ``gate`` (lacks the gate term),
   ``coverage`` (too few of the answerable terms), ``known-share`` and ``idf-share`` (the
-  ``agent`` variant's two thresholds), ``rank`` (admitted, ranked below the limit),
+  ``agent`` variant's two thresholds), ``evidence`` (the ``evidence`` variant found the best
+  match too weak and returned nothing), ``pattern`` (regex mode: the pattern does not match the
+  tool), ``rank`` (admitted, ranked below the limit or the variant's result cap),
   ``no-shared-term`` (contains none of the query's terms), ``no-tokens`` (the tokenizer sees no
   word in the query, e.g. Japanese under the reference's ASCII tokenizer) or ``not-in-catalog``
   (the name is not a deferred tool here: a labeling error or another naming).
 
 Variants come from the one registry in :mod:`toolsearch.analysis.variants` (``reference`` = the defaults;
-``no-gate``, ``no-coverage``, ``plain-bm25``, ``unicode``, ``name-substring``, ``agent``),
-combinable with ``+`` (e.g. ``unicode+no-gate``). The Unicode-aware tokenizer is character bigrams
+``no-gate``, ``no-coverage``, ``plain-bm25``, ``unicode``, ``name-substring``, ``agent``, ``evidence``,
+and other harnesses' rankers ``anthropic-bm25``, ``anthropic-regex``, ``hermes-name-bonus``),
+combinable with ``+`` (e.g. ``unicode+no-gate``).
+
+Out of sample: :func:`evaluate_tuned` tunes each variant's parameters (:data:`~toolsearch.analysis.variants.TUNABLE`)
+on a tuning file only and scores another; :func:`evaluate_folds` does K folds over one file
+(:func:`split_folds`: seeded, by task group). A miss is explained by checking the one missed tool
+against the admission rules (about the cost of one search), so an evaluation of every variant
+stays fast on large catalogs. The Unicode-aware tokenizer is character bigrams
 over CJK runs plus Unicode words elsewhere (see :func:`toolsearch.engine.search.unicode_query_tokens`).
 """
 
