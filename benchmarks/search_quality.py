@@ -98,7 +98,7 @@ def figures(with_speed: bool = True) -> str:
             "not reached; no variant leaves 95 % of absent requests empty"))
     out = ["## Figures", "",
            f"Target: query recall@5 at least {TARGET_RECALL:.2f} while at least {TARGET_EMPTY:.0%} of "
-           "absent-capability requests come back empty, on held-out data.", "", *summary, "", *parts]
+           "absent-capability requests come back empty, on held-out data.", "", *summary, "", "\n\n".join(parts)]
     if with_speed:
         out += ["", "### Eval speed", "", speed()]
     return "\n".join(out)

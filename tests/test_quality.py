@@ -506,7 +506,8 @@ def test_eval_json_shape(mini, mini_queries):
                               "field_weights": [1, 1, 1], "min_known_share": 0.0, "min_idf_share": 0.0,
                               "query_mode": "words", "index_param_descriptions": False, "segment_words": False,
                               "param_weight": 1, "max_results": 0, "never_empty": False,
-                              "name_coverage_bonus": 0.0, "min_best_share": 0.0, "min_best_terms": 0}
+                              "name_coverage_bonus": 0.0, "min_best_share": 0.0, "min_best_terms": 0,
+                              "min_score_ratio": 0.0}
     assert ref["metrics"] == {
         "abstention_rate": 0.5, "query_recall_at_5": 0.6, "nonsense_queries_empty": 0.5, "tasks": 6, "positive_tasks": 4, "abstention_tasks": 2, "recall_at_1": 0.125, "recall_at_5": 0.5,
         "recall_at_limit": 0.5, "mrr": round(1 / 3, 6), "abstention_accuracy": round(4 / 6, 6),

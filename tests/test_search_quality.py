@@ -133,10 +133,15 @@ def test_evidence_thresholds_decide_emptiness_not_order():
     strict = ins.bridge(parse_config({}), variant_options("evidence", {"min_best_share": 0.99, "min_best_terms": 1}))
     query = "post a message to the ops channel"
     ranked, evidence = loose.index.ranked_evidence(query, 5)
-    share, held, distinct = evidence
+    share, held, distinct, ratio = evidence
     assert ranked[0][0] == "mcp__srv__post_message" and held == 3 and distinct == 4 and 0.5 < share < 0.99
+    assert ratio == ranked[0][1] / ranked[1][1] > 1
     assert loose.index.search(query, 5) == ranked
     assert strict.index.search(query, 5) == []
+    # A clear winner: the best match must score at least min_score_ratio times the second.
+    for need, empty in ((ratio * 0.99, False), (ratio * 1.01, True)):
+        opts = variant_options("evidence", {"min_best_share": 0.0, "min_best_terms": 1, "min_score_ratio": need})
+        assert (ins.bridge(parse_config({}), opts).index.search(query, 5) == []) is empty
 
 
 # --- folds and tune/test -------------------------------------------------------------------------
@@ -187,7 +192,7 @@ def test_tune_picks_on_tuning_tasks_only():
     tuning = [Task("tax", ("file my tax return for the current year",), ()),
               Task("chan", ("post message to channel",), ("mcp__srv__post_message",))]
     params = tune(CLOUD, tuning, "evidence")
-    assert set(params) == {"min_best_share", "min_best_terms", "field_weights"}
+    assert set(params) == {"min_best_share", "min_best_terms", "min_score_ratio", "field_weights"}
     opts = variant_options("evidence", params)
     index = CLOUD.bridge(parse_config({}), opts).index
     assert index.search(tuning[0].queries[0], 5) == [] and index.search(tuning[1].queries[0], 5)

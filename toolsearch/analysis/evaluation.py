@@ -421,7 +421,8 @@ class Evaluation:
                             "max_results": v.options.max_results, "never_empty": v.options.never_empty,
                             "name_coverage_bonus": v.options.name_coverage_bonus,
                             "min_best_share": v.options.min_best_share,
-                            "min_best_terms": v.options.min_best_terms},
+                            "min_best_terms": v.options.min_best_terms,
+                            "min_score_ratio": v.options.min_score_ratio},
                 "metrics": v.metrics.to_dict(self.k),
                 "tasks": [t.to_dict(self.k) for t in v.tasks],
                 "misses": [m.to_dict() for m in v.misses],
@@ -488,14 +489,16 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
         return Miss(task.id, tool, query, "idf-share", None, gate,
                     f"holds {index._idf_share(stems, i):.0%} of the answerable terms' IDF; needs "
                     f"{opts.min_idf_share:.0%}")
-    if not ranking and (opts.min_best_share > 0 or opts.min_best_terms > 0):
+    if not ranking and (opts.min_best_share > 0 or opts.min_best_terms > 0 or opts.min_score_ratio > 1):
         ranked, evidence = index.ranked_evidence(query, 1)
         if evidence is not None:
-            share, held, distinct = evidence
+            share, held, distinct, ratio = evidence
+            ratio_text = "" if opts.min_score_ratio <= 1 else (
+                f"; it scores {ratio:.2f} times the second match, the variant needs {opts.min_score_ratio:g}")
             return Miss(task.id, tool, query, "evidence", None, gate,
                         f"the best match ({ranked[0][0]}) holds {share:.0%} of the IDF of the query's words and "
                         f"{held} of its {distinct} distinct words; the variant needs {opts.min_best_share:.0%} and "
-                        f"{min(opts.min_best_terms, distinct)}, so the result is empty")
+                        f"{min(opts.min_best_terms, distinct)}{ratio_text}, so the result is empty")
     return Miss(task.id, tool, query, "rank", None, gate,
                 f"admitted, but the variant returns at most {len(ranking)} tool{'s' if len(ranking) != 1 else ''}")
 
@@ -637,7 +640,7 @@ def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, con
                   limit: int | None = None) -> list[TuningPoint]:
     """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
     those). Thresholds that only decide whether a result is empty (``min_best_share``,
-    ``min_best_terms``) are applied to one search per query, so a large grid stays cheap.
+    ``min_best_terms``, ``min_score_ratio``) are applied to one search per query, so a large grid stays cheap.
 
     Raises:
         VariantError: an unknown variant name.
@@ -647,7 +650,7 @@ def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, con
     if not grid:
         return []
     keys = list(grid)
-    post = [key for key in keys if key in ("min_best_share", "min_best_terms")]
+    post = [key for key in keys if key in ("min_best_share", "min_best_terms", "min_score_ratio")]
     pre = [key for key in keys if key not in post]
     k = C.EVAL_RECALL_K
     points: list[TuningPoint] = []

@@ -71,11 +71,12 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
     _v("evidence", "recall and abstention together: stop words and numbers dropped; camelCase, snake_case and "
        "run-together words in names and parameter names split (English word list of the wordsegment package); "
        "names weighted three times and parameter names twice over descriptions, parameter descriptions indexed; no gate and no coverage floor; "
-       "the result is empty unless the best match holds 35 % of the IDF of all the query's words and at least "
-       "two of its distinct words (thresholds meant to be tuned per catalog with eval --tune/--folds)",
+       "the result is empty unless the best match holds 20 % of the IDF of all the query's words and at least two "
+       "of its distinct words; tuning (eval --tune/--folds) may also require it to score clearly above the second "
+       "match (thresholds meant to be tuned per catalog)",
        gate=False, coverage=False, stop_words=True, split_words=True, segment_words=True,
        ignore_unknown_identifiers=True, field_weights=(3, 1, 1), param_weight=2, index_param_descriptions=True,
-       min_best_share=0.35, min_best_terms=2),
+       min_best_share=0.2, min_best_terms=2),
     _v("anthropic-bm25", "Anthropic-style BM25 (after the BM25 form of Anthropic's tool search tool): BM25 over "
        "tool name, description, argument names and argument descriptions; at most 5 results; no gate, no "
        "coverage floor and never empty on purpose (first tools in catalog order when nothing matches)",
@@ -96,6 +97,7 @@ TUNABLE: Mapping[str, Mapping[str, tuple[Any, ...]]] = MappingProxyType({
     "evidence": MappingProxyType({
         "min_best_share": (0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6),
         "min_best_terms": (1, 2, 3),
+        "min_score_ratio": (0.0, 1.1, 1.2, 1.3, 1.5, 2.0),
         "field_weights": ((1, 1, 1), (2, 1, 1), (3, 1, 1)),
     }),
     "agent": MappingProxyType({

@@ -323,6 +323,8 @@ class SearchOptions:
             not from one rare word.
         min_best_terms: when above 0, the result is empty unless the best match contains at least
             this many distinct query terms (or all of them, for shorter queries).
+        min_score_ratio: when above 1, the result is empty unless the best match's score is at
+            least this many times the second's (a clear winner; one match alone always passes).
 
     Raises:
         ValueError: an unknown ``tokenizer`` or ``unknown_terms``, a weight below 1, or a share
@@ -349,6 +351,7 @@ class SearchOptions:
     name_coverage_bonus: float = 0.0
     min_best_share: float = 0.0
     min_best_terms: int = 0
+    min_score_ratio: float = 0.0
 
     def __post_init__(self) -> None:
         if self.tokenizer not in C.SEARCH_TOKENIZERS:
@@ -365,6 +368,8 @@ class SearchOptions:
         for key in ("max_results", "min_best_terms"):
             if not isinstance(getattr(self, key), int) or getattr(self, key) < 0:
                 raise ValueError(f"{key} must be a whole number >= 0, got {getattr(self, key)!r}")
+        if not self.min_score_ratio >= 0:
+            raise ValueError(f"min_score_ratio must be >= 0, got {self.min_score_ratio!r}")
         if not self.name_coverage_bonus >= 0:
             raise ValueError(f"name_coverage_bonus must be >= 0, got {self.name_coverage_bonus!r}")
         for key in ("min_known_share", "min_idf_share", "min_best_share"):
@@ -372,11 +377,13 @@ class SearchOptions:
                 raise ValueError(f"{key} must be within [0, 1], got {getattr(self, key)!r}")
 
 
-def evidence_abstains(options: SearchOptions, share: float, held: int, distinct: int) -> bool:
+def evidence_abstains(options: SearchOptions, share: float, held: int, distinct: int,
+                      ratio: float = math.inf) -> bool:
     """True when a best match with IDF share ``share`` (0–1) holding ``held`` of the query's
-    ``distinct`` terms is too weak for ``options.min_best_share`` / ``options.min_best_terms``,
-    so the result is empty."""
-    return share < options.min_best_share or held < min(options.min_best_terms, distinct)
+    ``distinct`` terms, scoring ``ratio`` times the second match, is too weak for
+    ``options.min_best_share`` / ``min_best_terms`` / ``min_score_ratio``, so the result is empty."""
+    return (share < options.min_best_share or held < min(options.min_best_terms, distinct)
+            or (options.min_score_ratio > 1 and ratio < options.min_score_ratio))
 
 
 @dataclass(frozen=True)
@@ -724,29 +731,31 @@ class SearchIndex:
         if not scored and opts.name_substring_fallback:
             scored = {i: C.NAME_SUBSTRING_FALLBACK_SCORE for i in self._fallback(query)}
         order = sorted(scored, key=lambda i: (-scored[i], i))
-        if order and (opts.min_best_share > 0 or opts.min_best_terms > 0) and scored[order[0]] != math.inf:
+        if order and (opts.min_best_share > 0 or opts.min_best_terms > 0 or opts.min_score_ratio > 1) \
+                and scored[order[0]] != math.inf:
             share, held = self.best_evidence(stems, order[0])
-            if evidence_abstains(opts, share, held, len(set(stems))):
+            if evidence_abstains(opts, share, held, len(set(stems)), _ratio([scored[i] for i in order[:2]])):
                 order = []
         if not order and opts.never_empty:
             return [(name, 0.0) for name in self.names[:limit]]
         return [(self.names[i], scored[i]) for i in order[:limit]]
 
-    def ranked_evidence(self, query: str, limit: int) -> tuple[list[tuple[str, float]], tuple[float, int, int] | None]:
+    def ranked_evidence(self, query: str, limit: int) -> tuple[list[tuple[str, float]],
+                                                               tuple[float, int, int, float] | None]:
         """The matches :meth:`search` gives with ``min_best_share`` and ``min_best_terms`` off, and
-        the evidence of the best one: ``(share, held, distinct)`` as :meth:`best_evidence` and
-        :func:`evidence_abstains` take it, or ``None`` when there is no match, the best one is an
+        the evidence of the best one: ``(share, held, distinct, ratio)`` as :meth:`best_evidence`
+        and :func:`evidence_abstains` take it, or ``None`` when there is no match, the best one is an
         exact-name match, or the query mode is ``regex``. Lets a caller try many thresholds
         with one search per query (``evidence_abstains(options, *evidence)``)."""
-        base = replace(self.options, min_best_share=0.0, min_best_terms=0)
+        base = replace(self.options, min_best_share=0.0, min_best_terms=0, min_score_ratio=0.0)
         index = self if base == self.options else SearchIndex(self.docs, base, shared=self)
-        ranked = index.search(query, limit)
+        ranked = index.search(query, max(limit, 2))
         if not ranked or base.query_mode == "regex" or ranked[0][1] == math.inf or (
                 base.never_empty and ranked[0][1] == 0.0):
             return ranked, None
         stems = index._analyse(query)[0]
         share, held = index.best_evidence(stems, self._by_lower[ranked[0][0].lower()][0])
-        return ranked, (share, held, len(set(stems)))
+        return ranked[:limit], (share, held, len(set(stems)), _ratio([score for _, score in ranked[:2]]))
 
     def _name_stems(self, i: int) -> list[str]:
         """Distinct stems of the words of tool ``i``'s bare name (camelCase split)."""
@@ -936,6 +945,11 @@ class SearchIndex:
 
 
 _FALLBACK_REASON = "name-substring fallback: nothing else was admitted and the name contains the query"
+
+
+def _ratio(top: Sequence[float]) -> float:
+    """The best score over the second (``inf`` with one match or a second score of 0)."""
+    return top[0] / top[1] if len(top) > 1 and top[1] > 0 else math.inf
 
 
 def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
