@@ -35,8 +35,8 @@ PLOTLY_MARK = "window.PlotlyConfig"  # written once before each inlined copy of 
 
 def build(path: Path) -> tuple[str, float, int]:
     """The report HTML as the Report page builds it: ``(html, seconds, figures)``."""
-    from toolsearch.ui import charts  # noqa: PLC0415
-    from toolsearch.ui.common import STATE_COLORS  # noqa: PLC0415
+    from toolsearch.analysis import charts  # noqa: PLC0415
+    from toolsearch.analysis.palette import STATE_COLORS  # noqa: PLC0415
     from toolsearch.engine.config import parse_config  # noqa: PLC0415
     from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
     from toolsearch.analysis.report import build_report  # noqa: PLC0415

@@ -29,7 +29,7 @@ Data layout (all YAML):
 
 Every name, description and schema there was written for this project. The servers imitate the
 *shape* and *size* of real MCP servers as publicly reported (see ``shared/figures.md``), not
-their text. Sizes are measured with the ``chars4`` estimate of the reference behavior (RB §3):
+their text. Sizes are measured with the ``chars4`` estimate of the reference behavior (docs/reference.md §3):
 each tool becomes ``{"type":"function","function":{"name","description","parameters"}}``,
 serialised as compact JSON without ASCII escaping; the lengths are summed, divided by 4 and
 rounded up once. Every run prints that per catalog and per server.
@@ -189,7 +189,7 @@ def build_catalogs(data_dir: Path = DATA_DIR) -> tuple[dict[str, dict[str, Any]]
 # =============================================================================================
 
 def function_def(t: dict[str, Any]) -> dict[str, Any]:
-    """The model-facing definition that the chars4 estimate measures (RB §3)."""
+    """The model-facing definition that the chars4 estimate measures (docs/reference.md §3)."""
     return {"type": "function", "function": {"name": t["name"],
                                              "description": t.get("description", ""),
                                              "parameters": t["inputSchema"]}}
@@ -212,7 +212,7 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 
 
 def short_description(desc: str) -> str:
-    """First sentence capped at 60 characters (RB §5.1), for listing estimates."""
+    """First sentence capped at 60 characters (docs/reference.md §5.1), for listing estimates."""
     text = " ".join(desc.split())
     end = len(text)
     for m in _SENTENCE_END.finditer(text):
@@ -233,7 +233,7 @@ def short_description(desc: str) -> str:
 
 
 def prefixed_name(server_name: str, tool_name: str) -> str:
-    """``mcp__<server>__<tool>`` with sanitizing and the 64-character clamp (REG §1)."""
+    """``mcp__<server>__<tool>`` with sanitizing and the 64-character clamp (docs/reference.md §21)."""
     def sanitize(s: str) -> str:
         return re.sub(r"[^A-Za-z0-9_]", "_", s)
     full = (f"{C.MCP_TOOL_NAME_PREFIX}{sanitize(server_name)}"
@@ -244,7 +244,7 @@ def prefixed_name(server_name: str, tool_name: str) -> str:
     return full[:C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1] + "_" + digest
 
 
-LISTING_HEADER_CHARS = 81  # the reference harness's listing header line (spec/wording-lengths.md)
+LISTING_HEADER_CHARS = 81  # the reference harness's listing header line, in characters (docs/reference.md §5.3)
 UTILITY_SHORT_DESC = "List or read the resources or prompts of this server."
 
 
@@ -252,7 +252,7 @@ def deferred_groups(catalog: dict[str, Any]) -> dict[str, list[tuple[str, str]]]
     """Approximate deferred tools per label as (listed name, short description).
 
     MCP and plugin tools defer; core tools defer only when in the default defer set. MCP
-    servers gain the utility tools their capabilities advertise (REG §4)."""
+    servers gain the utility tools their capabilities advertise (docs/reference.md §24)."""
     groups: dict[str, list[tuple[str, str]]] = {}
     for srv in catalog["servers"]:
         kind = srv.get("kind", "mcp")

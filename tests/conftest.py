@@ -1,6 +1,6 @@
 """Shared fixtures: the spec's conformance catalogs and small helpers.
 
-"FC" and "MQ" are the catalogs of spec/reference-behavior.md §13. Tools are built with
+"FC" and "MQ" are the catalogs of docs/reference.md §13. Tools are built with
 :func:`toolsearch.engine.registration.make_tool`, so they carry the source kind the spec's notation
 gives (``unreg`` → ``kind="unregistered"``, ``mcp:<server>`` → ``kind="mcp", server=<server>``).
 """
@@ -35,7 +35,7 @@ def obj(*props: str, required: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 def compact(value: Any) -> str:
-    """Compact JSON, non-ASCII kept: the serialization the estimator measures (RB §3)."""
+    """Compact JSON, non-ASCII kept: the serialization the estimator measures (docs/reference.md §3)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -51,7 +51,7 @@ def registration(tools: Sequence[RegisteredTool], kinds: dict[str, str] | None =
 
 
 def fc_tools() -> list[RegisteredTool]:
-    """RB §13 "FC": four unregistered tools, no source label."""
+    """docs/reference.md §13 "FC": four unregistered tools, no source label."""
     return [
         make_tool("github_create_issue", "Open a new issue in a GitHub repository", obj("title", "body"),
                   kind="unregistered"),
@@ -65,7 +65,7 @@ def fc_tools() -> list[RegisteredTool]:
 
 
 def mq_tools() -> list[RegisteredTool]:
-    """RB §13 "MQ": three MCP tools on servers mq-linear and mq-slack."""
+    """docs/reference.md §13 "MQ": three MCP tools on servers mq-linear and mq-slack."""
     return [
         make_tool("mq_linear_create_issue", "Create a new issue in a team.",
                   obj("title", "team", required=["title", "team"]), server="mq-linear"),
@@ -73,6 +73,17 @@ def mq_tools() -> list[RegisteredTool]:
         make_tool("mq_slack_post_message", "Post a message to a channel.",
                   obj("channel", "text", required=["channel", "text"]), server="mq-slack"),
     ]
+
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist (``-n``, on by default in pyproject.toml): every real-browser test runs on
+    one worker, in turn (each starts a Streamlit server and Chromium; two at once on a 2-core machine
+    slow both past their waits), and every other test file stays on one worker, so its module
+    fixtures are built once. ``--dist loadgroup`` hands these groups to whichever worker is free."""
+    for item in items:
+        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture

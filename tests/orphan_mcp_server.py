@@ -3,7 +3,7 @@
 On start it spawns one child that writes its pid to ``--pid-file`` and sleeps. The child is
 started in a new session (``setsid``: its own process group), with its standard streams on
 ``/dev/null``, so neither closing the server's pipes nor signalling the server's process group
-reaches it. With ``--bare-env`` the child also starts with an empty environment (a child that
+reaches it. ``--hang-list`` never answers ``tools/list`` (its client waits). With ``--bare-env`` the child also starts with an empty environment (a child that
 carries nothing of its parent). The server answers ``initialize`` and ``tools/list`` (one tool)
 and exits at the end of its input (it answers only once the child has written its pid), leaving the child running unless its client stops it.
 """
@@ -24,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pid-file", required=True)
     parser.add_argument("--bare-env", action="store_true")
+    parser.add_argument("--hang-list", action="store_true", help="never answer tools/list")
     args = parser.parse_args()
     subprocess.Popen([sys.executable, "-c", CHILD, args.pid_file], start_new_session=True,
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -38,6 +39,8 @@ def main() -> None:
         if message.get("method") == "initialize":
             result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                       "serverInfo": {"name": "orphan", "version": "0.0.1"}}
+        elif message.get("method") == "tools/list" and args.hang_list:
+            continue
         elif message.get("method") == "tools/list":
             result = {"tools": [{"name": "noop", "description": "Does nothing.",
                                  "inputSchema": {"type": "object"}}]}

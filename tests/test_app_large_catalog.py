@@ -18,7 +18,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from toolsearch.ui import charts, common
+from toolsearch.analysis import charts
+from toolsearch.ui import common
 from toolsearch.analysis.lint import _reached, lint, name_probe, probe_keywords
 from toolsearch.analysis.synthetic import dump_catalog_json, large_catalog
 from toolsearch.engine.catalog import load_source
@@ -151,6 +152,12 @@ def _check_strategies(at: AppTest, ins: Inspector) -> None:
     assert literal_tables(at) or at.get("plotly_chart")
 
 
+def _check_harnesses(at: AppTest, ins: Inspector) -> None:
+    tables = literal_tables(at)
+    assert {"harness_rows_200000", "harness_rows_1000000", "harness_sources"} <= set(tables)
+    assert list(tables["harness_rows_200000"]["kind"])[0] == "exact"
+
+
 def _check_scopes(at: AppTest, ins: Inspector) -> None:
     assert "Scopes" in [t.value for t in at.title]
 
@@ -168,6 +175,7 @@ PAGES = {
     "search": ("Search", _check_search), "costs": ("Costs", _check_costs), "tuning": ("Tuning", _check_tuning),
     "live": ("Live servers", _check_live), "cache_diff": ("Cache & collapse", _check_cache_diff),
     "quality": ("Search quality & lint", _check_quality), "strategies": ("Strategies", _check_strategies),
+    "harnesses": ("Harnesses", _check_harnesses),
     "scopes": ("Scopes", _check_scopes), "sessions": ("Sessions", _check_sessions), "report": ("Report", _check_report),
 }
 

@@ -19,7 +19,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import write_yaml
-from toolsearch.ui import common
+from toolsearch.ui import cache, common
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The sidebar's catalog cache (toolsearch/ui/common.py ``_inspector``): max_entries.
@@ -59,14 +59,14 @@ def samples(tmp_path, monkeypatch) -> list[str]:
 
 def test_an_evicted_catalog_is_freed_while_its_figures_are_kept(samples, monkeypatch):
     made: list[weakref.ref] = []
-    original = common.Inspector
+    original = cache.Inspector
 
     class Recorded(original):  # records every inspector the sidebar's cache builds
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             made.append(weakref.ref(self))
 
-    monkeypatch.setattr(common, "Inspector", Recorded)
+    monkeypatch.setattr(cache, "Inspector", Recorded)  # the sidebar's catalog cache (toolsearch/ui/cache.py)
     common._inspector.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.session_state["catalog"] = samples[0]

@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
+from toolsearch.analysis.sweep import plan_counts
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 
@@ -155,18 +156,22 @@ def test_model_view_comparison_lists_state_changes():
     right = _engine("team-workspace", 8_000)
     table = literal_tables(at)["mv_compare"]
     rows = dict(zip(table[""], zip(table["left"], table["right"])))
-    assert rows["form"] == (left.listing_form, right.listing_form)
+    assert rows["form"] == (plan_counts(left).label, plan_counts(right).label)
+    assert plan_counts(right).label.startswith(right.listing_form + " · ")
     assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
     # The form and every changed server state sit on their state color, as in the other server tables.
-    from toolsearch.ui.palette import STATE_COLORS, cell_style
+    from toolsearch.analysis.palette import STATE_COLORS, cell_style
     html_text = next(h.value for h in at.html if 'data-table="mv_compare"' in h.value)
-    cells = re.findall(r'<tr><td>([^<]*)</td>(<td[^>]*>[^<]*</td>)(<td[^>]*>[^<]*</td>)</tr>', html_text)
-    styled = {label: (a, b) for label, a, b in cells}
+    cells = re.findall(r'<tr><td>([^<]*)</td>(<td[^>]*>.*?</td>)(<td[^>]*>.*?</td>)</tr>', html_text)
+    # numbers inside a cell sit in no-break spans: compare the text without them
+    styled = {label: tuple(re.sub(r'<span class="nb">([^<]*)</span>', r"\1", c) for c in (a, b))
+              for label, a, b in cells}
     changed = [s for s in right.servers if {x.name: x.state for x in left.servers}[s.name] != s.state]
     assert changed, "8K must change a server's state"
-    for label, (l_value, r_value) in [("form", (left.listing_form, right.listing_form))] + [
+    for label, (l_value, r_value) in [("form", (plan_counts(left).label, plan_counts(right).label))] + [
             (f"server {s.name}", ({x.name: x.state for x in left.servers}[s.name], s.state)) for s in changed]:
-        expected = [f'<td style="{html.escape(cell_style(STATE_COLORS[v]))}">{v}</td>' for v in (l_value, r_value)]
+        expected = [f'<td style="{html.escape(cell_style(STATE_COLORS[v.split(" ")[0]]))}">{html.escape(v)}</td>'
+                    for v in (l_value, r_value)]
         assert list(styled[label]) == expected, label
     tier_row = re.search(r"<tr><td>tier</td>(.*?)</tr>", html_text).group(1)
     assert "style=" not in tier_row  # other rows stay plain
@@ -179,7 +184,7 @@ def test_model_view_comparison_lists_state_changes():
     assert changed and html.escape(changed[0][:40], quote=False).replace("_", "_<wbr>") in diff.replace(
         "<mark>", "").replace("</mark>", "")
     # The caption names the colors the diff's CSS paints: removed red, added violet.
-    from toolsearch.ui.palette import DIFF_COLORS
+    from toolsearch.analysis.palette import DIFF_COLORS
     caption = next(c.value for c in at.caption if "removed lines are" in c.value)
     named = dict(re.findall(r"(removed|added) lines are (\w+)", caption))
     fills = dict(re.findall(r"\.ts-diff td\.(del|add)\{background:(#[0-9A-Fa-f]{6})\}", diff))

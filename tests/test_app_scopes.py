@@ -12,6 +12,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
+from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.profile import default_profile
@@ -112,9 +113,9 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT, ops], CONFIG, 200_000)
     compare = literal_tables(at)["scopes_compare"]
     assert list(compare["scope"]) == ["Whole catalog", "support", "ops"]
-    assert list(compare["tokens per request"]) == [f"{r.tokens_per_request:,}" for r in expected]
+    assert list(compare["tools array with tool search (tokens)"]) == [f"{r.tokens_per_request:,}" for r in expected]
     assert list(compare["tier"]) == [str(r.tier) for r in expected]
-    assert list(compare["form"]) == [r.form for r in expected]
+    assert list(compare["form"]) == [form_word(r.form) for r in expected]
     assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
     assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
     assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]

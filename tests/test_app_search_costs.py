@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
 from toolsearch.ui import common
-from toolsearch.ui.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.catalog import load_source
@@ -256,12 +256,14 @@ def test_explain_a_query(samples):
 
     assert "Tokens → stems:  " + "   ".join(f"{r} → {s}" for r, s in ex.tokens) in [t.value for t in panel.text]
     metrics = {m.label: m.value for m in panel.metric}
-    assert metrics["Gate term"] == ex.gate
+    assert metrics["Gate term"] == ex.gate_text  # word → stem
     assert metrics["Answerable terms"] == f"{len(ex.answerable)} of {len(ex.terms)}"
     assert metrics["Required coverage"].startswith(f"{ex.required} term")
 
-    terms = next(t for t in literal_tables(panel).values() if "stem" in t.columns)
-    assert list(terms["stem"]) == [t.stem for t in ex.terms]
+    terms = next(t for t in literal_tables(panel).values() if "term (word → stem)" in t.columns)
+    words = dict(reversed([(s, r.lower()) for r, s in ex.tokens]))  # the first word of each stem
+    assert list(terms["term (word → stem)"]) == [t.stem if words[t.stem] == t.stem else f"{words[t.stem]} → {t.stem}"
+                                                for t in ex.terms]
     assert list(terms["df (tools)"]) == [f"{t.df:,}" for t in ex.terms]
     assert list(terms["IDF"]) == [f"{t.idf:.4f}" for t in ex.terms]
     assert list(terms["gate"]) == ["◆ gate term" if t.stem == ex.gate else "" for t in ex.terms]

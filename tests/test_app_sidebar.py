@@ -16,7 +16,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from toolsearch.ui import common, palette
+from toolsearch.analysis import palette
+from toolsearch.ui import common
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 

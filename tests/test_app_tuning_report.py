@@ -25,13 +25,17 @@ import yaml
 from streamlit.testing.v1 import AppTest
 
 from conftest import heat_cells, literal_tables
-from toolsearch.ui import charts
+from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
 from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
-from toolsearch.analysis.recommend import outcomes, recommend_for_contexts
+from toolsearch import __version__
+from toolsearch.analysis.recommend import add_session_evidence, export_block, frontier, outcomes, recommend_for_contexts
+from toolsearch.analysis.sessions import called_tools, load_sessions
+from toolsearch.live.client import catalog_key
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, form_grid, listing_ladder,
+                              plan_counts,
                               recommend)
 
 ROOT = Path(__file__).absolute().parent.parent  # not resolve(): a shadow checkout may symlink tests
@@ -74,79 +78,43 @@ def metric(at: AppTest, label_start: str) -> str:
     raise AssertionError(f"no metric {label_start!r}: {[m.label for m in at.metric]}")
 
 
-def goals_table(at: AppTest) -> dict[str, dict[str, str]]:
-    return literal_tables(at)["tuning_goals"].set_index("goal").to_dict("index")
-
-
-def expected_goal_row(rec, context_length) -> dict[str, str]:
-    """The goals-table row the page must show for one engine Recommendation."""
-    if rec.budget is None:
-        pct = "—"
-    elif rec.threshold_pct is not None:
-        pct = f"{rec.threshold_pct:g}%"
-    elif not context_length:
-        pct = ("any (context unknown: fixed 10,000-token leg)" if rec.reachable
-               else "not reachable (context unknown: fixed 10,000-token leg)")
-    else:
-        pct = "over 100% (not reachable)"
-    ctx = f"{context_length:,} tokens" if context_length else "unknown"
-    return {
-        "smallest budget (tokens)": f"{rec.budget:,}" if rec.budget is not None else "not reachable",
-        f"threshold_pct at {ctx}": pct,
-        "listing_max_tokens ≥ (tokens)": f"{rec.listing_max_tokens:,}" if rec.listing_max_tokens else "—",
-        "from context length (current pct and cap)": (f"{rec.context_length_from:,} tokens"
-                                                      if rec.context_length_from is not None
-                                                      else "never (cap or threshold_pct too small)"),
-        "met now": "yes" if rec.met else "no",
-    }
-
-
 # --- Tuning page -----------------------------------------------------------------------------------------
+
+def export_of(rec, config, ins: Inspector) -> str:
+    return export_block(rec, config, catalog_name=ins.catalog.name, fingerprint=catalog_key(ins.catalog),
+                        version=__version__)
+
 
 @needs_samples
 @pytest.mark.parametrize("query", [
     {},
     {"ctx": "32K", "pct": "2.0", "cap": "3000"},
-    {"ctx": "8K", "pct": "10.0", "cap": "60000"},
-    {"ctx": "unknown", "cap": "9000"},
-    {"ctx": "1M", "pct": "0.5", "tok": "o200k_base"},
+    {"ctx": "unknown", "cap": "9000", "lengths": "8k, unknown"},
+    {"ctx": "1M", "pct": "0.5", "tok": "o200k_base", "goal": "full"},
 ])
-def test_tuning_recommendations_match_engine(query):
+def test_tuning_recommendation_and_export_match_engine(query):
     at = open_page("toolsearch/ui/tuning.py", query)
     ctx = PRESETS[query.get("ctx", "200K")]
     config = config_for(query)
-    ladder = listing_ladder(inspector().planner, config, query.get("tok", "chars4"))
+    ins = inspector()
+    ladder = listing_ladder(ins.planner, config, query.get("tok", "chars4"))
     sidebar_line = next(c.value for c in at.caption if c.value.startswith("Sidebar: "))  # under the tier bar
     assert sidebar_line.startswith(
         f"Sidebar: context length {f'{ctx:,} tokens' if ctx else 'unknown'} · threshold_pct {config.threshold_pct:g}% · "
         f"listing_max_tokens {config.listing_max_tokens:,} tokens · planning tokenizer {ladder.planning_tokenizer}.")
-    recs = {goal: recommend(ladder, config, ctx, goal) for goal, _ in GOALS}
-    shown = goals_table(at)
-    assert list(shown) == [words for _, words in GOALS]
-    for goal, words in GOALS:
-        assert shown[words] == expected_goal_row(recs[goal], ctx), goal
-    # the highlighted goal (default: every server at names or better)
-    names = recs["names"]
-    assert metric(at, "Smallest budget") == f"{names.budget:,} tokens"
-    assert metric(at, "listing_max_tokens") == f"{names.listing_max_tokens:,} tokens"
-    assert metric(at, "Met now") == ("yes" if names.met else "no")
-    # the YAML block is exactly the engine's dump of the sidebar config (st.code trims the final newline)
-    assert at.code[0].value == dump_config_block(config).rstrip("\n")
+    lengths = {"8k, unknown": [8_000, None]}.get(query.get("lengths"), [32_000, 128_000, 200_000, 1_000_000])
+    rec = recommend_for_contexts(ladder, config, lengths, query.get("goal", "names"))
+    assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
+    assert metric(at, "Servers named at every length") == f"{rec.worst.servers_named} of {rec.worst.servers_total}"
+    # the export block is the library's, with its provenance (st.code trims the final newline)
+    assert at.code[0].value == export_of(rec, config, ins).rstrip("\n")
     assert at.code[0].language == "yaml"
-
-
-@needs_samples
-def test_tuning_goal_selector_and_single_length_metrics():
-    at = open_page("toolsearch/ui/tuning.py", {"ctx": "32K", "pct": "2.0", "cap": "3000"})
-    config = config_for({"pct": "2.0", "cap": "3000"})
-    rec = recommend(listing_ladder(inspector().planner, config), config, 32_000, "full")
-    at.selectbox(key="tuning_goal").set_value("full").run()
-    assert metric(at, "Smallest budget") == f"{rec.budget:,} tokens"
-    assert metric(at, "threshold_pct at 32,000 tokens") == f"{rec.threshold_pct:g}%"
-    assert metric(at, "listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
-    # exact to 0.1 % and 1 token: one step less misses the budget
-    assert rec.listing_max_tokens == max(200, rec.budget)
-    assert int(32_000 * (rec.threshold_pct / 100.0)) >= rec.budget > int(32_000 * ((rec.threshold_pct - 0.1) / 100.0))
+    block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
+    assert (block["threshold_pct"], block["listing_max_tokens"]) == (rec.threshold_pct, rec.listing_max_tokens)
+    # the single-length answer is a column of the table
+    for row, length in zip(multi_table(at), lengths):
+        alone = recommend_for_contexts(ladder, config, [length], query.get("goal", "names"))
+        assert row["this length alone"].startswith(f"{alone.threshold_pct:g}% / {alone.listing_max_tokens:,} tokens")
 
 
 # --- Tuning: one setting for several context lengths ----------------------------------------------------
@@ -162,26 +130,23 @@ def test_tuning_multi_length_recommendation_matches_engine():
     ladder = listing_ladder(inspector().planner, config)
     lengths = [32_000, 128_000, 200_000, 1_000_000]
     assert at.text_input(key="tuning_contexts").value == "32k, 128k, 200k, 1m"
+    assert at.selectbox(key="tuning_context_preset").value == "Typical mix (32K, 128K, 200K, 1M)"
     rec = recommend_for_contexts(ladder, config, lengths, "names")
     now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
     assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
-    assert [r["current: form, listing"] for r in rows] == [f"{o.listing_form}\n{o.listing_tokens:,} tokens" for o in now]
-    assert [(r["recommended: form, listing"], r["recommended budget (tokens)"]) for r in rows] == [
-        (f"{o.listing_form}\n{o.listing_tokens:,} tokens", f"{o.budget:,}") for o in rec.contexts]
+    assert [r["current: listing"] for r in rows] == [f"{o.outcome}\n{o.listing_tokens:,} tokens" for o in now]
+    assert [r["recommended: listing"] for r in rows] == [
+        f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in rec.contexts]
+    assert all(" servers named (" in r["recommended: listing"] for r in rows)  # counts, never a form alone
     # the default sample lists everything at 200K today; the cheapest "names" setting lowers that: warned
     lowered = [o.context_length for a, o in zip(now, rec.contexts) if FORM_RANK[o.listing_form] > FORM_RANK[a.listing_form]]
     assert lowered, "the sample should show the lowered-form warning"
     assert len(at.warning) == 1 and at.warning[0].value.startswith(
-        "The recommendation lowers the listing form compared with the current settings at ")
-    assert "200,000 tokens (full → names)" in at.warning[0].value
-    # export it: only the two changed keys, and the per-length facts in a warning box (lowered somewhere)
-    at.toggle(key="tuning_apply").set_value(True).run()
-    assert yaml.safe_load(at.code[0].value) == {"tools": {"tool_search": {
-        "threshold_pct": rec.threshold_pct, "listing_max_tokens": rec.listing_max_tokens}}}
-    assert at.warning[-1].value.startswith("With these values: 32,000 tokens: tier 1, form names")
+        "The recommendation lists less than the current settings at ")
+    assert "200,000 tokens (lower form (full → names))" in at.warning[0].value
 
 
 @needs_samples
@@ -190,6 +155,8 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
     at.selectbox(key="tuning_context_preset").set_value("Local models (8K, 32K, 128K)").run()
     assert at.text_input(key="tuning_contexts").value == "8k, 32k, 128k"
     at.text_input(key="tuning_contexts").set_value("64k, 16k").run()
+    assert at.selectbox(key="tuning_context_preset").value == "Custom"  # edited: no preset any more
+    assert at.query_params["lengths"] in ("64k, 16k", ["64k, 16k"])
     at.selectbox(key="tuning_multi_goal").set_value("listed").run()
     config = parse_config({})
     ladder = listing_ladder(inspector().planner, config)
@@ -204,9 +171,17 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
         rec.threshold_pct, rec.listing_max_tokens)
     assert at.query_params["pct"] == [str(rec.threshold_pct)] or at.query_params["pct"] == str(rec.threshold_pct)
     rows = multi_table(at)
-    assert all(r["change"] == "same form" for r in rows)
-    assert [r["current: form, listing"].split("\n")[0] for r in rows] == [o.listing_form for o in rec.contexts]
+    assert all(r["change"] == "same listing" for r in rows)
+    assert [r["current: listing"].split("\n")[0] for r in rows] == [o.outcome for o in rec.contexts]
     assert at.button(key="tuning_apply_multi").disabled  # nothing left to apply
+    # the list, goal and headroom survive a trip to another page
+    at.number_input(key="tuning_headroom").set_value(15.0).run()
+    at.switch_page("toolsearch/ui/overview.py").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception
+    assert (at.text_input(key="tuning_contexts").value, at.selectbox(key="tuning_multi_goal").value,
+            at.number_input(key="tuning_headroom").value) == ("64k, 16k", "listed", 15.0)
+    assert at.selectbox(key="tuning_context_preset").value == "Custom"
 
 
 @needs_samples
@@ -219,11 +194,86 @@ def test_tuning_multi_length_errors_and_unreachable():
     at.text_input(key="tuning_contexts").set_value("1000, 200k").run()
     at.selectbox(key="tuning_multi_goal").set_value("full").run()
     config = parse_config({})
-    rec = recommend_for_contexts(listing_ladder(inspector().planner, config), config, [1_000, 200_000], "full")
+    ins = inspector()
+    rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, [1_000, 200_000], "full")
     assert not rec.reached
     assert at.error[0].value.startswith(f"Not reachable at every listed context length: {rec.reason}.")
     assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
-    assert at.toggle(key="tuning_apply").disabled
+    # the block is still exported, saying the goal is not reached
+    assert at.code[0].value == export_of(rec, config, ins).rstrip("\n")
+    assert f"# not reached: {rec.reason}" in at.code[0].value
+
+
+@needs_samples
+def test_tuning_link_carries_goal_except_keep_and_headroom():
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "except": "github,nope",
+                                       "keep": "slack", "headroom": "10"})
+    config = parse_config({})
+    ins = inspector()
+    ladder = listing_ladder(ins.planner, config)
+    rec = recommend_for_contexts(ladder, config, [32_000, 200_000, 1_000_000], "names", except_servers=["github"],
+                                 keep_servers=["slack"], headroom_pct=10)
+    assert at.session_state["tuning_except"] == ["github"]  # a server the catalog lacks is dropped
+    assert at.selectbox(key="tuning_context_preset").value == "Custom"
+    assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
+    assert at.code[0].value == export_of(rec, config, ins).rstrip("\n")
+    assert "# headroom: 10% · absorbs " in at.code[0].value
+    assert all(c.budget >= 1.1 * c.listing_tokens for c in rec.contexts)
+    assert any(c.value.startswith("Headroom 10%: the setting absorbs ") for c in at.caption)
+    # a server in both lists: one clear error, no recommendation
+    at.multiselect(key="tuning_keep").set_value(["slack", "github"]).run()
+    assert at.error[0].value.startswith("github: a server cannot both collapse and stay named")
+
+
+@needs_samples
+def test_tuning_with_sample_sessions_shows_called_tools_named():
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "any"})
+    at.selectbox(key="tuning_sessions").set_value("state.db").run()
+    assert not at.exception
+    config = parse_config({})
+    ins = inspector()
+    ladder = listing_ladder(ins.planner, config)
+    loaded = load_sessions([SAMPLES.parent / "sample_sessions" / "state.db"])
+    called, _ = called_tools(loaded.sessions, ins, config)
+    rec = add_session_evidence(recommend_for_contexts(ladder, config, [8_000, 1_000_000], "any"), ladder, called)
+    rows = multi_table(at)
+    assert [r["called tools named"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
+    assert [str(r["searches saved"]) for r in rows] == [str(c.round_trips_saved) for c in rec.contexts]
+    assert rec.contexts[0].called_total > 0
+
+
+@needs_samples
+def test_tuning_frontier_marks_the_sidebar_and_the_recommendation():
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "any"})
+    at.session_state["tuning_frontier_open"] = True  # drawn only when opened
+    at.run()
+    assert not at.exception
+    config = parse_config({})
+    ins = inspector()
+    ladder = listing_ladder(ins.planner, config)
+    rec = recommend_for_contexts(ladder, config, [8_000, 1_000_000], "any")
+    now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, [8_000, 1_000_000])
+    points = frontier(ladder, 8_000)
+    rows = literal_tables(at)["tuning_frontier_table"].to_dict("records")
+    assert [(r["listing (tokens)"], r["listing"]) for r in rows] == [(f"{p.listing_tokens:,}", p.outcome) for p in points]
+    # fewer tokens never name more servers, and every point fits the length's budget
+    assert all(a.servers_named <= b.servers_named for a, b in zip(points, points[1:]))
+    assert all(p.budget <= 8_000 for p in points)
+    marked = {r["marked"]: r["listing (tokens)"] for r in rows if r["marked"]}
+    assert marked == {"sidebar": f"{now[0].listing_tokens:,}", "recommended": f"{rec.contexts[0].listing_tokens:,}"}
+    # at 1M the full listing is on the frontier too; with sessions the y axis can be the called tools
+    at.selectbox(key="tuning_sessions").set_value("state.db").run()
+    at.selectbox(key="tuning_frontier_length").set_value(1).run()
+    at.toggle(key="tuning_frontier_calls").set_value(True).run()
+    assert not at.exception
+    loaded = load_sessions([SAMPLES.parent / "sample_sessions" / "state.db"])
+    called, _ = called_tools(loaded.sessions, ins, config)
+    points = frontier(ladder, 1_000_000, called)
+    rows = literal_tables(at)["tuning_frontier_table"].to_dict("records")
+    assert [r["called tools named"] for r in rows] == [str(p.called_listed) for p in points]
+    assert points[-1].listing_form == "full" and points[-1].called_listed == len({c.tool for c in called})
+    chart = at.get("plotly_chart")[-1].proto.spec
+    assert '"called tools named"' in chart and '"recommended"' in chart and '"sidebar"' in chart
 
 
 @needs_samples
@@ -258,7 +308,8 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     by_cell = {(p.threshold_pct, p.context_length): p for p in grid}
     expected = [by_cell[(pct, c)] for pct in pcts for c in contexts]
     assert [c["data-form"] for c in cells] == [p.listing_form for p in expected]
-    assert [c["text"] for c in cells] == [p.listing_form for p in expected]
+    assert [c["text"] for c in cells] == [p.short_label if p.listing_form == "mixed" else p.listing_form for p in expected]
+    assert any(c["text"].startswith("mixed ") for c in cells)  # counts, never "mixed" alone
     assert [int(c["data-budget"]) for c in cells] == [p.budget for p in expected]
     assert [int(c["data-listing-tokens"]) for c in cells] == [p.listing_tokens for p in expected]
     assert all(f"background:{STATE_COLORS[c['data-form']]}" in c["style"] for c in cells)
@@ -294,10 +345,11 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
 def test_tuning_listing_off_and_disabled():
     at = open_page("toolsearch/ui/tuning.py", {"listing": "off"})
     assert any("listing: off" in i.value for i in at.info)
-    assert all(row["smallest budget (tokens)"] == "not reachable" for row in goals_table(at).values())
+    assert any(e.value.startswith("Not reachable at every listed context length: listing is off") for e in at.error)
     at = open_page("toolsearch/ui/tuning.py", {"enabled": "off"})
     assert any("tier 0" in i.value for i in at.info)
-    assert at.code[0].value == dump_config_block(parse_config({"enabled": "off"})).rstrip("\n")
+    block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
+    assert block["enabled"] == "off" and {"threshold_pct", "listing_max_tokens"} <= set(block)
 
 
 # --- Report page -----------------------------------------------------------------------------------------
@@ -451,7 +503,8 @@ def test_build_report_content_is_the_engines_and_deterministic(tmp_path):
     plan = ins.plan(config, 8_000)
     assert f"int(8,000 × 1 / 100) = {plan.pct_leg:,} tokens" in first
     assert f"<b>Budget = min(cap, percentage leg) = {plan.budget:,} tokens</b>" in first
-    assert f"Form: {plan.listing_form}</span>" in first
+    assert f"Form: {esc(plan_counts(plan).label)}</span>" in first
+    assert plan_counts(plan).label.startswith(plan.listing_form + " · ")
     assert esc(dump_config_block(config)) in first
     for goal, words in GOALS:
         assert f"<td>{esc(words)}</td>" in first

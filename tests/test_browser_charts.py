@@ -89,7 +89,7 @@ def test_quality_bars_are_in_table_order_top_to_bottom(chromium, tmp_path, width
 
 @pytest.mark.parametrize("width", [1400, 1024])
 def test_costs_budget_line_is_drawn_over_the_tallest_bar_with_its_label(chromium, tmp_path, width):
-    from toolsearch.ui import charts
+    from toolsearch.analysis import charts
 
     plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 32_000)
     fig = charts.server_costs_figure(plan, log_y=True)
@@ -122,7 +122,7 @@ def test_costs_budget_line_is_drawn_over_the_tallest_bar_with_its_label(chromium
 
 
 def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
-    from toolsearch.ui import charts
+    from toolsearch.analysis import charts
     from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder
 
     ins = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
@@ -144,7 +144,7 @@ def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
 def test_collapse_chart_budget_label_stays_inside_the_chart(chromium, tmp_path, context_length):
     """The budget label sits beside its line at the bottom, on the side with room: never past the
     chart's edge, wherever the budget falls on the axis."""
-    from toolsearch.ui import charts
+    from toolsearch.analysis import charts
 
     plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), context_length)
     rows = charts.collapse_rows(plan)

@@ -1,10 +1,10 @@
 """Cache-stability diff (``toolsearch.analysis.cachediff``) and the better-collapse what-if
 (``toolsearch.analysis.collapse``): engine, CLI (``diff``, ``collapse``) and the "Cache & collapse" page.
 
-Expected offsets are derived by hand from the wording profile's texts and the RB §5.3 / §5.6
+Expected offsets are derived by hand from the wording profile's texts and the docs/reference.md §5.3 / §5.6
 composition (base, blank line, framing, blank line, header, one block per group), then located in
 the compact JSON with ``json.dumps`` of the description prefix. Expected collapse choices are
-derived from block lengths written out with the RB §5.3 formulas (heading = len(label) +
+derived from block lengths written out with the docs/reference.md §5.3 formulas (heading = len(label) +
 digits(N) + 10; summary = len(label) + digits(N) + 56 for the shipped profile).
 """
 
@@ -85,15 +85,19 @@ def test_first_difference_positions():
 
 def test_same_input_is_identical_and_a_cache_hit():
     i = inspector([ALPHA, BETA])
-    reordered = inspector([BETA, ALPHA])  # RB §5.2: input order never changes the bytes
+    reordered = inspector([BETA, ALPHA])  # docs/reference.md §5.2: input order never changes the bytes
     diff = compare(side(i), side(reordered, label="B"))
     text = compact_json(i.plan(DEFAULTS, 200_000).tools)
     assert diff.identical and diff.cache_hit
     assert diff.tools is None and diff.description is None
     assert diff.causes == ()
     r = diff.reusable
-    assert (r.characters, r.bytes, r.tokens, r.total_tokens_b) == (len(text), len(text.encode()), math.ceil(len(text) / 4),
-                                                                   math.ceil(len(text) / 4))
+    # Tokens are the plan's "Tools array with tool search" (chars4 leaves out the array's brackets and
+    # commas); characters are the serialized array's.
+    tools_tokens = i.plan(DEFAULTS, 200_000).tools_tokens
+    assert tools_tokens < math.ceil(len(text) / 4)
+    assert (r.characters, r.bytes, r.tokens, r.total_tokens_b) == (len(text), len(text.encode()), tools_tokens,
+                                                                   tools_tokens)
     assert r.share_of_b == 1.0
 
 
@@ -305,7 +309,7 @@ def summary_len(label: str, names: list[str]) -> int:
 
 
 def at_budget(budget: int):
-    return parse_config({"threshold_pct": 100}), budget  # budget = int(budget × 1.0) (RB §4)
+    return parse_config({"threshold_pct": 100}), budget  # budget = int(budget × 1.0) (docs/reference.md §4)
 
 
 def test_missed_fit_example_reference_shows_nothing():
@@ -315,7 +319,7 @@ def test_missed_fit_example_reference_shows_nothing():
     header = len(PROFILE.text("listing", "header"))
     n_erp, s_erp = names_block_len(erp, ["ping"]), summary_len(erp, ["ping"])
     n_git, s_git = names_block_len("git", git), summary_len("git", git)
-    assert n_erp > n_git and s_erp > n_erp and s_git < n_git  # RB §5.4's example shape
+    assert n_erp > n_git and s_erp > n_erp and s_git < n_git  # docs/reference.md §5.4's example shape
     names = header + 1 + n_erp + 1 + n_git
     config, ctx = at_budget(70)
     assert math.ceil(names / 4) > 70                                  # names does not fit
@@ -547,7 +551,7 @@ def test_run_collapse_json_shape(capsys):
     assert out["what_if"] is True and out["verdict"] == "missed_fit"
     assert (out["reference"]["form"], out["best"]["form"], out["budget"]) == ("none", "mixed", 70)
     assert set(out["servers"][0]) == {"server", "label", "deferred_count", "names_units", "summary_units",
-                                      "reference", "best"}
+                                      "reference", "best", "names_tokens", "summary_tokens"}
 
 
 def test_run_collapse_text(capsys):
@@ -624,9 +628,11 @@ def test_page_shows_the_engine_diff_and_collapse():
     table = tables["cd_collapse_servers"]
     assert dict(zip(table["server"], zip(table["reference"], table["best (what-if)"]))) == {
         s.server: (s.reference, s.best) for s in cmp.servers}
-    # sizes carry their unit in the header (chars4 adds servers up in characters)
+    # sizes in tokens as on every page, then (chars4 adds servers up in characters) in characters, labeled
     assert cmp.units == "characters"
-    assert list(table.columns[2:4]) == ["names block (characters)", "summary line (characters)"]
+    assert list(table.columns[2:6]) == ["names block (tokens)", "summary line (tokens)", "names block (characters)",
+                                        "summary line (characters)"]
+    assert list(table["names block (tokens)"]) == [f"{s.names_tokens:,}" for s in cmp.servers]
     assert list(table["names block (characters)"]) == [f"{s.names_units:,}" for s in cmp.servers]
     assert [c.value for c in at.code][2:4] == [cmp.reference.text, cmp.best.text]
     presets = tables["cd_collapse_presets"]

@@ -132,7 +132,7 @@ def test_plan_human_output(tiny) -> None:
     assert lines[0] == "catalog: Tiny (3 tools)"
     assert lines[1] == "context length: 40,000 tokens; threshold_pct 5%; listing_max_tokens 4,000"
     assert lines[2] == "budget: 2,000 tokens = min(4,000, 2,000); decided by threshold_pct"
-    assert lines[3].startswith("tier 1, listing form full; 2 deferred")
+    assert lines[3].startswith("tier 1, listing form full · 1 of 1 servers named (2 tools); 2 deferred")
     assert out.rstrip().endswith("- mcp__github__list_issues: List issues.")
 
 
@@ -228,7 +228,7 @@ def test_describe_json(tiny, profile) -> None:
 def test_explain(tiny) -> None:
     out = ok(run_cli("explain", tiny, "-q", "create issue"))
     assert "tokens: create->creat, issue->issu" in out
-    assert "gate term: creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
+    assert "gate term: create → creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
     assert "excluded: 1 by the gate term" in out
     data = json.loads(ok(run_cli("explain", tiny, "-q", "create issue", "--json")))
     assert (data["gate"], data["answerable"], data["required_coverage"], data["corpus_size"]) == (

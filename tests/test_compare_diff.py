@@ -7,8 +7,9 @@ import re
 
 from coloraide import Color
 
-from toolsearch.ui import palette, textdiff
-from toolsearch.ui.palette import DIFF_COLORS, STATE_COLORS
+from toolsearch.analysis import palette
+from toolsearch.ui import textdiff
+from toolsearch.analysis.palette import DIFF_COLORS, STATE_COLORS
 from toolsearch.ui.textdiff import Row, diff_rows, side_by_side
 
 

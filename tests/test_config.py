@@ -1,6 +1,6 @@
-"""The ``tools.tool_search`` block (RB §1) and the budget formula (RB §4).
+"""The ``tools.tool_search`` block (docs/reference.md §1) and the budget formula (docs/reference.md §4).
 
-Conformance cases 1–8 of RB §13, plus the parsing rules of §1.1–§1.6 and the float-rounding
+Conformance cases 1–8 of docs/reference.md §13, plus the parsing rules of §1.1–§1.6 and the float-rounding
 facts of §4.
 """
 
@@ -47,7 +47,7 @@ def test_case1_null_config_gives_every_default() -> None:
 
 
 def test_curated_defer_set_keeps_clarify_eager() -> None:
-    # RB §1.7: the A/B of PR #97979 kept clarify out of the curated set.
+    # docs/reference.md §1.7: the A/B of PR #97979 kept clarify out of the curated set.
     assert "clarify" not in parse_config(None).defer
     assert "todo_list" in parse_config(None).defer
 
@@ -148,7 +148,7 @@ def test_case6_listing_max_tokens(raw, expected) -> None:
     assert parse_config({"listing_max_tokens": raw}).listing_max_tokens == expected
 
 
-# --- plain int/float parsing (RB §1.1) ------------------------------------------------------------
+# --- plain int/float parsing (docs/reference.md §1.1) ------------------------------------------------------------
 
 @pytest.mark.parametrize("raw, expected", [
     (3.9, 3), (-3.9, -3), ("3.9", 99), ("12", 12), (" 12 ", 12), (True, 1), (False, 0), (None, 99),
@@ -290,7 +290,7 @@ def test_dump_config_block_has_only_changed_keys() -> None:
     assert dump_config_block(base.with_overrides(threshold_pct=3), base) == "tools:\n  tool_search:\n    threshold_pct: 3.0\n"
 
 
-# --- case 8 and RB §4: the budget -----------------------------------------------------------------
+# --- case 8 and docs/reference.md §4: the budget -----------------------------------------------------------------
 
 @pytest.mark.parametrize("context, pct, cap, budget", [
     (200_000, 5, 4000, 4000),
@@ -317,7 +317,7 @@ def test_case8_budget(context, pct, cap, budget) -> None:
     (1000, 5, 50),
 ])
 def test_budget_float_rounding_facts(context, pct, pct_leg) -> None:
-    # RB §4: pct / 100.0 first, in binary floating point, then multiply and truncate.
+    # docs/reference.md §4: pct / 100.0 first, in binary floating point, then multiply and truncate.
     budget, leg, _ = listing_budget(context, pct, 60000)
     assert leg == pct_leg
     assert budget == min(60000, pct_leg)

@@ -37,5 +37,5 @@ def test_the_diff_example_uses_shipped_files_and_prints_the_quoted_output() -> N
     assert result.stdout == quoted
     # The figures the text around the example relies on.
     assert "8 deferred, 2 visible" in quoted and "9 deferred, 2 visible" in quoted
-    assert "reusable prefix: 495 characters (495 bytes) = 123 tokens (chars4) of B's 1,074 (11.5%)" in quoted
+    assert "reusable prefix: 495 characters (495 bytes) = 123 tokens (chars4) of B's 1,073 (11.5%)" in quoted
     assert "mcp__slack__slack_schedule_message" in quoted

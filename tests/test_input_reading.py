@@ -356,3 +356,23 @@ def test_recorded_tools_list_with_an_empty_next_cursor_is_flagged(tmp_path) -> N
     assert f"toolsearch: catalog warning: {path}: nextCursor: {EMPTY_CURSOR}" in result.stderr.splitlines()
     findings = json.loads(run_cli("lint", path, "--json").stdout)["findings"]
     assert [(f["rule"], f["server"]) for f in findings] == [("next-cursor-empty", "recorded")]
+
+
+def test_mcp_tool_with_parameters_instead_of_input_schema_is_reported(tmp_path) -> None:
+    path = write_json(tmp_path / "listing.json", {"server": "kb", "tools": [
+        {"name": "find", "description": "Find an article.", "parameters": {"type": "object"}}]})
+    result = run_cli("plan", path)
+    assert result.returncode == 0
+    assert (f"toolsearch: catalog warning: {path}: tools[0].parameters: an MCP tool carries its schema in "
+            "'inputSchema', not 'parameters'; registered with no parameters ('parameters' is kept as an unknown key)"
+            in result.stderr.splitlines())
+
+
+def test_describe_sent_escapes_format_characters(tmp_path) -> None:
+    path = write_yaml(tmp_path / "bidi.yaml", {"servers": [{"name": "s", "tools": [
+        {"name": "t", "description": "A tool.",
+         "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "a\u202eb"}}}}]}]})
+    for extra in ([], ["--json"]):
+        result = run_cli("describe", path, "mcp__s__t", "--sent", *extra)
+        assert result.returncode == 0, result.stderr
+        assert "\u202e" not in result.stdout and "\\u202e" in result.stdout

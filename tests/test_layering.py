@@ -10,6 +10,7 @@ Every import counts, including the ones inside functions.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import toolsearch
@@ -72,10 +73,16 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
+@functools.lru_cache(maxsize=1)
+def _graph() -> tuple[tuple[str, frozenset[str]], ...]:
     mods = modules()
     known = set(mods)
-    return {name: imports_of(name, path, known) for name, path in mods.items()}
+    return tuple((name, frozenset(imports_of(name, path, known))) for name, path in mods.items())
+
+
+def graph() -> dict[str, set[str]]:
+    """``{module: the toolsearch modules it imports}`` (parsed once per test run)."""
+    return {name: set(targets) for name, targets in _graph()}
 
 
 def layer(name: str) -> str | None:

@@ -263,3 +263,27 @@ def test_the_security_doc_states_the_limits_in_force() -> None:
     assert f"{readers.MAX_NESTING_DEPTH} levels of mappings and lists" in section
     assert reaper.STOP_GRACE == 1.0 and "SIGKILL one second later" in section
     assert f"`{reaper.ENV_MARK}`" in section
+
+
+def test_a_deep_session_file_is_refused_when_its_format_is_sniffed_too(tmp_path) -> None:
+    from toolsearch.analysis.session_formats import SessionSourceError
+    from toolsearch.analysis.sessions import load_sessions, load_sessions_bytes
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for load in (lambda: load_sessions([path]), lambda: load_sessions_bytes(path.read_bytes(), str(path))):
+        with pytest.raises(SessionSourceError, match=rf"^{re.escape(str(path))}: top level: nested more than "
+                                                     rf"{readers.MAX_NESTING_DEPTH} levels deep \(limit\)"):
+            load()
+
+
+def test_deeply_nested_call_arguments_are_a_bridge_error_not_a_crash() -> None:
+    from toolsearch.engine.catalog import load_source
+    from toolsearch.engine.config import ToolSearchConfig
+    from toolsearch.engine.inspector import Inspector
+
+    bridge = Inspector(load_source(ROOT / "sample_catalogs" / "issue-tracker.yaml")).bridge(ToolSearchConfig())
+    response = bridge.tool_call({"calls": "[" * 100_000 + "]" * 100_000})
+    assert "nested more than" in json.dumps(response), response
+    response = bridge.tool_call({"calls": [{"name": "x", "arguments": "{\"a\": " * 5000 + "1" + "}" * 5000}]})
+    assert "nested more than" in json.dumps(response), response

@@ -304,8 +304,10 @@ def test_lint_baseline_compares_title_annotations_output_schema_and_lookalike_re
 
 # --- the shipped catalogs stay clean -----------------------------------------------------------
 
-#: Error findings on the shipped catalogs: all of them are on hard-cases.yaml, on purpose.
-SAMPLE_ERRORS = {"hard-cases": {"sanitized-collision": 2, "cross-server-collision": 1, "sdk-rejects": 3}}
+#: Error findings on the shipped catalogs: all of them are on hard-cases.yaml, on purpose (its root
+#: anyOf tool loses every parameter at registration, a schema loss).
+SAMPLE_ERRORS = {"hard-cases": {"sanitized-collision": 2, "cross-server-collision": 1, "sdk-rejects": 3,
+                                "schema-root-dropped": 1}}
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "sample_catalogs").glob("*.yaml")), ids=lambda p: p.stem)
@@ -317,3 +319,17 @@ def test_sample_catalogs_get_no_new_errors_and_no_poisoning_findings(path) -> No
             errors[f.rule] = errors.get(f.rule, 0) + 1
     assert errors == SAMPLE_ERRORS.get(path.stem, {})
     assert [f for f in report.findings if f.rule in POISON_RULES and f.rule != "hidden-characters"] == []
+
+
+def test_latin_letters_and_many_servers_with_one_tool_name_are_not_lookalikes() -> None:
+    tool = {"name": "stra\u00dfe_suchen", "description": "Search a street.", "inputSchema": {"type": "object"}}
+    data = {"servers": [{"name": name, "tools": [tool]} for name in ("stra\u00dfe", "\u0142\u00f3d\u017a", "maps")]
+            + [{"name": "map\u0455", "tools": [dict(tool, name="stra\u00dfe_\u0455uchen")]}]}
+    found = [(f.severity, f.server, f.tool) for f in L.lint(Inspector(catalog_from_data(data, "x.json"))).findings
+             if f.rule == "lookalike-name"]
+    # one finding per look-alike, naming the first twin and how many more
+    assert sorted(found) == [("error", "map\u0455", ""), ("error", "map\u0455", "stra\u00dfe_\u0455uchen")]
+    report = L.lint(Inspector(catalog_from_data(data, "x.json")))
+    message = next(f.message for f in report.findings if f.rule == "lookalike-name" and f.tool)
+    assert message.startswith("tool 'stra\u00dfe_\u0455uchen' looks like stra\u00dfe's tool 'stra\u00dfe_suchen' "
+                              "(and 2 more)")

@@ -1,5 +1,5 @@
-"""Token estimation (RB §3), the listing and its degradation (RB §5), classification and assembly
-(RB §2, §5.5, §5.6, §6, §10): conformance cases 8–30, 33, 35, 38 and 81 of RB §13.
+"""Token estimation (docs/reference.md §3), the listing and its degradation (docs/reference.md §5), classification and assembly
+(docs/reference.md §2, §5.5, §5.6, §6, §10): conformance cases 8–30, 33, 35, 38 and 81 of docs/reference.md §13.
 
 Numbers that depend on wording are computed from the active profile's text, never hard-coded.
 """
@@ -33,7 +33,7 @@ def minimal(name: str = "a", description: str = "x", parameters=None) -> dict:
                                              "parameters": parameters or {"type": "object", "properties": {}}}}
 
 
-# --- RB §3, cases 9–12: estimation ------------------------------------------------------------------
+# --- docs/reference.md §3, cases 9–12: estimation ------------------------------------------------------------------
 
 def test_case9_single_minimal_definition() -> None:
     assert len(compact_json(MINIMAL)) == 108
@@ -109,7 +109,7 @@ def test_unknown_tokenizer_raises() -> None:
         get_tokenizer("gpt2")
 
 
-# --- RB §5.1, cases 35 and 38: short description -------------------------------------------------------
+# --- docs/reference.md §5.1, cases 35 and 38: short description -------------------------------------------------------
 
 @pytest.mark.parametrize("text, expected", [
     ("Open an issue. Second sentence dropped.", "Open an issue."),
@@ -163,7 +163,7 @@ def test_short_description_sentence_is_cut_after_choosing_it() -> None:
     assert len(short_description(long_first)) == 58
 
 
-# --- RB §5.2–§5.3: rendering ---------------------------------------------------------------------
+# --- docs/reference.md §5.2–§5.3: rendering ---------------------------------------------------------------------
 
 def _groups(tools, profile):
     return render_groups(((t.label, t.name, t.description) for t in tools), profile)
@@ -237,7 +237,7 @@ def test_groups_sort_by_code_point_label_and_tools_by_name(profile) -> None:
     assert _groups(tools, profile)[1].names == ("y", "z")
 
 
-# --- RB §5.4: degradation -------------------------------------------------------------------------
+# --- docs/reference.md §5.4: degradation -------------------------------------------------------------------------
 
 def _case30_tools():
     big = [make_tool(f"big_{i:03d}", "Synchronize enterprise credentials across regions. " * 3, server="big")
@@ -326,7 +326,7 @@ def test_case32_names_to_none_jump_when_summaries_are_longer(profile) -> None:
 
 
 def test_greedy_prefix_can_miss_a_fitting_subset(profile) -> None:
-    # RB §5.4: the largest group has a long label whose summary outgrows its names block, a
+    # docs/reference.md §5.4: the largest group has a long label whose summary outgrows its names block, a
     # smaller group would shrink; only prefixes of the size order are tried.
     header = profile.text("listing", "header")
     long_label = "l" * 400
@@ -363,7 +363,7 @@ def test_bpe_counting_decides_fits_on_the_real_text(profile, name) -> None:
     assert choose_listing(groups, exact - 1, header, tk.count).form != "full"
 
 
-# --- RB §2: classification ------------------------------------------------------------------------
+# --- docs/reference.md §2: classification ------------------------------------------------------------------------
 
 def test_case14_unregistered_tool_stays_visible() -> None:
     tool = make_tool("xx_unknown_tool", "Does x.", kind="unregistered")
@@ -566,7 +566,7 @@ def test_case81_same_input_same_bytes() -> None:
 
 
 def test_500_deferred_tools_keep_the_tool_search_schema_bounded(profile) -> None:
-    # RB §3: the reference guards the whole tool_search schema under 4,500 estimated tokens.
+    # docs/reference.md §3: the reference guards the whole tool_search schema under 4,500 estimated tokens.
     tools = [make_tool(f"tool_{i:03d}", "Does a specific thing for the user. More text.", server=f"s{i % 7}")
              for i in range(500)]
     plan = _plan(tools)
@@ -593,7 +593,7 @@ def test_negative_context_length_falls_back_with_a_note() -> None:
     plan = _plan([make_tool("m", "d", server="x")], -5, threshold_pct=50, listing_max_tokens=60000)
     assert plan.budget == 10_000
     assert plan.budget_winner == "unknown-context fallback"
-    assert plan.notes == ("context length -5 is negative: treated as unknown (RB §4 fallback)",)
+    assert plan.notes == ("context length -5 is negative: treated as unknown (docs/reference.md §4 fallback)",)
 
 
 def test_server_rows_through_the_inspector(profile) -> None:

@@ -191,7 +191,7 @@ def test_tool_errors_timeouts_and_missing_servers_come_back_as_outcomes() -> Non
                                       "'toolsearch-no-such-command-xyz': command not found"}
 
 
-# --- tool_call through the bridge (RB §9) ----------------------------------------------------------
+# --- tool_call through the bridge (docs/reference.md §9) ----------------------------------------------------------
 
 def test_tool_call_validates_locally_then_calls_the_real_tool() -> None:
     spec = stdio("local")
@@ -204,7 +204,7 @@ def test_tool_call_validates_locally_then_calls_the_real_tool() -> None:
         wrong = bridge.tool_call({"calls": [{"name": "mcp__local__add", "arguments": {"a": "x", "b": 1}}]})
         assert (wrong["constraint"], wrong["path"]) == ("type", "arguments.a")
         assert dispatcher.calls == []  # validation failures never reach the server
-        # "max results" is registered as max_results (REG §3.2); coercion turns "3" into 3.
+        # "max results" is registered as max_results (docs/reference.md §23.2); coercion turns "3" into 3.
         response = bridge.tool_call({"calls": [{"name": "mcp__local__lookup",
                                                 "arguments": {"query": "q", "max_results": "3"}}]})
     finally:
@@ -294,7 +294,7 @@ def test_page_cap_stops_listing() -> None:
     assert (status.state, status.tool_count, status.pages) == ("ok", 3, 3)
     assert status.flags == ["stopped after 3 pages"]
     assert [p.message for p in result.catalog.problems] == [
-        "stopped after 3 pages; the server has more (REG §0 step 4 cap)"]
+        "stopped after 3 pages; the server has more (docs/reference.md §20 step 4 cap)"]
 
 
 def test_disabled_servers_are_not_started(tmp_path) -> None:
@@ -365,8 +365,8 @@ def test_server_everything_from_npm_with_utilities() -> None:
     (server,) = result.catalog.servers
     assert len(server.tools) == 13 and "get-sum" in [t.name for t in server.tools]
     assert {"tools", "resources", "prompts"} <= set(server.capabilities)
-    # Capabilities were recorded, so registration adds the resource and prompt utilities (REG §4);
-    # "get-sum" is registered as get_sum (REG §1.2) and dispatched under its raw name.
+    # Capabilities were recorded, so registration adds the resource and prompt utilities (docs/reference.md §24);
+    # "get-sum" is registered as get_sum (docs/reference.md §21.2) and dispatched under its raw name.
     inspector = Inspector(result.catalog)
     names = set(inspector.registration.by_name())
     assert {"mcp__everything__list_resources", "mcp__everything__read_resource", "mcp__everything__list_prompts",
@@ -580,7 +580,7 @@ def test_hermes_and_vscode_configs_connect_and_filters_apply(tmp_path) -> None:
     assert [s.name for s in loaded.catalog.servers] == ["notes", "docs"]
     assert loaded.catalog.servers[0].config == {"tools": {"include": ["add", "ec*"]}}
     names = [t.name for t in Inspector(loaded.catalog).registration.tools if t.server == "notes"]
-    assert names == ["mcp__notes__add", "mcp__notes__echo"]  # tools.include (REG §5.1) on live tools
+    assert names == ["mcp__notes__add", "mcp__notes__echo"]  # tools.include (docs/reference.md §25.1) on live tools
     # The same file is also the harness config: --config reads its tools.tool_search block.
     planned = run_cli("plan", hermes, "--config", hermes, "--context-length", "100000", "--json")
     assert planned.returncode == 0, planned.stderr

@@ -149,3 +149,28 @@ def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap) -> N
             proc.wait(timeout=30)
             browser.close()
     assert _gone(child, 10), f"the server's child {child} outlived the app"
+
+
+def test_sigkill_to_the_cli_mid_session_leaves_no_child_behind(tmp_path, reap) -> None:
+    """No exit hook runs after SIGKILL: the watchdog process ends what the server left."""
+    import subprocess
+
+    from conftest import toolsearch_command
+
+    pid_file = tmp_path / "child.pid"
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"orphan": {
+        "command": PY, "args": [*_args(pid_file, False), "--hang-list"]}}})
+    cli = subprocess.Popen([*toolsearch_command(), "plan", str(config), "--timeout", "120"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        child = _child_pid(pid_file)
+        reap.append(child)
+        time.sleep(1.0)  # the server is connected and waits in tools/list
+        assert _alive(child)
+        cli.kill()
+        cli.wait(timeout=30)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+    assert _gone(child, 15), f"the server's child {child} outlived the killed CLI"

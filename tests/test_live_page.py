@@ -201,7 +201,7 @@ def test_the_raw_json_toggle_carries_the_arguments_both_ways(connected) -> None:
     assert not [w for w in at.text_input if w.key and w.key.startswith(FORM)]  # the form is replaced
     at.text_area(key="live_arguments").input('{"title": "Weekly", "count": "7", "color": "blue", "ratio": 0.5}')
     at.button(key="live_call").click().run()
-    # tool_call coerces "7" to 7 (RB §9.3) before it is sent, as the model's call would be.
+    # tool_call coerces "7" to 7 (docs/reference.md §9.3) before it is sent, as the model's call would be.
     assert _outcome(at)["request"]["arguments"] == {"title": "Weekly", "count": 7, "color": "blue", "ratio": 0.5}
     at.text_area(key="live_arguments").input('{"title": "Back", "count": 2, "tags": ["x", "y"], "verbose": true}')
     at.toggle(key="live_raw").set_value(False).run()

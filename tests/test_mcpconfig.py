@@ -1,4 +1,4 @@
-"""MCP client config files → ServerSpec (REG §6, §9): shapes, interpolation, secrets, errors.
+"""MCP client config files → ServerSpec (docs/reference.md §26, §29): shapes, interpolation, secrets, errors.
 
 No server is started here (see test_live.py for that).
 """
@@ -50,7 +50,7 @@ def test_claude_code_types_headers_and_default_values() -> None:
         "events": {"type": "sse", "url": "https://events.example.net/sse"},
     }})
     inventory, tickets, events = config.servers
-    assert dict(inventory.env) == {"INVENTORY_REGION": "eu", "R": "eu-west"}  # REG §9.2 ${VAR:-default}
+    assert dict(inventory.env) == {"INVENTORY_REGION": "eu", "R": "eu-west"}  # docs/reference.md §29.2 ${VAR:-default}
     assert (tickets.transport, tickets.url) == ("http", "https://mcp.tickets.example.net/mcp")
     assert dict(tickets.headers) == {"Authorization": "Bearer tok-123456"}
     assert events.transport == "sse"
@@ -121,7 +121,7 @@ mcp_servers:
     assert config.warnings == ("config.yaml: mcp_servers.tickets: has both url and command; url wins (HTTP)",)
     assert events.transport == "sse"
     assert old.enabled is False and [s.name for s in config.enabled] == ["notes", "tickets", "events", "defaults"]
-    # REG §6.2: Hermes has no ${VAR:-default}; the whole body is a name, so it stays literal.
+    # docs/reference.md §26.2: Hermes has no ${VAR:-default}; the whole body is a name, so it stays literal.
     assert (defaults.args, defaults.unresolved) == (("${REGION:-x}",), ("REGION:-x",))
 
 

@@ -1,10 +1,10 @@
 """Property tests (hypothesis) for the engine's invariants.
 
-What is monotone, precisely (RB §5.4): the *form rank* full < names < mixed < groups < none never
+What is monotone, precisely (docs/reference.md §5.4): the *form rank* full < names < mixed < groups < none never
 increases when the budget grows, and the groups collapsed at a larger budget are a prefix of those
 collapsed at a smaller one. The listing *length* is not monotone (a summary can be longer than a
 names block), so it is not claimed; what always holds is ``tokens(listing) <= budget`` whenever a
-listing exists. Input order never changes the output bytes (RB §5.2, §10).
+listing exists. Input order never changes the output bytes (docs/reference.md §5.2, §10).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ WORDS = ["Create", "list", "issue", "send", "email", "the", "report", "e.g.", "e
          "records", "across", "regions.", "Post!", "why?", "x" * 30, "—", "Grüße"]
 
 names_st = st.text("abcdefghijklmnopqrstuvwxyz_0123456789", min_size=1, max_size=14).filter(
-    lambda n: n not in C.BRIDGE_NAMES)   # bridge names are stripped from the input (RB §2 rule 1)
+    lambda n: n not in C.BRIDGE_NAMES)   # bridge names are stripped from the input (docs/reference.md §2 rule 1)
 description_st = st.lists(st.sampled_from(WORDS), max_size=25).map(" ".join)
 entries_st = st.lists(
     st.tuples(st.sampled_from(LABELS), names_st, description_st), min_size=1, max_size=40,

@@ -250,7 +250,7 @@ def test_cloudflare_reference_metrics(shipped_evaluations):
     ev = shipped_evaluations["cloudflare-flat"]
     # Hand-checked tasks: "create dns record" ranks the create tool first; "list workers scripts"
     # puts the secrets/tails/versions list tools (same words, shorter docs) above the scripts list;
-    # "list accounts" is rank 34 (every account-level tool shares both words: RB §12's
+    # "list accounts" is rank 34 (every account-level tool shares both words: docs/reference.md §12's
     # get_accounts case); "send gmail email" is empty because "gmail" occurs nowhere (the gate).
     ranks = {t.task.id: t.ranks for t in ev.variant("reference").tasks}
     assert ranks["dns-create-record"] == (1,)

@@ -1,7 +1,7 @@
-"""Catalog loading and MCP registration (DESIGN.md catalog format; REG §1, §2, §4, §5.1, §10).
+"""Catalog loading and MCP registration (DESIGN.md catalog format; docs/reference.md §21, §22, §24, §25.1, §30).
 
-Conformance examples 1–15 and 33–42 of REG §10, the three accepted catalog shapes, lenient
-loading of bad items, and the "2L per tool" term of the utility-tool token table (REG §4.3).
+Conformance examples 1–15 and 33–42 of docs/reference.md §30, the three accepted catalog shapes, lenient
+loading of bad items, and the "2L per tool" term of the utility-tool token table (docs/reference.md §24.3).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from toolsearch.engine.registration import (
     strip_tag_characters,
 )
 
-# --- REG §10 cases 1–13: naming ------------------------------------------------------------------
+# --- docs/reference.md §30 cases 1–13: naming ------------------------------------------------------------------
 
 NAMING_CASES = [
     (1, "weather", "get_forecast", "mcp__weather__get_forecast"),
@@ -89,7 +89,7 @@ def test_sanitize_name_part() -> None:
     assert sanitize_name_part("\u2764\ufe0f") == "__"
 
 
-# --- REG §2 / case 14–15: descriptions -----------------------------------------------------------
+# --- docs/reference.md §22 / case 14–15: descriptions -----------------------------------------------------------
 
 def test_case15_tag_stripping() -> None:
     assert strip_tag_characters("Hi\U000E0041\U000E0042 there") == "Hi there"
@@ -162,7 +162,7 @@ def test_registration_is_sorted_by_wire_name_and_keeps_raw_names() -> None:
     assert all(t.server == "s" and t.kind == "mcp" and t.source == "mcp" for t in reg.tools)
 
 
-# --- REG §5.1, cases 33–38: include / exclude ---------------------------------------------------
+# --- docs/reference.md §25.1, cases 33–38: include / exclude ---------------------------------------------------
 
 FILTER_NAMES = ["get_user", "getuser", "list_users", "docs", "docs_search", "delete_user"]
 
@@ -208,7 +208,7 @@ def test_include_empty_with_resources_leaves_only_resource_utilities() -> None:
     assert [t.name for t in register_catalog(catalog).tools] == ["mcp__svc__list_resources", "mcp__svc__read_resource"]
 
 
-# --- REG §1.5, cases 39–40: collisions ------------------------------------------------------------
+# --- docs/reference.md §21.5, cases 39–40: collisions ------------------------------------------------------------
 
 def test_case39_two_natives_on_one_wire_name_are_both_skipped() -> None:
     reg = register_catalog(_mcp_catalog([Tool("read-file", "a"), Tool("read_file", "b"), Tool("ok", "c")], name="fs"))
@@ -248,7 +248,7 @@ def test_cross_server_collision_first_registration_wins() -> None:
     assert [(t.name, t.server) for t in flipped.tools] == [("mcp__my_api__ping", "my-api")]
 
 
-# --- REG §4, case 41: utilities ---------------------------------------------------------------------
+# --- docs/reference.md §24, case 41: utilities ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("capabilities, config, expected", [
     ({"tools": {}, "prompts": {}}, {}, ["get_prompt", "list_prompts"]),
@@ -286,7 +286,7 @@ def test_utility_schemas_have_the_fixed_shape(profile) -> None:
 
 
 def test_utility_token_table_has_2L_per_tool() -> None:
-    # REG §4.3: the constants depend on wording, the 2L-per-tool term does not.
+    # docs/reference.md §24.3: the constants depend on wording, the 2L-per-tool term does not.
     def sizes(server: str) -> dict[str, int]:
         reg = register_catalog(_mcp_catalog([], name=server, capabilities={"resources": {}, "prompts": {}}))
         return {t.raw_name: len(compact(t.definition)) for t in reg.tools}
@@ -505,7 +505,7 @@ def test_combine_two_files_merges_a_server_defined_twice(tmp_path) -> None:
     catalog = load_sources([one, two])
     assert catalog.name == "One + github"
     assert catalog.sources == (str(one), str(two))
-    # A harness keys servers by name: both github definitions are one server (RB §5.2, REG §1.5).
+    # A harness keys servers by name: both github definitions are one server (docs/reference.md §5.2, docs/reference.md §21.5).
     assert [s.name for s in catalog.servers] == ["github", "slack"]
     assert [t.name for t in catalog.servers[0].tools] == ["search", "search", "x"]
     assert catalog.duplicate_tool_names() == {}

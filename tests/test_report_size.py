@@ -34,7 +34,7 @@ def test_report_shows_its_text_first_and_then_draws_every_chart(tmp_path) -> Non
     "Chart loading…" lines are gone, and no script error occurred."""
     import os
 
-    from toolsearch.ui.charts import CHART_SCRIPT_TYPE
+    from toolsearch.analysis.charts import CHART_SCRIPT_TYPE
 
     if not Path("/usr/bin/chromium").exists():
         if os.environ.get("CI"):

@@ -135,13 +135,15 @@ def test_cached_planner_equals_fresh_planner_and_plain_sums(rows, settings_, dis
         all_defs = [t.definition for t in registration.tools if t.name not in C.BRIDGE_NAMES]
         visible, deferred = split_tools(registration.tools, config.defer)
 
-        def tokens(defs):  # BPE: per definition, summed; chars4: rounded once over the sum (RB §3)
+        def tokens(defs):  # BPE: per definition, summed; chars4: rounded once over the sum (docs/reference.md §3)
             return sum(tk.count(compact_json(d)) for d in defs) if tk.exact else estimate_definitions(defs)
 
-        assert plan.eager_tokens == tokens(all_defs)
+        # All schemas up front is the tier-0 tools array: BPE counts the whole array as one text.
+        assert plan.eager_tokens == (tokens(all_defs) if not tk.exact
+                                     else tk.count(compact_json(all_defs)) if all_defs else 0)
         assert plan.deferred_tokens == tokens([t.definition for t in deferred])
         assert plan.deferred_tokens_chars4 == estimate_definitions([t.definition for t in deferred])
-        expected_tools_tokens = (tk.count(compact_json(plan.tools)) if tk.exact
+        expected_tools_tokens = (0 if not plan.tools else tk.count(compact_json(plan.tools)) if tk.exact
                                  else chars4(sum(len(compact_json(t)) for t in plan.tools)))
         assert plan.tools_tokens == expected_tools_tokens
         if not plan.activated:

@@ -1,4 +1,4 @@
-"""Stage A and stage B schema normalization (spec/registration-and-configs.md §3, §10).
+"""Stage A and stage B schema normalization (docs/reference.md §23, §30).
 
 Every comparison is on compact JSON text, so key order is checked as well as content.
 """
@@ -102,7 +102,7 @@ WIRE_EXAMPLES = [
 ]
 
 
-# REG §3.2: the branches a multi-type ``type`` array creates are new bare ``{"type": X}`` nodes
+# docs/reference.md §23.2: the branches a multi-type ``type`` array creates are new bare ``{"type": X}`` nodes
 # that the node pass does not visit again, so an ``object`` branch made that way has no
 # ``properties``/``required``; an ``anyOf`` branch already in the input is visited as usual.
 WIRE_EXAMPLES += [
@@ -450,7 +450,7 @@ def test_b1_boolean_schemas_kept() -> None:
     ('["null"]', '{"type":"null","description":"d"}'),
     ('["null","null"]', '{"type":"null","description":"d"}'),
     ('[]', '{"type":"object","description":"d","properties":{},"required":[]}'),
-    # the object branch made from a type list is a bare node: no properties/required (REG §3.2)
+    # the object branch made from a type list is a bare node: no properties/required (docs/reference.md §23.2)
     ('["string","object","null"]',
      '{"description":"d","anyOf":[{"type":"string"},{"type":"object"}],"nullable":true}'),
 ])

@@ -1,4 +1,4 @@
-"""Scoped sessions (RB §2 "Scope", §8, §9.2, §11; REG §5.1 patterns): engine, strategies and CLI.
+"""Scoped sessions (docs/reference.md §2 "Scope", §8, §9.2, §11; docs/reference.md §25.1 patterns): engine, strategies and CLI.
 
 Everything runs on small hand-made catalogs with exact expected results: the listing per scope,
 in-scope and out-of-scope searches, describes and calls.
@@ -158,7 +158,7 @@ def test_session_tools_per_scope(inspector):
     assert names(Scope("glob", servers=("*i*",))) == [
         "mcp__billing__refund_payment", "mcp__linear__create_issue", "mcp__linear__delete_issue",
         "mcp__linear__list_issues"]
-    # include wins over exclude (REG §5.1)
+    # include wins over exclude (docs/reference.md §25.1)
     assert names(Scope("both", servers=("linear",), include=("delete_issue",), exclude=("delete_issue",))) == [
         "mcp__linear__delete_issue"]
 
@@ -271,7 +271,7 @@ def test_call_in_and_out_of_scope(inspector):
 
 
 def test_rb13_case63_mixed_batch_through_a_scope():
-    """RB §13 case 63: MQ plus mq_out_of_scope_op registered in mcp:mq-elsewhere, outside the session."""
+    """docs/reference.md §13 case 63: MQ plus mq_out_of_scope_op registered in mcp:mq-elsewhere, outside the session."""
     catalog = catalog_from_data({"servers": [
         {"name": "mq-linear", "tools": [
             {"name": "mq_linear_create_issue", "description": "Create a new issue in a team.",
@@ -389,7 +389,8 @@ def test_cli_plan_several_scopes(catalog_file):
     text = run_cli(*args).stdout
     assert "======== scope support ========" in text and "======== scope admin ========" in text
     table = text.split("scopes side by side:\n", 1)[1].splitlines()
-    assert table[0].split() == ["scope", "tier", "form", "budget", "tokens", "per", "request", "tools", "servers"]
+    assert table[0].split() == ["scope", "tier", "form", "budget", "tools", "array", "with", "tool", "search", "tools",
+                                "servers"]
     assert table[2].split()[:3] == ["support", "1", "full"] and table[2].endswith("4/6    linear, slack")
     assert table[3].split()[:3] == ["admin", "1", "full"] and table[3].endswith("2/6    billing, core")
 
@@ -535,7 +536,7 @@ def test_scope_to_arg_round_trips():
 
 
 def test_cli_sample_scope_file_design_review_example():
-    """The README's design-review example, run as a user would."""
+    """docs/scopes.md's design-review example, run as a user would."""
     root = Path(__file__).resolve().parent.parent
     catalog = root / "sample_catalogs" / "team-workspace.yaml"
     scope_file = root / "sample_catalogs" / "scopes" / "team-workspace.yaml"

@@ -1,5 +1,5 @@
-"""Search (RB §7) and the bridge tools (RB §6, §8, §9, §11): conformance cases 39–48, 51–58,
-63–65, 68, 69 and 79 of RB §13, plus the admission, cleaning, envelope and validation rules.
+"""Search (docs/reference.md §7) and the bridge tools (docs/reference.md §6, §8, §9, §11): conformance cases 39–48, 51–58,
+63–65, 68, 69 and 79 of docs/reference.md §13, plus the admission, cleaning, envelope and validation rules.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def names(index: SearchIndex, query: str, limit: int = 5) -> list[str]:
     return [n for n, _ in index.search(query, limit)]
 
 
-# --- RB §7.1: tokenisation ----------------------------------------------------------------------
+# --- docs/reference.md §7.1: tokenisation ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("word, expected", [
     ("issues", "issu"), ("issue", "issu"), ("creating", "creat"), ("create", "creat"), ("messages", "messag"),
@@ -56,7 +56,7 @@ def test_tokenize_rules() -> None:
     assert tokenize("GitHub") == ["github"]
 
 
-# --- RB §7.2: documents -------------------------------------------------------------------------
+# --- docs/reference.md §7.2: documents -------------------------------------------------------------------------
 
 def test_document_text() -> None:
     doc = doc_for("mcp__mq_linear__create_issue", "mq-linear", "Create it.", {"properties": {"title": {}, "team": {}}})
@@ -82,7 +82,7 @@ def test_parameter_names_are_indexed_but_not_their_descriptions() -> None:
     assert names(index, "postal") == []
 
 
-# --- RB §7.3: BM25 ----------------------------------------------------------------------------------
+# --- docs/reference.md §7.3: BM25 ----------------------------------------------------------------------------------
 
 def test_bm25_formula() -> None:
     docs = [SearchDoc("d0", "", "apple apple banana"), SearchDoc("d1", "", "banana cherry"),
@@ -125,7 +125,7 @@ def test_equal_scores_keep_catalog_order() -> None:
     assert names(index_of(list(reversed(tools))), "email") == ["tool_c", "tool_b", "tool_a"]
 
 
-# --- RB §7.4: admission -------------------------------------------------------------------------
+# --- docs/reference.md §7.4: admission -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("answerable, required", [(0, 1), (1, 1), (3, 1), (4, 2), (5, 3), (6, 3), (7, 4), (8, 4), (9, 5)])
 def test_coverage_numbers(answerable, required) -> None:
@@ -140,7 +140,7 @@ def test_case39_fc_create_a_github_issue() -> None:
     assert ex.answerable == ("creat", "a", "github", "issu")
     assert ex.required == 2
     reasons = {c.name: (c.admitted, c.reason) for c in ex.candidates}
-    assert reasons["calendar_create_event"] == (False, "lacks the gate term 'issu'")
+    assert reasons["calendar_create_event"] == (False, "lacks the gate term 'issue → issu'")
     assert reasons["github_create_issue"][0] is True
 
 
@@ -666,7 +666,7 @@ def test_stage_b_renames_are_mapped_back_for_dispatch() -> None:
 
 
 def test_stem_memo_size_and_thread_safety() -> None:
-    # RB §7.1: stems memoised process-wide (16,384 entries); one stemmer per thread.
+    # docs/reference.md §7.1: stems memoised process-wide (16,384 entries); one stemmer per thread.
     from concurrent.futures import ThreadPoolExecutor
 
     assert stem.cache_info().maxsize == C.STEM_CACHE_SIZE == 16_384

@@ -60,6 +60,7 @@ COMMANDS = {
     "plan": ["plan", "{catalog}", "--json"],
     "search": ["search", "{catalog}", "-q", f"read{RLO}", "--json"],
     "describe": ["describe", "{catalog}", "mcp__files__read_file", "--json"],
+    "describe --sent": ["describe", "{catalog}", "mcp__files__read_file", "--sent", "--json"],
     "explain": ["explain", "{catalog}", "-q", f"read{RLO} file", "--json"],
     "lint": ["lint", "{catalog}", "--json"],
     "diff": ["diff", "{catalog}", "{other}", "--json"],
@@ -79,11 +80,13 @@ def test_json_output_escapes_format_characters(tmp_path, command):
     assert "Traceback" not in result.stderr
     assert result.returncode in (0, 1), result.stderr
     assert raw_format_chars(result.stdout) == [], f"raw format characters in `{command} --json`"
-    assert "\\u202e" in result.stdout
+    # (describe --sent shows the schemas only: their parameter description carries U+2066)
+    char = LRI if command == "describe --sent" else RLO
+    assert f"\\u{ord(char):04x}" in result.stdout
     data = json.loads(result.stdout)  # still valid JSON
     texts = strings(data)
     # the escapes decode to the original characters
-    assert any(RLO in s for s in texts)
+    assert any(char in s for s in texts)
     if command in ("search", "describe", "plan"):
         assert any(DESCRIPTION in s for s in texts)
     if command == "lint":
@@ -99,6 +102,15 @@ def test_describe_text_output_is_escaped_too(tmp_path):
     assert result.returncode == 0, result.stderr
     assert raw_format_chars(result.stdout) == []
     assert json.loads(result.stdout)["tools"]["mcp__files__read_file"]["description"] == DESCRIPTION
+
+
+def test_describe_sent_text_output_shows_schemas_escaped(tmp_path):
+    catalog = write_yaml(tmp_path / "hostile.yaml", CATALOG)
+    result = run_cli("describe", catalog, "mcp__files__read_file", "--sent")
+    assert result.returncode == 0, result.stderr
+    assert raw_format_chars(result.stdout) == []
+    assert '"description": "the \\u2066path\\u2069"' in result.stdout  # both schemas, escaped
+    assert result.stdout.count("\\u2066") == 2
 
 
 @pytest.mark.parametrize("text", [

@@ -3,7 +3,7 @@ the smallest budget / threshold_pct / listing_max_tokens / context length that r
 the fast grid (checked against :func:`sweep`) and the line-chart context lengths.
 
 Listing sizes depend on the wording, so they are computed here from the active profile's text
-(RB §5.2–§5.4 layout, chars4 = ceil(characters / 4)), never hard-coded.
+(docs/reference.md §5.2–§5.4 layout, chars4 = ceil(characters / 4)), never hard-coded.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def expected_steps() -> list[tuple[str, int]]:
     beta_names = beta_head + "\n" + sep.join(sorted(BETA))
     alpha_sum = p.text("listing", "summary_line", label="alpha", count=len(ALPHA))
     beta_sum = p.text("listing", "summary_line", label="beta", count=len(BETA))
-    assert len(alpha_names) > len(beta_names)  # so alpha collapses first (RB §5.4)
+    assert len(alpha_names) > len(beta_names)  # so alpha collapses first (docs/reference.md §5.4)
 
     def size(*blocks: str) -> int:
         return ceil4("\n".join([header, *blocks]))
@@ -153,7 +153,7 @@ def test_at_least_rejects_unknown_form():
         at_least("everything")
 
 
-# --- context length, threshold_pct and cap arithmetic (RB §4) -------------------------------------------
+# --- context length, threshold_pct and cap arithmetic (docs/reference.md §4) -------------------------------------------
 
 def test_smallest_context_length():
     assert smallest_context_length(1000, 5.0, 4000) == 20_000            # 19,999 × 0.05 = 999.95 → 999
@@ -246,7 +246,7 @@ def test_curve_context_lengths_contain_every_change(planner):
 def test_curve_bounds_widen_to_show_every_change(planner):
     ladder = listing_ladder(planner, parse_config({}))
     sizes = [tokens for _, tokens in expected_steps()]
-    assert sizes == [298, 114, 60, 52]  # full, names, mixed, groups: RB §5.3 lengths with the reference's wording
+    assert sizes == [298, 114, 60, 52]  # full, names, mixed, groups: docs/reference.md §5.3 lengths with the reference's wording
     # 50%: every candidate fits below 8K, so the range starts at half the first crossing
     first_small = smallest_context_length(min(sizes), 50.0, 4000)
     assert first_small == 2 * min(sizes)

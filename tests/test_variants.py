@@ -3,7 +3,8 @@
 
 Hand-made catalogs are small enough that every result can be checked by reading them; the
 figures on the shipped agent-style query files were computed once and checked against the
-per-query misses listed in README.
+per-query misses; docs/search.md's table of them is written by benchmarks/docs_figures.py and
+checked by tests/test_docs_figures.py.
 """
 
 from __future__ import annotations
@@ -98,10 +99,10 @@ def test_send_a_slack_message_explained_under_the_reference():
     assert (post.admitted, post.rule, post.reason) == (False, "gate", "lacks the gate term 'send'")
     # A variant's line names only the rules it applies.
     assert explain(ins, "no-coverage", "list issues in a github repository by label").summary() == (
-        "Gate term 'issu' in 30 tools; excluded: 135 by the gate; best excluded: "
-        "mcp__github__list_code_scanning_alerts (score 7.193): lacks the gate term 'issu'.")
+        "Gate term 'issues → issu' in 30 tools; excluded: 135 by the gate; best excluded: "
+        "mcp__github__list_code_scanning_alerts (score 7.193): lacks the gate term 'issues → issu'.")
     assert explain(ins, "no-gate", "list issues in a github repository by label").summary() == (
-        "Gate term 'issu' in 30 tools (not required by this variant); excluded: 118 by the coverage floor; best "
+        "Gate term 'issues → issu' in 30 tools (not required by this variant); excluded: 118 by the coverage floor; best "
         "excluded: mcp__linear__list_issue_labels (score 7.813): covers 3 of 8 answerable terms; needs 4.")
     # The agent variant finds slack_post_message (5th) and says why others were left out.
     agent = explain(ins, "agent", "send a slack message")
@@ -144,7 +145,7 @@ def test_unicode_variant_on_natural_sentences(name, tools, query, expected):
     ex = explain(ins, "reference", query)
     assert found(ins, "reference", query) == [] and ex.tokens == ()
     assert ex.empty_reason() == ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's "
-                                 "tokenizer reads (RB §7.1), so nothing is searched and the result is empty; the "
+                                 "tokenizer reads (docs/reference.md §7.1), so nothing is searched and the result is empty; the "
                                  "unicode variant reads other scripts")
 
 
@@ -304,7 +305,7 @@ def test_cli_explain_non_ascii_and_variants(tmp_path):
     assert out[:5] == [
         "query: 法令を調べて", "tokens: (none)",
         "nothing found: the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
-        "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts",
+        "(docs/reference.md §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts",
         "gate term: none; answerable terms: 0; required coverage: 1", "excluded: none"]
     out = run_cli("explain", path, "-q", "法令を調べて", "--variant", "unicode").stdout.splitlines()
     assert out[0] == "variant: what-if: unicode (the model gets the reference search)"
@@ -359,7 +360,7 @@ def test_page_why_line_and_one_click_explanation():
     assert "Why: Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; best excluded: " \
            "mcp__slack__slack_schedule_message (score 7.607): lacks the gate term 'send'." in texts
     assert "Why: The query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads " \
-           "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts." in texts
+           "(docs/reference.md §7.1), so nothing is searched and the result is empty; the unicode variant reads other scripts." in texts
     at.session_state["explain_1_open"] = True  # as a click on each expander does (drawn only when open)
     at.session_state["explain_2_open"] = True
     at.run()

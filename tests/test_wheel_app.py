@@ -8,6 +8,7 @@ interpreter's installed dependencies through a ``.pth`` line (the checkout is ne
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 import subprocess
@@ -91,6 +92,26 @@ def test_the_wheel_holds_the_app_and_the_samples(installed, tmp_path):
     assert out[1:] == ["True", str(len(list((ROOT / "sample_catalogs").glob("*.yaml")))), "True"]
 
 
+def _listening_addresses(port: int) -> set[str]:
+    """The IPv4/IPv6 addresses with a socket listening on ``port`` (from /proc/net/tcp and tcp6)."""
+    found = set()
+    for name, width in (("tcp", 8), ("tcp6", 32)):
+        table = Path("/proc/net") / name
+        if not table.exists():
+            continue
+        for line in table.read_text().splitlines()[1:]:
+            fields = line.split()
+            address, _, hex_port = fields[1].partition(":")
+            if fields[3] == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                raw = bytes.fromhex(address)
+                if width == 8:
+                    found.add(".".join(str(b) for b in reversed(raw)))
+                else:  # four little-endian 32-bit words
+                    words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
+                    found.add(str(ipaddress.IPv6Address(words)))
+    return found
+
+
 def _settled(page, timeout: float = 180_000) -> None:
     """Wait until the app's script run has ended (Streamlit marks it on the stApp element)."""
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
@@ -121,6 +142,7 @@ def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path):
             except OSError:
                 assert time.time() < deadline, log.read_text()
                 time.sleep(0.3)
+        listening = _listening_addresses(port)
         with playwright_api.sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
                 "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
@@ -147,7 +169,7 @@ def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path):
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
+    assert listening == {"127.0.0.1"}, listening  # loopback only (the packaged settings)
     text = log.read_text(encoding="utf-8", errors="replace")
-    assert f"URL: http://127.0.0.1:{port}" in text  # loopback only (the packaged settings)
     assert "toolsearch: launch token for browsers that are not on this machine" in text
     assert "Traceback" not in text

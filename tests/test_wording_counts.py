@@ -97,11 +97,11 @@ def test_plan_counts_stray_stdout_lines_of_a_live_server(tmp_path, flag, lines, 
 @pytest.mark.parametrize(("header", "expected", "warning"), [
     ("Bearer ${TOOLSEARCH_TEST_UNSET_A}",
      "unset variable in url or headers: TOOLSEARCH_TEST_UNSET_A; set it and connect again (nothing was sent)",
-     "placeholder left as written because the variable is unset or empty (REG §6.2): TOOLSEARCH_TEST_UNSET_A"),
+     "placeholder left as written because the variable is unset or empty (docs/reference.md §26.2): TOOLSEARCH_TEST_UNSET_A"),
     ("${TOOLSEARCH_TEST_UNSET_A} ${TOOLSEARCH_TEST_UNSET_B}",
      "unset variables in url or headers: TOOLSEARCH_TEST_UNSET_A, TOOLSEARCH_TEST_UNSET_B; "
      "set them and connect again (nothing was sent)",
-     "placeholders left as written because the variables are unset or empty (REG §6.2): "
+     "placeholders left as written because the variables are unset or empty (docs/reference.md §26.2): "
      "TOOLSEARCH_TEST_UNSET_A, TOOLSEARCH_TEST_UNSET_B"),
 ])
 def test_a_remote_server_names_its_unset_variables_in_the_right_number(tmp_path, monkeypatch, header, expected,

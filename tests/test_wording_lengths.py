@@ -1,9 +1,10 @@
-"""The shipped default profile has the reference harness's wording lengths
-(spec/wording-lengths.md), so every chars4 figure equals the reference's, and the RB §13 figures
-that depend on the wording hold as absolute numbers.
+"""The shipped default profile has the reference harness's wording lengths (the character counts of
+its header, summary and bridge texts), so every chars4 figure equals the reference's, and the
+conformance figures of docs/reference.md §13 that depend on the wording hold as absolute numbers.
 
-Every expected number here is derived from the spec tables and patterns by hand (the arithmetic
-is in the comments), never from the engine's own output. A user's own profile is free to differ.
+Every expected number here is derived from the reference's published lengths and the line patterns
+of docs/reference.md §5.3 by hand (the arithmetic is in the comments), never from the engine's own
+output. A user's own profile is free to differ.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def test_whole_bridge_definitions_with_seven_deferred_tools() -> None:
 
 
 def test_bare_bridge_is_357_119_224_tokens_with_three_digit_counts() -> None:
-    # RB §3: "tool_search ~357" for the newest wording; 1,424 + 2 characters with a 3-digit count
+    # docs/reference.md §3: "tool_search ~357" for the newest wording; 1,424 + 2 characters with a 3-digit count
     defs = bridge_definitions(tool_search_description(500, "none", None, P), P)
     assert [len(compact_json(d)) for d in defs] == [1426, 476, 893]
     assert [estimate_definitions([d]) for d in defs] == [357, 119, 224]
@@ -152,7 +153,7 @@ def test_name_resolution_errors() -> None:
     assert call("create_issue").endswith(candidates + "?")
 
 
-# --- RB §13 figures that depend on the wording, as absolute numbers ---------------------------
+# --- docs/reference.md §13 figures that depend on the wording, as absolute numbers ---------------------------
 
 def _case30():
     big = [make_tool(f"big_{i:03d}", "Synchronize enterprise credentials across regions. " * 3, server="big")
@@ -183,7 +184,7 @@ def test_case30_at_budget_120_text() -> None:
 
 
 def test_500_tools_whole_tool_search_schema_under_4500() -> None:
-    # RB §3: 500 deferred tools, default config (budget 4,000 at unknown context): the tool_search
+    # docs/reference.md §3: 500 deferred tools, default config (budget 4,000 at unknown context): the tool_search
     # definition is the 1,426-character bare definition plus the framing and listing text, escaped.
     tools = [make_tool(f"mcp_tool_{i:03d}", f"Do task number {i}.", server=f"s{i % 10}") for i in range(500)]
     plan = Planner(registration(tools)).plan(parse_config({}), None)

@@ -1,6 +1,6 @@
 """toolsearch: inspect progressive tool disclosure ("tool search") in agent harnesses.
 
-The engine reproduces the reference behavior (``spec/reference-behavior.md``): configuration,
+The engine reproduces the reference behavior (``docs/reference.md``): configuration,
 registration of MCP tools, the listing and its degradation, tiers, the bridge tools and search.
 Start with :class:`toolsearch.engine.inspector.Inspector`.
 """

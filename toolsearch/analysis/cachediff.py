@@ -5,9 +5,9 @@ a context length and a planning tokenizer. For two sides this module finds, byte
 first difference in
 
 * the **tools array** the model receives (visible tools, then ``tool_search``,
-  ``tool_describe``, ``tool_call``; RB §6), serialized as compact JSON with non-ASCII kept and key
-  order as given (the serialization the estimator measures, RB §3), and
-* the ``tool_search`` **description** inside it (raw text, RB §5.6), with line and column,
+  ``tool_describe``, ``tool_call``; docs/reference.md §6), serialized as compact JSON with non-ASCII kept and key
+  order as given (the serialization the estimator measures, docs/reference.md §3), and
+* the ``tool_search`` **description** inside it (raw text, docs/reference.md §5.6), with line and column,
 
 and says whether a provider's prompt cache would still hit. Prompt caches match exact prefixes:
 identical bytes hit; otherwise only the part before the first difference can be reused and
@@ -15,7 +15,7 @@ everything after it (the rest of the tools array, the system prompt, the convers
 processed again. The *causes* are found by comparing structures, not text: the catalogs (servers,
 tools, first sentences), the settings (context length, threshold_pct, listing_max_tokens,
 enabled, listing, defer, tokenizer, naming, profile) and the two plans (budget, tier, form,
-per-server states), following RB §10 "What changes the bridge bytes".
+per-server states), following docs/reference.md §10 "What changes the bridge bytes".
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
 from ..engine.plan import Plan
-from ..engine.tokens import chars4, compact_json, get_tokenizer
+from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
 from .wording import agree as _verb, counted as _counted
+from .sweep import plan_counts
 
 #: Cause kinds in the order they are reported (settings first, then catalog, then the plans).
 CAUSE_KINDS = (
@@ -60,7 +61,7 @@ class Side:
     Attributes:
         inspector: the registered catalog (its ``naming`` and ``profile`` are part of the side).
         config: effective ``tools.tool_search`` settings.
-        context_length: model context length in tokens; ``None`` = unknown (RB §4 fallback).
+        context_length: model context length in tokens; ``None`` = unknown (docs/reference.md §4 fallback).
         tokenizer: the planning tokenizer (decides whether a listing fits).
         label: a short display name (``A``, ``B``).
         source: where the catalog came from (file name, "sidebar catalog"), for display.
@@ -74,7 +75,7 @@ class Side:
     source: str = ""
 
     def plan(self) -> Plan:
-        """The side's plan (RB §2–§6)."""
+        """The side's plan (docs/reference.md §2–§6)."""
         return self.inspector.plan(self.config, self.context_length, self.tokenizer)
 
 
@@ -105,6 +106,8 @@ class SideSummary:
     tools_characters: int
     tools_bytes: int
     tools_tokens: int
+    #: The listing by counts, e.g. ``"mixed · 9 of 10 servers named (178 tools)"``.
+    listing_outcome: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -326,7 +329,7 @@ def _array_difference(tools_a: list, tools_b: list, text_a: str, text_b: str) ->
 # --- regions of the tool_search description -----------------------------------------------
 
 def description_regions(side: Side, plan: Plan) -> list[tuple[int, int, str]]:
-    """``(start, end, name)`` spans covering the side's ``tool_search`` description (RB §5.6).
+    """``(start, end, name)`` spans covering the side's ``tool_search`` description (docs/reference.md §5.6).
 
     Each span starts at the separator before its part, so a side that continues past the other
     is named by what it continues with. Listing groups are named ``listing group '<label>'
@@ -432,8 +435,16 @@ class ReusablePrefix:
         return {**self.__dict__, "share_of_b": round(self.share_of_b, 4)}
 
 
-def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZER) -> ReusablePrefix:
+def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZER,
+                    totals: tuple[int, int] | None = None) -> ReusablePrefix:
     """Identical leading characters, bytes and tokens of two serialized prefixes.
+
+    Args:
+        text_a, text_b: the serialized prefixes.
+        tokenizer: counts the tokens.
+        totals: for chars4, the whole prefixes' tokens as measured elsewhere (the tools arrays'
+            "Tools array with tool search" figure, which leaves out the array's brackets and commas);
+            by default ``ceil(len / 4)`` of each text. The reusable tokens never exceed B's total.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -442,8 +453,8 @@ def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZ
     nbytes = len(text_a[:p].encode("utf-8"))
     encode = _token_ids(tokenizer)
     if encode is None:
-        ta, tb = chars4(len(text_a)), chars4(len(text_b))
-        tokens = ta if text_a == text_b else p // 4
+        ta, tb = totals if totals is not None else (chars4(len(text_a)), chars4(len(text_b)))
+        tokens = ta if text_a == text_b else min(p // 4, tb)
         return ReusablePrefix(p, nbytes, tokens, "chars4", len(text_a), len(text_b), ta, tb)
     ids_a, ids_b = encode(text_a), encode(text_b)
     n = 0
@@ -525,7 +536,7 @@ class _Pair:
 
 
 def _setting_causes(p: _Pair, f: _Findings) -> None:
-    """enabled/activation, naming, profile, listing, defer (RB §1, §2, §5.5, §10)."""
+    """enabled/activation, naming, profile, listing, defer (docs/reference.md §1, §2, §5.5, §10)."""
     a, b, pa, pb = p.a, p.b, p.pa, p.pb
     ia, ib = a.inspector, b.inspector
     if pa.activated != pb.activated:
@@ -562,7 +573,7 @@ def _setting_causes(p: _Pair, f: _Findings) -> None:
 
 
 def _catalog_causes(p: _Pair, f: _Findings) -> None:
-    """Servers, deferred tools (added, removed, renamed), first sentences (RB §5.1, §5.6, §10).
+    """Servers, deferred tools (added, removed, renamed), first sentences (docs/reference.md §5.1, §5.6, §10).
 
     Tools are matched by (server, the server's own tool name), so a naming change alone does not
     show up here; a tool that only moves between deferred and visible is a ``defer`` cause.
@@ -665,7 +676,7 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
 
 
 def _visible_causes(p: _Pair, f: _Findings) -> None:
-    """Visible tools: their full definitions come first in the array, as is (RB §6)."""
+    """Visible tools: their full definitions come first in the array, as is (docs/reference.md §6)."""
     if not p.both_active:
         return  # tier 0 on a side is the activation cause
     vis_a, vis_b = p.pa.tools[: p.pa.visible_count], p.pb.tools[: p.pb.visible_count]
@@ -687,7 +698,7 @@ def _visible_causes(p: _Pair, f: _Findings) -> None:
 
 
 def _plan_causes(p: _Pair, f: _Findings) -> None:
-    """Budget, form and tier, per-server states, planning tokenizer (RB §4, §5.4, §5.5)."""
+    """Budget, form and tier, per-server states, planning tokenizer (docs/reference.md §4, §5.4, §5.5)."""
     a, b, pa, pb = p.a, p.b, p.pa, p.pb
     settings = []
     if _ctx(a.context_length) != _ctx(b.context_length):
@@ -745,7 +756,7 @@ def _causes(a: Side, pa: Plan, b: Side, pb: Plan) -> tuple[tuple[Cause, ...], tu
 
 @dataclass(frozen=True)
 class CacheDiff:
-    """Two sides compared byte for byte (RB §10).
+    """Two sides compared byte for byte (docs/reference.md §10).
 
     Attributes:
         a, b: what each side sends, in numbers.
@@ -799,11 +810,11 @@ def _summary(side: Side, plan: Plan, text: str, tokens: int) -> SideSummary:
         tokenizer=plan.planning_tokenizer, naming=side.inspector.naming, profile=side.inspector.profile.name,
         budget=plan.budget, tier=plan.tier, listing_form=plan.listing_form, deferred_count=plan.deferred_count,
         visible_count=plan.visible_count, tools_characters=len(text), tools_bytes=len(text.encode("utf-8")),
-        tools_tokens=tokens)
+        tools_tokens=tokens, listing_outcome=plan_counts(plan).label)
 
 
 def compare(a: Side, b: Side, tokenizer: str | None = None) -> CacheDiff:
-    """Compare two sides' model-visible prefixes (RB §10).
+    """Compare two sides' model-visible prefixes (docs/reference.md §10).
 
     Args:
         a: the earlier setup (whose prefix a cache would hold).
@@ -818,7 +829,12 @@ def compare(a: Side, b: Side, tokenizer: str | None = None) -> CacheDiff:
     """
     pa, pb = a.plan(), b.plan()
     text_a, text_b = compact_json(pa.tools), compact_json(pb.tools)
-    reusable = reusable_prefix(text_a, text_b, tokenizer or a.tokenizer)
+    counter = tokenizer or a.tokenizer
+    # chars4 totals are the plan's "Tools array with tool search" measure (tools_array_tokens), so
+    # this page and the others show one number for one array; BPE counts the same text either way.
+    totals = (None if get_tokenizer(counter).exact
+              else (tools_array_tokens(pa.tools, counter), tools_array_tokens(pb.tools, counter)))
+    reusable = reusable_prefix(text_a, text_b, counter, totals)
     tools = _array_difference(pa.tools, pb.tools, text_a, text_b)
     description = region_a = region_b = None
     if tools is not None and pa.tool_search_description is not None and pb.tool_search_description is not None:

@@ -1,6 +1,6 @@
 """Better collapse (a what-if): the optimal set of groups to show as summary lines.
 
-The reference degradation (RB §5.4) starts from the all-names listing and collapses groups to
+The reference degradation (docs/reference.md §5.4) starts from the all-names listing and collapses groups to
 summary lines one at a time, largest names block first, stopping at the first text that fits.
 Because it only tries *prefixes* of that order it can
 
@@ -13,7 +13,7 @@ This module computes, for the same groups, header, budget and planning tokenizer
 choice. It is **not** the reference behavior: the plan (what the model sees) never uses it; the
 CLI and the app show it side by side with the reference, labeled as a what-if.
 
-Scope. Steps 1 and 2 of RB §5.4 are kept: if the full listing fits the result is ``full``, if the
+Scope. Steps 1 and 2 of docs/reference.md §5.4 are kept: if the full listing fits the result is ``full``, if the
 all-names listing fits it is ``names``. Only steps 3–4 (which groups to collapse) are replaced.
 
 Objective (lexicographic, over every subset ``S`` of groups shown as summaries, the others as
@@ -22,7 +22,7 @@ names, whose listing fits the budget):
 1. fewest groups collapsed (most groups kept at names);
 2. then fewest tool names hidden (most tool names shown);
 3. then the smallest listing (characters for ``chars4``, tokens for a BPE tokenizer);
-4. then, for determinism, the set whose positions in the reference collapse order (RB §5.4:
+4. then, for determinism, the set whose positions in the reference collapse order (docs/reference.md §5.4:
    names-block length descending, label ascending), sorted ascending, are lexicographically
    smallest. The reference's own prefix is the smallest such set of its size, so whenever the
    reference choice is optimal on 1–3 it is the one returned.
@@ -122,6 +122,8 @@ class ServerCollapse:
             the planning units (characters for chars4, tokens for BPE; see
             :attr:`CollapseComparison.units`).
         reference / best: its state under each choice.
+        names_tokens / summary_tokens: the same block and line in tokens (planning tokenizer), the
+            plan's per-server ``names_tokens`` / ``summary_tokens`` figures.
     """
 
     server: str
@@ -131,6 +133,8 @@ class ServerCollapse:
     summary_units: int
     reference: str
     best: str
+    names_tokens: int = 0
+    summary_tokens: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -142,7 +146,7 @@ class CollapseComparison:
     """The reference choice and the best choice for one catalog, settings and budget.
 
     Attributes:
-        budget: the listing budget in tokens (RB §4).
+        budget: the listing budget in tokens (docs/reference.md §4).
         context_length, threshold_pct, listing_max_tokens: the settings that gave it.
         tokenizer: the planning tokenizer (decides "fits").
         units: ``characters`` (chars4) or ``tokens`` (BPE): what ``*_units`` fields count.
@@ -155,7 +159,7 @@ class CollapseComparison:
         servers: per-server rows, sorted by server name.
         groups: number of listing groups.
         reference_description_tokens / best_description_tokens: the ``tool_search``
-            description built around each listing (RB §5.6), planning tokenizer.
+            description built around each listing (docs/reference.md §5.6), planning tokenizer.
     """
 
     budget: int
@@ -286,7 +290,7 @@ def _outcome(groups: Sequence[GroupBlocks], header: str, form: str, states: dict
 
 def reference_collapse(groups: Sequence[GroupBlocks], budget: int, header: str,
                        tokenizer: str = C.DEFAULT_TOKENIZER) -> CollapseOutcome:
-    """What the reference degradation (RB §5.4, :func:`~toolsearch.engine.listing.choose_listing`) shows."""
+    """What the reference degradation (docs/reference.md §5.4, :func:`~toolsearch.engine.listing.choose_listing`) shows."""
     tk = get_tokenizer(tokenizer)
     choice = choose_listing(groups, budget, header, tk.count if tk.exact else None)
     return _outcome(groups, header, choice.form, dict(choice.states), choice.collapse_order, tk)
@@ -355,12 +359,12 @@ def _verdict(reference: CollapseOutcome, best: CollapseOutcome) -> str:
 
 def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length: int | None = None,
                      tokenizer: str = C.DEFAULT_TOKENIZER) -> CollapseComparison:
-    """Reference vs best collapse for a catalog at these settings (a what-if, RB §4, §5.4).
+    """Reference vs best collapse for a catalog at these settings (a what-if, docs/reference.md §4, §5.4).
 
     Args:
         planner: the catalog's planner (its groups and header are reused).
         config: effective settings; ``threshold_pct`` and ``listing_max_tokens`` set the budget.
-        context_length: model context length in tokens; ``None``/0 = unknown (RB §4 fallback).
+        context_length: model context length in tokens; ``None``/0 = unknown (docs/reference.md §4 fallback).
         tokenizer: the planning tokenizer.
 
     Returns:
@@ -398,6 +402,7 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
             best_form=best.form, groups=len(groups))
     size = tk.count if tk.exact else len
     units = {g.label: (size(g.names_block), size(g.summary)) for g in groups}
+    block_tokens = {g.label: (tk.count(g.names_block), tk.count(g.summary)) for g in groups}
     rows = []
     deferred_by_server: dict[str, int] = {}
     for tool in deferral.deferred:
@@ -411,7 +416,8 @@ def compare_collapse(planner: Planner, config: ToolSearchConfig, context_length:
             continue
         n_units, s_units = units[label]
         rows.append(ServerCollapse(server, label, deferred_by_server.get(server, 0), n_units, s_units,
-                                   reference.states.get(label, "hidden"), best.states.get(label, "hidden")))
+                                   reference.states.get(label, "hidden"), best.states.get(label, "hidden"),
+                                   *block_tokens[label]))
 
     def description_tokens(outcome: CollapseOutcome) -> int:
         if not config.active or not deferral.deferred:

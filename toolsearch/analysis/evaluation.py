@@ -3,7 +3,7 @@
 A *query file* (YAML or JSON) lists tasks. Each task is what a model would look for in one
 ``tool_search`` call: one or more queries and the tool names a correct search returns. An empty
 ``expected`` list makes the task an *abstention test*: nothing in the catalog fits, and the
-search should return nothing (the gate term of RB §7.4 exists for this)::
+search should return nothing (the gate term of docs/reference.md §7.4 exists for this)::
 
     name: Cloudflare flat API, labeled queries     # optional
     catalog: cloudflare-flat.yaml                  # optional, for readers
@@ -23,7 +23,7 @@ Expected names are wire names, exactly as ``toolsearch plan --json`` shows them 
 How a task is scored (``limit`` = the search limit, default ``search_default_limit``; k = 5):
 
 * Each query is searched alone, exactly as ``tool_search`` runs the queries of one call, and
-  ranked in full (the limit only cuts the list, it never reorders it, RB §7.5).
+  ranked in full (the limit only cuts the list, it never reorders it, docs/reference.md §7.5).
 * The *rank* of an expected tool in a task is its best (smallest) 1-based position over the
   task's queries: the model sees every group of the response, so a tool is found as soon as
   any of its queries shows it. A tool no query admits has no rank.
@@ -583,7 +583,7 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
         config: the ``tools.tool_search`` settings (defer set, search limits); default settings
             when ``None``.
         limit: matches per query; ``None`` means ``search_default_limit``. Clamped to
-            ``[1, max_search_limit]`` as the bridge clamps it (RB §6).
+            ``[1, max_search_limit]`` as the bridge clamps it (docs/reference.md §6).
         params: ``{variant: {switch: value}}`` set on top of a variant's registered switches
             (tuned values); variants not named keep their registered values.
         explain: explain each miss (one document checked per miss, about the cost of one

@@ -30,7 +30,7 @@ _TAG_RUN = re.compile("[\U000E0000-\U000E007F]+")
 _CANDIDATE = re.compile("[\U000E0000-\U000E007F\U000E0100-\U000E01EF\ufe00-\ufe0f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U0001bca0-\U0001bca3"
                         "\U0001d173-\U0001d17a\x00-\x08\x0b-\x1f\x7f-\x9f]")
-#: Emoji tag sequences (subdivision flags) are visible and legitimate (REG §2 keeps them).
+#: Emoji tag sequences (subdivision flags) are visible and legitimate (docs/reference.md §22 keeps them).
 _EMOJI_TAG_SEQUENCE = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
 #: A zero-width joiner inside an emoji ZWJ sequence (👨‍👩‍👧, 🏳️‍🌈): an emoji (with an optional
 #: variation selector or skin tone) on each side. Such a joiner only draws the emoji together.

@@ -1,7 +1,7 @@
 """Catalog lint: what in a catalog will hurt the model or the harness, with a one-line fix each.
 
-Every rule works on the catalog as the reference harness registers it (REG §1–§2) and searches
-it (RB §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
+Every rule works on the catalog as the reference harness registers it (docs/reference.md §21–§22) and searches
+it (docs/reference.md §5.1, §7). Thresholds live in :mod:`toolsearch.engine.constants` (the ``LINT_*`` names and
 ``PROVIDER_MAX_TOOLS``). Severities:
 
 * ``error``: the harness drops tools, or a provider rejects the whole request;
@@ -16,35 +16,35 @@ Rules (:data:`RULES`, in report order):
   that OpenAI-style providers reject: not ``^[a-zA-Z0-9_-]{1,64}$``.
 * ``sanitized-collision`` (error): two different tools of one server whose wire names are equal
   after sanitizing (``read-file`` and ``read_file``): the reference registers **neither**
-  (REG §1.5).
+  (docs/reference.md §21.5).
 * ``cross-server-collision`` (error): a wire name produced by two servers (servers ``my-api``
   and ``my_api`` both exposing ``ping``; or the same name on two servers with ``as-is`` naming):
   the registry keeps the first registration and skips the other.
 * ``name-over-64`` (warning): a prefixed MCP name over 64 characters; the reference clamps it to
-  ``full[:55] + "_" + sha256[:8]`` (REG §1.3), and the finding shows the result.
+  ``full[:55] + "_" + sha256[:8]`` (docs/reference.md §21.3), and the finding shows the result.
 * ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later
   copies are dropped.
 * ``description-empty`` (warning): no description, or whitespace only. MCP tools get the generated
-  default description (REG §2), which says nothing about what the tool does.
+  default description (docs/reference.md §22), which says nothing about what the tool does.
 * ``description-one-word`` (warning): a one-word description (no whitespace inside; text with
   Han, kana or Hangul never counts, since those scripts do not separate words with spaces).
 * ``description-no-ascii-words`` (warning): a deferred tool whose description has no
-  ``[A-Za-z0-9]+`` word: the reference search (RB §7.1) sees only its name words, label and
+  ``[A-Za-z0-9]+`` word: the reference search (docs/reference.md §7.1) sees only its name words, label and
   parameter names.
 * ``unreachable`` (warning): a deferred tool that none of its own probe queries returns within
   ``search_default_limit``. The probes are (1) its own tool name with ``_ . : -`` as spaces
   (``dns_records_list`` → ``dns records list``) and (2) up to ``LINT_PROBE_MAX_KEYWORDS`` keywords
-  of its listing line (the short description of RB §5.1, the text a model reads before it
+  of its listing line (the short description of docs/reference.md §5.1, the text a model reads before it
   searches): its ASCII words, lowercased, in order, without repeats, at least
   ``LINT_PROBE_MIN_WORD_CHARS`` characters long, not all digits and not in
   ``LINT_PROBE_STOP_WORDS``. Each probe runs through the reference search; exact-name matches are
   not probes.
 * ``schema-large`` (warning): a tool whose definition costs more than ``LINT_SCHEMA_MEDIAN_FACTOR``
-  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, RB §3), or
+  times the catalog's median and more than ``LINT_SCHEMA_MIN_TOKENS`` tokens (chars4, docs/reference.md §3), or
   more than ``LINT_SCHEMA_ABSOLUTE_TOKENS`` whatever the median (small catalogs, where one big
   tool moves the median itself).
 * ``description-over-2048`` (warning): a description over ``LINT_DESCRIPTION_MAX_CHARS``
-  characters (registration keeps it whole, REG §2; ``tool_search`` shows 500 of it).
+  characters (registration keeps it whole, docs/reference.md §22; ``tool_search`` shows 500 of it).
 * ``too-many-tools`` (error / warning): more than ``PROVIDER_MAX_TOOLS`` (128) tools in one
   request, which the OpenAI Chat Completions API (and Azure OpenAI, the same API) rejects. An
   error when the request at these settings exceeds it; a warning when only the eager request
@@ -59,7 +59,7 @@ Rules (:data:`RULES`, in report order):
   selectors (the text their bytes spell is decoded), zero-width characters, bidi controls, other
   ``Cf`` characters and raw control characters. Ordinary emoji are not findings (a zero-width
   joiner between two emoji, one variation selector, flag tag sequences). The reference strips TAG
-  characters from the top-level description at registration (REG §2) and does not send the
+  characters from the top-level description at registration (docs/reference.md §22) and does not send the
   title, annotations or output schema to the model, but keeps everything else: the finding says
   whether the model still receives them. An error when TAG, variation-selector or bidi
   characters reach the model.
@@ -87,10 +87,10 @@ Rules (:data:`RULES`, in report order):
 * ``lookalike-name`` (error / warning): a server whose name reads like another server's but uses
   other characters (``gіthub`` with a Cyrillic ``і`` beside ``github``; ``paypa1`` beside
   ``paypal``), or a tool whose name reads like another server's tool (the confusable skeletons of
-  Unicode's UTS #39, :mod:`toolsearch.analysis.lookalike`): an error on the name that uses the
-  non-ASCII characters (both when both are ASCII). A name written with non-ASCII look-alikes of
-  ASCII letters with no twin in the catalog is a warning. Names that differ only in case are not
-  findings.
+  Unicode's UTS #39, :mod:`toolsearch.analysis.lookalike`): an error on the name written with
+  characters of another script or full-width forms (on both when neither is). A name written with look-alikes of ASCII
+  letters from another script (or full-width letters) with no twin in the catalog is a warning.
+  Names that differ only in case, and Latin letters such as ``ß``, are not findings.
 * ``shadowing`` (warning): a tool's text names another server's tool (by wire name or a
   distinctive raw name), or tells the model how to use other servers' tools.
 * ``rug-pull`` (warning / error, with a baseline snapshot): an existing tool whose description,
@@ -101,7 +101,7 @@ Rules (:data:`RULES`, in report order):
 * ``duplicate-name`` (info): the same tool name on several servers (distinct wire names under
   prefixed naming): the model sees it in several groups and needs the server word to pick one.
 * ``first-sentence-clipped`` (info): the listing line of a deferred tool is cut (the short
-  description ends with ``…``, RB §5.1).
+  description ends with ``…``, docs/reference.md §5.1).
 """
 
 from __future__ import annotations
@@ -115,6 +115,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..engine import constants as C
+from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
 from .invisible import find_hidden
@@ -160,6 +161,8 @@ RULES: dict[str, str] = {
     "first-sentence-clipped": "the listing line is cut at 60 characters (ends with …)",
 }
 RULES.update(READING_RULES)  # schema losses, shared server names (toolsearch.analysis.schema_lint)
+RULES["reserved-name"] = ("a tool whose wire name is a bridge tool's name or the wire alias a provider transport "
+                          "gives the bridge (hermes_tool_search)")
 _SEVERITY_RANK = {s: i for i, s in enumerate(C.LINT_SEVERITIES)}
 _RULE_RANK = {r: i for i, r in enumerate(RULES)}
 
@@ -345,7 +348,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                     others = ", ".join(repr(r) for r in raws if r != raw)
                     verb = "both become" if len(raws) == 2 else "all become"
                     add("sanitized-collision", "error", server.name, raw, "",
-                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (REG §1.5)",
+                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (docs/reference.md §21.5)",
                         "Rename one of them, or leave one out with tools.exclude, so they differ after "
                         "sanitizing.")
             else:
@@ -494,6 +497,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(finding)
     for finding in sdk_rejections(catalog, naming):
         findings.append(finding)
+    findings.extend(reserved_names(catalog, naming))
     findings.extend(Finding(*row) for row in schema_lint_rows(inspector))
     for server in catalog.servers:
         if not server.tools and server.kind == "mcp":
@@ -521,7 +525,7 @@ PROGRESS_EVERY = 1_000
 def _reached(index: Any, limit: int, items: list[tuple[str, list[str]]],
              progress: Callable[[float, str], None] | None = None) -> list[bool]:
     """For each ``(wire name, probe queries)`` of ``items``: whether some probe's
-    ``index.search(probe, limit)`` returns that name (RB §7.4, §7.5), in the same order.
+    ``index.search(probe, limit)`` returns that name (docs/reference.md §7.4, §7.5), in the same order.
 
     Probes are tried in order, a tool's next probe only when the earlier ones missed it. Under the
     reference search options the probes are answered in batches: those with the same gate term
@@ -931,7 +935,7 @@ def model_strings(tool: Any) -> list[tuple[str, str]]:
 
 
 def _client_only(field: str) -> bool:
-    """Whether registration leaves ``field`` out of what the model receives (REG §2: the title,
+    """Whether registration leaves ``field`` out of what the model receives (docs/reference.md §22: the title,
     annotations and output schema are not sent), so only a client shows it."""
     return field == "title" or field.startswith(("annotations", "outputSchema"))
 
@@ -1135,7 +1139,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                             "receive them (a client that keeps names as sent does)")
                 elif stripped:
                     fate = ("the server sent them; registration strips TAG characters from the description "
-                            "(REG §2), so the model does not receive them")
+                            "(docs/reference.md §22), so the model does not receive them")
                 elif client_only:
                     fate = "registration does not send this field to the model, but a client may show it"
                 else:
@@ -1187,57 +1191,65 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
 def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
     """``lookalike-name`` findings: a server (or a tool of another server) whose name reads like
     another one's but is written with other characters (``gіthub`` with a Cyrillic ``і`` beside
-    ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) that use non-ASCII
-    characters (on both when both are ASCII, ``paypa1`` and ``paypal``). A name written with
-    non-ASCII characters that read as ASCII letters, with no twin in the catalog, is a warning."""
+    ``github``; :mod:`toolsearch.analysis.lookalike`): an error, on the name(s) written with
+    characters of another script or full-width forms (on both when neither is, ``paypa1`` and
+    ``paypal``). A name written with
+    characters of other scripts (or full-width forms) that read as ASCII letters, with no twin in
+    the catalog, is a warning."""
+    import unicodedata  # noqa: PLC0415
+
     from .lookalike import looks_alike, odd_characters, skeleton  # noqa: PLC0415
 
     findings: list[Finding] = []
     fix = ("Check where this server comes from; rename it (in the config) so that no two names differ only by "
            "look-alike characters.")
 
+    def disguised(name: str) -> bool:
+        # letters of the Latin script itself (ß, ł) are ordinary spelling, not disguise
+        return any(not c.isascii() and not unicodedata.name(c, "").startswith("LATIN ") for c in name)
+
     def blamed(a: str, b: str) -> list[str]:
-        odd = [n for n in (a, b) if not n.isascii()]
+        odd = [n for n in (a, b) if disguised(n)]
         return odd or [a, b]
 
-    def pairs(items: list[tuple[str, Any]]) -> list[tuple[Any, Any]]:
-        groups: dict[str, list[tuple[str, Any]]] = {}
+    def groups(items: list[tuple[str, Any]]) -> list[dict[str, list[Any]]]:
+        """Items by skeleton, then by name: the groups with look-alike names (two names or more)."""
+        by_skeleton: dict[str, dict[str, list[Any]]] = {}
         for name, item in items:
-            groups.setdefault(skeleton(name), []).append((name, item))
-        out = []
-        for group in groups.values():
-            for i, (a, x) in enumerate(group):
-                for b, y in group[i + 1:]:
-                    if looks_alike(a, b):
-                        out.append(((a, x), (b, y)))
-        return out
+            by_skeleton.setdefault(skeleton(name), {}).setdefault(name, []).append(item)
+        return [group for group in by_skeleton.values() if len(group) > 1]
 
-    servers = [(s.name, s) for s in catalog.servers]
     twinned: set[str] = set()
-    for (a, x), (b, y) in pairs(servers):
-        for name in blamed(a, b):
-            other = b if name == a else a
+    for group in groups([(s.name, s) for s in catalog.servers]):
+        for name in group:
+            others = [m for m in group if looks_alike(name, m) and name in blamed(name, m)]
+            if not others:
+                continue
             twinned.add(name)
             findings.append(Finding("lookalike-name", "error", name, "", "",
-                                    f"server {name!r} looks like server {other!r} ({odd_characters(name, other)}): "
-                                    "its tools can pass for the other server's", fix))
-    tools = [(t.name, (s, t)) for s in catalog.servers for t in s.tools]
-    for (a, (sa, ta)), (b, (sb, tb)) in pairs(tools):
-        if sa.name == sb.name:
-            continue
-        for name, (server, tool), (other_server, other) in ((a, (sa, ta), (sb, tb)), (b, (sb, tb), (sa, ta))):
-            if name not in blamed(a, b):
-                continue
-            twinned.add(f"{server.name}\0{name}")
-            findings.append(Finding(
-                "lookalike-name", "error", server.name, tool.name, _wire(server.name, server.kind, tool.name, naming)[0],
-                f"tool {name!r} looks like {other_server.name}'s tool {other.name!r} "
-                f"({odd_characters(name, other.name)}): a model or a user can take one for the other",
-                "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
+                                    f"server {name!r} looks like server {others[0]!r} "
+                                    f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
+                                    fix))
+    for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
+        for name, items in group.items():
+            others = [(m, item) for m in group if looks_alike(name, m) and name in blamed(name, m) for item in group[m]]
+            for server, tool in items:
+                elsewhere = [(m, other_server) for m, (other_server, _) in others if other_server.name != server.name]
+                if not elsewhere:
+                    continue  # look-alikes within one server: the sanitizing and duplicate checks see those
+                twinned.add(f"{server.name}\0{name}")
+                (first, first_server), more = elsewhere[0], len(elsewhere) - 1
+                also = f" (and {more} more)" if more else ""
+                findings.append(Finding(
+                    "lookalike-name", "error", server.name, tool.name,
+                    _wire(server.name, server.kind, tool.name, naming)[0],
+                    f"tool {name!r} looks like {first_server.name}'s tool {first!r}{also} "
+                    f"({odd_characters(name, first)}): a model or a user can take one for the other",
+                    "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
     for server in catalog.servers:
         candidates = [("", server.name)] + [(t.name, t.name) for t in server.tools]
         for tool_name, name in candidates:
-            if name.isascii() or not skeleton(name).isascii():
+            if not disguised(name) or not skeleton(name).isascii():
                 continue
             if (not tool_name and name in twinned) or (tool_name and f"{server.name}\0{name}" in twinned):
                 continue
@@ -1499,3 +1511,30 @@ def rug_pulls(before: Catalog, after: Catalog, naming: str = "prefixed") -> list
                 "Review the new text before trusting the tool again; pin the server version if the change is "
                 "unexpected.", changed[0][1] if len(changed) == 1 else ""))
     return findings
+
+
+def reserved_names(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
+    """``reserved-name`` findings: a tool whose wire name is a bridge tool's name (``tool_search``,
+    ``tool_describe``, ``tool_call``: the harness drops the catalog tool and keeps its own bridge,
+    error) or a bridge wire alias (``hermes_tool_search``: on the transports that reserve
+    ``tool_search`` the model's calls to that name go to the bridge, error). Names are compared as
+    registered with ``naming``, so prefixed MCP tools never collide.
+    """
+    aliased_on = sorted(t for t, names in RESERVED_NAMES.items() if names)
+    out: list[Finding] = []
+    for server in catalog.servers:
+        for tool in server.tools:
+            wire = _wire(server.name, server.kind, tool.name, naming)[0]
+            if wire not in ALL_BRIDGE_WIRE_NAMES:
+                continue
+            if wire in C.BRIDGE_NAMES:
+                message = (f"'{wire}' is the name of a bridge tool: the harness drops this tool before assembly "
+                           f"and the model only ever reaches its own bridge")
+            else:
+                bridge = next(k for k, v in WIRE_ALIASES.items() if v == wire)
+                message = (f"'{wire}' is the name the {bridge} bridge goes out under on {', '.join(aliased_on)}: "
+                           f"calls to it are mapped back to the bridge, never to this tool")
+            out.append(Finding("reserved-name", "error", server.name, tool.name, wire, message,
+                               "Rename the tool (or register the server's tools prefixed) so its wire name is not "
+                               "a bridge name."))
+    return out

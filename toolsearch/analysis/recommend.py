@@ -2,11 +2,11 @@
 
 A harness config holds a single ``tools.tool_search`` block for every model the user runs, so a
 recommendation has to reach its goal at each of those context lengths at once. Built on the
-listing ladder of :mod:`toolsearch.analysis.sweep` (the form depends on the budget alone, RB §5.4, and
+listing ladder of :mod:`toolsearch.analysis.sweep` (the form depends on the budget alone, docs/reference.md §5.4, and
 only gets better as the budget grows), so a recommendation costs one plan.
 
 Why the answer is exact and tight: let B be the smallest budget that reaches the goal. Every
-listed context length needs ``min(listing_max_tokens, pct leg) >= B`` (RB §4). The smallest cap
+listed context length needs ``min(listing_max_tokens, pct leg) >= B`` (docs/reference.md §4). The smallest cap
 is ``max(200, B)``; the percentage leg ``int(c × (pct / 100))`` grows with both the context
 length and ``threshold_pct``, so the smallest ``threshold_pct`` on the 0.1 grid is the one that
 gives the shortest listed context length a leg of B. Both are the smallest possible values, so
@@ -17,13 +17,19 @@ candidate). 0.1 less or 1 token less gives a budget below B at some listed lengt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Sequence
 
+import yaml
+
 from ..engine import constants as C
-from ..engine.config import ToolSearchConfig
+from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
-from .sweep import FORM_RANK, Ladder, at_least, smallest_budget
+from ..engine.wording import counted
+from .sessions import CalledTool, listing_evidence
+from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
 GOAL_FORMS: dict[str, str] = {"full": "full", "names": "names", "listed": "mixed", "any": "groups"}
@@ -40,16 +46,35 @@ THRESHOLD_PCT_RESOLUTION = 0.1
 _PCT_STEPS = round(C.THRESHOLD_PCT_MAX / THRESHOLD_PCT_RESOLUTION)
 
 
+def context_words(n: int | None) -> str:
+    """A context length for sentences: ``32000`` → ``32K``, ``1000000`` → ``1M``, ``12345`` →
+    ``12,345``, ``None`` → ``unknown``."""
+    if not n:
+        return "unknown"
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n % 1000 == 0:
+        return f"{n // 1000}K"
+    return f"{n:,}"
+
+
 @dataclass(frozen=True)
 class ContextOutcome:
     """What one context length gets with given settings.
 
     Attributes:
         context_length: tokens, or ``None`` for unknown (the percentage leg is then 10,000).
-        budget: the listing budget in tokens (RB §4).
-        tier: 0, 1 or 2 (RB §5.5).
+        budget: the listing budget in tokens (docs/reference.md §4).
+        tier: 0, 1 or 2 (docs/reference.md §5.5).
         listing_form: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none``.
         listing_tokens: the listing's size in planning tokens (0 when nothing is listed).
+        servers_named: servers at names or better; ``servers_total``: servers with deferred tools.
+        tools_named: deferred tools the listing names.
+        outcome: the listing in words by counts (:attr:`ListingCounts.label`).
+        called_listed / called_total: with recorded sessions, how many of the distinct deferred
+            tools the sessions called this listing names, out of how many (``None`` without sessions).
+        round_trips_saved: with sessions, the ``tool_search`` calls the listing would have made
+            unnecessary (see :func:`toolsearch.analysis.sessions.called_tools`).
     """
 
     context_length: int | None
@@ -57,9 +82,49 @@ class ContextOutcome:
     tier: int
     listing_form: str
     listing_tokens: int
+    servers_named: int = 0
+    servers_total: int = 0
+    tools_named: int = 0
+    outcome: str = ""
+    called_listed: int | None = None
+    called_total: int | None = None
+    round_trips_saved: int | None = None
+
+    @property
+    def headroom_tokens(self) -> int:
+        """Tokens the listing can grow before it no longer fits the budget."""
+        return self.budget - self.listing_tokens
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with the keys above, in that order."""
+        """JSON-ready dict with the keys above in that order, plus ``headroom_tokens``; the session
+        keys only when sessions were given."""
+        out = dict(self.__dict__)
+        out["headroom_tokens"] = self.headroom_tokens
+        if self.called_total is None:
+            for key in ("called_listed", "called_total", "round_trips_saved"):
+                out.pop(key)
+        return out
+
+
+@dataclass(frozen=True)
+class UnnamedServer:
+    """A server the recommended setting does not name at some listed context length.
+
+    Attributes:
+        name: the server; ``state``: ``summary`` or ``hidden`` at the worst length.
+        tokens_needed: the smallest budget (tokens, headroom included) that names it, ``None``
+            when no budget up to 60,000 does.
+        reason: why, in words, e.g. ``"cloudflare: names need 46,241 tokens, more than the largest
+            budget at 32K (32,000 tokens)"``.
+    """
+
+    name: str
+    state: str
+    tokens_needed: int | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys above."""
         return dict(self.__dict__)
 
 
@@ -69,15 +134,23 @@ class MultiRecommendation:
 
     Attributes:
         goal: the goal asked for (``full`` | ``names`` | ``listed`` | ``any``).
-        reached: the settings reach ``goal`` at every listed context length.
-        reached_goal: the goal the settings do reach everywhere (``goal`` when ``reached``; else
-            the most demanding weaker goal that can be reached, or ``None`` when none can).
+        reached: the settings reach ``goal`` (with its per-server requirements and headroom) at
+            every listed context length.
+        reached_goal: the most demanding of the four plain goals the settings reach everywhere
+            (``None`` when none).
         threshold_pct: recommended ``threshold_pct`` (%), exact to 0.1.
         listing_max_tokens: recommended ``listing_max_tokens`` (tokens), exact to 1.
-        budget_needed: the smallest budget (tokens) that reaches ``reached_goal``, or ``None``.
+        budget_needed: the smallest budget (tokens) the answer needs at every length, or ``None``.
         contexts: one outcome per listed context length, in the order given.
         reason: why ``goal`` cannot be reached (empty when it is).
         planning_tokenizer: the tokenizer the ladder was measured with.
+        except_servers: servers the goal lets collapse; ``keep_servers``: servers that must stay
+            at names or better.
+        headroom_pct: the budget is at least this much (%) above the listing at every length.
+        unnamed: the servers not named at the worst length, each with why.
+        growth_tokens: tokens the listing can grow at the tightest length before it changes
+            form (the smallest ``budget - listing_tokens``).
+        growth_tools: about how many more tools that is, at the listing's tokens per named tool.
     """
 
     goal: str
@@ -89,14 +162,52 @@ class MultiRecommendation:
     contexts: tuple[ContextOutcome, ...]
     reason: str
     planning_tokenizer: str
+    except_servers: tuple[str, ...] = ()
+    keep_servers: tuple[str, ...] = ()
+    headroom_pct: float = 0.0
+    unnamed: tuple[UnnamedServer, ...] = ()
+    growth_tokens: int = 0
+    growth_tools: int = 0
+
+    @property
+    def worst(self) -> ContextOutcome:
+        """The outcome of the listed context length with the fewest servers named (then tools)."""
+        return min(self.contexts, key=lambda c: (c.servers_named, c.tools_named))
+
+    @property
+    def goal_words(self) -> str:
+        """The goal with its per-server requirements, in words (headroom not included)."""
+        text = GOAL_WORDS[self.goal]
+        if self.except_servers:
+            text += f", except {', '.join(self.except_servers)} (may collapse)"
+        if self.keep_servers:
+            text += f"; {', '.join(self.keep_servers)} at names or better"
+        return text
+
+    @property
+    def growth_words(self) -> str:
+        """What growth the setting absorbs, e.g. ``"absorbs 149 tokens of listing growth (about 17
+        tools) at 32K before the listing changes"``."""
+        if not self.contexts or self.worst.listing_tokens == 0:
+            return "nothing is listed, so there is no listing growth to absorb"
+        tight = min(self.contexts, key=lambda c: c.headroom_tokens)
+        if self.growth_tokens == 0:
+            return (f"tight: the budget equals the listing at {context_words(tight.context_length)}, so any listing "
+                    f"growth changes the listing there")
+        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth (about {counted(self.growth_tools, 'tool')}) "
+                f"at {context_words(tight.context_length)} before the listing changes")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal``, ``contexts``, then
-        ``reached``, ``reached_goal``, ``budget_needed``, ``reason``, ``planning_tokenizer``."""
+        ``reached``, ``reached_goal``, ``budget_needed``, ``reason``, ``planning_tokenizer``,
+        ``except``, ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``."""
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
                 "goal": self.goal, "contexts": [c.to_dict() for c in self.contexts],
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
-                "reason": self.reason, "planning_tokenizer": self.planning_tokenizer}
+                "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
+                "except": list(self.except_servers), "keep": list(self.keep_servers),
+                "headroom_pct": self.headroom_pct, "growth_tokens": self.growth_tokens,
+                "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed]}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
         """``config`` with the recommended threshold_pct and listing_max_tokens."""
@@ -105,19 +216,21 @@ class MultiRecommendation:
 
 def outcomes(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
              context_lengths: Sequence[int | None]) -> tuple[ContextOutcome, ...]:
-    """Budget, tier, form and listing tokens at each context length (in the order given) for
-    one ``threshold_pct`` (%) and ``listing_max_tokens`` (tokens), read off ``ladder``."""
+    """Budget, tier, form, listing tokens and counts at each context length (in the order given)
+    for one ``threshold_pct`` (%) and ``listing_max_tokens`` (tokens), read off ``ladder``."""
     out = []
     for context in context_lengths:
         budget, _, _ = listing_budget(context, threshold_pct, listing_max_tokens)
+        counts = ladder.counts_at(budget)
         out.append(ContextOutcome(context, budget, ladder.tier_at(budget), ladder.form_at(budget),
-                                  ladder.tokens_at(budget)))
+                                  ladder.tokens_at(budget), counts.servers_named, counts.servers_total,
+                                  counts.tools_named, counts.label))
     return tuple(out)
 
 
 def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
     """The smallest ``threshold_pct`` on the 0.1 grid (0.0..100.0) whose percentage leg at
-    ``context_length`` tokens is at least ``budget`` tokens, with the RB §4 arithmetic
+    ``context_length`` tokens is at least ``budget`` tokens, with the docs/reference.md §4 arithmetic
     (``int(context_length × (pct / 100.0))``, truncation included). ``None`` when 100% is not
     enough. Binary search: the leg never shrinks as ``threshold_pct`` grows."""
     def leg(k: int) -> int:
@@ -135,41 +248,124 @@ def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
     return low / 10
 
 
-def _settings_for(ladder: Ladder, goal: str, context_lengths: Sequence[int | None],
-                  current_pct: float) -> tuple[float, int, int] | str:
-    """``(threshold_pct, listing_max_tokens, budget)`` reaching ``goal`` everywhere, or a reason."""
-    budget = smallest_budget(ladder, at_least(GOAL_FORMS[goal]))
-    if budget is None:
-        return f"the smallest listing that meets it needs more than {C.LISTING_MAX_TOKENS_MAX:,} tokens"
-    cap = max(C.LISTING_MAX_TOKENS_MIN, budget)
+def _with_headroom(tokens: int, headroom_pct: float) -> int:
+    """The smallest budget (tokens) at least ``headroom_pct`` % above ``tokens``."""
+    return -(-(tokens * round(Fraction(str(headroom_pct)) * 100 + 10_000)) // 10_000) if headroom_pct else tokens
+
+
+def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
+    """For each ladder step, the smallest budget at which that step is the one chosen and the budget
+    is at least ``headroom_pct`` % above its size; ``None`` when no budget does both (an earlier
+    candidate fits first). Budgets above 60,000 are returned as they are: no setting reaches them."""
+    out: list[int | None] = []
+    earlier = float("inf")  # the smallest size of the candidates before this one
+    for step in ladder.steps:
+        budget = _with_headroom(step.tokens, headroom_pct)
+        out.append(budget if budget < earlier else None)
+        earlier = min(earlier, step.tokens)
+    return out
+
+
+def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, str]:
+    """The largest budget every listed length can get at once (tokens), what limits it
+    (``cap`` | ``unknown`` | ``context``) and that limit in words."""
     known = [c for c in context_lengths if c is not None and c > 0]
-    if len(known) < len(context_lengths) and budget > C.UNKNOWN_CONTEXT_PCT_LEG:
-        return (f"it needs a budget of {budget:,} tokens; with an unknown context length the budget is at most "
-                f"{C.UNKNOWN_CONTEXT_PCT_LEG:,}")
+    limit, kind = C.LISTING_MAX_TOKENS_MAX, "cap"
+    words = f"the largest listing_max_tokens ({C.LISTING_MAX_TOKENS_MAX:,} tokens)"
+    if len(known) < len(context_lengths) and C.UNKNOWN_CONTEXT_PCT_LEG < limit:
+        limit, kind = C.UNKNOWN_CONTEXT_PCT_LEG, "unknown"
+        words = f"the budget of an unknown context length ({limit:,} tokens)"
+    if known and min(known) < limit:
+        limit, kind = min(known), "context"
+        words = f"the whole {context_words(limit)} context ({limit:,} tokens)"
+    return limit, kind, words
+
+
+def _requirement(ladder: Ladder, goal: str, except_servers: Sequence[str], keep_servers: Sequence[str]):
+    """Predicate on a ladder step: the goal with its per-server requirements is met."""
+    label = {s.name: s.label for s in ladder.servers}
+    may_collapse = {label[s] for s in except_servers if s in label}
+    keep = {label[s] for s in keep_servers if s in label}
+    want = FORM_RANK[GOAL_FORMS[goal]]
+
+    def meets(step: Any) -> bool:
+        if step is None:
+            return False
+        collapsed = set(step.collapsed)
+        if collapsed & keep:
+            return False
+        if goal == "names" and may_collapse and step.form in ("mixed", "groups"):
+            return collapsed <= may_collapse
+        return FORM_RANK[step.form] <= want
+
+    return meets
+
+
+def _settings(budget: int, context_lengths: Sequence[int | None], current_pct: float) -> tuple[float, int]:
+    """The smallest ``threshold_pct`` and ``listing_max_tokens`` giving every listed length a budget of
+    at least ``budget`` (the caller checked that one exists)."""
+    known = [c for c in context_lengths if c is not None and c > 0]
+    cap = max(C.LISTING_MAX_TOKENS_MIN, budget)
     if not known:
-        return current_pct, cap, budget  # threshold_pct does not matter with only unknown lengths
-    shortest = min(known)
-    pct = smallest_threshold_pct(budget, shortest)
-    if pct is None:
-        return (f"it needs a budget of {budget:,} tokens, more than 100% of the shortest context length "
-                f"({shortest:,} tokens)")
-    return pct, cap, budget
+        return current_pct, cap  # threshold_pct does not matter with only unknown lengths
+    pct = smallest_threshold_pct(budget, min(known))
+    assert pct is not None
+    return pct, cap
+
+
+def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, headroom_pct: float) -> str:
+    extra = f" (with {headroom_pct:g}% headroom)" if headroom_pct else ""
+    if need is None:
+        return f"no budget reaches it{extra}"
+    if kind == "context":
+        return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
+                f"({largest:,} tokens)")
+    if kind == "unknown":
+        return (f"it needs a budget of {need:,} tokens{extra}; with an unknown context length the budget is at most "
+                f"{C.UNKNOWN_CONTEXT_PCT_LEG:,}")
+    return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
+
+
+def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int | None],
+                   outs: tuple[ContextOutcome, ...], headroom_pct: float) -> tuple[float, tuple[ContextOutcome, ...]]:
+    """The smallest ``threshold_pct`` from ``pct`` up (0.1 steps) whose outcomes keep the headroom
+    at every length without naming fewer servers or tools anywhere; ``pct`` when none does."""
+    def kept(candidate: tuple[ContextOutcome, ...]) -> bool:
+        return all(c.listing_tokens == 0 or c.budget >= _with_headroom(c.listing_tokens, headroom_pct)
+                   for c in candidate)
+
+    if kept(outs):
+        return pct, outs
+    floor = min((c.servers_named, c.tools_named) for c in outs)
+    for k in range(round(pct * 10) + 1, _PCT_STEPS + 1):
+        candidate = outcomes(ladder, k / 10, cap, lengths)
+        if kept(candidate) and min((c.servers_named, c.tools_named) for c in candidate) >= floor:
+            return k / 10, candidate
+    return pct, outs
 
 
 def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_lengths: Sequence[int | None],
-                           goal: str) -> MultiRecommendation:
+                           goal: str, *, except_servers: Sequence[str] = (), keep_servers: Sequence[str] = (),
+                           headroom_pct: float = 0.0) -> MultiRecommendation:
     """The ``threshold_pct`` and ``listing_max_tokens`` that reach ``goal`` at every context length
     in ``context_lengths`` with the fewest listing tokens; exact to 0.1 % and 1 token, and tight
     (0.1 less or 1 token less breaks the goal at some listed length, unless that value is at the
-    bottom of its range, RB §1.1).
+    bottom of its range, docs/reference.md §1.1).
 
     Goals: ``full`` (every tool with its short description), ``names`` (every server at names or
     better), ``listed`` (tier 1: form full, names or mixed), ``any`` (some listing: groups or
-    better).
+    better). Per-server requirements: ``except_servers`` may collapse to a summary line (relaxes
+    ``names``), ``keep_servers`` must stay at names or better (with any goal).
 
-    When ``goal`` cannot be reached at every length, the result has ``reached=False``, the reason,
-    and the settings of the most demanding weaker goal that can be reached everywhere; when none
-    can, the largest settings (100 %, 60,000 tokens), which give every length its best form.
+    Headroom: the budget is at least ``headroom_pct`` % above the listing at every length (the
+    budget chosen is ``ceil(listing × (1 + headroom_pct / 100))``), so the setting survives that
+    much catalog growth. The listing chosen is the one with the fewest tokens that allows it.
+
+    When the goal cannot be reached at every length, the answer maximises, at the worst length,
+    first the servers at names or better and then the tools named, and among those settings takes
+    the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
+    ``unnamed`` which servers are not named and why. When nothing can be listed at all, the
+    largest settings (100 %, 60,000 tokens), which give every length its best form.
 
     Args:
         ladder: :func:`toolsearch.analysis.sweep.listing_ladder` for the catalog, config and tokenizer.
@@ -177,44 +373,247 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             is unknown and threshold_pct therefore does not matter).
         context_lengths: tokens (``None`` = unknown), at least one; outcomes keep this order.
         goal: one of :data:`GOALS`.
+        except_servers / keep_servers: server names of the catalog (servers without deferred
+            tools are accepted and change nothing).
+        headroom_pct: 0 or more (%).
 
     Raises:
-        ValueError: an unknown goal or an empty list of context lengths.
+        ValueError: an unknown goal, an empty list of context lengths, a negative headroom, or a
+            server named in both ``except_servers`` and ``keep_servers``.
     """
     if goal not in GOAL_FORMS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
     if not context_lengths:
         raise ValueError("at least one context length is needed")
+    if not headroom_pct >= 0 or headroom_pct > 1000:
+        raise ValueError(f"headroom must be 0 to 1000 %, got {headroom_pct!r}")
+    both = sorted(set(except_servers) & set(keep_servers))
+    if both:
+        raise ValueError(f"{', '.join(both)}: a server cannot be both an exception and kept")
     lengths = list(context_lengths)
+    except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
+
+    def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
+               reason: str) -> MultiRecommendation:
+        outs = outcomes(ladder, pct, cap, lengths)
+        if budget is not None and headroom_pct and cap == C.LISTING_MAX_TOKENS_MIN > budget:
+            # The cap's floor lets longer lengths get budgets between ``budget`` and 200, where a
+            # larger listing may fit with less headroom: raise threshold_pct until none does.
+            pct, outs = _keep_headroom(ladder, pct, cap, lengths, outs, headroom_pct)
+        rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
+                                  ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct))
+        return _finish(rec, ladder)
+
     if not ladder.activated:
-        reason = "tool search is not active (enabled: off, or nothing is deferrable)"
-    elif not ladder.listing_enabled:
-        reason = "listing is off, so no listing is ever embedded"
+        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None,
+                      "tool search is not active (enabled: off, or nothing is deferrable)")
+    if not ladder.listing_enabled:
+        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None,
+                      "listing is off, so no listing is ever embedded")
+    largest, kind, limit_words = _largest_budget(lengths)
+    chosen = _chosen_budgets(ladder, headroom_pct)
+    meets = _requirement(ladder, goal, except_servers, keep_servers)
+    needs = [b for b, step in zip(chosen, ladder.steps) if b is not None and meets(step)]
+    goal_budget = min(needs) if needs else None
+    if goal_budget is not None and goal_budget <= largest:
+        pct, cap = _settings(goal_budget, lengths, config.threshold_pct)
+        return result(True, None, pct, cap, goal_budget, "")
+    reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct)
+    valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
+    if not valid:
+        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason)
+    best = ladder.counts_of(ladder.steps[valid[0][0]])
+    same = [b for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(ladder.counts_of(ladder.steps[i]))
+            == (best.servers_named, best.tools_named)]
+    budget = min(same)
+    pct, cap = _settings(budget, lengths, config.threshold_pct)
+    return result(False, None, pct, cap, budget, reason)
+
+
+def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
+    """Fill ``reached_goal``, ``unnamed`` and the growth figures of ``rec`` from its outcomes."""
+    contexts = rec.contexts
+    if rec.reached:
+        reached_goal: str | None = rec.goal
     else:
-        reason = ""
-    found = None if reason else _settings_for(ladder, goal, lengths, config.threshold_pct)
-    if isinstance(found, tuple):
-        pct, cap, budget = found
-        return MultiRecommendation(goal, True, goal, pct, cap, budget, outcomes(ladder, pct, cap, lengths), "",
-                                   ladder.planning_tokenizer)
-    reason = reason or str(found)
-    if not ladder.activated or not ladder.listing_enabled:
-        weaker: list[str] = []
-    else:
-        weaker = [g for g in GOALS if FORM_RANK[GOAL_FORMS[g]] > FORM_RANK[GOAL_FORMS[goal]]]
-    for other in weaker:
-        fallback = _settings_for(ladder, other, lengths, config.threshold_pct)
-        if isinstance(fallback, tuple):
-            pct, cap, budget = fallback
-            return MultiRecommendation(goal, False, other, pct, cap, budget, outcomes(ladder, pct, cap, lengths),
-                                       reason, ladder.planning_tokenizer)
-    pct, cap = C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX
-    return MultiRecommendation(goal, False, None, pct, cap, None, outcomes(ladder, pct, cap, lengths), reason,
-                               ladder.planning_tokenizer)
+        forms = [c.listing_form for c in contexts]
+        reached_goal = next((g for g in GOALS if all(FORM_RANK[f] <= FORM_RANK[GOAL_FORMS[g]] for f in forms)), None)
+    worst = rec.worst
+    step = ladder.step_at(worst.budget)
+    states = ladder.states_of(step)
+    chosen = _chosen_budgets(ladder, rec.headroom_pct)
+    largest, _, limit_words = _largest_budget([c.context_length for c in contexts])
+    label = {s.name: s.label for s in ladder.servers}
+    # A label is named at every step before the one that collapses it (steps only add collapsed
+    # labels), so the smallest budget naming it is the smallest chosen budget before that step.
+    collapsed_at: dict[str, int] = {}
+    for index, step in enumerate(ladder.steps):
+        if step.collapsed and step.collapsed[-1] not in collapsed_at:
+            collapsed_at[step.collapsed[-1]] = index
+    before: list[int | None] = []  # before[j]: the smallest chosen budget of steps 0..j-1
+    low: int | None = None
+    for budget in chosen:
+        before.append(low)
+        if budget is not None and (low is None or budget < low):
+            low = budget
+    unnamed = []
+    for name, state in states.items():
+        if state in ("full", "names"):
+            continue
+        at = collapsed_at.get(label[name])
+        need = before[at] if at is not None else low
+        where = context_words(worst.context_length)
+        if need is None:
+            why = f"{name}: no budget names it"
+        elif need > largest:
+            why = f"{name}: names need {need:,} tokens, more than {limit_words}"
+        elif name in rec.except_servers:
+            why = f"{name}: may collapse (an exception to the goal); naming it needs {need:,} tokens"
+        else:
+            why = f"{name}: the goal allows a summary line at {where}; naming it needs {need:,} tokens"
+        unnamed.append(UnnamedServer(name, state, need, why))
+    unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))
+    growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
+    per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
+    tools = int(growth // per_tool) if per_tool else 0
+    return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
+
+
+def _worse(before: ContextOutcome, after: ContextOutcome) -> bool:
+    return (after.servers_named, after.tools_named, -FORM_RANK[after.listing_form]) < \
+        (before.servers_named, before.tools_named, -FORM_RANK[before.listing_form])
 
 
 def lowered_lengths(current: Sequence[ContextOutcome], recommended: Sequence[ContextOutcome]) -> list[int | None]:
-    """The context lengths where ``recommended`` gives a worse listing form than ``current``
-    (same lengths, same order)."""
-    return [a.context_length for a, b in zip(current, recommended)
-            if FORM_RANK[b.listing_form] > FORM_RANK[a.listing_form]]
+    """The context lengths where ``recommended`` names fewer servers, or as many servers but fewer
+    tools, or gives a worse form than ``current`` (same lengths, same order)."""
+    return [a.context_length for a, b in zip(current, recommended) if _worse(a, b)]
+
+
+def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
+    """How ``after`` compares with ``before`` at one context length, by counts: ``"lower: 9 → 1 of
+    10 servers named"``, ``"better: 120 → 178 tools named"``, ``"lower form (full → names)"``, or
+    ``"same listing"`` (same form, servers and tools named); never "same" when servers are lost."""
+    total = after.servers_total or before.servers_total
+    if after.servers_named != before.servers_named:
+        word = "lower" if after.servers_named < before.servers_named else "better"
+        return f"{word}: {before.servers_named:,} → {after.servers_named:,} of {total:,} servers named"
+    if after.tools_named != before.tools_named:
+        word = "lower" if after.tools_named < before.tools_named else "better"
+        return f"{word}: {before.tools_named:,} → {after.tools_named:,} tools named"
+    if after.listing_form != before.listing_form:
+        word = "lower" if FORM_RANK[after.listing_form] > FORM_RANK[before.listing_form] else "better"
+        return f"{word} form ({before.listing_form} → {after.listing_form})"
+    return "same listing"
+
+
+def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool]) -> MultiRecommendation:
+    """``rec`` with ``called_listed``, ``called_total`` and ``round_trips_saved`` filled in at every
+    context length: how the recommended listing there serves the tools recorded sessions called
+    (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config)."""
+    contexts = []
+    for outcome in rec.contexts:
+        evidence = listing_evidence(called, ladder.step_at(outcome.budget))
+        contexts.append(replace(outcome, **evidence))
+    return replace(rec, contexts=tuple(contexts))
+
+
+def _comment_safe(text: str) -> str:
+    """Catalog text for a YAML comment line: control and invisible format characters (newlines
+    included) written as ``\\uXXXX``, so the comment cannot end early or hide text."""
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
+                   for ch in text)
+
+
+def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
+                 version: str) -> str:
+    """The harness config block for a recommendation, with where it came from.
+
+    A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
+    ``listing_max_tokens`` (the recommendation's), plus ``enabled``, ``listing`` and ``defer`` when
+    ``config`` sets them to something other than the defaults; it is never empty. Above it, YAML
+    comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
+    lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, and the
+    expected listing at each length (form and counts, listing and budget tokens).
+
+    Args:
+        rec: from :func:`recommend_for_contexts`.
+        config: the settings it was computed for (their enabled/listing/defer are carried over).
+        catalog_name: shown literally, control characters escaped.
+        fingerprint: a content key of the catalog (e.g. 16 hex digits of a sha256).
+        version: the toolsearch version.
+
+    Returns:
+        YAML text ending in a newline; ``yaml.safe_load`` of it gives
+        ``{"tools": {"tool_search": {...}}}``.
+    """
+    applied = rec.apply(config)
+    changed = changed_keys(applied)
+    block: dict[str, Any] = {}
+    for key, value in applied.to_block().items():
+        if key in ("threshold_pct", "listing_max_tokens") or (key in changed and key in ("enabled", "listing", "defer")):
+            block[key] = value
+    lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
+    lines = [f"# toolsearch {version} recommendation",
+             f"# catalog: {_comment_safe(catalog_name)} (fingerprint {fingerprint})",
+             f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
+             f"# goal: {_comment_safe(rec.goal_words)}",
+             f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
+             "# reached at every length" if rec.reached else f"# not reached: {_comment_safe(rec.reason)}"]
+    for c in rec.contexts:
+        lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
+                     f"{c.budget:,} budget tokens")
+    body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
+                          allow_unicode=True)
+    return "\n".join(lines) + "\n" + body
+
+
+@dataclass(frozen=True)
+class FrontierPoint:
+    """One listing a context length can get: the smallest budget that gives it and what it names.
+
+    Attributes:
+        budget: the smallest budget (tokens) at which this listing is the one chosen.
+        listing_tokens: its size (planning tokens).
+        listing_form: ``full`` | ``names`` | ``mixed`` | ``groups``.
+        servers_named / servers_total / tools_named: as in :class:`ContextOutcome`.
+        outcome: the counted label.
+        called_listed: with recorded sessions, the called tools it names (``None`` without).
+    """
+
+    budget: int
+    listing_tokens: int
+    listing_form: str
+    servers_named: int
+    servers_total: int
+    tools_named: int
+    outcome: str
+    called_listed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict with the keys above."""
+        return dict(self.__dict__)
+
+
+def frontier(ladder: Ladder, context_length: int | None,
+             called: Sequence[CalledTool] | None = None) -> list[FrontierPoint]:
+    """Every listing some setting gives at ``context_length``, smallest first: the listing tokens
+    per request against the servers (and tools) named, for a frontier chart.
+
+    A listing is on it when some budget chooses it (no earlier degradation candidate is smaller)
+    and that budget is within what the length can get (its whole length, at most 60,000 tokens;
+    10,000 when unknown). With ``called`` (:func:`toolsearch.analysis.sessions.called_tools`),
+    each point also says how many of the called tools it names.
+    """
+    if not (ladder.activated and ladder.listing_enabled):
+        return []
+    largest, _, _ = _largest_budget([context_length])
+    points = []
+    for step, budget in zip(ladder.steps, _chosen_budgets(ladder, 0.0)):
+        if budget is None or budget > largest:
+            continue
+        counts = ladder.counts_of(step)
+        listed = listing_evidence(called, step)["called_listed"] if called is not None else None
+        points.append(FrontierPoint(budget, step.tokens, step.form, counts.servers_named, counts.servers_total,
+                                    counts.tools_named, counts.label, listed))
+    return sorted(points, key=lambda p: p.listing_tokens)

@@ -1,7 +1,7 @@
 """A self-contained HTML report of one catalog at one setting, for a design review.
 
 :func:`build_report` returns one HTML document with no external resources: the catalog summary,
-the settings and the budget arithmetic (RB §4), tier and form, the per-server table, the
+the settings and the budget arithmetic (docs/reference.md §4), tier and form, the per-server table, the
 degradation steps, a table of the listing form over context length × threshold_pct, the
 settings that reach each form, the exact ``tool_search`` description and the catalog notes.
 Charts are passed in as ready-made HTML fragments (the app renders its plotly figures), so this
@@ -26,7 +26,9 @@ from .. import __version__
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, dump_config_block
 from ..engine.inspector import Inspector
+from . import quantities as Q
 from .invisible import reveal_html
+from .sweep import plan_counts
 from .wording import counted, severity_counts
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
@@ -155,7 +157,7 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
     def pct(n: int) -> str:
         return f" ({100 * n / context_length:.1f}% of context)" if context_length else ""
 
-    saved = plan.eager_tokens - plan.tools_tokens
+    eager, tools, saved = Q.all_schemas_up_front(plan), Q.tools_array(plan), Q.saved_per_request(plan)
     rows = [
         ("catalog", inspector.catalog.name),
         ("source", source_label or ", ".join(inspector.catalog.sources) or "—"),
@@ -166,10 +168,11 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
         ("tools (registered)", f"{len(inspector.registration.tools):,}"),
         ("deferred tools", f"{plan.deferred_count:,}"),
         ("visible tools", f"{plan.visible_count:,}"),
-        (f"all schemas up front ({plan.display_tokenizer})", _tokens(plan.eager_tokens) + pct(plan.eager_tokens)),
-        (f"tools array with tool search ({plan.display_tokenizer})", _tokens(plan.tools_tokens) + pct(plan.tools_tokens)),
-        ("saved per request", _tokens(saved) + (f" ({100 * saved / plan.eager_tokens:.0f}% of the eager cost)"
-                                                 if plan.eager_tokens else "")),
+        (f"{Q.ALL_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(eager) + pct(eager)),
+        (f"{Q.TOOLS_ARRAY.name.lower()} ({plan.display_tokenizer})", _tokens(tools) + pct(tools)),
+        (f"{Q.DEFERRED_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(Q.deferred_schemas(plan))),
+        (Q.SAVED.name.lower(), _tokens(saved) + (f" ({100 * saved / eager:.0f}% of all schemas up front)"
+                                                 if eager else "")),
     ]
     if plan.activated and saved < 0:
         rows.append(("verdict", f"tool search adds {-saved:,} tokens per request here; consider enabled: off"))
@@ -218,7 +221,7 @@ def _tier(plan: Plan, colors: Mapping[str, str]) -> str:
     tier_color = {0: _color(colors, "none"), 1: _color(colors, "full"), 2: _color(colors, "groups")}
     return (f'<p><span class="badge" style="{esc(_filled(tier_color[plan.tier]))}">{esc(tier_text[plan.tier])}</span>'
             f'<span class="badge" style="{esc(_filled(_color(colors, plan.listing_form)))}">'
-            f"Form: {esc(plan.listing_form)}</span></p>")
+            f"Form: {esc(plan_counts(plan).label)}</span></p>")
 
 
 def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
@@ -241,7 +244,7 @@ def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
 def _steps(plan: Plan) -> str:
     if not plan.steps:
         return "<p class=\"muted\">No degradation: tool search or the listing is off.</p>"
-    rows = [(i + 1, s.form, ", ".join(s.collapsed), s.tokens, "yes" if s.fits else "no")
+    rows = [(i + 1, Q.form_word(s.form), ", ".join(s.collapsed), s.tokens, "yes" if s.fits else "no")
             for i, s in enumerate(plan.steps)]
     return _table(["step", "form", "collapsed servers", "listing (tokens)", f"fits in {plan.budget:,}"],
                   rows, numeric=(0, 3))
@@ -260,11 +263,11 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
         for context in context_lengths:
             p = by_key[(config.with_overrides(threshold_pct=pct).threshold_pct, context)]
             title = (f"budget {p.budget:,} tokens, listing {p.listing_tokens:,} tokens, tier {p.tier}, "
-                     f"form {p.listing_form}")
+                     f"{p.label}")
             cells.append(f'<td style="{esc(_filled(_color(colors, p.listing_form)))}" title="{esc(title)}">'
-                         f"{esc(p.listing_form)}<br>{p.budget:,}</td>")
+                         f"{esc(p.short_label if p.listing_form == 'mixed' else Q.form_word(p.listing_form))}<br>{p.budget:,}</td>")
         rows.append(f"<tr><th>{pct:g}%</th>" + "".join(cells) + "</tr>")
-    legend = " ".join(f'<span class="badge" style="{esc(_filled(_color(colors, f)))}">{esc(f)}</span>'
+    legend = " ".join(f'<span class="badge" style="{esc(_filled(_color(colors, f)))}">{esc(Q.form_word(f))}</span>'
                       for f in C.FORMS)
     return (f"<p>At listing_max_tokens {config.listing_max_tokens:,} tokens ({esc(ladder.planning_tokenizer)}). "
             f"Each cell: form and budget (tokens). {legend}</p>"
@@ -298,12 +301,14 @@ def _notes(plan: Plan, inspector: Inspector) -> str:
 
 
 def _poisoning(inspector: Inspector) -> str:
-    """Hidden characters, instructions to the model and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
+    """Hidden characters, instructions to the model, URLs carrying conversation data, look-alike
+    names and shadowing (:func:`toolsearch.analysis.lint.poisoning`)."""
     from .lint import poisoning  # noqa: PLC0415
 
     found = poisoning(inspector.catalog, inspector.naming)
     if not found:
-        return "<p class=\"muted\">No hidden characters, instructions to the model or references to other servers' tools.</p>"
+        return ("<p class=\"muted\">No hidden characters, instructions to the model, URLs carrying conversation data, "
+                "look-alike names or references to other servers' tools.</p>")
     rows = [(f.severity, f.rule, f.server, f.tool, f.field, "" if f.offset is None else f.offset, f.message)
             for f in found]
     return _table(["severity", "rule", "server", "tool", "field", "offset", "finding"], rows, numeric=(5,))
@@ -380,9 +385,17 @@ def _strategies(results: "Sequence[StrategyResult] | None", label: str | None, c
         return f"{_filled(color)};font-weight:600" if c == 0 and color else ""
 
     rows = [(r.label, r.upfront_tokens, r.task_tokens, r.round_trips, r.cache_breaks) for r in results]
+    note = ""
+    upfront = next((r for r in results if r.strategy == "all_upfront"), None)
+    if upfront is not None:
+        schemas = upfront.upfront_breakdown.get("schema", 0)
+        extra = upfront.upfront_tokens - schemas
+        note = (f'<p class="muted">{esc(upfront.label)}: {schemas:,} tokens of tool definitions before the first turn '
+                f"(the {esc(Q.ALL_SCHEMAS.name.lower())} figure of the summary, for the same catalog and tokenizer)"
+                + (f" + {extra:,} tokens of skill listing" if extra else "") + ".</p>")
     return ((f"<p>For {esc(label)}.</p>" if label else "")
             + _table(["strategy", "up front (tokens)", "task (tokens)", "round trips", "cache breaks"], rows,
-                     numeric=(1, 2, 3, 4), cell_style=style))
+                     numeric=(1, 2, 3, 4), cell_style=style) + note)
 
 
 def build_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
@@ -459,7 +472,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     sections.append(("Notes", _notes(plan, inspector)))
     body = "\n".join(f"<section><h2>{esc(title)}</h2>\n{content}\n</section>" for title, content in sections)
     subtitle = (f"Context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "
-                f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · form {plan.listing_form}")
+                f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · form {Q.form_word(plan.listing_form)}")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>toolsearch report: {esc(name)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"

@@ -1,4 +1,4 @@
-"""Scopes of one catalog side by side: what each session costs and reaches (RB §2 "Scope").
+"""Scopes of one catalog side by side: what each session costs and reaches (docs/reference.md §2 "Scope").
 
 Built on :meth:`toolsearch.engine.inspector.Inspector.scoped`: every figure is the plan or the bridge of
 the scoped session itself, so the comparison, the CLI and the app agree by construction.
@@ -100,7 +100,7 @@ class Probe:
     Attributes:
         scope: the scope's name (``None`` = the whole catalog).
         in_session: the tool is in the session's tool list.
-        found_by_name: ``tool_search`` with the exact name returns it first (RB §7.4).
+        found_by_name: ``tool_search`` with the exact name returns it first (docs/reference.md §7.4).
         describe: ``schema``, ``not found`` or the error text of ``tool_describe``.
         call: ``would run`` / ``runs directly`` or the error text of ``tool_call`` with a template of
             the required arguments.
@@ -118,7 +118,7 @@ class Probe:
 
 
 def probe_tool(inspector: Inspector, scopes: Sequence[Scope | None], name: str, config: ToolSearchConfig) -> list[Probe]:
-    """Search, describe and call ``name`` in every scope's session (RB §7, §8, §9.2)."""
+    """Search, describe and call ``name`` in every scope's session (docs/reference.md §7, §8, §9.2)."""
     out = []
     full = inspector.scoped(None).registration.by_name()
     for scope in scopes:

@@ -176,6 +176,8 @@ def detect_format(path: str | Path) -> str:
     if not text:
         raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
     first = _first_json_value(text)
+    if first is _TooDeep:
+        raise readers.too_deep(SessionSourceError, str(path))
     fmt = _format_of(first)
     if fmt is None:
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
@@ -184,19 +186,30 @@ def detect_format(path: str | Path) -> str:
 
 
 def _first_json_value(text: str) -> Any:
+    """The first JSON value of ``text`` (:class:`_TooDeep` when it nests past Python's parser)."""
     try:
         return json.loads(text)
     except ValueError:
         pass
+    except RecursionError:
+        return _TooDeep
     line = text.splitlines()[0].strip() if text else ""
     try:
         return json.loads(line)
     except ValueError:
         pass
+    except RecursionError:
+        return _TooDeep
     try:  # a JSON document longer than the sniffed head: decode its first value
         return json.JSONDecoder().raw_decode(text)[0]
     except ValueError:
         return _PartialArray if text.startswith("[") else None
+    except RecursionError:
+        return _TooDeep
+
+
+class _TooDeep:  # the sniffed head nests deeper than the JSON parser goes
+    pass
 
 
 class _PartialArray:  # a JSON array cut off by the sniffing window
@@ -291,7 +304,10 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
         stripped = text.strip()
         if not stripped:
             raise SessionSourceError(f"{origin}: the file is empty; expected a session transcript")
-        fmt = _format_of(_first_json_value(stripped))
+        first = _first_json_value(stripped)
+        if first is _TooDeep:
+            raise readers.too_deep(SessionSourceError, origin)
+        fmt = _format_of(first)
         if fmt is None:
             raise SessionSourceError(f"{origin}: not a recognised session format; expected one of "
                                      f"{', '.join(FORMATS[1:])}")

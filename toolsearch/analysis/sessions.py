@@ -368,7 +368,7 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
 
 
 def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
-    """``(name, arguments)`` per entry of a ``tool_call`` envelope (RB §9.1 shapes, leniently)."""
+    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently)."""
     args = arguments if isinstance(arguments, dict) else {}
     calls = args.get("calls")
     if calls is None:
@@ -563,7 +563,7 @@ def replay_variants(asked: Sequence[str] | None) -> tuple[str, ...]:
 def why_empty(index: Any, query: str, limit: int) -> tuple[str, str | None]:
     """Why ``query`` admits nothing on a :class:`~toolsearch.engine.search.SearchIndex`: (reason in words,
     gate term). The gate term is the query's rarest term (highest IDF, first in query order on a
-    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (RB §7.4)."""
+    tie) and the coverage floor is :func:`~toolsearch.engine.search.required_coverage` (docs/reference.md §7.4)."""
     stems = (tokenize_unicode if index.options.tokenizer == "unicode" else tokenize)(query)
     if not stems:
         return "no word the tokenizer reads (nothing to search for)", None
@@ -587,7 +587,7 @@ def replay(sessions: Sequence[Session], inspector: Inspector, config: ToolSearch
         sessions: extracted sessions.
         inspector: the catalog the sessions ran on (registered with its naming).
         config: current settings (defer set, search limits: the recorded ``limit`` is resolved
-            the way the bridge resolves it, RB §6).
+            the way the bridge resolves it, docs/reference.md §6).
         variants: variant names (:func:`replay_variants`); ``reference`` is always included.
         progress: called with (sessions done, total).
 
@@ -635,7 +635,7 @@ class ListingWhatIf:
     Attributes:
         session: the session id; ``tool``: the tool's wire name; ``server``: its server.
         context_length: the context length used (the session's, else the one given, else unknown).
-        budget: the listing budget at those settings (tokens, RB §4).
+        budget: the listing budget at those settings (tokens, docs/reference.md §4).
         listed: its name was in the listing (so the search round trip was avoidable).
         searches_before: discovery calls the session made before calling it.
         smallest_budget: the smallest budget that lists it (``None``: no budget does).
@@ -666,7 +666,7 @@ def _listed(step: Any, label: str) -> bool:
 def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
                     context_length: int | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[ListingWhatIf]:
     """For each deferred tool each session called through the bridge: listed or not, and the
-    smallest settings that list it (RB §4 budget, §5.4 degradation).
+    smallest settings that list it (docs/reference.md §4 budget, §5.4 degradation).
 
     The session's recorded context length wins over ``context_length``; tools the catalog does not
     defer (visible, or unknown to it) are left out.
@@ -713,6 +713,75 @@ def _smallest_listing_budget(ladder: Any, label: str) -> int | None:
         else:
             low = mid + 1
     return low
+
+
+@dataclass(frozen=True)
+class CalledTool:
+    """A deferred tool a session called (its first call in that session).
+
+    Attributes:
+        session: the session id; ``tool``: the wire name; ``server`` and ``label``: where the
+            listing groups it.
+        searches_before: the ``tool_search`` calls (any search tool) the session made since its
+            previous tool call: the round trips a listing that names the tool would have saved.
+    """
+
+    session: str
+    tool: str
+    server: str
+    label: str
+    searches_before: int
+
+
+def called_tools(sessions: Sequence[Session], inspector: Inspector,
+                 config: ToolSearchConfig) -> tuple[list[CalledTool], list[str]]:
+    """The deferred tools the sessions called, each session's first call of each, in order; and
+    the distinct called tools the catalog does not defer (unknown to it, or visible), sorted.
+
+    A tool counts when called through ``tool_call``, or directly after the session's first search
+    (harnesses that load found tools into the tools array). Describes are not counted as saved
+    round trips: a listing names tools but does not give their parameters.
+    """
+    bridge = inspector.bridge(config)
+    out: list[CalledTool] = []
+    other: set[str] = set()
+    for session in sessions:
+        pending = 0
+        searched = False
+        seen: set[str] = set()
+        for event in session.events:
+            if isinstance(event, SearchEvent):
+                pending += 1
+                searched = True
+                continue
+            if not isinstance(event, CallEvent):
+                continue
+            searches, pending = pending, 0
+            if event.via == "direct" and not searched:
+                continue
+            tool = bridge.deferred_by_name.get(event.name)
+            if tool is None:
+                other.add(event.name)
+                continue
+            if event.name in seen:
+                continue
+            seen.add(event.name)
+            out.append(CalledTool(session.id, event.name, tool.server or tool.label, tool.label, searches))
+    return out, sorted(other)
+
+
+def listing_evidence(called: Sequence[CalledTool], step: Any) -> dict[str, int]:
+    """How a listing (``step``: the chosen :class:`~toolsearch.engine.listing.DegradationStep`, or
+    ``None`` for no listing) serves the tools in ``called``.
+
+    Returns:
+        ``{"called_listed": distinct called tools the listing names, "called_total": distinct
+        called tools, "round_trips_saved": searches_before summed over the calls of named tools}``.
+    """
+    names = {c.tool for c in called}
+    listed = {c.tool for c in called if _listed(step, c.label)}
+    saved = sum(c.searches_before for c in called if c.tool in listed)
+    return {"called_listed": len(listed), "called_total": len(names), "round_trips_saved": saved}
 
 
 # --- aggregates -------------------------------------------------------------------------------

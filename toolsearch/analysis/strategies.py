@@ -30,11 +30,11 @@ skills and the same task:
     Skill-linked tools that are also deferred for provider search (Anthropic style): a search can
     find them without the skill being read, so the read-before-call guarantee is lost.
 
-How the prompt is measured: it is a list of pieces (:class:`Piece`) — tool definitions, name +
-description stubs, namespace entries, the tiered tools array, search tools, skill listing lines,
-skill bodies, bridge responses — each counted on its own with the chosen tokenizer (``chars4``
-rounds up per piece, so "all up front" can be up to one token per tool above the Overview's
-all-schemas figure, which rounds once over the whole array). The *prefix* is the part before
+How the prompt is measured: it is a list of pieces (:class:`Piece`) — the tool definitions in
+``tools`` (one piece, measured as one array like the plan's tools array, so "all up front" without
+skills is exactly the plan's ``eager_tokens``), name + description stubs, namespace entries, the
+tiered tools array, search tools, skill listing lines, skill bodies, bridge responses, loaded
+definitions — each piece counted on its own with the chosen tokenizer. The *prefix* is the part before
 the conversation (tools and system prompt: skill listing, pinned bodies); the cached prefix
 *holds* after an event when the prefix pieces are exactly the same as before it. Compaction
 always rewrites the conversation after the prefix; it breaks the cache only where it changes the
@@ -66,7 +66,7 @@ from ..engine.plan import Plan, split_tools
 from ..engine.registration import RegisteredTool
 from ..engine.search import SearchIndex, doc_for
 from .skills import Skill, SkillSet
-from ..engine.tokens import chars4, compact_json, get_tokenizer
+from ..engine.tokens import chars4, compact_json, get_tokenizer, tools_array_tokens
 from .wording import agree, counted
 
 # --- names ----------------------------------------------------------------------------------
@@ -537,7 +537,7 @@ class StrategyModel:
         self.body_tokens = {n: sk.body_token_count(tk) for n, sk in self.skills.items()}
         problems: list[Problem] = []
         # A scoped session (Deep Agents' per-user resolvers): tools of the catalog outside the
-        # scope are never disclosed, even when a skill links them (RB §2 "Scope").
+        # scope are never disclosed, even when a skill links them (docs/reference.md §2 "Scope").
         self.scope = inspector.scope
         self.outside_scope: frozenset[str] = frozenset(
             t.name for t in inspector.full_registration.tools if t.name not in self.by_name) if self.scope else frozenset()
@@ -581,6 +581,7 @@ class StrategyModel:
         self.problems: tuple[Problem, ...] = tuple(problems)
         self._schema_pieces = {n: Piece(f"tool:{n}", n, SCHEMA, self.tool_tokens[n]) for n in self.by_name}
         self._skill_lines = tuple(Piece(f"skill:{n}", n, SKILL_LINE, self.listing_tokens[n]) for n in self.skills)
+        self._arrays: dict[tuple[str, ...], Piece] = {}
         self._tiered: dict[frozenset, tuple[Plan, Bridge, Piece]] = {}
         self._indexes: dict[tuple[str, ...], SearchIndex] = {}
 
@@ -604,6 +605,23 @@ class StrategyModel:
         """Why a catalog tool outside the session's scope cannot be used."""
         name = self.scope.name if self.scope is not None else ""
         return f"{tool} is outside scope {name}: not available in this session"
+
+    def schema_array(self, names: Sequence[str]) -> list[Piece]:
+        """The full definitions of ``names`` in ``tools``: one piece measured as one tools array
+        (:func:`~toolsearch.engine.tokens.tools_array_tokens`, or the uniform size per tool when the
+        settings give one), with one member per tool; no piece for no names. Cached per name list."""
+        if not names:
+            return []
+        key = tuple(names)
+        piece = self._arrays.get(key)
+        if piece is None:
+            if self.settings.tool_tokens is not None:
+                tokens = self.settings.tool_tokens * len(key)
+            else:
+                tokens = tools_array_tokens([self.by_name[n].definition for n in key], self.tokenizer)
+            piece = self._arrays[key] = Piece(f"tools:{_hash(list(key))}", "tool definitions", SCHEMA, tokens,
+                                               tuple((n, SCHEMA) for n in key))
+        return [piece]
 
     def schema_piece(self, name: str, form: str = SCHEMA) -> Piece:
         piece = self._schema_pieces[name]
@@ -654,7 +672,7 @@ class StrategyModel:
         return plan, bridge, piece
 
     def index(self, names: Sequence[str]) -> SearchIndex:
-        """A BM25 index (the reference search, RB §7) over these tools (cached per name set)."""
+        """A BM25 index (the reference search, docs/reference.md §7) over these tools (cached per name set)."""
         key = tuple(names)
         cached = self._indexes.get(key)
         if cached is None:
@@ -777,6 +795,17 @@ class StrategyModel:
                     held.add(str(event.arg))
         return frozenset(held)
 
+    def timeline_start_note(self, events: Sequence[Event]) -> str:
+        """Why a timeline's step 0 can be below the up-front figures: the servers an ``add_server``
+        event connects later are not connected at the start. ``""`` when no server is held back;
+        otherwise one sentence starting with a space (to append to a caption)."""
+        held = sorted(self._held_back(events))
+        if not held:
+            return ""
+        return (f" Step 0 starts without {', '.join(held)} ({agree(held, 'it is', 'they are')} connected later by "
+                "add_server), so its prompt is smaller than the up-front figures of the per-strategy table, "
+                "which count every server.")
+
     def timeline(self, events: Sequence[Event], strategies: Sequence[str] = STRATEGIES) -> tuple[TimelineStep, ...]:
         """Run the events under every strategy. Step 0 is the start (before the first turn).
 
@@ -868,11 +897,24 @@ class StrategyModel:
         return tuple(self.result(s, task) for s in strategies)
 
 
+def _atoms(pieces: Sequence[Piece]) -> list[tuple[str, str]]:
+    """``(key, name)`` per piece, with a tools-array piece of definitions taken apart into its tools
+    (so a note names the tools that came or went, not "tool definitions")."""
+    out: list[tuple[str, str]] = []
+    for p in pieces:
+        if p.form == SCHEMA and p.members:
+            out.extend((f"tool:{name}", name) for name, _ in p.members)
+        else:
+            out.append((p.key, p.name))
+    return out
+
+
 def _diff_note(before: Sequence[Piece], after: Sequence[Piece]) -> str:
-    old = {p.key for p in before}
-    new = {p.key for p in after}
-    added = [p.name for p in after if p.key not in old]
-    removed = [p.name for p in before if p.key not in new]
+    before_atoms, after_atoms = _atoms(before), _atoms(after)
+    old = {k for k, _ in before_atoms}
+    new = {k for k, _ in after_atoms}
+    added = [n for k, n in after_atoms if k not in old]
+    removed = [n for k, n in before_atoms if k not in new]
 
     def names(items: list[str]) -> str:
         shown = ", ".join(items[:3])
@@ -1036,7 +1078,12 @@ class _AllUpfront(_Sim):
     strategy = ALL_UPFRONT
 
     def prefix(self) -> list[Piece]:
-        return [self.m.schema_piece(t.name) for t in self.tools()] + list(self.m.skill_lines())
+        return self.m.schema_array([t.name for t in self.tools()]) + list(self.m.skill_lines())
+
+    def notes(self) -> list[str]:
+        tokens = sum(p.tokens for p in self.m.schema_array([t.name for t in self.tools()]))
+        return [f"the tool definitions are one tools array of {counted(tokens, 'token')}, measured like the plan's "
+                "“all schemas up front” (the same number without skills)"]
 
     def callable(self) -> set[str]:
         return self.present_names()
@@ -1229,7 +1276,7 @@ class _Anthropic(_Provider):
         return Piece(f"search-tool:{spec['name']}", spec["name"], SEARCH_TOOL, self.m.count_json(spec))
 
     def prefix(self) -> list[Piece]:
-        return ([self.m.schema_piece(n) for n in self.split()[0]] + [self.search_tool()]
+        return (self.m.schema_array(self.split()[0]) + [self.search_tool()]
                 + list(self.m.skill_lines()))
 
     def notes(self) -> list[str]:
@@ -1290,7 +1337,7 @@ class _OpenAI(_Provider):
     def prefix(self) -> list[Piece]:
         non_deferred, deferred, _ = self.split()
         groups, functions, _ = self.m.openai_groups(deferred)
-        pieces = [self.m.schema_piece(n) for n in non_deferred]
+        pieces = self.m.schema_array(non_deferred)
         for name in functions:
             tool = self.m.by_name[name]
             pieces.append(Piece(f"stub:{name}", name, STUB,
@@ -1338,11 +1385,11 @@ class _SkillLinked(_Sim):
 
     def prefix(self) -> list[Piece]:
         pinned = self.pinned_tools()
-        pieces = [self.m.schema_piece(n) for n in self.unlinked()]
-        pieces += [self.m.schema_piece(n) for n in pinned]
+        in_tools = [*self.unlinked(), *pinned]
         if not self.m.settings.mid_conversation_tools:
             present = self.present_names()
-            pieces += [self.m.schema_piece(n) for n in self.unlocked if n in present and n not in pinned]
+            in_tools += [n for n in self.unlocked if n in present and n not in pinned]
+        pieces = self.m.schema_array(in_tools)
         pieces += list(self.m.skill_lines())
         pieces += [self.m.body_piece(s, PINNED_BODY) for s in self.m.pinned]
         return pieces
@@ -1542,3 +1589,89 @@ def compare(inspector: Inspector, skills: SkillSet | None = None, task: Task = T
             settings: StrategySettings | None = None) -> tuple[StrategyResult, ...]:
     """Every strategy for one task (see :meth:`StrategyModel.results`)."""
     return StrategyModel(inspector, skills, settings).results(task)
+
+
+# --- other harnesses' switches on the timeline ---------------------------------------------
+
+@dataclass(frozen=True)
+class HarnessSwitchStep:
+    """Claude Code's ``auto`` and Qwen Code's threshold after one event of a timeline.
+
+    Attributes:
+        index: the step (0 = the start).
+        event: the event (``None`` at the start).
+        mcp_tokens: the connected MCP and plugin tools' definitions (tokens, as the harness rows count them).
+        claude_code: Claude Code defers at the next request (re-decided on every request).
+        qwen_code: Qwen Code defers (decided at session start and again after a compaction only).
+        qwen_pending: what Qwen Code would decide now; differs from ``qwen_code`` until the next
+            session start or compaction.
+        note: what changed, in words.
+    """
+
+    index: int
+    event: Event | None
+    mcp_tokens: int
+    claude_code: bool
+    qwen_code: bool
+    qwen_pending: bool
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.index, "event": self.event.to_data() if self.event else None,
+                "mcp_tokens": self.mcp_tokens, "claude_code": self.claude_code, "qwen_code": self.qwen_code,
+                "qwen_pending": self.qwen_pending, "note": self.note}
+
+
+def harness_switches(model: StrategyModel, events: Sequence[Event], claude_setting: str = "auto",
+                     qwen_threshold_pct: float = 10.0) -> tuple[HarnessSwitchStep, ...]:
+    """Claude Code's ``ENABLE_TOOL_SEARCH`` rule and Qwen Code's ``tools.toolSearch.threshold`` along
+    the events, at the model's context length.
+
+    A server added or removed mid-session changes the MCP tokens; Claude Code re-decides at the
+    next request, so its switch can flip at that step. Qwen Code decided at session start and only
+    decides again after a compaction (or ``/clear``), so a server added mid-session changes nothing
+    until then (``qwen_pending`` shows what it would decide). Failed events change nothing.
+
+    Returns:
+        One step per event plus the start; ``()`` when the context length is unknown (both rules
+        are percentages of it).
+
+    Raises:
+        HarnessError: a bad ``claude_setting``.
+    """
+    from . import harnesses as H  # noqa: PLC0415 - harnesses imports nothing from here
+
+    length = model.settings.context_length
+    if not length or length < 1:
+        return ()
+    setting = H.parse_claude_setting(claude_setting)
+    tokenizer = model.settings.tokenizer
+    present = model.all_servers - model._held_back(events)
+
+    def decide(servers: frozenset) -> tuple[int, bool, bool]:
+        figures = H.catalog_figures(model.inspector.planner, model.present_tools(servers), tokenizer)
+        has = bool(figures.deferrable)
+        return (figures.claude_deferrable_tokens,
+                H.claude_code_active(setting, figures.claude_deferrable_tokens, length, has),
+                H.qwen_code_active(qwen_threshold_pct, figures.deferrable_tokens, length, has))
+
+    tokens, claude, qwen = decide(present)
+    steps = [HarnessSwitchStep(0, None, tokens, claude, qwen, qwen, "session start: both decide")]
+    for index, event in enumerate(events, 1):
+        note = ""
+        if event.kind == "add_server" and event.arg in model.all_servers and event.arg not in present:
+            present = present | {str(event.arg)}
+        elif event.kind == "remove_server" and event.arg in present:
+            present = present - {str(event.arg)}
+        tokens, claude_now, pending = decide(present)
+        if event.kind == "compaction":
+            if pending != qwen:
+                note = "compaction: Qwen Code decides again and flips"
+            qwen = pending
+        if claude_now != claude:
+            note = (note + "; " if note else "") + "Claude Code flips at the next request"
+        if pending != qwen:
+            note = (note + "; " if note else "") + "Qwen Code keeps its start-of-session decision until the next one"
+        claude = claude_now
+        steps.append(HarnessSwitchStep(index, event, tokens, claude, qwen, pending, note))
+    return tuple(steps)

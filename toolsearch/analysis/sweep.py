@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.listing import DegradationStep
 from ..engine.plan import Plan, Planner, listing_budget
+from ..engine.wording import counted
+from .quantities import form_word
 
 DEFAULT_CONTEXT_LENGTHS: tuple[int, ...] = C.CONTEXT_PRESETS
 DEFAULT_THRESHOLD_PCTS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 20.0)
@@ -45,7 +47,7 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
           listing_max_tokens: Sequence[int] | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> list[SweepRow]:
     """Plan every combination (listing caps outermost, then threshold_pct, then context length).
 
-    Values are parsed and clamped like config values (RB §1.1). Returns one row per combination.
+    Values are parsed and clamped like config values (docs/reference.md §1.1). Returns one row per combination.
     """
     caps = list(listing_max_tokens) if listing_max_tokens else [config.listing_max_tokens]
     rows = []
@@ -65,7 +67,7 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
 
 # --- Tuning: what every budget gives, without re-planning (app Tuning page, report) ----------
 #
-# The listing form depends on the budget alone (RB §5.4): the degradation tries a fixed list of
+# The listing form depends on the budget alone (docs/reference.md §5.4): the degradation tries a fixed list of
 # candidates (full, names, then one more collapsed server at a time, ending with all summaries)
 # and keeps the first whose size is <= budget. Sizes do not depend on the budget, so one plan at
 # budget 0 (where nothing fits and every candidate is measured) answers "which form at budget B"
@@ -93,7 +95,7 @@ def plan_at_budget(planner: Planner, config: ToolSearchConfig, budget: int,
                    tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
     """The plan whose listing budget is exactly ``budget`` tokens.
 
-    The budget is produced through the ordinary RB §4 arithmetic with synthetic settings
+    The budget is produced through the ordinary docs/reference.md §4 arithmetic with synthetic settings
     (``threshold_pct=100``, ``listing_max_tokens=60000``, context length = ``budget``; for 0:
     ``threshold_pct=0`` at context length 1), so everything that depends on the budget is what
     :meth:`Planner.plan` gives; ``context_length``, ``pct_leg`` and ``config`` of the result
@@ -115,8 +117,109 @@ def plan_at_budget(planner: Planner, config: ToolSearchConfig, budget: int,
 
 
 @dataclass(frozen=True)
+class LadderServer:
+    """A server with deferred tools, as the listing groups it.
+
+    Attributes:
+        name: the server name; ``label``: its listing group label; ``deferred_count``: its
+            deferred tools (the tools the listing can name).
+    """
+
+    name: str
+    label: str
+    deferred_count: int
+
+
+@dataclass(frozen=True)
+class ListingCounts:
+    """A listing outcome described by counts, never by its form alone.
+
+    Attributes:
+        form: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none``.
+        servers_full / servers_names / servers_summary / servers_hidden: servers with deferred
+            tools in each state (they add up to ``servers_total``).
+        servers_total: servers with at least one deferred tool.
+        tools_named: deferred tools whose name the listing shows (servers at full or names).
+        tools_total: deferred tools.
+        listing_tokens: the listing's size (planning tokens; 0 when nothing is listed).
+    """
+
+    form: str
+    servers_full: int
+    servers_names: int
+    servers_summary: int
+    servers_hidden: int
+    servers_total: int
+    tools_named: int
+    tools_total: int
+    listing_tokens: int = 0
+
+    @property
+    def servers_named(self) -> int:
+        """Servers at names or better (full or names)."""
+        return self.servers_full + self.servers_names
+
+    @property
+    def label(self) -> str:
+        """The outcome in words, e.g. ``"mixed · 9 of 10 servers named (178 tools)"``,
+        ``"groups · 0 of 10 servers named (10 summary lines)"``, ``"none · nothing listed"``."""
+        form = form_word(self.form)
+        if self.servers_total == 0:
+            return f"{form} · nothing deferred"
+        if self.form == "none":
+            return f"none · nothing listed (0 of {self.servers_total:,} servers named)"
+        text = f"{form} · {self.servers_named:,} of {self.servers_total:,} servers named"
+        if self.servers_named:
+            return f"{text} ({counted(self.tools_named, 'tool')})"
+        return f"{text} ({counted(self.servers_summary, 'summary line')})"
+
+    @property
+    def short_label(self) -> str:
+        """A cell-sized form of :attr:`label`: ``"mixed 9/10"``, ``"full 10/10"``, ``"none"``."""
+        if self.form == "none" or self.servers_total == 0:
+            return self.form
+        return f"{form_word(self.form)} {self.servers_named}/{self.servers_total}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: the attributes, ``servers_named`` and ``label``."""
+        return {**self.__dict__, "servers_named": self.servers_named, "label": self.label}
+
+
+def listing_counts(form: str, states: Mapping[str, str], deferred: Mapping[str, int],
+                   listing_tokens: int = 0) -> ListingCounts:
+    """:class:`ListingCounts` from per-server states.
+
+    Args:
+        form: the listing form.
+        states: server name → ``full`` | ``names`` | ``summary`` | ``hidden`` (other states,
+            e.g. ``visible``, and servers without deferred tools are not counted).
+        deferred: server name → deferred tools; servers with 0 are not counted.
+        listing_tokens: the listing's size in tokens, carried along.
+    """
+    tally = {"full": 0, "names": 0, "summary": 0, "hidden": 0}
+    named = total_tools = 0
+    for server, count in deferred.items():
+        if count <= 0:
+            continue
+        state = states.get(server, "hidden")
+        state = state if state in tally else "hidden"
+        tally[state] += 1
+        total_tools += count
+        if state in ("full", "names"):
+            named += count
+    return ListingCounts(form, tally["full"], tally["names"], tally["summary"], tally["hidden"], sum(tally.values()),
+                         named, total_tools, listing_tokens)
+
+
+def plan_counts(plan: Plan) -> ListingCounts:
+    """:class:`ListingCounts` of a plan (its servers' states and deferred tools)."""
+    return listing_counts(plan.listing_form, {s.name: s.state for s in plan.servers},
+                          {s.name: s.deferred_count for s in plan.servers}, plan.listing_tokens)
+
+
+@dataclass(frozen=True)
 class Ladder:
-    """Every listing candidate the degradation tries, in order, with its size (RB §5.4).
+    """Every listing candidate the degradation tries, in order, with its size (docs/reference.md §5.4).
 
     Attributes:
         activated: tool search is active (``enabled`` not off and something is deferrable);
@@ -131,6 +234,30 @@ class Ladder:
     listing_enabled: bool
     steps: tuple[DegradationStep, ...]
     planning_tokenizer: str
+    servers: tuple[LadderServer, ...] = ()
+
+    def states_of(self, step: DegradationStep | None) -> dict[str, str]:
+        """Server name → ``full`` | ``names`` | ``summary`` | ``hidden`` when ``step`` is the
+        chosen candidate (``None``: nothing listed), for the servers in :attr:`servers`."""
+        out = {}
+        collapsed = set(step.collapsed) if step is not None else set()
+        for server in self.servers:
+            if step is None:
+                out[server.name] = "hidden"
+            elif step.form == "full":
+                out[server.name] = "full"
+            else:
+                out[server.name] = "summary" if server.label in collapsed else "names"
+        return out
+
+    def counts_of(self, step: DegradationStep | None) -> ListingCounts:
+        """:class:`ListingCounts` when ``step`` is the chosen candidate (``None``: nothing listed)."""
+        return listing_counts(step.form if step is not None else "none", self.states_of(step),
+                              {s.name: s.deferred_count for s in self.servers}, step.tokens if step else 0)
+
+    def counts_at(self, budget: int) -> ListingCounts:
+        """:class:`ListingCounts` of the listing at ``budget`` tokens."""
+        return self.counts_of(self.step_at(budget))
 
     def step_at(self, budget: int) -> DegradationStep | None:
         """The candidate chosen at ``budget`` tokens (the first that fits), or ``None``."""
@@ -147,7 +274,7 @@ class Ladder:
         return step.form if step else "none"
 
     def tier_at(self, budget: int) -> int:
-        """The tier at ``budget`` tokens: 0 (inactive), 1 (tool names listed) or 2 (RB §5.5)."""
+        """The tier at ``budget`` tokens: 0 (inactive), 1 (tool names listed) or 2 (docs/reference.md §5.5)."""
         if not self.activated:
             return 0
         return 1 if self.form_at(budget) in TIER1_FORMS else 2
@@ -176,8 +303,9 @@ def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = 
     listing_max_tokens do not change the ladder.
     """
     plan = plan_at_budget(planner, config, 0, tokenizer)
+    servers = tuple(LadderServer(s.name, s.label, s.deferred_count) for s in plan.servers if s.deferred_count > 0)
     return Ladder(activated=plan.activated, listing_enabled=config.listing_enabled,
-                  steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer)
+                  steps=tuple(plan.steps), planning_tokenizer=plan.planning_tokenizer, servers=servers)
 
 
 def at_least(form: str) -> Callable[[str], bool]:
@@ -214,7 +342,7 @@ def smallest_budget(ladder: Ladder, predicate: Callable[[str], bool],
 
 def smallest_context_length(budget: int, threshold_pct: float, listing_max_tokens: int,
                             high: int = C.CONTEXT_LENGTH_MAX) -> int | None:
-    """The smallest context length in 1..``high`` tokens whose RB §4 budget is >= ``budget``.
+    """The smallest context length in 1..``high`` tokens whose docs/reference.md §4 budget is >= ``budget``.
 
     Returns ``None`` when no context length reaches it (``listing_max_tokens`` below
     ``budget``, or ``threshold_pct`` too small even at ``high``).
@@ -237,7 +365,7 @@ def smallest_context_length(budget: int, threshold_pct: float, listing_max_token
 def threshold_pct_for_budget(budget: int, context_length: int | None,
                              step: float = THRESHOLD_PCT_STEP) -> float | None:
     """The smallest threshold_pct on a ``step`` grid (%) whose percentage leg at
-    ``context_length`` is >= ``budget`` tokens (RB §4 arithmetic, truncation included).
+    ``context_length`` is >= ``budget`` tokens (docs/reference.md §4 arithmetic, truncation included).
 
     Returns ``None`` when the context length is unknown (the leg is then a fixed 10,000) or
     when even 100% is not enough.
@@ -255,7 +383,7 @@ def threshold_pct_for_budget(budget: int, context_length: int | None,
 
 def listing_max_tokens_for_budget(budget: int, step: int = LISTING_MAX_TOKENS_STEP) -> int | None:
     """The smallest listing_max_tokens on a ``step`` grid that is >= ``budget`` tokens, within
-    200..60000 (RB §1.1 clamp); ``None`` above 60000."""
+    200..60000 (docs/reference.md §1.1 clamp); ``None`` above 60000."""
     if budget > C.LISTING_MAX_TOKENS_MAX:
         return None
     return max(C.LISTING_MAX_TOKENS_MIN, min(C.LISTING_MAX_TOKENS_MAX, -(-budget // step) * step))
@@ -349,6 +477,25 @@ class GridPoint:
     tier: int
     listing_form: str
     listing_tokens: int
+    servers_named: int = 0
+    servers_total: int = 0
+    tools_named: int = 0
+
+    @property
+    def counts(self) -> ListingCounts:
+        """The outcome by counts (servers in summary/hidden not split: use the ladder for that)."""
+        return ListingCounts(self.listing_form, 0, self.servers_named, self.servers_total - self.servers_named, 0,
+                             self.servers_total, self.tools_named, 0, self.listing_tokens)
+
+    @property
+    def label(self) -> str:
+        """e.g. ``"mixed · 9 of 10 servers named (178 tools)"`` (:attr:`ListingCounts.label`)."""
+        return self.counts.label
+
+    @property
+    def short_label(self) -> str:
+        """e.g. ``"mixed 9/10"`` (:attr:`ListingCounts.short_label`)."""
+        return self.counts.short_label
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -368,11 +515,13 @@ def form_grid(ladder: Ladder, config: ToolSearchConfig,
             point = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
             for context in context_lengths:
                 budget, _, winner = listing_budget(context, point.threshold_pct, point.listing_max_tokens)
+                counts = ladder.counts_at(budget)
                 rows.append(GridPoint(
                     context_length=context, threshold_pct=point.threshold_pct,
                     listing_max_tokens=point.listing_max_tokens, budget=budget, budget_winner=winner,
                     tier=ladder.tier_at(budget), listing_form=ladder.form_at(budget),
-                    listing_tokens=ladder.tokens_at(budget)))
+                    listing_tokens=ladder.tokens_at(budget), servers_named=counts.servers_named,
+                    servers_total=counts.servers_total, tools_named=counts.tools_named))
     return rows
 
 

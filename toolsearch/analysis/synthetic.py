@@ -3,7 +3,7 @@
 Every tool's registered definition (``{"type":"function","function":{name, description,
 parameters}}`` as compact JSON) is padded to exactly ``4 × tokens_per_tool`` characters, and every
 skill's listing line and body to ``4 × tokens`` characters, so each counts exactly that many tokens
-with the reference ``chars4`` estimate (RB §3). Other tokenizers count the same text differently.
+with the reference ``chars4`` estimate (docs/reference.md §3). Other tokenizers count the same text differently.
 
 :func:`large_catalog` builds catalogs of any size with varied names, descriptions and schemas
 (for scale tests and benchmarks: ``toolsearch synth``); :func:`worked_example` builds the worked example of the strategies guide (200 tools at 500 tokens, 50 skills with

@@ -1,4 +1,4 @@
-"""The one registry of search variants: what-if switches over the reference search (RB §7).
+"""The one registry of search variants: what-if switches over the reference search (docs/reference.md §7).
 
 Every place that offers variants reads this module: ``toolsearch eval``, ``search --variant``,
 ``explain --variant``, session replay, and the app's Search and Quality pages. ``reference`` is
@@ -52,7 +52,7 @@ def _v(name: str, summary: str, **switches: Any) -> Variant:
 
 #: The registered variants, in the order tables show them.
 VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
-    _v(REFERENCE, "the reference search (RB §7): ASCII tokens, gate term, coverage floor; what the model gets"),
+    _v(REFERENCE, "the reference search (docs/reference.md §7): ASCII tokens, gate term, coverage floor; what the model gets"),
     _v("no-gate", "no rarest-term gate: any document with enough answerable terms is admitted", gate=False),
     _v("no-coverage", "no coverage floor: the gate term alone admits a document", coverage=False),
     _v("plain-bm25", "plain BM25: no gate and no coverage floor, every tool sharing a term is ranked",
@@ -60,7 +60,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
     _v("unicode", "Unicode-aware tokenizer (CJK character bigrams, non-ASCII words, Russian stemming); non-ASCII "
        "query terms that no tool contains are ignored, so they never become the gate term",
        tokenizer="unicode", unknown_terms="ignore-non-ascii"),
-    _v("name-substring", "when nothing is admitted, tools whose name contains the query (RB §12 early fallback)",
+    _v("name-substring", "when nothing is admitted, tools whose name contains the query (docs/reference.md §12 early fallback)",
        name_substring_fallback=True),
     _v("agent", "for agent-written queries: stop words and numbers dropped, camelCase and digits split, names "
        "weighted twice; no gate and no coverage floor, but nothing is admitted when words no tool knows carry "

@@ -2,14 +2,15 @@
 
 What belongs here: the console script's parser and commands (``commands``; :func:`main` is the
 ``toolsearch`` entry point), the per-topic subcommands (``diff``, ``quality``, ``scopes``,
-``sessions``, ``strategies``), the pieces they share (``common``) and plain-text formatting
+``sessions``, ``strategies``, ``review``: report, costs and check; ``app``: starts the app), the
+pieces they share (``common``), the help examples (``examples``) and plain-text formatting
 (``textfmt``). Computation lives in the layers below.
 
 May import: ``toolsearch.engine``, ``toolsearch.analysis``, ``toolsearch.live`` and other
 ``toolsearch.cli`` modules, never ``toolsearch.ui`` (the ``app`` command starts Streamlit on the
 view package's main script by its path); nothing imports this package except ``toolsearch.__main__``
 (and the app's views may use its argument types, ``textfmt``). Within the package, ``commands`` imports the subcommand modules
-and they import only ``common`` and ``textfmt`` (no cycle).
+and they import only ``common``, ``examples`` and ``textfmt`` (no cycle).
 """
 
 from .commands import main

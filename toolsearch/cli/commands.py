@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import re
 import logging
 import sys
@@ -18,21 +17,28 @@ from typing import Any, Sequence
 
 from ..engine import constants as C
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
+from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
+from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
-from ..analysis.recommend import GOAL_WORDS, GOALS as RECOMMEND_GOALS, recommend_for_contexts
-from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, sweep
+from ..analysis.recommend import GOALS as RECOMMEND_GOALS, recommend_for_contexts
+from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_names,
                                  variant_label, variant_options)
+from ..analysis import quantities as Q
+from ..analysis.quantities import form_word
 from ..analysis.wording import counted
-from .common import Parser, dumps_json, live_progress, print_json
+from .. import __version__
+from .examples import add_examples
+from .common import (Parser, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+                     print_json, report_loaded as _report_loaded, unrecognized)
 
 
 class UsageError(ToolsearchError):
@@ -82,6 +88,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _headroom(text: str) -> float:
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {text!r}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {text!r}")
+    return value
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
@@ -102,37 +118,33 @@ def _common(parser: argparse.ArgumentParser) -> None:
     add_scope_arguments(parser)
 
 
-def _settings(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--context-length", type=_context_length, default=None, metavar="N",
-                        help="model context length in tokens (e.g. 200000, 200k) or 'unknown' (default)")
-    parser.add_argument("--threshold-pct", type=_threshold_pct, metavar="P", help=f"percent of context for the listing (0-100, default {C.THRESHOLD_PCT_DEFAULT:g})")
-    parser.add_argument("--listing-max-tokens", type=_listing_max_tokens, metavar="M", help=f"listing budget cap ({C.LISTING_MAX_TOKENS_MIN}-{C.LISTING_MAX_TOKENS_MAX}, default {C.LISTING_MAX_TOKENS_DEFAULT})")
-    parser.add_argument("--listing", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--enabled", choices=C.TRI_STATE_VALUES)
-    parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
-                        help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
+    parser.add_argument("--version", action="version", version=f"toolsearch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("plan", help="what the model sees: tier, listing form, budget, per-server states")
     _common(p)
     _settings(p)
+    p.add_argument("--transport", choices=TRANSPORTS, default=None,
+                   help="show the tools array as sent on this provider transport: where tool_search is reserved "
+                        "(openai-responses, xai) the bridge goes out as hermes_tool_search (default: names as they are)")
 
     p = sub.add_parser("search", help="run tool_search queries and print the response")
     _common(p)
-    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY")
+    p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
+                   help="a query as the model would send it (repeatable: one tool_search call with every query)")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
     p.add_argument("--side-by-side", action="store_true",
                    help="instead of the response: per query, the names the reference, the --variant and other "
                         "harnesses' rankers (anthropic-bm25, anthropic-regex, hermes-name-bonus) return, in columns")
 
-    p = sub.add_parser("describe", help="run tool_describe for names and print the response")
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response",
+                       usage="toolsearch describe SOURCE... NAME... [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--sent", action="store_true",
                    help="instead: each tool's input schema as the server sent it against the parameters the model "
                         "receives after registration, and what registration lost")
@@ -140,23 +152,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
     _common(p)
-    p.add_argument("-q", "--query", required=True, metavar="QUERY")
-    p.add_argument("--limit", metavar="N")
+    p.add_argument("-q", "--query", required=True, metavar="QUERY", help="the query to explain")
+    p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
-                                    "(catalog files) or call the real tool (MCP config files)")
+                                    "(catalog files) or call the real tool (MCP config files)",
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
     _common(p)
+    _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...")
-    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...")
-    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]")
+    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+                   help="context lengths in tokens, comma-separated ('unknown' allowed; default "
+                        + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
+    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...",
+                   help="threshold_pct values in %%, comma-separated (default "
+                        + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
+    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
+                   help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     p.add_argument("--csv", action="store_true", help="print CSV")
-    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER)
+    p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
+                   help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
@@ -168,6 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "listed: tier 1 (tool names listed); any: some listing")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
+    p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
+                   help="a server that may collapse to a summary line (relaxes goal names); repeatable")
+    p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
+                   help="a server that must stay at names or better (any goal); repeatable")
+    p.add_argument("--headroom", type=_headroom, default=0.0, metavar="PCT",
+                   help="keep the budget at least PCT %% above the listing at every length (default 0: tight)")
+    p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
+                   help="recorded sessions (Hermes state.db, exports, transcripts): how many of the tools they "
+                        "called the setting lists by name at each length")
+    p.add_argument("--yaml", action="store_true",
+                   help="print the harness config block (tools: tool_search:) with where it came from")
 
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included)")
@@ -188,23 +219,39 @@ def build_parser() -> argparse.ArgumentParser:
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     cli_strategies.add_parser(sub)
+    cli_harnesses.add_parser(sub)
     cli_quality.add_parsers(sub)
     cli_diff.add_parsers(sub)
     cli_sessions.add_parser(sub)
+    cli_review.add_parsers(sub)
     cli_app.add_parser(sub)
+    add_examples(sub)
     return parser
+
+
+def _names_after_sources(parser: argparse.ArgumentParser) -> None:
+    """``describe`` and ``call``: the positionals are the sources, then the tool names."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "sources":
+            action.metavar = "SOURCE... NAME"
+            action.help = ("catalog files (or MCP client config files), then the tool wire names: the leading "
+                           "arguments that name existing files are the sources, the rest are names")
+    parser.set_defaults(split_names=True)
 
 
 def _extension_command(args: argparse.Namespace) -> int | None:
     """Run ``strategies``, ``eval``, ``lint``, ``diff`` or ``collapse``; ``None`` for the others."""
-    from . import app as cli_app, diff as cli_diff, quality as cli_quality, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+    from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
+
+    from . import harnesses as cli_harnesses  # noqa: PLC0415
 
     if args.command == "strategies":
         return cli_strategies.run(args)
-    for module in (cli_quality, cli_diff, cli_sessions, cli_app):
+    for module in (cli_harnesses, cli_quality, cli_diff, cli_sessions, cli_review, cli_app):
         if args.command in module.COMMANDS:
             return module.run(args)
     return None
@@ -219,14 +266,6 @@ def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
         else:
             return sources, list(values[i:])
     return sources, []
-
-
-def _config(args: argparse.Namespace) -> ToolSearchConfig:
-    config = load_config(args.config) if args.config else parse_config({})
-    overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    if isinstance(overrides.get("listing_max_tokens"), list):
-        overrides["listing_max_tokens"] = None
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
@@ -271,12 +310,12 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
             print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
             _print_plan(args, session, config)
             plan = session.plan(config, args.context_length, args.tokenizer)
-            rows.append([session.scope.name, plan.tier, plan.listing_form, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
+            rows.append([session.scope.name, plan.tier, plan_counts(plan).short_label, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
                          f"{len(session.registration.tools)}/{len(session.full_registration.tools)}",
                          ", ".join(sorted(session.registration.server_kinds)) or "—"])
         print()
         print("scopes side by side:")
-        print(_table(rows, ["scope", "tier", "form", "budget", "tokens per request", "tools", "servers"]))
+        print(_table(rows, ["scope", "tier", "form", "budget", Q.TOOLS_ARRAY.name.lower(), "tools", "servers"]))
         return 0
     # Live servers that failed or were skipped belong to the whole catalog's table only.
     down = [] if scopes else _down_servers(statuses)
@@ -291,7 +330,13 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
 
 def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
                down: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
-    data = inspector.plan(config, args.context_length, args.tokenizer).to_dict()
+    plan = inspector.plan(config, args.context_length, args.tokenizer)
+    data = plan.to_dict()
+    transport = getattr(args, "transport", None)
+    if transport is not None:  # without --transport the object stays exactly as before
+        data["tools"] = wire_tools(data["tools"], transport, plan.activated)
+        data["transport"] = transport
+        data["bridge_wire_names"] = wire_names(transport) if plan.activated else {}
     data["servers"] = [*data["servers"], *down]
     data["problems"] = [{"severity": p.severity, "where": p.where, "message": p.message}
                         for p in inspector.registration.problems]
@@ -310,10 +355,14 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan.listing_form}; {plan.deferred_count} deferred ({plan.deferred_tokens:,} tokens of schemas), "
+    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count} deferred, "
           f"{plan.visible_count} visible")
-    print(f"listing: {plan.listing_tokens:,} tokens ({plan.planning_tokenizer}); model-visible tools array: {plan.tools_tokens:,} tokens "
-          f"vs {plan.eager_tokens:,} tokens with every schema up front")
+    print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
+    print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
+          f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
+          f"{Q.deferred_schemas(plan):,} tokens ({plan.display_tokenizer})")
+    if getattr(args, "transport", None) is not None:
+        print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
         print(f"note: {note}")
     for problem in inspector.registration.problems:
@@ -321,7 +370,7 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
             print(f"note: {problem.where}: {problem.message}")
     _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, s.state, s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
              s.collapse_rank or ""] for s in plan.servers]
     rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
     print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
@@ -340,7 +389,7 @@ def _print_schema_losses(inspector: Inspector) -> None:
     """One ``note: schema loss:`` line per thing registration drops from a tool's input schema."""
     losses = [(view, loss) for view in catalog_schema_losses(inspector) for loss in view.losses]
     for view, loss in losses[:SCHEMA_LOSS_NOTES_SHOWN]:
-        print(_terminal_safe(f"note: schema loss: {view.name}: {loss.path}: {loss.message}"))
+        print(_terminal_safe(reveal(f"note: schema loss: {view.name}: {loss.path}: {loss.message}")))
     if len(losses) > SCHEMA_LOSS_NOTES_SHOWN:
         print(f"note: schema loss: {len(losses) - SCHEMA_LOSS_NOTES_SHOWN:,} more; "
               "'toolsearch lint' lists them all with fixes, 'toolsearch describe --sent NAME' compares one tool")
@@ -397,6 +446,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             print("  no matches")
             for source in group.get("available_sources", []):
                 print(f"  available source: {source['name']} ({source['tool_count']} tools)")
+            print(_terminal_safe(f"  why: {bridge.index.explain(group['query'], limit).summary()}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
@@ -422,26 +472,27 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         data: dict[str, Any] = {"tools": {name: view.to_dict() for name, view in views.items() if view is not None}}
         if missing:
             data["not_found"] = missing
-        print(to_wire(data))
+        print_json(data, indent=None)
         return 1 if missing else 0
     for index, (name, view) in enumerate(views.items()):
         if index:
             print()
         if view is None:
-            print(_terminal_safe(f"{name}: no registered tool has this name"))
+            print(_terminal_safe(reveal(f"{name}: no registered tool has this name")))
             continue
-        print(_terminal_safe(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it {view.tool!r})"))
+        print(_terminal_safe(reveal(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it "
+                                    f"{view.tool!r})")))
         print("sent by the server (input schema):")
         print("(none: listed without one, or a generated utility tool)" if view.sent is None
-              else json.dumps(view.sent, ensure_ascii=False, indent=2))
+              else dumps_json(view.sent))
         print("received by the model (parameters after registration):")
-        print(json.dumps(view.received, ensure_ascii=False, indent=2))
+        print(dumps_json(view.received))
         for wire, raw in view.renames.items():
-            print(_terminal_safe(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)"))
+            print(_terminal_safe(reveal(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)")))
         if not view.losses:
             print("lost at registration: nothing")
         for loss in view.losses:
-            print(_terminal_safe(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}"))
+            print(_terminal_safe(reveal(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}")))
             print(_terminal_safe(f"    fix: {loss.fix}"))
     return 1 if missing else 0
 
@@ -467,9 +518,12 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if reason:
         print(f"nothing found: {reason}")
     if ex.terms:
-        print(_terminal_safe(_table([[t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
-                                     for t in ex.terms], ["stem", "df", "idf", ""])))
-    gate = "none" if ex.gate is None else f"{ex.gate} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
+        words: dict[str, str] = {}
+        for raw, term in ex.tokens:
+            words.setdefault(term, raw.lower())
+        print(_terminal_safe(_table([[words.get(t.stem, ""), t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
+                                     for t in ex.terms], ["word", "stem", "df", "idf", ""])))
+    gate = "none" if ex.gate is None else f"{ex.gate_text} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
     if ex.gate is not None and not ex.gate_required:
         gate += ", not required by this variant"
     print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
@@ -496,7 +550,7 @@ def explanation_to_dict(ex) -> dict[str, Any]:
     return {
         "query": ex.query, "tokens": [list(t) for t in ex.tokens],
         "terms": [{"stem": t.stem, "df": t.df, "idf": round(t.idf, 6)} for t in ex.terms],
-        "gate": ex.gate, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
+        "gate": ex.gate, "gate_word": ex.gate_word, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
         "answerable": list(ex.answerable), "required_coverage": ex.required,
         "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
         "nothing_found": ex.empty_reason(),
@@ -663,17 +717,6 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
             connections.close()
 
 
-def _report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:
-    """Config and catalog warnings on stderr (live connect failures were reported as they happened)."""
-    from ..live.client import is_connect_failure  # noqa: PLC0415
-
-    for warning in [*warnings, *config.warnings]:
-        print(f"toolsearch: warning: {warning}", file=sys.stderr)
-    for problem in inspector.registration.problems:
-        if problem.severity != "info" and not is_connect_failure(problem):  # already reported live
-            print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
-
-
 def _cmd_snapshot(args) -> int:
     from ..live.client import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
 
@@ -765,32 +808,87 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
+def _check_servers(option: str, names: Sequence[str], inspector: Inspector) -> None:
+    known = [server.name for server in inspector.catalog.servers]
+    for name in names:
+        if name not in known:
+            shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
+            raise UsageError(f"recommend: {option}: no server named {name!r} in the catalog (servers: {shown})")
+
+
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    from .. import __version__  # noqa: PLC0415
+    from ..analysis.recommend import add_session_evidence, export_block  # noqa: PLC0415
+    from ..live.client import catalog_key  # noqa: PLC0415
+
     if not args.context_lengths:
         raise UsageError("recommend: --context-lengths: expected at least one context length")
+    if args.json and args.yaml:
+        raise UsageError("recommend: --json and --yaml: choose one")
+    _check_servers("--except", args.except_servers, inspector)
+    _check_servers("--keep", args.keep_servers, inspector)
+    both = sorted(set(args.except_servers) & set(args.keep_servers))
+    if both:
+        raise UsageError(f"recommend: {', '.join(both)}: a server cannot be given to both --except and --keep")
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
-    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal)
+    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal, except_servers=args.except_servers,
+                                 keep_servers=args.keep_servers, headroom_pct=args.headroom)
+    not_in_catalog: list[str] = []
+    sessions_read = 0
+    if args.session_sources:
+        from ..analysis.sessions import called_tools, load_sessions  # noqa: PLC0415
+
+        loaded = load_sessions(args.session_sources)
+        for problem in loaded.problems:
+            print(f"toolsearch: skipped: {problem}", file=sys.stderr)
+        called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
+        sessions_read = len(loaded.sessions)
+        rec = add_session_evidence(rec, ladder, called)
+        if not_in_catalog:
+            print(f"toolsearch: warning: the sessions called {counted(len(not_in_catalog), 'tool')} this catalog does "
+                  f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
+                  file=sys.stderr)
+    status = 0 if rec.reached else 1
+    if args.yaml:
+        sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
+                                      fingerprint=catalog_key(inspector.catalog), version=__version__))
+        return status
     if args.json:
         data = rec.to_dict()
+        if args.session_sources:
+            data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
         print_json(data)
-        return 0 if rec.reached else 1
+        return status
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
-    print(f"goal: {GOAL_WORDS[args.goal]} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
+    print(f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
     if rec.reached:
         print(f"threshold_pct: {rec.threshold_pct:g}")
         print(f"listing_max_tokens: {rec.listing_max_tokens}")
         print(f"smallest budget that reaches it: {rec.budget_needed:,} tokens")
     else:
         print(f"not reachable at every listed context length: {rec.reason}")
-        best = GOAL_WORDS[rec.reached_goal] if rec.reached_goal else "the best form each length can get"
-        print(f"best reachable setting ({best}): threshold_pct {rec.threshold_pct:g}, "
+        worst = rec.worst
+        print(f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
+              f"length, the fewest listing tokens): threshold_pct {rec.threshold_pct:g}, "
               f"listing_max_tokens {rec.listing_max_tokens}")
-    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens"]
-    print(_table([[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form,
-                   c.listing_tokens] for c in rec.contexts], header))
-    return 0 if rec.reached else 1
+    print(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
+    for server in rec.unnamed:
+        print(f"not named: {server.reason}")
+    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]
+    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form, c.listing_tokens,
+             f"{c.servers_named}/{c.servers_total}", c.tools_named] for c in rec.contexts]
+    if args.session_sources:
+        header += ["called_listed", "round_trips_saved"]
+        for row, c in zip(rows, rec.contexts):
+            row += [f"{c.called_listed}/{c.called_total}", c.round_trips_saved]
+    print(_table(rows, header))
+    if args.session_sources:
+        print(f"sessions: {counted(sessions_read, 'session')} read; called_listed: of the deferred tools they called, "
+              f"how many the listing names at that length; round_trips_saved: tool_search calls made just before "
+              f"calling a named tool")
+    return status
 
 
 class TerminalSafeStream:
@@ -814,6 +912,14 @@ class TerminalSafeStream:
         return getattr(self._inner, name)
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of subcommand ``command``."""
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for it
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            return action.choices.get(command, parser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status.
 
@@ -825,7 +931,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "app":  # everything after "app" goes to streamlit run
         args.streamlit_options = extra
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(unrecognized(_subparser(parser, args.command), extra))
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)

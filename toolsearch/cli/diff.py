@@ -22,6 +22,7 @@ from .common import print_json
 from .textfmt import text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
+from ..analysis.quantities import form_word
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -69,7 +70,7 @@ def add_parsers(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "collapse", help="what-if: the best collapse choice under the same budget vs the reference's greedy one",
-        description="What-if, not the reference behavior: compare the reference listing (RB 5.4 greedy, largest "
+        description="What-if, not the reference behavior: compare the reference listing (docs/reference.md §5.4 greedy, largest "
                     "names block first) with the best choice under the same budget (most groups kept at names, "
                     "then most tool names shown).")
     p.add_argument("catalog", metavar="CATALOG", help="catalog file")
@@ -131,9 +132,9 @@ def format_diff(diff: CacheDiff) -> str:
         out.append(f"{s.label}: {s.source} · context {_ctx(s.context_length)} · threshold_pct {s.threshold_pct:g} · "
                    f"listing_max_tokens {s.listing_max_tokens:,} · {s.tokenizer} · {s.naming} names"
                    f"{'' if s.profile == 'toolsearch default' else ' · profile ' + s.profile}")
-        out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_form}; {s.deferred_count:,} deferred, "
-                   f"{s.visible_count:,} visible; tools array {s.tools_characters:,} characters, "
-                   f"{s.tools_tokens:,} tokens ({diff.reusable.tokenizer})")
+        out.append(f"   budget {s.budget:,} tokens → tier {s.tier}, form {s.listing_outcome if s.listing_form == 'mixed' else form_word(s.listing_form)}; {s.deferred_count:,} deferred, "
+                   f"{s.visible_count:,} visible; tools array with tool search {s.tools_tokens:,} tokens "
+                   f"({diff.reusable.tokenizer}; {s.tools_characters:,} characters serialized)")
     out.append("")
     r = diff.reusable
     if diff.cache_hit:
@@ -172,10 +173,14 @@ def format_diff(diff: CacheDiff) -> str:
 
 def _server_table(cmp: CollapseComparison) -> str:
     labels = any(s.label != s.server for s in cmp.servers)  # a label column only when it says something
-    rows = [[s.server, *([s.label] if labels else []), s.deferred_count, s.names_units, s.summary_units, s.reference,
-             s.best + (" *" if s.best != s.reference else "")] for s in cmp.servers]
-    return _table(rows, ["server", *(["label"] if labels else []), "deferred", f"names block ({cmp.units})",
-                         f"summary line ({cmp.units})", "reference", "best (what-if)"])
+    chars = cmp.units == "characters"  # chars4 adds up characters: shown too, labeled
+    rows = [[s.server, *([s.label] if labels else []), s.deferred_count, s.names_tokens, s.summary_tokens,
+             *([s.names_units, s.summary_units] if chars else []), form_word(s.reference),
+             form_word(s.best) + (" *" if s.best != s.reference else "")] for s in cmp.servers]
+    return _table(rows, ["server", *(["label"] if labels else []), "deferred", "names block (tokens)",
+                         "summary line (tokens)",
+                         *(["names block (characters)", "summary line (characters)"] if chars else []),
+                         "reference", "best (what-if)"])
 
 
 def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
@@ -192,7 +197,7 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
         "then the reference collapse order",
         "",
         _table([
-            ["form", ref.form, best.form],
+            ["form", form_word(ref.form), form_word(best.form)],
             ["groups at names", f"{ref.kept} of {cmp.groups}", f"{best.kept} of {cmp.groups}"],
             ["groups collapsed", len(ref.collapsed), len(best.collapsed)],
             ["tool names shown", f"{ref.names_shown:,}", f"{best.names_shown:,}"],

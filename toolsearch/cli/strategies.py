@@ -28,7 +28,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..analysis.skills import load_skills
 from ..analysis.wording import counted
-from ..analysis.strategies import (SEARCH_VARIANTS, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
+from ..analysis.strategies import (SEARCH_VARIANTS, harness_switches, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
                          task_from_events)
 
 
@@ -73,7 +73,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER, help="counts every piece")
     p.add_argument("--tool-tokens", type=_count, default=None, metavar="N",
                    help="count every tool definition as N tokens instead of measuring it")
-    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed")
+    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                   help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     p.add_argument("--config", metavar="FILE", help="harness config.yaml for the tiered strategy (tools.tool_search)")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for the tiered budget (e.g. 200k; default unknown)")
@@ -213,10 +214,29 @@ def _run(args: argparse.Namespace) -> int:
                 cells.append(f"{state.prompt_tokens:,}{mark}")
             rows.append([step.index, step.event.label() if step.event else "start", *cells])
         print(_table(rows, ["step", "event", *[s.strategy for s in timeline[0].states]]))
+        start_note = model.timeline_start_note(events)
+        if start_note:
+            print(f"note:{start_note}")
         failed = [(step.index, state) for step in timeline for state in step.states if state.outcome == "failed"]
         for index, state in failed:
             print(f"step {index}: {state.strategy}: {state.message}")
+        _print_switches(model, events)
     return 0
+
+
+def _print_switches(model: StrategyModel, events) -> None:
+    """Claude Code's auto and Qwen Code's threshold along the timeline (models; known context length only)."""
+    switches = harness_switches(model, events)
+    if not switches:
+        return
+    print()
+    print(f"other harnesses' switches at {model.settings.context_length:,} tokens (models: Claude Code "
+          f"ENABLE_TOOL_SEARCH=auto re-decides at every request; Qwen Code threshold 10% at session start and "
+          f"after a compaction):")
+    rows = [[s.index, s.event.label() if s.event else "start", f"{s.mcp_tokens:,}", "defers" if s.claude_code else "up front",
+             ("defers" if s.qwen_code else "up front") + (" (pending change)" if s.qwen_pending != s.qwen_code else ""),
+             s.note] for s in switches]
+    print(_table(rows, ["step", "event", "MCP tokens", "Claude Code auto", "Qwen Code", "note"]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The bridge tools' behavior: ``tool_search``, ``tool_describe``, ``tool_call`` (RB §6–§9, §11).
+"""The bridge tools' behavior: ``tool_search``, ``tool_describe``, ``tool_call`` (docs/reference.md §6–§9, §11).
 
 Each handler takes the raw arguments object the model would send and returns the response object
 (a dict); :func:`to_wire` serializes it exactly as the reference does (non-ASCII kept, default
@@ -18,6 +18,7 @@ from . import constants as C
 from .config import ToolSearchConfig, parse_int
 from .plan import is_deferrable, split_tools
 from .profile import Profile, default_profile
+from .readers import load_embedded_json
 from .registration import RegisteredTool
 from .search import SearchIndex, SearchOptions, doc_for
 
@@ -32,7 +33,7 @@ def to_wire(response: Mapping[str, Any]) -> str:
 
 
 def clean_string_list(value: Any, dedupe: bool) -> list[str] | None:
-    """RB §6 "accepting a single string": a bare string becomes one item; each item is
+    """docs/reference.md §6 "accepting a single string": a bare string becomes one item; each item is
     ``str(item or "")`` trimmed, blanks dropped; ``names`` are de-duplicated (first kept).
 
     Returns ``None`` when ``value`` is neither a list nor a string.
@@ -49,13 +50,13 @@ def clean_string_list(value: Any, dedupe: bool) -> list[str] | None:
 
 
 def clip_description(text: str) -> str:
-    """RB §7.6: at most 500 characters, plus ``…`` when cut."""
+    """docs/reference.md §7.6: at most 500 characters, plus ``…`` when cut."""
     limit = C.SEARCH_DESCRIPTION_MAX_CHARS
     return text if len(text) <= limit else text[:limit] + C.ELLIPSIS
 
 
 def required_of(parameters: Any) -> list[str]:
-    """RB §7.6 ``required``: strings only, each cut to 64 characters, at most 32; else ``[]``."""
+    """docs/reference.md §7.6 ``required``: strings only, each cut to 64 characters, at most 32; else ``[]``."""
     required = parameters.get("required") if isinstance(parameters, Mapping) else None
     if not isinstance(required, list):
         return []
@@ -64,7 +65,7 @@ def required_of(parameters: Any) -> list[str]:
 
 
 def json_path(parts: Sequence[Any]) -> str:
-    """RB §9.3 path: ``arguments`` then ``.key``, ``[i]`` or ``["quoted key"]``."""
+    """docs/reference.md §9.3 path: ``arguments`` then ``.key``, ``[i]`` or ``["quoted key"]``."""
     out = "arguments"
     for part in parts:
         if isinstance(part, int):
@@ -80,7 +81,7 @@ _LITERAL_KEYS = ("const", "default", "enum", "example", "examples")
 
 
 def schema_for_validation(node: Any) -> Any:
-    """RB §9.3 step 3: ``nullable: true`` adds a ``"null"`` type (or wraps a typeless node as
+    """docs/reference.md §9.3 step 3: ``nullable: true`` adds a ``"null"`` type (or wraps a typeless node as
     ``anyOf[node, {"type": "null"}]``); literal-valued keywords are copied untouched."""
     if isinstance(node, list):
         return [schema_for_validation(x) for x in node]
@@ -100,7 +101,7 @@ def schema_for_validation(node: Any) -> Any:
 
 
 def has_remote_ref(node: Any) -> bool:
-    """True when any ``$ref`` does not start with ``#`` (RB §9.3 step 4: then skip validation)."""
+    """True when any ``$ref`` does not start with ``#`` (docs/reference.md §9.3 step 4: then skip validation)."""
     if isinstance(node, Mapping):
         ref = node.get("$ref")
         if isinstance(ref, str) and not ref.startswith("#"):
@@ -127,7 +128,7 @@ def _types_of(schema: Any) -> set[str]:
 
 
 def coerce_arguments(arguments: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
-    """RB §9.3 step 5: schema-guided coercion of a copy of the top-level arguments.
+    """docs/reference.md §9.3 step 5: schema-guided coercion of a copy of the top-level arguments.
 
     Strings become integers, numbers or booleans where the property's type asks for one;
     ``""``/``"{}"`` become ``{}`` for an object without required sub-fields; JSON text becomes an
@@ -157,7 +158,7 @@ def coerce_arguments(arguments: Mapping[str, Any], parameters: Any) -> dict[str,
             result[key] = {}
         elif ("object" in types or "array" in types) and text[:1] in "{[":
             try:
-                parsed = json.loads(text)
+                parsed = load_embedded_json(text)
             except ValueError:
                 continue
             if isinstance(parsed, dict) and "object" in types or isinstance(parsed, list) and "array" in types:
@@ -265,7 +266,7 @@ class Bridge:
         return {"error": self.profile.text("errors", key, **values)}
 
     def _not_deferrable_key(self, name: str) -> str:
-        """RB §8 step 3 / §11: a registered direct tool outside this session's surface gets the
+        """docs/reference.md §8 step 3 / §11: a registered direct tool outside this session's surface gets the
         "not available in this session, do not retry" wording, else "call it directly". An empty
         session tool list counts as no list (the reference tests the list's truthiness), so every
         registered direct tool is then "call it directly"."""
@@ -274,14 +275,14 @@ class Bridge:
         return "not_in_session"
 
     def available_sources(self) -> list[dict[str, Any]]:
-        """``[{"name": label, "tool_count": n}]`` over the deferred catalog, sorted by name (RB §7.6)."""
+        """``[{"name": label, "tool_count": n}]`` over the deferred catalog, sorted by name (docs/reference.md §7.6)."""
         counts: dict[str, int] = {}
         for tool in self.deferred:
             counts[tool.label] = counts.get(tool.label, 0) + 1
         return [{"name": name, "tool_count": counts[name]} for name in sorted(counts)]
 
     def resolve_limit(self, value: Any) -> int:
-        """RB §6 ``limit``: absent/null → default; else int-parsed (fallback default), clamped to [1, max]."""
+        """docs/reference.md §6 ``limit``: absent/null → default; else int-parsed (fallback default), clamped to [1, max]."""
         default = self.config.search_default_limit
         if value is None:
             return default
@@ -289,7 +290,7 @@ class Bridge:
 
     # -- tool_search --------------------------------------------------------------------------
     def tool_search(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """RB §6–§7: run each query, group names per query, share one ``tools`` map.
+        """docs/reference.md §6–§7: run each query, group names per query, share one ``tools`` map.
 
         Errors (missing/empty queries, more than 7) come back as ``{"error": ...}``.
         """
@@ -326,7 +327,7 @@ class Bridge:
 
     # -- tool_describe ----------------------------------------------------------------------
     def tool_describe(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """RB §8: full description and raw parameters per deferred name; misses in ``not_found``
+        """docs/reference.md §8: full description and raw parameters per deferred name; misses in ``not_found``
         (with a hint); registered direct tools in ``errors``. One bad name never fails the batch."""
         arguments = arguments if isinstance(arguments, Mapping) else {}
         names = clean_string_list(arguments.get("names"), dedupe=True)
@@ -362,7 +363,7 @@ class Bridge:
 
     # -- tool_call ----------------------------------------------------------------------------
     def normalize_calls(self, arguments: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]] | dict[str, Any]:
-        """RB §9.1 envelope normalization: a list of ``(name, arguments)`` or an error dict."""
+        """docs/reference.md §9.1 envelope normalization: a list of ``(name, arguments)`` or an error dict."""
         arguments = arguments if isinstance(arguments, Mapping) else {}
         calls = arguments.get("calls")
         if calls is None:
@@ -372,7 +373,7 @@ class Bridge:
             calls = [{"name": name, "arguments": arguments.get("arguments")}]
         if isinstance(calls, str):
             try:
-                calls = json.loads(calls)
+                calls = load_embedded_json(calls)
             except ValueError as exc:
                 return self._error("calls_invalid_json", detail=str(exc))
         if isinstance(calls, Mapping):
@@ -394,7 +395,7 @@ class Bridge:
                 args = {}
             elif isinstance(args, str):
                 try:
-                    args = json.loads(args)
+                    args = load_embedded_json(args)
                 except ValueError as exc:
                     return self._error("call_arguments_invalid_json", index=index, detail=str(exc))
             if not isinstance(args, Mapping):
@@ -403,7 +404,7 @@ class Bridge:
         return entries
 
     def check_call(self, arguments: Mapping[str, Any]) -> CallCheck:
-        """RB §9.1–§9.3: normalize, resolve and validate one ``tool_call`` without dispatching."""
+        """docs/reference.md §9.1–§9.3: normalize, resolve and validate one ``tool_call`` without dispatching."""
         entries = self.normalize_calls(arguments)
         if isinstance(entries, dict):
             return CallCheck(entries, None, {})
@@ -460,7 +461,7 @@ class Bridge:
             error = best_match(validator_cls(schema).iter_errors(coerced))
         except ImportError:
             return CallCheck(None, tool, coerced, False, "jsonschema is not installed")
-        except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (RB §9.3 step 7)
+        except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (docs/reference.md §9.3 step 7)
             return CallCheck(None, tool, coerced, False, f"the schema could not be used ({type(exc).__name__})")
         if error is None:
             return CallCheck(None, tool, coerced, True)
@@ -475,7 +476,7 @@ class Bridge:
         }, tool, coerced, True)
 
     def tool_call(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """RB §9: validate, then dispatch as the underlying tool.
+        """docs/reference.md §9: validate, then dispatch as the underlying tool.
 
         Without a :attr:`dispatcher` (a file catalog), a valid call returns
         ``{"dispatch": {"name", "server", "tool", "arguments"}}``: what would be sent, under the
@@ -497,6 +498,6 @@ def _deferrable(tool: RegisteredTool, defer: set[str]) -> bool:
 
 
 def server_arguments(tool: RegisteredTool, arguments: Mapping[str, Any]) -> dict[str, Any]:
-    """Map model-side argument names back to the server's (Stage B renames, REG §3.2)."""
+    """Map model-side argument names back to the server's (Stage B renames, docs/reference.md §23.2)."""
     renames = tool.renames or {}
     return {renames.get(k, k): v for k, v in arguments.items()}

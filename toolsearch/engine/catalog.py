@@ -181,6 +181,10 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
                                 f"expected a string, got {type(description).__name__}; treated as missing"))
         description = None
     schema = raw.get(schema_key, raw.get("input_schema"))
+    if schema is None and schema_key == "inputSchema" and "parameters" in raw:
+        problems.append(Problem("warning", f"{origin}: {path}.parameters",
+                                "an MCP tool carries its schema in 'inputSchema', not 'parameters'; registered with "
+                                "no parameters ('parameters' is kept as an unknown key)"))
     if schema is not None and not isinstance(schema, Mapping):
         problems.append(Problem("warning", f"{origin}: {path}.{schema_key}",
                                 f"expected a JSON Schema object, got {type(schema).__name__}; "
@@ -389,8 +393,8 @@ def _merge_servers(catalog: Catalog) -> Catalog:
     A harness keys servers by name, so two definitions of ``github`` (e.g. from two files) are one
     server: their tools are concatenated, contributions ordered by origin so the result does not
     depend on the order the sources were given in (a tool listed twice is then dropped by
-    registration, REG §1.5). An MCP server and a plugin toolset of the same name stay separate
-    servers; their listing groups merge by label (RB §5.2).
+    registration, docs/reference.md §21.5). An MCP server and a plugin toolset of the same name stay separate
+    servers; their listing groups merge by label (docs/reference.md §5.2).
     """
     groups: dict[tuple[str, str], list[Server]] = {}
     for server in catalog.servers:

@@ -1,7 +1,7 @@
-"""The ``tools.tool_search`` configuration block (RB §1).
+"""The ``tools.tool_search`` configuration block (docs/reference.md §1).
 
 Parsing never fails on a bad value: like the reference harness, every key falls back to its
-default or is clamped (RB §1.1, §1.2, §1.3). What was changed is recorded in
+default or is clamped (docs/reference.md §1.1, §1.2, §1.3). What was changed is recorded in
 :attr:`ToolSearchConfig.warnings` so the CLI and the app can say so. Only an unreadable file
 raises :class:`~toolsearch.engine.errors.ConfigError`.
 """
@@ -21,7 +21,7 @@ from .errors import ConfigError
 
 
 def normalize_tri_state(value: Any) -> str:
-    """Map a value to ``auto``/``on``/``off`` (RB §1.3).
+    """Map a value to ``auto``/``on``/``off`` (docs/reference.md §1.3).
 
     ``str(value)`` is trimmed and lowercased; ``true/1/yes`` → ``on``, ``false/0/no`` → ``off``;
     ``auto/on/off`` are kept; anything else (``None`` → ``"none"``, ``"maybe"``) → ``auto``.
@@ -37,7 +37,7 @@ def normalize_tri_state(value: Any) -> str:
 
 
 def parse_int(value: Any, fallback: int) -> int:
-    """Plain integer conversion as the reference does it (RB §1.1).
+    """Plain integer conversion as the reference does it (docs/reference.md §1.1).
 
     Floats are truncated (3.9 → 3), booleans count as 1/0, numeric strings of integers parse,
     anything else (``"3.9"``, ``"abc"``, ``None``, NaN) gives ``fallback``.
@@ -65,7 +65,7 @@ def _clamp(value, low, high):
 
 @dataclass(frozen=True)
 class ToolSearchConfig:
-    """Effective ``tools.tool_search`` settings after parsing and clamping (RB §1.1).
+    """Effective ``tools.tool_search`` settings after parsing and clamping (docs/reference.md §1.1).
 
     Attributes:
         enabled: ``auto`` | ``on`` | ``off``. ``auto`` behaves as ``on``.
@@ -91,12 +91,12 @@ class ToolSearchConfig:
 
     @property
     def active(self) -> bool:
-        """True unless ``enabled`` is ``off`` (``auto`` is an alias of ``on``, RB §1.1)."""
+        """True unless ``enabled`` is ``off`` (``auto`` is an alias of ``on``, docs/reference.md §1.1)."""
         return self.enabled != "off"
 
     @property
     def listing_enabled(self) -> bool:
-        """True unless ``listing`` is ``off`` (RB §1.1)."""
+        """True unless ``listing`` is ``off`` (docs/reference.md §1.1)."""
         return self.listing != "off"
 
     def with_overrides(self, **changes: Any) -> "ToolSearchConfig":
@@ -126,7 +126,7 @@ class ToolSearchConfig:
 
 
 def parse_defer(value: Any) -> tuple[tuple[str, ...], bool, str | None]:
-    """Parse the ``defer`` value (RB §1.6).
+    """Parse the ``defer`` value (docs/reference.md §1.6).
 
     Returns ``(names, is_default, warning)``: absent/null → curated default; a list, tuple or
     set → its items as trimmed strings, blanks dropped, replacing the default wholesale; any
@@ -147,12 +147,12 @@ def parse_defer(value: Any) -> tuple[tuple[str, ...], bool, str | None]:
 
 
 def parse_config(block: Any) -> ToolSearchConfig:
-    """Build the effective config from the raw ``tools.tool_search`` value (RB §1.1–§1.6).
+    """Build the effective config from the raw ``tools.tool_search`` value (docs/reference.md §1.1–§1.6).
 
     Args:
         block: the YAML value. A mapping is parsed key by key; the literal boolean ``False``
             gives ``enabled=off``; any other non-mapping (``True``, ``None``, ``"off"``, 0)
-            gives ``enabled=auto`` with every other key at its default (RB §1.2).
+            gives ``enabled=auto`` with every other key at its default (docs/reference.md §1.2).
 
     Returns:
         A :class:`ToolSearchConfig`. Never raises.
@@ -167,7 +167,7 @@ def parse_config(block: Any) -> ToolSearchConfig:
         parse_float(block.get("threshold_pct", C.THRESHOLD_PCT_DEFAULT), C.THRESHOLD_PCT_DEFAULT),
         C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
     )
-    # max_search_limit first: it bounds the default limit (RB §1.1).
+    # max_search_limit first: it bounds the default limit (docs/reference.md §1.1).
     max_limit = _clamp(
         parse_int(block.get("max_search_limit", C.MAX_SEARCH_LIMIT_DEFAULT), C.MAX_SEARCH_LIMIT_DEFAULT),
         C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX,
@@ -230,7 +230,7 @@ def load_config(path: str | Path) -> ToolSearchConfig:
 
 def changed_keys(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> dict[str, Any]:
     """The keys of ``config`` whose values differ from ``base`` (default: the reference defaults,
-    RB §1.1), in the reference key order. ``defer`` is included only when ``config`` sets its own
+    docs/reference.md §1.1), in the reference key order. ``defer`` is included only when ``config`` sets its own
     list (``defer_is_default`` False) and that list differs from ``base``'s."""
     base = base or ToolSearchConfig()
     mine, theirs = config.to_block(), base.to_block()

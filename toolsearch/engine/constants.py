@@ -1,12 +1,12 @@
 """Every number the reference behavior fixes, in one place.
 
 The engine, the CLI and the app's slider bounds all import from here. Section numbers refer to
-``spec/reference-behavior.md`` (RB) and ``spec/registration-and-configs.md`` (REG).
+``docs/reference.md`` (tool search §1-§13, registration §20-§30).
 """
 
 from __future__ import annotations
 
-# --- Configuration (RB §1.1) -------------------------------------------------------------
+# --- Configuration (docs/reference.md §1.1) -------------------------------------------------------------
 ENABLED_DEFAULT = "auto"
 LISTING_DEFAULT = "auto"
 TRI_STATE_VALUES = ("auto", "on", "off")
@@ -21,7 +21,7 @@ LISTING_MAX_TOKENS_DEFAULT = 4000
 LISTING_MAX_TOKENS_MIN = 200
 LISTING_MAX_TOKENS_MAX = 60000
 
-#: Curated default ``defer`` set (RB §1.7): the documented members plus the GUI helpers.
+#: Curated default ``defer`` set (docs/reference.md §1.7): the documented members plus the GUI helpers.
 DEFAULT_DEFER: tuple[str, ...] = (
     "computer_use", "session_search", "image_generate", "todo_list", "process_manage",
     "cronjob_manage", "drive_preview", "gui_tour", "desktop_preview", "annotate_preview",
@@ -29,12 +29,12 @@ DEFAULT_DEFER: tuple[str, ...] = (
     "read_terminal", "read_window_below", "focus_pane",
 )
 
-# --- Token estimation (RB §3) ------------------------------------------------------------
+# --- Token estimation (docs/reference.md §3) ------------------------------------------------------------
 CHARS_PER_TOKEN = 4.0
 TOKENIZERS = ("chars4", "o200k_base", "cl100k_base")
 DEFAULT_TOKENIZER = "chars4"
 
-# --- Budget (RB §4) ----------------------------------------------------------------------
+# --- Budget (docs/reference.md §4) ----------------------------------------------------------------------
 UNKNOWN_CONTEXT_PCT_LEG = 10_000
 #: Context-length presets offered by the app (tokens). ``None`` means unknown.
 CONTEXT_PRESETS: tuple[int, ...] = (8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000)
@@ -42,14 +42,14 @@ CONTEXT_LENGTH_MAX = 10_000_000
 #: Largest context length (tokens) a command-line flag accepts; anything larger is refused.
 CONTEXT_LENGTH_ARG_MAX = CONTEXT_LENGTH_MAX * 1000
 
-# --- Listing (RB §5) ---------------------------------------------------------------------
+# --- Listing (docs/reference.md §5) ---------------------------------------------------------------------
 SHORT_DESCRIPTION_MAX_CHARS = 60
 ELLIPSIS = "\u2026"
 FORMS = ("full", "names", "mixed", "groups", "none")
 SERVER_STATES = ("full", "names", "summary", "hidden", "visible")
 UNREGISTERED_LABEL = "other"
 
-# --- Bridge (RB §6) ----------------------------------------------------------------------
+# --- Bridge (docs/reference.md §6) ----------------------------------------------------------------------
 TOOL_SEARCH = "tool_search"
 TOOL_DESCRIBE = "tool_describe"
 TOOL_CALL = "tool_call"
@@ -57,7 +57,7 @@ BRIDGE_NAMES = (TOOL_SEARCH, TOOL_DESCRIBE, TOOL_CALL)
 MAX_QUERIES_PER_CALL = 7
 MAX_DESCRIBE_NAMES_PER_CALL = 10
 
-# --- Search (RB §7) ----------------------------------------------------------------------
+# --- Search (docs/reference.md §7) ----------------------------------------------------------------------
 BM25_K1 = 1.5
 BM25_B = 0.75
 MIN_QUERY_TERM_COVERAGE = 0.5
@@ -67,11 +67,11 @@ SEARCH_DESCRIPTION_MAX_CHARS = 500
 REQUIRED_ENTRY_MAX_CHARS = 64
 REQUIRED_MAX_ENTRIES = 32
 
-# --- tool_call validation (RB §9.3) ------------------------------------------------------
+# --- tool_call validation (docs/reference.md §9.3) ------------------------------------------------------
 VALIDATION_MESSAGE_MAX_CHARS = 600
 MULTI_CALL_ECHO_MAX_CHARS = 1500
 
-# --- Registration (REG §1) ---------------------------------------------------------------
+# --- Registration (docs/reference.md §21) ---------------------------------------------------------------
 MCP_TOOL_NAME_PREFIX = "mcp__"
 MCP_NAME_SEPARATOR = "__"
 MCP_TOOL_NAME_MAX_LENGTH = 64
@@ -82,8 +82,8 @@ TOOL_NAMING = ("prefixed", "as-is")
 UTILITY_TOOLS = ("list_resources", "read_resource", "list_prompts", "get_prompt")
 PROVIDER_TOOL_NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 
-# --- Live MCP connections (REG §0, §5.3, §6) ----------------------------------------------
-#: ``tools/list`` pages followed per server before stopping (REG §0 step 4).
+# --- Live MCP connections (docs/reference.md §20, §25.3, §26) ----------------------------------------------
+#: ``tools/list`` pages followed per server before stopping (docs/reference.md §20 step 4).
 MCP_LIST_PAGES_MAX = 50
 #: Seconds for connect + handshake + listing of one server when its config sets no
 #: ``connect_timeout`` (Hermes' own default is 60 s; an inspector should fail faster).
@@ -99,11 +99,11 @@ SECRET_MASK = "\u2022\u2022\u2022\u2022"
 MCP_TRANSPORTS = ("stdio", "http", "sse")
 
 # --- Search-quality evaluation and catalog lint ------------------------
-#: Tokenizers a search variant can use: ``ascii`` is the reference (RB §7.1); ``unicode`` adds
+#: Tokenizers a search variant can use: ``ascii`` is the reference (docs/reference.md §7.1); ``unicode`` adds
 #: CJK character bigrams and non-ASCII words (see :func:`toolsearch.engine.search.tokenize_unicode`).
 SEARCH_TOKENIZERS = ("ascii", "unicode")
 #: What a query term in no tool does in a variant (``SearchOptions.unknown_terms``); ``gate`` is
-#: the reference (such a term can be the gate term and empty the result, RB §7.4).
+#: the reference (such a term can be the gate term and empty the result, docs/reference.md §7.4).
 SEARCH_UNKNOWN_TERMS = ("gate", "ignore-non-ascii", "ignore")
 #: English function words a variant with ``stop_words`` drops from queries: Lucene's classic
 #: English stop set, plus the pronouns, auxiliaries, question words and politeness that agents put
@@ -116,11 +116,11 @@ i me my mine we us our ours you your yours he him his she her it its them who wh
 which how why when where do does did doing done can could should would shall may might must
 am been being have has had please want need like some any all just also so than too very about
 """.split())
-#: Score the early name-substring fallback gave each hit (RB §12, PR #31163).
+#: Score the early name-substring fallback gave each hit (docs/reference.md §12, PR #31163).
 NAME_SUBSTRING_FALLBACK_SCORE = 0.1
 #: The k of recall@k reported beside recall@1 and recall@limit.
 EVAL_RECALL_K = 5
-#: Lint: a description longer than this many characters (REG §2 keeps it whole; it is sent in
+#: Lint: a description longer than this many characters (docs/reference.md §22 keeps it whole; it is sent in
 #: every tool_describe and eager request).
 LINT_DESCRIPTION_MAX_CHARS = 2048
 #: Lint: a tool schema is "far above typical" when its chars4 tokens exceed both this factor

@@ -1,4 +1,4 @@
-"""The listing of deferred tools embedded in the ``tool_search`` description (RB §5).
+"""The listing of deferred tools embedded in the ``tool_search`` description (docs/reference.md §5).
 
 Group blocks are rendered once per deferred set; choosing the form for a budget then only adds
 up lengths (chars4) or the counts of blocks counted once (BPE tokenizers, where the parts add up
@@ -14,14 +14,14 @@ from typing import Callable, Iterable, Sequence
 from . import constants as C
 from .profile import Profile
 
-# A sentence ends at . ! ? followed by whitespace or the end of the text (RB §5.1 step 2).
+# A sentence ends at . ! ? followed by whitespace or the end of the text (docs/reference.md §5.1 step 2).
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 # "e.g." "i.e." "etc." at a word start, lowercase, do not end a sentence.
 _PROTECTED = re.compile(r"\b(?:e\.g|i\.e|etc)$")
 
 
 def short_description(description: str | None) -> str:
-    """First sentence of a description, at most 60 characters (+ ``…``) (RB §5.1).
+    """First sentence of a description, at most 60 characters (+ ``…``) (docs/reference.md §5.1).
 
     Whitespace runs collapse to one space; the first ``.``/``!``/``?`` followed by whitespace or
     the end ends the sentence, except the dot closing a lowercase ``e.g``, ``i.e`` or ``etc`` at a
@@ -52,7 +52,7 @@ class GroupBlocks:
     """One listing group rendered in its three forms.
 
     Attributes:
-        label: the group label (RB §5.2).
+        label: the group label (docs/reference.md §5.2).
         names: tool names, sorted by (name, short description).
         full: heading plus one ``- name: desc`` line per tool.
         names_block: heading plus one line of names joined by ``", "``.
@@ -67,7 +67,7 @@ class GroupBlocks:
 
 
 def render_groups(entries: Iterable[tuple[str, str, str | None]], profile: Profile) -> list[GroupBlocks]:
-    """Render the groups of a deferred catalog (RB §5.2, §5.3).
+    """Render the groups of a deferred catalog (docs/reference.md §5.2, §5.3).
 
     Args:
         entries: ``(label, name, description)`` per deferred tool, in any order.
@@ -104,7 +104,7 @@ def render_groups(entries: Iterable[tuple[str, str, str | None]], profile: Profi
 
 @dataclass(frozen=True)
 class DegradationStep:
-    """One candidate the degradation tried (RB §5.4).
+    """One candidate the degradation tried (docs/reference.md §5.4).
 
     Attributes:
         form: ``full``, ``names``, ``mixed`` or ``groups``.
@@ -128,7 +128,7 @@ class ListingChoice:
         text: the listing (header + blocks joined with ``\\n``), or ``None`` for ``none``.
         tokens: the listing's size in the planning tokenizer (0 for ``none``).
         states: ``{label: "full" | "names" | "summary" | "hidden"}``.
-        collapse_order: every label in the order RB §5.4 would collapse them.
+        collapse_order: every label in the order docs/reference.md §5.4 would collapse them.
         steps: the candidates tried, in order.
     """
 
@@ -141,7 +141,7 @@ class ListingChoice:
 
 
 def collapse_order(groups: Sequence[GroupBlocks]) -> list[GroupBlocks]:
-    """RB §5.4 step 3 order: descending names-block length (characters), ties by label ascending."""
+    """docs/reference.md §5.4 step 3 order: descending names-block length (characters), ties by label ascending."""
     return sorted(groups, key=lambda g: (-len(g.names_block), g.label))
 
 
@@ -186,7 +186,7 @@ def _segment_counter(blocks: Sequence[str], count: Callable[[str], int],
 def choose_listing(groups: Sequence[GroupBlocks], budget: int, header: str,
                    count: Callable[[str], int] | None = None, *, bpe: bool = False,
                    cache: dict[tuple[str, bool], int] | None = None) -> ListingChoice:
-    """Pick the listing form for ``budget`` tokens with the greedy per-server degradation (RB §5.4).
+    """Pick the listing form for ``budget`` tokens with the greedy per-server degradation (docs/reference.md §5.4).
 
     Args:
         groups: rendered groups in label order.

@@ -1,4 +1,4 @@
-"""The disclosure plan: what the model sees for a catalog, config and context length (RB §2–§6).
+"""The disclosure plan: what the model sees for a catalog, config and context length (docs/reference.md §2–§6).
 
 :class:`Planner` holds everything that does not depend on the budget (classification per defer
 set, rendered group blocks, per-tool and per-server token costs), so :meth:`Planner.plan` after a
@@ -20,7 +20,7 @@ from .tokens import Tokenizer, chars4, compact_json, get_tokenizer
 
 
 def listing_budget(context_length: int | None, threshold_pct: float, listing_max_tokens: int) -> tuple[int, int, str]:
-    """RB §4: ``max(0, min(listing_max_tokens, pct_leg))`` in tokens.
+    """docs/reference.md §4: ``max(0, min(listing_max_tokens, pct_leg))`` in tokens.
 
     ``pct_leg = int(context_length × (threshold_pct / 100.0))`` for a known positive context
     length (the division first, in binary floating point, then truncation), else 10,000.
@@ -41,7 +41,7 @@ def listing_budget(context_length: int | None, threshold_pct: float, listing_max
 
 
 def is_deferrable(tool: RegisteredTool, defer: Iterable[str] | None) -> bool:
-    """RB §2 classification of one (non-bridge) tool.
+    """docs/reference.md §2 classification of one (non-bridge) tool.
 
     In the effective defer set → deferrable (core tools too). Otherwise core → visible;
     unregistered → visible (never silently dropped); MCP and plugin toolsets → deferrable.
@@ -57,7 +57,7 @@ def is_deferrable(tool: RegisteredTool, defer: Iterable[str] | None) -> bool:
 
 
 def split_tools(tools: Sequence[RegisteredTool], defer: Iterable[str] | None) -> tuple[list[RegisteredTool], list[RegisteredTool]]:
-    """Drop bridge names, then split into ``(visible, deferred)``, order kept (RB §2)."""
+    """Drop bridge names, then split into ``(visible, deferred)``, order kept (docs/reference.md §2)."""
     defer_set = set(defer) if defer is not None else None
     visible, deferred = [], []
     for tool in tools:
@@ -68,7 +68,7 @@ def split_tools(tools: Sequence[RegisteredTool], defer: Iterable[str] | None) ->
 
 
 def bridge_definitions(description: str, profile: Profile) -> list[dict[str, Any]]:
-    """The three bridge tools in order, with fixed key order (RB §6)."""
+    """The three bridge tools in order, with fixed key order (docs/reference.md §6)."""
     t = profile.text
     return [
         {"type": "function", "function": {
@@ -95,7 +95,7 @@ def bridge_definitions(description: str, profile: Profile) -> list[dict[str, Any
 
 
 def tool_search_description(deferred_count: int, form: str, listing: str | None, profile: Profile) -> str:
-    """RB §5.6: base text, then (unless form ``none``) a blank line, the framing paragraph for
+    """docs/reference.md §5.6: base text, then (unless form ``none``) a blank line, the framing paragraph for
     the form, a blank line and the listing."""
     base = profile.text("tool_search", "description", count=deferred_count)
     if form == "none" or listing is None:
@@ -122,7 +122,7 @@ class ServerPlan:
         schema_tokens: its tools' full definitions (display tokenizer; chars4 sums before rounding).
         full_tokens / names_tokens / summary_tokens: its group block in each form (display
             tokenizer); 0 when it has no deferred tools.
-        collapse_rank: 1-based position in the RB §5.4 collapse order, ``None`` if not listed.
+        collapse_rank: 1-based position in the docs/reference.md §5.4 collapse order, ``None`` if not listed.
         reason: why it has this state, in words.
     """
 
@@ -157,6 +157,13 @@ class Plan:
 
     Token figures are in the display tokenizer unless named ``*_chars4``; ``listing_tokens`` is
     measured in the planning tokenizer (the one the budget test uses).
+
+    ``tools_tokens`` ("tools array with tool search") is the model-visible tools array at these
+    settings and ``eager_tokens`` ("all schemas up front") the tools array with nothing deferred
+    (tool search off); both are measured by :func:`~toolsearch.engine.tokens.tools_array_tokens`,
+    so in tier 0 they are equal. ``deferred_tokens`` ("deferred schemas") is the reference's
+    deferred-tools estimate (chars4: rounded once over the deferred definitions; BPE: each
+    definition counted alone, summed). See ``docs/quantities.md``.
     """
 
     activated: bool
@@ -187,7 +194,7 @@ class Plan:
     @property
     def tools(self) -> list[dict[str, Any]]:
         """The model-visible tools array: one ``{"type": "function", "function": {...}}`` per tool,
-        in request order (RB §2, §6).
+        in request order (docs/reference.md §2, §6).
 
         Built on first use from :attr:`tool_definitions` (the registered definitions, shared with
         the planner and never changed) and then kept, so a plan costs no per-tool work until its
@@ -289,7 +296,7 @@ class Planner:
         self.header = self.profile.text("listing", "header")
 
     def definition_json(self, name: str) -> str:
-        """The compact JSON of registered tool ``name``'s definition (RB §3 serialization),
+        """The compact JSON of registered tool ``name``'s definition (docs/reference.md §3 serialization),
         computed once at construction. Raises ``KeyError`` for a name not registered."""
         return self._json[name]
 
@@ -345,7 +352,7 @@ class Planner:
         chars = self._chars
         deferred_chars4 = chars4(sum(chars[t.name] for t in deferral.deferred))
         cached = self._sums[key] = _Sums(
-            eager_tokens=self._schema_tokens(self._all_tools, tokenizer),
+            eager_tokens=self._eager_tokens(tokenizer),
             deferred_tokens=(self._schema_tokens(deferral.deferred, tokenizer) if tokenizer.exact
                              else deferred_chars4),
             deferred_chars4=deferred_chars4,
@@ -355,26 +362,31 @@ class Planner:
 
     def _tools_tokens(self, tools: Sequence[Mapping[str, Any]], activated: bool, deferral: _Deferral,
                       sums: _Sums, tokenizer: Tokenizer) -> int:
-        """Tokens of the model-visible tools array (RB §3), without re-measuring cached parts.
+        """Tokens of the model-visible tools array (docs/reference.md §3), without re-measuring cached parts.
 
         chars4 sums the per-definition compact-JSON lengths (the cached ones for catalog tools)
         and rounds once. A BPE tokenizer counts the whole array as one text; at tier 0 that
         array does not depend on the budget, so its count is cached.
         """
+        if not activated:
+            return self._eager_tokens(tokenizer)
         if not tokenizer.exact:
-            if not activated:
-                cached = self._tier0_tokens.get("chars:" + tokenizer.name)
-                if cached is None:
-                    cached = chars4(sum(self._chars[t.name] for t in self._all_tools))
-                    self._tier0_tokens["chars:" + tokenizer.name] = cached
-                return cached
             bridges = tools[len(deferral.visible):]
             return chars4(sums.visible_chars + sum(len(compact_json(t)) for t in bridges))
-        if activated:
-            return tokenizer.count(compact_json(list(tools)))
+        return tokenizer.count(compact_json(list(tools)))
+
+    def _eager_tokens(self, tokenizer: Tokenizer) -> int:
+        """"All schemas up front": the tier-0 tools array (every non-bridge tool's definition),
+        measured as :func:`~toolsearch.engine.tokens.tools_array_tokens` does (cached per tokenizer)."""
         cached = self._tier0_tokens.get(tokenizer.name)
         if cached is None:
-            cached = self._tier0_tokens[tokenizer.name] = tokenizer.count(compact_json(list(tools)))
+            if not self._all_definitions:
+                cached = 0  # no tools, no array
+            elif tokenizer.exact:
+                cached = tokenizer.count(compact_json(list(self._all_definitions)))
+            else:
+                cached = chars4(sum(self._chars[t.name] for t in self._all_tools))
+            self._tier0_tokens[tokenizer.name] = cached
         return cached
 
     def _schema_tokens(self, tools: Iterable[RegisteredTool], tokenizer: Tokenizer) -> int:
@@ -391,7 +403,7 @@ class Planner:
     def tool_tokens(self, tokenizer: str) -> dict[str, int]:
         """Tokens of each registered tool's full definition, ``{wire name: tokens}``.
 
-        Each definition is measured alone as compact JSON (RB §3 serialization) with
+        Each definition is measured alone as compact JSON (docs/reference.md §3 serialization) with
         ``tokenizer`` (``chars4`` rounds up per tool, so for chars4 the per-tool figures can sum
         to a few tokens more than a server's ``schema_tokens``, which rounds once over the sum).
         Computed once per tokenizer and cached on the planner.
@@ -411,12 +423,12 @@ class Planner:
     @gc_paused()
     def plan(self, config: ToolSearchConfig, context_length: int | None = None,
              tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None) -> Plan:
-        """Plan what the model sees (RB §2, §4, §5, §6).
+        """Plan what the model sees (docs/reference.md §2, §4, §5, §6).
 
         Args:
             config: effective ``tools.tool_search`` settings.
             context_length: the model's context length in tokens; ``None``, 0 or negative
-                mean unknown (budget fallback, RB §4).
+                mean unknown (budget fallback, docs/reference.md §4).
             tokenizer: the planning tokenizer, which decides whether a listing fits.
             display_tokenizer: the tokenizer for reported costs (defaults to ``tokenizer``).
 
@@ -428,7 +440,7 @@ class Planner:
         notes = [n for n in (plan_tk.note, show_tk.note) if n]
         notes.extend(config.warnings)
         if context_length is not None and context_length < 0:
-            notes.append(f"context length {context_length} is negative: treated as unknown (RB §4 fallback)")
+            notes.append(f"context length {context_length} is negative: treated as unknown (docs/reference.md §4 fallback)")
         deferral = self.deferral(config.defer)
         budget, pct_leg, winner = listing_budget(context_length, config.threshold_pct, config.listing_max_tokens)
         activated = config.active and bool(deferral.deferred)

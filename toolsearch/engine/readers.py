@@ -214,7 +214,7 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     try:
         return loader.get_single_data()
     except RecursionError:
-        raise _too_deep(error, origin) from None
+        raise too_deep(error, origin) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         if "maximum nesting depth" in str(getattr(exc, "problem", "")) and mark is not None:  # libyaml's own cap
@@ -260,7 +260,8 @@ def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML") -> str:
     return f"{place}: not valid {what} ({problem})"
 
 
-def _too_deep(error: ErrorClass, origin: str) -> InputLimitError:
+def too_deep(error: ErrorClass, origin: str) -> InputLimitError:
+    """The refusal for a document nested deeper than :data:`MAX_NESTING_DEPTH` (no place known)."""
     return limit_error(error, f"{origin}: top level: nested more than {MAX_NESTING_DEPTH} levels deep (limit); "
                               "not read")
 
@@ -277,7 +278,7 @@ def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> 
     while stack:
         value, depth = stack.pop()
         if depth > MAX_NESTING_DEPTH:
-            raise _too_deep(error, origin)
+            raise too_deep(error, origin)
         if id(value) in seen:
             continue
         seen.add(id(value))
@@ -299,7 +300,7 @@ def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     try:
         data = json.loads(text)
     except RecursionError:
-        raise _too_deep(error, origin) from None
+        raise too_deep(error, origin) from None
     except json.JSONDecodeError as exc:
         raise error(f"{origin}: line {exc.lineno}, column {exc.colno}: not valid {what} ({exc.msg})") from None
     return check_depth(data, origin, error)
@@ -312,7 +313,7 @@ def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) 
     try:
         data = json.loads(line)
     except RecursionError:
-        raise _too_deep(error, origin) from None
+        raise too_deep(error, origin) from None
     return check_depth(data, origin, error)
 
 
@@ -336,7 +337,7 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> A
     try:
         data = json5.loads(text)
     except RecursionError:
-        raise _too_deep(error, origin) from None
+        raise too_deep(error, origin) from None
     except ValueError:
         return NOT_JSONC
     return check_depth(data, origin, error)
@@ -359,7 +360,7 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         try:
             data = json.loads(text)
         except RecursionError:
-            raise _too_deep(error, origin) from None
+            raise too_deep(error, origin) from None
         except ValueError:
             data = load_jsonc(text, origin, error)
             if data is not NOT_JSONC:

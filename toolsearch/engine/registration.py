@@ -1,4 +1,4 @@
-"""How a harness turns catalog tools into tool definitions (REG §1–§5, §7).
+"""How a harness turns catalog tools into tool definitions (docs/reference.md §21–§25, §27).
 
 MCP tools get the reference naming (``mcp__<server>__<tool>``, sanitized, clamped to 64
 characters with a hash suffix), the default description when they have none, TAG-character
@@ -29,12 +29,12 @@ _TAG_PRESENT = re.compile("[\U000E0000-\U000E007F]")
 
 
 def sanitize_name_part(value: str | None) -> str:
-    """REG §1.2: every code point outside ``[A-Za-z0-9_]`` becomes one ``_``; ``None`` → ``""``."""
+    """docs/reference.md §21.2: every code point outside ``[A-Za-z0-9_]`` becomes one ``_``; ``None`` → ``""``."""
     return _UNSAFE_NAME_CHARS.sub("_", value or "")
 
 
 def clamp_tool_name(full: str) -> str:
-    """REG §1.3: names over 64 characters become ``full[:55] + "_" + sha256(full)[:8]``."""
+    """docs/reference.md §21.3: names over 64 characters become ``full[:55] + "_" + sha256(full)[:8]``."""
     if len(full) <= C.MCP_TOOL_NAME_MAX_LENGTH:
         return full
     digest = hashlib.sha256(full.encode("utf-8")).hexdigest()[: C.MCP_TOOL_NAME_HASH_LENGTH]
@@ -43,20 +43,20 @@ def clamp_tool_name(full: str) -> str:
 
 
 def mcp_prefixed_tool_name(server: str | None, tool: str | None) -> str:
-    """The wire name of an MCP tool (REG §1.1–§1.3): ``mcp__S(server)__S(tool)``, clamped."""
+    """The wire name of an MCP tool (docs/reference.md §21.1–§21.3): ``mcp__S(server)__S(tool)``, clamped."""
     full = C.MCP_TOOL_NAME_PREFIX + sanitize_name_part(server) + C.MCP_NAME_SEPARATOR + sanitize_name_part(tool)
     return clamp_tool_name(full)
 
 
 def strip_tag_characters(text: str) -> str:
-    """REG §2: remove Unicode TAG characters (U+E0000..U+E007F) except whole emoji tag sequences."""
+    """docs/reference.md §22: remove Unicode TAG characters (U+E0000..U+E007F) except whole emoji tag sequences."""
     if not _TAG_PRESENT.search(text):
         return text
     return _TAG_RE.sub(lambda m: m.group(1) or "", text)
 
 
 def parse_bool_like(value: Any, default: bool = True) -> tuple[bool, bool]:
-    """REG §5.2 bool-like values. Returns ``(value, recognised)``; unrecognised gives ``default``."""
+    """docs/reference.md §25.2 bool-like values. Returns ``(value, recognised)``; unrecognised gives ``default``."""
     if value is None:
         return default, True
     if isinstance(value, (bool, int, float)):
@@ -71,7 +71,7 @@ def parse_bool_like(value: Any, default: bool = True) -> tuple[bool, bool]:
 
 
 def _patterns(value: Any) -> list[str] | None:
-    """include/exclude value forms (REG §5.1): list → strings, string → one pattern, else None."""
+    """include/exclude value forms (docs/reference.md §25.1): list → strings, string → one pattern, else None."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
@@ -86,7 +86,7 @@ def _matches(name: str, patterns: list[str]) -> bool:
 
 
 def filter_tool_names(names: list[str], tools_config: Mapping[str, Any] | None) -> tuple[list[str], list[str]]:
-    """Apply ``tools.include`` / ``tools.exclude`` to raw tool names (REG §5.1).
+    """Apply ``tools.include`` / ``tools.exclude`` to raw tool names (docs/reference.md §25.1).
 
     Returns ``(kept, warnings)``. Include (a string or list, even empty) wins and exclude is then
     ignored; an invalid include/exclude type is warned about and treated as absent.
@@ -118,7 +118,7 @@ class RegisteredTool:
         raw_name: the name the server knows the tool by (dispatch uses it).
         toolset: registry toolset (``mcp-<server>`` for MCP, the server name otherwise), or
             ``None`` when unregistered.
-        label: the listing group label (RB §5.2).
+        label: the listing group label (docs/reference.md §5.2).
         definition: ``{"type": "function", "function": {name, description, parameters}}``
             after Stage B: exactly what the model would receive.
         utility: True for generated resource/prompt utility tools.
@@ -149,14 +149,14 @@ class RegisteredTool:
 
     @property
     def source(self) -> str:
-        """``mcp`` for ``mcp-*`` toolsets, ``plugin`` for any other toolset, ``other`` when unregistered (RB §7.6)."""
+        """``mcp`` for ``mcp-*`` toolsets, ``plugin`` for any other toolset, ``other`` when unregistered (docs/reference.md §7.6)."""
         if self.toolset is None:
             return "other"
         return "mcp" if self.toolset.startswith(C.MCP_TOOLSET_PREFIX) else "plugin"
 
     @property
     def source_name(self) -> str:
-        """The raw toolset name, or ``""`` for unregistered tools (RB §7.6)."""
+        """The raw toolset name, or ``""`` for unregistered tools (docs/reference.md §7.6)."""
         return self.toolset or ""
 
 
@@ -178,7 +178,7 @@ def make_tool(name: str, description: str = "", parameters: Any = None, *, kind:
 
 
 def _label_for(toolset: str | None) -> str:
-    """RB §5.2: ``mcp-<server>`` → ``<server>`` (prefix stripped once); other toolsets as is; none → ``other``."""
+    """docs/reference.md §5.2: ``mcp-<server>`` → ``<server>`` (prefix stripped once); other toolsets as is; none → ``other``."""
     if toolset is None:
         return C.UNREGISTERED_LABEL
     if toolset.startswith(C.MCP_TOOLSET_PREFIX):
@@ -192,7 +192,7 @@ class Registration:
 
     Attributes:
         tools: the pre-assembly tool list, sorted by wire name (then server), as the registry
-            emits it (REG §0 step 7).
+            emits it (docs/reference.md §20 step 7).
         problems: collisions, skipped tools and filter warnings.
         naming: ``prefixed`` or ``as-is``.
         server_kinds: ``{server: kind}`` for every catalog server (zero-tool servers included).
@@ -209,7 +209,7 @@ class Registration:
 
 
 def _utility_tools(server: Server, profile: Profile) -> list[tuple[str, str, dict]]:
-    """REG §4: ``(key, description, parameters)`` for the utilities this server gets."""
+    """docs/reference.md §24: ``(key, description, parameters)`` for the utilities this server gets."""
     caps = server.capabilities
     if caps is None or server.kind != "mcp":
         return []
@@ -272,7 +272,7 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
         wire = mcp_prefixed_tool_name(server.name, key) if prefixed else key
         candidates.append((wire, None, key, description, schema, True, None))
 
-    # REG §1.5: same tool twice → later dropped; utility vs native → native wins; different
+    # docs/reference.md §21.5: same tool twice → later dropped; utility vs native → native wins; different
     # natives on one wire name → all skipped (fail closed).
     by_wire: dict[str, list[tuple]] = {}
     for cand in candidates:
@@ -308,12 +308,12 @@ def _register_server(server: Server, naming: str, profile: Profile, problems: li
 
 
 def _resolve_same_wire(wire: str, group: list[tuple], where: str, problems: list[Problem]) -> tuple | None:
-    """REG §1.5 for several candidates on one wire name: the one registered, or ``None``."""
+    """docs/reference.md §21.5 for several candidates on one wire name: the one registered, or ``None``."""
     natives = [c for c in group if not c[5]]
     distinct_raw = list(dict.fromkeys(c[2] for c in natives))
     if len(distinct_raw) > 1:
         problems.append(Problem("error", where, f"tools {', '.join(repr(r) for r in distinct_raw)} all map to "
-                                                f"{wire!r}; none of them is registered (REG §1.5)"))
+                                                f"{wire!r}; none of them is registered (docs/reference.md §21.5)"))
         return None
     chosen = natives[0] if natives else group[0]
     if len(natives) > 1:
@@ -327,7 +327,7 @@ def _shared_names(catalog: Catalog) -> list[Problem]:
     """A warning per server name used by sources of different kinds (a core toolset ``web`` and
     an MCP server ``web``): the harness registers them as different toolsets (``web`` and
     ``mcp-web``), but both get the listing label ``web``, so their deferred tools share one
-    listing group (RB §5.2)."""
+    listing group (docs/reference.md §5.2)."""
     kinds: dict[str, dict[str, None]] = {}
     for server in catalog.servers:
         kinds.setdefault(server.name, {})[server.kind] = None
@@ -346,7 +346,7 @@ def _shared_names(catalog: Catalog) -> list[Problem]:
 
 @gc_paused()
 def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> Registration:
-    """Register every server of ``catalog`` (REG §0 steps 5–7).
+    """Register every server of ``catalog`` (docs/reference.md §20 steps 5–7).
 
     Servers are registered in name order, so "first registration wins" across servers is
     deterministic whatever the input order; the result is sorted by wire name.

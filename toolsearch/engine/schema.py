@@ -1,6 +1,6 @@
 """Input-schema normalization: stage A (MCP normalizer) and stage B (global sanitizer).
 
-Implements ``spec/registration-and-configs.md`` (REG) §3:
+Implements ``docs/reference.md`` §23:
 
 * Stage A, :func:`normalize_mcp_input_schema`, runs once at registration on a server's
   ``inputSchema``: A0 empty schema, A1 ``definitions`` → ``$defs``, A2 nullable-union collapse,
@@ -10,7 +10,7 @@ Implements ``spec/registration-and-configs.md`` (REG) §3:
   B3 nullable-union collapse again, B4 root combinators removed, B5 ``default`` beside ``$ref``
   removed.
 
-Both stages are pure and deterministic. Key order is part of the contract (REG §3.4): a key
+Both stages are pure and deterministic. Key order is part of the contract (docs/reference.md §23.4): a key
 that is replaced keeps its slot, a key that is added goes at the end of its node, and a
 collapsed union puts the surviving branch's keys first, then ``nullable``, then the carried
 metadata in the fixed order title, description, default, examples.
@@ -28,7 +28,7 @@ import json
 import re
 from typing import Any
 
-# Property names the providers accept (REG §3.2 B1). Kept here rather than in ``constants``
+# Property names the providers accept (docs/reference.md §23.2 B1). Kept here rather than in ``constants``
 # because nothing else reads them.
 PROPERTY_NAME_PATTERN = r"^[a-zA-Z0-9_.-]{1,64}$"
 PROPERTY_NAME_MAX_LENGTH = 64
@@ -37,15 +37,15 @@ PROPERTY_NAME_FALLBACK = "param"
 _VALID_PROPERTY_NAME = re.compile(r"[a-zA-Z0-9_.-]{1,64}")  # used with fullmatch
 _BAD_NAME_CHARACTER = re.compile(r"[^a-zA-Z0-9_.-]")
 
-#: Metadata a collapsed union carries over from the outer node, in this order (REG §3.1 A2).
+#: Metadata a collapsed union carries over from the outer node, in this order (docs/reference.md §23.1 A2).
 _CARRIED_METADATA = ("title", "description", "default", "examples")
-#: Union keywords, in the order they are tried (REG §3.1 A2, A3).
+#: Union keywords, in the order they are tried (docs/reference.md §23.1 A2, A3).
 _UNION_KEYS = ("anyOf", "oneOf")
-#: Keys a pure const branch may have (REG §3.1 A3).
+#: Keys a pure const branch may have (docs/reference.md §23.1 A3).
 _PURE_CONST_BRANCH_KEYS = frozenset({"const", "type", "title", "description"})
-#: Maps whose *names* are property names, never renamed by A1 (REG §3.1 A1).
+#: Maps whose *names* are property names, never renamed by A1 (docs/reference.md §23.1 A1).
 _PROPERTY_NAME_MAPS = ("properties", "patternProperties")
-#: Maps of name → schema; A4 repairs their values, never the map itself (REG §3.1 A4).
+#: Maps of name → schema; A4 repairs their values, never the map itself (docs/reference.md §23.1 A4).
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_MAP_SET = frozenset(_SCHEMA_MAPS)
 #: Keywords whose value is one schema (B1). ``items`` may also be a list of schemas.
@@ -62,9 +62,9 @@ _SCHEMA_LIST_SET = frozenset(_SCHEMA_LISTS)
 _SCHEMA_MAP_KEPT_SET = frozenset(_SCHEMA_MAPS_KEPT_NAMES)
 #: Every key B1 treats other than as data.
 _B1_KEYS = frozenset({"type", "properties"}) | _SCHEMA_CHILD_SET | _SCHEMA_LIST_SET | _SCHEMA_MAP_KEPT_SET
-#: Types a bare string may name (REG §3.2 B1).
+#: Types a bare string may name (docs/reference.md §23.2 B1).
 _BARE_TYPE_NAMES = frozenset({"object", "string", "number", "integer", "boolean", "array", "null"})
-#: Removed from the root only (REG §3.2 B4).
+#: Removed from the root only (docs/reference.md §23.2 B4).
 _ROOT_COMBINATORS = ("allOf", "anyOf", "oneOf", "enum", "not")
 
 
@@ -72,7 +72,7 @@ _ROOT_COMBINATORS = ("allOf", "anyOf", "oneOf", "enum", "not")
 
 
 def normalize_mcp_input_schema(schema: object) -> dict[str, Any]:
-    """Stage A: normalize a server's ``inputSchema`` once, at registration (REG §3.1).
+    """Stage A: normalize a server's ``inputSchema`` once, at registration (docs/reference.md §23.1).
 
     Args:
         schema: any JSON-like value, normally the ``inputSchema`` dict of an MCP tool.
@@ -149,7 +149,7 @@ def _normalize(schema: object, found: "_Found | None") -> dict[str, Any]:
 
 
 def sanitize_parameters(parameters: object) -> dict[str, Any]:
-    """Stage B: sanitize one tool's ``parameters`` object for the wire (REG §3.2).
+    """Stage B: sanitize one tool's ``parameters`` object for the wire (docs/reference.md §23.2).
 
     Args:
         parameters: any JSON-like value, normally a stage-A result or a built-in tool's
@@ -192,7 +192,7 @@ def _sanitize_parameters(parameters: object, private: bool, found: "_Found | Non
 
 
 def property_renames(parameters: object) -> dict[str, str]:
-    """Map wire property names back to the original names, top level only (REG §3.2 B1).
+    """Map wire property names back to the original names, top level only (docs/reference.md §23.2 B1).
 
     Computes the same renames as :func:`sanitize_parameters` does for the root
     ``properties`` map, so a dispatcher can turn the model's arguments back into the
@@ -221,7 +221,7 @@ def property_renames(parameters: object) -> dict[str, str]:
 
 
 def sanitize_tool_definition(defn: dict[str, Any]) -> dict[str, Any]:
-    """Apply stage B to an OpenAI-style tool definition (REG §3.2).
+    """Apply stage B to an OpenAI-style tool definition (docs/reference.md §23.2).
 
     Args:
         defn: ``{"type": "function", "function": {"name": …, "description": …,
@@ -612,7 +612,7 @@ _VALID_NAMES: dict[str, bool] = {}
 
 
 def _rename_property_keys(names: list[Any]) -> dict[Any, str]:
-    """Map each property name to its wire name, in order (REG §3.2 B1).
+    """Map each property name to its wire name, in order (docs/reference.md §23.2 B1).
 
     Valid names keep themselves and are all reserved first. Invalid names are cleaned in
     insertion order; a clash with a reserved or earlier name gets ``_2``, ``_3``, … with the
@@ -681,7 +681,7 @@ def _sanitize_node(node: dict[Any, Any]) -> dict[Any, Any]:
             elif len(non_null) > 1:
                 union_types = non_null  # the ``type`` key is removed
             elif value:
-                result["type"] = "null"  # only "null" (no ``nullable``: REG §3.3)
+                result["type"] = "null"  # only "null" (no ``nullable``: docs/reference.md §23.3)
             else:
                 result["type"] = "object"
         elif key == "properties" and isinstance(value, dict):
@@ -701,7 +701,7 @@ def _sanitize_node(node: dict[Any, Any]) -> dict[Any, Any]:
     if union_types is not None:
         # Several non-null types: an ``anyOf`` of new bare ``{"type": X}`` nodes. The reference
         # does not visit these again, so an ``object`` branch made here gets no ``properties``
-        # or ``required`` (REG §3.2, the Grafana ``update_dashboard`` examples).
+        # or ``required`` (docs/reference.md §23.2, the Grafana ``update_dashboard`` examples).
         result["anyOf"] = [{"type": item} for item in union_types]
     if add_nullable:
         result.setdefault("nullable", True)

@@ -1,14 +1,14 @@
-"""Scoped sessions: what a subagent, a worker or a restricted user actually sees (RB §2 "Scope").
+"""Scoped sessions: what a subagent, a worker or a restricted user actually sees (docs/reference.md §2 "Scope").
 
 The reference builds every catalog (assembly, search, describe, call) from the **session's own
 pre-assembly tool list**, never from the whole registry, so a session that enables only some
 toolsets can neither find nor call the others through the bridge tools. A :class:`Scope` names
 such a session: a subset of servers (toolsets) and, optionally, of tools (``include`` /
-``exclude`` patterns with the registration filter rules of REG §5.1).
+``exclude`` patterns with the registration filter rules of docs/reference.md §25.1).
 
 Applying a scope to a registered catalog (:func:`scoped_registration`) gives the session's
 pre-assembly list; the whole registration stays the *registry*, so the bridge can tell an unknown
-name from one that exists but is outside the session (RB §8 step 4, §9.2, §11).
+name from one that exists but is outside the session (docs/reference.md §8 step 4, §9.2, §11).
 
 Scopes come from the command line (:func:`parse_scope_arg`), from a scope file
 (:func:`load_scope_file`, YAML with a ``scopes`` mapping or list) or from a Hermes
@@ -44,7 +44,7 @@ def _is_glob(pattern: str) -> bool:
 
 
 def matches(name: str, patterns: Sequence[str]) -> bool:
-    """REG §5.1 matching: exact membership first, then entries with ``*``, ``?`` or ``[`` as
+    """docs/reference.md §25.1 matching: exact membership first, then entries with ``*``, ``?`` or ``[`` as
     case-sensitive globs (``fnmatchcase``); other entries match only the identical name."""
     if name in patterns:
         return True
@@ -73,9 +73,9 @@ class Scope:
     Attributes:
         name: the scope's name (unique among the scopes in use).
         servers: server entries, exact names or globs; an MCP server also answers to its
-            toolset name ``mcp-<server>`` (REG §7). ``None`` means every server.
+            toolset name ``mcp-<server>`` (docs/reference.md §27). ``None`` means every server.
         include: tool patterns; when given (even empty) only matching tools are in the session
-            and ``exclude`` is ignored ("include wins", REG §5.1).
+            and ``exclude`` is ignored ("include wins", docs/reference.md §25.1).
         exclude: tool patterns left out of the session.
         description: free text shown next to the name.
         origin: where it was defined (``--scope``, ``scopes.yaml: scopes.support``).
@@ -122,7 +122,7 @@ class Scope:
 
     def session_tools(self, registration: Registration) -> list[RegisteredTool]:
         """The session's pre-assembly tool list: the registry's tools of reachable servers that
-        the tool patterns allow, in registry order (RB §2 "Scope")."""
+        the tool patterns allow, in registry order (docs/reference.md §2 "Scope")."""
         reachable = self.server_names(_server_kinds(registration))
         return [t for t in registration.tools if t.server in reachable and self.allows_tool(t)]
 

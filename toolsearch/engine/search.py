@@ -1,7 +1,7 @@
-"""Search over the deferred catalog (RB §7): tokenize, stem, gate term, coverage floor, BM25.
+"""Search over the deferred catalog (docs/reference.md §7): tokenize, stem, gate term, coverage floor, BM25.
 
 BM25 comes from ``rank_bm25`` with its IDF replaced by the reference's always-positive form
-``ln(1 + (N - df + 0.5) / (df + 0.5))`` and ``avgdl`` floored at 1 (RB §7.3). Only admitted
+``ln(1 + (N - df + 0.5) / (df + 0.5))`` and ``avgdl`` floored at 1 (docs/reference.md §7.3). Only admitted
 documents are scored, so a query costs time proportional to the gate term's postings.
 """
 
@@ -30,7 +30,7 @@ _local = threading.local()
 
 
 def _stemmer(language: str = "english"):
-    # The Snowball stemmer holds mutable state: one instance per thread and language (RB §7.1).
+    # The Snowball stemmer holds mutable state: one instance per thread and language (docs/reference.md §7.1).
     stemmers = getattr(_local, "stemmers", None)
     if stemmers is None:
         stemmers = _local.stemmers = {}
@@ -42,7 +42,7 @@ def _stemmer(language: str = "english"):
 
 @lru_cache(maxsize=C.STEM_CACHE_SIZE)
 def stem(word: str) -> str:
-    """Snowball English stem of one lowercased token (memoized, RB §7.1)."""
+    """Snowball English stem of one lowercased token (memoized, docs/reference.md §7.1)."""
     return _stemmer().stemWord(word)
 
 
@@ -109,7 +109,7 @@ def segment_words(text: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    """RB §7.1: ``[A-Za-z0-9]+`` tokens, lowercased and stemmed; no stop words, no camelCase split."""
+    """docs/reference.md §7.1: ``[A-Za-z0-9]+`` tokens, lowercased and stemmed; no stop words, no camelCase split."""
     return [stem(t.lower()) for t in _ASCII_WORD.findall(text)]
 
 
@@ -205,7 +205,7 @@ def fallback_key(text: str) -> str:
 
 @dataclass(frozen=True)
 class SearchDoc:
-    """What the index knows of one deferred tool (RB §7.2).
+    """What the index knows of one deferred tool (docs/reference.md §7.2).
 
     Attributes:
         name: the wire name.
@@ -245,7 +245,7 @@ def doc_for(name: str, label: str, description: str, parameters: Any) -> SearchD
 
 
 def required_coverage(answerable: int) -> int:
-    """RB §7.4: 1 below 4 answerable terms, else ``ceil(0.5 × count)``."""
+    """docs/reference.md §7.4: 1 below 4 answerable terms, else ``ceil(0.5 × count)``."""
     if answerable < C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE:
         return 1
     return math.ceil(C.MIN_QUERY_TERM_COVERAGE * answerable)
@@ -265,13 +265,13 @@ class SearchOptions:
     """Switches for what-if variants; the defaults are the reference behavior.
 
     Attributes:
-        gate: require the rarest query term (RB §7.4 step 2).
-        coverage: require the coverage floor (RB §7.4 step 3).
-        tokenizer: ``"ascii"`` (RB §7.1) or ``"unicode"`` (:func:`tokenize_unicode`: CJK bigrams
+        gate: require the rarest query term (docs/reference.md §7.4 step 2).
+        coverage: require the coverage floor (docs/reference.md §7.4 step 3).
+        tokenizer: ``"ascii"`` (docs/reference.md §7.1) or ``"unicode"`` (:func:`tokenize_unicode`: CJK bigrams
             and non-ASCII words become searchable), for the documents and the queries alike.
         name_substring_fallback: when a query admits nothing, return the tools whose name
             (without ``mcp__``) contains the query, both normalized by :func:`fallback_key`,
-            with score 0.1 in catalog order (the early fallback of RB §12, separators ignored).
+            with score 0.1 in catalog order (the early fallback of docs/reference.md §12, separators ignored).
         unknown_terms: what a query term that occurs in no tool does. ``"gate"`` (the reference):
             it stays a term, so it can become the gate term and empty the result;
             ``"ignore-non-ascii"``: non-ASCII terms in no tool are dropped before the gate is
@@ -402,6 +402,24 @@ RULE_IDF_SHARE = "idf-share"
 RULE_KNOWN_SHARE = "known-share"
 
 
+def gate_term_text(word: str | None, stem: str | None) -> str:
+    """A gate term as shown to a reader: the query word and its stem, ``create → creat``.
+
+    Args:
+        word: the query word the stem came from (``None`` when unknown).
+        stem: the term the search matches on (``None``: no gate term).
+
+    Returns:
+        ``"create → creat"``; the stem alone when the word is unknown or equal to it (``send``);
+        ``"—"`` without a stem.
+    """
+    if not stem:
+        return "—"
+    if not word or word == stem:
+        return stem
+    return f"{word} → {stem}"
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One document that shares a term with the query (or matches its name), explained.
@@ -411,7 +429,7 @@ class Candidate:
         score: BM25 score (``inf`` for an exact-name match).
         has_gate: contains the gate term.
         matched_terms: distinct answerable query stems it contains.
-        admitted: passes admission (RB §7.4 step 4).
+        admitted: passes admission (docs/reference.md §7.4 step 4).
         reason: why it was or was not admitted, in words.
         rank: 1-based position among admitted documents, else ``None``.
         rule: the rule that excluded it (``"gate"``, ``"coverage"``, ``"known-share"``,
@@ -430,7 +448,7 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Explanation:
-    """How one query was answered (RB §7.3–§7.5).
+    """How one query was answered (docs/reference.md §7.3–§7.5).
 
     Attributes:
         query: the raw query.
@@ -478,6 +496,19 @@ class Explanation:
         return next((t.df for t in self.terms if t.stem == self.gate), 0)
 
     @property
+    def gate_word(self) -> str | None:
+        """The query word the gate term came from, lowercased (the first one whose stem it is), or
+        ``None`` without a gate term."""
+        if self.gate is None:
+            return None
+        return next((raw.lower() for raw, term in self.tokens if term == self.gate), None)
+
+    @property
+    def gate_text(self) -> str:
+        """The gate term as shown to a reader: word and stem, ``create → creat`` (see :func:`gate_term_text`)."""
+        return gate_term_text(self.gate_word, self.gate)
+
+    @property
     def best_excluded(self) -> Candidate | None:
         """The best-scoring candidate an admission rule excluded, or ``None``."""
         return next((c for c in self.candidates if not c.admitted), None)
@@ -492,7 +523,7 @@ class Explanation:
         parts = []
         if self.gate is not None:
             df = self.gate_df
-            gate = f"gate term '{self.gate}' in {df} tool{'s' if df != 1 else ''}"
+            gate = f"gate term '{self.gate_text}' in {df} tool{'s' if df != 1 else ''}"
             parts.append(gate if self.gate_required else gate + " (not required by this variant)")
         excluded = self.excluded
         words = {RULE_GATE: "the gate", RULE_COVERAGE: "the coverage floor", RULE_KNOWN_SHARE: "the known-words share",
@@ -517,20 +548,20 @@ class Explanation:
         """One line saying why nothing can be found, or ``None`` when that is not the case.
 
         Covers a query with no word the tokenizer reads (e.g. Japanese or Russian under the
-        reference's ASCII tokenizer, RB §7.1), a query whose words were all ignored, and a gate
-        term that occurs in no tool (RB §7.4).
+        reference's ASCII tokenizer, docs/reference.md §7.1), a query whose words were all ignored, and a gate
+        term that occurs in no tool (docs/reference.md §7.4).
         """
         if not self.tokens:
             if self.tokenizer == "ascii" and self.query.strip():
                 return ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
-                        "(RB §7.1), so nothing is searched and the result is empty; the unicode variant reads "
+                        "(docs/reference.md §7.1), so nothing is searched and the result is empty; the unicode variant reads "
                         "other scripts")
             return "the tokenizer finds no word in the query, so nothing is searched"
         if not self.terms and self.ignored:
             return "every word of the query was ignored by this variant, so nothing is searched"
         if self.gate_required and self.gate is not None and self.gate_df == 0 and not self.matches:
-            return (f"the gate term '{self.gate}' occurs in no tool, so nothing is admitted except an exact-name "
-                    "match (RB §7.4)")
+            return (f"the gate term '{self.gate_text}' occurs in no tool, so nothing is admitted except an exact-name "
+                    "match (docs/reference.md §7.4)")
         return None
 
 
@@ -539,7 +570,7 @@ class SearchIndex:
 
     Args:
         docs: one :class:`SearchDoc` per deferred tool, in the session's tool-list order (ties
-            in score keep this order, RB §7.5).
+            in score keep this order, docs/reference.md §7.5).
         options: variant switches; defaults are the reference.
     """
 
@@ -584,7 +615,7 @@ class SearchIndex:
         opts = self.options
         if (opts.field_weights == (1, 1, 1) and not opts.split_words and not opts.segment_words
                 and opts.param_weight == 1 and not opts.index_param_descriptions):
-            return self._tokenize(doc.text())  # the reference document, RB §7.2
+            return self._tokenize(doc.text())  # the reference document, docs/reference.md §7.2
         prep = split_words if opts.split_words or opts.segment_words else (lambda text: text)
         ident = (lambda text: segment_words(split_words(text))) if opts.segment_words else prep
         w_name, w_label, w_desc = opts.field_weights
@@ -613,7 +644,7 @@ class SearchIndex:
         return len(self._postings.get(term, ()))
 
     def idf(self, term: str) -> float:
-        """RB §7.3 IDF of a stem; a stem in no document gets the highest possible value."""
+        """docs/reference.md §7.3 IDF of a stem; a stem in no document gets the highest possible value."""
         n = len(self.docs)
         df = self.df(term)
         return math.log(1 + (n - df + 0.5) / (df + 0.5))
@@ -655,7 +686,7 @@ class SearchIndex:
             # Katakana writes loanwords and names: content words, like English nouns. A katakana
             # word none of whose bigrams occurs in any tool (ホテル, hotel) is an unknown word: it
             # stays, becomes the gate term and empties the result, as an unknown ASCII word does
-            # (RB §7.4). Other unknown non-ASCII terms are mostly grammar (particles, verb endings,
+            # (docs/reference.md §7.4). Other unknown non-ASCII terms are mostly grammar (particles, verb endings,
             # bigrams across word boundaries) and are ignored.
             for word in katakana_words(query):
                 grams = [word[i:i + 2] for i in range(len(word) - 1)]
@@ -697,7 +728,7 @@ class SearchIndex:
         return stems, gate, answerable, required_coverage(len(answerable))
 
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        """Ranked ``(name, score)`` matches for one query (RB §7.4, §7.5).
+        """Ranked ``(name, score)`` matches for one query (docs/reference.md §7.4, §7.5).
 
         ``limit`` ≤ 0, an empty catalog or a query without ASCII tokens give ``[]``. Exact-name
         matches score ``inf``.
@@ -896,6 +927,7 @@ class SearchIndex:
                                **extra)
         exact = set(self._by_lower.get(query.strip().lower(), ()))
         touched = sorted({i for t in answerable for i in self._postings.get(t, ())} | exact | fallback)
+        gate_text = gate_term_text(next((raw.lower() for raw, term in tokens if term == gate), None), gate)
         scores = dict(zip(touched, self._score(stems, touched)))
         freqs = self._bm25.doc_freqs
         admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact | fallback
@@ -912,7 +944,7 @@ class SearchIndex:
             elif i in fallback:
                 reason = _FALLBACK_REASON
             elif rule == RULE_GATE:
-                reason = f"lacks the gate term '{gate}'"
+                reason = f"lacks the gate term '{gate_text}'"
             elif rule == RULE_COVERAGE:
                 reason = f"covers {len(matched)} of {len(answerable)} answerable terms; needs {required}"
             elif rule == RULE_KNOWN_SHARE:

@@ -1,4 +1,4 @@
-"""Token counting: the reference's ``chars4`` estimate (RB §3) and real BPE counts.
+"""Token counting: the reference's ``chars4`` estimate (docs/reference.md §3) and real BPE counts.
 
 ``chars4`` is what the reference harness decides with, so it is the default planning tokenizer.
 ``o200k_base`` and ``cl100k_base`` are counted with tiktoken, whose rank files are loaded
@@ -20,7 +20,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from . import constants as C
 from .errors import TokenizerError
@@ -38,7 +38,7 @@ RANK_FILE_URL = {
 
 
 def compact_json(value: Any) -> str:
-    """Compact JSON as the estimator measures it (RB §3).
+    """Compact JSON as the estimator measures it (docs/reference.md §3).
 
     Separators ``,`` and ``:``, non-ASCII kept as is, key order as given. A value that cannot
     be serialized is measured as its plain ``str()`` form.
@@ -68,17 +68,43 @@ _FAST = (_c_make_encoder(None, _COMPACT.default, json.encoder.encode_basestring,
 
 
 def chars4(char_count: int) -> int:
-    """``ceil(chars / 4)`` in tokens, for a length in code points (RB §3)."""
+    """``ceil(chars / 4)`` in tokens, for a length in code points (docs/reference.md §3)."""
     return math.ceil(char_count / C.CHARS_PER_TOKEN)
 
 
 def estimate_definitions(definitions: list[Any]) -> int:
-    """The reference deferred-tokens estimate of a list of tool definitions (RB §3).
+    """The reference deferred-tokens estimate of a list of tool definitions (docs/reference.md §3).
 
     Sum the compact-JSON lengths (code points) of all definitions, divide by 4 and round up
     once over the sum. Returns tokens.
     """
     return chars4(sum(len(compact_json(d)) for d in definitions))
+
+
+def tools_array_tokens(definitions: Sequence[Any], tokenizer: "Tokenizer | str" = C.DEFAULT_TOKENIZER) -> int:
+    """Tokens of a tools array as sent to the model, measured the one way every figure uses (docs/reference.md §3).
+
+    ``chars4``: the compact-JSON lengths (code points) of the definitions, added up and divided
+    by 4, rounded up once over the sum (the array's brackets and commas are not counted, as in
+    the reference). A BPE tokenizer: the token count of the whole array serialized as compact
+    JSON (``[def,def,...]``), the text a provider would tokenize.
+
+    Args:
+        definitions: tool definitions (``{"type": "function", "function": {...}}``), in order.
+        tokenizer: a :class:`Tokenizer` or its name.
+
+    Returns:
+        Tokens (int ≥ 0); an empty array is 0 (no tools are sent).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    tk = get_tokenizer(tokenizer) if isinstance(tokenizer, str) else tokenizer
+    if not definitions:
+        return 0
+    if not tk.exact:
+        return chars4(sum(len(compact_json(d)) for d in definitions))
+    return tk.count(compact_json(list(definitions)))
 
 
 class _OfflineLoadError(Exception):
@@ -147,7 +173,7 @@ class Tokenizer:
         return self._encode(text)
 
     def count_json(self, value: Any) -> int:
-        """Tokens of ``value`` as compact JSON (RB §3 serialization)."""
+        """Tokens of ``value`` as compact JSON (docs/reference.md §3 serialization)."""
         return self.count(compact_json(value))
 
     @property

@@ -2,8 +2,8 @@
 
 * :func:`connect_servers` starts/reaches several servers concurrently (one task each, each with
   its own deadline), records the ``initialize`` data (server name and version, protocol version,
-  capabilities: REG §0 step 3), follows ``tools/list`` cursors (at most
-  :data:`~toolsearch.engine.constants.MCP_LIST_PAGES_MAX` pages, REG §0 step 4) and returns a
+  capabilities: docs/reference.md §20 step 3), follows ``tools/list`` cursors (at most
+  :data:`~toolsearch.engine.constants.MCP_LIST_PAGES_MAX` pages, docs/reference.md §20 step 4) and returns a
   :class:`~toolsearch.engine.catalog.Catalog` plus one :class:`ServerStatus` per server. A server that
   fails, hangs, crashes or sends malformed tools ends as a ``failed`` status (or a flagged
   problem) and never blocks or breaks the others.
@@ -12,11 +12,12 @@
   still kept and the rejection is reported as a ``warning`` problem in the catalog.
 * :func:`call_tool` starts a server, calls one tool and returns the raw result with timings.
   :class:`LiveDispatcher` plugs into :attr:`toolsearch.engine.bridge.Bridge.dispatcher`, so
-  ``Bridge.tool_call`` validates locally (RB §9) and then calls the real tool under its raw name.
+  ``Bridge.tool_call`` validates locally (docs/reference.md §9) and then calls the real tool under its raw name.
 
 Connections are per call: every function opens its sessions with the SDK's context managers and
 closes them before returning (stdio children are stopped: stdin closed, then SIGTERM, then
-SIGKILL, by the SDK), so nothing outlives a call, timeouts included. The one exception is
+SIGKILL, by the SDK; then whatever the server left behind, by :mod:`toolsearch.live.reaper`), so
+nothing outlives a call, timeouts included. The one exception is
 :class:`LiveConnections` (for the app), which keeps sessions open in a background event loop
 until it is closed or garbage-collected.
 
@@ -121,7 +122,7 @@ _STDERR_TAIL_CHARS = 300
 _STRAY_LINE_CHARS = 120
 #: The note added where a server sent back a secret from the config (masked).
 SECRET_ECHO_NOTE = (f"the server sent back a value that matches a secret from the config "
-                    f"(env, header, URL or token argument); shown as {C.SECRET_MASK}")
+                    f"(env, header, URL, ${{VAR}} value or secret argument); shown as {C.SECRET_MASK}")
 #: ``origin`` of live servers in catalog problems and registration messages.
 LIVE_ORIGIN = "live"
 
@@ -435,7 +436,7 @@ async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap | 
 
 
 def _unresolved_remote(spec: ServerSpec) -> list[str]:
-    """Placeholders still in a remote server's url or headers (REG §5.6: refused, not sent)."""
+    """Placeholders still in a remote server's url or headers (docs/reference.md §25.6: refused, not sent)."""
     if spec.transport == "stdio":
         return []
     from .mcpconfig import _PLACEHOLDER  # noqa: PLC0415
@@ -662,7 +663,7 @@ def _server_info(client: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, progress: ProgressFn | None,
                       max_pages: int, problems: list[Problem]) -> list[Any]:
-    """Every ``tools/list`` page, read from the raw results (REG §0 step 4)."""
+    """Every ``tools/list`` page, read from the raw results (docs/reference.md §20 step 4)."""
     from pydantic import ValidationError  # noqa: PLC0415
 
     raw_tools: list[Any] = []
@@ -707,7 +708,7 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
         seen.add(next_cursor)
         cursor = next_cursor
     problems.append(Problem("warning", f"{where}: tools/list",
-                            f"stopped after {max_pages} pages; the server has more (REG §0 step 4 cap)"))
+                            f"stopped after {max_pages} pages; the server has more (docs/reference.md §20 step 4 cap)"))
     status.flags.append(f"stopped after {max_pages} pages")
     return raw_tools
 
@@ -759,7 +760,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
         problems.append(Problem("warning", where, f"{agree(spec.unresolved, 'placeholder', 'placeholders')} left as "
                                                   f"written because the "
                                                   f"{agree(spec.unresolved, 'variable is', 'variables are')} unset "
-                                                  f"or empty (REG §6.2): {names}"))
+                                                  f"or empty (docs/reference.md §26.2): {names}"))
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
         try:
             with anyio.fail_after(timeout) as scope:
@@ -777,7 +778,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                     else:
                         status.flags.append("no tools capability; not listed")
                         problems.append(Problem("info", where, "the server does not advertise the tools "
-                                                               "capability; no tools listed (REG §0 step 4)"))
+                                                               "capability; no tools listed (docs/reference.md §20 step 4)"))
                     raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
                     if echoed or echoed_info:
                         status.flags.append(f"{counted(echoed + echoed_info, 'secret echo', 'secret echoes')} masked")
@@ -903,7 +904,7 @@ _UTILITY_METHODS = {"list_resources": "resources/list", "read_resource": "resour
 
 
 async def _request(client: Any, tool_name: str, arguments: Mapping[str, Any], utility: str | None) -> Any:
-    """Send the request: ``tools/call``, or the MCP method behind a utility tool (REG §4)."""
+    """Send the request: ``tools/call``, or the MCP method behind a utility tool (docs/reference.md §24)."""
     args = dict(arguments)
     if utility == "list_resources":
         return await client.list_resources(cache_mode="bypass")
@@ -1038,7 +1039,7 @@ def call_tool(spec: ServerSpec, tool_name: str, arguments: Mapping[str, Any] | N
             :data:`~toolsearch.engine.constants.LIVE_CALL_TIMEOUT_DEFAULT`).
         connect_timeout: seconds for start-up and handshake when the spec sets no
             ``connect_timeout`` (default :data:`~toolsearch.engine.constants.LIVE_CONNECT_TIMEOUT_DEFAULT`).
-        utility: for a generated utility tool (REG §4): ``list_resources``, ``read_resource``,
+        utility: for a generated utility tool (docs/reference.md §24): ``list_resources``, ``read_resource``,
             ``list_prompts`` or ``get_prompt``; the matching MCP method is called instead.
 
     Returns:
@@ -1052,7 +1053,7 @@ T = TypeVar("T")
 
 
 def call_target(specs: Iterable[ServerSpec], tool_name: str) -> ServerSpec | None:
-    """The one server a prefixed tool name (``mcp__<server>__<tool>``, REG §1) can belong to.
+    """The one server a prefixed tool name (``mcp__<server>__<tool>``, docs/reference.md §21) can belong to.
 
     ``None`` when no enabled, usable server's prefix fits the name, or when several do (then
     every server has to be listed to know).
@@ -1117,7 +1118,7 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
 class LiveDispatcher:
     """A :attr:`toolsearch.engine.bridge.Bridge.dispatcher` that calls the real tool.
 
-    ``Bridge.tool_call`` validates the arguments locally (RB §9) and only then calls this with
+    ``Bridge.tool_call`` validates the arguments locally (docs/reference.md §9) and only then calls this with
     the resolved :class:`~toolsearch.engine.registration.RegisteredTool` and the coerced arguments;
     the call goes to the tool's server under its raw name, with the arguments mapped back to the
     server's own names (:func:`toolsearch.engine.bridge.server_arguments`). Each call is recorded in

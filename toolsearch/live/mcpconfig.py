@@ -1,4 +1,4 @@
-"""MCP client config files → :class:`ServerSpec` lists (REG §6, §9).
+"""MCP client config files → :class:`ServerSpec` lists (docs/reference.md §26, §29).
 
 Accepted shapes (detected from the top level, see :func:`config_kind`):
 
@@ -7,13 +7,13 @@ Accepted shapes (detected from the top level, see :func:`config_kind`):
 * ``{"servers": {name: {...}}, "inputs": [...]}``: VS Code ``.vscode/mcp.json`` (``servers`` is a
   *mapping*; a catalog's ``servers`` is a list). A VS Code ``settings.json`` with
   ``{"mcp": {"servers": {...}}}`` is read the same way;
-* ``mcp_servers: {name: {...}}``: the Hermes ``config.yaml`` block (REG §6.1).
+* ``mcp_servers: {name: {...}}``: the Hermes ``config.yaml`` block (docs/reference.md §26.1).
 
-Every string value of a server entry is interpolated as REG §6.2 says (``${VAR}``,
+Every string value of a server entry is interpolated as docs/reference.md §26.2 says (``${VAR}``,
 ``${env:VAR}``, ``${userHome}``, ``${workspaceFolder}``, ``${workspaceFolderBasename}``,
 ``${pathSeparator}``, ``${/}``); an unset or empty variable leaves the placeholder as it is, and
 the spec records it in :attr:`ServerSpec.unresolved`. ``mcpServers`` files also get Claude
-Code's ``${VAR:-default}`` (REG §9.2); Hermes and VS Code files keep it literal.
+Code's ``${VAR:-default}`` (docs/reference.md §29.2); Hermes and VS Code files keep it literal.
 
 Secrets: env values (``envFile`` ones included), header values, every value a ``${VAR}``
 reference resolved to (wherever it lands: command, args, cwd, any part of the url, headers) and
@@ -228,9 +228,9 @@ class ServerSpec:
         timeout: seconds for one tool call (Hermes ``timeout``); ``None`` = the default.
         connect_timeout: seconds for connect + handshake + listing (Hermes ``connect_timeout``);
             ``None`` = the default.
-        enabled: ``False`` servers are not started (REG §5.2).
+        enabled: ``False`` servers are not started (docs/reference.md §25.2).
         tools: the per-server ``tools`` block (``include``, ``exclude``, ``resources``,
-            ``prompts``; REG §5.1, §4.2), used at registration.
+            ``prompts``; docs/reference.md §25.1, §24.2), used at registration.
         protocol: ``auto`` (probe, then fall back to the handshake), ``legacy`` or ``modern``.
         origin: ``file: key.name`` of the entry, for messages.
         unresolved: placeholders left as written because their variable is unset or empty.
@@ -467,10 +467,10 @@ def parse_text(text: str, origin: str) -> Any:
     return readers.load_data(text, origin, ConfigError, "JSON or YAML")
 
 
-# --- interpolation (REG §6.2) ----------------------------------------------------------------
+# --- interpolation (docs/reference.md §26.2) ----------------------------------------------------------------
 
 def context_values(workspace: str | Path | None = None) -> dict[str, str]:
-    """The context names of REG §6.2 (``userHome``, ``workspaceFolder``…) for ``workspace``
+    """The context names of docs/reference.md §26.2 (``userHome``, ``workspaceFolder``…) for ``workspace``
     (default: the process working directory)."""
     folder = Path(workspace) if workspace is not None else Path.cwd()
     return {"userHome": str(Path.home()), "workspaceFolder": str(folder),
@@ -480,7 +480,7 @@ def context_values(workspace: str | Path | None = None) -> dict[str, str]:
 def interpolate(value: str, environ: Mapping[str, str], context: Mapping[str, str],
                 defaults: bool = False, resolved: list[str] | None = None,
                 masked: bool = False) -> tuple[str, list[str]]:
-    """Replace ``${…}`` placeholders in one string (REG §6.2).
+    """Replace ``${…}`` placeholders in one string (docs/reference.md §26.2).
 
     Args:
         value: the text.
@@ -570,7 +570,7 @@ def _string_map(raw: Any, where: str) -> dict[str, str]:
 
 
 def _args(raw: Any, where: str) -> list[str]:
-    """A list of strings; a JSON-list or shell-style string is split (REG §6.1 ``args``)."""
+    """A list of strings; a JSON-list or shell-style string is split (docs/reference.md §26.1 ``args``)."""
     if raw is None:
         return []
     if isinstance(raw, str):
@@ -637,7 +637,7 @@ def _transport(raw: Mapping[str, Any], kind: str, where: str, warnings: list[str
     has_url = raw.get("url") is not None
     has_command = raw.get("command") is not None
     if kind == "mcp_servers":
-        # REG §6.1: the presence of `url` selects HTTP (winning over `command`); only
+        # docs/reference.md §26.1: the presence of `url` selects HTTP (winning over `command`); only
         # `transport: sse` changes the HTTP flavour.
         if has_url:
             if has_command:
@@ -856,7 +856,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
 def _hermes_timeouts(data: Mapping[str, Any], specs: list[ServerSpec], origin: str,
                      warnings: list[str]) -> list[ServerSpec]:
     """Hermes' top-level ``timeouts.mcp.tool_call`` and ``timeouts.mcp.connect`` (seconds) as the
-    default ``timeout`` / ``connect_timeout`` of servers that set none (REG §5.3)."""
+    default ``timeout`` / ``connect_timeout`` of servers that set none (docs/reference.md §25.3)."""
     from dataclasses import replace  # noqa: PLC0415
 
     block = data.get("timeouts")

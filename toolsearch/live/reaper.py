@@ -16,8 +16,13 @@ SIGKILL after :data:`STOP_GRACE` seconds:
 * every descendant noted while the server ran;
 * every process still carrying the server's mark (children that were re-parented to init).
 
-An ``atexit`` hook does the same for every server still open when this process ends (the app
-stopped with SIGTERM, say), so no server or child of one outlives the process that started it.
+An ``atexit`` hook does the same for every server still open when this process ends normally.
+A process can also end without running it (SIGTERM to a server that re-raises it with the default
+action, as the app's web server does; SIGKILL), so with the first server a small watchdog process
+starts in a session of its own: it holds a pipe from this process, learns the servers' process
+groups through it, and when the pipe closes (this process has ended, however) it ends whatever
+is left in those groups, below them, or carrying this process's marks. No server or child of one
+outlives the process that started it.
 A process that left the session, cleared its environment and detached from the server before
 the session closed cannot be told apart from any other process, and is left alone.
 """
@@ -28,7 +33,10 @@ import atexit
 import itertools
 import logging
 import os
+import subprocess
+import sys
 import threading
+import time
 import uuid
 from typing import Iterable
 
@@ -47,6 +55,73 @@ _lock = threading.Lock()
 _leaders: dict[str, int | None] = {}  # mark -> the server's pid (None until known)
 _seen: dict[str, list[psutil.Process]] = {}  # mark -> descendants noted while the server ran
 _hooked = False
+_watchdog: "subprocess.Popen[bytes] | None" = None
+
+#: The watchdog (``python -c``; psutil and the standard library only, so it needs no import path).
+_WATCHDOG = r"""
+import os, sys, time, psutil
+needle = b"%s=" + sys.argv[1].encode() + b"."
+groups = set()
+for line in sys.stdin.buffer:
+    word, _, pid = line.strip().partition(b" ")
+    if pid.isdigit():
+        (groups.add if word == b"group" else groups.discard)(int(pid))
+me, found = os.getpid(), {}
+for leader in groups:
+    try:
+        for p in [psutil.Process(leader)] + psutil.Process(leader).children(recursive=True):
+            found[p.pid] = p
+    except psutil.Error:
+        pass
+for pid in psutil.pids():
+    if pid == me or pid in found:
+        continue
+    try:
+        hit = os.getpgid(pid) in groups
+        if not hit:
+            try:
+                with open("/proc/%%d/environ" %% pid, "rb") as fh:
+                    hit = needle in fh.read()
+            except FileNotFoundError:
+                hit = not os.path.isdir("/proc/self") and any(
+                    v.startswith(sys.argv[1] + ".") for k, v in psutil.Process(pid).environ().items() if k == "%s")
+        if hit:
+            found[pid] = psutil.Process(pid)
+    except (OSError, psutil.Error):
+        pass
+procs = list(found.values())
+for p in procs:
+    try:
+        p.terminate()
+    except psutil.Error:
+        pass
+gone, alive = psutil.wait_procs(procs, timeout=1.0)
+for p in alive:
+    try:
+        p.kill()
+    except psutil.Error:
+        pass
+""" % (ENV_MARK, ENV_MARK)
+
+
+def _tell_watchdog(line: str) -> None:
+    """Send the watchdog one line (``group PID`` / ``done PID``); starts it on first use."""
+    global _watchdog
+    with _lock:
+        if _watchdog is None:
+            try:
+                _watchdog = subprocess.Popen([sys.executable, "-c", _WATCHDOG, _OWNER], stdin=subprocess.PIPE,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                             start_new_session=True, close_fds=True)
+            except OSError:
+                logger.warning("could not start the watchdog for stdio servers' processes", exc_info=True)
+                return
+        try:
+            assert _watchdog.stdin is not None
+            _watchdog.stdin.write(line.encode() + b"\n")
+            _watchdog.stdin.flush()
+        except (OSError, ValueError):
+            pass
 
 
 def new_mark() -> str:
@@ -82,6 +157,7 @@ def track(mark: str) -> int | None:
             with _lock:
                 if mark in _leaders:
                     _leaders[mark] = child.pid
+            _tell_watchdog(f"group {child.pid}")
             return child.pid
     return None
 
@@ -115,16 +191,51 @@ def _leftovers(marks: dict[str, int | None], seen: Iterable[psutil.Process]) -> 
                 found[process.pid] = process
         except psutil.Error:
             continue
-    for process in psutil.process_iter():
-        if process.pid == me or process.pid in found:
+    needles = [f"{ENV_MARK}={mark}\0".encode() for mark in marks]
+    for pid in psutil.pids():
+        if pid == me or pid in found:
             continue
         try:
-            in_group = bool(groups) and os.getpgid(process.pid) in groups
-        except OSError:
+            hit = os.getpgid(pid) in groups or _carries(pid, needles, marks)
+            if hit:
+                found[pid] = psutil.Process(pid)
+        except (OSError, psutil.Error):
             continue
-        if in_group or _mark_of(process) in marks:
-            found[process.pid] = process
     return list(found.values())
+
+
+def _carries(pid: int, needles: list[bytes], marks: dict[str, int | None]) -> bool:
+    """True when process ``pid`` has one of ``marks`` in its environment (read raw from /proc
+    where there is one: much cheaper than a psutil object per process)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        if os.path.isdir("/proc/self"):
+            return False  # gone
+        return _mark_of(psutil.Process(pid)) in marks
+    except OSError:
+        return False
+    return any(needle in data for needle in needles)
+
+
+def _running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _wait(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """The processes still running after up to ``timeout`` seconds. Polls instead of waiting
+    for them: a server is this process's child, and reaping it here would take its exit status
+    from the event loop that started it."""
+    deadline = time.monotonic() + timeout
+    alive = [p for p in processes if _running(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.02)
+        alive = [p for p in alive if _running(p)]
+    return alive
 
 
 def _end(processes: list[psutil.Process], grace: float) -> None:
@@ -133,14 +244,14 @@ def _end(processes: list[psutil.Process], grace: float) -> None:
             process.terminate()
         except psutil.Error:
             pass
-    _, alive = psutil.wait_procs(processes, timeout=grace)
+    alive = _wait(processes, grace)
     for process in alive:
         try:
             process.kill()
         except psutil.Error:
             pass
     if alive:
-        psutil.wait_procs(alive, timeout=1.0)
+        _wait(alive, 1.0)
 
 
 def stop(mark: str, grace: float | None = None) -> None:
@@ -151,6 +262,8 @@ def stop(mark: str, grace: float | None = None) -> None:
     with _lock:
         leader = _leaders.pop(mark, None)
         seen = _seen.pop(mark, [])
+    if leader is not None:
+        _tell_watchdog(f"done {leader}")
     try:
         leftovers = _leftovers({mark: leader}, seen)
         if leftovers:

@@ -1,9 +1,8 @@
 """The app's web server rules for browsers: no framing, no websocket from another site.
 
 The app is served as a Streamlit ``st.App`` with :class:`BrowserGuard` as its outermost ASGI
-middleware (the main scripts, :mod:`toolsearch.ui.router`; ``streamlit run`` finds the ``st.App`` and runs it
-under uvicorn), so the
-rules hold from the server's first response on:
+middleware (the main scripts and :func:`toolsearch.ui.router.app_options`; ``streamlit run`` finds
+the ``st.App`` and runs it under uvicorn), so the rules hold from the server's first response on:
 
 * every HTTP response carries ``X-Frame-Options: DENY`` and ``Content-Security-Policy:
   frame-ancestors 'none'``: no other site can show the app in a frame and trick a user into

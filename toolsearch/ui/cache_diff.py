@@ -12,12 +12,14 @@ from typing import Any, Callable
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import common, palette
+from toolsearch.analysis import palette
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.analysis.cachediff import CACHE_EXPLANATION, CacheDiff, Side, compare
 from toolsearch.engine.catalog import load_text
 from toolsearch.analysis.collapse import CollapseComparison, collapse_table, compare_collapse
+from toolsearch.analysis.quantities import TOOLS_ARRAY, form_word
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
@@ -122,10 +124,11 @@ def settings_table(diff: CacheDiff) -> pd.DataFrame:
         ("tool names", a.naming, b.naming),
         ("budget (tokens)", f"{a.budget:,}", f"{b.budget:,}"),
         ("tier", str(a.tier), str(b.tier)),
-        ("listing form", a.listing_form, b.listing_form),
+        ("listing form", a.listing_outcome, b.listing_outcome),
         ("deferred tools", f"{a.deferred_count:,}", f"{b.deferred_count:,}"),
-        ("tools array (characters)", f"{a.tools_characters:,}", f"{b.tools_characters:,}"),
-        (f"tools array (tokens, {diff.reusable.tokenizer})", f"{a.tools_tokens:,}", f"{b.tools_tokens:,}"),
+        ("tools array serialized (characters)", f"{a.tools_characters:,}", f"{b.tools_characters:,}"),
+        (f"{TOOLS_ARRAY.name.lower()} (tokens, {diff.reusable.tokenizer})", f"{a.tools_tokens:,}",
+         f"{b.tools_tokens:,}"),
     ]
     return pd.DataFrame([{"": k, "A (sidebar)": x, "B": y, "differs": "●" if x != y else ""} for k, x, y in rows])
 
@@ -147,9 +150,11 @@ def show_diff(diff: CacheDiff) -> None:
     row = st.container(horizontal=True, gap="medium")
     c1 = c2 = c3 = row
     c1.metric("Reusable prefix (characters)", f"{r.characters:,}", f"of {r.total_characters_b:,} in B",
-              delta_color="off", delta_arrow="off", width="content")
+              delta_color="off", delta_arrow="off", width="content",
+              help="Characters of the tools array serialized as compact JSON, its brackets and commas included.")
     c2.metric(f"Reusable prefix (tokens, {r.tokenizer})", f"{r.tokens:,}", f"of {r.total_tokens_b:,} in B",
-              delta_color="off", delta_arrow="off", width="content")
+              delta_color="off", delta_arrow="off", width="content",
+              help=f"B's total is its “{TOOLS_ARRAY.name}”, the same figure as on the Overview.")
     c3.metric("Share of B served from the cache", f"{100 * r.share_of_b:.1f}%",
               "everything after the first difference is recomputed" if not diff.cache_hit else "the whole tools array",
               delta_color="off", delta_arrow="off", width="content")
@@ -188,11 +193,13 @@ def _state_style(value: Any) -> str:
 
 
 def server_rows(cmp: CollapseComparison) -> pd.DataFrame:
-    """Per-server states under the reference and the what-if; sizes in the planning units
-    (``characters`` for chars4, ``tokens`` for BPE), named in the headers."""
+    """Per-server states under the reference and the what-if; sizes in tokens (as on every page),
+    and for chars4 also in characters (the units the collapse choice adds up), labeled."""
+    chars = cmp.units == "characters"
     return pd.DataFrame([{
         "server": s.server if s.label == s.server else f"{s.server}\n(group {s.label})", "tools": s.deferred_count,
-        f"names block ({cmp.units})": s.names_units, f"summary line ({cmp.units})": s.summary_units,
+        "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens,
+        **({"names block (characters)": s.names_units, "summary line (characters)": s.summary_units} if chars else {}),
         "reference": s.reference, "best (what-if)": s.best,
     } for s in cmp.servers])
 
@@ -210,7 +217,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
         cmp = _shared(planner, ("compare", v.config, v.context_length, v.tokenizer),
                       lambda: compare_collapse(planner, v.config, v.context_length, v.tokenizer))
     st.info("**What-if, not the reference behavior.** Every other page shows the reference's greedy collapse "
-            "(largest names block first, RB §5.4). This section computes the best choice under the same budget: "
+            "(largest names block first, docs/reference.md §5.4). This section computes the best choice under the same budget: "
             "fewest groups collapsed, then most tool names shown, then the shortest listing (ties: the reference's "
             "collapse order).", icon=":material/science:")
     label, color = VERDICT_BADGE[cmp.verdict]
@@ -225,16 +232,16 @@ def show_collapse(v: common.View) -> CollapseComparison:
         with col.container(border=True):
             st.markdown(f"**{title}**")
             row = st.container(horizontal=True, gap="medium")  # wraps rather than cutting a label
-            row.metric("Form", outcome.form, width="content")
+            row.metric("Form", form_word(outcome.form), width="content")
             row.metric("Groups at names", f"{outcome.kept} of {cmp.groups}", width="content")
             row.metric("Tool names shown", f"{outcome.names_shown:,}", width="content")
             row.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
                        delta_color="off", delta_arrow="off", width="content")
     df = server_rows(cmp)
-    st.caption("Per-server sizes in tokens, as counted for the budget." if cmp.units == "tokens" else
-               f"Per-server sizes in characters: {cmp.tokenizer} counts a listing as its characters ÷ 4, rounded "
-               "up once for the whole listing, so the collapse choice adds servers up in characters; the listing "
-               "and the budget above are in tokens.")
+    st.caption("Per-server sizes in tokens, as counted for the budget and shown on every page." if cmp.units == "tokens"
+               else f"Per-server sizes in tokens ({cmp.tokenizer}), as on every page, and in characters: "
+               f"{cmp.tokenizer} counts a listing as its characters ÷ 4, rounded up once for the whole listing, so "
+               "the collapse choice adds servers up in characters.")
     literal_table(df, key="cd_collapse_servers", styles={"reference": _state_style, "best (what-if)": _state_style},
                   nowrap=("reference", "best (what-if)"), cell_css=_changed_outline)
     st.caption("Outlined: the what-if state differs from the reference.")
@@ -249,7 +256,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
                    lambda: collapse_table(planner, v.config, [*C.CONTEXT_PRESETS, None], v.tokenizer))
     literal_table([{
         "context length (tokens)": _ctx_text(r.context_length), "budget (tokens)": r.budget,
-        "reference form": r.reference_form, "best form": r.best_form,
+        "reference form": form_word(r.reference_form), "best form": form_word(r.best_form),
         "groups at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
         "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
         "verdict": VERDICT_BADGE[r.verdict][0],

@@ -13,7 +13,6 @@ Streamlit widgets to it.
 from __future__ import annotations
 
 import hashlib
-import re
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,20 +105,29 @@ _QP = {  # query key -> (session key, parser)
     "pct": ("threshold_pct", float), "cap": ("listing_max_tokens", int), "listing": ("listing", str),
     "enabled": ("enabled", str), "limit": ("search_default_limit", int), "maxlimit": ("max_search_limit", int),
     "tok": ("tokenizer", str), "dtok": ("display_tokenizer", str), "names": ("naming", str),
+    # the Tuning page's question: kept across pages and in the link
+    "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", float),
+    "except": ("tuning_except", lambda text: [s for s in text.split(",") if s]),
+    "keep": ("tuning_keep", lambda text: [s for s in text.split(",") if s]),
 }
+#: Default context lengths of the Tuning page (its first preset).
+TUNING_CONTEXTS_DEFAULT = "32k, 128k, 200k, 1m"
 _DEFAULTS = {
     "catalog": DEFAULT_SAMPLE, "ctx_choice": "200K", "ctx_custom": 64_000,
     "threshold_pct": C.THRESHOLD_PCT_DEFAULT, "listing_max_tokens": C.LISTING_MAX_TOKENS_DEFAULT,
     "listing": C.LISTING_DEFAULT, "enabled": C.ENABLED_DEFAULT,
     "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
     "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
+    "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": 0.0,
+    "tuning_except": [], "tuning_keep": [],
 }
 _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
-            "tokenizer": list(C.TOKENIZERS), "display_tokenizer": list(C.TOKENIZERS), "naming": list(C.TOOL_NAMING)}
+            "tokenizer": list(C.TOKENIZERS), "display_tokenizer": list(C.TOKENIZERS), "naming": list(C.TOOL_NAMING),
+            "tuning_multi_goal": ["full", "names", "listed", "any"]}
 _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
            "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
            "search_default_limit": (1, C.MAX_SEARCH_LIMIT_MAX), "max_search_limit": (C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
-           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX)}
+           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, 1000.0)}
 
 
 #: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
@@ -152,7 +160,7 @@ def _init_state() -> None:
     """
     if st.session_state.get("_initialised"):
         return
-    state = dict(_DEFAULTS)
+    state = {key: (list(value) if isinstance(value, list) else value) for key, value in _DEFAULTS.items()}
     params = st.query_params
     ignored = []
     for qkey, (skey, parse) in _QP.items():
@@ -198,7 +206,8 @@ def _keep_state() -> None:
     value back before the widgets are drawn makes it survive."""
     for key in _DEFAULTS:
         if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+            value = st.session_state[key]
+            st.session_state[key] = list(value) if isinstance(value, list) else value
 
 
 def _sync_url() -> None:
@@ -210,7 +219,7 @@ def _sync_url() -> None:
         if skey == "catalog" and value in (UPLOAD, LIVE):
             value = "upload" if value == UPLOAD else "live"  # a marker: the link cannot carry them
         if value is not None and value != _DEFAULTS.get(skey):
-            values[qkey] = str(value)
+            values[qkey] = ",".join(value) if isinstance(value, list) else str(value)
     scope_arg = _selected_scope_arg()
     if scope_arg:
         values["scope"] = scope_arg

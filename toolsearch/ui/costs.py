@@ -3,8 +3,10 @@
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import charts, common
+from toolsearch.analysis import charts
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
+from toolsearch.analysis import quantities as Q
 
 TOP_TOOLS = 50
 
@@ -90,7 +92,7 @@ if common.require_catalog(v):
         else:
             st.caption("When the names listing does not fit the budget, servers collapse to their summary line one "
                        "at a time in this order: largest names block first (measured in characters, ties by label; "
-                       f"RB §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
+                       f"docs/reference.md §5.4). Sizes in tokens ({tk}); the state is the result at the current settings.")
             st.plotly_chart(common.figure(v, "collapse", lambda: charts.collapse_figure(
                 rows, tk, plan.budget, plan.planning_tokenizer)), key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
@@ -110,18 +112,24 @@ if common.require_catalog(v):
     if not tools:
         st.info("This catalog registers no tools.")
     else:
-        tokens = ins.planner.tool_tokens(v.display_tokenizer)
+        tokens = Q.tool_schemas(ins.planner, v.display_tokenizer)
         state_of = {s.name: s.state for s in plan.servers}
         # Per catalog and tokenizer (or defer set), not per slider move: each walks every tool.
         deferred = common.memo(ins.planner, ("deferred names", v.config.defer),
                                lambda: frozenset(t.name for t in ins.planner.deferral(v.config.defer).deferred))
         ranked, total_tokens = common.memo(ins.planner, ("costliest", v.display_tokenizer), lambda: (
-            sorted(tools, key=lambda t: (-tokens[t.name], t.name))[:TOP_TOOLS], sum(tokens.values())))
+            sorted(tools, key=lambda t: (-tokens[t.name], t.name))[:TOP_TOOLS],
+            Q.tool_schemas_sum(ins.planner, v.display_tokenizer)))
         rows = [charts.ToolCost(server=t.server, tool=t.raw_name, name=t.name, tokens=tokens[t.name],
                                 description=t.description, state=state_of.get(t.server, "visible"),
                                 deferred=t.name in deferred) for t in ranked]
         shown = sum(r.tokens for r in rows)
-        st.caption(f"Each tool's full definition as compact JSON, counted alone ({tk}). The top {len(rows)} of "
-                   f"{len(tools):,} tools hold {shown:,} of {total_tokens:,} tokens. "
+        eager = Q.all_schemas_up_front(plan)
+        extra = total_tokens - eager
+        relation = ("the same as" if extra == 0 else f"{extra:,} more than" if extra > 0 else f"{-extra:,} fewer than")
+        st.caption(f"{Q.TOOL_SCHEMA.name} ({tk}): each tool's full definition as compact JSON, counted on its own. "
+                   f"The top {len(rows)} of {len(tools):,} tools hold {shown:,} tokens; all {len(tools):,} add up to "
+                   f"{total_tokens:,}, {relation} “{Q.ALL_SCHEMAS.name}” ({eager:,}), which measures the whole "
+                   "array once (chars4 rounds once, not per tool). "
                    "Treemap colors: schema size; bar colors: the server's state at the current settings. Hover for details.")
         tool_tabs(v, plan, rows, tk)

@@ -293,7 +293,7 @@ def _switch_raw() -> None:
 
 def _field_errors(response: dict) -> tuple[dict[str, str], str | None]:
     """A ``tool_call`` validation error split by field: ``({field: message}, message for the whole
-    object or None)``. ``required`` errors name every missing field (RB §9.3)."""
+    object or None)``. ``required`` errors name every missing field (docs/reference.md §9.3)."""
     message = str(response.get("error", ""))
     path, constraint = response.get("path"), response.get("constraint")
     if constraint == "required" and path == "arguments":
@@ -607,7 +607,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 st.code(shown["error"], language=None, wrap_lines=True)
             elif shown["outcome"] is None:
                 st.warning(f"Not sent: `tool_call` for {common.md_escape(shown['tool'])} stopped before dispatch "
-                           "(local validation, RB §9).", icon=":material/block:")
+                           "(local validation, docs/reference.md §9).", icon=":material/block:")
                 st.code(common.visible_json(shown["response"]), language="json")
             else:
                 outcome = shown["outcome"]

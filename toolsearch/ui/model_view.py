@@ -6,7 +6,9 @@ import streamlit as st
 
 from toolsearch.ui import common, signals, textdiff
 from toolsearch.ui.tables import literal_table
+from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.invisible import reveal_data
+from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
 #: tools at a time (the whole array stays one click away as a download).
@@ -22,8 +24,12 @@ def tools_json(tools: list) -> str:
 
 def show_tools_array(plan) -> None:
     """The model-visible tools array: whole when small, else paginated; text or a tree view."""
-    tools = plan.tools
-    st.caption("The model-visible tools array in order: visible tools, then tool_search, tool_describe, tool_call.")
+    transport = st.selectbox("Provider transport", TRANSPORTS, key="mv_transport",
+                             help="Where a provider reserves tool_search (OpenAI Responses, xAI), the bridge goes out "
+                                  "as hermes_tool_search and is mapped back before dispatch.")
+    tools = plan.tools if transport == TRANSPORTS[0] else wire_tools(plan.tools, transport, plan.activated)
+    st.caption("The model-visible tools array in order: visible tools, then tool_search, tool_describe, tool_call."
+               + ("" if transport == TRANSPORTS[0] else " " + transport_note(transport, plan.activated) + "."))
     text = tools_json(tools)
     mode = st.segmented_control("View", ["Text", "Tree"], default="Text", key="mv_array_view",
                                 help="Text: the exact pretty-printed JSON. Tree: the same array as a collapsible tree.")
@@ -62,9 +68,10 @@ def show_compare(v, plan) -> None:
          "right": f"{other_ctx:,}" if other_ctx else "unknown"},
         {"": "budget (tokens)", "left": f"{plan.budget:,}", "right": f"{other.budget:,}"},
         {"": "tier", "left": str(plan.tier), "right": str(other.tier)},
-        {"": "form", "left": plan.listing_form, "right": other.listing_form},
+        {"": "form", "left": plan_counts(plan).label, "right": plan_counts(other).label},
         {"": "listing (tokens)", "left": f"{plan.listing_tokens:,}", "right": f"{other.listing_tokens:,}"},
-        {"": "tools array (tokens)", "left": f"{plan.tools_tokens:,}", "right": f"{other.tools_tokens:,}"},
+        {"": f"{signals.TOOLS_ARRAY.lower()} (tokens)", "left": f"{plan.tools_tokens:,}",
+         "right": f"{other.tools_tokens:,}"},
     ]
     left_states = {s.name: s.state for s in plan.servers}
     for s in other.servers:
@@ -74,7 +81,8 @@ def show_compare(v, plan) -> None:
 
     def colored(row, column: str) -> str:
         states = row[""] == "form" or row[""].startswith("server ")
-        return state_css(row[column]) if states and column in ("left", "right") else ""
+        # the form row reads "mixed · 9 of 10 servers named (…)": colored by its first word, the form
+        return state_css(str(row[column]).split(" ")[0]) if states and column in ("left", "right") else ""
 
     literal_table(rows, key="mv_compare", cell_css=colored)
     same = (plan.tool_search_description == other.tool_search_description and plan.tools == other.tools)

@@ -4,6 +4,7 @@ import streamlit as st
 
 from toolsearch.ui.tables import literal_table
 from toolsearch.ui import common, signals
+from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.wording import counted
 
 v = common.view()
@@ -27,19 +28,20 @@ if common.require_catalog(v):
     # Values without the unit (it is in the heading); a wrapping row of content-wide metrics, so at
     # narrow widths one moves to the next line instead of cutting its label or value.
     e1 = e2 = e3 = st.container(horizontal=True, gap="large")
-    e1.metric(signals.ALL_SCHEMAS, f"{plan.eager_tokens:,}",
-              common.pct_of_context(plan.eager_tokens, v.context_length), delta_color="off", delta_arrow="off",
+    eager, tools = Q.all_schemas_up_front(plan), Q.tools_array(plan)
+    e1.metric(signals.ALL_SCHEMAS, f"{eager:,}",
+              common.pct_of_context(eager, v.context_length), delta_color="off", delta_arrow="off",
               help=signals.ALL_SCHEMAS_HELP, width="content")
-    e2.metric(signals.TOOLS_ARRAY, f"{plan.tools_tokens:,}",
-              common.pct_of_context(plan.tools_tokens, v.context_length), delta_color="off", delta_arrow="off",
+    e2.metric(signals.TOOLS_ARRAY, f"{tools:,}",
+              common.pct_of_context(tools, v.context_length), delta_color="off", delta_arrow="off",
               help=signals.TOOLS_ARRAY_HELP, width="content")
-    saved = plan.eager_tokens - plan.tools_tokens
+    saved = Q.saved_per_request(plan)
     if saved >= 0:
-        e3.metric("Saved per request", f"{saved:,}",
-                  f"{100 * saved / plan.eager_tokens:.0f}% of the eager cost" if plan.eager_tokens else None,
+        e3.metric(Q.SAVED.name, f"{saved:,}",
+                  f"{100 * saved / eager:.0f}% of all schemas up front" if eager else None,
                   delta_color="normal", width="content")
     else:  # a cost: red, with the verdict below
-        e3.metric("Saved per request", f"{saved:,}",
+        e3.metric(Q.SAVED.name, f"{saved:,}",
                   f"-{-saved:,} tokens: tool search costs more than every schema", delta_color="normal",
                   help="Negative: the bridge tools and listing are larger than the schemas they replace.", width="content")
     st.caption(signals.ALL_SCHEMAS_CAPTION)

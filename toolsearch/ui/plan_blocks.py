@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import streamlit as st
 
+from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.plan import Plan
-from toolsearch.ui import palette
+from toolsearch.analysis import palette
 from toolsearch.ui.sources import LIVE
 from toolsearch.ui.styles import SENT_STEP_CSS, STATE_COLORS, STATE_STYLES
 from toolsearch.ui.tables import literal_table
@@ -40,7 +42,7 @@ def tier_badge(plan: Plan) -> None:
     st.markdown(
         f'<div data-testid="tier-bar" style="background:{color};color:{text};padding:.45rem .8rem;'
         f'border-radius:.5rem;font-size:1.05rem;margin:.2rem 0 .6rem 0">'
-        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {plan.listing_form}</b> &nbsp;·&nbsp; {words}</div>',
+        f'<b>{label}</b> &nbsp;·&nbsp; <b>Form: {html.escape(plan_counts(plan).label)}</b> &nbsp;·&nbsp; {words}</div>',
         unsafe_allow_html=True)
     view = st.session_state.get("_view")
     source = getattr(view, "source_label", None)  # the sidebar's View, when the router made one

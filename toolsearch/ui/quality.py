@@ -19,7 +19,8 @@ from typing import Any, Callable
 import plotly.graph_objects as go
 import streamlit as st
 
-from toolsearch.ui import common, palette
+from toolsearch.analysis import palette
+from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
@@ -32,7 +33,7 @@ from toolsearch.analysis.wording import counted
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
-#: Colors per variant and per lint severity: the app's palettes for these meanings (toolsearch/ui/palette.py).
+#: Colors per variant and per lint severity: the app's palettes for these meanings (toolsearch/analysis/palette.py).
 VARIANT_COLORS = palette.VARIANT_COLORS
 EXTRA_COLORS = palette.EXTRA_VARIANT_COLORS
 SEVERITY_COLORS = palette.SEVERITY_COLORS

@@ -1,72 +1,39 @@
 """Report: one self-contained HTML file of the current catalog and settings, for a design review.
 
-The HTML is built by :func:`toolsearch.analysis.report.build_report`; this page adds the plotly figures
-(from ``toolsearch.ui.charts``), the results computed for the same catalog and settings (search, search
-quality, lint and the disclosure strategies), shows the report as it renders and offers the
-download. The strategies are the Strategies page's last results in this session, or else computed
-here with that page's defaults (the sample skills; the sample task on the team-workspace catalog).
-Catalog text inside the report is escaped by the builder.
+The HTML is built by :func:`toolsearch.analysis.review.review_report` (as ``toolsearch report``
+builds it): the plotly figures and the results computed for the same catalog and settings (search,
+search quality, lint and the disclosure strategies); this page picks the inputs, shows the report
+as it renders and offers the download. The strategies are the Strategies page's last results in
+this session, or else computed with that page's defaults (the sample skills; the sample task on
+the team-workspace catalog). Catalog text inside the report is escaped by the builder.
 """
-
-from datetime import datetime, timezone
-from pathlib import Path
 
 import streamlit as st
 
-from toolsearch.ui import charts, common, palette
-from toolsearch.engine.errors import ToolsearchError
-from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, evaluate, load_queries
-from toolsearch.analysis.lint import lint
-from toolsearch.live.client import catalog_key
-from toolsearch.analysis.report import build_report
-from toolsearch.analysis.skills import SkillSet, load_skills
-from toolsearch.analysis.strategies import StrategyModel, StrategySettings, Task, load_events, task_summary
-from toolsearch.analysis.wording import counted
+from toolsearch.analysis import review
+from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.samples import samples_dir
+from toolsearch.live.client import catalog_key
+from toolsearch.ui import common
 
-DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
-SAMPLE_SKILLS = samples_dir("sample_skills")
-#: The sample events (sample_skills/events.yaml) are written for this catalog, as on the Strategies page.
-SAMPLE_EVENTS_CATALOG = "team-workspace"
 
 
-def query_files() -> dict[str, Path]:
+def query_files() -> dict:
     """The shipped labeled query files by stem."""
-    folder = common.SAMPLES_DIR / "queries"
-    return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.exists() else {}
+    return review.shipped_query_files(common.SAMPLES_DIR / "queries")
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def default_strategies(key: tuple, _inspector: Inspector, catalog: str, source_label: str) -> dict:
-    """The Strategies page's default comparison for the sidebar catalog: the sample skills, the
-    sample task on the team-workspace catalog (no task elsewhere), the sidebar's tokenizers, context
-    length and config. ``{"label", "results"}``, kept per inspector and settings (``key``): building
-    the report again costs nothing; the first build takes well under a second on 3,000 tools."""
+def default_strategies(key: tuple, _inspector: Inspector, catalog: str, source_label: str) -> StrategyComparison:
+    """The Strategies page's default comparison for the sidebar catalog
+    (:func:`toolsearch.analysis.review.default_strategies`), kept per inspector and settings
+    (``key``): building the report again costs nothing; the first build takes well under a second
+    on 3,000 tools."""
     _, config, context_length, planning_tokenizer, display_tokenizer = key
-    try:
-        skills = load_skills(SAMPLE_SKILLS) if SAMPLE_SKILLS.exists() else SkillSet()
-    except ToolsearchError:
-        skills = SkillSet()
-    task = Task()
-    events_file = SAMPLE_SKILLS / "events.yaml"
-    if catalog == SAMPLE_EVENTS_CATALOG and events_file.exists():
-        try:
-            events = load_events(events_file)
-        except ToolsearchError:
-            events = ()
-        tools = {t.name for t in _inspector.registration.tools}
-        read = tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "read_skill" and str(e.arg) in skills.names))
-        used = tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "call" and str(e.arg) in tools))
-        task = Task(read, used)
-    settings = StrategySettings(tokenizer=display_tokenizer, config=config, context_length=context_length,
-                                planning_tokenizer=planning_tokenizer)
-    results = StrategyModel(_inspector, skills, settings).results(task)
-    what = counted(len(skills.names), "sample skill") if skills.names else "no skills"
-    return {"label": f"{source_label}: {what}, {task_summary(task)}, tokens in {display_tokenizer} "
-                     "(the Strategies page's defaults)", "results": results}
+    return review.default_strategies(_inspector, catalog, source_label, config, context_length,
+                                     planning_tokenizer, display_tokenizer)
 
 
 v = common.view()
@@ -89,7 +56,7 @@ if common.require_catalog(v):
     queries_text = c1.text_area("Search queries to include (one per line)",
                                 st.session_state.get("search_queries", DEFAULT_QUERIES), height=120,
                                 key="report_queries")
-    default_file = v.source_label if v.source_label in files else NO_QUERY_FILE
+    default_file = v.source_label if review.default_query_file(v.source_label, files) else NO_QUERY_FILE
     options = [NO_QUERY_FILE, *files]
     query_file = c2.selectbox("Search quality: labeled query file", options, index=options.index(default_file),
                               key="report_query_file",
@@ -105,46 +72,17 @@ if common.require_catalog(v):
 
     if st.button("Build report", type="primary", key="build_report", icon=":material/description:"):
         with st.status("Building the report…", expanded=False) as status:
-            search = None
-            if queries and plan.activated and plan.deferred_count:
-                status.update(label="Running the search queries…")
-                search = ins.bridge(cfg).tool_search({"queries": queries})
-            evaluation = None
-            if query_file != NO_QUERY_FILE:
-                status.update(label="Scoring the query file…")
-                try:
-                    evaluation = evaluate(ins, load_queries(files[query_file]), DEFAULT_VARIANTS, cfg)
-                except ToolsearchError as exc:
-                    st.error(f"Search quality left out: {common.md_escape(exc)}", icon=":material/error:")
-            lint_report = None
-            if include_lint:
-                status.update(label="Linting the catalog…")
-                lint_report = lint(ins, cfg)
-            if strategies is None:
-                status.update(label="Comparing the disclosure strategies…")
-                try:
-                    strategies = default_strategies(
-                        (id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,
-                        str(st.session_state.get("catalog", "")),
-                        v.source_label)
-                except ToolsearchError as exc:
-                    st.error(f"Disclosure strategies left out: {common.md_escape(exc)}", icon=":material/error:")
-            status.update(label="Drawing the charts…")
-            listing_title = f"The listing against the budget ({plan.planning_tokenizer})"
-            figures = charts.figures_html({
-                listing_title: charts.listing_budget_figure(v.planning_plan),
-                f"Per-server costs ({plan.display_tokenizer}, log scale)": charts.costs_figure(plan),
-            }) if plan.activated and plan.deferred_count else charts.figures_html({
-                f"Per-server costs ({plan.display_tokenizer}, log scale)": charts.costs_figure(plan)})
-            st.session_state["report_html"] = build_report(
-                ins, cfg, ctx, v.tokenizer, v.display_tokenizer, figures,
-                source_label=v.source_label, state_colors=common.STATE_COLORS,
-                generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                fingerprint=catalog_key(ins.catalog), search=search, lint_report=lint_report,
-                evaluation=evaluation, strategies=strategies["results"] if strategies else None,
-                strategies_label=strategies["label"] if strategies else None,
-                severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
-                figure_keys={listing_title: charts.listing_key_rows(v.planning_plan)})
+            left_out: list[str] = []
+            st.session_state["report_html"] = review.review_report(
+                ins, cfg, ctx, v.tokenizer, v.display_tokenizer, source_label=v.source_label,
+                fingerprint=catalog_key(ins.catalog), queries=queries,
+                query_file=files[query_file] if query_file != NO_QUERY_FILE else None, include_lint=include_lint,
+                strategies=StrategyComparison(strategies["label"], tuple(strategies["results"])) if strategies else None,
+                strategies_for=lambda: default_strategies((id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,
+                                                          str(st.session_state.get("catalog", "")), v.source_label),
+                progress=lambda text: status.update(label=text), problems=left_out)
+            for problem in left_out:
+                st.error(common.md_escape(problem), icon=":material/error:")
             st.session_state["report_signature"] = signature
             status.update(label="Report built", state="complete")
 

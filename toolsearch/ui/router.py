@@ -8,8 +8,8 @@ scripts, one per page.
 from __future__ import annotations
 
 import types
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
@@ -36,6 +36,7 @@ PAGES = (
     ("cache_diff", "Cache & collapse", ":material/difference:"),
     ("quality", "Search quality & lint", ":material/fact_check:"),
     ("strategies", "Strategies", ":material/compare_arrows:"),
+    ("harnesses", "Harnesses", ":material/swap_horiz:"),
     ("scopes", "Scopes", ":material/group_work:"),
     ("sessions", "Sessions", ":material/history:"),
     ("report", "Report", ":material/description:"),

@@ -6,7 +6,7 @@ checkbox or a true/false choice for booleans, a select box for ``enum``, one ite
 multiselect) for arrays of scalars, and a JSON editor for anything else (objects, arrays of
 objects, ``anyOf``…). Required fields are marked with ``*``; an empty optional field is left out
 of the arguments. Values are converted here; whether they satisfy the schema is decided by the
-engine's own ``tool_call`` validation (RB §9.3), whose error is shown under the field it names.
+engine's own ``tool_call`` validation (docs/reference.md §9.3), whose error is shown under the field it names.
 """
 
 from __future__ import annotations

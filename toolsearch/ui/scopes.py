@@ -6,11 +6,15 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui.picker import pick_one
 from toolsearch.ui.tables import literal_table
+from toolsearch.analysis import quantities as Q
+from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
 from toolsearch.engine.scopes import Scope
 
 #: Up to this many scopes the reach matrix is a literal table with one column per scope.
 MATRIX_COLUMNS = 12
+#: The per-scope tools array column: the same quantity, under the same name, as on the Overview.
+TOOLS_COLUMN = f"{Q.TOOLS_ARRAY.name.lower()} (tokens)"
 
 v = common.view()
 st.title("Scopes")
@@ -36,19 +40,20 @@ if common.require_catalog(v):
         st.text(f"Catalog: {root.catalog.name} · context length "
                 f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}")
         table = pd.DataFrame([{
-            "scope": row.scope or common.WHOLE_CATALOG, "tier": row.tier, "form": row.form,
-            "tokens per request": row.tokens_per_request,
+            "scope": row.scope or common.WHOLE_CATALOG, "tier": row.tier, "form": form_word(row.form),
+            TOOLS_COLUMN: row.tokens_per_request,
             "% of context": (f"{100 * row.tokens_per_request / v.context_length:.1f}%" if v.context_length else "—"),
             "tools reachable": f"{row.session_tools} of {row.catalog_tools}",
             "budget (tokens)": row.budget, "listing (tokens)": row.listing_tokens,
-            "deferred": row.deferred, "visible": row.visible, "all schemas up front (tokens)": row.eager_tokens,
+            "deferred": row.deferred, "visible": row.visible, f"{Q.ALL_SCHEMAS.name.lower()} (tokens)": row.eager_tokens,
             "servers reached": ", ".join(row.servers) or "—",
         } for row in rows])
         literal_table(table, key="scopes_compare", styles={"form": common.STATE_STYLES["state"]}, nowrap=("form",))
-        st.caption("Tokens per request: the model-visible tools array of that session (visible tools plus the bridge "
-                   "tools with its listing). The budget is the same for every session; what fits in it is not.")
-        st.bar_chart(table.set_index("scope")[["tokens per request"]], horizontal=True, height=60 + 40 * len(rows),
-                     x_label="", y_label=f"tokens per request ({v.display_tokenizer})")
+        st.caption(f"{Q.TOOLS_ARRAY.name}: the model-visible tools array of that session (visible tools plus the "
+                   "bridge tools with its listing), sent with every request. The budget is the same for every "
+                   "session; what fits in it is not.")
+        st.bar_chart(table.set_index("scope")[[TOOLS_COLUMN]], horizontal=True, height=60 + 40 * len(rows),
+                     x_label="", y_label=f"{Q.TOOLS_ARRAY.name.lower()} ({v.display_tokenizer})")
 
         st.subheader("Which scope can reach which server")
         matrix = reach_matrix(root, scopes)

@@ -16,6 +16,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.analysis.invisible import reveal_data
+from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
@@ -85,10 +86,10 @@ def variant_choice_label(name: str) -> str:
 
 
 def show_explanation(ex, key: str) -> None:
-    """The full explanation of one query (RB §7): tokens, terms, gate, coverage, every candidate.
+    """The full explanation of one query (docs/reference.md §7): tokens, terms, gate, coverage, every candidate.
 
     Stems and tool names are shown with ``st.text`` and literal-text tables only (never markdown)."""
-    st.caption("How the search answers this query (RB §7): tokenize and stem, take the rarest stem as the gate "
+    st.caption("How the search answers this query (docs/reference.md §7): tokenize and stem, take the rarest stem as the gate "
                "term, require enough of the answerable terms (coverage floor), rank by BM25.")
     st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
                                    or "(no word tokens: nothing to search)"))
@@ -100,8 +101,9 @@ def show_explanation(ex, key: str) -> None:
     # A wrapping row of content-wide metrics: at 1024 px one moves to the next line instead of
     # cutting its label.
     m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="large")
-    m1.metric("Gate term", ex.gate or "—", help="The query stem with the highest IDF (rarest in the "
-              "catalog); documents must contain it. Ties go to the first in query order.", width="content")
+    m1.metric("Gate term", ex.gate_text, help="The query word whose stem has the highest IDF (rarest in the "
+              "catalog), shown as word → stem; documents must contain the stem. Ties go to the first in query "
+              "order.", width="content")
     m2.metric("Answerable terms", f"{len(ex.answerable)} of {len(ex.terms)}",
               help="Distinct stems that occur in at least one deferred tool (df > 0).", width="content")
     m3.metric("Required coverage", f"{ex.required} term{'s' if ex.required != 1 else ''}",
@@ -109,13 +111,17 @@ def show_explanation(ex, key: str) -> None:
                    f"ceil({C.MIN_QUERY_TERM_COVERAGE} × answerable).", width="content")
     m4.metric("Corpus", f"{ex.corpus_size:,} tools", f"avgdl {ex.avgdl:.1f} tokens", delta_color="off",
               delta_arrow="off", width="content")
-    if ex.gate_required and ex.gate is not None and ex.gate not in ex.answerable and ex.gate.isascii():
-        # ASCII stems are [a-z0-9]+ only, so this text cannot carry markdown.
-        st.warning(f"The gate term `{ex.gate}` occurs in no deferred tool, so nothing is admitted except an "
-                   "exact-name match. This is the reference behavior (RB §7.4): drop or replace that word.")
+    if (ex.gate_required and ex.gate is not None and ex.gate not in ex.answerable and ex.gate.isascii()
+            and (ex.gate_word or "").isascii()):
+        # ASCII words and stems are [a-z0-9]+ only, so this text cannot carry markdown.
+        st.warning(f"The gate term `{ex.gate_text}` occurs in no deferred tool, so nothing is admitted except an "
+                   "exact-name match. This is the reference behavior (docs/reference.md §7.4): drop or replace that word.")
     if ex.terms:
+        words = {}
+        for raw, term in ex.tokens:
+            words.setdefault(term, raw.lower())
         literal_table([{
-            "stem": t.stem, "df (tools)": t.df, "IDF": t.idf,
+            "term (word → stem)": gate_term_text(words.get(t.stem), t.stem), "df (tools)": t.df, "IDF": t.idf,
             "answerable": t.df > 0, "gate": "◆ gate term" if t.stem == ex.gate else "",
         } for t in ex.terms], key=f"{key}_terms", formats={"IDF": "{:.4f}"})
     if not ex.candidates:
@@ -138,7 +144,7 @@ def search_tab(v, bridge, dtk: str) -> None:
     """tool_search: the variant, the queries and limit, then per query why and what it returns."""
     variant = st.selectbox(
         "Search variant", list(DEFAULT_VARIANTS), key="search_variant", format_func=variant_choice_label,
-        help="reference: the search the model really gets (RB §7). Every other variant is a what-if, to see "
+        help="reference: the search the model really gets (docs/reference.md §7). Every other variant is a what-if, to see "
              "what a different search would return: " + "; ".join(
                  f"{name}: {text}" for name, text in VARIANT_HELP.items() if name != REFERENCE) + ".")
     what_if = variant != REFERENCE
@@ -273,7 +279,7 @@ def sent_vs_received(inspector, name: str) -> None:
 
 def call_tab(bridge, dtk: str, inspector=None) -> None:
     """tool_call: arguments checked against the tool's schema, and the bridge's response."""
-    st.caption("Validates the arguments against the tool's schema as the bridge does (RB §9). For a file "
+    st.caption("Validates the arguments against the tool's schema as the bridge does (docs/reference.md §9). For a file "
                "catalog nothing is run: a valid call returns the `dispatch` that would be sent to the server.")
     names = common.memo(bridge, ("deferred names",), lambda: list(bridge.deferred_by_name))
     name = pick_one("Deferred tool", names, key="call_tool", owner=bridge)

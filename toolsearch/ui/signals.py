@@ -8,30 +8,28 @@ import streamlit as st
 
 from toolsearch.engine import constants as C
 from toolsearch.engine.plan import Plan
+from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS
 
-#: Names and tooltips used for the same quantities on every page.
-TOOLS_ARRAY = "Tools array with tool search"
-TOOLS_ARRAY_HELP = ("The model-visible tools array at these settings: visible tools plus the three bridge tools with "
-                    "the embedded listing (in tier 0, every schema as is). The same number on every page.")
-ALL_SCHEMAS = "All schemas up front"
-ALL_SCHEMAS_HELP = ("Every registered tool's full definition in one tools array, estimated the way the reference "
-                    "does (chars4 rounds once over the whole array, RB §3). The Costs page counts each tool alone and "
-                    "the Strategies page's 'All up front' counts each prompt piece alone, so their sums can be "
-                    "higher.")
+#: Names and tooltips used for the same quantities on every page (from the library's named quantities).
+TOOLS_ARRAY = Q.TOOLS_ARRAY.name
+TOOLS_ARRAY_HELP = Q.TOOLS_ARRAY.definition + " The same number on every page."
+ALL_SCHEMAS = Q.ALL_SCHEMAS.name
+ALL_SCHEMAS_HELP = (Q.ALL_SCHEMAS.definition + " The same number on every page, and the Strategies page's "
+                    "“All up front” before skills are added.")
 #: The strategy that sends everything up front (its name in every Strategies table and chart).
 ALL_UPFRONT_STRATEGY = STRATEGY_LABELS[ALL_UPFRONT]
-#: Under the Overview's cost metrics: what "All schemas up front" counts and why the Strategies page's
-#: "All up front" strategy shows a higher figure for the same catalog.
-ALL_SCHEMAS_CAPTION = (f"{ALL_SCHEMAS}: the tools array alone, every tool's full definition, estimated once over the "
-                       "whole array as the reference does (RB §3). The Strategies page's “All up front” strategy "
-                       "counts each tool definition alone and adds the skill listing when skills are loaded, so it shows "
-                       "more tokens for the same catalog.")
+#: Under the Overview's cost metrics: what "All schemas up front" counts and where a related but
+#: different figure appears.
+ALL_SCHEMAS_CAPTION = (f"{ALL_SCHEMAS}: the tools array if nothing were deferred, measured as one array. The "
+                       f"Strategies page's “{ALL_UPFRONT_STRATEGY}” is the same figure plus the skill listing when "
+                       "skills are loaded; the Costs page counts each tool alone (chars4 rounds up per tool), so "
+                       "its per-tool figures add up to a few tokens more.")
 
 
 def all_upfront_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: str,
                      eager_tokens: int | None) -> str:
-    """Why the Strategies page's "All up front" differs from the Overview's "All schemas up front".
+    """How the Strategies page's "All up front" relates to "All schemas up front".
 
     Args:
         upfront_tokens: the strategy's prompt before the first turn (tokens, ``tokenizer``).
@@ -42,21 +40,21 @@ def all_upfront_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: 
     Returns:
         One sentence naming what each figure counts, with both numbers and the difference.
     """
-    pieces = " + ".join(f"{n:,} ({'tool definitions, each counted alone' if p == 'schema' else p})"
-                        for p, n in breakdown.items() if n)
-    text = (f"{ALL_UPFRONT_STRATEGY}: {upfront_tokens:,} tokens ({tokenizer}) before the first turn = {pieces}.")
+    pieces = " + ".join(f"{n:,} ({ALL_SCHEMAS if p == 'schema' else p})" for p, n in breakdown.items() if n)
+    text = f"{ALL_UPFRONT_STRATEGY}: {upfront_tokens:,} tokens ({tokenizer}) before the first turn = {pieces}."
     if eager_tokens is None:
-        return text + (f" The Overview's “{ALL_SCHEMAS}” counts the sidebar's catalog, not this one.")
+        return text + f" The Overview's “{ALL_SCHEMAS}” counts the sidebar's catalog, not this one."
     diff = upfront_tokens - eager_tokens
-    return text + (f" The Overview's “{ALL_SCHEMAS}” ({eager_tokens:,}) is the tools array alone, estimated once "
-                   f"over the whole array as the reference does (RB §3), with no skills: "
-                   + (f"{diff:,} tokens fewer." if diff > 0 else f"{-diff:,} tokens more." if diff < 0 else "the same."))
+    if diff == 0:
+        return text + f" The same number as the Overview's “{ALL_SCHEMAS}”."
+    return text + (f" The Overview's “{ALL_SCHEMAS}” ({eager_tokens:,}) is the tools array alone: "
+                   + (f"{diff:,} tokens fewer." if diff > 0 else f"{-diff:,} tokens more."))
 
 
 def tier2_banner(plan: Plan) -> None:
     """A prominent warning in tier 2: the model sees no tool names at all."""
     if plan.activated and plan.tier == 2:
-        what = ("one summary line per server" if plan.listing_form == "groups"
+        what = ("one summary line per server (form summary)" if plan.listing_form == "groups"
                 else "no listing at all, only the bridge tools' own text")
         st.error(f"Tier 2: the model sees no tool names, {what}. It has to find every deferred tool with "
                  "tool_search before it can use it. Raise listing_max_tokens or threshold_pct (the Tuning page "

@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from toolsearch.ui import charts, common, palette, signals
+from toolsearch.analysis import charts, palette
+from toolsearch.ui import common, signals
 from toolsearch.ui.picker import pick_many
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
@@ -23,19 +24,18 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
-from toolsearch.analysis.strategies import (EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
+from toolsearch.analysis.strategies import (harness_switches, EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
                                    STRATEGY_SUMMARIES, ALL_UPFRONT, Event, Namespace, StrategyModel,
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
 from toolsearch.analysis.wording import counted
+from toolsearch.analysis.review import SAMPLE_EVENTS_CATALOG  # the catalog the sample events are written for
 from toolsearch.analysis.samples import samples_dir
 
 SAMPLE_SKILLS = samples_dir("sample_skills")
 SEED = samples_dir("sample_catalogs") / "seed-worked-example"
 SIDEBAR, WORKED = "Sidebar catalog", "Worked example"
 SKILLS_SAMPLE, SKILLS_UPLOAD, SKILLS_NONE = "Sample skills (sample_skills/)", "Upload SKILL.md files or a YAML list", "No skills"
-#: The sample events are written for this sample catalog.
-SAMPLE_EVENTS_CATALOG = "team-workspace"
 NAMESPACE_EXAMPLE = """\
 # Optional. Each namespace shows only its name and description until searched.
 - name: tracking
@@ -72,8 +72,8 @@ def _run(key: str, _model: StrategyModel, _task: Task, _events: tuple[Event, ...
 
 def _plain(text: str) -> str:
     """Text for st.error/st.info, which render Markdown: every Markdown character backslash-escaped
-    and URLs kept from becoming links (:func:`pages.common.md_escape`), so file names, skill names
-    and other untrusted text show literally."""
+    and URLs kept from becoming links (:func:`toolsearch.ui.text.md_escape`), so file names, skill
+    names and other untrusted text show literally."""
     return common.md_escape(text, keep_newlines=True)
 
 
@@ -339,8 +339,8 @@ if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off", width="content",
-              help="Each prompt piece counted alone, so it can be higher than the Overview's 'All schemas up front', "
-                   "which rounds once over the whole tools array as the reference does (RB §3).")
+              help=f"Before any work: the Overview's “{signals.ALL_SCHEMAS}” plus the skill listing; after the "
+                   "task: plus the skill bodies it read.")
     linked = by_id[SKILL_LINKED]
     m2.metric("Skill-linked", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off",
@@ -380,7 +380,8 @@ if not timeline:
 else:
     st.caption("Prompt size after each event (tokens). ✕ the cached prefix broke after that event; ○ the event "
                "failed for that strategy (for example a call before its skill was read, or a deferred tool not "
-               "loaded by a search yet). Events run as given: no strategy searches or reads on its own here.")
+               "loaded by a search yet). Events run as given: no strategy searches or reads on its own here."
+               + model.timeline_start_note(events))
     log_y = st.toggle("Log scale (tokens)", value=True, key="strat_log_y",
                       help="On by default: all up front is often 10–100× the other strategies, which would "
                            "flatten their lines at the bottom.")
@@ -401,6 +402,17 @@ else:
         return "" if holds else "background-color: #ffe0b2"
     st.caption(f"Prompt (tokens, {tk}) per strategy. Orange cell: the cached prefix broke; red cell: the event failed.")
     literal_table(wide, key="strat_timeline_table", cell_css=shade)
+    _switches = harness_switches(model, events) if events_ok else ()
+    if _switches:
+        st.caption(f"Other harnesses' switches at {v.context_length:,} tokens (models, see the Harnesses page): Claude "
+                   "Code's ENABLE_TOOL_SEARCH=auto is decided again at every request, so a server added mid-session "
+                   "flips it at the next one; Qwen Code's threshold (10%) is decided at session start and after a "
+                   "compaction only.")
+        literal_table([{"step": x.index, "event": x.event.label() if x.event else "start",
+                        "MCP tokens": f"{x.mcp_tokens:,}", "Claude Code auto": "defers" if x.claude_code else "up front",
+                        "Qwen Code": ("defers" if x.qwen_code else "up front")
+                        + (" (pending change)" if x.qwen_pending != x.qwen_code else ""), "note": x.note}
+                       for x in _switches], key="strat_harness_switches")
 
     labels = {s.index: f"{s.index}: {s.event.label() if s.event else 'start'}" for s in timeline}
     step_index = st.select_slider("Step", options=list(labels), value=len(timeline) - 1,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsearch.ui import palette
+from toolsearch.analysis import palette
 
-#: One color per state / form, used by every table and chart (see toolsearch/ui/palette.py).
+#: One color per state / form, used by every table and chart (see toolsearch/analysis/palette.py).
 STATE_COLORS = palette.STATE_COLORS
 
 

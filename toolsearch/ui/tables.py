@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from toolsearch.analysis.quantities import form_word
 from toolsearch.ui.text import visible
 
 #: Above this many rows a table scrolls vertically inside a box of this height (px); the header
@@ -265,8 +266,8 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     Returns:
         ``<style>`` plus ``<div class="ts-heat" data-table=KEY>`` holding the table and the key.
     """
-    from toolsearch.ui.charts import context_label  # plotly is imported by the page anyway
-    from toolsearch.ui.palette import STATE_COLORS, text_on
+    from toolsearch.analysis.charts import context_label  # plotly is imported by the page anyway
+    from toolsearch.analysis.palette import STATE_COLORS, text_on
     from toolsearch.engine.constants import FORMS
 
     by_pct = y_axis == "threshold_pct"
@@ -303,7 +304,7 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
             here = here_row and c == at[0]
             tip = (f"context length {c:,} tokens · {'threshold_pct' if by_pct else 'listing_max_tokens'} "
                    f"{ylabel(y)}{'' if by_pct else ' tokens'}{' · the sidebar setting' if here else ''}\n"
-                   f"form {p.listing_form} · tier {p.tier}\n"
+                   f"{p.label} · tier {p.tier}\n"
                    f"budget {p.budget:,} tokens (decided by {p.budget_winner})\n"
                    f"listing {p.listing_tokens:,} tokens")
             marked = ' class="at" aria-current="true"' if here else ""
@@ -311,9 +312,11 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'<td{marked} style="background:{fill};'
                 f'color:{text_on(fill)}" title="{esc(tip)}" data-form="{esc(p.listing_form)}" '
                 f'data-context-length="{c}" data-y="{y}" data-tier="{p.tier}" data-budget="{p.budget}" '
-                f'data-listing-tokens="{p.listing_tokens}">{esc(p.listing_form)}</td>')
+                f'data-listing-tokens="{p.listing_tokens}" data-servers-named="{p.servers_named}">'
+                f'{esc(p.short_label if p.listing_form == "mixed" else form_word(p.listing_form))}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(f)}</span>' for f in FORMS)
+    swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
     return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
             f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-            f'<div class="key" aria-label="listing form colors">listing form: {swatches}</div></div>')
+            f'<div class="key" aria-label="listing form colors">listing form: {swatches} · '
+            f'“mixed 9/10”: 9 of 10 servers named, the rest as summary lines</div></div>')

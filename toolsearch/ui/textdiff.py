@@ -9,7 +9,7 @@ sideways, only down (above :data:`MAX_HEIGHT` px).
 Every character is HTML-escaped and invisible characters are shown as markers
 (:func:`toolsearch.analysis.invisible.reveal`), so catalog text is shown literally.
 
-Colors come from :data:`toolsearch.ui.palette.DIFF_COLORS` (one hue per side, neither a listing-state
+Colors come from :data:`toolsearch.analysis.palette.DIFF_COLORS` (one hue per side, neither a listing-state
 hue); :data:`COLOR_WORDS` names them for the caption, so caption and CSS come from one place.
 """
 
@@ -20,12 +20,12 @@ import html
 import re
 from dataclasses import dataclass
 
-from toolsearch.ui.palette import DIFF_COLORS
+from toolsearch.analysis.palette import DIFF_COLORS
 from toolsearch.analysis.invisible import reveal
 
 #: The box scrolls vertically above this height (px); the column titles stay in view.
 MAX_HEIGHT = 560
-#: Plain color words for :data:`toolsearch.ui.palette.DIFF_COLORS`, as the caption says them.
+#: Plain color words for :data:`toolsearch.analysis.palette.DIFF_COLORS`, as the caption says them.
 COLOR_WORDS: dict[str, str] = {"removed": "red", "added": "violet"}
 #: Two paired lines (a line changed in place) get their differing words marked when at least
 #: this share of their words match; below it the lines are unrelated and only the line is colored.

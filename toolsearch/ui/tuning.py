@@ -3,20 +3,28 @@ reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; 
 
 import argparse
 
+import plotly.graph_objects as go
 import streamlit as st
 
-from toolsearch.ui import charts, common, signals
+from toolsearch.analysis import charts
+from toolsearch.ui import common, signals
 from toolsearch.ui.tables import form_grid_html, literal_table
-from toolsearch.engine.config import dump_config_block
+from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import lowered_lengths, outcomes, recommend_for_contexts
-from toolsearch.analysis.report import GOALS
+from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
+                                           outcomes, recommend_for_contexts)
+from toolsearch.analysis.sessions import called_tools, listing_evidence, load_sessions
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
 from toolsearch.cli.textfmt import parse_context_length
+from toolsearch.live.client import catalog_key
+from toolsearch.analysis.samples import samples_dir
 
-GOAL_WORDS = dict(GOALS)
+#: The preset shown once the list of context lengths matches none of the presets.
+CUSTOM = "Custom"
+NO_SESSIONS = "none"
+SESSIONS_DIR = samples_dir("sample_sessions")
 #: Sets of context lengths people run one config with (the first is the default).
 CONTEXT_SETS: dict[str, str] = {
     "Typical mix (32K, 128K, 200K, 1M)": "32k, 128k, 200k, 1m",
@@ -48,7 +56,29 @@ def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
 
 
 def _preset_chosen() -> None:
-    st.session_state["tuning_contexts"] = CONTEXT_SETS[st.session_state["tuning_context_preset"]]
+    chosen = st.session_state["tuning_context_preset"]
+    if chosen in CONTEXT_SETS:
+        st.session_state["tuning_contexts"] = CONTEXT_SETS[chosen]
+
+
+def preset_of(text: str) -> str:
+    """The preset whose context lengths ``text`` lists (same lengths, same order), else ``Custom``."""
+    lengths, error = parse_lengths(text)
+    for name, value in CONTEXT_SETS.items():
+        if not error and parse_lengths(value)[0] == lengths:
+            return name
+    return CUSTOM
+
+
+def session_samples() -> dict[str, object]:
+    """``{file name: path}`` of the shipped sample sessions (the Hermes store first)."""
+    files = sorted(p for p in SESSIONS_DIR.glob("*") if p.suffix in (".db", ".json", ".jsonl"))
+    return {p.name: p for p in sorted(files, key=lambda p: (p.suffix != ".db", p.name))}
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _sessions(path: str, mtime: int):
+    return load_sessions([path])
 
 
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
@@ -110,12 +140,52 @@ def ctx_text(n: int | None) -> str:
     return f"{n:,} tokens" if n else "unknown"
 
 
-def form_change(before: str, after: str) -> str:
-    if FORM_RANK[after] > FORM_RANK[before]:
-        return f"lower ({before} → {after})"
-    if FORM_RANK[after] < FORM_RANK[before]:
-        return f"better ({before} → {after})"
-    return "same form"
+def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title: str) -> go.Figure:
+    """Listing tokens (log x) against ``y`` for every listing a length can get, with the
+    ``(name, listing tokens, y, symbol)`` marks on top."""
+    fig = go.Figure(go.Scatter(
+        x=[p[0] for p in points], y=[p[1] for p in points], mode="lines+markers", line_shape="hv",
+        name="every reachable listing", text=[p[2] for p in points],
+        hovertemplate="%{text}<br>listing %{x:,} tokens<extra></extra>"))
+    for name, x, y, symbol in marks:
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name, marker=dict(size=14, symbol=symbol),
+                                 hovertemplate=f"{name}<br>listing %{{x:,}} tokens<br>{y_title} %{{y}}<extra></extra>"))
+    fig.update_layout(xaxis=dict(type="log", title="listing tokens per request (log)"), yaxis=dict(title=y_title),
+                      height=360, margin=dict(l=10, r=10, t=10, b=10), legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def show_frontier(ladder: Ladder, lengths: list, now: tuple, multi, called) -> None:
+    """The frontier of one listed context length: every listing a setting can give there, the
+    sidebar setting and the recommendation marked."""
+    index = st.selectbox("Context length", list(range(len(lengths))), key="tuning_frontier_length",
+                         format_func=lambda i: ctx_text(lengths[i]))
+    index = index if index is not None and index < len(lengths) else 0
+    by_calls = called is not None and st.toggle("y axis: recorded called tools the listing names",
+                                                key="tuning_frontier_calls")
+    points = frontier(ladder, lengths[index], called)
+    current, recommended = now[index], multi.contexts[index]
+    if by_calls:
+        y_title = "called tools named"
+        xy = [(p.listing_tokens, p.called_listed, p.outcome) for p in points]
+        marks = [("sidebar", current.listing_tokens, listing_evidence(called, ladder.step_at(current.budget))["called_listed"],
+                  "diamond-open"),
+                 ("recommended", recommended.listing_tokens, recommended.called_listed, "star")]
+    else:
+        y_title = "servers named"
+        xy = [(p.listing_tokens, p.servers_named, p.outcome) for p in points]
+        marks = [("sidebar", current.listing_tokens, current.servers_named, "diamond-open"),
+                 ("recommended", recommended.listing_tokens, recommended.servers_named, "star")]
+    st.plotly_chart(frontier_chart(xy, marks, y_title), key="tuning_frontier", width="stretch")
+    rows = [{"listing (tokens)": p.listing_tokens, "smallest budget (tokens)": p.budget, "listing": p.outcome,
+             "marked": ", ".join(name for name, x, _, _ in marks if x == p.listing_tokens)} for p in points]
+    if called is not None:
+        for row, p in zip(rows, points):
+            row["called tools named"] = p.called_listed
+    literal_table(rows, key="tuning_frontier_table")
+    st.caption(f"At {ctx_text(lengths[index])}: each point is a listing some threshold_pct and listing_max_tokens give "
+               "there (the largest servers collapse first, so fewer tokens name fewer servers). Points above the "
+               "length's largest budget are left out.")
 
 
 v = common.view()
@@ -141,54 +211,114 @@ if common.require_catalog(v):
     st.subheader("One setting for every context length you run")
     st.caption("A harness config holds one threshold_pct and one listing_max_tokens for every model it serves. "
                "The recommendation reaches the goal at each context length below at once, with the fewest listing "
-               "tokens; it is exact to 0.1% and 1 token, and one step less would miss the goal somewhere "
-               "(unless the value is already at the bottom of its range).")
-    st.session_state.setdefault("tuning_contexts", next(iter(CONTEXT_SETS.values())))
+               "tokens; it is exact to 0.1% and 1 token. When the goal is out of reach somewhere, it names as many "
+               "servers as the shortest length allows, at every length, and says which servers cannot be named "
+               "and why. The list, the goal and the headroom are kept across pages and in the link.")
+    st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
+    servers = [server.name for server in ladder.servers]
+    for key in ("tuning_except", "tuning_keep"):  # a link may name servers this catalog does not have
+        st.session_state[key] = [name for name in st.session_state.get(key) or [] if name in servers]
     # Preset and goal side by side, the free list under them: at 1024 px three columns cut the
     # chosen preset and goal.
     c1, c3 = st.columns(2)
-    c1.selectbox("Preset", list(CONTEXT_SETS), key="tuning_context_preset", on_change=_preset_chosen,
-                 help="Common sets of model context lengths; edit the list under it freely.")
+    c1.selectbox("Preset", [*CONTEXT_SETS, CUSTOM], key="tuning_context_preset", on_change=_preset_chosen,
+                 help="Common sets of model context lengths; edit the list under it freely (the preset then "
+                      "says Custom).")
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
-    multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), index=1, key="tuning_multi_goal",
+    multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), key="tuning_multi_goal",
                               format_func=lambda g: MULTI_GOAL_WORDS[g])
+    c4, c5 = st.columns(2)
+    c4.multiselect("May collapse (exceptions)", servers, key="tuning_except",
+                   help="Servers that may become one summary line: “every server named except these”.")
+    c5.multiselect("Must stay named", servers, key="tuning_keep",
+                   help="Servers that must stay at names or better, whatever the goal.")
+    c6, c7 = st.columns(2)
+    c6.number_input("Headroom (%)", min_value=0.0, max_value=1000.0, step=5.0, key="tuning_headroom",
+                    help="Keep the budget at least this much above the listing at every length, so the setting "
+                         "survives catalog growth. 0 gives the tight answer.")
+    samples = session_samples()
+    c7.selectbox("Recorded sessions as evidence", [NO_SESSIONS, *samples], key="tuning_sessions",
+                 help="Sample sessions shipped with toolsearch; for your own store run "
+                      "`toolsearch recommend CATALOG --sessions ~/.hermes/state.db`.")
+    headroom = float(st.session_state.get("tuning_headroom") or 0.0)
+    excepted, kept = list(st.session_state["tuning_except"]), list(st.session_state["tuning_keep"])
     lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
+    both = sorted(set(excepted) & set(kept))
     multi = None
     if lengths_error:
         st.error(lengths_error, icon=":material/warning:")
+    elif both:
+        st.error(f"{', '.join(both)}: a server cannot both collapse and stay named; remove it from one list.",
+                 icon=":material/warning:")
     else:
-        multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal)
+        multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal, except_servers=excepted,
+                                       keep_servers=kept, headroom_pct=headroom)
+        evidence = st.session_state.get("tuning_sessions", NO_SESSIONS)
+        called: list = []
+        if evidence in samples:
+            path = samples[evidence]
+            loaded = _sessions(str(path), path.stat().st_mtime_ns)
+            called, unknown = called_tools(loaded.sessions, v.inspector, cfg)
+            multi = add_session_evidence(multi, ladder, called)
+            if unknown:
+                st.warning(f"The sessions called {len(unknown)} tools this catalog does not defer (another catalog, "
+                           f"or tools that changed since): {common.md_escape(', '.join(unknown[:8]))}"
+                           + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
+        worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
         row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
         row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
+        row.metric("Servers named at every length", f"{worst.servers_named:,} of {worst.servers_total:,}",
+                   width="content")
         row.metric("Budget needed at every length",
                    f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
                    width="content")
         if not multi.reached:
-            best = (f"the best reachable goal is “{MULTI_GOAL_WORDS[multi.reached_goal]}”" if multi.reached_goal
-                    else "no goal can be reached at every length; these are the largest settings")
-            st.error(f"Not reachable at every listed context length: {multi.reason}. The values above are the best "
-                     f"reachable setting ({best}).", icon=":material/block:")
-        # Form and listing size in one cell per side: five columns, read in full at 1024 px.
-        literal_table([{
-            "context length": ctx_text(a.context_length),
-            "current: form, listing": f"{a.listing_form}\n{a.listing_tokens:,} tokens",
-            "recommended: form, listing": f"{b.listing_form}\n{b.listing_tokens:,} tokens",
-            "recommended budget (tokens)": b.budget, "change": form_change(a.listing_form, b.listing_form),
-        } for a, b in zip(now, multi.contexts)], key="tuning_multi_table")
+            st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
+                     f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with the "
+                     "fewest listing tokens.", icon=":material/block:")
+        if multi.unnamed:
+            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
+        st.caption(f"Headroom {multi.headroom_pct:g}%: the setting {multi.growth_words}.")
+        singles = {c: recommend_for_contexts(ladder, cfg, [c], multi_goal, except_servers=excepted, keep_servers=kept,
+                                             headroom_pct=headroom) for c in lengths}
+        rows = []
+        for a, b in zip(now, multi.contexts):
+            alone = singles[a.context_length]
+            rows.append({
+                "context length": ctx_text(a.context_length),
+                "current: listing": f"{a.outcome}\n{a.listing_tokens:,} tokens",
+                "recommended: listing": f"{b.outcome}\n{b.listing_tokens:,} of {b.budget:,} budget tokens",
+                "change": outcome_change(a, b),
+                "this length alone": (f"{alone.threshold_pct:g}% / {alone.listing_max_tokens:,} tokens"
+                                      + ("" if alone.reached else " (best reachable)")),
+            })
+            if b.called_total is not None:
+                rows[-1]["called tools named"] = f"{b.called_listed} of {b.called_total}"
+                rows[-1]["searches saved"] = b.round_trips_saved
+        literal_table(rows, key="tuning_multi_table")
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
                    f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
-                   f"{multi.listing_max_tokens:,} tokens. Listing tokens are counted with {ladder.planning_tokenizer}.")
+                   f"{multi.listing_max_tokens:,} tokens. “This length alone”: the answer if the config served only "
+                   f"that length. Listing tokens are counted with {ladder.planning_tokenizer}."
+                   + (" Called tools named: of the deferred tools the recorded sessions called, how many this listing "
+                      "names; searches saved: the tool_search calls made just before calling a named tool."
+                      if called else ""))
         lowered = lowered_lengths(now, multi.contexts)
         if lowered:
-            where = ", ".join(f"{ctx_text(a.context_length)} ({a.listing_form} → {b.listing_form})"
+            where = ", ".join(f"{ctx_text(a.context_length)} ({outcome_change(a, b)})"
                               for a, b in zip(now, multi.contexts) if a.context_length in lowered)
-            st.warning(f"The recommendation lowers the listing form compared with the current settings at {where}. "
-                       "It is the cheapest setting that still meets the goal; keep the current values where you "
-                       "want the better form.", icon=":material/warning:")
+            st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
+                       "setting that still meets the goal; keep the current values where you want more listed.",
+                       icon=":material/warning:")
+        frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
+                                   key="tuning_frontier_open", on_change="rerun")
+        if frontier_box.open:  # drawn only when opened
+            with frontier_box:
+                show_frontier(ladder, lengths, now, multi, called if evidence in samples else None)
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
                   on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
@@ -244,89 +374,42 @@ if common.require_catalog(v):
                            f"summary lines {sizes.get('groups', 0):,} tokens; in between, the largest servers "
                            "collapse one by one).")
 
-    # (d) the settings for the sidebar's context length alone ------------------------------------
-    st.subheader("Settings for the sidebar's context length alone")
-    st.caption(f"For the sidebar's context length ({ctx_text(ctx)}): the smallest budget that reaches each form, "
-               "the threshold_pct and listing_max_tokens that give it (exact to 0.1% and 1 token), and from which "
-               "context length the current threshold_pct and cap reach it.")
-    recs = {goal: recommend(ladder, cfg, ctx, goal) for goal, _ in GOALS}
-
-    def pct_cell(rec, short: bool = False) -> str:
-        if rec.budget is None:
-            return "—"
-        if rec.threshold_pct is not None:
-            return f"{rec.threshold_pct:g}%"
-        if not ctx:  # unknown context: the percentage leg is a fixed 10,000 tokens
-            if short:
-                return "any" if rec.reachable else "not reachable"
-            return ("any (context unknown: fixed 10,000-token leg)" if rec.reachable
-                    else "not reachable (context unknown: fixed 10,000-token leg)")
-        return "over 100%" if short else "over 100% (not reachable)"
-
-    def from_cell(rec) -> str:
-        if rec.context_length_from is None:
-            return "never (cap or threshold_pct too small)"
-        return f"{rec.context_length_from:,} tokens"
-
-    literal_table([{
-        "goal": GOAL_WORDS[goal],
-        "smallest budget (tokens)": f"{rec.budget:,}" if rec.budget is not None else "not reachable",
-        f"threshold_pct at {ctx_text(ctx)}": pct_cell(rec),
-        "listing_max_tokens ≥ (tokens)": f"{rec.listing_max_tokens:,}" if rec.listing_max_tokens else "—",
-        "from context length (current pct and cap)": from_cell(rec),
-        "met now": "yes" if rec.met else "no",
-    } for goal, rec in recs.items()], key="tuning_goals")
-
-    goal = st.selectbox("Goal", [g for g, _ in GOALS], index=1, key="tuning_goal",
-                        format_func=lambda g: GOAL_WORDS[g])
-    rec = recs[goal]
-    m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="medium")  # wraps instead of cutting
-    m1.metric("Smallest budget", f"{rec.budget:,} tokens" if rec.budget is not None else "not reachable",
-              help="The smallest min(listing_max_tokens, percentage leg) that reaches the goal (binary search over "
-                   "0–60,000 tokens).", width="content")
-    m2.metric(f"threshold_pct at {ctx_text(ctx)}", pct_cell(rec, short=True), width="content")
-    m3.metric("listing_max_tokens", f"{rec.listing_max_tokens:,} tokens" if rec.listing_max_tokens else "—",
-              width="content")
-    m4.metric("Met now", "yes" if rec.met else "no", width="content")
-
-    tier1 = recs["mixed"]
-    facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens **{cfg.listing_max_tokens:,} tokens**:"]
-    if tier1.context_length_from is None:
-        facts.append("- tier 2 (summary lines or a bare bridge) at every context length")
-    elif tier1.context_length_below is not None:
-        facts.append(f"- tier 2 up to a context length of **{tier1.context_length_below:,} tokens**; "
-                     f"tier 1 from {tier1.context_length_from:,} tokens")
-    else:
-        facts.append("- tier 1 at every context length")
-    for g in ("names", "full"):
-        r = recs[g]
-        if r.budget is None:
-            facts.append(f"- {GOAL_WORDS[g]}: never (the listing is larger than 60,000 tokens, or listing is off)")
-        elif r.context_length_from is None:
-            why = (f"needs a budget of {r.budget:,} tokens; the cap is {cfg.listing_max_tokens:,}"
-                   if cfg.listing_max_tokens < r.budget else f"needs a budget of {r.budget:,} tokens")
-            facts.append(f"- {GOAL_WORDS[g]}: never at these settings ({why})")
-        else:
-            facts.append(f"- {GOAL_WORDS[g]}: from a context length of **{r.context_length_from:,} tokens**")
+    # (d) what the sidebar setting gives over context length -----------------------------------
     if ladder.activated:
+        recs = {goal: recommend(ladder, cfg, ctx, goal) for goal in ("mixed", "names", "full")}
+        tier1 = recs["mixed"]
+        facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens "
+                 f"**{cfg.listing_max_tokens:,} tokens** (the sidebar):"]
+        if tier1.context_length_from is None:
+            facts.append("- tier 2 (summary lines or a bare bridge) at every context length")
+        elif tier1.context_length_below is not None:
+            facts.append(f"- tier 2 up to a context length of **{tier1.context_length_below:,} tokens**; "
+                         f"tier 1 from {tier1.context_length_from:,} tokens")
+        else:
+            facts.append("- tier 1 at every context length")
+        for g in ("names", "full"):
+            r = recs[g]
+            words = MULTI_GOAL_WORDS[g]
+            if r.budget is None:
+                facts.append(f"- {words}: never (the listing is larger than 60,000 tokens, or listing is off)")
+            elif r.context_length_from is None:
+                why = (f"needs a budget of {r.budget:,} tokens; the cap is {cfg.listing_max_tokens:,}"
+                       if cfg.listing_max_tokens < r.budget else f"needs a budget of {r.budget:,} tokens")
+                facts.append(f"- {words}: never at these settings ({why})")
+            else:
+                facts.append(f"- {words}: from a context length of **{r.context_length_from:,} tokens**")
         st.markdown("\n".join(facts))
 
     # (e) the tools.tool_search block ----------------------------------------------------------
     st.subheader("The tools.tool_search block")
-    usable = multi is not None and multi.reached
-    apply = st.toggle("Export the recommendation for every listed context length" if multi is None else
-                      f"Export the recommendation for {MULTI_GOAL_WORDS[multi.goal]} at "
-                      f"{', '.join(ctx_text(c) for c in lengths)}",
-                      key="tuning_apply", disabled=not usable,
-                      help="Only when the goal is reached at every listed context length.")
-    chosen = multi.apply(cfg) if apply and usable else cfg
-    block = dump_config_block(chosen)
-    if chosen is not cfg:
-        lowered = lowered_lengths(outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths), multi.contexts)
-        facts = " · ".join(f"{ctx_text(o.context_length)}: tier {o.tier}, form {o.listing_form}, listing "
-                           f"{o.listing_tokens:,} tokens" for o in multi.contexts)
-        (st.warning if lowered else st.success)(f"With these values: {facts}.")
-    st.caption("Only the keys that differ from the reference defaults are written; a defer list only when one is set.")
-    st.code(block, language="yaml")
-    st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
-                       key="tuning_download", icon=":material/download:")
+    if multi is not None:
+        block = export_block(multi, cfg, catalog_name=v.inspector.catalog.name,
+                             fingerprint=catalog_key(v.inspector.catalog), version=__version__)
+        st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
+                   "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
+                   "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
+        st.code(block, language="yaml")
+        st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
+                           key="tuning_download", icon=":material/download:")
+    else:
+        st.info("Fix the context lengths above to get the block.", icon=":material/info:")

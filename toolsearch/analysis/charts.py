@@ -15,9 +15,10 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from toolsearch.ui import palette
-from toolsearch.ui.palette import COST_KIND_COLORS, STATE_COLORS
+from toolsearch.analysis import palette
+from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.analysis.invisible import reveal
+from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
@@ -123,7 +124,7 @@ def _state_tick(server: ServerPlan) -> str:
 
 
 def server_order(plan: Plan) -> list[ServerPlan]:
-    """Servers in the order every Costs chart uses: RB §5.4 collapse order first (rank 1, the
+    """Servers in the order every Costs chart uses: docs/reference.md §5.4 collapse order first (rank 1, the
     first to collapse, leftmost/topmost), then servers with nothing listed by schema size."""
     return sorted(plan.servers, key=lambda s: (s.collapse_rank is None, s.collapse_rank or 0, -s.schema_tokens, s.name))
 
@@ -214,7 +215,7 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
 
 @dataclass(frozen=True)
 class CollapseRow:
-    """One listed server in RB §5.4 collapse order (presentation rows for the table and chart)."""
+    """One listed server in docs/reference.md §5.4 collapse order (presentation rows for the table and chart)."""
 
     rank: int
     server: str
@@ -298,7 +299,7 @@ def _segment_label(key: str, server: str, tokens: int, axis_max: float) -> str:
 def listing_segments(plan: Plan) -> tuple[list[ListingSegment], float, bool]:
     """The stacked bar's segments in order, the x axis maximum (tokens) and whether nothing fits.
 
-    Servers come in RB §5.4 collapse order with the tokens their state puts in the listing (when
+    Servers come in docs/reference.md §5.4 collapse order with the tokens their state puts in the listing (when
     nothing fits: the summary lines the smallest listing would need), then the header and
     framing text."""
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
@@ -340,7 +341,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
         plan: a plan whose display tokenizer is its planning tokenizer (so the server blocks and
             the budget are in the same units).
 
-    Segments (:func:`listing_segments`) are the listed servers in RB §5.4 collapse order (rank 1,
+    Segments (:func:`listing_segments`) are the listed servers in docs/reference.md §5.4 collapse order (rank 1,
     the first to collapse, on the left), each as long as the block its state puts in the listing
     and colored by that state; the header and framing text is the last, white segment. Each
     segment is labeled ``#rank server`` or ``#rank`` where that fits at the narrowest plot width,
@@ -580,8 +581,8 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         for ctx in contexts:
             r = cell.get((y, ctx))
             z[-1].append(rank[r.listing_form] if r else None)
-            text[-1].append(r.listing_form if r else "")
-            custom[-1].append([r.budget, r.listing_tokens, r.tier, r.listing_form, r.budget_winner,
+            text[-1].append(form_word(r.listing_form) if r else "")
+            custom[-1].append([r.budget, r.listing_tokens, r.tier, getattr(r, "label", form_word(r.listing_form)), r.budget_winner,
                                f"{ctx:,}", ylabel(y)] if r else [None] * 7)
     n = len(FORMS)
     colorscale = []
@@ -592,10 +593,10 @@ def sweep_figure(rows: Sequence, current: tuple[int | None, float] | None = None
         z=z, x=list(range(len(contexts))), y=_log_edges(ys), zmin=-0.5, zmax=n - 0.5, colorscale=colorscale,
         customdata=custom, xgap=1, ygap=1,
         # The key under the chart, not beside it: the columns keep the width for their labels.
-        colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=list(FORMS),
+        colorbar=dict(title=dict(text="listing form", side="top"), tickvals=list(range(n)), ticktext=[form_word(f) for f in FORMS],
                       orientation="h", thickness=14, len=0.7, x=0, xanchor="left", y=-0.2, yanchor="top"),
         hovertemplate=("context length %{customdata[5]} tokens · " + y_hover +
-                       "<br><b>form %{customdata[3]}</b> · tier %{customdata[2]}"
+                       "<br><b>%{customdata[3]}</b> · tier %{customdata[2]}"
                        "<br>budget %{customdata[0]:,} tokens (decided by %{customdata[4]})"
                        "<br>listing %{customdata[1]:,} tokens<extra></extra>"),
     ))
@@ -680,9 +681,9 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
         if picked:
             fig.add_scatter(
                 x=[p.context_length for p in picked], y=[p.listing_tokens for p in picked], mode="markers",
-                name=f"listing: {form}", marker=dict(color=STATE_COLORS[form], size=7),
+                name=f"listing: {form_word(form)}", marker=dict(color=STATE_COLORS[form], size=7),
                 customdata=[[p.tier, p.budget] for p in picked],
-                hovertemplate=(f"<b>form {form}</b> · tier %{{customdata[0]}}<br>context %{{x:,}} tokens"
+                hovertemplate=(f"<b>form {form_word(form)}</b> · tier %{{customdata[0]}}<br>context %{{x:,}} tokens"
                                "<br>listing %{y:,} tokens<br>budget %{customdata[1]:,} tokens<extra></extra>"))
     # Reference lines as legend entries (not annotations): sizes can be close together.
     words = {"full": "full listing", "names": "names listing", "groups": "all summary lines"}

@@ -1,0 +1,87 @@
+"""Deterministic figures quoted in docs/, computed from the library and written into the docs.
+
+Usage: ``python -m benchmarks.docs_figures --write`` rewrites every marked block
+(``<!-- figures:NAME -->`` … ``<!-- /figures -->``) this script knows in ``docs/*.md``; without
+``--write`` it prints the blocks. ``tests/test_docs_figures.py`` fails while a doc's block
+differs from what this script computes, so a change in the engine cannot leave a stale figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+SAMPLES = ROOT / "sample_catalogs"
+
+
+def _share(x: float | None) -> str:
+    return "–" if x is None else f"{x:.3f}"
+
+
+def search_variants() -> str:
+    """The agent-style query files under every search variant, as a markdown table.
+
+    Returns: the table's lines (str, ending with a newline): per file and variant, query
+    recall@5, share of nonsense queries returning nothing, task recall@5, MRR and nonsense tasks
+    answered with nothing (``n/N``).
+    """
+    from toolsearch.analysis.evaluation import evaluate, load_queries  # noqa: PLC0415
+    from toolsearch.engine.catalog import load_source  # noqa: PLC0415
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
+
+    lines = ["| file · variant | query recall@5 | nonsense queries empty | task recall@5 | MRR | nonsense tasks empty |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for name in ("team-workspace", "unreal-editor"):
+        ev = evaluate(Inspector(load_source(SAMPLES / f"{name}.yaml")),
+                      load_queries(SAMPLES / "queries" / f"{name}-agent.yaml"))
+        for result in ev.variants:
+            m = result.metrics
+            label = f"**{result.name}**" if result.name == "agent" else result.name
+            lines.append(f"| {name}-agent · {label} | {_share(m.query_recall_at_k)} | {_share(m.nonsense_queries_empty)} "
+                         f"| {_share(m.recall_at_k)} | {_share(m.mrr)} | {m.abstained}/{m.abstention} |")
+    return "\n".join(lines) + "\n"
+
+
+#: block name → (doc file, function computing the block's text)
+BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
+    "search-variants": ("search.md", search_variants),
+}
+
+
+def block_pattern(name: str) -> re.Pattern[str]:
+    """The regular expression of one marked block; group 1 is its text."""
+    return re.compile(rf"<!-- figures:{re.escape(name)} -->\n(.*?)<!-- /figures -->", re.S)
+
+
+def write_block(path: Path, name: str, text: str) -> None:
+    """Replace the text of block ``name`` in ``path``.
+
+    Raises:
+        ValueError: the file has no such block.
+    """
+    doc = path.read_text(encoding="utf-8")
+    new, count = block_pattern(name).subn(lambda _m: f"<!-- figures:{name} -->\n{text}<!-- /figures -->", doc)
+    if count != 1:
+        raise ValueError(f"{path}: expected one '<!-- figures:{name} -->' block, found {count}")
+    path.write_text(new, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.docs_figures", description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the blocks in docs/ instead of printing them")
+    options = parser.parse_args()
+    for name, (doc, compute) in BLOCKS.items():
+        text = compute()
+        if options.write:
+            write_block(DOCS / doc, name, text)
+            print(f"wrote {name} into docs/{doc}")
+        else:
+            print(f"<!-- figures:{name} -->\n{text}<!-- /figures -->")
+
+
+if __name__ == "__main__":
+    main()

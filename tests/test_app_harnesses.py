@@ -1,0 +1,80 @@
+"""AppTest for the Harnesses page: the tables show the library's rows for the sidebar's catalog,
+settings typed on the page change them, and pins show their cost and the round trips they save."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from conftest import literal_tables
+from toolsearch.analysis import harnesses as H
+from toolsearch.analysis.sessions import load_sessions
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).absolute().parent.parent
+CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
+SESSIONS = ROOT / "sample_sessions" / "claude-code.jsonl"
+
+
+def open_page() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"catalog": CATALOG.name})
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page("toolsearch/ui/harnesses.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def engine_rows(lengths, settings=None):
+    inspector = Inspector.from_files([CATALOG])
+    return inspector, H.harness_rows(inspector, lengths, parse_config({}), "chars4", settings)
+
+
+def test_tables_show_the_librarys_rows():
+    at = open_page()
+    assert at.title[0].value == "Harnesses"
+    tables = literal_tables(at)
+    _, rows = engine_rows([200_000, 1_000_000])
+    for length in (200_000, 1_000_000):
+        table = tables[f"harness_rows_{length}"]
+        expected = [r for r in rows if r.context_length == length]
+        assert list(table["setting"]) == [r.setting for r in expected]
+        assert list(table["upfront tokens"]) == [f"{r.upfront_tokens:,}" for r in expected]
+        assert list(table["active"]) == ["yes" if r.active else "no" for r in expected]
+        assert list(table["flips at"]) == ["\u2014" if r.flip_at is None else f"{r.flip_at:,}" for r in expected]
+        assert list(table["kind"])[0] == "exact" and set(list(table["kind"])[1:]) == {"model"}
+    assert "https://kiro.dev/docs/cli/mcp/tool-search/" in list(tables["harness_sources"]["source"])
+
+
+def test_typed_settings_change_the_rows():
+    at = open_page()
+    at.text_input(key="harness_claude").input("auto:1, false").run()
+    assert not at.exception, at.exception
+    table = literal_tables(at)["harness_rows_200000"]
+    claude = table[table["harness"] == "Claude Code"]
+    assert list(claude["setting"]) == ["auto:1", "false"]
+    _, rows = engine_rows([200_000], {"claude-code": ("auto:1", "false")})
+    assert list(claude["active"]) == ["yes" if r.active else "no" for r in rows if r.harness == "claude-code"]
+    at.text_input(key="harness_qwen").input("250").run()
+    assert any("qwen-code threshold" in e.value for e in at.error)
+
+
+def test_sessions_suggest_pins_and_count_round_trips():
+    at = open_page()
+    at.selectbox(key="harness_sessions").set_value(SESSIONS.name).run()
+    assert not at.exception, at.exception
+    inspector = Inspector.from_files([CATALOG])
+    sessions = load_sessions([SESSIONS]).sessions
+    suggested = [name for name, _ in H.most_called_tools(sessions, inspector)]
+    assert suggested
+    assert at.multiselect(key=f"harness_pin_tools_{SESSIONS.name}").value == suggested
+    table = literal_tables(at)["harness_pins"]
+    pins = H.resolve_pins(inspector, tools=suggested)
+    expected = H.pin_what_if(inspector, "hermes", pins, 200_000, sessions, parse_config({}), "chars4")
+    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length"] == "200,000")]
+    assert list(row["cost per request"]) == [f"{expected.cost_tokens:+,}"]
+    assert list(row["round trips saved"]) == [f"{expected.round_trips_saved:,}"]
+    assert any("not in released Hermes" in w.value for w in at.warning)

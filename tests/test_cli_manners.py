@@ -1,0 +1,65 @@
+"""Command-line manners: --version, usage lines, help on every option, two examples per command,
+and the nearest command or flag named when one is misspelled."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from toolsearch.cli.commands import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+PARSER = build_parser()
+SUBCOMMANDS = next(a for a in PARSER._actions if isinstance(a, argparse._SubParsersAction)).choices
+OUTPUT_FLAGS = {"-o", "--output", ">"}
+
+
+def test_version_is_the_package_version():
+    done = run_cli("--version")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert (done.returncode, done.stdout.strip()) == (0, f"toolsearch {version}")
+
+
+@pytest.mark.parametrize("command, usage", [("describe", "usage: toolsearch describe SOURCE... NAME... [options]"),
+                                            ("call", "usage: toolsearch call SOURCE... NAME [-a JSON] [options]")])
+def test_usage_shows_where_the_names_go(command, usage):
+    done = run_cli(command, "--help")
+    assert done.returncode == 0 and done.stdout.splitlines()[0] == usage
+
+
+@pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
+def test_every_option_has_help_and_the_help_ends_with_two_examples(command):
+    parser = SUBCOMMANDS[command]
+    missing = [a.option_strings or a.dest for a in parser._actions
+               if not isinstance(a, argparse._HelpAction) and not (a.help or "").strip()]
+    assert missing == []
+    lines = parser.format_help().rstrip("\n").splitlines()
+    assert lines[-3] == "examples:", lines[-4:]
+    examples = [line.strip() for line in lines[-2:]]
+    for example in examples:
+        words = shlex.split(example.split(" > ")[0])
+        assert words[:2] == ["toolsearch", command], example
+        args, extra = PARSER.parse_known_args(words[1:])  # the example parses as written
+        assert args.command == command and (extra == [] or command == "app"), example
+        for before, word in zip(words, words[1:]):
+            if before not in OUTPUT_FLAGS and word.startswith(("sample_", "docs/")):
+                assert (ROOT / word).exists(), f"{example}: {word} is not a shipped file"
+    assert examples[0] != examples[1]
+
+
+def test_a_misspelled_command_flag_or_value_names_the_nearest():
+    done = run_cli("pln", "x.yaml")
+    assert done.returncode == 2 and "did you mean 'plan'?" in done.stderr
+    done = run_cli("plan", ROOT / "sample_catalogs" / "five-servers.yaml", "--jsn")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --jsn; did you mean '--json' for '--jsn'?"
+    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "namez")
+    assert done.returncode == 2 and "did you mean 'names'?" in done.stderr
+    done = run_cli("qwertyuiop")
+    assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -1,0 +1,203 @@
+"""``toolsearch report``, ``costs`` and ``check``, run as a user runs them (the console script)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from conftest import run_cli, write_yaml
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_catalogs"
+TEAM = SAMPLES / "team-workspace.yaml"
+FIVE = SAMPLES / "five-servers.yaml"
+GENERATED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC")
+#: plotly names each chart's element with a fresh UUID.
+CHART_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _normalized(html_text: str) -> str:
+    """The report without what differs between two builds of the same inputs: the date and chart ids."""
+    return CHART_ID.sub("ID", GENERATED.sub("DATE", html_text))
+
+
+# --- costs ---------------------------------------------------------------------------------------
+
+def test_costs_json_splits_every_tool_and_adds_up_per_server():
+    done = run_cli("costs", FIVE, "--display-tokenizer", "o200k_base", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["planning_tokenizer"], data["display_tokenizer"]) == ("chars4", "o200k_base")
+    ins = Inspector.from_files([FIVE])
+    plan = ins.plan(parse_config({}), None, "chars4", "o200k_base")
+    assert data["eager_tokens"] == plan.eager_tokens  # the app's "All schemas" figure
+    totals = ins.planner.tool_tokens("o200k_base")
+    assert sorted(t["name"] for t in data["tools"]) == sorted(totals)
+    assert [t["total_tokens"] for t in data["tools"]] == sorted(totals.values(), reverse=True)  # --sort total
+    for tool in data["tools"]:
+        assert tool["total_tokens"] == totals[tool["name"]]
+        assert tool["description_tokens"] + tool["schema_tokens"] == tool["total_tokens"]
+        assert tool["description_tokens"] > 0
+        assert tool["share"] == pytest.approx(tool["total_tokens"] / plan.eager_tokens, abs=1e-6)
+        assert tool["outlier"] == (tool["total_tokens"] > data["outlier_fence"])
+    # The Slack tools of this sample carry huge block-kit schemas: far above the others.
+    outliers = {t["name"] for t in data["tools"] if t["outlier"]}
+    assert outliers and all(name.startswith("mcp__slack__") for name in outliers)
+    for server in data["servers"]:
+        mine = [t for t in data["tools"] if t["server"] == server["server"]]
+        assert server["tools"] == len(mine)
+        assert server["total_tokens"] == sum(t["total_tokens"] for t in mine)
+        assert server["schema_tokens"] == sum(t["schema_tokens"] for t in mine)
+        assert server["outliers"] == sum(t["outlier"] for t in mine)
+    assert [s["total_tokens"] for s in data["servers"]] == sorted((s["total_tokens"] for s in data["servers"]),
+                                                                   reverse=True)
+
+
+def test_costs_text_names_both_tokenizers_and_csv_sorts():
+    done = run_cli("costs", FIVE, "--tokenizer", "cl100k_base", "--display-tokenizer", "o200k_base")
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert "o200k_base (display tokenizer)" in first and "planning tokenizer cl100k_base" in first
+    assert "\nper server\n" in done.stdout
+    done = run_cli("costs", FIVE, "--csv", "--sort", "name")
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    assert list(rows[0]) == ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share",
+                             "outlier"]
+    assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
+    assert len(rows) == len(Inspector.from_files([FIVE]).registration.tools)
+    done = run_cli("costs", FIVE, "--csv", "--sort", "description")
+    values = [int(r["description_tokens"]) for r in csv.DictReader(io.StringIO(done.stdout))]
+    assert values == sorted(values, reverse=True)
+
+
+def test_costs_bad_input_is_one_line_and_status_2(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("servers: 3\n", encoding="utf-8")
+    done = run_cli("costs", bad)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "bad.yaml" in done.stderr
+    assert run_cli("costs", FIVE, "--json", "--csv").returncode == 2
+
+
+# --- check ---------------------------------------------------------------------------------------
+
+def test_check_passes_where_the_goal_holds():
+    done = run_cli("check", TEAM, "--context-lengths", "200k,1m", "--goal", "full")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("toolsearch check passed: every tool with its short description")
+    assert "FAILS" not in done.stdout
+
+
+def test_check_fails_saying_where_and_why_and_its_suggestion_passes():
+    done = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full", "--format", "json")
+    assert done.returncode == 1
+    data = json.loads(done.stdout)
+    assert data["passed"] is False
+    by_length = {c["context_length"]: c for c in data["contexts"]}
+    assert by_length[200_000]["holds"] is True
+    assert by_length[32_000]["holds"] is False
+    assert by_length[32_000]["listing_form"] != "full"
+    suggestion = data["suggestion"]
+    assert suggestion["reached"] is True
+    text = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full")
+    assert text.returncode == 1
+    assert "toolsearch check failed" in text.stdout
+    assert f"at 32,000 tokens: the listing is {by_length[32_000]['listing_form']}" in text.stdout
+    assert f"threshold_pct {suggestion['threshold_pct']:g}, listing_max_tokens {suggestion['listing_max_tokens']:,}" \
+        in text.stdout
+    again = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full",
+                    "--threshold-pct", str(suggestion["threshold_pct"]),
+                    "--listing-max-tokens", str(suggestion["listing_max_tokens"]))
+    assert again.returncode == 0, again.stdout
+
+
+def test_check_listing_limit_and_config_file(tmp_path):
+    done = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--max-listing-tokens", "100")
+    assert done.returncode == 1
+    assert "above the limit of 100" in done.stdout
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"listing": "off"}}})
+    done = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--config", config)
+    assert done.returncode == 1
+    assert "the listing is none (tier 2)" in done.stdout
+
+
+def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
+    data = yaml.safe_load(FIVE.read_text(encoding="utf-8"))
+    data["servers"].append({"name": "ops_tools|beta", "tools": [
+        {"name": f"tool_{i}", "description": f"Operations tool number {i}.",
+         "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}} for i in range(3)]})
+    new = write_yaml(tmp_path / "new.yaml", data)
+    done = run_cli("check", new, "--baseline", FIVE, "--context-lengths", "32k,200k", "--goal", "any",
+                   "--format", "markdown")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "### toolsearch check passed: some listing (summary lines or better)"
+    table = [line for line in lines if line.startswith("|")]
+    assert table[0] == "| context_length | budget | tier | listing_form | listing_tokens | goal | against the baseline |"
+    assert table[1] == "|---|---|---|---|---|---|---|"
+    assert len(table) == 4 and all(line.count(" | ") == 6 for line in table[2:])  # the pipe in the name is escaped
+    assert "ops\\_tools\\|beta" in done.stdout and "prompt cache:" in done.stdout
+    # The baseline's side is what checking the baseline alone reports.
+    new_json = json.loads(run_cli("check", new, "--baseline", FIVE, "--context-lengths", "32k,200k", "--goal", "any",
+                                  "--format", "json").stdout)
+    old_json = json.loads(run_cli("check", FIVE, "--context-lengths", "32k,200k", "--goal", "any",
+                                  "--format", "json").stdout)
+    for mine, old in zip(new_json["contexts"], old_json["contexts"]):
+        before = {k: old[k] for k in mine["baseline"]["before"]}
+        assert mine["baseline"]["before"] == before
+        assert {"context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named"} <= set(before)
+        assert mine["baseline"]["cache_hit"] is False
+        assert 0 < mine["baseline"]["reusable_tokens"] < mine["baseline"]["total_tokens"]
+    same = run_cli("check", FIVE, "--baseline", FIVE, "--context-lengths", "200k", "--goal", "any")
+    assert same.returncode == 0 and "prompt cache: identical tools array" in same.stdout
+
+
+def test_check_bad_input_exits_2(tmp_path):
+    assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
+    done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")
+    assert done.returncode == 2 and "lots" in done.stderr
+    done = run_cli("check", tmp_path / "missing.yaml", "--context-lengths", "200k", "--goal", "any")
+    assert done.returncode == 2 and "missing.yaml" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- report --------------------------------------------------------------------------------------
+
+def _page_report(monkeypatch) -> str:
+    """The Report page's HTML for the default sample at 200K (sidebar defaults otherwise)."""
+    monkeypatch.setattr(PagesManager, "uses_pages_directory", False)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params["ctx"] = "200K"
+    at.run()
+    at.switch_page("toolsearch/ui/report.py").run()
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    return at.session_state["report_html"]
+
+
+def test_report_is_the_report_page_html(tmp_path, monkeypatch):
+    out = tmp_path / "report.html"
+    done = run_cli("report", TEAM, "--context-length", "200k", "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {out}" in done.stderr
+    html_text = out.read_text(encoding="utf-8")
+    assert html_text.count("window.PlotlyConfig") == 1  # plotly.js embedded once
+    assert not re.search(r"""<script[^>]+src\s*=\s*["']?(https?:)?//""", html_text, re.IGNORECASE)
+    page = _page_report(monkeypatch)
+    assert _normalized(html_text) == _normalized(page)
+    assert CHART_ID.search(html_text) and GENERATED.search(html_text)
+
+
+def test_report_bad_output_folder_exits_2(tmp_path):
+    done = run_cli("report", FIVE, "-o", tmp_path / "no" / "such" / "report.html")
+    assert done.returncode == 2
+    assert "does not exist" in done.stderr and len(done.stderr.strip().splitlines()) == 1

@@ -1,0 +1,217 @@
+"""The README as a front door and the docs behind it: size, links, no outside citations, and every
+figure they quote either written by a benchmarks/ script or recomputed here from the library."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+USER_DOCS = [README, *sorted(DOCS.glob("*.md"))]
+
+# Docs written on other branches that the README and docs already link to. The integrator removes
+# this allow-list once those branches are merged; after that every link must resolve.
+PENDING_DOCS = {"docs/search-quality.md"}
+# Commands added on other branches and already in the README's command table (same rule).
+PENDING_COMMANDS: set[str] = set()
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _links(path: Path) -> list[str]:
+    # fenced code is not markdown: a "[x](y)" inside it is not a link
+    text = re.sub(r"```.*?```", "", _text(path), flags=re.S)
+    return [target for target in LINK.findall(text)
+            if not re.match(r"[a-z][a-z0-9+.-]*:", target) and not target.startswith("#")]
+
+
+def test_readme_is_at_most_25_kb():
+    size = README.stat().st_size
+    assert size <= 25_000, f"README.md is {size:,} bytes; move detail into docs/"
+
+
+def test_readme_keeps_the_commands_ci_and_newcomers_use():
+    text = _text(README)
+    assert 'pip install -e ".[test]" && python -m pytest' in text  # .ci/run runs the README's command
+    assert 'pip install -e ".[test]" && streamlit run app.py' in text
+    assert "pip install . && toolsearch app" in text
+    assert "![" in text and "(docs/overview.png)" in text
+    # the tuning workflow comes right after the quickstart, before the page and command tables
+    headings = re.findall(r"^## (.+)$", text, flags=re.M)
+    assert headings[:2] == ["Quickstart", "Tune your harness in 3 commands"]
+
+
+@pytest.mark.parametrize("doc", USER_DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_relative_link_points_to_a_file(doc):
+    missing = []
+    for target in _links(doc):
+        resolved = (doc.parent / target.split("#", 1)[0]).resolve()
+        name = resolved.relative_to(ROOT).as_posix() if resolved.is_relative_to(ROOT) else str(resolved)
+        if not resolved.exists() and name not in PENDING_DOCS:
+            missing.append(target)
+    assert missing == []
+
+
+def test_the_link_check_sees_links():
+    """Guard against a pattern that silently finds nothing."""
+    assert {"docs/app.md", "docs/performance.md", "docs/overview.png"} <= set(_links(README))
+
+
+@pytest.mark.parametrize("doc", USER_DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_outside_citations_or_issue_numbers(doc):
+    text = _text(doc)
+    assert not re.search(r"\b(RB|REG) §", text)
+    assert not re.search(r"\b(issue|pr|pull request)s?\s+#?\d+", text, flags=re.I)
+
+
+def test_no_outside_citations_in_code_or_ui():
+    files = [*ROOT.glob("toolsearch/**/*.py"), *ROOT.glob("toolsearch/**/*.yaml"), *ROOT.glob("pages/*.py"),
+             ROOT / "app.py", *ROOT.glob("sample_catalogs/**/*.yaml"), ROOT / "sample_catalogs" / "README.md"]
+    assert len(files) > 30
+    assert [f.name for f in files if re.search(r"\b(RB|REG) §", _text(f))] == []
+
+
+def test_readme_command_table_is_every_command():
+    help_text = run_cli("--help").stdout
+    listed = set(re.findall(r"^    (\w+)\b", help_text, flags=re.M))
+    assert {"plan", "report", "costs", "check", "app", "recommend"} <= listed
+    table = set(re.findall(r"^\| `(\w+)` \|", _text(README), flags=re.M))
+    assert table - PENDING_COMMANDS == listed
+
+
+def _readme_block(title: str) -> str:
+    section = _text(README).split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```bash\n", 1)[1].split("```", 1)[0]
+
+
+def _commands(block: str) -> list[list[str]]:
+    joined = re.sub(r"\\\n\s*", " ", block)
+    return [shlex.split(line, comments=True) for line in joined.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_readme_sample_runs_work(tmp_path):
+    block = _text(README).split("A few runs on shipped files:\n", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = _commands(block)
+    assert len(commands) >= 5
+    for argv in commands:
+        assert argv[0] == "toolsearch"
+        result = run_cli(*argv[1:], cwd=ROOT)
+        # diff exits 1 when the prompt cache breaks and lint when it finds errors: what the examples show
+        assert result.returncode in ((0, 1) if argv[1] in ("diff", "lint") else (0,)), (argv, result.stderr)
+        assert result.stdout.strip() and "Traceback" not in result.stderr
+
+
+def test_readme_tuning_commands_work(tmp_path):
+    commands = _commands(_readme_block("Tune your harness in 3 commands"))
+    assert [c[1] for c in commands] == ["sweep", "recommend", "check"]
+    sweep, recommend, check = commands
+    assert run_cli(*sweep[1:], cwd=ROOT).returncode == 0
+    assert recommend[-2] == ">" and recommend[-1] == "config.yaml"
+    result = run_cli(*recommend[1:-2], cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    (tmp_path / "config.yaml").write_text(result.stdout, encoding="utf-8")
+    check = [str(tmp_path / "config.yaml") if arg == "config.yaml" else arg for arg in check]
+    result = run_cli(*check[1:], cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- figures ----------------------------------------------------------------------------------------
+
+def test_generated_tables_are_current():
+    from benchmarks.docs_figures import BLOCKS, block_pattern
+
+    for name, (doc, compute) in BLOCKS.items():
+        found = block_pattern(name).search(_text(DOCS / doc))
+        assert found, f"docs/{doc} lost its {name} block"
+        assert found.group(1) == compute(), f"docs/{doc}: run python -m benchmarks.docs_figures --write"
+
+
+def test_engine_figures_block_was_written_by_the_benchmark():
+    from benchmarks.docs_figures import block_pattern
+
+    found = block_pattern("engine").search(_text(DOCS / "performance.md"))
+    assert found and "python -m benchmarks.engine --write-docs" in found.group(1)
+    assert "catalog: cloudflare-flat.yaml: 3300 tools" in found.group(1)
+    assert re.search(r"re-plan after a slider change: median [\d.]+ ms", found.group(1))
+
+
+def test_the_write_docs_block_writer_replaces_only_its_block(tmp_path):
+    from benchmarks.docs_figures import write_block
+
+    doc = tmp_path / "d.md"
+    doc.write_text("a\n<!-- figures:x -->\nold\n<!-- /figures -->\nb\n", encoding="utf-8")
+    write_block(doc, "x", "new\n")
+    assert doc.read_text(encoding="utf-8") == "a\n<!-- figures:x -->\nnew\n<!-- /figures -->\nb\n"
+    with pytest.raises(ValueError, match="figures:y"):
+        write_block(doc, "y", "z\n")
+
+
+def test_scopes_example_figures():
+    catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    scope_file = ROOT / "sample_catalogs" / "scopes" / "team-workspace.yaml"
+    whole = json.loads(run_cli("plan", catalog, "--context-length", "32k", "--json").stdout)
+    scoped = json.loads(run_cli("plan", catalog, "--context-length", "32k", "--scope-file", scope_file,
+                                "--json").stdout)
+    tools = sum(s["tool_count"] for s in whole["servers"])
+    sizes = [d["scope"]["session_tools"] for d in scoped]
+    tokens = [d["tools_tokens"] for d in scoped]
+    assert whole["listing_form"] == "names" and {d["listing_form"] for d in scoped} == {"full"}
+    text = " ".join(_text(DOCS / "scopes.md").split())
+    assert (f"The whole catalog ({tools} tools) drops to the `names` form at 32K and sends "
+            f"{whole['tools_tokens']:,} tokens") in text
+    assert f"Each scoped session ({min(sizes)} to {max(sizes)} tools)" in text
+    assert f"sends {min(tokens):,} to {max(tokens):,} tokens" in text
+
+
+def test_sample_session_counts():
+    from toolsearch.analysis.session_formats import read_sessions
+
+    counts = {p.name: len(read_sessions([p]).sessions) for p in (ROOT / "sample_sessions").iterdir()}
+    assert len(counts) == 6
+    text = " ".join(_text(DOCS / "sessions.md").split())
+    assert f"`state.db` ({counts['state.db']} sessions)" in text
+    assert f"Hermes' own export of it ({counts['hermes-export.jsonl']})" in text
+    assert counts["trajectory.jsonl"] == counts["anthropic-messages.json"] == counts["openai-messages.json"]
+    assert f"hold {counts['trajectory.jsonl']} each and `claude-code.jsonl` {counts['claude-code.jsonl']}," in text
+
+
+def test_sessions_example_figures():
+    result = run_cli("sessions", ROOT / "sample_sessions" / "state.db", "--catalog",
+                     ROOT / "sample_catalogs" / "team-workspace.yaml", "--json")
+    data = json.loads(result.stdout)
+    text = " ".join(_text(DOCS / "sessions.md").split())
+    ref, no_gate = data["replay"]["reference"], data["replay"]["no-gate"]
+    assert data["sessions"] == 6 and f"give {data['searches']} searches" in text
+    assert f"{data['recorded']['empty']} came back empty" in text
+    assert f"{data['recorded']['found_called']} found a tool the session called later" in text
+    assert ref["drift"] == 1 and "one drifted" in text
+    assert no_gate["empty"] == 0 and f"found a called tool {no_gate['found_called']} times" in text
+    grafana = [w for s in data["per_session"] for w in (s["listing_what_if"] or [])
+               if w["server"] == "grafana" and w["context_length"] == 16_000]
+    assert grafana and not any(w["listed"] for w in grafana)
+    assert {(w["threshold_pct"], w["smallest_budget"]) for w in grafana} == {(7.4, 1173)}
+    assert "7.4% (a budget of 1,173 tokens) would have listed them" in text
+
+
+def test_agent_query_file_sizes():
+    import yaml
+
+    text = " ".join(_text(DOCS / "search.md").split())
+    for name in ("team-workspace", "unreal-editor"):
+        tasks = yaml.safe_load(_text(ROOT / "sample_catalogs" / "queries" / f"{name}-agent.yaml"))["tasks"]
+        nonsense = sum(1 for t in tasks if not t["expected"])
+        assert nonsense == 10
+        assert f"{len(tasks)} tasks: {len(tasks) - nonsense}" in text

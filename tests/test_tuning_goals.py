@@ -1,0 +1,346 @@
+"""The recommendation a reviewer can defend: listing outcomes by counts, per-server requirements
+(``--except``, ``--keep``), headroom, the exported config block with its provenance, and recorded
+sessions as evidence (``recommend --sessions``, on stores written by Hermes itself).
+
+Small cases are worked out by hand from the spec (chars4 = ceil(characters / 4)) and checked by
+brute force over every setting; the large case is the default sample plus the Cloudflare sample
+served at 32K, 200K and 1M, checked against full plans.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import registration, run_cli, write_yaml
+from test_sessions import search_response, tool_calls, write_store
+from toolsearch import __version__
+from toolsearch.analysis.recommend import (export_block, lowered_lengths, outcome_change, outcomes,
+                                           recommend_for_contexts)
+from toolsearch.analysis.sweep import listing_ladder, plan_counts
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.plan import Planner, listing_budget
+from toolsearch.engine.registration import make_tool
+from toolsearch.live.client import catalog_key
+
+ROOT = Path(__file__).absolute().parent.parent
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+LENGTHS = [32_000, 200_000, 1_000_000]
+
+# Same two servers as tests/test_recommend.py: "big" (60 tools) and "small" (1 tool); candidates
+# full 257, names 104, mixed (big collapsed) 41, groups 52 tokens.
+BIG = [(f"t{i:02d}", "Run it.") for i in range(60)]
+SMALL = [("s1", "Ping.")]
+
+
+def _planner() -> Planner:
+    tools = [make_tool(n, d, server="big") for n, d in BIG] + [make_tool(n, d, server="small") for n, d in SMALL]
+    return Planner(registration(tools))
+
+
+@pytest.fixture(scope="module")
+def small_ladder():
+    return listing_ladder(_planner(), parse_config({}))
+
+
+@pytest.fixture(scope="module")
+def combined():
+    inspector = Inspector.from_files([TEAM, CLOUDFLARE])
+    return inspector, listing_ladder(inspector.planner, parse_config({}))
+
+
+# --- counts, never "mixed" alone -------------------------------------------------------------
+
+@pytest.mark.parametrize("budget, label, short", [
+    (300, "full · 2 of 2 servers named (61 tools)", "full 2/2"),
+    (104, "names · 2 of 2 servers named (61 tools)", "names 2/2"),
+    (41, "mixed · 1 of 2 servers named (1 tool)", "mixed 1/2"),
+    (40, "none · nothing listed (0 of 2 servers named)", "none"),
+])
+def test_listing_counts_label(small_ladder, budget, label, short) -> None:
+    counts = small_ladder.counts_at(budget)
+    assert (counts.label, counts.short_label) == (label, short)
+    # the same counts from a full plan at that budget
+    plan = _planner().plan(parse_config({"threshold_pct": 100, "listing_max_tokens": 60_000}), max(budget, 1))
+    assert plan.budget == budget
+    assert plan_counts(plan) == counts
+
+
+def test_counts_on_the_combined_catalog(combined) -> None:
+    inspector, ladder = combined
+    plan = inspector.planner.plan(parse_config({}), 200_000)
+    counts = plan_counts(plan)
+    assert counts == ladder.counts_at(plan.budget)
+    named = [s for s in plan.servers if s.state in ("full", "names")]
+    assert counts.servers_named == len(named) and counts.servers_total == len(ladder.servers)
+    assert counts.tools_named == sum(s.deferred_count for s in named)
+    assert counts.label == f"mixed · {len(named)} of {len(ladder.servers)} servers named ({counts.tools_named} tools)"
+    assert counts.label == "mixed · 9 of 10 servers named (178 tools)"
+
+
+def test_a_loss_of_named_servers_is_never_the_same(combined) -> None:
+    _, ladder = combined
+    today = outcomes(ladder, 5.0, 4000, LENGTHS)
+    collapsed = outcomes(ladder, 0.6, 200, LENGTHS)
+    assert {c.listing_form for c in today} == {c.listing_form for c in collapsed} == {"mixed"}
+    assert lowered_lengths(today, collapsed) == LENGTHS
+    assert outcome_change(today[0], collapsed[0]) == "lower: 9 → 1 of 10 servers named"
+    assert outcome_change(collapsed[0], today[0]) == "better: 1 → 9 of 10 servers named"
+    assert outcome_change(today[1], today[2]) == "same listing"
+
+
+# --- goals and per-server requirements ------------------------------------------------------
+
+def test_unreachable_names_keeps_nine_of_ten_servers(combined) -> None:
+    """The names goal is out of reach at 32K (Cloudflare's names alone exceed it): the answer names
+    as many servers as any setting can at 32K, at every length, with the fewest listing tokens."""
+    inspector, ladder = combined
+    rec = recommend_for_contexts(ladder, parse_config({}), LENGTHS, "names")
+    names_step = next(s for s in ladder.steps if s.form == "names")
+    assert not rec.reached and str(f"{names_step.tokens:,}") in rec.reason
+    # the most servers any budget up to 32,000 names
+    best = max((ladder.counts_at(b) for b in {s.tokens for s in ladder.steps if s.tokens <= 32_000}),
+               key=lambda c: (c.servers_named, c.tools_named))
+    assert all((c.servers_named, c.tools_named) == (best.servers_named, best.tools_named) for c in rec.contexts)
+    # fewest tokens: the smallest candidate that names that many
+    smallest = min(s.tokens for s in ladder.steps
+                   if (ladder.counts_of(s).servers_named, ladder.counts_of(s).tools_named)
+                   == (best.servers_named, best.tools_named))
+    assert all(c.listing_tokens == smallest and c.budget == smallest for c in rec.contexts)
+    assert (rec.threshold_pct, rec.listing_max_tokens) == (4.7, smallest)
+    assert (best.servers_named, best.servers_total, smallest) == (9, 10, 1491)
+    # the full plans agree
+    for c in rec.contexts:
+        plan = inspector.planner.plan(rec.apply(parse_config({})), c.context_length)
+        assert (plan.listing_tokens, plan_counts(plan).servers_named) == (c.listing_tokens, c.servers_named)
+        assert {s.name for s in plan.servers if s.state == "summary"} == {"cloudflare"}
+    assert [(u.name, u.state, u.tokens_needed) for u in rec.unnamed] == [("cloudflare", "summary", names_step.tokens)]
+    assert rec.unnamed[0].reason == (f"cloudflare: names need {names_step.tokens:,} tokens, more than the whole 32K "
+                                     f"context (32,000 tokens)")
+
+
+@pytest.mark.parametrize("contexts, goal", [([60, 32_000], "names"), ([45, 700], "names"), ([150, 40_000], "full"),
+                                            ([700, 50, None], "full")])
+def test_fallback_brute_force(small_ladder, contexts, goal) -> None:
+    """Every threshold_pct on the 0.1 grid × caps 200..320: no setting names more servers (then tools)
+    at the worst length, and among those that name as many none has fewer listing tokens anywhere."""
+    rec = recommend_for_contexts(small_ladder, parse_config({}), contexts, goal)
+    assert not rec.reached
+
+    def outcome(pct: float, cap: int):
+        out = []
+        for c in contexts:
+            counts = small_ladder.counts_at(listing_budget(c, pct, cap)[0])
+            out.append((counts.servers_named, counts.tools_named, counts.listing_tokens))
+        return out
+
+    grid = {(k / 10, cap): outcome(k / 10, cap) for k in range(1001) for cap in range(200, 321)}
+    score = {key: min((n, t) for n, t, _ in value) for key, value in grid.items()}
+    top = max(score.values())
+    mine = outcome(rec.threshold_pct, rec.listing_max_tokens)
+    assert min((n, t) for n, t, _ in mine) == top
+    for key, value in grid.items():
+        if score[key] == top:
+            assert all(m[2] <= v[2] for m, v in zip(mine, value)), key
+
+
+def test_except_and_keep(combined) -> None:
+    _, ladder = combined
+    config = parse_config({})
+    rec = recommend_for_contexts(ladder, config, LENGTHS, "names", except_servers=["cloudflare"])
+    assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (True, "names", 4.7, 1491)
+    assert rec.unnamed[0].reason.startswith("cloudflare: names need 46,241 tokens, more than the whole 32K")
+    # at 1M alone Cloudflare could be named; excepted, it collapses by choice and the listing is small
+    rec = recommend_for_contexts(ladder, config, [1_000_000], "names", except_servers=["cloudflare"])
+    assert (rec.reached, rec.listing_max_tokens) == (True, 1491)
+    assert rec.unnamed[0].reason == ("cloudflare: may collapse (an exception to the goal); naming it needs "
+                                     "46,241 tokens")
+    assert recommend_for_contexts(ladder, config, [1_000_000], "names").listing_max_tokens == 46_241
+    # "listed" alone collapses everything it can; keeping github keeps it (and every server that
+    # collapses after it) at names
+    plain = recommend_for_contexts(ladder, config, LENGTHS, "listed")
+    kept = recommend_for_contexts(ladder, config, LENGTHS, "listed", keep_servers=["github"])
+    assert plain.worst.servers_named < kept.worst.servers_named
+    for c in kept.contexts:
+        assert ladder.states_of(ladder.step_at(c.budget))["github"] == "names"
+    # one token less: github collapses at the shortest length
+    assert ladder.states_of(ladder.step_at(kept.listing_max_tokens - 1))["github"] == "summary"
+    # keeping the server that cannot be named: not reached, still the most servers named
+    rec = recommend_for_contexts(ladder, config, LENGTHS, "any", keep_servers=["cloudflare"])
+    assert not rec.reached and rec.worst.servers_named == 9
+    with pytest.raises(ValueError, match="both"):
+        recommend_for_contexts(ladder, config, LENGTHS, "names", except_servers=["x"], keep_servers=["x"])
+
+
+@pytest.mark.parametrize("headroom", [10, 25.5])
+def test_headroom(combined, headroom) -> None:
+    _, ladder = combined
+    rec = recommend_for_contexts(ladder, parse_config({}), LENGTHS, "names", except_servers=["cloudflare"],
+                                 headroom_pct=headroom)
+    assert rec.reached
+    for c in rec.contexts:
+        assert c.budget >= c.listing_tokens * (1 + headroom / 100)
+        assert c.servers_named == 9
+    # tight: one token less leaves less than the headroom (or loses a server)
+    less = ladder.counts_at(rec.listing_max_tokens - 1)
+    assert less.servers_named < 9 or rec.listing_max_tokens - 1 < less.listing_tokens * (1 + headroom / 100)
+    assert rec.growth_tokens == rec.listing_max_tokens - rec.contexts[0].listing_tokens > 0
+    assert f"absorbs {rec.growth_tokens:,} tokens" in rec.growth_words
+
+
+# --- the console script -------------------------------------------------------------------------
+
+def _recommend(*args: str):
+    return run_cli("recommend", str(TEAM), str(CLOUDFLARE), "--context-lengths", "32k,200k,1m", *args)
+
+
+def test_cli_names_unreachable_json() -> None:
+    result = _recommend("--goal", "names", "--json")
+    assert result.returncode == 1, result.stderr
+    out = json.loads(result.stdout)
+    assert (out["threshold_pct"], out["listing_max_tokens"], out["reached"]) == (4.7, 1491, False)
+    assert [(c["servers_named"], c["servers_total"], c["tools_named"], c["listing_form"]) for c in out["contexts"]] \
+        == [(9, 10, 178, "mixed")] * 3
+    assert [u["name"] for u in out["unnamed"]] == ["cloudflare"]
+    result = _recommend("--goal", "names")
+    assert "best reachable setting (9 of 10 servers named at every length" in result.stdout
+    assert "not named: cloudflare: names need 46,241 tokens, more than the whole 32K context" in result.stdout
+    assert "same form" not in result.stdout
+
+
+def test_cli_except_keep_headroom() -> None:
+    result = _recommend("--goal", "names", "--except", "cloudflare", "--headroom", "10", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert (out["except"], out["headroom_pct"]) == (["cloudflare"], 10.0)
+    assert all(c["budget"] >= 1.1 * c["listing_tokens"] and c["servers_named"] == 9 for c in out["contexts"])
+    assert out["growth_tokens"] == out["listing_max_tokens"] - out["contexts"][0]["listing_tokens"]
+    result = _recommend("--goal", "names", "--keep", "cloudflare")
+    assert result.returncode == 1
+    for bad, message in [(["--keep", "nope"], "--keep: no server named 'nope' in the catalog"),
+                         (["--except", "github", "--keep", "github"], "both --except and --keep"),
+                         (["--headroom", "lots"], "expected a percentage"),
+                         (["--json", "--yaml"], "choose one")]:
+        result = _recommend("--goal", "names", *bad)
+        assert result.returncode == 2, bad
+        assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+# --- the exported block ------------------------------------------------------------------------
+
+def test_yaml_block_with_provenance() -> None:
+    result = _recommend("--goal", "names", "--except", "cloudflare", "--headroom", "10", "--yaml")
+    assert result.returncode == 0, result.stderr
+    data = yaml.safe_load(result.stdout)
+    block = data["tools"]["tool_search"]
+    as_json = json.loads(_recommend("--goal", "names", "--except", "cloudflare", "--headroom", "10", "--json").stdout)
+    assert block == {"threshold_pct": as_json["threshold_pct"], "listing_max_tokens": as_json["listing_max_tokens"]}
+    comments = [line for line in result.stdout.splitlines() if line.startswith("#")]
+    fingerprint = catalog_key(Inspector.from_files([TEAM, CLOUDFLARE]).catalog)
+    assert comments[0] == f"# toolsearch {__version__} recommendation"
+    assert comments[1] == f"# catalog: Team workspace + Cloudflare flat API (fingerprint {fingerprint})"
+    assert comments[2].startswith("# context lengths: 32K, 200K, 1M")
+    assert comments[3] == "# goal: every server at names or better, except cloudflare (may collapse)"
+    assert comments[4].startswith("# headroom: 10% · absorbs ")
+    assert comments[5] == "# reached at every length"
+    assert comments[6:] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
+                            f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
+
+
+def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {
+        "enabled": "on", "listing": "on", "threshold_pct": 3, "defer": ["todo_list"]}}})
+    catalog = write_yaml(tmp_path / "c.yaml", {"name": "evil\n# injected\ntools: {}", "servers": [
+        {"name": "big", "tools": [{"name": n, "description": d} for n, d in BIG]}]})
+    result = run_cli("recommend", catalog, "--config", config, "--context-lengths", "128k", "--goal", "full", "--yaml")
+    assert result.returncode == 0, result.stderr
+    data = yaml.safe_load(result.stdout)
+    assert list(data["tools"]["tool_search"]) == ["enabled", "threshold_pct", "listing", "listing_max_tokens", "defer"]
+    assert data["tools"]["tool_search"]["defer"] == ["todo_list"]
+    assert "# catalog: evil\\u000a# injected\\u000atools: {} (fingerprint" in result.stdout
+    # the library function gives the same text
+    inspector = Inspector.from_files([catalog])
+    cfg = parse_config({"enabled": "on", "listing": "on", "threshold_pct": 3, "defer": ["todo_list"]})
+    rec = recommend_for_contexts(listing_ladder(inspector.planner, cfg), cfg, [128_000], "full")
+    assert export_block(rec, cfg, catalog_name=inspector.catalog.name, fingerprint=catalog_key(inspector.catalog),
+                        version=__version__) == result.stdout
+    # the defaults: still both keys
+    result = run_cli("recommend", catalog, "--context-lengths", "128k", "--goal", "any", "--yaml")
+    assert set(yaml.safe_load(result.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}
+
+
+# --- sessions as evidence (stores written by Hermes) -------------------------------------------
+
+GRAFANA = "mcp__grafana__get_current_oncall_users"
+CF = "mcp__cloudflare__accounts_workers_scripts_list"
+SESSIONS = {"sessions": [
+    {"id": "oncall", "model": "openai/gpt-5-mini", "messages": [
+        {"role": "user", "content": "Who is on call?"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("a1", "tool_search", {"queries": ["on-call"]})},
+        {"role": "tool", "tool_call_id": "a1", "tool_name": "tool_search", "content": search_response("on-call", [GRAFANA])},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("a2", "tool_call", {"name": GRAFANA, "arguments": {}})},
+        {"role": "tool", "tool_call_id": "a2", "tool_name": "tool_call", "content": "{\"users\": []}"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("a3", "tool_call", {"name": GRAFANA, "arguments": {}})},
+        {"role": "tool", "tool_call_id": "a3", "tool_name": "tool_call", "content": "{\"users\": []}"}]},
+    {"id": "workers", "model": "anthropic/claude-sonnet-4.5", "messages": [
+        {"role": "user", "content": "List my workers"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("b1", "tool_search", {"queries": ["workers"]})},
+        {"role": "tool", "tool_call_id": "b1", "tool_name": "tool_search", "content": search_response("workers", [])},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("b2", "tool_search", {"queries": ["scripts"]})},
+        {"role": "tool", "tool_call_id": "b2", "tool_name": "tool_search", "content": search_response("scripts", [CF])},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("b3", "tool_call", {"name": CF, "arguments": {}})},
+        {"role": "tool", "tool_call_id": "b3", "tool_name": "tool_call", "content": "{\"ok\": true}"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("b4", "tool_search", {"queries": ["on-call"]})},
+        {"role": "tool", "tool_call_id": "b4", "tool_name": "tool_search", "content": search_response("on-call", [GRAFANA])},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("b5", "tool_call", {"name": GRAFANA, "arguments": {}})},
+        {"role": "tool", "tool_call_id": "b5", "tool_name": "tool_call", "content": "{\"users\": []}"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("b6", "tool_call", {"name": "mcp__gone__x", "arguments": {}})},
+        {"role": "tool", "tool_call_id": "b6", "tool_name": "tool_call", "content": "{\"error\": \"unknown\"}"}]},
+]}
+
+
+def test_recommend_with_hermes_sessions(tmp_path) -> None:
+    db = write_store(tmp_path, SESSIONS)
+    # names except Cloudflare: grafana is named, the Cloudflare tool is not. Saved: the one search
+    # before each grafana call (one per session); the two before the Cloudflare call are not.
+    result = _recommend("--goal", "names", "--except", "cloudflare", "--sessions", str(db), "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert [(c["called_listed"], c["called_total"], c["round_trips_saved"]) for c in out["contexts"]] == [(1, 2, 2)] * 3
+    assert out["sessions"] == {"read": 2, "called_not_in_catalog": ["mcp__gone__x"]}
+    assert "mcp__gone__x" in result.stderr
+    # "listed" collapses grafana too: nothing called is named any more
+    out = json.loads(_recommend("--goal", "listed", "--sessions", str(db), "--json").stdout)
+    assert [(c["called_listed"], c["called_total"], c["round_trips_saved"]) for c in out["contexts"]] == [(0, 2, 0)] * 3
+    text = _recommend("--goal", "names", "--except", "cloudflare", "--sessions", str(db)).stdout
+    assert "called_listed" in text and "1/2" in text and "2 sessions read" in text
+    # without --sessions the keys are absent
+    assert "called_listed" not in json.loads(_recommend("--goal", "any", "--json").stdout)["contexts"][0]
+
+
+def test_recommend_sessions_errors_are_one_line(tmp_path) -> None:
+    for source, message in [(tmp_path / "missing.db", "no such session file"),
+                            (TEAM, "not a recognised session format")]:
+        result = _recommend("--goal", "names", "--sessions", str(source))
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1 and message in result.stderr, result.stderr
+
+
+def test_headroom_holds_where_the_cap_floor_lets_a_larger_listing_fit(small_ladder) -> None:
+    """listed needs 41 tokens (mixed); 50 % headroom asks for 62. At 32K, 0.2 % gives 64; at 60K it
+    would give 120, where names (104) fits with only 16 tokens to spare, so threshold_pct goes up
+    to 0.3 %: 96 at 32K (mixed, 41) and 180 at 60K (names, 104), both 50 % above their listing."""
+    rec = recommend_for_contexts(small_ladder, parse_config({}), [32_000, 60_000], "listed", headroom_pct=50)
+    assert rec.reached
+    for c in rec.contexts:
+        assert c.budget >= c.listing_tokens * 1.5, c
+    assert (rec.threshold_pct, rec.listing_max_tokens) == (0.3, 200)
+    assert [(c.budget, c.listing_form, c.listing_tokens) for c in rec.contexts] == [(96, "mixed", 41), (180, "names", 104)]
+    # 0.1 % less breaks the headroom at 60K
+    less = outcomes(small_ladder, 0.2, 200, [32_000, 60_000])
+    assert less[1].budget < less[1].listing_tokens * 1.5

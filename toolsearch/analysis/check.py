@@ -1,0 +1,179 @@
+"""Does a catalog meet a disclosure goal at every context length a config serves? (``toolsearch check``)
+
+A gate for a build: with the config's ``threshold_pct`` and ``listing_max_tokens``, each listed
+context length gets a budget, a tier and a listing form (read off the listing ladder of
+:mod:`toolsearch.analysis.sweep`, as :mod:`toolsearch.analysis.recommend` does). The goal holds at a
+length when the form is the goal's form or better, and, with a listing-size limit, when the
+listing is no larger. When tool search is not active at all (tier 0) every tool is sent with its
+full schema, which is more than any goal asks, so the goal holds there.
+
+With a baseline catalog (the catalog before a change), each length also says what changed: tier,
+form, listing tokens, and how much of the model-visible prefix a prompt cache filled with the
+baseline's tools array could still reuse (:func:`toolsearch.analysis.cachediff.compare`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..engine.config import ToolSearchConfig
+from ..engine.inspector import Inspector
+from .cachediff import Side, compare
+from .recommend import GOAL_FORMS, GOAL_WORDS, GOALS, ContextOutcome, MultiRecommendation, outcomes, \
+    recommend_for_contexts
+from .sweep import FORM_RANK, listing_ladder
+
+__all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "check_catalog"]
+
+
+def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | None = None) -> tuple[str, ...]:
+    """Why ``goal`` does not hold for ``outcome`` (one context length), as short sentences; empty
+    when it holds. Tier 0 (tool search not active) meets every goal.
+
+    Raises:
+        ValueError: an unknown goal.
+    """
+    if goal not in GOAL_FORMS:
+        raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+    if outcome.tier == 0:
+        return ()
+    failures = []
+    needed = GOAL_FORMS[goal]
+    if FORM_RANK[outcome.listing_form] > FORM_RANK[needed]:
+        failures.append(f"the listing is {outcome.listing_form} (tier {outcome.tier}) within a budget of "
+                        f"{outcome.budget:,} tokens; the goal needs {needed}{' or better' if needed != 'full' else ''}")
+    if max_listing_tokens is not None and outcome.listing_tokens > max_listing_tokens:
+        failures.append(f"the listing is {outcome.listing_tokens:,} tokens, above the limit of "
+                        f"{max_listing_tokens:,}")
+    return tuple(failures)
+
+
+@dataclass(frozen=True)
+class BaselineChange:
+    """What changed at one context length against the baseline catalog (same settings).
+
+    Attributes:
+        before: the baseline's outcome (budget, tier, form, listing tokens).
+        cache_hit: the new tools array is byte-identical to the baseline's (a prompt cache serves it).
+        reusable_tokens: leading tokens of the new tools array identical to the baseline's.
+        total_tokens: tokens of the new tools array (same tokenizer).
+        first_cause: the first structural difference that changes the prefix, in words, or ``""``.
+    """
+
+    before: ContextOutcome
+    cache_hit: bool
+    reusable_tokens: int
+    total_tokens: int
+    first_cause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict."""
+        return {"before": self.before.to_dict(), "cache_hit": self.cache_hit,
+                "reusable_tokens": self.reusable_tokens, "total_tokens": self.total_tokens,
+                "first_cause": self.first_cause}
+
+
+@dataclass(frozen=True)
+class LengthCheck:
+    """The goal at one context length: the outcome, why it fails (empty: it holds), and the
+    change against the baseline (``None`` without one)."""
+
+    outcome: ContextOutcome
+    failures: tuple[str, ...]
+    change: BaselineChange | None = None
+
+    @property
+    def holds(self) -> bool:
+        """The goal holds at this length."""
+        return not self.failures
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: the outcome's keys, ``holds``, ``failures`` and ``baseline`` (or null)."""
+        return {**self.outcome.to_dict(), "holds": self.holds, "failures": list(self.failures),
+                "baseline": self.change.to_dict() if self.change else None}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The check over every listed context length (see :func:`check_catalog`).
+
+    Attributes:
+        goal, max_listing_tokens: what was asked.
+        threshold_pct, listing_max_tokens: the settings checked (%, tokens).
+        planning_tokenizer: the tokenizer that decides whether a listing fits.
+        lengths: one :class:`LengthCheck` per context length, in the order given.
+        suggestion: when the goal fails somewhere, the settings that reach it everywhere
+            (:func:`toolsearch.analysis.recommend.recommend_for_contexts`); else ``None``.
+    """
+
+    goal: str
+    max_listing_tokens: int | None
+    threshold_pct: float
+    listing_max_tokens: int
+    planning_tokenizer: str
+    lengths: tuple[LengthCheck, ...]
+    suggestion: MultiRecommendation | None
+
+    @property
+    def passed(self) -> bool:
+        """The goal holds at every listed context length."""
+        return all(c.holds for c in self.lengths)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``check --format json`` object."""
+        return {"passed": self.passed, "goal": self.goal, "goal_words": GOAL_WORDS[self.goal],
+                "max_listing_tokens": self.max_listing_tokens, "threshold_pct": self.threshold_pct,
+                "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
+                "contexts": [c.to_dict() for c in self.lengths],
+                "suggestion": self.suggestion.to_dict() if self.suggestion else None}
+
+
+def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
+            tokenizer: str, before: ContextOutcome) -> BaselineChange:
+    diff = compare(Side(baseline, config, context_length, tokenizer, "baseline"),
+                   Side(inspector, config, context_length, tokenizer, "new"))
+    cause = diff.causes[0].message if diff.causes else ""
+    return BaselineChange(before=before, cache_hit=diff.cache_hit, reusable_tokens=diff.reusable.tokens,
+                          total_tokens=diff.reusable.total_tokens_b, first_cause=str(cause))
+
+
+def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_lengths: Sequence[int | None], goal: str,
+                  tokenizer: str, *, max_listing_tokens: int | None = None,
+                  baseline: Inspector | None = None) -> CheckResult:
+    """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
+
+    Args:
+        inspector: the registered catalog to check.
+        config: the settings (threshold_pct %, listing_max_tokens tokens, enabled, listing, defer).
+        context_lengths: tokens (``None`` = unknown), at least one; results keep this order.
+        goal: one of :data:`GOALS` (``full``, ``names``, ``listed``, ``any``).
+        tokenizer: the planning tokenizer.
+        max_listing_tokens: also require the listing to be at most this many tokens.
+        baseline: the catalog before a change, registered the same way; adds a
+            :class:`BaselineChange` per length.
+
+    Raises:
+        ValueError: an unknown goal or no context length.
+        TokenizerError: an unknown tokenizer name.
+    """
+    if goal not in GOAL_FORMS:
+        raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+    if not context_lengths:
+        raise ValueError("at least one context length is needed")
+    lengths = list(context_lengths)
+    ladder = listing_ladder(inspector.planner, config, tokenizer)
+    now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    before: tuple[ContextOutcome, ...] = ()
+    if baseline is not None:
+        before = outcomes(listing_ladder(baseline.planner, config, tokenizer), config.threshold_pct,
+                          config.listing_max_tokens, lengths)
+    checks = tuple(LengthCheck(o, goal_failures(o, goal, max_listing_tokens),
+                               _change(baseline, inspector, config, o.context_length, tokenizer, before[i])
+                               if baseline is not None else None) for i, o in enumerate(now))
+    suggestion = None
+    if not all(c.holds for c in checks):
+        suggestion = recommend_for_contexts(ladder, config, lengths, goal)
+    return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
+                       listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
+                       lengths=checks, suggestion=suggestion)

@@ -1,0 +1,166 @@
+"""The named quantities: every figure a reader can quote, computed once and named once.
+
+Each function returns one figure from a :class:`~toolsearch.engine.plan.Plan` (or the planner)
+and each :class:`Quantity` in :data:`QUANTITIES` gives its name, its JSON key and its
+definition. Pages, CLI commands and the HTML report take their figures and labels from here, so a
+figure has the same number and the same name on every surface (``tests/test_quantities.py``
+checks it, ``docs/quantities.md`` is the glossary).
+
+Tokens are in the plan's display tokenizer unless a docstring says otherwise; the listing and
+the budget are in the planning tokenizer (the one that decides what fits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..engine.plan import Plan, Planner
+from ..engine.search import gate_term_text  # noqa: F401  (re-exported: the gate term as shown)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One named figure.
+
+    Attributes:
+        key: its key: the ``plan --json`` key for plan-level figures (``eager_tokens``…), the
+            per-server key for server figures, ``upfront_tokens`` of ``strategies --json``;
+            ``saved_tokens`` and ``tool_tokens`` exist only in this module (:func:`figures`,
+            :func:`tool_schemas`).
+        name: the name every surface shows (capitalized as at the start of a label).
+        unit: ``tokens`` or ``tokens (planning tokenizer)``.
+        definition: one sentence: what it counts.
+    """
+
+    key: str
+    name: str
+    unit: str
+    definition: str
+
+
+ALL_SCHEMAS = Quantity(
+    "eager_tokens", "All schemas up front", "tokens",
+    "The tools array if nothing were deferred (tool search off): every registered tool's full definition, "
+    "measured as one array (chars4: characters ÷ 4 rounded up once over the whole array; a BPE tokenizer: "
+    "the whole array as one text).")
+TOOLS_ARRAY = Quantity(
+    "tools_tokens", "Tools array with tool search", "tokens",
+    "The model-visible tools array at the current settings: visible tools plus the three bridge tools with "
+    "the embedded listing, measured as one array the same way (in tier 0 it equals All schemas up front).")
+DEFERRED_SCHEMAS = Quantity(
+    "deferred_tokens", "Deferred schemas", "tokens",
+    "The full definitions of the deferred tools only, the figure the harness reports as the cost tool search "
+    "avoids (chars4: rounded up once over their sum; a BPE tokenizer: each definition counted alone, summed).")
+LISTING = Quantity(
+    "listing_tokens", "Listing", "tokens (planning tokenizer)",
+    "The listing text embedded in the tool_search description (without the framing paragraph), counted "
+    "with the planning tokenizer: the figure tested against the budget.")
+BUDGET = Quantity(
+    "budget", "Budget", "tokens (planning tokenizer)",
+    "min(listing_max_tokens, int(context length × threshold_pct / 100)); 10,000 for the percentage leg when "
+    "the context length is unknown.")
+SAVED = Quantity(
+    "saved_tokens", "Saved per request", "tokens",
+    "All schemas up front minus Tools array with tool search (negative when tool search costs more).")
+TOOL_SCHEMA = Quantity(
+    "tool_tokens", "Tool schema (counted alone)", "tokens",
+    "One tool's full definition as compact JSON, counted on its own; chars4 rounds up per tool, so the sum "
+    "over a catalog can be a few tokens above All schemas up front, which rounds once.")
+SERVER_SCHEMAS = Quantity(
+    "schema_tokens", "Server schemas", "tokens",
+    "A server's tools' full definitions, rounded once over the server (per server in plan --json).")
+FULL_BLOCK = Quantity(
+    "full_tokens", "Full block", "tokens",
+    "A server's group in the listing with one line per tool (name and short description).")
+NAMES_BLOCK = Quantity(
+    "names_tokens", "Names block", "tokens",
+    "A server's group in the listing with tool names only.")
+SUMMARY_LINE = Quantity(
+    "summary_tokens", "Summary line", "tokens",
+    "A server's one summary line in the listing (its label and tool count).")
+ALL_UP_FRONT_STRATEGY = Quantity(
+    "upfront_tokens", "All up front (strategy)", "tokens",
+    "The Strategies comparison's all-up-front prompt before the first turn (strategies --json): All schemas "
+    "up front plus the skill listing when skills are loaded; equal to All schemas up front without skills.")
+
+#: Every named quantity, in glossary order.
+QUANTITIES: tuple[Quantity, ...] = (ALL_SCHEMAS, TOOLS_ARRAY, DEFERRED_SCHEMAS, LISTING, BUDGET, SAVED, TOOL_SCHEMA,
+                                    SERVER_SCHEMAS, FULL_BLOCK, NAMES_BLOCK, SUMMARY_LINE, ALL_UP_FRONT_STRATEGY)
+
+#: The word each listing form and server state is shown with. The listing form ``groups`` (every
+#: server as its summary line) is shown as ``summary``, the word of the per-server state, so a
+#: reader meets one word for one state; JSON keeps the value ``groups``.
+STATE_WORDS: Mapping[str, str] = {
+    "full": "full", "names": "names", "mixed": "mixed", "groups": "summary", "summary": "summary",
+    "hidden": "hidden", "none": "none", "visible": "visible",
+}
+
+
+def form_word(form: str) -> str:
+    """The word shown for a listing form or a server state (``groups`` → ``summary``; others unchanged)."""
+    return STATE_WORDS.get(form, form)
+
+
+# --- one function per quantity ------------------------------------------------------------------
+
+def all_schemas_up_front(plan: Plan) -> int:
+    """:data:`ALL_SCHEMAS` in tokens (the plan's display tokenizer): the tools array with nothing deferred."""
+    return plan.eager_tokens
+
+
+def tools_array(plan: Plan) -> int:
+    """:data:`TOOLS_ARRAY` in tokens (display tokenizer): the model-visible tools array at these settings."""
+    return plan.tools_tokens
+
+
+def deferred_schemas(plan: Plan) -> int:
+    """:data:`DEFERRED_SCHEMAS` in tokens (display tokenizer)."""
+    return plan.deferred_tokens
+
+
+def listing(plan: Plan) -> int:
+    """:data:`LISTING` in tokens (planning tokenizer); 0 without a listing."""
+    return plan.listing_tokens
+
+
+def budget(plan: Plan) -> int:
+    """:data:`BUDGET` in tokens (planning tokenizer)."""
+    return plan.budget
+
+
+def saved_per_request(plan: Plan) -> int:
+    """:data:`SAVED` in tokens (display tokenizer); negative when tool search adds tokens."""
+    return plan.eager_tokens - plan.tools_tokens
+
+
+def tool_schemas(planner: Planner, tokenizer: str) -> dict[str, int]:
+    """:data:`TOOL_SCHEMA` per tool, ``{wire name: tokens}`` (each definition counted alone).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    return planner.tool_tokens(tokenizer)
+
+
+def tool_schemas_sum(planner: Planner, tokenizer: str) -> int:
+    """The per-tool figures of :func:`tool_schemas` added up (tokens); at least All schemas up front
+    for chars4 (each tool rounds up on its own)."""
+    return sum(planner.tool_tokens(tokenizer).values())
+
+
+def server_blocks(plan: Plan) -> dict[str, dict[str, int]]:
+    """Per server: ``{"schema_tokens", "full_tokens", "names_tokens", "summary_tokens"}`` in tokens
+    (display tokenizer; the blocks are 0 for a server with no deferred tools)."""
+    return {s.name: {"schema_tokens": s.schema_tokens, "full_tokens": s.full_tokens,
+                     "names_tokens": s.names_tokens, "summary_tokens": s.summary_tokens} for s in plan.servers}
+
+
+def figures(plan: Plan) -> dict[str, int]:
+    """The plan-level quantities by JSON key: ``eager_tokens``, ``tools_tokens``, ``deferred_tokens``,
+    ``listing_tokens``, ``budget``, ``saved_tokens`` (all tokens)."""
+    return {
+        ALL_SCHEMAS.key: all_schemas_up_front(plan), TOOLS_ARRAY.key: tools_array(plan),
+        DEFERRED_SCHEMAS.key: deferred_schemas(plan), LISTING.key: listing(plan), BUDGET.key: budget(plan),
+        SAVED.key: saved_per_request(plan),
+    }

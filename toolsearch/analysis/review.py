@@ -1,0 +1,170 @@
+"""The design-review report as one call: what the app's Report page and ``toolsearch report`` build.
+
+:func:`review_report` runs the pieces the report holds for one catalog and settings (the search
+queries, the labeled query file's scores, the lint findings, the disclosure strategies), draws the
+charts (plotly.js embedded once) and hands everything to
+:func:`toolsearch.analysis.report.build_report`. The page and the command line call it with the
+same defaults, so both produce the same HTML for the same inputs (the date aside).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..engine.config import ToolSearchConfig
+from ..engine.errors import ToolsearchError
+from ..engine.inspector import Inspector
+from . import charts, palette
+from .evaluation import DEFAULT_VARIANTS, evaluate, load_queries
+from .lint import lint
+from .report import build_report
+from .samples import samples_dir
+from .skills import SkillSet, load_skills
+from .strategies import StrategyModel, StrategySettings, Task, load_events, task_summary
+from .wording import counted
+
+#: The search queries a report runs unless told otherwise (one per line).
+DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
+#: The sample events (``sample_skills/events.yaml``) are written for this sample catalog; with
+#: another catalog the default strategy comparison has no task.
+SAMPLE_EVENTS_CATALOG = "team-workspace"
+
+
+def shipped_query_files(folder: Path | None = None) -> dict[str, Path]:
+    """``{stem: path}`` of the labeled query files shipped with the samples
+    (``sample_catalogs/queries/*.yaml``, or those in ``folder``), sorted by stem."""
+    folder = folder if folder is not None else samples_dir("sample_catalogs") / "queries"
+    return {p.stem: p for p in sorted(folder.glob("*.yaml"))} if folder.is_dir() else {}
+
+
+def default_query_file(catalog: str, files: dict[str, Path]) -> Path | None:
+    """The query file a report scores by default: the shipped one named like the catalog (a sample
+    catalog's stem), else none."""
+    return files.get(catalog)
+
+
+@dataclass(frozen=True)
+class StrategyComparison:
+    """The disclosure strategies compared for a report: ``label`` says for which skills and task."""
+
+    label: str
+    results: tuple
+
+
+def default_strategies(inspector: Inspector, catalog: str, source_label: str, config: ToolSearchConfig,
+                       context_length: int | None, planning_tokenizer: str,
+                       display_tokenizer: str) -> StrategyComparison:
+    """The Strategies page's default comparison: the sample skills, and the sample task when
+    ``catalog`` is :data:`SAMPLE_EVENTS_CATALOG` (no task elsewhere); tokens in
+    ``display_tokenizer``. Unreadable sample skills or events count as none.
+
+    Raises:
+        ToolsearchError: the strategy model cannot be built for this catalog.
+    """
+    skills_dir = samples_dir("sample_skills")
+    try:
+        skills = load_skills(skills_dir) if skills_dir.exists() else SkillSet()
+    except ToolsearchError:
+        skills = SkillSet()
+    task = Task()
+    events_file = skills_dir / "events.yaml"
+    if catalog == SAMPLE_EVENTS_CATALOG and events_file.exists():
+        try:
+            events = load_events(events_file)
+        except ToolsearchError:
+            events = ()
+        tools = {t.name for t in inspector.registration.tools}
+        read = tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "read_skill" and str(e.arg) in skills.names))
+        used = tuple(dict.fromkeys(str(e.arg) for e in events if e.kind == "call" and str(e.arg) in tools))
+        task = Task(read, used)
+    settings = StrategySettings(tokenizer=display_tokenizer, config=config, context_length=context_length,
+                                planning_tokenizer=planning_tokenizer)
+    results = StrategyModel(inspector, skills, settings).results(task)
+    what = counted(len(skills.names), "sample skill") if skills.names else "no skills"
+    return StrategyComparison(f"{source_label}: {what}, {task_summary(task)}, tokens in {display_tokenizer} "
+                              "(the Strategies page's defaults)", tuple(results))
+
+
+def review_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
+                  tokenizer: str, display_tokenizer: str, *, source_label: str, fingerprint: str,
+                  queries: Sequence[str] = tuple(DEFAULT_QUERIES.splitlines()), query_file: Path | None = None,
+                  include_lint: bool = True, strategies: StrategyComparison | None = None,
+                  strategies_for: Callable[[], StrategyComparison] | None = None,
+                  generated: str | None = None,
+                  progress: Callable[[str], None] | None = None,
+                  problems: list[str] | None = None) -> str:
+    """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
+
+    Args:
+        inspector, config, context_length, tokenizer, display_tokenizer: the catalog and settings
+            (context length in tokens, ``None`` = unknown; planning and display tokenizers).
+        source_label: where the catalog came from, for the summary; ``fingerprint`` a content key
+            of the catalog (e.g. 16 hex digits of a sha256).
+        queries: ``tool_search`` queries whose response the report shows (none: no search section).
+        query_file: a labeled query file scored with the default variants, or ``None``.
+        include_lint: include the lint findings.
+        strategies: the disclosure strategies to show; when ``None``, ``strategies_for()`` computes
+            them (e.g. :func:`default_strategies`), and with neither the section says "not computed".
+        generated: the time shown in the header (default: now, UTC, to the minute).
+        progress: called with a short line before each step (for a status display).
+        problems: a list that receives one line per section left out because its input could not
+            be used (the query file, the strategies); the report is built without that section.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
+    def step(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
+    plan = inspector.plan(config, context_length, tokenizer, display_tokenizer)
+    search = None
+    if queries and plan.activated and plan.deferred_count:
+        step("Running the search queries…")
+        search = inspector.bridge(config).tool_search({"queries": list(queries)})
+    evaluation = None
+    if query_file is not None:
+        step("Scoring the query file…")
+        try:
+            evaluation = evaluate(inspector, load_queries(query_file), DEFAULT_VARIANTS, config)
+        except ToolsearchError as exc:
+            if problems is not None:
+                problems.append(f"Search quality left out: {exc}")
+    lint_report = None
+    if include_lint:
+        step("Linting the catalog…")
+        lint_report = lint(inspector, config)
+    if strategies is None and strategies_for is not None:
+        step("Comparing the disclosure strategies…")
+        try:
+            strategies = strategies_for()
+        except ToolsearchError as exc:
+            if problems is not None:
+                problems.append(f"Disclosure strategies left out: {exc}")
+    step("Drawing the charts…")
+    planning_plan = (plan if display_tokenizer == tokenizer
+                     else inspector.plan(config, context_length, tokenizer, tokenizer))
+    listing_title = f"The listing against the budget ({plan.planning_tokenizer})"
+    costs_title = f"Per-server costs ({plan.display_tokenizer}, log scale)"
+    if plan.activated and plan.deferred_count:
+        figures = charts.figures_html({listing_title: charts.listing_budget_figure(planning_plan),
+                                       costs_title: charts.costs_figure(plan)})
+    else:
+        figures = charts.figures_html({costs_title: charts.costs_figure(plan)})
+    return build_report(
+        inspector, config, context_length, tokenizer, display_tokenizer, figures,
+        source_label=source_label, state_colors=palette.STATE_COLORS,
+        generated=generated or datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        fingerprint=fingerprint, search=search, lint_report=lint_report, evaluation=evaluation,
+        strategies=list(strategies.results) if strategies else None,
+        strategies_label=strategies.label if strategies else None,
+        severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
+        figure_keys={listing_title: charts.listing_key_rows(planning_plan)})
+
+
+def report_summary(html_text: str) -> dict[str, Any]:
+    """Size facts of a built report: ``{"bytes": UTF-8 size, "plotly_copies": embedded plotly.js copies}``."""
+    return {"bytes": len(html_text.encode("utf-8")), "plotly_copies": html_text.count("window.PlotlyConfig")}

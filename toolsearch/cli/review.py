@@ -1,0 +1,345 @@
+"""``toolsearch report``, ``costs`` and ``check``: a catalog's review report, per-tool costs and a build gate.
+
+A thin shell over :mod:`toolsearch.analysis.review`, :mod:`toolsearch.analysis.costs` and
+:mod:`toolsearch.analysis.check` (parsing and printing only)::
+
+    toolsearch report CATALOG... [settings] -o FILE.html [-q QUERY]... [--query-file FILE] [--no-lint]
+                      [--no-strategies] [--display-tokenizer T]
+    toolsearch costs CATALOG... [settings] [--sort KEY] [--display-tokenizer T] [--json | --csv]
+    toolsearch check CATALOG... --context-lengths N,N,... --goal G [settings] [--max-listing-tokens N]
+                     [--baseline OLD_CATALOG]... [--format text|markdown|json]
+
+Exit status 0 on success, 2 for bad arguments or unreadable files (one line on stderr naming the
+file and the problem); ``check`` exits 1 when the goal does not hold at some context length.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..analysis import check as check_mod
+from ..analysis import quantities as Q
+from ..analysis import costs as costs_mod
+from ..analysis.recommend import GOAL_WORDS
+from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
+    shipped_query_files
+from ..engine import constants as C
+from ..engine.config import ToolSearchConfig
+from ..engine.errors import ToolsearchError
+from ..engine.inspector import Inspector
+from ..engine.profile import load_profile
+from .examples import epilog
+from .common import add_settings_arguments, config_from_args, live_progress, print_json, report_loaded
+from .textfmt import parse_context_length, text_table
+
+COMMANDS = ("report", "costs", "check")
+
+
+class ReviewUsageError(ToolsearchError):
+    """A command-line value of these commands that cannot be used."""
+
+
+def _context_lengths(text: str) -> list[int | None]:
+    values = [parse_context_length(part) for part in text.split(",") if part.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
+    return values
+
+
+def _tokens(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of tokens ≥ 0, got {text!r}")
+    return value
+
+
+def _catalog_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("sources", nargs="+", metavar="CATALOG",
+                   help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or MCP client "
+                        "config files (their servers are started and listed live)")
+    p.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
+                                                    "(flags given here override it)")
+    p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
+                   help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
+    p.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
+    add_settings_arguments(p)
+
+
+def _display_tokenizer(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--display-tokenizer", choices=C.TOKENIZERS, default=None, metavar="T",
+                   help=f"tokenizer for the token costs shown ({', '.join(C.TOKENIZERS)}; default: --tokenizer)")
+
+
+def _epilog(*examples: str) -> str:
+    return epilog(examples)
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``report``, ``costs`` and ``check`` to an ``add_subparsers()`` object."""
+    raw = argparse.RawDescriptionHelpFormatter
+    p = sub.add_parser(
+        "report", help="write the design-review report (one self-contained HTML file, as the app's Report page)",
+        description="Write the same self-contained HTML report as the app's Report page: settings, budget "
+                    "arithmetic, tier and form, per-server table, listing-form table, charts (plotly.js embedded "
+                    "once, nothing loaded from the network), search, search quality, lint and strategies.",
+        formatter_class=raw, epilog=_epilog(
+            "toolsearch report sample_catalogs/team-workspace.yaml --context-length 200k -o report.html",
+            "toolsearch report sample_catalogs/five-servers.yaml --config config.yaml -q 'create issue' -o review.html"))
+    _catalog_arguments(p)
+    _display_tokenizer(p)
+    p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the HTML file to write")
+    p.add_argument("-q", "--query", action="append", dest="queries", metavar="QUERY",
+                   help="a tool_search query whose response the report shows (repeatable; default: "
+                        + "; ".join(DEFAULT_QUERIES.splitlines()) + ")")
+    p.add_argument("--query-file", metavar="FILE",
+                   help="a labeled query file to score (default: the shipped one named like the catalog, if any)")
+    p.add_argument("--no-lint", action="store_true", help="leave the lint findings out")
+    p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
+
+    p = sub.add_parser(
+        "costs", help="per-tool token costs (description and schema), per-server totals, outliers",
+        description="What each tool costs in tokens: its description counted alone, the rest of its definition "
+                    "(name, parameters, JSON) and the whole, its share of the eager cost (every schema sent in "
+                    "full) and whether it is an outlier (above Q3 + 1.5 x IQR of every tool's total); then "
+                    "per-server totals. Tokens in the display tokenizer; both tokenizers are named.",
+        formatter_class=raw, epilog=_epilog(
+            "toolsearch costs sample_catalogs/five-servers.yaml --sort schema",
+            "toolsearch costs sample_catalogs/team-workspace.yaml --display-tokenizer o200k_base --csv > costs.csv"))
+    _catalog_arguments(p)
+    _display_tokenizer(p)
+    p.add_argument("--sort", choices=costs_mod.SORT_KEYS, default="total",
+                   help="tool order: total, description or schema tokens (largest first), name or server "
+                        "(default total)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object (tools, servers, tokenizers)")
+    out.add_argument("--csv", action="store_true", help="print the per-tool rows as CSV")
+
+    p = sub.add_parser(
+        "check", help="fail a build when the catalog misses a disclosure goal at some context length (exit 1)",
+        description="Check that the config's settings reach a goal at every listed context length: exit 0 when "
+                    "they do, 1 when they do not (saying where and why, and which settings would), 2 for bad "
+                    "input. With --baseline (the catalog before a change), each length also shows what changed "
+                    "in tier, form, listing tokens and the prompt-cache prefix.",
+        formatter_class=raw, epilog=_epilog(
+            "toolsearch check sample_catalogs/team-workspace.yaml --context-lengths 32k,200k --goal names",
+            "toolsearch check new.yaml --baseline old.yaml --context-lengths 128k,1m --goal full "
+            "--max-listing-tokens 3000 --format markdown"))
+    _catalog_arguments(p)
+    p.add_argument("--context-lengths", type=_context_lengths, required=True, metavar="N,N,...",
+                   help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
+    p.add_argument("--goal", choices=check_mod.GOALS, required=True,
+                   help="; ".join(f"{goal}: {words}" for goal, words in GOAL_WORDS.items()))
+    p.add_argument("--max-listing-tokens", type=_tokens, default=None, metavar="N",
+                   help="also fail when the listing is larger than N tokens (planning tokenizer)")
+    p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
+                   help="the catalog before the change (repeatable: its files combine), checked with the same "
+                        "settings; adds what changed per context length")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                   help="text (default), markdown (for a pull request comment) or json")
+
+
+def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchConfig) -> Inspector:
+    from ..live.client import load_sources  # noqa: PLC0415
+
+    profile = load_profile(args.profile) if args.profile else None
+    loaded = load_sources(list(sources), progress=live_progress)
+    inspector = Inspector(loaded.catalog, args.tool_names, profile)
+    report_loaded(loaded.warnings, config, inspector)
+    return inspector
+
+
+def _source_label(sources: Sequence[str]) -> str:
+    """The catalog's name in the report: the file stems (a shipped sample's name, as the app says it)."""
+    return ", ".join(Path(s).stem for s in sources)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``report``, ``costs`` or ``check``; the exit status."""
+    try:
+        config = config_from_args(args)
+        inspector = _load(args, args.sources, config)
+        if args.command == "report":
+            return _report(args, inspector, config)
+        if args.command == "costs":
+            return _costs(args, inspector, config)
+        return _check(args, inspector, config)
+    except ToolsearchError as exc:
+        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+# --- report -------------------------------------------------------------------------------------
+
+def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
+    from ..live.client import catalog_key  # noqa: PLC0415
+
+    display = args.display_tokenizer or args.tokenizer
+    catalog = Path(args.sources[0]).stem if len(args.sources) == 1 else ""
+    if args.query_file:
+        query_file: Path | None = Path(args.query_file)
+        if not query_file.is_file():
+            raise ReviewUsageError(f"{args.query_file}: --query-file: no such file")
+    else:
+        query_file = default_query_file(catalog, shipped_query_files())
+    output = Path(args.output)
+    if not output.parent.is_dir():
+        raise ReviewUsageError(f"{args.output}: -o: the folder {str(output.parent)!r} does not exist")
+    left_out: list[str] = []
+    html_text = review_report(
+        inspector, config, args.context_length, args.tokenizer, display, source_label=_source_label(args.sources),
+        fingerprint=catalog_key(inspector.catalog),
+        queries=args.queries if args.queries is not None else DEFAULT_QUERIES.splitlines(),
+        query_file=query_file, include_lint=not args.no_lint,
+        strategies_for=None if args.no_strategies else lambda: default_strategies(
+            inspector, catalog, _source_label(args.sources), config, args.context_length, args.tokenizer, display),
+        problems=left_out)
+    for problem in left_out:
+        print(f"toolsearch: warning: {problem}", file=sys.stderr)
+    try:
+        output.write_text(html_text, encoding="utf-8")
+    except OSError as exc:
+        raise ReviewUsageError(f"{args.output}: cannot write the report: {exc.strerror or exc}") from None
+    size = len(html_text.encode("utf-8"))
+    print(f"toolsearch: wrote {args.output} ({size / 1024:,.0f} KiB, self-contained"
+          f"{', query file ' + query_file.name if query_file else ''})", file=sys.stderr)
+    return 0
+
+
+# --- costs --------------------------------------------------------------------------------------
+
+def _share(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
+    result = costs_mod.tool_costs(inspector, config, args.tokenizer, args.display_tokenizer, args.context_length,
+                                  args.sort)
+    if args.json:
+        print_json(result.to_dict())
+        return 0
+    header = ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share", "outlier"]
+    if args.csv:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows([t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
+                          f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools)
+        sys.stdout.write(out.getvalue())
+        return 0
+    fence = f"{result.outlier_fence:,.0f}" if result.outlier_fence is not None else "none (fewer than " \
+        f"{costs_mod.OUTLIER_MIN_TOOLS} tools)"
+    print(f"tokens in {result.display_tokenizer} (display tokenizer); planning tokenizer {result.planning_tokenizer}")
+    counted_alone = sum(t.total_tokens for t in result.tools)
+    print(f"{Q.ALL_SCHEMAS.name.lower()} (every tool's schema sent in full, measured as one array): "
+          f"{result.eager_tokens:,} tokens; each tool below is counted alone (they add up to {counted_alone:,}); "
+          f"outlier above {fence} tokens")
+    print(text_table([[t.name, t.server, f"{t.description_tokens:,}", f"{t.schema_tokens:,}", f"{t.total_tokens:,}",
+                       _share(t.share), "outlier" if t.outlier else ""] for t in result.tools],
+                     ["name", "server", "description", "schema", "total", "share", "outlier"]))
+    print()
+    print("per server")
+    print(text_table([[s.server, s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.schema_tokens:,}",
+                       f"{s.total_tokens:,}", _share(s.share), f"{s.outliers:,}"] for s in result.servers],
+                     ["server", "kind", "tools", "description", "schema", "total", "share", "outliers"]))
+    return 0
+
+
+# --- check --------------------------------------------------------------------------------------
+
+def _length(value: int | None) -> str:
+    return f"{value:,}" if value else "unknown"
+
+
+def _md(text: str) -> str:
+    """Catalog text inside a Markdown table cell: shown literally."""
+    special = set("\\`*_[]|<>~")
+    return "".join("\\" + ch if ch in special else ch for ch in str(text)).replace("\n", " ")
+
+
+def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
+    if change is None:
+        return ""
+    b = change.before
+    parts = []
+    if (b.tier, b.listing_form) != (outcome.tier, outcome.listing_form):
+        parts.append(f"tier {b.tier} {b.listing_form} → tier {outcome.tier} {outcome.listing_form}")
+    if b.listing_tokens != outcome.listing_tokens:
+        delta = outcome.listing_tokens - b.listing_tokens
+        parts.append(f"listing {b.listing_tokens:,} → {outcome.listing_tokens:,} tokens ({delta:+,})")
+    if change.cache_hit:
+        parts.append("prompt cache: identical tools array")
+    else:
+        parts.append(f"prompt cache: {change.reusable_tokens:,} of {change.total_tokens:,} tokens reusable")
+        if change.first_cause:
+            parts.append(change.first_cause)
+    return "; ".join(parts) if parts else "no change"
+
+
+def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
+    """Where and why the goal fails, and the settings that would reach it."""
+    lines = []
+    for c in result.lengths:
+        for failure in c.failures:
+            lines.append(f"at {_length(c.outcome.context_length)} tokens: {failure}")
+    s = result.suggestion
+    if s is not None:
+        if s.reached:
+            lines.append(f"settings that reach it at every length: threshold_pct {s.threshold_pct:g}, "
+                         f"listing_max_tokens {s.listing_max_tokens:,}"
+                         + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)"
+                            if s.contexts else ""))
+        else:
+            lines.append(f"no setting reaches it at every length: {s.reason}")
+    return lines
+
+
+def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
+    baseline = _load(args, args.baseline, config) if args.baseline else None
+    result = check_mod.check_catalog(inspector, config, args.context_lengths, args.goal, args.tokenizer,
+                                     max_listing_tokens=args.max_listing_tokens, baseline=baseline)
+    status = 0 if result.passed else 1
+    if args.format == "json":
+        print_json(result.to_dict())
+        return status
+    lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
+    limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
+    settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
+                f"planning tokenizer {result.planning_tokenizer}")
+    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "goal"]
+    rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier), c.outcome.listing_form,
+             f"{c.outcome.listing_tokens:,}", "holds" if c.holds else "FAILS"] for c in result.lengths]
+    if baseline is not None:
+        header.append("against the baseline")
+        for row, c in zip(rows, result.lengths):
+            row.append(_change_text(c.change, c.outcome))
+    verdict = "passed" if result.passed else "failed"
+    if args.format == "markdown":
+        print(f"### toolsearch check {verdict}: {GOAL_WORDS[result.goal]}{limit}")
+        print()
+        print(f"Context lengths {lengths} · {settings}")
+        print()
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" for _ in header) + "|")
+        for row in rows:
+            print("| " + " | ".join(_md(cell) for cell in row) + " |")
+        if not result.passed:
+            print()
+            for line in _verdict_lines(result):
+                print(f"- {_md(line)}")
+        return status
+    print(f"toolsearch check {verdict}: {GOAL_WORDS[result.goal]}{limit} at {lengths} tokens")
+    print(settings)
+    print(text_table(rows, header))
+    for line in _verdict_lines(result):
+        print(line)
+    return status
