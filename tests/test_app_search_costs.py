@@ -370,8 +370,8 @@ def test_search_page_tabs_why_line_and_json_views(samples):
     at = open_page("team-workspace", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value("send a slack message").run()
     assert not at.exception, at.exception
-    assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)", "Describe",
-                                          "Call validation"]
+    assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)", "Side by side",
+                                          "Describe", "Call validation"]
     texts = [t.value for t in at.text]
     assert "Query 1: send a slack message" in texts
     assert "Why: Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; best excluded: " \

@@ -144,7 +144,7 @@ def test_variant_names():
     with pytest.raises(VariantError, match="unknown variant 'bogus'"):
         variant_options("reference+bogus")
     assert DEFAULT_VARIANTS == ("reference", "no-gate", "no-coverage", "plain-bm25", "unicode", "name-substring",
-                                "agent")
+                                "agent", "evidence", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
 
 
 @pytest.mark.parametrize("data, message", [
@@ -497,13 +497,17 @@ def test_eval_json_shape(mini, mini_queries):
     assert code == 0, err
     data = json.loads(out)
     assert list(data) == ["query_file", "origin", "catalog", "tool_names", "deferred_count", "limit", "k", "tasks",
-                          "unknown_expected", "variants"]
+                          "unknown_expected", "protocol", "tuned_on", "variants"]
     assert (data["query_file"], data["catalog"], data["limit"], data["tasks"]) == ("mini tasks", "mini", 5, 6)
     assert [v["name"] for v in data["variants"]] == ["reference", "no-gate"]
     ref = data["variants"][0]
     assert ref["options"] == {"gate": True, "coverage": True, "tokenizer": "ascii", "name_substring_fallback": False,
                               "unknown_terms": "gate", "stop_words": False, "split_words": False,
-                              "field_weights": [1, 1, 1], "min_known_share": 0.0, "min_idf_share": 0.0}
+                              "field_weights": [1, 1, 1], "min_known_share": 0.0, "min_idf_share": 0.0,
+                              "query_mode": "words", "index_param_descriptions": False, "segment_words": False,
+                              "param_weight": 1, "max_results": 0, "never_empty": False,
+                              "name_coverage_bonus": 0.0, "min_best_share": 0.0, "min_best_terms": 0,
+                              "min_score_ratio": 0.0}
     assert ref["metrics"] == {
         "abstention_rate": 0.5, "query_recall_at_5": 0.6, "nonsense_queries_empty": 0.5, "tasks": 6, "positive_tasks": 4, "abstention_tasks": 2, "recall_at_1": 0.125, "recall_at_5": 0.5,
         "recall_at_limit": 0.5, "mrr": round(1 / 3, 6), "abstention_accuracy": round(4 / 6, 6),
@@ -665,7 +669,7 @@ def test_page_tables_equal_the_engine(samples):
                          ("abstention accuracy", "abstention_accuracy")):
         shown_column = (table if column in table.columns else counts)[column]
         assert list(shown_column) == [shown(getattr(v.metrics, attr)) for v in ev.variants], column
-    assert list(counts["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3"]
+    assert list(counts["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3", "3/3", "0/3", "3/3", "3/3"]
     tasks = frame(at, "task", "reference")
     assert list(tasks.columns) == ["task", *DEFAULT_VARIANTS]
     assert list(tasks["task"]) == [t.id for t in ev.query_file.tasks]

@@ -50,7 +50,7 @@ def explain(ins: Inspector, variant: str, query: str, limit: int = 5):
 
 def test_one_registry_for_every_reader():
     assert DEFAULT_VARIANTS == ("reference", "no-gate", "no-coverage", "plain-bm25", "unicode", "name-substring",
-                                "agent")
+                                "agent", "evidence", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
     # eval reads the same registry (its old names stay importable).
     assert evaluation.DEFAULT_VARIANTS is DEFAULT_VARIANTS and evaluation.variant_options is variant_options
     assert variant_options("reference") == SearchOptions()
@@ -59,7 +59,7 @@ def test_one_registry_for_every_reader():
     assert variant_options("agent") == SearchOptions(
         gate=False, coverage=False, stop_words=True, split_words=True, ignore_unknown_identifiers=True,
         field_weights=(2, 1, 1), min_known_share=0.6, min_idf_share=0.4)
-    assert [v.what_if for v in VARIANTS.values()] == [False, True, True, True, True, True, True]
+    assert [v.what_if for v in VARIANTS.values()] == [False] + [True] * (len(VARIANTS) - 1)
     assert variant_label("reference") == "reference (what the model gets)"
     assert variant_label("unicode+no-gate") == "what-if: unicode+no-gate"
     assert is_reference("reference") and not is_reference("agent")
@@ -239,11 +239,15 @@ def counts(ev, variant):
     ("team-workspace", {"reference": (40, 77, 19, 20, 9), "no-gate": (63, 77, 3, 20, 0),
                         "no-coverage": (41, 77, 19, 20, 9), "plain-bm25": (66, 77, 3, 20, 0),
                         "unicode": (40, 77, 19, 20, 9), "name-substring": (40, 77, 19, 20, 9),
-                        "agent": (58, 77, 19, 20, 9)}),
+                        "agent": (58, 77, 19, 20, 9), "evidence": (64, 77, 15, 20, 5),
+                        "anthropic-bm25": (67, 77, 0, 20, 0), "anthropic-regex": (2, 77, 20, 20, 10),
+                        "hermes-name-bonus": (41, 77, 19, 20, 9)}),
     ("unreal-editor", {"reference": (28, 51, 20, 20, 10), "no-gate": (44, 51, 5, 20, 0),
                        "no-coverage": (28, 51, 20, 20, 10), "plain-bm25": (46, 51, 4, 20, 0),
                        "unicode": (28, 51, 20, 20, 10), "name-substring": (28, 51, 20, 20, 10),
-                       "agent": (40, 51, 19, 20, 9)}),
+                       "agent": (40, 51, 19, 20, 9), "evidence": (46, 51, 18, 20, 8),
+                       "anthropic-bm25": (46, 51, 0, 20, 0), "anthropic-regex": (1, 51, 20, 20, 10),
+                       "hermes-name-bonus": (28, 51, 20, 20, 10)}),
 ])
 def test_agent_query_files_every_variant(agent_evaluations, name, expected):
     ev = agent_evaluations[name]
@@ -319,7 +323,7 @@ def test_cli_eval_compares_every_variant(agent_file, tmp_path):
          "expected": ["mcp__chat__post_message"]},
         {"id": "pizza", "queries": ["order a pizza"], "expected": []}]})
     out = run_cli("eval", agent_file, queries).stdout.splitlines()
-    rows = {line.split()[0]: line.split() for line in out[4:11]}
+    rows = {line.split()[0]: line.split() for line in out[4:4 + len(DEFAULT_VARIANTS)]}
     assert list(rows) == list(DEFAULT_VARIANTS)
     # variant, recall@1, @5, @limit, MRR, abstention, query recall@5, nonsense queries empty, ...
     assert rows["reference"][1:8] == ["1.000", "1.000", "1.000", "1.000", "1.000", "0.500", "1.000"]
@@ -374,10 +378,10 @@ def test_page_variant_picker_labels_what_ifs():
     at = open_search("team-workspace", "send a slack message")
     picker = at.selectbox(key="search_variant")
     assert picker.value == "reference" and picker.options[0] == "reference · what the model gets"
-    assert picker.options[-1] == "agent · what-if"
+    assert picker.options[-1] == "hermes-name-bonus · what-if"
     assert not any("What-if" in w.value for w in at.warning)
     assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)",
-                                       "Describe", "Call validation"]
+                                       "Side by side", "Describe", "Call validation"]
     picker.set_value("agent").run()
     assert not at.exception
     assert any(w.value.startswith("What-if: these results come from the agent variant.") for w in at.warning)

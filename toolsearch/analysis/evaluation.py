@@ -46,23 +46,34 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
 * Misses: for each expected tool not within the limit, and each query of its task, the cause
   from :meth:`toolsearch.engine.search.SearchIndex.explain`: ``gate`` (lacks the gate term),
   ``coverage`` (too few of the answerable terms), ``known-share`` and ``idf-share`` (the
-  ``agent`` variant's two thresholds), ``rank`` (admitted, ranked below the limit),
+  ``agent`` variant's two thresholds), ``evidence`` (the ``evidence`` variant found the best
+  match too weak and returned nothing), ``pattern`` (regex mode: the pattern does not match the
+  tool), ``rank`` (admitted, ranked below the limit or the variant's result cap),
   ``no-shared-term`` (contains none of the query's terms), ``no-tokens`` (the tokenizer sees no
   word in the query, e.g. Japanese under the reference's ASCII tokenizer) or ``not-in-catalog``
   (the name is not a deferred tool here: a labeling error or another naming).
 
 Variants come from the one registry in :mod:`toolsearch.analysis.variants` (``reference`` = the defaults;
-``no-gate``, ``no-coverage``, ``plain-bm25``, ``unicode``, ``name-substring``, ``agent``),
-combinable with ``+`` (e.g. ``unicode+no-gate``). The Unicode-aware tokenizer is character bigrams
+``no-gate``, ``no-coverage``, ``plain-bm25``, ``unicode``, ``name-substring``, ``agent``, ``evidence``,
+and other harnesses' rankers ``anthropic-bm25``, ``anthropic-regex``, ``hermes-name-bonus``),
+combinable with ``+`` (e.g. ``unicode+no-gate``).
+
+Out of sample: :func:`evaluate_tuned` tunes each variant's parameters (:data:`~toolsearch.analysis.variants.TUNABLE`)
+on a tuning file only and scores another; :func:`evaluate_folds` does K folds over one file
+(:func:`split_folds`: seeded, by task group). A miss is explained by checking the one missed tool
+against the admission rules (about the cost of one search), so an evaluation of every variant
+stays fast on large catalogs. The Unicode-aware tokenizer is character bigrams
 over CJK runs plus Unicode words elsewhere (see :func:`toolsearch.engine.search.unicode_query_tokens`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 
 from ..engine import constants as C
@@ -71,16 +82,22 @@ from ..engine.bridge import Bridge, clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from ..engine.search import SearchOptions
+from ..engine.search import SearchIndex, SearchOptions, evidence_abstains
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
-from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, variant_options  # noqa: F401
+from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
 
 
 class QueryFileError(ToolsearchError):
     """A query file cannot be read or does not have the expected shape."""
 
 
-MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "rank", "no-shared-term", "no-tokens", "not-in-catalog")
+MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "evidence", "rank", "no-shared-term", "no-tokens",
+               "pattern", "not-in-catalog")
+#: Seed of the fold assignment (``toolsearch eval --folds``).
+FOLD_SEED = 23
+#: Share of abstention queries that must come back empty for a tuning point to be preferred.
+ABSTAIN_TARGET = 0.95
+ProgressFn = Callable[[int, int, str], None]
 
 
 # --- query files ----------------------------------------------------------------------------
@@ -94,12 +111,22 @@ class Task:
         queries: the queries of one ``tool_search`` call (cleaned as the bridge cleans them).
         expected: wire names a correct search returns; empty for an abstention test.
         note: free text for readers.
+        group: tasks with the same group stay on one side of a fold split (e.g. requests for one
+            tool); ``""`` means the expected names (or, for abstention tasks, the id).
     """
 
     id: str
     queries: tuple[str, ...]
     expected: tuple[str, ...]
     note: str = ""
+    group: str = ""
+
+    @property
+    def group_key(self) -> str:
+        """The key folds split by: ``group``, else the sorted expected names, else the id."""
+        if self.group:
+            return self.group
+        return "expected:" + ",".join(sorted(self.expected)) if self.expected else "id:" + self.id
 
     @property
     def abstention(self) -> bool:
@@ -173,7 +200,11 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
         expected = list(dict.fromkeys(e.strip() for e in expected if e.strip()))
         note = item.get("note")
-        tasks.append(Task(task_id, tuple(queries), tuple(expected), str(note) if note is not None else ""))
+        group = item.get("group")
+        if group is not None and not isinstance(group, (str, int)):
+            raise QueryFileError(f"{where}: expected 'group' to be a string")
+        tasks.append(Task(task_id, tuple(queries), tuple(expected), str(note) if note is not None else "",
+                          str(group).strip() if group is not None else ""))
     if not tasks:
         raise QueryFileError(f"{origin}: the 'tasks' list is empty")
     name = data.get("name")
@@ -316,12 +347,19 @@ class Metrics:
 
 @dataclass(frozen=True)
 class VariantResult:
-    """All tasks under one variant."""
+    """All tasks under one variant.
+
+    Attributes:
+        params: tuned parameter values (``{}`` when nothing was tuned); with folds, one mapping
+            per fold in ``fold_params``.
+    """
 
     name: str
     options: SearchOptions
     tasks: tuple[TaskResult, ...]
     metrics: Metrics
+    params: Mapping[str, Any] = field(default_factory=dict)
+    fold_params: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def misses(self) -> tuple[Miss, ...]:
@@ -339,6 +377,9 @@ class Evaluation:
         variants: one result per variant, in the order asked.
         unknown_expected: expected names that are not deferred tools of this catalog.
         deferred_count: deferred tools searched.
+        protocol: how parameters were chosen: ``"in-sample"`` (registered values, nothing tuned),
+            ``"tune/test"`` (tuned on ``tuned_on``, scored on the query file) or ``"K-fold"``.
+        tuned_on: the tuning file's name (tune/test) or ``""``.
     """
 
     query_file: QueryFile
@@ -349,6 +390,8 @@ class Evaluation:
     variants: tuple[VariantResult, ...]
     unknown_expected: tuple[str, ...]
     deferred_count: int
+    protocol: str = "in-sample"
+    tuned_on: str = ""
 
     def variant(self, name: str) -> VariantResult:
         """The result of the variant called ``name``. Raises ``KeyError``."""
@@ -363,20 +406,32 @@ class Evaluation:
             "query_file": self.query_file.name, "origin": self.query_file.origin, "catalog": self.catalog,
             "tool_names": self.naming, "deferred_count": self.deferred_count, "limit": self.limit, "k": self.k,
             "tasks": len(self.query_file.tasks), "unknown_expected": list(self.unknown_expected),
+            "protocol": self.protocol, "tuned_on": self.tuned_on,
             "variants": [{
-                "name": v.name,
+                "name": v.name, "params": _jsonable(v.params), "fold_params": [_jsonable(p) for p in v.fold_params],
                 "options": {"gate": v.options.gate, "coverage": v.options.coverage,
                             "tokenizer": v.options.tokenizer,
                             "name_substring_fallback": v.options.name_substring_fallback,
                             "unknown_terms": v.options.unknown_terms, "stop_words": v.options.stop_words,
                             "split_words": v.options.split_words, "field_weights": list(v.options.field_weights),
                             "min_known_share": v.options.min_known_share,
-                            "min_idf_share": v.options.min_idf_share},
+                            "min_idf_share": v.options.min_idf_share, "query_mode": v.options.query_mode,
+                            "index_param_descriptions": v.options.index_param_descriptions,
+                            "segment_words": v.options.segment_words, "param_weight": v.options.param_weight,
+                            "max_results": v.options.max_results, "never_empty": v.options.never_empty,
+                            "name_coverage_bonus": v.options.name_coverage_bonus,
+                            "min_best_share": v.options.min_best_share,
+                            "min_best_terms": v.options.min_best_terms,
+                            "min_score_ratio": v.options.min_score_ratio},
                 "metrics": v.metrics.to_dict(self.k),
                 "tasks": [t.to_dict(self.k) for t in v.tasks],
                 "misses": [m.to_dict() for m in v.misses],
             } for v in self.variants],
         }
+
+
+def _jsonable(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
 
 
 def _round(x: float | None) -> float | None:
@@ -390,38 +445,65 @@ def _mean(values: Iterable[float]) -> float | None:
 
 # --- evaluation -----------------------------------------------------------------------------
 
-def _explain_miss(bridge: Bridge, task: Task, tool: str, query: str, ranking: Sequence[str], limit: int) -> Miss:
-    index = bridge.index
+def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking: Sequence[str], limit: int) -> Miss:
+    """Why ``tool`` is not within ``limit`` for ``query``: checks that one document only (the
+    admission rules are per document), so a miss costs about as much as one search."""
+    opts = index.options
     if tool in ranking:
         position = ranking.index(tool) + 1
-        ex = index.explain(query, limit, max_candidates=1)
-        return Miss(task.id, tool, query, "rank", position, ex.gate,
-                    f"admitted at rank {position} of {len(ranking)}; only the first {limit} are returned")
-    ex = index.explain(query, limit, max_candidates=len(index))
-    if not ex.terms:
-        if ex.ignored:
+        return Miss(task.id, tool, query, "rank", position, index._analyse(query)[1] if opts.query_mode == "words"
+                    else None, f"admitted at rank {position} of {len(ranking)}; only the first {limit} are returned")
+    if opts.query_mode == "regex":
+        return Miss(task.id, tool, query, "pattern", None, None,
+                    "the pattern matches neither its name, its description nor its parameters")
+    stems, gate, answerable, required = index._analyse(query)
+    if not stems:
+        ignored = index._pairs(query)[2]
+        if ignored:
             return Miss(task.id, tool, query, "no-tokens", None, None,
-                        "the variant ignores every word of the query (" + ", ".join(t for t, _ in ex.ignored)
+                        "the variant ignores every word of the query (" + ", ".join(t for t, _ in ignored)
                         + "), so the search returns nothing")
-        which = "Unicode-aware" if index.options.tokenizer == "unicode" else "reference (ASCII-only)"
+        which = "Unicode-aware" if opts.tokenizer == "unicode" else "reference (ASCII-only)"
         return Miss(task.id, tool, query, "no-tokens", None, None,
                     f"the {which} tokenizer finds no word in the query, so the search returns nothing")
-    candidate = next((c for c in ex.candidates if c.name == tool), None)
-    if candidate is None:
-        terms = ", ".join(t.stem for t in ex.terms)
-        return Miss(task.id, tool, query, "no-shared-term", None, ex.gate,
+    i = index._by_lower[tool.lower()][0]
+    freqs = index._bm25.doc_freqs[i]
+    matched = [t for t in answerable if t in freqs]
+    if not matched:
+        terms = ", ".join(dict.fromkeys(stems))
+        return Miss(task.id, tool, query, "no-shared-term", None, gate,
                     f"the tool contains none of the query's terms ({terms})")
-    gate_df = next((t.df for t in ex.terms if t.stem == ex.gate), 0)
-    if index.options.gate and not candidate.has_gate:
-        where = ("it occurs in no tool, so nothing is admitted" if gate_df == 0
-                 else f"it occurs in {gate_df} tool{'s' if gate_df != 1 else ''}")
-        return Miss(task.id, tool, query, "gate", None, ex.gate, f"{candidate.reason} ({where})")
-    cause = candidate.rule if candidate.rule in MISS_CAUSES else "coverage"
-    return Miss(task.id, tool, query, cause, None, ex.gate, candidate.reason)
+    rule = index._exclusion(i, stems, gate, answerable, required)
+    if rule == "gate":
+        df = index.df(gate) if gate is not None else 0
+        where = "it occurs in no tool, so nothing is admitted" if df == 0 else f"it occurs in {df} tool{'s' if df != 1 else ''}"
+        return Miss(task.id, tool, query, "gate", None, gate, f"lacks the gate term '{gate}' ({where})")
+    if rule == "coverage":
+        return Miss(task.id, tool, query, "coverage", None, gate,
+                    f"covers {len(matched)} of {len(answerable)} answerable terms; needs {required}")
+    if rule == "known-share":
+        return Miss(task.id, tool, query, "known-share", None, gate,
+                    f"the query's words that some tool contains carry {index.known_share(stems):.0%} of its IDF; "
+                    f"needs {opts.min_known_share:.0%} (the query is mostly about something no tool knows)")
+    if rule == "idf-share":
+        return Miss(task.id, tool, query, "idf-share", None, gate,
+                    f"holds {index._idf_share(stems, i):.0%} of the answerable terms' IDF; needs "
+                    f"{opts.min_idf_share:.0%}")
+    if not ranking and (opts.min_best_share > 0 or opts.min_best_terms > 0 or opts.min_score_ratio > 1):
+        ranked, evidence = index.ranked_evidence(query, 1)
+        if evidence is not None:
+            share, held, distinct, ratio = evidence
+            ratio_text = "" if opts.min_score_ratio <= 1 else (
+                f"; it scores {ratio:.2f} times the second match, the variant needs {opts.min_score_ratio:g}")
+            return Miss(task.id, tool, query, "evidence", None, gate,
+                        f"the best match ({ranked[0][0]}) holds {share:.0%} of the IDF of the query's words and "
+                        f"{held} of its {distinct} distinct words; the variant needs {opts.min_best_share:.0%} and "
+                        f"{min(opts.min_best_terms, distinct)}{ratio_text}, so the result is empty")
+    return Miss(task.id, tool, query, "rank", None, gate,
+                f"admitted, but the variant returns at most {len(ranking)} tool{'s' if len(ranking) != 1 else ''}")
 
 
-def _evaluate_task(bridge: Bridge, task: Task, limit: int, k: int, known: set[str]) -> TaskResult:
-    index = bridge.index
+def _evaluate_task(index: SearchIndex, task: Task, limit: int, k: int, known: set[str], explain: bool = True) -> TaskResult:
     depth = max(len(index), 1)
     rankings = [[name for name, _ in index.search(q, depth)] for q in task.queries]
     matches = tuple(tuple(r[:limit]) for r in rankings)
@@ -442,20 +524,56 @@ def _evaluate_task(bridge: Bridge, task: Task, limit: int, k: int, known: set[st
     best = min(found) if found else None
     misses: list[Miss] = []
     for tool, rank in zip(task.expected, ranks):
-        if rank is not None and rank <= limit:
+        if not explain or (rank is not None and rank <= limit):
             continue
         if tool not in known:
             misses.append(Miss(task.id, tool, "", "not-in-catalog", None, None,
                                "not a deferred tool of this catalog (check the name and the tool naming)"))
             continue
-        misses.extend(_explain_miss(bridge, task, tool, q, r, limit) for q, r in zip(task.queries, rankings))
+        misses.extend(_explain_miss(index, task, tool, q, r, limit) for q, r in zip(task.queries, rankings))
     hits = tuple(any(e in r[:k] for e in task.expected) for r in rankings)
     return TaskResult(task, tuple(ranks), matches, recall(1), recall(k), recall(limit),
                       1 / best if best is not None and best <= limit else 0.0, any_match, tuple(misses), hits)
 
 
+def _metrics(tasks: Sequence[TaskResult]) -> Metrics:
+    positive = [t for t in tasks if not t.task.abstention]
+    causes = {cause: 0 for cause in MISS_CAUSES}
+    for t in tasks:
+        for miss in t.misses:
+            causes[miss.cause] += 1
+    n_abstain = len(tasks) - len(positive)
+    return Metrics(
+        tasks=len(tasks), positive=len(positive), abstention=n_abstain,
+        recall_at_1=_mean(t.recall_at_1 for t in positive), recall_at_k=_mean(t.recall_at_k for t in positive),
+        recall_at_limit=_mean(t.recall_at_limit for t in positive),
+        mrr=_mean(t.reciprocal_rank for t in positive),
+        abstention_accuracy=sum(1 for t in tasks if t.correct) / len(tasks) if tasks else 0.0,
+        abstained=sum(1 for t in tasks if t.task.abstention and t.correct),
+        answered=sum(1 for t in positive if t.correct),
+        miss_causes={c: n for c, n in causes.items() if n},
+        abstention_rate=(sum(1 for t in tasks if t.task.abstention and t.correct) / n_abstain if n_abstain else None),
+        query_recall_at_k=_mean(float(h) for t in positive for h in t.query_hits),
+        nonsense_queries_empty=_mean(float(h) for t in tasks if t.task.abstention for h in t.query_hits),
+    )
+
+
+def _run_tasks(index: SearchIndex, tasks: Sequence[Task], limit: int, k: int, known: set[str], explain: bool,
+               progress: ProgressFn | None, label: str, done: int = 0, total: int | None = None) -> list[TaskResult]:
+    total = total if total is not None else len(tasks)
+    out = []
+    step = max(1, total // 20)
+    for n, task in enumerate(tasks, 1):
+        out.append(_evaluate_task(index, task, limit, k, known, explain))
+        if progress is not None and ((done + n) % step == 0 or done + n == total):
+            progress(done + n, total, label)
+    return out
+
+
 def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] = DEFAULT_VARIANTS,
-             config: ToolSearchConfig | None = None, limit: int | None = None) -> Evaluation:
+             config: ToolSearchConfig | None = None, limit: int | None = None, *,
+             params: Mapping[str, Mapping[str, Any]] | None = None, explain: bool = True,
+             progress: ProgressFn | None = None) -> Evaluation:
     """Score every task of ``queries`` on ``inspector``'s catalog under each variant.
 
     Args:
@@ -466,6 +584,11 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
             when ``None``.
         limit: matches per query; ``None`` means ``search_default_limit``. Clamped to
             ``[1, max_search_limit]`` as the bridge clamps it (docs/reference.md §6).
+        params: ``{variant: {switch: value}}`` set on top of a variant's registered switches
+            (tuned values); variants not named keep their registered values.
+        explain: explain each miss (one document checked per miss, about the cost of one
+            search); ``False`` leaves ``misses`` empty.
+        progress: called as ``progress(done, total, variant)`` about 20 times per variant.
 
     Returns:
         An :class:`Evaluation`; metric definitions are in the module docstring.
@@ -475,7 +598,8 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     """
     config = config or ToolSearchConfig()
     names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
-    options = [(name, variant_options(name)) for name in names]
+    params = params or {}
+    options = [(name, variant_options(name, params.get(name))) for name in names]
     k = C.EVAL_RECALL_K
     results = []
     effective = None
@@ -484,32 +608,183 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
         bridge = inspector.bridge(config, opts)
         effective = bridge.resolve_limit(limit)
         known = set(bridge.deferred_by_name)
-        tasks = tuple(_evaluate_task(bridge, task, effective, k, known) for task in queries.tasks)
-        positive = [t for t in tasks if not t.task.abstention]
-        causes = {cause: 0 for cause in MISS_CAUSES}
-        for t in tasks:
-            for miss in t.misses:
-                causes[miss.cause] += 1
-        metrics = Metrics(
-            tasks=len(tasks), positive=len(positive), abstention=len(tasks) - len(positive),
-            recall_at_1=_mean(t.recall_at_1 for t in positive), recall_at_k=_mean(t.recall_at_k for t in positive),
-            recall_at_limit=_mean(t.recall_at_limit for t in positive),
-            mrr=_mean(t.reciprocal_rank for t in positive),
-            abstention_accuracy=sum(1 for t in tasks if t.correct) / len(tasks),
-            abstained=sum(1 for t in tasks if t.task.abstention and t.correct),
-            answered=sum(1 for t in positive if t.correct),
-            miss_causes={c: n for c, n in causes.items() if n},
-            abstention_rate=(sum(1 for t in tasks if t.task.abstention and t.correct) / (len(tasks) - len(positive))
-                             if len(tasks) > len(positive) else None),
-            query_recall_at_k=_mean(float(h) for t in positive for h in t.query_hits),
-            nonsense_queries_empty=_mean(float(h) for t in tasks if t.task.abstention for h in t.query_hits),
-        )
-        results.append(VariantResult(name, opts, tasks, metrics))
+        tasks = tuple(_run_tasks(bridge.index, queries.tasks, effective, k, known, explain, progress, name))
+        results.append(VariantResult(name, opts, tasks, _metrics(tasks), dict(params.get(name, {}))))
     unknown = tuple(dict.fromkeys(e for t in queries.tasks for e in t.expected if e not in known))
     bridge = inspector.bridge(config)
     return Evaluation(queries, inspector.catalog.name, inspector.naming,
                       effective if effective is not None else bridge.resolve_limit(limit), k,
                       tuple(results), unknown, len(bridge.deferred))
+
+
+# --- tuning out of sample -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TuningPoint:
+    """One parameter combination scored on the tuning tasks: ``query_recall`` (query recall@k of
+    positive tasks' queries) and ``empty`` (share of abstention queries that came back empty;
+    ``None`` without abstention tasks)."""
+
+    params: Mapping[str, Any]
+    query_recall: float
+    empty: float | None
+
+
+def _objective(point: TuningPoint, target: float) -> tuple:
+    """Points that reach the abstention target first, by recall; then by recall + empty."""
+    empty = 1.0 if point.empty is None else point.empty
+    return (empty >= target, point.query_recall if empty >= target else point.query_recall + empty, empty)
+
+
+def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
+                  limit: int | None = None) -> list[TuningPoint]:
+    """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
+    those). Thresholds that only decide whether a result is empty (``min_best_share``,
+    ``min_best_terms``, ``min_score_ratio``) are applied to one search per query, so a large grid stays cheap.
+
+    Raises:
+        VariantError: an unknown variant name.
+    """
+    config = config or ToolSearchConfig()
+    grid = tunable_grid(variant)
+    if not grid:
+        return []
+    keys = list(grid)
+    post = [key for key in keys if key in ("min_best_share", "min_best_terms", "min_score_ratio")]
+    pre = [key for key in keys if key not in post]
+    k = C.EVAL_RECALL_K
+    points: list[TuningPoint] = []
+    for pre_values in itertools.product(*(grid[key] for key in pre)):
+        base = dict(zip(pre, pre_values))
+        opts = variant_options(variant, base)
+        bridge = inspector.bridge(config, opts)
+        cut = bridge.resolve_limit(limit)
+        index = bridge.index
+        outcomes = []  # (expected set or None, top names, evidence)
+        for task in tasks:
+            for query in task.queries:
+                ranked, evidence = index.ranked_evidence(query, max(cut, k))
+                outcomes.append((set(task.expected), [n for n, _ in ranked], evidence))
+        for post_values in itertools.product(*(grid[key] for key in post)):
+            point_opts = replace(opts, **dict(zip(post, post_values)))
+            hits: list[float] = []
+            empties: list[float] = []
+            for expected, names, evidence in outcomes:
+                if names and evidence is not None and evidence_abstains(point_opts, *evidence):
+                    names = []
+                if expected:
+                    hits.append(float(any(e in names[:k] for e in expected)))
+                else:
+                    empties.append(float(not names[:cut]))
+            points.append(TuningPoint({**base, **dict(zip(post, post_values))}, _mean(hits) or 0.0, _mean(empties)))
+    return points
+
+
+def tune(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
+         limit: int | None = None, target: float = ABSTAIN_TARGET) -> dict[str, Any]:
+    """The best parameters of ``variant`` on ``tasks`` (only those): the highest query recall@k
+    among the points whose abstention queries come back empty at least ``target`` of the time;
+    when none does, the highest recall + empty share. Ties keep the grid order. ``{}`` for a
+    variant without tunable parameters."""
+    points = tuning_points(inspector, tasks, variant, config, limit)
+    if not points:
+        return {}
+    best = max(points, key=lambda p: _objective(p, target))  # max keeps the first of equals
+    return dict(best.params)
+
+
+def split_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> list[tuple[Task, ...]]:
+    """Deterministic fold assignment: a task goes to fold ``sha256(seed:group_key) mod folds``,
+    so all tasks of one group (:attr:`Task.group_key`) share a fold. File order is kept within
+    each fold.
+
+    Raises:
+        ValueError: ``folds`` below 2.
+    """
+    if folds < 2:
+        raise ValueError(f"folds must be at least 2, got {folds}")
+    out: list[list[Task]] = [[] for _ in range(folds)]
+    for task in tasks:
+        digest = hashlib.sha256(f"{seed}:{task.group_key}".encode()).hexdigest()
+        out[int(digest, 16) % folds].append(task)
+    return [tuple(f) for f in out]
+
+
+def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, variants: Sequence[str] = DEFAULT_VARIANTS,
+                   config: ToolSearchConfig | None = None, limit: int | None = None, *,
+                   target: float = ABSTAIN_TARGET, explain: bool = True,
+                   progress: ProgressFn | None = None) -> Evaluation:
+    """Tune each variant's parameters on ``tuning`` only, then score ``test`` with them.
+
+    Raises:
+        VariantError: an unknown variant name.
+        QueryFileError: the two files share a task id or a group (the test would not be out of
+            sample).
+    """
+    _check_disjoint(tuning, test)
+    names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
+    params = {}
+    for name in names:
+        if progress is not None and tunable_grid(name):
+            progress(0, 1, f"tuning {name}")
+        params[name] = tune(inspector, tuning.tasks, name, config, limit, target)
+    ev = evaluate(inspector, test, names, config, limit, params=params, explain=explain, progress=progress)
+    return replace(ev, protocol="tune/test", tuned_on=tuning.name)
+
+
+def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
+    ids = {t.id for t in tuning.tasks} & {t.id for t in test.tasks}
+    if ids:
+        raise QueryFileError(f"{test.origin}: task {sorted(ids)[0]!r} is also in the tuning file {tuning.origin}; "
+                             "the test tasks must not be tuned on")
+    groups = {t.group for t in tuning.tasks if t.group} & {t.group for t in test.tasks if t.group}
+    if groups:
+        raise QueryFileError(f"{test.origin}: group {sorted(groups)[0]!r} is also in the tuning file {tuning.origin}; "
+                             "a group must stay on one side")
+
+
+def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variants: Sequence[str] = DEFAULT_VARIANTS,
+                   config: ToolSearchConfig | None = None, limit: int | None = None, *,
+                   target: float = ABSTAIN_TARGET, seed: int = FOLD_SEED, explain: bool = True,
+                   progress: ProgressFn | None = None) -> Evaluation:
+    """K-fold evaluation: for each fold (:func:`split_folds`), tune on the other folds and score
+    the fold's tasks; every task is scored exactly once, by parameters that never saw it. The
+    result lists the tasks in file order; ``fold_params`` holds each fold's tuned parameters.
+
+    Raises:
+        VariantError: an unknown variant name.
+        ValueError: ``folds`` below 2.
+    """
+    config = config or ToolSearchConfig()
+    parts = split_folds(queries.tasks, folds, seed)
+    names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
+    k = C.EVAL_RECALL_K
+    order = {t.id: i for i, t in enumerate(queries.tasks)}
+    results = []
+    effective = None
+    known: set[str] = set()
+    for name in names:
+        scored: list[TaskResult] = []
+        fold_params = []
+        done = 0
+        for f, part in enumerate(parts):
+            rest = [t for g, other in enumerate(parts) if g != f for t in other]
+            params = tune(inspector, rest, name, config, limit, target) if tunable_grid(name) else {}
+            fold_params.append(params)
+            bridge = inspector.bridge(config, variant_options(name, params))
+            effective = bridge.resolve_limit(limit)
+            known = set(bridge.deferred_by_name)
+            scored += _run_tasks(bridge.index, part, effective, k, known, explain, progress, name, done,
+                                 len(queries.tasks))
+            done += len(part)
+        scored.sort(key=lambda r: order[r.task.id])
+        results.append(VariantResult(name, variant_options(name), tuple(scored), _metrics(scored),
+                                     {}, tuple(fold_params) if tunable_grid(name) else ()))
+    unknown = tuple(dict.fromkeys(e for t in queries.tasks for e in t.expected if e not in known))
+    bridge = inspector.bridge(config)
+    return Evaluation(queries, inspector.catalog.name, inspector.naming,
+                      effective if effective is not None else bridge.resolve_limit(limit), k,
+                      tuple(results), unknown, len(bridge.deferred), protocol=f"{folds}-fold")
 
 
 def task_cell(result: TaskResult, limit: int) -> str:

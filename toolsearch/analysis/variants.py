@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..engine.errors import ToolsearchError
 from ..engine.search import SearchOptions
@@ -68,15 +68,62 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
        gate=False, coverage=False, stop_words=True, split_words=True, ignore_unknown_identifiers=True,
        field_weights=(2, 1, 1),
        min_known_share=0.6, min_idf_share=0.4),
+    _v("evidence", "recall and abstention together: stop words and numbers dropped; camelCase, snake_case and "
+       "run-together words in names and parameter names split (English word list of the wordsegment package); "
+       "names weighted three times and parameter names twice over descriptions, parameter descriptions indexed; no gate and no coverage floor; "
+       "the result is empty unless the best match holds 20 % of the IDF of all the query's words and at least two "
+       "of its distinct words; tuning (eval --tune/--folds) may also require it to score clearly above the second "
+       "match (thresholds meant to be tuned per catalog)",
+       gate=False, coverage=False, stop_words=True, split_words=True, segment_words=True,
+       ignore_unknown_identifiers=True, field_weights=(3, 1, 1), param_weight=2, index_param_descriptions=True,
+       min_best_share=0.2, min_best_terms=2),
+    _v("anthropic-bm25", "Anthropic-style BM25 (after the BM25 form of Anthropic's tool search tool): BM25 over "
+       "tool name, description, argument names and argument descriptions; at most 5 results; no gate, no "
+       "coverage floor and never empty on purpose (first tools in catalog order when nothing matches)",
+       gate=False, coverage=False, index_param_descriptions=True, max_results=5, never_empty=True),
+    _v("anthropic-regex", "Anthropic-style regex (after the regex form of Anthropic's tool search tool): the query is "
+       "a case-insensitive Python regular expression matched against tool names, descriptions, argument names and "
+       "argument descriptions; name matches first, then catalog order; at most 5 results",
+       query_mode="regex", max_results=5),
+    _v("hermes-name-bonus", "the reference plus the name-coverage bonus proposed for Hermes Agent (hermes-agent pull "
+       "request 102506): an admitted tool gains half the query's best score times the share of its name's words "
+       "the query holds, so names the query spells out, and the shorter of two, rank first",
+       name_coverage_bonus=0.5),
 )})
+
+#: Parameters ``toolsearch eval --tune/--folds`` may tune per variant: ``{variant: {switch: values}}``.
+#: Every combination is tried on the tuning tasks only; the registered values are the untuned default.
+TUNABLE: Mapping[str, Mapping[str, tuple[Any, ...]]] = MappingProxyType({
+    "evidence": MappingProxyType({
+        "min_best_share": (0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6),
+        "min_best_terms": (1, 2, 3),
+        "min_score_ratio": (0.0, 1.1, 1.2, 1.3, 1.5, 2.0),
+        "field_weights": ((1, 1, 1), (2, 1, 1), (3, 1, 1)),
+    }),
+    "agent": MappingProxyType({
+        "min_idf_share": (0.2, 0.3, 0.4, 0.5, 0.6),
+        "min_known_share": (0.4, 0.6, 0.8),
+    }),
+    "hermes-name-bonus": MappingProxyType({"name_coverage_bonus": (0.25, 0.5, 1.0)}),
+})
 #: What ``toolsearch eval`` and the app compare when no variant is named: every registered one.
 DEFAULT_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
 #: One sentence per variant, for tables and help text.
 VARIANT_HELP: Mapping[str, str] = MappingProxyType({name: v.summary for name, v in VARIANTS.items()})
 
 
-def variant_options(name: str) -> SearchOptions:
-    """The :class:`SearchOptions` of a variant name such as ``no-gate`` or ``unicode+no-gate``.
+def tunable_grid(name: str) -> dict[str, tuple[Any, ...]]:
+    """The parameters tuning may set for a variant name (merged over its ``+`` parts; later parts
+    win); ``{}`` for a variant without parameters."""
+    grid: dict[str, tuple[Any, ...]] = {}
+    for part in name.split("+"):
+        grid.update(TUNABLE.get(part.strip(), {}))
+    return grid
+
+
+def variant_options(name: str, params: Mapping[str, Any] | None = None) -> SearchOptions:
+    """The :class:`SearchOptions` of a variant name such as ``no-gate`` or ``unicode+no-gate``,
+    with ``params`` (tuned values, see :data:`TUNABLE`) set on top.
 
     Raises:
         VariantError: a part that is not registered.
@@ -88,6 +135,7 @@ def variant_options(name: str) -> SearchOptions:
             raise VariantError(f"unknown variant {part!r} in {name!r}: expected one of {', '.join(VARIANTS)}, "
                                "or several joined with '+'")
         switches.update(VARIANTS[part].switches)
+    switches.update(params or {})
     return replace(SearchOptions(), **switches)
 
 
@@ -99,3 +147,35 @@ def is_reference(name: str) -> bool:
 def variant_label(name: str) -> str:
     """How results are labeled: ``"reference (what the model gets)"`` or ``"what-if: NAME"``."""
     return f"{REFERENCE} (what the model gets)" if is_reference(name) else f"what-if: {name}"
+
+
+#: Variants that stand for another harness's ranker, with the source named in their summary.
+OTHER_HARNESSES: tuple[str, ...] = ("anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
+
+
+def side_by_side_names(variant: str = REFERENCE) -> tuple[str, ...]:
+    """The variants a side-by-side view shows: the reference, ``variant`` when it is a what-if,
+    then the other harnesses' rankers (:data:`OTHER_HARNESSES`)."""
+    return tuple(dict.fromkeys([REFERENCE, variant, *OTHER_HARNESSES]))
+
+
+def side_by_side(inspector: Any, config: Any, queries: Sequence[str], variants: Sequence[str],
+                 limit: int | None = None) -> list[dict[str, tuple[str, ...]]]:
+    """Per query, ``{variant: matched wire names}`` as each variant's search returns them at the
+    bridge's limit (``limit`` clamped as the bridge clamps it; ``None``: the default limit).
+
+    Args:
+        inspector: a :class:`toolsearch.engine.inspector.Inspector`.
+        config: its :class:`toolsearch.engine.config.ToolSearchConfig`.
+        queries: the queries, each searched alone.
+        variants: variant names, in column order.
+
+    Raises:
+        VariantError: an unknown variant name.
+    """
+    indexes = []
+    for name in variants:
+        bridge = inspector.bridge(config, variant_options(name))
+        indexes.append((name, bridge.index, bridge.resolve_limit(limit)))
+    return [{name: tuple(n for n, _ in index.search(query, cut)) for name, index, cut in indexes}
+            for query in queries]

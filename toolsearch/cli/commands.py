@@ -30,7 +30,8 @@ from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import GOALS as RECOMMEND_GOALS, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
-from ..analysis.variants import REFERENCE, VARIANT_HELP, VariantError, is_reference, variant_label, variant_options
+from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_names,
+                                 variant_label, variant_options)
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted
@@ -136,6 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a query as the model would send it (repeatable: one tool_search call with every query)")
     p.add_argument("--limit", metavar="N", help="matches per query (clamped like the reference)")
     _variant_argument(p)
+    p.add_argument("--side-by-side", action="store_true",
+                   help="instead of the response: per query, the names the reference, the --variant and other "
+                        "harnesses' rankers (anthropic-bm25, anthropic-regex, hermes-name-bonus) return, in columns")
 
     p = sub.add_parser("describe", help="run tool_describe for names and print the response",
                        usage="toolsearch describe SOURCE... NAME... [options]")
@@ -400,6 +404,18 @@ def _variant_note(args) -> str | None:
     return f"variant: {variant_label(args.variant)} (the model gets the reference search)"
 
 
+def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, queries: list[str], limit: Any) -> int:
+    names = side_by_side_names(args.variant)
+    rows = side_by_side(inspector, config, queries, names, limit)
+    print("columns: " + "; ".join(variant_label(n) for n in names))
+    for query, row in zip(queries, rows):
+        print(f"query: {query}")
+        depth = max((len(v) for v in row.values()), default=0)
+        table = [[str(r + 1), *[row[n][r] if r < len(row[n]) else "" for n in names]] for r in range(depth)]
+        print(_terminal_safe(_table(table, ["rank", *names])) if table else "  no variant matched anything")
+    return 0
+
+
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
     request: dict[str, Any] = {"queries": args.queries}
@@ -420,6 +436,9 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"tool_search error: {response['error']}")
         return 1
     limit = bridge.resolve_limit(request.get("limit"))
+    if getattr(args, "side_by_side", False):
+        return _print_side_by_side(args, inspector, config, [g["query"] for g in response["results"]],
+                                   request.get("limit"))
     for group in response["results"]:
         print(f"query: {group['query']}")
         scores = dict(bridge.index.search(group["query"], limit))

@@ -21,8 +21,8 @@ from .textfmt import parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
-from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, load_queries, task_cell,
-                         variant_options)
+from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
+                                   evaluate_tuned, load_queries, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.lint import RULES, LintReport, lint
@@ -68,7 +68,16 @@ def add_parsers(subparsers: Any) -> None:
                     f"Variants: {variants}. Combine switches with '+', e.g. unicode+no-gate.")
     p.add_argument("catalog", metavar="CATALOG", help="catalog file (catalog YAML/JSON, tools/list JSON, function array) "
                                                       "or an MCP client config (its servers are connected, as in plan)")
-    p.add_argument("queries", metavar="QUERIES", help="labeled query file (YAML): tasks with queries and expected names")
+    p.add_argument("queries", metavar="QUERIES", nargs="?",
+                   help="labeled query file (YAML): tasks with queries and expected names (or give --test)")
+    p.add_argument("--test", metavar="FILE", help="the query file to score (instead of QUERIES), with --tune")
+    p.add_argument("--tune", metavar="FILE", help="tune each variant's parameters on this query file only, then score "
+                                                  "QUERIES (--test) with the tuned values (out of sample)")
+    p.add_argument("--folds", type=_positive_int, metavar="K",
+                   help="K-fold evaluation of QUERIES: each fold is scored with parameters tuned on the other folds "
+                        "(tasks of one group stay in one fold; the split is seeded and deterministic)")
+    p.add_argument("--progress", action="store_true",
+                   help="print progress on stderr (default: only when stderr is a terminal)")
     p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="VARIANT",
                    help=f"variant to evaluate, repeatable (default: {', '.join(DEFAULT_VARIANTS)})")
     p.add_argument("--limit", type=_positive_int, metavar="N",
@@ -122,6 +131,11 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
 
 
 
+def _progress(done: int, total: int, label: str) -> None:
+    """One progress line on stderr, rewritten in place: ``eval: VARIANT 120/1,000 tasks``."""
+    print(f"\rtoolsearch: eval: {label} {done:,}/{total:,} tasks", end="", file=sys.stderr, flush=True)
+
+
 def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.3f}"
 
@@ -142,6 +156,20 @@ def format_evaluation(ev: Evaluation) -> str:
                               "abstained"]),
             f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
             "queries empty count each query alone. reference is what the model gets; the others are what-ifs."]
+    proto: list[str] = []
+    if ev.protocol == "tune/test":
+        proto.append(f"out of sample: parameters tuned on {ev.tuned_on!r} only; figures are on this file")
+    elif ev.protocol.endswith("-fold"):
+        proto.append(f"out of sample: {ev.protocol} (each task scored with parameters tuned on the other folds)")
+    else:
+        proto.append("in sample: registered parameters, nothing tuned (use --tune FILE or --folds K for figures "
+                   "that hold out of sample)")
+    for v in ev.variants:
+        if v.params:
+            proto.append(f"  tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
+        for f, params in enumerate(v.fold_params, 1):
+            proto.append(f"  tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
+    out += proto
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([task.id, *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
@@ -178,14 +206,33 @@ def run(args: argparse.Namespace) -> int:
     """Run ``eval`` or ``lint`` for parsed ``args``. Returns the exit status."""
     try:
         if args.command == "eval":
-            queries = load_queries(args.queries)
+            if args.queries and args.test:
+                raise ToolsearchError("give the query file either as QUERIES or as --test, not both")
+            path = args.queries or args.test
+            if not path:
+                raise ToolsearchError("expected a query file (QUERIES or --test FILE)")
+            if args.tune and args.folds:
+                raise ToolsearchError("give either --tune FILE or --folds K, not both")
+            if args.folds == 1:
+                raise ToolsearchError("--folds: expected at least 2 folds, got 1")
+            queries = load_queries(path)
+            tuning = load_queries(args.tune) if args.tune else None
             inspector, config = _setup(args, [args.catalog])
-            ev = evaluate(inspector, queries, args.variants or DEFAULT_VARIANTS, config, args.limit)
+            variants = args.variants or DEFAULT_VARIANTS
+            progress = _progress if args.progress or sys.stderr.isatty() else None
+            if tuning is not None:
+                ev = evaluate_tuned(inspector, tuning, queries, variants, config, args.limit, progress=progress)
+            elif args.folds:
+                ev = evaluate_folds(inspector, queries, args.folds, variants, config, args.limit, progress=progress)
+            else:
+                ev = evaluate(inspector, queries, variants, config, args.limit, progress=progress)
+            if progress is not None:
+                print(file=sys.stderr)
             if queries.tool_names and queries.tool_names != inspector.naming:
-                print(f"toolsearch: warning: {args.queries}: the expected names use tool_names "
+                print(f"toolsearch: warning: {path}: the expected names use tool_names "
                       f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
             if ev.unknown_expected:
-                print(f"toolsearch: warning: {args.queries}: {counted(len(ev.unknown_expected), 'expected name')} not among "
+                print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
                       f"the deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
             print(dumps_json(ev.to_dict()) if args.json else format_evaluation(ev))
             return 0

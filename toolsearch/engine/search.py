@@ -11,16 +11,20 @@ import math
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
+import numpy as np
+import regex
 import snowballstemmer
 from rank_bm25 import BM25Okapi
 
 from . import constants as C
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+#: Seconds one regex-mode search may spend on the catalog (the ``regex`` package's timeout).
+REGEX_TIMEOUT = 2.0
 _NAME_SEPARATORS = re.compile(r"[_.:\-]")
 _local = threading.local()
 
@@ -70,6 +74,38 @@ def split_words(text: str) -> str:
     ``get Player Start 2 D``; ``HTTPServer`` → ``HTTP Server``. Used by variants with
     ``split_words`` on, for documents and queries alike."""
     return _WORD_BOUNDARY.sub(" ", text)
+
+
+_LOWER_RUN = re.compile(r"[a-z]{6,}")
+
+
+@lru_cache(maxsize=1)
+def _word_list() -> tuple[Any, frozenset[str]]:
+    import wordsegment  # noqa: PLC0415  (loaded on first use: its word list takes about a second)
+
+    wordsegment.load()
+    return wordsegment, frozenset(wordsegment.WORDS) | frozenset(wordsegment.UNIGRAMS)
+
+
+@lru_cache(maxsize=C.STEM_CACHE_SIZE)
+def _segment_run(run: str) -> str:
+    segmenter, known = _word_list()
+    if run in known:
+        return run
+    parts = segmenter.segment(run)
+    # Keep a split only when every piece is a word of three letters or more ("generateguid" →
+    # "generate guid"); otherwise the run stays whole.
+    if len(parts) > 1 and all(len(p) >= 3 and p in known for p in parts):
+        return " ".join(parts)
+    return run
+
+
+def segment_words(text: str) -> str:
+    """Split run-together lowercase words that are not words themselves, with the English word
+    list that the ``wordsegment`` package ships (offline): ``generateguid`` → ``generate guid``;
+    ``shortener`` (a word) stays. Only runs of six letters or more are looked at, and a split is
+    kept only when every piece is a word of three letters or more."""
+    return _LOWER_RUN.sub(lambda m: _segment_run(m.group(0)), text.lower())
 
 
 def tokenize(text: str) -> list[str]:
@@ -176,12 +212,15 @@ class SearchDoc:
         label: the source label used in the document, ``""`` for unregistered tools.
         description: the full description (characters).
         param_names: top-level parameter names (keys of ``parameters.properties``).
+        param_descriptions: the ``description`` strings of those parameters (only variants with
+            ``index_param_descriptions`` index them; the reference does not).
     """
 
     name: str
     label: str
     description: str
     param_names: tuple[str, ...] = ()
+    param_descriptions: tuple[str, ...] = ()
 
     def text(self) -> str:
         """The indexed text: name words, label (if not already a name word), description, params."""
@@ -199,7 +238,10 @@ def doc_for(name: str, label: str, description: str, parameters: Any) -> SearchD
     """Build a :class:`SearchDoc`; ``parameters`` may be any value (non-dicts give no params)."""
     props = parameters.get("properties") if isinstance(parameters, Mapping) else None
     params = tuple(str(k) for k in props) if isinstance(props, Mapping) else ()
-    return SearchDoc(name=name, label=label, description=description or "", param_names=params)
+    notes = tuple(v["description"] for v in props.values()
+                  if isinstance(v, Mapping) and isinstance(v.get("description"), str)) if params else ()
+    return SearchDoc(name=name, label=label, description=description or "", param_names=params,
+                     param_descriptions=notes)
 
 
 def required_coverage(answerable: int) -> int:
@@ -256,6 +298,33 @@ class SearchOptions:
         min_idf_share: when above 0, a document must hold at least this share of the IDF of the
             query's answerable terms (those that occur in some tool). 0 (the reference) turns it
             off.
+        query_mode: ``"words"`` (the reference: the query is words) or ``"regex"``: the query is
+            a case-insensitive regular expression (Python ``re.search``) matched against each
+            tool's name, description, parameter names and parameter descriptions; tools whose
+            name matches come first, then the others, each in catalog order. A pattern that does
+            not compile is matched as literal text; one that backtracks for longer than
+            :data:`REGEX_TIMEOUT` seconds matches no further tools.
+        index_param_descriptions: index the parameters' descriptions too (after the parameter
+            names).
+        segment_words: split run-together words in names and parameter names, and in the query
+            (:func:`segment_words`, with the ``wordsegment`` word list): ``generateguid`` holds
+            ``generate guid``. Implies splitting camelCase (``split_words``) in those fields.
+        param_weight: repeat count of parameter-name tokens (1 in the reference).
+        max_results: when above 0, at most this many matches, whatever the limit.
+        never_empty: when a query admits nothing, return the first tools in catalog order (score
+            0), as rankers that always answer do.
+        name_coverage_bonus: when above 0, each admitted tool's score gains ``bonus × c × top``,
+            where ``c`` is the share of the words of its name (without ``mcp__server__``) that
+            the query holds and ``top`` the best BM25 score of the query: names the query spells
+            out win, and of two such names the shorter one.
+        min_best_share: when above 0, the result is empty unless the best match holds at least
+            this share of the IDF of all the query's distinct terms (terms in no tool count with
+            the highest IDF). This decides abstention from the evidence of the match as a whole,
+            not from one rare word.
+        min_best_terms: when above 0, the result is empty unless the best match contains at least
+            this many distinct query terms (or all of them, for shorter queries).
+        min_score_ratio: when above 1, the result is empty unless the best match's score is at
+            least this many times the second's (a clear winner; one match alone always passes).
 
     Raises:
         ValueError: an unknown ``tokenizer`` or ``unknown_terms``, a weight below 1, or a share
@@ -273,6 +342,16 @@ class SearchOptions:
     field_weights: tuple[int, int, int] = (1, 1, 1)
     min_known_share: float = 0.0
     min_idf_share: float = 0.0
+    query_mode: str = "words"
+    index_param_descriptions: bool = False
+    segment_words: bool = False
+    param_weight: int = 1
+    max_results: int = 0
+    never_empty: bool = False
+    name_coverage_bonus: float = 0.0
+    min_best_share: float = 0.0
+    min_best_terms: int = 0
+    min_score_ratio: float = 0.0
 
     def __post_init__(self) -> None:
         if self.tokenizer not in C.SEARCH_TOKENIZERS:
@@ -281,9 +360,30 @@ class SearchOptions:
             raise ValueError(f"unknown_terms must be one of {C.SEARCH_UNKNOWN_TERMS}, got {self.unknown_terms!r}")
         if len(self.field_weights) != 3 or any(not isinstance(w, int) or w < 1 for w in self.field_weights):
             raise ValueError(f"field_weights must be three whole numbers >= 1, got {self.field_weights!r}")
-        for key in ("min_known_share", "min_idf_share"):
+        if self.query_mode not in ("words", "regex"):
+            raise ValueError(f"query_mode must be 'words' or 'regex', got {self.query_mode!r}")
+        for key in ("param_weight",):
+            if not isinstance(getattr(self, key), int) or getattr(self, key) < 1:
+                raise ValueError(f"{key} must be a whole number >= 1, got {getattr(self, key)!r}")
+        for key in ("max_results", "min_best_terms"):
+            if not isinstance(getattr(self, key), int) or getattr(self, key) < 0:
+                raise ValueError(f"{key} must be a whole number >= 0, got {getattr(self, key)!r}")
+        if not self.min_score_ratio >= 0:
+            raise ValueError(f"min_score_ratio must be >= 0, got {self.min_score_ratio!r}")
+        if not self.name_coverage_bonus >= 0:
+            raise ValueError(f"name_coverage_bonus must be >= 0, got {self.name_coverage_bonus!r}")
+        for key in ("min_known_share", "min_idf_share", "min_best_share"):
             if not 0.0 <= getattr(self, key) <= 1.0:
                 raise ValueError(f"{key} must be within [0, 1], got {getattr(self, key)!r}")
+
+
+def evidence_abstains(options: SearchOptions, share: float, held: int, distinct: int,
+                      ratio: float = math.inf) -> bool:
+    """True when a best match with IDF share ``share`` (0–1) holding ``held`` of the query's
+    ``distinct`` terms, scoring ``ratio`` times the second match, is too weak for
+    ``options.min_best_share`` / ``min_best_terms`` / ``min_score_ratio``, so the result is empty."""
+    return (share < options.min_best_share or held < min(options.min_best_terms, distinct)
+            or (options.min_score_ratio > 1 and ratio < options.min_score_ratio))
 
 
 @dataclass(frozen=True)
@@ -508,21 +608,33 @@ class SearchIndex:
         weights): two indexes over the same documents with the same key have the same BM25
         statistics and postings, whatever their query-side options."""
         opts = self.options
-        return (opts.tokenizer, opts.split_words, opts.field_weights)
+        return (opts.tokenizer, opts.split_words, opts.field_weights, opts.segment_words, opts.param_weight,
+                opts.index_param_descriptions)
 
     def _doc_tokens(self, doc: SearchDoc) -> list[str]:
         opts = self.options
-        if opts.field_weights == (1, 1, 1) and not opts.split_words:
+        if (opts.field_weights == (1, 1, 1) and not opts.split_words and not opts.segment_words
+                and opts.param_weight == 1 and not opts.index_param_descriptions):
             return self._tokenize(doc.text())  # the reference document, docs/reference.md §7.2
-        prep = split_words if opts.split_words else (lambda text: text)
+        prep = split_words if opts.split_words or opts.segment_words else (lambda text: text)
+        ident = (lambda text: segment_words(split_words(text))) if opts.segment_words else prep
         w_name, w_label, w_desc = opts.field_weights
         name_words = _NAME_SEPARATORS.sub(" ", _bare(doc.name))
-        tokens = self._tokenize(prep(name_words)) * w_name
+        tokens = self._tokenize(ident(name_words)) * w_name
         if doc.label and doc.label not in name_words.split():
             tokens += self._tokenize(prep(doc.label)) * w_label
         tokens += self._tokenize(prep(doc.description)) * w_desc
-        tokens += self._tokenize(prep(" ".join(doc.param_names)))
+        tokens += self._tokenize(ident(_NAME_SEPARATORS.sub(" ", " ".join(doc.param_names)))
+                                 if opts.segment_words else prep(" ".join(doc.param_names))) * opts.param_weight
+        if opts.index_param_descriptions:
+            tokens += self._tokenize(prep(" ".join(doc.param_descriptions)))
         return tokens
+
+    def _query_text(self, query: str) -> str:
+        opts = self.options
+        if opts.segment_words:
+            return segment_words(split_words(query))
+        return split_words(query) if opts.split_words else query
 
     def __len__(self) -> int:
         return len(self.docs)
@@ -540,12 +652,35 @@ class SearchIndex:
     def _score(self, stems: list[str], doc_ids: list[int]) -> list[float]:
         if not doc_ids or self._bm25 is None:
             return []
-        return self._bm25.get_batch_scores(stems, doc_ids)
+        if self.options == SearchOptions() or len(doc_ids) < 64:
+            return self._bm25.get_batch_scores(stems, doc_ids)  # the reference's own computation
+        # What-if variants that touch many tools: the same per-term contributions as rank_bm25
+        # (same expression, same order of addition), from precomputed postings.
+        scores = np.zeros(len(self.docs))
+        for term in stems:
+            posting = self._term_weights(term)
+            if posting is not None:
+                scores[posting[0]] += posting[1]
+        return scores[np.asarray(doc_ids)].tolist()
+
+    def _term_weights(self, term: str):
+        cache = self.__dict__.setdefault("_weights_cache", {})
+        if term not in cache:
+            ids = self._postings.get(term)
+            if not ids:
+                cache[term] = None
+            else:
+                bm = self._bm25
+                arr = np.asarray(ids)
+                tf = np.array([bm.doc_freqs[i][term] for i in ids])
+                dl = np.array(bm.doc_len)[arr]
+                cache[term] = (arr, (bm.idf.get(term) or 0) * (tf * (bm.k1 + 1) / (tf + bm.k1 * (1 - bm.b + bm.b * dl / bm.avgdl))))
+        return cache[term]
 
     def _pairs(self, query: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]], list[tuple[str, str]]]:
         """``(all (raw, term) pairs, kept pairs, ignored (term, why))`` of a query under the options."""
         opts = self.options
-        pairs = self._query_tokens(split_words(query) if opts.split_words else query)
+        pairs = self._query_tokens(self._query_text(query))
         unknown_words: set[str] = set()
         if opts.unknown_terms == "ignore-non-ascii" and opts.tokenizer == "unicode":
             # Katakana writes loanwords and names: content words, like English nouns. A katakana
@@ -598,20 +733,103 @@ class SearchIndex:
         ``limit`` ≤ 0, an empty catalog or a query without ASCII tokens give ``[]``. Exact-name
         matches score ``inf``.
         """
+        opts = self.options
+        if opts.max_results > 0:
+            limit = min(limit, opts.max_results)
+        if opts.query_mode == "regex":
+            return self._regex_search(query, limit)
         stems, gate, answerable, required = self._analyse(query)
         if not stems or not self.docs or limit <= 0:
-            if stems or not self.docs or limit <= 0 or not self.options.name_substring_fallback:
+            if not self.docs or limit <= 0:
+                return []
+            if opts.never_empty:
+                return [(name, 0.0) for name in self.names[:limit]]
+            if stems or not opts.name_substring_fallback:
                 return []
             return [(self.names[i], C.NAME_SUBSTRING_FALLBACK_SCORE) for i in self._fallback(query)[:limit]]
         exact = set(self._by_lower.get(query.strip().lower(), ()))
         candidates = self._admitted(stems, gate, answerable, required)
         scored = dict(zip(candidates, self._score(stems, candidates)))
+        if opts.name_coverage_bonus > 0 and scored:
+            top = max(scored.values())
+            wanted = set(stems)
+            for i in scored:
+                words = self._name_stems(i)
+                if words:
+                    scored[i] += opts.name_coverage_bonus * top * sum(1 for w in words if w in wanted) / len(words)
         for i in exact:
             scored[i] = math.inf
-        if not scored and self.options.name_substring_fallback:
+        if not scored and opts.name_substring_fallback:
             scored = {i: C.NAME_SUBSTRING_FALLBACK_SCORE for i in self._fallback(query)}
         order = sorted(scored, key=lambda i: (-scored[i], i))
+        if order and (opts.min_best_share > 0 or opts.min_best_terms > 0 or opts.min_score_ratio > 1) \
+                and scored[order[0]] != math.inf:
+            share, held = self.best_evidence(stems, order[0])
+            if evidence_abstains(opts, share, held, len(set(stems)), _ratio([scored[i] for i in order[:2]])):
+                order = []
+        if not order and opts.never_empty:
+            return [(name, 0.0) for name in self.names[:limit]]
         return [(self.names[i], scored[i]) for i in order[:limit]]
+
+    def ranked_evidence(self, query: str, limit: int) -> tuple[list[tuple[str, float]],
+                                                               tuple[float, int, int, float] | None]:
+        """The matches :meth:`search` gives with ``min_best_share`` and ``min_best_terms`` off, and
+        the evidence of the best one: ``(share, held, distinct, ratio)`` as :meth:`best_evidence`
+        and :func:`evidence_abstains` take it, or ``None`` when there is no match, the best one is an
+        exact-name match, or the query mode is ``regex``. Lets a caller try many thresholds
+        with one search per query (``evidence_abstains(options, *evidence)``)."""
+        base = replace(self.options, min_best_share=0.0, min_best_terms=0, min_score_ratio=0.0)
+        index = self if base == self.options else SearchIndex(self.docs, base, shared=self)
+        ranked = index.search(query, max(limit, 2))
+        if not ranked or base.query_mode == "regex" or ranked[0][1] == math.inf or (
+                base.never_empty and ranked[0][1] == 0.0):
+            return ranked, None
+        stems = index._analyse(query)[0]
+        share, held = index.best_evidence(stems, self._by_lower[ranked[0][0].lower()][0])
+        return ranked[:limit], (share, held, len(set(stems)), _ratio([score for _, score in ranked[:2]]))
+
+    def _name_stems(self, i: int) -> list[str]:
+        """Distinct stems of the words of tool ``i``'s bare name (camelCase split)."""
+        cache = self.__dict__.setdefault("_name_stem_cache", {})
+        if i not in cache:
+            words = split_words(_NAME_SEPARATORS.sub(" ", _bare(self.names[i])))
+            if self.options.segment_words:
+                words = segment_words(words)
+            cache[i] = list(dict.fromkeys(self._tokenize(words)))
+        return cache[i]
+
+    def best_evidence(self, stems: Sequence[str], doc: int) -> tuple[float, int]:
+        """``(share, count)`` for document ``doc``: the share of the IDF of all the query's
+        distinct terms (terms in no tool at the highest IDF) that it holds, in [0, 1], and how
+        many distinct query terms it contains."""
+        distinct = list(dict.fromkeys(stems))
+        total = sum(self.idf(t) for t in distinct)
+        freqs = self._bm25.doc_freqs[doc]
+        held = [t for t in distinct if t in freqs]
+        return (sum(self.idf(t) for t in held) / total if total > 0 else 0.0), len(held)
+
+    def _regex_search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        if not self.docs or limit <= 0 or not query.strip():
+            return []
+        try:
+            pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
+        except (regex.error, RecursionError, OverflowError, ValueError):
+            pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
+        blocks = self.__dict__.get("_regex_blocks")
+        if blocks is None:
+            # Two texts for the whole catalog (names; descriptions and parameters), one line per
+            # field and the documents one after another: one C-level search per match instead
+            # of one per tool. A pattern without a newline never matches across two fields.
+            blocks = self.__dict__["_regex_blocks"] = (
+                _joined([doc.name + "\n" + _leaf(doc.name) for doc in self.docs]),
+                _joined(["\n".join((doc.description, *doc.param_names, *doc.param_descriptions))
+                         for doc in self.docs]))
+        by_name = _matching_docs(pattern, *blocks[0])
+        named = set(by_name)
+        by_text = ([i for i in _matching_docs(pattern, *blocks[1]) if i not in named]
+                   if len(by_name) < limit else [])
+        return [(self.names[i], 2.0) for i in by_name[:limit]] + \
+               [(self.names[i], 1.0) for i in by_text[:max(0, limit - len(by_name))]]
 
     def _fallback(self, query: str) -> list[int]:
         """Documents whose normalized bare name contains the normalized query (catalog order)."""
@@ -658,6 +876,23 @@ class SearchIndex:
             pool = sorted({i for t in answerable for i in self._postings.get(t, ())})
         if (not opts.coverage or required <= 1) and opts.min_idf_share <= 0 and opts.min_known_share <= 0:
             return list(pool)
+        if not opts.gate and not (opts.coverage and required > 1):
+            # Only the two share rules apply: the known share is one figure per query, the IDF
+            # share is summed per document from the postings (the same sums as _exclusion's).
+            if opts.min_known_share > 0 and self.known_share(stems) < opts.min_known_share:
+                return []
+            if opts.min_idf_share <= 0:
+                return list(pool)
+            known = [t for t in dict.fromkeys(stems) if self.df(t) > 0]
+            total = sum(self.idf(t) for t in known)
+            if total <= 0:
+                return []
+            held = {}
+            for t in known:
+                w = self.idf(t)
+                for i in self._postings[t]:
+                    held[i] = held.get(i, 0.0) + w
+            return [i for i in pool if held.get(i, 0.0) / total >= opts.min_idf_share]
         return [i for i in pool if not self._exclusion(i, stems, gate, answerable, required)]
 
     def explain(self, query: str, limit: int, max_candidates: int = 200) -> Explanation:
@@ -668,7 +903,7 @@ class SearchIndex:
         """
         stems, gate, answerable, required = self._analyse(query)
         _, kept, ignored = self._pairs(query)
-        tokens = tuple(self._query_tokens(split_words(query) if self.options.split_words else query))
+        tokens = tuple(self._query_tokens(self._query_text(query)))
         terms = tuple(TermInfo(t, self.df(t), self.idf(t)) for t in dict.fromkeys(stems))
         n = len(self.docs)
         avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
@@ -742,6 +977,48 @@ class SearchIndex:
 
 
 _FALLBACK_REASON = "name-substring fallback: nothing else was admitted and the name contains the query"
+
+
+def _ratio(top: Sequence[float]) -> float:
+    """The best score over the second (``inf`` with one match or a second score of 0)."""
+    return top[0] / top[1] if len(top) > 1 and top[1] > 0 else math.inf
+
+
+def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
+    """The texts joined by newlines, and where each one starts."""
+    starts, pos = [], 0
+    for text in texts:
+        starts.append(pos)
+        pos += len(text) + 1
+    return "\n".join(texts), starts
+
+
+def _matching_docs(pattern: Any, text: str, starts: list[int]) -> list[int]:
+    """Indexes of the documents of a :func:`_joined` text in which ``pattern`` finds a match
+    (a match belongs to the document it starts in), in order. A pattern that backtracks for
+    longer than :data:`REGEX_TIMEOUT` seconds stops the scan there."""
+    import bisect  # noqa: PLC0415
+
+    found: list[int] = []
+    pos = 0
+    while pos <= len(text):
+        try:
+            m = pattern.search(text, pos, timeout=REGEX_TIMEOUT)
+        except TimeoutError:
+            break
+        if m is None:
+            break
+        i = bisect.bisect_right(starts, m.start()) - 1
+        found.append(i)
+        if i + 1 >= len(starts):
+            break
+        pos = starts[i + 1]
+    return found
+
+
+def _leaf(name: str) -> str:
+    """The server's own tool name: ``mcp__github__create_issue`` → ``create_issue``."""
+    return name.split("__", 2)[-1] if name.startswith(C.MCP_TOOL_NAME_PREFIX) else name
 
 
 def _bare(name: str) -> str:

@@ -254,7 +254,13 @@ if common.require_catalog(v):
                                            ensure_ascii=False).encode()).hexdigest()[:16]
         key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit)
         with st.spinner("Scoring the query file…"):
-            ev = _memo(key, ins, lambda: evaluate(ins, queries, variants, config))
+            bar = st.empty()
+
+            def progress(done: int, total: int, variant: str) -> None:
+                bar.progress(done / max(total, 1), text=f"Scoring {variant}: {done:,} of {total:,} tasks")
+
+            ev = _memo(key, ins, lambda: evaluate(ins, queries, variants, config, progress=progress))
+            bar.empty()
         if queries.tool_names and queries.tool_names != ins.naming:
             st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
                        f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")

@@ -20,7 +20,8 @@ from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
-from toolsearch.analysis.variants import DEFAULT_VARIANTS, REFERENCE, VARIANT_HELP, variant_options
+from toolsearch.analysis.variants import (DEFAULT_VARIANTS, OTHER_HARNESSES, REFERENCE, VARIANT_HELP, side_by_side,
+                                          side_by_side_names, variant_options)
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
@@ -178,8 +179,24 @@ def search_tab(v, bridge, dtk: str) -> None:
         st.warning("tool_search returned an error instead of matches (the `error` above is exactly what the "
                    "model would read). Fix the queries to see results.")
         return
-    readable, exact = st.tabs(["Matches per query", "What-if response (JSON)" if what_if
-                               else "Response (exact JSON)"])
+    readable, exact, beside = st.tabs(["Matches per query", "What-if response (JSON)" if what_if
+                                       else "Response (exact JSON)", "Side by side"])
+    with beside:
+        names = side_by_side_names(variant)
+        st.caption("The names each search returns for the same queries and limit: the reference (what the model "
+                   "gets), the picked variant, and other harnesses' rankers as what-ifs: "
+                   + "; ".join(f"{n}: {VARIANT_HELP[n]}" for n in OTHER_HARNESSES) + ".")
+        queries = [g["query"] for g in response["results"]]
+        rows = common.memo(bridge, ("side_by_side", variant, json.dumps(queries), effective),
+                           lambda: side_by_side(v.inspector, v.config, queries, names, effective), size=32)
+        for number, (query, row) in enumerate(zip(queries, rows), 1):
+            st.text(f"Query {number}: {query}")
+            depth = max((len(x) for x in row.values()), default=0)
+            if not depth:
+                st.info("No search returns anything for this query.")
+                continue
+            literal_table([{"rank": r + 1, **{n: row[n][r] if r < len(row[n]) else "" for n in names}}
+                           for r in range(depth)], key=f"search_side_by_side_{number}")
     with exact:
         show_wire(response, dtk, "search_response")
     with readable:

@@ -1,0 +1,121 @@
+"""Search quality of every variant on the third-party sets, out of sample (prints; can write docs).
+
+Usage: ``python -m benchmarks.search_quality [--write-docs] [--no-speed]``.
+
+For each set under ``benchmarks/data`` (see its README): every variant's parameters are tuned on
+``tune.json`` only and scored on ``test.json`` (out of sample); beside that, the same variant
+tuned on ``test.json`` itself and scored there (in sample, an optimistic figure, labeled so).
+Variants without parameters get the same figure twice. With ``--write-docs`` the tables go into
+``docs/search-quality.md`` between the generated-figures markers; nothing there is typed by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from pathlib import Path
+
+from toolsearch.analysis.evaluation import evaluate_tuned, load_queries, tunable_grid
+from toolsearch.analysis.variants import DEFAULT_VARIANTS
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data"
+DOC = ROOT / "docs" / "search-quality.md"
+SETS = ("metatool", "bfcl-live")
+BEGIN, END = "<!-- figures: begin (written by python -m benchmarks.search_quality --write-docs) -->", \
+    "<!-- figures: end -->"
+TARGET_RECALL, TARGET_EMPTY = 0.70, 0.95
+
+
+def _f(x: float | None) -> str:
+    return "—" if x is None else f"{x:.3f}"
+
+
+def _params(params: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items()) or "—"
+
+
+def set_figures(name: str) -> tuple[str, list[tuple[str, float, float]]]:
+    """The markdown section of one set, and ``(variant, query recall@5, empty)`` out of sample."""
+    ins = Inspector(load_source(DATA / name / "catalog.json"))
+    config = parse_config({})
+    tune, test = load_queries(DATA / name / "tune.json"), load_queries(DATA / name / "test.json")
+    # The in-sample run tunes on the test file itself; ids differ by a suffix so the overlap
+    # check (which guards the out-of-sample run) lets it through.
+    same = test.__class__(name=test.name + " (as tuning)", tasks=tuple(
+        t.__class__(t.id + "#tune", t.queries, t.expected, t.note, "") for t in test.tasks), origin=test.origin)
+    oos = evaluate_tuned(ins, tune, test, DEFAULT_VARIANTS, config)
+    ins_ev = evaluate_tuned(ins, same, test, DEFAULT_VARIANTS, config, explain=False)
+    positive = sum(1 for t in test.tasks if t.expected)
+    lines = [f"### `{name}`: tuned on `tune.json`, scored on `test.json`", "",
+             f"{len(test.tasks)} test tasks ({positive} with a gold tool, {len(test.tasks) - positive} absent "
+             f"capabilities) over {oos.deferred_count} tools; tuning on {len(tune.tasks)} other tasks "
+             "whose tools are all different.", "",
+             "| variant | query recall@5 (out of sample) | absent requests empty (out of sample) | MRR (out of sample) "
+             "| tuned parameters | query recall@5 (in sample) | absent empty (in sample) |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    rows = []
+    for v, w in zip(oos.variants, ins_ev.variants):
+        m, n = v.metrics, w.metrics
+        tuned = bool(tunable_grid(v.name))
+        lines.append(f"| {v.name} | {_f(m.query_recall_at_k)} | {_f(m.nonsense_queries_empty)} | {_f(m.mrr)} | "
+                     f"{_params(v.params) if tuned else 'nothing to tune'} | "
+                     f"{_f(n.query_recall_at_k) if tuned else 'same'} | {_f(n.nonsense_queries_empty) if tuned else 'same'} |")
+        rows.append((v.name, m.query_recall_at_k or 0.0, m.nonsense_queries_empty or 0.0))
+    return "\n".join(lines), rows
+
+
+def speed() -> str:
+    """One line: every variant over the eval-speed workload (see benchmarks/eval_speed.py)."""
+    from benchmarks.eval_speed import workload  # noqa: PLC0415
+    from toolsearch.analysis.evaluation import evaluate  # noqa: PLC0415
+
+    inspector, queries = workload(1000, 2500)
+    start = time.perf_counter()
+    evaluate(inspector, queries, DEFAULT_VARIANTS, parse_config({}))
+    took = time.perf_counter() - start
+    return (f"`toolsearch eval` with all {len(DEFAULT_VARIANTS)} variants, 1,000 tasks over 2,500 tools, misses "
+            f"explained: {took:.1f} s on the machine that wrote this page (`python -m benchmarks.eval_speed` "
+            "prints it per variant).")
+
+
+def figures(with_speed: bool = True) -> str:
+    """The generated part of docs/search-quality.md."""
+    parts, summary = [], []
+    for name in SETS:
+        text, rows = set_figures(name)
+        parts.append(text)
+        met = [r for r in rows if r[1] >= TARGET_RECALL and r[2] >= TARGET_EMPTY]
+        best = max(rows, key=lambda r: (r[2] >= TARGET_EMPTY, r[1]))
+        summary.append(f"* `{name}` (test split): " + (
+            "reached by " + ", ".join(f"`{r[0]}`" for r in met) if met else
+            f"not reached; among variants with at least {TARGET_EMPTY:.0%} of absent requests empty the best query "
+            f"recall@5 is {best[1]:.3f} (`{best[0]}`)" if best[2] >= TARGET_EMPTY else
+            "not reached; no variant leaves 95 % of absent requests empty"))
+    out = ["## Figures", "",
+           f"Target: query recall@5 at least {TARGET_RECALL:.2f} while at least {TARGET_EMPTY:.0%} of "
+           "absent-capability requests come back empty, on held-out data.", "", *summary, "", "\n\n".join(parts)]
+    if with_speed:
+        out += ["", "### Eval speed", "", speed()]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write-docs", action="store_true", help="write the figures into docs/search-quality.md")
+    parser.add_argument("--no-speed", action="store_true", help="skip the eval-speed run")
+    args = parser.parse_args(argv)
+    text = figures(not args.no_speed)
+    print(text)
+    if args.write_docs:
+        doc = DOC.read_text(encoding="utf-8")
+        new = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{text}\n{END}", doc, flags=re.S)
+        DOC.write_text(new, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,307 @@
+"""Other harnesses' rankers, the evidence variant, and out-of-sample evaluation (tune/test, folds).
+
+Small hand-made catalogs, so every expected result can be checked by reading them; the
+third-party sets under benchmarks/data are checked for shape and for a deterministic split.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import run_cli, write_yaml
+from toolsearch.analysis import evaluation
+from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluate_tuned, load_queries,
+                                            parse_queries, split_folds, tune)
+from toolsearch.analysis.variants import OTHER_HARNESSES, VARIANT_HELP, variant_options
+from toolsearch.engine.catalog import load_source, load_text
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.search import SearchOptions, segment_words
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "benchmarks" / "data"
+
+
+def inspector(tools: list[dict], name: str = "srv") -> Inspector:
+    data = {"name": name, "servers": [{"name": name, "tools": tools}]}
+    return Inspector(load_text(yaml.safe_dump(data), f"{name}.yaml"))
+
+
+def tool(name: str, description: str, **params: str) -> dict:
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": {k: {"type": "string", "description": v}
+                                                             for k, v in params.items()}}}
+
+
+def found(ins: Inspector, variant: str, query: str, limit: int = 10) -> list[str]:
+    index = ins.bridge(parse_config({}), variant_options(variant)).index
+    return [name.removeprefix("mcp__srv__") for name, _ in index.search(query, limit)]
+
+
+CLOUD = inspector([
+    tool("get_accounts_cfd_tunnel", "List Cloudflare Tunnels in an account."),
+    tool("get_accounts_rules_lists", "Fetch all lists in the account."),
+    tool("get_accounts", "List all accounts you have ownership or verified access to."),
+    tool("generateguid", "Makes a new identifier."),
+    tool("send_email", "Deliver a message.", recipient="Address of the person who receives the mail"),
+    tool("weather_now", "Current conditions for a city."),
+    tool("post_message", "Post a message to a chat channel.", channel="Channel to post to"),
+])
+
+
+# --- the registry names each harness's ranker with its source ------------------------------------
+
+def test_other_harnesses_are_labeled_with_their_source():
+    assert OTHER_HARNESSES == ("anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
+    assert "Anthropic's tool search tool" in VARIANT_HELP["anthropic-bm25"]
+    assert "Anthropic's tool search tool" in VARIANT_HELP["anthropic-regex"]
+    assert "hermes-agent pull request 102506" in VARIANT_HELP["hermes-name-bonus"]
+    assert variant_options("anthropic-bm25") == SearchOptions(gate=False, coverage=False, index_param_descriptions=True,
+                                                              max_results=5, never_empty=True)
+
+
+# --- Anthropic-style BM25 ------------------------------------------------------------------------
+
+def test_anthropic_bm25_indexes_argument_descriptions():
+    # "mail" occurs only in send_email's argument description.
+    assert found(CLOUD, "anthropic-bm25", "mail") == ["send_email"]
+    assert found(CLOUD, "plain-bm25", "mail") == []
+
+
+def test_anthropic_bm25_at_most_five_and_never_empty():
+    query = "list accounts message identifier city"
+    assert len(found(CLOUD, "plain-bm25", query, limit=25)) == 7  # every tool sharing a term
+    assert len(found(CLOUD, "anthropic-bm25", query, limit=25)) == 5
+    # Nothing shares a word: still five tools, in catalog (tool-list) order, with score 0.
+    assert found(CLOUD, "anthropic-bm25", "zebra") == ["generateguid", "get_accounts", "get_accounts_cfd_tunnel",
+                                                        "get_accounts_rules_lists", "post_message"]
+    assert found(CLOUD, "reference", "zebra") == []
+
+
+# --- Anthropic-style regex -----------------------------------------------------------------------
+
+def test_anthropic_regex_names_first_then_text_in_catalog_order():
+    # Matches names get_accounts*, then descriptions holding "account" (none left) -> names only.
+    assert found(CLOUD, "anthropic-regex", "^get_accounts") == ["get_accounts", "get_accounts_cfd_tunnel",
+                                                                "get_accounts_rules_lists"]
+    # "message" is in post_message's name and in send_email's description: the name match first.
+    assert found(CLOUD, "anthropic-regex", "MESS?AGE") == ["post_message", "send_email"]
+    # Argument descriptions count too.
+    assert found(CLOUD, "anthropic-regex", r"receives\s+the") == ["send_email"]
+
+
+def test_anthropic_regex_bad_pattern_is_literal_and_cut_at_five():
+    assert found(CLOUD, "anthropic-regex", "get_accounts(") == []
+    assert found(CLOUD, "anthropic-regex", "(") == []
+    assert len(found(CLOUD, "anthropic-regex", ".", limit=25)) == 5
+
+
+# --- Hermes name-coverage bonus ------------------------------------------------------------------
+
+def test_hermes_name_bonus_prefers_the_name_the_query_spells_out():
+    assert found(CLOUD, "reference", "accounts")[0] == "get_accounts_cfd_tunnel"
+    assert found(CLOUD, "hermes-name-bonus", "accounts")[0] == "get_accounts"
+    # Admission is the reference's: a query the reference leaves empty stays empty.
+    assert found(CLOUD, "hermes-name-bonus", "accounts zebra") == found(CLOUD, "reference", "accounts zebra") == []
+
+
+# --- evidence --------------------------------------------------------------------------------------
+
+def test_segment_words_splits_run_together_identifiers_only():
+    assert segment_words("generateguid") == "generate guid"
+    assert segment_words("shortener") == "shortener"
+    assert segment_words("get user") == "get user"
+
+
+def test_evidence_splits_names_and_abstains_on_weak_matches():
+    assert found(CLOUD, "evidence", "generate a GUID") == ["generateguid"]
+    assert found(CLOUD, "plain-bm25", "generate a GUID")[0] == "post_message"  # through "a" alone
+    # One shared common word ("current") out of a long request: the best match is too weak.
+    assert found(CLOUD, "plain-bm25", "file my tax return for the current year")[0] == "weather_now"
+    assert found(CLOUD, "evidence", "file my tax return for the current year") == []
+    # camelCase in the query meets snake_case in names.
+    assert found(CLOUD, "evidence", "postMessage to channel")[0] == "post_message"
+
+
+def test_evidence_thresholds_decide_emptiness_not_order():
+    ins = CLOUD
+    loose = ins.bridge(parse_config({}), variant_options("evidence", {"min_best_share": 0.0, "min_best_terms": 1}))
+    strict = ins.bridge(parse_config({}), variant_options("evidence", {"min_best_share": 0.99, "min_best_terms": 1}))
+    query = "post a message to the ops channel"
+    ranked, evidence = loose.index.ranked_evidence(query, 5)
+    share, held, distinct, ratio = evidence
+    assert ranked[0][0] == "mcp__srv__post_message" and held == 3 and distinct == 4 and 0.5 < share < 0.99
+    assert ratio == ranked[0][1] / ranked[1][1] > 1
+    assert loose.index.search(query, 5) == ranked
+    assert strict.index.search(query, 5) == []
+    # A clear winner: the best match must score at least min_score_ratio times the second.
+    for need, empty in ((ratio * 0.99, False), (ratio * 1.01, True)):
+        opts = variant_options("evidence", {"min_best_share": 0.0, "min_best_terms": 1, "min_score_ratio": need})
+        assert (ins.bridge(parse_config({}), opts).index.search(query, 5) == []) is empty
+
+
+# --- folds and tune/test -------------------------------------------------------------------------
+
+def tasks(n: int) -> list[Task]:
+    return [Task(f"t{i}", (f"query {i}",), (f"tool{i % 7}",) if i % 5 else (), group=f"g{i % 11}") for i in range(n)]
+
+
+def test_split_folds_deterministic_and_by_group():
+    first = split_folds(tasks(60), 4)
+    assert first == split_folds(tasks(60), 4)
+    assert sorted(t.id for f in first for t in f) == sorted(t.id for t in tasks(60))
+    for f, part in enumerate(first):
+        others = {t.group for g, o in enumerate(first) if g != f for t in o}
+        assert not {t.group for t in part} & others
+    assert split_folds(tasks(60), 4, seed=5) != first
+    with pytest.raises(ValueError):
+        split_folds(tasks(5), 1)
+
+
+def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
+    seen: list[set[str]] = []
+    real = evaluation.tuning_points
+
+    def spy(ins, task_list, *args, **kwargs):
+        seen.append({t.id for t in task_list})
+        return real(ins, task_list, *args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "tuning_points", spy)
+    qf = parse_queries({"tasks": [
+        {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
+        {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
+        {"id": "mail", "queries": ["send an email"], "expected": ["mcp__srv__send_email"]},
+        {"id": "tax", "queries": ["file my tax return"], "expected": []},
+        {"id": "pizza", "queries": ["order a pizza"], "expected": []},
+        {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]})
+    ev = evaluate_folds(CLOUD, qf, 3, ["evidence", "reference"])
+    parts = split_folds(qf.tasks, 3)
+    assert len(seen) == 3
+    for ids, part in zip(seen, parts):
+        assert ids == {t.id for t in qf.tasks} - {t.id for t in part}
+    result = ev.variant("evidence")
+    assert [t.task.id for t in result.tasks] == [t.id for t in qf.tasks] and len(result.fold_params) == 3
+    assert ev.protocol == "3-fold" and ev.variant("reference").fold_params == ()
+
+
+def test_tune_picks_on_tuning_tasks_only():
+    tuning = [Task("tax", ("file my tax return for the current year",), ()),
+              Task("chan", ("post message to channel",), ("mcp__srv__post_message",))]
+    params = tune(CLOUD, tuning, "evidence")
+    assert set(params) == {"min_best_share", "min_best_terms", "min_score_ratio", "field_weights"}
+    opts = variant_options("evidence", params)
+    index = CLOUD.bridge(parse_config({}), opts).index
+    assert index.search(tuning[0].queries[0], 5) == [] and index.search(tuning[1].queries[0], 5)
+
+
+def test_tune_test_files_must_not_overlap():
+    qf = parse_queries({"tasks": [{"id": "a", "query": "x", "expected": [], "group": "g"}]}, "t.yaml")
+    other = parse_queries({"tasks": [{"id": "b", "query": "x", "expected": [], "group": "g"}]}, "u.yaml")
+    with pytest.raises(QueryFileError, match="also in the tuning file"):
+        evaluate_tuned(CLOUD, qf, qf, ["reference"])
+    with pytest.raises(QueryFileError, match="group 'g'"):
+        evaluate_tuned(CLOUD, qf, other, ["reference"])
+
+
+def test_cli_eval_tune_test_and_folds(tmp_path):
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in (
+        tool("get_accounts", "List all accounts."), tool("generateguid", "Makes a new identifier."),
+        tool("post_message", "Post a message to a chat channel."))]))
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "query": "order a pizza tonight", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "c", "query": "generate guid", "expected": ["mcp__srv__generateguid"]},
+        {"id": "d", "query": "book a flight", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence", "--progress")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on this file")
+    assert lines[at + 1].startswith("  tuned evidence: ") and "min_best_share=" in lines[at + 1]
+    assert "toolsearch: eval: evidence 2/2 tasks" in result.stderr
+    folds = run_cli("eval", cat, tune_file, "--folds", "2", "--variant", "evidence", "--json")
+    assert folds.returncode == 0, folds.stderr
+    data = json.loads(folds.stdout)
+    assert data["protocol"] == "2-fold" and len(data["variants"][0]["fold_params"]) == 2
+    again = run_cli("eval", cat, tune_file, "--folds", "2", "--variant", "evidence", "--json")
+    assert again.stdout == folds.stdout
+    bad = run_cli("eval", cat, "--test", test_file, "--tune", test_file)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "also in the tuning file" in bad.stderr
+    both = run_cli("eval", cat, test_file, "--tune", tune_file, "--folds", "2")
+    assert both.returncode == 2 and "not both" in both.stderr
+
+
+# --- the third-party sets ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["metatool", "bfcl-live"])
+def test_third_party_sets_split_by_group_and_match_their_catalog(name):
+    ins = Inspector(load_source(DATA / name / "catalog.json"))
+    deferred = set(ins.bridge(parse_config({})).deferred_by_name)
+    tune_file, test_file, all_file = (load_queries(DATA / name / f"{p}.json") for p in ("tune", "test", "all"))
+    assert {t.id for t in tune_file.tasks} | {t.id for t in test_file.tasks} == {t.id for t in all_file.tasks}
+    assert not {t.group for t in tune_file.tasks} & {t.group for t in test_file.tasks}
+    for qf in (tune_file, test_file):
+        assert all(e in deferred for t in qf.tasks for e in t.expected)
+        assert sum(t.abstention for t in qf.tasks) >= 20
+        # A held-out tool's requests are absent: the tool is not in the catalog.
+        assert all(f"mcp__{ins.catalog.servers[0].name}__{t.group}" not in deferred for t in qf.tasks if t.abstention)
+    raw = json.loads((DATA / name / "test.json").read_text())
+    assert raw["licence"] in ("MIT", "Apache-2.0") and len(raw["commit"]) == 40
+
+
+# --- side by side with the reference (CLI and Search page) ------------------------------------------
+
+def test_cli_search_side_by_side():
+    path = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("columns: reference (what the model gets); what-if: anthropic-bm25; what-if: anthropic-regex; "
+                        "what-if: hermes-name-bonus")
+    assert lines[1] == "query: send a slack message"
+    assert lines[2].split() == ["rank", "reference", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus"]
+    assert lines[4].split() == ["1", "mcp__slack__slack_update_message", "mcp__slack__slack_update_message",
+                                "mcp__slack__slack_update_message"]
+    zebra = lines.index("query: zebra")
+    # Only the never-empty ranker answers a word no tool has: five tools in catalog order.
+    expected = [n for n, _ in Inspector(load_source(path)).bridge(parse_config({}), variant_options(
+        "anthropic-bm25")).index.search("zebra", 5)]
+    assert len(expected) == 5
+    assert [line.split() for line in lines[zebra + 3:]] == [[str(r), name] for r, name in enumerate(expected, 1)]
+
+
+def test_page_side_by_side_tab():
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.text_area(key="search_queries").set_value("send a slack message").run()
+    at.selectbox(key="search_variant").set_value("evidence").run()
+    assert not at.exception, at.exception
+    tables = literal_tables(at)
+    table = next(t for k, t in tables.items() if "side_by_side_1" in k)
+    assert list(table.columns) == ["rank", "reference", "evidence", "anthropic-bm25", "anthropic-regex",
+                                   "hermes-name-bonus"]
+    ins = Inspector(load_source(ROOT / "sample_catalogs" / "team-workspace.yaml"))
+    for column in ("reference", "evidence", "anthropic-bm25"):
+        expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(column)).index.search(
+            "send a slack message", 5)]
+        assert [x for x in table[column] if x] == expected
+
+
+def test_docs_figures_are_the_benchmark_output():
+    """docs/search-quality.md's out-of-sample rows for one set equal a fresh tune/test run."""
+    from benchmarks.search_quality import set_figures
+
+    text, _ = set_figures("metatool")
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    assert text in doc
