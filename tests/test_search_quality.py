@@ -59,7 +59,7 @@ def test_other_harnesses_are_labeled_with_their_source():
     assert OTHER_HARNESSES == ("anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
     assert "Anthropic's tool search tool" in VARIANT_HELP["anthropic-bm25"]
     assert "Anthropic's tool search tool" in VARIANT_HELP["anthropic-regex"]
-    assert "hermes-agent pull request 102506" in VARIANT_HELP["hermes-name-bonus"]
+    assert "proposed upstream for Hermes Agent's tool search (NousResearch/hermes-agent" in VARIANT_HELP["hermes-name-bonus"]
     assert variant_options("anthropic-bm25") == SearchOptions(gate=False, coverage=False, index_param_descriptions=True,
                                                               max_results=5, never_empty=True)
 

@@ -85,8 +85,8 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
        "a case-insensitive Python regular expression matched against tool names, descriptions, argument names and "
        "argument descriptions; name matches first, then catalog order; at most 5 results",
        query_mode="regex", max_results=5),
-    _v("hermes-name-bonus", "the reference plus the name-coverage bonus proposed for Hermes Agent (hermes-agent pull "
-       "request 102506): an admitted tool gains half the query's best score times the share of its name's words "
+    _v("hermes-name-bonus", "the reference plus the name-coverage bonus proposed upstream for Hermes Agent's tool "
+       "search (NousResearch/hermes-agent, with an optional embedding reranker): an admitted tool gains half the query's best score times the share of its name's words "
        "the query holds, so names the query spells out, and the shorter of two, rank first",
        name_coverage_bonus=0.5),
 )})
