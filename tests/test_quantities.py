@@ -292,10 +292,10 @@ def test_the_form_groups_is_shown_as_summary():
     at.sidebar.selectbox(key="ctx_choice").set_value("8K").run()
     assert not at.exception, at.exception
     bar = next(m.value for m in at.markdown if 'data-testid="tier-bar"' in m.value)
-    assert "<b>Form: summary</b>" in bar and "groups" not in bar
+    assert "<b>Form: summary · 0 of 1 servers named (1 summary line)</b>" in bar and "groups" not in bar
     at.switch_page("toolsearch/ui/cache_diff.py").run()
     settings = literal_tables(at)["cd_settings"]
-    assert list(settings[settings[""] == "listing form"]["A (sidebar)"]) == ["summary"]
+    assert list(settings[settings[""] == "listing form"]["A (sidebar)"]) == ["summary · 0 of 1 servers named (1 summary line)"]
 
 
 def test_gate_terms_show_word_and_stem():

@@ -25,17 +25,14 @@ from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .common import print_json
+from .examples import epilog
 from .textfmt import parse_context_length, parse_seconds, text_table
 
 COMMANDS = ("harnesses",)
 
-EXAMPLES = """examples:
-  toolsearch harnesses sample_catalogs/five-servers.yaml --context-lengths 200k,1m
-      every harness rule at 200K and 1M tokens, with flip points and knob values
-  toolsearch harnesses sample_catalogs/github-full.yaml --context-lengths 128k \\
-      --setting claude-code=auto:5 --setting qwen-code=3% --pin-server github --json
-      chosen settings, and the cost of pinning the github server, as JSON rows
-"""
+EXAMPLES = ("toolsearch harnesses sample_catalogs/five-servers.yaml --context-lengths 200k,1m",
+            "toolsearch harnesses sample_catalogs/github-full.yaml --context-lengths 128k "
+            "--setting claude-code=auto:5 --pin-server github --json")
 
 
 def _lengths(text: str) -> list[int]:
@@ -60,7 +57,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "what the model sees up front, the context length where the rule flips for this catalog, "
                     "and the knob value for either outcome. Hermes is the exact engine; the others are labeled "
                     "models of documented behaviour.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=epilog(EXAMPLES), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sources", nargs="+", metavar="CATALOG",
                    help="catalog files (or MCP client config files, whose servers are started and listed live)")
     p.add_argument("--context-lengths", type=_lengths, required=True, metavar="N,N,...",
