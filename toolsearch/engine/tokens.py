@@ -126,6 +126,15 @@ def _rank_bytes(name: str) -> bytes:
     return data
 
 
+def _file_is(path: str, data: bytes) -> bool:
+    """Whether the file at ``path`` holds exactly ``data``."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read() == data
+    except OSError:
+        return False
+
+
 def _load_tiktoken(name: str):
     """A ``tiktoken.Encoding`` built from the verified local rank file, never the network."""
     import tiktoken  # noqa: PLC0415 - optional at import time
@@ -138,8 +147,21 @@ def _load_tiktoken(name: str):
         # tiktoken looks its files up in TIKTOKEN_CACHE_DIR under sha1(url) and checks the
         # sha256; a verified file there means it never goes to the network.
         key = hashlib.sha1(RANK_FILE_URL[name].encode()).hexdigest()
-        with open(os.path.join(cache_dir, key), "wb") as fh:
-            fh.write(data)
+        path = os.path.join(cache_dir, key)
+        # Written whole under a private name, then renamed into place: another process (a second
+        # app or test worker) reading the file meanwhile sees the old complete file or the new
+        # one, never a partial file that tiktoken would reject and fetch again.
+        if not (os.path.exists(path) and _file_is(path, data)):
+            fd, temp = tempfile.mkstemp(dir=cache_dir, prefix=f".{key}.")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.chmod(temp, 0o644)  # as an ordinary new file: readable by other users' processes
+                os.replace(temp, path)
+            except BaseException:
+                if os.path.exists(temp):
+                    os.unlink(temp)
+                raise
         previous = os.environ.get("TIKTOKEN_CACHE_DIR")
         os.environ["TIKTOKEN_CACHE_DIR"] = cache_dir
         try:

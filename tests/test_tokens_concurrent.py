@@ -1,0 +1,32 @@
+"""Several processes loading a BPE tokenizer at once (test workers, two apps) never make tiktoken
+fall back to downloading its rank file: the cached copy is replaced whole, never seen half written."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = """
+from toolsearch.engine import tokens
+for _ in range(8):
+    assert tokens._load_tiktoken("o200k_base").name == "o200k_base"
+print("ok")
+"""
+
+
+def test_concurrent_loads_share_the_cache_without_the_network(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path), PYTHONPATH=str(ROOT),
+               # any download attempt fails at once instead of waiting on the closed network
+               HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9", NO_PROXY="")
+    children = [subprocess.Popen([sys.executable, "-c", CHILD], env=env, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    results = [child.communicate(timeout=300) for child in children]
+    assert [child.returncode for child in children] == [0, 0, 0, 0], [err[-400:] for _, err in results]
+    assert all(out.strip() == "ok" for out, _ in results)
+    cached = [p for p in (tmp_path / "toolsearch-tiktoken").iterdir()]
+    assert len(cached) == 1 and not cached[0].name.startswith(".")  # no temporary file left behind
+    assert oct(cached[0].stat().st_mode & 0o777) == "0o644"
