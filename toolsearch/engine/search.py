@@ -7,6 +7,7 @@ documents are scored, so a query costs time proportional to the gate term's post
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import threading
@@ -325,6 +326,18 @@ class SearchOptions:
             this many distinct query terms (or all of them, for shorter queries).
         min_score_ratio: when above 1, the result is empty unless the best match's score is at
             least this many times the second's (a clear winner; one match alone always passes).
+        ranker: ``"bm25"`` (the reference) or ``"semantic"``: tools are ranked by the cosine
+            between the query's sentence embedding and each tool's (name words, description,
+            parameter names and descriptions; :mod:`toolsearch.engine.embedding`, optional extra
+            ``toolsearch[semantic]``). Every tool is ranked; the admission rules above do not
+            apply, only ``min_cosine``, ``min_cosine_margin`` and ``max_results``.
+        lexical_weight: semantic ranker only: each tool's score is its cosine plus this weight
+            times its BM25 score (this variant's documents, no gate, no floor) divided by the
+            query's best BM25 score (a hybrid; 0 ranks by cosine alone).
+        min_cosine: semantic ranker only: the result is empty unless the best match's cosine
+            (-1 to 1) reaches this value.
+        min_cosine_margin: semantic ranker only: the result is empty unless the best match's
+            cosine exceeds the second match's by at least this much.
 
     Raises:
         ValueError: an unknown ``tokenizer`` or ``unknown_terms``, a weight below 1, or a share
@@ -352,6 +365,10 @@ class SearchOptions:
     min_best_share: float = 0.0
     min_best_terms: int = 0
     min_score_ratio: float = 0.0
+    ranker: str = "bm25"
+    lexical_weight: float = 0.0
+    min_cosine: float = 0.0
+    min_cosine_margin: float = 0.0
 
     def __post_init__(self) -> None:
         if self.tokenizer not in C.SEARCH_TOKENIZERS:
@@ -368,6 +385,13 @@ class SearchOptions:
         for key in ("max_results", "min_best_terms"):
             if not isinstance(getattr(self, key), int) or getattr(self, key) < 0:
                 raise ValueError(f"{key} must be a whole number >= 0, got {getattr(self, key)!r}")
+        if self.ranker not in ("bm25", "semantic"):
+            raise ValueError(f"ranker must be 'bm25' or 'semantic', got {self.ranker!r}")
+        for key in ("lexical_weight", "min_cosine_margin"):
+            if not getattr(self, key) >= 0:
+                raise ValueError(f"{key} must be >= 0, got {getattr(self, key)!r}")
+        if not -1.0 <= self.min_cosine <= 1.0:
+            raise ValueError(f"min_cosine must be within [-1, 1], got {self.min_cosine!r}")
         if not self.min_score_ratio >= 0:
             raise ValueError(f"min_score_ratio must be >= 0, got {self.min_score_ratio!r}")
         if not self.name_coverage_bonus >= 0:
@@ -378,12 +402,15 @@ class SearchOptions:
 
 
 def evidence_abstains(options: SearchOptions, share: float, held: int, distinct: int,
-                      ratio: float = math.inf) -> bool:
+                      ratio: float = math.inf, cosine: float = math.inf, margin: float = math.inf) -> bool:
     """True when a best match with IDF share ``share`` (0–1) holding ``held`` of the query's
     ``distinct`` terms, scoring ``ratio`` times the second match, is too weak for
-    ``options.min_best_share`` / ``min_best_terms`` / ``min_score_ratio``, so the result is empty."""
+    ``options.min_best_share`` / ``min_best_terms`` / ``min_score_ratio``, or (semantic ranker)
+    its ``cosine`` is below ``options.min_cosine`` or exceeds the second's by less than
+    ``options.min_cosine_margin`` (``margin``), so the result is empty."""
     return (share < options.min_best_share or held < min(options.min_best_terms, distinct)
-            or (options.min_score_ratio > 1 and ratio < options.min_score_ratio))
+            or (options.min_score_ratio > 1 and ratio < options.min_score_ratio)
+            or (options.ranker == "semantic" and (cosine < options.min_cosine or margin < options.min_cosine_margin)))
 
 
 @dataclass(frozen=True)
@@ -738,6 +765,11 @@ class SearchIndex:
             limit = min(limit, opts.max_results)
         if opts.query_mode == "regex":
             return self._regex_search(query, limit)
+        if opts.ranker == "semantic":
+            ranked, cosine, margin = self._semantic_ranking(query, limit)
+            if ranked and ranked[0][1] != math.inf and evidence_abstains(opts, 1.0, 0, 0, cosine=cosine, margin=margin):
+                return []
+            return ranked
         stems, gate, answerable, required = self._analyse(query)
         if not stems or not self.docs or limit <= 0:
             if not self.docs or limit <= 0:
@@ -778,7 +810,13 @@ class SearchIndex:
         and :func:`evidence_abstains` take it, or ``None`` when there is no match, the best one is an
         exact-name match, or the query mode is ``regex``. Lets a caller try many thresholds
         with one search per query (``evidence_abstains(options, *evidence)``)."""
-        base = replace(self.options, min_best_share=0.0, min_best_terms=0, min_score_ratio=0.0)
+        base = replace(self.options, min_best_share=0.0, min_best_terms=0, min_score_ratio=0.0,
+                       min_cosine=-1.0, min_cosine_margin=0.0)
+        if base.ranker == "semantic":
+            ranked, cosine, margin = self._semantic_ranking(query, limit)
+            if not ranked or ranked[0][1] == math.inf:
+                return ranked, None
+            return ranked, (1.0, 0, 0, math.inf, cosine, margin)
         index = self if base == self.options else SearchIndex(self.docs, base, shared=self)
         ranked = index.search(query, max(limit, 2))
         if not ranked or base.query_mode == "regex" or ranked[0][1] == math.inf or (
@@ -787,6 +825,71 @@ class SearchIndex:
         stems = index._analyse(query)[0]
         share, held = index.best_evidence(stems, self._by_lower[ranked[0][0].lower()][0])
         return ranked[:limit], (share, held, len(set(stems)), _ratio([score for _, score in ranked[:2]]))
+
+    def semantic_texts(self) -> list[str]:
+        """What the semantic ranker embeds per tool, in catalog order: the bare name's words
+        (separators, camelCase and run-together words split), the description, then each
+        parameter's name and description."""
+        cache = self.__dict__.get("_semantic_texts")
+        if cache is None:
+            cache = []
+            for doc in self.docs:
+                name = segment_words(split_words(_NAME_SEPARATORS.sub(" ", _bare(doc.name))))
+                params = [f"{p}: {d}" if d else p for p, d in
+                          itertools.zip_longest(doc.param_names, doc.param_descriptions, fillvalue="")]
+                cache.append(". ".join(part for part in (name, doc.description.strip(), "; ".join(params)) if part))
+            self.__dict__["_semantic_texts"] = cache
+        return cache
+
+    def warm(self, queries: Sequence[str]) -> None:
+        """Embed ``queries`` (and the catalog) in batches ahead of many searches; a no-op unless
+        the ranker is semantic. Raises :class:`~toolsearch.engine.embedding.SemanticUnavailable`
+        when the semantic extra is missing."""
+        if self.options.ranker == "semantic" and self.docs:
+            from . import embedding  # noqa: PLC0415
+
+            embedding.catalog_embeddings(self.semantic_texts())
+            embedding.query_embeddings([q for q in queries if q.strip()])
+
+    def cosines(self, query: str) -> "np.ndarray":
+        """Cosine (-1 to 1) between ``query``'s embedding and every tool's, in catalog order.
+
+        Raises:
+            SemanticUnavailable: the ``semantic`` extra is not installed.
+        """
+        from . import embedding  # noqa: PLC0415
+
+        vectors = embedding.catalog_embeddings(self.semantic_texts())
+        return vectors @ embedding.query_embeddings([query])[0]
+
+    def _semantic_ranking(self, query: str, limit: int) -> tuple[list[tuple[str, float]], float, float]:
+        """``(ranked matches, best cosine, best cosine minus second)`` of the semantic ranker with
+        its abstention thresholds off; ``([], -inf, 0)`` for an empty query or catalog."""
+        opts = self.options
+        if opts.max_results > 0:
+            limit = min(limit, opts.max_results)
+        if not self.docs or limit <= 0 or not query.strip():
+            return [], -math.inf, 0.0
+        cos = self.cosines(query)
+        scores = cos.astype(np.float64)
+        if opts.lexical_weight > 0:
+            stems = self._analyse(query)[0]
+            ids = sorted({i for t in stems for i in self._postings.get(t, ())})
+            if ids:
+                lexical = np.zeros(len(self.docs))
+                lexical[ids] = self._score(stems, ids)
+                top = lexical.max()
+                if top > 0:
+                    scores = scores + opts.lexical_weight * lexical / top
+        order = np.argsort(-scores, kind="stable")
+        ranked = [(self.names[i], float(scores[i])) for i in order[:limit]]
+        exact = self._by_lower.get(query.strip().lower())
+        if exact:
+            ranked = [(self.names[i], math.inf) for i in exact] + [r for r in ranked if r[0].lower() != query.strip().lower()]
+            ranked = ranked[:limit]
+        best = float(cos[order[0]])
+        margin = best - float(cos[order[1]]) if len(order) > 1 else math.inf
+        return ranked, best, margin
 
     def _name_stems(self, i: int) -> list[str]:
         """Distinct stems of the words of tool ``i``'s bare name (camelCase split)."""

