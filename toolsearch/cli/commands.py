@@ -407,6 +407,11 @@ def _variant_note(args) -> str | None:
 def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, queries: list[str], limit: Any) -> int:
     names = side_by_side_names(args.variant)
     rows = side_by_side(inspector, config, queries, names, limit)
+    if args.json:
+        print_json({"columns": [{"variant": n, "label": variant_label(n)} for n in names],
+                    "queries": [{"query": q, "matches": {n: list(row[n]) for n in names}}
+                                for q, row in zip(queries, rows)]}, indent=None)
+        return 0
     print("columns: " + "; ".join(variant_label(n) for n in names))
     for query, row in zip(queries, rows):
         print(f"query: {query}")
@@ -423,6 +428,9 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         request["limit"] = args.limit
     response = bridge.tool_search(request)
     note = _variant_note(args)
+    if args.json and getattr(args, "side_by_side", False) and "error" not in response:
+        return _print_side_by_side(args, inspector, config, [g["query"] for g in response["results"]],
+                                   request.get("limit"))
     if args.json:
         if note and not is_reference(args.variant):  # stdout stays exactly the response object
             print(f"toolsearch: note: {note}", file=sys.stderr)

@@ -21,6 +21,7 @@ from .textfmt import parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
+from ..analysis.variants import UNAVAILABLE
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
                                    evaluate_tuned, load_queries, task_cell, variant_options)
 from ..engine.inspector import Inspector
@@ -219,6 +220,9 @@ def run(args: argparse.Namespace) -> int:
             tuning = load_queries(args.tune) if args.tune else None
             inspector, config = _setup(args, [args.catalog])
             variants = args.variants or DEFAULT_VARIANTS
+            if not args.variants:
+                for name, reason in UNAVAILABLE.items():
+                    print(f"toolsearch: note: variant {name} skipped: {reason}", file=sys.stderr)
             progress = _progress if args.progress or sys.stderr.isatty() else None
             if tuning is not None:
                 ev = evaluate_tuned(inspector, tuning, queries, variants, config, args.limit, progress=progress)

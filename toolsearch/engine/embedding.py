@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sys
 import tempfile
 import threading
 from collections import OrderedDict
@@ -51,7 +52,16 @@ class SemanticUnavailable(ToolsearchError):
 def missing_modules() -> list[str]:
     """Import names of :data:`REQUIRED_MODULES` that are not installed (``[]``: all there). Does
     not import them (PyTorch takes seconds to import)."""
-    return [name for name in REQUIRED_MODULES if importlib.util.find_spec(name) is None]
+    missing = []
+    for name in REQUIRED_MODULES:
+        try:
+            # sys.modules[name] = None is Python's way to block an import: counts as missing.
+            found = sys.modules[name] is not None if name in sys.modules else importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
 
 
 def available() -> bool:
@@ -184,3 +194,12 @@ def query_embeddings(queries: Sequence[str]) -> np.ndarray:
                 vector = _encode([query])[0]
             out.append(vector)
     return np.stack(out) if out else np.zeros((0, 384), dtype=np.float32)
+
+
+def clear_memory_cache(catalogs: bool = True) -> None:
+    """Forget the query embeddings kept in memory, and (``catalogs``) the catalog ones; the disk
+    cache stays. For benchmarks that time a cold start."""
+    with _lock:
+        if catalogs:
+            _catalog_cache.clear()
+        _query_cache.clear()

@@ -834,10 +834,11 @@ class SearchIndex:
         if cache is None:
             cache = []
             for doc in self.docs:
-                name = segment_words(split_words(_NAME_SEPARATORS.sub(" ", _bare(doc.name))))
+                name = " ".join(segment_words(split_words(_NAME_SEPARATORS.sub(" ", _bare(doc.name)))).split())
                 params = [f"{p}: {d}" if d else p for p, d in
                           itertools.zip_longest(doc.param_names, doc.param_descriptions, fillvalue="")]
-                cache.append(". ".join(part for part in (name, doc.description.strip(), "; ".join(params)) if part))
+                parts = (name, doc.description.strip().rstrip("."), "; ".join(params))
+                cache.append(". ".join(part for part in parts if part))
             self.__dict__["_semantic_texts"] = cache
         return cache
 

@@ -25,6 +25,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
+from toolsearch.analysis.variants import UNAVAILABLE
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
                                    load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
@@ -240,6 +241,8 @@ if common.require_catalog(v):
         "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
         help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
              "switches at once.")
+    for name, reason in UNAVAILABLE.items():
+        right.caption(f"{name}: not offered here; {reason}")
     with right.expander("What the variants change"):
         literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
                       nowrap=("variant",))

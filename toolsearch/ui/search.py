@@ -20,8 +20,8 @@ from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
-from toolsearch.analysis.variants import (DEFAULT_VARIANTS, OTHER_HARNESSES, REFERENCE, VARIANT_HELP, side_by_side,
-                                          side_by_side_names, variant_options)
+from toolsearch.analysis.variants import (OTHER_HARNESSES, REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS,
+                                          side_by_side, side_by_side_names, variant_options)
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
@@ -82,7 +82,9 @@ SCORE_FORMAT = {"score (BM25)": score_text}
 
 def variant_choice_label(name: str) -> str:
     """How the variant picker shows a variant."""
-    return f"{name} · what the model gets" if name == REFERENCE else f"{name} · what-if"
+    if name == REFERENCE:
+        return f"{name} · what the model gets"
+    return f"{name} · what-if" + (" · not installed" if name in UNAVAILABLE else "")
 
 
 def show_explanation(ex, key: str) -> None:
@@ -143,10 +145,13 @@ def show_explanation(ex, key: str) -> None:
 def search_tab(v, bridge, dtk: str) -> None:
     """tool_search: the variant, the queries and limit, then per query why and what it returns."""
     variant = st.selectbox(
-        "Search variant", list(DEFAULT_VARIANTS), key="search_variant", format_func=variant_choice_label,
+        "Search variant", list(VARIANTS), key="search_variant", format_func=variant_choice_label,
         help="reference: the search the model really gets (docs/reference.md §7). Every other variant is a what-if, to see "
              "what a different search would return: " + "; ".join(
                  f"{name}: {text}" for name, text in VARIANT_HELP.items() if name != REFERENCE) + ".")
+    if variant in UNAVAILABLE:
+        st.error(f"The {variant} variant cannot run here: {UNAVAILABLE[variant]}", icon=":material/error:")
+        return
     what_if = variant != REFERENCE
     search_bridge = v.inspector.bridge(v.config, variant_options(variant)) if what_if else bridge
     if what_if:
@@ -208,9 +213,15 @@ def search_tab(v, bridge, dtk: str) -> None:
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
                 st.text(f"Query {number}: {group['query']}")
-                ex = common.memo(search_bridge, ("explain", group["query"], effective),
-                                 lambda: search_bridge.index.explain(group["query"], effective), size=32)
-                st.text("Why: " + ex.summary())
+                semantic = search_bridge.index.options.ranker == "semantic"
+                ex = None if semantic else common.memo(search_bridge, ("explain", group["query"], effective),
+                                                       lambda: search_bridge.index.explain(group["query"], effective), size=32)
+                if semantic:
+                    st.text("Why: ranked by the cosine between the query's sentence embedding and each tool's, plus "
+                            "the variant's share of BM25; the score column shows that sum. Empty when the best "
+                            "cosine is below the variant's threshold.")
+                else:
+                    st.text("Why: " + ex.summary())
                 if group["matches"]:
                     scores = common.memo(search_bridge, ("scores", group["query"], effective),
                                          lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
@@ -229,6 +240,8 @@ def search_tab(v, bridge, dtk: str) -> None:
                                       key=f"search_sources_{number}")
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")
+                if ex is None:
+                    continue
                 box = st.expander(f"Full explanation of query {number}", key=f"explain_{number}_open",
                                   on_change="rerun")
                 if box.open:  # drawn only when opened (a rerun of this fragment alone)

