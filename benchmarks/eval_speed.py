@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from toolsearch.analysis.evaluation import evaluate, load_queries
-from toolsearch.analysis.variants import DEFAULT_VARIANTS, variant_options
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, variant_options
 from toolsearch.engine import embedding
 from toolsearch.engine.catalog import load_text
 from toolsearch.engine.config import parse_config
@@ -59,33 +59,40 @@ def workload(tasks: int, tools: int):
     return inspector, replace(files[0], name="eval speed", tasks=tuple(chosen))
 
 
+def measure(tasks: int = 1000, tools: int = 2500, out=None) -> tuple[list[tuple[str, float, int]], float | None]:
+    """``([(variant, seconds, misses explained)], cold semantic seconds or None)`` for every
+    variant that can run here; the semantic variant's row is its warm run (catalog embeddings
+    cached, queries embedded again). ``out``: a stream to print each row to as it is measured."""
+    inspector, queries = workload(tasks, tools)
+    config = parse_config({})
+    rows = []
+    cold = None
+    for name in AVAILABLE_VARIANTS:
+        semantic = variant_options(name).ranker == "semantic"
+        if semantic:
+            cold = _cold_semantic(inspector, queries, name, config)
+            embedding.clear_memory_cache(catalogs=False)  # the warm run embeds its queries again
+        start = time.perf_counter()
+        ev = evaluate(inspector, queries, [name], config)
+        rows.append((name, time.perf_counter() - start, len(ev.variants[0].misses)))
+        if out is not None:
+            print(f"  {name:18s} {rows[-1][1]:6.2f} s  ({rows[-1][2]:,} misses explained)"
+                  + ("  [catalog embeddings cached]" if semantic else ""), file=out, flush=True)
+    return rows, cold
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the eval time of every variant and the total."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", type=int, default=1000)
     parser.add_argument("--tools", type=int, default=2500)
     args = parser.parse_args(argv)
-    inspector, queries = workload(args.tasks, args.tools)
-    config = parse_config({})
-    deferred = len(inspector.bridge(config).deferred)
-    print(f"eval speed: {len(queries.tasks):,} tasks, {deferred:,} deferred tools, "
-          f"{len(DEFAULT_VARIANTS)} variants, misses explained")
-    total = 0.0
-    cold = None
-    for name in DEFAULT_VARIANTS:
-        if variant_options(name).ranker == "semantic":
-            cold = _cold_semantic(inspector, queries, name, config)
-            embedding.clear_memory_cache(catalogs=False)  # the warm run embeds its queries again
-        start = time.perf_counter()
-        ev = evaluate(inspector, queries, [name], config)
-        took = time.perf_counter() - start
-        total += took
-        print(f"  {name:18s} {took:6.2f} s  ({len(ev.variants[0].misses):,} misses explained)"
-              + ("  [embeddings cached]" if cold is not None and variant_options(name).ranker == "semantic" else ""))
-        sys.stdout.flush()
-    print(f"total: {total:.1f} s for every variant")
+    print(f"eval speed: {args.tasks:,} tasks, {args.tools:,} tools, {len(AVAILABLE_VARIANTS)} variants, "
+          "misses explained", flush=True)
+    rows, cold = measure(args.tasks, args.tools, sys.stdout)
+    print(f"total: {sum(r[1] for r in rows):.1f} s for every variant")
     if cold is not None:
-        print(f"semantic, cold (model loaded, {deferred:,} tools and every query embedded): {cold:.1f} s")
+        print(f"semantic, cold (model loaded, every tool and query embedded): {cold:.1f} s")
 
 
 def _cold_semantic(inspector, queries, name: str, config) -> float:

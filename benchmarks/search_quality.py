@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from toolsearch.analysis.evaluation import evaluate_tuned, load_queries, tunable_grid
-from toolsearch.analysis.variants import DEFAULT_VARIANTS
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -48,8 +48,8 @@ def set_figures(name: str) -> tuple[str, list[tuple[str, float, float]]]:
     # check (which guards the out-of-sample run) lets it through.
     same = test.__class__(name=test.name + " (as tuning)", tasks=tuple(
         t.__class__(t.id + "#tune", t.queries, t.expected, t.note, "") for t in test.tasks), origin=test.origin)
-    oos = evaluate_tuned(ins, tune, test, DEFAULT_VARIANTS, config)
-    ins_ev = evaluate_tuned(ins, same, test, DEFAULT_VARIANTS, config, explain=False)
+    oos = evaluate_tuned(ins, tune, test, AVAILABLE_VARIANTS, config)
+    ins_ev = evaluate_tuned(ins, same, test, AVAILABLE_VARIANTS, config, explain=False)
     positive = sum(1 for t in test.tasks if t.expected)
     lines = [f"### `{name}`: tuned on `tune.json`, scored on `test.json`", "",
              f"{len(test.tasks)} test tasks ({positive} with a gold tool, {len(test.tasks) - positive} absent "
@@ -70,17 +70,20 @@ def set_figures(name: str) -> tuple[str, list[tuple[str, float, float]]]:
 
 
 def speed() -> str:
-    """One line: every variant over the eval-speed workload (see benchmarks/eval_speed.py)."""
-    from benchmarks.eval_speed import workload  # noqa: PLC0415
-    from toolsearch.analysis.evaluation import evaluate  # noqa: PLC0415
+    """Lines on every variant over the eval-speed workload (see benchmarks/eval_speed.py)."""
+    from benchmarks.eval_speed import measure  # noqa: PLC0415
 
-    inspector, queries = workload(1000, 2500)
-    start = time.perf_counter()
-    evaluate(inspector, queries, DEFAULT_VARIANTS, parse_config({}))
-    took = time.perf_counter() - start
-    return (f"`toolsearch eval` with all {len(DEFAULT_VARIANTS)} variants, 1,000 tasks over 2,500 tools, misses "
-            f"explained: {took:.1f} s on the machine that wrote this page (`python -m benchmarks.eval_speed` "
-            "prints it per variant).")
+    rows, cold = measure(1000, 2500)
+    lexical = [r for r in rows if r[0] != "semantic"]
+    text = (f"`toolsearch eval` with the {len(lexical)} default variants, 1,000 tasks over 2,500 tools, misses "
+            f"explained: {sum(r[1] for r in lexical):.1f} s on the machine that wrote this page "
+            "(`python -m benchmarks.eval_speed` prints it per variant).")
+    semantic = [r for r in rows if r[0] == "semantic"]
+    if semantic and cold is not None:
+        text += (f" The `semantic` variant on the same workload: {cold:.1f} s the first time (model loaded, the "
+                 f"2,500 tools and every query embedded on the CPU), {semantic[0][1]:.1f} s once the catalog's "
+                 "embeddings are cached (queries embedded again).")
+    return text
 
 
 def figures(with_speed: bool = True) -> str:

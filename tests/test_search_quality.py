@@ -305,3 +305,57 @@ def test_docs_figures_are_the_benchmark_output():
     text, _ = set_figures("metatool")
     doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
     assert text in doc
+
+
+def test_cli_search_side_by_side_json():
+    path = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side", "--json",
+                     "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)  # one JSON document: the comparison, not the tool_search response
+    assert "results" not in data
+    assert [c["variant"] for c in data["columns"]] == ["reference", "evidence", *OTHER_HARNESSES]
+    assert data["columns"][0]["label"] == "reference (what the model gets)"
+    assert data["columns"][1]["label"] == "what-if: evidence"
+    assert [q["query"] for q in data["queries"]] == ["send a slack message", "zebra"]
+    ins = Inspector(load_source(path))
+    for entry in data["queries"]:
+        assert list(entry["matches"]) == [c["variant"] for c in data["columns"]]
+        for name, matches in entry["matches"].items():
+            expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(name)).index.search(
+                entry["query"], 5)]
+            assert matches == expected, (entry["query"], name)
+    assert data["queries"][1]["matches"]["reference"] == [] and len(data["queries"][1]["matches"]["anthropic-bm25"]) == 5
+
+
+def test_quality_page_progress_bar_moves_while_scoring(monkeypatch):
+    """The Quality page's progress bar is updated during a long evaluation, per variant, up to
+    "N of N tasks" (recorded from the page's real progress calls)."""
+    from streamlit.delta_generator import DeltaGenerator
+    from streamlit.testing.v1 import AppTest
+
+    calls: list[tuple[float, str]] = []
+    real = DeltaGenerator.progress
+
+    def recording(self, value, text=None, **kwargs):
+        calls.append((value, text or ""))
+        return real(self, value, text=text, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "progress", recording)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    assert not at.exception, at.exception
+    tasks = len(load_queries(ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml").tasks)
+    calls.clear()
+    # A selection no other test uses, so the evaluation is computed here, not taken from the cache.
+    at.multiselect(key="quality_variants").set_value(["no-coverage", "unicode+name-substring"]).run()
+    assert not at.exception, at.exception
+    scoring = [(v, t) for v, t in calls if t.startswith("Scoring ")]
+    for variant in ("no-coverage", "unicode+name-substring"):
+        mine = [(v, t) for v, t in scoring if t.startswith(f"Scoring {variant}: ")]
+        assert len(mine) >= 3, scoring  # several updates, not one at the end
+        values = [v for v, _ in mine]
+        assert values == sorted(values) and values[-1] == 1.0 and values[0] < 1.0
+        assert mine[-1][1] == f"Scoring {variant}: {tasks:,} of {tasks:,} tasks"

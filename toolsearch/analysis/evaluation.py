@@ -619,6 +619,8 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     every_query = [q for t in queries.tasks for q in t.queries]
     for name, opts in options:
         bridge = inspector.bridge(config, opts)
+        if progress is not None and opts.ranker == "semantic":
+            progress(0, len(queries.tasks), f"{name} (embedding the catalog and the queries)")
         bridge.index.warm(every_query)  # semantic ranker: embed in batches (a no-op otherwise)
         effective = bridge.resolve_limit(limit)
         known = set(bridge.deferred_by_name)

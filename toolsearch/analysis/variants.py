@@ -131,8 +131,10 @@ TUNABLE: Mapping[str, Mapping[str, tuple[Any, ...]]] = MappingProxyType({
 #: Variants whose optional extra is not installed here: ``{name: what is missing and how to install it}``.
 UNAVAILABLE: Mapping[str, str] = MappingProxyType({v.name: v.unavailable for v in VARIANTS.values() if v.unavailable})
 #: What ``toolsearch eval`` and the app compare when no variant is named: every registered one
-#: that can run here (:data:`UNAVAILABLE` lists the others).
-DEFAULT_VARIANTS: tuple[str, ...] = tuple(name for name in VARIANTS if name not in UNAVAILABLE)
+#: that needs no optional extra. Those that do (``semantic``: it loads a model) are picked by name.
+DEFAULT_VARIANTS: tuple[str, ...] = tuple(name for name, v in VARIANTS.items() if not v.requires)
+#: Every registered variant that can run here: the defaults, then the optional ones installed.
+AVAILABLE_VARIANTS: tuple[str, ...] = tuple(name for name in VARIANTS if name not in UNAVAILABLE)
 #: One sentence per variant, for tables and help text.
 VARIANT_HELP: Mapping[str, str] = MappingProxyType({name: v.summary for name, v in VARIANTS.items()})
 

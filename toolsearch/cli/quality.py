@@ -21,7 +21,6 @@ from .textfmt import parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
-from ..analysis.variants import UNAVAILABLE
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
                                    evaluate_tuned, load_queries, task_cell, variant_options)
 from ..engine.inspector import Inspector
@@ -80,7 +79,8 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--progress", action="store_true",
                    help="print progress on stderr (default: only when stderr is a terminal)")
     p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="VARIANT",
-                   help=f"variant to evaluate, repeatable (default: {', '.join(DEFAULT_VARIANTS)})")
+                   help=f"variant to evaluate, repeatable (default: {', '.join(DEFAULT_VARIANTS)}; "
+                        "semantic only by name: it needs the optional extra toolsearch[semantic])")
     p.add_argument("--limit", type=_positive_int, metavar="N",
                    help="matches per query (default: search_default_limit; clamped to max_search_limit)")
     _shared(p)
@@ -220,9 +220,6 @@ def run(args: argparse.Namespace) -> int:
             tuning = load_queries(args.tune) if args.tune else None
             inspector, config = _setup(args, [args.catalog])
             variants = args.variants or DEFAULT_VARIANTS
-            if not args.variants:
-                for name, reason in UNAVAILABLE.items():
-                    print(f"toolsearch: note: variant {name} skipped: {reason}", file=sys.stderr)
             progress = _progress if args.progress or sys.stderr.isatty() else None
             if tuning is not None:
                 ev = evaluate_tuned(inspector, tuning, queries, variants, config, args.limit, progress=progress)

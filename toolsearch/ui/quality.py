@@ -25,7 +25,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
-from toolsearch.analysis.variants import UNAVAILABLE
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
                                    load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
@@ -238,9 +238,10 @@ if common.require_catalog(v):
     with left:
         queries, error = choose_query_file(catalog_key)
     variants = right.multiselect(
-        "Variants", [*DEFAULT_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
+        "Variants", [*AVAILABLE_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
         help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
-             "switches at once.")
+             "switches at once. semantic is not selected at first: it loads a sentence-embedding model and "
+             "embeds the catalog (cached after the first run).")
     for name, reason in UNAVAILABLE.items():
         right.caption(f"{name}: not offered here; {reason}")
     with right.expander("What the variants change"):
