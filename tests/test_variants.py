@@ -63,8 +63,10 @@ def test_one_registry_for_every_reader():
     assert variant_label("reference") == "reference (what the model gets)"
     assert variant_label("unicode+no-gate") == "what-if: unicode+no-gate"
     assert is_reference("reference") and not is_reference("agent")
-    with pytest.raises(VariantError, match="unknown variant 'semantic' in 'agent\\+semantic'"):
-        variant_options("agent+semantic")
+    with pytest.raises(VariantError, match="unknown variant 'semantik' in 'agent\\+semantik'"):
+        variant_options("agent+semantik")
+    # The optional semantic variant is registered but never a default (it loads a model).
+    assert "semantic" in VARIANTS and VARIANTS["semantic"].requires == "semantic"
 
 
 def test_option_validation():
@@ -378,7 +380,8 @@ def test_page_variant_picker_labels_what_ifs():
     at = open_search("team-workspace", "send a slack message")
     picker = at.selectbox(key="search_variant")
     assert picker.value == "reference" and picker.options[0] == "reference · what the model gets"
-    assert picker.options[-1] == "hermes-name-bonus · what-if"
+    assert picker.options[-2] == "hermes-name-bonus · what-if"
+    assert picker.options[-1] in ("semantic · what-if", "semantic · what-if · not installed")
     assert not any("What-if" in w.value for w in at.warning)
     assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)",
                                        "Side by side", "Describe", "Call validation"]
