@@ -260,3 +260,19 @@ def test_available_but_not_a_default():
     assert "semantic" not in DEFAULT_VARIANTS and "semantic" in AVAILABLE_VARIANTS
     with pytest.raises(VariantError, match="unknown variant"):
         variant_options("semantik")
+
+
+@needs_model
+def test_cli_explain_shows_cosines_not_bm25_rules(tmp_path):
+    cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
+    text = run_cli("explain", cat, "-q", RAIN, "--variant", "semantic", "--limit", "2")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0] == "variant: what-if: semantic (the model gets the reference search)"
+    assert "gate term" not in text.stdout and "ranked by the cosine" in text.stdout
+    data = json.loads(run_cli("explain", cat, "-q", RAIN, "--variant", "semantic", "--limit", "2", "--json").stdout)
+    rows = data["candidates"]
+    assert [r["tool"] for r in rows][0] == "mcp__srv__weather_forecast" and len(rows) == 4
+    assert [r["returned"] for r in rows] == ([True, True, False, False] if not data["empty"] else [False] * 4)
+    assert data["empty"] == (data["best_cosine"] < data["min_cosine"])
+    assert data["margin"] == pytest.approx(rows[0]["score"] - rows[1]["score"], abs=1e-9)

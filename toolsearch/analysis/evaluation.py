@@ -463,9 +463,9 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
         if not ranking and evidence is not None:
             cosine, margin = evidence[4], evidence[5]
             return Miss(task.id, tool, query, "cosine", None, None,
-                        f"the best match ({ranked[0][0]}) has cosine {cosine:.2f} with the query, {margin:.2f} above the "
-                        f"second; the variant needs {opts.min_cosine:.2f} and {opts.min_cosine_margin:.2f}, so the "
-                        "result is empty")
+                        f"the first match ({ranked[0][0]}) has cosine {cosine:.2f} with the query and scores "
+                        f"{margin:.2f} above the second; the variant needs {opts.min_cosine:.2f} and "
+                        f"{opts.min_cosine_margin:.2f}, so the result is empty")
         return Miss(task.id, tool, query, "rank", None, None,
                     f"ranked below the first {len(ranking)} by cosine with the query")
     stems, gate, answerable, required = index._analyse(query)

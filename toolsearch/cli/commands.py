@@ -505,9 +505,31 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
     return 1 if missing else 0
 
 
+def _print_semantic_explain(args, data: dict[str, Any]) -> int:
+    if args.json:
+        print_json({**data, "variant": args.variant, "what_if": True})
+        return 0
+    print(_variant_note(args))
+    print(_terminal_safe(f"query: {data['query']}"))
+    print(f"ranked by the cosine between sentence embeddings, plus {data['lexical_weight']:g} x BM25 / best BM25; "
+          f"empty unless the first match's cosine >= {data['min_cosine']:g} and its score leads the second's by >= "
+          f"{data['min_cosine_margin']:g}")
+    if data["best_cosine"] is not None:
+        margin = "—" if data["margin"] is None else f"{data['margin']:.3f}"
+        print(f"first match's cosine {data['best_cosine']:.3f}, score lead over the second {margin}: "
+              + ("result empty" if data["empty"] else "answered"))
+    rows = [[str(c["rank"]), c["tool"], "exact name" if c["score"] == float("inf") else f"{c['cosine']:.3f}",
+             "exact name" if c["score"] == float("inf") else f"{c['score']:.3f}", "yes" if c["returned"] else "no"]
+            for c in data["candidates"]]
+    print(_terminal_safe(_table(rows, ["rank", "tool", "cosine", "score", "returned"])) if rows else "no tools")
+    return 0
+
+
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
     limit = bridge.resolve_limit(args.limit)
+    if bridge.index.options.ranker == "semantic":
+        return _print_semantic_explain(args, bridge.index.semantic_explain(args.query, limit))
     ex = bridge.index.explain(args.query, limit)
     if args.json:
         data = explanation_to_dict(ex)

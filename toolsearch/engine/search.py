@@ -336,8 +336,9 @@ class SearchOptions:
             query's best BM25 score (a hybrid; 0 ranks by cosine alone).
         min_cosine: semantic ranker only: the result is empty unless the best match's cosine
             (-1 to 1) reaches this value.
-        min_cosine_margin: semantic ranker only: the result is empty unless the best match's
-            cosine exceeds the second match's by at least this much.
+        min_cosine_margin: semantic ranker only: the result is empty unless the first match's
+            score exceeds the second match's by at least this much (with ``lexical_weight`` 0, the
+            lead of its cosine).
 
     Raises:
         ValueError: an unknown ``tokenizer`` or ``unknown_terms``, a weight below 1, or a share
@@ -406,7 +407,7 @@ def evidence_abstains(options: SearchOptions, share: float, held: int, distinct:
     """True when a best match with IDF share ``share`` (0–1) holding ``held`` of the query's
     ``distinct`` terms, scoring ``ratio`` times the second match, is too weak for
     ``options.min_best_share`` / ``min_best_terms`` / ``min_score_ratio``, or (semantic ranker)
-    its ``cosine`` is below ``options.min_cosine`` or exceeds the second's by less than
+    its ``cosine`` is below ``options.min_cosine`` or its score leads the second's by less than
     ``options.min_cosine_margin`` (``margin``), so the result is empty."""
     return (share < options.min_best_share or held < min(options.min_best_terms, distinct)
             or (options.min_score_ratio > 1 and ratio < options.min_score_ratio)
@@ -864,8 +865,9 @@ class SearchIndex:
         return vectors @ embedding.query_embeddings([query])[0]
 
     def _semantic_ranking(self, query: str, limit: int) -> tuple[list[tuple[str, float]], float, float]:
-        """``(ranked matches, best cosine, best cosine minus second)`` of the semantic ranker with
-        its abstention thresholds off; ``([], -inf, 0)`` for an empty query or catalog."""
+        """``(ranked matches, the first match's cosine, its score's lead over the second's)`` of the
+        semantic ranker with its abstention thresholds off (the lead is ``inf`` with one tool);
+        ``([], -inf, 0)`` for an empty query or catalog."""
         opts = self.options
         if opts.max_results > 0:
             limit = min(limit, opts.max_results)
@@ -889,8 +891,29 @@ class SearchIndex:
             ranked = [(self.names[i], math.inf) for i in exact] + [r for r in ranked if r[0].lower() != query.strip().lower()]
             ranked = ranked[:limit]
         best = float(cos[order[0]])
-        margin = best - float(cos[order[1]]) if len(order) > 1 else math.inf
+        margin = float(scores[order[0]] - scores[order[1]]) if len(order) > 1 else math.inf
         return ranked, best, margin
+
+    def semantic_explain(self, query: str, limit: int, shown: int = 10) -> dict[str, Any]:
+        """Why the semantic ranker returns what it returns for ``query``: ``{"query", "lexical_weight",
+        "min_cosine", "min_cosine_margin", "best_cosine", "margin", "empty", "candidates"}`` where
+        ``candidates`` are the first ``max(limit, shown)`` tools by score, each ``{"rank", "tool",
+        "cosine", "score", "returned"}`` (cosine -1 to 1; score = cosine + the BM25 share).
+
+        Raises:
+            SemanticUnavailable: the ``semantic`` extra is not installed.
+        """
+        opts = self.options
+        returned = {name for name, _ in self.search(query, limit)}
+        ranked, best, margin = self._semantic_ranking(query, max(limit, shown))
+        cos = self.cosines(query) if ranked else None
+        position = {name: i for i, name in enumerate(self.names)}
+        rows = [{"rank": r, "tool": name, "cosine": float(cos[position[name]]), "score": score,
+                 "returned": name in returned} for r, (name, score) in enumerate(ranked, 1)]
+        return {"query": query, "lexical_weight": opts.lexical_weight, "min_cosine": opts.min_cosine,
+                "min_cosine_margin": opts.min_cosine_margin, "best_cosine": best if ranked else None,
+                "margin": margin if ranked and math.isfinite(margin) else None, "empty": not returned,
+                "candidates": rows}
 
     def _name_stems(self, i: int) -> list[str]:
         """Distinct stems of the words of tool ``i``'s bare name (camelCase split)."""
