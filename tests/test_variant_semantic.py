@@ -276,3 +276,13 @@ def test_cli_explain_shows_cosines_not_bm25_rules(tmp_path):
     assert [r["returned"] for r in rows] == ([True, True, False, False] if not data["empty"] else [False] * 4)
     assert data["empty"] == (data["best_cosine"] < data["min_cosine"])
     assert data["margin"] == pytest.approx(rows[0]["score"] - rows[1]["score"], abs=1e-9)
+
+
+@needs_model
+def test_cli_search_says_why_nothing_was_found(tmp_path):
+    cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
+    result = run_cli("search", cat, "-q", ABSENT, "--variant", "semantic")
+    assert result.returncode == 0, result.stderr
+    why = [line for line in result.stdout.splitlines() if line.startswith("  why: ")]
+    assert len(why) == 1 and "first match's cosine is" in why[0] and "the variant needs 0.35" in why[0]
+    assert "gate" not in why[0]

@@ -454,7 +454,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             print("  no matches")
             for source in group.get("available_sources", []):
                 print(f"  available source: {source['name']} ({source['tool_count']} tools)")
-            print(_terminal_safe(f"  why: {bridge.index.explain(group['query'], limit).summary()}"))
+            print(_terminal_safe(f"  why: {_why_empty(bridge.index, group['query'], limit)}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
@@ -503,6 +503,18 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
             print(_terminal_safe(reveal(f"lost at registration: {loss.severity}: {loss.path}: {loss.message}")))
             print(_terminal_safe(f"    fix: {loss.fix}"))
     return 1 if missing else 0
+
+
+def _why_empty(index: Any, query: str, limit: int) -> str:
+    """One line on why ``query`` found nothing: the BM25 explanation, or the semantic thresholds."""
+    if index.options.ranker != "semantic":
+        return index.explain(query, limit).summary()
+    data = index.semantic_explain(query, limit, shown=2)
+    if data["best_cosine"] is None:
+        return "the query is empty"
+    margin = "—" if data["margin"] is None else f"{data['margin']:.3f}"
+    return (f"the first match's cosine is {data['best_cosine']:.3f} and its score leads the second's by {margin}; "
+            f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
 
 
 def _print_semantic_explain(args, data: dict[str, Any]) -> int:
