@@ -299,3 +299,28 @@ def test_cli_search_says_why_nothing_was_found(tmp_path):
     why = [line for line in result.stdout.splitlines() if line.startswith("  why: ")]
     assert len(why) == 1 and "first match's cosine is" in why[0] and "the variant needs 0.35" in why[0]
     assert "gate" not in why[0]
+
+
+@needs_model
+def test_search_page_side_by_side_with_semantic():
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+    from toolsearch.engine.catalog import load_source
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.text_area(key="search_queries").set_value("post a note to the team chat").run()
+    at.selectbox(key="search_variant").set_value("semantic").run()
+    assert not at.exception, at.exception
+    assert any("What-if: these results come from the semantic variant" in w.value for w in at.warning)
+    assert any(t.value.startswith("Why: ranked by the cosine") for t in at.text)
+    table = next(t for k, t in literal_tables(at).items() if "side_by_side_1" in k)
+    assert list(table.columns) == ["rank", "reference", "semantic", "anthropic-bm25", "anthropic-regex",
+                                   "hermes-name-bonus"]
+    ins = Inspector(load_source(ROOT / "sample_catalogs" / "team-workspace.yaml"))
+    expected = [n for n, _ in ins.bridge(parse_config({}), variant_options("semantic")).index.search(
+        "post a note to the team chat", 5)]
+    assert expected and [x for x in table["semantic"] if x] == expected
