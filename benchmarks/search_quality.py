@@ -12,11 +12,12 @@ Variants without parameters get the same figure twice. With ``--write-docs`` the
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import time
 from pathlib import Path
 
-from toolsearch.analysis.evaluation import evaluate_tuned, load_queries, tunable_grid
+from toolsearch.analysis.evaluation import evaluate, evaluate_tuned, load_queries, tunable_grid
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
@@ -29,6 +30,9 @@ SETS = ("metatool", "bfcl-live")
 BEGIN, END = "<!-- figures: begin (written by python -m benchmarks.search_quality --write-docs) -->", \
     "<!-- figures: end -->"
 TARGET_RECALL, TARGET_EMPTY = 0.70, 0.95
+#: Per variant, the parameter values that switch its abstention off ("ranking alone" line).
+RANKING_ALONE = {"evidence": {"min_best_share": 0.0, "min_best_terms": 0, "min_score_ratio": 0.0},
+                 "semantic": {"min_cosine": -1.0, "min_cosine_margin": 0.0}}
 
 
 def _f(x: float | None) -> str:
@@ -66,6 +70,14 @@ def set_figures(name: str) -> tuple[str, list[tuple[str, float, float]]]:
                      f"{_params(v.params) if tuned else 'nothing to tune'} | "
                      f"{_f(n.query_recall_at_k) if tuned else 'same'} | {_f(n.nonsense_queries_empty) if tuned else 'same'} |")
         rows.append((v.name, m.query_recall_at_k or 0.0, m.nonsense_queries_empty or 0.0))
+    # The ranking alone: the same tuned parameters with the abstention thresholds off (what the
+    # variant would rank first if it never returned an empty result).
+    alone = [(v.name, {**v.params, **RANKING_ALONE[v.name]}) for v in oos.variants if v.name in RANKING_ALONE]
+    if alone:
+        ev = evaluate(ins, test, [n for n, _ in alone], config, params=dict(alone), explain=False)
+        lines += ["", "Ranking alone (tuned parameters, abstention thresholds off; out of sample): " + ", ".join(
+            f"`{r.name}` query recall@5 {_f(r.metrics.query_recall_at_k)}, absent requests empty "
+            f"{_f(r.metrics.nonsense_queries_empty)}" for r in ev.variants) + "."]
     return "\n".join(lines), rows
 
 
@@ -74,9 +86,11 @@ def speed() -> str:
     from benchmarks.eval_speed import measure  # noqa: PLC0415
 
     rows, cold = measure(1000, 2500)
+    load = os.getloadavg()[1]  # five-minute average: other processes slow every figure below
     lexical = [r for r in rows if r[0] != "semantic"]
     text = (f"`toolsearch eval` with the {len(lexical)} default variants, 1,000 tasks over 2,500 tools, misses "
-            f"explained: {sum(r[1] for r in lexical):.1f} s on the machine that wrote this page "
+            f"explained: {sum(r[1] for r in lexical):.1f} s on the machine that wrote this page, with "
+            f"{os.cpu_count()} CPUs and a load average of {load:.1f} while it ran "
             "(`python -m benchmarks.eval_speed` prints it per variant).")
     semantic = [r for r in rows if r[0] == "semantic"]
     if semantic and cold is not None:
