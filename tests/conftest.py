@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import socket
 import subprocess
@@ -76,14 +77,42 @@ def mq_tools() -> list[RegisteredTool]:
 
 
 
+#: xdist groups that take minutes on the CI machine (2 CPUs), longest first. ``--dist loadgroup``
+#: hands groups out in the order of the collection (``--no-loadscope-reorder`` in pyproject.toml), so
+#: these start at once, one per worker, and the many short groups fill in around them; handed out
+#: late (xdist's default order is by test count), one of them ran on alone at the end of the run.
+LONG_GROUPS = ("browser", "browser-wheel", "tests/test_live.py", "tests/test_cli_review.py")
+
+
+def xdist_group_of(item) -> str:
+    """The xdist group of a test: ``browser`` for the real-browser tests, which share one app and one
+    Chromium on one worker and run in turn (two at once on a 2-core machine slow both past their
+    waits); ``browser-wheel`` for the installed-wheel test (its own app; mostly building and
+    installing the wheel); else the test's file, so a file's module fixtures are built once."""
+    if item.get_closest_marker("browser"):
+        return "browser-wheel" if item.path.name == "test_wheel_app.py" else "browser"
+    return item.nodeid.split("::")[0]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``-n``, on by default in pyproject.toml): every real-browser test runs on
-    one worker, in turn (each starts a Streamlit server and Chromium; two at once on a 2-core machine
-    slow both past their waits), and every other test file stays on one worker, so its module
-    fixtures are built once. ``--dist loadgroup`` hands these groups to whichever worker is free."""
+    """Under pytest-xdist (``-n``, on by default in pyproject.toml) every test gets its group
+    (:func:`xdist_group_of`); on a worker, the collection is ordered so the long groups
+    (:data:`LONG_GROUPS`) come first, then the others by decreasing test count (xdist's own order),
+    each group's tests in their collected order."""
+    groups = {}
     for item in items:
-        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        groups[item.nodeid] = xdist_group_of(item)
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        sizes: dict[str, int] = {}
+        for group in groups.values():
+            sizes[group] = sizes.get(group, 0) + 1
+
+        def rank(item) -> tuple[int, int]:
+            group = groups[item.nodeid]
+            return (LONG_GROUPS.index(group), 0) if group in LONG_GROUPS else (len(LONG_GROUPS), -sizes[group])
+
+        items.sort(key=rank)  # stable: within a group the collected order stays
 
 
 @pytest.fixture
@@ -154,11 +183,36 @@ def streamlit_app(*, address: str = "127.0.0.1", port: int | None = None, url_ho
             out.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def app_url():
-    """The URL of ``streamlit run app.py`` on 127.0.0.1, one app per test module."""
+    """The URL of ``streamlit run app.py`` on 127.0.0.1: one app for every test of a test process
+    (each browser page opens its own Streamlit session; the app's caches are shared, as they are
+    between a real app's users). Starting one app per test module cost a server start and a cold
+    first run of each page per module."""
     with streamlit_app() as (_, url):
         yield url
+
+
+CHROMIUM = "/usr/bin/chromium"
+#: Chromium's command-line switches for the tests: headless on a CI machine, no background traffic.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Debian's Chromium driven by Playwright, one per test process. Playwright's sync API runs one
+    instance per thread, so every test that drives a browser takes this one and opens its own
+    context (``browser.new_context()``), closing the context, never the browser."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            raise RuntimeError(f"CI must have Debian's chromium at {CHROMIUM} (.ci/run installs it)")
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
 
 
 # --- CLI -----------------------------------------------------------------------------------

@@ -30,13 +30,9 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def browser(app_url):
-    with playwright_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        yield chromium
-        chromium.close()
+def browser(chromium_browser, app_url):
+    """The test process's Chromium (tests/conftest.py), once the app is up: tests open contexts."""
+    return chromium_browser
 
 
 @pytest.fixture(scope="module")
