@@ -98,19 +98,23 @@ def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``-n``, on by default in pyproject.toml) every test gets its group
     (:func:`xdist_group_of`); on a worker, the collection is ordered so the long groups
     (:data:`LONG_GROUPS`) come first, then the others by decreasing test count (xdist's own order),
-    each group's tests in their collected order."""
+    each group's tests together and in their collected order."""
     groups = {}
     for item in items:
         groups[item.nodeid] = xdist_group_of(item)
         item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
     if os.environ.get("PYTEST_XDIST_WORKER"):
         sizes: dict[str, int] = {}
-        for group in groups.values():
+        first: dict[str, int] = {}
+        for index, group in enumerate(groups.values()):
             sizes[group] = sizes.get(group, 0) + 1
+            first.setdefault(group, index)
 
-        def rank(item) -> tuple[int, int]:
+        def rank(item) -> tuple[int, int, int]:
             group = groups[item.nodeid]
-            return (LONG_GROUPS.index(group), 0) if group in LONG_GROUPS else (len(LONG_GROUPS), -sizes[group])
+            if group in LONG_GROUPS:
+                return (LONG_GROUPS.index(group), 0, 0)
+            return (len(LONG_GROUPS), -sizes[group], first[group])
 
         items.sort(key=rank)  # stable: within a group the collected order stays
 
