@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -187,14 +187,36 @@ def streamlit_app(*, address: str = "127.0.0.1", port: int | None = None, url_ho
             out.close()
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """The URL of ``streamlit run app.py`` on 127.0.0.1: one app for every test of a test process
-    (each browser page opens its own Streamlit session; the app's caches are shared, as they are
-    between a real app's users). Starting one app per test module cost a server start and a cold
-    first run of each page per module."""
-    with streamlit_app() as (_, url):
-        yield url
+class _Shared:
+    """One running instance of something costly to start (an app, a browser), shared by the tests
+    that follow each other on a test process: started by the first test that asks for it, stopped
+    when the next test (from another module) does not need it (:func:`pytest_runtest_teardown`)."""
+
+    def __init__(self, fixture: str, start) -> None:
+        self.fixture, self._start = fixture, start
+        self._stack: ExitStack | None = None
+        self.value: Any = None
+
+    def get(self) -> Any:
+        if self._stack is None:
+            stack = ExitStack()
+            try:
+                self.value = self._start(stack)
+            except BaseException:
+                stack.close()
+                raise
+            self._stack = stack
+        return self.value
+
+    def stop(self) -> None:
+        stack, self._stack, self.value = self._stack, None, None
+        if stack is not None:
+            stack.close()
+
+
+def _start_app(stack: ExitStack) -> str:
+    _, url = stack.enter_context(streamlit_app())
+    return url
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -203,20 +225,55 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="session")
-def chromium_browser():
-    """Debian's Chromium driven by Playwright, one per test process. Playwright's sync API runs one
-    instance per thread, so every test that drives a browser takes this one and opens its own
-    context (``browser.new_context()``), closing the context, never the browser."""
+def _start_chromium(stack: ExitStack):
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             raise RuntimeError(f"CI must have Debian's chromium at {CHROMIUM} (.ci/run installs it)")
         pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    pw = stack.enter_context(sync_api.sync_playwright())
+    browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    stack.callback(browser.close)
+    return browser
+
+
+_SHARED = (_Shared("app_url", _start_app), _Shared("chromium_browser", _start_chromium))
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    """The URL of ``streamlit run app.py`` on 127.0.0.1, shared by consecutive test modules that
+    use it (each browser page opens its own Streamlit session; the app's caches are shared, as
+    they are between a real app's users): no server start and cold first run of every page per
+    module."""
+    return _SHARED[0].get()
+
+
+@pytest.fixture(scope="module")
+def chromium_browser():
+    """Debian's Chromium driven by Playwright, shared by consecutive test modules that use it:
+    tests open their own context (``browser.new_context()``) and close it, never the browser.
+    Stopped before a test that does not use it runs, since a running Playwright sync API stops
+    ``asyncio.run`` (and anyio) from working in that thread."""
+    return _SHARED[1].get()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a test's fixtures are torn down: stop the shared app and browser when the next test is
+    in another module and does not use them (or there is none)."""
+    result = yield
+    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+        for shared in _SHARED:
+            if nextitem is None or shared.fixture not in getattr(nextitem, "fixturenames", ()):
+                shared.stop()
+    return result
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run that stops early (``-x``, Ctrl-C) stops the shared app and browser too."""
+    for shared in _SHARED:
+        shared.stop()
 
 
 # --- CLI -----------------------------------------------------------------------------------

@@ -108,6 +108,7 @@ PAGES = {
     "cache_diff": ["cd_settings", "cd_collapse_servers"],
     "model_view": ["mv_compare"],  # in its Compare tab
     "sessions": [],  # the replay variants' chips
+    "report": [],
 }
 
 
