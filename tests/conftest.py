@@ -77,6 +77,18 @@ def mq_tools() -> list[RegisteredTool]:
 
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml): one worker per CPU plus one. The real-browser, installed-wheel
+    and live-server groups mostly wait (for Chromium, the app, a server's answer, a timeout): on
+    the 2-CPU CI machine the browser group's worker kept well under half a CPU busy over its
+    minutes, so a third worker fills that CPU. ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` sets the number
+    (xdist's own reading), ``-n N`` too."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist reads it
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cpus + 1
+
+
 #: xdist groups that take minutes on the CI machine (2 CPUs), longest first. ``--dist loadgroup``
 #: hands groups out in the order of the collection (``--no-loadscope-reorder`` in pyproject.toml), so
 #: these start at once, one per worker, and the many short groups fill in around them; handed out
