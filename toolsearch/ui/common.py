@@ -205,7 +205,7 @@ def _keep_state() -> None:
     """Keep every sidebar value while its widget is not shown: Streamlit forgets the value of a
     widget that a run does not draw, and each page draws only the controls it uses. Writing the
     value back before the widgets are drawn makes it survive."""
-    for key in _DEFAULTS:
+    for key in (*_DEFAULTS, "scope_choice"):
         if key in st.session_state:
             value = st.session_state[key]
             st.session_state[key] = list(value) if isinstance(value, list) else value
