@@ -173,13 +173,13 @@ def _scope_text(side: Side) -> str:
     return scope.name if scope is not None else WHOLE_CATALOG
 
 
-def settings_rows(a: Side, plan_a: Plan, b: Side, plan_b: Plan, diff: CacheDiff) -> list[dict[str, str]]:
-    """Both sides' settings, then their outcome, one row per fact (values as text), with a
-    ``differs`` marker. The outcome figures are the plans' named quantities (the same functions
-    as on every page) in the display tokenizer, except the budget and the listing (planning
-    tokenizer, the one that decides what fits)."""
-    tk = plan_a.display_tokenizer
-    facts = [
+def _rows(facts: list[tuple[str, str, str]]) -> list[dict[str, str]]:
+    return [{"": k, A_COL: x, B_COL: y, "differs": "●" if x != y else ""} for k, x, y in facts]
+
+
+def settings_rows(a: Side, b: Side) -> list[dict[str, str]]:
+    """Both sides' settings, one row per setting (values as text), with a ``differs`` marker."""
+    return _rows([
         ("catalog", a.source, b.source),
         ("session scope", _scope_text(a), _scope_text(b)),
         ("context length (tokens)", _ctx_text(a.context_length), _ctx_text(b.context_length)),
@@ -189,6 +189,16 @@ def settings_rows(a: Side, plan_a: Plan, b: Side, plan_b: Plan, diff: CacheDiff)
         ("listing", a.config.listing, b.config.listing),
         ("planning tokenizer", a.tokenizer, b.tokenizer),
         ("tool names", a.inspector.naming, b.inspector.naming),
+    ])
+
+
+def outcome_rows(plan_a: Plan, plan_b: Plan, diff: CacheDiff) -> list[dict[str, str]]:
+    """What each side sends, one row per figure, with a ``differs`` marker. The figures are the
+    plans' named quantities (the same functions as on every page): the budget and the listing in
+    the planning tokenizer (the one that decides what fits), the tools array in the display
+    tokenizer; the listing form by its counts (:func:`toolsearch.analysis.sweep.plan_counts`)."""
+    tk = plan_a.display_tokenizer
+    return _rows([
         (f"{Q.BUDGET.name.lower()} (tokens, planning tokenizer)", f"{Q.budget(plan_a):,}", f"{Q.budget(plan_b):,}"),
         ("tier", str(plan_a.tier), str(plan_b.tier)),
         ("listing form", plan_counts(plan_a).label, plan_counts(plan_b).label),
@@ -196,15 +206,14 @@ def settings_rows(a: Side, plan_a: Plan, b: Side, plan_b: Plan, diff: CacheDiff)
         ("deferred tools", f"{plan_a.deferred_count:,}", f"{plan_b.deferred_count:,}"),
         (f"{Q.TOOLS_ARRAY.name.lower()} (tokens, {tk})", f"{Q.tools_array(plan_a):,}", f"{Q.tools_array(plan_b):,}"),
         ("tools array serialized (characters)", f"{diff.a.tools_characters:,}", f"{diff.b.tools_characters:,}"),
-    ]
-    return [{"": k, A_COL: x, B_COL: y, "differs": "●" if x != y else ""} for k, x, y in facts]
+    ])
 
 
-def _form_css(row: dict, column: str) -> str:
-    """The listing form in its state color (by its first word, the form)."""
+def _row_css(row: dict, column: str) -> str:
+    """A row that differs in bold; the listing form in its state color (by its first word, the form)."""
     if row[""] == "listing form" and column in (A_COL, B_COL):
-        return common.STATE_STYLES["state"](Q.form_word(str(row[column]).split(" ")[0]) if str(row[column]) else "")
-    return ""
+        return common.STATE_STYLES["state"](Q.form_word(str(row[column]).split(" ")[0]))
+    return "font-weight:700" if row["differs"] and column in ("", "differs") else ""
 
 
 def cause_lines(causes) -> str:
@@ -301,8 +310,11 @@ def show(v: common.View) -> None:
         plan_a = v.plan
         plan_b = side_b.inspector.plan(side_b.config, side_b.context_length, side_b.tokenizer, v.display_tokenizer)
         diff = compare(side_a, side_b, v.display_tokenizer)
-    literal_table(settings_rows(side_a, plan_a, side_b, plan_b, diff), key="cmp_settings", nowrap=("differs",),
-                  cell_css=_form_css)
+    # One above the other: side by side, the listing form's counts would wrap word by word at 1024 px.
+    st.markdown("**Settings** (in bold: the ones that differ)")
+    literal_table(settings_rows(side_a, side_b), key="cmp_settings", nowrap=("differs",), cell_css=_row_css)
+    st.markdown("**What each side sends**")
+    literal_table(outcome_rows(plan_a, plan_b, diff), key="cmp_outcome", nowrap=("differs",), cell_css=_row_css)
     show_cache(diff)
     show_servers(plan_a, plan_b)
     show_difference(diff)
