@@ -303,7 +303,8 @@ def show(v: common.View) -> None:
     if error:
         st.error(common.md_escape(common.visible(error)), icon=":material/error:")
     if side_b is None:
-        st.info("Upload B's catalog file to compare.")
+        if not error:
+            st.info("Upload B's catalog file to compare.")
         return
     side_a = Side(v.inspector, v.config, v.context_length, v.tokenizer, "A", v.source_label)
     with st.spinner("Comparing the two tools arrays…", show_time=True):

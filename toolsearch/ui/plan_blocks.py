@@ -212,14 +212,13 @@ def _pair_value(a: Any, b: Any) -> Any:
 
 
 def server_pair_rows(pairs: list, left: str, right: str) -> list[dict[str, Any]]:
-    """Rows of the two-sided per-server table (see :func:`server_pair_table`): ``server``, ``kind``,
-    ``tools``, ``names block (tokens)``, ``summary line (tokens)`` (a figure that differs between
+    """Rows of the two-sided per-server table (see :func:`server_pair_table`): ``server``, ``tools``, ``names block (tokens)``, ``summary line (tokens)`` (a figure that differs between
     the sides reads ``a → b``), the characters columns when the pairs carry them, then the state on
     each side under the column names ``left`` and ``right`` (``—``: not on that side)."""
     chars = any(p.names_chars is not None for p in pairs)
     return [{
         "server": p.server if p.label == p.server else f"{p.server}\n(group {p.label})",
-        "kind": p.kind, "tools": _pair_value(p.tools_a, p.tools_b),
+        "tools": _pair_value(p.tools_a, p.tools_b),
         "names block (tokens)": _pair_value(p.names_tokens_a, p.names_tokens_b),
         "summary line (tokens)": _pair_value(p.summary_tokens_a, p.summary_tokens_b),
         **({"names block (characters)": p.names_chars, "summary line (characters)": p.summary_chars} if chars else {}),
@@ -240,8 +239,6 @@ def server_pair_table(pairs: list, *, key: str, left: str, right: str, only_chan
         st.info("No server changes state." if only_changed else "No servers.")
         return
     table = pd.DataFrame(server_pair_rows(shown, left, right))
-    if len(set(table["kind"])) == 1:  # the same in every row: the room goes to the figures
-        table = table.drop(columns="kind")
     state_css = STATE_STYLES["state"]
 
     def outline(row: dict, column: str) -> str:
