@@ -100,6 +100,6 @@ if common.require_catalog(v):
     signals.cost_verdict(plan)
     signals.context_overflow(plan, v.context_length)
 
-    st.page_link(str(Path(__file__).with_name("cache_diff.py")), label="Compare these settings with others (context length, budget, "
-                 "switches, naming, another catalog): Compare & collapse", icon=":material/difference:")
+    st.page_link(str(Path(__file__).with_name("cache_diff.py")), icon=":material/difference:",
+                 label="Compare with other settings or another catalog: Compare & collapse")
     body(v, plan)
