@@ -235,3 +235,28 @@ def test_what_the_model_sees_links_to_the_one_compare_view():
     links = [e for e in at.get("page_link")]
     assert len(links) == 1 and links[0].proto.page.endswith("cache_diff")
     assert "Compare & collapse" in links[0].proto.label
+
+
+def test_server_pairs_match_servers_by_name_across_two_catalogs():
+    """The library's pairs: A's servers in A's order, then the servers only B has; a server on one
+    side only is a change, with ``None`` for the missing side."""
+    from toolsearch.analysis.serverpairs import plan_pairs
+
+    data = yaml.safe_load(TEAM.read_text(encoding="utf-8"))
+    data["servers"] = [s for s in data["servers"] if s["name"] != "slack"] + [
+        {"name": "calendar", "tools": [{"name": "list_events", "description": "List events.",
+                                        "inputSchema": {"type": "object"}}]}]
+    other = Inspector(load_text(yaml.safe_dump(data), "other.yaml"))
+    pa = _team().plan(parse_config({}), 200_000)
+    pb = other.plan(parse_config({}), 200_000)
+    pairs = plan_pairs(pa, pb)
+    assert [p.server for p in pairs] == [s.name for s in pa.servers] + ["calendar"]
+    by_name = {p.server: p for p in pairs}
+    slack = next(s for s in pa.servers if s.name == "slack")
+    assert (by_name["slack"].state_a, by_name["slack"].state_b, by_name["slack"].tools_b) == (slack.state, None, None)
+    assert by_name["calendar"].state_a is None and by_name["calendar"].tools_b == 1 and by_name["calendar"].changed
+    github_a = next(s for s in pa.servers if s.name == "github")
+    github_b = next(s for s in pb.servers if s.name == "github")
+    assert (by_name["github"].names_tokens_a, by_name["github"].names_tokens_b) == (github_a.names_tokens,
+                                                                                     github_b.names_tokens)
+    assert by_name["github"].changed == (github_a.state != github_b.state)
