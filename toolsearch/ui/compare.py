@@ -125,7 +125,8 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
                      help="A scope defined in the sidebar (Session scope → Edit scopes)." if names else
                           "No scope is defined: define one in the sidebar (Session scope → Edit scopes).")
     row[2].selectbox("B: tool names", list(C.TOOL_NAMING), key="cmp_b_naming",
-                     help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; as-is: catalog names.")
+                     help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; "
+                          "as-is: catalog names.")
     budget = box.columns(3)
     budget[0].selectbox("B: context length", common.CONTEXT_CHOICES, key="cmp_b_ctx",
                         help="'unknown' uses the reference fallback of 10,000 for the percentage leg.")
@@ -133,9 +134,11 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
         budget[0].number_input("B: custom context length (tokens)", min_value=1, max_value=C.CONTEXT_LENGTH_MAX,
                                step=1000, key="cmp_b_ctx_custom")
     budget[1].number_input("B: threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX,
-                           step=0.1, format="%.1f", key="cmp_b_pct", help="Share of the context length the listing may use.")
+                           step=0.1, format="%.1f", key="cmp_b_pct",
+                           help="Share of the context length the listing may use.")
     budget[2].number_input("B: listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN,
-                           max_value=C.LISTING_MAX_TOKENS_MAX, step=1, key="cmp_b_cap", help="Cap on the listing budget.")
+                           max_value=C.LISTING_MAX_TOKENS_MAX, step=1, key="cmp_b_cap",
+                           help="Cap on the listing budget.")
     switches = box.columns(3)
     switches[0].selectbox("B: enabled", list(C.TRI_STATE_VALUES), key="cmp_b_enabled")
     switches[1].selectbox("B: listing", list(C.TRI_STATE_VALUES), key="cmp_b_listing")
@@ -158,7 +161,8 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
             root, ("compare naming", naming), lambda: Inspector(root.catalog, naming, root.profile))
         label = v.source_label
     scope = next((s for s in app_scopes() if s.name == state["cmp_b_scope"]), None)
-    config = v.config.with_overrides(threshold_pct=float(state["cmp_b_pct"]), listing_max_tokens=int(state["cmp_b_cap"]),
+    config = v.config.with_overrides(threshold_pct=float(state["cmp_b_pct"]),
+                                     listing_max_tokens=int(state["cmp_b_cap"]),
                                      enabled=state["cmp_b_enabled"], listing=state["cmp_b_listing"])
     ctx = _context_length(state["cmp_b_ctx"], state.get("cmp_b_ctx_custom", 64_000))
     return Side(inspector.scoped(scope), config, ctx, state["cmp_b_tokenizer"], "B", label), None

@@ -212,7 +212,8 @@ def _pair_value(a: Any, b: Any) -> Any:
 
 
 def server_pair_rows(pairs: list, left: str, right: str) -> list[dict[str, Any]]:
-    """Rows of the two-sided per-server table (see :func:`server_pair_table`): ``server``, ``tools``, ``names block (tokens)``, ``summary line (tokens)`` (a figure that differs between
+    """Rows of the two-sided per-server table (see :func:`server_pair_table`): ``server``, ``tools``,
+    ``names block (tokens)``, ``summary line (tokens)`` (a figure that differs between
     the sides reads ``a → b``), the characters columns when the pairs carry them, then the state on
     each side under the column names ``left`` and ``right`` (``—``: not on that side)."""
     chars = any(p.names_chars is not None for p in pairs)
