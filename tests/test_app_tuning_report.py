@@ -249,7 +249,7 @@ def test_tuning_link_carries_goal_except_keep_and_headroom():
 @needs_samples
 def test_tuning_with_sample_sessions_shows_called_tools_named():
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "any"})
-    at.selectbox(key="tuning_sessions").set_value("state.db").run()
+    at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     assert not at.exception
     config = parse_config({})
     ins = inspector()
@@ -283,7 +283,7 @@ def test_tuning_frontier_marks_the_sidebar_and_the_recommendation():
     marked = {r["marked"]: r["listing (tokens)"] for r in rows if r["marked"]}
     assert marked == {"sidebar": f"{now[0].listing_tokens:,}", "recommended": f"{rec.contexts[0].listing_tokens:,}"}
     # at 1M the full listing is on the frontier too; with sessions the y axis can be the called tools
-    at.selectbox(key="tuning_sessions").set_value("state.db").run()
+    at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     at.selectbox(key="tuning_frontier_length").set_value(1).run()
     at.toggle(key="tuning_frontier_calls").set_value(True).run()
     assert not at.exception
