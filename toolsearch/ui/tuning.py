@@ -17,7 +17,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
                                            outcomes, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.harnesses import HERMES_PINS_NOTE, pin_hot_tools
+from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import called_tools, listing_evidence
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -70,7 +70,8 @@ def session_controls(where) -> None:
     kept = st.session_state.get(SESSION_UPLOADS) or []
     path_read = st.session_state.get(f"{PATH_PREFIX}_path_read")
     own = [name for name, _ in kept] + ([path_read] if path_read else [])
-    with st.expander("Your own session files" + (f" · {len(own)} loaded" if own else ""), expanded=False):
+    # A fixed label: a label that changed with the files would close the expander on every upload.
+    with st.expander("Your own session files: upload, or read one on this machine", expanded=False):
         st.caption(f"{sources.FORMATS_WORDS[0].upper()}{sources.FORMATS_WORDS[1:]}. Several files combine; secrets "
                    "in them are masked, and nothing leaves this machine.")
         st.file_uploader("Session files", type=sources.UPLOAD_TYPES, accept_multiple_files=True,
@@ -225,13 +226,13 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
     """The "pin the hot tools" what-if at the recommended setting and every known length
     (:func:`toolsearch.analysis.harnesses.pin_hot_tools`)."""
     st.markdown("**Pin the hot tools** · a proposed Hermes setting")
-    st.caption(f"What if the tools your sessions called most were never deferred? Their full schemas are then sent "
-               f"on every request, and they are never searched for. In Hermes that would be "
-               f"`tools.tool_search.eager` (or `defer: false` on a server): {HERMES_PINS_NOTE}. Computed at the "
-               f"recommended threshold_pct {multi.threshold_pct:g}% and listing_max_tokens "
+    st.caption("What if the tools your sessions called most were never deferred? Their full schemas would be sent on "
+               "every request, and the model would never have to search for them. In Hermes that is "
+               "`tools.tool_search.eager`, or `defer: false` on a server: a proposal, not in released Hermes. "
+               f"Computed at the recommended threshold_pct {multi.threshold_pct:g}% and listing_max_tokens "
                f"{multi.listing_max_tokens:,} tokens.")
     count = st.number_input("Tools to pin (most called first)", min_value=1, max_value=20, value=5, step=1,
-                            key="tuning_pin_count")
+                            key="tuning_pin_count", width=220)
     config = replace(v.config, threshold_pct=multi.threshold_pct, listing_max_tokens=multi.listing_max_tokens)
     known = [n for n in lengths if n]
     key = ("tuning pins", tuple(labels), tuple(id(s) for s in evidence), tuple(known), config, v.tokenizer, int(count))
