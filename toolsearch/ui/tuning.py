@@ -80,7 +80,10 @@ def session_controls(where) -> None:
                          help="Kept for this browser session, on every page, until you clear them.")
         sources.local_path_controls(st, PATH_PREFIX)
         if own:
-            st.caption("Loaded: " + ", ".join(common.md_escape(name) for name in own))
+            st.caption("Loaded: " + ", ".join(common.md_escape(common.visible(name)) for name in own))
+        if own and not st.session_state.get("tuning_session_upload"):
+            # files kept from an earlier page (the uploader above is empty): a way to drop them; an
+            # uploaded file still in the uploader is removed with its own ×
             st.button("Clear my session files", key="tuning_session_clear", on_click=_clear_session_uploads)
 
 
