@@ -913,8 +913,8 @@ def pin_hot_tools(sessions: Sequence[Any], inspector: Inspector, context_lengths
     known context length of ``context_lengths`` (``None`` entries are skipped: a pin's cost needs
     a length).
 
-    Only tools ``config`` defers count: a tool already sent in full costs nothing to pin and saves
-    no discovery.
+    Only tools ``config`` defers count (none with ``enabled: off``): a tool already sent in full
+    costs nothing to pin and saves no discovery.
 
     Returns:
         ``(hot, what_ifs)``: ``hot`` is ``((wire name, calls), ...)``, most calls first (ties by
@@ -922,7 +922,7 @@ def pin_hot_tools(sessions: Sequence[Any], inspector: Inspector, context_lengths
         when no deferred tool was called).
     """
     cfg = config or ToolSearchConfig()
-    deferred = inspector.bridge(cfg).deferred_by_name
+    deferred = inspector.bridge(cfg).deferred_by_name if cfg.active else {}
     every = most_called_tools(sessions, inspector, limit=len(inspector.registration.tools))
     hot = tuple((name, calls) for name, calls in every if name in deferred)[:max(0, limit)]
     pins = [name for name, _ in hot]
