@@ -397,6 +397,11 @@ if common.require_catalog(v):
             st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
                        "setting that still meets the goal; keep the current values where you want more listed.",
                        icon=":material/warning:")
+        same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
+        st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
+                  on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
+                  help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
+                  else "The sidebar already uses these values.")
         frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
                                    key="tuning_frontier_open", on_change="rerun")
         if frontier_box.open:  # drawn only when opened
@@ -404,11 +409,6 @@ if common.require_catalog(v):
                 show_frontier(ladder, lengths, now, multi, called if have_sessions else None)
         if have_sessions:
             show_pins(v, multi, lengths, evidence, evidence_labels)
-        same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
-        st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
-                  on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
-                  help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
-                  else "The sidebar already uses these values.")
 
     # best collapse per context length (a what-if beside the reference's greedy collapse) -----------
     st.markdown("**Best collapse per context length** (sidebar threshold_pct and listing_max_tokens)")
