@@ -349,8 +349,8 @@ def test_reference_collapses_more_servers_than_needed():
     assert (cmp.reference.form, cmp.best.form) == ("mixed", "mixed")
     assert (cmp.reference.kept, cmp.best.kept) == (1, 2)
     assert (cmp.reference.names_shown, cmp.best.names_shown) == (1, 2)
-    assert cmp.summary == ("The reference collapses 2 groups; 1 would be enough (1 → 2 groups kept at names, "
-                           "1 → 2 tool names).")
+    assert cmp.summary == ("The reference collapses 2 servers to a summary line; 1 would be enough (1 → 2 servers kept "
+                           "at names, 1 → 2 tool names).")
 
 
 def test_same_number_collapsed_but_more_names_shown():
@@ -559,7 +559,7 @@ def test_run_collapse_text(capsys):
     assert cli_diff.main(["collapse", TEAM, "--context-length", "8k"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("WHAT-IF, not the reference behavior")
-    assert "verdict: Same number of groups collapsed, but 10 more tool names shown (25 → 35)." in out
+    assert "verdict: Same number of servers collapsed to a summary line, but 10 more tool names shown (25 → 35)." in out
 
 
 @needs_wiring

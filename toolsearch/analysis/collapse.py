@@ -70,14 +70,14 @@ VERDICTS = ("not_applicable", "same", "smaller_listing", "more_names", "fewer_co
 _VERDICT_TEXT = {
     "not_applicable": "No collapse decision here: {why}.",
     "same": "The reference choice is already the best one.",
-    "smaller_listing": "Same groups kept and names shown, but a shorter listing "
+    "smaller_listing": "Same servers kept at names and tool names shown, but a shorter listing "
                        "({ref_tokens:,} → {best_tokens:,} tokens).",
-    "more_names": "Same number of groups collapsed, but {gain:,} more tool names shown "
+    "more_names": "Same number of servers collapsed to a summary line, but {gain:,} more tool names shown "
                   "({ref_names:,} → {best_names:,}).",
-    "fewer_collapsed": "The reference collapses {ref_collapsed} groups; {best_collapsed} would be enough "
-                       "({ref_kept} → {best_kept} groups kept at names, {ref_names:,} → {best_names:,} tool names).",
+    "fewer_collapsed": "The reference collapses {ref_collapsed} servers to a summary line; {best_collapsed} would be "
+                       "enough ({ref_kept} → {best_kept} servers kept at names, {ref_names:,} → {best_names:,} tool names).",
     "missed_fit": "The reference shows no listing (form none), but a fitting choice exists: form {best_form}, "
-                  "{best_kept} of {groups} groups at names, tool names shown: {best_names:,}.",
+                  "{best_kept} of {groups} servers at names, tool names shown: {best_names:,}.",
 }
 
 
