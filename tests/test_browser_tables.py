@@ -107,6 +107,7 @@ PAGES = {
     "search": ["search_results_1"],
     "cache_diff": ["cmp_settings", "cmp_outcome", "cmp_servers", "cd_collapse_servers"],
     "sessions": [],  # the replay variants' chips
+    "model_view": [],
     "report": [],
 }
 
