@@ -202,7 +202,7 @@ def streamlit_app(*, address: str = "127.0.0.1", port: int | None = None, url_ho
 class _Shared:
     """One running instance of something costly to start (an app, a browser), shared by the tests
     that follow each other on a test process: started by the first test that asks for it, stopped
-    when the next test (from another module) does not need it (:func:`pytest_runtest_teardown`)."""
+    when the next test (from another group) does not need it (:func:`pytest_runtest_teardown`)."""
 
     def __init__(self, fixture: str, start) -> None:
         self.fixture, self._start = fixture, start
@@ -254,18 +254,17 @@ _SHARED = (_Shared("app_url", _start_app), _Shared("chromium_browser", _start_ch
 
 @pytest.fixture(scope="module")
 def app_url():
-    """The URL of ``streamlit run app.py`` on 127.0.0.1, shared by consecutive test modules that
-    use it (each browser page opens its own Streamlit session; the app's caches are shared, as
-    they are between a real app's users): no server start and cold first run of every page per
-    module."""
+    """The URL of ``streamlit run app.py`` on 127.0.0.1, shared by the test modules of a group
+    (each browser page opens its own Streamlit session; the app's caches are shared, as they are
+    between a real app's users): no server start and cold first run of every page per module."""
     return _SHARED[0].get()
 
 
 @pytest.fixture(scope="module")
 def chromium_browser():
-    """Debian's Chromium driven by Playwright, shared by consecutive test modules that use it:
-    tests open their own context (``browser.new_context()``) and close it, never the browser.
-    Stopped before a test that does not use it runs, since a running Playwright sync API stops
+    """Debian's Chromium driven by Playwright, shared by the test modules of a group: tests open
+    their own context (``browser.new_context()``) and close it, never the browser. Stopped before
+    a test of another group that does not use it runs, since a running Playwright sync API stops
     ``asyncio.run`` (and anyio) from working in that thread."""
     return _SHARED[1].get()
 
@@ -273,9 +272,11 @@ def chromium_browser():
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """After a test's fixtures are torn down: stop the shared app and browser when the next test is
-    in another module and does not use them (or there is none)."""
+    in another xdist group (:func:`xdist_group_of`) and does not use them, or there is none. (A
+    group's tests run one after another on one worker; between groups, the module fixtures that
+    held browser contexts are already torn down.)"""
     result = yield
-    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+    if nextitem is None or xdist_group_of(nextitem) != xdist_group_of(item):
         for shared in _SHARED:
             if nextitem is None or shared.fixture not in getattr(nextitem, "fixturenames", ()):
                 shared.stop()
