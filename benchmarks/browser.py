@@ -71,7 +71,7 @@ PAGES = [("Overview", ""), ("What the model sees", "model_view"), ("Search", "se
          ("Tuning", "tuning")]
 STRATEGIES = ("Strategies", "strategies")
 #: Further pages ``--page`` can name (navigation title, URL path).
-OTHER_PAGES = [("Cache & collapse", "cache_diff"), ("Search quality & lint", "quality"), STRATEGIES,
+OTHER_PAGES = [("Compare & collapse", "cache_diff"), ("Search quality & lint", "quality"), STRATEGIES,
                ("Scopes", "scopes"), ("Sessions", "sessions"), ("Report", "report")]
 QUIET_MS = 100
 TIMEOUT_MS = 180_000

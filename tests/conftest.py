@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -76,14 +77,59 @@ def mq_tools() -> list[RegisteredTool]:
 
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml): one worker per CPU plus one. The real-browser, installed-wheel
+    and live-server groups mostly wait (for Chromium, the app, a server's answer, a timeout): on
+    the 2-CPU CI machine the browser group's worker kept well under half a CPU busy over its
+    minutes, so a third worker fills that CPU. ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` sets the number
+    (xdist's own reading), ``-n N`` too."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist reads it
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cpus + 1
+
+
+#: xdist groups that take minutes on the CI machine (2 CPUs), longest first. ``--dist loadgroup``
+#: hands groups out in the order of the collection (``--no-loadscope-reorder`` in pyproject.toml), so
+#: these start at once, one per worker, and the many short groups fill in around them; handed out
+#: late (xdist's default order is by test count), one of them ran on alone at the end of the run.
+LONG_GROUPS = ("browser", "browser-wheel", "tests/test_live.py", "tests/test_cli_review.py",
+               "tests/test_variant_semantic.py")
+
+
+def xdist_group_of(item) -> str:
+    """The xdist group of a test: ``browser`` for the real-browser tests, which share one app and one
+    Chromium on one worker and run in turn (two at once on a 2-core machine slow both past their
+    waits); ``browser-wheel`` for the installed-wheel test (its own app; mostly building and
+    installing the wheel); else the test's file, so a file's module fixtures are built once."""
+    if item.get_closest_marker("browser"):
+        return "browser-wheel" if item.path.name == "test_wheel_app.py" else "browser"
+    return item.nodeid.split("::")[0]
+
+
 def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (``-n``, on by default in pyproject.toml): every real-browser test runs on
-    one worker, in turn (each starts a Streamlit server and Chromium; two at once on a 2-core machine
-    slow both past their waits), and every other test file stays on one worker, so its module
-    fixtures are built once. ``--dist loadgroup`` hands these groups to whichever worker is free."""
+    """Under pytest-xdist (``-n``, on by default in pyproject.toml) every test gets its group
+    (:func:`xdist_group_of`); on a worker, the collection is ordered so the long groups
+    (:data:`LONG_GROUPS`) come first, then the others by decreasing test count (xdist's own order),
+    each group's tests together and in their collected order."""
+    groups = {}
     for item in items:
-        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+        groups[item.nodeid] = xdist_group_of(item)
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        sizes: dict[str, int] = {}
+        first: dict[str, int] = {}
+        for index, group in enumerate(groups.values()):
+            sizes[group] = sizes.get(group, 0) + 1
+            first.setdefault(group, index)
+
+        def rank(item) -> tuple[int, int, int]:
+            group = groups[item.nodeid]
+            if group in LONG_GROUPS:
+                return (LONG_GROUPS.index(group), 0, 0)
+            return (len(LONG_GROUPS), -sizes[group], first[group])
+
+        items.sort(key=rank)  # stable: within a group the collected order stays
 
 
 @pytest.fixture
@@ -154,11 +200,94 @@ def streamlit_app(*, address: str = "127.0.0.1", port: int | None = None, url_ho
             out.close()
 
 
+class _Shared:
+    """One running instance of something costly to start (an app, a browser), shared by the tests
+    that follow each other on a test process: started by the first test that asks for it, stopped
+    when the next test (from another group) does not need it (:func:`pytest_runtest_teardown`)."""
+
+    def __init__(self, fixture: str, start) -> None:
+        self.fixture, self._start = fixture, start
+        self._stack: ExitStack | None = None
+        self.value: Any = None
+
+    def get(self) -> Any:
+        if self._stack is None:
+            stack = ExitStack()
+            try:
+                self.value = self._start(stack)
+            except BaseException:
+                stack.close()
+                raise
+            self._stack = stack
+        return self.value
+
+    def stop(self) -> None:
+        stack, self._stack, self.value = self._stack, None, None
+        if stack is not None:
+            stack.close()
+
+
+def _start_app(stack: ExitStack) -> str:
+    _, url = stack.enter_context(streamlit_app())
+    return url
+
+
+CHROMIUM = "/usr/bin/chromium"
+#: Chromium's command-line switches for the tests: headless on a CI machine, no background traffic.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _start_chromium(stack: ExitStack):
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            raise RuntimeError(f"CI must have Debian's chromium at {CHROMIUM} (.ci/run installs it)")
+        pytest.skip(f"Debian's chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    pw = stack.enter_context(sync_api.sync_playwright())
+    browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    stack.callback(browser.close)
+    return browser
+
+
+_SHARED = (_Shared("app_url", _start_app), _Shared("chromium_browser", _start_chromium))
+
+
 @pytest.fixture(scope="module")
 def app_url():
-    """The URL of ``streamlit run app.py`` on 127.0.0.1, one app per test module."""
-    with streamlit_app() as (_, url):
-        yield url
+    """The URL of ``streamlit run app.py`` on 127.0.0.1, shared by the test modules of a group
+    (each browser page opens its own Streamlit session; the app's caches are shared, as they are
+    between a real app's users): no server start and cold first run of every page per module."""
+    return _SHARED[0].get()
+
+
+@pytest.fixture(scope="module")
+def chromium_browser():
+    """Debian's Chromium driven by Playwright, shared by the test modules of a group: tests open
+    their own context (``browser.new_context()``) and close it, never the browser. Stopped before
+    a test of another group that does not use it runs, since a running Playwright sync API stops
+    ``asyncio.run`` (and anyio) from working in that thread."""
+    return _SHARED[1].get()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a test's fixtures are torn down: stop the shared app and browser when the next test is
+    in another xdist group (:func:`xdist_group_of`) and does not use them, or there is none. (A
+    group's tests run one after another on one worker; between groups, the module fixtures that
+    held browser contexts are already torn down.)"""
+    result = yield
+    if nextitem is None or xdist_group_of(nextitem) != xdist_group_of(item):
+        for shared in _SHARED:
+            if nextitem is None or shared.fixture not in getattr(nextitem, "fixturenames", ()):
+                shared.stop()
+    return result
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run that stops early (``-x``, Ctrl-C) stops the shared app and browser too."""
+    for shared in _SHARED:
+        shared.stop()
 
 
 # --- CLI -----------------------------------------------------------------------------------

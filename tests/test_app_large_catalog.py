@@ -173,7 +173,7 @@ def _check_report(at: AppTest, ins: Inspector) -> None:
 PAGES = {
     "overview": ("Overview", _check_overview), "model_view": ("What the model sees", _check_model_view),
     "search": ("Search", _check_search), "costs": ("Costs", _check_costs), "tuning": ("Tuning", _check_tuning),
-    "live": ("Live servers", _check_live), "cache_diff": ("Cache & collapse", _check_cache_diff),
+    "live": ("Live servers", _check_live), "cache_diff": ("Compare & collapse", _check_cache_diff),
     "quality": ("Search quality & lint", _check_quality), "strategies": ("Strategies", _check_strategies),
     "harnesses": ("Harnesses", _check_harnesses),
     "scopes": ("Scopes", _check_scopes), "sessions": ("Sessions", _check_sessions), "report": ("Report", _check_report),

@@ -6,16 +6,13 @@ engine's own output for the same settings.
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from toolsearch.analysis.sweep import plan_counts
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 
@@ -145,55 +142,6 @@ def test_model_view_paginates_a_large_tools_array():
     assert [json.loads(c.value) for c in at.code] == [plan.tools[:25]]  # one page, never the 2.7 MB array
     at.number_input(key="mv_array_page").set_value(3).run()
     assert [json.loads(c.value) for c in at.code] == [plan.tools[50:75]]
-
-
-def test_model_view_comparison_lists_state_changes():
-    at = _app()
-    at.switch_page("toolsearch/ui/model_view.py").run()
-    _open_tab(at, "Compare two settings")
-    at.selectbox(key="cmp_ctx").set_value("8K").run()
-    left = _engine("team-workspace", 200_000)
-    right = _engine("team-workspace", 8_000)
-    table = literal_tables(at)["mv_compare"]
-    rows = dict(zip(table[""], zip(table["left"], table["right"])))
-    assert rows["form"] == (plan_counts(left).label, plan_counts(right).label)
-    assert plan_counts(right).label.startswith(right.listing_form + " · ")
-    assert rows["budget (tokens)"] == (f"{left.budget:,}", f"{right.budget:,}")
-    # The form and every changed server state sit on their state color, as in the other server tables.
-    from toolsearch.analysis.palette import STATE_COLORS, cell_style
-    html_text = next(h.value for h in at.html if 'data-table="mv_compare"' in h.value)
-    cells = re.findall(r'<tr><td>([^<]*)</td>(<td[^>]*>.*?</td>)(<td[^>]*>.*?</td>)</tr>', html_text)
-    # numbers inside a cell sit in no-break spans: compare the text without them
-    styled = {label: tuple(re.sub(r'<span class="nb">([^<]*)</span>', r"\1", c) for c in (a, b))
-              for label, a, b in cells}
-    changed = [s for s in right.servers if {x.name: x.state for x in left.servers}[s.name] != s.state]
-    assert changed, "8K must change a server's state"
-    for label, (l_value, r_value) in [("form", (plan_counts(left).label, plan_counts(right).label))] + [
-            (f"server {s.name}", ({x.name: x.state for x in left.servers}[s.name], s.state)) for s in changed]:
-        expected = [f'<td style="{html.escape(cell_style(STATE_COLORS[v.split(" ")[0]]))}">{html.escape(v)}</td>'
-                    for v in (l_value, r_value)]
-        assert list(styled[label]) == expected, label
-    tier_row = re.search(r"<tr><td>tier</td>(.*?)</tr>", html_text).group(1)
-    assert "style=" not in tier_row  # other rows stay plain
-    # Side by side: one diff table, the left and right texts in their own equal columns.
-    diff = next(h.value for h in at.html if 'data-diff="mv_compare_diff"' in h.value)
-    assert diff.count("<table>") == 1 and "left (sidebar settings)" in diff and "right (comparison)" in diff
-    assert '<colgroup><col class="ln"><col><col class="ln"><col></colgroup>' in diff
-    changed = [line for line in right.tool_search_description.splitlines()
-               if line not in left.tool_search_description.splitlines()]
-    assert changed and html.escape(changed[0][:40], quote=False).replace("_", "_<wbr>") in diff.replace(
-        "<mark>", "").replace("</mark>", "")
-    # The caption names the colors the diff's CSS paints: removed red, added violet.
-    from toolsearch.analysis.palette import DIFF_COLORS
-    caption = next(c.value for c in at.caption if "removed lines are" in c.value)
-    named = dict(re.findall(r"(removed|added) lines are (\w+)", caption))
-    fills = dict(re.findall(r"\.ts-diff td\.(del|add)\{background:(#[0-9A-Fa-f]{6})\}", diff))
-    assert fills == {"del": DIFF_COLORS["removed"], "add": DIFF_COLORS["added"]}
-    from test_compare_diff import _hue_name  # the color word for a fill's hue, independent of the app
-    assert named == {"removed": _hue_name(fills["del"]), "added": _hue_name(fills["add"])} == {
-        "removed": "red", "added": "violet"}
-    assert '<td class="t del">' in diff and '<td class="t add">' in diff
-    assert "yellow" not in caption and "green" not in caption
 
 
 def test_tool_naming_as_is():

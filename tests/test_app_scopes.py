@@ -155,7 +155,8 @@ def test_scopes_page_quick_start_and_strategies_page_names_withheld_tools():
 
 def test_every_page_renders_for_a_scoped_session():
     at = _app(scope="oncall=core,grafana,sentry,slack")
-    for page in ("model_view", "search", "costs", "tuning", "cache_diff", "quality", "strategies", "report", "live"):
+    for page in ("model_view", "search", "costs", "tuning", "cache_diff", "quality", "strategies", "report", "live",
+                 "search"):  # back from the Live page, which has no scope picker: the choice is still there
         at.switch_page(f"toolsearch/ui/{page}.py").run()
         assert not at.exception, (page, at.exception)
         if page == "live":  # no scope picker there; the choice is kept for the next page

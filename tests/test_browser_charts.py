@@ -31,13 +31,14 @@ if not Path(CHROMIUM).exists():
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
-        yield browser
-        browser.close()
+@pytest.fixture
+def chromium(chromium_browser):
+    """The test process's Chromium (tests/conftest.py); the contexts a test opened close after it."""
+    before = set(chromium_browser.contexts)
+    yield chromium_browser
+    for context in chromium_browser.contexts:
+        if context not in before:
+            context.close()
 
 
 def draw(chromium, fig, tmp_path: Path, name: str, width: int):

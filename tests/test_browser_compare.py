@@ -1,5 +1,6 @@
-"""Real-browser checks at 1024 and 1400 px: the Compare tab's side-by-side diff, wrapped metric
-rows and the search results' tool-name column.
+"""Real-browser checks at 1024 and 1400 px: the Compare view (first section of Compare & collapse):
+changing side B's settings and its side-by-side diff; wrapped metric rows and the search results'
+tool-name column.
 
 ``streamlit run app.py`` driven by Playwright in Debian's Chromium (fixtures of
 tests/test_browser.py). Screenshots go to ``test-artifacts/``.
@@ -48,13 +49,65 @@ def _screenshot(page, name: str, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 1000})
 
 
+def _choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the main area's selectbox labeled ``label``."""
+    page.get_by_role("combobox", name=label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+    _settled(page)
+
+
+def _type_number(page, label: str, value: str) -> None:
+    box = page.get_by_role("spinbutton", name=label)
+    box.fill(value)
+    box.press("Enter")
+    _settled(page)
+
+
+#: The text of each row of a literal table: {first cell: [cells]}.
+TABLE_ROWS_JS = """key => Object.fromEntries(Array.from(
+    document.querySelectorAll(`[data-testid=stMain] [data-table="${key}"] tbody tr`))
+    .map(tr => { const cells = Array.from(tr.children).map(td => td.innerText.trim());
+                 return [cells[0], cells.slice(1)]; }))"""
+#: The header of a literal table.
+TABLE_HEAD_JS = """key => Array.from(
+    document.querySelectorAll(`[data-testid=stMain] [data-table="${key}"] thead th`)).map(th => th.innerText.trim())"""
+
+
+def test_changing_b_context_length_and_cap_misses_the_cache_and_changes_servers(page, app_url):
+    """A user on the default catalog at 8K: B at 32K with a cap of 1,500 tokens. The page says the
+    prompt cache misses, the budget row differs, and a server changes state (outlined)."""
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.goto(f"{app_url}/cache_diff?ctx=8K")
+    _settled(page)
+    page.get_by_text("Prompt cache: HIT").wait_for(timeout=60_000)  # B starts equal to the sidebar
+    _choose(page, "B: context length", "32K")
+    _type_number(page, "B: listing_max_tokens", "1500")
+    page.get_by_text("Prompt cache: MISS").wait_for(timeout=60_000)
+    settings = page.evaluate(TABLE_ROWS_JS, "cmp_settings")
+    assert settings["context length (tokens)"] == ["8,000", "32,000", "●"], settings
+    assert settings["listing_max_tokens"] == ["4,000", "1,500", "●"], settings
+    outcome = page.evaluate(TABLE_ROWS_JS, "cmp_outcome")
+    assert outcome["budget (tokens, planning tokenizer)"] == ["400", "1,500", "●"], outcome
+    head = page.evaluate(TABLE_HEAD_JS, "cmp_servers")
+    a, b = head.index("A (sidebar)"), head.index("B")
+    servers = page.evaluate(TABLE_ROWS_JS, "cmp_servers")
+    changed = {name: (cells[a - 1], cells[b - 1]) for name, cells in servers.items() if cells[a - 1] != cells[b - 1]}
+    assert changed and all(x in ("names", "summary") and y in ("names", "summary") for x, y in changed.values()), servers
+    outlined = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '[data-testid=stMain] [data-table=cmp_servers] td[style*="outline"]')).map(td => td.innerText.trim())""")
+    assert len(outlined) == len(changed), (outlined, changed)
+    page.get_by_text("Only servers that change").click()
+    _settled(page)
+    assert set(page.evaluate(TABLE_ROWS_JS, "cmp_servers")) == set(changed)
+    _screenshot(page, "compare-view", 1400)
+
+
 @pytest.mark.parametrize("width", [1024, 1400])
 def test_compare_diff_fits_with_two_equal_columns(page, app_url, width):
     page.set_viewport_size({"width": width, "height": 1000})
-    page.goto(f"{app_url}/model_view")
+    page.goto(f"{app_url}/cache_diff")
     _settled(page)
-    page.get_by_role("tab", name="Compare two settings").click()
-    _settled(page)
+    _choose(page, "B: context length", "8K")
     page.locator(".ts-diff").wait_for(timeout=60_000)
     box = page.evaluate(DIFF_BOX_JS)
     assert box["scroll"] <= box["client"] + 1, box  # never scrolls sideways
@@ -64,6 +117,10 @@ def test_compare_diff_fits_with_two_equal_columns(page, app_url, width):
     assert abs(left - right) <= 1 and left > 150, box  # two equal text columns
     split = page.evaluate(DIFF_SPLIT_JS, 12)
     assert split == [], f"words of 12 characters or fewer split across lines at {width} px: {split}"
+    tables = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-table^=cmp_]'))
+        .map(t => [t.dataset.table, t.scrollWidth, t.clientWidth])""")
+    assert {t[0] for t in tables} == {"cmp_settings", "cmp_outcome", "cmp_servers"}, tables
+    assert all(scroll <= client + 1 for _, scroll, client in tables), tables  # no table scrolls sideways
     _screenshot(page, "compare-diff", width)
 
 

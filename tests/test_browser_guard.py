@@ -62,7 +62,7 @@ def _add_and_connect(page, marker: Path) -> None:
     connect.click()
 
 
-def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) -> None:
+def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path, chromium_browser) -> None:
     address = non_loopback_ipv4()
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address to reach the app through")
@@ -72,11 +72,11 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
     ARTIFACTS.mkdir(exist_ok=True)
     with streamlit_app(address="0.0.0.0", url_host=address, log=log, env=env) as (_, url):
         port = int(url.rsplit(":", 1)[1])
-        with playwright_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-            page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+        browser = chromium_browser  # the test process's Chromium (tests/conftest.py)
+        remote = browser.new_context(viewport={"width": 1400, "height": 1600})
+        local_context = browser.new_context(viewport={"width": 1400, "height": 1600})
+        try:
+            page = remote.new_page()
             page.goto(f"{url}/live")
             _add_and_connect(page, marker)
             page.get_by_text("Confirm: start or reach 1 server").wait_for(timeout=30_000)
@@ -99,7 +99,7 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
             assert marker.exists()
             # The same app opened from this machine (loopback) asks for no token.
             marker.unlink()
-            local = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+            local = local_context.new_page()
             local.goto(f"http://127.0.0.1:{port}/live")
             _add_and_connect(local, marker)
             local.get_by_text("Confirm: start or reach 1 server").wait_for(timeout=30_000)
@@ -109,4 +109,6 @@ def test_a_command_from_a_remote_browser_is_refused_without_the_token(tmp_path) 
             while not marker.exists() and time.time() < deadline:
                 time.sleep(0.2)
             assert marker.exists()
-            browser.close()
+        finally:
+            remote.close()
+            local_context.close()

@@ -33,15 +33,11 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def page(app_url):
+def page(chromium_browser, app_url):
     ARTIFACTS.mkdir(exist_ok=True)
-    with playwright_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        context = browser.new_context(viewport={"width": 1500, "height": 1100})
-        yield context.new_page()
-        browser.close()
+    context = chromium_browser.new_context(viewport={"width": 1500, "height": 1100})
+    yield context.new_page()
+    context.close()
 
 
 def _metric(page, label: str) -> str:

@@ -1,5 +1,5 @@
 """Cache-stability diff (``toolsearch.analysis.cachediff``) and the better-collapse what-if
-(``toolsearch.analysis.collapse``): engine, CLI (``diff``, ``collapse``) and the "Cache & collapse" page.
+(``toolsearch.analysis.collapse``): engine, CLI (``diff``, ``collapse``) and the "Compare & collapse" page.
 
 Expected offsets are derived by hand from the wording profile's texts and the docs/reference.md §5.3 / §5.6
 composition (base, blank line, framing, blank line, header, one block per group), then located in
@@ -24,6 +24,7 @@ from toolsearch.cli import diff as cli_diff
 from toolsearch.analysis.cachediff import Side, compare, first_difference
 from toolsearch.engine.catalog import catalog_from_data
 from toolsearch.analysis.collapse import best_collapse, collapse_table, compare_collapse, reference_collapse
+from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.listing import GroupBlocks
@@ -348,8 +349,8 @@ def test_reference_collapses_more_servers_than_needed():
     assert (cmp.reference.form, cmp.best.form) == ("mixed", "mixed")
     assert (cmp.reference.kept, cmp.best.kept) == (1, 2)
     assert (cmp.reference.names_shown, cmp.best.names_shown) == (1, 2)
-    assert cmp.summary == ("The reference collapses 2 groups; 1 would be enough (1 → 2 groups kept at names, "
-                           "1 → 2 tool names).")
+    assert cmp.summary == ("The reference collapses 2 servers to a summary line; 1 would be enough (1 → 2 servers kept "
+                           "at names, 1 → 2 tool names).")
 
 
 def test_same_number_collapsed_but_more_names_shown():
@@ -558,7 +559,7 @@ def test_run_collapse_text(capsys):
     assert cli_diff.main(["collapse", TEAM, "--context-length", "8k"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("WHAT-IF, not the reference behavior")
-    assert "verdict: Same number of groups collapsed, but 10 more tool names shown (25 → 35)." in out
+    assert "verdict: Same number of servers collapsed to a summary line, but 10 more tool names shown (25 → 35)." in out
 
 
 @needs_wiring
@@ -600,7 +601,7 @@ def test_page_shows_the_engine_diff_and_collapse():
     i = Inspector.from_files([TEAM])
     markdown = "\n".join(m.value for m in at.markdown)
     assert "Prompt cache: HIT" in markdown  # side B starts equal to the sidebar
-    at.selectbox(key="cd_ctx").set_value("200K").run()
+    at.selectbox(key="cmp_b_ctx").set_value("200K").run()
     assert not at.exception, at.exception
     diff = compare(Side(i, DEFAULTS, 8_000, label="A"), Side(i, DEFAULTS, 200_000, label="B"))
     markdown = "\n".join(m.value for m in at.markdown)
@@ -620,9 +621,9 @@ def test_page_shows_the_engine_diff_and_collapse():
     assert f"Verdict: {cmp.summary}" in [t.value for t in at.text]  # literal text, never markdown
     collapse_metrics = shown[3:]
     assert collapse_metrics == [
-        ("Form", cmp.reference.form), ("Servers at names", f"{cmp.reference.kept} of {cmp.groups}"),
+        ("Form", form_word(cmp.reference.form)), ("Servers at names", f"{cmp.reference.kept} of {cmp.groups}"),
         ("Tool names shown", f"{cmp.reference.names_shown:,}"), ("Listing", f"{cmp.reference.tokens:,} tokens"),
-        ("Form", cmp.best.form), ("Servers at names", f"{cmp.best.kept} of {cmp.groups}"),
+        ("Form", form_word(cmp.best.form)), ("Servers at names", f"{cmp.best.kept} of {cmp.groups}"),
         ("Tool names shown", f"{cmp.best.names_shown:,}"), ("Listing", f"{cmp.best.tokens:,} tokens")]
     tables = literal_tables(at)
     table = tables["cd_collapse_servers"]
@@ -639,12 +640,12 @@ def test_page_shows_the_engine_diff_and_collapse():
     assert "cd_collapse_presets" not in tables
     assert any("Tuning page" in c.value for c in at.caption)
     # B's threshold_pct input uses the sidebar's one-decimal format
-    assert at.number_input(key="cd_pct").proto.format == at.number_input(key="threshold_pct_exact").proto.format == "%.1f"
+    assert at.number_input(key="cmp_b_pct").proto.format == at.number_input(key="threshold_pct_exact").proto.format == "%.1f"
 
 
 def test_page_naming_change_on_side_b():
     at = open_page({})
-    at.radio(key="cd_naming").set_value("as-is").run()
+    at.selectbox(key="cmp_b_naming").set_value("as-is").run()
     assert not at.exception, at.exception
     i = Inspector.from_files([TEAM])
     diff = compare(Side(i, DEFAULTS, 200_000, label="A"), Side(Inspector.from_files([TEAM], "as-is"), DEFAULTS, 200_000,

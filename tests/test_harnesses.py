@@ -278,3 +278,21 @@ def test_docs_cite_every_modelled_rule_source():
             assert url.split("/docs/en/")[-1] in text or url in text, (harness, url)
     for label in ("documented", "as reported", "proposal"):
         assert f"| {label}" in text
+
+
+def test_pin_hot_tools_pins_the_most_called_deferred_tools_at_each_known_length():
+    team = Inspector.from_files([ROOT / "sample_catalogs" / "team-workspace.yaml"])
+    sessions = load_sessions([ROOT / "sample_sessions" / "state.db"]).sessions
+    config = ToolSearchConfig()
+    deferred = team.bridge(config).deferred_by_name
+    hot, what_ifs = H.pin_hot_tools(sessions, team, [32_000, None, 1_000_000, 32_000], config, limit=3)
+    every = [(n, c) for n, c in H.most_called_tools(sessions, team, limit=1000) if n in deferred]
+    assert list(hot) == every[:3] and len(hot) == 3
+    # one what-if per known length, repeats and unknown lengths left out, each the library's pin_what_if
+    assert [w.after.context_length for w in what_ifs] == [32_000, 1_000_000]
+    for w in what_ifs:
+        same = H.pin_what_if(team, "hermes", [n for n, _ in hot], w.after.context_length, sessions, config)
+        assert (w.pinned, w.cost_tokens, w.round_trips_saved) == (same.pinned, same.cost_tokens, same.round_trips_saved)
+        assert w.cost_tokens > 0 and w.round_trips_saved > 0 and not w.released
+    # with nothing deferred there is nothing to pin
+    assert H.pin_hot_tools(sessions, team, [32_000], ToolSearchConfig(enabled="off")) == ((), [])

@@ -151,6 +151,12 @@ def _findings(report: L.LintReport) -> list[dict]:
 
 
 CONFIGS = ({}, {"search_default_limit": 1}, {"search_default_limit": 2, "max_search_limit": 3})
+NAMINGS = ("prefixed", "as-is")
+#: Every (naming, config) pair, split in two halves that each hold both namings and every config
+#: (the configs change only the search limits, so only the reachability findings): a catalog is
+#: compared on one half, and the other half is compared on the next catalog or seed.
+PAIRS = tuple((naming, raw) for naming in NAMINGS for raw in CONFIGS)
+HALVES = (PAIRS[0::2], PAIRS[1::2])
 
 
 def _twins() -> Catalog:
@@ -163,13 +169,15 @@ def _twins() -> Catalog:
     return Catalog(name="twins", servers=tuple(Server(name=f"files-{i:02d}", tools=tools) for i in range(12)))
 
 
-def _assert_same(catalog: Catalog, namings=("prefixed", "as-is"), configs=CONFIGS) -> int:
+def _assert_same(catalog: Catalog, namings=NAMINGS, configs=CONFIGS, pairs=None) -> int:
     """Fast and straightforward lint agree on ``catalog`` for each naming and config (default:
-    both namings, every config of :data:`CONFIGS`); returns the number of findings compared."""
+    both namings, every config of :data:`CONFIGS`), or for each ``(naming, config)`` of ``pairs``;
+    returns the number of findings compared."""
     compared = 0
-    for naming in namings:
+    pairs = pairs if pairs is not None else [(naming, raw) for naming in namings for raw in configs]
+    for naming in dict.fromkeys(naming for naming, _ in pairs):
         inspector = Inspector(catalog, naming)
-        for raw in configs:
+        for raw in [raw for n, raw in pairs if n == naming]:
             config = parse_config(raw)
             fast = _findings(L.lint(inspector, config))
             plain = _findings(L.lint(inspector, config, _straightforward=True))
@@ -178,13 +186,24 @@ def _assert_same(catalog: Catalog, namings=("prefixed", "as-is"), configs=CONFIG
     return compared
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "sample_catalogs").glob("*.yaml")), ids=lambda p: p.stem)
+def test_the_halves_cover_every_naming_and_config() -> None:
+    assert sorted(map(repr, HALVES[0] + HALVES[1])) == sorted(map(repr, PAIRS))
+    for half in HALVES:
+        assert {naming for naming, _ in half} == set(NAMINGS)
+        assert sorted(map(repr, (raw for _, raw in half))) == sorted(map(repr, CONFIGS))
+
+
+SHIPPED = sorted((ROOT / "sample_catalogs").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_shipped_catalogs_fast_lint_equals_straightforward(path) -> None:
+    """On one half of the (naming, config) pairs, the other half on the next catalog."""
     catalog = load_source(path)
     if sum(len(s.tools) for s in catalog.servers) > 1000:  # one search per probe is slow on big ones
         assert _assert_same(catalog, ("prefixed",), CONFIGS[1:2]) > 0
     else:
-        assert _assert_same(catalog) > 0
+        assert _assert_same(catalog, pairs=HALVES[SHIPPED.index(path) % 2]) > 0
 
 
 def test_ties_fast_lint_equals_straightforward() -> None:
@@ -197,12 +216,14 @@ def test_ties_fast_lint_equals_straightforward() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_hostile_catalogs_fast_lint_equals_straightforward(seed) -> None:
+    """Both namings and every config on each catalog; half of the (naming, config) pairs on even
+    seeds, the other half on odd ones."""
     rng = random.Random(seed)
     catalog = hostile_catalog(rng.randint(300, 1500), rng.randint(2, 30), seed)
     rules = L.lint(Inspector(catalog)).by_rule()
     # The injected strings fire the text rules: the comparison below is not vacuous.
     assert rules["model-instructions"] > 10 and rules["hidden-characters"] > 10 and rules["shadowing"] > 3
-    assert _assert_same(catalog) > 100
+    assert _assert_same(catalog, pairs=HALVES[seed % 2]) > 100
 
 
 def test_reachability_batches_equal_one_search_per_probe(monkeypatch) -> None:
@@ -315,10 +336,13 @@ def test_anchor_words_fire_on_the_hostile_strings() -> None:
                                                  for w in ("ignore", "disregard", "forget", "override"))]
 
 
-def test_probing_progress_moves_within_a_round() -> None:
+def test_probing_progress_moves_within_a_round(monkeypatch) -> None:
     """The search probing reports progress every PROGRESS_EVERY probes while a round's groups are
-    scored (not only once per round), never goes back, and ends at 1.0."""
-    inspector = Inspector(large_catalog(6_400, 32, 0, "progress"), "prefixed")
+    scored (not only once per round), never goes back, and ends at 1.0. (At a tenth of the
+    catalog size with a tenth of the step: the same number of reports as 6,400 tools at the
+    shipped step, at a fraction of the time.)"""
+    monkeypatch.setattr(L, "PROGRESS_EVERY", L.PROGRESS_EVERY // 10)
+    inspector = Inspector(large_catalog(640, 32, 0, "progress"), "prefixed")
     reports: list[tuple[float, str]] = []
     L.lint(inspector, parse_config({}), progress=lambda share, message: reports.append((share, message)))
     probing = [share for share, message in reports if message.startswith("Probing the search")]

@@ -846,7 +846,8 @@ def test_cli_call_timeout_is_for_the_call_and_a_failed_server_is_named(tmp_path)
 
 def test_sigterm_with_sigint_ignored_exits_fast_and_leaves_no_child(tmp_path) -> None:
     """``toolsearch … &`` in a script or CI: the shell starts it with SIGINT ignored; SIGTERM
-    while servers start must still end it within 2 s, status 143, no traceback, no child left."""
+    while servers start must still end it at once (not after the 120 s start timeout), status 143, no
+    traceback, no child left. The bound is loose on purpose: CI runs three workers on two cores."""
     import signal
 
     marker = f"toolsearch-sigign-{uuid.uuid4().hex}"
@@ -869,8 +870,8 @@ def test_sigterm_with_sigint_ignored_exits_fast_and_leaves_no_child(tmp_path) ->
             proc.communicate()
     assert proc.returncode == 143, err
     assert err == "toolsearch: terminated\n" and out == ""
-    assert elapsed < 2.0, elapsed
-    assert _wait_for(lambda: not processes_with(marker), 2), "a server child outlived the CLI"
+    assert elapsed < 15.0, elapsed
+    assert _wait_for(lambda: not processes_with(marker), 5), "a server child outlived the CLI"
 
 
 def test_hermes_timeouts_mcp_connect_and_tool_call_are_honored(tmp_path) -> None:

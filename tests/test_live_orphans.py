@@ -114,17 +114,14 @@ def test_closing_the_apps_live_connections_stops_the_child(tmp_path, reap, bare_
     assert not _alive(child)
 
 
-def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap) -> None:
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap, chromium_browser) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     pid_file = tmp_path / "child.pid"
     with streamlit_app(log=tmp_path / "app.log") as (proc, url):
-        with playwright_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-            page = browser.new_context(viewport={"width": 1400, "height": 1600}).new_page()
+        # the test process's Chromium (tests/conftest.py): the browser stays, only the app is stopped
+        context = chromium_browser.new_context(viewport={"width": 1400, "height": 1600})
+        try:
+            page = context.new_page()
             page.goto(f"{url}/live")
             name = page.get_by_role("textbox", name="Server name")
             name.wait_for(timeout=90_000)
@@ -147,7 +144,8 @@ def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap) -> N
             assert _alive(child)
             proc.send_signal(signal.SIGTERM)  # the browser stays: only the app is stopped
             proc.wait(timeout=30)
-            browser.close()
+        finally:
+            context.close()
     assert _gone(child, 10), f"the server's child {child} outlived the app"
 
 

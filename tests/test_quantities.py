@@ -177,7 +177,7 @@ def test_tools_array_is_one_number_on_every_surface(catalog):
     cache = pages["cache_diff"]
     assert cache.metric("Reusable prefix (tokens, chars4)") == f"{expected:,}"
     assert cache.metrics["Reusable prefix (tokens, chars4)"][1] == f"of {expected:,} in B"
-    settings = cache.tables["cd_settings"]
+    settings = cache.tables["cmp_outcome"]
     row = settings[settings[""] == f"{Q.TOOLS_ARRAY.name.lower()} (tokens, chars4)"]
     assert list(row["A (sidebar)"]) == [f"{expected:,}"] and list(row["B"]) == [f"{expected:,}"]
     assert _report_row(report, f"{Q.TOOLS_ARRAY.name.lower()} (chars4)") == expected
@@ -223,7 +223,7 @@ def test_names_and_summary_sizes_are_tokens_on_every_surface(catalog):
         assert (cli[name]["names_tokens"], cli[name]["summary_tokens"]) == (b["names_tokens"], b["summary_tokens"])
         assert (collapse[name]["names_tokens"], collapse[name]["summary_tokens"]) == \
             (b["names_tokens"], b["summary_tokens"])
-        # Cache & collapse: tokens first (characters also, labeled as such).
+        # Compare & collapse: tokens first (characters also, labeled as such).
         assert (cache_rows[name]["names block (tokens)"], cache_rows[name]["summary line (tokens)"]) == \
             (f"{b['names_tokens']:,}", f"{b['summary_tokens']:,}")
         assert cache_rows[name]["names block (characters)"] == f"{collapse[name]['names_units']:,}"
@@ -294,7 +294,7 @@ def test_the_form_groups_is_shown_as_summary():
     bar = next(m.value for m in at.markdown if 'data-testid="tier-bar"' in m.value)
     assert "<b>Form: summary · 0 of 1 servers named (1 summary line)</b>" in bar and "groups" not in bar
     at.switch_page("toolsearch/ui/cache_diff.py").run()
-    settings = literal_tables(at)["cd_settings"]
+    settings = literal_tables(at)["cmp_outcome"]
     assert list(settings[settings[""] == "listing form"]["A (sidebar)"]) == ["summary · 0 of 1 servers named (1 summary line)"]
 
 

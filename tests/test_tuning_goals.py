@@ -344,3 +344,15 @@ def test_headroom_holds_where_the_cap_floor_lets_a_larger_listing_fit(small_ladd
     # 0.1 % less breaks the headroom at 60K
     less = outcomes(small_ladder, 0.2, 200, [32_000, 60_000])
     assert less[1].budget < less[1].listing_tokens * 1.5
+
+
+def test_unnamed_reason_says_the_need_includes_headroom(combined) -> None:
+    _, ladder = combined
+    config = parse_config({})
+    tight = recommend_for_contexts(ladder, config, LENGTHS, "names")
+    roomy = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=10)
+    need = tight.unnamed[0].tokens_needed
+    assert roomy.unnamed[0].tokens_needed == -(-need * 11 // 10)  # the listing's size plus 10%, rounded up
+    assert roomy.unnamed[0].reason == (f"cloudflare: names need {roomy.unnamed[0].tokens_needed:,} tokens (with 10% "
+                                       "headroom), more than the whole 32K context (32,000 tokens)")
+    assert "headroom" not in tight.unnamed[0].reason

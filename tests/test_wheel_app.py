@@ -119,7 +119,7 @@ def _settled(page, timeout: float = 180_000) -> None:
     page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=timeout)
 
 
-def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path):
+def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path, chromium_browser):
     """``toolsearch app --server.port N`` from an empty folder: loopback only, the launch token in
     its terminal, and every page renders in Chromium without an exception, offline."""
     port = free_port()
@@ -143,25 +143,23 @@ def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path):
                 assert time.time() < deadline, log.read_text()
                 time.sleep(0.3)
         listening = _listening_addresses(port)
-        with playwright_api.sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-                "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"])
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            outside: list[str] = []
-            page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(url)
-                    and not r.url.startswith(("data:", "blob:", "about:")) else None)
-            try:
-                for i, (stem, title, _icon) in enumerate(PAGES):
-                    page.goto(f"{url}/{'' if i == 0 else stem}")
-                    _settled(page)
-                    assert page.locator("[data-testid=stException]").count() == 0, stem
-                    assert title in [h.inner_text().strip() for h in page.locator("h1").all()], stem
-                    if i == 0:  # the shipped sample catalog is loaded from the wheel's copy
-                        assert "Catalog: " in page.inner_text("[data-testid=stMain]")
-                        assert page.get_by_text("No catalog loaded").count() == 0
-                        assert page.get_by_role("button", name="Deploy").count() == 0  # toolbarMode "viewer"
-            finally:
-                browser.close()
+        context = chromium_browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        outside: list[str] = []
+        page.on("request", lambda r: outside.append(r.url) if not r.url.startswith(url)
+                and not r.url.startswith(("data:", "blob:", "about:")) else None)
+        try:
+            for i, (stem, title, _icon) in enumerate(PAGES):
+                page.goto(f"{url}/{'' if i == 0 else stem}")
+                _settled(page)
+                assert page.locator("[data-testid=stException]").count() == 0, stem
+                assert title in [h.inner_text().strip() for h in page.locator("h1").all()], stem
+                if i == 0:  # the shipped sample catalog is loaded from the wheel's copy
+                    assert "Catalog: " in page.inner_text("[data-testid=stMain]")
+                    assert page.get_by_text("No catalog loaded").count() == 0
+                    assert page.get_by_role("button", name="Deploy").count() == 0  # toolbarMode "viewer"
+        finally:
+            context.close()
         assert outside == []  # no usage statistics, no fonts or scripts from other hosts
     finally:
         proc.terminate()

@@ -62,6 +62,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.listing import GroupBlocks, choose_listing, collapse_order
 from ..engine.plan import Planner, listing_budget, tool_search_description
 from ..engine.tokens import Tokenizer, get_tokenizer
+from .quantities import form_word
 
 #: How the best choice compares with the reference, best news last.
 VERDICTS = ("not_applicable", "same", "smaller_listing", "more_names", "fewer_collapsed", "missed_fit")
@@ -69,14 +70,14 @@ VERDICTS = ("not_applicable", "same", "smaller_listing", "more_names", "fewer_co
 _VERDICT_TEXT = {
     "not_applicable": "No collapse decision here: {why}.",
     "same": "The reference choice is already the best one.",
-    "smaller_listing": "Same groups kept and names shown, but a shorter listing "
+    "smaller_listing": "Same servers kept at names and tool names shown, but a shorter listing "
                        "({ref_tokens:,} → {best_tokens:,} tokens).",
-    "more_names": "Same number of groups collapsed, but {gain:,} more tool names shown "
+    "more_names": "Same number of servers collapsed to a summary line, but {gain:,} more tool names shown "
                   "({ref_names:,} → {best_names:,}).",
-    "fewer_collapsed": "The reference collapses {ref_collapsed} groups; {best_collapsed} would be enough "
-                       "({ref_kept} → {best_kept} groups kept at names, {ref_names:,} → {best_names:,} tool names).",
+    "fewer_collapsed": "The reference collapses {ref_collapsed} servers to a summary line; {best_collapsed} would be "
+                       "enough ({ref_kept} → {best_kept} servers kept at names, {ref_names:,} → {best_names:,} tool names).",
     "missed_fit": "The reference shows no listing (form none), but a fitting choice exists: form {best_form}, "
-                  "{best_kept} of {groups} groups at names, tool names shown: {best_names:,}.",
+                  "{best_kept} of {groups} servers at names, tool names shown: {best_names:,}.",
 }
 
 
@@ -448,6 +449,16 @@ class CollapseRow:
     best_names: int
     reference_tokens: int
     best_tokens: int
+    servers_total: int = 0
+
+    def form_label(self, which: str) -> str:
+        """``"reference"`` or ``"best"`` listing form with its counts, never the form alone:
+        ``"mixed · 9 of 10 servers named"``, ``"full · 10 of 10 servers named"``, ``"none"``."""
+        form = self.reference_form if which == "reference" else self.best_form
+        kept = self.reference_kept if which == "reference" else self.best_kept
+        if form == "none" or not self.servers_total:
+            return form_word(form)
+        return f"{form_word(form)} · {kept:,} of {self.servers_total:,} servers named"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -462,5 +473,5 @@ def collapse_table(planner: Planner, config: ToolSearchConfig, context_lengths: 
         cmp = compare_collapse(planner, config, context, tokenizer)
         rows.append(CollapseRow(context, cmp.budget, cmp.verdict, cmp.reference.form, cmp.best.form,
                                 cmp.reference.kept, cmp.best.kept, cmp.reference.names_shown,
-                                cmp.best.names_shown, cmp.reference.tokens, cmp.best.tokens))
+                                cmp.best.names_shown, cmp.reference.tokens, cmp.best.tokens, cmp.groups))
     return rows

@@ -902,3 +902,31 @@ def pin_what_if(inspector: Inspector, harness: str, pinned: Sequence[str], conte
         saved = 0 if sessions is not None else None
     return PinWhatIf(harness, pins, before, after, after.upfront_tokens - before.upfront_tokens, saved, per_first,
                      per_tool, len(sessions or ()), released, notes)
+
+
+def pin_hot_tools(sessions: Sequence[Any], inspector: Inspector, context_lengths: Sequence[int | None],
+                  config: ToolSearchConfig | None = None, tokenizer: str = C.DEFAULT_TOKENIZER,
+                  limit: int = 5) -> tuple[tuple[tuple[str, int], ...], list[PinWhatIf]]:
+    """The "pin the hot tools" what-if for Hermes: the ``limit`` deferred tools the recorded
+    ``sessions`` called most, sent with full schemas on every request (the proposed
+    ``tools.tool_search.eager`` / per-server ``defer: false``, not in released Hermes), at each
+    known context length of ``context_lengths`` (``None`` entries are skipped: a pin's cost needs
+    a length).
+
+    Only tools ``config`` defers count (none with ``enabled: off``): a tool already sent in full
+    costs nothing to pin and saves no discovery.
+
+    Returns:
+        ``(hot, what_ifs)``: ``hot`` is ``((wire name, calls), ...)``, most calls first (ties by
+        name); ``what_ifs`` one :func:`pin_what_if` per known length, in the order given (empty
+        when no deferred tool was called).
+    """
+    cfg = config or ToolSearchConfig()
+    deferred = inspector.bridge(cfg).deferred_by_name if cfg.active else {}
+    every = most_called_tools(sessions, inspector, limit=len(inspector.registration.tools))
+    hot = tuple((name, calls) for name, calls in every if name in deferred)[:max(0, limit)]
+    pins = [name for name, _ in hot]
+    if not pins:
+        return hot, []
+    return hot, [pin_what_if(inspector, HERMES, pins, length, sessions, cfg, tokenizer)
+                 for length in dict.fromkeys(context_lengths) if length]

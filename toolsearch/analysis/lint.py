@@ -20,6 +20,9 @@ Rules (:data:`RULES`, in report order):
 * ``cross-server-collision`` (error): a wire name produced by two servers (servers ``my-api``
   and ``my_api`` both exposing ``ping``; or the same name on two servers with ``as-is`` naming):
   the registry keeps the first registration and skips the other.
+* ``reserved-name`` (error): a tool whose wire name is a bridge tool's name (``tool_search``,
+  ``tool_describe``, ``tool_call``) or the name a provider transport gives the bridge
+  (``hermes_tool_search``): the tool and the bridge cannot both be called.
 * ``name-over-64`` (warning): a prefixed MCP name over 64 characters; the reference clamps it to
   ``full[:55] + "_" + sha256[:8]`` (docs/reference.md §21.3), and the finding shows the result.
 * ``duplicate-in-server`` (warning): a server lists the same tool name more than once; the later

@@ -78,7 +78,7 @@ PIECE_COLORS: dict[str, str] = {
     "search tool": "#F1A340", "skill listing": "#998EC3", "pinned skill body": "#542788",
 }
 
-#: A side-by-side text diff (the Compare tab): removed lines red, added lines violet, each a pale
+#: A side-by-side text diff (the Compare view): removed lines red, added lines violet, each a pale
 #: line fill and a deeper shade for the words that changed. Neither hue is a listing-state hue
 #: (each is at least 35 degrees of OKLCh hue from every state color), so a diff row beside a state
 #: cell never reads as a state; black text reaches AA on all four.

@@ -463,14 +463,15 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         at = collapsed_at.get(label[name])
         need = before[at] if at is not None else low
         where = context_words(worst.context_length)
+        extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
         if need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
-            why = f"{name}: names need {need:,} tokens, more than {limit_words}"
+            why = f"{name}: names need {need:,} tokens{extra}, more than {limit_words}"
         elif name in rec.except_servers:
-            why = f"{name}: may collapse (an exception to the goal); naming it needs {need:,} tokens"
+            why = f"{name}: may collapse (an exception to the goal); naming it needs {need:,} tokens{extra}"
         else:
-            why = f"{name}: the goal allows a summary line at {where}; naming it needs {need:,} tokens"
+            why = f"{name}: the goal allows a summary line at {where}; naming it needs {need:,} tokens{extra}"
         unnamed.append(UnnamedServer(name, state, need, why))
     unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0

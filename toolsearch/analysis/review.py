@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from . import charts, palette
+from . import palette
 from .evaluation import DEFAULT_VARIANTS, evaluate, load_queries
 from .lint import lint
 from .report import build_report
@@ -145,6 +145,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             if problems is not None:
                 problems.append(f"Disclosure strategies left out: {exc}")
     step("Drawing the charts…")
+    from . import charts  # noqa: PLC0415 - plotly is imported by the commands that draw, not by every command line run
     planning_plan = (plan if display_tokenizer == tokenizer
                      else inspector.plan(config, context_length, tokenizer, tokenizer))
     listing_title = f"The listing against the budget ({plan.planning_tokenizer})"

@@ -71,7 +71,7 @@ def add_parsers(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "collapse", help="what-if: the best collapse choice under the same budget vs the reference's greedy one",
         description="What-if, not the reference behavior: compare the reference listing (docs/reference.md §5.4 greedy, largest "
-                    "names block first) with the best choice under the same budget (most groups kept at names, "
+                    "names block first) with the best choice under the same budget (most servers kept at names, "
                     "then most tool names shown).")
     p.add_argument("catalog", metavar="CATALOG", help="catalog file")
     _settings_flags(p)
@@ -188,18 +188,18 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
     ref, best = cmp.reference, cmp.best
     out = [
         "WHAT-IF, not the reference behavior: the best collapse choice under the same budget.",
-        f"catalog: {catalog} ({cmp.groups} groups) · context {_ctx(cmp.context_length)} · threshold_pct "
+        f"catalog: {catalog} ({cmp.groups} servers) · context {_ctx(cmp.context_length)} · threshold_pct "
         f"{cmp.threshold_pct:g} · listing_max_tokens {cmp.listing_max_tokens:,} → budget {cmp.budget:,} tokens "
         f"({cmp.tokenizer})",
         f"verdict: {cmp.summary}",
         f"method: {cmp.method}" + ("" if cmp.exact else " (not proven optimal)"),
-        "objective: fewest groups collapsed, then most tool names shown, then the shortest listing, "
+        "objective: fewest servers collapsed to a summary line, then most tool names shown, then the shortest listing, "
         "then the reference collapse order",
         "",
         _table([
             ["form", form_word(ref.form), form_word(best.form)],
-            ["groups at names", f"{ref.kept} of {cmp.groups}", f"{best.kept} of {cmp.groups}"],
-            ["groups collapsed", len(ref.collapsed), len(best.collapsed)],
+            ["servers at names", f"{ref.kept} of {cmp.groups}", f"{best.kept} of {cmp.groups}"],
+            ["servers at summary", len(ref.collapsed), len(best.collapsed)],
             ["tool names shown", f"{ref.names_shown:,}", f"{best.names_shown:,}"],
             ["listing tokens", f"{ref.tokens:,}", f"{best.tokens:,}"],
             ["tool_search description tokens", f"{cmp.reference_description_tokens:,}",

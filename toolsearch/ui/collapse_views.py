@@ -68,8 +68,7 @@ def show_preset_table(v: common.View, key: str) -> list[CollapseRow]:
         rows = preset_rows(v)
     literal_table([{
         "context length (tokens)": ctx_text(r.context_length), "budget (tokens)": r.budget,
-        "reference form": form_word(r.reference_form), "best form": form_word(r.best_form),
-        "servers at names (ref → best)": f"{r.reference_kept} → {r.best_kept}",
+        "reference form": r.form_label("reference"), "best form": r.form_label("best"),
         "tool names (ref → best)": f"{r.reference_names:,} → {r.best_names:,}",
         "verdict": VERDICT_BADGE[r.verdict][0],
     } for r in rows], key=key)

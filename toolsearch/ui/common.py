@@ -12,6 +12,7 @@ Streamlit widgets to it.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import runpy
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import samples_dir
+from toolsearch.cli.textfmt import parse_context_length
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
@@ -40,6 +42,7 @@ from toolsearch.ui.scope_sidebar import (WHOLE_CATALOG, _scope_sidebar, _selecte
 from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE, int_columns,  # noqa: F401
                                        number_columns, reasons, server_dataframe, server_table, sort_control,
                                        static_or_scrolling, steps_table, style_states, tier_badge)
+from toolsearch.ui.session_sources import sample_files as sample_session_files
 from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, UPLOAD
 from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
                                   STATE_STYLES)
@@ -109,6 +112,7 @@ _QP = {  # query key -> (session key, parser)
     "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", float),
     "except": ("tuning_except", lambda text: [s for s in text.split(",") if s]),
     "keep": ("tuning_keep", lambda text: [s for s in text.split(",") if s]),
+    "sessions": ("tuning_session_samples", lambda text: list(dict.fromkeys(s for s in text.split(",") if s))),
 }
 #: Default context lengths of the Tuning page (its first preset).
 TUNING_CONTEXTS_DEFAULT = "32k, 128k, 200k, 1m"
@@ -119,7 +123,7 @@ _DEFAULTS = {
     "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
     "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
     "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": 0.0,
-    "tuning_except": [], "tuning_keep": [],
+    "tuning_except": [], "tuning_keep": [], "tuning_session_samples": [],
 }
 _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
             "tokenizer": list(C.TOKENIZERS), "display_tokenizer": list(C.TOKENIZERS), "naming": list(C.TOOL_NAMING),
@@ -128,6 +132,32 @@ _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
            "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
            "search_default_limit": (1, C.MAX_SEARCH_LIMIT_MAX), "max_search_limit": (C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
            "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, 1000.0)}
+#: List values whose every item must be one of these (names of shipped sample files).
+_LIST_CHOICES = {"tuning_session_samples": lambda: list(sample_session_files())}
+
+
+def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
+    """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
+    dropped, order kept; or an error message naming the first bad entry (tokens)."""
+    lengths: list[int | None] = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        try:
+            value = parse_context_length(part)
+        except argparse.ArgumentTypeError:
+            return [], f"Context lengths: {part.strip()!r} is not a number of tokens (e.g. 32000, 32k, 1m) or 'unknown'."
+        if value is not None and value <= 0:
+            return [], f"Context lengths: {part.strip()!r} must be a positive number of tokens."
+        if value not in lengths:
+            lengths.append(value)
+    if not lengths:
+        return [], "Context lengths: enter at least one, e.g. 32k, 128k, 200k, 1m."
+    return lengths, None
+
+
+#: Text values checked by a parser (an error message means the link's value is ignored).
+_TEXT_CHECKS = {"tuning_contexts": lambda text: parse_context_lengths(text)[1]}
 
 
 #: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A
@@ -177,7 +207,16 @@ def _init_state() -> None:
         if skey in _RANGES:  # nan, inf and out-of-range values are ignored (the default stays)
             low, high = _RANGES[skey]
             if not low <= value <= high:
+                ignored.append(qkey)
                 continue
+        if skey in _TEXT_CHECKS and _TEXT_CHECKS[skey](value):
+            ignored.append(qkey)
+            continue
+        if skey in _LIST_CHOICES:  # unknown names are left out, and said so
+            known = _LIST_CHOICES[skey]()
+            if any(item not in known for item in value):
+                ignored.append(qkey)
+            value = [item for item in value if item in known]
         state[skey] = value
     notices = []  # (text, shown until the catalog changes: else shown on the first page only)
     asked = state["catalog"]
@@ -192,8 +231,8 @@ def _init_state() -> None:
             notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
-        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
-                        "the default is used.", False))
+        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored"
+                        " (names that are not shipped samples are left out); the default is used.", False))
     _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
     for key, value in state.items():
@@ -205,7 +244,7 @@ def _keep_state() -> None:
     """Keep every sidebar value while its widget is not shown: Streamlit forgets the value of a
     widget that a run does not draw, and each page draws only the controls it uses. Writing the
     value back before the widgets are drawn makes it survive."""
-    for key in _DEFAULTS:
+    for key in (*_DEFAULTS, "scope_choice"):
         if key in st.session_state:
             value = st.session_state[key]
             st.session_state[key] = list(value) if isinstance(value, list) else value

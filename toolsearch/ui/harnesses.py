@@ -5,9 +5,8 @@ with flip points, knob values and pins as a what-if. Everything is computed by
 import streamlit as st
 
 from toolsearch.analysis import harnesses as H
-from toolsearch.analysis.samples import samples_dir
-from toolsearch.analysis.sessions import load_sessions
 from toolsearch.ui import common
+from toolsearch.ui import session_sources as sources
 from toolsearch.ui.cache import memo
 from toolsearch.ui.tables import literal_table
 
@@ -18,15 +17,13 @@ NO_SESSIONS = "none"
 
 
 def _sample_sessions() -> dict[str, str]:
-    folder = samples_dir("sample_sessions")
-    return {p.name: str(p) for p in sorted(folder.glob("*")) if p.is_file()} if folder.is_dir() else {}
+    return {name: str(path) for name, path in sources.sample_files().items()}
 
 
 def _sessions(name: str):
     if name == NO_SESSIONS:
         return None
-    path = _sample_sessions()[name]
-    return memo(H, ("harness sessions", path), lambda: load_sessions([path]).sessions)
+    return sources.load_path(_sample_sessions()[name]).sessions
 
 
 v = common.view()

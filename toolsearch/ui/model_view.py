@@ -1,12 +1,12 @@
-"""What the model sees: the exact tools array and tool_search description, and a comparison."""
+"""What the model sees: the exact tools array and tool_search description, and the per-server states.
+Comparing two settings is the Compare & collapse page's first section (toolsearch/ui/compare.py)."""
 
 import json
+from pathlib import Path
 
 import streamlit as st
 
-from toolsearch.ui import common, signals, textdiff
-from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.sweep import plan_counts
+from toolsearch.ui import common, signals
 from toolsearch.analysis.invisible import reveal_data
 from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 
@@ -14,7 +14,7 @@ from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 #: tools at a time (the whole array stays one click away as a download).
 FULL_ARRAY_CHARS = 150_000
 TOOLS_PER_PAGE = 25
-TABS = ["tool_search description", "Tools array (JSON)", "Per-server states", "Compare two settings"]
+TABS = ["tool_search description", "Tools array (JSON)", "Per-server states"]
 
 
 def tools_json(tools: list) -> str:
@@ -51,59 +51,11 @@ def show_tools_array(plan) -> None:
         st.code(common.visible(text), language="json", height=500 if text.count("\n") > 25 else "content")
 
 
-def show_compare(v, plan) -> None:
-    """Side by side: the sidebar settings against another context length and threshold_pct."""
-    st.caption("Left: the sidebar settings. Right: another context length and threshold_pct, same catalog and cap.")
-    c1, c2 = st.columns(2)
-    choice = c1.selectbox("Compare with context length", common.CONTEXT_CHOICES, index=1, key="cmp_ctx")
-    custom = None
-    if choice == "custom":
-        custom = c1.number_input("Custom context length (tokens)", min_value=1, value=64_000, step=1000, key="cmp_ctx_custom")
-    other_pct = c2.slider("threshold_pct (%) for the right side", 0.0, 100.0, float(v.config.threshold_pct), 0.5,
-                          format="%.1f", key="cmp_pct")
-    other_ctx = None if choice == "unknown" else (int(custom) if choice == "custom" else common.PRESET_LABELS[choice])
-    other = v.plan_for(other_ctx, v.config.with_overrides(threshold_pct=other_pct))
-    rows = [
-        {"": "context length", "left": f"{v.context_length:,}" if v.context_length else "unknown",
-         "right": f"{other_ctx:,}" if other_ctx else "unknown"},
-        {"": "budget (tokens)", "left": f"{plan.budget:,}", "right": f"{other.budget:,}"},
-        {"": "tier", "left": str(plan.tier), "right": str(other.tier)},
-        {"": "form", "left": plan_counts(plan).label, "right": plan_counts(other).label},
-        {"": "listing (tokens)", "left": f"{plan.listing_tokens:,}", "right": f"{other.listing_tokens:,}"},
-        {"": f"{signals.TOOLS_ARRAY.lower()} (tokens)", "left": f"{plan.tools_tokens:,}",
-         "right": f"{other.tools_tokens:,}"},
-    ]
-    left_states = {s.name: s.state for s in plan.servers}
-    for s in other.servers:
-        if left_states.get(s.name) != s.state:
-            rows.append({"": f"server {s.name}", "left": left_states.get(s.name, "—"), "right": s.state})
-    state_css = common.STATE_STYLES["state"]  # the form and the server states in the state colors
-
-    def colored(row, column: str) -> str:
-        states = row[""] == "form" or row[""].startswith("server ")
-        # the form row reads "mixed · 9 of 10 servers named (…)": colored by its first word, the form
-        return state_css(str(row[column]).split(" ")[0]) if states and column in ("left", "right") else ""
-
-    literal_table(rows, key="mv_compare", cell_css=colored)
-    same = (plan.tool_search_description == other.tool_search_description and plan.tools == other.tools)
-    if same:
-        st.success("Identical bytes: both settings send exactly the same tools array (the prompt cache would hit).")
-        return
-    left_text = (plan.tool_search_description or "(no tool_search: tier 0)").splitlines()
-    right_text = (other.tool_search_description or "(no tool_search: tier 0)").splitlines()
-    if left_text == right_text:
-        st.info("The tool_search descriptions are equal; the difference is elsewhere in the tools array.")
-        return
-    st.caption(textdiff.caption())
-    st.html(textdiff.side_by_side(left_text, right_text, left_title="left (sidebar settings)",
-                                  right_title="right (comparison)", key="mv_compare_diff"))
-
-
 @st.fragment
 def body(v, plan) -> None:
-    """The tabs. A fragment: switching tabs, paging the array or changing the comparison reruns
-    only this part; only the open tab is drawn (and sent to the browser)."""
-    tab_desc, tab_array, tab_servers, tab_compare = st.tabs(TABS, key="mv_tab", on_change="rerun")
+    """The tabs. A fragment: switching tabs or paging the array reruns only this part; only the
+    open tab is drawn (and sent to the browser)."""
+    tab_desc, tab_array, tab_servers = st.tabs(TABS, key="mv_tab", on_change="rerun")
     if tab_desc.open:
         with tab_desc:
             if plan.tool_search_description is None:
@@ -123,9 +75,6 @@ def body(v, plan) -> None:
             if plan.collapse_order:
                 st.caption("Collapse order (largest names block first, ties by label):")
                 st.text(" → ".join(plan.collapse_order))
-    if tab_compare.open:
-        with tab_compare:
-            show_compare(v, plan)
 
 
 v = common.view()
@@ -151,4 +100,6 @@ if common.require_catalog(v):
     signals.cost_verdict(plan)
     signals.context_overflow(plan, v.context_length)
 
+    st.page_link(str(Path(__file__).with_name("cache_diff.py")), icon=":material/difference:",
+                 label="Compare with other settings or another catalog: Compare & collapse")
     body(v, plan)

@@ -198,3 +198,52 @@ def server_dataframe(plan: Plan, key: str | None = None) -> None:
             table = table.drop(columns="kind")
         literal_table(sort_control(table, name, "plan order"), key=name,
                       styles=STATE_STYLES, nowrap=("kind", "state"))
+
+
+#: The outline that marks a changed state in a two-sided server table.
+CHANGED_CSS = "outline:3px solid #000;outline-offset:-3px;font-weight:700"
+
+
+def _pair_value(a: Any, b: Any) -> Any:
+    """One cell for a figure on two sides: the figure when equal (or on one side only), else ``a → b``."""
+    if a is None or b is None or a == b:
+        return a if a is not None else b
+    return f"{thousands(a)} → {thousands(b)}"
+
+
+def server_pair_rows(pairs: list, left: str, right: str) -> list[dict[str, Any]]:
+    """Rows of the two-sided per-server table (see :func:`server_pair_table`): ``server``, ``tools``,
+    ``names block (tokens)``, ``summary line (tokens)`` (a figure that differs between
+    the sides reads ``a → b``), the characters columns when the pairs carry them, then the state on
+    each side under the column names ``left`` and ``right`` (``—``: not on that side)."""
+    chars = any(p.names_chars is not None for p in pairs)
+    return [{
+        "server": p.server if p.label == p.server else f"{p.server}\n(group {p.label})",
+        "tools": _pair_value(p.tools_a, p.tools_b),
+        "names block (tokens)": _pair_value(p.names_tokens_a, p.names_tokens_b),
+        "summary line (tokens)": _pair_value(p.summary_tokens_a, p.summary_tokens_b),
+        **({"names block (characters)": p.names_chars, "summary line (characters)": p.summary_chars} if chars else {}),
+        left: p.state_a or "—", right: p.state_b or "—",
+    } for p in pairs]
+
+
+def server_pair_table(pairs: list, *, key: str, left: str, right: str, only_changed: bool = False) -> None:
+    """The per-server table of two sides (one function for every page that shows one: the
+    Compare view and the collapse what-if): the same columns and units as the one-sided
+    per-server table, a state column per side in the state colors, and the side-B state outlined
+    where it differs from side A. ``pairs`` are :class:`toolsearch.analysis.serverpairs.ServerPair`
+    rows; ``only_changed`` keeps only the servers whose state changes."""
+    import pandas as pd
+
+    shown = [p for p in pairs if p.changed] if only_changed else list(pairs)
+    if not shown:
+        st.info("No server changes state." if only_changed else "No servers.")
+        return
+    table = pd.DataFrame(server_pair_rows(shown, left, right))
+    state_css = STATE_STYLES["state"]
+
+    def outline(row: dict, column: str) -> str:
+        return CHANGED_CSS if column == right and row[right] != row[left] else ""
+
+    literal_table(table, key=key, styles={left: state_css, right: state_css}, nowrap=(left, right),
+                  cell_css=outline)

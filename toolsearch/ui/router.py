@@ -33,7 +33,7 @@ PAGES = (
     ("costs", "Costs", ":material/payments:"),
     ("tuning", "Tuning", ":material/tune:"),
     ("live", "Live servers", ":material/cable:"),
-    ("cache_diff", "Cache & collapse", ":material/difference:"),
+    ("cache_diff", "Compare & collapse", ":material/difference:"),
     ("quality", "Search quality & lint", ":material/fact_check:"),
     ("strategies", "Strategies", ":material/compare_arrows:"),
     ("harnesses", "Harnesses", ":material/swap_horiz:"),

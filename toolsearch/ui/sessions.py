@@ -9,7 +9,6 @@ A session store is opened read-only; nothing here starts a process.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import weakref
 from pathlib import Path
@@ -19,31 +18,23 @@ import pandas as pd
 import streamlit as st
 
 from toolsearch.ui import common
+from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.live.guard import token_matches
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
-                                 event_to_dict, export_queries, export_queries_yaml, listing_what_if, load_sessions,
-                                 load_sessions_bytes, replay, session_flags, show_invisible, report, summary,
+                                 event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths)
 from toolsearch.cli.textfmt import parse_context_length
-from toolsearch.analysis.samples import samples_dir
 
-SAMPLES_DIR = samples_dir("sample_sessions")
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
 LOCAL = "A file on this machine"
 AUTO = "detect"
-
-
-def sample_files() -> dict[str, Path]:
-    """``{file name: path}`` of the shipped sample sessions, the Hermes store first."""
-    files = sorted(p for p in SAMPLES_DIR.glob("*") if p.suffix in (".db", ".json", ".jsonl"))
-    return {p.name: p for p in sorted(files, key=lambda p: (p.suffix != ".db", p.name))}
+sample_files = sources.sample_files
 
 
 @st.cache_resource
@@ -66,44 +57,6 @@ def _memo(key: tuple, owner: Any, loaded: LoadedSessions, make: Callable[[], Any
     return store[full][1]
 
 
-@st.cache_resource
-def _loaded_cache() -> dict[tuple, LoadedSessions]:
-    """Loaded sessions per source key (path, size, mtime, format / upload digest), shared by every
-    browser session; at most four entries. Filled outside Streamlit's own caching so the progress
-    bar can move while a large store is read."""
-    return {}
-
-
-def _cached_load(key: tuple, load: Callable[[], LoadedSessions]) -> LoadedSessions:
-    store = _loaded_cache()
-    if key not in store:
-        if len(store) >= 4:
-            store.pop(next(iter(store)))
-        store[key] = load()
-    return store[key]
-
-
-def _load_path(path: str, size: int, mtime: int, fmt: str | None, bar: Any) -> LoadedSessions:
-    return _cached_load(("path", path, size, mtime, fmt),
-                        lambda: load_sessions([path], fmt, _progress(bar, "Reading sessions")))
-
-
-def _load_upload(digest: str, name: str, data: bytes, fmt: str | None, bar: Any) -> LoadedSessions:
-    return _cached_load(("upload", digest, name, fmt),
-                        lambda: load_sessions_bytes(data, name, fmt, _progress(bar, "Reading sessions")))
-
-
-def _progress(bar: Any, label: str) -> Callable[[int, int | None], None]:
-    def show(done: int, total: int | None) -> None:
-        if bar is None:
-            return
-        if total:
-            bar.progress(min(1.0, done / total), text=f"{label}: {done:,} of {total:,}")
-        else:
-            bar.progress(0.0, text=f"{label}: {done:,}")
-    return show
-
-
 def _source(bar: Any) -> tuple[LoadedSessions | None, str]:
     """The chosen sessions (or ``None``) and a label."""
     fmt_choice = st.session_state.get("sessions_format", AUTO)
@@ -111,26 +64,20 @@ def _source(bar: Any) -> tuple[LoadedSessions | None, str]:
     kind = st.session_state.get("sessions_source", SAMPLE)
     if kind == SAMPLE:
         path = sample_files()[st.session_state.get("sessions_sample") or next(iter(sample_files()))]
-        st_ = path.stat()
-        return _load_path(str(path), st_.st_size, st_.st_mtime_ns, fmt, bar), path.name
+        return sources.load_path(path, fmt, bar), path.name
     if kind == UPLOAD:
         upload = st.session_state.get("sessions_upload")
         if upload is None:
-            st.info("Upload a session file: a Hermes state.db, a `hermes sessions export` file, a trajectory, a "
-                    "Claude Code transcript, or an Anthropic / OpenAI messages array.")
+            st.info(f"Upload a session file: {sources.FORMATS_WORDS}.")
             return None, ""
-        data = upload.getvalue()
-        return _load_upload(hashlib.sha256(data).hexdigest(), upload.name, data, fmt, bar), upload.name
+        return sources.load_upload(upload.name, upload.getvalue(), fmt, bar), upload.name
     path_text = st.session_state.get("sessions_path_read")
     if not path_text:
         st.info("Type the path of a session file (for example ~/.hermes/state.db) and press Read. "
                 "A session store is opened read-only.")
         return None, ""
     path = Path(path_text).expanduser()
-    if not path.is_file():
-        raise ToolsearchError(f"{path}: no such session file")
-    st_ = path.stat()
-    return _load_path(str(path), st_.st_size, st_.st_mtime_ns, fmt, bar), str(path)
+    return sources.load_path(path, fmt, bar), str(path)
 
 
 def lengths_text(lengths: list[int | None]) -> str:
@@ -256,25 +203,9 @@ def render() -> None:
                        help="Six sessions on the team-workspace catalog, in each supported format. "
                             "state.db was written by Hermes' own session writer.")
     elif kind == UPLOAD:
-        col2.file_uploader("Session file", type=["db", "sqlite", "sqlite3", "json", "jsonl"], key="sessions_upload")
+        col2.file_uploader("Session file", type=sources.UPLOAD_TYPES, key="sessions_upload")
     else:
-        col2.text_input("Path of a session file", key="sessions_path", placeholder="~/.hermes/state.db",
-                        help="Read-only: a Hermes store is opened with a read-only URI and never locked for writing.")
-        # A path names any file this machine's user can read: a browser on another machine needs
-        # the launch token printed in the app's terminal, as for starting a server.
-        check = common.client_check()
-        if not check.local:
-            col2.warning("This browser is not on the machine that runs the app (" + common.md_escape(check.reason)
-                         + "). Reading a file on that machine needs the launch token printed in the app's terminal.",
-                         icon=":material/lock:")
-            col2.text_input("Launch token", type="password", key="sessions_token")
-        if col2.button("Read", key="sessions_read"):
-            if check.local or token_matches(st.session_state.get("sessions_token")):
-                st.session_state["sessions_path_read"] = st.session_state.get("sessions_path", "").strip()
-            else:
-                st.session_state.pop("sessions_path_read", None)
-                col2.error("Refused: nothing was read. A browser that is not on this machine needs the launch "
-                           "token printed in the app's terminal.", icon=":material/block:")
+        sources.local_path_controls(col2, "sessions")
     col3, col4 = st.columns([1, 3])
     col3.selectbox("Format", [AUTO, *FORMATS], key="sessions_format",
                    help="; ".join(f"{k}: {t}" for k, t in FORMAT_HELP.items()))
@@ -287,13 +218,13 @@ def render() -> None:
         loaded, label = _source(bar)
     except ToolsearchError as exc:
         bar.empty()
-        st.error(common.md_escape(show_invisible(str(exc))), icon=":material/warning:")
+        sources.show_error(str(exc))
         return
     if loaded is None:
         bar.empty()
         return
     variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
-    progress = _progress(bar, "Replaying")
+    progress = sources.progress(bar, "Replaying")
     # A replay depends on the settings only through the bridge (defer set and search limits):
     # a slider move does not replay again.
     replay_key = ("replay", v.config.defer, v.config.search_default_limit, v.config.max_search_limit, variants)
@@ -308,10 +239,7 @@ def render() -> None:
     data = summary(loaded.sessions, rep)
     agg = aggregates(loaded.sessions, rep)
 
-    for problem in loaded.problems[:20]:
-        st.warning(common.md_escape(show_invisible(f"Skipped: {problem}")), icon=":material/warning:")
-    if len(loaded.problems) > 20:
-        st.warning(f"… and {len(loaded.problems) - 20} more skipped parts", icon=":material/warning:")
+    sources.show_problems(loaded.problems)
     st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
                            f"({rep.deferred_count} deferred tools)"))
     if drift.drifted:

@@ -1,4 +1,4 @@
-"""A side-by-side line diff of two texts as literal HTML (the Compare tab of "What the model sees").
+"""A side-by-side line diff of two texts as literal HTML (the Compare view of "Compare & collapse").
 
 Two equal columns, each a line-number gutter and the text. Lines wrap between words like prose
 (indentation kept); a line also may break after an underscore or a path's slash, so a long tool
@@ -39,7 +39,7 @@ _PATH_SLASH = re.compile(r"(?<=[\w~.])/")
 
 
 def caption() -> str:
-    """The sentence under the Compare tab's diff: what each color means, by its plain name."""
+    """The sentence above the Compare view's diff: what each color means, by its plain name."""
     return (f"The tool_search description side by side: removed lines are {COLOR_WORDS['removed']} (left), "
             f"added lines are {COLOR_WORDS['added']} (right), and a darker shade marks the words that changed "
             "within a line. One line of context around each change; ⋯ rows stand for unchanged lines left out.")

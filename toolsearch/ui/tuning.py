@@ -1,13 +1,14 @@
 """Tuning: which threshold_pct and listing_max_tokens give which listing, and the settings a
 reviewer is looking for. Every number comes from ``toolsearch.analysis.sweep``; this page only lays it out."""
 
-import argparse
+from dataclasses import replace
 
 import plotly.graph_objects as go
 import streamlit as st
 
 from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
+from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_preset_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
@@ -16,17 +17,20 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
                                            outcomes, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.sessions import called_tools, listing_evidence, load_sessions
+from toolsearch.analysis.harnesses import pin_hot_tools
+from toolsearch.analysis.sessions import called_tools, listing_evidence
+from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
-from toolsearch.cli.textfmt import parse_context_length
 from toolsearch.live.client import catalog_key
-from toolsearch.analysis.samples import samples_dir
 
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
-NO_SESSIONS = "none"
-SESSIONS_DIR = samples_dir("sample_sessions")
+#: Where the uploaded session files are kept for the browser session (name, bytes).
+SESSION_UPLOADS = "_tuning_session_uploads"
+#: Key prefix of the session-file path controls.
+PATH_PREFIX = "tuning_sessions"
+parse_lengths = common.parse_context_lengths
 #: Sets of context lengths people run one config with (the first is the default).
 CONTEXT_SETS: dict[str, str] = {
     "Typical mix (32K, 128K, 200K, 1M)": "32k, 128k, 200k, 1m",
@@ -35,26 +39,6 @@ CONTEXT_SETS: dict[str, str] = {
     "Long context (200K, 1M)": "200k, 1m",
     "Every preset (8K to 1M)": "8k, 32k, 128k, 200k, 400k, 1m",
 }
-
-
-def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
-    """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
-    dropped, order kept; or an error message naming the first bad entry."""
-    lengths: list[int | None] = []
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        try:
-            value = parse_context_length(part)
-        except argparse.ArgumentTypeError:
-            return [], f"Context lengths: {part.strip()!r} is not a number of tokens (e.g. 32000, 32k, 1m) or 'unknown'."
-        if value is not None and value <= 0:
-            return [], f"Context lengths: {part.strip()!r} must be a positive number of tokens."
-        if value not in lengths:
-            lengths.append(value)
-    if not lengths:
-        return [], "Context lengths: enter at least one, e.g. 32k, 128k, 200k, 1m."
-    return lengths, None
 
 
 def _preset_chosen() -> None:
@@ -72,15 +56,66 @@ def preset_of(text: str) -> str:
     return CUSTOM
 
 
-def session_samples() -> dict[str, object]:
-    """``{file name: path}`` of the shipped sample sessions (the Hermes store first)."""
-    files = sorted(p for p in SESSIONS_DIR.glob("*") if p.suffix in (".db", ".json", ".jsonl"))
-    return {p.name: p for p in sorted(files, key=lambda p: (p.suffix != ".db", p.name))}
+def _clear_session_uploads() -> None:
+    st.session_state[SESSION_UPLOADS] = []
+    st.session_state.pop(f"{PATH_PREFIX}_path_read", None)
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
-def _sessions(path: str, mtime: int):
-    return load_sessions([path])
+def session_controls(where) -> None:
+    """Sample sessions (in the link; drawn in ``where``) and, under them, the user's own session
+    files: uploads (kept for the browser session) and a file on this machine (read on request)."""
+    where.multiselect("Sample sessions as evidence", list(sources.sample_files()), key="tuning_session_samples",
+                   help="Recorded sessions shipped with toolsearch (the team-workspace catalog's); add your own "
+                        "files below.")
+    kept = st.session_state.get(SESSION_UPLOADS) or []
+    path_read = st.session_state.get(f"{PATH_PREFIX}_path_read")
+    own = [name for name, _ in kept] + ([path_read] if path_read else [])
+    # A fixed label: a label that changed with the files would close the expander on every upload.
+    with st.expander("Your own session files: upload, or read one on this machine", expanded=False):
+        st.caption(f"{sources.FORMATS_WORDS[0].upper()}{sources.FORMATS_WORDS[1:]}. Several files combine; secrets "
+                   "in them are masked, and nothing leaves this machine.")
+        st.file_uploader("Session files", type=sources.UPLOAD_TYPES, accept_multiple_files=True,
+                         key="tuning_session_upload", on_change=sources.store_uploads("tuning_session_upload",
+                                                                                       SESSION_UPLOADS),
+                         help="Kept for this browser session, on every page, until you clear them.")
+        sources.local_path_controls(st, PATH_PREFIX)
+        if own:
+            st.caption("Loaded: " + ", ".join(common.md_escape(common.visible(name)) for name in own))
+        if own and not st.session_state.get("tuning_session_upload"):
+            # files kept from an earlier page (the uploader above is empty): a way to drop them; an
+            # uploaded file still in the uploader is removed with its own ×
+            st.button("Clear my session files", key="tuning_session_clear", on_click=_clear_session_uploads)
+
+
+def session_evidence() -> tuple[list, list[str]]:
+    """The sessions chosen as evidence (samples, uploads, a local file) and their labels; each bad
+    source shows one error line and the others still load."""
+    sessions: list = []
+    labels: list[str] = []
+    problems: list = []
+    samples = sources.sample_files()
+    chosen = [(name, samples[name]) for name in st.session_state.get("tuning_session_samples") or [] if name in samples]
+    path_read = st.session_state.get(f"{PATH_PREFIX}_path_read")
+    if path_read:
+        chosen.append((path_read, path_read))
+    for label, path in chosen:
+        try:
+            loaded = sources.load_path(path)
+        except ToolsearchError as exc:
+            sources.show_error(str(exc))
+            continue
+        sessions.extend(loaded.sessions)
+        problems.extend(loaded.problems)
+        labels.append(label)
+    uploaded, errors = sources.load_uploads(st.session_state.get(SESSION_UPLOADS) or [])
+    for error in errors:
+        sources.show_error(error)
+    for name, loaded in uploaded:
+        sessions.extend(loaded.sessions)
+        problems.extend(loaded.problems)
+        labels.append(name)
+    sources.show_problems(problems)
+    return sessions, labels
 
 
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
@@ -190,6 +225,45 @@ def show_frontier(ladder: Ladder, lengths: list, now: tuple, multi, called) -> N
                "length's largest budget are left out.")
 
 
+def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list[str]) -> None:
+    """The "pin the hot tools" what-if at the recommended setting and every known length
+    (:func:`toolsearch.analysis.harnesses.pin_hot_tools`)."""
+    st.markdown("**Pin the hot tools** · a proposed Hermes setting")
+    st.caption("What if the tools your sessions called most were never deferred? Their full schemas would be sent on "
+               "every request, and the model would never have to search for them. In Hermes that is "
+               "`tools.tool_search.eager`, or `defer: false` on a server: a proposal, not in released Hermes. "
+               f"Computed at the recommended threshold_pct {multi.threshold_pct:g}% and listing_max_tokens "
+               f"{multi.listing_max_tokens:,} tokens.")
+    count = st.number_input("Tools to pin (most called first)", min_value=1, max_value=20, value=5, step=1,
+                            key="tuning_pin_count", width=220)
+    config = replace(v.config, threshold_pct=multi.threshold_pct, listing_max_tokens=multi.listing_max_tokens)
+    known = [n for n in lengths if n]
+    key = ("tuning pins", tuple(labels), tuple(id(s) for s in evidence), tuple(known), config, v.tokenizer, int(count))
+    hot, what_ifs = common.memo(v.inspector.planner, key, lambda: pin_hot_tools(
+        evidence, v.inspector, known, config, v.tokenizer, int(count)), size=4)
+    if not hot:
+        st.info("The recorded sessions called no tool this catalog defers: nothing to pin.", icon=":material/info:")
+        return
+    if not what_ifs:
+        st.info("A pin's cost needs a known context length: add one to the list above.", icon=":material/info:")
+        return
+    per_tool = {p.name: p for p in what_ifs[0].per_tool}
+    literal_table([{"tool": name, "calls": calls, "first uses": per_tool[name].first_uses,
+                    "full schema (tokens)": per_tool[name].schema_tokens} for name, calls in hot],
+                  key="tuning_pins_tools")
+    literal_table([{"context length": ctx_text(w.after.context_length),
+                    "tools array today (tokens)": w.before.upfront_tokens,
+                    "with the pins (tokens)": w.after.upfront_tokens,
+                    "cost per request (tokens)": f"{w.cost_tokens:+,}",
+                    "round trips saved": w.round_trips_saved} for w in what_ifs], key="tuning_pins")
+    st.caption("First uses: each pinned tool's first call in a session and after each compaction, when the model "
+               "has to find it again. Round trips saved: first uses × 2 (a tool_search and a tool_describe), over "
+               "all the recorded sessions. Cost per request: the pinned schemas sent every time, net of the listing "
+               "lines they no longer need; counted with the planning tokenizer."
+               + (" Lengths marked unknown are left out: a pin's cost needs a known context length."
+                  if len(known) < len(lengths) else ""))
+
+
 v = common.view()
 st.title("Tuning")
 if common.require_catalog(v):
@@ -218,8 +292,14 @@ if common.require_catalog(v):
                "and why. The list, the goal and the headroom are kept across pages and in the link.")
     st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
     servers = [server.name for server in ladder.servers]
-    for key in ("tuning_except", "tuning_keep"):  # a link may name servers this catalog does not have
-        st.session_state[key] = [name for name in st.session_state.get(key) or [] if name in servers]
+    for key, words in (("tuning_except", "May collapse"), ("tuning_keep", "Must stay named")):
+        asked = st.session_state.get(key) or []  # a link, or another catalog, may name servers this one lacks
+        dropped = [name for name in asked if name not in servers]
+        if dropped:
+            st.warning(common.md_escape(common.visible(
+                f"{words}: {', '.join(dropped)} {'is not a server' if len(dropped) == 1 else 'are not servers'} "
+                "of this catalog; left out.")), icon=":material/link_off:")
+        st.session_state[key] = [name for name in asked if name in servers]
     # Preset and goal side by side, the free list under them: at 1024 px three columns cut the
     # chosen preset and goal.
     c1, c3 = st.columns(2)
@@ -240,10 +320,7 @@ if common.require_catalog(v):
     c6.number_input("Headroom (%)", min_value=0.0, max_value=1000.0, step=5.0, key="tuning_headroom",
                     help="Keep the budget at least this much above the listing at every length, so the setting "
                          "survives catalog growth. 0 gives the tight answer.")
-    samples = session_samples()
-    c7.selectbox("Recorded sessions as evidence", [NO_SESSIONS, *samples], key="tuning_sessions",
-                 help="Sample sessions shipped with toolsearch; for your own store run "
-                      "`toolsearch recommend CATALOG --sessions ~/.hermes/state.db`.")
+    session_controls(c7)
     headroom = float(st.session_state.get("tuning_headroom") or 0.0)
     excepted, kept = list(st.session_state["tuning_except"]), list(st.session_state["tuning_keep"])
     lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
@@ -257,16 +334,19 @@ if common.require_catalog(v):
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal, except_servers=excepted,
                                        keep_servers=kept, headroom_pct=headroom)
-        evidence = st.session_state.get("tuning_sessions", NO_SESSIONS)
+        evidence, evidence_labels = session_evidence()
+        have_sessions = bool(evidence_labels)
         called: list = []
-        if evidence in samples:
-            path = samples[evidence]
-            loaded = _sessions(str(path), path.stat().st_mtime_ns)
-            called, unknown = called_tools(loaded.sessions, v.inspector, cfg)
+        if have_sessions:
+            called, unknown = called_tools(evidence, v.inspector, cfg)
             multi = add_session_evidence(multi, ladder, called)
+            st.caption(common.md_escape(common.visible(
+                f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
+                f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
+                "tools of this catalog.")))
             if unknown:
                 st.warning(f"The sessions called {len(unknown)} tools this catalog does not defer (another catalog, "
-                           f"or tools that changed since): {common.md_escape(', '.join(unknown[:8]))}"
+                           f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
@@ -284,7 +364,8 @@ if common.require_catalog(v):
                      "fewest listing tokens.", icon=":material/block:")
         if multi.unnamed:
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
-        st.caption(f"Headroom {multi.headroom_pct:g}%: the setting {multi.growth_words}.")
+        growth = multi.growth_words
+        st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi_goal, except_servers=excepted, keep_servers=kept,
                                              headroom_pct=headroom) for c in lengths}
         rows = []
@@ -316,16 +397,18 @@ if common.require_catalog(v):
             st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
                        "setting that still meets the goal; keep the current values where you want more listed.",
                        icon=":material/warning:")
-        frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
-                                   key="tuning_frontier_open", on_change="rerun")
-        if frontier_box.open:  # drawn only when opened
-            with frontier_box:
-                show_frontier(ladder, lengths, now, multi, called if evidence in samples else None)
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
                   on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
                   help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
                   else "The sidebar already uses these values.")
+        frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
+                                   key="tuning_frontier_open", on_change="rerun")
+        if frontier_box.open:  # drawn only when opened
+            with frontier_box:
+                show_frontier(ladder, lengths, now, multi, called if have_sessions else None)
+        if have_sessions:
+            show_pins(v, multi, lengths, evidence, evidence_labels)
 
     # best collapse per context length (a what-if beside the reference's greedy collapse) -----------
     st.markdown("**Best collapse per context length** (sidebar threshold_pct and listing_max_tokens)")

@@ -1,0 +1,215 @@
+"""The Tuning page with the user's own recorded sessions as evidence, and its question in the link.
+
+Streamlit ``AppTest``: session files are uploaded through the page's uploader (several at once,
+one of them broken), or read from a path on this machine, including a store written by Hermes'
+own session writer (``$TOOLSEARCH_HERMES_PYTHON``, see tests/test_sessions.py). Every figure is
+compared with the library's answer on the same files: called tools named and searches saved per
+context length (``recommend.add_session_evidence``), the frontier's called-tools axis
+(``recommend.frontier``) and the pin-the-hot-tools what-if (``harnesses.pin_hot_tools``).
+
+The link tests open the app with query parameters, as a shared link does, and read the page's
+widgets and ``at.query_params`` back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import literal_tables
+from tests.test_sessions import tool_calls, write_store
+from tests.test_sessions_evidence import SPEC as HERMES_SPEC
+from toolsearch.analysis.harnesses import pin_hot_tools
+from toolsearch.analysis.recommend import add_session_evidence, frontier, recommend_for_contexts
+from toolsearch.analysis.sessions import called_tools, load_sessions, load_sessions_bytes
+from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+from toolsearch.live.guard import launch_token
+
+ROOT = Path(__file__).absolute().parent.parent
+CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
+SAMPLE_SESSIONS = ROOT / "sample_sessions"
+LENGTHS = [16_000, 200_000, 1_000_000]
+SECRET = "ghp_TopSecretValue0123456789abcdefABCDEF"
+
+#: An OpenAI messages array: searches, then calls a deferred tool with a secret in its arguments.
+OPENAI = [
+    {"role": "user", "content": "Post the release note"},
+    {"role": "assistant", "content": "", "tool_calls": tool_calls("a", "tool_search", {"queries": ["post to slack"]})},
+    {"role": "tool", "tool_call_id": "a", "content": json.dumps(
+        {"queries": ["post to slack"], "total_available": 178,
+         "results": [{"query": "post to slack", "matches": ["mcp__slack__slack_post_message"]}], "tools": {}})},
+    {"role": "assistant", "content": "", "tool_calls": tool_calls("b", "tool_call", {
+        "name": "mcp__slack__slack_post_message", "arguments": {"channel_id": "C1", "token": SECRET}})},
+    {"role": "tool", "tool_call_id": "b", "content": "{\"ok\": true}"},
+    {"role": "assistant", "content": "", "tool_calls": tool_calls("c", "tool_call", {
+        "name": "mcp__linear__create_issue", "arguments": {"title": "x"}})},
+    {"role": "tool", "tool_call_id": "c", "content": "{\"ok\": true}"},
+]
+
+
+def open_tuning(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update(query or {})
+    at.run()
+    assert not at.exception, at.exception
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def shown(at: AppTest) -> str:
+    """Every text the page shows."""
+    return "\n".join([*(c.value for c in at.code), *(t.value for t in at.text), *(m.value for m in at.markdown),
+                      *(c.value for c in at.caption), *(h.value for h in at.html),
+                      *(str(x.value) for x in [*at.warning, *at.error, *at.success, *at.info])])
+
+
+def expected(sessions: list, lengths: list[int]):
+    """The library's figures for these sessions on the default sample at the default sidebar."""
+    inspector = Inspector.from_files([CATALOG])
+    config = parse_config({})
+    ladder = listing_ladder(inspector.planner, config)
+    called, unknown = called_tools(sessions, inspector, config)
+    rec = add_session_evidence(recommend_for_contexts(ladder, config, lengths, "names"), ladder, called)
+    pins = pin_hot_tools(sessions, inspector, lengths,
+                         replace(config, threshold_pct=rec.threshold_pct, listing_max_tokens=rec.listing_max_tokens))
+    return rec, called, unknown, pins, ladder
+
+
+def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
+    rec, called, _, (hot, what_ifs), ladder = expected(sessions, lengths)
+    tables = literal_tables(at)
+    rows = tables["tuning_multi_table"].to_dict("records")
+    assert [r["called tools named"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
+    assert [r["searches saved"] for r in rows] == [str(c.round_trips_saved) for c in rec.contexts]
+    assert [r["tool"] for r in tables["tuning_pins_tools"].to_dict("records")] == [name for name, _ in hot]
+    pins = tables["tuning_pins"].to_dict("records")
+    assert [(r["cost per request (tokens)"], r["round trips saved"]) for r in pins] == [
+        (f"{w.cost_tokens:+,}", f"{w.round_trips_saved:,}") for w in what_ifs]
+    # the frontier's y axis: recorded called tools the listing names, at the first length
+    at.session_state["tuning_frontier_open"] = True
+    at.run()
+    at.toggle(key="tuning_frontier_calls").set_value(True).run()
+    assert not at.exception, at.exception
+    points = frontier(ladder, lengths[0], called)
+    rows = literal_tables(at)["tuning_frontier_table"].to_dict("records")
+    assert [(r["listing (tokens)"], r["called tools named"]) for r in rows] == [
+        (f"{p.listing_tokens:,}", str(p.called_listed)) for p in points]
+
+
+def test_uploaded_session_files_are_evidence_and_a_bad_one_hides_nothing():
+    openai = json.dumps(OPENAI).encode()
+    export = (SAMPLE_SESSIONS / "hermes-export.jsonl").read_bytes()
+    at = open_tuning({"lengths": "16k,200k,1m"})
+    at.file_uploader(key="tuning_session_upload").set_value([
+        ("release.json", openai, "application/json"),
+        ("broken.jsonl", b"{\"id\": \"x\", \"messages\": [\n", "application/json"),
+        ("export.jsonl", export, "application/json")]).run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and errors[0].replace("\\", "").startswith("broken.jsonl")  # one line, naming the file
+    sessions = [*load_sessions_bytes(openai, "release.json").sessions, *load_sessions_bytes(export, "export.jsonl").sessions]
+    assert len(sessions) == 7
+    evidence = next(c.value for c in at.caption if c.value.startswith("Evidence"))
+    assert evidence.replace("\\", "").startswith("Evidence: 7 recorded sessions from release.json, export.jsonl")
+    check_figures(at, sessions, LENGTHS)
+    assert SECRET not in shown(at)
+    # the uploads stay for the browser session, on every page, until cleared
+    at.switch_page("toolsearch/ui/overview.py").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert any(c.value.startswith("Evidence") and "7 recorded" in c.value for c in at.caption)
+    at.button(key="tuning_session_clear").click().run()
+    assert not [c for c in at.caption if c.value.startswith("Evidence")]
+    assert "tuning_pins" not in literal_tables(at)
+
+
+def test_a_hermes_store_written_by_hermes_and_read_from_this_machine(tmp_path):
+    db = write_store(tmp_path, HERMES_SPEC)
+    at = open_tuning({"lengths": "16k,200k,1m", "sessions": "trajectory.jsonl"})
+    at.text_input(key="tuning_sessions_token").set_value(launch_token()).run()  # AppTest counts as another machine
+    at.text_input(key="tuning_sessions_path").set_value(str(tmp_path / "missing.db")).run()
+    at.button(key="tuning_sessions_read").click().run()
+    # a missing file: one error line, and the sample still counts
+    assert [e.value.replace("\\", "") for e in at.error] == [f"{tmp_path / 'missing.db'}: no such session file"]
+    assert any(c.value.startswith("Evidence") for c in at.caption)
+    at.text_input(key="tuning_sessions_path").set_value(str(db)).run()
+    at.button(key="tuning_sessions_read").click().run()
+    assert not at.exception and not at.error
+    sessions = [*load_sessions([SAMPLE_SESSIONS / "trajectory.jsonl"]).sessions, *load_sessions([db]).sessions]
+    check_figures(at, sessions, LENGTHS)
+
+
+def test_reading_a_path_needs_the_token_from_another_machine(tmp_path):
+    at = open_tuning()
+    at.text_input(key="tuning_sessions_path").set_value(str(SAMPLE_SESSIONS / "state.db")).run()
+    at.button(key="tuning_sessions_read").click().run()
+    assert any(e.value.startswith("Refused: nothing was read") for e in at.error)
+    assert not [c for c in at.caption if c.value.startswith("Evidence")]
+
+
+def test_the_question_is_in_the_link_and_survives_a_page_switch():
+    query = {"lengths": "32k,200k,1m", "goal": "listed", "headroom": "10", "except": "github", "keep": "slack",
+             "sessions": "state.db,trajectory.jsonl"}
+    at = open_tuning(query)
+    assert not at.warning or not [w for w in at.warning if "link" in w.value]
+    assert at.text_input(key="tuning_contexts").value == "32k,200k,1m"
+    assert at.selectbox(key="tuning_context_preset").value == "Custom"
+    assert at.selectbox(key="tuning_multi_goal").value == "listed"
+    assert at.number_input(key="tuning_headroom").value == 10.0
+    assert (at.multiselect(key="tuning_except").value, at.multiselect(key="tuning_keep").value) == (["github"], ["slack"])
+    assert at.multiselect(key="tuning_session_samples").value == ["state.db", "trajectory.jsonl"]
+    assert any(c.value.startswith("Evidence") and "12 recorded" in c.value for c in at.caption)
+    # editing the page updates the link
+    at.selectbox(key="tuning_context_preset").set_value("Long context (200K, 1M)").run()
+    at.number_input(key="tuning_headroom").set_value(25.0).run()
+    at.multiselect(key="tuning_session_samples").set_value(["anthropic-messages.json"]).run()
+    at.multiselect(key="tuning_except").set_value([]).run()
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in dict(at.query_params).items()}
+    assert {k: params.get(k) for k in ("lengths", "goal", "headroom", "except", "keep", "sessions")} == {
+        "lengths": "200k, 1m", "goal": "listed", "headroom": "25.0", "except": None, "keep": "slack",
+        "sessions": "anthropic-messages.json"}
+    # another page and back: the same question
+    at.switch_page("toolsearch/ui/costs.py").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert at.selectbox(key="tuning_context_preset").value == "Long context (200K, 1M)"
+    assert (at.selectbox(key="tuning_multi_goal").value, at.number_input(key="tuning_headroom").value) == ("listed", 25.0)
+    assert at.multiselect(key="tuning_session_samples").value == ["anthropic-messages.json"]
+    # the link made now reopens the same answer
+    again = open_tuning(params)
+    assert again.code[0].value == at.code[0].value
+    assert literal_tables(again)["tuning_multi_table"].equals(literal_tables(at)["tuning_multi_table"])
+
+
+@pytest.mark.parametrize("query,key", [
+    ({"lengths": "32k,lots"}, "lengths"), ({"lengths": "0"}, "lengths"), ({"headroom": "nan"}, "headroom"),
+    ({"headroom": "-5"}, "headroom"), ({"headroom": "lots"}, "headroom"), ({"goal": "best"}, "goal"),
+    ({"sessions": "../../etc/passwd"}, "sessions"), ({"sessions": "state.db,nope.db"}, "sessions"),
+])
+def test_bad_link_values_are_ignored_with_a_notice(query, key):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception, at.exception
+    notices = [w.value for w in at.warning if "ignored" in w.value]
+    assert len(notices) == 1 and f"for {key} " in notices[0]
+    state = at.session_state
+    assert state["tuning_contexts"] == "32k, 128k, 200k, 1m" or key != "lengths"
+    assert state["tuning_headroom"] == 0.0 or key != "headroom"
+    assert state["tuning_multi_goal"] == "names" or key != "goal"
+    assert state["tuning_session_samples"] == (["state.db"] if query.get("sessions", "").startswith("state.db") else [])
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+
+
+def test_a_link_naming_servers_the_catalog_lacks_says_so():
+    at = open_tuning({"except": "github,nope", "keep": "ghost"})
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert "May collapse: nope is not a server of this catalog; left out." in warnings
+    assert "Must stay named: ghost is not a server of this catalog; left out." in warnings
+    assert at.multiselect(key="tuning_except").value == ["github"]
