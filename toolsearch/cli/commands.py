@@ -48,7 +48,8 @@ class UsageError(ToolsearchError):
 
 
 def _int_list(text: str) -> list[int | None]:
-    return [_context_length(part) for part in text.split(",") if part.strip()]
+    """``--context-lengths``: comma-separated context lengths, duplicates dropped, order kept (as the app)."""
+    return list(dict.fromkeys(_context_length(part) for part in text.split(",") if part.strip()))
 
 
 def _float_list(text: str) -> list[float]:

@@ -48,7 +48,7 @@ def _context_lengths(text: str) -> list[int | None]:
     values = [parse_context_length(part) for part in text.split(",") if part.strip()]
     if not values:
         raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
-    return values
+    return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
 
 
 def _tokens(text: str) -> int:

@@ -1,0 +1,31 @@
+"""``recommend`` (and the commands sharing its list options) on odd but legal input, as a new user
+types it: repeated context lengths, a catalog whose listing is only a summary line, a context so
+short that nothing can be listed. Each test runs the console script in a subprocess."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+
+
+def _json(result) -> dict | list:
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr
+    return json.loads(result.stdout)
+
+
+def test_repeated_context_lengths_are_answered_once_like_the_app() -> None:
+    data = _json(run_cli("recommend", TEAM, "--context-lengths", "32k,32000,200k,32k", "--goal", "names", "--json"))
+    assert [c["context_length"] for c in data["contexts"]] == [32_000, 200_000]
+    rows = _json(run_cli("sweep", TEAM, "--context-lengths", "200k,200k", "--threshold-pcts", "5", "--json"))
+    assert [r["context_length"] for r in rows] == [200_000]
+    check = run_cli("check", TEAM, "--context-lengths", "32k,32k", "--goal", "names")
+    assert check.returncode == 0, check.stderr
+    assert "32,000, 32,000" not in check.stdout
+    assert sum(line.startswith("32,000 ") for line in check.stdout.splitlines()) == 1, check.stdout
