@@ -29,3 +29,19 @@ def test_repeated_context_lengths_are_answered_once_like_the_app() -> None:
     assert check.returncode == 0, check.stderr
     assert "32,000, 32,000" not in check.stdout
     assert sum(line.startswith("32,000 ") for line in check.stdout.splitlines()) == 1, check.stdout
+
+
+def test_tables_say_summary_for_a_listing_of_summary_lines_as_plan_does() -> None:
+    # Cloudflare's 3,300 names do not fit in 32K: the listing is its summary line (JSON value "groups").
+    plan = run_cli("plan", CLOUDFLARE, "--context-length", "32k")
+    assert "listing form summary" in plan.stdout, plan.stdout
+    for args in (("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names"),
+                 ("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1")):
+        result = run_cli(*args)
+        assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
+        row = next(line for line in result.stdout.splitlines() if line.startswith("32000 "))
+        assert " summary " in f"{row} " and "groups" not in row, row
+    data = _json(run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--json"))
+    assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value
+    csv_out = run_cli("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1", "--csv").stdout
+    assert ",groups," in csv_out  # so does the CSV

@@ -805,7 +805,8 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
         writer.writerows(table)
         sys.stdout.write(out.getvalue())
     else:
-        print(_table(table, header))
+        form = header.index("listing_form")  # the word shown elsewhere (groups → summary); CSV keeps the value
+        print(_table([[*row[:form], form_word(row[form]), *row[form + 1:]] for row in table], header))
     return 0
 
 
@@ -878,7 +879,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     for server in rec.unnamed:
         print(f"not named: {server.reason}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]
-    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form, c.listing_tokens,
+    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, form_word(c.listing_form),
+             c.listing_tokens,
              f"{c.servers_named}/{c.servers_total}", c.tools_named] for c in rec.contexts]
     if args.session_sources:
         header += ["called_listed", "round_trips_saved"]
