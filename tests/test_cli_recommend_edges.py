@@ -45,3 +45,13 @@ def test_tables_say_summary_for_a_listing_of_summary_lines_as_plan_does() -> Non
     assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value
     csv_out = run_cli("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1", "--csv").stdout
     assert ",groups," in csv_out  # so does the CSV
+
+
+def test_growth_is_not_counted_as_zero_tools() -> None:
+    # Only Cloudflare's summary line is listed at 32K: no tools are named, so no "about 0 tools".
+    result = run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("headroom:"))
+    assert "absorbs" in line and "0 tools" not in line and "about" not in line, line
+    block = run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--yaml").stdout
+    assert "0 tools" not in block, block

@@ -194,7 +194,13 @@ class MultiRecommendation:
         if self.growth_tokens == 0:
             return (f"tight: the budget equals the listing at {context_words(tight.context_length)}, so any listing "
                     f"growth changes the listing there")
-        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth (about {counted(self.growth_tools, 'tool')}) "
+        if not self.worst.tools_named:  # only summary lines listed: no tokens-per-tool to count tools with
+            tools = ""
+        elif self.growth_tools == 0:
+            tools = " (less than one tool)"
+        else:
+            tools = f" (about {counted(self.growth_tools, 'tool')})"
+        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} "
                 f"at {context_words(tight.context_length)} before the listing changes")
 
     def to_dict(self) -> dict[str, Any]:
