@@ -55,3 +55,17 @@ def test_growth_is_not_counted_as_zero_tools() -> None:
     assert "absorbs" in line and "0 tools" not in line and "about" not in line, line
     block = run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--yaml").stdout
     assert "0 tools" not in block, block
+
+
+def test_nothing_listable_at_the_shortest_length_is_not_called_the_fewest_tokens() -> None:
+    # 100 tokens of context leave no room for any listing: the answer takes the largest settings
+    # (so 32K gets its best listing), which must not be described as "the fewest listing tokens".
+    result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "100,32k", "--goal", "any")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("best reachable setting"))
+    assert "fewest listing tokens" not in line, line
+    assert "nothing can be listed at the shortest length" in line
+    assert line.endswith("threshold_pct 100, listing_max_tokens 60000"), line
+    # Where a listing fits everywhere, the usual words stay.
+    result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,1m", "--goal", "names")
+    assert "the fewest listing tokens" in result.stdout

@@ -203,6 +203,16 @@ class MultiRecommendation:
         return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} "
                 f"at {context_words(tight.context_length)} before the listing changes")
 
+    @property
+    def fallback_words(self) -> str:
+        """How the settings were chosen when the goal is out of reach: ``"the fewest listing tokens"``,
+        or, when nothing can be listed at the shortest length (no budget is left to save there),
+        that the largest settings were taken so every other length gets its best form."""
+        if self.budget_needed is None:
+            return ("nothing can be listed at the shortest length, so the largest settings, which give every "
+                    "other length its best form")
+        return "the fewest listing tokens"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal``, ``contexts``, then
         ``reached``, ``reached_goal``, ``budget_needed``, ``reason``, ``planning_tokenizer``,

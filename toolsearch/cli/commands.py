@@ -873,7 +873,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"not reachable at every listed context length: {rec.reason}")
         worst = rec.worst
         print(f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
-              f"length, the fewest listing tokens): threshold_pct {rec.threshold_pct:g}, "
+              f"length, {rec.fallback_words}): threshold_pct {rec.threshold_pct:g}, "
               f"listing_max_tokens {rec.listing_max_tokens}")
     print(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
     for server in rec.unnamed:

@@ -360,8 +360,8 @@ if common.require_catalog(v):
                    width="content")
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
-                     f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with the "
-                     "fewest listing tokens.", icon=":material/block:")
+                     f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
+                     f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
         growth = multi.growth_words
