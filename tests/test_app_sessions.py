@@ -258,3 +258,17 @@ def test_flags_tab_lists_flagged_sessions(tmp_path):
     assert len(table) == 1 and table.iloc[0]["flags"] == "deferred but never searched"
     assert md_escape("Flagged: deferred but never searched") in [w.value for w in at.warning]
 
+
+
+def test_listing_what_if_caption_states_the_steps_its_smallest_settings_use():
+    """The caption over the per-tool what-if says at what resolution the smallest settings are given;
+    the table's values must be on that grid (0.1 % and 1 token), e.g. 0.8 % and 1,473 tokens."""
+    at = open_page()
+    caption = next(c.value for c in at.caption if "Smallest settings" in c.value)
+    table = frame(at, "sessions_whatif")
+    pcts = [float(p) for p in table["threshold_pct"] if p not in ("", "—", "None")]
+    caps = [int(str(c).replace(",", "")) for c in table["listing_max_tokens"] if c not in ("", "—", "None")]
+    assert any(round(p * 2) != p * 2 for p in pcts), pcts  # off the 0.5 grid: the finer grid is in use
+    assert any(c % 100 for c in caps), caps
+    assert "0.5 steps" not in caption and "100 steps" not in caption, caption
+    assert "0.1" in caption and "1 token" in caption, caption

@@ -296,8 +296,8 @@ def render() -> None:
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "
-                   "smallest budget that lists it, and the threshold_pct (0.5 steps) and listing_max_tokens "
-                   "(100 steps) that reach that budget.")
+                   "smallest budget that lists it, and the threshold_pct (steps of 0.1) and listing_max_tokens "
+                   "(steps of 1 token) that reach that budget.")
         if not what_if:
             st.info("No session called a deferred tool of this catalog.")
         else:
