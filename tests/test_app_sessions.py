@@ -282,3 +282,17 @@ def test_the_listing_saving_has_the_tuning_page_name_not_the_pin_name():
     table = frame(at, "sessions_at_lengths")
     assert "searches saved" in table.columns and "round trips saved" not in table.columns
     assert not [t.value for t in at.text if t.value.startswith("At ") and "round trip" in t.value]
+
+
+def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
+    """The Tuning page's context-length list (kept across pages and in the link) is what the user is
+    tuning: the Sessions what-if starts there (after the sidebar's length), not at a fixed 32K/200K/1M."""
+    at = open_page({"lengths": "64k, 128k"})
+    assert at.text_input(key="sessions_lengths").value == "200k, 64k, 128k"
+    inspector, config, loaded, _ = engine()
+    expected = called_listed_at(loaded.sessions, inspector, config, [200_000, 64_000, 128_000])
+    table = frame(at, "sessions_at_lengths")
+    assert list(table["context length"]) == ["200,000", "64,000", "128,000"]
+    assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
+    # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M
+    assert open_page().text_input(key="sessions_lengths").value == "200k, 32k, 1m"

@@ -111,8 +111,13 @@ def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
 
 def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
     """The what-if's context lengths: a text input that starts at the sidebar's context length and
-    32K / 200K / 1M, and follows the sidebar until edited."""
-    default = lengths_text(what_if_lengths(sidebar_context))
+    the lengths being tuned on the Tuning page (32K / 200K / 1M while that list is untouched), and
+    follows both until edited."""
+    tuned, error = parse_lengths(st.session_state.get("tuning_contexts") or common.TUNING_CONTEXTS_DEFAULT)
+    if error or st.session_state.get("tuning_contexts", common.TUNING_CONTEXTS_DEFAULT) == common.TUNING_CONTEXTS_DEFAULT:
+        default = lengths_text(what_if_lengths(sidebar_context))
+    else:
+        default = lengths_text(list(dict.fromkeys([*([sidebar_context] if sidebar_context else []), *tuned])))
     # the user's list lives outside the widget too: Streamlit forgets a widget's value on other pages
     kept = st.session_state.get("_sessions_lengths_kept")
     if st.session_state.get("sessions_lengths") in (None, st.session_state.get("_sessions_lengths_default")):
@@ -125,7 +130,8 @@ def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
 
     where.text_input("Context lengths to ask about", key="sessions_lengths", on_change=keep,
                      help="Comma-separated (32k, 200k, 1m, unknown). Starts at the sidebar's context length and "
-                          "the common 32K, 200K and 1M, and follows the sidebar until you edit it.")
+                          "the lengths on the Tuning page (the common 32K, 200K and 1M until you edit that "
+                          "list), and follows them until you edit it.")
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
         where.error(common.md_escape(error), icon=":material/warning:")
@@ -278,7 +284,7 @@ def render() -> None:
         st.caption(f"With the sidebar's threshold_pct ({v.config.threshold_pct:g}%) and listing_max_tokens "
                    f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
                    "deferred tools the sessions called the listing already names, and the tool_search calls made "
-                   "before calling them (round trips the listing would have saved).")
+                   "before calling them (searches the listing would have saved).")
         lengths = _lengths_input(v.context_length, st)
         at: list = []
         if lengths:
