@@ -69,3 +69,14 @@ def test_nothing_listable_at_the_shortest_length_is_not_called_the_fewest_tokens
     # Where a listing fits everywhere, the usual words stay.
     result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,1m", "--goal", "names")
     assert "the fewest listing tokens" in result.stdout
+
+
+def test_report_subtitle_gives_the_form_with_its_counts(tmp_path) -> None:
+    # The report's subtitle is read first in a review: "form mixed" alone hides 9 of 10 servers named.
+    out = tmp_path / "report.html"
+    result = run_cli("report", TEAM, CLOUDFLARE, "--context-length", "32k", "--no-lint", "--no-strategies",
+                     "-o", out)
+    assert result.returncode == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    subtitle = page.split('<p class="sub">', 1)[1].split("</p>", 1)[0]
+    assert "form mixed · 9 of 10 servers named (178 tools)" in subtitle, subtitle
