@@ -80,3 +80,30 @@ def test_report_subtitle_gives_the_form_with_its_counts(tmp_path) -> None:
     page = out.read_text(encoding="utf-8")
     subtitle = page.split('<p class="sub">', 1)[1].split("</p>", 1)[0]
     assert "form mixed · 9 of 10 servers named (178 tools)" in subtitle, subtitle
+
+
+def test_check_gates_on_the_same_per_server_requirements_recommend_took(tmp_path) -> None:
+    """The tuning workflow: recommend with --except, save the block, gate later changes with check.
+    check must accept the same --except / --keep, or the gate fails on the setting it was told to ship."""
+    config = tmp_path / "config.yaml"
+    block = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names",
+                    "--except", "cloudflare", "--headroom", "10", "--yaml")
+    assert block.returncode == 0, block.stderr
+    config.write_text(block.stdout, encoding="utf-8")
+    base = ("check", TEAM, CLOUDFLARE, "--config", config, "--context-lengths", "32k,200k,1m", "--goal", "names")
+    passed = run_cli(*base, "--except", "cloudflare")
+    assert passed.returncode == 0, (passed.stdout, passed.stderr)
+    assert passed.stdout.startswith("toolsearch check passed: every server at names or better, except cloudflare")
+    plain = run_cli(*base)  # without the exception the goal is out of reach at 32K
+    assert plain.returncode == 1
+    data = _json(run_cli(*base, "--keep", "cloudflare", "--format", "json"))
+    assert data["passed"] is False and data["keep"] == ["cloudflare"]
+    assert all(any(f.startswith("cloudflare must stay named") for f in c["failures"]) for c in data["contexts"])
+    # a name that is not a server of the catalog: one line, exit 2
+    bad = run_cli(*base, "--except", "nosuch")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+    assert "--except: no server named 'nosuch'" in bad.stderr
+    # at 8K the exception does not cover the other servers that collapse: named in the failure
+    short = run_cli("check", TEAM, CLOUDFLARE, "--context-lengths", "8k", "--goal", "names", "--except", "cloudflare")
+    assert short.returncode == 1
+    assert "collapsed and not excepted: github" in short.stdout
