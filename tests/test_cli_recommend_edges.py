@@ -107,3 +107,13 @@ def test_check_gates_on_the_same_per_server_requirements_recommend_took(tmp_path
     short = run_cli("check", TEAM, CLOUDFLARE, "--context-lengths", "8k", "--goal", "names", "--except", "cloudflare")
     assert short.returncode == 1
     assert "collapsed and not excepted: github" in short.stdout
+
+
+def test_check_table_says_summary_for_a_listing_of_summary_lines() -> None:
+    for fmt in ("text", "markdown"):
+        result = run_cli("check", CLOUDFLARE, "--context-lengths", "32k", "--goal", "any", "--format", fmt)
+        assert result.returncode == 0, result.stderr
+        row = next(line for line in result.stdout.splitlines() if "32,000" in line and "holds" in line)
+        assert "summary" in row and "groups" not in row, row
+    data = _json(run_cli("check", CLOUDFLARE, "--context-lengths", "32k", "--goal", "any", "--format", "json"))
+    assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value

@@ -331,7 +331,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
                 f"planning tokenizer {result.planning_tokenizer}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "goal"]
-    rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier), c.outcome.listing_form,
+    rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),
+             Q.form_word(c.outcome.listing_form),
              f"{c.outcome.listing_tokens:,}", "holds" if c.holds else "FAILS"] for c in result.lengths]
     if baseline is not None:
         header.append("against the baseline")
