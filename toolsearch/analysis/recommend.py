@@ -209,7 +209,7 @@ class MultiRecommendation:
         or, when nothing can be listed at the shortest length (no budget is left to save there),
         that the largest settings were taken so every other length gets its best form."""
         if self.budget_needed is None:
-            return ("nothing can be listed at the shortest length, so the largest settings, which give every "
+            return ("the largest settings, as nothing can be listed at the shortest length and they give every "
                     "other length its best form")
         return "the fewest listing tokens"
 
