@@ -208,7 +208,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     table = frame(at, "sessions_at_lengths")
     assert list(table["context length"]) == ["16,000", "32,000", "200,000", "1,000,000"]
     assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
-    assert list(table["round trips saved"]) == [str(c.round_trips_saved) for c in expected]
+    assert list(table["searches saved"]) == [str(c.round_trips_saved) for c in expected]
     assert list(table["budget (tokens)"]) == [f"{c.budget:,}" for c in expected]
     # at 16K and 3% the budget is 480 tokens: not every called tool is named; the cap binds higher up
     assert expected[0].budget == 480 and expected[0].called_listed < expected[0].called_total
@@ -216,7 +216,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
     assert sentence == (f"At 16,000 tokens: {expected[0].called_listed} of the {expected[0].called_total} tools your "
                         f"models called {'was' if expected[0].called_listed == 1 else 'were'} already listed by name; "
-                        f"{expected[0].round_trips_saved} round trips saved.")
+                        f"{expected[0].round_trips_saved} searches saved.")
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
     assert list(frame(at, "sessions_at_lengths")["context length"]) == ["8,000", "1,000,000"]
@@ -258,3 +258,41 @@ def test_flags_tab_lists_flagged_sessions(tmp_path):
     assert len(table) == 1 and table.iloc[0]["flags"] == "deferred but never searched"
     assert md_escape("Flagged: deferred but never searched") in [w.value for w in at.warning]
 
+
+
+def test_listing_what_if_caption_states_the_steps_its_smallest_settings_use():
+    """The caption over the per-tool what-if says at what resolution the smallest settings are given;
+    the table's values must be on that grid (0.1 % and 1 token), e.g. 0.8 % and 1,473 tokens."""
+    at = open_page()
+    caption = next(c.value for c in at.caption if "Smallest settings" in c.value)
+    table = frame(at, "sessions_whatif")
+    pcts = [float(p) for p in table["threshold_pct"] if p not in ("", "—", "None")]
+    caps = [int(str(c).replace(",", "")) for c in table["listing_max_tokens"] if c not in ("", "—", "None")]
+    assert any(round(p * 2) != p * 2 for p in pcts), pcts  # off the 0.5 grid: the finer grid is in use
+    assert any(c % 100 for c in caps), caps
+    assert "0.5 steps" not in caption and "100 steps" not in caption, caption
+    assert "0.1" in caption and "1 token" in caption, caption
+
+
+def test_the_listing_saving_has_the_tuning_page_name_not_the_pin_name():
+    """The tool_search calls a listing makes unnecessary are "searches saved" on the Tuning page;
+    "round trips saved" there is the pin what-if's other figure (search + describe per first use).
+    The Sessions page shows the first figure, so it uses the first name."""
+    at = open_page()
+    table = frame(at, "sessions_at_lengths")
+    assert "searches saved" in table.columns and "round trips saved" not in table.columns
+    assert not [t.value for t in at.text if t.value.startswith("At ") and "round trip" in t.value]
+
+
+def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
+    """The Tuning page's context-length list (kept across pages and in the link) is what the user is
+    tuning: the Sessions what-if starts there (after the sidebar's length), not at a fixed 32K/200K/1M."""
+    at = open_page({"lengths": "64k, 128k"})
+    assert at.text_input(key="sessions_lengths").value == "200k, 64k, 128k"
+    inspector, config, loaded, _ = engine()
+    expected = called_listed_at(loaded.sessions, inspector, config, [200_000, 64_000, 128_000])
+    table = frame(at, "sessions_at_lengths")
+    assert list(table["context length"]) == ["200,000", "64,000", "128,000"]
+    assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
+    # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M
+    assert open_page().text_input(key="sessions_lengths").value == "200k, 32k, 1m"

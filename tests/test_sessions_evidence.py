@@ -112,7 +112,7 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     assert "  compaction (3 messages archived); searched before it: 'slack post message'" in out
     assert "session s-blind (anthropic/claude-sonnet-4.5, context unknown, 3 messages, 0 round trips) " \
            "[flag: deferred but never searched]" in out
-    rows = [line.split() for line in out.split("round trips saved\n", 1)[1].splitlines()[1:3]]
+    rows = [line.split() for line in out.split("searches saved\n", 1)[1].splitlines()[1:3]]
     at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
     assert [c.listing_form for c in at] == ["mixed", "full"]
     assert rows == [[f"{c.context_length:,}", str(c.budget), c.listing_form,
@@ -154,7 +154,7 @@ def test_drift_against_another_catalog_in_text_and_json():
     assert "servers missing: github, grafana, linear, notion, slack" in line
     assert "the catalog has 1 server no session mentions" in line
     # the listing on this catalog is all summary lines: shown as "summary", and nothing called is named
-    table = text.stdout.split("round trips saved\n", 1)[1].splitlines()[1:4]
+    table = text.stdout.split("searches saved\n", 1)[1].splitlines()[1:4]
     assert [row.split()[2:] for row in table] == [["summary", "0", "of", "0", "0"]] * 3
     # a recorded describe that came back "not found" is not drift: the sessions' catalog lacked it too
     own = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG]))

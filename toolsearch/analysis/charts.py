@@ -103,6 +103,25 @@ class _Fig:
         return go.Figure({"data": self.data, "layout": checked}, _validate=False)
 
 
+def log_axis_ticks(values: Sequence[float]) -> tuple[list[float], list[str]]:
+    """Tick values and their texts for a log axis over ``values`` (positive numbers, e.g. tokens):
+    the 1-2-5 series from just below the smallest to just above the largest, written in full with
+    thousands separators (``"200"``, ``"1,000"``), never as the bare leading digit ("2") a log axis
+    spanning less than a decade otherwise shows. Empty lists when no value is positive."""
+    positive = [v for v in values if v > 0]
+    if not positive:
+        return [], []
+    low, high = min(positive), max(positive)
+    ticks: list[float] = []
+    decade = 10 ** math.floor(math.log10(low))
+    while decade <= high * 10:
+        for m in (1, 2, 5):
+            v = m * decade
+            if low / 2.5 <= v <= high * 2.5:
+                ticks.append(v)
+        decade *= 10
+    return ticks, [f"{v:,.0f}" if v >= 1 else f"{v:g}" for v in ticks]
+
 def _has_underscore_key(value: object) -> bool:
     """Whether a trace spec uses a magic-underscore key (``marker_color``), which only
     validation expands."""

@@ -21,7 +21,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOAL_WORDS, GOALS, ContextOutcome, MultiRecommendation, outcomes, \
-    recommend_for_contexts
+    recommend_for_contexts, requirement_failures
 from .sweep import FORM_RANK, listing_ladder
 
 __all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "check_catalog"]
@@ -99,7 +99,8 @@ class CheckResult:
     """The check over every listed context length (see :func:`check_catalog`).
 
     Attributes:
-        goal, max_listing_tokens: what was asked.
+        goal, max_listing_tokens: what was asked; ``except_servers`` / ``keep_servers``: the
+            per-server requirements asked with it (as ``recommend --except`` / ``--keep``).
         threshold_pct, listing_max_tokens: the settings checked (%, tokens).
         planning_tokenizer: the tokenizer that decides whether a listing fits.
         lengths: one :class:`LengthCheck` per context length, in the order given.
@@ -114,6 +115,18 @@ class CheckResult:
     planning_tokenizer: str
     lengths: tuple[LengthCheck, ...]
     suggestion: MultiRecommendation | None
+    except_servers: tuple[str, ...] = ()
+    keep_servers: tuple[str, ...] = ()
+
+    @property
+    def goal_words(self) -> str:
+        """The goal with its per-server requirements, in words (as ``recommend`` says it)."""
+        text = GOAL_WORDS[self.goal]
+        if self.except_servers:
+            text += f", except {', '.join(self.except_servers)} (may collapse)"
+        if self.keep_servers:
+            text += f"; {', '.join(self.keep_servers)} at names or better"
+        return text
 
     @property
     def passed(self) -> bool:
@@ -122,7 +135,8 @@ class CheckResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``check --format json`` object."""
-        return {"passed": self.passed, "goal": self.goal, "goal_words": GOAL_WORDS[self.goal],
+        return {"passed": self.passed, "goal": self.goal, "goal_words": self.goal_words,
+                "except": list(self.except_servers), "keep": list(self.keep_servers),
                 "max_listing_tokens": self.max_listing_tokens, "threshold_pct": self.threshold_pct,
                 "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
                 "contexts": [c.to_dict() for c in self.lengths],
@@ -140,7 +154,8 @@ def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig,
 
 def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_lengths: Sequence[int | None], goal: str,
                   tokenizer: str, *, max_listing_tokens: int | None = None,
-                  baseline: Inspector | None = None) -> CheckResult:
+                  baseline: Inspector | None = None, except_servers: Sequence[str] = (),
+                  keep_servers: Sequence[str] = ()) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -152,6 +167,9 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         max_listing_tokens: also require the listing to be at most this many tokens.
         baseline: the catalog before a change, registered the same way; adds a
             :class:`BaselineChange` per length.
+        except_servers / keep_servers: per-server requirements, as in
+            :func:`toolsearch.analysis.recommend.recommend_for_contexts` (servers that may collapse
+            to a summary line under goal ``names``; servers that must stay at names or better).
 
     Raises:
         ValueError: an unknown goal or no context length.
@@ -168,12 +186,23 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     if baseline is not None:
         before = outcomes(listing_ladder(baseline.planner, config, tokenizer), config.threshold_pct,
                           config.listing_max_tokens, lengths)
-    checks = tuple(LengthCheck(o, goal_failures(o, goal, max_listing_tokens),
+    except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
+
+    def failures(o: ContextOutcome) -> tuple[str, ...]:
+        if not (except_servers or keep_servers):
+            return goal_failures(o, goal, max_listing_tokens)
+        size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
+            f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)
+        return (*requirement_failures(ladder, o, goal, except_servers, keep_servers), *size)
+
+    checks = tuple(LengthCheck(o, failures(o),
                                _change(baseline, inspector, config, o.context_length, tokenizer, before[i])
                                if baseline is not None else None) for i, o in enumerate(now))
     suggestion = None
     if not all(c.holds for c in checks):
-        suggestion = recommend_for_contexts(ladder, config, lengths, goal)
+        suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
+                                            keep_servers=keep_servers)
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
-                       lengths=checks, suggestion=suggestion)
+                       lengths=checks, suggestion=suggestion, except_servers=except_servers,
+                       keep_servers=keep_servers)

@@ -194,8 +194,24 @@ class MultiRecommendation:
         if self.growth_tokens == 0:
             return (f"tight: the budget equals the listing at {context_words(tight.context_length)}, so any listing "
                     f"growth changes the listing there")
-        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth (about {counted(self.growth_tools, 'tool')}) "
+        if not self.worst.tools_named:  # only summary lines listed: no tokens-per-tool to count tools with
+            tools = ""
+        elif self.growth_tools == 0:
+            tools = " (less than one tool)"
+        else:
+            tools = f" (about {counted(self.growth_tools, 'tool')})"
+        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} "
                 f"at {context_words(tight.context_length)} before the listing changes")
+
+    @property
+    def fallback_words(self) -> str:
+        """How the settings were chosen when the goal is out of reach: ``"the fewest listing tokens"``,
+        or, when nothing can be listed at the shortest length (no budget is left to save there),
+        that the largest settings were taken so every other length gets its best form."""
+        if self.budget_needed is None:
+            return ("the largest settings, as nothing can be listed at the shortest length and they give every "
+                    "other length its best form")
+        return "the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal``, ``contexts``, then
@@ -299,6 +315,41 @@ def _requirement(ladder: Ladder, goal: str, except_servers: Sequence[str], keep_
         return FORM_RANK[step.form] <= want
 
     return meets
+
+
+def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, except_servers: Sequence[str] = (),
+                         keep_servers: Sequence[str] = ()) -> tuple[str, ...]:
+    """Why ``goal`` with its per-server requirements (as in :func:`recommend_for_contexts`) does not
+    hold at one context length, as short sentences; empty when it holds. ``outcome`` is that
+    length's :class:`ContextOutcome` read off ``ladder``. Tier 0 (tool search not active) meets
+    every goal.
+
+    Raises:
+        ValueError: an unknown goal.
+    """
+    if goal not in GOAL_FORMS:
+        raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+    if outcome.tier == 0:
+        return ()
+    step = ladder.step_at(outcome.budget)
+    if _requirement(ladder, goal, except_servers, keep_servers)(step):
+        return ()
+    label = {s.name: s.label for s in ladder.servers}
+    collapsed = set(step.collapsed) if step is not None else set()
+    failures = []
+    lost = [name for name in keep_servers if label.get(name) in collapsed]
+    if lost:
+        failures.append(f"{', '.join(lost)} must stay named but {'is' if len(lost) == 1 else 'are'} collapsed to "
+                        f"a summary line within a budget of {outcome.budget:,} tokens")
+    if not _requirement(ladder, goal, except_servers, ())(step):
+        needed = GOAL_FORMS[goal]
+        others = [s.name for s in ladder.servers if s.label in collapsed and s.name not in except_servers]
+        text = (f"the listing is {outcome.outcome or outcome.listing_form} (tier {outcome.tier}) within a budget of "
+                f"{outcome.budget:,} tokens; the goal needs {needed}{' or better' if needed != 'full' else ''}")
+        if except_servers and others:
+            text += f" (collapsed and not excepted: {', '.join(others)})"
+        failures.append(text)
+    return tuple(failures)
 
 
 def _settings(budget: int, context_lengths: Sequence[int | None], current_pct: float) -> tuple[float, int]:

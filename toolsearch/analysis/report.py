@@ -472,7 +472,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     sections.append(("Notes", _notes(plan, inspector)))
     body = "\n".join(f"<section><h2>{esc(title)}</h2>\n{content}\n</section>" for title, content in sections)
     subtitle = (f"Context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "
-                f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · form {Q.form_word(plan.listing_form)}")
+                f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · "
+                f"form {plan_counts(plan).label}")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>toolsearch report: {esc(name)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"

@@ -647,9 +647,9 @@ class ListingWhatIf:
         listed: its name was in the listing (so the search round trip was avoidable).
         searches_before: discovery calls the session made before calling it.
         smallest_budget: the smallest budget that lists it (``None``: no budget does).
-        threshold_pct: the smallest threshold_pct (0.5 steps) reaching that budget at this context
+        threshold_pct: the smallest threshold_pct (steps of 0.1) reaching that budget at this context
             length (``None`` when unknown or unreachable).
-        listing_max_tokens: the smallest listing_max_tokens (100 steps) that allows that budget.
+        listing_max_tokens: the smallest listing_max_tokens (steps of 1 token) that allows that budget.
     """
 
     session: str

@@ -48,7 +48,8 @@ class UsageError(ToolsearchError):
 
 
 def _int_list(text: str) -> list[int | None]:
-    return [_context_length(part) for part in text.split(",") if part.strip()]
+    """``--context-lengths``: comma-separated context lengths, duplicates dropped, order kept (as the app)."""
+    return list(dict.fromkeys(_context_length(part) for part in text.split(",") if part.strip()))
 
 
 def _float_list(text: str) -> list[float]:
@@ -846,7 +847,8 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
         writer.writerows(table)
         sys.stdout.write(out.getvalue())
     else:
-        print(_table(table, header))
+        form = header.index("listing_form")  # the word shown elsewhere (groups → summary); CSV keeps the value
+        print(_table([[*row[:form], form_word(row[form]), *row[form + 1:]] for row in table], header))
     return 0
 
 
@@ -913,13 +915,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"not reachable at every listed context length: {rec.reason}")
         worst = rec.worst
         print(f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
-              f"length, the fewest listing tokens): threshold_pct {rec.threshold_pct:g}, "
+              f"length, {rec.fallback_words}): threshold_pct {rec.threshold_pct:g}, "
               f"listing_max_tokens {rec.listing_max_tokens}")
     print(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
     for server in rec.unnamed:
         print(f"not named: {server.reason}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]
-    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, c.listing_form, c.listing_tokens,
+    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, form_word(c.listing_form),
+             c.listing_tokens,
              f"{c.servers_named}/{c.servers_total}", c.tools_named] for c in rec.contexts]
     if args.session_sources:
         header += ["called_listed", "round_trips_saved"]

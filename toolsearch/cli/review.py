@@ -48,7 +48,7 @@ def _context_lengths(text: str) -> list[int | None]:
     values = [parse_context_length(part) for part in text.split(",") if part.strip()]
     if not values:
         raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
-    return values
+    return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
 
 
 def _tokens(text: str) -> int:
@@ -139,6 +139,11 @@ def add_parsers(sub: Any) -> None:
                    help="; ".join(f"{goal}: {words}" for goal, words in GOAL_WORDS.items()))
     p.add_argument("--max-listing-tokens", type=_tokens, default=None, metavar="N",
                    help="also fail when the listing is larger than N tokens (planning tokenizer)")
+    p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
+                   help="a server that may collapse to a summary line (relaxes goal names; as recommend --except); "
+                        "repeatable")
+    p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
+                   help="a server that must stay at names or better (any goal; as recommend --keep); repeatable")
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
                         "settings; adds what changed per context length")
@@ -304,9 +309,19 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
 
 
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
+    known = [server.name for server in inspector.catalog.servers]
+    for option, names in (("--except", args.except_servers), ("--keep", args.keep_servers)):
+        for name in names:
+            if name not in known:
+                shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
+                raise ReviewUsageError(f"check: {option}: no server named {name!r} in the catalog (servers: {shown})")
+    both = sorted(set(args.except_servers) & set(args.keep_servers))
+    if both:
+        raise ReviewUsageError(f"check: {', '.join(both)}: a server cannot be given to both --except and --keep")
     baseline = _load(args, args.baseline, config) if args.baseline else None
     result = check_mod.check_catalog(inspector, config, args.context_lengths, args.goal, args.tokenizer,
-                                     max_listing_tokens=args.max_listing_tokens, baseline=baseline)
+                                     max_listing_tokens=args.max_listing_tokens, baseline=baseline,
+                                     except_servers=args.except_servers, keep_servers=args.keep_servers)
     status = 0 if result.passed else 1
     if args.format == "json":
         print_json(result.to_dict())
@@ -316,7 +331,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
                 f"planning tokenizer {result.planning_tokenizer}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "goal"]
-    rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier), c.outcome.listing_form,
+    rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),
+             Q.form_word(c.outcome.listing_form),
              f"{c.outcome.listing_tokens:,}", "holds" if c.holds else "FAILS"] for c in result.lengths]
     if baseline is not None:
         header.append("against the baseline")
@@ -324,7 +340,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             row.append(_change_text(c.change, c.outcome))
     verdict = "passed" if result.passed else "failed"
     if args.format == "markdown":
-        print(f"### toolsearch check {verdict}: {GOAL_WORDS[result.goal]}{limit}")
+        print(f"### toolsearch check {verdict}: {result.goal_words}{limit}")
         print()
         print(f"Context lengths {lengths} · {settings}")
         print()
@@ -337,7 +353,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    print(f"toolsearch check {verdict}: {GOAL_WORDS[result.goal]}{limit} at {lengths} tokens")
+    print(f"toolsearch check {verdict}: {result.goal_words}{limit} at {lengths} tokens")
     print(settings)
     print(text_table(rows, header))
     for line in _verdict_lines(result):

@@ -170,7 +170,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         lrows = [[_length(c.context_length), c.budget, form_word(c.listing_form), f"{c.called_listed} of {c.called_total}",
                   c.round_trips_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
-                _table(lrows, ["context length", "budget", "form", "called tools listed", "round trips saved"]), ""]
+                _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"]), ""]
     flagged = [f for f in flags if f.flagged]
     if flags:
         out.append(f"flagged sessions: {len(flagged)} of {len(flags)}" + (":" if flagged else ""))

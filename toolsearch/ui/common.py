@@ -192,7 +192,7 @@ def _init_state() -> None:
         return
     state = {key: (list(value) if isinstance(value, list) else value) for key, value in _DEFAULTS.items()}
     params = st.query_params
-    ignored = []
+    ignored, left_out = [], []  # values not used at all; lists with names that are not shipped samples
     for qkey, (skey, parse) in _QP.items():
         if qkey not in params:
             continue
@@ -215,7 +215,7 @@ def _init_state() -> None:
         if skey in _LIST_CHOICES:  # unknown names are left out, and said so
             known = _LIST_CHOICES[skey]()
             if any(item not in known for item in value):
-                ignored.append(qkey)
+                left_out.append(qkey)
             value = [item for item in value if item in known]
         state[skey] = value
     notices = []  # (text, shown until the catalog changes: else shown on the first page only)
@@ -231,8 +231,11 @@ def _init_state() -> None:
             notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
-        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored"
-                        " (names that are not shipped samples are left out); the default is used.", False))
+        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
+                        "the default is used.", False))
+    if left_out:
+        notices.append(("The link's " + ", ".join(left_out) + " names something that is not a shipped sample; "
+                        "it was left out.", False))
     _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
     for key, value in state.items():

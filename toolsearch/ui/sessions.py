@@ -111,8 +111,13 @@ def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
 
 def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
     """The what-if's context lengths: a text input that starts at the sidebar's context length and
-    32K / 200K / 1M, and follows the sidebar until edited."""
-    default = lengths_text(what_if_lengths(sidebar_context))
+    the lengths being tuned on the Tuning page (32K / 200K / 1M while that list is untouched), and
+    follows both until edited."""
+    tuned, error = parse_lengths(st.session_state.get("tuning_contexts") or common.TUNING_CONTEXTS_DEFAULT)
+    if error or st.session_state.get("tuning_contexts", common.TUNING_CONTEXTS_DEFAULT) == common.TUNING_CONTEXTS_DEFAULT:
+        default = lengths_text(what_if_lengths(sidebar_context))
+    else:
+        default = lengths_text(list(dict.fromkeys([*([sidebar_context] if sidebar_context else []), *tuned])))
     # the user's list lives outside the widget too: Streamlit forgets a widget's value on other pages
     kept = st.session_state.get("_sessions_lengths_kept")
     if st.session_state.get("sessions_lengths") in (None, st.session_state.get("_sessions_lengths_default")):
@@ -125,7 +130,8 @@ def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
 
     where.text_input("Context lengths to ask about", key="sessions_lengths", on_change=keep,
                      help="Comma-separated (32k, 200k, 1m, unknown). Starts at the sidebar's context length and "
-                          "the common 32K, 200K and 1M, and follows the sidebar until you edit it.")
+                          "the lengths on the Tuning page (the common 32K, 200K and 1M until you edit that "
+                          "list), and follows them until you edit it.")
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
         where.error(common.md_escape(error), icon=":material/warning:")
@@ -278,7 +284,7 @@ def render() -> None:
         st.caption(f"With the sidebar's threshold_pct ({v.config.threshold_pct:g}%) and listing_max_tokens "
                    f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
                    "deferred tools the sessions called the listing already names, and the tool_search calls made "
-                   "before calling them (round trips the listing would have saved).")
+                   "before calling them (searches the listing would have saved).")
         lengths = _lengths_input(v.context_length, st)
         at: list = []
         if lengths:
@@ -288,16 +294,16 @@ def render() -> None:
                 where = f"{c.context_length:,} tokens" if c.context_length else "an unknown context length"
                 st.text(f"At {where}: {c.called_listed} of the {counted(c.called_total, 'tool')} your models "
                         f"called {'was' if c.called_listed == 1 else 'were'} already listed by name; "
-                        f"{counted(c.round_trips_saved, 'round trip')} saved.")
+                        f"{counted(c.round_trips_saved, 'search', 'searches')} saved.")
             literal_table([{"context length": c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             "called tools listed by name": c.called_listed, "called tools": c.called_total,
-                            "round trips saved": c.round_trips_saved} for c in at], key="sessions_at_lengths")
+                            "searches saved": c.round_trips_saved} for c in at], key="sessions_at_lengths")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "
-                   "smallest budget that lists it, and the threshold_pct (0.5 steps) and listing_max_tokens "
-                   "(100 steps) that reach that budget.")
+                   "smallest budget that lists it, and the threshold_pct (steps of 0.1) and listing_max_tokens "
+                   "(steps of 1 token) that reach that budget.")
         if not what_if:
             st.info("No session called a deferred tool of this catalog.")
         else:

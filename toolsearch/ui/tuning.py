@@ -187,7 +187,9 @@ def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title
     for name, x, y, symbol in marks:
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name, marker=dict(size=14, symbol=symbol),
                                  hovertemplate=f"{name}<br>listing %{{x:,}} tokens<br>{y_title} %{{y}}<extra></extra>"))
-    fig.update_layout(xaxis=dict(type="log", title="listing tokens per request (log)"), yaxis=dict(title=y_title),
+    tickvals, ticktext = charts.log_axis_ticks([p[0] for p in points] + [m[1] for m in marks])
+    fig.update_layout(xaxis=dict(type="log", title="listing tokens per request (log scale)", tickvals=tickvals,
+                                 ticktext=ticktext), yaxis=dict(title=y_title),
                       height=360, margin=dict(l=10, r=10, t=10, b=10), legend=dict(orientation="h", y=-0.25))
     return fig
 
@@ -360,8 +362,8 @@ if common.require_catalog(v):
                    width="content")
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
-                     f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with the "
-                     "fewest listing tokens.", icon=":material/block:")
+                     f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
+                     f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
         growth = multi.growth_words

@@ -1,0 +1,28 @@
+"""Tuning page (Streamlit ``AppTest``): when nothing can be listed at the shortest length, the
+"not reachable" box says the largest settings were taken, not "the fewest listing tokens"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).absolute().parent.parent
+
+
+def _box(query: dict[str, str]) -> str:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update(query)
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    return next(e.value for e in at.error if e.value.startswith("Not reachable at every listed context length"))
+
+
+def test_nothing_listable_at_the_shortest_length_is_said_so():
+    box = _box({"lengths": "100, 32k", "goal": "any", "with": "cloudflare-flat"})
+    assert "fewest listing tokens" not in box, box
+    assert box.endswith("with the largest settings, as nothing can be listed at the shortest length and they give "
+                        "every other length its best form."), box
+    box = _box({"lengths": "32k, 200k, 1m", "with": "cloudflare-flat"})  # the usual case keeps its words
+    assert box.endswith("(9 of 10) with the fewest listing tokens."), box

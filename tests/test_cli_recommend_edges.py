@@ -1,0 +1,119 @@
+"""``recommend`` (and the commands sharing its list options) on odd but legal input, as a new user
+types it: repeated context lengths, a catalog whose listing is only a summary line, a context so
+short that nothing can be listed. Each test runs the console script in a subprocess."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+CLOUDFLARE = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+
+
+def _json(result) -> dict | list:
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr
+    return json.loads(result.stdout)
+
+
+def test_repeated_context_lengths_are_answered_once_like_the_app() -> None:
+    data = _json(run_cli("recommend", TEAM, "--context-lengths", "32k,32000,200k,32k", "--goal", "names", "--json"))
+    assert [c["context_length"] for c in data["contexts"]] == [32_000, 200_000]
+    rows = _json(run_cli("sweep", TEAM, "--context-lengths", "200k,200k", "--threshold-pcts", "5", "--json"))
+    assert [r["context_length"] for r in rows] == [200_000]
+    check = run_cli("check", TEAM, "--context-lengths", "32k,32k", "--goal", "names")
+    assert check.returncode == 0, check.stderr
+    assert "32,000, 32,000" not in check.stdout
+    assert sum(line.startswith("32,000 ") for line in check.stdout.splitlines()) == 1, check.stdout
+
+
+def test_tables_say_summary_for_a_listing_of_summary_lines_as_plan_does() -> None:
+    # Cloudflare's 3,300 names do not fit in 32K: the listing is its summary line (JSON value "groups").
+    plan = run_cli("plan", CLOUDFLARE, "--context-length", "32k")
+    assert "listing form summary" in plan.stdout, plan.stdout
+    for args in (("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names"),
+                 ("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1")):
+        result = run_cli(*args)
+        assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
+        row = next(line for line in result.stdout.splitlines() if line.startswith("32000 "))
+        assert " summary " in f"{row} " and "groups" not in row, row
+    data = _json(run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--json"))
+    assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value
+    csv_out = run_cli("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1", "--csv").stdout
+    assert ",groups," in csv_out  # so does the CSV
+
+
+def test_growth_is_not_counted_as_zero_tools() -> None:
+    # Only Cloudflare's summary line is listed at 32K: no tools are named, so no "about 0 tools".
+    result = run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("headroom:"))
+    assert "absorbs" in line and "0 tools" not in line and "about" not in line, line
+    block = run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--yaml").stdout
+    assert "0 tools" not in block, block
+
+
+def test_nothing_listable_at_the_shortest_length_is_not_called_the_fewest_tokens() -> None:
+    # 100 tokens of context leave no room for any listing: the answer takes the largest settings
+    # (so 32K gets its best listing), which must not be described as "the fewest listing tokens".
+    result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "100,32k", "--goal", "any")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("best reachable setting"))
+    assert "fewest listing tokens" not in line, line
+    assert "nothing can be listed at the shortest length" in line
+    assert line.endswith("threshold_pct 100, listing_max_tokens 60000"), line
+    # Where a listing fits everywhere, the usual words stay.
+    result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,1m", "--goal", "names")
+    assert "the fewest listing tokens" in result.stdout
+
+
+def test_report_subtitle_gives_the_form_with_its_counts(tmp_path) -> None:
+    # The report's subtitle is read first in a review: "form mixed" alone hides 9 of 10 servers named.
+    out = tmp_path / "report.html"
+    result = run_cli("report", TEAM, CLOUDFLARE, "--context-length", "32k", "--no-lint", "--no-strategies",
+                     "-o", out)
+    assert result.returncode == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    subtitle = page.split('<p class="sub">', 1)[1].split("</p>", 1)[0]
+    assert "form mixed · 9 of 10 servers named (178 tools)" in subtitle, subtitle
+
+
+def test_check_gates_on_the_same_per_server_requirements_recommend_took(tmp_path) -> None:
+    """The tuning workflow: recommend with --except, save the block, gate later changes with check.
+    check must accept the same --except / --keep, or the gate fails on the setting it was told to ship."""
+    config = tmp_path / "config.yaml"
+    block = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names",
+                    "--except", "cloudflare", "--headroom", "10", "--yaml")
+    assert block.returncode == 0, block.stderr
+    config.write_text(block.stdout, encoding="utf-8")
+    base = ("check", TEAM, CLOUDFLARE, "--config", config, "--context-lengths", "32k,200k,1m", "--goal", "names")
+    passed = run_cli(*base, "--except", "cloudflare")
+    assert passed.returncode == 0, (passed.stdout, passed.stderr)
+    assert passed.stdout.startswith("toolsearch check passed: every server at names or better, except cloudflare")
+    plain = run_cli(*base)  # without the exception the goal is out of reach at 32K
+    assert plain.returncode == 1
+    data = _json(run_cli(*base, "--keep", "cloudflare", "--format", "json"))
+    assert data["passed"] is False and data["keep"] == ["cloudflare"]
+    assert all(any(f.startswith("cloudflare must stay named") for f in c["failures"]) for c in data["contexts"])
+    # a name that is not a server of the catalog: one line, exit 2
+    bad = run_cli(*base, "--except", "nosuch")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+    assert "--except: no server named 'nosuch'" in bad.stderr
+    # at 8K the exception does not cover the other servers that collapse: named in the failure
+    short = run_cli("check", TEAM, CLOUDFLARE, "--context-lengths", "8k", "--goal", "names", "--except", "cloudflare")
+    assert short.returncode == 1
+    assert "collapsed and not excepted: github" in short.stdout
+
+
+def test_check_table_says_summary_for_a_listing_of_summary_lines() -> None:
+    for fmt in ("text", "markdown"):
+        result = run_cli("check", CLOUDFLARE, "--context-lengths", "32k", "--goal", "any", "--format", fmt)
+        assert result.returncode == 0, result.stderr
+        row = next(line for line in result.stdout.splitlines() if "32,000" in line and "holds" in line)
+        assert "summary" in row and "groups" not in row, row
+    data = _json(run_cli("check", CLOUDFLARE, "--context-lengths", "32k", "--goal", "any", "--format", "json"))
+    assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value
