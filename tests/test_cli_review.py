@@ -128,7 +128,7 @@ def test_check_listing_limit_and_config_file(tmp_path):
     config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"listing": "off"}}})
     done = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--config", config)
     assert done.returncode == 1
-    assert "the listing is none (tier 2)" in done.stdout
+    assert "the listing is none · nothing listed (0 of 9 servers named) (tier 2)" in done.stdout
 
 
 def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):

@@ -22,6 +22,7 @@ from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOAL_WORDS, GOALS, ContextOutcome, MultiRecommendation, outcomes, \
     recommend_for_contexts, requirement_failures
+from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
 __all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "check_catalog"]
@@ -41,8 +42,10 @@ def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | 
     failures = []
     needed = GOAL_FORMS[goal]
     if FORM_RANK[outcome.listing_form] > FORM_RANK[needed]:
-        failures.append(f"the listing is {outcome.listing_form} (tier {outcome.tier}) within a budget of "
-                        f"{outcome.budget:,} tokens; the goal needs {needed}{' or better' if needed != 'full' else ''}")
+        shown = outcome.outcome or form_word(outcome.listing_form)  # "mixed · 9 of 10 servers named (178 tools)"
+        failures.append(f"the listing is {shown} (tier {outcome.tier}) within a budget of "
+                        f"{outcome.budget:,} tokens; the goal needs {form_word(needed)}"
+                        f"{' or better' if needed != 'full' else ''}")
     if max_listing_tokens is not None and outcome.listing_tokens > max_listing_tokens:
         failures.append(f"the listing is {outcome.listing_tokens:,} tokens, above the limit of "
                         f"{max_listing_tokens:,}")
