@@ -107,6 +107,7 @@ def xdist_group_of(item) -> str:
     return item.nodeid.split("::")[0]
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks into the node ids
 def pytest_collection_modifyitems(config, items):
     """Under pytest-xdist (``-n``, on by default in pyproject.toml) every test gets its group
     (:func:`xdist_group_of`); on a worker, the collection is ordered so the long groups
