@@ -70,7 +70,8 @@ def test_plan_refuses_a_yaml_alias_bomb_quickly_naming_the_file_and_the_limit(tm
 
 
 @pytest.mark.parametrize("name, text", [("deep.json", deep_json()), ("deep.yaml", deep_yaml()),
-                                        ("deep-block.yaml", "servers:\n" + "".join(" " * i + "- \n" for i in range(1, 600)))])
+                                        ("deep-block.yaml", "servers:\n" + "".join(" " * i + "- \n" for i in range(1, 600)))],
+                         ids=["deep.json", "deep.yaml", "deep-block.yaml"])  # short ids: the test id is in the env
 def test_plan_refuses_deep_nesting(tmp_path, name, text) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
