@@ -121,7 +121,7 @@ def text_of(response) -> str:
 # --- the test server --------------------------------------------------------------------------
 
 def test_stdio_listing_follows_pagination_and_records_server_info() -> None:
-    result = connect_servers([stdio("local", "--page-size", "2")])
+    result = connect_servers([stdio("local", "--page-size", "2")], timeout=120)  # the first start on a busy worker
     (status,) = result.statuses
     assert (status.state, status.tool_count, status.pages, status.reason) == ("ok", 7, 4, None)
     (server,) = result.catalog.servers
