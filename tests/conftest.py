@@ -77,6 +77,18 @@ def mq_tools() -> list[RegisteredTool]:
 
 
 
+def pytest_configure(config):
+    """Byte-compile the package once, before the workers start: hundreds of tests run ``toolsearch``
+    in a subprocess, and with ``PYTHONDONTWRITEBYTECODE`` set (as on the CI machine) each of them
+    would otherwise compile every module it imports again (about a quarter second apiece)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    import compileall  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parent.parent
+    compileall.compile_dir(str(root / "toolsearch"), quiet=2, workers=1)
+
+
 def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject.toml): one worker per CPU plus one. The real-browser, installed-wheel
     and live-server groups mostly wait (for Chromium, the app, a server's answer, a timeout): on
