@@ -311,10 +311,57 @@ def toolsearch_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "toolsearch"]
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """Run ``toolsearch ARGS`` and capture text output (never raises on a non-zero status)."""
+def run_cli_process(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` as its own process (the console script) and capture text output
+    (never raises on a non-zero status). For what only a process shows: live servers and their
+    stderr, signals, the bytes written to the terminal, secrets in any stream."""
     return subprocess.run([*toolsearch_command(), *map(str, args)], capture_output=True, text=True,
                           encoding="utf-8", cwd=cwd, timeout=120)
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` through the console script's entry point
+    (:func:`toolsearch.cli.commands.main`) in this process, and capture text output as
+    :func:`run_cli_process` does: the same argument parsing, output, exit status (argparse's
+    ``SystemExit`` included) and universal newlines, and an uncaught exception becomes a traceback
+    on stderr and status 1, as the interpreter would print it. Without a new interpreter per run,
+    hundreds of CLI tests cost a fraction of the CPU. ``toolsearch app`` always runs as a process."""
+    argv = [str(a) for a in args]
+    if argv[:1] == ["app"]:
+        return run_cli_process(*argv, cwd=cwd)
+    import io  # noqa: PLC0415
+    import traceback  # noqa: PLC0415
+
+    from toolsearch.cli import commands  # noqa: PLC0415
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True)
+    streams, here, columns = (sys.stdout, sys.stderr), os.getcwd(), os.environ.get("COLUMNS")
+    os.environ.setdefault("COLUMNS", "80")  # argparse's width, as in a process with no terminal
+    sys.stdout, sys.stderr = out, err
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            status = commands.main(argv)
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+            if not isinstance(stop.code, (int, type(None))):
+                print(stop.code, file=sys.stderr)
+        except Exception:  # noqa: BLE001 - what the interpreter would print, and its status
+            traceback.print_exc(file=sys.stderr)
+            status = 1
+    finally:
+        sys.stdout, sys.stderr = streams
+        os.chdir(here)
+        if columns is None:
+            os.environ.pop("COLUMNS", None)
+
+    def text(stream: io.TextIOWrapper) -> str:
+        stream.flush()
+        return stream.buffer.getvalue().decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+    return subprocess.CompletedProcess([*toolsearch_command(), *argv], status, text(out), text(err))
 
 
 def write_yaml(path: Path, data: Any) -> Path:

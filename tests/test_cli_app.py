@@ -10,7 +10,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from conftest import free_port, run_cli, toolsearch_command
+from conftest import free_port, run_cli_process as run_cli, toolsearch_command
 
 ROOT = Path(__file__).resolve().parent.parent
 

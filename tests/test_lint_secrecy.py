@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import run_cli, write_json
+from conftest import run_cli_process as run_cli, write_json
 from toolsearch.analysis.lint import SECRECY_PHRASES, _instruction_hits
 
 SECRECY = "an order to keep something from the user"

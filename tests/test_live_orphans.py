@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from conftest import run_cli, streamlit_app, write_json
+from conftest import run_cli_process as run_cli, streamlit_app, write_json
 
 pytestmark = pytest.mark.live
 

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 import yaml
 
-from conftest import run_cli, write_json
+from conftest import run_cli_process as run_cli, write_json
 from toolsearch.engine import constants as C
 from toolsearch.live.mcpconfig import encoded_forms, scrub_text, secret_list
 

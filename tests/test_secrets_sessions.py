@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import literal_tables, run_cli
+from conftest import literal_tables, run_cli_process as run_cli
 from toolsearch.engine import constants as C
 from toolsearch.engine.secrets import mask_token_shapes
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import run_cli, write_json
+from conftest import run_cli_process as run_cli, write_json
 from toolsearch.engine import constants as C
 
 ROOT = Path(__file__).resolve().parent.parent

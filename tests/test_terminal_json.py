@@ -12,7 +12,7 @@ import unicodedata
 
 import pytest
 
-from conftest import run_cli, write_json, write_yaml
+from conftest import run_cli_process as run_cli, write_json, write_yaml
 from toolsearch.cli.common import dumps_json
 
 RLO, ZWSP, LRI, PDI = "\u202e", "\u200b", "\u2066", "\u2069"
