@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import literal_tables, run_cli_process as run_cli, write_json, write_yaml
+from conftest import literal_tables, run_cli, write_json, write_yaml
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector

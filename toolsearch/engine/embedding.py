@@ -39,6 +39,7 @@ INSTALL_HINT = "pip install 'toolsearch[semantic]'"
 #: Queries whose embeddings are kept in memory.
 QUERY_CACHE_SIZE = 20_000
 _BATCH = 64
+_generation = 0
 _lock = threading.RLock()
 _catalog_cache: "OrderedDict[str, np.ndarray]" = OrderedDict()
 _query_cache: "OrderedDict[str, np.ndarray]" = OrderedDict()
@@ -196,10 +197,18 @@ def query_embeddings(queries: Sequence[str]) -> np.ndarray:
     return np.stack(out) if out else np.zeros((0, 384), dtype=np.float32)
 
 
+def generation() -> int:
+    """How many times the catalog embeddings kept in memory were forgotten
+    (:func:`clear_memory_cache`): vectors an index holds from an older generation are fetched again."""
+    return _generation
+
+
 def clear_memory_cache(catalogs: bool = True) -> None:
     """Forget the query embeddings kept in memory, and (``catalogs``) the catalog ones; the disk
     cache stays. For benchmarks that time a cold start."""
+    global _generation
     with _lock:
         if catalogs:
             _catalog_cache.clear()
+            _generation += 1
         _query_cache.clear()

@@ -850,7 +850,7 @@ class SearchIndex:
         if self.options.ranker == "semantic" and self.docs:
             from . import embedding  # noqa: PLC0415
 
-            embedding.catalog_embeddings(self.semantic_texts())
+            self.catalog_vectors()
             embedding.query_embeddings([q for q in queries if q.strip()])
 
     def cosines(self, query: str) -> "np.ndarray":
@@ -861,8 +861,23 @@ class SearchIndex:
         """
         from . import embedding  # noqa: PLC0415
 
-        vectors = embedding.catalog_embeddings(self.semantic_texts())
-        return vectors @ embedding.query_embeddings([query])[0]
+        return self.catalog_vectors() @ embedding.query_embeddings([query])[0]
+
+    def catalog_vectors(self) -> "np.ndarray":
+        """Every tool's unit vector, shape ``(tools, 384)``, in catalog order: the embedding cache's
+        (:func:`toolsearch.engine.embedding.catalog_embeddings`), kept on this index until the
+        cache is cleared, so a search does not hash the whole catalog again to find them.
+
+        Raises:
+            SemanticUnavailable: the ``semantic`` extra is not installed.
+        """
+        from . import embedding  # noqa: PLC0415
+
+        held = self.__dict__.get("_semantic_vectors")
+        if held is None or held[0] != embedding.generation():
+            held = (embedding.generation(), embedding.catalog_embeddings(self.semantic_texts()))
+            self.__dict__["_semantic_vectors"] = held
+        return held[1]
 
     def _semantic_ranking(self, query: str, limit: int) -> tuple[list[tuple[str, float]], float, float]:
         """``(ranked matches, the first match's cosine, its score's lead over the second's)`` of the
