@@ -268,6 +268,7 @@ def test_cli_eval_runs_offline_without_network(tmp_path):
     ev = subprocess.run([*toolsearch_command(), "eval", str(cat), str(queries), "--variant", "semantic",
                          "--variant", "reference", "--json"], capture_output=True, text=True, env=env, timeout=300)
     assert ev.returncode == 0 and "network access attempted" not in ev.stderr, ev.stderr
+    assert "Loading weights" not in ev.stderr and "\r" not in ev.stderr  # no progress bar of the model's
     data = json.loads(ev.stdout)
     assert [v["name"] for v in data["variants"]] == ["semantic", "reference"]
     assert list((tmp_path / "cache" / "toolsearch" / "embeddings").glob("*.npy"))
