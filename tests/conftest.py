@@ -105,7 +105,7 @@ def pytest_xdist_auto_num_workers(config):
 #: hands groups out in the order of the collection (``--no-loadscope-reorder`` in pyproject.toml), so
 #: these start at once, one per worker, and the many short groups fill in around them; handed out
 #: late (xdist's default order is by test count), one of them ran on alone at the end of the run.
-LONG_GROUPS = ("browser", "browser-wheel", "tests/test_live.py", "tests/test_cli_review.py",
+LONG_GROUPS = ("browser", "browser-wheel", "tests/test_live.py", "tests/test_secret_forms.py",
                "tests/test_variant_semantic.py")
 
 
