@@ -6,7 +6,8 @@ For each set under ``benchmarks/data`` (see its README): every variant's paramet
 ``tune.json`` only and scored on ``test.json`` (out of sample); beside that, the same variant
 tuned on ``test.json`` itself and scored there (in sample, an optimistic figure, labeled so).
 Variants without parameters get the same figure twice. With ``--write-docs`` the tables go into
-``docs/search-quality.md`` between the generated-figures markers; nothing there is typed by hand.
+``docs/search-quality.md`` between the generated-figures markers, and the out-of-sample summary
+per variant into README.md's search-quality block; nothing there is typed by hand.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from toolsearch.engine.inspector import Inspector
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data"
 DOC = ROOT / "docs" / "search-quality.md"
+README = ROOT / "README.md"
+README_BEGIN, README_END = ("<!-- search-quality: begin (written by python -m benchmarks.search_quality "
+                            "--write-docs) -->", "<!-- search-quality: end -->")
 SETS = ("metatool", "bfcl-live")
 BEGIN, END = "<!-- figures: begin (written by python -m benchmarks.search_quality --write-docs) -->", \
     "<!-- figures: end -->"
@@ -100,11 +104,30 @@ def speed() -> str:
     return text
 
 
-def figures(with_speed: bool = True) -> str:
-    """The generated part of docs/search-quality.md."""
+def readme_table(rows_by_set: dict[str, list[tuple[str, float, float]]]) -> str:
+    """README's search-quality table: per variant and set, query recall@5 and the share of
+    absent-capability requests left empty, both out of sample (tuned on ``tune.json``, scored on
+    ``test.json``), in the variants' order."""
+    names = [r[0] for r in next(iter(rows_by_set.values()))]
+    head = "| variant | " + " | ".join(f"`{s}` recall@5 | `{s}` absent empty" for s in rows_by_set) + " |"
+    lines = [head, "| --- |" + " --- | --- |" * len(rows_by_set)]
+    for name in names:
+        cells = []
+        for rows in rows_by_set.values():
+            row = next(r for r in rows if r[0] == name)
+            cells += [f"{row[1]:.3f}", f"{row[2]:.3f}"]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
+    """The generated part of docs/search-quality.md; ``rows_by_set`` (when given) receives each
+    set's out-of-sample rows, for :func:`readme_table`."""
     parts, summary = [], []
     for name in SETS:
         text, rows = set_figures(name)
+        if rows_by_set is not None:
+            rows_by_set[name] = rows
         parts.append(text)
         met = [r for r in rows if r[1] >= TARGET_RECALL and r[2] >= TARGET_EMPTY]
         best = max(rows, key=lambda r: (r[2] >= TARGET_EMPTY, r[1]))
@@ -113,11 +136,16 @@ def figures(with_speed: bool = True) -> str:
             f"not reached; among variants with at least {TARGET_EMPTY:.0%} of absent requests empty the best query "
             f"recall@5 is {best[1]:.3f} (`{best[0]}`)" if best[2] >= TARGET_EMPTY else
             "not reached; no variant leaves 95 % of absent requests empty"))
+    if rows_by_set is not None:
+        rows_by_set["summary"] = summary
     out = ["## Figures", "",
            f"Target: query recall@5 at least {TARGET_RECALL:.2f} while at least {TARGET_EMPTY:.0%} of "
            "absent-capability requests come back empty, on held-out data.", "", *summary, "", "\n\n".join(parts)]
     if with_speed:
-        out += ["", "### Eval speed", "", speed()]
+        speed_text = speed()
+        out += ["", "### Eval speed", "", speed_text]
+        if rows_by_set is not None:
+            rows_by_set["speed"] = speed_text
     return "\n".join(out)
 
 
@@ -126,12 +154,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write-docs", action="store_true", help="write the figures into docs/search-quality.md")
     parser.add_argument("--no-speed", action="store_true", help="skip the eval-speed run")
     args = parser.parse_args(argv)
-    text = figures(not args.no_speed)
-    print(text)
+    rows_by_set: dict = {}
+    text = figures(not args.no_speed, rows_by_set)
+    speed_text = rows_by_set.pop("speed", None)
+    summary = rows_by_set.pop("summary")
+    table = (f"Target: query recall@5 at least {TARGET_RECALL:.2f} while at least {TARGET_EMPTY:.0%} of absent-"
+             "capability requests come back empty, out of sample:\n\n" + "\n".join(summary) + "\n\n"
+             + readme_table(rows_by_set) + (f"\n\n{speed_text}" if speed_text else ""))
+    print(text + "\n\n" + table)
     if args.write_docs:
-        doc = DOC.read_text(encoding="utf-8")
-        new = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: f"{BEGIN}\n{text}\n{END}", doc, flags=re.S)
-        DOC.write_text(new, encoding="utf-8")
+        for path, begin, end, body in ((DOC, BEGIN, END, text), (README, README_BEGIN, README_END, table)):
+            doc = path.read_text(encoding="utf-8")
+            new = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: f"{begin}\n{body}\n{end}", doc,
+                         flags=re.S)
+            path.write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -65,14 +65,14 @@ def test_on_a_worker_the_long_groups_come_first_then_the_larger_groups(monkeypat
     import conftest  # noqa: PLC0415
 
     items = [_Item("tests/test_a.py::t1"), _Item("tests/test_b.py::t1"), _Item("tests/test_b.py::t2"),
-             _Item("tests/test_browser.py::t1", browser=True), _Item("tests/test_cli_review.py::t1"),
+             _Item("tests/test_browser.py::t1", browser=True), _Item("tests/test_secret_forms.py::t1"),
              _Item("tests/test_wheel_app.py::t1", browser=True), _Item("tests/test_browser_x.py::t2", browser=True),
              _Item("tests/test_live.py::t1"), _Item("tests/test_a.py::t0")]
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
     conftest.pytest_collection_modifyitems(None, items)
     assert [i.nodeid for i in items] == [
         "tests/test_browser.py::t1", "tests/test_browser_x.py::t2", "tests/test_wheel_app.py::t1",
-        "tests/test_live.py::t1", "tests/test_cli_review.py::t1",
+        "tests/test_live.py::t1", "tests/test_secret_forms.py::t1",
         "tests/test_a.py::t1", "tests/test_a.py::t0", "tests/test_b.py::t1", "tests/test_b.py::t2"]
     assert [m.args[0] for m in items[0].marks] == ["browser"]
     assert [m.args[0] for m in items[2].marks] == ["browser-wheel"]

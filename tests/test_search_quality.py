@@ -359,3 +359,30 @@ def test_quality_page_progress_bar_moves_while_scoring(monkeypatch):
         values = [v for v, _ in mine]
         assert values == sorted(values) and values[-1] == 1.0 and values[0] < 1.0
         assert mine[-1][1] == f"Scoring {variant}: {tasks:,} of {tasks:,} tasks"
+
+
+def test_readme_figures_are_the_docs_out_of_sample_figures():
+    """README's search-quality block gives, per variant and set, the out-of-sample recall@5 and
+    absent-empty share of docs/search-quality.md's tables (one run writes both), its target
+    lines and its eval-speed paragraph."""
+    from benchmarks.search_quality import README_BEGIN, README_END, SETS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    block = readme.split(README_BEGIN)[1].split(README_END)[0]
+    rows = [line.strip("|").split("|") for line in block.splitlines() if line.startswith("| ") and "---" not in line]
+    header, body = [c.strip() for c in rows[0]], rows[1:]
+    assert header == ["variant"] + [f"`{s}` {what}" for s in SETS for what in ("recall@5", "absent empty")]
+    assert len(body) >= 12
+    for name in SETS:
+        section = doc.split(f"### `{name}`: tuned on `tune.json`, scored on `test.json`")[1].split("###")[0]
+        doc_rows = {c[0].strip(): [x.strip() for x in c[1:]] for c in
+                    (line.strip("|").split("|") for line in section.splitlines() if line.startswith("| "))}
+        i = 1 + 2 * SETS.index(name)
+        for cells in body:
+            variant = cells[0].strip()
+            assert [c.strip() for c in cells[i:i + 2]] == doc_rows[variant][:2], (name, variant)
+    for line in block.splitlines():
+        if line.startswith("* `") or line.startswith("`toolsearch eval` with"):
+            assert line in doc, line
+    assert "`toolsearch eval` with" in block
