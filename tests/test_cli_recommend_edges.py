@@ -117,3 +117,48 @@ def test_check_table_says_summary_for_a_listing_of_summary_lines() -> None:
         assert "summary" in row and "groups" not in row, row
     data = _json(run_cli("check", CLOUDFLARE, "--context-lengths", "32k", "--goal", "any", "--format", "json"))
     assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value
+
+
+def test_check_holds_settings_to_the_headroom_recommend_chose(tmp_path) -> None:
+    """recommend --headroom H gives a setting; check --headroom H passes it, a larger headroom fails
+    naming the budget it needs (the same rule), and the suggestion check gives then passes."""
+    config = tmp_path / "config.yaml"
+    block = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10",
+                    "--yaml")
+    assert block.returncode == 0, block.stderr
+    config.write_text(block.stdout, encoding="utf-8")
+    base = ("check", TEAM, "--config", config, "--context-lengths", "32k,200k,1m", "--goal", "names")
+    same = run_cli(*base, "--headroom", "10%")
+    assert same.returncode == 0, same.stdout
+    assert same.stdout.startswith("toolsearch check passed: every server at names or better; 10% headroom")
+    more = _json(run_cli(*base, "--headroom", "20", "--format", "json"))
+    assert more["passed"] is False and more["headroom_pct"] == 20
+    at32 = more["contexts"][0]
+    needed = -(-at32["listing_tokens"] * 120 // 100)  # ceil(listing × 1.2)
+    assert at32["budget"] < needed
+    assert at32["failures"] == [f"the budget of {at32['budget']:,} tokens leaves {at32['headroom_tokens']:,} tokens "
+                                f"above the {at32['listing_tokens']:,}-token listing; 20% headroom needs a budget of "
+                                f"at least {needed:,}"]
+    fix = more["suggestion"]
+    assert fix["reached"] and fix["headroom_pct"] == 20
+    fixed = run_cli("check", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "20",
+                    "--threshold-pct", str(fix["threshold_pct"]), "--listing-max-tokens", str(fix["listing_max_tokens"]))
+    assert fixed.returncode == 0, fixed.stdout
+    # without --headroom the check is as before: the tight setting passes
+    assert run_cli(*base).returncode == 0
+    bad = run_cli(*base, "--headroom", "lots")
+    assert bad.returncode == 2 and "expected a percentage" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_headroom_failures_ignore_lengths_with_nothing_listed() -> None:
+    from toolsearch.analysis.check import headroom_failures
+    from toolsearch.analysis.recommend import ContextOutcome, budget_with_headroom
+
+    assert budget_with_headroom(1473, 10) == 1621 and budget_with_headroom(1000, 0) == 1000
+    assert budget_with_headroom(1000, 12.5) == 1125 and budget_with_headroom(1001, 12.5) == 1127
+    tight = ContextOutcome(32_000, 1000, 1, "names", 1000)
+    assert headroom_failures(tight, 0) == ()
+    assert len(headroom_failures(tight, 5)) == 1
+    assert headroom_failures(ContextOutcome(32_000, 1050, 1, "names", 1000), 5) == ()
+    assert headroom_failures(ContextOutcome(32_000, 0, 2, "none", 0), 50) == ()  # nothing listed
+    assert headroom_failures(ContextOutcome(2_000_000, 5000, 0, "full", 4000), 50) == ()  # tool search inactive

@@ -20,12 +20,13 @@ from typing import Any, Sequence
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
-from .recommend import GOAL_FORMS, GOAL_WORDS, GOALS, ContextOutcome, MultiRecommendation, outcomes, \
-    recommend_for_contexts, requirement_failures
+from .recommend import GOAL_FORMS, GOAL_WORDS, GOALS, ContextOutcome, MultiRecommendation, budget_with_headroom, \
+    outcomes, recommend_for_contexts, requirement_failures
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
-__all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "check_catalog"]
+__all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "headroom_failures",
+           "check_catalog"]
 
 
 def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | None = None) -> tuple[str, ...]:
@@ -50,6 +51,21 @@ def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | 
         failures.append(f"the listing is {outcome.listing_tokens:,} tokens, above the limit of "
                         f"{max_listing_tokens:,}")
     return tuple(failures)
+
+
+def headroom_failures(outcome: ContextOutcome, headroom_pct: float) -> tuple[str, ...]:
+    """Why ``outcome`` (one context length) leaves less than ``headroom_pct`` % of room above its
+    listing, as one short sentence; empty when it leaves enough, when ``headroom_pct`` is 0, or when
+    nothing is listed (tier 0, or no listing at all). The room needed is
+    :func:`toolsearch.analysis.recommend.budget_with_headroom`, the rule ``recommend --headroom`` uses."""
+    if not headroom_pct or outcome.tier == 0 or outcome.listing_tokens == 0:
+        return ()
+    needed = budget_with_headroom(outcome.listing_tokens, headroom_pct)
+    if outcome.budget >= needed:
+        return ()
+    return (f"the budget of {outcome.budget:,} tokens leaves {outcome.headroom_tokens:,} tokens above the "
+            f"{outcome.listing_tokens:,}-token listing; {headroom_pct:g}% headroom needs a budget of at least "
+            f"{needed:,}",)
 
 
 @dataclass(frozen=True)
@@ -103,7 +119,9 @@ class CheckResult:
 
     Attributes:
         goal, max_listing_tokens: what was asked; ``except_servers`` / ``keep_servers``: the
-            per-server requirements asked with it (as ``recommend --except`` / ``--keep``).
+            per-server requirements asked with it (as ``recommend --except`` / ``--keep``);
+            ``headroom_pct``: the room (%) the budget must leave above the listing at every length
+            (as ``recommend --headroom``).
         threshold_pct, listing_max_tokens: the settings checked (%, tokens).
         planning_tokenizer: the tokenizer that decides whether a listing fits.
         lengths: one :class:`LengthCheck` per context length, in the order given.
@@ -120,6 +138,7 @@ class CheckResult:
     suggestion: MultiRecommendation | None
     except_servers: tuple[str, ...] = ()
     keep_servers: tuple[str, ...] = ()
+    headroom_pct: float = 0.0
 
     @property
     def goal_words(self) -> str:
@@ -139,7 +158,7 @@ class CheckResult:
     def to_dict(self) -> dict[str, Any]:
         """The ``check --format json`` object."""
         return {"passed": self.passed, "goal": self.goal, "goal_words": self.goal_words,
-                "except": list(self.except_servers), "keep": list(self.keep_servers),
+                "except": list(self.except_servers), "keep": list(self.keep_servers), "headroom_pct": self.headroom_pct,
                 "max_listing_tokens": self.max_listing_tokens, "threshold_pct": self.threshold_pct,
                 "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
                 "contexts": [c.to_dict() for c in self.lengths],
@@ -158,7 +177,7 @@ def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig,
 def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_lengths: Sequence[int | None], goal: str,
                   tokenizer: str, *, max_listing_tokens: int | None = None,
                   baseline: Inspector | None = None, except_servers: Sequence[str] = (),
-                  keep_servers: Sequence[str] = ()) -> CheckResult:
+                  keep_servers: Sequence[str] = (), headroom_pct: float = 0.0) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -173,15 +192,20 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         except_servers / keep_servers: per-server requirements, as in
             :func:`toolsearch.analysis.recommend.recommend_for_contexts` (servers that may collapse
             to a summary line under goal ``names``; servers that must stay at names or better).
+        headroom_pct: 0 to 1000 (%): where something is listed, the budget must be at least this
+            much above the listing (:func:`toolsearch.analysis.recommend.budget_with_headroom`), the
+            room ``recommend --headroom`` chose; the suggestion keeps it too.
 
     Raises:
-        ValueError: an unknown goal or no context length.
+        ValueError: an unknown goal, no context length, or a headroom outside 0 to 1000 %.
         TokenizerError: an unknown tokenizer name.
     """
     if goal not in GOAL_FORMS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
     if not context_lengths:
         raise ValueError("at least one context length is needed")
+    if not 0 <= headroom_pct <= 1000:
+        raise ValueError(f"headroom must be 0 to 1000 %, got {headroom_pct!r}")
     lengths = list(context_lengths)
     ladder = listing_ladder(inspector.planner, config, tokenizer)
     now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
@@ -192,11 +216,12 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
     def failures(o: ContextOutcome) -> tuple[str, ...]:
+        room = headroom_failures(o, headroom_pct)
         if not (except_servers or keep_servers):
-            return goal_failures(o, goal, max_listing_tokens)
+            return (*goal_failures(o, goal, max_listing_tokens), *room)
         size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
             f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)
-        return (*requirement_failures(ladder, o, goal, except_servers, keep_servers), *size)
+        return (*requirement_failures(ladder, o, goal, except_servers, keep_servers), *size, *room)
 
     checks = tuple(LengthCheck(o, failures(o),
                                _change(baseline, inspector, config, o.context_length, tokenizer, before[i])
@@ -204,8 +229,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     suggestion = None
     if not all(c.holds for c in checks):
         suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
-                                            keep_servers=keep_servers)
+                                            keep_servers=keep_servers, headroom_pct=headroom_pct)
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
-                       keep_servers=keep_servers)
+                       keep_servers=keep_servers, headroom_pct=headroom_pct)

@@ -264,8 +264,10 @@ def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
     return low / 10
 
 
-def _with_headroom(tokens: int, headroom_pct: float) -> int:
-    """The smallest budget (tokens) at least ``headroom_pct`` % above ``tokens``."""
+def budget_with_headroom(tokens: int, headroom_pct: float) -> int:
+    """The smallest budget (tokens) at least ``headroom_pct`` % above ``tokens`` (a listing's size):
+    ``ceil(tokens × (1 + headroom_pct / 100))``, computed exactly (no float rounding). ``recommend``
+    chooses budgets with it and ``check --headroom`` holds settings to it."""
     return -(-(tokens * round(Fraction(str(headroom_pct)) * 100 + 10_000)) // 10_000) if headroom_pct else tokens
 
 
@@ -276,7 +278,7 @@ def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
     out: list[int | None] = []
     earlier = float("inf")  # the smallest size of the candidates before this one
     for step in ladder.steps:
-        budget = _with_headroom(step.tokens, headroom_pct)
+        budget = budget_with_headroom(step.tokens, headroom_pct)
         out.append(budget if budget < earlier else None)
         earlier = min(earlier, step.tokens)
     return out
@@ -382,7 +384,7 @@ def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int |
     """The smallest ``threshold_pct`` from ``pct`` up (0.1 steps) whose outcomes keep the headroom
     at every length without naming fewer servers or tools anywhere; ``pct`` when none does."""
     def kept(candidate: tuple[ContextOutcome, ...]) -> bool:
-        return all(c.listing_tokens == 0 or c.budget >= _with_headroom(c.listing_tokens, headroom_pct)
+        return all(c.listing_tokens == 0 or c.budget >= budget_with_headroom(c.listing_tokens, headroom_pct)
                    for c in candidate)
 
     if kept(outs):

@@ -37,7 +37,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (Parser, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (Parser, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, report_loaded as _report_loaded, unrecognized)
 
 
@@ -86,16 +86,6 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
-    return value
-
-
-def _headroom(text: str) -> float:
-    try:
-        value = float(text.strip().rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {text!r}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {text!r}")
     return value
 
 
@@ -193,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a server that may collapse to a summary line (relaxes goal names); repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal); repeatable")
-    p.add_argument("--headroom", type=_headroom, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
                    help="keep the budget at least PCT %% above the listing at every length (default 0: tight)")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="recorded sessions (Hermes state.db, exports, transcripts): how many of the tools they "

@@ -82,6 +82,21 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
 
+def headroom_pct(text: str) -> float:
+    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``).
+
+    Raises:
+        argparse.ArgumentTypeError: not a number, or outside 0 to 1000.
+    """
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {text!r}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {text!r}")
+    return value
+
+
 def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """The ``tools.tool_search`` settings: ``--config``'s block (else the defaults) with the flags
     given on top.

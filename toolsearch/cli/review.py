@@ -34,7 +34,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import add_settings_arguments, config_from_args, live_progress, print_json, report_loaded
+from .common import add_settings_arguments, config_from_args, headroom_pct, live_progress, print_json, report_loaded
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -144,6 +144,9 @@ def add_parsers(sub: Any) -> None:
                         "repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal; as recommend --keep); repeatable")
+    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
+                   help="also fail where the budget is less than PCT %% above the listing (as recommend --headroom; "
+                        "default 0)")
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
                         "settings; adds what changed per context length")
@@ -321,13 +324,15 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     baseline = _load(args, args.baseline, config) if args.baseline else None
     result = check_mod.check_catalog(inspector, config, args.context_lengths, args.goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
-                                     except_servers=args.except_servers, keep_servers=args.keep_servers)
+                                     except_servers=args.except_servers, keep_servers=args.keep_servers,
+                                     headroom_pct=args.headroom)
     status = 0 if result.passed else 1
     if args.format == "json":
         print_json(result.to_dict())
         return status
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
+    limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
     settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
                 f"planning tokenizer {result.planning_tokenizer}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "goal"]
