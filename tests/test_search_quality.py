@@ -236,6 +236,40 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     assert both.returncode == 2 and "not both" in both.stderr
 
 
+def test_cli_eval_progress_rewrites_its_line_with_a_real_carriage_return(tmp_path):
+    """The progress line reaches the terminal as a carriage return and the text, not as the
+    literal characters ``\\x0d`` that the terminal-safe stream shows other controls as."""
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **tool("get_accounts", "List all accounts.")}]))
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "query": "order a pizza", "expected": []}]})
+    result = run_cli("eval", cat, queries, "--variant", "reference", "--progress")
+    assert result.returncode == 0, result.stderr
+    assert "\\x0d" not in result.stderr
+    # run_cli reads stderr with universal newlines: each carriage return starts a line.
+    assert "toolsearch: eval: reference 2/2 tasks" in result.stderr.splitlines()
+
+
+def test_session_progress_line_keeps_its_carriage_return(monkeypatch):
+    """``sessions`` rewrites its progress line in place on a terminal, through the same stream."""
+    import io
+
+    from toolsearch.cli import sessions as cli_sessions
+    from toolsearch.cli.commands import TerminalSafeStream
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr("sys.stderr", TerminalSafeStream(term))
+    show = cli_sessions._progress("reading sessions")
+    show(1, 2)
+    show(2, 2)
+    assert term.getvalue() == "\rtoolsearch: reading sessions: 1/2\rtoolsearch: reading sessions: 2/2\n"
+
+
 # --- the third-party sets ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["metatool", "bfcl-live"])

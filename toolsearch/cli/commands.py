@@ -943,6 +943,11 @@ class TerminalSafeStream:
         for line in lines:
             self.write(line)
 
+    def carriage_return(self) -> None:
+        """Write a bare carriage return, so that a progress line can rewrite itself in place
+        (the only control character let through, and never from untrusted text)."""
+        self._inner.write("\r")
+
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
         return getattr(self._inner, name)
 

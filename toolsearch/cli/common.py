@@ -122,6 +122,18 @@ def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: 
             print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
+def rewrite_progress_line(text: str, end: str = "") -> None:
+    """Rewrite the current line of stderr with ``text`` (a carriage return, then the text), then
+    ``end``. The carriage return reaches the terminal even through the command's terminal-safe
+    stream, which shows every other control character as ``\\xNN``."""
+    carriage_return = getattr(sys.stderr, "carriage_return", None)
+    if callable(carriage_return):
+        carriage_return()
+    else:
+        sys.stderr.write("\r")
+    print(text, end=end, file=sys.stderr, flush=True)
+
+
 def live_progress(status) -> None:
     """Final per-server lines on stderr while servers connect."""
     if status.done:

@@ -16,7 +16,7 @@ import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from .common import dumps_json, print_json
+from .common import dumps_json, print_json, rewrite_progress_line
 from .textfmt import parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -134,7 +134,7 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
 
 def _progress(done: int, total: int, label: str) -> None:
     """One progress line on stderr, rewritten in place: ``eval: VARIANT 120/1,000 tasks``."""
-    print(f"\rtoolsearch: eval: {label} {done:,}/{total:,} tasks", end="", file=sys.stderr, flush=True)
+    rewrite_progress_line(f"toolsearch: eval: {label} {done:,}/{total:,} tasks")
 
 
 def _pct(x: float | None) -> str:

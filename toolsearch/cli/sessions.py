@@ -36,7 +36,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
                                  summary, what_if_lengths)
 from ..analysis.quantities import form_word
-from .common import print_json
+from .common import print_json, rewrite_progress_line
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -103,8 +103,7 @@ def _progress(label: str):
 
     def show(done: int, total: int | None) -> None:
         text = f"{done:,}/{total:,}" if total else f"{done:,}"
-        print(f"\rtoolsearch: {label}: {text}", end="" if total is None or done < total else "\n",
-              file=sys.stderr, flush=True)
+        rewrite_progress_line(f"toolsearch: {label}: {text}", "" if total is None or done < total else "\n")
     return show
 
 
