@@ -270,6 +270,70 @@ def test_session_progress_line_keeps_its_carriage_return(monkeypatch):
     assert term.getvalue() == "\rtoolsearch: reading sessions: 1/2\rtoolsearch: reading sessions: 2/2\n"
 
 
+def _cloud_file(tmp_path) -> Path:
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in (
+        tool("get_accounts", "List all accounts you have access to."),
+        tool("get_accounts_cfd_tunnel", "List Cloudflare Tunnels in an account."),
+        tool("post_message", "Post a message to a chat channel."))]))
+    return cat
+
+
+def test_search_and_explain_say_when_the_evidence_thresholds_empty_the_result(tmp_path):
+    """``tunnel pizza`` under ``evidence``: tools are admitted (they hold ``tunnel``), but the best
+    match holds 1 of the 2 distinct words, so the result is empty. search's "why", explain's
+    "nothing found" and eval's miss say so with the same words; no admitted tool is said to be
+    "ranked below the limit"."""
+    cat = _cloud_file(tmp_path)
+    found = run_cli("search", cat, "-q", "tunnel pizza", "--variant", "evidence")
+    assert found.returncode == 0, found.stderr
+    assert "no matches" in found.stdout
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "tunnel pizza", "expected": ["mcp__srv__get_accounts_cfd_tunnel"]}]})
+    data = json.loads(run_cli("eval", cat, queries, "--variant", "evidence", "--json").stdout)
+    miss = data["variants"][0]["misses"][0]
+    assert miss["cause"] == "evidence"
+    shortfall = miss["detail"]
+    assert shortfall.startswith("the best match (mcp__srv__get_accounts_cfd_tunnel) holds ")
+    assert shortfall.endswith(" and 1 of its 2 distinct words; the variant needs 20% and 2, so the result is empty")
+    why = next(line for line in found.stdout.splitlines() if line.strip().startswith("why:"))
+    assert why.endswith(f"Nothing found: {shortfall}."), why
+    explained = run_cli("explain", cat, "-q", "tunnel pizza", "--variant", "evidence")
+    assert explained.returncode == 0, explained.stderr
+    assert f"nothing found: {shortfall}" in explained.stdout.splitlines()
+    assert "ranked below the limit" not in explained.stdout
+    assert "not returned: the variant's evidence thresholds empty the result" in explained.stdout
+
+
+def test_explain_regex_variant_shows_the_pattern_matches_not_bm25(tmp_path):
+    """``anthropic-regex`` matches a pattern: explain lists the tools it returns and where the
+    pattern matched, not a gate term and BM25 candidates it never uses; an empty result says the
+    pattern matched nothing (not that the query has no ASCII word)."""
+    cat = _cloud_file(tmp_path)
+    explained = run_cli("explain", cat, "-q", "channel|accounts", "--variant", "anthropic-regex")
+    assert explained.returncode == 0, explained.stderr
+    assert "gate term" not in explained.stdout and "admitted" not in explained.stdout
+    searched = run_cli("search", cat, "-q", "channel|accounts", "--variant", "anthropic-regex", "--json")
+    matches = json.loads(searched.stdout)["results"][0]["matches"]
+    assert matches == ["mcp__srv__get_accounts", "mcp__srv__get_accounts_cfd_tunnel", "mcp__srv__post_message"]
+    rows = [line.split() for line in explained.stdout.splitlines() if line[:1].isdigit()]
+    assert [row[:2] for row in rows] == [[str(r), name] for r, name in enumerate(matches, 1)]
+    assert [" ".join(row[2:]) for row in rows] == ["the pattern matches its name"] * 2 + [
+        "the pattern matches its description or parameters"]
+    empty = run_cli("search", cat, "-q", "[", "--variant", "anthropic-regex")
+    assert "why: The pattern matches no tool's name, description or parameters." in empty.stdout
+    assert "ASCII" not in empty.stdout
+
+
+def test_explain_never_empty_variant_names_its_filler(tmp_path):
+    """``anthropic-bm25`` returns the first tools when nothing matches: explain says so."""
+    cat = _cloud_file(tmp_path)
+    explained = run_cli("explain", cat, "-q", "zebra", "--variant", "anthropic-bm25", "--limit", "2")
+    assert explained.returncode == 0, explained.stderr
+    assert ("nothing matched, so this variant returns the first tools in catalog order (never empty on purpose): "
+            "mcp__srv__get_accounts, mcp__srv__get_accounts_cfd_tunnel") in explained.stdout.splitlines()
+
+
 # --- the third-party sets ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["metatool", "bfcl-live"])

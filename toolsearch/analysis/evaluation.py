@@ -84,7 +84,7 @@ from ..engine.bridge import Bridge, clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from ..engine.search import SearchIndex, SearchOptions, evidence_abstains
+from ..engine.search import SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
 
@@ -504,13 +504,8 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
     if not ranking and (opts.min_best_share > 0 or opts.min_best_terms > 0 or opts.min_score_ratio > 1):
         ranked, evidence = index.ranked_evidence(query, 1)
         if evidence is not None:
-            share, held, distinct, ratio = evidence
-            ratio_text = "" if opts.min_score_ratio <= 1 else (
-                f"; it scores {ratio:.2f} times the second match, the variant needs {opts.min_score_ratio:g}")
             return Miss(task.id, tool, query, "evidence", None, gate,
-                        f"the best match ({ranked[0][0]}) holds {share:.0%} of the IDF of the query's words and "
-                        f"{held} of its {distinct} distinct words; the variant needs {opts.min_best_share:.0%} and "
-                        f"{min(opts.min_best_terms, distinct)}{ratio_text}, so the result is empty")
+                        evidence_shortfall(opts, ranked[0][0], *evidence))
     return Miss(task.id, tool, query, "rank", None, gate,
                 f"admitted, but the variant returns at most {len(ranking)} tool{'s' if len(ranking) != 1 else ''}")
 

@@ -544,6 +544,12 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if note:
         print(note)
     print(_terminal_safe(f"query: {ex.query}"))
+    if ex.mode == "regex":  # no words, gate or coverage: where the pattern matched, per tool returned
+        print(_terminal_safe(ex.summary()))
+        rows = [[c.rank, c.name, c.reason] for c in ex.candidates]
+        if rows:
+            print(_terminal_safe(_table(rows, ["rank", "tool", "why"])))
+        return 0
     print(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)")))
     if ex.ignored:
         print(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored)))
@@ -564,6 +570,9 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     print("excluded: " + (", ".join(f"{count} by the {_RULE_WORDS[rule]}" for rule, count in ex.excluded.items())
                           or "none"))
     print(f"N = {ex.corpus_size} documents, avgdl = {ex.avgdl:.2f} tokens")
+    if ex.filler:
+        print(_terminal_safe(f"nothing matched, so this variant returns the first tools in catalog order (never "
+                             f"empty on purpose): {', '.join(ex.matches)}"))
     rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",
              "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:40]]
     if rows:
@@ -586,7 +595,7 @@ def explanation_to_dict(ex) -> dict[str, Any]:
         "gate": ex.gate, "gate_word": ex.gate_word, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
         "answerable": list(ex.answerable), "required_coverage": ex.required,
         "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
-        "nothing_found": ex.empty_reason(),
+        "nothing_found": ex.empty_reason(), "mode": ex.mode, "filler": ex.filler,
         "corpus_size": ex.corpus_size, "avgdl": round(ex.avgdl, 4), "limit": ex.limit,
         "matches": list(ex.matches),
         "candidates": [{"name": c.name, "score": score(c.score), "has_gate": c.has_gate,

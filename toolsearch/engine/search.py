@@ -414,6 +414,21 @@ def evidence_abstains(options: SearchOptions, share: float, held: int, distinct:
             or (options.ranker == "semantic" and (cosine < options.min_cosine or margin < options.min_cosine_margin)))
 
 
+def evidence_shortfall(options: SearchOptions, best: str, share: float, held: int, distinct: int,
+                       ratio: float = math.inf) -> str:
+    """Why the evidence thresholds empty a result, in words: the best match ``best`` holds
+    ``share`` (0–1) of the IDF of the query's words and ``held`` of its ``distinct`` words and
+    scores ``ratio`` times the second match, against ``options``' thresholds (see
+    :func:`evidence_abstains`). One sentence fragment, e.g. ``"the best match (x) holds 33% of
+    the IDF of the query's words and 1 of its 2 distinct words; the variant needs 20% and 2, so
+    the result is empty"``."""
+    ratio_text = "" if options.min_score_ratio <= 1 else (
+        f"; it scores {ratio:.2f} times the second match, the variant needs {options.min_score_ratio:g}")
+    return (f"the best match ({best}) holds {share:.0%} of the IDF of the query's words and {held} of its "
+            f"{distinct} distinct words; the variant needs {options.min_best_share:.0%} and "
+            f"{min(options.min_best_terms, distinct)}{ratio_text}, so the result is empty")
+
+
 @dataclass(frozen=True)
 class TermInfo:
     """Corpus statistics of one distinct query stem: ``df`` documents, ``idf`` (natural log)."""
@@ -497,6 +512,12 @@ class Explanation:
         tokenizer: the tokenizer used (``"ascii"`` is the reference).
         gate_required: whether the variant requires the gate term (the reference does).
         coverage_required: whether the variant applies the coverage floor (the reference does).
+        abstained: why the variant returns nothing although tools were admitted (its evidence
+            thresholds, see :func:`evidence_shortfall`), else ``""``.
+        filler: the variant returns the first tools in catalog order because nothing matched
+            (``never_empty``, e.g. ``anthropic-bm25``).
+        mode: ``"words"`` (BM25 over the query's words) or ``"regex"`` (the query is a regular
+            expression: no terms, gate or coverage; ``candidates`` are the matching tools).
     """
 
     query: str
@@ -515,6 +536,9 @@ class Explanation:
     tokenizer: str = "ascii"
     gate_required: bool = True
     coverage_required: bool = True
+    abstained: str = ""
+    filler: bool = False
+    mode: str = "words"
 
     @property
     def gate_df(self) -> int | None:
@@ -546,6 +570,12 @@ class Explanation:
         frequency, how many tools each admission rule excluded, and the best-scoring excluded
         tool with the rule that excluded it (or why nothing can be found at all)."""
         reason = self.empty_reason()
+        if self.mode == "regex":
+            if reason:
+                return reason[0].upper() + reason[1:] + "."
+            return (f"The query is matched as a case-insensitive regular expression (as literal text when it does not "
+                    f"compile) against tool names, then descriptions and parameters: {len(self.matches)} "
+                    f"tool{'s' if len(self.matches) != 1 else ''} returned, name matches first, then catalog order.")
         if reason and not self.terms:
             return reason[0].upper() + reason[1:] + "."
         parts = []
@@ -570,6 +600,9 @@ class Explanation:
             parts.append(f"best excluded: {best.name} ({score}): {best.reason}")
         line = "; ".join(parts)
         line = line[0].upper() + line[1:]
+        if self.filler:
+            line += (". Nothing matched, so this variant returns the first tools in catalog order (it is never "
+                     "empty on purpose)")
         return line + "." if not reason else f"{line}. Nothing found: {reason}."
 
     def empty_reason(self) -> str | None:
@@ -579,6 +612,10 @@ class Explanation:
         reference's ASCII tokenizer, docs/reference.md §7.1), a query whose words were all ignored, and a gate
         term that occurs in no tool (docs/reference.md §7.4).
         """
+        if self.mode == "regex":
+            return None if self.matches else "the pattern matches no tool's name, description or parameters"
+        if self.abstained:
+            return self.abstained
         if not self.tokens:
             if self.tokenizer == "ascii" and self.query.strip():
                 return ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
@@ -1043,6 +1080,8 @@ class SearchIndex:
         Candidates are documents containing any query stem, plus exact-name matches, best first
         (admitted before rejected), at most ``max_candidates``; ``excluded`` counts over all.
         """
+        if self.options.query_mode == "regex":
+            return self._regex_explain(query, limit)
         stems, gate, answerable, required = self._analyse(query)
         _, kept, ignored = self._pairs(query)
         tokens = tuple(self._query_tokens(self._query_text(query)))
@@ -1073,8 +1112,19 @@ class SearchIndex:
         scores = dict(zip(touched, self._score(stems, touched)))
         freqs = self._bm25.doc_freqs
         admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact | fallback
-        ranked = [name for name, _ in self.search(query, limit)]
+        found = self.search(query, limit)
+        ranked = [name for name, _ in found]
         rank_of = {name: r for r, name in enumerate(ranked, 1)}
+        # Nothing matched and the variant fills the result with the first tools (never empty).
+        filler = bool(self.options.never_empty and found and found[0][1] == 0.0 and not (admitted_ids & {
+            self._by_lower[name.lower()][0] for name in ranked}))
+        abstained = ""
+        if admitted_ids and not ranked and limit > 0:
+            best, evidence = self.ranked_evidence(query, 1)
+            if evidence is not None and evidence_abstains(self.options, *evidence):
+                abstained = evidence_shortfall(self.options, best[0][0], *evidence)
+        if filler:
+            ranked, rank_of = [], {}
         excluded = {RULE_GATE: 0, RULE_COVERAGE: 0, RULE_KNOWN_SHARE: 0, RULE_IDF_SHARE: 0}
         out = []
         for i in touched:
@@ -1105,14 +1155,29 @@ class SearchIndex:
             admitted = i in admitted_ids
             name = self.names[i]
             if admitted and name not in rank_of:
-                reason += f"; ranked below the limit of {limit}"
+                reason += "; not returned: the variant's evidence thresholds empty the result" if abstained else \
+                    f"; ranked below the limit of {limit}"
             score = C.NAME_SUBSTRING_FALLBACK_SCORE if i in fallback else scores[i]
             out.append(Candidate(name, math.inf if i in exact else score, has_gate, matched,
                                  admitted, reason, rank_of.get(name), "" if admitted else rule))
         out.sort(key=lambda c: (not c.admitted, -c.score, self._position(c.name)))
         return Explanation(query, tokens, terms, gate, tuple(answerable), required,
-                           tuple(out[:max_candidates]), tuple(ranked), limit, n, avgdl,
-                           excluded={r: k for r, k in excluded.items() if k}, **extra)
+                           tuple(out[:max_candidates]), tuple(n for n, _ in found), limit, n, avgdl,
+                           excluded={r: k for r, k in excluded.items() if k}, abstained=abstained,
+                           filler=filler, **extra)
+
+    def _regex_explain(self, query: str, limit: int) -> Explanation:
+        """:meth:`explain` in regex mode: the tools returned, name matches first, each with its rank
+        and where the pattern matched; no terms, gate or coverage."""
+        found = self.search(query, limit)
+        out = tuple(Candidate(name, score, False, (), True,
+                              "the pattern matches its name" if score == 2.0 else
+                              "the pattern matches its description or parameters", rank)
+                    for rank, (name, score) in enumerate(found, 1))
+        avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
+        return Explanation(query, (), (), None, (), 0, out, tuple(n for n, _ in found), limit, len(self.docs),
+                           avgdl, tokenizer=self.options.tokenizer, gate_required=False, coverage_required=False,
+                           mode="regex")
 
     def _position(self, name: str) -> int:
         return self._by_lower[name.lower()][0]

@@ -240,7 +240,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                                       key=f"search_sources_{number}")
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")
-                if ex is None:
+                if ex is None or ex.mode == "regex":  # a pattern has no terms, gate or coverage to explain
                     continue
                 box = st.expander(f"Full explanation of query {number}", key=f"explain_{number}_open",
                                   on_change="rerun")
