@@ -334,6 +334,17 @@ def test_explain_never_empty_variant_names_its_filler(tmp_path):
             "mcp__srv__get_accounts, mcp__srv__get_accounts_cfd_tunnel") in explained.stdout.splitlines()
 
 
+def test_explain_hermes_name_bonus_scores_and_order_are_the_search_s():
+    """explain under ``hermes-name-bonus`` shows the scores the search ranks by (bonus included),
+    so its first admitted candidates are the search's matches, in order, with the same scores."""
+    index = CLOUD.bridge(parse_config({}), variant_options("hermes-name-bonus")).index
+    found = index.search("accounts", 3)
+    ex = index.explain("accounts", 3)
+    assert [(c.name, round(c.score, 9), c.rank) for c in ex.candidates[:3]] == [
+        (name, round(score, 9), rank) for rank, (name, score) in enumerate(found, 1)]
+    assert found[0][0] == "mcp__srv__get_accounts"
+
+
 # --- the third-party sets ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["metatool", "bfcl-live"])

@@ -819,14 +819,7 @@ class SearchIndex:
             return [(self.names[i], C.NAME_SUBSTRING_FALLBACK_SCORE) for i in self._fallback(query)[:limit]]
         exact = set(self._by_lower.get(query.strip().lower(), ()))
         candidates = self._admitted(stems, gate, answerable, required)
-        scored = dict(zip(candidates, self._score(stems, candidates)))
-        if opts.name_coverage_bonus > 0 and scored:
-            top = max(scored.values())
-            wanted = set(stems)
-            for i in scored:
-                words = self._name_stems(i)
-                if words:
-                    scored[i] += opts.name_coverage_bonus * top * sum(1 for w in words if w in wanted) / len(words)
+        scored = self._with_name_bonus(dict(zip(candidates, self._score(stems, candidates))), stems)
         for i in exact:
             scored[i] = math.inf
         if not scored and opts.name_substring_fallback:
@@ -840,6 +833,20 @@ class SearchIndex:
         if not order and opts.never_empty:
             return [(name, 0.0) for name in self.names[:limit]]
         return [(self.names[i], scored[i]) for i in order[:limit]]
+
+    def _with_name_bonus(self, scored: dict[int, float], stems: Sequence[str]) -> dict[int, float]:
+        """``scored`` (document → BM25 score of the admitted documents) with the name-coverage
+        bonus added when the variant has one (``name_coverage_bonus`` times the best score times
+        the share of the document's name words the query holds); unchanged otherwise."""
+        bonus = self.options.name_coverage_bonus
+        if bonus > 0 and scored:
+            top = max(scored.values())
+            wanted = set(stems)
+            for i in scored:
+                words = self._name_stems(i)
+                if words:
+                    scored[i] += bonus * top * sum(1 for w in words if w in wanted) / len(words)
+        return scored
 
     def ranked_evidence(self, query: str, limit: int) -> tuple[list[tuple[str, float]],
                                                                tuple[float, int, int, float] | None]:
@@ -1111,7 +1118,10 @@ class SearchIndex:
         gate_text = gate_term_text(next((raw.lower() for raw, term in tokens if term == gate), None), gate)
         scores = dict(zip(touched, self._score(stems, touched)))
         freqs = self._bm25.doc_freqs
-        admitted_ids = set(self._admitted(stems, gate, answerable, required)) | exact | fallback
+        admitted_bm25 = self._admitted(stems, gate, answerable, required)
+        admitted_ids = set(admitted_bm25) | exact | fallback
+        # The admitted documents' scores as the search ranks them (with the variant's name bonus).
+        scores.update(self._with_name_bonus({i: scores[i] for i in admitted_bm25}, stems))
         found = self.search(query, limit)
         ranked = [name for name, _ in found]
         rank_of = {name: r for r, name in enumerate(ranked, 1)}
