@@ -470,6 +470,41 @@ def test_quality_page_progress_bar_moves_while_scoring(monkeypatch):
         assert mine[-1][1] == f"Scoring {variant}: {tasks:,} of {tasks:,} tasks"
 
 
+def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows():
+    """The Quality page says how its figures were obtained, in the words ``toolsearch eval`` prints
+    for the same file (in sample: nothing tuned), and its legend names every cause in its misses
+    table (anthropic-regex's ``pattern`` included); its figures are the CLI's."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.multiselect(key="quality_variants").set_value(["reference", "anthropic-regex"]).run()
+    at.selectbox(key="quality_miss_variant").set_value("anthropic-regex").run()
+    assert not at.exception, at.exception
+    cli = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
+                  ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml",
+                  "--variant", "reference", "--variant", "anthropic-regex", "--json")
+    data = json.loads(cli.stdout)
+    text = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
+                   ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml",
+                   "--variant", "reference", "--variant", "anthropic-regex").stdout.splitlines()
+    note = next(line for line in text if line.startswith("in sample: "))
+    assert note in [t.value for t in at.text]
+    tables = literal_tables(at)
+    counts = next(t for k, t in tables.items() if k.endswith("quality_counts"))
+    regex_row = counts[counts["variant"] == "anthropic-regex"].iloc[0]
+    assert regex_row["misses by cause"].startswith("pattern ")
+    assert regex_row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    misses = next(t for k, t in tables.items() if k.endswith("quality_misses"))
+    legend = next(c.value for c in at.caption if c.value.startswith("One row per expected tool"))
+    for cause in set(misses["cause"]):
+        assert f" {cause} (" in legend, (cause, legend)
+
+
 def test_readme_figures_are_the_docs_out_of_sample_figures():
     """README's search-quality block gives, per variant and set, the out-of-sample recall@5 and
     absent-empty share of docs/search-quality.md's tables (one run writes both), its target

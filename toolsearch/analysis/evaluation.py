@@ -95,6 +95,21 @@ class QueryFileError(ToolsearchError):
 
 MISS_CAUSES = ("gate", "coverage", "known-share", "idf-share", "evidence", "cosine", "rank", "no-shared-term",
                "no-tokens", "pattern", "not-in-catalog")
+#: Each miss cause in a few words, in :data:`MISS_CAUSES` order (for legends; the CLI and the
+#: Quality page both show these).
+MISS_CAUSE_HELP = {
+    "gate": "lacks the rarest query term",
+    "coverage": "too few of the answerable terms",
+    "known-share": "the query is mostly words no tool contains (agent)",
+    "idf-share": "holds too little of the query terms' IDF (agent)",
+    "evidence": "the best match is too weak, so the result is empty (evidence)",
+    "cosine": "the best match's cosine or lead is below the threshold, so the result is empty (semantic)",
+    "rank": "admitted, ranked below the limit or the variant's result cap",
+    "no-shared-term": "contains none of the query's terms",
+    "no-tokens": "the tokenizer sees no word",
+    "pattern": "the regular expression does not match it (anthropic-regex)",
+    "not-in-catalog": "not a deferred tool here",
+}
 #: Seed of the fold assignment (``toolsearch eval --folds``).
 FOLD_SEED = 23
 #: Share of abstention queries that must come back empty for a tuning point to be preferred.
@@ -394,6 +409,17 @@ class Evaluation:
     deferred_count: int
     protocol: str = "in-sample"
     tuned_on: str = ""
+
+    def protocol_note(self) -> str:
+        """One line saying how the figures were obtained, for every surface that shows them:
+        out of sample (tuned on another file, or K folds) or in sample (registered parameters,
+        nothing tuned on held-out data)."""
+        if self.protocol == "tune/test":
+            return f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on this file"
+        if self.protocol.endswith("-fold"):
+            return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
+        return ("in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
+                "figures that hold out of sample)")
 
     def variant(self, name: str) -> VariantResult:
         """The result of the variant called ``name``. Raises ``KeyError``."""

@@ -157,14 +157,7 @@ def format_evaluation(ev: Evaluation) -> str:
                               "abstained"]),
             f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
             "queries empty count each query alone. reference is what the model gets; the others are what-ifs."]
-    proto: list[str] = []
-    if ev.protocol == "tune/test":
-        proto.append(f"out of sample: parameters tuned on {ev.tuned_on!r} only; figures are on this file")
-    elif ev.protocol.endswith("-fold"):
-        proto.append(f"out of sample: {ev.protocol} (each task scored with parameters tuned on the other folds)")
-    else:
-        proto.append("in sample: registered parameters, nothing tuned (use --tune FILE or --folds K for figures "
-                   "that hold out of sample)")
+    proto: list[str] = [ev.protocol_note()]
     for v in ev.variants:
         if v.params:
             proto.append(f"  tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))

@@ -26,8 +26,8 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE
-from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, QueryFile, evaluate,
-                                   load_queries, load_queries_text, task_cell)
+from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
+                                            evaluate, load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
 
@@ -273,6 +273,7 @@ if common.require_catalog(v):
                        "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
             st.text("\n".join(ev.unknown_expected[:20]))
+        st.text(ev.protocol_note())
         st.text(f"{queries.name}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
@@ -303,9 +304,7 @@ if common.require_catalog(v):
             st.success(f"No misses under {shown}: every expected tool is within the limit.")
         else:
             st.caption("One row per expected tool not returned within the limit, and per query of its task. "
-                       "Causes: gate (lacks the rarest query term), coverage (too few of the answerable terms), "
-                       "rank (admitted below the limit), no-shared-term, no-tokens (the tokenizer sees no word), "
-                       "not-in-catalog.")
+                       "Causes: " + ", ".join(f"{cause} ({text})" for cause, text in MISS_CAUSE_HELP.items()) + ".")
             literal_table(misses, key="quality_misses")
         st.download_button("Download the evaluation (JSON)", json.dumps(ev.to_dict(), ensure_ascii=False, indent=2),
                            file_name="evaluation.json", mime="application/json", key="quality_eval_download")
