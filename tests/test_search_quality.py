@@ -407,6 +407,32 @@ def test_page_side_by_side_tab():
         assert [x for x in table[column] if x] == expected
 
 
+@pytest.mark.parametrize("variant, heading", [("anthropic-regex", "score (2 = name match, 1 = text match)"),
+                                               ("hermes-name-bonus", "score (BM25 + name bonus)"),
+                                               ("reference", "score (BM25)")])
+def test_search_page_score_heading_says_what_the_number_is(variant, heading):
+    """The Search page's score column is headed by what the variant's number is (the regex
+    variant's 2 and 1 are not BM25 scores), and holds the scores ``toolsearch search`` prints."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.text_area(key="search_queries").set_value("channel|message").run()
+    at.selectbox(key="search_variant").set_value(variant).run()
+    assert not at.exception, at.exception
+    table = next(t for k, t in literal_tables(at).items() if k.endswith("search_results_1"))
+    assert heading in table.columns and (heading == "score (BM25)" or "score (BM25)" not in table.columns)
+    cli = run_cli("search", ROOT / "sample_catalogs" / "team-workspace.yaml", "-q", "channel|message",
+                  "--variant", variant)
+    printed = [line.split("[", 1)[1].split("]", 1)[0] for line in cli.stdout.splitlines() if line.startswith("  ")
+               and "[" in line and line.strip()[:1].isdigit()]
+    assert list(table[heading]) == printed
+
+
 def test_docs_figures_are_the_benchmark_output():
     """docs/search-quality.md's out-of-sample rows for one set equal a fresh tune/test run."""
     from benchmarks.search_quality import set_figures

@@ -80,6 +80,19 @@ def score_text(score: float) -> str:
 SCORE_FORMAT = {"score (BM25)": score_text}
 
 
+def score_column(options) -> str:
+    """The heading of the results table's score column for a variant's search ``options``: what
+    the number is (BM25 for the reference; the regex variant's 2 and 1, the semantic sum, the
+    name bonus otherwise)."""
+    if options.query_mode == "regex":
+        return "score (2 = name match, 1 = text match)"
+    if options.ranker == "semantic":
+        return "score (cosine + BM25 share)"
+    if options.name_coverage_bonus > 0:
+        return "score (BM25 + name bonus)"
+    return "score (BM25)"
+
+
 def variant_choice_label(name: str) -> str:
     """How the variant picker shows a variant."""
     if name == REFERENCE:
@@ -205,7 +218,8 @@ def search_tab(v, bridge, dtk: str) -> None:
     with exact:
         show_wire(response, dtk, "search_response")
     with readable:
-        st.caption("Ranked as returned, with each match's BM25 score (higher is better; an exact-name "
+        st.caption("Ranked as returned, with each match's score (BM25 for the reference; the column heading says "
+                   "what it is for a what-if; higher is better; an exact-name "
                    "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
                    "the response. Under each query: why the result is what it is; open the full "
                    "explanation below it.")
@@ -225,13 +239,14 @@ def search_tab(v, bridge, dtk: str) -> None:
                 if group["matches"]:
                     scores = common.memo(search_bridge, ("scores", group["query"], effective),
                                          lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
+                    heading = score_column(search_bridge.index.options)
                     literal_table([{
-                        "rank": rank, "tool": name, "score (BM25)": scores[name],
+                        "rank": rank, "tool": name, heading: scores[name],
                         "source": response["tools"][name]["source"],
                         "required args": ", ".join(response["tools"][name]["required"]),
                         "description (clipped)": response["tools"][name]["description"],
                     } for rank, name in enumerate(group["matches"], 1)], key=f"search_results_{number}",
-                        formats=SCORE_FORMAT, styles={"tool": name_column_css(group["matches"])})
+                        formats={heading: score_text}, styles={"tool": name_column_css(group["matches"])})
                 else:
                     st.info("No matches. The model gets the connected sources and a hint instead:")
                     if group.get("available_sources"):
