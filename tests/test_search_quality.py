@@ -162,6 +162,24 @@ def test_split_folds_deterministic_and_by_group():
         split_folds(tasks(5), 1)
 
 
+def test_cli_eval_folds_refuses_a_fold_without_tasks(tmp_path):
+    """More folds than the groups fill: one fold's tasks would be "tuned on the other folds" that
+    hold nothing (or empty folds tuned for nothing, for minutes); refused with one line, exit 2."""
+    cat = _cloud_file(tmp_path)
+    one_group = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "g"},
+        {"id": "b", "query": "order a pizza", "expected": [], "group": "g"}]})
+    result = run_cli("eval", cat, one_group, "--folds", "2", "--variant", "evidence")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "2 folds: fold " in result.stderr and "the file has 1 group" in result.stderr
+    many = run_cli("eval", cat, one_group, "--folds", "50", "--variant", "reference")
+    assert many.returncode == 2 and "the file has 1 group" in many.stderr
+    with pytest.raises(QueryFileError, match="use fewer folds"):
+        evaluate_folds(CLOUD, parse_queries({"tasks": [{"id": "a", "query": "x", "expected": []}]}, "one.yaml"), 3,
+                       ["reference"])
+
+
 def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
     seen: list[set[str]] = []
     real = evaluation.tuning_points
@@ -224,11 +242,17 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on this file")
     assert lines[at + 1].startswith("  tuned evidence: ") and "min_best_share=" in lines[at + 1]
     assert "toolsearch: eval: evidence 2/2 tasks" in result.stderr
-    folds = run_cli("eval", cat, tune_file, "--folds", "2", "--variant", "evidence", "--json")
+    # Groups chosen so that each of the two folds holds tasks (fold = sha256("23:<group>") mod 2).
+    fold_file = write_yaml(tmp_path / "all.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "accounts"},
+        {"id": "b", "query": "order a pizza tonight", "expected": [], "group": "pizza"},
+        {"id": "c", "query": "generate guid", "expected": ["mcp__srv__generateguid"], "group": "guid"},
+        {"id": "d", "query": "book a flight", "expected": [], "group": "flight"}]})
+    folds = run_cli("eval", cat, fold_file, "--folds", "2", "--variant", "evidence", "--json")
     assert folds.returncode == 0, folds.stderr
     data = json.loads(folds.stdout)
     assert data["protocol"] == "2-fold" and len(data["variants"][0]["fold_params"]) == 2
-    again = run_cli("eval", cat, tune_file, "--folds", "2", "--variant", "evidence", "--json")
+    again = run_cli("eval", cat, fold_file, "--folds", "2", "--variant", "evidence", "--json")
     assert again.stdout == folds.stdout
     bad = run_cli("eval", cat, "--test", test_file, "--tune", test_file)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "also in the tuning file" in bad.stderr

@@ -85,6 +85,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.search import SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
+from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
 
@@ -793,9 +794,19 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     Raises:
         VariantError: an unknown variant name.
         ValueError: ``folds`` below 2.
+        QueryFileError: a fold gets no task (more folds than the file's groups can fill), so
+            another fold would be tuned on nothing, or tuned and scored for nothing.
     """
     config = config or ToolSearchConfig()
     parts = split_folds(queries.tasks, folds, seed)
+    empty = [f for f, part in enumerate(parts, 1) if not part]
+    if empty:
+        groups = len({t.group_key for t in queries.tasks})
+        raise QueryFileError(
+            f"{queries.origin or queries.name}: {folds} folds: fold {empty[0]} of {folds} gets no task "
+            f"({counted(len(empty), 'fold')} empty: tasks go to folds by a hash of their group, all tasks of a group "
+            f"in one fold, and the file has {counted(groups, 'group')}); use fewer folds, or give the tasks more "
+            "groups")
     names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
     k = C.EVAL_RECALL_K
     order = {t.id: i for i, t in enumerate(queries.tasks)}
