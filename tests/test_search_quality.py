@@ -466,6 +466,28 @@ def test_docs_figures_are_the_benchmark_output():
     assert text in doc
 
 
+def test_docs_out_of_sample_rows_are_what_the_documented_eval_command_prints():
+    """docs/search-quality.md says how to reproduce an out-of-sample row; that CLI command prints
+    the same query recall@5, absent-requests-empty share ("nonsense queries empty" in eval) and
+    MRR for every default variant on ``bfcl-live``."""
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    assert ("`toolsearch eval benchmarks/data/SET/catalog.json --test\nbenchmarks/data/SET/test.json --tune "
+            "benchmarks/data/SET/tune.json`") in doc
+    section = doc.split("### `bfcl-live`: tuned on `tune.json`, scored on `test.json`", 1)[1].split("###", 1)[0]
+    rows = {cells[0]: cells[1:4] for cells in (
+        [c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| "))}
+    base = DATA / "bfcl-live"
+    result = run_cli("eval", base / "catalog.json", "--test", base / "test.json", "--tune", base / "tune.json",
+                     "--json")
+    assert result.returncode == 0, result.stderr
+    variants = json.loads(result.stdout)["variants"]
+    assert len(variants) == 11
+    for v in variants:
+        m = v["metrics"]
+        assert rows[v["name"]] == [f"{m['query_recall_at_5']:.3f}", f"{m['nonsense_queries_empty']:.3f}",
+                                   f"{m['mrr']:.3f}"], v["name"]
+
+
 def test_cli_search_side_by_side_json():
     path = ROOT / "sample_catalogs" / "team-workspace.yaml"
     result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side", "--json",
