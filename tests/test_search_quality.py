@@ -127,6 +127,14 @@ def test_evidence_splits_names_and_abstains_on_weak_matches():
     assert found(CLOUD, "evidence", "postMessage to channel")[0] == "post_message"
 
 
+def test_evidence_help_says_what_a_one_word_query_needs():
+    """The help promises two distinct query words held by the best match; a one-word query is
+    answered with its one word, and the help says so."""
+    assert "at least two of its distinct words (the one word of a one-word query)" in VARIANT_HELP["evidence"]
+    assert found(CLOUD, "evidence", "tunnels")[:1] == ["get_accounts_cfd_tunnel"]
+    assert found(CLOUD, "evidence", "tunnels pizza") == []
+
+
 def test_evidence_thresholds_decide_emptiness_not_order():
     ins = CLOUD
     loose = ins.bridge(parse_config({}), variant_options("evidence", {"min_best_share": 0.0, "min_best_terms": 1}))

@@ -82,7 +82,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
        "run-together words in names and parameter names split (English word list of the wordsegment package); "
        "names weighted three times and parameter names twice over descriptions, parameter descriptions indexed; no gate and no coverage floor; "
        "the result is empty unless the best match holds 20 % of the IDF of all the query's words and at least two "
-       "of its distinct words; tuning (eval --tune/--folds) may also require it to score clearly above the second "
+       "of its distinct words (the one word of a one-word query); tuning (eval --tune/--folds) may also require it to score clearly above the second "
        "match (thresholds meant to be tuned per catalog)",
        gate=False, coverage=False, stop_words=True, split_words=True, segment_words=True,
        ignore_unknown_identifiers=True, field_weights=(3, 1, 1), param_weight=2, index_param_descriptions=True,
