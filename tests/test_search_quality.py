@@ -233,6 +233,35 @@ def test_tune_test_files_must_not_overlap():
         evaluate_tuned(CLOUD, qf, other, ["reference"])
 
 
+def test_cli_eval_tune_test_refuses_the_same_tool_on_both_sides_without_groups(tmp_path):
+    """Tasks without a ``group`` are grouped by their expected tools, for folds and for
+    ``--tune``/``--test`` alike: the same tool's requests on both sides are refused."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "b", "query": "show my accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1
+    assert "expected tools 'mcp__srv__get_accounts'" in result.stderr and "one side" in result.stderr
+
+
+def test_cli_eval_warns_about_tuning_names_the_catalog_lacks(tmp_path):
+    """A tuning file for another catalog is not tuned on silently: its unknown expected names are
+    named on stderr, as the scored file's are."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__other__get_accounts"]},
+        {"id": "b", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "c", "query": "post a message", "expected": ["mcp__srv__post_message"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence", "--json")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {tune_file}: 1 expected name not among the deferred tools of this catalog "
+            "(the tuning tasks that expect them can never be found): mcp__other__get_accounts") in result.stderr
+    assert json.loads(result.stdout)["tuning_unknown_expected"] == ["mcp__other__get_accounts"]
+
+
 def test_cli_eval_tune_test_and_folds(tmp_path):
     cat = tmp_path / "cloud.json"
     cat.write_text(json.dumps([{"server": "srv", **t} for t in (

@@ -394,6 +394,8 @@ class Evaluation:
         limit: matches per query (the bridge's clamped limit); ``k``: the k of recall@k.
         variants: one result per variant, in the order asked.
         unknown_expected: expected names that are not deferred tools of this catalog.
+        tuning_unknown_expected: the same for the tuning file (tune/test only): its tasks that
+            expect them can never be found, so the tuning learned from them only that they fail.
         deferred_count: deferred tools searched.
         protocol: how parameters were chosen: ``"in-sample"`` (registered values, nothing tuned),
             ``"tune/test"`` (tuned on ``tuned_on``, scored on the query file) or ``"K-fold"``.
@@ -410,6 +412,7 @@ class Evaluation:
     deferred_count: int
     protocol: str = "in-sample"
     tuned_on: str = ""
+    tuning_unknown_expected: tuple[str, ...] = ()
 
     def protocol_note(self) -> str:
         """One line saying how the figures were obtained, for every surface that shows them:
@@ -436,6 +439,7 @@ class Evaluation:
             "tool_names": self.naming, "deferred_count": self.deferred_count, "limit": self.limit, "k": self.k,
             "tasks": len(self.query_file.tasks), "unknown_expected": list(self.unknown_expected),
             "protocol": self.protocol, "tuned_on": self.tuned_on,
+            "tuning_unknown_expected": list(self.tuning_unknown_expected),
             "variants": [{
                 "name": v.name, "params": _jsonable(v.params), "fold_params": [_jsonable(p) for p in v.fold_params],
                 "options": {"gate": v.options.gate, "coverage": v.options.coverage,
@@ -769,7 +773,9 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
             progress(0, 1, f"tuning {name}")
         params[name] = tune(inspector, tuning.tasks, name, config, limit, target)
     ev = evaluate(inspector, test, names, config, limit, params=params, explain=explain, progress=progress)
-    return replace(ev, protocol="tune/test", tuned_on=tuning.name)
+    known = set(inspector.bridge(config or ToolSearchConfig()).deferred_by_name)
+    unknown = tuple(dict.fromkeys(e for t in tuning.tasks for e in t.expected if e not in known))
+    return replace(ev, protocol="tune/test", tuned_on=tuning.name, tuning_unknown_expected=unknown)
 
 
 def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
@@ -777,9 +783,13 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
     if ids:
         raise QueryFileError(f"{test.origin}: task {sorted(ids)[0]!r} is also in the tuning file {tuning.origin}; "
                              "the test tasks must not be tuned on")
-    groups = {t.group for t in tuning.tasks if t.group} & {t.group for t in test.tasks if t.group}
+    # The group keys the folds split by: a task's group, else its expected names, else its id.
+    groups = {t.group_key for t in tuning.tasks} & {t.group_key for t in test.tasks}
     if groups:
-        raise QueryFileError(f"{test.origin}: group {sorted(groups)[0]!r} is also in the tuning file {tuning.origin}; "
+        key = sorted(groups)[0]
+        what = (f"group {key!r}" if not key.startswith(("expected:", "id:")) else
+                f"expected tools {key.removeprefix('expected:')!r} (tasks without a group are grouped by them)")
+        raise QueryFileError(f"{test.origin}: {what} is also in the tuning file {tuning.origin}; "
                              "a group must stay on one side")
 
 

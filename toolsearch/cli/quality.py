@@ -225,6 +225,10 @@ def run(args: argparse.Namespace) -> int:
             if queries.tool_names and queries.tool_names != inspector.naming:
                 print(f"toolsearch: warning: {path}: the expected names use tool_names "
                       f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
+            if ev.tuning_unknown_expected:
+                print(f"toolsearch: warning: {args.tune}: {counted(len(ev.tuning_unknown_expected), 'expected name')} "
+                      f"not among the deferred tools of this catalog (the tuning tasks that expect them can never "
+                      f"be found): {', '.join(ev.tuning_unknown_expected[:5])}", file=sys.stderr)
             if ev.unknown_expected:
                 print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
                       f"the deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
