@@ -279,6 +279,10 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on this file")
     assert lines[at + 1].startswith("  tuned evidence: ") and "min_best_share=" in lines[at + 1]
     assert "toolsearch: eval: evidence 2/2 tasks" in result.stderr
+    # Tuning counts the tuning file's tasks (2 here), not one pseudo-task.
+    shown = result.stderr.splitlines()
+    assert "toolsearch: eval: tuning evidence on 0/2 tasks" in shown
+    assert "toolsearch: eval: tuning evidence on 2/2 tasks" in shown and "0/1 tasks" not in result.stderr
     # Groups chosen so that each of the two folds holds tasks (fold = sha256("23:<group>") mod 2).
     fold_file = write_yaml(tmp_path / "all.yaml", {"tasks": [
         {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "accounts"},

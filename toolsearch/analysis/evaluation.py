@@ -769,9 +769,12 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
     names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
     params = {}
     for name in names:
-        if progress is not None and tunable_grid(name):
-            progress(0, 1, f"tuning {name}")
+        tuned = tunable_grid(name)
+        if progress is not None and tuned:  # the tuning file's tasks: before, and once tuned
+            progress(0, len(tuning.tasks), f"tuning {name} on")
         params[name] = tune(inspector, tuning.tasks, name, config, limit, target)
+        if progress is not None and tuned:
+            progress(len(tuning.tasks), len(tuning.tasks), f"tuning {name} on")
     ev = evaluate(inspector, test, names, config, limit, params=params, explain=explain, progress=progress)
     known = set(inspector.bridge(config or ToolSearchConfig()).deferred_by_name)
     unknown = tuple(dict.fromkeys(e for t in tuning.tasks for e in t.expected if e not in known))
