@@ -528,7 +528,7 @@ def test_eval_text_report(mini, mini_queries):
     lines = out.splitlines()
     assert lines[0] == "query file: mini tasks (6 tasks) on catalog mini (4 deferred tools, names prefixed); limit 2"
     assert lines[2].split() == ["variant", "recall@1", "recall@5", "recall@limit", "MRR", "abstention", "query",
-                                "recall@5", "nonsense", "queries", "empty", "abstention", "acc", "answered", "abstained"]
+                                "recall@5", "nonsense", "queries", "empty", "abstention", "accuracy", "answered", "abstained"]
     assert lines[4].split() == ["reference", "0.125", "0.500", "0.250", "0.250", "0.500", "0.600", "0.500", "0.667",
                                 "3/4", "1/2"]
     assert "t1    (3)" in out and "t4    NOT EMPTY" in out

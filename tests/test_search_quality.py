@@ -609,6 +609,11 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
     assert note in [t.value for t in at.text]
     tables = literal_tables(at)
     counts = next(t for k, t in tables.items() if k.endswith("quality_counts"))
+    shares = next(t for k, t in tables.items() if k.endswith("quality_metrics"))
+    # One quantity, one name: every figure column of the page is headed as in eval's table.
+    header = next(line for line in text if line.startswith("variant "))
+    for column in [*shares.columns, *counts.columns]:
+        assert column == "misses by cause" or f" {column} " in f" {header} ", (column, header)
     regex_row = counts[counts["variant"] == "anthropic-regex"].iloc[0]
     assert regex_row["misses by cause"].startswith("pattern ")
     assert regex_row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"

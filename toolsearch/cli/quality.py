@@ -153,10 +153,12 @@ def format_evaluation(ev: Evaluation) -> str:
                      _pct(m.abstention_rate), _pct(m.query_recall_at_k), _pct(m.nonsense_queries_empty),
                      _pct(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
     out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",
-                              f"query recall@{k}", "nonsense queries empty", "abstention acc", "answered",
+                              f"query recall@{k}", "nonsense queries empty", "abstention accuracy", "answered",
                               "abstained"]),
             f"abstention: nonsense tasks (expected: []) with every query empty; query recall@{k} and nonsense "
-            "queries empty count each query alone. reference is what the model gets; the others are what-ifs."]
+            "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
+            "answered: tasks with expected tools that returned something. reference is what the model gets; the "
+            "others are what-ifs."]
     proto: list[str] = [ev.protocol_note()]
     for v in ev.variants:
         if v.params:
