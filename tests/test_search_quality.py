@@ -496,6 +496,15 @@ def test_search_page_score_heading_says_what_the_number_is(variant, heading):
     printed = [line.split("[", 1)[1].split("]", 1)[0] for line in cli.stdout.splitlines() if line.startswith("  ")
                and "[" in line and line.strip()[:1].isdigit()]
     assert list(table[heading]) == printed
+    if variant == "anthropic-regex":  # no terms, gate or BM25 to explain: no full explanation
+        assert not [e for e in at.expander if e.label.startswith("Full explanation")]
+        return
+    at.session_state["explain_1_open"] = True  # as a click on its expander does
+    at.run()
+    panel = next(e for e in at.expander if e.label == "Full explanation of query 1")
+    candidates = next(t for t in literal_tables(panel).values() if "reason" in t.columns)
+    assert heading in candidates.columns
+    assert list(candidates[heading])[:len(printed)] == printed
 
 
 def test_docs_figures_are_the_benchmark_output():

@@ -77,7 +77,6 @@ def score_text(score: float) -> str:
     return "Infinity" if score == float("inf") else f"{score:.3f}"
 
 
-SCORE_FORMAT = {"score (BM25)": score_text}
 
 
 def score_column(options) -> str:
@@ -100,8 +99,9 @@ def variant_choice_label(name: str) -> str:
     return f"{name} · what-if" + (" · not installed" if name in UNAVAILABLE else "")
 
 
-def show_explanation(ex, key: str) -> None:
+def show_explanation(ex, key: str, score_heading: str = "score (BM25)") -> None:
     """The full explanation of one query (docs/reference.md §7): tokens, terms, gate, coverage, every candidate.
+    ``score_heading`` heads the candidates' score column (:func:`score_column` of the variant).
 
     Stems and tool names are shown with ``st.text`` and literal-text tables only (never markdown)."""
     st.caption("How the search answers this query (docs/reference.md §7): tokenize and stem, take the rarest stem as the gate "
@@ -149,10 +149,10 @@ def show_explanation(ex, key: str) -> None:
     # Six columns, so that each is read in full at 1024 px: whether a tool has the gate term shows
     # in its matched terms (◆) and in the reason.
     literal_table([{
-        "rank": c.rank, "tool": c.name, "score (BM25)": c.score,
+        "rank": c.rank, "tool": c.name, score_heading: c.score,
         "matched terms": ", ".join(f"{t} ◆" if t == ex.gate else t for t in c.matched_terms),
         "admitted": "yes" if c.admitted else (f"no: {c.rule}" if c.rule else "no"), "reason": c.reason,
-    } for c in ex.candidates], key=f"{key}_candidates", formats=SCORE_FORMAT)  # rank "—" when not returned
+    } for c in ex.candidates], key=f"{key}_candidates", formats={score_heading: score_text})  # rank "—" when not returned
 
 
 def search_tab(v, bridge, dtk: str) -> None:
@@ -261,7 +261,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                                   on_change="rerun")
                 if box.open:  # drawn only when opened (a rerun of this fragment alone)
                     with box:
-                        show_explanation(ex, f"explain_{number}")
+                        show_explanation(ex, f"explain_{number}", score_column(search_bridge.index.options))
 
 
 def describe_tab(bridge, dtk: str) -> None:
