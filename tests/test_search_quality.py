@@ -410,6 +410,36 @@ def test_explain_hermes_name_bonus_scores_and_order_are_the_search_s():
     assert found[0][0] == "mcp__srv__get_accounts"
 
 
+def test_semantic_extra_installed_but_broken_is_one_line_not_a_traceback(tmp_path, monkeypatch):
+    """sentence-transformers present but failing to import (a broken PyTorch, a version clash):
+    ``search`` and ``eval --variant semantic`` stop with one line and exit 2, and the check the
+    Quality page makes before scoring says the same."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import run_cli_process
+
+    pytest.importorskip("sentence_transformers")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "sentence_transformers.py").write_text('raise ImportError("libtorch_cpu.so: cannot open shared object")\n')
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(broken), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    expected = ("toolsearch: error: the semantic variant's optional extra is installed but does not load "
+                "(libtorch_cpu.so: cannot open shared object); reinstall it: pip install torch==2.13.0 "
+                "'toolsearch[semantic]'\n")
+    for args in (("search", catalog, "-q", "a query no cache holds 7f3a", "--variant", "semantic"),
+                 ("eval", catalog, ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--variant",
+                  "semantic")):
+        result = run_cli_process(*args)
+        assert (result.returncode, result.stderr) == (2, expected), result.stderr[-2000:]
+    probe = subprocess.run([sys.executable, "-c", "from toolsearch.analysis.variants import load_problem; "
+                            "print(load_problem(['reference'])); print(load_problem(['evidence', 'semantic']))"],
+                           capture_output=True, text=True, timeout=120)
+    assert probe.stdout == "\n" + expected.removeprefix("toolsearch: error: "), probe.stderr[-2000:]
+
+
 # --- the third-party sets ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["metatool", "bfcl-live"])

@@ -55,6 +55,15 @@ class Variant:
         return self.name != REFERENCE
 
 
+def load_problem(names: Sequence[str]) -> str:
+    """``""`` when every variant of ``names`` can run, else one line on the first that cannot:
+    the ``semantic`` ranker's model missing or not loading (it is loaded here, seconds the first
+    time). Raises :class:`VariantError` for an unknown name."""
+    if any(variant_options(name).ranker == "semantic" for name in names):
+        return embedding.load_problem()
+    return ""
+
+
 def _v(name: str, summary: str, requires: str = "", **switches: Any) -> Variant:
     SearchOptions(**switches)  # fail at import on a bad switch
     return Variant(name, MappingProxyType(switches), summary, requires)

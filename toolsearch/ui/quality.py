@@ -25,7 +25,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
-from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
@@ -253,6 +253,8 @@ if common.require_catalog(v):
         st.info("Choose a shipped query file or upload one to score this catalog's search.")
     elif not variants:
         st.info("Choose at least one variant.")
+    elif load_problem(variants):  # e.g. the semantic extra installed but broken
+        st.error(load_problem(variants), icon=":material/error:")
     else:
         digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected] for t in queries.tasks],
                                            ensure_ascii=False).encode()).hexdigest()[:16]

@@ -15,6 +15,7 @@ from toolsearch.ui.picker import pick_many, pick_one
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
+from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.invisible import reveal_data
 from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
@@ -188,8 +189,12 @@ def search_tab(v, bridge, dtk: str) -> None:
         arguments["limit"] = int(limit)
     # Kept per bridge (one per catalog, defer set, search limits and variant): a slider move
     # leaves them as they are, and each explanation walks every tool that shares a query word.
-    response = common.memo(search_bridge, ("tool_search", json.dumps(arguments)),
-                           lambda: search_bridge.tool_search(arguments), size=32)
+    try:
+        response = common.memo(search_bridge, ("tool_search", json.dumps(arguments)),
+                               lambda: search_bridge.tool_search(arguments), size=32)
+    except ToolsearchError as exc:  # e.g. the semantic extra installed but broken
+        st.error(f"The {variant} variant cannot run here: {exc}", icon=":material/error:")
+        return
 
     if "error" in response:
         st.subheader("Response (exact JSON)")
