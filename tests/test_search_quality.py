@@ -236,6 +236,41 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     assert both.returncode == 2 and "not both" in both.stderr
 
 
+
+def _small_cli_files(tmp_path):
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in (
+        tool("get_accounts", "List all accounts."), tool("generateguid", "Makes a new identifier."),
+        tool("post_message", "Post a message to a chat channel."))]))
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "query": "generate guid", "expected": ["mcp__srv__generateguid"]},
+        {"id": "c", "query": "order a pizza tonight", "expected": []}]})
+    return cat, queries
+
+
+def test_cli_eval_progress_rewrites_its_line_instead_of_printing_escapes(tmp_path):
+    """The progress line goes back to the start of the line with a real carriage return; the
+    terminal-safe stream must not turn it into a literal "\\x0d" on the user's screen."""
+    cat, queries = _small_cli_files(tmp_path)
+    result = run_cli("eval", cat, queries, "--variant", "reference", "--progress")
+    assert result.returncode == 0, result.stderr
+    assert "\\x0d" not in result.stderr
+    assert "toolsearch: eval: reference 3/3 tasks" in result.stderr.splitlines()
+
+
+def test_folds_more_than_task_groups_is_a_clear_error(tmp_path):
+    """More folds than task groups leaves folds empty (each still tuned on everything else): a
+    huge K ran for minutes. The library refuses it, naming the file and the number of groups."""
+    cat, queries = _small_cli_files(tmp_path)
+    qf = load_queries(queries)
+    with pytest.raises(QueryFileError, match=r"q\.yaml: 4 folds, but the file has 3 task groups"):
+        evaluate_folds(CLOUD, qf, 4, ["reference"])
+    huge = run_cli("eval", cat, queries, "--folds", "99999999999999999999", "--variant", "reference")
+    assert huge.returncode == 2 and huge.stderr.count("\n") == 1, huge.stderr
+    assert "3 task groups" in huge.stderr and "Traceback" not in huge.stderr
+    assert evaluate_folds(CLOUD, qf, 3, ["reference"]).protocol == "3-fold"
+
 # --- the third-party sets ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["metatool", "bfcl-live"])

@@ -85,6 +85,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.search import SearchIndex, SearchOptions, evidence_abstains
+from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
 
@@ -772,8 +773,14 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     Raises:
         VariantError: an unknown variant name.
         ValueError: ``folds`` below 2.
+        QueryFileError: more folds than the file has task groups (:attr:`Task.group_key`): some
+            folds would be empty, each still tuned on every other task.
     """
     config = config or ToolSearchConfig()
+    groups = len({t.group_key for t in queries.tasks})
+    if folds > groups:
+        raise QueryFileError(f"{queries.origin}: {folds:,} folds, but the file has {counted(groups, 'task group')}; "
+                             f"give at most {groups:,} folds (tasks of one group stay in one fold)")
     parts = split_folds(queries.tasks, folds, seed)
     names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
     k = C.EVAL_RECALL_K

@@ -943,6 +943,12 @@ class TerminalSafeStream:
         for line in lines:
             self.write(line)
 
+    def rewrite_line(self, text: str) -> None:
+        """Go back to the start of the line and write ``text`` (made safe) over it, for progress
+        lines: the only carriage return this stream lets through is this one."""
+        self._inner.write("\r" + _terminal_safe(text))
+        self._inner.flush()
+
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
         return getattr(self._inner, name)
 

@@ -134,7 +134,12 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
 
 def _progress(done: int, total: int, label: str) -> None:
     """One progress line on stderr, rewritten in place: ``eval: VARIANT 120/1,000 tasks``."""
-    print(f"\rtoolsearch: eval: {label} {done:,}/{total:,} tasks", end="", file=sys.stderr, flush=True)
+    line = f"toolsearch: eval: {label} {done:,}/{total:,} tasks"
+    rewrite = getattr(sys.stderr, "rewrite_line", None)  # the CLI's terminal-safe stream escapes a bare \r
+    if rewrite is not None:
+        rewrite(line)
+    else:
+        print("\r" + line, end="", file=sys.stderr, flush=True)
 
 
 def _pct(x: float | None) -> str:
