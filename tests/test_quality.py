@@ -157,6 +157,22 @@ def test_variant_names():
     ({"tasks": []}, "the 'tasks' list is empty"),
     ({"task": []}, "expected a mapping with a 'tasks' list"),
     ({"tool_names": "short", "tasks": []}, "tool_names: expected one of prefixed, as-is"),
+    # Wrong types are refused, not turned into text ("True", "[1, 2]", "{'a': 1}").
+    ({"tasks": [{"id": True, "queries": ["x"], "expected": []}]}, r"tasks\[0\]: expected a non-empty 'id'"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": False}]},
+     r"tasks\[0\] \(a\): expected 'group' to be a string, got bool"),
+    ({"name": [1, 2], "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
+     "q.yaml: expected 'name' to be a string, got list"),
+    ({"catalog": {"path": "x"}, "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
+     "q.yaml: expected 'catalog' to be a string, got dict"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "note": {"k": 1}}]},
+     r"tasks\[0\] \(a\): expected 'note' to be text, got a mapping"),
+    # A misspelt key is refused rather than silently ignored (here the fold group would be lost).
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "grup": "g"}]},
+     r"tasks\[0\] \(a\): unknown key 'grup' \(expected id, queries, query, expected, note, group\)"),
+    # Invisible characters in an id are shown in the message.
+    ({"tasks": [{"id": "a\u202eb", "queries": ["x"], "expected": []}] * 2},
+     r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a\\u202eb' is used twice"),
 ])
 def test_query_file_errors_name_the_place(data, message):
     with pytest.raises(QueryFileError, match=message):
@@ -533,6 +549,24 @@ def test_eval_text_report(mini, mini_queries):
                                 "3/4", "1/2"]
     assert "t1    (3)" in out and "t4    NOT EMPTY" in out
     assert f"  t1: {G} for 'widget': rank: admitted at rank 3 of 3; only the first 2 are returned" in lines
+
+
+def test_eval_text_report_shows_invisible_characters(mini, tmp_path):
+    """Names, ids, queries and expected names from a query file reach the terminal with bidi
+    overrides and zero-width characters as visible markers, and controls escaped."""
+    _, catalog = mini
+    hostile = write_yaml(tmp_path / "hostile.yaml", {"name": "evil\u202eeman", "tasks": [
+        {"id": "t\u200bone\x1b[2J", "queries": ["widget\u2066"], "expected": [G + "\u200b", G]}]})
+    result = run_cli("eval", catalog, hostile, "--variant", "reference", "--limit", "2")
+    code, out, err = result.returncode, result.stdout, result.stderr
+    assert code == 0, err
+    for text in (out, err):
+        assert not any(ch in text for ch in "\u202e\u200b\u2066\x1b"), text
+    assert out.splitlines()[0].startswith("query file: evil⟨U+202E⟩eman (1 task) on catalog mini")
+    assert "t⟨U+200B⟩one⟨U+001B⟩[2J  (3)" in out
+    assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget\\u2066': rank:" in out
+    assert out.rstrip().endswith(f"expected names that are not deferred tools here: {G}⟨U+200B⟩")
+    assert f"deferred tools of this catalog: {G}⟨U+200B⟩" in err
 
 
 def test_eval_errors_are_one_line(mini, mini_queries, tmp_path):

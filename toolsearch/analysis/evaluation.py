@@ -87,6 +87,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import SearchIndex, SearchOptions, evidence_abstains
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
+from .invisible import reveal
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
 
 
@@ -164,14 +165,32 @@ def _strings(value: Any, where: str, what: str) -> list[str]:
     return value
 
 
+#: The keys a task may have; any other is refused (a misspelt ``group`` or ``expected`` would
+#: otherwise be dropped without a word).
+TASK_KEYS = ("id", "queries", "query", "expected", "note", "group")
+
+
+def _label(value: Any, where: str, what: str) -> str:
+    """A scalar label (string or whole number; ``None`` → ``""``) as text; anything else is refused."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise QueryFileError(f"{where}: expected '{what}' to be a string, got {type(value).__name__}")
+    return str(value)
+
+
 def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     """Validate a loaded query document (see the module docstring for the shape).
 
     Raises:
-        QueryFileError: naming the file, the task and what was expected.
+        QueryFileError: naming the file, the task and what was expected: a missing or malformed
+            key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
+            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
         raise QueryFileError(f"{origin}: expected a mapping with a 'tasks' list")
+    name = _label(data.get("name"), origin, "name")
+    catalog = _label(data.get("catalog"), origin, "catalog")
     tool_names = data.get("tool_names")
     if tool_names is not None and tool_names not in C.TOOL_NAMING:
         raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {tool_names!r}")
@@ -182,13 +201,17 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if not isinstance(item, Mapping):
             raise QueryFileError(f"{where}: expected a mapping with id, queries and expected")
         task_id = item.get("id")
-        if not isinstance(task_id, (str, int)) or not str(task_id).strip():
-            raise QueryFileError(f"{where}: expected a non-empty 'id'")
+        if isinstance(task_id, bool) or not isinstance(task_id, (str, int)) or not str(task_id).strip():
+            raise QueryFileError(f"{where}: expected a non-empty 'id' (a string)")
         task_id = str(task_id).strip()
-        where = f"{origin}: tasks[{i}] ({task_id})"
+        where = f"{origin}: tasks[{i}] ({reveal(task_id)})"
         if task_id in seen:
             raise QueryFileError(f"{where}: the id {task_id!r} is used twice")
         seen.add(task_id)
+        unknown = [key for key in item if key not in TASK_KEYS]
+        if unknown:
+            raise QueryFileError(f"{where}: unknown key {reveal(repr(unknown[0]))} (expected "
+                                 f"{', '.join(TASK_KEYS)})")
         if "queries" in item and "query" in item:
             raise QueryFileError(f"{where}: give either 'queries' or 'query', not both")
         raw = item.get("queries", item.get("query"))
@@ -203,17 +226,15 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
         expected = list(dict.fromkeys(e.strip() for e in expected if e.strip()))
         note = item.get("note")
-        group = item.get("group")
-        if group is not None and not isinstance(group, (str, int)):
-            raise QueryFileError(f"{where}: expected 'group' to be a string")
-        tasks.append(Task(task_id, tuple(queries), tuple(expected), str(note) if note is not None else "",
-                          str(group).strip() if group is not None else ""))
+        if isinstance(note, (Mapping, list)):  # free text: any scalar reads as its text
+            raise QueryFileError(f"{where}: expected 'note' to be text, got a {'mapping' if isinstance(note, Mapping) else 'list'}")
+        note = "" if note is None else str(note)
+        group = _label(item.get("group"), where, "group").strip()
+        tasks.append(Task(task_id, tuple(queries), tuple(expected), note, group))
     if not tasks:
         raise QueryFileError(f"{origin}: the 'tasks' list is empty")
-    name = data.get("name")
-    catalog = data.get("catalog")
-    return QueryFile(name=str(name) if name else Path(origin).stem, tasks=tuple(tasks), origin=origin,
-                     catalog=str(catalog) if catalog else None, tool_names=tool_names)
+    return QueryFile(name=name or Path(origin).stem, tasks=tuple(tasks), origin=origin,
+                     catalog=catalog or None, tool_names=tool_names)
 
 
 def load_queries_text(text: str, origin: str) -> QueryFile:
