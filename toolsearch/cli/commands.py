@@ -405,7 +405,7 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
         return 0
     print("columns: " + "; ".join(variant_label(n) for n in names))
     for query, row in zip(queries, rows):
-        print(f"query: {query}")
+        print(reveal(f"query: {query}"))
         depth = max((len(v) for v in row.values()), default=0)
         table = [[str(r + 1), *[row[n][r] if r < len(row[n]) else "" for n in names]] for r in range(depth)]
         print(_terminal_safe(_table(table, ["rank", *names])) if table else "  no variant matched anything")
@@ -439,17 +439,17 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         return _print_side_by_side(args, inspector, config, [g["query"] for g in response["results"]],
                                    request.get("limit"))
     for group in response["results"]:
-        print(f"query: {group['query']}")
+        print(reveal(f"query: {group['query']}"))
         scores = dict(bridge.index.search(group["query"], limit))
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
-                print(f"  available source: {source['name']} ({source['tool_count']} tools)")
+                print(reveal(f"  available source: {source['name']} ({source['tool_count']} tools)"))
             print(_terminal_safe(f"  why: {_why_empty(bridge.index, group['query'], limit)}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "exact name" if score == float("inf") else f"{score:.3f}"
-            print(_terminal_safe(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}"))
+            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}")))
     return 0
 
 
