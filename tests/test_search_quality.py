@@ -100,6 +100,55 @@ def test_anthropic_regex_bad_pattern_is_literal_and_cut_at_five():
     assert len(found(CLOUD, "anthropic-regex", ".", limit=25)) == 5
 
 
+
+# Each description makes "(x|x)+y" backtrack for a fraction of a second before it matches "xy":
+# a scan with a time limit per step took that fraction times the number of tools.
+BACKTRACK = [tool(f"slow_{i:02d}", "x" * 20 + " then xy") for i in range(12)]
+
+
+def test_anthropic_regex_scan_has_one_time_budget_and_says_when_it_stops():
+    import time  # noqa: PLC0415
+
+    from toolsearch.engine.search import REGEX_TIMEOUT, RegexScan  # noqa: PLC0415
+
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    started = time.monotonic()
+    scan = index.regex_scan("(x|x)+y", 50)
+    assert time.monotonic() - started < REGEX_TIMEOUT + 1.5
+    assert scan.timed_out and not scan.literal and len(scan.matches) < len(BACKTRACK)
+    started = time.monotonic()
+    index.search("(x|x)+y", 50)
+    assert time.monotonic() - started < REGEX_TIMEOUT + 1.5
+    assert index.regex_scan("then xy[", 5) == RegexScan([], False, True)
+    # An eval miss names the time limit, not "the pattern does not match".
+    assert index.regex_matches_tool("then xy", "mcp__srv__slow_11") is True
+    assert index.regex_matches_tool("nothing", "mcp__srv__slow_11") is False
+
+
+def test_anthropic_regex_miss_past_the_result_cap_is_a_rank_miss():
+    """A tool the pattern matches but the 5-result cap leaves out is a rank miss; only a tool the
+    pattern does not match is a pattern miss."""
+    qf = parse_queries({"tasks": [{"id": "t", "query": ".", "expected": ["mcp__srv__weather_now"]},
+                                  {"id": "u", "query": "weather_z", "expected": ["mcp__srv__weather_now"]}]}, "q.yaml")
+    misses = evaluation.evaluate(CLOUD, qf, ["anthropic-regex"]).variant("anthropic-regex").misses
+    assert [(m.task, m.cause, m.detail) for m in misses] == [
+        ("t", "rank", "the pattern matches it, but the variant returns at most 5 tools"),
+        ("u", "pattern", "the pattern matches neither its name, its description nor its parameters")]
+
+
+def test_cli_search_regex_notes_a_stopped_scan_and_a_literal_pattern(tmp_path):
+    cat = tmp_path / "slow.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in BACKTRACK]))
+    result = run_cli("search", cat, "-q", "(x|x)+y", "-q", "then xy[", "--variant", "anthropic-regex")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  note: the pattern ran for more than 2 s on the catalog's text (nested repeats such as (a+)+ " \
+           "backtrack); tools after that point were not checked" in lines
+    assert "  note: the query is not a valid regular expression; it was matched as literal text" in lines
+    assert "  why: the pattern matches no tool's name, description, parameter names or parameter descriptions" \
+        in lines and "Gate term" not in result.stdout
+
+
 # --- Hermes name-coverage bonus ------------------------------------------------------------------
 
 def test_hermes_name_bonus_prefers_the_name_the_query_spells_out():
@@ -331,6 +380,26 @@ def test_page_side_by_side_tab():
         expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(column)).index.search(
             "send a slack message", 5)]
         assert [x for x in table[column] if x] == expected
+
+
+def test_page_regex_variant_explains_the_scan_not_bm25():
+    """Under anthropic-regex the Search page says what the pattern did (a literal match of a
+    pattern that does not compile) instead of the BM25 gate-term explanation, which does not apply."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.selectbox(key="search_variant").set_value("anthropic-regex").run()
+    at.text_area(key="search_queries").set_value("create_issue(\nzebra\u200b").run()
+    assert not at.exception, at.exception
+    texts = [t.value for t in at.text]
+    assert "Query 2: zebra⟨U+200B⟩" in texts
+    assert "Why: the pattern matches no tool's name, description, parameter names or parameter descriptions" in texts
+    assert not any(t.startswith("Why: Gate term") for t in texts)
+    assert any("the query is not a valid regular expression; it was matched as literal text" in w.value
+               for w in at.warning)
 
 
 def test_docs_figures_are_the_benchmark_output():

@@ -478,8 +478,14 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
         return Miss(task.id, tool, query, "rank", position, index._analyse(query)[1] if opts.query_mode == "words"
                     else None, f"admitted at rank {position} of {len(ranking)}; only the first {limit} are returned")
     if opts.query_mode == "regex":
-        return Miss(task.id, tool, query, "pattern", None, None,
-                    "the pattern matches neither its name, its description nor its parameters")
+        matched = index.regex_matches_tool(query, tool)
+        if matched and 0 < opts.max_results <= len(ranking):
+            return Miss(task.id, tool, query, "rank", None, None,
+                        f"the pattern matches it, but the variant returns at most {len(ranking)} tools")
+        detail = ("the pattern matches neither its name, its description nor its parameters" if matched is False
+                  else "the pattern matches it, but the scan of the catalog stopped at its time limit before "
+                       "reaching it" if matched else "the pattern ran past its time limit on this tool's text")
+        return Miss(task.id, tool, query, "pattern", None, None, detail)
     if opts.ranker == "semantic":
         ranked, evidence = index.ranked_evidence(query, 1)
         if not ranking and evidence is not None:

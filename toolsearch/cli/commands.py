@@ -438,17 +438,22 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if getattr(args, "side_by_side", False):
         return _print_side_by_side(args, inspector, config, [g["query"] for g in response["results"]],
                                    request.get("limit"))
+    regex_mode = bridge.index.options.query_mode == "regex"
     for group in response["results"]:
         print(reveal(f"query: {group['query']}"))
-        scores = dict(bridge.index.search(group["query"], limit))
+        scan = bridge.index.regex_scan(group["query"], limit) if regex_mode else None
+        scores = dict(scan.matches if scan is not None else bridge.index.search(group["query"], limit))
+        for line in scan.notes() if scan is not None else ():
+            print(f"  note: {line}")
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
                 print(reveal(f"  available source: {source['name']} ({source['tool_count']} tools)"))
-            print(_terminal_safe(f"  why: {_why_empty(bridge.index, group['query'], limit)}"))
+            why = scan.why() if scan is not None else _why_empty(bridge.index, group["query"], limit)
+            print(_terminal_safe(f"  why: {why}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
-            shown = "exact name" if score == float("inf") else f"{score:.3f}"
+            shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
             print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}")))
     return 0
 

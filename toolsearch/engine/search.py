@@ -11,6 +11,7 @@ import itertools
 import math
 import re
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -24,7 +25,8 @@ from rank_bm25 import BM25Okapi
 from . import constants as C
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
-#: Seconds one regex-mode search may spend on the catalog (the ``regex`` package's timeout).
+#: Seconds one regex-mode search may spend on the whole catalog (names and texts together; the
+#: ``regex`` package's timeout, given what is left of it to each step of the scan).
 REGEX_TIMEOUT = 2.0
 _NAME_SEPARATORS = re.compile(r"[_.:\-]")
 _local = threading.local()
@@ -303,8 +305,8 @@ class SearchOptions:
             a case-insensitive regular expression (Python ``re.search``) matched against each
             tool's name, description, parameter names and parameter descriptions; tools whose
             name matches come first, then the others, each in catalog order. A pattern that does
-            not compile is matched as literal text; one that backtracks for longer than
-            :data:`REGEX_TIMEOUT` seconds matches no further tools.
+            not compile is matched as literal text; the scan of the catalog stops after
+            :data:`REGEX_TIMEOUT` seconds (:meth:`SearchIndex.regex_scan` says whether it did).
         index_param_descriptions: index the parameters' descriptions too (after the parameter
             names).
         segment_words: split run-together words in names and parameter names, and in the query
@@ -412,6 +414,41 @@ def evidence_abstains(options: SearchOptions, share: float, held: int, distinct:
     return (share < options.min_best_share or held < min(options.min_best_terms, distinct)
             or (options.min_score_ratio > 1 and ratio < options.min_score_ratio)
             or (options.ranker == "semantic" and (cosine < options.min_cosine or margin < options.min_cosine_margin)))
+
+
+@dataclass(frozen=True)
+class RegexScan:
+    """One regex-mode search (:meth:`SearchIndex.regex_scan`).
+
+    Attributes:
+        matches: ``(wire name, score)``, name matches (2.0) first, then the others (1.0).
+        timed_out: the scan stopped after :data:`REGEX_TIMEOUT` seconds; tools after that point
+            were not checked.
+        literal: the query does not compile as a regular expression and was matched as text.
+    """
+
+    matches: list[tuple[str, float]]
+    timed_out: bool
+    literal: bool
+
+    def notes(self) -> list[str]:
+        """What the matches alone do not say, one sentence each: a pattern matched as literal
+        text, a scan stopped at the time limit."""
+        notes = []
+        if self.literal:
+            notes.append("the query is not a valid regular expression; it was matched as literal text")
+        if self.timed_out:
+            notes.append(f"the pattern ran for more than {REGEX_TIMEOUT:g} s on the catalog's text (nested repeats "
+                         "such as (a+)+ backtrack); tools after that point were not checked")
+        return notes
+
+    def why(self) -> str:
+        """One line on how the result came about."""
+        if not self.matches:
+            return ("no tool matched before the scan stopped" if self.timed_out else
+                    "the pattern matches no tool's name, description, parameter names or parameter descriptions")
+        return ("regex mode: tools whose name matches the pattern first, then those whose description or "
+                "parameters match, each in catalog order")
 
 
 @dataclass(frozen=True)
@@ -951,11 +988,22 @@ class SearchIndex:
         return (sum(self.idf(t) for t in held) / total if total > 0 else 0.0), len(held)
 
     def _regex_search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        return self.regex_scan(query, limit).matches
+
+    def regex_scan(self, query: str, limit: int) -> RegexScan:
+        """The regex-mode search of ``query`` (:attr:`SearchOptions.query_mode` ``regex``), with
+        what a caller must tell the user: whether the pattern was matched as literal text (it does
+        not compile) and whether the scan stopped at :data:`REGEX_TIMEOUT` seconds (tools after
+        that point were not checked). ``matches``: ``(name, 2.0)`` for a name match, ``(name,
+        1.0)`` for a match in the other fields, at most ``limit``."""
         if not self.docs or limit <= 0 or not query.strip():
-            return []
+            return RegexScan([], False, False)
+        deadline = time.monotonic() + REGEX_TIMEOUT
+        literal = False
         try:
             pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
         except (regex.error, RecursionError, OverflowError, ValueError):
+            literal = True
             pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
         blocks = self.__dict__.get("_regex_blocks")
         if blocks is None:
@@ -966,12 +1014,33 @@ class SearchIndex:
                 _joined([doc.name + "\n" + _leaf(doc.name) for doc in self.docs]),
                 _joined(["\n".join((doc.description, *doc.param_names, *doc.param_descriptions))
                          for doc in self.docs]))
-        by_name = _matching_docs(pattern, *blocks[0])
+        by_name, timed_out = _matching_docs(pattern, *blocks[0], deadline)
         named = set(by_name)
-        by_text = ([i for i in _matching_docs(pattern, *blocks[1]) if i not in named]
-                   if len(by_name) < limit else [])
-        return [(self.names[i], 2.0) for i in by_name[:limit]] + \
-               [(self.names[i], 1.0) for i in by_text[:max(0, limit - len(by_name))]]
+        by_text: list[int] = []
+        if len(by_name) < limit and not timed_out:
+            found, timed_out = _matching_docs(pattern, *blocks[1], deadline)
+            by_text = [i for i in found if i not in named]
+        return RegexScan([(self.names[i], 2.0) for i in by_name[:limit]] +
+                         [(self.names[i], 1.0) for i in by_text[:max(0, limit - len(by_name))]], timed_out, literal)
+
+    def regex_matches_tool(self, query: str, name: str) -> bool | None:
+        """Whether the regex-mode ``query`` matches the tool ``name`` (its name, description,
+        parameter names or parameter descriptions), checked on that tool alone: ``None`` when the
+        pattern runs past :data:`REGEX_TIMEOUT` seconds on it.
+
+        Raises:
+            KeyError: ``name`` is not a tool of this index.
+        """
+        doc = self.docs[self._position(name)]
+        try:
+            pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
+        except (regex.error, RecursionError, OverflowError, ValueError):
+            pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
+        text = "\n".join((doc.name, _leaf(doc.name), doc.description, *doc.param_names, *doc.param_descriptions))
+        try:
+            return pattern.search(text, timeout=REGEX_TIMEOUT) is not None
+        except TimeoutError:
+            return None
 
     def _fallback(self, query: str) -> list[int]:
         """Documents whose normalized bare name contains the normalized query (catalog order)."""
@@ -1135,19 +1204,23 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
     return "\n".join(texts), starts
 
 
-def _matching_docs(pattern: Any, text: str, starts: list[int]) -> list[int]:
+def _matching_docs(pattern: Any, text: str, starts: list[int], deadline: float) -> tuple[list[int], bool]:
     """Indexes of the documents of a :func:`_joined` text in which ``pattern`` finds a match
-    (a match belongs to the document it starts in), in order. A pattern that backtracks for
-    longer than :data:`REGEX_TIMEOUT` seconds stops the scan there."""
+    (a match belongs to the document it starts in), in order, and whether the scan stopped at
+    ``deadline`` (a :func:`time.monotonic` time): a pattern that backtracks stops there, however
+    many documents it still matches one by one."""
     import bisect  # noqa: PLC0415
 
     found: list[int] = []
     pos = 0
     while pos <= len(text):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return found, True
         try:
-            m = pattern.search(text, pos, timeout=REGEX_TIMEOUT)
+            m = pattern.search(text, pos, timeout=left)
         except TimeoutError:
-            break
+            return found, True
         if m is None:
             break
         i = bisect.bisect_right(starts, m.start()) - 1
@@ -1155,7 +1228,7 @@ def _matching_docs(pattern: Any, text: str, starts: list[int]) -> list[int]:
         if i + 1 >= len(starts):
             break
         pos = starts[i + 1]
-    return found
+    return found, False
 
 
 def _leaf(name: str) -> str:

@@ -15,7 +15,7 @@ from toolsearch.ui.picker import pick_many, pick_one
 from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
-from toolsearch.analysis.invisible import reveal_data
+from toolsearch.analysis.invisible import reveal, reveal_data
 from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
@@ -72,9 +72,10 @@ def name_column_css(names: Iterable[str]) -> Callable[[Any], str]:
     return lambda _name: css
 
 
-def score_text(score: float) -> str:
-    """A BM25 score as the tables show it: three decimals; ``Infinity`` for an exact-name match."""
-    return "Infinity" if score == float("inf") else f"{score:.3f}"
+def score_text(score: float | None) -> str:
+    """A BM25 score as the tables show it: three decimals; ``Infinity`` for an exact-name match;
+    ``—`` when unknown (a regex scan stopped at its time limit may differ from one run to the next)."""
+    return "—" if score is None else "Infinity" if score == float("inf") else f"{score:.3f}"
 
 
 SCORE_FORMAT = {"score (BM25)": score_text}
@@ -212,21 +213,31 @@ def search_tab(v, bridge, dtk: str) -> None:
         st.html(RESULTS_TABLE_CSS)
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
-                st.text(f"Query {number}: {group['query']}")
+                st.text(reveal(f"Query {number}: {group['query']}"))
                 semantic = search_bridge.index.options.ranker == "semantic"
-                ex = None if semantic else common.memo(search_bridge, ("explain", group["query"], effective),
-                                                       lambda: search_bridge.index.explain(group["query"], effective), size=32)
-                if semantic:
+                # Regex mode: the BM25 explanation does not apply; the scan says what it did (one scan).
+                scan = common.memo(search_bridge, ("regex scan", group["query"], effective),
+                                   lambda: search_bridge.index.regex_scan(group["query"], effective), size=32) \
+                    if search_bridge.index.options.query_mode == "regex" else None
+                ex = None if semantic or scan is not None else common.memo(
+                    search_bridge, ("explain", group["query"], effective),
+                    lambda: search_bridge.index.explain(group["query"], effective), size=32)
+                if scan is not None:
+                    st.text("Why: " + scan.why())
+                    for note in scan.notes():
+                        st.warning(f"Note: {note}", icon=":material/warning:")
+                elif semantic:
                     st.text("Why: ranked by the cosine between the query's sentence embedding and each tool's, plus "
                             "the variant's share of BM25; the score column shows that sum. Empty when the best "
                             "cosine is below the variant's threshold.")
                 else:
                     st.text("Why: " + ex.summary())
                 if group["matches"]:
-                    scores = common.memo(search_bridge, ("scores", group["query"], effective),
-                                         lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
+                    scores = dict(scan.matches) if scan is not None else common.memo(
+                        search_bridge, ("scores", group["query"], effective),
+                        lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
                     literal_table([{
-                        "rank": rank, "tool": name, "score (BM25)": scores[name],
+                        "rank": rank, "tool": name, "score (BM25)": scores.get(name),
                         "source": response["tools"][name]["source"],
                         "required args": ", ".join(response["tools"][name]["required"]),
                         "description (clipped)": response["tools"][name]["description"],
