@@ -28,6 +28,15 @@ _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 #: Seconds one regex-mode search may spend on the whole catalog (names and texts together; the
 #: ``regex`` package's timeout, given what is left of it to each step of the scan).
 REGEX_TIMEOUT = 2.0
+#: Longest regex-mode pattern searched, in characters. The ``regex`` package's search does not
+#: check its timeout while it matches a long literal run (6,000 characters took 44 s on a sample
+#: catalog), so a longer pattern is not searched at all (said in :meth:`RegexScan.notes`).
+REGEX_MAX_PATTERN_CHARS = 200
+#: Largest product of the minimum counts of a pattern's ``{m}`` / ``{m,n}`` repeats. The ``regex``
+#: package unrolls them while compiling, before any timeout applies: ``a{1000000000}`` takes all
+#: memory. A pattern above it is matched as literal text.
+REGEX_MAX_REPEAT_PRODUCT = 1_000_000
+_REPEAT_COUNT = re.compile(r"\{\s*(\d+)\s*(?:,\s*\d*\s*)?\}")
 _NAME_SEPARATORS = re.compile(r"[_.:\-]")
 _local = threading.local()
 
@@ -424,19 +433,26 @@ class RegexScan:
         matches: ``(wire name, score)``, name matches (2.0) first, then the others (1.0).
         timed_out: the scan stopped after :data:`REGEX_TIMEOUT` seconds; tools after that point
             were not checked.
-        literal: the query does not compile as a regular expression and was matched as text.
+        literal: the query does not compile as a regular expression (or repeats too much to
+            compile safely) and was matched as text.
+        too_long: the pattern is longer than :data:`REGEX_MAX_PATTERN_CHARS`: nothing searched.
     """
 
     matches: list[tuple[str, float]]
     timed_out: bool
     literal: bool
+    too_long: bool = False
 
     def notes(self) -> list[str]:
-        """What the matches alone do not say, one sentence each: a pattern matched as literal
-        text, a scan stopped at the time limit."""
+        """What the matches alone do not say, one sentence each: a pattern too long to search, a
+        pattern matched as literal text, a scan stopped at the time limit."""
         notes = []
+        if self.too_long:
+            notes.append(f"the pattern is longer than {REGEX_MAX_PATTERN_CHARS} characters, the regex mode's limit; "
+                         "nothing was searched")
         if self.literal:
-            notes.append("the query is not a valid regular expression; it was matched as literal text")
+            notes.append("the query is not a regular expression that can be run safely (it does not compile, or its "
+                         f"repeat counts multiply past {REGEX_MAX_REPEAT_PRODUCT:,}); it was matched as literal text")
         if self.timed_out:
             notes.append(f"the pattern ran for more than {REGEX_TIMEOUT:g} s on the catalog's text (nested repeats "
                          "such as (a+)+ backtrack); tools after that point were not checked")
@@ -444,6 +460,8 @@ class RegexScan:
 
     def why(self) -> str:
         """One line on how the result came about."""
+        if self.too_long:
+            return f"the pattern was not searched (over {REGEX_MAX_PATTERN_CHARS} characters)"
         if not self.matches:
             return ("no tool matched before the scan stopped" if self.timed_out else
                     "the pattern matches no tool's name, description, parameter names or parameter descriptions")
@@ -998,13 +1016,10 @@ class SearchIndex:
         1.0)`` for a match in the other fields, at most ``limit``."""
         if not self.docs or limit <= 0 or not query.strip():
             return RegexScan([], False, False)
+        if len(query) > REGEX_MAX_PATTERN_CHARS:
+            return RegexScan([], False, False, too_long=True)
         deadline = time.monotonic() + REGEX_TIMEOUT
-        literal = False
-        try:
-            pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
-        except (regex.error, RecursionError, OverflowError, ValueError):
-            literal = True
-            pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
+        pattern, literal = _compile_pattern(query)
         blocks = self.__dict__.get("_regex_blocks")
         if blocks is None:
             # Two texts for the whole catalog (names; descriptions and parameters), one line per
@@ -1032,10 +1047,9 @@ class SearchIndex:
             KeyError: ``name`` is not a tool of this index.
         """
         doc = self.docs[self._position(name)]
-        try:
-            pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
-        except (regex.error, RecursionError, OverflowError, ValueError):
-            pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
+        if len(query) > REGEX_MAX_PATTERN_CHARS:
+            return False
+        pattern, _ = _compile_pattern(query)
         text = "\n".join((doc.name, _leaf(doc.name), doc.description, *doc.param_names, *doc.param_descriptions))
         try:
             return pattern.search(text, timeout=REGEX_TIMEOUT) is not None
@@ -1202,6 +1216,23 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
         starts.append(pos)
         pos += len(text) + 1
     return "\n".join(texts), starts
+
+
+def _compile_pattern(query: str) -> tuple[Any, bool]:
+    """The case-insensitive, multi-line pattern of a regex-mode query, and whether it is the
+    query as literal text: when it does not compile, or its repeat counts multiply past
+    :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole pattern, nested or not: an
+    over-estimate that errs on the safe side)."""
+    flags = regex.IGNORECASE | regex.MULTILINE
+    product = 1
+    for count in _REPEAT_COUNT.findall(query):
+        product *= max(1, int(count))
+        if product > REGEX_MAX_REPEAT_PRODUCT:
+            return regex.compile(regex.escape(query), flags), True
+    try:
+        return regex.compile(query, flags), False
+    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError):
+        return regex.compile(regex.escape(query), flags), True
 
 
 def _matching_docs(pattern: Any, text: str, starts: list[int], deadline: float) -> tuple[list[int], bool]:
