@@ -569,6 +569,19 @@ def test_eval_text_report_shows_invisible_characters(mini, tmp_path):
     assert f"deferred tools of this catalog: {G}⟨U+200B⟩" in err
 
 
+def test_query_file_json_with_comments_is_read(mini, tmp_path):
+    """A JSON query file with comments and a trailing comma (as editors write JSONC) is read as
+    catalogs are, instead of failing as YAML one line below the comment."""
+    _, catalog = mini
+    path = tmp_path / "q.json"
+    path.write_text('// labeled by hand\n{"tasks": [\n  {"id": "t1", "query": "widget", /* one */ "expected": ["%s"]},\n]}\n' % G)
+    qf = load_queries(path)
+    assert [(t.id, t.queries, t.expected) for t in qf.tasks] == [("t1", ("widget",), (G,))]
+    result = run_cli("eval", catalog, path, "--variant", "reference", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tasks"] == 1
+
+
 def test_eval_errors_are_one_line(mini, mini_queries, tmp_path):
     _, catalog = mini
     code, out, err = run_quality("eval", catalog, tmp_path / "missing.yaml")

@@ -238,8 +238,9 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
 
 
 def load_queries_text(text: str, origin: str) -> QueryFile:
-    """Parse query-file text (YAML, or JSON which YAML reads too). Raises :class:`QueryFileError`."""
-    return parse_queries(readers.load_yaml(text, origin, QueryFileError), origin)
+    """Parse query-file text: YAML, JSON or JSONC (``//`` and ``/* */`` comments, trailing commas),
+    as catalogs are read, within the readers' size and nesting limits. Raises :class:`QueryFileError`."""
+    return parse_queries(readers.load_data(text, origin, QueryFileError), origin)
 
 
 def load_queries(path: str | Path) -> QueryFile:
