@@ -292,6 +292,24 @@ def test_damaged_or_hostile_cache_file_is_embedded_again(kind, monkeypatch):
         assert np.array_equal(embedding.catalog_embeddings(texts), vectors) and len(calls) == 1
 
 
+def test_full_or_unwritable_cache_directory_leaves_no_file_behind(monkeypatch):
+    """A disk that fills up while the vectors are written: the embedding still returns, and no
+    half-written private file stays in the cache directory."""
+    import errno  # noqa: PLC0415
+
+    texts = ["weather forecast. Get the weather"]
+    monkeypatch.setattr(embedding, "_encode", lambda t: _unit_rows(len(t)))
+
+    def full_disk(handle, array, allow_pickle=False):
+        handle.write(b"\x93NUMPY partial")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(embedding.np, "save", full_disk)
+    embedding.clear_memory_cache()
+    assert np.array_equal(embedding.catalog_embeddings(texts), _unit_rows(1))
+    assert list(embedding.cache_dir().iterdir()) == []
+
+
 def test_cache_dir_ignores_a_relative_xdg_cache_home(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     monkeypatch.setenv("HOME", str(tmp_path))

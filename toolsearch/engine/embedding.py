@@ -172,6 +172,7 @@ def _read_disk(key: str, count: int) -> np.ndarray | None:
 
 def _write_disk(key: str, vectors: np.ndarray) -> None:
     folder = cache_dir()
+    temp = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # Written under a private name and renamed into place: a reader never sees half a file.
@@ -180,7 +181,13 @@ def _write_disk(key: str, vectors: np.ndarray) -> None:
             np.save(handle, vectors, allow_pickle=False)
         os.replace(temp, folder / f"{key}.npy")
     except OSError:
-        pass  # a read-only or full cache directory only costs the next run the embedding time
+        # A read-only or full cache directory only costs the next run the embedding time; the
+        # half-written private file is not left behind (one per run would fill the disk further).
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
 
 
 def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray:
