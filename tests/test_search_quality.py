@@ -143,6 +143,20 @@ def test_anthropic_regex_patterns_that_would_hang_are_not_run(pattern):
     assert found(CLOUD, "anthropic-regex", "get_acc{1}ounts$") == ["get_accounts"]  # small counts still run
 
 
+def test_cli_explain_under_regex_shows_the_pattern_matches_not_bm25_rules(tmp_path):
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in (
+        tool("get_accounts", "List all accounts."), tool("post_message", "Post a message to all accounts"))]))
+    result = run_cli("explain", cat, "-q", "accounts$", "--variant", "anthropic-regex")
+    assert result.returncode == 0, result.stderr
+    assert "gate" not in result.stdout and "idf" not in result.stdout
+    assert [line.split() for line in result.stdout.splitlines()[-2:]] == [
+        ["1", "mcp__srv__get_accounts", "name"], ["2", "mcp__srv__post_message", "description", "or", "parameters"]]
+    data = json.loads(run_cli("explain", cat, "-q", "accounts(", "--variant", "anthropic-regex", "--json").stdout)
+    assert data["query_mode"] == "regex" and data["literal"] is True and data["matches"] == []
+    assert data["why"] == "the pattern matches no tool's name, description, parameter names or parameter descriptions"
+
+
 def test_anthropic_regex_miss_past_the_result_cap_is_a_rank_miss():
     """A tool the pattern matches but the 5-result cap leaves out is a rank miss; only a tool the
     pattern does not match is a pattern miss."""

@@ -513,6 +513,27 @@ def _why_empty(index: Any, query: str, limit: int) -> str:
             f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
 
 
+def _print_regex_explain(args, scan: Any) -> int:
+    """``explain`` under a regex-mode variant: the matches (name or text), the notes and why."""
+    rows = [{"rank": r, "tool": name, "matched": "name" if score == 2.0 else "description or parameters"}
+            for r, (name, score) in enumerate(scan.matches, 1)]
+    if args.json:
+        print_json({"query": args.query, "variant": args.variant, "what_if": not is_reference(args.variant),
+                    "query_mode": "regex", "matches": rows, "literal": scan.literal, "timed_out": scan.timed_out,
+                    "too_long": scan.too_long, "notes": scan.notes(), "why": scan.why()})
+        return 0
+    note = _variant_note(args)
+    if note:
+        print(note)
+    print(reveal(_terminal_safe(f"query: {args.query}")))
+    for line in scan.notes():
+        print(f"note: {line}")
+    print(f"why: {scan.why()}")
+    if rows:
+        print(_terminal_safe(_table([[r["rank"], r["tool"], r["matched"]] for r in rows], ["rank", "tool", "matched"])))
+    return 0
+
+
 def _print_semantic_explain(args, data: dict[str, Any]) -> int:
     if args.json:
         print_json({**data, "variant": args.variant, "what_if": True})
@@ -538,6 +559,8 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     limit = bridge.resolve_limit(args.limit)
     if bridge.index.options.ranker == "semantic":
         return _print_semantic_explain(args, bridge.index.semantic_explain(args.query, limit))
+    if bridge.index.options.query_mode == "regex":  # the BM25 rules do not apply to a pattern
+        return _print_regex_explain(args, bridge.index.regex_scan(args.query, limit))
     ex = bridge.index.explain(args.query, limit)
     if args.json:
         data = explanation_to_dict(ex)
