@@ -161,11 +161,13 @@ def test_anthropic_regex_miss_past_the_result_cap_is_a_rank_miss():
     """A tool the pattern matches but the 5-result cap leaves out is a rank miss; only a tool the
     pattern does not match is a pattern miss."""
     qf = parse_queries({"tasks": [{"id": "t", "query": ".", "expected": ["mcp__srv__weather_now"]},
-                                  {"id": "u", "query": "weather_z", "expected": ["mcp__srv__weather_now"]}]}, "q.yaml")
+                                  {"id": "u", "query": "weather_z", "expected": ["mcp__srv__weather_now"]},
+                                  {"id": "v", "query": "weather" * 40, "expected": ["mcp__srv__weather_now"]}]}, "q.yaml")
     misses = evaluation.evaluate(CLOUD, qf, ["anthropic-regex"]).variant("anthropic-regex").misses
     assert [(m.task, m.cause, m.detail) for m in misses] == [
         ("t", "rank", "the pattern matches it, but the variant returns at most 5 tools"),
-        ("u", "pattern", "the pattern matches neither its name, its description nor its parameters")]
+        ("u", "pattern", "the pattern matches neither its name, its description nor its parameters"),
+        ("v", "pattern", "the pattern is longer than 200 characters; the regex mode searches nothing")]
 
 
 def test_cli_search_regex_notes_a_stopped_scan_and_a_literal_pattern(tmp_path):

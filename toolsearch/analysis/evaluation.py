@@ -84,7 +84,7 @@ from ..engine.bridge import Bridge, clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from ..engine.search import SearchIndex, SearchOptions, evidence_abstains
+from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from .invisible import reveal
@@ -479,6 +479,9 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
         return Miss(task.id, tool, query, "rank", position, index._analyse(query)[1] if opts.query_mode == "words"
                     else None, f"admitted at rank {position} of {len(ranking)}; only the first {limit} are returned")
     if opts.query_mode == "regex":
+        if len(query) > REGEX_MAX_PATTERN_CHARS:
+            return Miss(task.id, tool, query, "pattern", None, None,
+                        f"the pattern is longer than {REGEX_MAX_PATTERN_CHARS} characters; the regex mode searches nothing")
         matched = index.regex_matches_tool(query, tool)
         if matched and 0 < opts.max_results <= len(ranking):
             return Miss(task.id, tool, query, "rank", None, None,
