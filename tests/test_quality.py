@@ -775,3 +775,35 @@ def test_page_query_file_for_another_catalog_warns(samples):
     assert not at.exception
     assert any("29 expected names not among the deferred tools of this catalog" in w.value for w in at.warning)
     assert "mcp__norikae__search_routes" in at.text[0].value
+
+
+def _hostile_samples(tmp_path, monkeypatch, queries: dict) -> None:
+    folder = tmp_path / "hostile-samples"
+    (folder / "queries").mkdir(parents=True)
+    for path in SHIPPED.glob("*.yaml"):
+        (folder / path.name).symlink_to(path)
+    write_yaml(folder / "queries" / "team-workspace.yaml", queries)
+    monkeypatch.setattr(common, "SAMPLES_DIR", folder)
+
+
+def test_page_query_file_text_is_shown_literally(tmp_path, monkeypatch):
+    """The Quality page shows a query file's name and unknown expected names with invisible
+    characters as markers (st.text would pass them on raw)."""
+    _hostile_samples(tmp_path, monkeypatch, {"name": "evil\u202eeman", "tasks": [
+        {"id": "t1", "query": "create issue", "expected": ["mcp__github__create_issue\u200b"]}]})
+    at = open_quality("team-workspace")
+    texts = [t.value for t in at.text]
+    assert any(t.startswith("evil⟨U+202E⟩eman: 1 task") for t in texts), texts
+    assert "mcp__github__create_issue⟨U+200B⟩" in texts
+    assert not any("\u202e" in t or "\u200b" in t for t in texts)
+
+
+def test_page_query_file_error_is_not_markdown(tmp_path, monkeypatch):
+    """An error naming a task id from the file shows the id as typed: no link, no emphasis."""
+    _hostile_samples(tmp_path, monkeypatch, {"tasks": [
+        {"id": "**x** [y](http://example.invalid)\u200b", "query": "a", "expected": []}] * 2})
+    at = open_quality("team-workspace")
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "is used twice" in errors[0]
+    assert "\\*\\*x\\*\\*" in errors[0] and "⟨U+200B⟩" in errors[0]
+    assert "`[y](http://example.invalid)⟨U+200B⟩):`" in errors[0]  # a code span: shown, never a link
