@@ -1010,10 +1010,12 @@ class SearchIndex:
 
     def regex_scan(self, query: str, limit: int) -> RegexScan:
         """The regex-mode search of ``query`` (:attr:`SearchOptions.query_mode` ``regex``), with
-        what a caller must tell the user: whether the pattern was matched as literal text (it does
-        not compile) and whether the scan stopped at :data:`REGEX_TIMEOUT` seconds (tools after
-        that point were not checked). ``matches``: ``(name, 2.0)`` for a name match, ``(name,
-        1.0)`` for a match in the other fields, at most ``limit``."""
+        what a caller must tell the user (:meth:`RegexScan.notes`): whether the pattern was not
+        searched (over :data:`REGEX_MAX_PATTERN_CHARS`), was matched as literal text (it does not
+        compile, or repeats past :data:`REGEX_MAX_REPEAT_PRODUCT`) and whether the scan stopped at
+        :data:`REGEX_TIMEOUT` seconds (tools after that point were not checked). ``matches``:
+        ``(name, 2.0)`` for a name match, ``(name, 1.0)`` for a match in the other fields, at
+        most ``limit``."""
         if not self.docs or limit <= 0 or not query.strip():
             return RegexScan([], False, False)
         if len(query) > REGEX_MAX_PATTERN_CHARS:
