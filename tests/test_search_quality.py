@@ -282,6 +282,25 @@ def test_tune_picks_on_tuning_tasks_only():
     assert index.search(tuning[0].queries[0], 5) == [] and index.search(tuning[1].queries[0], 5)
 
 
+def test_best_point_is_the_tuning_rule():
+    """Recall among the points that reach the abstention target; else recall + empty; ties keep the
+    grid order; nothing to choose from is an error."""
+    from toolsearch.analysis.evaluation import TuningPoint, best_point
+
+    a = TuningPoint({"t": 1}, 0.9, 0.5)
+    b = TuningPoint({"t": 2}, 0.4, 0.95)
+    c = TuningPoint({"t": 3}, 0.6, 0.96)
+    d = TuningPoint({"t": 4}, 0.6, 0.99)
+    assert best_point([a, b, c, d]) is d  # recall 0.6 twice: the emptier one
+    e = TuningPoint({"t": 5}, 0.6, 0.99)
+    assert best_point([a, d, e]) is d and best_point([a, e, d]) is e  # full ties keep the grid order
+    assert best_point([a, b], target=0.999) is a  # none reaches it: 0.9 + 0.5 beats 0.4 + 0.95
+    assert best_point([a, b, d], target=0.999) is d  # 0.6 + 0.99 beats both
+    assert best_point([TuningPoint({}, 0.3, None)]).query_recall == 0.3  # no abstention tasks: counts as empty
+    with pytest.raises(ValueError):
+        best_point([])
+
+
 def test_tune_test_files_must_not_overlap():
     qf = parse_queries({"tasks": [{"id": "a", "query": "x", "expected": [], "group": "g"}]}, "t.yaml")
     other = parse_queries({"tasks": [{"id": "b", "query": "x", "expected": [], "group": "g"}]}, "u.yaml")

@@ -737,10 +737,21 @@ def tune(inspector: Inspector, tasks: Sequence[Task], variant: str, config: Tool
     when none does, the highest recall + empty share. Ties keep the grid order. ``{}`` for a
     variant without tunable parameters."""
     points = tuning_points(inspector, tasks, variant, config, limit)
+    return dict(best_point(points, target).params) if points else {}
+
+
+def best_point(points: Sequence[TuningPoint], target: float = ABSTAIN_TARGET) -> TuningPoint:
+    """The tuning rule: among ``points``, the highest query recall of those whose abstention
+    queries come back empty at least ``target`` (0–1) of the time (of equal recalls, the emptier);
+    when none does, the highest recall + empty share. Full ties keep the order of ``points`` (the
+    grid order). A point without abstention queries (``empty`` None) counts as empty.
+
+    Raises:
+        ValueError: ``points`` is empty.
+    """
     if not points:
-        return {}
-    best = max(points, key=lambda p: _objective(p, target))  # max keeps the first of equals
-    return dict(best.params)
+        raise ValueError("no tuning point to choose from")
+    return max(points, key=lambda p: _objective(p, target))  # max keeps the first of equals
 
 
 def split_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> list[tuple[Task, ...]]:
