@@ -135,7 +135,7 @@ def absent_neighbours(name: str) -> str:
         "catalog tool its requests match first (`semantic` ranking, cosine alone):", "", *rows])
 
 
-def registered_and_pooled() -> str:
+def registered_and_pooled(variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> str:
     """What each variant with parameters uses untuned, and what tuning on both sets' ``tune.json``
     together (tasks pooled: recall and empty share over all their queries) would choose, with both
     settings scored on each ``test.json``. The registered values are what ``--variant X`` uses without
@@ -147,7 +147,7 @@ def registered_and_pooled() -> str:
     rows = ["| variant | parameters | chosen | " + " | ".join(f"`{n}` test recall@5 | `{n}` test absent empty"
                                                           for n in SETS) + " |",
             "| --- | --- | --- |" + " --- | --- |" * len(SETS)]
-    for variant in AVAILABLE_VARIANTS:
+    for variant in variants:
         if not tunable_grid(variant) or variant == "hermes-name-bonus":
             continue
         pooled: dict[tuple, list[float]] = {}

@@ -114,11 +114,12 @@ def test_anthropic_regex_scan_has_one_time_budget_and_says_when_it_stops():
     index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
     started = time.monotonic()
     scan = index.regex_scan("(x|x)+y", 50)
-    assert time.monotonic() - started < REGEX_TIMEOUT + 1.5
+    # one budget for the scan (a loaded machine may overshoot it), not one per matching tool (7 s here)
+    assert time.monotonic() - started < 2 * REGEX_TIMEOUT + 0.5
     assert scan.timed_out and not scan.literal and len(scan.matches) < len(BACKTRACK)
     started = time.monotonic()
     index.search("(x|x)+y", 50)
-    assert time.monotonic() - started < REGEX_TIMEOUT + 1.5
+    assert time.monotonic() - started < 2 * REGEX_TIMEOUT + 0.5
     assert index.regex_scan("then xy[", 5) == RegexScan([], False, True)
     # An eval miss names the time limit, not "the pattern does not match".
     assert index.regex_matches_tool("then xy", "mcp__srv__slow_11") is True
@@ -135,7 +136,7 @@ def test_anthropic_regex_patterns_that_would_hang_are_not_run(pattern):
     index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
     started = time.monotonic()
     scan = index.regex_scan(pattern, 5)
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 5.0  # not run as a regex at all (it took 44 s, or all memory)
     assert scan.matches == [] and (scan.too_long if len(pattern) > 200 else scan.literal)
     assert scan.notes() and not scan.timed_out
     if len(pattern) > 200:
@@ -463,6 +464,19 @@ def test_docs_figures_are_the_benchmark_output():
     text, _ = set_figures("metatool")
     doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
     assert text in doc
+
+
+def test_docs_registered_and_pooled_rows_are_the_benchmark_output():
+    """docs/search-quality.md's rows for the lexical variants' registered values and pooled tuning
+    equal a fresh run (the semantic rows need the optional extra and are written by the same code)."""
+    from benchmarks.search_quality import registered_and_pooled
+
+    text = registered_and_pooled(("agent", "evidence"))
+    rows = [line for line in text.splitlines() if line.startswith(("| agent |", "| evidence |"))]
+    assert len(rows) == 4
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    for row in rows:
+        assert row in doc
 
 
 def test_cli_search_side_by_side_json():
