@@ -46,9 +46,26 @@ def search_variants() -> str:
     return "\n".join(lines) + "\n"
 
 
+def variant_registry() -> str:
+    """Every registered search variant as a markdown table: name, the ``SearchOptions`` switches it
+    sets (the reference's defaults left out) and its one-sentence summary, in the registry's order.
+
+    Returns: the table's lines (str, ending with a newline).
+    """
+    from toolsearch.analysis.variants import VARIANTS  # noqa: PLC0415
+
+    lines = ["| variant | switches | what changes |", "| --- | --- | --- |"]
+    for name, variant in VARIANTS.items():
+        switches = ", ".join(f"{key}={value!r}" for key, value in variant.switches.items()) or "—"
+        summary = variant.summary.replace("|", "\\|")
+        lines.append(f"| `{name}` | `{switches}` | {summary} |" if variant.switches else f"| `{name}` | — | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
 #: block name → (doc file, function computing the block's text)
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "search-variants": ("search.md", search_variants),
+    "variant-registry": ("quality.md", variant_registry),
 }
 
 

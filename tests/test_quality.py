@@ -157,6 +157,22 @@ def test_variant_names():
     ({"tasks": []}, "the 'tasks' list is empty"),
     ({"task": []}, "expected a mapping with a 'tasks' list"),
     ({"tool_names": "short", "tasks": []}, "tool_names: expected one of prefixed, as-is"),
+    # Wrong types are refused, not turned into text ("True", "[1, 2]", "{'a': 1}").
+    ({"tasks": [{"id": True, "queries": ["x"], "expected": []}]}, r"tasks\[0\]: expected a non-empty 'id'"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": False}]},
+     r"tasks\[0\] \(a\): expected 'group' to be a string, got bool"),
+    ({"name": [1, 2], "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
+     "q.yaml: expected 'name' to be a string, got list"),
+    ({"catalog": {"path": "x"}, "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
+     "q.yaml: expected 'catalog' to be a string, got dict"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "note": {"k": 1}}]},
+     r"tasks\[0\] \(a\): expected 'note' to be text, got a mapping"),
+    # A misspelt key is refused rather than silently ignored (here the fold group would be lost).
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "grup": "g"}]},
+     r"tasks\[0\] \(a\): unknown key 'grup' \(expected id, queries, query, expected, note, group\)"),
+    # Invisible characters in an id are shown in the message.
+    ({"tasks": [{"id": "a\u202eb", "queries": ["x"], "expected": []}] * 2},
+     r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a\\u202eb' is used twice"),
 ])
 def test_query_file_errors_name_the_place(data, message):
     with pytest.raises(QueryFileError, match=message):
@@ -535,6 +551,37 @@ def test_eval_text_report(mini, mini_queries):
     assert f"  t1: {G} for 'widget': rank: admitted at rank 3 of 3; only the first 2 are returned" in lines
 
 
+def test_eval_text_report_shows_invisible_characters(mini, tmp_path):
+    """Names, ids, queries and expected names from a query file reach the terminal with bidi
+    overrides and zero-width characters as visible markers, and controls escaped."""
+    _, catalog = mini
+    hostile = write_yaml(tmp_path / "hostile.yaml", {"name": "evil\u202eeman", "tasks": [
+        {"id": "t\u200bone\x1b[2J", "queries": ["widget\u2066"], "expected": [G + "\u200b", G]}]})
+    result = run_cli("eval", catalog, hostile, "--variant", "reference", "--limit", "2")
+    code, out, err = result.returncode, result.stdout, result.stderr
+    assert code == 0, err
+    for text in (out, err):
+        assert not any(ch in text for ch in "\u202e\u200b\u2066\x1b"), text
+    assert out.splitlines()[0].startswith("query file: evil⟨U+202E⟩eman (1 task) on catalog mini")
+    assert "t⟨U+200B⟩one⟨U+001B⟩[2J  (3)" in out
+    assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget\\u2066': rank:" in out
+    assert out.rstrip().endswith(f"expected names that are not deferred tools here: {G}⟨U+200B⟩")
+    assert f"deferred tools of this catalog: {G}⟨U+200B⟩" in err
+
+
+def test_query_file_json_with_comments_is_read(mini, tmp_path):
+    """A JSON query file with comments and a trailing comma (as editors write JSONC) is read as
+    catalogs are, instead of failing as YAML one line below the comment."""
+    _, catalog = mini
+    path = tmp_path / "q.json"
+    path.write_text('// labeled by hand\n{"tasks": [\n  {"id": "t1", "query": "widget", /* one */ "expected": ["%s"]},\n]}\n' % G)
+    qf = load_queries(path)
+    assert [(t.id, t.queries, t.expected) for t in qf.tasks] == [("t1", ("widget",), (G,))]
+    result = run_cli("eval", catalog, path, "--variant", "reference", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["tasks"] == 1
+
+
 def test_eval_errors_are_one_line(mini, mini_queries, tmp_path):
     _, catalog = mini
     code, out, err = run_quality("eval", catalog, tmp_path / "missing.yaml")
@@ -728,3 +775,35 @@ def test_page_query_file_for_another_catalog_warns(samples):
     assert not at.exception
     assert any("29 expected names not among the deferred tools of this catalog" in w.value for w in at.warning)
     assert "mcp__norikae__search_routes" in at.text[0].value
+
+
+def _hostile_samples(tmp_path, monkeypatch, queries: dict) -> None:
+    folder = tmp_path / "hostile-samples"
+    (folder / "queries").mkdir(parents=True)
+    for path in SHIPPED.glob("*.yaml"):
+        (folder / path.name).symlink_to(path)
+    write_yaml(folder / "queries" / "team-workspace.yaml", queries)
+    monkeypatch.setattr(common, "SAMPLES_DIR", folder)
+
+
+def test_page_query_file_text_is_shown_literally(tmp_path, monkeypatch):
+    """The Quality page shows a query file's name and unknown expected names with invisible
+    characters as markers (st.text would pass them on raw)."""
+    _hostile_samples(tmp_path, monkeypatch, {"name": "evil\u202eeman", "tasks": [
+        {"id": "t1", "query": "create issue", "expected": ["mcp__github__create_issue\u200b"]}]})
+    at = open_quality("team-workspace")
+    texts = [t.value for t in at.text]
+    assert any(t.startswith("evil⟨U+202E⟩eman: 1 task") for t in texts), texts
+    assert "mcp__github__create_issue⟨U+200B⟩" in texts
+    assert not any("\u202e" in t or "\u200b" in t for t in texts)
+
+
+def test_page_query_file_error_is_not_markdown(tmp_path, monkeypatch):
+    """An error naming a task id from the file shows the id as typed: no link, no emphasis."""
+    _hostile_samples(tmp_path, monkeypatch, {"tasks": [
+        {"id": "**x** [y](http://example.invalid)\u200b", "query": "a", "expected": []}] * 2})
+    at = open_quality("team-workspace")
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "is used twice" in errors[0]
+    assert "\\*\\*x\\*\\*" in errors[0] and "⟨U+200B⟩" in errors[0]
+    assert "`[y](http://example.invalid)⟨U+200B⟩):`" in errors[0]  # a code span: shown, never a link

@@ -100,6 +100,91 @@ def test_anthropic_regex_bad_pattern_is_literal_and_cut_at_five():
     assert len(found(CLOUD, "anthropic-regex", ".", limit=25)) == 5
 
 
+
+# Each description makes "(x|x)+y" backtrack for a fraction of a second before it matches "xy":
+# a scan with a time limit per step took that fraction times the number of tools.
+BACKTRACK = [tool(f"slow_{i:02d}", "x" * 20 + " then xy") for i in range(12)]
+
+
+def test_anthropic_regex_scan_has_one_time_budget_and_says_when_it_stops():
+    import time  # noqa: PLC0415
+
+    from toolsearch.engine.search import REGEX_TIMEOUT, RegexScan  # noqa: PLC0415
+
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    started = time.monotonic()
+    scan = index.regex_scan("(x|x)+y", 50)
+    # one budget for the scan (a loaded machine may overshoot it), not one per matching tool (7 s here)
+    assert time.monotonic() - started < 2 * REGEX_TIMEOUT + 0.5
+    assert scan.timed_out and not scan.literal and len(scan.matches) < len(BACKTRACK)
+    started = time.monotonic()
+    index.search("(x|x)+y", 50)
+    assert time.monotonic() - started < 2 * REGEX_TIMEOUT + 0.5
+    assert index.regex_scan("then xy[", 5) == RegexScan([], False, True)
+    # An eval miss names the time limit, not "the pattern does not match".
+    assert index.regex_matches_tool("then xy", "mcp__srv__slow_11") is True
+    assert index.regex_matches_tool("nothing", "mcp__srv__slow_11") is False
+
+
+@pytest.mark.parametrize("pattern", ["a{1000000000}", "((a{100}){100}){1000}", "ab" * 3000, "(" * 10000])
+def test_anthropic_regex_patterns_that_would_hang_are_not_run(pattern):
+    """The regex package unrolls repeat counts while compiling (a{1000000000} takes all memory) and
+    does not check its timeout inside a long literal (6,000 characters: 44 s): such patterns run
+    as literal text or, above 200 characters, not at all, and the scan says so."""
+    import time  # noqa: PLC0415
+
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    started = time.monotonic()
+    scan = index.regex_scan(pattern, 5)
+    assert time.monotonic() - started < 5.0  # not run as a regex at all (it took 44 s, or all memory)
+    assert scan.matches == [] and (scan.too_long if len(pattern) > 200 else scan.literal)
+    assert scan.notes() and not scan.timed_out
+    if len(pattern) > 200:
+        assert scan.notes() == ["the pattern is longer than 200 characters, the regex mode's limit; nothing was searched"]
+    assert found(CLOUD, "anthropic-regex", "get_acc{1}ounts$") == ["get_accounts"]  # small counts still run
+
+
+def test_cli_explain_under_regex_shows_the_pattern_matches_not_bm25_rules(tmp_path):
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in (
+        tool("get_accounts", "List all accounts."), tool("post_message", "Post a message to all accounts"))]))
+    result = run_cli("explain", cat, "-q", "accounts$", "--variant", "anthropic-regex")
+    assert result.returncode == 0, result.stderr
+    assert "gate" not in result.stdout and "idf" not in result.stdout
+    assert [line.split() for line in result.stdout.splitlines()[-2:]] == [
+        ["1", "mcp__srv__get_accounts", "name"], ["2", "mcp__srv__post_message", "description", "or", "parameters"]]
+    data = json.loads(run_cli("explain", cat, "-q", "accounts(", "--variant", "anthropic-regex", "--json").stdout)
+    assert data["query_mode"] == "regex" and data["literal"] is True and data["matches"] == []
+    assert data["why"] == "the pattern matches no tool's name, description, parameter names or parameter descriptions"
+
+
+def test_anthropic_regex_miss_past_the_result_cap_is_a_rank_miss():
+    """A tool the pattern matches but the 5-result cap leaves out is a rank miss; only a tool the
+    pattern does not match is a pattern miss."""
+    qf = parse_queries({"tasks": [{"id": "t", "query": ".", "expected": ["mcp__srv__weather_now"]},
+                                  {"id": "u", "query": "weather_z", "expected": ["mcp__srv__weather_now"]},
+                                  {"id": "v", "query": "weather" * 40, "expected": ["mcp__srv__weather_now"]}]}, "q.yaml")
+    misses = evaluation.evaluate(CLOUD, qf, ["anthropic-regex"]).variant("anthropic-regex").misses
+    assert [(m.task, m.cause, m.detail) for m in misses] == [
+        ("t", "rank", "the pattern matches it, but the variant returns at most 5 tools"),
+        ("u", "pattern", "the pattern matches neither its name, its description nor its parameters"),
+        ("v", "pattern", "the pattern is longer than 200 characters; the regex mode searches nothing")]
+
+
+def test_cli_search_regex_notes_a_stopped_scan_and_a_literal_pattern(tmp_path):
+    cat = tmp_path / "slow.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in BACKTRACK]))
+    result = run_cli("search", cat, "-q", "(x|x)+y", "-q", "then xy[", "--variant", "anthropic-regex")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  note: the pattern ran for more than 2 s on the catalog's text (nested repeats such as (a+)+ " \
+           "backtrack); tools after that point were not checked" in lines
+    assert "  note: the query is not a regular expression that can be run safely (it does not compile, or its " \
+           "repeat counts multiply past 1,000,000); it was matched as literal text" in lines
+    assert "  why: the pattern matches no tool's name, description, parameter names or parameter descriptions" \
+        in lines and "Gate term" not in result.stdout
+
+
 # --- Hermes name-coverage bonus ------------------------------------------------------------------
 
 def test_hermes_name_bonus_prefers_the_name_the_query_spells_out():
@@ -171,22 +256,19 @@ def test_split_folds_deterministic_and_by_group():
 
 
 def test_cli_eval_folds_refuses_a_fold_without_tasks(tmp_path):
-    """More folds than the groups fill: one fold's tasks would be "tuned on the other folds" that
-    hold nothing (or empty folds tuned for nothing, for minutes); refused with one line, exit 2."""
+    """As many groups as folds can still put every task in one fold (groups go to folds by a
+    hash): its tasks would then be "tuned on the other folds", which hold nothing. Refused with
+    one line, exit 2. (fold = sha256("23:<group>") mod 2: both groups here land in one fold.)"""
     cat = _cloud_file(tmp_path)
-    one_group = write_yaml(tmp_path / "q.yaml", {"tasks": [
-        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "g"},
-        {"id": "b", "query": "order a pizza", "expected": [], "group": "g"}]})
-    result = run_cli("eval", cat, one_group, "--folds", "2", "--variant", "evidence")
+    two_groups = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "accounts"},
+        {"id": "b", "query": "order a pizza", "expected": [], "group": "pizza"}]})
+    result = run_cli("eval", cat, two_groups, "--folds", "2", "--variant", "evidence")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1, result.stderr
-    assert "2 folds: fold " in result.stderr and "the file has 1 group" in result.stderr
-    many = run_cli("eval", cat, one_group, "--folds", "50", "--variant", "reference")
-    assert many.returncode == 2 and "the file has 1 group" in many.stderr
-    with pytest.raises(QueryFileError, match="use fewer folds"):
-        evaluate_folds(CLOUD, parse_queries({"tasks": [{"id": "a", "query": "x", "expected": []}]}, "one.yaml"), 3,
-                       ["reference"])
-
+    assert "2 folds: every task lands in fold 2 of 2" in result.stderr and "the file has 2 groups" in result.stderr
+    with pytest.raises(QueryFileError, match="its tuning set"):
+        evaluate_folds(CLOUD, load_queries(two_groups), 2, ["reference"])
 
 def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
     seen: list[set[str]] = []
@@ -222,6 +304,25 @@ def test_tune_picks_on_tuning_tasks_only():
     opts = variant_options("evidence", params)
     index = CLOUD.bridge(parse_config({}), opts).index
     assert index.search(tuning[0].queries[0], 5) == [] and index.search(tuning[1].queries[0], 5)
+
+
+def test_best_point_is_the_tuning_rule():
+    """Recall among the points that reach the abstention target; else recall + empty; ties keep the
+    grid order; nothing to choose from is an error."""
+    from toolsearch.analysis.evaluation import TuningPoint, best_point
+
+    a = TuningPoint({"t": 1}, 0.9, 0.5)
+    b = TuningPoint({"t": 2}, 0.4, 0.95)
+    c = TuningPoint({"t": 3}, 0.6, 0.96)
+    d = TuningPoint({"t": 4}, 0.6, 0.99)
+    assert best_point([a, b, c, d]) is d  # recall 0.6 twice: the emptier one
+    e = TuningPoint({"t": 5}, 0.6, 0.99)
+    assert best_point([a, d, e]) is d and best_point([a, e, d]) is e  # full ties keep the grid order
+    assert best_point([a, b], target=0.999) is a  # none reaches it: 0.9 + 0.5 beats 0.4 + 0.95
+    assert best_point([a, b, d], target=0.999) is d  # 0.6 + 0.99 beats both
+    assert best_point([TuningPoint({}, 0.3, None)]).query_recall == 0.3  # no abstention tasks: counts as empty
+    with pytest.raises(ValueError):
+        best_point([])
 
 
 def test_tune_test_files_must_not_overlap():
@@ -301,21 +402,6 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     assert both.returncode == 2 and "not both" in both.stderr
 
 
-def test_cli_eval_progress_rewrites_its_line_with_a_real_carriage_return(tmp_path):
-    """The progress line reaches the terminal as a carriage return and the text, not as the
-    literal characters ``\\x0d`` that the terminal-safe stream shows other controls as."""
-    cat = tmp_path / "cloud.json"
-    cat.write_text(json.dumps([{"server": "srv", **tool("get_accounts", "List all accounts.")}]))
-    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
-        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
-        {"id": "b", "query": "order a pizza", "expected": []}]})
-    result = run_cli("eval", cat, queries, "--variant", "reference", "--progress")
-    assert result.returncode == 0, result.stderr
-    assert "\\x0d" not in result.stderr
-    # run_cli reads stderr with universal newlines: each carriage return starts a line.
-    assert "toolsearch: eval: reference 2/2 tasks" in result.stderr.splitlines()
-
-
 def test_session_progress_line_keeps_its_carriage_return(monkeypatch):
     """``sessions`` rewrites its progress line in place on a terminal, through the same stream."""
     import io
@@ -370,26 +456,6 @@ def test_search_and_explain_say_when_the_evidence_thresholds_empty_the_result(tm
     assert "not returned: the variant's evidence thresholds empty the result" in explained.stdout
 
 
-def test_explain_regex_variant_shows_the_pattern_matches_not_bm25(tmp_path):
-    """``anthropic-regex`` matches a pattern: explain lists the tools it returns and where the
-    pattern matched, not a gate term and BM25 candidates it never uses; an empty result says the
-    pattern matched nothing (not that the query has no ASCII word)."""
-    cat = _cloud_file(tmp_path)
-    explained = run_cli("explain", cat, "-q", "channel|accounts", "--variant", "anthropic-regex")
-    assert explained.returncode == 0, explained.stderr
-    assert "gate term" not in explained.stdout and "admitted" not in explained.stdout
-    searched = run_cli("search", cat, "-q", "channel|accounts", "--variant", "anthropic-regex", "--json")
-    matches = json.loads(searched.stdout)["results"][0]["matches"]
-    assert matches == ["mcp__srv__get_accounts", "mcp__srv__get_accounts_cfd_tunnel", "mcp__srv__post_message"]
-    rows = [line.split() for line in explained.stdout.splitlines() if line[:1].isdigit()]
-    assert [row[:2] for row in rows] == [[str(r), name] for r, name in enumerate(matches, 1)]
-    assert [" ".join(row[2:]) for row in rows] == ["the pattern matches its name"] * 2 + [
-        "the pattern matches its description or parameters"]
-    empty = run_cli("search", cat, "-q", "[", "--variant", "anthropic-regex")
-    assert "why: The pattern matches no tool's name, description or parameters." in empty.stdout
-    assert "ASCII" not in empty.stdout
-
-
 def test_explain_never_empty_variant_names_its_filler(tmp_path):
     """``anthropic-bm25`` returns the first tools when nothing matches: explain says so."""
     cat = _cloud_file(tmp_path)
@@ -439,6 +505,40 @@ def test_semantic_extra_installed_but_broken_is_one_line_not_a_traceback(tmp_pat
                            capture_output=True, text=True, timeout=120)
     assert probe.stdout == "\n" + expected.removeprefix("toolsearch: error: "), probe.stderr[-2000:]
 
+
+def _small_cli_files(tmp_path):
+    cat = tmp_path / "cloud.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in (
+        tool("get_accounts", "List all accounts."), tool("generateguid", "Makes a new identifier."),
+        tool("post_message", "Post a message to a chat channel."))]))
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "query": "generate guid", "expected": ["mcp__srv__generateguid"]},
+        {"id": "c", "query": "order a pizza tonight", "expected": []}]})
+    return cat, queries
+
+
+def test_cli_eval_progress_rewrites_its_line_instead_of_printing_escapes(tmp_path):
+    """The progress line goes back to the start of the line with a real carriage return; the
+    terminal-safe stream must not turn it into a literal "\\x0d" on the user's screen."""
+    cat, queries = _small_cli_files(tmp_path)
+    result = run_cli("eval", cat, queries, "--variant", "reference", "--progress")
+    assert result.returncode == 0, result.stderr
+    assert "\\x0d" not in result.stderr
+    assert "toolsearch: eval: reference 3/3 tasks" in result.stderr.splitlines()
+
+
+def test_folds_more_than_task_groups_is_a_clear_error(tmp_path):
+    """More folds than task groups leaves folds empty (each still tuned on everything else): a
+    huge K ran for minutes. The library refuses it, naming the file and the number of groups."""
+    cat, queries = _small_cli_files(tmp_path)
+    qf = load_queries(queries)
+    with pytest.raises(QueryFileError, match=r"q\.yaml: 4 folds, but the file has 3 task groups"):
+        evaluate_folds(CLOUD, qf, 4, ["reference"])
+    huge = run_cli("eval", cat, queries, "--folds", "99999999999999999999", "--variant", "reference")
+    assert huge.returncode == 2 and huge.stderr.count("\n") == 1, huge.stderr
+    assert "3 task groups" in huge.stderr and "Traceback" not in huge.stderr
+    assert evaluate_folds(CLOUD, qf, 3, ["reference"]).protocol == "3-fold"
 
 # --- the third-party sets ----------------------------------------------------------------------------
 
@@ -537,6 +637,26 @@ def test_search_page_score_heading_says_what_the_number_is(variant, heading):
     assert list(candidates[heading])[:len(printed)] == printed
 
 
+def test_page_regex_variant_explains_the_scan_not_bm25():
+    """Under anthropic-regex the Search page says what the pattern did (a literal match of a
+    pattern that does not compile) instead of the BM25 gate-term explanation, which does not apply."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.selectbox(key="search_variant").set_value("anthropic-regex").run()
+    at.text_area(key="search_queries").set_value("create_issue(\nzebra\u200b").run()
+    assert not at.exception, at.exception
+    texts = [t.value for t in at.text]
+    assert "Query 2: zebra⟨U+200B⟩" in texts
+    assert "Why: the pattern matches no tool's name, description, parameter names or parameter descriptions" in texts
+    assert not any(t.startswith("Why: Gate term") for t in texts)
+    assert any("it was matched as literal text" in w.value
+               for w in at.warning)
+
+
 def test_docs_figures_are_the_benchmark_output():
     """docs/search-quality.md's out-of-sample rows for one set equal a fresh tune/test run."""
     from benchmarks.search_quality import set_figures
@@ -566,6 +686,19 @@ def test_docs_out_of_sample_rows_are_what_the_documented_eval_command_prints():
         m = v["metrics"]
         assert rows[v["name"]] == [f"{m['query_recall_at_5']:.3f}", f"{m['nonsense_queries_empty']:.3f}",
                                    f"{m['mrr']:.3f}"], v["name"]
+
+
+def test_docs_registered_and_pooled_rows_are_the_benchmark_output():
+    """docs/search-quality.md's rows for the lexical variants' registered values and pooled tuning
+    equal a fresh run (the semantic rows need the optional extra and are written by the same code)."""
+    from benchmarks.search_quality import registered_and_pooled
+
+    text = registered_and_pooled(("agent", "evidence"))
+    rows = [line for line in text.splitlines() if line.startswith(("| agent |", "| evidence |"))]
+    assert len(rows) == 4
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    for row in rows:
+        assert row in doc
 
 
 def test_cli_search_side_by_side_json():

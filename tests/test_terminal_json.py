@@ -104,6 +104,23 @@ def test_describe_text_output_is_escaped_too(tmp_path):
     assert json.loads(result.stdout)["tools"]["mcp__files__read_file"]["description"] == DESCRIPTION
 
 
+def test_search_text_output_shows_format_characters_as_markers(tmp_path):
+    """Plain ``search`` prints each match's description, and for an empty result the sources
+    available: a bidi override or zero-width character there reaches the terminal as a marker.
+    So does the query echoed above each group (typed, pasted, or in --side-by-side)."""
+    catalog = write_yaml(tmp_path / "hostile.yaml", {"name": "h", "servers": [
+        {"name": f"fi{RLO}les", "tools": CATALOG["servers"][0]["tools"]}]})
+    result = run_cli("search", catalog, "-q", "read file", "-q", f"zzqq{ZWSP}")
+    assert result.returncode == 0, result.stderr
+    assert raw_format_chars(result.stdout) == [], result.stdout
+    assert "  1. mcp__fi_les__read_file  [" in result.stdout
+    assert "]  Read a file⟨U+202E⟩ from disk⟨U+200B⟩ now." in result.stdout
+    assert "query: zzqq⟨U+200B⟩\n  no matches\n  available source: fi⟨U+202E⟩les (2 tools)" in result.stdout
+    side = run_cli("search", catalog, "-q", f"read{ZWSP} file", "--side-by-side")
+    assert side.returncode == 0 and raw_format_chars(side.stdout) == [], side.stdout
+    assert "query: read⟨U+200B⟩ file" in side.stdout
+
+
 def test_describe_sent_text_output_shows_schemas_escaped(tmp_path):
     catalog = write_yaml(tmp_path / "hostile.yaml", CATALOG)
     result = run_cli("describe", catalog, "mcp__files__read_file", "--sent")

@@ -245,6 +245,79 @@ def test_catalog_embeddings_cached_in_memory_and_on_disk(monkeypatch):
     assert len(calls) == 1
 
 
+def _unit_rows(n: int) -> np.ndarray:
+    vectors = np.zeros((n, 384), np.float32)
+    vectors[:, 0] = 1.0
+    return vectors
+
+
+def _npy_header(path, shape, descr="<f4") -> None:
+    with open(path, "wb") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": descr, "fortran_order": False, "shape": shape})
+        handle.write(b"\0" * 64)
+
+
+HOSTILE_CACHE = {
+    "zip archive": lambda path: np.savez(open(path, "wb"), a=_unit_rows(2)),
+    "header claiming petabytes": lambda path: _npy_header(path, (10 ** 12, 384)),
+    "truncated": lambda path: _npy_header(path, (2, 384)),
+    "object array (pickle)": lambda path: np.save(path, np.array([{"a": 1}, None], dtype=object), allow_pickle=True),
+    "NaNs": lambda path: np.save(path, np.full((2, 384), np.nan, np.float32)),
+    "not unit vectors": lambda path: np.save(path, np.full((2, 384), 7.0, np.float32)),
+    "big-endian": lambda path: np.save(path, _unit_rows(2).astype(">f4")),
+    "wrong shape": lambda path: np.save(path, _unit_rows(3)),
+    "empty file": lambda path: path.write_bytes(b""),
+    "directory": lambda path: path.mkdir(),
+    "fifo": lambda path: os.mkfifo(path),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_CACHE))
+def test_damaged_or_hostile_cache_file_is_embedded_again(kind, monkeypatch):
+    """A cache file that is not exactly what toolsearch writes (a zip, a pickle, a header claiming
+    petabytes, NaNs, a FIFO…) never raises, hangs or feeds bad vectors to the ranking: the catalog
+    is embedded again (no model needed: the encoder is replaced by one that counts its calls)."""
+    texts = ["weather forecast. Get the weather", "send email. Send an email message"]
+    folder = embedding.cache_dir()
+    folder.mkdir(parents=True)
+    path = folder / f"{embedding.fingerprint(texts)}.npy"
+    HOSTILE_CACHE[kind](path)
+    calls = []
+    monkeypatch.setattr(embedding, "_encode", lambda t: calls.append(list(t)) or _unit_rows(len(t)))
+    embedding.clear_memory_cache()
+    vectors = embedding.catalog_embeddings(texts)
+    assert calls == [texts] and np.array_equal(vectors, _unit_rows(2))
+    if kind not in ("directory", "fifo"):  # replaced by a good file, read back without embedding
+        embedding.clear_memory_cache()
+        assert np.array_equal(embedding.catalog_embeddings(texts), vectors) and len(calls) == 1
+
+
+def test_full_or_unwritable_cache_directory_leaves_no_file_behind(monkeypatch):
+    """A disk that fills up while the vectors are written: the embedding still returns, and no
+    half-written private file stays in the cache directory."""
+    import errno  # noqa: PLC0415
+
+    texts = ["weather forecast. Get the weather"]
+    monkeypatch.setattr(embedding, "_encode", lambda t: _unit_rows(len(t)))
+
+    def full_disk(handle, array, allow_pickle=False):
+        handle.write(b"\x93NUMPY partial")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(embedding.np, "save", full_disk)
+    embedding.clear_memory_cache()
+    assert np.array_equal(embedding.catalog_embeddings(texts), _unit_rows(1))
+    assert list(embedding.cache_dir().iterdir()) == []
+
+
+def test_cache_dir_ignores_a_relative_xdg_cache_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert embedding.cache_dir() == tmp_path / ".cache" / "toolsearch" / "embeddings"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "abs"))
+    assert embedding.cache_dir() == tmp_path / "abs" / "toolsearch" / "embeddings"
+
+
 @needs_model
 def test_cli_eval_runs_offline_without_network(tmp_path):
     """One real command in its own process, with every network connection refused: the model

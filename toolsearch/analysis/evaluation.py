@@ -84,9 +84,10 @@ from ..engine.bridge import Bridge, clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from ..engine.search import SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
+from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
+from .invisible import reveal
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
 
 
@@ -179,14 +180,32 @@ def _strings(value: Any, where: str, what: str) -> list[str]:
     return value
 
 
+#: The keys a task may have; any other is refused (a misspelt ``group`` or ``expected`` would
+#: otherwise be dropped without a word).
+TASK_KEYS = ("id", "queries", "query", "expected", "note", "group")
+
+
+def _label(value: Any, where: str, what: str) -> str:
+    """A scalar label (string or whole number; ``None`` → ``""``) as text; anything else is refused."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise QueryFileError(f"{where}: expected '{what}' to be a string, got {type(value).__name__}")
+    return str(value)
+
+
 def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     """Validate a loaded query document (see the module docstring for the shape).
 
     Raises:
-        QueryFileError: naming the file, the task and what was expected.
+        QueryFileError: naming the file, the task and what was expected: a missing or malformed
+            key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
+            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
         raise QueryFileError(f"{origin}: expected a mapping with a 'tasks' list")
+    name = _label(data.get("name"), origin, "name")
+    catalog = _label(data.get("catalog"), origin, "catalog")
     tool_names = data.get("tool_names")
     if tool_names is not None and tool_names not in C.TOOL_NAMING:
         raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {tool_names!r}")
@@ -197,13 +216,17 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if not isinstance(item, Mapping):
             raise QueryFileError(f"{where}: expected a mapping with id, queries and expected")
         task_id = item.get("id")
-        if not isinstance(task_id, (str, int)) or not str(task_id).strip():
-            raise QueryFileError(f"{where}: expected a non-empty 'id'")
+        if isinstance(task_id, bool) or not isinstance(task_id, (str, int)) or not str(task_id).strip():
+            raise QueryFileError(f"{where}: expected a non-empty 'id' (a string)")
         task_id = str(task_id).strip()
-        where = f"{origin}: tasks[{i}] ({task_id})"
+        where = f"{origin}: tasks[{i}] ({reveal(task_id)})"
         if task_id in seen:
             raise QueryFileError(f"{where}: the id {task_id!r} is used twice")
         seen.add(task_id)
+        unknown = [key for key in item if key not in TASK_KEYS]
+        if unknown:
+            raise QueryFileError(f"{where}: unknown key {reveal(repr(unknown[0]))} (expected "
+                                 f"{', '.join(TASK_KEYS)})")
         if "queries" in item and "query" in item:
             raise QueryFileError(f"{where}: give either 'queries' or 'query', not both")
         raw = item.get("queries", item.get("query"))
@@ -218,22 +241,21 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
         expected = list(dict.fromkeys(e.strip() for e in expected if e.strip()))
         note = item.get("note")
-        group = item.get("group")
-        if group is not None and not isinstance(group, (str, int)):
-            raise QueryFileError(f"{where}: expected 'group' to be a string")
-        tasks.append(Task(task_id, tuple(queries), tuple(expected), str(note) if note is not None else "",
-                          str(group).strip() if group is not None else ""))
+        if isinstance(note, (Mapping, list)):  # free text: any scalar reads as its text
+            raise QueryFileError(f"{where}: expected 'note' to be text, got a {'mapping' if isinstance(note, Mapping) else 'list'}")
+        note = "" if note is None else str(note)
+        group = _label(item.get("group"), where, "group").strip()
+        tasks.append(Task(task_id, tuple(queries), tuple(expected), note, group))
     if not tasks:
         raise QueryFileError(f"{origin}: the 'tasks' list is empty")
-    name = data.get("name")
-    catalog = data.get("catalog")
-    return QueryFile(name=str(name) if name else Path(origin).stem, tasks=tuple(tasks), origin=origin,
-                     catalog=str(catalog) if catalog else None, tool_names=tool_names)
+    return QueryFile(name=name or Path(origin).stem, tasks=tuple(tasks), origin=origin,
+                     catalog=catalog or None, tool_names=tool_names)
 
 
 def load_queries_text(text: str, origin: str) -> QueryFile:
-    """Parse query-file text (YAML, or JSON which YAML reads too). Raises :class:`QueryFileError`."""
-    return parse_queries(readers.load_yaml(text, origin, QueryFileError), origin)
+    """Parse query-file text: YAML, JSON or JSONC (``//`` and ``/* */`` comments, trailing commas),
+    as catalogs are read, within the readers' size and nesting limits. Raises :class:`QueryFileError`."""
+    return parse_queries(readers.load_data(text, origin, QueryFileError), origin)
 
 
 def load_queries(path: str | Path) -> QueryFile:
@@ -487,8 +509,17 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
         return Miss(task.id, tool, query, "rank", position, index._analyse(query)[1] if opts.query_mode == "words"
                     else None, f"admitted at rank {position} of {len(ranking)}; only the first {limit} are returned")
     if opts.query_mode == "regex":
-        return Miss(task.id, tool, query, "pattern", None, None,
-                    "the pattern matches neither its name, its description nor its parameters")
+        if len(query) > REGEX_MAX_PATTERN_CHARS:
+            return Miss(task.id, tool, query, "pattern", None, None,
+                        f"the pattern is longer than {REGEX_MAX_PATTERN_CHARS} characters; the regex mode searches nothing")
+        matched = index.regex_matches_tool(query, tool)
+        if matched and 0 < opts.max_results <= len(ranking):
+            return Miss(task.id, tool, query, "rank", None, None,
+                        f"the pattern matches it, but the variant returns at most {len(ranking)} tools")
+        detail = ("the pattern matches neither its name, its description nor its parameters" if matched is False
+                  else "the pattern matches it, but the scan of the catalog stopped at its time limit before "
+                       "reaching it" if matched else "the pattern ran past its time limit on this tool's text")
+        return Miss(task.id, tool, query, "pattern", None, None, detail)
     if opts.ranker == "semantic":
         ranked, evidence = index.ranked_evidence(query, 1)
         if not ranking and evidence is not None:
@@ -731,10 +762,21 @@ def tune(inspector: Inspector, tasks: Sequence[Task], variant: str, config: Tool
     when none does, the highest recall + empty share. Ties keep the grid order. ``{}`` for a
     variant without tunable parameters."""
     points = tuning_points(inspector, tasks, variant, config, limit)
+    return dict(best_point(points, target).params) if points else {}
+
+
+def best_point(points: Sequence[TuningPoint], target: float = ABSTAIN_TARGET) -> TuningPoint:
+    """The tuning rule: among ``points``, the highest query recall of those whose abstention
+    queries come back empty at least ``target`` (0–1) of the time (of equal recalls, the emptier);
+    when none does, the highest recall + empty share. Full ties keep the order of ``points`` (the
+    grid order). A point without abstention queries (``empty`` None) counts as empty.
+
+    Raises:
+        ValueError: ``points`` is empty.
+    """
     if not points:
-        return {}
-    best = max(points, key=lambda p: _objective(p, target))  # max keeps the first of equals
-    return dict(best.params)
+        raise ValueError("no tuning point to choose from")
+    return max(points, key=lambda p: _objective(p, target))  # max keeps the first of equals
 
 
 def split_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> list[tuple[Task, ...]]:
@@ -807,19 +849,22 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     Raises:
         VariantError: an unknown variant name.
         ValueError: ``folds`` below 2.
-        QueryFileError: a fold gets no task (more folds than the file's groups can fill), so
-            another fold would be tuned on nothing, or tuned and scored for nothing.
+        QueryFileError: more folds than the file has task groups (:attr:`Task.group_key`), or
+            every task hashed into one fold (that fold would be tuned on nothing).
     """
     config = config or ToolSearchConfig()
+    groups = len({t.group_key for t in queries.tasks})
+    if folds > groups:
+        raise QueryFileError(f"{queries.origin}: {folds:,} folds, but the file has {counted(groups, 'task group')}; "
+                             f"give at most {groups:,} folds (tasks of one group stay in one fold)")
     parts = split_folds(queries.tasks, folds, seed)
-    empty = [f for f, part in enumerate(parts, 1) if not part]
-    if empty:
-        groups = len({t.group_key for t in queries.tasks})
+    filled = [f for f, part in enumerate(parts, 1) if part]
+    if len(filled) < 2:  # every task in one fold: it would be "tuned on the other folds", which hold nothing
         raise QueryFileError(
-            f"{queries.origin or queries.name}: {folds} folds: fold {empty[0]} of {folds} gets no task "
-            f"({counted(len(empty), 'fold')} empty: tasks go to folds by a hash of their group, all tasks of a group "
-            f"in one fold, and the file has {counted(groups, 'group')}); use fewer folds, or give the tasks more "
-            "groups")
+            f"{queries.origin or queries.name}: {folds} folds: every task lands in fold {filled[0]} of {folds}, so "
+            f"its tuning set (the other folds) would be empty (tasks go to folds by a hash of their group, all tasks "
+            f"of a group in one fold, and the file has {counted(groups, 'group')}); use another number of folds, or "
+            "give the tasks more groups")
     names = list(dict.fromkeys(variants)) or list(DEFAULT_VARIANTS)
     k = C.EVAL_RECALL_K
     order = {t.id: i for i, t in enumerate(queries.tasks)}

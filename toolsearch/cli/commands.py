@@ -405,7 +405,7 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
         return 0
     print("columns: " + "; ".join(variant_label(n) for n in names))
     for query, row in zip(queries, rows):
-        print(f"query: {query}")
+        print(reveal(f"query: {query}"))
         depth = max((len(v) for v in row.values()), default=0)
         table = [[str(r + 1), *[row[n][r] if r < len(row[n]) else "" for n in names]] for r in range(depth)]
         print(_terminal_safe(_table(table, ["rank", *names])) if table else "  no variant matched anything")
@@ -438,18 +438,23 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if getattr(args, "side_by_side", False):
         return _print_side_by_side(args, inspector, config, [g["query"] for g in response["results"]],
                                    request.get("limit"))
+    regex_mode = bridge.index.options.query_mode == "regex"
     for group in response["results"]:
-        print(f"query: {group['query']}")
-        scores = dict(bridge.index.search(group["query"], limit))
+        print(reveal(f"query: {group['query']}"))
+        scan = bridge.index.regex_scan(group["query"], limit) if regex_mode else None
+        scores = dict(scan.matches if scan is not None else bridge.index.search(group["query"], limit))
+        for line in scan.notes() if scan is not None else ():
+            print(f"  note: {line}")
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
-                print(f"  available source: {source['name']} ({source['tool_count']} tools)")
-            print(_terminal_safe(f"  why: {_why_empty(bridge.index, group['query'], limit)}"))
+                print(reveal(f"  available source: {source['name']} ({source['tool_count']} tools)"))
+            why = scan.why() if scan is not None else _why_empty(bridge.index, group["query"], limit)
+            print(_terminal_safe(f"  why: {why}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
-            shown = "exact name" if score == float("inf") else f"{score:.3f}"
-            print(_terminal_safe(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}"))
+            shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
+            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}")))
     return 0
 
 
@@ -508,6 +513,27 @@ def _why_empty(index: Any, query: str, limit: int) -> str:
             f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
 
 
+def _print_regex_explain(args, scan: Any) -> int:
+    """``explain`` under a regex-mode variant: the matches (name or text), the notes and why."""
+    rows = [{"rank": r, "tool": name, "matched": "name" if score == 2.0 else "description or parameters"}
+            for r, (name, score) in enumerate(scan.matches, 1)]
+    if args.json:
+        print_json({"query": args.query, "variant": args.variant, "what_if": not is_reference(args.variant),
+                    "query_mode": "regex", "matches": rows, "literal": scan.literal, "timed_out": scan.timed_out,
+                    "too_long": scan.too_long, "notes": scan.notes(), "why": scan.why()})
+        return 0
+    note = _variant_note(args)
+    if note:
+        print(note)
+    print(reveal(_terminal_safe(f"query: {args.query}")))
+    for line in scan.notes():
+        print(f"note: {line}")
+    print(f"why: {scan.why()}")
+    if rows:
+        print(_terminal_safe(_table([[r["rank"], r["tool"], r["matched"]] for r in rows], ["rank", "tool", "matched"])))
+    return 0
+
+
 def _print_semantic_explain(args, data: dict[str, Any]) -> int:
     if args.json:
         print_json({**data, "variant": args.variant, "what_if": True})
@@ -533,6 +559,8 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     limit = bridge.resolve_limit(args.limit)
     if bridge.index.options.ranker == "semantic":
         return _print_semantic_explain(args, bridge.index.semantic_explain(args.query, limit))
+    if bridge.index.options.query_mode == "regex":  # the BM25 rules do not apply to a pattern
+        return _print_regex_explain(args, bridge.index.regex_scan(args.query, limit))
     ex = bridge.index.explain(args.query, limit)
     if args.json:
         data = explanation_to_dict(ex)
@@ -544,12 +572,6 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if note:
         print(note)
     print(_terminal_safe(f"query: {ex.query}"))
-    if ex.mode == "regex":  # no words, gate or coverage: where the pattern matched, per tool returned
-        print(_terminal_safe(ex.summary()))
-        rows = [[c.rank, c.name, c.reason] for c in ex.candidates]
-        if rows:
-            print(_terminal_safe(_table(rows, ["rank", "tool", "why"])))
-        return 0
     print(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)")))
     if ex.ignored:
         print(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored)))
@@ -595,7 +617,7 @@ def explanation_to_dict(ex) -> dict[str, Any]:
         "gate": ex.gate, "gate_word": ex.gate_word, "gate_df": ex.gate_df, "gate_required": ex.gate_required,
         "answerable": list(ex.answerable), "required_coverage": ex.required,
         "ignored": [{"term": t, "why": why} for t, why in ex.ignored], "excluded": dict(ex.excluded),
-        "nothing_found": ex.empty_reason(), "mode": ex.mode, "filler": ex.filler,
+        "nothing_found": ex.empty_reason(), "filler": ex.filler,
         "corpus_size": ex.corpus_size, "avgdl": round(ex.avgdl, 4), "limit": ex.limit,
         "matches": list(ex.matches),
         "candidates": [{"name": c.name, "score": score(c.score), "has_gate": c.has_gate,
@@ -952,10 +974,11 @@ class TerminalSafeStream:
         for line in lines:
             self.write(line)
 
-    def carriage_return(self) -> None:
-        """Write a bare carriage return, so that a progress line can rewrite itself in place
-        (the only control character let through, and never from untrusted text)."""
-        self._inner.write("\r")
+    def rewrite_line(self, text: str) -> None:
+        """Go back to the start of the line and write ``text`` (made safe) over it, for progress
+        lines: the only carriage return this stream lets through is this one."""
+        self._inner.write("\r" + _terminal_safe(text))
+        self._inner.flush()
 
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
         return getattr(self._inner, name)

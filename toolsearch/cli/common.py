@@ -126,12 +126,12 @@ def rewrite_progress_line(text: str, end: str = "") -> None:
     """Rewrite the current line of stderr with ``text`` (a carriage return, then the text), then
     ``end``. The carriage return reaches the terminal even through the command's terminal-safe
     stream, which shows every other control character as ``\\xNN``."""
-    carriage_return = getattr(sys.stderr, "carriage_return", None)
-    if callable(carriage_return):
-        carriage_return()
+    rewrite = getattr(sys.stderr, "rewrite_line", None)  # the CLI's terminal-safe stream
+    if callable(rewrite):
+        rewrite(text)
     else:
-        sys.stderr.write("\r")
-    print(text, end=end, file=sys.stderr, flush=True)
+        sys.stderr.write("\r" + text)
+    print(end, end="", file=sys.stderr, flush=True)
 
 
 def live_progress(status) -> None:

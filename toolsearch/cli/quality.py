@@ -144,7 +144,10 @@ def _pct(x: float | None) -> str:
 def format_evaluation(ev: Evaluation) -> str:
     """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
     k = ev.k
-    out = [f"query file: {ev.query_file.name} ({counted(len(ev.query_file.tasks), 'task')}) on catalog {ev.catalog} "
+    # Names, ids, queries and tool names come from the query file and the catalog: invisible
+    # characters are shown as markers (the stream only escapes controls).
+    out = [f"query file: {reveal(ev.query_file.name)} ({counted(len(ev.query_file.tasks), 'task')}) on catalog "
+           f"{reveal(ev.catalog)} "
            f"({counted(ev.deferred_count, 'deferred tool')}, names {ev.naming}); limit {ev.limit}"]
     rows = []
     for v in ev.variants:
@@ -159,7 +162,7 @@ def format_evaluation(ev: Evaluation) -> str:
             "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
             "answered: tasks with expected tools that returned something. reference is what the model gets; the "
             "others are what-ifs."]
-    proto: list[str] = [ev.protocol_note()]
+    proto: list[str] = [reveal(ev.protocol_note())]
     for v in ev.variants:
         if v.params:
             proto.append(f"  tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
@@ -168,16 +171,16 @@ def format_evaluation(ev: Evaluation) -> str:
     out += proto
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
-        task_rows.append([task.id, *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
+        task_rows.append([reveal(task.id), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])
     out += ["", "best rank per task ((n): ranked below the limit; —: not admitted; abstention tasks: empty or not)",
             _table(task_rows, ["task", *[v.name for v in ev.variants]])]
     first = ev.variants[0]
     out += ["", f"misses ({first.name}; --json lists every variant's): {len(first.misses)}"]
     for miss in first.misses:
-        where = f" for {miss.query!r}" if miss.query else ""
-        out.append(f"  {miss.task}: {miss.tool}{where}: {miss.cause}: {miss.detail}")
+        where = f" for {reveal(repr(miss.query))}" if miss.query else ""
+        out.append(reveal(f"  {miss.task}: {miss.tool}") + f"{where}: {miss.cause}: {reveal(miss.detail)}")
     if ev.unknown_expected:
-        out += ["", "expected names that are not deferred tools here: " + ", ".join(ev.unknown_expected)]
+        out += ["", "expected names that are not deferred tools here: " + ", ".join(map(reveal, ev.unknown_expected))]
     return "\n".join(out)
 
 
@@ -230,10 +233,11 @@ def run(args: argparse.Namespace) -> int:
             if ev.tuning_unknown_expected:
                 print(f"toolsearch: warning: {args.tune}: {counted(len(ev.tuning_unknown_expected), 'expected name')} "
                       f"not among the deferred tools of this catalog (the tuning tasks that expect them can never "
-                      f"be found): {', '.join(ev.tuning_unknown_expected[:5])}", file=sys.stderr)
+                      f"be found): {', '.join(map(reveal, ev.tuning_unknown_expected[:5]))}", file=sys.stderr)
             if ev.unknown_expected:
                 print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
-                      f"the deferred tools of this catalog: {', '.join(ev.unknown_expected[:5])}", file=sys.stderr)
+                      f"the deferred tools of this catalog: {', '.join(map(reveal, ev.unknown_expected[:5]))}",
+                      file=sys.stderr)
             print(dumps_json(ev.to_dict()) if args.json else format_evaluation(ev))
             return 0
         if args.command == "lint":
@@ -250,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             return 1 if report.counts()["error"] else 0
         raise ToolsearchError(f"unknown command {args.command!r}")
     except ToolsearchError as exc:
-        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        print(f"toolsearch: error: {reveal(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # e.g. piped into head
         return 0

@@ -136,8 +136,11 @@ def _encode(texts: Sequence[str]) -> np.ndarray:
 
 def cache_dir() -> Path:
     """Where catalog embeddings are kept on disk: ``$XDG_CACHE_HOME/toolsearch/embeddings``, else
-    ``~/.cache/toolsearch/embeddings`` (created on first write)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    ``~/.cache/toolsearch/embeddings`` (created on first write). A relative ``XDG_CACHE_HOME`` is
+    ignored, as the XDG base-directory rules say (it would scatter caches over working directories)."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "toolsearch" / "embeddings"
 
 
@@ -150,16 +153,41 @@ def fingerprint(texts: Sequence[str]) -> str:
 
 
 def _read_disk(key: str, count: int) -> np.ndarray | None:
+    """The cached vectors of ``key``, or ``None`` when there are none or the file is not exactly
+    what :func:`_write_disk` writes: a regular ``.npy`` file of ``count`` × 384 little-endian
+    float32 unit vectors. The header is checked before any data is read, so a damaged or hostile
+    file (another shape, a zip or pickle, a header claiming petabytes, NaNs) is embedded again."""
     path = cache_dir() / f"{key}.npy"
+    expected = count * 384 * 4
     try:
-        vectors = np.load(path, allow_pickle=False)
-    except (OSError, ValueError):
+        if not path.is_file():  # a FIFO or a device would block or never end
+            return None
+        with open(path, "rb") as handle:
+            version = np.lib.format.read_magic(handle)
+            if version == (1, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+            else:
+                return None
+            if shape != (count, 384) or fortran or dtype != np.dtype("<f4"):
+                return None
+            if os.fstat(handle.fileno()).st_size - handle.tell() != expected:
+                return None
+            vectors = np.frombuffer(handle.read(expected), dtype="<f4").reshape(count, 384).astype(np.float32)
+    except (OSError, ValueError, EOFError):
         return None
-    return vectors if vectors.shape == (count, 384) and vectors.dtype == np.float32 else None
+    if not np.isfinite(vectors).all():
+        return None
+    norms = np.linalg.norm(vectors, axis=1)
+    if not np.all(np.isclose(norms, 1.0, atol=1e-3) | (norms == 0)):  # the model writes unit vectors
+        return None
+    return vectors
 
 
 def _write_disk(key: str, vectors: np.ndarray) -> None:
     folder = cache_dir()
+    temp = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # Written under a private name and renamed into place: a reader never sees half a file.
@@ -168,7 +196,13 @@ def _write_disk(key: str, vectors: np.ndarray) -> None:
             np.save(handle, vectors, allow_pickle=False)
         os.replace(temp, folder / f"{key}.npy")
     except OSError:
-        pass  # a read-only or full cache directory only costs the next run the embedding time
+        # A read-only or full cache directory only costs the next run the embedding time; the
+        # half-written private file is not left behind (one per run would fill the disk further).
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
 
 
 def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray:

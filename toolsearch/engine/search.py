@@ -11,6 +11,7 @@ import itertools
 import math
 import re
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -24,8 +25,18 @@ from rank_bm25 import BM25Okapi
 from . import constants as C
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
-#: Seconds one regex-mode search may spend on the catalog (the ``regex`` package's timeout).
+#: Seconds one regex-mode search may spend on the whole catalog (names and texts together; the
+#: ``regex`` package's timeout, given what is left of it to each step of the scan).
 REGEX_TIMEOUT = 2.0
+#: Longest regex-mode pattern searched, in characters. The ``regex`` package's search does not
+#: check its timeout while it matches a long literal run (6,000 characters took 44 s on a sample
+#: catalog), so a longer pattern is not searched at all (said in :meth:`RegexScan.notes`).
+REGEX_MAX_PATTERN_CHARS = 200
+#: Largest product of the minimum counts of a pattern's ``{m}`` / ``{m,n}`` repeats. The ``regex``
+#: package unrolls them while compiling, before any timeout applies: ``a{1000000000}`` takes all
+#: memory. A pattern above it is matched as literal text.
+REGEX_MAX_REPEAT_PRODUCT = 1_000_000
+_REPEAT_COUNT = re.compile(r"\{\s*(\d+)\s*(?:,\s*\d*\s*)?\}")
 _NAME_SEPARATORS = re.compile(r"[_.:\-]")
 _local = threading.local()
 
@@ -303,8 +314,8 @@ class SearchOptions:
             a case-insensitive regular expression (Python ``re.search``) matched against each
             tool's name, description, parameter names and parameter descriptions; tools whose
             name matches come first, then the others, each in catalog order. A pattern that does
-            not compile is matched as literal text; one that backtracks for longer than
-            :data:`REGEX_TIMEOUT` seconds matches no further tools.
+            not compile is matched as literal text; the scan of the catalog stops after
+            :data:`REGEX_TIMEOUT` seconds (:meth:`SearchIndex.regex_scan` says whether it did).
         index_param_descriptions: index the parameters' descriptions too (after the parameter
             names).
         segment_words: split run-together words in names and parameter names, and in the query
@@ -430,6 +441,50 @@ def evidence_shortfall(options: SearchOptions, best: str, share: float, held: in
 
 
 @dataclass(frozen=True)
+class RegexScan:
+    """One regex-mode search (:meth:`SearchIndex.regex_scan`).
+
+    Attributes:
+        matches: ``(wire name, score)``, name matches (2.0) first, then the others (1.0).
+        timed_out: the scan stopped after :data:`REGEX_TIMEOUT` seconds; tools after that point
+            were not checked.
+        literal: the query does not compile as a regular expression (or repeats too much to
+            compile safely) and was matched as text.
+        too_long: the pattern is longer than :data:`REGEX_MAX_PATTERN_CHARS`: nothing searched.
+    """
+
+    matches: list[tuple[str, float]]
+    timed_out: bool
+    literal: bool
+    too_long: bool = False
+
+    def notes(self) -> list[str]:
+        """What the matches alone do not say, one sentence each: a pattern too long to search, a
+        pattern matched as literal text, a scan stopped at the time limit."""
+        notes = []
+        if self.too_long:
+            notes.append(f"the pattern is longer than {REGEX_MAX_PATTERN_CHARS} characters, the regex mode's limit; "
+                         "nothing was searched")
+        if self.literal:
+            notes.append("the query is not a regular expression that can be run safely (it does not compile, or its "
+                         f"repeat counts multiply past {REGEX_MAX_REPEAT_PRODUCT:,}); it was matched as literal text")
+        if self.timed_out:
+            notes.append(f"the pattern ran for more than {REGEX_TIMEOUT:g} s on the catalog's text (nested repeats "
+                         "such as (a+)+ backtrack); tools after that point were not checked")
+        return notes
+
+    def why(self) -> str:
+        """One line on how the result came about."""
+        if self.too_long:
+            return f"the pattern was not searched (over {REGEX_MAX_PATTERN_CHARS} characters)"
+        if not self.matches:
+            return ("no tool matched before the scan stopped" if self.timed_out else
+                    "the pattern matches no tool's name, description, parameter names or parameter descriptions")
+        return ("regex mode: tools whose name matches the pattern first, then those whose description or "
+                "parameters match, each in catalog order")
+
+
+@dataclass(frozen=True)
 class TermInfo:
     """Corpus statistics of one distinct query stem: ``df`` documents, ``idf`` (natural log)."""
 
@@ -516,8 +571,6 @@ class Explanation:
             thresholds, see :func:`evidence_shortfall`), else ``""``.
         filler: the variant returns the first tools in catalog order because nothing matched
             (``never_empty``, e.g. ``anthropic-bm25``).
-        mode: ``"words"`` (BM25 over the query's words) or ``"regex"`` (the query is a regular
-            expression: no terms, gate or coverage; ``candidates`` are the matching tools).
     """
 
     query: str
@@ -538,7 +591,6 @@ class Explanation:
     coverage_required: bool = True
     abstained: str = ""
     filler: bool = False
-    mode: str = "words"
 
     @property
     def gate_df(self) -> int | None:
@@ -570,12 +622,6 @@ class Explanation:
         frequency, how many tools each admission rule excluded, and the best-scoring excluded
         tool with the rule that excluded it (or why nothing can be found at all)."""
         reason = self.empty_reason()
-        if self.mode == "regex":
-            if reason:
-                return reason[0].upper() + reason[1:] + "."
-            return (f"The query is matched as a case-insensitive regular expression (as literal text when it does not "
-                    f"compile) against tool names, then descriptions and parameters: {len(self.matches)} "
-                    f"tool{'s' if len(self.matches) != 1 else ''} returned, name matches first, then catalog order.")
         if reason and not self.terms:
             return reason[0].upper() + reason[1:] + "."
         parts = []
@@ -612,8 +658,6 @@ class Explanation:
         reference's ASCII tokenizer, docs/reference.md §7.1), a query whose words were all ignored, and a gate
         term that occurs in no tool (docs/reference.md §7.4).
         """
-        if self.mode == "regex":
-            return None if self.matches else "the pattern matches no tool's name, description or parameters"
         if self.abstained:
             return self.abstained
         if not self.tokens:
@@ -995,12 +1039,22 @@ class SearchIndex:
         return (sum(self.idf(t) for t in held) / total if total > 0 else 0.0), len(held)
 
     def _regex_search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        return self.regex_scan(query, limit).matches
+
+    def regex_scan(self, query: str, limit: int) -> RegexScan:
+        """The regex-mode search of ``query`` (:attr:`SearchOptions.query_mode` ``regex``), with
+        what a caller must tell the user (:meth:`RegexScan.notes`): whether the pattern was not
+        searched (over :data:`REGEX_MAX_PATTERN_CHARS`), was matched as literal text (it does not
+        compile, or repeats past :data:`REGEX_MAX_REPEAT_PRODUCT`) and whether the scan stopped at
+        :data:`REGEX_TIMEOUT` seconds (tools after that point were not checked). ``matches``:
+        ``(name, 2.0)`` for a name match, ``(name, 1.0)`` for a match in the other fields, at
+        most ``limit``."""
         if not self.docs or limit <= 0 or not query.strip():
-            return []
-        try:
-            pattern = regex.compile(query, regex.IGNORECASE | regex.MULTILINE)
-        except (regex.error, RecursionError, OverflowError, ValueError):
-            pattern = regex.compile(regex.escape(query), regex.IGNORECASE | regex.MULTILINE)
+            return RegexScan([], False, False)
+        if len(query) > REGEX_MAX_PATTERN_CHARS:
+            return RegexScan([], False, False, too_long=True)
+        deadline = time.monotonic() + REGEX_TIMEOUT
+        pattern, literal = _compile_pattern(query)
         blocks = self.__dict__.get("_regex_blocks")
         if blocks is None:
             # Two texts for the whole catalog (names; descriptions and parameters), one line per
@@ -1010,12 +1064,32 @@ class SearchIndex:
                 _joined([doc.name + "\n" + _leaf(doc.name) for doc in self.docs]),
                 _joined(["\n".join((doc.description, *doc.param_names, *doc.param_descriptions))
                          for doc in self.docs]))
-        by_name = _matching_docs(pattern, *blocks[0])
+        by_name, timed_out = _matching_docs(pattern, *blocks[0], deadline)
         named = set(by_name)
-        by_text = ([i for i in _matching_docs(pattern, *blocks[1]) if i not in named]
-                   if len(by_name) < limit else [])
-        return [(self.names[i], 2.0) for i in by_name[:limit]] + \
-               [(self.names[i], 1.0) for i in by_text[:max(0, limit - len(by_name))]]
+        by_text: list[int] = []
+        if len(by_name) < limit and not timed_out:
+            found, timed_out = _matching_docs(pattern, *blocks[1], deadline)
+            by_text = [i for i in found if i not in named]
+        return RegexScan([(self.names[i], 2.0) for i in by_name[:limit]] +
+                         [(self.names[i], 1.0) for i in by_text[:max(0, limit - len(by_name))]], timed_out, literal)
+
+    def regex_matches_tool(self, query: str, name: str) -> bool | None:
+        """Whether the regex-mode ``query`` matches the tool ``name`` (its name, description,
+        parameter names or parameter descriptions), checked on that tool alone: ``None`` when the
+        pattern runs past :data:`REGEX_TIMEOUT` seconds on it.
+
+        Raises:
+            KeyError: ``name`` is not a tool of this index.
+        """
+        doc = self.docs[self._position(name)]
+        if len(query) > REGEX_MAX_PATTERN_CHARS:
+            return False
+        pattern, _ = _compile_pattern(query)
+        text = "\n".join((doc.name, _leaf(doc.name), doc.description, *doc.param_names, *doc.param_descriptions))
+        try:
+            return pattern.search(text, timeout=REGEX_TIMEOUT) is not None
+        except TimeoutError:
+            return None
 
     def _fallback(self, query: str) -> list[int]:
         """Documents whose normalized bare name contains the normalized query (catalog order)."""
@@ -1087,8 +1161,6 @@ class SearchIndex:
         Candidates are documents containing any query stem, plus exact-name matches, best first
         (admitted before rejected), at most ``max_candidates``; ``excluded`` counts over all.
         """
-        if self.options.query_mode == "regex":
-            return self._regex_explain(query, limit)
         stems, gate, answerable, required = self._analyse(query)
         _, kept, ignored = self._pairs(query)
         tokens = tuple(self._query_tokens(self._query_text(query)))
@@ -1176,19 +1248,6 @@ class SearchIndex:
                            excluded={r: k for r, k in excluded.items() if k}, abstained=abstained,
                            filler=filler, **extra)
 
-    def _regex_explain(self, query: str, limit: int) -> Explanation:
-        """:meth:`explain` in regex mode: the tools returned, name matches first, each with its rank
-        and where the pattern matched; no terms, gate or coverage."""
-        found = self.search(query, limit)
-        out = tuple(Candidate(name, score, False, (), True,
-                              "the pattern matches its name" if score == 2.0 else
-                              "the pattern matches its description or parameters", rank)
-                    for rank, (name, score) in enumerate(found, 1))
-        avgdl = self._bm25.avgdl if self._bm25 is not None else 1.0
-        return Explanation(query, (), (), None, (), 0, out, tuple(n for n, _ in found), limit, len(self.docs),
-                           avgdl, tokenizer=self.options.tokenizer, gate_required=False, coverage_required=False,
-                           mode="regex")
-
     def _position(self, name: str) -> int:
         return self._by_lower[name.lower()][0]
 
@@ -1210,19 +1269,40 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
     return "\n".join(texts), starts
 
 
-def _matching_docs(pattern: Any, text: str, starts: list[int]) -> list[int]:
+def _compile_pattern(query: str) -> tuple[Any, bool]:
+    """The case-insensitive, multi-line pattern of a regex-mode query, and whether it is the
+    query as literal text: when it does not compile, or its repeat counts multiply past
+    :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole pattern, nested or not: an
+    over-estimate that errs on the safe side)."""
+    flags = regex.IGNORECASE | regex.MULTILINE
+    product = 1
+    for count in _REPEAT_COUNT.findall(query):
+        product *= max(1, int(count))
+        if product > REGEX_MAX_REPEAT_PRODUCT:
+            return regex.compile(regex.escape(query), flags), True
+    try:
+        return regex.compile(query, flags), False
+    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError):
+        return regex.compile(regex.escape(query), flags), True
+
+
+def _matching_docs(pattern: Any, text: str, starts: list[int], deadline: float) -> tuple[list[int], bool]:
     """Indexes of the documents of a :func:`_joined` text in which ``pattern`` finds a match
-    (a match belongs to the document it starts in), in order. A pattern that backtracks for
-    longer than :data:`REGEX_TIMEOUT` seconds stops the scan there."""
+    (a match belongs to the document it starts in), in order, and whether the scan stopped at
+    ``deadline`` (a :func:`time.monotonic` time): a pattern that backtracks stops there, however
+    many documents it still matches one by one."""
     import bisect  # noqa: PLC0415
 
     found: list[int] = []
     pos = 0
     while pos <= len(text):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return found, True
         try:
-            m = pattern.search(text, pos, timeout=REGEX_TIMEOUT)
+            m = pattern.search(text, pos, timeout=left)
         except TimeoutError:
-            break
+            return found, True
         if m is None:
             break
         i = bisect.bisect_right(starts, m.start()) - 1
@@ -1230,7 +1310,7 @@ def _matching_docs(pattern: Any, text: str, starts: list[int]) -> list[int]:
         if i + 1 >= len(starts):
             break
         pos = starts[i + 1]
-    return found
+    return found, False
 
 
 def _leaf(name: str) -> str:

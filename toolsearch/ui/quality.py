@@ -30,6 +30,8 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, V
                                             evaluate, load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
+from toolsearch.analysis.invisible import reveal
+from toolsearch.ui.text import md_escape
 
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
@@ -248,7 +250,7 @@ if common.require_catalog(v):
         literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
                       nowrap=("variant",))
     if error:
-        st.error(error, icon=":material/error:")
+        st.error(md_escape(reveal(error)), icon=":material/error:")
     elif queries is None:
         st.info("Choose a shipped query file or upload one to score this catalog's search.")
     elif not variants:
@@ -274,9 +276,9 @@ if common.require_catalog(v):
             st.warning(f"{counted(len(ev.unknown_expected), 'expected name')} not among the deferred tools of this "
                        "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
-            st.text("\n".join(ev.unknown_expected[:20]))
-        st.text(ev.protocol_note())
-        st.text(f"{queries.name}: {counted(len(queries.tasks), 'task')} "
+            st.text("\n".join(map(reveal, ev.unknown_expected[:20])))
+        st.text(reveal(ev.protocol_note()))
+        st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
                 f"{counted(ev.deferred_count, 'deferred tool')}; limit {ev.limit}")

@@ -16,7 +16,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.analysis.invisible import reveal_data
+from toolsearch.analysis.invisible import reveal, reveal_data
 from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
@@ -73,9 +73,10 @@ def name_column_css(names: Iterable[str]) -> Callable[[Any], str]:
     return lambda _name: css
 
 
-def score_text(score: float) -> str:
-    """A BM25 score as the tables show it: three decimals; ``Infinity`` for an exact-name match."""
-    return "Infinity" if score == float("inf") else f"{score:.3f}"
+def score_text(score: float | None) -> str:
+    """A BM25 score as the tables show it: three decimals; ``Infinity`` for an exact-name match;
+    ``—`` when unknown (a regex scan stopped at its time limit may differ from one run to the next)."""
+    return "—" if score is None else "Infinity" if score == float("inf") else f"{score:.3f}"
 
 
 
@@ -231,22 +232,32 @@ def search_tab(v, bridge, dtk: str) -> None:
         st.html(RESULTS_TABLE_CSS)
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
-                st.text(f"Query {number}: {group['query']}")
+                st.text(reveal(f"Query {number}: {group['query']}"))
                 semantic = search_bridge.index.options.ranker == "semantic"
-                ex = None if semantic else common.memo(search_bridge, ("explain", group["query"], effective),
-                                                       lambda: search_bridge.index.explain(group["query"], effective), size=32)
-                if semantic:
+                # Regex mode: the BM25 explanation does not apply; the scan says what it did (one scan).
+                scan = common.memo(search_bridge, ("regex scan", group["query"], effective),
+                                   lambda: search_bridge.index.regex_scan(group["query"], effective), size=32) \
+                    if search_bridge.index.options.query_mode == "regex" else None
+                ex = None if semantic or scan is not None else common.memo(
+                    search_bridge, ("explain", group["query"], effective),
+                    lambda: search_bridge.index.explain(group["query"], effective), size=32)
+                if scan is not None:
+                    st.text("Why: " + scan.why())
+                    for note in scan.notes():
+                        st.warning(f"Note: {note}", icon=":material/warning:")
+                elif semantic:
                     st.text("Why: ranked by the cosine between the query's sentence embedding and each tool's, plus "
                             "the variant's share of BM25; the score column shows that sum. Empty when the best "
                             "cosine is below the variant's threshold.")
                 else:
                     st.text("Why: " + ex.summary())
                 if group["matches"]:
-                    scores = common.memo(search_bridge, ("scores", group["query"], effective),
-                                         lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
+                    scores = dict(scan.matches) if scan is not None else common.memo(
+                        search_bridge, ("scores", group["query"], effective),
+                        lambda: dict(search_bridge.index.search(group["query"], effective)), size=32)
                     heading = score_column(search_bridge.index.options)
                     literal_table([{
-                        "rank": rank, "tool": name, heading: scores[name],
+                        "rank": rank, "tool": name, heading: scores.get(name),
                         "source": response["tools"][name]["source"],
                         "required args": ", ".join(response["tools"][name]["required"]),
                         "description (clipped)": response["tools"][name]["description"],
@@ -260,7 +271,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                                       key=f"search_sources_{number}")
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")
-                if ex is None or ex.mode == "regex":  # a pattern has no terms, gate or coverage to explain
+                if ex is None:
                     continue
                 box = st.expander(f"Full explanation of query {number}", key=f"explain_{number}_open",
                                   on_change="rerun")
