@@ -820,3 +820,35 @@ def test_readme_figures_are_the_docs_out_of_sample_figures():
         if line.startswith("* `") or line.startswith("`toolsearch eval` with"):
             assert line in doc, line
     assert "`toolsearch eval` with" in block
+
+
+def test_quality_page_scores_by_folds_as_eval_folds_does():
+    """The Quality page's "tuned by folds" gives eval --folds K's figures, protocol line and tuned
+    parameters per fold; more folds than the file has groups is the same clear error, not a crash."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.multiselect(key="quality_variants").set_value(["reference", "evidence"]).run()
+    at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
+    at.number_input(key="quality_folds").set_value(3).run()
+    assert not at.exception, at.exception
+    args = ("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
+            ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--variant", "reference",
+            "--variant", "evidence", "--folds", "3")
+    text = run_cli(*args).stdout.splitlines()
+    data = json.loads(run_cli(*args, "--json").stdout)
+    start = next(i for i, line in enumerate(text) if line.startswith("out of sample: 3-fold"))
+    cli_lines = [text[start]] + [line.strip() for line in text[start + 1:] if line.startswith("  tuned ")]
+    assert len(cli_lines) == 4  # the protocol line and evidence's three folds
+    assert "\n".join(cli_lines) in [t.value for t in at.text]
+    counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
+    row = counts[counts["variant"] == "evidence"].iloc[0]
+    assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    at.number_input(key="quality_folds").set_value(19).run()  # 18 task groups
+    assert not at.exception, at.exception
+    assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)

@@ -447,6 +447,18 @@ class Evaluation:
         return ("in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
                 "figures that hold out of sample)")
 
+    def tuned_lines(self) -> list[str]:
+        """The tuned parameters in words, one line per variant (``--tune``) or per variant and fold
+        (``--folds``): ``"tuned evidence, fold 2: min_best_share=0.2, ..."``; ``[]`` when nothing was
+        tuned. The CLI report and the Quality page print these lines."""
+        lines = []
+        for v in self.variants:
+            if v.params:
+                lines.append(f"tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
+            for f, params in enumerate(v.fold_params, 1):
+                lines.append(f"tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
+        return lines
+
     def variant(self, name: str) -> VariantResult:
         """The result of the variant called ``name``. Raises ``KeyError``."""
         for result in self.variants:

@@ -162,13 +162,7 @@ def format_evaluation(ev: Evaluation) -> str:
             "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
             "answered: tasks with expected tools that returned something. reference is what the model gets; the "
             "others are what-ifs."]
-    proto: list[str] = [reveal(ev.protocol_note())]
-    for v in ev.variants:
-        if v.params:
-            proto.append(f"  tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
-        for f, params in enumerate(v.fold_params, 1):
-            proto.append(f"  tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
-    out += proto
+    out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([reveal(task.id), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])

@@ -27,7 +27,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, load_queries, load_queries_text, task_cell)
+                                            evaluate, evaluate_folds, load_queries, load_queries_text, task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.invisible import reveal
@@ -246,9 +246,18 @@ if common.require_catalog(v):
              "embeds the catalog (cached after the first run).")
     for name, reason in UNAVAILABLE.items():
         right.caption(f"{name}: not offered here; {reason}")
+    folds = 0
+    if right.radio("Parameters", ["registered", "tuned by folds (out of sample)"], key="quality_protocol",
+                   horizontal=True,
+                   help="registered: each variant's own values, nothing tuned (in sample). Tuned by folds: the "
+                        "tasks are split into K folds by group; each fold is scored with parameters tuned on the "
+                        "other folds only, as toolsearch eval --folds K does, so the figures hold out of sample.") \
+            != "registered":
+        folds = int(right.number_input("Folds (K)", min_value=2, max_value=20, value=5, step=1, key="quality_folds"))
     with right.expander("What the variants change"):
         literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
                       nowrap=("variant",))
+    ev: Evaluation | None = None
     if error:
         st.error(md_escape(reveal(error)), icon=":material/error:")
     elif queries is None:
@@ -260,15 +269,26 @@ if common.require_catalog(v):
     else:
         digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected] for t in queries.tasks],
                                            ensure_ascii=False).encode()).hexdigest()[:16]
-        key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit)
+        key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit,
+               folds)
         with st.spinner("Scoring the query file…"):
             bar = st.empty()
 
             def progress(done: int, total: int, variant: str) -> None:
                 bar.progress(done / max(total, 1), text=f"Scoring {variant}: {done:,} of {total:,} tasks")
 
-            ev = _memo(key, ins, lambda: evaluate(ins, queries, variants, config, progress=progress))
+            def score() -> Evaluation:
+                if folds:
+                    return evaluate_folds(ins, queries, folds, variants, config, progress=progress)
+                return evaluate(ins, queries, variants, config, progress=progress)
+
+            try:
+                ev = _memo(key, ins, score)
+            except ToolsearchError as exc:  # e.g. more folds than the file has task groups
+                ev = None
+                st.error(md_escape(reveal(str(exc))), icon=":material/error:")
             bar.empty()
+    if ev is not None:
         if queries.tool_names and queries.tool_names != ins.naming:
             st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
                        f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
@@ -277,7 +297,7 @@ if common.require_catalog(v):
                        "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
             st.text("\n".join(map(reveal, ev.unknown_expected[:20])))
-        st.text(reveal(ev.protocol_note()))
+        st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
