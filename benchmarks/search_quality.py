@@ -48,8 +48,9 @@ def _params(params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items()) or "—"
 
 
-def set_figures(name: str) -> tuple[str, list[tuple[str, float, float]]]:
-    """The markdown section of one set, and ``(variant, query recall@5, empty)`` out of sample."""
+def set_figures(name: str, variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> tuple[str, list[tuple[str, float, float]]]:
+    """The markdown section of one set, and ``(variant, query recall@5, empty)`` out of sample, for
+    ``variants`` (every available one by default)."""
     ins = Inspector(load_source(DATA / name / "catalog.json"))
     config = parse_config({})
     tune, test = load_queries(DATA / name / "tune.json"), load_queries(DATA / name / "test.json")
@@ -57,8 +58,8 @@ def set_figures(name: str) -> tuple[str, list[tuple[str, float, float]]]:
     # check (which guards the out-of-sample run) lets it through.
     same = test.__class__(name=test.name + " (as tuning)", tasks=tuple(
         t.__class__(t.id + "#tune", t.queries, t.expected, t.note, "") for t in test.tasks), origin=test.origin)
-    oos = evaluate_tuned(ins, tune, test, AVAILABLE_VARIANTS, config)
-    ins_ev = evaluate_tuned(ins, same, test, AVAILABLE_VARIANTS, config, explain=False)
+    oos = evaluate_tuned(ins, tune, test, variants, config)
+    ins_ev = evaluate_tuned(ins, same, test, variants, config, explain=False)
     positive = sum(1 for t in test.tasks if t.expected)
     lines = [f"### `{name}`: tuned on `tune.json`, scored on `test.json`", "",
              f"{len(test.tasks)} test tasks ({positive} with a gold tool, {len(test.tasks) - positive} absent "
