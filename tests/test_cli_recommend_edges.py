@@ -148,6 +148,11 @@ def test_check_holds_settings_to_the_headroom_recommend_chose(tmp_path) -> None:
     assert run_cli(*base).returncode == 0
     bad = run_cli(*base, "--headroom", "lots")
     assert bad.returncode == 2 and "expected a percentage" in bad.stderr and "Traceback" not in bad.stderr
+    for fine in ("1e-320", "12.345"):  # finer than a hundredth of a percent: refused, not printed as 9.99989e-321%
+        refused = run_cli(*base, "--headroom", fine)
+        assert refused.returncode == 2 and f"at most two decimals, such as 12.5, got '{fine}'" in refused.stderr
+    assert run_cli(*base, "--headroom", "0.05").stdout.startswith(
+        "toolsearch check passed: every server at names or better; 0.05% headroom")
 
 
 def test_headroom_failures_ignore_lengths_with_nothing_listed() -> None:

@@ -514,7 +514,7 @@ def test_eval_json_shape(mini, mini_queries):
     data = json.loads(out)
     assert list(data) == ["query_file", "origin", "catalog", "tool_names", "deferred_count", "limit", "k", "tasks",
                           "unknown_expected", "protocol", "tuned_on", "tuning_unknown_expected", "variants"]
-    assert (data["query_file"], data["catalog"], data["limit"], data["tasks"]) == ("mini tasks", "mini", 5, 6)
+    assert (data["query_file"], data["catalog"], data["limit"], data["tasks"]) == ("mini tasks", str(catalog), 5, 6)
     assert [v["name"] for v in data["variants"]] == ["reference", "no-gate"]
     ref = data["variants"][0]
     assert ref["options"] == {"gate": True, "coverage": True, "tokenizer": "ascii", "name_substring_fallback": False,
@@ -542,7 +542,7 @@ def test_eval_text_report(mini, mini_queries):
     code, out, _ = run_quality("eval", catalog, mini_queries, "--variant", "reference", "--limit", "2")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == "query file: mini tasks (6 tasks) on catalog mini (4 deferred tools, names prefixed); limit 2"
+    assert lines[0] == f"query file: mini tasks (6 tasks) on catalog {catalog} (4 deferred tools, names prefixed); limit 2"
     assert lines[2].split() == ["variant", "recall@1", "recall@5", "recall@limit", "MRR", "abstention", "query",
                                 "recall@5", "nonsense", "queries", "empty", "abstention", "accuracy", "answered", "abstained"]
     assert lines[4].split() == ["reference", "0.125", "0.500", "0.250", "0.250", "0.500", "0.600", "0.500", "0.667",
@@ -562,7 +562,7 @@ def test_eval_text_report_shows_invisible_characters(mini, tmp_path):
     assert code == 0, err
     for text in (out, err):
         assert not any(ch in text for ch in "\u202e\u200b\u2066\x1b"), text
-    assert out.splitlines()[0].startswith("query file: evil⟨U+202E⟩eman (1 task) on catalog mini")
+    assert out.splitlines()[0].startswith(f"query file: evil⟨U+202E⟩eman (1 task) on catalog {catalog} (")
     assert "t⟨U+200B⟩one⟨U+001B⟩[2J  (3)" in out
     assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget\\u2066': rank:" in out
     assert out.rstrip().endswith(f"expected names that are not deferred tools here: {G}⟨U+200B⟩")

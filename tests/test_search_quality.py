@@ -567,6 +567,20 @@ def test_third_party_sets_split_by_group_and_match_their_catalog(name):
 
 # --- side by side with the reference (CLI and Search page) ------------------------------------------
 
+def test_eval_names_a_catalog_called_by_its_file_stem_by_its_path():
+    """The third-party catalogs are all ``catalog.json``: the report names the file as given, not
+    "catalog catalog"; a catalog with its own name keeps it."""
+    base = DATA / "metatool"
+    result = run_cli("eval", base / "catalog.json", base / "test.json", "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert f"on catalog {base / 'catalog.json'} (179 deferred tools" in first
+    assert "catalog catalog" not in result.stdout
+    named = load_text(yaml.safe_dump({"name": "my tools", "servers": [{"name": "s", "tools": [{"name": "t"}]}]}),
+                      "catalog.yaml")
+    assert (named.label, load_text("[{\"name\": \"t\"}]", "x/catalog.json").label) == ("my tools", "x/catalog.json")
+
+
 def test_cli_search_side_by_side():
     path = ROOT / "sample_catalogs" / "team-workspace.yaml"
     result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side")

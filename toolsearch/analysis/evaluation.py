@@ -412,7 +412,7 @@ class Evaluation:
 
     Attributes:
         query_file: the labeled tasks.
-        catalog: the catalog's name; ``naming``: ``prefixed`` or ``as-is``.
+        catalog: the catalog's label (:attr:`Catalog.label`); ``naming``: ``prefixed`` or ``as-is``.
         limit: matches per query (the bridge's clamped limit); ``k``: the k of recall@k.
         variants: one result per variant, in the order asked.
         unknown_expected: expected names that are not deferred tools of this catalog.
@@ -697,7 +697,7 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
         results.append(VariantResult(name, opts, tasks, _metrics(tasks), dict(params.get(name, {}))))
     unknown = tuple(dict.fromkeys(e for t in queries.tasks for e in t.expected if e not in known))
     bridge = inspector.bridge(config)
-    return Evaluation(queries, inspector.catalog.name, inspector.naming,
+    return Evaluation(queries, inspector.catalog.label, inspector.naming,
                       effective if effective is not None else bridge.resolve_limit(limit), k,
                       tuple(results), unknown, len(bridge.deferred))
 
@@ -903,7 +903,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
                                      {}, tuple(fold_params) if tunable_grid(name) else ()))
     unknown = tuple(dict.fromkeys(e for t in queries.tasks for e in t.expected if e not in known))
     bridge = inspector.bridge(config)
-    return Evaluation(queries, inspector.catalog.name, inspector.naming,
+    return Evaluation(queries, inspector.catalog.label, inspector.naming,
                       effective if effective is not None else bridge.resolve_limit(limit), k,
                       tuple(results), unknown, len(bridge.deferred), protocol=f"{folds}-fold")
 

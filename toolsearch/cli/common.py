@@ -83,10 +83,11 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def headroom_pct(text: str) -> float:
-    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``).
+    """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``), with at
+    most two decimals (a finer headroom means nothing for a token budget and prints badly).
 
     Raises:
-        argparse.ArgumentTypeError: not a number, or outside 0 to 1000.
+        argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
     """
     try:
         value = float(text.strip().rstrip("%"))
@@ -94,6 +95,8 @@ def headroom_pct(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {text!r}") from None
     if not 0 <= value <= 1000:
         raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {text!r}")
+    if round(value, 2) != value:
+        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {text!r}")
     return value
 
 

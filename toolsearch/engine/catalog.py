@@ -131,6 +131,15 @@ class Catalog:
         """Number of tools over all servers (before registration)."""
         return sum(len(s.tools) for s in self.servers)
 
+    @property
+    def label(self) -> str:
+        """The name to show beside figures: :attr:`name`, or the source file as given when the
+        name is only that one file's stem (``catalog.json`` files in different folders would
+        otherwise all be called ``catalog``)."""
+        if len(self.sources) == 1 and self.name == Path(self.sources[0]).stem:
+            return self.sources[0]
+        return self.name
+
     def duplicate_tool_names(self) -> dict[str, list[str]]:
         """Tool names that occur on more than one server: ``{name: [server, ...]}``, sorted."""
         owners: dict[str, list[str]] = {}
