@@ -20,7 +20,7 @@ from toolsearch.analysis.variants import OTHER_HARNESSES, VARIANT_HELP, variant_
 from toolsearch.engine.catalog import load_source, load_text
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
-from toolsearch.engine.search import SearchOptions, segment_words
+from toolsearch.engine.search import FILLER_NOTE, SearchOptions, segment_words
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data"
@@ -597,7 +597,16 @@ def test_cli_search_side_by_side():
     expected = [n for n, _ in Inspector(load_source(path)).bridge(parse_config({}), variant_options(
         "anthropic-bm25")).index.search("zebra", 5)]
     assert len(expected) == 5
-    assert [line.split() for line in lines[zebra + 3:]] == [[str(r), name] for r, name in enumerate(expected, 1)]
+    # ... and says so above the table, as search and explain do.
+    assert lines[zebra + 1] == f"  note (anthropic-bm25): {FILLER_NOTE}"
+    assert [line.split() for line in lines[zebra + 4:]] == [[str(r), name] for r, name in enumerate(expected, 1)]
+    # A regex that cannot run safely is matched as literal text: the side-by-side view says it too.
+    bad = run_cli("search", path, "-q", "slack[", "--side-by-side").stdout.splitlines()
+    assert bad[1] == "query: slack["
+    assert bad[2].startswith("  note (anthropic-regex): the query is not a regular expression that can be run safely")
+    assert all(not line.startswith("  note (reference)") for line in bad)
+    plain = run_cli("search", path, "-q", "zebra", "--variant", "anthropic-bm25").stdout.splitlines()
+    assert plain[1:3] == ["query: zebra", f"  note: {FILLER_NOTE}"]
 
 
 def test_page_side_by_side_tab():
@@ -621,6 +630,10 @@ def test_page_side_by_side_tab():
         expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(column)).index.search(
             "send a slack message", 5)]
         assert [x for x in table[column] if x] == expected
+    # A query only the never-empty ranker answers: the tab says its five names are filler.
+    at.text_area(key="search_queries").set_value("zebra").run()
+    assert not at.exception, at.exception
+    assert f"anthropic-bm25: {FILLER_NOTE}" in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("variant, heading", [("anthropic-regex", "score (2 = name match, 1 = text match)"),
@@ -749,6 +762,8 @@ def test_cli_search_side_by_side_json():
                 entry["query"], 5)]
             assert matches == expected, (entry["query"], name)
     assert data["queries"][1]["matches"]["reference"] == [] and len(data["queries"][1]["matches"]["anthropic-bm25"]) == 5
+    assert data["queries"][0]["notes"] == {}
+    assert data["queries"][1]["notes"] == {"anthropic-bm25": [FILLER_NOTE]}
 
 
 def test_quality_page_progress_bar_moves_while_scoring(monkeypatch):

@@ -209,10 +209,27 @@ def side_by_side_names(variant: str = REFERENCE) -> tuple[str, ...]:
     return tuple(dict.fromkeys([REFERENCE, variant, *OTHER_HARNESSES]))
 
 
+@dataclass(frozen=True)
+class SideBySideRow:
+    """One query of a side-by-side view.
+
+    Attributes:
+        matches: ``{variant: matched wire names}``, in the view's column order.
+        notes: ``{variant: sentences}`` for the variants whose result needs a word the names do not
+            give (a regex pattern matched as literal text or not searched, a scan stopped at its time
+            limit, a never-empty variant's filler): :meth:`SearchIndex.search_with_notes
+            <toolsearch.engine.search.SearchIndex.search_with_notes>`. Variants without notes are absent.
+    """
+
+    matches: dict[str, tuple[str, ...]]
+    notes: dict[str, tuple[str, ...]]
+
+
 def side_by_side(inspector: Any, config: Any, queries: Sequence[str], variants: Sequence[str],
-                 limit: int | None = None) -> list[dict[str, tuple[str, ...]]]:
-    """Per query, ``{variant: matched wire names}`` as each variant's search returns them at the
-    bridge's limit (``limit`` clamped as the bridge clamps it; ``None``: the default limit).
+                 limit: int | None = None) -> list[SideBySideRow]:
+    """Per query, what each variant's search returns at the bridge's limit (``limit`` clamped as
+    the bridge clamps it; ``None``: the default limit), with its notes: one
+    :class:`SideBySideRow` per query, in order.
 
     Args:
         inspector: a :class:`toolsearch.engine.inspector.Inspector`.
@@ -227,5 +244,13 @@ def side_by_side(inspector: Any, config: Any, queries: Sequence[str], variants: 
     for name in variants:
         bridge = inspector.bridge(config, variant_options(name))
         indexes.append((name, bridge.index, bridge.resolve_limit(limit)))
-    return [{name: tuple(n for n, _ in index.search(query, cut)) for name, index, cut in indexes}
-            for query in queries]
+    rows = []
+    for query in queries:
+        matches, notes = {}, {}
+        for name, index, cut in indexes:
+            found, said = index.search_with_notes(query, cut)
+            matches[name] = tuple(n for n, _ in found)
+            if said:
+                notes[name] = tuple(said)
+        rows.append(SideBySideRow(matches, notes))
+    return rows

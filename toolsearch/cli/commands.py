@@ -20,6 +20,7 @@ from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, s
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
+from ..engine.search import FILLER_NOTE
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
@@ -400,14 +401,19 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
     rows = side_by_side(inspector, config, queries, names, limit)
     if args.json:
         print_json({"columns": [{"variant": n, "label": variant_label(n)} for n in names],
-                    "queries": [{"query": q, "matches": {n: list(row[n]) for n in names}}
+                    "queries": [{"query": q, "matches": {n: list(row.matches[n]) for n in names},
+                                 "notes": {n: list(notes) for n, notes in row.notes.items()}}
                                 for q, row in zip(queries, rows)]}, indent=None)
         return 0
     print("columns: " + "; ".join(variant_label(n) for n in names))
     for query, row in zip(queries, rows):
         print(reveal(f"query: {query}"))
-        depth = max((len(v) for v in row.values()), default=0)
-        table = [[str(r + 1), *[row[n][r] if r < len(row[n]) else "" for n in names]] for r in range(depth)]
+        for name, notes in row.notes.items():
+            for note in notes:
+                print(f"  note ({name}): {note}")
+        depth = max((len(v) for v in row.matches.values()), default=0)
+        table = [[str(r + 1), *[row.matches[n][r] if r < len(row.matches[n]) else "" for n in names]]
+                 for r in range(depth)]
         print(_terminal_safe(_table(table, ["rank", *names])) if table else "  no variant matched anything")
     return 0
 
@@ -442,8 +448,10 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     for group in response["results"]:
         print(reveal(f"query: {group['query']}"))
         scan = bridge.index.regex_scan(group["query"], limit) if regex_mode else None
-        scores = dict(scan.matches if scan is not None else bridge.index.search(group["query"], limit))
-        for line in scan.notes() if scan is not None else ():
+        found, notes = (scan.matches, scan.notes()) if scan is not None else \
+            bridge.index.search_with_notes(group["query"], limit)
+        scores = dict(found)
+        for line in notes:
             print(f"  note: {line}")
         if not group["matches"]:
             print("  no matches")
@@ -593,8 +601,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                           or "none"))
     print(f"N = {ex.corpus_size} documents, avgdl = {ex.avgdl:.2f} tokens")
     if ex.filler:
-        print(_terminal_safe(f"nothing matched, so this variant returns the first tools in catalog order (never "
-                             f"empty on purpose): {', '.join(ex.matches)}"))
+        print(_terminal_safe(f"{FILLER_NOTE}: {', '.join(ex.matches)}"))
     rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",
              "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:40]]
     if rows:

@@ -440,6 +440,11 @@ def evidence_shortfall(options: SearchOptions, best: str, share: float, held: in
             f"{min(options.min_best_terms, distinct)}{ratio_text}, so the result is empty")
 
 
+#: What a never-empty variant's result is when nothing matched (:attr:`SearchOptions.never_empty`).
+FILLER_NOTE = ("nothing matched, so this variant returns the first tools in catalog order (never empty on "
+               "purpose)")
+
+
 @dataclass(frozen=True)
 class RegexScan:
     """One regex-mode search (:meth:`SearchIndex.regex_scan`).
@@ -647,8 +652,7 @@ class Explanation:
         line = "; ".join(parts)
         line = line[0].upper() + line[1:]
         if self.filler:
-            line += (". Nothing matched, so this variant returns the first tools in catalog order (it is never "
-                     "empty on purpose)")
+            line += ". " + FILLER_NOTE[0].upper() + FILLER_NOTE[1:]
         return line + "." if not reason else f"{line}. Nothing found: {reason}."
 
     def empty_reason(self) -> str | None:
@@ -877,6 +881,16 @@ class SearchIndex:
         if not order and opts.never_empty:
             return [(name, 0.0) for name in self.names[:limit]]
         return [(self.names[i], scored[i]) for i in order[:limit]]
+
+    def search_with_notes(self, query: str, limit: int) -> tuple[list[tuple[str, float]], list[str]]:
+        """:meth:`search`'s ``[(wire name, score)]`` for ``query`` with what the matches alone do not
+        say, one sentence each: the regex scan's notes (:meth:`RegexScan.notes`) in regex mode, and
+        :data:`FILLER_NOTE` when a never-empty variant filled the result because nothing matched."""
+        if self.options.query_mode == "regex":
+            scan = self.regex_scan(query, limit)
+            return scan.matches, scan.notes()
+        found = self.search(query, limit)
+        return found, [FILLER_NOTE] if self.options.never_empty and found and found[0][1] == 0.0 else []
 
     def _with_name_bonus(self, scored: dict[int, float], stems: Sequence[str]) -> dict[int, float]:
         """``scored`` (document → BM25 score of the admitted documents) with the name-coverage

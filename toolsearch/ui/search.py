@@ -214,12 +214,15 @@ def search_tab(v, bridge, dtk: str) -> None:
         rows = common.memo(bridge, ("side_by_side", variant, json.dumps(queries), effective),
                            lambda: side_by_side(v.inspector, v.config, queries, names, effective), size=32)
         for number, (query, row) in enumerate(zip(queries, rows), 1):
-            st.text(f"Query {number}: {query}")
-            depth = max((len(x) for x in row.values()), default=0)
+            st.text(reveal(f"Query {number}: {query}"))
+            for name, notes in row.notes.items():
+                for note in notes:
+                    st.caption(f"{name}: {note}")
+            depth = max((len(x) for x in row.matches.values()), default=0)
             if not depth:
                 st.info("No search returns anything for this query.")
                 continue
-            literal_table([{"rank": r + 1, **{n: row[n][r] if r < len(row[n]) else "" for n in names}}
+            literal_table([{"rank": r + 1, **{n: row.matches[n][r] if r < len(row.matches[n]) else "" for n in names}}
                            for r in range(depth)], key=f"search_side_by_side_{number}")
     with exact:
         show_wire(response, dtk, "search_response")
