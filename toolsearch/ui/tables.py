@@ -233,7 +233,7 @@ _HEAT_STYLE = """<style>
 .ts-heat th.x{font-weight:400;color:#5c5f6b;font-size:.75rem}
 .ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;color:#5c5f6b;white-space:normal;
   vertical-align:bottom;width:5.2rem}
-.ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;white-space:nowrap;overflow:hidden}
+.ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;line-height:1.2}
 .ts-heat td.at{outline:3px solid #000;outline-offset:-1px;font-weight:700}
 .ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;color:#5c5f6b}
 .ts-heat .key{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0 0;font-size:.8rem;color:#31333f}
