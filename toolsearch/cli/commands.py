@@ -938,7 +938,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if rec.reached:
         print(f"threshold_pct: {rec.threshold_pct:g}")
         print(f"listing_max_tokens: {rec.listing_max_tokens}")
-        print(f"smallest budget that reaches it: {rec.budget_needed:,} tokens")
+        # the name the Tuning page's metric uses, for the same figure
+        print(f"budget needed at every length: {rec.budget_needed:,} tokens"
+              + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else ""))
     else:
         print(f"not reachable at every listed context length: {rec.reason}")
         worst = rec.worst
