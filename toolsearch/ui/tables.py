@@ -316,7 +316,11 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'{esc(p.short_label if p.listing_form == "mixed" else form_word(p.listing_form))}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
+    # the mixed label explained on a cell of this grid (this catalog's server count), if it has one
+    mixed = next((cell[(y, c)] for y in ys for c in contexts
+                  if (y, c) in cell and cell[(y, c)].listing_form == "mixed"), None)
+    example = (f' · “{esc(mixed.short_label)}”: {mixed.servers_named:,} of {mixed.servers_total:,} servers named, '
+               'the rest as summary lines' if mixed is not None else "")
     return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
             f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-            f'<div class="key" aria-label="listing form colors">listing form: {swatches} · '
-            f'“mixed 9/10”: 9 of 10 servers named, the rest as summary lines</div></div>')
+            f'<div class="key" aria-label="listing form colors">listing form: {swatches}{example}</div></div>')
