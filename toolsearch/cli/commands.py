@@ -591,7 +591,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         for raw, term in ex.tokens:
             words.setdefault(term, raw.lower())
         print(_terminal_safe(_table([[words.get(t.stem, ""), t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
-                                     for t in ex.terms], ["word", "stem", "df", "idf", ""])))
+                                     for t in ex.terms], ["word", "stem", "df", "idf", "role"])))
     gate = "none" if ex.gate is None else f"{ex.gate_text} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
     if ex.gate is not None and not ex.gate_required:
         gate += ", not required by this variant"
