@@ -407,3 +407,15 @@ def test_every_icon_is_a_material_icon():
     icons += [("router.py", icon) for _stem, _title, icon in __import__("toolsearch.ui.router", fromlist=["_"]).PAGES]
     assert len(icons) > 15
     assert [i for i in icons if not i[1].startswith(":material/")] == []
+
+
+def test_heat_grid_key_explains_mixed_with_this_catalogs_counts():
+    """The grid's key explains the "mixed N/M" label with a cell of this grid (9 servers here), not a
+    fixed "mixed 9/10" a 9-server catalog never shows; a grid with no mixed cell has no such sentence."""
+    from toolsearch.ui.tables import form_grid_html
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    html = form_grid_html(form_grid(ladder, config, [8_000, 200_000], [5.0]), key="k")
+    assert "“mixed 3/9”: 3 of 9 servers named, the rest as summary lines" in html
+    assert "9/10" not in html
+    assert "servers named, the rest" not in form_grid_html(form_grid(ladder, config, [200_000], [5.0]), key="k")

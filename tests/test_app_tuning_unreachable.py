@@ -1,5 +1,6 @@
 """Tuning page (Streamlit ``AppTest``): when nothing can be listed at the shortest length, the
-"not reachable" box says the largest settings were taken, not "the fewest listing tokens"."""
+"not reachable" box says the largest settings were taken, not "the fewest listing tokens"; the budget
+metric is then named for what it is, the best reachable setting's budget."""
 
 from __future__ import annotations
 
@@ -10,12 +11,14 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).absolute().parent.parent
 
 
-def _box(query: dict[str, str]) -> str:
+def _box(query: dict[str, str], metrics: dict | None = None) -> str:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
     at.query_params.update(query)
     at.run()
     at.switch_page("toolsearch/ui/tuning.py").run()
     assert not at.exception, at.exception
+    if metrics is not None:
+        metrics.update({m.label: m.value for m in at.metric})
     return next(e.value for e in at.error if e.value.startswith("Not reachable at every listed context length"))
 
 
@@ -24,5 +27,12 @@ def test_nothing_listable_at_the_shortest_length_is_said_so():
     assert "fewest listing tokens" not in box, box
     assert box.endswith("with the largest settings, as nothing can be listed at the shortest length and they give "
                         "every other length its best form."), box
-    box = _box({"lengths": "32k, 200k, 1m", "with": "cloudflare-flat"})  # the usual case keeps its words
+    metrics: dict = {}
+    box = _box({"lengths": "32k, 200k, 1m", "with": "cloudflare-flat"}, metrics)  # the usual case keeps its words
     assert box.endswith("(9 of 10) with the fewest listing tokens."), box
+    # Out of reach, the budget metric is the best reachable setting's (1,491 tokens): called "Budget
+    # needed" beside "it needs a budget of 46,241 tokens", one quantity had two numbers.
+    assert "it needs a budget of 46,241 tokens" in box
+    assert metrics["Budget of the best reachable setting"] == "1,491 tokens", metrics
+    assert "Budget needed at every length" not in metrics
+

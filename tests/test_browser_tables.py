@@ -26,6 +26,7 @@ WATCHED = ", ".join((
     "[data-testid=stMain] [data-testid=stMultiSelectTagsContainer]",
     "[data-testid=stMain] .ts-table td",
     "[data-testid=stMain] .ts-table th",
+    "[data-testid=stMain] .ts-heat td",  # the Tuning page's listing-form grid: "mixed 3/9" in full
 ))
 
 CUT_JS = """(selector) => {

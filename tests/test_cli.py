@@ -230,6 +230,7 @@ def test_explain(tiny) -> None:
     assert "tokens: create->creat, issue->issu" in out
     assert "gate term: create → creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
     assert "excluded: 1 by the gate term" in out
+    assert out.splitlines()[2].split() == ["word", "stem", "df", "idf", "role"]  # every column has a name
     data = json.loads(ok(run_cli("explain", tiny, "-q", "create issue", "--json")))
     assert (data["gate"], data["answerable"], data["required_coverage"], data["corpus_size"]) == (
         "creat", ["creat", "issu"], 1, 2)

@@ -167,3 +167,21 @@ def test_headroom_failures_ignore_lengths_with_nothing_listed() -> None:
     assert headroom_failures(ContextOutcome(32_000, 1050, 1, "names", 1000), 5) == ()
     assert headroom_failures(ContextOutcome(32_000, 0, 2, "none", 0), 50) == ()  # nothing listed
     assert headroom_failures(ContextOutcome(2_000_000, 5000, 0, "full", 4000), 50) == ()  # tool search inactive
+
+
+def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) -> None:
+    """The cheapest setting for "names" gives names at 200K where the defaults give full lines: the
+    CLI says so (as the Tuning page does), in text and in JSON; with the current settings already
+    the recommendation's, nothing is lower."""
+    args = ("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names")
+    text = run_cli(*args)
+    assert text.returncode == 0, text.stderr
+    assert ("lists less than the current settings (threshold_pct 5, listing_max_tokens 4,000) at "
+            "200,000 (lower form (full → names)) · it is the cheapest setting that meets the goal") in text.stdout
+    data = json.loads(run_cli(*args, "--json").stdout)
+    assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
+    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form (full → names)"}]
+    config = tmp_path / "config.yaml"
+    config.write_text(run_cli(*args, "--yaml").stdout, encoding="utf-8")
+    same = json.loads(run_cli(*args, "--config", config, "--json").stdout)
+    assert same["lower_than_current"] == []

@@ -346,3 +346,37 @@ def test_numeric_strings_that_parse_unchanged_give_no_warning() -> None:
     replaced = parse_config({"search_default_limit": "3.9", "threshold_pct": "150"})
     assert replaced.warnings == ("tools.tool_search.threshold_pct: '150' was read as 100.0",
                                  "tools.tool_search.search_default_limit: '3.9' was read as 5")
+
+
+@pytest.mark.parametrize("text, where", [
+    ("tools:\n  toolsearch:\n    threshold_pct: 1\n", "tools has no tool_search key (it has toolsearch)"),
+    ("tools: {}\n", "tools has no tool_search key"),
+    ("model: x\n", "no tools key"),
+    ("", "no tools key"),
+])
+def test_load_config_without_the_block_says_the_defaults_apply(tmp_path, text, where) -> None:
+    """A misspelt key or the wrong file gives the defaults, as the reference does, but not silently."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text, encoding="utf-8")
+    config = load_config(path)
+    assert config.warnings == (f"{path}: {where}, so the tools.tool_search defaults apply (threshold_pct 5, "
+                               "listing_max_tokens 4000)",)
+    assert load_config(_write(tmp_path, "tools:\n  tool_search: {threshold_pct: 3}\n")).warnings == ()
+
+
+def _write(tmp_path, text: str):
+    path = tmp_path / "ok.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_check_with_a_catalog_as_config_warns_even_with_a_flag() -> None:
+    """`check --config` given a catalog file (no tools.tool_search) warns on stderr; a flag that sets
+    one value keeps the warning (the other values are still the defaults)."""
+    from pathlib import Path
+    from conftest import run_cli
+    team = Path(__file__).absolute().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    for flags in ((), ("--listing-max-tokens", "2000")):
+        done = run_cli("check", team, "--config", team, "--context-lengths", "32k", "--goal", "names", *flags)
+        assert done.returncode == 0, done.stderr
+        assert f"toolsearch: warning: {team}: no tools key, so the tools.tool_search defaults apply" in done.stderr

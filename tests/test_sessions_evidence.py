@@ -190,3 +190,13 @@ def test_claude_code_transcript_keeps_both_sides_of_a_compaction(tmp_path):
     assert [(r.step, r.query, r.earlier, r.exact) for r in flags[0].repeated_after_compaction] == [
         (2, "github issue create", "create github issue", False), (3, "github issue", "create github issue", False)]
     assert not flags[0].deferred_never_searched  # it searched (and called nothing)
+
+
+def test_session_lines_count_in_words() -> None:
+    """A session with one round trip says "1 round trip", not "1 round trips"."""
+    root = Path(__file__).absolute().parent.parent
+    out = run_cli("sessions", root / "sample_sessions" / "state.db", "--catalog",
+                  root / "sample_catalogs" / "team-workspace.yaml")
+    assert out.returncode == 0, out.stderr
+    assert "session 20261128_170000_d4 (openai/gpt-5-mini, context 16,000, 5 messages, 1 round trip)" in out.stdout
+    assert "1 round trips" not in out.stdout

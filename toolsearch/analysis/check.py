@@ -78,6 +78,7 @@ class BaselineChange:
         reusable_tokens: leading tokens of the new tools array identical to the baseline's.
         total_tokens: tokens of the new tools array (same tokenizer).
         first_cause: the first structural difference that changes the prefix, in words, or ``""``.
+        more_causes: how many further such differences there are (``toolsearch diff`` lists them).
     """
 
     before: ContextOutcome
@@ -85,12 +86,13 @@ class BaselineChange:
     reusable_tokens: int
     total_tokens: int
     first_cause: str
+    more_causes: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
         return {"before": self.before.to_dict(), "cache_hit": self.cache_hit,
                 "reusable_tokens": self.reusable_tokens, "total_tokens": self.total_tokens,
-                "first_cause": self.first_cause}
+                "first_cause": self.first_cause, "more_causes": self.more_causes}
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,8 @@ def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig,
                    Side(inspector, config, context_length, tokenizer, "new"))
     cause = diff.causes[0].message if diff.causes else ""
     return BaselineChange(before=before, cache_hit=diff.cache_hit, reusable_tokens=diff.reusable.tokens,
-                          total_tokens=diff.reusable.total_tokens_b, first_cause=str(cause))
+                          total_tokens=diff.reusable.total_tokens_b, first_cause=str(cause),
+                          more_causes=max(len(diff.causes) - 1, 0))
 
 
 def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_lengths: Sequence[int | None], goal: str,

@@ -591,7 +591,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         for raw, term in ex.tokens:
             words.setdefault(term, raw.lower())
         print(_terminal_safe(_table([[words.get(t.stem, ""), t.stem, t.df, f"{t.idf:.4f}", "gate" if t.stem == ex.gate else ""]
-                                     for t in ex.terms], ["word", "stem", "df", "idf", ""])))
+                                     for t in ex.terms], ["word", "stem", "df", "idf", "role"])))
     gate = "none" if ex.gate is None else f"{ex.gate_text} (in {ex.gate_df} tool{'s' if ex.gate_df != 1 else ''})"
     if ex.gate is not None and not ex.gate_required:
         gate += ", not required by this variant"
@@ -890,7 +890,8 @@ def _check_servers(option: str, names: Sequence[str], inspector: Inspector) -> N
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
-    from ..analysis.recommend import add_session_evidence, export_block  # noqa: PLC0415
+    from ..analysis.recommend import (add_session_evidence, export_block, lowered_lengths,  # noqa: PLC0415
+                                      outcome_change, outcomes)
     from ..live.client import catalog_key  # noqa: PLC0415
 
     if not args.context_lengths:
@@ -921,12 +922,18 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                   f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
                   file=sys.stderr)
     status = 0 if rec.reached else 1
+    # what the current settings (--config and flags) give, where the recommendation lists less
+    current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, args.context_lengths)
+    lowered = [(a.context_length, outcome_change(a, b)) for a, b in zip(current, rec.contexts)
+               if a.context_length in lowered_lengths(current, rec.contexts)]
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
                                       fingerprint=catalog_key(inspector.catalog), version=__version__))
         return status
     if args.json:
         data = rec.to_dict()
+        data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
+        data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
             data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog}
         if inspector.scope is not None:
@@ -938,7 +945,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if rec.reached:
         print(f"threshold_pct: {rec.threshold_pct:g}")
         print(f"listing_max_tokens: {rec.listing_max_tokens}")
-        print(f"smallest budget that reaches it: {rec.budget_needed:,} tokens")
+        # the name the Tuning page's metric uses, for the same figure
+        print(f"budget needed at every length: {rec.budget_needed:,} tokens"
+              + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else ""))
     else:
         print(f"not reachable at every listed context length: {rec.reason}")
         worst = rec.worst
@@ -946,6 +955,11 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
               f"length, {rec.fallback_words}): threshold_pct {rec.threshold_pct:g}, "
               f"listing_max_tokens {rec.listing_max_tokens}")
     print(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
+    if lowered:
+        print(f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
+              f"{config.listing_max_tokens:,}) at "
+              + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
+              + " · it is the cheapest setting that meets the goal")
     for server in rec.unnamed:
         print(f"not named: {server.reason}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]

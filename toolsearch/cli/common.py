@@ -9,6 +9,7 @@ rather than in ``commands`` (which imports the subcommand modules).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import json
 import re
@@ -111,7 +112,13 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
         overrides["listing_max_tokens"] = None
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
+    if not any(v is not None for v in overrides.values()):
+        return config
+    given = [key for key, value in overrides.items() if value is not None]
+    # The file's warnings still hold, except those about a key a flag replaced.
+    kept = [w for w in config.warnings if not any(w.startswith(f"tools.tool_search.{key}:") for key in given)]
+    overridden = config.with_overrides(**overrides)
+    return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *overridden.warnings])))
 
 
 def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: Inspector) -> None:

@@ -26,6 +26,7 @@ from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.recommend import GOAL_WORDS
+from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
     shipped_query_files
 from ..engine import constants as C
@@ -289,7 +290,10 @@ def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
     else:
         parts.append(f"prompt cache: {change.reusable_tokens:,} of {change.total_tokens:,} tokens reusable")
         if change.first_cause:
-            parts.append(change.first_cause)
+            parts.append(change.first_cause + (
+                f" {counted(change.more_causes, 'more difference')} "
+                f"{agree(change.more_causes, 'changes', 'change')} the prefix too; toolsearch diff lists them."
+                if change.more_causes else ""))
     return "; ".join(parts) if parts else "no change"
 
 

@@ -36,6 +36,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
                                  summary, what_if_lengths)
 from ..analysis.quantities import form_word
+from ..analysis.wording import counted
 from .common import print_json, rewrite_progress_line
 from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
@@ -187,7 +188,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         ctx = f"{s.context_length:,}" if s.context_length else "unknown"
         flag = by_flag.get(s.id)
         out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
-                   f"{s.messages} messages, {s.round_trips} round trips)"
+                   f"{counted(s.messages, 'message')}, {counted(s.round_trips, 'round trip')})"
                    + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
         queries = {(q.step, q.query): q for q in by_session.get(s.id, ())}
         for e in s.events:

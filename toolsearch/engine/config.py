@@ -207,7 +207,9 @@ def parse_config(block: Any) -> ToolSearchConfig:
 def load_config(path: str | Path) -> ToolSearchConfig:
     """Read a harness ``config.yaml`` and parse its ``tools.tool_search`` block.
 
-    A missing ``tools`` or ``tool_search`` key gives the defaults, as in the reference.
+    A missing ``tools`` or ``tool_search`` key gives the defaults, as in the reference, with a
+    warning naming the file: a gate run against the wrong file or a misspelt key would otherwise
+    check the defaults without a word.
 
     Raises:
         ConfigError: the file cannot be read, is not valid YAML, or its top level / ``tools``
@@ -216,15 +218,17 @@ def load_config(path: str | Path) -> ToolSearchConfig:
     path = Path(path)
     text = readers.read_text(path, ConfigError, "config file")
     data = readers.load_yaml(text, str(path), ConfigError)
-    if data is None:
-        return ToolSearchConfig()
-    if not isinstance(data, Mapping):
+    if data is not None and not isinstance(data, Mapping):
         raise ConfigError(f"{path}: top level: expected a mapping (a harness config.yaml), got {type(data).__name__}")
-    tools = data.get("tools")
-    if tools is None:
-        return ToolSearchConfig()
-    if not isinstance(tools, Mapping):
+    tools = (data or {}).get("tools")
+    if tools is not None and not isinstance(tools, Mapping):
         raise ConfigError(f"{path}: tools: expected a mapping with a tool_search key, got {type(tools).__name__}")
+    if tools is None or "tool_search" not in tools:
+        where = "no tools key" if tools is None else (
+            "tools has no tool_search key" + (f" (it has {', '.join(map(str, list(tools)[:6]))})" if tools else ""))
+        return ToolSearchConfig(warnings=(f"{path}: {where}, so the tools.tool_search defaults apply "
+                                          f"(threshold_pct {C.THRESHOLD_PCT_DEFAULT:g}, listing_max_tokens "
+                                          f"{C.LISTING_MAX_TOKENS_DEFAULT})",))
     return parse_config(tools.get("tool_search"))
 
 

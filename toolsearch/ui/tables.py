@@ -233,7 +233,7 @@ _HEAT_STYLE = """<style>
 .ts-heat th.x{font-weight:400;color:#5c5f6b;font-size:.75rem}
 .ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;color:#5c5f6b;white-space:normal;
   vertical-align:bottom;width:5.2rem}
-.ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;white-space:nowrap;overflow:hidden}
+.ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;line-height:1.2}
 .ts-heat td.at{outline:3px solid #000;outline-offset:-1px;font-weight:700}
 .ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;color:#5c5f6b}
 .ts-heat .key{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0 0;font-size:.8rem;color:#31333f}
@@ -316,7 +316,11 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'{esc(p.short_label if p.listing_form == "mixed" else form_word(p.listing_form))}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
+    # the mixed label explained on a cell of this grid (this catalog's server count), if it has one
+    mixed = next((cell[(y, c)] for y in ys for c in contexts
+                  if (y, c) in cell and cell[(y, c)].listing_form == "mixed"), None)
+    example = (f' · “{esc(mixed.short_label)}”: {mixed.servers_named:,} of {mixed.servers_total:,} servers named, '
+               'the rest as summary lines' if mixed is not None else "")
     return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
             f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-            f'<div class="key" aria-label="listing form colors">listing form: {swatches} · '
-            f'“mixed 9/10”: 9 of 10 servers named, the rest as summary lines</div></div>')
+            f'<div class="key" aria-label="listing form colors">listing form: {swatches}{example}</div></div>')

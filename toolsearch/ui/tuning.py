@@ -357,7 +357,9 @@ if common.require_catalog(v):
         row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
         row.metric("Servers named at every length", f"{worst.servers_named:,} of {worst.servers_total:,}",
                    width="content")
-        row.metric("Budget needed at every length",
+        # not reached: the figure is the best reachable setting's budget, not what the goal needs
+        # (the box below gives that); one label for each quantity
+        row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
                    f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
                    width="content")
         if not multi.reached:
