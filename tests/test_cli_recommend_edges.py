@@ -185,3 +185,20 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     config.write_text(run_cli(*args, "--yaml").stdout, encoding="utf-8")
     same = json.loads(run_cli(*args, "--config", config, "--json").stdout)
     assert same["lower_than_current"] == []
+
+
+def test_check_strict_stops_on_config_warnings(tmp_path) -> None:
+    """--strict: a misspelt key (threshold_pc) or a catalog given as --config is exit 2 with the
+    warning shown, instead of a pass on defaults nobody chose; a clean config still passes."""
+    typo = tmp_path / "config.yaml"
+    typo.write_text("tools:\n  tool_search:\n    threshold_pc: 10\n", encoding="utf-8")
+    base = ("check", TEAM, "--context-lengths", "200k", "--goal", "any")
+    loose = run_cli(*base, "--config", typo)
+    assert loose.returncode == 0 and "threshold_pc: unknown key" in loose.stderr
+    strict = run_cli(*base, "--config", typo, "--strict")
+    assert strict.returncode == 2 and strict.stdout == ""
+    assert "threshold_pc: unknown key" in strict.stderr
+    assert "check --strict: the config has 1 warning (above)" in strict.stderr and "Traceback" not in strict.stderr
+    clean = tmp_path / "clean.yaml"
+    clean.write_text("tools:\n  tool_search:\n    threshold_pct: 10\n", encoding="utf-8")
+    assert run_cli(*base, "--config", clean, "--strict").returncode == 0

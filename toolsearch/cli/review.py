@@ -153,6 +153,9 @@ def add_parsers(sub: Any) -> None:
                         "settings; adds what changed per context length")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="text (default), markdown (for a pull request comment) or json")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 2 when the config has a warning (an unknown or misspelt key, a value out of range, "
+                        "no tools.tool_search block): the gate then checks only settings someone wrote")
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchConfig) -> Inspector:
@@ -175,6 +178,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         inspector = _load(args, args.sources, config)
+        if getattr(args, "strict", False) and config.warnings:
+            raise ReviewUsageError(f"check --strict: the config has {counted(len(config.warnings), 'warning')} "
+                                   "(above); fix the config, or drop --strict to check the settings as read")
         if args.command == "report":
             return _report(args, inspector, config)
         if args.command == "costs":
