@@ -11,6 +11,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -272,6 +273,16 @@ def test_sweep_json_and_listing_caps(tiny) -> None:
     assert [(r["listing_max_tokens"], r["budget"], r["budget_winner"]) for r in data] == [
         (200, 200, "listing_max_tokens"), (300, 300, "listing_max_tokens")]
     assert data[0]["states"] == {"github": "full", "shell": "visible"}
+    assert data[0]["counts"]["servers_named"] == 1 and data[0]["counts"]["label"].startswith("full · 1 of 1 servers named")
+
+
+def test_sweep_text_says_a_mixed_listing_by_counts() -> None:
+    """The text table never says "mixed" alone: the form column reads like the app's grid cells."""
+    out = ok(run_cli("sweep", Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml",
+                     "--context-lengths", "32000",
+                     "--threshold-pcts", "1,10"))
+    forms = [line.split()[5:7] for line in out.splitlines()[2:]]
+    assert forms == [["mixed", "2/9"], ["names", "9/9"]]
 
 
 # --- errors: exit 2, one line, no traceback ----------------------------------------------------------------

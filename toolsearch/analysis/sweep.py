@@ -23,7 +23,8 @@ DEFAULT_THRESHOLD_PCTS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 20.0)
 class SweepRow:
     """One grid point: the settings and what the plan chose.
 
-    ``states`` maps server name → state (full | names | summary | hidden | visible).
+    ``states`` maps server name → state (full | names | summary | hidden | visible); ``counts``
+    says the listing by counts (:class:`ListingCounts`; ``None`` only for rows built by hand).
     """
 
     context_length: int | None
@@ -36,10 +37,11 @@ class SweepRow:
     listing_tokens: int
     tools_tokens: int
     states: dict[str, str]
+    counts: ListingCounts | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict."""
-        return dict(self.__dict__)
+        """JSON-ready dict: the attributes, ``counts`` as :meth:`ListingCounts.to_dict`."""
+        return {**self.__dict__, "counts": self.counts.to_dict() if self.counts is not None else None}
 
 
 def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[int | None] = DEFAULT_CONTEXT_LENGTHS,
@@ -61,7 +63,7 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
                     listing_max_tokens=point.listing_max_tokens, budget=plan.budget,
                     budget_winner=plan.budget_winner, tier=plan.tier, listing_form=plan.listing_form,
                     listing_tokens=plan.listing_tokens, tools_tokens=plan.tools_tokens,
-                    states={s.name: s.state for s in plan.servers}))
+                    states={s.name: s.state for s in plan.servers}, counts=plan_counts(plan)))
     return rows
 
 

@@ -875,8 +875,11 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
         writer.writerows(table)
         sys.stdout.write(out.getvalue())
     else:
-        form = header.index("listing_form")  # the word shown elsewhere (groups → summary); CSV keeps the value
-        print(_table([[*row[:form], form_word(row[form]), *row[form + 1:]] for row in table], header))
+        # The form as counts (mixed 5/9, as the app's grids say it); CSV keeps the value, with the
+        # per-server columns beside it.
+        form = header.index("listing_form")
+        print(_table([[*row[:form], r.counts.short_label if r.counts is not None else form_word(row[form]),
+                       *row[form + 1:]] for row, (_, r) in zip(table, named)], header))
     return 0
 
 
