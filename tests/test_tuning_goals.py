@@ -21,6 +21,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import (export_block, lowered_lengths, outcome_change, outcomes,
                                            recommend_for_contexts)
 from toolsearch.analysis.sweep import listing_ladder, plan_counts
+from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.plan import Planner, listing_budget
@@ -312,8 +313,10 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
     assert [(c["called_listed"], c["called_total"], c["round_trips_saved"]) for c in out["contexts"]] == [(1, 2, 2)] * 3
+    drift = out["sessions"].pop("catalog_drift")
     assert out["sessions"] == {"read": 2, "called_not_in_catalog": ["mcp__gone__x"]}
     assert "mcp__gone__x" in result.stderr
+    assert set(drift) >= {"drifted", "missing_tools", "missing_servers", "extra_servers"}
     # "listed" collapses grafana too: nothing called is named any more
     out = json.loads(_recommend("--goal", "listed", "--sessions", str(db), "--json").stdout)
     assert [(c["called_listed"], c["called_total"], c["round_trips_saved"]) for c in out["contexts"]] == [(0, 2, 0)] * 3
@@ -321,6 +324,23 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     assert "called_listed" in text and "1/2" in text and "2 sessions read" in text
     # without --sessions the keys are absent
     assert "called_listed" not in json.loads(_recommend("--goal", "any", "--json").stdout)["contexts"][0]
+
+
+def test_recommend_sessions_warns_of_catalog_drift_as_sessions_does() -> None:
+    """The shipped store searched mcp__slack__slack_send_message, which team-workspace lacks:
+    recommend --sessions says so with the drift check `toolsearch sessions` uses."""
+    from toolsearch.analysis.sessions import catalog_drift, load_sessions
+
+    store = ROOT / "sample_sessions" / "state.db"
+    base = ("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--sessions", store)
+    result = run_cli(*base)
+    assert result.returncode == 0, result.stderr
+    assert ("toolsearch: warning: catalog drift: 1 tool the sessions used is not in Team workspace "
+            "(mcp__slack__slack_send_message)") in result.stderr
+    assert "called_listed and round_trips_saved count this catalog's listing" in result.stderr
+    drift = json.loads(run_cli(*base, "--json").stdout)["sessions"]["catalog_drift"]
+    assert drift == catalog_drift(load_sessions([store]).sessions, Inspector(load_source(TEAM))).to_dict()
+    assert drift["missing_tools"] == ["mcp__slack__slack_send_message"]
 
 
 def test_recommend_sessions_errors_are_one_line(tmp_path) -> None:

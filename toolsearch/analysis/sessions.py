@@ -936,10 +936,13 @@ class CatalogDrift:
         """Some tool or server of the sessions is not in the catalog."""
         return bool(self.missing_tools or self.missing_servers)
 
-    def words(self, catalog: str = "the catalog", limit: int = 8) -> str:
+    def words(self, catalog: str = "the catalog", limit: int = 8,
+              consequence: str = "The replay and the what-if describe this catalog, not the one the sessions ran on."
+              ) -> str:
         """The difference in one sentence (empty when nothing is missing), e.g. ``"3 tools the
         sessions used are not in team-workspace (mcp__jira__create_issue, …); servers missing:
-        jira; the catalog has 2 servers no session mentions."``"""
+        jira; the catalog has 2 servers no session mentions."`` and ``consequence``, what the drift
+        means for the figures shown beside it."""
         if not self.drifted:
             return ""
         shown = ", ".join(self.missing_tools[:limit]) + (
@@ -951,7 +954,7 @@ class CatalogDrift:
             text += f"; servers missing: {', '.join(self.missing_servers)}"
         text += (f"; {counted(self.sessions_with_missing, 'session')} affected; the catalog has "
                  f"{counted(len(self.extra_servers), 'server')} no session mentions")
-        return text + ". The replay and the what-if describe this catalog, not the one the sessions ran on."
+        return f"{text}. {consequence}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the attributes above plus ``drifted`` and ``extra_server_count``."""

@@ -911,14 +911,21 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                                  keep_servers=args.keep_servers, headroom_pct=args.headroom)
     not_in_catalog: list[str] = []
     sessions_read = 0
+    drift = None
     if args.session_sources:
-        from ..analysis.sessions import called_tools, load_sessions  # noqa: PLC0415
+        from ..analysis.sessions import called_tools, catalog_drift, load_sessions  # noqa: PLC0415
 
         loaded = load_sessions(args.session_sources)
         for problem in loaded.problems:
             print(f"toolsearch: skipped: {problem}", file=sys.stderr)
         called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
         sessions_read = len(loaded.sessions)
+        # The same drift check as `sessions` and the Sessions page: the evidence describes this catalog.
+        drift = catalog_drift(loaded.sessions, inspector)
+        if drift.drifted:
+            said = drift.words(inspector.catalog.name, consequence=(
+                "called_listed and round_trips_saved count this catalog's listing, not the one the sessions ran on."))
+            print(_terminal_safe(f"toolsearch: warning: catalog drift: {said}"), file=sys.stderr)
         rec = add_session_evidence(rec, ladder, called)
         if not_in_catalog:
             print(f"toolsearch: warning: the sessions called {counted(len(not_in_catalog), 'tool')} this catalog does "
@@ -938,7 +945,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
-            data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog}
+            data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog,
+                                "catalog_drift": drift.to_dict()}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
         print_json(data)
