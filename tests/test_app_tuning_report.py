@@ -151,6 +151,8 @@ def test_tuning_multi_length_recommendation_matches_engine():
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
     assert "200,000 tokens (lower form (full → names))" in warnings[0]
+    assert warnings[0].endswith("to list more there, ask for a stricter goal or more headroom, or keep the current "
+                                "settings.")  # advice one setting for every length can follow
 
 
 @needs_samples

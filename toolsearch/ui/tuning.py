@@ -399,7 +399,8 @@ if common.require_catalog(v):
             where = ", ".join(f"{ctx_text(a.context_length)} ({outcome_change(a, b)})"
                               for a, b in zip(now, multi.contexts) if a.context_length in lowered)
             st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
-                       "setting that still meets the goal; keep the current values where you want more listed.",
+                       "setting that still meets the goal. One setting serves every length: to list more there, ask for a "
+                       "stricter goal or more headroom, or keep the current settings.",
                        icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
