@@ -183,6 +183,38 @@ def test_every_reader_refuses_inputs_over_the_limits(tmp_path, name, read, error
     assert re.search(expected, message), message
 
 
+@pytest.mark.parametrize("name, read, error, is_yaml", READERS, ids=[r[0] for r in READERS])
+def test_every_reader_refuses_a_named_pipe_with_no_writer_instead_of_hanging(tmp_path, name, read, error,
+                                                                                is_yaml) -> None:
+    """``toolsearch eval CATALOG fifo.yaml`` (or plan, a config, a scope file…) on a FIFO nothing
+    writes to hung in ``open`` for ever; it is one line naming the file."""
+    import os  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    path = tmp_path / ("input.yaml" if is_yaml else "input.json")
+    os.mkfifo(path)
+    outcome: list[BaseException | object] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(read(path))
+        except BaseException as exc:  # noqa: BLE001 - the thread reports whatever happened
+            outcome.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(5)
+    if worker.is_alive():  # release the blocked open (a writer that closes at once), then fail
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+        pytest.fail(f"{name}: reading a FIFO with no writer hung")
+    assert len(outcome) == 1 and isinstance(outcome[0], error), outcome
+    message = str(outcome[0])
+    assert "\n" not in message and message.startswith(str(path)), message
+    if name != "session file":  # refused before it is opened: not a regular file
+        assert "a named pipe with nothing writing to it" in message, message
+
+
 def test_text_readers_and_uploads_share_the_limits() -> None:
     from toolsearch.analysis.evaluation import load_queries_text
     from toolsearch.analysis.skills import parse_skill_md

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -106,21 +107,42 @@ def read_bytes(path: str | Path, error: ErrorClass = ToolsearchError, what: str 
         ``error``: the file cannot be read (missing, a directory, no permission).
     """
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             return read_stream(fh, str(path), error)
     except OSError as exc:
         raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
 
 
-def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) -> bytes:
-    """Read a binary stream, refusing more than :data:`MAX_INPUT_BYTES` (a pipe or device too)."""
+def open_input(path: str | Path) -> BinaryIO:
+    """Open a file for reading in binary, without waiting for a writer: a named pipe (FIFO) that
+    nothing writes to would otherwise block the open for ever. Reads block again once it is open,
+    so a pipe that has a writer (shell process substitution, ``<(...)``) is read to its end, and
+    :func:`read_stream` refuses one that has none.
+
+    Raises:
+        OSError: as :func:`open` does.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        size = os.fstat(fh.fileno()).st_size
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) -> bytes:
+    """Read a binary stream, refusing more than :data:`MAX_INPUT_BYTES` (a pipe or device too), and
+    a named pipe that ends before anything was written to it (see :func:`open_input`)."""
+    try:
+        stats = os.fstat(fh.fileno())
     except (OSError, AttributeError, ValueError):
-        size = 0
-    check_size(size, origin, error)
+        stats = None
+    check_size(stats.st_size if stats is not None else 0, origin, error)
     data = fh.read(MAX_INPUT_BYTES + 1)
     check_size(len(data), origin, error)
+    if not data and stats is not None and stat.S_ISFIFO(stats.st_mode):
+        raise error(f"{origin}: a named pipe with nothing writing to it; expected a file")
     return data
 
 
