@@ -154,6 +154,10 @@ def test_variant_names():
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": []}] * 2}, "the id 'a' is used twice"),
     ({"tasks": [{"id": "a", "queries": ["x"], "query": "y", "expected": []}]}, "either 'queries' or 'query'"),
     ({"tasks": [{"id": "a", "queries": [1], "expected": []}]}, "'queries' to be a list of strings"),
+    # Blank names only would leave an empty list: the task would silently become an abstention test.
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [""]}]},
+     r"tasks\[0\] \(a\): 'expected' holds only blank names; .* or expected: \[\] for an abstention test"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": " "}]}, r"tasks\[0\] \(a\): 'expected' holds only blank"),
     ({"tasks": []}, "the 'tasks' list is empty"),
     ({"task": []}, "expected a mapping with a 'tasks' list"),
     ({"tool_names": "short", "tasks": []}, "tool_names: expected one of prefixed, as-is"),

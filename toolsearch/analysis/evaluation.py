@@ -200,7 +200,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     Raises:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
-            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text.
+            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
+            ``expected`` list of blank names only (it would read as an abstention test).
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
         raise QueryFileError(f"{origin}: expected a mapping with a 'tasks' list")
@@ -239,6 +240,10 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
         expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
+        if expected and not any(e.strip() for e in expected):
+            # Cleaned to nothing, the task would turn into an abstention test without a word.
+            raise QueryFileError(f"{where}: 'expected' holds only blank names; give the tool names a correct "
+                                 "search returns, or expected: [] for an abstention test")
         expected = list(dict.fromkeys(e.strip() for e in expected if e.strip()))
         note = item.get("note")
         if isinstance(note, (Mapping, list)):  # free text: any scalar reads as its text
