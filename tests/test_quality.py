@@ -811,3 +811,25 @@ def test_page_query_file_error_is_not_markdown(tmp_path, monkeypatch):
     assert len(errors) == 1 and "is used twice" in errors[0]
     assert "\\*\\*x\\*\\*" in errors[0] and "⟨U+200B⟩" in errors[0]
     assert "`[y](http://example.invalid)⟨U+200B⟩):`" in errors[0]  # a code span: shown, never a link
+
+
+def test_page_folds_follow_a_changed_group_not_an_earlier_result(tmp_path, monkeypatch):
+    """The Quality page keeps results per query file content; the groups decide the folds, so a
+    file whose tasks are put in one group gets that file's answer (too few groups for 2 folds),
+    not the figures scored before the groups were edited."""
+    names = ["mcp__github__create_issue", "mcp__slack__slack_post_message", "mcp__notion__search",
+             "mcp__linear__create_issue"]
+    tasks = [{"id": f"t{i}", "query": name.split("__")[-1].replace("_", " "), "expected": [name]}
+             for i, name in enumerate(names)]
+    _hostile_samples(tmp_path, monkeypatch, {"tasks": tasks})
+    at = open_quality("team-workspace")
+    at.multiselect(key="quality_variants").set_value(["reference"]).run()
+    at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
+    at.number_input(key="quality_folds").set_value(2).run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    assert any(t.value.startswith("out of sample: 2-fold") for t in at.text)
+    write_yaml(common.SAMPLES_DIR / "queries" / "team-workspace.yaml",
+               {"tasks": [{**task, "group": "one"} for task in tasks]})
+    at.run()
+    assert not at.exception, at.exception
+    assert any("2 folds, but the file has 1 task group" in e.value for e in at.error), [e.value for e in at.error]
