@@ -535,6 +535,20 @@ def test_cli_eval_progress_rewrites_its_line_instead_of_printing_escapes(tmp_pat
     assert "toolsearch: eval: reference 3/3 tasks" in result.stderr.splitlines()
 
 
+def test_cli_eval_progress_line_leaves_no_tail_of_a_longer_line(tmp_path):
+    """Each progress line overwrites the one before it: a shorter line ("no-gate 1/3 tasks" after
+    "reference 3/3 tasks") is padded, so the terminal does not show "no-gate 1/3 taskssks"."""
+    cat, queries = _small_cli_files(tmp_path)
+    result = run_cli("eval", cat, queries, "--variant", "reference", "--variant", "no-gate", "--progress")
+    assert result.returncode == 0, result.stderr
+    screen = ""
+    for part in result.stderr.replace("\n", "\r").split("\r"):  # run_cli reads \r as a line break
+        screen = part + screen[len(part):]  # what a terminal shows after each carriage return
+        if part.startswith("toolsearch: eval: no-gate "):
+            assert screen.rstrip() == part.rstrip(), screen
+    assert screen.rstrip() == "toolsearch: eval: no-gate 3/3 tasks"
+
+
 def test_folds_more_than_task_groups_is_a_clear_error(tmp_path):
     """More folds than task groups leaves folds empty (each still tuned on everything else): a
     huge K ran for minutes. The library refuses it, naming the file and the number of groups."""
