@@ -549,6 +549,32 @@ def test_cli_eval_progress_line_leaves_no_tail_of_a_longer_line(tmp_path):
     assert screen.rstrip() == "toolsearch: eval: no-gate 3/3 tasks"
 
 
+def test_cli_eval_tune_file_of_one_kind_of_task_is_said(tmp_path):
+    """A tuning file without abstention tests (or with nothing else) tunes the thresholds for one
+    side of the trade-off only; eval says so on stderr instead of presenting the figures as tuned."""
+    cat, _ = _small_cli_files(tmp_path)
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "c", "query": "generate guid", "expected": ["mcp__srv__generateguid"]},
+        {"id": "d", "query": "book a flight", "expected": []}]})
+    positive = write_yaml(tmp_path / "positive.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", positive, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {positive}: no abstention task (expected: []), so the parameters were tuned for "
+            "recall alone") in result.stderr
+    nonsense = write_yaml(tmp_path / "nonsense.yaml", {"tasks": [
+        {"id": "b", "query": "order a pizza tonight", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", nonsense, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {nonsense}: every task is an abstention test (expected: []), so the parameters "
+            "were tuned for empty results alone") in result.stderr
+    both = write_yaml(tmp_path / "both.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "query": "order a pizza tonight", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", both, "--variant", "evidence")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+
+
 def test_folds_more_than_task_groups_is_a_clear_error(tmp_path):
     """More folds than task groups leaves folds empty (each still tuned on everything else): a
     huge K ran for minutes. The library refuses it, naming the file and the number of groups."""
