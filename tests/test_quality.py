@@ -174,6 +174,15 @@ def test_variant_names():
     # A misspelt key is refused rather than silently ignored (here the fold group would be lost).
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "grup": "g"}]},
      r"tasks\[0\] \(a\): unknown key 'grup' \(expected id, queries, query, expected, note, group\)"),
+    # Labels and names are one line: a line break would print as a line of its own (a forged one).
+    ({"tasks": [{"id": "a\nforged: line", "queries": ["x"], "expected": []}]},
+     r"tasks\[0\]: expected 'id' on one line \(no line break or tab\), got U\+000A at character 2 of "),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": ["mcp__s__t\ntoolsearch: warning: forged"]}]},
+     r"tasks\[0\] \(a\): expected 'expected' on one line \(no line break or tab\), got U\+000A"),
+    ({"name": "evil\u2028name", "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
+     r"q.yaml: expected 'name' on one line \(no line break or tab\), got U\+2028 at character 5"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": "g\tg"}]},
+     r"tasks\[0\] \(a\): expected 'group' on one line .* got U\+0009"),
     # Invisible characters in an id are shown in the message.
     ({"tasks": [{"id": "a\u202eb", "queries": ["x"], "expected": []}] * 2},
      r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a\\u202eb' is used twice"),
