@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -143,6 +144,14 @@ def test_variant_names():
     assert variant_options("name-substring") == SearchOptions(name_substring_fallback=True)
     with pytest.raises(VariantError, match="unknown variant 'bogus'"):
         variant_options("reference+bogus")
+    # The pattern would be searched while explain, tuning and miss causes followed the embeddings.
+    for combined in ("semantic+anthropic-regex", "anthropic-regex+semantic"):
+        with pytest.raises(VariantError, match=rf"'{re.escape(combined)}': a regular-expression variant "
+                                               r"\(anthropic-regex\) matches a pattern and cannot be combined"):
+            variant_options(combined)
+    result = run_cli("explain", ROOT / "sample_catalogs" / "team-workspace.yaml", "-q", "issue$", "--variant",
+                     "semantic+anthropic-regex")
+    assert result.returncode == 2 and "cannot be combined with the semantic ranker" in result.stderr, result.stderr
     assert DEFAULT_VARIANTS == ("reference", "no-gate", "no-coverage", "plain-bm25", "unicode", "name-substring",
                                 "agent", "evidence", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
 
