@@ -148,6 +148,26 @@ def test_anthropic_regex_patterns_that_would_hang_are_not_run(pattern):
     assert found(CLOUD, "anthropic-regex", "get_acc{1}ounts$") == ["get_accounts"]  # small counts still run
 
 
+def test_anthropic_regex_large_repeat_products_are_literal_and_patterns_are_not_kept_by_the_package():
+    """A product of minimum repeat counts of 1,000,000 compiled to about 250 MB, and the regex
+    package kept 500 compiled patterns: a few such queries on the Search page held gigabytes. Such a
+    product is matched as literal text; compiled patterns are kept in a small cache of our own."""
+    import regex as regex_mod  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from toolsearch.engine import search as search_mod  # noqa: PLC0415
+
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    assert index.regex_scan("(?:x{1000}){1000}", 5).literal
+    assert not index.regex_scan("(?:x{100}){100}", 5).literal  # 10,000: still run
+    package = sys.modules[regex_mod.compile.__module__]
+    regex_mod.purge()
+    getattr(search_mod._compile_pattern, "cache_clear", lambda: None)()
+    index.regex_scan("(?:then){2}|x{3}y", 5)
+    assert len(getattr(package, "_cache", {})) == 0
+    assert search_mod._compile_pattern.cache_info().maxsize == search_mod.REGEX_PATTERN_CACHE
+
+
 def test_cli_explain_under_regex_shows_the_pattern_matches_not_bm25_rules(tmp_path):
     cat = tmp_path / "cloud.json"
     cat.write_text(json.dumps([{"server": "srv", **t} for t in (
@@ -187,7 +207,7 @@ def test_cli_search_regex_notes_a_stopped_scan_and_a_literal_pattern(tmp_path, m
     assert "  note: the pattern ran for more than 0.5 s on the catalog's text (nested repeats such as (a+)+ " \
            "backtrack); tools after that point were not checked" in lines
     assert "  note: the query is not a regular expression that can be run safely (it does not compile, or its " \
-           "repeat counts multiply past 1,000,000); it was matched as literal text" in lines
+           "repeat counts multiply past 10,000); it was matched as literal text" in lines
     assert "  why: the pattern matches no tool's name, description, parameter names or parameter descriptions" \
         in lines and "Gate term" not in result.stdout
 
