@@ -148,6 +148,30 @@ def test_anthropic_regex_patterns_that_would_hang_are_not_run(pattern):
     assert found(CLOUD, "anthropic-regex", "get_acc{1}ounts$") == ["get_accounts"]  # small counts still run
 
 
+@pytest.mark.parametrize("pattern", ["(?r)then", r"\p{L}+ xy", "(?V1)[[a-z]--[aeiou]]", r"\L<words>"])
+def test_anthropic_regex_syntax_python_re_refuses_is_literal(pattern):
+    """The regex form takes Python regular expressions; the regex package's own syntax is matched
+    as literal text, as a pattern that does not compile is (a reverse search, (?r), found only the
+    last tool whose text matched, while the per-tool check said every one did)."""
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    scan = index.regex_scan(pattern, 50)
+    assert scan.literal and scan.matches == [], scan
+    assert index.regex_matches_tool(pattern, "mcp__srv__slow_00") is False
+    assert len(index.regex_scan("then", 50).matches) == len(BACKTRACK)  # the same words as Python re: all
+
+
+
+def test_cli_regex_search_prints_no_python_warning(tmp_path):
+    """A pattern Python's re warns about ([[ reads as a possible nested set) is checked without
+    that warning reaching the user's terminal (its own process: pytest shows warnings itself)."""
+    from conftest import run_cli_process  # noqa: PLC0415
+
+    cat = tmp_path / "slow.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in BACKTRACK]))
+    result = run_cli_process("search", cat, "-q", "[[a-z]--x]", "--variant", "anthropic-regex")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
 def test_anthropic_regex_large_repeat_products_are_literal_and_patterns_are_not_kept_by_the_package():
     """A product of minimum repeat counts of 1,000,000 compiled to about 250 MB, and the regex
     package kept 500 compiled patterns: a few such queries on the Search page held gigabytes. Such a

@@ -13,6 +13,7 @@ import re
 import threading
 import time
 import unicodedata
+import warnings
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -1287,12 +1288,20 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
     return "\n".join(texts), starts
 
 
+# re.compile warns (FutureWarning "Possible nested set…") on patterns such as [[a-z]--x]: the
+# check below must not print that on the user's terminal.
+warnings.filterwarnings("ignore", category=FutureWarning, module=re.escape(__name__) + "$")
+
+
 @lru_cache(maxsize=REGEX_PATTERN_CACHE)
 def _compile_pattern(query: str) -> tuple[Any, bool]:
     """The case-insensitive, multi-line pattern of a regex-mode query, and whether it is the
-    query as literal text: when it does not compile, or its repeat counts multiply past
-    :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole pattern, nested or not: an
-    over-estimate that errs on the safe side)."""
+    query as literal text: when it does not compile as a Python (``re``) regular expression, or
+    its repeat counts multiply past :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole
+    pattern, nested or not: an over-estimate that errs on the safe side). The ``regex`` package
+    runs it (for its timeout); its own syntax, which ``re`` refuses (``(?r)`` reverse search,
+    ``\p{...}``, ``(?V1)`` set operations, ``\L<name>``), is not the regex form's language, and a
+    reverse pattern found only the catalog's last match."""
     flags = regex.IGNORECASE | regex.MULTILINE
     product = 1
     for count in _REPEAT_COUNT.findall(query):
@@ -1300,8 +1309,9 @@ def _compile_pattern(query: str) -> tuple[Any, bool]:
         if product > REGEX_MAX_REPEAT_PRODUCT:
             return regex.compile(regex.escape(query), flags, cache_pattern=False), True
     try:
+        re.compile(query, re.IGNORECASE | re.MULTILINE)
         return regex.compile(query, flags, cache_pattern=False), False
-    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError):
+    except (re.error, regex.error, RecursionError, OverflowError, ValueError, MemoryError):
         return regex.compile(regex.escape(query), flags, cache_pattern=False), True
 
 
