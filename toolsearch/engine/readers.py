@@ -197,6 +197,7 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
             unique += 1
             size, height = 1, 0
             if node.__class__ is MappingNode or isinstance(node, MappingNode):
+                self._check_keys(node)
                 children = [part for pair in node.value for part in pair]
             else:
                 children = node.value
@@ -211,6 +212,20 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
             return size, height
 
         visit(root, 1)
+
+    def _check_keys(self, node: Any) -> None:
+        """Refuse a mapping that gives one key twice: the parser would keep the last value and
+        drop the first without a word (a second ``expected:`` or ``servers:``)."""
+        seen: dict[tuple[str, str], Any] = {}
+        for key, _ in node.value:
+            if key.__class__ is not ScalarNode or key.tag == "tag:yaml.org,2002:merge" or key.value == "<<":
+                continue
+            first = seen.setdefault((key.tag, key.value), key)
+            if first is not key:
+                mark, at = key.start_mark, first.start_mark
+                raise self.limit_error(f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: the key "
+                                       f"{key.value!r} is given twice in one mapping (first at line {at.line + 1}); "
+                                       "expected each key once")
 
     def _refuse(self, node: Any, what: str) -> InputLimitError:
         mark = node.start_mark
@@ -311,6 +326,19 @@ def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> 
     return data
 
 
+def _unique_keys(origin: str, error: ErrorClass) -> Any:
+    """An ``object_pairs_hook`` that refuses an object giving one key twice (the parsers keep the
+    last value and drop the first without a word)."""
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            raise error(f"{origin}: the key {key!r} is given twice in one object; expected each key once")
+        return out
+    return hook
+
+
 def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "JSON") -> Any:
     """Parse JSON within the limits (size, nesting depth).
 
@@ -320,7 +348,7 @@ def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     """
     check_size(len(text), origin, error)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys(origin, error))
     except RecursionError:
         raise too_deep(error, origin) from None
     except json.JSONDecodeError as exc:
@@ -357,7 +385,7 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> A
     import json5  # noqa: PLC0415
 
     try:
-        data = json5.loads(text)
+        data = json5.loads(text, object_pairs_hook=_unique_keys(origin, error))
     except RecursionError:
         raise too_deep(error, origin) from None
     except ValueError:
@@ -380,7 +408,7 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     head = text.lstrip()
     if head[:1] in ("{", "[") or head[:2] in ("//", "/*"):
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys(origin, error))
         except RecursionError:
             raise too_deep(error, origin) from None
         except ValueError:
