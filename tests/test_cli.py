@@ -239,6 +239,15 @@ def test_explain(tiny) -> None:
     assert [t["df"] for t in data["terms"]] == [1, 2]
 
 
+@pytest.mark.parametrize("variant", ["reference", "unicode", "evidence"])
+def test_explain_shows_invisible_characters_of_the_query(tiny, variant) -> None:
+    """explain printed the query with its bidi override and zero-width characters raw (search and
+    the regex explain show them as markers)."""
+    out = ok(run_cli("explain", tiny, "-q", "create\u202e issue\u200b", "--variant", variant))
+    assert "query: create⟨U+202E⟩ issue⟨U+200B⟩" in out.splitlines()
+    assert "\u202e" not in out and "\u200b" not in out
+
+
 def test_call_valid_and_invalid(tiny) -> None:
     out = ok(run_cli("call", tiny, "mcp__github__create_issue", "-a", '{"title": "Bug"}', "--json"))
     assert json.loads(out) == {"dispatch": {"name": "mcp__github__create_issue", "server": "github",

@@ -183,6 +183,68 @@ def test_every_reader_refuses_inputs_over_the_limits(tmp_path, name, read, error
     assert re.search(expected, message), message
 
 
+@pytest.mark.parametrize("name, read, error, is_yaml", READERS, ids=[r[0] for r in READERS])
+def test_every_reader_refuses_a_named_pipe_with_no_writer_instead_of_hanging(tmp_path, name, read, error,
+                                                                                is_yaml) -> None:
+    """``toolsearch eval CATALOG fifo.yaml`` (or plan, a config, a scope file…) on a FIFO nothing
+    writes to hung in ``open`` for ever; it is one line naming the file."""
+    import os  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    path = tmp_path / ("input.yaml" if is_yaml else "input.json")
+    os.mkfifo(path)
+    outcome: list[BaseException | object] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(read(path))
+        except BaseException as exc:  # noqa: BLE001 - the thread reports whatever happened
+            outcome.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(5)
+    if worker.is_alive():  # release the blocked open (a writer that closes at once), then fail
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+        pytest.fail(f"{name}: reading a FIFO with no writer hung")
+    assert len(outcome) == 1 and isinstance(outcome[0], error), outcome
+    message = str(outcome[0])
+    assert "\n" not in message and message.startswith(str(path)), message
+    if name != "session file":  # refused before it is opened: not a regular file
+        assert "a named pipe with nothing writing to it" in message, message
+
+
+@pytest.mark.parametrize("name, read, error, is_yaml", READERS, ids=[r[0] for r in READERS])
+def test_every_reader_refuses_a_key_given_twice(tmp_path, name, read, error, is_yaml) -> None:
+    """The parsers keep the last of two equal keys and drop the first without a word: a task's
+    second 'expected: []' silently made it an abstention test, a second 'servers: []' emptied a
+    catalog. A key given twice is one line naming the file (and, in YAML, the place)."""
+    if name == "session file":
+        pytest.skip("recorded sessions are other programs' output, read line by line as they wrote it")
+    if is_yaml:
+        path = tmp_path / "input.yaml"
+        path.write_text("servers: [1]\nother: 2\nservers: []\n", encoding="utf-8")
+        expected = r"line 3, column 1: the key 'servers' is given twice in one mapping \(first at line 1\)"
+    else:
+        path = tmp_path / "input.json"
+        path.write_text('{"servers": [1], "servers": []}', encoding="utf-8")
+        expected = "the key 'servers' is given twice in one object; expected each key once"
+    with pytest.raises(error) as info:
+        read(path)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(str(path)), message
+    assert re.search(expected, message), message
+
+
+def test_a_key_given_twice_in_json_with_comments_is_refused_and_merge_keys_still_read() -> None:
+    with pytest.raises(ToolsearchError, match="the key 'a' is given twice in one object"):
+        readers.load_data('{"a": 1, // note\n "a": 2,}', "c.json")
+    assert readers.load_data("base: &b {x: 1}\nitem:\n  <<: *b\n  y: 2\n", "m.yaml") == {
+        "base": {"x": 1}, "item": {"x": 1, "y": 2}}
+    assert readers.load_data("a: 1\n'1': 2\n1: 3\n", "k.yaml") == {"a": 1, "1": 2, 1: 3}  # distinct keys
+
+
 def test_text_readers_and_uploads_share_the_limits() -> None:
     from toolsearch.analysis.evaluation import load_queries_text
     from toolsearch.analysis.skills import parse_skill_md

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -143,6 +144,14 @@ def test_variant_names():
     assert variant_options("name-substring") == SearchOptions(name_substring_fallback=True)
     with pytest.raises(VariantError, match="unknown variant 'bogus'"):
         variant_options("reference+bogus")
+    # The pattern would be searched while explain, tuning and miss causes followed the embeddings.
+    for combined in ("semantic+anthropic-regex", "anthropic-regex+semantic"):
+        with pytest.raises(VariantError, match=rf"'{re.escape(combined)}': a regular-expression variant "
+                                               r"\(anthropic-regex\) matches a pattern and cannot be combined"):
+            variant_options(combined)
+    result = run_cli("explain", ROOT / "sample_catalogs" / "team-workspace.yaml", "-q", "issue$", "--variant",
+                     "semantic+anthropic-regex")
+    assert result.returncode == 2 and "cannot be combined with the semantic ranker" in result.stderr, result.stderr
     assert DEFAULT_VARIANTS == ("reference", "no-gate", "no-coverage", "plain-bm25", "unicode", "name-substring",
                                 "agent", "evidence", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus")
 
@@ -154,6 +163,10 @@ def test_variant_names():
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": []}] * 2}, "the id 'a' is used twice"),
     ({"tasks": [{"id": "a", "queries": ["x"], "query": "y", "expected": []}]}, "either 'queries' or 'query'"),
     ({"tasks": [{"id": "a", "queries": [1], "expected": []}]}, "'queries' to be a list of strings"),
+    # Blank names only would leave an empty list: the task would silently become an abstention test.
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [""]}]},
+     r"tasks\[0\] \(a\): 'expected' holds only blank names; .* or expected: \[\] for an abstention test"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": " "}]}, r"tasks\[0\] \(a\): 'expected' holds only blank"),
     ({"tasks": []}, "the 'tasks' list is empty"),
     ({"task": []}, "expected a mapping with a 'tasks' list"),
     ({"tool_names": "short", "tasks": []}, "tool_names: expected one of prefixed, as-is"),
@@ -170,6 +183,15 @@ def test_variant_names():
     # A misspelt key is refused rather than silently ignored (here the fold group would be lost).
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "grup": "g"}]},
      r"tasks\[0\] \(a\): unknown key 'grup' \(expected id, queries, query, expected, note, group\)"),
+    # Labels and names are one line: a line break would print as a line of its own (a forged one).
+    ({"tasks": [{"id": "a\nforged: line", "queries": ["x"], "expected": []}]},
+     r"tasks\[0\]: expected 'id' on one line \(no line break or tab\), got U\+000A at character 2 of "),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": ["mcp__s__t\ntoolsearch: warning: forged"]}]},
+     r"tasks\[0\] \(a\): expected 'expected' on one line \(no line break or tab\), got U\+000A"),
+    ({"name": "evil\u2028name", "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
+     r"q.yaml: expected 'name' on one line \(no line break or tab\), got U\+2028 at character 5"),
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": "g\tg"}]},
+     r"tasks\[0\] \(a\): expected 'group' on one line .* got U\+0009"),
     # Invisible characters in an id are shown in the message.
     ({"tasks": [{"id": "a\u202eb", "queries": ["x"], "expected": []}] * 2},
      r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a\\u202eb' is used twice"),
@@ -807,3 +829,25 @@ def test_page_query_file_error_is_not_markdown(tmp_path, monkeypatch):
     assert len(errors) == 1 and "is used twice" in errors[0]
     assert "\\*\\*x\\*\\*" in errors[0] and "⟨U+200B⟩" in errors[0]
     assert "`[y](http://example.invalid)⟨U+200B⟩):`" in errors[0]  # a code span: shown, never a link
+
+
+def test_page_folds_follow_a_changed_group_not_an_earlier_result(tmp_path, monkeypatch):
+    """The Quality page keeps results per query file content; the groups decide the folds, so a
+    file whose tasks are put in one group gets that file's answer (too few groups for 2 folds),
+    not the figures scored before the groups were edited."""
+    names = ["mcp__github__create_issue", "mcp__slack__slack_post_message", "mcp__notion__search",
+             "mcp__linear__create_issue"]
+    tasks = [{"id": f"t{i}", "query": name.split("__")[-1].replace("_", " "), "expected": [name]}
+             for i, name in enumerate(names)]
+    _hostile_samples(tmp_path, monkeypatch, {"tasks": tasks})
+    at = open_quality("team-workspace")
+    at.multiselect(key="quality_variants").set_value(["reference"]).run()
+    at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
+    at.number_input(key="quality_folds").set_value(2).run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    assert any(t.value.startswith("out of sample: 2-fold") for t in at.text)
+    write_yaml(common.SAMPLES_DIR / "queries" / "team-workspace.yaml",
+               {"tasks": [{**task, "group": "one"} for task in tasks]})
+    at.run()
+    assert not at.exception, at.exception
+    assert any("2 folds, but the file has 1 task group" in e.value for e in at.error), [e.value for e in at.error]

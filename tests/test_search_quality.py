@@ -148,6 +148,50 @@ def test_anthropic_regex_patterns_that_would_hang_are_not_run(pattern):
     assert found(CLOUD, "anthropic-regex", "get_acc{1}ounts$") == ["get_accounts"]  # small counts still run
 
 
+@pytest.mark.parametrize("pattern", ["(?r)then", r"\p{L}+ xy", "(?V1)[[a-z]--[aeiou]]", r"\L<words>"])
+def test_anthropic_regex_syntax_python_re_refuses_is_literal(pattern):
+    """The regex form takes Python regular expressions; the regex package's own syntax is matched
+    as literal text, as a pattern that does not compile is (a reverse search, (?r), found only the
+    last tool whose text matched, while the per-tool check said every one did)."""
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    scan = index.regex_scan(pattern, 50)
+    assert scan.literal and scan.matches == [], scan
+    assert index.regex_matches_tool(pattern, "mcp__srv__slow_00") is False
+    assert len(index.regex_scan("then", 50).matches) == len(BACKTRACK)  # the same words as Python re: all
+
+
+
+def test_cli_regex_search_prints_no_python_warning(tmp_path):
+    """A pattern Python's re warns about ([[ reads as a possible nested set) is checked without
+    that warning reaching the user's terminal (its own process: pytest shows warnings itself)."""
+    from conftest import run_cli_process  # noqa: PLC0415
+
+    cat = tmp_path / "slow.json"
+    cat.write_text(json.dumps([{"server": "srv", **t} for t in BACKTRACK]))
+    result = run_cli_process("search", cat, "-q", "[[a-z]--x]", "--variant", "anthropic-regex")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+def test_anthropic_regex_large_repeat_products_are_literal_and_patterns_are_not_kept_by_the_package():
+    """A product of minimum repeat counts of 1,000,000 compiled to about 250 MB, and the regex
+    package kept 500 compiled patterns: a few such queries on the Search page held gigabytes. Such a
+    product is matched as literal text; compiled patterns are kept in a small cache of our own."""
+    import regex as regex_mod  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    from toolsearch.engine import search as search_mod  # noqa: PLC0415
+
+    index = inspector(BACKTRACK).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    assert index.regex_scan("(?:x{1000}){1000}", 5).literal
+    assert not index.regex_scan("(?:x{100}){100}", 5).literal  # 10,000: still run
+    package = sys.modules[regex_mod.compile.__module__]
+    regex_mod.purge()
+    getattr(search_mod._compile_pattern, "cache_clear", lambda: None)()
+    index.regex_scan("(?:then){2}|x{3}y", 5)
+    assert len(getattr(package, "_cache", {})) == 0
+    assert search_mod._compile_pattern.cache_info().maxsize == search_mod.REGEX_PATTERN_CACHE
+
+
 def test_cli_explain_under_regex_shows_the_pattern_matches_not_bm25_rules(tmp_path):
     cat = tmp_path / "cloud.json"
     cat.write_text(json.dumps([{"server": "srv", **t} for t in (
@@ -187,7 +231,7 @@ def test_cli_search_regex_notes_a_stopped_scan_and_a_literal_pattern(tmp_path, m
     assert "  note: the pattern ran for more than 0.5 s on the catalog's text (nested repeats such as (a+)+ " \
            "backtrack); tools after that point were not checked" in lines
     assert "  note: the query is not a regular expression that can be run safely (it does not compile, or its " \
-           "repeat counts multiply past 1,000,000); it was matched as literal text" in lines
+           "repeat counts multiply past 10,000); it was matched as literal text" in lines
     assert "  why: the pattern matches no tool's name, description, parameter names or parameter descriptions" \
         in lines and "Gate term" not in result.stdout
 
@@ -533,6 +577,46 @@ def test_cli_eval_progress_rewrites_its_line_instead_of_printing_escapes(tmp_pat
     assert result.returncode == 0, result.stderr
     assert "\\x0d" not in result.stderr
     assert "toolsearch: eval: reference 3/3 tasks" in result.stderr.splitlines()
+
+
+def test_cli_eval_progress_line_leaves_no_tail_of_a_longer_line(tmp_path):
+    """Each progress line overwrites the one before it: a shorter line ("no-gate 1/3 tasks" after
+    "reference 3/3 tasks") is padded, so the terminal does not show "no-gate 1/3 taskssks"."""
+    cat, queries = _small_cli_files(tmp_path)
+    result = run_cli("eval", cat, queries, "--variant", "reference", "--variant", "no-gate", "--progress")
+    assert result.returncode == 0, result.stderr
+    screen = ""
+    for part in result.stderr.replace("\n", "\r").split("\r"):  # run_cli reads \r as a line break
+        screen = part + screen[len(part):]  # what a terminal shows after each carriage return
+        if part.startswith("toolsearch: eval: no-gate "):
+            assert screen.rstrip() == part.rstrip(), screen
+    assert screen.rstrip() == "toolsearch: eval: no-gate 3/3 tasks"
+
+
+def test_cli_eval_tune_file_of_one_kind_of_task_is_said(tmp_path):
+    """A tuning file without abstention tests (or with nothing else) tunes the thresholds for one
+    side of the trade-off only; eval says so on stderr instead of presenting the figures as tuned."""
+    cat, _ = _small_cli_files(tmp_path)
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "c", "query": "generate guid", "expected": ["mcp__srv__generateguid"]},
+        {"id": "d", "query": "book a flight", "expected": []}]})
+    positive = write_yaml(tmp_path / "positive.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", positive, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {positive}: no abstention task (expected: []), so the parameters were tuned for "
+            "recall alone") in result.stderr
+    nonsense = write_yaml(tmp_path / "nonsense.yaml", {"tasks": [
+        {"id": "b", "query": "order a pizza tonight", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", nonsense, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {nonsense}: every task is an abstention test (expected: []), so the parameters "
+            "were tuned for empty results alone") in result.stderr
+    both = write_yaml(tmp_path / "both.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "query": "order a pizza tonight", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", both, "--variant", "evidence")
+    assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
 
 
 def test_folds_more_than_task_groups_is_a_clear_error(tmp_path):

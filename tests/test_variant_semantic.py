@@ -264,6 +264,7 @@ HOSTILE_CACHE = {
     "object array (pickle)": lambda path: np.save(path, np.array([{"a": 1}, None], dtype=object), allow_pickle=True),
     "NaNs": lambda path: np.save(path, np.full((2, 384), np.nan, np.float32)),
     "not unit vectors": lambda path: np.save(path, np.full((2, 384), 7.0, np.float32)),
+    "zeros (blocks zeroed by a crash)": lambda path: np.save(path, np.zeros((2, 384), np.float32)),
     "big-endian": lambda path: np.save(path, _unit_rows(2).astype(">f4")),
     "wrong shape": lambda path: np.save(path, _unit_rows(3)),
     "empty file": lambda path: path.write_bytes(b""),

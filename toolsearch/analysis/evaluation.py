@@ -73,6 +73,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -185,13 +186,29 @@ def _strings(value: Any, where: str, what: str) -> list[str]:
 TASK_KEYS = ("id", "queries", "query", "expected", "note", "group")
 
 
-def _label(value: Any, where: str, what: str) -> str:
-    """A scalar label (string or whole number; ``None`` → ``""``) as text; anything else is refused."""
+#: Line breaks and tabs: the characters :func:`~toolsearch.analysis.invisible.reveal` leaves as they
+#: are (other controls become markers). A label or a name printed with one would start a line of
+#: its own in a report or a warning, and could pass for another line.
+_LINE_BREAK = re.compile("[\n\t\u2028\u2029]")
+
+
+def _one_line(text: str, where: str, what: str) -> str:
+    """``text`` when it holds no line break or tab, else :class:`QueryFileError`."""
+    found = _LINE_BREAK.search(text)
+    if found:
+        raise QueryFileError(f"{where}: expected '{what}' on one line (no line break or tab), got "
+                             f"U+{ord(found.group()):04X} at character {found.start() + 1} of {text!r}")
+    return text
+
+
+def _label(value: Any, where: str, what: str, one_line: bool = True) -> str:
+    """A scalar label (string or whole number; ``None`` → ``""``) as text, on one line (unless
+    ``one_line`` is false: the ``catalog`` note, which eval never prints); anything else is refused."""
     if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise QueryFileError(f"{where}: expected '{what}' to be a string, got {type(value).__name__}")
-    return str(value)
+    return _one_line(str(value), where, what) if one_line else str(value)
 
 
 def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
@@ -200,12 +217,14 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     Raises:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
-            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text.
+            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
+            ``expected`` list of blank names only (it would read as an abstention test), an id, group,
+            name or expected name with a line break or a tab.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
         raise QueryFileError(f"{origin}: expected a mapping with a 'tasks' list")
     name = _label(data.get("name"), origin, "name")
-    catalog = _label(data.get("catalog"), origin, "catalog")
+    catalog = _label(data.get("catalog"), origin, "catalog", one_line=False)  # a note for readers
     tool_names = data.get("tool_names")
     if tool_names is not None and tool_names not in C.TOOL_NAMING:
         raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {tool_names!r}")
@@ -218,7 +237,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         task_id = item.get("id")
         if isinstance(task_id, bool) or not isinstance(task_id, (str, int)) or not str(task_id).strip():
             raise QueryFileError(f"{where}: expected a non-empty 'id' (a string)")
-        task_id = str(task_id).strip()
+        task_id = _one_line(str(task_id).strip(), where, "id")
         where = f"{origin}: tasks[{i}] ({reveal(task_id)})"
         if task_id in seen:
             raise QueryFileError(f"{where}: the id {task_id!r} is used twice")
@@ -239,7 +258,11 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
         expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
-        expected = list(dict.fromkeys(e.strip() for e in expected if e.strip()))
+        if expected and not any(e.strip() for e in expected):
+            # Cleaned to nothing, the task would turn into an abstention test without a word.
+            raise QueryFileError(f"{where}: 'expected' holds only blank names; give the tool names a correct "
+                                 "search returns, or expected: [] for an abstention test")
+        expected = list(dict.fromkeys(_one_line(e.strip(), where, "expected") for e in expected if e.strip()))
         note = item.get("note")
         if isinstance(note, (Mapping, list)):  # free text: any scalar reads as its text
             raise QueryFileError(f"{where}: expected 'note' to be text, got a {'mapping' if isinstance(note, Mapping) else 'list'}")

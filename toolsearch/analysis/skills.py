@@ -259,7 +259,7 @@ def _dedupe(skills: Iterable[Skill], problems: list[Problem]) -> tuple[Skill, ..
 
 def _read(path: Path) -> str:
     try:
-        with open(path, "rb") as fh:
+        with readers.open_input(path) as fh:
             data = readers.read_stream(fh, shown_path(path), SkillError)
     except OSError as exc:
         raise SkillError(f"{shown_path(path)}: cannot read ({exc.strerror or exc})") from None

@@ -23,8 +23,9 @@ REFERENCE = "reference"
 
 
 class VariantError(ToolsearchError):
-    """A variant name is not registered (nor a ``+`` combination of registered names), or its
-    optional extra is not installed."""
+    """A variant name is not registered (nor a ``+`` combination of registered names), combines
+    two that cannot go together (a regex variant and the semantic ranker), or its optional extra is
+    not installed."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,11 @@ def _options(name: str, params: Mapping[str, Any] | None = None) -> SearchOption
             raise VariantError(f"unknown variant {part!r} in {name!r}: expected one of {', '.join(VARIANTS)}, "
                                "or several joined with '+'")
         switches.update(VARIANTS[part].switches)
+    if switches.get("query_mode") == "regex" and switches.get("ranker") == "semantic":
+        # Search would run the pattern while explain, tuning and the miss causes followed the
+        # embeddings: two different searches under one name.
+        raise VariantError(f"{name!r}: a regular-expression variant (anthropic-regex) matches a pattern and cannot be "
+                           "combined with the semantic ranker; pick one of them")
     switches.update(params or {})
     return replace(SearchOptions(), **switches)
 

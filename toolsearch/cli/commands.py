@@ -547,7 +547,7 @@ def _print_semantic_explain(args, data: dict[str, Any]) -> int:
         print_json({**data, "variant": args.variant, "what_if": True})
         return 0
     print(_variant_note(args))
-    print(_terminal_safe(f"query: {data['query']}"))
+    print(reveal(_terminal_safe(f"query: {data['query']}")))
     print(f"ranked by the cosine between sentence embeddings, plus {data['lexical_weight']:g} x BM25 / best BM25; "
           f"empty unless the first match's cosine >= {data['min_cosine']:g} and its score leads the second's by >= "
           f"{data['min_cosine_margin']:g}")
@@ -579,10 +579,11 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     note = _variant_note(args)
     if note:
         print(note)
-    print(_terminal_safe(f"query: {ex.query}"))
-    print(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)")))
+    # The query is the user's text: bidi controls and zero-width characters as markers, as search shows it.
+    print(reveal(_terminal_safe(f"query: {ex.query}")))
+    print(reveal(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)"))))
     if ex.ignored:
-        print(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored)))
+        print(reveal(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored))))
     reason = ex.empty_reason()
     if reason:
         print(f"nothing found: {reason}")

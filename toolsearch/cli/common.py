@@ -132,10 +132,19 @@ def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: 
             print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
+#: The stream the last progress line went to, and that line's width (see rewrite_progress_line).
+_progress_line: list = [None, 0]
+
+
 def rewrite_progress_line(text: str, end: str = "") -> None:
     """Rewrite the current line of stderr with ``text`` (a carriage return, then the text), then
     ``end``. The carriage return reaches the terminal even through the command's terminal-safe
-    stream, which shows every other control character as ``\\xNN``."""
+    stream, which shows every other control character as ``\\xNN``. A text shorter than the one
+    it replaces is padded with spaces, so no tail of the longer one stays on the screen
+    ("no-gate 1/18 tasks" after "reference 18/18 tasks" read "no-gate 1/18 taskssks")."""
+    previous = _progress_line[1] if _progress_line[0] is sys.stderr else 0
+    _progress_line[:] = [sys.stderr, 0 if "\n" in end else len(text)]
+    text = text.ljust(previous)
     rewrite = getattr(sys.stderr, "rewrite_line", None)  # the CLI's terminal-safe stream
     if callable(rewrite):
         rewrite(text)

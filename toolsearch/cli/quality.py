@@ -224,6 +224,14 @@ def run(args: argparse.Namespace) -> int:
             if queries.tool_names and queries.tool_names != inspector.naming:
                 print(f"toolsearch: warning: {path}: the expected names use tool_names "
                       f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
+            if tuning is not None and not any(t.abstention for t in tuning.tasks):
+                print(f"toolsearch: warning: {args.tune}: no abstention task (expected: []), so the parameters were "
+                      "tuned for recall alone: nothing checked that a query for a capability no tool has comes "
+                      "back empty", file=sys.stderr)
+            if tuning is not None and all(t.abstention for t in tuning.tasks):
+                print(f"toolsearch: warning: {args.tune}: every task is an abstention test (expected: []), so the "
+                      "parameters were tuned for empty results alone: nothing checked that a tool is still found",
+                      file=sys.stderr)
             if ev.tuning_unknown_expected:
                 print(f"toolsearch: warning: {args.tune}: {counted(len(ev.tuning_unknown_expected), 'expected name')} "
                       f"not among the deferred tools of this catalog (the tuning tasks that expect them can never "

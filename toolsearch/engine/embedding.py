@@ -156,7 +156,7 @@ def _read_disk(key: str, count: int) -> np.ndarray | None:
     """The cached vectors of ``key``, or ``None`` when there are none or the file is not exactly
     what :func:`_write_disk` writes: a regular ``.npy`` file of ``count`` × 384 little-endian
     float32 unit vectors. The header is checked before any data is read, so a damaged or hostile
-    file (another shape, a zip or pickle, a header claiming petabytes, NaNs) is embedded again."""
+    file (another shape, a zip or pickle, a header claiming petabytes, NaNs, zero rows) is embedded again."""
     path = cache_dir() / f"{key}.npy"
     expected = count * 384 * 4
     try:
@@ -180,7 +180,9 @@ def _read_disk(key: str, count: int) -> np.ndarray | None:
     if not np.isfinite(vectors).all():
         return None
     norms = np.linalg.norm(vectors, axis=1)
-    if not np.all(np.isclose(norms, 1.0, atol=1e-3) | (norms == 0)):  # the model writes unit vectors
+    # The model writes unit vectors, never a zero row: a file of zeros (e.g. blocks zeroed by a
+    # crash) would make every cosine 0 and the variant abstain on every query without a word.
+    if not np.all(np.isclose(norms, 1.0, atol=1e-3)):
         return None
     return vectors
 

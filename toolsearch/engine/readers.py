@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -106,21 +107,42 @@ def read_bytes(path: str | Path, error: ErrorClass = ToolsearchError, what: str 
         ``error``: the file cannot be read (missing, a directory, no permission).
     """
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             return read_stream(fh, str(path), error)
     except OSError as exc:
         raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
 
 
-def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) -> bytes:
-    """Read a binary stream, refusing more than :data:`MAX_INPUT_BYTES` (a pipe or device too)."""
+def open_input(path: str | Path) -> BinaryIO:
+    """Open a file for reading in binary, without waiting for a writer: a named pipe (FIFO) that
+    nothing writes to would otherwise block the open for ever. Reads block again once it is open,
+    so a pipe that has a writer (shell process substitution, ``<(...)``) is read to its end, and
+    :func:`read_stream` refuses one that has none.
+
+    Raises:
+        OSError: as :func:`open` does.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        size = os.fstat(fh.fileno()).st_size
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) -> bytes:
+    """Read a binary stream, refusing more than :data:`MAX_INPUT_BYTES` (a pipe or device too), and
+    a named pipe that ends before anything was written to it (see :func:`open_input`)."""
+    try:
+        stats = os.fstat(fh.fileno())
     except (OSError, AttributeError, ValueError):
-        size = 0
-    check_size(size, origin, error)
+        stats = None
+    check_size(stats.st_size if stats is not None else 0, origin, error)
     data = fh.read(MAX_INPUT_BYTES + 1)
     check_size(len(data), origin, error)
+    if not data and stats is not None and stat.S_ISFIFO(stats.st_mode):
+        raise error(f"{origin}: a named pipe with nothing writing to it; expected a file")
     return data
 
 
@@ -175,6 +197,7 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
             unique += 1
             size, height = 1, 0
             if node.__class__ is MappingNode or isinstance(node, MappingNode):
+                self._check_keys(node)
                 children = [part for pair in node.value for part in pair]
             else:
                 children = node.value
@@ -189,6 +212,20 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
             return size, height
 
         visit(root, 1)
+
+    def _check_keys(self, node: Any) -> None:
+        """Refuse a mapping that gives one key twice: the parser would keep the last value and
+        drop the first without a word (a second ``expected:`` or ``servers:``)."""
+        seen: dict[tuple[str, str], Any] = {}
+        for key, _ in node.value:
+            if key.__class__ is not ScalarNode or key.tag == "tag:yaml.org,2002:merge" or key.value == "<<":
+                continue
+            first = seen.setdefault((key.tag, key.value), key)
+            if first is not key:
+                mark, at = key.start_mark, first.start_mark
+                raise self.limit_error(f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: the key "
+                                       f"{key.value!r} is given twice in one mapping (first at line {at.line + 1}); "
+                                       "expected each key once")
 
     def _refuse(self, node: Any, what: str) -> InputLimitError:
         mark = node.start_mark
@@ -289,6 +326,19 @@ def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> 
     return data
 
 
+def _unique_keys(origin: str, error: ErrorClass) -> Any:
+    """An ``object_pairs_hook`` that refuses an object giving one key twice (the parsers keep the
+    last value and drop the first without a word)."""
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs):
+            seen: set[str] = set()
+            key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            raise error(f"{origin}: the key {key!r} is given twice in one object; expected each key once")
+        return out
+    return hook
+
+
 def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "JSON") -> Any:
     """Parse JSON within the limits (size, nesting depth).
 
@@ -298,7 +348,7 @@ def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     """
     check_size(len(text), origin, error)
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys(origin, error))
     except RecursionError:
         raise too_deep(error, origin) from None
     except json.JSONDecodeError as exc:
@@ -335,7 +385,7 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> A
     import json5  # noqa: PLC0415
 
     try:
-        data = json5.loads(text)
+        data = json5.loads(text, object_pairs_hook=_unique_keys(origin, error))
     except RecursionError:
         raise too_deep(error, origin) from None
     except ValueError:
@@ -358,7 +408,7 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     head = text.lstrip()
     if head[:1] in ("{", "[") or head[:2] in ("//", "/*"):
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys(origin, error))
         except RecursionError:
             raise too_deep(error, origin) from None
         except ValueError:

@@ -13,6 +13,7 @@ import re
 import threading
 import time
 import unicodedata
+import warnings
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -34,8 +35,12 @@ REGEX_TIMEOUT = 2.0
 REGEX_MAX_PATTERN_CHARS = 200
 #: Largest product of the minimum counts of a pattern's ``{m}`` / ``{m,n}`` repeats. The ``regex``
 #: package unrolls them while compiling, before any timeout applies: ``a{1000000000}`` takes all
-#: memory. A pattern above it is matched as literal text.
-REGEX_MAX_REPEAT_PRODUCT = 1_000_000
+#: memory, and a product of 1,000,000 (``(?:x{1000}){1000}``) compiled to about 250 MB in 0.6 s.
+#: A pattern above it is matched as literal text.
+REGEX_MAX_REPEAT_PRODUCT = 10_000
+#: Compiled regex-mode patterns kept (the ``regex`` package's own cache, which keeps 500, is not
+#: used: 500 large patterns typed into a long-running app would be gigabytes).
+REGEX_PATTERN_CACHE = 64
 _REPEAT_COUNT = re.compile(r"\{\s*(\d+)\s*(?:,\s*\d*\s*)?\}")
 _NAME_SEPARATORS = re.compile(r"[_.:\-]")
 _local = threading.local()
@@ -1283,21 +1288,31 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
     return "\n".join(texts), starts
 
 
+# re.compile warns (FutureWarning "Possible nested set…") on patterns such as [[a-z]--x]: the
+# check below must not print that on the user's terminal.
+warnings.filterwarnings("ignore", category=FutureWarning, module=re.escape(__name__) + "$")
+
+
+@lru_cache(maxsize=REGEX_PATTERN_CACHE)
 def _compile_pattern(query: str) -> tuple[Any, bool]:
     """The case-insensitive, multi-line pattern of a regex-mode query, and whether it is the
-    query as literal text: when it does not compile, or its repeat counts multiply past
-    :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole pattern, nested or not: an
-    over-estimate that errs on the safe side)."""
+    query as literal text: when it does not compile as a Python (``re``) regular expression, or
+    its repeat counts multiply past :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole
+    pattern, nested or not: an over-estimate that errs on the safe side). The ``regex`` package
+    runs it (for its timeout); its own syntax, which ``re`` refuses (``(?r)`` reverse search,
+    ``\p{...}``, ``(?V1)`` set operations, ``\L<name>``), is not the regex form's language, and a
+    reverse pattern found only the catalog's last match."""
     flags = regex.IGNORECASE | regex.MULTILINE
     product = 1
     for count in _REPEAT_COUNT.findall(query):
         product *= max(1, int(count))
         if product > REGEX_MAX_REPEAT_PRODUCT:
-            return regex.compile(regex.escape(query), flags), True
+            return regex.compile(regex.escape(query), flags, cache_pattern=False), True
     try:
-        return regex.compile(query, flags), False
-    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError):
-        return regex.compile(regex.escape(query), flags), True
+        re.compile(query, re.IGNORECASE | re.MULTILINE)
+        return regex.compile(query, flags, cache_pattern=False), False
+    except (re.error, regex.error, RecursionError, OverflowError, ValueError, MemoryError):
+        return regex.compile(regex.escape(query), flags, cache_pattern=False), True
 
 
 def _matching_docs(pattern: Any, text: str, starts: list[int], deadline: float) -> tuple[list[int], bool]:

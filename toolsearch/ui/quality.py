@@ -267,7 +267,8 @@ if common.require_catalog(v):
     elif load_problem(variants):  # e.g. the semantic extra installed but broken
         st.error(load_problem(variants), icon=":material/error:")
     else:
-        digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected] for t in queries.tasks],
+        # Everything scoring reads: the groups decide the folds.
+        digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected, t.group] for t in queries.tasks],
                                            ensure_ascii=False).encode()).hexdigest()[:16]
         key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit,
                folds)
