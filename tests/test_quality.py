@@ -192,6 +192,9 @@ def test_variant_names():
      r"q.yaml: expected 'name' on one line \(no line break or tab\), got U\+2028 at character 5"),
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": "g\tg"}]},
      r"tasks\[0\] \(a\): expected 'group' on one line .* got U\+0009"),
+    # A query is a request, not a document (a megabyte query took minutes to evaluate).
+    ({"tasks": [{"id": "a", "queries": ["ok", "x" * 2001], "expected": []}]},
+     r"tasks\[0\] \(a\): query 2 has 2,001 characters; expected at most 2,000"),
     # Invisible characters in an id are shown in the message.
     ({"tasks": [{"id": "a\u202eb", "queries": ["x"], "expected": []}] * 2},
      r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a\\u202eb' is used twice"),

@@ -115,6 +115,9 @@ MISS_CAUSE_HELP = {
 }
 #: Seed of the fold assignment (``toolsearch eval --folds``).
 FOLD_SEED = 23
+#: Longest query a query file may hold (characters): a request, not a document (each query is
+#: stemmed and searched once per variant; a megabyte query took minutes).
+MAX_QUERY_CHARS = 2_000
 #: Share of abstention queries that must come back empty for a tuning point to be preferred.
 ABSTAIN_TARGET = 0.95
 ProgressFn = Callable[[int, int, str], None]
@@ -255,6 +258,10 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if len(queries) > C.MAX_QUERIES_PER_CALL:
             raise QueryFileError(f"{where}: {len(queries)} queries; tool_search accepts at most "
                                  f"{C.MAX_QUERIES_PER_CALL} per call")
+        long = next((j for j, q in enumerate(queries) if len(q) > MAX_QUERY_CHARS), None)
+        if long is not None:
+            raise QueryFileError(f"{where}: query {long + 1} has {len(queries[long]):,} characters; expected at most "
+                                 f"{MAX_QUERY_CHARS:,} (a request as a user or an agent writes it)")
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
         expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
