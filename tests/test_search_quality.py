@@ -15,6 +15,7 @@ import yaml
 from conftest import run_cli, write_yaml
 from toolsearch.analysis import evaluation
 from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluate_tuned, load_queries,
+                                            one_sided_tuning,
                                             parse_queries, split_folds, tune)
 from toolsearch.analysis.variants import OTHER_HARNESSES, VARIANT_HELP, variant_options
 from toolsearch.engine.catalog import load_source, load_text
@@ -617,6 +618,22 @@ def test_cli_eval_tune_file_of_one_kind_of_task_is_said(tmp_path):
         {"id": "b", "query": "order a pizza tonight", "expected": []}]})
     result = run_cli("eval", cat, "--test", test_file, "--tune", both, "--variant", "evidence")
     assert result.returncode == 0 and "warning" not in result.stderr, result.stderr
+    # --folds tunes on the file itself: the same sentence, naming the file
+    positives = write_yaml(tmp_path / "positives.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "one"},
+        {"id": "c", "query": "generate guid", "expected": ["mcp__srv__generateguid"], "group": "two"}]})
+    result = run_cli("eval", cat, positives, "--folds", "2", "--variant", "evidence")  # groups one, two: folds 0, 1
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {positives}: no abstention task (expected: []), so the parameters were tuned "
+            "for recall alone") in result.stderr
+
+
+def test_one_sided_tuning_names_the_missing_side():
+    found = Task("a", ("list accounts",), ("mcp__srv__get_accounts",))
+    empty = Task("b", ("order a pizza",), ())
+    assert one_sided_tuning([found, empty]) == "" and one_sided_tuning([]) == ""
+    assert one_sided_tuning([found]).startswith("no abstention task (expected: [])")
+    assert one_sided_tuning([empty]).startswith("every task is an abstention test")
 
 
 def test_folds_more_than_task_groups_is_a_clear_error(tmp_path):
@@ -974,6 +991,7 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     cli_lines = [text[start]] + [line.strip() for line in text[start + 1:] if line.startswith("  tuned ")]
     assert len(cli_lines) == 4  # the protocol line and evidence's three folds
     assert "\n".join(cli_lines) in [t.value for t in at.text]
+    assert not any("Tuned by folds with" in w.value for w in at.warning)  # the sample has abstention tests
     counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
     row = counts[counts["variant"] == "evidence"].iloc[0]
     assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"

@@ -883,6 +883,21 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
                              "a group must stay on one side")
 
 
+def one_sided_tuning(tasks: Sequence[Task]) -> str:
+    """What tuning on ``tasks`` cannot check, in one sentence, or ``""``: with no abstention test
+    (``expected: []``) the parameters are tuned for recall alone; with nothing but abstention tests,
+    for empty results alone. Said by ``eval --tune``, ``eval --folds`` and the Quality page."""
+    if not tasks:
+        return ""
+    if not any(t.abstention for t in tasks):
+        return ("no abstention task (expected: []), so the parameters were tuned for recall alone: nothing "
+                "checked that a query for a capability no tool has comes back empty")
+    if all(t.abstention for t in tasks):
+        return ("every task is an abstention test (expected: []), so the parameters were tuned for empty results "
+                "alone: nothing checked that a tool is still found")
+    return ""
+
+
 def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variants: Sequence[str] = DEFAULT_VARIANTS,
                    config: ToolSearchConfig | None = None, limit: int | None = None, *,
                    target: float = ABSTAIN_TARGET, seed: int = FOLD_SEED, explain: bool = True,

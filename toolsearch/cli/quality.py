@@ -22,7 +22,7 @@ from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
-                                   evaluate_tuned, load_queries, task_cell, variant_options)
+                                   evaluate_tuned, load_queries, one_sided_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.lint import RULES, LintReport, lint
@@ -224,14 +224,9 @@ def run(args: argparse.Namespace) -> int:
             if queries.tool_names and queries.tool_names != inspector.naming:
                 print(f"toolsearch: warning: {path}: the expected names use tool_names "
                       f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
-            if tuning is not None and not any(t.abstention for t in tuning.tasks):
-                print(f"toolsearch: warning: {args.tune}: no abstention task (expected: []), so the parameters were "
-                      "tuned for recall alone: nothing checked that a query for a capability no tool has comes "
-                      "back empty", file=sys.stderr)
-            if tuning is not None and all(t.abstention for t in tuning.tasks):
-                print(f"toolsearch: warning: {args.tune}: every task is an abstention test (expected: []), so the "
-                      "parameters were tuned for empty results alone: nothing checked that a tool is still found",
-                      file=sys.stderr)
+            tuned_on = (args.tune, tuning.tasks) if tuning is not None else (path, queries.tasks) if args.folds else None
+            if tuned_on is not None and one_sided_tuning(tuned_on[1]):
+                print(f"toolsearch: warning: {tuned_on[0]}: {one_sided_tuning(tuned_on[1])}", file=sys.stderr)
             if ev.tuning_unknown_expected:
                 print(f"toolsearch: warning: {args.tune}: {counted(len(ev.tuning_unknown_expected), 'expected name')} "
                       f"not among the deferred tools of this catalog (the tuning tasks that expect them can never "

@@ -27,7 +27,8 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, load_queries, load_queries_text, task_cell)
+                                            evaluate, evaluate_folds, load_queries, load_queries_text, one_sided_tuning,
+                                            task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.invisible import reveal
@@ -298,6 +299,8 @@ if common.require_catalog(v):
                        "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
             st.text("\n".join(map(reveal, ev.unknown_expected[:20])))
+        if folds and one_sided_tuning(queries.tasks):
+            st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
         st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
