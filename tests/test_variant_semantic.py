@@ -305,10 +305,18 @@ def test_full_or_unwritable_cache_directory_leaves_no_file_behind(monkeypatch):
         handle.write(b"\x93NUMPY partial")
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    real_save = embedding.np.save
     monkeypatch.setattr(embedding.np, "save", full_disk)
     embedding.clear_memory_cache()
     assert np.array_equal(embedding.catalog_embeddings(texts), _unit_rows(1))
     assert list(embedding.cache_dir().iterdir()) == []
+    # ... and it is said once, with the folder and the reason (the CLI and the pages show it)
+    problem = embedding.disk_cache_problem()
+    assert f"could not be kept in {embedding.cache_dir()} (No space left on device)" in problem
+    monkeypatch.setattr(embedding.np, "save", real_save)
+    embedding.clear_memory_cache()
+    embedding.catalog_embeddings(["another text"])
+    assert embedding.disk_cache_problem() == ""  # written this time
 
 
 def test_cache_dir_ignores_a_relative_xdg_cache_home(monkeypatch, tmp_path):
@@ -383,6 +391,19 @@ def test_cli_search_says_why_nothing_was_found(tmp_path, capsys):
     assert found.returncode == 0 and "what-if: semantic" in found.stderr, found.stderr
     matches = json.loads(found.stdout)["results"][0]["matches"]
     assert matches == [] or matches[0] == "mcp__srv__weather_forecast"
+
+
+@needs_model
+def test_cli_warns_when_the_embedding_cache_cannot_be_written(tmp_path, capsys, monkeypatch):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # the cache folder cannot be made under a file
+    embedding.clear_memory_cache()
+    cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
+    result = run_here(capsys, "search", cat, "-q", RAIN, "--variant", "semantic")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: the catalog's embeddings could not be kept in {blocked / 'toolsearch' / 'embeddings'}"
+            in result.stderr) and "the next run embeds the catalog again" in result.stderr
 
 
 @needs_model

@@ -1040,8 +1040,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    embedding = sys.modules.get("toolsearch.engine.embedding")
+    if embedding is not None:  # a previous command in this process (tests) is not this one's
+        embedding.forget_disk_cache_problem()
     try:
-        return _interruptible(_run, args)
+        status = _interruptible(_run, args)
+        embedding = sys.modules.get("toolsearch.engine.embedding")
+        if embedding is not None and embedding.disk_cache_problem():
+            print(f"toolsearch: warning: {embedding.disk_cache_problem()}", file=sys.stderr)
+        return status
     finally:
         sys.stdout, sys.stderr = streams
 

@@ -187,9 +187,29 @@ def _read_disk(key: str, count: int) -> np.ndarray | None:
     return vectors
 
 
+#: Why the last catalog embedding could not be kept on disk (``""``: it was, or nothing was written).
+_write_problem = ""
+
+
+def disk_cache_problem() -> str:
+    """Why the last catalog embedding could not be kept under :func:`cache_dir`, in one sentence,
+    or ``""``: an unwritable or full cache directory costs every later run the embedding time, so
+    the CLI and the pages say it once."""
+    return _write_problem
+
+
+def forget_disk_cache_problem() -> None:
+    """Clear :func:`disk_cache_problem` (the CLI does at the start of each command, so it reports
+    only what that command could not write)."""
+    global _write_problem
+    _write_problem = ""
+
+
 def _write_disk(key: str, vectors: np.ndarray) -> None:
+    global _write_problem
     folder = cache_dir()
     temp = None
+    _write_problem = ""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # Written under a private name and renamed into place: a reader never sees half a file.
@@ -197,9 +217,11 @@ def _write_disk(key: str, vectors: np.ndarray) -> None:
         with os.fdopen(fd, "wb") as handle:
             np.save(handle, vectors, allow_pickle=False)
         os.replace(temp, folder / f"{key}.npy")
-    except OSError:
+    except OSError as exc:
         # A read-only or full cache directory only costs the next run the embedding time; the
         # half-written private file is not left behind (one per run would fill the disk further).
+        _write_problem = (f"the catalog's embeddings could not be kept in {folder} ({exc.strerror or exc}); the next "
+                          "run embeds the catalog again (set XDG_CACHE_HOME to a writable folder)")
         if temp is not None:
             try:
                 os.unlink(temp)

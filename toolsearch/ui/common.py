@@ -582,3 +582,13 @@ def catalog_problems(v: View) -> None:
                       key="catalog_problems", nowrap=("severity",))
 
 
+
+
+def embedding_cache_notice() -> None:
+    """A warning when the semantic variant could not keep a catalog's embeddings on disk
+    (:func:`toolsearch.engine.embedding.disk_cache_problem`), as the CLI prints it."""
+    from toolsearch.engine import embedding  # noqa: PLC0415
+
+    problem = embedding.disk_cache_problem()
+    if problem:
+        st.warning(md_escape(problem[0].upper() + problem[1:] + "."), icon=":material/warning:")

@@ -299,6 +299,7 @@ if common.require_catalog(v):
                        "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
             st.text("\n".join(map(reveal, ev.unknown_expected[:20])))
+        common.embedding_cache_notice()
         if folds and one_sided_tuning(queries.tasks):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
         st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))

@@ -203,6 +203,7 @@ def search_tab(v, bridge, dtk: str) -> None:
         st.warning("tool_search returned an error instead of matches (the `error` above is exactly what the "
                    "model would read). Fix the queries to see results.")
         return
+    common.embedding_cache_notice()
     readable, exact, beside = st.tabs(["Matches per query", "What-if response (JSON)" if what_if
                                        else "Response (exact JSON)", "Side by side"])
     with beside:
