@@ -1295,7 +1295,7 @@ warnings.filterwarnings("ignore", category=FutureWarning, module=re.escape(__nam
 
 @lru_cache(maxsize=REGEX_PATTERN_CACHE)
 def _compile_pattern(query: str) -> tuple[Any, bool]:
-    """The case-insensitive, multi-line pattern of a regex-mode query, and whether it is the
+    r"""The case-insensitive, multi-line pattern of a regex-mode query, and whether it is the
     query as literal text: when it does not compile as a Python (``re``) regular expression, or
     its repeat counts multiply past :data:`REGEX_MAX_REPEAT_PRODUCT` (counted over the whole
     pattern, nested or not: an over-estimate that errs on the safe side). The ``regex`` package
