@@ -444,3 +444,15 @@ def test_every_command_help_prints_usage(capsys) -> None:
         out, err = capsys.readouterr()
         assert (exit_.value.code, err) == (0, ""), command
         assert out.startswith(f"usage: toolsearch {command} "), command
+
+
+def test_search_and_explain_say_which_limit_ran() -> None:
+    """--limit is read as the bridge reads the model's (parsed, else the default; clamped): a value
+    read as another number is said on stderr, a plain one is not."""
+    team = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    odd = run_cli("search", team, "-q", "slack message", "--limit", "nan")
+    assert odd.returncode == 0
+    assert ("toolsearch: note: --limit 'nan' is read as 5, as the bridge reads the model's limit: clamped to 1..25 "
+            "(max_search_limit), and 5 (search_default_limit) when it is not a whole number") in odd.stderr
+    assert "--limit '999' is read as 25" in run_cli("explain", team, "-q", "slack message", "--limit", "999").stderr
+    assert "--limit" not in run_cli("search", team, "-q", "slack message", "--limit", "3").stderr

@@ -418,11 +418,25 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
     return 0
 
 
+def _say_limit(given: Any, bridge: Any) -> int:
+    """The limit the bridge runs for ``--limit`` (docs/reference.md §6: parsed as a whole number,
+    else the default, then clamped), said on stderr when it is not the number given."""
+    resolved = bridge.resolve_limit(given)
+    if given is not None and str(given).strip() != str(resolved):
+        cfg = bridge.config
+        print(_terminal_safe(f"toolsearch: note: --limit {given!r} is read as {resolved}, as the bridge reads the "
+                             f"model's limit: clamped to 1..{cfg.max_search_limit} (max_search_limit), and "
+                             f"{cfg.search_default_limit} (search_default_limit) when it is not a whole number"),
+              file=sys.stderr)
+    return resolved
+
+
 def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
     request: dict[str, Any] = {"queries": args.queries}
     if args.limit is not None:
         request["limit"] = args.limit
+    _say_limit(request.get("limit"), bridge)
     response = bridge.tool_search(request)
     note = _variant_note(args)
     if args.json and getattr(args, "side_by_side", False) and "error" not in response:
@@ -564,7 +578,7 @@ def _print_semantic_explain(args, data: dict[str, Any]) -> int:
 
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     bridge = inspector.bridge(config, variant_options(args.variant))
-    limit = bridge.resolve_limit(args.limit)
+    limit = _say_limit(args.limit, bridge)
     if bridge.index.options.ranker == "semantic":
         return _print_semantic_explain(args, bridge.index.semantic_explain(args.query, limit))
     if bridge.index.options.query_mode == "regex":  # the BM25 rules do not apply to a pattern
