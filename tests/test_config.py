@@ -380,3 +380,13 @@ def test_check_with_a_catalog_as_config_warns_even_with_a_flag() -> None:
         done = run_cli("check", team, "--config", team, "--context-lengths", "32k", "--goal", "names", *flags)
         assert done.returncode == 0, done.stderr
         assert f"toolsearch: warning: {team}: no tools key, so the tools.tool_search defaults apply" in done.stderr
+
+
+def test_a_boolean_for_a_number_is_read_as_the_reference_reads_it_and_said() -> None:
+    """search_default_limit: true is 1 to the reference (int(True)); the value is kept, and a
+    warning says it, since true == 1 in Python hid it before."""
+    config = parse_config({"search_default_limit": True, "max_search_limit": False})
+    assert (config.search_default_limit, config.max_search_limit) == (1, 1)
+    assert config.warnings == ("tools.tool_search.max_search_limit: False was read as 1",
+                               "tools.tool_search.search_default_limit: True was read as 1")
+    assert parse_config({"search_default_limit": 1}).warnings == ()

@@ -187,7 +187,8 @@ def parse_config(block: Any) -> ToolSearchConfig:
                         ("max_search_limit", max_limit), ("search_default_limit", default_limit),
                         ("listing_max_tokens", cap)):
         raw = block.get(key)
-        if raw is None or raw == result or str(raw).strip().lower() == str(result):
+        boolean_number = isinstance(raw, bool) and not isinstance(result, (bool, str))  # true == 1 in Python
+        if raw is None or (not boolean_number and (raw == result or str(raw).strip().lower() == str(result))):
             continue
         if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
             continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
