@@ -317,6 +317,11 @@ def test_unreadable_sources_raise_one_clear_error(tmp_path):
         load_sessions([tmp_path / "other.db"])
     with pytest.raises(SessionSourceError, match=r"missing\.db: no such session file"):
         load_sessions([tmp_path / "missing.db"])
+    with pytest.raises(SessionSourceError, match=r": a folder; expected a session file"):
+        load_sessions([tmp_path])
+    os.mkfifo(tmp_path / "pipe.jsonl")  # nothing writes to it: refused at once, named for what it is
+    with pytest.raises(SessionSourceError, match=r"pipe\.jsonl: not a regular file \(a pipe, a device or a socket\)"):
+        load_sessions([tmp_path / "pipe.jsonl"])
     with pytest.raises(SessionSourceError, match="a Hermes session store is a SQLite file"):
         read_text("[]", "x.json", "hermes-db")
 

@@ -287,7 +287,9 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
     for path in paths:
         path = Path(path)
         if not path.is_file():
-            raise SessionSourceError(f"{path}: no such session file")
+            what = ("a folder" if path.is_dir() else "not a regular file (a pipe, a device or a socket)"
+                    if path.exists() else "no such session file")
+            raise SessionSourceError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
         kind = fmt or detect_format(path)
         if kind == "hermes-db":
             read_hermes_db(path, out, progress)
