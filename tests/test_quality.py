@@ -195,6 +195,9 @@ def test_variant_names():
      r"q.yaml: expected 'name' on one line \(no line break or tab\), got U\+2028 at character 5"),
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": "g\tg"}]},
      r"tasks\[0\] \(a\): expected 'group' on one line .* got U\+0009"),
+    # A blank query among others is a mistake in a labeled file, not something to drop quietly.
+    ({"tasks": [{"id": "a", "queries": ["ok", "  "], "expected": []}]},
+     r"tasks\[0\] \(a\): query 2 is blank; expected text \(remove it\)"),
     # A query is a request, not a document (a megabyte query took minutes to evaluate).
     ({"tasks": [{"id": "a", "queries": ["ok", "x" * 2001], "expected": []}]},
      r"tasks\[0\] \(a\): query 2 has 2,001 characters; expected at most 2,000"),

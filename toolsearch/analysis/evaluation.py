@@ -255,7 +255,12 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if "queries" in item and "query" in item:
             raise QueryFileError(f"{where}: give either 'queries' or 'query', not both")
         raw = item.get("queries", item.get("query"))
-        queries = clean_string_list(_strings(raw, where, "queries"), dedupe=False) if raw is not None else []
+        given = _strings(raw, where, "queries") if raw is not None else []
+        blank = next((j for j, q in enumerate(given) if not q.strip()), None)
+        if blank is not None and any(q.strip() for q in given):
+            # tool_search drops a blank query without a word; in a labeled file it is a mistake
+            raise QueryFileError(f"{where}: query {blank + 1} is blank; expected text (remove it)")
+        queries = clean_string_list(given, dedupe=False) if raw is not None else []
         if not queries:
             raise QueryFileError(f"{where}: expected at least one non-blank query")
         if len(queries) > C.MAX_QUERIES_PER_CALL:
