@@ -714,8 +714,8 @@ def test_bad_entries_fail_alone_and_the_others_connect(tmp_path) -> None:
                   "got 'ftp://example.com/x'",
         "relurl": f"{config}: mcpServers.relurl.url: expected an http:// or https:// URL with a host, got 'not a url'",
     }
-    for name, reason in failed.items():
-        assert f"toolsearch: live: {name}: failed after 0.00 s: {reason}\n" in result.stderr
+    for name, reason in failed.items():  # refused before anything starts: well under a second, even under load
+        assert re.search(rf"toolsearch: live: {name}: failed after 0\.\d\d s: {re.escape(reason)}\n", result.stderr)
     # The same file as a SOURCE: the good server's tools are searchable; calling a bad entry's
     # tool names the server and the reason.
     found = run_cli("search", config, "-q", "add two integers", "--json")
