@@ -151,8 +151,8 @@ def test_tuning_multi_length_recommendation_matches_engine():
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
     assert "200,000 tokens (lower form (full → names))" in warnings[0]
-    assert warnings[0].endswith("to list more there, ask for a stricter goal or more headroom, or keep the current "
-                                "settings.")  # advice one setting for every length can follow
+    assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
+                                "lengths), ask for more headroom, or keep the current settings.")  # advice it can follow
 
 
 @needs_samples
@@ -253,6 +253,43 @@ def test_tuning_link_carries_goal_except_keep_and_headroom():
     # a server in both lists: one clear error, no recommendation
     at.multiselect(key="tuning_keep").set_value(["slack", "github"]).run()
     assert at.error[0].value.startswith("github: a server cannot both collapse and stay named")
+
+
+@needs_samples
+def test_tuning_other_goal_at_some_lengths():
+    """Per-length goals from the link and the text field: the same answer as the engine, each
+    length's goal in the table, the export's goal comment, and errors naming the bad item."""
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "goals": "1m=full"})
+    config = parse_config({})
+    ins = inspector()
+    ladder = listing_ladder(ins.planner, config)
+    rec = recommend_for_contexts(ladder, config, [32_000, 200_000, 1_000_000], "names",
+                                 length_goals={1_000_000: "full"})
+    plain = recommend_for_contexts(ladder, config, [32_000, 200_000, 1_000_000], "names")
+    assert rec.reached and rec.listing_max_tokens > plain.listing_max_tokens  # 1M gets more than names
+    assert at.text_input(key="tuning_length_goals").value == "1m=full"
+    assert metric(at, "Recommended threshold_pct") == f"{rec.threshold_pct:g}%"
+    assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
+    assert metric(at, "Largest budget needed") == f"{rec.budget_needed:,} tokens"
+    rows = multi_table(at)
+    # 200K sits between names (32K) and full (1M): the shared cap gives it full, and the table says so
+    assert [r["goal"] for r in rows] == ["names", "names (gets more)", "full"]
+    assert [r["recommended: listing"].split(" ·")[0] for r in rows] == ["names", "full", "full"]
+    assert at.code[0].value == export_of(rec, config, ins).rstrip("\n")
+    assert ("# goal: every server at names or better at 32K and 200K; every tool with its short description "
+            "(form full) at 1M") in at.code[0].value
+    # typed: a length not in the list, a goal without a length, an unknown goal
+    for typed, error in (("64k=full", "Other goals: 64,000 tokens is not in the context lengths"),
+                         ("full", "Other goals: 'full' has no length"),
+                         ("1m=fuller", "Other goals: '1m=fuller': expected a goal (full, names, listed, any)")):
+        at.text_input(key="tuning_length_goals").set_value(typed).run()
+        assert not at.exception
+        shown = at.error[0].value.replace("\\", "")  # markdown escapes
+        assert shown.startswith(error), shown
+        assert not at.metric  # no recommendation from a goal it could not read
+    at.text_input(key="tuning_length_goals").set_value("").run()
+    assert metric(at, "Recommended listing_max_tokens") == f"{plain.listing_max_tokens:,} tokens"
+    assert "goal" not in multi_table(at)[0]
 
 
 @needs_samples

@@ -167,8 +167,10 @@ def test_cli_recommend_json(tmp_path) -> None:
     assert (out["threshold_pct"], out["listing_max_tokens"], out["goal"]) == (0.9, 257, "full")
     assert out["contexts"] == [{"context_length": c, "budget": 257, "tier": 1, "listing_form": "full",
                                 "listing_tokens": 257, "servers_named": 2, "servers_total": 2, "tools_named": 61,
-                                "outcome": "full · 2 of 2 servers named (61 tools)", "headroom_tokens": 0}
+                                "outcome": "full · 2 of 2 servers named (61 tools)", "headroom_tokens": 0,
+                                "goal": "full", "budget_needed": 257}
                                for c in FOUR]
+    assert out["goal_words"] == "every tool with its short description (form full)"
 
 
 def test_cli_recommend_text_and_config(tmp_path) -> None:
@@ -200,7 +202,7 @@ def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:
 def test_cli_recommend_usage_errors(tmp_path) -> None:
     result = run_cli("recommend", str(_catalog(tmp_path)), "--context-lengths", "32k", "--goal", "best")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
-    assert "invalid choice: 'best'" in result.stderr
+    assert "argument --goal: 'best': expected a goal (full, names, listed, any)" in result.stderr
     result = run_cli("recommend", str(_catalog(tmp_path)), "--context-lengths", "lots", "--goal", "any")
     assert result.returncode == 2 and "expected a positive number of tokens" in result.stderr
     result = run_cli("recommend", str(tmp_path / "missing.yaml"), "--context-lengths", "32k", "--goal", "any")

@@ -15,13 +15,13 @@ baseline's tools array could still reuse (:func:`toolsearch.analysis.cachediff.c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
-from .recommend import GOAL_FORMS, GOAL_WORDS, GOALS, ContextOutcome, MultiRecommendation, budget_with_headroom, \
-    outcomes, recommend_for_contexts, requirement_failures
+from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
+    goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
@@ -97,12 +97,13 @@ class BaselineChange:
 
 @dataclass(frozen=True)
 class LengthCheck:
-    """The goal at one context length: the outcome, why it fails (empty: it holds), and the
-    change against the baseline (``None`` without one)."""
+    """The goal at one context length: the outcome, why it fails (empty: it holds), the change
+    against the baseline (``None`` without one), and the goal checked there."""
 
     outcome: ContextOutcome
     failures: tuple[str, ...]
     change: BaselineChange | None = None
+    goal: str = ""
 
     @property
     def holds(self) -> bool:
@@ -111,7 +112,7 @@ class LengthCheck:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the outcome's keys, ``holds``, ``failures`` and ``baseline`` (or null)."""
-        return {**self.outcome.to_dict(), "holds": self.holds, "failures": list(self.failures),
+        return {**self.outcome.to_dict(), "goal": self.goal, "holds": self.holds, "failures": list(self.failures),
                 "baseline": self.change.to_dict() if self.change else None}
 
 
@@ -129,6 +130,8 @@ class CheckResult:
         lengths: one :class:`LengthCheck` per context length, in the order given.
         suggestion: when the goal fails somewhere, the settings that reach it everywhere
             (:func:`toolsearch.analysis.recommend.recommend_for_contexts`); else ``None``.
+        length_goals: per-length goals where they differ from ``goal``
+            (:data:`toolsearch.analysis.recommend.LengthGoals`).
     """
 
     goal: str
@@ -141,16 +144,14 @@ class CheckResult:
     except_servers: tuple[str, ...] = ()
     keep_servers: tuple[str, ...] = ()
     headroom_pct: float = 0.0
+    length_goals: LengthGoals = ()
 
     @property
     def goal_words(self) -> str:
-        """The goal with its per-server requirements, in words (as ``recommend`` says it)."""
-        text = GOAL_WORDS[self.goal]
-        if self.except_servers:
-            text += f", except {', '.join(self.except_servers)} (may collapse)"
-        if self.keep_servers:
-            text += f"; {', '.join(self.keep_servers)} at names or better"
-        return text
+        """The goal with its per-length goals and per-server requirements, in words (as
+        ``recommend`` says it: :func:`toolsearch.analysis.recommend.goal_statement`)."""
+        return goal_statement(self.goal, self.length_goals, self.except_servers, self.keep_servers,
+                              [c.outcome.context_length for c in self.lengths])
 
     @property
     def passed(self) -> bool:
@@ -180,7 +181,8 @@ def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig,
 def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_lengths: Sequence[int | None], goal: str,
                   tokenizer: str, *, max_listing_tokens: int | None = None,
                   baseline: Inspector | None = None, except_servers: Sequence[str] = (),
-                  keep_servers: Sequence[str] = (), headroom_pct: float = 0.0) -> CheckResult:
+                  keep_servers: Sequence[str] = (), headroom_pct: float = 0.0,
+                  length_goals: Mapping[int | None, str] | None = None) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -198,9 +200,13 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         headroom_pct: 0 to 1000 (%): where something is listed, the budget must be at least this
             much above the listing (:func:`toolsearch.analysis.recommend.budget_with_headroom`), the
             room ``recommend --headroom`` chose; the suggestion keeps it too.
+        length_goals: a goal per context length where it differs from ``goal`` (as
+            :func:`toolsearch.analysis.recommend.recommend_for_contexts` takes them); each length
+            is checked against its own goal, and the suggestion reaches each length's goal.
 
     Raises:
-        ValueError: an unknown goal, no context length, or a headroom outside 0 to 1000 %.
+        ValueError: an unknown goal, no context length, a headroom outside 0 to 1000 %, or a
+            per-length goal for a length not in ``context_lengths``.
         TokenizerError: an unknown tokenizer name.
     """
     if goal not in GOAL_FORMS:
@@ -210,6 +216,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     if not 0 <= headroom_pct <= 1000:
         raise ValueError(f"headroom must be 0 to 1000 %, got {headroom_pct!r}")
     lengths = list(context_lengths)
+    per_length = length_goals_for(goal, length_goals, lengths)
     ladder = listing_ladder(inspector.planner, config, tokenizer)
     now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
     before: tuple[ContextOutcome, ...] = ()
@@ -220,20 +227,23 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
 
     def failures(o: ContextOutcome) -> tuple[str, ...]:
         room = headroom_failures(o, headroom_pct)
+        here = goal_at(goal, per_length, o.context_length)
         if not (except_servers or keep_servers):
-            return (*goal_failures(o, goal, max_listing_tokens), *room)
+            return (*goal_failures(o, here, max_listing_tokens), *room)
         size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
             f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)
-        return (*requirement_failures(ladder, o, goal, except_servers, keep_servers), *size, *room)
+        return (*requirement_failures(ladder, o, here, except_servers, keep_servers), *size, *room)
 
     checks = tuple(LengthCheck(o, failures(o),
                                _change(baseline, inspector, config, o.context_length, tokenizer, before[i])
-                               if baseline is not None else None) for i, o in enumerate(now))
+                               if baseline is not None else None, goal_at(goal, per_length, o.context_length))
+                   for i, o in enumerate(now))
     suggestion = None
     if not all(c.holds for c in checks):
         suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
-                                            keep_servers=keep_servers, headroom_pct=headroom_pct)
+                                            keep_servers=keep_servers, headroom_pct=headroom_pct,
+                                            length_goals=dict(per_length))
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
-                       keep_servers=keep_servers, headroom_pct=headroom_pct)
+                       keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length)

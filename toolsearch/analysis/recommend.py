@@ -13,6 +13,13 @@ gives the shortest listed context length a leg of B. Both are the smallest possi
 every length gets the smallest budget that reaches the goal, which is also the listing with the
 fewest tokens among those that reach it (a larger budget can only pick an earlier, larger
 candidate). 0.1 less or 1 token less gives a budget below B at some listed length.
+
+With a goal per context length (for example names at 32K and full from 200K up), each length L
+needs its own smallest budget B_L, and the settings need ``min(listing_max_tokens, pct leg at L)
+>= B_L`` at every L: the smallest cap is ``max(200, max B_L)`` and the smallest ``threshold_pct``
+the largest of the per-length smallest ones. Budgets only grow with the context length, so a
+length can get more than its own goal asks (a longer length never gets a smaller budget than a
+shorter one); the outcome table shows what each length gets.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import yaml
 
@@ -44,6 +51,62 @@ GOAL_WORDS: dict[str, str] = {
 #: Resolution of the recommended threshold_pct (%): the answer is exact to this step.
 THRESHOLD_PCT_RESOLUTION = 0.1
 _PCT_STEPS = round(C.THRESHOLD_PCT_MAX / THRESHOLD_PCT_RESOLUTION)
+
+#: Per-length goals: ``((context length or None, goal), ...)`` in context-length order, only where
+#: the goal differs from the default one.
+LengthGoals = tuple[tuple["int | None", str], ...]
+
+
+def length_goals_for(goal: str, length_goals: Mapping[int | None, str] | None,
+                     context_lengths: Sequence[int | None]) -> LengthGoals:
+    """Check and normalise per-length goals: the ``(length, goal)`` pairs of ``length_goals``
+    that differ from ``goal``, in the order of ``context_lengths``.
+
+    Raises:
+        ValueError: an unknown goal, or a length that is not among ``context_lengths``.
+    """
+    for value in (goal, *(length_goals or {}).values()):
+        if value not in GOAL_FORMS:
+            raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {value!r}")
+    lengths = list(context_lengths)
+    stray = [c for c in (length_goals or {}) if c not in lengths]
+    if stray:
+        raise ValueError(f"a goal is given for {', '.join(context_words(c) for c in stray)}, which is not among "
+                         f"the context lengths ({', '.join(context_words(c) for c in lengths)})")
+    return tuple((c, length_goals[c]) for c in lengths if length_goals and c in length_goals
+                 and length_goals[c] != goal)
+
+
+def goal_at(goal: str, length_goals: LengthGoals, context_length: int | None) -> str:
+    """The goal at one context length: its own from ``length_goals``, else ``goal``."""
+    return dict(length_goals).get(context_length, goal)
+
+
+def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Sequence[str] = (),
+                   keep_servers: Sequence[str] = (), context_lengths: Sequence[int | None] = ()) -> str:
+    """The goal with its per-length goals and per-server requirements, in words, as ``recommend``,
+    ``check``, the export block and the Tuning page say it: ``"every server at names or better"``,
+    or with per-length goals ``"every server at names or better at 32K; every tool with its short
+    description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
+    ``length_goals`` alone without it)."""
+    if length_goals:
+        lengths = list(context_lengths) or [c for c, _ in length_goals]
+        by_goal: dict[str, list[int | None]] = {}
+        for c in lengths:
+            by_goal.setdefault(goal_at(goal, length_goals, c), []).append(c)
+        text = "; ".join(f"{GOAL_WORDS[g]} at {_and(context_words(c) for c in cs)}" for g, cs in by_goal.items())
+    else:
+        text = GOAL_WORDS[goal]
+    if except_servers:
+        text += f", except {', '.join(except_servers)} (may collapse)"
+    if keep_servers:
+        text += f"; {', '.join(keep_servers)} at names or better"
+    return text
+
+
+def _and(words: Any) -> str:
+    items = list(words)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def context_words(n: int | None) -> str:
@@ -140,7 +203,8 @@ class MultiRecommendation:
             (``None`` when none).
         threshold_pct: recommended ``threshold_pct`` (%), exact to 0.1.
         listing_max_tokens: recommended ``listing_max_tokens`` (tokens), exact to 1.
-        budget_needed: the smallest budget (tokens) the answer needs at every length, or ``None``.
+        budget_needed: the smallest budget (tokens) the answer needs at every length, or ``None``
+            (with per-length goals: the largest of ``length_budgets``, the cap it needs).
         contexts: one outcome per listed context length, in the order given.
         reason: why ``goal`` cannot be reached (empty when it is).
         planning_tokenizer: the tokenizer the ladder was measured with.
@@ -151,6 +215,9 @@ class MultiRecommendation:
         growth_tokens: tokens the listing can grow at the tightest length before it changes
             form (the smallest ``budget - listing_tokens``).
         growth_tools: about how many more tools that is, at the listing's tokens per named tool.
+        length_goals: per-length goals where they differ from ``goal`` (:data:`LengthGoals`).
+        length_budgets: per listed length, the smallest budget (tokens) its own goal needs
+            (``None`` where none is known); with one goal, ``budget_needed`` at every length.
     """
 
     goal: str
@@ -168,6 +235,8 @@ class MultiRecommendation:
     unnamed: tuple[UnnamedServer, ...] = ()
     growth_tokens: int = 0
     growth_tools: int = 0
+    length_goals: LengthGoals = ()
+    length_budgets: tuple[int | None, ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -176,13 +245,38 @@ class MultiRecommendation:
 
     @property
     def goal_words(self) -> str:
-        """The goal with its per-server requirements, in words (headroom not included)."""
-        text = GOAL_WORDS[self.goal]
-        if self.except_servers:
-            text += f", except {', '.join(self.except_servers)} (may collapse)"
-        if self.keep_servers:
-            text += f"; {', '.join(self.keep_servers)} at names or better"
-        return text
+        """The goal with its per-length goals and per-server requirements, in words (headroom not
+        included; :func:`goal_statement`)."""
+        return goal_statement(self.goal, self.length_goals, self.except_servers, self.keep_servers,
+                              [c.context_length for c in self.contexts])
+
+    def goal_at(self, context_length: int | None) -> str:
+        """The goal at one listed context length."""
+        return goal_at(self.goal, self.length_goals, context_length)
+
+    @property
+    def beyond_goal(self) -> tuple[ContextOutcome, ...]:
+        """With per-length goals, the lengths whose listing form is better than their own goal asks
+        (a longer length never gets a smaller budget than a shorter one, and the cap is shared);
+        ``()`` with one goal for every length."""
+        if not self.length_goals:
+            return ()
+        return tuple(c for c in self.contexts if c.tier > 0 and c.listing_form != "none"
+                     and FORM_RANK[c.listing_form] < FORM_RANK[GOAL_FORMS[self.goal_at(c.context_length)]])
+
+    @property
+    def budget_words(self) -> str:
+        """The budget each length needs, in words: ``"1,473 tokens"`` when it is one figure for every
+        length, else ``"1,473 tokens at 32K; 4,000 tokens at 200K and 1M"``; ``""`` when unknown."""
+        budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
+        if not budgets or any(b is None for b in budgets):
+            return ""
+        if len(set(budgets)) == 1:
+            return counted(budgets[0], "token")
+        by_budget: dict[int, list[int | None]] = {}
+        for c, b in zip(self.contexts, budgets):
+            by_budget.setdefault(b, []).append(c.context_length)
+        return "; ".join(f"{counted(b, 'token')} at {_and(context_words(c) for c in cs)}" for b, cs in by_budget.items())
 
     @property
     def growth_words(self) -> str:
@@ -214,11 +308,16 @@ class MultiRecommendation:
         return "the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal``, ``contexts``, then
-        ``reached``, ``reached_goal``, ``budget_needed``, ``reason``, ``planning_tokenizer``,
-        ``except``, ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``."""
+        """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal`` (the goal of the
+        lengths without their own), ``contexts`` (each with its own ``goal`` and ``budget_needed``),
+        ``goal_words``, then ``reached``,
+        ``reached_goal``, ``budget_needed``, ``reason``, ``planning_tokenizer``, ``except``,
+        ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``."""
+        budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
-                "goal": self.goal, "contexts": [c.to_dict() for c in self.contexts],
+                "goal": self.goal,
+                "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b}
+                             for c, b in zip(self.contexts, budgets)], "goal_words": self.goal_words,
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
                 "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
@@ -399,7 +498,8 @@ def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int |
 
 def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_lengths: Sequence[int | None],
                            goal: str, *, except_servers: Sequence[str] = (), keep_servers: Sequence[str] = (),
-                           headroom_pct: float = 0.0) -> MultiRecommendation:
+                           headroom_pct: float = 0.0,
+                           length_goals: Mapping[int | None, str] | None = None) -> MultiRecommendation:
     """The ``threshold_pct`` and ``listing_max_tokens`` that reach ``goal`` at every context length
     in ``context_lengths`` with the fewest listing tokens; exact to 0.1 % and 1 token, and tight
     (0.1 less or 1 token less breaks the goal at some listed length, unless that value is at the
@@ -429,10 +529,17 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         except_servers / keep_servers: server names of the catalog (servers without deferred
             tools are accepted and change nothing).
         headroom_pct: 0 or more (%).
+        length_goals: a goal per context length where it differs from ``goal`` (e.g.
+            ``{200_000: "full", 1_000_000: "full"}`` with ``goal="names"``). Each length then gets
+            at least the smallest budget its own goal needs (as a recommendation for that length
+            alone would give it), and the settings are the smallest that give every length that
+            budget; where a length's goal is out of reach, the length gets its best reachable
+            listing, and ``reason`` names the length.
 
     Raises:
-        ValueError: an unknown goal, an empty list of context lengths, a negative headroom, or a
-            server named in both ``except_servers`` and ``keep_servers``.
+        ValueError: an unknown goal, an empty list of context lengths, a negative headroom, a
+            server named in both ``except_servers`` and ``keep_servers``, or a per-length goal for
+            a length not in ``context_lengths``.
     """
     if goal not in GOAL_FORMS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
@@ -444,17 +551,21 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     if both:
         raise ValueError(f"{', '.join(both)}: a server cannot be both an exception and kept")
     lengths = list(context_lengths)
+    per_length = length_goals_for(goal, length_goals, lengths)
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
-               reason: str) -> MultiRecommendation:
+               reason: str, budgets: tuple[int | None, ...] = ()) -> MultiRecommendation:
         outs = outcomes(ladder, pct, cap, lengths)
-        if budget is not None and headroom_pct and cap == C.LISTING_MAX_TOKENS_MIN > budget:
-            # The cap's floor lets longer lengths get budgets between ``budget`` and 200, where a
-            # larger listing may fit with less headroom: raise threshold_pct until none does.
+        if budget is not None and headroom_pct and (per_length or cap == C.LISTING_MAX_TOKENS_MIN > budget):
+            # Some length gets a budget above the one it needs (the cap's floor of 200, or another
+            # length's larger goal), where a larger listing may fit with less headroom: raise
+            # threshold_pct until none does.
             pct, outs = _keep_headroom(ladder, pct, cap, lengths, outs, headroom_pct)
         rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
-                                  ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct))
+                                  ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),
+                                  length_goals=per_length,
+                                  length_budgets=budgets or tuple(budget for _ in lengths))
         return _finish(rec, ladder)
 
     if not ladder.activated:
@@ -463,6 +574,21 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     if not ladder.listing_enabled:
         return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None,
                       "listing is off, so no listing is ever embedded")
+    if per_length:
+        # Each length alone, with its own goal; then the smallest settings giving each its budget.
+        alone = [recommend_for_contexts(ladder, config, [c], goal_at(goal, per_length, c),
+                                        except_servers=except_servers, keep_servers=keep_servers,
+                                        headroom_pct=headroom_pct) for c in lengths]
+        reasons = "; ".join(f"at {context_words(c)}: {r.reason}" for c, r in zip(lengths, alone) if not r.reached)
+        budgets = tuple(r.budget_needed for r in alone)
+        if any(b is None for b in budgets):
+            return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
+                          budgets)
+        known = [(c, b) for c, b in zip(lengths, budgets) if c is not None and c > 0]
+        pct = max((smallest_threshold_pct(b, c) or C.THRESHOLD_PCT_MAX for c, b in known),
+                  default=config.threshold_pct)
+        need = max(b for b in budgets if b is not None)
+        return result(not reasons, None, pct, max(C.LISTING_MAX_TOKENS_MIN, need), need, reasons, budgets)
     largest, kind, limit_words = _largest_budget(lengths)
     chosen = _chosen_budgets(ladder, headroom_pct)
     meets = _requirement(ladder, goal, except_servers, keep_servers)
@@ -486,7 +612,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
 def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     """Fill ``reached_goal``, ``unnamed`` and the growth figures of ``rec`` from its outcomes."""
     contexts = rec.contexts
-    if rec.reached:
+    if rec.reached and not rec.length_goals:
         reached_goal: str | None = rec.goal
     else:
         forms = [c.listing_form for c in contexts]

@@ -29,7 +29,7 @@ from .textfmt import (parse_context_length as _context_length, parse_listing_max
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
 from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
-from ..analysis.recommend import GOALS as RECOMMEND_GOALS, recommend_for_contexts
+from ..analysis.recommend import context_words, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_names,
                                  variant_label, variant_options)
@@ -38,7 +38,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (Parser, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, report_loaded as _report_loaded, unrecognized)
 
 
@@ -175,9 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--context-lengths", type=_int_list, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
-    p.add_argument("--goal", choices=RECOMMEND_GOALS, required=True,
-                   help="full: every tool with its short description; names: every server at names or better; "
-                        "listed: tier 1 (tool names listed); any: some listing")
+    p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
@@ -921,9 +919,13 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise UsageError(f"recommend: {', '.join(both)}: a server cannot be given to both --except and --keep")
+    try:
+        goal, length_goals = args.goal.resolve(args.context_lengths)
+    except ValueError as exc:
+        raise UsageError(f"recommend: --goal: {exc}") from None
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
-    rec = recommend_for_contexts(ladder, config, args.context_lengths, args.goal, except_servers=args.except_servers,
-                                 keep_servers=args.keep_servers, headroom_pct=args.headroom)
+    rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
+                                 keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)
     not_in_catalog: list[str] = []
     sessions_read = 0
     drift = None
@@ -972,8 +974,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"threshold_pct: {rec.threshold_pct:g}")
         print(f"listing_max_tokens: {rec.listing_max_tokens}")
         # the name the Tuning page's metric uses, for the same figure
-        print(f"budget needed at every length: {rec.budget_needed:,} tokens"
+        print(f"budget needed{'' if rec.length_goals else ' at every length'}: {rec.budget_words}"
               + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else ""))
+        beyond = rec.beyond_goal
+        if beyond:
+            print("more than the goal asks at " + ", ".join(
+                f"{context_words(c.context_length)} ({form_word(c.listing_form)})" for c in beyond)
+                + ": the budget never shrinks as the context length grows, and listing_max_tokens is one cap "
+                  "for every length")
     else:
         print(f"not reachable at every listed context length: {rec.reason}")
         worst = rec.worst
@@ -985,7 +993,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
               f"{config.listing_max_tokens:,}) at "
               + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
-              + " · it is the cheapest setting that meets the goal")
+              + (" · it is the cheapest setting that meets the goal" if rec.reached
+                 else " · it is the best reachable setting"))
     for server in rec.unnamed:
         print(f"not named: {server.reason}")
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.inspector import Inspector
-from .textfmt import parse_context_length, parse_listing_max_tokens, parse_threshold_pct
+from .textfmt import goal_argument, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
 
@@ -99,6 +99,11 @@ def headroom_pct(text: str) -> float:
     if round(value, 2) != value:
         raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {text!r}")
     return value
+
+
+GOAL_HELP = ("full: every tool with its short description; names: every server at names or better; listed: tier 1 "
+             "(tool names listed); any: some listing. One goal for every length, or one per length: "
+             "32k=names,200k=full,1m=full; a goal first applies to the lengths not named: names,1m=full")
 
 
 def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:

@@ -25,7 +25,6 @@ from typing import Any, Sequence
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
-from ..analysis.recommend import GOAL_WORDS
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
     shipped_query_files
@@ -35,7 +34,8 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import add_settings_arguments, config_from_args, headroom_pct, live_progress, print_json, report_loaded
+from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
+                     print_json, report_loaded)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -136,8 +136,7 @@ def add_parsers(sub: Any) -> None:
     _catalog_arguments(p)
     p.add_argument("--context-lengths", type=_context_lengths, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
-    p.add_argument("--goal", choices=check_mod.GOALS, required=True,
-                   help="; ".join(f"{goal}: {words}" for goal, words in GOAL_WORDS.items()))
+    p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
     p.add_argument("--max-listing-tokens", type=_tokens, default=None, metavar="N",
                    help="also fail when the listing is larger than N tokens (planning tokenizer)")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
@@ -331,11 +330,15 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ReviewUsageError(f"check: {', '.join(both)}: a server cannot be given to both --except and --keep")
+    try:
+        goal, length_goals = args.goal.resolve(args.context_lengths)
+    except ValueError as exc:
+        raise ReviewUsageError(f"check: --goal: {exc}") from None
     baseline = _load(args, args.baseline, config) if args.baseline else None
-    result = check_mod.check_catalog(inspector, config, args.context_lengths, args.goal, args.tokenizer,
+    result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,
-                                     headroom_pct=args.headroom)
+                                     headroom_pct=args.headroom, length_goals=length_goals)
     status = 0 if result.passed else 1
     if args.format == "json":
         print_json(result.to_dict())
@@ -348,7 +351,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "goal"]
     rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),
              Q.form_word(c.outcome.listing_form),
-             f"{c.outcome.listing_tokens:,}", "holds" if c.holds else "FAILS"] for c in result.lengths]
+             f"{c.outcome.listing_tokens:,}",
+             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")]
+            for c in result.lengths]
     if baseline is not None:
         header.append("against the baseline")
         for row, c in zip(rows, result.lengths):
@@ -368,7 +373,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    print(f"toolsearch check {verdict}: {result.goal_words}{limit} at {lengths} tokens")
+    where = "" if result.length_goals else f" at {lengths} tokens"  # the goal names its lengths
+    print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
     print(settings)
     print(text_table(rows, header))
     for line in _verdict_lines(result):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..engine import constants as C
@@ -90,3 +92,81 @@ def text_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
              "  ".join("-" * w for w in widths)]
     lines.extend("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows)
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class GoalArgument:
+    """``--goal`` of ``recommend`` and ``check``: one goal for every context length (``names``), a
+    goal per length (``32k=names,200k=full,1m=full``), or both (``names,200k=full``: names wherever
+    no length is named).
+
+    Attributes:
+        goal: the goal for lengths not named (``None``: every length must be named).
+        by_length: ``{context length or None (unknown): goal}`` in the order given.
+    """
+
+    goal: str | None
+    by_length: dict[int | None, str]
+
+    def resolve(self, context_lengths: Sequence[int | None]) -> tuple[str, dict[int | None, str]]:
+        """``(goal, per-length goals)`` for :func:`toolsearch.analysis.recommend.recommend_for_contexts`
+        and :func:`toolsearch.analysis.check.check_catalog`.
+
+        Raises:
+            ValueError: a length named here is not among ``context_lengths``, or a length has no goal.
+        """
+        from ..analysis.recommend import context_words  # noqa: PLC0415
+
+        lengths = list(context_lengths)
+        stray = [c for c in self.by_length if c not in lengths]
+        if stray:
+            raise ValueError(f"a goal is given for {', '.join(context_words(c) for c in stray)}, which is not among "
+                             f"--context-lengths ({', '.join(context_words(c) for c in lengths)})")
+        missing = [c for c in lengths if c not in self.by_length]
+        if self.goal is None and missing:
+            raise ValueError(f"no goal for {', '.join(context_words(c) for c in missing)}: name every length "
+                             f"(e.g. 32k=names,200k=full) or put one goal first for the lengths not named "
+                             f"(e.g. names,200k=full)")
+        goal = self.goal if self.goal is not None else self.by_length[lengths[0]]
+        return goal, dict(self.by_length)
+
+
+def goal_argument(text: str) -> GoalArgument:
+    """argparse type of ``--goal`` (:class:`GoalArgument`): comma-separated items, each a goal
+    (``full``, ``names``, ``listed``, ``any``; at most one bare goal) or ``LENGTH=GOAL`` (a context
+    length as ``--context-lengths`` takes it, at most once each).
+
+    Raises:
+        argparse.ArgumentTypeError: an unknown goal, a bad length, a length or bare goal given twice,
+            or nothing at all.
+    """
+    from ..analysis.recommend import GOALS  # noqa: PLC0415
+
+    choices = ", ".join(GOALS)
+    goal: str | None = None
+    by_length: dict[int | None, str] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        length_text, sep, value = part.rpartition("=")
+        value = value.strip()
+        if value not in GOALS:
+            close = difflib.get_close_matches(value, GOALS, n=1, cutoff=0.6)
+            raise argparse.ArgumentTypeError(f"{part!r}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
+                                             + (f"; did you mean '{close[0]}'?" if close else ""))
+        if not sep:
+            if goal is not None:
+                raise argparse.ArgumentTypeError(f"two goals for the lengths not named ({goal}, {value}); give one, "
+                                                 f"and LENGTH=GOAL for the others")
+            goal = value
+            continue
+        try:
+            length = parse_context_length(length_text.strip())
+        except argparse.ArgumentTypeError as exc:
+            raise argparse.ArgumentTypeError(f"{part!r}: {exc}") from None
+        if length in by_length:
+            raise argparse.ArgumentTypeError(f"{part!r}: a goal for {length_text.strip()} is already given")
+        by_length[length] = value
+    if goal is None and not by_length:
+        raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {text!r}")
+    return GoalArgument(goal, by_length)

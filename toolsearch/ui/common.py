@@ -29,7 +29,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import samples_dir
-from toolsearch.cli.textfmt import parse_context_length
+from toolsearch.cli.textfmt import goal_argument, parse_context_length
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
@@ -110,6 +110,7 @@ _QP = {  # query key -> (session key, parser)
     "tok": ("tokenizer", str), "dtok": ("display_tokenizer", str), "names": ("naming", str),
     # the Tuning page's question: kept across pages and in the link
     "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", float),
+    "goals": ("tuning_length_goals", str),
     "except": ("tuning_except", lambda text: [s for s in text.split(",") if s]),
     "keep": ("tuning_keep", lambda text: [s for s in text.split(",") if s]),
     "sessions": ("tuning_session_samples", lambda text: list(dict.fromkeys(s for s in text.split(",") if s))),
@@ -123,6 +124,7 @@ _DEFAULTS = {
     "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
     "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
     "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": 0.0,
+    "tuning_length_goals": "",
     "tuning_except": [], "tuning_keep": [], "tuning_session_samples": [],
 }
 _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
@@ -156,8 +158,25 @@ def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     return lengths, None
 
 
+def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
+    """Per-length goals from text such as ``200k=full, 1m=full`` (the ``LENGTH=GOAL`` items of
+    ``recommend --goal``; blank: none); or an error message naming the first bad item. A bare goal
+    is refused: the page's goal selector gives the goal of the other lengths."""
+    if not text.strip():
+        return {}, None
+    try:
+        parsed = goal_argument(text)
+    except argparse.ArgumentTypeError as exc:
+        return {}, f"Other goals: {exc}."
+    if parsed.goal is not None:
+        return {}, (f"Other goals: {parsed.goal!r} has no length; write LENGTH=GOAL items such as 200k=full "
+                    "(the goal selector sets the other lengths).")
+    return parsed.by_length, None
+
+
 #: Text values checked by a parser (an error message means the link's value is ignored).
-_TEXT_CHECKS = {"tuning_contexts": lambda text: parse_context_lengths(text)[1]}
+_TEXT_CHECKS = {"tuning_contexts": lambda text: parse_context_lengths(text)[1],
+                "tuning_length_goals": lambda text: parse_length_goals(text)[1]}
 
 
 #: Sidebar control groups, and the groups each page shows (by url_path; "" is the Overview). A

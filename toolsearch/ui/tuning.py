@@ -313,6 +313,11 @@ if common.require_catalog(v):
                        "harness does not know (fixed 10,000-token percentage leg).")
     multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), key="tuning_multi_goal",
                               format_func=lambda g: MULTI_GOAL_WORDS[g])
+    c3.text_input("Other goal at some lengths (optional)", key="tuning_length_goals",
+                  placeholder="e.g. 200k=full, 1m=full",
+                  help="LENGTH=GOAL items for lengths of the list that need another goal (full, names, listed or "
+                       "any), e.g. names at 32K but every tool with its description from 200K up. A longer length "
+                       "never gets a smaller budget than a shorter one, so it may get more than it asks.")
     c4, c5 = st.columns(2)
     c4.multiselect("May collapse (exceptions)", servers, key="tuning_except",
                    help="Servers that may become one summary line: “every server named except these”.")
@@ -326,16 +331,25 @@ if common.require_catalog(v):
     headroom = float(st.session_state.get("tuning_headroom") or 0.0)
     excepted, kept = list(st.session_state["tuning_except"]), list(st.session_state["tuning_keep"])
     lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
+    length_goals, goals_error = common.parse_length_goals(st.session_state.get("tuning_length_goals") or "")
+    if not lengths_error and not goals_error:
+        stray = [c for c in length_goals if c not in lengths]
+        if stray:
+            goals_error = (f"Other goals: {', '.join(ctx_text(c) for c in stray)} "
+                           f"{'is' if len(stray) == 1 else 'are'} not in the context lengths; add "
+                           f"{'it' if len(stray) == 1 else 'them'} there or remove the goal.")
     both = sorted(set(excepted) & set(kept))
     multi = None
-    if lengths_error:
-        st.error(lengths_error, icon=":material/warning:")
+    if lengths_error or goals_error:
+        st.error(lengths_error or common.md_escape(common.visible(goals_error)), icon=":material/warning:")
     elif both:
         st.error(f"{', '.join(both)}: a server cannot both collapse and stay named; remove it from one list.",
                  icon=":material/warning:")
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal, except_servers=excepted,
-                                       keep_servers=kept, headroom_pct=headroom)
+                                       keep_servers=kept, headroom_pct=headroom, length_goals=length_goals)
+        if multi.length_goals:
+            st.caption(common.md_escape(f"Goal: {multi.goal_words}."))
         evidence, evidence_labels = session_evidence()
         have_sessions = bool(evidence_labels)
         called: list = []
@@ -359,9 +373,13 @@ if common.require_catalog(v):
                    width="content")
         # not reached: the figure is the best reachable setting's budget, not what the goal needs
         # (the box below gives that); one label for each quantity
-        row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
-                   f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
-                   width="content")
+        if multi.length_goals and multi.reached:  # one figure per length: in the table below
+            row.metric("Largest budget needed", f"{multi.budget_needed:,} tokens", width="content",
+                       help=f"The budget each length's own goal needs: {multi.budget_words}.")
+        else:
+            row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
+                       f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
+                       width="content")
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
@@ -370,13 +388,15 @@ if common.require_catalog(v):
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
         growth = multi.growth_words
         st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
-        singles = {c: recommend_for_contexts(ladder, cfg, [c], multi_goal, except_servers=excepted, keep_servers=kept,
-                                             headroom_pct=headroom) for c in lengths}
+        singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
+                                             keep_servers=kept, headroom_pct=headroom) for c in lengths}
         rows = []
         for a, b in zip(now, multi.contexts):
             alone = singles[a.context_length]
             rows.append({
                 "context length": ctx_text(a.context_length),
+                **({"goal": multi.goal_at(a.context_length) + (" (gets more)" if b in multi.beyond_goal else "")}
+                   if multi.length_goals else {}),
                 "current: listing": f"{a.outcome}\n{a.listing_tokens:,} tokens",
                 "recommended: listing": f"{b.outcome}\n{b.listing_tokens:,} of {b.budget:,} budget tokens",
                 "change": outcome_change(a, b),
@@ -399,8 +419,9 @@ if common.require_catalog(v):
             where = ", ".join(f"{ctx_text(a.context_length)} ({outcome_change(a, b)})"
                               for a, b in zip(now, multi.contexts) if a.context_length in lowered)
             st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
-                       "setting that still meets the goal. One setting serves every length: to list more there, ask for a "
-                       "stricter goal or more headroom, or keep the current settings.",
+                       "setting that still meets the goal. One setting serves every length: to list more there, give "
+                       "those lengths a stricter goal (Other goal at some lengths), ask for more headroom, or keep "
+                       "the current settings.",
                        icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,

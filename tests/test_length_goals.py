@@ -1,0 +1,173 @@
+"""A goal per context length (``recommend --goal names,1m=full``, ``check`` the same, the Tuning
+page's "Other goal at some lengths"): each length reaches its own goal with the smallest
+settings, checked by brute force against the listing ladder, and the CLI says it per length."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import run_cli
+from toolsearch.analysis.check import check_catalog
+from toolsearch.analysis.recommend import (FORM_RANK, GOAL_FORMS, budget_with_headroom, goal_statement, outcomes,
+                                           recommend_for_contexts, requirement_failures)
+from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.cli.textfmt import goal_argument
+from toolsearch.engine import constants as C
+from toolsearch.engine.catalog import load_source
+from toolsearch.engine.config import parse_config
+from toolsearch.engine.inspector import Inspector
+
+ROOT = Path(__file__).absolute().parent.parent
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+LENGTHS = [32_000, 200_000, 1_000_000]
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    return listing_ladder(Inspector(load_source(TEAM)).planner, parse_config({}))
+
+
+def meets(ladder, outcome, goal: str, headroom: float = 0.0) -> bool:
+    """The goal (and headroom) holds at one length: the form is the goal's or better."""
+    if requirement_failures(ladder, outcome, goal):
+        return False
+    return outcome.listing_tokens == 0 or outcome.budget >= budget_with_headroom(outcome.listing_tokens, headroom)
+
+
+GOAL_SETS = [dict(zip(LENGTHS, goals)) for goals in itertools.product(("any", "names", "full"), repeat=3)
+             if len(set(goals)) > 1]
+
+
+@pytest.mark.parametrize("goals", GOAL_SETS, ids=lambda g: ",".join(f"{k // 1000}k={v}" for k, v in g.items()))
+def test_each_length_reaches_its_own_goal_and_the_answer_is_tight(ladder, goals):
+    first = goals[LENGTHS[0]]
+    rec = recommend_for_contexts(ladder, parse_config({}), LENGTHS, first, length_goals=goals)
+    assert rec.reached, rec.reason
+    for c in rec.contexts:
+        assert meets(ladder, c, goals[c.context_length]), (c, goals)
+        assert rec.goal_at(c.context_length) == goals[c.context_length]
+    # tight: 0.1 % less or one token less breaks some length's goal
+    lower_pct = outcomes(ladder, round(rec.threshold_pct - 0.1, 1), rec.listing_max_tokens, LENGTHS)
+    assert not all(meets(ladder, c, goals[c.context_length]) for c in lower_pct)
+    if rec.listing_max_tokens > C.LISTING_MAX_TOKENS_MIN:
+        lower_cap = outcomes(ladder, rec.threshold_pct, rec.listing_max_tokens - 1, LENGTHS)
+        assert not all(meets(ladder, c, goals[c.context_length]) for c in lower_cap)
+    # each length needs what a recommendation for it alone needs
+    for c, need in zip(rec.contexts, rec.length_budgets):
+        alone = recommend_for_contexts(ladder, parse_config({}), [c.context_length], goals[c.context_length])
+        assert need == alone.budget_needed and c.budget >= need
+    # and the lengths that get more than their own goal are the ones said to
+    more = [c.context_length for c in rec.contexts
+            if FORM_RANK[c.listing_form] < FORM_RANK[GOAL_FORMS[goals[c.context_length]]]]
+    assert [c.context_length for c in rec.beyond_goal] == more
+
+
+def test_headroom_holds_at_every_length_with_per_length_goals(ladder):
+    goals = {32_000: "names", 1_000_000: "full"}
+    rec = recommend_for_contexts(ladder, parse_config({}), LENGTHS, "names", length_goals=goals, headroom_pct=10)
+    assert rec.reached
+    for c in rec.contexts:
+        assert meets(ladder, c, goals.get(c.context_length, "names"), 10), c
+    # 200K gets the budget of 1M's goal, not a budget between that leaves a larger listing less room
+    assert rec.contexts[1].listing_form == "full"
+
+
+def test_the_same_goal_everywhere_is_the_plain_answer(ladder):
+    config = parse_config({})
+    plain = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=5)
+    same = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=5,
+                                  length_goals={c: "names" for c in LENGTHS})
+    assert same == plain and not same.length_goals and same.goal_words == "every server at names or better"
+
+
+def test_a_length_out_of_reach_is_named_and_the_others_get_their_goal(ladder):
+    rec = recommend_for_contexts(ladder, parse_config({}), [3_000, 200_000], "full",
+                                 length_goals={200_000: "names"})
+    assert not rec.reached
+    assert rec.reason.startswith("at 3K: it needs a budget of ")
+    assert rec.contexts[1].listing_form in ("full", "names")  # 200K reaches names
+    assert rec.contexts[0].servers_named == rec.contexts[0].servers_total  # the best 3K can do: every server named
+
+
+def test_bad_per_length_goals_are_refused(ladder):
+    with pytest.raises(ValueError, match=r"a goal is given for 64K, which is not among the context lengths"):
+        recommend_for_contexts(ladder, parse_config({}), LENGTHS, "names", length_goals={64_000: "full"})
+    with pytest.raises(ValueError, match="goal must be one of"):
+        recommend_for_contexts(ladder, parse_config({}), LENGTHS, "names", length_goals={32_000: "most"})
+
+
+def test_goal_words_group_lengths_by_goal():
+    assert goal_statement("names", ((200_000, "full"), (1_000_000, "full")), ("github",), (),
+                          LENGTHS) == ("every server at names or better at 32K; every tool with its short description "
+                                       "(form full) at 200K and 1M, except github (may collapse)")
+
+
+def test_goal_argument_syntax():
+    assert goal_argument("names") .goal == "names"
+    parsed = goal_argument(" names , 200k=full,unknown=any")
+    assert (parsed.goal, parsed.by_length) == ("names", {200_000: "full", None: "any"})
+    assert parsed.resolve([32_000, 200_000, None]) == ("names", {200_000: "full", None: "any"})
+    assert goal_argument("32k=any,1m=full").resolve([32_000, 1_000_000]) == ("any", {32_000: "any", 1_000_000: "full"})
+    with pytest.raises(ValueError, match="no goal for 200K"):
+        goal_argument("32k=any").resolve([32_000, 200_000])
+    for bad in ("", "names,full", "32k=names,32000=full", "lots=full", "32k=most"):
+        with pytest.raises(Exception):
+            goal_argument(bad)
+
+
+def test_cli_recommend_per_length_text_json_and_yaml():
+    args = ["recommend", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", "names,1m=full"]
+    text = run_cli(*args)
+    assert text.returncode == 0, text.stderr
+    rec = recommend_for_contexts(listing_ladder(Inspector(load_source(TEAM)).planner, parse_config({})),
+                                 parse_config({}), LENGTHS, "names", length_goals={1_000_000: "full"})
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("goal: every server at names or better at 32K and 200K; every tool with its short "
+                               "description (form full) at 1M · ")
+    assert f"listing_max_tokens: {rec.listing_max_tokens}" in lines
+    assert f"budget needed: {rec.budget_words}" in lines
+    assert any(x.startswith("more than the goal asks at 200K (full): ") for x in lines)
+    data = json.loads(run_cli(*args, "--json").stdout)
+    assert [c["goal"] for c in data["contexts"]] == ["names", "names", "full"]
+    assert [c["budget_needed"] for c in data["contexts"]] == list(rec.length_budgets)
+    assert data["goal_words"] == rec.goal_words and data["reached"] is True
+    block = run_cli(*args, "--yaml").stdout
+    assert f"# goal: {rec.goal_words}" in block.splitlines()
+    assert yaml.safe_load(block)["tools"]["tool_search"]["listing_max_tokens"] == rec.listing_max_tokens
+
+
+@pytest.mark.parametrize("goal, error", [
+    ("names,64k=full", "recommend: --goal: a goal is given for 64K, which is not among --context-lengths (32K, 200K, 1M)"),
+    ("32k=names", "recommend: --goal: no goal for 200K, 1M"),
+    ("names,fulll", "argument --goal: 'fulll': expected a goal (full, names, listed, any) or LENGTH=GOAL"),
+])
+def test_cli_recommend_bad_goal_is_a_usage_error(goal, error):
+    result = run_cli("recommend", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", goal)
+    assert result.returncode == 2 and error in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cli_check_per_length_goals():
+    ok = run_cli("check", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", "names,1m=full")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert ok.stdout.splitlines()[0] == ("toolsearch check passed: every server at names or better at 32K and 200K; "
+                                         "every tool with its short description (form full) at 1M")
+    assert "holds (full)" in ok.stdout and "holds (names)" in ok.stdout
+    # a tiny percentage: 32K lists nothing (its goal any fails), 1M lists less than full
+    bad = run_cli("check", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", "any,1m=full",
+                  "--threshold-pct", "0.1", "--format", "json")
+    assert bad.returncode == 1
+    data = json.loads(bad.stdout)
+    assert [(c["goal"], c["holds"]) for c in data["contexts"]] == [("any", False), ("any", True), ("full", False)]
+    ins = Inspector(load_source(TEAM))
+    result = check_catalog(ins, parse_config({"threshold_pct": 0.1}), LENGTHS, "any", "chars4",
+                           length_goals={1_000_000: "full"})
+    assert data["suggestion"]["threshold_pct"] == result.suggestion.threshold_pct
+    # the suggestion reaches each length's own goal
+    ladder = listing_ladder(ins.planner, parse_config({}))
+    for c, goal in zip(result.suggestion.contexts, ("any", "any", "full")):
+        assert meets(ladder, c, goal)
