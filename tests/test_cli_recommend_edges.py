@@ -39,7 +39,7 @@ def test_tables_say_summary_for_a_listing_of_summary_lines_as_plan_does() -> Non
                  ("sweep", CLOUDFLARE, "--context-lengths", "32k", "--threshold-pcts", "1")):
         result = run_cli(*args)
         assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
-        row = next(line for line in result.stdout.splitlines() if line.startswith("32000 "))
+        row = next(line for line in result.stdout.splitlines() if line.startswith("32,000 "))
         assert " summary " in f"{row} " and "groups" not in row, row
     data = _json(run_cli("recommend", CLOUDFLARE, "--context-lengths", "32k", "--goal", "names", "--json"))
     assert data["contexts"][0]["listing_form"] == "groups"  # the JSON keeps the form's value

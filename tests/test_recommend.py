@@ -185,8 +185,8 @@ def test_cli_recommend_text_and_config(tmp_path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[1:4] == ["threshold_pct: 0.4", "listing_max_tokens: 200", "budget needed at every length: 104 tokens"]
-    assert lines[-2:] == ["32000           128     1     names         104             2/2            61",
-                          "128000          200     1     names         104             2/2            61"]
+    assert lines[-2:] == ["32,000          128     1     names         104             2/2            61",
+                          "128,000         200     1     names         104             2/2            61"]
     assert lines[4] == "headroom: 0% · absorbs 24 tokens of listing growth (about 14 tools) at 32K before the listing changes"
 
 

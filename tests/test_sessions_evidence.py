@@ -115,7 +115,7 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     rows = [line.split() for line in out.split("searches saved\n", 1)[1].splitlines()[1:3]]
     at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
     assert [c.listing_form for c in at] == ["mixed", "full"]
-    assert rows == [[f"{c.context_length:,}", str(c.budget), c.listing_form,
+    assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", c.listing_form,
                      f"{c.called_listed}", "of", f"{c.called_total}", str(c.round_trips_saved)] for c in at]
     assert "catalog drift" not in out
 

@@ -241,8 +241,8 @@ def test_catalog_embeddings_cached_in_memory_and_on_disk(monkeypatch):
     embedding.clear_memory_cache()
     again = embedding.catalog_embeddings(texts)  # disk
     assert calls == [] and np.array_equal(again, first)
-    embedding.catalog_embeddings(texts + ["a third tool"])  # another fingerprint: embedded
-    assert len(calls) == 1
+    embedding.catalog_embeddings(texts + ["a third tool"])  # another fingerprint: only the new text embedded
+    assert calls == [["a third tool"]]
 
 
 def _unit_rows(n: int) -> np.ndarray:
@@ -293,6 +293,96 @@ def test_damaged_or_hostile_cache_file_is_embedded_again(kind, monkeypatch):
         assert np.array_equal(embedding.catalog_embeddings(texts), vectors) and len(calls) == 1
 
 
+def _counting_encoder(monkeypatch) -> list:
+    """Replace the model by a deterministic encoder (a unit vector per text from its hash) that
+    records every batch it is asked to embed."""
+    calls: list = []
+
+    def encode(texts):
+        calls.append(list(texts))
+        out = np.zeros((len(texts), 384), np.float32)
+        for row, text in enumerate(texts):
+            out[row, sum(text.encode()) % 384] = 1.0
+        return out
+
+    monkeypatch.setattr(embedding, "_encode", encode)
+    return calls
+
+
+def test_a_changed_catalog_embeds_only_its_new_or_changed_tools(monkeypatch):
+    """Editing one tool of a catalog costs one embedding, not the whole catalog again: every text's
+    vector is kept on its own, and the vectors are the same as a full embedding gives."""
+    calls = _counting_encoder(monkeypatch)
+    texts = [f"tool {i}. Does thing number {i}" for i in range(40)]
+    embedding.clear_memory_cache()
+    first = embedding.catalog_embeddings(texts)
+    assert calls == [texts]
+    changed = [*texts[:10], "tool 10. Does something new", *texts[11:], "tool 40. Added later"]
+    embedding.clear_memory_cache()
+    second = embedding.catalog_embeddings(changed)
+    assert calls[1:] == [["tool 10. Does something new", "tool 40. Added later"]]
+    assert np.array_equal(second[:10], first[:10]) and np.array_equal(second[11:40], first[11:])
+    calls.clear()
+    embedding.clear_memory_cache()
+    assert np.array_equal(embedding.catalog_embeddings(changed[::-1]), second[::-1]) and calls == []  # reordered
+
+
+HOSTILE_STORE = {
+    "not a database": lambda path: path.write_bytes(b"this is not SQLite" * 100),
+    "another table": lambda path: _sqlite(path, "CREATE TABLE other (a)"),
+    "bad blobs": lambda path: _sqlite(path, "CREATE TABLE vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)",
+                                      rows=[b"\0" * 7, np.full(384, np.nan, "<f4").tobytes(),
+                                            np.full(384, 7.0, "<f4").tobytes(), "text, not bytes"]),
+    "directory": lambda path: path.mkdir(),
+    "fifo": lambda path: os.mkfifo(path),
+}
+
+
+def _sqlite(path, schema: str, rows=()) -> None:
+    import sqlite3  # noqa: PLC0415
+
+    con = sqlite3.connect(path)
+    with con:
+        con.execute(schema)
+        texts = ["weather forecast. Get the weather", "send email. Send an email message", "a", "b"]
+        for text, blob in zip(texts, rows):
+            con.execute("INSERT INTO vectors VALUES (?, ?)", (embedding._text_key(text), blob))
+    con.close()
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_STORE))
+def test_damaged_or_hostile_text_store_is_embedded_again(kind, monkeypatch):
+    """A per-text store that is not what toolsearch writes never raises, hangs or feeds bad vectors:
+    its texts are embedded again, and a damaged database is replaced by a good one."""
+    calls = _counting_encoder(monkeypatch)
+    texts = ["weather forecast. Get the weather", "send email. Send an email message"]
+    folder = embedding.cache_dir()
+    folder.mkdir(parents=True)
+    HOSTILE_STORE[kind](folder / embedding.TEXT_STORE)
+    embedding.clear_memory_cache()
+    vectors = embedding.catalog_embeddings(texts)
+    assert calls == [texts] and np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+    if kind not in ("directory", "fifo"):  # replaced: the next catalog with these texts embeds nothing
+        embedding.clear_memory_cache()
+        assert np.array_equal(embedding.catalog_embeddings(texts[::-1]), vectors[::-1]) and len(calls) == 1
+    else:
+        assert "could not be kept" in embedding.disk_cache_problem()
+
+
+def test_the_text_store_keeps_the_most_recent_texts(monkeypatch):
+    import sqlite3  # noqa: PLC0415
+
+    _counting_encoder(monkeypatch)
+    monkeypatch.setattr(embedding, "TEXT_STORE_MAX_ROWS", 3)
+    for text in ("one", "two", "three", "four", "five"):
+        embedding.clear_memory_cache()
+        embedding.catalog_embeddings([text])
+    con = sqlite3.connect(embedding.cache_dir() / embedding.TEXT_STORE)
+    kept = {bytes(k) for (k,) in con.execute("SELECT key FROM vectors")}
+    con.close()
+    assert kept == {embedding._text_key(t) for t in ("three", "four", "five")}
+
+
 def test_full_or_unwritable_cache_directory_leaves_no_file_behind(monkeypatch):
     """A disk that fills up while the vectors are written: the embedding still returns, and no
     half-written private file stays in the cache directory."""
@@ -309,7 +399,7 @@ def test_full_or_unwritable_cache_directory_leaves_no_file_behind(monkeypatch):
     monkeypatch.setattr(embedding.np, "save", full_disk)
     embedding.clear_memory_cache()
     assert np.array_equal(embedding.catalog_embeddings(texts), _unit_rows(1))
-    assert list(embedding.cache_dir().iterdir()) == []
+    assert [p.name for p in embedding.cache_dir().iterdir()] == [embedding.TEXT_STORE]  # no half-written .npy
     # ... and it is said once, with the folder and the reason (the CLI and the pages show it)
     problem = embedding.disk_cache_problem()
     assert f"could not be kept in {embedding.cache_dir()} (No space left on device)" in problem

@@ -85,12 +85,22 @@ def parse_seconds(text: str) -> float:
     return value
 
 
+def _cell(value: Any) -> str:
+    """A table cell: whole numbers with thousands separators (``32,000``, as every other surface
+    writes a token count), anything else as ``str``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
 def text_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
-    """Left-aligned columns separated by two spaces, a dashed rule under the header, no trailing spaces."""
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    """Left-aligned columns separated by two spaces, a dashed rule under the header, no trailing
+    spaces; whole numbers written with thousands separators (CSV and JSON keep plain numbers)."""
+    cells = [[_cell(x) for x in row] for row in rows]
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *cells)]
     lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths)).rstrip(),
              "  ".join("-" * w for w in widths)]
-    lines.extend("  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows)
+    lines.extend("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip() for row in cells)
     return "\n".join(lines)
 
 

@@ -9,8 +9,10 @@ loaded from the package's own directory with the Hugging Face libraries switched
 Catalog embeddings are cached per catalog fingerprint (SHA-256 of the model name and the tool
 texts): in memory for the process, and on disk under the user cache directory
 (``$XDG_CACHE_HOME/toolsearch/embeddings``, else ``~/.cache/toolsearch/embeddings``), so a second
-evaluation of the same catalog embeds nothing. Query embeddings are kept in memory (up to
-:data:`QUERY_CACHE_SIZE` queries).
+evaluation of the same catalog embeds nothing. Each tool text's vector is also kept on its own, in
+an SQLite file in the same folder (:data:`TEXT_STORE`, at most :data:`TEXT_STORE_MAX_ROWS` texts,
+the oldest dropped first), so a catalog that changed embeds only its new or changed tools. Query
+embeddings are kept in memory (up to :data:`QUERY_CACHE_SIZE` queries).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -42,6 +45,12 @@ INSTALL_HINT = "pip install 'toolsearch[semantic]'"
 #: Queries whose embeddings are kept in memory.
 QUERY_CACHE_SIZE = 20_000
 _BATCH = 32
+#: The per-text vector store under :func:`cache_dir` (SQLite: key = SHA-256 of the model name and
+#: the text, vector = 384 little-endian float32).
+TEXT_STORE = "texts.sqlite3"
+#: Texts the store keeps (about 1.6 KB each); past this, the least recently written are dropped.
+TEXT_STORE_MAX_ROWS = 200_000
+_STORE_CHUNK = 500  # keys per SELECT (SQLite's variable limit is 999 on old builds)
 _generation = 0
 _lock = threading.RLock()
 _catalog_cache: "OrderedDict[str, np.ndarray]" = OrderedDict()
@@ -229,13 +238,98 @@ def _write_disk(key: str, vectors: np.ndarray) -> None:
                 pass
 
 
+def _text_key(text: str) -> bytes:
+    return hashlib.sha256(MODEL_NAME.encode() + b"\0" + text.encode("utf-8", "surrogatepass")).digest()
+
+
+def _unit(blob: Any) -> np.ndarray | None:
+    """A stored vector if it is exactly what :func:`_store_write` writes (384 finite float32 of unit
+    length), else ``None``."""
+    if not isinstance(blob, bytes) or len(blob) != 384 * 4:
+        return None
+    vector = np.frombuffer(blob, dtype="<f4").astype(np.float32)
+    if not np.isfinite(vector).all() or not abs(float(np.linalg.norm(vector)) - 1.0) <= 1e-3:
+        return None
+    return vector
+
+
+def _store_read(texts: Sequence[str]) -> dict[int, np.ndarray]:
+    """``{index in texts: vector}`` of the texts the per-text store holds. A missing, locked,
+    damaged or hostile store (not SQLite, another table, wrong blobs) gives ``{}`` or skips the
+    bad rows: those texts are embedded again."""
+    path = cache_dir() / TEXT_STORE
+    try:
+        if not path.is_file():  # a FIFO or a device would block
+            return {}
+        keys = [_text_key(text) for text in texts]
+        found: dict[bytes, Any] = {}
+        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=2)
+        try:
+            for start in range(0, len(keys), _STORE_CHUNK):
+                part = keys[start:start + _STORE_CHUNK]
+                rows = con.execute(f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(part))})",
+                                   part).fetchall()
+                found.update((bytes(k), v) for k, v in rows if isinstance(k, bytes))
+        finally:
+            con.close()
+    except (sqlite3.Error, OSError, ValueError):
+        return {}
+    out = {}
+    for index, key in enumerate(keys):
+        vector = _unit(found.get(key))
+        if vector is not None:
+            out[index] = vector
+    return out
+
+
+def _store_write(texts: Sequence[str], vectors: np.ndarray) -> str:
+    """Keep each text's vector in the per-text store; ``""``, or why it could not. A store that is
+    not a database this module wrote (damaged) is replaced."""
+    if not texts:
+        return ""
+    folder = cache_dir()
+    path = folder / TEXT_STORE
+    rows = [(_text_key(text), np.asarray(vector, dtype="<f4").tobytes()) for text, vector in zip(texts, vectors)]
+    for attempt in (1, 2):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if path.exists() and not path.is_file():
+                return f"{path} is not a file"
+            con = sqlite3.connect(path, timeout=2)
+            try:
+                with con:
+                    con.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)")
+                    # REPLACE gives a rewritten text a new rowid: the oldest rowids go first below.
+                    con.executemany("INSERT OR REPLACE INTO vectors (key, vector) VALUES (?, ?)", rows)
+                    (count,) = con.execute("SELECT COUNT(*) FROM vectors").fetchone()
+                    if count > TEXT_STORE_MAX_ROWS:
+                        con.execute("DELETE FROM vectors WHERE rowid IN (SELECT rowid FROM vectors ORDER BY rowid "
+                                    "LIMIT ?)", (count - TEXT_STORE_MAX_ROWS,))
+            finally:
+                con.close()
+            return ""
+        except sqlite3.DatabaseError as exc:
+            if attempt == 1 and not isinstance(exc, sqlite3.OperationalError):  # damaged: start it again
+                try:
+                    path.unlink()
+                    continue
+                except OSError:
+                    pass
+            return f"{exc}"
+        except OSError as exc:
+            return f"{exc.strerror or exc}"
+    return ""
+
+
 def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray:
     """Unit vectors, shape ``(len(texts), 384)`` float32, one per tool text, cached per
-    :func:`fingerprint` in memory and (``disk``) under :func:`cache_dir`.
+    :func:`fingerprint` in memory and (``disk``) under :func:`cache_dir`; on a miss, the texts
+    the per-text store (:data:`TEXT_STORE`) holds are taken from it and only the others embedded.
 
     Raises:
         SemanticUnavailable: the extra is not installed (only when something must be embedded).
     """
+    global _write_problem
     key = fingerprint(texts)
     with _lock:
         hit = _catalog_cache.get(key)
@@ -244,9 +338,20 @@ def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray
             return hit
     vectors = _read_disk(key, len(texts)) if disk else None
     if vectors is None:
-        vectors = _encode(texts)
+        known = _store_read(texts) if disk else {}
+        missing = [i for i in range(len(texts)) if i not in known]
+        fresh = _encode([texts[i] for i in missing]) if missing else np.zeros((0, 384), dtype=np.float32)
+        vectors = np.zeros((len(texts), 384), dtype=np.float32)
+        for i, vector in known.items():
+            vectors[i] = vector
+        for i, vector in zip(missing, fresh):
+            vectors[i] = vector
         if disk:
             _write_disk(key, vectors)
+            problem = _store_write([texts[i] for i in missing], fresh)
+            if problem and not _write_problem:
+                _write_problem = (f"the tool texts' embeddings could not be kept in {cache_dir() / TEXT_STORE} "
+                                  f"({problem}); a changed catalog embeds every tool again")
     with _lock:
         _catalog_cache[key] = vectors
         while len(_catalog_cache) > _CATALOG_CACHE_SIZE:
