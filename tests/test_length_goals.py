@@ -77,6 +77,35 @@ def test_headroom_holds_at_every_length_with_per_length_goals(ladder):
     assert rec.contexts[1].listing_form == "full"
 
 
+@pytest.mark.parametrize("catalog, lengths, goal, length_goals, headroom", [
+    # the cap's floor (200) gives 200K a larger listing than the 128 tokens listed needs, without 20 % room
+    ("five-servers", [200_000], "listed", {}, 20),
+    ("five-servers", [8_000, 32_000, 64_000], "listed", {}, 20),
+    # unknown needs names with room (2,026 tokens), 1K needs 219, so 3K gets 660: a 581-token listing
+    ("team-workspace", [None, 1_000, 3_000, 8_000], "any", {None: "names"}, 37.5),
+])
+def test_reached_means_check_passes_with_the_same_headroom(catalog, lengths, goal, length_goals, headroom):
+    """'reached' is only said where every length keeps its goal and the headroom; check agrees."""
+    ins = Inspector(load_source(ROOT / "sample_catalogs" / f"{catalog}.yaml"))
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, lengths, goal,
+                                 length_goals=length_goals, headroom_pct=headroom)
+    applied = rec.apply(config)
+    result = check_catalog(ins, applied, lengths, goal, "chars4", length_goals=length_goals, headroom_pct=headroom)
+    assert rec.reached == result.passed, (rec.reached, rec.reason, [c.failures for c in result.lengths])
+    if rec.reached:  # tight: one token less of cap or 0.1 % less breaks it somewhere
+        for pct, cap in ((round(rec.threshold_pct - 0.1, 1), rec.listing_max_tokens),
+                         (rec.threshold_pct, rec.listing_max_tokens - 1)):
+            if pct >= 0 and cap >= C.LISTING_MAX_TOKENS_MIN:
+                lower = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
+                assert not check_catalog(ins, lower, lengths, goal, "chars4", length_goals=length_goals,
+                                         headroom_pct=headroom).passed
+    else:
+        assert rec.reason == ("no setting keeps 37.5% headroom at every length: the smallest that gives each length "
+                              "its goal gives 3K a 581-token listing in a budget of 660 tokens, less than 37.5% "
+                              "above it")
+
+
 def test_the_same_goal_everywhere_is_the_plain_answer(ladder):
     config = parse_config({})
     plain = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=5)

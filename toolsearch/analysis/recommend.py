@@ -333,14 +333,14 @@ def outcomes(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
              context_lengths: Sequence[int | None]) -> tuple[ContextOutcome, ...]:
     """Budget, tier, form, listing tokens and counts at each context length (in the order given)
     for one ``threshold_pct`` (%) and ``listing_max_tokens`` (tokens), read off ``ladder``."""
-    out = []
-    for context in context_lengths:
-        budget, _, _ = listing_budget(context, threshold_pct, listing_max_tokens)
-        counts = ladder.counts_at(budget)
-        out.append(ContextOutcome(context, budget, ladder.tier_at(budget), ladder.form_at(budget),
-                                  ladder.tokens_at(budget), counts.servers_named, counts.servers_total,
-                                  counts.tools_named, counts.label))
-    return tuple(out)
+    return tuple(_outcome_at(ladder, context, listing_budget(context, threshold_pct, listing_max_tokens)[0])
+                 for context in context_lengths)
+
+
+def _outcome_at(ladder: Ladder, context: int | None, budget: int) -> ContextOutcome:
+    counts = ladder.counts_at(budget)
+    return ContextOutcome(context, budget, ladder.tier_at(budget), ladder.form_at(budget), ladder.tokens_at(budget),
+                          counts.servers_named, counts.servers_total, counts.tools_named, counts.label)
 
 
 def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
@@ -496,6 +496,42 @@ def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int |
     return pct, outs
 
 
+def _short_of_room(o: ContextOutcome, headroom_pct: float) -> bool:
+    return o.tier > 0 and o.listing_tokens > 0 and o.budget < budget_with_headroom(o.listing_tokens, headroom_pct)
+
+
+def _smallest_holding(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int | None], headroom_pct: float,
+                      goal_of: Any, except_servers: Sequence[str], keep_servers: Sequence[str]
+                      ) -> tuple[float, int, tuple[ContextOutcome, ...]] | None:
+    """The smallest ``listing_max_tokens`` from ``cap`` up, then the smallest ``threshold_pct`` from
+    ``pct`` up (0.1 steps), at which every length meets its own goal (``goal_of(length)``) with
+    ``headroom_pct`` % of room; ``None`` when no setting does. With headroom a larger budget can
+    choose a larger listing without that room, so raising threshold_pct alone is not always enough
+    (the cap's floor of 200, or another length's larger goal)."""
+    memo: dict[tuple[int | None, int], bool] = {}
+
+    def holds(c: int | None, budget: int) -> bool:
+        key = (c, budget)
+        if key not in memo:
+            o = _outcome_at(ladder, c, budget)
+            memo[key] = not requirement_failures(ladder, o, goal_of(c), except_servers, keep_servers) \
+                and not _short_of_room(o, headroom_pct)
+        return memo[key]
+
+    # validity changes with the cap only where a budget crosses a listing's size or its room
+    caps = sorted({cap} | {b for s in ladder.steps for b in (s.tokens, budget_with_headroom(s.tokens, headroom_pct))
+                           if cap < b <= C.LISTING_MAX_TOKENS_MAX})
+    known = [c for c in lengths if c is not None and c > 0]
+    for limit in caps:
+        for k in range(round(pct * 10), _PCT_STEPS + 1):
+            budgets = [listing_budget(c, k / 10, limit)[0] for c in lengths]
+            if all(holds(c, b) for c, b in zip(lengths, budgets)):
+                return k / 10, limit, outcomes(ladder, k / 10, limit, lengths)
+            if all(listing_budget(c, k / 10, limit)[0] >= limit for c in known):
+                break  # every length already gets the cap: a larger threshold_pct changes nothing
+    return None
+
+
 def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_lengths: Sequence[int | None],
                            goal: str, *, except_servers: Sequence[str] = (), keep_servers: Sequence[str] = (),
                            headroom_pct: float = 0.0,
@@ -562,6 +598,18 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             # length's larger goal), where a larger listing may fit with less headroom: raise
             # threshold_pct until none does.
             pct, outs = _keep_headroom(ladder, pct, cap, lengths, outs, headroom_pct)
+        if reached and headroom_pct:
+            found = _smallest_holding(ladder, pct, cap, lengths, headroom_pct,
+                                      lambda c: goal_at(goal, per_length, c), except_servers, keep_servers)
+            if found is None:
+                # no (threshold_pct, listing_max_tokens) gives every length its goal and the room
+                short = next((o for o in outs if _short_of_room(o, headroom_pct)), outs[0])
+                reached, reason = False, (
+                    f"no setting keeps {headroom_pct:g}% headroom at every length: the smallest that gives each "
+                    f"length its goal gives {context_words(short.context_length)} a {short.listing_tokens:,}-token "
+                    f"listing in a budget of {short.budget:,} tokens, less than {headroom_pct:g}% above it")
+            else:
+                pct, cap, outs = found
         rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),
                                   length_goals=per_length,
