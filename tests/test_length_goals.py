@@ -174,6 +174,9 @@ def test_cli_recommend_per_length_text_json_and_yaml():
     ("names,64k=full", "recommend: --goal: a goal is given for 64K, which is not among --context-lengths (32K, 200K, 1M)"),
     ("32k=names", "recommend: --goal: no goal for 200K, 1M"),
     ("names,fulll", "argument --goal: 'fulll': expected a goal (full, names, listed, any) or LENGTH=GOAL"),
+    # a blank length is not read as 'unknown'
+    ("names,=full", "argument --goal: '=full': no length before '='; write LENGTH=GOAL such as 200k=full"),
+    ("names,1m=full,1000k=names", "argument --goal: '1000k=names': '1m=full' already gives that length a goal"),
 ])
 def test_cli_recommend_bad_goal_is_a_usage_error(goal, error):
     result = run_cli("recommend", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", goal)
