@@ -133,7 +133,11 @@ def test_bad_per_length_goals_are_refused(ladder):
 def test_goal_words_group_lengths_by_goal():
     assert goal_statement("names", ((200_000, "full"), (1_000_000, "full")), ("github",), (),
                           LENGTHS) == ("every server at names or better at 32K; every tool with its short description "
-                                       "(form full) at 200K and 1M, except github (may collapse)")
+                                       "(form full) at 200K and 1M; at every length, github may collapse")
+    # the servers' requirements are not read as belonging to the last length named
+    assert goal_statement("names", ((1_000_000, "full"),), ("slack",), ("github",), LENGTHS) == (
+        "every server at names or better at 32K and 200K; every tool with its short description (form full) at 1M; "
+        "at every length, slack may collapse and github at names or better")
 
 
 def test_goal_argument_syntax():

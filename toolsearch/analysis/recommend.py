@@ -95,8 +95,11 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
         for c in lengths:
             by_goal.setdefault(goal_at(goal, length_goals, c), []).append(c)
         text = "; ".join(f"{GOAL_WORDS[g]} at {_and(context_words(c) for c in cs)}" for g, cs in by_goal.items())
-    else:
-        text = GOAL_WORDS[goal]
+        # the servers' requirements hold at every length, not only at the last one named
+        servers = ([f"{', '.join(except_servers)} may collapse"] if except_servers else []) + \
+            ([f"{', '.join(keep_servers)} at names or better"] if keep_servers else [])
+        return text + (f"; at every length, {' and '.join(servers)}" if servers else "")
+    text = GOAL_WORDS[goal]
     if except_servers:
         text += f", except {', '.join(except_servers)} (may collapse)"
     if keep_servers:
