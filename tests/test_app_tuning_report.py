@@ -297,6 +297,8 @@ def test_tuning_errors_are_literal_and_name_the_field_to_fix():
     """Typed text comes back literally in the error (no markdown), and the export says which field
     stops it: the context lengths, the other goals, or a server in both lists."""
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
+    # the goal selector does not claim every length when the field below gives some their own
+    assert at.selectbox(key="tuning_multi_goal").label == "Goal at every length not named below"
     at.text_input(key="tuning_contexts").set_value("32k, **big**").run()
     assert "\\*\\*big\\*\\*" in at.error[0].value
     assert at.info[-1].value == "Fix the context lengths above to get the block."

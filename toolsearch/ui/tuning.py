@@ -311,7 +311,7 @@ if common.require_catalog(v):
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
-    multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), key="tuning_multi_goal",
+    multi_goal = c3.selectbox("Goal at every length not named below", list(MULTI_GOALS), key="tuning_multi_goal",
                               format_func=lambda g: MULTI_GOAL_WORDS[g])
     c3.text_input("Other goal at some lengths (optional)", key="tuning_length_goals",
                   placeholder="e.g. 200k=full, 1m=full",
