@@ -119,6 +119,9 @@ def test_a_length_out_of_reach_is_named_and_the_others_get_their_goal(ladder):
                                  length_goals={200_000: "names"})
     assert not rec.reached
     assert rec.reason.startswith("at 3K: it needs a budget of ")
+    # a length that is not the shortest is not called the shortest
+    other = recommend_for_contexts(ladder, parse_config({}), [2_000, 3_000], "any", length_goals={3_000: "full"})
+    assert other.reason == "at 3K: it needs a budget of 3,656 tokens, more than the whole 3K context (3,000 tokens)"
     assert rec.contexts[1].listing_form in ("full", "names")  # 200K reaches names
     assert rec.contexts[0].servers_named == rec.contexts[0].servers_total  # the best 3K can do: every server named
 

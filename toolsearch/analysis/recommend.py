@@ -468,10 +468,13 @@ def _settings(budget: int, context_lengths: Sequence[int | None], current_pct: f
     return pct, cap
 
 
-def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, headroom_pct: float) -> str:
+def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, headroom_pct: float,
+                        single: bool = False) -> str:
     extra = f" (with {headroom_pct:g}% headroom)" if headroom_pct else ""
     if need is None:
         return f"no budget reaches it{extra}"
+    if kind == "context" and single:  # "the shortest" would point past the other lengths of a goal per length
+        return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
     if kind == "context":
         return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
                 f"({largest:,} tokens)")
@@ -648,7 +651,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     if goal_budget is not None and goal_budget <= largest:
         pct, cap = _settings(goal_budget, lengths, config.threshold_pct)
         return result(True, None, pct, cap, goal_budget, "")
-    reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct)
+    reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid:
         return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason)
