@@ -210,3 +210,15 @@ def test_cli_check_per_length_goals():
     ladder = listing_ladder(ins.planner, parse_config({}))
     for c, goal in zip(result.suggestion.contexts, ("any", "any", "full")):
         assert meets(ladder, c, goal)
+
+
+def test_cli_check_markdown_heading_shows_server_names_literally(tmp_path):
+    catalog = tmp_path / "evil.yaml"
+    catalog.write_text(yaml.safe_dump({"servers": [
+        {"name": "<img src=x onerror=alert(1)>*a*", "tools": [{"name": "t1", "description": "One.",
+                                                              "inputSchema": {"type": "object"}}]},
+        {"name": "plain", "tools": [{"name": "t2", "description": "Two.", "inputSchema": {"type": "object"}}]}]}))
+    result = run_cli("check", str(catalog), "--context-lengths", "32k,1m", "--goal", "names,1m=full",
+                     "--except", "<img src=x onerror=alert(1)>*a*", "--format", "markdown")
+    heading = result.stdout.splitlines()[0]
+    assert heading.endswith("; at every length, \\<img src=x onerror=alert(1)\\>\\*a\\* may collapse"), heading
