@@ -143,6 +143,12 @@ def test_goal_words_group_lengths_by_goal():
         "at every length, slack may collapse and github at names or better")
 
 
+def test_goal_words_show_invisible_characters_in_server_names():
+    assert goal_statement("names", ((1_000_000, "full"),), ("ev\u202eil",), (), LENGTHS).endswith(
+        "at every length, ev⟨U+202E⟩il may collapse")
+    assert goal_statement("names", (), ("ev\u202eil",)) == "every server at names or better, except ev⟨U+202E⟩il (may collapse)"
+
+
 def test_goal_argument_syntax():
     assert goal_argument("names") .goal == "names"
     parsed = goal_argument(" names , 200k=full,unknown=any")

@@ -35,6 +35,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
+from .invisible import reveal
 from .sessions import CalledTool, listing_evidence
 from .sweep import FORM_RANK, Ladder
 
@@ -88,7 +89,10 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     ``check``, the export block and the Tuning page say it: ``"every server at names or better"``,
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
-    ``length_goals`` alone without it)."""
+    ``length_goals`` alone without it). Server names are catalog text: invisible characters are
+    shown as markers (:func:`toolsearch.analysis.invisible.reveal`)."""
+    except_servers = [reveal(name) for name in except_servers]
+    keep_servers = [reveal(name) for name in keep_servers]
     if length_goals:
         lengths = list(context_lengths) or [c for c, _ in length_goals]
         by_goal: dict[str, list[int | None]] = {}
