@@ -218,8 +218,8 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
 def test_tuning_multi_length_errors_and_unreachable():
     at = open_page("toolsearch/ui/tuning.py", {})
     at.text_input(key="tuning_contexts").set_value("32k, lots").run()
-    assert at.error[0].value == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, 32k, 1m) or "
-                                 "'unknown'.")
+    assert at.error[0].value.replace("\\", "") == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, "
+                                                   "32k, 1m) or 'unknown'.")
     # 1,000 tokens of context cannot hold the full listing even at 100%
     at.text_input(key="tuning_contexts").set_value("1000, 200k").run()
     at.selectbox(key="tuning_multi_goal").set_value("full").run()
@@ -290,6 +290,25 @@ def test_tuning_other_goal_at_some_lengths():
     at.text_input(key="tuning_length_goals").set_value("").run()
     assert metric(at, "Recommended listing_max_tokens") == f"{plain.listing_max_tokens:,} tokens"
     assert "goal" not in multi_table(at)[0]
+
+
+@needs_samples
+def test_tuning_errors_are_literal_and_name_the_field_to_fix():
+    """Typed text comes back literally in the error (no markdown), and the export says which field
+    stops it: the context lengths, the other goals, or a server in both lists."""
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
+    # the goal selector does not claim every length when the field below gives some their own
+    assert at.selectbox(key="tuning_multi_goal").label == "Goal at every length not named below"
+    at.text_input(key="tuning_contexts").set_value("32k, **big**").run()
+    assert "\\*\\*big\\*\\*" in at.error[0].value
+    assert at.info[-1].value == "Fix the context lengths above to get the block."
+    at.text_input(key="tuning_contexts").set_value("32k, 1m").run()
+    for typed, error in (("64k=full", "Other goals: 64,000 tokens is not in the context lengths"),
+                         ("=full", "Other goals: '=full': no length before '='"),
+                         ("1m=full, 1000k=names", "Other goals: '1000k=names': '1m=full' already gives that length")):
+        at.text_input(key="tuning_length_goals").set_value(typed).run()
+        assert at.error[0].value.replace("\\", "").startswith(error), at.error[0].value
+        assert at.info[-1].value == "Fix the other goals above to get the block."
 
 
 @needs_samples

@@ -77,6 +77,35 @@ def test_headroom_holds_at_every_length_with_per_length_goals(ladder):
     assert rec.contexts[1].listing_form == "full"
 
 
+@pytest.mark.parametrize("catalog, lengths, goal, length_goals, headroom", [
+    # the cap's floor (200) gives 200K a larger listing than the 128 tokens listed needs, without 20 % room
+    ("five-servers", [200_000], "listed", {}, 20),
+    ("five-servers", [8_000, 32_000, 64_000], "listed", {}, 20),
+    # unknown needs names with room (2,026 tokens), 1K needs 219, so 3K gets 660: a 581-token listing
+    ("team-workspace", [None, 1_000, 3_000, 8_000], "any", {None: "names"}, 37.5),
+])
+def test_reached_means_check_passes_with_the_same_headroom(catalog, lengths, goal, length_goals, headroom):
+    """'reached' is only said where every length keeps its goal and the headroom; check agrees."""
+    ins = Inspector(load_source(ROOT / "sample_catalogs" / f"{catalog}.yaml"))
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(ins.planner, config), config, lengths, goal,
+                                 length_goals=length_goals, headroom_pct=headroom)
+    applied = rec.apply(config)
+    result = check_catalog(ins, applied, lengths, goal, "chars4", length_goals=length_goals, headroom_pct=headroom)
+    assert rec.reached == result.passed, (rec.reached, rec.reason, [c.failures for c in result.lengths])
+    if rec.reached:  # tight: one token less of cap or 0.1 % less breaks it somewhere
+        for pct, cap in ((round(rec.threshold_pct - 0.1, 1), rec.listing_max_tokens),
+                         (rec.threshold_pct, rec.listing_max_tokens - 1)):
+            if pct >= 0 and cap >= C.LISTING_MAX_TOKENS_MIN:
+                lower = config.with_overrides(threshold_pct=pct, listing_max_tokens=cap)
+                assert not check_catalog(ins, lower, lengths, goal, "chars4", length_goals=length_goals,
+                                         headroom_pct=headroom).passed
+    else:
+        assert rec.reason == ("no setting keeps 37.5% headroom at every length: the smallest that gives each length "
+                              "its goal gives 3K a 581-token listing in a budget of 660 tokens, less than 37.5% "
+                              "above it")
+
+
 def test_the_same_goal_everywhere_is_the_plain_answer(ladder):
     config = parse_config({})
     plain = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=5)
@@ -90,6 +119,9 @@ def test_a_length_out_of_reach_is_named_and_the_others_get_their_goal(ladder):
                                  length_goals={200_000: "names"})
     assert not rec.reached
     assert rec.reason.startswith("at 3K: it needs a budget of ")
+    # a length that is not the shortest is not called the shortest
+    other = recommend_for_contexts(ladder, parse_config({}), [2_000, 3_000], "any", length_goals={3_000: "full"})
+    assert other.reason == "at 3K: it needs a budget of 3,656 tokens, more than the whole 3K context (3,000 tokens)"
     assert rec.contexts[1].listing_form in ("full", "names")  # 200K reaches names
     assert rec.contexts[0].servers_named == rec.contexts[0].servers_total  # the best 3K can do: every server named
 
@@ -104,7 +136,17 @@ def test_bad_per_length_goals_are_refused(ladder):
 def test_goal_words_group_lengths_by_goal():
     assert goal_statement("names", ((200_000, "full"), (1_000_000, "full")), ("github",), (),
                           LENGTHS) == ("every server at names or better at 32K; every tool with its short description "
-                                       "(form full) at 200K and 1M, except github (may collapse)")
+                                       "(form full) at 200K and 1M; at every length, github may collapse")
+    # the servers' requirements are not read as belonging to the last length named
+    assert goal_statement("names", ((1_000_000, "full"),), ("slack",), ("github",), LENGTHS) == (
+        "every server at names or better at 32K and 200K; every tool with its short description (form full) at 1M; "
+        "at every length, slack may collapse and github at names or better")
+
+
+def test_goal_words_show_invisible_characters_in_server_names():
+    assert goal_statement("names", ((1_000_000, "full"),), ("ev\u202eil",), (), LENGTHS).endswith(
+        "at every length, ev⟨U+202E⟩il may collapse")
+    assert goal_statement("names", (), ("ev\u202eil",)) == "every server at names or better, except ev⟨U+202E⟩il (may collapse)"
 
 
 def test_goal_argument_syntax():
@@ -145,6 +187,9 @@ def test_cli_recommend_per_length_text_json_and_yaml():
     ("names,64k=full", "recommend: --goal: a goal is given for 64K, which is not among --context-lengths (32K, 200K, 1M)"),
     ("32k=names", "recommend: --goal: no goal for 200K, 1M"),
     ("names,fulll", "argument --goal: 'fulll': expected a goal (full, names, listed, any) or LENGTH=GOAL"),
+    # a blank length is not read as 'unknown'
+    ("names,=full", "argument --goal: '=full': no length before '='; write LENGTH=GOAL such as 200k=full"),
+    ("names,1m=full,1000k=names", "argument --goal: '1000k=names': '1m=full' already gives that length a goal"),
 ])
 def test_cli_recommend_bad_goal_is_a_usage_error(goal, error):
     result = run_cli("recommend", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", goal)
@@ -171,3 +216,15 @@ def test_cli_check_per_length_goals():
     ladder = listing_ladder(ins.planner, parse_config({}))
     for c, goal in zip(result.suggestion.contexts, ("any", "any", "full")):
         assert meets(ladder, c, goal)
+
+
+def test_cli_check_markdown_heading_shows_server_names_literally(tmp_path):
+    catalog = tmp_path / "evil.yaml"
+    catalog.write_text(yaml.safe_dump({"servers": [
+        {"name": "<img src=x onerror=alert(1)>*a*", "tools": [{"name": "t1", "description": "One.",
+                                                              "inputSchema": {"type": "object"}}]},
+        {"name": "plain", "tools": [{"name": "t2", "description": "Two.", "inputSchema": {"type": "object"}}]}]}))
+    result = run_cli("check", str(catalog), "--context-lengths", "32k,1m", "--goal", "names,1m=full",
+                     "--except", "<img src=x onerror=alert(1)>*a*", "--format", "markdown")
+    heading = result.stdout.splitlines()[0]
+    assert heading.endswith("; at every length, \\<img src=x onerror=alert(1)\\>\\*a\\* may collapse"), heading

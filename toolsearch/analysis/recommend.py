@@ -35,6 +35,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
+from .invisible import reveal
 from .sessions import CalledTool, listing_evidence
 from .sweep import FORM_RANK, Ladder
 
@@ -88,15 +89,21 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     ``check``, the export block and the Tuning page say it: ``"every server at names or better"``,
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
-    ``length_goals`` alone without it)."""
+    ``length_goals`` alone without it). Server names are catalog text: invisible characters are
+    shown as markers (:func:`toolsearch.analysis.invisible.reveal`)."""
+    except_servers = [reveal(name) for name in except_servers]
+    keep_servers = [reveal(name) for name in keep_servers]
     if length_goals:
         lengths = list(context_lengths) or [c for c, _ in length_goals]
         by_goal: dict[str, list[int | None]] = {}
         for c in lengths:
             by_goal.setdefault(goal_at(goal, length_goals, c), []).append(c)
         text = "; ".join(f"{GOAL_WORDS[g]} at {_and(context_words(c) for c in cs)}" for g, cs in by_goal.items())
-    else:
-        text = GOAL_WORDS[goal]
+        # the servers' requirements hold at every length, not only at the last one named
+        servers = ([f"{', '.join(except_servers)} may collapse"] if except_servers else []) + \
+            ([f"{', '.join(keep_servers)} at names or better"] if keep_servers else [])
+        return text + (f"; at every length, {' and '.join(servers)}" if servers else "")
+    text = GOAL_WORDS[goal]
     if except_servers:
         text += f", except {', '.join(except_servers)} (may collapse)"
     if keep_servers:
@@ -333,14 +340,14 @@ def outcomes(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
              context_lengths: Sequence[int | None]) -> tuple[ContextOutcome, ...]:
     """Budget, tier, form, listing tokens and counts at each context length (in the order given)
     for one ``threshold_pct`` (%) and ``listing_max_tokens`` (tokens), read off ``ladder``."""
-    out = []
-    for context in context_lengths:
-        budget, _, _ = listing_budget(context, threshold_pct, listing_max_tokens)
-        counts = ladder.counts_at(budget)
-        out.append(ContextOutcome(context, budget, ladder.tier_at(budget), ladder.form_at(budget),
-                                  ladder.tokens_at(budget), counts.servers_named, counts.servers_total,
-                                  counts.tools_named, counts.label))
-    return tuple(out)
+    return tuple(_outcome_at(ladder, context, listing_budget(context, threshold_pct, listing_max_tokens)[0])
+                 for context in context_lengths)
+
+
+def _outcome_at(ladder: Ladder, context: int | None, budget: int) -> ContextOutcome:
+    counts = ladder.counts_at(budget)
+    return ContextOutcome(context, budget, ladder.tier_at(budget), ladder.form_at(budget), ladder.tokens_at(budget),
+                          counts.servers_named, counts.servers_total, counts.tools_named, counts.label)
 
 
 def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
@@ -465,10 +472,13 @@ def _settings(budget: int, context_lengths: Sequence[int | None], current_pct: f
     return pct, cap
 
 
-def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, headroom_pct: float) -> str:
+def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, headroom_pct: float,
+                        single: bool = False) -> str:
     extra = f" (with {headroom_pct:g}% headroom)" if headroom_pct else ""
     if need is None:
         return f"no budget reaches it{extra}"
+    if kind == "context" and single:  # "the shortest" would point past the other lengths of a goal per length
+        return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
     if kind == "context":
         return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
                 f"({largest:,} tokens)")
@@ -494,6 +504,42 @@ def _keep_headroom(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int |
         if kept(candidate) and min((c.servers_named, c.tools_named) for c in candidate) >= floor:
             return k / 10, candidate
     return pct, outs
+
+
+def _short_of_room(o: ContextOutcome, headroom_pct: float) -> bool:
+    return o.tier > 0 and o.listing_tokens > 0 and o.budget < budget_with_headroom(o.listing_tokens, headroom_pct)
+
+
+def _smallest_holding(ladder: Ladder, pct: float, cap: int, lengths: Sequence[int | None], headroom_pct: float,
+                      goal_of: Any, except_servers: Sequence[str], keep_servers: Sequence[str]
+                      ) -> tuple[float, int, tuple[ContextOutcome, ...]] | None:
+    """The smallest ``listing_max_tokens`` from ``cap`` up, then the smallest ``threshold_pct`` from
+    ``pct`` up (0.1 steps), at which every length meets its own goal (``goal_of(length)``) with
+    ``headroom_pct`` % of room; ``None`` when no setting does. With headroom a larger budget can
+    choose a larger listing without that room, so raising threshold_pct alone is not always enough
+    (the cap's floor of 200, or another length's larger goal)."""
+    memo: dict[tuple[int | None, int], bool] = {}
+
+    def holds(c: int | None, budget: int) -> bool:
+        key = (c, budget)
+        if key not in memo:
+            o = _outcome_at(ladder, c, budget)
+            memo[key] = not requirement_failures(ladder, o, goal_of(c), except_servers, keep_servers) \
+                and not _short_of_room(o, headroom_pct)
+        return memo[key]
+
+    # validity changes with the cap only where a budget crosses a listing's size or its room
+    caps = sorted({cap} | {b for s in ladder.steps for b in (s.tokens, budget_with_headroom(s.tokens, headroom_pct))
+                           if cap < b <= C.LISTING_MAX_TOKENS_MAX})
+    known = [c for c in lengths if c is not None and c > 0]
+    for limit in caps:
+        for k in range(round(pct * 10), _PCT_STEPS + 1):
+            budgets = [listing_budget(c, k / 10, limit)[0] for c in lengths]
+            if all(holds(c, b) for c, b in zip(lengths, budgets)):
+                return k / 10, limit, outcomes(ladder, k / 10, limit, lengths)
+            if all(listing_budget(c, k / 10, limit)[0] >= limit for c in known):
+                break  # every length already gets the cap: a larger threshold_pct changes nothing
+    return None
 
 
 def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_lengths: Sequence[int | None],
@@ -562,6 +608,18 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
             # length's larger goal), where a larger listing may fit with less headroom: raise
             # threshold_pct until none does.
             pct, outs = _keep_headroom(ladder, pct, cap, lengths, outs, headroom_pct)
+        if reached and headroom_pct:
+            found = _smallest_holding(ladder, pct, cap, lengths, headroom_pct,
+                                      lambda c: goal_at(goal, per_length, c), except_servers, keep_servers)
+            if found is None:
+                # no (threshold_pct, listing_max_tokens) gives every length its goal and the room
+                short = next((o for o in outs if _short_of_room(o, headroom_pct)), outs[0])
+                reached, reason = False, (
+                    f"no setting keeps {headroom_pct:g}% headroom at every length: the smallest that gives each "
+                    f"length its goal gives {context_words(short.context_length)} a {short.listing_tokens:,}-token "
+                    f"listing in a budget of {short.budget:,} tokens, less than {headroom_pct:g}% above it")
+            else:
+                pct, cap, outs = found
         rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),
                                   length_goals=per_length,
@@ -597,7 +655,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     if goal_budget is not None and goal_budget <= largest:
         pct, cap = _settings(goal_budget, lengths, config.threshold_pct)
         return result(True, None, pct, cap, goal_budget, "")
-    reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct)
+    reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid:
         return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason)

@@ -360,7 +360,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             row.append(_change_text(c.change, c.outcome))
     verdict = "passed" if result.passed else "failed"
     if args.format == "markdown":
-        print(f"### toolsearch check {verdict}: {result.goal_words}{limit}")
+        print(f"### toolsearch check {verdict}: {_md(result.goal_words)}{limit}")  # server names are catalog text
         print()
         print(f"Context lengths {lengths} · {settings}")
         print()

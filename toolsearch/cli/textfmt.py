@@ -155,6 +155,7 @@ def goal_argument(text: str) -> GoalArgument:
     choices = ", ".join(GOALS)
     goal: str | None = None
     by_length: dict[int | None, str] = {}
+    first: dict[int | None, str] = {}  # the item that gave each length its goal
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue
@@ -170,13 +171,17 @@ def goal_argument(text: str) -> GoalArgument:
                                                  f"and LENGTH=GOAL for the others")
             goal = value
             continue
+        if not length_text.strip():  # parse_context_length reads blank as unknown
+            raise argparse.ArgumentTypeError(f"{part!r}: no length before '='; write LENGTH=GOAL such as 200k=full "
+                                             f"(unknown=GOAL for an unknown context length)")
         try:
             length = parse_context_length(length_text.strip())
         except argparse.ArgumentTypeError as exc:
             raise argparse.ArgumentTypeError(f"{part!r}: {exc}") from None
         if length in by_length:
-            raise argparse.ArgumentTypeError(f"{part!r}: a goal for {length_text.strip()} is already given")
+            raise argparse.ArgumentTypeError(f"{part!r}: {first[length]!r} already gives that length a goal")
         by_length[length] = value
+        first[length] = part
     if goal is None and not by_length:
         raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {text!r}")
     return GoalArgument(goal, by_length)

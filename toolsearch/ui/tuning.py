@@ -311,7 +311,7 @@ if common.require_catalog(v):
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
-    multi_goal = c3.selectbox("Goal at every length", list(MULTI_GOALS), key="tuning_multi_goal",
+    multi_goal = c3.selectbox("Goal at every length not named below", list(MULTI_GOALS), key="tuning_multi_goal",
                               format_func=lambda g: MULTI_GOAL_WORDS[g])
     c3.text_input("Other goal at some lengths (optional)", key="tuning_length_goals",
                   placeholder="e.g. 200k=full, 1m=full",
@@ -340,8 +340,10 @@ if common.require_catalog(v):
                            f"{'it' if len(stray) == 1 else 'them'} there or remove the goal.")
     both = sorted(set(excepted) & set(kept))
     multi = None
+    blocked_by = ("context lengths" if lengths_error else "other goals" if goals_error
+                  else "servers in both lists" if both else "")
     if lengths_error or goals_error:
-        st.error(lengths_error or common.md_escape(common.visible(goals_error)), icon=":material/warning:")
+        st.error(common.md_escape(common.visible(lengths_error or goals_error)), icon=":material/warning:")
     elif both:
         st.error(f"{', '.join(both)}: a server cannot both collapse and stay named; remove it from one list.",
                  icon=":material/warning:")
@@ -530,4 +532,4 @@ if common.require_catalog(v):
         st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
                            key="tuning_download", icon=":material/download:")
     else:
-        st.info("Fix the context lengths above to get the block.", icon=":material/info:")
+        st.info(f"Fix the {blocked_by} above to get the block.", icon=":material/info:")
