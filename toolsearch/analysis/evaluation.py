@@ -888,6 +888,15 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
                              "a group must stay on one side")
 
 
+def nothing_deferred(deferred_count: int) -> str:
+    """Why an evaluation of a catalog that defers no tools means nothing, in one sentence, or ``""``
+    (``deferred_count`` > 0). Said by ``eval`` and the Quality page."""
+    if deferred_count > 0:
+        return ""
+    return ("the catalog defers no tools (no server with tools, or every tool is loaded up front), so every search "
+            "returns nothing: recall is 0 and every abstention test passes whatever the variant")
+
+
 def one_sided_tuning(tasks: Sequence[Task]) -> str:
     """What tuning on ``tasks`` cannot check, in one sentence, or ``""``: with no abstention test
     (``expected: []``) the parameters are tuned for recall alone; with nothing but abstention tests,

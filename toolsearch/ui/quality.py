@@ -27,7 +27,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, load_queries, load_queries_text, one_sided_tuning,
+                                            evaluate, evaluate_folds, load_queries, load_queries_text, nothing_deferred, one_sided_tuning,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -294,6 +294,8 @@ if common.require_catalog(v):
         if queries.tool_names and queries.tool_names != ins.naming:
             st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
                        f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
+        if nothing_deferred(ev.deferred_count):
+            st.warning(f"The {nothing_deferred(ev.deferred_count)}.", icon=":material/warning:")
         if ev.unknown_expected:
             st.warning(f"{counted(len(ev.unknown_expected), 'expected name')} not among the deferred tools of this "
                        "catalog (a query "
