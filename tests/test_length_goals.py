@@ -228,3 +228,20 @@ def test_cli_check_markdown_heading_shows_server_names_literally(tmp_path):
                      "--except", "<img src=x onerror=alert(1)>*a*", "--format", "markdown")
     heading = result.stdout.splitlines()[0]
     assert heading.endswith("; at every length, \\<img src=x onerror=alert(1)\\>\\*a\\* may collapse"), heading
+
+
+def test_budget_needed_is_the_budget_the_settings_were_chosen_for():
+    """With headroom, the cap's floor of 200 tokens can give a length more than its goal's smallest
+    budget and so a larger listing: the budget said to be needed is that listing's, with its room,
+    and the text names it per length when the lengths differ."""
+    five = ROOT / "sample_catalogs" / "five-servers.yaml"
+    ladder = listing_ladder(Inspector(load_source(five)).planner, parse_config({}))
+    rec = recommend_for_contexts(ladder, parse_config({}), [200_000], "listed", headroom_pct=20)
+    assert rec.reached and rec.listing_max_tokens > C.LISTING_MAX_TOKENS_MIN  # the floor alone lacks the room
+    (only,) = rec.contexts
+    assert rec.budget_needed == only.budget == budget_with_headroom(only.listing_tokens, 20)
+    text = run_cli("recommend", five, "--context-lengths", "32k,200k", "--goal", "listed", "--headroom", "20")
+    two = recommend_for_contexts(ladder, parse_config({}), [32_000, 200_000], "listed", headroom_pct=20)
+    assert not two.one_budget
+    assert f"budget needed: {two.budget_words} (with 20% headroom)" in text.stdout.splitlines()
+    assert [c.budget >= b for c, b in zip(two.contexts, two.length_budgets)] == [True, True]

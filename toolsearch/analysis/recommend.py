@@ -272,6 +272,12 @@ class MultiRecommendation:
                      and FORM_RANK[c.listing_form] < FORM_RANK[GOAL_FORMS[self.goal_at(c.context_length)]])
 
     @property
+    def one_budget(self) -> bool:
+        """Every listed length needs the same budget (``budget_needed``); else :attr:`budget_words`
+        says each length's."""
+        return len(set(self.length_budgets or (self.budget_needed,))) <= 1
+
+    @property
     def budget_words(self) -> str:
         """The budget each length needs, in words: ``"1,473 tokens"`` when it is one figure for every
         length, else ``"1,473 tokens at 32K; 4,000 tokens at 200K and 1M"``; ``""`` when unknown."""
@@ -619,6 +625,13 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                     f"length its goal gives {context_words(short.context_length)} a {short.listing_tokens:,}-token "
                     f"listing in a budget of {short.budget:,} tokens, less than {headroom_pct:g}% above it")
             else:
+                if found[:2] != (pct, cap):
+                    # No setting gives a length exactly the budget its goal needs (the cap's floor, or
+                    # another length's larger goal): it gets a larger listing, and needs that
+                    # listing's room. Say that figure, the one the settings were chosen for.
+                    budgets = tuple(max(b if b is not None else 0, budget_with_headroom(o.listing_tokens, headroom_pct))
+                                    for b, o in zip(budgets or tuple(budget for _ in lengths), found[2]))
+                    budget = max(budgets)
                 pct, cap, outs = found
         rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),

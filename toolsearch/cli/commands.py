@@ -974,7 +974,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(f"threshold_pct: {rec.threshold_pct:g}")
         print(f"listing_max_tokens: {rec.listing_max_tokens}")
         # the name the Tuning page's metric uses, for the same figure
-        print(f"budget needed{'' if rec.length_goals else ' at every length'}: {rec.budget_words}"
+        print(f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
               + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else ""))
         beyond = rec.beyond_goal
         if beyond:

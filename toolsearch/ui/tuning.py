@@ -375,7 +375,7 @@ if common.require_catalog(v):
                    width="content")
         # not reached: the figure is the best reachable setting's budget, not what the goal needs
         # (the box below gives that); one label for each quantity
-        if multi.length_goals and multi.reached:  # one figure per length: in the table below
+        if not multi.one_budget and multi.reached:  # one figure per length: in the table below
             row.metric("Largest budget needed", f"{multi.budget_needed:,} tokens", width="content",
                        help=f"The budget each length's own goal needs: {multi.budget_words}.")
         else:
