@@ -998,3 +998,23 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     at.number_input(key="quality_folds").set_value(19).run()  # 18 task groups
     assert not at.exception, at.exception
     assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)
+
+
+def test_quality_chart_gives_every_variant_its_own_color():
+    # Before: the variants added after the first seven shared two spare colors by position, so
+    # evidence and anthropic-regex were drawn in the same brown and anthropic-bm25 and
+    # hermes-name-bonus in the same grey.
+    from toolsearch.analysis import palette
+    from toolsearch.analysis.variants import DEFAULT_VARIANTS, VARIANTS
+    from toolsearch.ui.quality import COMBOS, metrics_figure
+
+    own = [palette.VARIANT_COLORS[name].lower() for name in VARIANTS]  # semantic included
+    assert len(set(own)) == len(own)
+    assert not set(own) & {c.lower() for c in palette.EXTRA_VARIANT_COLORS}
+    shown = [*DEFAULT_VARIANTS, *COMBOS]
+    ev = evaluation.evaluate(CLOUD, parse_queries({"tasks": [
+        {"id": "a", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "queries": ["book a flight"], "expected": []}]}), shown, explain=False)
+    colors = [trace.marker.color for trace in metrics_figure(ev).data]
+    assert [trace.name for trace in metrics_figure(ev).data] == shown
+    assert len(set(colors)) == len(shown)

@@ -37,9 +37,7 @@ from toolsearch.ui.text import md_escape
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
-#: Colors per variant and per lint severity: the app's palettes for these meanings (toolsearch/analysis/palette.py).
-VARIANT_COLORS = palette.VARIANT_COLORS
-EXTRA_COLORS = palette.EXTRA_VARIANT_COLORS
+#: Colors per lint severity: the app's palette for this meaning (toolsearch/analysis/palette.py); variants: palette.variant_colors.
 SEVERITY_COLORS = palette.SEVERITY_COLORS
 METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention",
                   "abstention accuracy")
@@ -86,10 +84,6 @@ def _lint_with_progress(ins: Any, config: Any) -> LintReport:
     return report
 
 
-def variant_color(name: str, index: int) -> str:
-    return VARIANT_COLORS.get(name, EXTRA_COLORS[index % len(EXTRA_COLORS)])
-
-
 def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
     """One row per variant: the overall metrics (fractions 0–1) and the counts."""
     rows = []
@@ -132,11 +126,12 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
     however many variants are compared."""
     fig = go.Figure()
     metrics = list(METRIC_COLUMNS)
-    for i, variant in enumerate(ev.variants):
+    colors = palette.variant_colors([v.name for v in ev.variants])
+    for variant in ev.variants:
         m = variant.metrics
         values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
         name = html.escape(variant.name)
-        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=variant_color(variant.name, i),
+        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=colors[variant.name],
                     text=[percent(x) for x in values], textposition="outside", cliponaxis=False,
                     constraintext="none", textfont=dict(size=10),
                     hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{x:{PERCENT}}}<extra></extra>")
