@@ -1018,3 +1018,37 @@ def test_quality_chart_gives_every_variant_its_own_color():
     colors = [trace.marker.color for trace in metrics_figure(ev).data]
     assert [trace.name for trace in metrics_figure(ev).data] == shown
     assert len(set(colors)) == len(shown)
+
+
+def test_cli_eval_warns_when_the_tuning_file_holds_a_test_query(tmp_path):
+    """Task ids and groups differ, so the overlap check passes, but the tuning file holds the
+    test's very query (case and spacing aside): eval says so instead of calling the figure out of
+    sample without a word. Before: no warning at all."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "t1", "query": "List  ACCOUNTS", "expected": ["mcp__srv__get_accounts_rules_lists"], "group": "x"},
+        {"id": "t2", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "s1", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "y"},
+        {"id": "s2", "query": "post a message", "expected": ["mcp__srv__post_message"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {test_file}: 1 query of the scored tasks is also in the tuning file (under "
+            "another task), so tuning saw it and its figures are not out of sample: 'list accounts'\n") in result.stderr
+    disjoint = write_yaml(tmp_path / "other.yaml", {"tasks": [
+        {"id": "s3", "query": "show my accounts", "expected": ["mcp__srv__get_accounts"], "group": "y"}]})
+    assert "not out of sample" not in run_cli("eval", cat, "--test", disjoint, "--tune", tune_file,
+                                              "--variant", "reference").stderr
+
+
+def test_folds_say_which_queries_another_fold_also_holds():
+    tasks = parse_queries({"tasks": [
+        {"id": f"t{i}", "query": "same words" if i in (0, 3) else f"query {i}", "expected": [], "group": f"g{i}"}
+        for i in range(6)]}).tasks
+    assert [[t.id for t in part] for part in split_folds(tasks, 3)] == [["t0", "t1", "t2"], ["t3"], ["t4", "t5"]]
+    assert evaluation.seen_across_folds(tasks, 3) == (
+        "1 query is also in another fold (under a task of another group), so the parameters that score it were "
+        "tuned on it and its figures are not out of sample: 'same words'")
+    assert evaluation.seen_across_folds([t for t in tasks if t.id != "t3"], 3) == ""
+    assert evaluation.seen_in_tuning(tasks[:1], tasks[3:4]).startswith("1 query of the scored tasks")
+    assert evaluation.seen_in_tuning(tasks[:1], tasks[1:3]) == ""

@@ -27,7 +27,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, load_queries, load_queries_text, nothing_deferred, one_sided_tuning,
+                                            evaluate, evaluate_folds, load_queries, load_queries_text, nothing_deferred, one_sided_tuning, seen_across_folds,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -299,6 +299,8 @@ if common.require_catalog(v):
         common.embedding_cache_notice()
         if folds and one_sided_tuning(queries.tasks):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
+        if folds and seen_across_folds(queries.tasks, folds):
+            st.warning(f"Tuned by folds: {md_escape(seen_across_folds(queries.tasks, folds))}.", icon=":material/warning:")
         st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
