@@ -1052,3 +1052,17 @@ def test_folds_say_which_queries_another_fold_also_holds():
     assert evaluation.seen_across_folds([t for t in tasks if t.id != "t3"], 3) == ""
     assert evaluation.seen_in_tuning(tasks[:1], tasks[3:4]).startswith("1 query of the scored tasks")
     assert evaluation.seen_in_tuning(tasks[:1], tasks[1:3]) == ""
+
+
+@pytest.mark.parametrize("name", ["evidence", "hermes-name-bonus", "semantic"])
+def test_search_quality_doc_names_every_parameter_tuning_may_set(name):
+    """The figures tables print tuned values such as ``min_score_ratio=1.5`` and
+    ``field_weights=(2, 1, 1)``; the variant's description on the same page names each of them
+    and what it does. Before: the evidence bullet named none (and not the score-ratio rule at
+    all), the hermes-name-bonus bullet not its bonus."""
+    from toolsearch.analysis.variants import TUNABLE
+
+    text = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    start = text.index(f"* `{name}` (what-if")
+    bullet = text[start:text.find("\n* ", start + 1)]
+    assert [p for p in TUNABLE[name] if f"`{p}`" not in bullet] == []
