@@ -7,6 +7,7 @@ third-party sets under benchmarks/data are checked for shape and for a determini
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from toolsearch.analysis import evaluation
 from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluate_tuned, load_queries,
                                             one_sided_tuning,
                                             parse_queries, split_folds, tune)
-from toolsearch.analysis.variants import OTHER_HARNESSES, VARIANT_HELP, variant_options
+from toolsearch.analysis.variants import EMPTY_RESULT, OTHER_HARNESSES, VARIANT_HELP, variant_options
 from toolsearch.engine.catalog import load_source, load_text
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -691,8 +692,11 @@ def test_cli_search_side_by_side():
                         "what-if: hermes-name-bonus")
     assert lines[1] == "query: send a slack message"
     assert lines[2].split() == ["rank", "reference", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus"]
-    assert lines[4].split() == ["1", "mcp__slack__slack_update_message", "mcp__slack__slack_update_message",
-                                "mcp__slack__slack_update_message"]
+    # A variant that returns nothing says so in its first row (before: a blank column, which read
+    # like a view that failed to fill it).
+    assert lines[4].split("  ") and [c.strip() for c in re.split(r"\s{2,}", lines[4])] == [
+        "1", "mcp__slack__slack_update_message", "mcp__slack__slack_update_message", EMPTY_RESULT,
+        "mcp__slack__slack_update_message"]
     zebra = lines.index("query: zebra")
     # Only the never-empty ranker answers a word no tool has: five tools in catalog order.
     expected = [n for n, _ in Inspector(load_source(path)).bridge(parse_config({}), variant_options(
@@ -700,7 +704,9 @@ def test_cli_search_side_by_side():
     assert len(expected) == 5
     # ... and says so above the table, as search and explain do.
     assert lines[zebra + 1] == f"  note (anthropic-bm25): {FILLER_NOTE}"
-    assert [line.split() for line in lines[zebra + 4:]] == [[str(r), name] for r, name in enumerate(expected, 1)]
+    assert [re.split(r"\s{2,}", line.strip()) for line in lines[zebra + 4:]] == [
+        ["1", EMPTY_RESULT, expected[0], EMPTY_RESULT, EMPTY_RESULT],
+        *([str(r), name] for r, name in enumerate(expected[1:], 2))]
     # A regex that cannot run safely is matched as literal text: the side-by-side view says it too.
     bad = run_cli("search", path, "-q", "slack[", "--side-by-side").stdout.splitlines()
     assert bad[1] == "query: slack["
@@ -735,6 +741,9 @@ def test_page_side_by_side_tab():
     at.text_area(key="search_queries").set_value("zebra").run()
     assert not at.exception, at.exception
     assert f"anthropic-bm25: {FILLER_NOTE}" in [c.value for c in at.caption]
+    table = next(t for k, t in literal_tables(at).items() if "side_by_side_1" in k)
+    assert list(table.iloc[0]) == ["1", EMPTY_RESULT, EMPTY_RESULT, table["anthropic-bm25"][0], EMPTY_RESULT, EMPTY_RESULT]
+    assert list(table["reference"][1:]) == [""] * 4
 
 
 @pytest.mark.parametrize("variant, heading", [("anthropic-regex", "score (2 = name match, 1 = text match)"),
