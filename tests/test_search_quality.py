@@ -1075,3 +1075,17 @@ def test_search_quality_doc_names_every_parameter_tuning_may_set(name):
     start = text.index(f"* `{name}` (what-if")
     bullet = text[start:text.find("\n* ", start + 1)]
     assert [p for p in TUNABLE[name] if f"`{p}`" not in bullet] == []
+
+
+def test_reproduction_commands_say_how_to_get_the_semantic_row():
+    """README and docs/search-quality.md give one command to reproduce an out-of-sample row, and
+    both tables have a ``semantic`` row, which that command alone never prints (it is not a
+    default variant): the sentence says to add ``--variant semantic``. Before: it did not."""
+    from toolsearch.analysis.variants import DEFAULT_VARIANTS
+
+    assert "semantic" not in DEFAULT_VARIANTS
+    for path in (ROOT / "README.md", ROOT / "docs" / "search-quality.md"):
+        text = " ".join((path.read_text(encoding="utf-8")).split())
+        assert "| semantic |" in text
+        command = text.index("--tune benchmarks/data/SET/tune.json`")
+        assert "`--variant semantic`" in text[command:command + 200], path.name
