@@ -1089,3 +1089,22 @@ def test_reproduction_commands_say_how_to_get_the_semantic_row():
         assert "| semantic |" in text
         command = text.index("--tune benchmarks/data/SET/tune.json`")
         assert "`--variant semantic`" in text[command:command + 200], path.name
+
+
+def test_folds_progress_says_when_a_fold_is_being_tuned():
+    """Tuning a fold costs more than scoring it (the whole grid on the other folds); the progress
+    callback says so before and after each fold's tuning, as --tune does, instead of standing
+    still on the last scored count. Before: no call between one fold's last task and the next."""
+    tasks = parse_queries({"tasks": [
+        {"id": f"t{i}", "query": q, "expected": e, "group": f"g{i}"} for i, (q, e) in enumerate([
+            ("list accounts", ["mcp__srv__get_accounts"]), ("send an email", ["mcp__srv__send_email"]),
+            ("weather in a city", ["mcp__srv__weather_now"]), ("order a pizza", []),
+            ("post a message", ["mcp__srv__post_message"]), ("book a flight", [])])]})
+    calls: list[tuple[int, int, str]] = []
+    evaluate_folds(CLOUD, tasks, 2, ["reference", "evidence"], progress=lambda d, t, l: calls.append((d, t, l)))
+    tuning = [c for c in calls if c[2].startswith("tuning ")]
+    sizes = [len(p) for p in split_folds(tasks.tasks, 2)]
+    assert tuning == [(0, sizes[1], "tuning evidence (fold 1 of 2) on"), (sizes[1], sizes[1], "tuning evidence (fold 1 of 2) on"),
+                      (0, sizes[0], "tuning evidence (fold 2 of 2) on"), (sizes[0], sizes[0], "tuning evidence (fold 2 of 2) on")]
+    assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
+    assert calls[-1] == (6, 6, "evidence")

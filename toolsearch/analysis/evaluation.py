@@ -994,7 +994,13 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
         done = 0
         for f, part in enumerate(parts):
             rest = [t for g, other in enumerate(parts) if g != f for t in other]
-            params = tune(inspector, rest, name, config, limit, target) if tunable_grid(name) else {}
+            tuned = bool(tunable_grid(name))
+            label = f"tuning {name} (fold {f + 1} of {folds}) on"
+            if progress is not None and tuned:  # tuning takes longer than scoring: said, as evaluate_tuned does
+                progress(0, len(rest), label)
+            params = tune(inspector, rest, name, config, limit, target) if tuned else {}
+            if progress is not None and tuned:
+                progress(len(rest), len(rest), label)
             fold_params.append(params)
             bridge = inspector.bridge(config, variant_options(name, params))
             bridge.index.warm([q for t in part for q in t.queries])

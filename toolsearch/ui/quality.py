@@ -272,7 +272,10 @@ if common.require_catalog(v):
             bar = st.empty()
 
             def progress(done: int, total: int, variant: str) -> None:
-                bar.progress(done / max(total, 1), text=f"Scoring {variant}: {done:,} of {total:,} tasks")
+                # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
+                text = (f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
+                        if variant.startswith("tuning ") else f"Scoring {variant}: {done:,} of {total:,} tasks")
+                bar.progress(done / max(total, 1), text=text)
 
             def score() -> Evaluation:
                 if folds:
