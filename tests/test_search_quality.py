@@ -1108,3 +1108,20 @@ def test_folds_progress_says_when_a_fold_is_being_tuned():
                       (0, sizes[0], "tuning evidence (fold 2 of 2) on"), (sizes[0], sizes[0], "tuning evidence (fold 2 of 2) on")]
     assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
     assert calls[-1] == (6, 6, "evidence")
+
+
+def test_hermes_name_bonus_counts_the_tool_s_own_name_words_not_the_server_s():
+    """The bonus is ``bonus × top × c`` with ``c`` the share of the words of the tool's name
+    without ``mcp__server__`` that the query holds (as documented). Before: the server's name
+    counted as a name word, so ``create issue`` gave ``linear__create_issue`` c = 2/3 and
+    ``linear__create_issue_label`` 2/4."""
+    ins = inspector([tool("create_issue_label", "Create an issue label."),
+                     tool("create_issue", "Create an issue in a team. The team decides the workflow."),
+                     tool("list_teams", "List the teams.")], name="linear")
+    config = parse_config({})
+    plain = dict(ins.bridge(config, variant_options("reference")).index.search("create issue", 5))
+    bonus = dict(ins.bridge(config, variant_options("hermes-name-bonus")).index.search("create issue", 5))
+    top = max(plain.values())
+    assert bonus["mcp__linear__create_issue"] == pytest.approx(plain["mcp__linear__create_issue"] + 0.5 * top * 1.0)
+    assert bonus["mcp__linear__create_issue_label"] == pytest.approx(
+        plain["mcp__linear__create_issue_label"] + 0.5 * top * 2 / 3)
