@@ -1104,8 +1104,9 @@ def test_folds_progress_says_when_a_fold_is_being_tuned():
     evaluate_folds(CLOUD, tasks, 2, ["reference", "evidence"], progress=lambda d, t, l: calls.append((d, t, l)))
     tuning = [c for c in calls if c[2].startswith("tuning ")]
     sizes = [len(p) for p in split_folds(tasks.tasks, 2)]
-    assert tuning == [(0, sizes[1], "tuning evidence (fold 1 of 2) on"), (sizes[1], sizes[1], "tuning evidence (fold 1 of 2) on"),
-                      (0, sizes[0], "tuning evidence (fold 2 of 2) on"), (sizes[0], sizes[0], "tuning evidence (fold 2 of 2) on")]
+    first, second = "tuning evidence (fold 1 of 2) on", "tuning evidence (fold 2 of 2) on"
+    assert tuning == [(0, sizes[1], first), (sizes[1], sizes[1], first),
+                      (0, sizes[0], second), (sizes[0], sizes[0], second)]
     assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
     assert calls[-1] == (6, 6, "evidence")
 
