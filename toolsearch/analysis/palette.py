@@ -45,8 +45,29 @@ COST_KIND_COLORS: dict[str, str] = {
 VARIANT_COLORS: dict[str, str] = {
     "reference": "#222222", "no-gate": "#4477AA", "no-coverage": "#EE6677", "unicode": "#228833",
     "name-substring": "#CCBB44", "plain-bm25": "#66CCEE", "agent": "#AA3377",
+    "evidence": "#EE7733", "anthropic-bm25": "#009988", "anthropic-regex": "#7F7F7F",
+    "hermes-name-bonus": "#994F00", "semantic": "#762A83",
 }
-EXTRA_VARIANT_COLORS: tuple[str, ...] = ("#7F7F7F", "#994F00")
+#: Colors for variants without one of their own (``+`` combinations), given in turn, each at most
+#: once per chart while they last (:func:`variant_colors`).
+EXTRA_VARIANT_COLORS: tuple[str, ...] = ("#A6761D", "#6A3D9A", "#E7298A", "#1B5E20")
+
+
+def variant_colors(names: "list[str] | tuple[str, ...]") -> dict[str, str]:
+    """``{variant: color}`` for one chart: a registered variant's own color, and for the others
+    (``+`` combinations) the :data:`EXTRA_VARIANT_COLORS` in turn, so that no two bars of a
+    chart share a color unless more unregistered variants are shown than there are extra colors."""
+    out: dict[str, str] = {}
+    extra = 0
+    for name in names:
+        if name in out:
+            continue
+        if name in VARIANT_COLORS:
+            out[name] = VARIANT_COLORS[name]
+        else:
+            out[name] = EXTRA_VARIANT_COLORS[extra % len(EXTRA_VARIANT_COLORS)]
+            extra += 1
+    return out
 
 #: Disclosure strategies (ids of :data:`toolsearch.analysis.strategies.STRATEGIES`; Tol "muted" hues,
 #: teal and olive darkened): every color reaches 3:1 against a white plot (WCAG graphical-object
@@ -117,4 +138,4 @@ def cell_style(color: str | None) -> str:
 
 
 __all__ = ["STATE_COLORS", "COST_KIND_COLORS", "VARIANT_COLORS", "EXTRA_VARIANT_COLORS", "STRATEGY_COLORS",
-           "SEVERITY_COLORS", "DIFF_COLORS", "MIN_DELTA_E", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]
+           "SEVERITY_COLORS", "DIFF_COLORS", "variant_colors", "MIN_DELTA_E", "PIECE_COLORS", "PALETTES", "cell_style", "contrast_ratio", "text_on"]

@@ -231,6 +231,20 @@ class SideBySideRow:
     notes: dict[str, tuple[str, ...]]
 
 
+#: What a side-by-side table shows in the first row of a variant that returned nothing, so that an
+#: empty result reads as one, not as a blank the view failed to fill.
+EMPTY_RESULT = "(nothing returned)"
+
+
+def side_by_side_cells(row: SideBySideRow, variants: Sequence[str]) -> list[list[str]]:
+    """One query's table: per rank (1, 2, …), each variant's name at that rank, ``""`` below the
+    end of its result, and :data:`EMPTY_RESULT` in the first row of a variant that returned
+    nothing. ``[]`` when no variant returned anything. The CLI and the Search page draw it."""
+    depth = max((len(row.matches[n]) for n in variants), default=0)
+    return [[row.matches[n][r] if r < len(row.matches[n]) else EMPTY_RESULT if r == 0 else "" for n in variants]
+            for r in range(depth)]
+
+
 def side_by_side(inspector: Any, config: Any, queries: Sequence[str], variants: Sequence[str],
                  limit: int | None = None) -> list[SideBySideRow]:
     """Per query, what each variant's search returns at the bridge's limit (``limit`` clamped as

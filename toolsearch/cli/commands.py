@@ -31,8 +31,8 @@ from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import context_words, recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
-from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_names,
-                                 variant_label, variant_options)
+from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_cells,
+                                 side_by_side_names, variant_label, variant_options)
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted
@@ -409,9 +409,7 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
         for name, notes in row.notes.items():
             for note in notes:
                 print(f"  note ({name}): {note}")
-        depth = max((len(v) for v in row.matches.values()), default=0)
-        table = [[str(r + 1), *[row.matches[n][r] if r < len(row.matches[n]) else "" for n in names]]
-                 for r in range(depth)]
+        table = [[str(r + 1), *cells] for r, cells in enumerate(side_by_side_cells(row, names))]
         print(_terminal_safe(_table(table, ["rank", *names])) if table else "  no variant matched anything")
     return 0
 

@@ -22,7 +22,8 @@ from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
-                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_tuning, task_cell, variant_options)
+                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_tuning, seen_across_folds,
+                                   seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.lint import RULES, LintReport, lint
@@ -227,6 +228,10 @@ def run(args: argparse.Namespace) -> int:
             tuned_on = (args.tune, tuning.tasks) if tuning is not None else (path, queries.tasks) if args.folds else None
             if tuned_on is not None and one_sided_tuning(tuned_on[1]):
                 print(f"toolsearch: warning: {tuned_on[0]}: {one_sided_tuning(tuned_on[1])}", file=sys.stderr)
+            seen = (seen_in_tuning(tuning.tasks, queries.tasks) if tuning is not None
+                    else seen_across_folds(queries.tasks, args.folds) if args.folds else "")
+            if seen:
+                print(f"toolsearch: warning: {path}: {seen}", file=sys.stderr)
             if ev.tuning_unknown_expected:
                 print(f"toolsearch: warning: {args.tune}: {counted(len(ev.tuning_unknown_expected), 'expected name')} "
                       f"not among the deferred tools of this catalog (the tuning tasks that expect them can never "

@@ -1038,10 +1038,11 @@ class SearchIndex:
                 "candidates": rows}
 
     def _name_stems(self, i: int) -> list[str]:
-        """Distinct stems of the words of tool ``i``'s bare name (camelCase split)."""
+        """Distinct stems of the words of tool ``i``'s own name, without ``mcp__server__``
+        (camelCase split): the server's name is not a word of the tool's name."""
         cache = self.__dict__.setdefault("_name_stem_cache", {})
         if i not in cache:
-            words = split_words(_NAME_SEPARATORS.sub(" ", _bare(self.names[i])))
+            words = split_words(_NAME_SEPARATORS.sub(" ", _leaf(self.names[i])))
             if self.options.segment_words:
                 words = segment_words(words)
             cache[i] = list(dict.fromkeys(self._tokenize(words)))

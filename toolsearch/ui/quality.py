@@ -27,7 +27,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, load_queries, load_queries_text, nothing_deferred, one_sided_tuning,
+                                            evaluate, evaluate_folds, load_queries, load_queries_text, nothing_deferred, one_sided_tuning, seen_across_folds,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -37,9 +37,7 @@ from toolsearch.ui.text import md_escape
 UPLOAD = "Upload a query file…"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
-#: Colors per variant and per lint severity: the app's palettes for these meanings (toolsearch/analysis/palette.py).
-VARIANT_COLORS = palette.VARIANT_COLORS
-EXTRA_COLORS = palette.EXTRA_VARIANT_COLORS
+#: Colors per lint severity: the app's palette for this meaning (toolsearch/analysis/palette.py); variants: palette.variant_colors.
 SEVERITY_COLORS = palette.SEVERITY_COLORS
 METRIC_COLUMNS = ("recall@1", f"recall@{C.EVAL_RECALL_K}", "recall@limit", "MRR", "abstention",
                   "abstention accuracy")
@@ -86,10 +84,6 @@ def _lint_with_progress(ins: Any, config: Any) -> LintReport:
     return report
 
 
-def variant_color(name: str, index: int) -> str:
-    return VARIANT_COLORS.get(name, EXTRA_COLORS[index % len(EXTRA_COLORS)])
-
-
 def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
     """One row per variant: the overall metrics (fractions 0–1) and the counts."""
     rows = []
@@ -132,11 +126,12 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
     however many variants are compared."""
     fig = go.Figure()
     metrics = list(METRIC_COLUMNS)
-    for i, variant in enumerate(ev.variants):
+    colors = palette.variant_colors([v.name for v in ev.variants])
+    for variant in ev.variants:
         m = variant.metrics
         values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
         name = html.escape(variant.name)
-        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=variant_color(variant.name, i),
+        fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=colors[variant.name],
                     text=[percent(x) for x in values], textposition="outside", cliponaxis=False,
                     constraintext="none", textfont=dict(size=10),
                     hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{x:{PERCENT}}}<extra></extra>")
@@ -277,7 +272,10 @@ if common.require_catalog(v):
             bar = st.empty()
 
             def progress(done: int, total: int, variant: str) -> None:
-                bar.progress(done / max(total, 1), text=f"Scoring {variant}: {done:,} of {total:,} tasks")
+                # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
+                text = (f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
+                        if variant.startswith("tuning ") else f"Scoring {variant}: {done:,} of {total:,} tasks")
+                bar.progress(done / max(total, 1), text=text)
 
             def score() -> Evaluation:
                 if folds:
@@ -304,6 +302,8 @@ if common.require_catalog(v):
         common.embedding_cache_notice()
         if folds and one_sided_tuning(queries.tasks):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
+        if folds and seen_across_folds(queries.tasks, folds):
+            st.warning(f"Tuned by folds: {md_escape(seen_across_folds(queries.tasks, folds))}.", icon=":material/warning:")
         st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "

@@ -22,7 +22,8 @@ from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
 from toolsearch.analysis.variants import (OTHER_HARNESSES, REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS,
-                                          side_by_side, side_by_side_names, variant_options)
+                                          side_by_side, side_by_side_cells, side_by_side_names,
+                                          variant_options)
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
 LONG_JSON = 2_500  # characters: longer responses get a scrolling code block
@@ -219,12 +220,12 @@ def search_tab(v, bridge, dtk: str) -> None:
             for name, notes in row.notes.items():
                 for note in notes:
                     st.caption(f"{name}: {note}")
-            depth = max((len(x) for x in row.matches.values()), default=0)
-            if not depth:
+            cells = side_by_side_cells(row, names)
+            if not cells:
                 st.info("No search returns anything for this query.")
                 continue
-            literal_table([{"rank": r + 1, **{n: row.matches[n][r] if r < len(row.matches[n]) else "" for n in names}}
-                           for r in range(depth)], key=f"search_side_by_side_{number}")
+            literal_table([{"rank": r + 1, **dict(zip(names, line))} for r, line in enumerate(cells)],
+                          key=f"search_side_by_side_{number}")
     with exact:
         show_wire(response, dtk, "search_response")
     with readable:
