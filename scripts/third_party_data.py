@@ -78,6 +78,24 @@ def bucket(key: str, salt: str) -> float:
     return int(digest[:12], 16) / 16 ** 12
 
 
+def same_words(query: str) -> str:
+    """A request's words, case and spacing aside: two requests with the same are the same request."""
+    return " ".join(query.split()).casefold()
+
+
+def drop_ambiguous(tasks: list[dict]) -> list[dict]:
+    """``tasks`` without those whose request was also sampled for another tool (the same words,
+    case and spacing aside): its label is ambiguous (BFCL has "if I have 100$ and I donated 40…"
+    labeled both ``add`` and ``sub``), and it would stand on both sides of the split, so a figure
+    tuned on one side would have seen a request of the other. Run after sampling, so every other
+    task stays as sampled."""
+    groups: dict[str, set[str]] = {}
+    for task in tasks:
+        for query in task["queries"]:
+            groups.setdefault(same_words(query), set()).add(task["group"])
+    return [t for t in tasks if all(len(groups[same_words(q)]) == 1 for q in t["queries"])]
+
+
 def write_set(name: str, server: str, tools: list[dict], requests: dict[str, list[str]], per_tool: int,
               per_absent: int, meta: dict) -> dict:
     """Hold out tools, sample requests, split by tool group and write the files. Returns counts."""
@@ -94,6 +112,7 @@ def write_set(name: str, server: str, tools: list[dict], requests: dict[str, lis
                           "expected": [] if tool in held else [f"mcp__{server}__{tool}"],
                           "group": tool,
                           "note": "held out of the catalog" if tool in held else ""})
+    tasks = drop_ambiguous(tasks)
     side = {t: ("test" if bucket(t, "split") < TEST_SHARE else "tune") for t in labeled}
     out = OUT / name
     out.mkdir(parents=True, exist_ok=True)

@@ -665,6 +665,14 @@ def test_third_party_sets_split_by_group_and_match_their_catalog(name):
         assert all(f"mcp__{ins.catalog.servers[0].name}__{t.group}" not in deferred for t in qf.tasks if t.abstention)
     raw = json.loads((DATA / name / "test.json").read_text())
     assert raw["licence"] in ("MIT", "Apache-2.0") and len(raw["commit"]) == 40
+    # No request stands on both sides, nor under two labels (the converter drops those).
+    words = lambda qf: {" ".join(q.split()).casefold() for t in qf.tasks for q in t.queries}  # noqa: E731
+    assert not words(tune_file) & words(test_file)
+    groups: dict[str, set[str]] = {}
+    for t in all_file.tasks:
+        for q in t.queries:
+            groups.setdefault(" ".join(q.split()).casefold(), set()).add(t.group)
+    assert all(len(g) == 1 for g in groups.values())
 
 
 # --- side by side with the reference (CLI and Search page) ------------------------------------------
