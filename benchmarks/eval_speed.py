@@ -61,14 +61,16 @@ def workload(tasks: int, tools: int):
     return inspector, replace(files[0], name="eval speed", tasks=tuple(chosen))
 
 
-def measure(tasks: int = 1000, tools: int = 2500, out=None) -> tuple[list[tuple[str, float, int]], float | None]:
-    """``([(variant, seconds, misses explained)], cold semantic seconds or None)`` for every
-    variant that can run here; the semantic variant's row is its warm run (catalog embeddings
-    cached, queries embedded again). ``out``: a stream to print each row to as it is measured."""
+def measure(tasks: int = 1000, tools: int = 2500,
+            out=None) -> tuple[list[tuple[str, float, int]], float | None, float | None]:
+    """``([(variant, seconds, misses explained)], cold semantic seconds or None, changed-catalog
+    semantic seconds or None)`` for every variant that can run here; the semantic variant's row is
+    its warm run (catalog embeddings cached, queries embedded again). ``out``: a stream to print
+    each row to as it is measured."""
     inspector, queries = workload(tasks, tools)
     config = parse_config({})
     rows = []
-    cold = None
+    cold = changed = None
     for name in AVAILABLE_VARIANTS:
         semantic = variant_options(name).ranker == "semantic"
         if semantic:
@@ -83,7 +85,7 @@ def measure(tasks: int = 1000, tools: int = 2500, out=None) -> tuple[list[tuple[
         if out is not None:
             print(f"  {name:18s} {rows[-1][1]:6.2f} s  ({rows[-1][2]:,} misses explained)"
                   + ("  [catalog embeddings cached]" if semantic else ""), file=out, flush=True)
-    return rows, cold
+    return rows, cold, changed
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     print(f"eval speed: {args.tasks:,} tasks, {args.tools:,} tools, {len(AVAILABLE_VARIANTS)} variants, "
           "misses explained", flush=True)
-    rows, cold = measure(args.tasks, args.tools, sys.stdout)
+    rows, cold, _ = measure(args.tasks, args.tools, sys.stdout)
     print(f"total: {sum(r[1] for r in rows):.1f} s for every variant")
     if cold is not None:
         print(f"semantic, cold (model loaded, every tool and query embedded): {cold:.1f} s")
