@@ -167,6 +167,9 @@ def test_variant_names():
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [""]}]},
      r"tasks\[0\] \(a\): 'expected' holds only blank names; .* or expected: \[\] for an abstention test"),
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": " "}]}, r"tasks\[0\] \(a\): 'expected' holds only blank"),
+    # "expected:" left empty in YAML is null: it would read as an abstention test without a word.
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": None}]},
+     r"tasks\[0\] \(a\): 'expected' has no value; .* or expected: \[\] for an abstention test"),
     ({"tasks": []}, "the 'tasks' list is empty"),
     ({"task": []}, "expected a mapping with a 'tasks' list"),
     ({"servers": [{"name": "s", "tools": []}]},

@@ -272,7 +272,12 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
                                  f"{MAX_QUERY_CHARS:,} (a request as a user or an agent writes it)")
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
-        expected = _strings(item["expected"] if item["expected"] is not None else [], where, "expected")
+        if item["expected"] is None:
+            # "expected:" left empty in YAML (or null in JSON) reads as nothing: as an abstention
+            # test it would pass whenever the search finds nothing, without a word.
+            raise QueryFileError(f"{where}: 'expected' has no value; give the tool names a correct search returns, "
+                                 "or expected: [] for an abstention test")
+        expected = _strings(item["expected"], where, "expected")
         if expected and not any(e.strip() for e in expected):
             # Cleaned to nothing, the task would turn into an abstention test without a word.
             raise QueryFileError(f"{where}: 'expected' holds only blank names; give the tool names a correct "
