@@ -1018,6 +1018,70 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)
 
 
+def _tuning_file_for_team_workspace() -> dict:
+    """Tasks of the shipped agent-style file that share no id and no expected tools with the shipped
+    team-workspace.yaml, under ids of their own: a tuning file the page and eval --tune accept."""
+    test = load_queries(ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml")
+    agent = load_queries(ROOT / "sample_catalogs" / "queries" / "team-workspace-agent.yaml")
+    taken = {t.group_key for t in test.tasks}
+    tasks = [{"id": f"tune-{t.id}", "queries": list(t.queries), "expected": list(t.expected)}
+             for t in agent.tasks if t.abstention or t.group_key not in taken]
+    assert any(t["expected"] for t in tasks) and any(not t["expected"] for t in tasks)
+    return {"name": "tuning tasks", "tool_names": "prefixed", "tasks": tasks}
+
+
+def test_quality_page_tunes_on_a_tuning_file_as_eval_tune_does(tmp_path):
+    """The Quality page's "tuned on a tuning file" gives eval --tune FILE --test FILE's protocol
+    line, tuned values and figures; a tuning file that shares a task with the scored one is the
+    same refusal as the CLI's, and one without abstention tests is warned about, as the CLI does."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+    from toolsearch.ui.quality import ON_TUNING_FILE, UPLOAD
+
+    tuning = _tuning_file_for_team_workspace()
+    tune_path = tmp_path / "tune.yaml"
+    write_yaml(tune_path, tuning)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.multiselect(key="quality_variants").set_value(["reference", "evidence"]).run()
+    at.radio(key="quality_protocol").set_value(ON_TUNING_FILE).run()
+    assert not at.exception, at.exception
+    assert any("Choose or upload the tuning query file" in i.value for i in at.info)
+    assert at.selectbox(key="quality_tune_file:team-workspace").value == UPLOAD
+    at.file_uploader(key="quality_tune_upload").set_value(("tune.yaml", tune_path.read_bytes(), "application/x-yaml")).run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    args = ("eval", ROOT / "sample_catalogs" / "team-workspace.yaml", "--test",
+            ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--tune", tune_path,
+            "--variant", "reference", "--variant", "evidence")
+    text = run_cli(*args).stdout.splitlines()
+    data = json.loads(run_cli(*args, "--json").stdout)
+    start = next(i for i, line in enumerate(text) if line.startswith("out of sample: parameters tuned on 'tuning tasks'"))
+    cli_lines = [text[start]] + [line.strip() for line in text[start + 1:] if line.startswith("  tuned ")]
+    assert len(cli_lines) == 2, cli_lines  # the protocol line and evidence's tuned values
+    assert "\n".join(cli_lines) in [t.value for t in at.text]
+    counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
+    row = counts[counts["variant"] == "evidence"].iloc[0]
+    assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    assert not at.warning, [w.value for w in at.warning]
+
+    # Recall only: the page warns as eval --tune does.
+    recall_only = {**tuning, "tasks": [t for t in tuning["tasks"] if t["expected"]]}
+    at.file_uploader(key="quality_tune_upload").set_value(
+        ("recall.yaml", yaml.safe_dump(recall_only).encode(), "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert any("Tuning file" in w.value and "tuned for recall alone" in w.value for w in at.warning), \
+        [w.value for w in at.warning]
+
+    # The scored file itself as the tuning file: refused with the CLI's words.
+    at.selectbox(key="quality_tune_file:team-workspace").set_value("team-workspace.yaml").run()
+    assert not at.exception, at.exception
+    assert any("is also in the tuning file" in e.value for e in at.error), [e.value for e in at.error]
+    assert not any(k.endswith("quality_counts") for k in literal_tables(at))
+
+
 def test_quality_chart_gives_every_variant_its_own_color():
     # Before: the variants added after the first seven shared two spare colors by position, so
     # evidence and anthropic-regex were drawn in the same brown and anthropic-bm25 and

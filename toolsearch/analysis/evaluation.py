@@ -893,6 +893,17 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
                              "a group must stay on one side")
 
 
+def tuning_unknown_note(names: Sequence[str]) -> str:
+    """``""`` for no names, else one sentence on the tuning file's expected ``names`` that are not
+    deferred tools of the catalog (:attr:`Evaluation.tuning_unknown_expected`): the tuning tasks
+    that expect them can never be found, so they pull the tuned values toward recall that cannot
+    be had. Names the first five. Said by ``eval --tune`` and the Quality page."""
+    if not names:
+        return ""
+    return (f"{counted(len(names), 'expected name')} not among the deferred tools of this catalog (the tuning "
+            f"tasks that expect them can never be found): {', '.join(map(reveal, names[:5]))}")
+
+
 def nothing_deferred(deferred_count: int) -> str:
     """Why an evaluation of a catalog that defers no tools means nothing, in one sentence, or ``""``
     (``deferred_count`` > 0). Said by ``eval`` and the Quality page."""

@@ -22,7 +22,7 @@ from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
-                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_tuning, seen_across_folds,
+                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_tuning, seen_across_folds, tuning_unknown_note,
                                    seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
@@ -233,9 +233,8 @@ def run(args: argparse.Namespace) -> int:
             if seen:
                 print(f"toolsearch: warning: {path}: {seen}", file=sys.stderr)
             if ev.tuning_unknown_expected:
-                print(f"toolsearch: warning: {args.tune}: {counted(len(ev.tuning_unknown_expected), 'expected name')} "
-                      f"not among the deferred tools of this catalog (the tuning tasks that expect them can never "
-                      f"be found): {', '.join(map(reveal, ev.tuning_unknown_expected[:5]))}", file=sys.stderr)
+                print(f"toolsearch: warning: {args.tune}: {tuning_unknown_note(ev.tuning_unknown_expected)}",
+                      file=sys.stderr)
             if nothing_deferred(ev.deferred_count):
                 print(f"toolsearch: warning: {args.catalog}: {nothing_deferred(ev.deferred_count)}", file=sys.stderr)
             if ev.unknown_expected:

@@ -27,7 +27,8 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, load_queries, load_queries_text, nothing_deferred, one_sided_tuning, seen_across_folds,
+                                            evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, nothing_deferred,
+                                            one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -35,6 +36,8 @@ from toolsearch.analysis.invisible import reveal
 from toolsearch.ui.text import md_escape
 
 UPLOAD = "Upload a query file…"
+#: The Parameters choices: how each variant's parameters are set.
+REGISTERED, BY_FOLDS, ON_TUNING_FILE = "registered", "tuned by folds (out of sample)", "tuned on a tuning file (out of sample)"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
 #: Colors per lint severity: the app's palette for this meaning (toolsearch/analysis/palette.py); variants: palette.variant_colors.
@@ -193,27 +196,43 @@ def severity_style(value: Any) -> str:
     return palette.cell_style(SEVERITY_COLORS.get(value))
 
 
-def choose_query_file(catalog_key: str) -> tuple[QueryFile | None, str | None]:
-    """The query-file widgets; returns the parsed file (or ``None``) and an error message."""
+def choose_query_file(catalog_key: str, role: str = "") -> tuple[QueryFile | None, str | None]:
+    """The query-file widgets; returns the parsed file (or ``None``) and an error message.
+    ``role`` ``"tune"`` gives the tuning file's own widgets (upload chosen first: a shipped file
+    is scored by default, and a file cannot be both)."""
     shipped = sorted(queries_dir().glob("*.yaml"))
     options = [p.name for p in shipped] + [UPLOAD]
-    default = next((i for i, p in enumerate(shipped) if p.stem == catalog_key), len(options) - 1)
-    choice = st.selectbox("Labeled query file", options, index=default, key=f"quality_file:{catalog_key}",
-                          help="A YAML file of tasks: id, one or more queries, the expected wire names (empty = "
-                               "nothing should be found). The shipped files are written for the sample catalogs "
-                               "of the same name; docs/quality.md describes the format.")
+    if role == "tune":
+        label, key, default = "Tuning query file", f"quality_tune_file:{catalog_key}", len(options) - 1
+        help_text = ("The tasks each variant's parameters are tuned on. They must not share a task id or group with "
+                     "the scored file: the scored figures are then out of sample, as with toolsearch eval --tune.")
+    else:
+        label, key = "Labeled query file", f"quality_file:{catalog_key}"
+        default = next((i for i, p in enumerate(shipped) if p.stem == catalog_key), len(options) - 1)
+        help_text = ("A YAML file of tasks: id, one or more queries, the expected wire names (empty = nothing should "
+                     "be found). The shipped files are written for the sample catalogs of the same name; "
+                     "docs/quality.md describes the format.")
+    choice = st.selectbox(label, options, index=default, key=key, help=help_text)
     if choice != UPLOAD:
         try:
             return load_queries(queries_dir() / choice), None
         except ToolsearchError as exc:
             return None, str(exc)
-    upload = st.file_uploader("Query file (YAML or JSON)", type=["yaml", "yml", "json"], key="quality_upload")
+    upload = st.file_uploader("Tuning query file (YAML or JSON)" if role == "tune" else "Query file (YAML or JSON)",
+                              type=["yaml", "yml", "json"], key="quality_tune_upload" if role == "tune" else "quality_upload")
     if upload is None:
         return None, None
     try:
         return load_queries_text(decode_bytes(upload.getvalue(), upload.name), upload.name), None
     except ToolsearchError as exc:
         return None, str(exc)
+
+
+def file_digest(queries: QueryFile) -> str:
+    """A short digest of everything scoring reads from a query file (the groups decide the folds
+    and the tune/test refusal)."""
+    return hashlib.sha256(json.dumps([[t.id, t.queries, t.expected, t.group] for t in queries.tasks],
+                                     ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 v = common.view()
@@ -243,13 +262,21 @@ if common.require_catalog(v):
     for name, reason in UNAVAILABLE.items():
         right.caption(f"{name}: not offered here; {reason}")
     folds = 0
-    if right.radio("Parameters", ["registered", "tuned by folds (out of sample)"], key="quality_protocol",
-                   horizontal=True,
-                   help="registered: each variant's own values, nothing tuned (in sample). Tuned by folds: the "
-                        "tasks are split into K folds by group; each fold is scored with parameters tuned on the "
-                        "other folds only, as toolsearch eval --folds K does, so the figures hold out of sample.") \
-            != "registered":
+    tuning: QueryFile | None = None
+    protocol = right.radio(
+        "Parameters", [REGISTERED, BY_FOLDS, ON_TUNING_FILE], key="quality_protocol", horizontal=True,
+        help="registered: each variant's own values, nothing tuned (in sample). Tuned by folds: the tasks are split "
+             "into K folds by group; each fold is scored with parameters tuned on the other folds only, as "
+             "toolsearch eval --folds K does. Tuned on a tuning file: the parameters are tuned on a second query "
+             "file only, then the labeled file is scored with them, as toolsearch eval --tune FILE --test FILE "
+             "does. Both tuned forms give figures that hold out of sample.")
+    if protocol == BY_FOLDS:
         folds = int(right.number_input("Folds (K)", min_value=2, max_value=20, value=5, step=1, key="quality_folds"))
+    elif protocol == ON_TUNING_FILE:
+        with right:
+            tuning, tuning_error = choose_query_file(catalog_key, "tune")
+        if tuning_error and not error:
+            error = tuning_error
     with right.expander("What the variants change"):
         literal_table([{"variant": n, "what it changes": t} for n, t in VARIANT_HELP.items()], key="quality_variant_help",
                       nowrap=("variant",))
@@ -258,16 +285,17 @@ if common.require_catalog(v):
         st.error(md_escape(reveal(error)), icon=":material/error:")
     elif queries is None:
         st.info("Choose a shipped query file or upload one to score this catalog's search.")
+    elif protocol == ON_TUNING_FILE and tuning is None:
+        st.info("Choose or upload the tuning query file: the parameters are tuned on it, then the labeled query "
+                "file is scored with them.")
     elif not variants:
         st.info("Choose at least one variant.")
     elif load_problem(variants):  # e.g. the semantic extra installed but broken
         st.error(load_problem(variants), icon=":material/error:")
     else:
         # Everything scoring reads: the groups decide the folds.
-        digest = hashlib.sha256(json.dumps([[t.id, t.queries, t.expected, t.group] for t in queries.tasks],
-                                           ensure_ascii=False).encode()).hexdigest()[:16]
-        key = ("eval", digest, tuple(variants), config.defer, config.search_default_limit, config.max_search_limit,
-               folds)
+        key = ("eval", file_digest(queries), tuple(variants), config.defer, config.search_default_limit,
+               config.max_search_limit, folds, file_digest(tuning) if tuning is not None else "")
         with st.spinner("Scoring the query file…"):
             bar = st.empty()
 
@@ -278,13 +306,15 @@ if common.require_catalog(v):
                 bar.progress(done / max(total, 1), text=text)
 
             def score() -> Evaluation:
+                if tuning is not None:
+                    return evaluate_tuned(ins, tuning, queries, variants, config, progress=progress)
                 if folds:
                     return evaluate_folds(ins, queries, folds, variants, config, progress=progress)
                 return evaluate(ins, queries, variants, config, progress=progress)
 
             try:
                 ev = _memo(key, ins, score)
-            except ToolsearchError as exc:  # e.g. more folds than the file has task groups
+            except ToolsearchError as exc:  # e.g. more folds than the file has task groups, a task in both files
                 ev = None
                 st.error(md_escape(reveal(str(exc))), icon=":material/error:")
             bar.empty()
@@ -304,6 +334,13 @@ if common.require_catalog(v):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
         if folds and seen_across_folds(queries.tasks, folds):
             st.warning(f"Tuned by folds: {md_escape(seen_across_folds(queries.tasks, folds))}.", icon=":material/warning:")
+        if tuning is not None:
+            for problem in (one_sided_tuning(tuning.tasks), tuning_unknown_note(ev.tuning_unknown_expected)):
+                if problem:
+                    st.warning(f"Tuning file {md_escape(reveal(tuning.name))}: {md_escape(problem)}.",
+                               icon=":material/warning:")
+            if seen_in_tuning(tuning.tasks, queries.tasks):
+                st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
         st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
