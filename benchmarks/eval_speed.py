@@ -29,8 +29,8 @@ from pathlib import Path
 
 import yaml
 
-from toolsearch.analysis.evaluation import evaluate, load_queries
-from toolsearch.analysis.variants import AVAILABLE_VARIANTS, variant_options
+from toolsearch.analysis.evaluation import evaluate, evaluate_folds, load_queries
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, DEFAULT_VARIANTS, variant_options
 from toolsearch.engine import embedding
 from toolsearch.engine.catalog import load_text
 from toolsearch.engine.config import parse_config
@@ -88,6 +88,19 @@ def measure(tasks: int = 1000, tools: int = 2500,
     return rows, cold, changed
 
 
+def measure_folds(tasks: int = 1000, tools: int = 2500, folds: int = 5, out=None) -> float:
+    """Seconds of ``toolsearch eval --folds FOLDS`` with the default variants on the workload
+    (each variant with parameters tuned on the other folds, misses explained)."""
+    inspector, queries = workload(tasks, tools)
+    start = time.perf_counter()
+    evaluate_folds(inspector, queries, folds, DEFAULT_VARIANTS, parse_config({}))
+    seconds = time.perf_counter() - start
+    if out is not None:
+        print(f"out of sample (--folds {folds}), the {len(DEFAULT_VARIANTS)} default variants: {seconds:.1f} s",
+              file=out, flush=True)
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the eval time of every variant and the total."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -100,6 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"total: {sum(r[1] for r in rows):.1f} s for every variant")
     if cold is not None:
         print(f"semantic, cold (model loaded, every tool and query embedded): {cold:.1f} s")
+    measure_folds(args.tasks, args.tools, out=sys.stdout)
 
 
 def changed_catalog(inspector: Inspector, share: float = 0.01) -> Inspector:

@@ -183,15 +183,17 @@ def registered_and_pooled(variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> str
 
 def speed() -> str:
     """Lines on every variant over the eval-speed workload (see benchmarks/eval_speed.py)."""
-    from benchmarks.eval_speed import measure  # noqa: PLC0415
+    from benchmarks.eval_speed import measure, measure_folds  # noqa: PLC0415
 
     rows, cold, changed = measure(1000, 2500)
+    folds = measure_folds(1000, 2500, 5)
     load = os.getloadavg()[1]  # five-minute average: other processes slow every figure below
     lexical = [r for r in rows if r[0] != "semantic"]
     text = (f"`toolsearch eval` with the {len(lexical)} default variants, 1,000 tasks over 2,500 tools, misses "
             f"explained: {sum(r[1] for r in lexical):.1f} s on the machine that wrote this page, with "
             f"{os.cpu_count()} CPUs and a load average of {load:.1f} while it ran "
-            "(`python -m benchmarks.eval_speed` prints it per variant).")
+            f"(`python -m benchmarks.eval_speed` prints it per variant); {folds:.1f} s out of sample "
+            "(`--folds 5`: each fold scored with parameters tuned on the other folds).")
     semantic = [r for r in rows if r[0] == "semantic"]
     if semantic and cold is not None:
         text += (f" The `semantic` variant on the same workload: {cold:.1f} s the first time (model loaded, the "

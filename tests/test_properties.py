@@ -219,3 +219,25 @@ def test_search_response_invariants(entries, queries, limit) -> None:
             candidate = next(c for c in ex.candidates if c.name == name)
             assert exact or (candidate.has_gate and len(candidate.matched_terms) >= ex.required)
     assert list(response["tools"]) == union
+
+
+_EVIDENCE = st.tuples(st.floats(0, 1), st.integers(0, 6), st.integers(0, 6),
+                      st.one_of(st.just(math.inf), st.floats(1, 5)),
+                      st.one_of(st.just(math.inf), st.floats(-1, 1)), st.one_of(st.just(math.inf), st.floats(0, 1)))
+
+
+@given(rows=st.lists(_EVIDENCE, min_size=1, max_size=20), share=st.sampled_from([0.0, 0.15, 0.2, 0.6]),
+       terms=st.integers(0, 3), ratio=st.sampled_from([0.0, 1.1, 1.5, 2.0]), cosine=st.floats(-1, 1),
+       margin=st.sampled_from([0.0, 0.05, 0.15]), semantic=st.booleans())
+def test_evidence_abstains_on_arrays_is_the_rule_applied_to_each_row(rows, share, terms, ratio, cosine, margin, semantic):
+    """Tuning applies the abstention thresholds to many searches at once (NumPy columns); each
+    entry equals the rule applied to that one search."""
+    import numpy as np
+
+    from toolsearch.engine.search import SearchOptions, evidence_abstains
+
+    opts = SearchOptions(min_best_share=share, min_best_terms=terms, min_score_ratio=ratio,
+                         ranker="semantic" if semantic else "bm25", min_cosine=cosine, min_cosine_margin=margin)
+    columns = np.array(rows, dtype=float).T
+    assert evidence_abstains(opts, *columns).tolist() == [evidence_abstains(opts, *row) for row in rows]
+    assert all(isinstance(evidence_abstains(opts, *row), bool) for row in rows)

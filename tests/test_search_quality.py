@@ -325,14 +325,17 @@ def test_cli_eval_folds_refuses_a_fold_without_tasks(tmp_path):
         evaluate_folds(CLOUD, load_queries(two_groups), 2, ["reference"])
 
 def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
-    seen: list[set[str]] = []
-    real = evaluation.tuning_points
+    """Each fold's parameters are chosen from the tuning points of the other folds' tasks only
+    (the search pass they are computed from is shared, but a point of one fold counts no task of
+    that fold)."""
+    seen: list[list[int]] = []
+    real = evaluation._grid_points
 
-    def spy(ins, task_list, *args, **kwargs):
-        seen.append({t.id for t in task_list})
-        return real(ins, task_list, *args, **kwargs)
+    def spy(variant, passes, chosen):
+        seen.append(list(chosen))
+        return real(variant, passes, chosen)
 
-    monkeypatch.setattr(evaluation, "tuning_points", spy)
+    monkeypatch.setattr(evaluation, "_grid_points", spy)
     qf = parse_queries({"tasks": [
         {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
         {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
@@ -342,9 +345,11 @@ def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
         {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]})
     ev = evaluate_folds(CLOUD, qf, 3, ["evidence", "reference"])
     parts = split_folds(qf.tasks, 3)
+    ordered = [t for part in parts for t in part]  # the order the shared search pass took the tasks in
     assert len(seen) == 3
-    for ids, part in zip(seen, parts):
-        assert ids == {t.id for t in qf.tasks} - {t.id for t in part}
+    for chosen, part in zip(seen, parts):
+        assert {ordered[i].id for i in chosen} == {t.id for t in qf.tasks} - {t.id for t in part}
+        assert len(chosen) == len(qf.tasks) - len(part)
     result = ev.variant("evidence")
     assert [t.task.id for t in result.tasks] == [t.id for t in qf.tasks] and len(result.fold_params) == 3
     assert ev.protocol == "3-fold" and ev.variant("reference").fold_params == ()
@@ -1164,10 +1169,10 @@ def test_reproduction_commands_say_how_to_get_the_semantic_row():
         assert "`--variant semantic`" in text[command:command + 200], path.name
 
 
-def test_folds_progress_says_when_a_fold_is_being_tuned():
-    """Tuning a fold costs more than scoring it (the whole grid on the other folds); the progress
-    callback says so before and after each fold's tuning, as --tune does, instead of standing
-    still on the last scored count. Before: no call between one fold's last task and the next."""
+def test_folds_progress_says_when_a_variant_is_being_tuned():
+    """Tuning costs more than scoring (one search per query and ranking setting, then the whole
+    threshold grid); the progress callback says so before and after the one tuning pass every fold
+    shares, as --tune does, instead of standing still on the last scored count."""
     tasks = parse_queries({"tasks": [
         {"id": f"t{i}", "query": q, "expected": e, "group": f"g{i}"} for i, (q, e) in enumerate([
             ("list accounts", ["mcp__srv__get_accounts"]), ("send an email", ["mcp__srv__send_email"]),
@@ -1176,12 +1181,25 @@ def test_folds_progress_says_when_a_fold_is_being_tuned():
     calls: list[tuple[int, int, str]] = []
     evaluate_folds(CLOUD, tasks, 2, ["reference", "evidence"], progress=lambda d, t, l: calls.append((d, t, l)))
     tuning = [c for c in calls if c[2].startswith("tuning ")]
-    sizes = [len(p) for p in split_folds(tasks.tasks, 2)]
-    first, second = "tuning evidence (fold 1 of 2) on", "tuning evidence (fold 2 of 2) on"
-    assert tuning == [(0, sizes[1], first), (sizes[1], sizes[1], first),
-                      (0, sizes[0], second), (sizes[0], sizes[0], second)]
+    assert tuning == [(0, 6, "tuning evidence (2 folds) on"), (6, 6, "tuning evidence (2 folds) on")]
     assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
     assert calls[-1] == (6, 6, "evidence")
+
+
+@pytest.mark.parametrize("variant", ["evidence", "agent"])
+def test_folds_tune_each_fold_as_tuning_on_the_other_folds_alone_does(variant):
+    """Folds share one search pass per ranking setting; each fold's parameters are still exactly
+    what tune() picks on the other folds' tasks alone (the search of a query does not depend on
+    which tasks are tuned on). On a third-party set, where the folds pick different values."""
+    data = ROOT / "benchmarks" / "data" / "bfcl-live"
+    ins = Inspector(load_source(data / "catalog.json"))
+    queries = load_queries(data / "tune.json")
+    ev = evaluate_folds(ins, queries, 3, [variant], explain=False)
+    parts = split_folds(queries.tasks, 3)
+    for f, params in enumerate(ev.variants[0].fold_params):
+        rest = [t for g, part in enumerate(parts) if g != f for t in part]
+        assert params == evaluation.tune(ins, rest, variant), f
+    assert len({tuple(sorted(p.items())) for p in ev.variants[0].fold_params}) >= 1
 
 
 def test_hermes_name_bonus_counts_the_tool_s_own_name_words_not_the_server_s():
@@ -1199,3 +1217,18 @@ def test_hermes_name_bonus_counts_the_tool_s_own_name_words_not_the_server_s():
     assert bonus["mcp__linear__create_issue"] == pytest.approx(plain["mcp__linear__create_issue"] + 0.5 * top * 1.0)
     assert bonus["mcp__linear__create_issue_label"] == pytest.approx(
         plain["mcp__linear__create_issue_label"] + 0.5 * top * 2 / 3)
+
+
+def test_evidence_drops_the_pieces_of_english_contractions():
+    """ "I'm", "haven't", "we'll" are cut into i m, haven t, we ll by the tokenizer; those pieces
+    are stop words to the variants that drop stop words, so they never count as query words
+    (before: "m" and "t" stood in the evidence thresholds' count of distinct words). "won" stays:
+    it is a currency too."""
+    ins = inspector([tool("convert_currency", "Convert an amount of money to won, dollars or euros."),
+                     tool("list_files", "List the files in a folder.")])
+    index = ins.bridge(parse_config({}), variant_options("evidence")).index
+    explained = index.explain("I'm sure I haven't listed the files we'll need", 5)
+    assert {term for term, why in explained.ignored if why == "stop word"} >= {"m", "t", "ll", "haven"}
+    assert [t.stem for t in explained.terms] == ["sure", "list", "file"]
+    assert "won" in [t.stem for t in index.explain("convert dollars to won", 5).terms]
+    assert [n for n, _ in index.search("I'm sure I haven't listed the files", 5)] == ["mcp__srv__list_files"]

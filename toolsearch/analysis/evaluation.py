@@ -73,11 +73,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+import numpy as np
 
 from ..engine import constants as C
 from ..engine import readers
@@ -764,25 +766,30 @@ def _objective(point: TuningPoint, target: float) -> tuple:
     return (empty >= target, point.query_recall if empty >= target else point.query_recall + empty, empty)
 
 
-def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
-                  limit: int | None = None) -> list[TuningPoint]:
-    """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
-    those). Thresholds that only decide whether a result is empty (``min_best_share``,
-    ``min_best_terms``, ``min_score_ratio``, ``min_cosine``, ``min_cosine_margin``) are applied to one search per query, so a large grid stays cheap.
+#: Thresholds that only decide whether a result is empty: tuning applies them to one search per query.
+_POST_THRESHOLDS = ("min_best_share", "min_best_terms", "min_score_ratio", "min_cosine", "min_cosine_margin")
 
-    Raises:
-        VariantError: an unknown variant name.
-    """
-    config = config or ToolSearchConfig()
+
+@dataclass(frozen=True)
+class _Searched:
+    """One search pass of tuning: the values of the parameters that change the ranking (``base``),
+    their options, the result limit, and per task (in the order given) per query ``(expected set,
+    top names, evidence)``, evidence as :meth:`SearchIndex.ranked_evidence` gives it."""
+
+    base: Mapping[str, Any]
+    options: SearchOptions
+    cut: int
+    outcomes: tuple[tuple[tuple[set[str], list[str], Any], ...], ...]
+
+
+def _search_grid(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig,
+                 limit: int | None) -> list[_Searched]:
+    """One search per query of ``tasks`` for every combination of the ranking parameters of
+    ``variant``'s grid (those not in :data:`_POST_THRESHOLDS`)."""
     grid = tunable_grid(variant)
-    if not grid:
-        return []
-    keys = list(grid)
-    post = [key for key in keys if key in ("min_best_share", "min_best_terms", "min_score_ratio", "min_cosine",
-                                           "min_cosine_margin")]
-    pre = [key for key in keys if key not in post]
+    pre = [key for key in grid if key not in _POST_THRESHOLDS]
     k = C.EVAL_RECALL_K
-    points: list[TuningPoint] = []
+    passes = []
     for pre_values in itertools.product(*(grid[key] for key in pre)):
         base = dict(zip(pre, pre_values))
         opts = variant_options(variant, base)
@@ -790,24 +797,59 @@ def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, con
         cut = bridge.resolve_limit(limit)
         index = bridge.index
         index.warm([q for task in tasks for q in task.queries])
-        outcomes = []  # (expected set or None, top names, evidence)
+        outcomes = []
         for task in tasks:
+            per_query = []
             for query in task.queries:
                 ranked, evidence = index.ranked_evidence(query, max(cut, k))
-                outcomes.append((set(task.expected), [n for n, _ in ranked], evidence))
+                per_query.append((set(task.expected), [n for n, _ in ranked], evidence))
+            outcomes.append(tuple(per_query))
+        passes.append(_Searched(base, opts, cut, tuple(outcomes)))
+    return passes
+
+
+def _grid_points(variant: str, passes: Sequence[_Searched], chosen: Sequence[int]) -> list[TuningPoint]:
+    """The tuning points of ``variant`` on the tasks at positions ``chosen`` of the searched tasks
+    (in that order): every threshold combination applied to each pass's results."""
+    grid = tunable_grid(variant)
+    post = [key for key in grid if key in _POST_THRESHOLDS]
+    k = C.EVAL_RECALL_K
+    points: list[TuningPoint] = []
+    for searched in passes:
+        rows = [row for i in chosen for row in searched.outcomes[i]]
+        positive = np.array([bool(expected) for expected, _, _ in rows], dtype=bool)
+        found = np.array([any(e in names[:k] for e in expected) for expected, names, _ in rows], dtype=bool)
+        empty = np.array([not names[:searched.cut] for _, names, _ in rows], dtype=bool)
+        # Rows whose result the thresholds can empty, and their evidence as columns (6 fields: the
+        # lexical rows' missing cosine and margin never abstain).
+        judged = np.array([bool(names) and evidence is not None for _, names, evidence in rows], dtype=bool)
+        columns = np.array([(*evidence, math.inf, math.inf)[:6] if evidence is not None else (1.0, 0, 0) + (math.inf,) * 3
+                            for _, _, evidence in rows], dtype=float).reshape(len(rows), 6).T
+        positives, absent = int(positive.sum()), int((~positive).sum())
         for post_values in itertools.product(*(grid[key] for key in post)):
-            point_opts = replace(opts, **dict(zip(post, post_values)))
-            hits: list[float] = []
-            empties: list[float] = []
-            for expected, names, evidence in outcomes:
-                if names and evidence is not None and evidence_abstains(point_opts, *evidence):
-                    names = []
-                if expected:
-                    hits.append(float(any(e in names[:k] for e in expected)))
-                else:
-                    empties.append(float(not names[:cut]))
-            points.append(TuningPoint({**base, **dict(zip(post, post_values))}, _mean(hits) or 0.0, _mean(empties)))
+            point_opts = replace(searched.options, **dict(zip(post, post_values)))
+            emptied = judged & evidence_abstains(point_opts, *columns)
+            # Counts of 0/1 over their number: the same floats as averaging the 0.0/1.0 values one by one.
+            recall = int((found & ~emptied & positive).sum()) / positives if positives else 0.0
+            empties = int(((empty | emptied) & ~positive).sum()) / absent if absent else None
+            points.append(TuningPoint({**searched.base, **dict(zip(post, post_values))}, recall, empties))
     return points
+
+
+def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
+                  limit: int | None = None) -> list[TuningPoint]:
+    """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
+    those). Thresholds that only decide whether a result is empty (``min_best_share``,
+    ``min_best_terms``, ``min_score_ratio``, ``min_cosine``, ``min_cosine_margin``) are applied to
+    one search per query, so a large grid stays cheap.
+
+    Raises:
+        VariantError: an unknown variant name.
+    """
+    if not tunable_grid(variant):
+        return []
+    passes = _search_grid(inspector, tasks, variant, config or ToolSearchConfig(), limit)
+    return _grid_points(variant, passes, range(len(tasks)))
 
 
 def tune(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
@@ -1004,19 +1046,28 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     results = []
     effective = None
     known: set[str] = set()
+    # Tasks in fold order: each fold tunes on the others, taken in this order (as tune() would get them).
+    ordered = [t for part in parts for t in part]
+    starts = list(itertools.accumulate([0, *(len(part) for part in parts)]))
     for name in names:
         scored: list[TaskResult] = []
         fold_params = []
         done = 0
+        tuned = bool(tunable_grid(name))
+        passes: list[_Searched] = []
+        if tuned:  # one search per query and ranking setting, shared by every fold's tuning
+            label = f"tuning {name} ({folds} folds) on"
+            if progress is not None:  # tuning takes longer than scoring: said, as evaluate_tuned does
+                progress(0, len(ordered), label)
+            passes = _search_grid(inspector, ordered, name, config, limit)
+            if progress is not None:
+                progress(len(ordered), len(ordered), label)
         for f, part in enumerate(parts):
-            rest = [t for g, other in enumerate(parts) if g != f for t in other]
-            tuned = bool(tunable_grid(name))
-            label = f"tuning {name} (fold {f + 1} of {folds}) on"
-            if progress is not None and tuned:  # tuning takes longer than scoring: said, as evaluate_tuned does
-                progress(0, len(rest), label)
-            params = tune(inspector, rest, name, config, limit, target) if tuned else {}
-            if progress is not None and tuned:
-                progress(len(rest), len(rest), label)
+            if tuned:
+                rest = [i for g in range(folds) if g != f for i in range(starts[g], starts[g + 1])]
+                params = dict(best_point(_grid_points(name, passes, rest), target).params)
+            else:
+                params = {}
             fold_params.append(params)
             bridge = inspector.bridge(config, variant_options(name, params))
             bridge.index.warm([q for t in part for q in t.queries])

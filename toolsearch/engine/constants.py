@@ -107,14 +107,17 @@ SEARCH_TOKENIZERS = ("ascii", "unicode")
 SEARCH_UNKNOWN_TERMS = ("gate", "ignore-non-ascii", "ignore")
 #: English function words a variant with ``stop_words`` drops from queries: Lucene's classic
 #: English stop set, plus the pronouns, auxiliaries, question words and politeness that agents put
-#: into questions ("how do I ...", "can you please ..."). Action words (get, find, show, list,
-#: create, call, copy, close...) are deliberately absent: in tool search they name the action.
+#: into questions ("how do I ...", "can you please ..."), and the pieces the tokenizer cuts English
+#: contractions into ("I'm" → i m, "haven't" → haven t, "we'll" → we ll). Action words (get, find,
+#: show, list, create, call, copy, close...) are deliberately absent: in tool search they name the
+#: action; so is "won" (a currency as well as "won't").
 SEARCH_STOP_WORDS = frozenset("""
 a an and are as at be but by for if in into is it no not of on or such that the their then there
 these they this to was will with
 i me my mine we us our ours you your yours he him his she her it its them who whom whose what
 which how why when where do does did doing done can could should would shall may might must
 am been being have has had please want need like some any all just also so than too very about
+m s t d ll re ve don doesn didn isn aren wasn weren haven hasn hadn wouldn couldn shouldn mustn needn
 """.split())
 #: Score the early name-substring fallback gave each hit (docs/reference.md §12, PR #31163).
 NAME_SUBSTRING_FALLBACK_SCORE = 0.1

@@ -424,10 +424,16 @@ def evidence_abstains(options: SearchOptions, share: float, held: int, distinct:
     ``distinct`` terms, scoring ``ratio`` times the second match, is too weak for
     ``options.min_best_share`` / ``min_best_terms`` / ``min_score_ratio``, or (semantic ranker)
     its ``cosine`` is below ``options.min_cosine`` or its score leads the second's by less than
-    ``options.min_cosine_margin`` (``margin``), so the result is empty."""
-    return (share < options.min_best_share or held < min(options.min_best_terms, distinct)
-            or (options.min_score_ratio > 1 and ratio < options.min_score_ratio)
-            or (options.ranker == "semantic" and (cosine < options.min_cosine or margin < options.min_cosine_margin)))
+    ``options.min_cosine_margin`` (``margin``), so the result is empty.
+
+    The evidence may also be NumPy arrays of one shape (one entry per result, as tuning applies
+    many thresholds to many searches); the answer is then a boolean array of that shape."""
+    weak = np.less(share, options.min_best_share) | np.less(held, np.minimum(options.min_best_terms, distinct))
+    if options.min_score_ratio > 1:
+        weak = weak | np.less(ratio, options.min_score_ratio)
+    if options.ranker == "semantic":
+        weak = weak | np.less(cosine, options.min_cosine) | np.less(margin, options.min_cosine_margin)
+    return weak if isinstance(weak, np.ndarray) else bool(weak)
 
 
 def evidence_shortfall(options: SearchOptions, best: str, share: float, held: int, distinct: int,
