@@ -751,6 +751,12 @@ def test_page_side_by_side_tab():
         expected = [n for n, _ in ins.bridge(parse_config({}), variant_options(column)).index.search(
             "send a slack message", 5)]
         assert [x for x in table[column] if x] == expected
+    # Each column's search is explained in the tab's own table, not in one long caption.
+    help_table = next(t for k, t in tables.items() if k.endswith("search_side_by_side_help"))
+    assert list(help_table["search"]) == list(table.columns[1:])
+    assert list(help_table["what it does"]) == [VARIANT_HELP[n] for n in table.columns[1:]]
+    intro = next(c.value for c in at.caption if c.value.startswith("The names each search returns"))
+    assert len(intro) < 200 and "anthropic-bm25" not in intro  # before: every ranker's help in one paragraph
     # A query only the never-empty ranker answers: the tab says its five names are filler.
     at.text_area(key="search_queries").set_value("zebra").run()
     assert not at.exception, at.exception

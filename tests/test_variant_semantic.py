@@ -316,15 +316,86 @@ def test_a_changed_catalog_embeds_only_its_new_or_changed_tools(monkeypatch):
     texts = [f"tool {i}. Does thing number {i}" for i in range(40)]
     embedding.clear_memory_cache()
     first = embedding.catalog_embeddings(texts)
-    assert calls == [texts]
+    assert [sorted(c) for c in calls] == [sorted(texts)]
     changed = [*texts[:10], "tool 10. Does something new", *texts[11:], "tool 40. Added later"]
     embedding.clear_memory_cache()
     second = embedding.catalog_embeddings(changed)
-    assert calls[1:] == [["tool 10. Does something new", "tool 40. Added later"]]
+    assert [sorted(c) for c in calls[1:]] == [["tool 10. Does something new", "tool 40. Added later"]]
     assert np.array_equal(second[:10], first[:10]) and np.array_equal(second[11:40], first[11:])
     calls.clear()
     embedding.clear_memory_cache()
     assert np.array_equal(embedding.catalog_embeddings(changed[::-1]), second[::-1]) and calls == []  # reordered
+
+
+def test_catalog_embeddings_report_progress_part_by_part(monkeypatch):
+    """A new large catalog takes minutes to embed on a CPU; the texts are embedded in parts, each
+    followed by a progress call, and every text still gets its own vector. A cached catalog makes
+    no progress call (nothing is embedded)."""
+    calls = _counting_encoder(monkeypatch)
+    texts = [f"tool {i}. " + "word " * (i % 17) for i in range(300)]
+    seen: list[tuple[int, int]] = []
+    embedding.clear_memory_cache()
+    vectors = embedding.catalog_embeddings(texts, progress=lambda done, total: seen.append((done, total)))
+    part = embedding.PROGRESS_PART
+    assert seen == [(0, 300), (part, 300), (2 * part, 300), (300, 300)]
+    assert [len(c) for c in calls] == [part, part, 300 - 2 * part]
+    assert sorted(t for c in calls for t in c) == sorted(texts)
+    assert [len(t) for t in calls[0]] == sorted((len(t) for t in calls[0]), reverse=True)  # longest first
+    for text, vector in zip(texts, vectors):
+        assert vector[sum(text.encode()) % 384] == 1.0
+    seen.clear()
+    embedding.clear_memory_cache()
+    assert np.array_equal(embedding.catalog_embeddings(texts, progress=lambda d, t: seen.append((d, t))), vectors)
+    assert seen == []  # from the disk cache
+
+
+@needs_model
+def test_cli_eval_progress_counts_the_tool_texts_being_embedded(tmp_path):
+    """``eval --progress`` with the semantic variant says that the tool texts are being embedded
+    and counts them, then counts the tasks (before: one line "0/N tasks" for the whole embedding)."""
+    cat = tmp_path / "srv.yaml"
+    write_yaml(cat, CATALOG)
+    queries = tmp_path / "q.yaml"
+    write_yaml(queries, {"tasks": [{"id": "rain", "query": RAIN, "expected": ["mcp__srv__weather_forecast"]}]})
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = subprocess.run([*toolsearch_command(), "eval", str(cat), str(queries), "--variant", "semantic",
+                             "--progress"], capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    shown = result.stderr.replace("\r", "\n")
+    assert "toolsearch: eval: semantic (embedding the tool texts) 0/4 tool texts" in shown
+    assert "toolsearch: eval: semantic (embedding the tool texts) 4/4 tool texts" in shown
+    assert "toolsearch: eval: semantic 1/1 tasks" in shown
+
+
+@needs_model
+def test_search_page_shows_the_embedding_progress_then_the_results(monkeypatch):
+    """The Search page embeds a new catalog for the semantic variant under a progress bar that
+    counts the tool texts, and removes it when the results are in."""
+    from streamlit.delta_generator import DeltaGenerator
+    from streamlit.testing.v1 import AppTest
+
+    texts: list[str] = []
+    real = DeltaGenerator.progress
+
+    def recording(self, value, text=None):
+        texts.append(str(text))
+        return real(self, value, text=text)
+
+    monkeypatch.setattr(DeltaGenerator, "progress", recording)
+    embedding.clear_memory_cache()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.selectbox(key="search_variant").set_value("semantic").run()
+    assert not at.exception, at.exception
+    embedded = [t for t in texts if t.startswith("Embedding the tool texts for semantic: ")]
+    assert embedded and embedded[0].startswith("Embedding the tool texts for semantic: 0 of ")
+    total = embedded[0].split(" of ")[1].split(" ")[0]
+    assert embedded[-1].startswith(f"Embedding the tool texts for semantic: {total} of {total} ")
+    assert int(total.replace(",", "")) > embedding.PROGRESS_PART  # more than one part: the bar moved
+    assert not at.get("progress")  # the bar is gone once the results are in
+    assert any(t.value.startswith("Why: ranked by the cosine") for t in at.text)
 
 
 HOSTILE_STORE = {

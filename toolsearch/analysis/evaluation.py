@@ -696,6 +696,34 @@ def _run_tasks(index: SearchIndex, tasks: Sequence[Task], limit: int, k: int, kn
     return out
 
 
+#: The end of a progress label while tool texts are embedded: its counts are tool texts, not tasks.
+EMBEDDING_PROGRESS = "(embedding the tool texts)"
+
+
+def progress_unit(label: str) -> str:
+    """What a progress call's counts count: ``"tool texts"`` for an :data:`EMBEDDING_PROGRESS`
+    label, else ``"tasks"``."""
+    return "tool texts" if label.endswith(EMBEDDING_PROGRESS) else "tasks"
+
+
+def embed_catalog(inspector: Inspector, config: ToolSearchConfig, variant: str, progress: ProgressFn | None) -> None:
+    """For a variant whose ranker is semantic, embed the catalog's tool texts now, calling
+    ``progress(done, total, "<variant> (embedding the tool texts)")`` as they are embedded (the
+    minutes a new large catalog takes on a CPU); a no-op for other variants, without
+    ``progress``, or when the texts are cached. Later searches find the vectors in the cache.
+
+    Raises:
+        SemanticUnavailable: the ``semantic`` extra is not installed.
+    """
+    opts = variant_options(variant)
+    if progress is None or opts.ranker != "semantic":
+        return
+    index = inspector.bridge(config, opts).index
+    if index.docs:
+        label = f"{variant} {EMBEDDING_PROGRESS}"
+        index.catalog_vectors(lambda done, total: progress(done, total, label))
+
+
 def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] = DEFAULT_VARIANTS,
              config: ToolSearchConfig | None = None, limit: int | None = None, *,
              params: Mapping[str, Mapping[str, Any]] | None = None, explain: bool = True,
@@ -734,7 +762,8 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     for name, opts in options:
         bridge = inspector.bridge(config, opts)
         if progress is not None and opts.ranker == "semantic":
-            progress(0, len(queries.tasks), f"{name} (embedding the catalog and the queries)")
+            embed_catalog(inspector, config, name, progress)
+            progress(0, len(queries.tasks), f"{name} (embedding the queries)")
         bridge.index.warm(every_query)  # semantic ranker: embed in batches (a no-op otherwise)
         effective = bridge.resolve_limit(limit)
         known = set(bridge.deferred_by_name)
@@ -909,6 +938,7 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
     params = {}
     for name in names:
         tuned = tunable_grid(name)
+        embed_catalog(inspector, config or ToolSearchConfig(), name, progress)
         if progress is not None and tuned:  # the tuning file's tasks: before, and once tuned
             progress(0, len(tuning.tasks), f"tuning {name} on")
         params[name] = tune(inspector, tuning.tasks, name, config, limit, target)
@@ -1055,6 +1085,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
         done = 0
         tuned = bool(tunable_grid(name))
         passes: list[_Searched] = []
+        embed_catalog(inspector, config, name, progress)
         if tuned:  # one search per query and ranking setting, shared by every fold's tuning
             label = f"tuning {name} ({folds} folds) on"
             if progress is not None:  # tuning takes longer than scoring: said, as evaluate_tuned does

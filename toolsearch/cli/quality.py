@@ -22,7 +22,7 @@ from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
-                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_tuning, seen_across_folds, tuning_unknown_note,
+                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
                                    seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
@@ -134,8 +134,9 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
 
 
 def _progress(done: int, total: int, label: str) -> None:
-    """One progress line on stderr, rewritten in place: ``eval: VARIANT 120/1,000 tasks``."""
-    rewrite_progress_line(f"toolsearch: eval: {label} {done:,}/{total:,} tasks")
+    """One progress line on stderr, rewritten in place: ``eval: VARIANT 120/1,000 tasks`` (``tool
+    texts`` while a catalog is embedded)."""
+    rewrite_progress_line(f"toolsearch: eval: {label} {done:,}/{total:,} {progress_unit(label)}")
 
 
 def _pct(x: float | None) -> str:

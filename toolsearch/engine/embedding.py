@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -45,6 +45,8 @@ INSTALL_HINT = "pip install 'toolsearch[semantic]'"
 #: Queries whose embeddings are kept in memory.
 QUERY_CACHE_SIZE = 20_000
 _BATCH = 32
+#: Tool texts embedded between two progress calls (a few seconds on two cores).
+PROGRESS_PART = 128
 #: The per-text vector store under :func:`cache_dir` (SQLite: key = SHA-256 of the model name and
 #: the text, vector = 384 little-endian float32).
 TEXT_STORE = "texts.sqlite3"
@@ -321,10 +323,28 @@ def _store_write(texts: Sequence[str], vectors: np.ndarray) -> str:
     return ""
 
 
-def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray:
+def _encode_in_parts(texts: Sequence[str], progress: Callable[[int, int], None] | None) -> np.ndarray:
+    """:func:`_encode`, in parts of :data:`PROGRESS_PART` texts, longest first (as one call would
+    batch them), calling ``progress(done, total)`` before the first part and after each."""
+    order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
+    vectors = np.zeros((len(texts), 384), dtype=np.float32)
+    if progress is not None:
+        progress(0, len(texts))
+    for start in range(0, len(order), PROGRESS_PART):
+        part = order[start:start + PROGRESS_PART]
+        vectors[part] = _encode([texts[i] for i in part])
+        if progress is not None:
+            progress(min(start + PROGRESS_PART, len(texts)), len(texts))
+    return vectors
+
+
+def catalog_embeddings(texts: Sequence[str], *, disk: bool = True,
+                       progress: Callable[[int, int], None] | None = None) -> np.ndarray:
     """Unit vectors, shape ``(len(texts), 384)`` float32, one per tool text, cached per
     :func:`fingerprint` in memory and (``disk``) under :func:`cache_dir`; on a miss, the texts
     the per-text store (:data:`TEXT_STORE`) holds are taken from it and only the others embedded.
+    ``progress(done, total)`` is called as the texts to embed are embedded (``total`` counts only
+    those; not called when nothing is embedded).
 
     Raises:
         SemanticUnavailable: the extra is not installed (only when something must be embedded).
@@ -340,7 +360,8 @@ def catalog_embeddings(texts: Sequence[str], *, disk: bool = True) -> np.ndarray
     if vectors is None:
         known = _store_read(texts) if disk else {}
         missing = [i for i in range(len(texts)) if i not in known]
-        fresh = _encode([texts[i] for i in missing]) if missing else np.zeros((0, 384), dtype=np.float32)
+        fresh = (_encode_in_parts([texts[i] for i in missing], progress) if missing
+                 else np.zeros((0, 384), dtype=np.float32))
         vectors = np.zeros((len(texts), 384), dtype=np.float32)
         for i, vector in known.items():
             vectors[i] = vector

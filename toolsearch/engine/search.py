@@ -16,7 +16,7 @@ import unicodedata
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import regex
@@ -956,14 +956,16 @@ class SearchIndex:
             self.__dict__["_semantic_texts"] = cache
         return cache
 
-    def warm(self, queries: Sequence[str]) -> None:
+    def warm(self, queries: Sequence[str], progress: Callable[[int, int], None] | None = None) -> None:
         """Embed ``queries`` (and the catalog) in batches ahead of many searches; a no-op unless
-        the ranker is semantic. Raises :class:`~toolsearch.engine.embedding.SemanticUnavailable`
-        when the semantic extra is missing."""
+        the ranker is semantic. ``progress(done, total)`` follows the tool texts being embedded
+        (:func:`~toolsearch.engine.embedding.catalog_embeddings`). Raises
+        :class:`~toolsearch.engine.embedding.SemanticUnavailable` when the semantic extra is
+        missing."""
         if self.options.ranker == "semantic" and self.docs:
             from . import embedding  # noqa: PLC0415
 
-            self.catalog_vectors()
+            self.catalog_vectors(progress)
             embedding.query_embeddings([q for q in queries if q.strip()])
 
     def cosines(self, query: str) -> "np.ndarray":
@@ -976,10 +978,11 @@ class SearchIndex:
 
         return self.catalog_vectors() @ embedding.query_embeddings([query])[0]
 
-    def catalog_vectors(self) -> "np.ndarray":
+    def catalog_vectors(self, progress: Callable[[int, int], None] | None = None) -> "np.ndarray":
         """Every tool's unit vector, shape ``(tools, 384)``, in catalog order: the embedding cache's
         (:func:`toolsearch.engine.embedding.catalog_embeddings`), kept on this index until the
         cache is cleared, so a search does not hash the whole catalog again to find them.
+        ``progress(done, total)`` follows the tool texts being embedded, when some are.
 
         Raises:
             SemanticUnavailable: the ``semantic`` extra is not installed.
@@ -988,7 +991,7 @@ class SearchIndex:
 
         held = self.__dict__.get("_semantic_vectors")
         if held is None or held[0] != embedding.generation():
-            held = (embedding.generation(), embedding.catalog_embeddings(self.semantic_texts()))
+            held = (embedding.generation(), embedding.catalog_embeddings(self.semantic_texts(), progress=progress))
             self.__dict__["_semantic_vectors"] = held
         return held[1]
 

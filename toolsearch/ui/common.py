@@ -17,6 +17,7 @@ import hashlib
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -601,6 +602,27 @@ def catalog_problems(v: View) -> None:
                       key="catalog_problems", nowrap=("severity",))
 
 
+
+
+def embedding_progress_text(variant: str, done: int, total: int) -> str:
+    """The progress bar's words while a semantic variant embeds the catalog's tool texts (the
+    Search and Quality pages)."""
+    return (f"Embedding the tool texts for {variant}: {done:,} of {total:,} (a new catalog's first run; "
+            "kept for the next)")
+
+
+def embed_with_progress(index: Any, variant: str) -> None:
+    """Embed ``index``'s tool texts (a semantic ranker's) with a progress bar that goes away when
+    done; instant when they are cached. Raises what
+    :meth:`~toolsearch.engine.search.SearchIndex.catalog_vectors` raises."""
+    if index.options.ranker != "semantic" or not index.docs:
+        return
+    bar = st.empty()
+    try:
+        index.catalog_vectors(lambda done, total: bar.progress(done / max(total, 1),
+                                                               text=embedding_progress_text(variant, done, total)))
+    finally:
+        bar.empty()
 
 
 def embedding_cache_notice() -> None:

@@ -26,7 +26,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
-from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
+from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, nothing_deferred,
                                             one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
@@ -301,8 +301,12 @@ if common.require_catalog(v):
 
             def progress(done: int, total: int, variant: str) -> None:
                 # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
-                text = (f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
-                        if variant.startswith("tuning ") else f"Scoring {variant}: {done:,} of {total:,} tasks")
+                if variant.endswith(EMBEDDING_PROGRESS):
+                    text = common.embedding_progress_text(variant.removesuffix(EMBEDDING_PROGRESS).strip(), done, total)
+                elif variant.startswith("tuning "):
+                    text = f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
+                else:
+                    text = f"Scoring {variant}: {done:,} of {total:,} tasks"
                 bar.progress(done / max(total, 1), text=text)
 
             def score() -> Evaluation:

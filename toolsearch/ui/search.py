@@ -21,7 +21,7 @@ from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
-from toolsearch.analysis.variants import (OTHER_HARNESSES, REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS,
+from toolsearch.analysis.variants import (REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS,
                                           side_by_side, side_by_side_cells, side_by_side_names,
                                           variant_options)
 
@@ -192,6 +192,7 @@ def search_tab(v, bridge, dtk: str) -> None:
     # Kept per bridge (one per catalog, defer set, search limits and variant): a slider move
     # leaves them as they are, and each explanation walks every tool that shares a query word.
     try:
+        common.embed_with_progress(search_bridge.index, variant)  # minutes on a new large catalog
         response = common.memo(search_bridge, ("tool_search", json.dumps(arguments)),
                                lambda: search_bridge.tool_search(arguments), size=32)
     except ToolsearchError as exc:  # e.g. the semantic extra installed but broken
@@ -210,8 +211,10 @@ def search_tab(v, bridge, dtk: str) -> None:
     with beside:
         names = side_by_side_names(variant)
         st.caption("The names each search returns for the same queries and limit: the reference (what the model "
-                   "gets), the picked variant, and other harnesses' rankers as what-ifs: "
-                   + "; ".join(f"{n}: {VARIANT_HELP[n]}" for n in OTHER_HARNESSES) + ".")
+                   "gets), the picked variant, and other harnesses' rankers as what-ifs.")
+        with st.expander("What each column's search does"):
+            literal_table([{"search": n, "what it does": VARIANT_HELP[n]} for n in names],
+                          key="search_side_by_side_help", nowrap=("search",))
         queries = [g["query"] for g in response["results"]]
         rows = common.memo(bridge, ("side_by_side", variant, json.dumps(queries), effective),
                            lambda: side_by_side(v.inspector, v.config, queries, names, effective), size=32)
