@@ -377,7 +377,8 @@ def test_search_page_tabs_why_line_and_json_views(samples):
     assert "Why: Gate term 'send' in 2 tools; excluded: 125 by the gate, 0 by the coverage floor; best excluded: " \
            "mcp__slack__slack_schedule_message (score 7.607): lacks the gate term 'send'." in texts
     assert [e.label for e in at.main.expander] == ["Full explanation of query 1",
-                                                   "Exact bytes (one line, as the model reads them)"]
+                                                   "Exact bytes (one line, as the model reads them)",
+                                                   "What each column's search does"]
     assert not at.main.multiselect and not [s for s in at.main.selectbox if s.key == "call_tool"]  # closed tabs
     expected = bridge_for(samples, "team-workspace").tool_search({"queries": ["send a slack message"]})
     exact = tab(at, "Response (exact JSON)")
