@@ -1238,3 +1238,28 @@ def test_evidence_drops_the_pieces_of_english_contractions():
     assert [t.stem for t in explained.terms] == ["sure", "list", "file"]
     assert "won" in [t.stem for t in index.explain("convert dollars to won", 5).terms]
     assert [n for n, _ in index.search("I'm sure I haven't listed the files", 5)] == ["mcp__srv__list_files"]
+
+
+def test_quality_page_names_the_tuning_file_it_was_given_not_an_earlier_one_with_the_same_tasks():
+    """The same tasks uploaded again under another name: the protocol line and the downloaded
+    evaluation name the new tuning file, as the page's warnings do. Before: the memo keyed on the
+    tasks alone, so the line still said "tuned on 'first'" beside a warning about 'second'."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.quality import ON_TUNING_FILE
+
+    data = yaml.safe_dump({"tasks": [{"id": "z1", "query": "order a pizza", "expected": []},
+                                     {"id": "z2", "query": "fly to mars", "expected": ["mcp__nope__x"]}]}).encode()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.multiselect(key="quality_variants").set_value(["evidence"]).run()
+    at.radio(key="quality_protocol").set_value(ON_TUNING_FILE).run()
+    at.file_uploader(key="quality_tune_upload").set_value(("first.yaml", data, "application/x-yaml")).run()
+    assert any("tuned on 'first'" in t.value for t in at.text)
+    at.file_uploader(key="quality_tune_upload").set_value(("second.yaml", data, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert any("Tuning file second:" in w.value for w in at.warning)
+    assert any("tuned on 'second'" in t.value for t in at.text), [t.value for t in at.text]
+    assert not any("'first'" in t.value for t in at.text)

@@ -230,8 +230,10 @@ def choose_query_file(catalog_key: str, role: str = "") -> tuple[QueryFile | Non
 
 def file_digest(queries: QueryFile) -> str:
     """A short digest of everything scoring reads from a query file (the groups decide the folds
-    and the tune/test refusal)."""
-    return hashlib.sha256(json.dumps([[t.id, t.queries, t.expected, t.group] for t in queries.tasks],
+    and the tune/test refusal; the name and origin are in the protocol line, the refusals and the
+    downloaded evaluation, so the same tasks under another name are scored again)."""
+    return hashlib.sha256(json.dumps([queries.name, queries.origin,
+                                      [[t.id, t.queries, t.expected, t.group] for t in queries.tasks]],
                                      ensure_ascii=False).encode()).hexdigest()[:16]
 
 
