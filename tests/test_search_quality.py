@@ -1263,3 +1263,48 @@ def test_quality_page_names_the_tuning_file_it_was_given_not_an_earlier_one_with
     assert any("Tuning file second:" in w.value for w in at.warning)
     assert any("tuned on 'second'" in t.value for t in at.text), [t.value for t in at.text]
     assert not any("'first'" in t.value for t in at.text)
+
+
+FOLD_ONE_SIDED_TASKS = {"tasks": [  # 2 folds: d alone in fold 1; a, b, c in fold 2 (tuned on d alone)
+    {"id": "a", "query": "send a chat message", "expected": ["mcp__srv__send_message"]},
+    {"id": "b", "query": "list the files", "expected": ["mcp__srv__list_files"]},
+    {"id": "c", "query": "order a pizza", "expected": []},
+    {"id": "d", "query": "post to the channel", "expected": ["mcp__srv__send_message"], "group": "g2"}]}
+
+
+def test_folds_say_which_fold_is_tuned_on_one_kind_of_task(tmp_path):
+    """The file holds both kinds of task, but the only abstention test lands in fold 2, so fold 2 is
+    tuned (on fold 1) for recall alone: eval --folds and the Quality page say so. Before: nothing was
+    said, since only the whole file was checked."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.quality import BY_FOLDS, UPLOAD
+    from toolsearch.ui.text import md_escape
+
+    tasks = evaluation.parse_queries(FOLD_ONE_SIDED_TASKS).tasks
+    assert [[t.id for t in part] for part in evaluation.split_folds(tasks, 2)] == [["d"], ["a", "b", "c"]]
+    said = ("fold 2 of 2 is tuned on the other fold, which holds no abstention task (expected: []), so its "
+            "parameters were tuned for recall alone")
+    assert evaluation.one_sided_folds(tasks, 2) == said
+    assert "fold 1 of 3 is tuned on the other folds, which hold nothing but abstention tests" in \
+        evaluation.one_sided_folds(tasks, 3)  # folds: a b d | c | (none: not named)
+    assert "fold 3" not in evaluation.one_sided_folds(tasks, 3)
+    assert evaluation.one_sided_folds(tasks[:2], 2) == ""  # the whole file is one-sided: said once, by one_sided_tuning
+    cat, _ = _small_cli_files(tmp_path)
+    queries = write_yaml(tmp_path / "q.yaml", FOLD_ONE_SIDED_TASKS)
+    result = run_cli("eval", cat, queries, "--folds", "2", "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert f"toolsearch: warning: {queries}: {said}\n" in result.stderr
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.selectbox(key="quality_file:team-workspace").set_value(UPLOAD).run()
+    at.file_uploader(key="quality_upload").set_value(
+        ("q.yaml", yaml.safe_dump(FOLD_ONE_SIDED_TASKS).encode(), "application/x-yaml")).run()
+    at.multiselect(key="quality_variants").set_value(["evidence"]).run()
+    at.radio(key="quality_protocol").set_value(BY_FOLDS).run()
+    at.number_input(key="quality_folds").set_value(2).run()
+    assert not at.exception, at.exception
+    assert any(w.value == f"Tuned by folds: {md_escape(said)}." for w in at.warning), [w.value for w in at.warning]

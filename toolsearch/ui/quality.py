@@ -28,7 +28,7 @@ from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, nothing_deferred,
-                                            one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
+                                            one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -338,6 +338,8 @@ if common.require_catalog(v):
         common.embedding_cache_notice()
         if folds and one_sided_tuning(queries.tasks):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
+        if folds and one_sided_folds(queries.tasks, folds):
+            st.warning(f"Tuned by folds: {md_escape(one_sided_folds(queries.tasks, folds))}.", icon=":material/warning:")
         if folds and seen_across_folds(queries.tasks, folds):
             st.warning(f"Tuned by folds: {md_escape(seen_across_folds(queries.tasks, folds))}.", icon=":material/warning:")
         if tuning is not None:
