@@ -436,7 +436,7 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence", "--progress")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on this file")
+    at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on 'test'")
     assert lines[at + 1].startswith("  tuned evidence: ") and "min_best_share=" in lines[at + 1]
     assert "toolsearch: eval: evidence 2/2 tasks" in result.stderr
     # Tuning counts the tuning file's tasks (2 here), not one pseudo-task.
@@ -1260,7 +1260,7 @@ def test_quality_page_names_the_tuning_file_it_was_given_not_an_earlier_one_with
     assert any("tuned on 'first'" in t.value for t in at.text)
     at.file_uploader(key="quality_tune_upload").set_value(("second.yaml", data, "application/x-yaml")).run()
     assert not at.exception, at.exception
-    assert any("Tuning file second:" in w.value for w in at.warning)
+    assert any("Tuning file 'second':" in w.value for w in at.warning)
     assert any("tuned on 'second'" in t.value for t in at.text), [t.value for t in at.text]
     assert not any("'first'" in t.value for t in at.text)
 
@@ -1308,3 +1308,27 @@ def test_folds_say_which_fold_is_tuned_on_one_kind_of_task(tmp_path):
     at.number_input(key="quality_folds").set_value(2).run()
     assert not at.exception, at.exception
     assert any(w.value == f"Tuned by folds: {md_escape(said)}." for w in at.warning), [w.value for w in at.warning]
+
+
+def test_quality_page_names_both_files_of_a_tune_test_run():
+    """With two files on the page, "figures are on this file" did not say which, and the tuning
+    file's name ran into the sentence ("Tuning file tuning tasks: no abstention task"): the protocol
+    line now names the scored file, and the warning quotes the tuning file's name as that line does."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.quality import ON_TUNING_FILE
+
+    data = yaml.safe_dump({"name": "tuning tasks", "tasks": [
+        {"id": "z2", "query": "fly to mars", "expected": ["mcp__nope__x"]}]}).encode()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.multiselect(key="quality_variants").set_value(["evidence"]).run()
+    at.radio(key="quality_protocol").set_value(ON_TUNING_FILE).run()
+    at.file_uploader(key="quality_tune_upload").set_value(("t.yaml", data, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert any(t.value.startswith("out of sample: parameters tuned on 'tuning tasks' only; figures are on "
+                                  "'Team workspace, labeled queries'\n") for t in at.text), [t.value for t in at.text]
+    assert any(w.value.startswith("Tuning file 'tuning tasks': no abstention task") for w in at.warning), \
+        [w.value for w in at.warning]

@@ -486,7 +486,8 @@ class Evaluation:
         out of sample (tuned on another file, or K folds) or in sample (registered parameters,
         nothing tuned on held-out data)."""
         if self.protocol == "tune/test":
-            return f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on this file"
+            return (f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on "
+                    f"{self.query_file.name!r}")
         if self.protocol.endswith("-fold"):
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return ("in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "

@@ -345,7 +345,7 @@ if common.require_catalog(v):
         if tuning is not None:
             for problem in (one_sided_tuning(tuning.tasks), tuning_unknown_note(ev.tuning_unknown_expected)):
                 if problem:
-                    st.warning(f"Tuning file {md_escape(reveal(tuning.name))}: {md_escape(problem)}.",
+                    st.warning(f"Tuning file {md_escape(reveal(repr(tuning.name)))}: {md_escape(problem)}.",
                                icon=":material/warning:")
             if seen_in_tuning(tuning.tasks, queries.tasks):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
