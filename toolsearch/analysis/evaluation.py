@@ -762,7 +762,7 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     every_query = [q for t in queries.tasks for q in t.queries]
     for name, opts in options:
         bridge = inspector.bridge(config, opts)
-        if progress is not None and opts.ranker == "semantic":
+        if progress is not None and opts.ranker == "semantic" and bridge.index.docs:  # else nothing is embedded
             embed_catalog(inspector, config, name, progress)
             progress(0, len(queries.tasks), f"{name} (embedding the queries)")
         bridge.index.warm(every_query)  # semantic ranker: embed in batches (a no-op otherwise)
