@@ -1240,7 +1240,7 @@ def test_evidence_drops_the_pieces_of_english_contractions():
     assert [n for n, _ in index.search("I'm sure I haven't listed the files", 5)] == ["mcp__srv__list_files"]
 
 
-def test_quality_page_names_the_tuning_file_it_was_given_not_an_earlier_one_with_the_same_tasks():
+def test_quality_page_names_the_files_it_was_given():
     """The same tasks uploaded again under another name: the protocol line and the downloaded
     evaluation name the new tuning file, as the page's warnings do. Before: the memo keyed on the
     tasks alone, so the line still said "tuned on 'first'" beside a warning about 'second'."""
@@ -1263,6 +1263,17 @@ def test_quality_page_names_the_tuning_file_it_was_given_not_an_earlier_one_with
     assert any("Tuning file 'second':" in w.value for w in at.warning)
     assert any("tuned on 'second'" in t.value for t in at.text), [t.value for t in at.text]
     assert not any("'first'" in t.value for t in at.text)
+    # Two files on the page: the protocol line names the scored one (before: "figures are on this
+    # file"), and the warning quotes the tuning file's name as that line does (before: "Tuning file
+    # tuning tasks: no abstention task").
+    named = yaml.safe_dump({"name": "tuning tasks", "tasks": [
+        {"id": "z2", "query": "fly to mars", "expected": ["mcp__nope__x"]}]}).encode()
+    at.file_uploader(key="quality_tune_upload").set_value(("t.yaml", named, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert any(t.value.startswith("out of sample: parameters tuned on 'tuning tasks' only; figures are on "
+                                  "'Team workspace, labeled queries'\n") for t in at.text), [t.value for t in at.text]
+    assert any(w.value.startswith("Tuning file 'tuning tasks': no abstention task") for w in at.warning), \
+        [w.value for w in at.warning]
 
 
 FOLD_ONE_SIDED_TASKS = {"tasks": [  # 2 folds: d alone in fold 1; a, b, c in fold 2 (tuned on d alone)
@@ -1308,27 +1319,3 @@ def test_folds_say_which_fold_is_tuned_on_one_kind_of_task(tmp_path):
     at.number_input(key="quality_folds").set_value(2).run()
     assert not at.exception, at.exception
     assert any(w.value == f"Tuned by folds: {md_escape(said)}." for w in at.warning), [w.value for w in at.warning]
-
-
-def test_quality_page_names_both_files_of_a_tune_test_run():
-    """With two files on the page, "figures are on this file" did not say which, and the tuning
-    file's name ran into the sentence ("Tuning file tuning tasks: no abstention task"): the protocol
-    line now names the scored file, and the warning quotes the tuning file's name as that line does."""
-    from streamlit.testing.v1 import AppTest
-
-    from toolsearch.ui.quality import ON_TUNING_FILE
-
-    data = yaml.safe_dump({"name": "tuning tasks", "tasks": [
-        {"id": "z2", "query": "fly to mars", "expected": ["mcp__nope__x"]}]}).encode()
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state["catalog"] = "team-workspace"
-    at.run()
-    at.switch_page("toolsearch/ui/quality.py").run()
-    at.multiselect(key="quality_variants").set_value(["evidence"]).run()
-    at.radio(key="quality_protocol").set_value(ON_TUNING_FILE).run()
-    at.file_uploader(key="quality_tune_upload").set_value(("t.yaml", data, "application/x-yaml")).run()
-    assert not at.exception, at.exception
-    assert any(t.value.startswith("out of sample: parameters tuned on 'tuning tasks' only; figures are on "
-                                  "'Team workspace, labeled queries'\n") for t in at.text), [t.value for t in at.text]
-    assert any(w.value.startswith("Tuning file 'tuning tasks': no abstention task") for w in at.warning), \
-        [w.value for w in at.warning]
