@@ -350,3 +350,16 @@ def test_deeply_nested_call_arguments_are_a_bridge_error_not_a_crash() -> None:
     assert "nested more than" in json.dumps(response), response
     response = bridge.tool_call({"calls": [{"name": "x", "arguments": "{\"a\": " * 5000 + "1" + "}" * 5000}]})
     assert "nested more than" in json.dumps(response), response
+
+
+def test_a_control_character_in_yaml_is_one_line_naming_its_line_and_column() -> None:
+    """YAML refuses control characters with a two-line PyYAML message ('...\\n  in "<unicode
+    string>", position 9'); the error is one line with the line, column and the character shown
+    visibly, like every other YAML error. (Found uploading a binary tuning file on the Quality page.)"""
+    with pytest.raises(ToolsearchError) as info:
+        readers.load_yaml("a: 1\nb: x\x07y", "q.yaml", what="YAML or JSON")
+    assert str(info.value) == ("q.yaml: line 2, column 5: not valid YAML or JSON (control character U+0007 is "
+                               "not allowed)")
+    with pytest.raises(ToolsearchError) as info:
+        readers.load_data("\x00\x01binary", "t.yaml")
+    assert str(info.value) == "t.yaml: line 1, column 1: not valid YAML or JSON (control character U+0000 is not allowed)"

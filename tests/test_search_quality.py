@@ -436,7 +436,7 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence", "--progress")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on this file")
+    at = lines.index("out of sample: parameters tuned on 'tune' only; figures are on 'test'")
     assert lines[at + 1].startswith("  tuned evidence: ") and "min_best_share=" in lines[at + 1]
     assert "toolsearch: eval: evidence 2/2 tasks" in result.stderr
     # Tuning counts the tuning file's tasks (2 here), not one pseudo-task.
@@ -1238,3 +1238,84 @@ def test_evidence_drops_the_pieces_of_english_contractions():
     assert [t.stem for t in explained.terms] == ["sure", "list", "file"]
     assert "won" in [t.stem for t in index.explain("convert dollars to won", 5).terms]
     assert [n for n, _ in index.search("I'm sure I haven't listed the files", 5)] == ["mcp__srv__list_files"]
+
+
+def test_quality_page_names_the_files_it_was_given():
+    """The same tasks uploaded again under another name: the protocol line and the downloaded
+    evaluation name the new tuning file, as the page's warnings do. Before: the memo keyed on the
+    tasks alone, so the line still said "tuned on 'first'" beside a warning about 'second'."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.quality import ON_TUNING_FILE
+
+    data = yaml.safe_dump({"tasks": [{"id": "z1", "query": "order a pizza", "expected": []},
+                                     {"id": "z2", "query": "fly to mars", "expected": ["mcp__nope__x"]}]}).encode()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.multiselect(key="quality_variants").set_value(["evidence"]).run()
+    at.radio(key="quality_protocol").set_value(ON_TUNING_FILE).run()
+    at.file_uploader(key="quality_tune_upload").set_value(("first.yaml", data, "application/x-yaml")).run()
+    assert any("tuned on 'first'" in t.value for t in at.text)
+    at.file_uploader(key="quality_tune_upload").set_value(("second.yaml", data, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert any("Tuning file 'second':" in w.value for w in at.warning)
+    assert any("tuned on 'second'" in t.value for t in at.text), [t.value for t in at.text]
+    assert not any("'first'" in t.value for t in at.text)
+    # Two files on the page: the protocol line names the scored one (before: "figures are on this
+    # file"), and the warning quotes the tuning file's name as that line does (before: "Tuning file
+    # tuning tasks: no abstention task").
+    named = yaml.safe_dump({"name": "tuning tasks", "tasks": [
+        {"id": "z2", "query": "fly to mars", "expected": ["mcp__nope__x"]}]}).encode()
+    at.file_uploader(key="quality_tune_upload").set_value(("t.yaml", named, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert any(t.value.startswith("out of sample: parameters tuned on 'tuning tasks' only; figures are on "
+                                  "'Team workspace, labeled queries'\n") for t in at.text), [t.value for t in at.text]
+    assert any(w.value.startswith("Tuning file 'tuning tasks': no abstention task") for w in at.warning), \
+        [w.value for w in at.warning]
+
+
+FOLD_ONE_SIDED_TASKS = {"tasks": [  # 2 folds: d alone in fold 1; a, b, c in fold 2 (tuned on d alone)
+    {"id": "a", "query": "send a chat message", "expected": ["mcp__srv__send_message"]},
+    {"id": "b", "query": "list the files", "expected": ["mcp__srv__list_files"]},
+    {"id": "c", "query": "order a pizza", "expected": []},
+    {"id": "d", "query": "post to the channel", "expected": ["mcp__srv__send_message"], "group": "g2"}]}
+
+
+def test_folds_say_which_fold_is_tuned_on_one_kind_of_task(tmp_path):
+    """The file holds both kinds of task, but the only abstention test lands in fold 2, so fold 2 is
+    tuned (on fold 1) for recall alone: eval --folds and the Quality page say so. Before: nothing was
+    said, since only the whole file was checked."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.quality import BY_FOLDS, UPLOAD
+    from toolsearch.ui.text import md_escape
+
+    tasks = evaluation.parse_queries(FOLD_ONE_SIDED_TASKS).tasks
+    assert [[t.id for t in part] for part in evaluation.split_folds(tasks, 2)] == [["d"], ["a", "b", "c"]]
+    said = ("fold 2 of 2 is tuned on the other fold, which holds no abstention task (expected: []), so its "
+            "parameters were tuned for recall alone")
+    assert evaluation.one_sided_folds(tasks, 2) == said
+    assert "fold 1 of 3 is tuned on the other folds, which hold nothing but abstention tests" in \
+        evaluation.one_sided_folds(tasks, 3)  # folds: a b d | c | (none: not named)
+    assert "fold 3" not in evaluation.one_sided_folds(tasks, 3)
+    assert evaluation.one_sided_folds(tasks[:2], 2) == ""  # the whole file is one-sided: said once, by one_sided_tuning
+    cat, _ = _small_cli_files(tmp_path)
+    queries = write_yaml(tmp_path / "q.yaml", FOLD_ONE_SIDED_TASKS)
+    result = run_cli("eval", cat, queries, "--folds", "2", "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert f"toolsearch: warning: {queries}: {said}\n" in result.stderr
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    at.selectbox(key="quality_file:team-workspace").set_value(UPLOAD).run()
+    at.file_uploader(key="quality_upload").set_value(
+        ("q.yaml", yaml.safe_dump(FOLD_ONE_SIDED_TASKS).encode(), "application/x-yaml")).run()
+    at.multiselect(key="quality_variants").set_value(["evidence"]).run()
+    at.radio(key="quality_protocol").set_value(BY_FOLDS).run()
+    at.number_input(key="quality_folds").set_value(2).run()
+    assert not at.exception, at.exception
+    assert any(w.value == f"Tuned by folds: {md_escape(said)}." for w in at.warning), [w.value for w in at.warning]

@@ -615,3 +615,20 @@ def test_packaged_model_is_the_upstream_model_byte_for_byte():
         == UPSTREAM_SHA256
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert UPSTREAM_SHA256["model.safetensors"][:12] in readme
+
+
+def test_cli_eval_progress_says_nothing_is_embedded_for_an_empty_catalog(tmp_path):
+    """A catalog without deferred tools embeds nothing (no tool text, and no query is embedded when
+    there is nothing to compare it with): the progress line counts the tasks alone. Before: it
+    said "semantic (embedding the queries) 0/1 tasks" though nothing was embedded."""
+    cat = tmp_path / "empty.json"
+    cat.write_text("[]")
+    queries = tmp_path / "q.yaml"
+    write_yaml(queries, {"tasks": [{"id": "none", "query": "order a pizza", "expected": []}]})
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = subprocess.run([*toolsearch_command(), "eval", str(cat), str(queries), "--variant", "semantic",
+                             "--progress"], capture_output=True, text=True, env=env, timeout=300)
+    assert result.returncode == 0, result.stderr
+    shown = result.stderr.replace("\r", "\n")
+    assert "toolsearch: eval: semantic 1/1 tasks" in shown
+    assert "embedding" not in shown, shown

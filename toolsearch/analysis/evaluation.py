@@ -486,7 +486,8 @@ class Evaluation:
         out of sample (tuned on another file, or K folds) or in sample (registered parameters,
         nothing tuned on held-out data)."""
         if self.protocol == "tune/test":
-            return f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on this file"
+            return (f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on "
+                    f"{self.query_file.name!r}")
         if self.protocol.endswith("-fold"):
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return ("in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
@@ -761,7 +762,7 @@ def evaluate(inspector: Inspector, queries: QueryFile, variants: Sequence[str] =
     every_query = [q for t in queries.tasks for q in t.queries]
     for name, opts in options:
         bridge = inspector.bridge(config, opts)
-        if progress is not None and opts.ranker == "semantic":
+        if progress is not None and opts.ranker == "semantic" and bridge.index.docs:  # else nothing is embedded
             embed_catalog(inspector, config, name, progress)
             progress(0, len(queries.tasks), f"{name} (embedding the queries)")
         bridge.index.warm(every_query)  # semantic ranker: embed in batches (a no-op otherwise)
@@ -998,6 +999,39 @@ def one_sided_tuning(tasks: Sequence[Task]) -> str:
         return ("every task is an abstention test (expected: []), so the parameters were tuned for empty results "
                 "alone: nothing checked that a tool is still found")
     return ""
+
+
+def one_sided_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> str:
+    """:func:`one_sided_tuning` per fold of a K-fold split (:func:`split_folds`): the folds whose
+    tuning tasks (those of the other folds) hold no abstention test, or nothing else, though the
+    whole file holds both, in one sentence; ``""`` when there are none, when the whole file is
+    one-sided (:func:`one_sided_tuning` says so), or for fewer than 2 folds. A fold that scores no
+    task is left out. Said by ``eval --folds`` and the Quality page."""
+    if folds < 2 or not tasks or one_sided_tuning(tasks):
+        return ""
+    parts = split_folds(tasks, folds, seed)
+    recall_only: list[int] = []
+    empty_only: list[int] = []
+    for f, part in enumerate(parts):
+        rest = [t for g, other in enumerate(parts) if g != f for t in other]
+        if part and not any(t.abstention for t in rest):
+            recall_only.append(f + 1)
+        elif part and all(t.abstention for t in rest):
+            empty_only.append(f + 1)
+
+    def which(numbers: list[int]) -> str:
+        one = len(numbers) == 1
+        return (f"{'fold' if one else 'folds'} {', '.join(map(str, numbers))} of {folds} {'is' if one else 'are'} "
+                f"tuned on the other fold{'s' if folds > 2 else ''}, which hold{'' if folds > 2 else 's'}")
+
+    said = []
+    if recall_only:
+        said.append(f"{which(recall_only)} no abstention task (expected: []), so "
+                    f"{'its' if len(recall_only) == 1 else 'their'} parameters were tuned for recall alone")
+    if empty_only:
+        said.append(f"{which(empty_only)} nothing but abstention tests (expected: []), so "
+                    f"{'its' if len(empty_only) == 1 else 'their'} parameters were tuned for empty results alone")
+    return "; ".join(said)
 
 
 def _query_key(query: str) -> str:

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import stat
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -257,9 +258,25 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         if "maximum nesting depth" in str(getattr(exc, "problem", "")) and mark is not None:  # libyaml's own cap
             raise limit_error(error, f"{origin}: line {mark.line + 1}, column {mark.column + 1}: nested more than "
                                      f"{MAX_NESTING_DEPTH} levels deep (limit); not read") from None
-        raise error(f"{origin}: {yaml_error_text(_located(text, exc), what)}") from None
+        located = _located(text, exc)
+        if isinstance(located, yaml.reader.ReaderError):  # its text is two lines, with a position
+            raise error(f"{origin}: {_reader_error_text(text, located, what)}") from None
+        raise error(f"{origin}: {yaml_error_text(located, what)}") from None
     finally:
         loader.dispose()
+
+
+def _reader_error_text(text: str, exc: yaml.reader.ReaderError, what: str) -> str:
+    """``"line L, column C: not valid <what> (control character U+0007 is not allowed)"`` for a
+    character YAML does not allow (PyYAML gives its position in ``text``)."""
+    code = exc.character if isinstance(exc.character, int) else None
+    position = exc.position if isinstance(exc.position, int) else -1
+    if code is None or not 0 <= position < len(text) or ord(text[position]) != code:
+        return f"top level: not valid {what} ({exc.reason})"
+    before = text[:position]
+    line, column = before.count("\n") + 1, position - before.rfind("\n")
+    kind = "control character" if unicodedata.category(chr(code)) == "Cc" else "character"
+    return f"line {line}, column {column}: not valid {what} ({kind} U+{code:04X} is not allowed)"
 
 
 #: Broken YAML up to this size is composed again by the pure-Python parser for a better error

@@ -28,7 +28,7 @@ from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, nothing_deferred,
-                                            one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
+                                            one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -230,8 +230,10 @@ def choose_query_file(catalog_key: str, role: str = "") -> tuple[QueryFile | Non
 
 def file_digest(queries: QueryFile) -> str:
     """A short digest of everything scoring reads from a query file (the groups decide the folds
-    and the tune/test refusal)."""
-    return hashlib.sha256(json.dumps([[t.id, t.queries, t.expected, t.group] for t in queries.tasks],
+    and the tune/test refusal; the name and origin are in the protocol line, the refusals and the
+    downloaded evaluation, so the same tasks under another name are scored again)."""
+    return hashlib.sha256(json.dumps([queries.name, queries.origin,
+                                      [[t.id, t.queries, t.expected, t.group] for t in queries.tasks]],
                                      ensure_ascii=False).encode()).hexdigest()[:16]
 
 
@@ -336,12 +338,14 @@ if common.require_catalog(v):
         common.embedding_cache_notice()
         if folds and one_sided_tuning(queries.tasks):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")
+        if folds and one_sided_folds(queries.tasks, folds):
+            st.warning(f"Tuned by folds: {md_escape(one_sided_folds(queries.tasks, folds))}.", icon=":material/warning:")
         if folds and seen_across_folds(queries.tasks, folds):
             st.warning(f"Tuned by folds: {md_escape(seen_across_folds(queries.tasks, folds))}.", icon=":material/warning:")
         if tuning is not None:
             for problem in (one_sided_tuning(tuning.tasks), tuning_unknown_note(ev.tuning_unknown_expected)):
                 if problem:
-                    st.warning(f"Tuning file {md_escape(reveal(tuning.name))}: {md_escape(problem)}.",
+                    st.warning(f"Tuning file {md_escape(reveal(repr(tuning.name)))}: {md_escape(problem)}.",
                                icon=":material/warning:")
             if seen_in_tuning(tuning.tasks, queries.tasks):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
