@@ -36,7 +36,8 @@ def test_ci_runs_the_readmes_test_command_and_prints_its_duration(tmp_path):
     done = subprocess.run(["bash", "-c", "set -euo pipefail\n" + timing], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path)
     assert done.returncode == 1, done  # the command's own exit status
-    assert re.fullmatch(r"tests took 0 min 0[1-9] s \(within the 12-minute target\), exit status 1\n",
+    # At least the second slept; under a heavy load the shell may take longer (once 46 s on 2 CPUs).
+    assert re.fullmatch(r"tests took 0 min (0[1-9]|[1-5][0-9]) s \(within the 12-minute target\), exit status 1\n",
                         done.stdout), done.stdout
 
 
