@@ -363,3 +363,32 @@ def test_a_control_character_in_yaml_is_one_line_naming_its_line_and_column() ->
     with pytest.raises(ToolsearchError) as info:
         readers.load_data("\x00\x01binary", "t.yaml")
     assert str(info.value) == "t.yaml: line 1, column 1: not valid YAML or JSON (control character U+0000 is not allowed)"
+
+
+@pytest.mark.parametrize("name, read, error, is_yaml", READERS, ids=[r[0] for r in READERS])
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_every_reader_refuses_a_number_too_long_to_read(tmp_path, name, read, error, is_yaml, suffix) -> None:
+    """Python reads integers of at most 4,300 digits: a longer one in a catalog (JSON or YAML)
+    ended ``plan`` with a ValueError traceback ending in 'use sys.set_int_max_str_digits()'."""
+    if name == "session file":
+        pytest.skip("a session file is read line by line: see the JSON Lines test below")
+    path = tmp_path / f"input{suffix}"
+    path.write_text('{"servers": [\n  {"name": "s", "n": ' + "9" * 5000 + "}]}\n", encoding="utf-8")
+    with pytest.raises(error) as info:
+        read(path)
+    assert isinstance(info.value, InputLimitError)
+    assert str(info.value) == (f"{path}: line 2, column 22: a number 5,000 digits long, over the 4,300-digit "
+                               "limit; not read")
+
+
+def test_a_jsonl_line_with_a_number_too_long_is_skipped_with_a_word(tmp_path) -> None:
+    from toolsearch.analysis.sessions import load_sessions
+
+    good = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(good) + '\n{"n": ' + "9" * 5000 + "}\n" + json.dumps(good) + "\n", encoding="utf-8")
+    loaded = load_sessions([path], "openai")
+    assert len(loaded.sessions) == 2
+    assert [(p.where, p.message) for p in loaded.problems] == [
+        (f"{path}:2", "line 1, column 7: a number 5,000 digits long, over the 4,300-digit limit; not read; "
+                      "line skipped")]

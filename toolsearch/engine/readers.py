@@ -26,6 +26,7 @@ import json
 import os
 import re
 import stat
+import sys
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -228,10 +229,46 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
                                        f"{key.value!r} is given twice in one mapping (first at line {at.line + 1}); "
                                        "expected each key once")
 
+    def construct_yaml_int(self, node: Any) -> int:
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:  # longer than Python reads (sys.get_int_max_str_digits)
+            raise self._refuse(node, _too_long_text(node.value)) from None
+
     def _refuse(self, node: Any, what: str) -> InputLimitError:
         mark = node.start_mark
         return limit_error(self.limit_error,
                            f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: {what}; not read")
+
+
+LimitedSafeLoader.add_constructor("tag:yaml.org,2002:int", LimitedSafeLoader.construct_yaml_int)
+
+
+def _too_long_text(number: str) -> str:
+    digits = sum(c.isdigit() for c in number)
+    return f"a number {digits:,} digits long, over the {sys.get_int_max_str_digits():,}-digit limit"
+
+
+class _NumberTooLong(ValueError):
+    """A JSON integer longer than Python reads (``sys.get_int_max_str_digits``)."""
+
+    def __init__(self, number: str) -> None:
+        super().__init__(_too_long_text(number))
+        self.number = number
+
+
+def _parse_int(text: str) -> int:
+    """``parse_int`` for :func:`json.loads`: ``int``, or :class:`_NumberTooLong`."""
+    try:
+        return int(text)
+    except ValueError:
+        raise _NumberTooLong(text) from None
+
+
+def _too_long(exc: _NumberTooLong, text: str, origin: str, error: ErrorClass) -> InputLimitError:
+    """The refusal of a JSON number too long to read, at its line and column in ``text``."""
+    place = json.JSONDecodeError("", text, max(text.find(exc.number), 0))
+    return limit_error(error, f"{origin}: line {place.lineno}, column {place.colno}: {exc}; not read")
 
 
 def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what: str = "YAML") -> Any:
@@ -365,9 +402,11 @@ def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     """
     check_size(len(text), origin, error)
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys(origin, error))
+        data = json.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=_parse_int)
     except RecursionError:
         raise too_deep(error, origin) from None
+    except _NumberTooLong as exc:
+        raise _too_long(exc, text, origin, error) from None
     except json.JSONDecodeError as exc:
         raise error(f"{origin}: line {exc.lineno}, column {exc.colno}: not valid {what} ({exc.msg})") from None
     return check_depth(data, origin, error)
@@ -378,9 +417,11 @@ def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) 
     unchanged so a caller can report the line and go on."""
     check_size(len(line), origin, error)
     try:
-        data = json.loads(line)
+        data = json.loads(line, parse_int=_parse_int)
     except RecursionError:
         raise too_deep(error, origin) from None
+    except _NumberTooLong as exc:
+        raise _too_long(exc, line, origin, error) from None
     return check_depth(data, origin, error)
 
 
@@ -425,9 +466,11 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
     head = text.lstrip()
     if head[:1] in ("{", "[") or head[:2] in ("//", "/*"):
         try:
-            data = json.loads(text, object_pairs_hook=_unique_keys(origin, error))
+            data = json.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=_parse_int)
         except RecursionError:
             raise too_deep(error, origin) from None
+        except _NumberTooLong as exc:
+            raise _too_long(exc, text, origin, error) from None
         except ValueError:
             data = load_jsonc(text, origin, error)
             if data is not NOT_JSONC:
