@@ -508,3 +508,27 @@ def test_cli_skips_bad_lines_and_reports_them(tmp_path):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["sessions"] == 2
     assert f"toolsearch: skipped: {path}:2: not valid JSON" in done.stderr
+
+
+def test_hermes_store_with_tool_calls_of_the_wrong_type_skips_them_with_a_word(tmp_path):
+    """A store whose 'tool_calls' column holds a number or a BLOB (a corrupt or foreign row) ended
+    `toolsearch sessions` with "TypeError: 'int' object is not iterable"."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, model TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1', 'm')")
+    good = json.dumps(tool_calls("c1", "tool_search", {"queries": ["read file"]}))
+    conn.executemany("INSERT INTO messages (session_id, role, content, tool_calls) VALUES (?, ?, ?, ?)", [
+        ("s1", "assistant", None, 12345), ("s1", "assistant", None, b"\xff\xfe\x00"),
+        ("s1", "assistant", None, good)])
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([path])
+    assert [str(p) for p in loaded.problems] == [
+        f"{path}: session 's1': messages[0]: expected 'tool_calls' as a JSON list of calls, got int; calls skipped",
+        f"{path}: session 's1': messages[1]: expected 'tool_calls' as a JSON list of calls, got bytes; calls skipped"]
+    assert [type(event).__name__ for event in loaded.sessions[0].events] == ["SearchEvent"]

@@ -614,6 +614,10 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                     calls = None
             if isinstance(calls, dict):
                 calls = [calls]
+            if calls is not None and not isinstance(calls, list):
+                out.problems.append(SessionProblem(place, "expected 'tool_calls' as a JSON list of calls, got "
+                                                          f"{type(calls).__name__}; calls skipped"))
+                calls = None
             for j, call in enumerate(calls or []):
                 use = _openai_call(call)
                 if use is None:
