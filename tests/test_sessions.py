@@ -532,3 +532,39 @@ def test_hermes_store_with_tool_calls_of_the_wrong_type_skips_them_with_a_word(t
         f"{path}: session 's1': messages[0]: expected 'tool_calls' as a JSON list of calls, got int; calls skipped",
         f"{path}: session 's1': messages[1]: expected 'tool_calls' as a JSON list of calls, got bytes; calls skipped"]
     assert [type(event).__name__ for event in loaded.sessions[0].events] == ["SearchEvent"]
+
+
+def test_hermes_store_with_infinite_numbers_reads_them_as_unknown(tmp_path):
+    """A recorded context length of 1e999 (JSON reads it as infinity) or an infinite token counter
+    ended `toolsearch sessions` with "OverflowError: cannot convert float infinity to integer"."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, model_config TEXT, input_tokens INTEGER, "
+                 "output_tokens INTEGER)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1', '{\"context_length\": 1e999}', ?, 7)", (float("inf"),))
+    conn.execute("INSERT INTO sessions VALUES ('s2', '{\"context_length\": NaN}', 3, 4)")
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([path])
+    assert [(s.context_length, dict(s.counters)) for s in loaded.sessions] == [
+        (None, {"output_tokens": 7}), (None, {"input_tokens": 3, "output_tokens": 4})]
+
+
+def test_hermes_store_with_a_title_or_model_that_is_not_text_is_read(tmp_path):
+    """A title stored as a BLOB ended `toolsearch sessions` with "TypeError: cannot use a string
+    pattern on a bytes-like object" (SQLite keeps whatever type a row was given)."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, model TEXT, title TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1', ?, ?)", (b"gpt\xff", b"ti\xfftle"))
+    conn.execute("INSERT INTO sessions VALUES ('s2', 5, 77)")
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([path])
+    assert [(s.model, s.title) for s in loaded.sessions] == [("gpt\ufffd", "ti\ufffdtle"), ("5", "77")]

@@ -33,6 +33,7 @@ is reported as a :class:`SessionProblem` with its place and skipped; the rest lo
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -526,11 +527,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     order_ids: list[str] = []
     for row in rows:
         sid = str(row[0])
-        session = RawSession(id=sid, origin=origin, format="hermes-db", model=row[1] or None,
-                             started_at=_number(row[3]), title=row[4] or None)
+        session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
+                             started_at=_number(row[3]), title=_text(row[4]))
         config = _json_object(row[2])
         session.context_length = _context_length(config)
-        session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:]) if isinstance(v, (int, float)) and v}
+        session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
+                            if isinstance(v, (int, float)) and v and math.isfinite(v)}
         if archived.get(sid):
             session.steps.append(Compaction(archived[sid], tuple(earlier.get(sid, ()))))
         by_id[sid] = session
@@ -585,9 +587,18 @@ def _json_object(value: Any) -> dict[str, Any]:
 def _context_length(config: Mapping[str, Any]) -> int | None:
     for key in _CONTEXT_KEYS:
         value = config.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf:
             return int(value)
     return None
+
+
+def _text(value: Any) -> str | None:
+    """A text column as text (SQLite keeps whatever type a row was given: a BLOB, a number)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    return value if isinstance(value, str) and value else None
 
 
 def _number(value: Any) -> float | None:
