@@ -376,3 +376,31 @@ def test_describe_sent_escapes_format_characters(tmp_path) -> None:
         result = run_cli("describe", path, "mcp__s__t", "--sent", *extra)
         assert result.returncode == 0, result.stderr
         assert "\u202e" not in result.stdout and "\\u202e" in result.stdout
+
+
+def test_a_tool_with_nan_or_infinity_is_skipped_with_a_word_and_json_output_stays_valid(tmp_path) -> None:
+    """JSON has no NaN or Infinity, but Python's parser reads them (and 1e999 as infinity), and YAML
+    has .nan and .inf: such a tool made `plan --json` and `describe` print invalid JSON (a bare
+    NaN), which a harness would also send. The tool is skipped with a line naming the place."""
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"servers": [{"name": "s", "tools": ['
+                   '{"name": "nan", "inputSchema": {"type": "object", "properties": {"x": {"maximum": NaN}}}},'
+                   '{"name": "big", "inputSchema": {"type": "object", "properties": {"x": {"default": 1e999}}}},'
+                   '{"name": "good", "description": "Fine."}]}]}', encoding="utf-8")
+    yml = tmp_path / "bad.yaml"
+    yml.write_text("servers:\n- name: y\n  tools:\n  - name: inf\n    annotations: {weight: -.inf}\n", encoding="utf-8")
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in JSON output")
+
+    described = ok(run_cli("describe", bad, yml, "mcp__s__nan", "mcp__y__inf", "mcp__s__good", "--json"))
+    assert list(json.loads(described, parse_constant=refuse)["tools"]) == ["mcp__s__good"]
+    result = run_cli("plan", bad, yml)
+    assert result.returncode == 0, result.stderr
+    assert "mcp__s__good" in result.stdout and "mcp__s__nan" not in result.stdout
+    assert result.stderr.splitlines() == [
+        f"toolsearch: catalog error: {bad}: servers[0].tools[0].inputSchema.properties.x.maximum: NaN is not a "
+        "JSON number (a request carrying this tool would not be valid JSON); tool skipped",
+        f"toolsearch: catalog error: {bad}: servers[0].tools[1].inputSchema.properties.x.default: Infinity is not "
+        "a JSON number (a request carrying this tool would not be valid JSON); tool skipped",
+        f"toolsearch: catalog error: {yml}: servers[0].tools[0].annotations.weight: -Infinity is not a JSON "
+        "number (a request carrying this tool would not be valid JSON); tool skipped"]

@@ -22,6 +22,7 @@ back by :func:`catalog_to_data`.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
@@ -184,6 +185,12 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
         problems.append(Problem("error", f"{origin}: {path}",
                                 "expected a non-empty string 'name'; tool skipped"))
         return None
+    odd = _non_finite(raw)
+    if odd is not None:
+        problems.append(Problem("error", f"{origin}: {path}{odd[0]}",
+                                f"{odd[1]} is not a JSON number (a request carrying this tool would not be valid "
+                                "JSON); tool skipped"))
+        return None
     description = raw.get("description")
     if description is not None and not isinstance(description, str):
         problems.append(Problem("warning", f"{origin}: {path}.description",
@@ -204,6 +211,34 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
     known = _KNOWN_TOOL_KEYS.get(schema_key) or (*_TOOL_KEYS, schema_key, "input_schema")
     extra = {k: v for k, v in raw.items() if k not in known}
     return Tool(name=name, description=description, input_schema=schema, extra=extra)
+
+
+def _non_finite(data: Any) -> tuple[str, str] | None:
+    """The first NaN or infinity in ``data`` as ``(".key[i]" path, "NaN" / "Infinity" /
+    "-Infinity")``, or ``None``. JSON has none of them, but Python's parser reads ``NaN``,
+    ``Infinity`` and ``1e999``, YAML has ``.nan`` and ``.inf``, and ``json.dumps`` writes them back
+    as bare words no JSON reader takes."""
+    values: list[Any] = [data]  # a quick pass first: nearly every tool has none
+    while values:
+        value = values.pop()
+        if value.__class__ is float and not math.isfinite(value):
+            break
+        if isinstance(value, Mapping):
+            values.extend(value.values())
+        elif isinstance(value, list):
+            values.extend(value)
+    else:
+        return None
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return where, "NaN" if value != value else "Infinity" if value > 0 else "-Infinity"
+        if isinstance(value, Mapping):
+            stack.extend((v, f"{where}.{k}") for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return None
 
 
 def _tools_from_list(raw: Any, origin: str, path: str, problems: list[Problem],
