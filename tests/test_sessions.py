@@ -568,3 +568,12 @@ def test_hermes_store_with_a_title_or_model_that_is_not_text_is_read(tmp_path):
     conn.close()
     loaded = load_sessions([path])
     assert [(s.model, s.title) for s in loaded.sessions] == [("gpt\ufffd", "ti\ufffdtle"), ("5", "77")]
+
+
+def test_an_uploaded_store_that_is_not_readable_is_named_by_its_upload_name():
+    """A corrupt store uploaded on the Sessions page was reported under the server's temporary
+    copy ('/tmp/toolsearch-session-2f45b5a2.db: not a readable SQLite database'), not the file
+    the user chose."""
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 20, "corrupt.db")
+    assert str(info.value) == "corrupt.db: not a readable SQLite database (file is not a database)"

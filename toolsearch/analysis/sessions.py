@@ -481,6 +481,8 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
             loaded = load_sessions([tmp], "hermes-db", progress)
+        except SessionSourceError as exc:  # named by the upload, not the temporary copy
+            raise type(exc)(str(exc).replace(tmp, name)) from None
         finally:
             for leftover in (tmp, f"{tmp}-wal", f"{tmp}-shm"):
                 Path(leftover).unlink(missing_ok=True)
