@@ -5,6 +5,8 @@ library's plans, :func:`toolsearch.analysis.cachediff.compare`)."""
 
 from __future__ import annotations
 
+import json
+
 import html
 import re
 from pathlib import Path
@@ -177,6 +179,13 @@ def test_another_catalog_file_on_b(tmp_path):
     assert [e.value.replace("\\", "") for e in at.error] == [
         "broken.yaml: line 1, column 11: not valid YAML or JSON (expected the node content, but found '<stream end>')"]
     assert "cd_collapse_servers" in literal_tables(at)
+    # A file with a bad tool: B is compared without it, and the page says so (it said nothing)
+    bad = {"servers": [{"name": "docs", "tools": [{"name": "search_docs"}, {"description": "no name"}]}]}
+    at.file_uploader(key="cmp_b_upload").set_value(("one-bad.json", json.dumps(bad).encode(), "application/json")).run()
+    assert not at.exception
+    assert [e.value.replace("\\", "") for e in at.error] == [
+        "B's catalog one-bad.json loaded with problems: 1 item skipped. The rest of it is compared."]
+    assert literal_tables(at)["cmp_b_problems"]["message"].tolist() == ["expected a non-empty string 'name'; tool skipped"]
 
 
 def test_the_server_table_colors_states_and_can_show_only_changes():

@@ -17,7 +17,7 @@ import hashlib
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -585,7 +585,14 @@ def require_catalog(v: View) -> bool:
 def catalog_problems(v: View) -> None:
     """Skipped (error) and repaired (warning) items of the loaded catalog, in one notice at the top."""
     assert v.inspector is not None
-    problems = [p for p in v.inspector.registration.problems if p.severity in ("error", "warning")]
+    problems_notice(v.inspector.registration.problems, v.source_label)
+
+
+def problems_notice(all_problems: Sequence[Any], label: str, key: str = "catalog_problems",
+                    head: str = "The catalog", rest: str = "The rest of the catalog is shown.") -> None:
+    """One notice of a catalog's skipped (error) and repaired (warning) items, and a table of them
+    in an expander named after ``label`` (nothing when there are none). ``head`` is Markdown."""
+    problems = [p for p in all_problems if p.severity in ("error", "warning")]
     if not problems:
         return
     skipped = sum(p.severity == "error" for p in problems)
@@ -593,13 +600,13 @@ def catalog_problems(v: View) -> None:
     parts = ([f"{skipped:,} item{'s' if skipped != 1 else ''} skipped"] if skipped else []) + \
             ([f"{repaired:,} repaired"] if repaired else [])
     box = st.error if skipped else st.warning
-    box(f"The catalog loaded with problems: {' and '.join(parts)}. The rest of the catalog is shown.",
-        icon=":material/report:")
-    with st.expander(f"Problems in {md_escape(v.source_label)} ({len(problems):,})", expanded=skipped > 0 and len(problems) <= 5):
+    box(f"{head} loaded with problems: {' and '.join(parts)}. {rest}", icon=":material/report:")
+    with st.expander(f"Problems in {md_escape(visible(label))} ({len(problems):,})",
+                     expanded=skipped > 0 and len(problems) <= 5):
         from toolsearch.ui.tables import literal_table
 
         literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in problems],
-                      key="catalog_problems", nowrap=("severity",))
+                      key=key, nowrap=("severity",))
 
 
 

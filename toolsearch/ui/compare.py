@@ -156,6 +156,8 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
         except ToolsearchError as exc:
             return None, str(exc)
         label = upload.name
+        common.problems_notice(inspector.registration.problems, label, key="cmp_b_problems",
+                               head=f"B's catalog {common.md_escape(common.visible(label))}", rest="The rest of it is compared.")
     else:
         inspector = root if naming == root.naming else common.memo(
             root, ("compare naming", naming), lambda: Inspector(root.catalog, naming, root.profile))
