@@ -96,6 +96,14 @@ def test_editor_rejects_a_scope_without_a_name_and_removes_scopes():
     assert at.sidebar.selectbox(key="scope_choice").value == "Whole catalog"
 
 
+def test_a_bad_scope_upload_is_one_line_naming_the_file_once():
+    at = _app()
+    at.sidebar.file_uploader(key="scope_upload").set_value(("scopes.yaml", b"scopes: 5\n", "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    assert [w.value.replace("\\", "") for w in at.sidebar.warning] == [
+        "scopes.yaml: scopes: expected a mapping of scope names (or a list of scopes), got int"]
+
+
 def test_a_link_defines_and_selects_the_scope():
     at = _app(scope="support=slack,linear;exclude=*delete*")
     assert at.sidebar.selectbox(key="scope_choice").value == "support"

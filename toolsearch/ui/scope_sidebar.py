@@ -143,7 +143,9 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                         put_scope(scope)
                     state["scope_upload_notes"] = [str(p) for p in problems]
                 except ToolsearchError as exc:  # a scope problem, a bad byte or a size limit
-                    state["scope_upload_notes"] = [f"{upload.name}: {exc}"]
+                    message = str(exc)  # it names the file, and the place in it
+                    state["scope_upload_notes"] = [message if message.startswith(upload.name)
+                                                   else f"{upload.name}: {message}"]
                 st.rerun()
         for note in state.get("scope_upload_notes", []):
             st.warning(md_escape(note), icon=":material/warning:")
