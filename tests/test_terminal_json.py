@@ -147,3 +147,33 @@ def test_dumps_json_round_trips_and_escapes(text):
 def test_dumps_json_keeps_readable_text():
     value = {"name": "日本語 café 🏳️‍🌈 ñ", "n": 1}
     assert dumps_json(value, None) == json.dumps(value, ensure_ascii=False).replace("\u200d", "\\u200d")
+
+
+@pytest.mark.parametrize("command", [
+    ["plan"], ["plan", "--tool-names", "as-is"], ["sweep"], ["costs"], ["lint"], ["strategies"],
+    ["collapse", "--context-length", "8k"],
+])
+def test_every_text_output_shows_format_characters_as_markers(tmp_path, command):
+    """`plan` printed the listing, and `sweep`, `costs`, `lint`, `strategies` and `collapse` their
+    tables, with raw bidi overrides and zero-width characters from the catalog: the terminal
+    reordered or hid what it showed. Every command's text output goes through one stream that
+    shows them as markers."""
+    from conftest import run_cli as run_in_process
+
+    catalog = write_yaml(tmp_path / "hostile.yaml", {"name": f"h{ZWSP}", "servers": [
+        {"name": f"fi{RLO}les", "tools": CATALOG["servers"][0]["tools"]}]})
+    result = run_in_process(command[0], catalog, *command[1:])
+    assert result.returncode in (0, 1), result.stderr
+    assert raw_format_chars(result.stdout + result.stderr) == [], result.stdout
+    assert "fi⟨U+202E⟩les" in result.stdout or "h⟨U+200B⟩" in result.stdout
+
+
+def test_csv_keeps_format_characters_for_the_spreadsheet(tmp_path):
+    from conftest import run_cli as run_in_process
+
+    catalog = write_yaml(tmp_path / "hostile.yaml", {"name": "h", "servers": [
+        {"name": f"fi{RLO}les", "tools": CATALOG["servers"][0]["tools"]}]})
+    for command in ("sweep", "costs"):
+        result = run_in_process(command, catalog, "--csv")
+        assert result.returncode == 0, result.stderr
+        assert f"fi{RLO}les" in result.stdout and "⟨U+" not in result.stdout

@@ -38,7 +38,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress, write_data,
                      print_json, report_loaded as _report_loaded, unrecognized)
 
 
@@ -824,7 +824,7 @@ def _cmd_snapshot(args) -> int:
         print(f"toolsearch: wrote {args.output}: {counted(len(catalog.servers), 'server')}, "
               f"{counted(catalog.tool_count, 'tool')} in {result.elapsed:.2f} s", file=sys.stderr)
     else:
-        sys.stdout.write(text)
+        write_data(text)
     return 1 if result.failed else 0
 
 
@@ -834,7 +834,7 @@ def _cmd_synth(args) -> int:
     catalog = large_catalog(args.tools, args.servers, args.seed, args.name)
     text = dump_catalog_json(catalog)
     if not args.output:
-        sys.stdout.write(text)
+        write_data(text)
         return 0
     try:
         Path(args.output).write_text(text, encoding="utf-8")
@@ -884,7 +884,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(header)
         writer.writerows(table)
-        sys.stdout.write(out.getvalue())
+        write_data(out.getvalue())
     else:
         # The form as counts (mixed 5/9, as the app's grids say it); CSV keeps the value, with the
         # per-server columns beside it.
@@ -1012,15 +1012,24 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
 
 
 class TerminalSafeStream:
-    """A text stream wrapper that never lets a raw control character through: text from servers,
-    catalogs and sessions is untrusted, and ESC / BEL / CSI / OSC sequences would drive the
-    terminal. Every C0 control except newline and tab, DEL and every C1 control are written as
-    ``\\xNN``; JSON and CSV output is unaffected (JSON already escapes controls)."""
+    """A text stream wrapper that never lets a raw control or invisible character through: text
+    from servers, catalogs and sessions is untrusted, ESC / BEL / CSI / OSC sequences would drive
+    the terminal, and bidi overrides, zero-width and TAG characters would reorder or hide what it
+    shows. Every C0 control except newline and tab, DEL and every C1 control are written as
+    ``\\xNN``, and every other invisible character as a marker (``⟨U+202E⟩``,
+    :func:`~toolsearch.analysis.invisible.reveal`); JSON output is unaffected (it already escapes
+    both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
     def __init__(self, inner: Any):
         self._inner = inner
 
     def write(self, text: str) -> int:
+        self._inner.write(reveal(_terminal_safe(text)))
+        return len(text)
+
+    def write_data(self, text: str) -> int:
+        """Write ``text`` with its controls escaped but its format characters as they are (CSV
+        and catalog text that a program or a file receives)."""
         self._inner.write(_terminal_safe(text))
         return len(text)
 

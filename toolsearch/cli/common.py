@@ -205,6 +205,13 @@ def dumps_json(value: Any, indent: int | None = 2) -> str:
     return _NON_ASCII_OR_DEL.sub(_json_escape, json.dumps(value, ensure_ascii=False, indent=indent))
 
 
+def write_data(text: str) -> None:
+    """Write data meant for a file or a program (CSV, a catalog) on stdout: controls are escaped
+    but format characters are kept as they are (``TerminalSafeStream.write_data`` in
+    :mod:`toolsearch.cli.commands`; a plain stream writes ``text`` as is)."""
+    getattr(sys.stdout, "write_data", sys.stdout.write)(text)
+
+
 def print_json(value: Any, indent: int | None = 2) -> None:
     """Print :func:`dumps_json` of ``value`` on stdout (every ``--json`` output goes through this)."""
     print(dumps_json(value, indent))

@@ -35,7 +35,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
-                     print_json, report_loaded)
+                     print_json, report_loaded, write_data)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -248,7 +248,7 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         writer.writerow(header)
         writer.writerows([t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
                           f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools)
-        sys.stdout.write(out.getvalue())
+        write_data(out.getvalue())
         return 0
     fence = f"{result.outlier_fence:,.0f}" if result.outlier_fence is not None else "none (fewer than " \
         f"{costs_mod.OUTLIER_MIN_TOOLS} tools)"
