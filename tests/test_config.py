@@ -71,6 +71,16 @@ def test_case2_legacy_non_mapping_values(value, enabled) -> None:
     assert config.defer_is_default is True
 
 
+@pytest.mark.parametrize("value, shown", [("off", "'off'"), (0, "0"), ("false", "'false'"), ([], "[]"), (5, "5")])
+def test_a_non_mapping_tool_search_block_that_reads_as_on_is_said(value, shown) -> None:
+    """`tool_search: "off"` (quoted) or `tool_search: 0` turns tool search on, as the reference reads
+    it; it was read without a word, so a user who meant off never learned it stayed on."""
+    assert parse_config(value).warnings == (
+        f"tools.tool_search: {shown} is not a mapping of settings, so it was read as enabled: auto with "
+        "every setting at its default (only false turns tool search off)",)
+    assert parse_config(True).warnings == parse_config(False).warnings == parse_config(None).warnings == ()
+
+
 # --- case 3: tri-state ------------------------------------------------------------------------
 
 @pytest.mark.parametrize("raw, expected", [

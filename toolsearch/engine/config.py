@@ -159,7 +159,11 @@ def parse_config(block: Any) -> ToolSearchConfig:
     """
     warnings: list[str] = []
     if not isinstance(block, Mapping):
-        return ToolSearchConfig(enabled="off" if block is False else "auto")
+        if block is True or block is False or block is None:
+            return ToolSearchConfig(enabled="off" if block is False else "auto")
+        return ToolSearchConfig(enabled="auto", warnings=(
+            f"tools.tool_search: {block!r} is not a mapping of settings, so it was read as enabled: auto with "
+            "every setting at its default (only false turns tool search off)",))
 
     enabled = normalize_tri_state(block.get("enabled", C.ENABLED_DEFAULT))
     listing = normalize_tri_state(block.get("listing", C.LISTING_DEFAULT))
