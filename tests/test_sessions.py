@@ -577,3 +577,17 @@ def test_an_uploaded_store_that_is_not_readable_is_named_by_its_upload_name():
     with pytest.raises(SessionSourceError) as info:
         load_sessions_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 20, "corrupt.db")
     assert str(info.value) == "corrupt.db: not a readable SQLite database (file is not a database)"
+
+
+def test_anthropic_content_block_that_is_not_an_object_is_reported():
+    """A content block that is a number or null was dropped without a word (the rest of the
+    message still read)."""
+    text = json.dumps({"messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [None, 7, {"type": "tool_use", "id": "t1", "name": "get_weather",
+                                                    "input": {"city": "Paris"}}]}]})
+    loaded = load_sessions_text(text, "conv.json")
+    assert [str(p) for p in loaded.problems] == [
+        "conv.json: messages[1].content[0]: expected a content block object, got null; block skipped",
+        "conv.json: messages[1].content[1]: expected a content block object, got int; block skipped"]
+    assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]

@@ -396,7 +396,9 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
         conversations = [(where, value)]
     for place, conv in conversations:
         try:
-            out.sessions.append(_messages_session(conv, place, fmt, len(out.sessions)))
+            notes: list[SessionProblem] = []
+            out.sessions.append(_messages_session(conv, place, fmt, len(out.sessions), notes))
+            out.problems.extend(notes)
         except _Bad as exc:
             out.problems.append(SessionProblem(place, f"{exc}; conversation skipped"))
 
@@ -730,7 +732,9 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
 
 # --- Anthropic messages -----------------------------------------------------------------------
 
-def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
+def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[SessionProblem] | None = None) -> RawSession:
+    """One conversation; a problem in it skips it all (:class:`_Bad`), except a content block that
+    is not an object, which is skipped alone and noted in ``notes``."""
     meta: Mapping[str, Any] = {}
     if isinstance(conv, dict):
         meta, messages = conv, conv.get("messages")
@@ -751,17 +755,21 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int) -> RawSession:
                 problems.problems.append(SessionProblem(f"{where}: messages[{index}]", "expected {role, content}"))
                 continue
             session.messages += 1
-            _add_anthropic_blocks(session, message.get("content"), f"{where}: messages[{index}]", problems)
+            _add_anthropic_blocks(session, message.get("content"), f"{where}: messages[{index}]", problems, notes)
     if problems.problems:
         raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
     return session
 
 
-def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: ReadResult) -> None:
+def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: ReadResult,
+                          notes: list[SessionProblem] | None = None) -> None:
     if not isinstance(content, list):
         return  # plain text: no tool events
     for index, block in enumerate(content):
         if not isinstance(block, dict):
+            got = "null" if block is None else type(block).__name__
+            (notes if notes is not None else out.problems).append(SessionProblem(
+                f"{where}.content[{index}]", f"expected a content block object, got {got}; block skipped"))
             continue
         kind = block.get("type")
         if kind in ("tool_use", "server_tool_use"):
