@@ -591,3 +591,18 @@ def test_anthropic_content_block_that_is_not_an_object_is_reported():
         "conv.json: messages[1].content[0]: expected a content block object, got null; block skipped",
         "conv.json: messages[1].content[1]: expected a content block object, got int; block skipped"]
     assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]
+
+
+def test_recorded_nan_and_infinity_are_kept_as_text_so_json_output_stays_valid():
+    """Python writes NaN and Infinity into JSON unless told not to, so a recorded session can hold
+    them; `sessions --json` printed them back as bare NaN, which no JSON reader takes."""
+    line = {"sessionId": "s9", "type": "assistant", "message": {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "x1", "name": "get_weather", "input": {"city": "Paris", "days": 0}}]}}
+    text = json.dumps(line).replace('"days": 0', '"days": NaN, "max": Infinity, "min": -1e999')
+    loaded = load_sessions_text(text + "\n" + text + "\n", "cc.jsonl", "claude-code")
+    events = [event_to_dict(e) for e in loaded.sessions[0].events]
+    assert len(events) == 2 and events[0]["arguments"] == {
+        "city": "Paris", "days": "NaN", "max": "Infinity", "min": "-1e999"}
+    json.dumps(events, allow_nan=False)  # raises on a float NaN or infinity
+    whole = load_sessions_text(text, "one.json", "claude-code")  # one line: read as a whole document
+    assert event_to_dict(whole.sessions[0].events[0])["arguments"]["days"] == "NaN"

@@ -340,7 +340,7 @@ def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str,
     line is reported and skipped."""
     readers.check_size(len(text), origin, SessionSourceError)
     try:
-        whole = json.loads(text)
+        whole = json.loads(text, **readers.RECORDED_JSON)
     except RecursionError:
         raise readers.limit_error(SessionSourceError, f"{origin}: top level: nested more than "
                                   f"{readers.MAX_NESTING_DEPTH} levels deep (limit); not read") from None

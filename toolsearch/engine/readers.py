@@ -265,6 +265,25 @@ def _parse_int(text: str) -> int:
         raise _NumberTooLong(text) from None
 
 
+def _constant_as_text(name: str) -> str:
+    """``parse_constant`` for recorded data: ``NaN``, ``Infinity`` and ``-Infinity`` (which JSON
+    does not have, but Python writes) are kept as that text."""
+    return name
+
+
+def _float_or_text(text: str) -> float | str:
+    """``parse_float`` for recorded data: a number too large for a float (``1e999``) is kept as
+    its text instead of becoming an infinity."""
+    value = float(text)
+    return value if value - value == 0 else text
+
+
+#: ``json.loads`` keywords for data other programs recorded (sessions, call arguments): every
+#: value it gives can be written back as JSON (no NaN or infinity), and an integer too long to
+#: read is refused (:class:`_NumberTooLong`).
+RECORDED_JSON = {"parse_constant": _constant_as_text, "parse_float": _float_or_text}
+
+
 def _too_long(exc: _NumberTooLong, text: str, origin: str, error: ErrorClass) -> InputLimitError:
     """The refusal of a JSON number too long to read, at its line and column in ``text``."""
     place = json.JSONDecodeError("", text, max(text.find(exc.number), 0))
@@ -417,7 +436,7 @@ def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) 
     unchanged so a caller can report the line and go on."""
     check_size(len(line), origin, error)
     try:
-        data = json.loads(line, parse_int=_parse_int)
+        data = json.loads(line, parse_int=_parse_int, **RECORDED_JSON)
     except RecursionError:
         raise too_deep(error, origin) from None
     except _NumberTooLong as exc:
@@ -482,14 +501,14 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
 
 def load_embedded_json(text: str) -> Any:
     """JSON held inside a value (a tool call's ``arguments`` string, a result's text), parsed
-    within :data:`MAX_NESTING_DEPTH`.
+    within :data:`MAX_NESTING_DEPTH`; NaN and infinities are kept as text (:data:`RECORDED_JSON`).
 
     Raises:
         ValueError: not valid JSON, or nested too deeply (a caller treats both as a bad value
             and keeps the text as it is).
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_parse_int, **RECORDED_JSON)
     except RecursionError:
         raise ValueError(f"nested more than {MAX_NESTING_DEPTH} levels deep") from None
     try:
