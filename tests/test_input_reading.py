@@ -404,3 +404,13 @@ def test_a_tool_with_nan_or_infinity_is_skipped_with_a_word_and_json_output_stay
         "a JSON number (a request carrying this tool would not be valid JSON); tool skipped",
         f"toolsearch: catalog error: {yml}: servers[0].tools[0].annotations.weight: -Infinity is not a JSON "
         "number (a request carrying this tool would not be valid JSON); tool skipped"]
+
+
+@pytest.mark.parametrize("flag, value, expected", [
+    ("--context-lengths", ",,,", "expected comma-separated context lengths, got ',,,'"),
+    ("--threshold-pcts", " , ", "expected comma-separated numbers of percent, got ' , '"),
+    ("--listing-max-tokens", ",", "expected comma-separated whole numbers of tokens, got ','"),
+])
+def test_sweep_refuses_an_empty_list(tiny, flag, value, expected) -> None:
+    """`sweep --context-lengths ,,,` printed an empty table with exit status 0."""
+    assert one_line_error(run_cli("sweep", tiny, f"{flag}={value}")).endswith(f"argument {flag}: {expected}")

@@ -48,19 +48,27 @@ class UsageError(ToolsearchError):
 
 
 
+def _parts(text: str, what: str) -> list[str]:
+    """The non-blank comma-separated parts of ``text``; none at all is refused (an empty sweep)."""
+    parts = [part for part in text.split(",") if part.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {text!r}")
+    return parts
+
+
 def _int_list(text: str) -> list[int | None]:
     """``--context-lengths``: comma-separated context lengths, duplicates dropped, order kept (as the app)."""
-    return list(dict.fromkeys(_context_length(part) for part in text.split(",") if part.strip()))
+    return list(dict.fromkeys(_context_length(part) for part in _parts(text, "context lengths")))
 
 
 def _float_list(text: str) -> list[float]:
     """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
-    return [float(_threshold_pct(part)) for part in text.split(",") if part.strip()]
+    return [float(_threshold_pct(part)) for part in _parts(text, "numbers of percent")]
 
 
 def _cap_list(text: str) -> list[int]:
     """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
-    return [int(_listing_max_tokens(part)) for part in text.split(",") if part.strip()]
+    return [int(_listing_max_tokens(part)) for part in _parts(text, "whole numbers of tokens")]
 
 
 
