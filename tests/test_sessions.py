@@ -606,3 +606,14 @@ def test_recorded_nan_and_infinity_are_kept_as_text_so_json_output_stays_valid()
     json.dumps(events, allow_nan=False)  # raises on a float NaN or infinity
     whole = load_sessions_text(text, "one.json", "claude-code")  # one line: read as a whole document
     assert event_to_dict(whole.sessions[0].events[0])["arguments"]["days"] == "NaN"
+
+
+def test_a_content_block_whose_type_is_not_text_is_read():
+    """A block with "type": {} ended format detection with "TypeError: unhashable type: 'dict'"."""
+    text = json.dumps([{"messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": [{"type": {}, "name": "x"},
+                                          {"type": "tool_use", "id": "t1", "name": "get_weather", "input": {}}]}]}])
+    loaded = load_sessions_text(text, "conv.json")
+    assert loaded.sessions[0].format == "anthropic"
+    assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]

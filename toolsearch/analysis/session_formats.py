@@ -256,7 +256,7 @@ def _messages_format(messages: Sequence[Any]) -> str:
         if message.get("tool_calls") or message.get("role") == "tool":
             return "openai"
         content = message.get("content")
-        if isinstance(content, list) and any(isinstance(b, dict) and b.get("type") in _ANTHROPIC_BLOCKS
+        if isinstance(content, list) and any(isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in _ANTHROPIC_BLOCKS
                                              for b in content):
             return "anthropic"
     return "openai"
