@@ -617,3 +617,21 @@ def test_a_content_block_whose_type_is_not_text_is_read():
     loaded = load_sessions_text(text, "conv.json")
     assert loaded.sessions[0].format == "anthropic"
     assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]
+
+
+def test_a_store_whose_tables_are_views_is_refused(tmp_path):
+    """A store whose 'sessions' is a view can hold any query: a recursive one never ends, and
+    `toolsearch sessions` (or the app's upload) ran for ever, deaf to Ctrl-C and SIGTERM while
+    SQLite worked. A Hermes store has tables; anything else is refused before a row is read."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE VIEW sessions AS SELECT 's1' AS id")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([path])
+    assert str(info.value) == (f"{path}: not a Hermes session store: 'sessions' is a view; expected tables "
+                               "'sessions' and 'messages'")
