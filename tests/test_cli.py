@@ -406,6 +406,10 @@ def test_mcp_server_and_plugin_of_one_name_share_a_listing_group(tmp_path) -> No
 @pytest.mark.parametrize("template,message", [
     ("{label} tools ({nope}):", "listing.group_heading: unknown placeholder {nope}"),
     ("{label} tools ({count):", "listing.group_heading: placeholder '{count' is not closed"),
+    # Python format syntax is not filled: '{count:,}' reached the model literally, without a word
+    ("{label} tools ({count:,}):", "listing.group_heading: placeholder '{count:,}' has a format spec, "
+                                   "index or conversion; only the plain form {count} is filled"),
+    ("{label[0]} tools:", "listing.group_heading: placeholder '{label[0]}' has a format spec"),
 ])
 def test_profile_placeholder_typos_are_errors(tiny, tmp_path, template, message) -> None:
     import yaml as _yaml

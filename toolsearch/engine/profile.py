@@ -77,6 +77,9 @@ ALLOWED_PLACEHOLDERS: dict[str, frozenset[str]] = {
 }
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]+)\}")
 # "{word" with no "}" before the next "{" or the end (prose like "{name, arguments}" is closed).
+# "{count:,}", "{name!r}", "{label[0]}", "{label.upper}": Python format syntax, which is not filled
+# (prose such as "{name: string}" has a space and is not matched).
+_FORMATTED = re.compile(r"\{([A-Za-z_]+)(?:[:!][^{}\s]*|\[[^{}\s]*\]|\.[A-Za-z_][^{}\s]*)\}")
 _UNCLOSED = re.compile(r"\{[A-Za-z_]+(?![A-Za-z_}])(?=[^{}]*(?:\{|$))")
 
 
@@ -85,6 +88,10 @@ def _check_placeholders(source: str, section: str, key: str, text: str) -> None:
     if unknown:
         allowed = ", ".join("{" + p + "}" for p in sorted(ALLOWED_PLACEHOLDERS[section])) or "none"
         raise ProfileError(f"{source}: {section}.{key}: unknown placeholder {{{unknown[0]}}} (allowed here: {allowed})")
+    formatted = _FORMATTED.search(text)
+    if formatted and formatted.group(1) in ALLOWED_PLACEHOLDERS[section]:
+        raise ProfileError(f"{source}: {section}.{key}: placeholder {formatted.group()!r} has a format spec, index "
+                           f"or conversion; only the plain form {{{formatted.group(1)}}} is filled")
     unclosed = _UNCLOSED.search(text)
     if unclosed:
         raise ProfileError(f"{source}: {section}.{key}: placeholder {unclosed.group()!r} is not closed with '}}'")
