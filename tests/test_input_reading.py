@@ -414,3 +414,14 @@ def test_a_tool_with_nan_or_infinity_is_skipped_with_a_word_and_json_output_stay
 def test_sweep_refuses_an_empty_list(tiny, flag, value, expected) -> None:
     """`sweep --context-lengths ,,,` printed an empty table with exit status 0."""
     assert one_line_error(run_cli("sweep", tiny, f"{flag}={value}")).endswith(f"argument {flag}: {expected}")
+
+
+def test_a_blank_server_name_is_kept_with_a_warning(tmp_path) -> None:
+    """A server named "" registered its tools as mcp____TOOL under a blank group heading, without
+    a word."""
+    path = write_yaml(tmp_path / "blank.yaml", {"servers": [{"name": " ", "tools": [{"name": "t"}]}]})
+    result = run_cli("plan", path)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"toolsearch: catalog warning: {path}: servers[0].name: expected a non-empty server name; the server is "
+        "kept, but its tools are listed under a blank group heading"]

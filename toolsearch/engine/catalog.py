@@ -267,6 +267,10 @@ def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem])
         problems.append(Problem("error", f"{origin}: {path}.name",
                                 "expected the server name as a string; server skipped"))
         return None
+    if not name.strip():
+        problems.append(Problem("warning", f"{origin}: {path}.name",
+                                "expected a non-empty server name; the server is kept, but its tools are "
+                                "listed under a blank group heading"))
     kind = raw.get("kind", "mcp")
     if kind not in C.SERVER_KINDS:
         problems.append(Problem("warning", f"{origin}: {path}.kind",
