@@ -15,7 +15,7 @@ import yaml
 
 from conftest import run_cli, write_yaml
 from toolsearch.analysis import evaluation
-from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluate_tuned, load_queries,
+from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluation_json, evaluate_tuned, load_queries,
                                             one_sided_tuning,
                                             parse_queries, split_folds, tune)
 from toolsearch.analysis.variants import EMPTY_RESULT, OTHER_HARNESSES, VARIANT_HELP, variant_options
@@ -353,6 +353,26 @@ def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
     result = ev.variant("evidence")
     assert [t.task.id for t in result.tasks] == [t.id for t in qf.tasks] and len(result.fold_params) == 3
     assert ev.protocol == "3-fold" and ev.variant("reference").fold_params == ()
+
+
+def test_a_fold_no_task_landed_in_is_not_tuned_and_says_so():
+    """With 4 folds this file leaves fold 3 empty: nothing is scored there, so it gets no tuned
+    values (``{}`` in the JSON) and its line says why, instead of values tuned for nothing."""
+    qf = parse_queries({"tasks": [
+        {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
+        {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
+        {"id": "mail", "queries": ["send an email"], "expected": ["mcp__srv__send_email"]},
+        {"id": "tax", "queries": ["file my tax return"], "expected": []},
+        {"id": "pizza", "queries": ["order a pizza"], "expected": []},
+        {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]})
+    assert [len(p) for p in split_folds(qf.tasks, 4)] == [2, 2, 0, 2]
+    ev = evaluate_folds(CLOUD, qf, 4, ["evidence"])
+    params = ev.variant("evidence").fold_params
+    assert params[2] == {} and all(params[f] for f in (0, 1, 3))
+    lines = ev.tuned_lines()
+    assert "tuned evidence, fold 3: nothing (no task landed in this fold)" in lines
+    assert all("=" in line for line in lines if "fold 3" not in line)
+    assert json.loads(evaluation_json(ev))["variants"][0]["fold_params"][2] == {}
 
 
 def test_tune_picks_on_tuning_tasks_only():

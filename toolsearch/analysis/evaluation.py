@@ -502,7 +502,8 @@ class Evaluation:
             if v.params:
                 lines.append(f"tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
             for f, params in enumerate(v.fold_params, 1):
-                lines.append(f"tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
+                lines.append(f"tuned {v.name}, fold {f}: " + (", ".join(f"{key}={value}" for key, value in params.items())
+                                                              or "nothing (no task landed in this fold)"))
         return lines
 
     def variant(self, name: str) -> VariantResult:
@@ -1083,7 +1084,8 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
                    progress: ProgressFn | None = None) -> Evaluation:
     """K-fold evaluation: for each fold (:func:`split_folds`), tune on the other folds and score
     the fold's tasks; every task is scored exactly once, by parameters that never saw it. The
-    result lists the tasks in file order; ``fold_params`` holds each fold's tuned parameters.
+    result lists the tasks in file order; ``fold_params`` holds each fold's tuned parameters
+    (``{}`` for a fold no task landed in: nothing is scored there, so nothing is tuned for it).
 
     Raises:
         VariantError: an unknown variant name.
@@ -1128,6 +1130,9 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
             if progress is not None:
                 progress(len(ordered), len(ordered), label)
         for f, part in enumerate(parts):
+            if not part:  # a fold no task hashed into: nothing to score, so nothing is tuned for it
+                fold_params.append({})
+                continue
             if tuned:
                 rest = [i for g in range(folds) if g != f for i in range(starts[g], starts[g + 1])]
                 params = dict(best_point(_grid_points(name, passes, rest), target).params)
