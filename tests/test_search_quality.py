@@ -971,8 +971,12 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
     text = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
                    ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml",
                    "--variant", "reference", "--variant", "anthropic-regex").stdout.splitlines()
+    from toolsearch.ui.quality import PAGE_TUNING_HINT
+
+    # The same line, up to the hint on what gives out-of-sample figures (each surface names its own controls).
     note = next(line for line in text if line.startswith("in sample: "))
-    assert note in [t.value for t in at.text]
+    assert note.split(" (", 1)[0] + " (" + PAGE_TUNING_HINT + " gives figures that hold out of sample)" in [
+        t.value for t in at.text]
     tables = literal_tables(at)
     counts = next(t for k, t in tables.items() if k.endswith("quality_counts"))
     shares = next(t for k, t in tables.items() if k.endswith("quality_metrics"))
@@ -1028,6 +1032,10 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     at.run()
     at.switch_page("toolsearch/ui/quality.py").run()
     at.multiselect(key="quality_variants").set_value(["reference", "evidence"]).run()
+    # Registered values: the in-sample line names the page's own choices, not the CLI's flags.
+    said = [t.value for t in at.text if t.value.startswith("in sample: registered parameters")]
+    assert said and 'choosing "tuned by folds" or "tuned on a tuning file" under Parameters' in said[0], said
+    assert "--folds" not in said[0] and "--tune" not in said[0]
     at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
     at.number_input(key="quality_folds").set_value(3).run()
     assert not at.exception, at.exception

@@ -481,17 +481,17 @@ class Evaluation:
     tuned_on: str = ""
     tuning_unknown_expected: tuple[str, ...] = ()
 
-    def protocol_note(self) -> str:
+    def protocol_note(self, tuning_hint: str = "toolsearch eval --tune FILE or --folds K") -> str:
         """One line saying how the figures were obtained, for every surface that shows them:
         out of sample (tuned on another file, or K folds) or in sample (registered parameters,
-        nothing tuned on held-out data)."""
+        nothing tuned on held-out data). ``tuning_hint`` names, in the surface's own terms, what
+        gives out-of-sample figures (the CLI's flags by default; the Quality page its choices)."""
         if self.protocol == "tune/test":
             return (f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on "
                     f"{self.query_file.name!r}")
         if self.protocol.endswith("-fold"):
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
-        return ("in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
-                "figures that hold out of sample)")
+        return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
 
     def tuned_lines(self) -> list[str]:
         """The tuned parameters in words, one line per variant (``--tune``) or per variant and fold

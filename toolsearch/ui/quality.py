@@ -37,6 +37,8 @@ from toolsearch.ui.text import md_escape
 
 UPLOAD = "Upload a query file…"
 #: The Parameters choices: how each variant's parameters are set.
+#: What gives out-of-sample figures, in the page's own terms (the CLI names its flags instead).
+PAGE_TUNING_HINT = 'choosing "tuned by folds" or "tuned on a tuning file" under Parameters'
 REGISTERED, BY_FOLDS, ON_TUNING_FILE = "registered", "tuned by folds (out of sample)", "tuned on a tuning file (out of sample)"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
@@ -349,7 +351,7 @@ if common.require_catalog(v):
                                icon=":material/warning:")
             if seen_in_tuning(tuning.tasks, queries.tasks):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
-        st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
+        st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
