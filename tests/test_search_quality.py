@@ -411,6 +411,14 @@ def test_tune_test_files_must_not_overlap():
         evaluate_tuned(CLOUD, qf, qf, ["reference"])
     with pytest.raises(QueryFileError, match="group 'g'"):
         evaluate_tuned(CLOUD, qf, other, ["reference"])
+    # Worded from the field the group comes from: a group the user named like the key of ungrouped
+    # tasks still reads as a group (before: "expected tools 'x' (tasks without a group ...)").
+    odd = parse_queries({"tasks": [{"id": "c", "query": "y", "expected": ["x"], "group": "expected:x"}]}, "v.yaml")
+    plain = parse_queries({"tasks": [{"id": "d", "query": "z", "expected": ["x"]}]}, "w.yaml")
+    with pytest.raises(QueryFileError, match=r"w\.yaml: expected tools 'x' \(tasks without a group are grouped"):
+        evaluate_tuned(CLOUD, odd, plain, ["reference"])
+    with pytest.raises(QueryFileError, match=r"v\.yaml: group 'expected:x' is also in the tuning file w\.yaml"):
+        evaluate_tuned(CLOUD, plain, odd, ["reference"])
 
 
 def test_cli_eval_tune_test_refuses_the_same_tool_on_both_sides_without_groups(tmp_path):
@@ -1118,6 +1126,10 @@ def test_quality_page_tunes_on_a_tuning_file_as_eval_tune_does(tmp_path):
     at.selectbox(key="quality_tune_file:team-workspace").set_value("team-workspace.yaml").run()
     assert not at.exception, at.exception
     assert any("is also in the tuning file" in e.value for e in at.error), [e.value for e in at.error]
+    # Named as the page names it, not by where the package lies on disk, in the page's terms.
+    refusal = next(e.value for e in at.error if "is also in the tuning file" in e.value).replace("\\", "")
+    assert refusal.startswith("team-workspace.yaml (shipped): task ") and str(ROOT) not in refusal, refusal
+    assert "test tasks" not in refusal and "tuned on or scored, not both" in refusal
     assert not any(k.endswith("quality_counts") for k in literal_tables(at))
 
 

@@ -153,6 +153,17 @@ class Task:
             return self.group
         return "expected:" + ",".join(sorted(self.expected)) if self.expected else "id:" + self.id
 
+    def group_words(self) -> str:
+        """:attr:`group_key` in words, for messages: ``"group 'mail'"``, ``"expected tools
+        'a,b' (tasks without a group are grouped by them)"`` or ``"task 'x' (a task with neither
+        a group nor expected tools is a group of its own)"``. Worded from the field the key comes
+        from, so a group the user named ``expected:…`` still reads as a group."""
+        if self.group:
+            return f"group {self.group!r}"
+        if self.expected:
+            return f"expected tools {','.join(sorted(self.expected))!r} (tasks without a group are grouped by them)"
+        return f"task {self.id!r} (a task with neither a group nor expected tools is a group of its own)"
+
     @property
     def abstention(self) -> bool:
         """True when nothing should be found."""
@@ -303,9 +314,11 @@ def load_queries_text(text: str, origin: str) -> QueryFile:
     return parse_queries(readers.load_data(text, origin, QueryFileError), origin)
 
 
-def load_queries(path: str | Path) -> QueryFile:
-    """Read and parse a query file. Raises :class:`QueryFileError`."""
-    return load_queries_text(readers.read_text(path, QueryFileError, "the query file"), str(path))
+def load_queries(path: str | Path, origin: str | None = None) -> QueryFile:
+    """Read and parse a query file; ``origin`` (default: the path) is how messages name it.
+    Raises :class:`QueryFileError`."""
+    return load_queries_text(readers.read_text(path, QueryFileError, "the query file"),
+                             str(path) if origin is None else origin)
 
 
 # --- results --------------------------------------------------------------------------------
@@ -956,13 +969,12 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
     ids = {t.id for t in tuning.tasks} & {t.id for t in test.tasks}
     if ids:
         raise QueryFileError(f"{test.origin}: task {sorted(ids)[0]!r} is also in the tuning file {tuning.origin}; "
-                             "the test tasks must not be tuned on")
+                             "a task is either tuned on or scored, not both")
     # The group keys the folds split by: a task's group, else its expected names, else its id.
     groups = {t.group_key for t in tuning.tasks} & {t.group_key for t in test.tasks}
     if groups:
         key = sorted(groups)[0]
-        what = (f"group {key!r}" if not key.startswith(("expected:", "id:")) else
-                f"expected tools {key.removeprefix('expected:')!r} (tasks without a group are grouped by them)")
+        what = next(t for t in test.tasks if t.group_key == key).group_words()
         raise QueryFileError(f"{test.origin}: {what} is also in the tuning file {tuning.origin}; "
                              "a group must stay on one side")
 

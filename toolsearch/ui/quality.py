@@ -217,7 +217,8 @@ def choose_query_file(catalog_key: str, role: str = "") -> tuple[QueryFile | Non
     choice = st.selectbox(label, options, index=default, key=key, help=help_text)
     if choice != UPLOAD:
         try:
-            return load_queries(queries_dir() / choice), None
+            # Named by its file name, as an upload is: the page never shows where the package lies on disk.
+            return load_queries(queries_dir() / choice, origin=f"{choice} (shipped)"), None
         except ToolsearchError as exc:
             return None, str(exc)
     upload = st.file_uploader("Tuning query file (YAML or JSON)" if role == "tune" else "Query file (YAML or JSON)",
