@@ -1174,6 +1174,26 @@ def test_cli_eval_warns_when_the_tuning_file_holds_a_test_query(tmp_path):
                                               "--variant", "reference").stderr
 
 
+def test_eval_warns_when_the_tuning_file_uses_another_tool_naming(tmp_path):
+    """The tuning file's own ``tool_names`` is checked as the scored file's is (before: only the
+    scored file's): its expected names would match no tool, and tuning would chase them."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tool_names": "as-is", "tasks": [
+        {"id": "t1", "query": "list cloudflare tunnels", "expected": ["get_accounts_cfd_tunnel"]},
+        {"id": "t2", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tool_names": "prefixed", "tasks": [
+        {"id": "s1", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {tune_file}: its expected names use tool naming 'as-is', but the catalog's "
+            "tools are registered 'prefixed' (--tool-names as-is reads the catalog that way)\n") in result.stderr
+    assert f"{test_file}: its expected names" not in result.stderr
+    flipped = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence",
+                      "--tool-names", "as-is")
+    assert f"warning: {test_file}: its expected names use tool naming 'prefixed'" in flipped.stderr
+    assert f"{tune_file}: its expected names" not in flipped.stderr
+
+
 def test_folds_say_which_queries_another_fold_also_holds():
     tasks = parse_queries({"tasks": [
         {"id": f"t{i}", "query": "same words" if i in (0, 3) else f"query {i}", "expected": [], "group": f"g{i}"}
@@ -1314,6 +1334,14 @@ def test_quality_page_names_the_files_it_was_given():
                                   "'Team workspace, labeled queries'\n") for t in at.text), [t.value for t in at.text]
     assert any(w.value.startswith("Tuning file 'tuning tasks': no abstention task") for w in at.warning), \
         [w.value for w in at.warning]
+    # The tuning file's tool naming is checked as the scored file's is, with the CLI's sentence.
+    as_is = yaml.safe_dump({"name": "bare names", "tool_names": "as-is", "tasks": [
+        {"id": "z3", "query": "order a pizza", "expected": []}]}).encode()
+    at.file_uploader(key="quality_tune_upload").set_value(("b.yaml", as_is, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    said = [w.value.replace("\\", "") for w in at.warning if "tool naming" in w.value]
+    assert said == ["Tuning file 'bare names': its expected names use tool naming 'as-is', but the catalog's tools "
+                    "are registered 'prefixed'; switch 'Tool names' in the sidebar."], said
 
 
 FOLD_ONE_SIDED_TASKS = {"tasks": [  # 2 folds: d alone in fold 1; a, b, c in fold 2 (tuned on d alone)

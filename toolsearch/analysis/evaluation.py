@@ -979,6 +979,16 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
                              "a group must stay on one side")
 
 
+def naming_mismatch(queries: QueryFile, naming: str) -> str:
+    """``""`` when ``queries`` declares no ``tool_names`` or the catalog's own ``naming``, else one
+    sentence saying the two differ: its expected names then match no deferred tool. The CLI and the
+    Quality page say it for the scored file and for the tuning file, each adding how to switch."""
+    if not queries.tool_names or queries.tool_names == naming:
+        return ""
+    return (f"its expected names use tool naming {queries.tool_names!r}, but the catalog's tools are "
+            f"registered {naming!r}")
+
+
 def tuning_unknown_note(names: Sequence[str]) -> str:
     """``""`` for no names, else one sentence on the tuning file's expected ``names`` that are not
     deferred tools of the catalog (:attr:`Evaluation.tuning_unknown_expected`): the tuning tasks

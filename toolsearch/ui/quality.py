@@ -27,7 +27,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, nothing_deferred,
+                                            evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, naming_mismatch, nothing_deferred,
                                             one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
@@ -328,9 +328,10 @@ if common.require_catalog(v):
                 st.error(md_escape(reveal(str(exc))), icon=":material/error:")
             bar.empty()
     if ev is not None:
-        if queries.tool_names and queries.tool_names != ins.naming:
-            st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
-                       f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
+        for which, qf in (("Query file", queries), ("Tuning file", tuning)):
+            if qf is not None and naming_mismatch(qf, ins.naming):
+                st.warning(md_escape(f"{which} {qf.name!r}: {naming_mismatch(qf, ins.naming)}; switch 'Tool names' "
+                                     "in the sidebar."), icon=":material/warning:")
         if nothing_deferred(ev.deferred_count):
             st.warning(f"The {nothing_deferred(ev.deferred_count)}.", icon=":material/warning:")
         if ev.unknown_expected:
