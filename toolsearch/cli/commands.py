@@ -39,7 +39,7 @@ from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
-                     print_json, report_loaded as _report_loaded, unrecognized)
+                     print_json, report_loaded as _report_loaded, unrecognized, use_shipped_samples)
 
 
 class UsageError(ToolsearchError):
@@ -1065,6 +1065,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if embedding is not None:  # a previous command in this process (tests) is not this one's
         embedding.forget_disk_cache_problem()
     try:
+        use_shipped_samples(args)
         status = _interruptible(_run, args)
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():
