@@ -77,3 +77,16 @@ def test_readme_sample_paths_work_from_any_folder(tmp_path):
     assert result.stdout == run_cli("plan", shipped, "--context-length", "32k").stdout
     missing = run_cli("plan", "sample_catalogs/no-such.yaml", cwd=tmp_path)  # not shipped: the usual error
     assert missing.returncode == 2 and "sample_catalogs/no-such.yaml: cannot read file" in missing.stderr
+
+
+def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
+    """Only inputs go to the shipped samples: an output path is kept as given, even one named like
+    a shipped sample (writing there would overwrite the package's own file)."""
+    from toolsearch.cli.common import use_shipped_samples
+
+    monkeypatch.chdir(tmp_path)
+    args = argparse.Namespace(sources=["sample_catalogs/five-servers.yaml"], output="sample_catalogs/five-servers.yaml",
+                              export_queries="sample_catalogs/team-workspace.yaml")
+    use_shipped_samples(args)
+    assert args.sources == [str(ROOT / "sample_catalogs" / "five-servers.yaml")]
+    assert (args.output, args.export_queries) == ("sample_catalogs/five-servers.yaml", "sample_catalogs/team-workspace.yaml")

@@ -28,8 +28,11 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
     """Point ``sample_catalogs/...``, ``sample_sessions/...`` and ``sample_skills/...`` arguments
     that do not exist in the current folder at the shipped samples (the checkout's folders, or the
     copies an installed wheel carries), so the documented commands run from any folder; each one
-    replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept."""
+    replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept, and
+    so is every file the command writes (``--output``, ``--export-queries``): never a shipped file."""
     for key, value in vars(args).items():
+        if key.startswith(("output", "export")):
+            continue
         values = value if isinstance(value, list) else [value]
         replaced = []
         for item in values:
