@@ -34,6 +34,7 @@ from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.invisible import reveal
 from toolsearch.ui.text import md_escape
+from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 UPLOAD = "Upload a query file…"
 #: The Parameters choices: how each variant's parameters are set.
@@ -222,6 +223,7 @@ def choose_query_file(catalog_key: str, role: str = "") -> tuple[QueryFile | Non
         except ToolsearchError as exc:
             return None, str(exc)
     upload = st.file_uploader("Tuning query file (YAML or JSON)" if role == "tune" else "Query file (YAML or JSON)",
+                              max_upload_size=TEXT_UPLOAD_MB,
                               type=["yaml", "yml", "json"], key="quality_tune_upload" if role == "tune" else "quality_upload")
     if upload is None:
         return None, None
