@@ -2,9 +2,10 @@
 
     python scripts/generate_sample_sessions.py [--hermes-python PATH] [--out sample_sessions]
 
-Six short sessions a team might have had with tool search on: found at once, an empty search
-then a retry with the service's name, a failed call then a fixed one, a compaction, a search
-recorded before a tool was renamed (drift), and a search that gave up. The recorded
+Seven short sessions a team might have had with tool search on: found at once, an empty search
+then a retry with the service's name, a failed call then a fixed one with a search repeated after
+a compaction, a search recorded before a tool was renamed (drift), a search that gave up, and a
+tool called by a name read off the listing, never searched. The recorded
 ``tool_search``, ``tool_describe`` and ``tool_call`` results are what the toolsearch engine
 returns for team-workspace at the session's settings (the drift session keeps an older answer).
 
@@ -114,6 +115,8 @@ def scenarios(inspector: Inspector) -> list[dict[str, Any]]:
     r = Recorder(inspector, "c")
     r.user("Why did the last CI run of payments-api fail? Check the test locally first.")
     r.call("terminal", {"command": "pytest tests/test_checkout.py -k total"}, {"exit_code": 0, "output": "1 passed"})
+    r.call("tool_search", {"queries": ["get logs of failed CI job"]})
+    # The compaction drops what that search found, so the same search is made again after it.
     r.compact("Summary of the earlier turns: the checkout test passes locally; the user wants to know why "
               "CI run 9912 of octo-org/payments-api failed.")
     r.call("tool_search", {"queries": ["get logs of failed CI job", "workflow run logs"]})
@@ -164,6 +167,17 @@ def scenarios(inspector: Inspector) -> list[dict[str, Any]]:
                 "model_config": {"context_length": 16000}, "messages": r.messages,
                 "tokens": {"input_tokens": 12020, "output_tokens": 310, "cache_read_tokens": 8000,
                            "cache_write_tokens": 2500}, "end_reason": "agent_close"})
+
+    r = Recorder(inspector, "g")
+    r.user("What's on my plate in Linear today?")
+    # Called by a name read off the listing, without a search (the listing shows full lines at 200K).
+    r.call("tool_call", {"name": "mcp__linear__list_my_issues", "arguments": {}},
+           {"issues": [{"identifier": "PAY-311", "title": "Checkout total rounding", "state": "In Progress"}]})
+    r.say("One issue in progress: PAY-311, checkout total rounding.")
+    out.append({"id": "20261201_093000_g7", "model": "anthropic/claude-sonnet-4.5", "title": "Linear triage",
+                "model_config": {"context_length": 200000}, "messages": r.messages,
+                "tokens": {"input_tokens": 16400, "output_tokens": 120, "cache_read_tokens": 15100,
+                           "cache_write_tokens": 900}, "end_reason": "agent_close"})
     return out
 
 

@@ -80,7 +80,7 @@ def test_sample_store_recorded_vs_replayed():
     at = open_page()
     inspector, config, loaded, rep = engine()
     data = summary(loaded.sessions, rep)
-    assert metric(at, "Sessions") == "6"
+    assert metric(at, "Sessions") == "7"
     assert metric(at, "Searches (one per query)") == str(data["searches"])
     assert metric(at, "Recorded empty") == str(data["recorded"]["empty"])
     table = frame(at, "sessions_variant_table")
@@ -135,7 +135,7 @@ def test_other_sample_format_and_variant_choice():
     assert not at.exception
     table = frame(at, "sessions_variant_table")
     assert list(table["outcome of"]) == ["recorded", "replayed: reference", "replayed: no-gate"]
-    assert metric(at, "Sessions") == "6"
+    assert metric(at, "Sessions") == "7"
 
 
 def test_a_browser_the_app_cannot_place_needs_the_token_to_read_a_local_path(tmp_path):
@@ -163,7 +163,7 @@ def test_a_browser_the_app_cannot_place_needs_the_token_to_read_a_local_path(tmp
     at.text_input(key="sessions_token").set_value(launch_token()).run()
     at.button(key="sessions_read").click().run()
     assert not at.exception, at.exception
-    assert metric(at, "Sessions") == "6"
+    assert metric(at, "Sessions") == "7"
 
 
 def test_local_path_is_read_only_on_request(tmp_path):

@@ -120,6 +120,23 @@ def test_tuning_recommendation_and_export_match_engine(query):
         assert row["this length alone"].startswith(f"{alone.threshold_pct:g}% / {alone.listing_max_tokens:,} tokens")
 
 
+
+@needs_samples
+def test_tuning_fingerprints_the_catalog_once_not_on_every_slider_move(monkeypatch):
+    """The export block's fingerprint hashes the whole catalog as YAML (9 s for the 3,478 tools of
+    team-workspace + cloudflare-flat): a slider move must reuse it, not compute it again."""
+    import toolsearch.live.client as client
+    calls: list[int] = []
+    real = client.catalog_key
+    monkeypatch.setattr(client, "catalog_key", lambda catalog: calls.append(1) or real(catalog))
+    at = open_page("toolsearch/ui/tuning.py", {"pct": "4.0"})
+    before = len(calls)
+    at.query_params["pct"] = "4.1"
+    at.run()
+    assert not at.exception, at.exception
+    assert len(calls) == before, "the catalog was fingerprinted again on a rerun"
+    assert f"(fingerprint {real(inspector().catalog)})" in at.code[0].value
+
 # --- Tuning: one setting for several context lengths ----------------------------------------------------
 
 def multi_table(at: AppTest) -> list[dict]:

@@ -115,15 +115,15 @@ def test_uploaded_session_files_are_evidence_and_a_bad_one_hides_nothing():
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and errors[0].replace("\\", "").startswith("broken.jsonl")  # one line, naming the file
     sessions = [*load_sessions_bytes(openai, "release.json").sessions, *load_sessions_bytes(export, "export.jsonl").sessions]
-    assert len(sessions) == 7
+    assert len(sessions) == 8
     evidence = next(c.value for c in at.caption if c.value.startswith("Evidence"))
-    assert evidence.replace("\\", "").startswith("Evidence: 7 recorded sessions from release.json, export.jsonl")
+    assert evidence.replace("\\", "").startswith("Evidence: 8 recorded sessions from release.json, export.jsonl")
     check_figures(at, sessions, LENGTHS)
     assert SECRET not in shown(at)
     # the uploads stay for the browser session, on every page, until cleared
     at.switch_page("toolsearch/ui/overview.py").run()
     at.switch_page("toolsearch/ui/tuning.py").run()
-    assert any(c.value.startswith("Evidence") and "7 recorded" in c.value for c in at.caption)
+    assert any(c.value.startswith("Evidence") and "8 recorded" in c.value for c in at.caption)
     at.button(key="tuning_session_clear").click().run()
     assert not [c for c in at.caption if c.value.startswith("Evidence")]
     assert "tuning_pins" not in literal_tables(at)
@@ -164,7 +164,7 @@ def test_the_question_is_in_the_link_and_survives_a_page_switch():
     assert at.number_input(key="tuning_headroom").value == 10.0
     assert (at.multiselect(key="tuning_except").value, at.multiselect(key="tuning_keep").value) == (["github"], ["slack"])
     assert at.multiselect(key="tuning_session_samples").value == ["state.db", "trajectory.jsonl"]
-    assert any(c.value.startswith("Evidence") and "12 recorded" in c.value for c in at.caption)
+    assert any(c.value.startswith("Evidence") and "14 recorded" in c.value for c in at.caption)
     # editing the page updates the link
     at.selectbox(key="tuning_context_preset").set_value("Long context (200K, 1M)").run()
     at.number_input(key="tuning_headroom").set_value(25.0).run()

@@ -58,7 +58,7 @@ def test_upload_a_session_store_and_a_transcript(page, app_url, tmp_path):
     page.get_by_text("Upload a session file").first.click()
     uploader = page.get_by_test_id("stMainBlockContainer").get_by_test_id("stFileUploaderDropzoneInput")
     uploader.set_input_files(str(store))
-    page.get_by_text("my-state.db: 6 sessions", exact=False).first.wait_for(timeout=90_000)
+    page.get_by_text("my-state.db: 7 sessions", exact=False).first.wait_for(timeout=90_000)
     assert _metric(page, "Searches (one per query)") == str(expected["searches"])
     assert _metric(page, "Recorded empty") == str(expected["recorded"]["empty"])
     page.get_by_role("tab", name="Failed searches").click()

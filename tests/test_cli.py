@@ -294,6 +294,20 @@ def test_sweep_text_says_a_mixed_listing_by_counts() -> None:
     assert forms == [["mixed", "2/9"], ["names", "9/9"]]
 
 
+
+def test_sweep_with_a_config_sweeps_its_threshold_pct(tmp_path) -> None:
+    """``sweep --config`` takes the block's threshold_pct as it takes its listing_max_tokens: an
+    exported block checks back without retyping it (before, the rows were 1, 2, 5 and 10 %, and
+    the block's 5.1 % was not among them)."""
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    threshold_pct: 5.1\n    listing_max_tokens: 1621\n", encoding="utf-8")
+    team = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    out = ok(run_cli("sweep", team, "--config", config, "--context-lengths", "32k,1m"))
+    assert [line.split()[:4] for line in out.splitlines()[2:]] == [["32,000", "5.1", "1,621", "1,621"],
+                                                                  ["1,000,000", "5.1", "1,621", "1,621"]]
+    out = ok(run_cli("sweep", team, "--context-lengths", "32k"))  # without a config: the default grid
+    assert [line.split()[1] for line in out.splitlines()[2:]] == ["1", "2", "5", "10", "20"]
+
 # --- errors: exit 2, one line, no traceback ----------------------------------------------------------------
 
 def test_missing_file(tmp_path) -> None:

@@ -63,3 +63,30 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     done = run_cli("qwertyuiop")
     assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_readme_sample_paths_work_from_any_folder(tmp_path):
+    """The README's commands name ``sample_catalogs/...`` and ``sample_sessions/...``; run from a
+    folder that has no such path (an installed copy, a scratch folder), the shipped sample is read
+    and stderr says so, instead of "No such file or directory"."""
+    result = run_cli("plan", "sample_catalogs/five-servers.yaml", "--context-length", "32k", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    shipped = ROOT / "sample_catalogs" / "five-servers.yaml"
+    assert result.stderr == (f"toolsearch: sample_catalogs/five-servers.yaml is not in this folder; "
+                             f"reading the shipped sample {shipped}\n")
+    assert result.stdout == run_cli("plan", shipped, "--context-length", "32k").stdout
+    missing = run_cli("plan", "sample_catalogs/no-such.yaml", cwd=tmp_path)  # not shipped: the usual error
+    assert missing.returncode == 2 and "sample_catalogs/no-such.yaml: cannot read file" in missing.stderr
+
+
+def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
+    """Only inputs go to the shipped samples: an output path is kept as given, even one named like
+    a shipped sample (writing there would overwrite the package's own file)."""
+    from toolsearch.cli.common import use_shipped_samples
+
+    monkeypatch.chdir(tmp_path)
+    args = argparse.Namespace(sources=["sample_catalogs/five-servers.yaml"], output="sample_catalogs/five-servers.yaml",
+                              export_queries="sample_catalogs/team-workspace.yaml")
+    use_shipped_samples(args)
+    assert args.sources == [str(ROOT / "sample_catalogs" / "five-servers.yaml")]
+    assert (args.output, args.export_queries) == ("sample_catalogs/five-servers.yaml", "sample_catalogs/team-workspace.yaml")

@@ -202,3 +202,18 @@ def test_check_strict_stops_on_config_warnings(tmp_path) -> None:
     clean = tmp_path / "clean.yaml"
     clean.write_text("tools:\n  tool_search:\n    threshold_pct: 10\n", encoding="utf-8")
     assert run_cli(*base, "--config", clean, "--strict").returncode == 0
+
+
+def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_it() -> None:
+    """One goal for every length, out of reach at 32K: the answer lists the same at 200K and 1M, so
+    Cloudflare is left out there too although its names fit. The reason says so, and the per-length
+    goal it suggests does name it there."""
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--json"))
+    assert [c["servers_named"] for c in data["contexts"]] == [9, 9, 9]
+    assert [u["reason"] for u in data["unnamed"]] == [
+        "cloudflare: names need 46,241 tokens, more than the whole 32K context (32,000 tokens); they would fit at "
+        "200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) "
+        "names it there"]
+    named = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed",
+                          "--json"))
+    assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [9, 10, 10]

@@ -143,9 +143,10 @@ def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "### toolsearch check passed: some listing (summary lines or better)"
     table = [line for line in lines if line.startswith("|")]
-    assert table[0] == "| context_length | budget | tier | listing_form | listing_tokens | goal | against the baseline |"
-    assert table[1] == "|---|---|---|---|---|---|---|"
-    assert len(table) == 4 and all(line.count(" | ") == 6 for line in table[2:])  # the pipe in the name is escaped
+    assert table[0] == ("| context_length | budget | tier | listing_form | listing_tokens | servers_named | tools_named "
+                        "| goal | against the baseline |")
+    assert table[1] == "|---|---|---|---|---|---|---|---|---|"
+    assert len(table) == 4 and all(line.count(" | ") == 8 for line in table[2:])  # the pipe in the name is escaped
     assert "ops\\_tools\\|beta" in done.stdout and "prompt cache:" in done.stdout
     # The baseline's side is what checking the baseline alone reports.
     new_json = json.loads(run_cli("check", new, "--baseline", FIVE, "--context-lengths", "32k,200k", "--goal", "any",
@@ -213,3 +214,14 @@ def test_check_baseline_says_how_many_more_differences_break_the_cache():
     text = run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k", "--goal", "any")
     assert ("server 'core' added on new (6 tools). 15 more differences change the prefix too; "
             "toolsearch diff lists them.") in text.stdout
+
+
+def test_check_counts_a_mixed_listing_as_recommend_does():
+    """A mixed listing names 5 of 9 servers or 1 of 9: check's table says how many, in the same
+    columns as recommend's, never "mixed" alone."""
+    done = run_cli("check", TEAM, "--context-lengths", "32k", "--threshold-pct", "2", "--goal", "listed")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2].split() == ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named",
+                                "tools_named", "goal"]
+    assert lines[4].split() == ["32,000", "640", "1", "mixed", "581", "5/9", "62", "holds"]

@@ -192,7 +192,7 @@ def test_sessions_example_figures():
     data = json.loads(result.stdout)
     text = " ".join(_text(DOCS / "sessions.md").split())
     ref, no_gate = data["replay"]["reference"], data["replay"]["no-gate"]
-    assert data["sessions"] == 6 and f"give {data['searches']} searches" in text
+    assert data["sessions"] == 7 and f"give {data['searches']} searches" in text
     assert f"{data['recorded']['empty']} came back empty" in text
     assert f"{data['recorded']['found_called']} found a tool the session called later" in text
     assert ref["drift"] == 1 and "one drifted" in text
@@ -202,6 +202,15 @@ def test_sessions_example_figures():
     assert grafana and not any(w["listed"] for w in grafana)
     assert {(w["threshold_pct"], w["smallest_budget"]) for w in grafana} == {(7.4, 1173)}
     assert "7.4% (a budget of 1,173 tokens) would have listed them" in text
+    flagged = [s for s in data["per_session"] if s["flags"]["deferred_never_searched"] or
+               s["flags"]["repeated_after_compaction"]]
+    assert f"In `sample_sessions/state.db`, {len(flagged)} of the {data['sessions']} sessions are flagged" in text
+    repeated = next(s for s in flagged if s["flags"]["repeated_after_compaction"])
+    unsearched = next(s for s in flagged if s["flags"]["deferred_never_searched"])
+    assert (f"session `{repeated['id']}` searches \"{repeated['flags']['repeated_after_compaction'][0]['query']}\" "
+            "again after its compaction") in text
+    called = [e["name"] for e in unsearched["events"] if e["kind"] == "call"]
+    assert f"session `{unsearched['id']}` calls `{called[0]}`, a name the listing shows at 200K" in text
 
 
 def test_agent_query_file_sizes():

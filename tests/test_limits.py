@@ -316,6 +316,34 @@ def test_an_alias_bomb_config_uploaded_on_the_live_page_is_a_message(tmp_path) -
                for e in errors), errors
 
 
+def test_every_text_uploader_says_the_limit_the_readers_apply() -> None:
+    """The upload boxes of text inputs carry the readers' limit (Streamlit's default box says 200 MB,
+    which the readers then refused above 64 MiB); the session uploaders, which also take SQLite
+    stores the readers do not cap, keep the app's. Checked on every uploader in the source, and
+    as the browser receives it on the Live servers page."""
+    import ast
+
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.sources import TEXT_UPLOAD_MB
+
+    assert TEXT_UPLOAD_MB * 1024 * 1024 == readers.MAX_INPUT_BYTES
+    calls = []
+    for path in sorted((ROOT / "toolsearch" / "ui").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "file_uploader":
+                keywords = {k.arg: ast.unparse(k.value) for k in node.keywords}
+                calls.append((path.name, keywords.get("key", ""), keywords.get("max_upload_size")))
+    sessions = {c for c in calls if "session" in c[1]}
+    assert len(calls) == 10 and len(sessions) == 2, calls
+    assert all(limit is None for *_, limit in sessions)
+    assert all(limit == "TEXT_UPLOAD_MB" for c in calls if c not in sessions for limit in c[2:]), calls
+    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=60)
+    at.run()
+    box = next(e for e in at.get("file_uploader") if e.proto.id.endswith("live_config_upload"))
+    assert box.proto.max_upload_size_mb == TEXT_UPLOAD_MB
+
+
 def test_the_security_doc_states_the_limits_in_force() -> None:
     from toolsearch.live import reaper
 

@@ -15,7 +15,7 @@ import yaml
 
 from conftest import run_cli, write_yaml
 from toolsearch.analysis import evaluation
-from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluate_tuned, load_queries,
+from toolsearch.analysis.evaluation import (QueryFileError, Task, evaluate_folds, evaluation_json, evaluate_tuned, load_queries,
                                             one_sided_tuning,
                                             parse_queries, split_folds, tune)
 from toolsearch.analysis.variants import EMPTY_RESULT, OTHER_HARNESSES, VARIANT_HELP, variant_options
@@ -355,6 +355,26 @@ def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
     assert ev.protocol == "3-fold" and ev.variant("reference").fold_params == ()
 
 
+def test_a_fold_no_task_landed_in_is_not_tuned_and_says_so():
+    """With 4 folds this file leaves fold 3 empty: nothing is scored there, so it gets no tuned
+    values (``{}`` in the JSON) and its line says why, instead of values tuned for nothing."""
+    qf = parse_queries({"tasks": [
+        {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
+        {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
+        {"id": "mail", "queries": ["send an email"], "expected": ["mcp__srv__send_email"]},
+        {"id": "tax", "queries": ["file my tax return"], "expected": []},
+        {"id": "pizza", "queries": ["order a pizza"], "expected": []},
+        {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]})
+    assert [len(p) for p in split_folds(qf.tasks, 4)] == [2, 2, 0, 2]
+    ev = evaluate_folds(CLOUD, qf, 4, ["evidence"])
+    params = ev.variant("evidence").fold_params
+    assert params[2] == {} and all(params[f] for f in (0, 1, 3))
+    lines = ev.tuned_lines()
+    assert "tuned evidence, fold 3: nothing (no task landed in this fold)" in lines
+    assert all("=" in line for line in lines if "fold 3" not in line)
+    assert json.loads(evaluation_json(ev))["variants"][0]["fold_params"][2] == {}
+
+
 def test_tune_picks_on_tuning_tasks_only():
     tuning = [Task("tax", ("file my tax return for the current year",), ()),
               Task("chan", ("post message to channel",), ("mcp__srv__post_message",))]
@@ -391,6 +411,14 @@ def test_tune_test_files_must_not_overlap():
         evaluate_tuned(CLOUD, qf, qf, ["reference"])
     with pytest.raises(QueryFileError, match="group 'g'"):
         evaluate_tuned(CLOUD, qf, other, ["reference"])
+    # Worded from the field the group comes from: a group the user named like the key of ungrouped
+    # tasks still reads as a group (before: "expected tools 'x' (tasks without a group ...)").
+    odd = parse_queries({"tasks": [{"id": "c", "query": "y", "expected": ["x"], "group": "expected:x"}]}, "v.yaml")
+    plain = parse_queries({"tasks": [{"id": "d", "query": "z", "expected": ["x"]}]}, "w.yaml")
+    with pytest.raises(QueryFileError, match=r"w\.yaml: expected tools 'x' \(tasks without a group are grouped"):
+        evaluate_tuned(CLOUD, odd, plain, ["reference"])
+    with pytest.raises(QueryFileError, match=r"v\.yaml: group 'expected:x' is also in the tuning file w\.yaml"):
+        evaluate_tuned(CLOUD, plain, odd, ["reference"])
 
 
 def test_cli_eval_tune_test_refuses_the_same_tool_on_both_sides_without_groups(tmp_path):
@@ -951,8 +979,12 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
     text = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
                    ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml",
                    "--variant", "reference", "--variant", "anthropic-regex").stdout.splitlines()
+    from toolsearch.ui.quality import PAGE_TUNING_HINT
+
+    # The same line, up to the hint on what gives out-of-sample figures (each surface names its own controls).
     note = next(line for line in text if line.startswith("in sample: "))
-    assert note in [t.value for t in at.text]
+    assert note.split(" (", 1)[0] + " (" + PAGE_TUNING_HINT + " gives figures that hold out of sample)" in [
+        t.value for t in at.text]
     tables = literal_tables(at)
     counts = next(t for k, t in tables.items() if k.endswith("quality_counts"))
     shares = next(t for k, t in tables.items() if k.endswith("quality_metrics"))
@@ -1008,6 +1040,10 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     at.run()
     at.switch_page("toolsearch/ui/quality.py").run()
     at.multiselect(key="quality_variants").set_value(["reference", "evidence"]).run()
+    # Registered values: the in-sample line names the page's own choices, not the CLI's flags.
+    said = [t.value for t in at.text if t.value.startswith("in sample: registered parameters")]
+    assert said and 'choosing "tuned by folds" or "tuned on a tuning file" under Parameters' in said[0], said
+    assert "--folds" not in said[0] and "--tune" not in said[0]
     at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
     at.number_input(key="quality_folds").set_value(3).run()
     assert not at.exception, at.exception
@@ -1090,6 +1126,10 @@ def test_quality_page_tunes_on_a_tuning_file_as_eval_tune_does(tmp_path):
     at.selectbox(key="quality_tune_file:team-workspace").set_value("team-workspace.yaml").run()
     assert not at.exception, at.exception
     assert any("is also in the tuning file" in e.value for e in at.error), [e.value for e in at.error]
+    # Named as the page names it, not by where the package lies on disk, in the page's terms.
+    refusal = next(e.value for e in at.error if "is also in the tuning file" in e.value).replace("\\", "")
+    assert refusal.startswith("team-workspace.yaml (shipped): task ") and str(ROOT) not in refusal, refusal
+    assert "test tasks" not in refusal and "tuned on or scored, not both" in refusal
     assert not any(k.endswith("quality_counts") for k in literal_tables(at))
 
 
@@ -1132,6 +1172,26 @@ def test_cli_eval_warns_when_the_tuning_file_holds_a_test_query(tmp_path):
         {"id": "s3", "query": "show my accounts", "expected": ["mcp__srv__get_accounts"], "group": "y"}]})
     assert "not out of sample" not in run_cli("eval", cat, "--test", disjoint, "--tune", tune_file,
                                               "--variant", "reference").stderr
+
+
+def test_eval_warns_when_the_tuning_file_uses_another_tool_naming(tmp_path):
+    """The tuning file's own ``tool_names`` is checked as the scored file's is (before: only the
+    scored file's): its expected names would match no tool, and tuning would chase them."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tool_names": "as-is", "tasks": [
+        {"id": "t1", "query": "list cloudflare tunnels", "expected": ["get_accounts_cfd_tunnel"]},
+        {"id": "t2", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tool_names": "prefixed", "tasks": [
+        {"id": "s1", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {tune_file}: its expected names use tool naming 'as-is', but the catalog's "
+            "tools are registered 'prefixed' (--tool-names as-is reads the catalog that way)\n") in result.stderr
+    assert f"{test_file}: its expected names" not in result.stderr
+    flipped = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence",
+                      "--tool-names", "as-is")
+    assert f"warning: {test_file}: its expected names use tool naming 'prefixed'" in flipped.stderr
+    assert f"{tune_file}: its expected names" not in flipped.stderr
 
 
 def test_folds_say_which_queries_another_fold_also_holds():
@@ -1274,6 +1334,14 @@ def test_quality_page_names_the_files_it_was_given():
                                   "'Team workspace, labeled queries'\n") for t in at.text), [t.value for t in at.text]
     assert any(w.value.startswith("Tuning file 'tuning tasks': no abstention task") for w in at.warning), \
         [w.value for w in at.warning]
+    # The tuning file's tool naming is checked as the scored file's is, with the CLI's sentence.
+    as_is = yaml.safe_dump({"name": "bare names", "tool_names": "as-is", "tasks": [
+        {"id": "z3", "query": "order a pizza", "expected": []}]}).encode()
+    at.file_uploader(key="quality_tune_upload").set_value(("b.yaml", as_is, "application/x-yaml")).run()
+    assert not at.exception, at.exception
+    said = [w.value.replace("\\", "") for w in at.warning if "tool naming" in w.value]
+    assert said == ["Tuning file 'bare names': its expected names use tool naming 'as-is', but the catalog's tools "
+                    "are registered 'prefixed'; switch 'Tool names' in the sidebar."], said
 
 
 FOLD_ONE_SIDED_TASKS = {"tasks": [  # 2 folds: d alone in fold 1; a, b, c in fold 2 (tuned on d alone)

@@ -213,7 +213,8 @@ def test_sample_store_is_a_hermes_store_and_matches_the_other_samples():
     store = load_sessions([SAMPLES / "state.db"])
     # in the order Hermes started them (started_at)
     assert [s.id for s in store.sessions] == ["20261130_091500_a1", "20261130_101200_b2", "20261130_140300_c3",
-                                              "20261128_170000_d4", "20261130_163000_e5", "20261201_080500_f6"]
+                                              "20261128_170000_d4", "20261130_163000_e5", "20261201_080500_f6",
+                                              "20261201_093000_g7"]
     searches = {s.id: [(q.query, q.matches) for e in s.searches for q in e.queries] for s in store.sessions}
     for name in ("hermes-export.jsonl", "openai-messages.json", "trajectory.jsonl"):
         other = load_sessions([SAMPLES / name])
@@ -230,9 +231,9 @@ def test_sample_store_is_a_hermes_store_and_matches_the_other_samples():
 # --- every other format --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, fmt, sessions, queries", [
-    ("state.db", "hermes-db", 6, 12), ("hermes-export.jsonl", "hermes-export", 6, 12),
-    ("trajectory.jsonl", "trajectory", 6, 12), ("claude-code.jsonl", "claude-code", 3, 5),
-    ("anthropic-messages.json", "anthropic", 6, 12), ("openai-messages.json", "openai", 6, 12)])
+    ("state.db", "hermes-db", 7, 12), ("hermes-export.jsonl", "hermes-export", 7, 12),
+    ("trajectory.jsonl", "trajectory", 7, 12), ("claude-code.jsonl", "claude-code", 3, 5),
+    ("anthropic-messages.json", "anthropic", 7, 12), ("openai-messages.json", "openai", 7, 12)])
 def test_each_sample_format(name, fmt, sessions, queries):
     path = SAMPLES / name
     assert detect_format(path) == fmt
@@ -246,7 +247,7 @@ def test_each_sample_format(name, fmt, sessions, queries):
 def test_uploaded_bytes_store_and_text():
     data = (SAMPLES / "state.db").read_bytes()
     loaded = load_sessions_bytes(data, "my-state.db")
-    assert [s.origin for s in loaded.sessions] == ["my-state.db"] * 6
+    assert [s.origin for s in loaded.sessions] == ["my-state.db"] * 7
     assert [s.id for s in loaded.sessions] == [s.id for s in load_sessions([SAMPLES / "state.db"]).sessions]
     text = load_sessions_bytes((SAMPLES / "claude-code.jsonl").read_bytes(), "cc.jsonl")
     assert [s.format for s in text.sessions] == ["claude-code"] * 3
@@ -453,11 +454,18 @@ def test_cli_json_contract_on_the_sample_store(tmp_path):
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert {k: data[k] for k in ("sessions", "searches", "recorded")} == {
-        "sessions": 6, "searches": 12, "recorded": {"empty": 3, "found_called": 6, "with_result": 12}}
+        "sessions": 7, "searches": 12, "recorded": {"empty": 3, "found_called": 6, "with_result": 12}}
     assert list(data["replay"]) == list(dict.fromkeys(["reference", *DEFAULT_VARIANTS]))
     assert data["replay"]["reference"] == {"empty": 3, "found_called": 6, "drift": 1}
     assert data["replay"]["no-gate"]["empty"] == 0
-    assert len(data["per_session"]) == 6
+    assert len(data["per_session"]) == 7
+    # The sample store shows both flags: a search repeated after a compaction, a tool called unsearched.
+    flags = {s["id"]: s["flags"] for s in data["per_session"]
+             if s["flags"]["deferred_never_searched"] or s["flags"]["repeated_after_compaction"]}
+    assert flags == {
+        "20261130_140300_c3": {"session": "20261130_140300_c3", "deferred_never_searched": False, "compactions": 1, "repeated_after_compaction": [
+            {"step": 1, "query": "get logs of failed CI job", "earlier": "get logs of failed CI job", "exact": True}]},
+        "20261201_093000_g7": {"session": "20261201_093000_g7", "deferred_never_searched": True, "repeated_after_compaction": [], "compactions": 0}}
     b2 = next(s for s in data["per_session"] if s["id"] == "20261130_101200_b2")
     call = next(e for e in b2["events"] if e["kind"] == "call")
     assert call["arguments"] == {"schedule_id": "SCHED42", "api_token": M}

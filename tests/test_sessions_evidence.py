@@ -134,7 +134,7 @@ def test_called_listed_at_uses_the_lengths_given_not_the_sessions_own():
         assert {"called_listed": row.called_listed, "called_total": row.called_total,
                 "round_trips_saved": row.round_trips_saved} == listing_evidence(called, ladder.step_at(budget))
     # a smaller budget names fewer of the called tools; the total does not change
-    assert rows[0].called_listed < rows[1].called_listed and rows[0].called_total == rows[1].called_total == 6
+    assert rows[0].called_listed < rows[1].called_listed and rows[0].called_total == rows[1].called_total == 7
     assert what_if_lengths(16_000) == [16_000, 32_000, 200_000, 1_000_000]
     assert what_if_lengths(200_000) == [200_000, 32_000, 1_000_000]
     assert what_if_lengths(None) == [32_000, 200_000, 1_000_000]
@@ -147,7 +147,7 @@ def test_drift_against_another_catalog_in_text_and_json():
     assert drift["missing_servers"] == ["github", "grafana", "linear", "notion", "slack"]
     assert "mcp__github__create_issue" in drift["missing_tools"]
     assert drift["extra_servers"] == ["cloudflare"] and drift["extra_server_count"] == 1
-    assert drift["sessions_with_missing"] == 6
+    assert drift["sessions_with_missing"] == 7
     text = run_cli("sessions", SAMPLES / "state.db", "--catalog", CLOUDFLARE)
     line = next(x for x in text.stdout.splitlines() if x.startswith("warning: catalog drift:"))
     assert f"{len(drift['missing_tools'])} tools the sessions used are not in Cloudflare flat API" in line

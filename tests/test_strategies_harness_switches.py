@@ -79,3 +79,13 @@ def test_strategies_page_shows_the_switches_under_the_timeline():
     assert list(switches["event"]) == list(timeline["event"])
     assert set(switches["Claude Code auto"]) <= {"defers", "up front"}
     assert list(switches["note"])[0] == "session start: both decide"
+
+
+def test_each_set_of_servers_is_measured_once(monkeypatch):
+    """The switches measure the connected servers' tools at every event; a set seen before reuses
+    its figures (each measure serializes every tool: seconds per slider move on 3,000 tools)."""
+    calls: list[int] = []
+    real = H.catalog_figures
+    monkeypatch.setattr(H, "catalog_figures", lambda *a, **k: calls.append(1) or real(*a, **k))
+    steps = harness_switches(model(400_000), events_from_text(EVENTS, "events"))
+    assert len(steps) == 5 and len(calls) == 2  # with and without github

@@ -122,7 +122,7 @@ def test_unreachable_names_keeps_nine_of_ten_servers(combined) -> None:
         assert {s.name for s in plan.servers if s.state == "summary"} == {"cloudflare"}
     assert [(u.name, u.state, u.tokens_needed) for u in rec.unnamed] == [("cloudflare", "summary", names_step.tokens)]
     assert rec.unnamed[0].reason == (f"cloudflare: names need {names_step.tokens:,} tokens, more than the whole 32K "
-                                     f"context (32,000 tokens)")
+                                     f"context (32,000 tokens); they would fit at 200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) names it there")
 
 
 @pytest.mark.parametrize("contexts, goal", [([60, 32_000], "names"), ([45, 700], "names"), ([150, 40_000], "full"),
@@ -374,5 +374,5 @@ def test_unnamed_reason_says_the_need_includes_headroom(combined) -> None:
     need = tight.unnamed[0].tokens_needed
     assert roomy.unnamed[0].tokens_needed == -(-need * 11 // 10)  # the listing's size plus 10%, rounded up
     assert roomy.unnamed[0].reason == (f"cloudflare: names need {roomy.unnamed[0].tokens_needed:,} tokens (with 10% "
-                                       "headroom), more than the whole 32K context (32,000 tokens)")
+                                       "headroom), more than the whole 32K context (32,000 tokens); they would fit at 200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) names it there")
     assert "headroom" not in tight.unnamed[0].reason

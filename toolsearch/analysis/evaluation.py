@@ -153,6 +153,17 @@ class Task:
             return self.group
         return "expected:" + ",".join(sorted(self.expected)) if self.expected else "id:" + self.id
 
+    def group_words(self) -> str:
+        """:attr:`group_key` in words, for messages: ``"group 'mail'"``, ``"expected tools
+        'a,b' (tasks without a group are grouped by them)"`` or ``"task 'x' (a task with neither
+        a group nor expected tools is a group of its own)"``. Worded from the field the key comes
+        from, so a group the user named ``expected:…`` still reads as a group."""
+        if self.group:
+            return f"group {self.group!r}"
+        if self.expected:
+            return f"expected tools {','.join(sorted(self.expected))!r} (tasks without a group are grouped by them)"
+        return f"task {self.id!r} (a task with neither a group nor expected tools is a group of its own)"
+
     @property
     def abstention(self) -> bool:
         """True when nothing should be found."""
@@ -303,9 +314,11 @@ def load_queries_text(text: str, origin: str) -> QueryFile:
     return parse_queries(readers.load_data(text, origin, QueryFileError), origin)
 
 
-def load_queries(path: str | Path) -> QueryFile:
-    """Read and parse a query file. Raises :class:`QueryFileError`."""
-    return load_queries_text(readers.read_text(path, QueryFileError, "the query file"), str(path))
+def load_queries(path: str | Path, origin: str | None = None) -> QueryFile:
+    """Read and parse a query file; ``origin`` (default: the path) is how messages name it.
+    Raises :class:`QueryFileError`."""
+    return load_queries_text(readers.read_text(path, QueryFileError, "the query file"),
+                             str(path) if origin is None else origin)
 
 
 # --- results --------------------------------------------------------------------------------
@@ -481,17 +494,17 @@ class Evaluation:
     tuned_on: str = ""
     tuning_unknown_expected: tuple[str, ...] = ()
 
-    def protocol_note(self) -> str:
+    def protocol_note(self, tuning_hint: str = "toolsearch eval --tune FILE or --folds K") -> str:
         """One line saying how the figures were obtained, for every surface that shows them:
         out of sample (tuned on another file, or K folds) or in sample (registered parameters,
-        nothing tuned on held-out data)."""
+        nothing tuned on held-out data). ``tuning_hint`` names, in the surface's own terms, what
+        gives out-of-sample figures (the CLI's flags by default; the Quality page its choices)."""
         if self.protocol == "tune/test":
             return (f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on "
                     f"{self.query_file.name!r}")
         if self.protocol.endswith("-fold"):
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
-        return ("in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
-                "figures that hold out of sample)")
+        return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
 
     def tuned_lines(self) -> list[str]:
         """The tuned parameters in words, one line per variant (``--tune``) or per variant and fold
@@ -502,7 +515,8 @@ class Evaluation:
             if v.params:
                 lines.append(f"tuned {v.name}: " + ", ".join(f"{key}={value}" for key, value in v.params.items()))
             for f, params in enumerate(v.fold_params, 1):
-                lines.append(f"tuned {v.name}, fold {f}: " + ", ".join(f"{key}={value}" for key, value in params.items()))
+                lines.append(f"tuned {v.name}, fold {f}: " + (", ".join(f"{key}={value}" for key, value in params.items())
+                                                              or "nothing (no task landed in this fold)"))
         return lines
 
     def variant(self, name: str) -> VariantResult:
@@ -955,15 +969,24 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
     ids = {t.id for t in tuning.tasks} & {t.id for t in test.tasks}
     if ids:
         raise QueryFileError(f"{test.origin}: task {sorted(ids)[0]!r} is also in the tuning file {tuning.origin}; "
-                             "the test tasks must not be tuned on")
+                             "a task is either tuned on or scored, not both")
     # The group keys the folds split by: a task's group, else its expected names, else its id.
     groups = {t.group_key for t in tuning.tasks} & {t.group_key for t in test.tasks}
     if groups:
         key = sorted(groups)[0]
-        what = (f"group {key!r}" if not key.startswith(("expected:", "id:")) else
-                f"expected tools {key.removeprefix('expected:')!r} (tasks without a group are grouped by them)")
+        what = next(t for t in test.tasks if t.group_key == key).group_words()
         raise QueryFileError(f"{test.origin}: {what} is also in the tuning file {tuning.origin}; "
                              "a group must stay on one side")
+
+
+def naming_mismatch(queries: QueryFile, naming: str) -> str:
+    """``""`` when ``queries`` declares no ``tool_names`` or the catalog's own ``naming``, else one
+    sentence saying the two differ: its expected names then match no deferred tool. The CLI and the
+    Quality page say it for the scored file and for the tuning file, each adding how to switch."""
+    if not queries.tool_names or queries.tool_names == naming:
+        return ""
+    return (f"its expected names use tool naming {queries.tool_names!r}, but the catalog's tools are "
+            f"registered {naming!r}")
 
 
 def tuning_unknown_note(names: Sequence[str]) -> str:
@@ -1083,7 +1106,8 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
                    progress: ProgressFn | None = None) -> Evaluation:
     """K-fold evaluation: for each fold (:func:`split_folds`), tune on the other folds and score
     the fold's tasks; every task is scored exactly once, by parameters that never saw it. The
-    result lists the tasks in file order; ``fold_params`` holds each fold's tuned parameters.
+    result lists the tasks in file order; ``fold_params`` holds each fold's tuned parameters
+    (``{}`` for a fold no task landed in: nothing is scored there, so nothing is tuned for it).
 
     Raises:
         VariantError: an unknown variant name.
@@ -1128,6 +1152,9 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
             if progress is not None:
                 progress(len(ordered), len(ordered), label)
         for f, part in enumerate(parts):
+            if not part:  # a fold no task hashed into: nothing to score, so nothing is tuned for it
+                fold_params.append({})
+                continue
             if tuned:
                 rest = [i for g in range(folds) if g != f for i in range(starts[g], starts[g + 1])]
                 params = dict(best_point(_grid_points(name, passes, rest), target).params)

@@ -718,6 +718,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             why = f"{name}: no budget names it"
         elif need > largest:
             why = f"{name}: names need {need:,} tokens{extra}, more than {limit_words}"
+            why += _fits_elsewhere(rec, ladder, name, need)
         elif name in rec.except_servers:
             why = f"{name}: may collapse (an exception to the goal); naming it needs {need:,} tokens{extra}"
         else:
@@ -728,6 +729,27 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     per_tool = worst.listing_tokens / worst.tools_named if worst.tools_named else 0
     tools = int(growth // per_tool) if per_tool else 0
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
+
+
+def _fits_elsewhere(rec: MultiRecommendation, ladder: Ladder, name: str, need: int) -> str:
+    """With one goal for every length and that goal out of reach at the worst length, the answer
+    lists no more at the other lengths either: the words (after the reason) for a server it leaves
+    out at lengths where a budget of ``need`` tokens, which names it, fits, with the per-length goal
+    that names it there; ``""`` when there is none, or when the goal is per length already."""
+    worst = rec.worst
+    if rec.reached or rec.length_goals or worst.context_length is None:
+        return ""
+    fits = [c.context_length for c in rec.contexts if c.context_length != worst.context_length
+            and ladder.states_of(ladder.step_at(c.budget)).get(name) not in ("full", "names")
+            and need <= _largest_budget([c.context_length])[0]]
+    reachable = next((g for g in GOALS if FORM_RANK[worst.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
+    if not fits or reachable is None or reachable == rec.goal:
+        return ""
+    key = context_words(worst.context_length).lower()
+    key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
+    return (f"; they would fit at {_and(context_words(c) for c in fits)}, where one setting for every length "
+            f"leaves it out too: a goal per length ({key}={reachable}) "
+            f"names it there")
 
 
 def _worse(before: ContextOutcome, after: ContextOutcome) -> bool:

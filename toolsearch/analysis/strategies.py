@@ -1648,12 +1648,16 @@ def harness_switches(model: StrategyModel, events: Sequence[Event], claude_setti
     tokenizer = model.settings.tokenizer
     present = model.all_servers - model._held_back(events)
 
+    decided: dict[frozenset, tuple[int, bool, bool]] = {}  # most events leave the servers as they were
+
     def decide(servers: frozenset) -> tuple[int, bool, bool]:
-        figures = H.catalog_figures(model.inspector.planner, model.present_tools(servers), tokenizer)
-        has = bool(figures.deferrable)
-        return (figures.claude_deferrable_tokens,
-                H.claude_code_active(setting, figures.claude_deferrable_tokens, length, has),
-                H.qwen_code_active(qwen_threshold_pct, figures.deferrable_tokens, length, has))
+        if servers not in decided:
+            figures = H.catalog_figures(model.inspector.planner, model.present_tools(servers), tokenizer)
+            has = bool(figures.deferrable)
+            decided[servers] = (figures.claude_deferrable_tokens,
+                                H.claude_code_active(setting, figures.claude_deferrable_tokens, length, has),
+                                H.qwen_code_active(qwen_threshold_pct, figures.deferrable_tokens, length, has))
+        return decided[servers]
 
     tokens, claude, qwen = decide(present)
     steps = [HarnessSwitchStep(0, None, tokens, claude, qwen, qwen, "session start: both decide")]

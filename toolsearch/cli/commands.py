@@ -38,8 +38,8 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress, write_data,
-                     print_json, report_loaded as _report_loaded, unrecognized)
+from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+                     print_json, report_loaded as _report_loaded, unrecognized, use_shipped_samples, write_data)
 
 
 class UsageError(ToolsearchError):
@@ -169,8 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
-    p.add_argument("--threshold-pcts", type=_float_list, default=list(DEFAULT_THRESHOLD_PCTS), metavar="P,P,...",
-                   help="threshold_pct values in %%, comma-separated (default "
+    p.add_argument("--threshold-pcts", type=_float_list, default=None, metavar="P,P,...",
+                   help="threshold_pct values in %%, comma-separated (default: the config's with --config, else "
                         + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
     p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
                    help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
@@ -865,6 +865,8 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     """The sweep table; with scopes, the rows of every scope in turn, each named in a ``scope``
     column (JSON: a ``scope`` key per row)."""
     sessions = [inspector.scoped(scope) for scope in scopes] or [inspector]
+    if args.threshold_pcts is None:  # like --listing-max-tokens: an exported block checks back as it is
+        args.threshold_pcts = [config.threshold_pct] if args.config else list(DEFAULT_THRESHOLD_PCTS)
     # Grid values outside the config ranges are clamped like config values: say so, once each.
     clamped = dict.fromkeys(w for pct in args.threshold_pcts for cap in (args.listing_max_tokens or [None])
                             for w in config.with_overrides(threshold_pct=pct, listing_max_tokens=cap).warnings
@@ -1082,6 +1084,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if embedding is not None:  # a previous command in this process (tests) is not this one's
         embedding.forget_disk_cache_problem()
     try:
+        use_shipped_samples(args)
         status = _interruptible(_run, args)
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():

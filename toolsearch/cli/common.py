@@ -15,12 +15,39 @@ import json
 import re
 import sys
 import unicodedata
+from pathlib import Path
 from typing import Any, Sequence
 
+from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.inspector import Inspector
 from .textfmt import goal_argument, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
+
+def use_shipped_samples(args: argparse.Namespace) -> None:
+    """Point ``sample_catalogs/...``, ``sample_sessions/...`` and ``sample_skills/...`` arguments
+    that do not exist in the current folder at the shipped samples (the checkout's folders, or the
+    copies an installed wheel carries), so the documented commands run from any folder; each one
+    replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept, and
+    so is every file the command writes (``--output``, ``--export-queries``): never a shipped file."""
+    for key, value in vars(args).items():
+        if key.startswith(("output", "export")):
+            continue
+        values = value if isinstance(value, list) else [value]
+        replaced = []
+        for item in values:
+            if isinstance(item, str) and "/" in item and item.split("/", 1)[0] in SAMPLE_FOLDERS \
+                    and not Path(item).exists():
+                folder, rest = item.split("/", 1)
+                shipped = samples_dir(folder) / rest
+                if shipped.exists():
+                    print(f"toolsearch: {item} is not in this folder; reading the shipped sample {shipped}",
+                          file=sys.stderr)
+                    item = str(shipped)
+            replaced.append(item)
+        if replaced != values:
+            setattr(args, key, replaced if isinstance(value, list) else replaced[0])
+
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
 

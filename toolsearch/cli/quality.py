@@ -22,7 +22,7 @@ from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
-                                   evaluate_tuned, load_queries, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
+                                   evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
                                    seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
@@ -223,9 +223,10 @@ def run(args: argparse.Namespace) -> int:
                 ev = evaluate(inspector, queries, variants, config, args.limit, progress=progress)
             if progress is not None:
                 print(file=sys.stderr)
-            if queries.tool_names and queries.tool_names != inspector.naming:
-                print(f"toolsearch: warning: {path}: the expected names use tool_names "
-                      f"{queries.tool_names}, the catalog is registered {inspector.naming}", file=sys.stderr)
+            for named, qf in ((path, queries), (args.tune, tuning)):
+                if qf is not None and naming_mismatch(qf, inspector.naming):
+                    print(f"toolsearch: warning: {named}: {naming_mismatch(qf, inspector.naming)} "
+                          f"(--tool-names {qf.tool_names} reads the catalog that way)", file=sys.stderr)
             tuned_on = (args.tune, tuning.tasks) if tuning is not None else (path, queries.tasks) if args.folds else None
             if tuned_on is not None and one_sided_tuning(tuned_on[1]):
                 print(f"toolsearch: warning: {tuned_on[0]}: {one_sided_tuning(tuned_on[1])}", file=sys.stderr)

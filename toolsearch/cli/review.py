@@ -348,10 +348,12 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
     settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
                 f"planning tokenizer {result.planning_tokenizer}")
-    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "goal"]
+    # the columns of recommend's table: a mixed listing is never reported without its counts
+    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named", "goal"]
     rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),
              Q.form_word(c.outcome.listing_form),
-             f"{c.outcome.listing_tokens:,}",
+             f"{c.outcome.listing_tokens:,}", f"{c.outcome.servers_named}/{c.outcome.servers_total}",
+             f"{c.outcome.tools_named:,}",
              ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")]
             for c in result.lengths]
     if baseline is not None:

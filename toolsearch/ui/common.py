@@ -44,7 +44,7 @@ from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE,
                                        number_columns, reasons, server_dataframe, server_table, sort_control,
                                        static_or_scrolling, steps_table, style_states, tier_badge)
 from toolsearch.ui.session_sources import sample_files as sample_session_files
-from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, UPLOAD
+from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, TEXT_UPLOAD_MB, UPLOAD
 from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
                                   STATE_STYLES)
 from toolsearch.ui.text import fmt_tokens, md_escape, pct_of_context, thousands, visible, visible_json  # noqa: F401
@@ -378,7 +378,7 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
     source_label = st.session_state["catalog"]
     source_key = ""
     if st.session_state["catalog"] == UPLOAD:
-        sb.file_uploader("Catalog files", type=["yaml", "yml", "json"], accept_multiple_files=True,
+        sb.file_uploader("Catalog files", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml", "json"], accept_multiple_files=True,
                          key="uploads", on_change=_store_uploads,
                          help="Several files combine into one catalog. They stay loaded for this browser "
                               "session (until you clear them), on every page.")
@@ -533,7 +533,7 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
     if shown:
         label = f"Wording profile · {stored[0] if stored else 'default'}"
         with sb.expander(label):
-            st.file_uploader("Wording profile (YAML)", type=["yaml", "yml"], key="profile_upload",
+            st.file_uploader("Wording profile (YAML)", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml"], key="profile_upload",
                              on_change=_store_profile,
                              help="Optional: your harness's exact wording. Default: the toolsearch profile.")
             st.download_button("Download the default profile",

@@ -35,6 +35,7 @@ from toolsearch.ui import common, textdiff
 from toolsearch.ui.plan_blocks import STATIC_TABLE_ROWS, server_pair_table
 from toolsearch.ui.scope_sidebar import WHOLE_CATALOG, app_scopes
 from toolsearch.ui.tables import literal_table
+from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 SAME = "Same catalog (the sidebar's)"
 UPLOADED = "Another catalog file (upload)"
@@ -118,7 +119,7 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
     source = row[0].radio("B: catalog", [SAME, UPLOADED], key="cmp_b_source")
     upload = None
     if source == UPLOADED:
-        upload = row[0].file_uploader("B: catalog file", type=["yaml", "yml", "json"], key="cmp_b_upload",
+        upload = row[0].file_uploader("B: catalog file", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml", "json"], key="cmp_b_upload",
                                       help="A catalog YAML/JSON, a recorded tools/list result or a function array, "
                                            "e.g. a newer snapshot of the same servers.")
     row[1].selectbox("B: session scope", [WHOLE_CATALOG, *names], key="cmp_b_scope", disabled=not names,

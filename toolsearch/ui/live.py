@@ -34,6 +34,7 @@ from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
 from toolsearch.live.mcpconfig import parse_config_text, spec_from_fields
+from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 FORM_SPECS = "live_form_specs"      # list[ServerSpec] added with the form
 CATALOG = "live_catalog"            # toolsearch Catalog of the last connect (read by the sidebar)
@@ -382,7 +383,7 @@ st.caption("Connect your own MCP servers, see their tools and what the model wou
 
 # --- servers to connect -----------------------------------------------------------------------
 st.subheader("1 · Servers")
-upload = st.file_uploader("MCP client config file", type=["json", "yaml", "yml"], key="live_config_upload",
+upload = st.file_uploader("MCP client config file", max_upload_size=TEXT_UPLOAD_MB, type=["json", "yaml", "yml"], key="live_config_upload",
                           help="Claude Desktop / Claude Code / Cursor (mcpServers), VS Code (servers) or the "
                                "Hermes config.yaml (mcp_servers). ${VAR} references are resolved from the "
                                "environment. Reading the file starts nothing.")

@@ -27,16 +27,19 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
-                                            evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, nothing_deferred,
+                                            evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, naming_mismatch, nothing_deferred,
                                             one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.invisible import reveal
 from toolsearch.ui.text import md_escape
+from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 UPLOAD = "Upload a query file…"
 #: The Parameters choices: how each variant's parameters are set.
+#: What gives out-of-sample figures, in the page's own terms (the CLI names its flags instead).
+PAGE_TUNING_HINT = 'choosing "tuned by folds" or "tuned on a tuning file" under Parameters'
 REGISTERED, BY_FOLDS, ON_TUNING_FILE = "registered", "tuned by folds (out of sample)", "tuned on a tuning file (out of sample)"
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
@@ -215,10 +218,12 @@ def choose_query_file(catalog_key: str, role: str = "") -> tuple[QueryFile | Non
     choice = st.selectbox(label, options, index=default, key=key, help=help_text)
     if choice != UPLOAD:
         try:
-            return load_queries(queries_dir() / choice), None
+            # Named by its file name, as an upload is: the page never shows where the package lies on disk.
+            return load_queries(queries_dir() / choice, origin=f"{choice} (shipped)"), None
         except ToolsearchError as exc:
             return None, str(exc)
     upload = st.file_uploader("Tuning query file (YAML or JSON)" if role == "tune" else "Query file (YAML or JSON)",
+                              max_upload_size=TEXT_UPLOAD_MB,
                               type=["yaml", "yml", "json"], key="quality_tune_upload" if role == "tune" else "quality_upload")
     if upload is None:
         return None, None
@@ -325,9 +330,10 @@ if common.require_catalog(v):
                 st.error(md_escape(reveal(str(exc))), icon=":material/error:")
             bar.empty()
     if ev is not None:
-        if queries.tool_names and queries.tool_names != ins.naming:
-            st.warning(f"The query file's expected names use tool naming '{queries.tool_names}', but the sidebar "
-                       f"registers tools '{ins.naming}': switch 'Tool names' in the sidebar.")
+        for which, qf in (("Query file", queries), ("Tuning file", tuning)):
+            if qf is not None and naming_mismatch(qf, ins.naming):
+                st.warning(md_escape(f"{which} {qf.name!r}: {naming_mismatch(qf, ins.naming)}; switch 'Tool names' "
+                                     "in the sidebar."), icon=":material/warning:")
         if nothing_deferred(ev.deferred_count):
             st.warning(f"The {nothing_deferred(ev.deferred_count)}.", icon=":material/warning:")
         if ev.unknown_expected:
@@ -349,7 +355,7 @@ if common.require_catalog(v):
                                icon=":material/warning:")
             if seen_in_tuning(tuning.tasks, queries.tasks):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
-        st.text("\n".join(map(reveal, [ev.protocol_note(), *ev.tuned_lines()])))
+        st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "

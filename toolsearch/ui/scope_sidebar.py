@@ -12,6 +12,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
 from toolsearch.ui.text import md_escape
+from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 WHOLE_CATALOG = "Whole catalog"
 
@@ -129,7 +130,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
         st.button("Save scope", key="scope_save", on_click=_save_scope_from_editor, width="stretch")
         if state.get("scope_editor_error"):
             st.error(md_escape(state["scope_editor_error"]), icon=":material/warning:")
-        upload = st.file_uploader("Load scopes (scope file or Hermes config.yaml)", type=["yaml", "yml"],
+        upload = st.file_uploader("Load scopes (scope file or Hermes config.yaml)", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml"],
                                   key="scope_upload",
                                   help="A YAML file with a 'scopes' mapping, or a Hermes config.yaml: each "
                                        "platform_toolsets entry becomes one scope.")

@@ -31,6 +31,7 @@ from toolsearch.analysis.strategies import (harness_switches, EVENT_KINDS, SEARC
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.review import SAMPLE_EVENTS_CATALOG  # the catalog the sample events are written for
 from toolsearch.analysis.samples import samples_dir
+from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 SAMPLE_SKILLS = samples_dir("sample_skills")
 SEED = samples_dir("sample_catalogs") / "seed-worked-example"
@@ -155,7 +156,7 @@ else:
             except ToolsearchError as exc:
                 errors.append(str(exc))
     elif mode == SKILLS_UPLOAD:
-        uploads = st.file_uploader("SKILL.md files or a YAML list of skills", type=["md", "yaml", "yml", "json"],
+        uploads = st.file_uploader("SKILL.md files or a YAML list of skills", max_upload_size=TEXT_UPLOAD_MB, type=["md", "yaml", "yml", "json"],
                                    accept_multiple_files=True, key="strat_skill_uploads",
                                    help="Several SKILL.md files (one per skill), or one YAML list "
                                         "[{name, description, include_tools, allowed-tools, body}].")
@@ -183,7 +184,7 @@ with st.expander("Events for the timeline: edit, add or remove rows, or load a Y
     st.caption("The timeline runs these events in order under every strategy. Events: "
                + ", ".join(EVENT_KINDS) + ". A describe argument may list several tool names; a server named by "
                "add_server starts disconnected. By default the task below is the reads and calls of these events.")
-    events_upload = st.file_uploader("Load events (YAML list)", type=["yaml", "yml"], key="strat_events_upload",
+    events_upload = st.file_uploader("Load events (YAML list)", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml"], key="strat_events_upload",
                                      help="e.g. - {read_skill: pdf}, - {call: mcp__github__create_issue}, "
                                           "- {search: \"github issue\"}, - compaction, - {add_server: sentry}")
     if events_upload is not None:

@@ -184,13 +184,17 @@ def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title
         x=[p[0] for p in points], y=[p[1] for p in points], mode="lines+markers", line_shape="hv",
         name="every reachable listing", text=[p[2] for p in points],
         hovertemplate="%{text}<br>listing %{x:,} tokens<extra></extra>"))
-    for name, x, y, symbol in marks:
-        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name, marker=dict(size=14, symbol=symbol),
+    for i, (name, x, y, symbol) in enumerate(marks):
+        # each mark a size smaller than the one before, so an open marker shows around a later one on the same point
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", name=name,
+                                 marker=dict(size=22 - 6 * i if len(marks) > 1 else 14, symbol=symbol),
                                  hovertemplate=f"{name}<br>listing %{{x:,}} tokens<br>{y_title} %{{y}}<extra></extra>"))
     tickvals, ticktext = charts.log_axis_ticks([p[0] for p in points] + [m[1] for m in marks])
     fig.update_layout(xaxis=dict(type="log", title="listing tokens per request (log scale)", tickvals=tickvals,
-                                 ticktext=ticktext), yaxis=dict(title=y_title),
-                      height=360, margin=dict(l=10, r=10, t=10, b=10), legend=dict(orientation="h", y=-0.25))
+                                 ticktext=ticktext),
+                      # room above the highest mark, and a top margin for the chart's toolbar, so neither hides it
+                      yaxis=dict(title=y_title, range=[0, max([y for y in [p[1] for p in points] + [m[2] for m in marks] if y is not None] + [0]) + 0.8]),
+                      height=360, margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.25))
     return fig
 
 
@@ -523,8 +527,10 @@ if common.require_catalog(v):
     # (e) the tools.tool_search block ----------------------------------------------------------
     st.subheader("The tools.tool_search block")
     if multi is not None:
+        # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
+        fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
         block = export_block(multi, cfg, catalog_name=v.inspector.catalog.name,
-                             fingerprint=catalog_key(v.inspector.catalog), version=__version__)
+                             fingerprint=fingerprint, version=__version__)
         st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
