@@ -131,6 +131,21 @@ def test_check_listing_limit_and_config_file(tmp_path):
     assert "the listing is none · nothing listed (0 of 9 servers named) (tier 2)" in done.stdout
 
 
+def test_check_markdown_never_mentions_a_user_or_team_named_by_the_catalog(tmp_path):
+    """A server named ``@org/team`` in a pull request comment would ping the team (a backslash
+    before ``@`` does not stop GitHub's mentions); every word holding ``@`` is a code span."""
+    cat = write_yaml(tmp_path / "at.yaml", {"servers": [
+        {"name": "@org/team", "tools": [{"name": f"tool_{i}", "description": "Tell them."} for i in range(3)]},
+        {"name": "a`b@c|d", "tools": [{"name": "x", "description": "y"}]}]})
+    done = run_cli("check", cat, "--context-lengths", "32k", "--goal", "full", "--except", "@org/team",
+                   "--keep", "a`b@c|d", "--format", "markdown")
+    heading = done.stdout.splitlines()[0]
+    assert "except `@org/team` (may collapse)" in heading, heading
+    assert "``a`b@c\\|d``" in heading, heading
+    outside = re.sub(r"(`+)(.+?)\1", "", done.stdout)  # what is left outside code spans
+    assert "@" not in outside, outside
+
+
 def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
     data = yaml.safe_load(FIVE.read_text(encoding="utf-8"))
     data["servers"].append({"name": "ops_tools|beta", "tools": [

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import re
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -275,9 +276,19 @@ def _length(value: int | None) -> str:
 
 
 def _md(text: str) -> str:
-    """Catalog text inside a Markdown table cell: shown literally."""
+    """Catalog text inside a Markdown table cell: shown literally. A word holding ``@`` goes in a
+    code span, the one place a pull-request comment does not read ``@user`` or ``@org/team`` as a
+    mention (a backslash before ``@`` is still one): a server name must not ping anyone."""
     special = set("\\`*_[]|<>~")
-    return "".join("\\" + ch if ch in special else ch for ch in str(text)).replace("\n", " ")
+    words = []
+    for word in str(text).replace("\n", " ").split(" "):
+        if "@" in word:
+            fence = "`" * (max((len(run) for run in re.findall("`+", word)), default=0) + 1)
+            pad = " " if word.startswith("`") or word.endswith("`") else ""
+            words.append(f"{fence}{pad}{word.replace('|', chr(92) + '|')}{pad}{fence}")  # a pipe splits a table cell even in code
+        else:
+            words.append("".join("\\" + ch if ch in special else ch for ch in word))
+    return " ".join(words)
 
 
 def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
