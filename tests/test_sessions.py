@@ -643,3 +643,43 @@ def test_a_store_whose_tables_are_views_is_refused(tmp_path):
         load_sessions([path])
     assert str(info.value) == (f"{path}: not a Hermes session store: 'sessions' is a view; expected tables "
                                "'sessions' and 'messages'")
+
+
+def test_a_signal_stops_a_long_sqlite_statement_at_once(tmp_path, monkeypatch):
+    """SQLite runs one statement (the sort of a large store, say) without returning to Python:
+    Ctrl-C and SIGTERM used to wait until it ended. The reader's progress hook lets the signal's
+    exception in; the statement ends "interrupted", raised again as the interrupt it was, from the
+    reader (not after the statement ran to its end, in the statement's own frame)."""
+    import signal
+    import sqlite3
+    import threading
+
+    from toolsearch.analysis import session_formats
+
+    def long_statement(conn, *args):  # stands in for a sort that takes minutes
+        conn.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000) "
+                     "SELECT count(*) FROM c").fetchall()
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(session_formats, "_read_store", long_statement)
+    try:
+        previous = signal.signal(signal.SIGUSR1, on_signal)
+    except ValueError:
+        pytest.skip("signals can be handled only in the main thread")
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGUSR1))
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt) as info:
+            load_sessions([path])
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+    assert info.traceback[-1].name == "_read_db", [entry.name for entry in info.traceback]

@@ -464,6 +464,17 @@ def read_hermes_db(path: str | Path, out: ReadResult | None = None, progress: Pr
     return out
 
 
+#: SQLite virtual-machine steps between two returns to Python while a statement runs (a few
+#: milliseconds), so a signal is acted on promptly.
+PROGRESS_STEPS = 10_000
+
+
+def _let_signals_in() -> int:
+    """The progress hook: running it lets Python act on a pending signal (Ctrl-C, SIGTERM), whose
+    exception makes SQLite interrupt the statement; ``0`` lets the statement go on otherwise."""
+    return 0
+
+
 def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: bool) -> None:
     origin = str(path)
     try:
@@ -472,6 +483,10 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         raise SessionSourceError(f"{origin}: cannot open the session store read-only ({exc})") from None
     try:
         conn.execute("PRAGMA query_only = ON")
+        # SQLite runs one statement (the sort of a large store, say) without returning to Python,
+        # so Ctrl-C and SIGTERM waited for it. This hook returns to Python every few thousand
+        # steps: a signal's exception then ends the statement as "interrupted" (raised again below).
+        conn.set_progress_handler(_let_signals_in, PROGRESS_STEPS)
         try:
             columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
             message_columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
@@ -487,6 +502,10 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
             raise SessionSourceError(f"{origin}: not a Hermes session store: expected tables 'sessions' and "
                                      "'messages' (with id, session_id, role)")
         _read_store(conn, origin, columns, message_columns, out, progress)
+    except sqlite3.OperationalError as exc:
+        if str(exc) == "interrupted":  # only a signal's exception in the hook interrupts a statement
+            raise KeyboardInterrupt from None
+        raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
     except sqlite3.DatabaseError as exc:
         raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
     finally:
