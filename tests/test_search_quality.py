@@ -309,6 +309,16 @@ def test_split_folds_deterministic_and_by_group():
         split_folds(tasks(5), 1)
 
 
+#: Six tasks over CLOUD, four with a tool and two abstention tests: 3 folds split them 4/1/1, 4 folds 2/2/0/2.
+SIX_TASKS = {"tasks": [
+    {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
+    {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
+    {"id": "mail", "queries": ["send an email"], "expected": ["mcp__srv__send_email"]},
+    {"id": "tax", "queries": ["file my tax return"], "expected": []},
+    {"id": "pizza", "queries": ["order a pizza"], "expected": []},
+    {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]}
+
+
 def test_cli_eval_folds_refuses_a_fold_without_tasks(tmp_path):
     """As many groups as folds can still put every task in one fold (groups go to folds by a
     hash): its tasks would then be "tuned on the other folds", which hold nothing. Refused with
@@ -336,13 +346,7 @@ def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
         return real(variant, passes, chosen)
 
     monkeypatch.setattr(evaluation, "_grid_points", spy)
-    qf = parse_queries({"tasks": [
-        {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
-        {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
-        {"id": "mail", "queries": ["send an email"], "expected": ["mcp__srv__send_email"]},
-        {"id": "tax", "queries": ["file my tax return"], "expected": []},
-        {"id": "pizza", "queries": ["order a pizza"], "expected": []},
-        {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]})
+    qf = parse_queries(SIX_TASKS)
     ev = evaluate_folds(CLOUD, qf, 3, ["evidence", "reference"])
     parts = split_folds(qf.tasks, 3)
     ordered = [t for part in parts for t in part]  # the order the shared search pass took the tasks in
@@ -358,13 +362,7 @@ def test_folds_tune_never_sees_the_scored_tasks(monkeypatch):
 def test_a_fold_no_task_landed_in_is_not_tuned_and_says_so():
     """With 4 folds this file leaves fold 3 empty: nothing is scored there, so it gets no tuned
     values (``{}`` in the JSON) and its line says why, instead of values tuned for nothing."""
-    qf = parse_queries({"tasks": [
-        {"id": "acc", "queries": ["list accounts"], "expected": ["mcp__srv__get_accounts"]},
-        {"id": "guid", "queries": ["generate guid"], "expected": ["mcp__srv__generateguid"]},
-        {"id": "mail", "queries": ["send an email"], "expected": ["mcp__srv__send_email"]},
-        {"id": "tax", "queries": ["file my tax return"], "expected": []},
-        {"id": "pizza", "queries": ["order a pizza"], "expected": []},
-        {"id": "chan", "queries": ["post message to channel"], "expected": ["mcp__srv__post_message"]}]})
+    qf = parse_queries(SIX_TASKS)
     assert [len(p) for p in split_folds(qf.tasks, 4)] == [2, 2, 0, 2]
     ev = evaluate_folds(CLOUD, qf, 4, ["evidence"])
     params = ev.variant("evidence").fold_params

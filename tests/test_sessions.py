@@ -627,18 +627,24 @@ def test_a_content_block_whose_type_is_not_text_is_read():
     assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]
 
 
-def test_a_store_whose_tables_are_views_is_refused(tmp_path):
-    """A store whose 'sessions' is a view can hold any query: a recursive one never ends, and
-    `toolsearch sessions` (or the app's upload) ran for ever, deaf to Ctrl-C and SIGTERM while
-    SQLite worked. A Hermes store has tables; anything else is refused before a row is read."""
+def _store_with_sessions(tmp_path: Path, sessions_sql: str) -> Path:
+    """A SQLite store whose 'sessions' is made by ``sessions_sql``, beside an empty 'messages' table."""
     import sqlite3
 
     path = tmp_path / "state.db"
     conn = sqlite3.connect(path)
-    conn.execute("CREATE VIEW sessions AS SELECT 's1' AS id")
+    conn.execute(sessions_sql)
     conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
     conn.commit()
     conn.close()
+    return path
+
+
+def test_a_store_whose_tables_are_views_is_refused(tmp_path):
+    """A store whose 'sessions' is a view can hold any query: a recursive one never ends, and
+    `toolsearch sessions` (or the app's upload) ran for ever, deaf to Ctrl-C and SIGTERM while
+    SQLite worked. A Hermes store has tables; anything else is refused before a row is read."""
+    path = _store_with_sessions(tmp_path, "CREATE VIEW sessions AS SELECT 's1' AS id")
     with pytest.raises(SessionSourceError) as info:
         load_sessions([path])
     assert str(info.value) == (f"{path}: not a Hermes session store: 'sessions' is a view; expected tables "
@@ -651,7 +657,6 @@ def test_a_signal_stops_a_long_sqlite_statement_at_once(tmp_path, monkeypatch):
     exception in; the statement ends "interrupted", raised again as the interrupt it was, from the
     reader (not after the statement ran to its end, in the statement's own frame)."""
     import signal
-    import sqlite3
     import threading
 
     from toolsearch.analysis import session_formats
@@ -663,12 +668,7 @@ def test_a_signal_stops_a_long_sqlite_statement_at_once(tmp_path, monkeypatch):
     def on_signal(signum, frame):
         raise KeyboardInterrupt
 
-    path = tmp_path / "state.db"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE sessions (id TEXT)")
-    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
-    conn.commit()
-    conn.close()
+    path = _store_with_sessions(tmp_path, "CREATE TABLE sessions (id TEXT)")
     monkeypatch.setattr(session_formats, "_read_store", long_statement)
     try:
         previous = signal.signal(signal.SIGUSR1, on_signal)
