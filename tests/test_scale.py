@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -385,3 +386,19 @@ def test_synth_cli_rejects_bad_sizes(tmp_path) -> None:
         assert len(result.stderr.strip().splitlines()) == 1
         assert "expected" in result.stderr
         assert not (tmp_path / "x.json").exists()
+
+
+def test_synth_is_capped_at_the_largest_catalog_toolsearch_reads_back(tmp_path) -> None:
+    """`synth --tools 1000000000` ran until memory ran out; a catalog over 64 MiB is refused by
+    every reader anyway. The cap is the largest catalog whose file is still read back."""
+    from toolsearch.engine.readers import MAX_INPUT_BYTES
+
+    result = run_cli("synth", "--tools", str(C.SYNTH_MAX_TOOLS + 1), "-o", tmp_path / "x.json")
+    assert result.returncode == 2 and not (tmp_path / "x.json").exists()
+    assert result.stderr.strip().endswith(
+        "argument --tools: expected at most 100,000 tools (a larger catalog file is over the size toolsearch "
+        "reads back), got '100001'")
+    with pytest.raises(ValueError, match="at most 100,000 tools"):
+        large_catalog(C.SYNTH_MAX_TOOLS + 1)
+    size = len(dump_catalog_json(large_catalog(C.SYNTH_MAX_TOOLS)).encode("utf-8"))
+    assert MAX_INPUT_BYTES * 0.95 < size <= MAX_INPUT_BYTES

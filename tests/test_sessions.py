@@ -683,3 +683,38 @@ def test_a_signal_stops_a_long_sqlite_statement_at_once(tmp_path, monkeypatch):
         timer.cancel()
         signal.signal(signal.SIGUSR1, previous)
     assert info.traceback[-1].name == "_read_db", [entry.name for entry in info.traceback]
+
+
+def test_a_store_cell_over_the_size_limit_is_never_loaded_and_the_rest_is_read(tmp_path):
+    """A hostile store can hold one message of a gigabyte (SQLite allows that): it was loaded
+    whole into memory. A cell over the limit is now sized by SQLite and never reaches Python; the
+    session's earlier messages and every other session are read, and the skip is reported."""
+    import sqlite3
+
+    from toolsearch.analysis.session_formats import MAX_SESSION_BYTES
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1', 'fine'), ('s2', 'fine too')")
+    conn.execute("INSERT INTO sessions SELECT 's3', printf('%.*c', ?, 't')", (MAX_SESSION_BYTES + 1,))
+    search = json.dumps(tool_calls("c1", "tool_search", {"queries": ["read file"]}))
+    conn.executemany("INSERT INTO messages (session_id, role, content, tool_calls) VALUES (?, ?, ?, ?)", [
+        ("s1", "user", "find a file reader", None), ("s1", "assistant", None, search)])
+    conn.execute("INSERT INTO messages (session_id, role, content) SELECT 's1', 'tool', printf('%.*c', ?, 'x')",
+                 (MAX_SESSION_BYTES + 1,))
+    conn.executemany("INSERT INTO messages (session_id, role, content, tool_calls) VALUES (?, ?, ?, ?)", [
+        ("s1", "assistant", None, search), ("s2", "assistant", None, search)])
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([path])
+    assert [str(p) for p in loaded.problems] == [
+        f"{path}: session 's3': its title is 67,108,865 bytes, over the 64 MiB limit; left out",
+        f"{path}: session 's1': messages[2]: the session's messages pass 64 MiB here (limit); this message and "
+        "the rest of the session skipped"]
+    s1, s2, s3 = loaded.sessions
+    assert [type(e).__name__ for e in s1.events] == ["SearchEvent"]  # the one before the huge message
+    assert [type(e).__name__ for e in s2.events] == ["SearchEvent"]
+    assert (s1.title, s3.title) == ("fine", None)

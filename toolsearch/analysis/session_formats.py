@@ -519,8 +519,14 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
         return {}
     order = "session_id, id" if "id" in message_columns else "session_id, rowid"
     out: dict[str, list[ToolUse]] = {}
-    for sid, calls in conn.execute(f"SELECT session_id, tool_calls FROM messages WHERE active = 0 AND compacted = 1 "
-                                   f"AND role = 'assistant' AND tool_calls IS NOT NULL ORDER BY {order}"):
+    held: dict[str, int] = {}  # bytes read per session: past MAX_SESSION_BYTES, the rest is not looked at
+    size = _cell_bytes("tool_calls")
+    for sid, calls, n in conn.execute(f"SELECT session_id, {_within_limit('tool_calls')}, {size} FROM messages "
+                                      "WHERE active = 0 AND compacted = 1 AND role = 'assistant' "
+                                      f"AND tool_calls IS NOT NULL ORDER BY {order}"):
+        held[str(sid)] = held.get(str(sid), 0) + (n if isinstance(n, int) else 0)
+        if held[str(sid)] > MAX_SESSION_BYTES:
+            continue
         try:
             parsed = readers.load_embedded_json(calls) if isinstance(calls, str) and calls.strip() else None
         except ValueError:
@@ -535,7 +541,9 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
 def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], message_columns: set[str],
                 out: ReadResult, progress: Progress | None) -> None:
     wanted = ["id", "model", "model_config", "started_at", "title", *COUNTERS]
-    select = ", ".join(c if c in columns else f"NULL AS {c}" for c in wanted)
+    select = ", ".join((_within_limit(c) if c in _SESSION_TEXT_CELLS else c) if c in columns else f"NULL AS {c}"
+                       for c in wanted)
+    select += "".join(f", {_cell_bytes(c) if c in columns else '0'}" for c in _SESSION_TEXT_CELLS)
     order = "started_at, id" if "started_at" in columns else "id"
     rows = conn.execute(f"SELECT {select} FROM sessions ORDER BY {order}").fetchall()
     total = len(rows)
@@ -545,8 +553,9 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         archived = dict(conn.execute(
             "SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 GROUP BY session_id"))
     earlier = _archived_tool_uses(conn, message_columns) if archived else {}
-    mcols = [c if c in message_columns else f"NULL AS {c}" for c in
+    mcols = [(_within_limit(c) if c in _LONG_CELLS else c) if c in message_columns else f"NULL AS {c}" for c in
              ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
+    mcols += [f"{_cell_bytes(c)} AS size_{c}" if c in message_columns else "0" for c in _LONG_CELLS]
     order_m = "session_id, id" if "id" in message_columns else "session_id, rowid"
     cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} ORDER BY {order_m}")
     by_id: dict[str, RawSession] = {}
@@ -555,6 +564,11 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         sid = str(row[0])
         session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
                              started_at=_number(row[3]), title=_text(row[4]))
+        for column, size in zip(_SESSION_TEXT_CELLS, row[len(wanted):]):
+            if isinstance(size, int) and size > MAX_SESSION_BYTES:
+                out.problems.append(SessionProblem(f"{origin}: session {sid!r}", f"its {column} is "
+                                                   f"{size:,} bytes, over the "
+                                                   f"{readers.size_text(MAX_SESSION_BYTES)} limit; left out"))
         config = _json_object(row[2])
         session.context_length = _context_length(config)
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
@@ -565,6 +579,8 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         order_ids.append(sid)
     current: str | None = None
     pending: list[Mapping[str, Any]] = []
+    held = 0  # bytes of the current session's messages read so far
+    over = False  # the current session went over MAX_SESSION_BYTES: its later messages are skipped
 
     def flush() -> None:
         session = by_id.get(current) if current is not None else None
@@ -575,11 +591,21 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
             return
         _add_chat_messages(session, pending, f"{origin}: session {current!r}", out)
 
-    for sid, mid, role, content, tool_calls, tool_call_id, tool_name in cursor:
+    for sid, mid, role, content, tool_calls, tool_call_id, tool_name, *sizes in cursor:
         sid = str(sid)
         if sid != current:
             flush()
-            current, pending = sid, []
+            current, pending, held, over = sid, [], 0, False
+        if over:
+            continue
+        held += sum(size for size in sizes if isinstance(size, int))
+        if held > MAX_SESSION_BYTES:
+            over = True
+            out.problems.append(SessionProblem(
+                f"{origin}: session {sid!r}: messages[{len(pending)}]",
+                f"the session's messages pass {readers.size_text(MAX_SESSION_BYTES)} here (limit); "
+                "this message and the rest of the session skipped"))
+            continue
         pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
                         "tool_call_id": tool_call_id, "tool_name": tool_name})
     flush()
@@ -587,6 +613,26 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         out.sessions.append(by_id[sid])
         if progress and (i % 500 == 0 or i == total):
             progress(i, total)
+
+
+#: Most bytes of one session's messages read from a Hermes store (content and tool calls): a
+#: session's active messages fit in a model's context, so this is far above any real one. A cell
+#: over it never reaches Python (the query hands back NULL in its place).
+MAX_SESSION_BYTES = readers.MAX_INPUT_BYTES
+_LONG_CELLS = ("content", "tool_calls")
+_SESSION_TEXT_CELLS = ("model", "model_config", "title")
+
+
+def _cell_bytes(column: str) -> str:
+    """SQL for the size of ``column``'s cell in bytes (0 for NULL)."""
+    return f"coalesce(length(CAST({column} AS BLOB)), 0)"
+
+
+def _within_limit(column: str) -> str:
+    """SQL selecting ``column``, or NULL where its cell is over :data:`MAX_SESSION_BYTES`, so a
+    hostile store's one huge cell is never loaded into memory (its size still is, see
+    :func:`_cell_bytes`)."""
+    return f"CASE WHEN {_cell_bytes(column)} > {MAX_SESSION_BYTES} THEN NULL ELSE {column} END AS {column}"
 
 
 def _hermes_content(content: Any) -> Any:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..engine import constants as C
 from ..engine.catalog import Catalog, Server, Tool, dump_catalog
 from ..engine.registration import mcp_prefixed_tool_name, register_catalog
 from .skills import Skill, SkillSet, dump_skill_md
@@ -129,10 +130,13 @@ def large_catalog(n_tools: int = 50_000, n_servers: int = 200, seed: int = 0,
     search has a realistic spread of terms. A definition averages about 125 chars4 tokens.
 
     Raises:
-        ValueError: a non-positive count.
+        ValueError: a non-positive count, or more than :data:`~toolsearch.engine.constants.SYNTH_MAX_TOOLS` tools.
     """
     if n_tools <= 0 or n_servers <= 0:
         raise ValueError("the number of tools and the number of servers must be positive")
+    if n_tools > C.SYNTH_MAX_TOOLS:
+        raise ValueError(f"at most {C.SYNTH_MAX_TOOLS:,} tools (a larger catalog file is over the size toolsearch "
+                         "reads back)")
     n_servers = min(n_servers, n_tools)
     rng = random.Random(f"toolsearch-synth:{seed}")
     swidth = max(3, len(str(n_servers)))

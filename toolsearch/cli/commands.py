@@ -88,6 +88,14 @@ def _variant_argument(parser: argparse.ArgumentParser) -> None:
                              + ". Combine with '+', e.g. unicode+no-gate")
 
 
+def _synth_tools(text: str) -> int:
+    value = _positive_int(text)
+    if value > C.SYNTH_MAX_TOOLS:
+        raise argparse.ArgumentTypeError(f"expected at most {C.SYNTH_MAX_TOOLS:,} tools (a larger catalog file is "
+                                         f"over the size toolsearch reads back), got {text!r}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text.replace("_", "").replace(",", ""))
@@ -209,7 +217,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("synth", help="write a synthetic catalog of any size (deterministic; for scale tests "
                                      "and benchmarks)")
-    p.add_argument("--tools", type=_positive_int, default=50_000, metavar="N", help="number of tools (default 50000)")
+    p.add_argument("--tools", type=_synth_tools, default=50_000, metavar="N",
+                   help=f"number of tools (default 50000, at most {C.SYNTH_MAX_TOOLS:,}: a larger file is over "
+                        "the size toolsearch reads back)")
     p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
     p.add_argument("--name", help="catalog name (default: says the size and seed)")

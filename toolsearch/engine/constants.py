@@ -88,6 +88,9 @@ MCP_LIST_PAGES_MAX = 50
 #: Seconds for connect + handshake + listing of one server when its config sets no
 #: ``connect_timeout`` (Hermes' own default is 60 s; an inspector should fail faster).
 LIVE_CONNECT_TIMEOUT_DEFAULT = 30.0
+#: Most tools ``toolsearch synth`` writes: at about 670 bytes a tool, a catalog file of this many
+#: is just under the 64 MiB that toolsearch reads back (``readers.MAX_INPUT_BYTES``).
+SYNTH_MAX_TOOLS = 100_000
 #: Seconds for one live tool call when the config sets no ``timeout``.
 LIVE_CALL_TIMEOUT_DEFAULT = 60.0
 #: Minutes a session held open for the app (Live servers page) may go unused before it is

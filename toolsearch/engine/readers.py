@@ -70,11 +70,12 @@ def check_size(size: int, origin: str, error: ErrorClass = ToolsearchError) -> N
         InputLimitError: (also ``error``) naming ``origin`` and the limit.
     """
     if size > MAX_INPUT_BYTES:
-        raise limit_error(error, f"{origin}: {size:,} bytes, over the {_size_text(MAX_INPUT_BYTES)} limit for "
+        raise limit_error(error, f"{origin}: {size:,} bytes, over the {size_text(MAX_INPUT_BYTES)} limit for "
                                  "one input file; not read")
 
 
-def _size_text(size: int) -> str:
+def size_text(size: int) -> str:
+    """``size`` bytes for a message: ``"64 MiB"``, ``"1.5 MiB"`` from 1 MiB up, else ``"1,234 bytes"``."""
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MiB".replace(".0 MiB", " MiB")
     return f"{size:,} bytes"
