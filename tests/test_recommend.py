@@ -79,6 +79,12 @@ def test_unreachable_goal_gives_the_best_reachable_setting(ladder) -> None:
     assert rec.reason == ("it needs a budget of 257 tokens, more than 100% of the shortest context length "
                           "(200 tokens)")
     assert [(c.budget, c.listing_form) for c in rec.contexts] == [(104, "names"), (200, "names")]
+    assert (rec.goal_budget, rec.budget_needed) == (257, 104)
+    reached = recommend_for_contexts(ladder, parse_config({}), [32_000], "full")
+    assert reached.goal_budget == reached.budget_needed == 257
+    assert recommend_for_contexts(ladder, parse_config({}), [40], "any").goal_budget == 41
+    per_length = recommend_for_contexts(ladder, parse_config({}), [200, 32_000], "names", length_goals={200: "full"})
+    assert (per_length.reached, per_length.goal_budget) == (False, 257)
 
 
 def test_nothing_reachable(ladder) -> None:
@@ -197,6 +203,10 @@ def test_cli_recommend_unreachable_exit_1(tmp_path) -> None:
     out = json.loads(result.stdout)
     assert (out["reached"], out["reached_goal"], out["threshold_pct"], out["listing_max_tokens"]) == (
         False, "names", 52.0, 200)
+    # two figures, two names: what the goal needs (the figure of the reason) and the budget the
+    # best reachable setting was chosen for
+    assert (out["goal_budget"], out["budget_needed"]) == (257, 104)
+    assert out["reason"].startswith("it needs a budget of 257 tokens,")
 
 
 def test_cli_recommend_usage_errors(tmp_path) -> None:

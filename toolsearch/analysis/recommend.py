@@ -210,8 +210,13 @@ class MultiRecommendation:
             (``None`` when none).
         threshold_pct: recommended ``threshold_pct`` (%), exact to 0.1.
         listing_max_tokens: recommended ``listing_max_tokens`` (tokens), exact to 1.
-        budget_needed: the smallest budget (tokens) the answer needs at every length, or ``None``
-            (with per-length goals: the largest of ``length_budgets``, the cap it needs).
+        budget_needed: the smallest budget (tokens) the recommended settings are chosen for at
+            every length, or ``None`` (with per-length goals: the largest of ``length_budgets``,
+            the cap it needs). When ``reached`` is false, the best reachable setting's budget.
+        goal_budget: the smallest budget (tokens) that reaches the goal, whatever the context
+            lengths allow: ``budget_needed`` when ``reached``, the larger figure ``reason`` gives
+            when a length is too short for it, ``None`` when no budget reaches it (with per-length
+            goals: the largest of the lengths' own).
         contexts: one outcome per listed context length, in the order given.
         reason: why ``goal`` cannot be reached (empty when it is).
         planning_tokenizer: the tokenizer the ladder was measured with.
@@ -244,6 +249,7 @@ class MultiRecommendation:
     growth_tools: int = 0
     length_goals: LengthGoals = ()
     length_budgets: tuple[int | None, ...] = ()
+    goal_budget: int | None = None
 
     @property
     def worst(self) -> ContextOutcome:
@@ -324,7 +330,7 @@ class MultiRecommendation:
         """JSON-ready dict: ``threshold_pct``, ``listing_max_tokens``, ``goal`` (the goal of the
         lengths without their own), ``contexts`` (each with its own ``goal`` and ``budget_needed``),
         ``goal_words``, then ``reached``,
-        ``reached_goal``, ``budget_needed``, ``reason``, ``planning_tokenizer``, ``except``,
+        ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
         ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
@@ -332,7 +338,7 @@ class MultiRecommendation:
                 "contexts": [{**c.to_dict(), "goal": self.goal_at(c.context_length), "budget_needed": b}
                              for c, b in zip(self.contexts, budgets)], "goal_words": self.goal_words,
                 "reached": self.reached, "reached_goal": self.reached_goal, "budget_needed": self.budget_needed,
-                "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
+                "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
                 "headroom_pct": self.headroom_pct, "growth_tokens": self.growth_tokens,
                 "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed]}
@@ -607,7 +613,10 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
     def result(reached: bool, reached_goal: str | None, pct: float, cap: int, budget: int | None,
-               reason: str, budgets: tuple[int | None, ...] = ()) -> MultiRecommendation:
+               reason: str, budgets: tuple[int | None, ...] = (), *,
+               goal_budget: int | None = None) -> MultiRecommendation:
+        if reached:  # kept if no setting has the headroom: the budget reaches the goal, room or not
+            goal_budget = budget
         outs = outcomes(ladder, pct, cap, lengths)
         if budget is not None and headroom_pct and (per_length or cap == C.LISTING_MAX_TOKENS_MIN > budget):
             # Some length gets a budget above the one it needs (the cap's floor of 200, or another
@@ -636,7 +645,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         rec = MultiRecommendation(goal, reached, reached_goal, pct, cap, budget, outs, reason,
                                   ladder.planning_tokenizer, except_servers, keep_servers, float(headroom_pct),
                                   length_goals=per_length,
-                                  length_budgets=budgets or tuple(budget for _ in lengths))
+                                  length_budgets=budgets or tuple(budget for _ in lengths),
+                                  goal_budget=budget if reached else goal_budget)
         return _finish(rec, ladder)
 
     if not ladder.activated:
@@ -652,14 +662,17 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                         headroom_pct=headroom_pct) for c in lengths]
         reasons = "; ".join(f"at {context_words(c)}: {r.reason}" for c, r in zip(lengths, alone) if not r.reached)
         budgets = tuple(r.budget_needed for r in alone)
+        goals_need = [r.goal_budget for r in alone]
+        goal_need = None if None in goals_need else max(goals_need)
         if any(b is None for b in budgets):
             return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reasons,
-                          budgets)
+                          budgets, goal_budget=goal_need)
         known = [(c, b) for c, b in zip(lengths, budgets) if c is not None and c > 0]
         pct = max((smallest_threshold_pct(b, c) or C.THRESHOLD_PCT_MAX for c, b in known),
                   default=config.threshold_pct)
         need = max(b for b in budgets if b is not None)
-        return result(not reasons, None, pct, max(C.LISTING_MAX_TOKENS_MIN, need), need, reasons, budgets)
+        return result(not reasons, None, pct, max(C.LISTING_MAX_TOKENS_MIN, need), need, reasons, budgets,
+                      goal_budget=goal_need)
     largest, kind, limit_words = _largest_budget(lengths)
     chosen = _chosen_budgets(ladder, headroom_pct)
     meets = _requirement(ladder, goal, except_servers, keep_servers)
@@ -671,13 +684,14 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
     if not valid:
-        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason)
+        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason,
+                      goal_budget=goal_budget)
     best = ladder.counts_of(ladder.steps[valid[0][0]])
     same = [b for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(ladder.counts_of(ladder.steps[i]))
             == (best.servers_named, best.tools_named)]
     budget = min(same)
     pct, cap = _settings(budget, lengths, config.threshold_pct)
-    return result(False, None, pct, cap, budget, reason)
+    return result(False, None, pct, cap, budget, reason, goal_budget=goal_budget)
 
 
 def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
