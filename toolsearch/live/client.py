@@ -1640,10 +1640,15 @@ def dump_snapshot(result: LiveResult, configs: Sequence[str] = ()) -> str:
 
 
 def catalog_key(catalog: Catalog) -> str:
-    """A content key for caching work on a live catalog: the first 16 hex digits of the sha256
-    of its catalog-file YAML (same servers and tools → same key, in any session)."""
+    """A content key of a catalog (the fingerprint of exported blocks and reports, and the key of
+    caches on a live catalog): the first 16 hex digits of the sha256 of the catalog in the
+    catalog file format as compact JSON (keys in file order, non-ASCII kept, a value JSON has no
+    form for, like a YAML date, as its text). Same servers and
+    tools → same key, in any session; 3,500 tools take about 0.1 s (the YAML form took 10 s)."""
     import hashlib  # noqa: PLC0415
+    import json  # noqa: PLC0415
 
-    from ..engine.catalog import dump_catalog  # noqa: PLC0415
+    from ..engine.catalog import catalog_to_data  # noqa: PLC0415
 
-    return hashlib.sha256(dump_catalog(catalog).encode("utf-8")).hexdigest()[:16]
+    text = json.dumps(catalog_to_data(catalog), ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
