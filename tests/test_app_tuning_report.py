@@ -177,11 +177,11 @@ def test_tuning_multi_length_recommendation_matches_engine():
 def test_tuning_shows_the_best_collapse_per_length(query):
     at = open_page("toolsearch/ui/tuning.py", query)
     config = config_for(query)
-    rows = collapse_table(inspector().planner, config, [8_000, 32_000, 128_000, 200_000, 400_000, 1_000_000, None],
+    # the lengths of the page's own list (its default, 32k, 128k, 200k, 1m)
+    rows = collapse_table(inspector().planner, config, [32_000, 128_000, 200_000, 1_000_000],
                           query.get("tok", "chars4"))
-    table = literal_tables(at)["tuning_collapse_presets"].to_dict("records")
-    assert [r["context length (tokens)"] for r in table] == [
-        "8,000", "32,000", "128,000", "200,000", "400,000", "1,000,000", "unknown"]
+    table = literal_tables(at)["tuning_collapse"].to_dict("records")
+    assert [r["context length (tokens)"] for r in table] == ["32,000", "128,000", "200,000", "1,000,000"]
     assert [r["budget (tokens)"] for r in table] == [f"{r.budget:,}" for r in rows]
     # the form is never shown alone: "mixed · 9 of 10 servers named", counted over the servers with deferred tools
     total = plan_counts(inspector().plan(config, 200_000)).servers_total
@@ -194,6 +194,10 @@ def test_tuning_shows_the_best_collapse_per_length(query):
     assert not any(r["reference form"] == "mixed" for r in table)
     assert [r["tool names (ref → best)"] for r in table] == [f"{r.reference_names:,} → {r.best_names:,}" for r in rows]
     assert [r["verdict"] for r in table] == [VERDICT_BADGE[r.verdict][0] for r in rows]
+    # another list: the table follows it, "unknown" included
+    at.text_input(key="tuning_contexts").set_value("8k, unknown").run()
+    table = literal_tables(at)["tuning_collapse"].to_dict("records")
+    assert [r["context length (tokens)"] for r in table] == ["8,000", "unknown"]
 
 
 @needs_samples

@@ -104,7 +104,7 @@ PAGES = {
     "costs?catalog=cloudflare-flat": ["server_table"],  # large numbers in the narrow expander
     "quality": ["quality_metrics", "quality_counts", "quality_tasks", "lint_table"],
     "quality?catalog=cloudflare-flat": ["lint_table"],
-    "tuning": ["tuning_multi_table", "tuning_collapse_presets"],
+    "tuning": ["tuning_multi_table", "tuning_collapse"],
     "strategies": ["strat_table", "strat_timeline_table", "strat_skills"],
     "search": ["search_results_1"],
     "cache_diff": ["cmp_settings", "cmp_outcome", "cmp_servers", "cd_collapse_servers"],

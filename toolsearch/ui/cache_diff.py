@@ -59,7 +59,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
         a.code(cmp.reference.text or "(no listing: form none)", language=None, wrap_lines=True)
         b.caption("Best choice (what-if)")
         b.code(cmp.best.text or "(no listing: form none)", language=None, wrap_lines=True)
-    st.caption("The best collapse at each context-length preset is on the Tuning page, next to the "
+    st.caption("The best collapse at each context length you run is on the Tuning page, next to the "
                "recommended settings.")
     return cmp
 

@@ -11,7 +11,6 @@ import streamlit as st
 
 from toolsearch.analysis.collapse import CollapseRow, collapse_table
 from toolsearch.analysis.quantities import form_word
-from toolsearch.engine import constants as C
 from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 
@@ -24,10 +23,6 @@ VERDICT_BADGE = {
     "fewer_collapsed": ("What-if: fewer servers collapsed", "violet"),
     "missed_fit": ("What-if: the reference missed a fitting listing", "red"),
 }
-
-#: The context lengths of the best-collapse table: the sidebar presets, then "unknown".
-PRESET_LENGTHS: list[int | None] = [*C.CONTEXT_PRESETS, None]
-
 
 @st.cache_resource
 def _shared_results() -> weakref.WeakKeyDictionary:
@@ -53,19 +48,19 @@ def ctx_text(n: int | None) -> str:
     return f"{n:,}" if n else "unknown"
 
 
-def preset_rows(v: common.View) -> list[CollapseRow]:
-    """:func:`collapse_table` of the sidebar's planner, config and tokenizer over
-    :data:`PRESET_LENGTHS` (kept per planner)."""
+def collapse_rows(v: common.View, lengths: list[int | None]) -> list[CollapseRow]:
+    """:func:`collapse_table` of the sidebar's planner, config and tokenizer over ``lengths``
+    (tokens, ``None`` = unknown; kept per planner)."""
     planner = v.inspector.planner
-    return shared(planner, ("table", v.config, v.tokenizer),
-                  lambda: collapse_table(planner, v.config, PRESET_LENGTHS, v.tokenizer))
+    return shared(planner, ("table", v.config, v.tokenizer, tuple(lengths)),
+                  lambda: collapse_table(planner, v.config, lengths, v.tokenizer))
 
 
-def show_preset_table(v: common.View, key: str) -> list[CollapseRow]:
-    """The reference collapse against the best one at each context-length preset (sidebar
-    threshold_pct and listing_max_tokens), as a literal-text table under ``key``; returns the rows."""
+def show_collapse_table(v: common.View, key: str, lengths: list[int | None]) -> list[CollapseRow]:
+    """The reference collapse against the best one at each of ``lengths`` (sidebar threshold_pct
+    and listing_max_tokens), as a literal-text table under ``key``; returns the rows."""
     with st.spinner("Comparing the collapse choices…", show_time=True):
-        rows = preset_rows(v)
+        rows = collapse_rows(v, lengths)
     literal_table([{
         "context length (tokens)": ctx_text(r.context_length), "budget (tokens)": r.budget,
         "reference form": r.form_label("reference"), "best form": r.form_label("best"),

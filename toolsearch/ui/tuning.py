@@ -9,7 +9,7 @@ import streamlit as st
 from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
 from toolsearch.ui import session_sources as sources
-from toolsearch.ui.collapse_views import show_preset_table
+from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
@@ -19,6 +19,7 @@ from toolsearch.analysis.recommend import (add_session_evidence, export_block, f
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import called_tools, listing_evidence
+from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
@@ -444,10 +445,12 @@ if common.require_catalog(v):
 
     # best collapse per context length (a what-if beside the reference's greedy collapse) -----------
     st.markdown("**Best collapse per context length** (sidebar threshold_pct and listing_max_tokens)")
-    st.caption("The reference collapses the largest names block first. For each context-length preset this "
-               "compares that choice with the best one under the same budget: fewest servers collapsed, then most "
-               "tool names shown, then the shortest listing. A what-if, not what the model sees.")
-    show_preset_table(v, "tuning_collapse_presets")
+    st.caption("The reference collapses the largest names block first. For each context length of the list "
+               "above this compares that choice with the best one under the same budget: fewest servers "
+               "collapsed, then most tool names shown, then the shortest listing. A what-if, not what the model "
+               "sees." + ("" if not lengths_error else " The list above has an error, so the table shows the "
+                          "preset lengths."))
+    show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else [*C.CONTEXT_PRESETS, None])
 
     # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
     st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")
