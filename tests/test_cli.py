@@ -474,3 +474,25 @@ def test_search_and_explain_say_which_limit_ran() -> None:
             "(max_search_limit), and 5 (search_default_limit) when it is not a whole number") in odd.stderr
     assert "--limit '999' is read as 25" in run_cli("explain", team, "-q", "slack message", "--limit", "999").stderr
     assert "--limit" not in run_cli("search", team, "-q", "slack message", "--limit", "3").stderr
+
+
+def test_text_tables_align_by_what_the_terminal_shows(tmp_path) -> None:
+    """A server name with a zero-width space is written with a marker (⟨U+200B⟩), and a Japanese
+    name takes two columns a character: the server table measured neither, so every column after
+    such a name was pushed out of line."""
+    catalog = tmp_path / "names.yaml"
+    catalog.write_text("name: names\nservers:\n"
+                       "  - name: 乗換案内\n    tools: [{name: a, description: x}]\n"
+                       "  - name: \"ab\\u200bcd\\u001b[31m\"\n    tools: [{name: b, description: y}]\n"
+                       "  - name: plain\n    tools: [{name: c, description: z}]\n", encoding="utf-8")
+    result = run_cli("plan", catalog, "--context-length", "200k", "--tool-names", "as-is")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("server "))
+    table = lines[start:start + 5]
+    assert [line.split("  ")[0] for line in table[2:]] == ["ab⟨U+200B⟩cd\\x1b[31m", "plain", "乗換案内"]
+    # the column after the name ("mcp") starts at the same terminal column on every row
+    from wcwidth import wcswidth
+
+    assert len({wcswidth(line[:line.index("mcp")]) for line in table[2:]}) == 1
+    assert wcswidth(table[0][:table[0].index("kind")]) == wcswidth(table[2][:table[2].index("mcp")])

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import re
 import logging
 import sys
 from pathlib import Path
@@ -26,7 +25,8 @@ from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
-                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, text_table as _table)
+                      parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
+                      text_table as _table)
 from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import context_words, recommend_for_contexts
@@ -274,23 +274,6 @@ def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
         else:
             return sources, list(values[i:])
     return sources, []
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
-
-
-def _escape_control(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    # DEL and C1 as \u00NN: inside JSON strings (where they may appear raw) that is a valid escape
-    # of the same character, so JSON output stays parseable.
-    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
-
-
-def _terminal_safe(text: str) -> str:
-    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
-    ``\\u00NN`` (DEL, C1); newline and tab are kept."""
-    return _CONTROL.sub(_escape_control, text)
-
 
 
 

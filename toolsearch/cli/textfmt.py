@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from wcwidth import wcswidth
+
+from ..analysis.invisible import reveal
 from ..engine import constants as C
 
 
@@ -93,15 +97,43 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    # DEL and C1 as \u00NN: inside JSON strings (where they may appear raw) that is a valid escape
+    # of the same character, so JSON output stays parseable.
+    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
+    ``\\u00NN`` (DEL, C1); newline and tab are kept."""
+    return _CONTROL.sub(_escape_control, text)
+
+
+def shown_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: 2 for a wide (CJK) character, 0 for a combining mark."""
+    width = wcswidth(text)
+    return width if width >= 0 else len(text)
+
+
 def text_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
     """Left-aligned columns separated by two spaces, a dashed rule under the header, no trailing
-    spaces; whole numbers written with thousands separators (CSV and JSON keep plain numbers)."""
-    cells = [[_cell(x) for x in row] for row in rows]
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *cells)]
-    lines = ["  ".join(str(h).ljust(w) for h, w in zip(header, widths)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines.extend("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip() for row in cells)
-    return "\n".join(lines)
+    spaces; whole numbers written with thousands separators (CSV and JSON keep plain numbers).
+
+    Cells are written as the terminal stream shows them (controls escaped, invisible characters
+    as markers such as ``⟨U+200B⟩``), and columns are aligned by the width the terminal gives each
+    character, so a marker or a wide character does not push the columns after it."""
+    cells = [[reveal(terminal_safe(_cell(x))) for x in row] for row in rows]
+    head = [reveal(terminal_safe(str(h))) for h in header]
+    widths = [max(shown_width(x) for x in col) for col in zip(head, *cells)]
+
+    def line(row: Sequence[str]) -> str:
+        return "  ".join(x + " " * (w - shown_width(x)) for x, w in zip(row, widths)).rstrip()
+
+    return "\n".join([line(head), "  ".join("-" * w for w in widths), *(line(row) for row in cells)])
 
 
 @dataclass(frozen=True)
