@@ -79,6 +79,16 @@ def test_readme_sample_paths_work_from_any_folder(tmp_path):
     assert missing.returncode == 2 and "sample_catalogs/no-such.yaml: cannot read file" in missing.stderr
 
 
+def test_readme_docs_examples_work_from_any_folder(tmp_path):
+    """The README's "few runs on shipped files" include a diff of two ``docs/examples/`` catalogs;
+    from a folder without them (an installed copy) the shipped copies are read, as for the samples."""
+    result = run_cli("diff", "docs/examples/diff-monday.yaml", "docs/examples/diff-tuesday.yaml", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr  # 1: the prompt cache breaks between the two, as documented
+    assert "prompt cache: MISS" in result.stdout
+    assert (f"toolsearch: docs/examples/diff-monday.yaml is not in this folder; reading the shipped sample "
+            f"{ROOT / 'docs' / 'examples' / 'diff-monday.yaml'}\n") in result.stderr
+
+
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
     """Only inputs go to the shipped samples: an output path is kept as given, even one named like
     a shipped sample (writing there would overwrite the package's own file)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 #: What a source distribution of the project holds (the rest of the checkout is not needed to build).
 BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
-BUILD_TREES = ("toolsearch", "sample_catalogs", "sample_sessions", "sample_skills")
+BUILD_TREES = ("toolsearch", "sample_catalogs", "sample_sessions", "sample_skills", "docs/examples")
 
 
 def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
@@ -90,6 +91,20 @@ def test_the_wheel_holds_the_app_and_the_samples(installed, tmp_path):
     out = _run([installed / "python", "-c", probe], cwd=tmp_path, env=_clean_env()).stdout.split()
     assert Path(out[0]).is_relative_to(installed.parent), out[0]
     assert out[1:] == ["True", str(len(list((ROOT / "sample_catalogs").glob("*.yaml")))), "True"]
+
+
+def test_the_readme_runs_on_shipped_files_work_from_the_wheel(installed, tmp_path):
+    """Every command of the README's "A few runs on shipped files" block, run by the installed
+    ``toolsearch`` from an empty folder, reads the shipped copies (exit 0, or 1 for a cache break)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("A few runs on shipped files:", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line) for line in block.splitlines() if line.startswith("toolsearch ")]
+    assert len(commands) >= 5 and any(c[1] == "diff" for c in commands)
+    for command in commands:
+        done = subprocess.run([str(installed / "toolsearch"), *command[1:]], capture_output=True, text=True,
+                              cwd=tmp_path, env=_clean_env(), timeout=300)
+        assert done.returncode in (0, 1), f"{command}: {done.returncode}\n{done.stderr}"
+        assert "reading the shipped sample" in done.stderr, command
 
 
 def _listening_addresses(port: int) -> set[str]:

@@ -1,7 +1,7 @@
-"""Where the shipped samples are: the checkout's top-level folders, or the copies a wheel carries.
+"""Where the shipped samples are: the checkout's folders, or the copies a wheel carries.
 
 A checkout keeps ``sample_catalogs/``, ``sample_sessions/`` and ``sample_skills/`` next to the
-package; a built wheel carries the same folders inside the package, under ``toolsearch/samples/``
+package, and the small example catalogs the docs run in ``docs/examples/``; a built wheel carries the same folders inside the package, under ``toolsearch/samples/``
 (``setup.py`` copies them at build time), so an installed ``toolsearch`` offers them from any
 directory.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: The sample folders, by their name in a checkout.
-SAMPLE_FOLDERS = ("sample_catalogs", "sample_sessions", "sample_skills")
+#: The sample folders, by their path in a checkout.
+SAMPLE_FOLDERS = ("sample_catalogs", "sample_sessions", "sample_skills", "docs/examples")
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 def samples_dir(name: str) -> Path:
     """The folder of shipped samples ``name`` (one of :data:`SAMPLE_FOLDERS`).
 
-    From a checkout (the package next to ``pyproject.toml``) it is the top-level folder; from an
+    From a checkout (the package next to ``pyproject.toml``) it is the checkout's folder; from an
     installed wheel, ``toolsearch/samples/<name>``. The folder may be missing (a trimmed install);
     callers treat a missing folder as "no samples". Raises :class:`ValueError` for another name.
     """

@@ -25,8 +25,8 @@ from ..engine.inspector import Inspector
 from .textfmt import goal_argument, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
 
 def use_shipped_samples(args: argparse.Namespace) -> None:
-    """Point ``sample_catalogs/...``, ``sample_sessions/...`` and ``sample_skills/...`` arguments
-    that do not exist in the current folder at the shipped samples (the checkout's folders, or the
+    """Point ``sample_catalogs/...``, ``sample_sessions/...``, ``sample_skills/...`` and
+    ``docs/examples/...`` arguments that do not exist in the current folder at the shipped samples (the checkout's folders, or the
     copies an installed wheel carries), so the documented commands run from any folder; each one
     replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept, and
     so is every file the command writes (``--output``, ``--export-queries``): never a shipped file."""
@@ -36,10 +36,9 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
         values = value if isinstance(value, list) else [value]
         replaced = []
         for item in values:
-            if isinstance(item, str) and "/" in item and item.split("/", 1)[0] in SAMPLE_FOLDERS \
-                    and not Path(item).exists():
-                folder, rest = item.split("/", 1)
-                shipped = samples_dir(folder) / rest
+            folder = next((f for f in SAMPLE_FOLDERS if isinstance(item, str) and item.startswith(f + "/")), None)
+            if folder is not None and not Path(item).exists():
+                shipped = samples_dir(folder) / item[len(folder) + 1:]
                 if shipped.exists():
                     print(f"toolsearch: {item} is not in this folder; reading the shipped sample {shipped}",
                           file=sys.stderr)
