@@ -92,6 +92,11 @@ def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
     pins = tables["tuning_pins"].to_dict("records")
     assert [(r["cost per request (tokens)"], r["round trips saved"]) for r in pins] == [
         (f"{w.cost_tokens:+,}", f"{w.round_trips_saved:,}") for w in what_ifs]
+    # the column without the pins is the tools array at the recommended setting, and says so: the
+    # sidebar's (the Overview's "Tools array with tool search") is another figure when they differ
+    assert [r["tools array, recommended setting (tokens)"] for r in pins] == [
+        f"{w.before.upfront_tokens:,}" for w in what_ifs]
+    assert not any("today" in column for column in tables["tuning_pins"].columns)
     # the frontier's y axis: recorded called tools the listing names, at the first length
     at.session_state["tuning_frontier_open"] = True
     at.run()

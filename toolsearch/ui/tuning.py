@@ -259,7 +259,7 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
                     "full schema (tokens)": per_tool[name].schema_tokens} for name, calls in hot],
                   key="tuning_pins_tools")
     literal_table([{"context length": ctx_text(w.after.context_length),
-                    "tools array today (tokens)": w.before.upfront_tokens,
+                    "tools array, recommended setting (tokens)": w.before.upfront_tokens,
                     "with the pins (tokens)": w.after.upfront_tokens,
                     "cost per request (tokens)": f"{w.cost_tokens:+,}",
                     "round trips saved": w.round_trips_saved} for w in what_ifs], key="tuning_pins")
