@@ -186,6 +186,29 @@ def test_check_bad_input_exits_2(tmp_path):
     assert done.returncode == 2 and "missing.yaml" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_path):
+    """A gate on an MCP client config: a server that fails to start leaves a catalog without it (with
+    no server at all, tier 0, which passes every goal). check exits 2 naming it, never 0."""
+    import sys  # noqa: PLC0415
+
+    server = Path(__file__).resolve().parent / "mcp_test_server.py"
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "good": {"command": sys.executable, "args": [str(server)]},
+        "gone": {"command": str(tmp_path / "no-such-server")},
+        "broken": {"args": ["x"]}}}), encoding="utf-8")
+    done = run_cli("check", config, "--context-lengths", "32k", "--goal", "any")
+    assert done.returncode == 2, done.stdout + done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("toolsearch: error: check: 2 servers did not list their tools (")
+    assert "'gone'" in last and "'broken'" in last and "'good'" not in last and "Traceback" not in done.stderr
+    only_broken = tmp_path / "broken.json"
+    only_broken.write_text(json.dumps({"mcpServers": {"broken": {"args": ["x"]}}}), encoding="utf-8")
+    assert run_cli("check", only_broken, "--context-lengths", "32k", "--goal", "full").returncode == 2
+    done = run_cli("check", TEAM, "--baseline", only_broken, "--context-lengths", "32k", "--goal", "any")
+    assert done.returncode == 2 and "check: --baseline: 1 server did not list its tools ('broken'" in done.stderr
+
+
 # --- report --------------------------------------------------------------------------------------
 
 def _page_report(monkeypatch) -> str:
