@@ -155,6 +155,26 @@ def test_check_holds_settings_to_the_headroom_recommend_chose(tmp_path) -> None:
         "toolsearch check passed: every server at names or better; 0.05% headroom")
 
 
+def test_a_headroom_failure_above_the_goal_says_a_smaller_budget_holds_too() -> None:
+    """Default settings, goal names with 10% headroom: at 200K the listing is full with 344 tokens of
+    room, and check names the 4,022 tokens full needs; the settings it suggests are smaller (1,621
+    tokens, names), so the failure says a smaller budget holds too. At 32K the listing is names, the
+    goal's own form: only the budget it needs."""
+    done = _json(run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "names", "--headroom", "10",
+                         "--format", "json"))
+    at32, at200 = done["contexts"]
+    assert at32["failures"] == ["the budget of 1,600 tokens leaves 127 tokens above the 1,473-token listing; "
+                                "10% headroom needs a budget of at least 1,621"]
+    assert at200["failures"] == ["the budget of 4,000 tokens leaves 344 tokens above the 3,656-token listing; "
+                                 "10% headroom needs a budget of at least 4,022, or a smaller one with 10% above a "
+                                 "smaller listing the goal still accepts (the goal needs names; this listing is full)"]
+    assert done["suggestion"]["listing_max_tokens"] == 1621 < 4022
+    # a per-length goal of full at 200K: full is that length's goal, so nothing smaller holds there
+    full = _json(run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "names,200k=full",
+                         "--headroom", "10", "--format", "json"))
+    assert full["contexts"][1]["failures"][-1].endswith("needs a budget of at least 4,022")
+
+
 def test_headroom_failures_ignore_lengths_with_nothing_listed() -> None:
     from toolsearch.analysis.check import headroom_failures
     from toolsearch.analysis.recommend import ContextOutcome, budget_with_headroom

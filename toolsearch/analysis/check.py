@@ -53,19 +53,26 @@ def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | 
     return tuple(failures)
 
 
-def headroom_failures(outcome: ContextOutcome, headroom_pct: float) -> tuple[str, ...]:
+def headroom_failures(outcome: ContextOutcome, headroom_pct: float, goal: str | None = None) -> tuple[str, ...]:
     """Why ``outcome`` (one context length) leaves less than ``headroom_pct`` % of room above its
     listing, as one short sentence; empty when it leaves enough, when ``headroom_pct`` is 0, or when
     nothing is listed (tier 0, or no listing at all). The room needed is
-    :func:`toolsearch.analysis.recommend.budget_with_headroom`, the rule ``recommend --headroom`` uses."""
+    :func:`toolsearch.analysis.recommend.budget_with_headroom`, the rule ``recommend --headroom`` uses.
+    With ``goal`` (that length's goal) and a listing in a better form than the goal asks, the
+    sentence also says that a smaller budget, with the room above a smaller listing, holds too:
+    that is what ``recommend`` picks, so its settings are smaller than the budget named first."""
     if not headroom_pct or outcome.tier == 0 or outcome.listing_tokens == 0:
         return ()
     needed = budget_with_headroom(outcome.listing_tokens, headroom_pct)
     if outcome.budget >= needed:
         return ()
+    smaller = ""
+    if goal in GOAL_FORMS and FORM_RANK[outcome.listing_form] < FORM_RANK[GOAL_FORMS[goal]]:
+        smaller = (f", or a smaller one with {headroom_pct:g}% above a smaller listing the goal still accepts "
+                   f"(the goal needs {form_word(GOAL_FORMS[goal])}; this listing is {form_word(outcome.listing_form)})")
     return (f"the budget of {outcome.budget:,} tokens leaves {outcome.headroom_tokens:,} tokens above the "
             f"{outcome.listing_tokens:,}-token listing; {headroom_pct:g}% headroom needs a budget of at least "
-            f"{needed:,}",)
+            f"{needed:,}{smaller}",)
 
 
 @dataclass(frozen=True)
@@ -226,8 +233,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
     def failures(o: ContextOutcome) -> tuple[str, ...]:
-        room = headroom_failures(o, headroom_pct)
         here = goal_at(goal, per_length, o.context_length)
+        room = headroom_failures(o, headroom_pct, here)
         if not (except_servers or keep_servers):
             return (*goal_failures(o, here, max_listing_tokens), *room)
         size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
