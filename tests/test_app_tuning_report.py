@@ -112,6 +112,9 @@ def test_tuning_recommendation_and_export_match_engine(query):
     # the export block is the library's, with its provenance (st.code trims the final newline)
     assert at.code[0].value == export_of(rec, config, ins).rstrip("\n")
     assert at.code[0].language == "yaml"
+    # its comment lines ("# headroom: 10% · absorbs ...", "# at 32K: names · 9 of 9 servers named ...") are
+    # wider than the page at 1400 px: wrapped, not cut off behind a horizontal scroll
+    assert max(map(len, at.code[0].value.splitlines())) > 90 and at.code[0].proto.wrap_lines
     block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
     assert (block["threshold_pct"], block["listing_max_tokens"]) == (rec.threshold_pct, rec.listing_max_tokens)
     # the single-length answer is a column of the table

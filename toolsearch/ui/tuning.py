@@ -537,7 +537,7 @@ if common.require_catalog(v):
         st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
-        st.code(block, language="yaml")
+        st.code(block, language="yaml", wrap_lines=True)  # its comment lines are longer than the page is wide
         st.download_button("Download tool_search.yaml", block, file_name="tool_search.yaml", mime="application/x-yaml",
                            key="tuning_download", icon=":material/download:")
     else:
