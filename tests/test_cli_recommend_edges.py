@@ -5,7 +5,10 @@ short that nothing can be listed. Each test runs the console script in a subproc
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
+
+import pytest
 
 from conftest import run_cli
 
@@ -237,3 +240,32 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     named = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed",
                           "--json"))
     assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [9, 10, 10]
+
+
+@pytest.mark.parametrize("args", [
+    ("--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10"),
+    ("--context-lengths", "12345,200k,unknown,1m", "--goal", "listed,1m=full", "--keep", "github",
+     "--except", "playwright", "--headroom", "12.5", "--tokenizer", "o200k_base"),
+    ("--context-lengths", "32k,1m", "--goal", "any"),
+])
+def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, args) -> None:
+    """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG ...': with the
+    catalog put in and the block saved as the config, that command passes; with a stricter
+    headroom it is the same gate failing. A goal out of reach gets no gate line."""
+    block = run_cli("recommend", TEAM, *args, "--yaml")
+    assert block.returncode == 0, block.stderr
+    config = tmp_path / "config.yaml"
+    config.write_text(block.stdout, encoding="utf-8")
+    gate = [line for line in block.stdout.splitlines() if line.startswith("# gate: ")]
+    assert len(gate) == 1, block.stdout
+    words = shlex.split(gate[0].removeprefix("# gate: "))
+    assert words[:4] == ["toolsearch", "check", "CATALOG", "--config"] and words[4] == "config.yaml"
+    done = run_cli("check", TEAM, "--config", config, *words[5:])
+    assert done.returncode == 0, done.stdout + done.stderr
+    for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer"):
+        asked = args[args.index(option) + 1] if option in args else None
+        assert (words[words.index(option) + 1] if option in words else None) == asked, option
+    assert ("--tokenizer" in words) == ("--tokenizer" in args) and ("--headroom" in words) == ("--headroom" in args)
+    unreached = run_cli("recommend", TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--context-lengths", "32k",
+                        "--goal", "names", "--yaml")
+    assert unreached.returncode == 1 and "# not reached" in unreached.stdout and "# gate:" not in unreached.stdout

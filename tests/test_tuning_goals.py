@@ -249,8 +249,10 @@ def test_yaml_block_with_provenance() -> None:
     assert comments[3] == "# goal: every server at names or better, except cloudflare (may collapse)"
     assert comments[4].startswith("# headroom: 10% · absorbs ")
     assert comments[5] == "# reached at every length"
-    assert comments[6:] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
-                            f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
+    assert comments[6:9] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
+                             f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
+    assert comments[9:] == ["# gate: toolsearch check CATALOG --config config.yaml --context-lengths 32k,200k,1m "
+                            "--goal names --except cloudflare --headroom 10"]
 
 
 def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:

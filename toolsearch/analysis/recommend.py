@@ -812,6 +812,34 @@ def _comment_safe(text: str) -> str:
                    for ch in text)
 
 
+def _length_arg(n: int | None) -> str:
+    """A context length as ``--context-lengths`` takes it: ``32k``, ``1m``, ``12345``, ``unknown``."""
+    if n is None:
+        return "unknown"
+    return f"{n // 1_000_000}m" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+
+
+def check_command(rec: MultiRecommendation, config_file: str = "config.yaml") -> str:
+    """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
+    lengths, goal (per-length goals included), servers that may collapse or must stay named,
+    headroom and planning tokenizer, with the settings read from ``config_file``. ``CATALOG``
+    stands for the catalog files. Arguments that need it are shell-quoted."""
+    import shlex  # noqa: PLC0415
+
+    goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
+    words = ["toolsearch", "check", "CATALOG", "--config", config_file,
+             "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
+    for name in rec.except_servers:
+        words += ["--except", name]
+    for name in rec.keep_servers:
+        words += ["--keep", name]
+    if rec.headroom_pct:
+        words += ["--headroom", f"{rec.headroom_pct:g}"]
+    if rec.planning_tokenizer != C.DEFAULT_TOKENIZER:
+        words += ["--tokenizer", rec.planning_tokenizer]
+    return " ".join(w if w == "CATALOG" else shlex.quote(w) for w in words)
+
+
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str) -> str:
     """The harness config block for a recommendation, with where it came from.
@@ -820,8 +848,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     ``listing_max_tokens`` (the recommendation's), plus ``enabled``, ``listing`` and ``defer`` when
     ``config`` sets them to something other than the defaults; it is never empty. Above it, YAML
     comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
-    lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, and the
-    expected listing at each length (form and counts, listing and budget tokens).
+    lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, the
+    expected listing at each length (form and counts, listing and budget tokens) and, when it is
+    reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
     Args:
         rec: from :func:`recommend_for_contexts`.
@@ -850,6 +879,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
+    if rec.reached:
+        lines.append(f"# gate: {_comment_safe(check_command(rec))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body
