@@ -259,8 +259,8 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
     gate = [line for line in block.stdout.splitlines() if line.startswith("# gate: ")]
     assert len(gate) == 1, block.stdout
     words = shlex.split(gate[0].removeprefix("# gate: "))
-    assert words[:4] == ["toolsearch", "check", "CATALOG", "--config"] and words[4] == "config.yaml"
-    done = run_cli("check", TEAM, "--config", config, *words[5:])
+    assert words[:6] == ["toolsearch", "check", "CATALOG", "--config", "config.yaml", "--strict"]
+    done = run_cli("check", TEAM, "--config", config, *words[5:])  # --strict: the block has no warning
     assert done.returncode == 0, done.stdout + done.stderr
     for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer"):
         asked = args[args.index(option) + 1] if option in args else None

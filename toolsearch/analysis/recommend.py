@@ -822,12 +822,13 @@ def _length_arg(n: int | None) -> str:
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml") -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
     lengths, goal (per-length goals included), servers that may collapse or must stay named,
-    headroom and planning tokenizer, with the settings read from ``config_file``. ``CATALOG``
+    headroom and planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
+    warning in it, such as a misspelt key, fails the gate). ``CATALOG``
     stands for the catalog files. Arguments that need it are shell-quoted."""
     import shlex  # noqa: PLC0415
 
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
-    words = ["toolsearch", "check", "CATALOG", "--config", config_file,
+    words = ["toolsearch", "check", "CATALOG", "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
     for name in rec.except_servers:
         words += ["--except", name]
