@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
+from ..analysis.wording import agree, counted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .textfmt import goal_argument, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
 
@@ -46,6 +48,26 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
             replaced.append(item)
         if replaced != values:
             setattr(args, key, replaced if isinstance(value, list) else replaced[0])
+
+
+def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None) -> None:
+    """``check`` and ``recommend`` never judge a catalog that lacks a server because it failed to
+    start or list its tools (an MCP client config's server that is down, misconfigured or timed
+    out): the verdict or the settings would be about another catalog, and one with no tools at all
+    passes every goal. ``side``: ``""`` or ``"--baseline: "``.
+
+    Raises:
+        ToolsearchError: naming the servers that failed (exit status 2).
+    """
+    from ..live.client import is_connect_failure  # noqa: PLC0415
+
+    if inspector is None:
+        return
+    failed = [p.where.split("server ", 1)[1] for p in inspector.registration.problems if is_connect_failure(p)]
+    if failed:
+        raise ToolsearchError(f"{command}: {side}{counted(len(failed), 'server')} did not list "
+                              f"{agree(failed, 'its', 'their')} tools ({', '.join(failed)}; the reason is above), so "
+                              "the catalog is incomplete; fix the server, or use a catalog saved by toolsearch snapshot")
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")

@@ -36,7 +36,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
-                     print_json, report_loaded, write_data)
+                     print_json, refuse_unlisted_servers, report_loaded, write_data)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -331,25 +331,6 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     return lines
 
 
-def _refuse_unlisted_servers(side: str, inspector: Inspector | None) -> None:
-    """A gate never judges a catalog that lacks a server because it failed to start or list its
-    tools (an MCP client config's server that is down, misconfigured or timed out): its verdict
-    would be about another catalog, and one with no tools at all passes every goal.
-
-    Raises:
-        ReviewUsageError: naming the servers that failed (exit status 2).
-    """
-    from ..live.client import is_connect_failure  # noqa: PLC0415
-
-    if inspector is None:
-        return
-    failed = [p.where.split("server ", 1)[1] for p in inspector.registration.problems if is_connect_failure(p)]
-    if failed:
-        raise ReviewUsageError(f"check: {side}{counted(len(failed), 'server')} did not list {agree(failed, 'its', 'their')} "
-                               f"tools ({', '.join(failed)}; the reason is above), so the catalog is incomplete; "
-                               "fix the server, or check a catalog saved by toolsearch snapshot")
-
-
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     known = [server.name for server in inspector.catalog.servers]
     for option, names in (("--except", args.except_servers), ("--keep", args.keep_servers)):
@@ -366,7 +347,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         raise ReviewUsageError(f"check: --goal: {exc}") from None
     baseline = _load(args, args.baseline, config) if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
-        _refuse_unlisted_servers(side, loaded)
+        refuse_unlisted_servers("check", side, loaded)
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,
