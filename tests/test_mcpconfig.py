@@ -225,6 +225,23 @@ def test_messages_about_a_bad_entry_never_show_secrets() -> None:
         assert "s3cr3t" not in repr(spec)
 
 
+@pytest.mark.parametrize("url", ["user:hunter2pw@example.com/mcp", "http:\\\\u:hunter2pw@example.com/mcp",
+                                 "http://u:hunter2pw@[::1/mcp?key=hunter2pw"])
+def test_a_url_python_cannot_read_keeps_its_credentials_masked(url, tmp_path) -> None:
+    # No scheme, backslashes for slashes, an unclosed IPv6 host: the entry is that server's
+    # failure (not a traceback), and the message masks the credentials by their shape.
+    bad, good = parse({"mcpServers": {"x": {"url": url}, "ok": {"command": "good"}}}).servers
+    assert bad.invalid.startswith("cfg.json: mcpServers.x.url: expected an http:// or https:// URL"), bad.invalid
+    assert good.invalid is None
+    for text in (bad.invalid, repr(bad), json.dumps(bad.redacted(), ensure_ascii=False)):
+        assert "hunter2pw" not in text and MASK in text, text
+    assert redact_url(url).count(MASK) >= 1
+    config = write_json(tmp_path / "cfg.json", {"mcpServers": {"x": {"url": url}}})
+    result = run_cli("plan", config)
+    assert "Traceback" not in result.stderr and "hunter2pw" not in result.stdout + result.stderr
+    assert "mcpServers.x.url: expected an http:// or https:// URL" in result.stderr, result.stderr
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("data, fragment", [

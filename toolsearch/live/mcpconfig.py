@@ -766,7 +766,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             raise ConfigError(f"{where}.url: expected the server URL as a string, got {_type_name(url)}")
         url = url.strip()
         if not _PLACEHOLDER.search(url):
-            parts = urlsplit(url)
+            try:
+                parts = urlsplit(url)
+            except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
+                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got "
+                                  f"{redact_url(url)!r} ({exc})") from None
             if parts.scheme not in ("http", "https") or not parts.netloc:
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
         headers = _string_map(entry.get("headers"), f"{where}.headers")
