@@ -168,6 +168,21 @@ def test_env_file_is_read_relative_to_the_config(tmp_path) -> None:
     assert config.warnings[0].startswith(f"{missing}: mcpServers.s.envFile: cannot read nope.env")
 
 
+def test_env_file_is_read_within_the_input_limit(tmp_path, monkeypatch) -> None:
+    # An envFile is read as every other input: one over the size limit (or /dev/zero, which never
+    # ends) is refused with a warning naming it, and the server keeps its own env.
+    from toolsearch.engine import readers
+    monkeypatch.setattr(readers, "MAX_INPUT_BYTES", 1000)
+    (tmp_path / "big.env").write_text("A=1\n" * 500, encoding="utf-8")
+    path = write_json(tmp_path / "mcp.json", {"mcpServers": {"s": {"command": "c", "envFile": "big.env",
+                                                                   "env": {"B": "2"}}}})
+    config = load_mcp_config(path)
+    (spec,) = config.servers
+    assert dict(spec.env) == {"B": "2"} and spec.invalid is None
+    assert config.warnings[0].startswith(f"{path}: mcpServers.s.envFile: {tmp_path / 'big.env'}: 2,000 bytes, "
+                                         "over the 1,000 bytes limit"), config.warnings
+
+
 # --- secrets ---------------------------------------------------------------------------------
 
 def test_redacted_view_masks_env_and_header_values_and_shows_templates() -> None:

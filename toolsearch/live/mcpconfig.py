@@ -613,11 +613,18 @@ def _seconds(raw: Any, where: str) -> float | None:
 def read_env_file(path: str | Path) -> dict[str, str]:
     """``KEY=VALUE`` lines of a dotenv file (``#`` comments, optional ``export``, quotes stripped).
 
+    Read as every input is, within :data:`~toolsearch.engine.readers.MAX_INPUT_BYTES`: a device
+    (``/dev/zero``) or a named pipe nothing writes to is refused, not read for ever.
+
     Raises:
         OSError: the file cannot be read.
+        UnicodeDecodeError: it is not UTF-8.
+        ConfigError: it is over the size limit, or a named pipe with nothing writing to it.
     """
     values: dict[str, str] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    with readers.open_input(path) as fh:
+        data = readers.read_stream(fh, str(path), ConfigError)
+    for line in data.decode("utf-8-sig").splitlines():
         line = line.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -749,6 +756,8 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                 except (OSError, UnicodeDecodeError) as exc:
                     warnings.append(f"{where}.envFile: cannot read {env_file} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
+                except ConfigError as exc:
+                    warnings.append(f"{where}.envFile: {exc}; ignored")
         env.update(_string_map(entry.get("env"), f"{where}.env"))
         secrets.extend(env.values())
         cwd_raw = entry.get("cwd")
