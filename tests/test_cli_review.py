@@ -146,6 +146,21 @@ def test_check_markdown_never_mentions_a_user_or_team_named_by_the_catalog(tmp_p
     assert "@" not in outside, outside
 
 
+def test_check_markdown_keeps_entities_and_links_in_server_names_as_text(tmp_path):
+    """``&#64;team`` renders as ``@team`` (a mention) and ``https://…`` or ``www.…`` as a link in a
+    pull request comment: the ampersand is escaped and a link-like word is a code span."""
+    names = ["&#64;org/team", "&commat;someone", "https://evil.example/x", "www.evil.example"]
+    cat = write_yaml(tmp_path / "ent.yaml", {"servers": [
+        {"name": name, "tools": [{"name": f"tool_{i}", "description": "Tell them."}]} for i, name in enumerate(names)]})
+    done = run_cli("check", cat, "--context-lengths", "32k", "--goal", "full",
+                   *[arg for name in names for arg in ("--keep", name)], "--format", "markdown")
+    heading = done.stdout.splitlines()[0]
+    assert "\\&#64;org/team" in heading and "\\&commat;someone" in heading, heading
+    assert "`https://evil.example/x," in heading and "`www.evil.example`" in heading, heading
+    outside = re.sub(r"(`+)(.+?)\1", "", done.stdout)
+    assert not re.search(r"(?<!\\)&", outside) and "://" not in outside and "www." not in outside, outside
+
+
 def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
     data = yaml.safe_load(FIVE.read_text(encoding="utf-8"))
     data["servers"].append({"name": "ops_tools|beta", "tools": [
