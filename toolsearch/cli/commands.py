@@ -7,7 +7,6 @@ the file and the problem; never a traceback for a user mistake).
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import logging
 import sys
@@ -39,7 +38,7 @@ from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
-                     print_json, report_loaded as _report_loaded, unrecognized, use_shipped_samples, write_data)
+                     print_json, report_loaded as _report_loaded, unrecognized, use_shipped_samples, write_csv, write_data)
 
 
 class UsageError(ToolsearchError):
@@ -883,11 +882,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
               r.listing_max_tokens, r.budget, r.tier, r.listing_form, r.listing_tokens,
               *[r.states.get(s, "—" if scopes else "") for s in servers]] for name, r in named]
     if args.csv:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(table)
-        write_data(out.getvalue())
+        write_csv(header, table)
     else:
         # The form as counts (mixed 5/9, as the app's grids say it); CSV keeps the value, with the
         # per-server columns beside it.

@@ -16,8 +16,6 @@ file and the problem); ``check`` exits 1 when the goal does not hold at some con
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import re
 import sys
 from pathlib import Path
@@ -36,7 +34,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
-                     print_json, report_loaded, write_data)
+                     print_json, report_loaded, write_csv, write_data)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -244,12 +242,8 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         return 0
     header = ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share", "outlier"]
     if args.csv:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows([t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
-                          f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools)
-        write_data(out.getvalue())
+        write_csv(header, [[t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
+                            f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools])
         return 0
     fence = f"{result.outlier_fence:,.0f}" if result.outlier_fence is not None else "none (fewer than " \
         f"{costs_mod.OUTLIER_MIN_TOOLS} tools)"
