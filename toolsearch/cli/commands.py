@@ -23,7 +23,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (one_line, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..analysis.invisible import reveal
@@ -340,7 +340,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
 def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
     ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
-    print(f"catalog: {inspector.catalog.name} ({counted(len(inspector.full_registration.tools), 'tool')})")
+    print(f"catalog: {one_line(inspector.catalog.name)} ({counted(len(inspector.full_registration.tools), 'tool')})")
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
