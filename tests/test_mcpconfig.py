@@ -257,6 +257,18 @@ def test_a_url_python_cannot_read_keeps_its_credentials_masked(url, tmp_path) ->
     assert "mcpServers.x.url: expected an http:// or https:// URL" in result.stderr, result.stderr
 
 
+def test_a_secret_of_one_server_is_masked_in_what_another_server_sends_back() -> None:
+    # Two servers of one file: the token in 'a's env is a secret from the config in 'b's output
+    # too (say 'b' reads the same token from its own files and echoes it).
+    a, b = parse({"mcpServers": {"a": {"command": "x", "env": {"GH": "ghtok-a1b2c3d4"}},
+                                 "b": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer hdr-9z8y7x"}}}}).servers
+    assert b.scrub("echo ghtok-a1b2c3d4 and hdr-9z8y7x") == f"echo {MASK} and {MASK}"
+    assert a.scrub("got hdr-9z8y7x") == f"got {MASK}"
+    for spec in (a, b):
+        assert "ghtok" not in repr(spec) and "hdr-9z" not in repr(spec)
+        assert "ghtok" not in json.dumps(spec.redacted()) and "hdr-9z" not in json.dumps(spec.redacted())
+
+
 # --- errors -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("data, fragment", [

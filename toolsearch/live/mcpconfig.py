@@ -241,6 +241,9 @@ class ServerSpec:
             value as ``••••`` (the launch confirmation shows these).
         invalid: why the entry cannot be used (a bad config entry), or ``None``. A connect
             reports such a spec as a failed server without starting anything.
+        peer_secrets: the secret values of the other servers of the same config file: a value
+            from the config is masked in what this server sends back too (a token that two
+            servers hold, one of them echoing it).
     """
 
     name: str
@@ -262,6 +265,7 @@ class ServerSpec:
     interpolated: tuple[str, ...] = ()
     invalid: str | None = None
     preview: Mapping[str, Any] = field(default_factory=dict)
+    peer_secrets: tuple[str, ...] = ()
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -304,12 +308,16 @@ class ServerSpec:
         """Values to scrub from messages, longest first: env and header values, every value a
         ``${VAR}`` reference resolved to, URL credentials and query values, each also in the
         encodings of :func:`encoded_forms` (percent, hex, base64)."""
+        return secret_list([*self.own_secrets(), *self.peer_secrets])
+
+    def own_secrets(self) -> list[str]:
+        """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
             values += _url_secrets(self.url)
-        return secret_list(values)
+        return values
 
     def scrub(self, text: str) -> str:
         """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
@@ -863,6 +871,11 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         specs.append(spec)
     if kind == "mcp_servers":
         specs = _hermes_timeouts(data, specs, origin, warnings)
+    if len(specs) > 1:  # every value from the file is a secret in every server's output
+        from dataclasses import replace  # noqa: PLC0415
+        own = [spec.own_secrets() for spec in specs]
+        specs = [replace(spec, peer_secrets=tuple(v for j, values in enumerate(own) if j != i for v in values))
+                 for i, spec in enumerate(specs)]
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
 
 
