@@ -118,6 +118,9 @@ def _guard_sdk_logs(spec: ServerSpec) -> None:
 STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
 _REASON_MAX_CHARS = 400
 _STDERR_TAIL_CHARS = 300
+#: Bytes read from the end of a stdio child's stderr file for its tail: a server that writes
+#: gigabytes to stderr is not read into memory (nor scrubbed) whole.
+_STDERR_READ_BYTES = 256 * 1024
 #: A stray (not JSON-RPC) stdout line is shown up to this many characters.
 _STRAY_LINE_CHARS = 120
 #: The note added where a server sent back a secret from the config (masked).
@@ -539,12 +542,22 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
     """
     if errlog is None:
         return ""
+    cut_at_start = False
     try:
         errlog.flush()
-        errlog.seek(0)
-        text = errlog.read()
+        raw = getattr(errlog, "buffer", None)
+        if raw is not None:  # the last _STDERR_READ_BYTES bytes only
+            size = raw.seek(0, 2)
+            cut_at_start = size > _STDERR_READ_BYTES
+            raw.seek(max(0, size - _STDERR_READ_BYTES))
+            text = raw.read(_STDERR_READ_BYTES).decode("utf-8", errors="replace")
+        else:
+            errlog.seek(0)
+            text = errlog.read(_STDERR_READ_BYTES)
     except (OSError, ValueError):
         return ""
+    if cut_at_start:  # the first line is cut: it may begin inside a secret
+        text = text.partition("\n")[2] if "\n" in text else mask_leading_suffix(text, secrets)
     if scrub is not None:
         text = scrub(text)
     if secrets:
