@@ -22,9 +22,58 @@ from .readers import load_embedded_json
 from .registration import RegisteredTool
 from .search import SearchIndex, SearchOptions, doc_for
 
+#: Seconds one schema ``pattern`` (or ``patternProperties`` key) may take on one value while a
+#: tool_call is validated locally. The pattern is the catalog's (a server's) text: ``^(a+)+$``
+#: against 40 ``a`` and a ``!`` backtracks for ever under Python's ``re``; past this time, or for a
+#: pattern whose repeat counts would unroll too far, the call is not validated (fail open).
+SCHEMA_PATTERN_TIMEOUT = 1.0
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _WS = re.compile(r"\s+")
 CONNECTOR_PREFIX = "connectors__"
+
+
+class SchemaPatternError(ValueError):
+    """A schema pattern that cannot be matched within :data:`SCHEMA_PATTERN_TIMEOUT`."""
+
+
+def _schema_search(pattern: str, text: str) -> bool:
+    """``re.search(pattern, text)`` as jsonschema runs it, with the ``regex`` package's timeout;
+    a pattern whose ``{m}`` repeat counts multiply past
+    :data:`~toolsearch.engine.search.REGEX_MAX_REPEAT_PRODUCT` (unrolled while compiling, before any
+    timeout) is not run. Raises :class:`SchemaPatternError` for either."""
+    import regex  # noqa: PLC0415
+
+    from .search import REGEX_MAX_REPEAT_PRODUCT, _REPEAT_COUNT  # noqa: PLC0415
+
+    product = 1
+    for count in _REPEAT_COUNT.findall(pattern):
+        product *= max(1, int(count))
+        if product > REGEX_MAX_REPEAT_PRODUCT:
+            raise SchemaPatternError("the pattern repeats too often to compile safely")
+    try:
+        return regex.search(pattern, text, timeout=SCHEMA_PATTERN_TIMEOUT) is not None
+    except TimeoutError:
+        raise SchemaPatternError(f"the pattern took over {SCHEMA_PATTERN_TIMEOUT:g} s") from None
+
+
+def _bounded_validator(validator_cls: Any) -> Any:
+    """``validator_cls`` with ``pattern`` and ``patternProperties`` matched by :func:`_schema_search`."""
+    import jsonschema  # noqa: PLC0415
+    from jsonschema.exceptions import ValidationError  # noqa: PLC0415
+
+    def pattern(validator: Any, patrn: Any, instance: Any, schema: Any) -> Any:
+        if validator.is_type(instance, "string") and not _schema_search(patrn, instance):
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    def pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Any:
+        if not validator.is_type(instance, "object"):
+            return
+        for patrn, subschema in patterns.items():
+            for key, value in instance.items():
+                if _schema_search(patrn, key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=patrn)
+
+    return jsonschema.validators.extend(validator_cls, {"pattern": pattern, "patternProperties": pattern_properties})
 
 
 def to_wire(response: Mapping[str, Any]) -> str:
@@ -458,7 +507,7 @@ class Bridge:
             schema = schema_for_validation(params)
             validator_cls = jsonschema.validators.validator_for(schema)
             validator_cls.check_schema(schema)
-            error = best_match(validator_cls(schema).iter_errors(coerced))
+            error = best_match(_bounded_validator(validator_cls)(schema).iter_errors(coerced))
         except ImportError:
             return CallCheck(None, tool, coerced, False, "jsonschema is not installed")
         except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (docs/reference.md §9.3 step 7)
