@@ -692,8 +692,17 @@ def test_a_schema_pattern_that_backtracks_for_ever_does_not_hang_tool_call(tmp_p
         {"name": "evil", "description": "Evil pattern.", "inputSchema": {
             "type": "object", "properties": {"q": {"type": "string", "pattern": "^(a|aa)+$"}}}},
         {"name": "nested", "description": "Nested.", "inputSchema": {
-            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}}}}]}]})
-    for tool, args in (("mcp__s__evil", {"q": "a" * 60 + "!"}), ("mcp__s__nested", {"a" * 60 + "!": "x"})):
+            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}}}},
+        {"name": "closed", "description": "Closed.", "inputSchema": {
+            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}},
+            "additionalProperties": False}},
+        {"name": "unevaluated", "description": "Unevaluated.", "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}},
+            "unevaluatedProperties": False}}]}]})
+    key = "a" * 60 + "!"
+    for tool, args in (("mcp__s__evil", {"q": key}), ("mcp__s__nested", {key: "x"}),
+                       ("mcp__s__closed", {key: "x"}), ("mcp__s__unevaluated", {key: "x"})):
         done = subprocess.run([*toolsearch_command(), "call", str(catalog), tool, "-a", json.dumps(args)],
                               capture_output=True, text=True, timeout=40)
         assert done.returncode == 0, done.stdout + done.stderr

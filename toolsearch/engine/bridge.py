@@ -32,6 +32,11 @@ _WS = re.compile(r"\s+")
 CONNECTOR_PREFIX = "connectors__"
 
 
+#: Schema patterns that timed out (a check runs the same pattern again and again: once per keyword
+#: that matches it, once per check of the same call).
+_SLOW_PATTERNS: set[str] = set()
+
+
 class SchemaPatternError(ValueError):
     """A schema pattern that cannot be matched within :data:`SCHEMA_PATTERN_TIMEOUT`."""
 
@@ -45,6 +50,8 @@ def _schema_search(pattern: str, text: str) -> bool:
 
     from .search import REGEX_MAX_REPEAT_PRODUCT, _REPEAT_COUNT  # noqa: PLC0415
 
+    if pattern in _SLOW_PATTERNS:  # timed out before in this process: not run again
+        raise SchemaPatternError(f"the pattern took over {SCHEMA_PATTERN_TIMEOUT:g} s")
     product = 1
     for count in _REPEAT_COUNT.findall(pattern):
         product *= max(1, int(count))
@@ -53,6 +60,8 @@ def _schema_search(pattern: str, text: str) -> bool:
     try:
         return regex.search(pattern, text, timeout=SCHEMA_PATTERN_TIMEOUT) is not None
     except TimeoutError:
+        if len(_SLOW_PATTERNS) < 256:
+            _SLOW_PATTERNS.add(pattern)
         raise SchemaPatternError(f"the pattern took over {SCHEMA_PATTERN_TIMEOUT:g} s") from None
 
 
@@ -73,7 +82,37 @@ def _bounded_validator(validator_cls: Any) -> Any:
                 if _schema_search(patrn, key):
                     yield from validator.descend(value, subschema, path=key, schema_path=patrn)
 
-    return jsonschema.validators.extend(validator_cls, {"pattern": pattern, "patternProperties": pattern_properties})
+    original_additional = validator_cls.VALIDATORS.get("additionalProperties")
+    original_unevaluated = validator_cls.VALIDATORS.get("unevaluatedProperties")
+
+    def additional_properties(validator: Any, extra_schema: Any, instance: Any, schema: Any) -> Any:
+        patterns = schema.get("patternProperties") if isinstance(schema, Mapping) else None
+        if not (patterns and isinstance(patterns, Mapping) and validator.is_type(instance, "object")):
+            if original_additional is not None:
+                yield from original_additional(validator, extra_schema, instance, schema)
+            return
+        known = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+        extras = [key for key in instance
+                  if key not in known and not any(_schema_search(patrn, key) for patrn in patterns)]
+        if validator.is_type(extra_schema, "object"):
+            for key in extras:
+                yield from validator.descend(instance[key], extra_schema, path=key)
+        elif not extra_schema and extras:
+            shown = ", ".join(repr(key) for key in sorted(extras))
+            yield ValidationError(f"{shown} {'does' if len(extras) == 1 else 'do'} not match any of the regexes: "
+                                  + ", ".join(repr(patrn) for patrn in sorted(patterns)))
+
+    def unevaluated_properties(validator: Any, unevaluated: Any, instance: Any, schema: Any) -> Any:
+        if "patternProperties" in json.dumps(schema, default=str):  # matched with re inside jsonschema
+            raise SchemaPatternError("unevaluatedProperties beside patternProperties is not run")
+        if original_unevaluated is not None:
+            yield from original_unevaluated(validator, unevaluated, instance, schema)
+
+    keywords = {"pattern": pattern, "patternProperties": pattern_properties,
+                "additionalProperties": additional_properties}
+    if original_unevaluated is not None:
+        keywords["unevaluatedProperties"] = unevaluated_properties
+    return jsonschema.validators.extend(validator_cls, keywords)
 
 
 def to_wire(response: Mapping[str, Any]) -> str:
