@@ -951,3 +951,17 @@ def test_the_stderr_tail_reads_only_the_end_of_a_flood() -> None:
     assert tail.endswith("| final: bad config"), tail
     assert f"value {C.SECRET_MASK}" in tail and "s3cr3t" not in tail
     assert Counting.largest <= client._STDERR_READ_BYTES
+
+
+def test_an_output_schema_pattern_that_backtracks_for_ever_does_not_hang_a_call(tmp_path) -> None:
+    """The SDK checks a structured result against the server's output schema; under Python's
+    ``re`` a server's ``^(a|aa)+$`` with 60 ``a`` and a ``!`` held the process for ever, deaf to
+    SIGTERM. The pattern runs with a timeout, and the result is shown unvalidated."""
+    from conftest import toolsearch_command
+
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"r": {
+        "command": PY, "args": [str(Path(__file__).with_name("redos_mcp_server.py"))], "timeout": 20}}})
+    done = subprocess.run([*toolsearch_command(), "call", str(config), "mcp__r__evil", "-a", "{}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert '"v": "' + "a" * 60 + '!"' in done.stdout
