@@ -131,6 +131,19 @@ def test_check_listing_limit_and_config_file(tmp_path):
     assert "the listing is none · nothing listed (0 of 9 servers named) (tier 2)" in done.stdout
 
 
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_text(tmp_path):
+    """A server named ``=HYPERLINK(…)`` (or starting with ``+``, ``-``, ``@``) is a formula when
+    the CSV of ``costs`` or ``sweep`` is opened in a spreadsheet; it gets a leading ``'``."""
+    names = ['=HYPERLINK("http://evil.example","x")', "+1+1", "-2+3", "@SUM(A1)"]
+    cat = write_yaml(tmp_path / "f.yaml", {"servers": [
+        {"name": name, "tools": [{"name": f"tool_{i}", "description": "Tell them."}]} for i, name in enumerate(names)]})
+    costs = list(csv.DictReader(io.StringIO(run_cli("costs", cat, "--csv").stdout)))
+    assert sorted(row["server"] for row in costs) == sorted("'" + name for name in names)
+    assert all(row["total_tokens"].isdigit() for row in costs)
+    sweep = list(csv.reader(io.StringIO(run_cli("sweep", cat, "--csv", "--context-lengths", "32k").stdout)))
+    assert sorted(sweep[0][-4:]) == sorted("'" + name for name in names) and sweep[1][0] == "32000"
+
+
 def test_check_markdown_never_mentions_a_user_or_team_named_by_the_catalog(tmp_path):
     """A server named ``@org/team`` in a pull request comment would ping the team (a backslash
     before ``@`` does not stop GitHub's mentions); every word holding ``@`` is a code span."""
@@ -144,6 +157,21 @@ def test_check_markdown_never_mentions_a_user_or_team_named_by_the_catalog(tmp_p
     assert "``a`b@c\\|d``" in heading, heading
     outside = re.sub(r"(`+)(.+?)\1", "", done.stdout)  # what is left outside code spans
     assert "@" not in outside, outside
+
+
+def test_check_markdown_keeps_entities_and_links_in_server_names_as_text(tmp_path):
+    """``&#64;team`` renders as ``@team`` (a mention) and ``https://…`` or ``www.…`` as a link in a
+    pull request comment: the ampersand is escaped and a link-like word is a code span."""
+    names = ["&#64;org/team", "&commat;someone", "https://evil.example/x", "www.evil.example"]
+    cat = write_yaml(tmp_path / "ent.yaml", {"servers": [
+        {"name": name, "tools": [{"name": f"tool_{i}", "description": "Tell them."}]} for i, name in enumerate(names)]})
+    done = run_cli("check", cat, "--context-lengths", "32k", "--goal", "full",
+                   *[arg for name in names for arg in ("--keep", name)], "--format", "markdown")
+    heading = done.stdout.splitlines()[0]
+    assert "\\&#64;org/team" in heading and "\\&commat;someone" in heading, heading
+    assert "`https://evil.example/x," in heading and "`www.evil.example`" in heading, heading
+    outside = re.sub(r"(`+)(.+?)\1", "", done.stdout)
+    assert not re.search(r"(?<!\\)&", outside) and "://" not in outside and "www." not in outside, outside
 
 
 def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):

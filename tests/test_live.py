@@ -924,3 +924,44 @@ def test_plan_lists_failed_and_skipped_servers_with_their_reason(tmp_path) -> No
     text = run_cli("plan", config).stdout
     assert "gone: failed: cannot start 'toolsearch-no-such-command-xyz': command not found" in text
     assert re.search(r"^off +mcp +0 +skipped$", text, re.MULTILINE)
+
+
+def test_the_stderr_tail_reads_only_the_end_of_a_flood() -> None:
+    """A server that writes megabytes to stderr before it fails: only the end of the file is read
+    (and scrubbed) for the failure's stderr tail, and a secret cut by the start of what is read is
+    not shown in part."""
+    import io
+
+    from toolsearch.live import client
+
+    class Counting(io.BytesIO):
+        largest = 0
+
+        def read(self, size=-1):
+            data = super().read(size)
+            Counting.largest = max(Counting.largest, len(data))
+            return data
+
+    secret = "tok-" + "s3cr3t" * 5
+    raw = Counting()
+    log = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", write_through=True)
+    log.write(("noise " * 20 + "\n") * 100_000 + f"value {secret}\n" + "final: bad config\n")
+    spec = spec_from_fields("s", command=PY, env={"TOKEN": secret})
+    tail = client._stderr_tail(log, spec.scrub, spec.secret_values())
+    assert tail.endswith("| final: bad config"), tail
+    assert f"value {C.SECRET_MASK}" in tail and "s3cr3t" not in tail
+    assert Counting.largest <= client._STDERR_READ_BYTES
+
+
+def test_an_output_schema_pattern_that_backtracks_for_ever_does_not_hang_a_call(tmp_path) -> None:
+    """The SDK checks a structured result against the server's output schema; under Python's
+    ``re`` a server's ``^(a|aa)+$`` with 60 ``a`` and a ``!`` held the process for ever, deaf to
+    SIGTERM. The pattern runs with a timeout, and the result is shown unvalidated."""
+    from conftest import toolsearch_command
+
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"r": {
+        "command": PY, "args": [str(Path(__file__).with_name("redos_mcp_server.py"))], "timeout": 20}}})
+    done = subprocess.run([*toolsearch_command(), "call", str(config), "mcp__r__evil", "-a", "{}"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert '"v": "' + "a" * 60 + '!"' in done.stdout

@@ -168,6 +168,21 @@ def test_env_file_is_read_relative_to_the_config(tmp_path) -> None:
     assert config.warnings[0].startswith(f"{missing}: mcpServers.s.envFile: cannot read nope.env")
 
 
+def test_env_file_is_read_within_the_input_limit(tmp_path, monkeypatch) -> None:
+    # An envFile is read as every other input: one over the size limit (or /dev/zero, which never
+    # ends) is refused with a warning naming it, and the server keeps its own env.
+    from toolsearch.engine import readers
+    monkeypatch.setattr(readers, "MAX_INPUT_BYTES", 1000)
+    (tmp_path / "big.env").write_text("A=1\n" * 500, encoding="utf-8")
+    path = write_json(tmp_path / "mcp.json", {"mcpServers": {"s": {"command": "c", "envFile": "big.env",
+                                                                   "env": {"B": "2"}}}})
+    config = load_mcp_config(path)
+    (spec,) = config.servers
+    assert dict(spec.env) == {"B": "2"} and spec.invalid is None
+    assert config.warnings[0].startswith(f"{path}: mcpServers.s.envFile: {tmp_path / 'big.env'}: 2,000 bytes, "
+                                         "over the 1,000 bytes limit"), config.warnings
+
+
 # --- secrets ---------------------------------------------------------------------------------
 
 def test_redacted_view_masks_env_and_header_values_and_shows_templates() -> None:
@@ -223,6 +238,35 @@ def test_messages_about_a_bad_entry_never_show_secrets() -> None:
     for spec in (bad_url, bad_timeout):
         assert "s3cr3t" not in spec.invalid and MASK in spec.invalid
         assert "s3cr3t" not in repr(spec)
+
+
+@pytest.mark.parametrize("url", ["user:hunter2pw@example.com/mcp", "http:\\\\u:hunter2pw@example.com/mcp",
+                                 "http://u:hunter2pw@[::1/mcp?key=hunter2pw"])
+def test_a_url_python_cannot_read_keeps_its_credentials_masked(url, tmp_path) -> None:
+    # No scheme, backslashes for slashes, an unclosed IPv6 host: the entry is that server's
+    # failure (not a traceback), and the message masks the credentials by their shape.
+    bad, good = parse({"mcpServers": {"x": {"url": url}, "ok": {"command": "good"}}}).servers
+    assert bad.invalid.startswith("cfg.json: mcpServers.x.url: expected an http:// or https:// URL"), bad.invalid
+    assert good.invalid is None
+    for text in (bad.invalid, repr(bad), json.dumps(bad.redacted(), ensure_ascii=False)):
+        assert "hunter2pw" not in text and MASK in text, text
+    assert redact_url(url).count(MASK) >= 1
+    config = write_json(tmp_path / "cfg.json", {"mcpServers": {"x": {"url": url}}})
+    result = run_cli("plan", config)
+    assert "Traceback" not in result.stderr and "hunter2pw" not in result.stdout + result.stderr
+    assert "mcpServers.x.url: expected an http:// or https:// URL" in result.stderr, result.stderr
+
+
+def test_a_secret_of_one_server_is_masked_in_what_another_server_sends_back() -> None:
+    # Two servers of one file: the token in 'a's env is a secret from the config in 'b's output
+    # too (say 'b' reads the same token from its own files and echoes it).
+    a, b = parse({"mcpServers": {"a": {"command": "x", "env": {"GH": "ghtok-a1b2c3d4"}},
+                                 "b": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer hdr-9z8y7x"}}}}).servers
+    assert b.scrub("echo ghtok-a1b2c3d4 and hdr-9z8y7x") == f"echo {MASK} and {MASK}"
+    assert a.scrub("got hdr-9z8y7x") == f"got {MASK}"
+    for spec in (a, b):
+        assert "ghtok" not in repr(spec) and "hdr-9z" not in repr(spec)
+        assert "ghtok" not in json.dumps(spec.redacted()) and "hdr-9z" not in json.dumps(spec.redacted())
 
 
 # --- errors -----------------------------------------------------------------------------------

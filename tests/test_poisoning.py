@@ -234,6 +234,31 @@ def test_app_pages_show_invisible_characters_as_markers() -> None:
     assert not any(_has_raw_invisible(h.value) for h in at.html)  # markers, never the raw characters
 
 
+def test_app_lines_naming_the_catalog_show_its_invisible_characters() -> None:
+    """The catalog's and servers' names in the lines that name the catalog (Overview, Harnesses,
+    Strategies), the collapse verdict and the two listings on the Cache page: markers, never a
+    right-to-left override that turns the rest of the line around."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui.common import UPLOAD
+
+    catalog = {"name": "cat\u202eeman", "servers": [
+        {"name": "srv\u200bone", "tools": [{"name": f"t{i}", "description": f"desc\u2066 number {i}"} for i in range(5)]},
+        {"name": "two", "tools": [{"name": "plain", "description": "ok"}]}]}
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.selectbox(key="catalog").set_value(UPLOAD).run()
+    at.sidebar.file_uploader(key="uploads").set_value([("c.json", json.dumps(catalog).encode(), "application/json")])
+    at.run()
+    for page in ("overview", "harnesses", "strategies", "cache_diff"):
+        at.switch_page(f"toolsearch/ui/{page}.py").run()
+        assert not at.exception, (page, at.exception)
+        texts = [t.value for t in at.text] + [c.value for c in at.code]
+        assert any("cat⟨U+202E⟩eman" in t for t in texts) or page == "cache_diff", (page, texts)
+        assert not any(_has_raw_invisible(t) for t in texts), (page, [t for t in texts if _has_raw_invisible(t)])
+    assert any("srv⟨U+200B⟩one tools" in c.value for c in at.code), [c.value for c in at.code]
+
+
 def test_lint_cli_finds_payloads_in_additional_properties_instructions_above_and_says_names_are_replaced(tmp_path) -> None:
     catalog = write_json(tmp_path / "more.json", {"name": "more", "servers": [
         {"name": "evil", "tools": [

@@ -676,3 +676,36 @@ def test_stem_memo_size_and_thread_safety() -> None:
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(lambda _: Bridge(mq_tools()).tool_search(query), range(32)))
     assert all(r == expected for r in results)
+
+
+def test_a_schema_pattern_that_backtracks_for_ever_does_not_hang_tool_call(tmp_path) -> None:
+    """The catalog's ``pattern`` is untrusted: ``^(a|aa)+$`` against 60 ``a`` and a ``!`` takes
+    Python's ``re`` longer than anyone waits. Local validation gives up after
+    SCHEMA_PATTERN_TIMEOUT and fails open (the call is dispatched unvalidated, as for any schema
+    the validator cannot use); a pattern that decides quickly still validates."""
+    import json
+    import subprocess
+
+    from conftest import toolsearch_command, write_json
+
+    catalog = write_json(tmp_path / "p.json", {"name": "p", "servers": [{"name": "s", "tools": [
+        {"name": "evil", "description": "Evil pattern.", "inputSchema": {
+            "type": "object", "properties": {"q": {"type": "string", "pattern": "^(a|aa)+$"}}}},
+        {"name": "nested", "description": "Nested.", "inputSchema": {
+            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}}}},
+        {"name": "closed", "description": "Closed.", "inputSchema": {
+            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}},
+            "additionalProperties": False}},
+        {"name": "unevaluated", "description": "Unevaluated.", "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object", "patternProperties": {"^(a|aa)+$": {"type": "integer"}},
+            "unevaluatedProperties": False}}]}]})
+    key = "a" * 60 + "!"
+    for tool, args in (("mcp__s__evil", {"q": key}), ("mcp__s__nested", {key: "x"}),
+                       ("mcp__s__closed", {key: "x"}), ("mcp__s__unevaluated", {key: "x"})):
+        done = subprocess.run([*toolsearch_command(), "call", str(catalog), tool, "-a", json.dumps(args)],
+                              capture_output=True, text=True, timeout=40)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert json.loads(done.stdout)["dispatch"]["tool"] == tool.rsplit("__", 1)[1]
+    from toolsearch.engine.bridge import _schema_search
+    assert _schema_search("^(a+)+$", "aaa") and not _schema_search("^(a+)+$", "a" * 40 + "!")

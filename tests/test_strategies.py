@@ -496,6 +496,32 @@ def test_skills_folder_one_bad_skill_never_drops_the_others(tmp_path):
     }
 
 
+def test_skills_folder_one_unreadable_skill_file_never_drops_the_others(tmp_path):
+    # Not UTF-8 (or over the size limit): that SKILL.md is skipped with a word, the rest load.
+    _skill(tmp_path, "good", "---\nname: good\ndescription: A good skill.\n---\nbody\n")
+    (tmp_path / "latin1").mkdir()
+    (tmp_path / "latin1" / "SKILL.md").write_bytes(b"---\nname: latin1\ndescription: caf\xe9\n---\nbody\n")
+    result = load_skills(tmp_path)
+    assert result.names == ("good",)
+    assert [(p.severity, p.where.replace(str(tmp_path) + "/", ""), p.message) for p in result.problems] == [
+        ("error", "latin1/SKILL.md: line 3, column 17 (byte 33)",
+         "not UTF-8 text (byte 0xe9); save the file as UTF-8; file skipped")]
+    with pytest.raises(SkillError, match=r"latin1/SKILL.md: line 3, column 17 \(byte 33\): not UTF-8 text"):
+        load_skills(tmp_path / "latin1")  # the only file: an error, as before
+
+
+def test_skills_uploads_one_bad_skill_list_never_drops_the_others():
+    good = "---\nname: good\ndescription: A good skill.\n---\nbody\n"
+    result = skills_from_texts([("good/SKILL.md", good), ("broken.yaml", "name: not a list\n"),
+                                ("list.yaml", "- {name: one, description: First.}\n")])
+    assert result.names == ("good", "one")
+    assert [(p.severity, p.where, p.message) for p in result.problems] == [
+        ("error", "broken.yaml: top level",
+         "expected a list of skills (or a mapping with a 'skills' list), got dict; file skipped")]
+    with pytest.raises(SkillError, match="broken.yaml: top level"):
+        skills_from_texts([("broken.yaml", "name: not a list\n")])
+
+
 def test_skills_yaml_list_with_a_bad_entry_and_a_duplicate():
     text = ("- {name: one, description: First., include_tools: x y, body_tokens: 700}\n"
             "- {description: no name}\n"

@@ -177,3 +177,23 @@ def test_csv_keeps_format_characters_for_the_spreadsheet(tmp_path):
         result = run_in_process(command, catalog, "--csv")
         assert result.returncode == 0, result.stderr
         assert f"fi{RLO}les" in result.stdout and "⟨U+" not in result.stdout
+
+
+def test_a_newline_in_a_name_never_splits_a_table_row_or_the_catalog_line(tmp_path):
+    """A catalog or server name holding a newline (a JSON key, a YAML "\\n") shows it as ``\\x0a``
+    where the text is one line: table cells and the line naming the catalog. Otherwise the name
+    could print a line of its own ("FAKE: ...") and split a row of the servers table."""
+    from conftest import run_cli as run_in_process
+    catalog = write_yaml(tmp_path / "nl.yaml", {"name": "c\nFAKE: catalog ok", "servers": [
+        {"name": "s\nFAKE row", "tools": [{"name": "t1", "description": "d"}]}]})
+    for command in (["plan"], ["costs"], ["lint"], ["strategies"], ["collapse"], ["sweep", "--context-lengths", "8k"]):
+        done = run_in_process(command[0], catalog, *command[1:])
+        assert done.returncode in (0, 1), (command, done.stderr)
+        lines = done.stdout.splitlines()
+        # plan also prints the listing as the model receives it, where the newline is the model's text
+        starts = ("FAKE: catalog",) if command[0] == "plan" else ("FAKE: catalog", "FAKE row")
+        assert not any(line.startswith(starts) for line in lines), (command, done.stdout)
+        if command[0] not in ("sweep", "costs"):  # these two do not name the catalog
+            assert any("c\\x0aFAKE: catalog ok" in line for line in lines), (command, done.stdout)
+    rows = run_in_process("plan", catalog).stdout.splitlines()
+    assert any(line.startswith("s\\x0aFAKE row  mcp   1") for line in rows), rows

@@ -266,6 +266,14 @@ def _read(path: Path) -> str:
     return readers.decode_bytes(data, shown_path(path), SkillError)
 
 
+def _file_problem(name: str, exc: SkillError) -> Problem:
+    """A whole file skipped: the error's place (after ``name``) and what is wrong with it."""
+    text = str(exc)
+    rest = text.removeprefix(f"{name}: ")
+    place, what = (rest.split(": ", 1) if rest.startswith(("line ", "top level")) and ": " in rest else ("", rest))
+    return Problem("error", f"{name}: {place}" if place else name, f"{what}; file skipped")
+
+
 def _is_skill_list(name: str) -> bool:
     return name.lower().endswith((".yaml", ".yml", ".json"))
 
@@ -278,13 +286,19 @@ def skills_from_texts(files: Sequence[tuple[str, str]], folders: Sequence[str | 
     against ``folders[i]``, the name of the folder holding file ``i``, when given).
 
     Raises:
-        SkillError: a skill list that is not YAML or not a list (names the file and place).
+        SkillError: a skill list that is not YAML or not a list (names the file and place), when it
+            is the only file; among several, it is skipped with a problem and the others load.
     """
     problems: list[Problem] = []
     skills: list[Skill] = []
     for index, (name, text) in enumerate(files):
         if _is_skill_list(name):
-            skills.extend(parse_skill_list(text, name, problems))
+            try:
+                skills.extend(parse_skill_list(text, name, problems))
+            except SkillError as exc:
+                if len(files) == 1:
+                    raise
+                problems.append(_file_problem(name, exc))
         else:
             parts = Path(name).parts
             folder = folders[index] if folders is not None else (parts[-2] if len(parts) >= 2 else None)
@@ -310,9 +324,19 @@ def load_skills(path: str | Path) -> SkillSet:
         files = sorted(p for p in path.rglob("SKILL.md") if p.is_file())
         if not files:
             raise SkillError(f"{shown_path(path)}: no SKILL.md files in this folder or below it")
-        texts = [(shown_path(p), _read(p)) for p in files]
-        result = skills_from_texts(texts, [p.parent.name for p in files])
-        return SkillSet(result.skills, result.problems, (shown_path(path),))
+        texts, folders, unread, first = [], [], [], ""
+        for p in files:  # one SKILL.md that cannot be read (not UTF-8, too large) skips that skill only
+            try:
+                texts.append((shown_path(p), _read(p)))
+                folders.append(p.parent.name)
+            except SkillError as exc:
+                unread.append(_file_problem(shown_path(p), exc))
+                first = first or str(exc)
+        if not texts:
+            raise SkillError(first if len(unread) == 1 else
+                             f"{shown_path(path)}: none of its {len(unread)} SKILL.md files can be read; {first}")
+        result = skills_from_texts(texts, folders)
+        return SkillSet(result.skills, (*unread, *result.problems), (shown_path(path),))
     if not path.exists():
         raise SkillError(f"{shown_path(path)}: no such file or folder")
     parts = path.parts  # a SKILL.md given with its folder has its name checked against it

@@ -7,7 +7,6 @@ the file and the problem; never a traceback for a user mistake).
 from __future__ import annotations
 
 import argparse
-import csv
 import io
 import logging
 import sys
@@ -24,7 +23,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (one_line, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..analysis.invisible import reveal
@@ -40,7 +39,7 @@ from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, report_loaded as _report_loaded, unrecognized,
-                     use_shipped_samples, write_data)
+                     use_shipped_samples, write_csv, write_data)
 
 
 class UsageError(ToolsearchError):
@@ -342,7 +341,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
 def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
     ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
-    print(f"catalog: {inspector.catalog.name} ({counted(len(inspector.full_registration.tools), 'tool')})")
+    print(f"catalog: {one_line(inspector.catalog.name)} ({counted(len(inspector.full_registration.tools), 'tool')})")
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
@@ -884,11 +883,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
               r.listing_max_tokens, r.budget, r.tier, r.listing_form, r.listing_tokens,
               *[r.states.get(s, "—" if scopes else "") for s in servers]] for name, r in named]
     if args.csv:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(table)
-        write_data(out.getvalue())
+        write_csv(header, table)
     else:
         # The form as counts (mixed 5/9, as the app's grids say it); CSV keeps the value, with the
         # per-server columns beside it.

@@ -253,6 +253,29 @@ def dumps_json(value: Any, indent: int | None = 2) -> str:
     return _NON_ASCII_OR_DEL.sub(_json_escape, json.dumps(value, ensure_ascii=False, indent=indent))
 
 
+#: What a spreadsheet reads as the start of a formula when a cell begins with it (or a tab or
+#: carriage return before one).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Write ``header`` and ``rows`` as CSV on stdout (:func:`write_data`). A text cell (or column name) from a
+    catalog that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``,
+    ``-1+1``) gets a leading ``'``, which spreadsheets read as "this is text"; numbers are written
+    as they are."""
+    import csv  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    def cell(value: Any) -> Any:
+        return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+    writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep
+    writer.writerows([cell(value) for value in row] for row in rows)
+    write_data(out.getvalue())
+
+
 def write_data(text: str) -> None:
     """Write data meant for a file or a program (CSV, a catalog) on stdout: controls are escaped
     but format characters are kept as they are (``TerminalSafeStream.write_data`` in

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..engine import constants as C
 from .common import print_json
-from .textfmt import text_table as _table
+from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
 from ..analysis.quantities import form_word
@@ -188,7 +188,7 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
     ref, best = cmp.reference, cmp.best
     out = [
         "WHAT-IF, not the reference behavior: the best collapse choice under the same budget.",
-        f"catalog: {catalog} ({cmp.groups} servers) · context {_ctx(cmp.context_length)} · threshold_pct "
+        f"catalog: {one_line(catalog)} ({cmp.groups} servers) · context {_ctx(cmp.context_length)} · threshold_pct "
         f"{cmp.threshold_pct:g} · listing_max_tokens {cmp.listing_max_tokens:,} → budget {cmp.budget:,} tokens "
         f"({cmp.tokenizer})",
         f"verdict: {cmp.summary}",

@@ -26,7 +26,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .common import print_json
 from .examples import epilog
-from .textfmt import parse_context_length, parse_seconds, text_table
+from .textfmt import one_line, parse_context_length, parse_seconds, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
         out.extend(w.row_dict() for w in what_ifs)
         print_json(out)
         return 0
-    print(f"catalog: {inspector.catalog.name or ', '.join(args.sources)} \u2014 tokenizer {args.tokenizer}")
+    print(f"catalog: {one_line(inspector.catalog.name or ', '.join(args.sources))} \u2014 tokenizer {args.tokenizer}")
     for length in args.context_lengths:
         print()
         print(f"context length {length:,}")

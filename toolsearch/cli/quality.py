@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from ..engine import constants as C
 from .common import dumps_json, print_json, rewrite_progress_line
-from .textfmt import parse_seconds, text_table as _table
+from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -184,7 +184,7 @@ def format_lint(report: LintReport, severity: str = "info") -> str:
     """The text report of ``toolsearch lint`` for findings at ``severity`` and above."""
     keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(severity) + 1]
     counts = report.counts()
-    out = [f"catalog: {report.catalog} ({counted(report.tool_count, 'tool')}, {report.deferred_count:,} deferred, "
+    out = [f"catalog: {one_line(report.catalog)} ({counted(report.tool_count, 'tool')}, {report.deferred_count:,} deferred, "
            f"names {report.naming}); " + severity_counts({s: counts[s] for s in C.LINT_SEVERITIES}, ", ")]
     for f in report.findings:
         if f.severity not in keep:
@@ -192,7 +192,7 @@ def format_lint(report: LintReport, severity: str = "info") -> str:
         where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
         if f.field:
             where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
-        out.append(reveal(f"{f.severity}: {f.rule}: {where}: {f.message}"))
+        out.append(reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {f.message}"))
         out.append(f"    fix: {f.fix}")
     return "\n".join(out)
 

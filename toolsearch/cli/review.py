@@ -16,8 +16,6 @@ file and the problem); ``check`` exits 1 when the goal does not hold at some con
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import re
 import sys
 from pathlib import Path
@@ -36,7 +34,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
-                     print_json, refuse_unlisted_servers, report_loaded, write_data)
+                     print_json, refuse_unlisted_servers, report_loaded, write_csv, write_data)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -244,12 +242,8 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         return 0
     header = ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share", "outlier"]
     if args.csv:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows([t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
-                          f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools)
-        write_data(out.getvalue())
+        write_csv(header, [[t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
+                            f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools])
         return 0
     fence = f"{result.outlier_fence:,.0f}" if result.outlier_fence is not None else "none (fewer than " \
         f"{costs_mod.OUTLIER_MIN_TOOLS} tools)"
@@ -278,11 +272,13 @@ def _length(value: int | None) -> str:
 def _md(text: str) -> str:
     """Catalog text inside a Markdown table cell: shown literally. A word holding ``@`` goes in a
     code span, the one place a pull-request comment does not read ``@user`` or ``@org/team`` as a
-    mention (a backslash before ``@`` is still one): a server name must not ping anyone."""
-    special = set("\\`*_[]|<>~")
+    mention (a backslash before ``@`` is still one): a server name must not ping anyone. A word
+    GitHub would make a link of (``https://…``, ``www.…``) is a code span too, and ``&`` is escaped,
+    so ``&#64;team`` or ``&commat;team`` stays text instead of becoming ``@team``."""
+    special = set("\\`*_[]|<>~&")
     words = []
     for word in str(text).replace("\n", " ").split(" "):
-        if "@" in word:
+        if "@" in word or "://" in word or word.lower().startswith("www."):
             fence = "`" * (max((len(run) for run in re.findall("`+", word)), default=0) + 1)
             pad = " " if word.startswith("`") or word.endswith("`") else ""
             words.append(f"{fence}{pad}{word.replace('|', chr(92) + '|')}{pad}{fence}")  # a pipe splits a table cell even in code

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from ..engine import constants as C
 from .common import print_json
-from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .textfmt import one_line, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -185,7 +185,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     ins = model.inspector
     tk = model.settings.tokenizer
-    print(f"catalog: {ins.catalog.name} ({counted(len(model.tools), 'tool')}); skills: {len(model.skills)}; tokenizer {tk}"
+    print(f"catalog: {one_line(ins.catalog.name)} ({counted(len(model.tools), 'tool')}); skills: {len(model.skills)}; tokenizer {tk}"
           + (f"; every tool counted as {model.settings.tool_tokens:,} tokens" if model.settings.tool_tokens is not None else ""))
     if ins.scope is not None:
         print(scope_line(ins))

@@ -113,6 +113,17 @@ def terminal_safe(text: str) -> str:
     return _CONTROL.sub(_escape_control, text)
 
 
+_LINE_BREAK = re.compile(r"[\n\t\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` for a place that is one line (a table cell, a line naming the catalog): controls
+    escaped as :func:`terminal_safe` does, and newline and tab too (``\\x0a``, ``\\x09``), so a name
+    holding a newline cannot split a table row or start a line of its own."""
+    return _LINE_BREAK.sub(lambda m: _escape_control(m) if m.group() < " " else f"\\u{ord(m.group()):04x}",
+                           terminal_safe(str(text)))
+
+
 def shown_width(text: str) -> int:
     """Columns ``text`` takes on a terminal: 2 for a wide (CJK) character, 0 for a combining mark."""
     width = wcswidth(text)
@@ -126,8 +137,8 @@ def text_table(rows: Sequence[Sequence[Any]], header: Sequence[str]) -> str:
     Cells are written as the terminal stream shows them (controls escaped, invisible characters
     as markers such as ``⟨U+200B⟩``), and columns are aligned by the width the terminal gives each
     character, so a marker or a wide character does not push the columns after it."""
-    cells = [[reveal(terminal_safe(_cell(x))) for x in row] for row in rows]
-    head = [reveal(terminal_safe(str(h))) for h in header]
+    cells = [[reveal(one_line(_cell(x))) for x in row] for row in rows]
+    head = [reveal(one_line(str(h))) for h in header]
     widths = [max(shown_width(x) for x in col) for col in zip(head, *cells)]
 
     def line(row: Sequence[str]) -> str:

@@ -22,9 +22,97 @@ from .readers import load_embedded_json
 from .registration import RegisteredTool
 from .search import SearchIndex, SearchOptions, doc_for
 
+#: Seconds one schema ``pattern`` (or ``patternProperties`` key) may take on one value while a
+#: tool_call is validated locally. The pattern is the catalog's (a server's) text: ``^(a+)+$``
+#: against 40 ``a`` and a ``!`` backtracks for ever under Python's ``re``; past this time, or for a
+#: pattern whose repeat counts would unroll too far, the call is not validated (fail open).
+SCHEMA_PATTERN_TIMEOUT = 1.0
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _WS = re.compile(r"\s+")
 CONNECTOR_PREFIX = "connectors__"
+
+
+#: Schema patterns that timed out (a check runs the same pattern again and again: once per keyword
+#: that matches it, once per check of the same call).
+_SLOW_PATTERNS: set[str] = set()
+
+
+class SchemaPatternError(ValueError):
+    """A schema pattern that cannot be matched within :data:`SCHEMA_PATTERN_TIMEOUT`."""
+
+
+def _schema_search(pattern: str, text: str) -> bool:
+    """``re.search(pattern, text)`` as jsonschema runs it, with the ``regex`` package's timeout;
+    a pattern whose ``{m}`` repeat counts multiply past
+    :data:`~toolsearch.engine.search.REGEX_MAX_REPEAT_PRODUCT` (unrolled while compiling, before any
+    timeout) is not run. Raises :class:`SchemaPatternError` for either."""
+    import regex  # noqa: PLC0415
+
+    from .search import REGEX_MAX_REPEAT_PRODUCT, _REPEAT_COUNT  # noqa: PLC0415
+
+    if pattern in _SLOW_PATTERNS:  # timed out before in this process: not run again
+        raise SchemaPatternError(f"the pattern took over {SCHEMA_PATTERN_TIMEOUT:g} s")
+    product = 1
+    for count in _REPEAT_COUNT.findall(pattern):
+        product *= max(1, int(count))
+        if product > REGEX_MAX_REPEAT_PRODUCT:
+            raise SchemaPatternError("the pattern repeats too often to compile safely")
+    try:
+        return regex.search(pattern, text, timeout=SCHEMA_PATTERN_TIMEOUT) is not None
+    except TimeoutError:
+        if len(_SLOW_PATTERNS) < 256:
+            _SLOW_PATTERNS.add(pattern)
+        raise SchemaPatternError(f"the pattern took over {SCHEMA_PATTERN_TIMEOUT:g} s") from None
+
+
+def _bounded_validator(validator_cls: Any) -> Any:
+    """``validator_cls`` with ``pattern`` and ``patternProperties`` matched by :func:`_schema_search`."""
+    import jsonschema  # noqa: PLC0415
+    from jsonschema.exceptions import ValidationError  # noqa: PLC0415
+
+    def pattern(validator: Any, patrn: Any, instance: Any, schema: Any) -> Any:
+        if validator.is_type(instance, "string") and not _schema_search(patrn, instance):
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    def pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Any:
+        if not validator.is_type(instance, "object"):
+            return
+        for patrn, subschema in patterns.items():
+            for key, value in instance.items():
+                if _schema_search(patrn, key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=patrn)
+
+    original_additional = validator_cls.VALIDATORS.get("additionalProperties")
+    original_unevaluated = validator_cls.VALIDATORS.get("unevaluatedProperties")
+
+    def additional_properties(validator: Any, extra_schema: Any, instance: Any, schema: Any) -> Any:
+        patterns = schema.get("patternProperties") if isinstance(schema, Mapping) else None
+        if not (patterns and isinstance(patterns, Mapping) and validator.is_type(instance, "object")):
+            if original_additional is not None:
+                yield from original_additional(validator, extra_schema, instance, schema)
+            return
+        known = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+        extras = [key for key in instance
+                  if key not in known and not any(_schema_search(patrn, key) for patrn in patterns)]
+        if validator.is_type(extra_schema, "object"):
+            for key in extras:
+                yield from validator.descend(instance[key], extra_schema, path=key)
+        elif not extra_schema and extras:
+            shown = ", ".join(repr(key) for key in sorted(extras))
+            yield ValidationError(f"{shown} {'does' if len(extras) == 1 else 'do'} not match any of the regexes: "
+                                  + ", ".join(repr(patrn) for patrn in sorted(patterns)))
+
+    def unevaluated_properties(validator: Any, unevaluated: Any, instance: Any, schema: Any) -> Any:
+        if "patternProperties" in json.dumps(schema, default=str):  # matched with re inside jsonschema
+            raise SchemaPatternError("unevaluatedProperties beside patternProperties is not run")
+        if original_unevaluated is not None:
+            yield from original_unevaluated(validator, unevaluated, instance, schema)
+
+    keywords = {"pattern": pattern, "patternProperties": pattern_properties,
+                "additionalProperties": additional_properties}
+    if original_unevaluated is not None:
+        keywords["unevaluatedProperties"] = unevaluated_properties
+    return jsonschema.validators.extend(validator_cls, keywords)
 
 
 def to_wire(response: Mapping[str, Any]) -> str:
@@ -458,7 +546,7 @@ class Bridge:
             schema = schema_for_validation(params)
             validator_cls = jsonschema.validators.validator_for(schema)
             validator_cls.check_schema(schema)
-            error = best_match(validator_cls(schema).iter_errors(coerced))
+            error = best_match(_bounded_validator(validator_cls)(schema).iter_errors(coerced))
         except ImportError:
             return CallCheck(None, tool, coerced, False, "jsonschema is not installed")
         except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (docs/reference.md §9.3 step 7)

@@ -248,13 +248,27 @@ def _mask_query(text: str) -> str:
     return "".join(items)
 
 
+_USERINFO_GUESS = re.compile(r"^((?:[A-Za-z][A-Za-z0-9+.\-]*:(?=[/\\]))?[/\\]*)[^/?#]*@")
+_QUERY_VALUE_GUESS = re.compile(r"([?&;#][^=&;#?]*=)[^&;#]*")
+
+
+def _redact_unreadable_url(url: str) -> str:
+    """A URL that :func:`urlsplit` cannot read or finds no host in, masked by its shape: whatever
+    stands before an ``@`` ahead of the first ``/``, ``?`` or ``#`` (after ``scheme://``), and
+    every ``name=value`` value."""
+    url = _USERINFO_GUESS.sub(lambda m: f"{m.group(1)}{C.SECRET_MASK}@", url, count=1)
+    return _QUERY_VALUE_GUESS.sub(lambda m: m.group(1) + C.SECRET_MASK, url)
+
+
 def redact_url(url: str) -> str:
     """The URL with any ``user:password@`` replaced by ``••••@`` and query values (and
     ``name=value`` fragment values) masked: ``?token=abc`` → ``?token=••••``."""
     try:
         parts = urlsplit(url)
-    except ValueError:
-        return url
+    except ValueError:  # "http://u:pw@[::1": not a URL Python reads, the credentials still there
+        return _redact_unreadable_url(url)
+    if not parts.netloc and "@" in url:  # "u:pw@host/mcp", "http:\\\\u:pw@host": no authority read
+        return _redact_unreadable_url(url)
     changed = parts
     if "@" in parts.netloc:
         host = parts.netloc.rpartition("@")[2]

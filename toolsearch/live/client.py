@@ -118,6 +118,9 @@ def _guard_sdk_logs(spec: ServerSpec) -> None:
 STATES = ("pending", "connecting", "listing", "ok", "failed", "skipped")
 _REASON_MAX_CHARS = 400
 _STDERR_TAIL_CHARS = 300
+#: Bytes read from the end of a stdio child's stderr file for its tail: a server that writes
+#: gigabytes to stderr is not read into memory (nor scrubbed) whole.
+_STDERR_READ_BYTES = 256 * 1024
 #: A stray (not JSON-RPC) stdout line is shown up to this many characters.
 _STRAY_LINE_CHARS = 120
 #: The note added where a server sent back a secret from the config (masked).
@@ -488,7 +491,49 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
     client = Client(transport, cache=None, mode="legacy" if spec.protocol == "legacy" else "auto",
                     client_info=mcp_types.Implementation(name="toolsearch", version=__version__))
     async with client:
+        _bound_output_validation(client)
         yield client
+
+
+class _FailOpenValidator:
+    """A compiled output-schema validator whose ``pattern`` checks time out (see
+    :func:`_bound_output_validation`): when one does, the result counts as valid (not validated)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def iter_errors(self, instance: Any) -> Any:
+        from ..engine.bridge import SchemaPatternError  # noqa: PLC0415
+
+        try:
+            return iter(list(self.inner.iter_errors(instance)))
+        except SchemaPatternError:
+            return iter(())
+
+
+def _bound_output_validation(client: Any) -> None:
+    """The SDK checks a tool's structured result against the output schema the server listed, with
+    Python's ``re`` for its patterns: a server listing ``"pattern": "^(a|aa)+$"`` and returning 60
+    ``a`` and a ``!`` would hold the process (CLI or app) for ever, deaf to Ctrl-C and SIGTERM. This
+    session's validators match patterns with the bridge's timeout instead
+    (:func:`toolsearch.engine.bridge._bounded_validator`), failing open."""
+    session = getattr(client, "_session", None)
+    build = getattr(session, "_output_schema_validator", None)
+    if build is None:
+        return
+    from ..engine.bridge import _bounded_validator  # noqa: PLC0415
+
+    def bounded(name: str, output_schema: dict[str, Any]) -> Any:
+        from jsonschema.validators import validator_for  # noqa: PLC0415
+        from referencing import Registry  # noqa: PLC0415
+
+        build(name, output_schema)  # the SDK's own checks (a schema that is not valid raises)
+        validator = _FailOpenValidator(_bounded_validator(validator_for(output_schema))(
+            output_schema, registry=Registry()))
+        session._tool_output_validators[name] = validator
+        return validator
+
+    session._output_schema_validator = bounded
 
 
 @asynccontextmanager
@@ -539,12 +584,22 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
     """
     if errlog is None:
         return ""
+    cut_at_start = False
     try:
         errlog.flush()
-        errlog.seek(0)
-        text = errlog.read()
+        raw = getattr(errlog, "buffer", None)
+        if raw is not None:  # the last _STDERR_READ_BYTES bytes only
+            size = raw.seek(0, 2)
+            cut_at_start = size > _STDERR_READ_BYTES
+            raw.seek(max(0, size - _STDERR_READ_BYTES))
+            text = raw.read(_STDERR_READ_BYTES).decode("utf-8", errors="replace")
+        else:
+            errlog.seek(0)
+            text = errlog.read(_STDERR_READ_BYTES)
     except (OSError, ValueError):
         return ""
+    if cut_at_start:  # the first line is cut: it may begin inside a secret
+        text = text.partition("\n")[2] if "\n" in text else mask_leading_suffix(text, secrets)
     if scrub is not None:
         text = scrub(text)
     if secrets:

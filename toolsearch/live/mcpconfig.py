@@ -241,6 +241,9 @@ class ServerSpec:
             value as ``••••`` (the launch confirmation shows these).
         invalid: why the entry cannot be used (a bad config entry), or ``None``. A connect
             reports such a spec as a failed server without starting anything.
+        peer_secrets: the secret values of the other servers of the same config file: a value
+            from the config is masked in what this server sends back too (a token that two
+            servers hold, one of them echoing it).
     """
 
     name: str
@@ -262,6 +265,7 @@ class ServerSpec:
     interpolated: tuple[str, ...] = ()
     invalid: str | None = None
     preview: Mapping[str, Any] = field(default_factory=dict)
+    peer_secrets: tuple[str, ...] = ()
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -304,12 +308,16 @@ class ServerSpec:
         """Values to scrub from messages, longest first: env and header values, every value a
         ``${VAR}`` reference resolved to, URL credentials and query values, each also in the
         encodings of :func:`encoded_forms` (percent, hex, base64)."""
+        return secret_list([*self.own_secrets(), *self.peer_secrets])
+
+    def own_secrets(self) -> list[str]:
+        """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
             values += _url_secrets(self.url)
-        return secret_list(values)
+        return values
 
     def scrub(self, text: str) -> str:
         """``text`` with every secret value of this spec replaced by ``••••`` and URLs in it
@@ -613,11 +621,18 @@ def _seconds(raw: Any, where: str) -> float | None:
 def read_env_file(path: str | Path) -> dict[str, str]:
     """``KEY=VALUE`` lines of a dotenv file (``#`` comments, optional ``export``, quotes stripped).
 
+    Read as every input is, within :data:`~toolsearch.engine.readers.MAX_INPUT_BYTES`: a device
+    (``/dev/zero``) or a named pipe nothing writes to is refused, not read for ever.
+
     Raises:
         OSError: the file cannot be read.
+        UnicodeDecodeError: it is not UTF-8.
+        ConfigError: it is over the size limit, or a named pipe with nothing writing to it.
     """
     values: dict[str, str] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    with readers.open_input(path) as fh:
+        data = readers.read_stream(fh, str(path), ConfigError)
+    for line in data.decode("utf-8-sig").splitlines():
         line = line.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -749,6 +764,8 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                 except (OSError, UnicodeDecodeError) as exc:
                     warnings.append(f"{where}.envFile: cannot read {env_file} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
+                except ConfigError as exc:
+                    warnings.append(f"{where}.envFile: {exc}; ignored")
         env.update(_string_map(entry.get("env"), f"{where}.env"))
         secrets.extend(env.values())
         cwd_raw = entry.get("cwd")
@@ -766,7 +783,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             raise ConfigError(f"{where}.url: expected the server URL as a string, got {_type_name(url)}")
         url = url.strip()
         if not _PLACEHOLDER.search(url):
-            parts = urlsplit(url)
+            try:
+                parts = urlsplit(url)
+            except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
+                raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got "
+                                  f"{redact_url(url)!r} ({exc})") from None
             if parts.scheme not in ("http", "https") or not parts.netloc:
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
         headers = _string_map(entry.get("headers"), f"{where}.headers")
@@ -850,6 +871,11 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         specs.append(spec)
     if kind == "mcp_servers":
         specs = _hermes_timeouts(data, specs, origin, warnings)
+    if len(specs) > 1:  # every value from the file is a secret in every server's output
+        from dataclasses import replace  # noqa: PLC0415
+        own = [spec.own_secrets() for spec in specs]
+        specs = [replace(spec, peer_secrets=tuple(v for j, values in enumerate(own) if j != i for v in values))
+                 for i, spec in enumerate(specs)]
     return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
 
 

@@ -32,7 +32,7 @@ def show_collapse(v: common.View) -> CollapseComparison:
             "collapse order).", icon=":material/science:")
     label, color = VERDICT_BADGE[cmp.verdict]
     st.badge(label, color=color)
-    st.text(f"Verdict: {cmp.summary}")
+    st.text(common.visible(f"Verdict: {cmp.summary}"))
     st.caption(f"Budget {cmp.budget:,} tokens ({cmp.tokenizer}) · method: {cmp.method}"
                + ("" if cmp.exact else " (approximate: not proven optimal)"))
     left, right = st.columns(2)
@@ -56,9 +56,9 @@ def show_collapse(v: common.View) -> CollapseComparison:
     with st.expander("The two listings (exact text)"):
         a, b = st.columns(2)
         a.caption("Reference")
-        a.code(cmp.reference.text or "(no listing: form none)", language=None, wrap_lines=True)
+        a.code(common.visible(cmp.reference.text) or "(no listing: form none)", language=None, wrap_lines=True)
         b.caption("Best choice (what-if)")
-        b.code(cmp.best.text or "(no listing: form none)", language=None, wrap_lines=True)
+        b.code(common.visible(cmp.best.text) or "(no listing: form none)", language=None, wrap_lines=True)
     st.caption("The best collapse at each context length you run is on the Tuning page, next to the "
                "recommended settings.")
     return cmp

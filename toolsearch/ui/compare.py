@@ -273,20 +273,20 @@ def show_difference(diff: CacheDiff) -> None:
                          + (f" (tool {t.tool_b})" if t.tool_b else ""))
         if t.string_line:
             where.append(f"inside that string: line {t.string_line}, column {t.string_column}")
-        st.text("\n".join(where))
+        st.text(common.visible("\n".join(where)))
         st.code(common.visible(t.first.render()), language=None)
     if diff.description is not None:
         d = diff.description
         st.markdown("**First difference in the tool_search description** (raw text)")
-        st.text(f"line {d.line}, column {d.column} (character {d.offset:,})\n"
-                f"A: {diff.region_a}\nB: {diff.region_b}")
+        st.text(common.visible(f"line {d.line}, column {d.column} (character {d.offset:,})\n"
+                               f"A: {diff.region_a}\nB: {diff.region_b}"))
         st.code(common.visible(d.render()), language=None)
     if diff.causes:
         st.markdown("**Causes** (found by comparing catalogs, settings and plans)")
-        st.text(cause_lines(diff.causes))
+        st.text(common.visible(cause_lines(diff.causes)))
     if diff.notes:
         with st.expander(f"Differences that do not change the prefix ({len(diff.notes)})", expanded=diff.cache_hit):
-            st.text(cause_lines(diff.notes))
+            st.text(common.visible(cause_lines(diff.notes)))
 
 
 def show_descriptions(plan_a: Plan, plan_b: Plan) -> None:

@@ -74,7 +74,7 @@ def body(v, plan) -> None:
             common.server_dataframe(plan)
             if plan.collapse_order:
                 st.caption("Collapse order (largest names block first, ties by label):")
-                st.text(" → ".join(plan.collapse_order))
+                st.text(common.visible(" → ".join(plan.collapse_order)))
 
 
 v = common.view()

@@ -63,7 +63,7 @@ if common.require_catalog(v):
                               help="Scored with the default variants, as on the Search quality page.")
     include_lint = c2.toggle("Include the lint findings", value=True, key="report_lint")
     strategies = st.session_state.get("_strategies_for_report")
-    c2.caption("Strategies: " + (f"the Strategies page's last results ({common.md_escape(strategies['label'])})"
+    c2.caption("Strategies: " + (f"the Strategies page's last results ({common.md_escape(common.visible(strategies['label']))})"
                                  if strategies else "computed when the report is built, with the Strategies page's "
                                  "defaults (sample skills and task); open that page to choose others."))
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
