@@ -51,3 +51,27 @@ def test_app_serves_on_loopback_from_another_folder(tmp_path):
         proc.terminate()
         proc.wait(timeout=15)
     assert f"URL: http://localhost:{port}" in log.read_text()  # browser.serverAddress: no address lookup
+
+
+def test_a_busy_port_asked_for_is_one_line_and_status_2(tmp_path):
+    """An explicit ``--server.port`` that another program holds: one line naming the port and what
+    to do, exit status 2, and no Streamlit started (Streamlit itself exits 1 with its own text)."""
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = run_cli("app", "--server.port", str(port), "--server.headless", "true")
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip().splitlines() == [
+            f"toolsearch: port {port} on 127.0.0.1 is in use by another program; pick another with "
+            "--server.port, or leave it out to take the next free one"]
+        done = run_cli("app", f"--server.port={port}")  # the = form, too
+        assert done.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in done.stderr
+
+
+def test_a_port_that_is_not_a_number_is_refused():
+    done = run_cli("app", "--server.port", "80x")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "toolsearch: --server.port: expected a port number from 1 to 65535, got '80x'"

@@ -10,7 +10,9 @@ same file as a checkout's, so the installed app and ``streamlit run app.py`` beh
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -40,9 +42,61 @@ def streamlit_command(options: list[str]) -> list[str]:
     return [sys.executable, "-m", "streamlit", "run", str(APP_SCRIPT), *options]
 
 
+def _option(options: list[str], name: str) -> str | None:
+    """The last value given to the Streamlit option ``name`` (``--name V`` or ``--name=V``) in
+    ``options``, else the environment's ``STREAMLIT_...`` setting for it, else None."""
+    value = os.environ.get("STREAMLIT_" + name.removeprefix("--").replace(".", "_").upper())
+    for i, item in enumerate(options):
+        if item == name and i + 1 < len(options):
+            value = options[i + 1]
+        elif item.startswith(name + "="):
+            value = item[len(name) + 1:]
+    return value
+
+
+def port_problem(options: list[str]) -> str | None:
+    """Why the port asked for with ``--server.port`` (or ``STREAMLIT_SERVER_PORT``) cannot serve
+    the app, as one line, or None when none was asked for or it is free.
+
+    Streamlit moves to the next free port only when none was asked for; with an explicit port it
+    stops with a traceback-like message and exit status 1. The port is tried on the address the app
+    will listen on (``--server.address``, else loopback), with the same reuse rule as the server.
+    """
+    port_text = _option(options, "--server.port")
+    if port_text is None:
+        return None
+    try:
+        port = int(port_text)
+    except ValueError:
+        port = -1
+    if not 0 < port < 65536:
+        return f"--server.port: expected a port number from 1 to 65535, got {port_text!r}"
+    address = _option(options, "--server.address") or "127.0.0.1"
+    try:
+        infos = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"--server.address: {address!r} is not an address of this machine ({exc})"
+    family, _, _, _, sockaddr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(sockaddr)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (f"port {port} on {address} is in use by another program; "
+                        "pick another with --server.port, or leave it out to take the next free one")
+            return f"cannot listen on {address} port {port}: {exc.strerror or exc}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Start Streamlit on the app (it replaces this process where the system allows, so Ctrl-C and
-    signals reach Streamlit directly). Returns Streamlit's exit status otherwise."""
+    signals reach Streamlit directly). Returns Streamlit's exit status otherwise, or 2 with one
+    line on stderr when the port asked for cannot be used (:func:`port_problem`)."""
+    problem = port_problem(list(args.streamlit_options))
+    if problem is not None:
+        print(f"toolsearch: {problem}", file=sys.stderr)
+        return 2
     command = streamlit_command(list(args.streamlit_options))
     sys.stdout.flush()
     sys.stderr.flush()
