@@ -87,6 +87,10 @@ def test_readme_docs_examples_work_from_any_folder(tmp_path):
     assert "prompt cache: MISS" in result.stdout
     assert (f"toolsearch: docs/examples/diff-monday.yaml is not in this folder; reading the shipped sample "
             f"{ROOT / 'docs' / 'examples' / 'diff-monday.yaml'}\n") in result.stderr
+    # the report names the files as typed, not the shipped copies' folder
+    assert result.stdout.startswith("A: docs/examples/diff-monday.yaml · "), result.stdout
+    assert "\nB: docs/examples/diff-tuesday.yaml · " in result.stdout
+    assert str(ROOT) not in result.stdout
 
 
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):

@@ -26,12 +26,25 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .textfmt import goal_argument, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
 
+#: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
+#: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
+#: the file.
+_TYPED: dict[str, str] = {}
+
+
+def as_typed(path: str) -> str:
+    """``path`` as the user typed it: the argument it came from when it is a shipped sample put in
+    its place (:func:`use_shipped_samples`), else ``path`` itself."""
+    return _TYPED.get(path, path)
+
+
 def use_shipped_samples(args: argparse.Namespace) -> None:
     """Point ``sample_catalogs/...``, ``sample_sessions/...``, ``sample_skills/...`` and
     ``docs/examples/...`` arguments that do not exist in the current folder at the shipped samples (the checkout's folders, or the
     copies an installed wheel carries), so the documented commands run from any folder; each one
     replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept, and
     so is every file the command writes (``--output``, ``--export-queries``): never a shipped file."""
+    _TYPED.clear()  # a previous command in this process (tests) is not this one's
     for key, value in vars(args).items():
         if key.startswith(("output", "export")):
             continue
@@ -44,6 +57,7 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
                 if shipped.exists():
                     print(f"toolsearch: {item} is not in this folder; reading the shipped sample {shipped}",
                           file=sys.stderr)
+                    _TYPED[str(shipped)] = item
                     item = str(shipped)
             replaced.append(item)
         if replaced != values:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import print_json
+from .common import as_typed, print_json
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -108,7 +108,7 @@ def _inspector(path: str, naming: str, profile_path: str | None, cache: dict) ->
 def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
     inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache)
     return Side(inspector, _config(args, side), _pick(args, "context_length", side),
-                _pick(args, "tokenizer", side), side.upper(), path)
+                _pick(args, "tokenizer", side), side.upper(), as_typed(path))
 
 
 def _warn(config: ToolSearchConfig, inspector: Inspector, label: str) -> None:
