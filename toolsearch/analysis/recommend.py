@@ -36,6 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .invisible import reveal
+from .quantities import form_word
 from .sessions import CalledTool, listing_evidence
 from .sweep import FORM_RANK, Ladder
 
@@ -792,6 +793,73 @@ def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
         word = "lower" if FORM_RANK[after.listing_form] > FORM_RANK[before.listing_form] else "better"
         return f"{word} form ({before.listing_form} → {after.listing_form})"
     return "same listing"
+
+
+def lowered_changes(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommendation) -> list[tuple[int | None, str]]:
+    """Where ``rec`` lists less than the settings ``config`` has now: ``[(context length or None,
+    change in words (:func:`outcome_change`)), ...]`` in the order of ``rec.contexts``."""
+    lengths = [c.context_length for c in rec.contexts]
+    current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
+    lowered = set(lowered_lengths(current, rec.contexts))
+    return [(a.context_length, outcome_change(a, b)) for a, b in zip(current, rec.contexts)
+            if a.context_length in lowered]
+
+
+def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
+                         lowered: Sequence[tuple[int | None, str]]) -> list[str]:
+    """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
+    table and the design-review report shows it: the goal and lengths, the two settings (or why
+    the goal is out of reach and the best reachable setting), the budget they are chosen for, where
+    they list more than the goal asks, the headroom, where they list less than ``config`` (the
+    current settings; ``lowered`` from :func:`lowered_changes`) and every server left unnamed.
+    Catalog text (server names) is as given: the caller escapes it for its medium."""
+    lengths = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in rec.contexts)
+    lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
+    if rec.reached:
+        lines += [f"threshold_pct: {rec.threshold_pct:g}", f"listing_max_tokens: {rec.listing_max_tokens}",
+                  # the name the Tuning page's metric uses, for the same figure
+                  f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
+                  + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]
+        beyond = rec.beyond_goal
+        if beyond:
+            lines.append("more than the goal asks at " + ", ".join(
+                f"{context_words(c.context_length)} ({form_word(c.listing_form)})" for c in beyond)
+                + ": the budget never shrinks as the context length grows, and listing_max_tokens is one cap "
+                  "for every length")
+    else:
+        worst = rec.worst
+        lines += [f"not reachable at every listed context length: {rec.reason}",
+                  f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
+                  f"length, {rec.fallback_words}): threshold_pct {rec.threshold_pct:g}, "
+                  f"listing_max_tokens {rec.listing_max_tokens}"]
+    lines.append(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
+    if lowered:
+        lines.append(f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
+                     f"{config.listing_max_tokens:,}) at "
+                     + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
+                     + (" · it is the cheapest setting that meets the goal" if rec.reached
+                        else " · it is the best reachable setting"))
+    lines += [f"not named: {server.reason}" for server in rec.unnamed]
+    return lines
+
+
+#: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
+OUTCOME_COLUMNS = ("context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named")
+SESSION_COLUMNS = ("called_listed", "round_trips_saved")
+
+
+def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
+    """One row per listed context length (:data:`OUTCOME_COLUMNS`, then :data:`SESSION_COLUMNS`
+    with ``sessions``): numbers as numbers, the rest as text (``"unknown"``, ``"5/5"``)."""
+    rows: list[list[Any]] = []
+    for c in rec.contexts:
+        row: list[Any] = [c.context_length if c.context_length else "unknown", c.budget, c.tier,
+                          form_word(c.listing_form), c.listing_tokens, f"{c.servers_named}/{c.servers_total}",
+                          c.tools_named]
+        if sessions:
+            row += [f"{c.called_listed}/{c.called_total}", c.round_trips_saved]
+        rows.append(row)
+    return rows
 
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool]) -> MultiRecommendation:

@@ -903,8 +903,8 @@ def _check_servers(option: str, names: Sequence[str], inspector: Inspector) -> N
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
-    from ..analysis.recommend import (add_session_evidence, export_block, lowered_lengths,  # noqa: PLC0415
-                                      outcome_change, outcomes)
+    from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
+                                      export_block, lowered_changes, outcome_rows, recommendation_lines)
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
@@ -947,10 +947,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                   f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
                   file=sys.stderr)
     status = 0 if rec.reached else 1
-    # what the current settings (--config and flags) give, where the recommendation lists less
-    current = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, args.context_lengths)
-    lowered = [(a.context_length, outcome_change(a, b)) for a, b in zip(current, rec.contexts)
-               if a.context_length in lowered_lengths(current, rec.contexts)]
+    lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
                                       fingerprint=catalog_key(inspector.catalog), version=__version__))
@@ -966,43 +963,10 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             data["scope"] = scope_summary(inspector)
         print_json(data)
         return status
-    lengths = ", ".join(f"{c:,}" if c else "unknown" for c in args.context_lengths)
-    print(f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}")
-    if rec.reached:
-        print(f"threshold_pct: {rec.threshold_pct:g}")
-        print(f"listing_max_tokens: {rec.listing_max_tokens}")
-        # the name the Tuning page's metric uses, for the same figure
-        print(f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
-              + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else ""))
-        beyond = rec.beyond_goal
-        if beyond:
-            print("more than the goal asks at " + ", ".join(
-                f"{context_words(c.context_length)} ({form_word(c.listing_form)})" for c in beyond)
-                + ": the budget never shrinks as the context length grows, and listing_max_tokens is one cap "
-                  "for every length")
-    else:
-        print(f"not reachable at every listed context length: {rec.reason}")
-        worst = rec.worst
-        print(f"best reachable setting ({worst.servers_named:,} of {worst.servers_total:,} servers named at every "
-              f"length, {rec.fallback_words}): threshold_pct {rec.threshold_pct:g}, "
-              f"listing_max_tokens {rec.listing_max_tokens}")
-    print(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
-    if lowered:
-        print(f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
-              f"{config.listing_max_tokens:,}) at "
-              + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
-              + (" · it is the cheapest setting that meets the goal" if rec.reached
-                 else " · it is the best reachable setting"))
-    for server in rec.unnamed:
-        print(f"not named: {server.reason}")
-    header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named"]
-    rows = [[c.context_length if c.context_length else "unknown", c.budget, c.tier, form_word(c.listing_form),
-             c.listing_tokens,
-             f"{c.servers_named}/{c.servers_total}", c.tools_named] for c in rec.contexts]
-    if args.session_sources:
-        header += ["called_listed", "round_trips_saved"]
-        for row, c in zip(rows, rec.contexts):
-            row += [f"{c.called_listed}/{c.called_total}", c.round_trips_saved]
+    for line in recommendation_lines(rec, config, lowered):
+        print(line)
+    header = list(OUTCOME_COLUMNS) + (list(SESSION_COLUMNS) if args.session_sources else [])
+    rows = outcome_rows(rec, sessions=bool(args.session_sources))
     print(_table(rows, header))
     if args.session_sources:
         print(f"sessions: {counted(sessions_read, 'session')} read; called_listed: of the deferred tools they called, "
