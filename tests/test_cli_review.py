@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -243,12 +244,19 @@ def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_pa
 
 # --- report --------------------------------------------------------------------------------------
 
-def _page_report(monkeypatch) -> str:
-    """The Report page's HTML for the default sample at 200K (sidebar defaults otherwise)."""
+def _page_report(monkeypatch, tuning: dict | None = None) -> str:
+    """The Report page's HTML for the default sample at 200K (sidebar defaults otherwise); with
+    ``tuning`` ({widget key: value}), after the Tuning page was opened and set so."""
     monkeypatch.setattr(PagesManager, "uses_pages_directory", False)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["ctx"] = "200K"
     at.run()
+    if tuning is not None:
+        at.switch_page("toolsearch/ui/tuning.py").run()
+        for key, value in tuning.items():
+            at.session_state[key] = value
+        at.run()
+        assert not at.exception, at.exception
     at.switch_page("toolsearch/ui/report.py").run()
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
@@ -266,6 +274,47 @@ def test_report_is_the_report_page_html(tmp_path, monkeypatch):
     page = _page_report(monkeypatch)
     assert _normalized(html_text) == _normalized(page)
     assert CHART_ID.search(html_text) and GENERATED.search(html_text)
+
+
+def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monkeypatch):
+    """``report --context-lengths … --goal …``: the report has recommend's lines, table and config
+    block (the same figures), and equals the Report page's after the Tuning page asked the same."""
+    out = tmp_path / "report.html"
+    args = ["--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10"]
+    done = run_cli("report", TEAM, "--context-length", "200k", *args, "-o", out)
+    assert done.returncode == 0, done.stderr
+    html_text = out.read_text(encoding="utf-8")
+    section = html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
+                        html_text.index("<h2>Listing budget</h2>")]
+    text = run_cli("recommend", TEAM, *args)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    table_at = next(i for i, line in enumerate(lines) if line.startswith("context_length"))
+    assert table_at >= 5
+    for line in lines[:table_at]:  # every line above recommend's table, in the same words
+        assert f"<li>{html.escape(line)}</li>" in section, line
+    data = json.loads(run_cli("recommend", TEAM, *args, "--json").stdout)
+    for c in data["contexts"]:  # the per-length table: the same budget and listing tokens
+        assert f'<td class="num">{c["context_length"]:,}</td><td class="num">{c["budget"]:,}</td>' in section
+        assert f'<td class="num">{c["listing_tokens"]:,}</td>' in section
+    block = run_cli("recommend", TEAM, *args, "--yaml").stdout
+    assert f"<pre>{html.escape(block)}</pre>" in section  # the block to ship, with its gate line
+    assert "Reached at every listed context length." in section
+    page = _page_report(monkeypatch, {"tuning_contexts": "32k, 200k, 1m", "tuning_multi_goal": "names",
+                                      "tuning_headroom": 10.0})
+    page_section = page[page.index("<h2>Recommended settings across context lengths</h2>"):
+                        page.index("<h2>Listing budget</h2>")]
+    assert page_section == section
+    # without a goal the section says how to get one; half a question is refused in one line
+    done = run_cli("report", TEAM, "-o", out, "--no-lint", "--no-strategies")
+    assert done.returncode == 0 and "Not computed: it needs the context lengths" in out.read_text(encoding="utf-8")
+    for bad, word in ((["--goal", "names"], "--context-lengths: needed too"),
+                      (["--context-lengths", "32k"], "--goal: needed too"),
+                      (["--headroom", "5"], "--headroom: only with --goal and --context-lengths"),
+                      ([*args, "--keep", "nope"], "report: --keep: no server named 'nope'")):
+        done = run_cli("report", TEAM, *bad, "-o", tmp_path / "x.html")
+        assert done.returncode == 2 and word in done.stderr, (bad, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.html").exists()
 
 
 def test_report_bad_output_folder_exits_2(tmp_path):

@@ -28,6 +28,8 @@ from ..engine.config import ToolSearchConfig, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
 from .invisible import reveal_html
+from .recommend import (OUTCOME_COLUMNS, MultiRecommendation, export_block, lowered_changes, outcome_rows,
+                        recommendation_lines)
 from .sweep import plan_counts
 from .wording import counted, severity_counts
 from ..engine.plan import Plan
@@ -293,6 +295,26 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
                    "met now"], rows, numeric=(1, 3))
 
 
+def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
+                    fingerprint: str | None) -> str:
+    """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
+    same per-length table and the same harness config block as ``recommend --yaml``)."""
+    if rec is None:
+        return ('<p class="muted">Not computed: it needs the context lengths the config serves and a goal '
+                "(<code>toolsearch report --context-lengths … --goal …</code>, or the Tuning page before the report "
+                "is built in the app).</p>")
+    ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
+    lines = recommendation_lines(rec, config, lowered_changes(ladder, config, rec))
+    verdict = ("Reached at every listed context length." if rec.reached
+               else "Not reached at every listed context length: the settings below are the best reachable ones.")
+    block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
+                         version=__version__)
+    return (f"<p><strong>{esc(verdict)}</strong></p><ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
+            + "</ul>" + _table(OUTCOME_COLUMNS, outcome_rows(rec), numeric=(0, 1, 2, 4, 6))
+            + "<p>The harness config block, with where it came from and the check that gates a catalog on it:</p>"
+            f"<pre>{esc(block)}</pre>")
+
+
 def _notes(plan: Plan, inspector: Inspector) -> str:
     items = [esc(n) for n in plan.notes] + [esc(str(p)) for p in inspector.registration.problems]
     if not items:
@@ -409,7 +431,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  evaluation: "Evaluation | None" = None, strategies: "Sequence[StrategyResult] | None" = None,
                  strategies_label: str | None = None, severity_colors: Mapping[str, str] | None = None,
                  strategy_colors: Mapping[str, str] | None = None,
-                 figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> str:
+                 figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+                 recommendation: MultiRecommendation | None = None) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -435,6 +458,10 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         figure_keys: ``{figure title: rows}``: a key table printed under that figure (each row a
             mapping column → value, every cell escaped; a ``state`` column is filled with its
             ``state_colors``), so a reader can name every part of the chart without hovering.
+        recommendation: one ``threshold_pct`` and ``listing_max_tokens`` for several context
+            lengths (:func:`toolsearch.analysis.recommend.recommend_for_contexts` on the same catalog
+            and ``config``), shown with ``toolsearch recommend``'s lines, table and config block;
+            ``None``: the section says how to get one.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -446,6 +473,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length)),
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
         ("Settings", _settings(plan, config, inspector, context_length)),
+        ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint)),
         ("Listing budget", _budget(plan, config, context_length)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),

@@ -20,6 +20,7 @@ from ..engine.inspector import Inspector
 from . import palette
 from .evaluation import DEFAULT_VARIANTS, evaluate, load_queries
 from .lint import lint
+from .recommend import MultiRecommendation
 from .report import build_report
 from .samples import samples_dir
 from .skills import SkillSet, load_skills
@@ -95,7 +96,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   strategies_for: Callable[[], StrategyComparison] | None = None,
                   generated: str | None = None,
                   progress: Callable[[str], None] | None = None,
-                  problems: list[str] | None = None) -> str:
+                  problems: list[str] | None = None,
+                  recommendation: MultiRecommendation | None = None) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -112,6 +114,9 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         progress: called with a short line before each step (for a status display).
         problems: a list that receives one line per section left out because its input could not
             be used (the query file, the strategies); the report is built without that section.
+        recommendation: the settings for several context lengths at once
+            (:func:`toolsearch.analysis.recommend.recommend_for_contexts` for this catalog and
+            ``config``), or ``None`` (the section says how to get one).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -163,7 +168,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies=list(strategies.results) if strategies else None,
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
-        figure_keys={listing_title: charts.listing_key_rows(planning_plan)})
+        figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

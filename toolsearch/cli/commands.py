@@ -37,7 +37,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, goal_argument, goal_for, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data)
 
@@ -893,14 +893,6 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
-def _check_servers(option: str, names: Sequence[str], inspector: Inspector) -> None:
-    known = [server.name for server in inspector.catalog.servers]
-    for name in names:
-        if name not in known:
-            shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-            raise UsageError(f"recommend: {option}: no server named {name!r} in the catalog (servers: {shown})")
-
-
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
@@ -912,15 +904,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         raise UsageError("recommend: --context-lengths: expected at least one context length")
     if args.json and args.yaml:
         raise UsageError("recommend: --json and --yaml: choose one")
-    _check_servers("--except", args.except_servers, inspector)
-    _check_servers("--keep", args.keep_servers, inspector)
-    both = sorted(set(args.except_servers) & set(args.keep_servers))
-    if both:
-        raise UsageError(f"recommend: {', '.join(both)}: a server cannot be given to both --except and --keep")
-    try:
-        goal, length_goals = args.goal.resolve(args.context_lengths)
-    except ValueError as exc:
-        raise UsageError(f"recommend: --goal: {exc}") from None
+    goal, length_goals = goal_for("recommend", args, inspector)
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)

@@ -300,3 +300,28 @@ def write_data(text: str) -> None:
 def print_json(value: Any, indent: int | None = 2) -> None:
     """Print :func:`dumps_json` of ``value`` on stdout (every ``--json`` output goes through this)."""
     print(dumps_json(value, indent))
+
+
+def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tuple[str, tuple]:
+    """The goal of ``args`` (``--goal``, ``--context-lengths``, ``--except``, ``--keep``) checked
+    against the catalog: ``(goal, per-length goals)`` as
+    :func:`toolsearch.analysis.recommend.recommend_for_contexts` takes them.
+
+    Raises:
+        ToolsearchError: a server of ``--except`` / ``--keep`` that the catalog lacks, a server
+            given to both, or a per-length goal for a length not listed (exit status 2); each
+            message starts with ``command``.
+    """
+    known = [server.name for server in inspector.catalog.servers]
+    for option, names in (("--except", args.except_servers), ("--keep", args.keep_servers)):
+        for name in names:
+            if name not in known:
+                shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
+                raise ToolsearchError(f"{command}: {option}: no server named {name!r} in the catalog (servers: {shown})")
+    both = sorted(set(args.except_servers) & set(args.keep_servers))
+    if both:
+        raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
+    try:
+        return args.goal.resolve(args.context_lengths)
+    except ValueError as exc:
+        raise ToolsearchError(f"{command}: --goal: {exc}") from None

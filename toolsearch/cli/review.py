@@ -24,6 +24,8 @@ from typing import Any, Sequence
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
+from ..analysis.recommend import MultiRecommendation, recommend_for_contexts
+from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
     shipped_query_files
@@ -33,7 +35,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
+from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
                      print_json, refuse_unlisted_servers, report_loaded, write_csv, write_data)
 from .textfmt import parse_context_length, text_table
 
@@ -92,7 +94,8 @@ def add_parsers(sub: Any) -> None:
                     "once, nothing loaded from the network), search, search quality, lint and strategies.",
         formatter_class=raw, epilog=_epilog(
             "toolsearch report sample_catalogs/team-workspace.yaml --context-length 200k -o report.html",
-            "toolsearch report sample_catalogs/five-servers.yaml --config config.yaml -q 'create issue' -o review.html"))
+            "toolsearch report sample_catalogs/team-workspace.yaml --context-lengths 32k,200k,1m --goal names "
+            "-q 'create issue' -o review.html"))
     _catalog_arguments(p)
     _display_tokenizer(p)
     p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the HTML file to write")
@@ -103,6 +106,17 @@ def add_parsers(sub: Any) -> None:
                    help="a labeled query file to score (default: the shipped one named like the catalog, if any)")
     p.add_argument("--no-lint", action="store_true", help="leave the lint findings out")
     p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
+    p.add_argument("--context-lengths", type=_context_lengths, default=None, metavar="N,N,...",
+                   help="with --goal: the context lengths the config serves (e.g. 32k,200k,1m); the report then "
+                        "carries the settings that reach the goal at all of them, as recommend gives them")
+    p.add_argument("--goal", type=goal_argument, default=None, metavar="GOAL|LENGTH=GOAL,...",
+                   help="with --context-lengths: the goal of that recommendation (" + GOAL_HELP + ")")
+    p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
+                   help="with --goal: a server that may collapse to a summary line (as recommend --except); repeatable")
+    p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
+                   help="with --goal: a server that must stay at names or better (as recommend --keep); repeatable")
+    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
+                   help="with --goal: keep the budget at least PCT %% above the listing (as recommend --headroom)")
 
     p = sub.add_parser(
         "costs", help="per-tool token costs (description and schema), per-server totals, outliers",
@@ -193,6 +207,28 @@ def run(args: argparse.Namespace) -> int:
 
 # --- report -------------------------------------------------------------------------------------
 
+def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
+                           config: ToolSearchConfig) -> MultiRecommendation | None:
+    """The recommendation the report carries: ``recommend``'s for ``--context-lengths`` and
+    ``--goal`` (both or neither), or ``None``."""
+    given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
+                                          ("--headroom", args.headroom)) if value]
+    if args.goal is None and args.context_lengths is None:
+        if given:
+            raise ReviewUsageError(f"report: {given[0]}: only with --goal and --context-lengths")
+        return None
+    if args.goal is None or args.context_lengths is None:
+        missing = "--goal" if args.goal is None else "--context-lengths"
+        raise ReviewUsageError(f"report: {missing}: needed too: the recommendation is for a goal at the context "
+                               "lengths the config serves (e.g. --context-lengths 32k,200k --goal names)")
+    refuse_unlisted_servers("report", "", inspector)
+    goal, length_goals = goal_for("report", args, inspector)
+    ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    return recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
+                                  keep_servers=args.keep_servers, headroom_pct=args.headroom,
+                                  length_goals=length_goals)
+
+
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -208,6 +244,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     if not output.parent.is_dir():
         raise ReviewUsageError(f"{args.output}: -o: the folder {str(output.parent)!r} does not exist")
     left_out: list[str] = []
+    recommendation = _report_recommendation(args, inspector, config)
     html_text = review_report(
         inspector, config, args.context_length, args.tokenizer, display, source_label=_source_label(args.sources),
         fingerprint=catalog_key(inspector.catalog),
@@ -215,7 +252,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         query_file=query_file, include_lint=not args.no_lint,
         strategies_for=None if args.no_strategies else lambda: default_strategies(
             inspector, catalog, _source_label(args.sources), config, args.context_length, args.tokenizer, display),
-        problems=left_out)
+        problems=left_out, recommendation=recommendation)
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
     try:
@@ -328,19 +365,7 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
 
 
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
-    known = [server.name for server in inspector.catalog.servers]
-    for option, names in (("--except", args.except_servers), ("--keep", args.keep_servers)):
-        for name in names:
-            if name not in known:
-                shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-                raise ReviewUsageError(f"check: {option}: no server named {name!r} in the catalog (servers: {shown})")
-    both = sorted(set(args.except_servers) & set(args.keep_servers))
-    if both:
-        raise ReviewUsageError(f"check: {', '.join(both)}: a server cannot be given to both --except and --keep")
-    try:
-        goal, length_goals = args.goal.resolve(args.context_lengths)
-    except ValueError as exc:
-        raise ReviewUsageError(f"check: --goal: {exc}") from None
+    goal, length_goals = goal_for("check", args, inspector)
     baseline = _load(args, args.baseline, config) if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)

@@ -15,6 +15,7 @@ from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import catalog_key
 from toolsearch.ui import common
+from toolsearch.ui.recommendation import question_words, recommendation_for_report
 
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
@@ -45,7 +46,8 @@ if common.require_catalog(v):
     common.tier_badge(plan)
     st.markdown(
         "A single HTML file for a design review: the date, toolsearch version, catalog fingerprint and settings; "
-        "catalog summary and budget arithmetic, tier and form, the per-server table, the degradation steps, the "
+        "the settings the Tuning page recommends across context lengths, with their config block; the catalog "
+        "summary and budget arithmetic, tier and form, the per-server table, the degradation steps, the "
         "listing-form table over context length × threshold_pct, the settings that reach each form, the listing "
         "against its budget and the per-server costs, the exact `tool_search` description, and the search, search "
         "quality, lint and strategy results. It loads nothing from the network (plotly.js is embedded once), so it "
@@ -66,9 +68,14 @@ if common.require_catalog(v):
     c2.caption("Strategies: " + (f"the Strategies page's last results ({common.md_escape(common.visible(strategies['label']))})"
                                  if strategies else "computed when the report is built, with the Strategies page's "
                                  "defaults (sample skills and task); open that page to choose others."))
+    found = recommendation_for_report(v)
+    c1.caption("Recommended settings across context lengths: " + (
+        common.md_escape(common.visible(f"the Tuning page's goal ({question_words(found[1], found[0])}), for the "
+                                        "sidebar's current settings.")) if found else
+        "open the Tuning page on this catalog to include them (the context lengths and goal are chosen there)."))
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
-                 include_lint, id(strategies))
+                 include_lint, id(strategies), found[1] if found else None)
 
     if st.button("Build report", type="primary", key="build_report", icon=":material/description:"):
         with st.status("Building the report…", expanded=False) as status:
@@ -80,7 +87,8 @@ if common.require_catalog(v):
                 strategies=StrategyComparison(strategies["label"], tuple(strategies["results"])) if strategies else None,
                 strategies_for=lambda: default_strategies((id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,
                                                           str(st.session_state.get("catalog", "")), v.source_label),
-                progress=lambda text: status.update(label=text), problems=left_out)
+                progress=lambda text: status.update(label=text), problems=left_out,
+                recommendation=found[0] if found else None)
             for problem in left_out:
                 st.error(common.md_escape(problem), icon=":material/error:")
             st.session_state["report_signature"] = signature

@@ -8,6 +8,7 @@ import streamlit as st
 
 from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
+from toolsearch.ui.recommendation import Question, ladder_for, remember
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
@@ -22,7 +23,7 @@ from toolsearch.analysis.sessions import called_tools, listing_evidence
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
-                              Ladder, curve_bounds, curve_context_lengths, form_grid, listing_ladder, recommend)
+                              Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
 from toolsearch.live.client import catalog_key
 
 #: The preset shown once the list of context lengths matches none of the presets.
@@ -122,23 +123,6 @@ def session_evidence() -> tuple[list, list[str]]:
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
     st.session_state["threshold_pct"] = threshold_pct
     st.session_state["listing_max_tokens"] = listing_max_tokens
-
-
-def ladder_for(v: common.View) -> Ladder:
-    """The listing ladder for the sidebar's catalog, enabled/listing/defer and planning tokenizer.
-
-    It does not depend on threshold_pct, listing_max_tokens or the context length, so it is kept
-    across slider moves (one entry per inspector object and setting; the entry holds the
-    inspector, so its ``id`` cannot be reused while the entry exists).
-    """
-    key = (id(v.inspector), v.config.enabled, v.config.listing, v.config.defer, v.tokenizer)
-    memo = st.session_state.setdefault("_tuning_ladders", {})
-    hit = memo.get(key)
-    if hit is None or hit[0] is not v.inspector:
-        if len(memo) >= 8:
-            memo.clear()
-        hit = memo[key] = (v.inspector, listing_ladder(v.inspector.planner, v.config, v.tokenizer))
-    return hit[1]
 
 
 #: The views of the listing form, one tab each (only the open one is drawn and sent).
@@ -371,6 +355,8 @@ if common.require_catalog(v):
                 st.warning(f"The sessions called {len(unknown)} tools this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
+        remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
+                             tuple(called) if have_sessions else None, ", ".join(evidence_labels)))
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting

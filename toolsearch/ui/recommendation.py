@@ -1,0 +1,88 @@
+"""The Tuning page's recommendation, shared with the Report page.
+
+The Tuning page computes one ``threshold_pct`` and ``listing_max_tokens`` for several context
+lengths; the Report page carries the same recommendation in the HTML file. What is kept between
+the pages is the question (context lengths, goal, exceptions, headroom, the tools recorded sessions
+called), not the answer: the Report page asks it again of the sidebar's current catalog and
+settings, so an applied recommendation or a moved slider never leaves a stale answer in the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import streamlit as st
+
+from toolsearch.analysis.recommend import (LengthGoals, MultiRecommendation, add_session_evidence,
+                                           recommend_for_contexts)
+from toolsearch.analysis.sessions import CalledTool
+from toolsearch.analysis.sweep import Ladder, listing_ladder
+from toolsearch.ui import common
+
+_STATE_KEY = "_recommendation_for_report"
+
+
+def ladder_for(v: common.View) -> Ladder:
+    """The listing ladder for the sidebar's catalog, enabled/listing/defer and planning tokenizer.
+
+    It does not depend on threshold_pct, listing_max_tokens or the context length, so it is kept
+    across slider moves (one entry per inspector object and setting; the entry holds the
+    inspector, so its ``id`` cannot be reused while the entry exists).
+    """
+    key = (id(v.inspector), v.config.enabled, v.config.listing, v.config.defer, v.tokenizer)
+    memo = st.session_state.setdefault("_tuning_ladders", {})
+    hit = memo.get(key)
+    if hit is None or hit[0] is not v.inspector:
+        if len(memo) >= 8:
+            memo.clear()
+        hit = memo[key] = (v.inspector, listing_ladder(v.inspector.planner, v.config, v.tokenizer))
+    return hit[1]
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the Tuning page asked: the context lengths (tokens, ``None`` = unknown), the goal and
+    per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
+    deferred tools recorded sessions called (``None`` without sessions) with where they came from."""
+
+    lengths: tuple[int | None, ...]
+    goal: str
+    length_goals: LengthGoals
+    except_servers: tuple[str, ...]
+    keep_servers: tuple[str, ...]
+    headroom_pct: float
+    called: tuple[CalledTool, ...] | None
+    sessions_label: str
+
+
+def remember(v: common.View, question: Question) -> None:
+    """Keep the Tuning page's question for the Report page, tied to the sidebar's catalog."""
+    st.session_state[_STATE_KEY] = (v.inspector, question)
+
+
+def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Question] | None:
+    """The Tuning page's last question asked again of the sidebar's catalog and current settings,
+    with the question; ``None`` when the Tuning page has not been opened on this catalog."""
+    kept = st.session_state.get(_STATE_KEY)
+    if kept is None or kept[0] is not v.inspector:
+        return None
+    q: Question = kept[1]
+    ladder = ladder_for(v)
+    rec = recommend_for_contexts(ladder, v.config, list(q.lengths), q.goal, except_servers=list(q.except_servers),
+                                 keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
+                                 length_goals=dict(q.length_goals))
+    if q.called is not None:
+        rec = add_session_evidence(rec, ladder, list(q.called))
+    return rec, q
+
+
+def question_words(q: Question, rec: MultiRecommendation) -> str:
+    """One line for the Report page: which recommendation the report will carry."""
+    lengths = ", ".join(f"{c:,}" if c else "unknown" for c in q.lengths)
+    return (f"{rec.goal_words} at {lengths} tokens"
+            + (f", {q.headroom_pct:g}% headroom" if q.headroom_pct else "")
+            + (f", with the sessions of {q.sessions_label}" if q.called is not None else ""))
+
+
+__all__: Sequence[str] = ("Question", "ladder_for", "question_words", "recommendation_for_report", "remember")
