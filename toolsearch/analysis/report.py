@@ -55,7 +55,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2re
      padding:0 1rem;color:#1f2328;line-height:1.45}
 h1{font-size:1.7rem;margin-bottom:.2rem} h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #d0d7de;
      padding-bottom:.2rem} .sub{color:#57606a;margin-top:0}
-table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem} th,td{border:1px solid #d0d7de;padding:.25rem .5rem;
+table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem;display:block;max-width:100%;overflow-x:auto} th,td{border:1px solid #d0d7de;padding:.25rem .5rem;
      text-align:left;vertical-align:top} th{background:#f6f8fa} td.num{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.75rem;overflow:auto;white-space:pre-wrap;
      word-break:break-word;font-size:.85rem}
