@@ -305,12 +305,23 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     page_section = page[page.index("<h2>Recommended settings across context lengths</h2>"):
                         page.index("<h2>Listing budget</h2>")]
     assert page_section == section
+    # with the sessions as evidence: recommend's two session columns, the same counts
+    sessions = ROOT / "sample_sessions" / "state.db"
+    done = run_cli("report", TEAM, *args, "--sessions", sessions, "-o", out, "--no-lint", "--no-strategies")
+    assert done.returncode == 0, done.stderr
+    with_sessions = out.read_text(encoding="utf-8")
+    data = json.loads(run_cli("recommend", TEAM, *args, "--sessions", sessions, "--json").stdout)
+    assert "<th>called_listed</th><th>round_trips_saved</th>" in with_sessions
+    for c in data["contexts"]:
+        assert (f'<td>{c["called_listed"]}/{c["called_total"]}</td><td class="num">{c["round_trips_saved"]:,}</td>'
+                in with_sessions)
     # without a goal the section says how to get one; half a question is refused in one line
     done = run_cli("report", TEAM, "-o", out, "--no-lint", "--no-strategies")
     assert done.returncode == 0 and "Not computed: it needs the context lengths" in out.read_text(encoding="utf-8")
     for bad, word in ((["--goal", "names"], "--context-lengths: needed too"),
                       (["--context-lengths", "32k"], "--goal: needed too"),
                       (["--headroom", "5"], "--headroom: only with --goal and --context-lengths"),
+                      (["--sessions", str(sessions)], "--sessions: only with --goal and --context-lengths"),
                       ([*args, "--keep", "nope"], "report: --keep: no server named 'nope'")):
         done = run_cli("report", TEAM, *bad, "-o", tmp_path / "x.html")
         assert done.returncode == 2 and word in done.stderr, (bad, done.stderr)

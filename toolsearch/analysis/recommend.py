@@ -846,6 +846,9 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
 OUTCOME_COLUMNS = ("context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named")
 SESSION_COLUMNS = ("called_listed", "round_trips_saved")
+#: What the two session columns count, in words (under the table, CLI and report).
+SESSION_COLUMNS_WORDS = ("called_listed: of the deferred tools the sessions called, how many the listing names at "
+                         "that length; round_trips_saved: tool_search calls made just before calling a named tool")
 
 
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:

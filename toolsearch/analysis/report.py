@@ -28,8 +28,8 @@ from ..engine.config import ToolSearchConfig, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
 from .invisible import reveal_html
-from .recommend import (OUTCOME_COLUMNS, MultiRecommendation, export_block, lowered_changes, outcome_rows,
-                        recommendation_lines)
+from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
+                        lowered_changes, outcome_rows, recommendation_lines)
 from .sweep import plan_counts
 from .wording import counted, severity_counts
 from ..engine.plan import Plan
@@ -304,13 +304,16 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
                 "(<code>toolsearch report --context-lengths … --goal …</code>, or the Tuning page before the report "
                 "is built in the app).</p>")
     ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
+    sessions = any(c.called_total is not None for c in rec.contexts)
     lines = recommendation_lines(rec, config, lowered_changes(ladder, config, rec))
     verdict = ("Reached at every listed context length." if rec.reached
                else "Not reached at every listed context length: the settings below are the best reachable ones.")
     block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__)
     return (f"<p><strong>{esc(verdict)}</strong></p><ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
-            + "</ul>" + _table(OUTCOME_COLUMNS, outcome_rows(rec), numeric=(0, 1, 2, 4, 6))
+            + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
+                                 outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
+            + (f"<p class=\"muted\">{esc(SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
             + "<p>The harness config block, with where it came from and the check that gates a catalog on it:</p>"
             f"<pre>{esc(block)}</pre>")
 

@@ -37,7 +37,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, goal_for, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data)
 
@@ -895,7 +895,8 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
-    from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
+    from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS,  # noqa: PLC0415
+                                      add_session_evidence,
                                       export_block, lowered_changes, outcome_rows, recommendation_lines)
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -908,28 +909,10 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
                                  keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)
-    not_in_catalog: list[str] = []
-    sessions_read = 0
-    drift = None
+    evidence = None
     if args.session_sources:
-        from ..analysis.sessions import called_tools, catalog_drift, load_sessions  # noqa: PLC0415
-
-        loaded = load_sessions(args.session_sources)
-        for problem in loaded.problems:
-            print(f"toolsearch: skipped: {problem}", file=sys.stderr)
-        called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
-        sessions_read = len(loaded.sessions)
-        # The same drift check as `sessions` and the Sessions page: the evidence describes this catalog.
-        drift = catalog_drift(loaded.sessions, inspector)
-        if drift.drifted:
-            said = drift.words(inspector.catalog.name, consequence=(
-                "called_listed and round_trips_saved count this catalog's listing, not the one the sessions ran on."))
-            print(_terminal_safe(f"toolsearch: warning: catalog drift: {said}"), file=sys.stderr)
-        rec = add_session_evidence(rec, ladder, called)
-        if not_in_catalog:
-            print(f"toolsearch: warning: the sessions called {counted(len(not_in_catalog), 'tool')} this catalog does "
-                  f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
-                  file=sys.stderr)
+        evidence = read_session_evidence(args.session_sources, inspector, config)
+        rec = add_session_evidence(rec, ladder, evidence.called)
     status = 0 if rec.reached else 1
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
@@ -941,8 +924,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
-            data["sessions"] = {"read": sessions_read, "called_not_in_catalog": not_in_catalog,
-                                "catalog_drift": drift.to_dict()}
+            data["sessions"] = {"read": evidence.sessions_read, "called_not_in_catalog": evidence.not_in_catalog,
+                                "catalog_drift": evidence.drift.to_dict()}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
         print_json(data)
@@ -953,9 +936,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     rows = outcome_rows(rec, sessions=bool(args.session_sources))
     print(_table(rows, header))
     if args.session_sources:
-        print(f"sessions: {counted(sessions_read, 'session')} read; called_listed: of the deferred tools they called, "
-              f"how many the listing names at that length; round_trips_saved: tool_search calls made just before "
-              f"calling a named tool")
+        print(f"sessions: {counted(evidence.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}")
     return status
 
 

@@ -325,3 +325,42 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
         return args.goal.resolve(args.context_lengths)
     except ValueError as exc:
         raise ToolsearchError(f"{command}: --goal: {exc}") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class SessionEvidence:
+    """What ``--sessions`` read, for ``recommend`` and ``report``: the deferred tools the sessions
+    called (:func:`toolsearch.analysis.sessions.called_tools`), the called names this catalog does
+    not defer, how many sessions were read, and the catalog drift check."""
+
+    called: list
+    not_in_catalog: list[str]
+    sessions_read: int
+    drift: Any
+
+
+def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: ToolSearchConfig) -> SessionEvidence:
+    """Read recorded sessions as evidence for a recommendation on ``inspector``'s catalog; every
+    session skipped, a catalog drift and the called tools the catalog does not defer are said on
+    stderr, one line each (the same lines for every command that takes ``--sessions``).
+
+    Raises:
+        ToolsearchError: a source that cannot be read at all (exit status 2).
+    """
+    from ..analysis.sessions import called_tools, catalog_drift, load_sessions  # noqa: PLC0415
+
+    loaded = load_sessions(sources)
+    for problem in loaded.problems:
+        print(f"toolsearch: skipped: {problem}", file=sys.stderr)
+    called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
+    # The same drift check as `sessions` and the Sessions page: the evidence describes this catalog.
+    drift = catalog_drift(loaded.sessions, inspector)
+    if drift.drifted:
+        said = drift.words(inspector.catalog.name, consequence=(
+            "called_listed and round_trips_saved count this catalog's listing, not the one the sessions ran on."))
+        print(f"toolsearch: warning: catalog drift: {said}", file=sys.stderr)
+    if not_in_catalog:
+        print(f"toolsearch: warning: the sessions called {counted(len(not_in_catalog), 'tool')} this catalog does "
+              f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
+              file=sys.stderr)
+    return SessionEvidence(called, not_in_catalog, len(loaded.sessions), drift)

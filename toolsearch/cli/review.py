@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
-from ..analysis.recommend import MultiRecommendation, recommend_for_contexts
+from ..analysis.recommend import MultiRecommendation, add_session_evidence, recommend_for_contexts
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
@@ -36,7 +36,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
-                     print_json, refuse_unlisted_servers, report_loaded, write_csv, write_data)
+                     print_json, read_session_evidence, refuse_unlisted_servers, report_loaded, write_csv, write_data)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -117,6 +117,9 @@ def add_parsers(sub: Any) -> None:
                    help="with --goal: a server that must stay at names or better (as recommend --keep); repeatable")
     p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
                    help="with --goal: keep the budget at least PCT %% above the listing (as recommend --headroom)")
+    p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
+                   help="with --goal: recorded sessions (Hermes state.db, exports, transcripts): how many of the tools "
+                        "they called the recommended setting lists by name at each length (as recommend --sessions)")
 
     p = sub.add_parser(
         "costs", help="per-tool token costs (description and schema), per-server totals, outliers",
@@ -212,7 +215,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
     """The recommendation the report carries: ``recommend``'s for ``--context-lengths`` and
     ``--goal`` (both or neither), or ``None``."""
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
-                                          ("--headroom", args.headroom)) if value]
+                                          ("--headroom", args.headroom), ("--sessions", args.session_sources))
+             if value]
     if args.goal is None and args.context_lengths is None:
         if given:
             raise ReviewUsageError(f"report: {given[0]}: only with --goal and --context-lengths")
@@ -224,9 +228,11 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
     refuse_unlisted_servers("report", "", inspector)
     goal, length_goals = goal_for("report", args, inspector)
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
-    return recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
-                                  keep_servers=args.keep_servers, headroom_pct=args.headroom,
-                                  length_goals=length_goals)
+    rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
+                                 keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)
+    if args.session_sources:
+        rec = add_session_evidence(rec, ladder, read_session_evidence(args.session_sources, inspector, config).called)
+    return rec
 
 
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
