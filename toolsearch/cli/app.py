@@ -76,16 +76,16 @@ def port_problem(options: list[str]) -> str | None:
         infos = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as exc:
         return f"--server.address: {address!r} is not an address of this machine ({exc})"
-    family, _, _, _, sockaddr = infos[0]
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    for family, _, _, _, sockaddr in infos:  # e.g. localhost: 127.0.0.1 and ::1, as the server binds them
         try:
-            probe.bind(sockaddr)
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                probe.bind(sockaddr)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
                 return (f"port {port} on {address} is in use by another program; "
                         "pick another with --server.port, or leave it out to take the next free one")
-            return f"cannot listen on {address} port {port}: {exc.strerror or exc}"
+            # anything else (an address family this machine lacks): Streamlit decides and says why
     return None
 
 
