@@ -89,6 +89,18 @@ def test_readme_docs_examples_work_from_any_folder(tmp_path):
             f"{ROOT / 'docs' / 'examples' / 'diff-monday.yaml'}\n") in result.stderr
 
 
+def test_a_shipped_sample_folder_named_alone_works_from_any_folder(tmp_path):
+    """``strategies --help``'s examples pass the folder itself (``--skills sample_skills``), not a
+    file in it; from a folder without it (an installed copy) the shipped folder is read."""
+    result = run_cli("strategies", "sample_catalogs/team-workspace.yaml", "--skills", "sample_skills", "--json",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: sample_skills is not in this folder; reading the shipped sample "
+            f"{ROOT / 'sample_skills'}\n") in result.stderr
+    assert result.stdout == run_cli("strategies", ROOT / "sample_catalogs" / "team-workspace.yaml",
+                                    "--skills", ROOT / "sample_skills", "--json").stdout
+
+
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
     """Only inputs go to the shipped samples: an output path is kept as given, even one named like
     a shipped sample (writing there would overwrite the package's own file)."""

@@ -28,7 +28,7 @@ from .textfmt import goal_argument, parse_context_length, parse_listing_max_toke
 
 def use_shipped_samples(args: argparse.Namespace) -> None:
     """Point ``sample_catalogs/...``, ``sample_sessions/...``, ``sample_skills/...`` and
-    ``docs/examples/...`` arguments that do not exist in the current folder at the shipped samples (the checkout's folders, or the
+    ``docs/examples/...`` arguments (or one of those folders itself) that do not exist in the current folder at the shipped samples (the checkout's folders, or the
     copies an installed wheel carries), so the documented commands run from any folder; each one
     replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept, and
     so is every file the command writes (``--output``, ``--export-queries``): never a shipped file."""
@@ -38,7 +38,8 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
         values = value if isinstance(value, list) else [value]
         replaced = []
         for item in values:
-            folder = next((f for f in SAMPLE_FOLDERS if isinstance(item, str) and item.startswith(f + "/")), None)
+            folder = next((f for f in SAMPLE_FOLDERS if isinstance(item, str)
+                           and (item.startswith(f + "/") or item == f)), None)  # a file in it, or the folder
             if folder is not None and not Path(item).exists():
                 shipped = samples_dir(folder) / item[len(folder) + 1:]
                 if shipped.exists():
