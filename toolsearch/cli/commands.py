@@ -106,7 +106,9 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
+    """The arguments every catalog command takes; ``--json`` goes into ``output`` when given (a
+    mutually exclusive group of the command's output formats)."""
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
                              "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
@@ -122,7 +124,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    (output or parser).add_argument("--json", action="store_true", help="print JSON")
     add_scope_arguments(parser)
 
 
@@ -173,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
-    _common(p)
+    sweep_output = p.add_mutually_exclusive_group()
+    _common(p, sweep_output)
     p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
@@ -182,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
                         + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
     p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
                    help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
-    p.add_argument("--csv", action="store_true", help="print CSV")
+    sweep_output.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
