@@ -214,6 +214,16 @@ def test_check_bad_input_exits_2(tmp_path):
     assert done.returncode == 2 and "missing.yaml" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_check_refuses_a_single_context_length_beside_the_list():
+    """check plans only at --context-lengths: before, --context-length 1m beside them was ignored
+    without a word, and the verdict was for 32K alone."""
+    done = run_cli("check", TEAM, "--context-length", "1m", "--context-lengths", "32k", "--goal", "full")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: check: --context-length: check plans at each of --context-lengths "
+                           "only; put the length there (--context-lengths 32k,200k,...)\n")
+    assert "--context-length N" not in run_cli("check", "--help").stdout
+
+
 def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_path):
     """A gate on an MCP client config: a server that fails to start leaves a catalog without it (with
     no server at all, tier 0, which passes every goal). check exits 2 naming it, never 0."""

@@ -133,6 +133,9 @@ def add_parsers(sub: Any) -> None:
             "toolsearch check new.yaml --baseline old.yaml --context-lengths 128k,1m --goal full "
             "--max-listing-tokens 3000 --format markdown"))
     _catalog_arguments(p)
+    for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
+            action.help = argparse.SUPPRESS
     p.add_argument("--context-lengths", type=_context_lengths, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
     p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
@@ -174,6 +177,9 @@ def _source_label(sources: Sequence[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``report``, ``costs`` or ``check``; the exit status."""
     try:
+        if args.command == "check" and args.context_length is not None:
+            raise ReviewUsageError("check: --context-length: check plans at each of --context-lengths only; "
+                                   "put the length there (--context-lengths 32k,200k,...)")
         config = config_from_args(args)
         inspector = _load(args, args.sources, config)
         if getattr(args, "strict", False) and config.warnings:
