@@ -214,6 +214,26 @@ def test_check_bad_input_exits_2(tmp_path):
     assert done.returncode == 2 and "missing.yaml" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_check_never_suggests_settings_whose_listing_is_over_the_limit():
+    """Names for the team workspace need 1,473 listing tokens: under --max-listing-tokens 1000 no
+    setting passes. Before, check offered threshold_pct 4.7 / listing_max_tokens 1,473 as settings
+    "that reach it", and check with them failed again on the same limit."""
+    args = ("check", TEAM, "--context-lengths", "32k,128k", "--goal", "names", "--max-listing-tokens", "1000")
+    done = run_cli(*args)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == (
+        "no setting reaches it at every length: the smallest listing that reaches the goal is 1,473 tokens at 32K, "
+        "1,473 tokens at 128K, above the limit of 1,000 tokens (--max-listing-tokens)")
+    suggestion = json.loads(run_cli(*args, "--format", "json").stdout)["suggestion"]
+    assert (suggestion["reached"], suggestion["listing_max_tokens"]) == (False, 1473)
+    # within the limit, the suggested settings pass the same check
+    args = ("check", TEAM, "--context-lengths", "32k,128k", "--goal", "names", "--max-listing-tokens", "1500")
+    suggestion = json.loads(run_cli(*args, "--format", "json").stdout)["suggestion"]
+    assert suggestion["reached"] is True
+    assert run_cli(*args, "--threshold-pct", str(suggestion["threshold_pct"]),
+                   "--listing-max-tokens", str(suggestion["listing_max_tokens"])).returncode == 0
+
+
 def test_check_refuses_a_single_context_length_beside_the_list():
     """check plans only at --context-lengths: before, --context-length 1m beside them was ignored
     without a word, and the verdict was for 32K alone."""
