@@ -60,6 +60,10 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --jsn; did you mean '--json' for '--jsn'?"
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "namez")
     assert done.returncode == 2 and "did you mean 'names'?" in done.stderr
+    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--json")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --json; did you mean '--format json' "
+                                   "for '--json'?")
     done = run_cli("qwertyuiop")
     assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
     assert len(done.stderr.strip().splitlines()) == 1

@@ -93,12 +93,19 @@ def did_you_mean(message: str) -> str:
 
 def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     """The message for arguments ``parser`` does not know, naming the nearest option of ``parser``
-    for each misspelled flag (``--jsn`` → ``--json``)."""
+    for each misspelled flag (``--jsn`` → ``--json``), and ``--format json`` for ``--json`` where the
+    output format is ``--format``."""
     options = [o for action in parser._actions for o in action.option_strings]  # noqa: SLF001 - argparse has no API
+    formats = next((action.choices or () for action in parser._actions  # noqa: SLF001
+                    if "--format" in action.option_strings), ())
     hints = []
     for arg in extra:
         if arg.startswith("-"):
-            guess = nearest(arg.split("=", 1)[0], options)
+            flag = arg.split("=", 1)[0]
+            if flag.startswith("--") and flag[2:] in formats:  # check --json: its output is --format json
+                hints.append(f"did you mean '--format {flag[2:]}' for '{arg}'?")
+                continue
+            guess = nearest(flag, options)
             if guess:
                 hints.append(f"did you mean '{guess}' for '{arg}'?")
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
