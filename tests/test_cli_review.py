@@ -234,6 +234,29 @@ def test_check_never_suggests_settings_whose_listing_is_over_the_limit():
                    "--listing-max-tokens", str(suggestion["listing_max_tokens"])).returncode == 0
 
 
+def test_check_and_recommend_refuse_a_catalog_file_with_a_skipped_tool(tmp_path):
+    """A tool the reader skipped (here: no name) is not in the catalog judged; a file whose every
+    tool was skipped has no tools, tier 0, and passed every goal. Both exit 2 now; a baseline with
+    one is still compared (the change may be the fix)."""
+    good = {"name": "create_issue", "description": "Open an issue.", "inputSchema": {"type": "object"}}
+    bad = {"description": "A tool without a name.", "inputSchema": {"type": "object"}}
+    one_bad = write_yaml(tmp_path / "one-bad.yaml", {"servers": [{"name": "github", "tools": [good, bad]}]})
+    all_bad = write_yaml(tmp_path / "all-bad.yaml", {"servers": [{"name": "github", "tools": [bad, bad]}]})
+    fixed = write_yaml(tmp_path / "fixed.yaml", {"servers": [{"name": "github", "tools": [good]}]})
+    goal = ("--context-lengths", "32k", "--goal", "names")
+    done = run_cli("check", all_bad, *goal)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == (
+        f"toolsearch: error: check: 2 catalog errors ({all_bad}: servers[0].tools[0] and 1 more; above): what was "
+        "skipped would be missing from the verdict; fix the catalog file")
+    done = run_cli("check", one_bad, *goal)
+    assert done.returncode == 2 and f"1 catalog error ({one_bad}: servers[0].tools[1]; above)" in done.stderr
+    done = run_cli("recommend", one_bad, *goal)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1].endswith("would be missing from the settings; fix the catalog file")
+    assert run_cli("check", fixed, "--baseline", one_bad, *goal).returncode == 0
+
+
 def test_check_refuses_a_single_context_length_beside_the_list():
     """check plans only at --context-lengths: before, --context-length 1m beside them was ignored
     without a word, and the verdict was for 32K alone."""

@@ -38,7 +38,7 @@ from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
-                     print_json, refuse_unlisted_servers, report_loaded as _report_loaded, unrecognized,
+                     print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data)
 
 
@@ -911,6 +911,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
+    refuse_unread_items("recommend", inspector)
     if not args.context_lengths:
         raise UsageError("recommend: --context-lengths: expected at least one context length")
     if args.json and args.yaml:

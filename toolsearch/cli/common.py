@@ -71,6 +71,26 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
                               "the catalog is incomplete; fix the server, or use a catalog saved by toolsearch snapshot")
 
 
+def refuse_unread_items(command: str, inspector: Inspector) -> None:
+    """``check`` and ``recommend`` never judge a catalog file that could not be read whole: a tool
+    or server the reader skipped (a catalog error, such as a tool without a name or a server whose
+    ``tools`` is not a list) would be missing from the verdict or the settings, and a file whose
+    every tool was skipped passes every goal. Items repaired with a warning are still judged, and
+    so is a ``check --baseline`` (the catalog before a change may be the one being fixed).
+
+    Raises:
+        ToolsearchError: naming the first place and how many there are (exit status 2).
+    """
+    from ..live.client import is_connect_failure  # noqa: PLC0415
+
+    unread = [p.where for p in inspector.catalog.problems if p.severity == "error" and not is_connect_failure(p)]
+    if unread:
+        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+        raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
+                              f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
+                              "fix the catalog file")
+
+
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
 
 

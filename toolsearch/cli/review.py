@@ -34,7 +34,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
-                     print_json, refuse_unlisted_servers, report_loaded, write_csv, write_data)
+                     print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded, write_csv, write_data)
 from .textfmt import parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -350,6 +350,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     baseline = _load(args, args.baseline, config) if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
+    refuse_unread_items("check", inspector)
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,
