@@ -105,6 +105,22 @@ def test_a_shipped_sample_folder_named_alone_works_from_any_folder(tmp_path):
                                     "--skills", ROOT / "sample_skills", "--json").stdout
 
 
+@pytest.mark.parametrize("args", [
+    ("report", "sample_catalogs/five-servers.yaml", "-o", ""),
+    ("synth", "--tools", "3", "-o", ""),
+    ("snapshot", "mcp.json", "-o", ""),
+    ("sessions", "sample_sessions/state.db", "--catalog", "sample_catalogs/team-workspace.yaml", "--export-queries", ""),
+])
+def test_an_empty_output_file_name_is_refused(args, tmp_path):
+    """``-o "$OUT"`` with OUT unset: report said ": cannot write the report: Is a directory", synth
+    printed the catalog to standard output and sessions exported nothing, all without naming why."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    flag = "--export-queries" if "--export-queries" in args else "-o/--output"
+    assert done.stderr == f"toolsearch {args[0]}: error: argument {flag}: expected a file name, got ''\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
     """Only inputs go to the shipped samples: an output path is kept as given, even one named like
     a shipped sample (writing there would overwrite the package's own file)."""

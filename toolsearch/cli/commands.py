@@ -23,7 +23,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (one_line, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (one_line, output_file, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..analysis.invisible import reveal
@@ -212,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included)")
     p.add_argument("configs", nargs="+", metavar="CONFIG", help="MCP client config files")
-    p.add_argument("-o", "--output", metavar="FILE", help="catalog YAML to write (default: standard output)")
+    p.add_argument("-o", "--output", type=output_file, metavar="FILE",
+                   help="catalog YAML to write (default: standard output)")
     p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=_seconds, default=None, metavar="SECONDS",
                    help=f"seconds per server for connect + listing when the config sets none "
                         f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
@@ -226,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
     p.add_argument("--name", help="catalog name (default: says the size and seed)")
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("-o", "--output", type=output_file, metavar="FILE",
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).

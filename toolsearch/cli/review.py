@@ -35,7 +35,7 @@ from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, headroom_pct, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded, write_csv, write_data)
-from .textfmt import parse_context_length, text_table
+from .textfmt import output_file, parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -95,7 +95,8 @@ def add_parsers(sub: Any) -> None:
             "toolsearch report sample_catalogs/five-servers.yaml --config config.yaml -q 'create issue' -o review.html"))
     _catalog_arguments(p)
     _display_tokenizer(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the HTML file to write")
+    p.add_argument("-o", "--output", required=True, type=output_file, metavar="FILE.html",
+                   help="the HTML file to write")
     p.add_argument("-q", "--query", action="append", dest="queries", metavar="QUERY",
                    help="a tool_search query whose response the report shows (repeatable; default: "
                         + "; ".join(DEFAULT_QUERIES.splitlines()) + ")")
