@@ -222,6 +222,15 @@ def test_check_strict_stops_on_config_warnings(tmp_path) -> None:
     assert strict.returncode == 2 and strict.stdout == ""
     assert "threshold_pc: unknown key" in strict.stderr
     assert "check --strict: the config has 1 warning (above)" in strict.stderr and "Traceback" not in strict.stderr
+    # a flag out of range warns under the key it sets: the message names the flag, not only the config
+    flag = run_cli(*base, "--config", typo, "--strict", "--listing-max-tokens", "100")
+    assert (flag.returncode, flag.stdout) == (2, "")
+    assert flag.stderr.splitlines()[-1] == ("toolsearch: error: check --strict: the config and --listing-max-tokens "
+                                            "have 2 warnings (above); fix them, or drop --strict to check the "
+                                            "settings as read")
+    assert run_cli(*base, "--strict", "--threshold-pct", "150").stderr.splitlines()[-1] == (
+        "toolsearch: error: check --strict: --threshold-pct has 1 warning (above); fix it, or drop --strict to check "
+        "the settings as read")
     clean = tmp_path / "clean.yaml"
     clean.write_text("tools:\n  tool_search:\n    threshold_pct: 10\n", encoding="utf-8")
     assert run_cli(*base, "--config", clean, "--strict").returncode == 0

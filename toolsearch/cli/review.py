@@ -156,8 +156,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="text (default), markdown (for a pull request comment) or json")
     p.add_argument("--strict", action="store_true",
-                   help="exit 2 when the config has a warning (an unknown or misspelt key, a value out of range, "
-                        "no tools.tool_search block): the gate then checks only settings someone wrote")
+                   help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
+                        "value out of range, no tools.tool_search block): the gate then checks only settings someone "
+                        "wrote")
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchConfig) -> Inspector:
@@ -184,8 +185,16 @@ def run(args: argparse.Namespace) -> int:
         config = config_from_args(args)
         inspector = _load(args, args.sources, config)
         if getattr(args, "strict", False) and config.warnings:
-            raise ReviewUsageError(f"check --strict: the config has {counted(len(config.warnings), 'warning')} "
-                                   "(above); fix the config, or drop --strict to check the settings as read")
+            # a flag out of range (--listing-max-tokens 100) warns under the config key it sets
+            flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")
+                     if getattr(args, key, None) is not None
+                     and any(w.startswith(f"tools.tool_search.{key}:") for w in config.warnings)]
+            parts = ([] if len(flags) == len(config.warnings) else ["the config"]) + flags
+            count = len(config.warnings)
+            whose = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+            raise ReviewUsageError(f"check --strict: {whose} {'has' if len(parts) == 1 else 'have'} "
+                                   f"{counted(count, 'warning')} (above); fix {'it' if count == 1 else 'them'}, "
+                                   "or drop --strict to check the settings as read")
         if args.command == "report":
             return _report(args, inspector, config)
         if args.command == "costs":
