@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from toolsearch.engine.profile import DEFAULT_PROFILE_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -256,6 +257,10 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     ("--context-lengths", "12345,200k,unknown,1m", "--goal", "listed,1m=full", "--keep", "github",
      "--except", "playwright", "--headroom", "12.5", "--tokenizer", "o200k_base"),
     ("--context-lengths", "32k,1m", "--goal", "any"),
+    # names as the catalog has them make a smaller listing: before, the gate line left
+    # --tool-names out, and the gate failed on the very catalog the block was made for
+    ("--context-lengths", "32k,200k", "--goal", "names", "--tool-names", "as-is"),
+    ("--context-lengths", "32k", "--goal", "full", "--profile", str(DEFAULT_PROFILE_PATH)),
 ])
 def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, args) -> None:
     """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG ...': with the
@@ -271,7 +276,8 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
     assert words[:6] == ["toolsearch", "check", "CATALOG", "--config", "config.yaml", "--strict"]
     done = run_cli("check", TEAM, "--config", config, *words[5:])  # --strict: the block has no warning
     assert done.returncode == 0, done.stdout + done.stderr
-    for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer"):
+    for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer", "--tool-names",
+                   "--profile"):
         asked = args[args.index(option) + 1] if option in args else None
         assert (words[words.index(option) + 1] if option in words else None) == asked, option
     assert ("--tokenizer" in words) == ("--tokenizer" in args) and ("--headroom" in words) == ("--headroom" in args)

@@ -958,7 +958,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                if a.context_length in lowered_lengths(current, rec.contexts)]
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
-                                      fingerprint=catalog_key(inspector.catalog), version=__version__))
+                                      fingerprint=catalog_key(inspector.catalog), version=__version__,
+                                      tool_names=args.tool_names, profile=args.profile))
         return status
     if args.json:
         data = rec.to_dict()
