@@ -284,3 +284,17 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
     unreached = run_cli("recommend", TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--context-lengths", "32k",
                         "--goal", "names", "--yaml")
     assert unreached.returncode == 1 and "# not reached" in unreached.stdout and "# gate:" not in unreached.stdout
+
+
+def test_a_block_for_a_scope_has_no_gate_line_check_cannot_run(tmp_path) -> None:
+    """check judges the whole catalog (it takes no --scope); the gate line of a block recommended for
+    a scope was a check of the whole catalog, which failed on the block: now it says so instead."""
+    block = run_cli("recommend", TEAM, "--scope", "bot=github,slack", "--context-lengths", "32k", "--goal", "full",
+                    "--yaml")
+    assert block.returncode == 0, block.stderr
+    gate = [line for line in block.stdout.splitlines() if line.startswith("# gate:")]
+    assert gate == ["# gate: none for scope bot: toolsearch check judges the whole catalog"]
+    config = tmp_path / "config.yaml"
+    config.write_text(block.stdout, encoding="utf-8")
+    whole = run_cli("check", TEAM, "--config", config, "--strict", "--context-lengths", "32k", "--goal", "full")
+    assert whole.returncode == 1  # the whole catalog's listing does not fit the scope's budget

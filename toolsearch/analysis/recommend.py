@@ -848,7 +848,8 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
 
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
-                 version: str, tool_names: str = "prefixed", profile: str | None = None) -> str:
+                 version: str, tool_names: str = "prefixed", profile: str | None = None,
+                 scope: str | None = None) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -867,6 +868,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         version: the toolsearch version.
         tool_names, profile: the tool naming and wording profile file the listing was measured
             with, for the gate line (:func:`check_command`).
+        scope: the name of the session scope the recommendation is for, if any: ``toolsearch
+            check`` judges the whole catalog, so the comment says there is no gate line.
 
     Returns:
         YAML text ending in a newline; ``yaml.safe_load`` of it gives
@@ -888,7 +891,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
-    if rec.reached:
+    if rec.reached and scope is not None:
+        lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
+    elif rec.reached:
         lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)

@@ -959,7 +959,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
                                       fingerprint=catalog_key(inspector.catalog), version=__version__,
-                                      tool_names=args.tool_names, profile=args.profile))
+                                      tool_names=args.tool_names, profile=args.profile,
+                                      scope=inspector.scope.name if inspector.scope is not None else None))
         return status
     if args.json:
         data = rec.to_dict()
