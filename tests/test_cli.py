@@ -285,6 +285,13 @@ def test_sweep_json_and_listing_caps(tiny) -> None:
     assert data[0]["counts"]["servers_named"] == 1 and data[0]["counts"]["label"].startswith("full · 1 of 1 servers named")
 
 
+def test_sweep_json_and_csv_together_are_refused(tiny) -> None:
+    """One output format, as for costs: before, --csv was dropped without a word and JSON printed."""
+    done = run_cli("sweep", tiny, "--context-lengths", "1000", "--json", "--csv")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "toolsearch sweep: error: argument --csv: not allowed with argument --json\n"
+
+
 def test_sweep_text_says_a_mixed_listing_by_counts() -> None:
     """The text table never says "mixed" alone: the form column reads like the app's grid cells."""
     out = ok(run_cli("sweep", Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml",

@@ -60,6 +60,10 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --jsn; did you mean '--json' for '--jsn'?"
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "namez")
     assert done.returncode == 2 and "did you mean 'names'?" in done.stderr
+    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--json")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --json; did you mean '--format json' "
+                                   "for '--json'?")
     done = run_cli("qwertyuiop")
     assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
     assert len(done.stderr.strip().splitlines()) == 1
@@ -91,6 +95,34 @@ def test_readme_docs_examples_work_from_any_folder(tmp_path):
     assert result.stdout.startswith("A: docs/examples/diff-monday.yaml · "), result.stdout
     assert "\nB: docs/examples/diff-tuesday.yaml · " in result.stdout
     assert str(ROOT) not in result.stdout
+
+
+def test_a_shipped_sample_folder_named_alone_works_from_any_folder(tmp_path):
+    """``strategies --help``'s examples pass the folder itself (``--skills sample_skills``), not a
+    file in it; from a folder without it (an installed copy) the shipped folder is read."""
+    result = run_cli("strategies", "sample_catalogs/team-workspace.yaml", "--skills", "sample_skills", "--json",
+                     cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: sample_skills is not in this folder; reading the shipped sample "
+            f"{ROOT / 'sample_skills'}\n") in result.stderr
+    assert result.stdout == run_cli("strategies", ROOT / "sample_catalogs" / "team-workspace.yaml",
+                                    "--skills", ROOT / "sample_skills", "--json").stdout
+
+
+@pytest.mark.parametrize("args", [
+    ("report", "sample_catalogs/five-servers.yaml", "-o", ""),
+    ("synth", "--tools", "3", "-o", ""),
+    ("snapshot", "mcp.json", "-o", ""),
+    ("sessions", "sample_sessions/state.db", "--catalog", "sample_catalogs/team-workspace.yaml", "--export-queries", ""),
+])
+def test_an_empty_output_file_name_is_refused(args, tmp_path):
+    """``-o "$OUT"`` with OUT unset: report said ": cannot write the report: Is a directory", synth
+    printed the catalog to standard output and sessions exported nothing, all without naming why."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    flag = "--export-queries" if "--export-queries" in args else "-o/--output"
+    assert done.stderr == f"toolsearch {args[0]}: error: argument {flag}: expected a file name, got ''\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):

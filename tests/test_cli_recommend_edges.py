@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from toolsearch.engine.profile import DEFAULT_PROFILE_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -222,6 +223,15 @@ def test_check_strict_stops_on_config_warnings(tmp_path) -> None:
     assert strict.returncode == 2 and strict.stdout == ""
     assert "threshold_pc: unknown key" in strict.stderr
     assert "check --strict: the config has 1 warning (above)" in strict.stderr and "Traceback" not in strict.stderr
+    # a flag out of range warns under the key it sets: the message names the flag, not only the config
+    flag = run_cli(*base, "--config", typo, "--strict", "--listing-max-tokens", "100")
+    assert (flag.returncode, flag.stdout) == (2, "")
+    assert flag.stderr.splitlines()[-1] == ("toolsearch: error: check --strict: the config and --listing-max-tokens "
+                                            "have 2 warnings (above); fix them, or drop --strict to check the "
+                                            "settings as read")
+    assert run_cli(*base, "--strict", "--threshold-pct", "150").stderr.splitlines()[-1] == (
+        "toolsearch: error: check --strict: --threshold-pct has 1 warning (above); fix it, or drop --strict to check "
+        "the settings as read")
     clean = tmp_path / "clean.yaml"
     clean.write_text("tools:\n  tool_search:\n    threshold_pct: 10\n", encoding="utf-8")
     assert run_cli(*base, "--config", clean, "--strict").returncode == 0
@@ -247,6 +257,10 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     ("--context-lengths", "12345,200k,unknown,1m", "--goal", "listed,1m=full", "--keep", "github",
      "--except", "playwright", "--headroom", "12.5", "--tokenizer", "o200k_base"),
     ("--context-lengths", "32k,1m", "--goal", "any"),
+    # names as the catalog has them make a smaller listing: before, the gate line left
+    # --tool-names out, and the gate failed on the very catalog the block was made for
+    ("--context-lengths", "32k,200k", "--goal", "names", "--tool-names", "as-is"),
+    ("--context-lengths", "32k", "--goal", "full", "--profile", str(DEFAULT_PROFILE_PATH)),
 ])
 def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, args) -> None:
     """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG ...': with the
@@ -262,10 +276,25 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
     assert words[:6] == ["toolsearch", "check", "CATALOG", "--config", "config.yaml", "--strict"]
     done = run_cli("check", TEAM, "--config", config, *words[5:])  # --strict: the block has no warning
     assert done.returncode == 0, done.stdout + done.stderr
-    for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer"):
+    for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer", "--tool-names",
+                   "--profile"):
         asked = args[args.index(option) + 1] if option in args else None
         assert (words[words.index(option) + 1] if option in words else None) == asked, option
     assert ("--tokenizer" in words) == ("--tokenizer" in args) and ("--headroom" in words) == ("--headroom" in args)
     unreached = run_cli("recommend", TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--context-lengths", "32k",
                         "--goal", "names", "--yaml")
     assert unreached.returncode == 1 and "# not reached" in unreached.stdout and "# gate:" not in unreached.stdout
+
+
+def test_a_block_for_a_scope_has_no_gate_line_check_cannot_run(tmp_path) -> None:
+    """check judges the whole catalog (it takes no --scope); the gate line of a block recommended for
+    a scope was a check of the whole catalog, which failed on the block: now it says so instead."""
+    block = run_cli("recommend", TEAM, "--scope", "bot=github,slack", "--context-lengths", "32k", "--goal", "full",
+                    "--yaml")
+    assert block.returncode == 0, block.stderr
+    gate = [line for line in block.stdout.splitlines() if line.startswith("# gate:")]
+    assert gate == ["# gate: none for scope bot: toolsearch check judges the whole catalog"]
+    config = tmp_path / "config.yaml"
+    config.write_text(block.stdout, encoding="utf-8")
+    whole = run_cli("check", TEAM, "--config", config, "--strict", "--context-lengths", "32k", "--goal", "full")
+    assert whole.returncode == 1  # the whole catalog's listing does not fit the scope's budget

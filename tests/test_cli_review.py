@@ -215,6 +215,59 @@ def test_check_bad_input_exits_2(tmp_path):
     assert done.returncode == 2 and "missing.yaml" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_check_never_suggests_settings_whose_listing_is_over_the_limit():
+    """Names for the team workspace need 1,473 listing tokens: under --max-listing-tokens 1000 no
+    setting passes. Before, check offered threshold_pct 4.7 / listing_max_tokens 1,473 as settings
+    "that reach it", and check with them failed again on the same limit."""
+    args = ("check", TEAM, "--context-lengths", "32k,128k", "--goal", "names", "--max-listing-tokens", "1000")
+    done = run_cli(*args)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == (
+        "no setting reaches it at every length: the smallest listing that reaches the goal is 1,473 tokens at 32K, "
+        "1,473 tokens at 128K, above the limit of 1,000 tokens (--max-listing-tokens)")
+    suggestion = json.loads(run_cli(*args, "--format", "json").stdout)["suggestion"]
+    assert (suggestion["reached"], suggestion["listing_max_tokens"]) == (False, 1473)
+    # within the limit, the suggested settings pass the same check
+    args = ("check", TEAM, "--context-lengths", "32k,128k", "--goal", "names", "--max-listing-tokens", "1500")
+    suggestion = json.loads(run_cli(*args, "--format", "json").stdout)["suggestion"]
+    assert suggestion["reached"] is True
+    assert run_cli(*args, "--threshold-pct", str(suggestion["threshold_pct"]),
+                   "--listing-max-tokens", str(suggestion["listing_max_tokens"])).returncode == 0
+
+
+def test_check_and_recommend_refuse_a_catalog_file_with_a_skipped_tool(tmp_path):
+    """A tool the reader skipped (here: no name) is not in the catalog judged; a file whose every
+    tool was skipped has no tools, tier 0, and passed every goal. Both exit 2 now; a baseline with
+    one is still compared (the change may be the fix)."""
+    good = {"name": "create_issue", "description": "Open an issue.", "inputSchema": {"type": "object"}}
+    bad = {"description": "A tool without a name.", "inputSchema": {"type": "object"}}
+    one_bad = write_yaml(tmp_path / "one-bad.yaml", {"servers": [{"name": "github", "tools": [good, bad]}]})
+    all_bad = write_yaml(tmp_path / "all-bad.yaml", {"servers": [{"name": "github", "tools": [bad, bad]}]})
+    fixed = write_yaml(tmp_path / "fixed.yaml", {"servers": [{"name": "github", "tools": [good]}]})
+    goal = ("--context-lengths", "32k", "--goal", "names")
+    done = run_cli("check", all_bad, *goal)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1] == (
+        f"toolsearch: error: check: 2 catalog errors ({all_bad}: servers[0].tools[0] and 1 more; above): what was "
+        "skipped would be missing from the verdict; fix the catalog file")
+    done = run_cli("check", one_bad, *goal)
+    assert done.returncode == 2 and f"1 catalog error ({one_bad}: servers[0].tools[1]; above)" in done.stderr
+    done = run_cli("recommend", one_bad, *goal)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines()[-1].endswith("would be missing from the settings; fix the catalog file")
+    assert run_cli("check", fixed, "--baseline", one_bad, *goal).returncode == 0
+
+
+def test_check_refuses_a_single_context_length_beside_the_list():
+    """check plans only at --context-lengths: before, --context-length 1m beside them was ignored
+    without a word, and the verdict was for 32K alone."""
+    done = run_cli("check", TEAM, "--context-length", "1m", "--context-lengths", "32k", "--goal", "full")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: check: --context-length: check plans at each of --context-lengths "
+                           "only; put the length there (--context-lengths 32k,200k,...)\n")
+    assert "--context-length N" not in run_cli("check", "--help").stdout
+
+
 def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_path):
     """A gate on an MCP client config: a server that fails to start leaves a catalog without it (with
     no server at all, tier 0, which passes every goal). check exits 2 naming it, never 0."""

@@ -163,6 +163,15 @@ def test_mixed_list_is_refused_with_one_line(tmp_path) -> None:
                     "or function, like [1]), not both")
 
 
+@pytest.mark.parametrize("servers, got", [(5, "int"), (None, "nothing"), ("github", "str")])
+def test_a_servers_key_that_is_neither_a_list_nor_a_mapping_says_what_it_expects(tmp_path, servers, got) -> None:
+    """Before, ``servers: 5`` was called an MCP client config "to connect to live"."""
+    path = write_yaml(tmp_path / "catalog.yaml", {"name": "x", "servers": servers})
+    line = one_line_error(run_cli("check", path, "--context-lengths", "32k", "--goal", "any"))
+    assert line == (f"toolsearch: error: {path}: servers: expected a list of servers (a catalog) or a mapping of "
+                    f"server names to their settings (an MCP client config); got {got}")
+
+
 def test_function_array_is_still_a_plugin_toolset(tmp_path) -> None:
     path = write_json(tmp_path / "functions.json", [
         {"type": "function", "function": {"name": "lookup", "description": "Look a word up.",

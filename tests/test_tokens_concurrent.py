@@ -30,3 +30,26 @@ def test_concurrent_loads_share_the_cache_without_the_network(tmp_path):
     cached = [p for p in (tmp_path / "toolsearch-tiktoken").iterdir()]
     assert len(cached) == 1 and not cached[0].name.startswith(".")  # no temporary file left behind
     assert oct(cached[0].stat().st_mode & 0o777) == "0o644"
+
+
+def test_a_temp_folder_that_cannot_hold_the_cache_still_counts_exactly(tmp_path):
+    """``toolsearch-tiktoken`` in the temp folder may be a file, or another user's folder that this
+    user cannot write to (a shared CI runner): the count is the same, from the pure-Python encoder
+    of the same ranks. Before, the CLI stopped with a FileExistsError / PermissionError traceback."""
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "toolsearch-tiktoken").write_text("not a folder\n", encoding="utf-8")
+    fine = tmp_path / "fine"
+    fine.mkdir()
+    catalog = ROOT / "sample_catalogs" / "five-servers.yaml"
+    runs = {}
+    for name, folder in (("blocked", blocked), ("fine", fine)):
+        env = dict(os.environ, TMPDIR=str(folder), PYTHONPATH=str(ROOT),
+                   HTTPS_PROXY="http://127.0.0.1:9", HTTP_PROXY="http://127.0.0.1:9", NO_PROXY="")
+        runs[name] = subprocess.run([sys.executable, "-m", "toolsearch", "plan", str(catalog), "--tokenizer",
+                                     "o200k_base", "--context-length", "32k"], env=env, capture_output=True,
+                                    text=True, timeout=300)
+    assert runs["blocked"].returncode == 0, runs["blocked"].stderr[-600:]
+    assert "Traceback" not in runs["blocked"].stderr
+    assert runs["blocked"].stdout == runs["fine"].stdout
+    assert "listing: 1,325 tokens (o200k_base)" in runs["fine"].stdout

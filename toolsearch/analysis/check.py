@@ -14,14 +14,14 @@ baseline's tools array could still reuse (:func:`toolsearch.analysis.cachediff.c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
-    goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
+    context_words, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
@@ -136,7 +136,9 @@ class CheckResult:
         planning_tokenizer: the tokenizer that decides whether a listing fits.
         lengths: one :class:`LengthCheck` per context length, in the order given.
         suggestion: when the goal fails somewhere, the settings that reach it everywhere
-            (:func:`toolsearch.analysis.recommend.recommend_for_contexts`); else ``None``.
+            (:func:`toolsearch.analysis.recommend.recommend_for_contexts`); else ``None``. Its
+            ``reached`` is false, with the reason, when no setting reaches the goal everywhere or
+            when the smallest listing that does is over ``max_listing_tokens``.
         length_goals: per-length goals where they differ from ``goal``
             (:data:`toolsearch.analysis.recommend.LengthGoals`).
     """
@@ -183,6 +185,22 @@ def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig,
     return BaselineChange(before=before, cache_hit=diff.cache_hit, reusable_tokens=diff.reusable.tokens,
                           total_tokens=diff.reusable.total_tokens_b, first_cause=str(cause),
                           more_causes=max(len(diff.causes) - 1, 0))
+
+
+def _within_limit(suggestion: MultiRecommendation, max_listing_tokens: int | None) -> MultiRecommendation:
+    """``suggestion`` (the cheapest setting that reaches the goal: at each length the smallest
+    listing the goal allows) marked not reached when that listing is still over
+    ``max_listing_tokens`` somewhere: then no setting passes the check, and its settings must not be
+    offered as ones that do."""
+    if max_listing_tokens is None or not suggestion.reached:
+        return suggestion
+    over = [o for o in suggestion.contexts if o.tier != 0 and o.listing_tokens > max_listing_tokens]
+    if not over:
+        return suggestion
+    where = ", ".join(f"{o.listing_tokens:,} tokens at {context_words(o.context_length)}" for o in over)
+    return replace(suggestion, reached=False,
+                   reason=f"the smallest listing that reaches the goal is {where}, above the limit of "
+                          f"{max_listing_tokens:,} tokens (--max-listing-tokens)")
 
 
 def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_lengths: Sequence[int | None], goal: str,
@@ -250,6 +268,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         suggestion = recommend_for_contexts(ladder, config, lengths, goal, except_servers=except_servers,
                                             keep_servers=keep_servers, headroom_pct=headroom_pct,
                                             length_goals=dict(per_length))
+        suggestion = _within_limit(suggestion, max_listing_tokens)
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,

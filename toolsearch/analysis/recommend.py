@@ -890,12 +890,14 @@ def _length_arg(n: int | None) -> str:
     return f"{n // 1_000_000}m" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
 
 
-def check_command(rec: MultiRecommendation, config_file: str = "config.yaml") -> str:
+def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
+                  profile: str | None = None) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
     lengths, goal (per-length goals included), servers that may collapse or must stay named,
     headroom and planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
-    warning in it, such as a misspelt key, fails the gate). ``CATALOG``
-    stands for the catalog files. Arguments that need it are shell-quoted."""
+    warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
+    profile file the listing was measured with when they are not the defaults (they change its
+    size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted."""
     import shlex  # noqa: PLC0415
 
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
@@ -909,11 +911,16 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml") ->
         words += ["--headroom", f"{rec.headroom_pct:g}"]
     if rec.planning_tokenizer != C.DEFAULT_TOKENIZER:
         words += ["--tokenizer", rec.planning_tokenizer]
+    if tool_names != "prefixed":
+        words += ["--tool-names", tool_names]
+    if profile:
+        words += ["--profile", profile]
     return " ".join(w if w == "CATALOG" else shlex.quote(w) for w in words)
 
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
-                 version: str) -> str:
+                 version: str, tool_names: str = "prefixed", profile: str | None = None,
+                 scope: str | None = None) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -930,6 +937,10 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         catalog_name: shown literally, control characters escaped.
         fingerprint: a content key of the catalog (e.g. 16 hex digits of a sha256).
         version: the toolsearch version.
+        tool_names, profile: the tool naming and wording profile file the listing was measured
+            with, for the gate line (:func:`check_command`).
+        scope: the name of the session scope the recommendation is for, if any: ``toolsearch
+            check`` judges the whole catalog, so the comment says there is no gate line.
 
     Returns:
         YAML text ending in a newline; ``yaml.safe_load`` of it gives
@@ -951,8 +962,10 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
-    if rec.reached:
-        lines.append(f"# gate: {_comment_safe(check_command(rec))}")
+    if rec.reached and scope is not None:
+        lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
+    elif rec.reached:
+        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body

@@ -296,7 +296,7 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
 
 
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
-                    fingerprint: str | None) -> str:
+                    fingerprint: str | None, profile_path: str | None) -> str:
     """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
     same per-length table and the same harness config block as ``recommend --yaml``)."""
     if rec is None:
@@ -309,7 +309,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     verdict = ("Reached at every listed context length." if rec.reached
                else "Not reached at every listed context length: the settings below are the best reachable ones.")
     block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
-                         version=__version__)
+                         version=__version__, tool_names=inspector.naming, profile=profile_path,
+                         scope=inspector.scope.name if inspector.scope is not None else None)
     return (f"<p><strong>{esc(verdict)}</strong></p><ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
@@ -435,7 +436,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  strategies_label: str | None = None, severity_colors: Mapping[str, str] | None = None,
                  strategy_colors: Mapping[str, str] | None = None,
                  figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-                 recommendation: MultiRecommendation | None = None) -> str:
+                 recommendation: MultiRecommendation | None = None, profile_path: str | None = None) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -464,7 +465,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         recommendation: one ``threshold_pct`` and ``listing_max_tokens`` for several context
             lengths (:func:`toolsearch.analysis.recommend.recommend_for_contexts` on the same catalog
             and ``config``), shown with ``toolsearch recommend``'s lines, table and config block;
-            ``None``: the section says how to get one.
+            ``None``: the section says how to get one. ``profile_path``: the wording profile file
+            the catalog was registered with, for the block's ``# gate:`` line (``None``: the shipped one).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -476,7 +478,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length)),
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
         ("Settings", _settings(plan, config, inspector, context_length)),
-        ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint)),
+        ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path)),
         ("Listing budget", _budget(plan, config, context_length)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),

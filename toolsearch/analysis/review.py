@@ -97,7 +97,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   generated: str | None = None,
                   progress: Callable[[str], None] | None = None,
                   problems: list[str] | None = None,
-                  recommendation: MultiRecommendation | None = None) -> str:
+                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -116,7 +116,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             be used (the query file, the strategies); the report is built without that section.
         recommendation: the settings for several context lengths at once
             (:func:`toolsearch.analysis.recommend.recommend_for_contexts` for this catalog and
-            ``config``), or ``None`` (the section says how to get one).
+            ``config``), or ``None`` (the section says how to get one); ``profile_path`` the
+            wording profile file given for the catalog, for its config block's ``# gate:`` line.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -168,7 +169,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies=list(strategies.results) if strategies else None,
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
-        figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation)
+        figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
+        profile_path=profile_path)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

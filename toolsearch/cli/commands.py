@@ -23,7 +23,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (one_line, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (one_line, output_file, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..analysis.invisible import reveal
@@ -38,7 +38,7 @@ from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
-                     print_json, refuse_unlisted_servers, report_loaded as _report_loaded, unrecognized,
+                     print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data)
 
 
@@ -106,7 +106,9 @@ def _positive_int(text: str) -> int:
     return value
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
+    """The arguments every catalog command takes; ``--json`` goes into ``output`` when given (a
+    mutually exclusive group of the command's output formats)."""
     parser.add_argument("sources", nargs="+", metavar="SOURCE",
                         help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or "
                              "MCP client config files (mcpServers / servers / mcp_servers: their servers are "
@@ -122,7 +124,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    (output or parser).add_argument("--json", action="store_true", help="print JSON")
     add_scope_arguments(parser)
 
 
@@ -173,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(split_names=True)
 
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
-    _common(p)
+    sweep_output = p.add_mutually_exclusive_group()
+    _common(p, sweep_output)
     p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
@@ -182,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
                         + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
     p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
                    help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
-    p.add_argument("--csv", action="store_true", help="print CSV")
+    sweep_output.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
@@ -209,7 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included)")
     p.add_argument("configs", nargs="+", metavar="CONFIG", help="MCP client config files")
-    p.add_argument("-o", "--output", metavar="FILE", help="catalog YAML to write (default: standard output)")
+    p.add_argument("-o", "--output", type=output_file, metavar="FILE",
+                   help="catalog YAML to write (default: standard output)")
     p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=_seconds, default=None, metavar="SECONDS",
                    help=f"seconds per server for connect + listing when the config sets none "
                         f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g})")
@@ -223,7 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
     p.add_argument("--name", help="catalog name (default: says the size and seed)")
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("-o", "--output", type=output_file, metavar="FILE",
                    help="catalog file to write, in JSON syntax (default: standard output)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
@@ -901,6 +905,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
+    refuse_unread_items("recommend", inspector)
     if not args.context_lengths:
         raise UsageError("recommend: --context-lengths: expected at least one context length")
     if args.json and args.yaml:
@@ -917,7 +922,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
-                                      fingerprint=catalog_key(inspector.catalog), version=__version__))
+                                      fingerprint=catalog_key(inspector.catalog), version=__version__,
+                                      tool_names=args.tool_names, profile=args.profile,
+                                      scope=inspector.scope.name if inspector.scope is not None else None))
         return status
     if args.json:
         data = rec.to_dict()

@@ -40,7 +40,7 @@ def as_typed(path: str) -> str:
 
 def use_shipped_samples(args: argparse.Namespace) -> None:
     """Point ``sample_catalogs/...``, ``sample_sessions/...``, ``sample_skills/...`` and
-    ``docs/examples/...`` arguments that do not exist in the current folder at the shipped samples (the checkout's folders, or the
+    ``docs/examples/...`` arguments (or one of those folders itself) that do not exist in the current folder at the shipped samples (the checkout's folders, or the
     copies an installed wheel carries), so the documented commands run from any folder; each one
     replaced is said on stderr. A path that exists here, or that no shipped sample has, is kept, and
     so is every file the command writes (``--output``, ``--export-queries``): never a shipped file."""
@@ -51,7 +51,8 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
         values = value if isinstance(value, list) else [value]
         replaced = []
         for item in values:
-            folder = next((f for f in SAMPLE_FOLDERS if isinstance(item, str) and item.startswith(f + "/")), None)
+            folder = next((f for f in SAMPLE_FOLDERS if isinstance(item, str)
+                           and (item.startswith(f + "/") or item == f)), None)  # a file in it, or the folder
             if folder is not None and not Path(item).exists():
                 shipped = samples_dir(folder) / item[len(folder) + 1:]
                 if shipped.exists():
@@ -84,6 +85,26 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
                               "the catalog is incomplete; fix the server, or use a catalog saved by toolsearch snapshot")
 
 
+def refuse_unread_items(command: str, inspector: Inspector) -> None:
+    """``check`` and ``recommend`` never judge a catalog file that could not be read whole: a tool
+    or server the reader skipped (a catalog error, such as a tool without a name or a server whose
+    ``tools`` is not a list) would be missing from the verdict or the settings, and a file whose
+    every tool was skipped passes every goal. Items repaired with a warning are still judged, and
+    so is a ``check --baseline`` (the catalog before a change may be the one being fixed).
+
+    Raises:
+        ToolsearchError: naming the first place and how many there are (exit status 2).
+    """
+    from ..live.client import is_connect_failure  # noqa: PLC0415
+
+    unread = [p.where for p in inspector.catalog.problems if p.severity == "error" and not is_connect_failure(p)]
+    if unread:
+        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+        raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
+                              f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
+                              "fix the catalog file")
+
+
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
 
 
@@ -106,12 +127,19 @@ def did_you_mean(message: str) -> str:
 
 def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     """The message for arguments ``parser`` does not know, naming the nearest option of ``parser``
-    for each misspelled flag (``--jsn`` → ``--json``)."""
+    for each misspelled flag (``--jsn`` → ``--json``), and ``--format json`` for ``--json`` where the
+    output format is ``--format``."""
     options = [o for action in parser._actions for o in action.option_strings]  # noqa: SLF001 - argparse has no API
+    formats = next((action.choices or () for action in parser._actions  # noqa: SLF001
+                    if "--format" in action.option_strings), ())
     hints = []
     for arg in extra:
         if arg.startswith("-"):
-            guess = nearest(arg.split("=", 1)[0], options)
+            flag = arg.split("=", 1)[0]
+            if flag.startswith("--") and flag[2:] in formats:  # check --json: its output is --format json
+                hints.append(f"did you mean '--format {flag[2:]}' for '{arg}'?")
+                continue
+            guess = nearest(flag, options)
             if guess:
                 hints.append(f"did you mean '{guess}' for '{arg}'?")
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")

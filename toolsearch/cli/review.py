@@ -36,8 +36,9 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
-                     print_json, read_session_evidence, refuse_unlisted_servers, report_loaded, write_csv, write_data)
-from .textfmt import parse_context_length, text_table
+                     print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
+                     write_csv, write_data)
+from .textfmt import output_file, parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -98,7 +99,8 @@ def add_parsers(sub: Any) -> None:
             "-q 'create issue' -o review.html"))
     _catalog_arguments(p)
     _display_tokenizer(p)
-    p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the HTML file to write")
+    p.add_argument("-o", "--output", required=True, type=output_file, metavar="FILE.html",
+                   help="the HTML file to write")
     p.add_argument("-q", "--query", action="append", dest="queries", metavar="QUERY",
                    help="a tool_search query whose response the report shows (repeatable; default: "
                         + "; ".join(DEFAULT_QUERIES.splitlines()) + ")")
@@ -150,6 +152,9 @@ def add_parsers(sub: Any) -> None:
             "toolsearch check new.yaml --baseline old.yaml --context-lengths 128k,1m --goal full "
             "--max-listing-tokens 3000 --format markdown"))
     _catalog_arguments(p)
+    for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
+            action.help = argparse.SUPPRESS
     p.add_argument("--context-lengths", type=_context_lengths, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
     p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
@@ -169,8 +174,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="text (default), markdown (for a pull request comment) or json")
     p.add_argument("--strict", action="store_true",
-                   help="exit 2 when the config has a warning (an unknown or misspelt key, a value out of range, "
-                        "no tools.tool_search block): the gate then checks only settings someone wrote")
+                   help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
+                        "value out of range, no tools.tool_search block): the gate then checks only settings someone "
+                        "wrote")
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchConfig) -> Inspector:
@@ -191,11 +197,22 @@ def _source_label(sources: Sequence[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``report``, ``costs`` or ``check``; the exit status."""
     try:
+        if args.command == "check" and args.context_length is not None:
+            raise ReviewUsageError("check: --context-length: check plans at each of --context-lengths only; "
+                                   "put the length there (--context-lengths 32k,200k,...)")
         config = config_from_args(args)
         inspector = _load(args, args.sources, config)
         if getattr(args, "strict", False) and config.warnings:
-            raise ReviewUsageError(f"check --strict: the config has {counted(len(config.warnings), 'warning')} "
-                                   "(above); fix the config, or drop --strict to check the settings as read")
+            # a flag out of range (--listing-max-tokens 100) warns under the config key it sets
+            flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")
+                     if getattr(args, key, None) is not None
+                     and any(w.startswith(f"tools.tool_search.{key}:") for w in config.warnings)]
+            parts = ([] if len(flags) == len(config.warnings) else ["the config"]) + flags
+            count = len(config.warnings)
+            whose = " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+            raise ReviewUsageError(f"check --strict: {whose} {'has' if len(parts) == 1 else 'have'} "
+                                   f"{counted(count, 'warning')} (above); fix {'it' if count == 1 else 'them'}, "
+                                   "or drop --strict to check the settings as read")
         if args.command == "report":
             return _report(args, inspector, config)
         if args.command == "costs":
@@ -226,6 +243,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
         raise ReviewUsageError(f"report: {missing}: needed too: the recommendation is for a goal at the context "
                                "lengths the config serves (e.g. --context-lengths 32k,200k --goal names)")
     refuse_unlisted_servers("report", "", inspector)
+    refuse_unread_items("report", inspector)
     goal, length_goals = goal_for("report", args, inspector)
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
@@ -258,7 +276,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         query_file=query_file, include_lint=not args.no_lint,
         strategies_for=None if args.no_strategies else lambda: default_strategies(
             inspector, catalog, _source_label(args.sources), config, args.context_length, args.tokenizer, display),
-        problems=left_out, recommendation=recommendation)
+        problems=left_out, recommendation=recommendation, profile_path=args.profile)
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
     try:
@@ -375,6 +393,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     baseline = _load(args, args.baseline, config) if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
+    refuse_unread_items("check", inspector)
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,

@@ -38,7 +38,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .common import print_json, rewrite_progress_line
-from .textfmt import parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .textfmt import output_file, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
 COMMANDS = ("sessions",)
 
@@ -90,7 +90,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="tokenizer that decides whether the listing fits (listing what-if)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="live catalog: seconds per server for start-up + handshake + listing")
-    p.add_argument("--export-queries", metavar="FILE",
+    p.add_argument("--export-queries", type=output_file, metavar="FILE",
                    help="write a labeled query file for 'toolsearch eval': each recorded search labeled with the "
                         "tools its session called afterwards")
     p.add_argument("--json", action="store_true", help="print JSON")

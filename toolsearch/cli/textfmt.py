@@ -78,6 +78,15 @@ def parse_listing_max_tokens(text: str) -> str:
     return value
 
 
+def output_file(text: str) -> str:
+    """argparse type for a file to write (``-o``, ``--export-queries``): any path but an empty one.
+    An empty value (``-o "$OUT"`` with ``OUT`` unset) would name the current folder, or fall back
+    to standard output without a word. Raises :class:`argparse.ArgumentTypeError`."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    return text
+
+
 def parse_seconds(text: str) -> float:
     """argparse type for a positive number of seconds."""
     try:

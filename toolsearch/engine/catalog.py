@@ -361,6 +361,12 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         server = Server(name=stem, kind="plugin", tools=tuple(tools), origin=origin)
         return Catalog(name=stem, servers=(server,), problems=tuple(problems), sources=(origin,))
     if isinstance(data, Mapping) and any(k in data for k in ("mcpServers", "mcp_servers", "servers")):
+        key = next(k for k in ("servers", "mcpServers", "mcp_servers") if k in data)
+        if not isinstance(data[key], Mapping):  # neither a catalog's list nor a client config's servers
+            got = type(data[key]).__name__ if data[key] is not None else "nothing"
+            catalog = "a list of servers (a catalog) or " if key == "servers" else ""
+            raise CatalogError(f"{origin}: {key}: expected {catalog}a mapping of server names to their settings "
+                               f"(an MCP client config); got {got}")
         raise CatalogError(f"{origin}: this is an MCP client config (mcpServers / servers / mcp_servers), "
                            "not a catalog; connect to its servers live to read their tools")
     got = type(data).__name__ if data is not None else "an empty document"

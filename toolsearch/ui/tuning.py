@@ -519,7 +519,8 @@ if common.require_catalog(v):
         # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
         fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
         block = export_block(multi, cfg, catalog_name=v.inspector.catalog.name,
-                             fingerprint=fingerprint, version=__version__)
+                             fingerprint=fingerprint, version=__version__, tool_names=v.inspector.naming,
+                             scope=v.inspector.scope.name if v.inspector.scope is not None else None)
         st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
