@@ -57,8 +57,33 @@ def tier2_banner(plan: Plan) -> None:
         what = ("one summary line per server (form summary)" if plan.listing_form == "groups"
                 else "no listing at all, only the bridge tools' own text")
         st.error(f"Tier 2: the model sees no tool names, {what}. It has to find every deferred tool with "
-                 "tool_search before it can use it. Raise listing_max_tokens or threshold_pct (the Tuning page "
-                 "shows what each reaches).", icon=":material/report:")
+                 f"tool_search before it can use it. {tier2_remedy(plan)}", icon=":material/report:")
+
+
+def tier2_remedy(plan: Plan) -> str:
+    """What lifts a tier-2 plan out of tier 2: the setting that actually limits it (the listing
+    switch, or the leg of the budget's min that decided it), never one that would change nothing."""
+    cfg = plan.config
+    cap, budget = cfg.listing_max_tokens, plan.budget
+    tuning = "the Tuning page shows what each setting reaches"
+    if not cfg.listing_enabled:
+        return ("The listing is switched off (listing: off), so no budget brings tool names back: set listing "
+                "to auto or on.")
+    if not (plan.context_length and plan.context_length > 0):
+        if plan.pct_leg <= cap:
+            return (f"The context length is unknown, so the budget is the fallback of {budget:,} tokens "
+                    f"(listing_max_tokens, {cap:,}, is not what limits it): choose the context length in the "
+                    "sidebar, and threshold_pct sizes the budget.")
+        return (f"The budget ({budget:,} tokens) is listing_max_tokens: raise it (up to {plan.pct_leg:,} tokens, "
+                f"the fallback for an unknown context length; {tuning}).")
+    if plan.pct_leg < cap:
+        return (f"The budget ({budget:,} tokens) is threshold_pct's {cfg.threshold_pct:g}% of the context: raise "
+                f"threshold_pct (listing_max_tokens, {cap:,}, is not what limits it; {tuning}).")
+    if plan.pct_leg == cap:
+        return (f"The budget ({budget:,} tokens) is both listing_max_tokens and threshold_pct's share of the "
+                f"context: raise both ({tuning}).")
+    return (f"The budget ({budget:,} tokens) is listing_max_tokens: raise it (up to threshold_pct's share of the "
+            f"context, {plan.pct_leg:,} tokens, which caps the budget next; {tuning}).")
 
 
 def cost_verdict(plan: Plan) -> None:
