@@ -250,6 +250,20 @@ def test_tier2_banner_names_the_setting_that_limits_the_listing():
                                      "page shows what each setting reaches).")
 
 
+def test_schema_size_table_explains_deferred_above_all_schemas():
+    """GitHub alone defers every tool: with o200k_base its deferred definitions, counted one by one,
+    add up to more than the whole array; the caption under the table says why, for that tokenizer only."""
+    at = _app()
+    at.sidebar.selectbox(key="catalog").set_value("github-full").run()
+    inspector = Inspector.from_files([SAMPLES / "github-full.yaml"])
+    plans = {tk: inspector.plan(parse_config({}), 200_000, "chars4", tk) for tk in ("chars4", "o200k_base", "cl100k_base")}
+    above = [tk for tk, p in plans.items() if p.deferred_tokens > p.eager_tokens]
+    assert above == ["o200k_base"], {tk: (p.deferred_tokens, p.eager_tokens) for tk, p in plans.items()}
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    assert caption.endswith("That is why, with o200k_base here, the deferred schemas add up to more than the whole "
+                            "array that holds them.")
+
+
 def _signals_script():
     import streamlit as st
 
