@@ -337,13 +337,14 @@ if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     # Numbers without the unit (it is in the caption above); a wrapping row of content-wide metrics,
     # so no label or note is cut at 1024 px.
     m1 = m2 = m3 = st.container(horizontal=True, gap="medium")
-    m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
+    # Labeled as task figures: the table beside them shows each strategy's up-front figure too.
+    m1.metric(f"{STRATEGY_LABELS[ALL_UPFRONT]}: task", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off", width="content",
               help=f"Before any work: the Overview's “{signals.ALL_SCHEMAS}” plus the skill listing; after the "
                    "task: plus the skill bodies it read.")
     linked = by_id[SKILL_LINKED]
-    m2.metric("Skill-linked", f"{linked.task_tokens:,}",
+    m2.metric(f"{STRATEGY_LABELS[SKILL_LINKED]}: task", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off",
               width="content")
     m3.metric("Difference (all up front − skill-linked)",
