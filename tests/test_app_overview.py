@@ -239,8 +239,8 @@ def test_tier2_banner_names_the_setting_that_limits_the_listing():
     plan = _engine("github-full", 8_000)
     assert (plan.tier, plan.budget, plan.budget_winner) == (2, 400, "threshold_pct")
     assert _tier2_error(at).endswith("The budget (400 tokens) is threshold_pct's 5% of the context: raise "
-                                     "threshold_pct (listing_max_tokens, 4,000, is not what limits it; the Tuning "
-                                     "page shows what each setting reaches).")
+                                     "threshold_pct (up to listing_max_tokens, 4,000 tokens, which caps the budget "
+                                     "next; the Tuning page shows what each setting reaches).")
     at.sidebar.selectbox(key="ctx_choice").set_value("1M").run()
     at.sidebar.number_input(key="listing_max_tokens_exact").set_value(200).run()
     plan = _engine("github-full", 1_000_000, listing_max_tokens=200)

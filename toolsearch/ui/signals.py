@@ -78,7 +78,7 @@ def tier2_remedy(plan: Plan) -> str:
                 f"the fallback for an unknown context length; {tuning}).")
     if plan.pct_leg < cap:
         return (f"The budget ({budget:,} tokens) is threshold_pct's {cfg.threshold_pct:g}% of the context: raise "
-                f"threshold_pct (listing_max_tokens, {cap:,}, is not what limits it; {tuning}).")
+                f"threshold_pct (up to listing_max_tokens, {cap:,} tokens, which caps the budget next; {tuning}).")
     if plan.pct_leg == cap:
         return (f"The budget ({budget:,} tokens) is both listing_max_tokens and threshold_pct's share of the "
                 f"context: raise both ({tuning}).")
