@@ -624,6 +624,19 @@ def test_build_report_content_is_the_engines_and_deterministic(tmp_path):
     assert "<script" not in first                                   # no figures: no script at all
 
 
+def test_report_says_when_the_tools_tool_search_block_is_empty(tmp_path):
+    """At the reference defaults the block is ``{}``: the report says that no key differs and which
+    budget settings that means, so an empty block does not read as settings missing."""
+    ins = hostile_inspector(tmp_path)
+    default = build_report(ins, parse_config({}), 200_000)
+    assert ("<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference defaults; "
+            "none do here: threshold_pct 5 and listing_max_tokens 4,000 are the defaults):</p>") in default
+    assert esc(dump_config_block(parse_config({}))) in default and "tool_search: {}" in default
+    changed = build_report(ins, parse_config({"threshold_pct": 1.0}), 200_000)
+    assert ("<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference "
+            "defaults):</p>") in changed
+
+
 def test_figures_html_inlines_plotly_once(tmp_path):
     ins = hostile_inspector(tmp_path)
     plan = ins.plan(parse_config({}), 200_000)
