@@ -9,7 +9,7 @@ import streamlit as st
 from toolsearch.engine import constants as C
 from toolsearch.engine.plan import Plan
 from toolsearch.analysis import quantities as Q
-from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS
+from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS, TIERED
 
 #: Names and tooltips used for the same quantities on every page (from the library's named quantities).
 TOOLS_ARRAY = Q.TOOLS_ARRAY.name
@@ -49,6 +49,24 @@ def all_upfront_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: 
         return text + f" The same number as the Overview's “{ALL_SCHEMAS}”."
     return text + (f" The Overview's “{ALL_SCHEMAS}” ({eager_tokens:,}) is the tools array alone: "
                    + (f"{diff:,} tokens fewer." if diff > 0 else f"{-diff:,} tokens more."))
+
+
+def tiered_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: str, tools_tokens: int) -> str | None:
+    """How the Strategies page's tiered strategy relates to "Tools array with tool search", when
+    it adds a piece (the skill listing) to the same tools array; ``None`` when the two are the same
+    number or the strategy's tools array is another one (another catalog, scope or count).
+
+    Args:
+        upfront_tokens: the tiered strategy's prompt before the first turn (tokens, ``tokenizer``).
+        breakdown: its tokens per prompt piece (``{"tools array": …, "skill listing": …}``).
+        tools_tokens: the Overview's figure for the sidebar's settings.
+    """
+    if breakdown.get("tools array") != tools_tokens or upfront_tokens == tools_tokens:
+        return None
+    pieces = " + ".join(f"{n:,} ({TOOLS_ARRAY if p == 'tools array' else p})" for p, n in breakdown.items() if n)
+    return (f"{STRATEGY_LABELS[TIERED]}: {upfront_tokens:,} tokens ({tokenizer}) before the first turn = {pieces}. "
+            f"The Overview's “{TOOLS_ARRAY}” ({tools_tokens:,}) is the tools array alone: "
+            f"{upfront_tokens - tools_tokens:,} tokens fewer.")
 
 
 def tier2_banner(plan: Plan) -> None:
