@@ -160,7 +160,10 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
-    assert [r["current: listing"] for r in rows] == [f"{o.outcome}\n{o.listing_tokens:,} tokens" for o in now]
+    # both sides in the same words, so the budget behind each listing reads side by side
+    assert [r["current: listing"] for r in rows] == [
+        f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in now]
+    assert [r["current: listing"].split("\n")[1] for r in rows][1] == "3,656 of 4,000 budget tokens"
     assert [r["recommended: listing"] for r in rows] == [
         f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in rec.contexts]
     assert all(" servers named (" in r["recommended: listing"] for r in rows)  # counts, never a form alone
