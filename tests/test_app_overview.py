@@ -221,6 +221,49 @@ def test_tier2_banner_and_context_overflow_warning():
         f"(8,000 tokens); with tool search the request fits."]
 
 
+def _tier2_error(at) -> str:
+    [error] = [e.value for e in at.error if e.value.startswith("Tier 2")]
+    return error
+
+
+def test_tier2_banner_names_the_setting_that_limits_the_listing():
+    """The tier-2 banner's advice changes something: listing off is lifted by the listing switch,
+    a budget decided by threshold_pct by threshold_pct, one decided by listing_max_tokens by it."""
+    at = _app()
+    at.sidebar.selectbox(key="listing").set_value("off").run()
+    assert _tier2_error(at).endswith("The listing is switched off (listing: off), so no budget brings tool names "
+                                     "back: set listing to auto or on.")
+    at.sidebar.selectbox(key="listing").set_value("auto").run()
+    at.sidebar.selectbox(key="catalog").set_value("github-full").run()
+    at.sidebar.selectbox(key="ctx_choice").set_value("8K").run()
+    plan = _engine("github-full", 8_000)
+    assert (plan.tier, plan.budget, plan.budget_winner) == (2, 400, "threshold_pct")
+    assert _tier2_error(at).endswith("The budget (400 tokens) is threshold_pct's 5% of the context: raise "
+                                     "threshold_pct (up to listing_max_tokens, 4,000 tokens, which caps the budget "
+                                     "next; the Tuning page shows what each setting reaches).")
+    at.sidebar.selectbox(key="ctx_choice").set_value("1M").run()
+    at.sidebar.number_input(key="listing_max_tokens_exact").set_value(200).run()
+    plan = _engine("github-full", 1_000_000, listing_max_tokens=200)
+    assert (plan.tier, plan.budget, plan.budget_winner) == (2, 200, "listing_max_tokens")
+    assert _tier2_error(at).endswith("The budget (200 tokens) is listing_max_tokens: raise it (up to threshold_pct's "
+                                     "share of the context, 50,000 tokens, which caps the budget next; the Tuning "
+                                     "page shows what each setting reaches).")
+
+
+def test_schema_size_table_explains_deferred_above_all_schemas():
+    """GitHub alone defers every tool: with o200k_base its deferred definitions, counted one by one,
+    add up to more than the whole array; the caption under the table says why, for that tokenizer only."""
+    at = _app()
+    at.sidebar.selectbox(key="catalog").set_value("github-full").run()
+    inspector = Inspector.from_files([SAMPLES / "github-full.yaml"])
+    plans = {tk: inspector.plan(parse_config({}), 200_000, "chars4", tk) for tk in ("chars4", "o200k_base", "cl100k_base")}
+    above = [tk for tk, p in plans.items() if p.deferred_tokens > p.eager_tokens]
+    assert above == ["o200k_base"], {tk: (p.deferred_tokens, p.eager_tokens) for tk, p in plans.items()}
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    assert caption.endswith("That is why, with o200k_base here, the deferred schemas add up to more than the whole "
+                            "array that holds them.")
+
+
 def _signals_script():
     import streamlit as st
 

@@ -20,7 +20,7 @@ from toolsearch.engine.config import parse_config
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS
 from toolsearch.live.guard import launch_token
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.sessions import (called_listed_at, catalog_drift, listing_what_if, load_sessions, replay,
+from toolsearch.analysis.sessions import (aggregates, called_listed_at, catalog_drift, listing_what_if, load_sessions, replay,
                                           session_flags, summary)
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -94,6 +94,22 @@ def test_sample_store_recorded_vs_replayed():
     assert list(failed["query"]) == ["grafana dashboard latency", "page the on-call engineer",
                                      "rotate kubernetes secret"]
     assert list(failed["gate term"]) == ["latenc", "engin", "rotat"]
+
+
+def test_per_model_empty_searches_are_shares_named_apart_from_the_empty_counts():
+    """The Recorded vs replayed tab counts empty searches; the Per model tab shows the share of each
+    model's searches that came back empty, as a percentage under its own name."""
+    at = open_page()
+    inspector, config, loaded, rep = engine()
+    per_model = aggregates(loaded.sessions, rep)["per_model"]
+    table = frame(at, "sessions_models")
+    assert "empty (recorded)" not in table.columns
+    for _, row in table.iterrows():
+        f = per_model[row["model"]]
+        assert row["searches empty (recorded, %)"] == f"{f['recorded_empty_rate']:.1%}"
+        assert row["searches empty (reference, %)"] == f"{f['replay_empty_rate']['reference']:.1%}"
+    assert list(table["searches empty (recorded, %)"]) == ["50.0%", "0.0%", "28.6%"]
+    assert any(c.value.startswith("searches empty (%): the share of the model's searches") for c in at.caption)
 
 
 def test_listing_what_if_follows_the_sidebar_settings():

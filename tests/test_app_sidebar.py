@@ -288,3 +288,29 @@ def test_state_words_are_summary_never_groups_on_a_large_catalog():
     assert "summary" in list(steps["form"]) and "groups" not in list(steps["form"])
     shown = " ".join(str(x) for t in literal_tables(at).values() for x in t.to_numpy().ravel())
     assert not re.search(r"\bgroups\b", shown)
+
+
+def test_budget_widgets_default_to_the_current_setting_not_the_range_minimum():
+    """The browser shows (and, on a rerun it sends before applying the session's value, reports) a
+    widget's default. The budget sliders and number inputs are drawn with the setting's current value
+    as that default, so a tab click right after a page opens cannot set threshold_pct and
+    listing_max_tokens to the range minimum (0 and 200)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"pct": "2.5", "cap": "3000"})
+    at.run()
+    assert not at.exception, at.exception
+
+    def defaults():
+        return [list(at.sidebar.slider(key="threshold_pct").proto.default),
+                list(at.sidebar.slider(key="listing_max_tokens").proto.default),
+                at.sidebar.number_input(key="threshold_pct_exact").proto.default,
+                at.sidebar.number_input(key="listing_max_tokens_exact").proto.default]
+
+    assert defaults() == [[2.5], [3000], 2.5, 3000]
+    at.sidebar.slider(key="listing_max_tokens").set_value(1234).run()
+    at.sidebar.number_input(key="threshold_pct_exact").set_value(0.7).run()
+    assert not at.exception, at.exception
+    assert defaults() == [[0.7], [1234], 0.7, 1234]
+    # Streamlit would log a warning for a widget with both a default and a session value.
+    for path in (ROOT / ".streamlit" / "config.toml", ROOT / "toolsearch" / "ui" / "entry" / ".streamlit" / "config.toml"):
+        assert tomllib.loads(path.read_text())["global"]["disableWidgetStateDuplicationWarning"] is True

@@ -160,7 +160,10 @@ def test_tuning_multi_length_recommendation_matches_engine():
     assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     rows = multi_table(at)
     assert [r["context length"] for r in rows] == [f"{c:,} tokens" for c in lengths]
-    assert [r["current: listing"] for r in rows] == [f"{o.outcome}\n{o.listing_tokens:,} tokens" for o in now]
+    # both sides in the same words, so the budget behind each listing reads side by side
+    assert [r["current: listing"] for r in rows] == [
+        f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in now]
+    assert [r["current: listing"].split("\n")[1] for r in rows][1] == "3,656 of 4,000 budget tokens"
     assert [r["recommended: listing"] for r in rows] == [
         f"{o.outcome}\n{o.listing_tokens:,} of {o.budget:,} budget tokens" for o in rec.contexts]
     assert all(" servers named (" in r["recommended: listing"] for r in rows)  # counts, never a form alone
@@ -622,6 +625,19 @@ def test_build_report_content_is_the_engines_and_deterministic(tmp_path):
     grid = form_grid(listing_ladder(ins.planner, config), config)
     assert first.count('title="budget ') == len(grid)
     assert "<script" not in first                                   # no figures: no script at all
+
+
+def test_report_says_when_the_tools_tool_search_block_is_empty(tmp_path):
+    """At the reference defaults the block is ``{}``: the report says that no key differs and which
+    budget settings that means, so an empty block does not read as settings missing."""
+    ins = hostile_inspector(tmp_path)
+    default = build_report(ins, parse_config({}), 200_000)
+    assert ("<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference defaults; "
+            "none do here: threshold_pct 5 and listing_max_tokens 4,000 are the defaults):</p>") in default
+    assert esc(dump_config_block(parse_config({}))) in default and "tool_search: {}" in default
+    changed = build_report(ins, parse_config({"threshold_pct": 1.0}), 200_000)
+    assert ("<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference "
+            "defaults):</p>") in changed
 
 
 def test_figures_html_inlines_plotly_once(tmp_path):

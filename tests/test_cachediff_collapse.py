@@ -621,9 +621,9 @@ def test_page_shows_the_engine_diff_and_collapse():
     assert f"Verdict: {cmp.summary}" in [t.value for t in at.text]  # literal text, never markdown
     collapse_metrics = shown[3:]
     assert collapse_metrics == [
-        ("Form", form_word(cmp.reference.form)), ("Servers at names", f"{cmp.reference.kept} of {cmp.groups}"),
+        ("Form", form_word(cmp.reference.form)), ("Servers named", f"{cmp.reference.kept} of {cmp.groups}"),
         ("Tool names shown", f"{cmp.reference.names_shown:,}"), ("Listing", f"{cmp.reference.tokens:,} tokens"),
-        ("Form", form_word(cmp.best.form)), ("Servers at names", f"{cmp.best.kept} of {cmp.groups}"),
+        ("Form", form_word(cmp.best.form)), ("Servers named", f"{cmp.best.kept} of {cmp.groups}"),
         ("Tool names shown", f"{cmp.best.names_shown:,}"), ("Listing", f"{cmp.best.tokens:,} tokens")]
     tables = literal_tables(at)
     table = tables["cd_collapse_servers"]

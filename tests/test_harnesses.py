@@ -188,6 +188,16 @@ def test_hermes_row_is_the_plan(five):
     assert off.upfront_tokens == five.plan(ToolSearchConfig(enabled="off"), 200_000).tools_tokens
 
 
+def test_hermes_visible_follows_the_listing_form(five):
+    """Hermes' ``visible`` says what its listing form shows: full lines carry each tool's short
+    description (as the Overview says), the names form only names, no listing nothing."""
+    seen = {}
+    for pct in (5.0, 0.5, 0.01):
+        cfg = ToolSearchConfig(threshold_pct=pct)
+        seen[five.plan(cfg, 200_000).listing_form] = H.hermes(five, 200_000, cfg).visible
+    assert seen == {"full": H.NAMES_DESCRIPTIONS, "names": H.NAMES, "none": H.NOTHING}
+
+
 def test_rows_cover_every_harness_and_length(five):
     rows = H.harness_rows(five, [200_000, 1_000_000])
     assert {r.harness for r in rows} == set(H.HARNESSES)

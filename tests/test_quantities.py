@@ -249,6 +249,21 @@ def test_the_strategies_page_adds_only_the_skill_listing_to_all_schemas_up_front
     assert eager == Q.all_schemas_up_front(plan) and up_front == eager + listing and listing > 0
 
 
+def test_the_strategies_page_says_its_tiered_figure_is_the_tools_array_plus_the_skill_listing():
+    """The tiered strategy's up-front figure is the Overview's "Tools array with tool search" plus the
+    skill listing; the page names both numbers, so 5,385 beside the Overview's 4,913 is explained."""
+    pages, _ = _app("team-workspace")
+    plan = _plan("team-workspace")
+    note = next(t for t in pages["strategies"].texts if str(t).startswith("Tiered listing + bridge tools: "))
+    up_front, tools, listing, again = map(_number, re.match(
+        r"Tiered listing \+ bridge tools: ([\d,]+) tokens \(chars4\) before the first turn = ([\d,]+) \(Tools array "
+        r"with tool search\) \+ ([\d,]+) \(skill listing\)\. The Overview's “Tools array with tool search” "
+        r"\(([\d,]+)\) is the tools array alone: [\d,]+ tokens fewer\.", note).groups())
+    assert tools == again == Q.tools_array(plan) and up_front == tools + listing and listing > 0
+    rows = {row["strategy"]: row for row in pages["strategies"].tables["strat_table"].to_dict("records")}
+    assert _number(rows["Tiered listing + bridge tools"]["up front (tokens, chars4)"]) == up_front
+
+
 @pytest.mark.parametrize("tokenizer", ["o200k_base", "cl100k_base"])
 def test_bpe_all_schemas_up_front_is_the_tier_0_array_and_the_all_up_front_strategy(tokenizer):
     ins = _inspector("team-workspace")

@@ -604,7 +604,9 @@ def strands(figures: CatalogFigures, context_length: int, conditions: StrandsCon
 
 # Hermes (exact) ------------------------------------------------------------------------------
 
-_FORM_VISIBLE = {"full": NAMES, "names": NAMES, "mixed": NAMES, "groups": SUMMARIES, "none": NOTHING}
+#: What a Hermes listing form shows of the deferred tools: ``full`` lists every tool with its short
+#: description, ``mixed`` names some servers' tools and sums up the others.
+_FORM_VISIBLE = {"full": NAMES_DESCRIPTIONS, "names": NAMES, "mixed": NAMES, "groups": SUMMARIES, "none": NOTHING}
 
 
 def hermes(inspector: Inspector, context_length: int, config: ToolSearchConfig | None = None,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .. import __version__
 from ..engine import constants as C
-from ..engine.config import ToolSearchConfig, dump_config_block
+from ..engine.config import ToolSearchConfig, changed_keys, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
 from .invisible import reveal_html
@@ -190,7 +190,11 @@ def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, contex
         ("wording profile", f"{inspector.profile.name} ({inspector.profile.source})"),
     ]
     parts = [_table(["setting", "value"], rows),
-             "<p>The <code>tools.tool_search</code> block:</p>",
+             "<p>The <code>tools.tool_search</code> block (only the keys that differ from the reference defaults"
+             + ("" if changed_keys(config) else
+                f"; none do here: threshold_pct {config.threshold_pct:g} and listing_max_tokens "
+                f"{config.listing_max_tokens:,} are the defaults")
+             + "):</p>",
              f"<pre>{esc(dump_config_block(config))}</pre>"]
     if config.warnings:
         parts.append("<ul>" + "".join(f"<li>{esc(w)}</li>" for w in config.warnings) + "</ul>")

@@ -43,7 +43,9 @@ def show_collapse(v: common.View) -> CollapseComparison:
             st.markdown(f"**{title}**")
             row = st.container(horizontal=True, gap="medium")  # wraps rather than cutting a label
             row.metric("Form", form_word(outcome.form), width="content")
-            row.metric("Servers at names", f"{outcome.kept} of {cmp.groups}", width="content")
+            row.metric("Servers named", f"{outcome.kept} of {cmp.groups}", width="content",
+                       help="Servers whose tools are named in the listing (full lines or names only), not "
+                            "collapsed to a summary line.")
             row.metric("Tool names shown", f"{outcome.names_shown:,}", width="content")
             row.metric("Listing", f"{outcome.tokens:,} tokens", f"tool_search description {desc_tokens:,} tokens",
                        delta_color="off", delta_arrow="off", width="content")

@@ -318,18 +318,18 @@ def _budget_controls(sb) -> None:
     for key, exact in EXACT_INPUTS:  # before the widgets exist: show the setting's current value
         if st.session_state.get(exact) != st.session_state[key]:
             st.session_state[exact] = st.session_state[key]
-    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX, step=0.1, format="%.1f",
-              key="threshold_pct", on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
+    sb.slider("threshold_pct (% of context)", C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX,
+              value=st.session_state["threshold_pct"], step=0.1, format="%.1f", key="threshold_pct", on_change=_copy_state, args=("threshold_pct", "threshold_pct_exact"),
               help="Share of the context length the listing may use.")
-    sb.number_input("threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX, step=0.1,
-                    format="%.1f", key="threshold_pct_exact", on_change=_copy_state,
+    sb.number_input("threshold_pct (%)", min_value=C.THRESHOLD_PCT_MIN, max_value=C.THRESHOLD_PCT_MAX,
+                    value=st.session_state["threshold_pct_exact"], step=0.1, format="%.1f", key="threshold_pct_exact", on_change=_copy_state,
                     args=("threshold_pct_exact", "threshold_pct"), label_visibility="collapsed",
                     help="Type an exact value (0.1 steps); the realistic range is about 0.5–10%.")
-    sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX, step=1,
-              key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
+    sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,
+              value=st.session_state["listing_max_tokens"], step=1, key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
               help="Cap on the listing budget.")
     sb.number_input("listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN, max_value=C.LISTING_MAX_TOKENS_MAX,
-                    step=1, key="listing_max_tokens_exact", on_change=_copy_state,
+                    value=st.session_state["listing_max_tokens_exact"], step=1, key="listing_max_tokens_exact", on_change=_copy_state,
                     args=("listing_max_tokens_exact", "listing_max_tokens"), label_visibility="collapsed",
                     help="Type an exact number of tokens; the realistic range is about 1,000–10,000.")
 

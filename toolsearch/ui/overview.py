@@ -83,6 +83,12 @@ if common.require_catalog(v):
         sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
                       "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
     literal_table(sizes, key="overview_sizes")
+    above = [row["tokenizer"] for row in sizes if row["deferred schemas (tokens)"] > row["all schemas (tokens)"]]
+    st.caption("all schemas: the whole tools array with nothing deferred, counted as one text. deferred schemas: "
+               "the deferred tools' definitions, the harness's estimate (chars4 rounds once over their sum; a BPE "
+               "tokenizer counts each definition alone and adds them up)."
+               + (f" That is why, with {' and '.join(above)} here, the deferred schemas add up to more than the "
+                  "whole array that holds them." if above else ""))
 
     for note in plan.notes:
         st.warning(note)

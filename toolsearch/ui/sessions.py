@@ -153,11 +153,17 @@ def variant_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _share(rate: float | None) -> str | None:
+    return None if rate is None else f"{rate:.1%}"
+
+
 def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[str, Any]]:
-    """Aggregates per model."""
+    """Aggregates per model. The empty figures are shares of the model's searches (a percentage),
+    not the counts the Recorded vs replayed tab calls "empty"."""
     return [{"model": model, "sessions": f["sessions"], "searches": f["searches"],
-             "searches per session": f["searches_per_session"], "empty (recorded)": f["recorded_empty_rate"],
-             f"empty ({reference})": f["replay_empty_rate"][reference],
+             "searches per session": f["searches_per_session"],
+             "searches empty (recorded, %)": _share(f["recorded_empty_rate"]),
+             f"searches empty ({reference}, %)": _share(f["replay_empty_rate"][reference]),
              "round trips per called tool": f["round_trips_per_called_tool"], "failed calls": f["failed_calls"],
              "compactions": f["compactions"]} for model, f in agg["per_model"].items()]
 
@@ -315,6 +321,10 @@ def render() -> None:
                 "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
                 key="sessions_whatif", formats={"threshold_pct": "{:g}"})
     with tabs[3]:
+        st.caption("searches empty (%): the share of the model's searches (one per query) that came back with no "
+                   "match, as recorded (of those whose result was recorded) and as the reference search replays "
+                   "them today · round trips per called tool: tool_search and tool_describe calls per tool the "
+                   "model called through the bridge.")
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]

@@ -9,7 +9,7 @@ import streamlit as st
 from toolsearch.engine import constants as C
 from toolsearch.engine.plan import Plan
 from toolsearch.analysis import quantities as Q
-from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS
+from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS, TIERED
 
 #: Names and tooltips used for the same quantities on every page (from the library's named quantities).
 TOOLS_ARRAY = Q.TOOLS_ARRAY.name
@@ -51,14 +51,57 @@ def all_upfront_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: 
                    + (f"{diff:,} tokens fewer." if diff > 0 else f"{-diff:,} tokens more."))
 
 
+def tiered_note(upfront_tokens: int, breakdown: dict[str, int], tokenizer: str, tools_tokens: int) -> str | None:
+    """How the Strategies page's tiered strategy relates to "Tools array with tool search", when
+    it adds a piece (the skill listing) to the same tools array; ``None`` when the two are the same
+    number or the strategy's tools array is another one (another catalog, scope or count).
+
+    Args:
+        upfront_tokens: the tiered strategy's prompt before the first turn (tokens, ``tokenizer``).
+        breakdown: its tokens per prompt piece (``{"tools array": …, "skill listing": …}``).
+        tools_tokens: the Overview's figure for the sidebar's settings.
+    """
+    if breakdown.get("tools array") != tools_tokens or upfront_tokens == tools_tokens:
+        return None
+    pieces = " + ".join(f"{n:,} ({TOOLS_ARRAY if p == 'tools array' else p})" for p, n in breakdown.items() if n)
+    return (f"{STRATEGY_LABELS[TIERED]}: {upfront_tokens:,} tokens ({tokenizer}) before the first turn = {pieces}. "
+            f"The Overview's “{TOOLS_ARRAY}” ({tools_tokens:,}) is the tools array alone: "
+            f"{upfront_tokens - tools_tokens:,} tokens fewer.")
+
+
 def tier2_banner(plan: Plan) -> None:
     """A prominent warning in tier 2: the model sees no tool names at all."""
     if plan.activated and plan.tier == 2:
         what = ("one summary line per server (form summary)" if plan.listing_form == "groups"
                 else "no listing at all, only the bridge tools' own text")
         st.error(f"Tier 2: the model sees no tool names, {what}. It has to find every deferred tool with "
-                 "tool_search before it can use it. Raise listing_max_tokens or threshold_pct (the Tuning page "
-                 "shows what each reaches).", icon=":material/report:")
+                 f"tool_search before it can use it. {tier2_remedy(plan)}", icon=":material/report:")
+
+
+def tier2_remedy(plan: Plan) -> str:
+    """What lifts a tier-2 plan out of tier 2: the setting that actually limits it (the listing
+    switch, or the leg of the budget's min that decided it), never one that would change nothing."""
+    cfg = plan.config
+    cap, budget = cfg.listing_max_tokens, plan.budget
+    tuning = "the Tuning page shows what each setting reaches"
+    if not cfg.listing_enabled:
+        return ("The listing is switched off (listing: off), so no budget brings tool names back: set listing "
+                "to auto or on.")
+    if not (plan.context_length and plan.context_length > 0):
+        if plan.pct_leg <= cap:
+            return (f"The context length is unknown, so the budget is the fallback of {budget:,} tokens "
+                    f"(listing_max_tokens, {cap:,}, is not what limits it): choose the context length in the "
+                    "sidebar, and threshold_pct sizes the budget.")
+        return (f"The budget ({budget:,} tokens) is listing_max_tokens: raise it (up to {plan.pct_leg:,} tokens, "
+                f"the fallback for an unknown context length; {tuning}).")
+    if plan.pct_leg < cap:
+        return (f"The budget ({budget:,} tokens) is threshold_pct's {cfg.threshold_pct:g}% of the context: raise "
+                f"threshold_pct (up to listing_max_tokens, {cap:,} tokens, which caps the budget next; {tuning}).")
+    if plan.pct_leg == cap:
+        return (f"The budget ({budget:,} tokens) is both listing_max_tokens and threshold_pct's share of the "
+                f"context: raise both ({tuning}).")
+    return (f"The budget ({budget:,} tokens) is listing_max_tokens: raise it (up to threshold_pct's share of the "
+            f"context, {plan.pct_leg:,} tokens, which caps the budget next; {tuning}).")
 
 
 def cost_verdict(plan: Plan) -> None:

@@ -25,7 +25,7 @@ from toolsearch.engine.readers import decode_bytes, load_yaml
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.skills import SkillSet, load_skills, skills_from_texts
 from toolsearch.analysis.strategies import (harness_switches, EVENT_KINDS, SEARCH_VARIANTS, SKILL_LINKED, STRATEGIES, STRATEGY_LABELS,
-                                   STRATEGY_SUMMARIES, ALL_UPFRONT, Event, Namespace, StrategyModel,
+                                   STRATEGY_SUMMARIES, ALL_UPFRONT, TIERED, Event, Namespace, StrategyModel,
                                    StrategySettings, Task, dump_events, events_from_text, load_events,
                                    parse_events, task_from_events, task_summary as task_words)
 from toolsearch.analysis.wording import counted
@@ -332,18 +332,24 @@ if ALL_UPFRONT in by_id:  # the figure the Overview shows under a similar name, 
     same = source == SIDEBAR and settings.tool_tokens is None
     st.caption(signals.all_upfront_note(by_id[ALL_UPFRONT].upfront_tokens, dict(by_id[ALL_UPFRONT].upfront_breakdown),
                                         tk, v.plan.eager_tokens if same else None))
+    if same and TIERED in by_id:  # likewise "Tools array with tool search", once skills are listed
+        tiered = signals.tiered_note(by_id[TIERED].upfront_tokens, dict(by_id[TIERED].upfront_breakdown), tk,
+                                     v.plan.tools_tokens)
+        if tiered:
+            st.caption(tiered)
 if ALL_UPFRONT in by_id and SKILL_LINKED in by_id and skill_names:
     st.caption(f"Task tokens ({tk}): the prompt once the task's skills were read and its tools reached.")
     # Numbers without the unit (it is in the caption above); a wrapping row of content-wide metrics,
     # so no label or note is cut at 1024 px.
     m1 = m2 = m3 = st.container(horizontal=True, gap="medium")
-    m1.metric("All up front", f"{by_id[ALL_UPFRONT].task_tokens:,}",
+    # Labeled as task figures: the table beside them shows each strategy's up-front figure too.
+    m1.metric(f"{STRATEGY_LABELS[ALL_UPFRONT]}: task", f"{by_id[ALL_UPFRONT].task_tokens:,}",
               f"{common.fmt_tokens(by_id[ALL_UPFRONT].upfront_tokens)} before any work", delta_color="off",
               delta_arrow="off", width="content",
               help=f"Before any work: the Overview's “{signals.ALL_SCHEMAS}” plus the skill listing; after the "
                    "task: plus the skill bodies it read.")
     linked = by_id[SKILL_LINKED]
-    m2.metric("Skill-linked", f"{linked.task_tokens:,}",
+    m2.metric(f"{STRATEGY_LABELS[SKILL_LINKED]}: task", f"{linked.task_tokens:,}",
               f"{common.fmt_tokens(linked.upfront_tokens)} up front", delta_color="off", delta_arrow="off",
               width="content")
     m3.metric("Difference (all up front − skill-linked)",

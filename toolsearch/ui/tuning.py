@@ -390,7 +390,7 @@ if common.require_catalog(v):
                 "context length": ctx_text(a.context_length),
                 **({"goal": multi.goal_at(a.context_length) + (" (gets more)" if b in multi.beyond_goal else "")}
                    if multi.length_goals else {}),
-                "current: listing": f"{a.outcome}\n{a.listing_tokens:,} tokens",
+                "current: listing": f"{a.outcome}\n{a.listing_tokens:,} of {a.budget:,} budget tokens",
                 "recommended: listing": f"{b.outcome}\n{b.listing_tokens:,} of {b.budget:,} budget tokens",
                 "change": outcome_change(a, b),
                 "this length alone": (f"{alone.threshold_pct:g}% / {alone.listing_max_tokens:,} tokens"
