@@ -10,6 +10,8 @@ they must run. The other formats are read from the sample files in ``sample_sess
 
 from __future__ import annotations
 
+import re
+
 import hashlib
 import json
 import os
@@ -487,7 +489,9 @@ def test_cli_variant_and_text_report():
     text = done.stdout
     assert "reference  3      6             1" in text
     assert "no-gate    0      10            8" in text
-    assert "openai/gpt-5-mini            3         7         2.33         29%               29%" in text
+    # the per-model shares as the Sessions page gives them (one decimal), under the page's column names
+    assert "searches empty (recorded, %)  searches empty (reference, %)" in text
+    assert re.search(r"openai/gpt-5-mini +3 +7 +2\.33 +28\.6% +28\.6%", text), text
     assert "page the on-call engineer  1      engin      the gate term 'engin' occurs in no tool" in text
     assert "#1 search 'slack send message': recorded mcp__slack__slack_send_message; reference now " \
            "mcp__slack__slack_update_message, mcp__grafana__update_dashboard [drift]" in text

@@ -77,7 +77,7 @@ _VERDICT_TEXT = {
     "fewer_collapsed": "The reference collapses {ref_collapsed} servers to a summary line; {best_collapsed} would be "
                        "enough ({ref_kept} → {best_kept} servers kept at names, {ref_names:,} → {best_names:,} tool names).",
     "missed_fit": "The reference shows no listing (form none), but a fitting choice exists: form {best_form}, "
-                  "{best_kept} of {groups} servers at names, tool names shown: {best_names:,}.",
+                  "{best_kept} of {groups} servers named, tool names shown: {best_names:,}.",
 }
 
 

@@ -18,6 +18,12 @@ SEVERITY_NOUNS: dict[str, tuple[str, str]] = {
 }
 
 
+def percent(share: float | None) -> str:
+    """A share (0-1) as the app and the CLI print it: one decimal and a percent sign (``28.6%``);
+    ``"—"`` for ``None`` (nothing to divide by)."""
+    return "—" if share is None else f"{share:.1%}"
+
+
 def severity_counts(counts: Mapping[str, int], sep: str = " · ") -> str:
     """Lint counts per severity in words, in the mapping's order: ``"0 errors · 1 warning · 3 info
     notes"``. Unknown severities are counted with their own name."""

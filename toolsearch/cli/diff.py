@@ -198,7 +198,7 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
         "",
         _table([
             ["form", form_word(ref.form), form_word(best.form)],
-            ["servers at names", f"{ref.kept} of {cmp.groups}", f"{best.kept} of {cmp.groups}"],
+            ["servers named", f"{ref.kept} of {cmp.groups}", f"{best.kept} of {cmp.groups}"],
             ["servers at summary", len(ref.collapsed), len(best.collapsed)],
             ["tool names shown", f"{ref.names_shown:,}", f"{best.names_shown:,}"],
             ["listing tokens", f"{ref.tokens:,}", f"{best.tokens:,}"],

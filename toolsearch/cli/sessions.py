@@ -36,7 +36,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
                                  summary, what_if_lengths)
 from ..analysis.quantities import form_word
-from ..analysis.wording import counted
+from ..analysis.wording import counted, percent
 from .common import print_json, rewrite_progress_line
 from .textfmt import output_file, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
@@ -122,10 +122,6 @@ def _names(names: Sequence[str] | None, limit: int = 4) -> str:
     return shown + (f" (+{len(names) - limit})" if len(names) > limit else "")
 
 
-def _rate(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:.0f}%"
-
-
 def _length(n: int | None) -> str:
     return f"{n:,}" if n else "unknown"
 
@@ -150,10 +146,11 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     model_rows = []
     for model, f in agg["per_model"].items():
         model_rows.append([_safe(model), f["sessions"], f["searches"], f"{f['searches_per_session'] or 0:.2f}",
-                           _rate(f["recorded_empty_rate"]), _rate(f["replay_empty_rate"]["reference"]),
+                           percent(f["recorded_empty_rate"]), percent(f["replay_empty_rate"]["reference"]),
                            "—" if f["round_trips_per_called_tool"] is None else f"{f['round_trips_per_called_tool']:.2f}"])
-    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "per session", "empty (recorded)",
-                                              "empty (reference)", "round trips per called tool"]), ""]
+    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "per session",
+                                              "searches empty (recorded, %)", "searches empty (reference, %)",
+                                              "round trips per called tool"]), ""]
     if agg["top_failed"]:
         fail_rows = [[_safe(f["query"]), f["count"], f["gate"] or "—",
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]

@@ -20,7 +20,7 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import counted
+from toolsearch.analysis.wording import counted, percent
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
@@ -154,7 +154,7 @@ def variant_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _share(rate: float | None) -> str | None:
-    return None if rate is None else f"{rate:.1%}"
+    return None if rate is None else percent(rate)
 
 
 def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[str, Any]]:
