@@ -231,6 +231,8 @@ class MultiRecommendation:
         length_goals: per-length goals where they differ from ``goal`` (:data:`LengthGoals`).
         length_budgets: per listed length, the smallest budget (tokens) its own goal needs
             (``None`` where none is known); with one goal, ``budget_needed`` at every length.
+        sessions_read: with recorded sessions as evidence (:func:`add_session_evidence`), how
+            many sessions were read; ``None`` without.
     """
 
     goal: str
@@ -251,6 +253,7 @@ class MultiRecommendation:
     length_goals: LengthGoals = ()
     length_budgets: tuple[int | None, ...] = ()
     goal_budget: int | None = None
+    sessions_read: int | None = None
 
     @property
     def worst(self) -> ContextOutcome:
@@ -851,6 +854,14 @@ SESSION_COLUMNS_WORDS = ("called_listed: of the deferred tools the sessions call
                          "that length; round_trips_saved: tool_search calls made just before calling a named tool")
 
 
+def sessions_line(rec: MultiRecommendation) -> str | None:
+    """The line under the per-length table with recorded sessions (``recommend`` and the report):
+    how many sessions were read and what the two session columns count; ``None`` without sessions."""
+    if rec.sessions_read is None:
+        return None
+    return f"sessions: {counted(rec.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
+
+
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
     """One row per listed context length (:data:`OUTCOME_COLUMNS`, then :data:`SESSION_COLUMNS`
     with ``sessions``): numbers as numbers, the rest as text (``"unknown"``, ``"5/5"``)."""
@@ -865,15 +876,17 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
     return rows
 
 
-def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool]) -> MultiRecommendation:
+def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
+                         sessions_read: int | None = None) -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``round_trips_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
-    (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config)."""
+    (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
+    and ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`."""
     contexts = []
     for outcome in rec.contexts:
         evidence = listing_evidence(called, ladder.step_at(outcome.budget))
         contexts.append(replace(outcome, **evidence))
-    return replace(rec, contexts=tuple(contexts))
+    return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read)
 
 
 def _comment_safe(text: str) -> str:
