@@ -896,6 +896,24 @@ def _comment_safe(text: str) -> str:
                    for ch in text)
 
 
+def _shell_word(word: str) -> str:
+    """``word`` quoted for a POSIX shell; a word holding a control or invisible format character
+    (which a comment line may not carry raw, :func:`_comment_safe`) in bash's ``$'...'`` quoting
+    with that character as ``\\uXXXX`` / ``\\UXXXXXXXX``, so the command still names it when run
+    (inside ``'...'`` the escape would be read as the six characters themselves)."""
+    import shlex  # noqa: PLC0415
+
+    if not any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in word):
+        return shlex.quote(word)
+    out = []
+    for ch in word:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        else:
+            out.append("\\" + ch if ch in "\\'" else ch)
+    return "$'" + "".join(out) + "'"
+
+
 def _length_arg(n: int | None) -> str:
     """A context length as ``--context-lengths`` takes it: ``32k``, ``1m``, ``12345``, ``unknown``."""
     if n is None:
@@ -910,9 +928,8 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
     headroom and planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
-    size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted."""
-    import shlex  # noqa: PLC0415
-
+    size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted
+    (:func:`_shell_word`)."""
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
     words = ["toolsearch", "check", "CATALOG", "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
@@ -928,7 +945,7 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
         words += ["--tool-names", tool_names]
     if profile:
         words += ["--profile", profile]
-    return " ".join(w if w == "CATALOG" else shlex.quote(w) for w in words)
+    return " ".join(w if w == "CATALOG" else _shell_word(w) for w in words)
 
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
