@@ -682,3 +682,32 @@ def test_a_grid_of_one_form_says_why():
                     "listing_max_tokens” tab shows what a larger cap changes.")
     default = open_page("toolsearch/ui/tuning.py", {})
     assert not [i for i in default.info if i.value.startswith("Every cell gives the form")]
+
+
+@needs_samples
+def test_report_page_carries_only_the_goal_the_tuning_page_shows():
+    """The Report page carries the Tuning page's goal while that page shows a recommendation for it:
+    once its context lengths are unreadable (the Tuning page shows no block), the report does not
+    carry the goal asked before. With sample sessions, the report's line under the table says how
+    many were read, as ``recommend --sessions`` does."""
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
+    at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
+    assert not at.exception, at.exception
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert any("every server at names or better at 32,000, 1,000,000 tokens, with the sessions of state" in c.value
+               for c in at.caption), [c.value for c in at.caption]
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    assert ('<p class="muted">sessions: 7 sessions read; called_listed: of the deferred tools the sessions called'
+            in at.session_state["report_html"])
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.text_input(key="tuning_contexts").set_value("32k, lots").run()
+    assert not at.code  # no block on the Tuning page
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert any("not included: fix the context lengths on the Tuning page" in c.value for c in at.caption), \
+        [c.value for c in at.caption]
+    at.button(key="build_report").click().run()
+    html_text = at.session_state["report_html"]
+    section = html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
+                        html_text.index("<h2>Listing budget</h2>")]
+    assert "Not computed" in section and "threshold_pct:" not in section

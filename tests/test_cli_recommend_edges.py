@@ -298,3 +298,29 @@ def test_a_block_for_a_scope_has_no_gate_line_check_cannot_run(tmp_path) -> None
     config.write_text(block.stdout, encoding="utf-8")
     whole = run_cli("check", TEAM, "--config", config, "--strict", "--context-lengths", "32k", "--goal", "full")
     assert whole.returncode == 1  # the whole catalog's listing does not fit the scope's budget
+
+
+def test_the_gate_line_names_a_server_with_an_invisible_character_so_bash_runs_it(tmp_path) -> None:
+    """A server name with a bidi override or a zero-width space is written as \\u202e in the comment
+    line; the gate line quotes it as $'...\\u202e...' so that bash passes the real name to check
+    (inside '...' bash kept the six characters, and check said there is no such server)."""
+    import shutil
+    import subprocess
+
+    name = "<b>ops</b> *x*\u202eevil\u200b'q\\z"
+    catalog = tmp_path / "cat.yaml"
+    catalog.write_text(json.dumps({"name": "c", "servers": [
+        {"name": name, "tools": [{"name": f"t{i}", "description": "Does a thing. " * 20} for i in range(30)]},
+        {"name": "plain", "tools": [{"name": "p", "description": "Plain."}]}]}), encoding="utf-8")
+    block = run_cli("recommend", catalog, "--context-lengths", "2k,32k", "--goal", "names", "--except", name, "--yaml")
+    assert block.returncode == 0, block.stderr
+    config = tmp_path / "config.yaml"
+    config.write_text(block.stdout, encoding="utf-8")
+    gate = next(line for line in block.stdout.splitlines() if line.startswith("# gate: "))
+    assert "--except $'<b>ops</b> *x*\\u202eevil\\u200b\\'q\\\\z'" in gate
+    assert shutil.which("bash"), "bash is needed to read the gate line as a shell does"
+    argv = subprocess.run(["bash", "-c", 'printf "%s\\0" ' + gate.removeprefix("# gate: ")], capture_output=True,
+                          check=True).stdout.decode("utf-8").split("\0")[:-1]
+    assert argv[argv.index("--except") + 1] == name
+    done = run_cli("check", catalog, "--config", config, *argv[5:])
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -408,3 +408,20 @@ def test_check_counts_a_mixed_listing_as_recommend_does():
     assert lines[2].split() == ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named",
                                 "tools_named", "goal"]
     assert lines[4].split() == ["32,000", "640", "1", "mixed", "581", "5/9", "62", "holds"]
+
+
+def test_report_recommendation_says_how_many_sessions_were_read_and_refuses_headroom_alone(tmp_path):
+    """The line recommend prints under its table with --sessions ("sessions: 7 sessions read; ...")
+    is the report's too; ``--headroom 0`` without a goal is half a question, refused like ``--headroom 5``."""
+    args = ["--context-lengths", "32k,1m", "--goal", "names", "--sessions", ROOT / "sample_sessions" / "state.db"]
+    text = run_cli("recommend", TEAM, *args)
+    assert text.returncode == 0, text.stderr
+    line = text.stdout.splitlines()[-1]
+    assert line.startswith("sessions: 7 sessions read; called_listed: ")
+    out = tmp_path / "report.html"
+    done = run_cli("report", TEAM, *args, "-o", out, "--no-lint", "--no-strategies")
+    assert done.returncode == 0, done.stderr
+    assert f'<p class="muted">{html.escape(line)}</p>' in out.read_text(encoding="utf-8")
+    done = run_cli("report", TEAM, "--headroom", "0", "-o", tmp_path / "x.html", "--no-lint", "--no-strategies")
+    assert done.returncode == 2 and not (tmp_path / "x.html").exists()
+    assert done.stderr == "toolsearch: error: report: --headroom: only with --goal and --context-lengths\n"

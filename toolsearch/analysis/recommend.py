@@ -231,6 +231,8 @@ class MultiRecommendation:
         length_goals: per-length goals where they differ from ``goal`` (:data:`LengthGoals`).
         length_budgets: per listed length, the smallest budget (tokens) its own goal needs
             (``None`` where none is known); with one goal, ``budget_needed`` at every length.
+        sessions_read: with recorded sessions as evidence (:func:`add_session_evidence`), how
+            many sessions were read; ``None`` without.
     """
 
     goal: str
@@ -251,6 +253,7 @@ class MultiRecommendation:
     length_goals: LengthGoals = ()
     length_budgets: tuple[int | None, ...] = ()
     goal_budget: int | None = None
+    sessions_read: int | None = None
 
     @property
     def worst(self) -> ContextOutcome:
@@ -851,6 +854,14 @@ SESSION_COLUMNS_WORDS = ("called_listed: of the deferred tools the sessions call
                          "that length; round_trips_saved: tool_search calls made just before calling a named tool")
 
 
+def sessions_line(rec: MultiRecommendation) -> str | None:
+    """The line under the per-length table with recorded sessions (``recommend`` and the report):
+    how many sessions were read and what the two session columns count; ``None`` without sessions."""
+    if rec.sessions_read is None:
+        return None
+    return f"sessions: {counted(rec.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
+
+
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
     """One row per listed context length (:data:`OUTCOME_COLUMNS`, then :data:`SESSION_COLUMNS`
     with ``sessions``): numbers as numbers, the rest as text (``"unknown"``, ``"5/5"``)."""
@@ -865,15 +876,17 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
     return rows
 
 
-def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool]) -> MultiRecommendation:
+def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
+                         sessions_read: int | None = None) -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``round_trips_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
-    (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config)."""
+    (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
+    and ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`."""
     contexts = []
     for outcome in rec.contexts:
         evidence = listing_evidence(called, ladder.step_at(outcome.budget))
         contexts.append(replace(outcome, **evidence))
-    return replace(rec, contexts=tuple(contexts))
+    return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read)
 
 
 def _comment_safe(text: str) -> str:
@@ -881,6 +894,24 @@ def _comment_safe(text: str) -> str:
     included) written as ``\\uXXXX``, so the comment cannot end early or hide text."""
     return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch
                    for ch in text)
+
+
+def _shell_word(word: str) -> str:
+    """``word`` quoted for a POSIX shell; a word holding a control or invisible format character
+    (which a comment line may not carry raw, :func:`_comment_safe`) in bash's ``$'...'`` quoting
+    with that character as ``\\uXXXX`` / ``\\UXXXXXXXX``, so the command still names it when run
+    (inside ``'...'`` the escape would be read as the six characters themselves)."""
+    import shlex  # noqa: PLC0415
+
+    if not any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in word):
+        return shlex.quote(word)
+    out = []
+    for ch in word:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}")
+        else:
+            out.append("\\" + ch if ch in "\\'" else ch)
+    return "$'" + "".join(out) + "'"
 
 
 def _length_arg(n: int | None) -> str:
@@ -897,9 +928,8 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
     headroom and planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
-    size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted."""
-    import shlex  # noqa: PLC0415
-
+    size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted
+    (:func:`_shell_word`)."""
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
     words = ["toolsearch", "check", "CATALOG", "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
@@ -915,7 +945,7 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
         words += ["--tool-names", tool_names]
     if profile:
         words += ["--profile", profile]
-    return " ".join(w if w == "CATALOG" else shlex.quote(w) for w in words)
+    return " ".join(w if w == "CATALOG" else _shell_word(w) for w in words)
 
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,

@@ -29,7 +29,7 @@ from ..engine.inspector import Inspector
 from . import quantities as Q
 from .invisible import reveal_html
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
-                        lowered_changes, outcome_rows, recommendation_lines)
+                        lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
 from .wording import counted, severity_counts
 from ..engine.plan import Plan
@@ -318,7 +318,7 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
     return (f"<p><strong>{esc(verdict)}</strong></p><ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
-            + (f"<p class=\"muted\">{esc(SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
+            + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
             + "<p>The harness config block, with where it came from and the check that gates a catalog on it:</p>"
             f"<pre>{esc(block)}</pre>")
 

@@ -899,9 +899,9 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
 
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
-    from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS,  # noqa: PLC0415
-                                      add_session_evidence,
-                                      export_block, lowered_changes, outcome_rows, recommendation_lines)
+    from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
+                                      export_block, lowered_changes, outcome_rows, recommendation_lines,
+                                      sessions_line)
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
@@ -917,7 +917,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     evidence = None
     if args.session_sources:
         evidence = read_session_evidence(args.session_sources, inspector, config)
-        rec = add_session_evidence(rec, ladder, evidence.called)
+        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read)
     status = 0 if rec.reached else 1
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
@@ -943,7 +943,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     rows = outcome_rows(rec, sessions=bool(args.session_sources))
     print(_table(rows, header))
     if args.session_sources:
-        print(f"sessions: {counted(evidence.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}")
+        print(sessions_line(rec))
     return status
 
 

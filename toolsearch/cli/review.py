@@ -117,7 +117,7 @@ def add_parsers(sub: Any) -> None:
                    help="with --goal: a server that may collapse to a summary line (as recommend --except); repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="with --goal: a server that must stay at names or better (as recommend --keep); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, default=None, metavar="PCT",  # None: not given (0 is a value)
                    help="with --goal: keep the budget at least PCT %% above the listing (as recommend --headroom)")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="with --goal: recorded sessions (Hermes state.db, exports, transcripts): how many of the tools "
@@ -232,7 +232,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
     """The recommendation the report carries: ``recommend``'s for ``--context-lengths`` and
     ``--goal`` (both or neither), or ``None``."""
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
-                                          ("--headroom", args.headroom), ("--sessions", args.session_sources))
+                                          ("--headroom", args.headroom is not None),
+                                          ("--sessions", args.session_sources))
              if value]
     if args.goal is None and args.context_lengths is None:
         if given:
@@ -247,9 +248,11 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
     goal, length_goals = goal_for("report", args, inspector)
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
-                                 keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)
+                                 keep_servers=args.keep_servers, headroom_pct=args.headroom or 0.0,
+                                 length_goals=length_goals)
     if args.session_sources:
-        rec = add_session_evidence(rec, ladder, read_session_evidence(args.session_sources, inspector, config).called)
+        evidence = read_session_evidence(args.session_sources, inspector, config)
+        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read)
     return rec
 
 

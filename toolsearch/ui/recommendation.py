@@ -44,7 +44,8 @@ def ladder_for(v: common.View) -> Ladder:
 class Question:
     """What the Tuning page asked: the context lengths (tokens, ``None`` = unknown), the goal and
     per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
-    deferred tools recorded sessions called (``None`` without sessions) with where they came from."""
+    deferred tools recorded sessions called (``None`` without sessions) with where they came from and
+    how many sessions were read."""
 
     lengths: tuple[int | None, ...]
     goal: str
@@ -54,6 +55,7 @@ class Question:
     headroom_pct: float
     called: tuple[CalledTool, ...] | None
     sessions_label: str
+    sessions_read: int | None = None
 
 
 def remember(v: common.View, question: Question) -> None:
@@ -61,11 +63,27 @@ def remember(v: common.View, question: Question) -> None:
     st.session_state[_STATE_KEY] = (v.inspector, question)
 
 
+def remember_blocked(v: common.View, blocked_by: str) -> None:
+    """The Tuning page's last goal cannot be asked (``blocked_by`` names the fields in error, such as
+    "context lengths"): the Report page says so instead of carrying an earlier goal."""
+    st.session_state[_STATE_KEY] = (v.inspector, blocked_by)
+
+
+def blocked_for_report(v: common.View) -> str | None:
+    """What keeps the Tuning page's last goal on the sidebar's catalog from being asked (the fields
+    in error), or ``None``."""
+    kept = st.session_state.get(_STATE_KEY)
+    if kept is None or kept[0] is not v.inspector or not isinstance(kept[1], str):
+        return None
+    return kept[1]
+
+
 def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Question] | None:
     """The Tuning page's last question asked again of the sidebar's catalog and current settings,
-    with the question; ``None`` when the Tuning page has not been opened on this catalog."""
+    with the question; ``None`` when the Tuning page has not been opened on this catalog, or its
+    last goal there could not be asked (:func:`blocked_for_report`)."""
     kept = st.session_state.get(_STATE_KEY)
-    if kept is None or kept[0] is not v.inspector:
+    if kept is None or kept[0] is not v.inspector or isinstance(kept[1], str):
         return None
     q: Question = kept[1]
     ladder = ladder_for(v)
@@ -73,7 +91,7 @@ def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Ques
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
     if q.called is not None:
-        rec = add_session_evidence(rec, ladder, list(q.called))
+        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read)
     return rec, q
 
 
@@ -85,4 +103,5 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
             + (f", with the sessions of {q.sessions_label}" if q.called is not None else ""))
 
 
-__all__: Sequence[str] = ("Question", "ladder_for", "question_words", "recommendation_for_report", "remember")
+__all__: Sequence[str] = ("Question", "blocked_for_report", "ladder_for", "question_words", "recommendation_for_report",
+                          "remember", "remember_blocked")

@@ -8,7 +8,7 @@ import streamlit as st
 
 from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
-from toolsearch.ui.recommendation import Question, ladder_for, remember
+from toolsearch.ui.recommendation import Question, ladder_for, remember, remember_blocked
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
@@ -331,6 +331,8 @@ if common.require_catalog(v):
     multi = None
     blocked_by = ("context lengths" if lengths_error else "other goals" if goals_error
                   else "servers in both lists" if both else "")
+    if blocked_by:  # the Report page must not carry an earlier goal the page no longer shows
+        remember_blocked(v, blocked_by)
     if lengths_error or goals_error:
         st.error(common.md_escape(common.visible(lengths_error or goals_error)), icon=":material/warning:")
     elif both:
@@ -346,7 +348,7 @@ if common.require_catalog(v):
         called: list = []
         if have_sessions:
             called, unknown = called_tools(evidence, v.inspector, cfg)
-            multi = add_session_evidence(multi, ladder, called)
+            multi = add_session_evidence(multi, ladder, called, len(evidence))
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
@@ -356,7 +358,8 @@ if common.require_catalog(v):
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
         remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
-                             tuple(called) if have_sessions else None, ", ".join(evidence_labels)))
+                             tuple(called) if have_sessions else None, ", ".join(evidence_labels),
+                             len(evidence) if have_sessions else None))
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
