@@ -694,7 +694,7 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     assert not at.exception, at.exception
     at.switch_page("toolsearch/ui/report.py").run()
-    assert any("every server at names or better at 32,000, 1,000,000 tokens, with the sessions of state" in c.value
+    assert any("every server at names or better; context lengths 32,000, 1,000,000, with the sessions of state" in c.value
                for c in at.caption), [c.value for c in at.caption]
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception

@@ -98,7 +98,7 @@ def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Ques
 def question_words(q: Question, rec: MultiRecommendation) -> str:
     """One line for the Report page: which recommendation the report will carry."""
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in q.lengths)
-    return (f"{rec.goal_words} at {lengths} tokens"
+    return (f"{rec.goal_words}; context lengths {lengths}"
             + (f", {q.headroom_pct:g}% headroom" if q.headroom_pct else "")
             + (f", with the sessions of {q.sessions_label}" if q.called is not None else ""))
 
