@@ -297,13 +297,18 @@ def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_pa
 
 # --- report --------------------------------------------------------------------------------------
 
-def _page_report(monkeypatch, tuning: dict | None = None) -> str:
+def _page_report(monkeypatch, tuning: dict | None = None, scope: str | None = None) -> str:
     """The Report page's HTML for the default sample at 200K (sidebar defaults otherwise); with
-    ``tuning`` ({widget key: value}), after the Tuning page was opened and set so."""
+    ``tuning`` ({widget key: value}), after the Tuning page was opened and set so; with ``scope``
+    (a link's ``scope=`` value), in that session scope."""
     monkeypatch.setattr(PagesManager, "uses_pages_directory", False)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
     at.query_params["ctx"] = "200K"
+    if scope is not None:
+        at.query_params["scope"] = scope
     at.run()
+    if scope is not None:
+        assert at.sidebar.selectbox(key="scope_choice").value == scope.split("=")[0]
     if tuning is not None:
         at.switch_page("toolsearch/ui/tuning.py").run()
         for key, value in tuning.items():
@@ -379,6 +384,30 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
         done = run_cli("report", TEAM, *bad, "-o", tmp_path / "x.html")
         assert done.returncode == 2 and word in done.stderr, (bad, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.html").exists()
+
+
+def test_report_in_a_scope_is_the_report_page_in_that_scope(tmp_path, monkeypatch):
+    """``report --scope``: the session scope's report, as the Report page builds it with that scope
+    picked in the sidebar; its recommendation says the gate has no scope; two scopes are refused."""
+    out = tmp_path / "report.html"
+    scope = "support=linear,slack"
+    args = ["--context-length", "200k", "--scope", scope, "-o", out]
+    done = run_cli("report", TEAM, *args)
+    assert done.returncode == 0, done.stderr
+    assert "toolsearch: scope support: servers linear, slack (reaches linear, slack)" in done.stderr
+    html_text = out.read_text(encoding="utf-8")
+    assert "<th>session scope</th>" in html_text or ">session scope<" in html_text
+    whole = out.with_name("whole.html")
+    assert run_cli("report", TEAM, "--context-length", "200k", "-o", whole).returncode == 0
+    assert _normalized(html_text) != _normalized(whole.read_text(encoding="utf-8"))
+    assert _normalized(html_text) == _normalized(_page_report(monkeypatch, scope=scope))
+    done = run_cli("report", TEAM, *args, "--context-lengths", "32k,200k", "--goal", "names",
+                   "--no-lint", "--no-strategies")
+    assert done.returncode == 0, done.stderr
+    assert "# gate: none for scope support: toolsearch check judges the whole catalog" in out.read_text(encoding="utf-8")
+    done = run_cli("report", TEAM, "--scope", scope, "--scope", "chat=slack", "-o", tmp_path / "two.html")
+    assert done.returncode == 2 and "report answers for one session: pick one scope" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "two.html").exists()
 
 
 def test_report_bad_output_folder_exits_2(tmp_path):

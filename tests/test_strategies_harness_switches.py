@@ -63,6 +63,24 @@ def test_strategies_cli_prints_the_switches(tmp_path):
     assert "defers" in line and "up front (pending change)" in line
 
 
+def test_strategies_json_carries_the_switch_table(tmp_path):
+    """``strategies --json`` gives the same switch steps as the text's table, in every strategy's
+    object; without a context length there are none (both rules are shares of it)."""
+    import json
+
+    events = tmp_path / "events.yaml"
+    events.write_text(EVENTS, encoding="utf-8")
+    result = run_cli("strategies", FIVE, "--events", events, "--context-length", "400k", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    expected = [s.to_dict() for s in harness_switches(model(400_000), events_from_text(EVENTS, "events"))]
+    assert expected and all(item["harness_switches"] == expected for item in data)
+    assert [s["claude_code"] for s in expected] == [False, True, True, True, False]
+    assert data[0]["harness_switches"][1]["event"] == {"add_server": "github"}
+    result = run_cli("strategies", FIVE, "--events", events, "--json")
+    assert result.returncode == 0 and all("harness_switches" not in item for item in json.loads(result.stdout))
+
+
 def test_strategies_page_shows_the_switches_under_the_timeline():
     from streamlit.testing.v1 import AppTest
 

@@ -4,7 +4,7 @@ A thin shell over :mod:`toolsearch.analysis.review`, :mod:`toolsearch.analysis.c
 :mod:`toolsearch.analysis.check` (parsing and printing only)::
 
     toolsearch report CATALOG... [settings] -o FILE.html [-q QUERY]... [--query-file FILE] [--no-lint]
-                      [--no-strategies] [--display-tokenizer T]
+                      [--no-strategies] [--display-tokenizer T] [--scope NAME=SERVER,... | --scope-file FILE]
     toolsearch costs CATALOG... [settings] [--sort KEY] [--display-tokenizer T] [--json | --csv]
     toolsearch check CATALOG... --context-lengths N,N,... --goal G [settings] [--max-listing-tokens N]
                      [--baseline OLD_CATALOG]... [--format text|markdown|json]
@@ -38,6 +38,7 @@ from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      write_csv, write_data)
+from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import output_file, parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
@@ -99,6 +100,7 @@ def add_parsers(sub: Any) -> None:
             "-q 'create issue' -o review.html"))
     _catalog_arguments(p)
     _display_tokenizer(p)
+    add_scope_arguments(p)
     p.add_argument("-o", "--output", required=True, type=output_file, metavar="FILE.html",
                    help="the HTML file to write")
     p.add_argument("-q", "--query", action="append", dest="queries", metavar="QUERY",
@@ -214,6 +216,10 @@ def run(args: argparse.Namespace) -> int:
                                    f"{counted(count, 'warning')} (above); fix {'it' if count == 1 else 'them'}, "
                                    "or drop --strict to check the settings as read")
         if args.command == "report":
+            scope = one_scope("report", scopes_from_args(args, inspector))
+            if scope is not None:
+                inspector = inspector.scoped(scope)
+                print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
             return _report(args, inspector, config)
         if args.command == "costs":
             return _costs(args, inspector, config)

@@ -3,7 +3,7 @@
 ``--scope NAME=SERVER,SERVER[;include=P,P][;exclude=P,P]`` defines a scope (repeatable);
 ``--scope NAME`` (no ``=``) picks a scope of ``--scope-file FILE``; a scope file with no
 ``--scope NAME`` puts all of its scopes in use. Commands that answer for one session (``search``,
-``describe``, ``explain``, ``call``, ``strategies``) take at most one scope; ``plan`` and
+``describe``, ``explain``, ``call``, ``recommend``, ``strategies``, ``report``) take at most one scope; ``plan`` and
 ``sweep`` answer for each scope in use.
 """
 

@@ -92,7 +92,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="skill-linked: the model takes tools mid-conversation without touching tools (cache survives)")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="live servers: seconds per server for connect + listing")
-    p.add_argument("--json", action="store_true", help="print JSON: one object per strategy")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON: one object per strategy (with --events and a --context-length, each also "
+                        "carries harness_switches: Claude Code's and Qwen Code's decision at every step, as the "
+                        "text's switch table)")
     add_scope_arguments(p)
     return p
 
@@ -173,6 +176,7 @@ def _run(args: argparse.Namespace) -> int:
     results = model.results(task)
     timeline = model.timeline(events) if events else ()
     if args.json:
+        switches = [step.to_dict() for step in harness_switches(model, events)] if events else []
         out = []
         for result in results:
             item = result.to_dict()
@@ -180,6 +184,8 @@ def _run(args: argparse.Namespace) -> int:
                 item["scope"] = scope_summary(model.inspector)
             if timeline:
                 item["timeline"] = timeline_to_dicts(timeline, result.strategy)
+            if switches:  # the same for every strategy: what other harnesses would decide at each step
+                item["harness_switches"] = switches
             out.append(item)
         print_json(out)
         return 0
