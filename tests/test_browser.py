@@ -171,6 +171,14 @@ def test_pages_at_1400_px(browser, app_url, width):
             page.goto(f"{app_url}/{name}")
             _settled(page)
             assert not page.locator("[data-testid=stException]").count(), name
+            if not name:  # the menu shows every page under its section heading, none folded away
+                from toolsearch.ui.router import PAGES, SECTIONS  # noqa: PLC0415
+                nav = page.locator("[data-testid=stSidebarNav]").inner_text()
+                assert "View" not in nav and "more" not in nav, nav
+                icons = {icon.split("/")[-1].strip(":") for _stem, _title, icon in PAGES}  # drawn as ligatures
+                assert [line.strip() for line in nav.splitlines() if line.strip() and line.strip() not in icons] == [
+                    item for heading, stems in SECTIONS
+                    for item in (heading, *[title for stem, title, _icon in PAGES if stem in stems])]
             cut = page.evaluate("""() => Array.from(document.querySelectorAll('[data-testid=stMetricValue]'))
                 .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)""")
             assert cut == [], f"{name or 'overview'} at {width} px: truncated metric values {cut}"

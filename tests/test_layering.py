@@ -223,3 +223,16 @@ def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
             if found:
                 return found
     return None
+
+
+def test_the_menu_sections_hold_every_page_once_in_menu_order():
+    """The sidebar menu's sections list every page once, in :data:`PAGES` order, and the page
+    tables of README.md and docs/app.md follow that order."""
+    from toolsearch.ui.router import PAGES, SECTIONS
+
+    assert [stem for _heading, stems in SECTIONS for stem in stems] == [stem for stem, _t, _i in PAGES]
+    titles = [title for _stem, title, _icon in PAGES]
+    for doc in (ROOT / "README.md", ROOT / "docs" / "app.md"):
+        rows = [line.split("|")[1].strip() for line in doc.read_text(encoding="utf-8").splitlines()
+                if line.startswith("| ") and line.split("|")[1].strip() in titles]
+        assert rows == titles, doc.name

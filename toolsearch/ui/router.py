@@ -29,17 +29,25 @@ FAVICON = UI_DIR / "favicon.png"
 PAGES = (
     ("overview", "Overview", ":material/dashboard:"),
     ("model_view", "What the model sees", ":material/visibility:"),
-    ("search", "Search", ":material/search:"),
-    ("costs", "Costs", ":material/payments:"),
     ("tuning", "Tuning", ":material/tune:"),
-    ("live", "Live servers", ":material/cable:"),
-    ("cache_diff", "Compare & collapse", ":material/difference:"),
+    ("report", "Report", ":material/description:"),
+    ("search", "Search", ":material/search:"),
     ("quality", "Search quality & lint", ":material/fact_check:"),
+    ("costs", "Costs", ":material/payments:"),
+    ("cache_diff", "Compare & collapse", ":material/difference:"),
+    ("scopes", "Scopes", ":material/group_work:"),
+    ("live", "Live servers", ":material/cable:"),
+    ("sessions", "Sessions", ":material/history:"),
     ("strategies", "Strategies", ":material/compare_arrows:"),
     ("harnesses", "Harnesses", ":material/swap_horiz:"),
-    ("scopes", "Scopes", ":material/group_work:"),
-    ("sessions", "Sessions", ":material/history:"),
-    ("report", "Report", ":material/description:"),
+)
+
+#: The menu's sections, as (heading, view script stems); every page of :data:`PAGES` once, in its order.
+SECTIONS = (
+    ("Settings to ship", ("overview", "model_view", "tuning", "report")),
+    ("Search", ("search", "quality")),
+    ("Inspect", ("costs", "cache_diff", "scopes", "live")),
+    ("Evidence and other designs", ("sessions", "strategies", "harnesses")),
 )
 
 
@@ -95,7 +103,10 @@ def run() -> None:
     # Rows of metrics that wrap at narrow widths keep their lines close together.
     st.html(common.METRIC_ROWS_CSS)
 
-    navigation = st.navigation(pages)
+    by_stem = {stem: page for (stem, _title, _icon), page in zip(PAGES, pages)}
+    # Every page in view, in sections (Streamlit folds pages past the tenth under "View more").
+    navigation = st.navigation({section: [by_stem[stem] for stem in stems] for section, stems in SECTIONS},
+                               expanded=True)
     st.session_state["_view"] = common.sidebar(navigation.url_path)
     common.link_notices()
     try:
