@@ -72,3 +72,15 @@ def test_overview_server_table_has_a_row_per_kind_and_the_warning(tmp_path, monk
     problems = literal_tables(at)["catalog_problems"].to_dict("records")
     where, message = SHARED_WARNING.split(": ", 1)
     assert {"severity": "warning", "where": where, "message": message} in problems
+
+
+def test_a_shipped_sample_is_named_as_shipped_in_its_problems() -> None:
+    """The problems of a shipped sample name it ``sample_catalogs/<file>``, not by the folder the
+    checkout or the installed package sits in."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.session_state["catalog"] = "hard-cases"
+    at.run()
+    assert not at.exception, at.exception
+    where = list(literal_tables(at)["catalog_problems"]["where"])
+    assert where and all(w.startswith("sample_catalogs/hard-cases.yaml: server '") for w in where), where
+    assert not any(str(ROOT) in w for w in where)

@@ -28,6 +28,9 @@ def test_numbers_inside_text_are_kept_on_one_line():
     assert '<td><span class="nb">1,000,000</span> tokens</td>' in body
     assert '<span class="nb">1,473</span> → <span class="nb">1,512</span>' in body
     assert "it's <span" in body  # quotes need no escaping in cell text (no entity digits to wrap)
+    body = table_html([{"setting": "schemaTokens=5%", "tokenizer": "o200k_base"}], key="t", nowrap=("tokenizer",))
+    assert 'schemaTokens=<span class="nb">5%</span>' in body  # a percent sign never starts a line
+    assert '<td class="c">o<span class="nb">200</span>k_base</td>' in body  # nowrap: one line, no <wbr>
     assert 'data-table="t"' in body
 
 

@@ -481,15 +481,20 @@ def load_text(text: str, origin: str) -> Catalog:
     return catalog_from_data(_parse_text(text, origin), origin)
 
 
-def load_source(path: str | Path) -> Catalog:
+def load_source(path: str | Path, origin: str | None = None) -> Catalog:
     """Load one catalog file.
+
+    Args:
+        path: the file.
+        origin: the file's name in messages and problems (default: ``path`` as given); the app
+            names a shipped sample ``sample_catalogs/<file>``, not by the folder it is installed in.
 
     Raises:
         CatalogError: the file cannot be read, is not valid YAML/JSON, or is not an accepted
             shape. The message names the file and the place.
     """
     path = Path(path)
-    return load_text(read_source_text(path), str(path))
+    return load_text(read_source_text(path), origin or str(path))
 
 
 def read_source_text(path: str | Path) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import weakref
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -80,7 +81,8 @@ def _inspector(key: str, naming: str, profile_key: str, _catalog: Catalog, _prof
 
 @st.cache_resource(show_spinner="Loading the catalog…", max_entries=16, on_release=release_cached)
 def _read_sample(path: str, mtime: float) -> Catalog:
-    catalog = load_source(path)
+    # named as shipped (sample_catalogs/<file>) in problems, not by the folder it is installed in
+    catalog = load_source(path, f"sample_catalogs/{Path(path).name}")
     freeze_cached()
     return catalog
 

@@ -82,7 +82,7 @@ if common.require_catalog(v):
             other = v.inspector.plan(v.config, v.context_length, v.tokenizer, name)
         sizes.append({"tokenizer": other.display_tokenizer, "all schemas (tokens)": other.eager_tokens,
                       "deferred schemas (tokens)": other.deferred_tokens, "tools array with tool search (tokens)": other.tools_tokens})
-    literal_table(sizes, key="overview_sizes")
+    literal_table(sizes, key="overview_sizes", nowrap=("tokenizer",))
     above = [row["tokenizer"] for row in sizes if row["deferred schemas (tokens)"] > row["all schemas (tokens)"]]
     st.caption("all schemas: the whole tools array with nothing deferred, counted as one text. deferred schemas: "
                "the deferred tools' definitions, the harness's estimate (chars4 rounds once over their sum; a BPE "

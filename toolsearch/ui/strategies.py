@@ -52,7 +52,8 @@ def _mtime_key(folder: Path) -> str:
 
 @st.cache_resource(show_spinner="Loading the worked example…", max_entries=2)
 def _seed(key: str) -> tuple[Inspector, SkillSet, tuple[Event, ...]]:
-    return (Inspector(load_source(SEED / "catalog.yaml")), load_skills(SEED / "skills"),
+    return (Inspector(load_source(SEED / "catalog.yaml", "sample_catalogs/seed-worked-example/catalog.yaml")),
+            load_skills(SEED / "skills"),
             load_events(SEED / "task.yaml"))
 
 

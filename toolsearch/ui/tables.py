@@ -114,20 +114,22 @@ def _min_ch(header: str, cells: list[str]) -> float:
     return round(width * CH_PER_CHARACTER, 1)
 
 
-_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?")
+_NUMBER = re.compile(r"\d(?:[\d,.]*\d)?%?")  # a percent sign stays with its number
 
 
-def _cell_html(text: str) -> str:
-    """``text`` HTML-escaped, every number in it (``1,000,000``, ``0.5``) kept on one line, and a
+def _cell_html(text: str, breaks: bool = True) -> str:
+    """``text`` HTML-escaped, every number in it (``1,000,000``, ``0.5``, ``5%``) kept on one line, and a
     line-break opportunity (``<wbr>``) after each underscore (``mcp__github__x``) and each slash
-    of a path (``~/skills/x``)."""
+    of a path (``~/skills/x``); with ``breaks`` off (a column kept on one line), no ``<wbr>``:
+    a browser breaks at one even in ``white-space: nowrap``."""
+    piece = _breakable if breaks else (lambda part: html.escape(part, quote=False))
     parts = []
     last = 0
     for m in _NUMBER.finditer(text):
-        parts.append(_breakable(text[last:m.start()]))
+        parts.append(piece(text[last:m.start()]))
         parts.append(f'<span class="nb">{m.group(0)}</span>')
         last = m.end()
-    parts.append(_breakable(text[last:]))
+    parts.append(piece(text[last:]))
     return "".join(parts)
 
 
@@ -182,7 +184,7 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
             if cell_css is not None:
                 css = ";".join(part for part in (css, cell_css(row, column)) if part)
             attrs = (f' class="{classes}"' if classes else "") + (f' style="{html.escape(css)}"' if css else "")
-            content = html.escape(text, quote=False) if classes == "n" else _cell_html(text)
+            content = html.escape(text, quote=False) if classes == "n" else _cell_html(text, classes != "c")
             cells.append(f"<td{attrs}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     box = f' style="max-height:{int(height)}px"' if height else ""
