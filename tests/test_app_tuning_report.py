@@ -711,3 +711,34 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
     section = html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
                         html_text.index("<h2>Listing budget</h2>")]
     assert "Not computed" in section and "threshold_pct:" not in section
+
+
+def test_report_page_keeps_the_tuning_goal_across_a_wording_profile_or_naming_change():
+    """The Tuning page's goal stays with the Report page when only the wording profile or (without
+    sessions) the tool naming changes: the question is asked again of the new settings. A change of
+    session scope, or of naming when sessions were matched by tool name, asks for the Tuning page again."""
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
+    assert not at.exception, at.exception
+    at.switch_page("toolsearch/ui/report.py").run()
+    carried = "every server at names or better; context lengths 32,000, 1,000,000"
+    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    at.session_state["naming"] = "as-is"
+    at.run()
+    assert not at.exception, at.exception
+    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    at.button(key="build_report").click().run()
+    html_text = at.session_state["report_html"]
+    assert "mcp__github__" not in html_text and "create_issue" in html_text  # built with as-is names
+    section = html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
+                        html_text.index("<h2>Listing budget</h2>")]
+    rec = recommend_for_contexts(listing_ladder(inspector(naming="as-is").planner, parse_config({}), "chars4"),
+                                 parse_config({}), [32_000, 1_000_000], "names")
+    assert f"threshold_pct: {rec.threshold_pct:g}" in section or f"threshold_pct: {rec.threshold_pct}" in section
+    # with sessions matched by tool name, a naming change needs the Tuning page again
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert any("with the sessions of state" in c.value for c in at.caption), [c.value for c in at.caption]
+    at.session_state["naming"] = "prefixed"
+    at.run()
+    assert any("open the Tuning page on this catalog" in c.value for c in at.caption), [c.value for c in at.caption]

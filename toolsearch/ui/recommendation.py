@@ -58,34 +58,54 @@ class Question:
     sessions_read: int | None = None
 
 
+def _anchor(v: common.View, with_naming: bool) -> tuple:
+    """What a question is tied to: the catalog source and the session scope (the servers it names
+    must be the same), and the tool naming when recorded sessions were matched to the catalog's
+    tool names. A wording profile changes no server or tool, so the question survives it, and so it
+    does a naming change when no session was read."""
+    if not v.catalog_key:  # no catalog loaded
+        return ()
+    source, naming, _profile, scope = v.catalog_key
+    return (source, scope, naming) if with_naming else (source, scope)
+
+
 def remember(v: common.View, question: Question) -> None:
     """Keep the Tuning page's question for the Report page, tied to the sidebar's catalog."""
-    st.session_state[_STATE_KEY] = (v.inspector, question)
+    st.session_state[_STATE_KEY] = (_anchor(v, question.called is not None), question)
 
 
 def remember_blocked(v: common.View, blocked_by: str) -> None:
     """The Tuning page's last goal cannot be asked (``blocked_by`` names the fields in error, such as
     "context lengths"): the Report page says so instead of carrying an earlier goal."""
-    st.session_state[_STATE_KEY] = (v.inspector, blocked_by)
+    st.session_state[_STATE_KEY] = (_anchor(v, False), blocked_by)
+
+
+def _kept(v: common.View) -> Question | str | None:
+    """The Tuning page's last question (or what blocked it) when it was asked of this catalog."""
+    kept = st.session_state.get(_STATE_KEY)
+    if kept is None:
+        return None
+    anchor, question = kept
+    with_naming = isinstance(question, Question) and question.called is not None
+    return question if anchor == _anchor(v, with_naming) else None
 
 
 def blocked_for_report(v: common.View) -> str | None:
     """What keeps the Tuning page's last goal on the sidebar's catalog from being asked (the fields
     in error), or ``None``."""
-    kept = st.session_state.get(_STATE_KEY)
-    if kept is None or kept[0] is not v.inspector or not isinstance(kept[1], str):
-        return None
-    return kept[1]
+    kept = _kept(v)
+    return kept if isinstance(kept, str) else None
 
 
 def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Question] | None:
     """The Tuning page's last question asked again of the sidebar's catalog and current settings,
-    with the question; ``None`` when the Tuning page has not been opened on this catalog, or its
-    last goal there could not be asked (:func:`blocked_for_report`)."""
-    kept = st.session_state.get(_STATE_KEY)
-    if kept is None or kept[0] is not v.inspector or isinstance(kept[1], str):
+    with the question; ``None`` when the Tuning page has not been opened on this catalog (the same
+    source and session scope; the same tool naming too when sessions were read), or its last goal
+    there could not be asked (:func:`blocked_for_report`)."""
+    kept = _kept(v)
+    if not isinstance(kept, Question):
         return None
-    q: Question = kept[1]
+    q: Question = kept
     ladder = ladder_for(v)
     rec = recommend_for_contexts(ladder, v.config, list(q.lengths), q.goal, except_servers=list(q.except_servers),
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
