@@ -5,10 +5,12 @@ short that nothing can be listed. Each test runs the console script in a subproc
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import run_cli
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH
@@ -264,8 +266,9 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
 ])
 def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, args) -> None:
     """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG ...': with the
-    catalog put in and the block saved as the config, that command passes; with a stricter
-    headroom it is the same gate failing. A goal out of reach gets no gate line."""
+    catalog put in and the block saved as the config, that command passes. It carries everything
+    asked but the headroom (the room growth may use; see the next test). A goal out of reach gets
+    no gate line."""
     block = run_cli("recommend", TEAM, *args, "--yaml")
     assert block.returncode == 0, block.stderr
     config = tmp_path / "config.yaml"
@@ -276,14 +279,49 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
     assert words[:6] == ["toolsearch", "check", "CATALOG", "--config", "config.yaml", "--strict"]
     done = run_cli("check", TEAM, "--config", config, *words[5:])  # --strict: the block has no warning
     assert done.returncode == 0, done.stdout + done.stderr
-    for option in ("--context-lengths", "--goal", "--keep", "--except", "--headroom", "--tokenizer", "--tool-names",
-                   "--profile"):
+    for option in ("--context-lengths", "--goal", "--keep", "--except", "--tokenizer", "--tool-names", "--profile"):
         asked = args[args.index(option) + 1] if option in args else None
         assert (words[words.index(option) + 1] if option in words else None) == asked, option
-    assert ("--tokenizer" in words) == ("--tokenizer" in args) and ("--headroom" in words) == ("--headroom" in args)
+    assert ("--tokenizer" in words) == ("--tokenizer" in args) and "--headroom" not in words
     unreached = run_cli("recommend", TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--context-lengths", "32k",
                         "--goal", "names", "--yaml")
     assert unreached.returncode == 1 and "# not reached" in unreached.stdout and "# gate:" not in unreached.stdout
+
+
+def _with_more_tools(tmp_path, count: int) -> Path:
+    """The team workspace with ``count`` more tools on its linear server (copies of its first)."""
+    data = yaml.safe_load(TEAM.read_text(encoding="utf-8"))
+    server = next(s for s in data["servers"] if s["name"] == "linear")
+    server["tools"] += [{**server["tools"][0], "name": f"extra_tool_{i}"} for i in range(count)]
+    path = tmp_path / f"plus{count}.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_the_gate_passes_while_the_headroom_absorbs_growth(tmp_path) -> None:
+    """A block recommended with 10 % headroom says how many tools it absorbs before the listing
+    changes; its gate line passes on a catalog grown by fewer tools than that, and fails once the
+    growth changes the listing below the goal. ``check --headroom 10`` on the grown catalog fails
+    at the first tool: it asks for the whole margin again (the gate line used to carry it, so the
+    gate failed on the first tool added)."""
+    block = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--headroom", "10",
+                    "--yaml")
+    assert block.returncode == 0, block.stderr
+    absorbs = re.search(r"# headroom: 10% · absorbs ([\d,]+) tokens of listing growth \(about (\d+) tools\)",
+                        block.stdout)
+    assert absorbs, block.stdout
+    tools = int(absorbs.group(2))
+    assert tools >= 3
+    config = tmp_path / "config.yaml"
+    config.write_text(block.stdout, encoding="utf-8")
+    gate = shlex.split(next(line for line in block.stdout.splitlines() if line.startswith("# gate: "))
+                       .removeprefix("# gate: "))
+    grown = _with_more_tools(tmp_path, tools // 2)
+    assert run_cli("check", grown, "--config", config, *gate[5:]).returncode == 0
+    strict = run_cli("check", _with_more_tools(tmp_path, 1), "--config", config, *gate[5:], "--headroom", "10")
+    assert strict.returncode == 1 and "10% headroom needs a budget of at least" in strict.stdout
+    broken = run_cli("check", _with_more_tools(tmp_path, 3 * tools), "--config", config, *gate[5:])
+    assert broken.returncode == 1, broken.stdout
 
 
 def test_a_block_for_a_scope_has_no_gate_line_check_cannot_run(tmp_path) -> None:

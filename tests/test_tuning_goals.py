@@ -252,7 +252,7 @@ def test_yaml_block_with_provenance() -> None:
     assert comments[6:9] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
                              f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
     assert comments[9:] == ["# gate: toolsearch check CATALOG --config config.yaml --strict --context-lengths 32k,200k,1m "
-                            "--goal names --except cloudflare --headroom 10"]
+                            "--goal names --except cloudflare"]
 
 
 def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:

@@ -924,12 +924,16 @@ def _length_arg(n: int | None) -> str:
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
                   profile: str | None = None) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
-    lengths, goal (per-length goals included), servers that may collapse or must stay named,
-    headroom and planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
+    lengths, goal (per-length goals included), servers that may collapse or must stay named and
+    planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
     size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted
-    (:func:`_shell_word`)."""
+    (:func:`_shell_word`).
+
+    The headroom is not in it: the headroom is the room growth may use before the listing changes,
+    and ``check --headroom`` fails as soon as growth uses any of it (the first tool added), so the
+    gate checks the goal and the margin is what lets the catalog grow without failing it."""
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
     words = ["toolsearch", "check", "CATALOG", "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
@@ -937,8 +941,6 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
         words += ["--except", name]
     for name in rec.keep_servers:
         words += ["--keep", name]
-    if rec.headroom_pct:
-        words += ["--headroom", f"{rec.headroom_pct:g}"]
     if rec.planning_tokenizer != C.DEFAULT_TOKENIZER:
         words += ["--tokenizer", rec.planning_tokenizer]
     if tool_names != "prefixed":

@@ -168,8 +168,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal; as recommend --keep); repeatable")
     p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
-                   help="also fail where the budget is less than PCT %% above the listing (as recommend --headroom; "
-                        "default 0)")
+                   help="also fail where the budget is less than PCT %% above today's listing (as recommend "
+                        "--headroom; default 0). Growth spends that room, so a block recommended with PCT %% fails "
+                        "this at the first tool added; its # gate: line leaves --headroom out")
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
                         "settings; adds what changed per context length")
