@@ -454,3 +454,53 @@ def test_report_recommendation_says_how_many_sessions_were_read_and_refuses_head
     done = run_cli("report", TEAM, "--headroom", "0", "-o", tmp_path / "x.html", "--no-lint", "--no-strategies")
     assert done.returncode == 2 and not (tmp_path / "x.html").exists()
     assert done.stderr == "toolsearch: error: report: --headroom: only with --goal and --context-lengths\n"
+
+
+def test_report_scope_with_hostile_names_keeps_every_stderr_line_one_line(tmp_path):
+    """A scope name, server entry or pattern holding a newline (from --scope or a scope file) is
+    shown with the newline escaped: on stderr each line of toolsearch's stays one line, and an
+    error is the only line, with exit status 2 and no file written."""
+    out = tmp_path / "r.html"
+    scopes = tmp_path / "scopes.yaml"
+    write_yaml(scopes, {"scopes": {"a\ntoolsearch: wrote fake.html": {"servers": ["slack"]},
+                                   "b\nc": {"servers": ["slack"], "bogus": 1}}})
+    for argv, status in (
+            (["--scope", "a\nb=slack", "--context-lengths", "32k,1m", "--goal", "names"], 0),
+            (["--scope", "x=slack\nevil;include=a\nb"], 0),
+            (["--scope-file", scopes, "--scope", "a\ntoolsearch: wrote fake.html"], 0),
+            (["--scope", "a\nb"], 2),
+            (["--scope-file", scopes, "--scope", "sup\nport"], 2)):
+        out.unlink(missing_ok=True)
+        done = run_cli("report", TEAM, *argv, "-o", out, "--no-lint", "--no-strategies")
+        assert done.returncode == status, (argv, done.stderr)
+        lines = done.stderr.splitlines()
+        assert all(line.startswith("toolsearch: ") for line in lines), (argv, lines)
+        if status:
+            assert lines[-1].startswith("toolsearch: error: --scope ") and not out.exists()
+            assert len(lines) == 1 or lines[0].startswith("toolsearch: scope file error: ")  # the skipped "b\nc"
+        else:
+            assert out.exists() and lines[-1].startswith("toolsearch: wrote ")
+    done = run_cli("report", TEAM, "--scope", "a\nb=slack", "-o", out, "--no-lint", "--no-strategies")
+    assert "toolsearch: scope a\\x0ab: servers slack (reaches slack); 15 of 183 tools in the session" in done.stderr
+    done = run_cli("plan", TEAM, "--scope", "a\nb=slack", "--scope", "c=github")
+    assert "======== scope a\\x0ab ========" in done.stdout.splitlines()
+
+
+def test_report_scope_except_or_keep_outside_the_scope_says_so_on_one_line(tmp_path):
+    """--except/--keep naming a server the catalog has but the session scope does not reach: the
+    error says the server is outside the scope (not that the catalog has no such server), and it is
+    the only line on stderr: the scope's line comes once the report is built."""
+    out = tmp_path / "r.html"
+    base = ["--scope-file", SAMPLES / "scopes" / "team-workspace.yaml", "--scope", "support",
+            "--context-lengths", "32k,200k", "--goal", "names", "-o", out, "--no-lint", "--no-strategies"]
+    for option in ("--except", "--keep"):
+        done = run_cli("report", TEAM, *base, option, "github")
+        assert done.returncode == 2 and not out.exists()
+        assert done.stderr == (f"toolsearch: error: report: {option}: server 'github' is outside the session scope "
+                               "'support' (it reaches linear, slack, notion); give the scope's servers only\n")
+    done = run_cli("report", TEAM, *base, "--except", "nope")
+    assert done.stderr == ("toolsearch: error: report: --except: no server named 'nope' in the catalog "
+                           "(servers: linear, slack, notion)\n")
+    done = run_cli("recommend", TEAM, *base[:-4], "--keep", "github")
+    assert done.returncode == 2 and "--keep: server 'github' is outside the session scope 'support'" in done.stderr
+

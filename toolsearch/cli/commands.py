@@ -302,7 +302,7 @@ def _cmd_plan(args, inspector: Inspector, config: ToolSearchConfig, scopes: Sequ
         for index, session in enumerate(sessions):
             if index:
                 print()
-            print("=" * 8 + f" scope {session.scope.name} " + "=" * 8)
+            print("=" * 8 + f" scope {one_line(session.scope.name)} " + "=" * 8)
             _print_plan(args, session, config)
             plan = session.plan(config, args.context_length, args.tokenizer)
             rows.append([session.scope.name, plan.tier, plan_counts(plan).short_label, f"{plan.budget:,}", f"{plan.tools_tokens:,}",
@@ -1126,7 +1126,7 @@ def _run(args: argparse.Namespace) -> int:
             return _cmd_recommend(args, inspector, config)
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
-        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:  # e.g. piped into head
         return 0

@@ -341,8 +341,14 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
             message starts with ``command``.
     """
     known = [server.name for server in inspector.catalog.servers]
+    whole = set(inspector.full_registration.server_kinds) | {t.server for t in inspector.full_registration.tools}
     for option, names in (("--except", args.except_servers), ("--keep", args.keep_servers)):
         for name in names:
+            if name not in known and inspector.scope is not None and name in whole:
+                # the catalog has it, the session does not: say so, not "no server named"
+                reach = ", ".join(known) or "no server"
+                raise ToolsearchError(f"{command}: {option}: server {name!r} is outside the session scope "
+                                      f"{inspector.scope.name!r} (it reaches {reach}); give the scope's servers only")
             if name not in known:
                 shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
                 raise ToolsearchError(f"{command}: {option}: no server named {name!r} in the catalog (servers: {shown})")

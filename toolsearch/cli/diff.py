@@ -254,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_collapse(cmp, inspector.catalog.name))
         return 0
     except ToolsearchError as exc:
-        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:  # e.g. piped into head
         return 0

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except ToolsearchError as exc:
-        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:
         return 0

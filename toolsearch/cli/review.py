@@ -39,7 +39,7 @@ from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_a
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import output_file, parse_context_length, text_table
+from .textfmt import one_line, output_file, parse_context_length, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -220,13 +220,12 @@ def run(args: argparse.Namespace) -> int:
             scope = one_scope("report", scopes_from_args(args, inspector))
             if scope is not None:
                 inspector = inspector.scoped(scope)
-                print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
             return _report(args, inspector, config)
         if args.command == "costs":
             return _costs(args, inspector, config)
         return _check(args, inspector, config)
     except ToolsearchError as exc:
-        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:
         return 0
@@ -287,6 +286,8 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         strategies_for=None if args.no_strategies else lambda: default_strategies(
             inspector, catalog, _source_label(args.sources), config, args.context_length, args.tokenizer, display),
         problems=left_out, recommendation=recommendation, profile_path=args.profile)
+    if inspector.scope is not None:  # said once the report is built: an error stays the only line
+        print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:
         print(f"toolsearch: warning: {problem}", file=sys.stderr)
     try:

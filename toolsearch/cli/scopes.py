@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from ..engine.inspector import Inspector
 from ..engine.scopes import Scope, ScopeError, load_scope_file, parse_scope_arg, scope_notes, select_scopes
+from .textfmt import one_line
 
 
 def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +47,8 @@ def scopes_from_args(args: argparse.Namespace, inspector: Inspector) -> list[Sco
     if path:
         from_file, problems = load_scope_file(path)
         for problem in problems:
-            print(f"toolsearch: scope file {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+            print(one_line(f"toolsearch: scope file {problem.severity}: {problem.where}: {problem.message}"),
+                  file=sys.stderr)
         if not from_file:
             raise ScopeError(f"{path}: no usable scope in the file")
     elif selected:
@@ -55,7 +57,7 @@ def scopes_from_args(args: argparse.Namespace, inspector: Inspector) -> list[Sco
     scopes = select_scopes(defined, from_file, selected)
     for scope in scopes:
         for note in scope_notes(scope, inspector.full_registration):
-            print(f"toolsearch: warning: {note}", file=sys.stderr)
+            print(one_line(f"toolsearch: warning: {note}"), file=sys.stderr)
     return scopes
 
 
@@ -83,8 +85,9 @@ def scope_summary(inspector: Inspector) -> dict[str, Any]:
 
 
 def scope_line(inspector: Inspector) -> str:
-    """``scope support: servers linear, slack (reaches linear, slack); 4 of 9 tools in the session``."""
+    """``scope support: servers linear, slack (reaches linear, slack); 4 of 9 tools in the session``:
+    one line, whatever the scope's name, servers and patterns hold (a newline is written ``\\x0a``)."""
     assert inspector.scope is not None
     reach = ", ".join(sorted(inspector.registration.server_kinds)) or "no server"
-    return (f"scope {inspector.scope.describe()} (reaches {reach}); "
-            f"{len(inspector.registration.tools)} of {len(inspector.full_registration.tools)} tools in the session")
+    return one_line(f"scope {inspector.scope.describe()} (reaches {reach}); "
+                    f"{len(inspector.registration.tools)} of {len(inspector.full_registration.tools)} tools in the session")

@@ -38,7 +38,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, percent
 from .common import print_json, rewrite_progress_line
-from .textfmt import output_file, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 
 COMMANDS = ("sessions",)
 
@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_text(loaded.sessions, rep, what_if, inspector, **extra))
         return 0
     except ToolsearchError as exc:
-        print(f"toolsearch: error: {exc}", file=sys.stderr)
+        print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
     except BrokenPipeError:
         return 0
