@@ -504,3 +504,20 @@ def test_report_scope_except_or_keep_outside_the_scope_says_so_on_one_line(tmp_p
     done = run_cli("recommend", TEAM, *base[:-4], "--keep", "github")
     assert done.returncode == 2 and "--keep: server 'github' is outside the session scope 'support'" in done.stderr
 
+
+def test_report_block_intro_names_a_gate_line_only_where_the_block_has_one(tmp_path):
+    """The sentence above the report's config block promises 'the check that gates a catalog on it'
+    only when the block carries a # gate: line (not for a session scope, not when the goal is missed)."""
+    promise = "the check that gates a catalog on it"
+    common = ["--no-lint", "--no-strategies", "--goal", "names"]
+    for argv, gate in ((["--context-lengths", "32k,1m"], True),
+                       (["--context-lengths", "32k,1m", "--scope", "support=slack,linear"], False)):
+        out = tmp_path / "r.html"
+        assert run_cli("report", TEAM, *argv, *common, "-o", out).returncode == 0
+        text = out.read_text(encoding="utf-8")
+        assert ("# gate: toolsearch check" in text) is gate and (promise in text) is gate
+    out = tmp_path / "miss.html"
+    cloud = SAMPLES / "cloudflare-flat.yaml"
+    assert run_cli("report", TEAM, cloud, "--context-lengths", "32k,1m", *common, "-o", out).returncode == 0
+    text = out.read_text(encoding="utf-8")
+    assert "\n# gate:" not in text and promise not in text and "no # gate: line: the goal is not reached" in text

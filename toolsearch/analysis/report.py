@@ -319,8 +319,18 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
-            + "<p>The harness config block, with where it came from and the check that gates a catalog on it:</p>"
-            f"<pre>{esc(block)}</pre>")
+            + f"<p>{esc(_block_intro(rec, inspector))}</p><pre>{esc(block)}</pre>")
+
+
+def _block_intro(rec: MultiRecommendation, inspector: Inspector) -> str:
+    """The sentence above the config block: it names the gate line only where the block has one
+    (a goal reached, for the whole catalog; ``toolsearch check`` judges no session scope)."""
+    if not rec.reached:
+        return "The harness config block, with where it came from (no # gate: line: the goal is not reached):"
+    if inspector.scope is not None:
+        return ("The harness config block, with where it came from (no # gate: line: toolsearch check judges the "
+                "whole catalog, not a session scope):")
+    return "The harness config block, with where it came from and the check that gates a catalog on it:"
 
 
 def _notes(plan: Plan, inspector: Inspector) -> str:
