@@ -362,3 +362,25 @@ def test_the_gate_line_names_a_server_with_an_invisible_character_so_bash_runs_i
     assert argv[argv.index("--except") + 1] == name
     done = run_cli("check", catalog, "--config", config, *argv[5:])
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_gate_line_passes_a_server_name_starting_with_a_dash_as_one_argument(tmp_path) -> None:
+    """A server named ``-x`` (or a profile path starting with ``-``) is written ``--except=-x`` in the
+    gate line: ``--except -x`` made check stop with "argument --except: expected one argument" (exit 2)."""
+    import shlex
+
+    catalog = tmp_path / "cat.yaml"
+    catalog.write_text(json.dumps({"name": "c", "servers": [
+        {"name": "-x", "tools": [{"name": f"t{i}", "description": "Does a thing. " * 20} for i in range(30)]},
+        {"name": "--keep", "tools": [{"name": "k", "description": "Kept."}]},
+        {"name": "plain", "tools": [{"name": "p", "description": "Plain."}]}]}), encoding="utf-8")
+    block = run_cli("recommend", catalog, "--context-lengths", "2k,32k", "--goal", "names", "--except=-x",
+                    "--keep=--keep", "--yaml")
+    assert block.returncode == 0, block.stderr
+    config = tmp_path / "config.yaml"
+    config.write_text(block.stdout, encoding="utf-8")
+    gate = next(line for line in block.stdout.splitlines() if line.startswith("# gate: "))
+    assert gate.endswith(" --goal names --except=-x --keep=--keep"), gate
+    argv = shlex.split(gate.removeprefix("# gate: "))
+    done = run_cli("check", catalog, "--config", config, *argv[5:])
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -921,6 +921,12 @@ def _length_arg(n: int | None) -> str:
     return f"{n // 1_000_000}m" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
 
 
+def _option_words(option: str, value: str) -> list[str]:
+    """``[option, value]``, or ``[option=value]`` when the value starts with ``-``: argparse would
+    take ``--except -x`` for two options and stop with "expected one argument"."""
+    return [f"{option}={value}"] if value.startswith("-") else [option, value]
+
+
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
                   profile: str | None = None) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
@@ -938,15 +944,15 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
     words = ["toolsearch", "check", "CATALOG", "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
     for name in rec.except_servers:
-        words += ["--except", name]
+        words += _option_words("--except", name)
     for name in rec.keep_servers:
-        words += ["--keep", name]
+        words += _option_words("--keep", name)
     if rec.planning_tokenizer != C.DEFAULT_TOKENIZER:
         words += ["--tokenizer", rec.planning_tokenizer]
     if tool_names != "prefixed":
         words += ["--tool-names", tool_names]
     if profile:
-        words += ["--profile", profile]
+        words += _option_words("--profile", profile)
     return " ".join(w if w == "CATALOG" else _shell_word(w) for w in words)
 
 
