@@ -521,3 +521,32 @@ def test_report_block_intro_names_a_gate_line_only_where_the_block_has_one(tmp_p
     assert run_cli("report", TEAM, cloud, "--context-lengths", "32k,1m", *common, "-o", out).returncode == 0
     text = out.read_text(encoding="utf-8")
     assert "\n# gate:" not in text and promise not in text and "no # gate: line: the goal is not reached" in text
+
+
+def test_report_refuses_to_write_over_a_file_it_reads(tmp_path):
+    """``-o`` naming the catalog, the config, the scope file or a session file is refused (exit 2,
+    one line, the file untouched): ``report catalog.yaml -o catalog.yaml`` replaced the catalog
+    with the HTML report."""
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_bytes(FIVE.read_bytes())
+    scopes = tmp_path / "scopes.yaml"
+    write_yaml(scopes, {"scopes": {"chat": {"servers": ["slack"]}}})
+    config = tmp_path / "config.yaml"
+    write_yaml(config, {"tools": {"tool_search": {"threshold_pct": 5}}})
+    sessions = tmp_path / "s.db"
+    sessions.write_bytes((ROOT / "sample_sessions" / "state.db").read_bytes())
+    goal = ["--context-lengths", "32k", "--goal", "any", "--sessions", sessions]
+    for target, what in ((catalog, "the catalog"), (config, "--config"), (scopes, "--scope-file"),
+                         (sessions, "--sessions")):
+        before = target.read_bytes()
+        done = run_cli("report", catalog, "--config", config, "--scope-file", scopes, *goal, "--no-lint",
+                       "--no-strategies", "-o", target)
+        assert done.returncode == 2 and target.read_bytes() == before
+        assert done.stderr == (f"toolsearch: error: {target}: -o: that file is an input of this report ({what}); "
+                               "write the report to another file\n")
+    done = run_cli("report", catalog, "--no-lint", "--no-strategies", "-o", tmp_path / "." / "catalog.yaml")
+    assert done.returncode == 2 and catalog.read_bytes() == FIVE.read_bytes()
+    out = tmp_path / "report.html"
+    out.write_text("old", encoding="utf-8")
+    assert run_cli("report", catalog, "--no-lint", "--no-strategies", "-o", out).returncode == 0  # an old report
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -262,6 +262,26 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
     return rec
 
 
+def _refuse_writing_an_input(args: argparse.Namespace, output: Path, query_file: Path | None) -> None:
+    """Refuse ``-o`` naming a file the report reads (a catalog, the config, the scope file, the
+    wording profile, the query file, a session file): a slip such as ``-o catalog.yaml`` replaced
+    that input with the HTML. Raises :class:`ReviewUsageError`."""
+    if not output.exists():
+        return
+    inputs = [("the catalog", s) for s in args.sources] + [
+        (what, path) for what, path in (("--config", args.config), ("--scope-file", getattr(args, "scope_file", None)),
+                                        ("--profile", args.profile), ("the query file", query_file))
+        if path] + [("--sessions", s) for s in args.session_sources]
+    for what, path in inputs:
+        try:
+            same = Path(path).exists() and output.samefile(path)
+        except OSError:
+            same = False
+        if same:
+            raise ReviewUsageError(f"{args.output}: -o: that file is an input of this report ({what}); "
+                                   "write the report to another file")
+
+
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -276,6 +296,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     output = Path(args.output)
     if not output.parent.is_dir():
         raise ReviewUsageError(f"{args.output}: -o: the folder {str(output.parent)!r} does not exist")
+    _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
     recommendation = _report_recommendation(args, inspector, config)
     html_text = review_report(
