@@ -831,3 +831,20 @@ def test_page_says_when_no_loaded_skill_names_a_tool_of_the_catalog(router_mode)
     (warning,) = [w.value for w in at.warning if "names a tool of this catalog" in w.value]
     count = len(load_skills(ROOT / "sample_skills").skills)
     assert warning.startswith(f"None of the {count} loaded skills names a tool of this catalog")
+
+
+def test_an_events_server_outside_the_session_scope_is_named_as_such(tmp_path):
+    """``add_server``/``remove_server`` of a server the catalog has but the session scope does not
+    reach: the error says it is outside the scope, not that the catalog has no such server."""
+    events = tmp_path / "events.yaml"
+    events.write_text("- {remove_server: github}\n", encoding="utf-8")
+    args = ["strategies", TEAM, "--skills", SAMPLE_SKILLS, "--events", events, "--context-length", "200k",
+            "--scope-file", ROOT / "sample_catalogs" / "scopes" / "team-workspace.yaml", "--scope", "oncall"]
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"toolsearch: error: {events}: [0].remove_server: server 'github' is outside the session scope 'oncall' "
+        "(it reaches slack, sentry, grafana, core)")
+    events.write_text("- {add_server: nosuch}\n", encoding="utf-8")
+    done = run_cli(*args)
+    assert done.returncode == 2 and "'nosuch' is not a server of this catalog" in done.stderr

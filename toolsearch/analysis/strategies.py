@@ -848,6 +848,10 @@ class StrategyModel:
                 known = ", ".join(list(self.skills)[:8]) or "none loaded"
                 raise StrategyError(f"{where}: skill {event.arg!r} is not loaded (skills: {known})")
             elif event.kind in ("add_server", "remove_server") and event.arg not in self.all_servers:
+                scope = self.inspector.scope
+                if scope is not None and event.arg in {t.server for t in self.inspector.full_registration.tools}:
+                    raise StrategyError(f"{where}: server {event.arg!r} is outside the session scope {scope.name!r} "
+                                        f"(it reaches {', '.join(self.server_names) or 'no server'})")
                 raise StrategyError(f"{where}: {event.arg!r} is not a server of this catalog "
                                     f"(servers: {', '.join(self.server_names[:8])})")
 
