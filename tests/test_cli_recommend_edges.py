@@ -384,3 +384,12 @@ def test_the_gate_line_passes_a_server_name_starting_with_a_dash_as_one_argument
     argv = shlex.split(gate.removeprefix("# gate: "))
     done = run_cli("check", catalog, "--config", config, *argv[5:])
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_recommend_help_says_what_the_gate_line_checks() -> None:
+    """recommend --help tells what README and docs/tuning.md tell: --yaml's block carries a # gate:
+    line that checks the goal, and leaves --headroom out because growth spends it."""
+    text = " ".join(run_cli("recommend", "--help").stdout.split())
+    assert "a '# gate:' line: the toolsearch check command that fails a build when the goal breaks" in text
+    assert "(without --headroom: growth spends the headroom)" in text
+    assert "the room the catalog grows into before the listing changes" in text

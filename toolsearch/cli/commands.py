@@ -202,12 +202,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal); repeatable")
     p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
-                   help="keep the budget at least PCT %% above the listing at every length (default 0: tight)")
+                   help="keep the budget at least PCT %% above the listing at every length (default 0: tight): "
+                        "the room the catalog grows into before the listing changes")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="recorded sessions (Hermes state.db, exports, transcripts): how many of the tools they "
                         "called the setting lists by name at each length")
     p.add_argument("--yaml", action="store_true",
-                   help="print the harness config block (tools: tool_search:) with where it came from")
+                   help="print the harness config block (tools: tool_search:) with where it came from and, when "
+                        "the goal is reached, a '# gate:' line: the toolsearch check command that fails a build "
+                        "when the goal breaks (without --headroom: growth spends the headroom)")
 
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
                                         "tools as a catalog file (server info included)")
