@@ -393,3 +393,20 @@ def test_recommend_help_says_what_the_gate_line_checks() -> None:
     assert "a '# gate:' line: the toolsearch check command that fails a build when the goal breaks" in text
     assert "(without --headroom: growth spends the headroom)" in text
     assert "the room the catalog grows into before the listing changes" in text
+
+
+def test_sessions_evidence_in_a_scope_names_called_tools_outside_it_as_such() -> None:
+    """recommend --sessions in a session scope: tools the sessions called that the catalog has but
+    the scope does not reach are named as outside the scope, not as tools 'this catalog does not defer'."""
+    root = Path(__file__).resolve().parent.parent
+    done = run_cli("recommend", TEAM, "--scope-file", root / "sample_catalogs" / "scopes" / "team-workspace.yaml",
+                   "--scope", "support", "--context-lengths", "32k,1m", "--goal", "names",
+                   "--sessions", root / "sample_sessions" / "state.db")
+    assert done.returncode == 0, done.stderr
+    assert ("toolsearch: warning: the sessions called 5 tools the session scope 'support' does not reach: "
+            "mcp__github__create_issue, mcp__github__get_job_logs, mcp__grafana__get_current_oncall_users, "
+            "mcp__grafana__get_dashboard_panel_queries, mcp__grafana__search_dashboards") in done.stderr.splitlines()
+    assert "this catalog does not defer" not in done.stderr
+    whole = run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "names",
+                    "--sessions", root / "sample_sessions" / "state.db")
+    assert "the session scope" not in whole.stderr

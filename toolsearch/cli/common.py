@@ -24,7 +24,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import goal_argument, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
+from .textfmt import goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -393,8 +393,15 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
         said = drift.words(inspector.catalog.name, consequence=(
             "called_listed and round_trips_saved count this catalog's listing, not the one the sessions ran on."))
         print(f"toolsearch: warning: catalog drift: {said}", file=sys.stderr)
-    if not_in_catalog:
-        print(f"toolsearch: warning: the sessions called {counted(len(not_in_catalog), 'tool')} this catalog does "
-              f"not defer: {', '.join(not_in_catalog[:8])}" + (" …" if len(not_in_catalog) > 8 else ""),
-              file=sys.stderr)
+    outside: list[str] = []
+    if inspector.scope is not None:  # the catalog has them; the session scope does not reach them
+        whole = {t.name for t in inspector.full_registration.tools}
+        session = {t.name for t in inspector.registration.tools}
+        outside = [name for name in not_in_catalog if name in whole and name not in session]
+    rest = [name for name in not_in_catalog if name not in outside]
+    for names, where in ((outside, f"the session scope {inspector.scope.name!r} does not reach" if outside else ""),
+                         (rest, "this catalog does not defer")):
+        if names:
+            print(one_line(f"toolsearch: warning: the sessions called {counted(len(names), 'tool')} {where}: "
+                           f"{', '.join(names[:8])}" + (" …" if len(names) > 8 else "")), file=sys.stderr)
     return SessionEvidence(called, not_in_catalog, len(loaded.sessions), drift)
