@@ -550,3 +550,15 @@ def test_report_refuses_to_write_over_a_file_it_reads(tmp_path):
     out.write_text("old", encoding="utf-8")
     assert run_cli("report", catalog, "--no-lint", "--no-strategies", "-o", out).returncode == 0  # an old report
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_report_scope_file_with_no_usable_scope_is_one_error_line_saying_why(tmp_path):
+    """A scope file whose every scope is skipped: the error line itself says why (the first
+    problem, and how many more), instead of a problem line followed by 'no usable scope'."""
+    scopes = tmp_path / "scopes.yaml"
+    write_yaml(scopes, {"scopes": {"a": {"servers": ["slack"], "bogus": 1}, "b": 5}})
+    out = tmp_path / "r.html"
+    done = run_cli("report", TEAM, "--scope-file", scopes, "-o", out)
+    assert done.returncode == 2 and not out.exists()
+    assert done.stderr == (f"toolsearch: error: {scopes}: no usable scope in the file (scopes.a: unknown key 'bogus' "
+                           "(expected servers, include, exclude, description); scope skipped; 1 more like it)\n")

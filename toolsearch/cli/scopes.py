@@ -46,11 +46,13 @@ def scopes_from_args(args: argparse.Namespace, inspector: Inspector) -> list[Sco
     path = getattr(args, "scope_file", None)
     if path:
         from_file, problems = load_scope_file(path)
+        if not from_file:  # the error says why, on its one line
+            why = f" ({problems[0].where.removeprefix(f'{path}: ')}: {problems[0].message}" + (
+                f"; {len(problems) - 1} more like it" if len(problems) > 1 else "") + ")" if problems else ""
+            raise ScopeError(f"{path}: no usable scope in the file{why}")
         for problem in problems:
             print(one_line(f"toolsearch: scope file {problem.severity}: {problem.where}: {problem.message}"),
                   file=sys.stderr)
-        if not from_file:
-            raise ScopeError(f"{path}: no usable scope in the file")
     elif selected:
         raise ScopeError(f"--scope {selected[0]}: expected NAME=SERVER,SERVER (or give --scope-file FILE to pick "
                          "a scope from it by name)")
