@@ -484,6 +484,12 @@ def test_report_scope_with_hostile_names_keeps_every_stderr_line_one_line(tmp_pa
     assert "toolsearch: scope a\\x0ab: servers slack (reaches slack); 15 of 183 tools in the session" in done.stderr
     done = run_cli("plan", TEAM, "--scope", "a\nb=slack", "--scope", "c=github")
     assert "======== scope a\\x0ab ========" in done.stdout.splitlines()
+    for command in (["plan", TEAM], ["recommend", TEAM, "--context-lengths", "32k", "--goal", "names"],
+                    ["strategies", TEAM]):
+        done = run_cli(*command, "--scope", "a\nb")
+        assert done.returncode == 2 and done.stderr == (
+            "toolsearch: error: --scope a\\x0ab: expected NAME=SERVER,SERVER (or give --scope-file FILE to pick a "
+            "scope from it by name)\n"), (command, done.stderr)
 
 
 def test_report_scope_except_or_keep_outside_the_scope_says_so_on_one_line(tmp_path):
