@@ -568,3 +568,19 @@ def test_report_scope_file_with_no_usable_scope_is_one_error_line_saying_why(tmp
     assert done.returncode == 2 and not out.exists()
     assert done.stderr == (f"toolsearch: error: {scopes}: no usable scope in the file (scopes.a: unknown key 'bogus' "
                            "(expected servers, include, exclude, description); scope skipped; 1 more like it)\n")
+
+
+def test_report_in_a_scope_says_which_expected_tools_of_the_query_file_it_cannot_find(tmp_path):
+    """A session scope's report scores the catalog's labeled queries on the session's tools: the
+    search-quality section says how many expected names are not searched (they count as misses),
+    so 30% recall reads as the scope's doing, not the search's. The whole catalog's report has no such line."""
+    out = tmp_path / "r.html"
+    done = run_cli("report", TEAM, "--scope-file", SAMPLES / "scopes" / "team-workspace.yaml", "--scope", "support",
+                   "--no-lint", "--no-strategies", "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert ("<p>11 expected names are not among the deferred tools searched (outside the session scope, or the query "
+            "file is for another catalog); they count as misses: mcp__github__create_issue, "
+            "mcp__github__create_pull_request, mcp__github__get_job_logs, mcp__sentry__find_issues, "
+            "mcp__grafana__query_prometheus …</p>") in out.read_text(encoding="utf-8")
+    assert run_cli("report", TEAM, "--no-lint", "--no-strategies", "-o", out).returncode == 0
+    assert "expected name" not in out.read_text(encoding="utf-8")

@@ -412,6 +412,12 @@ def _quality(evaluation: "Evaluation | None") -> str:
     head = (f"<p>Query file {esc(evaluation.query_file.name)} · "
             f"{counted(len(evaluation.query_file.tasks), 'task')} · limit {evaluation.limit} · "
             f"{counted(evaluation.deferred_count, 'deferred tool')} searched.</p>")
+    if evaluation.unknown_expected:  # e.g. a session scope's report scored on the whole catalog's queries
+        shown = ", ".join(evaluation.unknown_expected[:5]) + (" …" if len(evaluation.unknown_expected) > 5 else "")
+        head += (f"<p>{esc(counted(len(evaluation.unknown_expected), 'expected name'))} "
+                 f"{'is' if len(evaluation.unknown_expected) == 1 else 'are'} not among the deferred tools searched "
+                 f"(outside the session scope, or the query file is for another catalog); they count as misses: "
+                 f"{esc(shown)}</p>")
     return head + _table(["variant", "recall@1", f"recall@{evaluation.k}", "recall@limit", "MRR",
                           "abstention accuracy", "tasks"], rows, numeric=(1, 2, 3, 4, 5, 6))
 
