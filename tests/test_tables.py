@@ -78,8 +78,9 @@ def test_only_words_longer_than_twelve_characters_may_break_anywhere():
     assert '<td class="b">synchronizecredentials (a long name)</td>' in body
     assert '<th><div>path</div></th>' in body  # the path breaks after its slashes
     assert "<td>~/<wbr>skills/<wbr>web-research/<wbr>SKILL.md</td>" in body
-    # a long camelCase identifier breaks between its words, not anywhere: no minimum, no class b
-    assert '<th><div>args</div></th>' in body
+    # a long camelCase identifier breaks between its words, not anywhere (no class b); its column
+    # keeps the minimum width of a column with a long word
+    assert '<th><div style="min-width:14.4ch">args</div></th>' in body
     assert "<td>organization<wbr>Slug, natural<wbr>Language<wbr>Query</td>" in body
 
 

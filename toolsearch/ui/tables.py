@@ -121,7 +121,8 @@ def _min_ch(header: str, cells: list[str]) -> float:
     :data:`CH_PER_CHARACTER` ``ch`` each. The table scrolls sideways when the columns' minimums do
     not fit the page, rather than breaking a short word.
     """
-    width = WORD_CH if any(_has_long_word(text) for text in (header, *cells)) else 0
+    # (a long camelCase word too: it breaks only between its words, but reads better kept wide)
+    width = WORD_CH if any(len(w) > WORD_CH for text in (header, *cells) for w in _WORD_BREAK.split(text)) else 0
     if any(len(text) >= 40 for text in cells):
         width = max(width, PROSE_CH)
     return round(width * CH_PER_CHARACTER, 1)
