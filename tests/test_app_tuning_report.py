@@ -743,4 +743,33 @@ def test_report_page_keeps_the_tuning_goal_across_a_wording_profile_or_naming_ch
     assert any("with the sessions of state" in c.value for c in at.caption), [c.value for c in at.caption]
     at.session_state["naming"] = "prefixed"
     at.run()
-    assert any("open the Tuning page on this catalog" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert any("asked with tool names as-is (its recorded sessions are matched by tool name)" in c.value.replace("\\", "")
+               for c in at.caption), [c.value for c in at.caption]
+
+
+def test_report_page_says_when_the_tuning_goal_was_asked_with_another_scope():
+    """The Tuning page's goal is tied to the session scope: after picking another scope, the Report
+    page says the goal was asked with the scope picked before (not "open the Tuning page on this
+    catalog", which the user did); the Tuning page opened with the new scope carries it again."""
+    from toolsearch.engine.scopes import parse_scope_arg
+
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"})
+    at.switch_page("toolsearch/ui/report.py").run()
+    carried = "every server at names or better; context lengths 32,000, 200,000, 1,000,000, 10% headroom"
+    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    at.session_state["scopes"] = [parse_scope_arg("support=slack,linear,notion")]
+    at.run()  # the scope is defined (an option of the picker), then picked
+    at.selectbox(key="scope_choice").set_value("support").run()
+    assert not at.exception, at.exception
+    captions = [c.value.replace("\\", "") for c in at.caption  # the markdown escapes removed
+                if c.value.startswith("Recommended settings across context lengths")]
+    assert captions == ["Recommended settings across context lengths: not included yet: the Tuning page's goal was "
+                        "asked with the session scope “Whole catalog”. Open the Tuning page with the sidebar's current "
+                        "settings to ask it here (it keeps the context lengths and goal)."], captions
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    # and back to the whole catalog: the goal was last asked with the scope "support"
+    at.selectbox(key="scope_choice").set_value("Whole catalog").run()
+    assert any("asked with the session scope “support”" in c.value.replace("\\", "") for c in at.caption), \
+        [c.value for c in at.caption]

@@ -71,13 +71,17 @@ def test_only_words_longer_than_twelve_characters_may_break_anywhere():
     # every word (split at spaces, hyphens, slashes, underscores) has 12 characters or fewer: the
     # cells wrap only between words, no minimum is set and nothing is scaled down to fit
     assert "min-width" not in body and 'class="b"' not in body
-    body = table_html([{"tool": "synchronizeCredentials (a long name)", "path": "~/skills/web-research/SKILL.md"}],
-                      key="long")
+    body = table_html([{"tool": "synchronizecredentials (a long name)", "path": "~/skills/web-research/SKILL.md",
+                        "args": "organizationSlug, naturalLanguageQuery"}], key="long")
     assert '<th class="b"' not in body
     assert '<th><div style="min-width:14.4ch">tool</div></th>' in body  # one 22-character word
-    assert '<td class="b">synchronizeCredentials (a long name)</td>' in body
+    assert '<td class="b">synchronizecredentials (a long name)</td>' in body
     assert '<th><div>path</div></th>' in body  # the path breaks after its slashes
     assert "<td>~/<wbr>skills/<wbr>web-research/<wbr>SKILL.md</td>" in body
+    # a long camelCase identifier breaks between its words, not anywhere (no class b); its column
+    # keeps the minimum width of a column with a long word
+    assert '<th><div style="min-width:14.4ch">args</div></th>' in body
+    assert "<td>organization<wbr>Slug, natural<wbr>Language<wbr>Query</td>" in body
 
 
 def test_formatted_numbers_are_right_aligned_like_numbers():

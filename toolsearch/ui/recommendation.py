@@ -90,6 +90,26 @@ def _kept(v: common.View) -> Question | str | None:
     return question if anchor == _anchor(v, with_naming) else None
 
 
+def asked_elsewhere(v: common.View) -> str | None:
+    """When the Tuning page's last question was asked of this catalog source but with another
+    session scope (or, with recorded sessions, other tool naming), what differs in words, e.g.
+    ``the session scope “Whole catalog”``; ``None`` otherwise (nothing asked, another catalog, or
+    the question applies here)."""
+    kept = st.session_state.get(_STATE_KEY)
+    if kept is None or not v.catalog_key or _kept(v) is not None:
+        return None
+    anchor = kept[0]
+    source, naming, _profile, scope = v.catalog_key
+    if not anchor or anchor[0] != source:
+        return None
+    differs = []
+    if anchor[1] != scope:
+        differs.append(f"the session scope “{anchor[1].name if anchor[1] is not None else 'Whole catalog'}”")
+    if len(anchor) == 3 and anchor[2] != naming:
+        differs.append(f"tool names {anchor[2]} (its recorded sessions are matched by tool name)")
+    return " and ".join(differs) or None
+
+
 def blocked_for_report(v: common.View) -> str | None:
     """What keeps the Tuning page's last goal on the sidebar's catalog from being asked (the fields
     in error), or ``None``."""
@@ -123,5 +143,5 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
             + (f", with the sessions of {q.sessions_label}" if q.called is not None else ""))
 
 
-__all__: Sequence[str] = ("Question", "blocked_for_report", "ladder_for", "question_words", "recommendation_for_report",
+__all__: Sequence[str] = ("Question", "asked_elsewhere", "blocked_for_report", "ladder_for", "question_words", "recommendation_for_report",
                           "remember", "remember_blocked")

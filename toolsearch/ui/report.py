@@ -15,7 +15,7 @@ from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import catalog_key
 from toolsearch.ui import common
-from toolsearch.ui.recommendation import blocked_for_report, question_words, recommendation_for_report
+from toolsearch.ui.recommendation import asked_elsewhere, blocked_for_report, question_words, recommendation_for_report
 
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
@@ -70,11 +70,15 @@ if common.require_catalog(v):
                                  "defaults (sample skills and task); open that page to choose others."))
     found = recommendation_for_report(v)
     blocked = blocked_for_report(v)
+    elsewhere = None if found or blocked else asked_elsewhere(v)
     c1.caption("Recommended settings across context lengths: " + (
         common.md_escape(common.visible(f"the Tuning page's goal ({question_words(found[1], found[0])}), for the "
                                         "sidebar's current settings.")) if found else
         f"not included: fix the {blocked} on the Tuning page to include them (its last goal cannot be asked)."
         if blocked else
+        common.md_escape(common.visible(
+            f"not included yet: the Tuning page's goal was asked with {elsewhere}. Open the Tuning page with the "
+            "sidebar's current settings to ask it here (it keeps the context lengths and goal).")) if elsewhere else
         "open the Tuning page on this catalog to include them (the context lengths and goal are chosen there)."))
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,

@@ -4,8 +4,9 @@
 cells as Markdown. :func:`literal_table` renders a plain HTML table through ``st.html`` instead:
 every value is HTML-escaped (so catalog text is shown literally, never as Markdown or HTML) and
 passed through :func:`toolsearch.ui.text.visible` (invisible characters shown as markers); text wraps
-at spaces, hyphens, slashes and underscores, never inside a short word; only a word longer than
-:data:`WORD_CH` characters (a long tool name) may break anywhere; numbers are never wrapped or cut.
+at spaces, hyphens, slashes and underscores (and a long camelCase word between its words), never
+inside a short word; only a word longer than :data:`WORD_CH` characters (a long tool name) may break
+anywhere; numbers are never wrapped or cut.
 """
 
 from __future__ import annotations
@@ -87,9 +88,21 @@ CH_PER_CHARACTER = 1.2
 _WORD_BREAK = re.compile(r"\s+|(?<=[-/_])")
 
 
+#: Inside a run of more than :data:`WORD_CH` letters, a lower-case letter followed by a capital: a
+#: camelCase identifier (``naturalLanguageQuery``) breaks there, between its words, not anywhere.
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_LONG_LETTERS = re.compile(r"[A-Za-z]{%d,}" % (WORD_CH + 1))
+
+
 def _words(text: str) -> list[str]:
     """The pieces of ``text`` a line never breaks inside (unless one is longer than :data:`WORD_CH`)."""
-    return [w for w in _WORD_BREAK.split(text) if w]
+    return [piece for w in _WORD_BREAK.split(text) if w
+            for piece in _camel_marked(w, "\0").split("\0") if piece]
+
+
+def _camel_marked(text: str, mark: str) -> str:
+    """``text`` with ``mark`` between the words of each camelCase run of more than :data:`WORD_CH` letters."""
+    return _LONG_LETTERS.sub(lambda m: _CAMEL.sub(mark, m.group(0)), text)
 
 
 def _has_long_word(text: str) -> bool:
@@ -108,7 +121,8 @@ def _min_ch(header: str, cells: list[str]) -> float:
     :data:`CH_PER_CHARACTER` ``ch`` each. The table scrolls sideways when the columns' minimums do
     not fit the page, rather than breaking a short word.
     """
-    width = WORD_CH if any(_has_long_word(text) for text in (header, *cells)) else 0
+    # (a long camelCase word too: it breaks only between its words, but reads better kept wide)
+    width = WORD_CH if any(len(w) > WORD_CH for text in (header, *cells) for w in _WORD_BREAK.split(text)) else 0
     if any(len(text) >= 40 for text in cells):
         width = max(width, PROSE_CH)
     return round(width * CH_PER_CHARACTER, 1)
@@ -139,8 +153,10 @@ _PATH_SLASH = re.compile(r"(?<=[\w~.])/")
 
 
 def _breakable(text: str) -> str:
-    # after a run of underscores, not inside it: mcp__github__create_issue breaks as mcp__ | github__ | …
-    return _PATH_SLASH.sub("/<wbr>", _UNDERSCORES.sub(r"\g<0><wbr>", html.escape(text, quote=False)))
+    # after a run of underscores, not inside it: mcp__github__create_issue breaks as mcp__ | github__ | …;
+    # a long camelCase word between its words: naturalLanguage | Query
+    text = _camel_marked(html.escape(text, quote=False), "<wbr>")
+    return _PATH_SLASH.sub("/<wbr>", _UNDERSCORES.sub(r"\g<0><wbr>", text))
 
 
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
