@@ -358,6 +358,14 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     block = run_cli("recommend", TEAM, *args, "--yaml").stdout
     assert f"<pre>{html.escape(block)}</pre>" in section  # the block to ship, with its gate line
     assert "Reached at every listed context length." in section
+    # the report was built with other settings than the block: the section says which to ship
+    assert ("The rest of this report shows the settings it was built with (threshold_pct 5, listing_max_tokens "
+            "4,000); the block below is the one to ship for this goal.") in section
+    applied = tmp_path / "applied.html"
+    done = run_cli("report", TEAM, "--context-length", "200k", *args, "--threshold-pct", str(data["threshold_pct"]),
+                   "--listing-max-tokens", str(data["listing_max_tokens"]), "-o", applied, "--no-lint", "--no-strategies")
+    assert done.returncode == 0, done.stderr
+    assert "The rest of this report shows the settings" not in applied.read_text(encoding="utf-8")
     page = _page_report(monkeypatch, {"tuning_contexts": "32k, 200k, 1m", "tuning_multi_goal": "names",
                                       "tuning_headroom": 10.0})
     page_section = page[page.index("<h2>Recommended settings across context lengths</h2>"):
@@ -397,6 +405,9 @@ def test_report_in_a_scope_is_the_report_page_in_that_scope(tmp_path, monkeypatc
     assert "toolsearch: scope support: servers linear, slack (reaches linear, slack)" in done.stderr
     html_text = out.read_text(encoding="utf-8")
     assert "<th>session scope</th>" in html_text or ">session scope<" in html_text
+    # the headline names the scope, not only a row of the catalog table
+    assert "<h1>toolsearch report: Team workspace (scope support)</h1>" in html_text
+    assert re.search(r'<p class="sub">Session scope support \(\d+ of 183 tools\) · Context length', html_text)
     whole = out.with_name("whole.html")
     assert run_cli("report", TEAM, "--context-length", "200k", "-o", whole).returncode == 0
     assert _normalized(html_text) != _normalized(whole.read_text(encoding="utf-8"))
