@@ -102,6 +102,7 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
         headroom.fill(f"{HEADROOM:g}")
         headroom.press("Enter")
         done("set the headroom")
+        assert headroom.input_value() == f"{HEADROOM:g}"  # as typed ("10"), not "10.00"
 
         # 5. Read the answer: the metrics, the per-length table and what cannot be named.
         page.locator("[data-testid=stMain] [data-table=tuning_multi_table]").scroll_into_view_if_needed()
