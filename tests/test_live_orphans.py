@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -117,7 +118,9 @@ def test_closing_the_apps_live_connections_stops_the_child(tmp_path, reap, bare_
 def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap, chromium_browser) -> None:
     playwright_api = pytest.importorskip("playwright.sync_api")
     pid_file = tmp_path / "child.pid"
-    with streamlit_app(log=tmp_path / "app.log") as (proc, url):
+    log = tmp_path / "app.log"
+    # faulthandler: a SIGABRT to an app that does not stop writes every thread's stack to its log
+    with streamlit_app(log=log, env={**os.environ, "PYTHONFAULTHANDLER": "1"}) as (proc, url):
         # the test process's Chromium (tests/conftest.py): the browser stays, only the app is stopped
         context = chromium_browser.new_context(viewport={"width": 1400, "height": 1600})
         try:
@@ -143,7 +146,13 @@ def test_sigterm_to_the_app_stops_a_connected_servers_child(tmp_path, reap, chro
             page.get_by_text("1 tool", exact=False).first.wait_for(timeout=60_000)  # connected and listed
             assert _alive(child)
             proc.send_signal(signal.SIGTERM)  # the browser stays: only the app is stopped
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGABRT)
+                proc.wait(timeout=30)
+                tail = log.read_text(encoding="utf-8", errors="replace")[-12_000:]
+                raise AssertionError(f"the app did not stop within 30 s of SIGTERM; its log ends:\n{tail}") from None
         finally:
             context.close()
     assert _gone(child, 10), f"the server's child {child} outlived the app"
