@@ -410,3 +410,17 @@ def test_sessions_evidence_in_a_scope_names_called_tools_outside_it_as_such() ->
     whole = run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "names",
                     "--sessions", root / "sample_sessions" / "state.db")
     assert "the session scope" not in whole.stderr
+
+
+def test_recommend_writes_the_settings_as_its_config_block_does() -> None:
+    """A whole-number threshold_pct (6 % for the issue tracker at 8K) reads the same above the
+    table as in the block to paste (``threshold_pct: 6.0``), not ``6`` in one and ``6.0`` in the other."""
+    args = ("recommend", ROOT / "sample_catalogs" / "issue-tracker.yaml", "--context-lengths", "8k", "--goal", "full")
+    text = run_cli(*args)
+    assert text.returncode == 0, text.stderr
+    block = run_cli(*args, "--yaml").stdout
+    assert json.loads(run_cli(*args, "--json").stdout)["threshold_pct"] == 6.0
+    for key in ("threshold_pct", "listing_max_tokens"):
+        summary = next(line for line in text.stdout.splitlines() if line.startswith(f"{key}: "))
+        assert re.search(rf"^\s+{re.escape(summary)}$", block, re.M), (summary, block)
+    assert "threshold_pct: 6.0" in text.stdout.splitlines()

@@ -819,7 +819,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     lengths = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     if rec.reached:
-        lines += [f"threshold_pct: {rec.threshold_pct:g}", f"listing_max_tokens: {rec.listing_max_tokens}",
+        # written as the config block below writes them (1.0, not 1)
+        lines += [f"threshold_pct: {float(rec.threshold_pct)!r}", f"listing_max_tokens: {rec.listing_max_tokens}",
                   # the name the Tuning page's metric uses, for the same figure
                   f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
                   + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]

@@ -326,7 +326,7 @@ def _budget_controls(sb) -> None:
                     args=("threshold_pct_exact", "threshold_pct"), label_visibility="collapsed",
                     help="Type an exact value (0.1 steps); the realistic range is about 0.5–10%.")
     sb.slider("listing_max_tokens (tokens)", C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX,
-              value=st.session_state["listing_max_tokens"], step=1, key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
+              value=st.session_state["listing_max_tokens"], step=1, format="%,d", key="listing_max_tokens", on_change=_copy_state, args=("listing_max_tokens", "listing_max_tokens_exact"),
               help="Cap on the listing budget.")
     sb.number_input("listing_max_tokens", min_value=C.LISTING_MAX_TOKENS_MIN, max_value=C.LISTING_MAX_TOKENS_MAX,
                     value=st.session_state["listing_max_tokens_exact"], step=1, key="listing_max_tokens_exact", on_change=_copy_state,
