@@ -424,3 +424,38 @@ def test_recommend_writes_the_settings_as_its_config_block_does() -> None:
         summary = next(line for line in text.stdout.splitlines() if line.startswith(f"{key}: "))
         assert re.search(rf"^\s+{re.escape(summary)}$", block, re.M), (summary, block)
     assert "threshold_pct: 6.0" in text.stdout.splitlines()
+
+
+@pytest.mark.parametrize("how", ["enabled-off", "empty-scope"])
+def test_recommend_and_check_agree_when_tool_search_is_not_active(tmp_path, how) -> None:
+    """Tier 0 at every length (tool search off, or a session scope with nothing deferrable): check
+    passes, so recommend says the goal is reached, keeps the current settings and exits 0 (it used
+    to exit 1 with 100 % / 60,000 tokens as the "best reachable" setting)."""
+    args: list = [TEAM, "--context-lengths", "32k,200k", "--goal", "names"]
+    if how == "enabled-off":
+        config = tmp_path / "config.yaml"
+        config.write_text("tools:\n  tool_search:\n    enabled: 'off'\n    listing_max_tokens: 3000\n",
+                          encoding="utf-8")
+        args += ["--config", config]
+    else:
+        scopes = tmp_path / "scopes.yaml"
+        scopes.write_text("scopes:\n  nothing:\n    servers: [slack]\n    exclude: ['*']\n", encoding="utf-8")
+        args += ["--scope-file", scopes]
+    text = run_cli("recommend", *args)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[1:3] == ["threshold_pct: 5.0", f"listing_max_tokens: {3000 if how == 'enabled-off' else 4000}"]
+    assert lines[3].startswith("tool search is not active (enabled: off, or nothing is deferrable): every tool is "
+                               "sent with its full schema, so every goal holds"), lines
+    data = json.loads(run_cli("recommend", *args, "--json").stdout)
+    assert (data["reached"], data["budget_needed"], data["reason"]) == (True, 0, "")
+    assert {c["outcome"] for c in data["contexts"]} == {"tool search not active · every schema sent"}
+    if how == "enabled-off":  # the gate line it writes passes on the same catalog
+        block = run_cli("recommend", *args, "--yaml").stdout
+        gate = next(line for line in block.splitlines() if line.startswith("# gate: "))
+        command = shlex.split(gate.removeprefix("# gate: toolsearch "))
+        config_out = tmp_path / "recommended.yaml"
+        config_out.write_text(block, encoding="utf-8")
+        command = [str(TEAM) if a == "CATALOG" else str(config_out) if a == "config.yaml" else a for a in command]
+        check = run_cli(*command)
+        assert check.returncode == 0, (gate, check.stdout, check.stderr)

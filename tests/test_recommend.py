@@ -97,6 +97,21 @@ def test_nothing_reachable(ladder) -> None:
     assert not rec.reached and rec.reason == "listing is off, so no listing is ever embedded"
 
 
+@pytest.mark.parametrize("goal", sorted(GOAL_FORMS))
+@pytest.mark.parametrize("headroom", [0, 25])
+def test_tool_search_off_reaches_every_goal_with_the_current_settings(goal, headroom) -> None:
+    """enabled: off is tier 0 at every length: every schema is sent, so the goal holds (as check
+    judges it) and the settings change nothing; they are kept, not raised to 100 % / 60,000."""
+    config = parse_config({"enabled": "off", "threshold_pct": 3, "listing_max_tokens": 2500})
+    rec = recommend_for_contexts(listing_ladder(_planner(), config), config, FOUR, goal, headroom_pct=headroom)
+    assert (rec.reached, rec.reached_goal, rec.reason) == (True, goal, "")
+    assert (rec.threshold_pct, rec.listing_max_tokens, rec.budget_needed) == (3.0, 2500, 0)
+    assert rec.inactive and {c.tier for c in rec.contexts} == {0}
+    assert {c.outcome for c in rec.contexts} == {"tool search not active · every schema sent"}
+    active = recommend_for_contexts(listing_ladder(_planner(), parse_config({})), parse_config({}), FOUR, goal)
+    assert not active.inactive
+
+
 def test_bad_arguments(ladder) -> None:
     with pytest.raises(ValueError, match="goal must be one of full, names, listed, any"):
         recommend_for_contexts(ladder, parse_config({}), FOUR, "mixed")

@@ -129,6 +129,15 @@ def context_words(n: int | None) -> str:
     return f"{n:,}"
 
 
+#: A context length's outcome at tier 0 (no listing, no bridge: docs/reference.md §2).
+TIER0_WORDS = "tool search not active · every schema sent"
+
+#: What a recommendation says when tool search is not active at any listed length.
+INACTIVE_WORDS = ("tool search is not active (enabled: off, or nothing is deferrable): every tool is sent with its "
+                  "full schema, so every goal holds; threshold_pct and listing_max_tokens change nothing here, and "
+                  "the current settings are kept")
+
+
 @dataclass(frozen=True)
 class ContextOutcome:
     """What one context length gets with given settings.
@@ -282,6 +291,14 @@ class MultiRecommendation:
                      and FORM_RANK[c.listing_form] < FORM_RANK[GOAL_FORMS[self.goal_at(c.context_length)]])
 
     @property
+    def inactive(self) -> bool:
+        """Tool search is not active at any listed length (tier 0: ``enabled: off``, or nothing is
+        deferrable): every schema is sent, so every goal holds and the two settings change nothing
+        (docs/reference.md §2). The recommendation then keeps the current settings, with a budget
+        needed of 0 tokens."""
+        return bool(self.contexts) and all(c.tier == 0 for c in self.contexts)
+
+    @property
     def one_budget(self) -> bool:
         """Every listed length needs the same budget (``budget_needed``); else :attr:`budget_words`
         says each length's."""
@@ -362,8 +379,10 @@ def outcomes(ladder: Ladder, threshold_pct: float, listing_max_tokens: int,
 
 def _outcome_at(ladder: Ladder, context: int | None, budget: int) -> ContextOutcome:
     counts = ladder.counts_at(budget)
-    return ContextOutcome(context, budget, ladder.tier_at(budget), ladder.form_at(budget), ladder.tokens_at(budget),
-                          counts.servers_named, counts.servers_total, counts.tools_named, counts.label)
+    tier = ladder.tier_at(budget)
+    return ContextOutcome(context, budget, tier, ladder.form_at(budget), ladder.tokens_at(budget),
+                          counts.servers_named, counts.servers_total, counts.tools_named,
+                          TIER0_WORDS if tier == 0 else counts.label)
 
 
 def smallest_threshold_pct(budget: int, context_length: int) -> float | None:
@@ -580,7 +599,9 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     first the servers at names or better and then the tools named, and among those settings takes
     the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
     ``unnamed`` which servers are not named and why. When nothing can be listed at all, the
-    largest settings (100 %, 60,000 tokens), which give every length its best form.
+    largest settings (100 %, 60,000 tokens), which give every length its best form. When tool
+    search is not active at all (tier 0: every schema is sent), the goal is reached with the
+    current settings kept and a budget needed of 0 (:attr:`MultiRecommendation.inactive`).
 
     Args:
         ladder: :func:`toolsearch.analysis.sweep.listing_ladder` for the catalog, config and tokenizer.
@@ -653,9 +674,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
                                   goal_budget=budget if reached else goal_budget)
         return _finish(rec, ladder)
 
-    if not ladder.activated:
-        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None,
-                      "tool search is not active (enabled: off, or nothing is deferrable)")
+    if not ladder.activated:  # tier 0 everywhere: every schema is sent, every goal holds (as check judges)
+        return result(True, None, config.threshold_pct, config.listing_max_tokens, 0, "")
     if not ladder.listing_enabled:
         return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None,
                       "listing is off, so no listing is ever embedded")
@@ -820,8 +840,10 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
     if rec.reached:
         # written as the config block below writes them (1.0, not 1)
-        lines += [f"threshold_pct: {float(rec.threshold_pct)!r}", f"listing_max_tokens: {rec.listing_max_tokens}",
-                  # the name the Tuning page's metric uses, for the same figure
+        lines += [f"threshold_pct: {float(rec.threshold_pct)!r}", f"listing_max_tokens: {rec.listing_max_tokens}"]
+        if rec.inactive:
+            return lines + [INACTIVE_WORDS]
+        lines += [  # the name the Tuning page's metric uses, for the same figure
                   f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
                   + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]
         beyond = rec.beyond_goal
