@@ -459,10 +459,16 @@ def test_tuning_listing_off_and_disabled():
     at = open_page("toolsearch/ui/tuning.py", {"listing": "off"})
     assert any("listing: off" in i.value for i in at.info)
     assert any(e.value.startswith("Not reachable at every listed context length: listing is off") for e in at.error)
-    at = open_page("toolsearch/ui/tuning.py", {"enabled": "off"})
+    at = open_page("toolsearch/ui/tuning.py", {"enabled": "off", "cap": "3000"})
     assert any("tier 0" in i.value for i in at.info)
     block = yaml.safe_load(at.code[0].value)["tools"]["tool_search"]
     assert block["enabled"] == "off" and {"threshold_pct", "listing_max_tokens"} <= set(block)
+    # every schema is sent, so the goal holds with the current settings (as check judges it): no
+    # "not reachable", no server "not named", and 100 % / 60,000 is not offered
+    assert (block["threshold_pct"], block["listing_max_tokens"]) == (5.0, 3000)
+    assert not at.error, [e.value for e in at.error]
+    assert not any("Not named" in m.value for m in at.markdown)
+    assert metric(at, "Budget needed at every length") == "0 tokens"
 
 
 # --- Report page -----------------------------------------------------------------------------------------

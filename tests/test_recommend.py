@@ -107,6 +107,7 @@ def test_tool_search_off_reaches_every_goal_with_the_current_settings(goal, head
     assert (rec.reached, rec.reached_goal, rec.reason) == (True, goal, "")
     assert (rec.threshold_pct, rec.listing_max_tokens, rec.budget_needed) == (3.0, 2500, 0)
     assert rec.inactive and {c.tier for c in rec.contexts} == {0}
+    assert rec.unnamed == ()  # no server is "not named": none needs a listing
     assert {c.outcome for c in rec.contexts} == {"tool search not active · every schema sent"}
     active = recommend_for_contexts(listing_ladder(_planner(), parse_config({})), parse_config({}), FOUR, goal)
     assert not active.inactive

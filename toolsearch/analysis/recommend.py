@@ -746,7 +746,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             low = budget
     unnamed = []
     for name, state in states.items():
-        if state in ("full", "names"):
+        if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
             continue
         at = collapsed_at.get(label[name])
         need = before[at] if at is not None else low

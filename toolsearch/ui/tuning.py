@@ -366,7 +366,8 @@ if common.require_catalog(v):
         row.metric("Recommended threshold_pct", f"{multi.threshold_pct:g}%", width="content")
         row.metric("Recommended listing_max_tokens", f"{multi.listing_max_tokens:,} tokens", width="content")
         row.metric("Servers named at every length", f"{worst.servers_named:,} of {worst.servers_total:,}",
-                   width="content")
+                   width="content", help="Tool search is not active at these lengths: there is no listing to name "
+                                         "a server, and every tool is sent with its full schema." if multi.inactive else None)
         # not reached: the figure is the best reachable setting's budget, not what the goal needs
         # (the box below gives that); one label for each quantity
         if not multi.one_budget and multi.reached:  # one figure per length: in the table below
