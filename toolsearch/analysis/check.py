@@ -253,8 +253,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     def failures(o: ContextOutcome) -> tuple[str, ...]:
         here = goal_at(goal, per_length, o.context_length)
         room = headroom_failures(o, headroom_pct, here)
-        if not (except_servers or keep_servers):
-            return (*goal_failures(o, here, max_listing_tokens), *room)
+        # read off the ladder, so a failure names the servers the listing collapsed
         size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
             f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)
         return (*requirement_failures(ladder, o, here, except_servers, keep_servers), *size, *room)

@@ -35,6 +35,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
+from .quantities import form_word
 from .invisible import reveal
 from .quantities import form_word
 from .sessions import CalledTool, listing_evidence
@@ -460,6 +461,10 @@ def _requirement(ladder: Ladder, goal: str, except_servers: Sequence[str], keep_
     return meets
 
 
+#: Collapsed servers a failure names before it says "and N more".
+_NAMED_MAX = 10
+
+
 def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, except_servers: Sequence[str] = (),
                          keep_servers: Sequence[str] = ()) -> tuple[str, ...]:
     """Why ``goal`` with its per-server requirements (as in :func:`recommend_for_contexts`) does not
@@ -486,11 +491,16 @@ def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, exc
                         f"a summary line within a budget of {outcome.budget:,} tokens")
     if not _requirement(ladder, goal, except_servers, ())(step):
         needed = GOAL_FORMS[goal]
-        others = [s.name for s in ladder.servers if s.label in collapsed and s.name not in except_servers]
+        name = {s.label: s.name for s in ladder.servers}
+        others = [name[lab] for lab in (step.collapsed if step is not None else ())
+                  if lab in name and name[lab] not in except_servers]
         text = (f"the listing is {outcome.outcome or outcome.listing_form} (tier {outcome.tier}) within a budget of "
-                f"{outcome.budget:,} tokens; the goal needs {needed}{' or better' if needed != 'full' else ''}")
-        if except_servers and others:
-            text += f" (collapsed and not excepted: {', '.join(others)})"
+                f"{outcome.budget:,} tokens; the goal needs {form_word(needed)}{' or better' if needed != 'full' else ''}")
+        if others:  # the servers the listing traded away, in the order the reference collapsed them
+            shown = ", ".join(others[:_NAMED_MAX]) + (f" and {len(others) - _NAMED_MAX} more"
+                                                      if len(others) > _NAMED_MAX else "")
+            text += (f" (collapsed and not excepted: {shown})" if except_servers
+                     else f" (collapsed to a summary line: {shown})")
         failures.append(text)
     return tuple(failures)
 
