@@ -35,3 +35,10 @@ def test_a_failing_gate_names_the_server_that_collapsed(tmp_path) -> None:
         assert result.returncode == 1, (result.stdout, result.stderr)
         # the 300-tool server is the largest names block, so the reference collapses it first
         assert "collapsed to a summary line: warehouse" in result.stdout, result.stdout
+
+
+def test_a_failure_with_exceptions_says_summary_as_the_table_does() -> None:
+    # 100 tokens of context list nothing; the goal "any" accepts summary lines, and says so by that word
+    result = run_cli("check", TEAM, "--context-lengths", "100", "--goal", "any", "--except", "github")
+    assert result.returncode == 1, result.stderr
+    assert "the goal needs summary or better" in result.stdout and "groups" not in result.stdout, result.stdout
