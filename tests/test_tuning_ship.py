@@ -42,3 +42,40 @@ def test_a_failure_with_exceptions_says_summary_as_the_table_does() -> None:
     result = run_cli("check", TEAM, "--context-lengths", "100", "--goal", "any", "--except", "github")
     assert result.returncode == 1, result.stderr
     assert "the goal needs summary or better" in result.stdout and "groups" not in result.stdout, result.stdout
+
+
+# --- recorded sessions that ran on another catalog ------------------------------------------------
+# The shipped state.db used mcp__slack__slack_send_message, which the team-workspace sample does not
+# have: "called tools named" then counts this catalog's listing, not the one the sessions ran on.
+DRIFTED = "mcp__slack__slack_send_message"
+
+
+def test_the_report_says_the_sessions_ran_on_another_catalog(tmp_path) -> None:
+    # the report is read in the review without the terminal's stderr: it must carry the warning
+    out = tmp_path / "review.html"
+    result = run_cli("report", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names", "--sessions",
+                     ROOT / "sample_sessions" / "state.db", "--no-lint", "--no-strategies", "-o", out)
+    assert result.returncode == 0, result.stderr
+    assert "catalog drift" in result.stderr and DRIFTED in result.stderr
+    section = out.read_text(encoding="utf-8").split("Recommended settings across context lengths", 1)[1]
+    section = section.split("<h2", 1)[0]
+    assert DRIFTED in section and "not the one the sessions ran on" in section, section[-3000:]
+
+
+def test_the_tuning_page_says_the_sessions_ran_on_another_catalog() -> None:
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"sessions": "state.db", "lengths": "32k,200k,1m"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    warnings = [str(w.value).replace("\\", "") for w in at.warning]  # markdown escapes
+    assert any(DRIFTED in w and "not the one the sessions ran on" in w for w in warnings), warnings
+    # the Report page carries the Tuning page's question, and the drift with it
+    at.switch_page("toolsearch/ui/report.py").run()
+    at.toggle(key="report_lint").set_value(False).run()
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    section = at.session_state["report_html"].split("Recommended settings across context lengths", 1)[1]
+    assert DRIFTED in section.split("<h2", 1)[0]

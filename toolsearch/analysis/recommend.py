@@ -243,6 +243,9 @@ class MultiRecommendation:
             (``None`` where none is known); with one goal, ``budget_needed`` at every length.
         sessions_read: with recorded sessions as evidence (:func:`add_session_evidence`), how
             many sessions were read; ``None`` without.
+        sessions_drift: with sessions that mention tools or servers this catalog lacks (they ran on
+            another catalog), that difference in one sentence ending in :data:`SESSION_DRIFT_CONSEQUENCE`
+            (:meth:`toolsearch.analysis.sessions.CatalogDrift.words`); empty otherwise.
     """
 
     goal: str
@@ -264,6 +267,7 @@ class MultiRecommendation:
     length_budgets: tuple[int | None, ...] = ()
     goal_budget: int | None = None
     sessions_read: int | None = None
+    sessions_drift: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -910,16 +914,29 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
 
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
-                         sessions_read: int | None = None) -> MultiRecommendation:
+                         sessions_read: int | None = None, drift: str = "") -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``round_trips_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
     (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
-    and ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`."""
+    ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
+    ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`)."""
     contexts = []
     for outcome in rec.contexts:
         evidence = listing_evidence(called, ladder.step_at(outcome.budget))
         contexts.append(replace(outcome, **evidence))
-    return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read)
+    return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift)
+
+
+#: What a catalog drift means for the two session columns (said wherever they are shown).
+SESSION_DRIFT_CONSEQUENCE = ("called_listed and round_trips_saved count this catalog's listing, not the one the "
+                             "sessions ran on.")
+
+
+def session_drift_words(drift: Any, catalog_name: str) -> str:
+    """The catalog drift of recorded sessions (:class:`toolsearch.analysis.sessions.CatalogDrift`)
+    in one sentence with :data:`SESSION_DRIFT_CONSEQUENCE`, as ``recommend`` warns it on stderr, the
+    report prints it and the Tuning page shows it; empty when the sessions ran on this catalog."""
+    return drift.words(catalog_name, consequence=SESSION_DRIFT_CONSEQUENCE) if drift.drifted else ""
 
 
 def _comment_safe(text: str) -> str:

@@ -325,6 +325,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
+            + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift)}</p>" if sessions and rec.sessions_drift
+               else "")
             + f"<p>{esc(_block_intro(rec, inspector))}</p><pre>{esc(block)}</pre>")
 
 

@@ -381,6 +381,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     Raises:
         ToolsearchError: a source that cannot be read at all (exit status 2).
     """
+    from ..analysis.recommend import session_drift_words  # noqa: PLC0415
     from ..analysis.sessions import called_tools, catalog_drift, load_sessions  # noqa: PLC0415
 
     loaded = load_sessions(sources)
@@ -389,9 +390,8 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
     # The same drift check as `sessions` and the Sessions page: the evidence describes this catalog.
     drift = catalog_drift(loaded.sessions, inspector)
-    if drift.drifted:
-        said = drift.words(inspector.catalog.name, consequence=(
-            "called_listed and round_trips_saved count this catalog's listing, not the one the sessions ran on."))
+    said = session_drift_words(drift, inspector.catalog.name)
+    if said:
         print(f"toolsearch: warning: catalog drift: {said}", file=sys.stderr)
     outside: list[str] = []
     if inspector.scope is not None:  # the catalog has them; the session scope does not reach them

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
-from ..analysis.recommend import MultiRecommendation, add_session_evidence, recommend_for_contexts
+from ..analysis.recommend import MultiRecommendation, add_session_evidence, recommend_for_contexts, session_drift_words
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
@@ -258,7 +258,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
                                  length_goals=length_goals)
     if args.session_sources:
         evidence = read_session_evidence(args.session_sources, inspector, config)
-        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read)
+        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
+                                   session_drift_words(evidence.drift, inspector.catalog.name))
     return rec
 
 

@@ -45,7 +45,7 @@ class Question:
     """What the Tuning page asked: the context lengths (tokens, ``None`` = unknown), the goal and
     per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
-    how many sessions were read."""
+    how many sessions were read, and their catalog drift in words (empty: none)."""
 
     lengths: tuple[int | None, ...]
     goal: str
@@ -56,6 +56,7 @@ class Question:
     called: tuple[CalledTool, ...] | None
     sessions_label: str
     sessions_read: int | None = None
+    sessions_drift: str = ""
 
 
 def _anchor(v: common.View, with_naming: bool) -> tuple:
@@ -131,7 +132,7 @@ def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Ques
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
     if q.called is not None:
-        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read)
+        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift)
     return rec, q
 
 

@@ -16,10 +16,10 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
-                                           outcomes, recommend_for_contexts)
+                                           outcomes, recommend_for_contexts, session_drift_words)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import called_tools, listing_evidence
+from toolsearch.analysis.sessions import called_tools, catalog_drift, listing_evidence
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -346,9 +346,12 @@ if common.require_catalog(v):
         evidence, evidence_labels = session_evidence()
         have_sessions = bool(evidence_labels)
         called: list = []
+        drift = ""
         if have_sessions:
             called, unknown = called_tools(evidence, v.inspector, cfg)
-            multi = add_session_evidence(multi, ladder, called, len(evidence))
+            # the same drift check as recommend --sessions and the Sessions page
+            drift = session_drift_words(catalog_drift(evidence, v.inspector), v.inspector.catalog.name)
+            multi = add_session_evidence(multi, ladder, called, len(evidence), drift)
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
@@ -357,9 +360,11 @@ if common.require_catalog(v):
                 st.warning(f"The sessions called {len(unknown)} tools this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
+            if drift:
+                st.warning(common.md_escape(common.visible(f"Catalog drift: {drift}")), icon=":material/warning:")
         remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
                              tuple(called) if have_sessions else None, ", ".join(evidence_labels),
-                             len(evidence) if have_sessions else None))
+                             len(evidence) if have_sessions else None, drift))
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
