@@ -121,7 +121,7 @@ def test_unreachable_names_keeps_nine_of_ten_servers(combined) -> None:
         assert (plan.listing_tokens, plan_counts(plan).servers_named) == (c.listing_tokens, c.servers_named)
         assert {s.name for s in plan.servers if s.state == "summary"} == {"cloudflare"}
     assert [(u.name, u.state, u.tokens_needed) for u in rec.unnamed] == [("cloudflare", "summary", names_step.tokens)]
-    assert rec.unnamed[0].reason == (f"cloudflare: names need {names_step.tokens:,} tokens, more than the whole 32K "
+    assert rec.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {names_step.tokens:,} tokens, more than the whole 32K "
                                      f"context (32,000 tokens); they would fit at 200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) names it there")
 
 
@@ -155,12 +155,12 @@ def test_except_and_keep(combined) -> None:
     config = parse_config({})
     rec = recommend_for_contexts(ladder, config, LENGTHS, "names", except_servers=["cloudflare"])
     assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (True, "names", 4.7, 1491)
-    assert rec.unnamed[0].reason.startswith("cloudflare: names need 46,241 tokens, more than the whole 32K")
+    assert rec.unnamed[0].reason.startswith("cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K")
     # at 1M alone Cloudflare could be named; excepted, it collapses by choice and the listing is small
     rec = recommend_for_contexts(ladder, config, [1_000_000], "names", except_servers=["cloudflare"])
     assert (rec.reached, rec.listing_max_tokens) == (True, 1491)
     assert rec.unnamed[0].reason == ("cloudflare: may collapse (an exception to the goal); naming it needs "
-                                     "46,241 tokens")
+                                     "a budget of 46,241 tokens")
     assert recommend_for_contexts(ladder, config, [1_000_000], "names").listing_max_tokens == 46_241
     # "listed" alone collapses everything it can; keeping github keeps it (and every server that
     # collapses after it) at names
@@ -210,7 +210,7 @@ def test_cli_names_unreachable_json() -> None:
     assert [u["name"] for u in out["unnamed"]] == ["cloudflare"]
     result = _recommend("--goal", "names")
     assert "best reachable setting (9 of 10 servers named at every length" in result.stdout
-    assert "not named: cloudflare: names need 46,241 tokens, more than the whole 32K context" in result.stdout
+    assert "not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context" in result.stdout
     assert "same form" not in result.stdout
 
 
@@ -375,6 +375,6 @@ def test_unnamed_reason_says_the_need_includes_headroom(combined) -> None:
     roomy = recommend_for_contexts(ladder, config, LENGTHS, "names", headroom_pct=10)
     need = tight.unnamed[0].tokens_needed
     assert roomy.unnamed[0].tokens_needed == -(-need * 11 // 10)  # the listing's size plus 10%, rounded up
-    assert roomy.unnamed[0].reason == (f"cloudflare: names need {roomy.unnamed[0].tokens_needed:,} tokens (with 10% "
+    assert roomy.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {roomy.unnamed[0].tokens_needed:,} tokens (with 10% "
                                        "headroom), more than the whole 32K context (32,000 tokens); they would fit at 200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) names it there")
     assert "headroom" not in tight.unnamed[0].reason

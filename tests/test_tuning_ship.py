@@ -79,3 +79,21 @@ def test_the_tuning_page_says_the_sessions_ran_on_another_catalog() -> None:
     assert not at.exception, at.exception
     section = at.session_state["report_html"].split("Recommended settings across context lengths", 1)[1]
     assert DRIFTED in section.split("<h2", 1)[0]
+
+
+def test_why_a_server_is_not_named_calls_its_figure_a_budget_not_its_names() -> None:
+    # cloudflare's names block is 44,768 tokens (plan's "names tok"); 46,241 is the budget of the
+    # whole listing at names, which naming it takes (the reference collapses it first): two figures,
+    # two names
+    cloudflare = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+    plan = run_cli("plan", TEAM, cloudflare, "--context-length", "200k", "--json")
+    names_block = next(s["names_tokens"] for s in __import__("json").loads(plan.stdout)["servers"]
+                       if s["name"] == "cloudflare")
+    result = run_cli("recommend", TEAM, cloudflare, "--context-lengths", "32k,200k,1m", "--goal", "names")
+    line = next(x for x in result.stdout.splitlines() if x.startswith("not named: cloudflare"))
+    assert f"{names_block:,}" not in line
+    assert line.startswith("not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole "
+                           "32K context (32,000 tokens)"), line
+    listed = run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "listed")
+    assert "not named: github: the goal allows a summary line at 32K; naming it needs a budget of 1,473 tokens" \
+        in listed.stdout, listed.stdout

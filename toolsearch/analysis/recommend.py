@@ -195,8 +195,8 @@ class UnnamedServer:
         name: the server; ``state``: ``summary`` or ``hidden`` at the worst length.
         tokens_needed: the smallest budget (tokens, headroom included) that names it, ``None``
             when no budget up to 60,000 does.
-        reason: why, in words, e.g. ``"cloudflare: names need 46,241 tokens, more than the largest
-            budget at 32K (32,000 tokens)"``.
+        reason: why, in words, e.g. ``"cloudflare: naming it needs a budget of 46,241 tokens, more
+            than the whole 32K context (32,000 tokens)"``.
     """
 
     name: str
@@ -769,12 +769,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         if need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
-            why = f"{name}: names need {need:,} tokens{extra}, more than {limit_words}"
+            why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
             why += _fits_elsewhere(rec, ladder, name, need)
         elif name in rec.except_servers:
-            why = f"{name}: may collapse (an exception to the goal); naming it needs {need:,} tokens{extra}"
+            why = f"{name}: may collapse (an exception to the goal); naming it needs a budget of {need:,} tokens{extra}"
         else:
-            why = f"{name}: the goal allows a summary line at {where}; naming it needs {need:,} tokens{extra}"
+            why = f"{name}: the goal allows a summary line at {where}; naming it needs a budget of {need:,} tokens{extra}"
         unnamed.append(UnnamedServer(name, state, need, why))
     unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))
     growth = min(c.headroom_tokens for c in contexts) if worst.listing_tokens else 0
