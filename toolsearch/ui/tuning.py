@@ -350,7 +350,8 @@ if common.require_catalog(v):
         if have_sessions:
             called, unknown = called_tools(evidence, v.inspector, cfg)
             # the same drift check as recommend --sessions and the Sessions page
-            drift = session_drift_words(catalog_drift(evidence, v.inspector), v.inspector.catalog.name)
+            found = catalog_drift(evidence, v.inspector)
+            drift = session_drift_words(found, v.inspector.catalog.name)  # the report's words (its column names)
             multi = add_session_evidence(multi, ladder, called, len(evidence), drift)
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
@@ -361,7 +362,10 @@ if common.require_catalog(v):
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
             if drift:
-                st.warning(common.md_escape(common.visible(f"Catalog drift: {drift}")), icon=":material/warning:")
+                said = found.words(v.inspector.catalog.name, consequence=(
+                    "“called tools named” and “searches saved” below count this catalog's listing, not the one "
+                    "the sessions ran on."))
+                st.warning(common.md_escape(common.visible(f"Catalog drift: {said}")), icon=":material/warning:")
         remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
                              tuple(called) if have_sessions else None, ", ".join(evidence_labels),
                              len(evidence) if have_sessions else None, drift))
