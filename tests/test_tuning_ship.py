@@ -99,3 +99,12 @@ def test_why_a_server_is_not_named_calls_its_figure_a_budget_not_its_names() -> 
     listed = run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "listed")
     assert "not named: github: the goal allows a summary line at 32K; naming it needs a budget of 1,473 tokens" \
         in listed.stdout, listed.stdout
+
+
+def test_a_context_length_that_is_not_a_round_figure_reads_whole() -> None:
+    # "the whole 32K context" reads; "the whole 12,345 context" does not
+    cloudflare = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"
+    result = run_cli("recommend", TEAM, cloudflare, "--context-lengths", "12345", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    assert "more than the whole context (12,345 tokens)" in result.stdout, result.stdout
+    assert "the whole 12,345 context" not in result.stdout

@@ -441,7 +441,9 @@ def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, st
         words = f"the budget of an unknown context length ({limit:,} tokens)"
     if known and min(known) < limit:
         limit, kind = min(known), "context"
-        words = f"the whole {context_words(limit)} context ({limit:,} tokens)"
+        short = context_words(limit)  # "32K" reads as an adjective; "12,345" does not
+        words = (f"the whole {short} context ({limit:,} tokens)" if short[-1] in "KM"
+                 else f"the whole context ({limit:,} tokens)")
     return limit, kind, words
 
 
