@@ -108,3 +108,27 @@ def test_a_context_length_that_is_not_a_round_figure_reads_whole() -> None:
     assert result.returncode == 1, result.stderr
     assert "more than the whole context (12,345 tokens)" in result.stdout, result.stdout
     assert "the whole 12,345 context" not in result.stdout
+
+
+def test_the_listing_curve_leaves_room_above_its_top_line_for_the_label() -> None:
+    # Each dashed line's label sits above its right end. On a log axis 30 % more is a sliver of the
+    # height (Team workspace + Cloudflare: the "full listing 84,887" label was cut by the plot's top).
+    import math  # noqa: PLC0415
+
+    from toolsearch.analysis.charts import listing_curve_figure  # noqa: PLC0415
+    from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder  # noqa: PLC0415
+    from toolsearch.engine.config import parse_config  # noqa: PLC0415
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
+
+    inspector = Inspector.from_files([TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml"])
+    config = parse_config({})
+    ladder = listing_ladder(inspector.planner, config)
+    low, high = curve_bounds(ladder, config.threshold_pct, config.listing_max_tokens, 8_000, 1_000_000)
+    points = form_grid(ladder, config, curve_context_lengths(ladder, config.threshold_pct, config.listing_max_tokens,
+                                                             low, high), [config.threshold_pct])
+    sizes = ladder.sizes()
+    fig = listing_curve_figure(points, sizes, 200_000)
+    assert fig.layout.yaxis.type == "log"
+    bottom, top = fig.layout.yaxis.range
+    above = top - math.log10(max(sizes.values()))
+    assert above >= 0.1 * (top - bottom), (bottom, top, sizes)  # a tenth of the height: a line of text

@@ -685,8 +685,9 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
             ``form_grid(ladder, config, curve_context_lengths(ladder, pct, cap), [pct])``.
         sizes: ``{"full" | "names" | "groups": tokens}`` from ``Ladder.sizes()``, drawn as
             dashed reference lines, each labelled at its right end: where the budget line reaches
-            one, that form fits. The y axis ends 30% above the largest size, so a budget far above
-            every size runs off the top. When the sizes and listings span more than
+            one, that form fits. The y axis ends 30% above the largest size (on a log axis, at least
+            an eighth of its height above it, room for the label), so a budget far above every size
+            runs off the top. When the sizes and listings span more than
             :data:`CURVE_LOG_RATIO` (a catalog of thousands of tools: a 40-token summary block
             against an 80,000-token full listing), the y axis is logarithmic, so every line stays
             readable.
@@ -740,8 +741,11 @@ def listing_curve_figure(points: Sequence, sizes: dict[str, int], current_contex
     positive = [v for v in [*(p.listing_tokens for p in points), *sizes.values()] if v > 0]
     log_y = bool(positive) and max(positive) / min(positive) > CURVE_LOG_RATIO
     if log_y:
+        # 30 % above the top line is a sliver of a log axis: keep an eighth of the height above it,
+        # room for that line's label (written above its right end)
+        low, high = math.log10(min(positive) / 2), math.log10(max(positive))
         yaxis = dict(type="log", title="tokens (planning tokenizer, log scale)", tickformat=",",
-                     range=[math.log10(min(positive) / 2), math.log10(top)])
+                     range=[low, max(math.log10(top), high + (high - low) / 7)])
     else:
         yaxis = dict(title="tokens (planning tokenizer)", range=[0, top], tickformat=",")
     fig.update_layout(
