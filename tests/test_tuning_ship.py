@@ -132,3 +132,18 @@ def test_the_listing_curve_leaves_room_above_its_top_line_for_the_label() -> Non
     bottom, top = fig.layout.yaxis.range
     above = top - math.log10(max(sizes.values()))
     assert above >= 0.1 * (top - bottom), (bottom, top, sizes)  # a tenth of the height: a line of text
+
+
+def test_the_goal_picker_says_what_each_goal_asks_of_the_listing() -> None:
+    # "every server at names or better" is the page's own vocabulary: a newcomer needs the listing's
+    # steps (full lines → names → one summary line → nothing) to choose between the goals
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    text = at.selectbox(key="tuning_multi_goal").help or ""
+    for words in ("full lines", "names only", "one summary line", "every tool with its short description",
+                  "at least one server named", "collapse"):
+        assert words in text, text

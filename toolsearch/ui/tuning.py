@@ -301,7 +301,14 @@ if common.require_catalog(v):
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
     multi_goal = c3.selectbox("Goal at every length not named below", list(MULTI_GOALS), key="tuning_multi_goal",
-                              format_func=lambda g: MULTI_GOAL_WORDS[g])
+                              format_func=lambda g: MULTI_GOAL_WORDS[g],
+                              help="What the listing in the tool_search description must still give. When it does "
+                                   "not fit its budget, each server's part shrinks, largest first: full lines (each "
+                                   "tool with its short description) → names only → one summary line → nothing. "
+                                   "**every tool with its short description**: every server at full lines. "
+                                   "**every server at names or better**: no server collapses to a summary line. "
+                                   "**tool names listed**: at least one server named (tier 1), the others may "
+                                   "collapse. **some listing**: summary lines are enough.")
     c3.text_input("Other goal at some lengths (optional)", key="tuning_length_goals",
                   placeholder="e.g. 200k=full, 1m=full",
                   help="LENGTH=GOAL items for lengths of the list that need another goal (full, names, listed or "
