@@ -315,7 +315,10 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
     args = use.arguments if isinstance(use.arguments, dict) else {}
     data = _json(result.content) if result is not None else None
     if use.name == C.TOOL_SEARCH:
-        queries = clean_string_list(args.get("queries"), dedupe=False) or []
+        queries = clean_string_list(args.get("queries"), dedupe=False)
+        if queries is None:  # released Hermes (0.19): one ``query`` string per call
+            queries = clean_string_list(args.get("query"), dedupe=False)
+        queries = queries or []
         limit = args.get("limit")
         groups: dict[int, tuple[str, ...]] = {}
         error = None
@@ -324,7 +327,10 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
                 error = _short(str(data["error"]))
             for i, group in enumerate(data.get("results") or []):
                 if isinstance(group, dict) and isinstance(group.get("matches"), list):
-                    groups[i] = tuple(str(m) for m in group["matches"])
+                    groups[i] = _match_names(group["matches"])
+            if "results" not in data and isinstance(data.get("matches"), list) and len(queries) == 1:
+                # released Hermes: {"query", "total_available", "matches": [{"name", ...}]}
+                groups[0] = _match_names(data["matches"])
         elif result is not None and result.is_error:
             error = _short(str(data))
         records = tuple(QueryRecord(mask_query(q), groups.get(i, () if error else None) if result is not None else None)
@@ -348,6 +354,12 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
     return SearchEvent(step, use.name, (QueryRecord(mask_query(text), matches),) if text else (), limit, error)
 
 
+def _match_names(matches: list[Any]) -> tuple[str, ...]:
+    """Tool names of a recorded ``matches`` list: names (the reference bridge) or objects with a
+    ``name`` (released Hermes, whose matches carry name, source and description)."""
+    return tuple(str(m["name"]) if isinstance(m, dict) and "name" in m else str(m) for m in matches)
+
+
 def _tool_references(data: Any) -> list[str]:
     """Tool names in ``tool_reference`` blocks (a list of blocks, or ``{"tool_references": [...]}``)."""
     if isinstance(data, dict):
@@ -361,7 +373,9 @@ def _tool_references(data: Any) -> list[str]:
 
 def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> DescribeEvent:
     args = use.arguments if isinstance(use.arguments, dict) else {}
-    names = tuple(clean_string_list(args.get("names"), dedupe=True) or ())
+    listed = clean_string_list(args.get("names"), dedupe=True)
+    single = listed is None  # released Hermes (0.19): one ``name`` per call
+    names = tuple(listed if listed is not None else clean_string_list(args.get("name"), dedupe=True) or ())
     data = _json(result.content) if result is not None else None
     not_found: tuple[str, ...] = ()
     error = None
@@ -370,6 +384,8 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
             not_found = tuple(str(n) for n in data["not_found"])
         if "error" in data:
             error = _short(str(data["error"]))
+            if single and names:  # released Hermes answers an unknown name with an error only
+                not_found = names
     return DescribeEvent(step, names, not_found, error)
 
 
