@@ -210,6 +210,21 @@ def _secret_key(key: str) -> bool:
     flat = _KEY_SEPARATORS.sub("", key.lower())
     return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
 _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
+#: ``NAME=value`` / ``NAME: value`` inside free text (a shell ``export``, a ``curl -H`` header, a
+#: ``.env`` line): the value is masked when NAME names a secret, as under a JSON key.
+_ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*[:=][ \t]*)(['\"]?)"
+                       r"([^\s'\"&;,]{4,})")
+
+
+_AUTH_WORDS = ("bearer", "basic", "token", "digest")  # ``Authorization: Bearer …``: the credentials are masked
+
+
+def _mask_assigned(text: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        if not _secret_key(m.group(1)) or m.group(4) == C.SECRET_MASK or m.group(4).lower() in _AUTH_WORDS:
+            return m.group(0)
+        return m.group(1) + m.group(2) + m.group(3) + C.SECRET_MASK
+    return _ASSIGNED.sub(one, text)
 
 
 def mask_secrets(value: Any, key: str = "") -> Any:
@@ -218,7 +233,9 @@ def mask_secrets(value: Any, key: str = "") -> Any:
     Masked: string values under keys that name a secret (ending in ``password``, ``token``,
     ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a
     string, glued to a word or not (``sk-…``, ``ghp_…``, ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``:
-    :func:`toolsearch.engine.secrets.mask_token_shapes`); long opaque strings without spaces that mix
+    :func:`toolsearch.engine.secrets.mask_token_shapes`); the value of ``NAME=value`` or
+    ``NAME: value`` in a string when NAME names a secret (``export OPENAI_API_KEY=…``, a
+    ``X-Api-Key: …`` header in a command); long opaque strings without spaces that mix
     letters and digits (32+ characters); URL credentials and query values
     (:func:`toolsearch.engine.secrets.scrub_text`, as config secrets are masked). Dicts and lists are
     walked; other values are returned unchanged.
@@ -238,7 +255,7 @@ def mask_text(text: str) -> str:
     """Secret-looking parts of free text masked (see :func:`mask_secrets`)."""
     if not text:
         return text
-    text = mask_token_shapes(scrub_text(text))
+    text = _mask_assigned(mask_token_shapes(scrub_text(text)))
     if _OPAQUE.match(text) and re.search(r"\d", text) and re.search(r"[A-Za-z]", text):
         return C.SECRET_MASK
     return text
