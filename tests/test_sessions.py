@@ -722,3 +722,17 @@ def test_a_store_cell_over_the_size_limit_is_never_loaded_and_the_rest_is_read(t
     assert [type(e).__name__ for e in s1.events] == ["SearchEvent"]  # the one before the huge message
     assert [type(e).__name__ for e in s2.events] == ["SearchEvent"]
     assert (s1.title, s3.title) == ("fine", None)
+
+
+def test_the_text_report_says_what_each_session_cost(tmp_path):
+    """The token and cache counters Hermes recorded per session are in the text report too (they
+    were only in ``--json`` and on the page's Timeline), under the session's header line."""
+    db = write_store(tmp_path, SPEC)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("session s-first "))
+    assert lines[header + 1] == ("  input tokens: 1,200 · output tokens: 80 · cache read tokens: 900 · "
+                                 "cache write tokens: 150")
+    second = next(i for i, line in enumerate(lines) if line.startswith("session s-second "))
+    assert "tokens" not in lines[second + 1]  # nothing recorded, nothing said

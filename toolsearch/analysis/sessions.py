@@ -1170,6 +1170,12 @@ def session_flags(sessions: Sequence[Session], inspector: Inspector, config: Too
     return out
 
 
+def counters_line(counters: Mapping[str, int]) -> str:
+    """A session's recorded token and cache counters as one line, e.g. ``input tokens: 1,200 ·
+    output tokens: 80`` (the CLI's session header and the page's Timeline)."""
+    return " · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in counters.items())
+
+
 # --- JSON report ------------------------------------------------------------------------------
 
 def summary(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
-                                 summary, what_if_lengths)
+                                 summary, what_if_lengths, counters_line)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, percent
 from .common import print_json, rewrite_progress_line
@@ -187,6 +187,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
                    f"{counted(s.messages, 'message')}, {counted(s.round_trips, 'round trip')})"
                    + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
+        if s.counters:  # what the session cost, as recorded (the page's Timeline shows the same line)
+            out.append("  " + counters_line(s.counters))
         queries = {(q.step, q.query): q for q in by_session.get(s.id, ())}
         for e in s.events:
             if e.kind == "search":

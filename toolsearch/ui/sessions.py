@@ -27,7 +27,7 @@ from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
                                  event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
-                                 what_if_lengths)
+                                 what_if_lengths, counters_line)
 from toolsearch.cli.textfmt import parse_context_length
 
 SAMPLE = "Sample sessions"
@@ -338,7 +338,7 @@ def render() -> None:
         if flag is not None and flag.flagged:
             st.warning(common.md_escape(f"Flagged: {flag.words()}"), icon=":material/flag:")
         if session.counters:
-            st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))
+            st.text(counters_line(session.counters))
         rows = timeline_rows(session, rep)
         if rows:
             literal_table(_visible_frame(rows), key="sessions_timeline")
