@@ -218,3 +218,19 @@ def test_a_link_naming_servers_the_catalog_lacks_says_so():
     assert "May collapse: nope is not a server of this catalog; left out." in warnings
     assert "Must stay named: ghost is not a server of this catalog; left out." in warnings
     assert at.multiselect(key="tuning_except").value == ["github"]
+
+
+def test_one_tool_the_catalog_does_not_defer_is_one_tool():
+    """The warning about called tools the catalog lacks counts them in words ("1 tool", as
+    ``toolsearch recommend --sessions`` says it), not "1 tools"."""
+    calls = [*OPENAI[:3],
+             {"role": "assistant", "content": "", "tool_calls": tool_calls("j", "tool_call", {
+                 "name": "mcp__jira__create_ticket", "arguments": {"summary": "x"}})},
+             {"role": "tool", "tool_call_id": "j", "content": "{\"ok\": true}"}]
+    at = open_tuning({"lengths": "16k,200k,1m"})
+    at.file_uploader(key="tuning_session_upload").set_value([
+        ("jira.json", json.dumps(calls).encode(), "application/json")]).run()
+    assert not at.exception, at.exception
+    warning = next(w.value for w in at.warning if "does not defer" in w.value).replace("\\", "")
+    assert warning.startswith("The sessions called 1 tool this catalog does not defer")
+    assert "mcp__jira__create_ticket" in warning

@@ -18,6 +18,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
                                            outcomes, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import called_tools, listing_evidence
 from toolsearch.engine import constants as C
@@ -354,7 +355,7 @@ if common.require_catalog(v):
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
                 "tools of this catalog.")))
             if unknown:
-                st.warning(f"The sessions called {len(unknown)} tools this catalog does not defer (another catalog, "
+                st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
         remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
