@@ -252,7 +252,7 @@ def render() -> None:
     agg = aggregates(loaded.sessions, rep)
 
     sources.show_problems(loaded.problems)
-    st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
+    st.text(show_invisible(f"{label}: {counted(data['sessions'], 'session')} on catalog {rep.catalog} "
                            f"({rep.deferred_count} deferred tools)"))
     if drift.drifted:
         st.warning(common.md_escape(show_invisible("The sessions ran on another catalog: "
@@ -328,7 +328,7 @@ def render() -> None:
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
-        chosen = st.selectbox("Session", ids, key="sessions_pick")
+        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=show_invisible)
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
