@@ -50,8 +50,8 @@ CALLS = [("tool_search", {"query": "post slack message"}),
          ("tool_describe", {"name": "mcp__slack__slack_send_message"})]
 
 
-def hermes_answers() -> list[str]:
-    done = subprocess.run([hermes_python(), "-c", BRIDGE], input=json.dumps(CALLS), capture_output=True,
+def hermes_answers(calls: list = CALLS) -> list[str]:
+    done = subprocess.run([hermes_python(), "-c", BRIDGE], input=json.dumps(calls), capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -96,3 +96,36 @@ def test_searches_and_describes_of_the_released_hermes_are_read(tmp_path):
     text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference").stdout
     assert "#1 search 'post slack message': recorded mcp__slack__slack_post_message;" in text
     assert "#4 describe mcp__slack__slack_send_message; not found: mcp__slack__slack_send_message" in text
+
+
+def test_a_search_the_bridge_rejected_is_shown_with_its_error(tmp_path):
+    """A ``tool_search`` call without a query, which Hermes answers with an error: the text report
+    and the page's Timeline show it at its step with the error (the text had a bare error line
+    under no step, the page had no row for it)."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+    from toolsearch.live.guard import launch_token
+
+    (answer,) = hermes_answers([("tool_search", {"query": ""})])
+    assert json.loads(answer) == {"error": "query is required"}
+    spec = {"sessions": [{"id": "s-empty-query", "model": "openai/gpt-5-mini", "messages": [
+        {"role": "user", "content": "find the slack tool"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("e1", "tool_search", {"query": ""})},
+        {"role": "tool", "tool_call_id": "e1", "tool_name": "tool_search", "content": answer}]}]}
+    db = write_store(tmp_path, spec)
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference").stdout.splitlines()
+    at_step = text.index("  #1 search via tool_search: no query recorded")
+    assert text[at_step + 1] == "     error: query is required"
+
+    at = AppTest.from_file(str(CATALOG.parent.parent / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    rows = literal_tables(at)["sessions_timeline"].to_dict("records")
+    assert [(r["step"], r["event"], r["detail"], r["recorded"]) for r in rows] == [
+        ("1", "search (tool_search)", "(no query recorded)", "error: query is required")]

@@ -192,6 +192,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         queries = {(q.step, q.query): q for q in by_session.get(s.id, ())}
         for e in s.events:
             if e.kind == "search":
+                if not e.queries:  # a call with no readable query (the bridge answered with an error, say)
+                    out.append(f"  #{e.step} search via {_safe(e.tool)}: no query recorded")
                 for record in e.queries:
                     q = queries.get((e.step, record.query))
                     ref = q.replayed["reference"] if q else None

@@ -175,6 +175,9 @@ def timeline_rows(session: Session, rep: Replay) -> list[dict[str, Any]]:
     for event in session.events:
         d = event_to_dict(event)
         if d["kind"] == "search":
+            if not d["queries"]:  # a call with no readable query (the bridge answered with an error, say)
+                rows.append({"step": d["step"], "event": f"search ({d['tool']})", "detail": "(no query recorded)",
+                             "recorded": f"error: {d['error']}" if d["error"] else "(not recorded)"})
             for record in d["queries"]:
                 q = queries.get((d["step"], record["query"]))
                 row = {"step": d["step"], "event": f"search ({d['tool']})", "detail": record["query"],
