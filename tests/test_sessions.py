@@ -736,3 +736,22 @@ def test_the_text_report_says_what_each_session_cost(tmp_path):
                                  "cache write tokens: 150")
     second = next(i for i, line in enumerate(lines) if line.startswith("session s-second "))
     assert "tokens" not in lines[second + 1]  # nothing recorded, nothing said
+
+
+def test_the_text_report_writes_counts_with_thousands_separators(tmp_path):
+    """A store of 1,000 sessions (Hermes' own writer): the head of the text report writes its counts
+    as the tables under it and the page do ("1,000", not "1000")."""
+    search = {"role": "assistant", "content": "", "tool_calls": tool_calls("a", "tool_search",
+                                                                          {"queries": ["rotate kubernetes secret"]})}
+    answer = {"role": "tool", "tool_call_id": "a", "tool_name": "tool_search",
+              "content": search_response("rotate kubernetes secret", [])}
+    spec = {"sessions": [{"id": f"s{n:04d}", "model": "openai/gpt-5-mini", "messages": [search, answer]}
+                         for n in range(1000)]}
+    db = write_store(tmp_path, spec)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("sessions: 1,000 (hermes-db); ")
+    assert lines[1] == ("searches: 1,000 (one per query); recorded: 1,000 empty, 0 found a tool the session called "
+                        "later (1,000 with a recorded result)")
+    assert "flagged sessions: 0 of 1,000" in lines

@@ -133,14 +133,14 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     data = summary(sessions, rep)
     agg = aggregates(sessions, rep)
     formats = sorted({s.format for s in sessions})
-    out = [f"sessions: {len(sessions)} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
+    out = [f"sessions: {len(sessions):,} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
            f"({rep.deferred_count} deferred tools, names {inspector.naming})"]
     if drift is not None and drift.drifted:
         out.append(f"warning: catalog drift: {_safe(drift.words(rep.catalog))}")
     out += [
-           f"searches: {data['searches']} (one per query); recorded: {data['recorded']['empty']} empty, "
-           f"{data['recorded']['found_called']} found a tool the session called later "
-           f"({data['recorded']['with_result']} with a recorded result)", ""]
+           f"searches: {data['searches']:,} (one per query); recorded: {data['recorded']['empty']:,} empty, "
+           f"{data['recorded']['found_called']:,} found a tool the session called later "
+           f"({data['recorded']['with_result']:,} with a recorded result)", ""]
     rows = [[v, d["empty"], d["found_called"], d["drift"]] for v, d in data["replay"].items()]
     out += ["replayed with the current settings:", _table(rows, ["variant", "empty", "found called", "drift"]), ""]
     model_rows = []
@@ -170,7 +170,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"]), ""]
     flagged = [f for f in flags if f.flagged]
     if flags:
-        out.append(f"flagged sessions: {len(flagged)} of {len(flags)}" + (":" if flagged else ""))
+        out.append(f"flagged sessions: {len(flagged):,} of {len(flags):,}" + (":" if flagged else ""))
         for f in flagged:
             out.append(f"  {_safe(f.session)}: {f.words()}")
             for r in f.repeated_after_compaction:
