@@ -755,3 +755,24 @@ def test_the_text_report_writes_counts_with_thousands_separators(tmp_path):
     assert lines[1] == ("searches: 1,000 (one per query); recorded: 1,000 empty, 0 found a tool the session called "
                         "later (1,000 with a recorded result)")
     assert "flagged sessions: 0 of 1,000" in lines
+
+
+def test_an_unreadable_model_config_is_named_and_the_session_still_read(tmp_path):
+    """A Hermes store (Hermes' own writer) whose session row's model_config was damaged afterwards:
+    the session is read, and the context length it lost is said with the session's place (it read
+    as "context unknown" without a word)."""
+    import sqlite3
+
+    db = write_store(tmp_path, SPEC)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE sessions SET model_config = '{\"context_length\": 16000' WHERE id = 's-first'")
+    conn.close()
+    loaded = load_sessions([db])
+    assert [s.id for s in loaded.sessions] == ["s-first", "s-second"]
+    assert loaded.sessions[0].context_length is None and len(loaded.sessions[0].events) == 5
+    assert [str(p) for p in loaded.problems] == [
+        f"{db}: session 's-first': its model_config is not a JSON object; context length not read "
+        "(the rest of the session is)"]
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0
+    assert f"toolsearch: skipped: {db}: session 's-first': its model_config is not a JSON object" in done.stderr

@@ -570,6 +570,9 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
                                                    f"{size:,} bytes, over the "
                                                    f"{readers.size_text(MAX_SESSION_BYTES)} limit; left out"))
         config = _json_object(row[2])
+        if not config and _unreadable_json(row[2]):
+            out.problems.append(SessionProblem(f"{origin}: session {sid!r}", "its model_config is not a JSON object; "
+                                               "context length not read (the rest of the session is)"))
         session.context_length = _context_length(config)
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
                             if isinstance(v, (int, float)) and v and math.isfinite(v)}
@@ -694,6 +697,18 @@ def _json_object(value: Any) -> dict[str, Any]:
             return {}
         return parsed if isinstance(parsed, dict) else {}
     return {}
+
+
+def _unreadable_json(value: Any) -> bool:
+    """A text cell that holds something but no JSON object (a store damaged by hand or by a crash)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str) or not value.strip():
+        return False
+    try:
+        return not isinstance(readers.load_embedded_json(value), dict)
+    except ValueError:
+        return True
 
 
 def _context_length(config: Mapping[str, Any]) -> int | None:
