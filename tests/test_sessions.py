@@ -776,3 +776,22 @@ def test_an_unreadable_model_config_is_named_and_the_session_still_read(tmp_path
     done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
     assert done.returncode == 0
     assert f"toolsearch: skipped: {db}: session 's-first': its model_config is not a JSON object" in done.stderr
+
+
+def test_a_session_read_twice_is_counted_once(tmp_path):
+    """A Hermes store and Hermes' own export of it given together (the same sessions twice): each
+    session counts once, and each repeat is named with both places; the same for recommend."""
+    db = write_store(tmp_path, SPEC, export=True)
+    export = tmp_path / "state.db.export.jsonl"
+    done = run_cli("sessions", db, export, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    alone = json.loads(run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json").stdout)
+    assert (data["sessions"], data["searches"], data["recorded"]) == (2, alone["searches"], alone["recorded"])
+    assert data["called_listed"] == alone["called_listed"]
+    assert done.stderr.splitlines() == [
+        f"toolsearch: skipped: {export}:{n}: session {sid!r}: the same session id was read from {db}; counted once"
+        for n, sid in ((1, "s-second"), (2, "s-first"))]  # the export lists the newest first
+    rec = run_cli("recommend", CATALOG, "--context-lengths", "16k", "--goal", "names", "--sessions", db, export)
+    assert rec.returncode == 0, rec.stderr
+    assert "sessions: 2 sessions read" in rec.stdout

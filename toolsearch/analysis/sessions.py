@@ -485,7 +485,24 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         SessionSourceError: a source cannot be read at all.
     """
     read = read_sessions(paths, fmt, progress)
-    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+    return drop_repeated(LoadedSessions([extract(s) for s in read.sessions], read.problems))
+
+
+def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
+    """``loaded`` with each session id read once: a session whose id came earlier (the same store
+    given twice, a store and its ``hermes sessions export``, a backup copy) is left out and named
+    in ``problems`` with both places, so its searches and calls are not counted twice."""
+    first: dict[str, str] = {}
+    kept: list[Session] = []
+    problems = list(loaded.problems)
+    for session in loaded.sessions:
+        if session.id in first:
+            problems.append(SessionProblem(f"{session.origin}: session {session.id!r}",
+                                           f"the same session id was read from {first[session.id]}; counted once"))
+            continue
+        first[session.id] = session.origin
+        kept.append(session)
+    return LoadedSessions(kept, problems)
 
 
 def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> LoadedSessions:

@@ -20,7 +20,7 @@ from toolsearch.analysis.recommend import (add_session_evidence, export_block, f
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import called_tools, listing_evidence
+from toolsearch.analysis.sessions import LoadedSessions, called_tools, drop_repeated, listing_evidence
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -117,8 +117,9 @@ def session_evidence() -> tuple[list, list[str]]:
         sessions.extend(loaded.sessions)
         problems.extend(loaded.problems)
         labels.append(name)
-    sources.show_problems(problems)
-    return sessions, labels
+    once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
+    sources.show_problems(once.problems)
+    return once.sessions, labels
 
 
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
