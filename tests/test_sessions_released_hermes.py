@@ -129,3 +129,40 @@ def test_a_search_the_bridge_rejected_is_shown_with_its_error(tmp_path):
     rows = literal_tables(at)["sessions_timeline"].to_dict("records")
     assert [(r["step"], r["event"], r["detail"], r["recorded"]) for r in rows] == [
         ("1", "search (tool_search)", "(no query recorded)", "error: query is required")]
+
+
+NOTE = ("1 of 1 session searched with one query per tool_search call, as the released Hermes Agent "
+        "(hermes-agent 0.19.0) does. That release puts no listing in the tool_search description: its "
+        "threshold_pct decides whether tool search is on at all (default 10) and it has no listing_max_tokens.")
+
+
+def test_evidence_from_the_released_hermes_says_what_its_settings_mean(tmp_path):
+    """The released Hermes' threshold_pct is an on/off gate and it has no listing: the CLI, the
+    Sessions page and the Tuning page say so above the listing what-ifs (a newcomer read them as
+    what their Hermes did). Sessions in the reference's form get no such note."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.guard import launch_token
+
+    db = write_store(tmp_path, released_spec())
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference").stdout
+    assert f"note: {NOTE}" in text
+    sample = CATALOG.parent.parent / "sample_sessions" / "state.db"
+    assert "note:" not in run_cli("sessions", sample, "--catalog", CATALOG, "--variant", "reference").stdout
+
+    at = AppTest.from_file(str(CATALOG.parent.parent / "app.py"), default_timeout=180)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert any(i.value.replace("\\", "").startswith(NOTE) for i in at.info)
+
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.text_input(key="tuning_sessions_token").set_value(launch_token()).run()
+    at.text_input(key="tuning_sessions_path").set_value(str(db)).run()
+    at.button(key="tuning_sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert any(i.value.replace("\\", "").startswith(NOTE) for i in at.info)

@@ -83,6 +83,8 @@ class SearchEvent:
         queries: the queries, each with its recorded matches.
         limit: the ``limit`` the model asked for (raw; ``None`` when absent).
         error: the recorded error text when the call failed as a whole.
+        released: the call has the released Hermes Agent's form (one ``query`` string per call,
+            answered with ``matches`` objects) rather than the reference's ``queries`` list.
     """
 
     step: int
@@ -90,6 +92,7 @@ class SearchEvent:
     queries: tuple[QueryRecord, ...]
     limit: Any = None
     error: str | None = None
+    released: bool = False
 
     kind = "search"
 
@@ -333,6 +336,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
     data = _json(result.content) if result is not None else None
     if use.name == C.TOOL_SEARCH:
         queries = clean_string_list(args.get("queries"), dedupe=False)
+        released = queries is None and "query" in args
         if queries is None:  # released Hermes (0.19): one ``query`` string per call
             queries = clean_string_list(args.get("query"), dedupe=False)
         queries = queries or []
@@ -352,7 +356,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
             error = _short(str(data))
         records = tuple(QueryRecord(mask_query(q), groups.get(i, () if error else None) if result is not None else None)
                         for i, q in enumerate(queries))
-        return SearchEvent(step, use.name, records, limit, error)
+        return SearchEvent(step, use.name, records, limit, error, released)
     # Claude Code ToolSearch / Anthropic server-side tool search: one query, tool references back
     query = args.get("query") if isinstance(args.get("query"), str) else args.get("pattern")
     limit = args.get("max_results", args.get("limit"))
@@ -1185,6 +1189,23 @@ def session_flags(sessions: Sequence[Session], inspector: Inspector, config: Too
         out.append(SessionFlags(session.id, deferring and used_tools and not session.searches, tuple(repeats),
                                 compactions))
     return out
+
+
+def released_hermes_sessions(sessions: Sequence[Session]) -> int:
+    """How many sessions searched in the released Hermes Agent's form (:attr:`SearchEvent.released`)."""
+    return sum(1 for s in sessions if any(isinstance(e, SearchEvent) and e.released for e in s.events))
+
+
+def released_hermes_words(count: int, total: int) -> str:
+    """What it means for the evidence that ``count`` of ``total`` sessions were recorded by the
+    released Hermes Agent (PyPI ``hermes-agent`` 0.19.0), whose tool search is the earlier design of
+    docs/reference.md §12: one query per call and no listing."""
+    return (f"{count:,} of {counted(total, 'session')} searched with one query per tool_search call, as the "
+            "released Hermes Agent (hermes-agent 0.19.0) does. That release puts no listing in the tool_search "
+            "description: its threshold_pct decides whether tool search is on at all (default 10) and it has no "
+            "listing_max_tokens. The listing what-ifs here describe the reference behaviour, not the harness that "
+            "recorded these sessions, and their searches were ranked by that release's own search, so drift "
+            "against the reference is expected.")
 
 
 def counters_line(counters: Mapping[str, int]) -> str:

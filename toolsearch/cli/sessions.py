@@ -34,7 +34,8 @@ from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
-                                 summary, what_if_lengths, counters_line)
+                                 summary, what_if_lengths, counters_line,
+                                 released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, percent
 from .common import print_json, rewrite_progress_line
@@ -137,6 +138,9 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
            f"({rep.deferred_count} deferred tools, names {inspector.naming})"]
     if drift is not None and drift.drifted:
         out.append(f"warning: catalog drift: {_safe(drift.words(rep.catalog))}")
+    released = released_hermes_sessions(sessions)
+    if released:
+        out.append(f"note: {released_hermes_words(released, len(sessions))}")
     out += [
            f"searches: {data['searches']:,} (one per query); recorded: {data['recorded']['empty']:,} empty, "
            f"{data['recorded']['found_called']:,} found a tool the session called later "

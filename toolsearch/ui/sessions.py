@@ -27,7 +27,8 @@ from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
                                  event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
-                                 what_if_lengths, counters_line)
+                                 what_if_lengths, counters_line, released_hermes_sessions,
+                                 released_hermes_words)
 from toolsearch.cli.textfmt import parse_context_length
 
 SAMPLE = "Sample sessions"
@@ -260,6 +261,9 @@ def render() -> None:
     if drift.drifted:
         st.warning(common.md_escape(show_invisible("The sessions ran on another catalog: "
                                                    + drift.words(f"“{rep.catalog}”"))), icon=":material/difference:")
+    released = released_hermes_sessions(loaded.sessions)
+    if released:
+        st.info(common.md_escape(released_hermes_words(released, len(loaded.sessions))), icon=":material/history:")
     flagged = [f for f in flags if f.flagged]
     row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting labels
     row.metric("Sessions", f"{data['sessions']:,}", width="content")

@@ -20,7 +20,8 @@ from toolsearch.analysis.recommend import (add_session_evidence, export_block, f
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import LoadedSessions, called_tools, drop_repeated, listing_evidence
+from toolsearch.analysis.sessions import (LoadedSessions, called_tools, drop_repeated, listing_evidence,
+                                          released_hermes_sessions, released_hermes_words)
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -355,6 +356,9 @@ if common.require_catalog(v):
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
                 "tools of this catalog.")))
+            released = released_hermes_sessions(evidence)
+            if released:
+                st.info(common.md_escape(released_hermes_words(released, len(evidence))), icon=":material/history:")
             if unknown:
                 st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
