@@ -166,3 +166,15 @@ def test_evidence_from_the_released_hermes_says_what_its_settings_mean(tmp_path)
     at.button(key="tuning_sessions_read").click().run()
     assert not at.exception, at.exception
     assert any(i.value.replace("\\", "").startswith(NOTE) for i in at.info)
+
+
+def test_recommend_and_report_with_released_hermes_sessions_say_it_too(tmp_path):
+    """``--sessions`` of recommend and report: the same note on stderr as ``toolsearch sessions``."""
+    db = write_store(tmp_path, released_spec())
+    rec = run_cli("recommend", CATALOG, "--context-lengths", "32k,200k", "--goal", "names", "--sessions", db)
+    assert rec.returncode == 0, rec.stderr
+    assert f"toolsearch: note: {NOTE}" in rec.stderr
+    report = run_cli("report", CATALOG, "--context-lengths", "32k", "--goal", "names", "--sessions", db,
+                     "-o", tmp_path / "review.html")
+    assert report.returncode == 0, report.stderr
+    assert f"toolsearch: note: {NOTE}" in report.stderr
