@@ -795,3 +795,36 @@ def test_a_session_read_twice_is_counted_once(tmp_path):
     rec = run_cli("recommend", CATALOG, "--context-lengths", "16k", "--goal", "names", "--sessions", db, export)
     assert rec.returncode == 0, rec.stderr
     assert "sessions: 2 sessions read" in rec.stdout
+
+
+def test_searches_that_found_the_wrong_tools_are_listed(tmp_path):
+    """s-second searched "slack send message", got slack_send_message and then called
+    slack_post_message: a search that found only tools the session did not call. It is listed in
+    ``--json`` (``aggregates.top_missed``), in the text report and on the page's Failed searches
+    tab; an empty search is a failed one, not a missed one."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+    from toolsearch.live.guard import launch_token
+
+    db = write_store(tmp_path, SPEC)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["aggregates"]["top_missed"] == [
+        {"query": "slack send message", "count": 1, "sessions": 1, "called": ["mcp__slack__slack_post_message"],
+         "replay_found_called": False}]
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference").stdout.splitlines()
+    head = text.index("searches that found only tools the session did not call (it called other tools afterwards):")
+    assert text[head + 3].split() == ["slack", "send", "message", "1", "mcp__slack__slack_post_message", "no"]
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    rows = literal_tables(at)["sessions_missed"].to_dict("records")
+    assert [(r["query"], r["times"], r["called afterwards"], r["reference finds one now"]) for r in rows] == [
+        ("slack send message", "1", "mcp__slack__slack_post_message", "no")]

@@ -862,13 +862,28 @@ class FailedQuery:
     replay_empty: bool
 
 
+@dataclass(frozen=True)
+class MissedQuery:
+    """A query whose recorded search found tools, none of which its session called afterwards,
+    while the session did call tools afterwards: the search found the wrong tools (or the right
+    one came from another search). ``called``: the tools those sessions called after it (first
+    eight); ``replay_found_called``: the reference search today finds one of them."""
+
+    query: str
+    count: int
+    sessions: int
+    called: list[str]
+    replay_found_called: bool
+
+
 def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 6) if whole else None
 
 
 def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
     """Totals over all sessions and per model (searches per session, empty rates, round trips per
-    called tool) and the top failed queries with their gate terms."""
+    called tool), the top failed queries with their gate terms (``top_failed``) and the top queries
+    that found only tools their session did not call afterwards (``top_missed``, :class:`MissedQuery`)."""
     by_model: dict[str, list[Session]] = {}
     for s in sessions:
         by_model.setdefault(s.model or "(unknown)", []).append(s)
@@ -897,12 +912,21 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
         if q.recorded is not None and not q.recorded:
             failed.setdefault(q.query, []).append(q)
     top = sorted(failed.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:TOP_FAILED]
+    missed: dict[str, list[QueryReplay]] = {}
+    for q in rep.queries:
+        if q.recorded and q.called_later and not q.recorded_found_called:
+            missed.setdefault(q.query, []).append(q)
+    top_missed = sorted(missed.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:TOP_FAILED]
     return {
         "overall": figures(sessions),
         "per_model": {model: figures(group) for model, group in sorted(by_model.items())},
         "top_failed": [FailedQuery(query, len(qs), len({q.session for q in qs}), qs[0].replayed["reference"].gate,
                                    qs[0].replayed["reference"].why,
                                    qs[0].replayed["reference"].empty).__dict__ for query, qs in top],
+        "top_missed": [MissedQuery(query, len(qs), len({q.session for q in qs}),
+                                   list(dict.fromkeys(t for q in qs for t in q.called_later))[:8],
+                                   any(q.replayed["reference"].found_called for q in qs)).__dict__
+                       for query, qs in top_missed],
     }
 
 

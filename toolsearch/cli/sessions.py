@@ -9,7 +9,7 @@
 ``--json`` prints one object: ``sessions``, ``searches`` (one per query), ``recorded``
 (``empty``, ``found_called``), ``replay`` (per variant: ``empty``, ``found_called``, ``drift``;
 ``reference`` always), ``per_session`` (events, queries recorded vs replayed, listing what-if),
-``aggregates`` (overall, per model, top failed queries) and ``problems`` (skipped lines and
+``aggregates`` (overall, per model, top failed queries, top missed queries) and ``problems`` (skipped lines and
 sessions); ``catalog_drift`` (tools and servers of the sessions missing from the catalog);
 ``called_listed`` (per context length of ``--context-lengths``: the setting's budget and form,
 ``called_listed``, ``called_total``, ``round_trips_saved``); each ``per_session`` item has
@@ -159,6 +159,11 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         fail_rows = [[_safe(f["query"]), f["count"], f["gate"] or "—",
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
         out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"]), ""]
+    if agg["top_missed"]:
+        miss_rows = [[_safe(m["query"]), m["count"], _safe(_names(m["called"], 3)),
+                      "yes" if m["replay_found_called"] else "no"] for m in agg["top_missed"]]
+        out += ["searches that found only tools the session did not call (it called other tools afterwards):",
+                _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
     if what_if:
         wrows = [[_safe(w.session), _safe(w.tool), "yes" if w.listed else "no", w.searches_before, w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,

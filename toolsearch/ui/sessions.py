@@ -293,6 +293,15 @@ def render() -> None:
                                            "gate term": f["gate"] or "—",
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                           for f in failed]), key="sessions_failed")
+        missed = agg["top_missed"]
+        if missed:
+            st.caption("Recorded searches that found tools, none of which the session called afterwards, while it "
+                       "did call other tools afterwards: the search found the wrong tools (or the right one came "
+                       "from another search).")
+            literal_table(_visible_frame([{"query": m["query"], "times": m["count"], "sessions": m["sessions"],
+                                           "called afterwards": ", ".join(m["called"]),
+                                           "reference finds one now": "yes" if m["replay_found_called"] else "no"}
+                                          for m in missed]), key="sessions_missed")
     with tabs[2]:
         st.caption(f"With the sidebar's threshold_pct ({v.config.threshold_pct:g}%) and listing_max_tokens "
                    f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
