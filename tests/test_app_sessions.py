@@ -330,3 +330,14 @@ def test_the_session_picker_shows_invisible_characters_of_session_ids(tmp_path):
     assert not at.exception, at.exception
     assert at.selectbox(key="sessions_pick").options == ["s-deploy⟨U+200B⟩-1"]
     assert any(t.value == f"{db}: 1 session on catalog Team workspace (178 deferred tools)" for t in at.text)
+
+
+def test_the_sample_file_help_counts_the_sessions_each_file_holds():
+    """The help named "six sessions" while state.db holds seven and claude-code.jsonl three."""
+    at = open_page()
+    counts = {p.name: len(load_sessions([p]).sessions) for p in sorted(SAMPLES.iterdir())
+              if p.suffix in (".db", ".json", ".jsonl")}
+    help_text = at.selectbox(key="sessions_sample").help
+    assert "state.db (7)" in help_text and "claude-code.jsonl (3)" in help_text
+    for name, n in counts.items():
+        assert f"{name} ({n})" in help_text

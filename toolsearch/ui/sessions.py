@@ -215,8 +215,9 @@ def render() -> None:
     col1.radio("Sessions from", [SAMPLE, UPLOAD, LOCAL], key="sessions_source", horizontal=False)
     kind = st.session_state["sessions_source"]
     if kind == SAMPLE:
+        counts = ", ".join(f"{name} ({len(sources.load_path(path).sessions)})" for name, path in sample_files().items())
         col2.selectbox("Sample file", list(sample_files()), key="sessions_sample",
-                       help="Six sessions on the team-workspace catalog, in each supported format. "
+                       help=f"Recorded sessions on the team-workspace catalog, one file per supported format: {counts}. "
                             "state.db was written by Hermes' own session writer.")
     elif kind == UPLOAD:
         col2.file_uploader("Session file", type=sources.UPLOAD_TYPES, key="sessions_upload")
