@@ -266,10 +266,11 @@ def mask_text(text: str) -> str:
 
 def mask_query(text: str) -> str:
     """A recorded query with known credential shapes and URL credentials masked
-    (:func:`toolsearch.engine.secrets.mask_token_shapes`). Unlike :func:`mask_text`, a long word is
+    (:func:`toolsearch.engine.secrets.mask_token_shapes`) and ``NAME=value`` / ``NAME: value`` values
+    when NAME names a secret. Unlike :func:`mask_text`, a long word is
     not masked for being opaque: an exact tool name is a common query. Replay searches the masked
     text, so a query that held a secret can differ from the recording there."""
-    return mask_token_shapes(text)
+    return _mask_assigned(mask_token_shapes(text))
 
 
 def show_invisible(text: str) -> str:
