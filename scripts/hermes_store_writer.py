@@ -17,6 +17,9 @@ SPEC.json::
        "tokens": {"input_tokens": 1200, "output_tokens": 300,
                   "cache_read_tokens": 900, "cache_write_tokens": 200},   # optional
        "end_reason": "agent_close",                          # optional
+       "parent": "s0",        # optional: parent_session_id (a compression continuation when the
+                              # parent's end_reason is "compression", as Hermes writes it when
+                              # compression.in_place is false, and always before in-place compaction)
        "messages": [
          {"role": "user", "content": "..."},
          {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
@@ -61,8 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for session in spec["sessions"]:
             sid = session["id"]
+            extra = {"parent_session_id": session["parent"]} if session.get("parent") else {}
             db.create_session(sid, session.get("source", "cli"), model=session.get("model"),
-                              model_config=session.get("model_config"))
+                              model_config=session.get("model_config"), **extra)
             if session.get("title"):
                 db.set_session_title(sid, session["title"])
             for message in session.get("messages", []):

@@ -312,3 +312,32 @@ def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
     assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
     # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M
     assert open_page().text_input(key="sessions_lengths").value == "200k, 32k, 1m"
+
+
+def test_the_session_picker_shows_invisible_characters_of_session_ids(tmp_path):
+    """A Hermes store (Hermes' own writer) whose only session id holds a zero-width space: the
+    Timeline's session picker shows it as a marker, as every table and the CLI do, and the source
+    line counts "1 session"."""
+    from tests.test_sessions import write_store
+
+    db = write_store(tmp_path, {"sessions": [{"id": "s-deploy\u200b-1", "model": "openai/gpt-5-mini",
+                                              "messages": [{"role": "user", "content": "hi"}]}]})
+    at = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="sessions_pick").options == ["s-deploy⟨U+200B⟩-1"]
+    assert any(t.value == f"{db}: 1 session on catalog Team workspace (178 deferred tools)" for t in at.text)
+
+
+def test_the_sample_file_help_counts_the_sessions_each_file_holds():
+    """The help named "six sessions" while state.db holds seven and claude-code.jsonl three."""
+    at = open_page()
+    counts = {p.name: len(load_sessions([p]).sessions) for p in sorted(SAMPLES.iterdir())
+              if p.suffix in (".db", ".json", ".jsonl")}
+    help_text = at.selectbox(key="sessions_sample").help
+    assert "state.db (7)" in help_text and "claude-code.jsonl (3)" in help_text
+    for name, n in counts.items():
+        assert f"{name} ({n})" in help_text

@@ -218,3 +218,34 @@ def test_a_link_naming_servers_the_catalog_lacks_says_so():
     assert "May collapse: nope is not a server of this catalog; left out." in warnings
     assert "Must stay named: ghost is not a server of this catalog; left out." in warnings
     assert at.multiselect(key="tuning_except").value == ["github"]
+
+
+def test_one_tool_the_catalog_does_not_defer_is_one_tool():
+    """The warning about called tools the catalog lacks counts them in words ("1 tool", as
+    ``toolsearch recommend --sessions`` says it), not "1 tools"."""
+    calls = [*OPENAI[:3],
+             {"role": "assistant", "content": "", "tool_calls": tool_calls("j", "tool_call", {
+                 "name": "mcp__jira__create_ticket", "arguments": {"summary": "x"}})},
+             {"role": "tool", "tool_call_id": "j", "content": "{\"ok\": true}"}]
+    at = open_tuning({"lengths": "16k,200k,1m"})
+    at.file_uploader(key="tuning_session_upload").set_value([
+        ("jira.json", json.dumps(calls).encode(), "application/json")]).run()
+    assert not at.exception, at.exception
+    warning = next(w.value for w in at.warning if "does not defer" in w.value).replace("\\", "")
+    assert warning.startswith("The sessions called 1 tool this catalog does not defer")
+    assert "mcp__jira__create_ticket" in warning
+
+
+def test_the_sample_store_and_its_export_count_each_session_once():
+    """state.db and hermes-export.jsonl hold the same seven sessions (Hermes' store and its own
+    export): chosen together they are seven sessions of evidence, not fourteen, and the page says
+    which were read twice."""
+    at = open_tuning({"lengths": "16k,200k,1m"})
+    at.multiselect(key="tuning_session_samples").set_value(["state.db", "hermes-export.jsonl"]).run()
+    assert not at.exception, at.exception
+    evidence = next(c.value for c in at.caption if c.value.startswith("Evidence")).replace("\\", "")
+    assert evidence.startswith("Evidence: 7 recorded sessions from state.db, hermes-export.jsonl")
+    sessions = load_sessions([SAMPLE_SESSIONS / "state.db"]).sessions
+    check_figures(at, sessions, LENGTHS)
+    repeats = [w.value for w in at.warning if "the same session id was read from" in w.value]
+    assert len(repeats) == 7

@@ -135,3 +135,58 @@ def test_the_sessions_page_masks_queries_and_errors(tmp_path) -> None:
                        *(str(x.value) for x in [*at.warning, *at.error, *at.info])])
     _clean(shown)
     assert f"user{MASK}" in shown
+
+
+def test_secrets_assigned_in_a_command_of_a_hermes_store_are_masked(tmp_path) -> None:
+    """A Hermes store (Hermes' own writer) where the model ran a shell command holding keys as
+    ``export NAME=…`` and a ``curl -H 'X-Api-Key: …'`` header, and wrote a ``.env`` file: the values
+    of names that name a secret are masked in text and JSON, the other words stay."""
+    from tests.test_sessions import tool_calls, write_store
+
+    hex_key = "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+    command = (f"export SERVICE_API_TOKEN=plainpass1 && curl -H 'X-Api-Key: {hex_key}' "
+               "-H 'Authorization: Bearer abcdefghij12345' https://api.example.com/v1/items")
+    env_file = "DB_PASSWORD=hunter2pass\nPLAIN=hello\nmax_tokens: 4096\n"
+    spec = {"sessions": [{"id": "s-shell", "model": "openai/gpt-5-mini", "messages": [
+        {"role": "user", "content": "List the items"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("t1", "terminal", {"command": command})},
+        {"role": "tool", "tool_call_id": "t1", "tool_name": "terminal", "content": "{\"output\": \"[]\"}"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("t2", "write_file",
+                                                                      {"path": ".env", "content": env_file})},
+        {"role": "tool", "tool_call_id": "t2", "tool_name": "write_file", "content": "{\"ok\": true}"}]}]}
+    db = write_store(tmp_path, spec)
+    data = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert data.returncode == 0, data.stderr
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    for shown in (data.stdout, text.stdout):
+        for secret in ("plainpass1", hex_key, "abcdefghij12345", "hunter2pass"):
+            assert secret not in shown
+    calls = [e for e in json.loads(data.stdout)["per_session"][0]["events"] if e["kind"] == "call"]
+    assert calls[0]["arguments"]["command"] == (
+        f"export SERVICE_API_TOKEN={MASK} && curl -H 'X-Api-Key: {MASK}' "
+        f"-H 'Authorization: Bearer {MASK}' https://api.example.com/v1/items")
+    assert calls[1]["arguments"]["content"] == f"DB_PASSWORD={MASK}\nPLAIN=hello\nmax_tokens: 4096\n"
+
+
+def test_a_secret_assigned_in_a_query_is_masked(tmp_path) -> None:
+    """A model typed ``X-Api-Key: <key>`` into a tool_search query (Hermes store, Hermes' writer):
+    the key is masked in the text report, ``--json`` and the exported labeled queries."""
+    from tests.test_sessions import search_response, tool_calls, write_store
+
+    key = "9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+    query = f"send request with X-Api-Key: {key}"
+    spec = {"sessions": [{"id": "s-query", "model": "openai/gpt-5-mini", "messages": [
+        {"role": "user", "content": "call the API"},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("q1", "tool_search", {"queries": [query]})},
+        {"role": "tool", "tool_call_id": "q1", "tool_name": "tool_search",
+         "content": search_response(query, ["mcp__github__create_issue"])},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("q2", "tool_call", {
+            "name": "mcp__github__create_issue", "arguments": {"title": "t"}})},
+        {"role": "tool", "tool_call_id": "q2", "tool_name": "tool_call", "content": "{\"ok\": true}"}]}]}
+    db = write_store(tmp_path, spec)
+    exported = tmp_path / "labeled.yaml"
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--export-queries", exported)
+    data = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json")
+    for shown in (text.stdout, data.stdout, exported.read_text(encoding="utf-8")):
+        assert key not in shown
+    assert f"'send request with X-Api-Key: {MASK}'" in text.stdout

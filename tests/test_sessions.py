@@ -722,3 +722,109 @@ def test_a_store_cell_over_the_size_limit_is_never_loaded_and_the_rest_is_read(t
     assert [type(e).__name__ for e in s1.events] == ["SearchEvent"]  # the one before the huge message
     assert [type(e).__name__ for e in s2.events] == ["SearchEvent"]
     assert (s1.title, s3.title) == ("fine", None)
+
+
+def test_the_text_report_says_what_each_session_cost(tmp_path):
+    """The token and cache counters Hermes recorded per session are in the text report too (they
+    were only in ``--json`` and on the page's Timeline), under the session's header line."""
+    db = write_store(tmp_path, SPEC)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("session s-first "))
+    assert lines[header + 1] == ("  input tokens: 1,200 · output tokens: 80 · cache read tokens: 900 · "
+                                 "cache write tokens: 150")
+    second = next(i for i, line in enumerate(lines) if line.startswith("session s-second "))
+    assert "tokens" not in lines[second + 1]  # nothing recorded, nothing said
+
+
+def test_the_text_report_writes_counts_with_thousands_separators(tmp_path):
+    """A store of 1,000 sessions (Hermes' own writer): the head of the text report writes its counts
+    as the tables under it and the page do ("1,000", not "1000")."""
+    search = {"role": "assistant", "content": "", "tool_calls": tool_calls("a", "tool_search",
+                                                                          {"queries": ["rotate kubernetes secret"]})}
+    answer = {"role": "tool", "tool_call_id": "a", "tool_name": "tool_search",
+              "content": search_response("rotate kubernetes secret", [])}
+    spec = {"sessions": [{"id": f"s{n:04d}", "model": "openai/gpt-5-mini", "messages": [search, answer]}
+                         for n in range(1000)]}
+    db = write_store(tmp_path, spec)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("sessions: 1,000 (hermes-db); ")
+    assert lines[1] == ("searches: 1,000 (one per query); recorded: 1,000 empty, 0 found a tool the session called "
+                        "later (1,000 with a recorded result)")
+    assert "flagged sessions: 0 of 1,000" in lines
+
+
+def test_an_unreadable_model_config_is_named_and_the_session_still_read(tmp_path):
+    """A Hermes store (Hermes' own writer) whose session row's model_config was damaged afterwards:
+    the session is read, and the context length it lost is said with the session's place (it read
+    as "context unknown" without a word)."""
+    import sqlite3
+
+    db = write_store(tmp_path, SPEC)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE sessions SET model_config = '{\"context_length\": 16000' WHERE id = 's-first'")
+    conn.close()
+    loaded = load_sessions([db])
+    assert [s.id for s in loaded.sessions] == ["s-first", "s-second"]
+    assert loaded.sessions[0].context_length is None and len(loaded.sessions[0].events) == 5
+    assert [str(p) for p in loaded.problems] == [
+        f"{db}: session 's-first': its model_config is not a JSON object; context length not read "
+        "(the rest of the session is)"]
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert done.returncode == 0
+    assert f"toolsearch: skipped: {db}: session 's-first': its model_config is not a JSON object" in done.stderr
+
+
+def test_a_session_read_twice_is_counted_once(tmp_path):
+    """A Hermes store and Hermes' own export of it given together (the same sessions twice): each
+    session counts once, and each repeat is named with both places; the same for recommend."""
+    db = write_store(tmp_path, SPEC, export=True)
+    export = tmp_path / "state.db.export.jsonl"
+    done = run_cli("sessions", db, export, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    alone = json.loads(run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json").stdout)
+    assert (data["sessions"], data["searches"], data["recorded"]) == (2, alone["searches"], alone["recorded"])
+    assert data["called_listed"] == alone["called_listed"]
+    assert done.stderr.splitlines() == [
+        f"toolsearch: skipped: {export}:{n}: session {sid!r}: the same session id was read from {db}; counted once"
+        for n, sid in ((1, "s-second"), (2, "s-first"))]  # the export lists the newest first
+    rec = run_cli("recommend", CATALOG, "--context-lengths", "16k", "--goal", "names", "--sessions", db, export)
+    assert rec.returncode == 0, rec.stderr
+    assert "sessions: 2 sessions read" in rec.stdout
+
+
+def test_searches_that_found_the_wrong_tools_are_listed(tmp_path):
+    """s-second searched "slack send message", got slack_send_message and then called
+    slack_post_message: a search that found only tools the session did not call. It is listed in
+    ``--json`` (``aggregates.top_missed``), in the text report and on the page's Failed searches
+    tab; an empty search is a failed one, not a missed one."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import literal_tables
+    from toolsearch.live.guard import launch_token
+
+    db = write_store(tmp_path, SPEC)
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["aggregates"]["top_missed"] == [
+        {"query": "slack send message", "count": 1, "sessions": 1, "called": ["mcp__slack__slack_post_message"],
+         "replay_found_called": False}]
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference").stdout.splitlines()
+    head = text.index("searches that found only tools the session did not call (it called other tools afterwards):")
+    assert text[head + 3].split() == ["slack", "send", "message", "1", "mcp__slack__slack_post_message", "no"]
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    rows = literal_tables(at)["sessions_missed"].to_dict("records")
+    assert [(r["query"], r["times"], r["called afterwards"], r["reference finds one now"]) for r in rows] == [
+        ("slack send message", "1", "mcp__slack__slack_post_message", "no")]

@@ -200,3 +200,42 @@ def test_session_lines_count_in_words() -> None:
     assert out.returncode == 0, out.stderr
     assert "session 20261128_170000_d4 (openai/gpt-5-mini, context 16,000, 5 messages, 1 round trip)" in out.stdout
     assert "1 round trips" not in out.stdout
+
+
+#: A conversation Hermes split at a compression (its store before in-place compaction, and today
+#: with ``compression.in_place: false``): the first part is ended with end_reason 'compression' and
+#: a child row carries on. And a subagent: a child of a session that did not end by compression.
+SPLIT = {"sessions": [
+    {"id": "s-long", "model": "openai/gpt-5-mini", "model_config": {"context_length": 16000},
+     "tokens": {"input_tokens": 1000, "output_tokens": 100}, "end_reason": "compression",
+     "messages": [{"role": "user", "content": "Post the release note to Slack"},
+                  *search("p1", "slack post message", ["mcp__slack__slack_post_message"])]},
+    {"id": "s-long-2", "parent": "s-long", "model": "openai/gpt-5-mini", "model_config": {"context_length": 16000},
+     "tokens": {"input_tokens": 700, "output_tokens": 50},
+     "messages": [{"role": "user", "content": "Summary: the user wants a release note posted to Slack."},
+                  *search("p2", "Slack post message", ["mcp__slack__slack_post_message"]),
+                  *call("p3", "mcp__slack__slack_post_message", {"channel_id": "C1", "text": "2.4"})]},
+    {"id": "s-lead", "model": "anthropic/claude-sonnet-4.5", "end_reason": "agent_close",
+     "messages": [{"role": "user", "content": "Delegate the issue"}]},
+    {"id": "s-sub", "parent": "s-lead", "model": "anthropic/claude-sonnet-4.5",
+     "messages": [{"role": "user", "content": "Open an issue"},
+                  *search("q1", "create github issue", ["mcp__github__create_issue"]),
+                  *call("q2", "mcp__github__create_issue", {"owner": "o", "repo": "r", "title": "t"})]},
+]}
+
+
+def test_a_conversation_hermes_split_at_a_compression_reads_as_one_session(tmp_path):
+    db = write_store(tmp_path, SPLIT)
+    sessions = load_sessions([db]).sessions
+    assert [s.id for s in sessions] == ["s-long", "s-lead", "s-sub"]
+    long = sessions[0]
+    assert [e.kind for e in long.events] == ["search", "compaction", "search", "call"]
+    assert long.counters == {"input_tokens": 1700, "output_tokens": 150}
+    inspector = Inspector.from_files([CATALOG])
+    flags = {f.session: f for f in session_flags(sessions, inspector, parse_config({}))}
+    assert [(r.query, r.earlier, r.exact) for r in flags["s-long"].repeated_after_compaction] == [
+        ("Slack post message", "slack post message", True)]
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert (data["sessions"], data["searches"], data["recorded"]["found_called"]) == (3, 3, 3)

@@ -570,6 +570,9 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
                                                    f"{size:,} bytes, over the "
                                                    f"{readers.size_text(MAX_SESSION_BYTES)} limit; left out"))
         config = _json_object(row[2])
+        if not config and _unreadable_json(row[2]):
+            out.problems.append(SessionProblem(f"{origin}: session {sid!r}", "its model_config is not a JSON object; "
+                                               "context length not read (the rest of the session is)"))
         session.context_length = _context_length(config)
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
                             if isinstance(v, (int, float)) and v and math.isfinite(v)}
@@ -609,10 +612,50 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
                         "tool_call_id": tool_call_id, "tool_name": tool_name})
     flush()
+    continued = _compression_continuations(conn, columns, by_id)
     for i, sid in enumerate(order_ids, 1):
-        out.sessions.append(by_id[sid])
+        root = continued.get(sid)
+        if root is not None:
+            _continue(by_id[root], by_id[sid])
+        else:
+            out.sessions.append(by_id[sid])
         if progress and (i % 500 == 0 or i == total):
             progress(i, total)
+
+
+def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
+                               by_id: Mapping[str, RawSession]) -> dict[str, str]:
+    """``{continuation id: id of the session it continues}`` for a store that split a conversation at
+    each compression (Hermes before in-place compaction, or ``compression.in_place: false``): the
+    parent is ended with ``end_reason = 'compression'`` and a child session row named by
+    ``parent_session_id`` carries on. Hermes itself shows such a chain as one conversation, so it
+    is read as one session (the first one's id) with a compaction where the next part starts."""
+    if not {"parent_session_id", "end_reason"} <= columns:
+        return {}
+    parent_of = {str(child): str(parent) for child, parent in conn.execute(
+        "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
+        "WHERE p.end_reason = 'compression'")}
+    out: dict[str, str] = {}
+    for child in parent_of:
+        root, seen = parent_of[child], {child}
+        while root in parent_of and root not in seen:  # a cycle cannot make a root; stop at it
+            seen.add(root)
+            root = parent_of[root]
+        if child in by_id and root in by_id and root != child:
+            out[child] = root
+    return out
+
+
+def _continue(session: RawSession, part: RawSession) -> None:
+    """Append ``part`` (a compression continuation of ``session``) to ``session``, after a
+    compaction of the messages read so far."""
+    session.steps.append(Compaction(session.messages))
+    session.steps.extend(part.steps)
+    session.messages += part.messages
+    for name, value in part.counters.items():
+        session.counters[name] = session.counters.get(name, 0) + value
+    session.model = session.model or part.model
+    session.context_length = session.context_length or part.context_length
 
 
 #: Most bytes of one session's messages read from a Hermes store (content and tool calls): a
@@ -654,6 +697,18 @@ def _json_object(value: Any) -> dict[str, Any]:
             return {}
         return parsed if isinstance(parsed, dict) else {}
     return {}
+
+
+def _unreadable_json(value: Any) -> bool:
+    """A text cell that holds something but no JSON object (a store damaged by hand or by a crash)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str) or not value.strip():
+        return False
+    try:
+        return not isinstance(readers.load_embedded_json(value), dict)
+    except ValueError:
+        return True
 
 
 def _context_length(config: Mapping[str, Any]) -> int | None:

@@ -83,6 +83,8 @@ class SearchEvent:
         queries: the queries, each with its recorded matches.
         limit: the ``limit`` the model asked for (raw; ``None`` when absent).
         error: the recorded error text when the call failed as a whole.
+        released: the call has the released Hermes Agent's form (one ``query`` string per call,
+            answered with ``matches`` objects) rather than the reference's ``queries`` list.
     """
 
     step: int
@@ -90,6 +92,7 @@ class SearchEvent:
     queries: tuple[QueryRecord, ...]
     limit: Any = None
     error: str | None = None
+    released: bool = False
 
     kind = "search"
 
@@ -210,6 +213,21 @@ def _secret_key(key: str) -> bool:
     flat = _KEY_SEPARATORS.sub("", key.lower())
     return flat in ("auth", "pin", "otp") or flat.endswith(_SECRET_KEY_ENDINGS)
 _OPAQUE = re.compile(r"^[A-Za-z0-9+/=_\-]{32,}$")
+#: ``NAME=value`` / ``NAME: value`` inside free text (a shell ``export``, a ``curl -H`` header, a
+#: ``.env`` line): the value is masked when NAME names a secret, as under a JSON key.
+_ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*[:=][ \t]*)(['\"]?)"
+                       r"([^\s'\"&;,]{4,})")
+
+
+_AUTH_WORDS = ("bearer", "basic", "token", "digest")  # ``Authorization: Bearer …``: the credentials are masked
+
+
+def _mask_assigned(text: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        if not _secret_key(m.group(1)) or m.group(4) == C.SECRET_MASK or m.group(4).lower() in _AUTH_WORDS:
+            return m.group(0)
+        return m.group(1) + m.group(2) + m.group(3) + C.SECRET_MASK
+    return _ASSIGNED.sub(one, text)
 
 
 def mask_secrets(value: Any, key: str = "") -> Any:
@@ -218,7 +236,9 @@ def mask_secrets(value: Any, key: str = "") -> Any:
     Masked: string values under keys that name a secret (ending in ``password``, ``token``,
     ``api_key``, ``authorization``…, separators and case ignored); known credential shapes anywhere in a
     string, glued to a word or not (``sk-…``, ``ghp_…``, ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``:
-    :func:`toolsearch.engine.secrets.mask_token_shapes`); long opaque strings without spaces that mix
+    :func:`toolsearch.engine.secrets.mask_token_shapes`); the value of ``NAME=value`` or
+    ``NAME: value`` in a string when NAME names a secret (``export OPENAI_API_KEY=…``, a
+    ``X-Api-Key: …`` header in a command); long opaque strings without spaces that mix
     letters and digits (32+ characters); URL credentials and query values
     (:func:`toolsearch.engine.secrets.scrub_text`, as config secrets are masked). Dicts and lists are
     walked; other values are returned unchanged.
@@ -238,7 +258,7 @@ def mask_text(text: str) -> str:
     """Secret-looking parts of free text masked (see :func:`mask_secrets`)."""
     if not text:
         return text
-    text = mask_token_shapes(scrub_text(text))
+    text = _mask_assigned(mask_token_shapes(scrub_text(text)))
     if _OPAQUE.match(text) and re.search(r"\d", text) and re.search(r"[A-Za-z]", text):
         return C.SECRET_MASK
     return text
@@ -246,10 +266,11 @@ def mask_text(text: str) -> str:
 
 def mask_query(text: str) -> str:
     """A recorded query with known credential shapes and URL credentials masked
-    (:func:`toolsearch.engine.secrets.mask_token_shapes`). Unlike :func:`mask_text`, a long word is
+    (:func:`toolsearch.engine.secrets.mask_token_shapes`) and ``NAME=value`` / ``NAME: value`` values
+    when NAME names a secret. Unlike :func:`mask_text`, a long word is
     not masked for being opaque: an exact tool name is a common query. Replay searches the masked
     text, so a query that held a secret can differ from the recording there."""
-    return mask_token_shapes(text)
+    return _mask_assigned(mask_token_shapes(text))
 
 
 def show_invisible(text: str) -> str:
@@ -315,7 +336,11 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
     args = use.arguments if isinstance(use.arguments, dict) else {}
     data = _json(result.content) if result is not None else None
     if use.name == C.TOOL_SEARCH:
-        queries = clean_string_list(args.get("queries"), dedupe=False) or []
+        queries = clean_string_list(args.get("queries"), dedupe=False)
+        released = queries is None and "query" in args
+        if queries is None:  # released Hermes (0.19): one ``query`` string per call
+            queries = clean_string_list(args.get("query"), dedupe=False)
+        queries = queries or []
         limit = args.get("limit")
         groups: dict[int, tuple[str, ...]] = {}
         error = None
@@ -324,12 +349,15 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
                 error = _short(str(data["error"]))
             for i, group in enumerate(data.get("results") or []):
                 if isinstance(group, dict) and isinstance(group.get("matches"), list):
-                    groups[i] = tuple(str(m) for m in group["matches"])
+                    groups[i] = _match_names(group["matches"])
+            if "results" not in data and isinstance(data.get("matches"), list) and len(queries) == 1:
+                # released Hermes: {"query", "total_available", "matches": [{"name", ...}]}
+                groups[0] = _match_names(data["matches"])
         elif result is not None and result.is_error:
             error = _short(str(data))
         records = tuple(QueryRecord(mask_query(q), groups.get(i, () if error else None) if result is not None else None)
                         for i, q in enumerate(queries))
-        return SearchEvent(step, use.name, records, limit, error)
+        return SearchEvent(step, use.name, records, limit, error, released)
     # Claude Code ToolSearch / Anthropic server-side tool search: one query, tool references back
     query = args.get("query") if isinstance(args.get("query"), str) else args.get("pattern")
     limit = args.get("max_results", args.get("limit"))
@@ -348,6 +376,12 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
     return SearchEvent(step, use.name, (QueryRecord(mask_query(text), matches),) if text else (), limit, error)
 
 
+def _match_names(matches: list[Any]) -> tuple[str, ...]:
+    """Tool names of a recorded ``matches`` list: names (the reference bridge) or objects with a
+    ``name`` (released Hermes, whose matches carry name, source and description)."""
+    return tuple(str(m["name"]) if isinstance(m, dict) and "name" in m else str(m) for m in matches)
+
+
 def _tool_references(data: Any) -> list[str]:
     """Tool names in ``tool_reference`` blocks (a list of blocks, or ``{"tool_references": [...]}``)."""
     if isinstance(data, dict):
@@ -361,7 +395,9 @@ def _tool_references(data: Any) -> list[str]:
 
 def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> DescribeEvent:
     args = use.arguments if isinstance(use.arguments, dict) else {}
-    names = tuple(clean_string_list(args.get("names"), dedupe=True) or ())
+    listed = clean_string_list(args.get("names"), dedupe=True)
+    single = listed is None  # released Hermes (0.19): one ``name`` per call
+    names = tuple(listed if listed is not None else clean_string_list(args.get("name"), dedupe=True) or ())
     data = _json(result.content) if result is not None else None
     not_found: tuple[str, ...] = ()
     error = None
@@ -370,6 +406,8 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
             not_found = tuple(str(n) for n in data["not_found"])
         if "error" in data:
             error = _short(str(data["error"]))
+            if single and names:  # released Hermes answers an unknown name with an error only
+                not_found = names
     return DescribeEvent(step, names, not_found, error)
 
 
@@ -452,7 +490,24 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         SessionSourceError: a source cannot be read at all.
     """
     read = read_sessions(paths, fmt, progress)
-    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+    return drop_repeated(LoadedSessions([extract(s) for s in read.sessions], read.problems))
+
+
+def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
+    """``loaded`` with each session id read once: a session whose id came earlier (the same store
+    given twice, a store and its ``hermes sessions export``, a backup copy) is left out and named
+    in ``problems`` with both places, so its searches and calls are not counted twice."""
+    first: dict[str, str] = {}
+    kept: list[Session] = []
+    problems = list(loaded.problems)
+    for session in loaded.sessions:
+        if session.id in first:
+            problems.append(SessionProblem(f"{session.origin}: session {session.id!r}",
+                                           f"the same session id was read from {first[session.id]}; counted once"))
+            continue
+        first[session.id] = session.origin
+        kept.append(session)
+    return LoadedSessions(kept, problems)
 
 
 def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> LoadedSessions:
@@ -808,13 +863,28 @@ class FailedQuery:
     replay_empty: bool
 
 
+@dataclass(frozen=True)
+class MissedQuery:
+    """A query whose recorded search found tools, none of which its session called afterwards,
+    while the session did call tools afterwards: the search found the wrong tools (or the right
+    one came from another search). ``called``: the tools those sessions called after it (first
+    eight); ``replay_found_called``: the reference search today finds one of them."""
+
+    query: str
+    count: int
+    sessions: int
+    called: list[str]
+    replay_found_called: bool
+
+
 def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 6) if whole else None
 
 
 def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
     """Totals over all sessions and per model (searches per session, empty rates, round trips per
-    called tool) and the top failed queries with their gate terms."""
+    called tool), the top failed queries with their gate terms (``top_failed``) and the top queries
+    that found only tools their session did not call afterwards (``top_missed``, :class:`MissedQuery`)."""
     by_model: dict[str, list[Session]] = {}
     for s in sessions:
         by_model.setdefault(s.model or "(unknown)", []).append(s)
@@ -843,12 +913,21 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
         if q.recorded is not None and not q.recorded:
             failed.setdefault(q.query, []).append(q)
     top = sorted(failed.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:TOP_FAILED]
+    missed: dict[str, list[QueryReplay]] = {}
+    for q in rep.queries:
+        if q.recorded and q.called_later and not q.recorded_found_called:
+            missed.setdefault(q.query, []).append(q)
+    top_missed = sorted(missed.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:TOP_FAILED]
     return {
         "overall": figures(sessions),
         "per_model": {model: figures(group) for model, group in sorted(by_model.items())},
         "top_failed": [FailedQuery(query, len(qs), len({q.session for q in qs}), qs[0].replayed["reference"].gate,
                                    qs[0].replayed["reference"].why,
                                    qs[0].replayed["reference"].empty).__dict__ for query, qs in top],
+        "top_missed": [MissedQuery(query, len(qs), len({q.session for q in qs}),
+                                   list(dict.fromkeys(t for q in qs for t in q.called_later))[:8],
+                                   any(q.replayed["reference"].found_called for q in qs)).__dict__
+                       for query, qs in top_missed],
     }
 
 
@@ -1135,6 +1214,29 @@ def session_flags(sessions: Sequence[Session], inspector: Inspector, config: Too
         out.append(SessionFlags(session.id, deferring and used_tools and not session.searches, tuple(repeats),
                                 compactions))
     return out
+
+
+def released_hermes_sessions(sessions: Sequence[Session]) -> int:
+    """How many sessions searched in the released Hermes Agent's form (:attr:`SearchEvent.released`)."""
+    return sum(1 for s in sessions if any(isinstance(e, SearchEvent) and e.released for e in s.events))
+
+
+def released_hermes_words(count: int, total: int) -> str:
+    """What it means for the evidence that ``count`` of ``total`` sessions were recorded by the
+    released Hermes Agent (PyPI ``hermes-agent`` 0.19.0), whose tool search is the earlier design of
+    docs/reference.md §12: one query per call and no listing."""
+    return (f"{count:,} of {counted(total, 'session')} searched with one query per tool_search call, as the "
+            "released Hermes Agent (hermes-agent 0.19.0) does. That release puts no listing in the tool_search "
+            "description: its threshold_pct decides whether tool search is on at all (default 10) and it has no "
+            "listing_max_tokens. The listing what-ifs here describe the reference behaviour, not the harness that "
+            "recorded these sessions, and their searches were ranked by that release's own search, so drift "
+            "against the reference is expected.")
+
+
+def counters_line(counters: Mapping[str, int]) -> str:
+    """A session's recorded token and cache counters as one line, e.g. ``input tokens: 1,200 ·
+    output tokens: 80`` (the CLI's session header and the page's Timeline)."""
+    return " · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in counters.items())
 
 
 # --- JSON report ------------------------------------------------------------------------------

@@ -382,11 +382,15 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
         ToolsearchError: a source that cannot be read at all (exit status 2).
     """
     from ..analysis.recommend import session_drift_words  # noqa: PLC0415
-    from ..analysis.sessions import called_tools, catalog_drift, load_sessions  # noqa: PLC0415
+    from ..analysis.sessions import (called_tools, catalog_drift, load_sessions,  # noqa: PLC0415
+                                     released_hermes_sessions, released_hermes_words)
 
     loaded = load_sessions(sources)
     for problem in loaded.problems:
         print(f"toolsearch: skipped: {problem}", file=sys.stderr)
+    released = released_hermes_sessions(loaded.sessions)
+    if released:
+        print(f"toolsearch: note: {released_hermes_words(released, len(loaded.sessions))}", file=sys.stderr)
     called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
     # The same drift check as `sessions` and the Sessions page: the evidence describes this catalog.
     drift = catalog_drift(loaded.sessions, inspector)

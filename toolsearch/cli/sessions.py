@@ -9,7 +9,7 @@
 ``--json`` prints one object: ``sessions``, ``searches`` (one per query), ``recorded``
 (``empty``, ``found_called``), ``replay`` (per variant: ``empty``, ``found_called``, ``drift``;
 ``reference`` always), ``per_session`` (events, queries recorded vs replayed, listing what-if),
-``aggregates`` (overall, per model, top failed queries) and ``problems`` (skipped lines and
+``aggregates`` (overall, per model, top failed queries, top missed queries) and ``problems`` (skipped lines and
 sessions); ``catalog_drift`` (tools and servers of the sessions missing from the catalog);
 ``called_listed`` (per context length of ``--context-lengths``: the setting's budget and form,
 ``called_listed``, ``called_total``, ``round_trips_saved``); each ``per_session`` item has
@@ -34,7 +34,8 @@ from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
-                                 summary, what_if_lengths)
+                                 summary, what_if_lengths, counters_line,
+                                 released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, percent
 from .common import print_json, rewrite_progress_line
@@ -133,14 +134,17 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     data = summary(sessions, rep)
     agg = aggregates(sessions, rep)
     formats = sorted({s.format for s in sessions})
-    out = [f"sessions: {len(sessions)} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
+    out = [f"sessions: {len(sessions):,} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
            f"({rep.deferred_count} deferred tools, names {inspector.naming})"]
     if drift is not None and drift.drifted:
         out.append(f"warning: catalog drift: {_safe(drift.words(rep.catalog))}")
+    released = released_hermes_sessions(sessions)
+    if released:
+        out.append(f"note: {released_hermes_words(released, len(sessions))}")
     out += [
-           f"searches: {data['searches']} (one per query); recorded: {data['recorded']['empty']} empty, "
-           f"{data['recorded']['found_called']} found a tool the session called later "
-           f"({data['recorded']['with_result']} with a recorded result)", ""]
+           f"searches: {data['searches']:,} (one per query); recorded: {data['recorded']['empty']:,} empty, "
+           f"{data['recorded']['found_called']:,} found a tool the session called later "
+           f"({data['recorded']['with_result']:,} with a recorded result)", ""]
     rows = [[v, d["empty"], d["found_called"], d["drift"]] for v, d in data["replay"].items()]
     out += ["replayed with the current settings:", _table(rows, ["variant", "empty", "found called", "drift"]), ""]
     model_rows = []
@@ -155,6 +159,11 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         fail_rows = [[_safe(f["query"]), f["count"], f["gate"] or "—",
                       _safe(f["why"]) if f["replay_empty"] else "finds matches now"] for f in agg["top_failed"]]
         out += ["failed searches (recorded empty):", _table(fail_rows, ["query", "times", "gate term", "why"]), ""]
+    if agg["top_missed"]:
+        miss_rows = [[_safe(m["query"]), m["count"], _safe(_names(m["called"], 3)),
+                      "yes" if m["replay_found_called"] else "no"] for m in agg["top_missed"]]
+        out += ["searches that found only tools the session did not call (it called other tools afterwards):",
+                _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
     if what_if:
         wrows = [[_safe(w.session), _safe(w.tool), "yes" if w.listed else "no", w.searches_before, w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,
@@ -170,7 +179,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"]), ""]
     flagged = [f for f in flags if f.flagged]
     if flags:
-        out.append(f"flagged sessions: {len(flagged)} of {len(flags)}" + (":" if flagged else ""))
+        out.append(f"flagged sessions: {len(flagged):,} of {len(flags):,}" + (":" if flagged else ""))
         for f in flagged:
             out.append(f"  {_safe(f.session)}: {f.words()}")
             for r in f.repeated_after_compaction:
@@ -187,9 +196,13 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
                    f"{counted(s.messages, 'message')}, {counted(s.round_trips, 'round trip')})"
                    + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
+        if s.counters:  # what the session cost, as recorded (the page's Timeline shows the same line)
+            out.append("  " + counters_line(s.counters))
         queries = {(q.step, q.query): q for q in by_session.get(s.id, ())}
         for e in s.events:
             if e.kind == "search":
+                if not e.queries:  # a call with no readable query (the bridge answered with an error, say)
+                    out.append(f"  #{e.step} search via {_safe(e.tool)}: no query recorded")
                 for record in e.queries:
                     q = queries.get((e.step, record.query))
                     ref = q.replayed["reference"] if q else None

@@ -27,7 +27,8 @@ from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
                                  event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
-                                 what_if_lengths)
+                                 what_if_lengths, counters_line, released_hermes_sessions,
+                                 released_hermes_words)
 from toolsearch.cli.textfmt import parse_context_length
 
 SAMPLE = "Sample sessions"
@@ -175,6 +176,9 @@ def timeline_rows(session: Session, rep: Replay) -> list[dict[str, Any]]:
     for event in session.events:
         d = event_to_dict(event)
         if d["kind"] == "search":
+            if not d["queries"]:  # a call with no readable query (the bridge answered with an error, say)
+                rows.append({"step": d["step"], "event": f"search ({d['tool']})", "detail": "(no query recorded)",
+                             "recorded": f"error: {d['error']}" if d["error"] else "(not recorded)"})
             for record in d["queries"]:
                 q = queries.get((d["step"], record["query"]))
                 row = {"step": d["step"], "event": f"search ({d['tool']})", "detail": record["query"],
@@ -211,8 +215,9 @@ def render() -> None:
     col1.radio("Sessions from", [SAMPLE, UPLOAD, LOCAL], key="sessions_source", horizontal=False)
     kind = st.session_state["sessions_source"]
     if kind == SAMPLE:
+        counts = ", ".join(f"{name} ({len(sources.load_path(path).sessions)})" for name, path in sample_files().items())
         col2.selectbox("Sample file", list(sample_files()), key="sessions_sample",
-                       help="Six sessions on the team-workspace catalog, in each supported format. "
+                       help=f"Recorded sessions on the team-workspace catalog, one file per supported format: {counts}. "
                             "state.db was written by Hermes' own session writer.")
     elif kind == UPLOAD:
         col2.file_uploader("Session file", type=sources.UPLOAD_TYPES, key="sessions_upload")
@@ -252,11 +257,14 @@ def render() -> None:
     agg = aggregates(loaded.sessions, rep)
 
     sources.show_problems(loaded.problems)
-    st.text(show_invisible(f"{label}: {data['sessions']} sessions on catalog {rep.catalog} "
+    st.text(show_invisible(f"{label}: {counted(data['sessions'], 'session')} on catalog {rep.catalog} "
                            f"({rep.deferred_count} deferred tools)"))
     if drift.drifted:
         st.warning(common.md_escape(show_invisible("The sessions ran on another catalog: "
                                                    + drift.words(f"“{rep.catalog}”"))), icon=":material/difference:")
+    released = released_hermes_sessions(loaded.sessions)
+    if released:
+        st.info(common.md_escape(released_hermes_words(released, len(loaded.sessions))), icon=":material/history:")
     flagged = [f for f in flags if f.flagged]
     row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting labels
     row.metric("Sessions", f"{data['sessions']:,}", width="content")
@@ -286,6 +294,15 @@ def render() -> None:
                                            "gate term": f["gate"] or "—",
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
                                           for f in failed]), key="sessions_failed")
+        missed = agg["top_missed"]
+        if missed:
+            st.caption("Recorded searches that found tools, none of which the session called afterwards, while it "
+                       "did call other tools afterwards: the search found the wrong tools (or the right one came "
+                       "from another search).")
+            literal_table(_visible_frame([{"query": m["query"], "times": m["count"], "sessions": m["sessions"],
+                                           "called afterwards": ", ".join(m["called"]),
+                                           "reference finds one now": "yes" if m["replay_found_called"] else "no"}
+                                          for m in missed]), key="sessions_missed")
     with tabs[2]:
         st.caption(f"With the sidebar's threshold_pct ({v.config.threshold_pct:g}%) and listing_max_tokens "
                    f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
@@ -328,7 +345,7 @@ def render() -> None:
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
-        chosen = st.selectbox("Session", ids, key="sessions_pick")
+        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=show_invisible)
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
@@ -338,7 +355,7 @@ def render() -> None:
         if flag is not None and flag.flagged:
             st.warning(common.md_escape(f"Flagged: {flag.words()}"), icon=":material/flag:")
         if session.counters:
-            st.text(" · ".join(f"{k.replace('_', ' ')}: {n:,}" for k, n in session.counters.items()))
+            st.text(counters_line(session.counters))
         rows = timeline_rows(session, rep)
         if rows:
             literal_table(_visible_frame(rows), key="sessions_timeline")

@@ -18,8 +18,10 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
                                            outcomes, recommend_for_contexts, session_drift_words)
 from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import called_tools, catalog_drift, listing_evidence
+from toolsearch.analysis.sessions import (LoadedSessions, called_tools, catalog_drift, drop_repeated,
+                                          listing_evidence, released_hermes_sessions, released_hermes_words)
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -116,8 +118,9 @@ def session_evidence() -> tuple[list, list[str]]:
         sessions.extend(loaded.sessions)
         problems.extend(loaded.problems)
         labels.append(name)
-    sources.show_problems(problems)
-    return sessions, labels
+    once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
+    sources.show_problems(once.problems)
+    return once.sessions, labels
 
 
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
@@ -364,8 +367,11 @@ if common.require_catalog(v):
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
                 "tools of this catalog.")))
+            released = released_hermes_sessions(evidence)
+            if released:
+                st.info(common.md_escape(released_hermes_words(released, len(evidence))), icon=":material/history:")
             if unknown:
-                st.warning(f"The sessions called {len(unknown)} tools this catalog does not defer (another catalog, "
+                st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
             if drift:
