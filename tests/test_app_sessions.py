@@ -224,7 +224,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     table = frame(at, "sessions_at_lengths")
     assert list(table["context length"]) == ["16,000", "32,000", "200,000", "1,000,000"]
     assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
-    assert list(table["searches saved"]) == [str(c.round_trips_saved) for c in expected]
+    assert list(table["searches saved"]) == [str(c.searches_saved) for c in expected]
     assert list(table["budget (tokens)"]) == [f"{c.budget:,}" for c in expected]
     # at 16K and 3% the budget is 480 tokens: not every called tool is named; the cap binds higher up
     assert expected[0].budget == 480 and expected[0].called_listed < expected[0].called_total
@@ -232,7 +232,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
     assert sentence == (f"At 16,000 tokens: {expected[0].called_listed} of the {expected[0].called_total} tools your "
                         f"models called {'was' if expected[0].called_listed == 1 else 'were'} already listed by name; "
-                        f"{expected[0].round_trips_saved} searches saved.")
+                        f"{expected[0].searches_saved} searches saved.")
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
     assert list(frame(at, "sessions_at_lengths")["context length"]) == ["8,000", "1,000,000"]

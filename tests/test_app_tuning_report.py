@@ -351,7 +351,7 @@ def test_tuning_with_sample_sessions_shows_called_tools_named():
     rec = add_session_evidence(recommend_for_contexts(ladder, config, [8_000, 1_000_000], "any"), ladder, called)
     rows = multi_table(at)
     assert [r["called tools named"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
-    assert [str(r["searches saved"]) for r in rows] == [str(c.round_trips_saved) for c in rec.contexts]
+    assert [str(r["searches saved"]) for r in rows] == [str(c.searches_saved) for c in rec.contexts]
     assert rec.contexts[0].called_total > 0
 
 

@@ -87,7 +87,7 @@ def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
     tables = literal_tables(at)
     rows = tables["tuning_multi_table"].to_dict("records")
     assert [r["called tools named"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
-    assert [r["searches saved"] for r in rows] == [str(c.round_trips_saved) for c in rec.contexts]
+    assert [r["searches saved"] for r in rows] == [str(c.searches_saved) for c in rec.contexts]
     assert [r["tool"] for r in tables["tuning_pins_tools"].to_dict("records")] == [name for name, _ in hot]
     pins = tables["tuning_pins"].to_dict("records")
     assert [(r["cost per request (tokens)"], r["round trips saved"]) for r in pins] == [

@@ -377,9 +377,9 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
     assert done.returncode == 0, done.stderr
     with_sessions = out.read_text(encoding="utf-8")
     data = json.loads(run_cli("recommend", TEAM, *args, "--sessions", sessions, "--json").stdout)
-    assert "<th>called_listed</th><th>round_trips_saved</th>" in with_sessions
+    assert "<th>called_listed</th><th>searches_saved</th>" in with_sessions
     for c in data["contexts"]:
-        assert (f'<td>{c["called_listed"]}/{c["called_total"]}</td><td class="num">{c["round_trips_saved"]:,}</td>'
+        assert (f'<td>{c["called_listed"]}/{c["called_total"]}</td><td class="num">{c["searches_saved"]:,}</td>'
                 in with_sessions)
     # without a goal the section says how to get one; half a question is refused in one line
     done = run_cli("report", TEAM, "-o", out, "--no-lint", "--no-strategies")

@@ -116,7 +116,7 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
     assert [c.listing_form for c in at] == ["mixed", "full"]
     assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", c.listing_form,
-                     f"{c.called_listed}", "of", f"{c.called_total}", str(c.round_trips_saved)] for c in at]
+                     f"{c.called_listed}", "of", f"{c.called_total}", str(c.searches_saved)] for c in at]
     assert "catalog drift" not in out
 
 
@@ -132,7 +132,7 @@ def test_called_listed_at_uses_the_lengths_given_not_the_sessions_own():
         budget = listing_budget(row.context_length, 3.0, 1200)[0]
         assert row.budget == budget
         assert {"called_listed": row.called_listed, "called_total": row.called_total,
-                "round_trips_saved": row.round_trips_saved} == listing_evidence(called, ladder.step_at(budget))
+                "searches_saved": row.searches_saved} == listing_evidence(called, ladder.step_at(budget))
     # a smaller budget names fewer of the called tools; the total does not change
     assert rows[0].called_listed < rows[1].called_listed and rows[0].called_total == rows[1].called_total == 7
     assert what_if_lengths(16_000) == [16_000, 32_000, 200_000, 1_000_000]

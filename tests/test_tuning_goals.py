@@ -314,14 +314,14 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     result = _recommend("--goal", "names", "--except", "cloudflare", "--sessions", str(db), "--json")
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
-    assert [(c["called_listed"], c["called_total"], c["round_trips_saved"]) for c in out["contexts"]] == [(1, 2, 2)] * 3
+    assert [(c["called_listed"], c["called_total"], c["searches_saved"]) for c in out["contexts"]] == [(1, 2, 2)] * 3
     drift = out["sessions"].pop("catalog_drift")
     assert out["sessions"] == {"read": 2, "called_not_in_catalog": ["mcp__gone__x"]}
     assert "mcp__gone__x" in result.stderr
     assert set(drift) >= {"drifted", "missing_tools", "missing_servers", "extra_servers"}
     # "listed" collapses grafana too: nothing called is named any more
     out = json.loads(_recommend("--goal", "listed", "--sessions", str(db), "--json").stdout)
-    assert [(c["called_listed"], c["called_total"], c["round_trips_saved"]) for c in out["contexts"]] == [(0, 2, 0)] * 3
+    assert [(c["called_listed"], c["called_total"], c["searches_saved"]) for c in out["contexts"]] == [(0, 2, 0)] * 3
     text = _recommend("--goal", "names", "--except", "cloudflare", "--sessions", str(db)).stdout
     assert "called_listed" in text and "1/2" in text and "2 sessions read" in text
     # without --sessions the keys are absent
@@ -339,7 +339,7 @@ def test_recommend_sessions_warns_of_catalog_drift_as_sessions_does() -> None:
     assert result.returncode == 0, result.stderr
     assert ("toolsearch: warning: catalog drift: 1 tool the sessions used is not in Team workspace "
             "(mcp__slack__slack_send_message)") in result.stderr
-    assert "called_listed and round_trips_saved count this catalog's listing" in result.stderr
+    assert "called_listed and searches_saved count this catalog's listing" in result.stderr
     drift = json.loads(run_cli(*base, "--json").stdout)["sessions"]["catalog_drift"]
     assert drift == catalog_drift(load_sessions([store]).sessions, Inspector(load_source(TEAM))).to_dict()
     assert drift["missing_tools"] == ["mcp__slack__slack_send_message"]

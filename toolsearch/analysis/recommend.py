@@ -154,7 +154,7 @@ class ContextOutcome:
         outcome: the listing in words by counts (:attr:`ListingCounts.label`).
         called_listed / called_total: with recorded sessions, how many of the distinct deferred
             tools the sessions called this listing names, out of how many (``None`` without sessions).
-        round_trips_saved: with sessions, the ``tool_search`` calls the listing would have made
+        searches_saved: with sessions, the ``tool_search`` calls the listing would have made
             unnecessary (see :func:`toolsearch.analysis.sessions.called_tools`).
     """
 
@@ -169,7 +169,7 @@ class ContextOutcome:
     outcome: str = ""
     called_listed: int | None = None
     called_total: int | None = None
-    round_trips_saved: int | None = None
+    searches_saved: int | None = None
 
     @property
     def headroom_tokens(self) -> int:
@@ -182,7 +182,7 @@ class ContextOutcome:
         out = dict(self.__dict__)
         out["headroom_tokens"] = self.headroom_tokens
         if self.called_total is None:
-            for key in ("called_listed", "called_total", "round_trips_saved"):
+            for key in ("called_listed", "called_total", "searches_saved"):
                 out.pop(key)
         return out
 
@@ -887,10 +887,10 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
 
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
 OUTCOME_COLUMNS = ("context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named")
-SESSION_COLUMNS = ("called_listed", "round_trips_saved")
+SESSION_COLUMNS = ("called_listed", "searches_saved")
 #: What the two session columns count, in words (under the table, CLI and report).
 SESSION_COLUMNS_WORDS = ("called_listed: of the deferred tools the sessions called, how many the listing names at "
-                         "that length; round_trips_saved: tool_search calls made just before calling a named tool")
+                         "that length; searches_saved: tool_search calls made just before calling a named tool")
 
 
 def sessions_line(rec: MultiRecommendation) -> str | None:
@@ -910,14 +910,14 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
                           form_word(c.listing_form), c.listing_tokens, f"{c.servers_named}/{c.servers_total}",
                           c.tools_named]
         if sessions:
-            row += [f"{c.called_listed}/{c.called_total}", c.round_trips_saved]
+            row += [f"{c.called_listed}/{c.called_total}", c.searches_saved]
         rows.append(row)
     return rows
 
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
                          sessions_read: int | None = None, drift: str = "") -> MultiRecommendation:
-    """``rec`` with ``called_listed``, ``called_total`` and ``round_trips_saved`` filled in at every
+    """``rec`` with ``called_listed``, ``called_total`` and ``searches_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
     (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
     ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
@@ -930,7 +930,7 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
 
 
 #: What a catalog drift means for the two session columns (said wherever they are shown).
-SESSION_DRIFT_CONSEQUENCE = ("called_listed and round_trips_saved count this catalog's listing, not the one the "
+SESSION_DRIFT_CONSEQUENCE = ("called_listed and searches_saved count this catalog's listing, not the one the "
                              "sessions ran on.")
 
 

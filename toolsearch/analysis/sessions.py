@@ -841,12 +841,12 @@ def listing_evidence(called: Sequence[CalledTool], step: Any) -> dict[str, int]:
 
     Returns:
         ``{"called_listed": distinct called tools the listing names, "called_total": distinct
-        called tools, "round_trips_saved": searches_before summed over the calls of named tools}``.
+        called tools, "searches_saved": searches_before summed over the calls of named tools}``.
     """
     names = {c.tool for c in called}
     listed = {c.tool for c in called if _listed(step, c.label)}
     saved = sum(c.searches_before for c in called if c.tool in listed)
-    return {"called_listed": len(listed), "called_total": len(names), "round_trips_saved": saved}
+    return {"called_listed": len(listed), "called_total": len(names), "searches_saved": saved}
 
 
 # --- aggregates -------------------------------------------------------------------------------
@@ -953,7 +953,7 @@ class CalledListed:
         listing_form: ``full`` | ``names`` | ``mixed`` | ``groups`` | ``none`` at that budget.
         called_listed: distinct deferred tools the sessions called that the listing names.
         called_total: distinct deferred tools the sessions called.
-        round_trips_saved: the ``tool_search`` calls made before calling the named tools (see
+        searches_saved: the ``tool_search`` calls made before calling the named tools (see
             :func:`called_tools`): the round trips the listing would have made unnecessary.
     """
 
@@ -962,7 +962,7 @@ class CalledListed:
     listing_form: str
     called_listed: int
     called_total: int
-    round_trips_saved: int
+    searches_saved: int
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with the keys above, in that order."""
@@ -988,7 +988,7 @@ def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: 
         step = ladder.step_at(budget)
         evidence = listing_evidence(called, step)
         out.append(CalledListed(ctx, budget, step.form if step else "none", evidence["called_listed"],
-                                evidence["called_total"], evidence["round_trips_saved"]))
+                                evidence["called_total"], evidence["searches_saved"]))
     return out
 
 

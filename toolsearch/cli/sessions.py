@@ -12,7 +12,7 @@
 ``aggregates`` (overall, per model, top failed queries, top missed queries) and ``problems`` (skipped lines and
 sessions); ``catalog_drift`` (tools and servers of the sessions missing from the catalog);
 ``called_listed`` (per context length of ``--context-lengths``: the setting's budget and form,
-``called_listed``, ``called_total``, ``round_trips_saved``); each ``per_session`` item has
+``called_listed``, ``called_total``, ``searches_saved``); each ``per_session`` item has
 ``flags`` (``deferred_never_searched``, ``repeated_after_compaction``, ``compactions``). Exit status 0 on success; 2 for bad arguments or unreadable sources (one line on stderr).
 """
 
@@ -174,7 +174,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                                "threshold_pct", "listing_max_tokens"]), ""]
     if at_lengths:
         lrows = [[_length(c.context_length), c.budget, form_word(c.listing_form), f"{c.called_listed} of {c.called_total}",
-                  c.round_trips_saved] for c in at_lengths]
+                  c.searches_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
                 _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"]), ""]
     flagged = [f for f in flags if f.flagged]

@@ -317,11 +317,11 @@ def render() -> None:
                 where = f"{c.context_length:,} tokens" if c.context_length else "an unknown context length"
                 st.text(f"At {where}: {c.called_listed} of the {counted(c.called_total, 'tool')} your models "
                         f"called {'was' if c.called_listed == 1 else 'were'} already listed by name; "
-                        f"{counted(c.round_trips_saved, 'search', 'searches')} saved.")
+                        f"{counted(c.searches_saved, 'search', 'searches')} saved.")
             literal_table([{"context length": c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             "called tools listed by name": c.called_listed, "called tools": c.called_total,
-                            "searches saved": c.round_trips_saved} for c in at], key="sessions_at_lengths")
+                            "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "

@@ -424,7 +424,7 @@ if common.require_catalog(v):
             })
             if b.called_total is not None:
                 rows[-1]["called tools named"] = f"{b.called_listed} of {b.called_total}"
-                rows[-1]["searches saved"] = b.round_trips_saved
+                rows[-1]["searches saved"] = b.searches_saved
         literal_table(rows, key="tuning_multi_table")
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
                    f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
