@@ -96,8 +96,9 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                 scope = parse_scope_arg(text)
                 put_scope(scope)
                 state["scope_choice"] = scope.name
-            except ScopeError:
-                pass
+            except ScopeError:  # said like any other link value that cannot be used
+                state.setdefault("_link_notices", []).append(
+                    ("The link's value for scope is not valid here and was ignored; the whole catalog is shown.", False))
     names = [s.name for s in app_scopes()]
     if state.get("scope_choice") not in (WHOLE_CATALOG, *names):
         state["scope_choice"] = WHOLE_CATALOG
