@@ -554,7 +554,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     if not names:
         st.info("No deferred tools to call.")
     else:
-        chosen = st.selectbox("Tool", names, key="live_tool")
+        chosen = st.selectbox("Tool", names, key="live_tool", format_func=common.visible)
         tool = bridge.deferred_by_name[chosen]
         st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):

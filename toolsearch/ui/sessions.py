@@ -328,7 +328,7 @@ def render() -> None:
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
-        chosen = st.selectbox("Session", ids, key="sessions_pick")
+        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=common.visible)
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
