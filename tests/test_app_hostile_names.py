@@ -51,3 +51,26 @@ def test_pickers_show_invisible_characters_in_names_as_markers():
     at.switch_page("toolsearch/ui/cache_diff.py").run()
     assert at.selectbox(key="cmp_b_scope").options == ["Whole catalog", "sup⟨U+202E⟩port"]
     assert not at.exception, at.exception
+
+
+def test_sentences_that_name_servers_and_scopes_read_literally():
+    at = _app()
+    at.switch_page("toolsearch/ui/strategies.py").run()
+    assert not at.exception, at.exception
+    assert any(t.value.startswith("Scope sup⟨U+202E⟩port: ") for t in at.text), [t.value for t in at.text]
+    at.sidebar.selectbox(key="scope_choice").set_value("Whole catalog").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    server = "**md**" + RLO
+    at.multiselect(key="tuning_except").set_value([server]).run()
+    at.multiselect(key="tuning_keep").set_value([server]).run()
+    assert [e.value for e in at.error] == [
+        r"\*\*md\*\*⟨U\+202E⟩: a server cannot both collapse and stay named; remove it from one list."]
+
+
+def test_a_link_naming_an_unknown_catalog_shows_its_invisible_characters():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["catalog"] = "team" + RLO + "workspace"
+    at.run()
+    assert not at.exception, at.exception
+    (notice,) = [w.value for w in at.warning if "not a shipped sample" in w.value]
+    assert "“team⟨U\\+202E⟩workspace”" in notice and RLO not in notice

@@ -248,7 +248,7 @@ def _init_state() -> None:
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
                             f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
         else:
-            notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
+            notices.append((f"The link names a catalog “{md_escape(visible(asked))}” that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
         notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "

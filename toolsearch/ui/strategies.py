@@ -313,11 +313,12 @@ st.text(common.visible(f"Catalog: {inspector.catalog.name} · {counted(len(tool_
                        f"{counted(len(skill_names), 'skill')} · task: {task_words(task)} · tokens in {tk}"))
 if model.scope is not None:
     withheld = sorted({t for tools in model.withheld.values() for t in tools})
-    st.text(f"Scope {model.scope.name}: {len(tool_names):,} of {len(inspector.full_registration.tools):,} tools in the "
-            f"session. Skill-linked tools the scope does not allow are never disclosed, as a per-user resolver "
-            f"would leave them out: {len(withheld)} withheld" + (f" ({', '.join(withheld[:8])}"
-                                                                 f"{' …' if len(withheld) > 8 else ''})" if withheld else "")
-            + ". A call of one fails in every strategy.")
+    st.text(common.visible(
+        f"Scope {model.scope.name}: {len(tool_names):,} of {len(inspector.full_registration.tools):,} tools in the "
+        f"session. Skill-linked tools the scope does not allow are never disclosed, as a per-user resolver "
+        f"would leave them out: {len(withheld)} withheld" + (f" ({', '.join(withheld[:8])}"
+                                                             f"{' …' if len(withheld) > 8 else ''})" if withheld else "")
+        + ". A call of one fails in every strategy."))
 table = [{
     "strategy": r.label, f"up front (tokens, {tk})": r.upfront_tokens, f"task (tokens, {tk})": r.task_tokens,
     "round trips": r.round_trips, "cache breaks": r.cache_breaks,

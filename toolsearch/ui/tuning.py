@@ -336,7 +336,8 @@ if common.require_catalog(v):
     if lengths_error or goals_error:
         st.error(common.md_escape(common.visible(lengths_error or goals_error)), icon=":material/warning:")
     elif both:
-        st.error(f"{', '.join(both)}: a server cannot both collapse and stay named; remove it from one list.",
+        st.error(f"{common.md_escape(common.visible(', '.join(both)))}: a server cannot both collapse and stay named; "
+                 "remove it from one list.",
                  icon=":material/warning:")
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal, except_servers=excepted,
