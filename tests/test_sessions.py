@@ -305,8 +305,8 @@ def test_call_arguments_that_do_not_parse_are_said():
     text = json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": broken}])
     loaded = load_sessions_text(text, "chat.json")
     assert [str(p) for p in loaded.problems] == [
-        f"chat.json: messages[1].tool_calls[{j}]: 'arguments' is not valid JSON; the call is kept without its "
-        "arguments" for j in (0, 1)]
+        f"chat.json: messages[1].tool_calls[{j}]: 'arguments' is not valid JSON; arguments skipped (the call is "
+        "kept)" for j in (0, 1)]
     assert len(loaded.sessions[0].events) == 2
 
 

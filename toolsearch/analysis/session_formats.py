@@ -714,8 +714,8 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                 else:
                     if isinstance(use.arguments, str):  # a search without its queries, a call without its tool
                         (notes if notes is not None else out.problems).append(SessionProblem(
-                            f"{place}.tool_calls[{j}]", "'arguments' is not valid JSON; the call is kept without its "
-                            "arguments"))
+                            f"{place}.tool_calls[{j}]", "'arguments' is not valid JSON; arguments skipped (the call is "
+                            "kept)"))
                     session.steps.append(use)
         elif role == "tool":
             session.steps.append(ToolResult(str(message.get("tool_call_id") or ""), message.get("content"),
