@@ -15,6 +15,7 @@ from pathlib import Path
 
 from conftest import literal_tables, run_cli, write_json
 from toolsearch.engine.catalog import catalog_from_data
+from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.invisible import decode_tags, find_hidden, reveal, reveal_html
 from toolsearch.analysis.lint import lint, rug_pulls
@@ -293,3 +294,16 @@ def test_lint_cli_finds_payloads_in_additional_properties_instructions_above_and
     as_is = run_cli("lint", catalog, "--tool-names", "as-is")
     assert "evil/zero⟨U+200B⟩width: name @4: 1 zero-width characters (U+200B); the model receives them as sent" \
         in as_is.stdout
+
+
+def test_hidden_characters_in_a_server_name_are_found() -> None:
+    # The listing's heading for a server is its name as written ("git\u200bhub tools (1):"); the
+    # wire names replace the characters, so only a finding on the server says they reach the model.
+    catalog = catalog_from_data({"servers": [
+        {"name": "git\u200bhub", "tools": [{"name": "create_issue", "description": "Open an issue."}]},
+        {"name": "pay\u202epal", "tools": [{"name": "refund", "description": "Refund a payment."}]}]}, "s.yaml")
+    inspector = Inspector(catalog)
+    assert "git\u200bhub tools (1):" in inspector.plan(parse_config({}), None).listing
+    found = [(f.severity, f.server, f.tool, f.field, f.offset) for f in lint(inspector).findings
+             if f.rule == "hidden-characters"]
+    assert found == [("error", "pay\u202epal", "", "server name", 3), ("warning", "git\u200bhub", "", "server name", 3)]
