@@ -433,7 +433,8 @@ def extract(raw: RawSession) -> Session:
         else:
             succeeded, error = _error_of(result)
             events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
-    return Session(raw.id, raw.origin, raw.format, raw.model, raw.context_length, dict(raw.counters),
+    return Session(raw.id, raw.origin, raw.format, mask_text(raw.model) if raw.model else raw.model,
+                   raw.context_length, dict(raw.counters),
                    raw.started_at, mask_text(raw.title) if raw.title else raw.title, raw.messages, tuple(events))
 
 
