@@ -74,3 +74,16 @@ def test_a_link_naming_an_unknown_catalog_shows_its_invisible_characters():
     assert not at.exception, at.exception
     (notice,) = [w.value for w in at.warning if "not a shipped sample" in w.value]
     assert "“team⟨U\\+202E⟩workspace”" in notice and RLO not in notice
+
+
+def test_the_describe_arguments_show_invisible_characters_in_tool_names():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["names"] = "as-is"  # tool names as the server sent them
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    catalog = {"servers": [{"name": "calc", "tools": [{"name": "ad\u202ed", "description": "Add two numbers."}]}]}
+    at.session_state["_upload_store"] = [("calc.json", json.dumps(catalog).encode())]
+    at.session_state["search_tab"] = "Describe"
+    at.switch_page("toolsearch/ui/search.py").run()
+    assert not at.exception, at.exception
+    assert '{"names": ["ad⟨U+202E⟩d", "no_such_tool"]}' in [c.value for c in at.code]

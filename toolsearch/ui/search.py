@@ -299,7 +299,7 @@ def describe_tab(bridge, dtk: str) -> None:
                              help="Names that are not deferred tools come back in not_found (or errors).")
     described = [*chosen, *(n for n in extra.split(","))]
     st.caption("Arguments sent (the bridge drops blank names and duplicates):")
-    st.code(json.dumps({"names": described}, ensure_ascii=False), language="json", wrap_lines=True)
+    st.code(common.visible(json.dumps({"names": described}, ensure_ascii=False)), language="json", wrap_lines=True)
     d_response = bridge.tool_describe({"names": described})
     if "error" in d_response:
         st.warning("tool_describe returned an error (below): choose at least one name, and at most "
