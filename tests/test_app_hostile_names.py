@@ -87,3 +87,18 @@ def test_the_describe_arguments_show_invisible_characters_in_tool_names():
     at.switch_page("toolsearch/ui/search.py").run()
     assert not at.exception, at.exception
     assert '{"names": ["ad⟨U+202E⟩d", "no_such_tool"]}' in [c.value for c in at.code]
+
+
+def test_why_a_search_found_nothing_shows_invisible_characters_in_the_best_excluded_tool():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["names"] = "as-is"
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    catalog = {"servers": [{"name": "calc", "tools": [{"name": "ad\u202ed", "description": "Add two numbers together."},
+                                                       {"name": "sub", "description": "Subtract two numbers."}]}]}
+    at.session_state["_upload_store"] = [("calc.json", json.dumps(catalog).encode())]
+    at.session_state["search_queries"] = "add banana numbers"
+    at.switch_page("toolsearch/ui/search.py").run()
+    assert not at.exception, at.exception
+    why = [t.value for t in at.text if t.value.startswith("Why: ")]
+    assert len(why) == 1 and "best excluded: ad⟨U+202E⟩d (score " in why[0], why
