@@ -102,3 +102,15 @@ def test_why_a_search_found_nothing_shows_invisible_characters_in_the_best_exclu
     assert not at.exception, at.exception
     why = [t.value for t in at.text if t.value.startswith("Why: ")]
     assert len(why) == 1 and "best excluded: ad⟨U+202E⟩d (score " in why[0], why
+
+
+def test_an_uploaded_profile_is_named_literally_in_the_sidebar():
+    from toolsearch.engine.profile import DEFAULT_PROFILE_PATH
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["_profile_store"] = ("[**wording**](https://evil.example)\u200b.yaml",
+                                          DEFAULT_PROFILE_PATH.read_bytes())
+    at.run()
+    assert not at.exception, at.exception
+    (label,) = [e.label for e in at.sidebar.expander if e.label.startswith("Wording profile")]
+    assert label == "Wording profile · `[**wording**](https://evil.example)⟨U+200B⟩.yaml`"

@@ -531,7 +531,7 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
     profile and its cache key."""
     stored = st.session_state.get("_profile_store")
     if shown:
-        label = f"Wording profile · {stored[0] if stored else 'default'}"
+        label = f"Wording profile · {md_escape(visible(stored[0])) if stored else 'default'}"  # a file name: any text
         with sb.expander(label):
             st.file_uploader("Wording profile (YAML)", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml"], key="profile_upload",
                              on_change=_store_profile,
