@@ -341,7 +341,7 @@ def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -
     connections = st.session_state.get(CONNECTIONS)
     if connections is not None and connections.is_open(tool.server):
         dispatcher = LiveDispatcher(specs, send=connections.send)
-        with st.spinner(f"Calling {tool.raw_name} on {tool.server}…"):
+        with st.spinner(common.md_escape(common.visible(f"Calling {tool.raw_name} on {tool.server}…"))):
             _dispatch(bridge, dispatcher, name, arguments, reused=True)
         return
     if connections is not None and connections.closed and connections.close_reason == "idle":
@@ -599,7 +599,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 _confirm_launch("call"):
             called = bridge.deferred_by_name[pending["tool"]]
             dispatcher = LiveDispatcher(st.session_state.get(SPECS, {}))
-            with st.spinner(f"Starting {called.server} and calling {called.raw_name}…"):
+            with st.spinner(common.md_escape(common.visible(f"Starting {called.server} and calling {called.raw_name}…"))):
                 _dispatch(bridge, dispatcher, pending["tool"], pending["arguments"], reused=False)
         shown = st.session_state.get(LAST_CALL)
         if shown:
