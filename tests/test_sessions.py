@@ -310,6 +310,18 @@ def test_call_arguments_that_do_not_parse_are_said():
     assert len(loaded.sessions[0].events) == 2
 
 
+@pytest.mark.parametrize("results", [5, True, -1.5, "text", {"query": "read file"}])
+def test_a_recorded_search_result_whose_results_is_not_a_list_reads_as_unknown(results):
+    """A recorded tool_search response with 'results' a number ended `toolsearch sessions` (and the
+    Sessions page) with "TypeError: 'int' object is not iterable"."""
+    text = json.dumps([{"role": "user", "content": "hi"},
+                       {"role": "assistant", "tool_calls": tool_calls("x1", "tool_search", {"queries": ["read file"]})},
+                       {"role": "tool", "tool_call_id": "x1", "content": json.dumps({"results": results})}])
+    (session,) = load_sessions_text(text, "chat.json").sessions
+    (event,) = session.events
+    assert [(q.query, q.matches) for q in event.queries] == [("read file", None)]  # no readable result
+
+
 def test_jsonl_bad_line_is_reported_with_its_place_and_the_rest_loads(tmp_path):
     lines = (SAMPLES / "hermes-export.jsonl").read_text(encoding="utf-8").splitlines()
     broken = tmp_path / "export.jsonl"

@@ -322,7 +322,8 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         if isinstance(data, dict):
             if "error" in data:
                 error = _short(str(data["error"]))
-            for i, group in enumerate(data.get("results") or []):
+            results = data.get("results")
+            for i, group in enumerate(results if isinstance(results, list) else []):  # a result of another shape is unread
                 if isinstance(group, dict) and isinstance(group.get("matches"), list):
                     groups[i] = tuple(str(m) for m in group["matches"])
         elif result is not None and result.is_error:
