@@ -114,3 +114,17 @@ def test_an_uploaded_profile_is_named_literally_in_the_sidebar():
     assert not at.exception, at.exception
     (label,) = [e.label for e in at.sidebar.expander if e.label.startswith("Wording profile")]
     assert label == "Wording profile · `[**wording**](https://evil.example)⟨U+200B⟩.yaml`"
+
+
+def test_the_scopes_grid_past_twelve_scopes_shows_invisible_characters_in_names():
+    from toolsearch.engine.scopes import Scope
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["scopes"] = [Scope("sup" + RLO + "port", ("slack",)),
+                                  *(Scope(f"s{i}", ("github",)) for i in range(12))]  # past the matrix's 12 columns
+    at.run()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    assert not at.exception, at.exception
+    grid = next(df.value for df in at.dataframe if list(df.value.columns)[:1] == ["scope"])
+    assert list(grid["scope"])[:2] == ["sup⟨U+202E⟩port", "s0"]
+    assert not any(RLO in str(cell) for cell in grid.to_numpy().ravel())
