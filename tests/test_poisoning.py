@@ -222,6 +222,19 @@ def test_report_marks_invisible_characters_and_lists_poisoning() -> None:
     assert "<h2>Tool poisoning checks</h2>" in html_text
 
 
+def test_the_report_title_is_plain_text_with_markers() -> None:
+    # A browser shows <title> as text: markup in it would be read out as "<mark class=...>".
+    import re
+
+    from toolsearch.engine.config import parse_config
+    from toolsearch.analysis.report import build_report
+
+    data = {"name": "Pay\u202epal <b>x</b>", "servers": [{"name": "calc", "tools": [{"name": "add"}]}]}
+    html_text = build_report(Inspector(catalog_from_data(data, "v.yaml")), parse_config({}), 200_000)
+    (title,) = re.findall(r"<title>(.*?)</title>", html_text)
+    assert title == "toolsearch report: Pay⟨U+202E⟩pal &lt;b&gt;x&lt;/b&gt;"
+
+
 def test_app_pages_show_invisible_characters_as_markers() -> None:
     from streamlit.testing.v1 import AppTest
 
