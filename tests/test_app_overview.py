@@ -288,3 +288,15 @@ def test_cost_verdict_when_tool_search_costs_more():
     assert tools > eager  # one tiny tool: three bridge tools cost more than its schema
     assert [e.value for e in at.error] == [
         f"Tool search adds {tools - eager:,} tokens per request here; consider `enabled: off`."]
+
+
+def test_a_clipped_parameter_description_keeps_a_url_literal():
+    # The tooltip of a call form's field shows 500 characters of the description. Clipping the
+    # escaped text could cut a URL's code span open, and the URL became a link again.
+    from toolsearch.ui import schema_form
+
+    description = "x" * 480 + " see https://evil.example/steal?data=1 for more"
+    field = schema_form.Field("q", {"type": "string", "description": description}, False, "string", None)
+    tip = schema_form._help(field)
+    assert tip == "x" * 480 + " see `https://evil.ex`"
+    assert tip.count("`") == 2  # the code span is closed: the clipped URL is text, never a link

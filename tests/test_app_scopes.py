@@ -110,6 +110,9 @@ def test_a_link_defines_and_selects_the_scope():
     assert _metric(at, "Deferred tools") == f"{_engine(SUPPORT).deferred_count:,}"
     bad = _app(scope="no equals sign")
     assert bad.sidebar.selectbox(key="scope_choice").options == ["Whole catalog"]
+    # Not dropped without a word: named like any other link value that cannot be used.
+    assert [w.value for w in bad.warning if "scope" in w.value] == [
+        "The link's value for scope is not valid here and was ignored; the whole catalog is shown."]
 
 
 def test_scopes_page_side_by_side_matrix_and_probe():

@@ -222,6 +222,17 @@ def test_heading_and_summary_shapes(profile) -> None:
     assert len(group.summary) == len("grafana") + 2 + 56
 
 
+def test_catalog_text_that_looks_like_a_placeholder_is_kept_as_written(profile) -> None:
+    # Each placeholder is filled once, from the template: a server named "{count}" or a tool
+    # named "a{description}b" is text, not another placeholder to fill.
+    (group,) = _groups([make_tool("a{description}b", "Open a ticket.", server="{count}"),
+                        make_tool("{label}", "", server="{count}")], profile)
+    assert group.full.splitlines() == ["{count} tools (2):", "- a{description}b: Open a ticket.", "- {label}"]
+    assert group.summary == "{count} (2 tools — names not listed; discover via `tool_search`)"
+    assert profile.text("registration", "default_description", tool="{server}", server="github") == \
+        "MCP tool {server} from server github"
+
+
 def test_case33_labels_and_group_merging(profile) -> None:
     assert make_tool("a", server="github").label == "github"
     assert make_tool("b", kind="plugin", server="kanban").label == "kanban"

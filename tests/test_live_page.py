@@ -312,3 +312,40 @@ def test_live_connections_close_when_their_owner_has_gone(tmp_path) -> None:
     owner["alive"] = False  # the browser session has gone
     assert _wait_for(lambda: connections.closed, 15)
     assert _wait_for(lambda: not _processes_with(str(marker)), 15)
+
+
+def test_the_call_spinner_names_the_tool_and_server_literally(tmp_path, monkeypatch) -> None:
+    """The spinner's text is Markdown: a server named like a link (a name from an uploaded
+    config) must read as text, invisible characters as markers."""
+    import streamlit
+    from streamlit.testing.v1 import AppTest
+
+    shown: list[str] = []
+    spinner = streamlit.spinner
+    monkeypatch.setattr(streamlit, "spinner", lambda text, **kw: (shown.append(text), spinner(text, **kw))[1])
+    marker = tmp_path / "started.txt"
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
+    at.run()
+    name = "[lo](https://evil.example)\u200b"
+    at.text_input(key="live_name").input(name)
+    at.text_input(key="live_command").input(PY)
+    at.text_input(key="live_args").input(f"{SERVER} --name local --start-marker {marker}")
+    at.button(key="live_add").click().run()
+    at.button(key="live_connect").click().run()
+    at.text_input(key="live_token_connect").input(launch_token())
+    at.button(key="live_start_connect").click().run()
+    try:
+        assert not at.exception, at.exception
+        tool = next(o for o in at.selectbox(key="live_tool").options if o.endswith("__echo"))
+        at.selectbox(key="live_tool").select(tool).run()
+        at.text_input(key=f"live_arg::{tool}::text").input("once")
+        at.button(key="live_call").click().run()
+        assert not at.exception, at.exception
+        assert _outcome(at)["response"]["content"][0]["text"] == "once"
+        assert [t for t in shown if t.startswith("Calling")] == [
+            common.md_escape(common.visible(f"Calling echo on {name}…"))]
+        assert "https://" not in shown[-1].replace("`[lo](https://evil.example)", "")  # only inside the code span
+    finally:
+        connections = at.session_state["live_connections"] if "live_connections" in at.session_state else None
+        if connections is not None:
+            connections.close()

@@ -190,3 +190,17 @@ def test_a_secret_assigned_in_a_query_is_masked(tmp_path) -> None:
     for shown in (text.stdout, data.stdout, exported.read_text(encoding="utf-8")):
         assert key not in shown
     assert f"'send request with X-Api-Key: {MASK}'" in text.stdout
+
+
+def test_a_recorded_model_name_is_masked_like_a_title(tmp_path) -> None:
+    # A custom provider's model can be recorded as the endpoint it was reached at, credentials and all.
+    model = f"https://mona:{URL_PASSWORD}@llm.example.com/v1/{ANT}"
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps([{"id": "s1", "model": model, "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "tool_search", "arguments": json.dumps({"queries": ["github issue"]})}}]}]}]), encoding="utf-8")
+    data = run_cli("sessions", path, "--catalog", CATALOG, "--json")
+    assert data.returncode == 0, data.stderr
+    _clean(data.stdout + data.stderr)
+    assert json.loads(data.stdout)["per_session"][0]["model"] == f"https://{MASK}@llm.example.com/v1/{MASK}"

@@ -296,6 +296,32 @@ def test_openai_list_of_conversations_and_bad_parts_are_skipped():
         "chats.json[1]: expected a list of messages (or an object with 'messages'); conversation skipped"]
 
 
+def test_call_arguments_that_do_not_parse_are_said():
+    """A recorded tool_search whose 'arguments' string is not JSON (cut off, or a number past
+    Python's 4,300-digit limit) became a search of no queries without a word."""
+    broken = [{"id": "x1", "type": "function", "function": {"name": "tool_search", "arguments": '{"queries": ["read'}},
+              {"id": "x2", "type": "function",
+               "function": {"name": "tool_search", "arguments": '{"queries": ["a"], "limit": ' + "9" * 5000 + "}"}}]
+    text = json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": broken}])
+    loaded = load_sessions_text(text, "chat.json")
+    assert [str(p) for p in loaded.problems] == [
+        f"chat.json: messages[1].tool_calls[{j}]: 'arguments' is not valid JSON; arguments skipped (the call is "
+        "kept)" for j in (0, 1)]
+    assert len(loaded.sessions[0].events) == 2
+
+
+@pytest.mark.parametrize("results", [5, True, -1.5, "text", {"query": "read file"}])
+def test_a_recorded_search_result_whose_results_is_not_a_list_reads_as_unknown(results):
+    """A recorded tool_search response with 'results' a number ended `toolsearch sessions` (and the
+    Sessions page) with "TypeError: 'int' object is not iterable"."""
+    text = json.dumps([{"role": "user", "content": "hi"},
+                       {"role": "assistant", "tool_calls": tool_calls("x1", "tool_search", {"queries": ["read file"]})},
+                       {"role": "tool", "tool_call_id": "x1", "content": json.dumps({"results": results})}])
+    (session,) = load_sessions_text(text, "chat.json").sessions
+    (event,) = session.events
+    assert [(q.query, q.matches) for q in event.queries] == [("read file", None)]  # no readable result
+
+
 def test_jsonl_bad_line_is_reported_with_its_place_and_the_rest_loads(tmp_path):
     lines = (SAMPLES / "hermes-export.jsonl").read_text(encoding="utf-8").splitlines()
     broken = tmp_path / "export.jsonl"

@@ -23,6 +23,15 @@ def test_cells_are_escaped_and_invisible_characters_marked():
     assert '<td class="n">29,700</td>' in body  # numbers: grouped, right-aligned, never wrapped
 
 
+def test_column_headings_are_escaped_and_invisible_characters_marked():
+    # A heading can be catalog text too: the Scopes page's matrix has one column per scope name.
+    body = table_html([{"server": "github", HOSTILE: "all"}], key="t")
+    assert "<script>" not in body and "&lt;script&gt;alert(" in body
+    assert "a⟨U+" in body and "\u200b" not in body
+    table = literal_tables(SimpleNamespace(html=[SimpleNamespace(value=body)]))["t"]
+    assert list(table.columns) == ["server", HOSTILE.replace("\u200b", "⟨U+200B⟩")]
+
+
 def test_numbers_inside_text_are_kept_on_one_line():
     body = table_html([{"context length": "1,000,000 tokens", "change": "1,473 → 1,512", "q": "it's 5"}], key="t")
     assert '<td><span class="nb">1,000,000</span> tokens</td>' in body

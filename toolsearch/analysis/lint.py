@@ -58,7 +58,7 @@ Rules (:data:`RULES`, in report order):
 * ``hidden-characters`` (error / warning): invisible and format characters in any string the
   model or the client may show (:func:`model_strings`: names, titles, descriptions, annotations,
   input and output schemas at any depth: descriptions, titles, enum values, defaults, examples,
-  property names): Unicode TAG characters (the ASCII they spell is decoded), runs of variation
+  property names), and in server names (the listing's heading gives them as written): Unicode TAG characters (the ASCII they spell is decoded), runs of variation
   selectors (the text their bytes spell is decoded), zero-width characters, bidi controls, other
   ``Cf`` characters and raw control characters. Ordinary emoji are not findings (a zero-width
   joiner between two emoji, one variation selector, flag tag sequences). The reference strips TAG
@@ -1187,6 +1187,16 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                     instruct(field, offset, what, " (an identifier read as words)")
                 else:
                     instruct(field, offset, what, " (leetspeak read as letters)")
+    for server in catalog.servers:  # the listing's group heading names the server as written
+        for hidden in find_hidden(server.name):
+            decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+            findings.append(Finding(
+                "hidden-characters", "error" if hidden.kind in ("tag", "variation", "bidi") else "warning",
+                server.name, "", "",
+                f"{len(hidden.text)} {_HIDDEN_HELP[hidden.kind]}{decoded} ({hidden.codepoints}) in the server name; "
+                "the model receives them in the listing's heading for this server (tool names replace them)",
+                "Rename the server in the client config so its name has no invisible characters.",
+                "server name", hidden.offset))
     findings.extend(lookalikes(catalog, naming))
     return findings
 

@@ -374,7 +374,9 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
         for i, item in enumerate(items):
             place = where if len(items) == 1 else f"{where}[{i}]"
             try:
-                out.sessions.append(_hermes_export_session(item, place))
+                kept_notes: list[SessionProblem] = []
+                out.sessions.append(_hermes_export_session(item, place, kept_notes))
+                out.problems.extend(kept_notes)
             except _Bad as exc:
                 out.problems.append(SessionProblem(place, f"{exc}; session skipped"))
         return
@@ -734,7 +736,10 @@ def _number(value: Any) -> float | None:
 
 # --- OpenAI-shaped messages (Hermes store and export, OpenAI Chat Completions) -----------------
 
-def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str, out: ReadResult) -> None:
+def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str, out: ReadResult,
+                       notes: list[SessionProblem] | None = None) -> None:
+    """Each message's calls and results into ``session``; a part that cannot be read goes to
+    ``out.problems``, a call kept without its arguments to ``notes`` (``out.problems`` when none)."""
     for index, message in enumerate(messages):
         place = f"{where}: messages[{index}]"
         if not isinstance(message, dict):
@@ -762,6 +767,10 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                     out.problems.append(SessionProblem(f"{place}.tool_calls[{j}]",
                                                        "expected {id, function: {name, arguments}}; call skipped"))
                 else:
+                    if isinstance(use.arguments, str):  # a search without its queries, a call without its tool
+                        (notes if notes is not None else out.problems).append(SessionProblem(
+                            f"{place}.tool_calls[{j}]", "'arguments' is not valid JSON; arguments skipped (the call is "
+                            "kept)"))
                     session.steps.append(use)
         elif role == "tool":
             session.steps.append(ToolResult(str(message.get("tool_call_id") or ""), message.get("content"),
@@ -789,7 +798,7 @@ def _parse_arguments(value: Any) -> Any:
     return {} if value is None else value
 
 
-def _hermes_export_session(item: Any, where: str) -> RawSession:
+def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | None = None) -> RawSession:
     if not isinstance(item, dict) or not isinstance(item.get("messages"), list):
         raise _Bad("expected a session object with a 'messages' list")
     sid = item.get("id") or item.get("session_id")
@@ -804,7 +813,7 @@ def _hermes_export_session(item: Any, where: str) -> RawSession:
     problems = ReadResult()
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
                 for m in item["messages"]]
-    _add_chat_messages(session, messages, where, problems)
+    _add_chat_messages(session, messages, where, problems, notes)
     if problems.problems:
         raise _Bad("; ".join(p.message for p in problems.problems[:1]) + f" (at {problems.problems[0].where})")
     return session
@@ -873,7 +882,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[Sessi
     session.context_length = _context_length(meta)
     problems = ReadResult()
     if fmt == "openai":
-        _add_chat_messages(session, messages, where, problems)
+        _add_chat_messages(session, messages, where, problems, notes)
     else:
         for index, message in enumerate(messages):
             if not isinstance(message, dict) or "role" not in message:

@@ -347,7 +347,8 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         if isinstance(data, dict):
             if "error" in data:
                 error = _short(str(data["error"]))
-            for i, group in enumerate(data.get("results") or []):
+            results = data.get("results")
+            for i, group in enumerate(results if isinstance(results, list) else []):  # a result of another shape is unread
                 if isinstance(group, dict) and isinstance(group.get("matches"), list):
                     groups[i] = _match_names(group["matches"])
             if "results" not in data and isinstance(data.get("matches"), list) and len(queries) == 1:
@@ -471,7 +472,8 @@ def extract(raw: RawSession) -> Session:
         else:
             succeeded, error = _error_of(result)
             events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
-    return Session(raw.id, raw.origin, raw.format, raw.model, raw.context_length, dict(raw.counters),
+    return Session(raw.id, raw.origin, raw.format, mask_text(raw.model) if raw.model else raw.model,
+                   raw.context_length, dict(raw.counters),
                    raw.started_at, mask_text(raw.title) if raw.title else raw.title, raw.messages, tuple(events))
 
 

@@ -250,6 +250,11 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)
             baseline = load_sources([args.baseline]) if args.baseline else None
+            if baseline is not None:  # a baseline tool that was not read is not compared: say so
+                for problem in baseline.problems:
+                    if problem.severity != "info":
+                        print(f"toolsearch: --baseline: catalog {problem.severity}: {problem.where}: {problem.message}",
+                              file=sys.stderr)
             report = lint(inspector, config, baseline)
             if args.json:
                 data = report.to_dict()

@@ -58,9 +58,20 @@ class Profile:
         (e.g. ``{name, arguments}``) are left alone.
         """
         template = self.sections[section][key]
-        for placeholder, value in values.items():
-            template = template.replace("{" + placeholder + "}", str(value))
-        return template
+        if not values:
+            return template
+        # One pass over the template: a value holding "{count}" (a server named so) stays as written.
+        pattern = re.compile("|".join(re.escape("{" + placeholder + "}") for placeholder in values))
+        return pattern.sub(lambda m: str(values[m.group()[1:-1]]), template)
+
+    def formatter(self, section: str, key: str, *placeholders: str) -> str:
+        """The text at ``section.key`` as a :meth:`str.format` string whose ``{0}``, ``{1}``…
+        are ``placeholders`` in that order (every other brace doubled): for filling one template
+        many times, each value once, as :meth:`text` does."""
+        parts = re.split("(" + "|".join(re.escape("{" + p + "}") for p in placeholders) + ")",
+                         self.sections[section][key])
+        return "".join("{" + str(placeholders.index(part[1:-1])) + "}" if i % 2 else
+                       part.replace("{", "{{").replace("}", "}}") for i, part in enumerate(parts))
 
 
 #: Placeholders each section may use; any other ``{word}`` is a typo that would reach the model.

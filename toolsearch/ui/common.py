@@ -248,7 +248,7 @@ def _init_state() -> None:
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead. Choose "
                             f"“{_LINK_SOURCES[asked]}” under Catalog source to load them again.", True))
         else:
-            notices.append((f"The link names a catalog “{md_escape(asked)}” that is not a shipped sample, so the "
+            notices.append((f"The link names a catalog “{md_escape(visible(asked))}” that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
         notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
@@ -531,7 +531,7 @@ def _profile_controls(sb, shown: bool, errors: list[str]) -> tuple[Profile, str]
     profile and its cache key."""
     stored = st.session_state.get("_profile_store")
     if shown:
-        label = f"Wording profile · {stored[0] if stored else 'default'}"
+        label = f"Wording profile · {md_escape(visible(stored[0])) if stored else 'default'}"  # a file name: any text
         with sb.expander(label):
             st.file_uploader("Wording profile (YAML)", max_upload_size=TEXT_UPLOAD_MB, type=["yaml", "yml"], key="profile_upload",
                              on_change=_store_profile,

@@ -123,6 +123,7 @@ def side_b_controls(v: common.View) -> tuple[Side | None, str | None]:
                                       help="A catalog YAML/JSON, a recorded tools/list result or a function array, "
                                            "e.g. a newer snapshot of the same servers.")
     row[1].selectbox("B: session scope", [WHOLE_CATALOG, *names], key="cmp_b_scope", disabled=not names,
+                     format_func=common.visible,
                      help="A scope defined in the sidebar (Session scope → Edit scopes)." if names else
                           "No scope is defined: define one in the sidebar (Session scope → Edit scopes).")
     row[2].selectbox("B: tool names", list(C.TOOL_NAMING), key="cmp_b_naming",

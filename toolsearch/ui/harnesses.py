@@ -90,9 +90,9 @@ if common.require_catalog(v):
     registered = [t for t in inspector.registration.tools if t.name not in ("tool_search", "tool_describe", "tool_call")]
     suggested = [name for name, _ in H.most_called_tools(sessions, inspector)] if sessions else []
     servers = st.multiselect("Pin servers", sorted({t.server for t in registered if H.is_harness_deferrable(t)}),
-                             key="harness_pin_servers")
+                             key="harness_pin_servers", format_func=common.visible)
     tools = st.multiselect("Pin tools", [t.name for t in registered if H.is_harness_deferrable(t)],
-                           default=suggested, key=f"harness_pin_tools_{session_name}")
+                           default=suggested, key=f"harness_pin_tools_{session_name}", format_func=common.visible)
     if sessions is not None and not suggested:
         st.info("None of the recorded sessions' calls are tools of this catalog.")
     try:

@@ -341,7 +341,7 @@ def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -
     connections = st.session_state.get(CONNECTIONS)
     if connections is not None and connections.is_open(tool.server):
         dispatcher = LiveDispatcher(specs, send=connections.send)
-        with st.spinner(f"Calling {tool.raw_name} on {tool.server}…"):
+        with st.spinner(common.md_escape(common.visible(f"Calling {tool.raw_name} on {tool.server}…"))):
             _dispatch(bridge, dispatcher, name, arguments, reused=True)
         return
     if connections is not None and connections.closed and connections.close_reason == "idle":
@@ -554,7 +554,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     if not names:
         st.info("No deferred tools to call.")
     else:
-        chosen = st.selectbox("Tool", names, key="live_tool")
+        chosen = st.selectbox("Tool", names, key="live_tool", format_func=common.visible)
         tool = bridge.deferred_by_name[chosen]
         st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):
@@ -599,7 +599,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 _confirm_launch("call"):
             called = bridge.deferred_by_name[pending["tool"]]
             dispatcher = LiveDispatcher(st.session_state.get(SPECS, {}))
-            with st.spinner(f"Starting {called.server} and calling {called.raw_name}…"):
+            with st.spinner(common.md_escape(common.visible(f"Starting {called.server} and calling {called.raw_name}…"))):
                 _dispatch(bridge, dispatcher, pending["tool"], pending["arguments"], reused=False)
         shown = st.session_state.get(LAST_CALL)
         if shown:

@@ -105,7 +105,7 @@ def _help(field: Field) -> str | None:
     parts = []
     description = field.schema.get("description")
     if isinstance(description, str) and description.strip():
-        parts.append(common.md_escape(common.visible(description.strip()))[:500])
+        parts.append(common.md_escape(common.visible(description.strip())[:500]))  # clipped before escaping
     if "default" in field.schema:
         parts.append("default: " + common.md_escape(_label(field.schema["default"])))
     return "  \n".join(parts) or None

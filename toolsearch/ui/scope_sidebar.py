@@ -11,7 +11,7 @@ from toolsearch.engine.catalog import Catalog
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.scopes import Scope, ScopeError, dump_scopes, parse_scope_arg, scope_from_mapping, scopes_from_text
-from toolsearch.ui.text import md_escape
+from toolsearch.ui.text import md_escape, visible
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
 WHOLE_CATALOG = "Whole catalog"
@@ -96,13 +96,14 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
                 scope = parse_scope_arg(text)
                 put_scope(scope)
                 state["scope_choice"] = scope.name
-            except ScopeError:
-                pass
+            except ScopeError:  # said like any other link value that cannot be used
+                state.setdefault("_link_notices", []).append(
+                    ("The link's value for scope is not valid here and was ignored; the whole catalog is shown.", False))
     names = [s.name for s in app_scopes()]
     if state.get("scope_choice") not in (WHOLE_CATALOG, *names):
         state["scope_choice"] = WHOLE_CATALOG
     sb.header("Session scope")
-    sb.selectbox("Scope", [WHOLE_CATALOG, *names], key="scope_choice",
+    sb.selectbox("Scope", [WHOLE_CATALOG, *names], key="scope_choice", format_func=visible,
                  help="What one session sees: a subagent, a worker or a gateway platform that enables only some "
                       "servers. Every page then plans, searches, describes and calls as that session; tools outside "
                       "it are not found, and calling one gives the reference's 'not available in this session' error.")
@@ -121,7 +122,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
             st.button("Edit the selected scope", key="scope_load", on_click=_load_scope_into_editor,
                       help="Fill the fields below with the selected scope; save under the same name to replace it.")
         st.text_input("Name", key="scope_edit_name", placeholder="support")
-        st.multiselect("Servers", servers, key="scope_edit_servers")
+        st.multiselect("Servers", servers, key="scope_edit_servers", format_func=visible)
         st.text_input("Only these tools (patterns, comma-separated)", key="scope_edit_include",
                       help="Optional whitelist: exact names or globs (* ? [..]) matched against the wire name "
                            "(mcp__slack__post_message) or the server's own name (post_message). When given, "
@@ -151,7 +152,7 @@ def _scope_sidebar(sb, catalog: Catalog | None) -> Scope | None:
         for note in state.get("scope_upload_notes", []):
             st.warning(md_escape(note), icon=":material/warning:")
         if names:
-            st.selectbox("Remove a scope", names, key="scope_remove")
+            st.selectbox("Remove a scope", names, key="scope_remove", format_func=visible)
             st.button("Remove", key="scope_remove_button", on_click=_remove_scope)
             st.download_button("Download scopes (YAML)", dump_scopes(app_scopes(), {s.name: s.kind for s in catalog.servers} if catalog is not None else None),
                                file_name="scopes.yaml",

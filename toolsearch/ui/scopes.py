@@ -40,7 +40,7 @@ if common.require_catalog(v):
         st.text(common.visible(f"Catalog: {root.catalog.name} · context length "
                                f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"))
         table = pd.DataFrame([{
-            "scope": row.scope or common.WHOLE_CATALOG, "tier": row.tier, "form": form_word(row.form),
+            "scope": common.visible(row.scope or common.WHOLE_CATALOG), "tier": row.tier, "form": form_word(row.form),
             TOOLS_COLUMN: row.tokens_per_request,
             "% of context": (f"{100 * row.tokens_per_request / v.context_length:.1f}%" if v.context_length else "—"),
             "tools reachable": f"{row.session_tools} of {row.catalog_tools}",
@@ -73,9 +73,12 @@ if common.require_catalog(v):
             literal_table(cells, key="scopes_matrix", styles={name: shade for name in matrix},
                           nowrap=tuple(matrix))
         else:  # more scopes than columns fit across the page: a grid that scrolls sideways
-            cells = pd.DataFrame([{"scope": name, **{server: reach_text(n, total) for server, (n, total) in reach.items()}}
+            # A canvas grid shows text as it is: names with invisible characters get their markers here.
+            cells = pd.DataFrame([{"scope": common.visible(name),
+                                   **{common.visible(server): reach_text(n, total) for server, (n, total) in reach.items()}}
                                   for name, reach in matrix.items()])
-            st.dataframe(cells.style.map(shade, subset=servers), hide_index=True, width="stretch", key="scopes_matrix")
+            st.dataframe(cells.style.map(shade, subset=[common.visible(s) for s in servers]), hide_index=True,
+                         width="stretch", key="scopes_matrix")
         st.caption("all: every tool of the server is in the session · n/m: tool patterns keep n of its m tools · "
                    "—: the session cannot reach the server (searches never return its tools; a call gets "
                    "'not available in this session').")

@@ -109,13 +109,13 @@ def show_explanation(ex, key: str, score_heading: str = "score (BM25)") -> None:
     Stems and tool names are shown with ``st.text`` and literal-text tables only (never markdown)."""
     st.caption("How the search answers this query (docs/reference.md §7): tokenize and stem, take the rarest stem as the gate "
                "term, require enough of the answerable terms (coverage floor), rank by BM25.")
-    st.text("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
-                                   or "(no word tokens: nothing to search)"))
+    st.text(common.visible("Tokens → stems:  " + ("   ".join(f"{raw} → {stem}" for raw, stem in ex.tokens)
+                                                  or "(no word tokens: nothing to search)")))
     if ex.ignored:
         st.text("Ignored by this variant:  " + "   ".join(f"{term} ({why})" for term, why in ex.ignored))
     reason = ex.empty_reason()
     if reason:
-        st.text("Nothing found: " + reason)
+        st.text(common.visible("Nothing found: " + reason))
     # A wrapping row of content-wide metrics: at 1024 px one moves to the next line instead of
     # cutting its label.
     m1 = m2 = m3 = m4 = st.container(horizontal=True, gap="large")
@@ -250,7 +250,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                     search_bridge, ("explain", group["query"], effective),
                     lambda: search_bridge.index.explain(group["query"], effective), size=32)
                 if scan is not None:
-                    st.text("Why: " + scan.why())
+                    st.text(common.visible("Why: " + scan.why()))
                     for note in scan.notes():
                         st.warning(f"Note: {note}", icon=":material/warning:")
                 elif semantic:
@@ -258,7 +258,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                             "the variant's share of BM25; the score column shows that sum. Empty when the best "
                             "cosine is below the variant's threshold.")
                 else:
-                    st.text("Why: " + ex.summary())
+                    st.text(common.visible("Why: " + ex.summary()))  # it names the best excluded tool
                 if group["matches"]:
                     scores = dict(scan.matches) if scan is not None else common.memo(
                         search_bridge, ("scores", group["query"], effective),
@@ -299,7 +299,7 @@ def describe_tab(bridge, dtk: str) -> None:
                              help="Names that are not deferred tools come back in not_found (or errors).")
     described = [*chosen, *(n for n in extra.split(","))]
     st.caption("Arguments sent (the bridge drops blank names and duplicates):")
-    st.code(json.dumps({"names": described}, ensure_ascii=False), language="json", wrap_lines=True)
+    st.code(common.visible(json.dumps({"names": described}, ensure_ascii=False)), language="json", wrap_lines=True)
     d_response = bridge.tool_describe({"names": described})
     if "error" in d_response:
         st.warning("tool_describe returned an error (below): choose at least one name, and at most "

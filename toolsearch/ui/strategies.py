@@ -216,7 +216,8 @@ derived = task_from_events(events)
 task_key = _digest(editor_key, events)
 # One under the other, full width: tool wire names are long, and a chip must show its whole name.
 read = st.multiselect("Skills the task reads", skill_names,
-                      default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True)
+                      default=[s for s in derived.skills_read if s in skill_names], key=f"strat_read_{task_key}", wrap=True,
+                      format_func=common.visible)
 # Above a few thousand tools the tool pickers filter on the server and send only the matching names.
 used = pick_many("Tools the task uses", tool_names, key=f"strat_use_{task_key}", owner=inspector.planner,
                  default=[t for t in derived.tools_used if t in tool_names])
@@ -274,7 +275,7 @@ with st.expander("Strategy settings"):
         except (ToolsearchError, ValueError) as exc:
             st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
     st.markdown("**Skill-linked and combined**")
-    pinned = tuple(st.multiselect("Pinned skills", skill_names, key="strat_pinned", wrap=True,
+    pinned = tuple(st.multiselect("Pinned skills", skill_names, key="strat_pinned", wrap=True, format_func=common.visible,
                                   help="In the input before the first call, with their tools."))
     mid = st.toggle("Model takes tools mid-conversation without touching tools", key="strat_mid",
                     help="On: a read skill's tools arrive in the conversation and the cache survives. Off: they are "
@@ -312,11 +313,12 @@ st.text(common.visible(f"Catalog: {inspector.catalog.name} · {counted(len(tool_
                        f"{counted(len(skill_names), 'skill')} · task: {task_words(task)} · tokens in {tk}"))
 if model.scope is not None:
     withheld = sorted({t for tools in model.withheld.values() for t in tools})
-    st.text(f"Scope {model.scope.name}: {len(tool_names):,} of {len(inspector.full_registration.tools):,} tools in the "
-            f"session. Skill-linked tools the scope does not allow are never disclosed, as a per-user resolver "
-            f"would leave them out: {len(withheld)} withheld" + (f" ({', '.join(withheld[:8])}"
-                                                                 f"{' …' if len(withheld) > 8 else ''})" if withheld else "")
-            + ". A call of one fails in every strategy.")
+    st.text(common.visible(
+        f"Scope {model.scope.name}: {len(tool_names):,} of {len(inspector.full_registration.tools):,} tools in the "
+        f"session. Skill-linked tools the scope does not allow are never disclosed, as a per-user resolver "
+        f"would leave them out: {len(withheld)} withheld" + (f" ({', '.join(withheld[:8])}"
+                                                             f"{' …' if len(withheld) > 8 else ''})" if withheld else "")
+        + ". A call of one fails in every strategy."))
 table = [{
     "strategy": r.label, f"up front (tokens, {tk})": r.upfront_tokens, f"task (tokens, {tk})": r.task_tokens,
     "round trips": r.round_trips, "cache breaks": r.cache_breaks,

@@ -186,10 +186,12 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
     texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
     # The minimum width sits on a block inside the header cell: browsers ignore min-width on the
     # cells of an auto-layout table, but not the min-content width of what a cell holds.
-    minimums = [_min_ch(str(c), [t[i] for t in texts]) for i, c in enumerate(columns)]
-    head = "".join(('<th class="b">' if _has_long_word(str(c)) else "<th>")
-                   + (f'<div style="min-width:{m}ch">' if m else "<div>") + f"{_cell_html(str(c))}</div></th>"
-                   for c, m in zip(columns, minimums))
+    # A heading can be catalog text too (a scope or server name): shown like a cell.
+    headings = [str(visible(str(c))) for c in columns]
+    minimums = [_min_ch(h, [t[i] for t in texts]) for i, h in enumerate(headings)]
+    head = "".join(('<th class="b">' if _has_long_word(h) else "<th>")
+                   + (f'<div style="min-width:{m}ch">' if m else "<div>") + f"{_cell_html(h)}</div></th>"
+                   for h, m in zip(headings, minimums))
     body = []
     for row, row_texts in zip(rows, texts):
         cells = []

@@ -318,9 +318,9 @@ if common.require_catalog(v):
                        "any), e.g. names at 32K but every tool with its description from 200K up. A longer length "
                        "never gets a smaller budget than a shorter one, so it may get more than it asks.")
     c4, c5 = st.columns(2)
-    c4.multiselect("May collapse (exceptions)", servers, key="tuning_except",
+    c4.multiselect("May collapse (exceptions)", servers, key="tuning_except", format_func=common.visible,
                    help="Servers that may become one summary line: “every server named except these”.")
-    c5.multiselect("Must stay named", servers, key="tuning_keep",
+    c5.multiselect("Must stay named", servers, key="tuning_keep", format_func=common.visible,
                    help="Servers that must stay at names or better, whatever the goal.")
     c6, c7 = st.columns(2)
     c6.number_input("Headroom (%)", min_value=0.0, max_value=1000.0, step=5.0, format="%g", key="tuning_headroom",
@@ -346,7 +346,8 @@ if common.require_catalog(v):
     if lengths_error or goals_error:
         st.error(common.md_escape(common.visible(lengths_error or goals_error)), icon=":material/warning:")
     elif both:
-        st.error(f"{', '.join(both)}: a server cannot both collapse and stay named; remove it from one list.",
+        st.error(f"{common.md_escape(common.visible(', '.join(both)))}: a server cannot both collapse and stay named; "
+                 "remove it from one list.",
                  icon=":material/warning:")
     else:
         multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal, except_servers=excepted,

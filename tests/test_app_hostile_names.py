@@ -1,0 +1,130 @@
+"""Names from catalogs, scope files and links in the app's pickers and sentences (Streamlit
+``AppTest``): a server or scope name with invisible characters shows them as markers
+(``⟨U+200B⟩``), and one with Markdown in it reads literally."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from toolsearch.ui import common
+
+ROOT = Path(__file__).resolve().parent.parent
+ZW, RLO = "\u200b", "\u202e"
+CATALOG = {"name": "Hostile names", "servers": [
+    {"name": "git" + ZW + "hub", "tools": [
+        {"name": "create_issue", "description": "Open an issue in a repository.", "inputSchema": {"type": "object"}},
+        {"name": "list_repos", "description": "List the repositories of a user.", "inputSchema": {"type": "object"}}]},
+    {"name": "**md**" + RLO, "tools": [
+        {"name": "post_message", "description": "Post a message to a channel.", "inputSchema": {"type": "object"}}]},
+]}
+SHOWN = ["**md**⟨U+202E⟩", "git⟨U+200B⟩hub"]
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["scope"] = "sup" + RLO + "port=git" + ZW + "hub"  # a link defines and selects it
+    at.session_state["scope_editor_open"] = True
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("hostile.json", json.dumps(CATALOG).encode())]
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_pickers_show_invisible_characters_in_names_as_markers():
+    at = _app()
+    scope = at.sidebar.selectbox(key="scope_choice")
+    assert scope.options == ["Whole catalog", "sup⟨U+202E⟩port"]
+    assert scope.value == "sup" + RLO + "port"  # the value itself is the name as written
+    assert at.sidebar.multiselect(key="scope_edit_servers").options == SHOWN
+    assert at.sidebar.selectbox(key="scope_remove").options == ["sup⟨U+202E⟩port"]
+    scope.set_value("Whole catalog").run()  # the pages below list the servers of the selected scope
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert at.multiselect(key="tuning_except").options == SHOWN
+    assert at.multiselect(key="tuning_keep").options == SHOWN
+    at.switch_page("toolsearch/ui/harnesses.py").run()
+    assert at.multiselect(key="harness_pin_servers").options == SHOWN
+    at.switch_page("toolsearch/ui/cache_diff.py").run()
+    assert at.selectbox(key="cmp_b_scope").options == ["Whole catalog", "sup⟨U+202E⟩port"]
+    assert not at.exception, at.exception
+
+
+def test_sentences_that_name_servers_and_scopes_read_literally():
+    at = _app()
+    at.switch_page("toolsearch/ui/strategies.py").run()
+    assert not at.exception, at.exception
+    assert any(t.value.startswith("Scope sup⟨U+202E⟩port: ") for t in at.text), [t.value for t in at.text]
+    at.sidebar.selectbox(key="scope_choice").set_value("Whole catalog").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    server = "**md**" + RLO
+    at.multiselect(key="tuning_except").set_value([server]).run()
+    at.multiselect(key="tuning_keep").set_value([server]).run()
+    assert [e.value for e in at.error] == [
+        r"\*\*md\*\*⟨U\+202E⟩: a server cannot both collapse and stay named; remove it from one list."]
+
+
+def test_a_link_naming_an_unknown_catalog_shows_its_invisible_characters():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["catalog"] = "team" + RLO + "workspace"
+    at.run()
+    assert not at.exception, at.exception
+    (notice,) = [w.value for w in at.warning if "not a shipped sample" in w.value]
+    assert "“team⟨U\\+202E⟩workspace”" in notice and RLO not in notice
+
+
+def test_the_describe_arguments_show_invisible_characters_in_tool_names():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["names"] = "as-is"  # tool names as the server sent them
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    catalog = {"servers": [{"name": "calc", "tools": [{"name": "ad\u202ed", "description": "Add two numbers."}]}]}
+    at.session_state["_upload_store"] = [("calc.json", json.dumps(catalog).encode())]
+    at.session_state["search_tab"] = "Describe"
+    at.switch_page("toolsearch/ui/search.py").run()
+    assert not at.exception, at.exception
+    assert '{"names": ["ad⟨U+202E⟩d", "no_such_tool"]}' in [c.value for c in at.code]
+
+
+def test_why_a_search_found_nothing_shows_invisible_characters_in_the_best_excluded_tool():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["names"] = "as-is"
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    catalog = {"servers": [{"name": "calc", "tools": [{"name": "ad\u202ed", "description": "Add two numbers together."},
+                                                       {"name": "sub", "description": "Subtract two numbers."}]}]}
+    at.session_state["_upload_store"] = [("calc.json", json.dumps(catalog).encode())]
+    at.session_state["search_queries"] = "add banana numbers"
+    at.switch_page("toolsearch/ui/search.py").run()
+    assert not at.exception, at.exception
+    why = [t.value for t in at.text if t.value.startswith("Why: ")]
+    assert len(why) == 1 and "best excluded: ad⟨U+202E⟩d (score " in why[0], why
+
+
+def test_an_uploaded_profile_is_named_literally_in_the_sidebar():
+    from toolsearch.engine.profile import DEFAULT_PROFILE_PATH
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["_profile_store"] = ("[**wording**](https://evil.example)\u200b.yaml",
+                                          DEFAULT_PROFILE_PATH.read_bytes())
+    at.run()
+    assert not at.exception, at.exception
+    (label,) = [e.label for e in at.sidebar.expander if e.label.startswith("Wording profile")]
+    assert label == "Wording profile · `[**wording**](https://evil.example)⟨U+200B⟩.yaml`"
+
+
+def test_the_scopes_grid_past_twelve_scopes_shows_invisible_characters_in_names():
+    from toolsearch.engine.scopes import Scope
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["scopes"] = [Scope("sup" + RLO + "port", ("slack",)),
+                                  *(Scope(f"s{i}", ("github",)) for i in range(12))]  # past the matrix's 12 columns
+    at.run()
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    assert not at.exception, at.exception
+    grid = next(df.value for df in at.dataframe if list(df.value.columns)[:1] == ["scope"])
+    assert list(grid["scope"])[:2] == ["sup⟨U+202E⟩port", "s0"]
+    assert not any(RLO in str(cell) for cell in grid.to_numpy().ravel())
