@@ -136,3 +136,21 @@ def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
     use_shipped_samples(args)
     assert args.sources == [str(ROOT / "sample_catalogs" / "five-servers.yaml")]
     assert (args.output, args.export_queries) == ("sample_catalogs/five-servers.yaml", "sample_catalogs/team-workspace.yaml")
+
+
+@pytest.mark.parametrize("args", [
+    ["plan", "catalog.yaml", "--bogus", "\x1b[2J\u202eabc"],   # an unknown option quoted back
+    ["plan", "catalog.yaml", "--context-length", "\x1b]0;x\x07"],  # a bad value quoted back
+    ["pla\x1b[31mn"],                                            # an unknown command quoted back
+])
+def test_a_usage_error_quotes_the_arguments_with_controls_escaped(args) -> None:
+    """argparse quotes what was typed; that text reaches the terminal as every other output does:
+    escape sequences as \\xNN, bidi overrides as markers, on one line."""
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr and "\u202e" not in done.stderr, done.stderr
+    assert done.stderr.startswith("toolsearch") and "error:" in done.stderr
+    assert "\\x1b" in done.stderr
+    if "\u202e" in "".join(args):
+        assert "⟨U+202E⟩" in done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr

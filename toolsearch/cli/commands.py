@@ -998,17 +998,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``toolsearch`` console script. Returns the exit status.
 
     Standard output and standard error go through :class:`TerminalSafeStream` while the command
-    runs.
+    runs, usage errors included (they quote the arguments as typed).
     """
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if args.command == "app":  # everything after "app" goes to streamlit run
-        args.streamlit_options = extra
-    elif extra:
-        parser.error(unrecognized(_subparser(parser, args.command), extra))
-    _quiet_sdk_logging()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    try:
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+        if args.command == "app":  # everything after "app" goes to streamlit run
+            args.streamlit_options = extra
+        elif extra:
+            parser.error(unrecognized(_subparser(parser, args.command), extra))
+    except BaseException:
+        sys.stdout, sys.stderr = streams
+        raise
+    _quiet_sdk_logging()
     embedding = sys.modules.get("toolsearch.engine.embedding")
     if embedding is not None:  # a previous command in this process (tests) is not this one's
         embedding.forget_disk_cache_problem()
