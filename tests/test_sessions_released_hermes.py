@@ -11,6 +11,7 @@ names), and the store is written by Hermes' own ``hermes_state.SessionDB``
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 
@@ -166,6 +167,11 @@ def test_evidence_from_the_released_hermes_says_what_its_settings_mean(tmp_path)
     at.button(key="tuning_sessions_read").click().run()
     assert not at.exception, at.exception
     assert any(i.value.replace("\\", "").startswith(NOTE) for i in at.info)
+    # the Report page carries the Tuning page's evidence, and the note with it
+    at.switch_page("toolsearch/ui/report.py").run()
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    assert f"<strong>Recorded by another release:</strong> {html.escape(NOTE)}" in at.session_state["report_html"]
 
 
 def test_recommend_and_report_with_released_hermes_sessions_say_it_too(tmp_path):
@@ -178,3 +184,10 @@ def test_recommend_and_report_with_released_hermes_sessions_say_it_too(tmp_path)
                      "-o", tmp_path / "review.html")
     assert report.returncode == 0, report.stderr
     assert f"toolsearch: note: {NOTE}" in report.stderr
+    # and in the file, beside the called-tools figures it qualifies (the reader of the file has no stderr)
+    written = (tmp_path / "review.html").read_text(encoding="utf-8")
+    assert f"<strong>Recorded by another release:</strong> {html.escape(NOTE)}" in written
+    plain = run_cli("report", CATALOG, "--context-lengths", "32k", "--goal", "names", "--sessions",
+                    CATALOG.parent.parent / "sample_sessions" / "state.db", "-o", tmp_path / "plain.html")
+    assert plain.returncode == 0, plain.stderr
+    assert "Recorded by another release" not in (tmp_path / "plain.html").read_text(encoding="utf-8")

@@ -246,6 +246,9 @@ class MultiRecommendation:
         sessions_drift: with sessions that mention tools or servers this catalog lacks (they ran on
             another catalog), that difference in one sentence ending in :data:`SESSION_DRIFT_CONSEQUENCE`
             (:meth:`toolsearch.analysis.sessions.CatalogDrift.words`); empty otherwise.
+        sessions_note: with sessions recorded by a harness whose settings mean something else
+            (:func:`toolsearch.analysis.sessions.released_hermes_words`), what that means for the
+            evidence, in words; empty otherwise.
     """
 
     goal: str
@@ -268,6 +271,7 @@ class MultiRecommendation:
     goal_budget: int | None = None
     sessions_read: int | None = None
     sessions_drift: str = ""
+    sessions_note: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -916,17 +920,19 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
 
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
-                         sessions_read: int | None = None, drift: str = "") -> MultiRecommendation:
+                         sessions_read: int | None = None, drift: str = "", note: str = "") -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``searches_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
     (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
     ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
-    ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`)."""
+    ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`) and
+    ``note`` (:attr:`MultiRecommendation.sessions_note`)."""
     contexts = []
     for outcome in rec.contexts:
         evidence = listing_evidence(called, ladder.step_at(outcome.budget))
         contexts.append(replace(outcome, **evidence))
-    return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift)
+    return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
+                   sessions_note=note)
 
 
 #: What a catalog drift means for the two session columns (said wherever they are shown).

@@ -328,6 +328,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
             + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift)}</p>" if sessions and rec.sessions_drift
                else "")
+            + (f"<p><strong>Recorded by another release:</strong> {esc(rec.sessions_note)}</p>"
+               if sessions and rec.sessions_note else "")
             + f"<p>{esc(_block_intro(rec, inspector))}</p><pre>{esc(block)}</pre>")
 
 

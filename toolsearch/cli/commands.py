@@ -920,7 +920,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     evidence = None
     if args.session_sources:
         evidence = read_session_evidence(args.session_sources, inspector, config)
-        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read)
+        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note)
     status = 0 if rec.reached else 1
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:

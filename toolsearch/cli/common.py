@@ -365,12 +365,14 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
 class SessionEvidence:
     """What ``--sessions`` read, for ``recommend`` and ``report``: the deferred tools the sessions
     called (:func:`toolsearch.analysis.sessions.called_tools`), the called names this catalog does
-    not defer, how many sessions were read, and the catalog drift check."""
+    not defer, how many sessions were read, the catalog drift check, and what it means that
+    sessions were recorded by the released Hermes Agent (empty when none was)."""
 
     called: list
     not_in_catalog: list[str]
     sessions_read: int
     drift: Any
+    note: str = ""
 
 
 def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: ToolSearchConfig) -> SessionEvidence:
@@ -389,8 +391,9 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     for problem in loaded.problems:
         print(f"toolsearch: skipped: {problem}", file=sys.stderr)
     released = released_hermes_sessions(loaded.sessions)
-    if released:
-        print(f"toolsearch: note: {released_hermes_words(released, len(loaded.sessions))}", file=sys.stderr)
+    note = released_hermes_words(released, len(loaded.sessions)) if released else ""
+    if note:
+        print(f"toolsearch: note: {note}", file=sys.stderr)
     called, not_in_catalog = called_tools(loaded.sessions, inspector, config)
     # The same drift check as `sessions` and the Sessions page: the evidence describes this catalog.
     drift = catalog_drift(loaded.sessions, inspector)
@@ -408,4 +411,4 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
         if names:
             print(one_line(f"toolsearch: warning: the sessions called {counted(len(names), 'tool')} {where}: "
                            f"{', '.join(names[:8])}" + (" …" if len(names) > 8 else "")), file=sys.stderr)
-    return SessionEvidence(called, not_in_catalog, len(loaded.sessions), drift)
+    return SessionEvidence(called, not_in_catalog, len(loaded.sessions), drift, note)

@@ -259,7 +259,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
     if args.session_sources:
         evidence = read_session_evidence(args.session_sources, inspector, config)
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
-                                   session_drift_words(evidence.drift, inspector.catalog.name))
+                                   session_drift_words(evidence.drift, inspector.catalog.name), evidence.note)
     return rec
 
 

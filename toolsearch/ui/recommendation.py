@@ -45,7 +45,8 @@ class Question:
     """What the Tuning page asked: the context lengths (tokens, ``None`` = unknown), the goal and
     per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
-    how many sessions were read, and their catalog drift in words (empty: none)."""
+    how many sessions were read, their catalog drift in words (empty: none), and what it means that
+    they were recorded by another release (empty: nothing)."""
 
     lengths: tuple[int | None, ...]
     goal: str
@@ -57,6 +58,7 @@ class Question:
     sessions_label: str
     sessions_read: int | None = None
     sessions_drift: str = ""
+    sessions_note: str = ""
 
 
 def _anchor(v: common.View, with_naming: bool) -> tuple:
@@ -132,7 +134,7 @@ def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Ques
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
     if q.called is not None:
-        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift)
+        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note)
     return rec, q
 
 

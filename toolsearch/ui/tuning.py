@@ -357,20 +357,21 @@ if common.require_catalog(v):
         evidence, evidence_labels = session_evidence()
         have_sessions = bool(evidence_labels)
         called: list = []
-        drift = ""
+        drift = note = ""
         if have_sessions:
             called, unknown = called_tools(evidence, v.inspector, cfg)
             # the same drift check as recommend --sessions and the Sessions page
             found = catalog_drift(evidence, v.inspector)
             drift = session_drift_words(found, v.inspector.catalog.name)  # the report's words (its column names)
-            multi = add_session_evidence(multi, ladder, called, len(evidence), drift)
+            released = released_hermes_sessions(evidence)
+            note = released_hermes_words(released, len(evidence)) if released else ""
+            multi = add_session_evidence(multi, ladder, called, len(evidence), drift, note)
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
                 "tools of this catalog.")))
-            released = released_hermes_sessions(evidence)
-            if released:
-                st.info(common.md_escape(released_hermes_words(released, len(evidence))), icon=":material/history:")
+            if note:
+                st.info(common.md_escape(note), icon=":material/history:")
             if unknown:
                 st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
@@ -382,7 +383,7 @@ if common.require_catalog(v):
                 st.warning(common.md_escape(common.visible(f"Catalog drift: {said}")), icon=":material/warning:")
         remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
                              tuple(called) if have_sessions else None, ", ".join(evidence_labels),
-                             len(evidence) if have_sessions else None, drift))
+                             len(evidence) if have_sessions else None, drift, note))
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
