@@ -154,3 +154,17 @@ def test_a_usage_error_quotes_the_arguments_with_controls_escaped(args) -> None:
     if "\u202e" in "".join(args):
         assert "⟨U+202E⟩" in done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
+
+
+@pytest.mark.parametrize("args,usage", [
+    (["describe", "catalog.yaml", "--sent", "mcp__github__create_issue"],
+     "toolsearch describe SOURCE... NAME... [options]"),
+    (["search", "catalog.yaml", "-q", "github", "extra.yaml"], "toolsearch search SOURCE... [options]"),
+])
+def test_a_name_after_an_option_is_told_to_go_before_the_options(args, usage) -> None:
+    """argparse ends a command's list of files and names at the first option, so a name typed after
+    one is 'unrecognized': the message says where it goes, with the command's short usage."""
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert done.stderr == (f"toolsearch: error: unrecognized arguments: {args[-1]}; files and names go before the "
+                           f"options ({usage})\n")

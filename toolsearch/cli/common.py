@@ -128,7 +128,8 @@ def did_you_mean(message: str) -> str:
 def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     """The message for arguments ``parser`` does not know, naming the nearest option of ``parser``
     for each misspelled flag (``--jsn`` → ``--json``), and ``--format json`` for ``--json`` where the
-    output format is ``--format``."""
+    output format is ``--format``; for a word that is no option where the command takes files or
+    names, that they go before the options (argparse ends a list of them at the first option)."""
     options = [o for action in parser._actions for o in action.option_strings]  # noqa: SLF001 - argparse has no API
     formats = next((action.choices or () for action in parser._actions  # noqa: SLF001
                     if "--format" in action.option_strings), ())
@@ -142,6 +143,16 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
             guess = nearest(flag, options)
             if guess:
                 hints.append(f"did you mean '{guess}' for '{arg}'?")
+    positionals = [action for action in parser._actions  # noqa: SLF001
+                   if not action.option_strings and not isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
+    if positionals and any(not arg.startswith("-") for arg in extra):
+        if parser.usage:  # the command's own short usage
+            usage = " ".join(parser.format_usage().split()).removeprefix("usage: ")
+        else:
+            words = [(action.metavar or action.dest.upper()) + ("..." if action.nargs in ("+", "*") else "")
+                     for action in positionals]
+            usage = f"{parser.prog} {' '.join(words)} [options]"
+        hints.append(f"files and names go before the options ({usage})")
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
 
 
