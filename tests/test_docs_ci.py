@@ -34,6 +34,10 @@ def test_the_failing_example_fails_where_the_page_says():
     assert re.search(r"at 32,000 tokens: the listing is names · \d+ of \d+ servers named \([\d,]+ tools\) \(tier 1\)",
                      done.stdout)  # "drops to names only there", with its counts
     assert "settings that reach it at every length: threshold_pct" in done.stdout
+    # the suggestion is the tight one unless check was given a headroom: it says so, and how to get room
+    assert "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some" in done.stdout
+    roomy = run_cli(*shlex.split(command), "--headroom", "10", cwd=ROOT)
+    assert roomy.returncode == 1 and ", with 10% headroom" in roomy.stdout and "tight, with" not in roomy.stdout
 
 
 def _documented_keys(label: str) -> list[str]:

@@ -415,7 +415,9 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
             lines.append(f"settings that reach it at every length: threshold_pct {s.threshold_pct:g}, "
                          f"listing_max_tokens {s.listing_max_tokens:,}"
                          + (f" (listing up to {max(o.listing_tokens for o in s.contexts):,} tokens)"
-                            if s.contexts else ""))
+                            if s.contexts else "")
+                         + (f", with {s.headroom_pct:g}% headroom" if s.headroom_pct else
+                            "; tight, with no room to grow: toolsearch recommend --headroom PCT leaves some"))
         else:
             lines.append(f"no setting reaches it at every length: {s.reason}")
     return lines
