@@ -719,6 +719,25 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
     assert "Not computed" in section and "threshold_pct:" not in section
 
 
+def test_a_link_with_a_tuning_goal_opened_on_the_report_page_says_where_it_is_asked():
+    """A link to the Report page that carries the Tuning question: the page says the goal is asked on
+    the Tuning page (with a link to it) rather than "choose one there"; once asked, the report
+    carries that goal. Without one in the link, the plain sentence."""
+    at = open_page("toolsearch/ui/report.py", {"lengths": "32k,200k", "goal": "full"})
+    assert any("this link carries a Tuning goal; open the Tuning page" in c.value for c in at.caption), \
+        [c.value for c in at.caption]
+    assert [link.label for link in at.get("page_link")] == ["Tuning: ask the link's goal"]
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert any("the Tuning page's goal (every tool with its short description (form full); context lengths "
+               "32,000, 200,000)" in c.value.replace("\\", "") for c in at.caption), [c.value for c in at.caption]
+    assert not at.get("page_link")
+    plain = open_page("toolsearch/ui/report.py")
+    assert any(c.value.endswith("open the Tuning page on this catalog to include them (the context lengths and "
+                                "goal are chosen there).") for c in plain.caption)
+    assert not plain.get("page_link")
+
+
 def test_report_page_keeps_the_tuning_goal_across_a_wording_profile_or_naming_change():
     """The Tuning page's goal stays with the Report page when only the wording profile or (without
     sessions) the tool naming changes: the question is asked again of the new settings. A change of

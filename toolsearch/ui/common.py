@@ -104,6 +104,8 @@ class View:
 
 
 # --- URL query string ------------------------------------------------------------------------
+#: The query keys of the Tuning page's question (context lengths, goals, servers, headroom, samples).
+TUNING_LINK_KEYS = ("lengths", "goal", "goals", "except", "keep", "headroom", "sessions")
 _QP = {  # query key -> (session key, parser)
     "catalog": ("catalog", str), "ctx": ("ctx_choice", str), "ctxn": ("ctx_custom", int),
     "pct": ("threshold_pct", float), "cap": ("listing_max_tokens", int), "listing": ("listing", str),
@@ -258,6 +260,8 @@ def _init_state() -> None:
                         "it was left out.", False))
     _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
+    # the Report page says a link's Tuning question is asked on the Tuning page (it is not asked yet)
+    st.session_state["_link_has_tuning"] = any(key in params for key in TUNING_LINK_KEYS)
     for key, value in state.items():
         st.session_state.setdefault(key, value)
     st.session_state["_initialised"] = True

@@ -8,6 +8,8 @@ this session, or else computed with that page's defaults (the sample skills; the
 the team-workspace catalog). Catalog text inside the report is escaped by the builder.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from toolsearch.analysis import review
@@ -79,7 +81,12 @@ if common.require_catalog(v):
         common.md_escape(common.visible(
             f"not included yet: the Tuning page's goal was asked with {elsewhere}. Open the Tuning page with the "
             "sidebar's current settings to ask it here (it keeps the context lengths and goal).")) if elsewhere else
-        "open the Tuning page on this catalog to include them (the context lengths and goal are chosen there)."))
+        "not included yet: this link carries a Tuning goal; open the Tuning page to ask it of this catalog (it "
+        "keeps the link's context lengths and goal), then build the report." if st.session_state.get("_link_has_tuning")
+        else "open the Tuning page on this catalog to include them (the context lengths and goal are chosen there)."))
+    if not found and not blocked and st.session_state.get("_link_has_tuning"):
+        c1.page_link(str(Path(__file__).with_name("tuning.py")), label="Tuning: ask the link's goal",
+                     icon=":material/tune:")
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
                  include_lint, id(strategies), found[1] if found else None)
