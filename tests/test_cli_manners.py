@@ -168,3 +168,9 @@ def test_a_name_after_an_option_is_told_to_go_before_the_options(args, usage) ->
     assert done.returncode == 2
     assert done.stderr == (f"toolsearch: error: unrecognized arguments: {args[-1]}; files and names go before the "
                            f"options ({usage})\n")
+
+
+def test_the_value_of_an_unknown_option_is_not_taken_for_a_stray_name() -> None:
+    done = run_cli("recommend", "catalog.yaml", "--listing", "off", "--context-lengths", "32k", "--goal", "names")
+    assert done.returncode == 2
+    assert done.stderr == "toolsearch: error: unrecognized arguments: --listing off\n"

@@ -92,9 +92,14 @@ def test_nothing_reachable(ladder) -> None:
     rec = recommend_for_contexts(ladder, parse_config({}), [40], "any")
     assert (rec.reached, rec.reached_goal, rec.threshold_pct, rec.listing_max_tokens) == (False, None, 100.0, 60000)
     assert [(c.budget, c.tier, c.listing_form, c.listing_tokens) for c in rec.contexts] == [(40, 2, "none", 0)]
-    off = listing_ladder(_planner(), parse_config({"listing": "off"}))
-    rec = recommend_for_contexts(off, parse_config({"listing": "off"}), FOUR, "any")
+    off_config = parse_config({"listing": "off", "threshold_pct": 2, "listing_max_tokens": 3000})
+    off = listing_ladder(_planner(), off_config)
+    rec = recommend_for_contexts(off, off_config, FOUR, "any")
     assert not rec.reached and rec.reason == "listing is off, so no listing is ever embedded"
+    # no setting lists anything: the current settings are kept (100 % / 60,000 would be a trap the
+    # day the listing is switched on), and the answer says why
+    assert (rec.threshold_pct, rec.listing_max_tokens) == (2.0, 3000)
+    assert rec.fallback_words == "the current settings, as no setting lists anything while the listing is off"
 
 
 @pytest.mark.parametrize("goal", sorted(GOAL_FORMS))

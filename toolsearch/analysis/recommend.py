@@ -133,6 +133,9 @@ def context_words(n: int | None) -> str:
 #: A context length's outcome at tier 0 (no listing, no bridge: docs/reference.md §2).
 TIER0_WORDS = "tool search not active · every schema sent"
 
+#: Why no goal is reached with ``listing: off`` (the current settings are kept: none lists anything).
+LISTING_OFF_REASON = "listing is off, so no listing is ever embedded"
+
 #: What a recommendation says when tool search is not active at any listed length.
 INACTIVE_WORDS = ("tool search is not active (enabled: off, or nothing is deferrable): every tool is sent with its "
                   "full schema, so every goal holds; threshold_pct and listing_max_tokens change nothing here, and "
@@ -351,6 +354,8 @@ class MultiRecommendation:
         """How the settings were chosen when the goal is out of reach: ``"the fewest listing tokens"``,
         or, when nothing can be listed at the shortest length (no budget is left to save there),
         that the largest settings were taken so every other length gets its best form."""
+        if self.reason == LISTING_OFF_REASON:
+            return "the current settings, as no setting lists anything while the listing is off"
         if self.budget_needed is None:
             return ("the largest settings, as nothing can be listed at the shortest length and they give every "
                     "other length its best form")
@@ -619,7 +624,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     first the servers at names or better and then the tools named, and among those settings takes
     the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
     ``unnamed`` which servers are not named and why. When nothing can be listed at all, the
-    largest settings (100 %, 60,000 tokens), which give every length its best form. When tool
+    largest settings (100 %, 60,000 tokens), which give every length its best form; with
+    ``listing: off`` (no setting lists anything), the current settings. When tool
     search is not active at all (tier 0: every schema is sent), the goal is reached with the
     current settings kept and a budget needed of 0 (:attr:`MultiRecommendation.inactive`).
 
@@ -696,9 +702,8 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
 
     if not ladder.activated:  # tier 0 everywhere: every schema is sent, every goal holds (as check judges)
         return result(True, None, config.threshold_pct, config.listing_max_tokens, 0, "")
-    if not ladder.listing_enabled:
-        return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None,
-                      "listing is off, so no listing is ever embedded")
+    if not ladder.listing_enabled:  # no setting changes anything: keep the current ones
+        return result(False, None, config.threshold_pct, config.listing_max_tokens, None, LISTING_OFF_REASON)
     if per_length:
         # Each length alone, with its own goal; then the smallest settings giving each its budget.
         alone = [recommend_for_contexts(ladder, config, [c], goal_at(goal, per_length, c),

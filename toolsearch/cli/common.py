@@ -145,7 +145,10 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
                 hints.append(f"did you mean '{guess}' for '{arg}'?")
     positionals = [action for action in parser._actions  # noqa: SLF001
                    if not action.option_strings and not isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
-    if positionals and any(not arg.startswith("-") for arg in extra):
+    # a word right after an unknown option is taken for its value ("--listing off"), not a stray name
+    stray = [arg for i, arg in enumerate(extra) if not arg.startswith("-")
+             and not (i > 0 and extra[i - 1].startswith("-") and "=" not in extra[i - 1])]
+    if positionals and stray:
         if parser.usage:  # the command's own short usage
             usage = " ".join(parser.format_usage().split()).removeprefix("usage: ")
         else:
