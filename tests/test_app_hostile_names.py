@@ -64,7 +64,7 @@ def test_sentences_that_name_servers_and_scopes_read_literally():
     at.multiselect(key="tuning_except").set_value([server]).run()
     at.multiselect(key="tuning_keep").set_value([server]).run()
     assert [e.value for e in at.error] == [
-        r"\*\*md\*\*⟨U\+202E⟩: a server cannot both collapse and stay named; remove it from one list."]
+        r"\*\*md\*\*⟨U\+202E⟩\: a server cannot both collapse and stay named; remove it from one list\."]
 
 
 def test_a_link_naming_an_unknown_catalog_shows_its_invisible_characters():

@@ -279,7 +279,7 @@ def test_tuning_link_carries_goal_except_keep_and_headroom():
     assert any(c.value.startswith("Headroom 10%: the setting absorbs ") for c in at.caption)
     # a server in both lists: one clear error, no recommendation
     at.multiselect(key="tuning_keep").set_value(["slack", "github"]).run()
-    assert at.error[0].value.startswith("github: a server cannot both collapse and stay named")
+    assert at.error[0].value.replace("\\", "").startswith("github: a server cannot both collapse and stay named")
 
 
 @needs_samples
@@ -719,82 +719,111 @@ def test_report_page_carries_only_the_goal_the_tuning_page_shows():
     assert "Not computed" in section and "threshold_pct:" not in section
 
 
-def test_a_link_with_a_tuning_goal_opened_on_the_report_page_says_where_it_is_asked():
-    """A link to the Report page that carries the Tuning question: the page says the goal is asked on
-    the Tuning page (with a link to it) rather than "choose one there"; once asked, the report
-    carries that goal. Without one in the link, the plain sentence."""
-    at = open_page("toolsearch/ui/report.py", {"lengths": "32k,200k", "goal": "full"})
-    assert any("this link carries a Tuning goal; open the Tuning page" in c.value for c in at.caption), \
-        [c.value for c in at.caption]
-    assert [link.label for link in at.get("page_link")] == ["Tuning: ask the link's goal"]
-    at.switch_page("toolsearch/ui/tuning.py").run()
-    at.switch_page("toolsearch/ui/report.py").run()
-    assert any("the Tuning page's goal (every tool with its short description (form full); context lengths "
-               "32,000, 200,000)" in c.value.replace("\\", "") for c in at.caption), [c.value for c in at.caption]
-    assert not at.get("page_link")
+def report_section(html_text: str) -> str:
+    """The report's "Recommended settings across context lengths" section."""
+    return html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
+                     html_text.index("<h2>Listing budget</h2>")]
+
+
+def carried_caption(at: AppTest) -> str:
+    """The Report page's line on the recommendation it carries, Markdown escapes removed."""
+    found = [c.value.replace("\\", "") for c in at.caption
+             if c.value.startswith("Recommended settings across context lengths")]
+    assert len(found) == 1, [c.value for c in at.caption]
+    return found[0]
+
+
+def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
+    """A link to the Report page that carries the Tuning question: the page asks it of the link's
+    catalog itself (no visit to the Tuning page needed), the built report carries the same setting
+    as the Tuning page shows, and a server the catalog lacks is named as left out. Without a goal in
+    the link and before the Tuning page ran, the report carries none and the page says where to ask."""
+    query = {"lengths": "32k,200k", "goal": "full", "except": "github,nope"}
+    at = open_page("toolsearch/ui/report.py", query)
+    assert carried_caption(at) == (
+        "Recommended settings across context lengths: the Tuning page's goal (every tool with its short description "
+        "(form full), except github (may collapse); context lengths 32,000, 200,000), for the sidebar's current "
+        "settings. May collapse: nope is not "
+        "a server of this catalog; left out.")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(inspector().planner, config), config, [32_000, 200_000], "full",
+                                 except_servers=["github"])
+    section = report_section(at.session_state["report_html"])
+    assert f"listing_max_tokens: {rec.listing_max_tokens}" in section, section[:2000]
+    tuning = open_page("toolsearch/ui/tuning.py", query)  # the same number on the Tuning page
+    assert metric(tuning, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
     plain = open_page("toolsearch/ui/report.py")
-    assert any(c.value.endswith("open the Tuning page on this catalog to include them (the context lengths and "
-                                "goal are chosen there).") for c in plain.caption)
-    assert not plain.get("page_link")
+    assert carried_caption(plain).endswith("open the Tuning page to include them (the context lengths and goal are "
+                                           "chosen there).")
+    plain.button(key="build_report").click().run()
+    assert "Not computed" in report_section(plain.session_state["report_html"])
+    # a link whose question cannot be asked (a server in both lists): said, with the reason
+    blocked = open_page("toolsearch/ui/report.py", {"lengths": "32k", "except": "slack", "keep": "slack"})
+    assert carried_caption(blocked) == (
+        "Recommended settings across context lengths: not included: fix the servers in both lists on the Tuning page "
+        "to include them (its goal cannot be asked: slack: a server cannot both collapse and stay named; remove it "
+        "from one list.)")
 
 
-def test_report_page_keeps_the_tuning_goal_across_a_wording_profile_or_naming_change():
-    """The Tuning page's goal stays with the Report page when only the wording profile or (without
-    sessions) the tool naming changes: the question is asked again of the new settings. A change of
-    session scope, or of naming when sessions were matched by tool name, asks for the Tuning page again."""
+def test_report_page_asks_the_tuning_goal_again_after_a_naming_change():
+    """The Tuning page's goal stays with the Report page when the wording profile or the tool naming
+    changes: the question is asked again of the new settings, its recorded sessions matched to the new
+    tool names, and the report carries what the Tuning page shows for the same settings."""
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,1m", "goal": "names"})
     assert not at.exception, at.exception
     at.switch_page("toolsearch/ui/report.py").run()
     carried = "every server at names or better; context lengths 32,000, 1,000,000"
-    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    assert carried in carried_caption(at)
     at.session_state["naming"] = "as-is"
     at.run()
     assert not at.exception, at.exception
-    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    assert carried in carried_caption(at)
     at.button(key="build_report").click().run()
     html_text = at.session_state["report_html"]
     # built with as-is names (the search-quality section may name the query file's prefixed names it cannot find)
     quality = re.compile(r"<h2>Search quality</h2>.*?<h2>", re.S)
     assert "mcp__github__" not in quality.sub("", html_text) and "create_issue" in html_text
-    section = html_text[html_text.index("<h2>Recommended settings across context lengths</h2>"):
-                        html_text.index("<h2>Listing budget</h2>")]
     rec = recommend_for_contexts(listing_ladder(inspector(naming="as-is").planner, parse_config({}), "chars4"),
                                  parse_config({}), [32_000, 1_000_000], "names")
+    section = report_section(html_text)
     assert f"threshold_pct: {rec.threshold_pct:g}" in section or f"threshold_pct: {rec.threshold_pct}" in section
-    # with sessions matched by tool name, a naming change needs the Tuning page again
+    # with sessions matched by tool name: a naming change matches them to the new names
     at.switch_page("toolsearch/ui/tuning.py").run()
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     at.switch_page("toolsearch/ui/report.py").run()
-    assert any("with the sessions of state" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert "with the sessions of state" in carried_caption(at)
     at.session_state["naming"] = "prefixed"
     at.run()
-    assert any("asked with tool names as-is (its recorded sessions are matched by tool name)" in c.value.replace("\\", "")
-               for c in at.caption), [c.value for c in at.caption]
+    assert "with the sessions of state" in carried_caption(at)
+    at.button(key="build_report").click().run()
+    section = report_section(at.session_state["report_html"])
+    at.switch_page("toolsearch/ui/tuning.py").run()  # the Tuning page with the same naming and sessions
+    named = list(literal_tables(at)["tuning_multi_table"]["called tools named"])
+    assert named and not any(value.startswith("0 of") for value in named), named
+    # the report's table writes the same figures as called_listed/called_total, as recommend --sessions does
+    assert all(value.replace(" of ", "/") in section for value in named), (named, section[:3000])
 
 
-def test_report_page_says_when_the_tuning_goal_was_asked_with_another_scope():
-    """The Tuning page's goal is tied to the session scope: after picking another scope, the Report
-    page says the goal was asked with the scope picked before (not "open the Tuning page on this
-    catalog", which the user did); the Tuning page opened with the new scope carries it again."""
+def test_report_page_asks_the_tuning_goal_of_another_scope():
+    """The Tuning page's goal follows the session scope: after picking another scope the Report page
+    asks it of that scope and carries the setting the Tuning page shows there."""
     from toolsearch.engine.scopes import parse_scope_arg
 
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"})
+    whole = metric(at, "Recommended listing_max_tokens")
     at.switch_page("toolsearch/ui/report.py").run()
     carried = "every server at names or better; context lengths 32,000, 200,000, 1,000,000, 10% headroom"
-    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
+    assert carried in carried_caption(at)
     at.session_state["scopes"] = [parse_scope_arg("support=slack,linear,notion")]
     at.run()  # the scope is defined (an option of the picker), then picked
     at.selectbox(key="scope_choice").set_value("support").run()
     assert not at.exception, at.exception
-    captions = [c.value.replace("\\", "") for c in at.caption  # the markdown escapes removed
-                if c.value.startswith("Recommended settings across context lengths")]
-    assert captions == ["Recommended settings across context lengths: not included yet: the Tuning page's goal was "
-                        "asked with the session scope “Whole catalog”. Open the Tuning page with the sidebar's current "
-                        "settings to ask it here (it keeps the context lengths and goal)."], captions
+    assert carried in carried_caption(at)
+    at.button(key="build_report").click().run()
+    section = report_section(at.session_state["report_html"])
     at.switch_page("toolsearch/ui/tuning.py").run()
-    at.switch_page("toolsearch/ui/report.py").run()
-    assert any(carried in c.value for c in at.caption), [c.value for c in at.caption]
-    # and back to the whole catalog: the goal was last asked with the scope "support"
-    at.selectbox(key="scope_choice").set_value("Whole catalog").run()
-    assert any("asked with the session scope “support”" in c.value.replace("\\", "") for c in at.caption), \
-        [c.value for c in at.caption]
+    scoped = metric(at, "Recommended listing_max_tokens")
+    assert scoped != whole, (scoped, whole)  # three servers need less than nine
+    assert f"listing_max_tokens: {scoped.removesuffix(' tokens').replace(',', '')}" in section, section[:2000]

@@ -10,7 +10,6 @@ from typing import Any, Callable
 import streamlit as st
 
 from toolsearch.analysis.collapse import CollapseRow, collapse_table
-from toolsearch.analysis.quantities import form_word
 from toolsearch.ui import common
 from toolsearch.ui.tables import literal_table
 

@@ -34,7 +34,6 @@ from toolsearch.cli.textfmt import goal_argument, parse_context_length
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
-from toolsearch.engine.scopes import Scope
 from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, figure, freeze_cached,  # noqa: F401
                                  memo, release_cached)
 from toolsearch.ui.origin import client_check  # noqa: F401
@@ -260,7 +259,7 @@ def _init_state() -> None:
                         "it was left out.", False))
     _combine_from_link(params, notices)
     st.session_state["_link_notices"] = notices
-    # the Report page says a link's Tuning question is asked on the Tuning page (it is not asked yet)
+    # a link that carries the Tuning question: the Report page asks it too (before the Tuning page ran)
     st.session_state["_link_has_tuning"] = any(key in params for key in TUNING_LINK_KEYS)
     for key, value in state.items():
         st.session_state.setdefault(key, value)

@@ -1,26 +1,39 @@
-"""The Tuning page's recommendation, shared with the Report page.
+"""The Tuning page's question and recommendation, shared with the Report page.
 
 The Tuning page computes one ``threshold_pct`` and ``listing_max_tokens`` for several context
 lengths; the Report page carries the same recommendation in the HTML file. What is kept between
-the pages is the question (context lengths, goal, exceptions, headroom, the tools recorded sessions
-called), not the answer: the Report page asks it again of the sidebar's current catalog and
-settings, so an applied recommendation or a moved slider never leaves a stale answer in the report.
+the pages is the question (context lengths, goal, exceptions, headroom, the recorded sessions chosen
+as evidence), in the session state and the link, not the answer: both pages ask it of the sidebar's
+current catalog and settings with :func:`question_from_state`, so an applied recommendation, a moved
+slider, another session scope or another tool naming never leaves a stale answer in the report.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import streamlit as st
 
 from toolsearch.analysis.recommend import (LengthGoals, MultiRecommendation, add_session_evidence,
-                                           recommend_for_contexts)
-from toolsearch.analysis.sessions import CalledTool
+                                           recommend_for_contexts, session_drift_words)
+from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, called_tools,
+                                          catalog_drift, drop_repeated, released_hermes_sessions,
+                                          released_hermes_words)
 from toolsearch.analysis.sweep import Ladder, listing_ladder
+from toolsearch.engine.errors import ToolsearchError
 from toolsearch.ui import common
+from toolsearch.ui import session_sources as sources
 
-_STATE_KEY = "_recommendation_for_report"
+#: Set once the Tuning page has run in this browser session: from then on the Report page carries
+#: its question (also when the link carried one).
+ASKED_KEY = "_tuning_asked"
+#: Where the uploaded session files are kept for the browser session (name, bytes).
+SESSION_UPLOADS = "_tuning_session_uploads"
+#: Key prefix of the session-file path controls.
+PATH_PREFIX = "tuning_sessions"
+#: The Tuning page's server lists: session key and the label the page gives the list.
+SERVER_LISTS = (("tuning_except", "May collapse"), ("tuning_keep", "Must stay named"))
 
 
 def ladder_for(v: common.View) -> Ladder:
@@ -42,7 +55,7 @@ def ladder_for(v: common.View) -> Ladder:
 
 @dataclass(frozen=True)
 class Question:
-    """What the Tuning page asked: the context lengths (tokens, ``None`` = unknown), the goal and
+    """What the Tuning page asks: the context lengths (tokens, ``None`` = unknown), the goal and
     per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
     how many sessions were read, their catalog drift in words (empty: none), and what it means that
@@ -61,81 +74,170 @@ class Question:
     sessions_note: str = ""
 
 
-def _anchor(v: common.View, with_naming: bool) -> tuple:
-    """What a question is tied to: the catalog source and the session scope (the servers it names
-    must be the same), and the tool naming when recorded sessions were matched to the catalog's
-    tool names. A wording profile changes no server or tool, so the question survives it, and so it
-    does a naming change when no session was read."""
-    if not v.catalog_key:  # no catalog loaded
-        return ()
-    source, naming, _profile, scope = v.catalog_key
-    return (source, scope, naming) if with_naming else (source, scope)
+@dataclass(frozen=True)
+class SessionsAsked:
+    """The recorded sessions chosen as evidence, read against the sidebar's catalog: the sessions
+    (each read once), where they came from, the deferred tools they called, the called tools the
+    catalog does not defer (sorted), the catalog drift and its words (empty: none), and the words on
+    sessions recorded by the released Hermes Agent (empty: none)."""
+
+    sessions: list[Session]
+    labels: list[str]
+    called: list[CalledTool]
+    unknown: list[str]
+    drift: CatalogDrift
+    drift_words: str
+    note: str
 
 
-def remember(v: common.View, question: Question) -> None:
-    """Keep the Tuning page's question for the Report page, tied to the sidebar's catalog."""
-    st.session_state[_STATE_KEY] = (_anchor(v, question.called is not None), question)
+@dataclass(frozen=True)
+class Asked:
+    """The Tuning question as the session state holds it, read against one catalog.
+
+    ``question`` is ``None`` when it cannot be asked; then ``blocked_by`` names the fields in error
+    (such as "context lengths") and ``error`` says what is wrong. ``dropped`` names, per server list
+    label ("May collapse", "Must stay named"), the servers the list names that the catalog lacks:
+    they are left out of the question. ``sessions`` is ``None`` without recorded sessions."""
+
+    question: Question | None
+    blocked_by: str = ""
+    error: str = ""
+    dropped: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    sessions: SessionsAsked | None = None
+    length_goals: dict = field(default_factory=dict)
 
 
-def remember_blocked(v: common.View, blocked_by: str) -> None:
-    """The Tuning page's last goal cannot be asked (``blocked_by`` names the fields in error, such as
-    "context lengths"): the Report page says so instead of carrying an earlier goal."""
-    st.session_state[_STATE_KEY] = (_anchor(v, False), blocked_by)
+def session_evidence() -> tuple[list, list[str]]:
+    """The sessions chosen as evidence (samples, uploads, a local file) and their labels; each bad
+    source shows one error line and the others still load."""
+    sessions: list = []
+    labels: list[str] = []
+    problems: list = []
+    samples = sources.sample_files()
+    chosen = [(name, samples[name]) for name in st.session_state.get("tuning_session_samples") or [] if name in samples]
+    path_read = st.session_state.get(f"{PATH_PREFIX}_path_read")
+    if path_read:
+        chosen.append((path_read, path_read))
+    for label, path in chosen:
+        try:
+            loaded = sources.load_path(path)
+        except ToolsearchError as exc:
+            sources.show_error(str(exc))
+            continue
+        sessions.extend(loaded.sessions)
+        problems.extend(loaded.problems)
+        labels.append(label)
+    uploaded, errors = sources.load_uploads(st.session_state.get(SESSION_UPLOADS) or [])
+    for error in errors:
+        sources.show_error(error)
+    for name, loaded in uploaded:
+        sessions.extend(loaded.sessions)
+        problems.extend(loaded.problems)
+        labels.append(name)
+    once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
+    sources.show_problems(once.problems)
+    return once.sessions, labels
 
 
-def _kept(v: common.View) -> Question | str | None:
-    """The Tuning page's last question (or what blocked it) when it was asked of this catalog."""
-    kept = st.session_state.get(_STATE_KEY)
-    if kept is None:
+def _sessions_asked(v: common.View) -> SessionsAsked | None:
+    """The chosen recorded sessions read against the sidebar's catalog (the same drift check as
+    ``recommend --sessions`` and the Sessions page); ``None`` when none is chosen."""
+    sessions, labels = session_evidence()
+    if not labels:
         return None
-    anchor, question = kept
-    with_naming = isinstance(question, Question) and question.called is not None
-    return question if anchor == _anchor(v, with_naming) else None
+    assert v.inspector is not None
+    called, unknown = called_tools(sessions, v.inspector, v.config)
+    found = catalog_drift(sessions, v.inspector)
+    released = released_hermes_sessions(sessions)
+    return SessionsAsked(sessions, labels, called, unknown, found,
+                         session_drift_words(found, v.inspector.catalog.name),  # the report's words
+                         released_hermes_words(released, len(sessions)) if released else "")
 
 
-def asked_elsewhere(v: common.View) -> str | None:
-    """When the Tuning page's last question was asked of this catalog source but with another
-    session scope (or, with recorded sessions, other tool naming), what differs in words, e.g.
-    ``the session scope “Whole catalog”``; ``None`` otherwise (nothing asked, another catalog, or
-    the question applies here)."""
-    kept = st.session_state.get(_STATE_KEY)
-    if kept is None or not v.catalog_key or _kept(v) is not None:
-        return None
-    anchor = kept[0]
-    source, naming, _profile, scope = v.catalog_key
-    if not anchor or anchor[0] != source:
-        return None
-    differs = []
-    if anchor[1] != scope:
-        differs.append(f"the session scope “{anchor[1].name if anchor[1] is not None else 'Whole catalog'}”")
-    if len(anchor) == 3 and anchor[2] != naming:
-        differs.append(f"tool names {anchor[2]} (its recorded sessions are matched by tool name)")
-    return " and ".join(differs) or None
+def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
+    """The Tuning question held in the session state (the Tuning page's controls, or a link),
+    read against the sidebar's catalog, whose server names are ``servers``.
+
+    Nothing is written to the session state. Lengths and per-length goals are parsed as the page's
+    fields are (:func:`toolsearch.ui.common.parse_context_lengths`,
+    :func:`toolsearch.ui.common.parse_length_goals`); a per-length goal for a length not in the
+    list, or a server in both lists, blocks the question like a parse error. Recorded sessions are
+    read only for a question that can be asked (a bad session source shows one error line)."""
+    dropped = dropped_servers(servers)
+    lists = {key: [name for name in st.session_state.get(key) or [] if name in servers] for key, _ in SERVER_LISTS}
+    lengths, lengths_error = common.parse_context_lengths(st.session_state.get("tuning_contexts") or "")
+    length_goals, goals_error = common.parse_length_goals(st.session_state.get("tuning_length_goals") or "")
+    if not lengths_error and not goals_error:
+        stray = [c for c in length_goals if c not in lengths]
+        if stray:
+            goals_error = (f"Other goals: {', '.join(ctx_text(c) for c in stray)} "
+                           f"{'is' if len(stray) == 1 else 'are'} not in the context lengths; add "
+                           f"{'it' if len(stray) == 1 else 'them'} there or remove the goal.")
+    excepted, kept = lists["tuning_except"], lists["tuning_keep"]
+    both = sorted(set(excepted) & set(kept))
+    if lengths_error or goals_error:
+        return Asked(None, "context lengths" if lengths_error else "other goals", lengths_error or goals_error,
+                     dropped)
+    if both:
+        return Asked(None, "servers in both lists",
+                     f"{', '.join(both)}: a server cannot both collapse and stay named; remove it from one list.",
+                     dropped)
+    asked_sessions = _sessions_asked(v)
+    headroom = float(st.session_state.get("tuning_headroom") or 0.0)
+    question = Question(
+        tuple(lengths), str(st.session_state.get("tuning_multi_goal") or "names"), tuple(length_goals.items()),
+        tuple(excepted), tuple(kept), headroom,
+        tuple(asked_sessions.called) if asked_sessions else None,
+        ", ".join(asked_sessions.labels) if asked_sessions else "",
+        len(asked_sessions.sessions) if asked_sessions else None,
+        asked_sessions.drift_words if asked_sessions else "", asked_sessions.note if asked_sessions else "")
+    return Asked(question, dropped=dropped, sessions=asked_sessions, length_goals=length_goals)
 
 
-def blocked_for_report(v: common.View) -> str | None:
-    """What keeps the Tuning page's last goal on the sidebar's catalog from being asked (the fields
-    in error), or ``None``."""
-    kept = _kept(v)
-    return kept if isinstance(kept, str) else None
-
-
-def recommendation_for_report(v: common.View) -> tuple[MultiRecommendation, Question] | None:
-    """The Tuning page's last question asked again of the sidebar's catalog and current settings,
-    with the question; ``None`` when the Tuning page has not been opened on this catalog (the same
-    source and session scope; the same tool naming too when sessions were read), or its last goal
-    there could not be asked (:func:`blocked_for_report`)."""
-    kept = _kept(v)
-    if not isinstance(kept, Question):
-        return None
-    q: Question = kept
+def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
+    """The recommendation the question ``q`` gets on the sidebar's catalog and current settings:
+    :func:`toolsearch.analysis.recommend.recommend_for_contexts`, with the recorded sessions'
+    evidence added when ``q`` has sessions (:func:`toolsearch.analysis.recommend.add_session_evidence`)."""
     ladder = ladder_for(v)
     rec = recommend_for_contexts(ladder, v.config, list(q.lengths), q.goal, except_servers=list(q.except_servers),
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
     if q.called is not None:
         rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note)
-    return rec, q
+    return rec
+
+
+def question_for_report(v: common.View) -> Asked | None:
+    """The Tuning question for the Report page: ``None`` until the Tuning page has run in this
+    browser session or a link carried a Tuning goal; else the question read against the sidebar's
+    catalog (:func:`question_from_state`)."""
+    if not (st.session_state.get(ASKED_KEY) or st.session_state.get("_link_has_tuning")):
+        return None
+    return question_from_state(v, [server.name for server in ladder_for(v).servers])
+
+
+def dropped_servers(servers: Sequence[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Per server list of the question (its label, e.g. "May collapse"), the servers it names that
+    are not among ``servers`` (a link, or another catalog, may name them); lists without any are
+    left out."""
+    found = []
+    for key, label in SERVER_LISTS:
+        missing = tuple(name for name in st.session_state.get(key) or [] if name not in servers)
+        if missing:
+            found.append((label, missing))
+    return tuple(found)
+
+
+def dropped_words(dropped: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """:func:`dropped_servers` in words ("" when none), e.g.
+    ``May collapse: jira is not a server of this catalog; left out.``"""
+    return " ".join(f"{label}: {', '.join(names)} {'is not a server' if len(names) == 1 else 'are not servers'} "
+                    "of this catalog; left out." for label, names in dropped)
+
+
+def ctx_text(n: int | None) -> str:
+    """A context length for the Tuning page: ``32,000 tokens``, or ``unknown`` (``None``)."""
+    return f"{n:,} tokens" if n else "unknown"
 
 
 def question_words(q: Question, rec: MultiRecommendation) -> str:
@@ -146,5 +248,6 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
             + (f", with the sessions of {q.sessions_label}" if q.called is not None else ""))
 
 
-__all__: Sequence[str] = ("Question", "asked_elsewhere", "blocked_for_report", "ladder_for", "question_words", "recommendation_for_report",
-                          "remember", "remember_blocked")
+__all__: Sequence[str] = ("ASKED_KEY", "Asked", "PATH_PREFIX", "Question", "SESSION_UPLOADS", "SERVER_LISTS",
+                          "SessionsAsked", "ctx_text", "dropped_servers", "dropped_words", "ladder_for", "question_for_report",
+                          "question_from_state", "question_words", "recommendation_for", "session_evidence")

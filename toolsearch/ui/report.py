@@ -8,7 +8,6 @@ this session, or else computed with that page's defaults (the sample skills; the
 the team-workspace catalog). Catalog text inside the report is escaped by the builder.
 """
 
-from pathlib import Path
 
 import streamlit as st
 
@@ -17,7 +16,7 @@ from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import catalog_key
 from toolsearch.ui import common
-from toolsearch.ui.recommendation import asked_elsewhere, blocked_for_report, question_words, recommendation_for_report
+from toolsearch.ui.recommendation import dropped_words, question_for_report, question_words, recommendation_for
 
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
@@ -70,23 +69,17 @@ if common.require_catalog(v):
     c2.caption("Strategies: " + (f"the Strategies page's last results ({common.md_escape(common.visible(strategies['label']))})"
                                  if strategies else "computed when the report is built, with the Strategies page's "
                                  "defaults (sample skills and task); open that page to choose others."))
-    found = recommendation_for_report(v)
-    blocked = blocked_for_report(v)
-    elsewhere = None if found or blocked else asked_elsewhere(v)
+    asked = question_for_report(v)
+    found = ((recommendation_for(v, asked.question), asked.question)
+             if asked is not None and asked.question is not None else None)
+    left_out_servers = dropped_words(asked.dropped) if asked is not None else ""
     c1.caption("Recommended settings across context lengths: " + (
-        common.md_escape(common.visible(f"the Tuning page's goal ({question_words(found[1], found[0])}), for the "
-                                        "sidebar's current settings.")) if found else
-        f"not included: fix the {blocked} on the Tuning page to include them (its last goal cannot be asked)."
-        if blocked else
         common.md_escape(common.visible(
-            f"not included yet: the Tuning page's goal was asked with {elsewhere}. Open the Tuning page with the "
-            "sidebar's current settings to ask it here (it keeps the context lengths and goal).")) if elsewhere else
-        "not included yet: this link carries a Tuning goal; open the Tuning page to ask it of this catalog (it "
-        "keeps the link's context lengths and goal), then build the report." if st.session_state.get("_link_has_tuning")
-        else "open the Tuning page on this catalog to include them (the context lengths and goal are chosen there)."))
-    if not found and not blocked and st.session_state.get("_link_has_tuning"):
-        c1.page_link(str(Path(__file__).with_name("tuning.py")), label="Tuning: ask the link's goal",
-                     icon=":material/tune:")
+            f"the Tuning page's goal ({question_words(found[1], found[0])}), for the sidebar's current settings."
+            + (f" {left_out_servers}" if left_out_servers else ""))) if found else
+        f"not included: fix the {asked.blocked_by} on the Tuning page to include them (its goal cannot be asked: "
+        f"{common.md_escape(common.visible(asked.error))})" if asked is not None else
+        "open the Tuning page to include them (the context lengths and goal are chosen there)."))
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
                  include_lint, id(strategies), found[1] if found else None)

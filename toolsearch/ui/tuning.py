@@ -8,32 +8,28 @@ import streamlit as st
 
 from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
-from toolsearch.ui.recommendation import Question, ladder_for, remember, remember_blocked
+from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
+                                         dropped_words,
+                                         ladder_for, question_from_state, recommendation_for)
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_lengths, outcome_change,
-                                           outcomes, recommend_for_contexts, session_drift_words)
+from toolsearch.analysis.recommend import (export_block, frontier, lowered_lengths, outcome_change, outcomes,
+                                           recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import (LoadedSessions, called_tools, catalog_drift, drop_repeated,
-                                          listing_evidence, released_hermes_sessions, released_hermes_words)
+from toolsearch.analysis.sessions import listing_evidence
 from toolsearch.engine import constants as C
-from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
 from toolsearch.live.client import catalog_key
 
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
-#: Where the uploaded session files are kept for the browser session (name, bytes).
-SESSION_UPLOADS = "_tuning_session_uploads"
-#: Key prefix of the session-file path controls.
-PATH_PREFIX = "tuning_sessions"
 parse_lengths = common.parse_context_lengths
 #: Sets of context lengths people run one config with (the first is the default).
 CONTEXT_SETS: dict[str, str] = {
@@ -91,38 +87,6 @@ def session_controls(where) -> None:
             st.button("Clear my session files", key="tuning_session_clear", on_click=_clear_session_uploads)
 
 
-def session_evidence() -> tuple[list, list[str]]:
-    """The sessions chosen as evidence (samples, uploads, a local file) and their labels; each bad
-    source shows one error line and the others still load."""
-    sessions: list = []
-    labels: list[str] = []
-    problems: list = []
-    samples = sources.sample_files()
-    chosen = [(name, samples[name]) for name in st.session_state.get("tuning_session_samples") or [] if name in samples]
-    path_read = st.session_state.get(f"{PATH_PREFIX}_path_read")
-    if path_read:
-        chosen.append((path_read, path_read))
-    for label, path in chosen:
-        try:
-            loaded = sources.load_path(path)
-        except ToolsearchError as exc:
-            sources.show_error(str(exc))
-            continue
-        sessions.extend(loaded.sessions)
-        problems.extend(loaded.problems)
-        labels.append(label)
-    uploaded, errors = sources.load_uploads(st.session_state.get(SESSION_UPLOADS) or [])
-    for error in errors:
-        sources.show_error(error)
-    for name, loaded in uploaded:
-        sessions.extend(loaded.sessions)
-        problems.extend(loaded.problems)
-        labels.append(name)
-    once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
-    sources.show_problems(once.problems)
-    return once.sessions, labels
-
-
 def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
     st.session_state["threshold_pct"] = threshold_pct
     st.session_state["listing_max_tokens"] = listing_max_tokens
@@ -159,10 +123,6 @@ def one_form(grid: list, ladder: Ladder) -> None:
     st.info(f"Every cell gives the form “{form}”: the largest budget in this grid is {top.budget:,} tokens{capped}"
             + (f", and a better form needs more ({', '.join(better)})" if better else "")
             + ". The “Over listing_max_tokens” tab shows what a larger cap changes.", icon=":material/info:")
-
-
-def ctx_text(n: int | None) -> str:
-    return f"{n:,} tokens" if n else "unknown"
 
 
 def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title: str) -> go.Figure:
@@ -286,14 +246,12 @@ if common.require_catalog(v):
                "and why. The list, the goal and the headroom are kept across pages and in the link.")
     st.session_state["tuning_context_preset"] = preset_of(st.session_state.get("tuning_contexts", ""))
     servers = [server.name for server in ladder.servers]
-    for key, words in (("tuning_except", "May collapse"), ("tuning_keep", "Must stay named")):
-        asked = st.session_state.get(key) or []  # a link, or another catalog, may name servers this one lacks
-        dropped = [name for name in asked if name not in servers]
-        if dropped:
-            st.warning(common.md_escape(common.visible(
-                f"{words}: {', '.join(dropped)} {'is not a server' if len(dropped) == 1 else 'are not servers'} "
-                "of this catalog; left out.")), icon=":material/link_off:")
-        st.session_state[key] = [name for name in asked if name in servers]
+    st.session_state[ASKED_KEY] = True  # from now on the Report page carries this page's question
+    dropped = dropped_servers(servers)  # a link, or another catalog, may name servers this one lacks
+    for item in dropped:  # one warning per list
+        st.warning(common.md_escape(common.visible(dropped_words([item]))), icon=":material/link_off:")
+    for key, _label in SERVER_LISTS:  # the multiselects can only hold this catalog's servers
+        st.session_state[key] = [name for name in st.session_state.get(key) or [] if name in servers]
     # Preset and goal side by side, the free list under them: at 1024 px three columns cut the
     # chosen preset and goal.
     c1, c3 = st.columns(2)
@@ -303,7 +261,7 @@ if common.require_catalog(v):
     st.text_input("Context lengths (tokens)", key="tuning_contexts",
                   help="Comma-separated, e.g. 32k, 128k, 200k, 1m; 'unknown' for a model whose context length the "
                        "harness does not know (fixed 10,000-token percentage leg).")
-    multi_goal = c3.selectbox("Goal at every length not named below", list(MULTI_GOALS), key="tuning_multi_goal",
+    c3.selectbox("Goal at every length not named below", list(MULTI_GOALS), key="tuning_multi_goal",
                               format_func=lambda g: MULTI_GOAL_WORDS[g],
                               help="What the listing in the tool_search description must still give. When it does "
                                    "not fit its budget, each server's part shrinks, largest first: full lines (each "
@@ -327,45 +285,23 @@ if common.require_catalog(v):
                     help="Keep the budget at least this much above the listing at every length, so the setting "
                          "survives catalog growth. 0 gives the tight answer.")
     session_controls(c7)
-    headroom = float(st.session_state.get("tuning_headroom") or 0.0)
-    excepted, kept = list(st.session_state["tuning_except"]), list(st.session_state["tuning_keep"])
+    asked = question_from_state(v, servers)
     lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
-    length_goals, goals_error = common.parse_length_goals(st.session_state.get("tuning_length_goals") or "")
-    if not lengths_error and not goals_error:
-        stray = [c for c in length_goals if c not in lengths]
-        if stray:
-            goals_error = (f"Other goals: {', '.join(ctx_text(c) for c in stray)} "
-                           f"{'is' if len(stray) == 1 else 'are'} not in the context lengths; add "
-                           f"{'it' if len(stray) == 1 else 'them'} there or remove the goal.")
-    both = sorted(set(excepted) & set(kept))
     multi = None
-    blocked_by = ("context lengths" if lengths_error else "other goals" if goals_error
-                  else "servers in both lists" if both else "")
-    if blocked_by:  # the Report page must not carry an earlier goal the page no longer shows
-        remember_blocked(v, blocked_by)
-    if lengths_error or goals_error:
-        st.error(common.md_escape(common.visible(lengths_error or goals_error)), icon=":material/warning:")
-    elif both:
-        st.error(f"{common.md_escape(common.visible(', '.join(both)))}: a server cannot both collapse and stay named; "
-                 "remove it from one list.",
-                 icon=":material/warning:")
+    blocked_by = asked.blocked_by
+    if asked.question is None:
+        st.error(common.md_escape(common.visible(asked.error)), icon=":material/warning:")
     else:
-        multi = recommend_for_contexts(ladder, cfg, lengths, multi_goal, except_servers=excepted,
-                                       keep_servers=kept, headroom_pct=headroom, length_goals=length_goals)
+        q = asked.question
+        excepted, kept, headroom, length_goals = list(q.except_servers), list(q.keep_servers), q.headroom_pct, asked.length_goals
+        multi = recommendation_for(v, q)
         if multi.length_goals:
             st.caption(common.md_escape(f"Goal: {multi.goal_words}."))
-        evidence, evidence_labels = session_evidence()
-        have_sessions = bool(evidence_labels)
-        called: list = []
-        drift = note = ""
-        if have_sessions:
-            called, unknown = called_tools(evidence, v.inspector, cfg)
-            # the same drift check as recommend --sessions and the Sessions page
-            found = catalog_drift(evidence, v.inspector)
-            drift = session_drift_words(found, v.inspector.catalog.name)  # the report's words (its column names)
-            released = released_hermes_sessions(evidence)
-            note = released_hermes_words(released, len(evidence)) if released else ""
-            multi = add_session_evidence(multi, ladder, called, len(evidence), drift, note)
+        have_sessions = asked.sessions is not None
+        called: list = list(q.called or ())
+        if asked.sessions is not None:
+            evidence, evidence_labels = asked.sessions.sessions, asked.sessions.labels
+            unknown, found, note = asked.sessions.unknown, asked.sessions.drift, asked.sessions.note
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
@@ -376,14 +312,11 @@ if common.require_catalog(v):
                 st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
                            f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
-            if drift:
+            if asked.sessions.drift_words:
                 said = found.words(v.inspector.catalog.name, consequence=(
                     "“called tools named” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
                 st.warning(common.md_escape(common.visible(f"Catalog drift: {said}")), icon=":material/warning:")
-        remember(v, Question(tuple(lengths), multi_goal, tuple(length_goals.items()), tuple(excepted), tuple(kept), headroom,
-                             tuple(called) if have_sessions else None, ", ".join(evidence_labels),
-                             len(evidence) if have_sessions else None, drift, note))
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
