@@ -174,3 +174,36 @@ def test_every_page_renders_for_a_scoped_session():
             assert at.session_state["scope_choice"] == "oncall"
         else:
             assert at.sidebar.selectbox(key="scope_choice").value == "oncall"
+
+
+def test_a_server_name_with_a_comma_survives_the_link():
+    """An uploaded catalog whose server is named ``eu,west``: the scope picked on it and the Tuning
+    page's "May collapse" list go into the link with the comma escaped (``eu\\,west``), and a link
+    written so reads back the one server, not ``eu`` and ``west``."""
+    import yaml
+
+    from toolsearch.ui import common
+
+    catalog = {"name": "Commas", "servers": [
+        {"name": "eu,west", "tools": [{"name": "list_regions", "description": "List the regions.",
+                                        "inputSchema": {"type": "object"}}]},
+        {"name": "us", "tools": [{"name": "list_zones", "description": "List the zones.",
+                                   "inputSchema": {"type": "object"}}]}]}
+    at = _app()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("commas.yaml", yaml.safe_dump(catalog).encode())]  # what an upload stores
+    at.run()
+    assert not at.exception, at.exception
+    _define(at, "eu", ["eu,west"])
+    assert at.sidebar.selectbox(key="scope_choice").value == "eu"
+    assert at.query_params["scope"] == "eu=eu\\,west", at.query_params
+    assert _metric(at, "Deferred tools") == "1"
+    at.sidebar.selectbox(key="scope_choice").set_value("Whole catalog").run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.multiselect(key="tuning_except").set_value(["eu,west"]).run()
+    assert not at.exception, at.exception
+    assert at.query_params["except"] == "eu\\,west", at.query_params
+    # the link read back (a fresh browser session): one server named eu,west
+    back = _app(scope="eu=eu\\,west", keep="eu\\,west,us")
+    assert back.session_state["tuning_keep"] == ["eu,west", "us"]
+    assert back.sidebar.selectbox(key="scope_choice").value == "eu"

@@ -17,8 +17,9 @@ from toolsearch.engine.catalog import catalog_from_data
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.profile import default_profile
-from toolsearch.engine.scopes import (PlatformRule, Scope, ScopeError, dump_scopes, parse_scope_arg, scope_notes,
-                               scopes_from_data, scopes_from_text, select_scopes)
+from toolsearch.engine.scopes import (PlatformRule, Scope, ScopeError, dump_scopes, join_escaped, parse_scope_arg,
+                                      scope_notes, split_escaped,
+                                      scopes_from_data, scopes_from_text, select_scopes)
 from toolsearch.analysis.skills import Skill, SkillSet
 from toolsearch.analysis.strategies import SKILL_LINKED, TIERED, Event, StrategyModel, StrategySettings, Task
 
@@ -587,3 +588,32 @@ def test_cli_recommend_answers_for_the_scope(catalog_file):
     assert "scope" not in whole
     # the scope lists fewer tools, so its full listing is smaller
     assert whole["contexts"][0]["listing_tokens"] > data["contexts"][0]["listing_tokens"]
+
+
+@pytest.mark.parametrize("names", [
+    ("eu,west", "plain"), ("a;b", "c"), ("back\\slash",), ("ends\\",), ("\\,",), ("", "x"), (",;\\",),
+])
+def test_lists_with_separators_in_names_round_trip(names):
+    """A server name holding ``,``, ``;`` or ``\\`` survives a ``--scope`` value and a link's list:
+    it is written with a backslash before each such character and read back as it was."""
+    assert split_escaped(join_escaped(names)) == list(names)
+    scope = Scope("s", tuple(n for n in names if n), exclude=("x,y*",))
+    back = parse_scope_arg(scope.to_arg())
+    assert (back.servers, back.exclude) == (scope.servers, scope.exclude), scope.to_arg()
+    # a backslash before any other character is kept as typed (old values read as before)
+    assert parse_scope_arg(r"s=C:\tools,x").servers == (r"C:\tools", "x")
+
+
+def test_cli_scope_names_a_server_whose_name_holds_a_comma(tmp_path):
+    """``--scope 'eu=eu\\,west'`` reaches the server ``eu,west`` (not two servers ``eu`` and ``west``),
+    and the JSON names it as it is."""
+    data = {"name": "Commas", "servers": [
+        {"name": "eu,west", "tools": [{"name": "list_regions", "description": "List the regions.",
+                                        "inputSchema": _schema("zone")}]},
+        {"name": "us", "tools": [{"name": "list_zones", "description": "List the zones.",
+                                   "inputSchema": _schema("region")}]}]}
+    path = write_yaml(tmp_path / "commas.yaml", data)
+    result = run_cli("plan", path, "--scope", r"eu=eu\,west", "--context-length", "200k", "--json")
+    assert result.returncode == 0, result.stderr
+    scope = json.loads(result.stdout)["scope"]
+    assert (scope["servers"], scope["reachable_servers"], scope["session_tools"]) == (["eu,west"], ["eu,west"], 1)

@@ -37,7 +37,6 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
 from .invisible import reveal
-from .quantities import form_word
 from .sessions import CalledTool, listing_evidence
 from .sweep import FORM_RANK, Ladder
 

@@ -35,6 +35,44 @@ NO_MCP = "no_mcp"
 _SCOPE_KEYS = ("servers", "include", "exclude", "description")
 
 
+#: Characters a ``--scope`` value (and a link's server list) escapes with a backslash inside a name.
+LIST_SPECIALS = "\\,;"
+
+
+def escape_item(item: str) -> str:
+    """``item`` for a comma- or semicolon-separated list: ``\\``, ``,`` and ``;`` get a backslash, so
+    :func:`split_escaped` gives the item back (``a,b`` → ``a\\,b``)."""
+    return "".join("\\" + ch if ch in LIST_SPECIALS else ch for ch in item)
+
+
+def join_escaped(items: Iterable[str], sep: str = ",") -> str:
+    """``items`` joined with ``sep``, each escaped (:func:`escape_item`)."""
+    return sep.join(escape_item(item) for item in items)
+
+
+def split_escaped(text: str, sep: str = ",", *, unescape: bool = True) -> list[str]:
+    """``text`` split at each ``sep`` that no backslash escapes; with ``unescape``, ``\\,``, ``\\;`` and
+    ``\\\\`` in each part become the character itself (any other backslash is kept as typed), else the
+    parts keep their escapes (for a second split). ``split_escaped(join_escaped(xs)) == xs``."""
+    parts: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in LIST_SPECIALS:
+            current.append(text[i + 1] if unescape else text[i:i + 2])
+            i += 2
+            continue
+        if ch == sep:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    parts.append("".join(current))
+    return parts
+
+
 class ScopeError(ToolsearchError):
     """A scope definition that cannot be used (the message names the file or flag and the place)."""
 
@@ -162,11 +200,11 @@ class Scope:
         ``None`` for a Hermes platform scope (its rule has no command-line form)."""
         if self.platform is not None:
             return None
-        text = f"{self.name}=" + ("*" if self.servers is None else ",".join(self.servers))
+        text = f"{self.name}=" + ("*" if self.servers is None else join_escaped(self.servers))
         if self.include is not None:
-            text += ";include=" + ",".join(self.include)
+            text += ";include=" + join_escaped(self.include)
         elif self.exclude:
-            text += ";exclude=" + ",".join(self.exclude)
+            text += ";exclude=" + join_escaped(self.exclude)
         return text
 
     def to_file_entry(self) -> dict[str, Any]:
@@ -302,7 +340,9 @@ def scope_from_mapping(name: Any, data: Any, where: str) -> Scope:
 def parse_scope_arg(text: str) -> Scope:
     """``--scope NAME=SERVER,SERVER[;include=P,P][;exclude=P,P]``.
 
-    ``NAME=`` with nothing after it is a scope with no server; ``NAME=*`` reaches every server.
+    ``NAME=`` with nothing after it is a scope with no server; ``NAME=*`` reaches every server. A
+    server name or pattern that holds ``,``, ``;`` or ``\\`` writes it with a backslash before it
+    (``a\\,b``), as :meth:`Scope.to_arg` does.
     Raises :class:`ScopeError` for a missing ``=``, an empty name or an unknown ``;key=``.
     """
     where = f"--scope {text!r}"
@@ -310,14 +350,14 @@ def parse_scope_arg(text: str) -> Scope:
         raise ScopeError(f"{where}: expected NAME=SERVER,SERVER (e.g. support=slack,linear)")
     name, _, rest = text.partition("=")
     name = _check_name(name, where)
-    parts = rest.split(";")
-    servers = tuple(dict.fromkeys(s.strip() for s in parts[0].split(",") if s.strip()))
+    parts = split_escaped(rest, ";", unescape=False)
+    servers = tuple(dict.fromkeys(s.strip() for s in split_escaped(parts[0]) if s.strip()))
     include: tuple[str, ...] | None = None
     exclude: tuple[str, ...] = ()
     for part in parts[1:]:
         key, eq, value = part.partition("=")
         key = key.strip()
-        patterns = tuple(dict.fromkeys(p.strip() for p in value.split(",") if p.strip()))
+        patterns = tuple(dict.fromkeys(p.strip() for p in split_escaped(value) if p.strip()))
         if not eq or key not in ("include", "exclude"):
             raise ScopeError(f"{where}: expected ';include=PATTERN,...' or ';exclude=PATTERN,...' after the servers, "
                              f"got {part!r}")

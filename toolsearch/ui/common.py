@@ -34,6 +34,7 @@ from toolsearch.cli.textfmt import goal_argument, parse_context_length
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
+from toolsearch.engine.scopes import join_escaped, split_escaped
 from toolsearch.ui.cache import (_inspector, _read_sample, collect_released, figure, freeze_cached,  # noqa: F401
                                  memo, release_cached)
 from toolsearch.ui.origin import client_check  # noqa: F401
@@ -113,9 +114,10 @@ _QP = {  # query key -> (session key, parser)
     # the Tuning page's question: kept across pages and in the link
     "lengths": ("tuning_contexts", str), "goal": ("tuning_multi_goal", str), "headroom": ("tuning_headroom", float),
     "goals": ("tuning_length_goals", str),
-    "except": ("tuning_except", lambda text: [s for s in text.split(",") if s]),
-    "keep": ("tuning_keep", lambda text: [s for s in text.split(",") if s]),
-    "sessions": ("tuning_session_samples", lambda text: list(dict.fromkeys(s for s in text.split(",") if s))),
+    # server names may hold commas: written with a backslash before them (join_escaped)
+    "except": ("tuning_except", lambda text: [s for s in split_escaped(text) if s]),
+    "keep": ("tuning_keep", lambda text: [s for s in split_escaped(text) if s]),
+    "sessions": ("tuning_session_samples", lambda text: list(dict.fromkeys(s for s in split_escaped(text) if s))),
 }
 #: Default context lengths of the Tuning page (its first preset).
 TUNING_CONTEXTS_DEFAULT = "32k, 128k, 200k, 1m"
@@ -285,7 +287,7 @@ def _sync_url() -> None:
         if skey == "catalog" and value in (UPLOAD, LIVE):
             value = "upload" if value == UPLOAD else "live"  # a marker: the link cannot carry them
         if value is not None and value != _DEFAULTS.get(skey):
-            values[qkey] = ",".join(value) if isinstance(value, list) else str(value)
+            values[qkey] = join_escaped(value) if isinstance(value, list) else str(value)
     scope_arg = _selected_scope_arg()
     if scope_arg:
         values["scope"] = scope_arg
