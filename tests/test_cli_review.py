@@ -595,3 +595,21 @@ def test_report_in_a_scope_says_which_expected_tools_of_the_query_file_it_cannot
             "mcp__grafana__query_prometheus …</p>") in out.read_text(encoding="utf-8")
     assert run_cli("report", TEAM, "--no-lint", "--no-strategies", "-o", out).returncode == 0
     assert "expected name" not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("content", [{"servers": []}, {"tools": []}, [], {"servers": [{"name": "github", "tools": []}]}])
+def test_check_and_recommend_refuse_a_catalog_with_no_tools(tmp_path, content):
+    """An export step that wrote an empty catalog (no servers, an empty tools/list result, an empty
+    function array, a server without tools) is tier 0 and passed every goal: the gate said "passed"
+    with nothing judged. check, recommend and report's recommendation exit 2 naming the file; an
+    empty baseline is still compared (the catalog may be new)."""
+    empty = write_yaml(tmp_path / "catalog.yaml", content)
+    goal = ("--context-lengths", "32k", "--goal", "names")
+    for command in ("check", "recommend"):
+        done = run_cli(command, empty, *goal)
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr == (f"toolsearch: error: {command}: {empty}: no tools, so every goal would hold with "
+                               "nothing judged; give the catalog the harness serves\n")
+    done = run_cli("report", empty, *goal, "-o", tmp_path / "report.html")
+    assert done.returncode == 2 and "report: " in done.stderr and not (tmp_path / "report.html").exists()
+    assert run_cli("check", TEAM, "--baseline", empty, *goal).returncode == 0

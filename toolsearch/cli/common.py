@@ -89,11 +89,14 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
     """``check`` and ``recommend`` never judge a catalog file that could not be read whole: a tool
     or server the reader skipped (a catalog error, such as a tool without a name or a server whose
     ``tools`` is not a list) would be missing from the verdict or the settings, and a file whose
-    every tool was skipped passes every goal. Items repaired with a warning are still judged, and
-    so is a ``check --baseline`` (the catalog before a change may be the one being fixed).
+    every tool was skipped passes every goal. A catalog with no tools at all (``servers: []``, an
+    empty ``tools`` list: an export step that wrote nothing) is refused the same way: it would pass
+    every goal with nothing judged. Items repaired with a warning are still judged, and so is a
+    ``check --baseline`` (the catalog before a change may be the one being fixed, or not exist yet).
 
     Raises:
-        ToolsearchError: naming the first place and how many there are (exit status 2).
+        ToolsearchError: naming the first place and how many there are, or the files of an empty
+            catalog (exit status 2).
     """
     from ..live.client import is_connect_failure  # noqa: PLC0415
 
@@ -103,6 +106,10 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
                               f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
                               "fix the catalog file")
+    if inspector.catalog.tool_count == 0:
+        files = ", ".join(inspector.catalog.sources) or "the catalog"
+        raise ToolsearchError(f"{command}: {files}: no tools, so every goal would hold with nothing judged; "
+                              "give the catalog the harness serves")
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
