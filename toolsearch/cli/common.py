@@ -232,7 +232,9 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
         return config
     given = [key for key, value in overrides.items() if value is not None]
     # The file's warnings still hold, except those about a key a flag replaced.
-    kept = [w for w in config.warnings if not any(w.startswith(f"tools.tool_search.{key}:") for key in given)]
+    # (the file's warnings start with its name and line: "config.yaml: line 3: tools.tool_search.KEY: ...")
+    kept = [w for w in config.warnings
+            if not any(w.startswith(f"tools.tool_search.{key}:") or f": tools.tool_search.{key}:" in w for key in given)]
     overridden = config.with_overrides(**overrides)
     return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *overridden.warnings])))
 
