@@ -173,6 +173,23 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}{did_you_mean(message)}\n")
 
+    def format_help(self) -> str:
+        """The help, and where the ``docs/`` pages it names are when they are not in the current
+        folder (an installed wheel carries them inside the package)."""
+        text = super().format_help()
+        return text + docs_note() if "docs/" in text else text
+
+
+def docs_note() -> str:
+    """One line saying where the ``docs/`` pages are, for a help that names one, or ``""`` in the
+    folder that holds them (a checkout) and when they were not installed."""
+    from ..analysis.samples import docs_dir  # noqa: PLC0415
+
+    folder = docs_dir()
+    if not (folder / "reference.md").is_file() or (Path.cwd() / "docs").resolve() == folder.resolve():
+        return ""
+    return f"\nThe docs/ pages named above are in {folder}\n"
+
 
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the plan settings (context length, threshold_pct, listing_max_tokens, listing, enabled,
