@@ -245,6 +245,13 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
         overrides["listing_max_tokens"] = None
+    return with_flags(config, overrides)
+
+
+def with_flags(config: ToolSearchConfig, overrides: dict) -> ToolSearchConfig:
+    """``config`` with the settings flags ``overrides`` (``None``: not given) on top. The config
+    file's warnings still hold, except those about a key a flag replaced; the flags' own warnings
+    follow them."""
     if not any(v is not None for v in overrides.values()):
         return config
     given = [key for key, value in overrides.items() if value is not None]
