@@ -613,3 +613,21 @@ def test_check_and_recommend_refuse_a_catalog_with_no_tools(tmp_path, content):
     done = run_cli("report", empty, *goal, "-o", tmp_path / "report.html")
     assert done.returncode == 2 and "report: " in done.stderr and not (tmp_path / "report.html").exists()
     assert run_cli("check", TEAM, "--baseline", empty, *goal).returncode == 0
+
+
+def test_check_and_recommend_refuse_tools_registration_leaves_out(tmp_path):
+    """Two tools whose names sanitize alike ('read-file', 'read_file') are none of them registered:
+    the harness lacks both. check printed "catalog error" and passed "every tool with its short
+    description" on the third tool alone; it exits 2 now, as for a tool the reader skipped."""
+    tools = [{"name": name, "description": "Read a file.", "inputSchema": {"type": "object"}}
+             for name in ("read-file", "read_file", "list_files")]
+    catalog = write_yaml(tmp_path / "catalog.yaml", {"servers": [{"name": "docs", "tools": tools}]})
+    goal = ("--context-lengths", "32k", "--goal", "full")
+    for command in ("check", "recommend"):
+        done = run_cli(command, catalog, *goal)
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout
+        assert "none of them is registered" in done.stderr
+        assert done.stderr.splitlines()[-1].startswith(f"toolsearch: error: {command}: 1 catalog error ({catalog}: "
+                                                       "server 'docs'; above)")
+    assert run_cli("check", catalog, *goal, "--tool-names", "as-is").returncode == 0  # no collision as-is
+    assert run_cli("check", TEAM, "--baseline", catalog, *goal[:2], "--goal", "any").returncode == 0

@@ -88,7 +88,8 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
 def refuse_unread_items(command: str, inspector: Inspector) -> None:
     """``check`` and ``recommend`` never judge a catalog file that could not be read whole: a tool
     or server the reader skipped (a catalog error, such as a tool without a name or a server whose
-    ``tools`` is not a list) would be missing from the verdict or the settings, and a file whose
+    ``tools`` is not a list), or tools registration refuses (names that sanitize alike: none of them
+    is registered), would be missing from the verdict or the settings, and a file whose
     every tool was skipped passes every goal. A catalog with no tools at all (``servers: []``, an
     empty ``tools`` list: an export step that wrote nothing) is refused the same way: it would pass
     every goal with nothing judged. Items repaired with a warning are still judged, and so is a
@@ -100,7 +101,9 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
     """
     from ..live.client import is_connect_failure  # noqa: PLC0415
 
-    unread = [p.where for p in inspector.catalog.problems if p.severity == "error" and not is_connect_failure(p)]
+    # the registration's problems hold the reader's and its own: tools whose names sanitize alike
+    # ('read-file', 'read_file') are none of them registered, so the harness would lack them too
+    unread = [p.where for p in inspector.registration.problems if p.severity == "error" and not is_connect_failure(p)]
     if unread:
         more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
