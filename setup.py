@@ -1,7 +1,7 @@
 """Build step beyond pyproject.toml: the wheel carries the sample folders.
 
-The app offers the shipped sample catalogs, sessions and skills, and the docs run the example
-catalogs in ``docs/examples/``; in a checkout they are folders of the checkout, so a non-editable build copies them into the package (``toolsearch/samples/``), where
+The app offers the shipped sample catalogs, sessions and skills, the docs run the example
+catalogs in ``docs/examples/``, and the help and the app name the pages of ``docs/``; in a checkout they are folders of the checkout, so a non-editable build copies them into the package (``toolsearch/samples/``), where
 :func:`toolsearch.analysis.samples.samples_dir` finds them once installed.
 """
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-SAMPLE_FOLDERS = ("sample_catalogs", "sample_sessions", "sample_skills", "docs/examples")
+SAMPLE_FOLDERS = ("sample_catalogs", "sample_sessions", "sample_skills", "docs")
 
 
 class BuildWithSamples(build_py):

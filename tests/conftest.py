@@ -106,7 +106,7 @@ def pytest_xdist_auto_num_workers(config):
 #: these start at once, one per worker, and the many short groups fill in around them; handed out
 #: late (xdist's default order is by test count), one of them ran on alone at the end of the run.
 LONG_GROUPS = ("browser", "browser-wheel", "tests/test_live.py", "tests/test_secret_forms.py",
-               "tests/test_variant_semantic.py")
+               "tests/test_variant_semantic.py", "tests/test_wheel_cli.py")
 
 
 def xdist_group_of(item) -> str:

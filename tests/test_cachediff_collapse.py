@@ -653,3 +653,16 @@ def test_page_naming_change_on_side_b():
     causes = [t.value for t in at.text][2].splitlines()
     assert causes == [f"• {c.kind.replace('_', ' ')}: {c.message}" for c in diff.causes]
     assert causes[0].startswith("• naming: tool naming prefixed → as-is")
+
+
+def test_diff_keeps_the_config_files_warnings_beside_a_settings_flag(tmp_path):
+    """diff --config FILE --threshold-pct N re-read the settings without the file's warnings: a
+    misspelt key went unsaid as soon as a flag was given (plan, check and the rest kept it)."""
+    catalog = write_yaml(tmp_path / "catalog.yaml", {"servers": [{"name": "s", "tools": [
+        {"name": "t", "description": "A tool.", "inputSchema": {"type": "object"}}]}]})
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    treshold_pct: 3\n", encoding="utf-8")
+    warning = f"toolsearch: warning (A): {config}: line 3: tools.tool_search.treshold_pct: unknown key, ignored"
+    for flags in ((), ("--threshold-pct", "3")):
+        done = run_cli("diff", catalog, catalog, "--config", config, *flags)
+        assert warning in done.stderr.splitlines(), (flags, done.stderr)

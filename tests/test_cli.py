@@ -160,10 +160,12 @@ def test_plan_config_file_bad_values_warn_and_still_run(tiny, tmp_path) -> None:
     assert data["config"]["threshold_pct"] == 5.0
     assert data["config"]["listing_max_tokens"] == 200
     assert data["budget"] == 200
-    warnings = result.stderr.strip().splitlines()
-    assert len(warnings) == 3
-    assert all(w.startswith("toolsearch: warning: tools.tool_search.") for w in warnings)
-    assert any("defer" in w and "expected a YAML list" in w for w in warnings)
+    # each warning names the file and the line of the key, as a bad YAML error names its place
+    assert result.stderr.splitlines() == [
+        f"toolsearch: warning: {config}: line 5: tools.tool_search.defer: expected a YAML list of tool names "
+        "(e.g. defer: [todo_list]), got str 'todo_list'; using the curated default set",
+        f"toolsearch: warning: {config}: line 3: tools.tool_search.threshold_pct: 'abc' was read as 5.0",
+        f"toolsearch: warning: {config}: line 4: tools.tool_search.listing_max_tokens: 100 was read as 200"]
 
 
 def test_plan_flags_override_the_config_file(tiny, tmp_path) -> None:
@@ -503,3 +505,13 @@ def test_text_tables_align_by_what_the_terminal_shows(tmp_path) -> None:
 
     assert len({wcswidth(line[:line.index("mcp")]) for line in table[2:]}) == 1
     assert wcswidth(table[0][:table[0].index("kind")]) == wcswidth(table[2][:table[2].index("mcp")])
+
+
+def test_a_flag_replaces_the_config_files_warning_about_its_key(tiny, tmp_path) -> None:
+    """The file's warnings name the file and line; a flag for the same key replaces that warning."""
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search:\n    listing_max_tokens: 50\n    treshold_pct: 3\n", encoding="utf-8")
+    result = run_cli("plan", tiny, "--config", config, "--listing-max-tokens", "2000", "--json")
+    ok(result)
+    assert result.stderr.splitlines() == [
+        f"toolsearch: warning: {config}: line 4: tools.tool_search.treshold_pct: unknown key, ignored"]

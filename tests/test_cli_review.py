@@ -595,3 +595,39 @@ def test_report_in_a_scope_says_which_expected_tools_of_the_query_file_it_cannot
             "mcp__grafana__query_prometheus …</p>") in out.read_text(encoding="utf-8")
     assert run_cli("report", TEAM, "--no-lint", "--no-strategies", "-o", out).returncode == 0
     assert "expected name" not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("content", [{"servers": []}, {"tools": []}, [], {"servers": [{"name": "github", "tools": []}]}])
+def test_check_and_recommend_refuse_a_catalog_with_no_tools(tmp_path, content):
+    """An export step that wrote an empty catalog (no servers, an empty tools/list result, an empty
+    function array, a server without tools) is tier 0 and passed every goal: the gate said "passed"
+    with nothing judged. check, recommend and report's recommendation exit 2 naming the file; an
+    empty baseline is still compared (the catalog may be new)."""
+    empty = write_yaml(tmp_path / "catalog.yaml", content)
+    goal = ("--context-lengths", "32k", "--goal", "names")
+    for command in ("check", "recommend"):
+        done = run_cli(command, empty, *goal)
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr == (f"toolsearch: error: {command}: {empty}: no tools, so every goal would hold with "
+                               "nothing judged; give the catalog the harness serves\n")
+    done = run_cli("report", empty, *goal, "-o", tmp_path / "report.html")
+    assert done.returncode == 2 and "report: " in done.stderr and not (tmp_path / "report.html").exists()
+    assert run_cli("check", TEAM, "--baseline", empty, *goal).returncode == 0
+
+
+def test_check_and_recommend_refuse_tools_registration_leaves_out(tmp_path):
+    """Two tools whose names sanitize alike ('read-file', 'read_file') are none of them registered:
+    the harness lacks both. check printed "catalog error" and passed "every tool with its short
+    description" on the third tool alone; it exits 2 now, as for a tool the reader skipped."""
+    tools = [{"name": name, "description": "Read a file.", "inputSchema": {"type": "object"}}
+             for name in ("read-file", "read_file", "list_files")]
+    catalog = write_yaml(tmp_path / "catalog.yaml", {"servers": [{"name": "docs", "tools": tools}]})
+    goal = ("--context-lengths", "32k", "--goal", "full")
+    for command in ("check", "recommend"):
+        done = run_cli(command, catalog, *goal)
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout
+        assert "none of them is registered" in done.stderr
+        assert done.stderr.splitlines()[-1].startswith(f"toolsearch: error: {command}: 1 catalog error ({catalog}: "
+                                                       "server 'docs'; above)")
+    assert run_cli("check", catalog, *goal, "--tool-names", "as-is").returncode == 0  # no collision as-is
+    assert run_cli("check", TEAM, "--baseline", catalog, *goal[:2], "--goal", "any").returncode == 0

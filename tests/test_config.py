@@ -400,3 +400,15 @@ def test_a_boolean_for_a_number_is_read_as_the_reference_reads_it_and_said() -> 
     assert config.warnings == ("tools.tool_search.max_search_limit: False was read as 1",
                                "tools.tool_search.search_default_limit: True was read as 1")
     assert parse_config({"search_default_limit": 1}).warnings == ()
+
+
+def test_load_config_warnings_name_the_file_and_the_line(tmp_path) -> None:
+    """A gate's "unknown key, ignored" did not say which file or where; flags given on top replace
+    the file's warning about their key, and warn under the key alone (they are not in the file)."""
+    path = _write(tmp_path, "model: x\ntools:\n  web: {}\n  tool_search:\n    treshold_pct: 3\n"
+                            "    listing_max_tokens: 50\n")
+    assert load_config(path).warnings == (
+        f"{path}: line 6: tools.tool_search.listing_max_tokens: 50 was read as 200",
+        f"{path}: line 5: tools.tool_search.treshold_pct: unknown key, ignored")
+    assert load_config(_write(tmp_path, "tools:\n  tool_search: 'yes'\n")).warnings[0].startswith(
+        f"{path}: line 2: tools.tool_search: 'yes' is not a mapping of settings")

@@ -197,3 +197,27 @@ def test_a_newline_in_a_name_never_splits_a_table_row_or_the_catalog_line(tmp_pa
             assert any("c\\x0aFAKE: catalog ok" in line for line in lines), (command, done.stdout)
     rows = run_in_process("plan", catalog).stdout.splitlines()
     assert any(line.startswith("s\\x0aFAKE row  mcp   1") for line in rows), rows
+
+
+def test_a_stream_that_cannot_write_every_character_gets_escapes_not_a_traceback():
+    """Output to a stream without UTF-8 (PYTHONIOENCODING=ascii, a Windows code page in a CI
+    log) ended with UnicodeEncodeError at the first '·' or '→'. Characters the stream lacks are
+    written as \\uXXXX escapes: the text stays readable and the JSON parses to the same object."""
+    import os  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    from conftest import toolsearch_command  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parent.parent
+    args = ["check", "sample_catalogs/team-workspace.yaml", "--baseline", "sample_catalogs/five-servers.yaml",
+            "--context-lengths", "32k,200k", "--goal", "full"]
+
+    def run(encoding: str, *more: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*toolsearch_command(), *args, *more], capture_output=True, cwd=root, timeout=120,
+                              env={**os.environ, "PYTHONIOENCODING": encoding})
+
+    text = run("ascii")
+    assert text.returncode == 1 and b"Traceback" not in text.stderr, text.stderr
+    assert b"the listing is names \\u00b7 9 of 9 servers named" in text.stdout
+    assert json.loads(run("ascii", "--format", "json").stdout) == json.loads(run("utf-8", "--format", "json").stdout)

@@ -2,6 +2,7 @@
 
 A checkout keeps ``sample_catalogs/``, ``sample_sessions/`` and ``sample_skills/`` next to the
 package, and the small example catalogs the docs run in ``docs/examples/``; a built wheel carries the same folders inside the package, under ``toolsearch/samples/``
+(with the documentation pages of ``docs/`` around ``docs/examples/``)
 (``setup.py`` copies them at build time), so an installed ``toolsearch`` offers them from any
 directory.
 """
@@ -29,3 +30,13 @@ def samples_dir(name: str) -> Path:
     if (checkout / "pyproject.toml").is_file() and (checkout / name).is_dir():
         return checkout / name
     return _PACKAGE / "samples" / name
+
+
+def docs_dir() -> Path:
+    """The folder of the documentation pages (``docs/*.md``, which the help and the app name as
+    ``docs/reference.md`` and so on): the checkout's ``docs/``, or the copy a wheel carries under
+    ``toolsearch/samples/docs``. It may be missing (a trimmed install)."""
+    checkout = _PACKAGE.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "docs").is_dir():
+        return checkout / "docs"
+    return _PACKAGE / "samples" / "docs"

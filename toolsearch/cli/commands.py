@@ -7,6 +7,7 @@ the file and the problem; never a traceback for a user mistake).
 from __future__ import annotations
 
 import argparse
+import codecs
 import io
 import logging
 import sys
@@ -950,6 +951,25 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     return status
 
 
+def _escape_unencodable(error: UnicodeError) -> tuple[str, int]:
+    """Codec error handler ``toolsearch-escape``: each character the encoding lacks as a JSON
+    escape (``\\u2192``; a surrogate pair above U+FFFF), so JSON output stays valid JSON."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = []
+    for char in error.object[error.start:error.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), error.end
+
+
+codecs.register_error("toolsearch-escape", _escape_unencodable)
+
+
 class TerminalSafeStream:
     """A text stream wrapper that never lets a raw control or invisible character through: text
     from servers, catalogs and sessions is untrusted, ESC / BEL / CSI / OSC sequences would drive
@@ -961,15 +981,28 @@ class TerminalSafeStream:
 
     def __init__(self, inner: Any):
         self._inner = inner
+        try:
+            encoding = codecs.lookup(getattr(inner, "encoding", None) or "utf-8").name
+        except LookupError:
+            encoding = "utf-8"
+        #: The stream's encoding when it cannot write every character (PYTHONIOENCODING=ascii, a
+        #: Windows code page): characters it lacks are written as \uXXXX escapes, as JSON writes
+        #: them, instead of ending the command with UnicodeEncodeError. None for UTF-8.
+        self._narrow = None if encoding.startswith("utf-") else encoding
+
+    def _encodable(self, text: str) -> str:
+        if self._narrow is None:
+            return text
+        return text.encode(self._narrow, "toolsearch-escape").decode(self._narrow)
 
     def write(self, text: str) -> int:
-        self._inner.write(reveal(_terminal_safe(text)))
+        self._inner.write(self._encodable(reveal(_terminal_safe(text))))
         return len(text)
 
     def write_data(self, text: str) -> int:
         """Write ``text`` with its controls escaped but its format characters as they are (CSV
         and catalog text that a program or a file receives)."""
-        self._inner.write(_terminal_safe(text))
+        self._inner.write(self._encodable(_terminal_safe(text)))
         return len(text)
 
     def writelines(self, lines: Any) -> None:
@@ -979,7 +1012,7 @@ class TerminalSafeStream:
     def rewrite_line(self, text: str) -> None:
         """Go back to the start of the line and write ``text`` (made safe) over it, for progress
         lines: the only carriage return this stream lets through is this one."""
-        self._inner.write("\r" + _terminal_safe(text))
+        self._inner.write("\r" + self._encodable(_terminal_safe(text)))
         self._inner.flush()
 
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream

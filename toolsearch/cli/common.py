@@ -88,21 +88,31 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
 def refuse_unread_items(command: str, inspector: Inspector) -> None:
     """``check`` and ``recommend`` never judge a catalog file that could not be read whole: a tool
     or server the reader skipped (a catalog error, such as a tool without a name or a server whose
-    ``tools`` is not a list) would be missing from the verdict or the settings, and a file whose
-    every tool was skipped passes every goal. Items repaired with a warning are still judged, and
-    so is a ``check --baseline`` (the catalog before a change may be the one being fixed).
+    ``tools`` is not a list), or tools registration refuses (names that sanitize alike: none of them
+    is registered), would be missing from the verdict or the settings, and a file whose
+    every tool was skipped passes every goal. A catalog with no tools at all (``servers: []``, an
+    empty ``tools`` list: an export step that wrote nothing) is refused the same way: it would pass
+    every goal with nothing judged. Items repaired with a warning are still judged, and so is a
+    ``check --baseline`` (the catalog before a change may be the one being fixed, or not exist yet).
 
     Raises:
-        ToolsearchError: naming the first place and how many there are (exit status 2).
+        ToolsearchError: naming the first place and how many there are, or the files of an empty
+            catalog (exit status 2).
     """
     from ..live.client import is_connect_failure  # noqa: PLC0415
 
-    unread = [p.where for p in inspector.catalog.problems if p.severity == "error" and not is_connect_failure(p)]
+    # the registration's problems hold the reader's and its own: tools whose names sanitize alike
+    # ('read-file', 'read_file') are none of them registered, so the harness would lack them too
+    unread = [p.where for p in inspector.registration.problems if p.severity == "error" and not is_connect_failure(p)]
     if unread:
         more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
                               f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
                               "fix the catalog file")
+    if inspector.catalog.tool_count == 0:
+        files = ", ".join(inspector.catalog.sources) or "the catalog"
+        raise ToolsearchError(f"{command}: {files}: no tools, so every goal would hold with nothing judged; "
+                              "give the catalog the harness serves")
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
@@ -166,6 +176,23 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}{did_you_mean(message)}\n")
 
+    def format_help(self) -> str:
+        """The help, and where the ``docs/`` pages it names are when they are not in the current
+        folder (an installed wheel carries them inside the package)."""
+        text = super().format_help()
+        return text + docs_note() if "docs/" in text else text
+
+
+def docs_note() -> str:
+    """One line saying where the ``docs/`` pages are, for a help that names one, or ``""`` in the
+    folder that holds them (a checkout) and when they were not installed."""
+    from ..analysis.samples import docs_dir  # noqa: PLC0415
+
+    folder = docs_dir()
+    if not (folder / "reference.md").is_file() or (Path.cwd() / "docs").resolve() == folder.resolve():
+        return ""
+    return f"\nThe docs/ pages named above are in {folder}\n"
+
 
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the plan settings (context length, threshold_pct, listing_max_tokens, listing, enabled,
@@ -221,11 +248,20 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
         overrides["listing_max_tokens"] = None
+    return with_flags(config, overrides)
+
+
+def with_flags(config: ToolSearchConfig, overrides: dict) -> ToolSearchConfig:
+    """``config`` with the settings flags ``overrides`` (``None``: not given) on top. The config
+    file's warnings still hold, except those about a key a flag replaced; the flags' own warnings
+    follow them."""
     if not any(v is not None for v in overrides.values()):
         return config
     given = [key for key, value in overrides.items() if value is not None]
     # The file's warnings still hold, except those about a key a flag replaced.
-    kept = [w for w in config.warnings if not any(w.startswith(f"tools.tool_search.{key}:") for key in given)]
+    # (the file's warnings start with its name and line: "config.yaml: line 3: tools.tool_search.KEY: ...")
+    kept = [w for w in config.warnings
+            if not any(w.startswith(f"tools.tool_search.{key}:") or f": tools.tool_search.{key}:" in w for key in given)]
     overridden = config.with_overrides(**overrides)
     return dataclasses.replace(overridden, warnings=tuple(dict.fromkeys([*kept, *overridden.warnings])))
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import as_typed, print_json
+from .common import as_typed, print_json, with_flags
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -92,7 +92,7 @@ def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
     path = _pick(args, "config", side)
     config = load_config(path) if path else parse_config({})
     overrides = {key: _pick(args, key, side) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
-    return config.with_overrides(**overrides) if any(v is not None for v in overrides.values()) else config
+    return with_flags(config, overrides)  # the file's warnings (a misspelt key) are kept beside the flags
 
 
 def _inspector(path: str, naming: str, profile_path: str | None, cache: dict) -> Inspector:

@@ -234,7 +234,41 @@ def load_config(path: str | Path) -> ToolSearchConfig:
         return ToolSearchConfig(warnings=(f"{path}: {where}, so the tools.tool_search defaults apply "
                                           f"(threshold_pct {C.THRESHOLD_PCT_DEFAULT:g}, listing_max_tokens "
                                           f"{C.LISTING_MAX_TOKENS_DEFAULT})",))
-    return parse_config(tools.get("tool_search"))
+    config = parse_config(tools.get("tool_search"))
+    if not config.warnings:
+        return config
+    lines = _block_lines(text)
+    located = []
+    for warning in config.warnings:
+        place = warning.split(":", 1)[0]  # tools.tool_search or tools.tool_search.KEY
+        line = lines.get(place, lines.get("tools.tool_search"))
+        located.append(f"{path}: " + (f"line {line}: " if line else "") + warning)
+    return replace(config, warnings=tuple(located))
+
+
+def _block_lines(text: str) -> dict[str, int]:
+    """The 1-based line of ``tools.tool_search`` and of each key in it (as ``tools.tool_search.KEY``)
+    in the YAML ``text``, for warnings that point at the line to fix; ``{}`` when they cannot be found."""
+    def child(node: Any, key: str) -> tuple[Any, Any]:
+        if isinstance(node, yaml.MappingNode):
+            for name, value in node.value:
+                if isinstance(name, yaml.ScalarNode) and name.value == key:
+                    return name, value
+        return None, None
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    name, block = child(child(root, "tools")[1], "tool_search")
+    if name is None:
+        return {}
+    lines = {"tools.tool_search": name.start_mark.line + 1}
+    if isinstance(block, yaml.MappingNode):
+        for key, _value in block.value:
+            if isinstance(key, yaml.ScalarNode):
+                lines.setdefault(f"tools.tool_search.{key.value}", key.start_mark.line + 1)
+    return lines
 
 
 def changed_keys(config: ToolSearchConfig, base: ToolSearchConfig | None = None) -> dict[str, Any]:

@@ -1,0 +1,118 @@
+"""docs/ci.md "A GitHub Actions job", run as the job would: each ``run:`` step in ``bash -e``, in a
+git repository with a catalog and a config on a base branch and a pull request on top. The job
+passes when the catalog keeps its goal, fails its gate step when a server collapses (the costs and
+report steps still run), and runs on the pull request that adds the catalog. The install step
+installs the wheel the page says to build (toolsearch is not on a public package index)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+JOB_TEXT = DOC.split("## A GitHub Actions job", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+STEPS = yaml.safe_load(JOB_TEXT)["jobs"]["disclosure"]["steps"]
+TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
+LENGTHS = "32k,128k,200k,1m"
+
+
+def _version() -> str:
+    return re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)[1]
+
+
+def test_the_job_installs_the_wheel_the_page_says_to_build():
+    """``pip install toolsearch`` found nothing (no public index has it): the job installs the wheel
+    kept in the repository, named as ``pip wheel`` names this version's wheel."""
+    installs = [s["run"] for s in STEPS if "run" in s and s["run"].startswith("pip install")]
+    assert installs == [f"pip install tools/toolsearch-{_version()}-py3-none-any.whl"]
+    assert "pip wheel --no-deps --wheel-dir /path/to/harness/tools ." in DOC
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=ci", "-c", "user.email=ci@example.invalid", *args], cwd=repo,
+                   check=True, capture_output=True)
+
+
+def _run_job(repo: Path, tmp: Path) -> tuple[list[int], str]:
+    """Run the job's ``run:`` steps but the install as GitHub Actions does on Ubuntu (``bash -e``,
+    ``${{ github.base_ref }}`` filled in, ``if: always()`` steps run after a failure, the others not).
+    Returns the exit status of each step run and the job summary."""
+    bin_dir = tmp / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "toolsearch"  # the installed console script, on this checkout
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m toolsearch "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    runner_temp = tmp / "runner"
+    runner_temp.mkdir()
+    summary = tmp / "summary.md"
+    summary.touch()
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT),
+           "RUNNER_TEMP": str(runner_temp), "GITHUB_STEP_SUMMARY": str(summary), "NO_COLOR": "1"}
+    statuses: list[int] = []
+    for step in STEPS:
+        if "run" not in step or step["run"].startswith("pip install"):
+            continue
+        if statuses and statuses[-1] != 0 and step.get("if") != "always()":
+            continue
+        script = step["run"].replace("${{ github.base_ref }}", "main")
+        done = subprocess.run(["bash", "-e", "-c", script], cwd=repo, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert "Traceback" not in done.stderr, done.stderr
+        statuses.append(done.returncode)
+    return statuses, summary.read_text(encoding="utf-8")
+
+
+def _repo(tmp: Path, base_has_catalog: bool) -> Path:
+    """A harness repository: ``config.yaml`` from ``recommend --yaml`` (names at every length the
+    job serves) and ``catalog.yaml`` on ``main`` (or only on the pull request), ``origin/main`` as
+    actions/checkout leaves it, and the pull request's branch checked out."""
+    repo = tmp / "harness"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    block = run_cli("recommend", TEAM, "--context-lengths", LENGTHS, "--goal", "names", "--headroom", "10", "--yaml")
+    assert block.returncode == 0, block.stderr
+    (repo / "config.yaml").write_text(block.stdout, encoding="utf-8")
+    if base_has_catalog:
+        shutil.copy(TEAM, repo / "catalog.yaml")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "base")
+    _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    _git(repo, "checkout", "-q", "-b", "pull-request")
+    shutil.copy(TEAM, repo / "catalog.yaml")
+    return repo
+
+
+def _add_tools(catalog: Path, server: str, count: int) -> None:
+    data = yaml.safe_load(catalog.read_text(encoding="utf-8"))
+    tools = next(s for s in data["servers"] if s["name"] == server)["tools"]
+    tools += [{"name": f"export_repository_report_{i}", "description": f"Export report {i} of a repository.",
+               "inputSchema": {"type": "object", "properties": {}}} for i in range(count)]
+    catalog.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+
+
+@pytest.mark.parametrize("base_has_catalog", [True, False], ids=["catalog-on-base", "pull-request-adds-it"])
+def test_the_job_passes_an_unchanged_catalog(tmp_path, base_has_catalog):
+    repo = _repo(tmp_path, base_has_catalog)
+    statuses, summary = _run_job(repo, tmp_path)
+    assert statuses == [0, 0, 0]
+    assert summary.startswith("### toolsearch check passed: every server at names or better")
+    assert (repo / "costs.csv").is_file() and (repo / "report.html").is_file()
+
+
+def test_the_job_fails_its_gate_when_a_server_collapses(tmp_path):
+    repo = _repo(tmp_path, True)
+    _add_tools(repo / "catalog.yaml", "github", 60)
+    statuses, summary = _run_job(repo, tmp_path)
+    assert statuses == [0, 1, 0]  # the costs and report still run, as "if: always()"
+    assert summary.startswith("### toolsearch check failed")
+    assert "github" in summary and (repo / "report.html").is_file()
