@@ -50,7 +50,8 @@ from ..engine.registration import parse_bool_like
 # names stay importable from here.
 from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
-    _scrub_across_lines, encoded_forms, redact_url, scrub_data, scrub_text, secret_list)
+    _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, redact_url, scrub_data, scrub_text,
+    secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
@@ -165,15 +166,27 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     return out
 
 
+def free_text_secrets(text: str) -> list[str]:
+    """The secrets inside a piece of config text that no option names: the credentials and query
+    values of every URL in it (``postgresql://user:pw@host/db``: ``user`` and ``pw``) and the known
+    credential shapes (``ghp_…``, ``sk-…``: :func:`~toolsearch.engine.secrets.credential_shapes`),
+    which also count in a URL's path (``https://host/mcp/sk-…/sse``)."""
+    values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
+    return values + credential_shapes(text or "")
+
+
 def secret_arguments(args: Iterable[str]) -> list[str]:
     """The secret values in a command line: of secret-looking options (``--token=abc``,
     ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
     token, key, secret, password, auth, credential, and none like max, file, url, type), of
     environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``) and of header options
-    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``)."""
+    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``); in any other
+    argument, those of :func:`free_text_secrets` (URL credentials and query values, known
+    credential shapes)."""
     out: list[str] = []
     for _, kind, value in _argument_parts(list(args)):
         if kind is None:
+            out.extend(free_text_secrets(value))
             continue
         secret = _argument_secret(kind, value)
         if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
@@ -187,8 +200,10 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
 def mask_arguments(args: Iterable[str]) -> list[str]:
     """``args`` with the secret values of :func:`secret_arguments` shown as ``••••`` (``NAME=••••``
     for an environment option, ``Name: ••••`` for a header option); a value that is only
-    ``${VAR}`` placeholders is kept as written (it names no secret)."""
-    return [prefix + (value if kind is None else _masked_value(kind, value))
+    ``${VAR}`` placeholders is kept as written (it names no secret). In any other argument, URL
+    credentials and query values and known credential shapes are masked
+    (:func:`~toolsearch.engine.secrets.mask_credential_shapes`)."""
+    return [prefix + (mask_credential_shapes(value) if kind is None else _masked_value(kind, value))
             for prefix, kind, value in _argument_parts(list(args))]
 
 #: Top-level shapes, in detection order: (kind, key path).
@@ -282,14 +297,14 @@ class ServerSpec:
         shown = self.display
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
-            out["command"] = shown.get("command", self.command)
+            out["command"] = mask_credential_shapes(shown.get("command", self.command) or "")
             out["args"] = mask_arguments(shown.get("args", self.args))
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
             if self.env:
                 out["env"] = {key: C.SECRET_MASK for key in self.env}
         else:
-            out["url"] = redact_url(shown.get("url", self.url) or "")
+            out["url"] = mask_credential_shapes(redact_url(shown.get("url", self.url) or ""))
             if self.headers:
                 out["headers"] = {key: C.SECRET_MASK for key in self.headers}
         if self.timeout is not None:
@@ -312,7 +327,8 @@ class ServerSpec:
 
     def own_secrets(self) -> list[str]:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
-        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
+                  *free_text_secrets(self.command or "")]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
@@ -383,11 +399,16 @@ class McpConfig:
 # --- secrets -------------------------------------------------------------------------------
 
 def _url_secrets(url: str) -> list[str]:
+    """A URL's credentials, query values (and ``name=value`` fragment values) and the known
+    credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``). The user name
+    counts only without a password (``https://TOKEN@host``): beside one it is a name such as
+    ``postgres`` or ``admin``, which would mask that word in everything the server sends (the
+    URL itself is shown with its whole ``user:password@`` masked either way)."""
     try:
         parts = urlsplit(url)
-        found = [v for v in (parts.password, parts.username) if v]
+        found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url)
     except ValueError:
-        return []
+        return credential_shapes(url)
     for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
         for item in re.split(r"[&;]", text):
             value = item.partition("=")[2] if "=" in item else ("" if _PLAIN_WORD.fullmatch(item) else item)
