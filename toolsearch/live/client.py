@@ -280,6 +280,8 @@ class _Tap:
         self._stray_gap = False  # the stray line before was JSON (its text as written is unknown)
         self.ended = False
         self.http_error: str | None = None
+        #: Why the last answer the MCP SDK could not read failed its request (:meth:`unreadable_answer`).
+        self.unreadable: str | None = None
 
     def _stray_line(self, line: str) -> str:
         """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
@@ -345,6 +347,76 @@ class _Tap:
             method = self.methods.pop(message.id, None)
             if method is not None:
                 self.results[method] = message.result
+        elif isinstance(message, mcp_types.JSONRPCError):
+            self.methods.pop(message.id, None)
+
+    def unreadable_answer(self, error: Exception) -> Any:
+        """A JSON-RPC error that stands in for a line the MCP SDK could not read (``error``) when
+        that line is the answer to a request in flight, or ``None``.
+
+        Without it the request waits for its whole timeout and then reads as "no answer". With it
+        the request fails at once, and :attr:`unreadable` says why: the answer is nested too deeply
+        for the SDK's JSON parser, is JSON it cannot read (a number out of range), or is not a
+        JSON-RPC response (no ``"jsonrpc": "2.0"``, a ``result`` that is not an object, an ``error``
+        without a code and a message). The line is matched to its request by its ``id``; a line too
+        deep to parse here either is taken for the answer when exactly one request is in flight.
+        """
+        import mcp_types  # noqa: PLC0415
+        from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+        if not self.methods:
+            return None
+        errors = getattr(error, "errors", None)
+        try:
+            first = errors()[0] if callable(errors) else {}
+        except Exception:  # noqa: BLE001
+            return None
+        raw = first.get("input")
+        data: Any = raw
+        why: str | None = None
+        if isinstance(raw, str):  # the SDK's JSON parser refused the line
+            if not raw.lstrip().startswith("{"):
+                return None  # a log line, not an answer
+            detail = str(first.get("msg", "")).removeprefix("Invalid JSON: ")
+            why = (f"is nested too deeply for the MCP SDK's JSON parser ({detail})" if "recursion" in detail
+                   else f"is JSON the MCP SDK cannot read ({detail})")
+            try:
+                data = json.loads(raw, parse_int=str, parse_float=str, parse_constant=str)
+            except RecursionError:
+                data = None
+            except ValueError:
+                return None  # not JSON at all: a stray line
+        if data is None:
+            request_id = next(iter(self.methods)) if len(self.methods) == 1 else None
+        elif isinstance(data, dict) and "id" in data and "method" not in data:
+            request_id = next((key for key in self.methods if str(key) == str(data["id"])), None)
+        else:
+            return None
+        if request_id is None:
+            return None
+        if why is None:
+            why = _not_a_response(data, error)
+        method = self.methods.pop(request_id)
+        self.unreadable = f"the server's answer to {method} {why}; not read"
+        return SessionMessage(mcp_types.JSONRPCError(
+            jsonrpc="2.0", id=request_id, error=mcp_types.ErrorData(code=-32700, message=self.unreadable)))
+
+
+def _not_a_response(data: dict[str, Any], error: Exception) -> str:
+    """What makes ``data`` (with an ``id``) no JSON-RPC response, for :meth:`_Tap.unreadable_answer`."""
+    from .mcpconfig import _a_type  # noqa: PLC0415
+
+    if data.get("jsonrpc") != "2.0":
+        return 'is not a JSON-RPC response (it has no "jsonrpc": "2.0")'
+    if "result" in data and "error" in data:
+        return "is not a JSON-RPC response (it has both a result and an error)"
+    if "error" in data:
+        return 'is not a JSON-RPC response (its "error" is not an object with an integer "code" and a "message")'
+    if "result" in data and not isinstance(data["result"], dict):
+        return f'is not a JSON-RPC response (its "result" is {_a_type(data["result"])}, not an object)'
+    if "result" not in data:
+        return 'is not a JSON-RPC response (it has neither a "result" nor an "error")'
+    return f"is not a JSON-RPC response ({_validation_summary(error, limit=1)})"
 
 
 class _TapReadStream:
@@ -364,6 +436,10 @@ class _TapReadStream:
         except anyio.EndOfStream:
             self._tap.ended = True
             raise
+        if isinstance(item, Exception):
+            answer = self._tap.unreadable_answer(item)
+            if answer is not None:
+                return answer  # the request fails now, with the reason, instead of at its timeout
         self._tap.observe(item)
         return item
 
@@ -632,6 +708,8 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason = f"cannot start {spec.command!r}: permission denied"
     elif isinstance(cause, ServerError):
         reason = str(cause)
+    elif isinstance(cause, MCPError) and tap is not None and tap.unreadable and cause.message == tap.unreadable:
+        reason = tap.unreadable
     elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
         reason = f"{tap.http_error} from {_redacted_url(spec)}"
     elif isinstance(cause, MCPError):
@@ -1008,6 +1086,8 @@ async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: 
     except MCPError as exc:
         if exc.code == -32000 and tap.ended:
             raise
+        if tap.unreadable and exc.message == tap.unreadable:  # an answer the SDK could not read
+            return {"error": spec.scrub(exc.message)}, False, exc.message, time.perf_counter() - call_start
         response = {"error": spec.scrub(str(exc.message)), "code": exc.code}
         if exc.data is not None:
             response["data"] = exc.data if not isinstance(exc.data, str) else spec.scrub(exc.data)
