@@ -39,7 +39,6 @@ import logging
 import math
 import os
 import queue
-import tempfile
 import threading
 import time
 import weakref
@@ -533,7 +532,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
     Args:
         spec: the server.
         tap: sees raw messages (internal).
-        errlog: a real file for a stdio child's stderr (default: discarded).
+        errlog: a real file for a stdio child's stderr (default: discarded); :attr:`StderrTail.file`
+            keeps only its end.
         connect_timeout: seconds for HTTP connects.
 
     Raises:
@@ -649,6 +649,94 @@ def _root_cause(exc: BaseException) -> BaseException:
     return leaves[0]
 
 
+class StderrTail:
+    """Where a stdio child's stderr goes: a pipe of which only the last :data:`_STDERR_READ_BYTES`
+    bytes are kept, in memory. A server that writes to stderr without end (while its session is
+    held open for the Live servers page, or during a long call) costs that much and no more; a
+    temporary file grew by as much as it wrote, until the disk was full.
+
+    A thread drains the pipe as the child writes (so the child never blocks on a full pipe);
+    :meth:`tail` drains what is left first, so it holds everything written before it is called.
+    Use as a context manager (or :meth:`close`); :attr:`file` is what the child writes to.
+    """
+
+    def __init__(self, keep: int = _STDERR_READ_BYTES) -> None:
+        read_fd, write_fd = os.pipe()
+        os.set_blocking(read_fd, False)
+        self._read_fd = read_fd
+        self.file = os.fdopen(write_fd, "w", encoding="utf-8", errors="replace")
+        self._keep = keep
+        self._kept = bytearray()
+        self.cut = False  # bytes before the kept ones were dropped
+        self._lock = threading.Lock()
+        self._closed = False
+        self._eof = False
+        self._thread = threading.Thread(target=self._pump, daemon=True, name="toolsearch-stderr")
+        self._thread.start()
+
+    def _drain(self) -> None:
+        """Read what the pipe holds now (the lock held)."""
+        while not self._eof:
+            try:
+                data = os.read(self._read_fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._eof = True
+                return
+            self._kept += data
+            if len(self._kept) > self._keep:
+                del self._kept[: len(self._kept) - self._keep]
+                self.cut = True
+
+    def _pump(self) -> None:
+        import select  # noqa: PLC0415
+
+        try:
+            while True:
+                with self._lock:
+                    if self._closed or self._eof:
+                        return
+                try:
+                    ready, _, _ = select.select([self._read_fd], [], [], 0.2)
+                except (OSError, ValueError):
+                    return
+                if ready:
+                    with self._lock:
+                        if self._closed:
+                            return
+                        self._drain()
+        finally:
+            with self._lock:
+                self._drain()
+                os.close(self._read_fd)  # only here: the fd is never closed under a select or a read
+                self._eof = True
+
+    def tail(self) -> tuple[bytes, bool]:
+        """``(the last bytes written, whether earlier ones were dropped)``."""
+        with self._lock:
+            self._drain()
+            return bytes(self._kept), self.cut
+
+    def close(self) -> None:
+        """Stop reading (what was kept stays readable through :meth:`tail`)."""
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        with self._lock:
+            self._closed = True
+        self._thread.join(timeout=2)
+
+    def __enter__(self) -> "StderrTail":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
 def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets: Sequence[str] = ()) -> str:
     """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting.
 
@@ -662,14 +750,18 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
         return ""
     cut_at_start = False
     try:
-        errlog.flush()
-        raw = getattr(errlog, "buffer", None)
-        if raw is not None:  # the last _STDERR_READ_BYTES bytes only
+        if isinstance(errlog, StderrTail):  # the last _STDERR_READ_BYTES bytes are all it keeps
+            data, cut_at_start = errlog.tail()
+            text = data.decode("utf-8", errors="replace")
+        elif getattr(errlog, "buffer", None) is not None:  # a file: the last _STDERR_READ_BYTES bytes only
+            errlog.flush()
+            raw = errlog.buffer
             size = raw.seek(0, 2)
             cut_at_start = size > _STDERR_READ_BYTES
             raw.seek(max(0, size - _STDERR_READ_BYTES))
             text = raw.read(_STDERR_READ_BYTES).decode("utf-8", errors="replace")
         else:
+            errlog.flush()
             errlog.seek(0)
             text = errlog.read(_STDERR_READ_BYTES)
     except (OSError, ValueError):
@@ -894,10 +986,10 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                                                   f"written because the "
                                                   f"{agree(spec.unresolved, 'variable is', 'variables are')} unset "
                                                   f"or empty (docs/reference.md §26.2): {names}"))
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with StderrTail() as errlog:
         try:
             with anyio.fail_after(timeout) as scope:
-                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=timeout) as client:
+                async with open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=timeout) as client:
                     info, capabilities = _server_info(client)
                     info, echoed_info = scrub_data(info, spec.scrub)  # shown at once: scrub first
                     capabilities, echoed_caps = scrub_data(capabilities, spec.scrub)
@@ -1138,12 +1230,12 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
     reason: str | None = None
     notes: list[str] = []
     ok = False
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with StderrTail() as errlog:
         try:
             # One cancel scope for the whole exchange; its deadline moves from the connect
             # budget to the call budget once the session is up.
             with anyio.CancelScope(deadline=anyio.current_time() + connect_timeout) as scope:
-                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=connect_timeout) as client:
+                async with open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=connect_timeout) as client:
                     phase = "calling"
                     scope.deadline = anyio.current_time() + call_timeout
                     response, ok, reason, call_elapsed = await _call_in_session(
