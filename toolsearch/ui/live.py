@@ -563,7 +563,13 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         if field_errors.get("tool") != chosen:
             field_errors = {}
         errors = field_errors.get("errors", {})
-        raw = st.toggle("Raw JSON (the whole argument object)", key="live_raw", on_change=_switch_raw)
+        field_count = len(schema_form.fields_of(tool.parameters))
+        if field_count > schema_form.MAX_FIELDS:  # a widget each would make every rerun slow
+            st.caption(f"This tool has {field_count:,} parameters, more than the form draws "
+                       f"({schema_form.MAX_FIELDS}): write the argument object as JSON.")
+            raw = True
+        else:
+            raw = st.toggle("Raw JSON (the whole argument object)", key="live_raw", on_change=_switch_raw)
         problems: dict[str, str] = {}
         if raw:
             st.session_state.setdefault("live_arguments", "{}")
