@@ -151,7 +151,7 @@ def _confirm_launch(action: str) -> bool:
     expanded = _may_see_environment(check)
     with st.container(border=True, key=f"live_confirm_{action}"):
         st.markdown(f"**Confirm: {verb} {counted(len(specs), 'server')}"
-                    + (f" to call {common.md_escape(pending['tool'])}**" if action == "call" else "**"))
+                    + (f" to call {common.md_escape(common.visible(pending['tool']))}**" if action == "call" else "**"))
         for spec in specs:
             # Config text is untrusted too: invisible characters (a bidi override can make a
             # command read differently) are shown as markers.
@@ -344,14 +344,15 @@ def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -
         with st.spinner(common.md_escape(common.visible(f"Calling {tool.raw_name} on {tool.server}…"))):
             _dispatch(bridge, dispatcher, name, arguments, reused=True)
         return
+    server = common.md_escape(common.visible(tool.server))  # a config's name: shown literally, never as Markdown
     if connections is not None and connections.closed and connections.close_reason == "idle":
         why = (f"The sessions were closed after {_idle_minutes(connections)} minutes without use, so this call "
-               f"starts {tool.server} again, for this call only. Confirm below.")
+               f"starts {server} again, for this call only. Confirm below.")
     elif connections is not None and connections.closed:
-        why = (f"The sessions were closed (Disconnect), so this call starts {tool.server} again, for this "
+        why = (f"The sessions were closed (Disconnect), so this call starts {server} again, for this "
                "call only. Confirm below.")
     else:
-        why = (f"The session with {tool.server} has ended (the server exited or closed the connection), so "
+        why = (f"The session with {server} has ended (the server exited or closed the connection), so "
                "this call starts it again, for this call only. Confirm below.")
     target = specs.get(tool.server)
     st.session_state[LAST_CALL] = None
@@ -516,7 +517,7 @@ if result is not None:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
     else:
-        st.success(f"Live catalog **{common.md_escape(catalog.name)}**: {counted(len(catalog.servers), 'server')}, {counted(catalog.tool_count, 'tool')}. "
+        st.success(f"Live catalog **{common.md_escape(common.visible(catalog.name))}**: {counted(len(catalog.servers), 'server')}, {counted(catalog.tool_count, 'tool')}. "
                    "Choose **Live servers** as the catalog source in the sidebar to inspect it on every page.")
         st.download_button("Download snapshot (catalog YAML)", dump_snapshot(result, list(catalog.sources)),
                            file_name=f"{catalog.name}-snapshot.yaml", mime="application/x-yaml", key="live_download",
@@ -613,7 +614,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 st.error("The call failed:", icon=":material/error:")
                 st.code(shown["error"], language=None, wrap_lines=True)
             elif shown["outcome"] is None:
-                st.warning(f"Not sent: `tool_call` for {common.md_escape(shown['tool'])} stopped before dispatch "
+                st.warning(f"Not sent: `tool_call` for {common.md_escape(common.visible(shown['tool']))} stopped before dispatch "
                            "(local validation, docs/reference.md §9).", icon=":material/block:")
                 st.code(common.visible_json(shown["response"]), language="json")
             else:
