@@ -53,6 +53,16 @@ def test_url_credentials_and_key_shapes_in_plain_arguments_are_secrets() -> None
     assert "postgres" not in found and "risk-assessment" not in found
 
 
+def test_a_variable_assignment_whose_name_says_secret_is_masked() -> None:
+    # `"command": "env", "args": ["API_KEY=…", "npx", "server"]`: the variable's value is a secret, as
+    # an `env` value of the config is; ordinary variables and placeholders stay as written.
+    args = ["API_KEY=plainS3cret42", "PGPASSWORD=hunter2S3cret", "DEBUG=1", "MAX_TOKENS=5", "TOKEN_FILE=/run/t",
+            "GH_TOKEN=${GH_TOKEN}", "npx", "server"]
+    assert mask_arguments(args) == [f"API_KEY={MASK}", f"PGPASSWORD={MASK}", "DEBUG=1", "MAX_TOKENS=5",
+                                    "TOKEN_FILE=/run/t", "GH_TOKEN=${GH_TOKEN}", "npx", "server"]
+    assert secret_arguments(args) == ["plainS3cret42", "hunter2S3cret"]
+
+
 def test_a_key_in_a_remote_urls_path_is_a_secret() -> None:
     zapier, placeholder = parse_config_data({"mcpServers": {
         "zapier": {"url": f"https://actions.zapier.com/mcp/{ZAPIER_KEY}/sse"},

@@ -161,6 +161,8 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
             pending = kind
         elif arg.startswith("-e") and not arg.startswith("--") and _ENV_ASSIGNMENT.fullmatch(arg[2:]):
             out.append(("-e", "env", arg[2:]))  # docker's glued form: -eNAME=value
+        elif _ENV_ASSIGNMENT.fullmatch(arg) and _is_secret_option("--" + arg.partition("=")[0]):
+            out.append(("", "env", arg))  # `env API_KEY=value cmd`: a variable whose name says it is a secret
         else:
             out.append(("", None, arg))
     return out
