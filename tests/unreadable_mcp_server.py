@@ -11,7 +11,9 @@
 * ``big-number``: a schema ``maximum`` with 5,000 digits;
 * ``initialize``: the ``initialize`` answer has ``"result": "hello"``;
 * ``call-result-string``: ``tools/list`` is fine (one tool, ``echo``), the ``tools/call`` answer
-  has ``"result": "oops"``.
+  has ``"result": "oops"``;
+* ``crash-on-page-2``: the first ``tools/list`` page has two tools and a ``nextCursor``; asked for
+  the second page, the server exits without answering.
 
 It first prints a log line on stdout (not JSON-RPC), as careless servers do.
 """
@@ -49,6 +51,11 @@ def main() -> None:
             send(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {
                 "protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                 "serverInfo": {"name": "unreadable", "version": "1"}}}))
+        elif method == "tools/list" and MODE == "crash-on-page-2":
+            if (message.get("params") or {}).get("cursor"):
+                sys.exit(3)
+            send(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {"nextCursor": "2", "tools": [
+                {"name": name, "inputSchema": {"type": "object"}} for name in ("one", "two")]}}))
         elif method == "tools/list" and not MODE.startswith("call-"):
             tool = '{"name": "t", "inputSchema": %s}'
             answers = {

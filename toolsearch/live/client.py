@@ -1036,8 +1036,13 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                            f"not JSON-RPC; last: {tap.last_bad})")
             status.reason = spec.scrub(reason)[:_REASON_MAX_CHARS]
         except Exception as exc:  # noqa: BLE001 - one server's failure is data, not a crash
+            reason = describe_failure(exc, spec, tap, errlog)
+            if status.state == "listing" and status.pages:  # a later page failed: say so, and what is lost
+                reason = (f"while listing tools, page {status.pages + 1} (the {counted(status.tool_count, 'tool')} "
+                          f"of the pages before not kept): {reason}")
+                reason = reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
             status.state = "failed"
-            status.reason = describe_failure(exc, spec, tap, errlog)
+            status.reason = reason
     status.elapsed = time.perf_counter() - start
     if status.state == "failed":
         problems.append(Problem("error", where, f"not connected: {status.reason}"))
