@@ -771,6 +771,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             raise ConfigError(f"{where}: expected 'command' (a non-empty string) for a stdio server, "
                               f"or 'url' for a remote one")
         args = _args(entry.get("args"), f"{where}.args")
+        for place, text in (("command", command), *((f"args[{i}]", a) for i, a in enumerate(args)),
+                            ("cwd", entry.get("cwd") if isinstance(entry.get("cwd"), str) else "")):
+            if "\x00" in text:  # no program can be started with one (the OS refuses the call)
+                raise ConfigError(f"{where}.{place}: contains a NUL character (U+0000); no program can be started "
+                                  "with one")
         env_file = entry.get("envFile")
         if env_file is not None:
             if not isinstance(env_file, str):
@@ -784,13 +789,17 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             else:
                 try:
                     env.update(read_env_file(env_path))
-                except (OSError, UnicodeDecodeError) as exc:
+                except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
                     warnings.append(f"{where}.envFile: cannot read {env_file} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
                 except ConfigError as exc:
                     warnings.append(f"{where}.envFile: {exc}; ignored")
         env.update(_string_map(entry.get("env"), f"{where}.env"))
         secrets.extend(env.values())
+        for key, value in env.items():
+            if "\x00" in key or "\x00" in value or "=" in key or not key:
+                raise ConfigError(f"{where}.env: the variable {key!r} has an empty name, a '=' in its name or a NUL "
+                                  "character (U+0000); no program can be started with it")
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):
             raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")
