@@ -63,6 +63,17 @@ def test_a_variable_assignment_whose_name_says_secret_is_masked() -> None:
     assert secret_arguments(args) == ["plainS3cret42", "hunter2S3cret"]
 
 
+def test_a_connection_strings_password_is_masked() -> None:
+    args = ["--connection-string", "Server=db;User Id=sa;Password=ConnS3cret93;",
+            "jdbc:sqlserver://db:1433;databaseName=prod;password=JdbcS3cret77", "Password=${DB_PASSWORD}"]
+    assert mask_arguments(args) == ["--connection-string", f"Server=db;User Id=sa;Password={MASK};",
+                                    f"jdbc:sqlserver://db:1433;databaseName=prod;password={MASK}",
+                                    "Password=${DB_PASSWORD}"]
+    assert secret_arguments(args) == ["ConnS3cret93", "JdbcS3cret77"]
+    spec = parse_config_data({"mcpServers": {"db": {"command": "mssql-mcp", "args": args}}}, "mcp.json").servers[0]
+    _clean(spec.launch_preview()["command_line"], json.dumps(spec.redacted()), spec.scrub("login failed: ConnS3cret93"))
+
+
 def test_a_key_in_a_remote_urls_path_is_a_secret() -> None:
     zapier, placeholder = parse_config_data({"mcpServers": {
         "zapier": {"url": f"https://actions.zapier.com/mcp/{ZAPIER_KEY}/sse"},

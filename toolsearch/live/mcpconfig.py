@@ -168,13 +168,34 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
     return out
 
 
+#: ``name=value`` inside an argument, after its start, a ``;``, a ``&`` or a space: the pairs of a
+#: connection string (``Server=db;User Id=sa;Password=x;``).
+_PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*)([^;&\s]+)")
+
+
+def _secret_pairs(text: str) -> list[re.Match[str]]:
+    """The ``name=value`` pairs in ``text`` whose name says the value is a secret (the rule of
+    option names: ``Password``, ``API_KEY``, ``AccountKey``; not ``Server`` or ``MAX_TOKENS``), a
+    value that is only ``${VAR}`` placeholders aside."""
+    return [m for m in _PAIR_IN_TEXT.finditer(text or "") if _is_secret_option("--" + m.group(1))
+            and m.group(3) != C.SECRET_MASK and not _names_no_secret(m.group(3))]
+
+
+def _mask_free_text(text: str) -> str:
+    """``text`` with the secrets of :func:`free_text_secrets` masked."""
+    for match in reversed(_secret_pairs(text)):
+        text = text[: match.start(3)] + C.SECRET_MASK + text[match.end(3):]
+    return mask_credential_shapes(text)
+
+
 def free_text_secrets(text: str) -> list[str]:
     """The secrets inside a piece of config text that no option names: the credentials and query
-    values of every URL in it (``postgresql://user:pw@host/db``: ``user`` and ``pw``) and the known
+    values of every URL in it (``postgresql://user:pw@host/db``: ``user`` and ``pw``), the known
     credential shapes (``ghp_…``, ``sk-…``: :func:`~toolsearch.engine.secrets.credential_shapes`),
-    which also count in a URL's path (``https://host/mcp/sk-…/sse``)."""
+    which also count in a URL's path (``https://host/mcp/sk-…/sse``), and the value of each
+    ``name=value`` pair whose name says it is a secret (a connection string's ``Password=x``)."""
     values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
-    return values + credential_shapes(text or "")
+    return values + credential_shapes(text or "") + [m.group(3) for m in _secret_pairs(text)]
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:
@@ -205,7 +226,7 @@ def mask_arguments(args: Iterable[str]) -> list[str]:
     ``${VAR}`` placeholders is kept as written (it names no secret). In any other argument, URL
     credentials and query values and known credential shapes are masked
     (:func:`~toolsearch.engine.secrets.mask_credential_shapes`)."""
-    return [prefix + (mask_credential_shapes(value) if kind is None else _masked_value(kind, value))
+    return [prefix + (_mask_free_text(value) if kind is None else _masked_value(kind, value))
             for prefix, kind, value in _argument_parts(list(args))]
 
 #: Top-level shapes, in detection order: (kind, key path).
@@ -299,7 +320,7 @@ class ServerSpec:
         shown = self.display
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
-            out["command"] = mask_credential_shapes(shown.get("command", self.command) or "")
+            out["command"] = _mask_free_text(shown.get("command", self.command) or "")
             out["args"] = mask_arguments(shown.get("args", self.args))
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
