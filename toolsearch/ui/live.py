@@ -253,6 +253,26 @@ def _connection_line() -> None:
                    "its server again after the confirmation.")
 
 
+#: Characters of a schema or a response shown in one code block. Past it the block is cut and the
+#: whole JSON is offered as a download: a block of megabytes (a 200,000-value enum, a 30 MB result)
+#: is sent and drawn again on every rerun, and made each interaction with the page take seconds.
+SHOWN_JSON_MAX_CHARS = 200_000
+
+
+def _json_block(value, key: str, file_name: str) -> None:
+    """``value`` as JSON in a code block (invisible characters as markers), cut past
+    :data:`SHOWN_JSON_MAX_CHARS` with a note and a download of the whole JSON."""
+    text = common.visible_json(value)
+    if len(text) <= SHOWN_JSON_MAX_CHARS:
+        st.code(text, language="json")
+        return
+    st.code(text[:SHOWN_JSON_MAX_CHARS] + "\n" + C.ELLIPSIS, language="json")
+    st.caption(f"Cut at {SHOWN_JSON_MAX_CHARS:,} of {len(text):,} characters: a longer block would slow every "
+               "interaction with this page. The download has the whole JSON.")
+    st.download_button("Download the whole JSON", lambda: json.dumps(value, ensure_ascii=False, indent=2),
+                       file_name=file_name, mime="application/json", key=key)
+
+
 def _tools_table(catalog, inspector: Inspector, tokenizer: str) -> None:
     """Per server: each tool's name, the first line of its description and its definition's size."""
     tokens = inspector.planner.tool_tokens(tokenizer)
@@ -519,7 +539,8 @@ if result is not None:
     else:
         st.success(f"Live catalog **{common.md_escape(common.visible(catalog.name))}**: {counted(len(catalog.servers), 'server')}, {counted(catalog.tool_count, 'tool')}. "
                    "Choose **Live servers** as the catalog source in the sidebar to inspect it on every page.")
-        st.download_button("Download snapshot (catalog YAML)", dump_snapshot(result, list(catalog.sources)),
+        # Written when clicked, not on every rerun: the YAML of a large catalog takes seconds.
+        st.download_button("Download snapshot (catalog YAML)", lambda: dump_snapshot(result, list(catalog.sources)),
                            file_name=f"{catalog.name}-snapshot.yaml", mime="application/x-yaml", key="live_download",
                            help="The catalog file format with server info and capabilities; no env values or "
                                 "headers. Load it later as a catalog file to review offline.")
@@ -559,7 +580,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         tool = bridge.deferred_by_name[chosen]
         st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):
-            st.code(common.visible_json(tool.parameters), language="json")
+            _json_block(tool.parameters, "live_parameters_download", "parameters.json")
         field_errors = st.session_state.get(FIELD_ERRORS) or {}
         if field_errors.get("tool") != chosen:
             field_errors = {}
@@ -616,7 +637,7 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
             elif shown["outcome"] is None:
                 st.warning(f"Not sent: `tool_call` for {common.md_escape(common.visible(shown['tool']))} stopped before dispatch "
                            "(local validation, docs/reference.md §9).", icon=":material/block:")
-                st.code(common.visible_json(shown["response"]), language="json")
+                _json_block(shown["response"], "live_response_download", "response.json")
             else:
                 outcome = shown["outcome"]
                 c1, c2 = st.columns(2)
@@ -635,4 +656,4 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                     st.code(json.dumps(outcome["request"], ensure_ascii=False, indent=2), language="json")
                 with right:
                     st.markdown("**Response**")
-                    st.code(common.visible_json(shown["response"]), language="json")
+                    _json_block(shown["response"], "live_response_download", "response.json")
