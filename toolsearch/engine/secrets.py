@@ -307,6 +307,33 @@ def _looks_random(text: str) -> bool:
     return bool(re.search(r"\d", text)) and bool(re.search(r"[A-Za-z]", text))
 
 
+def _plain_token_is_secret(match: re.Match[str]) -> bool:
+    """False for a :data:`_PLAIN_TOKEN` match glued to a word that does not look random (``risk-…``)."""
+    start, value = match.start(1), match.group(1)
+    before = match.string[start - 1] if start else " "
+    return not ((before.isalnum() or before in "_-") and not (len(value) >= 20 and _looks_random(value)))
+
+
+def credential_shapes(text: str) -> list[str]:
+    """The known credential shapes in ``text`` (the vendor-prefixed tokens and ``sk-…`` keys that
+    :func:`mask_credential_shapes` masks), each as it stands: the values to scrub from what a
+    program prints when ``text`` came from a config."""
+    if not text:
+        return []
+    found = [m.group(0) for m in _DISTINCT_TOKEN.finditer(text)]
+    return found + [m.group(1) for m in _PLAIN_TOKEN.finditer(text) if _plain_token_is_secret(m)]
+
+
+def mask_credential_shapes(text: str) -> str:
+    """``text`` with URL credentials and query values (:func:`redact_url`, for every URL in it) and
+    the known credential shapes of :func:`credential_shapes` masked; the rest as it is."""
+    if not text:
+        return text
+    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    text = _DISTINCT_TOKEN.sub(C.SECRET_MASK, text)
+    return _PLAIN_TOKEN.sub(lambda m: C.SECRET_MASK if _plain_token_is_secret(m) else m.group(0), text)
+
+
 def mask_token_shapes(text: str) -> str:
     """``text`` with known credential shapes masked (``••••``), wherever they are.
 
@@ -326,17 +353,7 @@ def mask_token_shapes(text: str) -> str:
     """
     if not text:
         return text
-    text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
-    text = _DISTINCT_TOKEN.sub(C.SECRET_MASK, text)
-
-    def plain(match: re.Match[str]) -> str:
-        start, value = match.start(1), match.group(1)
-        before = match.string[start - 1] if start else " "
-        if (before.isalnum() or before in "_-") and not (len(value) >= 20 and _looks_random(value)):
-            return value  # glued to a word and not random-looking: an ordinary word (risk-…)
-        return C.SECRET_MASK
-
-    text = _PLAIN_TOKEN.sub(plain, text)
+    text = mask_credential_shapes(text)
 
     def scheme(match: re.Match[str]) -> str:
         value = match.group(3)

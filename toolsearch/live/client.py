@@ -39,7 +39,6 @@ import logging
 import math
 import os
 import queue
-import tempfile
 import threading
 import time
 import weakref
@@ -280,6 +279,8 @@ class _Tap:
         self._stray_gap = False  # the stray line before was JSON (its text as written is unknown)
         self.ended = False
         self.http_error: str | None = None
+        #: Why the last answer the MCP SDK could not read failed its request (:meth:`unreadable_answer`).
+        self.unreadable: str | None = None
 
     def _stray_line(self, line: str) -> str:
         """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
@@ -345,6 +346,76 @@ class _Tap:
             method = self.methods.pop(message.id, None)
             if method is not None:
                 self.results[method] = message.result
+        elif isinstance(message, mcp_types.JSONRPCError):
+            self.methods.pop(message.id, None)
+
+    def unreadable_answer(self, error: Exception) -> Any:
+        """A JSON-RPC error that stands in for a line the MCP SDK could not read (``error``) when
+        that line is the answer to a request in flight, or ``None``.
+
+        Without it the request waits for its whole timeout and then reads as "no answer". With it
+        the request fails at once, and :attr:`unreadable` says why: the answer is nested too deeply
+        for the SDK's JSON parser, is JSON it cannot read (a number out of range), or is not a
+        JSON-RPC response (no ``"jsonrpc": "2.0"``, a ``result`` that is not an object, an ``error``
+        without a code and a message). The line is matched to its request by its ``id``; a line too
+        deep to parse here either is taken for the answer when exactly one request is in flight.
+        """
+        import mcp_types  # noqa: PLC0415
+        from mcp.shared.message import SessionMessage  # noqa: PLC0415
+
+        if not self.methods:
+            return None
+        errors = getattr(error, "errors", None)
+        try:
+            first = errors()[0] if callable(errors) else {}
+        except Exception:  # noqa: BLE001
+            return None
+        raw = first.get("input")
+        data: Any = raw
+        why: str | None = None
+        if isinstance(raw, str):  # the SDK's JSON parser refused the line
+            if not raw.lstrip().startswith("{"):
+                return None  # a log line, not an answer
+            detail = str(first.get("msg", "")).removeprefix("Invalid JSON: ")
+            why = (f"is nested too deeply for the MCP SDK's JSON parser ({detail})" if "recursion" in detail
+                   else f"is JSON the MCP SDK cannot read ({detail})")
+            try:
+                data = json.loads(raw, parse_int=str, parse_float=str, parse_constant=str)
+            except RecursionError:
+                data = None
+            except ValueError:
+                return None  # not JSON at all: a stray line
+        if data is None:
+            request_id = next(iter(self.methods)) if len(self.methods) == 1 else None
+        elif isinstance(data, dict) and "id" in data and "method" not in data:
+            request_id = next((key for key in self.methods if str(key) == str(data["id"])), None)
+        else:
+            return None
+        if request_id is None:
+            return None
+        if why is None:
+            why = _not_a_response(data, error)
+        method = self.methods.pop(request_id)
+        self.unreadable = f"the server's answer to {method} {why}; not read"
+        return SessionMessage(mcp_types.JSONRPCError(
+            jsonrpc="2.0", id=request_id, error=mcp_types.ErrorData(code=-32700, message=self.unreadable)))
+
+
+def _not_a_response(data: dict[str, Any], error: Exception) -> str:
+    """What makes ``data`` (with an ``id``) no JSON-RPC response, for :meth:`_Tap.unreadable_answer`."""
+    from .mcpconfig import _a_type  # noqa: PLC0415
+
+    if data.get("jsonrpc") != "2.0":
+        return 'is not a JSON-RPC response (it has no "jsonrpc": "2.0")'
+    if "result" in data and "error" in data:
+        return "is not a JSON-RPC response (it has both a result and an error)"
+    if "error" in data:
+        return 'is not a JSON-RPC response (its "error" is not an object with an integer "code" and a "message")'
+    if "result" in data and not isinstance(data["result"], dict):
+        return f'is not a JSON-RPC response (its "result" is {_a_type(data["result"])}, not an object)'
+    if "result" not in data:
+        return 'is not a JSON-RPC response (it has neither a "result" nor an "error")'
+    return f"is not a JSON-RPC response ({_validation_summary(error, limit=1)})"
 
 
 class _TapReadStream:
@@ -364,6 +435,10 @@ class _TapReadStream:
         except anyio.EndOfStream:
             self._tap.ended = True
             raise
+        if isinstance(item, Exception):
+            answer = self._tap.unreadable_answer(item)
+            if answer is not None:
+                return answer  # the request fails now, with the reason, instead of at its timeout
         self._tap.observe(item)
         return item
 
@@ -457,7 +532,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
     Args:
         spec: the server.
         tap: sees raw messages (internal).
-        errlog: a real file for a stdio child's stderr (default: discarded).
+        errlog: a real file for a stdio child's stderr (default: discarded); :attr:`StderrTail.file`
+            keeps only its end.
         connect_timeout: seconds for HTTP connects.
 
     Raises:
@@ -573,6 +649,94 @@ def _root_cause(exc: BaseException) -> BaseException:
     return leaves[0]
 
 
+class StderrTail:
+    """Where a stdio child's stderr goes: a pipe of which only the last :data:`_STDERR_READ_BYTES`
+    bytes are kept, in memory. A server that writes to stderr without end (while its session is
+    held open for the Live servers page, or during a long call) costs that much and no more; a
+    temporary file grew by as much as it wrote, until the disk was full.
+
+    A thread drains the pipe as the child writes (so the child never blocks on a full pipe);
+    :meth:`tail` drains what is left first, so it holds everything written before it is called.
+    Use as a context manager (or :meth:`close`); :attr:`file` is what the child writes to.
+    """
+
+    def __init__(self, keep: int = _STDERR_READ_BYTES) -> None:
+        read_fd, write_fd = os.pipe()
+        os.set_blocking(read_fd, False)
+        self._read_fd = read_fd
+        self.file = os.fdopen(write_fd, "w", encoding="utf-8", errors="replace")
+        self._keep = keep
+        self._kept = bytearray()
+        self.cut = False  # bytes before the kept ones were dropped
+        self._lock = threading.Lock()
+        self._closed = False
+        self._eof = False
+        self._thread = threading.Thread(target=self._pump, daemon=True, name="toolsearch-stderr")
+        self._thread.start()
+
+    def _drain(self) -> None:
+        """Read what the pipe holds now (the lock held)."""
+        while not self._eof:
+            try:
+                data = os.read(self._read_fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._eof = True
+                return
+            self._kept += data
+            if len(self._kept) > self._keep:
+                del self._kept[: len(self._kept) - self._keep]
+                self.cut = True
+
+    def _pump(self) -> None:
+        import select  # noqa: PLC0415
+
+        try:
+            while True:
+                with self._lock:
+                    if self._closed or self._eof:
+                        return
+                try:
+                    ready, _, _ = select.select([self._read_fd], [], [], 0.2)
+                except (OSError, ValueError):
+                    return
+                if ready:
+                    with self._lock:
+                        if self._closed:
+                            return
+                        self._drain()
+        finally:
+            with self._lock:
+                self._drain()
+                os.close(self._read_fd)  # only here: the fd is never closed under a select or a read
+                self._eof = True
+
+    def tail(self) -> tuple[bytes, bool]:
+        """``(the last bytes written, whether earlier ones were dropped)``."""
+        with self._lock:
+            self._drain()
+            return bytes(self._kept), self.cut
+
+    def close(self) -> None:
+        """Stop reading (what was kept stays readable through :meth:`tail`)."""
+        try:
+            self.file.close()
+        except OSError:
+            pass
+        with self._lock:
+            self._closed = True
+        self._thread.join(timeout=2)
+
+    def __enter__(self) -> "StderrTail":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
 def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets: Sequence[str] = ()) -> str:
     """The last lines of a stdio child's stderr, secrets masked by ``scrub`` before cutting.
 
@@ -586,14 +750,18 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
         return ""
     cut_at_start = False
     try:
-        errlog.flush()
-        raw = getattr(errlog, "buffer", None)
-        if raw is not None:  # the last _STDERR_READ_BYTES bytes only
+        if isinstance(errlog, StderrTail):  # the last _STDERR_READ_BYTES bytes are all it keeps
+            data, cut_at_start = errlog.tail()
+            text = data.decode("utf-8", errors="replace")
+        elif getattr(errlog, "buffer", None) is not None:  # a file: the last _STDERR_READ_BYTES bytes only
+            errlog.flush()
+            raw = errlog.buffer
             size = raw.seek(0, 2)
             cut_at_start = size > _STDERR_READ_BYTES
             raw.seek(max(0, size - _STDERR_READ_BYTES))
             text = raw.read(_STDERR_READ_BYTES).decode("utf-8", errors="replace")
         else:
+            errlog.flush()
             errlog.seek(0)
             text = errlog.read(_STDERR_READ_BYTES)
     except (OSError, ValueError):
@@ -632,6 +800,8 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason = f"cannot start {spec.command!r}: permission denied"
     elif isinstance(cause, ServerError):
         reason = str(cause)
+    elif isinstance(cause, MCPError) and tap is not None and tap.unreadable and cause.message == tap.unreadable:
+        reason = tap.unreadable
     elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
         reason = f"{tap.http_error} from {_redacted_url(spec)}"
     elif isinstance(cause, MCPError):
@@ -816,10 +986,10 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                                                   f"written because the "
                                                   f"{agree(spec.unresolved, 'variable is', 'variables are')} unset "
                                                   f"or empty (docs/reference.md §26.2): {names}"))
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with StderrTail() as errlog:
         try:
             with anyio.fail_after(timeout) as scope:
-                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=timeout) as client:
+                async with open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=timeout) as client:
                     info, capabilities = _server_info(client)
                     info, echoed_info = scrub_data(info, spec.scrub)  # shown at once: scrub first
                     capabilities, echoed_caps = scrub_data(capabilities, spec.scrub)
@@ -866,8 +1036,13 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                            f"not JSON-RPC; last: {tap.last_bad})")
             status.reason = spec.scrub(reason)[:_REASON_MAX_CHARS]
         except Exception as exc:  # noqa: BLE001 - one server's failure is data, not a crash
+            reason = describe_failure(exc, spec, tap, errlog)
+            if status.state == "listing" and status.pages:  # a later page failed: say so, and what is lost
+                reason = (f"while listing tools, page {status.pages + 1} (the {counted(status.tool_count, 'tool')} "
+                          f"of the pages before not kept): {reason}")
+                reason = reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
             status.state = "failed"
-            status.reason = describe_failure(exc, spec, tap, errlog)
+            status.reason = reason
     status.elapsed = time.perf_counter() - start
     if status.state == "failed":
         problems.append(Problem("error", where, f"not connected: {status.reason}"))
@@ -1008,6 +1183,8 @@ async def _call_in_session(client: Any, tap: _Tap, spec: ServerSpec, tool_name: 
     except MCPError as exc:
         if exc.code == -32000 and tap.ended:
             raise
+        if tap.unreadable and exc.message == tap.unreadable:  # an answer the SDK could not read
+            return {"error": spec.scrub(exc.message)}, False, exc.message, time.perf_counter() - call_start
         response = {"error": spec.scrub(str(exc.message)), "code": exc.code}
         if exc.data is not None:
             response["data"] = exc.data if not isinstance(exc.data, str) else spec.scrub(exc.data)
@@ -1058,12 +1235,12 @@ async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], ca
     reason: str | None = None
     notes: list[str] = []
     ok = False
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+    with StderrTail() as errlog:
         try:
             # One cancel scope for the whole exchange; its deadline moves from the connect
             # budget to the call budget once the session is up.
             with anyio.CancelScope(deadline=anyio.current_time() + connect_timeout) as scope:
-                async with open_session(spec, tap=tap, errlog=errlog, connect_timeout=connect_timeout) as client:
+                async with open_session(spec, tap=tap, errlog=errlog.file, connect_timeout=connect_timeout) as client:
                     phase = "calling"
                     scope.deadline = anyio.current_time() + call_timeout
                     response, ok, reason, call_elapsed = await _call_in_session(

@@ -50,7 +50,8 @@ from ..engine.registration import parse_bool_like
 # names stay importable from here.
 from ..engine.secrets import (  # noqa: F401
     _BASE64_PIECE_MIN_CHARS, _LINE_BREAK, _PLAIN_WORD, _URL_IN_TEXT, SECRET_MIN_CHARS, _encoded_forms, _mask_query,
-    _scrub_across_lines, encoded_forms, redact_url, scrub_data, scrub_text, secret_list)
+    _scrub_across_lines, credential_shapes, encoded_forms, mask_credential_shapes, redact_url, scrub_data, scrub_text,
+    secret_list)
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
@@ -160,9 +161,41 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
             pending = kind
         elif arg.startswith("-e") and not arg.startswith("--") and _ENV_ASSIGNMENT.fullmatch(arg[2:]):
             out.append(("-e", "env", arg[2:]))  # docker's glued form: -eNAME=value
+        elif _ENV_ASSIGNMENT.fullmatch(arg) and _is_secret_option("--" + arg.partition("=")[0]):
+            out.append(("", "env", arg))  # `env API_KEY=value cmd`: a variable whose name says it is a secret
         else:
             out.append(("", None, arg))
     return out
+
+
+#: ``name=value`` inside an argument, after its start, a ``;``, a ``&`` or a space: the pairs of a
+#: connection string (``Server=db;User Id=sa;Password=x;``).
+_PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*)([^;&\s]+)")
+
+
+def _secret_pairs(text: str) -> list[re.Match[str]]:
+    """The ``name=value`` pairs in ``text`` whose name says the value is a secret (the rule of
+    option names: ``Password``, ``API_KEY``, ``AccountKey``; not ``Server`` or ``MAX_TOKENS``), a
+    value that is only ``${VAR}`` placeholders aside."""
+    return [m for m in _PAIR_IN_TEXT.finditer(text or "") if _is_secret_option("--" + m.group(1))
+            and m.group(3) != C.SECRET_MASK and not _names_no_secret(m.group(3))]
+
+
+def _mask_free_text(text: str) -> str:
+    """``text`` with the secrets of :func:`free_text_secrets` masked."""
+    for match in reversed(_secret_pairs(text)):
+        text = text[: match.start(3)] + C.SECRET_MASK + text[match.end(3):]
+    return mask_credential_shapes(text)
+
+
+def free_text_secrets(text: str) -> list[str]:
+    """The secrets inside a piece of config text that no option names: the credentials and query
+    values of every URL in it (``postgresql://user:pw@host/db``: ``user`` and ``pw``), the known
+    credential shapes (``ghp_…``, ``sk-…``: :func:`~toolsearch.engine.secrets.credential_shapes`),
+    which also count in a URL's path (``https://host/mcp/sk-…/sse``), and the value of each
+    ``name=value`` pair whose name says it is a secret (a connection string's ``Password=x``)."""
+    values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
+    return values + credential_shapes(text or "") + [m.group(3) for m in _secret_pairs(text)]
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:
@@ -170,10 +203,13 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
     token, key, secret, password, auth, credential, and none like max, file, url, type), of
     environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``) and of header options
-    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``)."""
+    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``); in any other
+    argument, those of :func:`free_text_secrets` (URL credentials and query values, known
+    credential shapes)."""
     out: list[str] = []
     for _, kind, value in _argument_parts(list(args)):
         if kind is None:
+            out.extend(free_text_secrets(value))
             continue
         secret = _argument_secret(kind, value)
         if not secret or _names_no_secret(secret) or _PLACEHOLDER.fullmatch(secret):
@@ -187,8 +223,10 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
 def mask_arguments(args: Iterable[str]) -> list[str]:
     """``args`` with the secret values of :func:`secret_arguments` shown as ``••••`` (``NAME=••••``
     for an environment option, ``Name: ••••`` for a header option); a value that is only
-    ``${VAR}`` placeholders is kept as written (it names no secret)."""
-    return [prefix + (value if kind is None else _masked_value(kind, value))
+    ``${VAR}`` placeholders is kept as written (it names no secret). In any other argument, URL
+    credentials and query values and known credential shapes are masked
+    (:func:`~toolsearch.engine.secrets.mask_credential_shapes`)."""
+    return [prefix + (_mask_free_text(value) if kind is None else _masked_value(kind, value))
             for prefix, kind, value in _argument_parts(list(args))]
 
 #: Top-level shapes, in detection order: (kind, key path).
@@ -282,14 +320,14 @@ class ServerSpec:
         shown = self.display
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
-            out["command"] = shown.get("command", self.command)
+            out["command"] = _mask_free_text(shown.get("command", self.command) or "")
             out["args"] = mask_arguments(shown.get("args", self.args))
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
             if self.env:
                 out["env"] = {key: C.SECRET_MASK for key in self.env}
         else:
-            out["url"] = redact_url(shown.get("url", self.url) or "")
+            out["url"] = mask_credential_shapes(redact_url(shown.get("url", self.url) or ""))
             if self.headers:
                 out["headers"] = {key: C.SECRET_MASK for key in self.headers}
         if self.timeout is not None:
@@ -312,7 +350,8 @@ class ServerSpec:
 
     def own_secrets(self) -> list[str]:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
-        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args)]
+        values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
+                  *free_text_secrets(self.command or "")]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
@@ -383,11 +422,16 @@ class McpConfig:
 # --- secrets -------------------------------------------------------------------------------
 
 def _url_secrets(url: str) -> list[str]:
+    """A URL's credentials, query values (and ``name=value`` fragment values) and the known
+    credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``). The user name
+    counts only without a password (``https://TOKEN@host``): beside one it is a name such as
+    ``postgres`` or ``admin``, which would mask that word in everything the server sends (the
+    URL itself is shown with its whole ``user:password@`` masked either way)."""
     try:
         parts = urlsplit(url)
-        found = [v for v in (parts.password, parts.username) if v]
+        found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url)
     except ValueError:
-        return []
+        return credential_shapes(url)
     for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):
         for item in re.split(r"[&;]", text):
             value = item.partition("=")[2] if "=" in item else ("" if _PLAIN_WORD.fullmatch(item) else item)
@@ -748,6 +792,11 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             raise ConfigError(f"{where}: expected 'command' (a non-empty string) for a stdio server, "
                               f"or 'url' for a remote one")
         args = _args(entry.get("args"), f"{where}.args")
+        for place, text in (("command", command), *((f"args[{i}]", a) for i, a in enumerate(args)),
+                            ("cwd", entry.get("cwd") if isinstance(entry.get("cwd"), str) else "")):
+            if "\x00" in text:  # no program can be started with one (the OS refuses the call)
+                raise ConfigError(f"{where}.{place}: contains a NUL character (U+0000); no program can be started "
+                                  "with one")
         env_file = entry.get("envFile")
         if env_file is not None:
             if not isinstance(env_file, str):
@@ -761,13 +810,17 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             else:
                 try:
                     env.update(read_env_file(env_path))
-                except (OSError, UnicodeDecodeError) as exc:
+                except (OSError, UnicodeDecodeError, ValueError) as exc:  # ValueError: a NUL in the path
                     warnings.append(f"{where}.envFile: cannot read {env_file} "
                                     f"({getattr(exc, 'strerror', None) or exc}); ignored")
                 except ConfigError as exc:
                     warnings.append(f"{where}.envFile: {exc}; ignored")
         env.update(_string_map(entry.get("env"), f"{where}.env"))
         secrets.extend(env.values())
+        for key, value in env.items():
+            if "\x00" in key or "\x00" in value or "=" in key or not key:
+                raise ConfigError(f"{where}.env: the variable {key!r} has an empty name, a '=' in its name or a NUL "
+                                  "character (U+0000); no program can be started with it")
         cwd_raw = entry.get("cwd")
         if cwd_raw is not None and not isinstance(cwd_raw, str):
             raise ConfigError(f"{where}.cwd: expected a directory path, got {_type_name(cwd_raw)}")

@@ -151,7 +151,7 @@ def _confirm_launch(action: str) -> bool:
     expanded = _may_see_environment(check)
     with st.container(border=True, key=f"live_confirm_{action}"):
         st.markdown(f"**Confirm: {verb} {counted(len(specs), 'server')}"
-                    + (f" to call {common.md_escape(pending['tool'])}**" if action == "call" else "**"))
+                    + (f" to call {common.md_escape(common.visible(pending['tool']))}**" if action == "call" else "**"))
         for spec in specs:
             # Config text is untrusted too: invisible characters (a bidi override can make a
             # command read differently) are shown as markers.
@@ -253,6 +253,26 @@ def _connection_line() -> None:
                    "its server again after the confirmation.")
 
 
+#: Characters of a schema or a response shown in one code block. Past it the block is cut and the
+#: whole JSON is offered as a download: a block of megabytes (a 200,000-value enum, a 30 MB result)
+#: is sent and drawn again on every rerun, and made each interaction with the page take seconds.
+SHOWN_JSON_MAX_CHARS = 200_000
+
+
+def _json_block(value, key: str, file_name: str) -> None:
+    """``value`` as JSON in a code block (invisible characters as markers), cut past
+    :data:`SHOWN_JSON_MAX_CHARS` with a note and a download of the whole JSON."""
+    text = common.visible_json(value)
+    if len(text) <= SHOWN_JSON_MAX_CHARS:
+        st.code(text, language="json")
+        return
+    st.code(text[:SHOWN_JSON_MAX_CHARS] + "\n" + C.ELLIPSIS, language="json")
+    st.caption(f"Cut at {SHOWN_JSON_MAX_CHARS:,} of {len(text):,} characters: a longer block would slow every "
+               "interaction with this page. The download has the whole JSON.")
+    st.download_button("Download the whole JSON", lambda: json.dumps(value, ensure_ascii=False, indent=2),
+                       file_name=file_name, mime="application/json", key=key)
+
+
 def _tools_table(catalog, inspector: Inspector, tokenizer: str) -> None:
     """Per server: each tool's name, the first line of its description and its definition's size."""
     tokens = inspector.planner.tool_tokens(tokenizer)
@@ -344,14 +364,15 @@ def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -
         with st.spinner(common.md_escape(common.visible(f"Calling {tool.raw_name} on {tool.server}…"))):
             _dispatch(bridge, dispatcher, name, arguments, reused=True)
         return
+    server = common.md_escape(common.visible(tool.server))  # a config's name: shown literally, never as Markdown
     if connections is not None and connections.closed and connections.close_reason == "idle":
         why = (f"The sessions were closed after {_idle_minutes(connections)} minutes without use, so this call "
-               f"starts {tool.server} again, for this call only. Confirm below.")
+               f"starts {server} again, for this call only. Confirm below.")
     elif connections is not None and connections.closed:
-        why = (f"The sessions were closed (Disconnect), so this call starts {tool.server} again, for this "
+        why = (f"The sessions were closed (Disconnect), so this call starts {server} again, for this "
                "call only. Confirm below.")
     else:
-        why = (f"The session with {tool.server} has ended (the server exited or closed the connection), so "
+        why = (f"The session with {server} has ended (the server exited or closed the connection), so "
                "this call starts it again, for this call only. Confirm below.")
     target = specs.get(tool.server)
     st.session_state[LAST_CALL] = None
@@ -516,9 +537,10 @@ if result is not None:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))
     else:
-        st.success(f"Live catalog **{common.md_escape(catalog.name)}**: {counted(len(catalog.servers), 'server')}, {counted(catalog.tool_count, 'tool')}. "
+        st.success(f"Live catalog **{common.md_escape(common.visible(catalog.name))}**: {counted(len(catalog.servers), 'server')}, {counted(catalog.tool_count, 'tool')}. "
                    "Choose **Live servers** as the catalog source in the sidebar to inspect it on every page.")
-        st.download_button("Download snapshot (catalog YAML)", dump_snapshot(result, list(catalog.sources)),
+        # Written when clicked, not on every rerun: the YAML of a large catalog takes seconds.
+        st.download_button("Download snapshot (catalog YAML)", lambda: dump_snapshot(result, list(catalog.sources)),
                            file_name=f"{catalog.name}-snapshot.yaml", mime="application/x-yaml", key="live_download",
                            help="The catalog file format with server info and capabilities; no env values or "
                                 "headers. Load it later as a catalog file to review offline.")
@@ -558,12 +580,18 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
         tool = bridge.deferred_by_name[chosen]
         st.text(common.visible(f"{tool.server} · {tool.raw_name}: {tool.description[:300]}"))
         with st.expander("Parameters (as the model sees them)"):
-            st.code(common.visible_json(tool.parameters), language="json")
+            _json_block(tool.parameters, "live_parameters_download", "parameters.json")
         field_errors = st.session_state.get(FIELD_ERRORS) or {}
         if field_errors.get("tool") != chosen:
             field_errors = {}
         errors = field_errors.get("errors", {})
-        raw = st.toggle("Raw JSON (the whole argument object)", key="live_raw", on_change=_switch_raw)
+        field_count = len(schema_form.fields_of(tool.parameters))
+        if field_count > schema_form.MAX_FIELDS:  # a widget each would make every rerun slow
+            st.caption(f"This tool has {field_count:,} parameters, more than the form draws "
+                       f"({schema_form.MAX_FIELDS}): write the argument object as JSON.")
+            raw = True
+        else:
+            raw = st.toggle("Raw JSON (the whole argument object)", key="live_raw", on_change=_switch_raw)
         problems: dict[str, str] = {}
         if raw:
             st.session_state.setdefault("live_arguments", "{}")
@@ -607,9 +635,9 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                 st.error("The call failed:", icon=":material/error:")
                 st.code(shown["error"], language=None, wrap_lines=True)
             elif shown["outcome"] is None:
-                st.warning(f"Not sent: `tool_call` for {common.md_escape(shown['tool'])} stopped before dispatch "
+                st.warning(f"Not sent: `tool_call` for {common.md_escape(common.visible(shown['tool']))} stopped before dispatch "
                            "(local validation, docs/reference.md §9).", icon=":material/block:")
-                st.code(common.visible_json(shown["response"]), language="json")
+                _json_block(shown["response"], "live_response_download", "response.json")
             else:
                 outcome = shown["outcome"]
                 c1, c2 = st.columns(2)
@@ -628,4 +656,4 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
                     st.code(json.dumps(outcome["request"], ensure_ascii=False, indent=2), language="json")
                 with right:
                     st.markdown("**Response**")
-                    st.code(common.visible_json(shown["response"]), language="json")
+                    _json_block(shown["response"], "live_response_download", "response.json")

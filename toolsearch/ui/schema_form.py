@@ -23,6 +23,10 @@ from toolsearch.ui import common
 
 NOT_SET = "(not set)"
 SCALARS = ("string", "integer", "number", "boolean")
+#: Most fields the form draws: each is a widget drawn on every rerun of the page (about 10 ms
+#: each), so a tool with thousands of parameters took half a minute per rerun. A tool with more
+#: has its arguments edited as one JSON object.
+MAX_FIELDS = 50
 
 
 @dataclass(frozen=True)
