@@ -1,6 +1,7 @@
 """Server and tool names from a config or a server are shown literally in the Live servers page's
-call messages: the box that says a call starts a server again, the launch confirmation of a call
-and the "not sent" warning.
+call messages (the box that says a call starts a server again, the launch confirmation of a call
+and the "not sent" warning) and in its tools table (a newline in a tool name is a marker, not a
+second line).
 
 The box showed a server name as Markdown (a config entry named ``[docs](https://evil.example)``
 became a link), and the other two showed a tool name kept as the server spells it (tool names
@@ -58,3 +59,25 @@ def test_a_call_that_starts_a_server_again_names_it_literally() -> None:
     assert not at.exception, at.exception
     warnings = [w.value for w in at.warning if w.value.startswith("Not sent")]
     assert len(warnings) == 1 and "\u202e" not in warnings[0] and "⟨U\\+202E⟩" in warnings[0], warnings
+
+
+def test_a_newline_in_a_tool_name_is_shown_as_a_marker_in_the_tools_table() -> None:
+    from conftest import literal_tables
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "pages" / "live.py"), default_timeout=180)
+    at.session_state["naming"] = "as-is"
+    at.run()
+    at.text_input(key="live_name").input("wide")
+    at.text_input(key="live_command").input(sys.executable)
+    at.text_input(key="live_args").input(f"{SERVER} 1 'list\nfiles'")
+    at.button(key="live_add").click().run()
+    at.button(key="live_connect").click().run()
+    at.text_input(key="live_token_connect").input(launch_token())
+    at.button(key="live_start_connect").click().run()
+    assert not at.exception, at.exception
+    try:
+        table = literal_tables(at)["live_tools:wide"]
+        assert list(table["tool"]) == ["list⟨U+000A⟩files"], list(table["tool"])
+    finally:
+        at.session_state["live_connections"].close()

@@ -579,7 +579,7 @@ def test_semantic_extra_installed_but_broken_is_one_line_not_a_traceback(tmp_pat
     catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"
     expected = ("toolsearch: error: the semantic variant's optional extra is installed but does not load "
                 "(libtorch_cpu.so: cannot open shared object); reinstall it: pip install torch==2.13.0 "
-                "'toolsearch[semantic]'\n")
+                "--index-url https://download.pytorch.org/whl/cpu, then pip install 'toolsearch[semantic]'\n")
     for args in (("search", catalog, "-q", "a query no cache holds 7f3a", "--variant", "semantic"),
                  ("eval", catalog, ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--variant",
                   "semantic")):

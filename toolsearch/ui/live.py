@@ -278,14 +278,14 @@ def _tools_table(catalog, inspector: Inspector, tokenizer: str) -> None:
     tokens = inspector.planner.tool_tokens(tokenizer)
     wire = {(t.server, t.raw_name): t.name for t in inspector.registration.tools}
     for server in catalog.servers:
-        with st.expander(f"{common.md_escape(common.visible(server.name))} · {counted(len(server.tools), 'tool')}",
+        with st.expander(f"{common.md_escape(common.visible_name(server.name))} · {counted(len(server.tools), 'tool')}",
                          expanded=len(catalog.servers) == 1):
             rows = []
             for tool in server.tools:
                 first = (tool.description or "").strip().splitlines()[0] if (tool.description or "").strip() else ""
                 short = first if len(first) <= 120 else first[:119] + C.ELLIPSIS
                 name = wire.get((server.name, tool.name))
-                rows.append({"tool": common.visible(tool.name), "description": common.visible(short),
+                rows.append({"tool": common.visible_name(tool.name), "description": common.visible(short),
                              f"schema ({tokenizer} tokens)": tokens.get(name) if name else None,
                              "the model sees it as": common.visible(name) if name else "not registered (filtered)"})
             if rows:

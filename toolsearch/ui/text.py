@@ -46,6 +46,15 @@ def visible(text: Any) -> Any:
     return reveal(text) if isinstance(text, str) else text
 
 
+def visible_name(text: Any) -> Any:
+    """A name (of a tool or a server) as :func:`visible` shows it, with line breaks and tabs shown
+    as markers too (``⟨U+000A⟩``): a name is one line, so a newline in it is shown, never drawn
+    as a second line. Other values unchanged."""
+    if not isinstance(text, str):
+        return text
+    return visible(text).replace("\n", "⟨U+000A⟩").replace("\t", "⟨U+0009⟩")
+
+
 def visible_json(value: Any) -> str:
     """``value`` as indented JSON for ``st.code``, every string through :func:`visible`."""
     import json  # noqa: PLC0415
