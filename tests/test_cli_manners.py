@@ -4,6 +4,7 @@ and the nearest command or flag named when one is misspelled."""
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import tomllib
 from pathlib import Path
@@ -60,13 +61,24 @@ def test_a_misspelled_command_flag_or_value_names_the_nearest():
     assert done.stderr.strip() == "toolsearch: error: unrecognized arguments: --jsn; did you mean '--json' for '--jsn'?"
     done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "namez")
     assert done.returncode == 2 and "did you mean 'names'?" in done.stderr
-    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--json")
+    done = run_cli("check", "x.yaml", "--context-lengths", "1k", "--goal", "any", "--markdown")
     assert done.returncode == 2
-    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --json; did you mean '--format json' "
-                                   "for '--json'?")
+    assert done.stderr.strip() == ("toolsearch: error: unrecognized arguments: --markdown; did you mean "
+                                   "'--format markdown' for '--markdown'?")
     done = run_cli("qwertyuiop")
     assert done.returncode == 2 and "did you mean" not in done.stderr  # nothing close: no guess
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_check_takes_json_as_every_other_command_does():
+    """``check --json`` prints what ``check --format json`` prints; both together are refused."""
+    catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    args = ("check", catalog, "--context-lengths", "32k,200k", "--goal", "names")
+    by_flag, by_format = run_cli(*args, "--json"), run_cli(*args, "--format", "json")
+    assert by_flag.returncode == by_format.returncode and by_flag.returncode in (0, 1), by_flag.stderr
+    assert json.loads(by_flag.stdout) == json.loads(by_format.stdout)
+    both = run_cli(*args, "--json", "--format", "markdown")
+    assert both.returncode == 2 and "not allowed with argument" in both.stderr, both.stderr
 
 
 def test_readme_sample_paths_work_from_any_folder(tmp_path):

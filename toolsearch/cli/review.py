@@ -174,8 +174,11 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
                         "settings; adds what changed per context length")
-    p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                   help="text (default), markdown (for a pull request comment) or json")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                        help="text (default), markdown (for a pull request comment) or json")
+    output.add_argument("--json", dest="format", action="store_const", const="json",
+                        help="the same as --format json")
     p.add_argument("--strict", action="store_true",
                    help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
                         "value out of range, no tools.tool_search block): the gate then checks only settings someone "
