@@ -314,3 +314,19 @@ def test_budget_widgets_default_to_the_current_setting_not_the_range_minimum():
     # Streamlit would log a warning for a widget with both a default and a session value.
     for path in (ROOT / ".streamlit" / "config.toml", ROOT / "toolsearch" / "ui" / "entry" / ".streamlit" / "config.toml"):
         assert tomllib.loads(path.read_text())["global"]["disableWidgetStateDuplicationWarning"] is True
+
+
+def test_the_sidebar_says_where_the_cited_docs_pages_are_outside_the_checkout(tmp_path, monkeypatch):
+    """Captions cite ``docs/reference.md §…``; run from a folder without those pages (as an
+    installed copy is), the sidebar says where they are; from the checkout it says nothing."""
+    def captions() -> list[str]:
+        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        at.run()
+        assert not at.exception, at.exception
+        return [c.value for c in at.sidebar.caption if "captions cite" in c.value]
+
+    monkeypatch.chdir(ROOT)
+    assert captions() == []
+    monkeypatch.chdir(tmp_path)
+    shown = captions()
+    assert len(shown) == 1 and common.md_escape(str(ROOT / "docs")) in shown[0], shown

@@ -40,3 +40,15 @@ def docs_dir() -> Path:
     if (checkout / "pyproject.toml").is_file() and (checkout / "docs").is_dir():
         return checkout / "docs"
     return _PACKAGE / "samples" / "docs"
+
+
+def docs_elsewhere(cwd: Path | None = None) -> Path | None:
+    """Where the documentation pages are when a reader of ``docs/reference.md`` (a help text, an
+    app caption) would not find them under ``docs/`` of the current folder ``cwd`` (default: the
+    process's): :func:`docs_dir`, or ``None`` when ``cwd/docs`` is that folder or the pages were
+    not installed."""
+    folder = docs_dir()
+    if not (folder / "reference.md").is_file():
+        return None
+    here = (cwd or Path.cwd()) / "docs"
+    return None if here.resolve() == folder.resolve() else folder

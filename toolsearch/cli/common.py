@@ -186,12 +186,10 @@ class Parser(argparse.ArgumentParser):
 def docs_note() -> str:
     """One line saying where the ``docs/`` pages are, for a help that names one, or ``""`` in the
     folder that holds them (a checkout) and when they were not installed."""
-    from ..analysis.samples import docs_dir  # noqa: PLC0415
+    from ..analysis.samples import docs_elsewhere  # noqa: PLC0415
 
-    folder = docs_dir()
-    if not (folder / "reference.md").is_file() or (Path.cwd() / "docs").resolve() == folder.resolve():
-        return ""
-    return f"\nThe docs/ pages named above are in {folder}\n"
+    folder = docs_elsewhere()
+    return f"\nThe docs/ pages named above are in {folder}\n" if folder else ""
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:

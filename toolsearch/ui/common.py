@@ -29,7 +29,7 @@ from toolsearch.engine.config import ToolSearchConfig, parse_config
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.samples import samples_dir
+from toolsearch.analysis.samples import docs_elsewhere, samples_dir
 from toolsearch.cli.textfmt import goal_argument, parse_context_length
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
@@ -508,6 +508,9 @@ def sidebar(page: str | None = None) -> View:
             st.radio("Tool names", list(C.TOOL_NAMING), key="naming", horizontal=True,
                      help="prefixed: mcp__<server>__<tool>, as the reference registers MCP tools; as-is: catalog names.")
     profile, profile_key = _profile_controls(sb, "profile" in groups, errors)
+    docs = docs_elsewhere()
+    if docs is not None:  # an installed copy: the captions' docs/… pages are inside the package
+        sb.caption(f"The pages captions cite as docs/… (docs/reference.md §7 and so on) are in {md_escape(str(docs))}")
 
     config = parse_config({
         "enabled": st.session_state["enabled"], "listing": st.session_state["listing"],
