@@ -283,12 +283,19 @@ def test_a_secret_of_one_server_is_masked_in_what_another_server_sends_back() ->
     ({"mcp_servers": {"x": {"command": "c", "connect_timeout": "soon"}}}, "cfg.json: mcp_servers.x.connect_timeout: expected a number of seconds"),
     ({"mcp_servers": {"x": {"command": "c", "tools": ["a"]}}}, "cfg.json: mcp_servers.x.tools: expected a mapping"),
     ({"mcpServers": {"x": {"url": "not a url"}}}, "cfg.json: mcpServers.x.url: expected an http:// or https:// URL"),
+    ({"mcpServers": {"x": {"url": "https://h/mcp", "headers": {"Authorization": "Bearer s3cr\u00e9t"}}}},
+     "cfg.json: mcpServers.x.headers.Authorization: the value holds a non-ASCII character (U+00E9), which HTTP cannot send"),
+    ({"mcpServers": {"x": {"url": "https://h/mcp", "headers": {"X-Key": "k1\r\nX-Evil: 1"}}}},
+     "cfg.json: mcpServers.x.headers.X-Key: the value holds a line break (U+000D)"),
+    ({"mcpServers": {"x": {"url": "https://h/mcp", "headers": {"X Key": "k1"}}}},
+     "cfg.json: mcpServers.x.headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, got 'X Key'"),
 ])
 def test_a_bad_entry_is_that_servers_failure_naming_file_and_place(data, fragment) -> None:
     # One bad entry never makes the file unusable: it is a spec marked invalid, next to a good one.
     data = {key: {**value, "ok": {"command": "good"}} for key, value in data.items()}
     bad, good = parse(data).servers
     assert bad.name == "x" and bad.invalid is not None and bad.invalid.startswith(fragment), bad.invalid
+    assert "s3cr" not in bad.invalid and "k1" not in bad.invalid  # a header's value is never in the message
     assert bad.redacted()["invalid"] == bad.invalid
     assert (good.name, good.command, good.invalid) == ("ok", "good", None)
     from toolsearch.live.mcpconfig import parse_server

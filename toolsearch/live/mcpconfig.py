@@ -621,6 +621,27 @@ def _string_map(raw: Any, where: str) -> dict[str, str]:
     return out
 
 
+#: An HTTP field name (a "token": RFC 9110 §5.1) and a value an HTTP client sends (visible ASCII,
+#: spaces and tabs: RFC 9110 §5.5; a line break would start another header).
+_HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_HEADER_VALUE = re.compile(r"[\x20-\x7e\t]*")
+
+
+def _check_headers(headers: Mapping[str, str], where: str) -> None:
+    """Raise :class:`ConfigError` for a header an HTTP client cannot send: a name that is not an
+    HTTP token, or a value with a line break, a control or a non-ASCII character. The message
+    names the header and what is wrong, never the value (every header value is a secret)."""
+    for name, value in headers.items():
+        if not _HEADER_NAME.fullmatch(name):
+            raise ConfigError(f"{where}: expected header names of letters, digits and !#$%&'*+-.^_`|~, got {name!r}")
+        bad = next((ch for ch in value if not _HEADER_VALUE.fullmatch(ch)), None)
+        if bad is not None:
+            kind = ("a line break" if bad in "\r\n" else "a control character" if ord(bad) < 0xA0
+                    else "a non-ASCII character")
+            raise ConfigError(f"{where}.{name}: the value holds {kind} (U+{ord(bad):04X}), which HTTP cannot send; "
+                              "expected printable ASCII (the value is not shown: header values are secrets)")
+
+
 def _args(raw: Any, where: str) -> list[str]:
     """A list of strings; a JSON-list or shell-style string is split (docs/reference.md §26.1 ``args``)."""
     if raw is None:
@@ -845,6 +866,7 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
+        _check_headers(headers, f"{where}.headers")
         display = {"url": raw.get("url")}
         preview = {"url": str(masked["url"]).strip()}
 
