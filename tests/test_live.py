@@ -306,6 +306,39 @@ def test_disabled_servers_are_not_started(tmp_path) -> None:
     assert not marker.exists() and result.catalog.servers == ()
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["connect_servers", "LiveConnections.connect"])
+def test_a_large_config_starts_a_few_servers_at_a_time(monkeypatch, held) -> None:
+    """Servers connect at most ``LIVE_CONNECT_AT_ONCE`` at a time (the others stay pending); each
+    server's timeout starts when it starts, so all of them list, each in under its own timeout.
+    With the Live page's held sessions the room is given back when a server listed, not when its
+    session closes."""
+    from toolsearch.engine import constants as C
+    from toolsearch.live.client import LiveConnections
+
+    monkeypatch.setattr(C, "LIVE_CONNECT_AT_ONCE", 2)
+    specs = [stdio(f"s{i}", "--startup-delay", "0.6", connect_timeout=20) for i in range(5)]
+    state: dict[str, str] = {}
+    most = 0
+
+    def progress(status) -> None:
+        nonlocal most
+        state[status.name] = status.state
+        most = max(most, sum(value in ("connecting", "listing") for value in state.values()))
+
+    if held:
+        connections = LiveConnections()
+        try:
+            result = connections.connect(specs, progress=progress)
+            assert sorted(connections.open_servers) == [spec.name for spec in specs]
+        finally:
+            connections.close()
+    else:
+        result = connect_servers(specs, progress=progress)
+    assert [s.state for s in result.statuses] == ["ok"] * 5, [(s.name, s.reason) for s in result.statuses]
+    assert most == 2, most
+    assert all(status.elapsed < 20 for status in result.statuses)
+
+
 # --- third-party servers from the registries ---------------------------------------------------------
 
 def _installed(env_var: str, name: str, *candidates: Path) -> str:

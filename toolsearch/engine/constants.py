@@ -88,6 +88,10 @@ MCP_LIST_PAGES_MAX = 50
 #: Seconds for connect + handshake + listing of one server when its config sets no
 #: ``connect_timeout`` (Hermes' own default is 60 s; an inspector should fail faster).
 LIVE_CONNECT_TIMEOUT_DEFAULT = 30.0
+#: Servers that connect and list at the same time; the others of one Connect wait (state
+#: ``pending``) and start as those finish. A server's ``connect_timeout`` starts when it starts,
+#: so a config with hundreds of servers neither starts them all at once nor times them out waiting.
+LIVE_CONNECT_AT_ONCE = 8
 #: Most tools ``toolsearch synth`` writes: at about 670 bytes a tool, a catalog file of this many
 #: is just under the 64 MiB that toolsearch reads back (``readers.MAX_INPUT_BYTES``).
 SYNTH_MAX_TOOLS = 100_000

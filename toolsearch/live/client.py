@@ -1063,8 +1063,11 @@ async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live ser
     statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
     results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
 
+    at_once = anyio.CapacityLimiter(C.LIVE_CONNECT_AT_ONCE)
+
     async def run(index: int) -> None:
-        results[index] = await _connect_one(specs[index], statuses[index], progress, default_timeout, max_pages)
+        async with at_once:  # the server's timeout starts inside, once it starts
+            results[index] = await _connect_one(specs[index], statuses[index], progress, default_timeout, max_pages)
 
     try:
         async with anyio.create_task_group() as group:
@@ -1106,7 +1109,8 @@ def _run_sync(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 def connect_servers(specs: Sequence[ServerSpec], *, name: str = "Live servers", timeout: float | None = None,
                     progress: ProgressFn | None = None, max_pages: int = C.MCP_LIST_PAGES_MAX,
                     sources: Sequence[str] = (), extra_problems: Iterable[Problem] = ()) -> LiveResult:
-    """Connect to ``specs`` concurrently and list their tools.
+    """Connect to ``specs`` concurrently (at most :data:`~toolsearch.engine.constants.LIVE_CONNECT_AT_ONCE` at
+    a time; a server's timeout starts when it starts) and list their tools.
 
     Args:
         specs: servers to connect (``enabled=False`` ones are reported as ``skipped``).
@@ -1462,10 +1466,22 @@ class _Holder:
         return True
 
     async def hold(self, index: int, spec: ServerSpec, out: "queue.Queue[tuple[str, int, Any]]",
-                   default_timeout: float, max_pages: int) -> None:
+                   default_timeout: float, max_pages: int, at_once: anyio.CapacityLimiter) -> None:
+        """Connect and list ``spec`` once ``at_once`` has room (the room is given back when it
+        listed or failed, not when its session closes), report it on ``out``, and keep its session
+        open until it is closed."""
         status = ServerStatus(spec.name, spec.transport)
         stop = anyio.Event()
         reported = False
+        slot = object()
+        await at_once.acquire_on_behalf_of(slot)
+        holding_slot = True
+
+        def give_back() -> None:
+            nonlocal holding_slot
+            if holding_slot:
+                holding_slot = False
+                at_once.release_on_behalf_of(slot)
 
         def emit(copy: ServerStatus) -> None:
             out.put(("status", index, copy))
@@ -1476,13 +1492,17 @@ class _Holder:
                 self.held[spec.name] = _Held(client, tap, spec, stop)
             reported = True
             out.put(("done", index, (replace(status, flags=[spec.scrub(f) for f in status.flags]), server, problems)))
+            give_back()
             try:
                 await stop.wait()
             finally:
                 with self.lock:
                     self.held.pop(spec.name, None)
 
-        server, problems = await _connect_one(spec, status, emit, default_timeout, max_pages, in_session)
+        try:
+            server, problems = await _connect_one(spec, status, emit, default_timeout, max_pages, in_session)
+        finally:
+            give_back()
         if not reported:
             out.put(("done", index, (replace(status), server, problems)))
 
@@ -1617,6 +1637,7 @@ class LiveConnections:
         results: list[tuple[Server | None, list[Problem]]] = [(None, []) for _ in specs]
         out: queue.Queue[tuple[str, int, Any]] = queue.Queue()
         waiting = set()
+        at_once = holder.portal.call(anyio.CapacityLimiter, C.LIVE_CONNECT_AT_ONCE)  # made on the sessions' loop
         for index, spec in enumerate(specs):
             if not spec.enabled:
                 statuses[index].state = "skipped"
@@ -1625,7 +1646,7 @@ class LiveConnections:
                 continue
             waiting.add(index)
             holder.tasks.append(holder.portal.start_task_soon(holder.hold, index, spec, out, default_timeout,
-                                                              max_pages))
+                                                              max_pages, at_once))
         try:
             while waiting:
                 kind, index, payload = out.get()
