@@ -151,6 +151,9 @@ def test_wrapped_metric_rows_stay_together_at_1024_px(page, app_url):
     for path in ("", "model_view", "tuning", "cache_diff"):
         page.goto(f"{app_url}/{path}")
         _settled(page)
+        # On a busy machine the page can read "not running" before its first run drew anything.
+        page.locator("[data-testid=stMain] [data-testid=stMetric]").first.wait_for(timeout=120_000)
+        _settled(page)
         rows = page.evaluate(METRIC_GAPS_JS)
         assert rows, path
         for row in rows:
