@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import sysconfig
 import time
 import urllib.request
 from contextlib import ExitStack, contextmanager
@@ -105,17 +106,24 @@ def pytest_xdist_auto_num_workers(config):
 #: hands groups out in the order of the collection (``--no-loadscope-reorder`` in pyproject.toml), so
 #: these start at once, one per worker, and the many short groups fill in around them; handed out
 #: late (xdist's default order is by test count), one of them ran on alone at the end of the run.
-LONG_GROUPS = ("browser", "browser-wheel", "tests/test_live.py", "tests/test_secret_forms.py",
-               "tests/test_variant_semantic.py", "tests/test_wheel_cli.py")
+LONG_GROUPS = ("browser", "wheel", "tests/test_live.py", "tests/test_secret_forms.py",
+               "tests/test_variant_semantic.py")
+
+#: The test files that use the installed wheel (:func:`installed_wheel`): one group, so one
+#: worker builds and installs the wheel once for all of them.
+WHEEL_FILES = ("test_wheel_app.py", "test_wheel_cli.py")
 
 
 def xdist_group_of(item) -> str:
-    """The xdist group of a test: ``browser`` for the real-browser tests, which share one app and one
-    Chromium on one worker and run in turn (two at once on a 2-core machine slow both past their
-    waits); ``browser-wheel`` for the installed-wheel test (its own app; mostly building and
-    installing the wheel); else the test's file, so a file's module fixtures are built once."""
+    """The xdist group of a test: ``wheel`` for the installed-wheel tests (:data:`WHEEL_FILES`: one
+    wheel built and installed for them all, :func:`installed_wheel`); ``browser`` for the other
+    real-browser tests, which share one app and one Chromium on one worker and run in turn (two at
+    once on a 2-core machine slow both past their waits); else the test's file, so a file's module
+    fixtures are built once."""
+    if item.path.name in WHEEL_FILES:
+        return "wheel"
     if item.get_closest_marker("browser"):
-        return "browser-wheel" if item.path.name == "test_wheel_app.py" else "browser"
+        return "browser"
     return item.nodeid.split("::")[0]
 
 
@@ -459,3 +467,52 @@ def heat_cells(at, key: str) -> list[dict[str, str]]:
     for element in at.html:
         parser.feed(element.value)
     return parser.cells
+
+
+# --- the installed wheel ------------------------------------------------------------------------
+
+#: What a source distribution holds (MANIFEST.in): the files and the folders the build reads.
+WHEEL_BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+WHEEL_BUILD_TREES = ("toolsearch", "sample_catalogs", "sample_sessions", "sample_skills", "docs")
+
+
+def clean_env() -> dict[str, str]:
+    """This environment without anything that would put the checkout on a new interpreter's path."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+
+
+def _must_run(command: list, **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=600, **kwargs)
+    assert done.returncode == 0, f"{command}: {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="session")
+def installed_wheel(tmp_path_factory) -> Path:
+    """The ``bin`` folder of a fresh virtual environment with a wheel of this checkout installed
+    (not editable), built once per worker (the ``wheel`` group keeps its files on one worker).
+
+    Offline: the wheel is built without build isolation from a copy of what a source distribution
+    holds, and the new environment reuses this interpreter's installed dependencies through a
+    ``.pth`` line (plain path entries: its .pth files, an editable install of this checkout, are
+    not processed), so the checkout is never on the new interpreter's path."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    src.mkdir()
+    for name in WHEEL_BUILD_INPUTS:
+        shutil.copy2(ROOT / name, src / name)
+    for name in WHEEL_BUILD_TREES:
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    _must_run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+               "--wheel-dir", tmp / "dist", src], env=clean_env())
+    wheels = sorted((tmp / "dist").glob("toolsearch-*.whl"))
+    assert len(wheels) == 1, wheels
+    venv = tmp / "venv"
+    _must_run([sys.executable, "-m", "venv", "--without-pip", venv])
+    python = venv / "bin" / "python"
+    purelib = Path(_must_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             env=clean_env()).stdout.strip())
+    (purelib / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    _must_run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-warn-script-location", wheels[0]],
+              env=clean_env())
+    return venv / "bin"

@@ -11,17 +11,14 @@ from __future__ import annotations
 import ipaddress
 import os
 import shlex
-import shutil
 import subprocess
-import sys
-import sysconfig
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from conftest import free_port
+from conftest import clean_env, free_port
 from toolsearch.ui.router import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,48 +33,16 @@ if not Path(CHROMIUM).exists():
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-#: What a source distribution of the project holds (the rest of the checkout is not needed to build).
-BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
-BUILD_TREES = ("toolsearch", "sample_catalogs", "sample_sessions", "sample_skills", "docs/examples")
-
-
 def _run(command: list[str], **kwargs) -> subprocess.CompletedProcess:
     done = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=600, **kwargs)
     assert done.returncode == 0, f"{command}: {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done
 
 
-def _clean_env() -> dict[str, str]:
-    """This environment without anything that would put the checkout on the new interpreter's path."""
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
-
-
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """The ``bin`` folder of a fresh virtual environment with the wheel installed."""
-    tmp = tmp_path_factory.mktemp("wheel")
-    src = tmp / "src"
-    src.mkdir()
-    for name in BUILD_INPUTS:
-        shutil.copy2(ROOT / name, src / name)
-    for name in BUILD_TREES:
-        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-          "--wheel-dir", tmp / "dist", src], env=_clean_env())
-    wheels = sorted((tmp / "dist").glob("toolsearch-*.whl"))
-    assert len(wheels) == 1, wheels
-
-    venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", "--without-pip", venv])
-    python = venv / "bin" / "python"
-    purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                        env=_clean_env()).stdout.strip())
-    # The dependencies (streamlit, plotly, mcp, ...) come from this interpreter's site-packages, as
-    # plain path entries: its .pth files (an editable install of this checkout) are not processed.
-    (purelib / "zz_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--no-warn-script-location", wheels[0]],
-         env=_clean_env())
-    return venv / "bin"
+def installed(installed_wheel) -> Path:
+    """The ``bin`` folder of the environment the wheel is installed in (:func:`conftest.installed_wheel`)."""
+    return installed_wheel
 
 
 def test_the_wheel_holds_the_app_and_the_samples(installed, tmp_path):
@@ -88,7 +53,7 @@ def test_the_wheel_holds_the_app_and_the_samples(installed, tmp_path):
              "print(len(list(samples_dir('sample_catalogs').glob('*.yaml')))); "
              "print((r.UI_DIR / 'entry' / '.streamlit' / 'config.toml').read_text() == "
              "open(r'" + str(ROOT / ".streamlit" / "config.toml") + "').read())")
-    out = _run([installed / "python", "-c", probe], cwd=tmp_path, env=_clean_env()).stdout.split()
+    out = _run([installed / "python", "-c", probe], cwd=tmp_path, env=clean_env()).stdout.split()
     assert Path(out[0]).is_relative_to(installed.parent), out[0]
     assert out[1:] == ["True", str(len(list((ROOT / "sample_catalogs").glob("*.yaml")))), "True"]
 
@@ -102,7 +67,7 @@ def test_the_readme_runs_on_shipped_files_work_from_the_wheel(installed, tmp_pat
     assert len(commands) >= 5 and any(c[1] == "diff" for c in commands)
     for command in commands:
         done = subprocess.run([str(installed / "toolsearch"), *command[1:]], capture_output=True, text=True,
-                              cwd=tmp_path, env=_clean_env(), timeout=300)
+                              cwd=tmp_path, env=clean_env(), timeout=300)
         assert done.returncode in (0, 1), f"{command}: {done.returncode}\n{done.stderr}"
         assert "reading the shipped sample" in done.stderr, command
 
@@ -144,7 +109,7 @@ def test_toolsearch_app_serves_every_page_from_the_wheel(installed, tmp_path, ch
     with open(log, "wb") as out:
         proc = subprocess.Popen([str(installed / "toolsearch"), "app", "--server.port", str(port),
                                  "--server.headless", "true"], cwd=workdir, stdout=out, stderr=subprocess.STDOUT,
-                                env=_clean_env())
+                                env=clean_env())
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 120
