@@ -350,24 +350,6 @@ def test_catalog_embeddings_report_progress_part_by_part(monkeypatch):
 
 
 @needs_model
-def test_cli_eval_progress_counts_the_tool_texts_being_embedded(tmp_path):
-    """``eval --progress`` with the semantic variant says that the tool texts are being embedded
-    and counts them, then counts the tasks (before: one line "0/N tasks" for the whole embedding)."""
-    cat = tmp_path / "srv.yaml"
-    write_yaml(cat, CATALOG)
-    queries = tmp_path / "q.yaml"
-    write_yaml(queries, {"tasks": [{"id": "rain", "query": RAIN, "expected": ["mcp__srv__weather_forecast"]}]})
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    result = subprocess.run([*toolsearch_command(), "eval", str(cat), str(queries), "--variant", "semantic",
-                             "--progress"], capture_output=True, text=True, env=env, timeout=300)
-    assert result.returncode == 0, result.stderr
-    shown = result.stderr.replace("\r", "\n")
-    assert "toolsearch: eval: semantic (embedding the tool texts) 0/4 tool texts" in shown
-    assert "toolsearch: eval: semantic (embedding the tool texts) 4/4 tool texts" in shown
-    assert "toolsearch: eval: semantic 1/1 tasks" in shown
-
-
-@needs_model
 def test_search_page_shows_the_embedding_progress_then_the_results(monkeypatch):
     """The Search page embeds a new catalog for the semantic variant under a progress bar that
     counts the tool texts, and removes it when the results are in."""
@@ -491,7 +473,10 @@ def test_cache_dir_ignores_a_relative_xdg_cache_home(monkeypatch, tmp_path):
 @needs_model
 def test_cli_eval_runs_offline_without_network(tmp_path):
     """One real command in its own process, with every network connection refused: the model
-    loads from the installed package and the catalog's vectors reach the disk cache."""
+    loads from the installed package and the catalog's vectors reach the disk cache. With
+    ``--progress`` it says that the tool texts are being embedded and counts them, then counts the
+    tasks (before: one line "0/N tasks" for the whole embedding), and shows no progress bar of the
+    model's own."""
     cat = write_yaml(tmp_path / "srv.yaml", CATALOG)
     queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
         {"id": "rain", "query": RAIN, "expected": ["mcp__srv__weather_forecast"]},
@@ -509,9 +494,15 @@ def test_cli_eval_runs_offline_without_network(tmp_path):
     env["PYTHONPATH"] = os.pathsep.join([str(guard), str(ROOT)])
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
     ev = subprocess.run([*toolsearch_command(), "eval", str(cat), str(queries), "--variant", "semantic",
-                         "--variant", "reference", "--json"], capture_output=True, text=True, env=env, timeout=300)
+                         "--variant", "reference", "--json", "--progress"],
+                        capture_output=True, text=True, env=env, timeout=300)
     assert ev.returncode == 0 and "network access attempted" not in ev.stderr, ev.stderr
-    assert "Loading weights" not in ev.stderr and "\r" not in ev.stderr  # no progress bar of the model's
+    shown = [line for line in ev.stderr.replace("\r", "\n").splitlines() if line.strip()]
+    assert "Loading weights" not in ev.stderr
+    assert all(line.startswith("toolsearch: eval: ") for line in shown), shown  # no progress bar of the model's
+    assert "toolsearch: eval: semantic (embedding the tool texts) 0/4 tool texts" in shown
+    assert "toolsearch: eval: semantic (embedding the tool texts) 4/4 tool texts" in shown
+    assert "toolsearch: eval: semantic 2/2 tasks" in shown
     data = json.loads(ev.stdout)
     assert [v["name"] for v in data["variants"]] == ["semantic", "reference"]
     assert list((tmp_path / "cache" / "toolsearch" / "embeddings").glob("*.npy"))
