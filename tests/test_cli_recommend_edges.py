@@ -459,3 +459,22 @@ def test_recommend_and_check_agree_when_tool_search_is_not_active(tmp_path, how)
         command = [str(TEAM) if a == "CATALOG" else str(config_out) if a == "config.yaml" else a for a in command]
         check = run_cli(*command)
         assert check.returncode == 0, (gate, check.stdout, check.stderr)
+
+
+def test_exported_block_names_every_server_it_leaves_unnamed() -> None:
+    # A goal per length names Cloudflare at 200K and 1M but lets it collapse at 32K: the block's
+    # counts say "9 of 10" there, and the file a config review reads names the server and why.
+    result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed",
+                     "--yaml")
+    assert result.returncode == 0, result.stderr
+    comments = [line for line in result.stdout.splitlines() if line.startswith("# not named:")]
+    assert comments == ["# not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K "
+                        "context (32,000 tokens)"], result.stdout
+    # the same words as the text output, one line per server, also when many collapse
+    text = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
+    block = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--yaml")
+    said = [line for line in text.stdout.splitlines() if line.startswith("not named: ")]
+    assert len(said) == 8
+    assert [line for line in block.stdout.splitlines() if line.startswith("# not named: ")] == [f"# {s}" for s in said]
+    # still a config block
+    assert set(yaml.safe_load(block.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}

@@ -251,7 +251,8 @@ def test_yaml_block_with_provenance() -> None:
     assert comments[5] == "# reached at every length"
     assert comments[6:9] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
                              f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
-    assert comments[9:] == ["# gate: toolsearch check CATALOG --config config.yaml --strict --context-lengths 32k,200k,1m "
+    assert comments[9:] == [f"# not named: {as_json['unnamed'][0]['reason']}",
+                            "# gate: toolsearch check CATALOG --config config.yaml --strict --context-lengths 32k,200k,1m "
                             "--goal names --except cloudflare"]
 
 

@@ -1028,7 +1028,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     ``config`` sets them to something other than the defaults; it is never empty. Above it, YAML
     comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
     lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, the
-    expected listing at each length (form and counts, listing and budget tokens) and, when it is
+    expected listing at each length (form and counts, listing and budget tokens), each server it
+    does not name with why (``# not named:``, the words of :func:`recommendation_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
     Args:
@@ -1062,6 +1063,9 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
+    # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
+    # review sees must not trade a server away behind a count ("9 of 10 servers named")
+    lines += [f"# not named: {_comment_safe(server.reason)}" for server in rec.unnamed]
     if rec.reached and scope is not None:
         lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:
