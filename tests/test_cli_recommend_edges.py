@@ -478,3 +478,17 @@ def test_exported_block_names_every_server_it_leaves_unnamed() -> None:
     assert [line for line in block.stdout.splitlines() if line.startswith("# not named: ")] == [f"# {s}" for s in said]
     # still a config block
     assert set(yaml.safe_load(block.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}
+
+
+def test_why_a_server_is_not_named_says_every_length_that_leaves_it_out() -> None:
+    # One goal for every length: the cheapest "listed" setting names 1 of 9 servers at 32K, 200K
+    # and 1M alike. "at 32K" alone would read as if 200K and 1M named GitHub.
+    result = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
+    assert result.returncode == 0, result.stderr
+    assert [row.split()[5] for row in result.stdout.splitlines() if re.match(r"[\d,]+ ", row)] == ["1/9"] * 3
+    assert ("not named: github: the goal allows a summary line at every listed length; naming it needs a budget "
+            "of 1,473 tokens") in result.stdout.splitlines(), result.stdout
+    # a goal per length that relaxes 32K only: the other lengths name it, so the line names 32K alone
+    relaxed = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed")
+    assert ("not named: github: the goal allows a summary line at 32K; naming it needs a budget of 1,473 tokens"
+            in relaxed.stdout.splitlines()), relaxed.stdout

@@ -774,7 +774,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             continue
         at = collapsed_at.get(label[name])
         need = before[at] if at is not None else low
-        where = context_words(worst.context_length)
+        # every length that leaves it unnamed, not only the worst: "at 32K" alone reads as if the
+        # longer lengths named it
+        unnamed_at = [c.context_length for c in contexts
+                      if ladder.states_of(ladder.step_at(c.budget)).get(name) not in ("full", "names")]
+        where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
+                 else _and(context_words(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
         if need is None:
             why = f"{name}: no budget names it"
