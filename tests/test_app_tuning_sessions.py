@@ -249,3 +249,18 @@ def test_the_sample_store_and_its_export_count_each_session_once():
     check_figures(at, sessions, LENGTHS)
     repeats = [w.value for w in at.warning if "the same session id was read from" in w.value]
     assert len(repeats) == 7
+
+
+def test_called_tools_the_recommendation_leaves_unnamed_are_named_on_the_page():
+    # the question of `recommend --context-lengths 16k,200k --goal names,16k=listed --sessions
+    # state.db`: at 16K the listing names none of the seven tools the sessions called, and the page
+    # says which, in the CLI's words
+    at = open_tuning({"lengths": "16k,200k", "goals": "16k=listed", "sessions": "state.db"})
+    infos = [str(x.value).replace("\\", "") for x in at.info if "not named" in str(x.value)]
+    assert infos == ["Called in the sessions but not named at 16,000: 7 of 7 tools (mcp__github__create_issue, "
+                     "mcp__github__get_job_logs, mcp__grafana__get_current_oncall_users, "
+                     "mcp__grafana__get_dashboard_panel_queries, mcp__grafana__search_dashboards, "
+                     "mcp__linear__list_my_issues, mcp__slack__slack_post_message); the model has to search for "
+                     "them."], infos
+    at = open_tuning({"lengths": "32k,200k", "sessions": "state.db"})  # every called tool named: no such line
+    assert not [x for x in at.info if "not named" in str(x.value)]

@@ -492,3 +492,27 @@ def test_why_a_server_is_not_named_says_every_length_that_leaves_it_out() -> Non
     relaxed = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed")
     assert ("not named: github: the goal allows a summary line at 32K; naming it needs a budget of 1,473 tokens"
             in relaxed.stdout.splitlines()), relaxed.stdout
+
+
+def test_called_tools_the_recommendation_leaves_unnamed_are_named() -> None:
+    # Asking only "listed" at 16K gives one server's names there; the sample sessions called seven
+    # tools of the others. The table's "0/7" alone does not say which.
+    args = ("recommend", TEAM, "--context-lengths", "16k,200k", "--goal", "names,16k=listed",
+            "--sessions", ROOT / "sample_sessions" / "state.db")
+    called = ["mcp__github__create_issue", "mcp__github__get_job_logs", "mcp__grafana__get_current_oncall_users",
+              "mcp__grafana__get_dashboard_panel_queries", "mcp__grafana__search_dashboards",
+              "mcp__linear__list_my_issues", "mcp__slack__slack_post_message"]
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("called in the sessions")]
+    assert lines == [f"called in the sessions but not named at 16,000: 7 of 7 tools ({', '.join(called)}); the "
+                     "model has to search for them"], result.stdout
+    row = next(line for line in result.stdout.splitlines() if line.startswith("16,000 "))
+    assert row.split()[7] == "0/7", row  # called_listed
+    data = _json(run_cli(*args, "--json"))
+    assert data["sessions"]["called_not_named"] == [{"context_length": 16_000, "tools": called},
+                                                    {"context_length": 200_000, "tools": []}]
+    # every called tool named: no such line
+    named = run_cli("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names",
+                    "--sessions", ROOT / "sample_sessions" / "state.db")
+    assert named.returncode == 0 and "called in the sessions" not in named.stdout, named.stdout

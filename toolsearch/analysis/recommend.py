@@ -37,7 +37,7 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
 from .invisible import reveal
-from .sessions import CalledTool, listing_evidence
+from .sessions import CalledTool, called_not_listed, listing_evidence
 from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
@@ -248,6 +248,9 @@ class MultiRecommendation:
         sessions_drift: with sessions that mention tools or servers this catalog lacks (they ran on
             another catalog), that difference in one sentence ending in :data:`SESSION_DRIFT_CONSEQUENCE`
             (:meth:`toolsearch.analysis.sessions.CatalogDrift.words`); empty otherwise.
+        called_unnamed: with recorded sessions, per listed length (in the order of ``contexts``),
+            the distinct deferred tools the sessions called that the recommended listing does not
+            name, sorted; ``()`` without sessions.
         sessions_note: with sessions recorded by a harness whose settings mean something else
             (:func:`toolsearch.analysis.sessions.released_hermes_words`), what that means for the
             evidence, in words; empty otherwise.
@@ -274,6 +277,7 @@ class MultiRecommendation:
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
+    called_unnamed: tuple[tuple[str, ...], ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -863,7 +867,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     table and the design-review report shows it: the goal and lengths, the two settings (or why
     the goal is out of reach and the best reachable setting), the budget they are chosen for, where
     they list more than the goal asks, the headroom, where they list less than ``config`` (the
-    current settings; ``lowered`` from :func:`lowered_changes`) and every server left unnamed.
+    current settings; ``lowered`` from :func:`lowered_changes`), every server left unnamed and,
+    with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
     Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
@@ -895,7 +900,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                      + (" · it is the cheapest setting that meets the goal" if rec.reached
                         else " · it is the best reachable setting"))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
-    return lines
+    return lines + called_unnamed_lines(rec)
 
 
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
@@ -936,12 +941,34 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
     ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
     ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`) and
     ``note`` (:attr:`MultiRecommendation.sessions_note`)."""
-    contexts = []
+    contexts, unnamed = [], []
     for outcome in rec.contexts:
-        evidence = listing_evidence(called, ladder.step_at(outcome.budget))
-        contexts.append(replace(outcome, **evidence))
+        step = ladder.step_at(outcome.budget)
+        contexts.append(replace(outcome, **listing_evidence(called, step)))
+        unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
-                   sessions_note=note)
+                   sessions_note=note, called_unnamed=tuple(unnamed))
+
+
+def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
+    """With recorded sessions, one line per group of listed lengths whose recommended listing
+    leaves the same called tools unnamed: how many, which (the first ``limit``, then how many
+    more), and what that costs (the model searches for them), e.g. ``"called in the sessions but
+    not named at 32,000, 200,000: 2 of 7 tools (mcp__github__create_issue, mcp__github__get_job_logs);
+    the model has to search for them"``. ``[]`` without sessions or when every called tool is named."""
+    if not rec.called_unnamed:
+        return []
+    groups: dict[tuple[str, ...], list[ContextOutcome]] = {}
+    for c, tools in zip(rec.contexts, rec.called_unnamed):
+        if tools:
+            groups.setdefault(tools, []).append(c)
+    lines = []
+    for tools, cs in groups.items():
+        shown = ", ".join(tools[:limit]) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
+        where = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in cs)
+        lines.append(f"called in the sessions but not named at {where}: {len(tools):,} of "
+                     f"{counted(cs[0].called_total or 0, 'tool')} ({shown}); the model has to search for them")
+    return lines
 
 
 #: What a catalog drift means for the two session columns (said wherever they are shown).

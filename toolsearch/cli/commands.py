@@ -936,7 +936,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, "called_not_in_catalog": evidence.not_in_catalog,
-                                "catalog_drift": evidence.drift.to_dict()}
+                                "catalog_drift": evidence.drift.to_dict(),
+                                "called_not_named": [{"context_length": c.context_length, "tools": list(tools)}
+                                                     for c, tools in zip(rec.contexts, rec.called_unnamed)]}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
         print_json(data)

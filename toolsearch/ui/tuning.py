@@ -17,8 +17,8 @@ from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (export_block, frontier, lowered_lengths, outcome_change, outcomes,
-                                           recommend_for_contexts)
+from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, lowered_lengths,
+                                           outcome_change, outcomes, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
@@ -340,6 +340,8 @@ if common.require_catalog(v):
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
+        for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
+            st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
         growth = multi.growth_words
         st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
