@@ -264,3 +264,22 @@ def test_called_tools_the_recommendation_leaves_unnamed_are_named_on_the_page():
                      "them."], infos
     at = open_tuning({"lengths": "32k,200k", "sessions": "state.db"})  # every called tool named: no such line
     assert not [x for x in at.info if "not named" in str(x.value)]
+
+
+def test_the_block_to_ship_is_offered_next_to_the_answer():
+    # A reviewer gets the block beside "Apply to the sidebar", above the frontier, the pins and the
+    # grids, not only at the end of the page; both downloads are the same file.
+    at = open_tuning({"with": "cloudflare-flat", "lengths": "32k,200k,1m", "headroom": "10", "sessions": "state.db"})
+    buttons = [b for b in at.get("download_button") if b.proto.label == "Download tool_search.yaml"]
+    assert len(buttons) == 2, [b.proto.label for b in at.get("download_button")]
+    labels = [getattr(e, "label", None) or getattr(getattr(e, "proto", None), "label", None)
+              for e in at.main.children.values() for e in _walk(e)]
+    first_download = labels.index("Download tool_search.yaml")
+    assert labels.index("Apply to the sidebar") < first_download < labels.index(
+        "Frontier: listing tokens against servers named, per context length")
+
+
+def _walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _walk(child)

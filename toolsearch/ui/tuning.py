@@ -96,6 +96,16 @@ def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
 CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
 
 
+def block_for(v: common.View, multi, cfg) -> str:
+    """The exported ``tools.tool_search`` block of ``multi`` for the sidebar's catalog (the text of
+    ``toolsearch recommend --yaml``)."""
+    # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
+    fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
+    return export_block(multi, cfg, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
+                        version=__version__, tool_names=v.inspector.naming,
+                        scope=v.inspector.scope.name if v.inspector.scope is not None else None)
+
+
 def with_value(values: tuple, value) -> list:
     """``values`` with ``value`` added in order (when known and not already there): the heat
     tables get a row or column for the sidebar setting, so its cell is always on the grid."""
@@ -380,10 +390,16 @@ if common.require_catalog(v):
                        "the current settings.",
                        icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
-        st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
-                  on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
-                  help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
-                  else "The sidebar already uses these values.")
+        # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
+        actions = st.container(horizontal=True, gap="small")
+        actions.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
+                       on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
+                       help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
+                       else "The sidebar already uses these values.")
+        actions.download_button("Download tool_search.yaml", block_for(v, multi, cfg), file_name="tool_search.yaml",
+                                mime="application/x-yaml", key="tuning_download_top", icon=":material/download:",
+                                help="The tools.tool_search block of this recommendation, with where it came from "
+                                     "(shown in full at the end of this page).")
         frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
                                    key="tuning_frontier_open", on_change="rerun")
         if frontier_box.open:  # drawn only when opened
@@ -479,11 +495,7 @@ if common.require_catalog(v):
     # (e) the tools.tool_search block ----------------------------------------------------------
     st.subheader("The tools.tool_search block")
     if multi is not None:
-        # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
-        fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
-        block = export_block(multi, cfg, catalog_name=v.inspector.catalog.name,
-                             fingerprint=fingerprint, version=__version__, tool_names=v.inspector.naming,
-                             scope=v.inspector.scope.name if v.inspector.scope is not None else None)
+        block = block_for(v, multi, cfg)
         st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
