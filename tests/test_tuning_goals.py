@@ -317,6 +317,9 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     out = json.loads(result.stdout)
     assert [(c["called_listed"], c["called_total"], c["searches_saved"]) for c in out["contexts"]] == [(1, 2, 2)] * 3
     drift = out["sessions"].pop("catalog_drift")
+    assert out["sessions"].pop("called_not_named") == [
+        {"context_length": c, "tools": ["mcp__cloudflare__accounts_workers_scripts_list"]}
+        for c in (32_000, 200_000, 1_000_000)]
     assert out["sessions"] == {"read": 2, "called_not_in_catalog": ["mcp__gone__x"]}
     assert "mcp__gone__x" in result.stderr
     assert set(drift) >= {"drifted", "missing_tools", "missing_servers", "extra_servers"}
