@@ -283,3 +283,17 @@ def _walk(node):
     yield node
     for child in getattr(node, "children", {}).values():
         yield from _walk(child)
+
+
+def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets():
+    # the sidebar's session scope (from a link): the page warns what the one harness-wide block
+    # does to the whole catalog, as `recommend --scope` prints it, and the block carries it too
+    at = open_tuning({"lengths": "32k,200k", "scope": "bot=slack,github"})
+    warnings = [text for text in (str(w.value).replace("\\", "") for w in at.warning)
+                if "tools.tool_search block" in text]
+    assert len(warnings) == 1, [str(w.value) for w in at.warning]
+    for n in ("32K", "200K"):
+        assert (f"whole catalog (sessions outside scope bot) at {n}: mixed · 4 of 9 servers named (40 tools); not "
+                "named: github, grafana, linear, notion, playwright") in warnings[0], warnings[0]
+    block = next(c.value for c in at.code if c.value.startswith("# toolsearch"))
+    assert "# whole catalog (sessions outside scope bot) at 32K: mixed · 4 of 9 servers named" in block, block

@@ -516,3 +516,26 @@ def test_called_tools_the_recommendation_leaves_unnamed_are_named() -> None:
     named = run_cli("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names",
                     "--sessions", ROOT / "sample_sessions" / "state.db")
     assert named.returncode == 0 and "called in the sessions" not in named.stdout, named.stdout
+
+
+def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets() -> None:
+    # A support bot sees slack and github; its cheapest "names" setting (470 tokens) is one block
+    # for the whole harness, and there it collapses github, grafana, linear, notion and playwright.
+    args = ("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names", "--scope", "bot=slack,github")
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    outside = [line for line in result.stdout.splitlines() if line.startswith("whole catalog")]
+    assert outside == [f"whole catalog (sessions outside scope bot) at {n}: mixed · 4 of 9 servers named (40 tools); "
+                       "not named: github, grafana, linear, notion, playwright" for n in ("32K", "200K")], result.stdout
+    block = run_cli(*args, "--yaml").stdout
+    assert [line for line in block.splitlines() if line.startswith("# whole catalog")] == [f"# {x}" for x in outside]
+    assert yaml.safe_load(block)["tools"]["tool_search"]["listing_max_tokens"] == 470
+    data = _json(run_cli(*args, "--json"))
+    assert [o["not_named"] for o in data["outside_scope"]] == [["github", "grafana", "linear", "notion", "playwright"]] * 2
+    # the same settings planned for the whole catalog agree
+    plan = _json(run_cli("plan", TEAM, "--context-length", "32k", "--threshold-pct", "1.5", "--listing-max-tokens",
+                         "470", "--json"))
+    assert sorted(s["name"] for s in plan["servers"] if s["state"] == "summary") == [
+        "github", "grafana", "linear", "notion", "playwright"]
+    # without a scope there is no such line
+    assert "whole catalog" not in run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names").stdout

@@ -251,6 +251,10 @@ class MultiRecommendation:
         called_unnamed: with recorded sessions, per listed length (in the order of ``contexts``),
             the distinct deferred tools the sessions called that the recommended listing does not
             name, sorted; ``()`` without sessions.
+        outside_scope: for a recommendation made for a session scope (:func:`add_whole_catalog`),
+            per listed length what the same two settings give the whole catalog (every session
+            outside the scope: the harness has one ``tools.tool_search`` block) and the servers
+            not named there; ``()`` without a scope. ``scope``: that scope's name.
         sessions_note: with sessions recorded by a harness whose settings mean something else
             (:func:`toolsearch.analysis.sessions.released_hermes_words`), what that means for the
             evidence, in words; empty otherwise.
@@ -278,6 +282,8 @@ class MultiRecommendation:
     sessions_drift: str = ""
     sessions_note: str = ""
     called_unnamed: tuple[tuple[str, ...], ...] = ()
+    outside_scope: tuple[tuple[ContextOutcome, tuple[str, ...]], ...] = ()
+    scope: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -900,7 +906,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                      + (" · it is the cheapest setting that meets the goal" if rec.reached
                         else " · it is the best reachable setting"))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
-    return lines + called_unnamed_lines(rec)
+    return lines + called_unnamed_lines(rec) + outside_scope_lines(rec)
 
 
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
@@ -948,6 +954,30 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
         unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
                    sessions_note=note, called_unnamed=tuple(unnamed))
+
+
+def add_whole_catalog(rec: MultiRecommendation, whole: Ladder, scope: str) -> MultiRecommendation:
+    """``rec``, recommended for session scope ``scope``, with :attr:`MultiRecommendation.outside_scope`
+    filled in from ``whole`` (the whole catalog's ladder, same config and planning tokenizer):
+    a harness config has one ``tools.tool_search`` block, so the scope's settings are also what
+    every other session gets."""
+    lengths = [c.context_length for c in rec.contexts]
+    out = []
+    for c in outcomes(whole, rec.threshold_pct, rec.listing_max_tokens, lengths):
+        states = whole.states_of(whole.step_at(c.budget))
+        lost = tuple(sorted(name for name, state in states.items() if state not in ("full", "names", "visible")))
+        out.append((c, lost if c.tier else ()))  # tier 0: every schema is sent, nothing to name
+    return replace(rec, outside_scope=tuple(out), scope=scope)
+
+
+def outside_scope_lines(rec: MultiRecommendation) -> list[str]:
+    """For a recommendation made for a session scope (:func:`add_whole_catalog`): one line per listed length saying
+    what the same settings give the whole catalog and which servers they leave unnamed there,
+    e.g. ``"whole catalog (sessions outside scope bot) at 32K: mixed · 2 of 9 servers named (55
+    tools); not named: filesystem, grafana, ..."``; ``[]`` without :attr:`MultiRecommendation.outside_scope`."""
+    return [f"whole catalog (sessions outside scope {rec.scope}) at {context_words(c.context_length)}: {c.outcome}"
+            + (f"; not named: {', '.join(lost)}" if lost else "")
+            for c, lost in rec.outside_scope]
 
 
 def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
@@ -1098,6 +1128,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_safe(server.reason)}" for server in rec.unnamed]
+    # one block serves every session: say what the sessions outside the scope get
+    lines += [f"# {_comment_safe(line)}" for line in outside_scope_lines(rec)]
     if rec.reached and scope is not None:
         lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:

@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, lowered_lengths,
-                                           outcome_change, outcomes, recommend_for_contexts)
+                                           outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
@@ -352,6 +352,12 @@ if common.require_catalog(v):
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
+        outside = outside_scope_lines(multi)
+        if outside:  # a harness has one tools.tool_search block: the other sessions get these settings too
+            st.warning(common.md_escape(common.visible(
+                "These settings are for the session scope in the sidebar, but a harness config has one "
+                "tools.tool_search block for every session. With them:\n")) + "\n".join(
+                f"- {common.md_escape(common.visible(line))}" for line in outside), icon=":material/group_work:")
         growth = multi.growth_words
         st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
