@@ -539,3 +539,12 @@ def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets
         "github", "grafana", "linear", "notion", "playwright"]
     # without a scope there is no such line
     assert "whole catalog" not in run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names").stdout
+
+
+def test_a_context_of_one_token_is_not_called_1_tokens() -> None:
+    result = run_cli("recommend", TEAM, "--context-lengths", "1,32k", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    assert "(1 tokens)" not in result.stdout, result.stdout
+    assert "more than 100% of the shortest context length (1 token)" in result.stdout, result.stdout
+    assert "not named: core: naming it needs a budget of 159 tokens, more than the whole context (1 token)" in \
+        result.stdout, result.stdout

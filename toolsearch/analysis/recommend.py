@@ -460,8 +460,8 @@ def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, st
     if known and min(known) < limit:
         limit, kind = min(known), "context"
         short = context_words(limit)  # "32K" reads as an adjective; "12,345" does not
-        words = (f"the whole {short} context ({limit:,} tokens)" if short[-1] in "KM"
-                 else f"the whole context ({limit:,} tokens)")
+        words = (f"the whole {short} context ({counted(limit, 'token')})" if short[-1] in "KM"
+                 else f"the whole context ({counted(limit, 'token')})")
     return limit, kind, words
 
 
@@ -550,7 +550,7 @@ def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, h
         return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
     if kind == "context":
         return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
-                f"({largest:,} tokens)")
+                f"({counted(largest, 'token')})")
     if kind == "unknown":
         return (f"it needs a budget of {need:,} tokens{extra}; with an unknown context length the budget is at most "
                 f"{C.UNKNOWN_CONTEXT_PCT_LEG:,}")
