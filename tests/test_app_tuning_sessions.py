@@ -295,5 +295,7 @@ def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets
     for n in ("32K", "200K"):
         assert (f"whole catalog (sessions outside scope bot) at {n}: mixed · 4 of 9 servers named (40 tools); not "
                 "named: github, grafana, linear, notion, playwright") in warnings[0], warnings[0]
+    # a list of its own under the sentence (a blank line before it), one item per length
+    assert "every session. With them:\n\n- whole catalog" in warnings[0], warnings[0]
     block = next(c.value for c in at.code if c.value.startswith("# toolsearch"))
     assert "# whole catalog (sessions outside scope bot) at 32K: mixed · 4 of 9 servers named" in block, block

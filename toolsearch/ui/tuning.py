@@ -356,7 +356,7 @@ if common.require_catalog(v):
         if outside:  # a harness has one tools.tool_search block: the other sessions get these settings too
             st.warning(common.md_escape(common.visible(
                 "These settings are for the session scope in the sidebar, but a harness config has one "
-                "tools.tool_search block for every session. With them:\n")) + "\n".join(
+                "tools.tool_search block for every session. With them:")) + "\n\n" + "\n".join(
                 f"- {common.md_escape(common.visible(line))}" for line in outside), icon=":material/group_work:")
         growth = multi.growth_words
         st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
