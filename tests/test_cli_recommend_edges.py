@@ -548,3 +548,13 @@ def test_a_context_of_one_token_is_not_called_1_tokens() -> None:
     assert "more than 100% of the shortest context length (1 token)" in result.stdout, result.stdout
     assert "not named: core: naming it needs a budget of 159 tokens, more than the whole context (1 token)" in \
         result.stdout, result.stdout
+
+
+def test_with_the_listing_off_a_server_is_not_named_because_the_listing_is_off(tmp_path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text('tools:\n  tool_search:\n    listing: "off"\n', encoding="utf-8")
+    result = run_cli("recommend", TEAM, "--config", config, "--context-lengths", "32k,200k", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    said = [line for line in result.stdout.splitlines() if line.startswith("not named: ")]
+    assert len(said) == 9 and all(line.endswith(": listing is off, so no listing is ever embedded") for line in said), said
+    assert "no budget names it" not in result.stdout

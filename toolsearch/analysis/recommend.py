@@ -791,7 +791,9 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
                  else _and(context_words(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
-        if need is None:
+        if rec.reason == LISTING_OFF_REASON:  # not a matter of budget: say why, not "no budget names it"
+            why = f"{name}: {LISTING_OFF_REASON}"
+        elif need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
