@@ -537,8 +537,10 @@ def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets
                          "470", "--json"))
     assert sorted(s["name"] for s in plan["servers"] if s["state"] == "summary") == [
         "github", "grafana", "linear", "notion", "playwright"]
-    # without a scope there is no such line
+    # without a scope, or with one that reaches every server, there is no such line
     assert "whole catalog" not in run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names").stdout
+    every = run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--scope", "all=*")
+    assert every.returncode == 0 and "whole catalog" not in every.stdout, every.stdout
 
 
 def test_a_context_of_one_token_is_not_called_1_tokens() -> None:

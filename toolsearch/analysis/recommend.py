@@ -969,6 +969,11 @@ def add_whole_catalog(rec: MultiRecommendation, whole: Ladder, scope: str) -> Mu
         states = whole.states_of(whole.step_at(c.budget))
         lost = tuple(sorted(name for name, state in states.items() if state not in ("full", "names", "visible")))
         out.append((c, lost if c.tier else ()))  # tier 0: every schema is sent, nothing to name
+    same = all((w.tier, w.listing_tokens, w.servers_named, w.servers_total, w.tools_named)
+               == (c.tier, c.listing_tokens, c.servers_named, c.servers_total, c.tools_named)
+               for (w, _), c in zip(out, rec.contexts))
+    if same:  # a scope that reaches the whole catalog: nothing else to say
+        return replace(rec, scope=scope)
     return replace(rec, outside_scope=tuple(out), scope=scope)
 
 
