@@ -249,3 +249,53 @@ def test_the_sample_store_and_its_export_count_each_session_once():
     check_figures(at, sessions, LENGTHS)
     repeats = [w.value for w in at.warning if "the same session id was read from" in w.value]
     assert len(repeats) == 7
+
+
+def test_called_tools_the_recommendation_leaves_unnamed_are_named_on_the_page():
+    # the question of `recommend --context-lengths 16k,200k --goal names,16k=listed --sessions
+    # state.db`: at 16K the listing names none of the seven tools the sessions called, and the page
+    # says which, in the CLI's words
+    at = open_tuning({"lengths": "16k,200k", "goals": "16k=listed", "sessions": "state.db"})
+    infos = [str(x.value).replace("\\", "") for x in at.info if "not named" in str(x.value)]
+    assert infos == ["Called in the sessions but not named at 16,000: 7 of 7 tools (mcp__github__create_issue, "
+                     "mcp__github__get_job_logs, mcp__grafana__get_current_oncall_users, "
+                     "mcp__grafana__get_dashboard_panel_queries, mcp__grafana__search_dashboards, "
+                     "mcp__linear__list_my_issues, mcp__slack__slack_post_message); the model has to search for "
+                     "them."], infos
+    at = open_tuning({"lengths": "32k,200k", "sessions": "state.db"})  # every called tool named: no such line
+    assert not [x for x in at.info if "not named" in str(x.value)]
+
+
+def test_the_block_to_ship_is_offered_next_to_the_answer():
+    # A reviewer gets the block beside "Apply to the sidebar", above the frontier, the pins and the
+    # grids, not only at the end of the page; both downloads are the same file.
+    at = open_tuning({"with": "cloudflare-flat", "lengths": "32k,200k,1m", "headroom": "10", "sessions": "state.db"})
+    buttons = [b for b in at.get("download_button") if b.proto.label == "Download tool_search.yaml"]
+    assert len(buttons) == 2, [b.proto.label for b in at.get("download_button")]
+    labels = [getattr(e, "label", None) or getattr(getattr(e, "proto", None), "label", None)
+              for e in at.main.children.values() for e in _walk(e)]
+    first_download = labels.index("Download tool_search.yaml")
+    assert labels.index("Apply to the sidebar") < first_download < labels.index(
+        "Frontier: listing tokens against servers named, per context length")
+
+
+def _walk(node):
+    yield node
+    for child in getattr(node, "children", {}).values():
+        yield from _walk(child)
+
+
+def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets():
+    # the sidebar's session scope (from a link): the page warns what the one harness-wide block
+    # does to the whole catalog, as `recommend --scope` prints it, and the block carries it too
+    at = open_tuning({"lengths": "32k,200k", "scope": "bot=slack,github"})
+    warnings = [text for text in (str(w.value).replace("\\", "") for w in at.warning)
+                if "tools.tool_search block" in text]
+    assert len(warnings) == 1, [str(w.value) for w in at.warning]
+    for n in ("32K", "200K"):
+        assert (f"whole catalog (sessions outside scope bot) at {n}: mixed · 4 of 9 servers named (40 tools); not "
+                "named: github, grafana, linear, notion, playwright") in warnings[0], warnings[0]
+    # a list of its own under the sentence (a blank line before it), one item per length
+    assert "every session. With them:\n\n- whole catalog" in warnings[0], warnings[0]
+    block = next(c.value for c in at.code if c.value.startswith("# toolsearch"))
+    assert "# whole catalog (sessions outside scope bot) at 32K: mixed · 4 of 9 servers named" in block, block

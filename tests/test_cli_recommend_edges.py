@@ -459,3 +459,104 @@ def test_recommend_and_check_agree_when_tool_search_is_not_active(tmp_path, how)
         command = [str(TEAM) if a == "CATALOG" else str(config_out) if a == "config.yaml" else a for a in command]
         check = run_cli(*command)
         assert check.returncode == 0, (gate, check.stdout, check.stderr)
+
+
+def test_exported_block_names_every_server_it_leaves_unnamed() -> None:
+    # A goal per length names Cloudflare at 200K and 1M but lets it collapse at 32K: the block's
+    # counts say "9 of 10" there, and the file a config review reads names the server and why.
+    result = run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed",
+                     "--yaml")
+    assert result.returncode == 0, result.stderr
+    comments = [line for line in result.stdout.splitlines() if line.startswith("# not named:")]
+    assert comments == ["# not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K "
+                        "context (32,000 tokens)"], result.stdout
+    # the same words as the text output, one line per server, also when many collapse
+    text = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
+    block = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--yaml")
+    said = [line for line in text.stdout.splitlines() if line.startswith("not named: ")]
+    assert len(said) == 8
+    assert [line for line in block.stdout.splitlines() if line.startswith("# not named: ")] == [f"# {s}" for s in said]
+    # still a config block
+    assert set(yaml.safe_load(block.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}
+
+
+def test_why_a_server_is_not_named_says_every_length_that_leaves_it_out() -> None:
+    # One goal for every length: the cheapest "listed" setting names 1 of 9 servers at 32K, 200K
+    # and 1M alike. "at 32K" alone would read as if 200K and 1M named GitHub.
+    result = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
+    assert result.returncode == 0, result.stderr
+    assert [row.split()[5] for row in result.stdout.splitlines() if re.match(r"[\d,]+ ", row)] == ["1/9"] * 3
+    assert ("not named: github: the goal allows a summary line at every listed length; naming it needs a budget "
+            "of 1,473 tokens") in result.stdout.splitlines(), result.stdout
+    # a goal per length that relaxes 32K only: the other lengths name it, so the line names 32K alone
+    relaxed = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed")
+    assert ("not named: github: the goal allows a summary line at 32K; naming it needs a budget of 1,473 tokens"
+            in relaxed.stdout.splitlines()), relaxed.stdout
+
+
+def test_called_tools_the_recommendation_leaves_unnamed_are_named() -> None:
+    # Asking only "listed" at 16K gives one server's names there; the sample sessions called seven
+    # tools of the others. The table's "0/7" alone does not say which.
+    args = ("recommend", TEAM, "--context-lengths", "16k,200k", "--goal", "names,16k=listed",
+            "--sessions", ROOT / "sample_sessions" / "state.db")
+    called = ["mcp__github__create_issue", "mcp__github__get_job_logs", "mcp__grafana__get_current_oncall_users",
+              "mcp__grafana__get_dashboard_panel_queries", "mcp__grafana__search_dashboards",
+              "mcp__linear__list_my_issues", "mcp__slack__slack_post_message"]
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("called in the sessions")]
+    assert lines == [f"called in the sessions but not named at 16,000: 7 of 7 tools ({', '.join(called)}); the "
+                     "model has to search for them"], result.stdout
+    row = next(line for line in result.stdout.splitlines() if line.startswith("16,000 "))
+    assert row.split()[7] == "0/7", row  # called_listed
+    data = _json(run_cli(*args, "--json"))
+    assert data["sessions"]["called_not_named"] == [{"context_length": 16_000, "tools": called},
+                                                    {"context_length": 200_000, "tools": []}]
+    # every called tool named: no such line
+    named = run_cli("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names",
+                    "--sessions", ROOT / "sample_sessions" / "state.db")
+    assert named.returncode == 0 and "called in the sessions" not in named.stdout, named.stdout
+
+
+def test_a_recommendation_for_a_session_scope_says_what_every_other_session_gets() -> None:
+    # A support bot sees slack and github; its cheapest "names" setting (470 tokens) is one block
+    # for the whole harness, and there it collapses github, grafana, linear, notion and playwright.
+    args = ("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names", "--scope", "bot=slack,github")
+    result = run_cli(*args)
+    assert result.returncode == 0, result.stderr
+    outside = [line for line in result.stdout.splitlines() if line.startswith("whole catalog")]
+    assert outside == [f"whole catalog (sessions outside scope bot) at {n}: mixed · 4 of 9 servers named (40 tools); "
+                       "not named: github, grafana, linear, notion, playwright" for n in ("32K", "200K")], result.stdout
+    block = run_cli(*args, "--yaml").stdout
+    assert [line for line in block.splitlines() if line.startswith("# whole catalog")] == [f"# {x}" for x in outside]
+    assert yaml.safe_load(block)["tools"]["tool_search"]["listing_max_tokens"] == 470
+    data = _json(run_cli(*args, "--json"))
+    assert [o["not_named"] for o in data["outside_scope"]] == [["github", "grafana", "linear", "notion", "playwright"]] * 2
+    # the same settings planned for the whole catalog agree
+    plan = _json(run_cli("plan", TEAM, "--context-length", "32k", "--threshold-pct", "1.5", "--listing-max-tokens",
+                         "470", "--json"))
+    assert sorted(s["name"] for s in plan["servers"] if s["state"] == "summary") == [
+        "github", "grafana", "linear", "notion", "playwright"]
+    # without a scope, or with one that reaches every server, there is no such line
+    assert "whole catalog" not in run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names").stdout
+    every = run_cli("recommend", TEAM, "--context-lengths", "32k", "--goal", "names", "--scope", "all=*")
+    assert every.returncode == 0 and "whole catalog" not in every.stdout, every.stdout
+
+
+def test_a_context_of_one_token_is_not_called_1_tokens() -> None:
+    result = run_cli("recommend", TEAM, "--context-lengths", "1,32k", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    assert "(1 tokens)" not in result.stdout, result.stdout
+    assert "more than 100% of the shortest context length (1 token)" in result.stdout, result.stdout
+    assert "not named: core: naming it needs a budget of 159 tokens, more than the whole context (1 token)" in \
+        result.stdout, result.stdout
+
+
+def test_with_the_listing_off_a_server_is_not_named_because_the_listing_is_off(tmp_path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text('tools:\n  tool_search:\n    listing: "off"\n', encoding="utf-8")
+    result = run_cli("recommend", TEAM, "--config", config, "--context-lengths", "32k,200k", "--goal", "names")
+    assert result.returncode == 1, result.stderr
+    said = [line for line in result.stdout.splitlines() if line.startswith("not named: ")]
+    assert len(said) == 9 and all(line.endswith(": listing is off, so no listing is ever embedded") for line in said), said
+    assert "no budget names it" not in result.stdout

@@ -251,7 +251,8 @@ def test_yaml_block_with_provenance() -> None:
     assert comments[5] == "# reached at every length"
     assert comments[6:9] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
                              f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
-    assert comments[9:] == ["# gate: toolsearch check CATALOG --config config.yaml --strict --context-lengths 32k,200k,1m "
+    assert comments[9:] == [f"# not named: {as_json['unnamed'][0]['reason']}",
+                            "# gate: toolsearch check CATALOG --config config.yaml --strict --context-lengths 32k,200k,1m "
                             "--goal names --except cloudflare"]
 
 
@@ -316,6 +317,9 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     out = json.loads(result.stdout)
     assert [(c["called_listed"], c["called_total"], c["searches_saved"]) for c in out["contexts"]] == [(1, 2, 2)] * 3
     drift = out["sessions"].pop("catalog_drift")
+    assert out["sessions"].pop("called_not_named") == [
+        {"context_length": c, "tools": ["mcp__cloudflare__accounts_workers_scripts_list"]}
+        for c in (32_000, 200_000, 1_000_000)]
     assert out["sessions"] == {"read": 2, "called_not_in_catalog": ["mcp__gone__x"]}
     assert "mcp__gone__x" in result.stderr
     assert set(drift) >= {"drifted", "missing_tools", "missing_servers", "extra_servers"}

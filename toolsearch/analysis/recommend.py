@@ -37,7 +37,7 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
 from .invisible import reveal
-from .sessions import CalledTool, listing_evidence
+from .sessions import CalledTool, called_not_listed, listing_evidence
 from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
@@ -248,6 +248,13 @@ class MultiRecommendation:
         sessions_drift: with sessions that mention tools or servers this catalog lacks (they ran on
             another catalog), that difference in one sentence ending in :data:`SESSION_DRIFT_CONSEQUENCE`
             (:meth:`toolsearch.analysis.sessions.CatalogDrift.words`); empty otherwise.
+        called_unnamed: with recorded sessions, per listed length (in the order of ``contexts``),
+            the distinct deferred tools the sessions called that the recommended listing does not
+            name, sorted; ``()`` without sessions.
+        outside_scope: for a recommendation made for a session scope (:func:`add_whole_catalog`),
+            per listed length what the same two settings give the whole catalog (every session
+            outside the scope: the harness has one ``tools.tool_search`` block) and the servers
+            not named there; ``()`` without a scope. ``scope``: that scope's name.
         sessions_note: with sessions recorded by a harness whose settings mean something else
             (:func:`toolsearch.analysis.sessions.released_hermes_words`), what that means for the
             evidence, in words; empty otherwise.
@@ -274,6 +281,9 @@ class MultiRecommendation:
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
+    called_unnamed: tuple[tuple[str, ...], ...] = ()
+    outside_scope: tuple[tuple[ContextOutcome, tuple[str, ...]], ...] = ()
+    scope: str = ""
 
     @property
     def worst(self) -> ContextOutcome:
@@ -450,8 +460,8 @@ def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, st
     if known and min(known) < limit:
         limit, kind = min(known), "context"
         short = context_words(limit)  # "32K" reads as an adjective; "12,345" does not
-        words = (f"the whole {short} context ({limit:,} tokens)" if short[-1] in "KM"
-                 else f"the whole context ({limit:,} tokens)")
+        words = (f"the whole {short} context ({counted(limit, 'token')})" if short[-1] in "KM"
+                 else f"the whole context ({counted(limit, 'token')})")
     return limit, kind, words
 
 
@@ -540,7 +550,7 @@ def _unreachable_reason(need: int | None, largest: int, kind: str, words: str, h
         return f"it needs a budget of {need:,} tokens{extra}, more than {words}"
     if kind == "context":
         return (f"it needs a budget of {need:,} tokens{extra}, more than 100% of the shortest context length "
-                f"({largest:,} tokens)")
+                f"({counted(largest, 'token')})")
     if kind == "unknown":
         return (f"it needs a budget of {need:,} tokens{extra}; with an unknown context length the budget is at most "
                 f"{C.UNKNOWN_CONTEXT_PCT_LEG:,}")
@@ -774,9 +784,16 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             continue
         at = collapsed_at.get(label[name])
         need = before[at] if at is not None else low
-        where = context_words(worst.context_length)
+        # every length that leaves it unnamed, not only the worst: "at 32K" alone reads as if the
+        # longer lengths named it
+        unnamed_at = [c.context_length for c in contexts
+                      if ladder.states_of(ladder.step_at(c.budget)).get(name) not in ("full", "names")]
+        where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
+                 else _and(context_words(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
-        if need is None:
+        if rec.reason == LISTING_OFF_REASON:  # not a matter of budget: say why, not "no budget names it"
+            why = f"{name}: {LISTING_OFF_REASON}"
+        elif need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
@@ -858,7 +875,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     table and the design-review report shows it: the goal and lengths, the two settings (or why
     the goal is out of reach and the best reachable setting), the budget they are chosen for, where
     they list more than the goal asks, the headroom, where they list less than ``config`` (the
-    current settings; ``lowered`` from :func:`lowered_changes`) and every server left unnamed.
+    current settings; ``lowered`` from :func:`lowered_changes`), every server left unnamed and,
+    with recorded sessions, the called tools left unnamed (:func:`called_unnamed_lines`).
     Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
@@ -890,7 +908,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                      + (" · it is the cheapest setting that meets the goal" if rec.reached
                         else " · it is the best reachable setting"))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
-    return lines
+    return lines + called_unnamed_lines(rec) + outside_scope_lines(rec)
 
 
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
@@ -931,12 +949,63 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
     ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
     ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`) and
     ``note`` (:attr:`MultiRecommendation.sessions_note`)."""
-    contexts = []
+    contexts, unnamed = [], []
     for outcome in rec.contexts:
-        evidence = listing_evidence(called, ladder.step_at(outcome.budget))
-        contexts.append(replace(outcome, **evidence))
+        step = ladder.step_at(outcome.budget)
+        contexts.append(replace(outcome, **listing_evidence(called, step)))
+        unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
-                   sessions_note=note)
+                   sessions_note=note, called_unnamed=tuple(unnamed))
+
+
+def add_whole_catalog(rec: MultiRecommendation, whole: Ladder, scope: str) -> MultiRecommendation:
+    """``rec``, recommended for session scope ``scope``, with :attr:`MultiRecommendation.outside_scope`
+    filled in from ``whole`` (the whole catalog's ladder, same config and planning tokenizer):
+    a harness config has one ``tools.tool_search`` block, so the scope's settings are also what
+    every other session gets."""
+    lengths = [c.context_length for c in rec.contexts]
+    out = []
+    for c in outcomes(whole, rec.threshold_pct, rec.listing_max_tokens, lengths):
+        states = whole.states_of(whole.step_at(c.budget))
+        lost = tuple(sorted(name for name, state in states.items() if state not in ("full", "names", "visible")))
+        out.append((c, lost if c.tier else ()))  # tier 0: every schema is sent, nothing to name
+    same = all((w.tier, w.listing_tokens, w.servers_named, w.servers_total, w.tools_named)
+               == (c.tier, c.listing_tokens, c.servers_named, c.servers_total, c.tools_named)
+               for (w, _), c in zip(out, rec.contexts))
+    if same:  # a scope that reaches the whole catalog: nothing else to say
+        return replace(rec, scope=scope)
+    return replace(rec, outside_scope=tuple(out), scope=scope)
+
+
+def outside_scope_lines(rec: MultiRecommendation) -> list[str]:
+    """For a recommendation made for a session scope (:func:`add_whole_catalog`): one line per listed length saying
+    what the same settings give the whole catalog and which servers they leave unnamed there,
+    e.g. ``"whole catalog (sessions outside scope bot) at 32K: mixed · 2 of 9 servers named (55
+    tools); not named: filesystem, grafana, ..."``; ``[]`` without :attr:`MultiRecommendation.outside_scope`."""
+    return [f"whole catalog (sessions outside scope {rec.scope}) at {context_words(c.context_length)}: {c.outcome}"
+            + (f"; not named: {', '.join(lost)}" if lost else "")
+            for c, lost in rec.outside_scope]
+
+
+def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
+    """With recorded sessions, one line per group of listed lengths whose recommended listing
+    leaves the same called tools unnamed: how many, which (the first ``limit``, then how many
+    more), and what that costs (the model searches for them), e.g. ``"called in the sessions but
+    not named at 32,000, 200,000: 2 of 7 tools (mcp__github__create_issue, mcp__github__get_job_logs);
+    the model has to search for them"``. ``[]`` without sessions or when every called tool is named."""
+    if not rec.called_unnamed:
+        return []
+    groups: dict[tuple[str, ...], list[ContextOutcome]] = {}
+    for c, tools in zip(rec.contexts, rec.called_unnamed):
+        if tools:
+            groups.setdefault(tools, []).append(c)
+    lines = []
+    for tools, cs in groups.items():
+        shown = ", ".join(tools[:limit]) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
+        where = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in cs)
+        lines.append(f"called in the sessions but not named at {where}: {len(tools):,} of "
+                     f"{counted(cs[0].called_total or 0, 'tool')} ({shown}); the model has to search for them")
+    return lines
 
 
 #: What a catalog drift means for the two session columns (said wherever they are shown).
@@ -1028,7 +1097,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     ``config`` sets them to something other than the defaults; it is never empty. Above it, YAML
     comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
     lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, the
-    expected listing at each length (form and counts, listing and budget tokens) and, when it is
+    expected listing at each length (form and counts, listing and budget tokens), each server it
+    does not name with why (``# not named:``, the words of :func:`recommendation_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
     Args:
@@ -1062,6 +1132,11 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
+    # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
+    # review sees must not trade a server away behind a count ("9 of 10 servers named")
+    lines += [f"# not named: {_comment_safe(server.reason)}" for server in rec.unnamed]
+    # one block serves every session: say what the sessions outside the scope get
+    lines += [f"# {_comment_safe(line)}" for line in outside_scope_lines(rec)]
     if rec.reached and scope is not None:
         lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:

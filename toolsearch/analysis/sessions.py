@@ -851,6 +851,12 @@ def listing_evidence(called: Sequence[CalledTool], step: Any) -> dict[str, int]:
     return {"called_listed": len(listed), "called_total": len(names), "searches_saved": saved}
 
 
+def called_not_listed(called: Sequence[CalledTool], step: Any) -> list[str]:
+    """The distinct tools in ``called`` that a listing (``step``, as :func:`listing_evidence`)
+    does not name, sorted: the ones the model still has to search for."""
+    return sorted({c.tool for c in called if not _listed(step, c.label)})
+
+
 # --- aggregates -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -904,7 +904,7 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
 def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     from .. import __version__  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
-                                      export_block, lowered_changes, outcome_rows, recommendation_lines,
+                                      add_whole_catalog, export_block, lowered_changes, outcome_rows, recommendation_lines,
                                       sessions_line)
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -922,6 +922,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.session_sources:
         evidence = read_session_evidence(args.session_sources, inspector, config)
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note)
+    if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
+        rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
+                                inspector.scope.name)
     status = 0 if rec.reached else 1
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
@@ -936,9 +939,14 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
             data["sessions"] = {"read": evidence.sessions_read, "called_not_in_catalog": evidence.not_in_catalog,
-                                "catalog_drift": evidence.drift.to_dict()}
+                                "catalog_drift": evidence.drift.to_dict(),
+                                "called_not_named": [{"context_length": c.context_length, "tools": list(tools)}
+                                                     for c, tools in zip(rec.contexts, rec.called_unnamed)]}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
+            data["outside_scope"] = [{"context_length": c.context_length, "outcome": c.outcome,
+                                      "servers_named": c.servers_named, "servers_total": c.servers_total,
+                                      "not_named": list(lost)} for c, lost in rec.outside_scope]
         print_json(data)
         return status
     for line in recommendation_lines(rec, config, lowered):

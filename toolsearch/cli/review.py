@@ -24,7 +24,8 @@ from typing import Any, Sequence
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
-from ..analysis.recommend import MultiRecommendation, add_session_evidence, recommend_for_contexts, session_drift_words
+from ..analysis.recommend import (MultiRecommendation, add_session_evidence, add_whole_catalog, recommend_for_contexts,
+                                  session_drift_words)
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
@@ -263,6 +264,9 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
         evidence = read_session_evidence(args.session_sources, inspector, config)
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
                                    session_drift_words(evidence.drift, inspector.catalog.name), evidence.note)
+    if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
+        rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
+                                inspector.scope.name)
     return rec
 
 

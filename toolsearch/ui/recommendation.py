@@ -16,7 +16,7 @@ from typing import Sequence
 import streamlit as st
 
 from toolsearch.analysis.recommend import (LengthGoals, MultiRecommendation, add_session_evidence,
-                                           recommend_for_contexts, session_drift_words)
+                                           add_whole_catalog, recommend_for_contexts, session_drift_words)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, called_tools,
                                           catalog_drift, drop_repeated, released_hermes_sessions,
                                           released_hermes_words)
@@ -43,13 +43,18 @@ def ladder_for(v: common.View) -> Ladder:
     across slider moves (one entry per inspector object and setting; the entry holds the
     inspector, so its ``id`` cannot be reused while the entry exists).
     """
-    key = (id(v.inspector), v.config.enabled, v.config.listing, v.config.defer, v.tokenizer)
+    return _ladder(v.inspector, v)
+
+
+def _ladder(inspector, v: common.View) -> Ladder:
+    """:func:`ladder_for` for ``inspector`` (the sidebar's, or its whole catalog's when a scope is picked)."""
+    key = (id(inspector), v.config.enabled, v.config.listing, v.config.defer, v.tokenizer)
     memo = st.session_state.setdefault("_tuning_ladders", {})
     hit = memo.get(key)
-    if hit is None or hit[0] is not v.inspector:
+    if hit is None or hit[0] is not inspector:
         if len(memo) >= 8:
             memo.clear()
-        hit = memo[key] = (v.inspector, listing_ladder(v.inspector.planner, v.config, v.tokenizer))
+        hit = memo[key] = (inspector, listing_ladder(inspector.planner, v.config, v.tokenizer))
     return hit[1]
 
 
@@ -204,6 +209,8 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
                                  length_goals=dict(q.length_goals))
     if q.called is not None:
         rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note)
+    if v.inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
+        rec = add_whole_catalog(rec, _ladder(v.inspector.scoped(None), v), v.inspector.scope.name)
     return rec
 
 

@@ -17,8 +17,8 @@ from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (export_block, frontier, lowered_lengths, outcome_change, outcomes,
-                                           recommend_for_contexts)
+from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, lowered_lengths,
+                                           outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
@@ -94,6 +94,16 @@ def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
 
 #: The views of the listing form, one tab each (only the open one is drawn and sent).
 CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
+
+
+def block_for(v: common.View, multi, cfg) -> str:
+    """The exported ``tools.tool_search`` block of ``multi`` for the sidebar's catalog (the text of
+    ``toolsearch recommend --yaml``)."""
+    # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
+    fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
+    return export_block(multi, cfg, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
+                        version=__version__, tool_names=v.inspector.naming,
+                        scope=v.inspector.scope.name if v.inspector.scope is not None else None)
 
 
 def with_value(values: tuple, value) -> list:
@@ -340,6 +350,14 @@ if common.require_catalog(v):
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
+        for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
+            st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
+        outside = outside_scope_lines(multi)
+        if outside:  # a harness has one tools.tool_search block: the other sessions get these settings too
+            st.warning(common.md_escape(common.visible(
+                "These settings are for the session scope in the sidebar, but a harness config has one "
+                "tools.tool_search block for every session. With them:")) + "\n\n" + "\n".join(
+                f"- {common.md_escape(common.visible(line))}" for line in outside), icon=":material/group_work:")
         growth = multi.growth_words
         st.caption(f"Headroom {multi.headroom_pct:g}%: {'the setting ' if growth.startswith('absorbs') else ''}{growth}.")
         singles = {c: recommend_for_contexts(ladder, cfg, [c], multi.goal_at(c), except_servers=excepted,
@@ -378,10 +396,16 @@ if common.require_catalog(v):
                        "the current settings.",
                        icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
-        st.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
-                  on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
-                  help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
-                  else "The sidebar already uses these values.")
+        # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
+        actions = st.container(horizontal=True, gap="small")
+        actions.button("Apply to the sidebar", key="tuning_apply_multi", type="primary", disabled=same,
+                       on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
+                       help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
+                       else "The sidebar already uses these values.")
+        actions.download_button("Download tool_search.yaml", block_for(v, multi, cfg), file_name="tool_search.yaml",
+                                mime="application/x-yaml", key="tuning_download_top", icon=":material/download:",
+                                help="The tools.tool_search block of this recommendation, with where it came from "
+                                     "(shown in full at the end of this page).")
         frontier_box = st.expander("Frontier: listing tokens against servers named, per context length",
                                    key="tuning_frontier_open", on_change="rerun")
         if frontier_box.open:  # drawn only when opened
@@ -477,11 +501,7 @@ if common.require_catalog(v):
     # (e) the tools.tool_search block ----------------------------------------------------------
     st.subheader("The tools.tool_search block")
     if multi is not None:
-        # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
-        fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
-        block = export_block(multi, cfg, catalog_name=v.inspector.catalog.name,
-                             fingerprint=fingerprint, version=__version__, tool_names=v.inspector.naming,
-                             scope=v.inspector.scope.name if v.inspector.scope is not None else None)
+        block = block_for(v, multi, cfg)
         st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
