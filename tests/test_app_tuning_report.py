@@ -827,3 +827,16 @@ def test_report_page_asks_the_tuning_goal_of_another_scope():
     scoped = metric(at, "Recommended listing_max_tokens")
     assert scoped != whole, (scoped, whole)  # three servers need less than nine
     assert f"listing_max_tokens: {scoped.removesuffix(' tokens').replace(',', '')}" in section, section[:2000]
+
+
+def test_the_tuning_page_says_where_the_listing_takes_a_large_share_of_the_context():
+    """The Tuning page warns with the line ``recommend`` prints (one function for both)."""
+    from toolsearch.analysis.recommend import large_share_lines
+
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "8k,1m", "goal": "full"})
+    config = parse_config({})
+    rec = recommend_for_contexts(listing_ladder(inspector().planner, config), config, [8_000, 1_000_000], "full")
+    lines = large_share_lines(rec)
+    assert len(lines) == 1 and lines[0].startswith("large share at 8K: the listing takes ")
+    shown = [w.value.replace("\\", "") for w in at.warning]
+    assert lines[0][0].upper() + lines[0][1:] + "." in shown, shown

@@ -560,3 +560,24 @@ def test_with_the_listing_off_a_server_is_not_named_because_the_listing_is_off(t
     said = [line for line in result.stdout.splitlines() if line.startswith("not named: ")]
     assert len(said) == 9 and all(line.endswith(": listing is off, so no listing is ever embedded") for line in said), said
     assert "no budget names it" not in result.stdout
+
+
+def test_a_listing_that_takes_a_large_share_of_a_short_context_is_said_everywhere() -> None:
+    """``full`` at 8K needs threshold_pct 45.7: the listing then takes almost half of that context.
+    The text, the exported block and the JSON say so for 8K only (the listing is the same size at
+    1M, a tiny share there), with the listing's planning tokens over the context length."""
+    args = ("recommend", TEAM, "--context-lengths", "8k,unknown,1m", "--goal", "full")
+    data = _json(run_cli(*args, "--json"))
+    tokens = data["contexts"][0]["listing_tokens"]
+    share = round(100 * tokens / 8000, 1)
+    assert share > 25 and data["large_share"] == [{"context_length": 8000, "listing_tokens": tokens, "share_pct": share}]
+    line = (f"large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context; a lower goal for "
+            "that length leaves more room for the conversation")
+    text = run_cli(*args)
+    assert line in text.stdout.splitlines() and "large share at 1M" not in text.stdout
+    assert f"# {line}" in run_cli(*args, "--yaml").stdout.splitlines()
+    docs = " ".join((ROOT / "docs" / "tuning.md").read_text(encoding="utf-8").split())  # the figures docs quote
+    assert (f"`threshold_pct` {data['threshold_pct']:g}, and the listing" in docs
+            and f"(`large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context; ...`)" in docs)
+    # a goal that keeps the listing small at 8K: nothing to say
+    assert _json(run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "listed", "--json"))["large_share"] == []

@@ -375,7 +375,9 @@ class MultiRecommendation:
         lengths without their own), ``contexts`` (each with its own ``goal`` and ``budget_needed``),
         ``goal_words``, then ``reached``,
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
-        ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``."""
+        ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
+        (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
+        with ``context_length``, ``listing_tokens`` and ``share_pct``)."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
                 "goal": self.goal,
@@ -385,7 +387,9 @@ class MultiRecommendation:
                 "goal_budget": self.goal_budget, "reason": self.reason, "planning_tokenizer": self.planning_tokenizer,
                 "except": list(self.except_servers), "keep": list(self.keep_servers),
                 "headroom_pct": self.headroom_pct, "growth_tokens": self.growth_tokens,
-                "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed]}
+                "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
+                "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
+                                 "share_pct": round(share, 1)} for c, share in large_shares(self)]}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
         """``config`` with the recommended threshold_pct and listing_max_tokens."""
@@ -908,7 +912,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                      + (" · it is the cheapest setting that meets the goal" if rec.reached
                         else " · it is the best reachable setting"))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
-    return lines + called_unnamed_lines(rec) + outside_scope_lines(rec)
+    return lines + large_share_lines(rec) + called_unnamed_lines(rec) + outside_scope_lines(rec)
 
 
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
@@ -985,6 +989,40 @@ def outside_scope_lines(rec: MultiRecommendation) -> list[str]:
     return [f"whole catalog (sessions outside scope {rec.scope}) at {context_words(c.context_length)}: {c.outcome}"
             + (f"; not named: {', '.join(lost)}" if lost else "")
             for c, lost in rec.outside_scope]
+
+
+#: A recommended listing that takes more than this share (%) of a context length is said so: what
+#: it takes is gone from every request's room for the conversation at that length.
+LARGE_SHARE_PCT = 25.0
+
+
+def listing_share_pct(outcome: ContextOutcome) -> float | None:
+    """The listing's share of its context length in % (planning tokens over context tokens), or
+    ``None`` for an unknown length."""
+    if not outcome.context_length:
+        return None
+    return 100 * outcome.listing_tokens / outcome.context_length
+
+
+def large_shares(rec: MultiRecommendation) -> list[tuple[ContextOutcome, float]]:
+    """The listed lengths where the recommended listing takes more than :data:`LARGE_SHARE_PCT` %
+    of the context, each with that share (%), in the order of ``rec.contexts``."""
+    found = []
+    for outcome in rec.contexts:
+        share = listing_share_pct(outcome)
+        if share is not None and share > LARGE_SHARE_PCT:
+            found.append((outcome, share))
+    return found
+
+
+def large_share_lines(rec: MultiRecommendation) -> list[str]:
+    """One line per listed length where the recommended listing takes more than
+    :data:`LARGE_SHARE_PCT` % of the context (:func:`large_shares`), e.g. ``"large share at 8K: the
+    listing takes 3,655 tokens, 45.7% of the context; a lower goal for that length leaves more room
+    for the conversation"``; ``[]`` when there is none."""
+    return [f"large share at {context_words(c.context_length)}: the listing takes {c.listing_tokens:,} tokens, "
+            f"{share:.1f}% of the context; a lower goal for that length leaves more room for the conversation"
+            for c, share in large_shares(rec)]
 
 
 def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
@@ -1098,7 +1136,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
     lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, the
     expected listing at each length (form and counts, listing and budget tokens), each server it
-    does not name with why (``# not named:``, the words of :func:`recommendation_lines`) and, when it is
+    does not name with why (``# not named:``, the words of :func:`recommendation_lines`), each length
+    where the listing takes a large share of the context (:func:`large_share_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
     Args:
@@ -1135,6 +1174,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_safe(server.reason)}" for server in rec.unnamed]
+    lines += [f"# {_comment_safe(line)}" for line in large_share_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
     lines += [f"# {_comment_safe(line)}" for line in outside_scope_lines(rec)]
     if rec.reached and scope is not None:

@@ -17,7 +17,7 @@ from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, lowered_lengths,
+from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
@@ -350,6 +350,8 @@ if common.require_catalog(v):
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
             st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
+        for line in large_share_lines(multi):  # what the listing leaves for the conversation
+            st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
         outside = outside_scope_lines(multi)
