@@ -581,3 +581,12 @@ def test_a_listing_that_takes_a_large_share_of_a_short_context_is_said_everywher
             and f"(`large share at 8K: the listing takes {tokens:,} tokens, {share:.1f}% of the context; ...`)" in docs)
     # a goal that keeps the listing small at 8K: nothing to say
     assert _json(run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "listed", "--json"))["large_share"] == []
+
+
+def test_context_lengths_in_sentences_keep_their_thousands_separators() -> None:
+    from toolsearch.analysis.recommend import context_words
+
+    assert [context_words(n) for n in (None, 8_000, 32_000, 1_000_000, 10_000_000_000, 2_500_000_000_000, 12_345)] == [
+        "unknown", "8K", "32K", "1M", "10,000M", "2,500,000M", "12,345"]
+    block = run_cli("recommend", TEAM, "--context-lengths", "32k,10000000000", "--goal", "names", "--yaml").stdout
+    assert "# at 10,000M: names" in block and "10000M" not in block

@@ -118,14 +118,14 @@ def _and(words: Any) -> str:
 
 
 def context_words(n: int | None) -> str:
-    """A context length for sentences: ``32000`` → ``32K``, ``1000000`` → ``1M``, ``12345`` →
-    ``12,345``, ``None`` → ``unknown``."""
+    """A context length for sentences: ``32000`` → ``32K``, ``1000000`` → ``1M``,
+    ``10000000000`` → ``10,000M``, ``12345`` → ``12,345``, ``None`` → ``unknown``."""
     if not n:
         return "unknown"
     if n >= 1_000_000 and n % 1_000_000 == 0:
-        return f"{n // 1_000_000}M"
+        return f"{n // 1_000_000:,}M"
     if n % 1000 == 0:
-        return f"{n // 1000}K"
+        return f"{n // 1000:,}K"
     return f"{n:,}"
 
 
