@@ -854,3 +854,15 @@ def test_searches_that_found_the_wrong_tools_are_listed(tmp_path):
     rows = literal_tables(at)["sessions_missed"].to_dict("records")
     assert [(r["query"], r["times"], r["called afterwards"], r["reference finds one now"]) for r in rows] == [
         ("slack send message", "1", "mcp__slack__slack_post_message", "no")]
+
+
+def test_a_view_whose_name_differs_only_in_case_is_refused_too(tmp_path):
+    """SQLite table names are case-insensitive: a view named "SESSIONS" is what "FROM sessions"
+    reads, yet the check for views compared names case-sensitively and let it through. A
+    recursive view then ran for ever (the sort of an endless query). It is refused like any view
+    (a plain one here, so the test ends either way)."""
+    path = _store_with_sessions(tmp_path, "CREATE VIEW SESSIONS AS SELECT 's1' AS id")
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([path])
+    assert str(info.value) == (f"{path}: not a Hermes session store: 'SESSIONS' is a view; expected tables "
+                               "'sessions' and 'messages'")

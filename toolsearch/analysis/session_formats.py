@@ -494,10 +494,13 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
             message_columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
         except sqlite3.DatabaseError as exc:
             raise SessionSourceError(f"{origin}: not a readable SQLite database ({exc})") from None
-        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master WHERE name IN ('sessions', 'messages')"))
+        # SQLite names are case-insensitive (ASCII), so a view named "SESSIONS" is what "FROM sessions" reads
+        kinds = {name.lower(): (name, kind) for name, kind in conn.execute(
+            "SELECT name, type FROM sqlite_master WHERE lower(name) IN ('sessions', 'messages')")}
         for name in ("sessions", "messages"):  # a view can hold any query, one that never ends too
-            if kinds.get(name, "table") != "table":
-                raise SessionSourceError(f"{origin}: not a Hermes session store: {name!r} is a {kinds[name]}; "
+            written, kind = kinds.get(name, (name, "table"))
+            if kind != "table":
+                raise SessionSourceError(f"{origin}: not a Hermes session store: {written!r} is a {kind}; "
                                          "expected tables 'sessions' and 'messages'")
         missing = [c for c in ("id",) if c not in columns] + [c for c in ("session_id", "role") if c not in message_columns]
         if not columns or not message_columns or missing:
