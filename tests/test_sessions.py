@@ -866,3 +866,60 @@ def test_a_view_whose_name_differs_only_in_case_is_refused_too(tmp_path):
         load_sessions([path])
     assert str(info.value) == (f"{path}: not a Hermes session store: 'SESSIONS' is a view; expected tables "
                                "'sessions' and 'messages'")
+
+
+def _with_separators(line: str) -> str:
+    """A JSON Lines line rewritten as ``json.dumps(..., ensure_ascii=False)`` writes it, with a
+    pasted line separator (U+2028) and a NEL (U+0085) in every message text."""
+    entry = json.loads(line)
+    for message in entry.get("messages", []) + entry.get("conversations", []):
+        for key in ("content", "value"):
+            if isinstance(message.get(key), str):
+                message[key] += " pasted\u2028text\u0085here"
+    return json.dumps(entry, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("sample", ["hermes-export.jsonl", "trajectory.jsonl"])
+def test_a_line_separator_inside_a_json_lines_string_does_not_break_the_line(tmp_path, sample):
+    """JSON allows U+2028, U+2029 and U+0085 unescaped inside a string (Python's json.dumps with
+    ensure_ascii=False writes them so), but the reader split JSON Lines with str.splitlines, which
+    breaks at them too: every line holding one was cut in pieces and reported as bad JSON, and the
+    file's sessions were lost. Lines end at \\n, \\r\\n or \\r only."""
+    lines = [ln for ln in (SAMPLES / sample).read_text(encoding="utf-8").split("\n") if ln.strip()]
+    path = tmp_path / sample
+    path.write_text("\n".join(_with_separators(ln) for ln in lines) + "\n", encoding="utf-8")
+    expected = load_sessions([SAMPLES / sample])
+    loaded = load_sessions([path])
+    assert loaded.problems == []
+    assert [s.id.replace(str(path), "F") for s in loaded.sessions] == [
+        s.id.replace(str(SAMPLES / sample), "F") for s in expected.sessions]
+    assert [len(s.events) for s in loaded.sessions] == [len(s.events) for s in expected.sessions]
+
+
+def test_one_json_lines_line_that_is_not_utf8_is_skipped_and_the_rest_is_read(tmp_path):
+    """One bad byte in one line of a JSON Lines export refused the whole file (every session
+    lost for one damaged line). The line is now reported with its place and skipped; a file and
+    an upload read the same."""
+    lines = (SAMPLES / "hermes-export.jsonl").read_bytes().split(b"\n")
+    lines[3] = lines[3][:100] + b"\xe9" + lines[3][100:]
+    data = b"\n".join(lines)
+    path = tmp_path / "export.jsonl"
+    path.write_bytes(data)
+    expected = [s.id for s in load_sessions([SAMPLES / "hermes-export.jsonl"]).sessions]
+    for loaded in (load_sessions([path]), load_sessions_bytes(data, str(path))):
+        assert [str(p) for p in loaded.problems] == [
+            f"{path}:4: column 101: not UTF-8 text (byte 0xe9); line skipped"]
+        assert [s.id for s in loaded.sessions] == expected[:3] + expected[4:]
+
+
+def test_a_session_file_whose_first_line_is_not_utf8_names_the_byte(tmp_path):
+    """Bad bytes in the part of the file that tells its format gave "not a recognised session
+    format", which sends the user looking at the wrong thing; the error names the bad byte."""
+    data = (SAMPLES / "hermes-export.jsonl").read_bytes()
+    start = data.index(b'"input_tokens": ') + len(b'"input_tokens": ')
+    path = tmp_path / "export.jsonl"
+    path.write_bytes(data[:start] + b"\xff" + data[start:])
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([path])
+    assert str(info.value) == (f"{path}: line 1, column {start + 1} (byte {start}): not UTF-8 text (byte 0xff); "
+                               "save the file as UTF-8")

@@ -187,6 +187,11 @@ def detect_format(path: str | Path) -> str:
         raise readers.too_deep(SessionSourceError, str(path))
     fmt = _format_of(first)
     if fmt is None:
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:  # bad bytes, not a character cut off by the sniffing window
+            if exc.end < len(head) or len(head) < 64 * 1024:
+                readers.decode_bytes(head, str(path), SessionSourceError)  # names the line and column
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
@@ -200,7 +205,7 @@ def _first_json_value(text: str) -> Any:
         pass
     except RecursionError:
         return _TooDeep
-    line = text.splitlines()[0].strip() if text else ""
+    line = json_lines(text)[0].strip() if text else ""
     try:
         return json.loads(line)
     except ValueError:
@@ -295,7 +300,7 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         if kind == "hermes-db":
             read_hermes_db(path, out, progress)
             continue
-        text = readers.read_text(path, SessionSourceError, "the session file")
+        text = decode_text(readers.read_bytes(path, SessionSourceError, "the session file"), str(path), out)
         read_text(text, str(path), kind, out, progress)
     return out
 
@@ -335,6 +340,53 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
     return out
 
 
+#: Where a JSON Lines file breaks lines: ``\n``, ``\r\n`` or ``\r``, never inside a value. (``str.splitlines``
+#: also breaks at U+2028, U+2029 and U+0085, which JSON allows unescaped inside a string, and which
+#: ``json.dumps(..., ensure_ascii=False)`` writes so.)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def json_lines(text: str) -> list[str]:
+    """The lines of a JSON Lines text (see :data:`_LINE_BREAK`)."""
+    return _LINE_BREAK.split(text)
+
+
+def decode_text(data: bytes, origin: str, out: ReadResult, expected: str = "save the file as UTF-8") -> str:
+    """The UTF-8 text of a session file's bytes.
+
+    In a JSON Lines file (more than one line, the first a JSON value on its own) a line that is
+    not UTF-8 is reported in ``out.problems`` with its place and left out (as a blank line, so the
+    other lines keep their numbers); the rest is read. Any other text that is not UTF-8 is refused.
+
+    Raises:
+        SessionSourceError: not UTF-8 (outside JSON Lines; the message ends with ``expected``), or
+            over the size limit.
+    """
+    try:
+        return readers.decode_bytes(data, origin, SessionSourceError, expected)
+    except InputLimitError:
+        raise
+    except SessionSourceError as refused:
+        lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+        filled = [line for line in lines if line.strip()]
+        try:
+            first = json.loads(filled[0].decode("utf-8", "replace")) if len(filled) > 1 else None
+        except (ValueError, RecursionError):
+            first = None
+        if not isinstance(first, (dict, list)):
+            raise refused from None
+        kept = []
+        for number, line in enumerate(lines, 1):
+            try:
+                kept.append(line.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                bad = line[exc.start:exc.end].hex(" ")
+                out.problems.append(SessionProblem(f"{origin}:{number}", f"column {exc.start + 1}: not UTF-8 text "
+                                                   f"(byte 0x{bad}); line skipped"))
+                kept.append("")
+        return "\n".join(kept)
+
+
 def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str, Any]]:
     """The whole text as one JSON value, else one value per non-blank line (JSON Lines); a bad
     line is reported and skipped."""
@@ -349,7 +401,7 @@ def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str,
     else:
         yield origin, readers.check_depth(whole, origin, SessionSourceError)
         return
-    lines = text.splitlines()
+    lines = json_lines(text)
     if len([ln for ln in lines if ln.strip()]) <= 1:
         out.problems.append(SessionProblem(origin, f"not valid JSON ({whole_error})"))
         return

@@ -49,7 +49,7 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
-                              SessionSourceError, ToolResult, ToolUse, read_sessions, read_text)
+                              SessionSourceError, ToolResult, ToolUse, decode_text, read_sessions, read_text)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -547,8 +547,10 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
             object.__setattr__(session, "origin", session.origin.replace(tmp, name))
         loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
         return loaded
-    text = readers.decode_bytes(data, name, SessionSourceError, "expected UTF-8 text or a SQLite session store")
-    return load_sessions_text(text, name, fmt)
+    read = ReadResult()
+    text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
+    read = read_text(text, name, fmt, read)
+    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
 
 
 # --- replay -----------------------------------------------------------------------------------
