@@ -923,3 +923,35 @@ def test_a_session_file_whose_first_line_is_not_utf8_names_the_byte(tmp_path):
         load_sessions([path])
     assert str(info.value) == (f"{path}: line 1, column {start + 1} (byte {start}): not UTF-8 text (byte 0xff); "
                                "save the file as UTF-8")
+
+
+def test_a_recorded_context_length_that_is_not_a_number_of_tokens_is_reported(tmp_path):
+    """A session whose model_config said context_length -5, 0, "200k" or 1e30 was read with the
+    context length unknown without a word (and 1e30 was taken as it is, far past any model): the
+    listing what-if then asked about another length than the user thinks. Each is now reported
+    with the session's place; the rest of the session is read."""
+    import sqlite3
+
+    values = {"a": -5, "b": 0, "c": "200k", "d": 10 ** 30, "e": 200_000}
+    lines = [json.dumps({"id": sid, "source": "cli", "model_config": json.dumps({"context_length": value}),
+                         "messages": [{"role": "user", "content": "hi"}]}) for sid, value in values.items()]
+    loaded = load_sessions_text("\n".join(lines) + "\n", "export.jsonl", "hermes-export")
+    assert [s.context_length for s in loaded.sessions] == [None, None, None, None, 200_000]
+    assert [str(p) for p in loaded.problems] == [
+        f"export.jsonl:{n}: its context_length {shown} is not a number of tokens from 1 to 10,000,000,000; "
+        "context length not read (the rest of the session is)"
+        for n, shown in ((1, "-5"), (2, "0"), (3, "'200k'"), (4, repr(10 ** 30)))]
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT, model_config TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.executemany("INSERT INTO sessions VALUES (?, ?)", [("s1", '{"context_window": -1}'),
+                                                            ("s2", '{"context_window": 32000}')])
+    conn.commit()
+    conn.close()
+    stored = load_sessions([path])
+    assert [s.context_length for s in stored.sessions] == [None, 32000]
+    assert [str(p) for p in stored.problems] == [
+        f"{path}: session 's1': its context_window -1 is not a number of tokens from 1 to 10,000,000,000; "
+        "context length not read (the rest of the session is)"]

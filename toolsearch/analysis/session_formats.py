@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
 from ..engine import readers
+from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError
 
 #: Every format name, in detection order for text files.
@@ -630,7 +631,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         if not config and _unreadable_json(row[2]):
             out.problems.append(SessionProblem(f"{origin}: session {sid!r}", "its model_config is not a JSON object; "
                                                "context length not read (the rest of the session is)"))
-        session.context_length = _context_length(config)
+        session.context_length = _context_length(config, out.problems, f"{origin}: session {sid!r}")
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
                             if isinstance(v, (int, float)) and v and math.isfinite(v)}
         if archived.get(sid):
@@ -768,11 +769,25 @@ def _unreadable_json(value: Any) -> bool:
         return True
 
 
-def _context_length(config: Mapping[str, Any]) -> int | None:
+def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | None = None,
+                    where: str = "") -> int | None:
+    """The context length a session recorded (the first of :data:`_CONTEXT_KEYS` that holds a
+    number of tokens from 1 to ``CONTEXT_LENGTH_ARG_MAX``). When none does but one holds something
+    else (``-5``, ``0``, ``"200k"``, ``1e30``), that is noted in ``notes`` under ``where``: the
+    session is then read with the context length unknown."""
+    refused = None
     for key in _CONTEXT_KEYS:
         value = config.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= CONTEXT_LENGTH_ARG_MAX:
             return int(value)
+        if value is not None and refused is None:
+            refused = key, value
+    if refused is not None and notes is not None:
+        key, value = refused
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:59] + "…"
+        notes.append(SessionProblem(where, f"its {key} {shown} is not a number of tokens from 1 to "
+                                           f"{CONTEXT_LENGTH_ARG_MAX:,}; context length not read (the rest of the "
+                                           "session is)"))
     return None
 
 
@@ -863,7 +878,7 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
                          model=item.get("model") if isinstance(item.get("model"), str) else None,
                          started_at=_number(item.get("started_at")),
                          title=item.get("title") if isinstance(item.get("title"), str) else None)
-    session.context_length = _context_length(_json_object(item.get("model_config")))
+    session.context_length = _context_length(_json_object(item.get("model_config")), notes, where)
     session.counters = {k: int(item[k]) for k in COUNTERS if isinstance(item.get(k), (int, float)) and item.get(k)}
     problems = ReadResult()
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
@@ -934,7 +949,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[Sessi
     sid = meta.get("id") or meta.get("session_id") or f"{Path(_PLACE_SUFFIX.sub('', where)).name}#{n + 1}"
     session = RawSession(id=str(sid), origin=where, format=fmt,
                          model=meta.get("model") if isinstance(meta.get("model"), str) else None)
-    session.context_length = _context_length(meta)
+    session.context_length = _context_length(meta, notes, where)
     problems = ReadResult()
     if fmt == "openai":
         _add_chat_messages(session, messages, where, problems, notes)
