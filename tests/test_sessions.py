@@ -955,3 +955,26 @@ def test_a_recorded_context_length_that_is_not_a_number_of_tokens_is_reported(tm
     assert [str(p) for p in stored.problems] == [
         f"{path}: session 's1': its context_window -1 is not a number of tokens from 1 to 10,000,000,000; "
         "context length not read (the rest of the session is)"]
+
+
+def test_a_tool_call_entry_without_a_tool_name_is_reported_not_dropped():
+    """A recorded tool_call whose entries name no tool ({"name": 5}, null, "text", calls that is
+    not a list) was left out of the session without a word: its calls were never counted, and
+    nothing said why. Each such entry is now a problem with the session and step; the named
+    calls of the same envelope are still read."""
+    calls = json.dumps({"calls": [{"name": 5}, None, "text", {"name": "mcp__github__create_issue", "arguments": {}}]})
+    conversation = {"id": "c1", "messages": [
+        {"role": "assistant", "tool_calls": [{"id": "a", "type": "function",
+                                              "function": {"name": "tool_call", "arguments": calls}}]},
+        {"role": "assistant", "tool_calls": [{"id": "b", "type": "function",
+                                              "function": {"name": "tool_call", "arguments": '{"calls": 7}'}}]}]}
+    loaded = load_sessions_bytes(json.dumps([conversation]).encode(), "conv.json", "openai")
+    assert [e.name for e in loaded.sessions[0].events] == ["mcp__github__create_issue"]
+    where = "conv.json[0]: session 'c1'"
+    assert [str(p) for p in loaded.problems] == [
+        f"{where}: step 1 (tool_call): calls[0]: expected an object with a tool 'name', got a number as the name; "
+        "not counted as a call",
+        f"{where}: step 1 (tool_call): calls[1]: expected an object with a tool 'name', got null; not counted as a call",
+        f"{where}: step 1 (tool_call): calls[2]: expected an object with a tool 'name', got a string; "
+        "not counted as a call",
+        f"{where}: step 2 (tool_call): expected 'calls' to be a list of calls, got a number; not counted as a call"]

@@ -412,22 +412,33 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
     return DescribeEvent(step, names, not_found, error)
 
 
-def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
-    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently)."""
+def _call_targets(arguments: Any, skipped: list[str] | None = None) -> list[tuple[str, Any]]:
+    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently).
+
+    What cannot be read as a call (no tool name, ``calls`` that is not a list of calls) is said in
+    ``skipped``, one line each, so it is not dropped without a word."""
+    notes = skipped if skipped is not None else []
     args = arguments if isinstance(arguments, dict) else {}
     calls = args.get("calls")
     if calls is None:
         name = args.get("name")
-        return [(name.strip(), args.get("arguments"))] if isinstance(name, str) and name.strip() else []
+        if isinstance(name, str) and name.strip():
+            return [(name.strip(), args.get("arguments"))]
+        notes.append("expected 'calls' (a list of {name, arguments}) or a 'name'; not counted as a call")
+        return []
     if isinstance(calls, str):
         try:
             calls = readers.load_embedded_json(calls)
         except ValueError:
+            notes.append("'calls' is text that is not valid JSON; not counted as a call")
             return []
     if isinstance(calls, dict):
         calls = [calls]
+    if not isinstance(calls, list):
+        notes.append(f"expected 'calls' to be a list of calls, got {_kind(calls)}; not counted as a call")
+        return []
     out = []
-    for entry in calls if isinstance(calls, list) else []:
+    for i, entry in enumerate(calls):
         if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"].strip():
             value = entry.get("arguments")
             if isinstance(value, str):
@@ -436,14 +447,31 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
                 except ValueError:
                     pass
             out.append((entry["name"].strip(), value))
+        else:
+            notes.append(f"calls[{i}]: expected an object with a tool 'name', got "
+                         f"{_kind(entry.get('name')) + ' as the name' if isinstance(entry, dict) else _kind(entry)}; "
+                         "not counted as a call")
     return out
 
 
-def extract(raw: RawSession) -> Session:
+def _kind(value: Any) -> str:
+    """What a value is, in words, for a message: ``null``, ``a number``, ``a list``, ``a blank string``."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a blank string" if not value.strip() else "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Session:
     """The tool-search events of one session, in order (see the module docstring).
 
     Results are matched to calls by call id; formats without ids (trajectories) are matched in
-    order by the reader.
+    order by the reader. A ``tool_call`` entry that names no tool is said in ``problems``.
     """
     results: dict[str, ToolResult] = {}
     for step in raw.steps:
@@ -467,8 +495,12 @@ def extract(raw: RawSession) -> Session:
             events.append(_describe_event(n, step, result))
         elif step.name == C.TOOL_CALL:
             succeeded, error = _error_of(result)
-            for name, arguments in _call_targets(step.arguments):
+            skipped: list[str] = []
+            for name, arguments in _call_targets(step.arguments, skipped):
                 events.append(CallEvent(n, name, "tool_call", mask_secrets(arguments), succeeded, error))
+            if problems is not None:
+                problems.extend(SessionProblem(f"{raw.origin}: session {raw.id!r}: step {n} (tool_call)", note)
+                                for note in skipped)
         else:
             succeeded, error = _error_of(result)
             events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
@@ -492,7 +524,7 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         SessionSourceError: a source cannot be read at all.
     """
     read = read_sessions(paths, fmt, progress)
-    return drop_repeated(LoadedSessions([extract(s) for s in read.sessions], read.problems))
+    return drop_repeated(LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems))
 
 
 def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
@@ -515,7 +547,7 @@ def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
 def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> LoadedSessions:
     """:func:`load_sessions` for the text of one file (an upload)."""
     read = read_text(text, origin, fmt, ReadResult())
-    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+    return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
 
 
 def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
@@ -550,7 +582,7 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
     read = ReadResult()
     text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
     read = read_text(text, name, fmt, read)
-    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+    return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
 
 
 # --- replay -----------------------------------------------------------------------------------
