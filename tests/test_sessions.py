@@ -978,3 +978,21 @@ def test_a_tool_call_entry_without_a_tool_name_is_reported_not_dropped():
         f"{where}: step 1 (tool_call): calls[2]: expected an object with a tool 'name', got a string; "
         "not counted as a call",
         f"{where}: step 2 (tool_call): expected 'calls' to be a list of calls, got a number; not counted as a call"]
+
+
+def test_an_uploaded_store_with_a_session_id_twice_names_the_upload_not_a_temporary_file(tmp_path):
+    """An uploaded store is read through a private temporary copy. A session id given twice in it
+    was reported as "the same session id was read from /tmp/toolsearch-session-….db": a file
+    the user never saw. Every part of the problem names the upload."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.executemany("INSERT INTO sessions VALUES (?)", [("s1",), ("s1",)])
+    conn.commit()
+    conn.close()
+    loaded = load_sessions_bytes(path.read_bytes(), "my-state.db")
+    assert [str(p) for p in loaded.problems] == [
+        "my-state.db: session 's1': the same session id was read from my-state.db; counted once"]

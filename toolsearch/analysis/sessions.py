@@ -577,7 +577,8 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
                 Path(leftover).unlink(missing_ok=True)
         for session in loaded.sessions:
             object.__setattr__(session, "origin", session.origin.replace(tmp, name))
-        loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
+        loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message.replace(tmp, name))
+                           for p in loaded.problems]
         return loaded
     read = ReadResult()
     text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
