@@ -469,3 +469,27 @@ def test_a_bad_escape_in_a_yaml_string_is_not_called_an_unclosed_string():
     with pytest.raises(ToolsearchError) as info:
         readers.load_yaml('a: "open\nb: 1\n', "d.yaml")
     assert "a quoted string starts here and is not closed" in str(info.value)
+
+
+def test_a_name_yaml_reads_as_a_date_a_boolean_or_a_number_is_named_as_such(tmp_path):
+    """Unquoted in YAML, a server named 2024-01-01 is a date and a tool named on is a boolean: the
+    problem said only "expected the server name as a string", with nothing about what was read or
+    how to keep it. It now says what the value was read as and to quote it; a missing name reads
+    as before."""
+    path = tmp_path / "names.yaml"
+    path.write_text("servers:\n  - name: 2024-01-01\n    tools: []\n  - name: s\n    tools:\n      - name: on\n"
+                    "      - name: 1.0\n      - name: ' '\n      - description: no name\n      - name: ok\n",
+                    encoding="utf-8")
+    result = run_cli("plan", path)
+    assert result.returncode == 0
+    quote = "(put the name in quotes to keep it as text)"
+    assert result.stderr.splitlines() == [
+        f"toolsearch: catalog error: {path}: servers[0].name: expected the server name as a string, got the date "
+        f"2024-01-01 {quote}; server skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[0]: expected a non-empty string 'name', got the boolean "
+        f"true {quote}; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[1]: expected a non-empty string 'name', got the number "
+        f"1.0 {quote}; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[2]: expected a non-empty string 'name', got a blank "
+        "string; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[3]: expected a non-empty string 'name'; tool skipped"]
