@@ -996,3 +996,28 @@ def test_an_uploaded_store_with_a_session_id_twice_names_the_upload_not_a_tempor
     loaded = load_sessions_bytes(path.read_bytes(), "my-state.db")
     assert [str(p) for p in loaded.problems] == [
         "my-state.db: session 's1': the same session id was read from my-state.db; counted once"]
+
+
+def test_a_write_ahead_log_given_for_its_store_is_named_as_such(tmp_path):
+    """Picking state.db-wal instead of state.db (they sit side by side) gave "not a recognised
+    session format" for a file, and "not UTF-8 text" for an upload: neither says that the store
+    itself is the file to give."""
+    import sqlite3
+
+    store = tmp_path / "state.db"
+    conn = sqlite3.connect(store)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE sessions (id TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1')")
+    conn.commit()
+    wal = tmp_path / "copy.db-wal"
+    wal.write_bytes((tmp_path / "state.db-wal").read_bytes())
+    conn.close()
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([wal])
+    assert str(info.value) == (f"{wal}: a SQLite write-ahead log (the -wal file beside a store), not a session store; "
+                               "give the store itself (state.db): its -wal file is read with it")
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions_bytes(wal.read_bytes(), "state.db-wal")
+    assert str(info.value) == ("state.db-wal: a SQLite write-ahead log (the -wal file beside a store), not a session "
+                               "store; upload the store itself (state.db)")

@@ -56,6 +56,8 @@ FORMAT_HELP: dict[str, str] = {
     "openai": "OpenAI Chat Completions messages, one array or several",
 }
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: The first four bytes of a SQLite write-ahead log (``state.db-wal``), in either byte order flag.
+SQLITE_WAL_MAGIC = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
 #: Token and cache counters read from a Hermes store or summed from Claude Code usage.
 COUNTERS: tuple[str, ...] = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
                              "reasoning_tokens")
@@ -180,6 +182,7 @@ def detect_format(path: str | Path) -> str:
         raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
     if head.startswith(SQLITE_MAGIC):
         return "hermes-db"
+    refuse_wal(head, str(path), "give the store itself (state.db): its -wal file is read with it")
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff").strip()
     if not text:
         raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
@@ -196,6 +199,18 @@ def detect_format(path: str | Path) -> str:
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
+
+
+def refuse_wal(head: bytes, origin: str, what_to_do: str) -> None:
+    """Refuse a SQLite write-ahead log (``state.db-wal``) given in place of its store, saying so
+    (its bytes would otherwise be called "not a recognised session format" or "not UTF-8").
+
+    Raises:
+        SessionSourceError: ``head`` starts like a write-ahead log.
+    """
+    if head[:4] in SQLITE_WAL_MAGIC:
+        raise SessionSourceError(f"{origin}: a SQLite write-ahead log (the -wal file beside a store), not a session "
+                                 f"store; {what_to_do}")
 
 
 def _first_json_value(text: str) -> Any:

@@ -49,7 +49,8 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
-                              SessionSourceError, ToolResult, ToolUse, decode_text, read_sessions, read_text)
+                              SessionSourceError, ToolResult, ToolUse, decode_text, read_sessions, read_text,
+                              refuse_wal)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -580,6 +581,8 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
         loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message.replace(tmp, name))
                            for p in loaded.problems]
         return loaded
+    if fmt is None:
+        refuse_wal(data, name, "upload the store itself (state.db)")
     read = ReadResult()
     text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
     read = read_text(text, name, fmt, read)
