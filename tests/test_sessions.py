@@ -1021,3 +1021,27 @@ def test_a_write_ahead_log_given_for_its_store_is_named_as_such(tmp_path):
         load_sessions_bytes(wal.read_bytes(), "state.db-wal")
     assert str(info.value) == ("state.db-wal: a SQLite write-ahead log (the -wal file beside a store), not a session "
                                "store; upload the store itself (state.db)")
+
+
+def test_exported_queries_are_a_file_eval_reads_even_with_a_long_recorded_query(tmp_path):
+    """`sessions --export-queries` promises a `toolsearch eval` query file, but copied a recorded
+    query of any length into it: one query over eval's 2,000 characters made eval refuse the whole
+    file. Such a query is left out of the export, with a warning naming the session and step."""
+    def conversation(cid: str, query: str) -> dict:
+        return {"id": cid, "messages": [
+            {"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {
+                "name": "tool_search", "arguments": json.dumps({"queries": [query]})}}]},
+            {"role": "assistant", "tool_calls": [{"id": "b", "type": "function", "function": {
+                "name": "tool_call", "arguments": json.dumps({"calls": [
+                    {"name": "mcp__slack__slack_post_message", "arguments": {}}]})}}]}]}
+
+    sessions = tmp_path / "conv.json"
+    sessions.write_text(json.dumps([conversation("c1", "slack post message"), conversation("c2", "send " * 600)]),
+                        encoding="utf-8")
+    out = tmp_path / "labeled.yaml"
+    result = run_cli("sessions", sessions, "--catalog", CATALOG, "--export-queries", out)
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {out}: session 'c2', search at step 1: a query over 2,000 characters left out "
+            "(toolsearch eval reads shorter ones)") in result.stderr.splitlines()
+    assert [t.id for t in load_queries(out).tasks] == ["c1-1"]
+    assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0

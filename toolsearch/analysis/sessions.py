@@ -1364,7 +1364,8 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
 
 # --- labeled queries --------------------------------------------------------------------------
 
-def export_queries(sessions: Sequence[Session], inspector: Inspector | None = None, name: str = "") -> dict[str, Any]:
+def export_queries(sessions: Sequence[Session], inspector: Inspector | None = None, name: str = "",
+                   left_out: list[str] | None = None) -> dict[str, Any]:
     """A query file for ``toolsearch eval`` (:mod:`toolsearch.analysis.evaluation` format): one task per
     recorded search call whose session called tools later, with its queries (at most
     :data:`EXPORT_MAX_QUERIES`) and those tools as ``expected``.
@@ -1372,16 +1373,33 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     With ``inspector``, only tools the catalog defers are kept as expected names (the others
     cannot be found by search); a search left with none is left out. Identical tasks (same
     queries and expected names) are kept once.
+
+    What ``toolsearch eval`` would refuse in the file is left out, one line each in ``left_out``:
+    a recorded query longer than ``MAX_QUERY_CHARS``, an expected name with a line break or a tab
+    (one such item would make eval refuse the whole file).
     """
+    from .evaluation import _LINE_BREAK, MAX_QUERY_CHARS  # noqa: PLC0415 (numpy: only when exporting)
+
+    notes = left_out if left_out is not None else []
     deferred = set(inspector.bridge(ToolSearchConfig()).deferred_by_name) if inspector is not None else None
     tasks: list[dict[str, Any]] = []
     seen: set[tuple] = set()
     used: Counter[str] = Counter()
     for session in sessions:
         for event in session.searches:
+            where = f"session {session.id!r}, search at step {event.step}"
             expected = [t for t in session.called_after(event.step) if deferred is None or t in deferred]
+            if any(_LINE_BREAK.search(t) for t in expected):
+                notes.append(f"{where}: an expected tool name with a line break or a tab left out")
+                expected = [t for t in expected if not _LINE_BREAK.search(t)]
             queries = list(dict.fromkeys(q.query for q in event.queries if q.query))[:EXPORT_MAX_QUERIES]
-            if not expected or not queries:
+            if not expected:
+                continue
+            if any(len(q) > MAX_QUERY_CHARS for q in queries):
+                notes.append(f"{where}: a query over {MAX_QUERY_CHARS:,} characters left out (toolsearch eval "
+                             "reads shorter ones)")
+                queries = [q for q in queries if len(q) <= MAX_QUERY_CHARS]
+            if not queries:
                 continue
             key = (tuple(queries), tuple(expected))
             if key in seen:
