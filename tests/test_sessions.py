@@ -1045,3 +1045,22 @@ def test_exported_queries_are_a_file_eval_reads_even_with_a_long_recorded_query(
             "(toolsearch eval reads shorter ones)") in result.stderr.splitlines()
     assert [t.id for t in load_queries(out).tasks] == ["c1-1"]
     assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0
+
+
+def test_a_store_session_id_kept_as_a_blob_reads_as_text(tmp_path):
+    """SQLite keeps whatever type a row was given: a session id stored as a BLOB was shown as
+    Python's b'blobid' in every report and problem. It reads as its text, and its messages still
+    belong to it."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id, model TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT)")
+    conn.execute("INSERT INTO sessions VALUES (?, 'm')", (b"blobid",))
+    conn.execute("INSERT INTO messages (session_id, role, content) VALUES (?, 'user', 'hi')", (b"blobid",))
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([path])
+    assert [(s.id, s.messages) for s in loaded.sessions] == [("blobid", 1)]
+    assert loaded.problems == []

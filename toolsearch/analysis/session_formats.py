@@ -597,8 +597,8 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
     for sid, calls, n in conn.execute(f"SELECT session_id, {_within_limit('tool_calls')}, {size} FROM messages "
                                       "WHERE active = 0 AND compacted = 1 AND role = 'assistant' "
                                       f"AND tool_calls IS NOT NULL ORDER BY {order}"):
-        held[str(sid)] = held.get(str(sid), 0) + (n if isinstance(n, int) else 0)
-        if held[str(sid)] > MAX_SESSION_BYTES:
+        held[_cell_id(sid)] = held.get(_cell_id(sid), 0) + (n if isinstance(n, int) else 0)
+        if held[_cell_id(sid)] > MAX_SESSION_BYTES:
             continue
         try:
             parsed = readers.load_embedded_json(calls) if isinstance(calls, str) and calls.strip() else None
@@ -607,7 +607,7 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
         for call in [parsed] if isinstance(parsed, dict) else parsed if isinstance(parsed, list) else []:
             use = _openai_call(call)
             if use is not None:
-                out.setdefault(str(sid), []).append(use)
+                out.setdefault(_cell_id(sid), []).append(use)
     return out
 
 
@@ -634,7 +634,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     by_id: dict[str, RawSession] = {}
     order_ids: list[str] = []
     for row in rows:
-        sid = str(row[0])
+        sid = _cell_id(row[0])
         session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
                              started_at=_number(row[3]), title=_text(row[4]))
         for column, size in zip(_SESSION_TEXT_CELLS, row[len(wanted):]):
@@ -668,7 +668,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         _add_chat_messages(session, pending, f"{origin}: session {current!r}", out)
 
     for sid, mid, role, content, tool_calls, tool_call_id, tool_name, *sizes in cursor:
-        sid = str(sid)
+        sid = _cell_id(sid)
         if sid != current:
             flush()
             current, pending, held, over = sid, [], 0, False
@@ -705,7 +705,7 @@ def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
     is read as one session (the first one's id) with a compaction where the next part starts."""
     if not {"parent_session_id", "end_reason"} <= columns:
         return {}
-    parent_of = {str(child): str(parent) for child, parent in conn.execute(
+    parent_of = {_cell_id(child): _cell_id(parent) for child, parent in conn.execute(
         "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
         "WHERE p.end_reason = 'compression'")}
     out: dict[str, str] = {}
@@ -804,6 +804,12 @@ def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | Non
                                            f"{CONTEXT_LENGTH_ARG_MAX:,}; context length not read (the rest of the "
                                            "session is)"))
     return None
+
+
+def _cell_id(value: Any) -> str:
+    """A session id cell as text: SQLite keeps whatever type a row was given, and a BLOB id read
+    with ``str`` showed as Python's ``b'...'``."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _text(value: Any) -> str | None:
