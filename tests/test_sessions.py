@@ -1064,3 +1064,14 @@ def test_a_store_session_id_kept_as_a_blob_reads_as_text(tmp_path):
     loaded = load_sessions([path])
     assert [(s.id, s.messages) for s in loaded.sessions] == [("blobid", 1)]
     assert loaded.problems == []
+
+
+def test_a_store_read_with_a_text_format_says_it_is_a_store():
+    """`--format openai` (or any text format) for a state.db said "not UTF-8 text ...; save the
+    file as UTF-8", which no one can act on for a SQLite file. It says what the file is and how
+    to read it."""
+    store = SAMPLES / "state.db"
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([store], "openai")
+    assert str(info.value) == (f"{store}: a SQLite session store, not a file in the openai format; read it as hermes-db (leave out "
+                               "--format, or give --format hermes-db)")

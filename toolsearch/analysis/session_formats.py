@@ -316,7 +316,11 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         if kind == "hermes-db":
             read_hermes_db(path, out, progress)
             continue
-        text = decode_text(readers.read_bytes(path, SessionSourceError, "the session file"), str(path), out)
+        data = readers.read_bytes(path, SessionSourceError, "the session file")
+        if data.startswith(SQLITE_MAGIC):  # --format named a text format for a store
+            raise SessionSourceError(f"{path}: a SQLite session store, not a file in the {kind} format; read it as hermes-db "
+                                     "(leave out --format, or give --format hermes-db)")
+        text = decode_text(data, str(path), out)
         read_text(text, str(path), kind, out, progress)
     return out
 
