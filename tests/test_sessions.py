@@ -1073,5 +1073,5 @@ def test_a_store_read_with_a_text_format_says_it_is_a_store():
     store = SAMPLES / "state.db"
     with pytest.raises(SessionSourceError) as info:
         load_sessions([store], "openai")
-    assert str(info.value) == (f"{store}: a SQLite session store, not a file in the openai format; read it as hermes-db (leave out "
-                               "--format, or give --format hermes-db)")
+    assert str(info.value) == (f"{store}: a SQLite session store, not a file in the openai format; read it as "
+                               "hermes-db (leave out --format, or give --format hermes-db)")
