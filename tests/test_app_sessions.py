@@ -341,3 +341,17 @@ def test_the_sample_file_help_counts_the_sessions_each_file_holds():
     assert "state.db (7)" in help_text and "claude-code.jsonl (3)" in help_text
     for name, n in counts.items():
         assert f"{name} ({n})" in help_text
+
+
+def test_a_local_path_to_a_folder_or_a_device_is_named_as_such(tmp_path):
+    """A path to a folder or to /dev/zero was answered "no such session file": it exists, and the
+    message sent the user looking for a typo. The page now says what the path is, as the command
+    line does."""
+    at = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    for path, what in ((tmp_path, "a folder"), (Path("/dev/zero"), "not a regular file (a pipe, a device or a socket)")):
+        at.text_input(key="sessions_path").set_value(str(path)).run()
+        at.button(key="sessions_read").click().run()
+        assert not at.exception
+        assert [e.value for e in at.error] == [md_escape(f"{path}: {what}; expected a session file")]

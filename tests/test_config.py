@@ -412,3 +412,21 @@ def test_load_config_warnings_name_the_file_and_the_line(tmp_path) -> None:
         f"{path}: line 5: tools.tool_search.treshold_pct: unknown key, ignored")
     assert load_config(_write(tmp_path, "tools:\n  tool_search: 'yes'\n")).warnings[0].startswith(
         f"{path}: line 2: tools.tool_search: 'yes' is not a mapping of settings")
+
+
+def test_a_warning_never_quotes_a_credential_or_a_whole_long_value(tmp_path):
+    """A warning about a bad value quoted it whole: an API key pasted into tools.tool_search
+    (defer: sk-…, a misplaced line) went to the terminal and the CI log as it was, and a value of
+    a megabyte was printed in full. Credential shapes are masked and long values cut."""
+    key = "sk-proj-" + "A1b2C3d4" * 5
+    path = tmp_path / "config.yaml"
+    path.write_text(f"tools:\n  tool_search:\n    defer: {key}\n    threshold_pct: 'ghp_{'x1' * 18}'\n"
+                    f"    listing_max_tokens: '{'9x' * 5000}'\n", encoding="utf-8")
+    config = load_config(path)
+    text = "\n".join(config.warnings)
+    assert key not in text and "ghp_" not in text and "9x" * 100 not in text
+    assert f"{path}: line 3: tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), " \
+           "got str '••••'; using the curated default set" in config.warnings
+    assert f"{path}: line 4: tools.tool_search.threshold_pct: '••••' was read as 5.0" in config.warnings
+    assert any(w.startswith(f"{path}: line 5: tools.tool_search.listing_max_tokens: '9x9x") and "…" in w
+               and len(w) < len(str(path)) + 150 for w in config.warnings)

@@ -434,3 +434,62 @@ def test_a_blank_server_name_is_kept_with_a_warning(tmp_path) -> None:
     assert result.stderr.splitlines() == [
         f"toolsearch: catalog warning: {path}: servers[0].name: expected a non-empty server name; the server is "
         "kept, but its tools are listed under a blank group heading"]
+
+
+def test_json_with_an_escaped_emoji_reads_as_json_in_every_yaml_reader(tmp_path):
+    """json.dumps writes a character past U+FFFF as a surrogate pair ("\\ud83d\\ude00"). JSON is
+    YAML, but libyaml refuses those escapes ("found invalid Unicode character escape code", told
+    as an unclosed string) and PyYAML's own parser reads two lone surrogates: a JSON scope file,
+    events file or wording profile with an emoji in it could not be read. JSON text is read as
+    JSON by every reader."""
+    from toolsearch.engine import readers
+    from toolsearch.engine.errors import ToolsearchError
+
+    data = {"scopes": {"bot \U0001F600": ["github"]}}
+    assert readers.load_yaml(json.dumps(data), "scopes.json") == data
+    assert readers.load_yaml(" " + json.dumps([1, {"a": "\U000E0041"}]), "x.json") == [1, {"a": "\U000E0041"}]
+    with pytest.raises(ToolsearchError, match="the key 'a' is given twice"):
+        readers.load_yaml('{"a": 1, "a": 2}', "dup.json")
+    with pytest.raises(ToolsearchError, match="nested more than 256 levels"):
+        readers.load_yaml("[" * 300 + "]" * 300, "deep.json")
+
+
+def test_a_bad_escape_in_a_yaml_string_is_not_called_an_unclosed_string():
+    """Every error inside a double-quoted YAML string was reported as "a quoted string starts
+    here and is not closed", at the opening quote, also when the string was closed and the
+    problem was an escape such as "\\q": the message sent the user looking for a missing quote."""
+    from toolsearch.engine import readers
+    from toolsearch.engine.errors import ToolsearchError
+
+    text = 'servers:\n  - name: s\n    description: "tab\\there \\q"\n'
+    with pytest.raises(ToolsearchError) as info:
+        readers.load_yaml(text, "c.yaml")
+    assert str(info.value) == ("c.yaml: line 3, column 30: not valid YAML (found unknown escape character 'q', "
+                               "in the quoted string that starts at line 3, column 18)")
+    with pytest.raises(ToolsearchError) as info:
+        readers.load_yaml('a: "open\nb: 1\n', "d.yaml")
+    assert "a quoted string starts here and is not closed" in str(info.value)
+
+
+def test_a_name_yaml_reads_as_a_date_a_boolean_or_a_number_is_named_as_such(tmp_path):
+    """Unquoted in YAML, a server named 2024-01-01 is a date and a tool named on is a boolean: the
+    problem said only "expected the server name as a string", with nothing about what was read or
+    how to keep it. It now says what the value was read as and to quote it; a missing name reads
+    as before."""
+    path = tmp_path / "names.yaml"
+    path.write_text("servers:\n  - name: 2024-01-01\n    tools: []\n  - name: s\n    tools:\n      - name: on\n"
+                    "      - name: 1.0\n      - name: ' '\n      - description: no name\n      - name: ok\n",
+                    encoding="utf-8")
+    result = run_cli("plan", path)
+    assert result.returncode == 0
+    quote = "(put the name in quotes to keep it as text)"
+    assert result.stderr.splitlines() == [
+        f"toolsearch: catalog error: {path}: servers[0].name: expected the server name as a string, got the date "
+        f"2024-01-01 {quote}; server skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[0]: expected a non-empty string 'name', got the boolean "
+        f"true {quote}; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[1]: expected a non-empty string 'name', got the number "
+        f"1.0 {quote}; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[2]: expected a non-empty string 'name', got a blank "
+        "string; tool skipped",
+        f"toolsearch: catalog error: {path}: servers[1].tools[3]: expected a non-empty string 'name'; tool skipped"]

@@ -630,3 +630,34 @@ def test_server_rows_through_the_inspector(profile) -> None:
     assert (rows["shell"].state, rows["shell"].kind, rows["shell"].full_tokens) == ("visible", "core", 0)
     assert (rows["empty"].state, rows["empty"].tool_count) == ("hidden", 0)
     assert plan.listing == profile.text("listing", "header") + "\n" + group_full
+
+
+def test_the_degradation_steps_do_not_grow_with_the_square_of_the_servers() -> None:
+    """Step k collapses the first k servers, and each step kept its own tuple of them: n²/2
+    labels for n servers. A catalog file of 2.5 MB with 20,000 one-tool servers took 1.7 GB and
+    the 64 MiB reading limit bounded nothing. The steps now share one collapse order; each still
+    reads (and compares) as the tuple it stands for, and the steps table names the first and last
+    few of a long list."""
+    import tracemalloc
+
+    from toolsearch.engine.listing import COLLAPSED_NAMED_MAX, GroupBlocks, collapsed_words
+
+    n = 3000
+    groups = [GroupBlocks(label=f"s{k:05d}", names=("t",), full=f"s{k:05d} tools (1):\n- t: x" + "y" * (k % 7),
+                          names_block=f"s{k:05d} tools (1):\nt", summary=f"s{k:05d} (1 tool)") for k in range(n)]
+    tracemalloc.start()
+    try:
+        choice = choose_listing(groups, 1, "header")
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert choice.form == "none" and len(choice.steps) == n + 2
+    assert held < 5_000_000, f"{held:,} bytes held for {n:,} steps"  # one tuple per step: over 36 MB
+    order = choice.collapse_order
+    last = choice.steps[-1].collapsed
+    assert last == tuple(order) and tuple(order) == last and len(last) == n and last[-1] == order[-1]
+    assert choice.steps[2].collapsed == (order[0],) and order[1] not in choice.steps[2].collapsed
+    assert list(last[:3]) == list(order[:3]) and hash(last) == hash(tuple(order))
+    assert collapsed_words(order[:COLLAPSED_NAMED_MAX]) == ", ".join(order[:COLLAPSED_NAMED_MAX])
+    assert collapsed_words(last) == (", ".join(order[:5]) + f", … {n - 10:,} more …, " + ", ".join(order[-5:]))
+    assert len(collapsed_words(last)) < 200

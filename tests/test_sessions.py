@@ -854,3 +854,224 @@ def test_searches_that_found_the_wrong_tools_are_listed(tmp_path):
     rows = literal_tables(at)["sessions_missed"].to_dict("records")
     assert [(r["query"], r["times"], r["called afterwards"], r["reference finds one now"]) for r in rows] == [
         ("slack send message", "1", "mcp__slack__slack_post_message", "no")]
+
+
+def test_a_view_whose_name_differs_only_in_case_is_refused_too(tmp_path):
+    """SQLite table names are case-insensitive: a view named "SESSIONS" is what "FROM sessions"
+    reads, yet the check for views compared names case-sensitively and let it through. A
+    recursive view then ran for ever (the sort of an endless query). It is refused like any view
+    (a plain one here, so the test ends either way)."""
+    path = _store_with_sessions(tmp_path, "CREATE VIEW SESSIONS AS SELECT 's1' AS id")
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([path])
+    assert str(info.value) == (f"{path}: not a Hermes session store: 'SESSIONS' is a view; expected tables "
+                               "'sessions' and 'messages'")
+
+
+def _with_separators(line: str) -> str:
+    """A JSON Lines line rewritten as ``json.dumps(..., ensure_ascii=False)`` writes it, with a
+    pasted line separator (U+2028) and a NEL (U+0085) in every message text."""
+    entry = json.loads(line)
+    for message in entry.get("messages", []) + entry.get("conversations", []):
+        for key in ("content", "value"):
+            if isinstance(message.get(key), str):
+                message[key] += " pasted\u2028text\u0085here"
+    return json.dumps(entry, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("sample", ["hermes-export.jsonl", "trajectory.jsonl"])
+def test_a_line_separator_inside_a_json_lines_string_does_not_break_the_line(tmp_path, sample):
+    """JSON allows U+2028, U+2029 and U+0085 unescaped inside a string (Python's json.dumps with
+    ensure_ascii=False writes them so), but the reader split JSON Lines with str.splitlines, which
+    breaks at them too: every line holding one was cut in pieces and reported as bad JSON, and the
+    file's sessions were lost. Lines end at \\n, \\r\\n or \\r only."""
+    lines = [ln for ln in (SAMPLES / sample).read_text(encoding="utf-8").split("\n") if ln.strip()]
+    path = tmp_path / sample
+    path.write_text("\n".join(_with_separators(ln) for ln in lines) + "\n", encoding="utf-8")
+    expected = load_sessions([SAMPLES / sample])
+    loaded = load_sessions([path])
+    assert loaded.problems == []
+    assert [s.id.replace(str(path), "F") for s in loaded.sessions] == [
+        s.id.replace(str(SAMPLES / sample), "F") for s in expected.sessions]
+    assert [len(s.events) for s in loaded.sessions] == [len(s.events) for s in expected.sessions]
+
+
+def test_one_json_lines_line_that_is_not_utf8_is_skipped_and_the_rest_is_read(tmp_path):
+    """One bad byte in one line of a JSON Lines export refused the whole file (every session
+    lost for one damaged line). The line is now reported with its place and skipped; a file and
+    an upload read the same."""
+    lines = (SAMPLES / "hermes-export.jsonl").read_bytes().split(b"\n")
+    lines[3] = lines[3][:100] + b"\xe9" + lines[3][100:]
+    data = b"\n".join(lines)
+    path = tmp_path / "export.jsonl"
+    path.write_bytes(data)
+    expected = [s.id for s in load_sessions([SAMPLES / "hermes-export.jsonl"]).sessions]
+    for loaded in (load_sessions([path]), load_sessions_bytes(data, str(path))):
+        assert [str(p) for p in loaded.problems] == [
+            f"{path}:4: column 101: not UTF-8 text (byte 0xe9); line skipped"]
+        assert [s.id for s in loaded.sessions] == expected[:3] + expected[4:]
+
+
+def test_a_session_file_whose_first_line_is_not_utf8_names_the_byte(tmp_path):
+    """Bad bytes in the part of the file that tells its format gave "not a recognised session
+    format", which sends the user looking at the wrong thing; the error names the bad byte."""
+    data = (SAMPLES / "hermes-export.jsonl").read_bytes()
+    start = data.index(b'"input_tokens": ') + len(b'"input_tokens": ')
+    path = tmp_path / "export.jsonl"
+    path.write_bytes(data[:start] + b"\xff" + data[start:])
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([path])
+    assert str(info.value) == (f"{path}: line 1, column {start + 1} (byte {start}): not UTF-8 text (byte 0xff); "
+                               "save the file as UTF-8")
+
+
+def test_a_recorded_context_length_that_is_not_a_number_of_tokens_is_reported(tmp_path):
+    """A session whose model_config said context_length -5, 0, "200k" or 1e30 was read with the
+    context length unknown without a word (and 1e30 was taken as it is, far past any model): the
+    listing what-if then asked about another length than the user thinks. Each is now reported
+    with the session's place; the rest of the session is read."""
+    import sqlite3
+
+    values = {"a": -5, "b": 0, "c": "200k", "d": 10 ** 30, "e": 200_000}
+    lines = [json.dumps({"id": sid, "source": "cli", "model_config": json.dumps({"context_length": value}),
+                         "messages": [{"role": "user", "content": "hi"}]}) for sid, value in values.items()]
+    loaded = load_sessions_text("\n".join(lines) + "\n", "export.jsonl", "hermes-export")
+    assert [s.context_length for s in loaded.sessions] == [None, None, None, None, 200_000]
+    assert [str(p) for p in loaded.problems] == [
+        f"export.jsonl:{n}: its context_length {shown} is not a number of tokens from 1 to 10,000,000,000; "
+        "context length not read (the rest of the session is)"
+        for n, shown in ((1, "-5"), (2, "0"), (3, "'200k'"), (4, repr(10 ** 30)))]
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT, model_config TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.executemany("INSERT INTO sessions VALUES (?, ?)", [("s1", '{"context_window": -1}'),
+                                                            ("s2", '{"context_window": 32000}')])
+    conn.commit()
+    conn.close()
+    stored = load_sessions([path])
+    assert [s.context_length for s in stored.sessions] == [None, 32000]
+    assert [str(p) for p in stored.problems] == [
+        f"{path}: session 's1': its context_window -1 is not a number of tokens from 1 to 10,000,000,000; "
+        "context length not read (the rest of the session is)"]
+
+
+def test_a_tool_call_entry_without_a_tool_name_is_reported_not_dropped():
+    """A recorded tool_call whose entries name no tool ({"name": 5}, null, "text", calls that is
+    not a list) was left out of the session without a word: its calls were never counted, and
+    nothing said why. Each such entry is now a problem with the session and step; the named
+    calls of the same envelope are still read."""
+    calls = json.dumps({"calls": [{"name": 5}, None, "text", {"name": "mcp__github__create_issue", "arguments": {}}]})
+    conversation = {"id": "c1", "messages": [
+        {"role": "assistant", "tool_calls": [{"id": "a", "type": "function",
+                                              "function": {"name": "tool_call", "arguments": calls}}]},
+        {"role": "assistant", "tool_calls": [{"id": "b", "type": "function",
+                                              "function": {"name": "tool_call", "arguments": '{"calls": 7}'}}]}]}
+    loaded = load_sessions_bytes(json.dumps([conversation]).encode(), "conv.json", "openai")
+    assert [e.name for e in loaded.sessions[0].events] == ["mcp__github__create_issue"]
+    where = "conv.json[0]: session 'c1'"
+    assert [str(p) for p in loaded.problems] == [
+        f"{where}: step 1 (tool_call): calls[0]: expected an object with a tool 'name', got a number as the name; "
+        "not counted as a call",
+        f"{where}: step 1 (tool_call): calls[1]: expected an object with a tool 'name', got null; not counted as a call",
+        f"{where}: step 1 (tool_call): calls[2]: expected an object with a tool 'name', got a string; "
+        "not counted as a call",
+        f"{where}: step 2 (tool_call): expected 'calls' to be a list of calls, got a number; not counted as a call"]
+
+
+def test_an_uploaded_store_with_a_session_id_twice_names_the_upload_not_a_temporary_file(tmp_path):
+    """An uploaded store is read through a private temporary copy. A session id given twice in it
+    was reported as "the same session id was read from /tmp/toolsearch-session-….db": a file
+    the user never saw. Every part of the problem names the upload."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.executemany("INSERT INTO sessions VALUES (?)", [("s1",), ("s1",)])
+    conn.commit()
+    conn.close()
+    loaded = load_sessions_bytes(path.read_bytes(), "my-state.db")
+    assert [str(p) for p in loaded.problems] == [
+        "my-state.db: session 's1': the same session id was read from my-state.db; counted once"]
+
+
+def test_a_write_ahead_log_given_for_its_store_is_named_as_such(tmp_path):
+    """Picking state.db-wal instead of state.db (they sit side by side) gave "not a recognised
+    session format" for a file, and "not UTF-8 text" for an upload: neither says that the store
+    itself is the file to give."""
+    import sqlite3
+
+    store = tmp_path / "state.db"
+    conn = sqlite3.connect(store)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("CREATE TABLE sessions (id TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1')")
+    conn.commit()
+    wal = tmp_path / "copy.db-wal"
+    wal.write_bytes((tmp_path / "state.db-wal").read_bytes())
+    conn.close()
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([wal])
+    assert str(info.value) == (f"{wal}: a SQLite write-ahead log (the -wal file beside a store), not a session store; "
+                               "give the store itself (state.db): its -wal file is read with it")
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions_bytes(wal.read_bytes(), "state.db-wal")
+    assert str(info.value) == ("state.db-wal: a SQLite write-ahead log (the -wal file beside a store), not a session "
+                               "store; upload the store itself (state.db)")
+
+
+def test_exported_queries_are_a_file_eval_reads_even_with_a_long_recorded_query(tmp_path):
+    """`sessions --export-queries` promises a `toolsearch eval` query file, but copied a recorded
+    query of any length into it: one query over eval's 2,000 characters made eval refuse the whole
+    file. Such a query is left out of the export, with a warning naming the session and step."""
+    def conversation(cid: str, query: str) -> dict:
+        return {"id": cid, "messages": [
+            {"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {
+                "name": "tool_search", "arguments": json.dumps({"queries": [query]})}}]},
+            {"role": "assistant", "tool_calls": [{"id": "b", "type": "function", "function": {
+                "name": "tool_call", "arguments": json.dumps({"calls": [
+                    {"name": "mcp__slack__slack_post_message", "arguments": {}}]})}}]}]}
+
+    sessions = tmp_path / "conv.json"
+    sessions.write_text(json.dumps([conversation("c1", "slack post message"), conversation("c2", "send " * 600)]),
+                        encoding="utf-8")
+    out = tmp_path / "labeled.yaml"
+    result = run_cli("sessions", sessions, "--catalog", CATALOG, "--export-queries", out)
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {out}: session 'c2', search at step 1: a query over 2,000 characters left out "
+            "(toolsearch eval reads shorter ones)") in result.stderr.splitlines()
+    assert [t.id for t in load_queries(out).tasks] == ["c1-1"]
+    assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0
+
+
+def test_a_store_session_id_kept_as_a_blob_reads_as_text(tmp_path):
+    """SQLite keeps whatever type a row was given: a session id stored as a BLOB was shown as
+    Python's b'blobid' in every report and problem. It reads as its text, and its messages still
+    belong to it."""
+    import sqlite3
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id, model TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id, role TEXT, content TEXT)")
+    conn.execute("INSERT INTO sessions VALUES (?, 'm')", (b"blobid",))
+    conn.execute("INSERT INTO messages (session_id, role, content) VALUES (?, 'user', 'hi')", (b"blobid",))
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([path])
+    assert [(s.id, s.messages) for s in loaded.sessions] == [("blobid", 1)]
+    assert loaded.problems == []
+
+
+def test_a_store_read_with_a_text_format_says_it_is_a_store():
+    """`--format openai` (or any text format) for a state.db said "not UTF-8 text ...; save the
+    file as UTF-8", which no one can act on for a SQLite file. It says what the file is and how
+    to read it."""
+    store = SAMPLES / "state.db"
+    with pytest.raises(SessionSourceError) as info:
+        load_sessions([store], "openai")
+    assert str(info.value) == (f"{store}: a SQLite session store, not a file in the openai format; read it as "
+                               "hermes-db (leave out --format, or give --format hermes-db)")

@@ -33,6 +33,7 @@ from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS,
                         lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
 from .wording import counted, severity_counts
+from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
                     recommend)
@@ -251,7 +252,7 @@ def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
 def _steps(plan: Plan) -> str:
     if not plan.steps:
         return "<p class=\"muted\">No degradation: tool search or the listing is off.</p>"
-    rows = [(i + 1, Q.form_word(s.form), ", ".join(s.collapsed), s.tokens, "yes" if s.fits else "no")
+    rows = [(i + 1, Q.form_word(s.form), collapsed_words(s.collapsed), s.tokens, "yes" if s.fits else "no")
             for i, s in enumerate(plan.steps)]
     return _table(["step", "form", "collapsed servers", "listing (tokens)", f"fits in {plan.budget:,}"],
                   rows, numeric=(0, 3))

@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
 from ..engine import readers
+from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError
 
 #: Every format name, in detection order for text files.
@@ -55,6 +56,8 @@ FORMAT_HELP: dict[str, str] = {
     "openai": "OpenAI Chat Completions messages, one array or several",
 }
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: The first four bytes of a SQLite write-ahead log (``state.db-wal``), in either byte order flag.
+SQLITE_WAL_MAGIC = (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")
 #: Token and cache counters read from a Hermes store or summed from Claude Code usage.
 COUNTERS: tuple[str, ...] = ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
                              "reasoning_tokens")
@@ -179,6 +182,7 @@ def detect_format(path: str | Path) -> str:
         raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
     if head.startswith(SQLITE_MAGIC):
         return "hermes-db"
+    refuse_wal(head, str(path), "give the store itself (state.db): its -wal file is read with it")
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff").strip()
     if not text:
         raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
@@ -187,9 +191,26 @@ def detect_format(path: str | Path) -> str:
         raise readers.too_deep(SessionSourceError, str(path))
     fmt = _format_of(first)
     if fmt is None:
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:  # bad bytes, not a character cut off by the sniffing window
+            if exc.end < len(head) or len(head) < 64 * 1024:
+                readers.decode_bytes(head, str(path), SessionSourceError)  # names the line and column
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
+
+
+def refuse_wal(head: bytes, origin: str, what_to_do: str) -> None:
+    """Refuse a SQLite write-ahead log (``state.db-wal``) given in place of its store, saying so
+    (its bytes would otherwise be called "not a recognised session format" or "not UTF-8").
+
+    Raises:
+        SessionSourceError: ``head`` starts like a write-ahead log.
+    """
+    if head[:4] in SQLITE_WAL_MAGIC:
+        raise SessionSourceError(f"{origin}: a SQLite write-ahead log (the -wal file beside a store), not a session "
+                                 f"store; {what_to_do}")
 
 
 def _first_json_value(text: str) -> Any:
@@ -200,7 +221,7 @@ def _first_json_value(text: str) -> Any:
         pass
     except RecursionError:
         return _TooDeep
-    line = text.splitlines()[0].strip() if text else ""
+    line = json_lines(text)[0].strip() if text else ""
     try:
         return json.loads(line)
     except ValueError:
@@ -295,7 +316,11 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         if kind == "hermes-db":
             read_hermes_db(path, out, progress)
             continue
-        text = readers.read_text(path, SessionSourceError, "the session file")
+        data = readers.read_bytes(path, SessionSourceError, "the session file")
+        if data.startswith(SQLITE_MAGIC):  # --format named a text format for a store
+            raise SessionSourceError(f"{path}: a SQLite session store, not a file in the {kind} format; read it as hermes-db "
+                                     "(leave out --format, or give --format hermes-db)")
+        text = decode_text(data, str(path), out)
         read_text(text, str(path), kind, out, progress)
     return out
 
@@ -335,6 +360,53 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
     return out
 
 
+#: Where a JSON Lines file breaks lines: ``\n``, ``\r\n`` or ``\r``, never inside a value. (``str.splitlines``
+#: also breaks at U+2028, U+2029 and U+0085, which JSON allows unescaped inside a string, and which
+#: ``json.dumps(..., ensure_ascii=False)`` writes so.)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def json_lines(text: str) -> list[str]:
+    """The lines of a JSON Lines text (see :data:`_LINE_BREAK`)."""
+    return _LINE_BREAK.split(text)
+
+
+def decode_text(data: bytes, origin: str, out: ReadResult, expected: str = "save the file as UTF-8") -> str:
+    """The UTF-8 text of a session file's bytes.
+
+    In a JSON Lines file (more than one line, the first a JSON value on its own) a line that is
+    not UTF-8 is reported in ``out.problems`` with its place and left out (as a blank line, so the
+    other lines keep their numbers); the rest is read. Any other text that is not UTF-8 is refused.
+
+    Raises:
+        SessionSourceError: not UTF-8 (outside JSON Lines; the message ends with ``expected``), or
+            over the size limit.
+    """
+    try:
+        return readers.decode_bytes(data, origin, SessionSourceError, expected)
+    except InputLimitError:
+        raise
+    except SessionSourceError as refused:
+        lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+        filled = [line for line in lines if line.strip()]
+        try:
+            first = json.loads(filled[0].decode("utf-8", "replace")) if len(filled) > 1 else None
+        except (ValueError, RecursionError):
+            first = None
+        if not isinstance(first, (dict, list)):
+            raise refused from None
+        kept = []
+        for number, line in enumerate(lines, 1):
+            try:
+                kept.append(line.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                bad = line[exc.start:exc.end].hex(" ")
+                out.problems.append(SessionProblem(f"{origin}:{number}", f"column {exc.start + 1}: not UTF-8 text "
+                                                   f"(byte 0x{bad}); line skipped"))
+                kept.append("")
+        return "\n".join(kept)
+
+
 def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str, Any]]:
     """The whole text as one JSON value, else one value per non-blank line (JSON Lines); a bad
     line is reported and skipped."""
@@ -349,7 +421,7 @@ def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str,
     else:
         yield origin, readers.check_depth(whole, origin, SessionSourceError)
         return
-    lines = text.splitlines()
+    lines = json_lines(text)
     if len([ln for ln in lines if ln.strip()]) <= 1:
         out.problems.append(SessionProblem(origin, f"not valid JSON ({whole_error})"))
         return
@@ -494,10 +566,13 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
             message_columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
         except sqlite3.DatabaseError as exc:
             raise SessionSourceError(f"{origin}: not a readable SQLite database ({exc})") from None
-        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master WHERE name IN ('sessions', 'messages')"))
+        # SQLite names are case-insensitive (ASCII), so a view named "SESSIONS" is what "FROM sessions" reads
+        kinds = {name.lower(): (name, kind) for name, kind in conn.execute(
+            "SELECT name, type FROM sqlite_master WHERE lower(name) IN ('sessions', 'messages')")}
         for name in ("sessions", "messages"):  # a view can hold any query, one that never ends too
-            if kinds.get(name, "table") != "table":
-                raise SessionSourceError(f"{origin}: not a Hermes session store: {name!r} is a {kinds[name]}; "
+            written, kind = kinds.get(name, (name, "table"))
+            if kind != "table":
+                raise SessionSourceError(f"{origin}: not a Hermes session store: {written!r} is a {kind}; "
                                          "expected tables 'sessions' and 'messages'")
         missing = [c for c in ("id",) if c not in columns] + [c for c in ("session_id", "role") if c not in message_columns]
         if not columns or not message_columns or missing:
@@ -526,8 +601,8 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
     for sid, calls, n in conn.execute(f"SELECT session_id, {_within_limit('tool_calls')}, {size} FROM messages "
                                       "WHERE active = 0 AND compacted = 1 AND role = 'assistant' "
                                       f"AND tool_calls IS NOT NULL ORDER BY {order}"):
-        held[str(sid)] = held.get(str(sid), 0) + (n if isinstance(n, int) else 0)
-        if held[str(sid)] > MAX_SESSION_BYTES:
+        held[_cell_id(sid)] = held.get(_cell_id(sid), 0) + (n if isinstance(n, int) else 0)
+        if held[_cell_id(sid)] > MAX_SESSION_BYTES:
             continue
         try:
             parsed = readers.load_embedded_json(calls) if isinstance(calls, str) and calls.strip() else None
@@ -536,7 +611,7 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
         for call in [parsed] if isinstance(parsed, dict) else parsed if isinstance(parsed, list) else []:
             use = _openai_call(call)
             if use is not None:
-                out.setdefault(str(sid), []).append(use)
+                out.setdefault(_cell_id(sid), []).append(use)
     return out
 
 
@@ -563,7 +638,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     by_id: dict[str, RawSession] = {}
     order_ids: list[str] = []
     for row in rows:
-        sid = str(row[0])
+        sid = _cell_id(row[0])
         session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
                              started_at=_number(row[3]), title=_text(row[4]))
         for column, size in zip(_SESSION_TEXT_CELLS, row[len(wanted):]):
@@ -575,7 +650,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         if not config and _unreadable_json(row[2]):
             out.problems.append(SessionProblem(f"{origin}: session {sid!r}", "its model_config is not a JSON object; "
                                                "context length not read (the rest of the session is)"))
-        session.context_length = _context_length(config)
+        session.context_length = _context_length(config, out.problems, f"{origin}: session {sid!r}")
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
                             if isinstance(v, (int, float)) and v and math.isfinite(v)}
         if archived.get(sid):
@@ -597,7 +672,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         _add_chat_messages(session, pending, f"{origin}: session {current!r}", out)
 
     for sid, mid, role, content, tool_calls, tool_call_id, tool_name, *sizes in cursor:
-        sid = str(sid)
+        sid = _cell_id(sid)
         if sid != current:
             flush()
             current, pending, held, over = sid, [], 0, False
@@ -634,7 +709,7 @@ def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
     is read as one session (the first one's id) with a compaction where the next part starts."""
     if not {"parent_session_id", "end_reason"} <= columns:
         return {}
-    parent_of = {str(child): str(parent) for child, parent in conn.execute(
+    parent_of = {_cell_id(child): _cell_id(parent) for child, parent in conn.execute(
         "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
         "WHERE p.end_reason = 'compression'")}
     out: dict[str, str] = {}
@@ -713,12 +788,32 @@ def _unreadable_json(value: Any) -> bool:
         return True
 
 
-def _context_length(config: Mapping[str, Any]) -> int | None:
+def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | None = None,
+                    where: str = "") -> int | None:
+    """The context length a session recorded (the first of :data:`_CONTEXT_KEYS` that holds a
+    number of tokens from 1 to ``CONTEXT_LENGTH_ARG_MAX``). When none does but one holds something
+    else (``-5``, ``0``, ``"200k"``, ``1e30``), that is noted in ``notes`` under ``where``: the
+    session is then read with the context length unknown."""
+    refused = None
     for key in _CONTEXT_KEYS:
         value = config.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value <= CONTEXT_LENGTH_ARG_MAX:
             return int(value)
+        if value is not None and refused is None:
+            refused = key, value
+    if refused is not None and notes is not None:
+        key, value = refused
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:59] + "…"
+        notes.append(SessionProblem(where, f"its {key} {shown} is not a number of tokens from 1 to "
+                                           f"{CONTEXT_LENGTH_ARG_MAX:,}; context length not read (the rest of the "
+                                           "session is)"))
     return None
+
+
+def _cell_id(value: Any) -> str:
+    """A session id cell as text: SQLite keeps whatever type a row was given, and a BLOB id read
+    with ``str`` showed as Python's ``b'...'``."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _text(value: Any) -> str | None:
@@ -808,7 +903,7 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
                          model=item.get("model") if isinstance(item.get("model"), str) else None,
                          started_at=_number(item.get("started_at")),
                          title=item.get("title") if isinstance(item.get("title"), str) else None)
-    session.context_length = _context_length(_json_object(item.get("model_config")))
+    session.context_length = _context_length(_json_object(item.get("model_config")), notes, where)
     session.counters = {k: int(item[k]) for k in COUNTERS if isinstance(item.get(k), (int, float)) and item.get(k)}
     problems = ReadResult()
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
@@ -879,7 +974,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[Sessi
     sid = meta.get("id") or meta.get("session_id") or f"{Path(_PLACE_SUFFIX.sub('', where)).name}#{n + 1}"
     session = RawSession(id=str(sid), origin=where, format=fmt,
                          model=meta.get("model") if isinstance(meta.get("model"), str) else None)
-    session.context_length = _context_length(meta)
+    session.context_length = _context_length(meta, notes, where)
     problems = ReadResult()
     if fmt == "openai":
         _add_chat_messages(session, messages, where, problems, notes)

@@ -49,7 +49,8 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
-                              SessionSourceError, ToolResult, ToolUse, read_sessions, read_text)
+                              SessionSourceError, ToolResult, ToolUse, decode_text, read_sessions, read_text,
+                              refuse_wal)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -412,22 +413,33 @@ def _describe_event(step: int, use: ToolUse, result: ToolResult | None) -> Descr
     return DescribeEvent(step, names, not_found, error)
 
 
-def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
-    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently)."""
+def _call_targets(arguments: Any, skipped: list[str] | None = None) -> list[tuple[str, Any]]:
+    """``(name, arguments)`` per entry of a ``tool_call`` envelope (docs/reference.md §9.1 shapes, leniently).
+
+    What cannot be read as a call (no tool name, ``calls`` that is not a list of calls) is said in
+    ``skipped``, one line each, so it is not dropped without a word."""
+    notes = skipped if skipped is not None else []
     args = arguments if isinstance(arguments, dict) else {}
     calls = args.get("calls")
     if calls is None:
         name = args.get("name")
-        return [(name.strip(), args.get("arguments"))] if isinstance(name, str) and name.strip() else []
+        if isinstance(name, str) and name.strip():
+            return [(name.strip(), args.get("arguments"))]
+        notes.append("expected 'calls' (a list of {name, arguments}) or a 'name'; not counted as a call")
+        return []
     if isinstance(calls, str):
         try:
             calls = readers.load_embedded_json(calls)
         except ValueError:
+            notes.append("'calls' is text that is not valid JSON; not counted as a call")
             return []
     if isinstance(calls, dict):
         calls = [calls]
+    if not isinstance(calls, list):
+        notes.append(f"expected 'calls' to be a list of calls, got {_kind(calls)}; not counted as a call")
+        return []
     out = []
-    for entry in calls if isinstance(calls, list) else []:
+    for i, entry in enumerate(calls):
         if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"].strip():
             value = entry.get("arguments")
             if isinstance(value, str):
@@ -436,14 +448,31 @@ def _call_targets(arguments: Any) -> list[tuple[str, Any]]:
                 except ValueError:
                     pass
             out.append((entry["name"].strip(), value))
+        else:
+            notes.append(f"calls[{i}]: expected an object with a tool 'name', got "
+                         f"{_kind(entry.get('name')) + ' as the name' if isinstance(entry, dict) else _kind(entry)}; "
+                         "not counted as a call")
     return out
 
 
-def extract(raw: RawSession) -> Session:
+def _kind(value: Any) -> str:
+    """What a value is, in words, for a message: ``null``, ``a number``, ``a list``, ``a blank string``."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a blank string" if not value.strip() else "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+
+
+def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Session:
     """The tool-search events of one session, in order (see the module docstring).
 
     Results are matched to calls by call id; formats without ids (trajectories) are matched in
-    order by the reader.
+    order by the reader. A ``tool_call`` entry that names no tool is said in ``problems``.
     """
     results: dict[str, ToolResult] = {}
     for step in raw.steps:
@@ -467,8 +496,12 @@ def extract(raw: RawSession) -> Session:
             events.append(_describe_event(n, step, result))
         elif step.name == C.TOOL_CALL:
             succeeded, error = _error_of(result)
-            for name, arguments in _call_targets(step.arguments):
+            skipped: list[str] = []
+            for name, arguments in _call_targets(step.arguments, skipped):
                 events.append(CallEvent(n, name, "tool_call", mask_secrets(arguments), succeeded, error))
+            if problems is not None:
+                problems.extend(SessionProblem(f"{raw.origin}: session {raw.id!r}: step {n} (tool_call)", note)
+                                for note in skipped)
         else:
             succeeded, error = _error_of(result)
             events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
@@ -492,7 +525,7 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         SessionSourceError: a source cannot be read at all.
     """
     read = read_sessions(paths, fmt, progress)
-    return drop_repeated(LoadedSessions([extract(s) for s in read.sessions], read.problems))
+    return drop_repeated(LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems))
 
 
 def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
@@ -515,7 +548,7 @@ def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
 def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> LoadedSessions:
     """:func:`load_sessions` for the text of one file (an upload)."""
     read = read_text(text, origin, fmt, ReadResult())
-    return LoadedSessions([extract(s) for s in read.sessions], read.problems)
+    return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
 
 
 def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
@@ -545,10 +578,15 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
                 Path(leftover).unlink(missing_ok=True)
         for session in loaded.sessions:
             object.__setattr__(session, "origin", session.origin.replace(tmp, name))
-        loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message) for p in loaded.problems]
+        loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message.replace(tmp, name))
+                           for p in loaded.problems]
         return loaded
-    text = readers.decode_bytes(data, name, SessionSourceError, "expected UTF-8 text or a SQLite session store")
-    return load_sessions_text(text, name, fmt)
+    if fmt is None:
+        refuse_wal(data, name, "upload the store itself (state.db)")
+    read = ReadResult()
+    text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
+    read = read_text(text, name, fmt, read)
+    return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
 
 
 # --- replay -----------------------------------------------------------------------------------
@@ -1332,7 +1370,8 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
 
 # --- labeled queries --------------------------------------------------------------------------
 
-def export_queries(sessions: Sequence[Session], inspector: Inspector | None = None, name: str = "") -> dict[str, Any]:
+def export_queries(sessions: Sequence[Session], inspector: Inspector | None = None, name: str = "",
+                   left_out: list[str] | None = None) -> dict[str, Any]:
     """A query file for ``toolsearch eval`` (:mod:`toolsearch.analysis.evaluation` format): one task per
     recorded search call whose session called tools later, with its queries (at most
     :data:`EXPORT_MAX_QUERIES`) and those tools as ``expected``.
@@ -1340,16 +1379,33 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     With ``inspector``, only tools the catalog defers are kept as expected names (the others
     cannot be found by search); a search left with none is left out. Identical tasks (same
     queries and expected names) are kept once.
+
+    What ``toolsearch eval`` would refuse in the file is left out, one line each in ``left_out``:
+    a recorded query longer than ``MAX_QUERY_CHARS``, an expected name with a line break or a tab
+    (one such item would make eval refuse the whole file).
     """
+    from .evaluation import _LINE_BREAK, MAX_QUERY_CHARS  # noqa: PLC0415 (numpy: only when exporting)
+
+    notes = left_out if left_out is not None else []
     deferred = set(inspector.bridge(ToolSearchConfig()).deferred_by_name) if inspector is not None else None
     tasks: list[dict[str, Any]] = []
     seen: set[tuple] = set()
     used: Counter[str] = Counter()
     for session in sessions:
         for event in session.searches:
+            where = f"session {session.id!r}, search at step {event.step}"
             expected = [t for t in session.called_after(event.step) if deferred is None or t in deferred]
+            if any(_LINE_BREAK.search(t) for t in expected):
+                notes.append(f"{where}: an expected tool name with a line break or a tab left out")
+                expected = [t for t in expected if not _LINE_BREAK.search(t)]
             queries = list(dict.fromkeys(q.query for q in event.queries if q.query))[:EXPORT_MAX_QUERIES]
-            if not expected or not queries:
+            if not expected:
+                continue
+            if any(len(q) > MAX_QUERY_CHARS for q in queries):
+                notes.append(f"{where}: a query over {MAX_QUERY_CHARS:,} characters left out (toolsearch eval "
+                             "reads shorter ones)")
+                queries = [q for q in queries if len(q) <= MAX_QUERY_CHARS]
+            if not queries:
                 continue
             key = (tuple(queries), tuple(expected))
             if key in seen:

@@ -258,8 +258,11 @@ def run(args: argparse.Namespace) -> int:
                  "drift": catalog_drift(loaded.sessions, inspector),
                  "at_lengths": called_listed_at(loaded.sessions, inspector, config, lengths, args.tokenizer)}
         if args.export_queries:
+            left_out: list[str] = []
             data = export_queries(loaded.sessions, inspector, name="Labeled queries from " +
-                                  ", ".join(Path(p).name for p in args.sessions))
+                                  ", ".join(Path(p).name for p in args.sessions), left_out=left_out)
+            for note in left_out:
+                print(f"toolsearch: warning: {args.export_queries}: {one_line(note)}", file=sys.stderr)
             try:
                 Path(args.export_queries).write_text(export_queries_yaml(data), encoding="utf-8")
             except OSError as exc:

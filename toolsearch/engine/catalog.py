@@ -21,6 +21,7 @@ back by :func:`catalog_to_data`.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 from dataclasses import dataclass, field
@@ -174,6 +175,28 @@ def _parse_text(text: str, origin: str) -> Any:
     return readers.load_data(text, origin, CatalogError)
 
 
+def _got(raw: Mapping[str, Any], key: str) -> str:
+    """What ``raw[key]`` holds instead of a name, for a problem (``""`` when the key is missing or
+    null): YAML reads an unquoted ``2024-01-01`` as a date, ``yes``/``off`` as booleans and ``1.0``
+    as a number, so the message says what was read and that quotes keep it as text."""
+    value = raw.get(key)
+    if value is None:
+        return ""
+    quote = " (put the name in quotes to keep it as text)"
+    if isinstance(value, bool):
+        return f", got the boolean {str(value).lower()}{quote}"
+    if isinstance(value, (int, float)):
+        shown = repr(value)
+        return f", got the number {shown if len(shown) <= 40 else shown[:39] + '…'}{quote}"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f", got the date {value.isoformat()}{quote}"
+    if isinstance(value, bytes):
+        return ", got binary data (a !!binary value)"
+    if isinstance(value, str):
+        return ", got a blank string"
+    return f", got a {'mapping' if isinstance(value, Mapping) else 'list' if isinstance(value, list) else type(value).__name__}"
+
+
 def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
                     schema_key: str = "inputSchema") -> Tool | None:
     if not isinstance(raw, Mapping):
@@ -183,7 +206,7 @@ def _tool_from_data(raw: Any, origin: str, path: str, problems: list[Problem],
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         problems.append(Problem("error", f"{origin}: {path}",
-                                "expected a non-empty string 'name'; tool skipped"))
+                                f"expected a non-empty string 'name'{_got(raw, 'name')}; tool skipped"))
         return None
     odd = _non_finite(raw)
     if odd is not None:
@@ -265,7 +288,7 @@ def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem])
     name = raw.get("name")
     if not isinstance(name, str):
         problems.append(Problem("error", f"{origin}: {path}.name",
-                                "expected the server name as a string; server skipped"))
+                                f"expected the server name as a string{_got(raw, 'name')}; server skipped"))
         return None
     if not name.strip():
         problems.append(Problem("warning", f"{origin}: {path}.name",

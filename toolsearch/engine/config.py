@@ -18,6 +18,18 @@ import yaml
 from . import constants as C
 from . import readers
 from .errors import ConfigError
+from .secrets import mask_token_shapes
+
+#: Longest value quoted in a config warning (past it, cut with "…").
+SHOWN_VALUE_MAX_CHARS = 80
+
+
+def shown_value(value: Any) -> str:
+    """A config value as a warning quotes it: its ``repr`` with credential shapes masked (a key
+    pasted into the wrong place of a harness config is still a secret) and cut to
+    :data:`SHOWN_VALUE_MAX_CHARS`."""
+    text = mask_token_shapes(repr(value))
+    return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + "…"
 
 
 def normalize_tri_state(value: Any) -> str:
@@ -141,7 +153,7 @@ def parse_defer(value: Any) -> tuple[tuple[str, ...], bool, str | None]:
         return tuple(sorted(names)), False, None
     warning = (
         f"tools.tool_search.defer: expected a YAML list of tool names (e.g. defer: [todo_list]), "
-        f"got {type(value).__name__} {value!r}; using the curated default set"
+        f"got {type(value).__name__} {shown_value(value)}; using the curated default set"
     )
     return default, True, warning
 
@@ -162,7 +174,7 @@ def parse_config(block: Any) -> ToolSearchConfig:
         if block is True or block is False or block is None:
             return ToolSearchConfig(enabled="off" if block is False else "auto")
         return ToolSearchConfig(enabled="auto", warnings=(
-            f"tools.tool_search: {block!r} is not a mapping of settings, so it was read as enabled: auto with "
+            f"tools.tool_search: {shown_value(block)} is not a mapping of settings, so it was read as enabled: auto with "
             "every setting at its default (only false turns tool search off)",))
 
     enabled = normalize_tri_state(block.get("enabled", C.ENABLED_DEFAULT))
@@ -196,12 +208,13 @@ def parse_config(block: Any) -> ToolSearchConfig:
             continue
         if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
             continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
-        warnings.append(f"tools.tool_search.{key}: {raw!r} was read as {result!r}")
+        warnings.append(f"tools.tool_search.{key}: {shown_value(raw)} was read as {result!r}")
     known = {"enabled", "threshold_pct", "search_default_limit", "max_search_limit", "listing",
              "listing_max_tokens", "defer"}
     for key in block:
         if key not in known:
-            warnings.append(f"tools.tool_search.{key}: unknown key, ignored")
+            warnings.append(f"tools.tool_search.{shown_value(key) if not isinstance(key, str) or len(key) > 60 else key}: "
+                            "unknown key, ignored")
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
         max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,

@@ -303,6 +303,13 @@ def load_yaml(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
             an unclosed quoted string is reported at the line where it opens.
     """
     check_size(len(text), origin, error)
+    if text.lstrip()[:1] in ("{", "["):
+        # JSON is YAML, but libyaml refuses the surrogate-pair escapes JSON writes for characters
+        # past U+FFFF ("\\ud83d\\ude00", as json.dumps writes an emoji), and PyYAML's own parser
+        # reads them as two lone surrogates: JSON text is read by the JSON parser.
+        data = _json_or_none(text, origin, error)
+        if data is not None:
+            return data
     loader = LimitedSafeLoader(text)
     loader.limit_error = error
     loader.origin = origin
@@ -363,11 +370,13 @@ def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML") -> str:
     context = getattr(exc, "context", None) or ""
     context_mark = getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
-    if context_mark is not None and "quoted scalar" in context:
+    if context_mark is not None and "quoted scalar" in context and "end of stream" in problem:
         end = f" at line {mark.line + 1}" if mark is not None else ""
         return (f"line {context_mark.line + 1}, column {context_mark.column + 1}: not valid {what} "
                 f"(a quoted string starts here and is not closed: {problem}{end})")
     place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "top level"
+    if context_mark is not None and "quoted scalar" in context:  # a bad escape inside a quoted string
+        problem += f", in the quoted string that starts at line {context_mark.line + 1}, column {context_mark.column + 1}"
     return f"{place}: not valid {what} ({problem})"
 
 
@@ -468,6 +477,24 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> A
         raise too_deep(error, origin) from None
     except ValueError:
         return NOT_JSONC
+    return check_depth(data, origin, error)
+
+
+def _json_or_none(text: str, origin: str, error: ErrorClass) -> Any:
+    """``text`` parsed as strict JSON within the limits, or ``None`` when it is not valid JSON.
+
+    Raises:
+        InputLimitError: (also ``error``) over a limit.
+        ``error``: a key given twice in one object.
+    """
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=_parse_int)
+    except RecursionError:
+        raise too_deep(error, origin) from None
+    except _NumberTooLong as exc:
+        raise _too_long(exc, text, origin, error) from None
+    except ValueError:
+        return None
     return check_depth(data, origin, error)
 
 

@@ -10,6 +10,7 @@ import streamlit as st
 from toolsearch.analysis.sweep import plan_counts
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
+from toolsearch.engine.listing import collapsed_words
 from toolsearch.engine.plan import Plan
 from toolsearch.analysis import palette
 from toolsearch.ui.sources import LIVE
@@ -70,7 +71,7 @@ def steps_table(plan: Plan) -> None:
     import pandas as pd
 
     sent = next((i for i, s in enumerate(plan.steps) if s.fits), None)
-    table = pd.DataFrame([{"step": i + 1, "form": form_word(s.form), "collapsed servers": ", ".join(s.collapsed) or "—",
+    table = pd.DataFrame([{"step": i + 1, "form": form_word(s.form), "collapsed servers": collapsed_words(s.collapsed) or "—",
                            "listing (tokens)": s.tokens, "fits": "yes" if s.fits else "no"}
                           for i, s in enumerate(plan.steps)])
     if len(table) > STATIC_TABLE_ROWS:  # hundreds of servers: the table scrolls (and pages), so say where

@@ -76,7 +76,9 @@ def load_path(path: str | Path, fmt: str | None = None, bar: Any = None) -> Load
     """
     path = Path(path).expanduser()
     if not path.is_file():
-        raise ToolsearchError(f"{path}: no such session file")
+        what = ("a folder" if path.is_dir() else "not a regular file (a pipe, a device or a socket)"
+                if path.exists() else "no such session file")
+        raise ToolsearchError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
     stat = path.stat()
     return _cached_load(("path", str(path), stat.st_size, stat.st_mtime_ns, fmt),
                         lambda: load_sessions([str(path)], fmt, progress(bar, "Reading sessions")))

@@ -374,7 +374,10 @@ def render() -> None:
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")
     with tabs[6]:
-        labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}")
+        left_out: list[str] = []
+        labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}", left_out=left_out)
+        for note in left_out[:sources.PROBLEMS_SHOWN]:
+            st.warning(common.md_escape(show_invisible(f"Not in the download: {note}")), icon=":material/warning:")
         st.caption(f"{len(labeled['tasks'])} labeled tasks: each recorded search labeled with the tools its session "
                    "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
                    "Score them on the Search quality page or with `toolsearch eval`.")
