@@ -631,6 +631,29 @@ def test_anthropic_content_block_that_is_not_an_object_is_reported():
     assert [e.name for e in loaded.sessions[0].events] == ["get_weather"]
 
 
+def test_claude_code_entries_whose_message_or_counters_are_wrong_are_reported(tmp_path):
+    """A user or assistant entry whose ``message`` is not an object was skipped without a word, and
+    a negative token counter was added to the session's counters; both are now named with their
+    place (the rest of the transcript is read), by the library and by ``toolsearch sessions``."""
+    good = {"sessionId": "s1", "type": "assistant", "message": {
+        "role": "assistant", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 120, "output_tokens": -7},
+        "content": [{"type": "tool_use", "id": "x1", "name": "get_weather", "input": {"city": "Paris"}}]}}
+    lines = [good, {"sessionId": "s1", "type": "user", "message": "hello"},
+             {"sessionId": "s1", "type": "summary", "summary": "no message here, and none expected"}]
+    text = "\n".join(json.dumps(line) for line in lines) + "\n"
+    loaded = load_sessions_text(text, "cc.jsonl", "claude-code")
+    problems = [str(p) for p in loaded.problems]
+    assert len(problems) == 2, problems
+    assert problems[0].endswith(".message.usage.output_tokens: expected a count of tokens, got -7; not counted")
+    assert problems[1].endswith("a user entry whose 'message' is not an object (got str); entry skipped")
+    session = loaded.sessions[0]
+    assert session.counters == {"input_tokens": 120} and [e.name for e in session.events] == ["get_weather"]
+    path = tmp_path / "cc.jsonl"
+    path.write_text(text, encoding="utf-8")
+    done = run_cli("sessions", path, "--format", "claude-code", "--catalog", ROOT / "sample_catalogs" / "team-workspace.yaml")
+    assert "entry skipped" in done.stdout + done.stderr and "not counted" in done.stdout + done.stderr, done
+
+
 def test_recorded_nan_and_infinity_are_kept_as_text_so_json_output_stays_valid():
     """Python writes NaN and Infinity into JSON unless told not to, so a recorded session can hold
     them; `sessions --json` printed them back as bare NaN, which no JSON reader takes."""

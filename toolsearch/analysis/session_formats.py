@@ -1032,7 +1032,12 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                 session.steps.append(Compaction())
                 continue
             message = item.get("message")
-            if kind not in ("user", "assistant") or not isinstance(message, dict):
+            if kind not in ("user", "assistant"):
+                continue  # summaries, snapshots and other entries carry no messages
+            if not isinstance(message, dict):
+                got = "nothing" if message is None else type(message).__name__
+                out.problems.append(SessionProblem(where, f"a {kind} entry whose 'message' is not an object "
+                                                          f"(got {got}); entry skipped"))
                 continue
             if item.get("isCompactSummary"):
                 continue
@@ -1046,7 +1051,12 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                                       ("cache_read_input_tokens", "cache_read_tokens"),
                                       ("cache_creation_input_tokens", "cache_write_tokens")):
                         value = usage.get(key)
-                        if isinstance(value, int) and value:
-                            session.counters[name] = session.counters.get(name, 0) + value
+                        if isinstance(value, bool) or not isinstance(value, int) or value == 0:
+                            continue
+                        if value < 0:
+                            out.problems.append(SessionProblem(f"{where}.message.usage.{key}",
+                                                               f"expected a count of tokens, got {value:,}; not counted"))
+                            continue
+                        session.counters[name] = session.counters.get(name, 0) + value
             _add_anthropic_blocks(session, message.get("content"), where, out)
     out.sessions.extend(sessions.values())
