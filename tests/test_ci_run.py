@@ -85,12 +85,12 @@ def test_on_a_worker_the_long_groups_come_first_then_the_larger_groups(monkeypat
     assert [i.nodeid for i in plain] == ["tests/test_a.py::t1", "tests/test_browser.py::t1"]
 
 
-def test_auto_workers_are_one_more_than_the_cpus_unless_set(monkeypatch):
+def test_auto_workers_are_two_more_than_the_cpus_unless_set(monkeypatch):
     import os  # noqa: PLC0415
 
     import conftest  # noqa: PLC0415
 
     monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
-    assert conftest.pytest_xdist_auto_num_workers(None) == len(os.sched_getaffinity(0)) + 1
+    assert conftest.pytest_xdist_auto_num_workers(None) == len(os.sched_getaffinity(0)) + 2
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
     assert conftest.pytest_xdist_auto_num_workers(None) is None  # xdist's own hook reads the variable
