@@ -95,8 +95,9 @@ def pytest_xdist_auto_num_workers(config):
     and live-server groups and the command-line tests mostly wait (for Chromium, the app, a
     server's answer, a child process, a timeout): with one worker per CPU plus one, the 2-CPU
     machine kept about two thirds of its CPU time busy (12 min 24 s for 16 min 42 s of CPU time);
-    a fourth worker brought the suite to 11 min 05 s. ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` sets the
-    number (xdist's own reading), ``-n N`` too."""
+    two runs with a fourth worker took 11 min 05 s and 12 min 50 s (times on that machine vary by
+    a minute or more from run to run). ``PYTEST_XDIST_AUTO_NUM_WORKERS=N`` sets the number
+    (xdist's own reading), ``-n N`` too."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist reads it
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
