@@ -111,6 +111,35 @@ def test_plan_json_budget_legs_and_small_context(tiny) -> None:
     assert data["servers"][0]["state"] == "hidden"
 
 
+def _one_tool_servers(path: Path, n: int) -> Path:
+    return write_json(path, {"servers": [
+        {"name": f"s{k:04d}", "tools": [{"name": "get_" + "x" * (k % 5), "description": "Get it.",
+                                         "inputSchema": {"type": "object"}}]} for k in range(n)]})
+
+
+def test_plan_json_steps_say_how_many_servers_are_collapsed_not_which(tmp_path) -> None:
+    """Step k collapses the first k labels of ``collapse_order``; listing them at every step made
+    ``plan --json`` grow with the square of the servers (10,000 one-tool servers: 1.26 GB of JSON).
+    Each step gives ``collapsed_count`` and the one label it collapsed, so the output grows linearly
+    and still says exactly which servers each step collapsed."""
+    sizes = {}
+    for n in (100, 400):
+        text = ok(run_cli("plan", _one_tool_servers(tmp_path / f"{n}.json", n), "--context-length", "1000",
+                          "--threshold-pct", "0.1", "--json"))
+        data = json.loads(text)
+        order, steps = data["collapse_order"], data["steps"]
+        assert data["listing_form"] == "none" and len(order) == n and len(steps) == n + 2
+        assert [s["form"] for s in steps[:3]] == ["full", "names", "mixed"] and steps[-1]["form"] == "groups"
+        for index, step in enumerate(steps):
+            assert set(step) == {"form", "collapsed_count", "collapsed_label", "tokens", "fits"}
+            count = max(index - 1, 0)
+            assert step["collapsed_count"] == count
+            assert step["collapsed_label"] == (order[count - 1] if count else None)
+            assert step["fits"] is False and isinstance(step["tokens"], int)
+        sizes[n] = len(json.dumps(steps))
+    assert sizes[400] < 5 * sizes[100], sizes  # a list per step: about 16 times as large
+
+
 def test_plan_enabled_off_and_listing_off(tiny, profile) -> None:
     off = json.loads(ok(run_cli("plan", tiny, "--enabled", "off", "--json")))
     assert (off["tier"], off["listing_form"], off["tool_search_description"]) == (0, "none", None)

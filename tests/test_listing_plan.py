@@ -661,3 +661,18 @@ def test_the_degradation_steps_do_not_grow_with_the_square_of_the_servers() -> N
     assert collapsed_words(order[:COLLAPSED_NAMED_MAX]) == ", ".join(order[:COLLAPSED_NAMED_MAX])
     assert collapsed_words(last) == (", ".join(order[:5]) + f", … {n - 10:,} more …, " + ", ".join(order[-5:]))
     assert len(collapsed_words(last)) < 200
+
+
+def test_a_collapsed_prefix_slices_like_its_tuple() -> None:
+    """A slice of a step's collapsed labels reads only the labels it returns (a steps table reads the
+    first and last five at every step) and equals the same slice of the tuple, any step included."""
+    from toolsearch.engine.listing import CollapsedPrefix
+
+    order = tuple(f"s{k}" for k in range(9))
+    for count in (0, 1, 5, 9):
+        prefix, plain = CollapsedPrefix(order, count), order[:count]
+        for start in (None, -12, -3, 0, 2, 7, 12):
+            for stop in (None, -12, -2, 0, 3, 9, 12):
+                for step in (None, 1, 2, -1, -3):
+                    cut = slice(start, stop, step)
+                    assert prefix[cut] == plain[cut], (count, cut)

@@ -118,6 +118,16 @@ class DegradationStep:
     tokens: int
     fits: bool
 
+    def to_dict(self) -> dict[str, Any]:
+        """The step in ``plan --json``: ``collapsed_count`` (how many labels of ``collapse_order``
+        are summaries at this step: the first that many) and ``collapsed_label`` (the one this step
+        collapsed, the last of them; ``None`` for ``full`` and ``names``) instead of the collapsed
+        labels themselves, which would make the steps grow with the square of the servers."""
+        count = len(self.collapsed)
+        return {"form": self.form, "collapsed_count": count,
+                "collapsed_label": self.collapsed[count - 1] if count else None,
+                "tokens": self.tokens, "fits": self.fits}
+
 
 class CollapsedPrefix(Sequence[str]):
     """The first ``count`` labels of a collapse order, without a copy of them.
@@ -138,8 +148,11 @@ class CollapsedPrefix(Sequence[str]):
         return self._count
 
     def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return self._order[:self._count][index]
+        if isinstance(index, slice):  # without copying the whole prefix first (a step's table cell reads a few)
+            picked = range(self._count)[index]
+            if picked.step == 1:
+                return self._order[picked.start:picked.stop]
+            return tuple(self._order[i] for i in picked)
         if index < 0:
             index += self._count
         if not 0 <= index < self._count:

@@ -221,8 +221,7 @@ class Plan:
             "tools_tokens": self.tools_tokens, "eager_tokens": self.eager_tokens,
             "planning_tokenizer": self.planning_tokenizer, "display_tokenizer": self.display_tokenizer,
             "collapse_order": list(self.collapse_order),
-            "steps": [{"form": s.form, "collapsed": list(s.collapsed), "tokens": s.tokens, "fits": s.fits}
-                      for s in self.steps],
+            "steps": [s.to_dict() for s in self.steps],
             "config": self.config.to_block(),
             "notes": list(self.notes),
         }
