@@ -261,3 +261,24 @@ def test_the_fingerprint_is_a_content_key_of_any_catalog(tmp_path) -> None:
     other = tmp_path / "c.yaml"
     other.write_text(text.replace("when", "when?"), encoding="utf-8")
     assert fingerprint(first) == fingerprint(same) != fingerprint(other)
+
+
+def test_the_servers_left_unnamed_cost_one_state_table_per_length(monkeypatch) -> None:
+    """Each server the recommendation leaves unnamed says at which lengths it is unnamed; the states
+    at a length were worked out again for every such server (a table of every server each time), so
+    10,000 one-tool servers took 205 s on the Tuning page. They are worked out once per length, and
+    the reasons are the same."""
+    from toolsearch.analysis.sweep import Ladder
+
+    n = 300
+    planner = Planner(registration([make_tool(f"t{k}", "Do it.", server=f"s{k:03d}") for k in range(n)]))
+    lad = listing_ladder(planner, parse_config({}))
+    assert len(lad.steps) == n + 2
+    calls = []
+    original = Ladder.states_of
+    monkeypatch.setattr(Ladder, "states_of", lambda self, step: calls.append(step) or original(self, step))
+    lengths = [600, 1_000, 1_200]
+    rec = recommend_for_contexts(lad, parse_config({}), lengths, "names")
+    assert not rec.reached and len(rec.unnamed) > n // 2
+    assert len(calls) <= 4 * len(lengths), len(calls)  # once per server and length: over 500
+    assert all(server.reason.startswith(f"{server.name}: naming it needs a budget of") for server in rec.unnamed)

@@ -782,6 +782,9 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         before.append(low)
         if budget is not None and (low is None or budget < low):
             low = budget
+    # every length's states once: per server and length, they made the loop below grow with the
+    # square of the servers
+    states_at = {c.context_length: ladder.states_of(ladder.step_at(c.budget)) for c in contexts}
     unnamed = []
     for name, state in states.items():
         if state in ("full", "names") or rec.inactive:  # tier 0: every schema is sent, no listing to name it
@@ -791,7 +794,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         # every length that leaves it unnamed, not only the worst: "at 32K" alone reads as if the
         # longer lengths named it
         unnamed_at = [c.context_length for c in contexts
-                      if ladder.states_of(ladder.step_at(c.budget)).get(name) not in ("full", "names")]
+                      if states_at[c.context_length].get(name) not in ("full", "names")]
         where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
                  else _and(context_words(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
@@ -801,7 +804,7 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             why = f"{name}: no budget names it"
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
-            why += _fits_elsewhere(rec, ladder, name, need)
+            why += _fits_elsewhere(rec, states_at, name, need)
         elif name in rec.except_servers:
             why = f"{name}: may collapse (an exception to the goal); naming it needs a budget of {need:,} tokens{extra}"
         else:
@@ -814,16 +817,18 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
     return replace(rec, reached_goal=reached_goal, unnamed=tuple(unnamed), growth_tokens=growth, growth_tools=tools)
 
 
-def _fits_elsewhere(rec: MultiRecommendation, ladder: Ladder, name: str, need: int) -> str:
+def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Mapping[str, str]], name: str,
+                    need: int) -> str:
     """With one goal for every length and that goal out of reach at the worst length, the answer
     lists no more at the other lengths either: the words (after the reason) for a server it leaves
     out at lengths where a budget of ``need`` tokens, which names it, fits, with the per-length goal
-    that names it there; ``""`` when there is none, or when the goal is per length already."""
+    that names it there; ``""`` when there is none, or when the goal is per length already.
+    ``states_at``: per context length of ``rec``, each server's state there."""
     worst = rec.worst
     if rec.reached or rec.length_goals or worst.context_length is None:
         return ""
     fits = [c.context_length for c in rec.contexts if c.context_length != worst.context_length
-            and ladder.states_of(ladder.step_at(c.budget)).get(name) not in ("full", "names")
+            and states_at[c.context_length].get(name) not in ("full", "names")
             and need <= _largest_budget([c.context_length])[0]]
     reachable = next((g for g in GOALS if FORM_RANK[worst.listing_form] <= FORM_RANK[GOAL_FORMS[g]]), None)
     if not fits or reachable is None or reachable == rec.goal:
