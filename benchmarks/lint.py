@@ -2,7 +2,10 @@
 
 Usage: ``python -m benchmarks.lint [CATALOG]`` (default: a ``toolsearch synth --tools 50000
 --servers 200`` catalog, written once into the temporary folder, outside the measured part), or
-``python -m benchmarks.lint --tools 6000 --servers 80`` for another synthetic size. The catalog
+``python -m benchmarks.lint --tools 6000 --servers 80`` for another synthetic size, or
+``python -m benchmarks.lint --copies 5000`` for 5,000 servers that are copies of four small
+servers (one MCP server configured many times: most tools are unreachable, and every tool name
+is on 1,250 servers, so the duplicate-name findings alone are hundreds of MB). The catalog
 is loaded and its search index built first (the app has them before the lint page opens), then
 the lint runs once at default settings. Prints numbers; it asserts nothing.
 
@@ -14,7 +17,10 @@ load average is printed too).
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,13 +31,39 @@ from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.inspector import Inspector
 
 
+COPIED = {
+    "github": [("create_issue", "Open a new issue in a repository."), ("list_issues", "List issues of a repository."),
+               ("search_code", "Search code across repositories.")],
+    "slack": [("post_message", "Post a message to a channel."), ("list_channels", "List the channels of a workspace.")],
+    "postgres": [("query", "Run a read-only SQL query."), ("list_tables", "List the tables of a database.")],
+    "files": [("read_file", "Read a file from disk."), ("write_file", "Write a file to disk."),
+              ("search", "Search files by name.")],
+}
+
+
+def copies_file(servers: int) -> Path:
+    """A catalog of ``servers`` servers, each a copy of one of :data:`COPIED` (``github-00000``,
+    ``slack-00001``, …), in the temporary folder."""
+    path = Path(tempfile.gettempdir()) / f"toolsearch-lint-copies-{servers}.json"
+    kinds = list(COPIED)
+    data = {"name": f"{servers:,} copies of {len(kinds)} servers", "servers": [
+        {"name": f"{kinds[k % len(kinds)]}-{k:05d}", "tools": [
+            {"name": name, "description": text,
+             "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "Input."}}}}
+            for name, text in COPIED[kinds[k % len(kinds)]]]} for k in range(servers)]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("catalog", nargs="?", help="a catalog file (default: a synthetic one)")
     parser.add_argument("--tools", type=int, default=50_000)
     parser.add_argument("--servers", type=int, default=200)
+    parser.add_argument("--copies", type=int, help="servers made from four small ones, instead of a synthetic catalog")
     args = parser.parse_args()
-    path = Path(args.catalog) if args.catalog else synthetic_file(args.tools, args.servers)
+    path = (Path(args.catalog) if args.catalog else copies_file(args.copies) if args.copies
+            else synthetic_file(args.tools, args.servers))
     print(f"catalog: {path}  (load average {os.getloadavg()[0]:.1f} at start)")
 
     cpu = time.process_time()
@@ -52,9 +84,11 @@ def main() -> None:
                 parts[name] = parts.get(name, 0.0) + time.process_time() - start
         return run
 
-    originals = {name: getattr(L, name) for name in ("_reached", "poisoning", "sdk_rejections", "_why_not")}
+    originals = {name: getattr(L, name) for name in ("_reached", "poisoning", "sdk_rejections", "_probe_positions",
+                                                     "_probes_explained")}
     L._reached = timed("reachability probes", originals["_reached"])
-    L._why_not = timed("explaining unreachable tools (part)", originals["_why_not"])
+    L._probe_positions = timed("ranking the probes of unreachable tools", originals["_probe_positions"])
+    L._probes_explained = timed("explaining unreachable tools", originals["_probes_explained"])
     L.poisoning = timed("text checks (hidden characters, instructions, shadowing)", originals["poisoning"])
     L.sdk_rejections = timed("MCP SDK acceptance", originals["sdk_rejections"])
     try:
@@ -69,7 +103,9 @@ def main() -> None:
         print(f"  {name}: CPU {seconds:.2f} s")
     print(f"  everything else (names, descriptions, schema sizes, request size): "
           f"CPU {cpu - sum(v for k, v in parts.items() if 'part' not in k):.2f} s")
-    print(f"findings: {len(report.findings):,} {report.by_rule()}")
+    print(f"findings: {len(report.findings):,} {report.by_rule()}; their messages: "
+          f"{sum(len(f.message) for f in report.findings):,} characters")
+    print(f"peak memory of the process (max RSS): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024:,} MB")
 
 
 if __name__ == "__main__":

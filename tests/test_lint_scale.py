@@ -351,3 +351,50 @@ def test_probing_progress_moves_within_a_round(monkeypatch) -> None:
     # times on the way (once, at its end, before)
     first_round = [share for share in probing if 0 < share < 0.5]
     assert len(first_round) >= 3, probing
+
+
+def _replicas(copies: int) -> Catalog:
+    """The same two servers configured ``copies`` times each (``files-0000``, ``chat-0001``, …),
+    and one server name given twice: most tools are unreachable and every tool name is on many
+    servers."""
+    templates = {
+        "files": (Tool(name="read_file", description="Read a file from disk."),
+                  Tool(name="search", description="Search files by name.")),
+        "chat": (Tool(name="post_message", description="Post a message to a channel."),
+                 Tool(name="search", description="Search messages of a channel.")),
+    }
+    names = [(f"{kind}-{k:04d}", kind) for k in range(copies) for kind in templates]
+    names.append(names[0])
+    return Catalog(name="replicas", servers=tuple(Server(name=name, tools=templates[kind]) for name, kind in names))
+
+
+def test_many_copies_of_a_server_rank_each_probe_once(monkeypatch) -> None:
+    """One MCP server configured thousands of times: nearly every tool is unreachable, and each was
+    explained with a full ranking per probe, and each duplicate-name finding made a repr of every
+    other server: 5,000 copies took 71 s. Each distinct probe is now ranked (and explained) once,
+    and every finding and message is the same."""
+    catalog = _replicas(60)
+    inspector = Inspector(catalog)
+    config = parse_config({})
+    index = inspector.bridge(config).index
+    full, explained = [], []
+    search, explain = type(index).search, type(index).explain
+    monkeypatch.setattr(type(index), "search", lambda self, q, limit=None, *a, **k: (
+        full.append(q) if limit == len(self) else None) or search(self, q, limit, *a, **k))
+    monkeypatch.setattr(type(index), "explain", lambda self, q, *a, **k: explained.append(q) or explain(self, q, *a, **k))
+    report = L.lint(inspector, config)
+    rules = report.by_rule()
+    assert rules["unreachable"] > 150 and rules["duplicate-name"] == 4 * 60 + 2
+    assert len(full) == len(set(full)) <= 8 and len(explained) == len(set(explained)), (len(full), len(explained))
+    monkeypatch.undo()
+    plain = L.lint(inspector, config, _straightforward=True)
+    assert _findings(report) == _findings(plain)
+    twice = catalog.servers[0].name
+    for finding in report.findings:
+        if finding.rule == "duplicate-name":
+            servers = catalog.duplicate_tool_names()[finding.tool]
+            others = [repr(s) for s in servers if s != finding.server]
+            assert finding.message == (f"the tool name {finding.tool!r} is also on servers {', '.join(others)}: "
+                                       "the listing shows it in several groups")
+            if twice in servers:  # the server given twice is named by the others, never by itself
+                assert (repr(twice) in finding.message) == (finding.server != twice)

@@ -109,7 +109,7 @@ def find_hidden(text: str) -> list[Hidden]:
     """Runs of invisible characters in ``text``, in order. Left out: emoji tag sequences (flags),
     zero-width joiners inside emoji sequences, and variation-selector runs shorter than
     :data:`VARIATION_RUN_MIN` (a single selector picks how the character before it is drawn)."""
-    if not text or not _CANDIDATE.search(text):
+    if not text or (text.isascii() and text.isprintable()) or not _CANDIDATE.search(text):  # printable ASCII: no candidate
         return []
     skip = {i for m in _EMOJI_TAG_SEQUENCE.finditer(text) for i in range(m.start() + 1, m.end())}
     if "\u200d" in text:

@@ -113,7 +113,7 @@ import re
 import statistics
 from collections.abc import Mapping as _MappingABC
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -368,12 +368,16 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 f"({owner!r} here, by server name; a live harness keeps whichever connects first) and skips this one",
                 "Rename one of the servers in the config (or the tool) so the wire names differ.")
     if naming == "prefixed":
+        kinds: dict[str, str] = {}
+        for server in catalog.servers:
+            kinds.setdefault(server.name, server.kind)
         for raw, servers in catalog.duplicate_tool_names().items():
-            for server_name in servers:
-                others = [repr(s) for s in servers if s != server_name]
-                add("duplicate-name", "info", server_name, raw, _wire_of(catalog, server_name, raw, naming),
-                    f"the tool name {raw!r} is also on {'server' if len(others) == 1 else 'servers'} "
-                    f"{', '.join(others)}: the listing shows it in several groups",
+            # each finding names every other server: the same list with one left out, cut from one text
+            # (a name on thousands of servers made a repr per pair)
+            for server_name, count, others in _all_but_each(servers):
+                add("duplicate-name", "info", server_name, raw, _wire(server_name, kinds.get(server_name, "mcp"), raw, naming)[0],
+                    f"the tool name {raw!r} is also on {'server' if count == 1 else 'servers'} "
+                    f"{others}: the listing shows it in several groups",
                     "Make each description name its service, so a query can tell the tools apart.")
 
     # --- descriptions ----------------------------------------------------------------------
@@ -435,21 +439,34 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         reached = [any(name in [n for n, _ in index.search(p, limit)] for p in probes) for name, probes in items]
     else:
         reached = _reached(index, limit, items, progress)
-    for tool, probes, ok in zip(bridge.deferred, probes_of, reached):
-        if not probes or ok:
-            continue
-        outcomes = []  # unreachable (rare): the full ranking says where each probe put it
+    unreachable = [(tool, probes) for tool, probes, ok in zip(bridge.deferred, probes_of, reached) if probes and not ok]
+    # Unreachable tools are rare, except where many servers carry the same tools (one MCP server
+    # configured many times): then thousands share a few probes, and a full ranking per tool and
+    # probe made the lint grow with the square of the tools. Each probe is ranked once for every
+    # tool that needs it, and explained once for every tool it does not rank at all.
+    if _straightforward:  # a full ranking per tool and probe
+        positions: Mapping[tuple[str, str], int | None] = {
+            (probe, tool.name): next((i for i, (n, _) in enumerate(index.search(probe, depth), 1) if n == tool.name), None)
+            for tool, probes in unreachable for probe in probes}
+        why_not = {(probe, tool.name): _why_not(index, probe, tool.name, limit)
+                   for tool, probes in unreachable for probe in probes if positions[probe, tool.name] is None}
+    else:
+        positions = _probe_positions(index, depth, unreachable)
+        why_not = _probes_explained(index, limit, [(probe, tool.name) for tool, probes in unreachable
+                                                   for probe in _probes_tried(tool.name, probes, positions, limit)
+                                                   if positions[probe, tool.name] is None])
+    for tool, probes in unreachable:
+        outcomes = []  # the full ranking says where each probe put it
         reachable = False
-        for probe in probes:
-            ranking = [n for n, _ in index.search(probe, depth)]
-            if tool.name in ranking:
-                position = ranking.index(tool.name) + 1
+        for probe in _probes_tried(tool.name, probes, positions, limit):
+            position = positions[probe, tool.name]
+            if position is not None:
                 if position <= limit:
                     reachable = True
                     break
                 outcomes.append(f"{probe!r} → rank {position}")
             else:
-                outcomes.append(f"{probe!r} → {_why_not(index, probe, tool.name, limit)}")
+                outcomes.append(f"{probe!r} → {why_not[probe, tool.name]}")
         if not reachable:
             add("unreachable", "warning", tool.server, tool.raw_name, tool.name,
                 f"not in the first {limit} results for its own words: " + "; ".join(outcomes),
@@ -714,19 +731,88 @@ class _ScoreTable:
         return out
 
 
-def _wire_of(catalog, server_name: str, raw: str, naming: str) -> str:
-    kind = next((s.kind for s in catalog.servers if s.name == server_name), "mcp")
-    return _wire(server_name, kind, raw, naming)[0]
+def _all_but_each(names: Sequence[str]) -> Iterator[tuple[str, int, str]]:
+    """For each of ``names``: ``(name, how many others, the others' reprs joined with ", ")``,
+    leaving out every copy of that name."""
+    reprs = [repr(name) for name in names]
+    if len(set(names)) != len(names):  # a name given twice: leave out each copy
+        for name in names:
+            others = [r for other, r in zip(names, reprs) if other != name]
+            yield name, len(others), ", ".join(others)
+        return
+    joined = ", ".join(reprs)
+    start = 0
+    for name, text in zip(names, reprs):
+        end = start + len(text)
+        if start == 0:
+            others = joined[end + 2:]
+        else:
+            others = joined[:start - 2] + joined[end:]
+        yield name, len(names) - 1, others
+        start = end + 2
+
+
+def _probe_positions(index, depth: int, tools: list[tuple[Any, list[str]]]) -> dict[tuple[str, str], int | None]:
+    """``{(probe, tool name): 1-based rank in the probe's full ranking, or None when not ranked}``
+    for every probe of every tool in ``tools``: each distinct probe is searched once, and only the
+    positions asked for are kept."""
+    wanted: dict[str, set[str]] = {}
+    for tool, probes in tools:
+        for probe in probes:
+            wanted.setdefault(probe, set()).add(tool.name)
+    out: dict[tuple[str, str], int | None] = {}
+    for probe, names in wanted.items():
+        found: dict[str, int] = {}
+        for position, (name, _) in enumerate(index.search(probe, depth), 1):
+            if name in names and name not in found:
+                found[name] = position
+        for name in names:
+            out[probe, name] = found.get(name)
+    return out
+
+
+def _probes_tried(name: str, probes: list[str], positions: Mapping[tuple[str, str], int | None],
+                  limit: int) -> list[str]:
+    """The probes of tool ``name`` up to and including the first that ranks it within ``limit``."""
+    tried = []
+    for probe in probes:
+        tried.append(probe)
+        position = positions[probe, name]
+        if position is not None and position <= limit:
+            break
+    return tried
+
+
+def _probes_explained(index, limit: int, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """``{(probe, tool name): why the probe does not rank the tool}`` (:func:`_why_not`), with one
+    explanation per distinct probe."""
+    names_of: dict[str, set[str]] = {}
+    for probe, name in pairs:
+        names_of.setdefault(probe, set()).add(name)
+    out: dict[tuple[str, str], str] = {}
+    for probe, names in names_of.items():
+        ex = index.explain(probe, limit, max_candidates=len(index))
+        reasons: dict[str, str] = {}
+        for candidate in ex.candidates:
+            if candidate.name in names and candidate.name not in reasons:
+                reasons[candidate.name] = candidate.reason
+        for name in names:
+            out[probe, name] = _why_not_words(ex, reasons.get(name))
+    return out
+
+
+def _why_not_words(ex: Any, reason: str | None) -> str:
+    if not ex.tokens:
+        return "no searchable word"
+    if reason is None:
+        return "shares no term"
+    return f"not admitted: {reason}"
 
 
 def _why_not(index, probe: str, name: str, limit: int) -> str:
     ex = index.explain(probe, limit, max_candidates=len(index))
-    if not ex.tokens:
-        return "no searchable word"
     candidate = next((c for c in ex.candidates if c.name == name), None)
-    if candidate is None:
-        return "shares no term"
-    return f"not admitted: {candidate.reason}"
+    return _why_not_words(ex, candidate.reason if candidate is not None else None)
 
 
 # --- tool poisoning ----------------------------------------------------------------------------

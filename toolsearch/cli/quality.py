@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
 from .common import dumps_json, print_json, rewrite_progress_line
@@ -182,19 +182,25 @@ def format_evaluation(ev: Evaluation) -> str:
 
 def format_lint(report: LintReport, severity: str = "info") -> str:
     """The text report of ``toolsearch lint`` for findings at ``severity`` and above."""
+    return "\n".join(lint_lines(report, severity))
+
+
+def lint_lines(report: LintReport, severity: str = "info") -> Iterator[str]:
+    """:func:`format_lint` line by line (the command prints them so: the findings of a catalog with a
+    tool on thousands of servers are hundreds of MB of text, and one string of them was held
+    several times over while it was made safe and written)."""
     keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(severity) + 1]
     counts = report.counts()
-    out = [f"catalog: {one_line(report.catalog)} ({counted(report.tool_count, 'tool')}, {report.deferred_count:,} deferred, "
-           f"names {report.naming}); " + severity_counts({s: counts[s] for s in C.LINT_SEVERITIES}, ", ")]
+    yield (f"catalog: {one_line(report.catalog)} ({counted(report.tool_count, 'tool')}, {report.deferred_count:,} deferred, "
+           f"names {report.naming}); " + severity_counts({s: counts[s] for s in C.LINT_SEVERITIES}, ", "))
     for f in report.findings:
         if f.severity not in keep:
             continue
         where = "/".join(x for x in (f.server, f.tool) if x) or "catalog"
         if f.field:
             where += f": {f.field}" + (f" @{f.offset}" if f.offset is not None else "")
-        out.append(reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {f.message}"))
-        out.append(f"    fix: {f.fix}")
-    return "\n".join(out)
+        yield reveal(f"{f.severity}: {f.rule}: {one_line(where)}: {f.message}")
+        yield f"    fix: {f.fix}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -262,7 +268,8 @@ def run(args: argparse.Namespace) -> int:
                 data["findings"] = [f for f in data["findings"] if f["severity"] in keep]
                 print_json(data)
             else:
-                print(format_lint(report, args.severity))
+                for line in lint_lines(report, args.severity):
+                    print(line)
             return 1 if report.counts()["error"] else 0
         raise ToolsearchError(f"unknown command {args.command!r}")
     except ToolsearchError as exc:
