@@ -30,7 +30,6 @@ from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import ToolSearchConfig
 from toolsearch.engine.inspector import Inspector
 
-
 COPIED = {
     "github": [("create_issue", "Open a new issue in a repository."), ("list_issues", "List issues of a repository."),
                ("search_code", "Search code across repositories.")],
