@@ -3,7 +3,9 @@ prints the time to read it, replay every recorded search (every variant), comput
 what-if and the aggregates, and the peak memory of that process.
 
 Usage: ``python -m benchmarks.sessions [--sessions N] [--keep DIR]``. Prints numbers; asserts
-nothing. Targets: read + replay under 30 s, peak memory under 1 GB.
+nothing. Targets: read + replay under 30 s, peak memory under 1 GB. A store of more sessions than
+the reader's limit (``MAX_STORE_SESSIONS``, 50,000) is read up to it: ``--sessions 200000``
+measures that, and prints the problem that says what was not read.
 
 The store gets its schema from Hermes itself when the ``hermes-agent`` environment is available
 (``$TOOLSEARCH_HERMES_PYTHON`` or ``.ci/venv-hermes``: an empty store written by
@@ -143,6 +145,9 @@ def measure(db: str) -> None:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"store: {len(loaded.sessions):,} sessions, {messages:,} messages, {data['searches']:,} searches "
           f"(one per query), {len(rep.variants)} variants: {', '.join(rep.variants)}")
+    for problem in loaded.problems:
+        if "over the limit" in problem.message and "per store" in problem.message:
+            print(f"store limit: {problem.message}")
     print(f"read:                {t1 - t0:6.2f} s")
     print(f"replay:              {t2 - t1:6.2f} s")
     print(f"what-if + aggregates: {t3 - t2:5.2f} s ({len(what_if):,} called tools, "

@@ -352,6 +352,10 @@ def test_the_security_doc_states_the_limits_in_force() -> None:
     assert f"{readers.MAX_INPUT_BYTES // (1024 * 1024)} MiB per file" in section
     assert f"at most {readers.MAX_ALIAS_NODES:,} nodes added by expanding aliases" in section
     assert f"{readers.MAX_NESTING_DEPTH} levels of mappings and lists" in section
+    from toolsearch.analysis.session_formats import MAX_STORE_SESSIONS
+
+    assert f"At most {MAX_STORE_SESSIONS:,} sessions are read from one store" in section
+    assert f"over the limit of\n{MAX_STORE_SESSIONS:,} per store: the newest {MAX_STORE_SESSIONS:,} read" in section
     assert reaper.STOP_GRACE == 1.0 and "SIGKILL one second later" in section
     assert f"`{reaper.ENV_MARK}`" in section
 

@@ -1098,3 +1098,40 @@ def test_a_store_read_with_a_text_format_says_it_is_a_store():
         load_sessions([store], "openai")
     assert str(info.value) == (f"{store}: a SQLite session store, not a file in the openai format; read it as "
                                "hermes-db (leave out --format, or give --format hermes-db)")
+
+
+def test_a_store_with_more_sessions_than_the_limit_reads_the_newest_and_says_so(tmp_path, monkeypatch):
+    """Every session of a store was read and held at once: 200,000 sessions took 2.6 GB. Past
+    MAX_STORE_SESSIONS the newest are read, in the usual order, with the messages and compactions of
+    those only; a problem says how many older ones were not read and from when; a message of no
+    session is still reported."""
+    import sqlite3
+
+    from toolsearch.analysis import session_formats
+
+    path = tmp_path / "state.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, started_at REAL)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT, active INTEGER DEFAULT 1, compacted INTEGER DEFAULT 0)")
+    day = 86_400.0
+    conn.executemany("INSERT INTO sessions VALUES (?, ?)", [(f"s{k:02d}", 1_767_225_600 + k * day) for k in range(12)])
+    for k in range(12):
+        search = json.dumps(tool_calls(f"c{k}", "tool_search", {"queries": [f"query {k}"]}))
+        conn.executemany("INSERT INTO messages (session_id, role, content, tool_calls, active, compacted) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", [
+                             (f"s{k:02d}", "assistant", None, search, 0, 1),
+                             (f"s{k:02d}", "user", "look it up", None, 1, 0),
+                             (f"s{k:02d}", "assistant", None, search, 1, 0)])
+    conn.execute("INSERT INTO messages (session_id, role, content) VALUES ('gone', 'user', 'hello')")
+    conn.commit()
+    conn.close()
+    monkeypatch.setattr(session_formats, "MAX_STORE_SESSIONS", 5, raising=False)
+    loaded = load_sessions([path])
+    assert [s.id for s in loaded.sessions] == ["s07", "s08", "s09", "s10", "s11"]
+    assert all([e.kind for e in s.events] == ["compaction", "search"] for s in loaded.sessions)
+    assert [q.query for q in loaded.sessions[0].events[1].queries] == ["query 7"]
+    assert [(p.where, p.message) for p in loaded.problems] == [
+        (str(path), "12 sessions, over the limit of 5 per store: the newest 5 read, the 7 older ones "
+                    "(started before 2026-01-08 00:00 UTC) not read"),
+        (f"{path}: messages of session 'gone'", "no such row in 'sessions'; messages skipped")]

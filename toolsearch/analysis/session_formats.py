@@ -515,7 +515,8 @@ def read_hermes_db(path: str | Path, out: ReadResult | None = None, progress: Pr
     or a ``-wal`` appears during that read (Hermes started), the result is discarded and the store
     is read again through the ordinary locked read-only path.
 
-    Messages are streamed per session, so memory grows with the largest session, not the store.
+    Messages are streamed per session. At most :data:`MAX_STORE_SESSIONS` sessions are read, the
+    newest; past it the older ones are left out and a problem says how many.
 
     Raises:
         SessionSourceError: not a SQLite database, or it has no ``sessions``/``messages`` tables.
@@ -589,9 +590,10 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         conn.close()
 
 
-def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> dict[str, list[ToolUse]]:
+def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str], kept: str = "1") -> dict[str, list[ToolUse]]:
     """``{session id: tool uses}`` of the assistant messages a compaction archived, in order
-    (unreadable calls are left out: the archived part is only looked at, not reported on)."""
+    (unreadable calls are left out: the archived part is only looked at, not reported on), for
+    the messages SQL condition ``kept`` selects."""
     if "tool_calls" not in message_columns:
         return {}
     order = "session_id, id" if "id" in message_columns else "session_id, rowid"
@@ -599,7 +601,7 @@ def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str]) -> 
     held: dict[str, int] = {}  # bytes read per session: past MAX_SESSION_BYTES, the rest is not looked at
     size = _cell_bytes("tool_calls")
     for sid, calls, n in conn.execute(f"SELECT session_id, {_within_limit('tool_calls')}, {size} FROM messages "
-                                      "WHERE active = 0 AND compacted = 1 AND role = 'assistant' "
+                                      f"WHERE active = 0 AND compacted = 1 AND role = 'assistant' AND {kept} "
                                       f"AND tool_calls IS NOT NULL ORDER BY {order}"):
         held[_cell_id(sid)] = held.get(_cell_id(sid), 0) + (n if isinstance(n, int) else 0)
         if held[_cell_id(sid)] > MAX_SESSION_BYTES:
@@ -622,19 +624,33 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
                        for c in wanted)
     select += "".join(f", {_cell_bytes(c) if c in columns else '0'}" for c in _SESSION_TEXT_CELLS)
     order = "started_at, id" if "started_at" in columns else "id"
-    rows = conn.execute(f"SELECT {select} FROM sessions ORDER BY {order}").fetchall()
+    count = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    kept = "1"  # the messages read: of every session, or past the limit, not of the sessions left out
+    if count > MAX_STORE_SESSIONS:
+        newest = "started_at DESC, id DESC" if "started_at" in columns else "id DESC"
+        rows = conn.execute(f"SELECT {select} FROM sessions ORDER BY {newest} LIMIT {MAX_STORE_SESSIONS}").fetchall()
+        rows.reverse()
+        kept = (f"(session_id IS NULL OR session_id NOT IN (SELECT id FROM sessions WHERE id IS NOT NULL "
+                f"ORDER BY {newest} LIMIT -1 OFFSET {MAX_STORE_SESSIONS}))")
+        since = _number(rows[0][3]) if rows else None
+        when = (f" (started before {_utc_text(since)})" if since is not None and _utc_text(since) else "")
+        out.problems.append(SessionProblem(origin, f"{count:,} sessions, over the limit of {MAX_STORE_SESSIONS:,} per "
+                                                   f"store: the newest {MAX_STORE_SESSIONS:,} read, the "
+                                                   f"{count - MAX_STORE_SESSIONS:,} older ones{when} not read"))
+    else:
+        rows = conn.execute(f"SELECT {select} FROM sessions ORDER BY {order}").fetchall()
     total = len(rows)
     active = "active = 1" if "active" in message_columns else "1"
     archived: dict[str, int] = {}
     if "compacted" in message_columns and "active" in message_columns:
         archived = dict(conn.execute(
-            "SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 GROUP BY session_id"))
-    earlier = _archived_tool_uses(conn, message_columns) if archived else {}
+            f"SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 AND {kept} GROUP BY session_id"))
+    earlier = _archived_tool_uses(conn, message_columns, kept) if archived else {}
     mcols = [(_within_limit(c) if c in _LONG_CELLS else c) if c in message_columns else f"NULL AS {c}" for c in
              ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
     mcols += [f"{_cell_bytes(c)} AS size_{c}" if c in message_columns else "0" for c in _LONG_CELLS]
     order_m = "session_id, id" if "id" in message_columns else "session_id, rowid"
-    cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} ORDER BY {order_m}")
+    cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} AND {kept} ORDER BY {order_m}")
     by_id: dict[str, RawSession] = {}
     order_ids: list[str] = []
     for row in rows:
@@ -733,6 +749,23 @@ def _continue(session: RawSession, part: RawSession) -> None:
         session.counters[name] = session.counters.get(name, 0) + value
     session.model = session.model or part.model
     session.context_length = session.context_length or part.context_length
+
+
+#: Most sessions read from one Hermes store: the newest (by ``started_at``, then id). Every session
+#: read is held in memory with its events and replayed; 200,000 sessions of ten messages took 2.6 GB
+#: and 143 s to read and replay (``python -m benchmarks.sessions --sessions 200000``). The older
+#: sessions past it are not read, and the store's problems say how many and from when.
+MAX_STORE_SESSIONS = 50_000
+
+
+def _utc_text(seconds: float) -> str:
+    """``2026-03-01 14:05 UTC`` for a Unix time, ``""`` when it is not one."""
+    import datetime  # noqa: PLC0415
+
+    try:
+        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    except (OverflowError, OSError, ValueError):
+        return ""
 
 
 #: Most bytes of one session's messages read from a Hermes store (content and tool calls): a
