@@ -6,8 +6,8 @@ Usage: ``python -m benchmarks.plan_scale [--servers 10000] [--no-app]``. The cat
 run is its own process: its wall time, CPU time, peak memory (max RSS) and output size are
 printed, and for ``plan --json`` also the size its ``steps`` would have with every step listing
 the servers it collapsed (computed from the output, not produced). Then the Overview, What the
-model sees, Costs and Tuning pages are rendered with Streamlit's AppTest (first render, then a
-slider move). Prints numbers; it asserts nothing.
+model sees, Costs, Compare & collapse and Tuning pages are rendered with Streamlit's AppTest
+(first render, then a slider move). Prints numbers; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 from benchmarks.engine import synthetic_file
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["toolsearch/ui/overview.py", "toolsearch/ui/model_view.py", "toolsearch/ui/costs.py",
+PAGES = ["toolsearch/ui/overview.py", "toolsearch/ui/model_view.py", "toolsearch/ui/costs.py", "toolsearch/ui/cache_diff.py",
          "toolsearch/ui/tuning.py"]
 
 
