@@ -282,3 +282,26 @@ def test_the_servers_left_unnamed_cost_one_state_table_per_length(monkeypatch) -
     assert not rec.reached and len(rec.unnamed) > n // 2
     assert len(calls) <= 4 * len(lengths), len(calls)  # once per server and length: over 500
     assert all(server.reason.startswith(f"{server.name}: naming it needs a budget of") for server in rec.unnamed)
+
+
+def test_the_goal_test_of_a_step_does_not_walk_its_collapsed_servers_without_a_reason(ladder) -> None:
+    """The recommendation tests the goal at every step, and step k collapses k servers: a set of
+    them per step grew with the square of the servers. Without servers to keep nothing is walked;
+    with exceptions, the walk stops at the first collapsed server that is not excepted."""
+    from toolsearch.analysis.recommend import _requirement
+    from toolsearch.engine.listing import DegradationStep
+
+    class Walked(tuple):
+        reads = 0
+
+        def __iter__(self):
+            for label in super().__iter__():
+                Walked.reads += 1
+                yield label
+
+    step = DegradationStep("mixed", Walked(("big", "small") * 500), 41, False)
+    assert _requirement(ladder, "listed", (), ())(step) and Walked.reads == 0
+    assert not _requirement(ladder, "names", ["small"], ())(step) and Walked.reads == 1  # 'big' is not excepted
+    assert _requirement(ladder, "names", ["big", "small"], ())(DegradationStep("mixed", ("big", "small"), 41, False))
+    assert not _requirement(ladder, "listed", (), ["small"])(DegradationStep("mixed", ("big", "small"), 41, False))
+    assert _requirement(ladder, "listed", (), ["small"])(DegradationStep("mixed", ("big",), 41, False))

@@ -477,13 +477,15 @@ def _requirement(ladder: Ladder, goal: str, except_servers: Sequence[str], keep_
     want = FORM_RANK[GOAL_FORMS[goal]]
 
     def meets(step: Any) -> bool:
+        # Called for every step, and step k collapses k labels: a set of them per step grew with the
+        # square of the servers. Without servers to keep nothing is walked, and the excepted-servers
+        # test stops at the first collapsed label that is not excepted.
         if step is None:
             return False
-        collapsed = set(step.collapsed)
-        if collapsed & keep:
+        if keep and not keep.isdisjoint(step.collapsed):
             return False
         if goal == "names" and may_collapse and step.form in ("mixed", "groups"):
-            return collapsed <= may_collapse
+            return all(collapsed in may_collapse for collapsed in step.collapsed)
         return FORM_RANK[step.form] <= want
 
     return meets
