@@ -21,7 +21,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
-    context_words, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
+    at_length, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
@@ -197,7 +197,7 @@ def _within_limit(suggestion: MultiRecommendation, max_listing_tokens: int | Non
     over = [o for o in suggestion.contexts if o.tier != 0 and o.listing_tokens > max_listing_tokens]
     if not over:
         return suggestion
-    where = ", ".join(f"{o.listing_tokens:,} tokens at {context_words(o.context_length)}" for o in over)
+    where = ", ".join(f"{o.listing_tokens:,} tokens {at_length(o.context_length)}" for o in over)
     return replace(suggestion, reached=False,
                    reason=f"the smallest listing that reaches the goal is {where}, above the limit of "
                           f"{max_listing_tokens:,} tokens (--max-listing-tokens)")

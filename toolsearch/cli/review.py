@@ -415,7 +415,8 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     lines = []
     for c in result.lengths:
         for failure in c.failures:
-            lines.append(f"at {_length(c.outcome.context_length)} tokens: {failure}")
+            length = c.outcome.context_length
+            lines.append(f"{f'at {length:,} tokens' if length else 'at an unknown context length'}: {failure}")
     s = result.suggestion
     if s is not None:
         if s.reached:
@@ -476,7 +477,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    where = "" if result.length_goals else f" at {lengths} tokens"  # the goal names its lengths
+    known = all(c.outcome.context_length for c in result.lengths)
+    where = ("" if result.length_goals  # the goal names its lengths
+             else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
     print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
     print(settings)
     print(text_table(rows, header))
