@@ -456,7 +456,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              Q.form_word(c.outcome.listing_form),
              f"{c.outcome.listing_tokens:,}", f"{c.outcome.servers_named}/{c.outcome.servers_total}",
              f"{c.outcome.tools_named:,}",
-             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")]
+             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
+             + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]
             for c in result.lengths]
     if baseline is not None:
         header.append("against the baseline")
