@@ -415,7 +415,8 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     lines = []
     for c in result.lengths:
         for failure in c.failures:
-            lines.append(f"at {_length(c.outcome.context_length)} tokens: {failure}")
+            length = c.outcome.context_length
+            lines.append(f"{f'at {length:,} tokens' if length else 'at an unknown context length'}: {failure}")
     s = result.suggestion
     if s is not None:
         if s.reached:
@@ -455,7 +456,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              Q.form_word(c.outcome.listing_form),
              f"{c.outcome.listing_tokens:,}", f"{c.outcome.servers_named}/{c.outcome.servers_total}",
              f"{c.outcome.tools_named:,}",
-             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")]
+             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
+             + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]
             for c in result.lengths]
     if baseline is not None:
         header.append("against the baseline")
@@ -476,7 +478,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    where = "" if result.length_goals else f" at {lengths} tokens"  # the goal names its lengths
+    known = all(c.outcome.context_length for c in result.lengths)
+    where = ("" if result.length_goals  # the goal names its lengths
+             else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
     print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
     print(settings)
     print(text_table(rows, header))
