@@ -207,6 +207,33 @@ def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
     assert same.returncode == 0 and "prompt cache: identical tools array" in same.stdout
 
 
+def test_check_baseline_config_plans_the_baseline_with_the_old_settings(tmp_path):
+    """A change of settings alone (same catalog, a lower listing_max_tokens): with
+    --baseline-config the baseline is the old config's listing, so the change shows; without it
+    the baseline gets the new settings and reads as identical."""
+    old = write_yaml(tmp_path / "old.yaml", {"tools": {"tool_search": {"listing_max_tokens": 4000}}})
+    new = write_yaml(tmp_path / "new.yaml", {"tools": {"tool_search": {"listing_max_tokens": 1000}}})
+    args = ("check", TEAM, "--config", new, "--baseline", TEAM, "--context-lengths", "200k", "--goal", "any")
+    same = run_cli(*args)
+    assert same.returncode == 0 and "prompt cache: identical tools array" in same.stdout
+    done = run_cli(*args, "--baseline-config", old)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == ("threshold_pct 5, listing_max_tokens 1,000, planning tokenizer chars4 "
+                                           "(baseline: threshold_pct 5, listing_max_tokens 4,000)")
+    assert "identical tools array" not in done.stdout and "tier 1 full → tier 1 " in done.stdout
+    data = json.loads(run_cli(*args, "--baseline-config", old, "--json").stdout)
+    assert data["baseline_settings"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000, "enabled": "auto",
+                                         "listing": "auto"}
+    assert data["contexts"][0]["baseline"]["before"]["budget"] == 4000 and data["contexts"][0]["budget"] == 1000
+    assert data["contexts"][0]["baseline"]["cache_hit"] is False
+    assert json.loads(run_cli(*args, "--json").stdout)["baseline_settings"]["listing_max_tokens"] == 1000
+    alone = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--baseline-config", old)
+    assert alone.returncode == 2 and alone.stdout == ""
+    assert alone.stderr.startswith("toolsearch: error: check: --baseline-config: ") and "--baseline" in alone.stderr
+    missing = run_cli(*args, "--baseline-config", tmp_path / "gone.yaml")
+    assert missing.returncode == 2 and "gone.yaml: cannot read config file" in missing.stderr
+
+
 def test_check_bad_input_exits_2(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
     done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")

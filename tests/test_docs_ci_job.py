@@ -116,3 +116,22 @@ def test_the_job_fails_its_gate_when_a_server_collapses(tmp_path):
     assert statuses == [0, 1, 0]  # the costs and report still run, as "if: always()"
     assert summary.startswith("### toolsearch check failed")
     assert "github" in summary and (repo / "report.html").is_file()
+
+
+def test_the_job_shows_what_a_config_change_does_against_the_base_branch(tmp_path):
+    """A pull request that only lowers ``listing_max_tokens`` in ``config.yaml`` (the catalog is
+    unchanged): the gate fails, and the table's baseline column compares with the base branch's
+    settings, so it says what the listing lost and that the prompt cache breaks, not "identical
+    tools array"."""
+    repo = _repo(tmp_path, True)
+    config = repo / "config.yaml"
+    block = yaml.safe_load(config.read_text(encoding="utf-8"))
+    before = block["tools"]["tool_search"]["listing_max_tokens"]
+    block["tools"]["tool_search"]["listing_max_tokens"] = 1200
+    config.write_text(yaml.safe_dump(block), encoding="utf-8")
+    statuses, summary = _run_job(repo, tmp_path)
+    assert statuses == [0, 1, 0]
+    assert f"(baseline: threshold_pct 5.1, listing_max_tokens {before:,})" in summary
+    rows = [line for line in summary.splitlines() if line.startswith("| 32,000 ")]
+    assert len(rows) == 1 and "identical tools array" not in rows[0], summary
+    assert "tier 1 names → tier 1 mixed" in rows[0] and f"listing\\_max\\_tokens {before:,} → 1,200" in rows[0], rows[0]

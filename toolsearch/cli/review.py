@@ -7,7 +7,7 @@ A thin shell over :mod:`toolsearch.analysis.review`, :mod:`toolsearch.analysis.c
                       [--no-strategies] [--display-tokenizer T] [--scope NAME=SERVER,... | --scope-file FILE]
     toolsearch costs CATALOG... [settings] [--sort KEY] [--display-tokenizer T] [--json | --csv]
     toolsearch check CATALOG... --context-lengths N,N,... --goal G [settings] [--max-listing-tokens N]
-                     [--baseline OLD_CATALOG]... [--format text|markdown|json]
+                     [--baseline OLD_CATALOG]... [--baseline-config OLD_CONFIG] [--format text|markdown|json]
 
 Exit status 0 on success, 2 for bad arguments or unreadable files (one line on stderr naming the
 file and the problem); ``check`` exits 1 when the goal does not hold at some context length.
@@ -31,14 +31,14 @@ from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
     shipped_query_files
 from ..engine import constants as C
-from ..engine.config import ToolSearchConfig
+from ..engine.config import ToolSearchConfig, load_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     write_csv, write_data)
+                     with_flags, write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import one_line, output_file, parse_context_length, text_table
 
@@ -174,7 +174,11 @@ def add_parsers(sub: Any) -> None:
                         "this at the first tool added; its # gate: line leaves --headroom out")
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
-                        "settings; adds what changed per context length")
+                        "settings unless --baseline-config gives the old ones; adds what changed per context length")
+    p.add_argument("--baseline-config", default=None, metavar="OLD_CONFIG",
+                   help="the harness config.yaml before the change: the baseline is planned with its "
+                        "tools.tool_search block (and the settings flags given here), so a change of settings shows "
+                        "against the baseline too; needs --baseline")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                         help="text (default), markdown (for a pull request comment) or json")
@@ -430,8 +434,27 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     return lines
 
 
+def _settings_words(config: ToolSearchConfig) -> str:
+    """The settings a listing depends on, as the check's settings line says them."""
+    words = f"threshold_pct {config.threshold_pct:g}, listing_max_tokens {config.listing_max_tokens:,}"
+    for key, default in (("enabled", C.ENABLED_DEFAULT), ("listing", C.LISTING_DEFAULT)):
+        if getattr(config, key) != default:
+            words += f", {key} {getattr(config, key)}"
+    return words
+
+
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     goal, length_goals = goal_for("check", args, inspector)
+    if args.baseline_config is not None and not args.baseline:
+        raise ReviewUsageError("check: --baseline-config: the settings before the change need the catalog before "
+                               "it: add --baseline OLD_CATALOG (the same catalog file, when only the config changed)")
+    baseline_config = None
+    if args.baseline_config is not None:
+        read = load_config(args.baseline_config)
+        baseline_config = with_flags(read, {key: getattr(args, key, None) for key in
+                                            ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
+        for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
+            print(f"toolsearch: warning: --baseline-config: {warning}", file=sys.stderr)
     baseline = _load(args, args.baseline, config) if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
@@ -439,7 +462,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,
-                                     headroom_pct=args.headroom, length_goals=length_goals)
+                                     headroom_pct=args.headroom, length_goals=length_goals,
+                                     baseline_config=baseline_config)
     status = 0 if result.passed else 1
     if args.format == "json":
         print_json(result.to_dict())
@@ -449,6 +473,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
     settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
                 f"planning tokenizer {result.planning_tokenizer}")
+    old = result.baseline_config
+    if old is not None and _settings_words(old) != _settings_words(config):
+        settings += f" (baseline: {_settings_words(old)})"
     # the columns of recommend's table: a mixed listing is never reported without its counts
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named", "goal"]
     rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),
