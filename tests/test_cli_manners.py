@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, toolsearch_command
 from toolsearch.cli.commands import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,3 +188,32 @@ def test_the_value_of_an_unknown_option_is_not_taken_for_a_stray_name() -> None:
     done = run_cli("recommend", "catalog.yaml", "--listing", "off", "--context-lengths", "32k", "--goal", "names")
     assert done.returncode == 2
     assert done.stderr == "toolsearch: error: unrecognized arguments: --listing off\n"
+
+
+def _with_stdout_closed(*args: str) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` as a process whose standard output is a pipe nobody reads any more
+    (``| head`` that has its lines, a job step that stopped reading): every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([*toolsearch_command(), *args], stdout=write, stderr=subprocess.PIPE, text=True,
+                              cwd=ROOT, timeout=120, check=False)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("args, status", [
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--goal", "full", "--json"), 1),
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--goal", "full",
+      "--format", "markdown"), 1),
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "200k", "--goal", "full"), 0),
+    (("recommend", "sample_catalogs/cloudflare-flat.yaml", "--context-lengths", "32k", "--goal", "names"), 1),
+    (("diff", "docs/examples/diff-monday.yaml", "docs/examples/diff-tuesday.yaml"), 1),
+    (("lint", "sample_catalogs/hard-cases.yaml", "--json"), 1),
+], ids=["check-json", "check-markdown", "check-passes", "recommend", "diff", "lint"])
+def test_a_reader_that_stops_early_does_not_change_the_verdict(args, status):
+    """``toolsearch check ... | head`` under ``set -o pipefail``: a failed gate whose output is cut
+    short still exits 1 (it exited 0 on the broken pipe: a false pass), and a passing one 0."""
+    done = _with_stdout_closed(*args)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == status, done.stderr

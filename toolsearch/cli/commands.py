@@ -40,7 +40,7 @@ from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
-                     use_shipped_samples, write_csv, write_data)
+                     use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status)
 
 
 class UsageError(ToolsearchError):
@@ -925,7 +925,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
                                 inspector.scope.name)
-    status = 0 if rec.reached else 1
+    status = decided(0 if rec.reached else 1)
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
@@ -1058,6 +1058,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if embedding is not None:  # a previous command in this process (tests) is not this one's
         embedding.forget_disk_cache_problem()
     try:
+        forget_decided_status()
         use_shipped_samples(args)
         status = _interruptible(_run, args)
         embedding = sys.modules.get("toolsearch.engine.embedding")
@@ -1176,8 +1177,8 @@ def _run(args: argparse.Namespace) -> int:
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands
+        return broken_pipe_status()
 
 
 if __name__ == "__main__":  # pragma: no cover

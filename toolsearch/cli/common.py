@@ -373,6 +373,30 @@ def write_data(text: str) -> None:
     getattr(sys.stdout, "write_data", sys.stdout.write)(text)
 
 
+#: The exit status the running command decided before printing its output (:func:`decided`).
+_DECIDED = [0]
+
+
+def decided(status: int) -> int:
+    """Record ``status``, the exit status a command has decided before it prints its output, and
+    return it. A reader that stops early (``| head``, a job that closes the pipe) then cuts the
+    output short but not the verdict: the command still exits with ``status``
+    (:func:`broken_pipe_status`), so a gate that failed never exits 0 for it."""
+    _DECIDED[0] = status
+    return status
+
+
+def broken_pipe_status() -> int:
+    """The exit status of a command whose standard output was closed while it printed: the status
+    it decided (:func:`decided`) before printing, else 0."""
+    return _DECIDED[0]
+
+
+def forget_decided_status() -> None:
+    """Start a command with no decided status (tests run several commands in one process)."""
+    _DECIDED[0] = 0
+
+
 def print_json(value: Any, indent: int | None = 2) -> None:
     """Print :func:`dumps_json` of ``value`` on stdout (every ``--json`` output goes through this)."""
     print(dumps_json(value, indent))

@@ -16,7 +16,7 @@ import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from .common import dumps_json, print_json, rewrite_progress_line
+from .common import broken_pipe_status, decided, dumps_json, print_json, rewrite_progress_line
 from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -256,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
                         print(f"toolsearch: --baseline: catalog {problem.severity}: {problem.where}: {problem.message}",
                               file=sys.stderr)
             report = lint(inspector, config, baseline)
+            status = decided(1 if report.counts()["error"] else 0)
             if args.json:
                 data = report.to_dict()
                 keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]
@@ -263,10 +264,10 @@ def run(args: argparse.Namespace) -> int:
                 print_json(data)
             else:
                 print(format_lint(report, args.severity))
-            return 1 if report.counts()["error"] else 0
+            return status
         raise ToolsearchError(f"unknown command {args.command!r}")
     except ToolsearchError as exc:
         print(f"toolsearch: error: {reveal(str(exc))}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands
+        return broken_pipe_status()

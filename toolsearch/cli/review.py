@@ -36,7 +36,8 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
+from .common import (GOAL_HELP, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+                     headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      with_flags, write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
@@ -235,8 +236,8 @@ def run(args: argparse.Namespace) -> int:
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: the verdict still stands
+        return broken_pipe_status()
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -464,7 +465,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,
                                      headroom_pct=args.headroom, length_goals=length_goals,
                                      baseline_config=baseline_config)
-    status = 0 if result.passed else 1
+    status = decided(0 if result.passed else 1)
     if args.format == "json":
         print_json(result.to_dict())
         return status
