@@ -8,6 +8,7 @@ raises :class:`~toolsearch.engine.errors.ConfigError`.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -213,8 +214,10 @@ def parse_config(block: Any) -> ToolSearchConfig:
              "listing_max_tokens", "defer"}
     for key in block:
         if key not in known:
+            # a misspelt key is the usual cause: name the key it was probably meant to be
+            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75) if isinstance(key, str) else []
             warnings.append(f"tools.tool_search.{shown_value(key) if not isinstance(key, str) or len(key) > 60 else key}: "
-                            "unknown key, ignored")
+                            "unknown key, ignored" + (f"; did you mean {close[0]}?" if close else ""))
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
         max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,
