@@ -234,6 +234,24 @@ def test_check_baseline_config_plans_the_baseline_with_the_old_settings(tmp_path
     assert missing.returncode == 2 and "gone.yaml: cannot read config file" in missing.stderr
 
 
+def test_keep_of_a_server_with_no_tools_is_refused(tmp_path):
+    """A kept server whose tools/list came back empty is in no listing: check passed "empty at names
+    or better" with nothing named. check and recommend refuse it (exit 2); a kept server whose
+    tools are all visible (core) is still accepted."""
+    catalog = write_yaml(tmp_path / "catalog.yaml", {"servers": [
+        {"name": "empty", "tools": []},
+        {"name": "web", "tools": [{"name": "fetch", "description": "Fetch a URL.",
+                                   "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}}]}]})
+    for command in ("check", "recommend"):
+        done = run_cli(command, catalog, "--context-lengths", "32k", "--goal", "names", "--keep", "empty")
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout
+        assert done.stderr == (f"toolsearch: error: {command}: --keep: server 'empty' has no tools in this catalog, "
+                               "so no listing names it; fix the server (a missing key or permission often empties "
+                               "its list) or drop --keep empty\n")
+        assert run_cli(command, catalog, "--context-lengths", "32k", "--goal", "names", "--keep", "web").returncode == 0
+    assert run_cli("check", TEAM, "--context-lengths", "32k", "--goal", "any", "--keep", "core").returncode == 0
+
+
 def test_check_bad_input_exits_2(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
     done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")

@@ -409,8 +409,8 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
 
     Raises:
         ToolsearchError: a server of ``--except`` / ``--keep`` that the catalog lacks, a server
-            given to both, or a per-length goal for a length not listed (exit status 2); each
-            message starts with ``command``.
+            given to both, a server of ``--keep`` with no tools registered, or a per-length goal
+            for a length not listed (exit status 2); each message starts with ``command``.
     """
     known = [server.name for server in inspector.catalog.servers]
     whole = set(inspector.full_registration.server_kinds) | {t.server for t in inspector.full_registration.tools}
@@ -427,6 +427,12 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
+    registered = {t.server for t in inspector.registration.tools}
+    for name in args.keep_servers:
+        if name not in registered:  # nothing of it reaches the model: "kept named" would hold with nothing named
+            raise ToolsearchError(f"{command}: --keep: server {name!r} has no tools in this catalog, so no listing "
+                                  "names it; fix the server (a missing key or permission often empties its list) "
+                                  f"or drop --keep {name}")
     try:
         return args.goal.resolve(args.context_lengths)
     except ValueError as exc:
