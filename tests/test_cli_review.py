@@ -252,6 +252,22 @@ def test_keep_of_a_server_with_no_tools_is_refused(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "32k", "--goal", "any", "--keep", "core").returncode == 0
 
 
+def test_check_says_an_unknown_context_length_in_words():
+    """``--context-lengths unknown`` (the reference's budget fallback) read "at unknown tokens"."""
+    done = run_cli("check", TEAM, "--context-lengths", "unknown,32k", "--goal", "names", "--threshold-pct", "1",
+                   "--listing-max-tokens", "1000")
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == ("toolsearch check failed: every server at names or better at 32,000 tokens and an unknown "
+                        "context length")
+    assert [line.split(":", 1)[0] for line in lines if line.startswith("at ")] == [
+        "at an unknown context length", "at 32,000 tokens"]
+    assert "unknown tokens" not in done.stdout
+    alone = run_cli("check", TEAM, "--context-lengths", "unknown", "--goal", "any")
+    assert alone.stdout.splitlines()[0] == ("toolsearch check passed: some listing (summary lines or better) at an "
+                                            "unknown context length")
+
+
 def test_check_bad_input_exits_2(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
     done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")

@@ -375,6 +375,16 @@ def _length(value: int | None) -> str:
     return f"{value:,}" if value else "unknown"
 
 
+def _at_lengths(values: Sequence[int | None]) -> str:
+    """``at 32,000, 200,000 tokens``; an unknown length is "an unknown context length", not
+    "unknown tokens"."""
+    known = [f"{v:,}" for v in values if v]
+    parts = [f"{', '.join(known)} tokens"] if known else []
+    if any(not v for v in values):
+        parts.append("an unknown context length")
+    return "at " + " and ".join(parts)
+
+
 def _md(text: str) -> str:
     """Catalog text inside a Markdown table cell: shown literally. A word holding ``@`` goes in a
     code span, the one place a pull-request comment does not read ``@user`` or ``@org/team`` as a
@@ -420,7 +430,7 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     lines = []
     for c in result.lengths:
         for failure in c.failures:
-            lines.append(f"at {_length(c.outcome.context_length)} tokens: {failure}")
+            lines.append(f"{_at_lengths([c.outcome.context_length])}: {failure}")
     s = result.suggestion
     if s is not None:
         if s.reached:
@@ -504,7 +514,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    where = "" if result.length_goals else f" at {lengths} tokens"  # the goal names its lengths
+    where = "" if result.length_goals else " " + _at_lengths([c.outcome.context_length for c in result.lengths])
     print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
     print(settings)
     print(text_table(rows, header))
