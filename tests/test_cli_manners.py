@@ -217,3 +217,25 @@ def test_a_reader_that_stops_early_does_not_change_the_verdict(args, status):
     done = _with_stdout_closed(*args)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == status, done.stderr
+
+
+def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
+    """``toolsearch recommend ... --config config.yaml --yaml > config.yaml``: the shell empties the
+    harness config before toolsearch starts; it read an empty file, warned "no tools key" and wrote
+    the block over the user's config with exit 0. Now it stops (exit 2) and says what happened;
+    appending (``>>``) keeps the file and is not refused."""
+    config = tmp_path / "config.yaml"
+    config.write_text("mcp_servers: {}\ntools:\n  tool_search:\n    threshold_pct: 3\n", encoding="utf-8")
+    args = [*toolsearch_command(), "recommend", "sample_catalogs/team-workspace.yaml", "--config", str(config),
+            "--context-lengths", "200k", "--goal", "names", "--yaml"]
+    with config.open("w", encoding="utf-8") as out:  # what "> config.yaml" does
+        done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 2 and config.read_text(encoding="utf-8") == ""
+    assert done.stderr == (f"toolsearch: error: {config}: standard output is redirected onto this --config file, so "
+                           "the shell emptied it before it could be read; restore it (from version control or a "
+                           "backup) and write the output to another file\n")
+    config.write_text("tools:\n  tool_search:\n    threshold_pct: 3\n", encoding="utf-8")
+    with config.open("a", encoding="utf-8") as out:  # ">> config.yaml"
+        done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert config.read_text(encoding="utf-8").startswith("tools:\n  tool_search:\n    threshold_pct: 3\n# toolsearch")

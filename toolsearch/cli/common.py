@@ -12,7 +12,9 @@ import argparse
 import dataclasses
 import difflib
 import json
+import os
 import re
+import stat
 import sys
 import unicodedata
 from pathlib import Path
@@ -235,6 +237,26 @@ GOAL_HELP = ("full: every tool with its short description; names: every server a
              "32k=names,200k=full,1m=full; a goal first applies to the lengths not named: names,1m=full")
 
 
+def refuse_stdout_onto(path: str | Path, option: str) -> None:
+    """Refuse an input file that standard output is redirected onto (``--config config.yaml >
+    config.yaml``): the shell emptied it before the command could read it, so the command would
+    read nothing and write its output over the user's file without a word. (Appending with ``>>``
+    leaves the file as it was, and is not refused.)
+
+    Raises:
+        ToolsearchError: standard output is ``path`` (exit status 2).
+    """
+    try:
+        out, given = os.fstat(sys.__stdout__.fileno()), os.stat(path)
+    except (OSError, AttributeError, ValueError):  # no real stdout (tests), or no such file: read as usual
+        return
+    same = stat.S_ISREG(out.st_mode) and (out.st_dev, out.st_ino) == (given.st_dev, given.st_ino)
+    if same and given.st_size == 0:  # ">>" keeps the file: the command reads it, and appends
+        raise ToolsearchError(f"{path}: standard output is redirected onto this {option} file, so the shell emptied "
+                              "it before it could be read; restore it (from version control or a backup) and write "
+                              "the output to another file")
+
+
 def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """The ``tools.tool_search`` settings: ``--config``'s block (else the defaults) with the flags
     given on top.
@@ -242,6 +264,8 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     Raises:
         ConfigError: an unreadable or invalid config file or flag value.
     """
+    if args.config:
+        refuse_stdout_onto(args.config, "--config")
     config = load_config(args.config) if args.config else parse_config({})
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
