@@ -211,6 +211,17 @@ def test_defer_is_sorted_whatever_the_input_order() -> None:
 
 # --- warnings for replaced values ---------------------------------------------------------------
 
+@pytest.mark.parametrize("text", ["off", "on", "false", "true", "no", "yes", "0", "1", "'off'", "Auto"])
+def test_a_documented_tri_state_spelling_is_no_warning(tmp_path, text) -> None:
+    """``enabled: off`` (a YAML boolean when unquoted) warned "False was read as 'off'", so
+    ``check --strict`` refused a config that says exactly what it means; only a value that is
+    replaced (``maybe`` → ``auto``) warns."""
+    path = _write(tmp_path, f"tools:\n  tool_search:\n    enabled: {text}\n    listing: {text}\n")
+    assert load_config(path).warnings == ()
+    bad = load_config(_write(tmp_path, "tools:\n  tool_search:\n    enabled: maybe\n"))
+    assert bad.warnings == (f"{path}: line 3: tools.tool_search.enabled: 'maybe' was read as 'auto'",)
+
+
 def test_a_misspelt_key_names_the_key_it_resembles() -> None:
     """"unknown key, ignored" left the reader to find which key was meant; a key close to one the
     block has says which, and a key like none of them says nothing more."""
