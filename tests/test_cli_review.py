@@ -268,6 +268,18 @@ def test_check_says_an_unknown_context_length_in_words():
                                             "unknown context length")
 
 
+def test_check_settings_line_says_tool_search_is_off(tmp_path):
+    """A config that turns tool search off passes every goal (every schema is sent); the settings
+    line said only "threshold_pct 5, listing_max_tokens 4,000", as if nothing were unusual."""
+    off = write_yaml(tmp_path / "off.yaml", {"tools": {"tool_search": {"enabled": False, "listing": "off"}}})
+    done = run_cli("check", TEAM, "--config", off, "--context-lengths", "32k", "--goal", "names")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == ("threshold_pct 5, listing_max_tokens 4,000, enabled off, listing off, "
+                                           "planning tokenizer chars4")
+    plain = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "names")
+    assert plain.stdout.splitlines()[1] == "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4"
+
+
 def test_check_bad_input_exits_2(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
     done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")

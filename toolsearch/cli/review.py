@@ -482,8 +482,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
     limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
-    settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
-                f"planning tokenizer {result.planning_tokenizer}")
+    settings = f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"  # enabled off is said
     old = result.baseline_config
     if old is not None and _settings_words(old) != _settings_words(config):
         settings += f" (baseline: {_settings_words(old)})"
