@@ -222,6 +222,13 @@ def test_a_documented_tri_state_spelling_is_no_warning(tmp_path, text) -> None:
     assert bad.warnings == (f"{path}: line 3: tools.tool_search.enabled: 'maybe' was read as 'auto'",)
 
 
+def test_a_credential_pasted_as_a_key_is_masked_in_the_warning() -> None:
+    """A token pasted on a line of its own with a colon becomes a key of the block; the
+    "unknown key" warning printed it whole, while a value in the same place is masked."""
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    assert parse_config({token: 1}).warnings == ("tools.tool_search.••••: unknown key, ignored",)
+
+
 def test_a_misspelt_key_names_the_key_it_resembles() -> None:
     """"unknown key, ignored" left the reader to find which key was meant; a key close to one the
     block has says which, and a key like none of them says nothing more."""

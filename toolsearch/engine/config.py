@@ -223,7 +223,8 @@ def parse_config(block: Any) -> ToolSearchConfig:
         if key not in known:
             # a misspelt key is the usual cause: name the key it was probably meant to be
             close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75) if isinstance(key, str) else []
-            warnings.append(f"tools.tool_search.{shown_value(key) if not isinstance(key, str) or len(key) > 60 else key}: "
+            shown = shown_value(key) if not isinstance(key, str) or len(key) > 60 else mask_token_shapes(key)
+            warnings.append(f"tools.tool_search.{shown}: "
                             "unknown key, ignored" + (f"; did you mean {close[0]}?" if close else ""))
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
