@@ -239,3 +239,21 @@ def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
         done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert config.read_text(encoding="utf-8").startswith("tools:\n  tool_search:\n    threshold_pct: 3\n# toolsearch")
+
+
+def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_path):
+    """The ``# gate:`` line of ``recommend --yaml`` names the catalog ``CATALOG``; run as it is, it
+    said only "CATALOG: cannot read file (No such file or directory)"."""
+    block = run_cli("recommend", ROOT / "sample_catalogs" / "five-servers.yaml", "--context-lengths", "200k",
+                    "--goal", "names", "--yaml")
+    assert block.returncode == 0, block.stderr
+    (tmp_path / "config.yaml").write_text(block.stdout, encoding="utf-8")
+    gate = next(line for line in block.stdout.splitlines() if line.startswith("# gate: "))[len("# gate: "):]
+    argv = shlex.split(gate)
+    assert argv[:3] == ["toolsearch", "check", "CATALOG"]
+    done = run_cli(*argv[1:], cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: CATALOG: no such file; CATALOG in a '# gate:' line or a usage line "
+                           "stands for your catalog files: put their paths in its place\n")
+    argv[2] = str(ROOT / "sample_catalogs" / "five-servers.yaml")
+    assert run_cli(*argv[1:], cwd=tmp_path).returncode == 0

@@ -40,7 +40,8 @@ from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
-                     use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status)
+                     use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
+                     placeholder_error)
 
 
 class UsageError(ToolsearchError):
@@ -1060,6 +1061,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         forget_decided_status()
         use_shipped_samples(args)
+        placeholder = placeholder_error(args)
+        if placeholder is not None:
+            print(f"toolsearch: error: {placeholder}", file=sys.stderr)
+            return 2
         status = _interruptible(_run, args)
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():

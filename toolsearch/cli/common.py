@@ -67,6 +67,23 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
             setattr(args, key, replaced if isinstance(value, list) else replaced[0])
 
 
+#: Words that stand for the user's files in the text toolsearch prints (the ``# gate:`` line of
+#: ``recommend --yaml``, usage lines): given as they are, they name no file.
+PLACEHOLDERS = ("CATALOG", "OLD_CATALOG", "SOURCE", "SOURCE...", "CATALOG...")
+
+
+def placeholder_error(args: argparse.Namespace) -> str | None:
+    """The error for a catalog argument that is a placeholder copied as it is (``toolsearch check
+    CATALOG --config config.yaml ...`` from a ``# gate:`` line) and names no file, else ``None``."""
+    for key in ("sources", "baseline", "catalog"):
+        value = getattr(args, key, None)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item in PLACEHOLDERS and not Path(item).exists():
+                return (f"{item}: no such file; {item} in a '# gate:' line or a usage line stands for your catalog "
+                        "files: put their paths in its place")
+    return None
+
+
 def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None) -> None:
     """``check`` and ``recommend`` never judge a catalog that lacks a server because it failed to
     start or list its tools (an MCP client config's server that is down, misconfigured or timed
