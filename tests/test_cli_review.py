@@ -280,6 +280,29 @@ def test_check_settings_line_says_tool_search_is_off(tmp_path):
     assert plain.stdout.splitlines()[1] == "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4"
 
 
+def test_check_refuses_a_snapshot_that_records_failed_servers(tmp_path):
+    """A ``toolsearch snapshot`` file keeps the servers that failed under ``snapshot.failed``; the
+    same config given live is refused (exit 2), but the snapshot passed with those servers
+    missing. Now check and recommend refuse it too, and every command warns."""
+    data = yaml.safe_load(FIVE.read_text(encoding="utf-8"))
+    data["snapshot"] = {"configs": ["config.yaml"], "failed": {
+        "linear": "cannot connect to https://mcp.linear.app/sse?token=sk-live-0123456789abcdefghijkl"}}
+    snap = write_yaml(tmp_path / "snap.yaml", data)
+    warning = (f"toolsearch: catalog warning: {snap}: snapshot.failed.linear: server 'linear' did not list its "
+               "tools when this snapshot was taken (cannot connect to https://mcp.linear.app/sse?token=••••), "
+               "so the catalog lacks it")
+    for command in ("check", "recommend"):
+        done = run_cli(command, snap, "--context-lengths", "200k", "--goal", "any")
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout
+        assert done.stderr.splitlines() == [warning, (
+            f"toolsearch: error: {command}: 1 server did not list its tools when the snapshot was taken (linear; "
+            "above), so the catalog lacks it; take the snapshot again once it lists its tools")]
+    planned = run_cli("plan", snap)
+    assert planned.returncode == 0 and planned.stderr.splitlines() == [warning]
+    del data["snapshot"]["failed"]
+    assert run_cli("check", write_yaml(snap, data), "--context-lengths", "200k", "--goal", "any").returncode == 0
+
+
 def test_check_bad_input_exits_2(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
     done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")

@@ -23,6 +23,7 @@ from typing import Any, Sequence
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
+from ..engine.catalog import SNAPSHOT_FAILED
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -98,6 +99,14 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
     if inspector is None:
         return
     failed = [p.where.split("server ", 1)[1] for p in inspector.registration.problems if is_connect_failure(p)]
+    saved = [p.where.rsplit(SNAPSHOT_FAILED, 1)[1] for p in inspector.catalog.problems
+             if p.severity == "warning" and SNAPSHOT_FAILED in p.where]
+    if saved:
+        raise ToolsearchError(f"{command}: {side}{counted(len(saved), 'server')} did not list "
+                              f"{agree(saved, 'its', 'their')} tools when the snapshot was taken "
+                              f"({', '.join(saved)}; above), so the catalog lacks "
+                              f"{agree(saved, 'it', 'them')}; take the snapshot again once "
+                              f"{agree(saved, 'it lists its', 'they list their')} tools")
     if failed:
         raise ToolsearchError(f"{command}: {side}{counted(len(failed), 'server')} did not list "
                               f"{agree(failed, 'its', 'their')} tools ({', '.join(failed)}; the reason is above), so "
