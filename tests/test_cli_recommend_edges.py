@@ -590,3 +590,25 @@ def test_context_lengths_in_sentences_keep_their_thousands_separators() -> None:
         "unknown", "8K", "32K", "1M", "10,000M", "2,500,000M", "12,345"]
     block = run_cli("recommend", TEAM, "--context-lengths", "32k,10000000000", "--goal", "names", "--yaml").stdout
     assert "# at 10,000M: names" in block and "10000M" not in block
+
+
+def test_an_unknown_context_length_reads_as_one_in_sentences() -> None:
+    """``--context-lengths unknown,...`` is allowed; sentences read "at unknown tokens" and "at
+    unknown" (a word, not a length). They say "at an unknown context length"; table cells keep
+    "unknown"."""
+    catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"
+    check = run_cli("check", catalog, "--context-lengths", "unknown,32k", "--goal", "full",
+                    "--max-listing-tokens", "100")
+    assert check.returncode == 1, check.stderr
+    lines = check.stdout.splitlines()
+    assert lines[0].endswith("at the context lengths unknown, 32,000"), lines[0]
+    assert "at an unknown context length: the listing is 3,656 tokens, above the limit of 100" in lines
+    assert any(line.startswith("unknown ") for line in lines)  # the table's cell
+    rec = run_cli("recommend", catalog, "--context-lengths", "unknown,32k,1m", "--goal",
+                  "32k=full,unknown=full,1m=names", "--yaml")
+    assert rec.returncode == 0, rec.stderr
+    text = run_cli("recommend", catalog, "--context-lengths", "unknown,32k,1m", "--goal",
+                   "32k=full,unknown=full,1m=names")
+    assert "budget needed: 3,656 tokens at an unknown context length and 32K; 1,473 tokens at 1M" in text.stdout
+    assert "# at an unknown context length: full" in rec.stdout
+    assert not re.search(r"\bat unknown\b", check.stdout + text.stdout + rec.stdout)

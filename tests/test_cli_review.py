@@ -252,22 +252,6 @@ def test_keep_of_a_server_with_no_tools_is_refused(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "32k", "--goal", "any", "--keep", "core").returncode == 0
 
 
-def test_check_says_an_unknown_context_length_in_words():
-    """``--context-lengths unknown`` (the reference's budget fallback) read "at unknown tokens"."""
-    done = run_cli("check", TEAM, "--context-lengths", "unknown,32k", "--goal", "names", "--threshold-pct", "1",
-                   "--listing-max-tokens", "1000")
-    assert done.returncode == 1, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0] == ("toolsearch check failed: every server at names or better at 32,000 tokens and an unknown "
-                        "context length")
-    assert [line.split(":", 1)[0] for line in lines if line.startswith("at ")] == [
-        "at an unknown context length", "at 32,000 tokens"]
-    assert "unknown tokens" not in done.stdout
-    alone = run_cli("check", TEAM, "--context-lengths", "unknown", "--goal", "any")
-    assert alone.stdout.splitlines()[0] == ("toolsearch check passed: some listing (summary lines or better) at an "
-                                            "unknown context length")
-
-
 def test_check_settings_line_says_tool_search_is_off(tmp_path):
     """A config that turns tool search off passes every goal (every schema is sent); the settings
     line said only "threshold_pct 5, listing_max_tokens 4,000", as if nothing were unusual."""
@@ -727,3 +711,24 @@ def test_check_and_recommend_refuse_tools_registration_leaves_out(tmp_path):
                                                        "server 'docs'; above)")
     assert run_cli("check", catalog, *goal, "--tool-names", "as-is").returncode == 0  # no collision as-is
     assert run_cli("check", TEAM, "--baseline", catalog, *goal[:2], "--goal", "any").returncode == 0
+
+
+def test_check_rows_name_the_excepted_servers_the_listing_collapsed(tmp_path):
+    """``check --except github`` named github in its header only: a row reading "7/9 servers named,
+    holds" did not say which servers the pass let go. Each row names the excepted servers
+    collapsed at that length (text, Markdown, JSON ``excepted_collapsed``), and a row where none
+    is collapsed names nothing."""
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"threshold_pct": 3,
+                                                                             "listing_max_tokens": 4000}}})
+    args = ("check", TEAM, "--config", config, "--context-lengths", "32k,40k,64k", "--goal", "names",
+            "--except", "github", "--except", "grafana")
+    text = run_cli(*args)
+    assert text.returncode == 0, text.stderr
+    rows = {line.split()[0]: line for line in text.stdout.splitlines()[4:7]}
+    assert rows["32,000"].endswith("holds; excepted, collapsed: github, grafana")
+    assert rows["40,000"].endswith("holds; excepted, collapsed: github")
+    assert rows["64,000"].endswith("holds"), rows
+    data = json.loads(run_cli(*args, "--json").stdout)
+    assert [c["excepted_collapsed"] for c in data["contexts"]] == [["github", "grafana"], ["github"], []]
+    markdown = run_cli(*args, "--format", "markdown").stdout
+    assert "| holds; excepted, collapsed: github, grafana |" in markdown

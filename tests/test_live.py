@@ -33,7 +33,7 @@ from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import LiveDispatcher, attach_dispatcher, call_tool, connect_servers, load_sources
-from toolsearch.live.mcpconfig import ServerSpec, spec_from_fields
+from toolsearch.live.mcpconfig import ServerSpec, parse_config_data, spec_from_fields
 
 pytestmark = pytest.mark.live
 
@@ -998,3 +998,24 @@ def test_an_output_schema_pattern_that_backtracks_for_ever_does_not_hang_a_call(
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert '"v": "' + "a" * 60 + '!"' in done.stdout
+
+
+def test_a_config_entry_that_is_not_a_server_shows_no_made_up_transport_or_switch() -> None:
+    """An entry that is not a server (``bad: 3``) read as "stdio, enabled" in the Live page's
+    table beside its problem, and a disabled broken one as enabled. The transport is what the
+    entry says (``unknown`` when it says nothing), ``enabled`` is the entry's own, and every
+    broken entry is still reported as failed with its reason on Connect, disabled or not."""
+    from toolsearch.ui.live import _spec_rows
+
+    specs = parse_config_data({"mcpServers": {
+        "bad": 3, "half": {"enabled": False, "foo": 1}, "remote": {"url": 5}, "cmd": {"command": "x", "args": 7}}},
+        "mcp.json").servers
+    rows = {r["server"]: r for r in _spec_rows(specs, "mcp.json")}
+    assert (rows["bad"]["transport"], rows["bad"]["enabled"]) == ("unknown", True)
+    assert (rows["half"]["transport"], rows["half"]["enabled"]) == ("unknown", False)
+    assert rows["cmd"]["transport"] == "stdio" and rows["cmd"]["command or URL"] == "x"
+    assert all(rows[n]["problem"].startswith(f"mcp.json: mcpServers.{n}") for n in rows), rows
+    result = connect_servers(specs)
+    statuses = {s.name: s for s in result.statuses}
+    assert {n: s.state for n, s in statuses.items()} == dict.fromkeys(rows, "failed")
+    assert statuses["half"].reason.startswith("mcp.json: mcpServers.half: expected 'command'")

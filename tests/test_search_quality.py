@@ -562,7 +562,7 @@ def test_explain_hermes_name_bonus_scores_and_order_are_the_search_s():
 
 
 def test_semantic_extra_installed_but_broken_is_one_line_not_a_traceback(tmp_path, monkeypatch):
-    """sentence-transformers present but failing to import (a broken PyTorch, a version clash):
+    """transformers present but failing to import (a broken PyTorch, a version clash):
     ``search`` and ``eval --variant semantic`` stop with one line and exit 2, and the check the
     Quality page makes before scoring says the same."""
     import os
@@ -571,10 +571,10 @@ def test_semantic_extra_installed_but_broken_is_one_line_not_a_traceback(tmp_pat
 
     from conftest import run_cli_process
 
-    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("transformers")
     broken = tmp_path / "broken"
     broken.mkdir()
-    (broken / "sentence_transformers.py").write_text('raise ImportError("libtorch_cpu.so: cannot open shared object")\n')
+    (broken / "transformers.py").write_text('raise ImportError("libtorch_cpu.so: cannot open shared object")\n')
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(broken), str(ROOT), os.environ.get("PYTHONPATH", "")]))
     catalog = ROOT / "sample_catalogs" / "team-workspace.yaml"
     expected = ("toolsearch: error: the semantic variant's optional extra is installed but does not load "

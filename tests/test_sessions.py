@@ -1098,3 +1098,31 @@ def test_a_store_read_with_a_text_format_says_it_is_a_store():
         load_sessions([store], "openai")
     assert str(info.value) == (f"{store}: a SQLite session store, not a file in the openai format; read it as "
                                "hermes-db (leave out --format, or give --format hermes-db)")
+
+
+def test_exported_task_ids_stay_unique_when_session_ids_clean_up_alike(tmp_path):
+    """Task ids are the session id and step with other characters turned into dashes, and a
+    repeat took ``-2``: sessions ``a b`` and ``a/b`` (both ``a-b-1``) then made ``a-b-1-2``, the
+    same id as session ``a-b-1``'s search at step 2, so eval refused the exported file. Every
+    exported id is unique and the file is one eval reads."""
+    def conversation(cid: str, opening: list[dict]) -> dict:
+        return {"id": cid, "messages": opening + [
+            {"role": "assistant", "tool_calls": [{"id": "s", "type": "function", "function": {
+                "name": "tool_search", "arguments": json.dumps({"queries": [f"slack post message {cid}"]})}}]},
+            {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {
+                "name": "tool_call", "arguments": json.dumps({"calls": [
+                    {"name": "mcp__slack__slack_post_message", "arguments": {}}]})}}]}]}
+
+    sessions = tmp_path / "conv.json"
+    sessions.write_text(json.dumps([conversation("a b", []), conversation("a/b", []),
+                                    conversation("a-b-1", [{"role": "assistant", "tool_calls": [
+                                        {"id": "d", "type": "function", "function": {
+                                            "name": "tool_describe", "arguments": json.dumps(
+                                                {"name": "mcp__slack__slack_post_message"})}}]}])]),
+                        encoding="utf-8")
+    out = tmp_path / "labeled.yaml"
+    result = run_cli("sessions", sessions, "--catalog", CATALOG, "--export-queries", out)
+    assert result.returncode == 0, result.stderr
+    ids = [t.id for t in load_queries(out).tasks]
+    assert len(ids) == 3 and len(set(ids)) == 3, ids
+    assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0

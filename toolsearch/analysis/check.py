@@ -21,7 +21,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
-    context_words, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
+    at_length, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
@@ -111,6 +111,9 @@ class LengthCheck:
     failures: tuple[str, ...]
     change: BaselineChange | None = None
     goal: str = ""
+    #: the ``--except`` servers the listing collapses to a summary line here, in collapse order
+    #: (the goal holds without them; a reader should see which ones it let go)
+    excepted_collapsed: tuple[str, ...] = ()
 
     @property
     def holds(self) -> bool:
@@ -118,8 +121,10 @@ class LengthCheck:
         return not self.failures
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: the outcome's keys, ``holds``, ``failures`` and ``baseline`` (or null)."""
+        """JSON-ready dict: the outcome's keys, ``holds``, ``failures``, ``excepted_collapsed`` and
+        ``baseline`` (or null)."""
         return {**self.outcome.to_dict(), "goal": self.goal, "holds": self.holds, "failures": list(self.failures),
+                "excepted_collapsed": list(self.excepted_collapsed),
                 "baseline": self.change.to_dict() if self.change else None}
 
 
@@ -204,7 +209,7 @@ def _within_limit(suggestion: MultiRecommendation, max_listing_tokens: int | Non
     over = [o for o in suggestion.contexts if o.tier != 0 and o.listing_tokens > max_listing_tokens]
     if not over:
         return suggestion
-    where = ", ".join(f"{o.listing_tokens:,} tokens at {context_words(o.context_length)}" for o in over)
+    where = ", ".join(f"{o.listing_tokens:,} tokens {at_length(o.context_length)}" for o in over)
     return replace(suggestion, reached=False,
                    reason=f"the smallest listing that reaches the goal is {where}, above the limit of "
                           f"{max_listing_tokens:,} tokens (--max-listing-tokens)")
@@ -270,9 +275,17 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
             f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)
         return (*requirement_failures(ladder, o, here, except_servers, keep_servers), *size, *room)
 
+    name_of = {s.label: s.name for s in ladder.servers}
+
+    def excepted_collapsed(o: ContextOutcome) -> tuple[str, ...]:
+        step = ladder.step_at(o.budget) if o.tier != 0 and except_servers else None
+        return tuple(name_of[lab] for lab in (step.collapsed if step is not None else ())
+                     if name_of.get(lab) in except_servers)
+
     checks = tuple(LengthCheck(o, failures(o),
                                _change(baseline, inspector, config, o.context_length, tokenizer, before[i], old)
-                               if baseline is not None else None, goal_at(goal, per_length, o.context_length))
+                               if baseline is not None else None, goal_at(goal, per_length, o.context_length),
+                               excepted_collapsed(o))
                    for i, o in enumerate(now))
     suggestion = None
     if not all(c.holds for c in checks):

@@ -99,7 +99,7 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
         by_goal: dict[str, list[int | None]] = {}
         for c in lengths:
             by_goal.setdefault(goal_at(goal, length_goals, c), []).append(c)
-        text = "; ".join(f"{GOAL_WORDS[g]} at {_and(context_words(c) for c in cs)}" for g, cs in by_goal.items())
+        text = "; ".join(f"{GOAL_WORDS[g]} at {_and(_length_word(c) for c in cs)}" for g, cs in by_goal.items())
         # the servers' requirements hold at every length, not only at the last one named
         servers = ([f"{', '.join(except_servers)} may collapse"] if except_servers else []) + \
             ([f"{', '.join(keep_servers)} at names or better"] if keep_servers else [])
@@ -127,6 +127,17 @@ def context_words(n: int | None) -> str:
     if n % 1000 == 0:
         return f"{n // 1000:,}K"
     return f"{n:,}"
+
+
+def _length_word(n: int | None) -> str:
+    """:func:`context_words`, with ``None`` as ``an unknown context length`` (after "at" in a list)."""
+    return context_words(n) if n else "an unknown context length"
+
+
+def at_length(n: int | None) -> str:
+    """``at`` and a context length for sentences (:func:`context_words`): ``32000`` → ``at 32K``;
+    ``None`` (not known) → ``at an unknown context length``."""
+    return f"at {_length_word(n)}"
 
 
 #: A context length's outcome at tier 0 (no listing, no bridge: docs/reference.md §2).
@@ -337,7 +348,7 @@ class MultiRecommendation:
         by_budget: dict[int, list[int | None]] = {}
         for c, b in zip(self.contexts, budgets):
             by_budget.setdefault(b, []).append(c.context_length)
-        return "; ".join(f"{counted(b, 'token')} at {_and(context_words(c) for c in cs)}" for b, cs in by_budget.items())
+        return "; ".join(f"{counted(b, 'token')} at {_and(_length_word(c) for c in cs)}" for b, cs in by_budget.items())
 
     @property
     def growth_words(self) -> str:
@@ -347,7 +358,7 @@ class MultiRecommendation:
             return "nothing is listed, so there is no listing growth to absorb"
         tight = min(self.contexts, key=lambda c: c.headroom_tokens)
         if self.growth_tokens == 0:
-            return (f"tight: the budget equals the listing at {context_words(tight.context_length)}, so any listing "
+            return (f"tight: the budget equals the listing {at_length(tight.context_length)}, so any listing "
                     f"growth changes the listing there")
         if not self.worst.tools_named:  # only summary lines listed: no tokens-per-tool to count tools with
             tools = ""
@@ -356,7 +367,7 @@ class MultiRecommendation:
         else:
             tools = f" (about {counted(self.growth_tools, 'tool')})"
         return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} "
-                f"at {context_words(tight.context_length)} before the listing changes")
+                f"{at_length(tight.context_length)} before the listing changes")
 
     @property
     def fallback_words(self) -> str:
@@ -722,7 +733,7 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         alone = [recommend_for_contexts(ladder, config, [c], goal_at(goal, per_length, c),
                                         except_servers=except_servers, keep_servers=keep_servers,
                                         headroom_pct=headroom_pct) for c in lengths]
-        reasons = "; ".join(f"at {context_words(c)}: {r.reason}" for c, r in zip(lengths, alone) if not r.reached)
+        reasons = "; ".join(f"{at_length(c)}: {r.reason}" for c, r in zip(lengths, alone) if not r.reached)
         budgets = tuple(r.budget_needed for r in alone)
         goals_need = [r.goal_budget for r in alone]
         goal_need = None if None in goals_need else max(goals_need)
@@ -830,7 +841,7 @@ def _fits_elsewhere(rec: MultiRecommendation, ladder: Ladder, name: str, need: i
         return ""
     key = context_words(worst.context_length).lower()
     key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
-    return (f"; they would fit at {_and(context_words(c) for c in fits)}, where one setting for every length "
+    return (f"; they would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
             f"leaves it out too: a goal per length ({key}={reachable}) "
             f"names it there")
 
@@ -986,7 +997,7 @@ def outside_scope_lines(rec: MultiRecommendation) -> list[str]:
     what the same settings give the whole catalog and which servers they leave unnamed there,
     e.g. ``"whole catalog (sessions outside scope bot) at 32K: mixed · 2 of 9 servers named (55
     tools); not named: filesystem, grafana, ..."``; ``[]`` without :attr:`MultiRecommendation.outside_scope`."""
-    return [f"whole catalog (sessions outside scope {rec.scope}) at {context_words(c.context_length)}: {c.outcome}"
+    return [f"whole catalog (sessions outside scope {rec.scope}) {at_length(c.context_length)}: {c.outcome}"
             + (f"; not named: {', '.join(lost)}" if lost else "")
             for c, lost in rec.outside_scope]
 
@@ -1020,7 +1031,7 @@ def large_share_lines(rec: MultiRecommendation) -> list[str]:
     :data:`LARGE_SHARE_PCT` % of the context (:func:`large_shares`), e.g. ``"large share at 8K: the
     listing takes 3,655 tokens, 45.7% of the context; a lower goal for that length leaves more room
     for the conversation"``; ``[]`` when there is none."""
-    return [f"large share at {context_words(c.context_length)}: the listing takes {c.listing_tokens:,} tokens, "
+    return [f"large share {at_length(c.context_length)}: the listing takes {c.listing_tokens:,} tokens, "
             f"{share:.1f}% of the context; a lower goal for that length leaves more room for the conversation"
             for c, share in large_shares(rec)]
 
@@ -1169,7 +1180,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
              "# reached at every length" if rec.reached else f"# not reached: {_comment_safe(rec.reason)}"]
     for c in rec.contexts:
-        lines.append(f"# at {context_words(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
+        lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")

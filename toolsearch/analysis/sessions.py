@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -1390,7 +1389,7 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     deferred = set(inspector.bridge(ToolSearchConfig()).deferred_by_name) if inspector is not None else None
     tasks: list[dict[str, Any]] = []
     seen: set[tuple] = set()
-    used: Counter[str] = Counter()
+    taken: set[str] = set()
     for session in sessions:
         for event in session.searches:
             where = f"session {session.id!r}, search at step {event.step}"
@@ -1412,8 +1411,11 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
                 continue
             seen.add(key)
             base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{session.id}-{event.step}").strip("-") or "task"
-            used[base] += 1
-            task_id = base if used[base] == 1 else f"{base}-{used[base]}"
+            task_id, n = base, 1
+            while task_id in taken:  # two session ids can clean up to the same text
+                n += 1
+                task_id = f"{base}-{n}"
+            taken.add(task_id)
             tasks.append({"id": task_id, "queries": queries, "expected": expected,
                           "note": f"session {session.id}, search at step {event.step}"})
     out: dict[str, Any] = {"name": name or "Labeled queries from recorded sessions"}

@@ -375,16 +375,6 @@ def _length(value: int | None) -> str:
     return f"{value:,}" if value else "unknown"
 
 
-def _at_lengths(values: Sequence[int | None]) -> str:
-    """``at 32,000, 200,000 tokens``; an unknown length is "an unknown context length", not
-    "unknown tokens"."""
-    known = [f"{v:,}" for v in values if v]
-    parts = [f"{', '.join(known)} tokens"] if known else []
-    if any(not v for v in values):
-        parts.append("an unknown context length")
-    return "at " + " and ".join(parts)
-
-
 def _md(text: str) -> str:
     """Catalog text inside a Markdown table cell: shown literally. A word holding ``@`` goes in a
     code span, the one place a pull-request comment does not read ``@user`` or ``@org/team`` as a
@@ -430,7 +420,8 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     lines = []
     for c in result.lengths:
         for failure in c.failures:
-            lines.append(f"{_at_lengths([c.outcome.context_length])}: {failure}")
+            length = c.outcome.context_length
+            lines.append(f"{f'at {length:,} tokens' if length else 'at an unknown context length'}: {failure}")
     s = result.suggestion
     if s is not None:
         if s.reached:
@@ -492,7 +483,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              Q.form_word(c.outcome.listing_form),
              f"{c.outcome.listing_tokens:,}", f"{c.outcome.servers_named}/{c.outcome.servers_total}",
              f"{c.outcome.tools_named:,}",
-             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")]
+             ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
+             + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]
             for c in result.lengths]
     if baseline is not None:
         header.append("against the baseline")
@@ -513,7 +505,9 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
             for line in _verdict_lines(result):
                 print(f"- {_md(line)}")
         return status
-    where = "" if result.length_goals else " " + _at_lengths([c.outcome.context_length for c in result.lengths])
+    known = all(c.outcome.context_length for c in result.lengths)
+    where = ("" if result.length_goals  # the goal names its lengths
+             else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
     print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
     print(settings)
     print(text_table(rows, header))

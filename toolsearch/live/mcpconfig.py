@@ -895,15 +895,21 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
 
 
 def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
-    """A spec for an entry that cannot be used: connecting it fails at once with ``reason``."""
+    """A spec for an entry that cannot be used: connecting it fails at once with ``reason``. Its
+    transport is what the entry's ``url`` or ``command`` says, else ``unknown``; ``enabled`` is the
+    entry's own when it is a boolean (a disabled entry is not started, a broken one never is)."""
     display: dict[str, Any] = {}
-    transport = "stdio"
+    transport = "unknown"
+    enabled = True
     if isinstance(raw, Mapping):
         if isinstance(raw.get("url"), str):
             transport, display = "http", {"url": raw["url"]}
         elif isinstance(raw.get("command"), str):
-            display = {"command": raw["command"]}
-    return ServerSpec(name=name, transport=transport, origin=origin, display=display, invalid=reason)
+            transport, display = "stdio", {"command": raw["command"]}
+        if isinstance(raw.get("enabled"), bool):
+            enabled = raw["enabled"]
+    return ServerSpec(name=name, transport=transport, origin=origin, display=display, invalid=reason,
+                      enabled=enabled)
 
 
 def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
