@@ -230,6 +230,11 @@ def test_check_baseline_config_plans_the_baseline_with_the_old_settings(tmp_path
     alone = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--baseline-config", old)
     assert alone.returncode == 2 and alone.stdout == ""
     assert alone.stderr.startswith("toolsearch: error: check: --baseline-config: ") and "--baseline" in alone.stderr
+    typo = write_yaml(tmp_path / "typo.yaml", {"tools": {"tool_search": {"listing_max_token": 4000}}})
+    strict = run_cli(*args, "--baseline-config", typo, "--strict")  # --strict judges the new config only
+    assert strict.returncode == 0, strict.stderr
+    assert strict.stderr == (f"toolsearch: warning: --baseline-config: {typo}: line 3: tools.tool_search."
+                             "listing_max_token: unknown key, ignored; did you mean listing_max_tokens?\n")
     missing = run_cli(*args, "--baseline-config", tmp_path / "gone.yaml")
     assert missing.returncode == 2 and "gone.yaml: cannot read config file" in missing.stderr
 
