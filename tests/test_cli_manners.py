@@ -257,3 +257,33 @@ def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_pa
                            "stands for your catalog files: put their paths in its place\n")
     argv[2] = str(ROOT / "sample_catalogs" / "five-servers.yaml")
     assert run_cli(*argv[1:], cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("args, option", [
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--context-lengths", "1m",
+      "--goal", "full"), "--context-lengths"),
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k,1m", "--goal", "full",
+      "--goal", "any"), "--goal"),
+    (("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--context-lengths", "1m",
+      "--goal", "names"), "--context-lengths"),
+    (("sweep", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--context-lengths", "1m"),
+     "--context-lengths"),
+    (("report", "sample_catalogs/team-workspace.yaml", "-o", "r.html", "--context-lengths", "32k",
+      "--context-lengths", "1m", "--goal", "names"), "--context-lengths"),
+])
+def test_an_option_given_twice_is_refused_not_cut_to_the_last(args, option, tmp_path):
+    """``check --context-lengths 32k --context-lengths 1m`` gated 1M alone and passed, where 32K
+    fails: argparse keeps the last value of a repeated option without a word."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    hint = f" (one list: {option} {'N,N,...' if option == '--context-lengths' else 'GOAL|LENGTH=GOAL,...'})"
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {option}: given more than once, where only the "
+                           f"last would count; give it once{hint}\n")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_config_given_twice_is_refused(tmp_path):
+    done = run_cli("check", ROOT / "sample_catalogs" / "five-servers.yaml", "--config", "a.yaml", "--config", "b.yaml",
+                   "--context-lengths", "200k", "--goal", "any", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, "toolsearch check: error: argument --config: given more than once, "
+                                                 "where only the last would count; give it once\n")

@@ -41,7 +41,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error)
+                     placeholder_error, Once)
 
 
 class UsageError(ToolsearchError):
@@ -122,7 +122,8 @@ def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
                         help=f"live servers: in 'call', seconds for the tool call itself (default: the config's "
                              f"timeout, else {C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect "
                              f"budget. In the other commands (backward compatible): the same as --connect-timeout")
-    parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
+    parser.add_argument("--config", action=Once, metavar="FILE",
+                        help="harness config.yaml; its tools.tool_search block is used")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
@@ -179,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     sweep_output = p.add_mutually_exclusive_group()
     _common(p, sweep_output)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_int_list, action=Once, default=list(DEFAULT_CONTEXT_LENGTHS),
+                   metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
     p.add_argument("--threshold-pcts", type=_float_list, default=None, metavar="P,P,...",
@@ -194,9 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_int_list, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
-    p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
+    p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
+                   help=GOAL_HELP)
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",

@@ -220,6 +220,20 @@ def docs_note() -> str:
     return f"\nThe docs/ pages named above are in {folder}\n" if folder else ""
 
 
+class Once(argparse.Action):
+    """Store an option's value, refusing it given twice: argparse would keep the last one without a
+    word, and ``check --context-lengths 32k --context-lengths 1m`` would gate 1M alone. A list
+    option's refusal says to give one comma-separated list."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not self.default:
+            hint = f" (one list: {self.option_strings[-1]} {self.metavar})" if "," in str(self.metavar) else ""
+            parser.error(f"argument {option_string}: given more than once, where only the last would count; "
+                         f"give it once{hint}")
+        setattr(namespace, self.dest, values)
+
+
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the plan settings (context length, threshold_pct, listing_max_tokens, listing, enabled,
     planning tokenizer) to a subcommand parser; :func:`config_from_args` reads them."""

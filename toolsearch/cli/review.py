@@ -36,7 +36,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      with_flags, write_csv, write_data)
@@ -71,7 +71,7 @@ def _catalog_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("sources", nargs="+", metavar="CATALOG",
                    help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or MCP client "
                         "config files (their servers are started and listed live)")
-    p.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
+    p.add_argument("--config", action=Once, metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
                                                     "(flags given here override it)")
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                    help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
@@ -112,10 +112,10 @@ def add_parsers(sub: Any) -> None:
                    help="a labeled query file to score (default: the shipped one named like the catalog, if any)")
     p.add_argument("--no-lint", action="store_true", help="leave the lint findings out")
     p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
-    p.add_argument("--context-lengths", type=_context_lengths, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="with --goal: the context lengths the config serves (e.g. 32k,200k,1m); the report then "
                         "carries the settings that reach the goal at all of them, as recommend gives them")
-    p.add_argument("--goal", type=goal_argument, default=None, metavar="GOAL|LENGTH=GOAL,...",
+    p.add_argument("--goal", type=goal_argument, action=Once, default=None, metavar="GOAL|LENGTH=GOAL,...",
                    help="with --context-lengths: the goal of that recommendation (" + GOAL_HELP + ")")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
                    help="with --goal: a server that may collapse to a summary line (as recommend --except); repeatable")
@@ -159,9 +159,10 @@ def add_parsers(sub: Any) -> None:
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
         if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
             action.help = argparse.SUPPRESS
-    p.add_argument("--context-lengths", type=_context_lengths, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_context_lengths, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
-    p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
+    p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
+                   help=GOAL_HELP)
     p.add_argument("--max-listing-tokens", type=_tokens, default=None, metavar="N",
                    help="also fail when the listing is larger than N tokens (planning tokenizer)")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
