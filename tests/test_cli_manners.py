@@ -288,3 +288,23 @@ def test_config_given_twice_is_refused(tmp_path):
     assert done.returncode == 2
     assert done.stderr == ("toolsearch check: error: argument --config: given more than once, where only the last "
                            "would count; give it once\n")
+
+
+def test_snapshot_never_writes_over_the_config_it_reads(tmp_path):
+    """``toolsearch snapshot config.yaml -o config.yaml`` replaced the harness config (its
+    mcp_servers) with the catalog and exited 0; ``> config.yaml`` failed with "got null". Both are
+    refused before any server starts, the first with the file left as it was."""
+    config = tmp_path / "config.yaml"
+    text = "mcp_servers:\n  gone:\n    command: toolsearch-no-such-command-xyz\n"
+    config.write_text(text, encoding="utf-8")
+    done = run_cli("snapshot", "config.yaml", "-o", "./config.yaml", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: ./config.yaml: -o: that file is a config this snapshot reads; write "
+                           "the catalog to another file (e.g. -o catalog.yaml)\n")
+    assert config.read_text(encoding="utf-8") == text
+    with config.open("w", encoding="utf-8") as out:  # what "> config.yaml" does
+        done = subprocess.run([*toolsearch_command(), "snapshot", "config.yaml"], stdout=out, stderr=subprocess.PIPE,
+                              text=True, cwd=tmp_path, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("toolsearch: error: config.yaml: standard output is redirected onto this config "
+                                  "file, so the shell emptied it"), done.stderr
