@@ -308,3 +308,14 @@ def test_snapshot_never_writes_over_the_config_it_reads(tmp_path):
     assert done.returncode == 2
     assert done.stderr.startswith("toolsearch: error: config.yaml: standard output is redirected onto this config "
                                   "file, so the shell emptied it"), done.stderr
+
+
+def test_lint_says_where_the_docs_pages_it_cites_are(tmp_path):
+    """lint's findings cite ``docs/reference.md §21.5`` and the like; run outside the folder that
+    holds ``docs/`` (an installed copy), the last line says where the pages are, as the help does."""
+    away = run_cli("lint", ROOT / "sample_catalogs" / "hard-cases.yaml", cwd=tmp_path)
+    assert away.returncode == 1 and "(docs/reference.md §21.5)" in away.stdout
+    assert away.stdout.endswith(f"\n\nThe docs/ pages named above are in {ROOT / 'docs'}\n"), away.stdout[-300:]
+    here = run_cli("lint", "sample_catalogs/hard-cases.yaml", cwd=ROOT)
+    assert "The docs/ pages named above" not in here.stdout
+    assert away.stdout.startswith(here.stdout.rstrip("\n"))

@@ -16,7 +16,7 @@ import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from .common import broken_pipe_status, decided, dumps_json, print_json, rewrite_progress_line
+from .common import broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
 from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -263,7 +263,8 @@ def run(args: argparse.Namespace) -> int:
                 data["findings"] = [f for f in data["findings"] if f["severity"] in keep]
                 print_json(data)
             else:
-                print(format_lint(report, args.severity))
+                text = format_lint(report, args.severity)
+                print(text + ("\n" + docs_note().rstrip("\n") if "docs/" in text and docs_note() else ""))  # cited pages
             return status
         raise ToolsearchError(f"unknown command {args.command!r}")
     except ToolsearchError as exc:
