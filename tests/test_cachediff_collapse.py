@@ -662,7 +662,7 @@ def test_diff_keeps_the_config_files_warnings_beside_a_settings_flag(tmp_path):
         {"name": "t", "description": "A tool.", "inputSchema": {"type": "object"}}]}]})
     config = tmp_path / "config.yaml"
     config.write_text("tools:\n  tool_search:\n    treshold_pct: 3\n", encoding="utf-8")
-    warning = f"toolsearch: warning (A): {config}: line 3: tools.tool_search.treshold_pct: unknown key, ignored"
+    warning = f"toolsearch: warning (A): {config}: line 3: tools.tool_search.treshold_pct: unknown key, ignored; did you mean threshold_pct?"
     for flags in ((), ("--threshold-pct", "3")):
         done = run_cli("diff", catalog, catalog, "--config", config, *flags)
         assert warning in done.stderr.splitlines(), (flags, done.stderr)

@@ -543,4 +543,4 @@ def test_a_flag_replaces_the_config_files_warning_about_its_key(tiny, tmp_path) 
     result = run_cli("plan", tiny, "--config", config, "--listing-max-tokens", "2000", "--json")
     ok(result)
     assert result.stderr.splitlines() == [
-        f"toolsearch: warning: {config}: line 4: tools.tool_search.treshold_pct: unknown key, ignored"]
+        f"toolsearch: warning: {config}: line 4: tools.tool_search.treshold_pct: unknown key, ignored; did you mean threshold_pct?"]

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
+import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, toolsearch_command
 from toolsearch.cli.commands import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,3 +188,134 @@ def test_the_value_of_an_unknown_option_is_not_taken_for_a_stray_name() -> None:
     done = run_cli("recommend", "catalog.yaml", "--listing", "off", "--context-lengths", "32k", "--goal", "names")
     assert done.returncode == 2
     assert done.stderr == "toolsearch: error: unrecognized arguments: --listing off\n"
+
+
+def _with_stdout_closed(*args: str) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` as a process whose standard output is a pipe nobody reads any more
+    (``| head`` that has its lines, a job step that stopped reading): every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([*toolsearch_command(), *args], stdout=write, stderr=subprocess.PIPE, text=True,
+                              cwd=ROOT, timeout=120, check=False)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("args, status", [
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--goal", "full", "--json"), 1),
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--goal", "full",
+      "--format", "markdown"), 1),
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "200k", "--goal", "full"), 0),
+    (("recommend", "sample_catalogs/cloudflare-flat.yaml", "--context-lengths", "32k", "--goal", "names"), 1),
+    (("diff", "docs/examples/diff-monday.yaml", "docs/examples/diff-tuesday.yaml"), 1),
+    (("lint", "sample_catalogs/hard-cases.yaml", "--json"), 1),
+], ids=["check-json", "check-markdown", "check-passes", "recommend", "diff", "lint"])
+def test_a_reader_that_stops_early_does_not_change_the_verdict(args, status):
+    """``toolsearch check ... | head`` under ``set -o pipefail``: a failed gate whose output is cut
+    short still exits 1 (it exited 0 on the broken pipe: a false pass), and a passing one 0."""
+    done = _with_stdout_closed(*args)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == status, done.stderr
+
+
+def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
+    """``toolsearch recommend ... --config config.yaml --yaml > config.yaml``: the shell empties the
+    harness config before toolsearch starts; it read an empty file, warned "no tools key" and wrote
+    the block over the user's config with exit 0. Now it stops (exit 2) and says what happened;
+    appending (``>>``) keeps the file and is not refused."""
+    config = tmp_path / "config.yaml"
+    config.write_text("mcp_servers: {}\ntools:\n  tool_search:\n    threshold_pct: 3\n", encoding="utf-8")
+    args = [*toolsearch_command(), "recommend", "sample_catalogs/team-workspace.yaml", "--config", str(config),
+            "--context-lengths", "200k", "--goal", "names", "--yaml"]
+    with config.open("w", encoding="utf-8") as out:  # what "> config.yaml" does
+        done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 2 and config.read_text(encoding="utf-8") == ""
+    assert done.stderr == (f"toolsearch: error: {config}: standard output is redirected onto this --config file, so "
+                           "the shell emptied it before it could be read; restore it (from version control or a "
+                           "backup) and write the output to another file\n")
+    config.write_text("tools:\n  tool_search:\n    threshold_pct: 3\n", encoding="utf-8")
+    with config.open("a", encoding="utf-8") as out:  # ">> config.yaml"
+        done = subprocess.run(args, stdout=out, stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert config.read_text(encoding="utf-8").startswith("tools:\n  tool_search:\n    threshold_pct: 3\n# toolsearch")
+
+
+def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_path):
+    """The ``# gate:`` line of ``recommend --yaml`` names the catalog ``CATALOG``; run as it is, it
+    said only "CATALOG: cannot read file (No such file or directory)"."""
+    block = run_cli("recommend", ROOT / "sample_catalogs" / "five-servers.yaml", "--context-lengths", "200k",
+                    "--goal", "names", "--yaml")
+    assert block.returncode == 0, block.stderr
+    (tmp_path / "config.yaml").write_text(block.stdout, encoding="utf-8")
+    gate = next(line for line in block.stdout.splitlines() if line.startswith("# gate: "))[len("# gate: "):]
+    argv = shlex.split(gate)
+    assert argv[:3] == ["toolsearch", "check", "CATALOG"]
+    done = run_cli(*argv[1:], cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: CATALOG: no such file; CATALOG in a '# gate:' line or a usage line "
+                           "stands for your catalog files: put their paths in its place\n")
+    argv[2] = str(ROOT / "sample_catalogs" / "five-servers.yaml")
+    assert run_cli(*argv[1:], cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("args, option", [
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--context-lengths", "1m",
+      "--goal", "full"), "--context-lengths"),
+    (("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k,1m", "--goal", "full",
+      "--goal", "any"), "--goal"),
+    (("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--context-lengths", "1m",
+      "--goal", "names"), "--context-lengths"),
+    (("sweep", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--context-lengths", "1m"),
+     "--context-lengths"),
+    (("report", "sample_catalogs/team-workspace.yaml", "-o", "r.html", "--context-lengths", "32k",
+      "--context-lengths", "1m", "--goal", "names"), "--context-lengths"),
+])
+def test_an_option_given_twice_is_refused_not_cut_to_the_last(args, option, tmp_path):
+    """``check --context-lengths 32k --context-lengths 1m`` gated 1M alone and passed, where 32K
+    fails: argparse keeps the last value of a repeated option without a word."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    hint = f" (one list: {option} {'N,N,...' if option == '--context-lengths' else 'GOAL|LENGTH=GOAL,...'})"
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {option}: given more than once, where only the "
+                           f"last would count; give it once{hint}\n")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_config_given_twice_is_refused(tmp_path):
+    done = run_cli("check", ROOT / "sample_catalogs" / "five-servers.yaml", "--config", "a.yaml", "--config", "b.yaml",
+                   "--context-lengths", "200k", "--goal", "any", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == ("toolsearch check: error: argument --config: given more than once, where only the last "
+                           "would count; give it once\n")
+
+
+def test_snapshot_never_writes_over_the_config_it_reads(tmp_path):
+    """``toolsearch snapshot config.yaml -o config.yaml`` replaced the harness config (its
+    mcp_servers) with the catalog and exited 0; ``> config.yaml`` failed with "got null". Both are
+    refused before any server starts, the first with the file left as it was."""
+    config = tmp_path / "config.yaml"
+    text = "mcp_servers:\n  gone:\n    command: toolsearch-no-such-command-xyz\n"
+    config.write_text(text, encoding="utf-8")
+    done = run_cli("snapshot", "config.yaml", "-o", "./config.yaml", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("toolsearch: error: ./config.yaml: -o: that file is a config this snapshot reads; write "
+                           "the catalog to another file (e.g. -o catalog.yaml)\n")
+    assert config.read_text(encoding="utf-8") == text
+    with config.open("w", encoding="utf-8") as out:  # what "> config.yaml" does
+        done = subprocess.run([*toolsearch_command(), "snapshot", "config.yaml"], stdout=out, stderr=subprocess.PIPE,
+                              text=True, cwd=tmp_path, timeout=120, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("toolsearch: error: config.yaml: standard output is redirected onto this config "
+                                  "file, so the shell emptied it"), done.stderr
+
+
+def test_lint_says_where_the_docs_pages_it_cites_are(tmp_path):
+    """lint's findings cite ``docs/reference.md §21.5`` and the like; run outside the folder that
+    holds ``docs/`` (an installed copy), the last line says where the pages are, as the help does."""
+    away = run_cli("lint", ROOT / "sample_catalogs" / "hard-cases.yaml", cwd=tmp_path)
+    assert away.returncode == 1 and "(docs/reference.md §21.5)" in away.stdout
+    assert away.stdout.endswith(f"\n\nThe docs/ pages named above are in {ROOT / 'docs'}\n"), away.stdout[-300:]
+    here = run_cli("lint", "sample_catalogs/hard-cases.yaml", cwd=ROOT)
+    assert "The docs/ pages named above" not in here.stdout
+    assert away.stdout.startswith(here.stdout.rstrip("\n"))

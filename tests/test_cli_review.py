@@ -207,6 +207,91 @@ def test_check_markdown_for_a_pull_request_with_a_baseline(tmp_path):
     assert same.returncode == 0 and "prompt cache: identical tools array" in same.stdout
 
 
+def test_check_baseline_config_plans_the_baseline_with_the_old_settings(tmp_path):
+    """A change of settings alone (same catalog, a lower listing_max_tokens): with
+    --baseline-config the baseline is the old config's listing, so the change shows; without it
+    the baseline gets the new settings and reads as identical."""
+    old = write_yaml(tmp_path / "old.yaml", {"tools": {"tool_search": {"listing_max_tokens": 4000}}})
+    new = write_yaml(tmp_path / "new.yaml", {"tools": {"tool_search": {"listing_max_tokens": 1000}}})
+    args = ("check", TEAM, "--config", new, "--baseline", TEAM, "--context-lengths", "200k", "--goal", "any")
+    same = run_cli(*args)
+    assert same.returncode == 0 and "prompt cache: identical tools array" in same.stdout
+    done = run_cli(*args, "--baseline-config", old)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == ("threshold_pct 5, listing_max_tokens 1,000, planning tokenizer chars4 "
+                                           "(baseline: threshold_pct 5, listing_max_tokens 4,000)")
+    assert "identical tools array" not in done.stdout and "tier 1 full → tier 1 " in done.stdout
+    data = json.loads(run_cli(*args, "--baseline-config", old, "--json").stdout)
+    assert data["baseline_settings"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000, "enabled": "auto",
+                                         "listing": "auto"}
+    assert data["contexts"][0]["baseline"]["before"]["budget"] == 4000 and data["contexts"][0]["budget"] == 1000
+    assert data["contexts"][0]["baseline"]["cache_hit"] is False
+    assert json.loads(run_cli(*args, "--json").stdout)["baseline_settings"]["listing_max_tokens"] == 1000
+    alone = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--baseline-config", old)
+    assert alone.returncode == 2 and alone.stdout == ""
+    assert alone.stderr.startswith("toolsearch: error: check: --baseline-config: ") and "--baseline" in alone.stderr
+    typo = write_yaml(tmp_path / "typo.yaml", {"tools": {"tool_search": {"listing_max_token": 4000}}})
+    strict = run_cli(*args, "--baseline-config", typo, "--strict")  # --strict judges the new config only
+    assert strict.returncode == 0, strict.stderr
+    assert strict.stderr == (f"toolsearch: warning: --baseline-config: {typo}: line 3: tools.tool_search."
+                             "listing_max_token: unknown key, ignored; did you mean listing_max_tokens?\n")
+    missing = run_cli(*args, "--baseline-config", tmp_path / "gone.yaml")
+    assert missing.returncode == 2 and "gone.yaml: cannot read config file" in missing.stderr
+
+
+def test_keep_of_a_server_with_no_tools_is_refused(tmp_path):
+    """A kept server whose tools/list came back empty is in no listing: check passed "empty at names
+    or better" with nothing named. check and recommend refuse it (exit 2); a kept server whose
+    tools are all visible (core) is still accepted."""
+    catalog = write_yaml(tmp_path / "catalog.yaml", {"servers": [
+        {"name": "empty", "tools": []},
+        {"name": "web", "tools": [{"name": "fetch", "description": "Fetch a URL.",
+                                   "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}}}]}]})
+    for command in ("check", "recommend"):
+        done = run_cli(command, catalog, "--context-lengths", "32k", "--goal", "names", "--keep", "empty")
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout
+        assert done.stderr == (f"toolsearch: error: {command}: --keep: server 'empty' has no tools in this catalog, "
+                               "so no listing names it; fix the server (a missing key or permission often empties "
+                               "its list) or drop --keep empty\n")
+        assert run_cli(command, catalog, "--context-lengths", "32k", "--goal", "names", "--keep", "web").returncode == 0
+    assert run_cli("check", TEAM, "--context-lengths", "32k", "--goal", "any", "--keep", "core").returncode == 0
+
+
+def test_check_settings_line_says_tool_search_is_off(tmp_path):
+    """A config that turns tool search off passes every goal (every schema is sent); the settings
+    line said only "threshold_pct 5, listing_max_tokens 4,000", as if nothing were unusual."""
+    off = write_yaml(tmp_path / "off.yaml", {"tools": {"tool_search": {"enabled": False, "listing": "off"}}})
+    done = run_cli("check", TEAM, "--config", off, "--context-lengths", "32k", "--goal", "names")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == ("threshold_pct 5, listing_max_tokens 4,000, enabled off, listing off, "
+                                           "planning tokenizer chars4")
+    plain = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "names")
+    assert plain.stdout.splitlines()[1] == "threshold_pct 5, listing_max_tokens 4,000, planning tokenizer chars4"
+
+
+def test_check_refuses_a_snapshot_that_records_failed_servers(tmp_path):
+    """A ``toolsearch snapshot`` file keeps the servers that failed under ``snapshot.failed``; the
+    same config given live is refused (exit 2), but the snapshot passed with those servers
+    missing. Now check and recommend refuse it too, and every command warns."""
+    data = yaml.safe_load(FIVE.read_text(encoding="utf-8"))
+    data["snapshot"] = {"configs": ["config.yaml"], "failed": {
+        "linear": "cannot connect to https://mcp.linear.app/sse?token=sk-live-0123456789abcdefghijkl"}}
+    snap = write_yaml(tmp_path / "snap.yaml", data)
+    warning = (f"toolsearch: catalog warning: {snap}: snapshot.failed.linear: server 'linear' did not list its "
+               "tools when this snapshot was taken (cannot connect to https://mcp.linear.app/sse?token=••••), "
+               "so the catalog lacks it")
+    for command in ("check", "recommend"):
+        done = run_cli(command, snap, "--context-lengths", "200k", "--goal", "any")
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout
+        assert done.stderr.splitlines() == [warning, (
+            f"toolsearch: error: {command}: 1 server did not list its tools when the snapshot was taken (linear; "
+            "above), so the catalog lacks it; take the snapshot again once it lists its tools")]
+    planned = run_cli("plan", snap)
+    assert planned.returncode == 0 and planned.stderr.splitlines() == [warning]
+    del data["snapshot"]["failed"]
+    assert run_cli("check", write_yaml(snap, data), "--context-lengths", "200k", "--goal", "any").returncode == 0
+
+
 def test_check_bad_input_exits_2(tmp_path):
     assert run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "everything").returncode == 2
     done = run_cli("check", TEAM, "--context-lengths", "lots", "--goal", "any")

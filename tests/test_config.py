@@ -211,6 +211,37 @@ def test_defer_is_sorted_whatever_the_input_order() -> None:
 
 # --- warnings for replaced values ---------------------------------------------------------------
 
+@pytest.mark.parametrize("text", ["off", "on", "false", "true", "no", "yes", "0", "1", "'off'", "Auto"])
+def test_a_documented_tri_state_spelling_is_no_warning(tmp_path, text) -> None:
+    """``enabled: off`` (a YAML boolean when unquoted) warned "False was read as 'off'", so
+    ``check --strict`` refused a config that says exactly what it means; only a value that is
+    replaced (``maybe`` → ``auto``) warns."""
+    path = _write(tmp_path, f"tools:\n  tool_search:\n    enabled: {text}\n    listing: {text}\n")
+    assert load_config(path).warnings == ()
+    bad = load_config(_write(tmp_path, "tools:\n  tool_search:\n    enabled: maybe\n"))
+    assert bad.warnings == (f"{path}: line 3: tools.tool_search.enabled: 'maybe' was read as 'auto'",)
+
+
+def test_a_credential_pasted_as_a_key_is_masked_in_the_warning() -> None:
+    """A token pasted on a line of its own with a colon becomes a key of the block; the
+    "unknown key" warning printed it whole, while a value in the same place is masked."""
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    assert parse_config({token: 1}).warnings == ("tools.tool_search.••••: unknown key, ignored",)
+
+
+def test_a_misspelt_key_names_the_key_it_resembles() -> None:
+    """"unknown key, ignored" left the reader to find which key was meant; a key close to one the
+    block has says which, and a key like none of them says nothing more."""
+    warnings = parse_config({"threshhold_pct": 3, "listing_max_token": 2000, "Listing": "off", "bogus": 1,
+                             "max_listing_tokens": 3000}).warnings
+    assert warnings == (
+        "tools.tool_search.threshhold_pct: unknown key, ignored; did you mean threshold_pct?",
+        "tools.tool_search.listing_max_token: unknown key, ignored; did you mean listing_max_tokens?",
+        "tools.tool_search.Listing: unknown key, ignored; did you mean listing?",
+        "tools.tool_search.bogus: unknown key, ignored",
+        "tools.tool_search.max_listing_tokens: unknown key, ignored; did you mean listing_max_tokens?")
+
+
 def test_replaced_values_are_reported_and_good_values_are_not() -> None:
     config = parse_config({"threshold_pct": 150, "listing_max_tokens": "x", "bogus": 1})
     text = "\n".join(config.warnings)
@@ -409,7 +440,7 @@ def test_load_config_warnings_name_the_file_and_the_line(tmp_path) -> None:
                             "    listing_max_tokens: 50\n")
     assert load_config(path).warnings == (
         f"{path}: line 6: tools.tool_search.listing_max_tokens: 50 was read as 200",
-        f"{path}: line 5: tools.tool_search.treshold_pct: unknown key, ignored")
+        f"{path}: line 5: tools.tool_search.treshold_pct: unknown key, ignored; did you mean threshold_pct?")
     assert load_config(_write(tmp_path, "tools:\n  tool_search: 'yes'\n")).warnings[0].startswith(
         f"{path}: line 2: tools.tool_search: 'yes' is not a mapping of settings")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -116,3 +117,54 @@ def test_the_job_fails_its_gate_when_a_server_collapses(tmp_path):
     assert statuses == [0, 1, 0]  # the costs and report still run, as "if: always()"
     assert summary.startswith("### toolsearch check failed")
     assert "github" in summary and (repo / "report.html").is_file()
+
+
+def test_the_job_shows_what_a_config_change_does_against_the_base_branch(tmp_path):
+    """A pull request that only lowers ``listing_max_tokens`` in ``config.yaml`` (the catalog is
+    unchanged): the gate fails, and the table's baseline column compares with the base branch's
+    settings, so it says what the listing lost and that the prompt cache breaks, not "identical
+    tools array"."""
+    repo = _repo(tmp_path, True)
+    config = repo / "config.yaml"
+    block = yaml.safe_load(config.read_text(encoding="utf-8"))
+    before = block["tools"]["tool_search"]["listing_max_tokens"]
+    block["tools"]["tool_search"]["listing_max_tokens"] = 1200
+    config.write_text(yaml.safe_dump(block), encoding="utf-8")
+    statuses, summary = _run_job(repo, tmp_path)
+    assert statuses == [0, 1, 0]
+    assert f"(baseline: threshold_pct 5.1, listing_max_tokens {before:,})" in summary
+    rows = [line for line in summary.splitlines() if line.startswith("| 32,000 ")]
+    assert len(rows) == 1 and "identical tools array" not in rows[0], summary
+    assert "tier 1 names → tier 1 mixed" in rows[0] and f"listing\\_max\\_tokens {before:,} → 1,200" in rows[0], rows[0]
+
+
+@pytest.mark.live
+def test_the_catalog_the_page_says_to_snapshot_from_the_harness_config_passes_the_job(tmp_path):
+    """The page says where ``catalog.yaml`` comes from: ``toolsearch snapshot config.yaml -o
+    catalog.yaml`` on the harness config (its ``mcp_servers``). Run on a Hermes config whose one
+    server is a real stdio MCP server, the snapshot is a catalog the job's gate passes; with a
+    second server that cannot start, the snapshot records it and the gate refuses it (exit 2)."""
+    command = DOC.split("## A GitHub Actions job", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0].strip()
+    assert command == "toolsearch snapshot config.yaml -o catalog.yaml"
+    server = ROOT / "tests" / "mcp_test_server.py"
+    repo = tmp_path / "harness"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    config = {"mcp_servers": {"local": {"command": sys.executable, "args": [str(server), "--name", "local"]}},
+              "tools": {"tool_search": {"threshold_pct": 5, "listing_max_tokens": 4000}}}
+    (repo / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    done = run_cli(*shlex.split(command)[1:], cwd=repo)
+    assert done.returncode == 0, done.stderr
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-q", "-m", "base")
+    _git(repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+    _git(repo, "checkout", "-q", "-b", "pull-request")
+    statuses, summary = _run_job(repo, tmp_path)
+    assert statuses == [0, 0, 0], summary
+    assert summary.startswith("### toolsearch check passed: every server at names or better")
+    config["mcp_servers"]["gone"] = {"command": "toolsearch-no-such-command-xyz"}
+    (repo / "config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    assert run_cli(*shlex.split(command)[1:], cwd=repo).returncode == 1  # written, with the failure recorded
+    gate = run_cli("check", "catalog.yaml", "--config", "config.yaml", "--context-lengths", LENGTHS, "--goal", "names",
+                   cwd=repo)
+    assert gate.returncode == 2 and "1 server did not list its tools when the snapshot was taken (gone" in gate.stderr

@@ -117,11 +117,14 @@ def test_readme_tuning_commands_work(tmp_path):
     assert [c[1] for c in commands] == ["sweep", "recommend", "check"]
     sweep, recommend, check = commands
     assert run_cli(*sweep[1:], cwd=ROOT).returncode == 0
-    assert recommend[-2] == ">" and recommend[-1] == "config.yaml"
+    # never "> config.yaml": a reader runs this in a harness repository, and the redirect would
+    # replace the harness config (its mcp_servers and the rest) with the block alone
+    assert recommend[-2] == ">" and recommend[-1] == "tool_search.yaml"
     result = run_cli(*recommend[1:-2], cwd=ROOT)
     assert result.returncode == 0, result.stderr
-    (tmp_path / "config.yaml").write_text(result.stdout, encoding="utf-8")
-    check = [str(tmp_path / "config.yaml") if arg == "config.yaml" else arg for arg in check]
+    (tmp_path / "tool_search.yaml").write_text(result.stdout, encoding="utf-8")
+    assert check[check.index("--config") + 1] == "tool_search.yaml"
+    check = [str(tmp_path / "tool_search.yaml") if arg == "tool_search.yaml" else arg for arg in check]
     result = run_cli(*check[1:], cwd=ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
 

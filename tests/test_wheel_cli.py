@@ -70,4 +70,4 @@ def test_the_readme_tuning_commands_run_from_the_wheel(toolsearch, tmp_path):
                               cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, (command, done.stderr)
         assert "Traceback" not in done.stderr
-    assert "tool_search:" in (tmp_path / "config.yaml").read_text(encoding="utf-8")
+    assert "tool_search:" in (tmp_path / "tool_search.yaml").read_text(encoding="utf-8")

@@ -77,7 +77,7 @@ def headroom_failures(outcome: ContextOutcome, headroom_pct: float, goal: str | 
 
 @dataclass(frozen=True)
 class BaselineChange:
-    """What changed at one context length against the baseline catalog (same settings).
+    """What changed at one context length against the baseline catalog (with the baseline's settings).
 
     Attributes:
         before: the baseline's outcome (budget, tier, form, listing tokens).
@@ -146,6 +146,8 @@ class CheckResult:
             when the smallest listing that does is over ``max_listing_tokens``.
         length_goals: per-length goals where they differ from ``goal``
             (:data:`toolsearch.analysis.recommend.LengthGoals`).
+        baseline_config: the settings the baseline catalog was planned with (the config before
+            the change), or ``None`` without a baseline.
     """
 
     goal: str
@@ -159,6 +161,7 @@ class CheckResult:
     keep_servers: tuple[str, ...] = ()
     headroom_pct: float = 0.0
     length_goals: LengthGoals = ()
+    baseline_config: ToolSearchConfig | None = None
 
     @property
     def goal_words(self) -> str:
@@ -178,13 +181,17 @@ class CheckResult:
                 "except": list(self.except_servers), "keep": list(self.keep_servers), "headroom_pct": self.headroom_pct,
                 "max_listing_tokens": self.max_listing_tokens, "threshold_pct": self.threshold_pct,
                 "listing_max_tokens": self.listing_max_tokens, "planning_tokenizer": self.planning_tokenizer,
+                "baseline_settings": None if self.baseline_config is None else {
+                    "threshold_pct": self.baseline_config.threshold_pct,
+                    "listing_max_tokens": self.baseline_config.listing_max_tokens,
+                    "enabled": self.baseline_config.enabled, "listing": self.baseline_config.listing},
                 "contexts": [c.to_dict() for c in self.lengths],
                 "suggestion": self.suggestion.to_dict() if self.suggestion else None}
 
 
 def _change(baseline: Inspector, inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
-            tokenizer: str, before: ContextOutcome) -> BaselineChange:
-    diff = compare(Side(baseline, config, context_length, tokenizer, "baseline"),
+            tokenizer: str, before: ContextOutcome, baseline_config: ToolSearchConfig) -> BaselineChange:
+    diff = compare(Side(baseline, baseline_config, context_length, tokenizer, "baseline"),
                    Side(inspector, config, context_length, tokenizer, "new"))
     cause = diff.causes[0].message if diff.causes else ""
     return BaselineChange(before=before, cache_hit=diff.cache_hit, reusable_tokens=diff.reusable.tokens,
@@ -212,7 +219,8 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                   tokenizer: str, *, max_listing_tokens: int | None = None,
                   baseline: Inspector | None = None, except_servers: Sequence[str] = (),
                   keep_servers: Sequence[str] = (), headroom_pct: float = 0.0,
-                  length_goals: Mapping[int | None, str] | None = None) -> CheckResult:
+                  length_goals: Mapping[int | None, str] | None = None,
+                  baseline_config: ToolSearchConfig | None = None) -> CheckResult:
     """Check ``goal`` at every context length with ``config``'s threshold_pct and listing_max_tokens.
 
     Args:
@@ -224,6 +232,9 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         max_listing_tokens: also require the listing to be at most this many tokens.
         baseline: the catalog before a change, registered the same way; adds a
             :class:`BaselineChange` per length.
+        baseline_config: the settings before the change (the old harness config), for the
+            baseline; ``None``: ``config``, so only the catalog changed. A change of settings
+            alone then shows as a change of listing and prompt-cache prefix.
         except_servers / keep_servers: per-server requirements, as in
             :func:`toolsearch.analysis.recommend.recommend_for_contexts` (servers that may collapse
             to a summary line under goal ``names``; servers that must stay at names or better).
@@ -250,9 +261,10 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     ladder = listing_ladder(inspector.planner, config, tokenizer)
     now = outcomes(ladder, config.threshold_pct, config.listing_max_tokens, lengths)
     before: tuple[ContextOutcome, ...] = ()
+    old = config if baseline_config is None else baseline_config
     if baseline is not None:
-        before = outcomes(listing_ladder(baseline.planner, config, tokenizer), config.threshold_pct,
-                          config.listing_max_tokens, lengths)
+        before = outcomes(listing_ladder(baseline.planner, old, tokenizer), old.threshold_pct,
+                          old.listing_max_tokens, lengths)
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
     def failures(o: ContextOutcome) -> tuple[str, ...]:
@@ -271,7 +283,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                      if name_of.get(lab) in except_servers)
 
     checks = tuple(LengthCheck(o, failures(o),
-                               _change(baseline, inspector, config, o.context_length, tokenizer, before[i])
+                               _change(baseline, inspector, config, o.context_length, tokenizer, before[i], old)
                                if baseline is not None else None, goal_at(goal, per_length, o.context_length),
                                excepted_collapsed(o))
                    for i, o in enumerate(now))
@@ -284,4 +296,5 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
     return CheckResult(goal=goal, max_listing_tokens=max_listing_tokens, threshold_pct=config.threshold_pct,
                        listing_max_tokens=config.listing_max_tokens, planning_tokenizer=ladder.planning_tokenizer,
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
-                       keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length)
+                       keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length,
+                       baseline_config=old if baseline is not None else None)

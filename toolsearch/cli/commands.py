@@ -40,7 +40,8 @@ from .. import __version__
 from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
-                     use_shipped_samples, write_csv, write_data)
+                     use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
+                     placeholder_error, refuse_stdout_onto, Once)
 
 
 class UsageError(ToolsearchError):
@@ -121,7 +122,8 @@ def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
                         help=f"live servers: in 'call', seconds for the tool call itself (default: the config's "
                              f"timeout, else {C.LIVE_CALL_TIMEOUT_DEFAULT:g}); a larger value also raises the connect "
                              f"budget. In the other commands (backward compatible): the same as --connect-timeout")
-    parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
+    parser.add_argument("--config", action=Once, metavar="FILE",
+                        help="harness config.yaml; its tools.tool_search block is used")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
@@ -178,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     sweep_output = p.add_mutually_exclusive_group()
     _common(p, sweep_output)
-    p.add_argument("--context-lengths", type=_int_list, default=list(DEFAULT_CONTEXT_LENGTHS), metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_int_list, action=Once, default=list(DEFAULT_CONTEXT_LENGTHS),
+                   metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
     p.add_argument("--threshold-pcts", type=_float_list, default=None, metavar="P,P,...",
@@ -193,9 +196,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
                                          "listed context length (exit 1 when none does)")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_int_list, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
-    p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
+    p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
+                   help=GOAL_HELP)
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
@@ -811,6 +815,16 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
 def _cmd_snapshot(args) -> int:
     from ..live.client import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
 
+    for path in args.configs:
+        # -o naming a config it reads would replace the harness config (its mcp_servers) with the catalog
+        refuse_stdout_onto(path, "config")
+        try:
+            same = bool(args.output) and Path(args.output).exists() and Path(args.output).samefile(path)
+        except OSError:
+            same = False
+        if same:
+            raise UsageError(f"{args.output}: -o: that file is a config this snapshot reads; write the catalog to "
+                             "another file (e.g. -o catalog.yaml)")
     specs: list[ServerSpec] = []
     for path in args.configs:
         parsed = load_mcp_config(path)
@@ -925,7 +939,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
                                 inspector.scope.name)
-    status = 0 if rec.reached else 1
+    status = decided(0 if rec.reached else 1)
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
@@ -1058,7 +1072,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if embedding is not None:  # a previous command in this process (tests) is not this one's
         embedding.forget_disk_cache_problem()
     try:
+        forget_decided_status()
         use_shipped_samples(args)
+        placeholder = placeholder_error(args)
+        if placeholder is not None:
+            print(f"toolsearch: error: {placeholder}", file=sys.stderr)
+            return 2
         status = _interruptible(_run, args)
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():
@@ -1176,8 +1195,8 @@ def _run(args: argparse.Namespace) -> int:
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands
+        return broken_pipe_status()
 
 
 if __name__ == "__main__":  # pragma: no cover

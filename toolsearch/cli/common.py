@@ -12,7 +12,9 @@ import argparse
 import dataclasses
 import difflib
 import json
+import os
 import re
+import stat
 import sys
 import unicodedata
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import Any, Sequence
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
+from ..engine.catalog import SNAPSHOT_FAILED
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -65,6 +68,23 @@ def use_shipped_samples(args: argparse.Namespace) -> None:
             setattr(args, key, replaced if isinstance(value, list) else replaced[0])
 
 
+#: Words that stand for the user's files in the text toolsearch prints (the ``# gate:`` line of
+#: ``recommend --yaml``, usage lines): given as they are, they name no file.
+PLACEHOLDERS = ("CATALOG", "OLD_CATALOG", "SOURCE", "SOURCE...", "CATALOG...")
+
+
+def placeholder_error(args: argparse.Namespace) -> str | None:
+    """The error for a catalog argument that is a placeholder copied as it is (``toolsearch check
+    CATALOG --config config.yaml ...`` from a ``# gate:`` line) and names no file, else ``None``."""
+    for key in ("sources", "baseline", "catalog"):
+        value = getattr(args, key, None)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and item in PLACEHOLDERS and not Path(item).exists():
+                return (f"{item}: no such file; {item} in a '# gate:' line or a usage line stands for your catalog "
+                        "files: put their paths in its place")
+    return None
+
+
 def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None) -> None:
     """``check`` and ``recommend`` never judge a catalog that lacks a server because it failed to
     start or list its tools (an MCP client config's server that is down, misconfigured or timed
@@ -79,6 +99,14 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
     if inspector is None:
         return
     failed = [p.where.split("server ", 1)[1] for p in inspector.registration.problems if is_connect_failure(p)]
+    saved = [p.where.rsplit(SNAPSHOT_FAILED, 1)[1] for p in inspector.catalog.problems
+             if p.severity == "warning" and SNAPSHOT_FAILED in p.where]
+    if saved:
+        raise ToolsearchError(f"{command}: {side}{counted(len(saved), 'server')} did not list "
+                              f"{agree(saved, 'its', 'their')} tools when the snapshot was taken "
+                              f"({', '.join(saved)}; above), so the catalog lacks "
+                              f"{agree(saved, 'it', 'them')}; take the snapshot again once "
+                              f"{agree(saved, 'it lists its', 'they list their')} tools")
     if failed:
         raise ToolsearchError(f"{command}: {side}{counted(len(failed), 'server')} did not list "
                               f"{agree(failed, 'its', 'their')} tools ({', '.join(failed)}; the reason is above), so "
@@ -192,6 +220,20 @@ def docs_note() -> str:
     return f"\nThe docs/ pages named above are in {folder}\n" if folder else ""
 
 
+class Once(argparse.Action):
+    """Store an option's value, refusing it given twice: argparse would keep the last one without a
+    word, and ``check --context-lengths 32k --context-lengths 1m`` would gate 1M alone. A list
+    option's refusal says to give one comma-separated list."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not self.default:
+            hint = f" (one list: {self.option_strings[-1]} {self.metavar})" if "," in str(self.metavar) else ""
+            parser.error(f"argument {option_string}: given more than once, where only the last would count; "
+                         f"give it once{hint}")
+        setattr(namespace, self.dest, values)
+
+
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the plan settings (context length, threshold_pct, listing_max_tokens, listing, enabled,
     planning tokenizer) to a subcommand parser; :func:`config_from_args` reads them."""
@@ -235,6 +277,26 @@ GOAL_HELP = ("full: every tool with its short description; names: every server a
              "32k=names,200k=full,1m=full; a goal first applies to the lengths not named: names,1m=full")
 
 
+def refuse_stdout_onto(path: str | Path, option: str) -> None:
+    """Refuse an input file that standard output is redirected onto (``--config config.yaml >
+    config.yaml``): the shell emptied it before the command could read it, so the command would
+    read nothing and write its output over the user's file without a word. (Appending with ``>>``
+    leaves the file as it was, and is not refused.)
+
+    Raises:
+        ToolsearchError: standard output is ``path`` (exit status 2).
+    """
+    try:
+        out, given = os.fstat(sys.__stdout__.fileno()), os.stat(path)
+    except (OSError, AttributeError, ValueError):  # no real stdout (tests), or no such file: read as usual
+        return
+    same = stat.S_ISREG(out.st_mode) and (out.st_dev, out.st_ino) == (given.st_dev, given.st_ino)
+    if same and given.st_size == 0:  # ">>" keeps the file: the command reads it, and appends
+        raise ToolsearchError(f"{path}: standard output is redirected onto this {option} file, so the shell emptied "
+                              "it before it could be read; restore it (from version control or a backup) and write "
+                              "the output to another file")
+
+
 def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """The ``tools.tool_search`` settings: ``--config``'s block (else the defaults) with the flags
     given on top.
@@ -242,6 +304,8 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     Raises:
         ConfigError: an unreadable or invalid config file or flag value.
     """
+    if args.config:
+        refuse_stdout_onto(args.config, "--config")
     config = load_config(args.config) if args.config else parse_config({})
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
@@ -373,6 +437,30 @@ def write_data(text: str) -> None:
     getattr(sys.stdout, "write_data", sys.stdout.write)(text)
 
 
+#: The exit status the running command decided before printing its output (:func:`decided`).
+_DECIDED = [0]
+
+
+def decided(status: int) -> int:
+    """Record ``status``, the exit status a command has decided before it prints its output, and
+    return it. A reader that stops early (``| head``, a job that closes the pipe) then cuts the
+    output short but not the verdict: the command still exits with ``status``
+    (:func:`broken_pipe_status`), so a gate that failed never exits 0 for it."""
+    _DECIDED[0] = status
+    return status
+
+
+def broken_pipe_status() -> int:
+    """The exit status of a command whose standard output was closed while it printed: the status
+    it decided (:func:`decided`) before printing, else 0."""
+    return _DECIDED[0]
+
+
+def forget_decided_status() -> None:
+    """Start a command with no decided status (tests run several commands in one process)."""
+    _DECIDED[0] = 0
+
+
 def print_json(value: Any, indent: int | None = 2) -> None:
     """Print :func:`dumps_json` of ``value`` on stdout (every ``--json`` output goes through this)."""
     print(dumps_json(value, indent))
@@ -385,8 +473,8 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
 
     Raises:
         ToolsearchError: a server of ``--except`` / ``--keep`` that the catalog lacks, a server
-            given to both, or a per-length goal for a length not listed (exit status 2); each
-            message starts with ``command``.
+            given to both, a server of ``--keep`` with no tools registered, or a per-length goal
+            for a length not listed (exit status 2); each message starts with ``command``.
     """
     known = [server.name for server in inspector.catalog.servers]
     whole = set(inspector.full_registration.server_kinds) | {t.server for t in inspector.full_registration.tools}
@@ -403,6 +491,12 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
+    registered = {t.server for t in inspector.registration.tools}
+    for name in args.keep_servers:
+        if name not in registered:  # nothing of it reaches the model: "kept named" would hold with nothing named
+            raise ToolsearchError(f"{command}: --keep: server {name!r} has no tools in this catalog, so no listing "
+                                  "names it; fix the server (a missing key or permission often empties its list) "
+                                  f"or drop --keep {name}")
     try:
         return args.goal.resolve(args.context_lengths)
     except ValueError as exc:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import as_typed, print_json, with_flags
+from .common import as_typed, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -229,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
             from ..analysis.lint import rug_pulls  # noqa: PLC0415
 
             pulls = rug_pulls(a.inspector.catalog, b.inspector.catalog, b.inspector.naming)
+            status = decided(0 if diff.cache_hit else 1)
             if args.json:
                 data = diff.to_dict()
                 data["rug_pulls"] = [f.to_dict() for f in pulls]
@@ -243,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
                             continue
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
-            return 0 if diff.cache_hit else 1
+            return status
         inspector = _inspector(args.catalog, args.tool_names, args.profile, cache)
         config = _config(args, None)
         _warn(config, inspector, args.catalog)
@@ -256,8 +257,8 @@ def run(args: argparse.Namespace) -> int:
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands
+        return broken_pipe_status()
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,7 +16,7 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import dumps_json, print_json, rewrite_progress_line
+from .common import broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
 from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -262,18 +262,23 @@ def run(args: argparse.Namespace) -> int:
                         print(f"toolsearch: --baseline: catalog {problem.severity}: {problem.where}: {problem.message}",
                               file=sys.stderr)
             report = lint(inspector, config, baseline)
+            status = decided(1 if report.counts()["error"] else 0)
             if args.json:
                 data = report.to_dict()
                 keep = C.LINT_SEVERITIES[: C.LINT_SEVERITIES.index(args.severity) + 1]
                 data["findings"] = [f for f in data["findings"] if f["severity"] in keep]
                 print_json(data)
             else:
+                cites = False
                 for line in lint_lines(report, args.severity):
+                    cites = cites or "docs/" in line
                     print(line)
-            return 1 if report.counts()["error"] else 0
+                if cites and docs_note():  # the cited pages: where an installed copy keeps them
+                    print(docs_note().rstrip("\n"))
+            return status
         raise ToolsearchError(f"unknown command {args.command!r}")
     except ToolsearchError as exc:
         print(f"toolsearch: error: {reveal(str(exc))}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # e.g. piped into head
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: a decided verdict still stands
+        return broken_pipe_status()

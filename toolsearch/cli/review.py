@@ -7,7 +7,7 @@ A thin shell over :mod:`toolsearch.analysis.review`, :mod:`toolsearch.analysis.c
                       [--no-strategies] [--display-tokenizer T] [--scope NAME=SERVER,... | --scope-file FILE]
     toolsearch costs CATALOG... [settings] [--sort KEY] [--display-tokenizer T] [--json | --csv]
     toolsearch check CATALOG... --context-lengths N,N,... --goal G [settings] [--max-listing-tokens N]
-                     [--baseline OLD_CATALOG]... [--format text|markdown|json]
+                     [--baseline OLD_CATALOG]... [--baseline-config OLD_CONFIG] [--format text|markdown|json]
 
 Exit status 0 on success, 2 for bad arguments or unreadable files (one line on stderr naming the
 file and the problem); ``check`` exits 1 when the goal does not hold at some context length.
@@ -31,14 +31,15 @@ from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
     shipped_query_files
 from ..engine import constants as C
-from ..engine.config import ToolSearchConfig
+from ..engine.config import ToolSearchConfig, load_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, add_settings_arguments, config_from_args, goal_argument, goal_for, headroom_pct, live_progress,
+from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+                     headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     write_csv, write_data)
+                     with_flags, write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import one_line, output_file, parse_context_length, text_table
 
@@ -70,7 +71,7 @@ def _catalog_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("sources", nargs="+", metavar="CATALOG",
                    help="catalog files (catalog YAML/JSON, recorded tools/list JSON, function arrays) or MCP client "
                         "config files (their servers are started and listed live)")
-    p.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
+    p.add_argument("--config", action=Once, metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
                                                     "(flags given here override it)")
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                    help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
@@ -111,10 +112,10 @@ def add_parsers(sub: Any) -> None:
                    help="a labeled query file to score (default: the shipped one named like the catalog, if any)")
     p.add_argument("--no-lint", action="store_true", help="leave the lint findings out")
     p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
-    p.add_argument("--context-lengths", type=_context_lengths, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="with --goal: the context lengths the config serves (e.g. 32k,200k,1m); the report then "
                         "carries the settings that reach the goal at all of them, as recommend gives them")
-    p.add_argument("--goal", type=goal_argument, default=None, metavar="GOAL|LENGTH=GOAL,...",
+    p.add_argument("--goal", type=goal_argument, action=Once, default=None, metavar="GOAL|LENGTH=GOAL,...",
                    help="with --context-lengths: the goal of that recommendation (" + GOAL_HELP + ")")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
                    help="with --goal: a server that may collapse to a summary line (as recommend --except); repeatable")
@@ -158,9 +159,10 @@ def add_parsers(sub: Any) -> None:
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
         if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
             action.help = argparse.SUPPRESS
-    p.add_argument("--context-lengths", type=_context_lengths, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_context_lengths, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
-    p.add_argument("--goal", type=goal_argument, required=True, metavar="GOAL|LENGTH=GOAL,...", help=GOAL_HELP)
+    p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
+                   help=GOAL_HELP)
     p.add_argument("--max-listing-tokens", type=_tokens, default=None, metavar="N",
                    help="also fail when the listing is larger than N tokens (planning tokenizer)")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
@@ -174,7 +176,11 @@ def add_parsers(sub: Any) -> None:
                         "this at the first tool added; its # gate: line leaves --headroom out")
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
-                        "settings; adds what changed per context length")
+                        "settings unless --baseline-config gives the old ones; adds what changed per context length")
+    p.add_argument("--baseline-config", default=None, metavar="OLD_CONFIG",
+                   help="the harness config.yaml before the change: the baseline is planned with its "
+                        "tools.tool_search block (and the settings flags given here), so a change of settings shows "
+                        "against the baseline too; needs --baseline")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                         help="text (default), markdown (for a pull request comment) or json")
@@ -231,8 +237,8 @@ def run(args: argparse.Namespace) -> int:
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # e.g. piped into head: the verdict still stands
+        return broken_pipe_status()
 
 
 # --- report -------------------------------------------------------------------------------------
@@ -431,8 +437,27 @@ def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
     return lines
 
 
+def _settings_words(config: ToolSearchConfig) -> str:
+    """The settings a listing depends on, as the check's settings line says them."""
+    words = f"threshold_pct {config.threshold_pct:g}, listing_max_tokens {config.listing_max_tokens:,}"
+    for key, default in (("enabled", C.ENABLED_DEFAULT), ("listing", C.LISTING_DEFAULT)):
+        if getattr(config, key) != default:
+            words += f", {key} {getattr(config, key)}"
+    return words
+
+
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     goal, length_goals = goal_for("check", args, inspector)
+    if args.baseline_config is not None and not args.baseline:
+        raise ReviewUsageError("check: --baseline-config: the settings before the change need the catalog before "
+                               "it: add --baseline OLD_CATALOG (the same catalog file, when only the config changed)")
+    baseline_config = None
+    if args.baseline_config is not None:
+        read = load_config(args.baseline_config)
+        baseline_config = with_flags(read, {key: getattr(args, key, None) for key in
+                                            ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
+        for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
+            print(f"toolsearch: warning: --baseline-config: {warning}", file=sys.stderr)
     baseline = _load(args, args.baseline, config) if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
@@ -440,16 +465,19 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
                                      except_servers=args.except_servers, keep_servers=args.keep_servers,
-                                     headroom_pct=args.headroom, length_goals=length_goals)
-    status = 0 if result.passed else 1
+                                     headroom_pct=args.headroom, length_goals=length_goals,
+                                     baseline_config=baseline_config)
+    status = decided(0 if result.passed else 1)
     if args.format == "json":
         print_json(result.to_dict())
         return status
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
     limit += f"; {result.headroom_pct:g}% headroom" if result.headroom_pct else ""
-    settings = (f"threshold_pct {result.threshold_pct:g}, listing_max_tokens {result.listing_max_tokens:,}, "
-                f"planning tokenizer {result.planning_tokenizer}")
+    settings = f"{_settings_words(config)}, planning tokenizer {result.planning_tokenizer}"  # enabled off is said
+    old = result.baseline_config
+    if old is not None and _settings_words(old) != _settings_words(config):
+        settings += f" (baseline: {_settings_words(old)})"
     # the columns of recommend's table: a mixed listing is never reported without its counts
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named", "goal"]
     rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),

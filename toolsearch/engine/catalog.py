@@ -35,6 +35,7 @@ from . import constants as C
 from . import readers
 from .errors import CatalogError
 from .gcpause import gc_paused
+from .secrets import mask_token_shapes
 
 #: The problem message for a ``tools/list`` result whose ``nextCursor`` is the empty string (read
 #: from a recorded result here, or met while listing a live server): the listing ends there, but
@@ -325,6 +326,23 @@ def _openai_function(raw: Any, origin: str, path: str, problems: list[Problem]) 
     return _tool_from_data(raw, origin, path, problems, "parameters")
 
 
+#: ``Problem.where`` of a server a snapshot file records as failed ends with this, then its name.
+SNAPSHOT_FAILED = "snapshot.failed."
+
+
+def _snapshot_failures(block: Any, origin: str) -> list[Problem]:
+    """A warning per server the ``snapshot.failed`` block of a ``toolsearch snapshot`` file names:
+    it did not list its tools when the snapshot was taken, so the catalog lacks it (a gate checks
+    that file as it would the live config: ``check`` and ``recommend`` refuse it)."""
+    failed = block.get("failed") if isinstance(block, Mapping) else None
+    if not isinstance(failed, Mapping):
+        return []
+    return [Problem("warning", f"{origin}: {SNAPSHOT_FAILED}{name}",
+                    f"server {str(name)!r} did not list its tools when this snapshot was taken "
+                    f"({mask_token_shapes(str(reason))}), so the catalog lacks it")
+            for name, reason in failed.items()]
+
+
 @gc_paused()
 def catalog_from_data(data: Any, origin: str, default_server: str | None = None) -> Catalog:
     """Build a catalog from parsed data in any accepted shape.
@@ -350,6 +368,7 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             if server is not None:
                 servers.append(server)
         extra = {k: v for k, v in data.items() if k not in ("name", "servers")}
+        problems.extend(_snapshot_failures(data.get("snapshot"), origin))
         name = data.get("name") if isinstance(data.get("name"), str) else stem
         catalog = Catalog(name=name, servers=tuple(servers), problems=tuple(problems),
                           sources=(origin,), extra=extra)

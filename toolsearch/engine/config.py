@@ -8,6 +8,7 @@ raises :class:`~toolsearch.engine.errors.ConfigError`.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,6 +33,11 @@ def shown_value(value: Any) -> str:
     return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + "…"
 
 
+#: Every spelling of ``enabled`` and ``listing`` that :func:`normalize_tri_state` reads as itself
+#: or as its documented meaning (docs/reference.md §1.3); anything else is replaced by ``auto``.
+TRI_STATE_SPELLINGS = ("true", "1", "yes", "false", "0", "no", *C.TRI_STATE_VALUES)
+
+
 def normalize_tri_state(value: Any) -> str:
     """Map a value to ``auto``/``on``/``off`` (docs/reference.md §1.3).
 
@@ -39,9 +45,9 @@ def normalize_tri_state(value: Any) -> str:
     ``auto/on/off`` are kept; anything else (``None`` → ``"none"``, ``"maybe"``) → ``auto``.
     """
     text = str(value).strip().lower()
-    if text in ("true", "1", "yes"):
+    if text in TRI_STATE_SPELLINGS[:3]:
         return "on"
-    if text in ("false", "0", "no"):
+    if text in TRI_STATE_SPELLINGS[3:6]:
         return "off"
     if text in C.TRI_STATE_VALUES:
         return text
@@ -206,6 +212,8 @@ def parse_config(block: Any) -> ToolSearchConfig:
         boolean_number = isinstance(raw, bool) and not isinstance(result, (bool, str))  # true == 1 in Python
         if raw is None or (not boolean_number and (raw == result or str(raw).strip().lower() == str(result))):
             continue
+        if key in ("enabled", "listing") and str(raw).strip().lower() in TRI_STATE_SPELLINGS:
+            continue  # off/on unquoted are YAML booleans, and true/false/yes/no/1/0 are documented spellings
         if isinstance(result, (int, float)) and isinstance(raw, str) and parse_float(raw, math.nan) == result:
             continue  # e.g. "50" from the command line, read as 50.0: nothing was replaced
         warnings.append(f"tools.tool_search.{key}: {shown_value(raw)} was read as {result!r}")
@@ -213,8 +221,11 @@ def parse_config(block: Any) -> ToolSearchConfig:
              "listing_max_tokens", "defer"}
     for key in block:
         if key not in known:
-            warnings.append(f"tools.tool_search.{shown_value(key) if not isinstance(key, str) or len(key) > 60 else key}: "
-                            "unknown key, ignored")
+            # a misspelt key is the usual cause: name the key it was probably meant to be
+            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.75) if isinstance(key, str) else []
+            shown = shown_value(key) if not isinstance(key, str) or len(key) > 60 else mask_token_shapes(key)
+            warnings.append(f"tools.tool_search.{shown}: "
+                            "unknown key, ignored" + (f"; did you mean {close[0]}?" if close else ""))
     return ToolSearchConfig(
         enabled=enabled, threshold_pct=float(threshold), search_default_limit=default_limit,
         max_search_limit=max_limit, listing=listing, listing_max_tokens=cap, defer=defer,
