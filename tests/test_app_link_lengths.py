@@ -13,7 +13,11 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from toolsearch.ui.common import MAX_CONTEXT_LENGTHS, TUNING_CONTEXTS_DEFAULT, parse_context_lengths
+from toolsearch.ui.common import (
+    MAX_CONTEXT_LENGTHS,
+    TUNING_CONTEXTS_DEFAULT,
+    parse_context_lengths,
+)
 
 ROOT = Path(__file__).absolute().parent.parent
 

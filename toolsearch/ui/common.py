@@ -153,7 +153,7 @@ def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
     lengths: list[int | None] = []
     parts = [part for part in text.split(",") if part.strip()]
-    if len(parts) > MAX_CONTEXT_LENGTHS and len(set(p.strip().lower() for p in parts)) > MAX_CONTEXT_LENGTHS:
+    if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
         return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {len(parts):,}; "
                     "keep the lengths of the models you run.")
     for part in parts:
