@@ -15,7 +15,8 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
 ``--leak-form`` form), as a server that dies in the middle of printing it.
 
 ``--leak-form FORM`` echoes each secret in another form instead of as it is: ``base64``,
-``base64url`` (URL-safe alphabet, no padding), ``percent`` (percent-encoded), ``hex`` or ``split``
+``base64url`` (URL-safe alphabet, no padding), ``percent`` (percent-encoded), ``hex``, ``json`` (escaped
+as inside a JSON string, ``/`` as ``\\/``), ``json-go`` (``<``, ``>``, ``&`` as ``\\u003c``…), ``html`` or ``split``
 (cut in two by a line break, so its stderr prints it across two lines).
 
 ``--stdout-leak MODE`` also prints stray (not JSON-RPC) lines on stdout before its first answer
@@ -32,6 +33,7 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
 from __future__ import annotations
 
 import base64
+import html
 import json
 import os
 import sys
@@ -63,6 +65,12 @@ def encode(secret: str, form: str) -> str:
         return quote(secret, safe="")
     if form == "hex":
         return raw.hex()
+    if form == "json":  # inside a JSON string as PHP writes one (json_encode: "/" as "\/")
+        return json.dumps(secret)[1:-1].replace("/", "\\/")
+    if form == "json-go":  # as Go's encoding/json writes one ("<", ">" and "&" as \u003c...)
+        return json.dumps(secret)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    if form == "html":  # HTML-escaped, as an error page shows it
+        return html.escape(secret)
     if form == "split":
         half = len(secret) // 2
         return f"{secret[:half]}\n{secret[half:]}"

@@ -5,10 +5,13 @@ The browser check of every page from an installed wheel is tests/test_wheel_app.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 import urllib.request
 from pathlib import Path
+
+import pytest
 
 from conftest import free_port, run_cli_process as run_cli, toolsearch_command
 
@@ -51,6 +54,50 @@ def test_app_serves_on_loopback_from_another_folder(tmp_path):
         proc.terminate()
         proc.wait(timeout=15)
     assert f"URL: http://localhost:{port}" in log.read_text()  # browser.serverAddress: no address lookup
+    assert "not on loopback only" not in log.read_text()
+
+
+def _serve_until_healthy(command: list[str], port: int, log: Path, cwd: Path, env: dict) -> str:
+    """Start ``command``, wait until the app answers on 127.0.0.1, stop it; its terminal text."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.time() + 90
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
+                    assert resp.read() == b"ok"
+                    break
+            except OSError:
+                assert time.time() < deadline, log.read_text()
+                time.sleep(0.3)
+        time.sleep(0.5)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+    return log.read_text()
+
+
+@pytest.mark.parametrize("how", ["environment", "empty flag"])
+def test_an_app_exposed_beyond_loopback_says_so_at_start(tmp_path, how):
+    """STREAMLIT_SERVER_ADDRESS=0.0.0.0 (set in a shell profile or an image) or an empty
+    ``--server.address=`` makes Streamlit listen on every address while its own start-up text still
+    reads ``URL: http://localhost:PORT``: the app says at start, before any browser opens a page,
+    that other machines can reach it, and prints the launch token."""
+    port = free_port("0.0.0.0")
+    env = {k: v for k, v in os.environ.items() if k not in ("TOOLSEARCH_APP_TOKEN", "STREAMLIT_SERVER_ADDRESS")}
+    extra = []
+    if how == "environment":
+        env["STREAMLIT_SERVER_ADDRESS"] = "0.0.0.0"
+    else:
+        extra = ["--server.address="]
+    text = _serve_until_healthy([*toolsearch_command(), "app", "--server.port", str(port), "--server.headless", "true",
+                                 *extra], port, tmp_path / "app.log", tmp_path, env)
+    where = f"0.0.0.0:{port}" if how == "environment" else f"port {port}"
+    assert (f"toolsearch: the app listens on {where} (every address of this machine), not on loopback only"
+            in text), text
+    assert "launch token for browsers that are not on this machine (Live servers page): " in text, text
 
 
 def test_a_busy_port_asked_for_is_one_line_and_status_2(tmp_path):

@@ -27,7 +27,7 @@ HOSTILE = ROOT / "tests" / "hostile_mcp_server.py"
 ENV_SECRET = "envSECRET/5151+q??z=ab~"
 ARG_SECRET = "argSECRET/7373+w?y=c>>?"
 MASK = C.SECRET_MASK
-FORMS = ("base64", "base64url", "percent", "hex", "split")
+FORMS = ("base64", "base64url", "percent", "hex", "json", "json-go", "html", "split")
 
 
 def _encoded(secret: str, form: str) -> list[str]:
@@ -41,20 +41,28 @@ def _encoded(secret: str, form: str) -> list[str]:
         return [quote(secret, safe="")]
     if form == "hex":
         return [raw.hex()]
+    if form == "json":  # PHP's json_encode writes "/" as "\/"
+        return [secret.replace("/", "\\/")]
+    if form == "json-go":  # Go's encoding/json writes ">" as "\u003e"
+        return [secret.replace(">", "\\u003e")]
+    if form == "html":
+        return [secret.replace(">", "&gt;")]
     half = len(secret) // 2
     return [secret, secret[:half], secret[half:]]  # neither half on its own line either
 
 
 def _leaks(text: str, form: str) -> list[str]:
+    """The pieces of either secret in ``text``, also as ``--json`` output writes them (escaped)."""
     return [piece for secret in (ENV_SECRET, ARG_SECRET) for piece in [secret, *_encoded(secret, form)]
-            if piece in text]
+            if piece in text or json.dumps(piece)[1:-1] in text]
 
 
 def test_the_encoded_forms_differ_and_are_all_masked() -> None:
     for form in FORMS[:-1]:
-        for piece in _encoded(ENV_SECRET, form):
-            assert piece != ENV_SECRET
-            assert scrub_text(f"<{piece}>", secret_list([ENV_SECRET])) == f"<{MASK}>"
+        secret = ARG_SECRET if form in ("json-go", "html") else ENV_SECRET  # ENV_SECRET has no ">"
+        for piece in _encoded(secret, form):
+            assert piece != secret
+            assert scrub_text(f"<{piece}>", secret_list([secret])) == f"<{MASK}>"
     assert base64.b64encode(ENV_SECRET.encode()).decode() != base64.urlsafe_b64encode(ENV_SECRET.encode()).decode()
     assert "envSECRET%2f5151%2bq%3f%3fz%3dab~" in encoded_forms(ENV_SECRET)  # %2f as well as %2F
     assert ENV_SECRET.encode().hex().upper() in encoded_forms(ENV_SECRET)
@@ -64,6 +72,14 @@ def test_the_encoded_forms_differ_and_are_all_masked() -> None:
         scrubbed = scrub_text(blob, secret_list([ENV_SECRET]))
         assert MASK in scrubbed and base64.b64decode(blob).decode().count("envSECRET") == 1
         assert len(scrubbed) < len(blob) - 16
+    # Inside JSON text a server returns (its settings, its environment), whichever way it escapes.
+    odd = 'pa"ss\\w\u00f6rd/k<y>&z\''
+    for dumped in (json.dumps({"KEY": odd}), json.dumps({"KEY": odd}, ensure_ascii=False),
+                   json.dumps({"KEY": odd}).replace("/", "\\/").replace("\\u00f6", "\\u00F6"),
+                   json.dumps({"KEY": odd}).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")):
+        assert scrub_text(dumped, secret_list([odd])) == f'{{"KEY": "{MASK}"}}', dumped
+    for escaped in ("pa&quot;ss\\w\u00f6rd/k&lt;y&gt;&amp;z&#x27;", "pa&quot;ss\\w\u00f6rd/k&lt;y&gt;&amp;z&#39;"):
+        assert scrub_text(f"<p>{escaped}</p>", secret_list([odd])) == f"<p>{MASK}</p>"
     # Cut by a line break (with the spaces around it), the lines are kept.
     assert scrub_text("key: envSECRET/51\n   51+q??z=ab~ done", secret_list([ENV_SECRET])) == f"key: {MASK}\n done"
     assert scrub_text("key: envSECRET/51\r\n51+q??z=ab~", secret_list([ENV_SECRET])) == f"key: {MASK}\r\n"

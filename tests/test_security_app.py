@@ -378,3 +378,17 @@ def test_the_live_page_never_shows_what_a_hostile_server_echoes(tmp_path) -> Non
     assert "\\[the `docs](http://evil.example/t.png)`" in errors[0]
     assert "`![pixel](http://evil.example/p.png)`" in errors[0]
     assert "⟨U\\+001B⟩\\[31mred" in errors[0] and "SECRET-app" not in errors[0]
+
+
+def test_a_command_that_holds_a_whole_command_line_shows_its_secret_options_masked() -> None:
+    at = _page()
+    config = json.dumps({"mcpServers": {"whole": {
+        "command": f"{PY} -m server --token cmd-secret-4711 --api-key=cmd-secret-4712"}}}).encode()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", config, "application/json"))
+    at.run()
+    at.button(key="live_connect").click().run()
+    assert not at.exception, at.exception
+    shown = "\n".join([*(c.value for c in at.code), *(h.value.replace("<wbr>", "") for h in at.html)])
+    assert "cmd-secret-47" not in shown
+    assert f"-m server --token {C.SECRET_MASK} --api-key={C.SECRET_MASK}" in "\n".join(c.value for c in at.code)
+    assert f"--token {C.SECRET_MASK} --api-key={C.SECRET_MASK}" in shown.replace('<span class="nb">', "").replace("</span>", "")

@@ -108,3 +108,15 @@ def test_secret_arguments_are_masked_in_messages(tmp_path) -> None:
     result = run_cli("plan", config, "--json")
     _clean(result.stdout, result.stderr)
     assert "pw-secret-123" not in result.stderr
+
+
+def test_secret_options_inside_a_command_that_holds_a_whole_command_line_are_masked(tmp_path) -> None:
+    """``command`` written as a whole command line (no program has that name, so it fails to start,
+    and the failure names it): its secret options are masked as they are in ``args``."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {"whole": {
+        "command": f"{sys.executable} -m server --token {ARG_SECRET} --api-key=cmd-secret-4711 -e KEY=env-secret-77"}}})
+    result = run_cli("plan", config)
+    _clean(result.stdout, result.stderr)
+    assert "cmd-secret-4711" not in result.stdout + result.stderr
+    assert "env-secret-77" not in result.stdout + result.stderr
+    assert f"-m server --token {MASK} --api-key={MASK} -e KEY={MASK}" in result.stderr

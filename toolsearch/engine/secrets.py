@@ -9,6 +9,8 @@ from: callers pass the values (see :func:`secret_list`).
 from __future__ import annotations
 
 import functools
+import html
+import json
 import re
 from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
@@ -57,7 +59,9 @@ def _encoded_forms(value: str) -> frozenset[str]:
     * base64 of the UTF-8 bytes, standard and URL-safe alphabets, with and without ``=`` padding;
     * the part of that base64 text that stays the same when the value sits inside a longer
       base64-encoded text (e.g. ``Authorization: Bearer <value>`` encoded as a whole) at any of
-      the three byte alignments (kept only from :data:`_BASE64_PIECE_MIN_CHARS` characters).
+      the three byte alignments (kept only from :data:`_BASE64_PIECE_MIN_CHARS` characters);
+    * the value as it stands inside a JSON string (:func:`_json_forms`: a server that returns its
+      settings or environment as JSON text) and HTML-escaped (an error page).
 
     Scrubbing asks for these for every string a server sends, so they are computed once per value.
     """
@@ -86,7 +90,25 @@ def _encoded_forms(value: str) -> frozenset[str]:
             out.update({urlsafe, urlsafe.rstrip("=")})
         if len(piece) >= _BASE64_PIECE_MIN_CHARS:
             out.update({piece, piece.translate(str.maketrans("+/", "-_"))})
+    out.update(_json_forms(value))
+    out.update({html.escape(value), html.escape(value, quote=False), html.escape(value).replace("&#x27;", "&#39;")})
     return frozenset(form for form in out if form)
+
+
+def _json_forms(value: str) -> set[str]:
+    """``value`` as JSON writers put it inside a string: quotes, backslashes and controls escaped,
+    non-ASCII characters as they are or as ``\\uXXXX`` (lower or upper case hex), ``/`` as ``\\/``
+    (PHP's ``json_encode``) and ``<``, ``>``, ``&`` as ``\\u003c``… (Go's ``encoding/json``)."""
+    out = set()
+    for ascii_only in (False, True):
+        text = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+        for form in (text, text.replace("/", "\\/")):
+            out.add(form)
+            go = form.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            out.add(go)
+            for item in (form, go):
+                out.add(re.sub(r"\\u[0-9a-f]{4}", lambda m: "\\u" + m.group(0)[2:].upper(), item))
+    return out
 
 
 def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> str:

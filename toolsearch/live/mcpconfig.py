@@ -220,6 +220,35 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     return [v for v in out if v]
 
 
+def _command_words(command: str) -> list[str]:
+    """The words of a ``command`` that holds a whole command line (``npx server --token x``), split
+    as a shell would (on white space where quotes do not close)."""
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def command_secrets(command: str) -> list[str]:
+    """The secrets in a ``command``: those of :func:`free_text_secrets`, and when the command holds
+    a whole command line (white space in it: no program of that name is found, but the text is
+    shown and a failure names it), those of its words as arguments (:func:`secret_arguments`:
+    ``--token x``, ``--api-key=x``, ``-e NAME=x``)."""
+    found = free_text_secrets(command)
+    if command.split() != [command]:
+        found += secret_arguments(_command_words(command)[1:])
+    return found
+
+
+def _mask_command(command: str) -> str:
+    """``command`` as written with its secrets (:func:`command_secrets`) shown as ``••••``."""
+    text = _mask_free_text(command)
+    if command.split() != [command]:
+        for value in sorted(set(secret_arguments(_command_words(command)[1:])), key=len, reverse=True):
+            text = text.replace(value, C.SECRET_MASK)
+    return text
+
+
 def mask_arguments(args: Iterable[str]) -> list[str]:
     """``args`` with the secret values of :func:`secret_arguments` shown as ``••••`` (``NAME=••••``
     for an environment option, ``Name: ••••`` for a header option); a value that is only
@@ -320,7 +349,7 @@ class ServerSpec:
         shown = self.display
         out: dict[str, Any] = {"name": self.name, "transport": self.transport, "enabled": self.enabled}
         if self.transport == "stdio":
-            out["command"] = _mask_free_text(shown.get("command", self.command) or "")
+            out["command"] = _mask_command(shown.get("command", self.command) or "")
             out["args"] = mask_arguments(shown.get("args", self.args))
             if self.cwd is not None:
                 out["cwd"] = shown.get("cwd", self.cwd)
@@ -351,7 +380,7 @@ class ServerSpec:
     def own_secrets(self) -> list[str]:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
-                  *free_text_secrets(self.command or "")]
+                  *command_secrets(self.command or "")]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:

@@ -142,11 +142,21 @@ _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
 _LIST_CHOICES = {"tuning_session_samples": lambda: list(sample_session_files())}
 
 
+#: The most context lengths one list may name: each is a plan (and a row or column of every table
+#: on the page), so a link with thousands of them would keep the page busy for minutes.
+MAX_CONTEXT_LENGTHS = 100
+
+
 def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     """Context lengths from a comma-separated text (``32k, 128k, 1m``, ``unknown``), duplicates
-    dropped, order kept; or an error message naming the first bad entry (tokens)."""
+    dropped, order kept; or an error message naming the first bad entry (tokens), or saying that
+    the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
     lengths: list[int | None] = []
-    for part in text.split(","):
+    parts = [part for part in text.split(",") if part.strip()]
+    if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
+        return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {len(parts):,}; "
+                    "keep the lengths of the models you run.")
+    for part in parts:
         if not part.strip():
             continue
         try:

@@ -7,13 +7,14 @@ scripts, one per page.
 
 from __future__ import annotations
 
+import sys
 import types
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from toolsearch.live.guard import launch_token
+from toolsearch.live.guard import is_loopback_host, launch_token
 from toolsearch.live.webguard import BrowserGuard
 from toolsearch.ui import common
 
@@ -67,11 +68,35 @@ def app_options() -> dict[str, Any]:
 
     @asynccontextmanager
     async def open_browser(_app: Any):
+        notice = exposure_notice(config.get_option("server.address"), config.get_option("server.port"))
+        if notice:  # said at start, before any browser opens a page (which prints the token too late)
+            print(notice, file=sys.stderr, flush=True)
+            launch_token()
         if not config.get_option("server.headless"):
             cli_util.open_browser(server_util.get_url(config.get_option("browser.serverAddress")))
         yield
 
     return {"middleware": [Middleware(BrowserGuard)], "lifespan": open_browser}
+
+
+def exposure_notice(address: Any, port: Any) -> str | None:
+    """The line the app prints at start when it listens on more than loopback, or ``None``.
+
+    Streamlit's own start-up text then still reads ``URL: http://localhost:PORT`` (the
+    ``browser.serverAddress`` setting), which does not say that other machines can reach the app.
+    An empty address (``--server.address=``) makes Streamlit listen on every address, as
+    ``0.0.0.0`` does.
+    """
+    text = str(address or "").strip()
+    if text and is_loopback_host(text if ":" not in text or text.startswith("[") else f"[{text}]"):
+        return None
+    where = f"{text}:{port}" if text and ":" not in text else f"[{text}]:{port}" if text else f"port {port}"
+    scope = " (every address of this machine)" if text in ("", "0.0.0.0", "::") else ""
+    return (f"toolsearch: the app listens on {where}{scope}, not on loopback only "
+            "(--server.address, STREAMLIT_SERVER_ADDRESS or a .streamlit/config.toml says so): "
+            "other machines that reach it can open every page; starting servers from the Live servers "
+            "page needs the launch token printed below. To keep it on this machine, leave out "
+            "--server.address and STREAMLIT_SERVER_ADDRESS.")
 
 
 def serving() -> bool:
