@@ -300,3 +300,18 @@ def test_a_clipped_parameter_description_keeps_a_url_literal():
     tip = schema_form._help(field)
     assert tip == "x" * 480 + " see `https://evil.ex`"
     assert tip.count("`") == 2  # the code span is closed: the clipped URL is text, never a link
+
+
+def test_a_line_break_in_a_server_name_is_shown_as_a_marker_in_the_server_table():
+    """A server name is one line: ``gh\\nub`` read as ``gh ub`` in the reasons list below the
+    server table (Markdown turns a line break into a space), indistinguishable from a server
+    really named ``gh ub``. The table and the list show the break as ``⟨U+000A⟩``."""
+    from toolsearch.engine.catalog import load_text
+    from toolsearch.ui import common
+
+    catalog = load_text(json.dumps({"servers": [
+        {"name": "gh\nub", "tools": [{"name": "t1", "description": "Lists the open issues of a repository."}]},
+        {"name": "gh ub", "tools": [{"name": "t2", "description": "Lists the open pull requests."}]}]}), "nl.json")
+    plan = Inspector(catalog).plan(parse_config({}))
+    names = [row["server"] for row in common.server_table(plan)]
+    assert sorted(names) == ["gh ub", "gh⟨U+000A⟩ub"]

@@ -16,7 +16,7 @@ from toolsearch.analysis import palette
 from toolsearch.ui.sources import LIVE
 from toolsearch.ui.styles import SENT_STEP_CSS, STATE_COLORS, STATE_STYLES
 from toolsearch.ui.tables import literal_table
-from toolsearch.ui.text import md_escape, thousands, visible
+from toolsearch.ui.text import md_escape, thousands, visible, visible_name
 
 
 TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
@@ -84,7 +84,7 @@ def steps_table(plan: Plan) -> None:
 def server_table(plan: Plan) -> list[dict[str, Any]]:
     """Rows for the per-server table (plain values; Streamlit shows them as text)."""
     return [{
-        "server": visible(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
+        "server": visible_name(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
         "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
         "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
     } for s in plan.servers] + _down_live_servers()
@@ -96,7 +96,7 @@ def _down_live_servers() -> list[dict[str, Any]]:
     result = st.session_state.get("live_result")
     if st.session_state.get("catalog") != LIVE or result is None:
         return []
-    return [{"server": visible(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
+    return [{"server": visible_name(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
              "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
              "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
 
