@@ -234,7 +234,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
             ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
-            ``expected`` list of blank names only (it would read as an abstention test), an id, group,
+            ``expected`` list of blank names only (it would read as an abstention test), a query given
+            twice in one task, an id, group,
             name or expected name with a line break or a tab.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
@@ -283,6 +284,13 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if long is not None:
             raise QueryFileError(f"{where}: query {long + 1} has {len(queries[long]):,} characters; expected at most "
                                  f"{MAX_QUERY_CHARS:,} (a request as a user or an agent writes it)")
+        repeat = next((j for j, q in enumerate(queries) if q in queries[:j]), None)
+        if repeat is not None:
+            # Each query is scored alone (query recall@5, nonsense queries empty): a repeat would
+            # weigh twice without a word.
+            raise QueryFileError(f"{where}: query {repeat + 1} repeats query {queries.index(queries[repeat]) + 1} "
+                                 f"{reveal(repr(queries[repeat]))}; remove it (it would count twice in the "
+                                 "per-query figures)")
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
         if item["expected"] is None:
