@@ -728,8 +728,9 @@ def test_cli_search_side_by_side():
     result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == ("columns: reference (what the model gets); what-if: anthropic-bm25; what-if: anthropic-regex; "
-                        "what-if: hermes-name-bonus")
+    assert lines[0] == ("columns: reference (what the model gets); what-if: anthropic-bm25 · after Anthropic's tool "
+                        "search (BM25); what-if: anthropic-regex · after Anthropic's tool search (regex); "
+                        "what-if: hermes-name-bonus · name-coverage bonus proposed for Hermes Agent")
     assert lines[1] == "query: send a slack message"
     assert lines[2].split() == ["rank", "reference", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus"]
     # A variant that returns nothing says so in its first row (before: a blank column, which read
