@@ -119,6 +119,17 @@ def share_columns(ev: Evaluation) -> tuple[str, ...]:
     return (*METRIC_COLUMNS, f"query recall@{ev.k}", "nonsense queries empty")
 
 
+def sample_words(ev: Evaluation) -> str:
+    """How the page heads the figures of ``ev``: ``"in sample (registered parameters)"``, ``"out of
+    sample (tuned on a tuning file)"`` or ``"out of sample (tuned by K folds)"``; the file names
+    are in :meth:`Evaluation.protocol_note`'s line beneath."""
+    if ev.protocol == "tune/test":
+        return "out of sample (tuned on a tuning file)"
+    if ev.protocol.endswith("-fold"):
+        return f"out of sample (tuned by {ev.protocol.removesuffix('-fold')} folds)"
+    return "in sample (registered parameters)"
+
+
 #: Height of one bar's slot in the metrics chart (px): room for a 10-px label beside every bar.
 BAR_SLOT_PX = 16
 
@@ -146,7 +157,8 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
                       bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
                                   traceorder="normal"),
-                      xaxis=dict(range=[0, 1.16], title="share (%)", tickformat=PERCENT,
+                      # The chart is often read (and shared) alone: its axis says in or out of sample.
+                      xaxis=dict(range=[0, 1.16], title=f"share (%), {sample_words(ev)}", tickformat=PERCENT,
                                  tickvals=[0, 0.25, 0.5, 0.75, 1]),
                       # The axis runs top to bottom: the first metric's group on top and, inside each
                       # group, the bars in table order (plotly stacks a group's bars up the axis).
@@ -356,6 +368,7 @@ if common.require_catalog(v):
                                icon=":material/warning:")
             if seen_in_tuning(tuning.tasks, queries.tasks):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
+        st.subheader(f"Figures {sample_words(ev)}")
         st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
