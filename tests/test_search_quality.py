@@ -1000,6 +1000,18 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
         assert f" {cause} (" in legend, (cause, legend)
 
 
+def test_eval_says_which_variant_is_best_and_at_what_cost():
+    """eval ends its figures with the variant the tuning rule picks (the highest query recall@5 among
+    those leaving 95 % of nonsense queries empty) and the highest query recall@5 of all with its
+    empty share, led by in or out of sample."""
+    result = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
+                     ROOT / "sample_catalogs" / "queries" / "team-workspace-agent.yaml")
+    assert result.returncode == 0, result.stderr
+    assert ("in sample, best by the tuning rule (the highest query recall@5 among variants that leave at least 95% "
+            "of nonsense queries empty): agent, 0.753 query recall@5 with 0.950 empty; the highest query recall@5 "
+            "of all: anthropic-bm25, 0.870, with 0.000 of nonsense queries empty") in result.stdout.splitlines()
+
+
 def test_readme_figures_are_the_docs_out_of_sample_figures():
     """README's search-quality block gives, per variant and set, the out-of-sample recall@5 and
     absent-empty share of docs/search-quality.md's tables (one run writes both), its target
@@ -1067,6 +1079,17 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
     row = counts[counts["variant"] == "evidence"].iloc[0]
     assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    # Which variant is best on these figures, by the tuning rule, in the page's format (the CLI's line).
+    metrics = {v["name"]: v["metrics"] for v in data["variants"]}
+    cli_verdict = next(line for line in text if line.startswith("out of sample, best by the tuning rule"))
+    assert cli_verdict.startswith("out of sample, best by the tuning rule (the highest query recall@5 among "
+                                  "variants that leave at least 95% of nonsense queries empty): ")
+    best = "evidence" if metrics["evidence"]["nonsense_queries_empty"] >= 0.95 and \
+        metrics["evidence"]["query_recall_at_5"] > metrics["reference"]["query_recall_at_5"] else "reference"
+    page_verdict = next(t.value for t in at.text if t.value.startswith("out of sample, best by the tuning rule"))
+    assert page_verdict.split(": ", 1)[1].startswith(
+        f"{best}, {metrics[best]['query_recall_at_5']:.2%} query recall@5 with "
+        f"{metrics[best]['nonsense_queries_empty']:.2%} empty"), page_verdict
     at.number_input(key="quality_folds").set_value(19).run()  # 18 task groups
     assert not at.exception, at.exception
     assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)

@@ -514,6 +514,35 @@ class Evaluation:
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
 
+    def trade_off(self, share: Callable[[float], str] = "{:.3f}".format, target: float = ABSTAIN_TARGET) -> str:
+        """Which variant does best on these figures, by the rule tuning uses: the highest query
+        recall@k among the variants that leave at least ``target`` of the nonsense queries empty,
+        beside the highest query recall@k of all and its empty share (the trade-off the target
+        weighs), led by "in sample" or "out of sample" as :meth:`protocol_note` says. ``share``
+        formats a share (0–1) as the surface shows it. ``""`` when no task expects a tool."""
+        k = self.k
+        sample = "in sample" if self.protocol_note().startswith("in sample") else "out of sample"
+        scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
+                  if v.metrics.query_recall_at_k is not None]
+        if not scored:
+            return ""
+        top = max(scored, key=lambda r: r[1])  # max keeps the first of equals: the table's order
+        if all(r[2] is None for r in scored):
+            return (f"{sample}, the highest query recall@{k}: {top[0]}, {share(top[1])} (the file has no nonsense queries, so "
+                    "abstention is not measured)")
+        quiet = [r for r in scored if r[2] is not None and r[2] >= target]
+        if quiet:
+            best = max(quiet, key=lambda r: r[1])
+            text = (f"{sample}, best by the tuning rule (the highest query recall@{k} among variants that leave at least "
+                    f"{target:.0%} of nonsense queries empty): {best[0]}, {share(best[1])} query recall@{k} with "
+                    f"{share(best[2])} empty")
+        else:
+            text = f"{sample}, no variant leaves {target:.0%} of nonsense queries empty"
+        if not quiet or top[1] > best[1]:
+            text += (f"; the highest query recall@{k} of all: {top[0]}, {share(top[1])}, with {share(top[2])} of "
+                     "nonsense queries empty")
+        return text
+
     def tuned_lines(self) -> list[str]:
         """The tuned parameters in words, one line per variant (``--tune``) or per variant and fold
         (``--folds``): ``"tuned evidence, fold 2: min_best_share=0.2, ..."``; ``[]`` when nothing was
