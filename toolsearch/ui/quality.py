@@ -316,32 +316,35 @@ if common.require_catalog(v):
         # Everything scoring reads: the groups decide the folds.
         key = ("eval", file_digest(queries), tuple(variants), config.defer, config.search_default_limit,
                config.max_search_limit, folds, file_digest(tuning) if tuning is not None else "")
-        with st.spinner("Scoring the query file…"):
-            bar = st.empty()
+        # A progress bar alone, no spinner: a run stopped with the app's Stop button leaves its last
+        # state on the page, and a spinner would keep turning as if scoring went on.
+        bar = st.empty()
+        if key not in _results().get(ins, {}):  # a figure already scored is shown at once
+            bar.progress(0.0, text="Scoring the query file…")
 
-            def progress(done: int, total: int, variant: str) -> None:
-                # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
-                if variant.endswith(EMBEDDING_PROGRESS):
-                    text = common.embedding_progress_text(variant.removesuffix(EMBEDDING_PROGRESS).strip(), done, total)
-                elif variant.startswith("tuning "):
-                    text = f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
-                else:
-                    text = f"Scoring {variant}: {done:,} of {total:,} tasks"
-                bar.progress(done / max(total, 1), text=text)
+        def progress(done: int, total: int, variant: str) -> None:
+            # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
+            if variant.endswith(EMBEDDING_PROGRESS):
+                text = common.embedding_progress_text(variant.removesuffix(EMBEDDING_PROGRESS).strip(), done, total)
+            elif variant.startswith("tuning "):
+                text = f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
+            else:
+                text = f"Scoring {variant}: {done:,} of {total:,} tasks"
+            bar.progress(done / max(total, 1), text=text)
 
-            def score() -> Evaluation:
-                if tuning is not None:
-                    return evaluate_tuned(ins, tuning, queries, variants, config, progress=progress)
-                if folds:
-                    return evaluate_folds(ins, queries, folds, variants, config, progress=progress)
-                return evaluate(ins, queries, variants, config, progress=progress)
+        def score() -> Evaluation:
+            if tuning is not None:
+                return evaluate_tuned(ins, tuning, queries, variants, config, progress=progress)
+            if folds:
+                return evaluate_folds(ins, queries, folds, variants, config, progress=progress)
+            return evaluate(ins, queries, variants, config, progress=progress)
 
-            try:
-                ev = _memo(key, ins, score)
-            except ToolsearchError as exc:  # e.g. more folds than the file has task groups, a task in both files
-                ev = None
-                st.error(md_escape(reveal(str(exc))), icon=":material/error:")
-            bar.empty()
+        try:
+            ev = _memo(key, ins, score)
+        except ToolsearchError as exc:  # e.g. more folds than the file has task groups, a task in both files
+            ev = None
+            st.error(md_escape(reveal(str(exc))), icon=":material/error:")
+        bar.empty()
     if ev is not None:
         for which, qf in (("Query file", queries), ("Tuning file", tuning)):
             if qf is not None and naming_mismatch(qf, ins.naming):
