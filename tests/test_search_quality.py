@@ -469,6 +469,8 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     shown = result.stderr.splitlines()
     assert "toolsearch: eval: tuning evidence on 0/2 tasks" in shown
     assert "toolsearch: eval: tuning evidence on 2/2 tasks" in shown and "0/1 tasks" not in result.stderr
+    # and counts while it searches (three name weights × 2 tasks: the third search is one task on)
+    assert "toolsearch: eval: tuning evidence on 1/2 tasks" in shown
     # Groups chosen so that each of the two folds holds tasks (fold = sha256("23:<group>") mod 2).
     fold_file = write_yaml(tmp_path / "all.yaml", {"tasks": [
         {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "accounts"},
@@ -1267,8 +1269,9 @@ def test_reproduction_commands_say_how_to_get_the_semantic_row():
 
 def test_folds_progress_says_when_a_variant_is_being_tuned():
     """Tuning costs more than scoring (one search per query and ranking setting, then the whole
-    threshold grid); the progress callback says so before and after the one tuning pass every fold
-    shares, as --tune does, instead of standing still on the last scored count."""
+    threshold grid); the progress callback says so before, during (the share of those searches
+    run, in tasks) and after the one tuning pass every fold shares, as --tune does, instead of
+    standing still on the last scored count or on 0."""
     tasks = parse_queries({"tasks": [
         {"id": f"t{i}", "query": q, "expected": e, "group": f"g{i}"} for i, (q, e) in enumerate([
             ("list accounts", ["mcp__srv__get_accounts"]), ("send an email", ["mcp__srv__send_email"]),
@@ -1277,7 +1280,10 @@ def test_folds_progress_says_when_a_variant_is_being_tuned():
     calls: list[tuple[int, int, str]] = []
     evaluate_folds(CLOUD, tasks, 2, ["reference", "evidence"], progress=lambda d, t, l: calls.append((d, t, l)))
     tuning = [c for c in calls if c[2].startswith("tuning ")]
-    assert tuning == [(0, 6, "tuning evidence (2 folds) on"), (6, 6, "tuning evidence (2 folds) on")]
+    assert tuning[0] == (0, 6, "tuning evidence (2 folds) on") and tuning[-1] == (6, 6, "tuning evidence (2 folds) on")
+    # Three name weights × 6 tasks = 18 searches, one call each: every third is one task further.
+    assert [d for d, _, _ in tuning[1:-1]] == [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]
+    assert {label for _, _, label in tuning} == {"tuning evidence (2 folds) on"}
     assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
     assert calls[-1] == (6, 6, "evidence")
 

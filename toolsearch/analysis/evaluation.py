@@ -864,14 +864,19 @@ class _Searched:
 
 
 def _search_grid(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig,
-                 limit: int | None) -> list[_Searched]:
+                 limit: int | None, progress: ProgressFn | None = None, label: str = "") -> list[_Searched]:
     """One search per query of ``tasks`` for every combination of the ranking parameters of
-    ``variant``'s grid (those not in :data:`_POST_THRESHOLDS`)."""
+    ``variant``'s grid (those not in :data:`_POST_THRESHOLDS`). ``progress(done, len(tasks),
+    label)`` about 20 times over all the combinations (``done`` the share of the searches run, in
+    tasks), since this is most of tuning's time."""
     grid = tunable_grid(variant)
     pre = [key for key in grid if key not in _POST_THRESHOLDS]
     k = C.EVAL_RECALL_K
     passes = []
-    for pre_values in itertools.product(*(grid[key] for key in pre)):
+    combinations = list(itertools.product(*(grid[key] for key in pre)))
+    units, step = len(tasks) * len(combinations), max(1, len(tasks) * len(combinations) // 20)
+    done = 0
+    for pre_values in combinations:
         base = dict(zip(pre, pre_values))
         opts = variant_options(variant, base)
         bridge = inspector.bridge(config, opts)
@@ -885,6 +890,9 @@ def _search_grid(inspector: Inspector, tasks: Sequence[Task], variant: str, conf
                 ranked, evidence = index.ranked_evidence(query, max(cut, k))
                 per_query.append((set(task.expected), [n for n, _ in ranked], evidence))
             outcomes.append(tuple(per_query))
+            done += 1
+            if progress is not None and done % step == 0 and done < units:
+                progress(done * len(tasks) // units, len(tasks), label)
         passes.append(_Searched(base, opts, cut, tuple(outcomes)))
     return passes
 
@@ -918,28 +926,31 @@ def _grid_points(variant: str, passes: Sequence[_Searched], chosen: Sequence[int
 
 
 def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
-                  limit: int | None = None) -> list[TuningPoint]:
+                  limit: int | None = None, progress: ProgressFn | None = None, label: str = "") -> list[TuningPoint]:
     """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
     those). Thresholds that only decide whether a result is empty (``min_best_share``,
     ``min_best_terms``, ``min_score_ratio``, ``min_cosine``, ``min_cosine_margin``) are applied to
-    one search per query, so a large grid stays cheap.
+    one search per query, so a large grid stays cheap. ``progress`` and ``label``: as
+    :func:`_search_grid` reports them.
 
     Raises:
         VariantError: an unknown variant name.
     """
     if not tunable_grid(variant):
         return []
-    passes = _search_grid(inspector, tasks, variant, config or ToolSearchConfig(), limit)
+    passes = _search_grid(inspector, tasks, variant, config or ToolSearchConfig(), limit, progress, label)
     return _grid_points(variant, passes, range(len(tasks)))
 
 
 def tune(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
-         limit: int | None = None, target: float = ABSTAIN_TARGET) -> dict[str, Any]:
+         limit: int | None = None, target: float = ABSTAIN_TARGET, progress: ProgressFn | None = None,
+         label: str = "") -> dict[str, Any]:
     """The best parameters of ``variant`` on ``tasks`` (only those): the highest query recall@k
     among the points whose abstention queries come back empty at least ``target`` of the time;
     when none does, the highest recall + empty share. Ties keep the grid order. ``{}`` for a
-    variant without tunable parameters."""
-    points = tuning_points(inspector, tasks, variant, config, limit)
+    variant without tunable parameters; ``progress`` and ``label`` as :func:`_search_grid` reports
+    them."""
+    points = tuning_points(inspector, tasks, variant, config, limit, progress, label)
     return dict(best_point(points, target).params) if points else {}
 
 
@@ -993,7 +1004,7 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
         embed_catalog(inspector, config or ToolSearchConfig(), name, progress)
         if progress is not None and tuned:  # the tuning file's tasks: before, and once tuned
             progress(0, len(tuning.tasks), f"tuning {name} on")
-        params[name] = tune(inspector, tuning.tasks, name, config, limit, target)
+        params[name] = tune(inspector, tuning.tasks, name, config, limit, target, progress, f"tuning {name} on")
         if progress is not None and tuned:
             progress(len(tuning.tasks), len(tuning.tasks), f"tuning {name} on")
     ev = evaluate(inspector, test, names, config, limit, params=params, explain=explain, progress=progress)
@@ -1185,7 +1196,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
             label = f"tuning {name} ({folds} folds) on"
             if progress is not None:  # tuning takes longer than scoring: said, as evaluate_tuned does
                 progress(0, len(ordered), label)
-            passes = _search_grid(inspector, ordered, name, config, limit)
+            passes = _search_grid(inspector, ordered, name, config, limit, progress, label)
             if progress is not None:
                 progress(len(ordered), len(ordered), label)
         for f, part in enumerate(parts):
