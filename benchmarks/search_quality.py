@@ -145,7 +145,8 @@ def registered_and_pooled(variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> str
     config = parse_config({})
     sets = {name: (Inspector(load_source(DATA / name / "catalog.json")), load_queries(DATA / name / "tune.json"),
                    load_queries(DATA / name / "test.json")) for name in SETS}
-    rows = ["| variant | parameters | chosen | " + " | ".join(f"`{n}` test recall@5 | `{n}` test absent empty"
+    rows = ["| variant | parameters | chosen | " + " | ".join(f"`{n}` test query recall@5 (out of sample) | "
+                                                          f"`{n}` test absent empty (out of sample)"
                                                           for n in SETS) + " |",
             "| --- | --- | --- |" + " --- | --- |" * len(SETS)]
     for variant in variants:
@@ -208,7 +209,8 @@ def readme_table(rows_by_set: dict[str, list[tuple[str, float, float]]]) -> str:
     absent-capability requests left empty, both out of sample (tuned on ``tune.json``, scored on
     ``test.json``), in the variants' order."""
     names = [r[0] for r in next(iter(rows_by_set.values()))]
-    head = "| variant | " + " | ".join(f"`{s}` recall@5 | `{s}` absent empty" for s in rows_by_set) + " |"
+    head = "| variant (out of sample: tuned on tune.json, scored on test.json) | " + " | ".join(
+        f"`{s}` query recall@5 | `{s}` absent empty" for s in rows_by_set) + " |"
     lines = [head, "| --- |" + " --- | --- |" * len(rows_by_set)]
     for name in names:
         cells = []

@@ -523,6 +523,9 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     for variant in ev.variants:
         assert f"<td>{esc(variant.name)}</td>" in quality
     assert f'<td class="num">{ev.variants[0].metrics.mrr:.2%}</td>' in quality
+    # In sample, as eval says it: the registered parameters, scored on the query file itself.
+    assert ("<p>in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
+            "figures that hold out of sample).</p>") in quality
     counts = lint(ins, config).counts()
     lint_html = html_text[html_text.index("<h2>Lint</h2>"):html_text.index("<h2>Disclosure strategies</h2>")]
     assert (f"{counts['error']:,} errors · {counts['warning']:,} warnings · {counts['info']:,} info notes"

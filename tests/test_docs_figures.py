@@ -140,6 +140,20 @@ def test_generated_tables_are_current():
         assert found.group(1) == compute(), f"docs/{doc}: run python -m benchmarks.docs_figures --write"
 
 
+def test_every_search_quality_table_says_in_or_out_of_sample():
+    """A table of recall figures in the README or docs/ says in its header whether they are in
+    sample or out of sample: an in-sample figure must not read as a result."""
+    unlabeled = []
+    for path in USER_DOCS:
+        for line in _text(path).splitlines():
+            if line.startswith("|") and "recall@" in line and not re.match(r"\|[\s\d.|/–-]*$", line):
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                if any(c.startswith(("recall@", "query recall@", "`")) and "recall@" in c for c in cells) \
+                        and "in sample" not in line and "out of sample" not in line:
+                    unlabeled.append(f"{path.name}: {line[:120]}")
+    assert not unlabeled, unlabeled
+
+
 def test_engine_figures_block_was_written_by_the_benchmark():
     from benchmarks.docs_figures import block_pattern
 

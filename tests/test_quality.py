@@ -201,6 +201,10 @@ def test_variant_names():
     # A blank query among others is a mistake in a labeled file, not something to drop quietly.
     ({"tasks": [{"id": "a", "queries": ["ok", "  "], "expected": []}]},
      r"tasks\[0\] \(a\): query 2 is blank; expected text \(remove it\)"),
+    # A query given twice in one task would count twice in query recall@5 and nonsense queries empty.
+    ({"tasks": [{"id": "a", "queries": ["create issue", "list issues", "create issue"], "expected": []}]},
+     (r"tasks\[0\] \(a\): query 3 repeats query 1 'create issue'; remove it \(it would count twice in the "
+      r"per-query figures\)")),
     # A query is a request, not a document (a megabyte query took minutes to evaluate).
     ({"tasks": [{"id": "a", "queries": ["ok", "x" * 2001], "expected": []}]},
      r"tasks\[0\] \(a\): query 2 has 2,001 characters; expected at most 2,000"),

@@ -469,6 +469,8 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     shown = result.stderr.splitlines()
     assert "toolsearch: eval: tuning evidence on 0/2 tasks" in shown
     assert "toolsearch: eval: tuning evidence on 2/2 tasks" in shown and "0/1 tasks" not in result.stderr
+    # and counts while it searches (three name weights × 2 tasks: the third search is one task on)
+    assert "toolsearch: eval: tuning evidence on 1/2 tasks" in shown
     # Groups chosen so that each of the two folds holds tasks (fold = sha256("23:<group>") mod 2).
     fold_file = write_yaml(tmp_path / "all.yaml", {"tasks": [
         {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "accounts"},
@@ -728,8 +730,9 @@ def test_cli_search_side_by_side():
     result = run_cli("search", path, "-q", "send a slack message", "-q", "zebra", "--side-by-side")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == ("columns: reference (what the model gets); what-if: anthropic-bm25; what-if: anthropic-regex; "
-                        "what-if: hermes-name-bonus")
+    assert lines[0] == ("columns: reference (what the model gets); what-if: anthropic-bm25 · after Anthropic's tool "
+                        "search (BM25); what-if: anthropic-regex · after Anthropic's tool search (regex); "
+                        "what-if: hermes-name-bonus · name-coverage bonus proposed for Hermes Agent")
     assert lines[1] == "query: send a slack message"
     assert lines[2].split() == ["rank", "reference", "anthropic-bm25", "anthropic-regex", "hermes-name-bonus"]
     # A variant that returns nothing says so in its first row (before: a blank column, which read
@@ -999,6 +1002,18 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
         assert f" {cause} (" in legend, (cause, legend)
 
 
+def test_eval_says_which_variant_is_best_and_at_what_cost():
+    """eval ends its figures with the variant the tuning rule picks (the highest query recall@5 among
+    those leaving 95 % of nonsense queries empty) and the highest query recall@5 of all with its
+    empty share, led by in or out of sample."""
+    result = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
+                     ROOT / "sample_catalogs" / "queries" / "team-workspace-agent.yaml")
+    assert result.returncode == 0, result.stderr
+    assert ("in sample, best by the tuning rule (the highest query recall@5 among variants that leave at least 95% "
+            "of nonsense queries empty): agent, 0.753 query recall@5 with 0.950 empty; the highest query recall@5 "
+            "of all: anthropic-bm25, 0.870, with 0.000 of nonsense queries empty") in result.stdout.splitlines()
+
+
 def test_readme_figures_are_the_docs_out_of_sample_figures():
     """README's search-quality block gives, per variant and set, the out-of-sample recall@5 and
     absent-empty share of docs/search-quality.md's tables (one run writes both), its target
@@ -1010,7 +1025,8 @@ def test_readme_figures_are_the_docs_out_of_sample_figures():
     block = readme.split(README_BEGIN)[1].split(README_END)[0]
     rows = [line.strip("|").split("|") for line in block.splitlines() if line.startswith("| ") and "---" not in line]
     header, body = [c.strip() for c in rows[0]], rows[1:]
-    assert header == ["variant"] + [f"`{s}` {what}" for s in SETS for what in ("recall@5", "absent empty")]
+    assert header == ["variant (out of sample: tuned on tune.json, scored on test.json)"] + [
+        f"`{s}` {what}" for s in SETS for what in ("query recall@5", "absent empty")]
     assert len(body) >= 12
     for name in SETS:
         section = doc.split(f"### `{name}`: tuned on `tune.json`, scored on `test.json`")[1].split("###")[0]
@@ -1042,9 +1058,16 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     said = [t.value for t in at.text if t.value.startswith("in sample: registered parameters")]
     assert said and 'choosing "tuned by folds" or "tuned on a tuning file" under Parameters' in said[0], said
     assert "--folds" not in said[0] and "--tune" not in said[0]
+    # The figures are headed in sample, and the chart (often read alone) says it on its axis.
+    assert at.subheader[0].value == "Figures in sample (registered parameters)"
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%), in sample (registered parameters)"
     at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
     at.number_input(key="quality_folds").set_value(3).run()
     assert not at.exception, at.exception
+    assert at.subheader[0].value == "Figures out of sample (tuned by 3 folds)"
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%), out of sample (tuned by 3 folds)"
     args = ("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
             ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--variant", "reference",
             "--variant", "evidence", "--folds", "3")
@@ -1058,6 +1081,17 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
     row = counts[counts["variant"] == "evidence"].iloc[0]
     assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    # Which variant is best on these figures, by the tuning rule, in the page's format (the CLI's line).
+    metrics = {v["name"]: v["metrics"] for v in data["variants"]}
+    cli_verdict = next(line for line in text if line.startswith("out of sample, best by the tuning rule"))
+    assert cli_verdict.startswith("out of sample, best by the tuning rule (the highest query recall@5 among "
+                                  "variants that leave at least 95% of nonsense queries empty): ")
+    best = "evidence" if metrics["evidence"]["nonsense_queries_empty"] >= 0.95 and \
+        metrics["evidence"]["query_recall_at_5"] > metrics["reference"]["query_recall_at_5"] else "reference"
+    page_verdict = next(t.value for t in at.text if t.value.startswith("out of sample, best by the tuning rule"))
+    assert page_verdict.split(": ", 1)[1].startswith(
+        f"{best}, {metrics[best]['query_recall_at_5']:.2%} query recall@5 with "
+        f"{metrics[best]['nonsense_queries_empty']:.2%} empty"), page_verdict
     at.number_input(key="quality_folds").set_value(19).run()  # 18 task groups
     assert not at.exception, at.exception
     assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)
@@ -1235,8 +1269,9 @@ def test_reproduction_commands_say_how_to_get_the_semantic_row():
 
 def test_folds_progress_says_when_a_variant_is_being_tuned():
     """Tuning costs more than scoring (one search per query and ranking setting, then the whole
-    threshold grid); the progress callback says so before and after the one tuning pass every fold
-    shares, as --tune does, instead of standing still on the last scored count."""
+    threshold grid); the progress callback says so before, during (the share of those searches
+    run, in tasks) and after the one tuning pass every fold shares, as --tune does, instead of
+    standing still on the last scored count or on 0."""
     tasks = parse_queries({"tasks": [
         {"id": f"t{i}", "query": q, "expected": e, "group": f"g{i}"} for i, (q, e) in enumerate([
             ("list accounts", ["mcp__srv__get_accounts"]), ("send an email", ["mcp__srv__send_email"]),
@@ -1245,7 +1280,10 @@ def test_folds_progress_says_when_a_variant_is_being_tuned():
     calls: list[tuple[int, int, str]] = []
     evaluate_folds(CLOUD, tasks, 2, ["reference", "evidence"], progress=lambda d, t, l: calls.append((d, t, l)))
     tuning = [c for c in calls if c[2].startswith("tuning ")]
-    assert tuning == [(0, 6, "tuning evidence (2 folds) on"), (6, 6, "tuning evidence (2 folds) on")]
+    assert tuning[0] == (0, 6, "tuning evidence (2 folds) on") and tuning[-1] == (6, 6, "tuning evidence (2 folds) on")
+    # Three name weights × 6 tasks = 18 searches, one call each: every third is one task further.
+    assert [d for d, _, _ in tuning[1:-1]] == [0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5]
+    assert {label for _, _, label in tuning} == {"tuning evidence (2 folds) on"}
     assert not any(c[2].startswith("tuning reference") for c in calls)  # nothing to tune
     assert calls[-1] == (6, 6, "evidence")
 

@@ -142,7 +142,7 @@ def test_missing_extra_is_said_on_the_search_page(monkeypatch):
     at.run()
     at.switch_page("toolsearch/ui/search.py").run()
     box = at.selectbox(key="search_variant")
-    assert box.options[-1] == "semantic · what-if · not installed", box.options
+    assert box.options[-1] == "semantic · what-if · sentence embeddings, optional extra · not installed", box.options
     box.set_value("semantic").run()
     assert not at.exception, at.exception
     assert any(reason in e.value for e in at.error)
@@ -521,7 +521,8 @@ def test_cli_explain_shows_cosines_not_bm25_rules(tmp_path, capsys):
     text = run_here(capsys, "explain", cat, "-q", RAIN, "--variant", "semantic", "--limit", "2")
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[0] == "variant: what-if: semantic (the model gets the reference search)"
+    assert lines[0] == ("variant: what-if: semantic · sentence embeddings, optional extra (the model gets the "
+                        "reference search)")
     assert "gate term" not in text.stdout and "ranked by the cosine" in text.stdout
     data = json.loads(run_here(capsys, "explain", cat, "-q", RAIN, "--variant", "semantic", "--limit", "2", "--json").stdout)
     rows = data["candidates"]

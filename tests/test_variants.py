@@ -62,6 +62,10 @@ def test_one_registry_for_every_reader():
     assert [v.what_if for v in VARIANTS.values()] == [False] + [True] * (len(VARIANTS) - 1)
     assert variant_label("reference") == "reference (what the model gets)"
     assert variant_label("unicode+no-gate") == "what-if: unicode+no-gate"
+    # A variant after another search names its source where it is shown.
+    assert variant_label("anthropic-regex") == "what-if: anthropic-regex · after Anthropic's tool search (regex)"
+    assert (variant_label("semantic+hermes-name-bonus") == "what-if: semantic+hermes-name-bonus · sentence embeddings, "
+            "optional extra · name-coverage bonus proposed for Hermes Agent")
     assert is_reference("reference") and not is_reference("agent")
     with pytest.raises(VariantError, match="unknown variant 'semantik' in 'agent\\+semantik'"):
         variant_options("agent+semantik")
@@ -376,12 +380,37 @@ def test_page_why_line_and_one_click_explanation():
     assert "Nothing found: the query has no ASCII word" in at.expander[1].text[1].value
 
 
+def test_quality_and_sessions_pages_name_each_variants_source():
+    """The Quality and Sessions pages' variant pickers say where a variant comes from, as the
+    Search page's picker does."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    assert not at.exception, at.exception
+    options = at.multiselect(key="quality_variants").options
+    assert options[0] == "reference"
+    assert "anthropic-bm25 · after Anthropic's tool search (BM25)" in options
+    assert "hermes-name-bonus · name-coverage bonus proposed for Hermes Agent" in options
+    assert "unicode+no-gate" in options
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    assert not at.exception, at.exception
+    assert at.multiselect(key="sessions_variants").options[-3:] == [
+        "anthropic-bm25 · after Anthropic's tool search (BM25)", "anthropic-regex · after Anthropic's tool search (regex)",
+        "hermes-name-bonus · name-coverage bonus proposed for Hermes Agent"]
+
+
 def test_page_variant_picker_labels_what_ifs():
     at = open_search("team-workspace", "send a slack message")
     picker = at.selectbox(key="search_variant")
     assert picker.value == "reference" and picker.options[0] == "reference · what the model gets"
-    assert picker.options[-2] == "hermes-name-bonus · what-if"
-    assert picker.options[-1] in ("semantic · what-if", "semantic · what-if · not installed")
+    # The variants after another harness's search, proposed upstream, or optional name their source.
+    assert picker.options[-4:] == [
+        "anthropic-bm25 · what-if · after Anthropic's tool search (BM25)",
+        "anthropic-regex · what-if · after Anthropic's tool search (regex)",
+        "hermes-name-bonus · what-if · name-coverage bonus proposed for Hermes Agent",
+        "semantic · what-if · sentence embeddings, optional extra"]
+    assert picker.options[1] == "no-gate · what-if"
     assert not any("What-if" in w.value for w in at.warning)
     assert [t.label for t in at.tabs] == ["Results", "Matches per query", "Response (exact JSON)",
                                        "Side by side", "Describe", "Call validation"]

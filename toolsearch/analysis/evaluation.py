@@ -234,7 +234,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
             ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
-            ``expected`` list of blank names only (it would read as an abstention test), an id, group,
+            ``expected`` list of blank names only (it would read as an abstention test), a query given
+            twice in one task, an id, group,
             name or expected name with a line break or a tab.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
@@ -283,6 +284,13 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if long is not None:
             raise QueryFileError(f"{where}: query {long + 1} has {len(queries[long]):,} characters; expected at most "
                                  f"{MAX_QUERY_CHARS:,} (a request as a user or an agent writes it)")
+        repeat = next((j for j, q in enumerate(queries) if q in queries[:j]), None)
+        if repeat is not None:
+            # Each query is scored alone (query recall@5, nonsense queries empty): a repeat would
+            # weigh twice without a word.
+            raise QueryFileError(f"{where}: query {repeat + 1} repeats query {queries.index(queries[repeat]) + 1} "
+                                 f"{reveal(repr(queries[repeat]))}; remove it (it would count twice in the "
+                                 "per-query figures)")
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
         if item["expected"] is None:
@@ -505,6 +513,35 @@ class Evaluation:
         if self.protocol.endswith("-fold"):
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
+
+    def trade_off(self, share: Callable[[float], str] = "{:.3f}".format, target: float = ABSTAIN_TARGET) -> str:
+        """Which variant does best on these figures, by the rule tuning uses: the highest query
+        recall@k among the variants that leave at least ``target`` of the nonsense queries empty,
+        beside the highest query recall@k of all and its empty share (the trade-off the target
+        weighs), led by "in sample" or "out of sample" as :meth:`protocol_note` says. ``share``
+        formats a share (0–1) as the surface shows it. ``""`` when no task expects a tool."""
+        k = self.k
+        sample = "in sample" if self.protocol_note().startswith("in sample") else "out of sample"
+        scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
+                  if v.metrics.query_recall_at_k is not None]
+        if not scored:
+            return ""
+        top = max(scored, key=lambda r: r[1])  # max keeps the first of equals: the table's order
+        if all(r[2] is None for r in scored):
+            return (f"{sample}, the highest query recall@{k}: {top[0]}, {share(top[1])} (the file has no nonsense queries, so "
+                    "abstention is not measured)")
+        quiet = [r for r in scored if r[2] is not None and r[2] >= target]
+        if quiet:
+            best = max(quiet, key=lambda r: r[1])
+            text = (f"{sample}, best by the tuning rule (the highest query recall@{k} among variants that leave at least "
+                    f"{target:.0%} of nonsense queries empty): {best[0]}, {share(best[1])} query recall@{k} with "
+                    f"{share(best[2])} empty")
+        else:
+            text = f"{sample}, no variant leaves {target:.0%} of nonsense queries empty"
+        if not quiet or top[1] > best[1]:
+            text += (f"; the highest query recall@{k} of all: {top[0]}, {share(top[1])}, with {share(top[2])} of "
+                     "nonsense queries empty")
+        return text
 
     def tuned_lines(self) -> list[str]:
         """The tuned parameters in words, one line per variant (``--tune``) or per variant and fold
@@ -827,14 +864,19 @@ class _Searched:
 
 
 def _search_grid(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig,
-                 limit: int | None) -> list[_Searched]:
+                 limit: int | None, progress: ProgressFn | None = None, label: str = "") -> list[_Searched]:
     """One search per query of ``tasks`` for every combination of the ranking parameters of
-    ``variant``'s grid (those not in :data:`_POST_THRESHOLDS`)."""
+    ``variant``'s grid (those not in :data:`_POST_THRESHOLDS`). ``progress(done, len(tasks),
+    label)`` about 20 times over all the combinations (``done`` the share of the searches run, in
+    tasks), since this is most of tuning's time."""
     grid = tunable_grid(variant)
     pre = [key for key in grid if key not in _POST_THRESHOLDS]
     k = C.EVAL_RECALL_K
     passes = []
-    for pre_values in itertools.product(*(grid[key] for key in pre)):
+    combinations = list(itertools.product(*(grid[key] for key in pre)))
+    units, step = len(tasks) * len(combinations), max(1, len(tasks) * len(combinations) // 20)
+    done = 0
+    for pre_values in combinations:
         base = dict(zip(pre, pre_values))
         opts = variant_options(variant, base)
         bridge = inspector.bridge(config, opts)
@@ -848,6 +890,9 @@ def _search_grid(inspector: Inspector, tasks: Sequence[Task], variant: str, conf
                 ranked, evidence = index.ranked_evidence(query, max(cut, k))
                 per_query.append((set(task.expected), [n for n, _ in ranked], evidence))
             outcomes.append(tuple(per_query))
+            done += 1
+            if progress is not None and done % step == 0 and done < units:
+                progress(done * len(tasks) // units, len(tasks), label)
         passes.append(_Searched(base, opts, cut, tuple(outcomes)))
     return passes
 
@@ -881,28 +926,31 @@ def _grid_points(variant: str, passes: Sequence[_Searched], chosen: Sequence[int
 
 
 def tuning_points(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
-                  limit: int | None = None) -> list[TuningPoint]:
+                  limit: int | None = None, progress: ProgressFn | None = None, label: str = "") -> list[TuningPoint]:
     """Score every combination of :func:`tunable_grid` for ``variant`` on ``tasks`` (only
     those). Thresholds that only decide whether a result is empty (``min_best_share``,
     ``min_best_terms``, ``min_score_ratio``, ``min_cosine``, ``min_cosine_margin``) are applied to
-    one search per query, so a large grid stays cheap.
+    one search per query, so a large grid stays cheap. ``progress`` and ``label``: as
+    :func:`_search_grid` reports them.
 
     Raises:
         VariantError: an unknown variant name.
     """
     if not tunable_grid(variant):
         return []
-    passes = _search_grid(inspector, tasks, variant, config or ToolSearchConfig(), limit)
+    passes = _search_grid(inspector, tasks, variant, config or ToolSearchConfig(), limit, progress, label)
     return _grid_points(variant, passes, range(len(tasks)))
 
 
 def tune(inspector: Inspector, tasks: Sequence[Task], variant: str, config: ToolSearchConfig | None = None,
-         limit: int | None = None, target: float = ABSTAIN_TARGET) -> dict[str, Any]:
+         limit: int | None = None, target: float = ABSTAIN_TARGET, progress: ProgressFn | None = None,
+         label: str = "") -> dict[str, Any]:
     """The best parameters of ``variant`` on ``tasks`` (only those): the highest query recall@k
     among the points whose abstention queries come back empty at least ``target`` of the time;
     when none does, the highest recall + empty share. Ties keep the grid order. ``{}`` for a
-    variant without tunable parameters."""
-    points = tuning_points(inspector, tasks, variant, config, limit)
+    variant without tunable parameters; ``progress`` and ``label`` as :func:`_search_grid` reports
+    them."""
+    points = tuning_points(inspector, tasks, variant, config, limit, progress, label)
     return dict(best_point(points, target).params) if points else {}
 
 
@@ -956,7 +1004,7 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
         embed_catalog(inspector, config or ToolSearchConfig(), name, progress)
         if progress is not None and tuned:  # the tuning file's tasks: before, and once tuned
             progress(0, len(tuning.tasks), f"tuning {name} on")
-        params[name] = tune(inspector, tuning.tasks, name, config, limit, target)
+        params[name] = tune(inspector, tuning.tasks, name, config, limit, target, progress, f"tuning {name} on")
         if progress is not None and tuned:
             progress(len(tuning.tasks), len(tuning.tasks), f"tuning {name} on")
     ev = evaluate(inspector, test, names, config, limit, params=params, explain=explain, progress=progress)
@@ -1148,7 +1196,7 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
             label = f"tuning {name} ({folds} folds) on"
             if progress is not None:  # tuning takes longer than scoring: said, as evaluate_tuned does
                 progress(0, len(ordered), label)
-            passes = _search_grid(inspector, ordered, name, config, limit)
+            passes = _search_grid(inspector, ordered, name, config, limit, progress, label)
             if progress is not None:
                 progress(len(ordered), len(ordered), label)
         for f, part in enumerate(parts):

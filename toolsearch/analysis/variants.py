@@ -145,6 +145,25 @@ UNAVAILABLE: Mapping[str, str] = MappingProxyType({v.name: v.unavailable for v i
 DEFAULT_VARIANTS: tuple[str, ...] = tuple(name for name, v in VARIANTS.items() if not v.requires)
 #: Every registered variant that can run here: the defaults, then the optional ones installed.
 AVAILABLE_VARIANTS: tuple[str, ...] = tuple(name for name in VARIANTS if name not in UNAVAILABLE)
+#: Where a variant comes from, for the pickers that offer it (the summaries say it at length):
+#: the variants after another harness's search, the one proposed upstream, the optional one.
+#: The other what-ifs are toolsearch's own switches of the reference.
+VARIANT_SOURCE: Mapping[str, str] = MappingProxyType({
+    "anthropic-bm25": "after Anthropic's tool search (BM25)",
+    "anthropic-regex": "after Anthropic's tool search (regex)",
+    "hermes-name-bonus": "name-coverage bonus proposed for Hermes Agent",
+    "semantic": "sentence embeddings, optional extra",
+})
+
+
+def variant_with_source(name: str) -> str:
+    """How a picker offers a variant: its name, then where it comes from when that is not
+    toolsearch's own switch (``"anthropic-bm25 · after Anthropic's tool search (BM25)"``); a
+    ``+`` combination is named by its parts' sources."""
+    sources = [VARIANT_SOURCE[part.strip()] for part in name.split("+") if part.strip() in VARIANT_SOURCE]
+    return " · ".join([name, *sources])
+
+
 #: One sentence per variant, for tables and help text.
 VARIANT_HELP: Mapping[str, str] = MappingProxyType({name: v.summary for name, v in VARIANTS.items()})
 
@@ -201,8 +220,10 @@ def is_reference(name: str) -> bool:
 
 
 def variant_label(name: str) -> str:
-    """How results are labeled: ``"reference (what the model gets)"`` or ``"what-if: NAME"``."""
-    return f"{REFERENCE} (what the model gets)" if is_reference(name) else f"what-if: {name}"
+    """How results are labeled: ``"reference (what the model gets)"`` or ``"what-if: NAME"``, with
+    the source of a variant after another search (``"what-if: anthropic-bm25 · after Anthropic's
+    tool search (BM25)"``, :func:`variant_with_source`)."""
+    return f"{REFERENCE} (what the model gets)" if is_reference(name) else f"what-if: {variant_with_source(name)}"
 
 
 #: Variants that stand for another harness's ranker, with the source named in their summary.

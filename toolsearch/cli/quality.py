@@ -165,6 +165,8 @@ def format_evaluation(ev: Evaluation) -> str:
             "answered: tasks with expected tools that returned something. reference is what the model gets; the "
             "others are what-ifs."]
     out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
+    if ev.trade_off():
+        out.append(reveal(ev.trade_off()))
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([reveal(task.id), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])

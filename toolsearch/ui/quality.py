@@ -25,7 +25,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
-from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem, variant_with_source
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, naming_mismatch, nothing_deferred,
                                             one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
@@ -119,6 +119,17 @@ def share_columns(ev: Evaluation) -> tuple[str, ...]:
     return (*METRIC_COLUMNS, f"query recall@{ev.k}", "nonsense queries empty")
 
 
+def sample_words(ev: Evaluation) -> str:
+    """How the page heads the figures of ``ev``: ``"in sample (registered parameters)"``, ``"out of
+    sample (tuned on a tuning file)"`` or ``"out of sample (tuned by K folds)"``; the file names
+    are in :meth:`Evaluation.protocol_note`'s line beneath."""
+    if ev.protocol == "tune/test":
+        return "out of sample (tuned on a tuning file)"
+    if ev.protocol.endswith("-fold"):
+        return f"out of sample (tuned by {ev.protocol.removesuffix('-fold')} folds)"
+    return "in sample (registered parameters)"
+
+
 #: Height of one bar's slot in the metrics chart (px): room for a 10-px label beside every bar.
 BAR_SLOT_PX = 16
 
@@ -146,7 +157,8 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
                       bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
                                   traceorder="normal"),
-                      xaxis=dict(range=[0, 1.16], title="share (%)", tickformat=PERCENT,
+                      # The chart is often read (and shared) alone: its axis says in or out of sample.
+                      xaxis=dict(range=[0, 1.16], title=f"share (%), {sample_words(ev)}", tickformat=PERCENT,
                                  tickvals=[0, 0.25, 0.5, 0.75, 1]),
                       # The axis runs top to bottom: the first metric's group on top and, inside each
                       # group, the bars in table order (plotly stacks a group's bars up the axis).
@@ -263,6 +275,7 @@ if common.require_catalog(v):
         queries, error = choose_query_file(catalog_key)
     variants = right.multiselect(
         "Variants", [*AVAILABLE_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
+        format_func=variant_with_source,
         help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
              "switches at once. semantic is not selected at first: it loads a sentence-embedding model and "
              "embeds the catalog (cached after the first run).")
@@ -303,32 +316,35 @@ if common.require_catalog(v):
         # Everything scoring reads: the groups decide the folds.
         key = ("eval", file_digest(queries), tuple(variants), config.defer, config.search_default_limit,
                config.max_search_limit, folds, file_digest(tuning) if tuning is not None else "")
-        with st.spinner("Scoring the query file…"):
-            bar = st.empty()
+        # A progress bar alone, no spinner: a run stopped with the app's Stop button leaves its last
+        # state on the page, and a spinner would keep turning as if scoring went on.
+        bar = st.empty()
+        if key not in _results().get(ins, {}):  # a figure already scored is shown at once
+            bar.progress(0.0, text="Scoring the query file…")
 
-            def progress(done: int, total: int, variant: str) -> None:
-                # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
-                if variant.endswith(EMBEDDING_PROGRESS):
-                    text = common.embedding_progress_text(variant.removesuffix(EMBEDDING_PROGRESS).strip(), done, total)
-                elif variant.startswith("tuning "):
-                    text = f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
-                else:
-                    text = f"Scoring {variant}: {done:,} of {total:,} tasks"
-                bar.progress(done / max(total, 1), text=text)
+        def progress(done: int, total: int, variant: str) -> None:
+            # "tuning evidence (fold 2 of 5) on" while a fold is tuned, else the variant scored
+            if variant.endswith(EMBEDDING_PROGRESS):
+                text = common.embedding_progress_text(variant.removesuffix(EMBEDDING_PROGRESS).strip(), done, total)
+            elif variant.startswith("tuning "):
+                text = f"Tuning {variant.removeprefix('tuning ')} {done:,} of {total:,} tasks"
+            else:
+                text = f"Scoring {variant}: {done:,} of {total:,} tasks"
+            bar.progress(done / max(total, 1), text=text)
 
-            def score() -> Evaluation:
-                if tuning is not None:
-                    return evaluate_tuned(ins, tuning, queries, variants, config, progress=progress)
-                if folds:
-                    return evaluate_folds(ins, queries, folds, variants, config, progress=progress)
-                return evaluate(ins, queries, variants, config, progress=progress)
+        def score() -> Evaluation:
+            if tuning is not None:
+                return evaluate_tuned(ins, tuning, queries, variants, config, progress=progress)
+            if folds:
+                return evaluate_folds(ins, queries, folds, variants, config, progress=progress)
+            return evaluate(ins, queries, variants, config, progress=progress)
 
-            try:
-                ev = _memo(key, ins, score)
-            except ToolsearchError as exc:  # e.g. more folds than the file has task groups, a task in both files
-                ev = None
-                st.error(md_escape(reveal(str(exc))), icon=":material/error:")
-            bar.empty()
+        try:
+            ev = _memo(key, ins, score)
+        except ToolsearchError as exc:  # e.g. more folds than the file has task groups, a task in both files
+            ev = None
+            st.error(md_escape(reveal(str(exc))), icon=":material/error:")
+        bar.empty()
     if ev is not None:
         for which, qf in (("Query file", queries), ("Tuning file", tuning)):
             if qf is not None and naming_mismatch(qf, ins.naming):
@@ -355,7 +371,10 @@ if common.require_catalog(v):
                                icon=":material/warning:")
             if seen_in_tuning(tuning.tasks, queries.tasks):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
+        st.subheader(f"Figures {sample_words(ev)}")
         st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
+        if ev.trade_off(percent):  # which variant is best here, and what the best recall costs
+            st.text(reveal(ev.trade_off(percent)))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "

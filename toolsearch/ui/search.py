@@ -21,7 +21,7 @@ from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
-from toolsearch.analysis.variants import (REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS,
+from toolsearch.analysis.variants import (REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS, variant_with_source,
                                           side_by_side, side_by_side_cells, side_by_side_names,
                                           variant_options)
 
@@ -99,7 +99,8 @@ def variant_choice_label(name: str) -> str:
     """How the variant picker shows a variant."""
     if name == REFERENCE:
         return f"{name} · what the model gets"
-    return f"{name} · what-if" + (" · not installed" if name in UNAVAILABLE else "")
+    source = variant_with_source(name).removeprefix(name)
+    return f"{name} · what-if{source}" + (" · not installed" if name in UNAVAILABLE else "")
 
 
 def show_explanation(ex, key: str, score_heading: str = "score (BM25)") -> None:
