@@ -382,22 +382,34 @@ def test_page_why_line_and_one_click_explanation():
 
 def test_quality_and_sessions_pages_name_each_variants_source():
     """The Quality and Sessions pages' variant pickers say where a variant comes from, as the
-    Search page's picker does."""
+    Search page's picker does: in a caption under the picker (its chips are too narrow for the
+    source beside each name at 1024 px, and the name alone is what a chip shows)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state["catalog"] = "team-workspace"
     at.run()
     at.switch_page("toolsearch/ui/quality.py").run()
     assert not at.exception, at.exception
     options = at.multiselect(key="quality_variants").options
-    assert options[0] == "reference"
-    assert "anthropic-bm25 · after Anthropic's tool search (BM25)" in options
-    assert "hermes-name-bonus · name-coverage bonus proposed for Hermes Agent" in options
-    assert "unicode+no-gate" in options
+    assert options[0] == "reference" and "anthropic-bm25" in options and "unicode+no-gate" in options
+    captions = [c.value for c in at.caption]
+    sources = next(c for c in captions if c.startswith("Where they come from: "))
+    assert "anthropic-bm25: after Anthropic's tool search (BM25)" in sources
+    assert "hermes-name-bonus: name-coverage bonus proposed for Hermes Agent" in sources
     at.switch_page("toolsearch/ui/sessions.py").run()
     assert not at.exception, at.exception
-    assert at.multiselect(key="sessions_variants").options[-3:] == [
-        "anthropic-bm25 · after Anthropic's tool search (BM25)", "anthropic-regex · after Anthropic's tool search (regex)",
-        "hermes-name-bonus · name-coverage bonus proposed for Hermes Agent"]
+    assert at.multiselect(key="sessions_variants").options[-3:] == ["anthropic-bm25", "anthropic-regex",
+                                                                     "hermes-name-bonus"]
+    assert ("Where they come from: anthropic-bm25: after Anthropic's tool search (BM25); anthropic-regex: after "
+            "Anthropic's tool search (regex); hermes-name-bonus: name-coverage bonus proposed for Hermes Agent; "
+            "the others are switches of the reference.") in [c.value for c in at.caption]
+
+
+def test_variant_sources_names_each_source_once_in_order():
+    from toolsearch.analysis.variants import variant_sources
+
+    assert variant_sources(["reference", "no-gate"]) == ""
+    assert variant_sources(["semantic", "anthropic-bm25+semantic", "unicode+no-gate"]) == (
+        "semantic: sentence embeddings, optional extra; anthropic-bm25: after Anthropic's tool search (BM25)")
 
 
 def test_page_variant_picker_labels_what_ifs():

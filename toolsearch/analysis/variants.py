@@ -164,6 +164,15 @@ def variant_with_source(name: str) -> str:
     return " · ".join([name, *sources])
 
 
+def variant_sources(names: Sequence[str]) -> str:
+    """Where the variants among ``names`` come from, for a caption under a multi-choice picker
+    (whose chips are too narrow for :func:`variant_with_source`): ``"anthropic-bm25: after
+    Anthropic's tool search (BM25); …"``, each variant with a source once, in ``names`` order;
+    ``""`` when none has one (toolsearch's own switches)."""
+    seen = dict.fromkeys(part.strip() for name in names for part in name.split("+"))
+    return "; ".join(f"{name}: {VARIANT_SOURCE[name]}" for name in seen if name in VARIANT_SOURCE)
+
+
 #: One sentence per variant, for tables and help text.
 VARIANT_HELP: Mapping[str, str] = MappingProxyType({name: v.summary for name, v in VARIANTS.items()})
 

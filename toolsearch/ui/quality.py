@@ -25,7 +25,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
-from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem, variant_with_source
+from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem, variant_sources
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, naming_mismatch, nothing_deferred,
                                             one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
@@ -275,10 +275,11 @@ if common.require_catalog(v):
         queries, error = choose_query_file(catalog_key)
     variants = right.multiselect(
         "Variants", [*AVAILABLE_VARIANTS, *COMBOS], default=list(DEFAULT_VARIANTS), key="quality_variants", wrap=True,
-        format_func=variant_with_source,
         help="; ".join(f"{name}: {text}" for name, text in VARIANT_HELP.items()) + ". Combinations apply several "
              "switches at once. semantic is not selected at first: it loads a sentence-embedding model and "
              "embeds the catalog (cached after the first run).")
+    right.caption("Where they come from: " + variant_sources([*AVAILABLE_VARIANTS, *COMBOS])
+                  + "; the others are switches of the reference.")
     for name, reason in UNAVAILABLE.items():
         right.caption(f"{name}: not offered here; {reason}")
     folds = 0

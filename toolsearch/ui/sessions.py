@@ -23,7 +23,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.wording import counted, percent
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
-from toolsearch.analysis.variants import variant_with_source
+from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
@@ -228,8 +228,10 @@ def render() -> None:
     col3.selectbox("Format", [AUTO, *FORMATS], key="sessions_format",
                    help="; ".join(f"{k}: {t}" for k, t in FORMAT_HELP.items()))
     col4.multiselect("Search variants to replay (reference is always replayed)", list(DEFAULT_VARIANTS),
-                     default=list(DEFAULT_VARIANTS), key="sessions_variants", wrap=True, format_func=variant_with_source,
+                     default=list(DEFAULT_VARIANTS), key="sessions_variants", wrap=True,
                      help="; ".join(f"{k}: {t}" for k, t in VARIANT_HELP.items()))
+    col4.caption("Where they come from: " + variant_sources(DEFAULT_VARIANTS) + "; the others are switches of the "
+                 "reference.")
 
     bar = st.empty()
     try:
