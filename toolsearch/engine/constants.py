@@ -95,6 +95,10 @@ LIVE_CONNECT_AT_ONCE = 8
 #: Most tools ``toolsearch synth`` writes: at about 670 bytes a tool, a catalog file of this many
 #: is just under the 64 MiB that toolsearch reads back (``readers.MAX_INPUT_BYTES``).
 SYNTH_MAX_TOOLS = 100_000
+#: Most bytes of one message from a live server: one line of a stdio server's output, or one
+#: HTTP answer that is not an event stream (the MCP SDK limits an event to 1 MiB itself). A
+#: ``tools/list`` page of 16 MiB holds some 20,000 tools; past it the connection is closed.
+LIVE_MESSAGE_MAX_BYTES = 16 * 1024 * 1024
 #: Seconds for one live tool call when the config sets no ``timeout``.
 LIVE_CALL_TIMEOUT_DEFAULT = 60.0
 #: Minutes a session held open for the app (Live servers page) may go unused before it is

@@ -55,7 +55,7 @@ from ..engine import constants as C
 from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
-from . import reaper
+from . import reaper, replycap
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
@@ -279,6 +279,8 @@ class _Tap:
         self._stray_gap = False  # the stray line before was JSON (its text as written is unknown)
         self.ended = False
         self.http_error: str | None = None
+        #: Why the connection was closed when one message passed the size limit (:mod:`.replycap`).
+        self.too_large: str | None = None
         #: Why the last answer the MCP SDK could not read failed its request (:meth:`unreadable_answer`).
         self.unreadable: str | None = None
 
@@ -301,6 +303,11 @@ class _Tap:
         if len(shown) > _STRAY_LINE_CHARS:  # cut: mask a secret's start the cut left at the end
             shown = mask_trailing_prefix(shown[:_STRAY_LINE_CHARS], self.secrets)
         return shown
+
+    def note_too_large(self, sentence: str) -> None:
+        """Record why the connection ends: one message passed the size limit (:mod:`.replycap`)."""
+        if self.too_large is None:
+            self.too_large = sentence
 
     async def http_response(self, response: Any) -> None:
         """httpx response hook: remember the last HTTP error status (the SDK reports only a
@@ -499,15 +506,13 @@ async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
 
 
 @asynccontextmanager
-async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap | None) -> AsyncIterator[tuple[Any, Any]]:
+async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
     import httpx2  # noqa: PLC0415
     from mcp.client.streamable_http import streamable_http_client  # noqa: PLC0415
-    from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: PLC0415
 
-    client = create_mcp_http_client(headers=dict(spec.headers) or None,
-                                    timeout=httpx2.Timeout(connect_timeout, read=max(connect_timeout, 300.0)))
-    if tap is not None:
-        client.event_hooks["response"].append(tap.http_response)
+    client = replycap.bounded_client(tap.note_too_large, headers=dict(spec.headers) or None,
+                                     timeout=httpx2.Timeout(connect_timeout, read=max(connect_timeout, 300.0)))
+    client.event_hooks["response"].append(tap.http_response)
     async with client:
         async with streamable_http_client(spec.url or "", http_client=client) as streams:
             yield streams
@@ -548,6 +553,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
     from .. import __version__  # noqa: PLC0415
 
     _guard_sdk_logs(spec)
+    if tap is None:
+        tap = _Tap(spec.scrub, spec.secret_values())
     missing = _unresolved_remote(spec)
     if missing:
         raise ServerError(f"unset {agree(missing, 'variable', 'variables')} in url or headers: " + ", ".join(missing)
@@ -556,14 +563,17 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
         mark = reaper.new_mark()  # inherited by everything the server starts (see reaper)
         params = StdioServerParameters(command=spec.command or "", args=list(spec.args),
                                        env={**spec.env, reaper.ENV_MARK: mark}, cwd=spec.cwd)
-        transport: Any = _reaped(stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params),
-                                 mark)
+        sdk_transport = stdio_client(params, errlog=errlog) if errlog is not None else stdio_client(params)
+        transport: Any = _reaped(replycap.limited_stdio(sdk_transport, tap.note_too_large), mark)
     elif spec.transport == "sse":
-        transport = sse_client(spec.url or "", headers=dict(spec.headers) or None, timeout=connect_timeout)
+        def bounded(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+            return replycap.bounded_client(tap.note_too_large, headers=headers, timeout=timeout, auth=auth)
+
+        transport = sse_client(spec.url or "", headers=dict(spec.headers) or None, timeout=connect_timeout,
+                               httpx_client_factory=bounded)
     else:
         transport = _http_transport(spec, connect_timeout, tap)
-    if tap is not None:
-        transport = _tapped(transport, tap)
+    transport = _tapped(transport, tap)
     client = Client(transport, cache=None, mode="legacy" if spec.protocol == "legacy" else "auto",
                     client_info=mcp_types.Implementation(name="toolsearch", version=__version__))
     async with client:
@@ -800,6 +810,8 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason = f"cannot start {spec.command!r}: permission denied"
     elif isinstance(cause, ServerError):
         reason = str(cause)
+    elif tap is not None and tap.too_large:
+        reason = tap.too_large
     elif isinstance(cause, MCPError) and tap is not None and tap.unreadable and cause.message == tap.unreadable:
         reason = tap.unreadable
     elif isinstance(cause, MCPError) and tap is not None and tap.http_error:
