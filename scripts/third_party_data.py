@@ -22,6 +22,10 @@ Each set gets, under ``benchmarks/data/<set>/``:
   correct answer is an empty result.
 * The split is by tool group: every task is assigned by its gold tool (absent tasks by their
   held-out tool), hashed with the seed, so no tool's requests are on both sides.
+* ``metatool`` only, ``no-tool-tune.json`` and ``no-tool-test.json``: requests that MetaTool's
+  own labels say need no external tool at all (the ``negative`` items of
+  ``dataset/tmp_dataset/Task1.json``), as abstention tasks (``expected: []``) over the same
+  catalog: a second measure of abstention, labeled by MetaTool rather than by a hold-out.
 
 Usage (the sources are git checkouts, or bare git directories read with ``git show``)::
 
@@ -46,6 +50,10 @@ from pathlib import Path
 SEED = 23
 HOLD_OUT_SHARE = 0.10
 TEST_SHARE = 0.5
+#: How many of MetaTool's needs-no-tool requests are sampled (both files together).
+NO_TOOL_SAMPLE = 160
+#: Requests longer than this are left out (as for BFCL's requests).
+MAX_REQUEST_CHARS = 500
 OUT = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
@@ -132,6 +140,43 @@ def write_set(name: str, server: str, tools: list[dict], requests: dict[str, lis
     return counts
 
 
+def write_no_tool(name: str, negatives: list[str], positives: list[str], meta: dict) -> dict:
+    """Write ``no-tool-tune.json`` and ``no-tool-test.json`` for set ``name``: requests that need no
+    tool at all (by the source's own labels), each an abstention task (``expected: []``).
+
+    The requests are de-duplicated (the same words, case and spacing aside; the first kept), those
+    with the words of a positive request or over :data:`MAX_REQUEST_CHARS` characters are left out,
+    :data:`NO_TOOL_SAMPLE` of the rest are sampled with the seed, and each goes to ``test`` when
+    ``sha256("<seed>:split:no-tool:<request>")`` read as a fraction is below :data:`TEST_SHARE`.
+    Returns counts."""
+    taken = {same_words(q) for q in positives}
+    pool: dict[str, str] = {}
+    for query in negatives:
+        query = query.strip()
+        key = same_words(query)
+        if query and key not in taken and key not in pool and len(query) <= MAX_REQUEST_CHARS:
+            pool[key] = query
+    rng = random.Random(f"{SEED}:{name}:no-tool")
+    sample = rng.sample(sorted(pool.values()), min(NO_TOOL_SAMPLE, len(pool)))
+    tasks = [{"id": f"no-tool-{i:03d}", "queries": [query], "expected": [],
+              "note": "needs no tool (the source's own label)"} for i, query in enumerate(sample)]
+    out = OUT / name
+    counts = {}
+    for part in ("tune", "test"):
+        chosen = [t for t in tasks if (bucket(f"no-tool:{t['queries'][0]}", "split") < TEST_SHARE) == (part == "test")]
+        doc = {"name": f"{meta['title']} ({part})", "catalog": "catalog.json", "tool_names": "prefixed",
+               "source": meta["source"], "source_file": meta["source_file"], "licence": meta["licence"],
+               "commit": meta["commit"],
+               "split": f"{part}: requests with sha256('{SEED}:split:no-tool:<request>') "
+                        f"{'< ' if part == 'test' else '>= '}{TEST_SHARE}",
+               "tasks": chosen}
+        (out / f"no-tool-{part}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                                                 encoding="utf-8")
+        counts[f"no-tool-{part}"] = len(chosen)
+    counts["no-tool-pool"] = len(pool)
+    return counts
+
+
 def metatool(src: Source) -> dict:
     descriptions = json.loads(src.read("dataset/plugin_des.json"))
     tools = [{"server": "metatool", "name": safe(n), "description": d,
@@ -143,7 +188,17 @@ def metatool(src: Source) -> dict:
             requests.setdefault(safe(tool), []).append(query)
     meta = {"title": "MetaTool ToolE requests", "source": "https://github.com/HowieHwong/MetaTool",
             "licence": "MIT", "commit": src.commit()}
-    return write_set("metatool", "metatool", tools, requests, per_tool=2, per_absent=4, meta=meta)
+    counts = write_set("metatool", "metatool", tools, requests, per_tool=2, per_absent=4, meta=meta)
+    # Task1 of MetaTool's tool-usage awareness test: "positive" requests need a tool, "negative"
+    # ones, by MetaTool's labels, need none.
+    items = json.loads(src.read("dataset/tmp_dataset/Task1.json"))
+    negatives = [item["query"] for item in items if item.get("label") == "negative"]
+    positives = [item["query"] for item in items if item.get("label") == "positive"]
+    positives += [q for queries in requests.values() for q in queries]
+    counts.update(write_no_tool("metatool", negatives, positives, {
+        **meta, "title": "MetaTool requests that need no tool",
+        "source_file": "dataset/tmp_dataset/Task1.json (label: negative)"}))
+    return counts
 
 
 def _schema(params: dict) -> dict:
