@@ -5,7 +5,9 @@ Usage: ``python -m benchmarks.search_quality [--write-docs] [--no-speed]``.
 For each set under ``benchmarks/data`` (see its README): every variant's parameters are tuned on
 ``tune.json`` only and scored on ``test.json`` (out of sample); beside that, the same variant
 tuned on ``test.json`` itself and scored there (in sample, an optimistic figure, labeled so).
-Variants without parameters get the same figure twice. With ``--write-docs`` the tables go into
+Variants without parameters get the same figure twice. Where a set has ``no-tool-test.json``
+(requests that need no tool by the source's own labels), each variant is also scored there with the
+parameters tuned on ``tune.json`` (tuning never reads that file). With ``--write-docs`` the tables go into
 ``docs/search-quality.md`` between the generated-figures markers, and the out-of-sample summary
 per variant into README.md's search-quality block; nothing there is typed by hand.
 """
@@ -48,34 +50,54 @@ def _params(params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items()) or "—"
 
 
-def set_figures(name: str, variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> tuple[str, list[tuple[str, float, float]]]:
-    """The markdown section of one set, and ``(variant, query recall@5, empty)`` out of sample, for
-    ``variants`` (every available one by default)."""
+#: A set's requests that need no tool by the source's own labels (only ``metatool`` has them).
+NO_TOOL_TEST = "no-tool-test.json"
+NO_TOOL_HEADING = "needs-no-tool requests empty (out of sample; MetaTool's labels)"
+
+Row = tuple[str, float, float, float | None]
+
+
+def set_figures(name: str, variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> tuple[str, list[Row]]:
+    """The markdown section of one set, and ``(variant, query recall@5, empty, needs-no-tool empty)``
+    out of sample, for ``variants`` (every available one by default). The last is ``None`` for a set
+    without :data:`NO_TOOL_TEST`; where it is there, each variant is scored on it with the
+    parameters tuned on ``tune.json`` (which the tuning never sees it beside)."""
     ins = Inspector(load_source(DATA / name / "catalog.json"))
     config = parse_config({})
     tune, test = load_queries(DATA / name / "tune.json"), load_queries(DATA / name / "test.json")
+    no_tool = load_queries(DATA / name / NO_TOOL_TEST) if (DATA / name / NO_TOOL_TEST).exists() else None
     # The in-sample run tunes on the test file itself; ids differ by a suffix so the overlap
     # check (which guards the out-of-sample run) lets it through.
     same = test.__class__(name=test.name + " (as tuning)", tasks=tuple(
         t.__class__(t.id + "#tune", t.queries, t.expected, t.note, "") for t in test.tasks), origin=test.origin)
     oos = evaluate_tuned(ins, tune, test, variants, config)
     ins_ev = evaluate_tuned(ins, same, test, variants, config, explain=False)
+    # The same tuned parameters on the needs-no-tool requests: scored only, never tuned on.
+    no_tool_ev = None if no_tool is None else evaluate(
+        ins, no_tool, [v.name for v in oos.variants], config, params={v.name: dict(v.params) for v in oos.variants},
+        explain=False)
     positive = sum(1 for t in test.tasks if t.expected)
     lines = [f"### `{name}`: tuned on `tune.json`, scored on `test.json`", "",
              f"{len(test.tasks)} test tasks ({positive} with a gold tool, {len(test.tasks) - positive} absent "
              f"capabilities) over {oos.deferred_count} tools; tuning on {len(tune.tasks)} other tasks "
-             "whose tools are all different.", "",
-             "| variant | query recall@5 (out of sample) | absent requests empty (out of sample) | MRR (out of sample) "
-             "| tuned parameters | query recall@5 (in sample) | absent empty (in sample) |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
-    rows = []
-    for v, w in zip(oos.variants, ins_ev.variants):
+             "whose tools are all different."
+             + ("" if no_tool is None else
+                f" Beside them, the {len(no_tool.tasks)} requests of `{NO_TOOL_TEST}`, which need no tool by "
+                "MetaTool's own labels, scored with the same tuned parameters."), "",
+             "| variant | query recall@5 (out of sample) | absent requests empty (out of sample) | "
+             + ("" if no_tool is None else f"{NO_TOOL_HEADING} | ")
+             + "MRR (out of sample) | tuned parameters | query recall@5 (in sample) | absent empty (in sample) |",
+             "| --- | --- | --- |" + ("" if no_tool is None else " --- |") + " --- | --- | --- | --- |"]
+    rows: list[Row] = []
+    for i, (v, w) in enumerate(zip(oos.variants, ins_ev.variants)):
         m, n = v.metrics, w.metrics
         tuned = bool(tunable_grid(v.name))
-        lines.append(f"| {v.name} | {_f(m.query_recall_at_k)} | {_f(m.nonsense_queries_empty)} | {_f(m.mrr)} | "
+        nt = None if no_tool_ev is None else no_tool_ev.variants[i].metrics.nonsense_queries_empty
+        lines.append(f"| {v.name} | {_f(m.query_recall_at_k)} | {_f(m.nonsense_queries_empty)} | "
+                     + ("" if no_tool_ev is None else f"{_f(nt)} | ") + f"{_f(m.mrr)} | "
                      f"{_params(v.params) if tuned else 'nothing to tune'} | "
                      f"{_f(n.query_recall_at_k) if tuned else 'same'} | {_f(n.nonsense_queries_empty) if tuned else 'same'} |")
-        rows.append((v.name, m.query_recall_at_k or 0.0, m.nonsense_queries_empty or 0.0))
+        rows.append((v.name, m.query_recall_at_k or 0.0, m.nonsense_queries_empty or 0.0, nt))
     # The ranking alone: the same tuned parameters with the abstention thresholds off (what the
     # variant would rank first if it never returned an empty result).
     alone = [(v.name, {**v.params, **RANKING_ALONE[v.name]}) for v in oos.variants if v.name in RANKING_ALONE]
@@ -204,7 +226,7 @@ def speed() -> str:
     return text
 
 
-def readme_table(rows_by_set: dict[str, list[tuple[str, float, float]]]) -> str:
+def readme_table(rows_by_set: dict[str, list[Row]]) -> str:
     """README's search-quality table: per variant and set, query recall@5 and the share of
     absent-capability requests left empty, both out of sample (tuned on ``tune.json``, scored on
     ``test.json``), in the variants' order."""
@@ -221,6 +243,19 @@ def readme_table(rows_by_set: dict[str, list[tuple[str, float, float]]]) -> str:
     return "\n".join(lines)
 
 
+def _target_line(rows: list[Row], empty: int, what: str) -> str:
+    """Whether any row reaches the target, with the share of abstention requests left empty in
+    column ``empty`` of ``rows`` (called ``what``), and if not, the closest."""
+    met = [r for r in rows if r[1] >= TARGET_RECALL and r[empty] >= TARGET_EMPTY]
+    best = max(rows, key=lambda r: (r[empty] >= TARGET_EMPTY, r[1]))
+    if met:
+        return "reached by " + ", ".join(f"`{r[0]}`" for r in met)
+    if best[empty] >= TARGET_EMPTY:
+        return (f"not reached; among variants with at least {TARGET_EMPTY:.0%} of {what} empty the best query "
+                f"recall@5 is {best[1]:.3f} (`{best[0]}`)")
+    return f"not reached; no variant leaves {TARGET_EMPTY:.0%} of {what} empty"
+
+
 def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
     """The generated part of docs/search-quality.md; ``rows_by_set`` (when given) receives each
     set's out-of-sample rows, for :func:`readme_table`."""
@@ -233,13 +268,11 @@ def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
         neighbours = absent_neighbours(name)
         if neighbours:
             parts.append(neighbours)
-        met = [r for r in rows if r[1] >= TARGET_RECALL and r[2] >= TARGET_EMPTY]
-        best = max(rows, key=lambda r: (r[2] >= TARGET_EMPTY, r[1]))
-        summary.append(f"* `{name}` (test split): " + (
-            "reached by " + ", ".join(f"`{r[0]}`" for r in met) if met else
-            f"not reached; among variants with at least {TARGET_EMPTY:.0%} of absent requests empty the best query "
-            f"recall@5 is {best[1]:.3f} (`{best[0]}`)" if best[2] >= TARGET_EMPTY else
-            "not reached; no variant leaves 95 % of absent requests empty"))
+        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent requests"))
+        if any(r[3] is not None for r in rows):
+            summary.append(f"  * with `{NO_TOOL_TEST}` (requests that need no tool, by MetaTool's labels) as the "
+                           "absent requests, the same tuned parameters: "
+                           + _target_line([r for r in rows if r[3] is not None], 3, "them"))
     if rows_by_set is not None:
         rows_by_set["summary"] = summary
     out = ["## Figures", "",

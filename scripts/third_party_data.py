@@ -22,10 +22,14 @@ Each set gets, under ``benchmarks/data/<set>/``:
   correct answer is an empty result.
 * The split is by tool group: every task is assigned by its gold tool (absent tasks by their
   held-out tool), hashed with the seed, so no tool's requests are on both sides.
+* ``metatool`` only, ``no-tool-tune.json`` and ``no-tool-test.json``: requests that MetaTool's
+  own labels say need no external tool at all (the ``negative`` items of
+  ``dataset/tmp_dataset/Task1.json``), as abstention tasks (``expected: []``) over the same
+  catalog: a second measure of abstention, labeled by MetaTool rather than by a hold-out.
 
 Usage (the sources are git checkouts, or bare git directories read with ``git show``)::
 
-    python scripts/third_party_data.py --metatool PATH/TO/MetaTool --gorilla PATH/TO/gorilla
+    python scripts/third_party_data.py --metatool PATH/TO/MetaTool --gorilla PATH/TO/gorilla [--out-dir DIR]
 
 Deterministic: the same sources and seed give byte-identical files.
 """
@@ -46,6 +50,10 @@ from pathlib import Path
 SEED = 23
 HOLD_OUT_SHARE = 0.10
 TEST_SHARE = 0.5
+#: How many of MetaTool's needs-no-tool requests are sampled (both files together).
+NO_TOOL_SAMPLE = 160
+#: Requests longer than this are left out (as for BFCL's requests).
+MAX_REQUEST_CHARS = 500
 OUT = Path(__file__).resolve().parent.parent / "benchmarks" / "data"
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 
@@ -97,8 +105,9 @@ def drop_ambiguous(tasks: list[dict]) -> list[dict]:
 
 
 def write_set(name: str, server: str, tools: list[dict], requests: dict[str, list[str]], per_tool: int,
-              per_absent: int, meta: dict) -> dict:
-    """Hold out tools, sample requests, split by tool group and write the files. Returns counts."""
+              per_absent: int, meta: dict, root: Path = OUT) -> dict:
+    """Hold out tools, sample requests, split by tool group and write the files under
+    ``root / name``. Returns counts."""
     rng = random.Random(f"{SEED}:{name}")
     labeled = sorted(t for t in requests if requests[t])
     held = set(sorted(labeled, key=lambda t: bucket(t, "hold-out"))[:round(HOLD_OUT_SHARE * len(labeled))])
@@ -114,7 +123,7 @@ def write_set(name: str, server: str, tools: list[dict], requests: dict[str, lis
                           "note": "held out of the catalog" if tool in held else ""})
     tasks = drop_ambiguous(tasks)
     side = {t: ("test" if bucket(t, "split") < TEST_SHARE else "tune") for t in labeled}
-    out = OUT / name
+    out = root / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "catalog.json").write_text(json.dumps(catalog, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     counts = {}
@@ -132,7 +141,44 @@ def write_set(name: str, server: str, tools: list[dict], requests: dict[str, lis
     return counts
 
 
-def metatool(src: Source) -> dict:
+def write_no_tool(name: str, negatives: list[str], positives: list[str], meta: dict, root: Path = OUT) -> dict:
+    """Write ``no-tool-tune.json`` and ``no-tool-test.json`` for set ``name``: requests that need no
+    tool at all (by the source's own labels), each an abstention task (``expected: []``).
+
+    The requests are de-duplicated (the same words, case and spacing aside; the first kept), those
+    with the words of a positive request or over :data:`MAX_REQUEST_CHARS` characters are left out,
+    :data:`NO_TOOL_SAMPLE` of the rest are sampled with the seed, and each goes to ``test`` when
+    ``sha256("<seed>:split:no-tool:<request>")`` read as a fraction is below :data:`TEST_SHARE`.
+    Written under ``root / name``. Returns counts."""
+    taken = {same_words(q) for q in positives}
+    pool: dict[str, str] = {}
+    for query in negatives:
+        query = query.strip()
+        key = same_words(query)
+        if query and key not in taken and key not in pool and len(query) <= MAX_REQUEST_CHARS:
+            pool[key] = query
+    rng = random.Random(f"{SEED}:{name}:no-tool")
+    sample = rng.sample(sorted(pool.values()), min(NO_TOOL_SAMPLE, len(pool)))
+    tasks = [{"id": f"no-tool-{i:03d}", "queries": [query], "expected": [],
+              "note": "needs no tool (the source's own label)"} for i, query in enumerate(sample)]
+    out = root / name
+    counts = {}
+    for part in ("tune", "test"):
+        chosen = [t for t in tasks if (bucket(f"no-tool:{t['queries'][0]}", "split") < TEST_SHARE) == (part == "test")]
+        doc = {"name": f"{meta['title']} ({part})", "catalog": "catalog.json", "tool_names": "prefixed",
+               "source": meta["source"], "source_file": meta["source_file"], "licence": meta["licence"],
+               "commit": meta["commit"],
+               "split": f"{part}: requests with sha256('{SEED}:split:no-tool:<request>') "
+                        f"{'< ' if part == 'test' else '>= '}{TEST_SHARE}",
+               "tasks": chosen}
+        (out / f"no-tool-{part}.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                                                 encoding="utf-8")
+        counts[f"no-tool-{part}"] = len(chosen)
+    counts["no-tool-pool"] = len(pool)
+    return counts
+
+
+def metatool(src: Source, root: Path = OUT) -> dict:
     descriptions = json.loads(src.read("dataset/plugin_des.json"))
     tools = [{"server": "metatool", "name": safe(n), "description": d,
               "inputSchema": {"type": "object", "properties": {}}} for n, d in descriptions.items()]
@@ -143,7 +189,18 @@ def metatool(src: Source) -> dict:
             requests.setdefault(safe(tool), []).append(query)
     meta = {"title": "MetaTool ToolE requests", "source": "https://github.com/HowieHwong/MetaTool",
             "licence": "MIT", "commit": src.commit()}
-    return write_set("metatool", "metatool", tools, requests, per_tool=2, per_absent=4, meta=meta)
+    counts = write_set("metatool", "metatool", tools, requests, per_tool=2, per_absent=4, meta=meta,
+                       root=root)
+    # Task1 of MetaTool's tool-usage awareness test: "positive" requests need a tool, "negative"
+    # ones, by MetaTool's labels, need none.
+    items = json.loads(src.read("dataset/tmp_dataset/Task1.json"))
+    negatives = [item["query"] for item in items if item.get("label") == "negative"]
+    positives = [item["query"] for item in items if item.get("label") == "positive"]
+    positives += [q for queries in requests.values() for q in queries]
+    counts.update(write_no_tool("metatool", negatives, positives, {
+        **meta, "title": "MetaTool requests that need no tool",
+        "source_file": "dataset/tmp_dataset/Task1.json (label: negative)"}, root))
+    return counts
 
 
 def _schema(params: dict) -> dict:
@@ -153,7 +210,7 @@ def _schema(params: dict) -> dict:
     return schema
 
 
-def bfcl(src: Source) -> dict:
+def bfcl(src: Source, root: Path = OUT) -> dict:
     base = "berkeley-function-call-leaderboard/bfcl_eval/data/"
     tools: list[dict] = []
     seen: set[str] = set()
@@ -186,18 +243,20 @@ def bfcl(src: Source) -> dict:
     meta = {"title": "BFCL live requests", "source": "https://github.com/ShishirPatil/gorilla "
             "(berkeley-function-call-leaderboard, live_simple and live_multiple)",
             "licence": "Apache-2.0", "commit": src.commit()}
-    return write_set("bfcl-live", "bfcl", tools, requests, per_tool=3, per_absent=3, meta=meta)
+    return write_set("bfcl-live", "bfcl", tools, requests, per_tool=3, per_absent=3, meta=meta, root=root)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--metatool", metavar="DIR", help="MetaTool checkout or git directory")
     parser.add_argument("--gorilla", metavar="DIR", help="gorilla checkout or git directory")
+    parser.add_argument("--out-dir", metavar="DIR", type=Path, default=OUT,
+                        help="where the sets' folders are written (default: benchmarks/data)")
     args = parser.parse_args(argv)
     if args.metatool:
-        print("metatool", json.dumps(metatool(Source(args.metatool))))
+        print("metatool", json.dumps(metatool(Source(args.metatool), args.out_dir)))
     if args.gorilla:
-        print("bfcl-live", json.dumps(bfcl(Source(args.gorilla))))
+        print("bfcl-live", json.dumps(bfcl(Source(args.gorilla), args.out_dir)))
     return 0
 
 
