@@ -1128,6 +1128,29 @@ def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
             f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: {reveal(repr(shared[0]))}")
 
 
+def repeated_tasks(tasks: Sequence[Task]) -> str:
+    """``""`` when no two tasks hold the same queries and expected tools, else one sentence naming
+    how many tasks repeat an earlier one and the first pair (ids). Queries compare as a search reads
+    them (without case and extra spaces) and in any order; expected tools in any order. Such a task
+    is scored again under its own id, so its requests weigh twice in every figure. Said by ``eval``
+    and the Quality page (for the scored file and a tuning file)."""
+    first: dict[tuple[tuple[str, ...], tuple[str, ...]], str] = {}
+    repeats: list[tuple[str, str]] = []
+    for task in tasks:
+        key = (tuple(sorted({_query_key(q) for q in task.queries})), tuple(sorted(task.expected)))
+        if key in first:
+            repeats.append((task.id, first[key]))
+        else:
+            first[key] = task.id
+    if not repeats:
+        return ""
+    one = len(repeats) == 1
+    task_id, earlier = repeats[0]
+    return (f"{counted(len(repeats), 'task')} {'repeats' if one else 'repeat'} an earlier task's queries and expected "
+            f"tools under another id, so {'its' if one else 'their'} requests count twice in the figures "
+            f"(first: {reveal(repr(task_id))} repeats {reveal(repr(earlier))}); remove the repeat or change it")
+
+
 def seen_across_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> str:
     """:func:`seen_in_tuning` for a K-fold split (:func:`split_folds`): the queries that also occur
     in another fold (under a task of another group), which tunes on them. ``""`` when there are

@@ -23,7 +23,7 @@ from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
                                    evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
-                                   seen_in_tuning, task_cell, variant_options)
+                                   repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.lint import RULES, LintReport, lint
@@ -240,6 +240,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: warning: {tuned_on[0]}: {one_sided_tuning(tuned_on[1])}", file=sys.stderr)
             if args.folds and one_sided_folds(queries.tasks, args.folds):
                 print(f"toolsearch: warning: {path}: {one_sided_folds(queries.tasks, args.folds)}", file=sys.stderr)
+            for named, qf in ((path, queries), (args.tune, tuning)):
+                if qf is not None and repeated_tasks(qf.tasks):
+                    print(f"toolsearch: warning: {named}: {repeated_tasks(qf.tasks)}", file=sys.stderr)
             seen = (seen_in_tuning(tuning.tasks, queries.tasks) if tuning is not None
                     else seen_across_folds(queries.tasks, args.folds) if args.folds else "")
             if seen:

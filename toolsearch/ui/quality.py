@@ -28,7 +28,7 @@ from toolsearch.engine.readers import decode_bytes
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, UNAVAILABLE, load_problem, variant_sources
 from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS, MISS_CAUSE_HELP, VARIANT_HELP, Evaluation, QueryFile,
                                             evaluate, evaluate_folds, evaluate_tuned, load_queries, load_queries_text, naming_mismatch, nothing_deferred,
-                                            one_sided_folds, one_sided_tuning, seen_across_folds, seen_in_tuning, tuning_unknown_note,
+                                            one_sided_folds, one_sided_tuning, repeated_tasks, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted
@@ -351,6 +351,10 @@ if common.require_catalog(v):
             if qf is not None and naming_mismatch(qf, ins.naming):
                 st.warning(md_escape(f"{which} {qf.name!r}: {naming_mismatch(qf, ins.naming)}; switch 'Tool names' "
                                      "in the sidebar."), icon=":material/warning:")
+        for which, qf in (("Query file", queries), ("Tuning file", tuning)):
+            if qf is not None and repeated_tasks(qf.tasks):
+                st.warning(f"{which} {md_escape(reveal(repr(qf.name)))}: {md_escape(repeated_tasks(qf.tasks))}.",
+                           icon=":material/warning:")
         if nothing_deferred(ev.deferred_count):
             st.warning(f"The {nothing_deferred(ev.deferred_count)}.", icon=":material/warning:")
         if ev.unknown_expected:
