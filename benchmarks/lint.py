@@ -5,7 +5,7 @@ Usage: ``python -m benchmarks.lint [CATALOG]`` (default: a ``toolsearch synth --
 ``python -m benchmarks.lint --tools 6000 --servers 80`` for another synthetic size, or
 ``python -m benchmarks.lint --copies 5000`` for 5,000 servers that are copies of four small
 servers (one MCP server configured many times: most tools are unreachable, and every tool name
-is on 1,250 servers, so the duplicate-name findings alone are hundreds of MB). The catalog
+is on 1,250 servers: each duplicate-name finding names ten of the others and counts the rest). The catalog
 is loaded and its search index built first (the app has them before the lint page opens), then
 the lint runs once at default settings. Prints numbers; it asserts nothing.
 

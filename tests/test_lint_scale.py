@@ -394,7 +394,29 @@ def test_many_copies_of_a_server_rank_each_probe_once(monkeypatch) -> None:
         if finding.rule == "duplicate-name":
             servers = catalog.duplicate_tool_names()[finding.tool]
             others = [repr(s) for s in servers if s != finding.server]
-            assert finding.message == (f"the tool name {finding.tool!r} is also on servers {', '.join(others)}: "
+            named = ", ".join(others[:L.OTHERS_NAMED]) + (f" and {len(others) - L.OTHERS_NAMED:,} more"
+                                                          if len(others) > L.OTHERS_NAMED else "")
+            assert finding.message == (f"the tool name {finding.tool!r} is also on servers {named}: "
                                        "the listing shows it in several groups")
             if twice in servers:  # the server given twice is named by the others, never by itself
-                assert (repr(twice) in finding.message) == (finding.server != twice)
+                assert (repr(twice) in finding.message) == (finding.server != twice
+                                                             and repr(twice) in others[:L.OTHERS_NAMED])
+
+
+def test_a_duplicate_name_finding_names_ten_other_servers_and_counts_the_rest() -> None:
+    """Naming every other server made each finding as long as the server list (250 MB of text for
+    5,000 copies of one server); the first ten are named and the rest counted."""
+    catalog = _replicas(300)  # "search" on 601 servers (one given twice)
+    report = L.lint(Inspector(catalog), parse_config({}))
+    found = [f for f in report.findings if f.rule == "duplicate-name" and f.tool == "search"]
+    assert len(found) == 601
+    longest = max(len(f.message) for f in found)
+    assert longest < 400, longest
+    servers = catalog.duplicate_tool_names()["search"]
+    for finding in found[:3] + found[-3:]:
+        others = [repr(s) for s in servers if s != finding.server]
+        assert finding.message == (f"the tool name 'search' is also on servers {', '.join(others[:10])} and "
+                                   f"{len(others) - 10:,} more: the listing shows it in several groups")
+    by_server = {f.server: f.message for f in found}
+    assert " and 590 more:" in by_server["chat-0000"]  # 601 entries, one of them this server
+    assert " and 589 more:" in by_server["files-0000"]  # configured twice: both copies left out
