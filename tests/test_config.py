@@ -7,6 +7,7 @@ facts of §4.
 from __future__ import annotations
 
 import pytest
+from pathlib import Path
 
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import (
@@ -403,6 +404,29 @@ def test_load_config_without_the_block_says_the_defaults_apply(tmp_path, text, w
     assert config.warnings == (f"{path}: {where}, so the tools.tool_search defaults apply (threshold_pct 5, "
                                "listing_max_tokens 4000)",)
     assert load_config(_write(tmp_path, "tools:\n  tool_search: {threshold_pct: 3}\n")).warnings == ()
+
+
+@pytest.mark.parametrize("text", ["tools:\n  tool_search:\n", "tools:\n  tool_search:\nthreshold_pct: 3\n"])
+def test_an_empty_block_says_the_defaults_apply_and_check_strict_refuses_it(tmp_path, text) -> None:
+    """A tools.tool_search key without a value (settings never written, or indented out of it) is read as
+    the defaults, as the reference reads it, with the same warning as a missing block, so that
+    `check --strict` does not gate the defaults as if someone had chosen them."""
+    from conftest import run_cli
+
+    path = tmp_path / "c.yaml"
+    path.write_text(text, encoding="utf-8")
+    config = load_config(path)
+    assert (config.enabled, config.threshold_pct, config.listing_max_tokens) == ("auto", 5.0, 4000)
+    assert config.warnings == (f"{path}: line 2: tools.tool_search is empty, so the tools.tool_search defaults apply "
+                               "(threshold_pct 5, listing_max_tokens 4000)",)
+    team = Path(__file__).absolute().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    args = ("check", team, "--config", path, "--context-lengths", "32k", "--goal", "names")
+    assert run_cli(*args).returncode == 0
+    strict = run_cli(*args, "--strict")
+    assert strict.returncode == 2 and "tools.tool_search is empty" in strict.stderr
+    assert load_config(_write(tmp_path, "tools:\n  tool_search: true\n")).warnings == ()  # true: turned on, on purpose
+    # {} is how a recommendation writes the defaults: chosen, so the gate checks it
+    assert load_config(_write(tmp_path, dump_config_block(parse_config({})))).warnings == ()
 
 
 def _write(tmp_path, text: str):

@@ -236,8 +236,8 @@ def parse_config(block: Any) -> ToolSearchConfig:
 def load_config(path: str | Path) -> ToolSearchConfig:
     """Read a harness ``config.yaml`` and parse its ``tools.tool_search`` block.
 
-    A missing ``tools`` or ``tool_search`` key gives the defaults, as in the reference, with a
-    warning naming the file: a gate run against the wrong file or a misspelt key would otherwise
+    A missing ``tools`` or ``tool_search`` key, or a ``tool_search`` key left without a value,
+    gives the defaults, as in the reference, with a warning naming the file: a gate run against the wrong file or a misspelt key would otherwise
     check the defaults without a word.
 
     Raises:
@@ -258,7 +258,17 @@ def load_config(path: str | Path) -> ToolSearchConfig:
         return ToolSearchConfig(warnings=(f"{path}: {where}, so the tools.tool_search defaults apply "
                                           f"(threshold_pct {C.THRESHOLD_PCT_DEFAULT:g}, listing_max_tokens "
                                           f"{C.LISTING_MAX_TOKENS_DEFAULT})",))
-    config = parse_config(tools.get("tool_search"))
+    block = tools.get("tool_search")
+    if block is None:
+        # Read as the defaults (docs/reference.md §1.2), as a missing block is: said the same way, since a
+        # block whose settings were indented wrongly or never written would otherwise be gated as written.
+        # (``tool_search: {}``, which recommendations write for the defaults, says so on purpose.)
+        line = _block_lines(text).get("tools.tool_search")
+        return replace(parse_config(block), warnings=(
+            f"{path}: " + (f"line {line}: " if line else "") + "tools.tool_search is empty, so the tools.tool_search "
+            f"defaults apply (threshold_pct {C.THRESHOLD_PCT_DEFAULT:g}, listing_max_tokens "
+            f"{C.LISTING_MAX_TOKENS_DEFAULT})",))
+    config = parse_config(block)
     if not config.warnings:
         return config
     lines = _block_lines(text)
