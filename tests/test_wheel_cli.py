@@ -71,3 +71,22 @@ def test_the_readme_tuning_commands_run_from_the_wheel(toolsearch, tmp_path):
         assert done.returncode == 0, (command, done.stderr)
         assert "Traceback" not in done.stderr
     assert "tool_search:" in (tmp_path / "tool_search.yaml").read_text(encoding="utf-8")
+
+
+def test_a_warning_that_names_a_docs_page_ends_with_where_the_installed_pages_are(toolsearch, tmp_path):
+    """Warnings on stderr cite docs/reference.md sections; from an installed copy run in another
+    folder, the command ends with one note naming the folder the wheel installed them in, and a
+    command whose stderr names no page gets no note."""
+    config = tmp_path / "mcp.json"
+    config.write_text('{"mcpServers": {"demo": {"command": "%s", "args": ["-c", "pass", "${TOOLSEARCH_UNSET_VAR}"]}}}'
+                      % sys.executable.replace("\\", "\\\\"))
+    done = subprocess.run([str(toolsearch), "snapshot", str(config), "-o", str(tmp_path / "out.yaml")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=clean_env())
+    lines = done.stderr.splitlines()
+    assert any("(docs/reference.md §26.2)" in line for line in lines), done.stderr
+    assert lines[-1].startswith("toolsearch: note: the docs/ pages named above are in "), done.stderr
+    folder = Path(lines[-1].removeprefix("toolsearch: note: the docs/ pages named above are in "))
+    assert folder.is_relative_to(toolsearch.parent.parent) and (folder / "reference.md").is_file(), folder
+    assert sum("docs/ pages named above" in line for line in lines) == 1
+    quiet = _run([toolsearch, "plan", "--help"], cwd=tmp_path, env=clean_env())
+    assert "toolsearch: note:" not in quiet.stderr

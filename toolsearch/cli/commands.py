@@ -1017,7 +1017,12 @@ class TerminalSafeStream:
             return text
         return text.encode(self._narrow, "toolsearch-escape").decode(self._narrow)
 
+    #: Whether anything written named a ``docs/`` page (:func:`main` then says where they are).
+    cited_docs = False
+
     def write(self, text: str) -> int:
+        if "docs/" in text:
+            self.cited_docs = True
         self._inner.write(self._encodable(reveal(_terminal_safe(text))))
         return len(text)
 
@@ -1084,6 +1089,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"toolsearch: warning: {embedding.disk_cache_problem()}", file=sys.stderr)
         return status
     finally:
+        if getattr(sys.stderr, "cited_docs", False):
+            # a warning or note named a docs/ page: say where an installed copy keeps them (once)
+            from ..analysis.samples import docs_elsewhere  # noqa: PLC0415
+
+            folder = docs_elsewhere()
+            if folder is not None:
+                print(f"toolsearch: note: the docs/ pages named above are in {folder}", file=sys.stderr)
         sys.stdout, sys.stderr = streams
 
 
