@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -493,3 +494,23 @@ def test_a_name_yaml_reads_as_a_date_a_boolean_or_a_number_is_named_as_such(tmp_
         f"toolsearch: catalog error: {path}: servers[1].tools[2]: expected a non-empty string 'name', got a blank "
         "string; tool skipped",
         f"toolsearch: catalog error: {path}: servers[1].tools[3]: expected a non-empty string 'name'; tool skipped"]
+
+
+def test_a_tab_used_as_indentation_is_named_with_the_fix(tmp_path):
+    """PyYAML's "found character '\\t' that cannot start any token" does not say what to do: the
+    message adds that YAML takes spaces there, for a harness config and a catalog alike."""
+    from conftest import run_cli
+
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n\ttool_search:\n\t\tthreshold_pct: 3\n", encoding="utf-8")
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_text("servers:\n  - name: a\n\ttools: []\n", encoding="utf-8")
+    team = Path(__file__).resolve().parent.parent / "sample_catalogs" / "team-workspace.yaml"
+    done = run_cli("check", team, "--config", config, "--context-lengths", "32k", "--goal", "names")
+    assert done.returncode == 2
+    assert done.stderr == (f"toolsearch: error: {config}: line 2, column 1: not valid YAML (found character '\\t' "
+                           "that cannot start any token; YAML allows no tab here: indent with spaces)\n")
+    done = run_cli("plan", catalog)
+    assert done.returncode == 2
+    assert f"{catalog}: line 3, column 1: not valid YAML or JSON (found character '\\t' that cannot start any token; " \
+           "YAML allows no tab here: indent with spaces)" in done.stderr

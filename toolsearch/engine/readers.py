@@ -377,6 +377,8 @@ def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML") -> str:
     place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "top level"
     if context_mark is not None and "quoted scalar" in context:  # a bad escape inside a quoted string
         problem += f", in the quoted string that starts at line {context_mark.line + 1}, column {context_mark.column + 1}"
+    if "'\\t'" in problem and "cannot start any token" in problem:  # a tab where YAML expects indentation
+        problem += "; YAML allows no tab here: indent with spaces"
     return f"{place}: not valid {what} ({problem})"
 
 
