@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
 import math
@@ -898,6 +899,25 @@ def _server_info(client: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     return info, capabilities
 
 
+#: A cursor named in a problem is shown up to this many characters.
+_CURSOR_SHOWN_CHARS = 80
+
+
+def _cursor_digest(cursor: str) -> bytes:
+    """A fixed-size stand-in for a ``tools/list`` cursor, to notice one that repeats."""
+    return hashlib.sha256(cursor.encode("utf-8", "surrogatepass")).digest()
+
+
+def _shown_cursor(cursor: Any) -> str:
+    """``cursor`` as a problem names it: its ``repr``, cut to :data:`_CURSOR_SHOWN_CHARS` characters
+    (a repeated cursor may be megabytes long) with the full length said."""
+    text = repr(cursor)
+    if len(text) <= _CURSOR_SHOWN_CHARS:
+        return text
+    length = f"{len(cursor):,} characters" if isinstance(cursor, str) else f"{len(text):,} characters as written"
+    return f"{text[:_CURSOR_SHOWN_CHARS]}{C.ELLIPSIS} ({length})"
+
+
 async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, progress: ProgressFn | None,
                       max_pages: int, problems: list[Problem]) -> list[Any]:
     """Every ``tools/list`` page, read from the raw results (docs/reference.md §20 step 4)."""
@@ -905,7 +925,9 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
 
     raw_tools: list[Any] = []
     cursor: str | None = None
-    seen: set[str] = set()
+    # Digests of the cursors so far, not the cursors: a server may send a cursor of megabytes on
+    # every page, and holding each one until the listing ends cost its size times the pages.
+    seen: set[bytes] = set()
     for page in range(1, max_pages + 1):
         tap.results.pop("tools/list", None)
         rejected: ValidationError | None = None
@@ -937,12 +959,12 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
             return raw_tools
         if next_cursor is None:
             return raw_tools
-        if not isinstance(next_cursor, str) or next_cursor in seen:
+        if not isinstance(next_cursor, str) or _cursor_digest(next_cursor) in seen:
             problems.append(Problem("warning", f"{where}: tools/list page {page}",
-                                    f"nextCursor {next_cursor!r} repeats or is not a string; listing stopped"))
+                                    f"nextCursor {_shown_cursor(next_cursor)} repeats or is not a string; listing stopped"))
             status.flags.append("pagination stopped: bad or repeated cursor")
             return raw_tools
-        seen.add(next_cursor)
+        seen.add(_cursor_digest(next_cursor))
         cursor = next_cursor
     problems.append(Problem("warning", f"{where}: tools/list",
                             f"stopped after {max_pages} pages; the server has more (docs/reference.md §20 step 4 cap)"))
