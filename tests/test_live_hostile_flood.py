@@ -4,12 +4,20 @@ requests to the client that it never reads the answers to."""
 from __future__ import annotations
 
 import gc
+import sys
+import time
 import weakref
+from pathlib import Path
 
 import anyio
+import pytest
 
-from toolsearch.live import client as live
+from toolsearch.engine import constants as C
+from toolsearch.live.client import connect_servers
+from toolsearch.live.mcpconfig import spec_from_fields
 from toolsearch.live.client import ServerStatus, _list_tools, _Tap
+
+pytestmark = pytest.mark.live
 
 
 class _Cursor(str):
@@ -69,3 +77,31 @@ def test_a_repeated_huge_cursor_is_named_cut_short() -> None:
     assert len(problem.message) < 400
     assert "2,097,154 characters" in problem.message
     assert "pagination stopped: bad or repeated cursor" in status.flags
+
+
+FLOOD = Path(__file__).resolve().parent / "request_flood_mcp_server.py"
+GOOD = Path(__file__).resolve().parent / "mcp_test_server.py"
+FLOOD_WORDS = "requests to toolsearch (ping, roots, sampling, elicitation…) without reading the answers (limit)"
+
+
+def test_a_server_that_sends_requests_and_never_reads_the_answers_is_closed_at_the_limit() -> None:
+    flood = spec_from_fields("asker", command=sys.executable, args=[str(FLOOD), "--requests", "100000"])
+    good = spec_from_fields("good", command=sys.executable, args=[str(GOOD)])
+    start = time.perf_counter()
+    result = connect_servers([flood, good], timeout=20)
+    elapsed = time.perf_counter() - start
+    statuses = {status.name: status for status in result.statuses}
+    assert statuses["asker"].state == "failed"
+    assert f"more than {C.LIVE_SERVER_REQUESTS_MAX:,} {FLOOD_WORDS}" in statuses["asker"].reason
+    assert "timeout" not in statuses["asker"].reason
+    assert statuses["good"].state == "ok" and statuses["good"].tool_count > 0
+    assert elapsed < 15  # closed at the limit, not at the timeout (memory grew all the while)
+
+
+def test_a_server_that_reads_the_answers_may_send_many_requests() -> None:
+    reading = spec_from_fields("asker", command=sys.executable,
+                               args=[str(FLOOD), "--requests", "5000", "--reading"])
+    result = connect_servers([reading], timeout=60)
+    (status,) = result.statuses
+    assert status.state == "ok", status.reason
+    assert status.tool_count == 1

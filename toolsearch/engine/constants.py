@@ -99,6 +99,9 @@ SYNTH_MAX_TOOLS = 100_000
 #: HTTP answer that is not an event stream (the MCP SDK limits an event to 1 MiB itself). A
 #: ``tools/list`` page of 16 MiB holds some 20,000 tools; past it the connection is closed.
 LIVE_MESSAGE_MAX_BYTES = 16 * 1024 * 1024
+#: Requests from one live server to toolsearch (ping, roots, sampling…) not yet answered, at most;
+#: past it the connection is closed (a server that sends requests and never reads the answers).
+LIVE_SERVER_REQUESTS_MAX = 1000
 #: Seconds for one live tool call when the config sets no ``timeout``.
 LIVE_CALL_TIMEOUT_DEFAULT = 60.0
 #: Minutes a session held open for the app (Live servers page) may go unused before it is

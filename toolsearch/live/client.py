@@ -284,6 +284,9 @@ class _Tap:
         self.too_large: str | None = None
         #: Why the last answer the MCP SDK could not read failed its request (:meth:`unreadable_answer`).
         self.unreadable: str | None = None
+        #: Requests from the server not yet answered, per id (:meth:`server_request`, :meth:`sent`).
+        self._asked: dict[str, int] = {}
+        self._asked_total = 0
 
     def _stray_line(self, line: str) -> str:
         """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
@@ -306,9 +309,42 @@ class _Tap:
         return shown
 
     def note_too_large(self, sentence: str) -> None:
-        """Record why the connection ends: one message passed the size limit (:mod:`.replycap`)."""
+        """Record why the connection ends: one message passed the size limit (:mod:`.replycap`),
+        or the server asked too many questions at once (:meth:`server_request`)."""
         if self.too_large is None:
             self.too_large = sentence
+
+    def server_request(self, message: Any) -> bool:
+        """Count a request or a cancellation from the server (``message``, parsed); False when
+        the server now has more than :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_MAX`
+        requests unanswered (the MCP SDK answers each in a task of its own, which waits while the
+        server does not read its input: without a limit, a server sending requests and never
+        reading the answers grows memory without bound)."""
+        import mcp_types  # noqa: PLC0415
+
+        if isinstance(message, mcp_types.JSONRPCRequest):
+            key = str(message.id)
+            self._asked[key] = self._asked.get(key, 0) + 1
+            self._asked_total += 1
+        elif isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            params = message.params if isinstance(message.params, dict) else {}
+            self._answered(str(params.get("requestId")))  # a request the server cancelled gets no answer
+        if self._asked_total <= C.LIVE_SERVER_REQUESTS_MAX:
+            return True
+        self.note_too_large(f"the server sent more than {C.LIVE_SERVER_REQUESTS_MAX:,} requests to toolsearch "
+                            "(ping, roots, sampling, elicitation…) without reading the answers (limit); "
+                            "the connection was closed")
+        return False
+
+    def _answered(self, key: str) -> None:
+        count = self._asked.get(key)
+        if count is None:
+            return
+        if count > 1:
+            self._asked[key] = count - 1
+        else:
+            del self._asked[key]
+        self._asked_total -= 1
 
     async def http_response(self, response: Any) -> None:
         """httpx response hook: remember the last HTTP error status (the SDK reports only a
@@ -324,6 +360,14 @@ class _Tap:
         message = getattr(item, "message", None)
         if isinstance(message, mcp_types.JSONRPCRequest):
             self.methods[message.id] = message.method
+
+    def delivered(self, item: Any) -> None:
+        """``item`` was handed to the transport: an answer to a request from the server counts as given."""
+        import mcp_types  # noqa: PLC0415
+
+        message = getattr(item, "message", None)
+        if isinstance(message, (mcp_types.JSONRPCResponse, mcp_types.JSONRPCError)) and self._asked:
+            self._answered(str(message.id))
 
     def observe(self, item: Any) -> None:
         if isinstance(item, Exception):
@@ -447,6 +491,9 @@ class _TapReadStream:
             answer = self._tap.unreadable_answer(item)
             if answer is not None:
                 return answer  # the request fails now, with the reason, instead of at its timeout
+        elif not self._tap.server_request(getattr(item, "message", None)):
+            self._tap.ended = True
+            raise anyio.EndOfStream  # the session ends now; the reason is the tap's
         self._tap.observe(item)
         return item
 
@@ -488,6 +535,7 @@ class _TapWriteStream:
     async def send(self, item: Any) -> None:
         self._tap.sent(item)
         await self._inner.send(item)
+        self._tap.delivered(item)  # after the send: a server that reads nothing keeps it waiting
 
     async def aclose(self) -> None:
         await self._inner.aclose()
