@@ -105,3 +105,36 @@ def test_a_server_that_reads_the_answers_may_send_many_requests() -> None:
     (status,) = result.statuses
     assert status.state == "ok", status.reason
     assert status.tool_count == 1
+
+
+class _WidePages:
+    """Stands in for ``mcp.Client``: every ``tools/list`` page has ``per_page`` tools and a next cursor."""
+
+    def __init__(self, tap: _Tap, per_page: int) -> None:
+        self.tap = tap
+        self.per_page = per_page
+        self.pages = 0
+
+    async def list_tools(self, cursor: str | None = None, cache_mode: str = "bypass") -> None:
+        self.pages += 1
+        first = (self.pages - 1) * self.per_page
+        self.tap.results["tools/list"] = {
+            "tools": [{"name": f"t{first + n}", "inputSchema": {"type": "object"}} for n in range(self.per_page)],
+            "nextCursor": f"page{self.pages + 1}"}
+
+
+def test_a_server_listing_more_tools_than_a_catalog_file_may_hold_is_cut_at_the_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(C, "LIVE_TOOLS_MAX", 1000)
+    tap = _Tap()
+    client = _WidePages(tap, per_page=300)
+    tools, problems, status = _list(client, tap, pages=50)  # type: ignore[arg-type]
+    assert len(tools) == 1000 and client.pages == 4  # 300 + 300 + 300 + 100 of the fourth page
+    assert [tool["name"] for tool in tools[-2:]] == ["t998", "t999"]
+    (problem,) = [p for p in problems if "more than 1,000 tools" in p.message]
+    assert "the first 1,000 kept, 200 tools of this page and any later pages not read" in problem.message
+    assert "stopped at 1,000 tools (limit)" in status.flags
+
+
+def test_the_tool_limit_is_what_a_catalog_file_may_hold() -> None:
+    assert C.LIVE_TOOLS_MAX == C.SYNTH_MAX_TOOLS

@@ -99,6 +99,9 @@ SYNTH_MAX_TOOLS = 100_000
 #: HTTP answer that is not an event stream (the MCP SDK limits an event to 1 MiB itself). A
 #: ``tools/list`` page of 16 MiB holds some 20,000 tools; past it the connection is closed.
 LIVE_MESSAGE_MAX_BYTES = 16 * 1024 * 1024
+#: Most tools kept from one live server: as many as a catalog file under the 64 MiB reading limit
+#: holds (:data:`SYNTH_MAX_TOOLS`); listing stops there (50 pages of 16 MiB would be a million tools).
+LIVE_TOOLS_MAX = SYNTH_MAX_TOOLS
 #: Requests from one live server to toolsearch (ping, roots, sampling…) not yet answered, at most;
 #: past it the connection is closed (a server that sends requests and never reads the answers).
 LIVE_SERVER_REQUESTS_MAX = 1000

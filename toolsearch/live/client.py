@@ -996,10 +996,18 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
                        "tools kept from the raw JSON (lenient parse)")
             problems.append(Problem("warning", f"{where}: tools/list page {page}", message))
             status.flags.append(f"page {page}: SDK rejected the result; parsed leniently")
-        raw_tools.extend(tools)
+        room = C.LIVE_TOOLS_MAX - len(raw_tools)
+        raw_tools.extend(tools[:room])
         status.pages = page
         status.tool_count = len(raw_tools)
         _emit(progress, status)
+        if len(tools) > room:
+            problems.append(Problem("warning", f"{where}: tools/list page {page}",
+                                    f"the server lists more than {C.LIVE_TOOLS_MAX:,} tools (limit for one server, "
+                                    f"as for a catalog file); the first {C.LIVE_TOOLS_MAX:,} kept, "
+                                    f"{counted(len(tools) - room, 'tool')} of this page and any later pages not read"))
+            status.flags.append(f"stopped at {C.LIVE_TOOLS_MAX:,} tools (limit)")
+            return raw_tools
         next_cursor = raw.get("nextCursor")
         if next_cursor == "":  # the end, but it loops clients that take any string as a cursor
             problems.append(Problem("warning", f"{where}: tools/list page {page}", EMPTY_NEXT_CURSOR))
