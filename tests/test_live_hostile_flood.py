@@ -81,7 +81,8 @@ def test_a_repeated_huge_cursor_is_named_cut_short() -> None:
 
 FLOOD = Path(__file__).resolve().parent / "request_flood_mcp_server.py"
 GOOD = Path(__file__).resolve().parent / "mcp_test_server.py"
-FLOOD_WORDS = "requests to toolsearch (ping, roots, sampling, elicitation…) without reading the answers (limit)"
+FLOOD_WORDS = ("requests to toolsearch (ping, roots, sampling, elicitation…) and read none of the answers for "
+               f"{C.LIVE_SERVER_REQUESTS_WAIT:g} s (limit)")
 
 
 def test_a_server_that_sends_requests_and_never_reads_the_answers_is_closed_at_the_limit() -> None:
@@ -138,3 +139,29 @@ def test_a_server_listing_more_tools_than_a_catalog_file_may_hold_is_cut_at_the_
 
 def test_the_tool_limit_is_what_a_catalog_file_may_hold() -> None:
     assert C.LIVE_TOOLS_MAX == C.SYNTH_MAX_TOOLS
+
+
+def test_an_http_server_that_acknowledges_the_answers_may_send_them_in_a_burst() -> None:
+    import socket
+    import subprocess
+
+    from conftest import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(FLOOD), "--requests", "3000", "--reading", "--http", str(port)])
+    try:
+        deadline = time.time() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert time.time() < deadline and proc.poll() is None, "the test server did not start"
+                time.sleep(0.1)
+        result = connect_servers([spec_from_fields("asker", url=f"http://127.0.0.1:{port}/mcp")], timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    (status,) = result.statuses
+    assert status.state == "ok", status.reason  # the answers' POSTs were slower than the requests came
+    assert status.tool_count == 1

@@ -287,6 +287,7 @@ class _Tap:
         #: Requests from the server not yet answered, per id (:meth:`server_request`, :meth:`sent`).
         self._asked: dict[str, int] = {}
         self._asked_total = 0
+        self._progress: Any = None  # an anyio.Event set when an answer reaches the server
 
     def _stray_line(self, line: str) -> str:
         """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
@@ -314,12 +315,10 @@ class _Tap:
         if self.too_large is None:
             self.too_large = sentence
 
-    def server_request(self, message: Any) -> bool:
-        """Count a request or a cancellation from the server (``message``, parsed); False when
-        the server now has more than :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_MAX`
-        requests unanswered (the MCP SDK answers each in a task of its own, which waits while the
-        server does not read its input: without a limit, a server sending requests and never
-        reading the answers grows memory without bound)."""
+    def server_request(self, message: Any) -> None:
+        """Count a request or a cancellation from the server (``message``, parsed): the MCP SDK
+        answers each request in a task of its own, which waits while the server does not read its
+        input (see :meth:`asking_too_much`)."""
         import mcp_types  # noqa: PLC0415
 
         if isinstance(message, mcp_types.JSONRPCRequest):
@@ -329,11 +328,25 @@ class _Tap:
         elif isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/cancelled":
             params = message.params if isinstance(message.params, dict) else {}
             self._answered(str(params.get("requestId")))  # a request the server cancelled gets no answer
-        if self._asked_total <= C.LIVE_SERVER_REQUESTS_MAX:
+
+    def asking_too_much(self) -> bool:
+        """More than :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_MAX` requests from
+        the server wait for it to read their answers."""
+        return self._asked_total > C.LIVE_SERVER_REQUESTS_MAX
+
+    async def wait_for_answers(self) -> bool:
+        """Wait until the server reads an answer to one of its requests: False (and the reason
+        noted) when it reads none within :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_WAIT`
+        seconds. Without this, a server sending requests and never reading the answers grew memory
+        without bound (a task for each)."""
+        self._progress = progress = anyio.Event()
+        with anyio.move_on_after(C.LIVE_SERVER_REQUESTS_WAIT):
+            await progress.wait()
+        if progress.is_set():
             return True
         self.note_too_large(f"the server sent more than {C.LIVE_SERVER_REQUESTS_MAX:,} requests to toolsearch "
-                            "(ping, roots, sampling, elicitation…) without reading the answers (limit); "
-                            "the connection was closed")
+                            "(ping, roots, sampling, elicitation…) and read none of the answers for "
+                            f"{C.LIVE_SERVER_REQUESTS_WAIT:g} s (limit); the connection was closed")
         return False
 
     def _answered(self, key: str) -> None:
@@ -368,6 +381,8 @@ class _Tap:
         message = getattr(item, "message", None)
         if isinstance(message, (mcp_types.JSONRPCResponse, mcp_types.JSONRPCError)) and self._asked:
             self._answered(str(message.id))
+            if self._progress is not None:
+                self._progress.set()
 
     def observe(self, item: Any) -> None:
         if isinstance(item, Exception):
@@ -491,9 +506,12 @@ class _TapReadStream:
             answer = self._tap.unreadable_answer(item)
             if answer is not None:
                 return answer  # the request fails now, with the reason, instead of at its timeout
-        elif not self._tap.server_request(getattr(item, "message", None)):
-            self._tap.ended = True
-            raise anyio.EndOfStream  # the session ends now; the reason is the tap's
+        else:
+            self._tap.server_request(getattr(item, "message", None))
+            while self._tap.asking_too_much():  # read on only as the server reads the answers
+                if not await self._tap.wait_for_answers():
+                    self._tap.ended = True
+                    raise anyio.EndOfStream  # the session ends now; the reason is the tap's
         self._tap.observe(item)
         return item
 
