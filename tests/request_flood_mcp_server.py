@@ -4,6 +4,8 @@ many requests of its own (``ping``, ``roots/list``, ``sampling/createMessage``,
 
     python tests/request_flood_mcp_server.py --requests N           # never reads the answers
     python tests/request_flood_mcp_server.py --requests N --reading # reads them as they come
+    python tests/request_flood_mcp_server.py --requests N --later   # answers tools/list first, then
+                                                                    # sends them, reading nothing
     python tests/request_flood_mcp_server.py --requests N --reading --http PORT
         # Streamable HTTP on 127.0.0.1:PORT/mcp: the requests go out on the event stream that
         # answers tools/list, each answer (a POST) is acknowledged at once
@@ -83,6 +85,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=100_000)
     parser.add_argument("--reading", action="store_true")
     parser.add_argument("--http", type=int, metavar="PORT")
+    parser.add_argument("--later", action="store_true")
     args = parser.parse_args()
     if args.http:
         serve_http(args.http, args.requests)
@@ -114,10 +117,14 @@ def main() -> None:
         if method == "initialize":
             send(_initialized(message))
         elif method == "tools/list":
+            listed = {"jsonrpc": "2.0", "id": request_id,
+                      "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}}
+            if args.later:
+                send(listed)
             for number in range(args.requests):
                 send({"jsonrpc": "2.0", "id": f"s{number}", "method": METHODS[number % len(METHODS)], "params": {}})
-            send({"jsonrpc": "2.0", "id": request_id,
-                  "result": {"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}})
+            if not args.later:
+                send(listed)
         else:
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})
 

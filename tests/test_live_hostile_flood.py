@@ -4,6 +4,7 @@ requests to the client that it never reads the answers to."""
 from __future__ import annotations
 
 import gc
+import json
 import sys
 import time
 import weakref
@@ -165,3 +166,52 @@ def test_an_http_server_that_acknowledges_the_answers_may_send_them_in_a_burst()
     (status,) = result.statuses
     assert status.state == "ok", status.reason  # the answers' POSTs were slower than the requests came
     assert status.tool_count == 1
+
+
+def test_a_held_session_closed_at_the_request_limit_says_why() -> None:
+    from toolsearch.live.client import LiveConnections
+
+    spec = spec_from_fields("asker", command=sys.executable, args=[str(FLOOD), "--requests", "100000", "--later"])
+    connections = LiveConnections()
+    try:
+        result = connections.connect([spec], timeout=20)
+        assert result.statuses[0].state == "ok"
+        deadline = time.time() + 30
+        while connections.is_open("asker"):
+            assert time.time() < deadline, "the session stayed open"
+            time.sleep(0.2)
+        reason = connections.end_reason("asker")
+        assert reason is not None and FLOOD_WORDS in reason
+    finally:
+        connections.close()
+
+
+def test_the_live_page_names_why_a_held_session_ended(tmp_path) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.guard import launch_token
+
+    root = Path(__file__).resolve().parent.parent
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"asker": {
+        "command": sys.executable, "args": [str(FLOOD), "--requests", "100000", "--later"]}}}))
+    at = AppTest.from_file(str(root / "toolsearch" / "ui" / "live.py"), default_timeout=120)
+    at.run()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", config.read_bytes(), "application/json"))
+    at.run()
+    at.button(key="live_connect").click().run()
+    at.text_input(key="live_token_connect").input(launch_token())
+    at.button(key="live_start_connect").click().run()
+    try:
+        connections = at.session_state["live_connections"]
+        deadline = time.time() + 30
+        while connections.is_open("asker"):
+            assert time.time() < deadline, "the session stayed open"
+            time.sleep(0.2)
+        at.button(key="live_call").click().run()
+        assert not at.exception, at.exception
+        shown = " ".join(info.value for info in at.info)
+        assert "The session with asker has ended: the server sent more than 1,000" in shown
+        assert "read none of the answers" in shown
+    finally:
+        at.session_state["live_connections"].close()

@@ -1780,6 +1780,14 @@ class LiveConnections:
         held = self._holder.held.get(server)
         return held is not None and not held.tap.ended and not self._holder.closed
 
+    def end_reason(self, server: str) -> str | None:
+        """Why toolsearch closed ``server``'s connection, when it did so at a limit (a message over
+        16 MiB, requests whose answers the server did not read); ``None`` otherwise."""
+        held = self._holder.held.get(server)
+        if held is None or not held.tap.ended:
+            return None
+        return held.spec.scrub(held.tap.too_large) if held.tap.too_large else None
+
     @property
     def open_servers(self) -> list[str]:
         """Names of the servers whose session is open."""
