@@ -3,6 +3,8 @@
     python tests/bigreply_mcp_server.py --kib N              # stdio: one line of about N KiB
     python tests/bigreply_mcp_server.py --kib N --http PORT  # Streamable HTTP on 127.0.0.1:PORT/mcp,
                                                              # the answer as one JSON body
+    python tests/bigreply_mcp_server.py --kib N --http PORT --gzip  # that body gzip-compressed
+                                                                    # (Content-Encoding: gzip)
 
 The one tool's description is ``N`` KiB of ``x``; the answer is written in 64 KiB pieces, so a
 client that stops reading stops the server's writes too. ``--endless`` never ends the answer.
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -56,7 +59,7 @@ def serve_stdio(kib: int, endless: bool) -> None:
             return
 
 
-def serve_http(port: int, kib: int, endless: bool) -> None:
+def serve_http(port: int, kib: int, endless: bool, gzip: bool = False) -> None:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -73,11 +76,18 @@ def serve_http(port: int, kib: int, endless: bool) -> None:
                 return
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
+            if gzip:
+                self.send_header("Content-Encoding", "gzip")
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
+            packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16) if gzip else None
             try:
                 for piece in pieces:
-                    data = piece.encode()
+                    data = packer.compress(piece.encode()) if packer else piece.encode()
+                    if data:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                if packer:
+                    data = packer.flush()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
                 self.wfile.write(b"0\r\n\r\n")
             except (BrokenPipeError, ConnectionResetError):
@@ -101,9 +111,10 @@ def main() -> None:
     parser.add_argument("--kib", type=int, required=True)
     parser.add_argument("--http", type=int, metavar="PORT")
     parser.add_argument("--endless", action="store_true")
+    parser.add_argument("--gzip", action="store_true")
     args = parser.parse_args()
     if args.http:
-        serve_http(args.http, args.kib, args.endless)
+        serve_http(args.http, args.kib, args.endless, args.gzip)
     else:
         serve_stdio(args.kib, args.endless)
 

@@ -16,8 +16,9 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
 
 ``--leak-form FORM`` echoes each secret in another form instead of as it is: ``base64``,
 ``base64url`` (URL-safe alphabet, no padding), ``percent`` (percent-encoded), ``hex``, ``json`` (escaped
-as inside a JSON string, ``/`` as ``\\/``), ``json-go`` (``<``, ``>``, ``&`` as ``\\u003c``…), ``html`` or ``split``
-(cut in two by a line break, so its stderr prints it across two lines).
+as inside a JSON string, ``/`` as ``\\/``), ``json-go`` (``<``, ``>``, ``&`` as ``\\u003c``…),
+``json-dotnet`` (``+``, ``<``… as ``\\u002B``…), ``html`` or ``split`` (cut in two by a
+line break, so its stderr prints it across two lines).
 
 ``--stdout-leak MODE`` also prints stray (not JSON-RPC) lines on stdout before its first answer
 (with ``--crash``: before it exits), each secret in the ``--leak-form`` form (``split``: as it is):
@@ -69,6 +70,11 @@ def encode(secret: str, form: str) -> str:
         return json.dumps(secret)[1:-1].replace("/", "\\/")
     if form == "json-go":  # as Go's encoding/json writes one ("<", ">" and "&" as \u003c...)
         return json.dumps(secret)[1:-1].replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    if form == "json-dotnet":  # as .NET's System.Text.Json writes one ("+" as \u002B, non-ASCII upper case)
+        text = json.dumps(secret)[1:-1]
+        for char in "\"'+<>&`":
+            text = text.replace("\\" + char if char == '"' else char, f"\\u{ord(char):04X}")
+        return text
     if form == "html":  # HTML-escaped, as an error page shows it
         return html.escape(secret)
     if form == "split":

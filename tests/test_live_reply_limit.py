@@ -109,6 +109,36 @@ def test_an_endless_http_answer_stops_at_the_limit(monkeypatch: pytest.MonkeyPat
     assert status.state == "ok" and status.tool_count == 1
 
 
+def test_a_compressed_http_answer_counts_as_it_decodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+
+    # 1 GiB of description, gzip-compressed to about 1 MB: the limit counts the decoded bytes
+    proc, url = _http_server("--kib", str(1024 * 1024), "--gzip")
+    try:
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        result = connect_servers([spec_from_fields("bomb", url=url)])
+        grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    finally:
+        proc.kill()
+        proc.wait()
+    status = _statuses(result)["bomb"]
+    assert status.state == "failed"
+    assert LIMIT_WORDS in status.reason
+    assert grown_kib < 200 * 1024
+
+    monkeypatch.setattr(C, "LIVE_MESSAGE_MAX_BYTES", 1024 * 1024)
+    proc, url = _http_server("--kib", "1000", "--gzip")
+    try:
+        result = connect_servers([spec_from_fields("under", url=url)])
+    finally:
+        proc.kill()
+        proc.wait()
+    status = _statuses(result)["under"]
+    assert status.state == "ok" and status.tool_count == 1
+    (server,) = result.catalog.servers
+    assert server.tools[0].description == "x" * (1000 * 1024)  # read whole, decoded once
+
+
 def test_snapshot_names_the_limit_without_a_traceback(tmp_path: Path) -> None:
     config = tmp_path / "mcp.json"
     config.write_text(json.dumps({"mcpServers": {

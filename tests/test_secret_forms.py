@@ -27,7 +27,7 @@ HOSTILE = ROOT / "tests" / "hostile_mcp_server.py"
 ENV_SECRET = "envSECRET/5151+q??z=ab~"
 ARG_SECRET = "argSECRET/7373+w?y=c>>?"
 MASK = C.SECRET_MASK
-FORMS = ("base64", "base64url", "percent", "hex", "json", "json-go", "html", "split")
+FORMS = ("base64", "base64url", "percent", "hex", "json", "json-go", "json-dotnet", "html", "split")
 
 
 def _encoded(secret: str, form: str) -> list[str]:
@@ -45,6 +45,8 @@ def _encoded(secret: str, form: str) -> list[str]:
         return [secret.replace("/", "\\/")]
     if form == "json-go":  # Go's encoding/json writes ">" as "\u003e"
         return [secret.replace(">", "\\u003e")]
+    if form == "json-dotnet":  # .NET's System.Text.Json writes "+" as "\u002B", ">" as "\u003E"
+        return [secret.replace("+", "\\u002B").replace(">", "\\u003E")]
     if form == "html":
         return [secret.replace(">", "&gt;")]
     half = len(secret) // 2
@@ -78,6 +80,13 @@ def test_the_encoded_forms_differ_and_are_all_masked() -> None:
                    json.dumps({"KEY": odd}).replace("/", "\\/").replace("\\u00f6", "\\u00F6"),
                    json.dumps({"KEY": odd}).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")):
         assert scrub_text(dumped, secret_list([odd])) == f'{{"KEY": "{MASK}"}}', dumped
+    # .NET's System.Text.Json (the C# MCP SDK): non-ASCII and " ' + < > & ` as upper case \uXXXX.
+    dotnet = 'pa\\u0022ss\\\\w\\u00F6rd/k\\u003Cy\\u003E\\u0026z\\u0027'
+    assert scrub_text(f'{{"KEY": "{dotnet}"}}', secret_list([odd])) == f'{{"KEY": "{MASK}"}}'
+    assert scrub_text("key=Ab\\u002Bc/d\\u002B\\u002B==", secret_list(["Ab+c/d++=="])) == f"key={MASK}"
+    # HTML or XML, quotes as Python, Go (&#34; &#39;) or XML (&quot; &apos;) write them.
+    for escaped in ("pa&#34;ss\\w\u00f6rd/k&lt;y&gt;&amp;z&#39;", "pa&quot;ss\\w\u00f6rd/k&lt;y&gt;&amp;z&apos;"):
+        assert scrub_text(f"<p>{escaped}</p>", secret_list([odd])) == f"<p>{MASK}</p>"
     for escaped in ("pa&quot;ss\\w\u00f6rd/k&lt;y&gt;&amp;z&#x27;", "pa&quot;ss\\w\u00f6rd/k&lt;y&gt;&amp;z&#39;"):
         assert scrub_text(f"<p>{escaped}</p>", secret_list([odd])) == f"<p>{MASK}</p>"
     # Cut by a line break (with the spaces around it), the lines are kept.

@@ -99,6 +99,15 @@ SYNTH_MAX_TOOLS = 100_000
 #: HTTP answer that is not an event stream (the MCP SDK limits an event to 1 MiB itself). A
 #: ``tools/list`` page of 16 MiB holds some 20,000 tools; past it the connection is closed.
 LIVE_MESSAGE_MAX_BYTES = 16 * 1024 * 1024
+#: Most tools kept from one live server: as many as a catalog file under the 64 MiB reading limit
+#: holds (:data:`SYNTH_MAX_TOOLS`); listing stops there (50 pages of 16 MiB would be a million tools).
+LIVE_TOOLS_MAX = SYNTH_MAX_TOOLS
+#: Requests from one live server to toolsearch (ping, roots, sampling…) whose answers wait for the
+#: server to read them, at most; past it toolsearch reads on only as the server reads the answers.
+LIVE_SERVER_REQUESTS_MAX = 1000
+#: Seconds toolsearch waits, with that many requests unanswered, for the server to read one of
+#: the answers before it closes the connection (meanwhile it reads nothing more from the server).
+LIVE_SERVER_REQUESTS_WAIT = 5.0
 #: Seconds for one live tool call when the config sets no ``timeout``.
 LIVE_CALL_TIMEOUT_DEFAULT = 60.0
 #: Minutes a session held open for the app (Live servers page) may go unused before it is

@@ -91,7 +91,7 @@ def _encoded_forms(value: str) -> frozenset[str]:
         if len(piece) >= _BASE64_PIECE_MIN_CHARS:
             out.update({piece, piece.translate(str.maketrans("+/", "-_"))})
     out.update(_json_forms(value))
-    out.update({html.escape(value), html.escape(value, quote=False), html.escape(value).replace("&#x27;", "&#39;")})
+    out.update(_html_forms(value))
     return frozenset(form for form in out if form)
 
 
@@ -108,6 +108,23 @@ def _json_forms(value: str) -> set[str]:
             out.add(go)
             for item in (form, go):
                 out.add(re.sub(r"\\u[0-9a-f]{4}", lambda m: "\\u" + m.group(0)[2:].upper(), item))
+    # .NET's System.Text.Json (the C# MCP SDK): every character outside ASCII and each of
+    # " ' + < > & ` as \uXXXX in upper case hex ("a+b" is written "a\u002Bb").
+    ascii_text = json.dumps(value, ensure_ascii=True)[1:-1].replace('\\"', '"')
+    ascii_text = re.sub(r"\\u[0-9a-f]{4}", lambda m: "\\u" + m.group(0)[2:].upper(), ascii_text)
+    out.add(re.sub("[\"'+<>&`]", lambda m: f"\\u{ord(m.group(0)):04X}", ascii_text))
+    return out
+
+
+def _html_forms(value: str) -> set[str]:
+    """``value`` HTML- or XML-escaped: ``&``, ``<``, ``>`` as entities, and ``"`` and ``'`` as
+    written or as any of the entities writers use (``&quot;``/``&#34;``/``&#x22;``,
+    ``&#x27;``/``&#39;``/``&apos;``: Python's ``html.escape``, Go's ``html.EscapeString``, XML)."""
+    base = html.escape(value, quote=False)
+    out = {base}
+    for quote_form in ('"', "&quot;", "&#34;", "&#x22;"):
+        for apostrophe in ("'", "&#x27;", "&#39;", "&apos;"):
+            out.add(base.replace('"', quote_form).replace("'", apostrophe))
     return out
 
 

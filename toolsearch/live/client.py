@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
 import math
@@ -283,6 +284,10 @@ class _Tap:
         self.too_large: str | None = None
         #: Why the last answer the MCP SDK could not read failed its request (:meth:`unreadable_answer`).
         self.unreadable: str | None = None
+        #: Requests from the server not yet answered, per id (:meth:`server_request`, :meth:`sent`).
+        self._asked: dict[str, int] = {}
+        self._asked_total = 0
+        self._progress: Any = None  # an anyio.Event set when an answer reaches the server
 
     def _stray_line(self, line: str) -> str:
         """A stray stdout ``line`` as shown (its first :data:`_STRAY_LINE_CHARS` characters) with
@@ -305,9 +310,54 @@ class _Tap:
         return shown
 
     def note_too_large(self, sentence: str) -> None:
-        """Record why the connection ends: one message passed the size limit (:mod:`.replycap`)."""
+        """Record why the connection ends: one message passed the size limit (:mod:`.replycap`),
+        or the server asked too many questions at once (:meth:`server_request`)."""
         if self.too_large is None:
             self.too_large = sentence
+
+    def server_request(self, message: Any) -> None:
+        """Count a request or a cancellation from the server (``message``, parsed): the MCP SDK
+        answers each request in a task of its own, which waits while the server does not read its
+        input (see :meth:`asking_too_much`)."""
+        import mcp_types  # noqa: PLC0415
+
+        if isinstance(message, mcp_types.JSONRPCRequest):
+            key = str(message.id)
+            self._asked[key] = self._asked.get(key, 0) + 1
+            self._asked_total += 1
+        elif isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            params = message.params if isinstance(message.params, dict) else {}
+            self._answered(str(params.get("requestId")))  # a request the server cancelled gets no answer
+
+    def asking_too_much(self) -> bool:
+        """More than :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_MAX` requests from
+        the server wait for it to read their answers."""
+        return self._asked_total > C.LIVE_SERVER_REQUESTS_MAX
+
+    async def wait_for_answers(self) -> bool:
+        """Wait until the server reads an answer to one of its requests: False (and the reason
+        noted) when it reads none within :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_WAIT`
+        seconds. Without this, a server sending requests and never reading the answers grew memory
+        without bound (a task for each)."""
+        self._progress = progress = anyio.Event()
+        with anyio.move_on_after(C.LIVE_SERVER_REQUESTS_WAIT):
+            await progress.wait()
+        if progress.is_set():
+            return True
+        self.note_too_large(f"the server sent more than {C.LIVE_SERVER_REQUESTS_MAX:,} requests to toolsearch "
+                            "(ping, roots, sampling, elicitation…) and read none of the answers for "
+                            f"{C.LIVE_SERVER_REQUESTS_WAIT:g} s (limit); the connection was closed")
+        return False
+
+    def _answered(self, key: str) -> None:
+        count = self._asked.get(key)
+        if count is None:
+            return
+        if count > 1:
+            self._asked[key] = count - 1
+        else:
+            del self._asked[key]
+        self._asked_total -= 1
 
     async def http_response(self, response: Any) -> None:
         """httpx response hook: remember the last HTTP error status (the SDK reports only a
@@ -323,6 +373,16 @@ class _Tap:
         message = getattr(item, "message", None)
         if isinstance(message, mcp_types.JSONRPCRequest):
             self.methods[message.id] = message.method
+
+    def delivered(self, item: Any) -> None:
+        """``item`` was handed to the transport: an answer to a request from the server counts as given."""
+        import mcp_types  # noqa: PLC0415
+
+        message = getattr(item, "message", None)
+        if isinstance(message, (mcp_types.JSONRPCResponse, mcp_types.JSONRPCError)) and self._asked:
+            self._answered(str(message.id))
+            if self._progress is not None:
+                self._progress.set()
 
     def observe(self, item: Any) -> None:
         if isinstance(item, Exception):
@@ -446,6 +506,12 @@ class _TapReadStream:
             answer = self._tap.unreadable_answer(item)
             if answer is not None:
                 return answer  # the request fails now, with the reason, instead of at its timeout
+        else:
+            self._tap.server_request(getattr(item, "message", None))
+            while self._tap.asking_too_much():  # read on only as the server reads the answers
+                if not await self._tap.wait_for_answers():
+                    self._tap.ended = True
+                    raise anyio.EndOfStream  # the session ends now; the reason is the tap's
         self._tap.observe(item)
         return item
 
@@ -487,6 +553,7 @@ class _TapWriteStream:
     async def send(self, item: Any) -> None:
         self._tap.sent(item)
         await self._inner.send(item)
+        self._tap.delivered(item)  # after the send: a server that reads nothing keeps it waiting
 
     async def aclose(self) -> None:
         await self._inner.aclose()
@@ -898,6 +965,25 @@ def _server_info(client: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     return info, capabilities
 
 
+#: A cursor named in a problem is shown up to this many characters.
+_CURSOR_SHOWN_CHARS = 80
+
+
+def _cursor_digest(cursor: str) -> bytes:
+    """A fixed-size stand-in for a ``tools/list`` cursor, to notice one that repeats."""
+    return hashlib.sha256(cursor.encode("utf-8", "surrogatepass")).digest()
+
+
+def _shown_cursor(cursor: Any) -> str:
+    """``cursor`` as a problem names it: its ``repr``, cut to :data:`_CURSOR_SHOWN_CHARS` characters
+    (a repeated cursor may be megabytes long) with the full length said."""
+    text = repr(cursor)
+    if len(text) <= _CURSOR_SHOWN_CHARS:
+        return text
+    length = f"{len(cursor):,} characters" if isinstance(cursor, str) else f"{len(text):,} characters as written"
+    return f"{text[:_CURSOR_SHOWN_CHARS]}{C.ELLIPSIS} ({length})"
+
+
 async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, progress: ProgressFn | None,
                       max_pages: int, problems: list[Problem]) -> list[Any]:
     """Every ``tools/list`` page, read from the raw results (docs/reference.md §20 step 4)."""
@@ -905,7 +991,9 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
 
     raw_tools: list[Any] = []
     cursor: str | None = None
-    seen: set[str] = set()
+    # Digests of the cursors so far, not the cursors: a server may send a cursor of megabytes on
+    # every page, and holding each one until the listing ends cost its size times the pages.
+    seen: set[bytes] = set()
     for page in range(1, max_pages + 1):
         tap.results.pop("tools/list", None)
         rejected: ValidationError | None = None
@@ -926,10 +1014,18 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
                        "tools kept from the raw JSON (lenient parse)")
             problems.append(Problem("warning", f"{where}: tools/list page {page}", message))
             status.flags.append(f"page {page}: SDK rejected the result; parsed leniently")
-        raw_tools.extend(tools)
+        room = C.LIVE_TOOLS_MAX - len(raw_tools)
+        raw_tools.extend(tools[:room])
         status.pages = page
         status.tool_count = len(raw_tools)
         _emit(progress, status)
+        if len(tools) > room:
+            problems.append(Problem("warning", f"{where}: tools/list page {page}",
+                                    f"the server lists more than {C.LIVE_TOOLS_MAX:,} tools (limit for one server, "
+                                    f"as for a catalog file); the first {C.LIVE_TOOLS_MAX:,} kept, "
+                                    f"{counted(len(tools) - room, 'tool')} of this page and any later pages not read"))
+            status.flags.append(f"stopped at {C.LIVE_TOOLS_MAX:,} tools (limit)")
+            return raw_tools
         next_cursor = raw.get("nextCursor")
         if next_cursor == "":  # the end, but it loops clients that take any string as a cursor
             problems.append(Problem("warning", f"{where}: tools/list page {page}", EMPTY_NEXT_CURSOR))
@@ -937,12 +1033,12 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
             return raw_tools
         if next_cursor is None:
             return raw_tools
-        if not isinstance(next_cursor, str) or next_cursor in seen:
+        if not isinstance(next_cursor, str) or _cursor_digest(next_cursor) in seen:
             problems.append(Problem("warning", f"{where}: tools/list page {page}",
-                                    f"nextCursor {next_cursor!r} repeats or is not a string; listing stopped"))
+                                    f"nextCursor {_shown_cursor(next_cursor)} repeats or is not a string; listing stopped"))
             status.flags.append("pagination stopped: bad or repeated cursor")
             return raw_tools
-        seen.add(next_cursor)
+        seen.add(_cursor_digest(next_cursor))
         cursor = next_cursor
     problems.append(Problem("warning", f"{where}: tools/list",
                             f"stopped after {max_pages} pages; the server has more (docs/reference.md §20 step 4 cap)"))
@@ -1683,6 +1779,14 @@ class LiveConnections:
         """True while ``server``'s session is open (and its connection has not ended)."""
         held = self._holder.held.get(server)
         return held is not None and not held.tap.ended and not self._holder.closed
+
+    def end_reason(self, server: str) -> str | None:
+        """Why toolsearch closed ``server``'s connection, when it did so at a limit (a message over
+        16 MiB, requests whose answers the server did not read); ``None`` otherwise."""
+        held = self._holder.held.get(server)
+        if held is None or not held.tap.ended:
+            return None
+        return held.spec.scrub(held.tap.too_large) if held.tap.too_large else None
 
     @property
     def open_servers(self) -> list[str]:

@@ -10,8 +10,8 @@ Here one message is at most :data:`~toolsearch.engine.constants.LIVE_MESSAGE_MAX
 * stdio: the server's standard output is read through :class:`BoundedLines`, which counts the
   bytes since the last line break; past the limit it reports the end of the output, so the
   session ends at once (the server is then stopped as usual) and the reason says why;
-* HTTP: :func:`bounded_client` counts the bytes of each answer that is not an event stream
-  and stops reading past the limit.
+* HTTP: :func:`bounded_client` counts the bytes of each answer that is not an event stream,
+  as decoded when it came compressed (``Content-Encoding: gzip``…), and stops reading past the limit.
 
 Either way the owner's ``on_over`` is called once with a sentence saying what happened, which
 :func:`toolsearch.live.client.describe_failure` gives as the server's reason.
@@ -169,17 +169,32 @@ def bounded_client(on_over: OverFn, headers: dict[str, str] | None = None, timeo
     limit = C.LIVE_MESSAGE_MAX_BYTES if limit is None else limit
 
     class _Body(httpx2.AsyncByteStream):
-        def __init__(self, inner: Any) -> None:
+        """The answer's bytes, decoded here when it came compressed (``Content-Encoding``), so
+        the limit counts what the answer decodes to: 2 MB of gzip decode to 2 GB."""
+
+        def __init__(self, inner: Any, encodings: list[str]) -> None:
+            from httpx2._decoders import MultiDecoder  # noqa: PLC0415 - decodes in pieces of 1 MiB at most
+
             self.inner = inner
+            self.decoder = MultiDecoder(encodings) if encodings else None
 
         async def __aiter__(self) -> AsyncIterator[bytes]:
             seen = 0
-            async for chunk in self.inner:
-                seen += len(chunk)
+
+            def counted_piece(piece: bytes) -> bytes:
+                nonlocal seen
+                seen += len(piece)
                 if seen > limit:
                     on_over(over_sentence(limit))
                     raise httpx2.StreamError(over_sentence(limit))
-                yield chunk
+                return piece
+
+            async for chunk in self.inner:
+                for piece in (self.decoder.decode(chunk) if self.decoder is not None else (chunk,)):
+                    yield counted_piece(piece)
+            if self.decoder is not None:
+                for piece in self.decoder.flush():
+                    yield counted_piece(piece)
 
         async def aclose(self) -> None:
             await self.inner.aclose()
@@ -192,8 +207,16 @@ def bounded_client(on_over: OverFn, headers: dict[str, str] | None = None, timeo
             response = await self.inner.handle_async_request(request)
             if response.headers.get("content-type", "").lower().startswith("text/event-stream"):
                 return response  # each event has the SDK's own limit
-            return httpx2.Response(status_code=response.status_code, headers=response.headers,
-                                   stream=_Body(response.stream), extensions=response.extensions, request=request)
+            encodings = [value.strip().lower() for value in
+                         response.headers.get_list("content-encoding", split_commas=True)]
+            encodings = [value for value in encodings if value and value != "identity"]
+            headers = response.headers
+            if encodings:  # decoded by _Body: the answer handed on is no longer encoded
+                headers = httpx2.Headers([(key, value) for key, value in response.headers.multi_items()
+                                          if key.lower() not in ("content-encoding", "content-length")])
+            return httpx2.Response(status_code=response.status_code, headers=headers,
+                                   stream=_Body(response.stream, encodings), extensions=response.extensions,
+                                   request=request)
 
         async def aclose(self) -> None:
             await self.inner.aclose()

@@ -371,6 +371,10 @@ def _call(bridge, name: str, arguments: dict | None, problems: dict[str, str]) -
     elif connections is not None and connections.closed:
         why = (f"The sessions were closed (Disconnect), so this call starts {server} again, for this "
                "call only. Confirm below.")
+    elif connections is not None and connections.end_reason(tool.server):
+        why = (f"The session with {server} has ended: "
+               f"{common.md_escape(common.visible(connections.end_reason(tool.server)))}. So this call "
+               "starts it again, for this call only. Confirm below.")
     else:
         why = (f"The session with {server} has ended (the server exited or closed the connection), so "
                "this call starts it again, for this call only. Confirm below.")

@@ -12,7 +12,14 @@ from typing import Any
 from toolsearch.analysis.invisible import reveal, reveal_data
 
 
-_MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=")
+#: ``/`` too: Streamlit turns ``:material/NAME:`` into an icon before Markdown reads the escapes
+#: (``\\:material/home\\:`` is still an icon; ``\\:material\\/home\\:`` is the text).
+_MD_SPECIAL = set("\\`*_{}[]()#+-.!|~<>$:&=/")
+
+#: Words Streamlit's Markdown replaces in the text after escapes are resolved, so no escape keeps
+#: them: standing alone, ``->`` (→), ``<-`` (←), ``<->`` (↔), ``--`` (—), ``>=`` (≥), ``<=`` (≤)
+#: and ``~=`` (≈), and ``:streamlit:`` anywhere (its logo). Such a word is shown as a code span.
+_REPLACED_WORDS = frozenset({"->", "<-", "<->", "--", ">=", "<=", "~="})
 
 
 #: A word Streamlit's Markdown would turn into a link even with every character escaped: its
@@ -30,12 +37,13 @@ def _code_span(word: str) -> str:
 
 def md_escape(text: str, keep_newlines: bool = False) -> str:
     """Untrusted text made literal inside a Streamlit markdown string (backslash escapes; no HTML,
-    links, emphasis, math or colour directives; a word that Markdown would autolink, such as a URL
-    or an e-mail address, becomes a code span). Newlines become spaces unless ``keep_newlines``.
+    links, emphasis, math, colour directives or icons; a word that Markdown would autolink, such as
+    a URL or an e-mail address, or that Streamlit would replace, such as ``->`` or ``:streamlit:``,
+    becomes a code span). Newlines become spaces unless ``keep_newlines``.
     Prefer ``st.text``/``st.code`` where possible."""
     text = str(text) if keep_newlines else str(text).replace("\n", " ")
-    return "".join(_code_span(word) if _LINKISH.search(word) else
-                   "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in word)
+    return "".join(_code_span(word) if _LINKISH.search(word) or word in _REPLACED_WORDS or ":streamlit:" in word
+                   else "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in word)
                    for word in re.split(r"(\s+)", text))
 
 
