@@ -392,10 +392,15 @@ if common.require_catalog(v):
         if lowered:
             where = ", ".join(f"{ctx_text(a.context_length)} ({outcome_change(a, b)})"
                               for a, b in zip(now, multi.contexts) if a.context_length in lowered)
-            st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
-                       "setting that still meets the goal. One setting serves every length: to list more there, give "
-                       "those lengths a stricter goal (Other goal at some lengths), ask for more headroom, or keep "
-                       "the current settings.",
+            if multi.reached:
+                why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
+                       "more there, give those lengths a stricter goal (Other goal at some lengths), ask for more "
+                       "headroom, or keep the current settings.")
+            else:  # the goal is out of reach: this is the best reachable setting, which meets no goal
+                why = ("The goal is out of reach, and it is the best reachable setting. One setting serves every length: "
+                       "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
+                       "goal at some lengths), or keep the current settings.")
+            st.warning(f"The recommendation lists less than the current settings at {where}. {why}",
                        icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
