@@ -860,3 +860,20 @@ def test_the_tuning_page_says_where_the_listing_takes_a_large_share_of_the_conte
     assert len(lines) == 1 and lines[0].startswith("large share at 8K: the listing takes ")
     shown = [w.value.replace("\\", "") for w in at.warning]
     assert lines[0][0].upper() + lines[0][1:] + "." in shown, shown
+
+
+def test_the_budget_metric_says_when_it_includes_headroom():
+    """With 10 % headroom the budget needed is above the goal's own need (the listing): the metric
+    says "with 10% headroom", as ``toolsearch recommend`` does; with none it adds nothing."""
+    lengths = [32_000, 200_000, 1_000_000]
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    rec = recommend_for_contexts(ladder, config, lengths, "names", headroom_pct=10)
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"})
+    budget = next(m for m in at.metric if m.label == "Budget needed at every length")
+    assert budget.value == f"{rec.budget_needed:,} tokens" == "1,621 tokens"
+    assert rec.worst.listing_tokens < rec.budget_needed  # the goal alone needs less: the figure needs its qualifier
+    assert budget.proto.delta == "with 10% headroom"
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names"})
+    budget = next(m for m in at.metric if m.label == "Budget needed at every length")
+    assert budget.value == "1,473 tokens" and not budget.proto.delta
