@@ -315,3 +315,15 @@ def test_a_line_break_in_a_server_name_is_shown_as_a_marker_in_the_server_table(
     plan = Inspector(catalog).plan(parse_config({}))
     names = [row["server"] for row in common.server_table(plan)]
     assert sorted(names) == ["gh ub", "gh⟨U+000A⟩ub"]
+
+
+def test_overview_and_model_view_say_what_they_are_for():
+    """A new user lands on Overview: under each title, one line says what the page answers, and
+    Overview points to the Tuning page for a setting to ship."""
+    at = _app()
+    captions = [c.value for c in at.main.caption]
+    assert any("What one request costs" in c and "open Tuning" in c for c in captions), captions
+    at.switch_page("toolsearch/ui/model_view.py").run()
+    assert not at.exception, at.exception
+    captions = [c.value for c in at.main.caption]
+    assert any(c.startswith("The exact tools array and tool_search description the model receives") for c in captions), captions

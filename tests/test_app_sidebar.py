@@ -330,3 +330,4 @@ def test_the_sidebar_says_where_the_cited_docs_pages_are_outside_the_checkout(tm
     monkeypatch.chdir(tmp_path)
     shown = captions()
     assert len(shown) == 1 and common.md_escape(str(ROOT / "docs")) in shown[0], shown
+    assert shown[0].startswith("The docs/… pages that captions cite"), shown

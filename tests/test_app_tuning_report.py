@@ -178,6 +178,23 @@ def test_tuning_multi_length_recommendation_matches_engine():
                                 "lengths), ask for more headroom, or keep the current settings.")  # advice it can follow
 
 
+def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
+    """At 1K names for every server is out of reach: the best reachable setting names fewer servers
+    at 1M than the sidebar does. The warning says so, in the words of ``toolsearch recommend``
+    ("the best reachable setting"), not that the setting "still meets the goal"."""
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "1k,1m", "goal": "names"})
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    rec = recommend_for_contexts(ladder, config, [1_000, 1_000_000], "names")
+    assert not rec.reached
+    assert metric(at, "Recommended listing_max_tokens") == f"{rec.listing_max_tokens:,} tokens"
+    warnings = [w.value for w in at.warning if w.value.startswith("The recommendation lists less than")]
+    assert len(warnings) == 1, [w.value for w in at.warning]
+    assert "1,000,000 tokens (lower: 9 → 7 of 9 servers named)" in warnings[0], warnings
+    assert "meets the goal" not in warnings[0] and "best reachable setting" in warnings[0], warnings
+    assert "ask for more headroom" not in warnings[0]  # more headroom cannot name more where the budget is the whole context
+
+
 @needs_samples
 @pytest.mark.parametrize("query", [{}, {"ctx": "32K", "pct": "2.0", "cap": "3000", "tok": "o200k_base"}])
 def test_tuning_shows_the_best_collapse_per_length(query):
@@ -843,3 +860,20 @@ def test_the_tuning_page_says_where_the_listing_takes_a_large_share_of_the_conte
     assert len(lines) == 1 and lines[0].startswith("large share at 8K: the listing takes ")
     shown = [w.value.replace("\\", "") for w in at.warning]
     assert lines[0][0].upper() + lines[0][1:] + "." in shown, shown
+
+
+def test_the_budget_metric_says_when_it_includes_headroom():
+    """With 10 % headroom the budget needed is above the goal's own need (the listing): the metric
+    says "with 10% headroom", as ``toolsearch recommend`` does; with none it adds nothing."""
+    lengths = [32_000, 200_000, 1_000_000]
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    rec = recommend_for_contexts(ladder, config, lengths, "names", headroom_pct=10)
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "headroom": "10"})
+    budget = next(m for m in at.metric if m.label == "Budget needed at every length")
+    assert budget.value == f"{rec.budget_needed:,} tokens" == "1,621 tokens"
+    assert rec.worst.listing_tokens < rec.budget_needed  # the goal alone needs less: the figure needs its qualifier
+    assert budget.proto.delta == "with 10% headroom"
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names"})
+    budget = next(m for m in at.metric if m.label == "Budget needed at every length")
+    assert budget.value == "1,473 tokens" and not budget.proto.delta

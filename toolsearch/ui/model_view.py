@@ -79,6 +79,8 @@ def body(v, plan) -> None:
 
 v = common.view()
 st.title("What the model sees")
+st.caption("The exact tools array and tool_search description the model receives at the sidebar's settings, "
+           "and why each server's part of the listing is in the state it is.")
 if common.require_catalog(v):
     plan = v.plan
     common.tier_badge(plan)

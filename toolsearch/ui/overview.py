@@ -9,6 +9,8 @@ from toolsearch.analysis.wording import counted
 
 v = common.view()
 st.title("Overview")
+st.caption("What one request costs at the sidebar's catalog, context length and settings, with and without tool search, "
+           "and how the listing budget is decided. For one setting to ship for every context length you run, open Tuning.")
 if common.require_catalog(v):
     plan = v.plan
     ins = v.inspector

@@ -341,9 +341,11 @@ if common.require_catalog(v):
             row.metric("Largest budget needed", f"{multi.budget_needed:,} tokens", width="content",
                        help=f"The budget each length's own goal needs: {multi.budget_words}.")
         else:
+            # with headroom the figure is above the listing: say so, in the words of toolsearch recommend
+            with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct and multi.reached else None
             row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
-                       width="content")
+                       with_headroom, delta_color="off", delta_arrow="off", width="content")
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
@@ -392,10 +394,15 @@ if common.require_catalog(v):
         if lowered:
             where = ", ".join(f"{ctx_text(a.context_length)} ({outcome_change(a, b)})"
                               for a, b in zip(now, multi.contexts) if a.context_length in lowered)
-            st.warning(f"The recommendation lists less than the current settings at {where}. It is the cheapest "
-                       "setting that still meets the goal. One setting serves every length: to list more there, give "
-                       "those lengths a stricter goal (Other goal at some lengths), ask for more headroom, or keep "
-                       "the current settings.",
+            if multi.reached:
+                why = ("It is the cheapest setting that still meets the goal. One setting serves every length: to list "
+                       "more there, give those lengths a stricter goal (Other goal at some lengths), ask for more "
+                       "headroom, or keep the current settings.")
+            else:  # the goal is out of reach: this is the best reachable setting, which meets no goal
+                why = ("The goal is out of reach, and it is the best reachable setting. One setting serves every length: "
+                       "to list more there, give the lengths where the goal is out of reach a goal of their own (Other "
+                       "goal at some lengths), or keep the current settings.")
+            st.warning(f"The recommendation lists less than the current settings at {where}. {why}",
                        icon=":material/warning:")
         same = (multi.threshold_pct, multi.listing_max_tokens) == (cfg.threshold_pct, cfg.listing_max_tokens)
         # the setting to ship, next to the answer: a reviewer need not scroll past the grids for it
