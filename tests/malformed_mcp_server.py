@@ -8,7 +8,8 @@ Its ``tools/list`` result has:
 
 ``--noise`` also prints a non-JSON line to stdout before each answer (a server that logs to
 stdout), ``--noise-once`` only before the first answer; ``--startup-delay SECONDS`` waits before
-serving (the benchmark uses it as a server with a cheap start-up). Any other method gets a JSON-RPC "method not found" error.
+serving (the benchmark uses it as a server with a cheap start-up); ``--protocol VERSION`` answers
+``initialize`` with that protocol version (one the MCP SDK does not support, for a test). Any other method gets a JSON-RPC "method not found" error.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ TOOLS = [
 ]
 
 
-def answer(message: dict) -> dict | None:
+def answer(message: dict, protocol: str = "2025-06-18") -> dict | None:
     method = message.get("method")
     if "id" not in message:
         return None  # a notification
     if method == "initialize":
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        result = {"protocolVersion": protocol, "capabilities": {"tools": {}},
                   "serverInfo": {"name": "malformed", "version": "0.0.1"}}
     elif method == "tools/list":
         result = {"tools": TOOLS}
@@ -55,7 +56,8 @@ def main() -> None:
         line = line.strip()
         if not line:
             continue
-        reply = answer(json.loads(line))
+        protocol = argv[argv.index("--protocol") + 1] if "--protocol" in argv else "2025-06-18"
+        reply = answer(json.loads(line), protocol)
         if reply is None:
             continue
         if noise:

@@ -227,6 +227,17 @@ def test_dispatcher_without_settings_for_a_server_does_not_call() -> None:
 
 # --- failures never block or break the others ------------------------------------------------------
 
+
+def test_a_protocol_version_the_sdk_refuses_is_named_as_the_sdk_refusing_it() -> None:
+    """The SDK raises a plain RuntimeError for it: the reason is a sentence, not a Python class."""
+    result = connect_servers([spec_from_fields("old", command=PY, args=[str(MALFORMED), "--protocol", "1999-01-01"]),
+                              stdio("good")])
+    status = by_name(result)
+    assert status["old"].state == "failed"
+    assert status["old"].reason == ("the MCP SDK refused the server's answer: "
+                                    "Unsupported protocol version from the server: 1999-01-01")
+    assert (status["good"].state, status["good"].tool_count) == ("ok", 7)
+
 def test_each_failure_is_a_per_server_error_and_the_others_keep_their_tools() -> None:
     marker = f"toolsearch-hang-{uuid.uuid4().hex}"
     specs = [

@@ -896,6 +896,10 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason = _http_reason(cause, spec)
     elif isinstance(cause, OSError):
         reason = f"{type(cause).__name__}: {cause.strerror or cause}"
+    elif _from_mcp_sdk(cause):
+        # the SDK's own refusals (an unsupported protocol version, a tool result that breaks its
+        # output schema) are sentences: say who refused instead of naming a Python class
+        reason = f"the MCP SDK refused the server's answer: {cause}"
     else:
         reason = f"{type(cause).__name__}: {cause}".rstrip(": ")
     if stderr:
@@ -904,6 +908,16 @@ def describe_failure(exc: BaseException, spec: ServerSpec, tap: _Tap | None = No
         reason += f" ({counted(tap.bad_lines, 'line')} on stdout {agree(tap.bad_lines, 'was', 'were')} not JSON-RPC)"
     reason = spec.scrub(" ".join(spec.scrub(reason).split()))
     return reason if len(reason) <= _REASON_MAX_CHARS else reason[: _REASON_MAX_CHARS - 1] + C.ELLIPSIS
+
+
+def _from_mcp_sdk(cause: BaseException) -> bool:
+    """Whether ``cause`` is a plain ``RuntimeError`` raised inside the MCP SDK's client code."""
+    if type(cause) is not RuntimeError:
+        return False
+    frame = cause.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    return frame is not None and f"{os.sep}mcp{os.sep}" in frame.tb_frame.f_code.co_filename
 
 
 def _redacted_url(spec: ServerSpec) -> str:
