@@ -777,6 +777,9 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     plain = open_page("toolsearch/ui/report.py")
     assert carried_caption(plain).endswith("open the Tuning page to include them (the context lengths and goal are "
                                            "chosen there).")
+    assert [(link.label, link.proto.page.rsplit("/", 1)[-1]) for link in plain.get("page_link")] == [
+        ("Choose the context lengths and goal: Tuning", "tuning")]
+    assert not at.get("page_link")  # a question was asked: no link needed
     plain.button(key="build_report").click().run()
     assert "Not computed" in report_section(plain.session_state["report_html"])
     # a link whose question cannot be asked (a server in both lists): said, with the reason

@@ -9,6 +9,8 @@ the team-workspace catalog). Catalog text inside the report is escaped by the bu
 """
 
 
+from pathlib import Path
+
 import streamlit as st
 
 from toolsearch.analysis import review
@@ -80,6 +82,9 @@ if common.require_catalog(v):
         f"not included: fix the {asked.blocked_by} on the Tuning page to include them (its goal cannot be asked: "
         f"{common.md_escape(common.visible(asked.error))})" if asked is not None else
         "open the Tuning page to include them (the context lengths and goal are chosen there)."))
+    if not found:  # the recommendation is the report's main answer: one click to where it is asked
+        c1.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
+                     label="Choose the context lengths and goal: Tuning")
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
                  include_lint, id(strategies), found[1] if found else None)
