@@ -11,6 +11,9 @@ Usage: ``python -m benchmarks.live_connect [REPEATS]`` (default 3; medians are p
   client's own concurrency shows without CPU contention.
 * A 200-tool server (page size 50, so 4 ``tools/list`` pages): the time from the end of the
   handshake to the end of listing, next to a 7-tool server's, and its whole connect.
+* One stray stdout line (not JSON-RPC) as long as the 16 MiB message limit allows, from a server
+  whose entry has secrets: the time to keep it, masked, for the server's status (only its start
+  is shown and only its end can join the next line, so only those are scrubbed).
 
 Prints numbers; it asserts nothing. Times are wall-clock seconds and include process start-up
 and shutdown; on a small machine the five start-ups compete for CPU.
@@ -77,6 +80,26 @@ def _concurrency(label: str, specs: list[ServerSpec], repeats: int) -> None:
     print(f"[{label}] client CPU time during the concurrent connect: {median(cpu):.3f}")
 
 
+def _stray_line(repeats: int) -> None:
+    from mcp_types import jsonrpc_message_adapter  # noqa: PLC0415
+
+    from toolsearch.live.client import _Tap  # noqa: PLC0415
+
+    spec = spec_from_fields("s", command="srv", args=["--token=argSECRET/7373+w"], env={"API_KEY": "sk-0123456789abcdef"})
+    line = "log " * (16 * 1024 * 1024 // 4 - 1)
+    try:
+        jsonrpc_message_adapter.validate_json(line)
+    except ValueError as exc:
+        error = exc
+    times = []
+    for _ in range(repeats):
+        tap = _Tap(spec.scrub, spec.secret_values())
+        start = time.perf_counter()
+        tap.observe(error)
+        times.append(time.perf_counter() - start)
+    print(f"keeping one {len(line) / 2**20:.0f} MiB stray stdout line, masked: {statistics.median(times):.4f}")
+
+
 def main(repeats: int = 3) -> None:
     """Run the benchmark ``repeats`` times and print medians (seconds)."""
     _connect([_spec("warmup")])  # file-system caches, .pyc files
@@ -104,6 +127,7 @@ def main(repeats: int = 3) -> None:
     print(f"listing 200 tools (1 server, 4 pages): {median(large_list):.3f}")
     print(f"extra listing time for 200 tools vs 7: {median(large_list) - median(small_list):.3f}")
     print(f"whole connect, 7-tool server: {median(small_total):.3f}; 200-tool server: {median(large_total):.3f}")
+    _stray_line(repeats)
 
 
 if __name__ == "__main__":

@@ -266,6 +266,37 @@ def test_a_stray_line_is_scrubbed_before_it_is_cut_and_shown_literally() -> None
     assert tap.last_bad == "ValidationError" and tap.bad_lines == 3
 
 
+def test_a_very_long_stray_line_shows_the_same_masked_start_and_joins_the_next_line_by_its_end() -> None:
+    """A stray line up to the 16 MiB message limit is scrubbed by its start and its end only: what
+    is shown, and a secret split from its end onto the next line, are as for a short line."""
+    long_pad = "x" * 3_000_000
+    tap = _stray_tap()
+    tap.observe(_stray_error("." * 100 + ENV_SECRET + long_pad))
+    assert tap.last_bad == repr(("." * 100 + MASK + long_pad)[:120])
+    # back-to-back secrets: the shown start stands for far more of the line than 120 characters
+    tap.observe(_stray_error(ENV_SECRET * 200 + long_pad))
+    assert tap.last_bad == repr(MASK * 30)
+    # a secret at or across the 120-character end of what is shown: as for a short line
+    for start in (110, 117, 119, 120, 121):
+        short, long = _stray_tap(), _stray_tap()
+        short.observe(_stray_error("." * start + ENV_SECRET + "x" * 200))
+        long.observe(_stray_error("." * start + ENV_SECRET + long_pad))
+        assert long.last_bad == short.last_bad and _fragments_in(long.last_bad) == [], (start, long.last_bad)
+    # a long line that ends with the start of a secret; the next line ends it
+    for at in (1, 7, len(ENV_SECRET) - 1):
+        tap = _stray_tap()
+        tap.observe(_stray_error(long_pad + " key " + ENV_SECRET[:at]))
+        assert tap.last_bad == repr(long_pad[:120])
+        tap.observe(_stray_error(ENV_SECRET[at:] + " loaded"))
+        assert tap.last_bad == repr(f"{MASK} loaded"), (at, tap.last_bad)
+    # without any secret: the start, as it is
+    from toolsearch.live.client import _Tap
+
+    plain = _Tap()
+    plain.observe(_stray_error("\x1b" + long_pad))
+    assert plain.last_bad == repr(("\x1b" + long_pad)[:120])
+
+
 def test_a_cut_off_start_or_end_of_a_secret_is_masked() -> None:
     from toolsearch.engine.secrets import mask_leading_suffix, mask_trailing_prefix
 

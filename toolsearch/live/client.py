@@ -295,10 +295,19 @@ class _Tap:
         across them is masked, see :func:`~toolsearch.engine.secrets.scrub_text`) before it is
         cut, with a trailing start of a secret masked too
         (:func:`~toolsearch.engine.secrets.mask_trailing_prefix`)."""
+        # Only the line's start is shown and only its end joins the next line: a long line (up to
+        # the 16 MiB message limit) is scrubbed in those two parts, not whole (a second per line).
+        # The start is long enough that its scrubbed text passes the shown length (each mask
+        # stands for at most one secret), so what is shown is the same.
+        head = (_STRAY_LINE_CHARS + 2) * self._stray_window
+        long_line = len(line) > 2 * head
         if not self.secrets:
-            return self.scrub(line)[:_STRAY_LINE_CHARS]
+            return self.scrub(line[:head] if long_line else line)[:_STRAY_LINE_CHARS]
+        tail = line[-2 * self._stray_window:] if long_line else ""
+        if long_line:
+            line = line[:head]
         scrubbed = self.scrub(f"{self._stray_before}\n{line}" if self._stray_before else line)
-        self._stray_before = scrubbed[-self._stray_window:]
+        self._stray_before = (self.scrub(tail) if long_line else scrubbed)[-self._stray_window:]
         shown = mask_trailing_prefix(scrubbed, self.secrets).rpartition("\n")[2]
         if (shown != line and not shown.startswith(C.SECRET_MASK)
                 and shown != mask_trailing_prefix(self.scrub(line), self.secrets)):
