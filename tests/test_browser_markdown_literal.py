@@ -45,9 +45,7 @@ for number, text in enumerate(json.loads(os.environ["TEXTS"])):
 """
 
 
-def test_escaped_text_is_shown_as_written(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
+def test_escaped_text_is_shown_as_written(tmp_path: Path, chromium_browser) -> None:
     script = tmp_path / "show.py"
     script.write_text(SCRIPT)
     port = free_port()
@@ -66,21 +64,20 @@ def test_escaped_text_is_shown_as_written(tmp_path: Path) -> None:
             except OSError:
                 assert time.time() < deadline and proc.poll() is None, "streamlit did not start"
                 time.sleep(0.3)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
-            try:
-                page = browser.new_page(viewport={"width": 1400, "height": 2000})
-                page.goto(url)
-                page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=60000)
-                page.wait_for_function(f"document.querySelectorAll('[data-testid=stExpander]').length >= {len(TEXTS)}",
-                                       timeout=30000)
-                shown = page.evaluate("""() => [...document.querySelectorAll(
-                        '[data-testid=stAlert] [data-testid=stMarkdownContainer], '
-                        + '[data-testid=stCaptionContainer], [data-testid=stExpander] summary [data-testid=stMarkdownContainer]')]
-                    .map(el => [el.innerText.trim(),
-                                el.querySelectorAll('img, [role=img], [data-testid=stIconMaterial]').length])""")
-            finally:
-                browser.close()
+        context = chromium_browser.new_context(viewport={"width": 1400, "height": 2000})
+        try:
+            page = context.new_page()
+            page.goto(url)
+            page.wait_for_selector("[data-testid=stApp][data-test-script-state=notRunning]", timeout=60000)
+            page.wait_for_function(f"document.querySelectorAll('[data-testid=stExpander]').length >= {len(TEXTS)}",
+                                   timeout=30000)
+            shown = page.evaluate("""() => [...document.querySelectorAll(
+                    '[data-testid=stAlert] [data-testid=stMarkdownContainer], '
+                    + '[data-testid=stCaptionContainer], [data-testid=stExpander] summary [data-testid=stMarkdownContainer]')]
+                .map(el => [el.innerText.trim(),
+                            el.querySelectorAll('img, [role=img], [data-testid=stIconMaterial]').length])""")
+        finally:
+            context.close()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
