@@ -612,3 +612,23 @@ def test_an_unknown_context_length_reads_as_one_in_sentences() -> None:
     assert "budget needed: 3,656 tokens at an unknown context length and 32K; 1,473 tokens at 1M" in text.stdout
     assert "# at an unknown context length: full" in rec.stdout
     assert not re.search(r"\bat unknown\b", check.stdout + text.stdout + rec.stdout)
+
+
+def test_headroom_out_of_reach_keeps_the_best_listing_instead_of_the_largest_settings() -> None:
+    # At 8K no listing of the team workspace keeps 200 % headroom, yet every server fits at names:
+    # the answer must not be "nothing can be listed" with 100 % / 60,000 (a listing that may grow
+    # into the whole 8K context), but names with as much room as stays below the full listing.
+    result = run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200")
+    assert result.returncode == 1, result.stderr
+    assert "nothing can be listed" not in result.stdout
+    assert "less than the 200% headroom asked" in result.stdout
+    data = _json(run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200",
+                         "--json"))
+    full = _json(run_cli("plan", TEAM, "--context-length", "1m", "--json"))
+    assert (data["threshold_pct"], data["listing_max_tokens"]) != (100.0, 60_000)
+    for c in data["contexts"]:
+        assert c["listing_form"] == "names" and c["servers_named"] == c["servers_total"]
+        assert c["headroom_tokens"] > 0
+    # the budget is as large as it can be without choosing the full listing
+    assert data["listing_max_tokens"] == full["listing_tokens"] - 1
+    assert data["budget_needed"] == data["listing_max_tokens"]

@@ -379,6 +379,9 @@ class MultiRecommendation:
         if self.budget_needed is None:
             return ("the largest settings, as nothing can be listed at the shortest length and they give every "
                     "other length its best form")
+        if self.headroom_pct and any(_short_of_room(c, self.headroom_pct) for c in self.contexts):
+            return (f"the fewest listing tokens and as much room as fits below the next larger listing (less "
+                    f"than the {self.headroom_pct:g}% headroom asked)")
         return "the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
@@ -461,6 +464,26 @@ def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
         out.append(budget if budget < earlier else None)
         earlier = min(earlier, step.tokens)
     return out
+
+
+def _most_room(ladder: Ladder, largest: int, meets: Any) -> int | None:
+    """Without headroom, the listing a budget of at most ``largest`` tokens gives that meets the
+    goal (``meets(step)``) with the fewest listing tokens, or when none does, the one with the most
+    servers and then tools named and the fewest listing tokens among those; returned is the largest
+    budget (at most ``largest``) that still gives that listing, the most room it can have before a
+    larger listing is chosen. ``None`` when no listing fits in ``largest`` tokens."""
+    chosen = _chosen_budgets(ladder, 0)
+    valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
+    if not valid:
+        return None
+    same = [(b, i) for i, b in valid if meets(ladder.steps[i])]
+    if not same:
+        best = ladder.counts_of(ladder.steps[valid[0][0]])
+        same = [(b, i) for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(
+            ladder.counts_of(ladder.steps[i])) == (best.servers_named, best.tools_named)]
+    _, index = min(same)
+    earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
+    return largest if earlier is None else min(largest, earlier - 1)
 
 
 def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, str]:
@@ -758,6 +781,15 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         return result(True, None, pct, cap, goal_budget, "")
     reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
+    if not valid and headroom_pct:
+        # No listing keeps the headroom within the shortest length's largest budget, though some
+        # listing may fit there: take the best of those with the fewest listing tokens (as without
+        # headroom) and give it as much room as stays below the next larger listing, so it keeps
+        # that listing and what it can of the headroom asked, rather than the largest settings.
+        room = _most_room(ladder, largest, meets)
+        if room is not None:
+            pct, cap = _settings(room, lengths, config.threshold_pct)
+            return result(False, None, pct, cap, room, reason, goal_budget=goal_budget)
     if not valid:
         return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason,
                       goal_budget=goal_budget)
