@@ -24,7 +24,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (one_line, output_file, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..analysis.invisible import reveal
@@ -60,6 +60,7 @@ def _parts(text: str, what: str) -> list[str]:
 
 def _int_list(text: str) -> list[int | None]:
     """``--context-lengths``: comma-separated context lengths, duplicates dropped, order kept (as the app)."""
+    split_context_lengths(text)  # refuses 32,000 (read as 32 and 0) with how to write it
     return list(dict.fromkeys(_context_length(part) for part in _parts(text, "context lengths")))
 
 

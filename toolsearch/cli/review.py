@@ -41,7 +41,7 @@ from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      with_flags, write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import one_line, output_file, parse_context_length, text_table
+from .textfmt import one_line, output_file, parse_context_length, split_context_lengths, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -51,7 +51,7 @@ class ReviewUsageError(ToolsearchError):
 
 
 def _context_lengths(text: str) -> list[int | None]:
-    values = [parse_context_length(part) for part in text.split(",") if part.strip()]
+    values = [parse_context_length(part) for part in split_context_lengths(text)]
     if not values:
         raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
     return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
