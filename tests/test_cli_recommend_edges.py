@@ -632,3 +632,24 @@ def test_headroom_out_of_reach_keeps_the_best_listing_instead_of_the_largest_set
     # the budget is as large as it can be without choosing the full listing
     assert data["listing_max_tokens"] == full["listing_tokens"] - 1
     assert data["budget_needed"] == data["listing_max_tokens"]
+
+
+def test_an_excepted_server_named_at_longer_lengths_says_where_it_collapses(tmp_path) -> None:
+    # github may collapse, and does at 32K, but 1M's own goal (full) names it: "not named: github:
+    # may collapse" alone read as if no length named it, beside a 1M row of 9/9 servers named.
+    args = ("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed,1m=full", "--except", "github")
+    data = _json(run_cli(*args, "--json"))
+    rows = {c["context_length"]: c for c in data["contexts"]}
+    assert rows[1_000_000]["servers_named"] == rows[1_000_000]["servers_total"]
+    github = next(u for u in data["unnamed"] if u["name"] == "github")
+    assert "collapsed at 32K only, named at 1M" in github["reason"], github
+    text = run_cli(*args).stdout
+    block = run_cli(*args, "--yaml").stdout
+    line = "not named: github: may collapse (an exception to the goal); collapsed at 32K only, named at 1M;"
+    assert line in text, text
+    assert "# " + line in block, block
+    # an excepted server collapsed at every length keeps its words
+    data = _json(run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed", "--except", "github",
+                         "--json"))
+    github = next(u for u in data["unnamed"] if u["name"] == "github")
+    assert "only" not in github["reason"], github

@@ -851,7 +851,12 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
             why += _fits_elsewhere(rec, states_at, name, need)
         elif name in rec.except_servers:
-            why = f"{name}: may collapse (an exception to the goal); naming it needs a budget of {need:,} tokens{extra}"
+            named_at = [c.context_length for c in contexts if c.context_length not in unnamed_at]
+            # a longer length may name it (another length's goal, or the cap): say where it collapses
+            only = (f"; collapsed at {where} only, named at {_and(context_words(c) for c in named_at)}"
+                    if named_at else "")
+            why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
+                   f"tokens{extra}")
         else:
             why = f"{name}: the goal allows a summary line at {where}; naming it needs a budget of {need:,} tokens{extra}"
         unnamed.append(UnnamedServer(name, state, need, why))
