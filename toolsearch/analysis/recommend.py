@@ -672,7 +672,10 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     When the goal cannot be reached at every length, the answer maximises, at the worst length,
     first the servers at names or better and then the tools named, and among those settings takes
     the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
-    ``unnamed`` which servers are not named and why. When nothing can be listed at all, the
+    ``unnamed`` which servers are not named and why. When no listing keeps the headroom at the
+    shortest length but some listing fits there, the one that reaches the goal with the fewest
+    tokens (else the one naming the most), with the largest budget that still gives it (less room
+    than asked). When nothing can be listed at all, the
     largest settings (100 %, 60,000 tokens), which give every length its best form; with
     ``listing: off`` (no setting lists anything), the current settings. When tool
     search is not active at all (tier 0: every schema is sent), the goal is reached with the
