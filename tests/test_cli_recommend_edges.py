@@ -469,7 +469,7 @@ def test_exported_block_names_every_server_it_leaves_unnamed() -> None:
     assert result.returncode == 0, result.stderr
     comments = [line for line in result.stdout.splitlines() if line.startswith("# not named:")]
     assert comments == ["# not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K "
-                        "context (32,000 tokens)"], result.stdout
+                        "context (32,000 tokens); named at 200K and 1M"], result.stdout
     # the same words as the text output, one line per server, also when many collapse
     text = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
     block = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--yaml")
@@ -653,3 +653,14 @@ def test_an_excepted_server_named_at_longer_lengths_says_where_it_collapses(tmp_
                          "--json"))
     github = next(u for u in data["unnamed"] if u["name"] == "github")
     assert "only" not in github["reason"], github
+
+
+def test_a_server_named_at_longer_lengths_is_not_said_unnamed_without_where() -> None:
+    # With a goal per length, cloudflare cannot be named at 32K but is at 200K and 1M (their own
+    # goal, full): the "not named" line says so beside those rows of 10/10 servers named.
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal",
+                         "names,200k=full,1m=full", "--json"))
+    rows = {c["context_length"]: c for c in data["contexts"]}
+    assert rows[200_000]["servers_named"] == rows[200_000]["servers_total"] == 10
+    cloudflare = next(u for u in data["unnamed"] if u["name"] == "cloudflare")
+    assert cloudflare["reason"].endswith("; named at 200K and 1M"), cloudflare

@@ -846,21 +846,23 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
                  else _and(context_words(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
+        # a longer length may name it (its own goal, or a larger budget): where the words do not
+        # say where it is unnamed, say where it is named, or the line reads as if no length named
+        # it beside a row that does
+        named_at = [c.context_length for c in contexts if c.context_length not in unnamed_at]
+        named_words = _and(context_words(c) for c in named_at) if named_at else ""
         if rec.reason == LISTING_OFF_REASON:  # not a matter of budget: say why, not "no budget names it"
             why = f"{name}: {LISTING_OFF_REASON}"
         elif need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
-            why += _fits_elsewhere(rec, states_at, name, need)
+            why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
         elif name in rec.except_servers:
-            named_at = [c.context_length for c in contexts if c.context_length not in unnamed_at]
-            # a longer length may name it (another length's goal, or the cap): say where it collapses
-            only = (f"; collapsed at {where} only, named at {_and(context_words(c) for c in named_at)}"
-                    if named_at else "")
+            only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
             why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
                    f"tokens{extra}")
-        else:
+        else:  # "at 32K" here already says the other lengths name it
             why = f"{name}: the goal allows a summary line at {where}; naming it needs a budget of {need:,} tokens{extra}"
         unnamed.append(UnnamedServer(name, state, need, why))
     unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))
