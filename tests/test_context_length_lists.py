@@ -1,7 +1,8 @@
 """A list of context lengths written with thousands separators, as toolsearch itself prints them
 (``context lengths 32,000, 200,000, 1,000,000``): the comma separates lengths, so ``32,000`` would
 be the lengths 32 and 0 (``'000' is not a number``) and ``32,128`` the lengths 32 and 128 tokens.
-Every command and the Tuning page refuse it with how to write it instead."""
+Every command and the Tuning page refuse it with how to write it instead. And, as --context-lengths and
+--goal, --headroom given twice is refused rather than the last one taken without a word."""
 
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
 @pytest.mark.parametrize("args", [
     ("recommend", TEAM, "--goal", "names", "--context-lengths"),
     ("check", TEAM, "--goal", "names", "--context-lengths"),
-    ("report", TEAM, "--goal", "names", "-o", "-", "--context-lengths"),
+    ("report", TEAM, "--goal", "names", "-o", "review.html", "--context-lengths"),
     ("sweep", TEAM, "--context-lengths"),
     ("harnesses", TEAM, "--context-lengths"),
 ])
-def test_thousands_separators_are_refused_with_how_to_write_the_length(args) -> None:
+def test_thousands_separators_are_refused_with_how_to_write_the_length(args, tmp_path) -> None:
+    args = tuple(str(tmp_path / a) if a == "review.html" else a for a in args)
     result = run_cli(*args, "32,000, 200,000, 1,000,000")
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
@@ -49,3 +51,18 @@ def test_tuning_page_refuses_thousands_separators_with_how_to_write_them() -> No
     assert not at.exception, at.exception
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any("'32,000' reads as 32 and 000 tokens" in e and "32000 or 32k" in e for e in errors), errors
+
+
+@pytest.mark.parametrize("command", [
+    ("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "names"),
+    ("check", TEAM, "--context-lengths", "32k,1m", "--goal", "names"),
+    ("report", TEAM, "--context-lengths", "32k,1m", "--goal", "names", "-o", "review.html"),
+])
+def test_headroom_given_twice_is_refused_like_the_other_tuning_options(command, tmp_path) -> None:
+    # --context-lengths and --goal given twice are refused; --headroom 10 --headroom 20 took 20 silently
+    command = tuple(str(tmp_path / a) if a == "review.html" else a for a in command)
+    result = run_cli(*command, "--headroom", "10", "--headroom", "20")
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "argument --headroom: given more than once, where only the last would count" in result.stderr
+    once = run_cli(*command, "--headroom", "10")
+    assert once.returncode in (0, 1) and "given more than once" not in once.stderr, once.stderr

@@ -121,7 +121,7 @@ def add_parsers(sub: Any) -> None:
                    help="with --goal: a server that may collapse to a summary line (as recommend --except); repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="with --goal: a server that must stay at names or better (as recommend --keep); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, default=None, metavar="PCT",  # None: not given (0 is a value)
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=None, metavar="PCT",  # None: not given (0 is a value)
                    help="with --goal: keep the budget at least PCT %% above the listing (as recommend --headroom)")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="with --goal: recorded sessions (Hermes state.db, exports, transcripts): how many of the tools "
@@ -170,7 +170,7 @@ def add_parsers(sub: Any) -> None:
                         "repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal; as recommend --keep); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=0.0, metavar="PCT",
                    help="also fail where the budget is less than PCT %% above today's listing (as recommend "
                         "--headroom; default 0). Growth spends that room, so a block recommended with PCT %% fails "
                         "this at the first tool added; its # gate: line leaves --headroom out")
