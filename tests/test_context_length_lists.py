@@ -66,3 +66,19 @@ def test_headroom_given_twice_is_refused_like_the_other_tuning_options(command, 
     assert "argument --headroom: given more than once, where only the last would count" in result.stderr
     once = run_cli(*command, "--headroom", "10")
     assert once.returncode in (0, 1) and "given more than once" not in once.stderr, once.stderr
+
+
+def test_a_goal_per_length_written_with_thousands_separators_says_how_to_write_it() -> None:
+    result = run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "names,32,000=full")
+    assert result.returncode == 2
+    assert "argument --goal: '32,000' reads as 32 and 000 tokens" in result.stderr, result.stderr
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.text_input(key="tuning_length_goals").set_value("32,000=full").run()
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("'32,000' reads as 32 and 000 tokens" in e for e in errors), errors
+    # a suggestion ends the sentence with its question mark alone
+    at.text_input(key="tuning_length_goals").set_value("1m=fulll").run()
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any(e.endswith("did you mean 'full'?") for e in errors), errors

@@ -231,6 +231,7 @@ def goal_argument(text: str) -> GoalArgument:
     goal: str | None = None
     by_length: dict[int | None, str] = {}
     first: dict[int | None, str] = {}  # the item that gave each length its goal
+    split_context_lengths(text)  # 32,000=full: the comma separates items, say how to write the length
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue

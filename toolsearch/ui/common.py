@@ -184,7 +184,7 @@ def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     try:
         parsed = goal_argument(text)
     except argparse.ArgumentTypeError as exc:
-        return {}, f"Other goals: {exc}."
+        return {}, f"Other goals: {str(exc).rstrip('.?')}{'?' if str(exc).endswith('?') else '.'}"
     if parsed.goal is not None:
         return {}, (f"Other goals: {parsed.goal!r} has no length; write LENGTH=GOAL items such as 200k=full "
                     "(the goal selector sets the other lengths).")
