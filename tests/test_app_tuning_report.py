@@ -880,3 +880,23 @@ def test_the_budget_metric_says_when_it_includes_headroom():
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names"})
     budget = next(m for m in at.metric if m.label == "Budget needed at every length")
     assert budget.value == "1,473 tokens" and not budget.proto.delta
+
+
+def test_the_largest_budget_metric_says_when_it_includes_headroom():
+    """With a goal per length the metric is "Largest budget needed"; with headroom it says so, as
+    ``toolsearch recommend`` prints "budget needed: ... (with 10% headroom)"."""
+    lengths = [32_000, 200_000, 1_000_000]
+    config = parse_config({})
+    ladder = listing_ladder(inspector().planner, config)
+    rec = recommend_for_contexts(ladder, config, lengths, "names", headroom_pct=10,
+                                 length_goals={1_000_000: "full"})
+    assert not rec.one_budget and rec.reached
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "goals": "1m=full",
+                                               "headroom": "10"})
+    budget = next(m for m in at.metric if m.label == "Largest budget needed")
+    assert budget.value == f"{rec.budget_needed:,} tokens"
+    assert budget.proto.delta == "with 10% headroom"
+    assert "(with 10% headroom)" in budget.help
+    at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "goals": "1m=full"})
+    budget = next(m for m in at.metric if m.label == "Largest budget needed")
+    assert not budget.proto.delta

@@ -164,3 +164,32 @@ def test_collapse_chart_budget_label_stays_inside_the_chart(chromium, tmp_path, 
     assert box["chart_left"] <= box["left"] and box["right"] <= box["chart_right"], box
     assert box["right"] <= box["line"] or box["left"] >= box["line"], box  # beside the line, not across it
     page.context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_per_server_cost_labels_do_not_overlap_with_many_servers(chromium, tmp_path, width):
+    """45 servers, one with a 60-character name: each x label is one upright line, no label overlaps
+    the next, and the long name is shortened so the bars keep their height."""
+    import json
+
+    from toolsearch.analysis import charts
+
+    names = [f"server-{i:02d}" for i in range(44)] + ["x" * 60]
+    catalog = {"name": "many", "servers": [
+        {"name": name, "tools": [{"name": f"tool_{j}", "description": f"Does thing {j} " + "word " * (i % 9),
+                                  "inputSchema": {"type": "object"}} for j in range(3 + i % 5)]}
+        for i, name in enumerate(names)]}
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(catalog), encoding="utf-8")
+    plan = Inspector.from_files([path]).plan(parse_config({}), 32_000)
+    page = draw(chromium, charts.server_costs_figure(plan, log_y=True), tmp_path, "server-costs-many", width)
+    ticks = page.evaluate("""() => Array.from(document.querySelectorAll('.xtick text')).map(t => {
+        const r = t.getBoundingClientRect(); return {left: r.left, right: r.right, text: t.textContent}; })""")
+    assert len(ticks) >= 20, ticks
+    overlaps = [(a["text"], b["text"]) for a, b in zip(ticks, ticks[1:]) if a["right"] > b["left"] + 0.5]
+    assert overlaps == [], overlaps
+    texts = [t["text"] for t in ticks]
+    assert not any("x" * 30 in t for t in texts), texts
+    plot = page.evaluate("() => document.querySelector('.draglayer .nsewdrag').getBoundingClientRect().height")
+    assert plot > 250, plot
+    page.context.close()

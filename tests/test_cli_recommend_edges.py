@@ -469,7 +469,7 @@ def test_exported_block_names_every_server_it_leaves_unnamed() -> None:
     assert result.returncode == 0, result.stderr
     comments = [line for line in result.stdout.splitlines() if line.startswith("# not named:")]
     assert comments == ["# not named: cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K "
-                        "context (32,000 tokens)"], result.stdout
+                        "context (32,000 tokens); named at 200K and 1M"], result.stdout
     # the same words as the text output, one line per server, also when many collapse
     text = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed")
     block = run_cli("recommend", TEAM, "--context-lengths", "32k,200k,1m", "--goal", "listed", "--yaml")
@@ -612,3 +612,55 @@ def test_an_unknown_context_length_reads_as_one_in_sentences() -> None:
     assert "budget needed: 3,656 tokens at an unknown context length and 32K; 1,473 tokens at 1M" in text.stdout
     assert "# at an unknown context length: full" in rec.stdout
     assert not re.search(r"\bat unknown\b", check.stdout + text.stdout + rec.stdout)
+
+
+def test_headroom_out_of_reach_keeps_the_best_listing_instead_of_the_largest_settings() -> None:
+    # At 8K no listing of the team workspace keeps 200 % headroom, yet every server fits at names:
+    # the answer must not be "nothing can be listed" with 100 % / 60,000 (a listing that may grow
+    # into the whole 8K context), but names with as much room as stays below the full listing.
+    result = run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200")
+    assert result.returncode == 1, result.stderr
+    assert "nothing can be listed" not in result.stdout
+    assert "less than the 200% headroom asked" in result.stdout
+    data = _json(run_cli("recommend", TEAM, "--context-lengths", "8k,1m", "--goal", "names", "--headroom", "200",
+                         "--json"))
+    full = _json(run_cli("plan", TEAM, "--context-length", "1m", "--json"))
+    assert (data["threshold_pct"], data["listing_max_tokens"]) != (100.0, 60_000)
+    for c in data["contexts"]:
+        assert c["listing_form"] == "names" and c["servers_named"] == c["servers_total"]
+        assert c["headroom_tokens"] > 0
+    # the budget is as large as it can be without choosing the full listing
+    assert data["listing_max_tokens"] == full["listing_tokens"] - 1
+    assert data["budget_needed"] == data["listing_max_tokens"]
+
+
+def test_an_excepted_server_named_at_longer_lengths_says_where_it_collapses(tmp_path) -> None:
+    # github may collapse, and does at 32K, but 1M's own goal (full) names it: "not named: github:
+    # may collapse" alone read as if no length named it, beside a 1M row of 9/9 servers named.
+    args = ("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed,1m=full", "--except", "github")
+    data = _json(run_cli(*args, "--json"))
+    rows = {c["context_length"]: c for c in data["contexts"]}
+    assert rows[1_000_000]["servers_named"] == rows[1_000_000]["servers_total"]
+    github = next(u for u in data["unnamed"] if u["name"] == "github")
+    assert "collapsed at 32K only, named at 1M" in github["reason"], github
+    text = run_cli(*args).stdout
+    block = run_cli(*args, "--yaml").stdout
+    line = "not named: github: may collapse (an exception to the goal); collapsed at 32K only, named at 1M;"
+    assert line in text, text
+    assert "# " + line in block, block
+    # an excepted server collapsed at every length keeps its words
+    data = _json(run_cli("recommend", TEAM, "--context-lengths", "32k,1m", "--goal", "listed", "--except", "github",
+                         "--json"))
+    github = next(u for u in data["unnamed"] if u["name"] == "github")
+    assert "only" not in github["reason"], github
+
+
+def test_a_server_named_at_longer_lengths_is_not_said_unnamed_without_where() -> None:
+    # With a goal per length, cloudflare cannot be named at 32K but is at 200K and 1M (their own
+    # goal, full): the "not named" line says so beside those rows of 10/10 servers named.
+    data = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal",
+                         "names,200k=full,1m=full", "--json"))
+    rows = {c["context_length"]: c for c in data["contexts"]}
+    assert rows[200_000]["servers_named"] == rows[200_000]["servers_total"] == 10
+    cloudflare = next(u for u in data["unnamed"] if u["name"] == "cloudflare")
+    assert cloudflare["reason"].endswith("; named at 200K and 1M"), cloudflare

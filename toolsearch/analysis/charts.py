@@ -137,9 +137,22 @@ def esc(text: object) -> str:
     return html.escape(reveal(str(text)), quote=True)  # invisible characters as visible markers
 
 
-def _state_tick(server: ServerPlan) -> str:
+#: Above this many servers, the per-server chart's x labels are one line each, turned upright:
+#: two-line labels turned by plotly overlap their neighbours (45 servers at 1024 px).
+ONE_LINE_TICKS_ABOVE = 12
+
+
+#: Longest server name an upright x label shows in full; a longer one ends in "…" (the hover, the
+#: key and the per-server table give it whole), so one long name does not squeeze the plot.
+TICK_NAME_CHARS = 24
+
+
+def _state_tick(server: ServerPlan, one_line: bool = False) -> str:
     color = STATE_COLORS.get(server.state, "#616161")
-    return f"{esc(server.name)}<br><span style='color:{color}'>■</span> {server.state}"
+    name = server.name
+    if one_line and len(name) > TICK_NAME_CHARS:
+        name = name[:TICK_NAME_CHARS - 1] + "…"
+    return f"{esc(name)}{' ' if one_line else '<br>'}<span style='color:{color}'>■</span> {server.state}"
 
 
 def server_order(plan: Plan) -> list[ServerPlan]:
@@ -192,7 +205,8 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
     so a small summary line is drawn to its true proportion instead of as a sliver.
     """
     servers = server_order(plan)
-    ticks = [_state_tick(s) for s in servers]
+    one_line = len(servers) > ONE_LINE_TICKS_ABOVE
+    ticks = [_state_tick(s, one_line) for s in servers]
     fig = _Fig()
     for field_name, label, color in COST_KINDS:
         values = [getattr(s, field_name) for s in servers]
@@ -229,6 +243,9 @@ def server_costs_figure(plan: Plan, log_y: bool = False) -> go.Figure:
         top = max([getattr(s, f) for s in servers for f, _, _ in COST_KINDS] + [plan.budget, 10])
         fig.update_yaxes(type="log", range=[0, math.log10(top) + 0.15])
     fig.update_yaxes(tickformat=",")
+    if one_line:  # upright labels take room below the plot: give it back to the bars
+        fig.update_xaxes(tickangle=-90)
+        fig.update_layout(height=640)
     return fig.build()
 
 

@@ -379,6 +379,9 @@ class MultiRecommendation:
         if self.budget_needed is None:
             return ("the largest settings, as nothing can be listed at the shortest length and they give every "
                     "other length its best form")
+        if self.headroom_pct and any(_short_of_room(c, self.headroom_pct) for c in self.contexts):
+            return (f"the fewest listing tokens and as much room as fits below the next larger listing (less "
+                    f"than the {self.headroom_pct:g}% headroom asked)")
         return "the fewest listing tokens"
 
     def to_dict(self) -> dict[str, Any]:
@@ -461,6 +464,26 @@ def _chosen_budgets(ladder: Ladder, headroom_pct: float) -> list[int | None]:
         out.append(budget if budget < earlier else None)
         earlier = min(earlier, step.tokens)
     return out
+
+
+def _most_room(ladder: Ladder, largest: int, meets: Any) -> int | None:
+    """Without headroom, the listing a budget of at most ``largest`` tokens gives that meets the
+    goal (``meets(step)``) with the fewest listing tokens, or when none does, the one with the most
+    servers and then tools named and the fewest listing tokens among those; returned is the largest
+    budget (at most ``largest``) that still gives that listing, the most room it can have before a
+    larger listing is chosen. ``None`` when no listing fits in ``largest`` tokens."""
+    chosen = _chosen_budgets(ladder, 0)
+    valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
+    if not valid:
+        return None
+    same = [(b, i) for i, b in valid if meets(ladder.steps[i])]
+    if not same:
+        best = ladder.counts_of(ladder.steps[valid[0][0]])
+        same = [(b, i) for i, b in valid if (lambda c: (c.servers_named, c.tools_named))(
+            ladder.counts_of(ladder.steps[i])) == (best.servers_named, best.tools_named)]
+    _, index = min(same)
+    earlier = min((s.tokens for s in ladder.steps[:index]), default=None)
+    return largest if earlier is None else min(largest, earlier - 1)
 
 
 def _largest_budget(context_lengths: Sequence[int | None]) -> tuple[int, str, str]:
@@ -649,7 +672,10 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
     When the goal cannot be reached at every length, the answer maximises, at the worst length,
     first the servers at names or better and then the tools named, and among those settings takes
     the fewest listing tokens at every length; ``reason`` says why the goal is out of reach and
-    ``unnamed`` which servers are not named and why. When nothing can be listed at all, the
+    ``unnamed`` which servers are not named and why. When no listing keeps the headroom at the
+    shortest length but some listing fits there, the one that reaches the goal with the fewest
+    tokens (else the one naming the most), with the largest budget that still gives it (less room
+    than asked). When nothing can be listed at all, the
     largest settings (100 %, 60,000 tokens), which give every length its best form; with
     ``listing: off`` (no setting lists anything), the current settings. When tool
     search is not active at all (tier 0: every schema is sent), the goal is reached with the
@@ -758,6 +784,15 @@ def recommend_for_contexts(ladder: Ladder, config: ToolSearchConfig, context_len
         return result(True, None, pct, cap, goal_budget, "")
     reason = _unreachable_reason(goal_budget, largest, kind, limit_words, headroom_pct, len(lengths) == 1)
     valid = [(i, b) for i, b in enumerate(chosen) if b is not None and b <= largest]
+    if not valid and headroom_pct:
+        # No listing keeps the headroom within the shortest length's largest budget, though some
+        # listing may fit there: take the best of those with the fewest listing tokens (as without
+        # headroom) and give it as much room as stays below the next larger listing, so it keeps
+        # that listing and what it can of the headroom asked, rather than the largest settings.
+        room = _most_room(ladder, largest, meets)
+        if room is not None:
+            pct, cap = _settings(room, lengths, config.threshold_pct)
+            return result(False, None, pct, cap, room, reason, goal_budget=goal_budget)
     if not valid:
         return result(False, None, C.THRESHOLD_PCT_MAX, C.LISTING_MAX_TOKENS_MAX, None, reason,
                       goal_budget=goal_budget)
@@ -811,16 +846,23 @@ def _finish(rec: MultiRecommendation, ladder: Ladder) -> MultiRecommendation:
         where = ("every listed length" if len(unnamed_at) == len(contexts) > 1
                  else _and(context_words(c) for c in unnamed_at))
         extra = f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct and need is not None else ""
+        # a longer length may name it (its own goal, or a larger budget): where the words do not
+        # say where it is unnamed, say where it is named, or the line reads as if no length named
+        # it beside a row that does
+        named_at = [c.context_length for c in contexts if c.context_length not in unnamed_at]
+        named_words = _and(context_words(c) for c in named_at) if named_at else ""
         if rec.reason == LISTING_OFF_REASON:  # not a matter of budget: say why, not "no budget names it"
             why = f"{name}: {LISTING_OFF_REASON}"
         elif need is None:
             why = f"{name}: no budget names it"
         elif need > largest:
             why = f"{name}: naming it needs a budget of {need:,} tokens{extra}, more than {limit_words}"
-            why += _fits_elsewhere(rec, states_at, name, need)
+            why += _fits_elsewhere(rec, states_at, name, need) or (f"; named at {named_words}" if named_at else "")
         elif name in rec.except_servers:
-            why = f"{name}: may collapse (an exception to the goal); naming it needs a budget of {need:,} tokens{extra}"
-        else:
+            only = f"; collapsed at {where} only, named at {named_words}" if named_at else ""
+            why = (f"{name}: may collapse (an exception to the goal){only}; naming it needs a budget of {need:,} "
+                   f"tokens{extra}")
+        else:  # "at 32K" here already says the other lengths name it
             why = f"{name}: the goal allows a summary line at {where}; naming it needs a budget of {need:,} tokens{extra}"
         unnamed.append(UnnamedServer(name, state, need, why))
     unnamed.sort(key=lambda u: (-(u.tokens_needed or 10**9), u.name))

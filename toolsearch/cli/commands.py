@@ -24,7 +24,7 @@ from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (one_line, output_file, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..analysis.invisible import reveal
@@ -60,6 +60,7 @@ def _parts(text: str, what: str) -> list[str]:
 
 def _int_list(text: str) -> list[int | None]:
     """``--context-lengths``: comma-separated context lengths, duplicates dropped, order kept (as the app)."""
+    split_context_lengths(text)  # refuses 32,000 (read as 32 and 0) with how to write it
     return list(dict.fromkeys(_context_length(part) for part in _parts(text, "context lengths")))
 
 
@@ -206,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a server that may collapse to a summary line (relaxes goal names); repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=0.0, metavar="PCT",
                    help="keep the budget at least PCT %% above the listing at every length (default 0: tight): "
                         "the room the catalog grows into before the listing changes")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",

@@ -26,7 +26,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .common import print_json
 from .examples import epilog
-from .textfmt import one_line, parse_context_length, parse_seconds, text_table
+from .textfmt import one_line, parse_context_length, parse_seconds, split_context_lengths, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -37,9 +37,7 @@ EXAMPLES = ("toolsearch harnesses sample_catalogs/five-servers.yaml --context-le
 
 def _lengths(text: str) -> list[int]:
     values = []
-    for part in text.split(","):
-        if not part.strip():
-            continue
+    for part in split_context_lengths(text):
         value = parse_context_length(part)
         if value is None:
             raise argparse.ArgumentTypeError(f"the harness rules need known context lengths, got {part.strip()!r}")

@@ -41,7 +41,7 @@ from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      with_flags, write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import one_line, output_file, parse_context_length, text_table
+from .textfmt import one_line, output_file, parse_context_length, split_context_lengths, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -51,7 +51,7 @@ class ReviewUsageError(ToolsearchError):
 
 
 def _context_lengths(text: str) -> list[int | None]:
-    values = [parse_context_length(part) for part in text.split(",") if part.strip()]
+    values = [parse_context_length(part) for part in split_context_lengths(text)]
     if not values:
         raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
     return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
@@ -121,7 +121,7 @@ def add_parsers(sub: Any) -> None:
                    help="with --goal: a server that may collapse to a summary line (as recommend --except); repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="with --goal: a server that must stay at names or better (as recommend --keep); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, default=None, metavar="PCT",  # None: not given (0 is a value)
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=None, metavar="PCT",  # None: not given (0 is a value)
                    help="with --goal: keep the budget at least PCT %% above the listing (as recommend --headroom)")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="with --goal: recorded sessions (Hermes state.db, exports, transcripts): how many of the tools "
@@ -170,7 +170,7 @@ def add_parsers(sub: Any) -> None:
                         "repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal; as recommend --keep); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=0.0, metavar="PCT",
                    help="also fail where the budget is less than PCT %% above today's listing (as recommend "
                         "--headroom; default 0). Growth spends that room, so a block recommended with PCT %% fails "
                         "this at the first tool added; its # gate: line leaves --headroom out")

@@ -39,13 +39,13 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, percent
 from .common import print_json, rewrite_progress_line
-from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
 
 
 def _context_lengths(text: str) -> list[int | None]:
-    values = [_context_length(part) for part in text.split(",") if part.strip()]
+    values = [_context_length(part) for part in split_context_lengths(text)]
     if not values:
         raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
     return list(dict.fromkeys(values))

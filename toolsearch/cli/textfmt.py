@@ -42,6 +42,29 @@ def parse_context_length(text: str) -> int | None:
             f"or 'unknown', got {text!r}") from None
 
 
+def split_context_lengths(text: str) -> list[str]:
+    """The items of a comma-separated list of context lengths (blank items dropped). Raises
+    :class:`argparse.ArgumentTypeError` for a number written with thousands separators, such as
+    ``32,000`` (the way toolsearch prints lengths): the comma separates lengths, so it would read as
+    32 tokens and 0 tokens. A comma followed by a space (``32, 128``) separates two lengths."""
+    match = re.search(r"(?<![\d._])(?<!\d,)\d{1,3}(?:,\d{3})+(?![\d._kKmM]|,\d)", text)
+    if match:
+        number = match.group(0)
+        digits = number.replace(",", "")
+        example = (f"{digits} or {_k_form(int(digits))}" if int(digits) <= C.CONTEXT_LENGTH_ARG_MAX
+                   else "32000, 128k, 1m")
+        raise argparse.ArgumentTypeError(
+            f"{number!r} reads as {' and '.join(number.split(','))} tokens, as a comma separates context "
+            f"lengths; write each length without a thousands separator, e.g. {example}")
+    return [part for part in text.split(",") if part.strip()]
+
+
+def _k_form(value: int) -> str:
+    if value and value % 1_000_000 == 0:
+        return f"{value // 1_000_000}m"
+    return f"{value / 1_000:g}k"
+
+
 def parse_threshold_pct(text: str) -> str:
     """argparse type for ``--threshold-pct``: any finite number (``5``, ``2.5``, ``5%``).
 
@@ -208,6 +231,7 @@ def goal_argument(text: str) -> GoalArgument:
     goal: str | None = None
     by_length: dict[int | None, str] = {}
     first: dict[int | None, str] = {}  # the item that gave each length its goal
+    split_context_lengths(text)  # 32,000=full: the comma separates items, say how to write the length
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue

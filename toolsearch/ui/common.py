@@ -30,7 +30,7 @@ from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.samples import docs_elsewhere, samples_dir
-from toolsearch.cli.textfmt import goal_argument, parse_context_length
+from toolsearch.cli.textfmt import goal_argument, parse_context_length, split_context_lengths
 from toolsearch.live.client import catalog_key
 from toolsearch.engine.plan import Plan
 from toolsearch.engine.profile import DEFAULT_PROFILE_PATH, Profile, default_profile, profile_from_text
@@ -152,7 +152,10 @@ def parse_context_lengths(text: str) -> tuple[list[int | None], str | None]:
     dropped, order kept; or an error message naming the first bad entry (tokens), or saying that
     the list names more than :data:`MAX_CONTEXT_LENGTHS` lengths."""
     lengths: list[int | None] = []
-    parts = [part for part in text.split(",") if part.strip()]
+    try:
+        parts = split_context_lengths(text)
+    except argparse.ArgumentTypeError as exc:  # 32,000: a comma separates lengths
+        return [], f"Context lengths: {exc}."
     if len(parts) > MAX_CONTEXT_LENGTHS and len({p.strip().lower() for p in parts}) > MAX_CONTEXT_LENGTHS:
         return [], (f"Context lengths: at most {MAX_CONTEXT_LENGTHS} lengths, this list has {len(parts):,}; "
                     "keep the lengths of the models you run.")
@@ -181,7 +184,7 @@ def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     try:
         parsed = goal_argument(text)
     except argparse.ArgumentTypeError as exc:
-        return {}, f"Other goals: {exc}."
+        return {}, f"Other goals: {str(exc).rstrip('.?')}{'?' if str(exc).endswith('?') else '.'}"
     if parsed.goal is not None:
         return {}, (f"Other goals: {parsed.goal!r} has no length; write LENGTH=GOAL items such as 200k=full "
                     "(the goal selector sets the other lengths).")

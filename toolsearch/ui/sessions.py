@@ -30,7 +30,7 @@ from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggre
                                  event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words)
-from toolsearch.cli.textfmt import parse_context_length
+from toolsearch.cli.textfmt import parse_context_length, split_context_lengths
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -97,9 +97,11 @@ def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
     """Context lengths from comma-separated text (``32k, 200k, 1m``), repeats dropped, order kept;
     or an error naming the first bad entry."""
     lengths: list[int | None] = []
-    for part in text.split(","):
-        if not part.strip():
-            continue
+    try:
+        parts = split_context_lengths(text)
+    except argparse.ArgumentTypeError as exc:  # 32,000: a comma separates lengths
+        return [], f"Context lengths: {exc}."
+    for part in parts:
         try:
             value = parse_context_length(part)
         except argparse.ArgumentTypeError:

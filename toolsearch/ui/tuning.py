@@ -338,8 +338,11 @@ if common.require_catalog(v):
         # not reached: the figure is the best reachable setting's budget, not what the goal needs
         # (the box below gives that); one label for each quantity
         if not multi.one_budget and multi.reached:  # one figure per length: in the table below
-            row.metric("Largest budget needed", f"{multi.budget_needed:,} tokens", width="content",
-                       help=f"The budget each length's own goal needs: {multi.budget_words}.")
+            with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct else None
+            row.metric("Largest budget needed", f"{multi.budget_needed:,} tokens", with_headroom, delta_color="off",
+                       delta_arrow="off", width="content",
+                       help=f"The budget each length's own goal needs: {multi.budget_words}"
+                            + (f" ({with_headroom})." if with_headroom else "."))
         else:
             # with headroom the figure is above the listing: say so, in the words of toolsearch recommend
             with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct and multi.reached else None
