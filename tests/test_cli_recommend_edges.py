@@ -181,6 +181,23 @@ def test_a_headroom_failure_above_the_goal_says_a_smaller_budget_holds_too() -> 
     assert full["contexts"][1]["failures"][-1].endswith("needs a budget of at least 4,022")
 
 
+def test_a_headroom_failure_says_a_smaller_budget_holds_only_when_one_does() -> None:
+    """Goal any at 1M: with 10% headroom a summary listing of 159 tokens can keep its room, and the
+    suggestion is that smaller budget; with 200% no smaller listing can (each budget with that room
+    is one at which a larger listing is chosen), the suggestion keeps the full listing, and the
+    failure names only the budget it needs."""
+    base = ("check", TEAM, "--context-lengths", "1m", "--goal", "any", "--format", "json")
+    some = _json(run_cli(*base, "--headroom", "10"))
+    assert some["contexts"][0]["failures"][-1].endswith(
+        "or a smaller one with 10% above a smaller listing the goal still accepts (the goal needs summary; "
+        "this listing is full)")
+    assert some["suggestion"]["listing_max_tokens"] < 4022
+    none = _json(run_cli(*base, "--headroom", "200"))
+    assert none["contexts"][0]["failures"] == ["the budget of 4,000 tokens leaves 344 tokens above the 3,656-token "
+                                               "listing; 200% headroom needs a budget of at least 10,968"]
+    assert none["suggestion"]["listing_max_tokens"] == 10_968  # the full listing, with its room
+
+
 def test_headroom_failures_ignore_lengths_with_nothing_listed() -> None:
     from toolsearch.analysis.check import headroom_failures
     from toolsearch.analysis.recommend import ContextOutcome, budget_with_headroom

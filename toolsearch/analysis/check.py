@@ -21,6 +21,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
+    smaller_listing_keeps_headroom, \
     at_length, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
@@ -53,21 +54,28 @@ def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | 
     return tuple(failures)
 
 
-def headroom_failures(outcome: ContextOutcome, headroom_pct: float, goal: str | None = None) -> tuple[str, ...]:
+def headroom_failures(outcome: ContextOutcome, headroom_pct: float, goal: str | None = None, ladder: Any = None,
+                      except_servers: Sequence[str] = (), keep_servers: Sequence[str] = ()) -> tuple[str, ...]:
     """Why ``outcome`` (one context length) leaves less than ``headroom_pct`` % of room above its
     listing, as one short sentence; empty when it leaves enough, when ``headroom_pct`` is 0, or when
     nothing is listed (tier 0, or no listing at all). The room needed is
     :func:`toolsearch.analysis.recommend.budget_with_headroom`, the rule ``recommend --headroom`` uses.
     With ``goal`` (that length's goal) and a listing in a better form than the goal asks, the
     sentence also says that a smaller budget, with the room above a smaller listing, holds too:
-    that is what ``recommend`` picks, so its settings are smaller than the budget named first."""
+    that is what ``recommend`` picks, so its settings are smaller than the budget named first. With
+    ``ladder`` (the :class:`~toolsearch.analysis.sweep.Ladder` the outcome was read off) and the
+    per-server lists, it says so only when such a listing exists
+    (:func:`toolsearch.analysis.recommend.smaller_listing_keeps_headroom`): a smaller listing the goal
+    accepts may still need a budget at which the larger one is chosen."""
     if not headroom_pct or outcome.tier == 0 or outcome.listing_tokens == 0:
         return ()
     needed = budget_with_headroom(outcome.listing_tokens, headroom_pct)
     if outcome.budget >= needed:
         return ()
     smaller = ""
-    if goal in GOAL_FORMS and FORM_RANK[outcome.listing_form] < FORM_RANK[GOAL_FORMS[goal]]:
+    if goal in GOAL_FORMS and FORM_RANK[outcome.listing_form] < FORM_RANK[GOAL_FORMS[goal]] and (
+            ladder is None
+            or smaller_listing_keeps_headroom(ladder, outcome, goal, headroom_pct, except_servers, keep_servers)):
         smaller = (f", or a smaller one with {headroom_pct:g}% above a smaller listing the goal still accepts "
                    f"(the goal needs {form_word(GOAL_FORMS[goal])}; this listing is {form_word(outcome.listing_form)})")
     return (f"the budget of {outcome.budget:,} tokens leaves {outcome.headroom_tokens:,} tokens above the "
@@ -269,7 +277,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
 
     def failures(o: ContextOutcome) -> tuple[str, ...]:
         here = goal_at(goal, per_length, o.context_length)
-        room = headroom_failures(o, headroom_pct, here)
+        room = headroom_failures(o, headroom_pct, here, ladder, except_servers, keep_servers)
         # read off the ladder, so a failure names the servers the listing collapsed
         size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
             f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)

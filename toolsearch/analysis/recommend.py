@@ -525,6 +525,28 @@ def _requirement(ladder: Ladder, goal: str, except_servers: Sequence[str], keep_
     return meets
 
 
+def smaller_listing_keeps_headroom(ladder: Ladder, outcome: ContextOutcome, goal: str, headroom_pct: float,
+                                    except_servers: Sequence[str] = (), keep_servers: Sequence[str] = ()) -> bool:
+    """Whether a listing smaller than ``outcome``'s (one context length, read off ``ladder``) still
+    meets ``goal`` with its per-server requirements and can be chosen by a budget at least
+    ``headroom_pct`` % above it (a budget below the next larger listing's size, which would be
+    chosen first). ``False`` when nothing is listed. This is what lets ``recommend --headroom``
+    answer with a budget below the one the current listing needs.
+
+    Raises:
+        ValueError: an unknown goal.
+    """
+    if goal not in GOAL_FORMS:
+        raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
+    step = ladder.step_at(outcome.budget) if outcome.tier != 0 else None
+    if step is None:
+        return False
+    meets = _requirement(ladder, goal, except_servers, keep_servers)
+    index = next(i for i, candidate in enumerate(ladder.steps) if candidate is step)
+    chosen = _chosen_budgets(ladder, headroom_pct)
+    return any(chosen[j] is not None and meets(ladder.steps[j]) for j in range(index + 1, len(ladder.steps)))
+
+
 #: Collapsed servers a failure names before it says "and N more".
 _NAMED_MAX = 10
 
