@@ -219,6 +219,47 @@ def test_a_reader_that_stops_early_does_not_change_the_verdict(args, status):
     assert done.returncode == status, done.stderr
 
 
+def _with_stdout(stdout: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` as a process whose standard output is ``closed`` (``>&-``) or
+    ``full`` (``> /dev/full``: every write fails with "No space left on device")."""
+    command = shlex.join([*toolsearch_command(), *args]) + (" >&-" if stdout == "closed" else " > /dev/full")
+    return subprocess.run(["bash", "-c", command], stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120,
+                          check=False)
+
+
+@pytest.mark.parametrize("stdout, reason", [("closed", "it is closed"), ("full", "No space left on device")])
+@pytest.mark.parametrize("args", [
+    ("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "200k", "--goal", "full", "--json"),
+    ("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--goal", "full",
+     "--format", "markdown"),
+    ("costs", "sample_catalogs/five-servers.yaml", "--csv"),
+], ids=["check-passes", "check-fails", "costs"])
+def test_output_that_cannot_be_written_is_one_line_and_status_2(args, stdout, reason):
+    """A job that writes the verdict to a file on a full disk, or runs with standard output closed,
+    gets one line saying so and status 2, never a traceback, and never 1 (the gate's "goal missed")
+    or 0 (a pass whose table was lost)."""
+    if stdout == "full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    done = _with_stdout(stdout, *args)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith(f"toolsearch: error: cannot write standard output ({reason}); "
+                                "the output is incomplete\n"), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_closed_standard_output_does_not_hide_the_input_error():
+    done = _with_stdout("closed", "check", "no-such-catalog.yaml", "--context-lengths", "32k", "--goal", "names")
+    assert (done.returncode, done.stderr) == (
+        2, "toolsearch: error: no-such-catalog.yaml: cannot read file (No such file or directory)\n")
+
+
+def test_a_closed_standard_error_keeps_the_status():
+    done = subprocess.run(["bash", "-c", shlex.join([*toolsearch_command(), "check", "no-such-catalog.yaml",
+                                                     "--context-lengths", "32k", "--goal", "names"]) + " 2>&-"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "")
+
+
 def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
     """``toolsearch recommend ... --config config.yaml --yaml > config.yaml``: the shell empties the
     harness config before toolsearch starts; it read an empty file, warned "no tools key" and wrote

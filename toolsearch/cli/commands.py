@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import io
 import logging
 import sys
@@ -992,6 +993,12 @@ def _escape_unencodable(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("toolsearch-escape", _escape_unencodable)
 
 
+class OutputUnwritable(Exception):
+    """Standard output cannot take what the command prints: it is closed (``>&-``) or the write
+    failed (a full disk, ``> /dev/full``). :func:`main` ends the command with one line and status 2
+    (a closed pipe is not this: see :func:`~toolsearch.cli.common.broken_pipe_status`)."""
+
+
 class TerminalSafeStream:
     """A text stream wrapper that never lets a raw control or invisible character through: text
     from servers, catalogs and sessions is untrusted, ESC / BEL / CSI / OSC sequences would drive
@@ -1001,8 +1008,11 @@ class TerminalSafeStream:
     :func:`~toolsearch.analysis.invisible.reveal`); JSON output is unaffected (it already escapes
     both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
-    def __init__(self, inner: Any):
+    def __init__(self, inner: Any, name: str = "standard output"):
         self._inner = inner
+        #: For standard output, a failed write raises :class:`OutputUnwritable`; for standard
+        #: error (``name`` None) it is dropped: there is nowhere left to say anything.
+        self._name = name
         try:
             encoding = codecs.lookup(getattr(inner, "encoding", None) or "utf-8").name
         except LookupError:
@@ -1020,16 +1030,37 @@ class TerminalSafeStream:
     #: Whether anything written named a ``docs/`` page (:func:`main` then says where they are).
     cited_docs = False
 
+    def _put(self, text: str, flush: bool = False) -> None:
+        """Write ``text`` to the real stream (see :attr:`_name` for what a failure does)."""
+        try:
+            if self._inner is None:  # the descriptor was closed when the command started
+                if not text:
+                    return  # a flush with nothing written
+                raise OSError(errno.EBADF, "it is closed")
+            if text:
+                self._inner.write(text)
+            if flush:
+                self._inner.flush()
+        except BrokenPipeError:
+            if self._name is not None:
+                raise  # the reader stopped early (| head): the command keeps its decided status
+        except OSError as exc:
+            if self._name is not None:
+                raise OutputUnwritable(f"cannot write {self._name} ({exc.strerror or exc})") from None
+
+    def flush(self) -> None:
+        self._put("", flush=True)
+
     def write(self, text: str) -> int:
         if "docs/" in text:
             self.cited_docs = True
-        self._inner.write(self._encodable(reveal(_terminal_safe(text))))
+        self._put(self._encodable(reveal(_terminal_safe(text))))
         return len(text)
 
     def write_data(self, text: str) -> int:
         """Write ``text`` with its controls escaped but its format characters as they are (CSV
         and catalog text that a program or a file receives)."""
-        self._inner.write(self._encodable(_terminal_safe(text)))
+        self._put(self._encodable(_terminal_safe(text)))
         return len(text)
 
     def writelines(self, lines: Any) -> None:
@@ -1039,8 +1070,7 @@ class TerminalSafeStream:
     def rewrite_line(self, text: str) -> None:
         """Go back to the start of the line and write ``text`` (made safe) over it, for progress
         lines: the only carriage return this stream lets through is this one."""
-        self._inner.write("\r" + self._encodable(_terminal_safe(text)))
-        self._inner.flush()
+        self._put("\r" + self._encodable(_terminal_safe(text)), flush=True)
 
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
         return getattr(self._inner, name)
@@ -1061,7 +1091,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs, usage errors included (they quote the arguments as typed).
     """
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr, None)
     try:
         parser = build_parser()
         args, extra = parser.parse_known_args(argv)
@@ -1083,7 +1113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if placeholder is not None:
             print(f"toolsearch: error: {placeholder}", file=sys.stderr)
             return 2
-        status = _interruptible(_run, args)
+        try:
+            status = _interruptible(_run, args)
+            try:
+                sys.stdout.flush()  # a full disk may refuse only the last block
+            except BrokenPipeError:  # the reader stopped early: the decided status stands
+                pass
+        except OutputUnwritable as exc:  # a closed standard output, a full disk: not a verdict
+            print(f"toolsearch: error: {exc}; the output is incomplete", file=sys.stderr)
+            return 2
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():
             print(f"toolsearch: warning: {embedding.disk_cache_problem()}", file=sys.stderr)
