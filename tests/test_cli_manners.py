@@ -260,6 +260,28 @@ def test_a_closed_standard_error_keeps_the_status():
     assert (done.returncode, done.stdout, done.stderr) == (2, "", "")
 
 
+def test_a_dash_reads_the_catalog_or_the_config_from_standard_input():
+    catalog = (ROOT / "sample_catalogs" / "five-servers.yaml").read_text(encoding="utf-8")
+    gate = ("--context-lengths", "32k,200k", "--goal", "names", "--json")
+    from_file = subprocess.run([*toolsearch_command(), "check", "sample_catalogs/five-servers.yaml", *gate],
+                               capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    from_stdin = subprocess.run([*toolsearch_command(), "check", "-", *gate], input=catalog,
+                                capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert (from_stdin.returncode, from_stdin.stderr) == (from_file.returncode, from_file.stderr)
+    assert json.loads(from_stdin.stdout) == json.loads(from_file.stdout)
+    # the config from standard input, and a baseline of the same standard input: read once, used twice
+    config = "tools:\n  tool_search:\n    threshold_pct: 1\n    listing_max_tokens: 900\n"
+    done = subprocess.run([*toolsearch_command(), "check", "sample_catalogs/five-servers.yaml", "--config", "-",
+                           "--strict", *gate], input=config, capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=False)
+    result = json.loads(done.stdout)
+    assert (result["threshold_pct"], result["listing_max_tokens"]) == (1, 900), done.stderr
+    done = subprocess.run([*toolsearch_command(), "check", "-", "--baseline", "-", *gate], input=catalog,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == from_file.returncode, done.stderr
+    assert all(c["baseline"]["cache_hit"] for c in json.loads(done.stdout)["contexts"])
+
+
 def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
     """``toolsearch recommend ... --config config.yaml --yaml > config.yaml``: the shell empties the
     harness config before toolsearch starts; it read an empty file, warned "no tools key" and wrote

@@ -23,6 +23,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import FILLER_NOTE
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
+from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (one_line, output_file, parse_context_length as _context_length, parse_listing_max_tokens as _listing_max_tokens,
@@ -1108,6 +1109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         embedding.forget_disk_cache_problem()
     try:
         forget_decided_status()
+        readers.forget_stdin()
         use_shipped_samples(args)
         placeholder = placeholder_error(args)
         if placeholder is not None:

@@ -25,6 +25,7 @@ reported at the line where it opens.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -122,15 +123,31 @@ def read_bytes(path: str | Path, error: ErrorClass = ToolsearchError, what: str 
         raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
 
 
+#: The file name that stands for standard input (``git show main:catalog.yaml | toolsearch check -``).
+STDIN_NAME = "-"
+#: What standard input held, once read (:func:`open_input`; :func:`forget_stdin` empties it).
+_STDIN: list[bytes] = []
+
+
+def forget_stdin() -> None:
+    """Read standard input afresh at the next ``-`` (each command of a process reads its own)."""
+    _STDIN.clear()
+
+
 def open_input(path: str | Path) -> BinaryIO:
     """Open a file for reading in binary, without waiting for a writer: a named pipe (FIFO) that
     nothing writes to would otherwise block the open for ever. Reads block again once it is open,
     so a pipe that has a writer (shell process substitution, ``<(...)``) is read to its end, and
-    :func:`read_stream` refuses one that has none.
+    :func:`read_stream` refuses one that has none. ``-`` (:data:`STDIN_NAME`) is standard input.
 
     Raises:
         OSError: as :func:`open` does.
     """
+    if str(path) == STDIN_NAME:  # standard input, as most command-line tools read it
+        if not _STDIN:  # read once (within the limit); a second '-' reads the same text
+            with os.fdopen(os.dup(sys.stdin.fileno() if sys.stdin is not None else 0), "rb") as fh:
+                _STDIN.append(fh.read(MAX_INPUT_BYTES + 1))
+        return io.BytesIO(_STDIN[0])
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         os.set_blocking(fd, True)
