@@ -865,8 +865,10 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
     if scrub is not None:
         tail = scrub(tail)
     cut = tail[-_STDERR_TAIL_CHARS:]
-    if secrets and len(cut) < len(tail):  # the cut may begin inside a secret
-        cut = mask_leading_suffix(cut, secrets)
+    if len(cut) < len(tail):
+        if secrets:  # the cut may begin inside a secret
+            cut = mask_leading_suffix(cut, secrets)
+        cut = "…" + cut  # it may begin inside a word: say that something came before
     return cut
 
 
