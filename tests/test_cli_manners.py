@@ -282,6 +282,30 @@ def test_a_dash_reads_the_catalog_or_the_config_from_standard_input():
     assert all(c["baseline"]["cache_hit"] for c in json.loads(done.stdout)["contexts"])
 
 
+def test_a_harness_config_given_as_a_source_says_its_settings_need_config(tmp_path):
+    """A Hermes config.yaml holds its servers and its tools.tool_search block. Given as a source,
+    its servers are listed but its block is not read: without a word, `check config.yaml` gated
+    the defaults, not the settings in the file."""
+    import sys
+
+    config = tmp_path / "config.yaml"
+    config.write_text(json.dumps({"mcp_servers": {"local": {"command": sys.executable,
+                                                            "args": [str(ROOT / "tests" / "mcp_test_server.py")]}},
+                                 "tools": {"tool_search": {"threshold_pct": 1, "listing_max_tokens": 900}}}),
+                      encoding="utf-8")
+    gate = ("--context-lengths", "32k", "--goal", "any", "--json")
+    done = run_cli("check", "config.yaml", *gate, cwd=tmp_path)
+    assert json.loads(done.stdout)["threshold_pct"] == 5, done.stderr  # the defaults
+    note = ("toolsearch: note: config.yaml holds a tools.tool_search block, but a file given as a source only lends "
+            "its servers: this run uses the default settings; add --config config.yaml to use the block\n")
+    assert note in done.stderr
+    done = run_cli("check", "config.yaml", "--config", "./config.yaml", *gate, cwd=tmp_path)
+    assert json.loads(done.stdout)["threshold_pct"] == 1, done.stderr
+    assert "note:" not in done.stderr
+    done = run_cli("plan", "config.yaml", "--context-length", "32k", cwd=tmp_path)
+    assert done.returncode == 0 and note in done.stderr, done.stderr
+
+
 def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
     """``toolsearch recommend ... --config config.yaml --yaml > config.yaml``: the shell empties the
     harness config before toolsearch starts; it read an empty file, warned "no tools key" and wrote
