@@ -139,6 +139,22 @@ def test_an_empty_output_file_name_is_refused(args, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args", [
+    ("report", "sample_catalogs/five-servers.yaml", "-o", "-"),
+    ("synth", "--tools", "3", "-o", "-"),
+    ("sessions", "sample_sessions/state.db", "--catalog", "sample_catalogs/team-workspace.yaml", "--export-queries", "-"),
+])
+def test_an_output_file_named_dash_is_refused(args, tmp_path):
+    """'-' reads standard input where a file is read; as -o it wrote a file called '-' (report:
+    4.8 MB of HTML in a file a shell can hardly name)."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    flag = "--export-queries" if "--export-queries" in args else "-o/--output"
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {flag}: expected a file name, got '-' (snapshot "
+                           "and synth write to standard output without -o; ./- names a file called '-')\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
     """Only inputs go to the shipped samples: an output path is kept as given, even one named like
     a shipped sample (writing there would overwrite the package's own file)."""
