@@ -139,6 +139,22 @@ def test_an_empty_output_file_name_is_refused(args, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args", [
+    ("report", "sample_catalogs/five-servers.yaml", "-o", "-"),
+    ("synth", "--tools", "3", "-o", "-"),
+    ("sessions", "sample_sessions/state.db", "--catalog", "sample_catalogs/team-workspace.yaml", "--export-queries", "-"),
+])
+def test_an_output_file_named_dash_is_refused(args, tmp_path):
+    """'-' reads standard input where a file is read; as -o it wrote a file called '-' (report:
+    4.8 MB of HTML in a file a shell can hardly name)."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    flag = "--export-queries" if "--export-queries" in args else "-o/--output"
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {flag}: expected a file name, got '-' (snapshot "
+                           "and synth write to standard output without -o; ./- names a file called '-')\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
     """Only inputs go to the shipped samples: an output path is kept as given, even one named like
     a shipped sample (writing there would overwrite the package's own file)."""
@@ -217,6 +233,93 @@ def test_a_reader_that_stops_early_does_not_change_the_verdict(args, status):
     done = _with_stdout_closed(*args)
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == status, done.stderr
+
+
+def _with_stdout(stdout: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``toolsearch ARGS`` as a process whose standard output is ``closed`` (``>&-``) or
+    ``full`` (``> /dev/full``: every write fails with "No space left on device")."""
+    command = shlex.join([*toolsearch_command(), *args]) + (" >&-" if stdout == "closed" else " > /dev/full")
+    return subprocess.run(["bash", "-c", command], stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120,
+                          check=False)
+
+
+@pytest.mark.parametrize("stdout, reason", [("closed", "it is closed"), ("full", "No space left on device")])
+@pytest.mark.parametrize("args", [
+    ("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "200k", "--goal", "full", "--json"),
+    ("check", "sample_catalogs/team-workspace.yaml", "--context-lengths", "32k", "--goal", "full",
+     "--format", "markdown"),
+    ("costs", "sample_catalogs/five-servers.yaml", "--csv"),
+], ids=["check-passes", "check-fails", "costs"])
+def test_output_that_cannot_be_written_is_one_line_and_status_2(args, stdout, reason):
+    """A job that writes the verdict to a file on a full disk, or runs with standard output closed,
+    gets one line saying so and status 2, never a traceback, and never 1 (the gate's "goal missed")
+    or 0 (a pass whose table was lost)."""
+    if stdout == "full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    done = _with_stdout(stdout, *args)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith(f"toolsearch: error: cannot write standard output ({reason}); "
+                                "the output is incomplete\n"), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_closed_standard_output_does_not_hide_the_input_error():
+    done = _with_stdout("closed", "check", "no-such-catalog.yaml", "--context-lengths", "32k", "--goal", "names")
+    assert (done.returncode, done.stderr) == (
+        2, "toolsearch: error: no-such-catalog.yaml: cannot read file (No such file or directory)\n")
+
+
+def test_a_closed_standard_error_keeps_the_status():
+    done = subprocess.run(["bash", "-c", shlex.join([*toolsearch_command(), "check", "no-such-catalog.yaml",
+                                                     "--context-lengths", "32k", "--goal", "names"]) + " 2>&-"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", "")
+
+
+def test_a_dash_reads_the_catalog_or_the_config_from_standard_input():
+    catalog = (ROOT / "sample_catalogs" / "five-servers.yaml").read_text(encoding="utf-8")
+    gate = ("--context-lengths", "32k,200k", "--goal", "names", "--json")
+    from_file = subprocess.run([*toolsearch_command(), "check", "sample_catalogs/five-servers.yaml", *gate],
+                               capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    from_stdin = subprocess.run([*toolsearch_command(), "check", "-", *gate], input=catalog,
+                                capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert (from_stdin.returncode, from_stdin.stderr) == (from_file.returncode, from_file.stderr)
+    assert json.loads(from_stdin.stdout) == json.loads(from_file.stdout)
+    # the config from standard input, and a baseline of the same standard input: read once, used twice
+    config = "tools:\n  tool_search:\n    threshold_pct: 1\n    listing_max_tokens: 900\n"
+    done = subprocess.run([*toolsearch_command(), "check", "sample_catalogs/five-servers.yaml", "--config", "-",
+                           "--strict", *gate], input=config, capture_output=True, text=True, cwd=ROOT,
+                          timeout=120, check=False)
+    result = json.loads(done.stdout)
+    assert (result["threshold_pct"], result["listing_max_tokens"]) == (1, 900), done.stderr
+    done = subprocess.run([*toolsearch_command(), "check", "-", "--baseline", "-", *gate], input=catalog,
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == from_file.returncode, done.stderr
+    assert all(c["baseline"]["cache_hit"] for c in json.loads(done.stdout)["contexts"])
+
+
+def test_a_harness_config_given_as_a_source_says_its_settings_need_config(tmp_path):
+    """A Hermes config.yaml holds its servers and its tools.tool_search block. Given as a source,
+    its servers are listed but its block is not read: without a word, `check config.yaml` gated
+    the defaults, not the settings in the file."""
+    import sys
+
+    config = tmp_path / "config.yaml"
+    config.write_text(json.dumps({"mcp_servers": {"local": {"command": sys.executable,
+                                                            "args": [str(ROOT / "tests" / "mcp_test_server.py")]}},
+                                 "tools": {"tool_search": {"threshold_pct": 1, "listing_max_tokens": 900}}}),
+                      encoding="utf-8")
+    gate = ("--context-lengths", "32k", "--goal", "any", "--json")
+    done = run_cli("check", "config.yaml", *gate, cwd=tmp_path)
+    assert json.loads(done.stdout)["threshold_pct"] == 5, done.stderr  # the defaults
+    note = ("toolsearch: note: config.yaml holds a tools.tool_search block, but a file given as a source only lends "
+            "its servers: this run uses the default settings; add --config config.yaml to use the block\n")
+    assert note in done.stderr
+    done = run_cli("check", "config.yaml", "--config", "./config.yaml", *gate, cwd=tmp_path)
+    assert json.loads(done.stdout)["threshold_pct"] == 1, done.stderr
+    assert "note:" not in done.stderr
+    done = run_cli("plan", "config.yaml", "--context-length", "32k", cwd=tmp_path)
+    assert done.returncode == 0 and note in done.stderr, done.stderr
 
 
 def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):

@@ -292,6 +292,35 @@ def test_ordinary_anchors_and_the_shipped_samples_still_load() -> None:
         assert load_source(path).tool_count > 0
 
 
+def long_text_bomb(copies: int, text_chars: int = 1_000_000) -> str:
+    """A catalog whose one long description is anchored once and aliased ``copies`` times: few
+    nodes, but ``copies`` x ``text_chars`` characters once expanded."""
+    lines = [f"text: &text \"{'word ' * (text_chars // 5)}\"", "servers:", "  - name: s", "    tools:"]
+    lines += [f"      - {{name: t{i}, description: *text}}" for i in range(copies)]
+    return "\n".join(lines) + "\n"
+
+
+def test_check_refuses_a_long_string_aliased_past_the_text_limit_quickly(tmp_path) -> None:
+    # 1 MB of file, 100 MB of descriptions once expanded: more text than the largest file may hold
+    path = tmp_path / "long-alias.yaml"
+    path.write_text(long_text_bomb(100), encoding="utf-8")
+    result = run("check", path, "--context-lengths", "32k", "--goal", "names", timeout=30)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    assert re.fullmatch(rf"toolsearch: error: {re.escape(str(path))}: line \d+, column \d+: YAML aliases would "
+                        rf"expand to more than {readers.MAX_ALIAS_CHARS:,} characters of text \(limit\); not read\n",
+                        result.stderr), result.stderr
+
+
+def test_a_long_string_aliased_a_few_times_still_loads() -> None:
+    from toolsearch.engine.catalog import load_text
+
+    catalog = load_text(long_text_bomb(10), "few-aliases.yaml")
+    assert [len(t.description) for t in catalog.servers[0].tools] == [1_000_000] * 10
+    with pytest.raises(InputLimitError, match=r"characters of text \(limit\); not read$"):
+        load_text(long_text_bomb(70), "many-aliases.yaml")
+
+
 def test_a_recursive_alias_is_refused() -> None:
     with pytest.raises(InputLimitError, match=r"^r\.yaml: line 1, column \d+: an alias refers to a node that "
                                               r"contains it \(a recursive alias\); not read$"):
@@ -351,6 +380,7 @@ def test_the_security_doc_states_the_limits_in_force() -> None:
     section = text.split("## Limits and processes", 1)[1]
     assert f"{readers.MAX_INPUT_BYTES // (1024 * 1024)} MiB per file" in section
     assert f"at most {readers.MAX_ALIAS_NODES:,} nodes added by expanding aliases" in section
+    assert f"and at most {readers.MAX_ALIAS_CHARS // (1024 * 1024)} Mi characters of text" in section
     assert f"{readers.MAX_NESTING_DEPTH} levels of mappings and lists" in section
     from toolsearch.analysis.session_formats import MAX_STORE_SESSIONS
 

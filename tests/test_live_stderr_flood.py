@@ -85,3 +85,20 @@ def test_a_server_that_floods_stderr_and_exits_still_shows_the_end_of_it() -> No
     status = connect_servers([crashed], timeout=60).statuses[0]
     assert status.state == "failed" and status.reason.endswith("(stderr: fatal: no token)"), status.reason
     assert len(status.reason) <= client._REASON_MAX_CHARS
+
+
+def test_a_stderr_tail_cut_short_says_so() -> None:
+    """The shown tail is the last characters of the last lines; cut inside a word, it read as if
+    the server had written that half word first ("(stderr: amed 'mcp.server.fastmcp'...")."""
+    line = "ModuleNotFoundError: No module named 'mcp.server.fastmcp'. " + "This is a long hint. " * 20
+    crashed = spec_from_fields("crash", command=sys.executable,
+                               args=["-c", f"import sys; sys.stderr.write({line!r} + '\\n'); sys.exit(1)"])
+    status = connect_servers([crashed], timeout=60).statuses[0]
+    assert status.state == "failed", status.reason
+    shown = status.reason.partition("(stderr: ")[2]
+    assert shown.startswith("…") and shown.endswith("This is a long hint.)"), status.reason
+    assert len(shown) - 2 == client._STDERR_TAIL_CHARS  # the marker and the closing parenthesis aside
+    short = spec_from_fields("short", command=sys.executable,
+                             args=["-c", "import sys; sys.stderr.write('fatal: no token\\n'); sys.exit(1)"])
+    status = connect_servers([short], timeout=60).statuses[0]
+    assert status.reason.endswith("(stderr: fatal: no token)"), status.reason

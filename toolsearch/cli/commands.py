@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import io
 import logging
 import sys
@@ -22,6 +23,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import FILLER_NOTE
 from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
+from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
 from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
@@ -41,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, Once)
+                     placeholder_error, refuse_stdout_onto, Once, note_unused_settings)
 
 
 class UsageError(ToolsearchError):
@@ -993,6 +995,12 @@ def _escape_unencodable(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("toolsearch-escape", _escape_unencodable)
 
 
+class OutputUnwritable(Exception):
+    """Standard output cannot take what the command prints: it is closed (``>&-``) or the write
+    failed (a full disk, ``> /dev/full``). :func:`main` ends the command with one line and status 2
+    (a closed pipe is not this: see :func:`~toolsearch.cli.common.broken_pipe_status`)."""
+
+
 class TerminalSafeStream:
     """A text stream wrapper that never lets a raw control or invisible character through: text
     from servers, catalogs and sessions is untrusted, ESC / BEL / CSI / OSC sequences would drive
@@ -1002,8 +1010,11 @@ class TerminalSafeStream:
     :func:`~toolsearch.analysis.invisible.reveal`); JSON output is unaffected (it already escapes
     both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
-    def __init__(self, inner: Any):
+    def __init__(self, inner: Any, name: str = "standard output"):
         self._inner = inner
+        #: For standard output, a failed write raises :class:`OutputUnwritable`; for standard
+        #: error (``name`` None) it is dropped: there is nowhere left to say anything.
+        self._name = name
         try:
             encoding = codecs.lookup(getattr(inner, "encoding", None) or "utf-8").name
         except LookupError:
@@ -1021,16 +1032,37 @@ class TerminalSafeStream:
     #: Whether anything written named a ``docs/`` page (:func:`main` then says where they are).
     cited_docs = False
 
+    def _put(self, text: str, flush: bool = False) -> None:
+        """Write ``text`` to the real stream (see :attr:`_name` for what a failure does)."""
+        try:
+            if self._inner is None:  # the descriptor was closed when the command started
+                if not text:
+                    return  # a flush with nothing written
+                raise OSError(errno.EBADF, "it is closed")
+            if text:
+                self._inner.write(text)
+            if flush:
+                self._inner.flush()
+        except BrokenPipeError:
+            if self._name is not None:
+                raise  # the reader stopped early (| head): the command keeps its decided status
+        except OSError as exc:
+            if self._name is not None:
+                raise OutputUnwritable(f"cannot write {self._name} ({exc.strerror or exc})") from None
+
+    def flush(self) -> None:
+        self._put("", flush=True)
+
     def write(self, text: str) -> int:
         if "docs/" in text:
             self.cited_docs = True
-        self._inner.write(self._encodable(reveal(_terminal_safe(text))))
+        self._put(self._encodable(reveal(_terminal_safe(text))))
         return len(text)
 
     def write_data(self, text: str) -> int:
         """Write ``text`` with its controls escaped but its format characters as they are (CSV
         and catalog text that a program or a file receives)."""
-        self._inner.write(self._encodable(_terminal_safe(text)))
+        self._put(self._encodable(_terminal_safe(text)))
         return len(text)
 
     def writelines(self, lines: Any) -> None:
@@ -1040,8 +1072,7 @@ class TerminalSafeStream:
     def rewrite_line(self, text: str) -> None:
         """Go back to the start of the line and write ``text`` (made safe) over it, for progress
         lines: the only carriage return this stream lets through is this one."""
-        self._inner.write("\r" + self._encodable(_terminal_safe(text)))
-        self._inner.flush()
+        self._put("\r" + self._encodable(_terminal_safe(text)), flush=True)
 
     def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding, isatty… of the real stream
         return getattr(self._inner, name)
@@ -1062,7 +1093,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs, usage errors included (they quote the arguments as typed).
     """
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr, None)
     try:
         parser = build_parser()
         args, extra = parser.parse_known_args(argv)
@@ -1079,12 +1110,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         embedding.forget_disk_cache_problem()
     try:
         forget_decided_status()
+        readers.forget_stdin()
         use_shipped_samples(args)
         placeholder = placeholder_error(args)
         if placeholder is not None:
             print(f"toolsearch: error: {placeholder}", file=sys.stderr)
             return 2
-        status = _interruptible(_run, args)
+        try:
+            status = _interruptible(_run, args)
+            try:
+                sys.stdout.flush()  # a full disk may refuse only the last block
+            except BrokenPipeError:  # the reader stopped early: the decided status stands
+                pass
+        except OutputUnwritable as exc:  # a closed standard output, a full disk: not a verdict
+            print(f"toolsearch: error: {exc}; the output is incomplete", file=sys.stderr)
+            return 2
         embedding = sys.modules.get("toolsearch.engine.embedding")
         if embedding is not None and embedding.disk_cache_problem():
             print(f"toolsearch: warning: {embedding.disk_cache_problem()}", file=sys.stderr)
@@ -1184,6 +1224,7 @@ def _run(args: argparse.Namespace) -> int:
         loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress)
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
+        note_unused_settings(loaded.settings_files, getattr(args, "config", None))
         scopes = scopes_from_args(args, inspector)
         if args.command == "plan":
             return _cmd_plan(args, inspector, config, scopes, loaded.statuses)

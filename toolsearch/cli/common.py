@@ -339,6 +339,18 @@ def report_loaded(warnings: Sequence[str], config: ToolSearchConfig, inspector: 
             print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
 
 
+def note_unused_settings(settings_files: Sequence[str], config_path: str | None) -> None:
+    """Say on stderr when a source is a harness config that holds a ``tools.tool_search`` block
+    and ``--config`` does not name it: its servers are listed, but its settings are not read, so
+    the figures are for the defaults (or another file's settings) and a gate would check those."""
+    for path in settings_files:
+        if config_path is not None and Path(config_path).resolve() == Path(path).resolve():
+            continue
+        used = f"the settings of {config_path}" if config_path else "the default settings"
+        print(f"toolsearch: note: {path} holds a tools.tool_search block, but a file given as a source only "
+              f"lends its servers: this run uses {used}; add --config {path} to use the block", file=sys.stderr)
+
+
 #: The stream the last progress line went to, and that line's width (see rewrite_progress_line).
 _progress_line: list = [None, 0]
 

@@ -39,6 +39,7 @@ from .examples import epilog
 from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
+                     note_unused_settings,
                      with_flags, write_csv, write_data)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import one_line, output_file, parse_context_length, split_context_lengths, text_table
@@ -199,6 +200,7 @@ def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchCo
     loaded = load_sources(list(sources), progress=live_progress)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
+    note_unused_settings(loaded.settings_files, getattr(args, "config", None))
     return inspector
 
 

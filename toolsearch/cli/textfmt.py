@@ -107,6 +107,9 @@ def output_file(text: str) -> str:
     to standard output without a word. Raises :class:`argparse.ArgumentTypeError`."""
     if not text.strip():
         raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+    if text == "-":  # it reads as standard input, so a file named '-' would surprise
+        raise argparse.ArgumentTypeError("expected a file name, got '-' (snapshot and synth write to standard "
+                                         "output without -o; ./- names a file called '-')")
     return text
 
 

@@ -10,6 +10,9 @@ and JSONL lines) all go through these functions, so the same limits apply everyw
   a "billion laughs" file (a few levels of anchors that each repeat the one above) is refused
   after reading a few hundred events. An alias that refers to the node it sits in (a
   recursive alias) is refused too;
+* :data:`MAX_ALIAS_CHARS`: YAML aliases may add at most this many characters of text when
+  expanded (a long string anchored once and aliased thousands of times adds few nodes but
+  more text than the largest file holds, and every reader downstream walks each copy);
 * :data:`MAX_NESTING_DEPTH`: mappings and lists nested deeper than this are refused (YAML while
   composing, JSON after parsing).
 
@@ -22,6 +25,7 @@ reported at the line where it opens.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -42,6 +46,9 @@ from .errors import InputLimitError, ToolsearchError
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 #: Most nodes that YAML aliases may add to a document when expanded.
 MAX_ALIAS_NODES = 1_000_000
+#: Most characters of text (scalars, keys included) that YAML aliases may add to a document when
+#: expanded: as much as the largest file may hold.
+MAX_ALIAS_CHARS = MAX_INPUT_BYTES
 #: Deepest nesting of mappings and lists in a YAML or JSON document (the root is level 1).
 MAX_NESTING_DEPTH = 256
 
@@ -116,15 +123,31 @@ def read_bytes(path: str | Path, error: ErrorClass = ToolsearchError, what: str 
         raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
 
 
+#: The file name that stands for standard input (``git show main:catalog.yaml | toolsearch check -``).
+STDIN_NAME = "-"
+#: What standard input held, once read (:func:`open_input`; :func:`forget_stdin` empties it).
+_STDIN: list[bytes] = []
+
+
+def forget_stdin() -> None:
+    """Read standard input afresh at the next ``-`` (each command of a process reads its own)."""
+    _STDIN.clear()
+
+
 def open_input(path: str | Path) -> BinaryIO:
     """Open a file for reading in binary, without waiting for a writer: a named pipe (FIFO) that
     nothing writes to would otherwise block the open for ever. Reads block again once it is open,
     so a pipe that has a writer (shell process substitution, ``<(...)``) is read to its end, and
-    :func:`read_stream` refuses one that has none.
+    :func:`read_stream` refuses one that has none. ``-`` (:data:`STDIN_NAME`) is standard input.
 
     Raises:
         OSError: as :func:`open` does.
     """
+    if str(path) == STDIN_NAME:  # standard input, as most command-line tools read it
+        if not _STDIN:  # read once (within the limit); a second '-' reads the same text
+            with os.fdopen(os.dup(sys.stdin.fileno() if sys.stdin is not None else 0), "rb") as fh:
+                _STDIN.append(fh.read(MAX_INPUT_BYTES + 1))
+        return io.BytesIO(_STDIN[0])
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         os.set_blocking(fd, True)
@@ -179,14 +202,23 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
         return self.construct_document(node)
 
     def _check_node(self, root: Any) -> None:
-        seen: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height); (-1, -1) while open
+        # id -> (expanded size, height, expanded characters); (-1, -1, -1) while open
+        seen: dict[int, tuple[int, int, int]] = {}
+        scalars: set[int] = set()  # the scalar nodes met so far (an alias of one is the same node)
         unique = 0
+        unique_chars = 0
 
-        def visit(node: Any, depth: int) -> tuple[int, int]:
-            nonlocal unique
+        def visit(node: Any, depth: int) -> tuple[int, int, int]:
+            nonlocal unique, unique_chars
             if node.__class__ is ScalarNode:
                 unique += 1
-                return 1, 0
+                chars = len(node.value)
+                if chars > 64 and id(node) not in scalars:  # a short one cannot add much text
+                    scalars.add(id(node))
+                    unique_chars += chars
+                elif chars <= 64:
+                    unique_chars += chars
+                return 1, 0, chars
             known = seen.get(id(node))
             if known is not None:
                 if known[0] < 0:
@@ -196,23 +228,27 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
                 return known
             if depth > MAX_NESTING_DEPTH:
                 raise self._refuse(node, f"nested more than {MAX_NESTING_DEPTH} levels deep (limit)")
-            seen[id(node)] = (-1, -1)
+            seen[id(node)] = (-1, -1, -1)
             unique += 1
-            size, height = 1, 0
+            size, height, chars = 1, 0, 0
             if node.__class__ is MappingNode or isinstance(node, MappingNode):
                 self._check_keys(node)
                 children = [part for pair in node.value for part in pair]
             else:
                 children = node.value
             for child in children:
-                child_size, child_height = visit(child, depth + 1)
+                child_size, child_height, child_chars = visit(child, depth + 1)
                 size += child_size
+                chars += child_chars
                 if child_height >= height:
                     height = child_height + 1
-            seen[id(node)] = (size, height)
+                if chars - unique_chars > MAX_ALIAS_CHARS:  # checked per child: one alias may add it all
+                    raise self._refuse(child, f"YAML aliases would expand to more than {MAX_ALIAS_CHARS:,} "
+                                              "characters of text (limit)")
+            seen[id(node)] = (size, height, chars)
             if size - unique > MAX_ALIAS_NODES:
                 raise self._refuse(node, f"YAML aliases would expand to more than {MAX_ALIAS_NODES:,} nodes (limit)")
-            return size, height
+            return size, height, chars
 
         visit(root, 1)
 

@@ -865,8 +865,10 @@ def _stderr_tail(errlog: Any, scrub: Callable[[str], str] | None = None, secrets
     if scrub is not None:
         tail = scrub(tail)
     cut = tail[-_STDERR_TAIL_CHARS:]
-    if secrets and len(cut) < len(tail):  # the cut may begin inside a secret
-        cut = mask_leading_suffix(cut, secrets)
+    if len(cut) < len(tail):
+        if secrets:  # the cut may begin inside a secret
+            cut = mask_leading_suffix(cut, secrets)
+        cut = "…" + cut  # it may begin inside a word: say that something came before
     return cut
 
 
@@ -1902,6 +1904,8 @@ class LoadedSources:
         warnings: config-file warnings (``file: place: message``).
         connections: the open sessions when loaded with ``keep_open=True`` and a config was among
             the sources (close it when done), else ``None``.
+        settings_files: the config files among the sources that also hold a
+            ``tools.tool_search`` block (:attr:`McpConfig.has_tool_search`).
     """
 
     catalog: Catalog
@@ -1909,6 +1913,7 @@ class LoadedSources:
     statuses: tuple[ServerStatus, ...]
     warnings: tuple[str, ...]
     connections: "LiveConnections | None" = None
+    settings_files: tuple[str, ...] = ()
 
     @property
     def live(self) -> bool:
@@ -1969,12 +1974,15 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     specs: list[ServerSpec] = []
     configs: list[str] = []
     warnings: list[str] = []
+    settings_files: list[str] = []
     for path in paths:
         kind, value = read_source(path)
         if kind == "config":
             specs.extend(value.servers)
             warnings.extend(value.warnings)
             configs.append(str(path))
+            if value.has_tool_search:
+                settings_files.append(str(path))
             if None not in parts:
                 parts.append(None)  # where the live catalog goes
         else:
@@ -2000,7 +2008,7 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     catalogs = [part for part in parts if part is not None]
     catalog = catalogs[0] if len(catalogs) == 1 else combine(catalogs)
     return LoadedSources(catalog=catalog, specs=by_name, statuses=statuses, warnings=tuple(warnings),
-                         connections=connections)
+                         connections=connections, settings_files=tuple(settings_files))
 
 
 def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, Any]:

@@ -435,12 +435,15 @@ class McpConfig:
         servers: every entry in file order (disabled ones included, ``enabled=False``).
         origin: the file name.
         warnings: things that were odd but did not stop parsing (``file: place: message``).
+        has_tool_search: the file also has a ``tools.tool_search`` key (a Hermes ``config.yaml``
+            holds its servers and its tool search settings), which only ``--config`` reads.
     """
 
     kind: str
     servers: tuple[ServerSpec, ...]
     origin: str
     warnings: tuple[str, ...] = ()
+    has_tool_search: bool = False
 
     @property
     def enabled(self) -> tuple[ServerSpec, ...]:
@@ -986,7 +989,9 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
         own = [spec.own_secrets() for spec in specs]
         specs = [replace(spec, peer_secrets=tuple(v for j, values in enumerate(own) if j != i for v in values))
                  for i, spec in enumerate(specs)]
-    return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings))
+    tools = data.get("tools")
+    return McpConfig(kind=kind, servers=tuple(specs), origin=origin, warnings=tuple(warnings),
+                     has_tool_search=isinstance(tools, Mapping) and "tool_search" in tools)
 
 
 def _hermes_timeouts(data: Mapping[str, Any], specs: list[ServerSpec], origin: str,
