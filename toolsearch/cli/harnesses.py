@@ -50,7 +50,7 @@ def _lengths(text: str) -> list[int]:
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``harnesses`` subcommand to an ``add_subparsers()`` object and return its parser."""
     p = subparsers.add_parser(
-        "harnesses", help="the same catalog under Claude Code, Qwen Code, kiro-cli, count and Strands switches",
+        "harnesses", help="the same catalog under the switches of Hermes, Claude Code, Qwen Code, kiro-cli, count and Strands",
         description="For each harness rule and context length: whether tool search is active, the tokens and "
                     "what the model sees up front, the context length where the rule flips for this catalog, "
                     "and the knob value for either outcome. Hermes is the exact engine; the others are labeled "
