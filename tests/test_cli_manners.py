@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import subprocess
 import tomllib
@@ -320,6 +321,26 @@ def test_a_harness_config_given_as_a_source_says_its_settings_need_config(tmp_pa
     assert "note:" not in done.stderr
     done = run_cli("plan", "config.yaml", "--context-length", "32k", cwd=tmp_path)
     assert done.returncode == 0 and note in done.stderr, done.stderr
+
+
+def test_a_dash_reads_a_session_file_from_standard_input_but_not_a_store():
+    catalog, sessions = "sample_catalogs/team-workspace.yaml", ROOT / "sample_sessions"
+    from_file = subprocess.run([*toolsearch_command(), "sessions", "sample_sessions/hermes-export.jsonl",
+                                "--catalog", catalog, "--json"], capture_output=True, text=True, cwd=ROOT,
+                               timeout=120, check=False)
+    from_stdin = subprocess.run([*toolsearch_command(), "sessions", "-", "--catalog", catalog, "--json"],
+                                input=(sessions / "hermes-export.jsonl").read_text(encoding="utf-8"),
+                                capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    assert from_file.returncode == from_stdin.returncode == 0, from_stdin.stderr
+    named = re.sub(r'"-(:\d+)?"', lambda m: f'"sample_sessions/hermes-export.jsonl{m.group(1) or ""}"',
+                   from_stdin.stdout)  # each session's origin names the source
+    assert named == from_file.stdout and named != from_stdin.stdout
+    store = subprocess.run([*toolsearch_command(), "sessions", "-", "--catalog", catalog],
+                           input=(sessions / "state.db").read_bytes(), capture_output=True, cwd=ROOT, timeout=120,
+                           check=False)
+    assert (store.returncode, store.stderr.decode()) == (
+        2, "toolsearch: error: -: standard input holds a SQLite session store; give the store's path instead "
+           "(a store is read where it is)\n")
 
 
 def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):

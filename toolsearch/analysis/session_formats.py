@@ -293,7 +293,7 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
 
     Args:
         paths: session files (a Hermes ``state.db``, exports, trajectories, transcripts, message
-            arrays).
+            arrays); ``-`` is standard input (a file's text, not a store).
         fmt: one of :data:`FORMATS` for every path; ``None`` detects per file.
         progress: called with (sessions read so far, total or ``None``) while reading.
 
@@ -307,6 +307,16 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         raise SessionSourceError(f"unknown session format {fmt!r}: expected one of {', '.join(FORMATS)}")
     out = ReadResult()
     for path in paths:
+        if str(path) == readers.STDIN_NAME:  # standard input: a session file's text, never a store
+            if fmt == "hermes-db":
+                raise SessionSourceError("-: a Hermes session store is read where it is, not from standard input; "
+                                         "give its path (state.db)")
+            data = readers.read_bytes(readers.STDIN_NAME, SessionSourceError, "the session file")
+            if data.startswith(SQLITE_MAGIC):
+                raise SessionSourceError("-: standard input holds a SQLite session store; give the store's path "
+                                         "instead (a store is read where it is)")
+            read_text(decode_text(data, readers.STDIN_NAME, out), readers.STDIN_NAME, fmt, out, progress)
+            continue
         path = Path(path)
         if not path.is_file():
             what = ("a folder" if path.is_dir() else "not a regular file (a pipe, a device or a socket)"
