@@ -321,6 +321,15 @@ def test_a_harness_config_given_as_a_source_says_its_settings_need_config(tmp_pa
     assert "note:" not in done.stderr
     done = run_cli("plan", "config.yaml", "--context-length", "32k", cwd=tmp_path)
     assert done.returncode == 0 and note in done.stderr, done.stderr
+    # the commands with their own loading say it too
+    sessions = str(ROOT / "sample_sessions" / "hermes-export.jsonl")
+    for args in (("harnesses", "config.yaml", "--context-lengths", "32k"), ("strategies", "config.yaml"),
+                 ("sessions", sessions, "--catalog", "config.yaml"), ("lint", "config.yaml"),
+                 ("collapse", "config.yaml"), ("diff", "config.yaml", "config.yaml")):
+        done = run_cli(*args, cwd=tmp_path)
+        assert done.returncode == 0 and note in done.stderr, (args, done.stderr)
+        done = run_cli(*args, "--config", "config.yaml", cwd=tmp_path)
+        assert done.returncode == 0 and "note:" not in done.stderr, (args, done.stderr)
 
 
 def test_a_dash_reads_a_session_file_from_standard_input_but_not_a_store():

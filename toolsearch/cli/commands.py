@@ -798,6 +798,7 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
     try:
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
+        note_unused_settings(loaded.settings_files, getattr(args, "config", None))
         scope = one_scope(args.command, scopes_from_args(args, inspector))
         if scope is not None:
             inspector = inspector.scoped(scope)

@@ -95,18 +95,20 @@ def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
     return with_flags(config, overrides)  # the file's warnings (a misspelt key) are kept beside the flags
 
 
-def _inspector(path: str, naming: str, profile_path: str | None, cache: dict) -> Inspector:
+def _inspector(path: str, naming: str, profile_path: str | None, cache: dict, config_path: str | None = None) -> Inspector:
     key = (str(Path(path).resolve()), naming, profile_path)
     if key not in cache:
         profile: Profile | None = load_profile(profile_path) if profile_path else None
         from .quality import connect_sources  # noqa: PLC0415
 
-        cache[key] = Inspector(connect_sources([path]), naming, profile)  # a config file connects, as in plan
+        # a config file connects, as in plan
+        cache[key] = Inspector(connect_sources([path], config_path=config_path), naming, profile)
     return cache[key]
 
 
 def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
-    inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache)
+    inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache,
+                           _pick(args, "config", side))
     return Side(inspector, _config(args, side), _pick(args, "context_length", side),
                 _pick(args, "tokenizer", side), side.upper(), as_typed(path))
 
@@ -245,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return status
-        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache)
+        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache, args.config)
         config = _config(args, None)
         _warn(config, inspector, args.catalog)
         cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)

@@ -24,7 +24,7 @@ from ..engine import constants as C
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .common import print_json
+from .common import note_unused_settings, print_json
 from .examples import epilog
 from .textfmt import one_line, parse_context_length, parse_seconds, split_context_lengths, text_table
 
@@ -108,6 +108,7 @@ def _run(args: argparse.Namespace) -> int:
     loaded = load_sources(args.sources, timeout=args.timeout)
     for warning in [*loaded.warnings, *config.warnings]:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    note_unused_settings(loaded.settings_files, args.config)
     inspector = Inspector(loaded.catalog, args.tool_names)
     sessions = None
     if args.sessions:

@@ -106,23 +106,26 @@ def add_parsers(subparsers: Any) -> None:
     _shared(p)
 
 
-def connect_sources(sources: Sequence[str], timeout: float | None = None) -> Any:
+def connect_sources(sources: Sequence[str], timeout: float | None = None, config_path: str | None = None) -> Any:
     """The catalog of SOURCE files, as ``plan`` builds it: MCP client config files are connected
     live (per-server progress and config warnings on stderr; ``timeout`` seconds per server when
-    the config sets none), other files are read as catalogs."""
-    from .common import live_progress  # noqa: PLC0415
+    the config sets none), other files are read as catalogs. A source that holds a
+    ``tools.tool_search`` block other than ``config_path`` (the ``--config`` file) gets a note on
+    stderr (:func:`~toolsearch.cli.common.note_unused_settings`)."""
+    from .common import live_progress, note_unused_settings  # noqa: PLC0415
     from ..live.client import load_sources as load_live  # noqa: PLC0415
 
     loaded = load_live(sources, timeout=timeout, progress=live_progress)
     for warning in loaded.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    note_unused_settings(loaded.settings_files, config_path)
     return loaded.catalog
 
 
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
     config = load_config(args.config) if args.config else parse_config({})
-    inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None)), args.tool_names, profile)
+    inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None), args.config), args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     for problem in inspector.registration.problems if report else ():  # lint reports them itself

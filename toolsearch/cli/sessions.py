@@ -38,7 +38,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, percent
-from .common import print_json, rewrite_progress_line
+from .common import note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -245,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
         for warning in [*loaded_catalog.warnings, *config.warnings]:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        note_unused_settings(loaded_catalog.settings_files, args.config)
         for problem in inspector.registration.problems:
             if problem.severity != "info" and not is_connect_failure(problem):
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)

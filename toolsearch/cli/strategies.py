@@ -20,7 +20,7 @@ import sys
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from .common import print_json
+from .common import note_unused_settings, print_json
 from .textfmt import one_line, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
@@ -129,6 +129,7 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     inspector = Inspector(loaded.catalog, args.tool_names)
     for warning in [*loaded.warnings, *config.warnings]:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
+    note_unused_settings(loaded.settings_files, args.config)
     for problem in inspector.registration.problems:
         if problem.severity != "info" and not is_connect_failure(problem):
             print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
