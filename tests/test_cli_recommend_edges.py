@@ -681,3 +681,24 @@ def test_a_server_named_at_longer_lengths_is_not_said_unnamed_without_where() ->
     assert rows[200_000]["servers_named"] == rows[200_000]["servers_total"] == 10
     cloudflare = next(u for u in data["unnamed"] if u["name"] == "cloudflare")
     assert cloudflare["reason"].endswith("; named at 200K and 1M"), cloudflare
+
+
+def test_a_tab_or_line_break_in_a_server_name_is_escaped_in_the_lines_about_it(tmp_path) -> None:
+    """recommend's and check's sentences are one line each: a server named with a tab or a line
+    break shows it as an escape (a raw tab read as spaces; a line break started a line of its own)."""
+    big = {"name": "big\tone\nx", "kind": "mcp", "capabilities": {"tools": {}},
+           "tools": [{"name": f"tool_number_{i}", "description": "word " * 20,
+                      "inputSchema": {"type": "object", "properties": {}}} for i in range(1500)]}
+    small = {"name": "small", "kind": "mcp", "capabilities": {"tools": {}},
+             "tools": [{"name": "s", "description": "short", "inputSchema": {"type": "object", "properties": {}}}]}
+    catalog = tmp_path / "tabby.json"
+    catalog.write_text(json.dumps({"name": "tabby", "servers": [big, small]}), encoding="utf-8")
+    gate = ("--context-lengths", "2k", "--goal", "names")
+    recommended = run_cli("recommend", catalog, *gate)
+    assert recommended.returncode == 1 and "\t" not in recommended.stdout, recommended.stdout
+    assert "not named: big\\x09one\\x0ax: naming it needs a budget of" in recommended.stdout
+    checked = run_cli("check", catalog, *gate)
+    assert checked.returncode == 1 and "\t" not in checked.stdout, checked.stdout
+    assert "(collapsed to a summary line: big\\x09one\\x0ax)" in checked.stdout
+    for output in (recommended.stdout, checked.stdout):  # no line starts with the rest of the name
+        assert not any(line.startswith("x") for line in output.splitlines())

@@ -968,7 +968,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print_json(data)
         return status
     for line in recommendation_lines(rec, config, lowered):
-        print(line)
+        print(one_line(line))  # one line each: a tab or line break in a server name is written as an escape
     header = list(OUTCOME_COLUMNS) + (list(SESSION_COLUMNS) if args.session_sources else [])
     rows = outcome_rows(rec, sessions=bool(args.session_sources))
     print(_table(rows, header))

@@ -419,12 +419,13 @@ def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
 
 
 def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
-    """Where and why the goal fails, and the settings that would reach it."""
+    """Where and why the goal fails, and the settings that would reach it; one line each (a tab or
+    line break in a server name written as an escape, :func:`~toolsearch.cli.textfmt.one_line`)."""
     lines = []
     for c in result.lengths:
         for failure in c.failures:
             length = c.outcome.context_length
-            lines.append(f"{f'at {length:,} tokens' if length else 'at an unknown context length'}: {failure}")
+            lines.append(one_line(f"{f'at {length:,} tokens' if length else 'at an unknown context length'}: {failure}"))
     s = result.suggestion
     if s is not None:
         if s.reached:
