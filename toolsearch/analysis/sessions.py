@@ -840,13 +840,17 @@ class CalledTool:
 def called_tools(sessions: Sequence[Session], inspector: Inspector,
                  config: ToolSearchConfig) -> tuple[list[CalledTool], list[str]]:
     """The deferred tools the sessions called, each session's first call of each, in order; and
-    the distinct called tools the catalog does not defer (unknown to it, or visible), sorted.
+    the distinct called tools the catalog does not defer (unknown to it, or visible), sorted:
+    targets of ``tool_call``, and direct calls of ``mcp__`` names or of the catalog's tools. The
+    harness's own tools (``terminal``, ``read_file``: core tools of the catalog, or direct calls of
+    names the catalog does not know) are not counted.
 
     A tool counts when called through ``tool_call``, or directly after the session's first search
     (harnesses that load found tools into the tools array). Describes are not counted as saved
     round trips: a listing names tools but does not give their parameters.
     """
     bridge = inspector.bridge(config)
+    registered = inspector.full_registration.by_name()
     out: list[CalledTool] = []
     other: set[str] = set()
     for session in sessions:
@@ -865,7 +869,13 @@ def called_tools(sessions: Sequence[Session], inspector: Inspector,
                 continue
             tool = bridge.deferred_by_name.get(event.name)
             if tool is None:
-                other.add(event.name)
+                # as catalog_drift: a direct call of a name neither the catalog nor an ``mcp__``
+                # prefix claims is the harness's own tool (terminal, read_file), not a catalog's
+                known = registered.get(event.name)
+                if known is not None and known.kind == "core":
+                    continue  # the harness's own tool: never deferred, so no listing is about it
+                if event.via == "tool_call" or known is not None or _mcp_server(event.name):
+                    other.add(event.name)
                 continue
             if event.name in seen:
                 continue
@@ -1047,7 +1057,8 @@ class CatalogDrift:
             does not register; sorted.
         missing_servers: servers named by ``mcp__<server>__<tool>`` names in the sessions that the
             catalog does not have; sorted.
-        extra_servers: catalog servers (with tools) that no tool name in the sessions belongs to:
+        extra_servers: catalog servers (with tools) that no tool name in the sessions belongs to
+            (an ``mcp__<server>__`` name of a tool the server no longer has still belongs to it):
             they may be newer than the sessions, or just unused; sorted.
         sessions_with_missing: sessions that mention at least one missing tool.
     """
@@ -1134,6 +1145,8 @@ def catalog_drift(sessions: Sequence[Session], inspector: Inspector) -> CatalogD
             tool = registered.get(name)
             if tool is not None and tool.server:
                 seen_servers.add(tool.server)
+            elif tool is None and _mcp_server(name) in servers_by_prefix:
+                seen_servers.add(servers_by_prefix[_mcp_server(name)])  # a tool it no longer has
     missing_servers = sorted({s for s in map(_mcp_server, missing) if s is not None and s not in servers_by_prefix})
     with_tools = {t.server for t in registered.values() if t.server and t.kind != "core"}
     return CatalogDrift(tuple(sorted(missing)), tuple(missing_servers), tuple(sorted(with_tools - seen_servers)),

@@ -1,0 +1,58 @@
+"""What the evidence from recorded sessions counts, on stores written by Hermes' own
+``hermes_state.SessionDB`` (``$TOOLSEARCH_HERMES_PYTHON``, see tests/test_sessions.py): the
+harness's own tools are not "called tools this catalog does not defer", a server named only by a
+renamed tool is still a server the sessions mention, and ``toolsearch sessions`` says which called
+tools its "N of M" leaves out.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_cli
+from tests.test_sessions import CATALOG, search_response, tool_calls, write_store
+
+
+def _step(call_id: str, name: str, arguments: dict, content: str) -> list[dict]:
+    return [{"role": "assistant", "content": "", "tool_calls": tool_calls(call_id, name, arguments)},
+            {"role": "tool", "tool_call_id": call_id, "tool_name": name, "content": content}]
+
+
+#: s-pr searches, runs the harness's own terminal and read_file, then calls a deferred tool;
+#: s-renamed calls a GitHub tool renamed since; s-sentry calls a Sentry tool the catalog no longer has.
+SPEC = {"sessions": [
+    {"id": "s-pr", "model": "openai/gpt-5-mini", "model_config": {"context_length": 32000}, "messages": [
+        {"role": "user", "content": "Which PRs are open? Then run the tests."},
+        *_step("a1", "tool_search", {"queries": ["list pull requests"]},
+               search_response("list pull requests", ["mcp__github__list_pull_requests"])),
+        *_step("a2", "terminal", {"command": "pytest -q"}, "{\"output\": \"3 passed\"}"),
+        *_step("a3", "read_file", {"path": "README.md"}, "{\"content\": \"x\"}"),
+        *_step("a4", "tool_call", {"name": "mcp__github__list_pull_requests", "arguments": {"owner": "o", "repo": "r"}},
+               "{\"items\": []}")]},
+    {"id": "s-renamed", "model": "openai/gpt-5-mini", "model_config": {"context_length": 32000}, "messages": [
+        {"role": "user", "content": "logs of the failed job"},
+        *_step("b1", "tool_search", {"queries": ["download job logs"]},
+               search_response("download job logs", ["mcp__github__download_job_logs"])),
+        *_step("b2", "tool_call", {"name": "mcp__github__download_job_logs", "arguments": {"job_id": 7}},
+               "{\"logs\": \"...\"}")]},
+    {"id": "s-sentry", "model": "anthropic/claude-sonnet-4.5", "model_config": {"context_length": 200000}, "messages": [
+        {"role": "user", "content": "sentry issues"},
+        *_step("c1", "mcp__sentry__list_project_errors", {"project": "api"}, "{\"issues\": []}")]},
+]}
+
+
+def test_the_harness_own_tools_are_not_called_tools_the_catalog_does_not_defer(tmp_path):
+    db = write_store(tmp_path, SPEC)
+    done = run_cli("recommend", CATALOG, "--sessions", db, "--context-lengths", "32k", "--goal", "names")
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stderr.splitlines() if "does not defer" in x)
+    assert line.endswith("the sessions called 1 tool this catalog does not defer: mcp__github__download_job_logs")
+    assert "terminal" not in done.stderr and "read_file" not in done.stderr
+
+
+def test_a_server_named_only_by_a_tool_it_no_longer_has_is_mentioned(tmp_path):
+    db = write_store(tmp_path, SPEC)
+    drift = json.loads(run_cli("sessions", db, "--catalog", CATALOG, "--json").stdout)["catalog_drift"]
+    assert drift["missing_tools"] == ["mcp__github__download_job_logs", "mcp__sentry__list_project_errors"]
+    assert "sentry" not in drift["extra_servers"]
+    assert drift["missing_servers"] == []
