@@ -56,3 +56,38 @@ def test_a_server_named_only_by_a_tool_it_no_longer_has_is_mentioned(tmp_path):
     assert drift["missing_tools"] == ["mcp__github__download_job_logs", "mcp__sentry__list_project_errors"]
     assert "sentry" not in drift["extra_servers"]
     assert drift["missing_servers"] == []
+
+
+#: s-sentry's direct call came before any search, so it is not evidence about the listing at all
+NOT_COUNTED = "the sessions also called 1 tool this catalog does not defer: mcp__github__download_job_logs"
+
+
+def test_sessions_says_which_called_tools_its_counts_leave_out(tmp_path):
+    """'1 of 1 called tools listed' while the sessions called two more tools the catalog lacks
+    would read as 'every tool my models called is listed'."""
+    db = write_store(tmp_path, SPEC)
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--context-lengths", "32k")
+    assert text.returncode == 0, text.stderr
+    table = text.stdout.split("called tools already listed by name")[1]
+    assert "1 of 1" in table.split("\n\n")[0]
+    assert f"not counted: {NOT_COUNTED}" in table.split("\n\n")[0]
+    data = json.loads(run_cli("sessions", db, "--catalog", CATALOG, "--context-lengths", "32k", "--json").stdout)
+    assert data["called_listed"][0]["called_total"] == 1
+    assert data["called_not_deferred"] == ["mcp__github__download_job_logs"]
+
+
+def test_sessions_page_says_which_called_tools_its_counts_leave_out(tmp_path):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.test_app_sessions import open_page
+    from toolsearch.live.guard import launch_token
+    from toolsearch.ui.common import md_escape
+
+    db = write_store(tmp_path, SPEC)
+    at: AppTest = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    assert md_escape(f"Not counted: {NOT_COUNTED}") in [c.value for c in at.caption]

@@ -1346,12 +1346,14 @@ def query_to_dict(q: QueryReplay) -> dict[str, Any]:
 
 def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
            problems: Sequence[SessionProblem] = (), *, flags: Sequence[SessionFlags] = (),
-           drift: CatalogDrift | None = None, at_lengths: Sequence[CalledListed] = ()) -> dict[str, Any]:
+           drift: CatalogDrift | None = None, at_lengths: Sequence[CalledListed] = (),
+           not_deferred: Sequence[str] = ()) -> dict[str, Any]:
     """The whole ``toolsearch sessions --json`` object: :func:`summary` keys, then
     ``per_session`` (events, replayed queries, listing what-if, and ``flags`` when ``flags`` are
     given), ``aggregates`` and ``problems``; with ``drift``, ``catalog_drift``
     (:meth:`CatalogDrift.to_dict`); with ``at_lengths``, ``called_listed`` (one
-    :meth:`CalledListed.to_dict` per context length)."""
+    :meth:`CalledListed.to_dict` per context length) and ``called_not_deferred`` (``not_deferred``:
+    the called tools those counts leave out, as :func:`called_tools` gives them)."""
     queries: dict[str, list[QueryReplay]] = {}
     for q in rep.queries:
         queries.setdefault(q.session, []).append(q)
@@ -1375,6 +1377,7 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
         data["catalog_drift"] = drift.to_dict()
     if at_lengths:
         data["called_listed"] = [c.to_dict() for c in at_lengths]
+        data["called_not_deferred"] = list(not_deferred)
     data["aggregates"] = aggregates(sessions, rep)
     data["problems"] = [str(p) for p in problems]
     return data

@@ -32,7 +32,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
-                                 called_listed_at, catalog_drift, export_queries, export_queries_yaml,
+                                 called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
                                  summary, what_if_lengths, counters_line,
                                  released_hermes_sessions, released_hermes_words)
@@ -129,7 +129,7 @@ def _length(n: int | None) -> str:
 
 def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWhatIf],
                 inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
-                at_lengths: Sequence[CalledListed] = ()) -> str:
+                at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
     data = summary(sessions, rep)
     agg = aggregates(sessions, rep)
@@ -176,7 +176,11 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         lrows = [[_length(c.context_length), c.budget, form_word(c.listing_form), f"{c.called_listed} of {c.called_total}",
                   c.searches_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
-                _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"]), ""]
+                _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"])]
+        if not_deferred:  # the "of M" counts deferred tools of this catalog only
+            out.append(f"not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog "
+                       f"does not defer: {_safe(_names(list(not_deferred), 8))}")
+        out.append("")
     flagged = [f for f in flags if f.flagged]
     if flags:
         out.append(f"flagged sessions: {len(flagged):,} of {len(flags):,}" + (":" if flagged else ""))
@@ -257,7 +261,8 @@ def run(args: argparse.Namespace) -> int:
         lengths = args.context_lengths or what_if_lengths(args.context_length)
         extra = {"flags": session_flags(loaded.sessions, inspector, config),
                  "drift": catalog_drift(loaded.sessions, inspector),
-                 "at_lengths": called_listed_at(loaded.sessions, inspector, config, lengths, args.tokenizer)}
+                 "at_lengths": called_listed_at(loaded.sessions, inspector, config, lengths, args.tokenizer),
+                 "not_deferred": called_tools(loaded.sessions, inspector, config)[1]}
         if args.export_queries:
             left_out: list[str] = []
             data = export_queries(loaded.sessions, inspector, name="Labeled queries from " +

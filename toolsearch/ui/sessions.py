@@ -26,8 +26,8 @@ from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, catalog_drift,
-                                 event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
+from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
+                                 catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words)
 from toolsearch.cli.textfmt import parse_context_length, split_context_lengths
@@ -323,6 +323,12 @@ def render() -> None:
                 st.text(f"At {where}: {c.called_listed} of the {counted(c.called_total, 'tool')} your models "
                         f"called {'was' if c.called_listed == 1 else 'were'} already listed by name; "
                         f"{counted(c.searches_saved, 'search', 'searches')} saved.")
+            not_deferred = _memo(("not_deferred", v.config), v.inspector, loaded,
+                                 lambda: called_tools(loaded.sessions, v.inspector, v.config)[1])
+            if not_deferred:  # the "of M" counts deferred tools of this catalog only
+                st.caption(common.md_escape(show_invisible(
+                    f"Not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog does "
+                    f"not defer: {', '.join(not_deferred[:8])}" + (" …" if len(not_deferred) > 8 else ""))))
             literal_table([{"context length": c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             "called tools listed by name": c.called_listed, "called tools": c.called_total,
