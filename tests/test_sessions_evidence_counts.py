@@ -91,3 +91,31 @@ def test_sessions_page_says_which_called_tools_its_counts_leave_out(tmp_path):
     at.button(key="sessions_read").click().run()
     assert not at.exception, at.exception
     assert md_escape(f"Not counted: {NOT_COUNTED}") in [c.value for c in at.caption]
+
+
+def test_a_cell_that_is_not_utf8_costs_that_cell_not_the_store(tmp_path):
+    import sqlite3
+
+    db = write_store(tmp_path, SPEC)
+    with sqlite3.connect(db) as conn:  # one damaged byte in one session's model name
+        conn.execute("UPDATE sessions SET model = CAST(X'6770742dff' AS TEXT) WHERE id = 's-renamed'")
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert [s["id"] for s in data["per_session"]] == ["s-pr", "s-renamed", "s-sentry"]
+    assert data["per_session"][1]["model"] == "gpt-\ufffd"
+    assert data["searches"] == 2
+    assert data["problems"] == [f"{db}: 1 text cell is not UTF-8: read with \ufffd in place of the bytes that are not"]
+
+
+def test_a_store_without_the_tool_calls_column_says_its_calls_are_not_read(tmp_path):
+    import sqlite3
+
+    db = write_store(tmp_path, SPEC)
+    with sqlite3.connect(db) as conn:  # a Hermes schema that names the column otherwise
+        conn.execute("ALTER TABLE messages RENAME COLUMN tool_calls TO tool_calls_json")
+    done = run_cli("sessions", db, "--catalog", CATALOG)
+    assert done.returncode == 0, done.stderr
+    assert (f"toolsearch: skipped: {db}: table 'messages' has no 'tool_calls' column (another Hermes schema): "
+            "the store holds tool results, but no tool call is read from it") in done.stderr.splitlines()
+    assert done.stdout.startswith("sessions: 3 (hermes-db)")

@@ -572,6 +572,16 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         # so Ctrl-C and SIGTERM waited for it. This hook returns to Python every few thousand
         # steps: a signal's exception then ends the statement as "interrupted" (raised again below).
         conn.set_progress_handler(_let_signals_in, PROGRESS_STEPS)
+        not_utf8 = [0]
+
+        def text(data: bytes) -> str:  # one cell that is not UTF-8 cost the whole store before
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                not_utf8[0] += 1
+                return data.decode("utf-8", "replace")
+
+        conn.text_factory = text
         try:
             columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
             message_columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
@@ -589,7 +599,16 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         if not columns or not message_columns or missing:
             raise SessionSourceError(f"{origin}: not a Hermes session store: expected tables 'sessions' and "
                                      "'messages' (with id, session_id, role)")
+        if "tool_calls" not in message_columns and conn.execute(
+                "SELECT 1 FROM messages WHERE role = 'tool' LIMIT 1").fetchone():
+            # tool results but no calls to read: it read as no tool use at all, without a word
+            out.problems.append(SessionProblem(origin, "table 'messages' has no 'tool_calls' column (another Hermes "
+                                                       "schema): the store holds tool results, but no tool call "
+                                                       "is read from it"))
         _read_store(conn, origin, columns, message_columns, out, progress)
+        if not_utf8[0]:
+            out.problems.append(SessionProblem(origin, f"{not_utf8[0]:,} text {'cell is' if not_utf8[0] == 1 else 'cells are'} "
+                                                       "not UTF-8: read with � in place of the bytes that are not"))
     except sqlite3.OperationalError as exc:
         if str(exc) == "interrupted":  # only a signal's exception in the hook interrupts a statement
             raise KeyboardInterrupt from None
