@@ -119,3 +119,20 @@ def test_a_store_without_the_tool_calls_column_says_its_calls_are_not_read(tmp_p
     assert (f"toolsearch: skipped: {db}: table 'messages' has no 'tool_calls' column (another Hermes schema): "
             "the store holds tool results, but no tool call is read from it") in done.stderr.splitlines()
     assert done.stdout.startswith("sessions: 3 (hermes-db)")
+
+
+def test_a_store_another_process_keeps_locked_is_said_to_be_locked_not_unreadable(tmp_path):
+    import sqlite3
+
+    db = write_store(tmp_path, SPEC)
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        holder.execute("PRAGMA journal_mode = DELETE")  # a rollback journal: a writer's lock keeps readers out
+        holder.execute("BEGIN EXCLUSIVE")
+        done = run_cli("sessions", db, "--catalog", CATALOG)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert done.returncode == 2
+    assert done.stderr == (f"toolsearch: error: {db}: the session store stayed locked by another process for 5 s "
+                           "(a write in progress); try again\n")

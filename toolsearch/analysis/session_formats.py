@@ -585,6 +585,11 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         try:
             columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
             message_columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc):  # SQLITE_BUSY after the timeout: another process holds a write lock
+                raise SessionSourceError(f"{origin}: the session store stayed locked by another process for 5 s "
+                                         "(a write in progress); try again") from None
+            raise SessionSourceError(f"{origin}: not a readable SQLite database ({exc})") from None
         except sqlite3.DatabaseError as exc:
             raise SessionSourceError(f"{origin}: not a readable SQLite database ({exc})") from None
         # SQLite names are case-insensitive (ASCII), so a view named "SESSIONS" is what "FROM sessions" reads
