@@ -136,3 +136,14 @@ def test_a_store_another_process_keeps_locked_is_said_to_be_locked_not_unreadabl
     assert done.returncode == 2
     assert done.stderr == (f"toolsearch: error: {db}: the session store stayed locked by another process for 5 s "
                            "(a write in progress); try again\n")
+
+
+def test_the_report_says_which_called_tools_its_counts_leave_out(tmp_path):
+    import html
+
+    db = write_store(tmp_path, SPEC)
+    out = tmp_path / "report.html"
+    done = run_cli("report", CATALOG, "--sessions", db, "--context-lengths", "32k", "--goal", "names", "-o", out)
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    assert f"<strong>Not counted:</strong> {html.escape(NOT_COUNTED)}</p>" in page

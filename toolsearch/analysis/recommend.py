@@ -292,6 +292,7 @@ class MultiRecommendation:
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
+    sessions_not_deferred: tuple[str, ...] = ()
     called_unnamed: tuple[tuple[str, ...], ...] = ()
     outside_scope: tuple[tuple[ContextOutcome, tuple[str, ...]], ...] = ()
     scope: str = ""
@@ -1027,21 +1028,30 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
     return rows
 
 
+def not_deferred_words(names: Sequence[str]) -> str:
+    """The sentence on called tools the ``called_listed`` counts leave out (the catalog does not
+    defer them: renamed since, from another catalog, or visible); at most eight named."""
+    return (f"the sessions also called {len(names):,} tool{'' if len(names) == 1 else 's'} this catalog does not "
+            f"defer: {', '.join(names[:8])}" + (" …" if len(names) > 8 else ""))
+
+
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
-                         sessions_read: int | None = None, drift: str = "", note: str = "") -> MultiRecommendation:
+                         sessions_read: int | None = None, drift: str = "", note: str = "",
+                         not_deferred: Sequence[str] = ()) -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``searches_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
     (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
     ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
     ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`) and
-    ``note`` (:attr:`MultiRecommendation.sessions_note`)."""
+    ``note`` (:attr:`MultiRecommendation.sessions_note`), and ``not_deferred``: the called tools
+    those counts leave out (:attr:`MultiRecommendation.sessions_not_deferred`)."""
     contexts, unnamed = [], []
     for outcome in rec.contexts:
         step = ladder.step_at(outcome.budget)
         contexts.append(replace(outcome, **listing_evidence(called, step)))
         unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
-                   sessions_note=note, called_unnamed=tuple(unnamed))
+                   sessions_note=note, sessions_not_deferred=tuple(not_deferred), called_unnamed=tuple(unnamed))
 
 
 def add_whole_catalog(rec: MultiRecommendation, whole: Ladder, scope: str) -> MultiRecommendation:

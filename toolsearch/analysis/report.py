@@ -30,7 +30,7 @@ from ..engine.inspector import Inspector
 from . import quantities as Q
 from .invisible import reveal, reveal_html
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
-                        lowered_changes, outcome_rows, recommendation_lines, sessions_line)
+                        not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
 from .wording import counted, severity_counts
 from ..engine.listing import collapsed_words
@@ -329,6 +329,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
             + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift)}</p>" if sessions and rec.sessions_drift
                else "")
+            + (f"<p><strong>Not counted:</strong> {esc(not_deferred_words(rec.sessions_not_deferred))}</p>"
+               if sessions and rec.sessions_not_deferred else "")
             + (f"<p><strong>Recorded by another release:</strong> {esc(rec.sessions_note)}</p>"
                if sessions and rec.sessions_note else "")
             + f"<p>{esc(_block_intro(rec, inspector))}</p><pre>{esc(block)}</pre>")

@@ -64,7 +64,8 @@ class Question:
     per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
     how many sessions were read, their catalog drift in words (empty: none), and what it means that
-    they were recorded by another release (empty: nothing)."""
+    they were recorded by another release (empty: nothing), and the called tools the catalog does
+    not defer (not counted)."""
 
     lengths: tuple[int | None, ...]
     goal: str
@@ -77,6 +78,7 @@ class Question:
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
+    sessions_not_deferred: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,8 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
         tuple(asked_sessions.called) if asked_sessions else None,
         ", ".join(asked_sessions.labels) if asked_sessions else "",
         len(asked_sessions.sessions) if asked_sessions else None,
-        asked_sessions.drift_words if asked_sessions else "", asked_sessions.note if asked_sessions else "")
+        asked_sessions.drift_words if asked_sessions else "", asked_sessions.note if asked_sessions else "",
+        tuple(asked_sessions.unknown) if asked_sessions else ())
     return Asked(question, dropped=dropped, sessions=asked_sessions, length_goals=length_goals)
 
 
@@ -208,7 +211,8 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
     if q.called is not None:
-        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note)
+        rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note,
+                                   q.sessions_not_deferred)
     if v.inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, _ladder(v.inspector.scoped(None), v), v.inspector.scope.name)
     return rec
