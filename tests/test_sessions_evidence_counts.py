@@ -147,3 +147,15 @@ def test_the_report_says_which_called_tools_its_counts_leave_out(tmp_path):
     assert done.returncode == 0, done.stderr
     page = out.read_text(encoding="utf-8")
     assert f"<strong>Not counted:</strong> {html.escape(NOT_COUNTED)}</p>" in page
+
+
+def test_export_says_which_searches_it_leaves_out_for_tools_the_catalog_lacks(tmp_path):
+    db = write_store(tmp_path, SPEC)
+    out = tmp_path / "labeled.yaml"
+    done = run_cli("sessions", db, "--catalog", CATALOG, "--export-queries", out)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert (f"toolsearch: warning: {out}: session 's-renamed', search at step 1: left out: this catalog does not "
+            "defer the tools the session called afterwards (mcp__github__download_job_logs)") in lines
+    assert f"toolsearch: wrote {out}: 1 labeled tasks" in lines
+    assert not any("s-pr" in line for line in lines)  # its terminal and read_file are the harness's own

@@ -1403,13 +1403,21 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
 
     notes = left_out if left_out is not None else []
     deferred = set(inspector.bridge(ToolSearchConfig()).deferred_by_name) if inspector is not None else None
+    registered = inspector.full_registration.by_name() if inspector is not None else {}
     tasks: list[dict[str, Any]] = []
     seen: set[tuple] = set()
     taken: set[str] = set()
     for session in sessions:
         for event in session.searches:
             where = f"session {session.id!r}, search at step {event.step}"
-            expected = [t for t in session.called_after(event.step) if deferred is None or t in deferred]
+            after = session.called_after(event.step)
+            expected = [t for t in after if deferred is None or t in deferred]
+            if after and not expected and inspector is not None:
+                # a catalog's tool (an mcp__ name, or one it registers but does not defer), not the harness's own
+                others = [t for t in after if _mcp_server(t) or (t in registered and registered[t].kind != "core")]
+                if others:
+                    notes.append(f"{where}: left out: this catalog does not defer the tools the session called "
+                                 f"afterwards ({', '.join(others[:4])}{' …' if len(others) > 4 else ''})")
             if any(_LINE_BREAK.search(t) for t in expected):
                 notes.append(f"{where}: an expected tool name with a line break or a tab left out")
                 expected = [t for t in expected if not _LINE_BREAK.search(t)]
