@@ -157,5 +157,5 @@ def test_export_says_which_searches_it_leaves_out_for_tools_the_catalog_lacks(tm
     lines = done.stderr.splitlines()
     assert (f"toolsearch: warning: {out}: session 's-renamed', search at step 1: left out: this catalog does not "
             "defer the tools the session called afterwards (mcp__github__download_job_logs)") in lines
-    assert f"toolsearch: wrote {out}: 1 labeled tasks" in lines
+    assert f"toolsearch: wrote {out}: 1 labeled task" in lines
     assert not any("s-pr" in line for line in lines)  # its terminal and read_file are the harness's own

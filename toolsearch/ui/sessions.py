@@ -389,7 +389,7 @@ def render() -> None:
         labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}", left_out=left_out)
         for note in left_out[:sources.PROBLEMS_SHOWN]:
             st.warning(common.md_escape(show_invisible(f"Not in the download: {note}")), icon=":material/warning:")
-        st.caption(f"{len(labeled['tasks'])} labeled tasks: each recorded search labeled with the tools its session "
+        st.caption(f"{counted(len(labeled['tasks']), 'labeled task')}: each recorded search labeled with the tools its session "
                    "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
                    "Score them on the Search quality page or with `toolsearch eval`.")
         st.download_button("Download labeled queries (YAML)", export_queries_yaml(labeled),
