@@ -612,8 +612,9 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
                                                        "is read from it"))
         _read_store(conn, origin, columns, message_columns, out, progress)
         if not_utf8[0]:
-            out.problems.append(SessionProblem(origin, f"{not_utf8[0]:,} text {'cell is' if not_utf8[0] == 1 else 'cells are'} "
-                                                       "not UTF-8: read with � in place of the bytes that are not"))
+            cells = f"{not_utf8[0]:,} text {'cell is' if not_utf8[0] == 1 else 'cells are'}"
+            out.problems.append(SessionProblem(origin, f"{cells} not UTF-8: read with � in place of the bytes "
+                                                       "that are not"))
     except sqlite3.OperationalError as exc:
         if str(exc) == "interrupted":  # only a signal's exception in the hook interrupts a statement
             raise KeyboardInterrupt from None

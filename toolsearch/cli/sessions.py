@@ -273,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
                 Path(args.export_queries).write_text(export_queries_yaml(data), encoding="utf-8")
             except OSError as exc:
                 raise ToolsearchError(f"{args.export_queries}: cannot write file ({exc.strerror or exc})") from None
-            print(f"toolsearch: wrote {args.export_queries}: {counted(len(data['tasks']), 'labeled task')}", file=sys.stderr)
+            print(f"toolsearch: wrote {args.export_queries}: {counted(len(data['tasks']), 'labeled task')}",
+                  file=sys.stderr)
         if args.json:
             print_json(report(loaded.sessions, rep, what_if, loaded.problems, **extra))
         else:
