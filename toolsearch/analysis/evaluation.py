@@ -83,7 +83,7 @@ import numpy as np
 
 from ..engine import constants as C
 from ..engine import readers
-from ..engine.bridge import Bridge, clean_string_list
+from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector

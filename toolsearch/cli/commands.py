@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import codecs
 import errno
-import io
 import logging
 import sys
 from pathlib import Path
@@ -31,7 +30,7 @@ from .textfmt import (one_line, output_file, parse_context_length as _context_le
                       text_table as _table)
 from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
-from ..analysis.recommend import context_words, recommend_for_contexts
+from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_cells,
                                  side_by_side_names, variant_label, variant_options)

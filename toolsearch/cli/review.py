@@ -40,7 +40,7 @@ from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status
                      headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
-                     with_flags, write_csv, write_data)
+                     with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import one_line, output_file, parse_context_length, split_context_lengths, text_table
 
