@@ -421,7 +421,7 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
         return 0
     print("columns: " + "; ".join(variant_label(n) for n in names))
     for query, row in zip(queries, rows):
-        print(reveal(f"query: {query}"))
+        print(reveal(one_line(f"query: {query}")))
         for name, notes in row.notes.items():
             for note in notes:
                 print(f"  note ({name}): {note}")
@@ -472,7 +472,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                                    request.get("limit"))
     regex_mode = bridge.index.options.query_mode == "regex"
     for group in response["results"]:
-        print(reveal(f"query: {group['query']}"))
+        print(reveal(one_line(f"query: {group['query']}")))
         scan = bridge.index.regex_scan(group["query"], limit) if regex_mode else None
         found, notes = (scan.matches, scan.notes()) if scan is not None else \
             bridge.index.search_with_notes(group["query"], limit)
@@ -559,7 +559,7 @@ def _print_regex_explain(args, scan: Any) -> int:
     note = _variant_note(args)
     if note:
         print(note)
-    print(reveal(_terminal_safe(f"query: {args.query}")))
+    print(reveal(one_line(f"query: {args.query}")))
     for line in scan.notes():
         print(f"note: {line}")
     print(f"why: {scan.why()}")
@@ -573,7 +573,7 @@ def _print_semantic_explain(args, data: dict[str, Any]) -> int:
         print_json({**data, "variant": args.variant, "what_if": True})
         return 0
     print(_variant_note(args))
-    print(reveal(_terminal_safe(f"query: {data['query']}")))
+    print(reveal(one_line(f"query: {data['query']}")))
     print(f"ranked by the cosine between sentence embeddings, plus {data['lexical_weight']:g} x BM25 / best BM25; "
           f"empty unless the first match's cosine >= {data['min_cosine']:g} and its score leads the second's by >= "
           f"{data['min_cosine_margin']:g}")
@@ -606,7 +606,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if note:
         print(note)
     # The query is the user's text: bidi controls and zero-width characters as markers, as search shows it.
-    print(reveal(_terminal_safe(f"query: {ex.query}")))
+    print(reveal(one_line(f"query: {ex.query}")))  # one line: a tab or line break as an escape
     print(reveal(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)"))))
     if ex.ignored:
         print(reveal(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored))))

@@ -1,0 +1,28 @@
+"""The query a search or an explanation is about is one line of the text output, whatever it holds:
+a tab, a line break or a terminal control in the query is written as an escape, the same way by
+``search``, ``search --side-by-side`` and ``explain`` under every kind of variant."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_cli
+
+CATALOG = "sample_catalogs/team-workspace.yaml"
+QUERY = "create\tissue\nnow\x1b[31m"
+SHOWN = "query: create\\x09issue\\x0anow\\x1b[31m"
+
+
+@pytest.mark.parametrize("extra", [
+    ("search",), ("search", "--side-by-side"), ("search", "--variant", "anthropic-regex"),
+    ("explain",), ("explain", "--variant", "anthropic-regex"), ("explain", "--variant", "evidence"),
+])
+def test_the_query_line_is_one_line_with_escapes(extra):
+    result = run_cli(extra[0], CATALOG, "-q", QUERY, *extra[1:])
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    query_lines = [line for line in lines if line.startswith("query: ")]
+    assert query_lines == [SHOWN], lines[:6]
+    # nothing of the query starts a line of its own, and no raw control reaches the terminal
+    assert not any(line.startswith(("now\x1b", "now\\x1b")) for line in lines)
+    assert "\x1b" not in result.stdout and "\t" not in result.stdout
