@@ -26,3 +26,15 @@ def test_the_query_line_is_one_line_with_escapes(extra):
     # nothing of the query starts a line of its own, and no raw control reaches the terminal
     assert not any(line.startswith(("now\x1b", "now\\x1b")) for line in lines)
     assert "\x1b" not in result.stdout and "\t" not in result.stdout
+
+
+@pytest.mark.parametrize("variant", ["reference", "anthropic-regex", "evidence"])
+@pytest.mark.parametrize("query", ["", "   ", "\t"])
+def test_explain_refuses_a_blank_query_as_tool_search_does(query, variant):
+    """tool_search drops a blank query (and answers a call with nothing else with an error), so
+    there is nothing to explain: one line on stderr and status 2, not an explanation of a search
+    that never runs."""
+    result = run_cli("explain", CATALOG, "-q", query, "--variant", variant)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "the query is blank" in result.stderr and "tool_search" in result.stderr

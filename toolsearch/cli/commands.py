@@ -589,6 +589,9 @@ def _print_semantic_explain(args, data: dict[str, Any]) -> int:
 
 
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    if not args.query.strip():  # the bridge trims each query and drops a blank one: nothing runs
+        raise UsageError("explain: the query is blank; tool_search drops a blank query (a call with nothing else "
+                         "gets an error), so there is no search to explain")
     bridge = inspector.bridge(config, variant_options(args.variant))
     limit = _say_limit(args.limit, bridge)
     if bridge.index.options.ranker == "semantic":
