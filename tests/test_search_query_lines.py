@@ -38,3 +38,15 @@ def test_explain_refuses_a_blank_query_as_tool_search_does(query, variant):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1
     assert "the query is blank" in result.stderr and "tool_search" in result.stderr
+
+
+@pytest.mark.parametrize("command", ["describe", "call"])
+def test_a_tool_name_too_long_for_a_file_name_is_a_tool_name(command):
+    """describe and call take the values after the catalog files as tool names; one too long to be
+    a file name (a pasted description, say) is a name not found, not a traceback."""
+    name = "x" * 10_000
+    result = run_cli(command, CATALOG, name)
+    assert "Traceback" not in result.stderr, result.stderr[-400:]
+    # describe answers as tool_describe does (the name in not_found, status 0); call fails (status 1)
+    assert result.returncode == {"describe": 0, "call": 1}[command], (result.returncode, result.stderr[-300:])
+    assert name in result.stdout

@@ -280,11 +280,20 @@ def _extension_command(args: argparse.Namespace) -> int | None:
     return None
 
 
+def _names_a_file(value: str) -> bool:
+    """Whether ``value`` is the path of an existing file; a value that cannot be a path (too long
+    for the file system, a NUL character) is not one."""
+    try:
+        return Path(value).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
     """Leading values that name existing files are sources; the rest are tool names."""
     sources: list[str] = []
     for i, value in enumerate(values):
-        if Path(value).is_file():
+        if _names_a_file(value):
             sources.append(value)
         else:
             return sources, list(values[i:])
