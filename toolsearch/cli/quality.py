@@ -26,6 +26,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
+from ..analysis.variants import variant_sources
 from ..analysis.lint import RULES, LintReport, lint
 from ..analysis.wording import counted, severity_counts
 from ..engine.profile import load_profile
@@ -167,6 +168,9 @@ def format_evaluation(ev: Evaluation) -> str:
             "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
             "answered: tasks with expected tools that returned something. reference is what the model gets; the "
             "others are what-ifs."]
+    sources = variant_sources([v.name for v in ev.variants])
+    if sources:  # as the Search quality page's caption says it
+        out.append(f"where they come from: {sources}; the others are switches of the reference")
     out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
     if ev.trade_off():
         out.append(reveal(ev.trade_off()))
