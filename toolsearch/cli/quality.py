@@ -153,7 +153,7 @@ def format_evaluation(ev: Evaluation) -> str:
     # Names, ids, queries and tool names come from the query file and the catalog: invisible
     # characters are shown as markers (the stream only escapes controls).
     out = [f"query file: {reveal(ev.query_file.name)} ({counted(len(ev.query_file.tasks), 'task')}) on catalog "
-           f"{reveal(ev.catalog)} "
+           f"{reveal(one_line(ev.catalog))} "
            f"({counted(ev.deferred_count, 'deferred tool')}, names {ev.naming}); limit {ev.limit}"]
     rows = []
     for v in ev.variants:
