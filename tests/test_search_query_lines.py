@@ -50,3 +50,9 @@ def test_a_tool_name_too_long_for_a_file_name_is_a_tool_name(command):
     # describe answers as tool_describe does (the name in not_found, status 0); call fails (status 1)
     assert result.returncode == {"describe": 0, "call": 1}[command], (result.returncode, result.stderr[-300:])
     assert name in result.stdout
+
+
+def test_describe_sent_names_an_unknown_name_on_one_line():
+    result = run_cli("describe", CATALOG, "bad\nname\tX", "--sent")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == ["bad\\x0aname\\x09X: no registered tool has this name"]

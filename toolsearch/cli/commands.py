@@ -525,7 +525,7 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         if index:
             print()
         if view is None:
-            print(_terminal_safe(reveal(f"{name}: no registered tool has this name")))
+            print(reveal(one_line(f"{name}: no registered tool has this name")))
             continue
         print(_terminal_safe(reveal(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it "
                                     f"{view.tool!r})")))
