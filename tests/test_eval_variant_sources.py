@@ -26,3 +26,17 @@ def test_eval_text_without_such_variants_has_no_sources_line():
     result = run_cli("eval", CATALOG, QUERIES, "--variant", "reference", "--variant", "no-gate")
     assert result.returncode == 0, result.stderr
     assert "where they come from" not in result.stdout
+
+
+def test_eval_json_labels_each_variant_as_search_side_by_side_json_does():
+    import json
+
+    from toolsearch.analysis.variants import variant_label
+
+    data = json.loads(run_cli("eval", CATALOG, QUERIES, "--json", "--variant", "reference",
+                              "--variant", "anthropic-bm25").stdout)
+    labels = {v["name"]: v["label"] for v in data["variants"]}
+    assert labels == {"reference": variant_label("reference"), "anthropic-bm25": variant_label("anthropic-bm25")}
+    assert "after Anthropic's tool search (BM25)" in labels["anthropic-bm25"]
+    side = json.loads(run_cli("search", CATALOG, "-q", "create issue", "--side-by-side", "--json").stdout)
+    assert {c["variant"]: c["label"] for c in side["columns"]}["anthropic-bm25"] == labels["anthropic-bm25"]
