@@ -91,7 +91,7 @@ from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions,
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from .invisible import reveal
-from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_options  # noqa: F401
+from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
 
 class QueryFileError(ToolsearchError):
@@ -572,7 +572,7 @@ class Evaluation:
             "protocol": self.protocol, "tuned_on": self.tuned_on,
             "tuning_unknown_expected": list(self.tuning_unknown_expected),
             "variants": [{
-                "name": v.name, "params": _jsonable(v.params), "fold_params": [_jsonable(p) for p in v.fold_params],
+                "name": v.name, "label": variant_label(v.name), "params": _jsonable(v.params), "fold_params": [_jsonable(p) for p in v.fold_params],
                 "options": {"gate": v.options.gate, "coverage": v.options.coverage,
                             "tokenizer": v.options.tokenizer,
                             "name_substring_fallback": v.options.name_substring_fallback,

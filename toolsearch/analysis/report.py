@@ -420,8 +420,11 @@ def _quality(evaluation: "Evaluation | None") -> str:
     def share(x: float | None) -> str:
         return "—" if x is None else f"{x:.2%}"  # the app's format for shares: 83.33%
 
+    # Beside the per-task figures, the per-query pair that eval, the Quality page and the docs lead
+    # with: a variant that never comes back empty still scores well on abstention accuracy alone.
     rows = [(v.name, share(v.metrics.recall_at_1), share(v.metrics.recall_at_k), share(v.metrics.recall_at_limit),
-             share(v.metrics.mrr), share(v.metrics.abstention_accuracy), v.metrics.tasks)
+             share(v.metrics.mrr), share(v.metrics.query_recall_at_k), share(v.metrics.nonsense_queries_empty),
+             share(v.metrics.abstention_accuracy), v.metrics.tasks)
             for v in evaluation.variants]
     head = (f"<p>Query file {esc(evaluation.query_file.name)} · "
             f"{counted(len(evaluation.query_file.tasks), 'task')} · limit {evaluation.limit} · "
@@ -435,7 +438,8 @@ def _quality(evaluation: "Evaluation | None") -> str:
                  f"(outside the session scope, or the query file is for another catalog); they count as misses: "
                  f"{esc(shown)}</p>")
     return head + _table(["variant", "recall@1", f"recall@{evaluation.k}", "recall@limit", "MRR",
-                          "abstention accuracy", "tasks"], rows, numeric=(1, 2, 3, 4, 5, 6))
+                          f"query recall@{evaluation.k}", "nonsense queries empty", "abstention accuracy", "tasks"],
+                         rows, numeric=(1, 2, 3, 4, 5, 6, 7, 8))
 
 
 def _strategies(results: "Sequence[StrategyResult] | None", label: str | None, colors: Mapping[str, str]) -> str:

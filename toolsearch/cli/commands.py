@@ -279,11 +279,20 @@ def _extension_command(args: argparse.Namespace) -> int | None:
     return None
 
 
+def _names_a_file(value: str) -> bool:
+    """Whether ``value`` is the path of an existing file; a value that cannot be a path (too long
+    for the file system, a NUL character) is not one."""
+    try:
+        return Path(value).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _split_sources(values: Sequence[str]) -> tuple[list[str], list[str]]:
     """Leading values that name existing files are sources; the rest are tool names."""
     sources: list[str] = []
     for i, value in enumerate(values):
-        if Path(value).is_file():
+        if _names_a_file(value):
             sources.append(value)
         else:
             return sources, list(values[i:])
@@ -420,7 +429,7 @@ def _print_side_by_side(args, inspector: Inspector, config: ToolSearchConfig, qu
         return 0
     print("columns: " + "; ".join(variant_label(n) for n in names))
     for query, row in zip(queries, rows):
-        print(reveal(f"query: {query}"))
+        print(reveal(one_line(f"query: {query}")))
         for name, notes in row.notes.items():
             for note in notes:
                 print(f"  note ({name}): {note}")
@@ -471,7 +480,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                                    request.get("limit"))
     regex_mode = bridge.index.options.query_mode == "regex"
     for group in response["results"]:
-        print(reveal(f"query: {group['query']}"))
+        print(reveal(one_line(f"query: {group['query']}")))
         scan = bridge.index.regex_scan(group["query"], limit) if regex_mode else None
         found, notes = (scan.matches, scan.notes()) if scan is not None else \
             bridge.index.search_with_notes(group["query"], limit)
@@ -515,7 +524,7 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         if index:
             print()
         if view is None:
-            print(_terminal_safe(reveal(f"{name}: no registered tool has this name")))
+            print(reveal(one_line(f"{name}: no registered tool has this name")))
             continue
         print(_terminal_safe(reveal(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it "
                                     f"{view.tool!r})")))
@@ -558,7 +567,7 @@ def _print_regex_explain(args, scan: Any) -> int:
     note = _variant_note(args)
     if note:
         print(note)
-    print(reveal(_terminal_safe(f"query: {args.query}")))
+    print(reveal(one_line(f"query: {args.query}")))
     for line in scan.notes():
         print(f"note: {line}")
     print(f"why: {scan.why()}")
@@ -572,7 +581,7 @@ def _print_semantic_explain(args, data: dict[str, Any]) -> int:
         print_json({**data, "variant": args.variant, "what_if": True})
         return 0
     print(_variant_note(args))
-    print(reveal(_terminal_safe(f"query: {data['query']}")))
+    print(reveal(one_line(f"query: {data['query']}")))
     print(f"ranked by the cosine between sentence embeddings, plus {data['lexical_weight']:g} x BM25 / best BM25; "
           f"empty unless the first match's cosine >= {data['min_cosine']:g} and its score leads the second's by >= "
           f"{data['min_cosine_margin']:g}")
@@ -588,6 +597,9 @@ def _print_semantic_explain(args, data: dict[str, Any]) -> int:
 
 
 def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+    if not args.query.strip():  # the bridge trims each query and drops a blank one: nothing runs
+        raise UsageError("explain: the query is blank; tool_search drops a blank query (a call with nothing else "
+                         "gets an error), so there is no search to explain")
     bridge = inspector.bridge(config, variant_options(args.variant))
     limit = _say_limit(args.limit, bridge)
     if bridge.index.options.ranker == "semantic":
@@ -605,7 +617,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if note:
         print(note)
     # The query is the user's text: bidi controls and zero-width characters as markers, as search shows it.
-    print(reveal(_terminal_safe(f"query: {ex.query}")))
+    print(reveal(one_line(f"query: {ex.query}")))  # one line: a tab or line break as an escape
     print(reveal(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)"))))
     if ex.ignored:
         print(reveal(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored))))

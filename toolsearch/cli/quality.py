@@ -26,6 +26,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
+from ..analysis.variants import variant_sources
 from ..analysis.lint import RULES, LintReport, lint
 from ..analysis.wording import counted, severity_counts
 from ..engine.profile import load_profile
@@ -152,7 +153,7 @@ def format_evaluation(ev: Evaluation) -> str:
     # Names, ids, queries and tool names come from the query file and the catalog: invisible
     # characters are shown as markers (the stream only escapes controls).
     out = [f"query file: {reveal(ev.query_file.name)} ({counted(len(ev.query_file.tasks), 'task')}) on catalog "
-           f"{reveal(ev.catalog)} "
+           f"{reveal(one_line(ev.catalog))} "
            f"({counted(ev.deferred_count, 'deferred tool')}, names {ev.naming}); limit {ev.limit}"]
     rows = []
     for v in ev.variants:
@@ -167,6 +168,9 @@ def format_evaluation(ev: Evaluation) -> str:
             "queries empty count each query alone; abstention accuracy: tasks empty exactly when they should be; "
             "answered: tasks with expected tools that returned something. reference is what the model gets; the "
             "others are what-ifs."]
+    sources = variant_sources([v.name for v in ev.variants])
+    if sources:  # as the Search quality page's caption says it
+        out.append(f"where they come from: {sources}; the others are switches of the reference")
     out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
     if ev.trade_off():
         out.append(reveal(ev.trade_off()))

@@ -1,0 +1,40 @@
+"""The prose under docs/search.md's table of variants on the agent-style files says what the table
+says: where the agent variant leaves fewer nonsense tasks empty than the reference, the prose does
+not call it as silent, and names that file."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "search.md"
+
+
+def _nonsense_tasks_empty() -> dict[tuple[str, str], int]:
+    """``{(file, variant): nonsense tasks empty}`` from the generated table."""
+    text = DOC.read_text(encoding="utf-8")
+    block = text.split("<!-- figures:search-variants -->", 1)[1].split("<!-- /figures -->", 1)[0]
+    rows = {}
+    for line in block.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 6 and " · " in cells[0] and re.fullmatch(r"\d+/\d+", cells[-1]):
+            file, variant = cells[0].split(" · ", 1)
+            rows[(file, variant.split(" ", 1)[0])] = int(cells[-1].split("/")[0])
+    return rows
+
+
+def _reading_it() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    return " ".join(text.split("\nReading it:", 1)[1].split("\n\n", 1)[0].split())
+
+
+def test_the_agent_variant_is_called_as_silent_only_where_the_table_says_so():
+    rows = _nonsense_tasks_empty()
+    files = sorted({file for file, _ in rows})
+    assert files == ["team-workspace-agent", "unreal-editor-agent"]
+    fewer = [f for f in files if rows[(f, "agent")] < rows[(f, "reference")]]
+    prose = _reading_it()
+    if fewer:
+        assert "agent variant stays as silent on nonsense" not in prose
+        for file in fewer:
+            assert file in prose, (file, prose)
