@@ -670,3 +670,14 @@ def test_costs_figures_follow_a_slider_moved_back_and_forth(samples):
         seen.setdefault(pct, figures)
         assert figures == seen[pct]  # the same figures as the first time at this value
     assert seen[5.0] != seen[0.5]
+
+
+def test_a_tab_or_an_invisible_character_in_a_query_is_shown_as_a_marker():
+    """A query is one line: its heading shows a tab as ⟨U+0009⟩ (it read as blank space) and a
+    zero-width space as ⟨U+200B⟩."""
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
+    at.text_area(key="search_queries").set_value("create\tissue\nlist\u200bissues").run()
+    assert not at.exception
+    headings = [t.value for t in at.text if t.value.startswith("Query ")]
+    # the Results tab and the Side by side tab head each query the same way
+    assert headings == ["Query 1: create⟨U+0009⟩issue", "Query 2: list⟨U+200B⟩issues"] * 2, headings

@@ -16,7 +16,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.analysis.invisible import reveal, reveal_data
+from toolsearch.analysis.invisible import reveal_data
 from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
@@ -220,7 +220,7 @@ def search_tab(v, bridge, dtk: str) -> None:
         rows = common.memo(bridge, ("side_by_side", variant, json.dumps(queries), effective),
                            lambda: side_by_side(v.inspector, v.config, queries, names, effective), size=32)
         for number, (query, row) in enumerate(zip(queries, rows), 1):
-            st.text(reveal(f"Query {number}: {query}"))
+            st.text(f"Query {number}: {common.visible_name(query)}")  # one line: a tab shown as a marker
             for name, notes in row.notes.items():
                 for note in notes:
                     st.caption(f"{name}: {note}")
@@ -241,7 +241,7 @@ def search_tab(v, bridge, dtk: str) -> None:
         st.html(RESULTS_TABLE_CSS)
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
-                st.text(reveal(f"Query {number}: {group['query']}"))
+                st.text(f"Query {number}: {common.visible_name(group['query'])}")  # one line: a tab shown as a marker
                 semantic = search_bridge.index.options.ranker == "semantic"
                 # Regex mode: the BM25 explanation does not apply; the scan says what it did (one scan).
                 scan = common.memo(search_bridge, ("regex scan", group["query"], effective),
