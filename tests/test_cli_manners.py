@@ -332,6 +332,24 @@ def test_a_harness_config_given_as_a_source_says_its_settings_need_config(tmp_pa
         assert done.returncode == 0 and "note:" not in done.stderr, (args, done.stderr)
 
 
+def test_standard_input_lends_the_name_stdin_not_a_dash():
+    """A catalog, server or live catalog read from ``-`` is named ``stdin`` (it was ``-``)."""
+    import sys
+
+    functions = '[{"name": "f", "description": "d", "parameters": {"type": "object", "properties": {}}}]'
+    done = subprocess.run([*toolsearch_command(), "plan", "-", "--json"], input=functions, capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, check=False)
+    assert [s["name"] for s in json.loads(done.stdout)["servers"]] == ["stdin"], done.stdout[:500]
+    done = subprocess.run([*toolsearch_command(), "plan", "-"], input=functions, capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, check=False)
+    assert done.stdout.startswith("catalog: stdin (1 tool)\n"), done.stdout[:200]
+    config = json.dumps({"mcpServers": {"t": {"command": sys.executable,
+                                              "args": [str(ROOT / "tests" / "mcp_test_server.py")]}}})
+    done = subprocess.run([*toolsearch_command(), "snapshot", "-"], input=config, capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("name: stdin\n"), (done.stdout[:200], done.stderr)
+
+
 def test_a_dash_reads_a_session_file_from_standard_input_but_not_a_store():
     catalog, sessions = "sample_catalogs/team-workspace.yaml", ROOT / "sample_sessions"
     from_file = subprocess.run([*toolsearch_command(), "sessions", "sample_sessions/hermes-export.jsonl",

@@ -312,7 +312,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         tasks.append(Task(task_id, tuple(queries), tuple(expected), note, group))
     if not tasks:
         raise QueryFileError(f"{origin}: the 'tasks' list is empty")
-    return QueryFile(name=name or Path(origin).stem, tasks=tuple(tasks), origin=origin,
+    return QueryFile(name=name or readers.source_stem(origin), tasks=tuple(tasks), origin=origin,
                      catalog=catalog or None, tool_names=tool_names)
 
 

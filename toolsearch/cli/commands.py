@@ -770,7 +770,7 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
     if target is None:
         return None
     warnings = [warning for _, value in configs for warning in value.warnings]
-    live_name = Path(configs[0][0]).stem if len(configs) == 1 else "live servers"
+    live_name = readers.source_stem(configs[0][0]) if len(configs) == 1 else "live servers"
 
     def work(server, problems, dispatcher) -> int:
         live = combine([Catalog(name=live_name, servers=(server,), problems=tuple(problems),
@@ -846,7 +846,7 @@ def _cmd_snapshot(args) -> int:
         for warning in parsed.warnings:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)
         specs.extend(parsed.servers)
-    name = args.name or (Path(args.configs[0]).stem if len(args.configs) == 1 else "live servers")
+    name = args.name or (readers.source_stem(args.configs[0]) if len(args.configs) == 1 else "live servers")
     result = connect_servers(unique_names(specs), name=name, timeout=args.timeout, sources=list(args.configs),
                              progress=live_progress)
     text = dump_snapshot(result, args.configs)

@@ -33,6 +33,7 @@ from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strat
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config
 from ..engine.errors import ToolsearchError
+from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
@@ -206,7 +207,7 @@ def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchCo
 
 def _source_label(sources: Sequence[str]) -> str:
     """The catalog's name in the report: the file stems (a shipped sample's name, as the app says it)."""
-    return ", ".join(Path(s).stem for s in sources)
+    return ", ".join(source_stem(s) for s in sources)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -303,7 +304,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     from ..live.client import catalog_key  # noqa: PLC0415
 
     display = args.display_tokenizer or args.tokenizer
-    catalog = Path(args.sources[0]).stem if len(args.sources) == 1 else ""
+    catalog = source_stem(args.sources[0]) if len(args.sources) == 1 else ""
     if args.query_file:
         query_file: Path | None = Path(args.query_file)
         if not query_file.is_file():

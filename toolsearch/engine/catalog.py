@@ -139,7 +139,7 @@ class Catalog:
         """The name to show beside figures: :attr:`name`, or the source file as given when the
         name is only that one file's stem (``catalog.json`` files in different folders would
         otherwise all be called ``catalog``)."""
-        if len(self.sources) == 1 and self.name == Path(self.sources[0]).stem:
+        if len(self.sources) == 1 and self.name == readers.source_stem(self.sources[0]):
             return self.sources[0]
         return self.name
 
@@ -358,7 +358,7 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             shapes), or it is an MCP client config (those are connected live, not read).
     """
     problems: list[Problem] = []
-    stem = default_server or Path(origin).stem or "tools"
+    stem = default_server or readers.source_stem(origin) or "tools"
     if isinstance(data, Mapping) and isinstance(data.get("result"), Mapping) and "tools" in data["result"]:
         data = {**data["result"], **({"server": data["server"]} if "server" in data else {})}
     if isinstance(data, Mapping) and isinstance(data.get("servers"), list):

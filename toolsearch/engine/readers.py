@@ -129,6 +129,12 @@ STDIN_NAME = "-"
 _STDIN: list[bytes] = []
 
 
+def source_stem(path: str | Path) -> str:
+    """The name a source file lends a catalog, server or query file: its stem (``catalog`` for
+    ``catalog.json``), or ``stdin`` for standard input (:data:`STDIN_NAME`)."""
+    return "stdin" if str(path) == STDIN_NAME else Path(path).stem
+
+
 def forget_stdin() -> None:
     """Read standard input afresh at the next ``-`` (each command of a process reads its own)."""
     _STDIN.clear()

@@ -58,6 +58,7 @@ from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools
 from ..engine.errors import ServerError
 from . import reaper, replycap
 from .mcpconfig import ServerSpec, scrub_data
+from ..engine.readers import source_stem
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
 from ..engine.wording import agree, counted
@@ -1992,7 +1993,7 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     connections: LiveConnections | None = None
     if configs:
         unique = unique_names(specs)
-        name = Path(configs[0]).stem if len(configs) == 1 else "live servers"
+        name = source_stem(configs[0]) if len(configs) == 1 else "live servers"
         if keep_open:
             connections = LiveConnections()
             try:
