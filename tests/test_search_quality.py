@@ -487,6 +487,10 @@ def test_cli_eval_tune_test_and_folds(tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "also in the tuning file" in bad.stderr
     both = run_cli("eval", cat, test_file, "--tune", tune_file, "--folds", "2")
     assert both.returncode == 2 and "not both" in both.stderr
+    for k in ("0", "1", "two"):  # one sentence for every count that is not a fold split
+        few = run_cli("eval", cat, fold_file, "--folds", k)
+        assert few.returncode == 2, few.stderr
+        assert f"--folds: expected a whole number of at least 2, got '{k}'" in few.stderr, few.stderr
 
 
 def test_session_progress_line_keeps_its_carriage_return(monkeypatch):

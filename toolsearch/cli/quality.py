@@ -42,14 +42,21 @@ def _variant(text: str) -> str:
     return text
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
+def _whole_number_at_least(least: int):
+    """An argparse type: a whole number of at least ``least``, refused with what was given."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = least - 1
+        if value < least:
+            wanted = "a positive whole number" if least == 1 else f"a whole number of at least {least}"
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+        return value
+    return parse
+
+
+_positive_int = _whole_number_at_least(1)
 
 
 def _shared(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +82,7 @@ def add_parsers(subparsers: Any) -> None:
     p.add_argument("--test", metavar="FILE", help="the query file to score (instead of QUERIES), with --tune")
     p.add_argument("--tune", metavar="FILE", help="tune each variant's parameters on this query file only, then score "
                                                   "QUERIES (--test) with the tuned values (out of sample)")
-    p.add_argument("--folds", type=_positive_int, metavar="K",
+    p.add_argument("--folds", type=_whole_number_at_least(2), metavar="K",
                    help="K-fold evaluation of QUERIES: each fold is scored with parameters tuned on the other folds "
                         "(tasks of one group stay in one fold; the split is seeded and deterministic)")
     p.add_argument("--progress", action="store_true",
@@ -223,8 +230,6 @@ def run(args: argparse.Namespace) -> int:
                 raise ToolsearchError("expected a query file (QUERIES or --test FILE)")
             if args.tune and args.folds:
                 raise ToolsearchError("give either --tune FILE or --folds K, not both")
-            if args.folds == 1:
-                raise ToolsearchError("--folds: expected at least 2 folds, got 1")
             queries = load_queries(path)
             tuning = load_queries(args.tune) if args.tune else None
             inspector, config = _setup(args, [args.catalog])
