@@ -205,6 +205,10 @@ def test_variant_names():
     ({"tasks": [{"id": "a", "queries": ["create issue", "list issues", "create issue"], "expected": []}]},
      (r"tasks\[0\] \(a\): query 3 repeats query 1 'create issue'; remove it \(it would count twice in the "
       r"per-query figures\)")),
+    # A name written twice is scored once, but it is most often another tool's name mistyped.
+    ({"tasks": [{"id": "a", "queries": ["x"], "expected": ["mcp__s__t", "mcp__s__u", " mcp__s__t"]}]},
+     (r"tasks\[0\] \(a\): expected name 3 repeats name 1 'mcp__s__t'; remove it \(or write the tool it was "
+      r"meant to name\)")),
     # A query is a request, not a document (a megabyte query took minutes to evaluate).
     ({"tasks": [{"id": "a", "queries": ["ok", "x" * 2001], "expected": []}]},
      r"tasks\[0\] \(a\): query 2 has 2,001 characters; expected at most 2,000"),
@@ -218,7 +222,7 @@ def test_query_file_errors_name_the_place(data, message):
 
 
 def test_query_file_text_and_cleaning():
-    qf = load_queries_text("tasks:\n  - {id: 7, query: '  create issue ', expected: [a, a, ' ']}\n", "up.yaml")
+    qf = load_queries_text("tasks:\n  - {id: 7, query: '  create issue ', expected: [a, ' ']}\n", "up.yaml")
     assert qf.name == "up" and qf.tasks[0].id == "7"
     assert qf.tasks[0].queries == ("create issue",) and qf.tasks[0].expected == ("a",)
     with pytest.raises(QueryFileError, match=r"up.yaml: line 1, column \d+: not valid YAML"):

@@ -235,7 +235,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
             ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
             ``expected`` list of blank names only (it would read as an abstention test), a query given
-            twice in one task, an id, group,
+            twice in one task, an expected name given twice in one task, an id, group,
             name or expected name with a line break or a tab.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
@@ -303,7 +303,14 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             # Cleaned to nothing, the task would turn into an abstention test without a word.
             raise QueryFileError(f"{where}: 'expected' holds only blank names; give the tool names a correct "
                                  "search returns, or expected: [] for an abstention test")
-        expected = list(dict.fromkeys(_one_line(e.strip(), where, "expected") for e in expected if e.strip()))
+        expected = [_one_line(e.strip(), where, "expected") for e in expected if e.strip()]
+        repeat = next((j for j, e in enumerate(expected) if e in expected[:j]), None)
+        if repeat is not None:
+            # A set is scored, so the repeat changes nothing; it is refused as a repeated query is,
+            # since a name written twice is most often another tool's name mistyped.
+            raise QueryFileError(f"{where}: expected name {repeat + 1} repeats name "
+                                 f"{expected.index(expected[repeat]) + 1} {reveal(repr(expected[repeat]))}; remove it "
+                                 "(or write the tool it was meant to name)")
         note = item.get("note")
         if isinstance(note, (Mapping, list)):  # free text: any scalar reads as its text
             raise QueryFileError(f"{where}: expected 'note' to be text, got a {'mapping' if isinstance(note, Mapping) else 'list'}")
