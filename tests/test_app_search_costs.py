@@ -681,3 +681,16 @@ def test_a_tab_or_an_invisible_character_in_a_query_is_shown_as_a_marker():
     headings = [t.value for t in at.text if t.value.startswith("Query ")]
     # the Results tab and the Side by side tab head each query the same way
     assert headings == ["Query 1: create⟨U+0009⟩issue", "Query 2: list⟨U+200B⟩issues"] * 2, headings
+
+
+def test_a_long_query_heading_is_cut_with_its_length():
+    """A 10,000-character query is headed by its first 200 characters and its length (it filled the
+    page above its results); the response's JSON still holds it whole."""
+    at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
+    query = "create issue " + "x" * 9_987
+    at.text_area(key="search_queries").set_value(query).run()
+    assert not at.exception
+    headings = [t.value for t in at.text if t.value.startswith("Query ")]
+    cut = f"Query 1: {query[:200]}… (10,000 characters; the response's JSON tab holds the whole query)"
+    assert headings == [cut] * 2, [h[:80] for h in headings]
+    assert any(query in block.value for block in at.code), "the exact JSON lost the query"

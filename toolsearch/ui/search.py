@@ -13,6 +13,7 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui.picker import pick_many, pick_one
 from toolsearch.ui.tables import literal_table
+from toolsearch.ui.text import query_heading
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.errors import ToolsearchError
@@ -220,7 +221,7 @@ def search_tab(v, bridge, dtk: str) -> None:
         rows = common.memo(bridge, ("side_by_side", variant, json.dumps(queries), effective),
                            lambda: side_by_side(v.inspector, v.config, queries, names, effective), size=32)
         for number, (query, row) in enumerate(zip(queries, rows), 1):
-            st.text(f"Query {number}: {common.visible_name(query)}")  # one line: a tab shown as a marker
+            st.text(query_heading(number, query))
             for name, notes in row.notes.items():
                 for note in notes:
                     st.caption(f"{name}: {note}")
@@ -241,7 +242,7 @@ def search_tab(v, bridge, dtk: str) -> None:
         st.html(RESULTS_TABLE_CSS)
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
-                st.text(f"Query {number}: {common.visible_name(group['query'])}")  # one line: a tab shown as a marker
+                st.text(query_heading(number, group["query"]))
                 semantic = search_bridge.index.options.ranker == "semantic"
                 # Regex mode: the BM25 explanation does not apply; the scan says what it did (one scan).
                 scan = common.memo(search_bridge, ("regex scan", group["query"], effective),

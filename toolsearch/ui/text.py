@@ -63,6 +63,21 @@ def visible_name(text: Any) -> Any:
     return visible(text).replace("\n", "⟨U+000A⟩").replace("\t", "⟨U+0009⟩")
 
 
+#: How much of a query the Search page's heading of it shows (a query file allows 2,000 characters,
+#: the search box more); the response's exact JSON holds the whole query.
+QUERY_HEADING_CHARS = 200
+
+
+def query_heading(number: int, query: str) -> str:
+    """``Query 3: text`` on one line, as :func:`visible_name` shows the query, cut after
+    :data:`QUERY_HEADING_CHARS` characters with how many it has in all (a 10,000-character query
+    filled the page above its results)."""
+    if len(query) <= QUERY_HEADING_CHARS:
+        return f"Query {number}: {visible_name(query)}"
+    return (f"Query {number}: {visible_name(query[:QUERY_HEADING_CHARS])}… ({len(query):,} characters; the "
+            "response's JSON tab holds the whole query)")
+
+
 def visible_json(value: Any) -> str:
     """``value`` as indented JSON for ``st.code``, every string through :func:`visible`."""
     import json  # noqa: PLC0415
