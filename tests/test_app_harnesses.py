@@ -44,7 +44,8 @@ def test_tables_show_the_librarys_rows():
         assert list(table["setting"]) == [r.setting for r in expected]
         assert list(table["upfront tokens"]) == [f"{r.upfront_tokens:,}" for r in expected]
         assert list(table["active"]) == ["yes" if r.active else "no" for r in expected]
-        assert list(table["flips at"]) == ["\u2014" if r.flip_at is None else f"{r.flip_at:,}" for r in expected]
+        assert H.FLIP_COLUMN == "flips at (context length, tokens)"  # a number's unit is in its heading
+        assert list(table[H.FLIP_COLUMN]) == ["\u2014" if r.flip_at is None else f"{r.flip_at:,}" for r in expected]
         assert list(table["kind"])[0] == "exact" and set(list(table["kind"])[1:]) == {"model"}
     assert "https://kiro.dev/docs/cli/mcp/tool-search/" in list(tables["harness_sources"]["source"])
 

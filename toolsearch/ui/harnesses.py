@@ -70,8 +70,8 @@ if common.require_catalog(v):
         literal_table([{
             "harness": H.HARNESS_LABELS[r.harness], "kind": "exact" if r.exact else "model", "setting": r.setting,
             "active": "yes" if r.active else "no", "upfront tokens": f"{r.upfront_tokens:,}", "visible": r.visible,
-            "flips at": "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
-        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "upfront tokens", "flips at"))
+            H.FLIP_COLUMN: "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
+        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "upfront tokens", H.FLIP_COLUMN))
         # The knob sentences are prose: a table of their own keeps them readable at narrow widths.
         literal_table([{"harness": H.HARNESS_LABELS[r.harness], "setting": r.setting, "knob for your goal": r.knob}
                        for r in here], key=f"harness_knobs_{length}")
