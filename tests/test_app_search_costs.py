@@ -201,7 +201,7 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
             assert list(table["required args"]) == [", ".join(expected["tools"][n]["required"]) for n in group["matches"]]
         else:
             table = next(frames)
-            assert [{"name": n, "tool_count": c} for n, c in zip(table["available source"], table["tools"])] \
+            assert [{"name": n, "tool_count": c} for n, c in zip(table["available source"], table["deferred tools"])] \
                 == [{"name": g["name"], "tool_count": f"{g['tool_count']:,}"} for g in group["available_sources"]]
             assert f"hint: {group['hint']}" in texts
     # The exact-name query ranks its tool first with an infinite score.
