@@ -88,7 +88,7 @@ def test_sample_store_recorded_vs_replayed():
                                                        dict.fromkeys(["reference", *DEFAULT_VARIANTS])]]
     for name, d in data["replay"].items():
         row = table[table["outcome of"] == f"replayed: {name}"].iloc[0]
-        assert (row["empty"], row["found a called tool"], row["drift"]) == (
+        assert (row["empty (searches)"], row["found a called tool (searches)"], row["drift (searches)"]) == (
             f"{d['empty']:,}", f"{d['found_called']:,}", f"{d['drift']:,}")
     failed = frame(at, "sessions_failed")
     assert list(failed["query"]) == ["grafana dashboard latency", "page the on-call engineer",
