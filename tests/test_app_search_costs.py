@@ -475,7 +475,14 @@ def check_listing_budget_bar(figure: dict, plan) -> None:
     note = figure["layout"]["annotations"][0]["text"]
     collapsed = [s for s in listed if s.state == "summary"]
     if plan.listing_form == "none":
-        assert cuts == [min(step.tokens for step in plan.steps)] and note.startswith("nothing fits")
+        # The bar draws every server as its summary line: the steps table's last row (Overview, report),
+        # not a smaller mixed step whose makeup the bar does not show.
+        last = plan.steps[-1]
+        assert len(last.collapsed) == len(listed)
+        assert cuts == [last.tokens] and note == (f"nothing fits: the last step tried (every server as its summary "
+                                                  f"line, hatched) needs {last.tokens:,} tokens")
+        framing = [t["x"][0] for t in bars[len(listed):]]
+        assert sum(s.summary_tokens for s in listed) + sum(framing) == last.tokens
     elif collapsed:
         assert cuts == [sum(s.summary_tokens for s in collapsed)]
         assert note.startswith(f"cut after #{max(s.collapse_rank for s in collapsed)}")
