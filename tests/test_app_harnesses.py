@@ -75,7 +75,9 @@ def test_sessions_suggest_pins_and_count_round_trips():
     table = literal_tables(at)["harness_pins"]
     pins = H.resolve_pins(inspector, tools=suggested)
     expected = H.pin_what_if(inspector, "hermes", pins, 200_000, sessions, parse_config({}), "chars4")
-    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length"] == "200,000")]
-    assert list(row["cost per request"]) == [f"{expected.cost_tokens:+,}"]
+    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length (tokens)"] == "200,000")]
+    # every number's unit is in its heading
+    assert {"upfront before (tokens)", "upfront after (tokens)"} <= set(table.columns)
+    assert list(row["cost per request (tokens)"]) == [f"{expected.cost_tokens:+,}"]
     assert list(row["round trips saved"]) == [f"{expected.round_trips_saved:,}"]
     assert any("not in released Hermes" in w.value for w in at.warning)

@@ -147,6 +147,8 @@ def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{k: show_invisible(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows])
 
 
+#: The listing what-if tables' context length column: a number of tokens, the unit in the heading.
+CONTEXT_COLUMN = "context length (tokens)"
 #: The Recorded vs replayed columns: counts of searches (one per query), the unit in the heading.
 EMPTY, FOUND_CALLED, DRIFT = "empty (searches)", "found a called tool (searches)", "drift (searches)"
 
@@ -334,7 +336,7 @@ def render() -> None:
                 st.caption(common.md_escape(show_invisible(
                     f"Not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog does "
                     f"not defer: {', '.join(not_deferred[:8])}" + (" …" if len(not_deferred) > 8 else ""))))
-            literal_table([{"context length": c.context_length if c.context_length else "unknown",
+            literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             "called tools listed by name": c.called_listed, "called tools": c.called_total,
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
@@ -348,7 +350,7 @@ def render() -> None:
         else:
             literal_table(_visible_frame([{
                 "session": w.session, "tool": w.tool, "server": w.server,
-                "context length": w.context_length if w.context_length else "unknown",
+                CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
                 "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
                 "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
                 "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
