@@ -465,7 +465,7 @@ def check_listing_budget_bar(figure: dict, plan) -> None:
     kind = {"full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
     servers = bars[:len(listed)]
     assert [t["name"] for t in servers] == [f"#{s.collapse_rank} {s.name}" for s in listed]  # collapse order
-    if plan.listing_form == "none":  # nothing fits: the summary lines the smallest listing would need
+    if plan.listing_form == "none":  # nothing fits: the summary lines of the last step tried
         assert [t["x"][0] for t in servers] == [s.summary_tokens for s in listed]
     else:
         assert [t["x"][0] for t in servers] == [getattr(s, kind[s.state]) if s.state in kind else 0 for s in listed]
