@@ -44,7 +44,8 @@ def test_tables_show_the_librarys_rows():
         assert list(table["setting"]) == [r.setting for r in expected]
         assert list(table["upfront tokens"]) == [f"{r.upfront_tokens:,}" for r in expected]
         assert list(table["active"]) == ["yes" if r.active else "no" for r in expected]
-        assert list(table["flips at"]) == ["\u2014" if r.flip_at is None else f"{r.flip_at:,}" for r in expected]
+        assert H.FLIP_COLUMN == "flips at (context length, tokens)"  # a number's unit is in its heading
+        assert list(table[H.FLIP_COLUMN]) == ["\u2014" if r.flip_at is None else f"{r.flip_at:,}" for r in expected]
         assert list(table["kind"])[0] == "exact" and set(list(table["kind"])[1:]) == {"model"}
     assert "https://kiro.dev/docs/cli/mcp/tool-search/" in list(tables["harness_sources"]["source"])
 
@@ -74,7 +75,9 @@ def test_sessions_suggest_pins_and_count_round_trips():
     table = literal_tables(at)["harness_pins"]
     pins = H.resolve_pins(inspector, tools=suggested)
     expected = H.pin_what_if(inspector, "hermes", pins, 200_000, sessions, parse_config({}), "chars4")
-    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length"] == "200,000")]
-    assert list(row["cost per request"]) == [f"{expected.cost_tokens:+,}"]
+    row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length (tokens)"] == "200,000")]
+    # every number's unit is in its heading
+    assert {"upfront before (tokens)", "upfront after (tokens)"} <= set(table.columns)
+    assert list(row["cost per request (tokens)"]) == [f"{expected.cost_tokens:+,}"]
     assert list(row["round trips saved"]) == [f"{expected.round_trips_saved:,}"]
     assert any("not in released Hermes" in w.value for w in at.warning)

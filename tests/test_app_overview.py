@@ -97,7 +97,8 @@ def test_budget_sliders(key, value, config):
 def test_unknown_context_and_listing_off_and_disabled():
     at = _app()
     at.sidebar.selectbox(key="ctx_choice").set_value("unknown").run()
-    assert "fixed fallback: context length unknown" in _markdown(at)
+    # the figure reads as the report writes it: the unit beside the number, the reason after
+    assert "Percentage leg: 10,000 tokens (fixed fallback: context length unknown)" in _markdown(at)
     at.sidebar.selectbox(key="listing").set_value("off").run()
     assert "Tier 2" in _markdown(at) and "Form: none" in _markdown(at)
     at.sidebar.selectbox(key="enabled").set_value("off").run()

@@ -368,6 +368,23 @@ def test_report_lists_every_listing_bar_segment_under_the_chart():
     assert any(r["label on the bar"].startswith("— (too narrow") for r in rows)  # the slivers are named here
 
 
+@needs_samples
+def test_nothing_fits_bar_reads_the_steps_tables_last_row():
+    """Team workspace at 8K and 0.5 %: step 10 (core still by name) needs 159 tokens, step 11 (every
+    server a summary line) 168. The bar draws step 11's makeup, so it says step 11's figure, the one
+    the Overview's steps table ends on; the header segment is what the summary lines leave."""
+    plan = inspector().plan(parse_config({"threshold_pct": 0.5}), 8_000)
+    assert plan.listing_form == "none"
+    assert [step.tokens for step in plan.steps[-2:]] == [159, 168]
+    figure = charts.listing_budget_figure(plan)
+    note = figure.layout.annotations[0].text
+    assert note == "nothing fits: the last step tried (every server as its summary line, hatched) needs 168 tokens"
+    assert [shape.x0 for shape in figure.layout.shapes if shape.line.width == 3] == [168]
+    rows = charts.listing_key_rows(plan)
+    assert sum(r["summary line needed (tokens)"] for r in rows) == 168
+    assert rows[-1]["segment"] == "header" and rows[-1]["summary line needed (tokens)"] == 21
+
+
 # --- reference lines on the listing-over-context curve -----------------------------------------------
 
 def test_line_shade_reaches_3_to_1_and_keeps_dark_colors():

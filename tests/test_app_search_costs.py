@@ -201,7 +201,7 @@ def test_tool_search_json_and_readable_view_match_the_engine(samples, catalog):
             assert list(table["required args"]) == [", ".join(expected["tools"][n]["required"]) for n in group["matches"]]
         else:
             table = next(frames)
-            assert [{"name": n, "tool_count": c} for n, c in zip(table["available source"], table["tools"])] \
+            assert [{"name": n, "tool_count": c} for n, c in zip(table["available source"], table["deferred tools"])] \
                 == [{"name": g["name"], "tool_count": f"{g['tool_count']:,}"} for g in group["available_sources"]]
             assert f"hint: {group['hint']}" in texts
     # The exact-name query ranks its tool first with an infinite score.
@@ -465,7 +465,7 @@ def check_listing_budget_bar(figure: dict, plan) -> None:
     kind = {"full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
     servers = bars[:len(listed)]
     assert [t["name"] for t in servers] == [f"#{s.collapse_rank} {s.name}" for s in listed]  # collapse order
-    if plan.listing_form == "none":  # nothing fits: the summary lines the smallest listing would need
+    if plan.listing_form == "none":  # nothing fits: the summary lines of the last step tried
         assert [t["x"][0] for t in servers] == [s.summary_tokens for s in listed]
     else:
         assert [t["x"][0] for t in servers] == [getattr(s, kind[s.state]) if s.state in kind else 0 for s in listed]
@@ -475,7 +475,14 @@ def check_listing_budget_bar(figure: dict, plan) -> None:
     note = figure["layout"]["annotations"][0]["text"]
     collapsed = [s for s in listed if s.state == "summary"]
     if plan.listing_form == "none":
-        assert cuts == [min(step.tokens for step in plan.steps)] and note.startswith("nothing fits")
+        # The bar draws every server as its summary line: the steps table's last row (Overview, report),
+        # not a smaller mixed step whose makeup the bar does not show.
+        last = plan.steps[-1]
+        assert len(last.collapsed) == len(listed)
+        assert cuts == [last.tokens] and note == (f"nothing fits: the last step tried (every server as its summary "
+                                                  f"line, hatched) needs {last.tokens:,} tokens")
+        framing = [t["x"][0] for t in bars[len(listed):]]
+        assert sum(s.summary_tokens for s in listed) + sum(framing) == last.tokens
     elif collapsed:
         assert cuts == [sum(s.summary_tokens for s in collapsed)]
         assert note.startswith(f"cut after #{max(s.collapse_rank for s in collapsed)}")

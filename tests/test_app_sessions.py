@@ -88,7 +88,7 @@ def test_sample_store_recorded_vs_replayed():
                                                        dict.fromkeys(["reference", *DEFAULT_VARIANTS])]]
     for name, d in data["replay"].items():
         row = table[table["outcome of"] == f"replayed: {name}"].iloc[0]
-        assert (row["empty"], row["found a called tool"], row["drift"]) == (
+        assert (row["empty (searches)"], row["found a called tool (searches)"], row["drift (searches)"]) == (
             f"{d['empty']:,}", f"{d['found_called']:,}", f"{d['drift']:,}")
     failed = frame(at, "sessions_failed")
     assert list(failed["query"]) == ["grafana dashboard latency", "page the on-call engineer",
@@ -119,6 +119,8 @@ def test_listing_what_if_follows_the_sidebar_settings():
     expected = listing_what_if(loaded.sessions, inspector, config, 200_000)
     table = frame(at, "sessions_whatif")
     assert list(table["tool"]) == [w.tool for w in expected]
+    assert list(table["context length (tokens)"]) == [f"{w.context_length:,}" if w.context_length else "unknown"
+                                                      for w in expected]
     assert list(table["listed"]) == ["yes" if w.listed else "no" for w in expected]
     # at 8% of 16,000 tokens the grafana tools are listed by name; at the default 5% they are not
     grafana = table[table["tool"] == "mcp__grafana__search_dashboards"].iloc[0]
@@ -222,7 +224,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 32_000, 200_000, 1_000_000])
     table = frame(at, "sessions_at_lengths")
-    assert list(table["context length"]) == ["16,000", "32,000", "200,000", "1,000,000"]
+    assert list(table["context length (tokens)"]) == ["16,000", "32,000", "200,000", "1,000,000"]
     assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
     assert list(table["searches saved"]) == [str(c.searches_saved) for c in expected]
     assert list(table["budget (tokens)"]) == [f"{c.budget:,}" for c in expected]
@@ -235,7 +237,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
                         f"{expected[0].searches_saved} searches saved.")
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
-    assert list(frame(at, "sessions_at_lengths")["context length"]) == ["8,000", "1,000,000"]
+    assert list(frame(at, "sessions_at_lengths")["context length (tokens)"]) == ["8,000", "1,000,000"]
     # kept across pages
     at.switch_page("toolsearch/ui/costs.py").run()
     at.switch_page("toolsearch/ui/sessions.py").run()
@@ -308,7 +310,7 @@ def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
     inspector, config, loaded, _ = engine()
     expected = called_listed_at(loaded.sessions, inspector, config, [200_000, 64_000, 128_000])
     table = frame(at, "sessions_at_lengths")
-    assert list(table["context length"]) == ["200,000", "64,000", "128,000"]
+    assert list(table["context length (tokens)"]) == ["200,000", "64,000", "128,000"]
     assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
     # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M
     assert open_page().text_input(key="sessions_lengths").value == "200k, 32k, 1m"

@@ -332,11 +332,19 @@ def _segment_label(key: str, server: str, tokens: int, axis_max: float) -> str:
     return ""
 
 
+def all_summaries_tokens(plan: Plan) -> int:
+    """Tokens (planning tokenizer) of the last degradation step, every server as its summary line:
+    the listing the bar draws when nothing fits. It is the last row of the steps table (Overview,
+    report), so both read the same number; an earlier mixed step can be smaller, when a server's
+    names block is shorter than its summary line. Requires ``plan.steps``."""
+    return plan.steps[-1].tokens
+
+
 def listing_segments(plan: Plan) -> tuple[list[ListingSegment], float, bool]:
     """The stacked bar's segments in order, the x axis maximum (tokens) and whether nothing fits.
 
     Servers come in docs/reference.md §5.4 collapse order with the tokens their state puts in the listing (when
-    nothing fits: the summary lines the smallest listing would need), then the header and
+    nothing fits: the summary lines of the last step tried, :func:`all_summaries_tokens`), then the header and
     framing text."""
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
     nothing_fits = plan.listing_form == "none" and bool(plan.steps)
@@ -344,11 +352,11 @@ def listing_segments(plan: Plan) -> tuple[list[ListingSegment], float, bool]:
     for s in servers:
         kind = "summary_tokens" if nothing_fits else LISTED_KIND.get(s.state)
         blocks.append(getattr(s, kind) if kind else 0)
-    listed = min(step.tokens for step in plan.steps) if nothing_fits else plan.listing_tokens
+    listed = all_summaries_tokens(plan) if nothing_fits else plan.listing_tokens
     framing = max(0, listed - sum(blocks)) if plan.listing_form != "none" or nothing_fits else 0
     total = sum(blocks) + framing
     if nothing_fits:
-        total = max(total, min(step.tokens for step in plan.steps))
+        total = max(total, listed)
     axis_max = max(total, plan.budget, 1) * 1.08
     segments = [ListingSegment(f"#{s.collapse_rank}", s.name, s.state, tokens,
                                _segment_label(f"#{s.collapse_rank}", reveal(s.name), tokens, axis_max))
@@ -384,7 +392,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     in black or white by the fill's contrast; a narrower one has hover text and its row in
     :func:`listing_key_rows`. The budget is a dashed line. The cut is marked with a black line and
     a label: where collapse stopped (the servers left of it were collapsed to summary lines), or,
-    when nothing fits, the smallest listing tried.
+    when nothing fits, the last step tried (every server a summary line).
     """
     servers = [s for s in server_order(plan) if s.collapse_rank is not None]
     segments, axis_max, nothing_fits = listing_segments(plan)
@@ -394,7 +402,7 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
         color = STATE_COLORS.get(s.state, "#616161")
         fig.add_bar(
             orientation="h", y=["listing"], x=[seg.tokens], name=f"#{s.collapse_rank} {esc(s.name)}", showlegend=False,
-            # Nothing fits: the segments are the summary lines the smallest listing would need, hatched.
+            # Nothing fits: the segments are the summary lines of the last step tried, hatched.
             marker=dict(color=color, line=dict(color="#ffffff", width=1),
                         pattern=dict(shape="/" if nothing_fits else "", fgcolor="#4D4D4D")),
             text=[esc(seg.label)], textposition="inside", insidetextanchor="middle",
@@ -418,10 +426,10 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     add_budget_line(fig, plan.budget, axis="x", label=False)  # the legend and the cut label say it
     collapsed = [s for s in servers if s.state == "summary"]
     if plan.listing_form == "none" and plan.steps:
-        smallest = min(step.tokens for step in plan.steps)
-        fig.add_vline(x=smallest, line=dict(color="#000000", width=3))
-        cut_text = (f"nothing fits: the smallest listing tried (every server as its summary line, hatched) "
-                    f"needs {smallest:,} tokens")
+        needed = all_summaries_tokens(plan)
+        fig.add_vline(x=needed, line=dict(color="#000000", width=3))
+        cut_text = (f"nothing fits: the last step tried (every server as its summary line, hatched) "
+                    f"needs {needed:,} tokens")
     elif collapsed:
         cut_at = sum(b for s, b in zip(servers, blocks) if s.state == "summary")
         fig.add_vline(x=cut_at, line=dict(color="#000000", width=3))

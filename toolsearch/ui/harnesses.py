@@ -70,8 +70,8 @@ if common.require_catalog(v):
         literal_table([{
             "harness": H.HARNESS_LABELS[r.harness], "kind": "exact" if r.exact else "model", "setting": r.setting,
             "active": "yes" if r.active else "no", "upfront tokens": f"{r.upfront_tokens:,}", "visible": r.visible,
-            "flips at": "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
-        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "upfront tokens", "flips at"))
+            H.FLIP_COLUMN: "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
+        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "upfront tokens", H.FLIP_COLUMN))
         # The knob sentences are prose: a table of their own keeps them readable at narrow widths.
         literal_table([{"harness": H.HARNESS_LABELS[r.harness], "setting": r.setting, "knob for your goal": r.knob}
                        for r in here], key=f"harness_knobs_{length}")
@@ -106,12 +106,13 @@ if common.require_catalog(v):
                                  for length in lengths for harness in (H.CLAUDE_CODE, H.HERMES)])
         literal_table([{
             "harness": H.HARNESS_LABELS[w.harness] + ("" if w.released else " (not released)"),
-            "context length": f"{w.after.context_length:,}", "pinned tools": str(len(w.pinned)),
-            "upfront before": f"{w.before.upfront_tokens:,}", "upfront after": f"{w.after.upfront_tokens:,}",
-            "cost per request": f"{w.cost_tokens:+,}",
+            "context length (tokens)": f"{w.after.context_length:,}", "pinned tools": str(len(w.pinned)),
+            "upfront before (tokens)": f"{w.before.upfront_tokens:,}",
+            "upfront after (tokens)": f"{w.after.upfront_tokens:,}",
+            "cost per request (tokens)": f"{w.cost_tokens:+,}",
             "round trips saved": "\u2014" if w.round_trips_saved is None else f"{w.round_trips_saved:,}",
             "sessions": str(w.sessions),
-        } for w in what_ifs], key="harness_pins", nowrap=("cost per request",))
+        } for w in what_ifs], key="harness_pins", nowrap=("cost per request (tokens)",))
         st.caption("Cost per request: the pinned full schemas sent on every request (for Hermes, net of the listing "
                    "lines they no longer need). Round trips saved: each pinned tool's first use per recorded session "
                    "and after each compaction, times 1 (Claude Code's ToolSearch) or 2 (Hermes' tool_search and "

@@ -55,11 +55,12 @@ if common.require_catalog(v):
 
     st.subheader("Listing budget")
     ctx = f"{v.context_length:,} tokens" if v.context_length else "unknown"
-    pct_text = (f"int({v.context_length:,} × {v.config.threshold_pct:g} / 100) = {plan.pct_leg:,}" if v.context_length
-                else f"{plan.pct_leg:,} (fixed fallback: context length unknown)")
+    # The unit follows the number, as in the report: "10,000 tokens (fixed fallback: …)".
+    pct_text = (f"int({v.context_length:,} × {v.config.threshold_pct:g} / 100) = {plan.pct_leg:,} tokens"
+                if v.context_length else f"{plan.pct_leg:,} tokens (fixed fallback: context length unknown)")
     st.markdown(
         f"- Context length: **{ctx}**\n"
-        f"- Percentage leg: {pct_text} tokens\n"
+        f"- Percentage leg: {pct_text}\n"
         f"- Cap (`listing_max_tokens`): {v.config.listing_max_tokens:,} tokens\n"
         f"- **Budget = min(cap, percentage leg) = {plan.budget:,} tokens**, decided by *{plan.budget_winner}*\n"
         f"- Listing: **{plan.listing_tokens:,} tokens** ({plan.planning_tokenizer}), "

@@ -277,7 +277,10 @@ def search_tab(v, bridge, dtk: str) -> None:
                     st.info("No matches. The model gets the connected sources and a hint instead:")
                     if group.get("available_sources"):
                         sources = group["available_sources"]
-                        literal_table([{"available source": s["name"], "tools": s["tool_count"]} for s in sources],
+                        # tool_count counts the source's deferred tools only, not the visible ones other
+                        # pages count under "tools" (core: 1 here, 6 on the Overview).
+                        literal_table([{"available source": s["name"], "deferred tools": s["tool_count"]}
+                                       for s in sources],
                                       key=f"search_sources_{number}")
                     if group.get("hint"):
                         st.text(f"hint: {group['hint']}")

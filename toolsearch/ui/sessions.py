@@ -147,13 +147,19 @@ def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{k: show_invisible(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows])
 
 
+#: The listing what-if tables' context length column: a number of tokens, the unit in the heading.
+CONTEXT_COLUMN = "context length (tokens)"
+#: The Recorded vs replayed columns: counts of searches (one per query), the unit in the heading.
+EMPTY, FOUND_CALLED, DRIFT = "empty (searches)", "found a called tool (searches)", "drift (searches)"
+
+
 def variant_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Recorded vs replayed per variant (one row each; ``recorded`` first)."""
-    rows = [{"outcome of": "recorded", "empty": data["recorded"]["empty"],
-             "found a called tool": data["recorded"]["found_called"], "drift": None}]
+    rows = [{"outcome of": "recorded", EMPTY: data["recorded"]["empty"],
+             FOUND_CALLED: data["recorded"]["found_called"], DRIFT: None}]
     for name, d in data["replay"].items():
-        rows.append({"outcome of": f"replayed: {name}", "empty": d["empty"], "found a called tool": d["found_called"],
-                     "drift": d["drift"]})
+        rows.append({"outcome of": f"replayed: {name}", EMPTY: d["empty"], FOUND_CALLED: d["found_called"],
+                     DRIFT: d["drift"]})
     return rows
 
 
@@ -163,7 +169,7 @@ def _share(rate: float | None) -> str | None:
 
 def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[str, Any]]:
     """Aggregates per model. The empty figures are shares of the model's searches (a percentage),
-    not the counts the Recorded vs replayed tab calls "empty"."""
+    not the counts the Recorded vs replayed tab calls "empty (searches)"."""
     return [{"model": model, "sessions": f["sessions"], "searches": f["searches"],
              "searches per session": f["searches_per_session"],
              "searches empty (recorded, %)": _share(f["recorded_empty_rate"]),
@@ -285,8 +291,9 @@ def render() -> None:
     tabs = st.tabs(["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline",
                     "Flags", "Export"])
     with tabs[0]:
-        st.caption("empty: no matches · found a called tool: the matches contain a tool the session called later · "
-                   "drift: replayed matches differ from the recorded ones (the catalog or the engine changed).")
+        st.caption("Counts of searches (one per query). empty: no matches · found a called tool: the matches "
+                   "contain a tool the session called later · drift: replayed matches differ from the recorded ones "
+                   "(the catalog or the engine changed).")
         literal_table(variant_rows(data), key="sessions_variant_table")
     with tabs[1]:
         failed = agg["top_failed"]
@@ -329,7 +336,7 @@ def render() -> None:
                 st.caption(common.md_escape(show_invisible(
                     f"Not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog does "
                     f"not defer: {', '.join(not_deferred[:8])}" + (" …" if len(not_deferred) > 8 else ""))))
-            literal_table([{"context length": c.context_length if c.context_length else "unknown",
+            literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             "called tools listed by name": c.called_listed, "called tools": c.called_total,
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
@@ -343,7 +350,7 @@ def render() -> None:
         else:
             literal_table(_visible_frame([{
                 "session": w.session, "tool": w.tool, "server": w.server,
-                "context length": w.context_length if w.context_length else "unknown",
+                CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
                 "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
                 "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
                 "threshold_pct": w.threshold_pct, "listing_max_tokens": w.listing_max_tokens} for w in what_if]),
