@@ -266,14 +266,17 @@ def test_quality_chart_and_table_use_one_percent_format():
     for trace in chart["data"]:
         assert trace["orientation"] == "h" and trace["textposition"] == "outside"
         assert trace["textfont"]["size"] <= 10 and trace["constraintext"] == "none"
-        assert "%{x:.2%}" in trace["hovertemplate"]
-        for value, text in zip(trace["x"], trace["text"]):
+        assert "%{text}" in trace["hovertemplate"]  # the hover reads as the label
+        for metric, value, text in zip(trace["y"], trace["x"], trace["text"]):
             if value is None:
                 assert text == ""
+            elif metric == "MRR":  # a mean of 1/rank, not a share: as toolsearch eval prints it
+                assert text == f"{value:.3f}", (value, text)
             else:
                 assert re.fullmatch(r"\d{1,3}\.\d\d%", text) and text == f"{value * 100:.2f}%", (value, text)
+    assert chart["layout"]["xaxis"]["title"]["text"].startswith("share (%; MRR from 0 to 1), ")
     tables = literal_tables(at)
-    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "MRR", "abstention", "abstention accuracy"],
+    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "abstention", "abstention accuracy"],
               "quality_counts": ["query recall@5", "nonsense queries empty"]}
     for key, columns in shares.items():
         table = tables[key]
@@ -281,6 +284,7 @@ def test_quality_chart_and_table_use_one_percent_format():
             for cell in table[column]:
                 assert cell == "" or re.fullmatch(r"\d{1,3}\.\d\d%", cell), (key, column, cell)
         assert any(cell for column in columns for cell in table[column])
+    assert all(re.fullmatch(r"[01]\.\d{3}", cell) for cell in tables["quality_metrics"]["MRR"])
 
 
 # --- 6. every segment of the listing bar can be named without hovering ---------------------------------

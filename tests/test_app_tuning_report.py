@@ -539,7 +539,7 @@ def test_report_carries_date_version_fingerprint_and_every_result():
     quality = html_text[html_text.index("<h2>Search quality</h2>"):html_text.index("<h2>Lint</h2>")]
     for variant in ev.variants:
         assert f"<td>{esc(variant.name)}</td>" in quality
-    assert f'<td class="num">{ev.variants[0].metrics.mrr:.2%}</td>' in quality
+    assert f'<td class="num">{ev.variants[0].metrics.mrr:.3f}</td>' in quality
     # In sample, as eval says it: the registered parameters, scored on the query file itself.
     assert ("<p>in sample: registered parameters, nothing tuned (toolsearch eval --tune FILE or --folds K gives "
             "figures that hold out of sample).</p>") in quality

@@ -1065,13 +1065,13 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     # The figures are headed in sample, and the chart (often read alone) says it on its axis.
     assert at.subheader[0].value == "Figures in sample (registered parameters)"
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%), in sample (registered parameters)"
+    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%; MRR from 0 to 1), in sample (registered parameters)"
     at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
     at.number_input(key="quality_folds").set_value(3).run()
     assert not at.exception, at.exception
     assert at.subheader[0].value == "Figures out of sample (tuned by 3 folds)"
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%), out of sample (tuned by 3 folds)"
+    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%; MRR from 0 to 1), out of sample (tuned by 3 folds)"
     args = ("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
             ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--variant", "reference",
             "--variant", "evidence", "--folds", "3")

@@ -32,7 +32,7 @@ from .invisible import reveal, reveal_html
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
-from .wording import counted, severity_counts
+from .wording import counted, mean_reciprocal_rank, severity_counts
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
@@ -423,7 +423,7 @@ def _quality(evaluation: "Evaluation | None") -> str:
     # Beside the per-task figures, the per-query pair that eval, the Quality page and the docs lead
     # with: a variant that never comes back empty still scores well on abstention accuracy alone.
     rows = [(v.name, share(v.metrics.recall_at_1), share(v.metrics.recall_at_k), share(v.metrics.recall_at_limit),
-             share(v.metrics.mrr), share(v.metrics.query_recall_at_k), share(v.metrics.nonsense_queries_empty),
+             mean_reciprocal_rank(v.metrics.mrr), share(v.metrics.query_recall_at_k), share(v.metrics.nonsense_queries_empty),
              share(v.metrics.abstention_accuracy), v.metrics.tasks)
             for v in evaluation.variants]
     head = (f"<p>Query file {esc(evaluation.query_file.name)} · "

@@ -24,6 +24,13 @@ def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.1%}"
 
 
+def mean_reciprocal_rank(mrr: float | None, missing: str = "—") -> str:
+    """MRR as ``toolsearch eval``, the Search quality page and the HTML report print it: a mean of
+    1/rank from 0 to 1 with three decimals (``0.711``), not a share, so never a percentage;
+    ``missing`` when there is nothing to average."""
+    return missing if mrr is None else f"{mrr:.3f}"
+
+
 def severity_counts(counts: Mapping[str, int], sep: str = " · ") -> str:
     """Lint counts per severity in words, in the mapping's order: ``"0 errors · 1 warning · 3 info
     notes"``. Unknown severities are counted with their own name."""

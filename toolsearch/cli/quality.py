@@ -28,7 +28,7 @@ from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.variants import variant_sources
 from ..analysis.lint import RULES, LintReport, lint
-from ..analysis.wording import counted, severity_counts
+from ..analysis.wording import counted, mean_reciprocal_rank, severity_counts
 from ..engine.profile import load_profile
 
 COMMANDS = ("eval", "lint")
@@ -165,7 +165,8 @@ def format_evaluation(ev: Evaluation) -> str:
     rows = []
     for v in ev.variants:
         m = v.metrics
-        rows.append([v.name, _pct(m.recall_at_1), _pct(m.recall_at_k), _pct(m.recall_at_limit), _pct(m.mrr),
+        rows.append([v.name, _pct(m.recall_at_1), _pct(m.recall_at_k), _pct(m.recall_at_limit),
+                     mean_reciprocal_rank(m.mrr),
                      _pct(m.abstention_rate), _pct(m.query_recall_at_k), _pct(m.nonsense_queries_empty),
                      _pct(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
     out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",

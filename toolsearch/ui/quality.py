@@ -31,7 +31,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             one_sided_folds, one_sided_tuning, repeated_tasks, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
-from toolsearch.analysis.wording import counted
+from toolsearch.analysis.wording import counted, mean_reciprocal_rank
 from toolsearch.analysis.invisible import reveal
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
@@ -115,8 +115,15 @@ def percent(x: float | None) -> str:
 
 
 def share_columns(ev: Evaluation) -> tuple[str, ...]:
-    """The columns of :func:`metrics_rows` that hold shares (0–1), shown as percentages."""
-    return (*METRIC_COLUMNS, f"query recall@{ev.k}", "nonsense queries empty")
+    """The columns of :func:`metrics_rows` that hold shares (0–1), shown as percentages (MRR, a
+    mean of 1/rank, is not one: it reads ``0.711`` as ``toolsearch eval`` prints it)."""
+    return (*(c for c in METRIC_COLUMNS if c != "MRR"), f"query recall@{ev.k}", "nonsense queries empty")
+
+
+def metric_formats(ev: Evaluation) -> dict[str, Callable[[float | None], str]]:
+    """How each figure column of :func:`metrics_rows` reads: shares as :func:`percent`, MRR as
+    :func:`~toolsearch.analysis.wording.mean_reciprocal_rank`."""
+    return {**{c: percent for c in share_columns(ev)}, "MRR": lambda x: mean_reciprocal_rank(x, "")}
 
 
 def sample_words(ev: Evaluation) -> str:
@@ -136,29 +143,31 @@ BAR_SLOT_PX = 16
 
 def metrics_figure(ev: Evaluation) -> go.Figure:
     """Grouped horizontal bars: one group per metric (top to bottom in table order), one bar per
-    variant (top to bottom in the table's variant order), values as percentages.
+    variant (top to bottom in the table's variant order), shares as percentages and MRR (also 0 to 1)
+    as a mean.
 
-    Each bar is labeled with its value (``83.33%``, the format of the table above it) just past its
+    Each bar is labeled with its value (``83.33%``, ``0.711`` for MRR: the formats of the table above it) just past its
     end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never overlap
     however many variants are compared."""
     fig = go.Figure()
     metrics = list(METRIC_COLUMNS)
+    formats = metric_formats(ev)
     colors = palette.variant_colors([v.name for v in ev.variants])
     for variant in ev.variants:
         m = variant.metrics
         values = [m.recall_at_1, m.recall_at_k, m.recall_at_limit, m.mrr, m.abstention_rate, m.abstention_accuracy]
         name = html.escape(variant.name)
         fig.add_bar(name=name, orientation="h", y=metrics, x=values, marker_color=colors[variant.name],
-                    text=[percent(x) for x in values], textposition="outside", cliponaxis=False,
-                    constraintext="none", textfont=dict(size=10),
-                    hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{x:{PERCENT}}}<extra></extra>")
+                    text=[formats[metric](x) for metric, x in zip(metrics, values)], textposition="outside",
+                    cliponaxis=False, constraintext="none", textfont=dict(size=10),
+                    hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{text}}<extra></extra>")
     bars = len(metrics) * max(1, len(ev.variants))
     fig.update_layout(barmode="group", height=130 + BAR_SLOT_PX * bars, margin=dict(t=40, b=10, l=10, r=10),
                       bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
                                   traceorder="normal"),
                       # The chart is often read (and shared) alone: its axis says in or out of sample.
-                      xaxis=dict(range=[0, 1.16], title=f"share (%), {sample_words(ev)}", tickformat=PERCENT,
+                      xaxis=dict(range=[0, 1.16], title=f"share (%; MRR from 0 to 1), {sample_words(ev)}", tickformat=PERCENT,
                                  tickvals=[0, 0.25, 0.5, 0.75, 1]),
                       # The axis runs top to bottom: the first metric's group on top and, inside each
                       # group, the bars in table order (plotly stacks a group's bars up the axis).
@@ -388,7 +397,7 @@ if common.require_catalog(v):
         # every cell is read in full at 1024 px. Shares in the chart's format: 83.33%.
         metric_rows = metrics_rows(ev)
         shares = ["variant", *METRIC_COLUMNS]
-        fractions = {c: percent for c in share_columns(ev)}
+        fractions = metric_formats(ev)
         literal_table(metric_rows, key="quality_metrics", columns=shares, formats=fractions)
         literal_table(metric_rows, key="quality_counts", columns=["variant", *(c for c in metric_rows[0] if c not in shares)],
                       formats=fractions)
