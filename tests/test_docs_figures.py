@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from toolsearch.engine.catalog import load_source
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -239,3 +240,30 @@ def test_agent_query_file_sizes():
         nonsense = sum(1 for t in tasks if not t["expected"])
         assert nonsense == 10
         assert f"{len(tasks)} tasks: {len(tasks) - nonsense}" in text
+
+
+def test_quality_page_prose_figures():
+    """docs/quality.md: the task counts of the shipped query files and the figures of the paragraph
+    under the in-sample table, recomputed from the same evaluations as the table."""
+    import yaml
+
+    from benchmarks.docs_figures import shipped_evaluations
+
+    text = " ".join(_text(DOCS / "quality.md").split())
+    evaluations = shipped_evaluations()
+    for name, ev in evaluations.items():
+        m = ev.variants[0].metrics
+        assert f"{name}.yaml` ({m.tasks} tasks, {m.abstention} abstention" in text, name
+    for name in ("team-workspace", "unreal-editor"):
+        tasks = yaml.safe_load(_text(ROOT / "sample_catalogs" / "queries" / f"{name}-agent.yaml"))["tasks"]
+        nonsense = sum(1 for t in tasks if not t["expected"])
+        assert f"{name}-agent.yaml` ({len(tasks)} tasks, {nonsense} nonsense)" in text, name
+    cloudflare = evaluations["cloudflare-flat"].variant("reference").metrics
+    tools = sum(len(s.tools) for s in load_source(ROOT / "sample_catalogs" / "cloudflare-flat.yaml").servers)
+    assert (f"on the {tools:,}-tool catalog the gate causes {cloudflare.miss_causes['gate']} of the reference's "
+            f"{sum(cloudflare.miss_causes.values())} misses") in text
+    unicode = evaluations["japanese"].variant("unicode").metrics
+    assert unicode.abstained == unicode.abstention  # "and still abstains correctly"
+    found = unicode.recall_at_limit * unicode.positive  # one expected tool per task: a count
+    assert found == round(found)
+    assert f"the Unicode tokenizer finds {round(found)} of {unicode.positive} within the limit" in text
