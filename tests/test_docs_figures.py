@@ -267,3 +267,11 @@ def test_quality_page_prose_figures():
     found = unicode.recall_at_limit * unicode.positive  # one expected tool per task: a count
     assert found == round(found)
     assert f"the Unicode tokenizer finds {round(found)} of {unicode.positive} within the limit" in text
+
+
+def test_strategies_all_up_front_figure():
+    """docs/strategies.md: "the team-workspace sample: about 83K tokens before any work" is the
+    plan's all-schemas-up-front cost, rounded to thousands."""
+    plan = json.loads(run_cli("plan", ROOT / "sample_catalogs" / "team-workspace.yaml", "--json").stdout)
+    text = " ".join(_text(DOCS / "strategies.md").split())
+    assert f"(the team-workspace sample: about {round(plan['eager_tokens'] / 1000)}K tokens before any work)" in text
