@@ -275,3 +275,16 @@ def test_strategies_all_up_front_figure():
     plan = json.loads(run_cli("plan", ROOT / "sample_catalogs" / "team-workspace.yaml", "--json").stdout)
     text = " ".join(_text(DOCS / "strategies.md").split())
     assert f"(the team-workspace sample: about {round(plan['eager_tokens'] / 1000)}K tokens before any work)" in text
+
+
+def test_search_quality_quoted_tuning_rule_line_is_what_eval_prints():
+    """docs/search-quality.md quotes eval's tuning-rule line on `metatool` (tuned on tune.json,
+    scored on test.json, the default variants), its parenthesis elided with "…"."""
+    text = " ".join(_text(DOCS / "search-quality.md").split())
+    quoted = re.search(r"\(on `metatool`: `(out of sample, best by the tuning rule [^`]*)`", text).group(1)
+    head, tail = quoted.split(" …", 1)
+    data = ROOT / "benchmarks" / "data" / "metatool"
+    result = run_cli("eval", data / "catalog.json", "--test", data / "test.json", "--tune", data / "tune.json")
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if x.startswith(head))
+    assert line.endswith(tail) and "(" in line[len(head):-len(tail)], (quoted, line)
