@@ -288,3 +288,23 @@ def test_search_quality_quoted_tuning_rule_line_is_what_eval_prints():
     assert result.returncode == 0, result.stderr
     line = next(x for x in result.stdout.splitlines() if x.startswith(head))
     assert line.endswith(tail) and "(" in line[len(head):-len(tail)], (quoted, line)
+
+
+def test_search_quality_data_figures():
+    """docs/search-quality.md's sizes of the third-party sets: the catalogs' tools, the share held out
+    and the no-tool requests, from the files and the converter that wrote them."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("third_party_data", ROOT / "scripts" / "third_party_data.py")
+    converter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(converter)
+    text = " ".join(_text(DOCS / "search-quality.md").split())
+    data = ROOT / "benchmarks" / "data"
+    sizes = {name: sum(len(s.tools) for s in load_source(data / name / "catalog.json").servers)
+             for name in ("metatool", "bfcl-live")}
+    assert f"MetaTool's ToolE (MIT), {sizes['metatool']} plugins" in text
+    assert f"Berkeley Function Calling Leaderboard (Apache-2.0), {sizes['bfcl-live']} functions" in text
+    assert f"A seeded {converter.HOLD_OUT_SHARE:.0%}".replace("%", " %") + " of the tools are held out" in text
+    no_tool = sum(len(json.loads((data / "metatool" / f"no-tool-{p}.json").read_text(encoding="utf-8"))["tasks"])
+                  for p in ("tune", "test"))
+    assert f"{no_tool} requests that MetaTool's own tool-usage test labels as needing no tool" in text
