@@ -308,3 +308,13 @@ def test_search_quality_data_figures():
     no_tool = sum(len(json.loads((data / "metatool" / f"no-tool-{p}.json").read_text(encoding="utf-8"))["tasks"])
                   for p in ("tune", "test"))
     assert f"{no_tool} requests that MetaTool's own tool-usage test labels as needing no tool" in text
+
+
+def test_security_rank_file_sizes():
+    """docs/security.md: the tokenizer rank files written to the temporary folder are "1.7 MB or
+    3.6 MB": the sizes of the files the engine loads (cl100k_base, o200k_base)."""
+    from toolsearch.engine.tokens import _rank_bytes
+
+    sizes = [len(_rank_bytes(name)) / 1e6 for name in ("cl100k_base", "o200k_base")]
+    text = " ".join(_text(DOCS / "security.md").split())
+    assert f"tokenizer's rank file ({sizes[0]:.1f} MB or {sizes[1]:.1f} MB," in text
