@@ -318,3 +318,16 @@ def test_security_rank_file_sizes():
     sizes = [len(_rank_bytes(name)) / 1e6 for name in ("cl100k_base", "o200k_base")]
     text = " ".join(_text(DOCS / "security.md").split())
     assert f"tokenizer's rank file ({sizes[0]:.1f} MB or {sizes[1]:.1f} MB," in text
+
+
+def test_app_and_live_page_sizes():
+    """docs/app.md and docs/live.md quote the app's page sizes: tools a page, the picker's threshold
+    and limit, and how much JSON the Live servers page shows before it cuts."""
+    from toolsearch.ui import live, model_view, picker
+
+    app = " ".join(_text(DOCS / "app.md").split())
+    assert f"{model_view.TOOLS_PER_PAGE} tools a page on large catalogs" in app
+    assert (f"Above {picker.PICKER_THRESHOLD:,} tools, tool-name pickers are a filter box over at most "
+            f"{picker.PICKER_LIMIT} matching names") in app
+    text = " ".join(_text(DOCS / "live.md").split())
+    assert f"longer than {live.SHOWN_JSON_MAX_CHARS:,} characters of JSON are cut" in text
