@@ -331,3 +331,22 @@ def test_app_and_live_page_sizes():
             f"{picker.PICKER_LIMIT} matching names") in app
     text = " ".join(_text(DOCS / "live.md").split())
     assert f"longer than {live.SHOWN_JSON_MAX_CHARS:,} characters of JSON are cut" in text
+
+
+def test_harness_rule_figures_are_the_modelled_defaults():
+    """docs/harnesses.md's table of rules quotes each harness's defaults and cuts: the values the
+    model of that harness uses."""
+    from toolsearch.analysis import harnesses as H
+
+    text = " ".join(_text(DOCS / "harnesses.md").split())
+    (qwen,), (kiro,), (count,) = (H.DEFAULT_SETTINGS[h] for h in (H.QWEN_CODE, H.KIRO_CLI, H.COUNT))
+    kiro_pct, kiro_tokens = kiro.split("/")
+    assert f"stay at or below {H.ClaudeSetting('auto').pct:g} % of the model's context window" in text
+    n = H.CLAUDE_DESCRIPTION_MAX_CHARS
+    assert f"Tool descriptions over {n:,} characters are cut (the model sees the first {n:,} followed by " \
+           f"`{H.CLAUDE_TRUNCATION_SUFFIX}`)" in text
+    assert f"(percent of the context window, default {qwen.rstrip('%')})" in text
+    assert (f"`toolSearch.minPct` % of the context window (default {kiro_pct.rstrip('%')}) **or** "
+            f"`toolSearch.minTokens` (default {int(kiro_tokens):,})") in text
+    assert H.KIRO_DESCRIPTION_MAX_CHARS == 1024 and "descriptions cut at 1 KB" in text
+    assert f"full schemas below {count} tools, deferral from {count} on" in text
