@@ -350,3 +350,22 @@ def test_harness_rule_figures_are_the_modelled_defaults():
             f"`toolSearch.minTokens` (default {int(kiro_tokens):,})") in text
     assert H.KIRO_DESCRIPTION_MAX_CHARS == 1024 and "descriptions cut at 1 KB" in text
     assert f"full schemas below {count} tools, deferral from {count} on" in text
+
+
+def test_strategies_worked_example_figures():
+    """docs/strategies.md's worked example: the figures of the paragraph under the command are what
+    the command prints (its --json)."""
+    text = " ".join(_text(DOCS / "strategies.md").split())
+    section = _text(DOCS / "strategies.md").split("## The worked example", 1)[1]
+    command = _commands(section.split("```\n", 2)[1])
+    assert len(command) == 1 and command[0][:2] == ["toolsearch", "strategies"]
+    rows = {r["strategy"]: r for r in json.loads(run_cli(*command[0][1:], "--json", cwd=ROOT).stdout)}
+    every, linked = rows["all_upfront"], rows["skill_linked"]
+    listing = linked["upfront_breakdown"]["skill listing"]
+    found = re.search(rf"All up front: {every['upfront_tokens']:,} tokens before any work, {every['task_tokens']:,} "
+                      rf"once both skill bodies are read\. Skill-linked: {linked['task_tokens']:,} \({listing:,} listing "
+                      r"\+ ([\d,]+) bodies \+ ([\d,]+) for the four tools\)\. Difference: ([\d,]+)\.", text)
+    assert found, text.split("## The worked example", 1)[1][:900]
+    bodies, tools, difference = (int(g.replace(",", "")) for g in found.groups())
+    assert listing + bodies + tools == linked["task_tokens"]
+    assert difference == every["task_tokens"] - linked["task_tokens"]
