@@ -369,3 +369,14 @@ def test_strategies_worked_example_figures():
     bodies, tools, difference = (int(g.replace(",", "")) for g in found.groups())
     assert listing + bodies + tools == linked["task_tokens"]
     assert difference == every["task_tokens"] - linked["task_tokens"]
+
+
+def test_library_example_runs(monkeypatch, capsys):
+    """docs/library.md's Python example runs as written from the checkout and prints a plan and a
+    tool_search response."""
+    code = _text(DOCS / "library.md").split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "docs/library.md", "exec"), {})
+    first, second = capsys.readouterr().out.splitlines()[:2]
+    assert re.fullmatch(r"[012] (full|names|mixed|groups|none) \d+", first), first
+    assert "'results': [{'query': 'github create issue', 'matches': ['mcp__github__create_issue'" in second
