@@ -380,3 +380,27 @@ def test_library_example_runs(monkeypatch, capsys):
     first, second = capsys.readouterr().out.splitlines()[:2]
     assert re.fullmatch(r"[012] (full|names|mixed|groups|none) \d+", first), first
     assert "'results': [{'query': 'github create issue', 'matches': ['mcp__github__create_issue'" in second
+
+
+def test_quality_examples_run(monkeypatch, capsys, tmp_path):
+    """docs/quality.md's Python example runs as written from the checkout, and its example query
+    file is read and scored on the catalog it names, every expected name a deferred tool."""
+    text = _text(DOCS / "quality.md")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "docs/quality.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Metrics(") and len(out) > 1
+    example = text.split("## Writing a query file\n\n```yaml\n", 1)[1].split("```", 1)[0]
+    queries = tmp_path / "queries.yaml"
+    queries.write_text(example, encoding="utf-8")
+    catalog = ROOT / "sample_catalogs" / yaml_catalog(example)
+    result = run_cli("eval", catalog, queries, "--variant", "reference", "--json")
+    assert result.returncode == 0 and result.stderr == "", result.stderr  # no unknown expected name
+    assert "(3 tasks)" in run_cli("eval", catalog, queries, "--variant", "reference").stdout
+
+
+def yaml_catalog(query_file: str) -> str:
+    import yaml
+
+    return yaml.safe_load(query_file)["catalog"]
