@@ -404,3 +404,17 @@ def yaml_catalog(query_file: str) -> str:
     import yaml
 
     return yaml.safe_load(query_file)["catalog"]
+
+
+def test_readme_sample_catalog_figures():
+    """README: the team-workspace catalog has "nine servers", and the overview screenshot's caption
+    (the default catalog at 32K: tier 1, names form) is what the plan gives."""
+    plan = json.loads(run_cli("plan", ROOT / "sample_catalogs" / "team-workspace.yaml", "--context-length", "32k",
+                              "--json").stdout)
+    words = {9: "nine"}
+    text = " ".join(_text(README).split())
+    assert f"With the shipped team-workspace catalog ({words[len(plan['servers'])]} servers;" in text
+    assert f"the default catalog at 32K context, tier {plan['tier']}, {plan['listing_form']} form]" in text
+    from toolsearch.ui.sources import DEFAULT_SAMPLE
+
+    assert DEFAULT_SAMPLE == "team-workspace"
