@@ -59,3 +59,20 @@ def test_the_figures_of_the_budget_and_clamping_sections_hold():
     assert parse_config({"max_search_limit": 999, "search_default_limit": 999}).search_default_limit == 50
     assert parse_config({"max_search_limit": 3}).search_default_limit == 3
     assert parse_config({"listing_max_tokens": 100}).listing_max_tokens == 200
+
+
+def test_every_linked_section_citation_names_an_existing_section():
+    """A section cited next to a link to a page (``[reference.md](reference.md) §3``,
+    ``[reference.md §12](reference.md)``, ``[sessions.md](sessions.md) §7``) is a numbered
+    section of that page."""
+    link = re.compile(r"\[[^\]]*?(?:§([\d.]*\d))?\]\(([\w./-]+\.md)\)(?: §([\d.]*\d))?")
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    missing, seen = [], 0
+    for path in docs:
+        for inside, target, after in link.findall(path.read_text(encoding="utf-8")):
+            for number in filter(None, (inside, after)):
+                seen += 1
+                page = (path.parent / target).resolve().read_text(encoding="utf-8")
+                if number not in set(re.findall(r"^#{2,3} (\d+(?:\.\d+)*)\.? ", page, re.MULTILINE)):
+                    missing.append(f"{path.relative_to(ROOT)}: {target} §{number}")
+    assert seen >= 5 and missing == []
