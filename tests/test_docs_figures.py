@@ -63,6 +63,40 @@ def test_every_relative_link_points_to_a_file(doc):
     assert missing == []
 
 
+def _anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives the headings of ``path`` (lowercased, punctuation but ``-`` and ``_``
+    dropped, spaces to ``-``, ``-1``, ``-2``… for repeats), plus explicit ``<a name|id=…>`` ones."""
+    text = re.sub(r"```.*?```", "", _text(path), flags=re.S)
+    found, counts = set(), {}
+    for heading in re.findall(r"^#{1,6} (.+?)\s*$", text, flags=re.M):
+        heading = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "")
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        n = counts.get(slug, 0)
+        counts[slug] = n + 1
+        found.add(slug if n == 0 else f"{slug}-{n}")
+    return found | set(re.findall(r'<a (?:name|id)="([^"]+)"', text))
+
+
+@pytest.mark.parametrize("doc", USER_DOCS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_every_link_anchor_is_a_heading(doc):
+    text = re.sub(r"```.*?```", "", _text(doc), flags=re.S)
+    targets = [t for t in LINK.findall(text) if "#" in t and not re.match(r"[a-z][a-z0-9+.-]*:", t)]
+    missing = []
+    for target in targets:
+        page, anchor = target.split("#", 1)
+        path = (doc.parent / page).resolve() if page else doc
+        if path.suffix == ".md" and anchor not in _anchors(path):
+            missing.append(target)
+    assert missing == []
+
+
+def test_the_anchor_check_sees_anchors():
+    """Guard against a pattern that silently finds nothing: the security page links to one of its
+    own sections, and that heading's anchor is found."""
+    assert "limits-and-processes" in _anchors(DOCS / "security.md")
+    assert "(#limits-and-processes)" in _text(DOCS / "security.md")
+
+
 def test_the_link_check_sees_links():
     """Guard against a pattern that silently finds nothing."""
     assert {"docs/app.md", "docs/performance.md", "docs/overview.png"} <= set(_links(README))
