@@ -452,3 +452,22 @@ def test_readme_sample_catalog_figures():
     from toolsearch.ui.sources import DEFAULT_SAMPLE
 
     assert DEFAULT_SAMPLE == "team-workspace"
+
+
+def test_every_option_the_docs_give_a_command_is_one_it_takes():
+    """Wherever README or docs/ write ``toolsearch COMMAND … --option`` (in a code block or inline),
+    ``toolsearch COMMAND --help`` lists that option."""
+    commands = set(re.findall(r"^    (\w+)\b", run_cli("--help").stdout, flags=re.M))
+    options = {c: set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", run_cli(c, "--help").stdout))
+               for c in commands if c != "app"}
+    wrong, seen = [], 0
+    for path in USER_DOCS:
+        text = re.sub(r"\\\n\s*", " ", _text(path))
+        for command, rest in re.findall(r"toolsearch (\w+)([^`\n]*)", text):
+            if command not in options:
+                continue
+            for option in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", rest.split("#", 1)[0]):
+                seen += 1
+                if option not in options[command]:
+                    wrong.append(f"{path.name}: toolsearch {command} … {option}")
+    assert seen > 100 and wrong == []
