@@ -471,3 +471,22 @@ def test_every_option_the_docs_give_a_command_is_one_it_takes():
                 if option not in options[command]:
                     wrong.append(f"{path.name}: toolsearch {command} … {option}")
     assert seen > 100 and wrong == []
+
+
+def test_strategies_cli_section_is_the_commands_usage_and_json():
+    """docs/strategies.md's CLI section: its usage block has every option of ``strategies --help``
+    and no other, and the keys it lists are the keys ``--json`` prints, in order."""
+    section = _text(DOCS / "strategies.md").split("\n## CLI\n", 1)[1].split("\n## ", 1)[0]
+    usage = section.split("```\n", 1)[1].split("```", 1)[0]
+    option = r"(?<![\w-])(--[a-z][a-z0-9-]*)"
+    helped = set(re.findall(option, run_cli("strategies", "--help").stdout)) - {"--help"}
+    assert set(re.findall(option, usage)) == helped
+    seed = ROOT / "sample_catalogs" / "seed-worked-example"
+    rows = json.loads(run_cli("strategies", seed / "catalog.yaml", "--skills", seed / "skills", "--events",
+                              seed / "task.yaml", "--context-length", "200k", "--json").stdout)
+    prose = " ".join(section.split("```", 2)[2].split()).split(" Bad files", 1)[0]
+    before, rest = prose.split("(per step:", 1)
+    steps, after = rest.split(")", 1)
+    key = r"`([a-z_]+)`"  # a key, not an option (`--events`)
+    assert re.findall(key, before) + re.findall(key, after) == list(rows[0])
+    assert re.findall(key, steps) == list(rows[0]["timeline"][0])
