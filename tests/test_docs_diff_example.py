@@ -3,6 +3,7 @@ quoted output is exactly what the command prints."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -69,3 +70,22 @@ def test_the_collapse_prose_on_the_team_workspace_sample() -> None:
     assert (f"`team-workspace` sample at 8K context the reference and the what-if both collapse "
             f"{words[len(cmp.best.collapsed)]} of {words[servers]} servers, but the what-if keeps a different set "
             f"and shows {cmp.best.names_shown} tool names instead of {cmp.reference.names_shown}") in text
+
+
+def test_the_json_keys_the_page_lists_are_the_keys_printed() -> None:
+    """"`--json` prints `identical`, … and `rug_pulls`": the top-level keys of ``diff --json``, in
+    order; and the keys of each choice of ``collapse --json``."""
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    listed = text.split("`--json` prints `identical`", 1)[1].split(". ", 1)[0]
+    listed = "`identical`" + listed
+    while re.search(r"\([^()]*\)", listed):  # words in parentheses are about a key, not keys
+        listed = re.sub(r"\([^()]*\)", "", listed)
+    listed = re.findall(r"`([a-z_]+)`", listed)
+    args = ["diff", "docs/examples/diff-monday.yaml", "docs/examples/diff-tuesday.yaml", "--json"]
+    assert listed == list(json.loads(run_cli(*args, cwd=ROOT).stdout))
+    args, _ = _quoted_run("collapse")
+    data = json.loads(run_cli(*args, "--json", cwd=ROOT).stdout)
+    choices = re.search(r"both choices \(([^)]*)\)", text).group(1)
+    assert re.findall(r"`([a-z_]+)`", choices) == list(data["best"]) == list(data["reference"])
+    for key in ("verdict", "summary", "method", "exact"):
+        assert f"`{key}`" in text.split("both choices", 1)[0].rsplit("`--json` prints the", 1)[1] and key in data
