@@ -243,6 +243,11 @@ def test_sessions_example_figures():
                      ROOT / "sample_catalogs" / "team-workspace.yaml", "--json")
     data = json.loads(result.stdout)
     text = " ".join(_text(DOCS / "sessions.md").split())
+    listed = text.split("`--json` prints `sessions`", 1)[1].split(". ", 1)[0]
+    listed = "`sessions`" + listed
+    while re.search(r"\([^()]*\)", listed):  # words in parentheses are about a key
+        listed = re.sub(r"\([^()]*\)", "", listed)
+    assert re.findall(r"`([a-z_]+)`", listed) == list(data)
     ref, no_gate = data["replay"]["reference"], data["replay"]["no-gate"]
     assert data["sessions"] == 7 and f"give {data['searches']} searches" in text
     assert f"{data['recorded']['empty']} came back empty" in text
