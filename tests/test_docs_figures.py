@@ -495,3 +495,13 @@ def test_strategies_cli_section_is_the_commands_usage_and_json():
     key = r"`([a-z_]+)`"  # a key, not an option (`--events`)
     assert re.findall(key, before) + re.findall(key, after) == list(rows[0])
     assert re.findall(key, steps) == list(rows[0]["timeline"][0])
+
+
+def test_harnesses_json_keys_are_the_keys_printed():
+    """docs/harnesses.md: "`--json` prints a list of rows with the keys …", in order."""
+    text = " ".join(_text(DOCS / "harnesses.md").split())
+    listed = text.split("`--json` prints a list of rows with the keys", 1)[1].split(". ", 1)[0]
+    listed = re.findall(r"`([a-z_]+)`", re.sub(r"\([^()]*\)", "", listed))
+    rows = json.loads(run_cli("harnesses", ROOT / "sample_catalogs" / "five-servers.yaml", "--context-lengths", "200k",
+                              "--json").stdout)
+    assert listed == list(rows[0])
