@@ -505,3 +505,23 @@ def test_harnesses_json_keys_are_the_keys_printed():
     rows = json.loads(run_cli("harnesses", ROOT / "sample_catalogs" / "five-servers.yaml", "--context-lengths", "200k",
                               "--json").stdout)
     assert listed == list(rows[0])
+
+
+def test_quality_lint_table_thresholds_are_the_constants():
+    """docs/quality.md's lint table quotes the thresholds the rules apply, from
+    toolsearch/engine/constants.py."""
+    from toolsearch.engine import constants as C
+
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([a-z0-9-]+)` \| [a-z/]+ \| (.*) \|$",
+                                                        _text(DOCS / "quality.md"), flags=re.M)}
+    assert rows["too-many-tools"].startswith(f"more than {C.PROVIDER_MAX_TOOLS} tools in one request")
+    assert rows["name-over-64"].startswith(f"prefixed name over {C.MCP_TOOL_NAME_MAX_LENGTH} characters")
+    assert rows["schema-large"].startswith(
+        f"a definition over {C.LINT_SCHEMA_MEDIAN_FACTOR:g}× the catalog median and over {C.LINT_SCHEMA_MIN_TOKENS:,} "
+        f"tokens (chars4), or over {C.LINT_SCHEMA_ABSOLUTE_TOKENS:,} tokens whatever the median")
+    assert rows["description-over-2048"] == f"a description over {C.LINT_DESCRIPTION_MAX_CHARS:,} characters"
+    assert rows["first-sentence-clipped"].startswith(
+        f"the listing line is cut at {C.SHORT_DESCRIPTION_MAX_CHARS} characters")
+    text = " ".join(_text(DOCS / "quality.md").split())
+    assert (f"up to {C.LINT_PROBE_MAX_KEYWORDS} keywords of its listing line" in text
+            and f"at least {C.LINT_PROBE_MIN_WORD_CHARS} characters, not all digits" in text)
