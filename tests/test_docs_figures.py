@@ -525,3 +525,30 @@ def test_quality_lint_table_thresholds_are_the_constants():
     text = " ".join(_text(DOCS / "quality.md").split())
     assert (f"up to {C.LINT_PROBE_MAX_KEYWORDS} keywords of its listing line" in text
             and f"at least {C.LINT_PROBE_MIN_WORD_CHARS} characters, not all digits" in text)
+
+
+def test_limits_quoted_in_strategies_quality_sessions_and_quantities():
+    """The provider rules of docs/strategies.md, the query length of docs/quality.md, the store
+    limit of docs/sessions.md and the unknown-context budget of docs/quantities.md are the constants
+    the code applies."""
+    from toolsearch.analysis.evaluation import MAX_QUERY_CHARS
+    from toolsearch.analysis.session_formats import MAX_STORE_SESSIONS
+    from toolsearch.engine import constants as C
+
+    strategies = " ".join(_text(DOCS / "strategies.md").split())
+    assert (f"at most {C.ANTHROPIC_MAX_DEFERRED_TOOLS:,} deferred tools (the rest stay non-deferred), regex patterns "
+            f"up to {C.ANTHROPIC_REGEX_PATTERN_MAX_CHARS} characters, BM25 queries up to "
+            f"{C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters") in strategies
+    assert C.ANTHROPIC_MIN_NON_DEFERRED == 1 and "Rules: at least one tool non-deferred" in strategies
+    assert (f"Provider numbers ({C.ANTHROPIC_SEARCH_RESULTS_DEFAULT} results, {C.ANTHROPIC_REGEX_PATTERN_MAX_CHARS}/"
+            f"{C.ANTHROPIC_BM25_QUERY_MAX_CHARS} characters, {C.ANTHROPIC_MAX_DEFERRED_TOOLS:,} deferred tools, fewer "
+            f"than {C.OPENAI_NAMESPACE_MAX_FUNCTIONS} functions per namespace)") in strategies
+    assert C.OPENAI_SEARCH_RESULTS_ASSUMED == C.ANTHROPIC_SEARCH_RESULTS_DEFAULT  # "assumes Anthropic's 5"
+    assert f"toolsearch assumes Anthropic's {C.OPENAI_SEARCH_RESULTS_ASSUMED}." in strategies
+    quality = " ".join(_text(DOCS / "quality.md").split())
+    assert f"A query is at most {MAX_QUERY_CHARS:,} characters" in quality
+    sessions = " ".join(_text(DOCS / "sessions.md").split())
+    assert (f"A Hermes store of more than {MAX_STORE_SESSIONS:,} sessions is read up to its newest "
+            f"{MAX_STORE_SESSIONS:,}") in sessions
+    quantities = " ".join(_text(DOCS / "quantities.md").split())
+    assert f"the percentage leg is {C.UNKNOWN_CONTEXT_PCT_LEG:,} tokens when the context length is unknown" in quantities
