@@ -552,3 +552,26 @@ def test_limits_quoted_in_strategies_quality_sessions_and_quantities():
             f"{MAX_STORE_SESSIONS:,}") in sessions
     quantities = " ".join(_text(DOCS / "quantities.md").split())
     assert f"the percentage leg is {C.UNKNOWN_CONTEXT_PCT_LEG:,} tokens when the context length is unknown" in quantities
+
+
+def test_search_quality_variant_settings_are_the_registered_ones():
+    """docs/search-quality.md's section on the variants quotes registered values, tuning grids and
+    the regex variant's limits: the registry's, the tuning grids' and the search's."""
+    from toolsearch.analysis.variants import TUNABLE, VARIANTS
+    from toolsearch.engine import search
+    from toolsearch.engine.search import SearchOptions
+
+    text = " ".join(_text(DOCS / "search-quality.md").split())
+    evidence, grid = VARIANTS["evidence"].switches, TUNABLE["evidence"]
+    assert SearchOptions().min_score_ratio == 0.0 and "min_score_ratio" not in evidence  # "off"
+    assert (f"(registered: {evidence['min_best_share']:g}, {evidence['min_best_terms']} and off)") in text
+    names = ", ".join(str(w[0]) for w in grid["field_weights"])
+    assert (f"registered {tuple(evidence['field_weights'])}; tuning tries a name weight of "
+            f"{names.rsplit(', ', 1)[0]} or {names.rsplit(', ', 1)[1]}") in text
+    assert f"at most {VARIANTS['anthropic-bm25'].switches['max_results']} results; never empty" in text
+    bonus = VARIANTS["hermes-name-bonus"].switches["name_coverage_bonus"]
+    tried = [f"{x:g}" for x in TUNABLE["hermes-name-bonus"]["name_coverage_bonus"]]
+    assert f"(registered {bonus:g}; tuning tries {', '.join(tried[:-1])} and {tried[-1]})" in text
+    assert f"repeat counts multiply past {search.REGEX_MAX_REPEAT_PRODUCT:,}" in text
+    assert f"a pattern over {search.REGEX_MAX_PATTERN_CHARS} characters is not searched" in text
+    assert search.REGEX_TIMEOUT == 2.0 and "stops after two seconds" in text
