@@ -370,6 +370,12 @@ def test_app_and_live_page_sizes():
             f"{picker.PICKER_LIMIT} matching names") in app
     text = " ".join(_text(DOCS / "live.md").split())
     assert f"longer than {live.SHOWN_JSON_MAX_CHARS:,} characters of JSON are cut" in text
+    from toolsearch.engine import constants as C
+    from toolsearch.ui import schema_form
+
+    assert f"A tool with more than {schema_form.MAX_FIELDS} parameters gets no form" in text
+    assert f"**Close unused sessions after (minutes)** (default {C.LIVE_IDLE_MINUTES_DEFAULT:g})" in text
+    assert f"so does one message over {C.LIVE_MESSAGE_MAX_BYTES // (1024 * 1024)} MiB" in text
 
 
 def test_harness_rule_figures_are_the_modelled_defaults():
