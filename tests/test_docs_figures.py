@@ -368,6 +368,9 @@ def test_app_and_live_page_sizes():
     assert f"{model_view.TOOLS_PER_PAGE} tools a page on large catalogs" in app
     assert (f"Above {picker.PICKER_THRESHOLD:,} tools, tool-name pickers are a filter box over at most "
             f"{picker.PICKER_LIMIT} matching names") in app
+    from toolsearch.ui.common import MAX_CONTEXT_LENGTHS
+
+    assert f"at most {MAX_CONTEXT_LENGTHS} distinct lengths in one list" in app
     text = " ".join(_text(DOCS / "live.md").split())
     assert f"longer than {live.SHOWN_JSON_MAX_CHARS:,} characters of JSON are cut" in text
     from toolsearch.engine import constants as C
