@@ -9,6 +9,7 @@ differs from what this script computes, so a change in the engine cannot leave a
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -53,9 +54,11 @@ def search_variants() -> str:
 SHIPPED_EVAL_VARIANTS = ("reference", "no-gate", "no-coverage", "unicode", "name-substring")
 
 
+@functools.cache
 def shipped_evaluations() -> dict[str, object]:
     """``{catalog name: Evaluation}`` of each shipped labeled query file on its catalog, with the
-    variants of :data:`SHIPPED_EVAL_VARIANTS` (registered parameters, limit 5: in sample)."""
+    variants of :data:`SHIPPED_EVAL_VARIANTS` (registered parameters, limit 5: in sample).
+    Computed once per process: the table and the test of the prose around it read the same run."""
     from toolsearch.analysis.evaluation import evaluate, load_queries  # noqa: PLC0415
     from toolsearch.engine.catalog import load_source  # noqa: PLC0415
     from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
