@@ -301,6 +301,9 @@ def test_quality_page_prose_figures():
     tools = sum(len(s.tools) for s in load_source(ROOT / "sample_catalogs" / "cloudflare-flat.yaml").servers)
     assert (f"on the {tools:,}-tool catalog the gate causes {cloudflare.miss_causes['gate']} of the reference's "
             f"{sum(cloudflare.miss_causes.values())} misses") in text
+    no_gate = evaluations["cloudflare-flat"].variant("no-gate").metrics
+    assert no_gate.abstained == 0 and "dropping the gate finds more tools but fails every abstention test" in text
+    assert no_gate.recall_at_k > cloudflare.recall_at_k
     unicode = evaluations["japanese"].variant("unicode").metrics
     assert unicode.abstained == unicode.abstention  # "and still abstains correctly"
     found = unicode.recall_at_limit * unicode.positive  # one expected tool per task: a count
