@@ -9,6 +9,7 @@ differs from what this script computes, so a change in the engine cannot leave a
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +50,51 @@ def search_variants() -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The variants of the in-sample table of docs/quality.md: the reference and its one-switch what-ifs.
+SHIPPED_EVAL_VARIANTS = ("reference", "no-gate", "no-coverage", "unicode", "name-substring")
+
+
+@functools.cache
+def shipped_evaluations() -> dict[str, object]:
+    """``{catalog name: Evaluation}`` of each shipped labeled query file on its catalog, with the
+    variants of :data:`SHIPPED_EVAL_VARIANTS` (registered parameters, limit 5: in sample).
+    Computed once per process: the table and the test of the prose around it read the same run."""
+    from toolsearch.analysis.evaluation import evaluate, load_queries  # noqa: PLC0415
+    from toolsearch.engine.catalog import load_source  # noqa: PLC0415
+    from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
+
+    return {name: evaluate(Inspector(load_source(SAMPLES / f"{name}.yaml")),
+                           load_queries(SAMPLES / "queries" / f"{name}.yaml"), SHIPPED_EVAL_VARIANTS)
+            for name in ("cloudflare-flat", "japanese", "team-workspace")}
+
+
+def shipped_eval() -> str:
+    """The shipped labeled query files under the reference and its one-switch what-ifs, as a
+    markdown table: recall@1, recall@5, MRR, abstention accuracy and abstention tasks answered with
+    nothing (``n/N``), in sample. Variants whose figures equal the reference's share one row.
+
+    Returns: the table's lines (str, ending with a newline).
+    """
+    lines = ["| catalog · variant (in sample) | recall@1 | recall@5 | MRR | abstention acc. | abstained |",
+             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for name, ev in shipped_evaluations().items():
+        def cells(m) -> tuple[str, ...]:
+            return (_share(m.recall_at_1), _share(m.recall_at_k), _share(m.mrr), _share(m.abstention_accuracy),
+                    f"{m.abstained}/{m.abstention}")
+
+        reference = cells(ev.variants[0].metrics)
+        same = []
+        for result in ev.variants:
+            shown = cells(result.metrics)
+            if result.name != "reference" and shown == reference:
+                same.append(result.name)
+                continue
+            lines.append(f"| {name} · {result.name} | " + " | ".join(shown) + " |")
+        if same:
+            lines.append(f"| {name} · {', '.join(same)} | same as reference | | | | |")
+    return "\n".join(lines) + "\n"
+
+
 def variant_registry() -> str:
     """Every registered search variant as a markdown table: name, the ``SearchOptions`` switches it
     sets (the reference's defaults left out) and its one-sentence summary, in the registry's order.
@@ -69,6 +115,7 @@ def variant_registry() -> str:
 BLOCKS: dict[str, tuple[str, Callable[[], str]]] = {
     "search-variants": ("search.md", search_variants),
     "variant-registry": ("quality.md", variant_registry),
+    "shipped-eval": ("quality.md", shipped_eval),
 }
 
 

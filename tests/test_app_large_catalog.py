@@ -237,3 +237,11 @@ def test_many_trace_figures_match_the_validated_build():
     finally:
         charts.VALIDATE_TRACES = original
     assert json.loads(fast.to_json()) == json.loads(checked.to_json())
+
+
+def test_the_performance_page_names_this_catalog_and_the_picker_limit():
+    from toolsearch.ui.picker import PICKER_LIMIT
+
+    text = " ".join((ROOT / "docs" / "performance.md").read_text(encoding="utf-8").split())
+    assert f"`tests/test_app_large_catalog.py` renders every page on a {N_TOOLS:,}-tool catalog" in text
+    assert f"large tool pickers send at most {PICKER_LIMIT} names" in text

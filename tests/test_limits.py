@@ -388,6 +388,16 @@ def test_the_security_doc_states_the_limits_in_force() -> None:
     assert f"over the limit of\n{MAX_STORE_SESSIONS:,} per store: the newest {MAX_STORE_SESSIONS:,} read" in section
     assert reaper.STOP_GRACE == 1.0 and "SIGKILL one second later" in section
     assert f"`{reaper.ENV_MARK}`" in section
+    from toolsearch.engine import constants
+    from toolsearch.live import client
+
+    flat = " ".join(section.split())
+    assert f"`toolsearch synth` writes at most {constants.SYNTH_MAX_TOOLS:,} tools" in flat
+    assert (f"While {constants.LIVE_SERVER_REQUESTS_MAX:,} of them wait" in flat
+            and f"for {constants.LIVE_SERVER_REQUESTS_WAIT:g} seconds, it is closed" in flat)
+    assert f"its first {client._CURSOR_SHOWN_CHARS} characters and its length" in flat
+    assert f"At most {constants.LIVE_TOOLS_MAX:,} tools are kept from one server" in flat
+    assert f"only its last {client._STDERR_READ_BYTES // 1024} KiB are kept" in flat
 
 
 def test_a_deep_session_file_is_refused_when_its_format_is_sniffed_too(tmp_path) -> None:

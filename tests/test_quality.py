@@ -647,6 +647,11 @@ def test_lint_cli_json_and_exit_status():
     assert data["counts"] == {"error": 7, "warning": 12, "info": 13}
     assert list(data["findings"][0]) == ["rule", "severity", "server", "tool", "name", "message", "fix"]
     assert data["thresholds"]["provider_max_tools"] == 128
+    # every threshold the rules apply is reported, the schema-large floor whatever the median too
+    assert data["thresholds"] == {
+        "name_max_chars": 64, "description_max_chars": 2048, "schema_median_factor": 5.0, "schema_min_tokens": 1000,
+        "schema_absolute_tokens": 2000, "provider_max_tools": 128,
+        "providers": ["OpenAI Chat Completions", "Azure OpenAI"], "short_description_max_chars": 60}
     code, out, _ = run_quality("lint", SHIPPED / "hard-cases.yaml", "--json", "--severity", "error")
     assert [f["rule"] for f in json.loads(out)["findings"]] == (["sanitized-collision"] * 2 + ["cross-server-collision"]
                                                                 + ["sdk-rejects"] * 3 + ["schema-root-dropped"])

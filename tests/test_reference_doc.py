@@ -59,3 +59,44 @@ def test_the_figures_of_the_budget_and_clamping_sections_hold():
     assert parse_config({"max_search_limit": 999, "search_default_limit": 999}).search_default_limit == 50
     assert parse_config({"max_search_limit": 3}).search_default_limit == 3
     assert parse_config({"listing_max_tokens": 100}).listing_max_tokens == 200
+
+
+def test_every_linked_section_citation_names_an_existing_section():
+    """A section cited next to a link to a page (``[reference.md](reference.md) §3``,
+    ``[reference.md §12](reference.md)``, ``[sessions.md](sessions.md) §7``) is a numbered
+    section of that page."""
+    link = re.compile(r"\[[^\]]*?(?:§([\d.]*\d))?\]\(([\w./-]+\.md)\)(?: §([\d.]*\d))?")
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    missing, seen = [], 0
+    for path in docs:
+        for inside, target, after in link.findall(path.read_text(encoding="utf-8")):
+            for number in filter(None, (inside, after)):
+                seen += 1
+                page = (path.parent / target).resolve().read_text(encoding="utf-8")
+                if number not in set(re.findall(r"^#{2,3} (\d+(?:\.\d+)*)\.? ", page, re.MULTILINE)):
+                    missing.append(f"{path.relative_to(ROOT)}: {target} §{number}")
+    assert seen >= 5 and missing == []
+
+
+def test_the_defaults_and_limits_the_page_gives_are_the_engines():
+    """§1.1's table of keys, §5.1's short-description length, §6's per-call caps and §7.3–§7.4's
+    search constants are the values in toolsearch/engine/constants.py."""
+    from toolsearch.engine import constants as C
+
+    rows = {m[0]: (m[1].strip(), m[2].strip())
+            for m in re.findall(r"^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|", REFERENCE, re.MULTILINE)}
+    assert rows["threshold_pct"] == (f"{C.THRESHOLD_PCT_DEFAULT:.1f}",
+                                     f"{C.THRESHOLD_PCT_MIN:g} to {C.THRESHOLD_PCT_MAX:g} (%)")
+    assert rows["search_default_limit"][0] == f"{C.SEARCH_DEFAULT_LIMIT_DEFAULT}"
+    assert rows["max_search_limit"] == (f"{C.MAX_SEARCH_LIMIT_DEFAULT}",
+                                        f"{C.MAX_SEARCH_LIMIT_MIN} to {C.MAX_SEARCH_LIMIT_MAX}")
+    assert rows["listing_max_tokens"] == (f"{C.LISTING_MAX_TOKENS_DEFAULT}",
+                                          f"{C.LISTING_MAX_TOKENS_MIN} to {C.LISTING_MAX_TOKENS_MAX:,}")
+    assert rows["enabled"][0] == f"`{C.ENABLED_DEFAULT}`" and rows["listing"][0] == f"`{C.LISTING_DEFAULT}`"
+    text = " ".join(REFERENCE.split())
+    assert f"the first sentence of the description, at most {C.SHORT_DESCRIPTION_MAX_CHARS} characters" in text
+    assert f"at most {C.MAX_QUERIES_PER_CALL} queries per call" in text
+    assert f"at most {C.MAX_DESCRIBE_NAMES_PER_CALL} names per call" in text
+    assert f"with k1 = {C.BM25_K1:g}, b = {C.BM25_B:g}" in text
+    assert (f"with fewer than {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} query words that occur in the catalog, 1 is "
+            "required, otherwise half of them rounded up") in text and C.MIN_QUERY_TERM_COVERAGE == 0.5

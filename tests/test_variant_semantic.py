@@ -607,6 +607,16 @@ def test_packaged_model_is_the_upstream_model_byte_for_byte():
         == UPSTREAM_SHA256
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert UPSTREAM_SHA256["model.safetensors"][:12] in readme
+    # the size and parameter count the README gives, from the weights file (a safetensors file opens
+    # with an 8-byte little-endian length and that many bytes of JSON giving each tensor's shape)
+    import json
+    import math
+    import struct
+
+    weights = (folder / "model.safetensors").read_bytes()
+    header = json.loads(weights[8:8 + struct.unpack("<Q", weights[:8])[0]])
+    parameters = sum(math.prod(t["shape"]) for name, t in header.items() if name != "__metadata__")
+    assert f"({parameters / 1e6:.1f} M parameters, {round(len(weights) / 1e6)} MB," in readme
 
 
 def test_cli_eval_progress_says_nothing_is_embedded_for_an_empty_catalog(tmp_path):

@@ -250,6 +250,7 @@ class LintReport:
             "thresholds": {
                 "name_max_chars": C.MCP_TOOL_NAME_MAX_LENGTH, "description_max_chars": C.LINT_DESCRIPTION_MAX_CHARS,
                 "schema_median_factor": C.LINT_SCHEMA_MEDIAN_FACTOR, "schema_min_tokens": C.LINT_SCHEMA_MIN_TOKENS,
+                "schema_absolute_tokens": C.LINT_SCHEMA_ABSOLUTE_TOKENS,
                 "provider_max_tools": C.PROVIDER_MAX_TOOLS, "providers": list(C.PROVIDER_MAX_TOOLS_PROVIDERS),
                 "short_description_max_chars": C.SHORT_DESCRIPTION_MAX_CHARS,
             },
