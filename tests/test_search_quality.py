@@ -1427,3 +1427,18 @@ def test_folds_say_which_fold_is_tuned_on_one_kind_of_task(tmp_path):
     at.number_input(key="quality_folds").set_value(2).run()
     assert not at.exception, at.exception
     assert any(w.value == f"Tuned by folds: {md_escape(said)}." for w in at.warning), [w.value for w in at.warning]
+
+
+def test_folds_on_a_file_of_one_task_group_asks_for_groups_not_for_one_fold(tmp_path):
+    """A file whose tasks all share one group cannot be split (folds need 2 or more): the refusal
+    said "give at most 1 folds", which --folds refuses in turn. It says what would work instead."""
+    cat = _cloud_file(tmp_path)
+    one_group = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "g"},
+        {"id": "b", "query": "order a pizza", "expected": [], "group": "g"}]})
+    result = run_cli("eval", cat, one_group, "--folds", "2", "--variant", "reference")
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert "q.yaml: 2 folds, but the file has 1 task group, and folds need at least 2" in result.stderr
+    assert "at most 1 folds" not in result.stderr and "more groups" in result.stderr
+    with pytest.raises(QueryFileError, match="folds need at least 2"):
+        evaluate_folds(CLOUD, load_queries(one_group), 3, ["reference"])

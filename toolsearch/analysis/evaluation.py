@@ -1190,11 +1190,16 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     Raises:
         VariantError: an unknown variant name.
         ValueError: ``folds`` below 2.
-        QueryFileError: more folds than the file has task groups (:attr:`Task.group_key`), or
-            every task hashed into one fold (that fold would be tuned on nothing).
+        QueryFileError: more folds than the file has task groups (:attr:`Task.group_key`), fewer
+            than 2 groups, or every task hashed into one fold (that fold would be tuned on nothing).
     """
     config = config or ToolSearchConfig()
     groups = len({t.group_key for t in queries.tasks})
+    if groups < 2:
+        # "give at most 1 folds" would ask for something --folds refuses (at least 2).
+        raise QueryFileError(f"{queries.origin}: {folds:,} folds, but the file has {counted(groups, 'task group')}, and "
+                             "folds need at least 2 (tasks of one group stay in one fold): give the tasks more "
+                             "groups, or tune on a separate query file")
     if folds > groups:
         raise QueryFileError(f"{queries.origin}: {folds:,} folds, but the file has {counted(groups, 'task group')}; "
                              f"give at most {groups:,} folds (tasks of one group stay in one fold)")
