@@ -1442,3 +1442,26 @@ def test_folds_on_a_file_of_one_task_group_asks_for_groups_not_for_one_fold(tmp_
     assert "at most 1 folds" not in result.stderr and "more groups" in result.stderr
     with pytest.raises(QueryFileError, match="folds need at least 2"):
         evaluate_folds(CLOUD, load_queries(one_group), 3, ["reference"])
+
+
+def test_cli_eval_warning_that_names_some_unknown_names_says_how_many_more(tmp_path):
+    """The stderr warning spells out five unknown expected names; with seven it read as if those
+    five were all of them. It now ends "and 2 more", in the scored file's and the tuning file's."""
+    cat = _cloud_file(tmp_path)
+    names = [f"mcp__other__tool_{i}" for i in range(7)]
+    scored = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": f"t{i}", "query": f"do thing {i}", "expected": [n]} for i, n in enumerate(names)]})
+    result = run_cli("eval", cat, scored, "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {scored}: 7 expected names not among the deferred tools of this catalog: "
+            + ", ".join(names[:5]) + " and 2 more\n") in result.stderr
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        *({"id": f"u{i}", "query": f"make thing {i}", "expected": [n]} for i, n in enumerate(names[:6])),
+        {"id": "pizza", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "c", "query": "post a message", "expected": ["mcp__srv__post_message"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert ("can never be found): " + ", ".join(names[:5]) + " and 1 more\n") in result.stderr
+    # Five or fewer: the list is whole, nothing added.
+    assert evaluation.first_names(names[:5]) == ", ".join(names[:5])

@@ -1044,15 +1044,26 @@ def naming_mismatch(queries: QueryFile, naming: str) -> str:
             f"registered {naming!r}")
 
 
+#: How many names a one-line warning spells out before "and N more".
+NAMES_SHOWN = 5
+
+
+def first_names(names: Sequence[str], shown: int = NAMES_SHOWN) -> str:
+    """The first ``shown`` of ``names`` (invisible characters revealed), joined by commas, then
+    "and N more" when there are others: a warning that names only some must not read as the list."""
+    more = len(names) - shown
+    return ", ".join(map(reveal, names[:shown])) + (f" and {more:,} more" if more > 0 else "")
+
+
 def tuning_unknown_note(names: Sequence[str]) -> str:
     """``""`` for no names, else one sentence on the tuning file's expected ``names`` that are not
     deferred tools of the catalog (:attr:`Evaluation.tuning_unknown_expected`): the tuning tasks
     that expect them can never be found, so they pull the tuned values toward recall that cannot
-    be had. Names the first five. Said by ``eval --tune`` and the Quality page."""
+    be had. Names the first five (:func:`first_names`). Said by ``eval --tune`` and the Quality page."""
     if not names:
         return ""
     return (f"{counted(len(names), 'expected name')} not among the deferred tools of this catalog (the tuning "
-            f"tasks that expect them can never be found): {', '.join(map(reveal, names[:5]))}")
+            f"tasks that expect them can never be found): {first_names(names)}")
 
 
 def nothing_deferred(deferred_count: int) -> str:

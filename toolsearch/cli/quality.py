@@ -21,7 +21,7 @@ from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
-from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
+from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds, first_names,
                                    evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
@@ -266,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: warning: {args.catalog}: {nothing_deferred(ev.deferred_count)}", file=sys.stderr)
             if ev.unknown_expected:
                 print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
-                      f"the deferred tools of this catalog: {', '.join(map(reveal, ev.unknown_expected[:5]))}",
+                      f"the deferred tools of this catalog: {first_names(ev.unknown_expected)}",
                       file=sys.stderr)
             print(dumps_json(ev.to_dict()) if args.json else format_evaluation(ev))
             return 0
