@@ -1465,3 +1465,24 @@ def test_cli_eval_warning_that_names_some_unknown_names_says_how_many_more(tmp_p
     assert ("can never be found): " + ", ".join(names[:5]) + " and 1 more\n") in result.stderr
     # Five or fewer: the list is whole, nothing added.
     assert evaluation.first_names(names[:5]) == ", ".join(names[:5])
+
+
+def test_cli_eval_tune_test_names_an_id_two_different_tasks_share_as_such(tmp_path):
+    """Two hand-written files that both number their tasks from t1: the refusal said "task 't1'
+    is also in the tuning file" of a task that is not there. It now says the id names a different
+    task there, the first such id in the scored file's order; the same task in both files keeps
+    the old words."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "t2", "query": "order a pizza", "expected": []},
+        {"id": "t1", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "t1", "query": "post a message", "expected": ["mcp__srv__post_message"]},
+        {"id": "t2", "query": "file my tax return", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert (f"toolsearch: error: {test_file}: the task id 't1' also names a different task in the tuning file "
+            f"{tune_file}; ") in result.stderr and "other ids" in result.stderr
+    same = run_cli("eval", cat, "--test", test_file, "--tune", test_file, "--variant", "evidence")
+    assert same.returncode == 2 and (f"{test_file}: task 't1' is also in the tuning file {test_file}; a task is "
+                                     "either tuned on or scored, not both") in same.stderr

@@ -1021,10 +1021,18 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
 
 
 def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
-    ids = {t.id for t in tuning.tasks} & {t.id for t in test.tasks}
-    if ids:
-        raise QueryFileError(f"{test.origin}: task {sorted(ids)[0]!r} is also in the tuning file {tuning.origin}; "
-                             "a task is either tuned on or scored, not both")
+    tuned = {t.id: t for t in tuning.tasks}
+    shared = next((t for t in test.tasks if t.id in tuned), None)
+    if shared is not None:
+        other = tuned[shared.id]
+        if (other.queries, other.expected, other.group) == (shared.queries, shared.expected, shared.group):
+            raise QueryFileError(f"{test.origin}: task {shared.id!r} is also in the tuning file {tuning.origin}; "
+                                 "a task is either tuned on or scored, not both")
+        # Two files written by hand often both number their tasks from 1: saying "is also in the
+        # tuning file" of a task that is not there sends the user looking for a copy.
+        raise QueryFileError(f"{test.origin}: the task id {shared.id!r} also names a different task in the tuning file "
+                             f"{tuning.origin}; an id names one task in both files (a task is either tuned on or "
+                             "scored), so give the tasks of one file other ids")
     # The group keys the folds split by: a task's group, else its expected names, else its id.
     groups = {t.group_key for t in tuning.tasks} & {t.group_key for t in test.tasks}
     if groups:
