@@ -223,7 +223,7 @@ def _label(value: Any, where: str, what: str, one_line: bool = True) -> str:
     if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise QueryFileError(f"{where}: expected '{what}' to be a string, got {type(value).__name__}")
+        raise QueryFileError(f"{where}: expected '{what}' to be a string or a whole number, got {type(value).__name__}")
     return _one_line(str(value), where, what) if one_line else str(value)
 
 
@@ -256,7 +256,9 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             raise QueryFileError(f"{where}: expected a mapping with id, queries and expected")
         task_id = item.get("id")
         if isinstance(task_id, bool) or not isinstance(task_id, (str, int)) or not str(task_id).strip():
-            raise QueryFileError(f"{where}: expected a non-empty 'id' (a string)")
+            got = ("" if isinstance(task_id, str) else " (there is none)" if task_id is None
+                   else f", got {type(task_id).__name__}")  # a blank string needs no "got"
+            raise QueryFileError(f"{where}: expected a non-empty 'id' (a string or a whole number){got}")
         task_id = _one_line(str(task_id).strip(), where, "id")
         where = f"{origin}: tasks[{i}] ({reveal(task_id)})"
         if task_id in seen:
