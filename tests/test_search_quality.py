@@ -1486,3 +1486,20 @@ def test_cli_eval_tune_test_names_an_id_two_different_tasks_share_as_such(tmp_pa
     same = run_cli("eval", cat, "--test", test_file, "--tune", test_file, "--variant", "evidence")
     assert same.returncode == 2 and (f"{test_file}: task 't1' is also in the tuning file {test_file}; a task is "
                                      "either tuned on or scored, not both") in same.stderr
+
+
+def test_catalog_order_of_the_filler_is_the_tool_list_s_by_name_as_the_docs_say():
+    """anthropic-bm25's filler is "the first tools in catalog order": the session's tool list, by
+    wire name, not the order of the file (a user reading the catalog file's first tools would look
+    for them in vain). search-quality.md says which order that is."""
+    catalog = load_text(yaml.safe_dump({"servers": [
+        {"name": "shop", "tools": [{"name": n, "description": f"{n} things", "inputSchema": {"type": "object"}}
+                                   for n in ("zeta", "create_order", "alpha")]},
+        {"name": "mail", "tools": [{"name": "send_email", "description": "send", "inputSchema": {"type": "object"}}]}]}),
+        "c.yaml")
+    ins = Inspector(catalog)
+    filler = [n for n, _ in ins.bridge(parse_config({}), variant_options("anthropic-bm25")).index.search("zebra", 5)]
+    assert filler == ["mcp__mail__send_email", "mcp__shop__alpha", "mcp__shop__create_order", "mcp__shop__zeta"]
+    doc = " ".join((ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8").split())
+    assert ("Catalog order, here and below, is the order of the session's tool list: by wire name "
+            "(`mcp__mail__…` before `mcp__shop__…`)") in doc
