@@ -1503,3 +1503,18 @@ def test_catalog_order_of_the_filler_is_the_tool_list_s_by_name_as_the_docs_say(
     doc = " ".join((ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8").split())
     assert ("Catalog order, here and below, is the order of the session's tool list: by wire name "
             "(`mcp__mail__…` before `mcp__shop__…`)") in doc
+
+
+def test_cli_eval_says_when_its_limit_is_clamped_as_search_does(tmp_path):
+    """search --limit says when the bridge reads the limit as another number; eval clamped it the
+    same way without a word (the header's "limit 25" was the only trace of --limit 1000)."""
+    cat = _cloud_file(tmp_path)
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, queries, "--limit", "1000", "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    assert ("toolsearch: note: --limit 1,000 is read as 25, as the bridge reads the model's limit: clamped to "
+            "1..25 (max_search_limit)\n") in result.stderr
+    assert "limit 25" in result.stdout.splitlines()[0]
+    kept = run_cli("eval", cat, queries, "--limit", "7", "--variant", "reference")
+    assert kept.returncode == 0 and "--limit" not in kept.stderr, kept.stderr

@@ -243,6 +243,9 @@ def run(args: argparse.Namespace) -> int:
                 ev = evaluate(inspector, queries, variants, config, args.limit, progress=progress)
             if progress is not None:
                 print(file=sys.stderr)
+            if args.limit is not None and args.limit != ev.limit:  # said as search --limit says it
+                print(f"toolsearch: note: --limit {args.limit:,} is read as {ev.limit}, as the bridge reads the model's "
+                      f"limit: clamped to 1..{config.max_search_limit} (max_search_limit)", file=sys.stderr)
             for named, qf in ((path, queries), (args.tune, tuning)):
                 if qf is not None and naming_mismatch(qf, inspector.naming):
                     print(f"toolsearch: warning: {named}: {naming_mismatch(qf, inspector.naming)} "
