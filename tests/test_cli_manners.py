@@ -201,6 +201,18 @@ def test_a_name_after_an_option_is_told_to_go_before_the_options(args, usage) ->
                            f"options ({usage})\n")
 
 
+def test_a_command_of_a_fixed_number_of_files_says_how_many_it_takes() -> None:
+    """eval takes one catalog and one query file: given two catalogs before the query file (as
+    plan and search take them), the query file is the stray word, and "go before the options"
+    alone sent the user looking for an option there is none of. The message says how many."""
+    done = run_cli("eval", "sample_catalogs/team-workspace.yaml", "sample_catalogs/five-servers.yaml",
+                   "sample_catalogs/queries/team-workspace.yaml")
+    assert done.returncode == 2
+    assert done.stderr == ("toolsearch: error: unrecognized arguments: sample_catalogs/queries/team-workspace.yaml; "
+                           "files and names go before the options, at most 2 of them (toolsearch eval CATALOG QUERIES "
+                           "[options])\n")
+
+
 def test_the_value_of_an_unknown_option_is_not_taken_for_a_stray_name() -> None:
     done = run_cli("recommend", "catalog.yaml", "--listing", "off", "--context-lengths", "32k", "--goal", "names")
     assert done.returncode == 2

@@ -178,12 +178,17 @@ def test_variant_names():
     ({"tool_names": "short", "tasks": []}, "tool_names: expected one of prefixed, as-is"),
     # Wrong types are refused, not turned into text ("True", "[1, 2]", "{'a': 1}").
     ({"tasks": [{"id": True, "queries": ["x"], "expected": []}]}, r"tasks\[0\]: expected a non-empty 'id'"),
+    # Whole numbers are ids too, so the message says so, and what it got instead.
+    ({"tasks": [{"id": 1.5, "queries": ["x"], "expected": []}]},
+     r"tasks\[0\]: expected a non-empty 'id' \(a string or a whole number\), got float$"),
+    ({"tasks": [{"queries": ["x"], "expected": []}]},
+     r"tasks\[0\]: expected a non-empty 'id' \(a string or a whole number\) \(there is none\)$"),
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "group": False}]},
-     r"tasks\[0\] \(a\): expected 'group' to be a string, got bool"),
+     r"tasks\[0\] \(a\): expected 'group' to be a string or a whole number, got bool"),
     ({"name": [1, 2], "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
-     "q.yaml: expected 'name' to be a string, got list"),
+     "q.yaml: expected 'name' to be a string or a whole number, got list"),
     ({"catalog": {"path": "x"}, "tasks": [{"id": "a", "queries": ["x"], "expected": []}]},
-     "q.yaml: expected 'catalog' to be a string, got dict"),
+     "q.yaml: expected 'catalog' to be a string or a whole number, got dict"),
     ({"tasks": [{"id": "a", "queries": ["x"], "expected": [], "note": {"k": 1}}]},
      r"tasks\[0\] \(a\): expected 'note' to be text, got a mapping"),
     # A misspelt key is refused rather than silently ignored (here the fold group would be lost).

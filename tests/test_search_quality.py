@@ -1427,3 +1427,94 @@ def test_folds_say_which_fold_is_tuned_on_one_kind_of_task(tmp_path):
     at.number_input(key="quality_folds").set_value(2).run()
     assert not at.exception, at.exception
     assert any(w.value == f"Tuned by folds: {md_escape(said)}." for w in at.warning), [w.value for w in at.warning]
+
+
+def test_folds_on_a_file_of_one_task_group_asks_for_groups_not_for_one_fold(tmp_path):
+    """A file whose tasks all share one group cannot be split (folds need 2 or more): the refusal
+    said "give at most 1 folds", which --folds refuses in turn. It says what would work instead."""
+    cat = _cloud_file(tmp_path)
+    one_group = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"], "group": "g"},
+        {"id": "b", "query": "order a pizza", "expected": [], "group": "g"}]})
+    result = run_cli("eval", cat, one_group, "--folds", "2", "--variant", "reference")
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert "q.yaml: 2 folds, but the file has 1 task group, and folds need at least 2" in result.stderr
+    assert "at most 1 folds" not in result.stderr and "more groups" in result.stderr
+    with pytest.raises(QueryFileError, match="folds need at least 2"):
+        evaluate_folds(CLOUD, load_queries(one_group), 3, ["reference"])
+
+
+def test_cli_eval_warning_that_names_some_unknown_names_says_how_many_more(tmp_path):
+    """The stderr warning spells out five unknown expected names; with seven it read as if those
+    five were all of them. It now ends "and 2 more", in the scored file's and the tuning file's."""
+    cat = _cloud_file(tmp_path)
+    names = [f"mcp__other__tool_{i}" for i in range(7)]
+    scored = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": f"t{i}", "query": f"do thing {i}", "expected": [n]} for i, n in enumerate(names)]})
+    result = run_cli("eval", cat, scored, "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    assert (f"toolsearch: warning: {scored}: 7 expected names not among the deferred tools of this catalog: "
+            + ", ".join(names[:5]) + " and 2 more\n") in result.stderr
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        *({"id": f"u{i}", "query": f"make thing {i}", "expected": [n]} for i, n in enumerate(names[:6])),
+        {"id": "pizza", "query": "order a pizza", "expected": []}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "c", "query": "post a message", "expected": ["mcp__srv__post_message"]}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 0, result.stderr
+    assert ("can never be found): " + ", ".join(names[:5]) + " and 1 more\n") in result.stderr
+    # Five or fewer: the list is whole, nothing added.
+    assert evaluation.first_names(names[:5]) == ", ".join(names[:5])
+
+
+def test_cli_eval_tune_test_names_an_id_two_different_tasks_share_as_such(tmp_path):
+    """Two hand-written files that both number their tasks from t1: the refusal said "task 't1'
+    is also in the tuning file" of a task that is not there. It now says the id names a different
+    task there, the first such id in the scored file's order; the same task in both files keeps
+    the old words."""
+    cat = _cloud_file(tmp_path)
+    tune_file = write_yaml(tmp_path / "tune.yaml", {"tasks": [
+        {"id": "t2", "query": "order a pizza", "expected": []},
+        {"id": "t1", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    test_file = write_yaml(tmp_path / "test.yaml", {"tasks": [
+        {"id": "t1", "query": "post a message", "expected": ["mcp__srv__post_message"]},
+        {"id": "t2", "query": "file my tax return", "expected": []}]})
+    result = run_cli("eval", cat, "--test", test_file, "--tune", tune_file, "--variant", "evidence")
+    assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert (f"toolsearch: error: {test_file}: the task id 't1' also names a different task in the tuning file "
+            f"{tune_file}; ") in result.stderr and "other ids" in result.stderr
+    same = run_cli("eval", cat, "--test", test_file, "--tune", test_file, "--variant", "evidence")
+    assert same.returncode == 2 and (f"{test_file}: task 't1' is also in the tuning file {test_file}; a task is "
+                                     "either tuned on or scored, not both") in same.stderr
+
+
+def test_catalog_order_of_the_filler_is_the_tool_list_s_by_name_as_the_docs_say():
+    """anthropic-bm25's filler is "the first tools in catalog order": the session's tool list, by
+    wire name, not the order of the file (a user reading the catalog file's first tools would look
+    for them in vain). search-quality.md says which order that is."""
+    catalog = load_text(yaml.safe_dump({"servers": [
+        {"name": "shop", "tools": [{"name": n, "description": f"{n} things", "inputSchema": {"type": "object"}}
+                                   for n in ("zeta", "create_order", "alpha")]},
+        {"name": "mail", "tools": [{"name": "send_email", "description": "send", "inputSchema": {"type": "object"}}]}]}),
+        "c.yaml")
+    ins = Inspector(catalog)
+    filler = [n for n, _ in ins.bridge(parse_config({}), variant_options("anthropic-bm25")).index.search("zebra", 5)]
+    assert filler == ["mcp__mail__send_email", "mcp__shop__alpha", "mcp__shop__create_order", "mcp__shop__zeta"]
+    doc = " ".join((ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8").split())
+    assert ("Catalog order, here and below, is the order of the session's tool list: by wire name "
+            "(`mcp__mail__…` before `mcp__shop__…`)") in doc
+
+
+def test_cli_eval_says_when_its_limit_is_clamped_as_search_does(tmp_path):
+    """search --limit says when the bridge reads the limit as another number; eval clamped it the
+    same way without a word (the header's "limit 25" was the only trace of --limit 1000)."""
+    cat = _cloud_file(tmp_path)
+    queries = write_yaml(tmp_path / "q.yaml", {"tasks": [
+        {"id": "a", "query": "list accounts", "expected": ["mcp__srv__get_accounts"]}]})
+    result = run_cli("eval", cat, queries, "--limit", "1000", "--variant", "reference")
+    assert result.returncode == 0, result.stderr
+    assert ("toolsearch: note: --limit 1,000 is read as 25, as the bridge reads the model's limit: clamped to "
+            "1..25 (max_search_limit)\n") in result.stderr
+    assert "limit 25" in result.stdout.splitlines()[0]
+    kept = run_cli("eval", cat, queries, "--limit", "7", "--variant", "reference")
+    assert kept.returncode == 0 and "--limit" not in kept.stderr, kept.stderr

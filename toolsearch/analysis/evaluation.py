@@ -223,7 +223,7 @@ def _label(value: Any, where: str, what: str, one_line: bool = True) -> str:
     if value is None:
         return ""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise QueryFileError(f"{where}: expected '{what}' to be a string, got {type(value).__name__}")
+        raise QueryFileError(f"{where}: expected '{what}' to be a string or a whole number, got {type(value).__name__}")
     return _one_line(str(value), where, what) if one_line else str(value)
 
 
@@ -256,7 +256,9 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             raise QueryFileError(f"{where}: expected a mapping with id, queries and expected")
         task_id = item.get("id")
         if isinstance(task_id, bool) or not isinstance(task_id, (str, int)) or not str(task_id).strip():
-            raise QueryFileError(f"{where}: expected a non-empty 'id' (a string)")
+            got = ("" if isinstance(task_id, str) else " (there is none)" if task_id is None
+                   else f", got {type(task_id).__name__}")  # a blank string needs no "got"
+            raise QueryFileError(f"{where}: expected a non-empty 'id' (a string or a whole number){got}")
         task_id = _one_line(str(task_id).strip(), where, "id")
         where = f"{origin}: tasks[{i}] ({reveal(task_id)})"
         if task_id in seen:
@@ -1021,10 +1023,18 @@ def evaluate_tuned(inspector: Inspector, tuning: QueryFile, test: QueryFile, var
 
 
 def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
-    ids = {t.id for t in tuning.tasks} & {t.id for t in test.tasks}
-    if ids:
-        raise QueryFileError(f"{test.origin}: task {sorted(ids)[0]!r} is also in the tuning file {tuning.origin}; "
-                             "a task is either tuned on or scored, not both")
+    tuned = {t.id: t for t in tuning.tasks}
+    shared = next((t for t in test.tasks if t.id in tuned), None)
+    if shared is not None:
+        other = tuned[shared.id]
+        if (other.queries, other.expected, other.group) == (shared.queries, shared.expected, shared.group):
+            raise QueryFileError(f"{test.origin}: task {shared.id!r} is also in the tuning file {tuning.origin}; "
+                                 "a task is either tuned on or scored, not both")
+        # Two files written by hand often both number their tasks from 1: saying "is also in the
+        # tuning file" of a task that is not there sends the user looking for a copy.
+        raise QueryFileError(f"{test.origin}: the task id {shared.id!r} also names a different task in the tuning file "
+                             f"{tuning.origin}; an id names one task in both files (a task is either tuned on or "
+                             "scored), so give the tasks of one file other ids")
     # The group keys the folds split by: a task's group, else its expected names, else its id.
     groups = {t.group_key for t in tuning.tasks} & {t.group_key for t in test.tasks}
     if groups:
@@ -1044,15 +1054,26 @@ def naming_mismatch(queries: QueryFile, naming: str) -> str:
             f"registered {naming!r}")
 
 
+#: How many names a one-line warning spells out before "and N more".
+NAMES_SHOWN = 5
+
+
+def first_names(names: Sequence[str], shown: int = NAMES_SHOWN) -> str:
+    """The first ``shown`` of ``names`` (invisible characters revealed), joined by commas, then
+    "and N more" when there are others: a warning that names only some must not read as the list."""
+    more = len(names) - shown
+    return ", ".join(map(reveal, names[:shown])) + (f" and {more:,} more" if more > 0 else "")
+
+
 def tuning_unknown_note(names: Sequence[str]) -> str:
     """``""`` for no names, else one sentence on the tuning file's expected ``names`` that are not
     deferred tools of the catalog (:attr:`Evaluation.tuning_unknown_expected`): the tuning tasks
     that expect them can never be found, so they pull the tuned values toward recall that cannot
-    be had. Names the first five. Said by ``eval --tune`` and the Quality page."""
+    be had. Names the first five (:func:`first_names`). Said by ``eval --tune`` and the Quality page."""
     if not names:
         return ""
     return (f"{counted(len(names), 'expected name')} not among the deferred tools of this catalog (the tuning "
-            f"tasks that expect them can never be found): {', '.join(map(reveal, names[:5]))}")
+            f"tasks that expect them can never be found): {first_names(names)}")
 
 
 def nothing_deferred(deferred_count: int) -> str:
@@ -1190,11 +1211,16 @@ def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variant
     Raises:
         VariantError: an unknown variant name.
         ValueError: ``folds`` below 2.
-        QueryFileError: more folds than the file has task groups (:attr:`Task.group_key`), or
-            every task hashed into one fold (that fold would be tuned on nothing).
+        QueryFileError: more folds than the file has task groups (:attr:`Task.group_key`), fewer
+            than 2 groups, or every task hashed into one fold (that fold would be tuned on nothing).
     """
     config = config or ToolSearchConfig()
     groups = len({t.group_key for t in queries.tasks})
+    if groups < 2:
+        # "give at most 1 folds" would ask for something --folds refuses (at least 2).
+        raise QueryFileError(f"{queries.origin}: {folds:,} folds, but the file has {counted(groups, 'task group')}, and "
+                             "folds need at least 2 (tasks of one group stay in one fold): give the tasks more "
+                             "groups, or tune on a separate query file")
     if folds > groups:
         raise QueryFileError(f"{queries.origin}: {folds:,} folds, but the file has {counted(groups, 'task group')}; "
                              f"give at most {groups:,} folds (tasks of one group stay in one fold)")

@@ -167,7 +167,8 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
     """The message for arguments ``parser`` does not know, naming the nearest option of ``parser``
     for each misspelled flag (``--jsn`` → ``--json``), and ``--format json`` for ``--json`` where the
     output format is ``--format``; for a word that is no option where the command takes files or
-    names, that they go before the options (argparse ends a list of them at the first option)."""
+    names, that they go before the options (argparse ends a list of them at the first option), and
+    how many it takes where that number is fixed."""
     options = [o for action in parser._actions for o in action.option_strings]  # noqa: SLF001 - argparse has no API
     formats = next((action.choices or () for action in parser._actions  # noqa: SLF001
                     if "--format" in action.option_strings), ())
@@ -193,7 +194,12 @@ def unrecognized(parser: argparse.ArgumentParser, extra: Sequence[str]) -> str:
             words = [(action.metavar or action.dest.upper()) + ("..." if action.nargs in ("+", "*") else "")
                      for action in positionals]
             usage = f"{parser.prog} {' '.join(words)} [options]"
-        hints.append(f"files and names go before the options ({usage})")
+        if all(action.nargs in (None, "?") for action in positionals):
+            # A command of a fixed number of files: the stray word may be misplaced or one too many
+            # (eval CATALOG CATALOG QUERIES), so both are said.
+            hints.append(f"files and names go before the options, at most {len(positionals)} of them ({usage})")
+        else:
+            hints.append(f"files and names go before the options ({usage})")
     return f"unrecognized arguments: {' '.join(extra)}" + (f"; {'; '.join(hints)}" if hints else "")
 
 

@@ -21,7 +21,7 @@ from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
-from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds,
+from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds, first_names,
                                    evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
@@ -244,6 +244,9 @@ def run(args: argparse.Namespace) -> int:
                 ev = evaluate(inspector, queries, variants, config, args.limit, progress=progress)
             if progress is not None:
                 print(file=sys.stderr)
+            if args.limit is not None and args.limit != ev.limit:  # said as search --limit says it
+                print(f"toolsearch: note: --limit {args.limit:,} is read as {ev.limit}, as the bridge reads the model's "
+                      f"limit: clamped to 1..{config.max_search_limit} (max_search_limit)", file=sys.stderr)
             for named, qf in ((path, queries), (args.tune, tuning)):
                 if qf is not None and naming_mismatch(qf, inspector.naming):
                     print(f"toolsearch: warning: {named}: {naming_mismatch(qf, inspector.naming)} "
@@ -267,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: warning: {args.catalog}: {nothing_deferred(ev.deferred_count)}", file=sys.stderr)
             if ev.unknown_expected:
                 print(f"toolsearch: warning: {path}: {counted(len(ev.unknown_expected), 'expected name')} not among "
-                      f"the deferred tools of this catalog: {', '.join(map(reveal, ev.unknown_expected[:5]))}",
+                      f"the deferred tools of this catalog: {first_names(ev.unknown_expected)}",
                       file=sys.stderr)
             print(dumps_json(ev.to_dict()) if args.json else format_evaluation(ev))
             return 0
