@@ -465,3 +465,18 @@ def test_variants_share_the_index_statistics_and_answer_as_alone(catalog):
     shared = {name for name, b in bridges.items() if b.index._bm25 is reference._bm25}
     assert {"reference", "no-gate", "no-coverage", "plain-bm25", "name-substring"} <= shared
     assert "unicode" not in shared and "agent" not in shared
+
+
+def test_combined_variants_later_part_wins_and_the_rest_add_up():
+    """docs/search.md: in ``agent+evidence`` evidence's field weights are searched, and agent's
+    IDF-share floors stay beside evidence's abstention rule; tuning covers both parts."""
+    from toolsearch.analysis.variants import tunable_grid, variant_options
+
+    agent, evidence, both = (variant_options(n) for n in ("agent", "evidence", "agent+evidence"))
+    assert agent.field_weights != evidence.field_weights
+    assert both.field_weights == evidence.field_weights
+    assert both.min_idf_share == agent.min_idf_share and both.min_idf_share != evidence.min_idf_share
+    assert both.min_best_share == evidence.min_best_share
+    assert set(tunable_grid("agent+evidence")) == set(tunable_grid("agent")) | set(tunable_grid("evidence"))
+    assert "agent's IDF-share floors stay beside evidence's abstention rule" in " ".join(
+        (Path(__file__).parents[1] / "docs" / "search.md").read_text(encoding="utf-8").split())
