@@ -99,11 +99,11 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType({v.name: v for v in (
        min_best_share=0.2, min_best_terms=2),
     _v("anthropic-bm25", "Anthropic-style BM25 (after the BM25 form of Anthropic's tool search tool): BM25 over "
        "tool name, description, argument names and argument descriptions; at most 5 results; no gate, no "
-       "coverage floor and never empty on purpose (first tools in catalog order when nothing matches)",
+       "coverage floor and never empty on purpose (the first tools by wire name when nothing matches)",
        gate=False, coverage=False, index_param_descriptions=True, max_results=5, never_empty=True),
     _v("anthropic-regex", "Anthropic-style regex (after the regex form of Anthropic's tool search tool): the query is "
        "a case-insensitive Python regular expression matched against tool names, descriptions, argument names and "
-       "argument descriptions; name matches first, then catalog order; at most 5 results",
+       "argument descriptions; name matches first, then the others by wire name; at most 5 results",
        query_mode="regex", max_results=5),
     _v("hermes-name-bonus", "the reference plus the name-coverage bonus proposed upstream for Hermes Agent's tool "
        "search (NousResearch/hermes-agent, with an optional embedding reranker): an admitted tool gains half the query's best score times the share of its name's words "

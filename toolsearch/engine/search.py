@@ -318,7 +318,7 @@ class SearchOptions:
         query_mode: ``"words"`` (the reference: the query is words) or ``"regex"``: the query is
             a case-insensitive regular expression (Python ``re.search``) matched against each
             tool's name, description, parameter names and parameter descriptions; tools whose
-            name matches come first, then the others, each in catalog order. A pattern that does
+            name matches come first, then the others, each by wire name. A pattern that does
             not compile is matched as literal text; the scan of the catalog stops after
             :data:`REGEX_TIMEOUT` seconds (:meth:`SearchIndex.regex_scan` says whether it did).
         index_param_descriptions: index the parameters' descriptions too (after the parameter
@@ -328,7 +328,7 @@ class SearchOptions:
             ``generate guid``. Implies splitting camelCase (``split_words``) in those fields.
         param_weight: repeat count of parameter-name tokens (1 in the reference).
         max_results: when above 0, at most this many matches, whatever the limit.
-        never_empty: when a query admits nothing, return the first tools in catalog order (score
+        never_empty: when a query admits nothing, return the first tools by wire name (score
             0), as rankers that always answer do.
         name_coverage_bonus: when above 0, each admitted tool's score gains ``bonus × c × top``,
             where ``c`` is the share of the words of its name (without ``mcp__server__``) that
@@ -452,7 +452,7 @@ def evidence_shortfall(options: SearchOptions, best: str, share: float, held: in
 
 
 #: What a never-empty variant's result is when nothing matched (:attr:`SearchOptions.never_empty`).
-FILLER_NOTE = ("nothing matched, so this variant returns the first tools in catalog order (never empty on "
+FILLER_NOTE = ("nothing matched, so this variant returns the first tools by wire name (never empty on "
                "purpose)")
 
 
@@ -585,7 +585,7 @@ class Explanation:
         coverage_required: whether the variant applies the coverage floor (the reference does).
         abstained: why the variant returns nothing although tools were admitted (its evidence
             thresholds, see :func:`evidence_shortfall`), else ``""``.
-        filler: the variant returns the first tools in catalog order because nothing matched
+        filler: the variant returns the first tools by wire name because nothing matched
             (``never_empty``, e.g. ``anthropic-bm25``).
     """
 
