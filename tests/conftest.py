@@ -53,7 +53,7 @@ def registration(tools: Sequence[RegisteredTool], kinds: dict[str, str] | None =
 
 
 def fc_tools() -> list[RegisteredTool]:
-    """docs/reference.md §13 "FC": four unregistered tools, no source label."""
+    """Four unregistered tools, no source label."""
     return [
         make_tool("github_create_issue", "Open a new issue in a GitHub repository", obj("title", "body"),
                   kind="unregistered"),
@@ -67,7 +67,7 @@ def fc_tools() -> list[RegisteredTool]:
 
 
 def mq_tools() -> list[RegisteredTool]:
-    """docs/reference.md §13 "MQ": three MCP tools on servers mq-linear and mq-slack."""
+    """Three MCP tools on servers mq-linear and mq-slack."""
     return [
         make_tool("mq_linear_create_issue", "Create a new issue in a team.",
                   obj("title", "team", required=["title", "team"]), server="mq-linear"),

@@ -305,7 +305,7 @@ def test_page_cap_stops_listing() -> None:
     assert (status.state, status.tool_count, status.pages) == ("ok", 3, 3)
     assert status.flags == ["stopped after 3 pages"]
     assert [p.message for p in result.catalog.problems] == [
-        "stopped after 3 pages; the server has more (docs/reference.md §20 step 4 cap)"]
+        "stopped after 3 pages; the server has more (docs/reference.md §20)"]
 
 
 def test_disabled_servers_are_not_started(tmp_path) -> None:

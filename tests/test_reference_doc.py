@@ -100,3 +100,39 @@ def test_the_defaults_and_limits_the_page_gives_are_the_engines():
     assert f"with k1 = {C.BM25_K1:g}, b = {C.BM25_B:g}" in text
     assert (f"with fewer than {C.MIN_ANSWERABLE_TERMS_FOR_COVERAGE} query words that occur in the catalog, 1 is "
             "required, otherwise half of them rounded up") in text and C.MIN_QUERY_TERM_COVERAGE == 0.5
+
+
+def _section_bodies() -> dict[str, str]:
+    """``{number: text under that heading, up to the next heading}`` of docs/reference.md."""
+    parts = re.split(r"^(#{2,3} (\d+(?:\.\d+)*)\.? .*)$", REFERENCE, flags=re.MULTILINE)
+    return {parts[i + 1]: parts[i + 2] for i in range(1, len(parts) - 2, 3)}
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("`", "").replace("*", "").split()).lower()
+
+
+def test_every_cited_step_or_quoted_phrase_is_in_that_section():
+    """A citation that points inside a section (``docs/reference.md §5.4 step 3``,
+    ``docs/reference.md §7.4 "gate term"``) points at something the section has: a step of its
+    numbered list, or its own words (backticks, bold and line breaks aside). The page has no
+    other sub-parts, so a step number or a label from elsewhere sends the reader nowhere."""
+    bodies = _section_bodies()
+    inside = re.compile(r"docs/reference\.md\s+§([\d.]*\d)\s+(?:steps?\s+(\d+)(?:\s*[–-]\s*(\d+))?|\"([^\"]+)\")")
+    missing, seen = [], 0
+    for path in _files():
+        if path.name == "test_reference_doc.py":
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for number, first, last, phrase in inside.findall(text):
+            seen += 1
+            body = bodies.get(number, "")
+            if phrase:
+                if _plain(phrase) not in _plain(body):
+                    missing.append(f"{path.relative_to(ROOT)}: §{number} \"{phrase}\"")
+                continue
+            steps = set(re.findall(r"^(\d+)\. ", body, re.MULTILINE))
+            for step in filter(None, (first, last)):
+                if step not in steps:
+                    missing.append(f"{path.relative_to(ROOT)}: §{number} step {step}")
+    assert seen >= 15 and missing == []

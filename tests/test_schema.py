@@ -39,7 +39,7 @@ def wire(schema_json: str) -> str:
     return dumps(sanitize_parameters(normalize_mcp_input_schema(json.loads(schema_json))))
 
 
-# --- §3.1 stage A examples ----------------------------------------------------------------
+# --- docs/reference.md §23.1 stage A examples ------------------------------------------------------------
 
 STAGE_A_EXAMPLES = [
     # A1
@@ -85,7 +85,7 @@ def test_stage_a_spec_examples(given_json: str, expected: str) -> None:
     assert stage_a(given_json) == expected
 
 
-# --- §3.2 stage B examples (server schema → wire) -----------------------------------------
+# --- docs/reference.md §23.2 stage B examples (server schema → wire) -------------------------------------
 
 WIRE_EXAMPLES = [
     ('{"type":"object","properties":{"note":{"type":["string","null"]}}}',

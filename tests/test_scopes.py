@@ -1,4 +1,5 @@
-"""Scoped sessions (docs/reference.md §2 "Scope", §8, §9.2, §11; docs/reference.md §25.1 patterns): engine, strategies and CLI.
+"""Scoped sessions (docs/reference.md §2 "the session's own tool list", §8, §9.2, §11;
+docs/reference.md §25.1 patterns): engine, strategies and CLI.
 
 Everything runs on small hand-made catalogs with exact expected results: the listing per scope,
 in-scope and out-of-scope searches, describes and calls.

@@ -15,7 +15,7 @@ everything after it (the rest of the tools array, the system prompt, the convers
 processed again. The *causes* are found by comparing structures, not text: the catalogs (servers,
 tools, first sentences), the settings (context length, threshold_pct, listing_max_tokens,
 enabled, listing, defer, tokenizer, naming, profile) and the two plans (budget, tier, form,
-per-server states), following docs/reference.md §10 "What changes the bridge bytes".
+per-server states), following docs/reference.md §10 "The bytes change with".
 """
 
 from __future__ import annotations

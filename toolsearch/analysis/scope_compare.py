@@ -1,4 +1,5 @@
-"""Scopes of one catalog side by side: what each session costs and reaches (docs/reference.md §2 "Scope").
+"""Scopes of one catalog side by side: what each session costs and reaches (docs/reference.md §2
+"the session's own tool list").
 
 Built on :meth:`toolsearch.engine.inspector.Inspector.scoped`: every figure is the plan or the bridge of
 the scoped session itself, so the comparison, the CLI and the app agree by construction.

@@ -537,7 +537,7 @@ class StrategyModel:
         self.body_tokens = {n: sk.body_token_count(tk) for n, sk in self.skills.items()}
         problems: list[Problem] = []
         # A scoped session (Deep Agents' per-user resolvers): tools of the catalog outside the
-        # scope are never disclosed, even when a skill links them (docs/reference.md §2 "Scope").
+        # scope are never disclosed, even when a skill links them (docs/reference.md §2 "the session's own tool list").
         self.scope = inspector.scope
         self.outside_scope: frozenset[str] = frozenset(
             t.name for t in inspector.full_registration.tools if t.name not in self.by_name) if self.scope else frozenset()

@@ -6,8 +6,8 @@ harness, and the helpers they need: configuration (``config``, docs/reference.md
 the wording profile and its shipped data (``profile``, ``profiles/``), token counting
 (``tokens``, docs/reference.md §3), the listing and its degradation (``listing``, docs/reference.md §5), tiers and budgets
 (``plan``, docs/reference.md §2, §4-§6), search (``search``, docs/reference.md §7), the bridge tools (``bridge``, docs/reference.md §6-§9,
-§11), session scopes (``scopes``, docs/reference.md §2 "Scope"), the :class:`Inspector` that ties them
-together, the shared ``constants`` and ``errors``, ``secrets`` (masking secrets in any text we
+§11), session scopes (``scopes``, docs/reference.md §2 "the session's own tool list"), the
+:class:`Inspector` that ties them together, the shared ``constants`` and ``errors``, ``secrets`` (masking secrets in any text we
 keep or show, for the live and analysis layers), ``gcpause`` (the garbage collector
 paused while a large catalog is built), and ``wording`` (counts in words: ``1 tool``, ``2 tools``).
 

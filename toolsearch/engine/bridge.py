@@ -121,7 +121,7 @@ def to_wire(response: Mapping[str, Any]) -> str:
 
 
 def clean_string_list(value: Any, dedupe: bool) -> list[str] | None:
-    """docs/reference.md §6 "accepting a single string": a bare string becomes one item; each item is
+    """docs/reference.md §6 "A single string is accepted": a bare string becomes one item; each item is
     ``str(item or "")`` trimmed, blanks dropped; ``names`` are de-duplicated (first kept).
 
     Returns ``None`` when ``value`` is neither a list nor a string.
@@ -169,8 +169,8 @@ _LITERAL_KEYS = ("const", "default", "enum", "example", "examples")
 
 
 def schema_for_validation(node: Any) -> Any:
-    """docs/reference.md §9.3 step 3: ``nullable: true`` adds a ``"null"`` type (or wraps a typeless node as
-    ``anyOf[node, {"type": "null"}]``); literal-valued keywords are copied untouched."""
+    """docs/reference.md §9.3 "turns into an allowed null": ``nullable: true`` adds a ``"null"`` type
+    (or wraps a typeless node as ``anyOf[node, {"type": "null"}]``); literal-valued keywords are copied untouched."""
     if isinstance(node, list):
         return [schema_for_validation(x) for x in node]
     if not isinstance(node, Mapping):
@@ -189,7 +189,7 @@ def schema_for_validation(node: Any) -> Any:
 
 
 def has_remote_ref(node: Any) -> bool:
-    """True when any ``$ref`` does not start with ``#`` (docs/reference.md §9.3 step 4: then skip validation)."""
+    """True when any ``$ref`` does not start with ``#`` (docs/reference.md §9.3 "remote `$ref`s skip validation")."""
     if isinstance(node, Mapping):
         ref = node.get("$ref")
         if isinstance(ref, str) and not ref.startswith("#"):
@@ -216,7 +216,7 @@ def _types_of(schema: Any) -> set[str]:
 
 
 def coerce_arguments(arguments: Mapping[str, Any], parameters: Any) -> dict[str, Any]:
-    """docs/reference.md §9.3 step 5: schema-guided coercion of a copy of the top-level arguments.
+    """docs/reference.md §9.3 "the arguments are coerced": schema-guided coercion of a copy of the top-level arguments.
 
     Strings become integers, numbers or booleans where the property's type asks for one;
     ``""``/``"{}"`` become ``{}`` for an object without required sub-fields; JSON text becomes an
@@ -354,7 +354,7 @@ class Bridge:
         return {"error": self.profile.text("errors", key, **values)}
 
     def _not_deferrable_key(self, name: str) -> str:
-        """docs/reference.md §8 step 3 / §11: a registered direct tool outside this session's surface gets the
+        """docs/reference.md §8, §11: a registered direct tool outside this session's surface gets the
         "not available in this session, do not retry" wording, else "call it directly". An empty
         session tool list counts as no list (the reference tests the list's truthiness), so every
         registered direct tool is then "call it directly"."""
@@ -549,7 +549,7 @@ class Bridge:
             error = best_match(_bounded_validator(validator_cls)(schema).iter_errors(coerced))
         except ImportError:
             return CallCheck(None, tool, coerced, False, "jsonschema is not installed")
-        except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (docs/reference.md §9.3 step 7)
+        except Exception as exc:  # noqa: BLE001 - fail open on any validator problem (docs/reference.md §9.3)
             return CallCheck(None, tool, coerced, False, f"the schema could not be used ({type(exc).__name__})")
         if error is None:
             return CallCheck(None, tool, coerced, True)

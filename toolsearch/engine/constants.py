@@ -83,7 +83,7 @@ UTILITY_TOOLS = ("list_resources", "read_resource", "list_prompts", "get_prompt"
 PROVIDER_TOOL_NAME_PATTERN = r"^[a-zA-Z0-9_-]{1,64}$"
 
 # --- Live MCP connections (docs/reference.md §20, §25.3, §26) ----------------------------------------------
-#: ``tools/list`` pages followed per server before stopping (docs/reference.md §20 step 4).
+#: ``tools/list`` pages followed per server before stopping (docs/reference.md §20 "pages followed").
 MCP_LIST_PAGES_MAX = 50
 #: Seconds for connect + handshake + listing of one server when its config sets no
 #: ``connect_timeout`` (Hermes' own default is 60 s; an inspector should fail faster).

@@ -40,7 +40,8 @@ class Inspector:
         self.naming = naming
         self.profile = profile or default_profile()
         self.registration: Registration = register_catalog(catalog, naming, self.profile)
-        #: The whole registry (docs/reference.md §2 "Scope"): equal to :attr:`registration` unless scoped.
+        #: The whole registry (docs/reference.md §2 "the session's own tool list"): equal to
+        #: :attr:`registration` unless scoped.
         self.full_registration: Registration = self.registration
         #: The session scope, ``None`` for the whole catalog.
         self.scope: Scope | None = None
@@ -65,7 +66,7 @@ class Inspector:
 
         A scoped inspector's bridge searches, describes and calls the session's tools only; the
         whole catalog is its registry, so out-of-session names get the reference's errors
-        (docs/reference.md §8 step 4, §9.2, §11).
+        (docs/reference.md §8, §9.2, §11).
         """
         key = (config.defer, config.search_default_limit, config.max_search_limit, options)
         bridge = self._bridges.get(key)
@@ -85,8 +86,9 @@ class Inspector:
         """The same catalog as a session with ``scope`` (``None``: the whole catalog).
 
         The scoped inspector plans, searches, describes and calls exactly as the reference does
-        for a session whose pre-assembly tool list is the scope's tools (docs/reference.md §2 "Scope"); its
-        :attr:`full_registration` is the whole catalog. Cached per scope; registration is shared.
+        for a session whose pre-assembly tool list is the scope's tools (docs/reference.md §2
+        "the session's own tool list"); its :attr:`full_registration` is the whole catalog. Cached
+        per scope; registration is shared.
         """
         root = self._root
         if scope is None:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from . import constants as C
 from .profile import Profile
 
-# A sentence ends at . ! ? followed by whitespace or the end of the text (docs/reference.md §5.1 step 2).
+# A sentence ends at . ! ? followed by whitespace or the end of the text (docs/reference.md §5.1).
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 # "e.g." "i.e." "etc." at a word start, lowercase, do not end a sentence.
 _PROTECTED = re.compile(r"\b(?:e\.g|i\.e|etc)$")

@@ -192,7 +192,7 @@ class Registration:
 
     Attributes:
         tools: the pre-assembly tool list, sorted by wire name (then server), as the registry
-            emits it (docs/reference.md §20 step 7).
+            emits it (docs/reference.md §28: tools are ordered by name).
         problems: collisions, skipped tools and filter warnings.
         naming: ``prefixed`` or ``as-is``.
         server_kinds: ``{server: kind}`` for every catalog server (zero-tool servers included).
@@ -346,7 +346,8 @@ def _shared_names(catalog: Catalog) -> list[Problem]:
 
 @gc_paused()
 def register_catalog(catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> Registration:
-    """Register every server of ``catalog`` (docs/reference.md §20 steps 5–7).
+    """Register every server of ``catalog`` (docs/reference.md §20: helper tools §24,
+    collisions §21.5, the toolset §27).
 
     Servers are registered in name order, so "first registration wins" across servers is
     deterministic whatever the input order; the result is sorted by wire name.

@@ -1,4 +1,5 @@
-"""Scoped sessions: what a subagent, a worker or a restricted user actually sees (docs/reference.md §2 "Scope").
+"""Scoped sessions: what a subagent, a worker or a restricted user actually sees (docs/reference.md §2
+"the session's own tool list").
 
 The reference builds every catalog (assembly, search, describe, call) from the **session's own
 pre-assembly tool list**, never from the whole registry, so a session that enables only some
@@ -8,7 +9,7 @@ such a session: a subset of servers (toolsets) and, optionally, of tools (``incl
 
 Applying a scope to a registered catalog (:func:`scoped_registration`) gives the session's
 pre-assembly list; the whole registration stays the *registry*, so the bridge can tell an unknown
-name from one that exists but is outside the session (docs/reference.md §8 step 4, §9.2, §11).
+name from one that exists but is outside the session (docs/reference.md §8, §9.2, §11).
 
 Scopes come from the command line (:func:`parse_scope_arg`), from a scope file
 (:func:`load_scope_file`, YAML with a ``scopes`` mapping or list) or from a Hermes
@@ -160,7 +161,7 @@ class Scope:
 
     def session_tools(self, registration: Registration) -> list[RegisteredTool]:
         """The session's pre-assembly tool list: the registry's tools of reachable servers that
-        the tool patterns allow, in registry order (docs/reference.md §2 "Scope")."""
+        the tool patterns allow, in registry order (docs/reference.md §2 "the session's own tool list")."""
         reachable = self.server_names(_server_kinds(registration))
         return [t for t in registration.tools if t.server in reachable and self.allows_tool(t)]
 

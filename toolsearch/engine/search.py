@@ -282,8 +282,8 @@ class SearchOptions:
     """Switches for what-if variants; the defaults are the reference behavior.
 
     Attributes:
-        gate: require the rarest query term (docs/reference.md §7.4 step 2).
-        coverage: require the coverage floor (docs/reference.md §7.4 step 3).
+        gate: require the rarest query term (docs/reference.md §7.4 "gate term").
+        coverage: require the coverage floor (docs/reference.md §7.4 "coverage floor").
         tokenizer: ``"ascii"`` (docs/reference.md §7.1) or ``"unicode"`` (:func:`tokenize_unicode`: CJK bigrams
             and non-ASCII words become searchable), for the documents and the queries alike.
         name_substring_fallback: when a query admits nothing, return the tools whose name
@@ -543,7 +543,7 @@ class Candidate:
         score: BM25 score (``inf`` for an exact-name match).
         has_gate: contains the gate term.
         matched_terms: distinct answerable query stems it contains.
-        admitted: passes admission (docs/reference.md §7.4 step 4).
+        admitted: passes admission (docs/reference.md §7.4).
         reason: why it was or was not admitted, in words.
         rank: 1-based position among admitted documents, else ``None``.
         rule: the rule that excluded it (``"gate"``, ``"coverage"``, ``"known-share"``,

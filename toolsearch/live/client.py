@@ -2,8 +2,8 @@
 
 * :func:`connect_servers` starts/reaches several servers concurrently (one task each, each with
   its own deadline), records the ``initialize`` data (server name and version, protocol version,
-  capabilities: docs/reference.md §20 step 3), follows ``tools/list`` cursors (at most
-  :data:`~toolsearch.engine.constants.MCP_LIST_PAGES_MAX` pages, docs/reference.md §20 step 4) and returns a
+  capabilities: docs/reference.md §20, §24.2), follows ``tools/list`` cursors (at most
+  :data:`~toolsearch.engine.constants.MCP_LIST_PAGES_MAX` pages, docs/reference.md §20 "pages followed") and returns a
   :class:`~toolsearch.engine.catalog.Catalog` plus one :class:`ServerStatus` per server. A server that
   fails, hangs, crashes or sends malformed tools ends as a ``failed`` status (or a flagged
   problem) and never blocks or breaks the others.
@@ -1012,7 +1012,7 @@ def _shown_cursor(cursor: Any) -> str:
 
 async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, progress: ProgressFn | None,
                       max_pages: int, problems: list[Problem]) -> list[Any]:
-    """Every ``tools/list`` page, read from the raw results (docs/reference.md §20 step 4)."""
+    """Every ``tools/list`` page, read from the raw results (docs/reference.md §20 "pages followed")."""
     from pydantic import ValidationError  # noqa: PLC0415
 
     raw_tools: list[Any] = []
@@ -1067,7 +1067,7 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
         seen.add(_cursor_digest(next_cursor))
         cursor = next_cursor
     problems.append(Problem("warning", f"{where}: tools/list",
-                            f"stopped after {max_pages} pages; the server has more (docs/reference.md §20 step 4 cap)"))
+                            f"stopped after {max_pages} pages; the server has more (docs/reference.md §20)"))
     status.flags.append(f"stopped after {max_pages} pages")
     return raw_tools
 
@@ -1137,7 +1137,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
                     else:
                         status.flags.append("no tools capability; not listed")
                         problems.append(Problem("info", where, "the server does not advertise the tools "
-                                                               "capability; no tools listed (docs/reference.md §20 step 4)"))
+                                                               "capability; no tools listed (docs/reference.md §20)"))
                     raw_tools, echoed = scrub_data(raw_tools, spec.scrub)
                     if echoed or echoed_info:
                         status.flags.append(f"{counted(echoed + echoed_info, 'secret echo', 'secret echoes')} masked")
