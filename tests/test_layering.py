@@ -198,6 +198,65 @@ def test_subpackages_say_what_belongs_there():
         assert "What belongs here" in doc and "May import" in doc, name
 
 
+def _public_functions() -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """``(place, node)`` for every public function and method (constructors included) of the
+    engine, analysis and live layers; a property's setter is documented by its getter."""
+    out = []
+    for layer in ("engine", "analysis", "live"):
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
+            place = path.relative_to(ROOT).as_posix()
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
+                    out.append((f"{place}: {node.name}", node))
+                elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    for item in node.body:
+                        if (isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                and (not item.name.startswith("_") or item.name == "__init__")
+                                and not any(isinstance(d, ast.Attribute) and d.attr == "setter"
+                                            for d in item.decorator_list)):
+                            out.append((f"{place}: {node.name}.{item.name}", item))
+    return out
+
+
+def test_public_functions_have_type_hints_and_docstrings():
+    """The library's standard: every public function of the engine, analysis and live layers has
+    a type hint on every parameter and on its result, and a docstring."""
+    missing = []
+    functions = _public_functions()
+    for place, node in functions:
+        args = node.args
+        params = [*args.posonlyargs, *args.args, *args.kwonlyargs, *filter(None, (args.vararg, args.kwarg))]
+        unhinted = [a.arg for a in params if a.annotation is None and a.arg not in ("self", "cls")]
+        if unhinted:
+            missing.append(f"{place}: no hint for {', '.join(unhinted)}")
+        if node.returns is None:
+            missing.append(f"{place}: no result hint")
+        if node.name != "__init__" and not ast.get_docstring(node):
+            missing.append(f"{place}: no docstring")
+    assert len(functions) > 500 and missing == []
+
+
+def test_the_front_door_says_what_it_raises():
+    """The functions docs/library.md starts from name the errors they raise, and where a figure
+    has a unit, the unit."""
+    from toolsearch.engine.catalog import load_text
+    from toolsearch.engine.tokens import get_tokenizer
+
+    raising = {
+        toolsearch.load_source: ["CatalogError"], toolsearch.load_sources: ["CatalogError"],
+        load_text: ["CatalogError"], toolsearch.load_config: ["ConfigError"],
+        toolsearch.Inspector.from_files: ["CatalogError", "ValueError"],
+        toolsearch.Inspector.plan: ["TokenizerError"], toolsearch.Planner.plan: ["TokenizerError"],
+        toolsearch.Planner.tool_tokens: ["TokenizerError"], get_tokenizer: ["TokenizerError"],
+    }
+    for function, errors in raising.items():
+        doc = function.__doc__ or ""
+        assert "Raises:" in doc and all(f"{e}:" in doc for e in errors), function.__qualname__
+    for function in (toolsearch.Inspector.plan, toolsearch.Planner.plan):
+        assert "context length in tokens" in (function.__doc__ or ""), function.__qualname__
+    assert "in tokens" in (toolsearch.listing_budget.__doc__ or "")
+
+
 def _cycle(edges: dict[str, set[str]]) -> list[str] | None:
     """One cycle in ``edges`` (as a list of nodes), or None."""
     state: dict[str, int] = {}

@@ -830,7 +830,11 @@ def figures_html(figures: dict[str, go.Figure]) -> dict[str, str]:
 
     plotly.js (4.8 MB) is embedded as text and run after the page's ``load`` event, and each
     chart's script only then: the report's text and tables show (and scroll) without waiting for
-    it, and each chart says "Chart loading…" until it is drawn."""
+    it, and each chart says "Chart loading…" until it is drawn.
+
+    Raises:
+        ValueError: the installed plotly.js holds ``</script``, so it cannot be embedded as text.
+    """
     from plotly.offline import get_plotlyjs  # noqa: PLC0415
 
     out = {}

@@ -363,6 +363,7 @@ class Miss:
     detail: str
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names."""
         return {"task": self.task, "tool": self.tool, "query": self.query, "cause": self.cause,
                 "rank": self.rank, "gate": self.gate, "detail": self.detail}
 
@@ -402,6 +403,8 @@ class TaskResult:
         return min(found) if found else None
 
     def to_dict(self, k: int) -> dict[str, Any]:
+        """JSON-ready form; the recall at ``k`` (a number of matches) is keyed ``recall_at_<k>``,
+        shares are rounded."""
         return {
             "id": self.task.id, "queries": list(self.task.queries), "expected": list(self.task.expected),
             "kind": "abstention" if self.task.abstention else "positive",
@@ -448,6 +451,8 @@ class Metrics:
     nonsense_queries_empty: float | None = None
 
     def to_dict(self, k: int) -> dict[str, Any]:
+        """JSON-ready form; the figures at ``k`` (a number of matches) are keyed ``..._at_<k>``,
+        shares are rounded."""
         return {
             "abstention_rate": _round(self.abstention_rate), f"query_recall_at_{k}": _round(self.query_recall_at_k),
             "nonsense_queries_empty": _round(self.nonsense_queries_empty),
@@ -478,6 +483,7 @@ class VariantResult:
 
     @property
     def misses(self) -> tuple[Miss, ...]:
+        """Every miss of every task, in task order."""
         return tuple(m for t in self.tasks for m in t.misses)
 
 

@@ -294,6 +294,8 @@ class ClaudeSetting:
 
     @property
     def text(self) -> str:
+        """The setting as written (``auto``, ``auto:5``, ``true``, ``false``, ``unset``), or
+        ``unset, third-party base URL``."""
         if self.mode == "auto":
             return "auto" if self.pct == 10.0 else f"auto:{_pct_text(self.pct)}"
         if self.mode == "unset" and not self.first_party:
@@ -531,6 +533,8 @@ class StrandsConditions:
 
     @property
     def text(self) -> str:
+        """The conditions as written, joined with ``+`` (``toolCount=20+schemaTokens=10%``), or
+        ``no conditions``."""
         parts = []
         if self.tool_count is not None:
             parts.append(f"toolCount={self.tool_count}")
@@ -788,6 +792,7 @@ class PinnedTool:
     first_uses: int
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names (``schema_tokens`` in tokens)."""
         return {"name": self.name, "schema_tokens": self.schema_tokens, "calls": self.calls,
                 "first_uses": self.first_uses}
 
@@ -839,6 +844,7 @@ class PinWhatIf:
         return row
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form; ``cost_tokens``, ``upfront_before`` and ``upfront_after`` in tokens."""
         return {"harness": self.harness, "pinned": list(self.pinned), "context_length": self.after.context_length,
                 "cost_tokens": self.cost_tokens, "upfront_before": self.before.upfront_tokens,
                 "upfront_after": self.after.upfront_tokens, "active_before": self.before.active,

@@ -18,6 +18,7 @@ import html
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 import regex
 
@@ -170,8 +171,11 @@ def reveal_html(text: str) -> str:
     return "".join(parts)
 
 
-def reveal_data(value):
-    """Every string (dict keys included) in parsed JSON ``value`` through :func:`reveal`."""
+def reveal_data(value: Any) -> Any:
+    """Every string (dict keys included) in parsed JSON ``value`` through :func:`reveal`.
+
+    Returns a copy of the same shape (tuples become lists); other values are returned as they are.
+    """
     if isinstance(value, str):
         return reveal(value)
     if isinstance(value, dict):

@@ -197,6 +197,7 @@ class Finding:
     offset: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form; ``field`` and ``offset`` only when set."""
         out: dict[str, Any] = {"rule": self.rule, "severity": self.severity, "server": self.server, "tool": self.tool,
                                "name": self.name, "message": self.message, "fix": self.fix}
         if self.field:

@@ -114,6 +114,7 @@ class Probe:
     call: str
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names."""
         return {"scope": self.scope, "in_session": self.in_session, "found_by_name": self.found_by_name,
                 "describe": self.describe, "call": self.call}
 

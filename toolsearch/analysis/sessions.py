@@ -176,10 +176,12 @@ class Session:
 
     @property
     def searches(self) -> tuple[SearchEvent, ...]:
+        """The session's search events, in order."""
         return tuple(e for e in self.events if isinstance(e, SearchEvent))
 
     @property
     def calls(self) -> tuple[CallEvent, ...]:
+        """The session's call events, in order."""
         return tuple(e for e in self.events if isinstance(e, CallEvent))
 
     def called_after(self, step: int) -> tuple[str, ...]:
@@ -634,10 +636,13 @@ class QueryReplay:
 
     @property
     def recorded_empty(self) -> bool | None:
+        """The recorded search found nothing (``None`` when nothing was recorded)."""
         return None if self.recorded is None else not self.recorded
 
     @property
     def recorded_found_called(self) -> bool | None:
+        """The recorded matches hold a tool the session called later (``None`` when nothing was
+        recorded)."""
         return None if self.recorded is None else bool(set(self.recorded) & set(self.called_later))
 
 
@@ -760,6 +765,7 @@ class ListingWhatIf:
     listing_max_tokens: int | None
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names."""
         return dict(self.__dict__)
 
 
@@ -1174,6 +1180,7 @@ class RepeatedSearch:
     exact: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names."""
         return dict(self.__dict__)
 
 
@@ -1197,6 +1204,7 @@ class SessionFlags:
 
     @property
     def flagged(self) -> bool:
+        """Any flag is set."""
         return self.deferred_never_searched or bool(self.repeated_after_compaction)
 
     def words(self) -> str:

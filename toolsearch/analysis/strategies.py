@@ -442,6 +442,7 @@ class ToolRoundTrips:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the attributes under their own names."""
         return {"tool": self.tool, "round_trips": self.round_trips, "steps": list(self.steps), "via": self.via,
                 "called": self.called, "message": self.message}
 
@@ -519,7 +520,7 @@ class StrategyModel:
     """
 
     def __init__(self, inspector: Inspector, skills: SkillSet | None = None,
-                 settings: StrategySettings | None = None):
+                 settings: StrategySettings | None = None) -> None:
         self.inspector = inspector
         self.settings = settings or StrategySettings()
         self.skillset = skills or SkillSet()
@@ -624,6 +625,9 @@ class StrategyModel:
         return [piece]
 
     def schema_piece(self, name: str, form: str = SCHEMA) -> Piece:
+        """Tool ``name``'s full definition as one piece (its size in tokens of the settings'
+        tokenizer), keyed as ``form`` when that is not :data:`SCHEMA`. Raises ``KeyError`` for a
+        name that is not a catalog tool."""
         piece = self._schema_pieces[name]
         return piece if form == SCHEMA else replace(piece, key=f"{form}:{name}", form=form)
 
@@ -632,6 +636,8 @@ class StrategyModel:
         return self._skill_lines
 
     def body_piece(self, skill: str, form: str = SKILL_BODY) -> Piece:
+        """Skill ``skill``'s body as one piece (its size in tokens of the settings' tokenizer).
+        Raises ``KeyError`` for an unknown skill."""
         return Piece(f"{form}:{skill}", skill, form, self.body_tokens[skill])
 
     def tiered(self, present: frozenset) -> tuple[Plan, Bridge, Piece]:
@@ -1621,6 +1627,7 @@ class HarnessSwitchStep:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``step`` is :attr:`index`; ``mcp_tokens`` in tokens)."""
         return {"step": self.index, "event": self.event.to_data() if self.event else None,
                 "mcp_tokens": self.mcp_tokens, "claude_code": self.claude_code, "qwen_code": self.qwen_code,
                 "qwen_pending": self.qwen_pending, "note": self.note}

@@ -333,7 +333,7 @@ class Bridge:
 
     def __init__(self, session_tools: Sequence[RegisteredTool], config: ToolSearchConfig | None = None,
                  profile: Profile | None = None, registry_tools: Sequence[RegisteredTool] = (),
-                 options: SearchOptions = SearchOptions(), shared_index: SearchIndex | None = None):
+                 options: SearchOptions = SearchOptions(), shared_index: SearchIndex | None = None) -> None:
         self.config = config or ToolSearchConfig()
         self.profile = profile or default_profile()
         self.session_tools = list(session_tools)

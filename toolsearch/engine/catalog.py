@@ -519,7 +519,16 @@ def _merge_servers(catalog: Catalog) -> Catalog:
 
 
 def load_text(text: str, origin: str) -> Catalog:
-    """Parse catalog text (YAML or JSON) from an upload or a file. Raises :class:`CatalogError`."""
+    """Parse catalog text (YAML or JSON) from an upload or a file.
+
+    Args:
+        text: the file's text.
+        origin: the name used in messages and problems.
+
+    Raises:
+        CatalogError: not valid YAML/JSON, over a reading limit, or not an accepted shape; the
+            message names ``origin`` and the place.
+    """
     return catalog_from_data(_parse_text(text, origin), origin)
 
 
@@ -572,7 +581,16 @@ def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
 
 
 def load_sources(paths: Iterable[str | Path]) -> Catalog:
-    """Load and combine several catalog files. Raises :class:`CatalogError` on the first unreadable one."""
+    """Load and combine several catalog files (:func:`load_source` each, then :func:`combine`).
+
+    Args:
+        paths: the files, combined in the order given (servers defined in several files are
+            merged and reported).
+
+    Raises:
+        CatalogError: for the first file that cannot be read, is not valid YAML/JSON, is over a
+            reading limit or is not an accepted shape; the message names the file and the place.
+    """
     return combine([load_source(p) for p in paths])
 
 

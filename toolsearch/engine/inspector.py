@@ -35,7 +35,7 @@ class Inspector:
         ValueError: an unknown ``naming``.
     """
 
-    def __init__(self, catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None):
+    def __init__(self, catalog: Catalog, naming: str = "prefixed", profile: Profile | None = None) -> None:
         self.catalog = catalog
         self.naming = naming
         self.profile = profile or default_profile()
@@ -53,16 +53,54 @@ class Inspector:
     @classmethod
     def from_files(cls, paths: Iterable[str | Path], naming: str = "prefixed",
                    profile: Profile | None = None) -> "Inspector":
-        """Load and combine catalog files. Raises :class:`~toolsearch.engine.errors.CatalogError`."""
+        """Load and combine catalog files (:func:`~toolsearch.engine.catalog.load_sources`) and
+        register them.
+
+        Args:
+            paths: catalog files in any accepted shape, combined in the order given.
+            naming: ``prefixed`` (reference MCP naming, docs/reference.md §21) or ``as-is``.
+            profile: wording profile (default: the shipped one).
+
+        Raises:
+            CatalogError: a file cannot be read, is not valid YAML/JSON, is over a reading limit
+                or is not an accepted shape; the message names the file and the place.
+            ValueError: an unknown ``naming``.
+        """
         return cls(load_sources(paths), naming, profile)
 
     def plan(self, config: ToolSearchConfig, context_length: int | None = None,
              tokenizer: str = "chars4", display_tokenizer: str | None = None) -> Plan:
-        """See :meth:`toolsearch.engine.plan.Planner.plan`."""
+        """What the model sees at these settings (docs/reference.md §2, §4, §5, §6); see
+        :meth:`toolsearch.engine.plan.Planner.plan`.
+
+        Args:
+            config: effective ``tools.tool_search`` settings (:func:`~toolsearch.engine.config.parse_config`).
+            context_length: the model's context length in tokens; ``None``, 0 or negative mean
+                unknown (the 10,000-token fallback of docs/reference.md §4).
+            tokenizer: the planning tokenizer (``chars4``, ``o200k_base``, ``cl100k_base``), which
+                decides whether a listing fits the budget.
+            display_tokenizer: the tokenizer of the reported token costs (default: ``tokenizer``).
+
+        Returns:
+            A :class:`~toolsearch.engine.plan.Plan`; its token figures are in tokens of the
+            display tokenizer, except ``listing_tokens`` (planning tokenizer).
+
+        Raises:
+            TokenizerError: an unknown tokenizer name.
+        """
         return self.planner.plan(config, context_length, tokenizer, display_tokenizer)
 
     def bridge(self, config: ToolSearchConfig, options: SearchOptions = SearchOptions()) -> Bridge:
         """The bridge for this config (cached per defer set, search limits and options).
+
+        Args:
+            config: effective settings; the defer set and the search limits matter here.
+            options: search variant switches (the defaults are the reference, docs/reference.md §7).
+
+        Returns:
+            A :class:`~toolsearch.engine.bridge.Bridge` whose ``tool_search``, ``tool_describe`` and
+            ``tool_call`` return the response objects (docs/reference.md §6–§9); bad arguments give
+            ``{"error": ...}`` responses (§11), not exceptions.
 
         A scoped inspector's bridge searches, describes and calls the session's tools only; the
         whole catalog is its registry, so out-of-session names get the reference's errors

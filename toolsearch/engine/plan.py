@@ -279,7 +279,7 @@ class Planner:
     """
 
     @gc_paused()
-    def __init__(self, registration: Registration, profile: Profile | None = None):
+    def __init__(self, registration: Registration, profile: Profile | None = None) -> None:
         self.registration = registration
         self.profile = profile or default_profile()
         self.tools = list(registration.tools)

@@ -165,7 +165,15 @@ def open_input(path: str | Path) -> BinaryIO:
 
 def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) -> bytes:
     """Read a binary stream, refusing more than :data:`MAX_INPUT_BYTES` (a pipe or device too), and
-    a named pipe that ends before anything was written to it (see :func:`open_input`)."""
+    a named pipe that ends before anything was written to it (see :func:`open_input`).
+
+    Returns:
+        The bytes read (at most :data:`MAX_INPUT_BYTES`).
+
+    Raises:
+        InputLimitError: (also ``error``) the stream is larger than :data:`MAX_INPUT_BYTES`.
+        ``error``: a named pipe that ended with nothing written to it, naming ``origin``.
+    """
     try:
         stats = os.fstat(fh.fileno())
     except (OSError, AttributeError, ValueError):
@@ -179,7 +187,13 @@ def read_stream(fh: BinaryIO, origin: str, error: ErrorClass = ToolsearchError) 
 
 
 def read_text(path: str | Path, error: ErrorClass = ToolsearchError, what: str = "file") -> str:
-    """The UTF-8 text of a file, within :data:`MAX_INPUT_BYTES` (see :func:`decode_bytes`)."""
+    """The UTF-8 text of a file, within :data:`MAX_INPUT_BYTES` (see :func:`decode_bytes`).
+
+    Raises:
+        InputLimitError: (also ``error``) the file is larger than :data:`MAX_INPUT_BYTES`.
+        ``error``: the file cannot be read, or is not UTF-8 (naming the line, the column and the
+            byte offset of the first bad byte).
+    """
     return decode_bytes(read_bytes(path, error, what), str(path), error)
 
 
@@ -201,6 +215,13 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
     limit_error: ErrorClass = ToolsearchError
 
     def get_single_data(self) -> Any:
+        """The document's value (``None`` for an empty stream), built only after the composed
+        nodes pass the alias and nesting limits.
+
+        Raises:
+            InputLimitError: (also the loader's ``limit_error``) over a limit, naming the line
+                and column.
+        """
         node = self.get_single_node()
         if node is None:
             return None
@@ -273,6 +294,12 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
                                        "expected each key once")
 
     def construct_yaml_int(self, node: Any) -> int:
+        """PyYAML's integer of ``node``.
+
+        Raises:
+            InputLimitError: (also the loader's ``limit_error``) more digits than Python reads
+                (``sys.get_int_max_str_digits``), naming the line and column.
+        """
         try:
             return super().construct_yaml_int(node)
         except ValueError:  # longer than Python reads (sys.get_int_max_str_digits)
@@ -434,7 +461,11 @@ def too_deep(error: ErrorClass, origin: str) -> InputLimitError:
 
 def check_depth(data: Any, origin: str, error: ErrorClass = ToolsearchError) -> Any:
     """Return ``data`` unchanged, or refuse it when lists/objects nest deeper than
-    :data:`MAX_NESTING_DEPTH` (an iterative walk; a shared object is walked once)."""
+    :data:`MAX_NESTING_DEPTH` (an iterative walk; a shared object is walked once).
+
+    Raises:
+        InputLimitError: (also ``error``) nested too deeply, naming ``origin`` (:func:`too_deep`).
+    """
     if not isinstance(data, (dict, list)):
         return data
     stack: list[tuple[Any, int]] = [(data, 1)]
@@ -486,8 +517,13 @@ def load_json(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
 
 
 def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) -> Any:
-    """Parse one JSONL line within the limits; ``json.JSONDecodeError`` passes through
-    unchanged so a caller can report the line and go on."""
+    """Parse one JSONL line within the limits (size in characters, nesting depth, digits of a number).
+
+    Raises:
+        InputLimitError: (also ``error``) the line is over a limit, naming ``origin``.
+        json.JSONDecodeError: the line is not valid JSON; it passes through unchanged so a caller
+            can report the line and go on.
+    """
     check_size(len(line), origin, error)
     try:
         data = json.loads(line, parse_int=_parse_int, **RECORDED_JSON)

@@ -441,6 +441,9 @@ def scopes_from_hermes_config(data: Mapping[str, Any], origin: str) -> tuple[lis
     Built-in toolset names (``hermes-cli``, ``web``…) are not modelled: plugin and core servers
     of the catalog stay reachable unless disabled. A platform whose value is not a list is
     skipped with an ``error`` problem.
+
+    Raises:
+        ScopeError: ``platform_toolsets`` is not a mapping (the message names ``origin``).
     """
     problems: list[Problem] = []
     raw = data.get("platform_toolsets")

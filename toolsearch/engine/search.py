@@ -699,7 +699,7 @@ class SearchIndex:
     """
 
     def __init__(self, docs: Sequence[SearchDoc], options: SearchOptions = SearchOptions(), *,
-                 shared: "SearchIndex | None" = None):
+                 shared: "SearchIndex | None" = None) -> None:
         self.docs = list(docs)
         self.options = options
         unicode = options.tokenizer == "unicode"

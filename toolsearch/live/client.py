@@ -1191,7 +1191,12 @@ async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live ser
                            timeout: float | None = None, progress: ProgressFn | None = None,
                            max_pages: int = C.MCP_LIST_PAGES_MAX, sources: Sequence[str] = (),
                            extra_problems: Iterable[Problem] = ()) -> LiveResult:
-    """Async form of :func:`connect_servers`."""
+    """Async form of :func:`connect_servers` (same arguments and result).
+
+    A server that fails never raises here (it ends as a ``failed`` status); an exception raised
+    from outside the servers (in ``progress``, or a cancellation) is re-raised unwrapped once
+    every session is closed.
+    """
     start = time.perf_counter()
     default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
     statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
@@ -1503,7 +1508,7 @@ class LiveDispatcher:
 
     def __init__(self, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec], timeout: float | None = None,
                  connect_timeout: float | None = None,
-                 send: Callable[[ServerSpec, str, dict[str, Any], str | None], CallOutcome] | None = None):
+                 send: Callable[[ServerSpec, str, dict[str, Any], str | None], CallOutcome] | None = None) -> None:
         self.specs = dict(specs) if isinstance(specs, Mapping) else {s.name: s for s in specs}
         self.timeout = timeout
         self.connect_timeout = connect_timeout

@@ -1059,6 +1059,15 @@ def spec_from_fields(name: str, *, command: str | None = None, args: Iterable[st
     """A spec from form fields (the app's "add a server" form), with the same checks and
     interpolation as a config entry (``mcpServers`` rules).
 
+    Args:
+        name: the server name.
+        command, args, env, cwd: a stdio server (used when ``url`` is empty).
+        url, headers, transport: a remote server; ``transport`` defaults to ``http``.
+        timeout: seconds for one tool call; ``None`` = the default.
+        connect_timeout: seconds for connect + handshake + listing; ``None`` = the default.
+        tools: the per-server ``tools`` block (``include``, ``exclude``, ``resources``,
+            ``prompts``; docs/reference.md §25.1, §24.2).
+
     Raises:
         ConfigError: a bad field (names the server and the field).
     """

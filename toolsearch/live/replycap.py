@@ -68,6 +68,12 @@ class BoundedLines(anyio.abc.ByteReceiveStream):
         self.over = False
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
+        """The next chunk of at most ``max_bytes`` bytes from the inner stream.
+
+        Raises:
+            anyio.EndOfStream: once a line has passed ``limit`` bytes (``on_over`` is then called
+                once), and when the inner stream ends.
+        """
         if self.over:
             raise anyio.EndOfStream
         chunk = await self.inner.receive(max_bytes)
@@ -87,10 +93,12 @@ class BoundedLines(anyio.abc.ByteReceiveStream):
         return chunk
 
     async def aclose(self) -> None:
+        """Close the inner stream."""
         await self.inner.aclose()
 
     @property
     def extra_attributes(self) -> Any:
+        """The inner stream's typed attributes."""
         return self.inner.extra_attributes
 
 
