@@ -295,3 +295,37 @@ def test_the_menu_sections_hold_every_page_once_in_menu_order():
         rows = [line.split("|")[1].strip() for line in doc.read_text(encoding="utf-8").splitlines()
                 if line.startswith("| ") and line.split("|")[1].strip() in titles]
         assert rows == titles, doc.name
+
+
+def test_functions_that_take_a_tokenizer_name_say_an_unknown_one_raises():
+    """The analysis functions that count with a named tokenizer raise ``TokenizerError`` for an
+    unknown name, and their docstrings say so."""
+    from toolsearch.analysis import collapse, harnesses, quantities, sessions, sweep
+    from toolsearch.engine.errors import TokenizerError
+
+    inspector = toolsearch.Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    planner, config = inspector.planner, toolsearch.parse_config({})
+    calls = {
+        sweep.sweep: lambda: sweep.sweep(planner, config, [200_000], [5], tokenizer="nope"),
+        sweep.plan_at_budget: lambda: sweep.plan_at_budget(planner, config, 100, "nope"),
+        sweep.listing_ladder: lambda: sweep.listing_ladder(planner, config, "nope"),
+        collapse.reference_collapse: lambda: collapse.reference_collapse(
+            planner.deferral(config.defer).groups, 1000, planner.header, "nope"),
+        collapse.compare_collapse: lambda: collapse.compare_collapse(planner, config, 200_000, "nope"),
+        collapse.collapse_table: lambda: collapse.collapse_table(planner, config, [200_000], "nope"),
+        harnesses.hermes: lambda: harnesses.hermes(inspector, 200_000, config, "nope"),
+        harnesses.harness_row: lambda: harnesses.harness_row(
+            "hermes", "config", inspector, harnesses.catalog_figures(planner), 200_000, config, "nope"),
+        harnesses.harness_rows: lambda: harnesses.harness_rows(inspector, [200_000], config, "nope"),
+        quantities.tool_schemas_sum: lambda: quantities.tool_schemas_sum(planner, "nope"),
+        sessions.listing_what_if: lambda: sessions.listing_what_if([], inspector, config, None, "nope"),
+        sessions.called_listed_at: lambda: sessions.called_listed_at([], inspector, config, [200_000], "nope"),
+        sessions.session_flags: lambda: sessions.session_flags([], inspector, config, "nope"),
+    }
+    for function, call in calls.items():
+        assert "TokenizerError:" in (function.__doc__ or ""), function.__qualname__
+        try:
+            call()
+        except TokenizerError:
+            continue
+        raise AssertionError(f"{function.__qualname__} did not raise TokenizerError")

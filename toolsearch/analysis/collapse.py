@@ -291,7 +291,12 @@ def _outcome(groups: Sequence[GroupBlocks], header: str, form: str, states: dict
 
 def reference_collapse(groups: Sequence[GroupBlocks], budget: int, header: str,
                        tokenizer: str = C.DEFAULT_TOKENIZER) -> CollapseOutcome:
-    """What the reference degradation (docs/reference.md §5.4, :func:`~toolsearch.engine.listing.choose_listing`) shows."""
+    """What the reference degradation (docs/reference.md §5.4, :func:`~toolsearch.engine.listing.choose_listing`)
+    shows for ``budget`` tokens.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
     tk = get_tokenizer(tokenizer)
     choice = choose_listing(groups, budget, header, tk.count if tk.exact else None)
     return _outcome(groups, header, choice.form, dict(choice.states), choice.collapse_order, tk)
@@ -467,7 +472,11 @@ class CollapseRow:
 
 def collapse_table(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[int | None],
                    tokenizer: str = C.DEFAULT_TOKENIZER) -> list[CollapseRow]:
-    """:func:`compare_collapse` at each context length (same config), one row each."""
+    """:func:`compare_collapse` at each context length (in tokens; same config), one row each.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
     rows = []
     for context in context_lengths:
         cmp = compare_collapse(planner, config, context, tokenizer)

@@ -624,6 +624,7 @@ def hermes(inspector: Inspector, context_length: int, config: ToolSearchConfig |
 
     Raises:
         HarnessError: a setting other than auto, on, off or config.
+        TokenizerError: an unknown tokenizer name.
     """
     cfg = config or ToolSearchConfig()
     if setting not in (None, "config"):
@@ -682,7 +683,12 @@ def _check(harness: str, value: str) -> None:
 
 def harness_row(harness: str, setting: str, inspector: Inspector, figures: CatalogFigures, context_length: int,
                 config: ToolSearchConfig | None = None, tokenizer: str = C.DEFAULT_TOKENIZER) -> HarnessRow:
-    """One row: dispatch to the harness's rule function. Raises :class:`HarnessError` for bad input."""
+    """One row: dispatch to the harness's rule function (``context_length`` in tokens).
+
+    Raises:
+        HarnessError: an unknown harness or a bad setting.
+        TokenizerError: an unknown tokenizer name.
+    """
     if harness == HERMES:
         return hermes(inspector, context_length, config, tokenizer, setting)
     if harness == CLAUDE_CODE:
@@ -713,6 +719,7 @@ def harness_rows(inspector: Inspector, context_lengths: Sequence[int], config: T
 
     Raises:
         HarnessError: an unknown harness, a bad setting or a context length below 1.
+        TokenizerError: an unknown tokenizer name.
     """
     chosen = {**DEFAULT_SETTINGS, **(settings or {})}
     figures = catalog_figures(inspector.planner, tokenizer=tokenizer)
@@ -882,6 +889,7 @@ def pin_what_if(inspector: Inspector, harness: str, pinned: Sequence[str], conte
 
     Raises:
         HarnessError: another harness, or a pin that is not a catalog tool.
+        TokenizerError: an unknown tokenizer name.
     """
     known = {t.name for t in inspector.registration.tools}
     unknown = [p for p in pinned if p not in known]
@@ -931,6 +939,10 @@ def pin_hot_tools(sessions: Sequence[Any], inspector: Inspector, context_lengths
         ``(hot, what_ifs)``: ``hot`` is ``((wire name, calls), ...)``, most calls first (ties by
         name); ``what_ifs`` one :func:`pin_what_if` per known length, in the order given (empty
         when no deferred tool was called).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name (once some deferred tool was called: with
+            nothing to pin, nothing is counted).
     """
     cfg = config or ToolSearchConfig()
     deferred = inspector.bridge(cfg).deferred_by_name if cfg.active else {}

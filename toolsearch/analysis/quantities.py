@@ -145,7 +145,11 @@ def tool_schemas(planner: Planner, tokenizer: str) -> dict[str, int]:
 
 def tool_schemas_sum(planner: Planner, tokenizer: str) -> int:
     """The per-tool figures of :func:`tool_schemas` added up (tokens); at least All schemas up front
-    for chars4 (each tool rounds up on its own)."""
+    for chars4 (each tool rounds up on its own).
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
+    """
     return sum(planner.tool_tokens(tokenizer).values())
 
 

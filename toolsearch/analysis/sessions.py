@@ -778,8 +778,11 @@ def listing_what_if(sessions: Sequence[Session], inspector: Inspector, config: T
     """For each deferred tool each session called through the bridge: listed or not, and the
     smallest settings that list it (docs/reference.md §4 budget, §5.4 degradation).
 
-    The session's recorded context length wins over ``context_length``; tools the catalog does not
-    defer (visible, or unknown to it) are left out.
+    The session's recorded context length wins over ``context_length`` (tokens); tools the catalog
+    does not defer (visible, or unknown to it) are left out.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
     """
     bridge = inspector.bridge(config)
     ladder = listing_ladder(inspector.planner, config, tokenizer)
@@ -1040,6 +1043,9 @@ def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: 
 
     Counting is :func:`called_tools` and :func:`listing_evidence` (the ones ``recommend --sessions``
     uses), so the figures agree with it. Tools the catalog does not defer are not counted.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
     """
     called, _ = called_tools(sessions, inspector, config)
     ladder = listing_ladder(inspector.planner, config, tokenizer)
@@ -1249,6 +1255,9 @@ def session_flags(sessions: Sequence[Session], inspector: Inspector, config: Too
     holding every stem of the other) match a query before it. For a Hermes store the queries before a compaction are read from the
     archived messages (:attr:`CompactionEvent.earlier_queries`); a format that keeps nothing of
     what came before a compaction gives no earlier queries, so nothing repeats there.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
     """
     deferring = listing_ladder(inspector.planner, config, tokenizer).activated
     out: list[SessionFlags] = []

@@ -50,6 +50,17 @@ def sweep(planner: Planner, config: ToolSearchConfig, context_lengths: Sequence[
     """Plan every combination (listing caps outermost, then threshold_pct, then context length).
 
     Values are parsed and clamped like config values (docs/reference.md §1.1). Returns one row per combination.
+
+    Args:
+        planner: the catalog's planner.
+        config: the settings the swept values replace.
+        context_lengths: context lengths in tokens (``None`` = unknown, docs/reference.md §4 fallback).
+        threshold_pcts: ``threshold_pct`` values, in percent of the context length.
+        listing_max_tokens: listing caps in tokens (default: ``config``'s).
+        tokenizer: the planning tokenizer; the rows' token figures are in it.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
     """
     caps = list(listing_max_tokens) if listing_max_tokens else [config.listing_max_tokens]
     rows = []
@@ -105,6 +116,7 @@ def plan_at_budget(planner: Planner, config: ToolSearchConfig, budget: int,
 
     Raises:
         ValueError: ``budget`` outside 0..``LISTING_MAX_TOKENS_MAX``.
+        TokenizerError: an unknown tokenizer name.
     """
     if not 0 <= budget <= C.LISTING_MAX_TOKENS_MAX:
         raise ValueError(f"budget must be 0..{C.LISTING_MAX_TOKENS_MAX} tokens, got {budget}")
@@ -303,6 +315,9 @@ def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = 
 
     Only ``enabled``, ``listing`` and ``defer`` of ``config`` matter; threshold_pct and
     listing_max_tokens do not change the ladder.
+
+    Raises:
+        TokenizerError: an unknown tokenizer name.
     """
     plan = plan_at_budget(planner, config, 0, tokenizer)
     servers = tuple(LadderServer(s.name, s.label, s.deferred_count) for s in plan.servers if s.deferred_count > 0)
