@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from pathlib import Path
 
 import toolsearch
@@ -329,3 +330,22 @@ def test_functions_that_take_a_tokenizer_name_say_an_unknown_one_raises():
         except TokenizerError:
             continue
         raise AssertionError(f"{function.__qualname__} did not raise TokenizerError")
+
+
+def test_durations_in_seconds_say_so():
+    """A public function that takes a duration (a ``float`` timeout, grace or idle time) says it
+    is in seconds, or is the async form or a thin wrapper of one that does."""
+    missing = []
+    classes = {f"{path.relative_to(ROOT).as_posix()}: {node.name}": ast.get_docstring(node) or ""
+               for layer in ("engine", "analysis", "live") for path in (PACKAGE / layer).rglob("*.py")
+               for node in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(node, ast.ClassDef)}
+    for place, node in _public_functions():
+        doc = ast.get_docstring(node) or ""
+        if node.name == "__init__":  # a constructor's arguments are the class docstring's
+            doc = classes[place.rsplit(".", 1)[0]]
+        for arg in [*node.args.args, *node.args.kwonlyargs]:
+            hint = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+            if ("timeout" in arg.arg or arg.arg in ("grace", "seconds")) and "float" in hint:
+                if "second" not in doc and not re.search(r"(Async form of|like) :func:", doc):
+                    missing.append(f"{place}: {arg.arg}")
+    assert missing == []

@@ -32,7 +32,8 @@ __all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failur
 
 def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | None = None) -> tuple[str, ...]:
     """Why ``goal`` does not hold for ``outcome`` (one context length), as short sentences; empty
-    when it holds. Tier 0 (tool search not active) meets every goal.
+    when it holds. Tier 0 (tool search not active) meets every goal. With ``max_listing_tokens``
+    (tokens, in the outcome's planning tokenizer), a listing larger than that fails too.
 
     Raises:
         ValueError: an unknown goal.

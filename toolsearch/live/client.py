@@ -1870,7 +1870,8 @@ class LiveConnections:
 
 def attach_dispatcher(bridge: Any, specs: Mapping[str, ServerSpec] | Iterable[ServerSpec],
                       timeout: float | None = None) -> LiveDispatcher:
-    """Install a :class:`LiveDispatcher` on ``bridge`` and return it."""
+    """Install a :class:`LiveDispatcher` on ``bridge`` and return it; ``timeout`` is the seconds
+    for one tool call (``None``: each spec's ``timeout``, else the default)."""
     dispatcher = LiveDispatcher(specs, timeout)
     bridge.dispatcher = dispatcher
     return dispatcher

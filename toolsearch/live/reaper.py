@@ -274,7 +274,8 @@ def stop(mark: str, grace: float | None = None) -> None:
 
 
 def stop_all(grace: float | None = None) -> None:
-    """:func:`stop` for every server this process started that is still open (the exit hook)."""
+    """:func:`stop` for every server this process started that is still open (the exit hook):
+    SIGTERM, then SIGKILL after ``grace`` seconds (default :data:`STOP_GRACE`)."""
     with _lock:
         marks = dict(_leaders)
         seen = [p for mark in marks for p in _seen.get(mark, [])]
