@@ -131,7 +131,7 @@ class ToolSearchConfig:
         return parse_config(block)
 
     def to_block(self) -> dict[str, Any]:
-        """The block as plain data, in the reference key order (for YAML output)."""
+        """The block as plain data, in the reference key order (docs/reference.md §1.1; for YAML output)."""
         return {
             "enabled": self.enabled,
             "threshold_pct": self.threshold_pct,
@@ -237,8 +237,10 @@ def load_config(path: str | Path) -> ToolSearchConfig:
     """Read a harness ``config.yaml`` and parse its ``tools.tool_search`` block.
 
     A missing ``tools`` or ``tool_search`` key, or a ``tool_search`` key left without a value,
-    gives the defaults, as in the reference, with a warning naming the file: a gate run against the wrong file or a misspelt key would otherwise
-    check the defaults without a word.
+    gives the defaults, as in the reference, with a warning naming the file: a gate run against the
+    wrong file or a misspelt key would otherwise check the defaults without a word. A file that
+    cannot be read or parsed raises, where the reference would run on the defaults
+    (docs/reference.md §1.5).
 
     Raises:
         ConfigError: the file cannot be read, is not valid YAML, or its top level / ``tools``

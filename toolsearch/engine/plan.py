@@ -301,7 +301,8 @@ class Planner:
 
     # -- cached pieces ------------------------------------------------------------------
     def deferral(self, defer: Sequence[str] | None) -> _Deferral:
-        """Visible/deferred split and rendered groups for a defer set (cached)."""
+        """Visible/deferred split (docs/reference.md §2) and rendered groups (§5.2, §5.3) for a defer
+        set (cached)."""
         key = tuple(sorted(defer)) if defer is not None else None
         cached = self._deferrals.get(key)
         if cached is None:

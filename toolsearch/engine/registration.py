@@ -139,7 +139,7 @@ class RegisteredTool:
 
     @property
     def description(self) -> str:
-        """The registered description (characters)."""
+        """The registered description (docs/reference.md §22), as text."""
         return self.definition["function"].get("description") or ""
 
     @property
@@ -164,8 +164,9 @@ def make_tool(name: str, description: str = "", parameters: Any = None, *, kind:
               server: str | None = None, toolset: str | None = None, raw_name: str | None = None) -> RegisteredTool:
     """Build one registered tool directly (tests, conformance fixtures, OpenAI-style input).
 
-    ``kind="mcp"`` with ``server`` gives toolset ``mcp-<server>``; ``kind="unregistered"`` gives
-    no toolset and the label ``other``. The parameters go through Stage B.
+    ``kind="mcp"`` with ``server`` gives toolset ``mcp-<server>`` (docs/reference.md §27);
+    ``kind="unregistered"`` gives no toolset and the label ``other`` (§5.2). The parameters go
+    through Stage B (§23.2).
     """
     if toolset is None and kind != "unregistered":
         toolset = (C.MCP_TOOLSET_PREFIX + (server or "")) if kind == "mcp" else (server or "")

@@ -91,7 +91,8 @@ def normalize_mcp_input_schema(schema: object) -> dict[str, Any]:
 
 
 def register_input_schema(schema: object) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Stage A then stage B for one MCP tool's ``inputSchema``, as registration needs them.
+    """Stage A then stage B for one MCP tool's ``inputSchema``, as registration needs them
+    (docs/reference.md §23.1, §23.2).
 
     Returns:
         ``(stage_a, parameters)``: :func:`normalize_mcp_input_schema` of ``schema`` and

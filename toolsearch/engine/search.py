@@ -240,7 +240,8 @@ class SearchDoc:
     param_descriptions: tuple[str, ...] = ()
 
     def text(self) -> str:
-        """The indexed text: name words, label (if not already a name word), description, params."""
+        """The indexed text (docs/reference.md §7.2): name words, label (if not already a name word),
+        description, params."""
         bare = self.name[len(C.MCP_TOOL_NAME_PREFIX):] if self.name.startswith(C.MCP_TOOL_NAME_PREFIX) else self.name
         name_words = _NAME_SEPARATORS.sub(" ", bare)
         parts = [name_words]
@@ -252,7 +253,8 @@ class SearchDoc:
 
 
 def doc_for(name: str, label: str, description: str, parameters: Any) -> SearchDoc:
-    """Build a :class:`SearchDoc`; ``parameters`` may be any value (non-dicts give no params)."""
+    """Build a :class:`SearchDoc` (docs/reference.md §7.2); ``parameters`` may be any value
+    (non-dicts give no params)."""
     props = parameters.get("properties") if isinstance(parameters, Mapping) else None
     params = tuple(str(k) for k in props) if isinstance(props, Mapping) else ()
     notes = tuple(v["description"] for v in props.values()
@@ -764,7 +766,7 @@ class SearchIndex:
         return len(self.docs)
 
     def df(self, term: str) -> int:
-        """Number of documents containing ``term`` (a stem)."""
+        """Number of documents containing ``term`` (a stem): BM25's df (docs/reference.md §7.3)."""
         return len(self._postings.get(term, ()))
 
     def idf(self, term: str) -> float:

@@ -189,7 +189,8 @@ class Tokenizer:
     _encode: Callable[[str], int] | None = None
 
     def count(self, text: str) -> int:
-        """Tokens in ``text``: ``ceil(len/4)`` for chars4, else the BPE token count."""
+        """Tokens in ``text``: ``ceil(len/4)`` (``len`` in code points) for chars4, else the BPE
+        token count (docs/reference.md §3)."""
         if self._encode is None:
             return chars4(len(text))
         return self._encode(text)
