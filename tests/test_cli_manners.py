@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -153,6 +154,41 @@ def test_an_output_file_named_dash_is_refused(args, tmp_path):
     flag = "--export-queries" if "--export-queries" in args else "-o/--output"
     assert done.stderr == (f"toolsearch {args[0]}: error: argument {flag}: expected a file name, got '-' (snapshot "
                            "and synth write to standard output without -o; ./- names a file called '-')\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_synth_without_output_refuses_a_terminal(tmp_path):
+    """``toolsearch synth`` alone (every option has a default) printed 33 MB of JSON onto the
+    terminal with exit status 0; at a terminal it is now one line and status 2, while a redirect
+    or a pipe still gets the catalog."""
+    import pty  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    leader, follower = pty.openpty()
+    shown = bytearray()
+
+    def drain() -> None:  # read the terminal, so a regression fails instead of blocking on a full pty
+        try:
+            while chunk := os.read(leader, 65536):
+                shown.extend(chunk)
+        except OSError:  # the process is gone and the follower closed
+            pass
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:  # this checkout's code, whichever copy the console script was installed from
+        done = subprocess.run([sys.executable, "-m", "toolsearch", "synth"], stdout=follower,
+                              stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        os.close(follower)
+        reader.join(timeout=10)
+        os.close(leader)
+    assert (done.returncode, bytes(shown)) == (2, b"")
+    assert done.stderr == ("toolsearch: error: synth: standard output is a terminal; write the catalog with "
+                           "-o FILE (or redirect it: > FILE)\n")
+    piped = run_cli("synth", "--tools", "2", "--servers", "1", cwd=tmp_path)  # not a terminal: the catalog
+    assert piped.returncode == 0 and json.loads(piped.stdout)["servers"][0]["tools"][1]["name"]
     assert list(tmp_path.iterdir()) == []
 
 

@@ -238,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
     p.add_argument("--name", help="catalog name (default: says the size and seed)")
     p.add_argument("-o", "--output", type=output_file, metavar="FILE",
-                   help="catalog file to write, in JSON syntax (default: standard output)")
+                   help="catalog file to write, in JSON syntax (default: standard output, unless that is a terminal)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
@@ -869,6 +869,9 @@ def _cmd_snapshot(args) -> int:
 def _cmd_synth(args) -> int:
     from ..analysis.synthetic import dump_catalog_json, large_catalog  # noqa: PLC0415
 
+    if not args.output and sys.stdout.isatty():  # as gzip does: megabytes of JSON help nobody on a terminal
+        raise UsageError("synth: standard output is a terminal; write the catalog with -o FILE "
+                         "(or redirect it: > FILE)")
     catalog = large_catalog(args.tools, args.servers, args.seed, args.name)
     text = dump_catalog_json(catalog)
     if not args.output:
