@@ -155,7 +155,8 @@ def add_parsers(sub: Any) -> None:
                     "in tier, form, listing tokens and the prompt-cache prefix.",
         formatter_class=raw, epilog=_epilog(
             "toolsearch check sample_catalogs/team-workspace.yaml --context-lengths 32k,200k --goal names",
-            "toolsearch check new.yaml --baseline old.yaml --context-lengths 128k,1m --goal full "
+            "toolsearch check docs/examples/diff-tuesday.yaml --baseline docs/examples/diff-monday.yaml "
+            "--context-lengths 128k,1m --goal full "
             "--max-listing-tokens 3000 --format markdown"))
     _catalog_arguments(p)
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
