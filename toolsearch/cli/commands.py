@@ -496,8 +496,20 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
-            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}")))
+            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  "
+                                        f"{_result_line_text(response['tools'][name]['description'])}")))
     return 0
+
+
+#: characters of a description shown on a search result's line
+RESULT_LINE_CHARS = 90
+
+
+def _result_line_text(description: str) -> str:
+    """A description for one result line: whitespace runs (newlines too) made one space, and
+    over :data:`RESULT_LINE_CHARS` characters cut there with ``…``, so the cut is visible."""
+    text = " ".join(str(description).split())
+    return text if len(text) <= RESULT_LINE_CHARS else text[:RESULT_LINE_CHARS].rstrip() + C.ELLIPSIS
 
 
 def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: list[str]) -> int:
