@@ -62,6 +62,17 @@ def test_every_option_has_help_and_the_help_ends_with_two_examples(command):
     assert examples[0] != examples[1]
 
 
+def test_call_help_says_the_exit_status_its_second_example_returns():
+    """call's second example (a wrong argument type, required ones missing) exits 1; its help did
+    not say what 1 means."""
+    help_text = " ".join(run_cli("call", "--help").stdout.split())
+    assert ("Exit status 0 when the call passes (and the real tool succeeds), 1 when the bridge refuses it (the "
+            "response says why) or the tool reports an error, 2 for bad input.") in help_text
+    example = shlex.split(SUBCOMMANDS["call"].format_help().rstrip("\n").splitlines()[-1])
+    done = run_cli(*example[1:], cwd=ROOT)
+    assert done.returncode == 1 and "The tool was NOT invoked." in json.loads(done.stdout)["error"]
+
+
 def test_a_misspelled_command_flag_or_value_names_the_nearest():
     done = run_cli("pln", "x.yaml")
     assert done.returncode == 2 and "did you mean 'plan'?" in done.stderr

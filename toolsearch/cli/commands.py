@@ -173,7 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
                                     "(catalog files) or call the real tool (MCP config files)",
-                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]",
+                       description="Validate one tool_call as the bridge does; with catalog files print what "
+                                   "would be dispatched, with MCP client config files call the real tool. Exit "
+                                   "status 0 when the call passes (and the real tool succeeds), 1 when the "
+                                   "bridge refuses it (the response says why) or the tool reports an error, 2 "
+                                   "for bad input.")
     _common(p)
     _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
