@@ -239,6 +239,18 @@ def test_search_limit_and_human_output(tiny) -> None:
     assert out.splitlines()[1].startswith("  1. mcp__github__create_issue  [exact name]  Open a new issue")
 
 
+def test_search_result_line_is_one_line_and_marks_the_cut(tmp_path) -> None:
+    """A result's description used to be its first 90 characters as they were: a newline split
+    the result over two lines and the cut (mid-word) had no mark."""
+    description = "Write a note.\n\nIt keeps   the text as given; " + "very " * 20 + "long."
+    catalog = write_yaml(tmp_path / "notes.yaml", {"name": "notes", "servers": [{"name": "notes", "tools": [
+        {"name": "write_note", "description": description, "inputSchema": {"type": "object"}}]}]})
+    out = ok(run_cli("search", catalog, "-q", "write note")).splitlines()
+    shown = "Write a note. It keeps the text as given; " + "very " * 9 + "ver…"  # 90 characters, then the mark
+    assert out[1:] == [f"  1. mcp__notes__write_note  [{out[1].split('[')[1].split(']')[0]}]  {shown}"]
+    assert len(shown) == 91
+
+
 def test_search_error_response_exits_1(tiny) -> None:
     result = run_cli("search", tiny, *sum((["-q", f"q{i}"] for i in range(8)), []), "--json")
     assert result.returncode == 1

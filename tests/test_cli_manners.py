@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PARSER = build_parser()
 SUBCOMMANDS = next(a for a in PARSER._actions if isinstance(a, argparse._SubParsersAction)).choices
 OUTPUT_FLAGS = {"-o", "--output", ">"}
+FILE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl", ".db", ".md", ".csv", ".html")
 
 
 def test_version_is_the_package_version():
@@ -51,9 +53,24 @@ def test_every_option_has_help_and_the_help_ends_with_two_examples(command):
         args, extra = PARSER.parse_known_args(words[1:])  # the example parses as written
         assert args.command == command and (extra == [] or command == "app"), example
         for before, word in zip(words, words[1:]):
-            if before not in OUTPUT_FLAGS and word.startswith(("sample_", "docs/")):
+            # every file read is shipped, so the example runs as written from the checkout's root
+            # (check's read new.yaml --baseline old.yaml); snapshot's CONFIG is the user's own MCP
+            # client config: a shipped one would start servers this machine may not have
+            if before not in OUTPUT_FLAGS and (word.startswith(("sample_", "docs/")) or (
+                    word.endswith(FILE_SUFFIXES) and command != "snapshot")):
                 assert (ROOT / word).exists(), f"{example}: {word} is not a shipped file"
     assert examples[0] != examples[1]
+
+
+def test_call_help_says_the_exit_status_its_second_example_returns():
+    """call's second example (a wrong argument type, required ones missing) exits 1; its help did
+    not say what 1 means."""
+    help_text = " ".join(run_cli("call", "--help").stdout.split())
+    assert ("Exit status 0 when the call passes (and the real tool succeeds), 1 when the bridge refuses it (the "
+            "response says why) or the tool reports an error, 2 for bad input.") in help_text
+    example = shlex.split(SUBCOMMANDS["call"].format_help().rstrip("\n").splitlines()[-1])
+    done = run_cli(*example[1:], cwd=ROOT)
+    assert done.returncode == 1 and "The tool was NOT invoked." in json.loads(done.stdout)["error"]
 
 
 def test_a_misspelled_command_flag_or_value_names_the_nearest():
@@ -153,6 +170,41 @@ def test_an_output_file_named_dash_is_refused(args, tmp_path):
     flag = "--export-queries" if "--export-queries" in args else "-o/--output"
     assert done.stderr == (f"toolsearch {args[0]}: error: argument {flag}: expected a file name, got '-' (snapshot "
                            "and synth write to standard output without -o; ./- names a file called '-')\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_synth_without_output_refuses_a_terminal(tmp_path):
+    """``toolsearch synth`` alone (every option has a default) printed 33 MB of JSON onto the
+    terminal with exit status 0; at a terminal it is now one line and status 2, while a redirect
+    or a pipe still gets the catalog."""
+    import pty  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    leader, follower = pty.openpty()
+    shown = bytearray()
+
+    def drain() -> None:  # read the terminal, so a regression fails instead of blocking on a full pty
+        try:
+            while chunk := os.read(leader, 65536):
+                shown.extend(chunk)
+        except OSError:  # the process is gone and the follower closed
+            pass
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:  # this checkout's code, whichever copy the console script was installed from
+        done = subprocess.run([sys.executable, "-m", "toolsearch", "synth"], stdout=follower,
+                              stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    finally:
+        os.close(follower)
+        reader.join(timeout=10)
+        os.close(leader)
+    assert (done.returncode, bytes(shown)) == (2, b"")
+    assert done.stderr == ("toolsearch: error: synth: standard output is a terminal; write the catalog with "
+                           "-o FILE (or redirect it: > FILE)\n")
+    piped = run_cli("synth", "--tools", "2", "--servers", "1", cwd=tmp_path)  # not a terminal: the catalog
+    assert piped.returncode == 0 and json.loads(piped.stdout)["servers"][0]["tools"][1]["name"]
     assert list(tmp_path.iterdir()) == []
 
 

@@ -411,6 +411,12 @@ def test_report_is_the_report_page_html(tmp_path, monkeypatch):
     done = run_cli("report", TEAM, "--context-length", "200k", "-o", out)
     assert done.returncode == 0, done.stderr
     assert f"wrote {out}" in done.stderr
+    # the query file scored by default is named by its path: its bare name is the catalog's
+    from_elsewhere = run_cli("report", TEAM, "-o", tmp_path / "r1.html", cwd=tmp_path)
+    shipped = ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml"
+    assert from_elsewhere.stderr.endswith(f"KiB, self-contained, query file {shipped})\n"), from_elsewhere.stderr
+    from_root = run_cli("report", "sample_catalogs/team-workspace.yaml", "-o", tmp_path / "r2.html", cwd=ROOT)
+    assert from_root.stderr.endswith("KiB, self-contained, query file sample_catalogs/queries/team-workspace.yaml)\n")
     html_text = out.read_text(encoding="utf-8")
     assert html_text.count("window.PlotlyConfig") == 1  # plotly.js embedded once
     assert not re.search(r"""<script[^>]+src\s*=\s*["']?(https?:)?//""", html_text, re.IGNORECASE)

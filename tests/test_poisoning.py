@@ -198,7 +198,7 @@ def test_sdk_rejection_small_catalog_outlier_and_empty_server(tmp_path) -> None:
     small = lint(Inspector(catalog_from_data({"servers": [data["servers"][1]]}, "two.yaml")))
     large = [f for f in small.findings if f.rule == "schema-large"]
     assert [(f.server, f.tool) for f in large] == [("heavy", "huge")]
-    assert "over 2,000 tokens whatever the catalog's median (1414.5)" in large[0].message
+    assert "over 2,000 tokens whatever the catalog's median (1,414.5 tokens)" in large[0].message
 
 
 # --- the app and the HTML report show invisible characters visibly ---------------------------------

@@ -487,8 +487,8 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         if tokens > threshold or tokens > C.LINT_SCHEMA_ABSOLUTE_TOKENS:
             tool = by_name[name]
             ratio = tokens / median if median else float("inf")
-            over = (f"{ratio:.1f}× the catalog median of {median:g}" if tokens > threshold else
-                    f"over {C.LINT_SCHEMA_ABSOLUTE_TOKENS:,} tokens whatever the catalog's median ({median:g})")
+            over = (f"{ratio:.1f}× the catalog median of {median:,g} tokens" if tokens > threshold else
+                    f"over {C.LINT_SCHEMA_ABSOLUTE_TOKENS:,} tokens whatever the catalog's median ({median:,g} tokens)")
             add("schema-large", "warning", tool.server, tool.raw_name, name,
                 f"the definition is {tokens:,} tokens (chars4), {over}",
                 "Trim parameter descriptions and long enums, or split the tool; every tool_describe (and every "

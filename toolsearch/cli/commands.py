@@ -173,7 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
                                     "(catalog files) or call the real tool (MCP config files)",
-                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]")
+                       usage="toolsearch call SOURCE... NAME [-a JSON] [options]",
+                       description="Validate one tool_call as the bridge does; with catalog files print what "
+                                   "would be dispatched, with MCP client config files call the real tool. Exit "
+                                   "status 0 when the call passes (and the real tool succeeds), 1 when the "
+                                   "bridge refuses it (the response says why) or the tool reports an error, 2 "
+                                   "for bad input.")
     _common(p)
     _names_after_sources(p)
     p.add_argument("--arguments", "-a", default="{}", metavar="JSON", help="the call's arguments as a JSON object")
@@ -238,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
     p.add_argument("--name", help="catalog name (default: says the size and seed)")
     p.add_argument("-o", "--output", type=output_file, metavar="FILE",
-                   help="catalog file to write, in JSON syntax (default: standard output)")
+                   help="catalog file to write, in JSON syntax (default: standard output, unless that is a terminal)")
 
     # Commands that live in their own modules (each loads its sources and reports its errors).
     from . import app as cli_app, diff as cli_diff, quality as cli_quality, review as cli_review, sessions as cli_sessions, strategies as cli_strategies  # noqa: PLC0415
@@ -496,8 +501,20 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
-            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  {response['tools'][name]['description'][:90]}")))
+            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  "
+                                        f"{_result_line_text(response['tools'][name]['description'])}")))
     return 0
+
+
+#: characters of a description shown on a search result's line
+RESULT_LINE_CHARS = 90
+
+
+def _result_line_text(description: str) -> str:
+    """A description for one result line: whitespace runs (newlines too) made one space, and
+    over :data:`RESULT_LINE_CHARS` characters cut there with ``…``, so the cut is visible."""
+    text = " ".join(str(description).split())
+    return text if len(text) <= RESULT_LINE_CHARS else text[:RESULT_LINE_CHARS].rstrip() + C.ELLIPSIS
 
 
 def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: list[str]) -> int:
@@ -869,6 +886,9 @@ def _cmd_snapshot(args) -> int:
 def _cmd_synth(args) -> int:
     from ..analysis.synthetic import dump_catalog_json, large_catalog  # noqa: PLC0415
 
+    if not args.output and sys.stdout.isatty():  # as gzip does: megabytes of JSON help nobody on a terminal
+        raise UsageError("synth: standard output is a terminal; write the catalog with -o FILE "
+                         "(or redirect it: > FILE)")
     catalog = large_catalog(args.tools, args.servers, args.seed, args.name)
     text = dump_catalog_json(catalog)
     if not args.output:

@@ -155,7 +155,8 @@ def add_parsers(sub: Any) -> None:
                     "in tier, form, listing tokens and the prompt-cache prefix.",
         formatter_class=raw, epilog=_epilog(
             "toolsearch check sample_catalogs/team-workspace.yaml --context-lengths 32k,200k --goal names",
-            "toolsearch check new.yaml --baseline old.yaml --context-lengths 128k,1m --goal full "
+            "toolsearch check docs/examples/diff-tuesday.yaml --baseline docs/examples/diff-monday.yaml "
+            "--context-lengths 128k,1m --goal full "
             "--max-listing-tokens 3000 --format markdown"))
     _catalog_arguments(p)
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
@@ -300,6 +301,18 @@ def _refuse_writing_an_input(args: argparse.Namespace, output: Path, query_file:
                                    "write the report to another file")
 
 
+def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
+    """The query file as the user can find it: as typed, else the shipped one's path (relative to
+    the working folder when it is inside it). Its bare name read like the catalog's own file
+    (``query file team-workspace.yaml`` for the catalog team-workspace.yaml)."""
+    if args.query_file:
+        return str(args.query_file)
+    try:
+        return str(query_file.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(query_file)
+
+
 def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
@@ -335,7 +348,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         raise ReviewUsageError(f"{args.output}: cannot write the report: {exc.strerror or exc}") from None
     size = len(html_text.encode("utf-8"))
     print(f"toolsearch: wrote {args.output} ({size / 1024:,.0f} KiB, self-contained"
-          f"{', query file ' + query_file.name if query_file else ''})", file=sys.stderr)
+          f"{', query file ' + _query_file_shown(args, query_file) if query_file else ''})", file=sys.stderr)
     return 0
 
 
