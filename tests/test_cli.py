@@ -258,7 +258,10 @@ def test_search_error_response_exits_1(tiny) -> None:
 
 
 def test_describe_json(tiny, profile) -> None:
-    out = ok(run_cli("describe", tiny, "mcp__github__create_issue", "terminal", "nope", "--json"))
+    result = run_cli("describe", tiny, "mcp__github__create_issue", "terminal", "nope", "--json")
+    # the whole response is printed; a name not found or refused fails the run, as with --sent
+    assert result.returncode == 1 and result.stderr == ""
+    out = result.stdout
     assert json.loads(out) == {
         "tools": {"mcp__github__create_issue": {"description": "Open a new issue in a repository.",
                                                 "parameters": CREATE["function"]["parameters"]}},

@@ -188,11 +188,13 @@ def test_describe_core_tool_under_an_empty_scope_says_call_it_directly(tiny) -> 
 
     text = default_profile().text
     result = run_cli("describe", tiny, "terminal", "--scope", "none=", "--json")
-    assert json.loads(ok(result)) == {"tools": {}, "errors": {"terminal": text("errors", "not_deferrable",
+    assert result.returncode == 1  # refused: not a deferred tool
+    assert json.loads(result.stdout) == {"tools": {}, "errors": {"terminal": text("errors", "not_deferrable",
                                                                                  name="terminal")}}
     # a scope that lists other tools but not the core one still says "not available in this session"
     result = run_cli("describe", tiny, "terminal", "--scope", "gh=github", "--json")
-    assert json.loads(ok(result)) == {"tools": {}, "errors": {"terminal": text("errors", "not_in_session",
+    assert result.returncode == 1
+    assert json.loads(result.stdout) == {"tools": {}, "errors": {"terminal": text("errors", "not_in_session",
                                                                                  name="terminal")}}
 
 
@@ -402,7 +404,9 @@ def test_a_tool_with_nan_or_infinity_is_skipped_with_a_word_and_json_output_stay
     def refuse(constant: str) -> None:
         raise AssertionError(f"{constant} in JSON output")
 
-    described = ok(run_cli("describe", bad, yml, "mcp__s__nan", "mcp__y__inf", "mcp__s__good", "--json"))
+    result = run_cli("describe", bad, yml, "mcp__s__nan", "mcp__y__inf", "mcp__s__good", "--json")
+    assert result.returncode == 1, result.stderr  # the two dropped tools are not found
+    described = result.stdout
     assert list(json.loads(described, parse_constant=refuse)["tools"]) == ["mcp__s__good"]
     result = run_cli("plan", bad, yml)
     assert result.returncode == 0, result.stderr

@@ -405,6 +405,7 @@ def test_cli_search_describe_call_in_a_scope(catalog_file):
     assert search.stderr == ("toolsearch: scope support: servers slack, linear (reaches linear, slack); "
                              "4 of 6 tools in the session\n")
     describe = run_cli("describe", catalog_file, "mcp__billing__refund_payment", "mcp__slack__post_message", *scope, "--json")
+    assert describe.returncode == 1  # a name outside the scope is not found
     assert json.loads(describe.stdout) == {
         "tools": {"mcp__slack__post_message": {"description": "Post a message to a channel.",
                                                "parameters": _wire_params("channel", "text", required=["channel", "text"])}},

@@ -156,7 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of the response: per query, the names the reference, the --variant and other "
                         "harnesses' rankers (anthropic-bm25, anthropic-regex, hermes-name-bonus) return, in columns")
 
-    p = sub.add_parser("describe", help="run tool_describe for names and print the response",
+    p = sub.add_parser("describe", help="run tool_describe for names and print the response (exit 1 when a name "
+                                        "is not found or refused)",
                        usage="toolsearch describe SOURCE... NAME... [options]")
     _common(p)
     _names_after_sources(p)
@@ -524,7 +525,9 @@ def _cmd_describe(args, inspector: Inspector, config: ToolSearchConfig, names: l
         return _describe_sent(args, inspector, names)
     response = inspector.bridge(config).tool_describe({"names": names})
     print_json(response, indent=None if args.json else 2)
-    return 0 if "error" not in response else 1
+    # As --sent does: the response is printed whole, and a name the model could not have described
+    # (not found, or refused such as a tool that is not deferred) makes the run fail for a script.
+    return 1 if "error" in response or response.get("not_found") or response.get("errors") else 0
 
 
 def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
