@@ -457,13 +457,19 @@ def test_output_redirected_onto_the_config_it_reads_is_refused(tmp_path):
 
 
 def test_the_gate_line_copied_with_its_placeholder_says_what_to_put_there(tmp_path):
-    """The ``# gate:`` line of ``recommend --yaml`` names the catalog ``CATALOG``; run as it is, it
-    said only "CATALOG: cannot read file (No such file or directory)"."""
-    block = run_cli("recommend", ROOT / "sample_catalogs" / "five-servers.yaml", "--context-lengths", "200k",
-                    "--goal", "names", "--yaml")
-    assert block.returncode == 0, block.stderr
-    (tmp_path / "config.yaml").write_text(block.stdout, encoding="utf-8")
-    gate = next(line for line in block.stdout.splitlines() if line.startswith("# gate: "))[len("# gate: "):]
+    """The ``# gate:`` line of the block the app exports (it has no file name for a sample or an
+    upload) names the catalog ``CATALOG``; run as it is, it said only "CATALOG: cannot read file (No
+    such file or directory)"."""
+    from toolsearch.analysis.recommend import export_block, recommend_for_contexts
+    from toolsearch.analysis.sweep import listing_ladder
+    from toolsearch.engine.config import parse_config
+    from toolsearch.engine.inspector import Inspector
+
+    inspector = Inspector.from_files([ROOT / "sample_catalogs" / "five-servers.yaml"])
+    rec = recommend_for_contexts(listing_ladder(inspector.planner, parse_config({})), parse_config({}), [200_000], "names")
+    block = export_block(rec, parse_config({}), catalog_name=inspector.catalog.name, fingerprint="0" * 16, version="0")
+    (tmp_path / "config.yaml").write_text(block, encoding="utf-8")
+    gate = next(line for line in block.splitlines() if line.startswith("# gate: "))[len("# gate: "):]
     argv = shlex.split(gate)
     assert argv[:3] == ["toolsearch", "check", "CATALOG"]
     done = run_cli(*argv[1:], cwd=tmp_path)

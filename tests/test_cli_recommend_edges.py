@@ -282,8 +282,8 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     ("--context-lengths", "32k", "--goal", "full", "--profile", str(DEFAULT_PROFILE_PATH)),
 ])
 def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, args) -> None:
-    """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG ...': with the
-    catalog put in and the block saved as the config, that command passes. It carries everything
+    """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG... ...' naming the
+    catalog files given: with the block saved as the config, that command passes. It carries everything
     asked but the headroom (the room growth may use; see the next test). A goal out of reach gets
     no gate line."""
     block = run_cli("recommend", TEAM, *args, "--yaml")
@@ -293,8 +293,8 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
     gate = [line for line in block.stdout.splitlines() if line.startswith("# gate: ")]
     assert len(gate) == 1, block.stdout
     words = shlex.split(gate[0].removeprefix("# gate: "))
-    assert words[:6] == ["toolsearch", "check", "CATALOG", "--config", "config.yaml", "--strict"]
-    done = run_cli("check", TEAM, "--config", config, *words[5:])  # --strict: the block has no warning
+    assert words[:6] == ["toolsearch", "check", str(TEAM), "--config", "config.yaml", "--strict"]
+    done = run_cli(*words[1:], cwd=tmp_path)  # --strict: the block has no warning
     assert done.returncode == 0, done.stdout + done.stderr
     for option in ("--context-lengths", "--goal", "--keep", "--except", "--tokenizer", "--tool-names", "--profile"):
         asked = args[args.index(option) + 1] if option in args else None

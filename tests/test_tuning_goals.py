@@ -10,6 +10,7 @@ served at 32K, 200K and 1M, checked against full plans.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import yaml
 from conftest import registration, run_cli, write_yaml
 from test_sessions import search_response, tool_calls, write_store
 from toolsearch import __version__
-from toolsearch.analysis.recommend import (export_block, lowered_lengths, outcome_change, outcomes,
+from toolsearch.analysis.recommend import (check_command, export_block, lowered_lengths, outcome_change, outcomes,
                                            recommend_for_contexts)
 from toolsearch.analysis.sweep import listing_ladder, plan_counts
 from toolsearch.engine.catalog import load_source
@@ -252,8 +253,29 @@ def test_yaml_block_with_provenance() -> None:
     assert comments[6:9] == [f"# at {n}: mixed · 9 of 10 servers named (178 tools); listing {c['listing_tokens']:,} "
                              f"of {c['budget']:,} budget tokens" for n, c in zip(["32K", "200K", "1M"], as_json["contexts"])]
     assert comments[9:] == [f"# not named: {as_json['unnamed'][0]['reason']}",
-                            "# gate: toolsearch check CATALOG --config config.yaml --strict --context-lengths 32k,200k,1m "
-                            "--goal names --except cloudflare"]
+                            f"# gate: toolsearch check {shlex.quote(str(TEAM))} {shlex.quote(str(CLOUDFLARE))} "
+                            "--config config.yaml --strict --context-lengths 32k,200k,1m --goal names --except cloudflare"]
+
+
+def test_gate_line_runs_as_written(tmp_path) -> None:
+    """The # gate: line names the catalog files as they were given, so with the block saved as
+    config.yaml it runs as it is, from the same folder, and passes."""
+    folder = tmp_path / "my catalogs"
+    folder.mkdir()
+    (folder / "team.yaml").write_bytes(TEAM.read_bytes())
+    made = run_cli("recommend", "team.yaml", "--context-lengths", "32k,200k", "--goal", "listed", "--yaml", cwd=folder)
+    assert made.returncode == 0, made.stderr
+    gate = next(line for line in made.stdout.splitlines() if line.startswith("# gate: "))
+    assert gate.startswith("# gate: toolsearch check team.yaml --config config.yaml --strict ")
+    (folder / "config.yaml").write_text(made.stdout, encoding="utf-8")
+    argv = shlex.split(gate.removeprefix("# gate: "))
+    checked = run_cli(*argv[1:], cwd=folder)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    # the app, which has no file names (a sample or an upload), keeps the placeholder
+    rec = recommend_for_contexts(listing_ladder(Inspector.from_files([TEAM]).planner, parse_config({}), "chars4"),
+                                 parse_config({}), [32_000], "listed")
+    assert check_command(rec).startswith("toolsearch check CATALOG --config config.yaml ")
+    assert check_command(rec, catalogs=["a b.yaml"]).startswith("toolsearch check 'a b.yaml' --config ")
 
 
 def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:
@@ -272,7 +294,7 @@ def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:
     cfg = parse_config({"enabled": "on", "listing": "on", "threshold_pct": 3, "defer": ["todo_list"]})
     rec = recommend_for_contexts(listing_ladder(inspector.planner, cfg), cfg, [128_000], "full")
     assert export_block(rec, cfg, catalog_name=inspector.catalog.name, fingerprint=catalog_key(inspector.catalog),
-                        version=__version__) == result.stdout
+                        version=__version__, catalogs=[str(catalog)]) == result.stdout
     # the defaults: still both keys
     result = run_cli("recommend", catalog, "--context-lengths", "128k", "--goal", "any", "--yaml")
     assert set(yaml.safe_load(result.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}

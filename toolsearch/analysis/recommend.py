@@ -1189,20 +1189,21 @@ def _option_words(option: str, value: str) -> list[str]:
 
 
 def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *, tool_names: str = "prefixed",
-                  profile: str | None = None) -> str:
+                  profile: str | None = None, catalogs: Sequence[str] = ()) -> str:
     """The ``toolsearch check`` command that gates a catalog on what ``rec`` promised: its context
     lengths, goal (per-length goals included), servers that may collapse or must stay named and
     planning tokenizer, with the settings read from ``config_file`` (``--strict``: a
     warning in it, such as a misspelt key, fails the gate), and the tool naming and wording
     profile file the listing was measured with when they are not the defaults (they change its
-    size). ``CATALOG`` stands for the catalog files. Arguments that need it are shell-quoted
-    (:func:`_shell_word`).
+    size). ``catalogs`` are the catalog files as the user gave them (``toolsearch recommend``'s
+    sources); with none (the app, an uploaded file), ``CATALOG`` stands for them. Arguments that
+    need it are shell-quoted (:func:`_shell_word`).
 
     The headroom is not in it: the headroom is the room growth may use before the listing changes,
     and ``check --headroom`` fails as soon as growth uses any of it (the first tool added), so the
     gate checks the goal and the margin is what lets the catalog grow without failing it."""
     goal = ",".join([rec.goal, *(f"{_length_arg(c)}={g}" for c, g in rec.length_goals)])
-    words = ["toolsearch", "check", "CATALOG", "--config", config_file, "--strict",
+    words = ["toolsearch", "check", *(catalogs or ["CATALOG"]), "--config", config_file, "--strict",
              "--context-lengths", ",".join(_length_arg(c.context_length) for c in rec.contexts), "--goal", goal]
     for name in rec.except_servers:
         words += _option_words("--except", name)
@@ -1214,12 +1215,12 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
         words += ["--tool-names", tool_names]
     if profile:
         words += _option_words("--profile", profile)
-    return " ".join(w if w == "CATALOG" else _shell_word(w) for w in words)
+    return " ".join("CATALOG" if not catalogs and i == 2 else _shell_word(w) for i, w in enumerate(words))
 
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
-                 scope: str | None = None) -> str:
+                 scope: str | None = None, catalogs: Sequence[str] = ()) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -1240,6 +1241,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         version: the toolsearch version.
         tool_names, profile: the tool naming and wording profile file the listing was measured
             with, for the gate line (:func:`check_command`).
+        catalogs: the catalog files as given, named by the gate line (none: ``CATALOG``).
         scope: the name of the session scope the recommendation is for, if any: ``toolsearch
             check`` judges the whole catalog, so the comment says there is no gate line.
 
@@ -1272,7 +1274,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     if rec.reached and scope is not None:
         lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:
-        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile))}")
+        lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,
                           allow_unicode=True)
     return "\n".join(lines) + "\n" + body

@@ -42,7 +42,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, Once, note_unused_settings)
+                     placeholder_error, refuse_stdout_onto, Once, note_unused_settings, as_typed)
 
 
 class UsageError(ToolsearchError):
@@ -983,7 +983,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
                                       fingerprint=catalog_key(inspector.catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
-                                      scope=inspector.scope.name if inspector.scope is not None else None))
+                                      scope=inspector.scope.name if inspector.scope is not None else None,
+                                      catalogs=[as_typed(source) for source in args.sources]))
         return status
     if args.json:
         data = rec.to_dict()
