@@ -1048,6 +1048,40 @@ def test_readme_figures_are_the_docs_out_of_sample_figures():
     assert "`toolsearch eval` with" in block
 
 
+def test_docs_target_lines_read_as_the_tables_do():
+    """The target and its verdict per set, in docs/search-quality.md and README, are what the
+    generator writes from the docs' own out-of-sample tables, and state the target in the tables'
+    form (absent empty at least 0.950, query recall@5 at least 0.700), not as a percentage beside
+    figures written 0.950."""
+    from benchmarks.search_quality import (NO_TOOL_HEADING, NO_TOOL_TEST, README_BEGIN, README_END, SETS,
+                                           _target_line, target_sentence)
+
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split(README_BEGIN)[1].split(README_END)[0]
+    summary = []
+    for name in SETS:
+        section = doc.split(f"### `{name}`: tuned on `tune.json`, scored on `test.json`")[1].split("###")[0]
+        table = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
+        head = table[0]
+        recall, empty = head.index("query recall@5 (out of sample)"), head.index("absent requests empty (out of sample)")
+        no_tool = head.index(NO_TOOL_HEADING) if NO_TOOL_HEADING in head else None
+        rows = [(c[0], float(c[recall]), float(c[empty]), None if no_tool is None else float(c[no_tool]))
+                for c in table[2:]]
+        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent empty"))
+        if no_tool is not None:
+            summary.append(f"  * with `{NO_TOOL_TEST}` (requests that need no tool, by MetaTool's labels) as the "
+                           "absent requests, the same tuned parameters: "
+                           + _target_line([r for r in rows if r[3] is not None], 3, "needs-no-tool requests empty"))
+    for text, where in ((doc, "on held-out data (absent empty: the share of absent-capability requests that come back "
+                              "empty)."),
+                        (readme, "out of sample (absent empty: the share of absent-capability requests that come back "
+                                 "empty):")):
+        target = target_sentence(where)
+        assert target.startswith("Target: query recall@5 at least 0.700 with absent empty at least 0.950, ")
+        assert "\n".join([target, "", *summary]) in text
+        assert "95%" not in text and "95 %" not in text
+
+
 def test_quality_page_scores_by_folds_as_eval_folds_does():
     """The Quality page's "tuned by folds" gives eval --folds K's figures, protocol line and tuned
     parameters per fold; more folds than the file has groups is the same clear error, not a crash."""
