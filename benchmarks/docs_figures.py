@@ -20,7 +20,17 @@ SAMPLES = ROOT / "sample_catalogs"
 
 
 def _share(x: float | None) -> str:
-    return "–" if x is None else f"{x:.3f}"
+    """A search-quality share as ``toolsearch eval``, the Quality page and the report print it (0.938)."""
+    from toolsearch.analysis.wording import evaluation_share  # noqa: PLC0415
+
+    return evaluation_share(x, "–")
+
+
+def _mrr(x: float | None) -> str:
+    """MRR as ``toolsearch eval``, the Quality page and the report print it (0.711)."""
+    from toolsearch.analysis.wording import mean_reciprocal_rank  # noqa: PLC0415
+
+    return mean_reciprocal_rank(x, "–")
 
 
 def search_variants() -> str:
@@ -46,7 +56,7 @@ def search_variants() -> str:
             # Not a result: the agent variant's thresholds were chosen on these very files.
             label = f"{result.name} (thresholds chosen on this file)" if result.name == "agent" else result.name
             lines.append(f"| {name}-agent · {label} | {_share(m.query_recall_at_k)} | {_share(m.nonsense_queries_empty)} "
-                         f"| {_share(m.recall_at_k)} | {_share(m.mrr)} | {m.abstained}/{m.abstention} |")
+                         f"| {_share(m.recall_at_k)} | {_mrr(m.mrr)} | {m.abstained}/{m.abstention} |")
     return "\n".join(lines) + "\n"
 
 
@@ -79,7 +89,7 @@ def shipped_eval() -> str:
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name, ev in shipped_evaluations().items():
         def cells(m) -> tuple[str, ...]:
-            return (_share(m.recall_at_1), _share(m.recall_at_k), _share(m.mrr), _share(m.abstention_accuracy),
+            return (_share(m.recall_at_1), _share(m.recall_at_k), _mrr(m.mrr), _share(m.abstention_accuracy),
                     f"{m.abstained}/{m.abstention}")
 
         reference = cells(ev.variants[0].metrics)

@@ -23,6 +23,7 @@ from pathlib import Path
 from toolsearch.analysis.evaluation import TuningPoint, best_point, evaluate, evaluate_tuned, load_queries, \
     tunable_grid, tuning_points
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, variant_options
+from toolsearch.analysis.wording import evaluation_share, mean_reciprocal_rank
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -42,8 +43,8 @@ RANKING_ALONE = {"evidence": {"min_best_share": 0.0, "min_best_terms": 0, "min_s
                  "semantic": {"min_cosine": -1.0, "min_cosine_margin": 0.0}}
 
 
-def _f(x: float | None) -> str:
-    return "—" if x is None else f"{x:.3f}"
+#: Search-quality shares as ``toolsearch eval``, the Quality page and the report print them (0.313).
+_f = evaluation_share
 
 
 def _params(params: dict) -> str:
@@ -94,7 +95,7 @@ def set_figures(name: str, variants: tuple[str, ...] = AVAILABLE_VARIANTS) -> tu
         tuned = bool(tunable_grid(v.name))
         nt = None if no_tool_ev is None else no_tool_ev.variants[i].metrics.nonsense_queries_empty
         lines.append(f"| {v.name} | {_f(m.query_recall_at_k)} | {_f(m.nonsense_queries_empty)} | "
-                     + ("" if no_tool_ev is None else f"{_f(nt)} | ") + f"{_f(m.mrr)} | "
+                     + ("" if no_tool_ev is None else f"{_f(nt)} | ") + f"{mean_reciprocal_rank(m.mrr)} | "
                      f"{_params(v.params) if tuned else 'nothing to tune'} | "
                      f"{_f(n.query_recall_at_k) if tuned else 'same'} | {_f(n.nonsense_queries_empty) if tuned else 'same'} |")
         rows.append((v.name, m.query_recall_at_k or 0.0, m.nonsense_queries_empty or 0.0, nt))
@@ -114,7 +115,7 @@ def absent_neighbours(name: str) -> str:
     per held-out tool, the catalog tool its requests most often match first and their mean first
     cosine; beside that, the present requests' median first cosine, and the ceiling of a cosine
     threshold picked on the test split itself (the best query recall@5 any ``min_cosine`` could give
-    with at least 95 % of absent requests empty: an in-sample bound, not a result). ``""`` when the
+    with absent empty at least 0.950: an in-sample bound, not a result). ``""`` when the
     semantic extra is not installed."""
     from toolsearch.engine import embedding  # noqa: PLC0415
 
@@ -139,7 +140,7 @@ def absent_neighbours(name: str) -> str:
             else:
                 absent.setdefault(task.group or task.id, []).append(first)
     absent_cos = sorted(c for firsts in absent.values() for _, c in firsts)
-    # The lowest threshold that empties 95 % of the absent requests: above that share of their cosines.
+    # The lowest threshold that leaves TARGET_EMPTY of the absent requests empty: above that share of their cosines.
     need = absent_cos[min(len(absent_cos) - 1, int(np.ceil(TARGET_EMPTY * len(absent_cos))) - 1)]
     ceiling = sum(1 for c, hit in present if hit and c > need) / len(present)
     rows = ["| held-out tool | requests | catalog tool matched first (most often) | mean first cosine |",
@@ -152,8 +153,8 @@ def absent_neighbours(name: str) -> str:
         f"#### `{name}`: what the absent requests match", "",
         f"The test split's present requests match their first tool at a median cosine of "
         f"{float(np.median([c for c, _ in present])):.2f}; its absent requests at "
-        f"{float(np.median(absent_cos)):.2f}. Emptying {TARGET_EMPTY:.0%} of the absent requests takes a "
-        f"`min_cosine` above {need:.2f}, which keeps {ceiling:.3f} query recall@5 even with the threshold "
+        f"{float(np.median(absent_cos)):.2f}. Reaching absent empty {_f(TARGET_EMPTY)} takes a "
+        f"`min_cosine` above {need:.2f}, which keeps {_f(ceiling)} query recall@5 even with the threshold "
         "picked on the test split itself (an in-sample bound, not a result). Per held-out tool, the "
         "catalog tool its requests match first (`semantic` ranking, cosine alone):", "", *rows])
 
@@ -238,22 +239,29 @@ def readme_table(rows_by_set: dict[str, list[Row]]) -> str:
         cells = []
         for rows in rows_by_set.values():
             row = next(r for r in rows if r[0] == name)
-            cells += [f"{row[1]:.3f}", f"{row[2]:.3f}"]
+            cells += [_f(row[1]), _f(row[2])]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def _target_line(rows: list[Row], empty: int, what: str) -> str:
     """Whether any row reaches the target, with the share of abstention requests left empty in
-    column ``empty`` of ``rows`` (called ``what``), and if not, the closest."""
+    column ``empty`` of ``rows`` (that column called ``what``), and if not, the closest. Shares and
+    targets read as the tables print them (:func:`_f`: 0.950)."""
     met = [r for r in rows if r[1] >= TARGET_RECALL and r[empty] >= TARGET_EMPTY]
     best = max(rows, key=lambda r: (r[empty] >= TARGET_EMPTY, r[1]))
     if met:
         return "reached by " + ", ".join(f"`{r[0]}`" for r in met)
     if best[empty] >= TARGET_EMPTY:
-        return (f"not reached; among variants with at least {TARGET_EMPTY:.0%} of {what} empty the best query "
-                f"recall@5 is {best[1]:.3f} (`{best[0]}`)")
-    return f"not reached; no variant leaves {TARGET_EMPTY:.0%} of {what} empty"
+        return (f"not reached; among variants with {what} at least {_f(TARGET_EMPTY)} the best query "
+                f"recall@5 is {_f(best[1])} (`{best[0]}`)")
+    return f"not reached; no variant has {what} at least {_f(TARGET_EMPTY)}"
+
+
+def target_sentence(where: str) -> str:
+    """The target, in the tables' form: ``Target: query recall@5 at least 0.700 with absent empty
+    at least 0.950, WHERE``."""
+    return f"Target: query recall@5 at least {_f(TARGET_RECALL)} with absent empty at least {_f(TARGET_EMPTY)}, {where}"
 
 
 def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
@@ -268,16 +276,16 @@ def figures(with_speed: bool = True, rows_by_set: dict | None = None) -> str:
         neighbours = absent_neighbours(name)
         if neighbours:
             parts.append(neighbours)
-        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent requests"))
+        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent empty"))
         if any(r[3] is not None for r in rows):
             summary.append(f"  * with `{NO_TOOL_TEST}` (requests that need no tool, by MetaTool's labels) as the "
                            "absent requests, the same tuned parameters: "
-                           + _target_line([r for r in rows if r[3] is not None], 3, "them"))
+                           + _target_line([r for r in rows if r[3] is not None], 3, "needs-no-tool requests empty"))
     if rows_by_set is not None:
         rows_by_set["summary"] = summary
     out = ["## Figures", "",
-           f"Target: query recall@5 at least {TARGET_RECALL:.2f} while at least {TARGET_EMPTY:.0%} of "
-           "absent-capability requests come back empty, on held-out data.", "", *summary, "", "\n\n".join(parts),
+           target_sentence("on held-out data (absent empty: the share of absent-capability requests that come "
+                           "back empty)."), "", *summary, "", "\n\n".join(parts),
            "", registered_and_pooled()]
     if with_speed:
         speed_text = speed()
@@ -296,8 +304,8 @@ def main(argv: list[str] | None = None) -> None:
     text = figures(not args.no_speed, rows_by_set)
     speed_text = rows_by_set.pop("speed", None)
     summary = rows_by_set.pop("summary")
-    table = (f"Target: query recall@5 at least {TARGET_RECALL:.2f} while at least {TARGET_EMPTY:.0%} of absent-"
-             "capability requests come back empty, out of sample:\n\n" + "\n".join(summary) + "\n\n"
+    table = (target_sentence("out of sample (absent empty: the share of absent-capability requests that come back "
+                             "empty):") + "\n\n" + "\n".join(summary) + "\n\n"
              + readme_table(rows_by_set) + (f"\n\n{speed_text}" if speed_text else ""))
     print(text + "\n\n" + table)
     if args.write_docs:

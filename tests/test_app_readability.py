@@ -256,10 +256,12 @@ def test_overview_and_strategies_say_what_each_up_front_figure_counts():
 # --- 5. the quality chart: one format, labels that cannot overlap ---------------------------------------
 
 @needs_samples
-def test_quality_chart_and_table_use_one_percent_format():
+def test_quality_chart_and_table_use_one_share_format():
+    """Shares and MRR read on one scale, as toolsearch eval prints them: 0.833, not 83.33%."""
     at = open_page("toolsearch/ui/quality.py", catalog="team-workspace")
     chart = [f for f in figures(at) if f["data"] and f["data"][0]["type"] == "bar"][0]
-    assert chart["layout"]["xaxis"]["tickformat"] == ".2%"
+    assert chart["layout"]["xaxis"]["tickvals"] == [0, 0.25, 0.5, 0.75, 1]
+    assert chart["layout"]["xaxis"]["ticktext"] == ["0.000", "0.250", "0.500", "0.750", "1.000"]
     bars = sum(len(trace["x"]) for trace in chart["data"])
     # horizontal bars, each label past its bar's end in a slot of its own (16 px for 10-px text)
     assert chart["layout"]["height"] >= 130 + 16 * bars
@@ -267,24 +269,22 @@ def test_quality_chart_and_table_use_one_percent_format():
         assert trace["orientation"] == "h" and trace["textposition"] == "outside"
         assert trace["textfont"]["size"] <= 10 and trace["constraintext"] == "none"
         assert "%{text}" in trace["hovertemplate"]  # the hover reads as the label
-        for metric, value, text in zip(trace["y"], trace["x"], trace["text"]):
+        for value, text in zip(trace["x"], trace["text"]):
             if value is None:
                 assert text == ""
-            elif metric == "MRR":  # a mean of 1/rank, not a share: as toolsearch eval prints it
-                assert text == f"{value:.3f}", (value, text)
-            else:
-                assert re.fullmatch(r"\d{1,3}\.\d\d%", text) and text == f"{value * 100:.2f}%", (value, text)
-    assert chart["layout"]["xaxis"]["title"]["text"].startswith("share (%; MRR from 0 to 1), ")
+            else:  # a share or MRR (a mean of 1/rank): both as toolsearch eval prints them
+                assert re.fullmatch(r"[01]\.\d{3}", text) and text == f"{value:.3f}", (value, text)
+    assert chart["layout"]["xaxis"]["title"]["text"].startswith("share or MRR (0 to 1), ")
+    assert "%" not in json.dumps(chart["layout"]["xaxis"])
     tables = literal_tables(at)
-    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "abstention", "abstention accuracy"],
+    shares = {"quality_metrics": ["recall@1", "recall@5", "recall@limit", "MRR", "abstention", "abstention accuracy"],
               "quality_counts": ["query recall@5", "nonsense queries empty"]}
     for key, columns in shares.items():
         table = tables[key]
         for column in columns:
             for cell in table[column]:
-                assert cell == "" or re.fullmatch(r"\d{1,3}\.\d\d%", cell), (key, column, cell)
+                assert cell == "" or re.fullmatch(r"[01]\.\d{3}", cell), (key, column, cell)
         assert any(cell for column in columns for cell in table[column])
-    assert all(re.fullmatch(r"[01]\.\d{3}", cell) for cell in tables["quality_metrics"]["MRR"])
 
 
 # --- 6. every segment of the listing bar can be named without hovering ---------------------------------

@@ -742,9 +742,9 @@ def frame(at: AppTest, first_column: str, second_column: str | None = None) -> p
 
 
 def shown(fraction: float | None) -> str:
-    """A share as the page's table shows it: a percentage with two decimals (the chart's format),
-    an em dash when undefined."""
-    return "—" if fraction is None else f"{fraction:.2%}"
+    """A share as the page's table shows it: a fraction with three decimals, as toolsearch eval
+    prints it (0.938, not 93.75%), an em dash when undefined."""
+    return "—" if fraction is None else f"{fraction:.3f}"
 
 
 def rendered_text(at: AppTest) -> str:
@@ -768,8 +768,8 @@ def test_page_tables_equal_the_engine(samples):
                          ("nonsense queries empty", "nonsense_queries_empty"),
                          ("abstention accuracy", "abstention_accuracy")):
         shown_column = (table if column in table.columns else counts)[column]
-        as_shown = (lambda x: "—" if x is None else f"{x:.3f}") if column == "MRR" else shown  # MRR is no share
-        assert list(shown_column) == [as_shown(getattr(v.metrics, attr)) for v in ev.variants], column
+        # MRR is no share, but reads on the same scale
+        assert list(shown_column) == [shown(getattr(v.metrics, attr)) for v in ev.variants], column
     assert list(counts["abstained"]) == ["3/3", "0/3", "3/3", "0/3", "3/3", "3/3", "3/3", "3/3", "0/3", "3/3", "3/3"]
     tasks = frame(at, "task", "reference")
     assert list(tasks.columns) == ["task", *DEFAULT_VARIANTS]

@@ -33,6 +33,6 @@ def test_report_quality_table_has_the_per_query_figures(tmp_path):
     for variant in data["variants"]:
         m = variant["metrics"]
         row = dict(zip(header, rows[variant["name"]]))
-        assert row["query recall@5"] == f"{m['query_recall_at_5']:.2%}"
-        assert row["nonsense queries empty"] == f"{m['nonsense_queries_empty']:.2%}"
-    assert dict(zip(header, rows["anthropic-bm25"]))["nonsense queries empty"] == "0.00%"
+        assert row["query recall@5"] == f"{m['query_recall_at_5']:.3f}"
+        assert row["nonsense queries empty"] == f"{m['nonsense_queries_empty']:.3f}"
+    assert dict(zip(header, rows["anthropic-bm25"]))["nonsense queries empty"] == "0.000"

@@ -1001,7 +1001,7 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
         assert column == "misses by cause" or f" {column} " in f" {header} ", (column, header)
     regex_row = counts[counts["variant"] == "anthropic-regex"].iloc[0]
     assert regex_row["misses by cause"].startswith("pattern ")
-    assert regex_row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    assert regex_row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.3f}"
     misses = next(t for k, t in tables.items() if k.endswith("quality_misses"))
     legend = next(c.value for c in at.caption if c.value.startswith("One row per expected tool"))
     for cause in set(misses["cause"]):
@@ -1010,13 +1010,13 @@ def test_quality_page_labels_its_figures_and_explains_every_miss_cause_it_shows(
 
 def test_eval_says_which_variant_is_best_and_at_what_cost():
     """eval ends its figures with the variant the tuning rule picks (the highest query recall@5 among
-    those leaving 95 % of nonsense queries empty) and the highest query recall@5 of all with its
-    empty share, led by in or out of sample."""
+    those with nonsense queries empty at least 0.950) and the highest query recall@5 of all with its
+    empty share, led by in or out of sample; the target reads as the figures do (0.950, not 95%)."""
     result = run_cli("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
                      ROOT / "sample_catalogs" / "queries" / "team-workspace-agent.yaml")
     assert result.returncode == 0, result.stderr
-    assert ("in sample, best by the tuning rule (the highest query recall@5 among variants that leave at least 95% "
-            "of nonsense queries empty): agent, 0.753 query recall@5 with 0.950 empty; the highest query recall@5 "
+    assert ("in sample, best by the tuning rule (the highest query recall@5 among variants with nonsense queries "
+            "empty at least 0.950): agent, 0.753 query recall@5 with 0.950 empty; the highest query recall@5 "
             "of all: anthropic-bm25, 0.870, with 0.000 of nonsense queries empty") in result.stdout.splitlines()
 
 
@@ -1048,6 +1048,40 @@ def test_readme_figures_are_the_docs_out_of_sample_figures():
     assert "`toolsearch eval` with" in block
 
 
+def test_docs_target_lines_read_as_the_tables_do():
+    """The target and its verdict per set, in docs/search-quality.md and README, are what the
+    generator writes from the docs' own out-of-sample tables, and state the target in the tables'
+    form (absent empty at least 0.950, query recall@5 at least 0.700), not as a percentage beside
+    figures written 0.950."""
+    from benchmarks.search_quality import (NO_TOOL_HEADING, NO_TOOL_TEST, README_BEGIN, README_END, SETS,
+                                           _target_line, target_sentence)
+
+    doc = (ROOT / "docs" / "search-quality.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split(README_BEGIN)[1].split(README_END)[0]
+    summary = []
+    for name in SETS:
+        section = doc.split(f"### `{name}`: tuned on `tune.json`, scored on `test.json`")[1].split("###")[0]
+        table = [[c.strip() for c in line.strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
+        head = table[0]
+        recall, empty = head.index("query recall@5 (out of sample)"), head.index("absent requests empty (out of sample)")
+        no_tool = head.index(NO_TOOL_HEADING) if NO_TOOL_HEADING in head else None
+        rows = [(c[0], float(c[recall]), float(c[empty]), None if no_tool is None else float(c[no_tool]))
+                for c in table[2:]]
+        summary.append(f"* `{name}` (test split): " + _target_line(rows, 2, "absent empty"))
+        if no_tool is not None:
+            summary.append(f"  * with `{NO_TOOL_TEST}` (requests that need no tool, by MetaTool's labels) as the "
+                           "absent requests, the same tuned parameters: "
+                           + _target_line([r for r in rows if r[3] is not None], 3, "needs-no-tool requests empty"))
+    for text, where in ((doc, "on held-out data (absent empty: the share of absent-capability requests that come back "
+                              "empty)."),
+                        (readme, "out of sample (absent empty: the share of absent-capability requests that come back "
+                                 "empty):")):
+        target = target_sentence(where)
+        assert target.startswith("Target: query recall@5 at least 0.700 with absent empty at least 0.950, ")
+        assert "\n".join([target, "", *summary]) in text
+        assert "95%" not in text and "95 %" not in text
+
+
 def test_quality_page_scores_by_folds_as_eval_folds_does():
     """The Quality page's "tuned by folds" gives eval --folds K's figures, protocol line and tuned
     parameters per fold; more folds than the file has groups is the same clear error, not a crash."""
@@ -1067,13 +1101,13 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     # The figures are headed in sample, and the chart (often read alone) says it on its axis.
     assert at.subheader[0].value == "Figures in sample (registered parameters)"
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%; MRR from 0 to 1), in sample (registered parameters)"
+    assert chart["layout"]["xaxis"]["title"]["text"] == "share or MRR (0 to 1), in sample (registered parameters)"
     at.radio(key="quality_protocol").set_value("tuned by folds (out of sample)").run()
     at.number_input(key="quality_folds").set_value(3).run()
     assert not at.exception, at.exception
     assert at.subheader[0].value == "Figures out of sample (tuned by 3 folds)"
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert chart["layout"]["xaxis"]["title"]["text"] == "share (%; MRR from 0 to 1), out of sample (tuned by 3 folds)"
+    assert chart["layout"]["xaxis"]["title"]["text"] == "share or MRR (0 to 1), out of sample (tuned by 3 folds)"
     args = ("eval", ROOT / "sample_catalogs" / "team-workspace.yaml",
             ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml", "--variant", "reference",
             "--variant", "evidence", "--folds", "3")
@@ -1086,18 +1120,19 @@ def test_quality_page_scores_by_folds_as_eval_folds_does():
     assert not any("Tuned by folds with" in w.value for w in at.warning)  # the sample has abstention tests
     counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
     row = counts[counts["variant"] == "evidence"].iloc[0]
-    assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.3f}"
     # Which variant is best on these figures, by the tuning rule, in the page's format (the CLI's line).
     metrics = {v["name"]: v["metrics"] for v in data["variants"]}
     cli_verdict = next(line for line in text if line.startswith("out of sample, best by the tuning rule"))
     assert cli_verdict.startswith("out of sample, best by the tuning rule (the highest query recall@5 among "
-                                  "variants that leave at least 95% of nonsense queries empty): ")
+                                  "variants with nonsense queries empty at least 0.950): ")
     best = "evidence" if metrics["evidence"]["nonsense_queries_empty"] >= 0.95 and \
         metrics["evidence"]["query_recall_at_5"] > metrics["reference"]["query_recall_at_5"] else "reference"
     page_verdict = next(t.value for t in at.text if t.value.startswith("out of sample, best by the tuning rule"))
+    assert page_verdict == cli_verdict  # one line, one format: 0.938 on both
     assert page_verdict.split(": ", 1)[1].startswith(
-        f"{best}, {metrics[best]['query_recall_at_5']:.2%} query recall@5 with "
-        f"{metrics[best]['nonsense_queries_empty']:.2%} empty"), page_verdict
+        f"{best}, {metrics[best]['query_recall_at_5']:.3f} query recall@5 with "
+        f"{metrics[best]['nonsense_queries_empty']:.3f} empty"), page_verdict
     at.number_input(key="quality_folds").set_value(19).run()  # 18 task groups
     assert not at.exception, at.exception
     assert any("19 folds, but the file has 18 task groups" in e.value for e in at.error)
@@ -1149,7 +1184,7 @@ def test_quality_page_tunes_on_a_tuning_file_as_eval_tune_does(tmp_path):
     assert "\n".join(cli_lines) in [t.value for t in at.text]
     counts = next(t for k, t in literal_tables(at).items() if k.endswith("quality_counts"))
     row = counts[counts["variant"] == "evidence"].iloc[0]
-    assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.2%}"
+    assert row["query recall@5"] == f"{data['variants'][1]['metrics']['query_recall_at_5']:.3f}"
     assert not at.warning, [w.value for w in at.warning]
 
     # Recall only: the page warns as eval --tune does.

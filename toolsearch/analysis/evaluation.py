@@ -91,6 +91,7 @@ from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions,
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from .invisible import reveal
+from .wording import evaluation_share
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
 
@@ -529,13 +530,15 @@ class Evaluation:
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
 
-    def trade_off(self, share: Callable[[float], str] = "{:.3f}".format, target: float = ABSTAIN_TARGET) -> str:
+    def trade_off(self, target: float = ABSTAIN_TARGET) -> str:
         """Which variant does best on these figures, by the rule tuning uses: the highest query
-        recall@k among the variants that leave at least ``target`` of the nonsense queries empty,
-        beside the highest query recall@k of all and its empty share (the trade-off the target
-        weighs), led by "in sample" or "out of sample" as :meth:`protocol_note` says. ``share``
-        formats a share (0–1) as the surface shows it. ``""`` when no task expects a tool."""
+        recall@k among the variants whose nonsense queries empty is at least ``target``, beside the
+        highest query recall@k of all and its empty share (the trade-off the target weighs), led by
+        "in sample" or "out of sample" as :meth:`protocol_note` says. Shares and the target read as
+        :func:`~toolsearch.analysis.wording.evaluation_share` (``0.950``), the form of the tables on
+        every surface. ``""`` when no task expects a tool."""
         k = self.k
+        share = evaluation_share
         sample = "in sample" if self.protocol_note().startswith("in sample") else "out of sample"
         scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
                   if v.metrics.query_recall_at_k is not None]
@@ -548,11 +551,11 @@ class Evaluation:
         quiet = [r for r in scored if r[2] is not None and r[2] >= target]
         if quiet:
             best = max(quiet, key=lambda r: r[1])
-            text = (f"{sample}, best by the tuning rule (the highest query recall@{k} among variants that leave at least "
-                    f"{target:.0%} of nonsense queries empty): {best[0]}, {share(best[1])} query recall@{k} with "
+            text = (f"{sample}, best by the tuning rule (the highest query recall@{k} among variants with nonsense "
+                    f"queries empty at least {share(target)}): {best[0]}, {share(best[1])} query recall@{k} with "
                     f"{share(best[2])} empty")
         else:
-            text = f"{sample}, no variant leaves {target:.0%} of nonsense queries empty"
+            text = f"{sample}, no variant has nonsense queries empty at least {share(target)}"
         if not quiet or top[1] > best[1]:
             text += (f"; the highest query recall@{k} of all: {top[0]}, {share(top[1])}, with {share(top[2])} of "
                      "nonsense queries empty")

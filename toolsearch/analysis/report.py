@@ -32,7 +32,7 @@ from .invisible import reveal, reveal_html
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
-from .wording import counted, mean_reciprocal_rank, severity_counts
+from .wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.listing import collapsed_words
 from ..engine.plan import Plan
 from .sweep import (HEATMAP_CONTEXT_LENGTHS, HEATMAP_THRESHOLD_PCTS, form_grid, listing_ladder,
@@ -417,8 +417,7 @@ def _quality(evaluation: "Evaluation | None") -> str:
     if evaluation is None:
         return '<p class="muted">Not computed.</p>'
 
-    def share(x: float | None) -> str:
-        return "—" if x is None else f"{x:.2%}"  # the app's format for shares: 83.33%
+    share = evaluation_share  # as eval and the Search quality page print them: 0.833
 
     # Beside the per-task figures, the per-query pair that eval, the Quality page and the docs lead
     # with: a variant that never comes back empty still scores well on abstention accuracy alone.

@@ -24,10 +24,24 @@ def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.1%}"
 
 
+def evaluation_share(share: float | None, missing: str = "—") -> str:
+    """A search-quality share as ``toolsearch eval``, the Search quality page, the HTML report, the
+    README and the docs print it: a fraction from 0 to 1 with three decimals (``0.938``), never a
+    percentage, so that it reads on the scale of MRR beside it. Used for recall@1, recall@k,
+    recall@limit, abstention, query recall@k, nonsense queries empty (called "absent empty" for
+    the third-party sets) and abstention accuracy, and for the targets set on them (``0.950`` of
+    nonsense queries empty); ``missing`` when there is nothing to divide by.
+
+    Shares that are not search-quality figures (of the context, of a budget, of recorded searches)
+    stay :func:`percent`."""
+    return missing if share is None else f"{share:.3f}"
+
+
 def mean_reciprocal_rank(mrr: float | None, missing: str = "—") -> str:
     """MRR as ``toolsearch eval``, the Search quality page and the HTML report print it: a mean of
-    1/rank from 0 to 1 with three decimals (``0.711``), not a share, so never a percentage;
-    ``missing`` when there is nothing to average."""
+    1/rank from 0 to 1 with three decimals (``0.711``), not a share, so never a percentage (the
+    shares beside it read the same way: :func:`evaluation_share`); ``missing`` when there is
+    nothing to average."""
     return missing if mrr is None else f"{mrr:.3f}"
 
 

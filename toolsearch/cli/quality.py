@@ -28,7 +28,7 @@ from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
 from ..analysis.variants import variant_sources
 from ..analysis.lint import RULES, LintReport, lint
-from ..analysis.wording import counted, mean_reciprocal_rank, severity_counts
+from ..analysis.wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.profile import load_profile
 
 COMMANDS = ("eval", "lint")
@@ -150,10 +150,6 @@ def _progress(done: int, total: int, label: str) -> None:
     rewrite_progress_line(f"toolsearch: eval: {label} {done:,}/{total:,} {progress_unit(label)}")
 
 
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x:.3f}"
-
-
 def format_evaluation(ev: Evaluation) -> str:
     """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
     k = ev.k
@@ -165,10 +161,11 @@ def format_evaluation(ev: Evaluation) -> str:
     rows = []
     for v in ev.variants:
         m = v.metrics
-        rows.append([v.name, _pct(m.recall_at_1), _pct(m.recall_at_k), _pct(m.recall_at_limit),
+        share = evaluation_share  # as the Search quality page and the report print them: 0.938
+        rows.append([v.name, share(m.recall_at_1), share(m.recall_at_k), share(m.recall_at_limit),
                      mean_reciprocal_rank(m.mrr),
-                     _pct(m.abstention_rate), _pct(m.query_recall_at_k), _pct(m.nonsense_queries_empty),
-                     _pct(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
+                     share(m.abstention_rate), share(m.query_recall_at_k), share(m.nonsense_queries_empty),
+                     share(m.abstention_accuracy), f"{m.answered}/{m.positive}", f"{m.abstained}/{m.abstention}"])
     out += ["", _table(rows, ["variant", "recall@1", f"recall@{k}", "recall@limit", "MRR", "abstention",
                               f"query recall@{k}", "nonsense queries empty", "abstention accuracy", "answered",
                               "abstained"]),

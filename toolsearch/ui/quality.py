@@ -31,7 +31,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             one_sided_folds, one_sided_tuning, repeated_tasks, seen_across_folds, seen_in_tuning, tuning_unknown_note,
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
-from toolsearch.analysis.wording import counted, mean_reciprocal_rank
+from toolsearch.analysis.wording import counted, evaluation_share, mean_reciprocal_rank
 from toolsearch.analysis.invisible import reveal
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
@@ -106,24 +106,20 @@ def metrics_rows(ev: Evaluation) -> list[dict[str, Any]]:
     return rows
 
 
-#: How every share (0–1) reads on this page: a percentage with two decimals (``83.33%``), in the
-#: chart's labels, hover and axis as in the metrics table (Streamlit's ``percent`` column format).
-PERCENT = ".2%"
-def percent(x: float | None) -> str:
-    """``0.8333`` → ``"83.33%"`` (the page's one format for shares); ``None`` → ``""``."""
-    return "" if x is None else f"{x:{PERCENT}}"
-
-
 def share_columns(ev: Evaluation) -> tuple[str, ...]:
-    """The columns of :func:`metrics_rows` that hold shares (0–1), shown as percentages (MRR, a
-    mean of 1/rank, is not one: it reads ``0.711`` as ``toolsearch eval`` prints it)."""
+    """The columns of :func:`metrics_rows` that hold shares (0–1); MRR (a mean of 1/rank, also 0 to
+    1) is the one figure column that is not a share."""
     return (*(c for c in METRIC_COLUMNS if c != "MRR"), f"query recall@{ev.k}", "nonsense queries empty")
 
 
 def metric_formats(ev: Evaluation) -> dict[str, Callable[[float | None], str]]:
-    """How each figure column of :func:`metrics_rows` reads: shares as :func:`percent`, MRR as
-    :func:`~toolsearch.analysis.wording.mean_reciprocal_rank`."""
-    return {**{c: percent for c in share_columns(ev)}, "MRR": lambda x: mean_reciprocal_rank(x, "")}
+    """How each figure column of :func:`metrics_rows` reads, in the table, the chart's labels and
+    its hover: shares as :func:`~toolsearch.analysis.wording.evaluation_share` (``0.938``), MRR as
+    :func:`~toolsearch.analysis.wording.mean_reciprocal_rank` (``0.711``), exactly as
+    ``toolsearch eval`` and the HTML report print them; an empty cell where there is nothing to
+    divide by."""
+    return {**{c: (lambda x: evaluation_share(x, "")) for c in share_columns(ev)},
+            "MRR": lambda x: mean_reciprocal_rank(x, "")}
 
 
 def sample_words(ev: Evaluation) -> str:
@@ -143,12 +139,12 @@ BAR_SLOT_PX = 16
 
 def metrics_figure(ev: Evaluation) -> go.Figure:
     """Grouped horizontal bars: one group per metric (top to bottom in table order), one bar per
-    variant (top to bottom in the table's variant order), shares as percentages and MRR (also 0 to 1)
-    as a mean.
+    variant (top to bottom in the table's variant order), on one axis from 0 to 1: the shares and
+    MRR read as the table above it and ``toolsearch eval`` print them.
 
-    Each bar is labeled with its value (``83.33%``, ``0.711`` for MRR: the formats of the table above it) just past its
-    end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never overlap
-    however many variants are compared."""
+    Each bar is labeled with its value (``0.833``, ``0.711`` for MRR: :func:`metric_formats`) just
+    past its end, on its own line: the chart grows by :data:`BAR_SLOT_PX` per bar, so labels never
+    overlap however many variants are compared. The axis ticks are written by the same function."""
     fig = go.Figure()
     metrics = list(METRIC_COLUMNS)
     formats = metric_formats(ev)
@@ -162,13 +158,14 @@ def metrics_figure(ev: Evaluation) -> go.Figure:
                     cliponaxis=False, constraintext="none", textfont=dict(size=10),
                     hovertemplate=f"<b>{name}</b><br>%{{y}}: %{{text}}<extra></extra>")
     bars = len(metrics) * max(1, len(ev.variants))
+    ticks = [0, 0.25, 0.5, 0.75, 1]
     fig.update_layout(barmode="group", height=130 + BAR_SLOT_PX * bars, margin=dict(t=40, b=10, l=10, r=10),
                       bargap=0.2, bargroupgap=0.0, font=dict(family="Source Sans Pro, sans-serif", size=13),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="variant:",
                                   traceorder="normal"),
                       # The chart is often read (and shared) alone: its axis says in or out of sample.
-                      xaxis=dict(range=[0, 1.16], title=f"share (%; MRR from 0 to 1), {sample_words(ev)}", tickformat=PERCENT,
-                                 tickvals=[0, 0.25, 0.5, 0.75, 1]),
+                      xaxis=dict(range=[0, 1.16], title=f"share or MRR (0 to 1), {sample_words(ev)}",
+                                 tickvals=ticks, ticktext=[evaluation_share(t) for t in ticks]),
                       # The axis runs top to bottom: the first metric's group on top and, inside each
                       # group, the bars in table order (plotly stacks a group's bars up the axis).
                       yaxis=dict(categoryorder="array", categoryarray=metrics, autorange="reversed",
@@ -387,14 +384,14 @@ if common.require_catalog(v):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
         st.subheader(f"Figures {sample_words(ev)}")
         st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
-        if ev.trade_off(percent):  # which variant is best here, and what the best recall costs
-            st.text(reveal(ev.trade_off(percent)))
+        if ev.trade_off():  # which variant is best here, and what the best recall costs
+            st.text(reveal(ev.trade_off()))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "
                 f"{counted(ev.deferred_count, 'deferred tool')}; limit {ev.limit}")
         # Two tables of few columns each (the shares, then the per-query shares and counts), so that
-        # every cell is read in full at 1024 px. Shares in the chart's format: 83.33%.
+        # every cell is read in full at 1024 px. Shares as eval, the chart and the report print them: 0.833.
         metric_rows = metrics_rows(ev)
         shares = ["variant", *METRIC_COLUMNS]
         fractions = metric_formats(ev)
