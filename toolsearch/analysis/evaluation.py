@@ -544,13 +544,18 @@ class Evaluation:
         recall@k among the variants that leave at least ``target`` of the nonsense queries empty,
         beside the highest query recall@k of all and its empty share (the trade-off the target
         weighs), led by "in sample" or "out of sample" as :meth:`protocol_note` says. ``share``
-        formats a share (0–1) as the surface shows it. ``""`` when no task expects a tool."""
+        formats a share (0–1) as the surface shows it. When no task expects a tool (an abstention-only
+        file) query recall is undefined, so the line says that no variant can be picked by the rule
+        rather than leaving the verdict out. The CLI report, the Quality page and the HTML report all
+        print this line."""
         k = self.k
         sample = "in sample" if self.protocol_note().startswith("in sample") else "out of sample"
         scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
                   if v.metrics.query_recall_at_k is not None]
         if not scored:
-            return ""
+            return (f"{sample}, no variant can be picked by the tuning rule (the highest query recall@{k} among "
+                    f"variants that leave at least {target:.0%} of nonsense queries empty): the file has no task with "
+                    f"an expected tool, so query recall@{k} is undefined and only abstention is measured")
         top = max(scored, key=lambda r: r[1])  # max keeps the first of equals: the table's order
         if all(r[2] is None for r in scored):
             return (f"{sample}, the highest query recall@{k}: {top[0]}, {share(top[1])} (the file has no nonsense queries, so "
