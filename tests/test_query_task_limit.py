@@ -103,3 +103,37 @@ def test_docs_quote_the_limit():
     assert f"holds at most {MAX_QUERY_TASKS:,} tasks, since each task" in text("security.md")
     assert (f"the tasks past eval's limit of {MAX_QUERY_TASKS:,} per file (the first {MAX_QUERY_TASKS:,} are "
             "written") in text("sessions.md")
+
+
+def test_the_sessions_page_says_what_the_download_leaves_out_even_past_the_notes_it_shows(tmp_path, monkeypatch):
+    """The page shows the first notes on what its labeled-queries download leaves out: the note on
+    the task limit comes first, and the notes it does not show are counted, not dropped."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.guard import launch_token
+    from toolsearch.ui import session_sources
+    from toolsearch.ui.common import md_escape
+
+    searches = 25
+    conv = conversation("c1", searches)
+    for k, message in enumerate(conv["messages"][0::2]):  # each search also has a query too long for eval
+        message["tool_calls"][0]["function"]["arguments"] = json.dumps(
+            {"queries": [f"slack post message {k}", "send " * 500]})
+    transcript = tmp_path / "many.json"
+    transcript.write_text(json.dumps([conv]), encoding="utf-8")
+    monkeypatch.setattr(evaluation, "MAX_QUERY_TASKS", 2)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(transcript)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    shown = [w.value for w in at.warning if "download" in w.value]
+    assert shown[0] == md_escape(f"Not in the download: {searches - 2} tasks left out, from session 'c1', search at "
+                                 "step 5 on: a query file holds at most 2 tasks (toolsearch eval refuses more), so "
+                                 "the first 2 are kept")
+    assert len(shown) == session_sources.PROBLEMS_SHOWN + 1
+    assert shown[-1] == f"… and {searches + 1 - session_sources.PROBLEMS_SHOWN} more left out of the download"
+    assert "2 labeled tasks" in " ".join(c.value for c in at.caption)
