@@ -82,3 +82,29 @@ def test_the_cli_prints_both_warnings_with_the_other_load_warnings(tmp_path) -> 
     assert f"toolsearch: catalog warning: {WHERE}: {CHANGED}" in lines
     assert any(line.startswith("toolsearch: live: relist: ok, 2 tools (2 pages)") and line.endswith(
         "flagged: tools/list answered twice (first kept); tool list changed while listed") for line in lines), lines
+
+
+def test_the_tap_counts_only_what_follows_an_answer_and_keeps_no_page_after_the_listing() -> None:
+    """A list_changed sent before the first tools/list answer (a server that registers its tools at
+    start-up) is what that answer already shows: no warning. After the listing the tap holds no
+    page to compare with (a session kept open for calls would hold them all)."""
+    import mcp_types
+    from mcp.shared.message import SessionMessage
+
+    from toolsearch.live.client import _Tap
+
+    def msg(**fields):
+        return SessionMessage(fields.pop("kind")(jsonrpc="2.0", **fields))
+
+    tap = _Tap()
+    tap.sent(msg(kind=mcp_types.JSONRPCRequest, id=7, method="tools/list"))
+    tap.observe(msg(kind=mcp_types.JSONRPCNotification, method="notifications/tools/list_changed"))
+    assert tap.list_changed_after_listing == 0
+    tap.observe(msg(kind=mcp_types.JSONRPCResponse, id=7, result={"tools": []}))
+    tap.observe(msg(kind=mcp_types.JSONRPCResponse, id=7, result={"tools": []}))
+    tap.observe(msg(kind=mcp_types.JSONRPCError, id=7, error=mcp_types.ErrorData(code=-1, message="late")))
+    tap.observe(msg(kind=mcp_types.JSONRPCNotification, method="notifications/tools/list_changed"))
+    assert tap.repeated_answers == [("tools/list", 7, False), ("tools/list", 7, True)]
+    assert tap.list_changed_after_listing == 1
+    tap.listing_done()
+    assert tap._answered_ids == {7: ("tools/list", None)}

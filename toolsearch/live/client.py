@@ -331,6 +331,11 @@ class _Tap:
             shown = mask_trailing_prefix(shown[:_STRAY_LINE_CHARS], self.secrets)
         return shown
 
+    def listing_done(self) -> None:
+        """Drop the tools/list answers kept to compare a repeat with: the listing has been read
+        (a session kept open for calls would otherwise hold every page until it closes)."""
+        self._answered_ids = {key: (method, None) for key, (method, _) in self._answered_ids.items()}
+
     def note_too_large(self, sentence: str) -> None:
         """Record why the connection ends: one message passed the size limit (:mod:`.replycap`),
         or the server asked too many questions at once (:meth:`server_request`)."""
@@ -1121,6 +1126,7 @@ def _answered_twice(tap: _Tap, status: ServerStatus, where: str, problems: list[
                                 "may be out of date, or over several pages part old and part new; connect again to "
                                 "list them afresh"))
         status.flags.append("tool list changed while listed")
+    tap.listing_done()
 
 
 def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[Any], tools: list[Any],
