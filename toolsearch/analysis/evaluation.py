@@ -121,6 +121,11 @@ FOLD_SEED = 23
 #: Longest query a query file may hold (characters): a request, not a document (each query is
 #: stemmed and searched once per variant; a megabyte query took minutes).
 MAX_QUERY_CHARS = 2_000
+#: Most tasks a query file may hold: every task is searched once per query and variant, and
+#: 20,000 tasks of the MetaTool set took 83 s under the default variants on two CPUs (200,000
+#: took minutes per variant). The largest shipped file (``benchmarks/data/bfcl-live/all.json``)
+#: has 473. ``sessions --export-queries`` writes at most this many.
+MAX_QUERY_TASKS = 20_000
 #: Share of abstention queries that must come back empty for a tuning point to be preferred.
 ABSTAIN_TARGET = 0.95
 ProgressFn = Callable[[int, int, str], None]
@@ -237,7 +242,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
             ``expected`` list of blank names only (it would read as an abstention test), a query given
             twice in one task, an expected name given twice in one task, an id, group,
-            name or expected name with a line break or a tab.
+            name or expected name with a line break or a tab; more than :data:`MAX_QUERY_TASKS`
+            tasks (then also an :class:`~toolsearch.engine.errors.InputLimitError`).
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("tasks"), list):
         catalog_like = isinstance(data, list) or (isinstance(data, Mapping) and ("servers" in data or "tools" in data))
@@ -249,6 +255,10 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     tool_names = data.get("tool_names")
     if tool_names is not None and tool_names not in C.TOOL_NAMING:
         raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {tool_names!r}")
+    if len(data["tasks"]) > MAX_QUERY_TASKS:
+        # Refused before any task is checked: each one would be searched once per variant.
+        raise readers.limit_error(QueryFileError, f"{origin}: {len(data['tasks']):,} tasks, over the limit of "
+                                                  f"{MAX_QUERY_TASKS:,} per query file; split it into smaller files")
     tasks: list[Task] = []
     seen: set[str] = set()
     for i, item in enumerate(data["tasks"]):
@@ -536,14 +546,18 @@ class Evaluation:
         highest query recall@k of all and its empty share (the trade-off the target weighs), led by
         "in sample" or "out of sample" as :meth:`protocol_note` says. Shares and the target read as
         :func:`~toolsearch.analysis.wording.evaluation_share` (``0.950``), the form of the tables on
-        every surface. ``""`` when no task expects a tool."""
+        every surface. When no task expects a tool (an abstention-only file) query recall is
+        undefined, so the line says that no variant can be picked by the rule rather than leaving the
+        verdict out. The CLI report, the Quality page and the HTML report all print this line."""
         k = self.k
         share = evaluation_share
         sample = "in sample" if self.protocol_note().startswith("in sample") else "out of sample"
         scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
                   if v.metrics.query_recall_at_k is not None]
         if not scored:
-            return ""
+            return (f"{sample}, no variant can be picked by the tuning rule (the highest query recall@{k} among "
+                    f"variants with nonsense queries empty at least {share(target)}): the file has no task with "
+                    f"an expected tool, so query recall@{k} is undefined and only abstention is measured")
         top = max(scored, key=lambda r: r[1])  # max keeps the first of equals: the table's order
         if all(r[2] is None for r in scored):
             return (f"{sample}, the highest query recall@{k}: {top[0]}, {share(top[1])} (the file has no nonsense queries, so "

@@ -429,7 +429,10 @@ def _quality(evaluation: "Evaluation | None") -> str:
             f"{counted(len(evaluation.query_file.tasks), 'task')} · limit {evaluation.limit} · "
             f"{counted(evaluation.deferred_count, 'deferred tool')} searched.</p>"
             # In sample or out of sample, as eval and the Quality page say it: an in-sample figure is no result.
-            f"<p>{esc(evaluation.protocol_note())}.</p>")
+            f"<p>{esc(evaluation.protocol_note())}.</p>"
+            # Which variant the tuning rule picks on these figures (or why none can be), as eval and
+            # the Quality page say it.
+            f"<p>{esc(evaluation.trade_off(share))}.</p>")
     if evaluation.unknown_expected:  # e.g. a session scope's report scored on the whole catalog's queries
         shown = ", ".join(evaluation.unknown_expected[:5]) + (" …" if len(evaluation.unknown_expected) > 5 else "")
         head += (f"<p>{esc(counted(len(evaluation.unknown_expected), 'expected name'))} "

@@ -1414,11 +1414,15 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
 
     What ``toolsearch eval`` would refuse in the file is left out, one line each in ``left_out``:
     a recorded query longer than ``MAX_QUERY_CHARS``, an expected name with a line break or a tab
-    (one such item would make eval refuse the whole file).
+    (one such item would make eval refuse the whole file), and the tasks past the first
+    ``MAX_QUERY_TASKS`` (eval refuses a file with more; this note comes first, before the
+    per-search ones).
     """
-    from .evaluation import _LINE_BREAK, MAX_QUERY_CHARS  # noqa: PLC0415 (numpy: only when exporting)
+    from .evaluation import _LINE_BREAK, MAX_QUERY_CHARS, MAX_QUERY_TASKS  # noqa: PLC0415 (numpy: only when exporting)
 
     notes = left_out if left_out is not None else []
+    first_note = len(notes)
+    places: list[str] = []  # where each task comes from, for the note on tasks over the limit
     deferred = set(inspector.bridge(ToolSearchConfig()).deferred_by_name) if inspector is not None else None
     registered = inspector.full_registration.by_name() if inspector is not None else {}
     tasks: list[dict[str, Any]] = []
@@ -1459,6 +1463,13 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
             taken.add(task_id)
             tasks.append({"id": task_id, "queries": queries, "expected": expected,
                           "note": f"session {session.id}, search at step {event.step}"})
+            places.append(where)
+    if len(tasks) > MAX_QUERY_TASKS:
+        over = len(tasks) - MAX_QUERY_TASKS
+        notes.insert(first_note, f"{counted(over, 'task')} left out, from {places[MAX_QUERY_TASKS]} on: a query file "
+                                 f"holds at most {MAX_QUERY_TASKS:,} tasks (toolsearch eval refuses more), so the "
+                                 f"first {MAX_QUERY_TASKS:,} are kept")
+        del tasks[MAX_QUERY_TASKS:]
     out: dict[str, Any] = {"name": name or "Labeled queries from recorded sessions"}
     if inspector is not None:
         out["catalog"] = inspector.catalog.name

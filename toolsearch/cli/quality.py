@@ -177,8 +177,7 @@ def format_evaluation(ev: Evaluation) -> str:
     if sources:  # as the Search quality page's caption says it
         out.append(f"where they come from: {sources}; the others are switches of the reference")
     out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
-    if ev.trade_off():
-        out.append(reveal(ev.trade_off()))
+    out.append(reveal(ev.trade_off()))  # the verdict, or why there is none
     task_rows = []
     for i, task in enumerate(ev.query_file.tasks):
         task_rows.append([reveal(task.id), *[task_cell(v.tasks[i], ev.limit) for v in ev.variants]])

@@ -23,6 +23,15 @@ _URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
 SECRET_MIN_CHARS = 4
+#: A secret (or an encoded form of one) shorter than this is masked in free text only where it
+#: stands as a whole token: where its first character is a letter, digit or underscore, not
+#: right after another one, and likewise at its end (so after ``=``, ``:``, a space or a quote, and
+#: before punctuation, a space or the end). Values of 4 or 5 characters are mostly settings
+#: (``true``, ``info``, ``debug``, ``prod``, ``1234``) that also occur inside ordinary words and
+#: numbers ("information", "untrue", "12345"): masked wherever they occurred, a failure reason
+#: became unreadable. From this length up a value is masked wherever it occurs, as before (a
+#: credential glued to other text is still masked).
+SECRET_ANYWHERE_MIN_CHARS = 6
 
 
 def secret_list(values: Iterable[str]) -> list[str]:
@@ -130,7 +139,9 @@ def _html_forms(value: str) -> set[str]:
 
 def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ()) -> str:
     """``text`` with URLs redacted (:func:`redact_url`: userinfo and query values masked) and
-    every value of ``secrets`` replaced by ``••••``.
+    every value of ``secrets`` replaced by ``••••``: wherever it occurs from
+    :data:`SECRET_ANYWHERE_MIN_CHARS` characters up, a shorter one only where it stands as a
+    whole token (``LOG_LEVEL=info`` masks ``info`` in "level info." but not in "information").
 
     A secret split over lines (line breaks, with the spaces around them, between its
     characters) is masked too, so scrub a whole stderr buffer before cutting it into lines.
@@ -146,11 +157,42 @@ def scrub_text(text: str, secrets: Iterable[str] = (), urls: Iterable[str] = ())
         text = text.replace(url, redact_url(url))
     text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
     secrets = [value for value in secrets if value]
+    short: list[str] = []
     for value in secrets:
-        text = text.replace(value, C.SECRET_MASK)
+        if len(value) < SECRET_ANYWHERE_MIN_CHARS:
+            short.append(value)  # masked as whole tokens only, below
+        else:
+            text = text.replace(value, C.SECRET_MASK)
+    if short:
+        text = _token_pattern(tuple(sorted(set(short), key=len, reverse=True))).sub(C.SECRET_MASK, text)
     if secrets and ("\n" in text or "\r" in text):
         text = _scrub_across_lines(text, secrets)
     return text
+
+
+_WORD = re.compile(r"\w")
+
+
+def _as_token(value: str, pattern: str) -> str:
+    """``pattern`` (which matches ``value``) matching only where ``value`` stands as a whole
+    token: not glued to a letter, digit or underscore at an end of it that is one itself (see
+    :data:`SECRET_ANYWHERE_MIN_CHARS`)."""
+    before = r"(?<!\w)" if _WORD.match(value[0]) else ""
+    after = r"(?!\w)" if _WORD.match(value[-1]) else ""
+    return f"{before}(?:{pattern}){after}"
+
+
+@functools.lru_cache(maxsize=256)
+def _token_pattern(values: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for short secrets ``values`` (longest first), each as a whole token."""
+    return re.compile("|".join(_as_token(value, re.escape(value)) for value in values))
+
+
+def _glued(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is glued to a letter, digit or underscore on a side where its
+    own character is one (the opposite of standing as a whole token)."""
+    return bool((start > 0 and _WORD.match(text[start]) and _WORD.match(text[start - 1]))
+                or (end < len(text) and _WORD.match(text[end - 1]) and _WORD.match(text[end])))
 
 
 #: A line break inside a secret, with the spaces and tabs around it (a stderr line cut in two).
@@ -164,7 +206,9 @@ def _scrub_across_lines(text: str, secrets: Sequence[str]) -> str:
     split = [value for value in set(secrets) if value in joined]
     if not split:  # the common case: no secret at all, so no pattern to build
         return text
-    pattern = re.compile("|".join(_across_lines(value) for value in sorted(split, key=len, reverse=True)))
+    pattern = re.compile("|".join(
+        _across_lines(value) if len(value) >= SECRET_ANYWHERE_MIN_CHARS else _as_token(value, _across_lines(value))
+        for value in sorted(split, key=len, reverse=True)))
     return pattern.sub(_mask_keeping_breaks, text)
 
 
@@ -182,23 +226,32 @@ def _mask_keeping_breaks(match: re.Match[str]) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _starts_by_last_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[str, ...]]:
-    """Every start of every secret (at least ``min_chars`` long) by its last character, longest first."""
-    found: dict[str, set[str]] = {}
+def _starts_by_last_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[tuple[str, bool], ...]]:
+    """Every start of every secret (at least ``min_chars`` long) by its last character, longest
+    first, each with whether it only counts as a whole token (it is the start of short secrets
+    only, see :data:`SECRET_ANYWHERE_MIN_CHARS`)."""
+    found: dict[str, dict[str, bool]] = {}
     for value in secrets:
+        short = len(value) < SECRET_ANYWHERE_MIN_CHARS
         for size in range(min_chars, len(value) + 1):
-            found.setdefault(value[size - 1], set()).add(value[:size])
-    return {ch: tuple(sorted(starts, key=len, reverse=True)) for ch, starts in found.items()}
+            starts = found.setdefault(value[size - 1], {})
+            starts[value[:size]] = starts.get(value[:size], True) and short
+    return {ch: tuple(sorted(starts.items(), key=lambda item: len(item[0]), reverse=True))
+            for ch, starts in found.items()}
 
 
 @functools.lru_cache(maxsize=256)
-def _ends_by_first_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[str, ...]]:
-    """Every end of every secret (at least ``min_chars`` long) by its first character, longest first."""
-    found: dict[str, set[str]] = {}
+def _ends_by_first_char(secrets: tuple[str, ...], min_chars: int) -> dict[str, tuple[tuple[str, bool], ...]]:
+    """Every end of every secret (at least ``min_chars`` long) by its first character, longest
+    first, each with whether it only counts as a whole token (as :func:`_starts_by_last_char`)."""
+    found: dict[str, dict[str, bool]] = {}
     for value in secrets:
+        short = len(value) < SECRET_ANYWHERE_MIN_CHARS
         for size in range(min_chars, len(value) + 1):
-            found.setdefault(value[-size], set()).add(value[-size:])
-    return {ch: tuple(sorted(ends, key=len, reverse=True)) for ch, ends in found.items()}
+            ends = found.setdefault(value[-size], {})
+            ends[value[-size:]] = ends.get(value[-size:], True) and short
+    return {ch: tuple(sorted(ends.items(), key=lambda item: len(item[0]), reverse=True))
+            for ch, ends in found.items()}
 
 
 def mask_trailing_prefix(text: str, secrets: Iterable[str], min_chars: int = SECRET_MIN_CHARS) -> str:
@@ -216,13 +269,16 @@ def mask_trailing_prefix(text: str, secrets: Iterable[str], min_chars: int = SEC
 
     Returns:
         ``text``, or ``text`` with its longest trailing start of a secret (at least ``min_chars``
-        characters, not counting line breaks) replaced by ``••••``.
+        characters, not counting line breaks) replaced by ``••••``; the start of a secret shorter
+        than :data:`SECRET_ANYWHERE_MIN_CHARS` only where it begins a token.
     """
     flat = _BREAK.sub("", text).rstrip()
     if len(flat) < min_chars:
         return text
     starts = _starts_by_last_char(tuple(secrets), min_chars).get(flat[-1], ())
-    best = next((start for start in starts if flat.endswith(start)), "")
+    # The start of a short secret counts where it begins a token (what follows it is not at hand).
+    best = next((start for start, token in starts if flat.endswith(start)
+                 and not (token and _glued(flat, len(flat) - len(start), len(flat)))), "")
     if not best:
         return text
     return re.sub(_across_lines(best) + r"(?=\s*\Z)", _mask_keeping_breaks, text, count=1)
@@ -234,13 +290,15 @@ def mask_leading_suffix(text: str, secrets: Iterable[str], min_chars: int = SECR
 
     Returns:
         ``text``, or ``text`` with its longest leading end of a secret (at least ``min_chars``
-        characters, not counting line breaks) replaced by ``••••``; leading white space is kept.
+        characters, not counting line breaks) replaced by ``••••`` (of a secret shorter than
+        :data:`SECRET_ANYWHERE_MIN_CHARS`, only where it ends a token); leading white space is kept.
     """
     flat = _BREAK.sub("", text).lstrip()
     if len(flat) < min_chars:
         return text
     ends = _ends_by_first_char(tuple(secrets), min_chars).get(flat[0], ())
-    best = next((end for end in ends if flat.startswith(end)), "")
+    # The end of a short secret counts where it ends a token (what came before it is not at hand).
+    best = next((end for end, token in ends if flat.startswith(end) and not (token and _glued(flat, 0, len(end)))), "")
     if not best:
         return text
     match = re.match(r"\s*", text)

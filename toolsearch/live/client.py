@@ -264,7 +264,10 @@ class _Tap:
     """Sees every message both ways, so each result can be read as the raw JSON the server sent.
 
     Requests are matched to responses by JSON-RPC id: :attr:`results` holds the latest raw
-    result per method (``tools/list``, ``tools/call``…).
+    result per method (``tools/list``, ``tools/call``…). A second answer to a request already
+    answered is counted in :attr:`repeated_answers` (the first one is what the SDK returned), and a
+    ``notifications/tools/list_changed`` that comes after a ``tools/list`` answer in
+    :attr:`list_changed_after_listing`: both were dropped without a word before.
     """
 
     def __init__(self, scrub: Callable[[str], str] | None = None, secrets: Sequence[str] = ()) -> None:
@@ -272,6 +275,15 @@ class _Tap:
         self.secrets = tuple(secrets)  # the values ``scrub`` masks (every form), for a cut-off start
         self.methods: dict[Any, str] = {}
         self.results: dict[str, dict[str, Any]] = {}
+        # The requests answered so far, by id: the method and, for tools/list, the answer (held by
+        # the listing anyway), so that a second answer can be told apart from a copy of the first.
+        self._answered_ids: dict[Any, tuple[str, Any]] = {}
+        #: Each answer to a request that already had one: ``(method, request id, differs)``,
+        #: ``differs`` true when it is an error, or a tools/list result not equal to the first.
+        self.repeated_answers: list[tuple[str, Any, bool]] = []
+        #: ``notifications/tools/list_changed`` received after the first tools/list answer.
+        self.list_changed_after_listing = 0
+        self._tools_answered = False
         self.bad_lines = 0
         self.last_bad: str | None = None
         # The end of the stray stdout lines so far, scrubbed (a secret whose start ends it stays
@@ -318,6 +330,11 @@ class _Tap:
         if len(shown) > _STRAY_LINE_CHARS:  # cut: mask a secret's start the cut left at the end
             shown = mask_trailing_prefix(shown[:_STRAY_LINE_CHARS], self.secrets)
         return shown
+
+    def listing_done(self) -> None:
+        """Drop the tools/list answers kept to compare a repeat with: the listing has been read
+        (a session kept open for calls would otherwise hold every page until it closes)."""
+        self._answered_ids = {key: (method, None) for key, (method, _) in self._answered_ids.items()}
 
     def note_too_large(self, sentence: str) -> None:
         """Record why the connection ends: one message passed the size limit (:mod:`.replycap`),
@@ -419,12 +436,21 @@ class _Tap:
         import mcp_types  # noqa: PLC0415
 
         message = getattr(item, "message", None)
-        if isinstance(message, mcp_types.JSONRPCResponse):
+        if isinstance(message, (mcp_types.JSONRPCResponse, mcp_types.JSONRPCError)):
+            result = message.result if isinstance(message, mcp_types.JSONRPCResponse) else None
             method = self.methods.pop(message.id, None)
             if method is not None:
-                self.results[method] = message.result
-        elif isinstance(message, mcp_types.JSONRPCError):
-            self.methods.pop(message.id, None)
+                if result is not None:
+                    self.results[method] = result
+                self._answered_ids[message.id] = (method, result if method == "tools/list" else None)
+                self._tools_answered = self._tools_answered or method == "tools/list"
+            elif message.id in self._answered_ids:  # the SDK ignores it: the request already has its answer
+                method, first = self._answered_ids[message.id]
+                self.repeated_answers.append((method, message.id, result is None
+                                              or (method == "tools/list" and result != first)))
+        elif (isinstance(message, mcp_types.JSONRPCNotification) and message.method == "notifications/tools/list_changed"
+              and self._tools_answered):
+            self.list_changed_after_listing += 1
 
     def unreadable_answer(self, error: Exception) -> Any:
         """A JSON-RPC error that stands in for a line the MCP SDK could not read (``error``) when
@@ -1072,6 +1098,37 @@ async def _list_tools(client: Any, tap: _Tap, where: str, status: ServerStatus, 
     return raw_tools
 
 
+def _answered_twice(tap: _Tap, status: ServerStatus, where: str, problems: list[Problem]) -> None:
+    """A warning and a flag for what the server said twice while it was listed: a request answered
+    more than once (the SDK keeps the first answer and drops the others), and a
+    ``notifications/tools/list_changed`` after a ``tools/list`` answer (the tools shown are the list
+    as it was answered). Only what arrived before the listing ended is seen: the session closes
+    right after the last page, so a repeat sent after that is never read."""
+    by_method: dict[str, list[tuple[Any, bool]]] = {}
+    for method, request_id, differs in tap.repeated_answers:
+        by_method.setdefault(method, []).append((request_id, differs))
+    for method, repeats in by_method.items():
+        extra, other = len(repeats), sum(differs for _, differs in repeats)
+        requests = len({str(request_id) for request_id, _ in repeats})
+        problems.append(Problem("warning", f"{where}: {method}",
+                                f"the server answered {counted(requests, f'{method} request')} more than once "
+                                f"({counted(extra, 'extra answer')}, "
+                                + (("not" if other else "the same as the first") if extra == 1
+                                   else f"{other:,} of them not" if other else "each the same as the first")
+                                + (" the same as the first" if other else "")
+                                + f"); the first answer is kept and {agree(extra, 'the later one', 'the later ones')} "
+                                  "ignored"))
+        status.flags.append(f"{method} answered twice (first kept)")
+    if tap.list_changed_after_listing:
+        problems.append(Problem("warning", f"{where}: tools/list",
+                                "the server sent notifications/tools/list_changed after answering tools/list: its tool "
+                                "list changed while it was being read, so the tools shown (what it answered before) "
+                                "may be out of date, or over several pages part old and part new; connect again to "
+                                "list them afresh"))
+        status.flags.append("tool list changed while listed")
+    tap.listing_done()
+
+
 def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[Any], tools: list[Any],
             capabilities: dict[str, Any], info: dict[str, Any], where: str, problems: list[Problem]) -> Server:
     """Mark ``status`` ok with its flags, add the stdout problem to ``problems`` and build the server."""
@@ -1083,6 +1140,7 @@ def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[A
         problems.append(Problem("warning", where, f"{counted(tap.bad_lines, 'line')} on the server's stdout "
                                                   f"{agree(tap.bad_lines, 'was not a JSON-RPC message', 'were not JSON-RPC messages')} "
                                                   f"(last: {tap.last_bad})"))
+    _answered_twice(tap, status, where, problems)
     status.tool_count = len(tools)
     status.state = "ok"
     return Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,

@@ -384,8 +384,8 @@ if common.require_catalog(v):
                 st.warning(f"{md_escape(seen_in_tuning(tuning.tasks, queries.tasks))}.", icon=":material/warning:")
         st.subheader(f"Figures {sample_words(ev)}")
         st.text("\n".join(map(reveal, [ev.protocol_note(PAGE_TUNING_HINT), *ev.tuned_lines()])))
-        if ev.trade_off():  # which variant is best here, and what the best recall costs
-            st.text(reveal(ev.trade_off()))
+        # which variant is best here and what the best recall costs, or why no variant can be picked
+        st.text(reveal(ev.trade_off()))
         st.text(f"{reveal(queries.name)}: {counted(len(queries.tasks), 'task')} "
                 f"({ev.variants[0].metrics.positive:,} with expected tools, "
                 f"{counted(ev.variants[0].metrics.abstention, 'abstention test')}) on "

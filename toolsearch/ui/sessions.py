@@ -396,6 +396,9 @@ def render() -> None:
         labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}", left_out=left_out)
         for note in left_out[:sources.PROBLEMS_SHOWN]:
             st.warning(common.md_escape(show_invisible(f"Not in the download: {note}")), icon=":material/warning:")
+        if len(left_out) > sources.PROBLEMS_SHOWN:
+            st.warning(f"… and {len(left_out) - sources.PROBLEMS_SHOWN} more left out of the download",
+                       icon=":material/warning:")
         st.caption(f"{counted(len(labeled['tasks']), 'labeled task')}: each recorded search labeled with the tools its session "
                    "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
                    "Score them on the Search quality page or with `toolsearch eval`.")

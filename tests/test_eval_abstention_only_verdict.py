@@ -1,0 +1,86 @@
+"""A query file of abstention tests only (every task ``expected: []``) has no query recall, so no
+variant can be picked by the tuning rule: eval, the Search quality page and the HTML report say so
+in one line (the same sentence, from ``Evaluation.trade_off``) instead of leaving the verdict out."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from conftest import run_cli, write_yaml
+from toolsearch.ui import common
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED = ROOT / "sample_catalogs"
+CATALOG = SHIPPED / "team-workspace.yaml"
+ABSTAIN_ONLY = {"name": "nonsense only", "tasks": [
+    {"id": "payroll", "query": "run payroll for employees", "expected": []},
+    {"id": "weather", "queries": ["weather tomorrow", "forecast for paris"], "expected": []}]}
+VERDICT = ("{sample}, no variant can be picked by the tuning rule (the highest query recall@5 among variants with "
+           "nonsense queries empty at least 0.950): the file has no task with an expected tool, so query "
+           "recall@5 is undefined and only abstention is measured")
+
+
+def test_eval_text_says_why_there_is_no_verdict(tmp_path):
+    queries = write_yaml(tmp_path / "nonsense.yaml", ABSTAIN_ONLY)
+    done = run_cli("eval", CATALOG, queries)
+    assert done.returncode == 0, done.stderr
+    assert VERDICT.format(sample="in sample") in done.stdout.splitlines()
+
+
+def test_eval_out_of_sample_says_it_too(tmp_path):
+    queries = write_yaml(tmp_path / "nonsense.yaml", ABSTAIN_ONLY)
+    tune = SHIPPED / "queries" / "team-workspace.yaml"
+    done = run_cli("eval", CATALOG, "--test", queries, "--tune", tune, "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    assert VERDICT.format(sample="out of sample") in done.stdout.splitlines()
+
+
+def test_a_file_with_an_expected_tool_still_gets_the_verdict(tmp_path):
+    queries = write_yaml(tmp_path / "mixed.yaml", {"tasks": [
+        *ABSTAIN_ONLY["tasks"], {"id": "post", "query": "slack post message",
+                                 "expected": ["mcp__slack__slack_post_message"]}]})
+    lines = run_cli("eval", CATALOG, queries, "--variant", "reference").stdout.splitlines()
+    assert any(line.startswith("in sample, best by the tuning rule") for line in lines)
+    assert not any("no variant can be picked" in line for line in lines)
+
+
+def test_report_says_why_there_is_no_verdict(tmp_path):
+    queries = write_yaml(tmp_path / "nonsense.yaml", ABSTAIN_ONLY)
+    out = tmp_path / "r.html"
+    made = run_cli("report", CATALOG, "-o", out, "--query-file", queries, "--no-strategies", "--no-lint")
+    assert made.returncode == 0, made.stderr
+    page = out.read_text(encoding="utf-8")
+    assert f"<p>{html.escape(VERDICT.format(sample='in sample'))}.</p>" in page
+
+
+def test_report_shows_the_verdict_eval_prints(tmp_path):
+    """The report carries the tuning-rule line too, with its shares in the report's format."""
+    queries = SHIPPED / "queries" / "team-workspace-agent.yaml"
+    out = tmp_path / "r.html"
+    made = run_cli("report", CATALOG, "-o", out, "--query-file", queries, "--no-strategies", "--no-lint")
+    assert made.returncode == 0, made.stderr
+    page = html.unescape(out.read_text(encoding="utf-8"))
+    line = next(t for t in run_cli("eval", CATALOG, queries).stdout.splitlines()
+                if t.startswith("in sample, best by the tuning rule"))
+    assert line.endswith("agent, 0.753 query recall@5 with 0.950 empty; the highest query recall@5 of all: "
+                         "anthropic-bm25, 0.870, with 0.000 of nonsense queries empty")
+    assert (line.split("): ")[0] + "): agent, 75.32% query recall@5 with 95.00% empty; the highest query recall@5 "
+            "of all: anthropic-bm25, 87.01%, with 0.00% of nonsense queries empty.") in page
+
+
+def test_quality_page_says_why_there_is_no_verdict(tmp_path, monkeypatch):
+    folder = tmp_path / "samples"
+    (folder / "queries").mkdir(parents=True)
+    for path in SHIPPED.glob("*.yaml"):
+        (folder / path.name).symlink_to(path)
+    write_yaml(folder / "queries" / "team-workspace.yaml", ABSTAIN_ONLY)
+    monkeypatch.setattr(common, "SAMPLES_DIR", folder)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/quality.py").run()
+    assert not at.exception, at.exception
+    assert VERDICT.format(sample="in sample") in [t.value for t in at.text]
