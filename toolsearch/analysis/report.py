@@ -432,7 +432,7 @@ def _quality(evaluation: "Evaluation | None") -> str:
             f"<p>{esc(evaluation.protocol_note())}.</p>"
             # Which variant the tuning rule picks on these figures (or why none can be), as eval and
             # the Quality page say it.
-            f"<p>{esc(evaluation.trade_off(share))}.</p>")
+            f"<p>{esc(evaluation.trade_off())}.</p>")
     if evaluation.unknown_expected:  # e.g. a session scope's report scored on the whole catalog's queries
         shown = ", ".join(evaluation.unknown_expected[:5]) + (" …" if len(evaluation.unknown_expected) > 5 else "")
         head += (f"<p>{esc(counted(len(evaluation.unknown_expected), 'expected name'))} "
