@@ -94,21 +94,38 @@ def test_every_sessions_view_is_in_sight_at_1024_px(browser, app_url):  # noqa: 
 
 
 def test_every_strategy_at_a_step_is_in_sight_at_1024_px(browser, app_url):  # noqa: F811
-    """The Strategies page's step view offers every strategy as a button inside the main column
+    """The Strategies page's step view offers every strategy as a segment inside the main column
     (they wrap onto a second row), and a click shows that strategy's tools."""
     context, page = _open(browser, app_url, "strategies", 1024)
     try:
-        group = page.get_by_text("Strategy at this step").locator("xpath=ancestor::*[@data-testid='stButtonGroup']")
+        group = page.get_by_role("radiogroup", name="Strategy at this step")  # a segmented control
         group.wait_for(timeout=120_000)
         main = page.locator("[data-testid=stMain] [data-testid=stMainBlockContainer]").bounding_box()
         for label in STRATEGY_LABELS.values():
-            button = group.get_by_role("button", name=label, exact=True)
+            button = group.get_by_role("radio", name=label, exact=True)
             box = button.bounding_box()
             assert box is not None and box["x"] >= main["x"] and box["x"] + box["width"] <= main["x"] + main["width"], label
-        group.get_by_role("button", name=STRATEGY_LABELS[SKILL_LINKED], exact=True).click()
+        group.get_by_role("radio", name=STRATEGY_LABELS[SKILL_LINKED], exact=True).click()
         _settled(page)
         assert page.locator("[data-testid=stMain] [data-table=strat_visible_skill_linked]").count() == 1
         assert page.locator("[data-testid=stMain] [data-table=strat_visible_all_upfront]").count() == 0
         page.screenshot(path=str(ARTIFACTS / "layout-strategies-1024.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_lint_findings_and_fixes_have_room_at_1024_px(browser, app_url):  # noqa: F811
+    """The lint table's finding and fix each take a line of the table's width under the rule at 1024 px."""
+    context, page = _open(browser, app_url, "quality", 1024)
+    try:
+        table = page.locator("[data-testid=stMain] [data-table=lint_table]")
+        table.wait_for(timeout=180_000)
+        rows = page.evaluate("""() => Array.from(document.querySelectorAll('[data-table=lint_table] tbody tr')).slice(0, 5)
+            .map(tr => Array.from(tr.children).map(td => { const r = td.getBoundingClientRect(); return [r.top, r.bottom, r.width]; }))""")
+        width = page.evaluate("() => document.querySelector('[data-table=lint_table]').clientWidth")
+        assert rows and width < 760
+        for severity, rule, where, finding, fix in rows:
+            assert finding[0] >= rule[1] - 1 and fix[0] >= finding[1] - 1, (rule, finding, fix)
+            assert finding[2] >= 0.75 * width and fix[2] >= 0.75 * width, (finding, fix, width)
     finally:
         context.close()
