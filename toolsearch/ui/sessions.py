@@ -381,6 +381,15 @@ def render() -> None:
         if session.counters:
             st.text(counters_line(session.counters))
         rows = timeline_rows(session, rep)
+        # One column per replayed variant made a table of 15 columns (a sideways scroll of three pages
+        # at 1024 px): the reference is shown, the other variants on request.
+        shown = st.multiselect("Replayed searches to show beside the recorded ones", list(rep.variants),
+                               default=["reference"], key="sessions_timeline_variants", wrap=True,
+                               help="One column each: the matches that variant returns for the recorded query today "
+                                    "(· drift where they differ from the recorded ones). All of them compared in "
+                                    "counts: the Recorded vs replayed tab.")
+        hidden = set(rep.variants) - set(shown)
+        rows = [{k: value for k, value in row.items() if k not in hidden} for row in rows]
         if rows:
             literal_table(_visible_frame(rows), key="sessions_timeline")
         else:
