@@ -129,3 +129,10 @@ def test_only_the_last_columns_can_be_stacked():
         table_html([{"rank": 1, "description": "d", "tool": "x"}], key="t", stack=("description",))
     with pytest.raises(ValueError, match="must be the last columns"):
         table_html([{"rank": 1, "description": "d"}], key="t", stack=("description",))
+
+
+def test_the_app_guide_gives_the_width_below_which_columns_stack():
+    from pathlib import Path
+
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "app.md").read_text(encoding="utf-8").split())
+    assert f"(the table under {STACK_BELOW_PX} px wide)" in guide
