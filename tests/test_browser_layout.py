@@ -80,11 +80,12 @@ def test_every_sessions_view_is_in_sight_at_1024_px(browser, app_url):  # noqa: 
     context, page = _open(browser, app_url, "sessions", 1024)
     try:
         page.get_by_role("tab", name="Recorded vs replayed").wait_for(timeout=120_000)
+        for label in ("Download labeled queries (YAML)", "Download the full report (JSON)"):
+            page.get_by_role("button", name=label).wait_for(state="visible", timeout=60_000)  # drawn last
+        _settled(page)
         bars = page.evaluate(TABS_JS)
         assert [[label for label, _ in bar["tabs"]] for bar in bars] == [list(SESSIONS_VIEWS)], bars
         assert bars[0]["scrolls"] is False and all(inside for _, inside in bars[0]["tabs"]), bars
-        assert page.get_by_role("button", name="Download labeled queries (YAML)").is_visible()
-        assert page.get_by_role("button", name="Download the full report (JSON)").is_visible()
         for view, table in SESSIONS_VIEWS.items():
             page.get_by_role("tab", name=view).click()  # no scrolling of the tab bar first
             page.locator(f"[data-testid=stMain] [data-table={table}]").wait_for(timeout=60_000)
