@@ -357,3 +357,20 @@ def test_a_local_path_to_a_folder_or_a_device_is_named_as_such(tmp_path):
         at.button(key="sessions_read").click().run()
         assert not at.exception
         assert [e.value for e in at.error] == [md_escape(f"{path}: {what}; expected a session file")]
+
+
+def test_timeline_shows_the_reference_and_the_variants_asked_for():
+    """One column per replayed variant made the Timeline 15 columns wide: it shows the reference
+    beside the recorded matches, and each variant picked (of those replayed) after it."""
+    at = open_page()
+    timeline = frame(at, "sessions_timeline")
+    assert list(timeline.columns) == ["step", "event", "detail", "recorded", "reference"]
+    picker = at.multiselect(key="sessions_timeline_variants")
+    assert picker.options == list(dict.fromkeys(["reference", *DEFAULT_VARIANTS])) and picker.value == ["reference"]
+    picker.set_value(["reference", "no-gate", "agent"]).run()
+    assert not at.exception
+    assert list(frame(at, "sessions_timeline").columns) == ["step", "event", "detail", "recorded", "reference",
+                                                            "no-gate", "agent"]
+    at.multiselect(key="sessions_variants").set_value(["no-gate"]).run()  # agent no longer replayed
+    assert not at.exception
+    assert list(frame(at, "sessions_timeline").columns)[4:] == ["reference", "no-gate"]

@@ -3,8 +3,8 @@
 ``streamlit run app.py`` (the fixtures of tests/test_browser.py) driven by Playwright in Debian's
 Chromium. On each page with long-text tables, no cell of a literal-text table (toolsearch/ui/tables.py) is
 cut, no text in one wraps inside a word of 12 characters or fewer (a table whose columns cannot
-fit scrolls sideways instead), and no widget label, metric, chosen select value or chip row in the
-main area is cut. Screenshots go to ``test-artifacts/``.
+fit scrolls sideways instead), no widget label, metric, chosen select value or chip row in the
+main area is cut, and no tab bar hides a tab behind its scroll arrow. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -94,6 +94,11 @@ SPLIT_JS = r"""(maxWord) => {
     return found;
 }"""
 
+#: Tab bars in the main area whose tabs do not all fit (the rest hide behind a scroll arrow): their labels.
+SCROLLING_TABS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [role=tablist]'))
+    .filter(bar => bar.offsetParent && bar.scrollWidth > bar.clientWidth + 1)
+    .map(bar => Array.from(bar.querySelectorAll('[role=tab]')).map(tab => tab.innerText))"""
+
 TABLES_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-table]')).map(t => t.dataset.table)"""
 
 #: page (url path and query) → literal-text tables it must show at its defaults.
@@ -161,6 +166,8 @@ def test_nothing_is_cut_at_1024_px(narrow, app_url, path):  # noqa: F811 - the i
     page.screenshot(path=str(ARTIFACTS / f"cut-check-{name}-1024.png"), full_page=True)
     cut = page.evaluate(CUT_JS, WATCHED)
     split = page.evaluate(SPLIT_JS, 12)
+    scrolling = page.evaluate(SCROLLING_TABS_JS)
     page.set_viewport_size({"width": 1024, "height": 1000})
     assert cut == [], f"{path} at 1024 px: cut text {cut}"
+    assert scrolling == [], f"{path} at 1024 px: tabs hidden behind a scroll arrow {scrolling}"
     assert split == [], f"{path} at 1024 px: words split across lines {split}"

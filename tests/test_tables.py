@@ -10,7 +10,9 @@ from types import SimpleNamespace
 import pandas as pd
 
 from conftest import literal_tables
-from toolsearch.ui.tables import cell_text, table_html
+import pytest
+
+from toolsearch.ui.tables import STACK_BELOW_PX, cell_text, table_html
 
 HOSTILE = "<script>alert(1)</script> **bold** [x](https://e.com) $x$ :red[y] a\u200bb"
 
@@ -101,3 +103,36 @@ def test_formatted_numbers_are_right_aligned_like_numbers():
     cells = re.findall(r"<td([^>]*)>(.*?)</td>", html_text)
     aligned = {re.sub(r"<[^>]+>", "", text): 'class="n"' in attrs for attrs, text in cells}
     assert aligned == {"1,473": True, "83.33%": True, "0.4 s": True, "v1.2.3": False, "1/2": False, "12": True}
+
+
+def test_stacked_columns_go_under_their_row_on_a_narrow_table():
+    rows = [{"rank": 1, "tool": "mcp__a__b", "score": 2.5, "description": "Open an issue."}]
+    body = table_html(rows, key="t", stack=("description",), stack_tracks="auto 20ch auto")
+    # a size container whose grid (below STACK_BELOW_PX) has the three other columns, the row two lines high
+    assert '<div class="ts-table ts-stack" data-table="t" style="--ts-tracks:auto 20ch auto;--ts-lines:2">' in body
+    assert f"@container (max-width:{STACK_BELOW_PX}px)" in body
+    assert ('<tr><td class="n">1</td><td class="t">mcp__<wbr>a__<wbr>b</td><td class="n t">2.500</td>'
+            '<td class="s">Open an issue.</td></tr>') in body
+    assert '<th class="s"><div>description</div></th>' in body
+    # the rows and cells are the same as unstacked: the reader gives back the same table
+    plain = table_html(rows, key="t")
+    assert 'class="ts-table"' in plain and "--ts-" not in plain.split("</style>")[1]
+    read = [literal_tables(SimpleNamespace(html=[SimpleNamespace(value=b)]))["t"].to_dict("records") for b in (body, plain)]
+    assert read[0] == read[1] == [{"rank": "1", "tool": "mcp__a__b", "score": "2.500", "description": "Open an issue."}]
+    # two stacked columns: the first has no rule under it, the row is three lines high
+    two = table_html([{**rows[0], "fix": "x"}], key="t", stack=("description", "fix"))
+    assert "--ts-tracks:auto auto auto;--ts-lines:3" in two and '<td class="s t">Open an issue.</td><td class="s">x</td>' in two
+
+
+def test_only_the_last_columns_can_be_stacked():
+    with pytest.raises(ValueError, match="must be the last columns"):
+        table_html([{"rank": 1, "description": "d", "tool": "x"}], key="t", stack=("description",))
+    with pytest.raises(ValueError, match="must be the last columns"):
+        table_html([{"rank": 1, "description": "d"}], key="t", stack=("description",))
+
+
+def test_the_app_guide_gives_the_width_below_which_columns_stack():
+    from pathlib import Path
+
+    guide = " ".join((Path(__file__).parent.parent / "docs" / "app.md").read_text(encoding="utf-8").split())
+    assert f"(the table under {STACK_BELOW_PX} px wide)" in guide

@@ -36,11 +36,16 @@ TABS = ["Results", "Describe", "Call validation"]
 #: two lines rather than four.
 NAME_COLUMN_MAX_CHARS = 34
 NAME_COLUMN_MAX_SHARE = 28
+#: With the descriptions stacked under their matches (a narrow page), the tool column may take this
+#: percentage of the table, so that a name up to :data:`NAME_COLUMN_MAX_CHARS` characters keeps one line at 1024 px.
+NAME_COLUMN_STACKED_SHARE = 45
 #: Wire names are lowercase letters, digits and underscores: 0.9 to 1 ch a character in the
 #: app's font, so 1.1 ch a character holds a name on one line.
 NAME_CH_PER_CHARACTER = 1.1
-#: The results tables are size containers, so a cell can size itself by a share of its table (``cqw``).
-RESULTS_TABLE_CSS = "<style>.ts-table[data-table^=search_results_]{container-type:inline-size}</style>"
+#: The results table's long column: on a narrow page (below :data:`toolsearch.ui.tables.STACK_BELOW_PX`)
+#: each description is a line of its own under its match, as wide as the table, instead of a fifth of
+#: it. Stacking also makes the table a size container, so a cell can size itself by a share of it (``cqw``).
+DESCRIPTION_COLUMN = "description (clipped)"
 
 
 def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
@@ -67,12 +72,22 @@ def name_column_css(names: Iterable[str]) -> Callable[[Any], str]:
     """A ``styles`` entry for :func:`toolsearch.ui.tables.literal_table`: every tool cell asks for the width
     of the longest of ``names`` (at most :data:`NAME_COLUMN_MAX_CHARS` characters), but no more than
     :data:`NAME_COLUMN_MAX_SHARE` percent of the table (``width:min(34.1ch,28cqw)``; the table must be
-    a size container, :data:`RESULTS_TABLE_CSS`). A cell's width is the column's preferred width:
+    a size container: a table with stacked columns is one, :data:`DESCRIPTION_COLUMN`). A cell's width is the column's preferred width:
     the browser gives it when there is room and shrinks the column, down to its longest piece
     between underscores, when there is not."""
     longest = min(max((len(n) for n in names), default=0), NAME_COLUMN_MAX_CHARS)
     css = f"width:min({longest * NAME_CH_PER_CHARACTER:.1f}ch,{NAME_COLUMN_MAX_SHARE}cqw)"
     return lambda _name: css
+
+
+def results_tracks(names: Iterable[str]) -> str:
+    """The results table's columns while its descriptions are stacked (``stack_tracks`` of
+    :func:`toolsearch.ui.tables.literal_table`): rank, score, source and required args sized by their
+    content, the tool column at least as wide as the longest of ``names`` (up to
+    :data:`NAME_COLUMN_MAX_CHARS` characters) or :data:`NAME_COLUMN_STACKED_SHARE` percent of the table."""
+    longest = min(max((len(n) for n in names), default=0), NAME_COLUMN_MAX_CHARS)
+    return (f"auto minmax(min({longest * NAME_CH_PER_CHARACTER:.1f}ch,{NAME_COLUMN_STACKED_SHARE}cqw),max-content) "
+            "auto auto auto")
 
 
 def score_text(score: float | None) -> str:
@@ -239,7 +254,6 @@ def search_tab(v, bridge, dtk: str) -> None:
                    "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
                    "the response. Under each query: why the result is what it is; open the full "
                    "explanation below it.")
-        st.html(RESULTS_TABLE_CSS)
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
                 st.text(query_heading(number, group["query"]))
@@ -270,9 +284,10 @@ def search_tab(v, bridge, dtk: str) -> None:
                         "rank": rank, "tool": name, heading: scores.get(name),
                         "source": response["tools"][name]["source"],
                         "required args": ", ".join(response["tools"][name]["required"]),
-                        "description (clipped)": response["tools"][name]["description"],
+                        DESCRIPTION_COLUMN: response["tools"][name]["description"],
                     } for rank, name in enumerate(group["matches"], 1)], key=f"search_results_{number}",
-                        formats={heading: score_text}, styles={"tool": name_column_css(group["matches"])})
+                        formats={heading: score_text}, styles={"tool": name_column_css(group["matches"])},
+                        stack=(DESCRIPTION_COLUMN,), stack_tracks=results_tracks(group["matches"]))
                 else:
                     st.info("No matches. The model gets the connected sources and a hint instead:")
                     if group.get("available_sources"):

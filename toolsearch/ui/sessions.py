@@ -147,6 +147,9 @@ def _visible_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{k: show_invisible(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows])
 
 
+#: The page's views, one tab each. Short enough that all of them fit in one row at 1024 px with the
+#: sidebar open (tests/test_browser_layout.py): a tab that does not fit hides behind a scroll arrow.
+VIEWS = ["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline", "Flags"]
 #: The listing what-if tables' context length column: a number of tokens, the unit in the heading.
 CONTEXT_COLUMN = "context length (tokens)"
 #: The Recorded vs replayed columns: counts of searches (one per query), the unit in the heading.
@@ -288,8 +291,11 @@ def render() -> None:
         st.info("No session in this source.")
         return
 
-    tabs = st.tabs(["Recorded vs replayed", "Failed searches", "Listing what-if", "Per model", "Timeline",
-                    "Flags", "Export"])
+    # The downloads sit above the views, not in a tab of their own: seven tabs did not fit the page at
+    # 1024 px with the sidebar open, and the last one hid behind the tab bar's scroll arrow. Filled
+    # after the views: the report holds the what-if at the lengths asked about in one of them.
+    downloads = st.container()
+    tabs = st.tabs(VIEWS)
     with tabs[0]:
         st.caption("Counts of searches (one per query). empty: no matches · found a called tool: the matches "
                    "contain a tool the session called later · drift: replayed matches differ from the recorded ones "
@@ -375,6 +381,15 @@ def render() -> None:
         if session.counters:
             st.text(counters_line(session.counters))
         rows = timeline_rows(session, rep)
+        # One column per replayed variant made a table of 15 columns (a sideways scroll of three pages
+        # at 1024 px): the reference is shown, the other variants on request.
+        shown = st.multiselect("Replayed searches to show beside the recorded ones", list(rep.variants),
+                               default=["reference"], key="sessions_timeline_variants", wrap=True,
+                               help="One column each: the matches that variant returns for the recorded query today "
+                                    "(· drift where they differ from the recorded ones). All of them compared in "
+                                    "counts: the Recorded vs replayed tab.")
+        hidden = set(rep.variants) - set(shown)
+        rows = [{k: value for k, value in row.items() if k not in hidden} for row in rows]
         if rows:
             literal_table(_visible_frame(rows), key="sessions_timeline")
         else:
@@ -391,26 +406,30 @@ def render() -> None:
                 "repeated searches": "; ".join(f"#{r.step} {r.query!r} (before: {r.earlier!r})"
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")
-    with tabs[6]:
+    with downloads:
         left_out: list[str] = []
         labeled = export_queries(loaded.sessions, v.inspector, name=f"Labeled queries from {label}", left_out=left_out)
-        for note in left_out[:sources.PROBLEMS_SHOWN]:
-            st.warning(common.md_escape(show_invisible(f"Not in the download: {note}")), icon=":material/warning:")
-        if len(left_out) > sources.PROBLEMS_SHOWN:
-            st.warning(f"… and {len(left_out) - sources.PROBLEMS_SHOWN} more left out of the download",
-                       icon=":material/warning:")
+        buttons = st.container(horizontal=True, gap="small")  # wraps at narrow widths
+        buttons.download_button("Download labeled queries (YAML)", export_queries_yaml(labeled),
+                                file_name="session-queries.yaml", mime="application/x-yaml", key="sessions_export",
+                                disabled=not labeled["tasks"])
+        buttons.download_button("Download the full report (JSON)",
+                                json.dumps(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags,
+                                                  drift=drift, at_lengths=at),
+                                           ensure_ascii=False,
+                                           indent=2), file_name="sessions-report.json", mime="application/json",
+                                key="sessions_report")
         st.caption(f"{counted(len(labeled['tasks']), 'labeled task')}: each recorded search labeled with the tools its session "
                    "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
                    "Score them on the Search quality page or with `toolsearch eval`.")
-        st.download_button("Download labeled queries (YAML)", export_queries_yaml(labeled),
-                           file_name="session-queries.yaml", mime="application/x-yaml", key="sessions_export",
-                           disabled=not labeled["tasks"])
-        st.download_button("Download the full report (JSON)",
-                           json.dumps(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags, drift=drift,
-                                             at_lengths=at),
-                                      ensure_ascii=False,
-                                      indent=2), file_name="sessions-report.json", mime="application/json",
-                           key="sessions_report")
+        if left_out:
+            with st.expander(f"Not in the labeled queries ({len(left_out):,})"):
+                for note in left_out[:sources.PROBLEMS_SHOWN]:
+                    st.warning(common.md_escape(show_invisible(f"Not in the download: {note}")),
+                               icon=":material/warning:")
+                if len(left_out) > sources.PROBLEMS_SHOWN:
+                    st.warning(f"… and {len(left_out) - sources.PROBLEMS_SHOWN:,} more left out of the download",
+                               icon=":material/warning:")
 
 
 render()

@@ -428,9 +428,13 @@ else:
     step_index = st.select_slider("Step", options=list(labels), value=len(timeline) - 1,
                                   format_func=lambda i: labels[i], key="strat_step")
     step = timeline[step_index]
-    tabs = st.tabs([STRATEGY_LABELS[x.strategy] for x in step.states])
-    for tab, state in zip(tabs, step.states):
-        with tab:
+    # A segmented control, not tabs: six strategy names do not fit one row of tabs at 1024 px (the
+    # last ones hid behind the tab bar's scroll arrow); its buttons wrap onto a second row instead.
+    states = {STRATEGY_LABELS[x.strategy]: x for x in step.states}
+    shown = st.segmented_control("Strategy at this step", list(states), default=next(iter(states)),
+                                 required=True, key="strat_step_strategy", width="stretch")
+    for state in [states[shown]] if shown in states else []:
+        with st.container():
             st.text(f"{state.outcome}: {state.message}")
             st.text(f"prompt {state.prompt_tokens:,} tokens (prefix {state.prefix_tokens:,}, "
                     f"{state.added_tokens:+,} this step) · cached prefix {'holds' if state.cache_holds else 'BREAKS'}: "

@@ -31,6 +31,11 @@ SCROLL_ROWS = 15
 SCROLL_HEIGHT = 560
 #: Above this many rows, one page of rows at a time (a page picker under the table).
 PAGE_ROWS = 200
+#: A table narrower than this (px) shows its ``stack`` columns (long prose such as a description)
+#: each on a line of its own under the rest of the row, as wide as the table but its first column,
+#: instead of as a narrow column of tall cells: at 1024 px with the sidebar open a six-column table
+#: is about 530 px wide, and a description column beside five others gets a fifth of that.
+STACK_BELOW_PX = 760
 
 _STYLE = """<style>
 .ts-table{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;overflow-x:auto;overflow-y:auto}
@@ -41,6 +46,16 @@ _STYLE = """<style>
 .ts-table th{position:sticky;top:0;background:#f6f6f8;font-weight:600;color:#31333f;z-index:1}
 .ts-table td.n{white-space:nowrap;text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .ts-table td.c,.ts-table .nb{white-space:nowrap;overflow-wrap:normal}
+.ts-stack{container-type:inline-size}
+@container (max-width:""" + str(STACK_BELOW_PX) + """px){
+  .ts-stack table{display:grid;grid-template-columns:var(--ts-tracks)}
+  .ts-stack thead,.ts-stack tbody,.ts-stack tr{display:contents}
+  .ts-stack th,.ts-stack td{width:auto!important}
+  .ts-stack th:first-child,.ts-stack td:first-child{grid-row:span var(--ts-lines)}
+  .ts-stack .s{grid-column:2/-1;contain:inline-size}
+  .ts-stack th.s{position:static}
+  .ts-stack th.t,.ts-stack td.t{border-bottom-color:transparent}
+}
 </style>"""
 
 
@@ -159,11 +174,16 @@ def _breakable(text: str) -> str:
     return _PATH_SLASH.sub("/<wbr>", _UNDERSCORES.sub(r"\g<0><wbr>", text))
 
 
+def _tag(name: str, classes: str) -> str:
+    return f'<{name} class="{classes}">' if classes else f"<{name}>"
+
+
 def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | None = None,
                formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                styles: Mapping[str, Callable[[Any], str]] | None = None,
                nowrap: tuple[str, ...] = (), height: int | None = None,
-               cell_css: Callable[[Mapping[str, Any], str], str] | None = None) -> str:
+               cell_css: Callable[[Mapping[str, Any], str], str] | None = None,
+               stack: tuple[str, ...] = (), stack_tracks: str | None = None) -> str:
     """The HTML of one literal table.
 
     Args:
@@ -175,38 +195,61 @@ def table_html(rows: list[Mapping[str, Any]], *, key: str, columns: list[str] | 
         nowrap: text columns kept on one line (short codes such as a state name).
         height: a fixed maximum height in px (vertical scroll, sticky header); ``None`` = all rows.
         cell_css: (row, column) → CSS declarations, for styles that depend on more than the value.
+        stack: the last columns of the table (long prose), each shown on a line of its own under the
+            rest of its row when the table is narrower than :data:`STACK_BELOW_PX` (a CSS container
+            query: the rows and cells stay as they are; their cells have class ``s``).
+        stack_tracks: the CSS ``grid-template-columns`` of the other columns while stacked (default:
+            ``auto`` each, sized by their content); e.g. a minimum width for a name column.
 
     Returns:
         ``<style>`` plus ``<div class="ts-table" data-table=KEY><table>…</table></div>``. Number
         cells have class ``n`` (right-aligned, never wrapped).
+
+    Raises:
+        ValueError: a ``stack`` column is not among the last columns, or every column is stacked.
     """
     formats = formats or {}
     styles = styles or {}
     columns = list(columns if columns is not None else (rows[0].keys() if rows else []))
+    stacked = [c for c in columns if c in stack]
+    if stacked and (columns[len(columns) - len(stacked):] != stacked or len(stacked) >= len(columns) - 1):
+        raise ValueError(f"stacked columns {stacked} must be the last columns, after at least two others: {columns}")
+
+    def line_class(i: int) -> str:
+        """``s`` for a stacked cell; ``t`` for a cell whose row goes on below it when stacked (no rule under it)."""
+        if not stacked or i == 0:
+            return ""
+        last = i == len(columns) - 1
+        return ("s" if columns[i] in stacked else "") + ("" if last else (" t" if columns[i] in stacked else "t"))
+    lines = [line_class(i) for i in range(len(columns))]
     texts = [[cell_text(row.get(c), formats.get(c)) for c in columns] for row in rows]
     # The minimum width sits on a block inside the header cell: browsers ignore min-width on the
     # cells of an auto-layout table, but not the min-content width of what a cell holds.
     # A heading can be catalog text too (a scope or server name): shown like a cell.
     headings = [str(visible(str(c))) for c in columns]
     minimums = [_min_ch(h, [t[i] for t in texts]) for i, h in enumerate(headings)]
-    head = "".join(('<th class="b">' if _has_long_word(h) else "<th>")
+    head = "".join(_tag("th", " ".join(filter(None, ("b" if _has_long_word(h) else "", line))))
                    + (f'<div style="min-width:{m}ch">' if m else "<div>") + f"{_cell_html(h)}</div></th>"
-                   for h, m in zip(headings, minimums))
+                   for h, m, line in zip(headings, minimums, lines))
     body = []
     for row, row_texts in zip(rows, texts):
         cells = []
-        for column, text in zip(columns, row_texts):
+        for column, text, line in zip(columns, row_texts, lines):
             value = row.get(column)
-            classes = "n" if _is_number(value) else ("c" if column in nowrap else ("b" if _has_long_word(text) else ""))
+            kind = "n" if _is_number(value) else ("c" if column in nowrap else ("b" if _has_long_word(text) else ""))
             css = styles[column](value) if column in styles else ""
             if cell_css is not None:
                 css = ";".join(part for part in (css, cell_css(row, column)) if part)
+            classes = " ".join(filter(None, (kind, line)))
             attrs = (f' class="{classes}"' if classes else "") + (f' style="{html.escape(css)}"' if css else "")
-            content = html.escape(text, quote=False) if classes == "n" else _cell_html(text, classes != "c")
+            content = html.escape(text, quote=False) if kind == "n" else _cell_html(text, kind != "c")
             cells.append(f"<td{attrs}>{content}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    box = f' style="max-height:{int(height)}px"' if height else ""
-    return (f'{_STYLE}<div class="ts-table" data-table="{html.escape(key)}"{box}><table>'
+    box = ";".join(filter(None, (f"max-height:{int(height)}px" if height else "",
+                                 f"--ts-tracks:{stack_tracks or ' '.join(['auto'] * (len(columns) - len(stacked)))};"
+                                 f"--ts-lines:{1 + len(stacked)}" if stacked else "")))
+    box = f' style="{html.escape(box)}"' if box else ""
+    return (f'{_STYLE}<div class="ts-table{" ts-stack" if stacked else ""}" data-table="{html.escape(key)}"{box}><table>'
             f'<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
@@ -214,7 +257,8 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
                   formats: Mapping[str, str | Callable[[Any], str]] | None = None,
                   styles: Mapping[str, Callable[[Any], str]] | None = None,
                   nowrap: tuple[str, ...] = (), height: int | None = None, container: Any = None,
-                  cell_css: Callable[[Mapping[str, Any], str], str] | None = None) -> None:
+                  cell_css: Callable[[Mapping[str, Any], str], str] | None = None, stack: tuple[str, ...] = (),
+                  stack_tracks: str | None = None) -> None:
     """Show ``data`` (a DataFrame or a list of row mappings) as a literal-text table.
 
     Every cell is shown in full (prose wraps, numbers never do); up to :data:`SCROLL_ROWS` rows the
@@ -242,7 +286,8 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
     if height is None and len(shown) > SCROLL_ROWS:
         height = SCROLL_HEIGHT
     target.html(table_html(shown, key=key, columns=columns, formats=formats, styles=styles, nowrap=nowrap,
-                           height=height, cell_css=cell_css))
+                           height=height, cell_css=cell_css, stack=stack,
+                           stack_tracks=stack_tracks))
 
 
 _HEAT_STYLE = """<style>

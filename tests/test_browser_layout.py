@@ -1,0 +1,132 @@
+"""Real-browser layout at 1024 px with the sidebar open (and 1400 px): long text gets room, every view is in sight.
+
+``streamlit run app.py`` (the fixtures of tests/test_browser.py) driven by Playwright in Debian's
+Chromium. The Search page's descriptions sit on a line of their own under their match when the
+results table is narrow, and beside it when it is wide; every view of the Sessions and Strategies
+pages can be seen and clicked without scrolling a tab bar. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_browser import ARTIFACTS, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
+from toolsearch.analysis.strategies import SKILL_LINKED, STRATEGY_LABELS
+
+pytestmark = pytest.mark.browser
+
+#: The Sessions page's views (toolsearch/ui/sessions.py ``VIEWS``), each with a table only it shows.
+SESSIONS_VIEWS = {"Recorded vs replayed": "sessions_variant_table", "Failed searches": "sessions_failed",
+                  "Listing what-if": "sessions_whatif", "Per model": "sessions_models",
+                  "Timeline": "sessions_timeline", "Flags": "sessions_flags"}
+
+#: Per row of the first results table: the table's width, and the tool and description cells' boxes.
+RESULT_CELLS_JS = """() => {
+    const t = document.querySelector('[data-testid=stMain] [data-table=search_results_1]');
+    const box = e => { const r = e.getBoundingClientRect(); return {left: r.left, top: r.top, bottom: r.bottom, width: r.width}; };
+    const heads = Array.from(t.querySelectorAll('thead th')).map(th => th.innerText.replace(/\\n/g, ' '));
+    const d = heads.indexOf('description (clipped)');
+    return {table: t.clientWidth, heads, rows: Array.from(t.querySelectorAll('tbody tr')).map(tr => ({
+        tool: box(tr.children[1]), description: box(tr.children[d]), text: tr.children[d].innerText}))};
+}"""
+
+#: Every tab of every tab bar in the main area: its label, whether the bar scrolls, and whether the
+#: tab lies inside the bar's visible box.
+TABS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [role=tablist]'))
+    .filter(bar => bar.offsetParent).map(bar => {
+        const b = bar.getBoundingClientRect();
+        return {scrolls: bar.scrollWidth > bar.clientWidth + 1, tabs: Array.from(bar.querySelectorAll('[role=tab]')).map(tab => {
+            const r = tab.getBoundingClientRect();
+            return [tab.innerText, r.left >= b.left - 1 && r.right <= b.right + 1];
+        })};
+    })"""
+
+
+def _open(browser, app_url, path: str, width: int):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{app_url}/{path}")
+    _settled(page)
+    return context, page
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_search_descriptions_have_room(browser, app_url, width):  # noqa: F811
+    """At 1024 px (a results table about 530 px wide) each description is a line of its own under its
+    tool, nearly as wide as the table; at 1400 px it is the last column, beside the tool."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context, page = _open(browser, app_url, "search", width)
+    try:
+        page.locator("[data-table=search_results_1]").wait_for(timeout=120_000)
+        got = page.evaluate(RESULT_CELLS_JS)
+        page.screenshot(path=str(ARTIFACTS / f"layout-search-{width}.png"), full_page=True)
+        assert got["heads"][-1] == "description (clipped)" and len(got["rows"]) >= 3, got
+        for row in got["rows"]:
+            tool, description = row["tool"], row["description"]
+            if width == 1024:
+                assert got["table"] < 760, got["table"]  # the narrow case this test is about
+                assert description["top"] >= tool["bottom"] - 1, row
+                assert description["width"] >= 0.8 * got["table"], (row, got["table"])
+            else:
+                assert abs(description["top"] - tool["top"]) <= 1, row
+                assert description["left"] > tool["left"] + tool["width"] - 1, row
+    finally:
+        context.close()
+
+
+def test_every_sessions_view_is_in_sight_at_1024_px(browser, app_url):  # noqa: F811
+    """The Sessions page's tab bar does not scroll: each view's tab lies inside it and opens its view;
+    the downloads are on the page without opening a tab."""
+    context, page = _open(browser, app_url, "sessions", 1024)
+    try:
+        page.get_by_role("tab", name="Recorded vs replayed").wait_for(timeout=120_000)
+        for label in ("Download labeled queries (YAML)", "Download the full report (JSON)"):
+            page.get_by_role("button", name=label).wait_for(state="visible", timeout=60_000)  # drawn last
+        _settled(page)
+        bars = page.evaluate(TABS_JS)
+        assert [[label for label, _ in bar["tabs"]] for bar in bars] == [list(SESSIONS_VIEWS)], bars
+        assert bars[0]["scrolls"] is False and all(inside for _, inside in bars[0]["tabs"]), bars
+        for view, table in SESSIONS_VIEWS.items():
+            page.get_by_role("tab", name=view).click()  # no scrolling of the tab bar first
+            page.locator(f"[data-testid=stMain] [data-table={table}]").wait_for(timeout=60_000)
+        page.screenshot(path=str(ARTIFACTS / "layout-sessions-1024.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_every_strategy_at_a_step_is_in_sight_at_1024_px(browser, app_url):  # noqa: F811
+    """The Strategies page's step view offers every strategy as a segment inside the main column
+    (they wrap onto a second row), and a click shows that strategy's tools."""
+    context, page = _open(browser, app_url, "strategies", 1024)
+    try:
+        group = page.get_by_role("radiogroup", name="Strategy at this step")  # a segmented control
+        group.wait_for(timeout=120_000)
+        main = page.locator("[data-testid=stMain] [data-testid=stMainBlockContainer]").bounding_box()
+        for label in STRATEGY_LABELS.values():
+            button = group.get_by_role("radio", name=label, exact=True)
+            box = button.bounding_box()
+            assert box is not None and box["x"] >= main["x"] and box["x"] + box["width"] <= main["x"] + main["width"], label
+        group.get_by_role("radio", name=STRATEGY_LABELS[SKILL_LINKED], exact=True).click()
+        _settled(page)
+        assert page.locator("[data-testid=stMain] [data-table=strat_visible_skill_linked]").count() == 1
+        assert page.locator("[data-testid=stMain] [data-table=strat_visible_all_upfront]").count() == 0
+        page.screenshot(path=str(ARTIFACTS / "layout-strategies-1024.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_lint_findings_and_fixes_have_room_at_1024_px(browser, app_url):  # noqa: F811
+    """The lint table's finding and fix each take a line of the table's width under the rule at 1024 px."""
+    context, page = _open(browser, app_url, "quality", 1024)
+    try:
+        table = page.locator("[data-testid=stMain] [data-table=lint_table]")
+        table.wait_for(timeout=180_000)
+        rows = page.evaluate("""() => Array.from(document.querySelectorAll('[data-table=lint_table] tbody tr')).slice(0, 5)
+            .map(tr => Array.from(tr.children).map(td => { const r = td.getBoundingClientRect(); return [r.top, r.bottom, r.width]; }))""")
+        width = page.evaluate("() => document.querySelector('[data-table=lint_table]').clientWidth")
+        assert rows and width < 760
+        for severity, rule, where, finding, fix in rows:
+            assert finding[0] >= rule[1] - 1 and fix[0] >= finding[1] - 1, (rule, finding, fix)
+            assert finding[2] >= 0.75 * width and fix[2] >= 0.75 * width, (finding, fix, width)
+    finally:
+        context.close()
