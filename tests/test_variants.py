@@ -513,3 +513,15 @@ def test_cli_eval_refuses_a_part_the_search_does_not_read():
                      "--folds", "3", "--variant", "anthropic-regex+evidence")
     assert result.returncode == 2 and result.stdout == "", result.stdout
     assert "anthropic-regex matches the query as a pattern and does not read evidence's switches" in result.stderr
+
+
+def test_cli_variant_typed_with_blanks_is_the_variant_it_names():
+    """' agent' and 'agent ' searched as agent but were shown, and scored, as variants of their own:
+    three rows that read the same in eval's table."""
+    result = run_cli("eval", "sample_catalogs/team-workspace.yaml", "sample_catalogs/queries/team-workspace.yaml",
+                     "--json", "--variant", "agent", "--variant", " agent", "--variant", "agent ",
+                     "--variant", " no-gate + unicode")
+    assert result.returncode == 0, result.stderr
+    assert [v["name"] for v in json.loads(result.stdout)["variants"]] == ["agent", "no-gate+unicode"]
+    result = run_cli("search", "sample_catalogs/team-workspace.yaml", "-q", "send slack message", "--variant", " agent")
+    assert result.returncode == 0 and result.stdout.splitlines()[0].startswith("variant: what-if: agent ("), result.stdout

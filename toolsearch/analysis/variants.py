@@ -258,6 +258,13 @@ def _check_read(name: str, switches: Mapping[str, Any]) -> None:
 _DEFAULTS = SearchOptions()
 
 
+def canonical_name(name: str) -> str:
+    """``name`` with the blanks around its ``+`` parts removed (``" agent + evidence"`` →
+    ``"agent+evidence"``), as it is searched: so that a name typed with a space is shown, and
+    counted, as the variant it is, not as another one that looks the same."""
+    return "+".join(part.strip() for part in name.split("+"))
+
+
 def is_reference(name: str) -> bool:
     """True when ``name`` gives exactly the reference search (e.g. ``reference``).
 

@@ -32,7 +32,7 @@ from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
-from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_cells,
+from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, canonical_name, is_reference, side_by_side, side_by_side_cells,
                                  side_by_side_names, variant_label, variant_options)
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
@@ -82,7 +82,7 @@ def _variant(text: str) -> str:
         variant_options(text)
     except VariantError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    return canonical_name(text)
 
 
 def _variant_argument(parser: argparse.ArgumentParser) -> None:
