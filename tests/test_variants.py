@@ -525,3 +525,10 @@ def test_cli_variant_typed_with_blanks_is_the_variant_it_names():
     assert [v["name"] for v in json.loads(result.stdout)["variants"]] == ["agent", "no-gate+unicode"]
     result = run_cli("search", "sample_catalogs/team-workspace.yaml", "-q", "send slack message", "--variant", " agent")
     assert result.returncode == 0 and result.stdout.splitlines()[0].startswith("variant: what-if: agent ("), result.stdout
+
+
+def test_cli_search_empty_names_a_one_tool_source_in_the_singular():
+    result = run_cli("search", "sample_catalogs/team-workspace.yaml", "-q", "fly to the moon")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  available source: core (1 tool)" in lines and "  available source: slack (15 tools)" in lines, lines

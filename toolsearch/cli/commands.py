@@ -495,7 +495,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
-                print(reveal(f"  available source: {source['name']} ({source['tool_count']} tools)"))
+                print(reveal(f"  available source: {source['name']} ({counted(source['tool_count'], 'tool')})"))
             why = scan.why() if scan is not None else _why_empty(bridge.index, group["query"], limit)
             print(_terminal_safe(f"  why: {why}"))
         for rank, name in enumerate(group["matches"], 1):
