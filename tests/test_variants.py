@@ -532,3 +532,10 @@ def test_cli_search_empty_names_a_one_tool_source_in_the_singular():
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "  available source: core (1 tool)" in lines and "  available source: slack (15 tools)" in lines, lines
+
+
+
+def test_a_part_named_twice_names_its_source_once():
+    assert variant_label("semantic+semantic") == "what-if: semantic+semantic · sentence embeddings, optional extra"
+    assert variant_label("anthropic-bm25+no-gate+anthropic-bm25") == (
+        "what-if: anthropic-bm25+no-gate+anthropic-bm25 · after Anthropic's tool search (BM25)")

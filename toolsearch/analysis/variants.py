@@ -160,8 +160,8 @@ def variant_with_source(name: str) -> str:
     """How a picker offers a variant: its name, then where it comes from when that is not
     toolsearch's own switch (``"anthropic-bm25 · after Anthropic's tool search (BM25)"``); a
     ``+`` combination is named by its parts' sources."""
-    sources = [VARIANT_SOURCE[part.strip()] for part in name.split("+") if part.strip() in VARIANT_SOURCE]
-    return " · ".join([name, *sources])
+    sources = dict.fromkeys(VARIANT_SOURCE[part.strip()] for part in name.split("+") if part.strip() in VARIANT_SOURCE)
+    return " · ".join([name, *sources])  # each source once, however often its part is named
 
 
 def variant_sources(names: Sequence[str]) -> str:
