@@ -539,3 +539,18 @@ def test_a_part_named_twice_names_its_source_once():
     assert variant_label("semantic+semantic") == "what-if: semantic+semantic · sentence embeddings, optional extra"
     assert variant_label("anthropic-bm25+no-gate+anthropic-bm25") == (
         "what-if: anthropic-bm25+no-gate+anthropic-bm25 · after Anthropic's tool search (BM25)")
+
+
+def test_regex_why_says_the_order_the_matches_are_in(tmp_path):
+    """The regex result is in wire-name order (the session's tool list), not the order of the
+    catalog file; the 'why' line said "catalog order"."""
+    catalog = write_yaml(tmp_path / "c.yaml", {"servers": [
+        {"name": "zeta", "tools": [{"name": "report_a", "description": "x", "inputSchema": {"type": "object"}}]},
+        {"name": "alpha", "tools": [{"name": "report_b", "description": "x", "inputSchema": {"type": "object"}}]}]})
+    result = run_cli("search", catalog, "-q", "report", "--variant", "anthropic-regex")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[2].startswith("  1. mcp__alpha__report_b") and lines[3].startswith("  2. mcp__zeta__report_a"), lines
+    index = Inspector(load_source(str(catalog))).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    assert index.regex_scan("report", 5).why() == ("regex mode: tools whose name matches the pattern first, then "
+                                                   "those whose description or parameters match, each by wire name")

@@ -498,8 +498,10 @@ class RegexScan:
         if not self.matches:
             return ("no tool matched before the scan stopped" if self.timed_out else
                     "the pattern matches no tool's name, description, parameter names or parameter descriptions")
+        # By wire name, as the variant's summary and docs/search-quality.md say: "catalog order"
+        # read as the order of the user's file, which it is not (the session's tool list is sorted).
         return ("regex mode: tools whose name matches the pattern first, then those whose description or "
-                "parameters match, each in catalog order")
+                "parameters match, each by wire name")
 
 
 @dataclass(frozen=True)
