@@ -1520,3 +1520,18 @@ def test_cli_eval_says_when_its_limit_is_clamped_as_search_does(tmp_path):
     assert "limit 25" in result.stdout.splitlines()[0]
     kept = run_cli("eval", cat, queries, "--limit", "7", "--variant", "reference")
     assert kept.returncode == 0 and "--limit" not in kept.stderr, kept.stderr
+
+
+def test_shared_query_warnings_name_more_than_the_first():
+    """'2 queries are … not out of sample: 'a'' read as if 'a' were the whole list."""
+    tuning = parse_queries({"tasks": [{"id": f"u{i}", "query": f"words {i}", "expected": []} for i in range(7)]}).tasks
+    scored = parse_queries({"tasks": [{"id": f"s{i}", "query": f"Words  {i}", "expected": []} for i in range(7)]}).tasks
+    assert evaluation.seen_in_tuning(tuning, scored[:2]) == (
+        "2 queries of the scored tasks are also in the tuning file (under another task), so tuning saw them and "
+        "their figures are not out of sample: 'Words  0', 'Words  1'")
+    assert evaluation.seen_in_tuning(tuning, scored).endswith(
+        ": 'Words  0', 'Words  1', 'Words  2', 'Words  3', 'Words  4' and 2 more")
+    tasks = parse_queries({"tasks": [
+        {"id": f"t{i}", "query": "same words" if i in (0, 3) else "more words" if i in (1, 4) else f"query {i}",
+         "expected": [], "group": f"g{i}"} for i in range(6)]}).tasks
+    assert evaluation.seen_across_folds(tasks, 3).endswith("not out of sample: 'same words', 'more words'")

@@ -1151,7 +1151,8 @@ def _shared_queries(tuning: Iterable[Task], scored: Iterable[Task]) -> list[str]
 
 def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
     """``""`` when no query of ``test`` is also a query of ``tuning`` (compared without case and
-    extra spaces), else one sentence naming how many are and the first: tuning saw those queries
+    extra spaces), else one sentence naming how many are and the first five (:func:`first_names`):
+    tuning saw those queries
     (under other task ids and groups, which :func:`evaluate_tuned` checks), so their figures are not
     out of sample. Said by ``eval --tune``."""
     shared = _shared_queries(tuning, test)
@@ -1159,7 +1160,8 @@ def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
         return ""
     return (f"{counted(len(shared), 'query', 'queries')} of the scored tasks {'is' if len(shared) == 1 else 'are'} "
             f"also in the tuning file (under another task), so tuning saw {'it' if len(shared) == 1 else 'them'} "
-            f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: {reveal(repr(shared[0]))}")
+            f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: "
+            f"{first_names([repr(q) for q in shared])}")
 
 
 def repeated_tasks(tasks: Sequence[Task]) -> str:
@@ -1202,7 +1204,7 @@ def seen_across_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) 
     return (f"{counted(len(shared), 'query', 'queries')} {'is' if one else 'are'} also in another fold (under a "
             f"task of another group), so the parameters that score {'it' if one else 'them'} were tuned on "
             f"{'it' if one else 'them'} and {'its' if one else 'their'} figures are not out of sample: "
-            f"{reveal(repr(shared[0]))}")
+            f"{first_names([repr(q) for q in shared])}")
 
 
 def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variants: Sequence[str] = DEFAULT_VARIANTS,
