@@ -658,10 +658,17 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if ex.filler:
         print(_terminal_safe(f"{FILLER_NOTE}: {', '.join(ex.matches)}"))
     rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",
-             "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:40]]
+             "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:EXPLAIN_ROWS_SHOWN]]
     if rows:
         print(_terminal_safe(_table(rows, ["rank", "tool", "score", "admitted", "why"])))
+    if len(ex.candidates) > EXPLAIN_ROWS_SHOWN:  # a table cut short says so
+        print(f"{EXPLAIN_ROWS_SHOWN} of {len(ex.candidates):,} candidates shown (at most 200 are listed: tools that "
+              f"contain a query stem, admitted first); --json shows all {len(ex.candidates):,}")
     return 0
+
+
+#: Candidate rows the text output of explain prints (``--json`` has every listed candidate).
+EXPLAIN_ROWS_SHOWN = 40
 
 
 #: How explain names each admission rule.
