@@ -1535,3 +1535,19 @@ def test_shared_query_warnings_name_more_than_the_first():
         {"id": f"t{i}", "query": "same words" if i in (0, 3) else "more words" if i in (1, 4) else f"query {i}",
          "expected": [], "group": f"g{i}"} for i in range(6)]}).tasks
     assert evaluation.seen_across_folds(tasks, 3).endswith("not out of sample: 'same words', 'more words'")
+
+
+def test_search_json_says_on_stderr_what_the_text_output_says_under_a_query():
+    """search --json kept stdout the response object and said nothing of a pattern matched as
+    literal text or of anthropic-bm25's filler, which the text output and the Search page say."""
+    catalog = "sample_catalogs/team-workspace.yaml"
+    result = run_cli("search", catalog, "-q", "[", "-q", "issue", "--variant", "anthropic-regex", "--json")
+    assert result.returncode == 0, result.stderr
+    json.loads(result.stdout)
+    notes = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: note: query ")]
+    assert notes == ["toolsearch: note: query 1 '[': the query is not a regular expression that can be run safely "
+                     "(it does not compile, or its repeat counts multiply past 10,000); it was matched as literal text"]
+    result = run_cli("search", catalog, "-q", "zzqq", "--variant", "anthropic-bm25", "--json")
+    assert ("toolsearch: note: query 1 'zzqq': nothing matched, so this variant returns the first tools by wire name "
+            "(never empty on purpose)") in result.stderr.splitlines()
+    assert "note: query" not in run_cli("search", catalog, "-q", "zzqq", "--json").stderr

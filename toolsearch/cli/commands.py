@@ -470,6 +470,14 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.json:
         if note and not is_reference(args.variant):  # stdout stays exactly the response object
             print(f"toolsearch: note: {note}", file=sys.stderr)
+        if "error" not in response and not is_reference(args.variant):
+            # What the text output says under a query (a pattern matched as literal text, a scan
+            # stopped, a never-empty variant's filler) goes to stderr, as the variant's note does.
+            limit = bridge.resolve_limit(request.get("limit"))
+            for number, group in enumerate(response["results"], 1):
+                for line in bridge.index.search_with_notes(group["query"], limit)[1]:
+                    print(_terminal_safe(reveal(one_line(f"toolsearch: note: query {number} {group['query']!r}: "
+                                                         f"{line}"))), file=sys.stderr)
         print_json(response, indent=None)
         return 0 if "error" not in response else 1
     if inspector.scope is not None:
