@@ -572,12 +572,7 @@ def _why_empty(index: Any, query: str, limit: int) -> str:
     """One line on why ``query`` found nothing: the BM25 explanation, or the semantic thresholds."""
     if index.options.ranker != "semantic":
         return index.explain(query, limit).summary()
-    data = index.semantic_explain(query, limit, shown=2)
-    if data["best_cosine"] is None:
-        return "the query is empty"
-    margin = "—" if data["margin"] is None else f"{data['margin']:.3f}"
-    return (f"the first match's cosine is {data['best_cosine']:.3f} and its score leads the second's by {margin}; "
-            f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
+    return index.semantic_shortfall(query, limit)
 
 
 def _print_regex_explain(args, scan: Any) -> int:

@@ -1050,6 +1050,21 @@ class SearchIndex:
                 "margin": margin if ranked and math.isfinite(margin) else None, "empty": not returned,
                 "candidates": rows}
 
+    def semantic_shortfall(self, query: str, limit: int) -> str:
+        """Why the semantic ranker returns nothing for ``query``, in one sentence: the first match's
+        cosine and lead against the variant's ``min_cosine`` and ``min_cosine_margin`` (``"the
+        query is empty"`` without one). The CLI's ``why:`` line and the Search page say this.
+
+        Raises:
+            SemanticUnavailable: the ``semantic`` extra is not installed.
+        """
+        data = self.semantic_explain(query, limit, shown=2)
+        if data["best_cosine"] is None:
+            return "the query is empty"
+        margin = "—" if data["margin"] is None else f"{data['margin']:.3f}"
+        return (f"the first match's cosine is {data['best_cosine']:.3f} and its score leads the second's by {margin}; "
+                f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
+
     def _name_stems(self, i: int) -> list[str]:
         """Distinct stems of the words of tool ``i``'s own name, without ``mcp__server__``
         (camelCase split): the server's name is not a word of the tool's name."""
