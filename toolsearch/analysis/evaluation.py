@@ -90,7 +90,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
-from .invisible import reveal
+from .invisible import kind_of, reveal
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
 
@@ -233,7 +233,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     Raises:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
-            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
+            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, a query
+            of invisible characters only (zero-width, bidi, format, control), an
             ``expected`` list of blank names only (it would read as an abstention test), a query given
             twice in one task, an expected name given twice in one task, an id, group,
             name or expected name with a line break or a tab.
@@ -276,6 +277,12 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if blank is not None and any(q.strip() for q in given):
             # tool_search drops a blank query without a word; in a labeled file it is a mistake
             raise QueryFileError(f"{where}: query {blank + 1} is blank; expected text (remove it)")
+        hidden = next((j for j, q in enumerate(given) if q.strip() and all(c.isspace() or kind_of(c) for c in q)), None)
+        if hidden is not None:
+            # Blank to a reader, and to every search (no word): an abstention test passed by it
+            # proves nothing, yet it counts among the nonsense queries left empty.
+            raise QueryFileError(f"{where}: query {hidden + 1} holds only invisible characters "
+                                 f"({reveal(repr(given[hidden]))}); expected text (remove it)")
         queries = clean_string_list(given, dedupe=False) if raw is not None else []
         if not queries:
             raise QueryFileError(f"{where}: expected at least one non-blank query")
