@@ -285,6 +285,15 @@ def test_explain(tiny) -> None:
     assert [t["df"] for t in data["terms"]] == [1, 2]
 
 
+def test_explain_says_when_its_table_stops_before_the_candidates_do(tiny) -> None:
+    """The text table stopped at 40 rows without a word, under 'excluded: 854 by the gate term'."""
+    lines = ok(run_cli("explain", "sample_catalogs/cloudflare-flat.yaml", "-q", "list zones")).splitlines()
+    assert lines[-1] == ("40 of 200 candidates shown (at most 200 are listed: tools that contain a query stem, "
+                         "admitted first); --json shows all 200")
+    assert sum(1 for line in lines if "mcp__cloudflare__" in line) == 40
+    assert "candidates shown" not in ok(run_cli("explain", tiny, "-q", "create issue"))
+
+
 @pytest.mark.parametrize("variant", ["reference", "unicode", "evidence"])
 def test_explain_shows_invisible_characters_of_the_query(tiny, variant) -> None:
     """explain printed the query with its bidi override and zero-width characters raw (search and

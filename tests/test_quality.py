@@ -206,6 +206,12 @@ def test_variant_names():
     # A blank query among others is a mistake in a labeled file, not something to drop quietly.
     ({"tasks": [{"id": "a", "queries": ["ok", "  "], "expected": []}]},
      r"tasks\[0\] \(a\): query 2 is blank; expected text \(remove it\)"),
+    # A query of invisible characters only is blank to a reader and finds nothing: an abstention test
+    # passed by it counted among the nonsense queries left empty.
+    ({"tasks": [{"id": "a", "queries": ["\u200b\u202e\u200b"], "expected": []}]},
+     r"tasks\[0\] \(a\): query 1 holds only invisible characters \('\\u200b\\u202e\\u200b'\); expected text"),
+    ({"tasks": [{"id": "a", "queries": ["ok", " \ufeff "], "expected": []}]},
+     r"tasks\[0\] \(a\): query 2 holds only invisible characters"),
     # A query given twice in one task would count twice in query recall@5 and nonsense queries empty.
     ({"tasks": [{"id": "a", "queries": ["create issue", "list issues", "create issue"], "expected": []}]},
      (r"tasks\[0\] \(a\): query 3 repeats query 1 'create issue'; remove it \(it would count twice in the "

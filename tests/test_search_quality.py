@@ -1555,3 +1555,34 @@ def test_cli_eval_says_when_its_limit_is_clamped_as_search_does(tmp_path):
     assert "limit 25" in result.stdout.splitlines()[0]
     kept = run_cli("eval", cat, queries, "--limit", "7", "--variant", "reference")
     assert kept.returncode == 0 and "--limit" not in kept.stderr, kept.stderr
+
+
+def test_shared_query_warnings_name_more_than_the_first():
+    """'2 queries are … not out of sample: 'a'' read as if 'a' were the whole list."""
+    tuning = parse_queries({"tasks": [{"id": f"u{i}", "query": f"words {i}", "expected": []} for i in range(7)]}).tasks
+    scored = parse_queries({"tasks": [{"id": f"s{i}", "query": f"Words  {i}", "expected": []} for i in range(7)]}).tasks
+    assert evaluation.seen_in_tuning(tuning, scored[:2]) == (
+        "2 queries of the scored tasks are also in the tuning file (under another task), so tuning saw them and "
+        "their figures are not out of sample: 'Words  0', 'Words  1'")
+    assert evaluation.seen_in_tuning(tuning, scored).endswith(
+        ": 'Words  0', 'Words  1', 'Words  2', 'Words  3', 'Words  4' and 2 more")
+    tasks = parse_queries({"tasks": [
+        {"id": f"t{i}", "query": "same words" if i in (0, 3) else "more words" if i in (1, 4) else f"query {i}",
+         "expected": [], "group": f"g{i}"} for i in range(6)]}).tasks
+    assert evaluation.seen_across_folds(tasks, 3).endswith("not out of sample: 'same words', 'more words'")
+
+
+def test_search_json_says_on_stderr_what_the_text_output_says_under_a_query():
+    """search --json kept stdout the response object and said nothing of a pattern matched as
+    literal text or of anthropic-bm25's filler, which the text output and the Search page say."""
+    catalog = "sample_catalogs/team-workspace.yaml"
+    result = run_cli("search", catalog, "-q", "[", "-q", "issue", "--variant", "anthropic-regex", "--json")
+    assert result.returncode == 0, result.stderr
+    json.loads(result.stdout)
+    notes = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: note: query ")]
+    assert notes == ["toolsearch: note: query 1 '[': the query is not a regular expression that can be run safely "
+                     "(it does not compile, or its repeat counts multiply past 10,000); it was matched as literal text"]
+    result = run_cli("search", catalog, "-q", "zzqq", "--variant", "anthropic-bm25", "--json")
+    assert ("toolsearch: note: query 1 'zzqq': nothing matched, so this variant returns the first tools by wire name "
+            "(never empty on purpose)") in result.stderr.splitlines()
+    assert "note: query" not in run_cli("search", catalog, "-q", "zzqq", "--json").stderr

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 import yaml
 
-from conftest import toolsearch_command, write_yaml
+from conftest import run_cli, toolsearch_command, write_yaml
 from toolsearch.analysis.evaluation import Task, evaluate, evaluate_tuned, parse_queries, tune
 from toolsearch.analysis.variants import AVAILABLE_VARIANTS, DEFAULT_VARIANTS, TUNABLE, VARIANTS, VariantError, variant_options
 from toolsearch.engine import embedding
@@ -654,3 +654,29 @@ def test_the_vectors_are_the_ones_sentence_transformers_computes() -> None:
     assert ours.shape == (5, 384) and ours.dtype == np.float32
     assert np.abs(ours - expected).max() < 1e-5
     assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+
+
+@needs_model
+def test_search_page_says_why_semantic_found_nothing_as_the_cli_does():
+    """The page gave its generic sentence for an empty semantic result; the CLI names the first
+    match's cosine and the thresholds it missed. Both now say the library's one sentence."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.engine.catalog import load_source
+
+    query = "order a pizza with extra cheese"
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.session_state["catalog"] = "team-workspace"
+    at.run()
+    at.switch_page("toolsearch/ui/search.py").run()
+    at.text_area(key="search_queries").set_value(query).run()
+    at.selectbox(key="search_variant").set_value("semantic").run()
+    assert not at.exception, at.exception
+    index = Inspector(load_source(ROOT / "sample_catalogs" / "team-workspace.yaml")).bridge(
+        parse_config({}), variant_options("semantic")).index
+    assert index.search(query, 5) == []
+    said = index.semantic_shortfall(query, 5)
+    assert said.startswith("the first match's cosine is ") and said.endswith("the variant needs 0.35 and 0")
+    assert "Why: nothing returned: " + said in [t.value for t in at.text]
+    result = run_cli("search", ROOT / "sample_catalogs" / "team-workspace.yaml", "-q", query, "--variant", "semantic")
+    assert f"  why: {said}" in result.stdout.splitlines(), result.stdout

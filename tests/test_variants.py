@@ -10,6 +10,7 @@ checked by tests/test_docs_figures.py.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -64,8 +65,8 @@ def test_one_registry_for_every_reader():
     assert variant_label("unicode+no-gate") == "what-if: unicode+no-gate"
     # A variant after another search names its source where it is shown.
     assert variant_label("anthropic-regex") == "what-if: anthropic-regex · after Anthropic's tool search (regex)"
-    assert (variant_label("semantic+hermes-name-bonus") == "what-if: semantic+hermes-name-bonus · sentence embeddings, "
-            "optional extra · name-coverage bonus proposed for Hermes Agent")
+    assert (variant_label("anthropic-bm25+hermes-name-bonus") == "what-if: anthropic-bm25+hermes-name-bonus · after "
+            "Anthropic's tool search (BM25) · name-coverage bonus proposed for Hermes Agent")
     assert is_reference("reference") and not is_reference("agent")
     with pytest.raises(VariantError, match="unknown variant 'semantik' in 'agent\\+semantik'"):
         variant_options("agent+semantik")
@@ -480,3 +481,76 @@ def test_combined_variants_later_part_wins_and_the_rest_add_up():
     assert set(tunable_grid("agent+evidence")) == set(tunable_grid("agent")) | set(tunable_grid("evidence"))
     assert "agent's IDF-share floors stay beside evidence's abstention rule" in " ".join(
         (Path(__file__).parents[1] / "docs" / "search.md").read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize("name, part, keys", [
+    ("anthropic-regex+evidence", "evidence", "gate, coverage, stop_words"),
+    ("evidence+anthropic-regex", "evidence", "gate, coverage, stop_words"),
+    ("anthropic-bm25+anthropic-regex", "anthropic-bm25", "gate, coverage, index_param_descriptions, never_empty"),
+    ("unicode+anthropic-regex", "unicode", "tokenizer, unknown_terms"),
+    ("semantic+anthropic-bm25", "anthropic-bm25", "never_empty"),
+    ("agent+semantic", "agent", "min_known_share, min_idf_share"),
+    ("semantic+evidence", "evidence", "min_best_share, min_best_terms"),
+    ("name-substring+semantic", "name-substring", "name_substring_fallback"),
+])
+def test_a_part_the_search_does_not_read_is_refused(name, part, keys):
+    """The regex search reads only the pattern and the result cap, and the semantic ranker none of
+    the words search's admission rules: such a part changed nothing, while the label named it and
+    tuning reported its parameters as tuned."""
+    with pytest.raises(VariantError, match=rf"'{re.escape(name)}': .* does not read {part}'s switch(es)? {keys}.*; drop {part}$"):
+        variant_options(name)
+
+
+@pytest.mark.parametrize("name", ["reference+anthropic-regex", "anthropic-regex+anthropic-regex", "semantic+no-gate",
+                                  "semantic+plain-bm25", "semantic+unicode", "agent+evidence",
+                                  "anthropic-bm25+hermes-name-bonus"])
+def test_parts_the_search_reads_still_combine(name):
+    variant_options(name)
+
+
+def test_cli_eval_refuses_a_part_the_search_does_not_read():
+    result = run_cli("eval", "sample_catalogs/team-workspace.yaml", "sample_catalogs/queries/team-workspace.yaml",
+                     "--folds", "3", "--variant", "anthropic-regex+evidence")
+    assert result.returncode == 2 and result.stdout == "", result.stdout
+    assert "anthropic-regex matches the query as a pattern and does not read evidence's switches" in result.stderr
+
+
+def test_cli_variant_typed_with_blanks_is_the_variant_it_names():
+    """' agent' and 'agent ' searched as agent but were shown, and scored, as variants of their own:
+    three rows that read the same in eval's table."""
+    result = run_cli("eval", "sample_catalogs/team-workspace.yaml", "sample_catalogs/queries/team-workspace.yaml",
+                     "--json", "--variant", "agent", "--variant", " agent", "--variant", "agent ",
+                     "--variant", " no-gate + unicode")
+    assert result.returncode == 0, result.stderr
+    assert [v["name"] for v in json.loads(result.stdout)["variants"]] == ["agent", "no-gate+unicode"]
+    result = run_cli("search", "sample_catalogs/team-workspace.yaml", "-q", "send slack message", "--variant", " agent")
+    assert result.returncode == 0 and result.stdout.splitlines()[0].startswith("variant: what-if: agent ("), result.stdout
+
+
+def test_cli_search_empty_names_a_one_tool_source_in_the_singular():
+    result = run_cli("search", "sample_catalogs/team-workspace.yaml", "-q", "fly to the moon")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  available source: core (1 tool)" in lines and "  available source: slack (15 tools)" in lines, lines
+
+
+
+def test_a_part_named_twice_names_its_source_once():
+    assert variant_label("semantic+semantic") == "what-if: semantic+semantic · sentence embeddings, optional extra"
+    assert variant_label("anthropic-bm25+no-gate+anthropic-bm25") == (
+        "what-if: anthropic-bm25+no-gate+anthropic-bm25 · after Anthropic's tool search (BM25)")
+
+
+def test_regex_why_says_the_order_the_matches_are_in(tmp_path):
+    """The regex result is in wire-name order (the session's tool list), not the order of the
+    catalog file; the 'why' line said "catalog order"."""
+    catalog = write_yaml(tmp_path / "c.yaml", {"servers": [
+        {"name": "zeta", "tools": [{"name": "report_a", "description": "x", "inputSchema": {"type": "object"}}]},
+        {"name": "alpha", "tools": [{"name": "report_b", "description": "x", "inputSchema": {"type": "object"}}]}]})
+    result = run_cli("search", catalog, "-q", "report", "--variant", "anthropic-regex")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[2].startswith("  1. mcp__alpha__report_b") and lines[3].startswith("  2. mcp__zeta__report_a"), lines
+    index = Inspector(load_source(str(catalog))).bridge(parse_config({}), variant_options("anthropic-regex")).index
+    assert index.regex_scan("report", 5).why() == ("regex mode: tools whose name matches the pattern first, then "
+                                                   "those whose description or parameters match, each by wire name")

@@ -90,7 +90,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
-from .invisible import reveal
+from .invisible import kind_of, reveal
 from .wording import evaluation_share
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
@@ -239,7 +239,8 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     Raises:
         QueryFileError: naming the file, the task and what was expected: a missing or malformed
             key, a key not in :data:`TASK_KEYS`, a repeated id, a label (``name``, ``catalog``,
-            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, an
+            ``id``, ``group``) that is not a string or whole number, a ``note`` that is not text, a query
+            of invisible characters only (zero-width, bidi, format, control), an
             ``expected`` list of blank names only (it would read as an abstention test), a query given
             twice in one task, an expected name given twice in one task, an id, group,
             name or expected name with a line break or a tab; more than :data:`MAX_QUERY_TASKS`
@@ -287,6 +288,12 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         if blank is not None and any(q.strip() for q in given):
             # tool_search drops a blank query without a word; in a labeled file it is a mistake
             raise QueryFileError(f"{where}: query {blank + 1} is blank; expected text (remove it)")
+        hidden = next((j for j, q in enumerate(given) if q.strip() and all(c.isspace() or kind_of(c) for c in q)), None)
+        if hidden is not None:
+            # Blank to a reader, and to every search (no word): an abstention test passed by it
+            # proves nothing, yet it counts among the nonsense queries left empty.
+            raise QueryFileError(f"{where}: query {hidden + 1} holds only invisible characters "
+                                 f"({reveal(repr(given[hidden]))}); expected text (remove it)")
         queries = clean_string_list(given, dedupe=False) if raw is not None else []
         if not queries:
             raise QueryFileError(f"{where}: expected at least one non-blank query")
@@ -1168,7 +1175,8 @@ def _shared_queries(tuning: Iterable[Task], scored: Iterable[Task]) -> list[str]
 
 def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
     """``""`` when no query of ``test`` is also a query of ``tuning`` (compared without case and
-    extra spaces), else one sentence naming how many are and the first: tuning saw those queries
+    extra spaces), else one sentence naming how many are and the first five (:func:`first_names`):
+    tuning saw those queries
     (under other task ids and groups, which :func:`evaluate_tuned` checks), so their figures are not
     out of sample. Said by ``eval --tune``."""
     shared = _shared_queries(tuning, test)
@@ -1176,7 +1184,8 @@ def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
         return ""
     return (f"{counted(len(shared), 'query', 'queries')} of the scored tasks {'is' if len(shared) == 1 else 'are'} "
             f"also in the tuning file (under another task), so tuning saw {'it' if len(shared) == 1 else 'them'} "
-            f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: {reveal(repr(shared[0]))}")
+            f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: "
+            f"{first_names([repr(q) for q in shared])}")
 
 
 def repeated_tasks(tasks: Sequence[Task]) -> str:
@@ -1219,7 +1228,7 @@ def seen_across_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) 
     return (f"{counted(len(shared), 'query', 'queries')} {'is' if one else 'are'} also in another fold (under a "
             f"task of another group), so the parameters that score {'it' if one else 'them'} were tuned on "
             f"{'it' if one else 'them'} and {'its' if one else 'their'} figures are not out of sample: "
-            f"{reveal(repr(shared[0]))}")
+            f"{first_names([repr(q) for q in shared])}")
 
 
 def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variants: Sequence[str] = DEFAULT_VARIANTS,

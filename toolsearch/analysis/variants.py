@@ -24,8 +24,8 @@ REFERENCE = "reference"
 
 class VariantError(ToolsearchError):
     """A variant name is not registered (nor a ``+`` combination of registered names), combines
-    two that cannot go together (a regex variant and the semantic ranker), or its optional extra is
-    not installed."""
+    two that cannot go together (a regex variant and the semantic ranker, or either with a part
+    whose switches it does not read), or its optional extra is not installed."""
 
 
 @dataclass(frozen=True)
@@ -160,8 +160,8 @@ def variant_with_source(name: str) -> str:
     """How a picker offers a variant: its name, then where it comes from when that is not
     toolsearch's own switch (``"anthropic-bm25 · after Anthropic's tool search (BM25)"``); a
     ``+`` combination is named by its parts' sources."""
-    sources = [VARIANT_SOURCE[part.strip()] for part in name.split("+") if part.strip() in VARIANT_SOURCE]
-    return " · ".join([name, *sources])
+    sources = dict.fromkeys(VARIANT_SOURCE[part.strip()] for part in name.split("+") if part.strip() in VARIANT_SOURCE)
+    return " · ".join([name, *sources])  # each source once, however often its part is named
 
 
 def variant_sources(names: Sequence[str]) -> str:
@@ -215,8 +215,54 @@ def _options(name: str, params: Mapping[str, Any] | None = None) -> SearchOption
         # embeddings: two different searches under one name.
         raise VariantError(f"{name!r}: a regular-expression variant (anthropic-regex) matches a pattern and cannot be "
                            "combined with the semantic ranker; pick one of them")
+    _check_read(name, switches)
     switches.update(params or {})
     return replace(SearchOptions(), **switches)
+
+
+#: The switches of the words search (BM25 and its admission rules) that the other two searches
+#: never read: the regular-expression search reads only ``query_mode`` and ``max_results``; the
+#: semantic ranker reads the documents' and the query's analysis (for its BM25 share), its own
+#: thresholds and ``max_results``, but none of these.
+_SEMANTIC_UNREAD = frozenset({"gate", "coverage", "name_substring_fallback", "never_empty", "name_coverage_bonus",
+                              "min_known_share", "min_idf_share", "min_best_share", "min_best_terms",
+                              "min_score_ratio"})
+_REGEX_READS = frozenset({"query_mode", "max_results"})
+
+
+def _check_read(name: str, switches: Mapping[str, Any]) -> None:
+    """Refuse a ``+`` combination with a part whose switches the search it runs never reads
+    (``anthropic-regex+evidence``, ``anthropic-bm25+semantic``): that part would change nothing,
+    while the name, the labels and tuning (its parameters reported as tuned) said it did."""
+    parts = [part.strip() for part in name.split("+")]
+    if switches.get("query_mode") == "regex":
+        mode = next(p for p in parts if VARIANTS[p].switches.get("query_mode") == "regex")
+        unread = lambda key: key not in _REGEX_READS  # noqa: E731
+        how = "matches the query as a pattern"
+    elif switches.get("ranker") == "semantic":
+        mode = next(p for p in parts if VARIANTS[p].switches.get("ranker") == "semantic")
+        unread = _SEMANTIC_UNREAD.__contains__
+        how = "ranks by sentence embeddings"
+    else:
+        return
+    own = VARIANTS[mode].switches
+    for part in dict.fromkeys(parts):
+        keys = [key for key, value in VARIANTS[part].switches.items()
+                if unread(key) and value != own.get(key, getattr(_DEFAULTS, key))]
+        if part != mode and keys:
+            raise VariantError(f"{name!r}: {mode} {how} and does not read {part}'s "
+                               f"{'switch' if len(keys) == 1 else 'switches'} {', '.join(keys)}, which would "
+                               f"change nothing; drop {part}")
+
+
+_DEFAULTS = SearchOptions()
+
+
+def canonical_name(name: str) -> str:
+    """``name`` with the blanks around its ``+`` parts removed (``" agent + evidence"`` →
+    ``"agent+evidence"``), as it is searched: so that a name typed with a space is shown, and
+    counted, as the variant it is, not as another one that looks the same."""
+    return "+".join(part.strip() for part in name.split("+"))
 
 
 def is_reference(name: str) -> bool:

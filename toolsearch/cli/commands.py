@@ -32,7 +32,7 @@ from ..analysis.invisible import reveal
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
-from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, is_reference, side_by_side, side_by_side_cells,
+from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, canonical_name, is_reference, side_by_side, side_by_side_cells,
                                  side_by_side_names, variant_label, variant_options)
 from ..analysis import quantities as Q
 from ..analysis.quantities import form_word
@@ -82,7 +82,7 @@ def _variant(text: str) -> str:
         variant_options(text)
     except VariantError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    return canonical_name(text)
 
 
 def _variant_argument(parser: argparse.ArgumentParser) -> None:
@@ -471,6 +471,14 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if args.json:
         if note and not is_reference(args.variant):  # stdout stays exactly the response object
             print(f"toolsearch: note: {note}", file=sys.stderr)
+        if "error" not in response and not is_reference(args.variant):
+            # What the text output says under a query (a pattern matched as literal text, a scan
+            # stopped, a never-empty variant's filler) goes to stderr, as the variant's note does.
+            limit = bridge.resolve_limit(request.get("limit"))
+            for number, group in enumerate(response["results"], 1):
+                for line in bridge.index.search_with_notes(group["query"], limit)[1]:
+                    print(_terminal_safe(reveal(one_line(f"toolsearch: note: query {number} {group['query']!r}: "
+                                                         f"{line}"))), file=sys.stderr)
         print_json(response, indent=None)
         return 0 if "error" not in response else 1
     if inspector.scope is not None:
@@ -496,7 +504,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
-                print(reveal(f"  available source: {source['name']} ({source['tool_count']} tools)"))
+                print(reveal(f"  available source: {source['name']} ({counted(source['tool_count'], 'tool')})"))
             why = scan.why() if scan is not None else _why_empty(bridge.index, group["query"], limit)
             print(_terminal_safe(f"  why: {why}"))
         for rank, name in enumerate(group["matches"], 1):
@@ -567,12 +575,7 @@ def _why_empty(index: Any, query: str, limit: int) -> str:
     """One line on why ``query`` found nothing: the BM25 explanation, or the semantic thresholds."""
     if index.options.ranker != "semantic":
         return index.explain(query, limit).summary()
-    data = index.semantic_explain(query, limit, shown=2)
-    if data["best_cosine"] is None:
-        return "the query is empty"
-    margin = "—" if data["margin"] is None else f"{data['margin']:.3f}"
-    return (f"the first match's cosine is {data['best_cosine']:.3f} and its score leads the second's by {margin}; "
-            f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
+    return index.semantic_shortfall(query, limit)
 
 
 def _print_regex_explain(args, scan: Any) -> int:
@@ -661,10 +664,17 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
     if ex.filler:
         print(_terminal_safe(f"{FILLER_NOTE}: {', '.join(ex.matches)}"))
     rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",
-             "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:40]]
+             "yes" if c.admitted else "no", c.reason] for c in ex.candidates[:EXPLAIN_ROWS_SHOWN]]
     if rows:
         print(_terminal_safe(_table(rows, ["rank", "tool", "score", "admitted", "why"])))
+    if len(ex.candidates) > EXPLAIN_ROWS_SHOWN:  # a table cut short says so
+        print(f"{EXPLAIN_ROWS_SHOWN} of {len(ex.candidates):,} candidates shown (at most 200 are listed: tools that "
+              f"contain a query stem, admitted first); --json shows all {len(ex.candidates):,}")
     return 0
+
+
+#: Candidate rows the text output of explain prints (``--json`` has every listed candidate).
+EXPLAIN_ROWS_SHOWN = 40
 
 
 #: How explain names each admission rule.

@@ -26,7 +26,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..analysis.invisible import reveal
-from ..analysis.variants import variant_sources
+from ..analysis.variants import canonical_name, variant_sources
 from ..analysis.lint import RULES, LintReport, lint
 from ..analysis.wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.profile import load_profile
@@ -39,7 +39,7 @@ def _variant(text: str) -> str:
         variant_options(text)
     except VariantError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    return canonical_name(text)
 
 
 def _whole_number_at_least(least: int):

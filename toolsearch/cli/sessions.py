@@ -28,6 +28,7 @@ from ..engine import constants as C
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, variant_options
+from ..analysis.variants import canonical_name
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
@@ -56,7 +57,7 @@ def _variant(text: str) -> str:
         variant_options(text)
     except VariantError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
+    return canonical_name(text)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

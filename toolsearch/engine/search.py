@@ -498,8 +498,10 @@ class RegexScan:
         if not self.matches:
             return ("no tool matched before the scan stopped" if self.timed_out else
                     "the pattern matches no tool's name, description, parameter names or parameter descriptions")
+        # By wire name, as the variant's summary and docs/search-quality.md say: "catalog order"
+        # read as the order of the user's file, which it is not (the session's tool list is sorted).
         return ("regex mode: tools whose name matches the pattern first, then those whose description or "
-                "parameters match, each in catalog order")
+                "parameters match, each by wire name")
 
 
 @dataclass(frozen=True)
@@ -1047,6 +1049,21 @@ class SearchIndex:
                 "min_cosine_margin": opts.min_cosine_margin, "best_cosine": best if ranked else None,
                 "margin": margin if ranked and math.isfinite(margin) else None, "empty": not returned,
                 "candidates": rows}
+
+    def semantic_shortfall(self, query: str, limit: int) -> str:
+        """Why the semantic ranker returns nothing for ``query``, in one sentence: the first match's
+        cosine and lead against the variant's ``min_cosine`` and ``min_cosine_margin`` (``"the
+        query is empty"`` without one). The CLI's ``why:`` line and the Search page say this.
+
+        Raises:
+            SemanticUnavailable: the ``semantic`` extra is not installed.
+        """
+        data = self.semantic_explain(query, limit, shown=2)
+        if data["best_cosine"] is None:
+            return "the query is empty"
+        margin = "—" if data["margin"] is None else f"{data['margin']:.3f}"
+        return (f"the first match's cosine is {data['best_cosine']:.3f} and its score leads the second's by {margin}; "
+                f"the variant needs {data['min_cosine']:g} and {data['min_cosine_margin']:g}")
 
     def _name_stems(self, i: int) -> list[str]:
         """Distinct stems of the words of tool ``i``'s own name, without ``mcp__server__``

@@ -41,6 +41,8 @@ UPLOAD = "Upload a query file…"
 #: What gives out-of-sample figures, in the page's own terms (the CLI names its flags instead).
 PAGE_TUNING_HINT = 'choosing "tuned by folds" or "tuned on a tuning file" under Parameters'
 REGISTERED, BY_FOLDS, ON_TUNING_FILE = "registered", "tuned by folds (out of sample)", "tuned on a tuning file (out of sample)"
+#: How many of the query file's expected names that are not deferred tools the page lists.
+UNKNOWN_SHOWN = 20
 #: Extra combinations offered beside the single switches.
 COMBOS = ("unicode+no-gate", "unicode+name-substring", "unicode+agent")
 #: Colors per lint severity: the app's palette for this meaning (toolsearch/analysis/palette.py); variants: palette.variant_colors.
@@ -367,7 +369,9 @@ if common.require_catalog(v):
             st.warning(f"{counted(len(ev.unknown_expected), 'expected name')} not among the deferred tools of this "
                        "catalog (a query "
                        "file for another catalog, another tool naming, or a typo). They count as misses:")
-            st.text("\n".join(map(reveal, ev.unknown_expected[:20])))
+            more = len(ev.unknown_expected) - UNKNOWN_SHOWN  # a list cut short must say so
+            st.text("\n".join([*map(reveal, ev.unknown_expected[:UNKNOWN_SHOWN]),
+                               *([f"and {more:,} more"] if more > 0 else [])]))
         common.embedding_cache_notice()
         if folds and one_sided_tuning(queries.tasks):
             st.warning(f"Tuned by folds with {one_sided_tuning(queries.tasks)}.", icon=":material/warning:")

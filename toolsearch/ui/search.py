@@ -269,6 +269,10 @@ def search_tab(v, bridge, dtk: str) -> None:
                     st.text(common.visible("Why: " + scan.why()))
                     for note in scan.notes():
                         st.warning(f"Note: {note}", icon=":material/warning:")
+                elif semantic and not group["matches"]:  # the cosine and the thresholds, as the CLI's why
+                    st.text("Why: nothing returned: " + common.memo(
+                        search_bridge, ("semantic shortfall", group["query"], effective),
+                        lambda: search_bridge.index.semantic_shortfall(group["query"], effective), size=32))
                 elif semantic:
                     st.text("Why: ranked by the cosine between the query's sentence embedding and each tool's, plus "
                             "the variant's share of BM25; the score column shows that sum. Empty when the best "
