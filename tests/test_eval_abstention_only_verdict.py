@@ -5,6 +5,7 @@ in one line (the same sentence, from ``Evaluation.trade_off``) instead of leavin
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -83,3 +84,22 @@ def test_quality_page_says_why_there_is_no_verdict(tmp_path, monkeypatch):
     at.switch_page("toolsearch/ui/quality.py").run()
     assert not at.exception, at.exception
     assert VERDICT.format(sample="in sample") in [t.value for t in at.text]
+
+
+def test_eval_json_carries_the_tuning_rule_verdict(tmp_path):
+    """eval --json names the variant the tuning rule picks (and the one with the highest query
+    recall) beside the line the text output prints, and says whether the figures are in sample."""
+    queries = SHIPPED / "queries" / "team-workspace-agent.yaml"
+    data = json.loads(run_cli("eval", CATALOG, queries, "--json").stdout)
+    text = run_cli("eval", CATALOG, queries).stdout.splitlines()
+    rule = data["tuning_rule"]
+    assert rule["line"] in text
+    assert (rule["target"], rule["best"], rule["highest_query_recall"]) == (0.95, "agent", "anthropic-bm25")
+    metrics = {v["name"]: v["metrics"] for v in data["variants"]}
+    quiet = {n: m["query_recall_at_5"] for n, m in metrics.items() if m["nonsense_queries_empty"] >= 0.95}
+    assert max(quiet, key=quiet.get) == "agent"
+    assert data["in_sample"] is True and data["protocol_note"].startswith("in sample") and data["protocol_note"] in text
+    # an abstention-only file: no pick, and the line says why
+    nothing = json.loads(run_cli("eval", CATALOG, write_yaml(tmp_path / "n.yaml", ABSTAIN_ONLY), "--json").stdout)
+    assert nothing["tuning_rule"] == {"target": 0.95, "best": None, "highest_query_recall": None,
+                                      "line": VERDICT.format(sample="in sample")}

@@ -567,7 +567,8 @@ def test_eval_json_shape(mini, mini_queries):
     assert code == 0, err
     data = json.loads(out)
     assert list(data) == ["query_file", "origin", "catalog", "tool_names", "deferred_count", "limit", "k", "tasks",
-                          "unknown_expected", "protocol", "tuned_on", "tuning_unknown_expected", "variants"]
+                          "unknown_expected", "protocol", "tuned_on", "in_sample", "protocol_note", "tuning_rule",
+                          "tuning_unknown_expected", "variants"]
     assert (data["query_file"], data["catalog"], data["limit"], data["tasks"]) == ("mini tasks", str(catalog), 5, 6)
     assert [v["name"] for v in data["variants"]] == ["reference", "no-gate"]
     ref = data["variants"][0]

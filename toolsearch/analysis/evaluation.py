@@ -547,6 +547,31 @@ class Evaluation:
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
 
+    def _tuning_rule_pick(self, target: float) -> tuple[list[tuple[str, float, float | None]],
+                                                        tuple[str, float, float | None] | None,
+                                                        list[tuple[str, float, float | None]],
+                                                        tuple[str, float, float | None] | None]:
+        """``(scored, top, quiet, best)``: the variants with a query recall@k as ``(name, query
+        recall@k, nonsense queries empty)``, the one with the highest recall, those whose empty share
+        is at least ``target``, and the best of those by recall (the tuning rule's pick); ``max``
+        keeps the first of equals, the table's order. ``None`` where there is none."""
+        scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
+                  if v.metrics.query_recall_at_k is not None]
+        top = max(scored, key=lambda r: r[1]) if scored else None
+        quiet = [r for r in scored if r[2] is not None and r[2] >= target]
+        best = max(quiet, key=lambda r: r[1]) if quiet else None
+        return scored, top, quiet, best
+
+    def tuning_rule(self, target: float = ABSTAIN_TARGET) -> dict[str, Any]:
+        """The tuning rule's verdict for ``eval --json``: ``{"target": 0.95, "best": NAME | None,
+        "highest_query_recall": NAME | None, "line": ...}``; ``best`` is the variant the rule picks
+        (the highest query recall@k among those with nonsense queries empty at least ``target``),
+        ``highest_query_recall`` the variant with the highest query recall@k of all, and ``line`` the
+        sentence the text output, the Quality page and the HTML report print (:meth:`trade_off`)."""
+        _, top, _, best = self._tuning_rule_pick(target)
+        return {"target": target, "best": best[0] if best else None,
+                "highest_query_recall": top[0] if top else None, "line": self.trade_off(target)}
+
     def trade_off(self, target: float = ABSTAIN_TARGET) -> str:
         """Which variant does best on these figures, by the rule tuning uses: the highest query
         recall@k among the variants whose nonsense queries empty is at least ``target``, beside the
@@ -559,25 +584,21 @@ class Evaluation:
         k = self.k
         share = evaluation_share
         sample = "in sample" if self.protocol_note().startswith("in sample") else "out of sample"
-        scored = [(v.name, v.metrics.query_recall_at_k, v.metrics.nonsense_queries_empty) for v in self.variants
-                  if v.metrics.query_recall_at_k is not None]
+        scored, top, quiet, best = self._tuning_rule_pick(target)
         if not scored:
             return (f"{sample}, no variant can be picked by the tuning rule (the highest query recall@{k} among "
                     f"variants with nonsense queries empty at least {share(target)}): the file has no task with "
                     f"an expected tool, so query recall@{k} is undefined and only abstention is measured")
-        top = max(scored, key=lambda r: r[1])  # max keeps the first of equals: the table's order
         if all(r[2] is None for r in scored):
             return (f"{sample}, the highest query recall@{k}: {top[0]}, {share(top[1])} (the file has no nonsense queries, so "
                     "abstention is not measured)")
-        quiet = [r for r in scored if r[2] is not None and r[2] >= target]
-        if quiet:
-            best = max(quiet, key=lambda r: r[1])
+        if best is not None:
             text = (f"{sample}, best by the tuning rule (the highest query recall@{k} among variants with nonsense "
                     f"queries empty at least {share(target)}): {best[0]}, {share(best[1])} query recall@{k} with "
                     f"{share(best[2])} empty")
         else:
             text = f"{sample}, no variant has nonsense queries empty at least {share(target)}"
-        if not quiet or top[1] > best[1]:
+        if best is None or top[1] > best[1]:
             text += (f"; the highest query recall@{k} of all: {top[0]}, {share(top[1])}, with {share(top[2])} of "
                      "nonsense queries empty")
         return text
@@ -609,6 +630,8 @@ class Evaluation:
             "tool_names": self.naming, "deferred_count": self.deferred_count, "limit": self.limit, "k": self.k,
             "tasks": len(self.query_file.tasks), "unknown_expected": list(self.unknown_expected),
             "protocol": self.protocol, "tuned_on": self.tuned_on,
+            "in_sample": self.protocol_note().startswith("in sample"), "protocol_note": self.protocol_note(),
+            "tuning_rule": self.tuning_rule(),
             "tuning_unknown_expected": list(self.tuning_unknown_expected),
             "variants": [{
                 "name": v.name, "label": variant_label(v.name), "params": _jsonable(v.params), "fold_params": [_jsonable(p) for p in v.fold_params],
