@@ -913,9 +913,11 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
         return ""
     key = context_words(worst.context_length).lower()
     key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
-    return (f"; they would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
-            f"leaves it out too: a goal per length ({key}={reachable}) "
-            f"names it there")
+    # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
+    # would have no goal); the Tuning page's per-length field takes the item alone
+    return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
+            f"leaves it out too: a goal of its own for {context_words(worst.context_length)} lets the longer lengths name it "
+            f"({key}={reachable}; on the command line --goal {rec.goal},{key}={reachable})")
 
 
 def _worse(before: ContextOutcome, after: ContextOutcome) -> bool:
