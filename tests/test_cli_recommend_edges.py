@@ -360,8 +360,8 @@ def test_a_block_for_a_scope_has_no_gate_line_check_cannot_run(tmp_path) -> None
 
 
 def test_the_gate_line_names_a_server_with_an_invisible_character_so_bash_runs_it(tmp_path) -> None:
-    """A server name with a bidi override or a zero-width space is written as \\u202e in the comment
-    line; the gate line quotes it as $'...\\u202e...' so that bash passes the real name to check
+    """A server name with a bidi override or a zero-width space is shown as a marker (⟨U+202E⟩) in the
+    comment lines; the gate line quotes it as $'...\\u202e...' so that bash passes the real name to check
     (inside '...' bash kept the six characters, and check said there is no such server)."""
     import shutil
     import subprocess
@@ -383,6 +383,26 @@ def test_the_gate_line_names_a_server_with_an_invisible_character_so_bash_runs_i
     assert argv[argv.index("--except") + 1] == name
     done = run_cli("check", catalog, "--config", config, *argv[5:])
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_server_with_an_invisible_character_reads_the_same_on_every_comment_line(tmp_path) -> None:
+    """The goal line showed ``be⟨U+202E⟩ta`` and the ``# not named:`` line ``be\\u202eta`` for the same
+    server in one block: every comment line uses the markers the CLI and the app show; only the gate
+    line, which bash runs, keeps its ``$'...\\u202e...'`` quoting."""
+    name = "be\u202eta"
+    catalog = tmp_path / "cat.yaml"
+    catalog.write_text(json.dumps({"name": "Odd\u202e names", "servers": [
+        {"name": name, "tools": [{"name": f"t{i}", "description": "Does a thing. " * 20} for i in range(30)]},
+        {"name": "plain", "tools": [{"name": "p", "description": "Plain."}]}]}), encoding="utf-8")
+    block = run_cli("recommend", catalog, "--context-lengths", "2k,32k", "--goal", "names", "--except", name, "--yaml")
+    assert block.returncode == 0, block.stderr
+    comments = [line for line in block.stdout.splitlines() if line.startswith("#")]
+    assert "\u202e" not in block.stdout
+    assert [line for line in comments if "\\u202e" in line] == [
+        line for line in comments if line.startswith("# gate: ")]
+    assert "# catalog: Odd⟨U+202E⟩ names (fingerprint " in block.stdout
+    assert "# goal: every server at names or better, except be⟨U+202E⟩ta (may collapse)" in comments
+    assert any(line.startswith("# not named: be⟨U+202E⟩ta: may collapse") for line in comments), comments
 
 
 def test_the_gate_line_passes_a_server_name_starting_with_a_dash_as_one_argument(tmp_path) -> None:
