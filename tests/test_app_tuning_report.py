@@ -900,3 +900,19 @@ def test_the_largest_budget_metric_says_when_it_includes_headroom():
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "goals": "1m=full"})
     budget = next(m for m in at.metric if m.label == "Largest budget needed")
     assert not budget.proto.delta
+
+
+@needs_samples
+def test_a_goal_no_setting_reaches_says_why_not_two_guesses():
+    """Under the grid, a goal that no listing_max_tokens reaches said "never (the listing is larger
+    than 60,000 tokens, or listing is off)", two reasons where the page knows which one holds."""
+    at = open_page("toolsearch/ui/tuning.py", {"with": "cloudflare-flat"})
+    full = listing_ladder(Inspector.from_files([SAMPLES / "team-workspace.yaml", SAMPLES / "cloudflare-flat.yaml"]).planner,
+                          parse_config({})).sizes()["full"]
+    assert full > 60_000
+    text = "\n".join(m.value for m in at.markdown)
+    assert (f"- every tool with its short description (form full): never (the full listing takes {full:,} tokens, "
+            "more than the largest listing_max_tokens, 60,000)") in text
+    assert "or listing is off" not in text
+    off = "\n".join(m.value for m in open_page("toolsearch/ui/tuning.py", {"listing": "off"}).markdown)
+    assert "- every server at names or better: never (listing is off)" in off

@@ -500,8 +500,12 @@ if common.require_catalog(v):
         for g in ("names", "full"):
             r = recs[g]
             words = MULTI_GOAL_WORDS[g]
-            if r.budget is None:
-                facts.append(f"- {words}: never (the listing is larger than 60,000 tokens, or listing is off)")
+            if r.budget is None:  # say which: a reader cannot act on "too large, or off"
+                size = ladder.sizes().get(g)
+                why = ("listing is off" if not ladder.listing_enabled or size is None else
+                       f"the {g} listing takes {size:,} tokens, more than the largest listing_max_tokens, "
+                       f"{C.LISTING_MAX_TOKENS_MAX:,}")
+                facts.append(f"- {words}: never ({why})")
             elif r.context_length_from is None:
                 why = (f"needs a budget of {r.budget:,} tokens; the cap is {cfg.listing_max_tokens:,}"
                        if cfg.listing_max_tokens < r.budget else f"needs a budget of {r.budget:,} tokens")
