@@ -262,8 +262,13 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
 def test_tuning_multi_length_errors_and_unreachable():
     at = open_page("toolsearch/ui/tuning.py", {})
     at.text_input(key="tuning_contexts").set_value("32k, lots").run()
-    assert at.error[0].value.replace("\\", "") == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, "
-                                                   "32k, 1m) or 'unknown'.")
+    assert at.error[0].value.replace("\\", "") == ("Context lengths: expected a positive number of tokens from 1 to "
+                                                   "10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown', got 'lots'.")
+    # 0 and a length past the largest are numbers: the message gives the range, not "not a number"
+    for text, shown in (("0", "'0'"), ("32k, 99999999999", "'99999999999'")):
+        at.text_input(key="tuning_contexts").set_value(text).run()
+        assert at.error[0].value.replace("\\", "") == ("Context lengths: expected a positive number of tokens from 1 to "
+                                                       f"10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown', got {shown}.")
     # 1,000 tokens of context cannot hold the full listing even at 100%
     at.text_input(key="tuning_contexts").set_value("1000, 200k").run()
     at.selectbox(key="tuning_multi_goal").set_value("full").run()
