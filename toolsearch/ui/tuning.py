@@ -347,7 +347,9 @@ if common.require_catalog(v):
             # with headroom the figure is above the listing: say so, in the words of toolsearch recommend
             with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct and multi.reached else None
             row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
-                       f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
+                       # no budget: nothing is listed at the shortest length, or listing is off (the box below
+                       # says which); "not reachable" under "best reachable" contradicted itself
+                       f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
                        with_headroom, delta_color="off", delta_arrow="off", width="content")
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
