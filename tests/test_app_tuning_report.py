@@ -173,7 +173,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
     # (the session-file path input, folded away, asks a browser it cannot place for the launch token)
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
-    assert "200,000 tokens (lower form (full → names))" in warnings[0]
+    assert "200,000 tokens (lower form: full → names)" in warnings[0]
     assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
                                 "lengths), ask for more headroom, or keep the current settings.")  # advice it can follow
 

@@ -220,10 +220,10 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     text = run_cli(*args)
     assert text.returncode == 0, text.stderr
     assert ("lists less than the current settings (threshold_pct 5, listing_max_tokens 4,000) at "
-            "200,000 (lower form (full → names)) · it is the cheapest setting that meets the goal") in text.stdout
+            "200,000 (lower form: full → names) · it is the cheapest setting that meets the goal") in text.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
-    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form (full → names)"}]
+    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names"}]
     config = tmp_path / "config.yaml"
     config.write_text(run_cli(*args, "--yaml").stdout, encoding="utf-8")
     same = json.loads(run_cli(*args, "--config", config, "--json").stdout)

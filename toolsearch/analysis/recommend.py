@@ -933,7 +933,7 @@ def lowered_lengths(current: Sequence[ContextOutcome], recommended: Sequence[Con
 
 def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
     """How ``after`` compares with ``before`` at one context length, by counts: ``"lower: 9 → 1 of
-    10 servers named"``, ``"better: 120 → 178 tools named"``, ``"lower form (full → names)"``, or
+    10 servers named"``, ``"better: 120 → 178 tools named"``, ``"lower form: full → names"``, or
     ``"same listing"`` (same form, servers and tools named); never "same" when servers are lost."""
     total = after.servers_total or before.servers_total
     if after.servers_named != before.servers_named:
@@ -944,7 +944,7 @@ def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
         return f"{word}: {before.tools_named:,} → {after.tools_named:,} tools named"
     if after.listing_form != before.listing_form:
         word = "lower" if FORM_RANK[after.listing_form] > FORM_RANK[before.listing_form] else "better"
-        return f"{word} form ({before.listing_form} → {after.listing_form})"
+        return f"{word} form: {before.listing_form} → {after.listing_form}"  # one level of parentheses where it is quoted
     return "same listing"
 
 
