@@ -356,7 +356,9 @@ if common.require_catalog(v):
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
-            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
+            # the reasons name servers: catalog text, invisible characters shown as markers as in the block
+            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
+                                                        for u in multi.unnamed))
         for line in large_share_lines(multi):  # what the listing leaves for the conversation
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
