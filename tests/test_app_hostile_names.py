@@ -128,3 +128,26 @@ def test_the_scopes_grid_past_twelve_scopes_shows_invisible_characters_in_names(
     grid = next(df.value for df in at.dataframe if list(df.value.columns)[:1] == ["scope"])
     assert list(grid["scope"])[:2] == ["sup⟨U+202E⟩port", "s0"]
     assert not any(RLO in str(cell) for cell in grid.to_numpy().ravel())
+
+
+def test_tuning_not_named_list_shows_an_invisible_character_in_a_server_name_as_a_marker():
+    """The Tuning page's "Not named" list printed the reason with the server's right-to-left
+    override raw (it turns the rest of the line around); the exported block below it showed
+    ``⟨U+202E⟩``. The list now shows the marker too."""
+    catalog = {"name": "Hostile", "servers": [
+        {"name": "big" + RLO, "tools": [{"name": f"t{i}", "description": "Does a thing. " * 20,
+                                         "inputSchema": {"type": "object"}} for i in range(30)]},
+        {"name": "plain", "tools": [{"name": "p", "description": "Plain.", "inputSchema": {"type": "object"}}]}]}
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lengths"] = "2k, 32k"
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("hostile.json", json.dumps(catalog).encode())]
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.multiselect(key="tuning_except").set_value(["big" + RLO]).run()
+    assert not at.exception, at.exception
+    (listed,) = [m.value for m in at.markdown if m.value.startswith("**Not named:**")]
+    assert RLO not in listed
+    assert listed.replace("\\", "").startswith("**Not named:**\n- big⟨U+202E⟩: may collapse"), listed
+    assert "# not named: big⟨U+202E⟩: may collapse" in at.code[0].value

@@ -173,7 +173,7 @@ def test_tuning_multi_length_recommendation_matches_engine():
     # (the session-file path input, folded away, asks a browser it cannot place for the launch token)
     warnings = [w.value for w in at.warning if "launch token" not in w.value]
     assert len(warnings) == 1 and warnings[0].startswith("The recommendation lists less than the current settings at ")
-    assert "200,000 tokens (lower form (full → names))" in warnings[0]
+    assert "200,000 tokens (lower form: full → names)" in warnings[0]
     assert warnings[0].endswith("to list more there, give those lengths a stricter goal (Other goal at some "
                                 "lengths), ask for more headroom, or keep the current settings.")  # advice it can follow
 
@@ -262,8 +262,13 @@ def test_tuning_presets_goal_and_apply_to_sidebar():
 def test_tuning_multi_length_errors_and_unreachable():
     at = open_page("toolsearch/ui/tuning.py", {})
     at.text_input(key="tuning_contexts").set_value("32k, lots").run()
-    assert at.error[0].value.replace("\\", "") == ("Context lengths: 'lots' is not a number of tokens (e.g. 32000, "
-                                                   "32k, 1m) or 'unknown'.")
+    assert at.error[0].value.replace("\\", "") == ("Context lengths: expected a positive number of tokens from 1 to "
+                                                   "10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown', got 'lots'.")
+    # 0 and a length past the largest are numbers: the message gives the range, not "not a number"
+    for text, shown in (("0", "'0'"), ("32k, 99999999999", "'99999999999'")):
+        at.text_input(key="tuning_contexts").set_value(text).run()
+        assert at.error[0].value.replace("\\", "") == ("Context lengths: expected a positive number of tokens from 1 to "
+                                                       f"10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown', got {shown}.")
     # 1,000 tokens of context cannot hold the full listing even at 100%
     at.text_input(key="tuning_contexts").set_value("1000, 200k").run()
     at.selectbox(key="tuning_multi_goal").set_value("full").run()
@@ -900,3 +905,19 @@ def test_the_largest_budget_metric_says_when_it_includes_headroom():
     at = open_page("toolsearch/ui/tuning.py", {"lengths": "32k,200k,1m", "goal": "names", "goals": "1m=full"})
     budget = next(m for m in at.metric if m.label == "Largest budget needed")
     assert not budget.proto.delta
+
+
+@needs_samples
+def test_a_goal_no_setting_reaches_says_why_not_two_guesses():
+    """Under the grid, a goal that no listing_max_tokens reaches said "never (the listing is larger
+    than 60,000 tokens, or listing is off)", two reasons where the page knows which one holds."""
+    at = open_page("toolsearch/ui/tuning.py", {"with": "cloudflare-flat"})
+    full = listing_ladder(Inspector.from_files([SAMPLES / "team-workspace.yaml", SAMPLES / "cloudflare-flat.yaml"]).planner,
+                          parse_config({})).sizes()["full"]
+    assert full > 60_000
+    text = "\n".join(m.value for m in at.markdown)
+    assert (f"- every tool with its short description (form full): never (the full listing takes {full:,} tokens, "
+            "more than the largest listing_max_tokens, 60,000)") in text
+    assert "or listing is off" not in text
+    off = "\n".join(m.value for m in open_page("toolsearch/ui/tuning.py", {"listing": "off"}).markdown)
+    assert "- every server at names or better: never (listing is off)" in off

@@ -23,11 +23,14 @@ def _box(query: dict[str, str], metrics: dict | None = None) -> str:
 
 
 def test_nothing_listable_at_the_shortest_length_is_said_so():
-    box = _box({"lengths": "100, 32k", "goal": "any", "with": "cloudflare-flat"})
+    metrics: dict = {}
+    box = _box({"lengths": "100, 32k", "goal": "any", "with": "cloudflare-flat"}, metrics)
+    # the best reachable setting lists nothing at 100 tokens: its budget is none, not "not reachable"
+    assert metrics["Budget of the best reachable setting"] == "none", metrics
     assert "fewest listing tokens" not in box, box
     assert box.endswith("with the largest settings, as nothing can be listed at the shortest length and they give "
                         "every other length its best form."), box
-    metrics: dict = {}
+    metrics = {}
     box = _box({"lengths": "32k, 200k, 1m", "with": "cloudflare-flat"}, metrics)  # the usual case keeps its words
     assert box.endswith("(9 of 10) with the fewest listing tokens."), box
     # Out of reach, the budget metric is the best reachable setting's (1,491 tokens): called "Budget

@@ -220,10 +220,10 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     text = run_cli(*args)
     assert text.returncode == 0, text.stderr
     assert ("lists less than the current settings (threshold_pct 5, listing_max_tokens 4,000) at "
-            "200,000 (lower form (full → names)) · it is the cheapest setting that meets the goal") in text.stdout
+            "200,000 (lower form: full → names) · it is the cheapest setting that meets the goal") in text.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
-    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form (full → names)"}]
+    assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names"}]
     config = tmp_path / "config.yaml"
     config.write_text(run_cli(*args, "--yaml").stdout, encoding="utf-8")
     same = json.loads(run_cli(*args, "--config", config, "--json").stdout)
@@ -263,10 +263,14 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
     data = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names", "--json"))
     assert [c["servers_named"] for c in data["contexts"]] == [9, 9, 9]
     assert [u["reason"] for u in data["unnamed"]] == [
-        "cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context (32,000 tokens); they would fit at "
-        "200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) "
-        "names it there"]
-    named = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "names,32k=listed",
+        "cloudflare: naming it needs a budget of 46,241 tokens, more than the whole 32K context (32,000 tokens); its names "
+        "would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets "
+        "the longer lengths name it (32k=listed; on the command line --goal names,32k=listed)"]
+    # the goal the reason suggests runs as written: the item alone ("32k=listed") is refused by
+    # --goal, as the other lengths would have no goal
+    suggested = data["unnamed"][0]["reason"].rsplit("--goal ", 1)[1].rstrip(")")
+    assert run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", "32k=listed").returncode == 2
+    named = _json(run_cli("recommend", TEAM, CLOUDFLARE, "--context-lengths", "32k,200k,1m", "--goal", suggested,
                           "--json"))
     assert named["reached"] is True and [c["servers_named"] for c in named["contexts"]] == [9, 10, 10]
 
@@ -356,8 +360,8 @@ def test_a_block_for_a_scope_has_no_gate_line_check_cannot_run(tmp_path) -> None
 
 
 def test_the_gate_line_names_a_server_with_an_invisible_character_so_bash_runs_it(tmp_path) -> None:
-    """A server name with a bidi override or a zero-width space is written as \\u202e in the comment
-    line; the gate line quotes it as $'...\\u202e...' so that bash passes the real name to check
+    """A server name with a bidi override or a zero-width space is shown as a marker (⟨U+202E⟩) in the
+    comment lines; the gate line quotes it as $'...\\u202e...' so that bash passes the real name to check
     (inside '...' bash kept the six characters, and check said there is no such server)."""
     import shutil
     import subprocess
@@ -379,6 +383,26 @@ def test_the_gate_line_names_a_server_with_an_invisible_character_so_bash_runs_i
     assert argv[argv.index("--except") + 1] == name
     done = run_cli("check", catalog, "--config", config, *argv[5:])
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_server_with_an_invisible_character_reads_the_same_on_every_comment_line(tmp_path) -> None:
+    """The goal line showed ``be⟨U+202E⟩ta`` and the ``# not named:`` line ``be\\u202eta`` for the same
+    server in one block: every comment line uses the markers the CLI and the app show; only the gate
+    line, which bash runs, keeps its ``$'...\\u202e...'`` quoting."""
+    name = "be\u202eta"
+    catalog = tmp_path / "cat.yaml"
+    catalog.write_text(json.dumps({"name": "Odd\u202e names", "servers": [
+        {"name": name, "tools": [{"name": f"t{i}", "description": "Does a thing. " * 20} for i in range(30)]},
+        {"name": "plain", "tools": [{"name": "p", "description": "Plain."}]}]}), encoding="utf-8")
+    block = run_cli("recommend", catalog, "--context-lengths", "2k,32k", "--goal", "names", "--except", name, "--yaml")
+    assert block.returncode == 0, block.stderr
+    comments = [line for line in block.stdout.splitlines() if line.startswith("#")]
+    assert "\u202e" not in block.stdout
+    assert [line for line in comments if "\\u202e" in line] == [
+        line for line in comments if line.startswith("# gate: ")]
+    assert "# catalog: Odd⟨U+202E⟩ names (fingerprint " in block.stdout
+    assert "# goal: every server at names or better, except be⟨U+202E⟩ta (may collapse)" in comments
+    assert any(line.startswith("# not named: be⟨U+202E⟩ta: may collapse") for line in comments), comments
 
 
 def test_the_gate_line_passes_a_server_name_starting_with_a_dash_as_one_argument(tmp_path) -> None:

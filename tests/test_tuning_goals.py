@@ -123,7 +123,7 @@ def test_unreachable_names_keeps_nine_of_ten_servers(combined) -> None:
         assert {s.name for s in plan.servers if s.state == "summary"} == {"cloudflare"}
     assert [(u.name, u.state, u.tokens_needed) for u in rec.unnamed] == [("cloudflare", "summary", names_step.tokens)]
     assert rec.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {names_step.tokens:,} tokens, more than the whole 32K "
-                                     f"context (32,000 tokens); they would fit at 200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) names it there")
+                                     f"context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed)")
 
 
 @pytest.mark.parametrize("contexts, goal", [([60, 32_000], "names"), ([45, 700], "names"), ([150, 40_000], "full"),
@@ -402,5 +402,5 @@ def test_unnamed_reason_says_the_need_includes_headroom(combined) -> None:
     need = tight.unnamed[0].tokens_needed
     assert roomy.unnamed[0].tokens_needed == -(-need * 11 // 10)  # the listing's size plus 10%, rounded up
     assert roomy.unnamed[0].reason == (f"cloudflare: naming it needs a budget of {roomy.unnamed[0].tokens_needed:,} tokens (with 10% "
-                                       "headroom), more than the whole 32K context (32,000 tokens); they would fit at 200K and 1M, where one setting for every length leaves it out too: a goal per length (32k=listed) names it there")
+                                       "headroom), more than the whole 32K context (32,000 tokens); its names would fit at 200K and 1M, where one setting for every length leaves it out too: a goal of its own for 32K lets the longer lengths name it (32k=listed; on the command line --goal names,32k=listed)")
     assert "headroom" not in tight.unnamed[0].reason

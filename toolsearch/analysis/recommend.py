@@ -913,9 +913,11 @@ def _fits_elsewhere(rec: MultiRecommendation, states_at: Mapping[int | None, Map
         return ""
     key = context_words(worst.context_length).lower()
     key = key if "," not in key else str(worst.context_length)  # 12,345 would split the goal list
-    return (f"; they would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
-            f"leaves it out too: a goal per length ({key}={reachable}) "
-            f"names it there")
+    # the whole goal as `--goal` takes it: "32k=listed" alone is refused there (the other lengths
+    # would have no goal); the Tuning page's per-length field takes the item alone
+    return (f"; its names would fit at {_and(_length_word(c) for c in fits)}, where one setting for every length "
+            f"leaves it out too: a goal of its own for {context_words(worst.context_length)} lets the longer lengths name it "
+            f"({key}={reachable}; on the command line --goal {rec.goal},{key}={reachable})")
 
 
 def _worse(before: ContextOutcome, after: ContextOutcome) -> bool:
@@ -931,7 +933,7 @@ def lowered_lengths(current: Sequence[ContextOutcome], recommended: Sequence[Con
 
 def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
     """How ``after`` compares with ``before`` at one context length, by counts: ``"lower: 9 → 1 of
-    10 servers named"``, ``"better: 120 → 178 tools named"``, ``"lower form (full → names)"``, or
+    10 servers named"``, ``"better: 120 → 178 tools named"``, ``"lower form: full → names"``, or
     ``"same listing"`` (same form, servers and tools named); never "same" when servers are lost."""
     total = after.servers_total or before.servers_total
     if after.servers_named != before.servers_named:
@@ -942,7 +944,7 @@ def outcome_change(before: ContextOutcome, after: ContextOutcome) -> str:
         return f"{word}: {before.tools_named:,} → {after.tools_named:,} tools named"
     if after.listing_form != before.listing_form:
         word = "lower" if FORM_RANK[after.listing_form] > FORM_RANK[before.listing_form] else "better"
-        return f"{word} form ({before.listing_form} → {after.listing_form})"
+        return f"{word} form: {before.listing_form} → {after.listing_form}"  # one level of parentheses where it is quoted
     return "same listing"
 
 
@@ -1157,6 +1159,14 @@ def _comment_safe(text: str) -> str:
                    for ch in text)
 
 
+def _comment_text(text: str) -> str:
+    """Catalog text for a YAML comment line in the markers the CLI, the app and the goal words use
+    (``⟨U+202E⟩``, :func:`toolsearch.analysis.invisible.reveal`), so a server name reads the same on
+    every line of the block; what is left that could end the line is escaped (:func:`_comment_safe`).
+    Not for the gate line, which must run in bash (:func:`_shell_word`)."""
+    return _comment_safe(reveal(text))
+
+
 def _shell_word(word: str) -> str:
     """``word`` quoted for a POSIX shell; a word holding a control or invisible format character
     (which a comment line may not carry raw, :func:`_comment_safe`) in bash's ``$'...'`` quoting
@@ -1257,22 +1267,22 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
             block[key] = value
     lengths = ", ".join(context_words(c.context_length) for c in rec.contexts)
     lines = [f"# toolsearch {version} recommendation",
-             f"# catalog: {_comment_safe(catalog_name)} (fingerprint {fingerprint})",
+             f"# catalog: {_comment_text(catalog_name)} (fingerprint {fingerprint})",
              f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
-             f"# goal: {_comment_safe(rec.goal_words)}",
+             f"# goal: {_comment_text(rec.goal_words)}",
              f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
-             "# reached at every length" if rec.reached else f"# not reached: {_comment_safe(rec.reason)}"]
+             "# reached at every length" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
-    lines += [f"# not named: {_comment_safe(server.reason)}" for server in rec.unnamed]
-    lines += [f"# {_comment_safe(line)}" for line in large_share_lines(rec)]
+    lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
+    lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
-    lines += [f"# {_comment_safe(line)}" for line in outside_scope_lines(rec)]
+    lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
     if rec.reached and scope is not None:
-        lines.append(f"# gate: none for scope {_comment_safe(scope)}: toolsearch check judges the whole catalog")
+        lines.append(f"# gate: none for scope {_comment_text(scope)}: toolsearch check judges the whole catalog")
     elif rec.reached:
         lines.append(f"# gate: {_comment_safe(check_command(rec, tool_names=tool_names, profile=profile, catalogs=catalogs))}")
     body = yaml.safe_dump({"tools": {"tool_search": block}}, sort_keys=False, default_flow_style=False,

@@ -302,7 +302,7 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
 
 
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
-                    fingerprint: str | None, profile_path: str | None) -> str:
+                    fingerprint: str | None, profile_path: str | None, catalogs: Sequence[str] = ()) -> str:
     """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
     same per-length table and the same harness config block as ``recommend --yaml``)."""
     if rec is None:
@@ -316,7 +316,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
                else "Not reached at every listed context length: the settings below are the best reachable ones.")
     block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
-                         scope=inspector.scope.name if inspector.scope is not None else None)
+                         scope=inspector.scope.name if inspector.scope is not None else None,
+                         catalogs=catalogs)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(
@@ -478,7 +479,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  strategies_label: str | None = None, severity_colors: Mapping[str, str] | None = None,
                  strategy_colors: Mapping[str, str] | None = None,
                  figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-                 recommendation: MultiRecommendation | None = None, profile_path: str | None = None) -> str:
+                 recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
+                 catalogs: Sequence[str] = ()) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -508,7 +510,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             lengths (:func:`toolsearch.analysis.recommend.recommend_for_contexts` on the same catalog
             and ``config``), shown with ``toolsearch recommend``'s lines, table and config block;
             ``None``: the section says how to get one. ``profile_path``: the wording profile file
-            the catalog was registered with, for the block's ``# gate:`` line (``None``: the shipped one).
+            the catalog was registered with, for the block's ``# gate:`` line (``None``: the shipped
+            one); ``catalogs``: the catalog files as given, which that line names (none: ``CATALOG``,
+            as in the app).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -520,7 +524,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length)),
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
         ("Settings", _settings(plan, config, inspector, context_length)),
-        ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path)),
+        ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path,
+                                                                      catalogs)),
         ("Listing budget", _budget(plan, config, context_length)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),

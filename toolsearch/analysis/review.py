@@ -97,7 +97,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   generated: str | None = None,
                   progress: Callable[[str], None] | None = None,
                   problems: list[str] | None = None,
-                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None) -> str:
+                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
+                  catalogs: Sequence[str] = ()) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -117,7 +118,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         recommendation: the settings for several context lengths at once
             (:func:`toolsearch.analysis.recommend.recommend_for_contexts` for this catalog and
             ``config``), or ``None`` (the section says how to get one); ``profile_path`` the
-            wording profile file given for the catalog, for its config block's ``# gate:`` line.
+            wording profile file given for the catalog, for its config block's ``# gate:`` line;
+            ``catalogs`` the catalog files as given, which that line names (none: ``CATALOG``).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -170,7 +172,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
-        profile_path=profile_path)
+        profile_path=profile_path, catalogs=catalogs)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

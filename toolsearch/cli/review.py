@@ -37,7 +37,7 @@ from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+from .common import (GOAL_HELP, as_typed, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
@@ -337,7 +337,8 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         query_file=query_file, include_lint=not args.no_lint,
         strategies_for=None if args.no_strategies else lambda: default_strategies(
             inspector, catalog, _source_label(args.sources), config, args.context_length, args.tokenizer, display),
-        problems=left_out, recommendation=recommendation, profile_path=args.profile)
+        problems=left_out, recommendation=recommendation, profile_path=args.profile,
+        catalogs=[as_typed(source) for source in args.sources])  # the gate line names them, as recommend --yaml does
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:

@@ -103,9 +103,9 @@ def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
         return [], f"Context lengths: {exc}."
     for part in parts:
         try:
-            value = parse_context_length(part)
-        except argparse.ArgumentTypeError:
-            return [], f"Context lengths: {part.strip()!r} is not a number of tokens (e.g. 32000, 32k, 1m) or 'unknown'."
+            value = parse_context_length(part.strip())
+        except argparse.ArgumentTypeError as exc:  # the command line's words: '0' and 10^11 are numbers, out of range
+            return [], f"Context lengths: {exc}."
         if value not in lengths:
             lengths.append(value)
     if not lengths:

@@ -347,14 +347,18 @@ if common.require_catalog(v):
             # with headroom the figure is above the listing: say so, in the words of toolsearch recommend
             with_headroom = f"with {multi.headroom_pct:g}% headroom" if multi.headroom_pct and multi.reached else None
             row.metric("Budget needed at every length" if multi.reached else "Budget of the best reachable setting",
-                       f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "not reachable",
+                       # no budget: nothing is listed at the shortest length, or listing is off (the box below
+                       # says which); "not reachable" under "best reachable" contradicted itself
+                       f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
                        with_headroom, delta_color="off", delta_arrow="off", width="content")
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
                      f"{multi.fallback_words}.", icon=":material/block:")
         if multi.unnamed:
-            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(u.reason)}" for u in multi.unnamed))
+            # the reasons name servers: catalog text, invisible characters shown as markers as in the block
+            st.markdown("**Not named:**\n" + "\n".join(f"- {common.md_escape(common.visible(u.reason))}"
+                                                        for u in multi.unnamed))
         for line in large_share_lines(multi):  # what the listing leaves for the conversation
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
@@ -500,8 +504,12 @@ if common.require_catalog(v):
         for g in ("names", "full"):
             r = recs[g]
             words = MULTI_GOAL_WORDS[g]
-            if r.budget is None:
-                facts.append(f"- {words}: never (the listing is larger than 60,000 tokens, or listing is off)")
+            if r.budget is None:  # say which: a reader cannot act on "too large, or off"
+                size = ladder.sizes().get(g)
+                why = ("listing is off" if not ladder.listing_enabled or size is None else
+                       f"the {g} listing takes {size:,} tokens, more than the largest listing_max_tokens, "
+                       f"{C.LISTING_MAX_TOKENS_MAX:,}")
+                facts.append(f"- {words}: never ({why})")
             elif r.context_length_from is None:
                 why = (f"needs a budget of {r.budget:,} tokens; the cap is {cfg.listing_max_tokens:,}"
                        if cfg.listing_max_tokens < r.budget else f"needs a budget of {r.budget:,} tokens")
