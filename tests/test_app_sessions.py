@@ -243,7 +243,13 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     at.switch_page("toolsearch/ui/sessions.py").run()
     assert at.text_input(key="sessions_lengths").value == "8k, 1m"
     at.text_input(key="sessions_lengths").set_value("8k, lots").run()
-    assert any("'lots' is not a number of tokens" in e.value for e in at.error)
+    # the Tuning page's parser and words: the range, and the entry as typed
+    assert any(e.value.replace("\\", "") == ("Context lengths: expected a positive number of tokens from 1 to "
+                                              "10,000,000,000 (e.g. 200000, 200k, 1m) or 'unknown', got 'lots'.")
+               for e in at.error), [e.value for e in at.error]
+    # and its limit on how many lengths one list may name
+    at.text_input(key="sessions_lengths").set_value(", ".join(f"{n}k" for n in range(1, 200))).run()
+    assert any("at most" in e.value and "lengths" in e.value for e in at.error), [e.value for e in at.error]
 
 
 def test_replay_drift_warning_names_the_difference():

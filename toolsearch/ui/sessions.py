@@ -8,7 +8,6 @@ A session store is opened read-only; nothing here starts a process.
 
 from __future__ import annotations
 
-import argparse
 import json
 import weakref
 from pathlib import Path
@@ -30,7 +29,6 @@ from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggre
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words)
-from toolsearch.cli.textfmt import parse_context_length, split_context_lengths
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -93,24 +91,9 @@ def lengths_text(lengths: list[int | None]) -> str:
     return ", ".join(one(n) for n in lengths)
 
 
-def parse_lengths(text: str) -> tuple[list[int | None], str | None]:
-    """Context lengths from comma-separated text (``32k, 200k, 1m``), repeats dropped, order kept;
-    or an error naming the first bad entry."""
-    lengths: list[int | None] = []
-    try:
-        parts = split_context_lengths(text)
-    except argparse.ArgumentTypeError as exc:  # 32,000: a comma separates lengths
-        return [], f"Context lengths: {exc}."
-    for part in parts:
-        try:
-            value = parse_context_length(part.strip())
-        except argparse.ArgumentTypeError as exc:  # the command line's words: '0' and 10^11 are numbers, out of range
-            return [], f"Context lengths: {exc}."
-        if value not in lengths:
-            lengths.append(value)
-    if not lengths:
-        return [], "Context lengths: enter at least one, e.g. 32k, 200k, 1m."
-    return lengths, None
+#: The what-if's context lengths are read as the Tuning page reads its own (one parser, one set of
+#: messages and limits).
+parse_lengths = common.parse_context_lengths
 
 
 def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
