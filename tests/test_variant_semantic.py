@@ -657,6 +657,19 @@ def test_the_vectors_are_the_ones_sentence_transformers_computes() -> None:
 
 
 @needs_model
+def test_batching_by_word_piece_count_keeps_each_text_its_own_vector() -> None:
+    """Texts are batched by their word-piece count, longest first, across several batches: every
+    vector is the one the text gets when embedded alone, and comes back in the caller's order."""
+    texts = [f"tool {i}. " + "does one thing and another " * (i % 7) + ("日本語" if i % 5 == 0 else "")
+             for i in range(3 * embedding._BATCH + 3)]
+    together = embedding._encode(texts)
+    alone = np.vstack([embedding._encode([text]) for text in texts])
+    assert together.shape == (len(texts), 384)
+    assert np.abs(together - alone).max() < 1e-5
+    assert len({row.tobytes() for row in together}) == len(texts)  # no row copied onto another
+
+
+@needs_model
 def test_search_page_says_why_semantic_found_nothing_as_the_cli_does():
     """The page gave its generic sentence for an empty semantic result; the CLI names the first
     match's cosine and the thresholds it missed. Both now say the library's one sentence."""

@@ -47,7 +47,8 @@ TORCH_CPU_INSTALL = "pip install torch==2.13.0 --index-url https://download.pyto
 INSTALL_HINT = f"{TORCH_CPU_INSTALL}, then pip install 'toolsearch[semantic]'"
 #: Queries whose embeddings are kept in memory.
 QUERY_CACHE_SIZE = 20_000
-_BATCH = 32
+#: Texts per forward pass: on two CPU cores, 16 texts of like length run faster than 32 or 64.
+_BATCH = 16
 #: Tool texts embedded between two progress calls (a few seconds on two cores).
 PROGRESS_PART = 128
 #: The per-text vector store under :func:`cache_dir` (SQLite: key = SHA-256 of the model name and
@@ -130,16 +131,20 @@ class _MeanPooledEncoder:
 
     def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
         """Unit vectors, shape ``(len(texts), 384)`` float32, in the order of ``texts``; each text
-        cut to :data:`MAX_TOKENS` word pieces. Batches hold texts of similar length (longest
-        first), so little padding is computed."""
+        cut to :data:`MAX_TOKENS` word pieces. The texts are tokenized once, then batched by their
+        word-piece count (longest first), so almost no padding is computed."""
         torch = self._torch
-        order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
         out = np.zeros((len(texts), 384), dtype=np.float32)
+        if not texts:
+            return out
+        pieces = self.tokenizer(list(texts), truncation=True, max_length=MAX_TOKENS)
+        ids = pieces["input_ids"]
+        order = sorted(range(len(texts)), key=lambda i: (-len(ids[i]), i))
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 part = order[start:start + batch_size]
-                batch = self.tokenizer([texts[i] for i in part], padding=True, truncation=True,
-                                       max_length=MAX_TOKENS, return_tensors="pt")
+                batch = self.tokenizer.pad({key: [pieces[key][i] for i in part] for key in pieces.keys()},
+                                           return_tensors="pt")
                 hidden = self.model(**batch).last_hidden_state
                 mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                 mean = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
