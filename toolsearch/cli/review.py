@@ -196,6 +196,8 @@ def add_parsers(sub: Any) -> None:
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchConfig) -> Inspector:
+    """The catalog of ``sources``; the secrets of the MCP client configs among them go on ``args``
+    (``config_secrets``), for the recorded sessions read as evidence (``--sessions``)."""
     from ..live.client import load_sources  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
@@ -203,6 +205,7 @@ def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchCo
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
+    args.config_secrets = [*getattr(args, "config_secrets", []), *loaded.secret_values()]
     return inspector
 
 
@@ -271,7 +274,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
                                  keep_servers=args.keep_servers, headroom_pct=args.headroom or 0.0,
                                  length_goals=length_goals)
     if args.session_sources:
-        evidence = read_session_evidence(args.session_sources, inspector, config)
+        evidence = read_session_evidence(args.session_sources, inspector, config, getattr(args, "config_secrets", ()))
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
                                    session_drift_words(evidence.drift, inspector.catalog.name), evidence.note,
                                    evidence.not_in_catalog)

@@ -1985,6 +1985,14 @@ class LoadedSources:
         """True when any source was an MCP client config."""
         return bool(self.statuses)
 
+    def secret_values(self) -> list[str]:
+        """Every secret of the config files' servers (:meth:`ServerSpec.secret_values`: env and
+        header values, resolved ``${VAR}`` values, URL credentials…, with their encodings), longest
+        first: what recorded sessions read against this catalog are scrubbed of
+        (:func:`toolsearch.analysis.sessions.scrub_sessions`), as the servers' own output is."""
+        return sorted({value for spec in self.specs.values() for value in spec.secret_values() if value},
+                      key=len, reverse=True)
+
 
 def read_source(path: str | Path) -> tuple[str, Any]:
     """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config

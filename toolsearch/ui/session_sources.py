@@ -21,9 +21,12 @@ from toolsearch.analysis.sessions import LoadedSessions, load_sessions, load_ses
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.ui import origin
+from toolsearch.ui.sources import LIVE
 from toolsearch.ui.text import md_escape
 
 SAMPLES_DIR = samples_dir("sample_sessions")
+#: Where the Live servers page keeps the servers it connected ({name: ServerSpec}).
+LIVE_SPECS = "live_specs"
 #: File types the session uploaders take (Hermes stores, exports, transcripts, message arrays).
 UPLOAD_TYPES = ["db", "sqlite", "sqlite3", "json", "jsonl"]
 #: What a session file can be, for the pages' notes.
@@ -31,6 +34,17 @@ FORMATS_WORDS = ("a Hermes state.db, a `hermes sessions export` file, a trajecto
                  "or an Anthropic / OpenAI messages array")
 #: Skipped parts shown one by one before the rest are counted.
 PROBLEMS_SHOWN = 20
+
+
+def config_secrets() -> list[str]:
+    """The secrets of the MCP client config the sidebar's catalog was listed from (the Live servers
+    page's connected servers, :meth:`~toolsearch.live.mcpconfig.ServerSpec.secret_values`), longest
+    first; ``[]`` for any other catalog. Recorded sessions read against that catalog are scrubbed of
+    them (:func:`toolsearch.analysis.sessions.scrub_sessions`), as ``toolsearch sessions`` does."""
+    if st.session_state.get("catalog") != LIVE:
+        return []
+    specs = st.session_state.get(LIVE_SPECS) or {}
+    return sorted({value for spec in specs.values() for value in spec.secret_values() if value}, key=len, reverse=True)
 
 
 def sample_files() -> dict[str, Path]:
