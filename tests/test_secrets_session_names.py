@@ -288,3 +288,63 @@ def test_the_sessions_page_shows_no_secret_of_a_store_or_a_transcript(recorded) 
             assert list(timeline["event"]) == ["search (ToolSearch)", "call via direct", "call via direct"]
             assert f"mcp__util__{MASK}" in " ".join(timeline["detail"])
         assert "The sessions ran on another catalog" in shown and f"{MASK}" in shown
+
+
+def test_a_session_id_and_a_typed_limit_holding_a_token_are_masked_and_nothing_is_dropped(tmp_path) -> None:
+    """A session whose id holds a token (read from two files, so the second copy is a problem that
+    names it) and whose search's ``limit`` is a key the model typed: shown masked in the text report,
+    ``--json``, stderr and the labeled queries; the session is still counted once, with its search."""
+    session = [{"id": f"run-{GHP}", "model": "m", "messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": "", "tool_calls": _tool_calls("a", "tool_search", {
+            "queries": ["github issue"], "limit": SK})},
+        {"role": "tool", "tool_call_id": "a", "tool_name": "tool_search", "content": json.dumps(
+            {"queries": ["github issue"], "results": [{"query": "github issue", "matches": [ISSUE]}]})},
+        {"role": "assistant", "content": "", "tool_calls": _tool_calls("b", "tool_call", {
+            "name": ISSUE, "arguments": {"title": "t"}})},
+        {"role": "tool", "tool_call_id": "b", "tool_name": "tool_call", "content": "{\"ok\": true}"}]}]
+    first, second = tmp_path / "ids.json", tmp_path / "ids-copy.json"
+    for path in (first, second):
+        path.write_text(json.dumps(session), encoding="utf-8")
+    exported = tmp_path / "labeled.yaml"
+    text = run_cli("sessions", first, second, "--catalog", CATALOG, "--variant", "reference",
+                   "--export-queries", exported)
+    data = run_cli("sessions", first, second, "--catalog", CATALOG, "--variant", "reference", "--json")
+    assert text.returncode == data.returncode == 0, text.stderr + data.stderr
+    for shown in (text.stdout, text.stderr, data.stdout, data.stderr, exported.read_text(encoding="utf-8")):
+        _clean(shown)
+    assert f"session 'run-{MASK}': the same session id was read from" in text.stderr  # said, not dropped silently
+    assert f"session run-{MASK} (m, context unknown" in text.stdout
+    report = json.loads(data.stdout)
+    assert (report["sessions"], report["searches"]) == (1, 1)
+    (one,) = report["per_session"]
+    assert one["id"] == f"run-{MASK}" and one["events"][0]["limit"] == MASK
+    assert one["listing_what_if"][0]["session"] == f"run-{MASK}"
+    assert one["queries"][0]["limit"] == 5  # an unreadable limit replays with the default, as recorded
+    assert f"note: session run-{MASK}, search at step 1" in exported.read_text(encoding="utf-8")
+
+
+def test_the_tuning_page_shows_no_secret_of_the_sessions_it_takes_as_evidence(recorded) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.client import load_sources
+
+    live = load_sources([str(CATALOG), str(recorded["config"])])
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "16k,200k,1m"})
+    at.run()
+    for key, value in {"catalog": "Live servers", "live_catalog": live.catalog, "live_specs": dict(live.specs)}.items():
+        at.session_state[key] = value
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    assert not at.exception, at.exception
+    at.file_uploader(key="tuning_session_upload").set_value([
+        (path.name, path.read_bytes(), "application/octet-stream")
+        for path in (recorded["store"], recorded["transcript"])]).run()
+    assert not at.exception, at.exception
+    shown = _shown(at)
+    _clean(shown, "tuning")
+    evidence = next(c.value for c in at.caption if c.value.startswith("Evidence")).replace("\\", "")
+    assert evidence.startswith("Evidence: 2 recorded sessions from state.db, transcript.jsonl; they called 2 distinct")
+    warning = next(w.value for w in at.warning if "does not defer" in w.value).replace("\\", "")
+    assert warning.startswith("The sessions called 3 tools this catalog does not defer")
+    assert f"mcp__{MASK}__read" in warning

@@ -362,7 +362,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         if queries is None:  # released Hermes (0.19): one ``query`` string per call
             queries = clean_string_list(args.get("query"), dedupe=False)
         queries = queries or []
-        limit = args.get("limit")
+        limit = mask_secrets(args.get("limit"))  # typed by the model: a string is masked like an argument
         groups: dict[int, tuple[str, ...]] = {}
         error = None
         if isinstance(data, dict):
@@ -382,7 +382,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         return SearchEvent(step, use.name, records, limit, error, released)
     # Claude Code ToolSearch / Anthropic server-side tool search: one query, tool references back
     query = args.get("query") if isinstance(args.get("query"), str) else args.get("pattern")
-    limit = args.get("max_results", args.get("limit"))
+    limit = mask_secrets(args.get("max_results", args.get("limit")))
     matches: tuple[str, ...] | None = None
     error = None
     if result is not None:
@@ -532,10 +532,15 @@ def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Se
 
 @dataclass
 class LoadedSessions:
-    """Sessions extracted from sources, with what was skipped."""
+    """Sessions extracted from sources, with what was skipped. A problem's place and message can
+    quote the session (its id, a recorded value): they are kept with known credential shapes masked
+    (:func:`shown_name`), as everything else read from a session is shown."""
 
     sessions: list[Session] = field(default_factory=list)
     problems: list[SessionProblem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.problems = [SessionProblem(shown_name(p.where), shown_name(p.message)) for p in self.problems]
 
 
 def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> LoadedSessions:
@@ -824,7 +829,8 @@ class ListingWhatIf:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: the attributes under their own names (``tool`` and ``server`` as shown,
         :func:`shown_name`)."""
-        return {**self.__dict__, "tool": shown_name(self.tool), "server": shown_name(self.server)}
+        return {**self.__dict__, "session": shown_name(self.session), "tool": shown_name(self.tool),
+                "server": shown_name(self.server)}
 
 
 def _listed(step: Any, label: str) -> bool:
@@ -1284,7 +1290,7 @@ class SessionFlags:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: ``session``, ``deferred_never_searched``, ``repeated_after_compaction``
         (a list of ``{step, query, earlier, exact}``), ``compactions``."""
-        return {"session": self.session, "deferred_never_searched": self.deferred_never_searched,
+        return {"session": shown_name(self.session), "deferred_never_searched": self.deferred_never_searched,
                 "repeated_after_compaction": [r.to_dict() for r in self.repeated_after_compaction],
                 "compactions": self.compactions}
 
@@ -1443,7 +1449,7 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
     data["catalog"] = rep.catalog
     data["variants"] = list(rep.variants)
     data["per_session"] = [{
-        "id": s.id, "origin": s.origin, "format": s.format, "model": s.model, "context_length": s.context_length,
+        "id": shown_name(s.id), "origin": s.origin, "format": s.format, "model": s.model, "context_length": s.context_length,
         "title": s.title, "started_at": s.started_at, "messages": s.messages, "counters": dict(s.counters),
         "round_trips": s.round_trips, "called_tools": shown_names(s.bridged_tools),
         "events": [event_to_dict(e) for e in s.events],
@@ -1493,7 +1499,7 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     taken: set[str] = set()
     for session in sessions:
         for event in session.searches:
-            where = f"session {session.id!r}, search at step {event.step}"
+            where = f"session {shown_name(session.id)!r}, search at step {event.step}"
             after = session.called_after(event.step)
             expected = [t for t in after if deferred is None or t in deferred]
             if after and not expected and inspector is not None:
@@ -1522,14 +1528,14 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
             if key in seen:
                 continue
             seen.add(key)
-            base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{session.id}-{event.step}").strip("-") or "task"
+            base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{shown_name(session.id)}-{event.step}").strip("-") or "task"
             task_id, n = base, 1
             while task_id in taken:  # two session ids can clean up to the same text
                 n += 1
                 task_id = f"{base}-{n}"
             taken.add(task_id)
             tasks.append({"id": task_id, "queries": queries, "expected": expected,
-                          "note": f"session {session.id}, search at step {event.step}"})
+                          "note": f"session {shown_name(session.id)}, search at step {event.step}"})
             places.append(where)
     if len(tasks) > MAX_QUERY_TASKS:
         over = len(tasks) - MAX_QUERY_TASKS

@@ -168,7 +168,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out += ["searches that found only tools the session did not call (it called other tools afterwards):",
                 _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
     if what_if:
-        wrows = [[_safe(w.session), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before, w.budget,
+        wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before, w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
@@ -188,7 +188,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     if flags:
         out.append(f"flagged sessions: {len(flagged):,} of {len(flags):,}" + (":" if flagged else ""))
         for f in flagged:
-            out.append(f"  {_safe(f.session)}: {f.words()}")
+            out.append(f"  {_safe(shown_name(f.session))}: {f.words()}")
             for r in f.repeated_after_compaction:
                 how = "same query" if r.exact else "near the same"
                 out.append(f"    #{r.step} '{_safe(r.query)}' after a compaction ({how} as '{_safe(r.earlier)}')")
@@ -200,7 +200,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     for s in sessions:
         ctx = f"{s.context_length:,}" if s.context_length else "unknown"
         flag = by_flag.get(s.id)
-        out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
+        out.append(f"session {_safe(shown_name(s.id))} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
                    f"{counted(s.messages, 'message')}, {counted(s.round_trips, 'round trip')})"
                    + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
         if s.counters:  # what the session cost, as recorded (the page's Timeline shows the same line)

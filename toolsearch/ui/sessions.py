@@ -342,7 +342,7 @@ def render() -> None:
             st.info("No session called a deferred tool of this catalog.")
         else:
             literal_table(_visible_frame([{
-                "session": w.session, "tool": shown_name(w.tool), "server": shown_name(w.server),
+                "session": shown_name(w.session), "tool": shown_name(w.tool), "server": shown_name(w.server),
                 CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
                 "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
                 "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
@@ -356,7 +356,7 @@ def render() -> None:
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
-        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=show_invisible)
+        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=lambda i: show_invisible(shown_name(i)))
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
@@ -389,7 +389,7 @@ def render() -> None:
             st.info(f"No flagged session among {counted(len(flags), 'session')}.")
         else:
             literal_table(_visible_frame([{
-                "session": f.session, "flags": f.words(), "compactions": f.compactions,
+                "session": shown_name(f.session), "flags": f.words(), "compactions": f.compactions,
                 "repeated searches": "; ".join(f"#{r.step} {r.query!r} (before: {r.earlier!r})"
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")
