@@ -28,6 +28,7 @@ Definitions used everywhere (CLI, app, JSON):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -275,6 +276,7 @@ def mask_query(text: str) -> str:
     return _mask_assigned(mask_token_shapes(text))
 
 
+@functools.lru_cache(maxsize=65_536)  # names repeat across events and sessions: each is masked once
 def shown_name(name: str) -> str:
     """A name from a recorded session as it may be shown: a tool name (called, described, matched,
     replayed), a search tool's name or a server name, with known credential shapes and URL
