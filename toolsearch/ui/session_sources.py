@@ -21,12 +21,10 @@ from toolsearch.analysis.sessions import LoadedSessions, load_sessions, load_ses
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.ui import origin
-from toolsearch.ui.sources import LIVE
+from toolsearch.ui.sources import LIVE, LIVE_SPECS
 from toolsearch.ui.text import md_escape
 
 SAMPLES_DIR = samples_dir("sample_sessions")
-#: Where the Live servers page keeps the servers it connected ({name: ServerSpec}).
-LIVE_SPECS = "live_specs"
 #: File types the session uploaders take (Hermes stores, exports, transcripts, message arrays).
 UPLOAD_TYPES = ["db", "sqlite", "sqlite3", "json", "jsonl"]
 #: What a session file can be, for the pages' notes.
