@@ -264,12 +264,17 @@ def _shown(at) -> str:
                       *(str(s.options) for s in at.selectbox)])
 
 
-def test_the_sessions_page_shows_no_secret_of_a_store_or_a_transcript(recorded) -> None:
+@pytest.mark.parametrize("live_catalog", [True, False], ids=["live catalog", "sample catalog"])
+def test_the_sessions_page_shows_no_secret_of_a_store_or_a_transcript(recorded, live_catalog) -> None:
+    """The config's servers connected on the Live servers page: the sessions are scrubbed of its
+    values whether the sidebar shows the live catalog or a sample."""
     from toolsearch.live.client import load_sources
 
     live = load_sources([str(CATALOG), str(recorded["config"])])
-    # the sidebar's catalog is the live one (the Live servers page's connected servers)
-    at = _app({"catalog": "Live servers", "live_catalog": live.catalog, "live_specs": dict(live.specs)})
+    state = {"live_specs": dict(live.specs)}  # what the Live servers page keeps once connected
+    if live_catalog:
+        state.update({"catalog": "Live servers", "live_catalog": live.catalog})
+    at = _app(state)
     for path in (recorded["store"], recorded["transcript"]):
         at.file_uploader(key="sessions_upload").set_value((path.name, path.read_bytes(), "application/octet-stream")).run()
         assert not at.exception, at.exception
@@ -348,3 +353,45 @@ def test_the_tuning_page_shows_no_secret_of_the_sessions_it_takes_as_evidence(re
     warning = next(w.value for w in at.warning if "does not defer" in w.value).replace("\\", "")
     assert warning.startswith("The sessions called 3 tools this catalog does not defer")
     assert f"mcp__{MASK}__read" in warning
+
+
+def test_the_servers_of_the_harness_config_count_as_config_secrets(tmp_path, monkeypatch) -> None:
+    """Hermes' config.yaml holds the ``tools.tool_search`` block and the ``mcp_servers`` with their
+    env: given as ``--config`` (the catalog a snapshot file), its servers' values are masked in the
+    sessions as when the config is the catalog; nothing is started."""
+    monkeypatch.setenv(ENV_VAR, ENV_SECRET)
+    marker = tmp_path / "started.txt"
+    config = write_yaml(tmp_path / "config.yaml", {
+        "tools": {"tool_search": {"threshold_pct": 5}},
+        "mcp_servers": {"util": {"command": sys.executable,
+                                 "args": [str(SERVER), "--name", "util", "--start-marker", str(marker)],
+                                 "env": {"UTIL_API_KEY": CONFIG_SECRET, "UTIL_TOKEN": f"${{{ENV_VAR}}}"}}}})
+    session = tmp_path / "hermes-config-session.json"
+    session.write_text(json.dumps([{"id": "h1", "model": "m", "messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": "", "tool_calls": _tool_calls("a", "tool_search", {
+            "queries": [f"log in as {CONFIG_SECRET}", "create a github issue"]})},
+        {"role": "tool", "tool_call_id": "a", "tool_name": "tool_search", "content": json.dumps(
+            {"queries": [f"log in as {CONFIG_SECRET}", "create a github issue"],
+             "results": [{"query": "q", "matches": [ISSUE]}, {"query": "q", "matches": [ISSUE]}]})},
+        {"role": "assistant", "content": "", "tool_calls": _tool_calls("b", "tool_call", {
+            "name": f"mcp__util__{ENV_SECRET}", "arguments": {"value": ENV_SECRET}})},
+        {"role": "tool", "tool_call_id": "b", "tool_name": "tool_call", "content": "{\"ok\": true}"},
+        {"role": "assistant", "content": "", "tool_calls": _tool_calls("c", "tool_call", {
+            "name": ISSUE, "arguments": {"title": "t"}})},
+        {"role": "tool", "tool_call_id": "c", "tool_name": "tool_call", "content": "{\"ok\": true}"}]}]),
+        encoding="utf-8")
+    text = run_cli("sessions", session, "--catalog", CATALOG, "--config", config, "--variant", "reference")
+    data = run_cli("sessions", session, "--catalog", CATALOG, "--config", config, "--variant", "reference", "--json")
+    evidence = run_cli("recommend", CATALOG, "--config", config, "--context-lengths", "200k", "--goal", "any",
+                       "--sessions", session, "--json")
+    assert text.returncode == data.returncode == 0 and evidence.returncode in (0, 1), text.stderr + evidence.stderr
+    for shown in (text.stdout, text.stderr, data.stdout, data.stderr, evidence.stdout, evidence.stderr):
+        _clean(shown)
+    assert not marker.exists()  # the config's server was not started
+    (one,) = json.loads(data.stdout)["per_session"]
+    assert [q["query"] for q in one["events"][0]["queries"]] == [f"log in as {MASK}", "create a github issue"]
+    assert [(e["name"], e["arguments"]) for e in one["events"][1:]] == [
+        (f"mcp__util__{MASK}", {"value": MASK}), (ISSUE, {"title": "t"})]
+    assert [w["tool"] for w in one["listing_what_if"]] == [ISSUE]
+    assert json.loads(evidence.stdout)["sessions"]["called_not_in_catalog"] == [f"mcp__util__{MASK}"]

@@ -1261,7 +1261,7 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {names[0]!r})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from ..live.client import load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
 
         if args.command == "call":
             status = _call_one_server(args, names, config, profile)
@@ -1291,7 +1291,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "call":
             return _cmd_call(args, inspector, config, names, dict(loaded.specs), loaded.statuses)
         if args.command == "recommend":
-            return _cmd_recommend(args, inspector, config, loaded.secret_values())
+            return _cmd_recommend(args, inspector, config,
+                                  [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))])
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held

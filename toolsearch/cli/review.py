@@ -197,17 +197,18 @@ def add_parsers(sub: Any) -> None:
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
           config: ToolSearchConfig) -> tuple[Inspector, list[str]]:
-    """The catalog of ``sources``, and the secrets of the MCP client configs among them
-    (:meth:`~toolsearch.live.client.LoadedSources.secret_values`: masked in the recorded sessions
-    read as evidence, ``--sessions``)."""
-    from ..live.client import load_sources  # noqa: PLC0415
+    """The catalog of ``sources``, and the secrets of the MCP client configs among them and of the
+    servers ``--config`` configures (:meth:`~toolsearch.live.client.LoadedSources.secret_values`,
+    :func:`~toolsearch.live.client.config_file_secrets`: masked in the recorded sessions read as
+    evidence, ``--sessions``)."""
+    from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
     loaded = load_sources(list(sources), progress=live_progress)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
-    return inspector, loaded.secret_values()
+    return inspector, [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))]
 
 
 def _source_label(sources: Sequence[str]) -> str:

@@ -246,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = load_profile(args.profile) if args.profile else None
         config = load_config(args.config) if args.config else parse_config({})
-        from ..live.client import is_connect_failure, load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets, is_connect_failure, load_sources  # noqa: PLC0415
 
         loaded_catalog = load_sources(args.catalog, timeout=args.timeout)
         inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         # a value of the config the catalog was listed from is masked in the sessions as in the servers' output
         loaded = scrub_sessions(load_sessions(args.sessions, args.format, _progress("reading sessions")),
-                                loaded_catalog.secret_values())
+                                [*loaded_catalog.secret_values(), *config_file_secrets(args.config)])
         for problem in loaded.problems:
             print(f"toolsearch: skipped: {_safe(problem)}", file=sys.stderr)
         rep = replay(loaded.sessions, inspector, config, args.variants, _progress("replaying"))

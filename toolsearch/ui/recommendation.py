@@ -142,7 +142,7 @@ def session_evidence() -> tuple[list, list[str]]:
         problems.extend(loaded.problems)
         labels.append(name)
     once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
-    once = scrub_sessions(once, sources.config_secrets())  # a live catalog's config values, as on the Sessions page
+    once = scrub_sessions(once, sources.config_secrets())  # connected servers' config values, as on the Sessions page
     sources.show_problems(once.problems)
     return once.sessions, labels
 

@@ -21,7 +21,7 @@ from toolsearch.analysis.sessions import LoadedSessions, load_sessions, load_ses
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.ui import origin
-from toolsearch.ui.sources import LIVE, LIVE_SPECS
+from toolsearch.ui.sources import LIVE_SPECS
 from toolsearch.ui.text import md_escape
 
 SAMPLES_DIR = samples_dir("sample_sessions")
@@ -35,12 +35,10 @@ PROBLEMS_SHOWN = 20
 
 
 def config_secrets() -> list[str]:
-    """The secrets of the MCP client config the sidebar's catalog was listed from (the Live servers
-    page's connected servers, :meth:`~toolsearch.live.mcpconfig.ServerSpec.secret_values`), longest
-    first; ``[]`` for any other catalog. Recorded sessions read against that catalog are scrubbed of
-    them (:func:`toolsearch.analysis.sessions.scrub_sessions`), as ``toolsearch sessions`` does."""
-    if st.session_state.get("catalog") != LIVE:
-        return []
+    """The secrets of the servers connected on the Live servers page in this browser session
+    (:meth:`~toolsearch.live.mcpconfig.ServerSpec.secret_values`), longest first; ``[]`` when none
+    is. Recorded sessions are scrubbed of them (:func:`toolsearch.analysis.sessions.scrub_sessions`)
+    whichever catalog the sidebar shows: the app holds them, so it shows none of them anywhere."""
     specs = st.session_state.get(LIVE_SPECS) or {}
     return sorted({value for spec in specs.values() for value in spec.secret_values() if value}, key=len, reverse=True)
 

@@ -238,7 +238,7 @@ def render() -> None:
         bar.empty()
         return
     secrets = sources.config_secrets()
-    if secrets:  # a live catalog: its config's values are masked in the sessions, as in the servers' output
+    if secrets:  # servers were connected: their config's values are masked in the sessions, as in their output
         loaded = _memo(("scrubbed", hash(tuple(secrets))), v.inspector, loaded,
                        lambda raw=loaded: scrub_sessions(raw, secrets))
     variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
