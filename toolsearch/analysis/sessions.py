@@ -279,7 +279,7 @@ def mask_query(text: str) -> str:
 @functools.lru_cache(maxsize=65_536)  # names repeat across events and sessions: each is masked once
 def shown_name(name: str) -> str:
     """A name from a recorded session as it may be shown: a tool name (called, described, matched,
-    replayed), a search tool's name or a server name, with known credential shapes and URL
+    replayed), a search tool's name, a server name or a session id, with known credential shapes and URL
     credentials masked as in queries (:func:`toolsearch.engine.secrets.mask_token_shapes`). A long
     word is not masked for being opaque (tool names are long words).
 
@@ -621,8 +621,9 @@ def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str]) -> LoadedSess
     ids, model, title, queries, recorded matches, tool and search-tool names, described names,
     arguments (keys and values at any depth), error texts, and the problems' places and messages.
 
-    ``secrets`` are the values of the MCP client config the catalog was listed from (with their
-    encodings: :meth:`toolsearch.live.mcpconfig.ServerSpec.secret_values` of every server), masked
+    ``secrets`` are the values of the MCP client configs at hand (the one the catalog was listed
+    from, the servers a ``--config`` also configures, the app's connected servers), with their
+    encodings (:meth:`toolsearch.live.mcpconfig.ServerSpec.secret_values` of every server), masked
     as :func:`toolsearch.engine.secrets.scrub_text` masks them in everything a live server sends.
     Names are masked here too, not only where they are shown: the live catalog's own tool names went
     through the same scrub, so a session's name still matches the catalog's. Sessions and problems
@@ -829,8 +830,8 @@ class ListingWhatIf:
     listing_max_tokens: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: the attributes under their own names (``tool`` and ``server`` as shown,
-        :func:`shown_name`)."""
+        """JSON-ready form: the attributes under their own names (``session``, ``tool`` and
+        ``server`` as shown, :func:`shown_name`)."""
         return {**self.__dict__, "session": shown_name(self.session), "tool": shown_name(self.tool),
                 "server": shown_name(self.server)}
 
@@ -1290,8 +1291,8 @@ class SessionFlags:
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``session``, ``deferred_never_searched``, ``repeated_after_compaction``
-        (a list of ``{step, query, earlier, exact}``), ``compactions``."""
+        """JSON-ready dict: ``session`` (as shown, :func:`shown_name`), ``deferred_never_searched``,
+        ``repeated_after_compaction`` (a list of ``{step, query, earlier, exact}``), ``compactions``."""
         return {"session": shown_name(self.session), "deferred_never_searched": self.deferred_never_searched,
                 "repeated_after_compaction": [r.to_dict() for r in self.repeated_after_compaction],
                 "compactions": self.compactions}
