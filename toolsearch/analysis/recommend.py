@@ -37,7 +37,7 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
 from .invisible import reveal
-from .sessions import CalledTool, called_not_listed, listing_evidence
+from .sessions import CalledTool, called_not_listed, listing_evidence, shown_names
 from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
@@ -1032,9 +1032,10 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
 
 def not_deferred_words(names: Sequence[str]) -> str:
     """The sentence on called tools the ``called_listed`` counts leave out (the catalog does not
-    defer them: renamed since, from another catalog, or visible); at most eight named."""
+    defer them: renamed since, from another catalog, or visible); at most eight named, as shown
+    (:func:`toolsearch.analysis.sessions.shown_name`)."""
     return (f"the sessions also called {len(names):,} tool{'' if len(names) == 1 else 's'} this catalog does not "
-            f"defer: {', '.join(names[:8])}" + (" …" if len(names) > 8 else ""))
+            f"defer: {', '.join(shown_names(names[:8]))}" + (" …" if len(names) > 8 else ""))
 
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
@@ -1133,7 +1134,7 @@ def called_unnamed_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
             groups.setdefault(tools, []).append(c)
     lines = []
     for tools, cs in groups.items():
-        shown = ", ".join(tools[:limit]) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
+        shown = ", ".join(shown_names(tools[:limit])) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
         where = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in cs)
         lines.append(f"called in the sessions but not named at {where}: {len(tools):,} of "
                      f"{counted(cs[0].called_total or 0, 'tool')} ({shown}); the model has to search for them")

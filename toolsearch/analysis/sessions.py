@@ -28,10 +28,11 @@ Definitions used everywhere (CLI, app, JSON):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -43,7 +44,7 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from .invisible import reveal
-from ..engine.secrets import mask_token_shapes, scrub_text
+from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
@@ -275,6 +276,26 @@ def mask_query(text: str) -> str:
     return _mask_assigned(mask_token_shapes(text))
 
 
+@functools.lru_cache(maxsize=65_536)  # names repeat across events and sessions: each is masked once
+def shown_name(name: str) -> str:
+    """A name from a recorded session as it may be shown: a tool name (called, described, matched,
+    replayed), a search tool's name, a server name or a session id, with known credential shapes and URL
+    credentials masked as in queries (:func:`toolsearch.engine.secrets.mask_token_shapes`). A long
+    word is not masked for being opaque (tool names are long words).
+
+    Only what is shown is masked: events keep the name as recorded, so matching against the catalog,
+    counting distinct tools and replay use its real value. Every surface that shows session names
+    (``toolsearch sessions``, ``recommend --sessions``, ``report``, the Sessions and Tuning pages)
+    shows them through this function."""
+    return mask_token_shapes(name) if name else name
+
+
+def shown_names(names: Iterable[str]) -> list[str]:
+    """:func:`shown_name` of each name, in order (two masked names stay two entries: a count of
+    them still counts both)."""
+    return [shown_name(name) for name in names]
+
+
 def show_invisible(text: str) -> str:
     """``text`` for one table cell or line, shown as it is: every invisible character as the marker
     the rest of the app uses (:func:`toolsearch.analysis.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
@@ -343,7 +364,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         if queries is None:  # released Hermes (0.19): one ``query`` string per call
             queries = clean_string_list(args.get("query"), dedupe=False)
         queries = queries or []
-        limit = args.get("limit")
+        limit = mask_secrets(args.get("limit"))  # typed by the model: a string is masked like an argument
         groups: dict[int, tuple[str, ...]] = {}
         error = None
         if isinstance(data, dict):
@@ -363,7 +384,7 @@ def _search_event(step: int, use: ToolUse, result: ToolResult | None) -> SearchE
         return SearchEvent(step, use.name, records, limit, error, released)
     # Claude Code ToolSearch / Anthropic server-side tool search: one query, tool references back
     query = args.get("query") if isinstance(args.get("query"), str) else args.get("pattern")
-    limit = args.get("max_results", args.get("limit"))
+    limit = mask_secrets(args.get("max_results", args.get("limit")))
     matches: tuple[str, ...] | None = None
     error = None
     if result is not None:
@@ -513,10 +534,15 @@ def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Se
 
 @dataclass
 class LoadedSessions:
-    """Sessions extracted from sources, with what was skipped."""
+    """Sessions extracted from sources, with what was skipped. A problem's place and message can
+    quote the session (its id, a recorded value): they are kept with known credential shapes masked
+    (:func:`shown_name`), as everything else read from a session is shown."""
 
     sessions: list[Session] = field(default_factory=list)
     problems: list[SessionProblem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.problems = [SessionProblem(shown_name(p.where), shown_name(p.message)) for p in self.problems]
 
 
 def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> LoadedSessions:
@@ -588,6 +614,45 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
     text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
     read = read_text(text, name, fmt, read)
     return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
+
+
+def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str]) -> LoadedSessions:
+    """``loaded`` with every value of ``secrets`` masked (``••••``) wherever it stands in a session:
+    ids, model, title, queries, recorded matches, tool and search-tool names, described names,
+    arguments (keys and values at any depth), error texts, and the problems' places and messages.
+
+    ``secrets`` are the values of the MCP client configs at hand (the one the catalog was listed
+    from, the servers a ``--config`` also configures, the app's connected servers), with their
+    encodings (:meth:`toolsearch.live.mcpconfig.ServerSpec.secret_values` of every server), masked
+    as :func:`toolsearch.engine.secrets.scrub_text` masks them in everything a live server sends.
+    Names are masked here too, not only where they are shown: the live catalog's own tool names went
+    through the same scrub, so a session's name still matches the catalog's. Sessions and problems
+    without such a value come back as they are.
+    """
+    values = [value for value in secrets if value]
+    if not values:
+        return loaded
+
+    def text(value: str | None) -> str | None:
+        return scrub_text(value, values) if value else value
+
+    def names(items: Sequence[str] | None) -> tuple[str, ...] | None:
+        return None if items is None else tuple(scrub_text(n, values) for n in items)
+
+    def event(e: Event) -> Event:
+        if isinstance(e, SearchEvent):
+            return replace(e, tool=text(e.tool), error=text(e.error),
+                           queries=tuple(QueryRecord(text(q.query), names(q.matches)) for q in e.queries))
+        if isinstance(e, DescribeEvent):
+            return replace(e, names=names(e.names), not_found=names(e.not_found), error=text(e.error))
+        if isinstance(e, CallEvent):
+            return replace(e, name=text(e.name), arguments=scrub_data(e.arguments, text)[0], error=text(e.error))
+        return replace(e, earlier_queries=names(e.earlier_queries))
+
+    sessions = [replace(s, id=text(s.id), model=text(s.model), title=text(s.title),
+                        events=tuple(event(e) for e in s.events)) for s in loaded.sessions]
+    problems = [SessionProblem(text(p.where), text(p.message)) for p in loaded.problems]
+    return LoadedSessions(sessions, problems)
 
 
 # --- replay -----------------------------------------------------------------------------------
@@ -765,8 +830,10 @@ class ListingWhatIf:
     listing_max_tokens: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: the attributes under their own names."""
-        return dict(self.__dict__)
+        """JSON-ready form: the attributes under their own names (``session``, ``tool`` and
+        ``server`` as shown, :func:`shown_name`)."""
+        return {**self.__dict__, "session": shown_name(self.session), "tool": shown_name(self.tool),
+                "server": shown_name(self.server)}
 
 
 def _listed(step: Any, label: str) -> bool:
@@ -989,7 +1056,7 @@ def aggregates(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
                                    qs[0].replayed["reference"].why,
                                    qs[0].replayed["reference"].empty).__dict__ for query, qs in top],
         "top_missed": [MissedQuery(query, len(qs), len({q.session for q in qs}),
-                                   list(dict.fromkeys(t for q in qs for t in q.called_later))[:8],
+                                   shown_names(list(dict.fromkeys(t for q in qs for t in q.called_later))[:8]),
                                    any(q.replayed["reference"].found_called for q in qs)).__dict__
                        for query, qs in top_missed],
     }
@@ -1094,21 +1161,22 @@ class CatalogDrift:
         means for the figures shown beside it."""
         if not self.drifted:
             return ""
-        shown = ", ".join(self.missing_tools[:limit]) + (
+        shown = ", ".join(shown_names(self.missing_tools[:limit])) + (
             f", … ({len(self.missing_tools) - limit} more)" if len(self.missing_tools) > limit else "")
         text = (f"{counted(len(self.missing_tools), 'tool')} the sessions used "
                 f"{'is' if len(self.missing_tools) == 1 else 'are'} not in {catalog}")
         text += f" ({shown})" if self.missing_tools else ""
         if self.missing_servers:
-            text += f"; servers missing: {', '.join(self.missing_servers)}"
+            text += f"; servers missing: {', '.join(shown_names(self.missing_servers))}"
         text += (f"; {counted(self.sessions_with_missing, 'session')} affected; the catalog has "
                  f"{counted(len(self.extra_servers), 'server')} no session mentions")
         return f"{text}. {consequence}"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: the attributes above plus ``drifted`` and ``extra_server_count``."""
-        return {"drifted": self.drifted, "missing_tools": list(self.missing_tools),
-                "missing_servers": list(self.missing_servers), "extra_servers": list(self.extra_servers),
+        """JSON-ready dict: the attributes above (names as shown, :func:`shown_name`) plus ``drifted``
+        and ``extra_server_count``."""
+        return {"drifted": self.drifted, "missing_tools": shown_names(self.missing_tools),
+                "missing_servers": shown_names(self.missing_servers), "extra_servers": shown_names(self.extra_servers),
                 "extra_server_count": len(self.extra_servers), "sessions_with_missing": self.sessions_with_missing}
 
 
@@ -1223,9 +1291,9 @@ class SessionFlags:
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: ``session``, ``deferred_never_searched``, ``repeated_after_compaction``
-        (a list of ``{step, query, earlier, exact}``), ``compactions``."""
-        return {"session": self.session, "deferred_never_searched": self.deferred_never_searched,
+        """JSON-ready dict: ``session`` (as shown, :func:`shown_name`), ``deferred_never_searched``,
+        ``repeated_after_compaction`` (a list of ``{step, query, earlier, exact}``), ``compactions``."""
+        return {"session": shown_name(self.session), "deferred_never_searched": self.deferred_never_searched,
                 "repeated_after_compaction": [r.to_dict() for r in self.repeated_after_compaction],
                 "compactions": self.compactions}
 
@@ -1332,16 +1400,18 @@ def summary(sessions: Sequence[Session], rep: Replay) -> dict[str, Any]:
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    """JSON-ready form of one event (arguments already masked)."""
+    """JSON-ready form of one event, as it may be shown: arguments, queries and errors were masked
+    when read, names are masked here (:func:`shown_name`)."""
     if isinstance(event, SearchEvent):
-        return {"kind": "search", "step": event.step, "tool": event.tool, "limit": event.limit, "error": event.error,
-                "queries": [{"query": q.query, "matches": None if q.matches is None else list(q.matches)}
+        return {"kind": "search", "step": event.step, "tool": shown_name(event.tool), "limit": event.limit,
+                "error": event.error,
+                "queries": [{"query": q.query, "matches": None if q.matches is None else shown_names(q.matches)}
                             for q in event.queries]}
     if isinstance(event, DescribeEvent):
-        return {"kind": "describe", "step": event.step, "names": list(event.names),
-                "not_found": list(event.not_found), "error": event.error}
+        return {"kind": "describe", "step": event.step, "names": shown_names(event.names),
+                "not_found": shown_names(event.not_found), "error": event.error}
     if isinstance(event, CallEvent):
-        return {"kind": "call", "step": event.step, "name": event.name, "via": event.via,
+        return {"kind": "call", "step": event.step, "name": shown_name(event.name), "via": event.via,
                 "arguments": event.arguments, "succeeded": event.succeeded, "error": event.error}
     out = {"kind": "compaction", "step": event.step, "messages": event.messages}
     if event.earlier_queries:
@@ -1350,13 +1420,13 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 
 
 def query_to_dict(q: QueryReplay) -> dict[str, Any]:
-    """JSON-ready form of one replayed query."""
+    """JSON-ready form of one replayed query (tool names as shown, :func:`shown_name`)."""
     return {
         "step": q.step, "query": q.query, "limit": q.limit,
-        "recorded": None if q.recorded is None else {"matches": list(q.recorded), "empty": q.recorded_empty,
+        "recorded": None if q.recorded is None else {"matches": shown_names(q.recorded), "empty": q.recorded_empty,
                                                      "found_called": q.recorded_found_called},
-        "called_later": list(q.called_later),
-        "replay": {v: {"matches": list(o.matches), "empty": o.empty, "found_called": o.found_called,
+        "called_later": shown_names(q.called_later),
+        "replay": {v: {"matches": shown_names(o.matches), "empty": o.empty, "found_called": o.found_called,
                        "drift": o.drift, "why": o.why, "gate": o.gate} for v, o in q.replayed.items()},
     }
 
@@ -1382,9 +1452,9 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
     data["catalog"] = rep.catalog
     data["variants"] = list(rep.variants)
     data["per_session"] = [{
-        "id": s.id, "origin": s.origin, "format": s.format, "model": s.model, "context_length": s.context_length,
+        "id": shown_name(s.id), "origin": s.origin, "format": s.format, "model": s.model, "context_length": s.context_length,
         "title": s.title, "started_at": s.started_at, "messages": s.messages, "counters": dict(s.counters),
-        "round_trips": s.round_trips, "called_tools": list(s.bridged_tools),
+        "round_trips": s.round_trips, "called_tools": shown_names(s.bridged_tools),
         "events": [event_to_dict(e) for e in s.events],
         "queries": [query_to_dict(q) for q in queries.get(s.id, ())],
         "listing_what_if": [w.to_dict() for w in whatif.get(s.id, ())],
@@ -1394,7 +1464,7 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
         data["catalog_drift"] = drift.to_dict()
     if at_lengths:
         data["called_listed"] = [c.to_dict() for c in at_lengths]
-        data["called_not_deferred"] = list(not_deferred)
+        data["called_not_deferred"] = shown_names(not_deferred)
     data["aggregates"] = aggregates(sessions, rep)
     data["problems"] = [str(p) for p in problems]
     return data
@@ -1414,7 +1484,9 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
 
     What ``toolsearch eval`` would refuse in the file is left out, one line each in ``left_out``:
     a recorded query longer than ``MAX_QUERY_CHARS``, an expected name with a line break or a tab
-    (one such item would make eval refuse the whole file), and the tasks past the first
+    (one such item would make eval refuse the whole file), an expected name that holds a credential
+    (:func:`shown_name` masks part of it: the file must not carry it, and a masked name would name
+    no tool), and the tasks past the first
     ``MAX_QUERY_TASKS`` (eval refuses a file with more; this note comes first, before the
     per-search ones).
     """
@@ -1430,7 +1502,7 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     taken: set[str] = set()
     for session in sessions:
         for event in session.searches:
-            where = f"session {session.id!r}, search at step {event.step}"
+            where = f"session {shown_name(session.id)!r}, search at step {event.step}"
             after = session.called_after(event.step)
             expected = [t for t in after if deferred is None or t in deferred]
             if after and not expected and inspector is not None:
@@ -1438,10 +1510,14 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
                 others = [t for t in after if _mcp_server(t) or (t in registered and registered[t].kind != "core")]
                 if others:
                     notes.append(f"{where}: left out: this catalog does not defer the tools the session called "
-                                 f"afterwards ({', '.join(others[:4])}{' …' if len(others) > 4 else ''})")
+                                 f"afterwards ({', '.join(shown_names(others[:4]))}{' …' if len(others) > 4 else ''})")
             if any(_LINE_BREAK.search(t) for t in expected):
                 notes.append(f"{where}: an expected tool name with a line break or a tab left out")
                 expected = [t for t in expected if not _LINE_BREAK.search(t)]
+            if any(shown_name(t) != t for t in expected):  # the file is written: no credential in it
+                notes.append(f"{where}: an expected tool name that holds a credential left out "
+                             f"({', '.join(shown_names(t for t in expected if shown_name(t) != t))})")
+                expected = [t for t in expected if shown_name(t) == t]
             queries = list(dict.fromkeys(q.query for q in event.queries if q.query))[:EXPORT_MAX_QUERIES]
             if not expected:
                 continue
@@ -1455,14 +1531,14 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
             if key in seen:
                 continue
             seen.add(key)
-            base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{session.id}-{event.step}").strip("-") or "task"
+            base = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{shown_name(session.id)}-{event.step}").strip("-") or "task"
             task_id, n = base, 1
             while task_id in taken:  # two session ids can clean up to the same text
                 n += 1
                 task_id = f"{base}-{n}"
             taken.add(task_id)
             tasks.append({"id": task_id, "queries": queries, "expected": expected,
-                          "note": f"session {session.id}, search at step {event.step}"})
+                          "note": f"session {shown_name(session.id)}, search at step {event.step}"})
             places.append(where)
     if len(tasks) > MAX_QUERY_TASKS:
         over = len(tasks) - MAX_QUERY_TASKS

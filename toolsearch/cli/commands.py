@@ -963,8 +963,9 @@ def _cmd_sweep(args, inspector: Inspector, config: ToolSearchConfig, scopes: Seq
     return 0
 
 
-def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
+def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets: Sequence[str] = ()) -> int:
     from .. import __version__  # noqa: PLC0415
+    from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
                                       add_whole_catalog, export_block, lowered_changes, outcome_rows, recommendation_lines,
                                       sessions_line)
@@ -982,7 +983,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
                                  keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)
     evidence = None
     if args.session_sources:
-        evidence = read_session_evidence(args.session_sources, inspector, config)
+        evidence = read_session_evidence(args.session_sources, inspector, config, secrets)
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note)
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
@@ -1001,9 +1002,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
-            data["sessions"] = {"read": evidence.sessions_read, "called_not_in_catalog": evidence.not_in_catalog,
+            data["sessions"] = {"read": evidence.sessions_read, "called_not_in_catalog": shown_names(evidence.not_in_catalog),
                                 "catalog_drift": evidence.drift.to_dict(),
-                                "called_not_named": [{"context_length": c.context_length, "tools": list(tools)}
+                                "called_not_named": [{"context_length": c.context_length, "tools": shown_names(tools)}
                                                      for c, tools in zip(rec.contexts, rec.called_unnamed)]}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
@@ -1260,7 +1261,7 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {names[0]!r})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from ..live.client import load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
 
         if args.command == "call":
             status = _call_one_server(args, names, config, profile)
@@ -1290,7 +1291,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "call":
             return _cmd_call(args, inspector, config, names, dict(loaded.specs), loaded.statuses)
         if args.command == "recommend":
-            return _cmd_recommend(args, inspector, config)
+            return _cmd_recommend(args, inspector, config,
+                                  [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))])
         return _cmd_sweep(args, inspector, config)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held

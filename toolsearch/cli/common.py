@@ -535,19 +535,23 @@ class SessionEvidence:
     note: str = ""
 
 
-def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: ToolSearchConfig) -> SessionEvidence:
+def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: ToolSearchConfig,
+                          secrets: Sequence[str] = ()) -> SessionEvidence:
     """Read recorded sessions as evidence for a recommendation on ``inspector``'s catalog; every
     session skipped, a catalog drift and the called tools the catalog does not defer are said on
-    stderr, one line each (the same lines for every command that takes ``--sessions``).
+    stderr, one line each (the same lines for every command that takes ``--sessions``), tool names
+    as shown (:func:`toolsearch.analysis.sessions.shown_name`). ``secrets``: the values of the MCP
+    client config the catalog was listed from (:meth:`toolsearch.live.client.LoadedSources.secret_values`),
+    masked in the sessions (:func:`toolsearch.analysis.sessions.scrub_sessions`).
 
     Raises:
         ToolsearchError: a source that cannot be read at all (exit status 2).
     """
     from ..analysis.recommend import session_drift_words  # noqa: PLC0415
     from ..analysis.sessions import (called_tools, catalog_drift, load_sessions,  # noqa: PLC0415
-                                     released_hermes_sessions, released_hermes_words)
+                                     released_hermes_sessions, released_hermes_words, scrub_sessions, shown_names)
 
-    loaded = load_sessions(sources)
+    loaded = scrub_sessions(load_sessions(sources), secrets)
     for problem in loaded.problems:
         print(f"toolsearch: skipped: {problem}", file=sys.stderr)
     released = released_hermes_sessions(loaded.sessions)
@@ -570,5 +574,5 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
                          (rest, "this catalog does not defer")):
         if names:
             print(one_line(f"toolsearch: warning: the sessions called {counted(len(names), 'tool')} {where}: "
-                           f"{', '.join(names[:8])}" + (" …" if len(names) > 8 else "")), file=sys.stderr)
+                           f"{', '.join(shown_names(names[:8]))}" + (" …" if len(names) > 8 else "")), file=sys.stderr)
     return SessionEvidence(called, not_in_catalog, len(loaded.sessions), drift, note)

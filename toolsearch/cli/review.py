@@ -195,15 +195,20 @@ def add_parsers(sub: Any) -> None:
                         "wrote")
 
 
-def _load(args: argparse.Namespace, sources: Sequence[str], config: ToolSearchConfig) -> Inspector:
-    from ..live.client import load_sources  # noqa: PLC0415
+def _load(args: argparse.Namespace, sources: Sequence[str],
+          config: ToolSearchConfig) -> tuple[Inspector, list[str]]:
+    """The catalog of ``sources``, and the secrets of the MCP client configs among them and of the
+    servers ``--config`` configures (:meth:`~toolsearch.live.client.LoadedSources.secret_values`,
+    :func:`~toolsearch.live.client.config_file_secrets`: masked in the recorded sessions read as
+    evidence, ``--sessions``)."""
+    from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
     loaded = load_sources(list(sources), progress=live_progress)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
-    return inspector
+    return inspector, [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))]
 
 
 def _source_label(sources: Sequence[str]) -> str:
@@ -218,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
             raise ReviewUsageError("check: --context-length: check plans at each of --context-lengths only; "
                                    "put the length there (--context-lengths 32k,200k,...)")
         config = config_from_args(args)
-        inspector = _load(args, args.sources, config)
+        inspector, secrets = _load(args, args.sources, config)
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the config key it sets
             flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")
@@ -234,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
             scope = one_scope("report", scopes_from_args(args, inspector))
             if scope is not None:
                 inspector = inspector.scoped(scope)
-            return _report(args, inspector, config)
+            return _report(args, inspector, config, secrets)
         if args.command == "costs":
             return _costs(args, inspector, config)
         return _check(args, inspector, config)
@@ -247,10 +252,11 @@ def run(args: argparse.Namespace) -> int:
 
 # --- report -------------------------------------------------------------------------------------
 
-def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
-                           config: ToolSearchConfig) -> MultiRecommendation | None:
+def _report_recommendation(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
+                           secrets: Sequence[str] = ()) -> MultiRecommendation | None:
     """The recommendation the report carries: ``recommend``'s for ``--context-lengths`` and
-    ``--goal`` (both or neither), or ``None``."""
+    ``--goal`` (both or neither), or ``None``. ``secrets``: the catalog's config values, masked in
+    the ``--sessions`` read as evidence."""
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
                                           ("--headroom", args.headroom is not None),
                                           ("--sessions", args.session_sources))
@@ -271,7 +277,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector,
                                  keep_servers=args.keep_servers, headroom_pct=args.headroom or 0.0,
                                  length_goals=length_goals)
     if args.session_sources:
-        evidence = read_session_evidence(args.session_sources, inspector, config)
+        evidence = read_session_evidence(args.session_sources, inspector, config, secrets)
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
                                    session_drift_words(evidence.drift, inspector.catalog.name), evidence.note,
                                    evidence.not_in_catalog)
@@ -313,7 +319,8 @@ def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:
         return str(query_file)
 
 
-def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
+def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
+            secrets: Sequence[str] = ()) -> int:
     from ..live.client import catalog_key  # noqa: PLC0415
 
     display = args.display_tokenizer or args.tokenizer
@@ -329,7 +336,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         raise ReviewUsageError(f"{args.output}: -o: the folder {str(output.parent)!r} does not exist")
     _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
-    recommendation = _report_recommendation(args, inspector, config)
+    recommendation = _report_recommendation(args, inspector, config, secrets)
     html_text = review_report(
         inspector, config, args.context_length, args.tokenizer, display, source_label=_source_label(args.sources),
         fingerprint=catalog_key(inspector.catalog),
@@ -477,7 +484,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                             ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
         for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
             print(f"toolsearch: warning: --baseline-config: {warning}", file=sys.stderr)
-    baseline = _load(args, args.baseline, config) if args.baseline else None
+    baseline = _load(args, args.baseline, config)[0] if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
     refuse_unread_items("check", inspector)

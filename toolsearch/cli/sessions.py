@@ -34,7 +34,8 @@ from ..engine.profile import load_profile
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
-                                 listing_what_if, load_sessions, replay, report, session_flags, show_invisible,
+                                 listing_what_if, load_sessions, replay, report, scrub_sessions, session_flags,
+                                 show_invisible, shown_name, shown_names,
                                  summary, what_if_lengths, counters_line,
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
@@ -116,11 +117,12 @@ def _safe(text: Any) -> str:
 
 
 def _names(names: Sequence[str] | None, limit: int = 4) -> str:
+    """Tool names as shown (:func:`~toolsearch.analysis.sessions.shown_name`), the first ``limit``."""
     if names is None:
         return "(not recorded)"
     if not names:
         return "(empty)"
-    shown = ", ".join(names[:limit])
+    shown = ", ".join(shown_names(names[:limit]))
     return shown + (f" (+{len(names) - limit})" if len(names) > limit else "")
 
 
@@ -166,7 +168,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out += ["searches that found only tools the session did not call (it called other tools afterwards):",
                 _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
     if what_if:
-        wrows = [[_safe(w.session), _safe(w.tool), "yes" if w.listed else "no", w.searches_before, w.budget,
+        wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before, w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
@@ -186,7 +188,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     if flags:
         out.append(f"flagged sessions: {len(flagged):,} of {len(flags):,}" + (":" if flagged else ""))
         for f in flagged:
-            out.append(f"  {_safe(f.session)}: {f.words()}")
+            out.append(f"  {_safe(shown_name(f.session))}: {f.words()}")
             for r in f.repeated_after_compaction:
                 how = "same query" if r.exact else "near the same"
                 out.append(f"    #{r.step} '{_safe(r.query)}' after a compaction ({how} as '{_safe(r.earlier)}')")
@@ -198,7 +200,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     for s in sessions:
         ctx = f"{s.context_length:,}" if s.context_length else "unknown"
         flag = by_flag.get(s.id)
-        out.append(f"session {_safe(s.id)} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
+        out.append(f"session {_safe(shown_name(s.id))} ({_safe(s.model or 'model not recorded')}, context {ctx}, "
                    f"{counted(s.messages, 'message')}, {counted(s.round_trips, 'round trip')})"
                    + (f" [flag: {flag.words()}]" if flag is not None and flag.flagged else ""))
         if s.counters:  # what the session cost, as recorded (the page's Timeline shows the same line)
@@ -207,7 +209,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         for e in s.events:
             if e.kind == "search":
                 if not e.queries:  # a call with no readable query (the bridge answered with an error, say)
-                    out.append(f"  #{e.step} search via {_safe(e.tool)}: no query recorded")
+                    out.append(f"  #{e.step} search via {_safe(shown_name(e.tool))}: no query recorded")
                 for record in e.queries:
                     q = queries.get((e.step, record.query))
                     ref = q.replayed["reference"] if q else None
@@ -222,13 +224,13 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 if e.error:
                     out.append(f"     error: {_safe(e.error)}")
             elif e.kind == "describe":
-                nf = f"; not found: {', '.join(e.not_found)}" if e.not_found else ""
-                out.append(f"  #{e.step} describe {_safe(', '.join(e.names))}{_safe(nf)}")
+                nf = f"; not found: {', '.join(shown_names(e.not_found))}" if e.not_found else ""
+                out.append(f"  #{e.step} describe {_safe(', '.join(shown_names(e.names)))}{_safe(nf)}")
             elif e.kind == "call":
                 state = {True: "ok", False: "failed", None: "no result"}[e.succeeded]
                 args = json.dumps(e.arguments, ensure_ascii=False)  # shown through _safe below
                 args = args if len(args) <= 120 else args[:119] + "…"
-                out.append(f"  #{e.step} call {_safe(e.name)} via {e.via}: {state} {_safe(args)}")
+                out.append(f"  #{e.step} call {_safe(shown_name(e.name))} via {e.via}: {state} {_safe(args)}")
                 if e.error:
                     out.append(f"     error: {_safe(e.error)}")
             else:
@@ -244,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = load_profile(args.profile) if args.profile else None
         config = load_config(args.config) if args.config else parse_config({})
-        from ..live.client import is_connect_failure, load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets, is_connect_failure, load_sources  # noqa: PLC0415
 
         loaded_catalog = load_sources(args.catalog, timeout=args.timeout)
         inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
@@ -254,7 +256,9 @@ def run(args: argparse.Namespace) -> int:
         for problem in inspector.registration.problems:
             if problem.severity != "info" and not is_connect_failure(problem):
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
-        loaded = load_sessions(args.sessions, args.format, _progress("reading sessions"))
+        # a value of the config the catalog was listed from is masked in the sessions as in the servers' output
+        loaded = scrub_sessions(load_sessions(args.sessions, args.format, _progress("reading sessions")),
+                                [*loaded_catalog.secret_values(), *config_file_secrets(args.config)])
         for problem in loaded.problems:
             print(f"toolsearch: skipped: {_safe(problem)}", file=sys.stderr)
         rep = replay(loaded.sessions, inspector, config, args.variants, _progress("replaying"))

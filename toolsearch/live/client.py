@@ -1985,6 +1985,37 @@ class LoadedSources:
         """True when any source was an MCP client config."""
         return bool(self.statuses)
 
+    def secret_values(self) -> list[str]:
+        """Every secret of the config files' servers (:meth:`ServerSpec.secret_values`: env and
+        header values, resolved ``${VAR}`` values, URL credentials…, with their encodings), longest
+        first: what recorded sessions read against this catalog are scrubbed of
+        (:func:`toolsearch.analysis.sessions.scrub_sessions`), as the servers' own output is."""
+        return sorted({value for spec in self.specs.values() for value in spec.secret_values() if value},
+                      key=len, reverse=True)
+
+
+def config_file_secrets(path: str | Path | None) -> list[str]:
+    """The secrets of the MCP servers a harness config file configures besides its
+    ``tools.tool_search`` block (Hermes' ``config.yaml`` holds both: ``mcp_servers``), as
+    :meth:`LoadedSources.secret_values` gives them for a config given as a catalog; nothing is
+    started. ``[]`` without ``path``, for a file that configures no server, or one this reader
+    cannot use (the commands read its settings block on their own and say what is wrong with it).
+    """
+    from ..engine.catalog import _parse_text, read_source_text  # noqa: PLC0415
+    from ..engine.errors import ToolsearchError  # noqa: PLC0415
+    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
+
+    if not path:
+        return []
+    try:
+        data = _parse_text(read_source_text(Path(path)), str(path))
+        if not is_mcp_config(data):
+            return []
+        servers = parse_config_data(data, str(path), base_dir=Path(path).parent).servers
+    except (ToolsearchError, RecursionError):
+        return []
+    return sorted({value for spec in servers for value in spec.secret_values() if value}, key=len, reverse=True)
+
 
 def read_source(path: str | Path) -> tuple[str, Any]:
     """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config

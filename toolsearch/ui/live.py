@@ -34,13 +34,13 @@ from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
 from toolsearch.live.mcpconfig import parse_config_text, spec_from_fields
-from toolsearch.ui.sources import TEXT_UPLOAD_MB
+from toolsearch.ui.sources import LIVE_SPECS, TEXT_UPLOAD_MB
 
 FORM_SPECS = "live_form_specs"      # list[ServerSpec] added with the form
 CATALOG = "live_catalog"            # toolsearch Catalog of the last connect (read by the sidebar)
 CATALOG_KEY = "live_catalog_key"    # its content key (toolsearch.live.client.catalog_key), for caches
 RESULT = "live_result"              # LiveResult of the last connect
-SPECS = "live_specs"                # {server name: ServerSpec} that were connected (for calls)
+SPECS = LIVE_SPECS                  # {server name: ServerSpec} that were connected (for calls)
 LAST_CALL = "live_last_call"        # what the last "Call" showed
 PENDING = "live_pending"            # a launch waiting for confirmation: {"action", "specs", ...}
 CONNECTIONS = "live_connections"    # LiveConnections holding the sessions of the last connect open

@@ -19,7 +19,7 @@ from toolsearch.analysis.recommend import (LengthGoals, MultiRecommendation, add
                                            add_whole_catalog, recommend_for_contexts, session_drift_words)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, called_tools,
                                           catalog_drift, drop_repeated, released_hermes_sessions,
-                                          released_hermes_words)
+                                          released_hermes_words, scrub_sessions)
 from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.ui import common
@@ -142,6 +142,7 @@ def session_evidence() -> tuple[list, list[str]]:
         problems.extend(loaded.problems)
         labels.append(name)
     once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
+    once = scrub_sessions(once, sources.config_secrets())  # connected servers' config values, as on the Sessions page
     sources.show_problems(once.problems)
     return once.sessions, labels
 

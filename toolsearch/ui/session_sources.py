@@ -21,6 +21,7 @@ from toolsearch.analysis.sessions import LoadedSessions, load_sessions, load_ses
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
 from toolsearch.ui import origin
+from toolsearch.ui.sources import LIVE_SPECS
 from toolsearch.ui.text import md_escape
 
 SAMPLES_DIR = samples_dir("sample_sessions")
@@ -31,6 +32,15 @@ FORMATS_WORDS = ("a Hermes state.db, a `hermes sessions export` file, a trajecto
                  "or an Anthropic / OpenAI messages array")
 #: Skipped parts shown one by one before the rest are counted.
 PROBLEMS_SHOWN = 20
+
+
+def config_secrets() -> list[str]:
+    """The secrets of the servers connected on the Live servers page in this browser session
+    (:meth:`~toolsearch.live.mcpconfig.ServerSpec.secret_values`), longest first; ``[]`` when none
+    is. Recorded sessions are scrubbed of them (:func:`toolsearch.analysis.sessions.scrub_sessions`)
+    whichever catalog the sidebar shows: the app holds them, so it shows none of them anywhere."""
+    specs = st.session_state.get(LIVE_SPECS) or {}
+    return sorted({value for spec in specs.values() for value in spec.secret_values() if value}, key=len, reverse=True)
 
 
 def sample_files() -> dict[str, Path]:

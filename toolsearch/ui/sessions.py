@@ -28,7 +28,7 @@ from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
-                                 released_hermes_words)
+                                 released_hermes_words, scrub_sessions, shown_name, shown_names)
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -180,7 +180,7 @@ def timeline_rows(session: Session, rep: Replay) -> list[dict[str, Any]]:
                        "recorded": "(not recorded)" if record["matches"] is None else
                        (", ".join(record["matches"]) or "(empty)")}
                 for name, o in (q.replayed.items() if q else ()):
-                    row[name] = (", ".join(o.matches) or f"(empty: {o.why})") + (" · drift" if o.drift else "")
+                    row[name] = (", ".join(shown_names(o.matches)) or f"(empty: {o.why})") + (" · drift" if o.drift else "")
                 rows.append(row)
         elif d["kind"] == "describe":
             rows.append({"step": d["step"], "event": "describe", "detail": ", ".join(d["names"]),
@@ -237,6 +237,10 @@ def render() -> None:
     if loaded is None:
         bar.empty()
         return
+    secrets = sources.config_secrets()
+    if secrets:  # servers were connected: their config's values are masked in the sessions, as in their output
+        loaded = _memo(("scrubbed", hash(tuple(secrets))), v.inspector, loaded,
+                       lambda raw=loaded: scrub_sessions(raw, secrets))
     variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
     progress = sources.progress(bar, "Replaying")
     # A replay depends on the settings only through the bridge (defer set and search limits):
@@ -324,7 +328,7 @@ def render() -> None:
             if not_deferred:  # the "of M" counts deferred tools of this catalog only
                 st.caption(common.md_escape(show_invisible(
                     f"Not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog does "
-                    f"not defer: {', '.join(not_deferred[:8])}" + (" …" if len(not_deferred) > 8 else ""))))
+                    f"not defer: {', '.join(shown_names(not_deferred[:8]))}" + (" …" if len(not_deferred) > 8 else ""))))
             literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             "called tools listed by name": c.called_listed, "called tools": c.called_total,
@@ -338,7 +342,7 @@ def render() -> None:
             st.info("No session called a deferred tool of this catalog.")
         else:
             literal_table(_visible_frame([{
-                "session": w.session, "tool": w.tool, "server": w.server,
+                "session": shown_name(w.session), "tool": shown_name(w.tool), "server": shown_name(w.server),
                 CONTEXT_COLUMN: w.context_length if w.context_length else "unknown",
                 "budget (tokens)": w.budget, "listed": "yes" if w.listed else "no",
                 "round trips before": w.searches_before, "smallest budget": w.smallest_budget,
@@ -352,7 +356,7 @@ def render() -> None:
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
-        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=show_invisible)
+        chosen = st.selectbox("Session", ids, key="sessions_pick", format_func=lambda i: show_invisible(shown_name(i)))
         session = next(s for s in loaded.sessions if s.id == chosen)
         ctx = f"{session.context_length:,}" if session.context_length else "not recorded"
         st.text(show_invisible(f"model: {session.model or 'not recorded'} · context length: {ctx} · format: {session.format} · "
@@ -385,7 +389,7 @@ def render() -> None:
             st.info(f"No flagged session among {counted(len(flags), 'session')}.")
         else:
             literal_table(_visible_frame([{
-                "session": f.session, "flags": f.words(), "compactions": f.compactions,
+                "session": shown_name(f.session), "flags": f.words(), "compactions": f.compactions,
                 "repeated searches": "; ".join(f"#{r.step} {r.query!r} (before: {r.earlier!r})"
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")

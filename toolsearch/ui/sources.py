@@ -6,6 +6,9 @@ from toolsearch.engine.readers import MAX_INPUT_BYTES
 DEFAULT_SAMPLE = "team-workspace"
 UPLOAD = "Upload files…"
 LIVE = "Live servers"
+#: Where the Live servers page keeps the servers it connected ({server name: ServerSpec}): the calls
+#: go to them, and sessions read against the live catalog are scrubbed of their config's secrets.
+LIVE_SPECS = "live_specs"
 #: Label of the sidebar's multiselect of samples combined with the catalog source, and its URL key
 #: (comma-separated sample names).
 COMBINE = "Combine with samples"

@@ -22,7 +22,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, f
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import listing_evidence
+from toolsearch.analysis.sessions import listing_evidence, shown_name, shown_names
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
@@ -212,7 +212,7 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
         st.info("A pin's cost needs a known context length: add one to the list above.", icon=":material/info:")
         return
     per_tool = {p.name: p for p in what_ifs[0].per_tool}
-    literal_table([{"tool": name, "calls": calls, "first uses": per_tool[name].first_uses,
+    literal_table([{"tool": shown_name(name), "calls": calls, "first uses": per_tool[name].first_uses,
                     "full schema (tokens)": per_tool[name].schema_tokens} for name, calls in hot],
                   key="tuning_pins_tools")
     literal_table([{"context length": ctx_text(w.after.context_length),
@@ -320,7 +320,7 @@ if common.require_catalog(v):
                 st.info(common.md_escape(note), icon=":material/history:")
             if unknown:
                 st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
-                           f"or tools that changed since): {common.md_escape(common.visible(', '.join(unknown[:8])))}"
+                           f"or tools that changed since): {common.md_escape(common.visible(', '.join(shown_names(unknown[:8]))))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
             if asked.sessions.drift_words:
                 said = found.words(v.inspector.catalog.name, consequence=(
