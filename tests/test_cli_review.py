@@ -586,14 +586,14 @@ def test_report_scope_with_hostile_names_keeps_every_stderr_line_one_line(tmp_pa
         else:
             assert out.exists() and lines[-1].startswith("toolsearch: wrote ")
     done = run_cli("report", TEAM, "--scope", "a\nb=slack", "-o", out, "--no-lint", "--no-strategies")
-    assert "toolsearch: scope a\\x0ab: servers slack (reaches slack); 15 of 183 tools in the session" in done.stderr
+    assert "toolsearch: scope a⟨U+000A⟩b: servers slack (reaches slack); 15 of 183 tools in the session" in done.stderr
     done = run_cli("plan", TEAM, "--scope", "a\nb=slack", "--scope", "c=github")
-    assert "======== scope a\\x0ab ========" in done.stdout.splitlines()
+    assert "======== scope a⟨U+000A⟩b ========" in done.stdout.splitlines()
     for command in (["plan", TEAM], ["recommend", TEAM, "--context-lengths", "32k", "--goal", "names"],
                     ["strategies", TEAM]):
         done = run_cli(*command, "--scope", "a\nb")
         assert done.returncode == 2 and done.stderr == (
-            "toolsearch: error: --scope a\\x0ab: expected NAME=SERVER,SERVER (or give --scope-file FILE to pick a "
+            "toolsearch: error: --scope a⟨U+000A⟩b: expected NAME=SERVER,SERVER (or give --scope-file FILE to pick a "
             "scope from it by name)\n"), (command, done.stderr)
 
 

@@ -619,7 +619,7 @@ def test_eval_text_report_shows_invisible_characters(mini, tmp_path):
         assert not any(ch in text for ch in "\u202e\u200b\u2066\x1b"), text
     assert out.splitlines()[0].startswith(f"query file: evil⟨U+202E⟩eman (1 task) on catalog {catalog} (")
     assert "t⟨U+200B⟩one⟨U+001B⟩[2J  (3)" in out
-    assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget\\u2066': rank:" in out
+    assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget⟨U+2066⟩': rank:" in out
     assert out.rstrip().endswith(f"expected names that are not deferred tools here: {G}⟨U+200B⟩")
     assert f"deferred tools of this catalog: {G}⟨U+200B⟩" in err
 

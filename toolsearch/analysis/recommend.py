@@ -36,7 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
-from .invisible import reveal
+from .invisible import reveal, reveal_line
 from .sessions import CalledTool, called_not_listed, listing_evidence
 from .sweep import FORM_RANK, Ladder
 
@@ -1162,9 +1162,10 @@ def _comment_safe(text: str) -> str:
 def _comment_text(text: str) -> str:
     """Catalog text for a YAML comment line in the markers the CLI, the app and the goal words use
     (``⟨U+202E⟩``, :func:`toolsearch.analysis.invisible.reveal`), so a server name reads the same on
-    every line of the block; what is left that could end the line is escaped (:func:`_comment_safe`).
+    every line of the block), line breaks included (``⟨U+000A⟩``, ``⟨U+2028⟩``:
+    :func:`toolsearch.analysis.invisible.reveal_line`), so the comment cannot end early or hide text.
     Not for the gate line, which must run in bash (:func:`_shell_word`)."""
-    return _comment_safe(reveal(text))
+    return reveal_line(text)
 
 
 def _shell_word(word: str) -> str:

@@ -42,7 +42,7 @@ from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
-from .invisible import reveal
+from .invisible import marker, reveal_line
 from ..engine.secrets import mask_token_shapes, scrub_text
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
@@ -279,11 +279,11 @@ def show_invisible(text: str) -> str:
     """``text`` for one table cell or line, shown as it is: every invisible character as the marker
     the rest of the app uses (:func:`toolsearch.analysis.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
     and newlines, tabs and other line or paragraph separators as ``⟨U+000A⟩``… too (a cell is one
-    line)."""
+    line: :func:`toolsearch.analysis.invisible.reveal_line`); private-use characters and lone
+    surrogates as markers as well."""
     if text.isascii() and text.isprintable():
         return text
-    return "".join(f"⟨U+{ord(ch):04X}⟩" if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Co", "Cs") else ch
-                   for ch in reveal(text))
+    return "".join(marker(ch) if unicodedata.category(ch) in ("Co", "Cs") else ch for ch in reveal_line(text))
 
 
 # --- extraction -------------------------------------------------------------------------------
