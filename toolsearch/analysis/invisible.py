@@ -198,8 +198,9 @@ def reveal_line(text: str) -> str:
 
 def quoted(text: str) -> str:
     """``text`` between single quotes as :func:`reveal_line` shows it, for naming untrusted text
-    inside a message (``'a⟨U+200B⟩b'``) where ``repr`` would write escapes of its own (``\\x1b``)."""
-    return f"'{reveal_line(str(text))}'"
+    inside a message (``'a⟨U+200B⟩b'``) where ``repr`` would write escapes of its own (``\\x1b``).
+    A value that is not a string is written as ``repr`` writes it (``None``, ``5``)."""
+    return f"'{reveal_line(text)}'" if isinstance(text, str) else repr(text)
 
 
 def reveal_html(text: str, one_line: bool = False) -> str:

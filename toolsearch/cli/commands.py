@@ -29,7 +29,7 @@ from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tool
 from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
-from ..analysis.invisible import quoted, reveal, reveal_data
+from ..analysis.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
@@ -505,13 +505,13 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
-                print(reveal(f"  available source: {source['name']} ({counted(source['tool_count'], 'tool')})"))
+                print(reveal(f"  available source: {reveal_line(source['name'])} ({counted(source['tool_count'], 'tool')})"))
             why = scan.why() if scan is not None else _why_empty(bridge.index, group["query"], limit)
             print(_terminal_safe(f"  why: {why}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
-            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  "
+            print(_terminal_safe(reveal(f"  {rank}. {reveal_line(name)}  [{shown}]  "  # a name is one line
                                         f"{_result_line_text(response['tools'][name]['description'])}")))
     return 0
 
@@ -555,8 +555,8 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         if view is None:
             print(reveal(one_line(f"{name}: no registered tool has this name")))
             continue
-        print(_terminal_safe(reveal(f"{view.name} (server {quoted(view.server)}, {view.kind}; the server calls it "
-                                    f"{quoted(view.tool)})")))
+        print(reveal_line(f"{view.name} (server {quoted(view.server)}, {view.kind}; the server calls it "
+                                  f"{quoted(view.tool)})"))  # one line, whatever the name holds
         print("sent by the server (input schema):")
         print("(none: listed without one, or a generated utility tool)" if view.sent is None
               else dumps_json(reveal_data(view.sent)))  # markers in strings, as the app shows a schema

@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..analysis.invisible import mark_controls, quoted
+from ..analysis.invisible import mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -209,7 +209,8 @@ class Parser(argparse.ArgumentParser):
     nearest command or value named when one is misspelled."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}{did_you_mean(message)}\n")
+        # one line whatever the arguments held: a newline in an unknown argument is a marker
+        self.exit(2, f"{self.prog}: error: {reveal_line(message)}{did_you_mean(message)}\n")
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """argparse's "invalid choice" check, with the value quoted as every message quotes typed or
