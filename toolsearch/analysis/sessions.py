@@ -42,7 +42,7 @@ from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
-from .invisible import marker, reveal_line
+from .invisible import marker, quoted, reveal_line
 from ..engine.secrets import mask_token_shapes, scrub_text
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
@@ -501,7 +501,7 @@ def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Se
             for name, arguments in _call_targets(step.arguments, skipped):
                 events.append(CallEvent(n, name, "tool_call", mask_secrets(arguments), succeeded, error))
             if problems is not None:
-                problems.extend(SessionProblem(f"{raw.origin}: session {raw.id!r}: step {n} (tool_call)", note)
+                problems.extend(SessionProblem(f"{raw.origin}: session {quoted(raw.id)}: step {n} (tool_call)", note)
                                 for note in skipped)
         else:
             succeeded, error = _error_of(result)
@@ -538,7 +538,7 @@ def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
     problems = list(loaded.problems)
     for session in loaded.sessions:
         if session.id in first:
-            problems.append(SessionProblem(f"{session.origin}: session {session.id!r}",
+            problems.append(SessionProblem(f"{session.origin}: session {quoted(session.id)}",
                                            f"the same session id was read from {first[session.id]}; counted once"))
             continue
         first[session.id] = session.origin
@@ -1430,7 +1430,7 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     taken: set[str] = set()
     for session in sessions:
         for event in session.searches:
-            where = f"session {session.id!r}, search at step {event.step}"
+            where = f"session {quoted(session.id)}, search at step {event.step}"
             after = session.called_after(event.step)
             expected = [t for t in after if deferred is None or t in deferred]
             if after and not expected and inspector is not None:

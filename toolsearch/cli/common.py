@@ -375,7 +375,7 @@ _progress_line: list = [None, 0]
 def rewrite_progress_line(text: str, end: str = "") -> None:
     """Rewrite the current line of stderr with ``text`` (a carriage return, then the text), then
     ``end``. The carriage return reaches the terminal even through the command's terminal-safe
-    stream, which shows every other control character as ``\\xNN``. A text shorter than the one
+    stream, which shows every other control character as a marker (``⟨U+001B⟩``). A text shorter than the one
     it replaces is padded with spaces, so no tail of the longer one stays on the screen
     ("no-gate 1/18 tasks" after "reference 18/18 tasks" read "no-gate 1/18 taskssks")."""
     previous = _progress_line[1] if _progress_line[0] is sys.stderr else 0
