@@ -461,10 +461,12 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
                                       "tuning_headroom": 10.0})
     page_section = page[page.index("<h2>Recommended settings across context lengths</h2>"):
                         page.index("<h2>Listing budget</h2>")]
-    # the page has no catalog files to name: its gate line says CATALOG, the rest is the same
+    # the page's catalog is the shipped sample: its gate line names it as a command takes it from the
+    # project folder (sample_catalogs/...), where recommend names the path it was given; the rest is the same
     gate = next(line for line in block.splitlines() if line.startswith("# gate: "))
     assert gate.startswith(f"# gate: toolsearch check {TEAM} --config config.yaml")
-    assert page_section == section.replace(html.escape(gate), html.escape(gate.replace(str(TEAM), "CATALOG")))
+    assert page_section == section.replace(html.escape(gate), html.escape(
+        gate.replace(str(TEAM), "sample_catalogs/team-workspace.yaml")))
     # with the sessions as evidence: recommend's two session columns, the same counts
     sessions = ROOT / "sample_sessions" / "state.db"
     done = run_cli("report", TEAM, *args, "--sessions", sessions, "-o", out, "--no-lint", "--no-strategies")
