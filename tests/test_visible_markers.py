@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables, run_cli
-from toolsearch.analysis.invisible import marker, mark_controls, quoted, reveal, reveal_line
+from toolsearch.engine.invisible import marker, mark_controls, quoted, reveal, reveal_line
 from toolsearch.ui import common
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector

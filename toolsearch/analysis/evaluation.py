@@ -90,7 +90,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
-from .invisible import kind_of, quoted, reveal
+from ..engine.invisible import kind_of, quoted, reveal
 from .wording import evaluation_share
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
@@ -208,7 +208,7 @@ def _strings(value: Any, where: str, what: str) -> list[str]:
 TASK_KEYS = ("id", "queries", "query", "expected", "note", "group")
 
 
-#: Line breaks and tabs: the characters :func:`~toolsearch.analysis.invisible.reveal` leaves as they
+#: Line breaks and tabs: the characters :func:`~toolsearch.engine.invisible.reveal` leaves as they
 #: are (other controls become markers). A label or a name printed with one would start a line of
 #: its own in a report or a warning, and could pass for another line.
 _LINE_BREAK = re.compile("[\n\t\u2028\u2029]")

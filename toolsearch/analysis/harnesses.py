@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError

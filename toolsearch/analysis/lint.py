@@ -121,7 +121,7 @@ from ..engine import constants as C
 from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
-from .invisible import find_hidden, quoted
+from ..engine.invisible import find_hidden, quoted
 from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description

@@ -28,7 +28,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
-from .invisible import reveal, reveal_data, reveal_html
+from ..engine.invisible import reveal, reveal_data, reveal_html
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
@@ -97,7 +97,7 @@ def text_on(background: str) -> str:
 def esc(value: Any, one_line: bool = False) -> str:
     """``html.escape(str(value))`` with quotes escaped too, and invisible characters shown as
     highlighted markers (``⟨U+200B⟩``, ``⟨U+001B⟩``, decoded TAG text;
-    :func:`toolsearch.analysis.invisible.reveal_html`): the one way catalog text enters HTML. With
+    :func:`toolsearch.engine.invisible.reveal_html`): the one way catalog text enters HTML. With
     ``one_line`` (a table cell, as the CLI's tables write one), line breaks and tabs are markers too
     (``⟨U+000A⟩``), where HTML would draw them as a space."""
     return reveal_html(str(value), one_line=one_line)
@@ -384,7 +384,7 @@ def _meta(generated: str | None, fingerprint: str | None, source_label: str | No
 
 def _visible_json(value: Any) -> str:
     """``value`` as indented JSON with every string's invisible and control characters as markers
-    (:func:`toolsearch.analysis.invisible.reveal_data`), as the app's JSON views and the CLI show it:
+    (:func:`toolsearch.engine.invisible.reveal_data`), as the app's JSON views and the CLI show it:
     ``⟨U+001B⟩``, where JSON's own escape would be ``\\u001b``."""
     return json.dumps(reveal_data(value), ensure_ascii=False, indent=2)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine.catalog import EMPTY_NEXT_CURSOR, Problem, Tool
 from ..engine.inspector import Inspector
 from ..engine.registration import RegisteredTool

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import readers
 from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError

@@ -42,7 +42,7 @@ from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
-from .invisible import marker, quoted, reveal_line
+from ..engine.invisible import marker, quoted, reveal_line
 from ..engine.secrets import mask_token_shapes, scrub_text
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
@@ -277,9 +277,9 @@ def mask_query(text: str) -> str:
 
 def show_invisible(text: str) -> str:
     """``text`` for one table cell or line, shown as it is: every invisible character as the marker
-    the rest of the app uses (:func:`toolsearch.analysis.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
+    the rest of the app uses (:func:`toolsearch.engine.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
     and newlines, tabs and other line or paragraph separators as ``⟨U+000A⟩``… too (a cell is one
-    line: :func:`toolsearch.analysis.invisible.reveal_line`); private-use characters and lone
+    line: :func:`toolsearch.engine.invisible.reveal_line`); private-use characters and lone
     surrogates as markers as well."""
     if text.isascii() and text.isprintable():
         return text

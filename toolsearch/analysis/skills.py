@@ -34,7 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.catalog import Problem

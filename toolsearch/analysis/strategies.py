@@ -55,7 +55,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import yaml
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.bridge import Bridge, to_wire

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from .invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import embedding
 from ..engine.errors import ToolsearchError
 from ..engine.search import SearchOptions

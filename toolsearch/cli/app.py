@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from ..analysis.invisible import quoted
+from ..engine.invisible import quoted
 
 COMMANDS = ("app",)
 

@@ -29,7 +29,7 @@ from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tool
 from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
-from ..analysis.invisible import quoted, reveal, reveal_data, reveal_line
+from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
@@ -1058,7 +1058,7 @@ class TerminalSafeStream:
     the terminal, and bidi overrides, zero-width and TAG characters would reorder or hide what it
     shows. Every C0 control except newline and tab, DEL and every C1 control, and every other
     invisible character, is written as the marker the app and the report show (``⟨U+001B⟩``,
-    ``⟨U+202E⟩``, :func:`~toolsearch.analysis.invisible.reveal`); JSON output is unaffected (it
+    ``⟨U+202E⟩``, :func:`~toolsearch.engine.invisible.reveal`); JSON output is unaffected (it
     already escapes both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
     def __init__(self, inner: Any, name: str = "standard output"):

@@ -20,7 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..analysis.invisible import mark_controls, quoted, reveal_line
+from ..engine.invisible import mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -214,7 +214,7 @@ class Parser(argparse.ArgumentParser):
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """argparse's "invalid choice" check, with the value quoted as every message quotes typed or
-        untrusted text (:func:`~toolsearch.analysis.invisible.quoted`: ``'pla⟨U+001B⟩n'``), where
+        untrusted text (:func:`~toolsearch.engine.invisible.quoted`: ``'pla⟨U+001B⟩n'``), where
         argparse's ``repr`` would write ``'pla\\x1bn'``."""
         if action.choices is not None and value not in action.choices:
             shown = quoted(value) if isinstance(value, str) else repr(value)
@@ -444,7 +444,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Write ``header`` and ``rows`` as CSV on stdout (:func:`write_data`). A text cell (or column name) from a
     catalog has its control characters written as markers (``⟨U+001B⟩``,
-    :func:`toolsearch.analysis.invisible.mark_controls`; newline and tab are kept, CSV quotes them),
+    :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them),
     and one that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``,
     ``-1+1``) gets a leading ``'``, which spreadsheets read as "this is text"; numbers are written
     as they are."""

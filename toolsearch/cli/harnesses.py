@@ -18,7 +18,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..analysis.invisible import quoted
+from ..engine.invisible import quoted
 from ..analysis import harnesses as H
 from ..analysis.sessions import load_sessions
 from ..engine import constants as C

@@ -25,7 +25,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
                                    evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
-from ..analysis.invisible import quoted, reveal
+from ..engine.invisible import quoted, reveal
 from ..analysis.variants import canonical_name, variant_sources
 from ..analysis.lint import RULES, LintReport, lint
 from ..analysis.wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..analysis.invisible import quoted
+from ..engine.invisible import quoted
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod

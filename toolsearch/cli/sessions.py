@@ -31,7 +31,7 @@ from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, 
 from ..analysis.variants import canonical_name
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
-from ..analysis.invisible import quoted
+from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,

@@ -19,7 +19,7 @@ import argparse
 import sys
 from typing import Any, Sequence
 
-from ..analysis.invisible import quoted
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from .common import note_unused_settings, print_json
 from .textfmt import one_line, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from wcwidth import wcswidth
 
-from ..analysis.invisible import mark_controls, quoted, reveal
+from ..engine.invisible import mark_controls, quoted, reveal
 from ..engine import constants as C
 
 
@@ -134,7 +134,7 @@ def _cell(value: Any) -> str:
 
 def terminal_safe(text: str) -> str:
     """Tool text is untrusted: control characters (ANSI/OSC escapes…) written as the marker every
-    surface uses (``⟨U+001B⟩``, :func:`toolsearch.analysis.invisible.mark_controls`); newline and
+    surface uses (``⟨U+001B⟩``, :func:`toolsearch.engine.invisible.mark_controls`); newline and
     tab are kept."""
     return mark_controls(text)
 

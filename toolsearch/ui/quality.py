@@ -32,7 +32,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted, evaluation_share, mean_reciprocal_rank
-from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.invisible import reveal
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
