@@ -84,8 +84,9 @@ def metric(at: AppTest, label_start: str) -> str:
 # --- Tuning page -----------------------------------------------------------------------------------------
 
 def export_of(rec, config, ins: Inspector) -> str:
+    """The block for the default sample, whose gate line names its file as a command takes it."""
     return export_block(rec, config, catalog_name=ins.catalog.name, fingerprint=catalog_key(ins.catalog),
-                        version=__version__)
+                        version=__version__, catalogs=["sample_catalogs/team-workspace.yaml"])
 
 
 @needs_samples

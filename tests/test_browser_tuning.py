@@ -61,7 +61,8 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
     assert [c.servers_named for c in expected.contexts] == [9, 9, 9]  # the question's premise
     assert [u.name for u in expected.unnamed] == ["cloudflare"]
     expected_block = export_block(expected, config, catalog_name=inspector.catalog.name,
-                                  fingerprint=catalog_key(inspector.catalog), version=__version__)
+                                  fingerprint=catalog_key(inspector.catalog), version=__version__,
+                                  catalogs=[f"sample_catalogs/{path.name}" for path in CATALOGS])
 
     ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1400, "height": 1100})

@@ -552,7 +552,7 @@ def test_text_tables_align_by_what_the_terminal_shows(tmp_path) -> None:
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("server "))
     table = lines[start:start + 5]
-    assert [line.split("  ")[0] for line in table[2:]] == ["ab⟨U+200B⟩cd\\x1b[31m", "plain", "乗換案内"]
+    assert [line.split("  ")[0] for line in table[2:]] == ["ab⟨U+200B⟩cd⟨U+001B⟩[31m", "plain", "乗換案内"]
     # the column after the name ("mcp") starts at the same terminal column on every row
     from wcwidth import wcswidth
 

@@ -228,12 +228,12 @@ def test_shipped_samples_are_read_never_written(tmp_path, monkeypatch):
 ])
 def test_a_usage_error_quotes_the_arguments_with_controls_escaped(args) -> None:
     """argparse quotes what was typed; that text reaches the terminal as every other output does:
-    escape sequences as \\xNN, bidi overrides as markers, on one line."""
+    escape sequences and bidi overrides as markers (``⟨U+001B⟩``, as the app shows them), on one line."""
     done = run_cli(*args)
     assert done.returncode == 2
     assert "\x1b" not in done.stderr and "\x07" not in done.stderr and "\u202e" not in done.stderr, done.stderr
     assert done.stderr.startswith("toolsearch") and "error:" in done.stderr
-    assert "\\x1b" in done.stderr
+    assert "⟨U+001B⟩" in done.stderr and "\\x1b" not in done.stderr
     if "\u202e" in "".join(args):
         assert "⟨U+202E⟩" in done.stderr
     assert done.stderr.count("\n") == 1, done.stderr

@@ -720,9 +720,9 @@ def test_a_tab_or_line_break_in_a_server_name_is_escaped_in_the_lines_about_it(t
     gate = ("--context-lengths", "2k", "--goal", "names")
     recommended = run_cli("recommend", catalog, *gate)
     assert recommended.returncode == 1 and "\t" not in recommended.stdout, recommended.stdout
-    assert "not named: big\\x09one\\x0ax: naming it needs a budget of" in recommended.stdout
+    assert "not named: big⟨U+0009⟩one⟨U+000A⟩x: naming it needs a budget of" in recommended.stdout
     checked = run_cli("check", catalog, *gate)
     assert checked.returncode == 1 and "\t" not in checked.stdout, checked.stdout
-    assert "(collapsed to a summary line: big\\x09one\\x0ax)" in checked.stdout
+    assert "(collapsed to a summary line: big⟨U+0009⟩one⟨U+000A⟩x)" in checked.stdout
     for output in (recommended.stdout, checked.stdout):  # no line starts with the rest of the name
         assert not any(line.startswith("x") for line in output.splitlines())

@@ -461,10 +461,12 @@ def test_report_carries_the_recommendation_as_recommend_gives_it(tmp_path, monke
                                       "tuning_headroom": 10.0})
     page_section = page[page.index("<h2>Recommended settings across context lengths</h2>"):
                         page.index("<h2>Listing budget</h2>")]
-    # the page has no catalog files to name: its gate line says CATALOG, the rest is the same
+    # the page's catalog is the shipped sample: its gate line names it as a command takes it from the
+    # project folder (sample_catalogs/...), where recommend names the path it was given; the rest is the same
     gate = next(line for line in block.splitlines() if line.startswith("# gate: "))
     assert gate.startswith(f"# gate: toolsearch check {TEAM} --config config.yaml")
-    assert page_section == section.replace(html.escape(gate), html.escape(gate.replace(str(TEAM), "CATALOG")))
+    assert page_section == section.replace(html.escape(gate), html.escape(
+        gate.replace(str(TEAM), "sample_catalogs/team-workspace.yaml")))
     # with the sessions as evidence: recommend's two session columns, the same counts
     sessions = ROOT / "sample_sessions" / "state.db"
     done = run_cli("report", TEAM, *args, "--sessions", sessions, "-o", out, "--no-lint", "--no-strategies")
@@ -586,14 +588,14 @@ def test_report_scope_with_hostile_names_keeps_every_stderr_line_one_line(tmp_pa
         else:
             assert out.exists() and lines[-1].startswith("toolsearch: wrote ")
     done = run_cli("report", TEAM, "--scope", "a\nb=slack", "-o", out, "--no-lint", "--no-strategies")
-    assert "toolsearch: scope a\\x0ab: servers slack (reaches slack); 15 of 183 tools in the session" in done.stderr
+    assert "toolsearch: scope a⟨U+000A⟩b: servers slack (reaches slack); 15 of 183 tools in the session" in done.stderr
     done = run_cli("plan", TEAM, "--scope", "a\nb=slack", "--scope", "c=github")
-    assert "======== scope a\\x0ab ========" in done.stdout.splitlines()
+    assert "======== scope a⟨U+000A⟩b ========" in done.stdout.splitlines()
     for command in (["plan", TEAM], ["recommend", TEAM, "--context-lengths", "32k", "--goal", "names"],
                     ["strategies", TEAM]):
         done = run_cli(*command, "--scope", "a\nb")
         assert done.returncode == 2 and done.stderr == (
-            "toolsearch: error: --scope a\\x0ab: expected NAME=SERVER,SERVER (or give --scope-file FILE to pick a "
+            "toolsearch: error: --scope a⟨U+000A⟩b: expected NAME=SERVER,SERVER (or give --scope-file FILE to pick a "
             "scope from it by name)\n"), (command, done.stderr)
 
 

@@ -14,8 +14,8 @@ def test_a_catalog_name_with_a_line_break_stays_on_the_first_line(tmp_path):
     result = run_cli("eval", catalog, queries, "--variant", "reference")
     assert result.returncode == 0, result.stderr
     first, second = result.stdout.splitlines()[:2]
-    assert first == ("query file: q (1 task) on catalog Bad\\x0aname\\x09X (1 deferred tool, names prefixed); "
+    assert first == ("query file: q (1 task) on catalog Bad⟨U+000A⟩name⟨U+0009⟩X (1 deferred tool, names prefixed); "
                      "limit 5")
     assert second == ""
     lint = run_cli("lint", catalog).stdout.splitlines()[0]
-    assert lint.startswith("catalog: Bad\\x0aname\\x09X (")
+    assert lint.startswith("catalog: Bad⟨U+000A⟩name⟨U+0009⟩X (")

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import run_cli, write_json
 from toolsearch.analysis import lint as L
-from toolsearch.analysis.invisible import decode_variation_selectors, find_hidden, reveal
+from toolsearch.engine.invisible import decode_variation_selectors, find_hidden, reveal
 from toolsearch.analysis.lookalike import looks_alike, skeleton
 from toolsearch.engine.catalog import catalog_from_data, load_source
 from toolsearch.engine.inspector import Inspector

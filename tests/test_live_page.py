@@ -18,7 +18,7 @@ from toolsearch.ui import common
 from toolsearch.engine.config import parse_config
 from toolsearch.live.guard import launch_token
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.invisible import reveal
 from toolsearch.engine.tokens import chars4, compact_json
 
 pytestmark = pytest.mark.live

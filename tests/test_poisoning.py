@@ -17,7 +17,7 @@ from conftest import literal_tables, run_cli, write_json
 from toolsearch.engine.catalog import catalog_from_data
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
-from toolsearch.analysis.invisible import decode_tags, find_hidden, reveal, reveal_html
+from toolsearch.engine.invisible import decode_tags, find_hidden, reveal, reveal_html
 from toolsearch.analysis.lint import lint, rug_pulls
 
 ROOT = Path(__file__).resolve().parent.parent

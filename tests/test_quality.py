@@ -209,7 +209,7 @@ def test_variant_names():
     # A query of invisible characters only is blank to a reader and finds nothing: an abstention test
     # passed by it counted among the nonsense queries left empty.
     ({"tasks": [{"id": "a", "queries": ["\u200b\u202e\u200b"], "expected": []}]},
-     r"tasks\[0\] \(a\): query 1 holds only invisible characters \('\\u200b\\u202e\\u200b'\); expected text"),
+     r"tasks\[0\] \(a\): query 1 holds only invisible characters \('⟨U\+200B⟩⟨U\+202E⟩⟨U\+200B⟩'\); expected text"),
     ({"tasks": [{"id": "a", "queries": ["ok", " \ufeff "], "expected": []}]},
      r"tasks\[0\] \(a\): query 2 holds only invisible characters"),
     # A query given twice in one task would count twice in query recall@5 and nonsense queries empty.
@@ -225,7 +225,7 @@ def test_variant_names():
      r"tasks\[0\] \(a\): query 2 has 2,001 characters; expected at most 2,000"),
     # Invisible characters in an id are shown in the message.
     ({"tasks": [{"id": "a\u202eb", "queries": ["x"], "expected": []}] * 2},
-     r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a\\u202eb' is used twice"),
+     r"tasks\[1\] \(a⟨U\+202E⟩b\): the id 'a⟨U\+202E⟩b' is used twice"),
 ])
 def test_query_file_errors_name_the_place(data, message):
     with pytest.raises(QueryFileError, match=message):
@@ -619,7 +619,7 @@ def test_eval_text_report_shows_invisible_characters(mini, tmp_path):
         assert not any(ch in text for ch in "\u202e\u200b\u2066\x1b"), text
     assert out.splitlines()[0].startswith(f"query file: evil⟨U+202E⟩eman (1 task) on catalog {catalog} (")
     assert "t⟨U+200B⟩one⟨U+001B⟩[2J  (3)" in out
-    assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget\\u2066': rank:" in out
+    assert f"  t⟨U+200B⟩one⟨U+001B⟩[2J: {G} for 'widget⟨U+2066⟩': rank:" in out
     assert out.rstrip().endswith(f"expected names that are not deferred tools here: {G}⟨U+200B⟩")
     assert f"deferred tools of this catalog: {G}⟨U+200B⟩" in err
 

@@ -617,7 +617,7 @@ def test_cli_eval_progress_rewrites_its_line_instead_of_printing_escapes(tmp_pat
     cat, queries = _small_cli_files(tmp_path)
     result = run_cli("eval", cat, queries, "--variant", "reference", "--progress")
     assert result.returncode == 0, result.stderr
-    assert "\\x0d" not in result.stderr
+    assert "\\x0d" not in result.stderr and "⟨U+000D⟩" not in result.stderr
     assert "toolsearch: eval: reference 3/3 tasks" in result.stderr.splitlines()
 
 

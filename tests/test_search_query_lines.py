@@ -1,5 +1,5 @@
 """The query a search or an explanation is about is one line of the text output, whatever it holds:
-a tab, a line break or a terminal control in the query is written as an escape, the same way by
+a tab, a line break or a terminal control in the query is written as a marker (``⟨U+000A⟩``), the same way by
 ``search``, ``search --side-by-side`` and ``explain`` under every kind of variant."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from conftest import run_cli
 
 CATALOG = "sample_catalogs/team-workspace.yaml"
 QUERY = "create\tissue\nnow\x1b[31m"
-SHOWN = "query: create\\x09issue\\x0anow\\x1b[31m"
+SHOWN = "query: create⟨U+0009⟩issue⟨U+000A⟩now⟨U+001B⟩[31m"
 
 
 @pytest.mark.parametrize("extra", [
@@ -24,7 +24,7 @@ def test_the_query_line_is_one_line_with_escapes(extra):
     query_lines = [line for line in lines if line.startswith("query: ")]
     assert query_lines == [SHOWN], lines[:6]
     # nothing of the query starts a line of its own, and no raw control reaches the terminal
-    assert not any(line.startswith(("now\x1b", "now\\x1b")) for line in lines)
+    assert not any(line.startswith(("now\x1b", "now⟨U+001B⟩")) for line in lines)
     assert "\x1b" not in result.stdout and "\t" not in result.stdout
 
 
@@ -55,4 +55,4 @@ def test_a_tool_name_too_long_for_a_file_name_is_a_tool_name(command):
 def test_describe_sent_names_an_unknown_name_on_one_line():
     result = run_cli("describe", CATALOG, "bad\nname\tX", "--sent")
     assert result.returncode == 1
-    assert result.stdout.splitlines() == ["bad\\x0aname\\x09X: no registered tool has this name"]
+    assert result.stdout.splitlines() == ["bad⟨U+000A⟩name⟨U+0009⟩X: no registered tool has this name"]

@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from conftest import run_cli_process as run_cli, write_json
+from toolsearch.engine.invisible import quoted
 from toolsearch.engine import constants as C
 from toolsearch.live.mcpconfig import encoded_forms, scrub_text, secret_list
 
@@ -224,7 +225,7 @@ def test_a_secret_split_across_stray_stdout_lines_is_masked_at_every_split_point
                     assert tap.bad_lines == 2
                     assert _fragments_in(tap.last_bad) == [], (form, at, tap.last_bad)
                     if len(encoded) - at >= 4:  # the second line shows where its secret part was
-                        assert tap.last_bad == repr(f"{MASK} loaded"), (form, at, tap.last_bad)
+                        assert tap.last_bad == quoted(f"{MASK} loaded"), (form, at, tap.last_bad)
                     # The first line as it was shown before the second came: its cut-off start masked.
                     first = _stray_tap()
                     first.observe(_stray_error("." * pad + "log: key " + encoded[:at]))
@@ -253,15 +254,15 @@ def test_a_stray_line_that_reads_as_json_does_not_hide_a_split_secret() -> None:
         tap = _stray_tap()
         tap.observe(_stray_error(first))
         tap.observe(_stray_error(second))
-        assert tap.last_bad == repr(f"{MASK} end"), (first, tap.last_bad)
+        assert tap.last_bad == quoted(f"{MASK} end"), (first, tap.last_bad)
 
 
 def test_a_stray_line_is_scrubbed_before_it_is_cut_and_shown_literally() -> None:
     tap = _stray_tap()
     tap.observe(_stray_error("." * 110 + ENV_SECRET + " tail"))
-    assert tap.last_bad == repr(("." * 110 + MASK + " tail")[:120])
-    tap.observe(_stray_error("ordinary \x1b[31mlog\x1b[0m line"))  # no secret: as it was, escapes visible
-    assert tap.last_bad == repr("ordinary \x1b[31mlog\x1b[0m line") == "'ordinary \\x1b[31mlog\\x1b[0m line'"
+    assert tap.last_bad == quoted(("." * 110 + MASK + " tail")[:120])
+    tap.observe(_stray_error("ordinary \x1b[31mlog\x1b[0m line"))  # no secret: as it was, ESC as its marker
+    assert tap.last_bad == quoted("ordinary \x1b[31mlog\x1b[0m line") == "'ordinary ⟨U+001B⟩[31mlog⟨U+001B⟩[0m line'"
     tap.observe(_stray_error("[1, 2]"))  # JSON but not JSON-RPC: named by its error
     assert tap.last_bad == "ValidationError" and tap.bad_lines == 3
 
@@ -272,10 +273,10 @@ def test_a_very_long_stray_line_shows_the_same_masked_start_and_joins_the_next_l
     long_pad = "x" * 3_000_000
     tap = _stray_tap()
     tap.observe(_stray_error("." * 100 + ENV_SECRET + long_pad))
-    assert tap.last_bad == repr(("." * 100 + MASK + long_pad)[:120])
+    assert tap.last_bad == quoted(("." * 100 + MASK + long_pad)[:120])
     # back-to-back secrets: the shown start stands for far more of the line than 120 characters
     tap.observe(_stray_error(ENV_SECRET * 200 + long_pad))
-    assert tap.last_bad == repr(MASK * 30)
+    assert tap.last_bad == quoted(MASK * 30)
     # a secret at or across the 120-character end of what is shown: as for a short line
     for start in (110, 117, 119, 120, 121):
         short, long = _stray_tap(), _stray_tap()
@@ -286,15 +287,15 @@ def test_a_very_long_stray_line_shows_the_same_masked_start_and_joins_the_next_l
     for at in (1, 7, len(ENV_SECRET) - 1):
         tap = _stray_tap()
         tap.observe(_stray_error(long_pad + " key " + ENV_SECRET[:at]))
-        assert tap.last_bad == repr(long_pad[:120])
+        assert tap.last_bad == quoted(long_pad[:120])
         tap.observe(_stray_error(ENV_SECRET[at:] + " loaded"))
-        assert tap.last_bad == repr(f"{MASK} loaded"), (at, tap.last_bad)
+        assert tap.last_bad == quoted(f"{MASK} loaded"), (at, tap.last_bad)
     # without any secret: the start, as it is
     from toolsearch.live.client import _Tap
 
     plain = _Tap()
     plain.observe(_stray_error("\x1b" + long_pad))
-    assert plain.last_bad == repr(("\x1b" + long_pad)[:120])
+    assert plain.last_bad == quoted(("\x1b" + long_pad)[:120])
 
 
 def test_a_cut_off_start_or_end_of_a_secret_is_masked() -> None:

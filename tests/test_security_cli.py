@@ -54,10 +54,10 @@ def test_plan_json_and_text_never_show_an_echoed_secret_or_a_raw_escape(hostile_
     assert "the server sent back a value that matches a secret from the config" in result.stderr
     crash = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: live: crash: failed")]
     assert len(crash) == 1 and f"hostile server starting with {MASK}" in crash[0]
-    assert "\\x1b[31mred" in crash[0]  # the escape is shown, not sent
+    assert "⟨U+001B⟩[31mred" in crash[0]  # the escape is shown, not sent
     text = run_cli("plan", hostile_config)
     _clean(text.stdout, text.stderr)
-    assert "\\x07bell \\x1b]0;pwned…" in text.stdout  # BEL and the OSC title sequence, escaped
+    assert "⟨U+0007⟩bell ⟨U+001B⟩]0;pwned…" in text.stdout  # BEL and the OSC title sequence, as markers
 
 
 def test_describe_shows_masked_defaults_enums_and_names(hostile_config) -> None:

@@ -126,8 +126,9 @@ def test_describe_sent_text_output_shows_schemas_escaped(tmp_path):
     result = run_cli("describe", catalog, "mcp__files__read_file", "--sent")
     assert result.returncode == 0, result.stderr
     assert raw_format_chars(result.stdout) == []
-    assert '"description": "the \\u2066path\\u2069"' in result.stdout  # both schemas, escaped
-    assert result.stdout.count("\\u2066") == 2
+    # both schemas, with the markers the app's schema views show (--json keeps JSON's own escapes)
+    assert '"description": "the ⟨U+2066⟩path⟨U+2069⟩"' in result.stdout
+    assert result.stdout.count("⟨U+2066⟩") == 2 and "\\u2066" not in result.stdout
 
 
 @pytest.mark.parametrize("text", [
@@ -180,7 +181,7 @@ def test_csv_keeps_format_characters_for_the_spreadsheet(tmp_path):
 
 
 def test_a_newline_in_a_name_never_splits_a_table_row_or_the_catalog_line(tmp_path):
-    """A catalog or server name holding a newline (a JSON key, a YAML "\\n") shows it as ``\\x0a``
+    """A catalog or server name holding a newline (a JSON key, a YAML "\\n") shows it as ``⟨U+000A⟩``
     where the text is one line: table cells and the line naming the catalog. Otherwise the name
     could print a line of its own ("FAKE: ...") and split a row of the servers table."""
     from conftest import run_cli as run_in_process
@@ -194,9 +195,9 @@ def test_a_newline_in_a_name_never_splits_a_table_row_or_the_catalog_line(tmp_pa
         starts = ("FAKE: catalog",) if command[0] == "plan" else ("FAKE: catalog", "FAKE row")
         assert not any(line.startswith(starts) for line in lines), (command, done.stdout)
         if command[0] not in ("sweep", "costs"):  # these two do not name the catalog
-            assert any("c\\x0aFAKE: catalog ok" in line for line in lines), (command, done.stdout)
+            assert any("c⟨U+000A⟩FAKE: catalog ok" in line for line in lines), (command, done.stdout)
     rows = run_in_process("plan", catalog).stdout.splitlines()
-    assert any(line.startswith("s\\x0aFAKE row  mcp   1") for line in rows), rows
+    assert any(line.startswith("s⟨U+000A⟩FAKE row  mcp   1") for line in rows), rows
 
 
 def test_a_stream_that_cannot_write_every_character_gets_escapes_not_a_traceback():

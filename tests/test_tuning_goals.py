@@ -288,7 +288,7 @@ def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:
     data = yaml.safe_load(result.stdout)
     assert list(data["tools"]["tool_search"]) == ["enabled", "threshold_pct", "listing", "listing_max_tokens", "defer"]
     assert data["tools"]["tool_search"]["defer"] == ["todo_list"]
-    assert "# catalog: evil\\u000a# injected\\u000atools: {} (fingerprint" in result.stdout
+    assert "# catalog: evil⟨U+000A⟩# injected⟨U+000A⟩tools: {} (fingerprint" in result.stdout
     # the library function gives the same text
     inspector = Inspector.from_files([catalog])
     cfg = parse_config({"enabled": "on", "listing": "on", "threshold_pct": 3, "defer": ["todo_list"]})

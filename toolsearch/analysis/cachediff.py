@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
@@ -554,7 +555,7 @@ def _setting_causes(p: _Pair, f: _Findings) -> None:
                    if text != ib.profile.sections.get(sec, {}).get(key)]
         in_array = ("listing", "framing", "tool_search", "tool_describe", "tool_call")
         reaches = (pa.activated or pb.activated) and any(k.split(".")[0] in in_array for k in changed)
-        f.add("profile", f"wording profile {ia.profile.name!r} → {ib.profile.name!r}: {_counted(len(changed), 'text')} "
+        f.add("profile", f"wording profile {quoted(ia.profile.name)} → {quoted(ib.profile.name)}: {_counted(len(changed), 'text')} "
               f"{_verb(len(changed), 'differs', 'differ')} "
               f"({_some(changed)})" + ("" if reaches else "; none of them is in the tools array") + ".",
               {"changed": changed, "a": ia.profile.name, "b": ib.profile.name}, reaches)
@@ -593,7 +594,7 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
                                         ("server_removed", set(sa) - set(sb), sa, "removed on")):
         for name in sorted(names):
             n = len(tools_of[name])
-            f.add(kind, f"server {name!r} {verb} {b.label} ({_counted(n, 'tool')})"
+            f.add(kind, f"server {quoted(name)} {verb} {b.label} ({_counted(n, 'tool')})"
                   + ("" if n else ": it has no tools, so nothing the model sees changes") + ".",
                   {"server": name, "tools": n}, n > 0)
     if p.both_active and pa.deferred_count != pb.deferred_count:
@@ -638,7 +639,7 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
             by_server.setdefault(server, []).append(t.name)
         for server, names in by_server.items():
             counted = p.listed_as(server, ("full", "names", "summary"))
-            f.add(kind, f"server {server!r}: {_counted(len(names), 'deferred tool')} {verb}: {_some(names)}"
+            f.add(kind, f"server {quoted(server)}: {_counted(len(names), 'deferred tool')} {verb}: {_some(names)}"
                   + (" (its group heading or summary count changes too)" if counted else "") + ".",
                   {"server": server, "tools": names})
 

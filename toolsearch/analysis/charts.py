@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
-from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.invisible import reveal
 from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.plan import Plan, ServerPlan
 

@@ -90,7 +90,7 @@ from ..engine.inspector import Inspector
 from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
-from .invisible import kind_of, reveal
+from ..engine.invisible import kind_of, quoted, reveal
 from .wording import evaluation_share
 from .variants import DEFAULT_VARIANTS, VARIANT_HELP, VARIANTS, VariantError, tunable_grid, variant_label, variant_options  # noqa: F401
 
@@ -165,10 +165,10 @@ class Task:
         a group nor expected tools is a group of its own)"``. Worded from the field the key comes
         from, so a group the user named ``expected:…`` still reads as a group."""
         if self.group:
-            return f"group {self.group!r}"
+            return f"group {quoted(self.group)}"
         if self.expected:
-            return f"expected tools {','.join(sorted(self.expected))!r} (tasks without a group are grouped by them)"
-        return f"task {self.id!r} (a task with neither a group nor expected tools is a group of its own)"
+            return f"expected tools {quoted(','.join(sorted(self.expected)))} (tasks without a group are grouped by them)"
+        return f"task {quoted(self.id)} (a task with neither a group nor expected tools is a group of its own)"
 
     @property
     def abstention(self) -> bool:
@@ -208,7 +208,7 @@ def _strings(value: Any, where: str, what: str) -> list[str]:
 TASK_KEYS = ("id", "queries", "query", "expected", "note", "group")
 
 
-#: Line breaks and tabs: the characters :func:`~toolsearch.analysis.invisible.reveal` leaves as they
+#: Line breaks and tabs: the characters :func:`~toolsearch.engine.invisible.reveal` leaves as they
 #: are (other controls become markers). A label or a name printed with one would start a line of
 #: its own in a report or a warning, and could pass for another line.
 _LINE_BREAK = re.compile("[\n\t\u2028\u2029]")
@@ -219,7 +219,7 @@ def _one_line(text: str, where: str, what: str) -> str:
     found = _LINE_BREAK.search(text)
     if found:
         raise QueryFileError(f"{where}: expected '{what}' on one line (no line break or tab), got "
-                             f"U+{ord(found.group()):04X} at character {found.start() + 1} of {text!r}")
+                             f"U+{ord(found.group()):04X} at character {found.start() + 1} of {quoted(text)}")
     return text
 
 
@@ -255,7 +255,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
     catalog = _label(data.get("catalog"), origin, "catalog", one_line=False)  # a note for readers
     tool_names = data.get("tool_names")
     if tool_names is not None and tool_names not in C.TOOL_NAMING:
-        raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {tool_names!r}")
+        raise QueryFileError(f"{origin}: tool_names: expected one of {', '.join(C.TOOL_NAMING)}, got {quoted(tool_names)}")
     if len(data["tasks"]) > MAX_QUERY_TASKS:
         # Refused before any task is checked: each one would be searched once per variant.
         raise readers.limit_error(QueryFileError, f"{origin}: {len(data['tasks']):,} tasks, over the limit of "
@@ -274,11 +274,11 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
         task_id = _one_line(str(task_id).strip(), where, "id")
         where = f"{origin}: tasks[{i}] ({reveal(task_id)})"
         if task_id in seen:
-            raise QueryFileError(f"{where}: the id {task_id!r} is used twice")
+            raise QueryFileError(f"{where}: the id {quoted(task_id)} is used twice")
         seen.add(task_id)
         unknown = [key for key in item if key not in TASK_KEYS]
         if unknown:
-            raise QueryFileError(f"{where}: unknown key {reveal(repr(unknown[0]))} (expected "
+            raise QueryFileError(f"{where}: unknown key {quoted(unknown[0])} (expected "
                                  f"{', '.join(TASK_KEYS)})")
         if "queries" in item and "query" in item:
             raise QueryFileError(f"{where}: give either 'queries' or 'query', not both")
@@ -293,7 +293,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             # Blank to a reader, and to every search (no word): an abstention test passed by it
             # proves nothing, yet it counts among the nonsense queries left empty.
             raise QueryFileError(f"{where}: query {hidden + 1} holds only invisible characters "
-                                 f"({reveal(repr(given[hidden]))}); expected text (remove it)")
+                                 f"({quoted(given[hidden])}); expected text (remove it)")
         queries = clean_string_list(given, dedupe=False) if raw is not None else []
         if not queries:
             raise QueryFileError(f"{where}: expected at least one non-blank query")
@@ -309,7 +309,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             # Each query is scored alone (query recall@5, nonsense queries empty): a repeat would
             # weigh twice without a word.
             raise QueryFileError(f"{where}: query {repeat + 1} repeats query {queries.index(queries[repeat]) + 1} "
-                                 f"{reveal(repr(queries[repeat]))}; remove it (it would count twice in the "
+                                 f"{quoted(queries[repeat])}; remove it (it would count twice in the "
                                  "per-query figures)")
         if "expected" not in item:
             raise QueryFileError(f"{where}: expected an 'expected' list (empty for an abstention test)")
@@ -329,7 +329,7 @@ def parse_queries(data: Any, origin: str = "<query file>") -> QueryFile:
             # A set is scored, so the repeat changes nothing; it is refused as a repeated query is,
             # since a name written twice is most often another tool's name mistyped.
             raise QueryFileError(f"{where}: expected name {repeat + 1} repeats name "
-                                 f"{expected.index(expected[repeat]) + 1} {reveal(repr(expected[repeat]))}; remove it "
+                                 f"{expected.index(expected[repeat]) + 1} {quoted(expected[repeat])}; remove it "
                                  "(or write the tool it was meant to name)")
         note = item.get("note")
         if isinstance(note, (Mapping, list)):  # free text: any scalar reads as its text
@@ -541,8 +541,8 @@ class Evaluation:
         nothing tuned on held-out data). ``tuning_hint`` names, in the surface's own terms, what
         gives out-of-sample figures (the CLI's flags by default; the Quality page its choices)."""
         if self.protocol == "tune/test":
-            return (f"out of sample: parameters tuned on {self.tuned_on!r} only; figures are on "
-                    f"{self.query_file.name!r}")
+            return (f"out of sample: parameters tuned on {quoted(self.tuned_on)} only; figures are on "
+                    f"{quoted(self.query_file.name)}")
         if self.protocol.endswith("-fold"):
             return f"out of sample: {self.protocol} (each task scored with parameters tuned on the other folds)"
         return f"in sample: registered parameters, nothing tuned ({tuning_hint} gives figures that hold out of sample)"
@@ -1081,11 +1081,11 @@ def _check_disjoint(tuning: QueryFile, test: QueryFile) -> None:
     if shared is not None:
         other = tuned[shared.id]
         if (other.queries, other.expected, other.group) == (shared.queries, shared.expected, shared.group):
-            raise QueryFileError(f"{test.origin}: task {shared.id!r} is also in the tuning file {tuning.origin}; "
+            raise QueryFileError(f"{test.origin}: task {quoted(shared.id)} is also in the tuning file {tuning.origin}; "
                                  "a task is either tuned on or scored, not both")
         # Two files written by hand often both number their tasks from 1: saying "is also in the
         # tuning file" of a task that is not there sends the user looking for a copy.
-        raise QueryFileError(f"{test.origin}: the task id {shared.id!r} also names a different task in the tuning file "
+        raise QueryFileError(f"{test.origin}: the task id {quoted(shared.id)} also names a different task in the tuning file "
                              f"{tuning.origin}; an id names one task in both files (a task is either tuned on or "
                              "scored), so give the tasks of one file other ids")
     # The group keys the folds split by: a task's group, else its expected names, else its id.
@@ -1103,8 +1103,8 @@ def naming_mismatch(queries: QueryFile, naming: str) -> str:
     Quality page say it for the scored file and for the tuning file, each adding how to switch."""
     if not queries.tool_names or queries.tool_names == naming:
         return ""
-    return (f"its expected names use tool naming {queries.tool_names!r}, but the catalog's tools are "
-            f"registered {naming!r}")
+    return (f"its expected names use tool naming {quoted(queries.tool_names)}, but the catalog's tools are "
+            f"registered {quoted(naming)}")
 
 
 #: How many names a one-line warning spells out before "and N more".
@@ -1208,7 +1208,7 @@ def seen_in_tuning(tuning: Sequence[Task], test: Sequence[Task]) -> str:
     return (f"{counted(len(shared), 'query', 'queries')} of the scored tasks {'is' if len(shared) == 1 else 'are'} "
             f"also in the tuning file (under another task), so tuning saw {'it' if len(shared) == 1 else 'them'} "
             f"and {'its' if len(shared) == 1 else 'their'} figures are not out of sample: "
-            f"{first_names([repr(q) for q in shared])}")
+            f"{first_names([quoted(q) for q in shared])}")
 
 
 def repeated_tasks(tasks: Sequence[Task]) -> str:
@@ -1231,7 +1231,7 @@ def repeated_tasks(tasks: Sequence[Task]) -> str:
     task_id, earlier = repeats[0]
     return (f"{counted(len(repeats), 'task')} {'repeats' if one else 'repeat'} an earlier task's queries and expected "
             f"tools under another id, so {'its' if one else 'their'} requests count twice in the figures "
-            f"(first: {reveal(repr(task_id))} repeats {reveal(repr(earlier))}); remove the repeat or change it")
+            f"(first: {quoted(task_id)} repeats {quoted(earlier)}); remove the repeat or change it")
 
 
 def seen_across_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> str:
@@ -1251,7 +1251,7 @@ def seen_across_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) 
     return (f"{counted(len(shared), 'query', 'queries')} {'is' if one else 'are'} also in another fold (under a "
             f"task of another group), so the parameters that score {'it' if one else 'them'} were tuned on "
             f"{'it' if one else 'them'} and {'its' if one else 'their'} figures are not out of sample: "
-            f"{first_names([repr(q) for q in shared])}")
+            f"{first_names([quoted(q) for q in shared])}")
 
 
 def evaluate_folds(inspector: Inspector, queries: QueryFile, folds: int, variants: Sequence[str] = DEFAULT_VARIANTS,

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
@@ -325,9 +326,9 @@ def parse_claude_setting(text: str) -> ClaudeSetting:
         except ValueError:
             pct = -1.0
         if not 0 <= pct <= 100 or math.isnan(pct):
-            raise HarnessError(f"claude-code setting {text!r}: expected auto:N with N a number from 0 to 100")
+            raise HarnessError(f"claude-code setting {quoted(text)}: expected auto:N with N a number from 0 to 100")
         return ClaudeSetting("auto", pct)
-    raise HarnessError(f"claude-code setting {text!r}: expected unset, unset-third-party, true, auto, auto:N or false")
+    raise HarnessError(f"claude-code setting {quoted(text)}: expected unset, unset-third-party, true, auto, auto:N or false")
 
 
 def claude_code_active(setting: ClaudeSetting, mcp_tokens: int, context_length: int, has_mcp_tools: bool = True) -> bool:
@@ -388,7 +389,7 @@ def parse_pct(text: str, what: str) -> float:
     except ValueError:
         value = -1.0
     if not 0 <= value <= 100 or math.isnan(value):
-        raise HarnessError(f"{what} {text!r}: expected a percentage from 0 to 100")
+        raise HarnessError(f"{what} {quoted(text)}: expected a percentage from 0 to 100")
     return value
 
 
@@ -438,14 +439,14 @@ def parse_kiro_setting(text: str) -> tuple[bool, float, int]:
         return False, 5.0, 50_000
     pct_text, sep, tokens_text = value.partition("/")
     if not sep:
-        raise HarnessError(f"kiro-cli setting {text!r}: expected MINPCT%/MINTOKENS (e.g. 5%/50000) or off")
+        raise HarnessError(f"kiro-cli setting {quoted(text)}: expected MINPCT%/MINTOKENS (e.g. 5%/50000) or off")
     pct = parse_pct(pct_text, "kiro-cli minPct")
     try:
         tokens = int(tokens_text.replace(",", "").replace("_", "").strip())
     except ValueError:
         tokens = -1
     if tokens < 0:
-        raise HarnessError(f"kiro-cli setting {text!r}: minTokens must be a whole number \u2265 0")
+        raise HarnessError(f"kiro-cli setting {quoted(text)}: minTokens must be a whole number \u2265 0")
     return True, pct, tokens
 
 
@@ -496,7 +497,7 @@ def parse_count(text: str, what: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise HarnessError(f"{what} {text!r}: expected a whole number \u2265 1")
+        raise HarnessError(f"{what} {quoted(text)}: expected a whole number \u2265 1")
     return value
 
 
@@ -559,7 +560,7 @@ def parse_strands(text: str) -> StrandsConditions:
         key, sep, raw = part.partition("=")
         key = key.strip()
         if not sep:
-            raise HarnessError(f"strands setting {text!r}: expected toolCount=N, schemaTokens=N or schemaTokens=N%")
+            raise HarnessError(f"strands setting {quoted(text)}: expected toolCount=N, schemaTokens=N or schemaTokens=N%")
         if key == "toolCount":
             conditions = replace(conditions, tool_count=parse_count(raw, "strands toolCount"))
         elif key == "schemaTokens" and raw.strip().endswith("%"):
@@ -567,7 +568,7 @@ def parse_strands(text: str) -> StrandsConditions:
         elif key == "schemaTokens":
             conditions = replace(conditions, schema_tokens=parse_count(raw, "strands schemaTokens"))
         else:
-            raise HarnessError(f"strands setting {text!r}: unknown condition {key!r} (toolCount or schemaTokens)")
+            raise HarnessError(f"strands setting {quoted(text)}: unknown condition {quoted(key)} (toolCount or schemaTokens)")
     return conditions
 
 
@@ -630,7 +631,7 @@ def hermes(inspector: Inspector, context_length: int, config: ToolSearchConfig |
     if setting not in (None, "config"):
         value = setting.strip().lower()
         if value not in C.TRI_STATE_VALUES:
-            raise HarnessError(f"hermes setting {setting!r}: expected auto, on, off or config")
+            raise HarnessError(f"hermes setting {quoted(setting)}: expected auto, on, off or config")
         cfg = replace(cfg, enabled=value)
     plan = inspector.plan(cfg, context_length, tokenizer)
     visible = _FORM_VISIBLE.get(plan.listing_form, NAMES) if plan.activated else FULL
@@ -660,7 +661,7 @@ def parse_settings(items: Iterable[str]) -> dict[str, tuple[str, ...]]:
         harness, sep, value = item.partition("=")
         harness = harness.strip()
         if not sep or harness not in HARNESSES:
-            raise HarnessError(f"setting {item!r}: expected HARNESS=VALUE with HARNESS one of {', '.join(HARNESSES)}")
+            raise HarnessError(f"setting {quoted(item)}: expected HARNESS=VALUE with HARNESS one of {', '.join(HARNESSES)}")
         _check(harness, value)
         out.setdefault(harness, []).append(value.strip())
     return {k: tuple(v) for k, v in out.items()}
@@ -678,7 +679,7 @@ def _check(harness: str, value: str) -> None:
     elif harness == STRANDS:
         parse_strands(value)
     elif value.strip().lower() not in C.TRI_STATE_VALUES + ("config",):
-        raise HarnessError(f"hermes setting {value!r}: expected auto, on, off or config")
+        raise HarnessError(f"hermes setting {quoted(value)}: expected auto, on, off or config")
 
 
 def harness_row(harness: str, setting: str, inspector: Inspector, figures: CatalogFigures, context_length: int,
@@ -701,7 +702,7 @@ def harness_row(harness: str, setting: str, inspector: Inspector, figures: Catal
         return count_trigger(figures, context_length, setting)
     if harness == STRANDS:
         return strands(figures, context_length, setting)
-    raise HarnessError(f"unknown harness {harness!r}: expected one of {', '.join(HARNESSES)}")
+    raise HarnessError(f"unknown harness {quoted(harness)}: expected one of {', '.join(HARNESSES)}")
 
 
 def harness_rows(inspector: Inspector, context_lengths: Sequence[int], config: ToolSearchConfig | None = None,
@@ -726,7 +727,7 @@ def harness_rows(inspector: Inspector, context_lengths: Sequence[int], config: T
     rows = []
     for length in context_lengths:
         if length is None or length < 1:
-            raise HarnessError(f"context length {length!r}: the harness rules need a known length of at least 1 token")
+            raise HarnessError(f"context length {quoted(length)}: the harness rules need a known length of at least 1 token")
         for harness in harnesses:
             for setting in chosen.get(harness, ()):
                 rows.append(harness_row(harness, setting, inspector, figures, length, config, tokenizer))
@@ -754,12 +755,12 @@ def resolve_pins(inspector: Inspector, servers: Iterable[str] = (), tools: Itera
     out: set[str] = set()
     for server in servers:
         if server not in by_server:
-            raise HarnessError(f"pin: no server named {server!r} in the catalog")
+            raise HarnessError(f"pin: no server named {quoted(server)} in the catalog")
         out.update(by_server[server])
     for name in tools:
         hits = [t.name for t in registered if name in (t.name, t.raw_name, t.toolset)]
         if not hits:
-            raise HarnessError(f"pin: no tool or toolset named {name!r} in the catalog")
+            raise HarnessError(f"pin: no tool or toolset named {quoted(name)} in the catalog")
         out.update(hits)
     return tuple(sorted(out))
 
@@ -894,7 +895,7 @@ def pin_what_if(inspector: Inspector, harness: str, pinned: Sequence[str], conte
     known = {t.name for t in inspector.registration.tools}
     unknown = [p for p in pinned if p not in known]
     if unknown:
-        raise HarnessError(f"pin: no tool named {unknown[0]!r} in the catalog")
+        raise HarnessError(f"pin: no tool named {quoted(unknown[0])} in the catalog")
     pins = tuple(sorted(set(pinned)))
     tools = {t.name: t for t in inspector.registration.tools}
     if harness == CLAUDE_CODE:
@@ -910,7 +911,7 @@ def pin_what_if(inspector: Inspector, harness: str, pinned: Sequence[str], conte
         schema = {p: tools_array_tokens([tools[p].definition], tokenizer) for p in pins}
         released, notes = False, (HERMES_PINS_NOTE,)
     else:
-        raise HarnessError(f"pins: harness {harness!r} has no pins here (claude-code or hermes)")
+        raise HarnessError(f"pins: harness {quoted(harness)} has no pins here (claude-code or hermes)")
     per_first = FIRST_USE_ROUND_TRIPS[harness]
     uses = first_uses(sessions or (), pins)
     calls = Counter(e.name for s in (sessions or ()) for e in s.calls if e.name in set(pins))

@@ -121,7 +121,7 @@ from ..engine import constants as C
 from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
 from ..engine.catalog import Catalog
 from ..engine.config import ToolSearchConfig
-from .invisible import find_hidden
+from ..engine.invisible import find_hidden, quoted
 from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
 from ..engine.inspector import Inspector
 from ..engine.listing import short_description
@@ -339,21 +339,21 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                     C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1
                 lost = " (the tool's own name is cut off entirely)" if cut_inside_server else ""
                 add("name-over-64", "warning", server.name, raw, wire,
-                    f"prefixed name {full!r} is {len(full)} characters; the reference clamps it to {wire!r}{lost}",
+                    f"prefixed name {quoted(full)} is {len(full)} characters; the reference clamps it to {quoted(wire)}{lost}",
                     "Shorten the server name in the config (it is in every tool name) or the tool name, so "
                     "mcp__<server>__<tool> fits in 64 characters.")
             elif not _PROVIDER_NAME.match(wire):
                 add("name-invalid", "error", server.name, raw, wire,
-                    f"name {wire!r} ({len(wire)} characters) does not match {C.PROVIDER_TOOL_NAME_PATTERN}; "
+                    f"name {quoted(wire)} ({len(wire)} characters) does not match {C.PROVIDER_TOOL_NAME_PATTERN}; "
                     "OpenAI-style providers reject the whole request",
                     "Rename the tool to at most 64 characters of letters, digits, '_' and '-'.")
         for wire, raws in by_wire.items():
             if len(raws) > 1:
                 for raw in raws:
-                    others = ", ".join(repr(r) for r in raws if r != raw)
+                    others = ", ".join(quoted(r) for r in raws if r != raw)
                     verb = "both become" if len(raws) == 2 else "all become"
                     add("sanitized-collision", "error", server.name, raw, "",
-                        f"{raw!r} and {others} {verb} {wire!r}; the reference registers none of them (docs/reference.md §21.5)",
+                        f"{quoted(raw)} and {others} {verb} {quoted(wire)}; the reference registers none of them (docs/reference.md §21.5)",
                         "Rename one of them, or leave one out with tools.exclude, so they differ after "
                         "sanitizing.")
             else:
@@ -366,8 +366,8 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             if server_name == owner:
                 continue
             add("cross-server-collision", "error", server_name, raw, wire,
-                f"{wire!r} is also produced by server {owner!r}; the registry keeps the first registration "
-                f"({owner!r} here, by server name; a live harness keeps whichever connects first) and skips this one",
+                f"{quoted(wire)} is also produced by server {quoted(owner)}; the registry keeps the first registration "
+                f"({quoted(owner)} here, by server name; a live harness keeps whichever connects first) and skips this one",
                 "Rename one of the servers in the config (or the tool) so the wire names differ.")
     if naming == "prefixed":
         kinds: dict[str, str] = {}
@@ -378,7 +378,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             # (a name on thousands of servers made a repr per pair)
             for server_name, count, others in _all_but_each(servers):
                 add("duplicate-name", "info", server_name, raw, _wire(server_name, kinds.get(server_name, "mcp"), raw, naming)[0],
-                    f"the tool name {raw!r} is also on {'server' if count == 1 else 'servers'} "
+                    f"the tool name {quoted(raw)} is also on {'server' if count == 1 else 'servers'} "
                     f"{others}: the listing shows it in several groups",
                     "Make each description name its service, so a query can tell the tools apart.")
 
@@ -398,7 +398,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
             if raw is None or not raw.strip():
                 if server.kind == "mcp" and not raw:
                     default = profile.text("registration", "default_description", tool=tool.name, server=server.name)
-                    what = f"no description; the harness substitutes {default!r}"
+                    what = f"no description; the harness substitutes {quoted(default)}"
                 else:
                     what = "the description is whitespace only" if raw else "no description"
                 add("description-empty", "warning", server.name, tool.name, wire,
@@ -407,7 +407,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 continue
             if len(raw.split()) == 1 and not _CJK_CHAR.search(raw):
                 add("description-one-word", "warning", server.name, tool.name, wire,
-                    f"the description is one word ({raw.strip()[:40]!r})",
+                    f"the description is one word ({quoted(raw.strip()[:40])})",
                     "Write a first sentence saying what the tool does to which object.")
             description = reg.description if reg is not None else raw
             if len(description) > C.LINT_DESCRIPTION_MAX_CHARS:
@@ -426,7 +426,7 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 short = short_description(description)
                 if short.endswith(C.ELLIPSIS):
                     add("first-sentence-clipped", "info", server.name, tool.name, wire,
-                        f"the listing line shows {short!r}",
+                        f"the listing line shows {quoted(short)}",
                         f"Start with a first sentence of at most {C.SHORT_DESCRIPTION_MAX_CHARS} characters; put "
                         "details after it.")
 
@@ -466,9 +466,9 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
                 if position <= limit:
                     reachable = True
                     break
-                outcomes.append(f"{probe!r} → rank {position}")
+                outcomes.append(f"{quoted(probe)} → rank {position}")
             else:
-                outcomes.append(f"{probe!r} → {why_not[probe, tool.name]}")
+                outcomes.append(f"{quoted(probe)} → {why_not[probe, tool.name]}")
         if not reachable:
             add("unreachable", "warning", tool.server, tool.raw_name, tool.name,
                 f"not in the first {limit} results for its own words: " + "; ".join(outcomes),
@@ -744,7 +744,7 @@ def _all_but_each(names: Sequence[str]) -> Iterator[tuple[str, int, str]]:
     (naming every other server made 250 MB of text)."""
     from collections import Counter  # noqa: PLC0415
 
-    reprs = [repr(name) for name in names]
+    reprs = [quoted(name) for name in names]
     copies = Counter(names)
     for name in names:
         shown: list[str] = []
@@ -981,7 +981,7 @@ def _url_hits(text: str) -> list[tuple[int, str]]:
             what = "a URL that would carry conversation data or secrets"
         else:
             continue
-        hits.append((match.start(), f"{what}: {match.group(0)[:100]!r}"))
+        hits.append((match.start(), f"{what}: {quoted(match.group(0)[:100])}"))
     return hits
 
 
@@ -1047,7 +1047,7 @@ _INSTRUCTION_CHECKS = ((_MARKER, "a hidden-block marker"), (_IGNORE_PREVIOUS, _I
 
 def _instruction_matches(text: str) -> list[tuple[int, int, str]]:
     """``[(start, end, what: matched text)]`` of the ``model-instructions`` patterns in ``text``."""
-    return [(match.start(), match.end(), f"{what}: {match.group(0)[:80]!r}")
+    return [(match.start(), match.end(), f"{what}: {quoted(match.group(0)[:80])}")
             for regex, what in _INSTRUCTION_CHECKS for match in regex.finditer(text)]
 
 
@@ -1230,7 +1230,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                 stripped = (hidden.kind == "tag" and field == "description") or renamed
                 client_only = _client_only(field)
                 if renamed:
-                    fate = (f"the server sent them; the registered name is {wire!r}, so the model does not "
+                    fate = (f"the server sent them; the registered name is {quoted(wire)}, so the model does not "
                             "receive them (a client that keeps names as sent does)")
                 elif stripped:
                     fate = ("the server sent them; registration strips TAG characters from the description "
@@ -1239,7 +1239,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                     fate = "registration does not send this field to the model, but a client may show it"
                 else:
                     fate = "the model receives them as sent"
-                decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+                decoded = f" spelling {quoted(hidden.decoded)}" if hidden.decoded else ""
                 severity = ("error" if hidden.kind in ("tag", "variation", "bidi") and not stripped and not client_only
                             else "warning")
                 add("hidden-characters", severity,
@@ -1281,7 +1281,7 @@ def poisoning(catalog: Catalog, naming: str, registered: Mapping[tuple[str, str]
                     instruct(field, offset, what, " (leetspeak read as letters)")
     for server in catalog.servers:  # the listing's group heading names the server as written
         for hidden in find_hidden(server.name):
-            decoded = f" spelling {hidden.decoded!r}" if hidden.decoded else ""
+            decoded = f" spelling {quoted(hidden.decoded)}" if hidden.decoded else ""
             findings.append(Finding(
                 "hidden-characters", "error" if hidden.kind in ("tag", "variation", "bidi") else "warning",
                 server.name, "", "",
@@ -1332,7 +1332,7 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                 continue
             twinned.add(name)
             findings.append(Finding("lookalike-name", "error", name, "", "",
-                                    f"server {name!r} looks like server {others[0]!r} "
+                                    f"server {quoted(name)} looks like server {quoted(others[0])} "
                                     f"({odd_characters(name, others[0])}): its tools can pass for the other server's",
                                     fix))
     for group in groups([(t.name, (s, t)) for s in catalog.servers for t in s.tools]):
@@ -1348,7 +1348,7 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
                 findings.append(Finding(
                     "lookalike-name", "error", server.name, tool.name,
                     _wire(server.name, server.kind, tool.name, naming)[0],
-                    f"tool {name!r} looks like {first_server.name}'s tool {first!r}{also} "
+                    f"tool {quoted(name)} looks like {first_server.name}'s tool {quoted(first)}{also} "
                     f"({odd_characters(name, first)}): a model or a user can take one for the other",
                     "Rename the tool so it does not pass for another server's tool, or leave the server out.", "name"))
     for server in catalog.servers:
@@ -1362,7 +1362,7 @@ def lookalikes(catalog: Catalog, naming: str = "prefixed") -> list[Finding]:
             findings.append(Finding(
                 "lookalike-name", "warning", server.name, tool_name,
                 _wire(server.name, server.kind, tool_name, naming)[0] if tool_name else "",
-                f"the {what} name {name!r} is written with characters that look like ASCII letters "
+                f"the {what} name {quoted(name)} is written with characters that look like ASCII letters "
                 f"({odd_characters(name)}): it reads like a name it is not",
                 "Use the plain ASCII name, or check where this server comes from.", "name" if tool_name else ""))
     return findings
@@ -1508,10 +1508,10 @@ def _shadow_hits(text: str, names: Mapping[str, list[tuple[str, str]]], server: 
             if other == server or (word == tool and word in own) or (other, tool) in reported:
                 continue
             reported.add((other, tool))
-            hits.append((match.start(), f"names {other}'s tool {tool!r} (another server)"))
+            hits.append((match.start(), f"names {other}'s tool {quoted(tool)} (another server)"))
     match = _OTHER_TOOLS.search(text)
     if match:
-        hits.append((match.start(), f"tells the model how to use other tools: {match.group(0)[:80]!r}"))
+        hits.append((match.start(), f"tells the model how to use other tools: {quoted(match.group(0)[:80])}"))
     return hits
 
 

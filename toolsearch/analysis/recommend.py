@@ -36,7 +36,7 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
-from .invisible import reveal
+from ..engine.invisible import reveal, reveal_line
 from .sessions import CalledTool, called_not_listed, listing_evidence, shown_names
 from .sweep import FORM_RANK, Ladder
 
@@ -91,7 +91,7 @@ def goal_statement(goal: str, length_goals: LengthGoals = (), except_servers: Se
     or with per-length goals ``"every server at names or better at 32K; every tool with its short
     description (form full) at 200K and 1M"`` (``context_lengths`` orders them; the lengths of
     ``length_goals`` alone without it). Server names are catalog text: invisible characters are
-    shown as markers (:func:`toolsearch.analysis.invisible.reveal`)."""
+    shown as markers (:func:`toolsearch.engine.invisible.reveal`)."""
     except_servers = [reveal(name) for name in except_servers]
     keep_servers = [reveal(name) for name in keep_servers]
     if length_goals:
@@ -1162,10 +1162,11 @@ def _comment_safe(text: str) -> str:
 
 def _comment_text(text: str) -> str:
     """Catalog text for a YAML comment line in the markers the CLI, the app and the goal words use
-    (``⟨U+202E⟩``, :func:`toolsearch.analysis.invisible.reveal`), so a server name reads the same on
-    every line of the block; what is left that could end the line is escaped (:func:`_comment_safe`).
+    (``⟨U+202E⟩``, :func:`toolsearch.engine.invisible.reveal`), so a server name reads the same on
+    every line of the block), line breaks included (``⟨U+000A⟩``, ``⟨U+2028⟩``:
+    :func:`toolsearch.engine.invisible.reveal_line`), so the comment cannot end early or hide text.
     Not for the gate line, which must run in bash (:func:`_shell_word`)."""
-    return _comment_safe(reveal(text))
+    return reveal_line(text)
 
 
 def _shell_word(word: str) -> str:

@@ -28,7 +28,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys, dump_config_block
 from ..engine.inspector import Inspector
 from . import quantities as Q
-from .invisible import reveal, reveal_html
+from ..engine.invisible import reveal, reveal_data, reveal_html
 from .recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, SESSION_COLUMNS_WORDS, MultiRecommendation, export_block,
                         not_deferred_words, lowered_changes, outcome_rows, recommendation_lines, sessions_line)
 from .sweep import plan_counts
@@ -94,11 +94,13 @@ def text_on(background: str) -> str:
     return "#000000" if contrast_ratio("#000000", background) >= contrast_ratio("#ffffff", background) else "#ffffff"
 
 
-def esc(value: Any) -> str:
+def esc(value: Any, one_line: bool = False) -> str:
     """``html.escape(str(value))`` with quotes escaped too, and invisible characters shown as
-    highlighted markers (``⟨U+200B⟩``, decoded TAG text; :func:`toolsearch.analysis.invisible.reveal_html`):
-    the one way catalog text enters HTML."""
-    return reveal_html(str(value))
+    highlighted markers (``⟨U+200B⟩``, ``⟨U+001B⟩``, decoded TAG text;
+    :func:`toolsearch.engine.invisible.reveal_html`): the one way catalog text enters HTML. With
+    ``one_line`` (a table cell, as the CLI's tables write one), line breaks and tabs are markers too
+    (``⟨U+000A⟩``), where HTML would draw them as a space."""
+    return reveal_html(str(value), one_line=one_line)
 
 
 def _tokens(n: int) -> str:
@@ -125,14 +127,14 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], numeric: Iterab
     string for a cell (only called with engine values, never catalog text as style)."""
     numeric = set(numeric)
     out = [f'<table class="{css_class}">' if css_class else "<table>",
-           "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>"]
+           "<tr>" + "".join(f"<th>{esc(h, one_line=True)}</th>" for h in header) + "</tr>"]
     for r, row in enumerate(rows):
         cells = []
         for c, value in enumerate(row):
             text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else ("—" if value is None else value)
             style = cell_style(r, c, value) if cell_style else ""
             attrs = (' class="num"' if c in numeric else "") + (f' style="{esc(style)}"' if style else "")
-            cells.append(f"<td{attrs}>{esc(text)}</td>")
+            cells.append(f"<td{attrs}>{esc(text, one_line=True)}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
@@ -380,16 +382,23 @@ def _meta(generated: str | None, fingerprint: str | None, source_label: str | No
     return '<dl class="meta">' + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>"
 
 
+def _visible_json(value: Any) -> str:
+    """``value`` as indented JSON with every string's invisible and control characters as markers
+    (:func:`toolsearch.engine.invisible.reveal_data`), as the app's JSON views and the CLI show it:
+    ``⟨U+001B⟩``, where JSON's own escape would be ``\\u001b``."""
+    return json.dumps(reveal_data(value), ensure_ascii=False, indent=2)
+
+
 def _search(search: Mapping[str, Any] | None) -> str:
     if search is None:
         return '<p class="muted">Not computed.</p>'
     if "results" not in search:  # an error response of the bridge
-        return f"<pre>{esc(json.dumps(search, ensure_ascii=False, indent=2))}</pre>"
+        return f"<pre>{esc(_visible_json(search))}</pre>"
     rows = [(i + 1, r.get("query", ""), len(r.get("matches", [])), ", ".join(r.get("matches", [])) or "no matches")
             for i, r in enumerate(search["results"])]
     return (_table(["#", "query", "matches", "matched tools (best first)"], rows, numeric=(0, 2))
             + "<details><summary>The exact tool_search response (JSON)</summary>"
-            f"<pre>{esc(json.dumps(search, ensure_ascii=False, indent=2))}</pre></details>")
+            f"<pre>{esc(_visible_json(search))}</pre></details>")
 
 
 def _lint(report: "LintReport | None", colors: Mapping[str, str], limit: int = 300) -> str:

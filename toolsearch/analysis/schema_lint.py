@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
 from typing import Any
 
+from ..engine.invisible import quoted
 from ..engine.catalog import EMPTY_NEXT_CURSOR, Problem, Tool
 from ..engine.inspector import Inspector
 from ..engine.registration import RegisteredTool
@@ -237,7 +238,7 @@ def schema_losses(sent: Any, received: Mapping[str, Any], kind: str = "mcp") -> 
             continue
         where = "outside the schema (the harness does not fetch it)" if not ref.startswith("#") else "to nothing"
         losses.append(_loss("schema-ref-unresolved", "warning", path,
-                            f"$ref {ref!r} points {where} in what the model receives: that parameter arrives "
+                            f"$ref {quoted(ref)} points {where} in what the model receives: that parameter arrives "
                             "without a type"))
     if resolved:
         targets = list(dict.fromkeys(resolved))
@@ -312,8 +313,8 @@ def lint_rows(inspector: Inspector) -> list[tuple[str, str, str, str, str, str, 
     for name, found in sorted(kinds.items()):
         if len(found) > 1:
             rows.append(("server-name-shared", "warning", name, "", "",
-                         f"the name {name!r} is used by sources of kinds {' and '.join(sorted(found))}: the harness keeps "
-                         f"them apart as different toolsets, but both have the listing label {name!r}, so their "
+                         f"the name {quoted(name)} is used by sources of kinds {' and '.join(sorted(found))}: the harness keeps "
+                         f"them apart as different toolsets, but both have the listing label {quoted(name)}, so their "
                          "deferred tools are listed in one group", _FIX["server-name-shared"], ""))
     for problem in inspector.catalog.problems:
         if reported_here(problem):

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
+from ..engine.invisible import quoted
 from ..engine import readers
 from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError
@@ -304,7 +305,7 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         SessionSourceError: a source cannot be read at all, or ``fmt`` is unknown.
     """
     if fmt is not None and fmt not in FORMATS:
-        raise SessionSourceError(f"unknown session format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        raise SessionSourceError(f"unknown session format {quoted(fmt)}: expected one of {', '.join(FORMATS)}")
     out = ReadResult()
     for path in paths:
         if str(path) == readers.STDIN_NAME:  # standard input: a session file's text, never a store
@@ -598,7 +599,7 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         for name in ("sessions", "messages"):  # a view can hold any query, one that never ends too
             written, kind = kinds.get(name, (name, "table"))
             if kind != "table":
-                raise SessionSourceError(f"{origin}: not a Hermes session store: {written!r} is a {kind}; "
+                raise SessionSourceError(f"{origin}: not a Hermes session store: {quoted(written)} is a {kind}; "
                                          "expected tables 'sessions' and 'messages'")
         missing = [c for c in ("id",) if c not in columns] + [c for c in ("session_id", "role") if c not in message_columns]
         if not columns or not message_columns or missing:
@@ -694,14 +695,14 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
                              started_at=_number(row[3]), title=_text(row[4]))
         for column, size in zip(_SESSION_TEXT_CELLS, row[len(wanted):]):
             if isinstance(size, int) and size > MAX_SESSION_BYTES:
-                out.problems.append(SessionProblem(f"{origin}: session {sid!r}", f"its {column} is "
+                out.problems.append(SessionProblem(f"{origin}: session {quoted(sid)}", f"its {column} is "
                                                    f"{size:,} bytes, over the "
                                                    f"{readers.size_text(MAX_SESSION_BYTES)} limit; left out"))
         config = _json_object(row[2])
         if not config and _unreadable_json(row[2]):
-            out.problems.append(SessionProblem(f"{origin}: session {sid!r}", "its model_config is not a JSON object; "
+            out.problems.append(SessionProblem(f"{origin}: session {quoted(sid)}", "its model_config is not a JSON object; "
                                                "context length not read (the rest of the session is)"))
-        session.context_length = _context_length(config, out.problems, f"{origin}: session {sid!r}")
+        session.context_length = _context_length(config, out.problems, f"{origin}: session {quoted(sid)}")
         session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
                             if isinstance(v, (int, float)) and v and math.isfinite(v)}
         if archived.get(sid):
@@ -717,10 +718,10 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         session = by_id.get(current) if current is not None else None
         if session is None:
             if current is not None and pending:
-                out.problems.append(SessionProblem(f"{origin}: messages of session {current!r}",
+                out.problems.append(SessionProblem(f"{origin}: messages of session {quoted(current)}",
                                                    "no such row in 'sessions'; messages skipped"))
             return
-        _add_chat_messages(session, pending, f"{origin}: session {current!r}", out)
+        _add_chat_messages(session, pending, f"{origin}: session {quoted(current)}", out)
 
     for sid, mid, role, content, tool_calls, tool_call_id, tool_name, *sizes in cursor:
         sid = _cell_id(sid)
@@ -733,7 +734,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         if held > MAX_SESSION_BYTES:
             over = True
             out.problems.append(SessionProblem(
-                f"{origin}: session {sid!r}: messages[{len(pending)}]",
+                f"{origin}: session {quoted(sid)}: messages[{len(pending)}]",
                 f"the session's messages pass {readers.size_text(MAX_SESSION_BYTES)} here (limit); "
                 "this message and the rest of the session skipped"))
             continue
@@ -871,7 +872,7 @@ def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | Non
             refused = key, value
     if refused is not None and notes is not None:
         key, value = refused
-        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:59] + "…"
+        shown = quoted(value) if len(quoted(value)) <= 60 else quoted(value)[:59] + "…"
         notes.append(SessionProblem(where, f"its {key} {shown} is not a number of tokens from 1 to "
                                            f"{CONTEXT_LENGTH_ARG_MAX:,}; context length not read (the rest of the "
                                            "session is)"))

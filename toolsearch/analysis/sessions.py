@@ -43,7 +43,7 @@ from ..engine import readers
 from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
-from .invisible import reveal
+from ..engine.invisible import marker, quoted, reveal_line
 from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
@@ -298,13 +298,13 @@ def shown_names(names: Iterable[str]) -> list[str]:
 
 def show_invisible(text: str) -> str:
     """``text`` for one table cell or line, shown as it is: every invisible character as the marker
-    the rest of the app uses (:func:`toolsearch.analysis.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
+    the rest of the app uses (:func:`toolsearch.engine.invisible.reveal`: ``⟨U+200B⟩``, TAG text decoded),
     and newlines, tabs and other line or paragraph separators as ``⟨U+000A⟩``… too (a cell is one
-    line)."""
+    line: :func:`toolsearch.engine.invisible.reveal_line`); private-use characters and lone
+    surrogates as markers as well."""
     if text.isascii() and text.isprintable():
         return text
-    return "".join(f"⟨U+{ord(ch):04X}⟩" if unicodedata.category(ch) in ("Cc", "Zl", "Zp", "Co", "Cs") else ch
-                   for ch in reveal(text))
+    return "".join(marker(ch) if unicodedata.category(ch) in ("Co", "Cs") else ch for ch in reveal_line(text))
 
 
 # --- extraction -------------------------------------------------------------------------------
@@ -522,7 +522,7 @@ def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Se
             for name, arguments in _call_targets(step.arguments, skipped):
                 events.append(CallEvent(n, name, "tool_call", mask_secrets(arguments), succeeded, error))
             if problems is not None:
-                problems.extend(SessionProblem(f"{raw.origin}: session {raw.id!r}: step {n} (tool_call)", note)
+                problems.extend(SessionProblem(f"{raw.origin}: session {quoted(raw.id)}: step {n} (tool_call)", note)
                                 for note in skipped)
         else:
             succeeded, error = _error_of(result)
@@ -564,7 +564,7 @@ def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
     problems = list(loaded.problems)
     for session in loaded.sessions:
         if session.id in first:
-            problems.append(SessionProblem(f"{session.origin}: session {session.id!r}",
+            problems.append(SessionProblem(f"{session.origin}: session {quoted(session.id)}",
                                            f"the same session id was read from {first[session.id]}; counted once"))
             continue
         first[session.id] = session.origin
@@ -1502,7 +1502,7 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
     taken: set[str] = set()
     for session in sessions:
         for event in session.searches:
-            where = f"session {shown_name(session.id)!r}, search at step {event.step}"
+            where = f"session {quoted(shown_name(session.id))}, search at step {event.step}"
             after = session.called_after(event.step)
             expected = [t for t in after if deferred is None or t in deferred]
             if after and not expected and inspector is not None:

@@ -34,6 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.catalog import Problem
@@ -147,16 +148,16 @@ def _skill_from_mapping(data: Any, where: str, problems: list[Problem], body: st
     description = data.get("description")
     if not isinstance(description, str) or not description.strip():
         problems.append(Problem("error", f"{where}.description",
-                                f"skill {name!r}: expected a non-empty string; skill skipped"))
+                                f"skill {quoted(name)}: expected a non-empty string; skill skipped"))
         return None
     description = " ".join(description.split())
     if len(name) > C.SKILL_NAME_MAX_CHARS or not _SKILL_NAME.match(name):
         problems.append(Problem("warning", f"{where}.name",
-                                f"{name!r} does not follow the Agent Skills name rule (lowercase letters, digits "
+                                f"{quoted(name)} does not follow the Agent Skills name rule (lowercase letters, digits "
                                 f"and single hyphens, at most {C.SKILL_NAME_MAX_CHARS} characters); kept"))
     if folder is not None and folder != name:
         problems.append(Problem("warning", f"{where}.name",
-                                f"{name!r} differs from its folder name {folder!r} (Agent Skills expects them equal); kept"))
+                                f"{quoted(name)} differs from its folder name {quoted(folder)} (Agent Skills expects them equal); kept"))
     if len(description) > C.SKILL_DESCRIPTION_MAX_CHARS:
         problems.append(Problem("warning", f"{where}.description",
                                 f"{len(description)} characters, over the Agent Skills limit of "
@@ -180,7 +181,7 @@ def _skill_from_mapping(data: Any, where: str, problems: list[Problem], body: st
         if stated is not None:
             if isinstance(stated, bool) or not isinstance(stated, int) or stated < 0:
                 problems.append(Problem("warning", f"{where}.body_tokens",
-                                        f"expected a whole number of tokens ≥ 0, got {stated!r}; the body text is counted"))
+                                        f"expected a whole number of tokens ≥ 0, got {quoted(stated)}; the body text is counted"))
             else:
                 body_tokens = stated
     return Skill(name=name, description=description, include_tools=include, allowed_tools=allowed, body=body,
@@ -250,7 +251,7 @@ def _dedupe(skills: Iterable[Skill], problems: list[Problem]) -> tuple[Skill, ..
     for skill in skills:
         if skill.name in seen:
             problems.append(Problem("error", skill.origin,
-                                    f"skill {skill.name!r} is already defined in {seen[skill.name].origin}; "
+                                    f"skill {quoted(skill.name)} is already defined in {seen[skill.name].origin}; "
                                     "this one is skipped"))
             continue
         seen[skill.name] = skill

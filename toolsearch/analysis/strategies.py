@@ -55,6 +55,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import yaml
 
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from ..engine import readers
 from ..engine.bridge import Bridge, to_wire
@@ -199,11 +200,11 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
             got = f"a mapping with {len(item)} keys" if isinstance(item, Mapping) else type(item).__name__
             raise StrategyError(f"{where}: expected one event such as 'compaction' or {{call: NAME}}, got {got}")
         if kind not in EVENT_KINDS:
-            raise StrategyError(f"{where}: unknown event {kind!r}; expected one of {', '.join(EVENT_KINDS)}")
+            raise StrategyError(f"{where}: unknown event {quoted(kind)}; expected one of {', '.join(EVENT_KINDS)}")
         where = f"{where}.{kind}"
         if kind == "compaction":
             if arg not in (None, True, ""):
-                raise StrategyError(f"{where}: compaction takes no argument, got {arg!r}")
+                raise StrategyError(f"{where}: compaction takes no argument, got {quoted(arg)}")
             events.append(Event(kind))
         elif kind == "describe":
             names = [arg] if isinstance(arg, str) else arg
@@ -214,7 +215,7 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
             if not isinstance(arg, str) or not arg.strip():
                 what = {"search": "a query (or regex pattern)", "read_skill": "a skill name", "call": "a tool wire name",
                         "add_server": "a server name", "remove_server": "a server name"}[kind]
-                raise StrategyError(f"{where}: expected {what} as a non-empty string, got {arg!r}")
+                raise StrategyError(f"{where}: expected {what} as a non-empty string, got {quoted(arg)}")
             events.append(Event(kind, arg.strip() if kind != "search" else arg))
     return tuple(events)
 
@@ -321,7 +322,7 @@ class StrategySettings:
 
     def __post_init__(self) -> None:
         if self.search_variant not in SEARCH_VARIANTS:
-            raise StrategyError(f"search variant: expected one of {', '.join(SEARCH_VARIANTS)}, got {self.search_variant!r}")
+            raise StrategyError(f"search variant: expected one of {', '.join(SEARCH_VARIANTS)}, got {quoted(self.search_variant)}")
         if self.tool_tokens is not None and self.tool_tokens < 0:
             raise StrategyError(f"tool tokens: expected a whole number ≥ 0, got {self.tool_tokens}")
         for name in ("anthropic_search_results", "openai_search_results"):
@@ -553,12 +554,12 @@ class StrategyModel:
             if withheld:
                 self.withheld[skill.name] = tuple(withheld)
                 problems.append(Problem("info", f"{skill.origin}: metadata.include_tools",
-                                        f"scope {self.scope.name!r} does not allow {', '.join(withheld)}: "
-                                        f"reading skill {skill.name!r} does not disclose "
+                                        f"scope {quoted(self.scope.name)} does not allow {', '.join(withheld)}: "
+                                        f"reading skill {quoted(skill.name)} does not disclose "
                                         f"{agree(withheld, 'it', 'them')} in this session"))
             if unknown:
                 problems.append(Problem("warning", f"{skill.origin}: metadata.include_tools",
-                                        f"skill {skill.name!r} names {', '.join(unknown)}, "
+                                        f"skill {quoted(skill.name)} names {', '.join(unknown)}, "
                                         f"{agree(unknown, 'not a tool', 'not tools')} of this catalog; "
                                         "ignored (include_tools takes tool wire names, e.g. mcp__github__create_issue)"))
             self.links[skill.name] = tuple(known)
@@ -566,17 +567,17 @@ class StrategyModel:
                 linked_by.setdefault(tool, []).append(skill.name)
             if skill.allowed_tools:
                 problems.append(Problem("info", f"{skill.origin}: allowed-tools",
-                                        f"skill {skill.name!r} pre-approves {', '.join(skill.allowed_tools)}: "
+                                        f"skill {quoted(skill.name)} pre-approves {', '.join(skill.allowed_tools)}: "
                                         "pre-approval only, it neither shows nor unlocks any tool"))
         self.linked_by = {t: tuple(v) for t, v in linked_by.items()}
         self.pinned = tuple(p for p in s.pinned_skills if p in self.skills)
         for name in s.pinned_skills:
             if name not in self.skills:
-                problems.append(Problem("warning", "settings: pinned skills", f"{name!r} is not a loaded skill; ignored"))
+                problems.append(Problem("warning", "settings: pinned skills", f"{quoted(name)} is not a loaded skill; ignored"))
         for name in s.non_deferred or ():
             if name not in self.by_name:
                 problems.append(Problem("warning", "settings: non-deferred tools",
-                                        f"{name!r} is not a tool of this catalog; ignored"))
+                                        f"{quoted(name)} is not a tool of this catalog; ignored"))
         self.reference_visible = frozenset(t.name for t in split_tools(self.tools, s.config.defer)[0])
         self.all_servers = frozenset(self.server_names)
         self.problems: tuple[Problem, ...] = tuple(problems)
@@ -831,10 +832,10 @@ class StrategyModel:
         for name in task.skills_read:
             if name not in self.skills:
                 known = ", ".join(list(self.skills)[:8]) or "none loaded"
-                raise StrategyError(f"{origin}: skill {name!r} is not loaded (skills: {known})")
+                raise StrategyError(f"{origin}: skill {quoted(name)} is not loaded (skills: {known})")
         for name in task.tools_used:
             if name not in self.by_name and name not in self.outside_scope:
-                raise StrategyError(f"{origin}: {name!r} is not a tool of this catalog (use the wire name, "
+                raise StrategyError(f"{origin}: {quoted(name)} is not a tool of this catalog (use the wire name, "
                                     "e.g. mcp__github__create_issue)")
 
     def check_events(self, events: Sequence[Event], origin: str = "events") -> None:
@@ -848,17 +849,17 @@ class StrategyModel:
             if event.kind in ("call", "describe"):
                 for name in (event.arg if isinstance(event.arg, tuple) else (event.arg,)):
                     if name not in self.by_name and name not in self.outside_scope:
-                        raise StrategyError(f"{where}: {name!r} is not a tool of this catalog (use the wire name, "
+                        raise StrategyError(f"{where}: {quoted(name)} is not a tool of this catalog (use the wire name, "
                                             "e.g. mcp__github__create_issue)")
             elif event.kind == "read_skill" and event.arg not in self.skills:
                 known = ", ".join(list(self.skills)[:8]) or "none loaded"
-                raise StrategyError(f"{where}: skill {event.arg!r} is not loaded (skills: {known})")
+                raise StrategyError(f"{where}: skill {quoted(event.arg)} is not loaded (skills: {known})")
             elif event.kind in ("add_server", "remove_server") and event.arg not in self.all_servers:
                 scope = self.inspector.scope
                 if scope is not None and event.arg in {t.server for t in self.inspector.full_registration.tools}:
-                    raise StrategyError(f"{where}: server {event.arg!r} is outside the session scope {scope.name!r} "
+                    raise StrategyError(f"{where}: server {quoted(event.arg)} is outside the session scope {quoted(scope.name)} "
                                         f"(it reaches {', '.join(self.server_names) or 'no server'})")
-                raise StrategyError(f"{where}: {event.arg!r} is not a server of this catalog "
+                raise StrategyError(f"{where}: {quoted(event.arg)} is not a server of this catalog "
                                     f"(servers: {', '.join(self.server_names[:8])})")
 
     def result(self, strategy: str, task: Task = Task()) -> StrategyResult:
@@ -1020,7 +1021,7 @@ class _Sim:
 
     def read_skill(self, name: str) -> tuple[str, str]:
         if name not in self.m.skills:
-            return "failed", f"unknown skill {name!r}"
+            return "failed", f"unknown skill {quoted(name)}"
         if name in self.m.pinned and self.pins_skills:
             return "ok", f"{name} is pinned: its body is already in the input"
         if name in self.read:
@@ -1037,9 +1038,9 @@ class _Sim:
         if registered is None and tool in self.m.outside_scope:
             return "failed", self.m.outside_scope_message(tool)
         if registered is None:
-            return "failed", f"unknown tool {tool!r}: not a tool of this catalog"
+            return "failed", f"unknown tool {quoted(tool)}: not a tool of this catalog"
         if registered.server and registered.server not in self.present:
-            return "failed", f"unknown tool {tool!r}: server {registered.server} is not connected"
+            return "failed", f"unknown tool {quoted(tool)}: server {registered.server} is not connected"
         why = self.call_failure(tool)
         if why is not None:
             return "failed", why
@@ -1060,7 +1061,7 @@ class _Sim:
 
     def add_server(self, server: str) -> tuple[str, str]:
         if server not in self.m.all_servers:
-            return "failed", f"unknown server {server!r}: not a server of this catalog"
+            return "failed", f"unknown server {quoted(server)}: not a server of this catalog"
         if server in self.present:
             return "failed", f"server {server} is already connected"
         self.present = self.present | {server}
@@ -1069,7 +1070,7 @@ class _Sim:
 
     def remove_server(self, server: str) -> tuple[str, str]:
         if server not in self.present:
-            return "failed", f"server {server!r} is not connected"
+            return "failed", f"server {quoted(server)} is not connected"
         self.present = self.present - {server}
         gone = [p for p in self.conversation if p.form == LOADED and self.m.by_name.get(p.name) is not None
                 and self.m.by_name[p.name].server == server]
@@ -1183,7 +1184,7 @@ class _Tiered(_Sim):
         if state not in ("full", "names"):
             query = query_for(self.m.by_name[tool])
             do(Event("search", query))
-            steps.append(f"tool_search {query!r}")
+            steps.append(f"tool_search {quoted(query)}")
         do(Event("describe", (tool,)))
         steps.append(f"tool_describe {tool}")
         how = "listed by name in tool_search" if state in ("full", "names") else f"not listed (server state {state})"
@@ -1268,7 +1269,7 @@ class _Provider(_Sim):
         steps = []
         for query in self.queries(registered):
             do(Event("search", query))
-            steps.append(f"search {query!r}")
+            steps.append(f"search {quoted(query)}")
             if tool in self.callable():
                 return steps, "found by search" + (" (second search with the exact name)" if len(steps) > 1 else "")
         return steps, "not found by search"

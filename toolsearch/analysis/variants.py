@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from ..engine.invisible import quoted
 from ..engine import embedding
 from ..engine.errors import ToolsearchError
 from ..engine.search import SearchOptions
@@ -198,7 +199,7 @@ def variant_options(name: str, params: Mapping[str, Any] | None = None) -> Searc
     for part in name.split("+"):
         reason = VARIANTS[part.strip()].unavailable
         if reason:
-            raise VariantError(f"variant {part.strip()!r} is not available: {reason}")
+            raise VariantError(f"variant {quoted(part.strip())} is not available: {reason}")
     return options
 
 
@@ -207,13 +208,13 @@ def _options(name: str, params: Mapping[str, Any] | None = None) -> SearchOption
     for part in name.split("+"):
         part = part.strip()
         if part not in VARIANTS:
-            raise VariantError(f"unknown variant {part!r} in {name!r}: expected one of {', '.join(VARIANTS)}, "
+            raise VariantError(f"unknown variant {quoted(part)} in {quoted(name)}: expected one of {', '.join(VARIANTS)}, "
                                "or several joined with '+'")
         switches.update(VARIANTS[part].switches)
     if switches.get("query_mode") == "regex" and switches.get("ranker") == "semantic":
         # Search would run the pattern while explain, tuning and the miss causes followed the
         # embeddings: two different searches under one name.
-        raise VariantError(f"{name!r}: a regular-expression variant (anthropic-regex) matches a pattern and cannot be "
+        raise VariantError(f"{quoted(name)}: a regular-expression variant (anthropic-regex) matches a pattern and cannot be "
                            "combined with the semantic ranker; pick one of them")
     _check_read(name, switches)
     switches.update(params or {})
@@ -250,7 +251,7 @@ def _check_read(name: str, switches: Mapping[str, Any]) -> None:
         keys = [key for key, value in VARIANTS[part].switches.items()
                 if unread(key) and value != own.get(key, getattr(_DEFAULTS, key))]
         if part != mode and keys:
-            raise VariantError(f"{name!r}: {mode} {how} and does not read {part}'s "
+            raise VariantError(f"{quoted(name)}: {mode} {how} and does not read {part}'s "
                                f"{'switch' if len(keys) == 1 else 'switches'} {', '.join(keys)}, which would "
                                f"change nothing; drop {part}")
 

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from ..engine.invisible import quoted
 
 COMMANDS = ("app",)
 
@@ -70,7 +71,7 @@ def port_problem(options: list[str]) -> str | None:
     except ValueError:
         port = -1
     if not 0 < port < 65536:
-        return f"--server.port: expected a port number from 1 to 65535, got {port_text!r}"
+        return f"--server.port: expected a port number from 1 to 65535, got {quoted(port_text)}"
     address = _option(options, "--server.address") or "127.0.0.1"
     try:
         infos = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)

@@ -10,6 +10,7 @@ import argparse
 import codecs
 import errno
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -28,7 +29,7 @@ from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tool
 from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
-from ..analysis.invisible import reveal
+from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
 from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
@@ -55,7 +56,7 @@ def _parts(text: str, what: str) -> list[str]:
     """The non-blank comma-separated parts of ``text``; none at all is refused (an empty sweep)."""
     parts = [part for part in text.split(",") if part.strip()]
     if not parts:
-        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {quoted(text)}")
     return parts
 
 
@@ -96,7 +97,7 @@ def _synth_tools(text: str) -> int:
     value = _positive_int(text)
     if value > C.SYNTH_MAX_TOOLS:
         raise argparse.ArgumentTypeError(f"expected at most {C.SYNTH_MAX_TOOLS:,} tools (a larger catalog file is "
-                                         f"over the size toolsearch reads back), got {text!r}")
+                                         f"over the size toolsearch reads back), got {quoted(text)}")
     return value
 
 
@@ -104,9 +105,9 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text.replace("_", "").replace(",", ""))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {quoted(text)}")
     return value
 
 
@@ -477,7 +478,7 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
             limit = bridge.resolve_limit(request.get("limit"))
             for number, group in enumerate(response["results"], 1):
                 for line in bridge.index.search_with_notes(group["query"], limit)[1]:
-                    print(_terminal_safe(reveal(one_line(f"toolsearch: note: query {number} {group['query']!r}: "
+                    print(_terminal_safe(reveal(one_line(f"toolsearch: note: query {number} {quoted(group['query'])}: "
                                                          f"{line}"))), file=sys.stderr)
         print_json(response, indent=None)
         return 0 if "error" not in response else 1
@@ -504,13 +505,13 @@ def _cmd_search(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         if not group["matches"]:
             print("  no matches")
             for source in group.get("available_sources", []):
-                print(reveal(f"  available source: {source['name']} ({counted(source['tool_count'], 'tool')})"))
+                print(reveal(f"  available source: {reveal_line(source['name'])} ({counted(source['tool_count'], 'tool')})"))
             why = scan.why() if scan is not None else _why_empty(bridge.index, group["query"], limit)
             print(_terminal_safe(f"  why: {why}"))
         for rank, name in enumerate(group["matches"], 1):
             score = scores.get(name)
             shown = "—" if score is None else "exact name" if score == float("inf") else f"{score:.3f}"
-            print(_terminal_safe(reveal(f"  {rank}. {name}  [{shown}]  "
+            print(_terminal_safe(reveal(f"  {rank}. {reveal_line(name)}  [{shown}]  "  # a name is one line
                                         f"{_result_line_text(response['tools'][name]['description'])}")))
     return 0
 
@@ -554,15 +555,15 @@ def _describe_sent(args, inspector: Inspector, names: list[str]) -> int:
         if view is None:
             print(reveal(one_line(f"{name}: no registered tool has this name")))
             continue
-        print(_terminal_safe(reveal(f"{view.name} (server {view.server!r}, {view.kind}; the server calls it "
-                                    f"{view.tool!r})")))
+        print(reveal_line(f"{view.name} (server {quoted(view.server)}, {view.kind}; the server calls it "
+                                  f"{quoted(view.tool)})"))  # one line, whatever the name holds
         print("sent by the server (input schema):")
         print("(none: listed without one, or a generated utility tool)" if view.sent is None
-              else dumps_json(view.sent))
+              else dumps_json(reveal_data(view.sent)))  # markers in strings, as the app shows a schema
         print("received by the model (parameters after registration):")
-        print(dumps_json(view.received))
+        print(dumps_json(reveal_data(view.received)))
         for wire, raw in view.renames.items():
-            print(_terminal_safe(reveal(f"renamed: {raw!r} is {wire!r} for the model (calls are mapped back)")))
+            print(_terminal_safe(reveal(f"renamed: {quoted(raw)} is {quoted(wire)} for the model (calls are mapped back)")))
         if not view.losses:
             print("lost at registration: nothing")
         for loss in view.losses:
@@ -729,7 +730,7 @@ def _unreachable(name: str, bridge, statuses: Sequence[Any]) -> tuple[list[Any],
 
 def _down(status) -> str:
     verb = "did not connect" if status.state == "failed" else "was not started"
-    return f"server {status.name!r} {verb} ({status.reason})"
+    return f"server {quoted(status.name)} {verb} ({status.reason})"
 
 
 def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[str],
@@ -744,12 +745,12 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
     bridge = inspector.bridge(config)
     owners, others = _unreachable(names[0], bridge, statuses)
     if owners:  # its server failed to connect or list: say so, not "unknown tool"
-        message = f"cannot call {names[0]!r}: " + "; ".join(_down(s) for s in owners)
+        message = f"cannot call {quoted(names[0])}: " + "; ".join(_down(s) for s in owners)
         print_json({"error": message}, None if args.json else 2)
         print(f"toolsearch: call failed: {message}", file=sys.stderr)
         return 1
     if others and args.tool_names != "prefixed":  # as-is names do not say which server they belong to
-        print(f"toolsearch: note: {names[0]!r} may belong to a live server that is not available: "
+        print(f"toolsearch: note: {quoted(names[0])} may belong to a live server that is not available: "
               + "; ".join(_down(s) for s in others), file=sys.stderr)
     if dispatcher is None and specs:
         from ..live.client import LiveDispatcher  # noqa: PLC0415
@@ -769,7 +770,7 @@ def _cmd_call(args, inspector: Inspector, config: ToolSearchConfig, names: list[
         print_json(outcome.to_dict(), None)
     else:
         request = outcome.request()
-        print(f"request (as the underlying tool): server {request['server']!r}, tool {request['tool']!r}")
+        print(f"request (as the underlying tool): server {quoted(request['server'])}, tool {quoted(request['tool'])}")
         print("arguments: " + dumps_json(request["arguments"]))
         print("response: " + dumps_json(response))
         timing = f"timing: {outcome.elapsed:.3f} s in all (start-up, handshake, call, shutdown)"
@@ -821,7 +822,7 @@ def _call_one_server(args, names: list[str], config: ToolSearchConfig, profile) 
                                          progress=live_progress)
     if result is not None:
         return result
-    message = f"cannot call {names[0]!r}: {_down(status)}"
+    message = f"cannot call {quoted(names[0])}: {_down(status)}"
     print_json({"error": message}, None if args.json else 2)
     print(f"toolsearch: call failed: {message}", file=sys.stderr)
     return 1
@@ -1048,14 +1049,18 @@ class OutputUnwritable(Exception):
     (a closed pipe is not this: see :func:`~toolsearch.cli.common.broken_pipe_status`)."""
 
 
+#: Controls a terminal must not receive, in data output (:meth:`TerminalSafeStream.write_data`).
+_DATA_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 class TerminalSafeStream:
     """A text stream wrapper that never lets a raw control or invisible character through: text
     from servers, catalogs and sessions is untrusted, ESC / BEL / CSI / OSC sequences would drive
     the terminal, and bidi overrides, zero-width and TAG characters would reorder or hide what it
-    shows. Every C0 control except newline and tab, DEL and every C1 control are written as
-    ``\\xNN``, and every other invisible character as a marker (``⟨U+202E⟩``,
-    :func:`~toolsearch.analysis.invisible.reveal`); JSON output is unaffected (it already escapes
-    both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
+    shows. Every C0 control except newline and tab, DEL and every C1 control, and every other
+    invisible character, is written as the marker the app and the report show (``⟨U+001B⟩``,
+    ``⟨U+202E⟩``, :func:`~toolsearch.engine.invisible.reveal`); JSON output is unaffected (it
+    already escapes both). Data meant for a file (CSV, a catalog) goes through :meth:`write_data`."""
 
     def __init__(self, inner: Any, name: str = "standard output"):
         self._inner = inner
@@ -1108,8 +1113,11 @@ class TerminalSafeStream:
 
     def write_data(self, text: str) -> int:
         """Write ``text`` with its controls escaped but its format characters as they are (CSV
-        and catalog text that a program or a file receives)."""
-        self._put(self._encodable(_terminal_safe(text)))
+        and catalog text that a program or a file receives). CSV cells already carry markers
+        (:func:`~toolsearch.cli.common.write_csv`); what is left is JSON, where a raw DEL or C1
+        control may stand inside a string, so it is written as the JSON escape of the same
+        character (``\\u007f``) and the catalog reads back unchanged."""
+        self._put(self._encodable(_DATA_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)))
         return len(text)
 
     def writelines(self, lines: Any) -> None:

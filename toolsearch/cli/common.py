@@ -20,6 +20,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..engine.invisible import mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
@@ -208,7 +209,17 @@ class Parser(argparse.ArgumentParser):
     nearest command or value named when one is misspelled."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}{did_you_mean(message)}\n")
+        # one line whatever the arguments held: a newline in an unknown argument is a marker
+        self.exit(2, f"{self.prog}: error: {reveal_line(message)}{did_you_mean(message)}\n")
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """argparse's "invalid choice" check, with the value quoted as every message quotes typed or
+        untrusted text (:func:`~toolsearch.engine.invisible.quoted`: ``'pla⟨U+001B⟩n'``), where
+        argparse's ``repr`` would write ``'pla\\x1bn'``."""
+        if action.choices is not None and value not in action.choices:
+            shown = quoted(value) if isinstance(value, str) else repr(value)
+            raise argparse.ArgumentError(action, f"invalid choice: {shown} (choose from "
+                                                 f"{', '.join(map(repr, action.choices))})")
 
     def format_help(self) -> str:
         """The help, and where the ``docs/`` pages it names are when they are not in the current
@@ -270,11 +281,11 @@ def headroom_pct(text: str) -> float:
     try:
         value = float(text.strip().rstrip("%"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted(text)}") from None
     if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected 0 to 1000 (%), got {quoted(text)}")
     if round(value, 2) != value:
-        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a percentage with at most two decimals, such as 12.5, got {quoted(text)}")
     return value
 
 
@@ -364,7 +375,7 @@ _progress_line: list = [None, 0]
 def rewrite_progress_line(text: str, end: str = "") -> None:
     """Rewrite the current line of stderr with ``text`` (a carriage return, then the text), then
     ``end``. The carriage return reaches the terminal even through the command's terminal-safe
-    stream, which shows every other control character as ``\\xNN``. A text shorter than the one
+    stream, which shows every other control character as a marker (``⟨U+001B⟩``). A text shorter than the one
     it replaces is padded with spaces, so no tail of the longer one stays on the screen
     ("no-gate 1/18 tasks" after "reference 18/18 tasks" read "no-gate 1/18 taskssks")."""
     previous = _progress_line[1] if _progress_line[0] is sys.stderr else 0
@@ -432,7 +443,9 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     """Write ``header`` and ``rows`` as CSV on stdout (:func:`write_data`). A text cell (or column name) from a
-    catalog that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``,
+    catalog has its control characters written as markers (``⟨U+001B⟩``,
+    :func:`toolsearch.engine.invisible.mark_controls`; newline and tab are kept, CSV quotes them),
+    and one that a spreadsheet would run as a formula (``=HYPERLINK(…)``, ``@SUM(…)``, ``+1``,
     ``-1+1``) gets a leading ``'``, which spreadsheets read as "this is text"; numbers are written
     as they are."""
     import csv  # noqa: PLC0415
@@ -441,7 +454,10 @@ def write_csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     def cell(value: Any) -> Any:
-        return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+        if not isinstance(value, str):
+            return value
+        value = mark_controls(value)  # ESC as ⟨U+001B⟩, as every surface writes it
+        return "'" + value if value.startswith(_FORMULA_START) else value
 
     writer.writerow([cell(name) for name in header])  # a server's name heads its column in sweep
     writer.writerows([cell(value) for value in row] for row in rows)
@@ -501,18 +517,18 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
             if name not in known and inspector.scope is not None and name in whole:
                 # the catalog has it, the session does not: say so, not "no server named"
                 reach = ", ".join(known) or "no server"
-                raise ToolsearchError(f"{command}: {option}: server {name!r} is outside the session scope "
-                                      f"{inspector.scope.name!r} (it reaches {reach}); give the scope's servers only")
+                raise ToolsearchError(f"{command}: {option}: server {quoted(name)} is outside the session scope "
+                                      f"{quoted(inspector.scope.name)} (it reaches {reach}); give the scope's servers only")
             if name not in known:
                 shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-                raise ToolsearchError(f"{command}: {option}: no server named {name!r} in the catalog (servers: {shown})")
+                raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: {shown})")
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
     registered = {t.server for t in inspector.registration.tools}
     for name in args.keep_servers:
         if name not in registered:  # nothing of it reaches the model: "kept named" would hold with nothing named
-            raise ToolsearchError(f"{command}: --keep: server {name!r} has no tools in this catalog, so no listing "
+            raise ToolsearchError(f"{command}: --keep: server {quoted(name)} has no tools in this catalog, so no listing "
                                   "names it; fix the server (a missing key or permission often empties its list) "
                                   f"or drop --keep {name}")
     try:
@@ -570,7 +586,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
         session = {t.name for t in inspector.registration.tools}
         outside = [name for name in not_in_catalog if name in whole and name not in session]
     rest = [name for name in not_in_catalog if name not in outside]
-    for names, where in ((outside, f"the session scope {inspector.scope.name!r} does not reach" if outside else ""),
+    for names, where in ((outside, f"the session scope {quoted(inspector.scope.name)} does not reach" if outside else ""),
                          (rest, "this catalog does not defer")):
         if names:
             print(one_line(f"toolsearch: warning: the sessions called {counted(len(names), 'tool')} {where}: "

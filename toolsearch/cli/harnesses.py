@@ -18,6 +18,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..engine.invisible import quoted
 from ..analysis import harnesses as H
 from ..analysis.sessions import load_sessions
 from ..engine import constants as C
@@ -40,7 +41,7 @@ def _lengths(text: str) -> list[int]:
     for part in split_context_lengths(text):
         value = parse_context_length(part)
         if value is None:
-            raise argparse.ArgumentTypeError(f"the harness rules need known context lengths, got {part.strip()!r}")
+            raise argparse.ArgumentTypeError(f"the harness rules need known context lengths, got {quoted(part.strip())}")
         values.append(value)
     if not values:
         raise argparse.ArgumentTypeError("expected at least one context length, e.g. 200k,1m")

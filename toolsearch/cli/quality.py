@@ -25,7 +25,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
                                    evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
-from ..analysis.invisible import reveal
+from ..engine.invisible import quoted, reveal
 from ..analysis.variants import canonical_name, variant_sources
 from ..analysis.lint import RULES, LintReport, lint
 from ..analysis.wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
@@ -51,7 +51,7 @@ def _whole_number_at_least(least: int):
             value = least - 1
         if value < least:
             wanted = "a positive whole number" if least == 1 else f"a whole number of at least {least}"
-            raise argparse.ArgumentTypeError(f"expected {wanted}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected {wanted}, got {quoted(text)}")
         return value
     return parse
 
@@ -186,7 +186,7 @@ def format_evaluation(ev: Evaluation) -> str:
     first = ev.variants[0]
     out += ["", f"misses ({first.name}; --json lists every variant's): {len(first.misses)}"]
     for miss in first.misses:
-        where = f" for {reveal(repr(miss.query))}" if miss.query else ""
+        where = f" for {quoted(miss.query)}" if miss.query else ""
         out.append(reveal(f"  {miss.task}: {miss.tool}") + f"{where}: {miss.cause}: {reveal(miss.detail)}")
     if ev.unknown_expected:
         out += ["", "expected names that are not deferred tools here: " + ", ".join(map(reveal, ev.unknown_expected))]

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..engine.invisible import quoted
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
@@ -55,7 +56,7 @@ class ReviewUsageError(ToolsearchError):
 def _context_lengths(text: str) -> list[int | None]:
     values = [parse_context_length(part) for part in split_context_lengths(text)]
     if not values:
-        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {quoted(text)}")
     return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
 
 
@@ -63,9 +64,9 @@ def _tokens(text: str) -> int:
     try:
         value = int(text.replace("_", "").replace(",", ""))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {quoted(text)}") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of tokens ≥ 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number of tokens ≥ 0, got {quoted(text)}")
     return value
 
 

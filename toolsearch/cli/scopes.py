@@ -88,7 +88,7 @@ def scope_summary(inspector: Inspector) -> dict[str, Any]:
 
 def scope_line(inspector: Inspector) -> str:
     """``scope support: servers linear, slack (reaches linear, slack); 4 of 9 tools in the session``:
-    one line, whatever the scope's name, servers and patterns hold (a newline is written ``\\x0a``)."""
+    one line, whatever the scope's name, servers and patterns hold (a newline is written ``⟨U+000A⟩``)."""
     assert inspector.scope is not None
     reach = ", ".join(sorted(inspector.registration.server_kinds)) or "no server"
     return one_line(f"scope {inspector.scope.describe()} (reaches {reach}); "

@@ -31,6 +31,7 @@ from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, 
 from ..analysis.variants import canonical_name
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
+from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
 from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
@@ -49,7 +50,7 @@ COMMANDS = ("sessions",)
 def _context_lengths(text: str) -> list[int | None]:
     values = [_context_length(part) for part in split_context_lengths(text)]
     if not values:
-        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {quoted(text)}")
     return list(dict.fromkeys(values))
 
 
@@ -112,7 +113,7 @@ def _progress(label: str):
 
 
 def _safe(text: Any) -> str:
-    """Session text for a terminal: invisible and control characters written as ``<U+XXXX>``."""
+    """Session text for a terminal: invisible and control characters written as ``⟨U+XXXX⟩``."""
     return show_invisible(str(text))
 
 
@@ -235,7 +236,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                     out.append(f"     error: {_safe(e.error)}")
             else:
                 out.append("  compaction" + (f" ({e.messages} messages archived)" if e.messages else "")
-                           + (f"; searched before it: {_safe(', '.join(repr(q) for q in e.earlier_queries))}"
+                           + (f"; searched before it: {_safe(', '.join(quoted(q) for q in e.earlier_queries))}"
                               if e.earlier_queries else ""))
         out.append("")
     return "\n".join(out).rstrip()

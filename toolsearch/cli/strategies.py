@@ -19,6 +19,7 @@ import argparse
 import sys
 from typing import Any, Sequence
 
+from ..engine.invisible import quoted
 from ..engine import constants as C
 from .common import note_unused_settings, print_json
 from .textfmt import one_line, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
@@ -38,14 +39,14 @@ def _count(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 0, got {quoted(text)}")
     return value
 
 
 def _positive(text: str) -> int:
     value = _count(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number ≥ 1, got {quoted(text)}")
     return value
 
 

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from wcwidth import wcswidth
 
-from ..analysis.invisible import reveal
+from ..engine.invisible import mark_controls, quoted, reveal
 from ..engine import constants as C
 
 
@@ -39,7 +39,7 @@ def parse_context_length(text: str) -> int | None:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected a positive number of tokens from 1 to {C.CONTEXT_LENGTH_ARG_MAX:,} (e.g. 200000, 200k, 1m) "
-            f"or 'unknown', got {text!r}") from None
+            f"or 'unknown', got {quoted(text)}") from None
 
 
 def split_context_lengths(text: str) -> list[str]:
@@ -80,7 +80,7 @@ def parse_threshold_pct(text: str) -> str:
     if not math.isfinite(number):
         raise argparse.ArgumentTypeError(
             f"expected a number of percent from {C.THRESHOLD_PCT_MIN:g} to {C.THRESHOLD_PCT_MAX:g} "
-            f"(values outside are clamped), got {text!r}")
+            f"(values outside are clamped), got {quoted(text)}")
     return value
 
 
@@ -97,7 +97,7 @@ def parse_listing_max_tokens(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected a whole number of tokens from {C.LISTING_MAX_TOKENS_MIN} to {C.LISTING_MAX_TOKENS_MAX} "
-            f"(values outside are clamped), got {text!r}") from None
+            f"(values outside are clamped), got {quoted(text)}") from None
     return value
 
 
@@ -106,7 +106,7 @@ def output_file(text: str) -> str:
     An empty value (``-o "$OUT"`` with ``OUT`` unset) would name the current folder, or fall back
     to standard output without a word. Raises :class:`argparse.ArgumentTypeError`."""
     if not text.strip():
-        raise argparse.ArgumentTypeError(f"expected a file name, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a file name, got {quoted(text)}")
     if text == "-":  # it reads as standard input, so a file named '-' would surprise
         raise argparse.ArgumentTypeError("expected a file name, got '-' (snapshot and synth write to standard "
                                          "output without -o; ./- names a file called '-')")
@@ -120,7 +120,7 @@ def parse_seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {quoted(text)}")
     return value
 
 
@@ -132,31 +132,18 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
-
-
-def _escape_control(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    # DEL and C1 as \u00NN: inside JSON strings (where they may appear raw) that is a valid escape
-    # of the same character, so JSON output stays parseable.
-    return f"\\x{code:02x}" if code < 0x20 else f"\\u{code:04x}"
-
-
 def terminal_safe(text: str) -> str:
-    """Tool text is untrusted: show control characters (ANSI/OSC escapes…) as ``\\xNN`` (C0) or
-    ``\\u00NN`` (DEL, C1); newline and tab are kept."""
-    return _CONTROL.sub(_escape_control, text)
-
-
-_LINE_BREAK = re.compile(r"[\n\t\u2028\u2029]")
+    """Tool text is untrusted: control characters (ANSI/OSC escapes…) written as the marker every
+    surface uses (``⟨U+001B⟩``, :func:`toolsearch.engine.invisible.mark_controls`); newline and
+    tab are kept."""
+    return mark_controls(text)
 
 
 def one_line(text: str) -> str:
     """``text`` for a place that is one line (a table cell, a line naming the catalog): controls
-    escaped as :func:`terminal_safe` does, and newline and tab too (``\\x0a``, ``\\x09``), so a name
-    holding a newline cannot split a table row or start a line of its own."""
-    return _LINE_BREAK.sub(lambda m: _escape_control(m) if m.group() < " " else f"\\u{ord(m.group()):04x}",
-                           terminal_safe(str(text)))
+    as :func:`terminal_safe` writes them, and newline, tab and U+2028/U+2029 too (``⟨U+000A⟩``…), so
+    a name holding a newline cannot split a table row or start a line of its own."""
+    return mark_controls(str(text), one_line=True)
 
 
 def shown_width(text: str) -> int:
@@ -262,5 +249,5 @@ def goal_argument(text: str) -> GoalArgument:
         by_length[length] = value
         first[length] = part
     if goal is None and not by_length:
-        raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a goal ({choices}) or LENGTH=GOAL items, got {quoted(text)}")
     return GoalArgument(goal, by_length)

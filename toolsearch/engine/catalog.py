@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from .invisible import quoted
 from . import constants as C
 from . import readers
 from .errors import CatalogError
@@ -298,7 +299,7 @@ def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem])
     kind = raw.get("kind", "mcp")
     if kind not in C.SERVER_KINDS:
         problems.append(Problem("warning", f"{origin}: {path}.kind",
-                                f"expected one of {', '.join(C.SERVER_KINDS)}, got {kind!r}; using mcp"))
+                                f"expected one of {', '.join(C.SERVER_KINDS)}, got {quoted(kind)}; using mcp"))
         kind = "mcp"
     capabilities = raw.get("capabilities")
     if capabilities is not None and not isinstance(capabilities, Mapping):
@@ -338,7 +339,7 @@ def _snapshot_failures(block: Any, origin: str) -> list[Problem]:
     if not isinstance(failed, Mapping):
         return []
     return [Problem("warning", f"{origin}: {SNAPSHOT_FAILED}{name}",
-                    f"server {str(name)!r} did not list its tools when this snapshot was taken "
+                    f"server {quoted(str(name))} did not list its tools when this snapshot was taken "
                     f"({mask_token_shapes(str(reason))}), so the catalog lacks it")
             for name, reason in failed.items()]
 
@@ -460,8 +461,8 @@ def _mcp_tool_list(data: list, origin: str, stem: str, problems: list[Problem]) 
             server_name = server_name.get("name")
         if isinstance(raw, Mapping) and "server" in raw and (not isinstance(server_name, str) or not server_name):
             problems.append(Problem("warning", f"{origin}: [{index}].server",
-                                    f"expected a server name (a non-empty string), got {raw['server']!r}; "
-                                    f"the tool is put in server {stem!r} (the file name)"))
+                                    f"expected a server name (a non-empty string), got {quoted(raw['server'])}; "
+                                    f"the tool is put in server {quoted(stem)} (the file name)"))
             server_name = None
         elif isinstance(raw, Mapping) and "server" not in raw:
             unnamed.append(index)
@@ -472,7 +473,7 @@ def _mcp_tool_list(data: list, origin: str, stem: str, problems: list[Problem]) 
             grouped.setdefault(server_name or stem, []).append(tool)
     if unnamed and len(unnamed) < len(data):
         problems.append(Problem("info", f"{origin}: [{unnamed[0]}]",
-                                f"{_counted_tools(len(unnamed))} without a 'server' key; put in server {stem!r} "
+                                f"{_counted_tools(len(unnamed))} without a 'server' key; put in server {quoted(stem)} "
                                 "(the file name)"))
     servers = tuple(Server(name=name, kind="mcp", tools=tuple(tools), origin=origin) for name, tools in grouped.items())
     return Catalog(name=stem, servers=servers, problems=tuple(problems), sources=(origin,))
@@ -511,7 +512,7 @@ def _merge_servers(catalog: Catalog) -> Catalog:
             name=name, kind=kind, tools=tuple(t for p in parts for t in p.tools), capabilities=capabilities,
             info=next((p.info for p in parts if p.info), None), config=next((p.config for p in parts if p.config), {}),
             origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()})
-        problems.append(Problem("warning", f"server {name!r}",
+        problems.append(Problem("warning", f"server {quoted(name)}",
                                 f"defined {len(parts)} times ({', '.join(o for o in origins if o) or 'one file'}); "
                                 "a harness keys servers by name, so their tools are merged into one server"))
         servers.append(merged)
@@ -573,7 +574,7 @@ def combine(catalogs: Iterable[Catalog], name: str | None = None) -> Catalog:
     extra = catalogs[0].extra if catalogs else {}
     combined = _merge_servers(Catalog(title, servers, problems, sources, extra))
     extra_problems = [
-        Problem("info", f"tool {tool!r}", f"defined by several servers ({', '.join(owners)}); kept apart")
+        Problem("info", f"tool {quoted(tool)}", f"defined by several servers ({', '.join(owners)}); kept apart")
         for tool, owners in combined.duplicate_tool_names().items()
     ]
     return Catalog(combined.name, combined.servers, combined.problems + tuple(extra_problems),

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import yaml
 
+from .invisible import quoted
 from . import constants as C
 from . import readers
 from .catalog import Problem
@@ -272,14 +273,14 @@ def scope_notes(scope: Scope, registration: Registration) -> list[str]:
     """Human notes about a scope on a catalog: entries that name no server, patterns that match
     no tool of the reachable servers."""
     kinds = _server_kinds(registration)
-    notes = [f"scope {scope.name!r}: server {e!r} is not in the catalog"
+    notes = [f"scope {quoted(scope.name)}: server {quoted(e)} is not in the catalog"
              for e in scope.unmatched_servers(kinds)]
     reachable = scope.server_names(kinds)
     tools = [t for t in registration.tools if t.server in reachable]
     for label, patterns in (("include", scope.include), ("exclude", scope.exclude if scope.include is None else ())):
         for pattern in patterns or ():
             if not any(matches(t.name, (pattern,)) or matches(t.raw_name, (pattern,)) for t in tools):
-                notes.append(f"scope {scope.name!r}: {label} pattern {pattern!r} matches no tool of its servers")
+                notes.append(f"scope {quoted(scope.name)}: {label} pattern {quoted(pattern)} matches no tool of its servers")
     return notes
 
 
@@ -308,7 +309,7 @@ def _check_name(name: Any, where: str) -> str:
         raise ScopeError(f"{where}: expected a non-empty scope name")
     name = name.strip()
     if "=" in name or "," in name:
-        raise ScopeError(f"{where}: scope name {name!r} must not contain '=' or ','")
+        raise ScopeError(f"{where}: scope name {quoted(name)} must not contain '=' or ','")
     return name
 
 
@@ -325,7 +326,7 @@ def scope_from_mapping(name: Any, data: Any, where: str) -> Scope:
         raise ScopeError(f"{where}: expected a mapping with keys {', '.join(_SCOPE_KEYS)}, got {type(data).__name__}")
     unknown = [k for k in data if k not in (*_SCOPE_KEYS, "name")]
     if unknown:
-        raise ScopeError(f"{where}: unknown key {unknown[0]!r} (expected {', '.join(_SCOPE_KEYS)})")
+        raise ScopeError(f"{where}: unknown key {quoted(unknown[0])} (expected {', '.join(_SCOPE_KEYS)})")
     servers_raw = data.get("servers")
     servers = None if servers_raw is None else _strings(servers_raw, f"{where}.servers", "server names")
     include_raw = data.get("include")
@@ -346,7 +347,7 @@ def parse_scope_arg(text: str) -> Scope:
     (``a\\,b``), as :meth:`Scope.to_arg` does.
     Raises :class:`ScopeError` for a missing ``=``, an empty name or an unknown ``;key=``.
     """
-    where = f"--scope {text!r}"
+    where = f"--scope {quoted(text)}"
     if "=" not in text:
         raise ScopeError(f"{where}: expected NAME=SERVER,SERVER (e.g. support=slack,linear)")
     name, _, rest = text.partition("=")
@@ -361,7 +362,7 @@ def parse_scope_arg(text: str) -> Scope:
         patterns = tuple(dict.fromkeys(p.strip() for p in split_escaped(value) if p.strip()))
         if not eq or key not in ("include", "exclude"):
             raise ScopeError(f"{where}: expected ';include=PATTERN,...' or ';exclude=PATTERN,...' after the servers, "
-                             f"got {part!r}")
+                             f"got {quoted(part)}")
         if key == "include":
             include = patterns
         else:
@@ -410,7 +411,7 @@ def scopes_from_data(data: Any, origin: str) -> tuple[list[Scope], list[Problem]
             problems.append(Problem("error", place, message + "; scope skipped"))
             continue
         if scope.name in seen:
-            problems.append(Problem("error", where, f"scope {scope.name!r} is already defined at {seen[scope.name]}; "
+            problems.append(Problem("error", where, f"scope {quoted(scope.name)} is already defined at {seen[scope.name]}; "
                                                     "this one is skipped"))
             continue
         seen[scope.name] = where
@@ -528,6 +529,6 @@ def select_scopes(defined: Sequence[Scope], from_file: Sequence[Scope], selected
     seen: set[str] = set()
     for scope in out:
         if scope.name in seen:
-            raise ScopeError(f"scope {scope.name!r} is defined twice ({scope.origin}); give each scope its own name")
+            raise ScopeError(f"scope {quoted(scope.name)} is defined twice ({scope.origin}); give each scope its own name")
         seen.add(scope.name)
     return out

@@ -53,6 +53,7 @@ import anyio.from_thread
 import anyio.to_thread
 
 from ..engine import constants as C
+from ..engine.invisible import quoted
 from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
@@ -420,7 +421,7 @@ class _Tap:
             except Exception:  # noqa: BLE001
                 line = None
             if isinstance(line, str):
-                self.last_bad = repr(self._stray_line(line))
+                self.last_bad = quoted(self._stray_line(line))
                 self._stray_gap = False
                 return
             # JSON but not JSON-RPC (a number, a list...): named by its error. It stays part of the
@@ -1157,7 +1158,7 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     listed, before the session closes (the connect timeout no longer applies to it; it keeps its own budget).
     """
     start = time.perf_counter()
-    where = f"{LIVE_ORIGIN}: server {spec.name!r}"
+    where = f"{LIVE_ORIGIN}: server {quoted(spec.name)}"
     problems: list[Problem] = []
     timeout = spec.connect_timeout or default_timeout
     status.state = "connecting"
@@ -1898,7 +1899,7 @@ class LiveConnections:
 
         def closed() -> CallOutcome:
             return _call_outcome(spec, raw_name, arguments, start,
-                                 reason=f"the session with server {spec.name!r} is closed; connect again")
+                                 reason=f"the session with server {quoted(spec.name)} is closed; connect again")
 
         if held is None or self._holder.closed:
             return closed()

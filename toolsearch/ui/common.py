@@ -64,6 +64,19 @@ def sample_catalogs() -> dict[str, Path]:
     return found
 
 
+def shipped_sample_files() -> list[str]:
+    """The catalog files of the sidebar's catalog as a command names them, when it is made of
+    shipped samples only (a sample, and any samples combined with it): ``sample_catalogs/NAME.yaml``
+    each, relative to the project, which ``toolsearch`` reads from any folder (the checkout's file,
+    or an installed wheel's copy). ``[]`` for uploaded files and live servers, alone or combined:
+    they have no path a user can run a command on again, so a command shows ``CATALOG`` there."""
+    samples = sample_catalogs()
+    names = [st.session_state.get("catalog"), *(st.session_state.get("catalog_more") or [])]
+    if not all(name in samples for name in names):
+        return []
+    return [f"{SAMPLES_DIR.name}/{samples[name].name}" for name in names]
+
+
 @dataclass
 class View:
     """What every page needs for the current sidebar settings."""

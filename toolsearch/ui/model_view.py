@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from toolsearch.ui import common, signals
-from toolsearch.analysis.invisible import reveal_data
+from toolsearch.engine.invisible import reveal_data
 from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of

@@ -219,7 +219,7 @@ def server_pair_rows(pairs: list, left: str, right: str) -> list[dict[str, Any]]
     each side under the column names ``left`` and ``right`` (``—``: not on that side)."""
     chars = any(p.names_chars is not None for p in pairs)
     return [{
-        "server": p.server if p.label == p.server else f"{p.server}\n(group {p.label})",
+        "server": visible_name(p.server) if p.label == p.server else f"{visible_name(p.server)}\n(group {visible_name(p.label)})",
         "tools": _pair_value(p.tools_a, p.tools_b),
         "names block (tokens)": _pair_value(p.names_tokens_a, p.names_tokens_b),
         "summary line (tokens)": _pair_value(p.summary_tokens_a, p.summary_tokens_b),

@@ -32,7 +32,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted, evaluation_share, mean_reciprocal_rank
-from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.invisible import reveal
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
@@ -195,14 +195,15 @@ def miss_rows(ev: Evaluation, variant: str) -> list[dict[str, Any]]:
     for m in ev.variant(variant).misses:
         cause = m.cause + (f", rank {m.rank:,}" if m.rank is not None else "") + \
             (f", gate term {m.gate}" if m.gate else "")
-        rows.append({"task / query": f"{m.task}\n{m.query}" if m.query else m.task, "expected tool": m.tool, "cause": cause, "why": m.detail})
+        rows.append({"task / query": (f"{common.visible_name(m.task)}\n{common.visible_name(m.query)}" if m.query
+                                      else common.visible_name(m.task)), "expected tool": common.visible_name(m.tool), "cause": cause, "why": m.detail})
     return rows
 
 
 def lint_where(finding) -> str:
     """Where a finding is, on up to two lines: the wire name the model sees (else server · tool, or
     "catalog"), then the field and character offset when the finding is at a place."""
-    first = finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog"
+    first = common.visible_name(finding.name or " · ".join(x for x in (finding.server, finding.tool) if x) or "catalog")
     place = finding.field + (f" @ character {finding.offset:,}" if finding.offset is not None else "")
     return f"{first}\n{place}" if place else first
 

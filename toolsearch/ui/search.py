@@ -17,7 +17,7 @@ from toolsearch.ui.text import query_heading
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.analysis.invisible import reveal_data
+from toolsearch.engine.invisible import reveal_data
 from toolsearch.analysis.quantities import gate_term_text
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view

@@ -21,6 +21,7 @@ from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.wording import counted, percent
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.engine.invisible import quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
@@ -390,7 +391,7 @@ def render() -> None:
         else:
             literal_table(_visible_frame([{
                 "session": shown_name(f.session), "flags": f.words(), "compactions": f.compactions,
-                "repeated searches": "; ".join(f"#{r.step} {r.query!r} (before: {r.earlier!r})"
+                "repeated searches": "; ".join(f"#{r.step} {quoted(r.query)} (before: {quoted(r.earlier)})"
                                                for r in f.repeated_after_compaction)} for f in flagged]),
                 key="sessions_flags")
     with downloads:

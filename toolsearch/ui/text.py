@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from toolsearch.analysis.invisible import reveal, reveal_data
+from toolsearch.engine.invisible import reveal, reveal_data, reveal_line
 
 
 #: ``/`` too: Streamlit turns ``:material/NAME:`` into an icon before Markdown reads the escapes
@@ -49,18 +49,17 @@ def md_escape(text: str, keep_newlines: bool = False) -> str:
 
 def visible(text: Any) -> Any:
     """Untrusted tool text with invisible characters shown as markers (``⟨U+200B⟩``, decoded TAG
-    text as ``⟨TAG '…'⟩``; :func:`toolsearch.analysis.invisible.reveal`); other values unchanged. Use it
+    text as ``⟨TAG '…'⟩``; :func:`toolsearch.engine.invisible.reveal`); other values unchanged. Use it
     wherever tool names, descriptions or schemas from a catalog or server are shown."""
     return reveal(text) if isinstance(text, str) else text
 
 
 def visible_name(text: Any) -> Any:
     """A name (of a tool or a server) as :func:`visible` shows it, with line breaks and tabs shown
-    as markers too (``⟨U+000A⟩``): a name is one line, so a newline in it is shown, never drawn
-    as a second line. Other values unchanged."""
-    if not isinstance(text, str):
-        return text
-    return visible(text).replace("\n", "⟨U+000A⟩").replace("\t", "⟨U+0009⟩")
+    as markers too (``⟨U+000A⟩``, :func:`toolsearch.engine.invisible.reveal_line`, as the CLI
+    writes a table cell): a name is one line, so a newline in it is shown, never drawn as a second
+    line. Other values unchanged."""
+    return reveal_line(text) if isinstance(text, str) else text
 
 
 #: How much of a query the Search page's heading of it shows (a query file allows 2,000 characters,

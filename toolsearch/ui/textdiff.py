@@ -7,7 +7,7 @@ breaks anywhere only when nothing else fits. The table always fits its container
 sideways, only down (above :data:`MAX_HEIGHT` px).
 
 Every character is HTML-escaped and invisible characters are shown as markers
-(:func:`toolsearch.analysis.invisible.reveal`), so catalog text is shown literally.
+(:func:`toolsearch.engine.invisible.reveal`), so catalog text is shown literally.
 
 Colors come from :data:`toolsearch.analysis.palette.DIFF_COLORS` (one hue per side, neither a listing-state
 hue); :data:`COLOR_WORDS` names them for the caption, so caption and CSS come from one place.
@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from toolsearch.analysis.palette import DIFF_COLORS
-from toolsearch.analysis.invisible import reveal
+from toolsearch.engine.invisible import reveal
 
 #: The box scrolls vertically above this height (px); the column titles stay in view.
 MAX_HEIGHT = 560

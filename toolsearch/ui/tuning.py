@@ -98,12 +98,14 @@ CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budge
 
 def block_for(v: common.View, multi, cfg) -> str:
     """The exported ``tools.tool_search`` block of ``multi`` for the sidebar's catalog (the text of
-    ``toolsearch recommend --yaml``)."""
+    ``toolsearch recommend --yaml``); its gate line names the shipped sample files the catalog is
+    made of (:func:`~toolsearch.ui.common.shipped_sample_files`), else ``CATALOG``."""
     # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
     fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
     return export_block(multi, cfg, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
                         version=__version__, tool_names=v.inspector.naming,
-                        scope=v.inspector.scope.name if v.inspector.scope is not None else None)
+                        scope=v.inspector.scope.name if v.inspector.scope is not None else None,
+                        catalogs=common.shipped_sample_files())
 
 
 def with_value(values: tuple, value) -> list:

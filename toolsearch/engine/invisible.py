@@ -6,7 +6,10 @@ runs of variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF, which can carry
 zero-width characters, bidi controls and other format (``Cf``) characters, and raw control
 characters. :func:`reveal` turns each into a visible marker (``⟨U+200B⟩``; a run of TAG characters
 becomes ``⟨TAG "decoded text"⟩``, a run of variation selectors ``⟨VS ×12 "decoded"⟩``), for the
-app, the CLI and the HTML report (:func:`reveal_html` highlights the markers).
+app, the CLI and the HTML report (:func:`reveal_html` highlights the markers). The one form of a
+single character's marker is :func:`marker`; every surface writes a control character (ESC…) with
+it, :func:`mark_controls` where nothing else may change, and a line break in a place that is one
+line (a name, a table cell, an error line) with it too (``one_line=True``, :func:`reveal_line`).
 
 Ordinary emoji are left alone: a zero-width joiner between two emoji (👨‍👩‍👧), a single variation
 selector (❤️, or an ideographic variant after a Han character) and emoji tag sequences (flags).
@@ -27,6 +30,10 @@ KINDS = ("tag", "variation", "bidi", "zero-width", "format", "control")
 _ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF}
 _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200F, 0x061C}
 _TAG_RUN = re.compile("[\U000E0000-\U000E007F]+")
+#: Characters that end or split a line: shown as markers where the text is one line (``one_line``).
+LINE_BREAKS = frozenset("\n\t\u2028\u2029")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
+_CONTROL_OR_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: Characters worth a look: TAG block, Cf, and C0/C1 controls other than newline and tab.
 _CANDIDATE = re.compile("[\U000E0000-\U000E007F\U000E0100-\U000E01EF\ufe00-\ufe0f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U0001bca0-\U0001bca3"
@@ -37,13 +44,34 @@ _EMOJI_TAG_SEQUENCE = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
 #: variation selector or skin tone) on each side. Such a joiner only draws the emoji together.
 _EMOJI_ZWJ = regex.compile(r"(?<=\p{Extended_Pictographic}[\N{VARIATION SELECTOR-16}\U0001F3FB-\U0001F3FF]?)\u200d"
                            r"(?=\p{Extended_Pictographic})")
+#: The same, with the line breaks of :data:`LINE_BREAKS`.
+_CANDIDATE_LINE = re.compile(_CANDIDATE.pattern[:-1] + "\n\t\u2028\u2029]")
 #: A variation-selector run shorter than this is ordinary text (❤️, 葛󠄀); longer runs carry data.
 VARIATION_RUN_MIN = 2
 
 
-def kind_of(char: str) -> str | None:
+def marker(char: str) -> str:
+    """The visible form of one invisible or control character on every surface (CLI, app, HTML
+    report, YAML comments): ``⟨U+001B⟩``, ``⟨U+200B⟩``, ``⟨U+000A⟩`` (four hex digits at least,
+    upper case)."""
+    return f"⟨U+{ord(char):04X}⟩"
+
+
+def mark_controls(text: str, one_line: bool = False) -> str:
+    """``text`` with every control character (C0 but newline and tab, DEL, C1: ESC, BEL, CSI, OSC…)
+    as its :func:`marker`, and nothing else changed, so a terminal never receives one. With
+    ``one_line``, newline, tab and the line/paragraph separators U+2028/U+2029 too, so the text
+    cannot split a table row or start a line of its own."""
+    pattern = _CONTROL_OR_BREAK if one_line else _CONTROL
+    return pattern.sub(lambda m: marker(m.group()), text)
+
+
+def kind_of(char: str, one_line: bool = False) -> str | None:
     """``tag`` | ``variation`` (a variation selector) | ``bidi`` | ``zero-width`` | ``format`` (other ``Cf``) | ``control`` (C0 except
-    newline and tab, DEL, C1) | ``None`` for a visible character."""
+    newline and tab, DEL, C1) | ``None`` for a visible character. With ``one_line``, newline and tab
+    are ``control`` and U+2028/U+2029 ``format`` (:data:`LINE_BREAKS`)."""
+    if one_line and char in LINE_BREAKS:
+        return "control" if char < " " else "format"
     code = ord(char)
     if 0xE0000 <= code <= 0xE007F:
         return "tag"
@@ -106,11 +134,13 @@ def decode_variation_selectors(text: str) -> str:
     return decoded if decoded and printable == len(decoded) else ""
 
 
-def find_hidden(text: str) -> list[Hidden]:
+def find_hidden(text: str, one_line: bool = False) -> list[Hidden]:
     """Runs of invisible characters in ``text``, in order. Left out: emoji tag sequences (flags),
     zero-width joiners inside emoji sequences, and variation-selector runs shorter than
-    :data:`VARIATION_RUN_MIN` (a single selector picks how the character before it is drawn)."""
-    if not text or (text.isascii() and text.isprintable()) or not _CANDIDATE.search(text):  # printable ASCII: no candidate
+    :data:`VARIATION_RUN_MIN` (a single selector picks how the character before it is drawn).
+    With ``one_line``, the line breaks of :data:`LINE_BREAKS` are found too."""
+    candidate = _CANDIDATE_LINE if one_line else _CANDIDATE
+    if not text or (text.isascii() and text.isprintable()) or not candidate.search(text):  # printable ASCII: no candidate
         return []
     skip = {i for m in _EMOJI_TAG_SEQUENCE.finditer(text) for i in range(m.start() + 1, m.end())}
     if "\u200d" in text:
@@ -118,7 +148,7 @@ def find_hidden(text: str) -> list[Hidden]:
     out: list[Hidden] = []
     run_kind, run_start = None, 0
     for index, char in enumerate(text + "\0"):
-        kind = None if index in skip or index == len(text) else kind_of(char)
+        kind = None if index in skip or index == len(text) else kind_of(char, one_line)
         if kind != run_kind:
             if run_kind is not None:
                 chunk = text[run_start:index]
@@ -137,15 +167,18 @@ def _marker(hidden: Hidden) -> str:
     if hidden.kind == "variation":
         decoded = f" {hidden.decoded!r}" if hidden.decoded else ""
         return f"⟨VS ×{len(hidden.text)}{decoded}⟩"
-    return "".join(f"⟨U+{ord(c):04X}⟩" for c in hidden.text)
+    return "".join(marker(c) for c in hidden.text)
 
 
-def reveal(text: str) -> str:
-    """``text`` with every invisible character as a visible marker: ``⟨U+200B⟩``, and a run of TAG
-    characters as ``⟨TAG 'decoded ASCII'⟩``. Text without such characters is returned as is."""
+def reveal(text: str, one_line: bool = False) -> str:
+    """``text`` with every invisible character as a visible marker: ``⟨U+200B⟩``, a control
+    character as ``⟨U+001B⟩`` (:func:`marker`), and a run of TAG characters as
+    ``⟨TAG 'decoded ASCII'⟩``. Newline and tab are kept unless ``one_line`` (then they, and
+    U+2028/U+2029, are markers too: :func:`reveal_line`). Text without such characters is returned
+    as is; a value that is not a string is returned unchanged."""
     if not isinstance(text, str):
         return text
-    runs = find_hidden(text)
+    runs = find_hidden(text, one_line)
     if not runs:
         return text
     parts, last = [], 0
@@ -157,10 +190,23 @@ def reveal(text: str) -> str:
     return "".join(parts)
 
 
-def reveal_html(text: str) -> str:
+def reveal_line(text: str) -> str:
+    """:func:`reveal` for a place that is one line (a name, a table cell, a message line): line
+    breaks and tabs as markers too (``⟨U+000A⟩``, ``⟨U+0009⟩``)."""
+    return reveal(text, one_line=True)
+
+
+def quoted(text: str) -> str:
+    """``text`` between single quotes as :func:`reveal_line` shows it, for naming untrusted text
+    inside a message (``'a⟨U+200B⟩b'``) where ``repr`` would write escapes of its own (``\\x1b``).
+    A value that is not a string is written as ``repr`` writes it (``None``, ``5``)."""
+    return f"'{reveal_line(text)}'" if isinstance(text, str) else repr(text)
+
+
+def reveal_html(text: str, one_line: bool = False) -> str:
     """HTML-escaped ``text`` with each invisible run as ``<mark class="hidden-char">`` around its
-    marker (:func:`reveal`); decoded TAG text is in the marker, highlighted."""
-    runs = find_hidden(text)
+    marker (:func:`reveal`, with ``one_line`` as there); decoded TAG text is in the marker, highlighted."""
+    runs = find_hidden(text, one_line)
     parts, last = [], 0
     for hidden in runs:
         parts.append(html.escape(text[last:hidden.offset]))
