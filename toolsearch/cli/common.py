@@ -569,7 +569,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
 
     loaded = scrub_sessions(load_sessions(sources), secrets)
     for problem in loaded.problems:
-        print(f"toolsearch: skipped: {problem}", file=sys.stderr)
+        print(one_line(f"toolsearch: skipped: {problem}"), file=sys.stderr)
     released = released_hermes_sessions(loaded.sessions)
     note = released_hermes_words(released, len(loaded.sessions)) if released else ""
     if note:
@@ -579,7 +579,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     drift = catalog_drift(loaded.sessions, inspector)
     said = session_drift_words(drift, inspector.catalog.name)
     if said:
-        print(f"toolsearch: warning: catalog drift: {said}", file=sys.stderr)
+        print(one_line(f"toolsearch: warning: catalog drift: {said}"), file=sys.stderr)  # a name can hold a line break
     outside: list[str] = []
     if inspector.scope is not None:  # the catalog has them; the session scope does not reach them
         whole = {t.name for t in inspector.full_registration.tools}

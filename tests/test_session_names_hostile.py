@@ -1,0 +1,50 @@
+"""Recorded session names that try to break a surface: a name holding a line break on the one-line
+warnings ``recommend`` and ``report`` print for ``--sessions``; a value of the harness config's MCP
+servers that is also part of an ordinary catalog tool name; a URL with credentials glued to the
+``mcp__server__`` prefix of a name. Sessions are written as Claude Code transcripts (JSON Lines).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
+
+
+def _transcript(path: Path, calls: list[tuple[str, dict, str, bool]], sid: str = "cc-hostile") -> Path:
+    """A Claude Code transcript: one direct call per ``(name, input, result text, is_error)``."""
+    entries: list[tuple[str, dict]] = [("user", {"role": "user", "content": "go"})]
+    for i, (name, arguments, result, is_error) in enumerate(calls):
+        entries.append(("assistant", {"role": "assistant", "model": "claude-sonnet-4.5", "content": [
+            {"type": "tool_use", "id": f"t{i}", "name": name, "input": arguments}]}))
+        entries.append(("user", {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"t{i}", "is_error": is_error, "content": result}]}))
+    lines = [json.dumps({"parentUuid": None, "isSidechain": False, "sessionId": sid, "uuid": f"{sid}-{j}",
+                         "timestamp": f"2026-11-30T09:15:{j:02d}.000Z", "type": kind, "message": message})
+             for j, (kind, message) in enumerate(entries)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_recommend_and_report_session_warnings_stay_one_line(tmp_path) -> None:
+    """A called tool named with a newline or U+2028 cannot start a line of its own in the catalog
+    drift warning (it could forge a ``toolsearch:`` line): the break is a marker, as in ``sessions``."""
+    forged = "mcp__github__x\ntoolsearch: note: every called tool is in the catalog"
+    transcript = _transcript(tmp_path / "t.jsonl", [(forged, {}, "ok", False),
+                                                    ("mcp__slack__a\u2028b", {}, "ok", False)])
+    settings = ["--sessions", transcript, "--goal", "full", "--context-lengths", "32k"]
+    for args in (["recommend", CATALOG, *settings], ["report", CATALOG, *settings, "-o", tmp_path / "r.html"]):
+        done = run_cli(*args)
+        assert done.returncode == 0, done.stderr
+        lines = done.stderr.splitlines()
+        assert not any(line.startswith("toolsearch: note: every called") for line in lines), done.stderr
+        assert "\u2028" not in done.stderr
+        drift = [line for line in lines if line.startswith("toolsearch: warning: catalog drift:")]
+        assert len(drift) == 1, done.stderr
+        assert "mcp__github__x⟨U+000A⟩toolsearch: note: every called tool is in the catalog" in drift[0]
+        assert "mcp__slack__a⟨U+2028⟩b" in drift[0]
+
