@@ -48,3 +48,36 @@ def test_recommend_and_report_session_warnings_stay_one_line(tmp_path) -> None:
         assert "mcp__github__x⟨U+000A⟩toolsearch: note: every called tool is in the catalog" in drift[0]
         assert "mcp__slack__a⟨U+2028⟩b" in drift[0]
 
+
+def test_the_report_and_the_tuning_page_show_a_line_break_in_a_recorded_name(tmp_path) -> None:
+    """The HTML report's catalog drift and "not counted" lines and the Tuning page's warnings write a
+    line break in a recorded tool name as the marker the CLI writes (``⟨U+000A⟩``), not as a space
+    (HTML) or a new paragraph (Markdown)."""
+    from streamlit.testing.v1 import AppTest
+
+    name = "mcp__github__two\n\nlines"
+    transcript = _transcript(tmp_path / "t.jsonl", [("ToolSearch", {"query": "two lines"}, "[]", False),
+                                                    (name, {}, "ok", False)])  # called after a search
+    out = tmp_path / "r.html"
+    done = run_cli("report", CATALOG, "--sessions", transcript, "--goal", "full", "--context-lengths", "32k",
+                   "-o", out)
+    assert done.returncode == 0, done.stderr
+    page = out.read_text(encoding="utf-8")
+    drift = page.split("<strong>Catalog drift:</strong>", 1)[1].split("</p>", 1)[0]
+    counted = page.split("<strong>Not counted:</strong>", 1)[1].split("</p>", 1)[0]
+    for line in (drift, counted):
+        assert "\n" not in line
+        assert "mcp__github__two" in line and "⟨U+000A⟩</mark>lines" in line, line
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params["lengths"] = "32k"
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.file_uploader(key="tuning_session_upload").set_value([
+        ("t.jsonl", transcript.read_bytes(), "application/octet-stream")]).run()
+    assert not at.exception, at.exception
+    warnings = [w.value for w in at.warning if "mcp" in w.value]
+    assert len(warnings) == 2, warnings  # not deferred, catalog drift
+    for warning in warnings:
+        assert "\n" not in warning
+        assert "two⟨U+000A⟩⟨U+000A⟩lines" in warning.replace("\\", ""), warning

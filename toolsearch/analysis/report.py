@@ -330,9 +330,9 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
-            + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift)}</p>" if sessions and rec.sessions_drift
+            + (f"<p><strong>Catalog drift:</strong> {esc(rec.sessions_drift, one_line=True)}</p>" if sessions and rec.sessions_drift
                else "")
-            + (f"<p><strong>Not counted:</strong> {esc(not_deferred_words(rec.sessions_not_deferred))}</p>"
+            + (f"<p><strong>Not counted:</strong> {esc(not_deferred_words(rec.sessions_not_deferred), one_line=True)}</p>"
                if sessions and rec.sessions_not_deferred else "")
             + (f"<p><strong>Recorded by another release:</strong> {esc(rec.sessions_note)}</p>"
                if sessions and rec.sessions_note else "")

@@ -322,13 +322,13 @@ if common.require_catalog(v):
                 st.info(common.md_escape(note), icon=":material/history:")
             if unknown:
                 st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
-                           f"or tools that changed since): {common.md_escape(common.visible(', '.join(shown_names(unknown[:8]))))}"
+                           f"or tools that changed since): {common.md_escape(common.visible_name(', '.join(shown_names(unknown[:8]))))}"
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
             if asked.sessions.drift_words:
                 said = found.words(v.inspector.catalog.name, consequence=(
                     "“called tools named” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
-                st.warning(common.md_escape(common.visible(f"Catalog drift: {said}")), icon=":material/warning:")
+                st.warning(common.md_escape(common.visible_name(f"Catalog drift: {said}")), icon=":material/warning:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
