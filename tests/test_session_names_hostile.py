@@ -81,3 +81,37 @@ def test_the_report_and_the_tuning_page_show_a_line_break_in_a_recorded_name(tmp
     for warning in warnings:
         assert "\n" not in warning
         assert "two⟨U+000A⟩⟨U+000A⟩lines" in warning.replace("\\", ""), warning
+
+
+def test_a_config_value_inside_an_ordinary_tool_name_still_matches_the_catalog_file(tmp_path) -> None:
+    """The harness config's MCP servers (not started) have an env value that is also part of an
+    ordinary catalog tool name (``pull_request``). Masked in the sessions wherever it stands in text,
+    it does not unmatch a called catalog tool: that name is shown as the catalog file shows it and
+    counted as its tool; a name the catalog lacks, a query and an argument are still masked."""
+    import yaml
+
+    value, lacking = "pull_request", "mcp__vault__read_pull_request_secret"
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"tools": {"tool_search": {"threshold_pct": 10}}, "mcp_servers": {"github": {
+        "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
+        "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "tok-Zebra-55123", "GITHUB_TOOLSETS": value}}}}), encoding="utf-8")
+    called = "mcp__github__create_pull_request"
+    transcript = _transcript(tmp_path / "t.jsonl", [
+        ("ToolSearch", {"query": f"open a {value}"}, "[]", False),
+        (called, {"title": f"about {value}"}, "ok", False),
+        (lacking, {}, "ok", False)])
+    done = run_cli("sessions", transcript, "--catalog", CATALOG, "--config", config, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["catalog_drift"]["missing_tools"] == ["mcp__vault__read_••••_secret"]
+    events = report["per_session"][0]["events"]
+    assert [e.get("name") for e in events[1:]] == [called, "mcp__vault__read_••••_secret"]
+    assert events[0]["queries"][0]["query"] == "open a ••••"
+    assert events[1]["arguments"] == {"title": "about ••••"}
+    assert [c["called_total"] for c in report["called_listed"]] == [1, 1, 1]  # the catalog's tool, counted
+
+    text = run_cli("recommend", CATALOG, "--sessions", transcript, "--config", config, "--goal", "full",
+                   "--context-lengths", "32k", "--json")
+    assert text.returncode == 0, text.stderr
+    assert json.loads(text.stdout)["sessions"]["called_not_in_catalog"] == ["mcp__vault__read_••••_secret"]
+    assert value not in text.stderr

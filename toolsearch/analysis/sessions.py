@@ -34,7 +34,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 import yaml
 
@@ -616,7 +616,7 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
     return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
 
 
-def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str]) -> LoadedSessions:
+def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str], keep: Collection[str] = ()) -> LoadedSessions:
     """``loaded`` with every value of ``secrets`` masked (``••••``) wherever it stands in a session:
     ids, model, title, queries, recorded matches, tool and search-tool names, described names,
     arguments (keys and values at any depth), error texts, and the problems' places and messages.
@@ -626,8 +626,11 @@ def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str]) -> LoadedSess
     encodings (:meth:`toolsearch.live.mcpconfig.ServerSpec.secret_values` of every server), masked
     as :func:`toolsearch.engine.secrets.scrub_text` masks them in everything a live server sends.
     Names are masked here too, not only where they are shown: the live catalog's own tool names went
-    through the same scrub, so a session's name still matches the catalog's. Sessions and problems
-    without such a value come back as they are.
+    through the same scrub, so a session's name still matches the catalog's. A name in ``keep`` (the
+    tool names the catalog replayed against registers, which every page shows as they are) is kept as
+    recorded wherever it stands as a name, so a config value that is also part of an ordinary tool name
+    (``pull_request`` in ``mcp__github__create_pull_request``) does not unmatch it from a catalog file.
+    Sessions and problems without such a value come back as they are.
     """
     values = [value for value in secrets if value]
     if not values:
@@ -636,18 +639,22 @@ def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str]) -> LoadedSess
     def text(value: str | None) -> str | None:
         return scrub_text(value, values) if value else value
 
+    def name(value: str | None) -> str | None:
+        return value if value in keep else text(value)
+
     def names(items: Sequence[str] | None) -> tuple[str, ...] | None:
-        return None if items is None else tuple(scrub_text(n, values) for n in items)
+        return None if items is None else tuple(name(n) for n in items)
 
     def event(e: Event) -> Event:
         if isinstance(e, SearchEvent):
-            return replace(e, tool=text(e.tool), error=text(e.error),
+            return replace(e, tool=name(e.tool), error=text(e.error),
                            queries=tuple(QueryRecord(text(q.query), names(q.matches)) for q in e.queries))
         if isinstance(e, DescribeEvent):
             return replace(e, names=names(e.names), not_found=names(e.not_found), error=text(e.error))
         if isinstance(e, CallEvent):
-            return replace(e, name=text(e.name), arguments=scrub_data(e.arguments, text)[0], error=text(e.error))
-        return replace(e, earlier_queries=names(e.earlier_queries))
+            return replace(e, name=name(e.name), arguments=scrub_data(e.arguments, text)[0], error=text(e.error))
+        return replace(e, earlier_queries=None if e.earlier_queries is None else
+                       tuple(text(q) for q in e.earlier_queries))  # queries, not names
 
     sessions = [replace(s, id=text(s.id), model=text(s.model), title=text(s.title),
                         events=tuple(event(e) for e in s.events)) for s in loaded.sessions]

@@ -567,7 +567,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     from ..analysis.sessions import (called_tools, catalog_drift, load_sessions,  # noqa: PLC0415
                                      released_hermes_sessions, released_hermes_words, scrub_sessions, shown_names)
 
-    loaded = scrub_sessions(load_sessions(sources), secrets)
+    loaded = scrub_sessions(load_sessions(sources), secrets, keep=inspector.full_registration.by_name())
     for problem in loaded.problems:
         print(one_line(f"toolsearch: skipped: {problem}"), file=sys.stderr)
     released = released_hermes_sessions(loaded.sessions)

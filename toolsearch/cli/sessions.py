@@ -259,7 +259,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         # a value of the config the catalog was listed from is masked in the sessions as in the servers' output
         loaded = scrub_sessions(load_sessions(args.sessions, args.format, _progress("reading sessions")),
-                                [*loaded_catalog.secret_values(), *config_file_secrets(args.config)])
+                                [*loaded_catalog.secret_values(), *config_file_secrets(args.config)],
+                                keep=inspector.full_registration.by_name())
         for problem in loaded.problems:
             print(f"toolsearch: skipped: {_safe(problem)}", file=sys.stderr)
         rep = replay(loaded.sessions, inspector, config, args.variants, _progress("replaying"))

@@ -11,7 +11,7 @@ slider, another session scope or another tool naming never leaves a stale answer
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Collection, Sequence
 
 import streamlit as st
 
@@ -114,9 +114,10 @@ class Asked:
     length_goals: dict = field(default_factory=dict)
 
 
-def session_evidence() -> tuple[list, list[str]]:
+def session_evidence(keep: Collection[str] = ()) -> tuple[list, list[str]]:
     """The sessions chosen as evidence (samples, uploads, a local file) and their labels; each bad
-    source shows one error line and the others still load."""
+    source shows one error line and the others still load. ``keep``: the catalog's tool names, kept as
+    recorded when the connected servers' config values are masked (:func:`toolsearch.analysis.sessions.scrub_sessions`)."""
     sessions: list = []
     labels: list[str] = []
     problems: list = []
@@ -142,7 +143,7 @@ def session_evidence() -> tuple[list, list[str]]:
         problems.extend(loaded.problems)
         labels.append(name)
     once = drop_repeated(LoadedSessions(sessions, problems))  # a sample and its export, a file given twice
-    once = scrub_sessions(once, sources.config_secrets())  # connected servers' config values, as on the Sessions page
+    once = scrub_sessions(once, sources.config_secrets(), keep=keep)  # connected servers' config values, as on the Sessions page
     sources.show_problems(once.problems)
     return once.sessions, labels
 
@@ -150,7 +151,7 @@ def session_evidence() -> tuple[list, list[str]]:
 def _sessions_asked(v: common.View) -> SessionsAsked | None:
     """The chosen recorded sessions read against the sidebar's catalog (the same drift check as
     ``recommend --sessions`` and the Sessions page); ``None`` when none is chosen."""
-    sessions, labels = session_evidence()
+    sessions, labels = session_evidence(v.inspector.full_registration.by_name() if v.inspector is not None else ())
     if not labels:
         return None
     assert v.inspector is not None

@@ -241,7 +241,7 @@ def render() -> None:
     secrets = sources.config_secrets()
     if secrets:  # servers were connected: their config's values are masked in the sessions, as in their output
         loaded = _memo(("scrubbed", hash(tuple(secrets))), v.inspector, loaded,
-                       lambda raw=loaded: scrub_sessions(raw, secrets))
+                       lambda raw=loaded: scrub_sessions(raw, secrets, keep=v.inspector.full_registration.by_name()))
     variants = tuple(st.session_state.get("sessions_variants") or DEFAULT_VARIANTS)
     progress = sources.progress(bar, "Replaying")
     # A replay depends on the settings only through the bridge (defer set and search limits):
