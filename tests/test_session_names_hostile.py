@@ -115,3 +115,25 @@ def test_a_config_value_inside_an_ordinary_tool_name_still_matches_the_catalog_f
     assert text.returncode == 0, text.stderr
     assert json.loads(text.stdout)["sessions"]["called_not_in_catalog"] == ["mcp__vault__read_••••_secret"]
     assert value not in text.stderr
+
+
+def test_url_credentials_glued_to_a_name_prefix_are_masked(tmp_path) -> None:
+    """A URL with credentials right after the ``mcp__server__`` prefix of a recorded name (no word
+    boundary before ``https``), in the name and in an error text quoting it: masked on every output
+    of ``sessions``; an ordinary name beside it stays readable."""
+    password = "hunter2-Velvet-8812"
+    name = f"mcp__web__https://deploy:{password}@git.example/x"
+    ordinary = "mcp__github__create_pull_request_review"
+    transcript = _transcript(tmp_path / "t.jsonl", [(name, {}, f"no such tool {name}", True),
+                                                    (ordinary, {}, f"no such tool {ordinary}", True)])
+    exported = tmp_path / "labeled.yaml"
+    for extra in ([], ["--json"], ["--export-queries", exported]):
+        done = run_cli("sessions", transcript, "--catalog", CATALOG, "--variant", "reference", *extra)
+        assert done.returncode == 0, done.stderr
+        assert password not in done.stdout + done.stderr, extra
+        assert ordinary in done.stdout
+    assert password not in exported.read_text(encoding="utf-8")
+    events = json.loads(run_cli("sessions", transcript, "--catalog", CATALOG, "--json").stdout)["per_session"][0]["events"]
+    assert [(e["name"], e["error"]) for e in events] == [
+        ("mcp__web__https://••••@git.example/x", "no such tool mcp__web__https://••••@git.example/x"),
+        (ordinary, f"no such tool {ordinary}")]

@@ -17,8 +17,9 @@ from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
 
 from . import constants as C
 
-#: URL-looking text inside a message (masked by :func:`scrub_text`).
-_URL_IN_TEXT = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
+#: URL-looking text inside a message (masked by :func:`scrub_text`), also glued to a word by an
+#: underscore (``mcp__web__https://user:password@host``, a recorded tool name), where ``\b`` sees no start.
+_URL_IN_TEXT = re.compile(r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>()\[\]{}|]+")
 #: A bare query item like ``?debug`` is a flag, not a secret; other bare items are masked.
 _PLAIN_WORD = re.compile(r"[A-Za-z_]{1,20}")
 #: Shorter values are not scrubbed from free text (they would mask ordinary words and digits).
