@@ -137,3 +137,29 @@ def test_url_credentials_glued_to_a_name_prefix_are_masked(tmp_path) -> None:
     assert [(e["name"], e["error"]) for e in events] == [
         ("mcp__web__https://••••@git.example/x", "no such tool mcp__web__https://••••@git.example/x"),
         (ordinary, f"no such tool {ordinary}")]
+
+
+def test_the_sessions_page_takes_a_lone_surrogate_in_a_recorded_name(tmp_path) -> None:
+    """A JSON session can spell a lone surrogate (``\\ud800``), which no UTF-8 text can hold: the
+    Sessions page shows it as a marker and its full-report download writes it as a JSON escape, as
+    ``sessions --json`` does, instead of failing on the whole page."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.engine.invisible import json_text
+
+    name = "mcp__github__get\ud800_me"
+    transcript = _transcript(tmp_path / "t.jsonl", [("ToolSearch", {"query": "me"}, "[]", False),
+                                                    (name, {"q": "a\udc00b"}, "ok", False)])
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value(at.radio(key="sessions_source").options[1]).run()
+    at.file_uploader(key="sessions_upload").set_value([("t.jsonl", transcript.read_bytes(),
+                                                        "application/octet-stream")]).run()
+    assert not at.exception, at.exception
+    buttons = {b.proto.label: b for b in at.get("download_button")}
+    assert "Download the full report (JSON)" in buttons
+    cli = run_cli("sessions", transcript, "--catalog", CATALOG, "--json")
+    assert cli.returncode == 0, cli.stderr
+    assert "mcp__github__get\\ud800_me" in cli.stdout
+    assert json_text({"name": name}) == '{\n  "name": "mcp__github__get\\ud800_me"\n}'

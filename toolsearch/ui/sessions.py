@@ -21,7 +21,7 @@ from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis.wording import counted, percent
 from toolsearch.engine.errors import ToolsearchError
-from toolsearch.engine.invisible import quoted
+from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
@@ -402,10 +402,9 @@ def render() -> None:
                                 file_name="session-queries.yaml", mime="application/x-yaml", key="sessions_export",
                                 disabled=not labeled["tasks"])
         buttons.download_button("Download the full report (JSON)",
-                                json.dumps(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags,
-                                                  drift=drift, at_lengths=at),
-                                           ensure_ascii=False,
-                                           indent=2), file_name="sessions-report.json", mime="application/json",
+                                json_text(report(loaded.sessions, rep, what_if, loaded.problems, flags=flags,
+                                                 drift=drift, at_lengths=at)),  # as sessions --json writes it
+                                file_name="sessions-report.json", mime="application/json",
                                 key="sessions_report")
         st.caption(f"{counted(len(labeled['tasks']), 'labeled task')}: each recorded search labeled with the tools its session "
                    "called afterwards (searches followed by no call are left out; at most 7 queries per task). "
