@@ -163,3 +163,22 @@ def test_the_sessions_page_takes_a_lone_surrogate_in_a_recorded_name(tmp_path) -
     assert cli.returncode == 0, cli.stderr
     assert "mcp__github__get\\ud800_me" in cli.stdout
     assert json_text({"name": name}) == '{\n  "name": "mcp__github__get\\ud800_me"\n}'
+
+
+def test_a_lone_surrogate_in_a_catalog_is_a_marker_on_the_command_line(tmp_path) -> None:
+    """A JSON catalog can spell a lone surrogate (``\\udc00``); UTF-8 cannot hold it, so a
+    terminal or a file never gets it raw: the text output shows it as the marker every surface uses,
+    the HTML report too, and the catalog's fingerprint (hashed from its text) does not fail."""
+    from toolsearch.engine.invisible import reveal, reveal_line
+
+    assert reveal("x\udc00y") == "x⟨U+DC00⟩y" == reveal_line("x\udc00y")
+    path = tmp_path / "lone.json"
+    path.write_text('{"servers": [{"name": "s", "tools": [{"name": "get_me", "description": "x\\udc00y",'
+                    ' "inputSchema": {"type": "object"}}]}]}', encoding="utf-8")
+    plan = run_cli("plan", path)
+    assert plan.returncode == 0, plan.stderr
+    assert "- mcp__s__get_me: x⟨U+DC00⟩y" in plan.stdout.splitlines()
+    out = tmp_path / "r.html"
+    report = run_cli("report", path, "-o", out)
+    assert report.returncode == 0, report.stderr
+    assert "x<mark class=\"hidden-char\" title=\"control: U+DC00\">⟨U+DC00⟩</mark>y" in out.read_text(encoding="utf-8")

@@ -494,7 +494,7 @@ class StrategyResult:
 # --- the model ------------------------------------------------------------------------------------
 
 def _hash(value: Any) -> str:
-    return hashlib.sha256(compact_json(value).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(compact_json(value).encode("utf-8", "surrogatepass")).hexdigest()[:16]  # a lone surrogate hashed as it stands
 
 
 def query_for(tool: RegisteredTool) -> str:

@@ -38,7 +38,7 @@ _CONTROL_OR_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: Characters worth a look: TAG block, Cf, and C0/C1 controls other than newline and tab.
 _CANDIDATE = re.compile("[\U000E0000-\U000E007F\U000E0100-\U000E01EF\ufe00-\ufe0f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U0001bca0-\U0001bca3"
-                        "\U0001d173-\U0001d17a\x00-\x08\x0b-\x1f\x7f-\x9f]")
+                        "\U0001d173-\U0001d17a\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 #: Emoji tag sequences (subdivision flags) are visible and legitimate (docs/reference.md §22 keeps them).
 _EMOJI_TAG_SEQUENCE = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
 #: A zero-width joiner inside an emoji ZWJ sequence (👨‍👩‍👧, 🏳️‍🌈): an emoji (with an optional
@@ -69,7 +69,7 @@ def mark_controls(text: str, one_line: bool = False) -> str:
 
 def kind_of(char: str, one_line: bool = False) -> str | None:
     """``tag`` | ``variation`` (a variation selector) | ``bidi`` | ``zero-width`` | ``format`` (other ``Cf``) | ``control`` (C0 except
-    newline and tab, DEL, C1) | ``None`` for a visible character. With ``one_line``, newline and tab
+    newline and tab, DEL, C1, and a lone surrogate) | ``None`` for a visible character. With ``one_line``, newline and tab
     are ``control`` and U+2028/U+2029 ``format`` (:data:`LINE_BREAKS`)."""
     if one_line and char in LINE_BREAKS:
         return "control" if char < " " else "format"
@@ -87,7 +87,7 @@ def kind_of(char: str, one_line: bool = False) -> str | None:
     category = unicodedata.category(char)
     if category == "Cf":
         return "format"
-    if category == "Cc":
+    if category in ("Cc", "Cs"):  # a lone surrogate (a JSON file's "\ud800") is no character: no UTF-8 holds it
         return "control"
     return None
 

@@ -38,7 +38,7 @@ def clamp_tool_name(full: str) -> str:
     """docs/reference.md §21.3: names over 64 characters become ``full[:55] + "_" + sha256(full)[:8]``."""
     if len(full) <= C.MCP_TOOL_NAME_MAX_LENGTH:
         return full
-    digest = hashlib.sha256(full.encode("utf-8")).hexdigest()[: C.MCP_TOOL_NAME_HASH_LENGTH]
+    digest = hashlib.sha256(full.encode("utf-8", "surrogatepass")).hexdigest()[: C.MCP_TOOL_NAME_HASH_LENGTH]
     keep = C.MCP_TOOL_NAME_MAX_LENGTH - C.MCP_TOOL_NAME_HASH_LENGTH - 1
     return f"{full[:keep]}_{digest}"
 

@@ -2148,4 +2148,5 @@ def catalog_key(catalog: Catalog) -> str:
     from ..engine.catalog import catalog_to_data  # noqa: PLC0415
 
     text = json.dumps(catalog_to_data(catalog), ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    # a lone surrogate (a JSON file's "\ud800") has no UTF-8 form: its code is hashed as it stands
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -80,7 +80,7 @@ def _plain(text: str) -> str:
 
 
 def _digest(*parts: object) -> str:
-    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _strategy_style(value: Any) -> str:
