@@ -182,3 +182,27 @@ def test_a_lone_surrogate_in_a_catalog_is_a_marker_on_the_command_line(tmp_path)
     report = run_cli("report", path, "-o", out)
     assert report.returncode == 0, report.stderr
     assert "x<mark class=\"hidden-char\" title=\"control: U+DC00\">⟨U+DC00⟩</mark>y" in out.read_text(encoding="utf-8")
+
+
+def test_app_pages_take_a_lone_surrogate_in_a_catalog(tmp_path) -> None:
+    """The same catalog text in the app (names kept as-is): the model view, quality, strategies and
+    cache-diff pages show it (downloads as the CLI writes JSON) instead of failing the page."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.ui import common
+
+    data = ('{"servers": [{"name": "s", "tools": [{"name": "a\\ud800b", "description": "x\\udc00y",'
+            ' "inputSchema": {"type": "object"}}, {"name": "plain", "description": "Plain.",'
+            ' "inputSchema": {"type": "object"}}]}]}').encode()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("lone.json", data)]
+    at.session_state["naming"] = "as-is"
+    at.run()
+    assert not at.exception, at.exception
+    for page in ("model_view", "quality", "strategies", "cache_diff"):
+        at.switch_page(f"toolsearch/ui/{page}.py").run()
+        assert not at.exception, (page, at.exception)
+    at.switch_page("toolsearch/ui/model_view.py").run()
+    assert any("a⟨U+D800⟩b" in code.value for code in at.code), [c.value for c in at.code]

@@ -200,7 +200,7 @@ def first_difference(a: str, b: str, context: int = C.CACHE_DIFF_CONTEXT_CHARS) 
     column = p - (head.rfind("\n") + 1) + 1
     start = max(0, p - context)
     return FirstDifference(
-        offset=p, byte_offset=len(head.encode("utf-8")), line=line, column=column,
+        offset=p, byte_offset=len(head.encode("utf-8", "surrogatepass")), line=line, column=column,
         before=a[start:p], after_a=a[p:p + context], after_b=b[p:p + context], truncated_before=start > 0,
         more_a=len(a) > p + context, more_b=len(b) > p + context)
 
@@ -451,7 +451,7 @@ def reusable_prefix(text_a: str, text_b: str, tokenizer: str = C.DEFAULT_TOKENIZ
         TokenizerError: an unknown tokenizer name.
     """
     p = common_prefix_length(text_a, text_b)
-    nbytes = len(text_a[:p].encode("utf-8"))
+    nbytes = len(text_a[:p].encode("utf-8", "surrogatepass"))  # a lone surrogate counts as the 3 bytes it spells
     encode = _token_ids(tokenizer)
     if encode is None:
         ta, tb = totals if totals is not None else (chars4(len(text_a)), chars4(len(text_b)))
@@ -810,7 +810,7 @@ def _summary(side: Side, plan: Plan, text: str, tokens: int) -> SideSummary:
         listing_max_tokens=side.config.listing_max_tokens, enabled=side.config.enabled, listing=side.config.listing,
         tokenizer=plan.planning_tokenizer, naming=side.inspector.naming, profile=side.inspector.profile.name,
         budget=plan.budget, tier=plan.tier, listing_form=plan.listing_form, deferred_count=plan.deferred_count,
-        visible_count=plan.visible_count, tools_characters=len(text), tools_bytes=len(text.encode("utf-8")),
+        visible_count=plan.visible_count, tools_characters=len(text), tools_bytes=len(text.encode("utf-8", "surrogatepass")),
         tools_tokens=tokens, listing_outcome=plan_counts(plan).label)
 
 

@@ -23,6 +23,7 @@ import json
 import streamlit as st
 
 from toolsearch.ui import common, schema_form
+from toolsearch.engine.invisible import json_text
 from toolsearch.ui.tables import SCROLL_HEIGHT, SCROLL_ROWS, literal_table, table_html
 from toolsearch.engine import constants as C
 from toolsearch.engine.bridge import to_wire
@@ -269,7 +270,7 @@ def _json_block(value, key: str, file_name: str) -> None:
     st.code(text[:SHOWN_JSON_MAX_CHARS] + "\n" + C.ELLIPSIS, language="json")
     st.caption(f"Cut at {SHOWN_JSON_MAX_CHARS:,} of {len(text):,} characters: a longer block would slow every "
                "interaction with this page. The download has the whole JSON.")
-    st.download_button("Download the whole JSON", lambda: json.dumps(value, ensure_ascii=False, indent=2),
+    st.download_button("Download the whole JSON", lambda: json_text(value),
                        file_name=file_name, mime="application/json", key=key)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from toolsearch.ui import common, signals
-from toolsearch.engine.invisible import reveal_data
+from toolsearch.engine.invisible import json_text, reveal_data
 from toolsearch.engine.transport import TRANSPORTS, transport_note, wire_tools
 
 #: The tools array is shown whole up to this many characters of JSON; above it, one page of
@@ -33,7 +33,7 @@ def show_tools_array(plan) -> None:
     text = tools_json(tools)
     mode = st.segmented_control("View", ["Text", "Tree"], default="Text", key="mv_array_view",
                                 help="Text: the exact pretty-printed JSON. Tree: the same array as a collapsible tree.")
-    st.download_button("Download tools array (.json)", lambda: tools_json(tools), file_name="tools.json",
+    st.download_button("Download tools array (.json)", lambda: json_text(tools), file_name="tools.json",  # as plan --json
                        mime="application/json", key="mv_array_download")
     shown = tools
     if len(text) > FULL_ARRAY_CHARS:
@@ -64,7 +64,9 @@ def body(v, plan) -> None:
                 st.caption("Exactly as embedded in the tool_search definition. Tool names and descriptions are shown as plain text.")
                 st.code(common.visible(plan.tool_search_description), language=None, wrap_lines=True,
                         height=600 if plan.tool_search_description.count("\n") > 30 else "content")
-                st.download_button("Download description (.txt)", plan.tool_search_description,
+                # a lone surrogate (a JSON catalog's "\ud800") has no UTF-8 form: written as that escape
+                st.download_button("Download description (.txt)",
+                                   plan.tool_search_description.encode("utf-8", "backslashreplace"),
                                    file_name="tool_search_description.txt", mime="text/plain")
     if tab_array.open:
         with tab_array:

@@ -32,7 +32,7 @@ from toolsearch.analysis.evaluation import (DEFAULT_VARIANTS, EMBEDDING_PROGRESS
                                             task_cell)
 from toolsearch.analysis.lint import RULES, LintReport, lint
 from toolsearch.analysis.wording import counted, evaluation_share, mean_reciprocal_rank
-from toolsearch.engine.invisible import reveal
+from toolsearch.engine.invisible import json_text, reveal
 from toolsearch.ui.text import md_escape
 from toolsearch.ui.sources import TEXT_UPLOAD_MB
 
@@ -423,7 +423,7 @@ if common.require_catalog(v):
             st.caption("One row per expected tool not returned within the limit, and per query of its task. "
                        "Causes: " + ", ".join(f"{cause} ({text})" for cause, text in MISS_CAUSE_HELP.items()) + ".")
             literal_table(misses, key="quality_misses")
-        st.download_button("Download the evaluation (JSON)", json.dumps(ev.to_dict(), ensure_ascii=False, indent=2),
+        st.download_button("Download the evaluation (JSON)", json_text(ev.to_dict()),
                            file_name="evaluation.json", mime="application/json", key="quality_eval_download")
 
     # --- lint --------------------------------------------------------------------------------
@@ -470,5 +470,5 @@ if common.require_catalog(v):
                       key="quality_rules")
     st.download_button("Download the lint report (JSON)",
                        _memo(("lint-json", lint_key), ins,
-                             lambda: json.dumps(report.to_dict(), ensure_ascii=False, indent=2)),
+                             lambda: json_text(report.to_dict())),  # as lint --json writes it
                        file_name="lint.json", mime="application/json", key="quality_lint_download")

@@ -381,7 +381,7 @@ with st.expander("Rules applied and assumptions"):
     for r in results:
         st.text(f"{r.label}: {STRATEGY_SUMMARIES[r.strategy]}")
         for note in r.notes:
-            st.text(f"    · {note}")
+            st.text(f"    · {common.visible_name(note)}")
 
 # --- timeline -----------------------------------------------------------------------------------------
 st.subheader("Timeline")
