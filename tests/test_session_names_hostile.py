@@ -206,3 +206,20 @@ def test_app_pages_take_a_lone_surrogate_in_a_catalog(tmp_path) -> None:
         assert not at.exception, (page, at.exception)
     at.switch_page("toolsearch/ui/model_view.py").run()
     assert any("a⟨U+D800⟩b" in code.value for code in at.code), [c.value for c in at.code]
+
+
+def test_a_config_value_typed_as_a_search_limit_is_masked(tmp_path) -> None:
+    """The model typed text as a search's limit, and it holds a value of the harness config's
+    servers: masked there too, as everywhere else in the session."""
+    import yaml
+
+    secret = "tok-Zebra-55123"
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump({"mcp_servers": {"github": {"command": "npx", "env": {
+        "GITHUB_PERSONAL_ACCESS_TOKEN": secret}}}}), encoding="utf-8")
+    transcript = _transcript(tmp_path / "t.jsonl", [("ToolSearch", {"query": "issues", "max_results": f"5 {secret}"},
+                                                     "[]", False)])
+    done = run_cli("sessions", transcript, "--catalog", CATALOG, "--config", config, "--variant", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    assert secret not in done.stdout + done.stderr
+    assert json.loads(done.stdout)["per_session"][0]["events"][0]["limit"] == "5 ••••"

@@ -647,7 +647,7 @@ def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str], keep: Collect
 
     def event(e: Event) -> Event:
         if isinstance(e, SearchEvent):
-            return replace(e, tool=name(e.tool), error=text(e.error),
+            return replace(e, tool=name(e.tool), error=text(e.error), limit=scrub_data(e.limit, text)[0],  # typed text
                            queries=tuple(QueryRecord(text(q.query), names(q.matches)) for q in e.queries))
         if isinstance(e, DescribeEvent):
             return replace(e, names=names(e.names), not_found=names(e.not_found), error=text(e.error))
