@@ -223,3 +223,16 @@ def test_a_config_value_typed_as_a_search_limit_is_masked(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert secret not in done.stdout + done.stderr
     assert json.loads(done.stdout)["per_session"][0]["events"][0]["limit"] == "5 ••••"
+
+
+def test_hyphenated_names_with_sk_inside_a_word_stay_readable() -> None:
+    """``sk-`` inside a word of a kebab-case name (disk-, risk-, task-, desk-) followed by words and a
+    version number is no key: the name is shown as recorded; a key glued to a word is still masked."""
+    from toolsearch.analysis.sessions import mask_query, shown_name
+
+    for name in ("mcp__x__disk-usage-by-volume-v2", "mcp__kube__risk-assessment-report-v2",
+                 "mcp__clickup__update-task-status-in-list-v2", "mcp__x__desk-ticket-assign-agent01"):
+        assert shown_name(name) == name
+    assert mask_query("update task-status-in-list-v2 now") == "update task-status-in-list-v2 now"
+    assert shown_name("usersk-Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1") == "user••••"
+    assert shown_name("mcp__x__sk-proj-Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1Qw2Er3Ty4") == "mcp__x__••••"

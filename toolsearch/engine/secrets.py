@@ -405,11 +405,19 @@ def _looks_random(text: str) -> bool:
     return bool(re.search(r"\d", text)) and bool(re.search(r"[A-Za-z]", text))
 
 
+#: A glued ``sk-…`` is a key only with a run this long (between ``-`` / ``_``) mixing letters and digits:
+#: a generated key has one, hyphenated words with a version number (``disk-usage-by-volume-v2``) have not.
+_GLUED_KEY_RUN = 16
+
+
 def _plain_token_is_secret(match: re.Match[str]) -> bool:
-    """False for a :data:`_PLAIN_TOKEN` match glued to a word that does not look random (``risk-…``)."""
+    """False for a :data:`_PLAIN_TOKEN` match glued to a word that does not look random (``risk-…``,
+    ``disk-usage-by-volume-v2``, ``update-task-status-in-list-v2``)."""
     start, value = match.start(1), match.group(1)
     before = match.string[start - 1] if start else " "
-    return not ((before.isalnum() or before in "_-") and not (len(value) >= 20 and _looks_random(value)))
+    if not (before.isalnum() or before in "_-"):
+        return True
+    return len(value) >= 20 and any(len(run) >= _GLUED_KEY_RUN and _looks_random(run) for run in re.split(r"[-_]", value))
 
 
 def credential_shapes(text: str) -> list[str]:
