@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import literal_tables, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "sample_catalogs" / "team-workspace.yaml"
@@ -236,3 +236,28 @@ def test_hyphenated_names_with_sk_inside_a_word_stay_readable() -> None:
     assert mask_query("update task-status-in-list-v2 now") == "update task-status-in-list-v2 now"
     assert shown_name("usersk-Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1") == "user••••"
     assert shown_name("mcp__x__sk-proj-Mn4Bv5Cx6Zl7Kj8Hg9Fd0Sa1Qw2Er3Ty4") == "mcp__x__••••"
+
+
+def test_the_sessions_page_keeps_a_catalog_tool_name_holding_a_connected_config_value(tmp_path) -> None:
+    """Servers connected on the Live servers page have an env value that is part of an ordinary
+    tool name of the sidebar's sample catalog: the Sessions page still matches the called tool (no
+    drift) and shows its name; the query holding the value is masked."""
+    from streamlit.testing.v1 import AppTest
+
+    from toolsearch.live.mcpconfig import parse_config_data
+
+    specs = parse_config_data({"mcpServers": {"github": {"command": "npx", "env": {"GITHUB_TOOLSETS": "pull_request"}}}},
+                              "mcp.json").servers
+    called = "mcp__github__create_pull_request"
+    transcript = _transcript(tmp_path / "t.jsonl", [("ToolSearch", {"query": "open a pull_request"}, "[]", False),
+                                                    (called, {"title": "x"}, "ok", False)])
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.run()
+    at.session_state["live_specs"] = {spec.name: spec for spec in specs}  # as the Live servers page keeps them
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("Upload a session file").run()
+    at.file_uploader(key="sessions_upload").set_value(("t.jsonl", transcript.read_bytes(), "application/octet-stream")).run()
+    assert not at.exception, at.exception
+    timeline = literal_tables(at)["sessions_timeline"]
+    assert list(timeline["detail"]) == ["open a ••••", called + ' {"title": "x"}']
+    assert not any("another catalog" in str(w.value) for w in at.warning), [w.value for w in at.warning]
