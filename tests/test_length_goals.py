@@ -196,6 +196,22 @@ def test_cli_recommend_bad_goal_is_a_usage_error(goal, error):
     assert result.returncode == 2 and error in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args, shown", [
+    (("--goal", "names,\x1b[31mfull"), "'⟨U+001B⟩[31mfull': expected a goal"),
+    (("--goal", "names,1m=full,1000k=\u202enames"), "'1000k=⟨U+202E⟩names': expected a goal"),
+    (("--goal", "names", "--limit", "\x1b]8;;x\x07"), None),
+])
+def test_cli_typed_values_in_errors_show_control_characters_as_markers(args, shown):
+    """A value typed on the command line is quoted in an error or note with the markers every
+    surface uses: the terminal never receives the raw control character."""
+    result = run_cli("recommend", str(TEAM), "--context-lengths", "32k,200k,1m", *args)
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr and "\u202e" not in result.stderr
+    if shown is not None:
+        assert result.returncode == 2 and shown in result.stderr, result.stderr
+    else:  # recommend takes no --limit: a usage error that names the value with markers, if at all
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
 def test_cli_check_per_length_goals():
     ok = run_cli("check", str(TEAM), "--context-lengths", "32k,200k,1m", "--goal", "names,1m=full")
     assert ok.returncode == 0, ok.stdout + ok.stderr

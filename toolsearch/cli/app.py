@@ -76,7 +76,7 @@ def port_problem(options: list[str]) -> str | None:
     try:
         infos = socket.getaddrinfo(address, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (OSError, UnicodeError) as exc:
-        return f"--server.address: {address!r} is not an address of this machine ({exc})"
+        return f"--server.address: {quoted(str(address))} is not an address of this machine ({exc})"
     for family, _, _, _, sockaddr in infos:  # e.g. localhost: 127.0.0.1 and ::1, as the server binds them
         try:
             with socket.socket(family, socket.SOCK_STREAM) as probe:

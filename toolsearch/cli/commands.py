@@ -451,7 +451,7 @@ def _say_limit(given: Any, bridge: Any) -> int:
     resolved = bridge.resolve_limit(given)
     if given is not None and str(given).strip() != str(resolved):
         cfg = bridge.config
-        print(_terminal_safe(f"toolsearch: note: --limit {given!r} is read as {resolved}, as the bridge reads the "
+        print(_terminal_safe(f"toolsearch: note: --limit {quoted(str(given))} is read as {resolved}, as the bridge reads the "
                              f"model's limit: clamped to 1..{cfg.max_search_limit} (max_search_limit), and "
                              f"{cfg.search_default_limit} (search_default_limit) when it is not a whole number"),
               file=sys.stderr)
@@ -1266,7 +1266,7 @@ def _run(args: argparse.Namespace) -> int:
             args.sources, names = _split_sources(args.sources)
             if not args.sources:
                 raise UsageError(f"{args.command}: the first argument must be a catalog file that exists "
-                                 f"(got {names[0]!r})")
+                                 f"(got {quoted(names[0])})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
         from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415

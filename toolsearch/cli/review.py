@@ -334,7 +334,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
         query_file = default_query_file(catalog, shipped_query_files())
     output = Path(args.output)
     if not output.parent.is_dir():
-        raise ReviewUsageError(f"{args.output}: -o: the folder {str(output.parent)!r} does not exist")
+        raise ReviewUsageError(f"{args.output}: -o: the folder {quoted(str(output.parent))} does not exist")
     _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
     recommendation = _report_recommendation(args, inspector, config, secrets)

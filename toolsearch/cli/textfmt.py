@@ -54,7 +54,7 @@ def split_context_lengths(text: str) -> list[str]:
         example = (f"{digits} or {_k_form(int(digits))}" if int(digits) <= C.CONTEXT_LENGTH_ARG_MAX
                    else "32000, 128k, 1m")
         raise argparse.ArgumentTypeError(
-            f"{number!r} reads as {' and '.join(number.split(','))} tokens, as a comma separates context "
+            f"{quoted(number)} reads as {' and '.join(number.split(','))} tokens, as a comma separates context "
             f"lengths; write each length without a thousands separator, e.g. {example}")
     return [part for part in text.split(",") if part.strip()]
 
@@ -229,7 +229,7 @@ def goal_argument(text: str) -> GoalArgument:
         value = value.strip()
         if value not in GOALS:
             close = difflib.get_close_matches(value, GOALS, n=1, cutoff=0.6)
-            raise argparse.ArgumentTypeError(f"{part!r}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
+            raise argparse.ArgumentTypeError(f"{quoted(part)}: expected a goal ({choices}) or LENGTH=GOAL such as 200k=full"
                                              + (f"; did you mean '{close[0]}'?" if close else ""))
         if not sep:
             if goal is not None:
@@ -238,14 +238,14 @@ def goal_argument(text: str) -> GoalArgument:
             goal = value
             continue
         if not length_text.strip():  # parse_context_length reads blank as unknown
-            raise argparse.ArgumentTypeError(f"{part!r}: no length before '='; write LENGTH=GOAL such as 200k=full "
+            raise argparse.ArgumentTypeError(f"{quoted(part)}: no length before '='; write LENGTH=GOAL such as 200k=full "
                                              f"(unknown=GOAL for an unknown context length)")
         try:
             length = parse_context_length(length_text.strip())
         except argparse.ArgumentTypeError as exc:
-            raise argparse.ArgumentTypeError(f"{part!r}: {exc}") from None
+            raise argparse.ArgumentTypeError(f"{quoted(part)}: {exc}") from None
         if length in by_length:
-            raise argparse.ArgumentTypeError(f"{part!r}: {first[length]!r} already gives that length a goal")
+            raise argparse.ArgumentTypeError(f"{quoted(part)}: {quoted(first[length])} already gives that length a goal")
         by_length[length] = value
         first[length] = part
     if goal is None and not by_length:
