@@ -376,8 +376,8 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count} deferred, "
-          f"{plan.visible_count} visible")
+    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count:,} deferred, "
+          f"{plan.visible_count:,} visible")
     print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
     print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "
           f"{Q.all_schemas_up_front(plan):,} tokens; {Q.DEFERRED_SCHEMAS.name.lower()}: "
@@ -659,9 +659,9 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         gate += ", not required by this variant"
     print(_terminal_safe(f"gate term: {gate}; answerable terms: {len(ex.answerable)}; "
                          f"required coverage: {ex.required}"))
-    print("excluded: " + (", ".join(f"{count} by the {_RULE_WORDS[rule]}" for rule, count in ex.excluded.items())
+    print("excluded: " + (", ".join(f"{count:,} by the {_RULE_WORDS[rule]}" for rule, count in ex.excluded.items())
                           or "none"))
-    print(f"N = {ex.corpus_size} documents, avgdl = {ex.avgdl:.2f} tokens")
+    print(f"N = {ex.corpus_size:,} documents, avgdl = {ex.avgdl:.2f} tokens")
     if ex.filler:
         print(_terminal_safe(f"{FILLER_NOTE}: {', '.join(ex.matches)}"))
     rows = [[c.rank or "", c.name, "inf" if c.score == float("inf") else f"{c.score:.3f}",

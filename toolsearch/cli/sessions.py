@@ -139,7 +139,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     agg = aggregates(sessions, rep)
     formats = sorted({s.format for s in sessions})
     out = [f"sessions: {len(sessions):,} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
-           f"({rep.deferred_count} deferred tools, names {inspector.naming})"]
+           f"({rep.deferred_count:,} deferred tools, names {inspector.naming})"]
     if drift is not None and drift.drifted:
         out.append(f"warning: catalog drift: {_safe(drift.words(rep.catalog))}")
     released = released_hermes_sessions(sessions)
