@@ -16,6 +16,7 @@ from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
 from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
+from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
@@ -91,6 +92,10 @@ def _apply_to_sidebar(threshold_pct: float, listing_max_tokens: int) -> None:
     st.session_state["threshold_pct"] = threshold_pct
     st.session_state["listing_max_tokens"] = listing_max_tokens
 
+
+#: The lengths of the best-collapse table while the typed list has an error (not a preset of the
+#: Preset selector: the context lengths of the sidebar's choices and an unknown one, named in the caption).
+FALLBACK_LENGTHS: list[int | None] = [*C.CONTEXT_PRESETS, None]
 
 #: The views of the listing form, one tab each (only the open one is drawn and sent).
 CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
@@ -437,9 +442,10 @@ if common.require_catalog(v):
     st.caption("The reference collapses the largest names block first. For each context length of the list "
                "above this compares that choice with the best one under the same budget: fewest servers "
                "collapsed, then most tool names shown, then the shortest listing. A what-if, not what the model "
-               "sees." + ("" if not lengths_error else " The list above has an error, so the table shows the "
-                          "preset lengths."))
-    show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else [*C.CONTEXT_PRESETS, None])
+               "sees." + ("" if not lengths_error else " The list above has an error, so the table shows "
+                          + ", ".join(context_words(n) for n in FALLBACK_LENGTHS[:-1])
+                          + " and an unknown context length instead."))
+    show_collapse_table(v, "tuning_collapse", lengths if not lengths_error else FALLBACK_LENGTHS)
 
     # (b) listing form and budget: three charts in tabs, only the open one drawn --------------------
     st.subheader("Listing form over context length, threshold_pct and listing_max_tokens")
