@@ -993,7 +993,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     lowered = lowered_changes(ladder, config, rec)  # where it lists less than the current settings
     if args.yaml:
         sys.stdout.write(export_block(rec, config, catalog_name=inspector.catalog.name,
-                                      fingerprint=catalog_key(inspector.catalog), version=__version__,
+                                      fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
                                       catalogs=[as_typed(source) for source in args.sources]))

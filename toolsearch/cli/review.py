@@ -340,7 +340,7 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     recommendation = _report_recommendation(args, inspector, config, secrets)
     html_text = review_report(
         inspector, config, args.context_length, args.tokenizer, display, source_label=_source_label(args.sources),
-        fingerprint=catalog_key(inspector.catalog),
+        fingerprint=catalog_key(inspector.scoped(None).catalog),  # the whole catalog's, also for a scope
         queries=args.queries if args.queries is not None else DEFAULT_QUERIES.splitlines(),
         query_file=query_file, include_lint=not args.no_lint,
         strategies_for=None if args.no_strategies else lambda: default_strategies(

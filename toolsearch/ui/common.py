@@ -323,6 +323,16 @@ def _sync_url() -> None:
         st.query_params.from_dict(values)
 
 
+def whole_catalog_key(v: "View") -> str:
+    """The fingerprint of the sidebar's whole catalog (:func:`~toolsearch.live.client.catalog_key`),
+    also while a session scope is chosen: exported blocks and reports name the catalog, and the same
+    catalog keeps one fingerprint whatever the scope, as in ``toolsearch recommend --yaml`` and
+    ``toolsearch report``. Hashing thousands of tools takes a moment: once per catalog, not per
+    slider move."""
+    whole = v.inspector.scoped(None)
+    return memo(whole.planner, ("catalog_key",), lambda: catalog_key(whole.catalog))
+
+
 def context_length_from_state() -> int | None:
     """The context length the sidebar selects (``None`` = unknown)."""
     choice = st.session_state.get("ctx_choice", "200K")

@@ -16,7 +16,6 @@ import streamlit as st
 from toolsearch.analysis import review
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
-from toolsearch.live.client import catalog_key
 from toolsearch.ui import common
 from toolsearch.ui.recommendation import dropped_words, question_for_report, question_words, recommendation_for
 
@@ -94,7 +93,7 @@ if common.require_catalog(v):
             left_out: list[str] = []
             st.session_state["report_html"] = review.review_report(
                 ins, cfg, ctx, v.tokenizer, v.display_tokenizer, source_label=v.source_label,
-                fingerprint=catalog_key(ins.catalog), queries=queries,
+                fingerprint=common.whole_catalog_key(v), queries=queries,
                 query_file=files[query_file] if query_file != NO_QUERY_FILE else None, include_lint=include_lint,
                 strategies=StrategyComparison(strategies["label"], tuple(strategies["results"])) if strategies else None,
                 strategies_for=lambda: default_strategies((id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,

@@ -27,7 +27,6 @@ from toolsearch.analysis.sessions import listing_evidence, shown_name, shown_nam
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
-from toolsearch.live.client import catalog_key
 
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
@@ -105,8 +104,7 @@ def block_for(v: common.View, multi, cfg) -> str:
     """The exported ``tools.tool_search`` block of ``multi`` for the sidebar's catalog (the text of
     ``toolsearch recommend --yaml``); its gate line names the shipped sample files the catalog is
     made of (:func:`~toolsearch.ui.common.shipped_sample_files`), else ``CATALOG``."""
-    # the catalog's hash as YAML takes seconds on thousands of tools: once per catalog, not per slider move
-    fingerprint = common.memo(v.inspector.planner, ("catalog_key",), lambda: catalog_key(v.inspector.catalog))
+    fingerprint = common.whole_catalog_key(v)
     return export_block(multi, cfg, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
                         version=__version__, tool_names=v.inspector.naming,
                         scope=v.inspector.scope.name if v.inspector.scope is not None else None,
