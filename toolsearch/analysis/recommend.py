@@ -357,7 +357,9 @@ class MultiRecommendation:
         tools) at 32K before the listing changes"``."""
         if not self.contexts or self.worst.listing_tokens == 0:
             return "nothing is listed, so there is no listing growth to absorb"
-        tight = min(self.contexts, key=lambda c: c.headroom_tokens)
+        # the shortest of the lengths with the least room (several share it when the budget is the same
+        # there): the words do not depend on the order the lengths were listed in
+        tight = min(self.contexts, key=lambda c: (c.headroom_tokens, c.context_length is None, c.context_length or 0))
         if self.growth_tokens == 0:
             return (f"tight: the budget equals the listing {at_length(tight.context_length)}, so any listing "
                     f"growth changes the listing there")
