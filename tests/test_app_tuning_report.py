@@ -133,8 +133,11 @@ def test_tuning_fingerprints_the_catalog_once_not_on_every_slider_move(monkeypat
     calls: list[int] = []
     real = client.catalog_key
     monkeypatch.setattr(client, "catalog_key", lambda catalog: calls.append(1) or real(catalog))
+    import toolsearch.ui.common as common  # it hashes the catalog for the page (imported once, not per run)
+    monkeypatch.setattr(common, "catalog_key", client.catalog_key)
     at = open_page("toolsearch/ui/tuning.py", {"pct": "4.0"})
     before = len(calls)
+    assert before >= 1, "the counter saw no fingerprint: it counts the wrong function"
     at.query_params["pct"] = "4.1"
     at.run()
     assert not at.exception, at.exception
