@@ -648,3 +648,5 @@ def test_a_scope_with_too_many_wildcard_patterns_is_refused_in_one_line(tmp_path
                                                           [f"x{i}*" for i in range(C.SCOPE_MAX_PATTERNS - 3)]))
     for name in ("abc", "aq", "undelete", "x12", "x12y", "abcd", "xq", "x", "delete_issue"):
         assert matches(name, at_limit.exclude) == any(fnmatch.fnmatchcase(name, p) for p in at_limit.exclude), name
+    security = " ".join((ROOT / "docs" / "security.md").read_text(encoding="utf-8").split())
+    assert f"holds at most {C.SCOPE_MAX_PATTERNS} patterns with wildcards" in security
