@@ -1163,3 +1163,55 @@ def test_exported_task_ids_stay_unique_when_session_ids_clean_up_alike(tmp_path)
     ids = [t.id for t in load_queries(out).tasks]
     assert len(ids) == 3 and len(set(ids)) == 3, ids
     assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0
+
+
+def test_one_bad_message_skips_only_itself_in_every_format(tmp_path):
+    """A message that is not an object, a 'tool_calls' that is not JSON, a call or a tool_use block
+    without a name, a trajectory turn without a value: each made the whole session vanish ("message
+    skipped …; session skipped") from an export, a chat file or a trajectory, while the same
+    session read from a Hermes store kept its other messages. Now the part is skipped with its
+    place and the session's good search is kept, in every format."""
+    search = tool_calls("g1", "tool_search", {"queries": ["create a github issue"]})
+    good = [{"role": "user", "content": "open an issue"}, {"role": "assistant", "content": "", "tool_calls": search},
+            {"role": "tool", "tool_call_id": "g1", "content": search_response("create a github issue", [])}]
+    export = tmp_path / "export.jsonl"
+    export.write_text(json.dumps({"id": "e1", "source": "cli", "model": "m", "messages": [
+        7, {"role": "assistant", "tool_calls": "[not json"}, {"role": "assistant", "tool_calls": [{"id": "x"}]},
+        *good]}) + "\n", encoding="utf-8")
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([None, *good]), encoding="utf-8")
+    anthropic = tmp_path / "anthropic.json"
+    anthropic.write_text(json.dumps({"messages": [
+        "hi", {"role": "assistant", "content": [{"type": "tool_use", "id": "n"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "tool_search",
+                                           "input": {"queries": ["create a github issue"]}}]}]}), encoding="utf-8")
+    trajectory = tmp_path / "trajectory.jsonl"
+    trajectory.write_text(json.dumps({"conversations": [
+        {"from": "human"},
+        {"from": "gpt", "value": "<tool_call>\n{\"name\": \n</tool_call><tool_call>\n{\"name\": \"tool_search\", "
+                                 "\"arguments\": {\"queries\": [\"create a github issue\"]}}\n</tool_call>"},
+        {"from": "tool", "value": "<tool_response>\n{\"content\": \"cut\"}\n</tool_response><tool_response>\n"
+                                  + json.dumps({"name": "tool_search", "content": json.loads(
+                                      search_response("create a github issue", []))}) + "\n</tool_response>"}]})
+                          + "\n", encoding="utf-8")
+    expected = {
+        export: [f"{export}: messages[0]: expected an object with a 'role'; message skipped",
+                 f"{export}: messages[1]: 'tool_calls' is not valid JSON; calls skipped",
+                 f"{export}: messages[2].tool_calls[0]: expected {{id, function: {{name, arguments}}}}; call skipped"],
+        chat: [f"{chat}: messages[0]: expected an object with a 'role'; message skipped"],
+        anthropic: [f"{anthropic}: messages[0]: expected {{role, content}}; message skipped",
+                    f"{anthropic}: messages[1].content[0]: a tool_use block without a 'name'; block skipped"],
+        trajectory: [f"{trajectory}: conversations[0]: expected {{from, value}}; turn skipped",
+                     f"{trajectory}: conversations[1]: <tool_call> 1 is not valid JSON; call skipped"],
+    }
+    for path, problems in expected.items():
+        loaded = load_sessions([path])
+        assert [str(p) for p in loaded.problems] == problems, path
+        (session,) = loaded.sessions
+        searches = [event_to_dict(e) for e in session.events if event_to_dict(e)["kind"] == "search"]
+        assert [q["query"] for e in searches for q in e["queries"]] == ["create a github issue"], path
+        if path != anthropic:  # the recorded result still pairs with its call
+            assert searches[0]["queries"][0]["matches"] == [], path
+    done = run_cli("sessions", export, "--catalog", ROOT / "sample_catalogs" / "github-full.yaml")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "session skipped" not in done.stderr and "sessions: 1 (hermes-export)" in done.stdout, done

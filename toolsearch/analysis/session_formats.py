@@ -468,7 +468,9 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
         for i, item in enumerate(items):
             place = where if len(items) == 1 else f"{where}[{i}]"
             try:
-                out.sessions.append(_trajectory_session(item, place))
+                trajectory_notes: list[SessionProblem] = []
+                out.sessions.append(_trajectory_session(item, place, trajectory_notes))
+                out.problems.extend(trajectory_notes)
             except _Bad as exc:
                 out.problems.append(SessionProblem(place, f"{exc}; session skipped"))
         return
@@ -978,14 +980,26 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
                 for m in item["messages"]]
     _add_chat_messages(session, messages, where, problems, notes)
-    if problems.problems:
-        raise _Bad("; ".join(p.message for p in problems.problems[:1]) + f" (at {problems.problems[0].where})")
+    _keep_or_refuse(problems, notes)
     return session
+
+
+def _keep_or_refuse(problems: ReadResult, notes: list[SessionProblem] | None) -> None:
+    """A session's parts that could not be read (a message, a call, a block, each said as skipped)
+    go to ``notes`` and the rest of the session is kept, as the Hermes store reader keeps it; with no
+    ``notes`` to hold them, the first one refuses the whole session (:class:`_Bad`)."""
+    if not problems.problems:
+        return
+    if notes is None:
+        raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
+    notes.extend(problems.problems)
 
 
 # --- trajectories -----------------------------------------------------------------------------
 
-def _trajectory_session(item: Any, where: str) -> RawSession:
+def _trajectory_session(item: Any, where: str, notes: list[SessionProblem]) -> RawSession:
+    """One trajectory; a turn or a ``<tool_call>`` that cannot be read is skipped alone and noted
+    in ``notes`` (a skipped call keeps its place, so later results still pair with their calls)."""
     if not isinstance(item, dict) or not isinstance(item.get("conversations"), list):
         raise _Bad("expected an object with a 'conversations' list")
     sid = item.get("id") or item.get("session_id") or where
@@ -995,22 +1009,28 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
     open_ids: list[str] = []
     for index, turn in enumerate(item["conversations"]):
         if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
-            raise _Bad(f"conversations[{index}]: expected {{from, value}}")
+            notes.append(SessionProblem(f"{where}: conversations[{index}]", "expected {from, value}; turn skipped"))
+            continue
         session.messages += 1
         speaker = turn.get("from")
         value = turn["value"]
         if speaker == "gpt":
             open_ids = []
             for k, body in enumerate(_TOOL_CALL_TAG.findall(value)):
-                try:
-                    call = readers.load_embedded_json(body)
-                except ValueError:
-                    raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} is not valid JSON") from None
-                if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-                    raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} has no 'name'")
                 counter += 1
                 call_id = f"t{counter}"
                 open_ids.append(call_id)
+                try:
+                    call = readers.load_embedded_json(body)
+                except ValueError:
+                    call = None
+                    problem = "is not valid JSON"
+                else:
+                    problem = "has no 'name'"
+                if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                    notes.append(SessionProblem(f"{where}: conversations[{index}]",
+                                                f"<tool_call> {k + 1} {problem}; call skipped"))
+                    continue
                 session.steps.append(ToolUse(call_id, call["name"], _parse_arguments(call.get("arguments"))))
         elif speaker == "tool":
             for k, body in enumerate(_TOOL_RESPONSE_TAG.findall(value)):
@@ -1031,8 +1051,9 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
 # --- Anthropic messages -----------------------------------------------------------------------
 
 def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[SessionProblem] | None = None) -> RawSession:
-    """One conversation; a problem in it skips it all (:class:`_Bad`), except a content block that
-    is not an object, which is skipped alone and noted in ``notes``."""
+    """One conversation; a message, call or content block that cannot be read is skipped alone and
+    noted in ``notes`` (without ``notes``, it skips the conversation: :class:`_Bad`); a
+    conversation that is not a list of messages is :class:`_Bad`."""
     meta: Mapping[str, Any] = {}
     if isinstance(conv, dict):
         meta, messages = conv, conv.get("messages")
@@ -1050,12 +1071,12 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[Sessi
     else:
         for index, message in enumerate(messages):
             if not isinstance(message, dict) or "role" not in message:
-                problems.problems.append(SessionProblem(f"{where}: messages[{index}]", "expected {role, content}"))
+                problems.problems.append(SessionProblem(f"{where}: messages[{index}]",
+                                                        "expected {role, content}; message skipped"))
                 continue
             session.messages += 1
             _add_anthropic_blocks(session, message.get("content"), f"{where}: messages[{index}]", problems, notes)
-    if problems.problems:
-        raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
+    _keep_or_refuse(problems, notes)
     return session
 
 
@@ -1073,7 +1094,8 @@ def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: Re
         if kind in ("tool_use", "server_tool_use"):
             name = block.get("name")
             if not isinstance(name, str) or not name:
-                out.problems.append(SessionProblem(f"{where}.content[{index}]", f"a {kind} block without a 'name'"))
+                out.problems.append(SessionProblem(f"{where}.content[{index}]",
+                                                   f"a {kind} block without a 'name'; block skipped"))
                 continue
             session.steps.append(ToolUse(str(block.get("id") or ""), name, block.get("input") or {},
                                          server=kind == "server_tool_use"))
