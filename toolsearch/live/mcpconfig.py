@@ -894,8 +894,13 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got "
                                   f"{redact_url(url)!r} ({exc})") from None
-            if parts.scheme not in ("http", "https") or not parts.netloc:
+            if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
+            try:
+                parts.port  # noqa: B018 - read for its check ("h:99999" raised OverflowError at connect)
+            except ValueError:
+                raise ConfigError(f"{where}.url: expected a port from 0 to 65535 after the host, got "
+                                  f"{redact_url(url)!r}") from None
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         _check_headers(headers, f"{where}.headers")
