@@ -1215,3 +1215,58 @@ def test_one_bad_message_skips_only_itself_in_every_format(tmp_path):
     done = run_cli("sessions", export, "--catalog", ROOT / "sample_catalogs" / "github-full.yaml")
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert "session skipped" not in done.stderr and "sessions: 1 (hermes-export)" in done.stdout, done
+
+
+def _continuations_walked_from_each_part(parent_of: dict[str, str], ids: set[str]) -> dict[str, str]:
+    """The root of each compression part as the reader found it before: walked from every part."""
+    out = {}
+    for child in parent_of:
+        root, seen = parent_of[child], {child}
+        while root in parent_of and root not in seen:
+            seen.add(root)
+            root = parent_of[root]
+        if child in ids and root in ids and root != child:
+            out[child] = root
+    return out
+
+
+def test_compression_chains_join_as_before_and_a_long_chain_reads_at_once(tmp_path):
+    """A store whose sessions continue each other after compression is read as one session per
+    chain. Each part walked the chain to its root, so a chain of 30,000 parts (a hostile store of
+    a few MB) took a minute; each part is walked once now, with the same roots, cycles included."""
+    import random  # noqa: PLC0415
+    import sqlite3  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from toolsearch.analysis.session_formats import _compression_continuations  # noqa: PLC0415
+
+    rng = random.Random(7)
+    for _ in range(200):
+        n = rng.randint(1, 12)
+        parents = {f"s{i}": (f"s{rng.randrange(n + 2)}" if rng.random() < 0.8 else None) for i in range(n)}
+        conn = sqlite3.connect(":memory:")
+        conn.execute("CREATE TABLE sessions (id TEXT, parent_session_id TEXT, end_reason TEXT)")
+        conn.executemany("INSERT INTO sessions VALUES (?, ?, 'compression')", list(parents.items()))
+        ids = set(parents) - {f"s{rng.randrange(n)}"}  # one row not read (past the store limit, say)
+        parent_of = {c: p for c, p in parents.items() if p in parents}
+        assert _compression_continuations(conn, {"parent_session_id", "end_reason"}, dict.fromkeys(ids)) == \
+            _continuations_walked_from_each_part(parent_of, ids), parents
+    db = tmp_path / "chain.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, model TEXT, started_at REAL, "
+                 "parent_session_id TEXT, end_reason TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT)")
+    parts = 30_000
+    conn.executemany("INSERT INTO sessions VALUES (?, 'm', ?, ?, 'compression')",
+                     [(f"p{i}", i, f"p{i - 1}" if i else None) for i in range(parts)])
+    conn.executemany("INSERT INTO messages (session_id, role, content) VALUES (?, 'user', 'hi')",
+                     [(f"p{i}",) for i in range(parts)])
+    conn.commit()
+    conn.close()
+    started = time.process_time()
+    loaded = load_sessions([db])
+    took = time.process_time() - started
+    (session,) = loaded.sessions
+    assert session.id == "p0" and session.messages == parts
+    assert took < 20, f"{took:.1f} s of CPU for one chain of {parts:,} parts"  # 55 s when walked from each part
