@@ -1270,3 +1270,35 @@ def test_compression_chains_join_as_before_and_a_long_chain_reads_at_once(tmp_pa
     (session,) = loaded.sessions
     assert session.id == "p0" and session.messages == parts
     assert took < 20, f"{took:.1f} s of CPU for one chain of {parts:,} parts"  # 55 s when walked from each part
+
+
+def test_a_flood_of_bad_lines_is_named_a_hundred_times_and_counted(tmp_path):
+    """A session file of a million lines that are not JSON (or not sessions) printed a million
+    lines, held a gigabyte and took over a minute; a store or an upload the same. The first 100
+    problems of a file are named, one more line counts the rest, and the good session is read."""
+    from toolsearch.analysis.session_formats import MAX_NAMED_PROBLEMS  # noqa: PLC0415
+
+    good = (ROOT / "sample_sessions" / "hermes-export.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    for name, junk, skipped in (("text.jsonl", "x", "not valid JSON (Expecting value); line skipped"),
+                                ("numbers.jsonl", "42", "expected a session object with a 'messages' list; "
+                                                        "session skipped")):
+        path = tmp_path / name
+        path.write_text(good + "\n" + f"{junk}\n" * 300_000, encoding="utf-8")
+        more = (f"{path}: {300_000 - MAX_NAMED_PROBLEMS:,} more parts skipped (lines, sessions, messages or calls "
+                f"that cannot be read); only the first {MAX_NAMED_PROBLEMS} are named")
+        other = tmp_path / "other.jsonl"  # another file's problems are named apart
+        other.write_text(json.dumps(dict(json.loads(good), id="other")) + "\n" + "x\n" * 150, encoding="utf-8")
+        loaded = load_sessions([path, other])
+        assert [str(p) for p in loaded.problems] == [
+            *(f"{path}:{n}: {skipped}" for n in range(2, MAX_NAMED_PROBLEMS + 2)), more,
+            *(f"{other}:{n}: not valid JSON (Expecting value); line skipped" for n in range(2, MAX_NAMED_PROBLEMS + 2)),
+            f"{other}: 50 more parts skipped (lines, sessions, messages or calls that cannot be read); only the "
+            f"first {MAX_NAMED_PROBLEMS} are named"]
+        assert len(loaded.sessions) == 2
+        upload = load_sessions_bytes(path.read_bytes(), name)
+        assert [str(p) for p in upload.problems][-1] == more.replace(str(path), name)
+        assert len(upload.problems) == MAX_NAMED_PROBLEMS + 1 and len(upload.sessions) == 1
+    done = run_cli("sessions", tmp_path / "text.jsonl", "--catalog", ROOT / "sample_catalogs" / "github-full.yaml")
+    assert done.returncode == 0 and len(done.stderr.splitlines()) == MAX_NAMED_PROBLEMS + 1, done.stderr[-500:]
+    sessions_doc = " ".join((ROOT / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    assert f"The first {MAX_NAMED_PROBLEMS} such problems of one file are named" in sessions_doc

@@ -85,6 +85,13 @@ class SessionProblem:
 
 
 @dataclass(frozen=True)
+class _MoreProblems(SessionProblem):
+    """The problem that counts the ones of a file past :data:`MAX_NAMED_PROBLEMS`."""
+
+    count: int = 0
+
+
+@dataclass(frozen=True)
 class ToolUse:
     """One tool call the model made.
 
@@ -165,6 +172,28 @@ class ReadResult:
 
 
 Progress = Callable[[int, int | None], None]  # (sessions read so far, total when known)
+
+#: Problems named one by one for one session file; past them, one line counts the rest. A file of
+#: two million lines that are not JSON printed two million lines and held a gigabyte.
+MAX_NAMED_PROBLEMS = 100
+
+
+def name_first_problems(out: ReadResult, start: int, origin: str) -> None:
+    """Keep the first :data:`MAX_NAMED_PROBLEMS` of the problems added since ``start`` (one file's)
+    and one more that counts the others."""
+    added = out.problems[start:]
+    if len(added) <= MAX_NAMED_PROBLEMS + 1:
+        return
+    named = [p for p in added if not isinstance(p, _MoreProblems)]
+    total = len(named) + sum(p.count for p in added if isinstance(p, _MoreProblems))
+    del out.problems[start:]
+    out.problems.extend(named[:MAX_NAMED_PROBLEMS])
+    out.problems.append(_more_problems(origin, total - MAX_NAMED_PROBLEMS))
+
+
+def _more_problems(origin: str, count: int) -> SessionProblem:
+    return _MoreProblems(origin, f"{count:,} more parts skipped (lines, sessions, messages or calls that cannot "
+                                 f"be read); only the first {MAX_NAMED_PROBLEMS} are named", count=count)
 
 
 # --- detection --------------------------------------------------------------------------------
@@ -325,14 +354,21 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
             raise SessionSourceError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
         kind = fmt or detect_format(path)
         if kind == "hermes-db":
-            read_hermes_db(path, out, progress)
+            start = len(out.problems)
+            try:
+                read_hermes_db(path, out, progress)
+            finally:
+                name_first_problems(out, start, str(path))
             continue
         data = readers.read_bytes(path, SessionSourceError, "the session file")
         if data.startswith(SQLITE_MAGIC):  # --format named a text format for a store
             raise SessionSourceError(f"{path}: a SQLite session store, not a file in the {kind} format; read it as hermes-db "
                                      "(leave out --format, or give --format hermes-db)")
-        text = decode_text(data, str(path), out)
-        read_text(text, str(path), kind, out, progress)
+        start = len(out.problems)
+        try:
+            read_text(decode_text(data, str(path), out), str(path), kind, out, progress)
+        finally:
+            name_first_problems(out, start, str(path))
     return out
 
 
@@ -344,6 +380,14 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
         SessionSourceError: the text is none of the formats (or ``hermes-db``, which is binary).
     """
     out = out if out is not None else ReadResult()
+    start = len(out.problems)
+    try:
+        return _read_text(text, origin, fmt, out, progress)
+    finally:
+        name_first_problems(out, start, origin)
+
+
+def _read_text(text: str, origin: str, fmt: str | None, out: ReadResult, progress: Progress | None) -> ReadResult:
     text = text.lstrip("\ufeff")
     if fmt is None:
         stripped = text.strip()
@@ -436,19 +480,25 @@ def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str,
     if len([ln for ln in lines if ln.strip()]) <= 1:
         out.problems.append(SessionProblem(origin, f"not valid JSON ({whole_error})"))
         return
+    unnamed = 0  # lines skipped past MAX_NAMED_PROBLEMS: counted, not named (nor held)
+    base = len(out.problems)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         where = f"{origin}:{number}"
         try:
             value = readers.load_json_line(line, where, SessionSourceError)
-        except ValueError as exc:
-            out.problems.append(SessionProblem(where, f"not valid JSON ({exc.msg}); line skipped"))
-            continue
-        except InputLimitError as exc:
-            out.problems.append(SessionProblem(where, f"{str(exc).removeprefix(where + ': ')}; line skipped"))
+        except (ValueError, InputLimitError) as exc:
+            if len(out.problems) - base >= MAX_NAMED_PROBLEMS:
+                unnamed += 1
+            elif isinstance(exc, InputLimitError):
+                out.problems.append(SessionProblem(where, f"{str(exc).removeprefix(where + ': ')}; line skipped"))
+            else:
+                out.problems.append(SessionProblem(where, f"not valid JSON ({exc.msg}); line skipped"))
             continue
         yield where, value
+    if unnamed:
+        out.problems.append(_more_problems(origin, unnamed))
 
 
 def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
@@ -995,17 +1045,18 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
                 for m in item["messages"]]
     _add_chat_messages(session, messages, where, problems, notes)
-    _keep_or_refuse(problems, notes)
+    _keep_or_refuse(session, problems, notes)
     return session
 
 
-def _keep_or_refuse(problems: ReadResult, notes: list[SessionProblem] | None) -> None:
+def _keep_or_refuse(session: RawSession, problems: ReadResult, notes: list[SessionProblem] | None) -> None:
     """A session's parts that could not be read (a message, a call, a block, each said as skipped)
     go to ``notes`` and the rest of the session is kept, as the Hermes store reader keeps it; with no
-    ``notes`` to hold them, the first one refuses the whole session (:class:`_Bad`)."""
+    ``notes`` to hold them, or no message of the session read, the first one refuses the whole
+    session (:class:`_Bad`)."""
     if not problems.problems:
         return
-    if notes is None:
+    if notes is None or not session.messages:
         raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
     notes.extend(problems.problems)
 
@@ -1091,7 +1142,7 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[Sessi
                 continue
             session.messages += 1
             _add_anthropic_blocks(session, message.get("content"), f"{where}: messages[{index}]", problems, notes)
-    _keep_or_refuse(problems, notes)
+    _keep_or_refuse(session, problems, notes)
     return session
 
 
