@@ -1302,3 +1302,26 @@ def test_a_flood_of_bad_lines_is_named_a_hundred_times_and_counted(tmp_path):
     assert done.returncode == 0 and len(done.stderr.splitlines()) == MAX_NAMED_PROBLEMS + 1, done.stderr[-500:]
     sessions_doc = " ".join((ROOT / "docs" / "sessions.md").read_text(encoding="utf-8").split())
     assert f"The first {MAX_NAMED_PROBLEMS} such problems of one file are named" in sessions_doc
+
+
+def test_a_store_row_with_no_session_id_is_skipped_with_a_word(tmp_path):
+    """A 'sessions' row whose id is NULL was read as a session named 'None', and the messages
+    whose session_id is NULL joined it as its messages: NULL matched NULL. Both are skipped and
+    counted; the other sessions are read."""
+    import sqlite3  # noqa: PLC0415
+
+    db = tmp_path / "state.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE sessions (id TEXT, model TEXT, started_at REAL)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT)")
+    conn.executemany("INSERT INTO sessions VALUES (?, 'm', ?)", [("s1", 1), (None, 2), (None, 3)])
+    calls = json.dumps(tool_calls("a", "tool_search", {"queries": ["create a github issue"]}))
+    conn.executemany("INSERT INTO messages (session_id, role, content, tool_calls) VALUES (?, ?, ?, ?)",
+                     [("s1", "user", "hi", None), (None, "assistant", "", calls), (None, "user", "x", None)])
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([db])
+    assert [s.id for s in loaded.sessions] == ["s1"]
+    assert [str(p) for p in loaded.problems] == [f"{db}: 2 rows of 'sessions' with no id; skipped",
+                                                 f"{db}: 2 messages with no session_id; skipped"]

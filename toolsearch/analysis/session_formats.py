@@ -45,6 +45,7 @@ from ..engine.invisible import quoted
 from ..engine import readers
 from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError
+from ..engine.wording import counted
 
 #: Every format name, in detection order for text files.
 FORMATS: tuple[str, ...] = ("hermes-db", "hermes-export", "trajectory", "claude-code", "anthropic", "openai")
@@ -741,7 +742,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} AND {kept} ORDER BY {order_m}")
     by_id: dict[str, RawSession] = {}
     order_ids: list[str] = []
+    no_id = sum(1 for row in rows if row[0] is None)
+    if no_id:  # read as the text 'None' before, which the messages without a session_id then joined
+        out.problems.append(SessionProblem(origin, f"{counted(no_id, 'row')} of 'sessions' with no id; skipped"))
     for row in rows:
+        if row[0] is None:
+            continue
         sid = _cell_id(row[0])
         session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
                              started_at=_number(row[3]), title=_text(row[4]))
@@ -775,7 +781,11 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
             return
         _add_chat_messages(session, pending, f"{origin}: session {quoted(current)}", out)
 
+    no_session = 0
     for sid, mid, role, content, tool_calls, tool_call_id, tool_name, *sizes in cursor:
+        if sid is None:
+            no_session += 1
+            continue
         sid = _cell_id(sid)
         if sid != current:
             flush()
@@ -793,6 +803,8 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
                         "tool_call_id": tool_call_id, "tool_name": tool_name})
     flush()
+    if no_session:
+        out.problems.append(SessionProblem(origin, f"{counted(no_session, 'message')} with no session_id; skipped"))
     continued = _compression_continuations(conn, columns, by_id)
     for i, sid in enumerate(order_ids, 1):
         root = continued.get(sid)
