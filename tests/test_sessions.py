@@ -1325,3 +1325,21 @@ def test_a_store_row_with_no_session_id_is_skipped_with_a_word(tmp_path):
     assert [s.id for s in loaded.sessions] == ["s1"]
     assert [str(p) for p in loaded.problems] == [f"{db}: 2 rows of 'sessions' with no id; skipped",
                                                  f"{db}: 2 messages with no session_id; skipped"]
+
+
+def test_claude_code_token_counters_that_are_not_counts_are_reported():
+    """A counter written as text ('x'), a fraction, a huge float or true was left out of the
+    session's counters without a word (only a negative count was named). Each is named with its
+    place; a whole number written as a float (910.0) is the count."""
+    usage = {"input_tokens": "x", "output_tokens": 1e308, "cache_read_input_tokens": 12.5,
+             "cache_creation_input_tokens": True}
+    lines = [{"sessionId": "s1", "type": "assistant", "message": {"role": "assistant", "usage": usage, "content": []}},
+             {"sessionId": "s1", "type": "assistant", "message": {"role": "assistant", "content": [],
+                                                                  "usage": {"input_tokens": 910.0}}}]
+    loaded = load_sessions_text("\n".join(json.dumps(line) for line in lines) + "\n", "cc.jsonl", "claude-code")
+    assert [str(p) for p in loaded.problems] == [
+        "cc.jsonl:1.message.usage.input_tokens: expected a count of tokens, got 'x'; not counted",
+        "cc.jsonl:1.message.usage.output_tokens: expected a count of tokens, got the number 1e+308; not counted",
+        "cc.jsonl:1.message.usage.cache_read_input_tokens: expected a count of tokens, got the number 12.5; not counted",
+        "cc.jsonl:1.message.usage.cache_creation_input_tokens: expected a count of tokens, got true; not counted"]
+    assert loaded.sessions[0].counters == {"input_tokens": 910}

@@ -958,6 +958,15 @@ def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | Non
     return None
 
 
+def _a_json_type(value: Any) -> str:
+    """What a JSON value is, for a problem (``the number 12.5``, ``a list``, ``true``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+
+
 def _cell_id(value: Any) -> str:
     """A session id cell as text: SQLite keeps whatever type a row was given, and a BLOB id read
     with ``str`` showed as Python's ``b'...'``."""
@@ -1220,11 +1229,15 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                                       ("cache_read_input_tokens", "cache_read_tokens"),
                                       ("cache_creation_input_tokens", "cache_write_tokens")):
                         value = usage.get(key)
-                        if isinstance(value, bool) or not isinstance(value, int) or value == 0:
+                        if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+                            value = int(value)  # 910.0: a writer that keeps every number as a float
+                        if value is None or value == 0 and not isinstance(value, bool):
                             continue
-                        if value < 0:
+                        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                            got = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else \
+                                quoted(value) if isinstance(value, str) else _a_json_type(value)
                             out.problems.append(SessionProblem(f"{where}.message.usage.{key}",
-                                                               f"expected a count of tokens, got {value:,}; not counted"))
+                                                               f"expected a count of tokens, got {got}; not counted"))
                             continue
                         session.counters[name] = session.counters.get(name, 0) + value
             _add_anthropic_blocks(session, message.get("content"), where, out)
