@@ -1343,3 +1343,34 @@ def test_claude_code_token_counters_that_are_not_counts_are_reported():
         "cc.jsonl:1.message.usage.cache_read_input_tokens: expected a count of tokens, got the number 12.5; not counted",
         "cc.jsonl:1.message.usage.cache_creation_input_tokens: expected a count of tokens, got true; not counted"]
     assert loaded.sessions[0].counters == {"input_tokens": 910}
+
+
+def test_export_and_store_token_counters_that_are_not_counts_are_reported(tmp_path):
+    """In a Hermes export or store, a negative counter was shown as the session's count
+    ('input tokens: -5') and one written as text or past a float ('lots', 1e400) was left out
+    without a word. Each is named with its session and not counted, as in a transcript."""
+    import sqlite3  # noqa: PLC0415
+
+    line = json.dumps({"id": "e1", "source": "cli", "messages": [{"role": "user", "content": "hi"}],
+                       "input_tokens": -5, "output_tokens": "lots", "cache_read_tokens": 40.0})
+    export = tmp_path / "export.jsonl"
+    export.write_text(line.replace('"lots"', '"lots", "cache_write_tokens": 1e400') + "\n", encoding="utf-8")
+    loaded = load_sessions([export])
+    assert [str(p) for p in loaded.problems] == [
+        f"{export}: session 'e1': input_tokens: expected a count of tokens, got -5; not counted",
+        f"{export}: session 'e1': output_tokens: expected a count of tokens, got 'lots'; not counted",
+        f"{export}: session 'e1': cache_write_tokens: expected a count of tokens, got '1e400'; not counted"]
+    assert loaded.sessions[0].counters == {"cache_read_tokens": 40}
+    db = tmp_path / "state.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE sessions (id TEXT, input_tokens, output_tokens)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1', -5, 'many')")
+    conn.execute("INSERT INTO messages (session_id, role, content) VALUES ('s1', 'user', 'hi')")
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([db])
+    assert [str(p) for p in loaded.problems] == [
+        f"{db}: session 's1': input_tokens: expected a count of tokens, got -5; not counted",
+        f"{db}: session 's1': output_tokens: expected a count of tokens, got 'many'; not counted"]
+    assert loaded.sessions[0].counters == {}

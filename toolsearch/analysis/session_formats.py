@@ -33,7 +33,6 @@ is reported as a :class:`SessionProblem` with its place and skipped; the rest lo
 from __future__ import annotations
 
 import json
-import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -761,8 +760,10 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
             out.problems.append(SessionProblem(f"{origin}: session {quoted(sid)}", "its model_config is not a JSON object; "
                                                "context length not read (the rest of the session is)"))
         session.context_length = _context_length(config, out.problems, f"{origin}: session {quoted(sid)}")
-        session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
-                            if isinstance(v, (int, float)) and v and math.isfinite(v)}
+        counts = {name: _token_count(v.decode("utf-8", "replace") if isinstance(v, bytes) else v,
+                                     f"{origin}: session {quoted(sid)}: {name}", out.problems)
+                  for name, v in zip(COUNTERS, row[5:])}
+        session.counters = {name: v for name, v in counts.items() if v}
         if archived.get(sid):
             session.steps.append(Compaction(archived[sid], tuple(earlier.get(sid, ()))))
         by_id[sid] = session
@@ -958,6 +959,22 @@ def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | Non
     return None
 
 
+def _token_count(value: Any, where: str, problems: list[SessionProblem]) -> int | None:
+    """A recorded token counter as a count (``None`` when absent); a value that is not a count of
+    tokens (text, a fraction, a negative number, ``true``) is named in ``problems`` and not counted.
+    A whole number written as a float (``910.0``) is that count."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        value = int(value)  # 910.0: a writer that keeps every number as a float
+    if value is None or (value == 0 and not isinstance(value, bool)):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        got = (f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else
+               quoted(value) if isinstance(value, str) else _a_json_type(value))
+        problems.append(SessionProblem(where, f"expected a count of tokens, got {got}; not counted"))
+        return None
+    return value
+
+
 def _a_json_type(value: Any) -> str:
     """What a JSON value is, for a problem (``the number 12.5``, ``a list``, ``true``)."""
     if isinstance(value, bool):
@@ -1061,7 +1078,9 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
                          started_at=_number(item.get("started_at")),
                          title=item.get("title") if isinstance(item.get("title"), str) else None)
     session.context_length = _context_length(_json_object(item.get("model_config")), notes, where)
-    session.counters = {k: int(item[k]) for k in COUNTERS if isinstance(item.get(k), (int, float)) and item.get(k)}
+    counts = {k: _token_count(item.get(k), f"{where}: session {quoted(session.id)}: {k}",
+                              notes if notes is not None else []) for k in COUNTERS}
+    session.counters = {k: v for k, v in counts.items() if v}
     problems = ReadResult()
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
                 for m in item["messages"]]
@@ -1228,17 +1247,8 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                     for key, name in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"),
                                       ("cache_read_input_tokens", "cache_read_tokens"),
                                       ("cache_creation_input_tokens", "cache_write_tokens")):
-                        value = usage.get(key)
-                        if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
-                            value = int(value)  # 910.0: a writer that keeps every number as a float
-                        if value is None or value == 0 and not isinstance(value, bool):
-                            continue
-                        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                            got = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else \
-                                quoted(value) if isinstance(value, str) else _a_json_type(value)
-                            out.problems.append(SessionProblem(f"{where}.message.usage.{key}",
-                                                               f"expected a count of tokens, got {got}; not counted"))
-                            continue
-                        session.counters[name] = session.counters.get(name, 0) + value
+                        value = _token_count(usage.get(key), f"{where}.message.usage.{key}", out.problems)
+                        if value:
+                            session.counters[name] = session.counters.get(name, 0) + value
             _add_anthropic_blocks(session, message.get("content"), where, out)
     out.sessions.extend(sessions.values())
