@@ -1374,3 +1374,18 @@ def test_export_and_store_token_counters_that_are_not_counts_are_reported(tmp_pa
         f"{db}: session 's1': input_tokens: expected a count of tokens, got -5; not counted",
         f"{db}: session 's1': output_tokens: expected a count of tokens, got 'many'; not counted"]
     assert loaded.sessions[0].counters == {}
+
+
+def test_a_claude_code_session_id_that_is_not_text_is_reported():
+    """A transcript entry whose sessionId was a list or an object made a session named by Python's
+    spelling of it ("['a']"). The entry is skipped with its place; the others are read."""
+    entry = {"type": "assistant", "message": {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "x1", "name": "get_weather", "input": {"city": "Paris"}}]}}
+    lines = [dict(entry, sessionId="s1"), dict(entry, sessionId=["a"]), dict(entry, sessionId={"x": 1}),
+             dict(entry, sessionId=True), dict(entry, sessionId=7)]
+    loaded = load_sessions_text("\n".join(json.dumps(line) for line in lines) + "\n", "cc.jsonl", "claude-code")
+    assert [str(p) for p in loaded.problems] == [
+        "cc.jsonl:2: expected the sessionId as text, got a list; line skipped",
+        "cc.jsonl:3: expected the sessionId as text, got an object; line skipped",
+        "cc.jsonl:4: expected the sessionId as text, got true; line skipped"]
+    assert [s.id for s in loaded.sessions] == ["s1", "7"]

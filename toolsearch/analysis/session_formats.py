@@ -1220,7 +1220,13 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
             if not isinstance(item, dict):
                 out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
                 continue
-            sid = str(item.get("sessionId") or item.get("session_id") or Path(origin).stem)
+            raw_id = item.get("sessionId") or item.get("session_id")
+            if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, (str, int))):
+                # a list or an object became a session named by Python's spelling of it ("['a']")
+                out.problems.append(SessionProblem(where, f"expected the sessionId as text, got "
+                                                          f"{_a_json_type(raw_id)}; line skipped"))
+                continue
+            sid = str(raw_id or Path(origin).stem)
             session = sessions.get(sid)
             if session is None:
                 session = sessions[sid] = RawSession(id=sid, origin=origin, format="claude-code")
