@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import toolsearch_command
+from conftest import run_cli, toolsearch_command
 from toolsearch.engine import readers
 from toolsearch.engine.errors import CatalogError, ConfigError, InputLimitError, ProfileError, ToolsearchError
 
@@ -243,6 +243,25 @@ def test_a_key_given_twice_in_json_with_comments_is_refused_and_merge_keys_still
     assert readers.load_data("base: &b {x: 1}\nitem:\n  <<: *b\n  y: 2\n", "m.yaml") == {
         "base": {"x": 1}, "item": {"x": 1, "y": 2}}
     assert readers.load_data("a: 1\n'1': 2\n1: 3\n", "k.yaml") == {"a": 1, "1": 2, 1: 3}  # distinct keys
+
+
+def test_yaml_keys_spelled_differently_that_read_as_one_key_are_refused(tmp_path) -> None:
+    """`1`, `true` and `yes` are three spellings of one Python key (1 == True), as `~` and `null`
+    are of None: the mapping kept only the last, so two properties of a schema vanished without
+    a word. The catalog command refuses it in one line naming the place, as for a key given twice."""
+    path = tmp_path / "keys.yaml"
+    path.write_text("servers:\n  - name: s\n    tools:\n      - name: t\n        inputSchema:\n"
+                    "          type: object\n          properties:\n            1: {type: string}\n"
+                    "            '1': {type: integer}\n            yes: {type: number}\n", encoding="utf-8")
+    result = run_cli("describe", path, "mcp__s__t")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr == (f"toolsearch: error: {path}: line 10, column 13: the key 'yes' reads as the same key "
+                             "as '1' at line 8 of the same mapping, so one would be dropped; expected each key "
+                             "once (put text keys in quotes)\n")
+    for text in ("~: 1\nnull: 2\n", "1: a\n1.0: b\n", "on: 1\ntrue: 2\n", "0x1: a\n1: b\n"):
+        with pytest.raises(ToolsearchError, match=r"^k\.yaml: line 2, column 1: the key '.*' reads as the same key"):
+            readers.load_data(text, "k.yaml")
+    assert readers.load_data("1: a\n2: b\n'1': c\n", "k.yaml") == {1: "a", 2: "b", "1": "c"}
 
 
 def test_text_readers_and_uploads_share_the_limits() -> None:

@@ -142,3 +142,26 @@ def test_the_live_page_never_shows_them(tmp_path) -> None:
         connections = at.session_state["live_connections"] if "live_connections" in at.session_state else None
         if connections is not None:
             connections.close()
+
+
+def test_a_url_with_a_port_out_of_range_or_no_host_is_a_config_error_naming_the_place(tmp_path) -> None:
+    """A URL with port 99999 was accepted and failed at connect as 'OverflowError: connect(): port
+    must be 0-65535.' (a Python exception's words); one with credentials and no host
+    (http://:pw@/x) was accepted too. Both are the config's place and what was expected, with the
+    query value still masked, and nothing is connected."""
+    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
+        "port": {"url": "http://127.0.0.1:99999/mcp?token=S3cretQuery123456"},
+        "word": {"url": "http://127.0.0.1:abc/mcp"},
+        "nohost": {"url": "http://:S3cretPassword123@/mcp"}}})
+    result = subprocess.run([PY, "-m", "toolsearch", "plan", str(config)], capture_output=True, text=True,
+                            timeout=120, cwd=ROOT)
+    _clean(result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and "OverflowError" not in result.stdout + result.stderr, result.stderr
+    reasons = [line for line in result.stdout.splitlines() if ": failed: " in line]
+    assert reasons == [
+        f"port: failed: {config}: mcpServers.port.url: expected a port from 0 to 65535 after the host, got "
+        f"'http://127.0.0.1:99999/mcp?token={MASK}'",
+        f"word: failed: {config}: mcpServers.word.url: expected a port from 0 to 65535 after the host, got "
+        "'http://127.0.0.1:abc/mcp'",
+        f"nohost: failed: {config}: mcpServers.nohost.url: expected an http:// or https:// URL with a host, got "
+        f"'http://{MASK}@/mcp'"], result.stdout

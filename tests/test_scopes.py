@@ -7,6 +7,7 @@ in-scope and out-of-scope searches, describes and calls.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from toolsearch.analysis.skills import Skill, SkillSet
 from toolsearch.analysis.strategies import SKILL_LINKED, TIERED, Event, StrategyModel, StrategySettings, Task
 
 P = default_profile()
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _schema(*props: str, required: list[str] | None = None) -> dict:
@@ -619,3 +621,32 @@ def test_cli_scope_names_a_server_whose_name_holds_a_comma(tmp_path):
     assert result.returncode == 0, result.stderr
     scope = json.loads(result.stdout)["scope"]
     assert (scope["servers"], scope["reachable_servers"], scope["session_tools"]) == (["eu,west"], ["eu,west"], 1)
+
+
+def test_a_scope_with_too_many_wildcard_patterns_is_refused_in_one_line(tmp_path):
+    """Each wildcard pattern is tried on every tool name on every plan, and a link carries a
+    scope: 9,000 patterns (a 60 KB link) kept a 3,300-tool catalog busy for a minute per plan.
+    Over the limit, the flag and the scope file are one line naming the list; exact names are
+    not limited, and a list at the limit still matches as fnmatch does."""
+    from toolsearch.engine import constants as C  # noqa: PLC0415
+    from toolsearch.engine.scopes import matches  # noqa: PLC0415
+
+    over = ",".join(f"x{i}*" for i in range(C.SCOPE_MAX_PATTERNS + 1))
+    result = run_cli("plan", ROOT / "sample_catalogs" / "five-servers.yaml", "--scope", f"ro=*;exclude={over}")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr == (f"toolsearch: error: --scope 'ro': exclude: {C.SCOPE_MAX_PATTERNS + 1:,} patterns with "
+                             f"wildcards (*, ? or [), over the limit of {C.SCOPE_MAX_PATTERNS} in one list; "
+                             "not read\n")
+    path = write_yaml(tmp_path / "scopes.yaml", {"scopes": {"ro": {"servers": over.split(",")}}})
+    result = run_cli("plan", ROOT / "sample_catalogs" / "five-servers.yaml", "--scope-file", path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert "scopes.ro.servers: 257 patterns with wildcards (*, ? or [), over the limit of 256 in one list; not read" \
+        in result.stderr, result.stderr
+    exact = parse_scope_arg("ro=" + ",".join(f"s{i}" for i in range(5000)))
+    assert len(exact.servers) == 5000
+    at_limit = parse_scope_arg("ro=*;exclude=" + ",".join(["a?c", "[!x]*q", "*del*"] +
+                                                          [f"x{i}*" for i in range(C.SCOPE_MAX_PATTERNS - 3)]))
+    for name in ("abc", "aq", "undelete", "x12", "x12y", "abcd", "xq", "x", "delete_issue"):
+        assert matches(name, at_limit.exclude) == any(fnmatch.fnmatchcase(name, p) for p in at_limit.exclude), name
+    security = " ".join((ROOT / "docs" / "security.md").read_text(encoding="utf-8").split())
+    assert f"holds at most {C.SCOPE_MAX_PATTERNS} patterns with wildcards" in security

@@ -395,3 +395,35 @@ def test_the_servers_of_the_harness_config_count_as_config_secrets(tmp_path, mon
         (f"mcp__util__{MASK}", {"value": MASK}), (ISSUE, {"title": "t"})]
     assert [w["tool"] for w in one["listing_what_if"]] == [ISSUE]
     assert json.loads(evidence.stdout)["sessions"]["called_not_in_catalog"] == [f"mcp__util__{MASK}"]
+
+
+def test_a_server_entry_with_a_mistake_still_counts_its_values_as_secrets(tmp_path, monkeypatch) -> None:
+    """A server entry that cannot be used (a ``timeout: "30s"``, an ``env`` written as one
+    ``NAME=value`` string, a ``headers`` value that is a list) lost all its values from the
+    config's secrets: its env value, token argument and what its ``${VAR}`` took from the
+    environment showed in the sessions. They are masked as a usable entry's are; a value that is
+    not a secret by the config rules (the timeout) stays."""
+    monkeypatch.setenv(ENV_VAR, ENV_SECRET)
+    config = write_yaml(tmp_path / "config.yaml", {
+        "tools": {"tool_search": {"threshold_pct": 5}},
+        "mcp_servers": {
+            "slow": {"command": "npx", "args": ["-y", "srv", "--token", "tokArg-Lynx-5521"], "timeout": "30s",
+                     "env": {"UTIL_API_KEY": CONFIG_SECRET, "UTIL_TOKEN": f"${{{ENV_VAR}}}"}},
+            "flat": {"command": "npx", "env": "GITHUB_TOKEN=envText-Otter-4410"},
+            "listed": {"url": "https://mcp.example/x?key=query-Wren-8830",
+                       "headers": {"Authorization": ["Bearer hdrList-Finch-2267"]}}}})
+    words = [CONFIG_SECRET, ENV_SECRET, "tokArg-Lynx-5521", "envText-Otter-4410", "query-Wren-8830",
+             "hdrList-Finch-2267"]
+    session = tmp_path / "session.json"
+    session.write_text(json.dumps([{"id": "h1", "model": "m", "messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": "", "tool_calls": _tool_calls("a", "tool_search", {
+            "queries": [f"use {w} now" for w in words] + ["timeout 30s"]})}]}]), encoding="utf-8")
+    data = run_cli("sessions", session, "--catalog", CATALOG, "--config", config, "--variant", "reference", "--json")
+    text = run_cli("sessions", session, "--catalog", CATALOG, "--config", config, "--variant", "reference")
+    assert data.returncode == text.returncode == 0, data.stderr + text.stderr
+    for shown in (data.stdout, data.stderr, text.stdout, text.stderr):
+        for word in words:
+            assert word.split("-")[1] not in shown, (word, shown[:2000])
+    (one,) = json.loads(data.stdout)["per_session"]
+    assert [q["query"] for q in one["events"][0]["queries"]] == [f"use {MASK} now"] * len(words) + ["timeout 30s"]

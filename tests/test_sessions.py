@@ -1163,3 +1163,229 @@ def test_exported_task_ids_stay_unique_when_session_ids_clean_up_alike(tmp_path)
     ids = [t.id for t in load_queries(out).tasks]
     assert len(ids) == 3 and len(set(ids)) == 3, ids
     assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0
+
+
+def test_one_bad_message_skips_only_itself_in_every_format(tmp_path):
+    """A message that is not an object, a 'tool_calls' that is not JSON, a call or a tool_use block
+    without a name, a trajectory turn without a value: each made the whole session vanish ("message
+    skipped …; session skipped") from an export, a chat file or a trajectory, while the same
+    session read from a Hermes store kept its other messages. Now the part is skipped with its
+    place and the session's good search is kept, in every format."""
+    search = tool_calls("g1", "tool_search", {"queries": ["create a github issue"]})
+    good = [{"role": "user", "content": "open an issue"}, {"role": "assistant", "content": "", "tool_calls": search},
+            {"role": "tool", "tool_call_id": "g1", "content": search_response("create a github issue", [])}]
+    export = tmp_path / "export.jsonl"
+    export.write_text(json.dumps({"id": "e1", "source": "cli", "model": "m", "messages": [
+        7, {"role": "assistant", "tool_calls": "[not json"}, {"role": "assistant", "tool_calls": [{"id": "x"}]},
+        *good]}) + "\n", encoding="utf-8")
+    chat = tmp_path / "chat.json"
+    chat.write_text(json.dumps([None, *good]), encoding="utf-8")
+    anthropic = tmp_path / "anthropic.json"
+    anthropic.write_text(json.dumps({"messages": [
+        "hi", {"role": "assistant", "content": [{"type": "tool_use", "id": "n"}]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "tool_search",
+                                           "input": {"queries": ["create a github issue"]}}]}]}), encoding="utf-8")
+    trajectory = tmp_path / "trajectory.jsonl"
+    trajectory.write_text(json.dumps({"conversations": [
+        {"from": "human"},
+        {"from": "gpt", "value": "<tool_call>\n{\"name\": \n</tool_call><tool_call>\n{\"name\": \"tool_search\", "
+                                 "\"arguments\": {\"queries\": [\"create a github issue\"]}}\n</tool_call>"},
+        {"from": "tool", "value": "<tool_response>\n{\"content\": \"cut\"}\n</tool_response><tool_response>\n"
+                                  + json.dumps({"name": "tool_search", "content": json.loads(
+                                      search_response("create a github issue", []))}) + "\n</tool_response>"}]})
+                          + "\n", encoding="utf-8")
+    expected = {
+        export: [f"{export}: messages[0]: expected an object with a 'role'; message skipped",
+                 f"{export}: messages[1]: 'tool_calls' is not valid JSON; calls skipped",
+                 f"{export}: messages[2].tool_calls[0]: expected {{id, function: {{name, arguments}}}}; call skipped"],
+        chat: [f"{chat}: messages[0]: expected an object with a 'role'; message skipped"],
+        anthropic: [f"{anthropic}: messages[0]: expected {{role, content}}; message skipped",
+                    f"{anthropic}: messages[1].content[0]: a tool_use block without a 'name'; block skipped"],
+        trajectory: [f"{trajectory}: conversations[0]: expected {{from, value}}; turn skipped",
+                     f"{trajectory}: conversations[1]: <tool_call> 1 is not valid JSON; call skipped"],
+    }
+    for path, problems in expected.items():
+        loaded = load_sessions([path])
+        assert [str(p) for p in loaded.problems] == problems, path
+        (session,) = loaded.sessions
+        searches = [event_to_dict(e) for e in session.events if event_to_dict(e)["kind"] == "search"]
+        assert [q["query"] for e in searches for q in e["queries"]] == ["create a github issue"], path
+        if path != anthropic:  # the recorded result still pairs with its call
+            assert searches[0]["queries"][0]["matches"] == [], path
+    done = run_cli("sessions", export, "--catalog", ROOT / "sample_catalogs" / "github-full.yaml")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "session skipped" not in done.stderr and "sessions: 1 (hermes-export)" in done.stdout, done
+
+
+def _continuations_walked_from_each_part(parent_of: dict[str, str], ids: set[str]) -> dict[str, str]:
+    """The root of each compression part as the reader found it before: walked from every part."""
+    out = {}
+    for child in parent_of:
+        root, seen = parent_of[child], {child}
+        while root in parent_of and root not in seen:
+            seen.add(root)
+            root = parent_of[root]
+        if child in ids and root in ids and root != child:
+            out[child] = root
+    return out
+
+
+def test_compression_chains_join_as_before_and_a_long_chain_reads_at_once(tmp_path):
+    """A store whose sessions continue each other after compression is read as one session per
+    chain. Each part walked the chain to its root, so a chain of 30,000 parts (a hostile store of
+    a few MB) took a minute; each part is walked once now, with the same roots, cycles included."""
+    import random  # noqa: PLC0415
+    import sqlite3  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from toolsearch.analysis.session_formats import _compression_continuations  # noqa: PLC0415
+
+    rng = random.Random(7)
+    for _ in range(200):
+        n = rng.randint(1, 12)
+        parents = {f"s{i}": (f"s{rng.randrange(n + 2)}" if rng.random() < 0.8 else None) for i in range(n)}
+        conn = sqlite3.connect(":memory:")
+        conn.execute("CREATE TABLE sessions (id TEXT, parent_session_id TEXT, end_reason TEXT)")
+        conn.executemany("INSERT INTO sessions VALUES (?, ?, 'compression')", list(parents.items()))
+        ids = set(parents) - {f"s{rng.randrange(n)}"}  # one row not read (past the store limit, say)
+        parent_of = {c: p for c, p in parents.items() if p in parents}
+        assert _compression_continuations(conn, {"parent_session_id", "end_reason"}, dict.fromkeys(ids)) == \
+            _continuations_walked_from_each_part(parent_of, ids), parents
+    db = tmp_path / "chain.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE sessions (id TEXT PRIMARY KEY, model TEXT, started_at REAL, "
+                 "parent_session_id TEXT, end_reason TEXT)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT)")
+    parts = 30_000
+    conn.executemany("INSERT INTO sessions VALUES (?, 'm', ?, ?, 'compression')",
+                     [(f"p{i}", i, f"p{i - 1}" if i else None) for i in range(parts)])
+    conn.executemany("INSERT INTO messages (session_id, role, content) VALUES (?, 'user', 'hi')",
+                     [(f"p{i}",) for i in range(parts)])
+    conn.commit()
+    conn.close()
+    started = time.process_time()
+    loaded = load_sessions([db])
+    took = time.process_time() - started
+    (session,) = loaded.sessions
+    assert session.id == "p0" and session.messages == parts
+    assert took < 20, f"{took:.1f} s of CPU for one chain of {parts:,} parts"  # 55 s when walked from each part
+
+
+def test_a_flood_of_bad_lines_is_named_a_hundred_times_and_counted(tmp_path):
+    """A session file of a million lines that are not JSON (or not sessions) printed a million
+    lines, held a gigabyte and took over a minute; a store or an upload the same. The first 100
+    problems of a file are named, one more line counts the rest, and the good session is read."""
+    from toolsearch.analysis.session_formats import MAX_NAMED_PROBLEMS  # noqa: PLC0415
+
+    good = (ROOT / "sample_sessions" / "hermes-export.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    for name, junk, skipped in (("text.jsonl", "x", "not valid JSON (Expecting value); line skipped"),
+                                ("numbers.jsonl", "42", "expected a session object with a 'messages' list; "
+                                                        "session skipped")):
+        path = tmp_path / name
+        path.write_text(good + "\n" + f"{junk}\n" * 300_000, encoding="utf-8")
+        more = (f"{path}: {300_000 - MAX_NAMED_PROBLEMS:,} more parts skipped (lines, sessions, messages or calls "
+                f"that cannot be read); only the first {MAX_NAMED_PROBLEMS} are named")
+        other = tmp_path / "other.jsonl"  # another file's problems are named apart
+        other.write_text(json.dumps(dict(json.loads(good), id="other")) + "\n" + "x\n" * 150, encoding="utf-8")
+        loaded = load_sessions([path, other])
+        assert [str(p) for p in loaded.problems] == [
+            *(f"{path}:{n}: {skipped}" for n in range(2, MAX_NAMED_PROBLEMS + 2)), more,
+            *(f"{other}:{n}: not valid JSON (Expecting value); line skipped" for n in range(2, MAX_NAMED_PROBLEMS + 2)),
+            f"{other}: 50 more parts skipped (lines, sessions, messages or calls that cannot be read); only the "
+            f"first {MAX_NAMED_PROBLEMS} are named"]
+        assert len(loaded.sessions) == 2
+        upload = load_sessions_bytes(path.read_bytes(), name)
+        assert [str(p) for p in upload.problems][-1] == more.replace(str(path), name)
+        assert len(upload.problems) == MAX_NAMED_PROBLEMS + 1 and len(upload.sessions) == 1
+    done = run_cli("sessions", tmp_path / "text.jsonl", "--catalog", ROOT / "sample_catalogs" / "github-full.yaml")
+    assert done.returncode == 0 and len(done.stderr.splitlines()) == MAX_NAMED_PROBLEMS + 1, done.stderr[-500:]
+    sessions_doc = " ".join((ROOT / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    assert f"The first {MAX_NAMED_PROBLEMS} such problems of one file are named" in sessions_doc
+
+
+def test_a_store_row_with_no_session_id_is_skipped_with_a_word(tmp_path):
+    """A 'sessions' row whose id is NULL was read as a session named 'None', and the messages
+    whose session_id is NULL joined it as its messages: NULL matched NULL. Both are skipped and
+    counted; the other sessions are read."""
+    import sqlite3  # noqa: PLC0415
+
+    db = tmp_path / "state.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE sessions (id TEXT, model TEXT, started_at REAL)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+                 "tool_calls TEXT)")
+    conn.executemany("INSERT INTO sessions VALUES (?, 'm', ?)", [("s1", 1), (None, 2), (None, 3)])
+    calls = json.dumps(tool_calls("a", "tool_search", {"queries": ["create a github issue"]}))
+    conn.executemany("INSERT INTO messages (session_id, role, content, tool_calls) VALUES (?, ?, ?, ?)",
+                     [("s1", "user", "hi", None), (None, "assistant", "", calls), (None, "user", "x", None)])
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([db])
+    assert [s.id for s in loaded.sessions] == ["s1"]
+    assert [str(p) for p in loaded.problems] == [f"{db}: 2 rows of 'sessions' with no id; skipped",
+                                                 f"{db}: 2 messages with no session_id; skipped"]
+
+
+def test_claude_code_token_counters_that_are_not_counts_are_reported():
+    """A counter written as text ('x'), a fraction, a huge float or true was left out of the
+    session's counters without a word (only a negative count was named). Each is named with its
+    place; a whole number written as a float (910.0) is the count."""
+    usage = {"input_tokens": "x", "output_tokens": 1e308, "cache_read_input_tokens": 12.5,
+             "cache_creation_input_tokens": True}
+    lines = [{"sessionId": "s1", "type": "assistant", "message": {"role": "assistant", "usage": usage, "content": []}},
+             {"sessionId": "s1", "type": "assistant", "message": {"role": "assistant", "content": [],
+                                                                  "usage": {"input_tokens": 910.0}}}]
+    loaded = load_sessions_text("\n".join(json.dumps(line) for line in lines) + "\n", "cc.jsonl", "claude-code")
+    assert [str(p) for p in loaded.problems] == [
+        "cc.jsonl:1.message.usage.input_tokens: expected a count of tokens, got 'x'; not counted",
+        "cc.jsonl:1.message.usage.output_tokens: expected a count of tokens, got the number 1e+308; not counted",
+        "cc.jsonl:1.message.usage.cache_read_input_tokens: expected a count of tokens, got the number 12.5; not counted",
+        "cc.jsonl:1.message.usage.cache_creation_input_tokens: expected a count of tokens, got true; not counted"]
+    assert loaded.sessions[0].counters == {"input_tokens": 910}
+
+
+def test_export_and_store_token_counters_that_are_not_counts_are_reported(tmp_path):
+    """In a Hermes export or store, a negative counter was shown as the session's count
+    ('input tokens: -5') and one written as text or past a float ('lots', 1e400) was left out
+    without a word. Each is named with its session and not counted, as in a transcript."""
+    import sqlite3  # noqa: PLC0415
+
+    line = json.dumps({"id": "e1", "source": "cli", "messages": [{"role": "user", "content": "hi"}],
+                       "input_tokens": -5, "output_tokens": "lots", "cache_read_tokens": 40.0})
+    export = tmp_path / "export.jsonl"
+    export.write_text(line.replace('"lots"', '"lots", "cache_write_tokens": 1e400') + "\n", encoding="utf-8")
+    loaded = load_sessions([export])
+    assert [str(p) for p in loaded.problems] == [
+        f"{export}: session 'e1': input_tokens: expected a count of tokens, got -5; not counted",
+        f"{export}: session 'e1': output_tokens: expected a count of tokens, got 'lots'; not counted",
+        f"{export}: session 'e1': cache_write_tokens: expected a count of tokens, got '1e400'; not counted"]
+    assert loaded.sessions[0].counters == {"cache_read_tokens": 40}
+    db = tmp_path / "state.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE sessions (id TEXT, input_tokens, output_tokens)")
+    conn.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT)")
+    conn.execute("INSERT INTO sessions VALUES ('s1', -5, 'many')")
+    conn.execute("INSERT INTO messages (session_id, role, content) VALUES ('s1', 'user', 'hi')")
+    conn.commit()
+    conn.close()
+    loaded = load_sessions([db])
+    assert [str(p) for p in loaded.problems] == [
+        f"{db}: session 's1': input_tokens: expected a count of tokens, got -5; not counted",
+        f"{db}: session 's1': output_tokens: expected a count of tokens, got 'many'; not counted"]
+    assert loaded.sessions[0].counters == {}
+
+
+def test_a_claude_code_session_id_that_is_not_text_is_reported():
+    """A transcript entry whose sessionId was a list or an object made a session named by Python's
+    spelling of it ("['a']"). The entry is skipped with its place; the others are read."""
+    entry = {"type": "assistant", "message": {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "x1", "name": "get_weather", "input": {"city": "Paris"}}]}}
+    lines = [dict(entry, sessionId="s1"), dict(entry, sessionId=["a"]), dict(entry, sessionId={"x": 1}),
+             dict(entry, sessionId=True), dict(entry, sessionId=7)]
+    loaded = load_sessions_text("\n".join(json.dumps(line) for line in lines) + "\n", "cc.jsonl", "claude-code")
+    assert [str(p) for p in loaded.problems] == [
+        "cc.jsonl:2: expected the sessionId as text, got a list; line skipped",
+        "cc.jsonl:3: expected the sessionId as text, got an object; line skipped",
+        "cc.jsonl:4: expected the sessionId as text, got true; line skipped"]
+    assert [s.id for s in loaded.sessions] == ["s1", "7"]

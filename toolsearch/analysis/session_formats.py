@@ -33,7 +33,6 @@ is reported as a :class:`SessionProblem` with its place and skipped; the rest lo
 from __future__ import annotations
 
 import json
-import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from ..engine.invisible import quoted
 from ..engine import readers
 from ..engine.constants import CONTEXT_LENGTH_ARG_MAX
 from ..engine.errors import InputLimitError, ToolsearchError
+from ..engine.wording import counted
 
 #: Every format name, in detection order for text files.
 FORMATS: tuple[str, ...] = ("hermes-db", "hermes-export", "trajectory", "claude-code", "anthropic", "openai")
@@ -82,6 +82,13 @@ class SessionProblem:
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class _MoreProblems(SessionProblem):
+    """The problem that counts the ones of a file past :data:`MAX_NAMED_PROBLEMS`."""
+
+    count: int = 0
 
 
 @dataclass(frozen=True)
@@ -165,6 +172,28 @@ class ReadResult:
 
 
 Progress = Callable[[int, int | None], None]  # (sessions read so far, total when known)
+
+#: Problems named one by one for one session file; past them, one line counts the rest. A file of
+#: two million lines that are not JSON printed two million lines and held a gigabyte.
+MAX_NAMED_PROBLEMS = 100
+
+
+def name_first_problems(out: ReadResult, start: int, origin: str) -> None:
+    """Keep the first :data:`MAX_NAMED_PROBLEMS` of the problems added since ``start`` (one file's)
+    and one more that counts the others."""
+    added = out.problems[start:]
+    if len(added) <= MAX_NAMED_PROBLEMS + 1:
+        return
+    named = [p for p in added if not isinstance(p, _MoreProblems)]
+    total = len(named) + sum(p.count for p in added if isinstance(p, _MoreProblems))
+    del out.problems[start:]
+    out.problems.extend(named[:MAX_NAMED_PROBLEMS])
+    out.problems.append(_more_problems(origin, total - MAX_NAMED_PROBLEMS))
+
+
+def _more_problems(origin: str, count: int) -> SessionProblem:
+    return _MoreProblems(origin, f"{count:,} more parts skipped (lines, sessions, messages or calls that cannot "
+                                 f"be read); only the first {MAX_NAMED_PROBLEMS} are named", count=count)
 
 
 # --- detection --------------------------------------------------------------------------------
@@ -325,14 +354,21 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
             raise SessionSourceError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
         kind = fmt or detect_format(path)
         if kind == "hermes-db":
-            read_hermes_db(path, out, progress)
+            start = len(out.problems)
+            try:
+                read_hermes_db(path, out, progress)
+            finally:
+                name_first_problems(out, start, str(path))
             continue
         data = readers.read_bytes(path, SessionSourceError, "the session file")
         if data.startswith(SQLITE_MAGIC):  # --format named a text format for a store
             raise SessionSourceError(f"{path}: a SQLite session store, not a file in the {kind} format; read it as hermes-db "
                                      "(leave out --format, or give --format hermes-db)")
-        text = decode_text(data, str(path), out)
-        read_text(text, str(path), kind, out, progress)
+        start = len(out.problems)
+        try:
+            read_text(decode_text(data, str(path), out), str(path), kind, out, progress)
+        finally:
+            name_first_problems(out, start, str(path))
     return out
 
 
@@ -344,6 +380,14 @@ def read_text(text: str, origin: str, fmt: str | None = None, out: ReadResult | 
         SessionSourceError: the text is none of the formats (or ``hermes-db``, which is binary).
     """
     out = out if out is not None else ReadResult()
+    start = len(out.problems)
+    try:
+        return _read_text(text, origin, fmt, out, progress)
+    finally:
+        name_first_problems(out, start, origin)
+
+
+def _read_text(text: str, origin: str, fmt: str | None, out: ReadResult, progress: Progress | None) -> ReadResult:
     text = text.lstrip("\ufeff")
     if fmt is None:
         stripped = text.strip()
@@ -436,19 +480,25 @@ def _json_values(text: str, origin: str, out: ReadResult) -> Iterator[tuple[str,
     if len([ln for ln in lines if ln.strip()]) <= 1:
         out.problems.append(SessionProblem(origin, f"not valid JSON ({whole_error})"))
         return
+    unnamed = 0  # lines skipped past MAX_NAMED_PROBLEMS: counted, not named (nor held)
+    base = len(out.problems)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         where = f"{origin}:{number}"
         try:
             value = readers.load_json_line(line, where, SessionSourceError)
-        except ValueError as exc:
-            out.problems.append(SessionProblem(where, f"not valid JSON ({exc.msg}); line skipped"))
-            continue
-        except InputLimitError as exc:
-            out.problems.append(SessionProblem(where, f"{str(exc).removeprefix(where + ': ')}; line skipped"))
+        except (ValueError, InputLimitError) as exc:
+            if len(out.problems) - base >= MAX_NAMED_PROBLEMS:
+                unnamed += 1
+            elif isinstance(exc, InputLimitError):
+                out.problems.append(SessionProblem(where, f"{str(exc).removeprefix(where + ': ')}; line skipped"))
+            else:
+                out.problems.append(SessionProblem(where, f"not valid JSON ({exc.msg}); line skipped"))
             continue
         yield where, value
+    if unnamed:
+        out.problems.append(_more_problems(origin, unnamed))
 
 
 def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
@@ -468,7 +518,9 @@ def _read_value(value: Any, where: str, fmt: str, out: ReadResult) -> None:
         for i, item in enumerate(items):
             place = where if len(items) == 1 else f"{where}[{i}]"
             try:
-                out.sessions.append(_trajectory_session(item, place))
+                trajectory_notes: list[SessionProblem] = []
+                out.sessions.append(_trajectory_session(item, place, trajectory_notes))
+                out.problems.extend(trajectory_notes)
             except _Bad as exc:
                 out.problems.append(SessionProblem(place, f"{exc}; session skipped"))
         return
@@ -689,7 +741,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} AND {kept} ORDER BY {order_m}")
     by_id: dict[str, RawSession] = {}
     order_ids: list[str] = []
+    no_id = sum(1 for row in rows if row[0] is None)
+    if no_id:  # read as the text 'None' before, which the messages without a session_id then joined
+        out.problems.append(SessionProblem(origin, f"{counted(no_id, 'row')} of 'sessions' with no id; skipped"))
     for row in rows:
+        if row[0] is None:
+            continue
         sid = _cell_id(row[0])
         session = RawSession(id=sid, origin=origin, format="hermes-db", model=_text(row[1]),
                              started_at=_number(row[3]), title=_text(row[4]))
@@ -703,8 +760,10 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
             out.problems.append(SessionProblem(f"{origin}: session {quoted(sid)}", "its model_config is not a JSON object; "
                                                "context length not read (the rest of the session is)"))
         session.context_length = _context_length(config, out.problems, f"{origin}: session {quoted(sid)}")
-        session.counters = {name: int(v) for name, v in zip(COUNTERS, row[5:])
-                            if isinstance(v, (int, float)) and v and math.isfinite(v)}
+        counts = {name: _token_count(v.decode("utf-8", "replace") if isinstance(v, bytes) else v,
+                                     f"{origin}: session {quoted(sid)}: {name}", out.problems)
+                  for name, v in zip(COUNTERS, row[5:])}
+        session.counters = {name: v for name, v in counts.items() if v}
         if archived.get(sid):
             session.steps.append(Compaction(archived[sid], tuple(earlier.get(sid, ()))))
         by_id[sid] = session
@@ -723,7 +782,11 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
             return
         _add_chat_messages(session, pending, f"{origin}: session {quoted(current)}", out)
 
+    no_session = 0
     for sid, mid, role, content, tool_calls, tool_call_id, tool_name, *sizes in cursor:
+        if sid is None:
+            no_session += 1
+            continue
         sid = _cell_id(sid)
         if sid != current:
             flush()
@@ -741,6 +804,8 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
                         "tool_call_id": tool_call_id, "tool_name": tool_name})
     flush()
+    if no_session:
+        out.problems.append(SessionProblem(origin, f"{counted(no_session, 'message')} with no session_id; skipped"))
     continued = _compression_continuations(conn, columns, by_id)
     for i, sid in enumerate(order_ids, 1):
         root = continued.get(sid)
@@ -764,12 +829,27 @@ def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
     parent_of = {_cell_id(child): _cell_id(parent) for child, parent in conn.execute(
         "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
         "WHERE p.end_reason = 'compression'")}
+    # Each part's root, each part walked once (a chain of 30,000 parts walked from every part
+    # took a minute): a part on a cycle is its own root (a cycle cannot make a root), a part
+    # leading into one has the part where it enters the cycle.
+    roots: dict[str, str] = {}
+    for start in parent_of:
+        path: list[str] = []
+        at: dict[str, int] = {}
+        node = start
+        while node in parent_of and node not in roots and node not in at:
+            at[node] = len(path)
+            path.append(node)
+            node = parent_of[node]
+        if node in at:  # path[at[node]:] is a cycle, entered at node
+            roots.update({part: part for part in path[at[node]:]})
+            roots.update({part: node for part in path[:at[node]]})
+        else:
+            end = roots.get(node, node)
+            roots.update({part: end for part in path})
     out: dict[str, str] = {}
     for child in parent_of:
-        root, seen = parent_of[child], {child}
-        while root in parent_of and root not in seen:  # a cycle cannot make a root; stop at it
-            seen.add(root)
-            root = parent_of[root]
+        root = roots[child]
         if child in by_id and root in by_id and root != child:
             out[child] = root
     return out
@@ -879,6 +959,31 @@ def _context_length(config: Mapping[str, Any], notes: list[SessionProblem] | Non
     return None
 
 
+def _token_count(value: Any, where: str, problems: list[SessionProblem]) -> int | None:
+    """A recorded token counter as a count (``None`` when absent); a value that is not a count of
+    tokens (text, a fraction, a negative number, ``true``) is named in ``problems`` and not counted.
+    A whole number written as a float (``910.0``) is that count."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        value = int(value)  # 910.0: a writer that keeps every number as a float
+    if value is None or (value == 0 and not isinstance(value, bool)):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        got = (f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else
+               quoted(value) if isinstance(value, str) else _a_json_type(value))
+        problems.append(SessionProblem(where, f"expected a count of tokens, got {got}; not counted"))
+        return None
+    return value
+
+
+def _a_json_type(value: Any) -> str:
+    """What a JSON value is, for a problem (``the number 12.5``, ``a list``, ``true``)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+
+
 def _cell_id(value: Any) -> str:
     """A session id cell as text: SQLite keeps whatever type a row was given, and a BLOB id read
     with ``str`` showed as Python's ``b'...'``."""
@@ -973,19 +1078,34 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
                          started_at=_number(item.get("started_at")),
                          title=item.get("title") if isinstance(item.get("title"), str) else None)
     session.context_length = _context_length(_json_object(item.get("model_config")), notes, where)
-    session.counters = {k: int(item[k]) for k in COUNTERS if isinstance(item.get(k), (int, float)) and item.get(k)}
+    counts = {k: _token_count(item.get(k), f"{where}: session {quoted(session.id)}: {k}",
+                              notes if notes is not None else []) for k in COUNTERS}
+    session.counters = {k: v for k, v in counts.items() if v}
     problems = ReadResult()
     messages = [dict(m, content=_hermes_content(m.get("content"))) if isinstance(m, dict) else m
                 for m in item["messages"]]
     _add_chat_messages(session, messages, where, problems, notes)
-    if problems.problems:
-        raise _Bad("; ".join(p.message for p in problems.problems[:1]) + f" (at {problems.problems[0].where})")
+    _keep_or_refuse(session, problems, notes)
     return session
+
+
+def _keep_or_refuse(session: RawSession, problems: ReadResult, notes: list[SessionProblem] | None) -> None:
+    """A session's parts that could not be read (a message, a call, a block, each said as skipped)
+    go to ``notes`` and the rest of the session is kept, as the Hermes store reader keeps it; with no
+    ``notes`` to hold them, or no message of the session read, the first one refuses the whole
+    session (:class:`_Bad`)."""
+    if not problems.problems:
+        return
+    if notes is None or not session.messages:
+        raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
+    notes.extend(problems.problems)
 
 
 # --- trajectories -----------------------------------------------------------------------------
 
-def _trajectory_session(item: Any, where: str) -> RawSession:
+def _trajectory_session(item: Any, where: str, notes: list[SessionProblem]) -> RawSession:
+    """One trajectory; a turn or a ``<tool_call>`` that cannot be read is skipped alone and noted
+    in ``notes`` (a skipped call keeps its place, so later results still pair with their calls)."""
     if not isinstance(item, dict) or not isinstance(item.get("conversations"), list):
         raise _Bad("expected an object with a 'conversations' list")
     sid = item.get("id") or item.get("session_id") or where
@@ -995,22 +1115,28 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
     open_ids: list[str] = []
     for index, turn in enumerate(item["conversations"]):
         if not isinstance(turn, dict) or not isinstance(turn.get("value"), str):
-            raise _Bad(f"conversations[{index}]: expected {{from, value}}")
+            notes.append(SessionProblem(f"{where}: conversations[{index}]", "expected {from, value}; turn skipped"))
+            continue
         session.messages += 1
         speaker = turn.get("from")
         value = turn["value"]
         if speaker == "gpt":
             open_ids = []
             for k, body in enumerate(_TOOL_CALL_TAG.findall(value)):
-                try:
-                    call = readers.load_embedded_json(body)
-                except ValueError:
-                    raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} is not valid JSON") from None
-                if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-                    raise _Bad(f"conversations[{index}]: <tool_call> {k + 1} has no 'name'")
                 counter += 1
                 call_id = f"t{counter}"
                 open_ids.append(call_id)
+                try:
+                    call = readers.load_embedded_json(body)
+                except ValueError:
+                    call = None
+                    problem = "is not valid JSON"
+                else:
+                    problem = "has no 'name'"
+                if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                    notes.append(SessionProblem(f"{where}: conversations[{index}]",
+                                                f"<tool_call> {k + 1} {problem}; call skipped"))
+                    continue
                 session.steps.append(ToolUse(call_id, call["name"], _parse_arguments(call.get("arguments"))))
         elif speaker == "tool":
             for k, body in enumerate(_TOOL_RESPONSE_TAG.findall(value)):
@@ -1031,8 +1157,9 @@ def _trajectory_session(item: Any, where: str) -> RawSession:
 # --- Anthropic messages -----------------------------------------------------------------------
 
 def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[SessionProblem] | None = None) -> RawSession:
-    """One conversation; a problem in it skips it all (:class:`_Bad`), except a content block that
-    is not an object, which is skipped alone and noted in ``notes``."""
+    """One conversation; a message, call or content block that cannot be read is skipped alone and
+    noted in ``notes`` (without ``notes``, it skips the conversation: :class:`_Bad`); a
+    conversation that is not a list of messages is :class:`_Bad`."""
     meta: Mapping[str, Any] = {}
     if isinstance(conv, dict):
         meta, messages = conv, conv.get("messages")
@@ -1050,12 +1177,12 @@ def _messages_session(conv: Any, where: str, fmt: str, n: int, notes: list[Sessi
     else:
         for index, message in enumerate(messages):
             if not isinstance(message, dict) or "role" not in message:
-                problems.problems.append(SessionProblem(f"{where}: messages[{index}]", "expected {role, content}"))
+                problems.problems.append(SessionProblem(f"{where}: messages[{index}]",
+                                                        "expected {role, content}; message skipped"))
                 continue
             session.messages += 1
             _add_anthropic_blocks(session, message.get("content"), f"{where}: messages[{index}]", problems, notes)
-    if problems.problems:
-        raise _Bad(f"{problems.problems[0].message} (at {problems.problems[0].where})")
+    _keep_or_refuse(session, problems, notes)
     return session
 
 
@@ -1073,7 +1200,8 @@ def _add_anthropic_blocks(session: RawSession, content: Any, where: str, out: Re
         if kind in ("tool_use", "server_tool_use"):
             name = block.get("name")
             if not isinstance(name, str) or not name:
-                out.problems.append(SessionProblem(f"{where}.content[{index}]", f"a {kind} block without a 'name'"))
+                out.problems.append(SessionProblem(f"{where}.content[{index}]",
+                                                   f"a {kind} block without a 'name'; block skipped"))
                 continue
             session.steps.append(ToolUse(str(block.get("id") or ""), name, block.get("input") or {},
                                          server=kind == "server_tool_use"))
@@ -1092,7 +1220,13 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
             if not isinstance(item, dict):
                 out.problems.append(SessionProblem(where, "expected a transcript entry object; line skipped"))
                 continue
-            sid = str(item.get("sessionId") or item.get("session_id") or Path(origin).stem)
+            raw_id = item.get("sessionId") or item.get("session_id")
+            if raw_id is not None and (isinstance(raw_id, bool) or not isinstance(raw_id, (str, int))):
+                # a list or an object became a session named by Python's spelling of it ("['a']")
+                out.problems.append(SessionProblem(where, f"expected the sessionId as text, got "
+                                                          f"{_a_json_type(raw_id)}; line skipped"))
+                continue
+            sid = str(raw_id or Path(origin).stem)
             session = sessions.get(sid)
             if session is None:
                 session = sessions[sid] = RawSession(id=sid, origin=origin, format="claude-code")
@@ -1119,13 +1253,8 @@ def _read_claude_code(text: str, origin: str, out: ReadResult) -> None:
                     for key, name in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens"),
                                       ("cache_read_input_tokens", "cache_read_tokens"),
                                       ("cache_creation_input_tokens", "cache_write_tokens")):
-                        value = usage.get(key)
-                        if isinstance(value, bool) or not isinstance(value, int) or value == 0:
-                            continue
-                        if value < 0:
-                            out.problems.append(SessionProblem(f"{where}.message.usage.{key}",
-                                                               f"expected a count of tokens, got {value:,}; not counted"))
-                            continue
-                        session.counters[name] = session.counters.get(name, 0) + value
+                        value = _token_count(usage.get(key), f"{where}.message.usage.{key}", out.problems)
+                        if value:
+                            session.counters[name] = session.counters.get(name, 0) + value
             _add_anthropic_blocks(session, message.get("content"), where, out)
     out.sessions.extend(sessions.values())

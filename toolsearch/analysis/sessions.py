@@ -49,8 +49,8 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
-                              SessionSourceError, ToolResult, ToolUse, decode_text, read_sessions, read_text,
-                              refuse_wal)
+                              SessionSourceError, ToolResult, ToolUse, decode_text, name_first_problems, read_sessions,
+                              read_text, refuse_wal)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -611,8 +611,10 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
     if fmt is None:
         refuse_wal(data, name, "upload the store itself (state.db)")
     read = ReadResult()
-    text = decode_text(data, name, read, "expected UTF-8 text or a SQLite session store")
-    read = read_text(text, name, fmt, read)
+    try:
+        read = read_text(decode_text(data, name, read, "expected UTF-8 text or a SQLite session store"), name, fmt, read)
+    finally:
+        name_first_problems(read, 0, name)
     return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
 
 

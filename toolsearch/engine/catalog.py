@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from .config import SHOWN_VALUE_MAX_CHARS
 from .invisible import quoted
 from . import constants as C
 from . import readers
@@ -177,6 +178,14 @@ def _parse_text(text: str, origin: str) -> Any:
     return readers.load_data(text, origin, CatalogError)
 
 
+def _shown(value: Any) -> str:
+    """``value`` quoted as a problem names it (:func:`quoted`), cut to the length a config warning
+    quotes (:data:`~.config.SHOWN_VALUE_MAX_CHARS`): a 200,000-character ``kind`` made a warning
+    line as long."""
+    text = quoted(value)
+    return text if len(text) <= SHOWN_VALUE_MAX_CHARS else text[:SHOWN_VALUE_MAX_CHARS - 1] + C.ELLIPSIS
+
+
 def _got(raw: Mapping[str, Any], key: str) -> str:
     """What ``raw[key]`` holds instead of a name, for a problem (``""`` when the key is missing or
     null): YAML reads an unquoted ``2024-01-01`` as a date, ``yes``/``off`` as booleans and ``1.0``
@@ -299,7 +308,7 @@ def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem])
     kind = raw.get("kind", "mcp")
     if kind not in C.SERVER_KINDS:
         problems.append(Problem("warning", f"{origin}: {path}.kind",
-                                f"expected one of {', '.join(C.SERVER_KINDS)}, got {quoted(kind)}; using mcp"))
+                                f"expected one of {', '.join(C.SERVER_KINDS)}, got {_shown(kind)}; using mcp"))
         kind = "mcp"
     capabilities = raw.get("capabilities")
     if capabilities is not None and not isinstance(capabilities, Mapping):
@@ -461,7 +470,7 @@ def _mcp_tool_list(data: list, origin: str, stem: str, problems: list[Problem]) 
             server_name = server_name.get("name")
         if isinstance(raw, Mapping) and "server" in raw and (not isinstance(server_name, str) or not server_name):
             problems.append(Problem("warning", f"{origin}: [{index}].server",
-                                    f"expected a server name (a non-empty string), got {quoted(raw['server'])}; "
+                                    f"expected a server name (a non-empty string), got {_shown(raw['server'])}; "
                                     f"the tool is put in server {quoted(stem)} (the file name)"))
             server_name = None
         elif isinstance(raw, Mapping) and "server" not in raw:

@@ -102,6 +102,10 @@ LIVE_MESSAGE_MAX_BYTES = 16 * 1024 * 1024
 #: Most tools kept from one live server: as many as a catalog file under the 64 MiB reading limit
 #: holds (:data:`SYNTH_MAX_TOOLS`); listing stops there (50 pages of 16 MiB would be a million tools).
 LIVE_TOOLS_MAX = SYNTH_MAX_TOOLS
+#: The most wildcard patterns (``*``, ``?``, ``[``) one scope list (servers, include, exclude) may
+#: hold: each is tried on every tool name on every plan, and a link carries a scope, so a list of
+#: thousands kept the page busy for a minute per slider move. Exact names have no limit.
+SCOPE_MAX_PATTERNS = 256
 #: Requests from one live server to toolsearch (ping, roots, sampling…) whose answers wait for the
 #: server to read them, at most; past it toolsearch reads on only as the server reads the answers.
 LIVE_SERVER_REQUESTS_MAX = 1000

@@ -282,16 +282,32 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
     def _check_keys(self, node: Any) -> None:
         """Refuse a mapping that gives one key twice: the parser would keep the last value and
         drop the first without a word (a second ``expected:`` or ``servers:``)."""
-        seen: dict[tuple[str, str], Any] = {}
+        seen: dict[Any, Any] = {}
         for key, _ in node.value:
             if key.__class__ is not ScalarNode or key.tag == "tag:yaml.org,2002:merge" or key.value == "<<":
                 continue
-            first = seen.setdefault((key.tag, key.value), key)
+            # A key that is not text is one Python key by its value: `1`, `0x1`, `1.0`, `true`
+            # and `yes` are all the key 1, `~` and `null` both None, and the dict keeps only
+            # the last of them.
+            identity: Any = (key.tag, key.value)
+            if key.tag != "tag:yaml.org,2002:str":
+                try:
+                    value = self.construct_object(key)
+                    hash(value)
+                except Exception:  # noqa: BLE001 - left for construction to report
+                    pass
+                else:
+                    identity = ("value", value)
+            first = seen.setdefault(identity, key)
             if first is not key:
                 mark, at = key.start_mark, first.start_mark
-                raise self.limit_error(f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: the key "
-                                       f"{key.value!r} is given twice in one mapping (first at line {at.line + 1}); "
-                                       "expected each key once")
+                where = f"{self.origin}: line {mark.line + 1}, column {mark.column + 1}: the key {key.value!r}"
+                if first.value == key.value:
+                    raise self.limit_error(f"{where} is given twice in one mapping (first at line {at.line + 1}); "
+                                           "expected each key once")
+                raise self.limit_error(f"{where} reads as the same key as {first.value!r} at line {at.line + 1} "
+                                       "of the same mapping, so one would be dropped; expected each key once "
+                                       "(put text keys in quotes)")
 
     def construct_yaml_int(self, node: Any) -> int:
         """PyYAML's integer of ``node``.

@@ -19,6 +19,8 @@ Scopes come from the command line (:func:`parse_scope_arg`), from a scope file
 from __future__ import annotations
 
 import fnmatch
+import functools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
@@ -83,12 +85,19 @@ def _is_glob(pattern: str) -> bool:
     return any(ch in pattern for ch in "*?[")
 
 
+@functools.lru_cache(maxsize=256)
+def _matcher(patterns: tuple[str, ...]) -> tuple[frozenset[str], re.Pattern[str] | None]:
+    """The exact entries of ``patterns`` as a set, and its globs as one regular expression (each
+    alternative is ``fnmatch``'s own translation, anchored at both ends)."""
+    globs = [p for p in patterns if _is_glob(p)]
+    return frozenset(patterns), (re.compile("|".join(fnmatch.translate(p) for p in globs)) if globs else None)
+
+
 def matches(name: str, patterns: Sequence[str]) -> bool:
     """docs/reference.md §25.1 matching: exact membership first, then entries with ``*``, ``?`` or ``[`` as
     case-sensitive globs (``fnmatchcase``); other entries match only the identical name."""
-    if name in patterns:
-        return True
-    return any(_is_glob(p) and fnmatch.fnmatchcase(name, p) for p in patterns)
+    exact, globs = _matcher(tuple(patterns))
+    return name in exact or (globs is not None and globs.match(name) is not None)
 
 
 @dataclass(frozen=True)
@@ -277,14 +286,23 @@ def scope_notes(scope: Scope, registration: Registration) -> list[str]:
              for e in scope.unmatched_servers(kinds)]
     reachable = scope.server_names(kinds)
     tools = [t for t in registration.tools if t.server in reachable]
+    names = {n for t in tools for n in (t.name, t.raw_name)}
     for label, patterns in (("include", scope.include), ("exclude", scope.exclude if scope.include is None else ())):
         for pattern in patterns or ():
-            if not any(matches(t.name, (pattern,)) or matches(t.raw_name, (pattern,)) for t in tools):
+            if pattern not in names and not (_is_glob(pattern) and any(matches(n, (pattern,)) for n in names)):
                 notes.append(f"scope {quoted(scope.name)}: {label} pattern {quoted(pattern)} matches no tool of its servers")
     return notes
 
 
 # --- parsing ------------------------------------------------------------------------------------
+
+def _check_patterns(entries: Sequence[str] | None, where: str) -> None:
+    """Refuse a list with more than :data:`~.constants.SCOPE_MAX_PATTERNS` wildcard patterns."""
+    count = sum(1 for e in entries or () if _is_glob(e))
+    if count > C.SCOPE_MAX_PATTERNS:
+        raise ScopeError(f"{where}: {count:,} patterns with wildcards (*, ? or [), over the limit of "
+                         f"{C.SCOPE_MAX_PATTERNS} in one list; not read")
+
 
 def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
     """A YAML list of strings, or one string (one entry); blanks dropped."""
@@ -301,6 +319,7 @@ def _strings(value: Any, where: str, what: str) -> tuple[str, ...]:
         text = str(item).strip()
         if text:
             out.append(text)
+    _check_patterns(out, where)
     return tuple(dict.fromkeys(out))
 
 
@@ -363,10 +382,12 @@ def parse_scope_arg(text: str) -> Scope:
         if not eq or key not in ("include", "exclude"):
             raise ScopeError(f"{where}: expected ';include=PATTERN,...' or ';exclude=PATTERN,...' after the servers, "
                              f"got {quoted(part)}")
+        _check_patterns(patterns, f"--scope {quoted(name)}: {key}")
         if key == "include":
             include = patterns
         else:
             exclude = patterns
+    _check_patterns(servers, f"--scope {quoted(name)}: servers")
     return Scope(name=name, servers=None if servers == ("*",) else servers, include=include, exclude=exclude,
                  origin="--scope")
 

@@ -311,6 +311,10 @@ class ServerSpec:
         peer_secrets: the secret values of the other servers of the same config file: a value
             from the config is masked in what this server sends back too (a token that two
             servers hold, one of them echoing it).
+        written_secrets: for an :attr:`invalid` entry, the secret values its parts hold as
+            far as they can be read (env and header values, secret arguments, URL credentials,
+            what ``${VAR}`` references resolved to): the entry is never used, but its values
+            are masked wherever the config's secrets are.
     """
 
     name: str
@@ -333,6 +337,7 @@ class ServerSpec:
     invalid: str | None = None
     preview: Mapping[str, Any] = field(default_factory=dict)
     peer_secrets: tuple[str, ...] = ()
+    written_secrets: tuple[str, ...] = ()
 
     def __repr__(self) -> str:  # never show secrets, even in a traceback or a debugger
         return f"ServerSpec({self.redacted()!r})"
@@ -380,7 +385,7 @@ class ServerSpec:
     def own_secrets(self) -> list[str]:
         """This entry's secret values as they are (no encodings, no :attr:`peer_secrets`)."""
         values = [*self.env.values(), *self.headers.values(), *self.interpolated, *secret_arguments(self.args),
-                  *command_secrets(self.command or "")]
+                  *command_secrets(self.command or ""), *self.written_secrets]
         for header in self.headers.values():  # "Bearer xyz": scrub the token on its own too
             values += header.split()[1:]
         if self.url:
@@ -799,7 +804,10 @@ def parse_server(name: str, raw: Any, kind: str, where: str, *, environ: Mapping
     try:
         return _parse_server(name, raw, kind, where, environ, workspace, base_dir, found, secrets, env_files)
     except ConfigError as exc:
-        raise ConfigError(scrub_text(str(exc), secret_list(secrets))) from None
+        secrets.extend(_written_secrets(raw))
+        error = ConfigError(scrub_text(str(exc), secret_list(secrets)))
+        error.secrets = tuple(dict.fromkeys(v for v in secrets if v))  # type: ignore[attr-defined]
+        raise error from None
     except RecursionError:
         raise ConfigError(f"{where}: nested too deeply to read") from None
     finally:
@@ -894,8 +902,13 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
             except ValueError as exc:  # "http://[::1": an unclosed IPv6 host
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got "
                                   f"{redact_url(url)!r} ({exc})") from None
-            if parts.scheme not in ("http", "https") or not parts.netloc:
+            if parts.scheme not in ("http", "https") or not parts.hostname:
                 raise ConfigError(f"{where}.url: expected an http:// or https:// URL with a host, got {redact_url(url)!r}")
+            try:
+                parts.port  # noqa: B018 - read for its check ("h:99999" raised OverflowError at connect)
+            except ValueError:
+                raise ConfigError(f"{where}.url: expected a port from 0 to 65535 after the host, got "
+                                  f"{redact_url(url)!r}") from None
         headers = _string_map(entry.get("headers"), f"{where}.headers")
         secrets.extend(headers.values())
         _check_headers(headers, f"{where}.headers")
@@ -926,7 +939,53 @@ def _parse_server(name: str, raw: Any, kind: str, where: str, environ: Mapping[s
         preview=preview)
 
 
-def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
+def _strings_in(value: Any, depth: int = 0) -> list[str]:
+    """Every string (and number) at any depth of ``value``, keys aside."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [str(value)]
+    if depth > readers.MAX_NESTING_DEPTH:
+        return []
+    if isinstance(value, Mapping):
+        return [t for v in value.values() for t in _strings_in(v, depth + 1)]
+    if isinstance(value, list):
+        return [t for v in value for t in _strings_in(v, depth + 1)]
+    return []
+
+
+def _written_secrets(raw: Any) -> list[str]:
+    """The secret values an entry that cannot be used still holds, read part by part whatever
+    the parts' types (an ``env`` written as ``"NAME=value"``, a list where a string belongs): env
+    and header values, secret arguments of ``args`` and ``command``, URL credentials and query
+    values. A value that is only ``${VAR}`` placeholders is left out (it names no secret; what
+    a reference resolved to is collected while the entry is read)."""
+    if not isinstance(raw, Mapping):
+        return []
+    found: list[str] = []
+    for key in ("env", "headers"):
+        value = raw.get(key)
+        texts = _strings_in(value)
+        found += texts
+        for text in texts if isinstance(value, str) else ():  # "NAME=value" / "Name: value" written as text
+            found += [part.split("=", 1)[1] for part in text.split() if "=" in part]
+            found += text.split(":", 1)[1].split() if ":" in text else []
+        for text in texts if key == "headers" else ():
+            found += text.split()[1:]
+    for key in ("args", "command"):
+        value = raw.get(key)
+        if isinstance(value, str):
+            words = _command_words(value) if key == "command" else value.split()
+        else:
+            words = _strings_in(value)
+        found += secret_arguments(words) + [v for word in words for v in free_text_secrets(word)]
+    for text in _strings_in(raw.get("url")):
+        found += _url_secrets(text)
+    return [v for v in found if v.strip() and _PLACEHOLDER.sub("", v).strip()]
+
+
+def _invalid_spec(name: str, raw: Any, reason: str, origin: str,
+                  secrets: tuple[str, ...] = ()) -> ServerSpec:
     """A spec for an entry that cannot be used: connecting it fails at once with ``reason``. Its
     transport is what the entry's ``url`` or ``command`` says, else ``unknown``; ``enabled`` is the
     entry's own when it is a boolean (a disabled entry is not started, a broken one never is)."""
@@ -941,7 +1000,7 @@ def _invalid_spec(name: str, raw: Any, reason: str, origin: str) -> ServerSpec:
         if isinstance(raw.get("enabled"), bool):
             enabled = raw["enabled"]
     return ServerSpec(name=name, transport=transport, origin=origin, display=display, invalid=reason,
-                      enabled=enabled)
+                      enabled=enabled, written_secrets=secrets)
 
 
 def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | None = None,
@@ -980,7 +1039,7 @@ def parse_config_data(data: Any, origin: str, *, environ: Mapping[str, str] | No
             spec = parse_server(str(name), raw, kind, where, environ=environ, workspace=workspace,
                                 base_dir=base_dir, warnings=warnings, env_files=env_files)
         except ConfigError as exc:
-            spec = _invalid_spec(str(name), raw, str(exc), where)
+            spec = _invalid_spec(str(name), raw, str(exc), where, getattr(exc, "secrets", ()))
         specs.append(spec)
     if kind == "mcp_servers":
         specs = _hermes_timeouts(data, specs, origin, warnings)
