@@ -633,6 +633,27 @@ def test_hermes_and_vscode_configs_connect_and_filters_apply(tmp_path) -> None:
     assert "toolsearch: live: off: skipped (enabled: false)" in planned.stderr
 
 
+@pytest.mark.parametrize("name", ["catalog.yaml", "catalog.yml", "catalog", "mcp.JSONC.txt"])
+def test_a_catalog_looking_file_mapping_servers_to_commands_starts_nothing(tmp_path, name) -> None:
+    """VS Code's shape (``servers`` as a mapping) is a config only in a .json/.jsonc file: a YAML
+    "catalog" that maps server names to commands is refused before anything runs."""
+    mark = tmp_path / "started"
+    data = {"name": "Friendly catalog", "servers": {"docs": {
+        "command": PY, "args": ["-c", "import pathlib, sys; pathlib.Path(sys.argv[1]).touch()", str(mark)]}}}
+    trojan = write_yaml(tmp_path / name, data)
+    for command in (["plan", trojan], ["snapshot", trojan, "-o", tmp_path / "out.yaml"]):
+        result = run_cli(*command)
+        assert result.returncode == 2, result.stderr
+        assert (f"{trojan}: servers: expected a list of servers (a catalog); a mapping of server names "
+                "to commands is a VS Code MCP config, read only from a .json or .jsonc file "
+                "(nothing was started)") in result.stderr
+    assert not mark.exists()
+    # The same text in a .jsonc file is VS Code's config, and its server starts when given as SOURCE.
+    config = write_json(tmp_path / "mcp.jsonc", data)
+    run_cli("plan", config)
+    assert mark.exists()
+
+
 def test_a_missing_working_directory_is_named(tmp_path) -> None:
     result = connect_servers([stdio("local", cwd=str(tmp_path / "nope"))])
     assert result.statuses[0].reason == (f"cannot start {PY!r}: the working directory "

@@ -2029,17 +2029,23 @@ def read_source(path: str | Path) -> tuple[str, Any]:
 
     Raises:
         CatalogError: unreadable, not UTF-8, not valid JSON/YAML, nested too deeply, or not a
-            catalog shape (the message names the file and the place).
+            catalog shape (the message names the file and the place); also a VS Code config shape
+            (``servers`` or ``mcp.servers`` as a mapping) in a file whose name does not end in
+            ``.json`` / ``.jsonc`` (:data:`~toolsearch.live.mcpconfig.VSCODE_SUFFIXES`), before
+            anything starts.
         ConfigError: an MCP client config that cannot be used at all.
     """
     from ..engine.catalog import _parse_text, catalog_from_data, read_source_text  # noqa: PLC0415
     from ..engine.errors import CatalogError  # noqa: PLC0415
-    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
+    from .mcpconfig import config_kind, is_mcp_config, misplaced_vscode_config, parse_config_data  # noqa: PLC0415
 
     path = Path(path)
     data = _parse_text(read_source_text(path), str(path))  # within the reading limits (size, aliases, depth)
     try:
         if is_mcp_config(data):
+            problem = misplaced_vscode_config(config_kind(data), path)
+            if problem:  # a YAML "catalog" mapping server names to commands: refused before anything starts
+                raise CatalogError(problem)
             return "config", parse_config_data(data, str(path), base_dir=path.parent)
         return "catalog", catalog_from_data(data, str(path))
     except RecursionError:

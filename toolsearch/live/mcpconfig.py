@@ -479,6 +479,23 @@ def _url_secrets(url: str) -> list[str]:
 
 # --- detection -----------------------------------------------------------------------------
 
+#: The config shapes VS Code writes (``.vscode/mcp.json``, ``settings.json``): a SOURCE file with one
+#: of them starts servers only when its name ends in one of :data:`VSCODE_SUFFIXES`, so a YAML file
+#: that looks like a catalog never starts the commands its ``servers`` mapping names.
+VSCODE_KINDS = ("servers", "mcp.servers")
+#: File name endings a VS Code config is read from (case-insensitive).
+VSCODE_SUFFIXES = (".json", ".jsonc")
+
+
+def misplaced_vscode_config(kind: str | None, path: str | Path) -> str:
+    """The error for a VS Code config shape (``kind`` in :data:`VSCODE_KINDS`, from
+    :func:`config_kind`) in a file whose name does not end in one of :data:`VSCODE_SUFFIXES`
+    (naming the file and the key), or ``""`` when the file may be read as a config."""
+    if kind not in VSCODE_KINDS or Path(path).suffix.lower() in VSCODE_SUFFIXES:
+        return ""
+    return (f"{path}: {kind}: expected a list of servers (a catalog); a mapping of server names to "
+            "commands is a VS Code MCP config, read only from a .json or .jsonc file (nothing was started)")
+
 def config_kind(data: Any) -> str | None:
     """Which MCP client config shape ``data`` has, or ``None`` when it is not one.
 
@@ -1089,12 +1106,17 @@ def load_mcp_config(path: str | Path, **kwargs: Any) -> McpConfig:
 
     Raises:
         ConfigError: unreadable file, invalid JSON/YAML, or not a config (a bad entry is a spec
-            with :attr:`ServerSpec.invalid` set, not an error).
+            with :attr:`ServerSpec.invalid` set, not an error); VS Code's shape in a file whose
+            name does not end in ``.json`` / ``.jsonc`` (:func:`misplaced_vscode_config`).
     """
     path = Path(path)
     text = readers.read_text(path, ConfigError)
     kwargs.setdefault("base_dir", path.parent)
-    return parse_config_text(text, str(path), **kwargs)
+    config = parse_config_text(text, str(path), **kwargs)
+    problem = misplaced_vscode_config(config.kind, path)
+    if problem:
+        raise ConfigError(problem)
+    return config
 
 
 def default_call_timeout(data: Any) -> float | None:
