@@ -81,13 +81,51 @@ def mq_tools() -> list[RegisteredTool]:
 def pytest_configure(config):
     """Byte-compile the package once, before the workers start: hundreds of tests run ``toolsearch``
     in a subprocess, and with ``PYTHONDONTWRITEBYTECODE`` set (as on the CI machine) each of them
-    would otherwise compile every module it imports again (about a quarter second apiece)."""
+    would otherwise compile every module it imports again (about a quarter second apiece). Under
+    pytest-xdist, the test modules' rewritten asserts are cached once too
+    (:func:`_rewrite_test_modules_once`)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     import compileall  # noqa: PLC0415
 
     root = Path(__file__).resolve().parent.parent
     compileall.compile_dir(str(root / "toolsearch"), quiet=2, workers=1)
+    if getattr(config.option, "tx", None):
+        _rewrite_test_modules_once(config)
+        _one_share_of_the_cpus_per_worker(len(config.option.tx))
+
+
+def _one_share_of_the_cpus_per_worker(workers: int) -> None:
+    """Give each worker's math libraries (PyTorch's and NumPy's thread pools, which read
+    ``OMP_NUM_THREADS``) its share of the CPUs instead of all of them, unless the variable is set
+    already. The workers (and the processes they start) inherit it. With four workers on two CPUs,
+    each worker's PyTorch ran two threads that waited for each other's CPU by spinning:
+    ``tests/test_variant_semantic.py`` alone took 53 s of CPU with two threads and 37 s with one,
+    its tests passing either way."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    os.environ.setdefault("OMP_NUM_THREADS", str(max(1, cpus // workers)))
+
+
+def _rewrite_test_modules_once(config) -> None:
+    """Write pytest's assertion-rewritten code of every test module (and this file) to its cache,
+    once, before the workers start. With ``PYTHONDONTWRITEBYTECODE`` set (as on the CI machine)
+    pytest reads that cache but never writes it, so each worker rewrote every test module's asserts
+    again while collecting (about 6 s of CPU apiece, two thirds of a worker's collection). The
+    cache is pytest's own (checked against each file's size and time, named for the pytest
+    version), so a worker that finds a file changed since rewrites it as before."""
+    from _pytest.assertion import rewrite  # noqa: PLC0415
+
+    state = config.stash.get(rewrite.assertstate_key, None)
+    if state is None:  # --assert=plain
+        return
+    tests = Path(__file__).resolve().parent
+    for path in sorted(tests.glob("test_*.py")) + [tests / "conftest.py"]:
+        cache = rewrite.get_cache_dir(path)
+        pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
+        if rewrite._read_pyc(path, pyc) is not None or not rewrite.try_makedirs(cache):
+            continue
+        source_stat, code = rewrite._rewrite_test(path, config)
+        rewrite._write_pyc(state, code, source_stat, pyc)
 
 
 def pytest_xdist_auto_num_workers(config):

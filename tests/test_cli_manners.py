@@ -366,12 +366,14 @@ def test_a_dash_reads_the_catalog_or_the_config_from_standard_input():
 def test_a_harness_config_given_as_a_source_says_its_settings_need_config(tmp_path):
     """A Hermes config.yaml holds its servers and its tools.tool_search block. Given as a source,
     its servers are listed but its block is not read: without a word, `check config.yaml` gated
-    the defaults, not the settings in the file."""
+    the defaults, not the settings in the file. (The server is the raw stdio one, started by each
+    of the fifteen runs: the SDK's takes about a second of CPU to start.)"""
     import sys
 
     config = tmp_path / "config.yaml"
     config.write_text(json.dumps({"mcp_servers": {"local": {"command": sys.executable,
-                                                            "args": [str(ROOT / "tests" / "mcp_test_server.py")]}},
+                                                            "args": [str(ROOT / "tests" / "wide_tool_mcp_server.py"),
+                                                                     "3"]}},
                                  "tools": {"tool_search": {"threshold_pct": 1, "listing_max_tokens": 900}}}),
                       encoding="utf-8")
     gate = ("--context-lengths", "32k", "--goal", "any", "--json")
