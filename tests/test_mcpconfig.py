@@ -441,3 +441,21 @@ def test_hermes_timeouts_mcp_are_the_defaults(tmp_path) -> None:
     parsed = load_mcp_config(path)
     assert parsed.servers[0].timeout is None
     assert parsed.warnings == (f"{path}: timeouts.mcp.tool_call: expected a number of seconds, got 'soon'; ignored",)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('/* servers\n{"mcpServers": {}}\n',
+     "line 3, column 1: not valid JSON with comments (unexpected end of input; "
+     "is a /* comment or a string left open?)"),
+    ('// the servers\n{"mcpServers": {"a": {"command": "x"}},, }\n',
+     "line 2, column 41: not valid JSON with comments (unexpected"),
+])
+def test_a_file_opening_with_a_comment_gets_the_jsonc_error_not_a_yaml_one(tmp_path, text, expected) -> None:
+    """A file whose first characters are a // or /* comment is JSONC or nothing: its error is
+    the JSONC reader's, with line and column, not YAML's (which reads it as something else)."""
+    path = tmp_path / "mcp.jsonc"
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("plan", path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"toolsearch: error: {path}: {expected}"), result.stderr
+    assert "YAML" not in result.stderr and "Traceback" not in result.stderr

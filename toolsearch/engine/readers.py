@@ -40,6 +40,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from .errors import InputLimitError, ToolsearchError
+from .invisible import quoted
 
 # --- the limits (documented in docs/security.md, "Limits and processes") -------------------
 #: Largest file or upload read, in bytes (64 MiB; the largest shipped sample is under 4 MB).
@@ -553,14 +554,18 @@ def load_json_line(line: str, origin: str, error: ErrorClass = ToolsearchError) 
 NOT_JSONC = object()
 
 
-def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> Any:
+def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, strict: bool = False) -> Any:
     """JSON with ``//`` and ``/* */`` comments and trailing commas (as VS Code's ``mcp.json``
     allows), read with the ``json5`` library within the limits.
 
-    Returns :data:`NOT_JSONC` when the text has no comment or trailing comma, or does not parse.
+    Returns :data:`NOT_JSONC` when the text has no comment or trailing comma, or (unless
+    ``strict``) does not parse.
 
     Raises:
         InputLimitError: (also ``error``) over a limit.
+        ``error``: ``strict`` and the text does not parse, naming ``origin``, line and column
+            (``catalog.jsonc: line 3, column 1: not valid JSON with comments (unexpected end of
+            input; is a /* comment left open?)``).
     """
     if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
         return NOT_JSONC
@@ -571,9 +576,23 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError) -> A
         data = json5.loads(text, object_pairs_hook=_unique_keys(origin, error))
     except RecursionError:
         raise too_deep(error, origin) from None
-    except ValueError:
-        return NOT_JSONC
+    except ValueError as exc:
+        if not strict:
+            return NOT_JSONC
+        raise error(_jsonc_problem(str(exc), origin)) from None
     return check_depth(data, origin, error)
+
+
+def _jsonc_problem(message: str, origin: str) -> str:
+    """json5's ``<string>:3 Unexpected end of input at column 1`` as this reader words errors."""
+    found = re.fullmatch(r"<string>:(\d+) (.*?) at column (\d+)", message.strip(), re.DOTALL)
+    if not found:
+        return f"{origin}: not valid JSON with comments ({quoted(message.strip()[:200])})"
+    line, what, column = found.groups()
+    what = what[:1].lower() + what[1:]
+    if what.startswith("unexpected end of input"):
+        what += "; is a /* comment or a string left open?"
+    return f"{origin}: line {line}, column {column}: not valid JSON with comments ({what})"
 
 
 def _json_or_none(text: str, origin: str, error: ErrorClass) -> Any:
@@ -615,7 +634,8 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
         except _NumberTooLong as exc:
             raise _too_long(exc, text, origin, error) from None
         except ValueError:
-            data = load_jsonc(text, origin, error)
+            # Text that opens with a comment is JSONC or nothing (YAML comments start with '#').
+            data = load_jsonc(text, origin, error, strict=head[:2] in ("//", "/*"))
             if data is not NOT_JSONC:
                 return data
         else:
