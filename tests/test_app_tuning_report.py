@@ -24,7 +24,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from conftest import heat_cells, literal_tables
+from conftest import heat_cells, literal_tables, run_cli
 from toolsearch.analysis import charts
 from toolsearch.ui.common import STATE_COLORS
 from toolsearch.ui.collapse_views import VERDICT_BADGE
@@ -33,7 +33,8 @@ from toolsearch.engine.config import dump_config_block, parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.analysis.report import GOALS, build_report, contrast_ratio, esc
 from toolsearch import __version__
-from toolsearch.analysis.recommend import add_session_evidence, export_block, frontier, outcomes, recommend_for_contexts
+from toolsearch.analysis.recommend import (add_session_evidence, export_block, frontier, lowered_changes, outcomes,
+                                           recommend_for_contexts)
 from toolsearch.analysis.sessions import called_tools, load_sessions
 from toolsearch.live.client import catalog_key
 from toolsearch.analysis.quantities import form_word
@@ -84,9 +85,12 @@ def metric(at: AppTest, label_start: str) -> str:
 # --- Tuning page -----------------------------------------------------------------------------------------
 
 def export_of(rec, config, ins: Inspector) -> str:
-    """The block for the default sample, whose gate line names its file as a command takes it."""
+    """The block for the default sample, whose gate line names its file as a command takes it, and
+    which says where it lists less than ``config``."""
+    ladder = listing_ladder(ins.planner, config, rec.planning_tokenizer)
     return export_block(rec, config, catalog_name=ins.catalog.name, fingerprint=catalog_key(ins.catalog),
-                        version=__version__, catalogs=["sample_catalogs/team-workspace.yaml"])
+                        version=__version__, catalogs=["sample_catalogs/team-workspace.yaml"],
+                        lowered=lowered_changes(ladder, config, rec))
 
 
 @needs_samples
@@ -135,6 +139,11 @@ def test_tuning_fingerprints_the_catalog_once_not_on_every_slider_move(monkeypat
     monkeypatch.setattr(client, "catalog_key", lambda catalog: calls.append(1) or real(catalog))
     import toolsearch.ui.common as common  # it hashes the catalog for the page (imported once, not per run)
     monkeypatch.setattr(common, "catalog_key", client.catalog_key)
+    # an earlier page test in this process may have fingerprinted the catalog already (the result
+    # lives with the cached catalog): start from empty caches, so the first run must compute it
+    import streamlit as st
+    st.cache_resource.clear()
+    st.cache_data.clear()
     at = open_page("toolsearch/ui/tuning.py", {"pct": "4.0"})
     before = len(calls)
     assert before >= 1, "the counter saw no fingerprint: it counts the wrong function"
@@ -197,6 +206,17 @@ def test_the_lowered_listing_warning_does_not_say_an_unreachable_goal_is_met():
     assert "1,000,000 tokens (lower: 9 → 7 of 9 servers named)" in warnings[0], warnings
     assert "meets the goal" not in warnings[0] and "best reachable setting" in warnings[0], warnings
     assert "ask for more headroom" not in warnings[0]  # more headroom cannot name more where the budget is the whole context
+    # the block to ship says it too, in recommend's words, and is the one `recommend --yaml` prints
+    block = at.code[0].value
+    lowered = ("# lists less than the current settings (threshold_pct 5, listing_max_tokens 4,000) at 1,000,000 "
+               "(lower: 9 → 7 of 9 servers named) · it is the best reachable setting")
+    assert lowered in block.splitlines(), block
+    cli = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "1k,1m", "--goal", "names",
+                  "--yaml", cwd=ROOT)
+    assert cli.stdout.rstrip("\n") == block
+    text = run_cli("recommend", "sample_catalogs/team-workspace.yaml", "--context-lengths", "1k,1m", "--goal", "names",
+                   cwd=ROOT).stdout
+    assert lowered[2:] in text.splitlines()
 
 
 @needs_samples

@@ -18,7 +18,7 @@ import pytest
 
 from test_browser import ARTIFACTS, ROOT, _settled, browser  # noqa: F401 - the shared browser fixture (app_url is in conftest)
 from toolsearch import __version__
-from toolsearch.analysis.recommend import export_block, recommend_for_contexts
+from toolsearch.analysis.recommend import export_block, lowered_changes, recommend_for_contexts
 from toolsearch.analysis.sweep import listing_ladder
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
@@ -62,7 +62,8 @@ def test_ship_one_setting_for_32k_200k_1m_on_the_combined_catalog(browser, app_u
     assert [u.name for u in expected.unnamed] == ["cloudflare"]
     expected_block = export_block(expected, config, catalog_name=inspector.catalog.name,
                                   fingerprint=catalog_key(inspector.catalog), version=__version__,
-                                  catalogs=[f"sample_catalogs/{path.name}" for path in CATALOGS])
+                                  catalogs=[f"sample_catalogs/{path.name}" for path in CATALOGS],
+                                  lowered=lowered_changes(ladder, config, expected))
 
     ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1400, "height": 1100})

@@ -19,7 +19,7 @@ import yaml
 from conftest import registration, run_cli, write_yaml
 from test_sessions import search_response, tool_calls, write_store
 from toolsearch import __version__
-from toolsearch.analysis.recommend import (check_command, export_block, lowered_lengths, outcome_change, outcomes,
+from toolsearch.analysis.recommend import (check_command, export_block, lowered_changes, lowered_lengths, outcome_change, outcomes,
                                            recommend_for_contexts)
 from toolsearch.analysis.sweep import listing_ladder, plan_counts
 from toolsearch.engine.catalog import load_source
@@ -292,9 +292,11 @@ def test_yaml_block_never_empty_and_keeps_set_keys(tmp_path) -> None:
     # the library function gives the same text
     inspector = Inspector.from_files([catalog])
     cfg = parse_config({"enabled": "on", "listing": "on", "threshold_pct": 3, "defer": ["todo_list"]})
-    rec = recommend_for_contexts(listing_ladder(inspector.planner, cfg), cfg, [128_000], "full")
+    ladder = listing_ladder(inspector.planner, cfg)
+    rec = recommend_for_contexts(ladder, cfg, [128_000], "full")
     assert export_block(rec, cfg, catalog_name=inspector.catalog.name, fingerprint=catalog_key(inspector.catalog),
-                        version=__version__, catalogs=[str(catalog)]) == result.stdout
+                        version=__version__, catalogs=[str(catalog)],
+                        lowered=lowered_changes(ladder, cfg, rec)) == result.stdout
     # the defaults: still both keys
     result = run_cli("recommend", catalog, "--context-lengths", "128k", "--goal", "any", "--yaml")
     assert set(yaml.safe_load(result.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}

@@ -960,6 +960,19 @@ def lowered_changes(ladder: Ladder, config: ToolSearchConfig, rec: MultiRecommen
             if a.context_length in lowered]
 
 
+def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
+                  lowered: Sequence[tuple[int | None, str]]) -> str:
+    """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
+    :func:`lowered_changes`, not empty), in one line, as ``recommend`` prints it and its
+    ``--yaml`` block comments it: ``lists less than the current settings (threshold_pct 5,
+    listing_max_tokens 4,000) at 1,000,000 (full → names) · it is the best reachable setting``."""
+    return (f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
+            f"{config.listing_max_tokens:,}) at "
+            + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
+            + (" · it is the cheapest setting that meets the goal" if rec.reached
+               else " · it is the best reachable setting"))
+
+
 def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                          lowered: Sequence[tuple[int | None, str]]) -> list[str]:
     """The recommendation in words, one line each, as ``toolsearch recommend`` prints it above its
@@ -993,11 +1006,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
                   f"listing_max_tokens {rec.listing_max_tokens}"]
     lines.append(f"headroom: {rec.headroom_pct:g}% · {rec.growth_words}")
     if lowered:
-        lines.append(f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
-                     f"{config.listing_max_tokens:,}) at "
-                     + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
-                     + (" · it is the cheapest setting that meets the goal" if rec.reached
-                        else " · it is the best reachable setting"))
+        lines.append(lowered_words(rec, config, lowered))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
     return lines + large_share_lines(rec) + called_unnamed_lines(rec) + outside_scope_lines(rec)
 
@@ -1234,7 +1243,8 @@ def check_command(rec: MultiRecommendation, config_file: str = "config.yaml", *,
 
 def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_name: str, fingerprint: str,
                  version: str, tool_names: str = "prefixed", profile: str | None = None,
-                 scope: str | None = None, catalogs: Sequence[str] = ()) -> str:
+                 scope: str | None = None, catalogs: Sequence[str] = (),
+                 lowered: Sequence[tuple[int | None, str]] = ()) -> str:
     """The harness config block for a recommendation, with where it came from.
 
     A ``tools: tool_search:`` YAML document that always carries ``threshold_pct`` and
@@ -1242,7 +1252,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     ``config`` sets them to something other than the defaults; it is never empty. Above it, YAML
     comments: the toolsearch ``version``, the catalog ``fingerprint`` and name, the context
     lengths, the goal (with exceptions, kept servers and headroom), whether it is reached, the
-    expected listing at each length (form and counts, listing and budget tokens), each server it
+    expected listing at each length (form and counts, listing and budget tokens), where it lists
+    less than ``config`` (``lowered``, the words of :func:`lowered_words`), each server it
     does not name with why (``# not named:``, the words of :func:`recommendation_lines`), each length
     where the listing takes a large share of the context (:func:`large_share_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
@@ -1258,6 +1269,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
         catalogs: the catalog files as given, named by the gate line (none: ``CATALOG``).
         scope: the name of the session scope the recommendation is for, if any: ``toolsearch
             check`` judges the whole catalog, so the comment says there is no gate line.
+        lowered: from :func:`lowered_changes` (``ladder``, ``config``, ``rec``): the lengths where
+            the block lists less than the settings it replaces; none, no such comment.
 
     Returns:
         YAML text ending in a newline; ``yaml.safe_load`` of it gives
@@ -1279,6 +1292,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     for c in rec.contexts:
         lines.append(f"# {at_length(c.context_length)}: {c.outcome}; listing {c.listing_tokens:,} of "
                      f"{c.budget:,} budget tokens")
+    if lowered:  # what the block takes away from today's settings, named in the file a reviewer reads
+        lines.append(f"# {_comment_text(lowered_words(rec, config, lowered))}")
     # every server the block leaves unnamed, with why, as `recommend` prints it: the file a config
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]

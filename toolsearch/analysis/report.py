@@ -313,13 +313,14 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
                 "is built in the app).</p>")
     ladder = listing_ladder(inspector.planner, config, rec.planning_tokenizer)
     sessions = any(c.called_total is not None for c in rec.contexts)
-    lines = recommendation_lines(rec, config, lowered_changes(ladder, config, rec))
+    lowered = lowered_changes(ladder, config, rec)
+    lines = recommendation_lines(rec, config, lowered)
     verdict = ("Reached at every listed context length." if rec.reached
                else "Not reached at every listed context length: the settings below are the best reachable ones.")
     block = export_block(rec, config, catalog_name=inspector.catalog.name, fingerprint=fingerprint or "—",
                          version=__version__, tool_names=inspector.naming, profile=profile_path,
                          scope=inspector.scope.name if inspector.scope is not None else None,
-                         catalogs=catalogs)
+                         catalogs=catalogs, lowered=lowered)
     differs = ""
     if (rec.threshold_pct, rec.listing_max_tokens) != (config.threshold_pct, config.listing_max_tokens):
         differs = ("<p class=\"muted\">" + esc(

@@ -996,7 +996,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
                                       fingerprint=catalog_key(inspector.scoped(None).catalog), version=__version__,
                                       tool_names=args.tool_names, profile=args.profile,
                                       scope=inspector.scope.name if inspector.scope is not None else None,
-                                      catalogs=[as_typed(source) for source in args.sources]))
+                                      catalogs=[as_typed(source) for source in args.sources], lowered=lowered))
         return status
     if args.json:
         data = rec.to_dict()

@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_lengths,
+from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import counted
@@ -100,15 +100,16 @@ FALLBACK_LENGTHS: list[int | None] = [*C.CONTEXT_PRESETS, None]
 CHART_TABS = ["Over threshold_pct", "Over listing_max_tokens", "Listing vs budget"]
 
 
-def block_for(v: common.View, multi, cfg) -> str:
+def block_for(v: common.View, multi, cfg, ladder) -> str:
     """The exported ``tools.tool_search`` block of ``multi`` for the sidebar's catalog (the text of
-    ``toolsearch recommend --yaml``); its gate line names the shipped sample files the catalog is
-    made of (:func:`~toolsearch.ui.common.shipped_sample_files`), else ``CATALOG``."""
+    ``toolsearch recommend --yaml``, with where it lists less than the sidebar's settings, measured
+    on ``ladder``); its gate line names the shipped sample files the catalog is made of
+    (:func:`~toolsearch.ui.common.shipped_sample_files`), else ``CATALOG``."""
     fingerprint = common.whole_catalog_key(v)
     return export_block(multi, cfg, catalog_name=v.inspector.catalog.name, fingerprint=fingerprint,
                         version=__version__, tool_names=v.inspector.naming,
                         scope=v.inspector.scope.name if v.inspector.scope is not None else None,
-                        catalogs=common.shipped_sample_files())
+                        catalogs=common.shipped_sample_files(), lowered=lowered_changes(ladder, cfg, multi))
 
 
 def with_value(values: tuple, value) -> list:
@@ -423,7 +424,7 @@ if common.require_catalog(v):
                        on_click=_apply_to_sidebar, args=(multi.threshold_pct, multi.listing_max_tokens),
                        help="Sets the sidebar's threshold_pct and listing_max_tokens to the recommendation." if not same
                        else "The sidebar already uses these values.")
-        actions.download_button("Download tool_search.yaml", block_for(v, multi, cfg), file_name="tool_search.yaml",
+        actions.download_button("Download tool_search.yaml", block_for(v, multi, cfg, ladder), file_name="tool_search.yaml",
                                 mime="application/x-yaml", key="tuning_download_top", icon=":material/download:",
                                 help="The tools.tool_search block of this recommendation, with where it came from "
                                      "(shown in full at the end of this page).")
@@ -527,7 +528,7 @@ if common.require_catalog(v):
     # (e) the tools.tool_search block ----------------------------------------------------------
     st.subheader("The tools.tool_search block")
     if multi is not None:
-        block = block_for(v, multi, cfg)
+        block = block_for(v, multi, cfg, ladder)
         st.caption("The recommendation above as a harness config block: both budget keys always, enabled, listing "
                    "and defer when the sidebar sets them; the comments say which catalog, context lengths, goal and "
                    "headroom produced it and what each length gets. `toolsearch recommend --yaml` prints the same.")
