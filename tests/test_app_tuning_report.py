@@ -17,6 +17,7 @@ query string, which the app mirrors into the same session keys (``ctx``, ``pct``
 from __future__ import annotations
 
 import functools
+import json
 import re
 from pathlib import Path
 
@@ -420,6 +421,12 @@ def test_tuning_frontier_marks_the_sidebar_and_the_recommendation():
     assert all(p.budget <= 8_000 for p in points)
     marked = {r["marked"]: r["listing (tokens)"] for r in rows if r["marked"]}
     assert marked == {"sidebar": f"{now[0].listing_tokens:,}", "recommended": f"{rec.contexts[0].listing_tokens:,}"}
+    # servers named is a count: a tick at every whole number up to the top point (all 9 named), which has its own
+    (chart,) = [json.loads(c.proto.spec) for c in at.get("plotly_chart") if "tuning_frontier" in c.proto.id]
+    yaxis = chart["layout"]["yaxis"]
+    top = max(p.servers_named for p in points)
+    assert (yaxis["tickmode"], yaxis["tick0"], yaxis["dtick"]) == ("linear", 0, 1) and top == 9
+    assert yaxis["range"][0] == 0 and top < yaxis["range"][1] < top + 1
     # at 1M the full listing is on the frontier too; with sessions the y axis can be the called tools
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     at.selectbox(key="tuning_frontier_length").set_value(1).run()

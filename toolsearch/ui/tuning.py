@@ -141,6 +141,10 @@ def one_form(grid: list, ladder: Ladder) -> None:
             + ". The “Over listing_max_tokens” tab shows what a larger cap changes.", icon=":material/info:")
 
 
+#: Up to this many servers (or called tools), the frontier's y axis has a tick at every whole number.
+FRONTIER_EVERY_TICK = 15
+
+
 def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title: str) -> go.Figure:
     """Listing tokens (log x) against ``y`` for every listing a length can get, with the
     ``(name, listing tokens, y, symbol)`` marks on top."""
@@ -154,10 +158,13 @@ def frontier_chart(points: list, marks: list[tuple[str, int, int, str]], y_title
                                  marker=dict(size=22 - 6 * i if len(marks) > 1 else 14, symbol=symbol),
                                  hovertemplate=f"{name}<br>listing %{{x:,}} tokens<br>{y_title} %{{y}}<extra></extra>"))
     tickvals, ticktext = charts.log_axis_ticks([p[0] for p in points] + [m[1] for m in marks])
+    top = max([y for y in [p[1] for p in points] + [m[2] for m in marks] if y is not None] + [0])
+    # a count: every whole number a tick while they fit, so the highest point (all servers named) has its own
+    steps = dict(tickmode="linear", tick0=0, dtick=1) if top <= FRONTIER_EVERY_TICK else {}
     fig.update_layout(xaxis=dict(type="log", title="listing tokens per request (log scale)", tickvals=tickvals,
                                  ticktext=ticktext),
                       # room above the highest mark, and a top margin for the chart's toolbar, so neither hides it
-                      yaxis=dict(title=y_title, range=[0, max([y for y in [p[1] for p in points] + [m[2] for m in marks] if y is not None] + [0]) + 0.8]),
+                      yaxis=dict(title=y_title, range=[0, top + 0.8], **steps),
                       height=360, margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.25))
     return fig
 
