@@ -305,6 +305,18 @@ def test_cli_bad_variant_is_one_line(agent_file):
     assert result.stderr.count("\n") == 1 and "unknown variant 'fuzzy' in 'fuzzy'" in result.stderr
 
 
+@pytest.mark.parametrize("query", [".*", "?!", "\u202e\x07"])
+def test_cli_explain_query_without_any_word(query):
+    # Punctuation or control characters alone hold no word in any script: the line says the
+    # tokenizer found none and does not point to the unicode variant, which would find none either.
+    out = run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", query).stdout.splitlines()
+    assert out[1:3] == ["tokens: (none)",
+                        "nothing found: the tokenizer finds no word in the query, so nothing is searched"]
+    unicode_out = run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", query, "--variant", "unicode")
+    assert "nothing found: the tokenizer finds no word in the query, so nothing is searched" in \
+        unicode_out.stdout.splitlines()
+
+
 def test_cli_explain_non_ascii_and_variants(tmp_path):
     path = write_yaml(tmp_path / "hourei.yaml", {"name": "hourei", "servers": [
         {"name": "hourei", "tools": [{"name": n, "description": d} for n, d in JA]}]})
