@@ -38,3 +38,15 @@ def test_the_agent_variant_is_called_as_silent_only_where_the_table_says_so():
         assert "agent variant stays as silent on nonsense" not in prose
         for file in fewer:
             assert file in prose, (file, prose)
+
+
+def test_quality_doc_names_the_variants_eval_leaves_out_by_default():
+    # eval's default is every registered variant except those that need an optional extra; the
+    # manual's option list says which, so a reader does not expect them in a default run.
+    from toolsearch.analysis.variants import DEFAULT_VARIANTS, VARIANTS
+    doc = " ".join((DOC.parent / "quality.md").read_text(encoding="utf-8").split())
+    left_out = [name for name in VARIANTS if name not in DEFAULT_VARIANTS]
+    assert left_out
+    sentence = doc[doc.index("`--variant V` (repeatable; default:"):]
+    sentence = sentence[:sentence.index(")")]
+    assert all(f"`{name}`" in sentence for name in left_out), sentence
