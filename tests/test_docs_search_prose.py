@@ -50,3 +50,16 @@ def test_quality_doc_names_the_variants_eval_leaves_out_by_default():
     sentence = doc[doc.index("`--variant V` (repeatable; default:"):]
     sentence = sentence[:sentence.index(")")]
     assert all(f"`{name}`" in sentence for name in left_out), sentence
+
+
+def test_variant_table_headings_are_the_ones_eval_prints():
+    # One figure, one name: each column of the generated table is headed as toolsearch eval heads
+    # the same figure (task recall@5 is eval's recall@5, nonsense tasks left empty its "abstained").
+    from conftest import run_cli
+    block = DOC.read_text(encoding="utf-8").split("<!-- figures:search-variants -->", 1)[1]
+    headings = [c.strip() for c in block.strip().splitlines()[0].strip().strip("|").split("|")][1:]
+    out = run_cli("eval", "sample_catalogs/team-workspace.yaml",
+                  "sample_catalogs/queries/team-workspace-agent.yaml", "--variant", "reference").stdout
+    eval_headings = re.split(r"\s{2,}", out.splitlines()[2].strip())
+    assert eval_headings[0] == "variant"
+    assert [h for h in headings if h not in eval_headings] == []
