@@ -85,7 +85,7 @@ def shipped_eval() -> str:
 
     Returns: the table's lines (str, ending with a newline).
     """
-    lines = ["| catalog · variant (in sample) | recall@1 | recall@5 | MRR | abstention acc. | abstained |",
+    lines = ["| catalog · variant (in sample) | recall@1 | recall@5 | MRR | abstention accuracy | abstained |",
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name, ev in shipped_evaluations().items():
         def cells(m) -> tuple[str, ...]:

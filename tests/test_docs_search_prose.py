@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "search.md"
 
 
@@ -52,11 +54,12 @@ def test_quality_doc_names_the_variants_eval_leaves_out_by_default():
     assert all(f"`{name}`" in sentence for name in left_out), sentence
 
 
-def test_variant_table_headings_are_the_ones_eval_prints():
-    # One figure, one name: each column of the generated table is headed as toolsearch eval heads
+@pytest.mark.parametrize("doc, marker", [("search.md", "search-variants"), ("quality.md", "shipped-eval")])
+def test_variant_table_headings_are_the_ones_eval_prints(doc, marker):
+    # One figure, one name: each column of a generated table is headed as toolsearch eval heads
     # the same figure (task recall@5 is eval's recall@5, nonsense tasks left empty its "abstained").
     from conftest import run_cli
-    block = DOC.read_text(encoding="utf-8").split("<!-- figures:search-variants -->", 1)[1]
+    block = (DOC.parent / doc).read_text(encoding="utf-8").split(f"<!-- figures:{marker} -->", 1)[1]
     headings = [c.strip() for c in block.strip().splitlines()[0].strip().strip("|").split("|")][1:]
     out = run_cli("eval", "sample_catalogs/team-workspace.yaml",
                   "sample_catalogs/queries/team-workspace-agent.yaml", "--variant", "reference").stdout
