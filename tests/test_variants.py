@@ -566,3 +566,14 @@ def test_regex_why_says_the_order_the_matches_are_in(tmp_path):
     index = Inspector(load_source(str(catalog))).bridge(parse_config({}), variant_options("anthropic-regex")).index
     assert index.regex_scan("report", 5).why() == ("regex mode: tools whose name matches the pattern first, then "
                                                    "those whose description or parameters match, each by wire name")
+
+
+def test_cli_explain_refuses_a_second_query():
+    # search -q is repeatable; explain explains one query, so a second -q is refused in one line
+    # instead of silently replacing the first.
+    result = run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", "create issue", "-q", "zebra")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines()[-1] == (
+        "toolsearch explain: error: argument -q: explain takes one query, and -q was given again "
+        "(run explain once per query; search -q takes several)")
+    assert run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", "zebra").returncode == 0
