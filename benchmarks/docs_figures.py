@@ -37,8 +37,8 @@ def search_variants() -> str:
     """The agent-style query files under every search variant, as a markdown table.
 
     Returns: the table's lines (str, ending with a newline): per file and variant, query
-    recall@5, share of nonsense queries returning nothing, task recall@5, MRR and nonsense tasks
-    answered with nothing (``n/N``), all in sample (registered parameters; the agent variant's were
+    recall@5, share of nonsense queries returning nothing, recall@5 (of tasks), MRR and nonsense
+    tasks answered with nothing (``n/N``, "abstained"), named as ``toolsearch eval`` names them, all in sample (registered parameters; the agent variant's were
     chosen on these files).
     """
     from toolsearch.analysis.evaluation import evaluate, load_queries  # noqa: PLC0415
@@ -46,7 +46,7 @@ def search_variants() -> str:
     from toolsearch.engine.inspector import Inspector  # noqa: PLC0415
 
     lines = [("| file · variant (in sample: registered parameters, scored on the whole file) | query recall@5 "
-              "| nonsense queries empty | task recall@5 | MRR | nonsense tasks empty |"),
+              "| nonsense queries empty | recall@5 | MRR | abstained |"),
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name in ("team-workspace", "unreal-editor"):
         ev = evaluate(Inspector(load_source(SAMPLES / f"{name}.yaml")),
@@ -85,7 +85,7 @@ def shipped_eval() -> str:
 
     Returns: the table's lines (str, ending with a newline).
     """
-    lines = ["| catalog · variant (in sample) | recall@1 | recall@5 | MRR | abstention acc. | abstained |",
+    lines = ["| catalog · variant (in sample) | recall@1 | recall@5 | MRR | abstention accuracy | abstained |",
              "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for name, ev in shipped_evaluations().items():
         def cells(m) -> tuple[str, ...]:

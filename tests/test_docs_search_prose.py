@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "search.md"
 
 
@@ -38,3 +40,29 @@ def test_the_agent_variant_is_called_as_silent_only_where_the_table_says_so():
         assert "agent variant stays as silent on nonsense" not in prose
         for file in fewer:
             assert file in prose, (file, prose)
+
+
+def test_quality_doc_names_the_variants_eval_leaves_out_by_default():
+    # eval's default is every registered variant except those that need an optional extra; the
+    # manual's option list says which, so a reader does not expect them in a default run.
+    from toolsearch.analysis.variants import DEFAULT_VARIANTS, VARIANTS
+    doc = " ".join((DOC.parent / "quality.md").read_text(encoding="utf-8").split())
+    left_out = [name for name in VARIANTS if name not in DEFAULT_VARIANTS]
+    assert left_out
+    sentence = doc[doc.index("`--variant V` (repeatable; default:"):]
+    sentence = sentence[:sentence.index(")")]
+    assert all(f"`{name}`" in sentence for name in left_out), sentence
+
+
+@pytest.mark.parametrize("doc, marker", [("search.md", "search-variants"), ("quality.md", "shipped-eval")])
+def test_variant_table_headings_are_the_ones_eval_prints(doc, marker):
+    # One figure, one name: each column of a generated table is headed as toolsearch eval heads
+    # the same figure (task recall@5 is eval's recall@5, nonsense tasks left empty its "abstained").
+    from conftest import run_cli
+    block = (DOC.parent / doc).read_text(encoding="utf-8").split(f"<!-- figures:{marker} -->", 1)[1]
+    headings = [c.strip() for c in block.strip().splitlines()[0].strip().strip("|").split("|")][1:]
+    out = run_cli("eval", "sample_catalogs/team-workspace.yaml",
+                  "sample_catalogs/queries/team-workspace-agent.yaml", "--variant", "reference").stdout
+    eval_headings = re.split(r"\s{2,}", out.splitlines()[2].strip())
+    assert eval_headings[0] == "variant"
+    assert [h for h in headings if h not in eval_headings] == []

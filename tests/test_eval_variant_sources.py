@@ -40,3 +40,15 @@ def test_eval_json_labels_each_variant_as_search_side_by_side_json_does():
     assert "after Anthropic's tool search (BM25)" in labels["anthropic-bm25"]
     side = json.loads(run_cli("search", CATALOG, "-q", "create issue", "--side-by-side", "--json").stdout)
     assert {c["variant"]: c["label"] for c in side["columns"]}["anthropic-bm25"] == labels["anthropic-bm25"]
+
+
+def test_eval_text_of_outside_variants_only_names_no_others():
+    # Every variant run comes from another harness: the line names their sources and no "others".
+    result = run_cli("eval", CATALOG, QUERIES, "--variant", "anthropic-regex", "--variant", "anthropic-bm25")
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if x.startswith("where they come from"))
+    assert line == ("where they come from: anthropic-regex: after Anthropic's tool search (regex); "
+                    "anthropic-bm25: after Anthropic's tool search (BM25)")
+    mixed = run_cli("eval", CATALOG, QUERIES, "--variant", "reference", "--variant", "anthropic-regex").stdout
+    assert "where they come from: anthropic-regex: after Anthropic's tool search (regex); the others are " \
+           "switches of the reference" in mixed

@@ -305,6 +305,18 @@ def test_cli_bad_variant_is_one_line(agent_file):
     assert result.stderr.count("\n") == 1 and "unknown variant 'fuzzy' in 'fuzzy'" in result.stderr
 
 
+@pytest.mark.parametrize("query", [".*", "?!", "\u202e\x07"])
+def test_cli_explain_query_without_any_word(query):
+    # Punctuation or control characters alone hold no word in any script: the line says the
+    # tokenizer found none and does not point to the unicode variant, which would find none either.
+    out = run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", query).stdout.splitlines()
+    assert out[1:3] == ["tokens: (none)",
+                        "nothing found: the tokenizer finds no word in the query, so nothing is searched"]
+    unicode_out = run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", query, "--variant", "unicode")
+    assert "nothing found: the tokenizer finds no word in the query, so nothing is searched" in \
+        unicode_out.stdout.splitlines()
+
+
 def test_cli_explain_non_ascii_and_variants(tmp_path):
     path = write_yaml(tmp_path / "hourei.yaml", {"name": "hourei", "servers": [
         {"name": "hourei", "tools": [{"name": n, "description": d} for n, d in JA]}]})
@@ -554,3 +566,14 @@ def test_regex_why_says_the_order_the_matches_are_in(tmp_path):
     index = Inspector(load_source(str(catalog))).bridge(parse_config({}), variant_options("anthropic-regex")).index
     assert index.regex_scan("report", 5).why() == ("regex mode: tools whose name matches the pattern first, then "
                                                    "those whose description or parameters match, each by wire name")
+
+
+def test_cli_explain_refuses_a_second_query():
+    # search -q is repeatable; explain explains one query, so a second -q is refused in one line
+    # instead of silently replacing the first.
+    result = run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", "create issue", "-q", "zebra")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines()[-1] == (
+        "toolsearch explain: error: argument -q: explain takes one query, and -q was given again "
+        "(run explain once per query; search -q takes several)")
+    assert run_cli("explain", "sample_catalogs/team-workspace.yaml", "-q", "zebra").returncode == 0

@@ -134,6 +134,17 @@ def _common(parser: argparse.ArgumentParser, output: Any = None) -> None:
     add_scope_arguments(parser)
 
 
+class _OneQuery(argparse.Action):
+    """``explain -q``: one query. A second ``-q`` is refused rather than replacing the first, since
+    ``search -q`` is repeatable and a user may expect the same here."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"argument {option_string}: explain takes one query, and {option_string} was given again "
+                         "(run explain once per query; search -q takes several)")
+        setattr(namespace, self.dest, values)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands plan, search, describe, explain, call, sweep, recommend, snapshot, synth, ...)."""
     parser = Parser(prog="toolsearch", description="Inspect progressive tool disclosure (tool search) for a tool catalog.")
@@ -169,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="explain one query: stems, IDF, gate term, coverage, candidates")
     _common(p)
-    p.add_argument("-q", "--query", required=True, metavar="QUERY", help="the query to explain")
+    p.add_argument("-q", "--query", required=True, metavar="QUERY", action=_OneQuery,
+                   help="the query to explain (one; search -q takes several)")
     p.add_argument("--limit", metavar="N", help="matches shown (clamped like the reference)")
     _variant_argument(p)
 

@@ -26,7 +26,7 @@ from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, V
                                    repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..engine.invisible import quoted, reveal
-from ..analysis.variants import canonical_name, variant_sources
+from ..analysis.variants import canonical_name, variant_sources, variant_with_source
 from ..analysis.lint import RULES, LintReport, lint
 from ..analysis.wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.profile import load_profile
@@ -174,8 +174,9 @@ def format_evaluation(ev: Evaluation) -> str:
             "answered: tasks with expected tools that returned something. reference is what the model gets; the "
             "others are what-ifs."]
     sources = variant_sources([v.name for v in ev.variants])
-    if sources:  # as the Search quality page's caption says it
-        out.append(f"where they come from: {sources}; the others are switches of the reference")
+    if sources:  # as the Search quality page's caption says it; "the others" only when there are any
+        own = any(variant_with_source(v.name) == v.name for v in ev.variants)
+        out.append(f"where they come from: {sources}" + ("; the others are switches of the reference" if own else ""))
     out += [reveal(ev.protocol_note()), *(f"  {line}" for line in ev.tuned_lines())]
     out.append(reveal(ev.trade_off()))  # the verdict, or why there is none
     task_rows = []

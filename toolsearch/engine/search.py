@@ -680,7 +680,9 @@ class Explanation:
         if self.abstained:
             return self.abstained
         if not self.tokens:
-            if self.tokenizer == "ascii" and self.query.strip():
+            # Only a query with letters or digits in another script has words the unicode variant
+            # reads; punctuation, symbols or control characters alone have none in any tokenizer.
+            if self.tokenizer == "ascii" and any(ch.isalnum() for ch in self.query):
                 return ("the query has no ASCII word ([A-Za-z0-9]+), the only words the reference's tokenizer reads "
                         "(docs/reference.md §7.1), so nothing is searched and the result is empty; the unicode variant reads "
                         "other scripts")

@@ -23,7 +23,7 @@ from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
 from toolsearch.analysis.variants import (REFERENCE, UNAVAILABLE, VARIANT_HELP, VARIANTS, variant_with_source,
-                                          side_by_side, side_by_side_cells, side_by_side_names,
+                                          side_by_side, side_by_side_cells, side_by_side_names, variant_sources,
                                           variant_options)
 
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors\nzebra"
@@ -227,8 +227,10 @@ def search_tab(v, bridge, dtk: str) -> None:
                                        else "Response (exact JSON)", "Side by side"])
     with beside:
         names = side_by_side_names(variant)
+        sources = variant_sources(names)
         st.caption("The names each search returns for the same queries and limit: the reference (what the model "
-                   "gets), the picked variant, and other harnesses' rankers as what-ifs.")
+                   "gets), the picked variant, and other harnesses' rankers as what-ifs."
+                   + (f" Where they come from: {sources}; the others are switches of the reference." if sources else ""))
         with st.expander("What each column's search does"):
             literal_table([{"search": n, "what it does": VARIANT_HELP[n]} for n in names],
                           key="search_side_by_side_help", nowrap=("search",))
