@@ -232,8 +232,8 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     assert expected[0].budget == 480 and expected[0].called_listed < expected[0].called_total
     assert expected[-1].budget == 1200
     sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
-    assert sentence == (f"At 16,000 tokens: {expected[0].called_listed} of the {expected[0].called_total} tools your "
-                        f"models called {'was' if expected[0].called_listed == 1 else 'were'} already listed by name; "
+    assert sentence == (f"At 16,000 tokens: the listing names {expected[0].called_listed} of the "
+                        f"{expected[0].called_total} deferred tools your models called; "
                         f"{expected[0].searches_saved} searches saved.")
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()

@@ -91,6 +91,33 @@ def test_sessions_page_says_which_called_tools_its_counts_leave_out(tmp_path):
     at.button(key="sessions_read").click().run()
     assert not at.exception, at.exception
     assert md_escape(f"Not counted: {NOT_COUNTED}") in [c.value for c in at.caption]
+    # the sentence counts deferred tools only: "1 of the 1 tools your models called" was untrue (they called 2)
+    sentences = [t.value for t in at.text if t.value.startswith("At ")]
+    assert "At 32,000 tokens: the listing names 1 of the 1 deferred tool your models called; 0 searches saved." \
+        in sentences, sentences
+
+
+def test_sessions_page_with_searches_only_says_no_deferred_tool_was_called(tmp_path):
+    """Sessions that searched but called nothing: no "0 of the 0 tools" sentence."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.test_app_sessions import open_page
+    from toolsearch.live.guard import launch_token
+
+    spec = {"sessions": [{"id": "s-looked", "model": "openai/gpt-5-mini", "messages": [
+        {"role": "user", "content": "can you post to slack?"},
+        *_step("a1", "tool_search", {"queries": ["slack post message"]},
+               search_response("slack post message", ["mcp__slack__slack_post_message"]))]}]}
+    db = write_store(tmp_path, spec)
+    at: AppTest = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    sentences = [t.value for t in at.text if t.value.startswith("At ")]
+    assert sentences and all(x.endswith(": the sessions called no tool this catalog defers, so there is nothing "
+                                        "for the listing to name.") for x in sentences), sentences
 
 
 def test_a_cell_that_is_not_utf8_costs_that_cell_not_the_store(tmp_path):

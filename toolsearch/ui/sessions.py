@@ -321,9 +321,12 @@ def render() -> None:
                        lambda: called_listed_at(loaded.sessions, v.inspector, v.config, lengths, v.tokenizer))
             for c in at:
                 where = f"{c.context_length:,} tokens" if c.context_length else "an unknown context length"
-                st.text(f"At {where}: {c.called_listed} of the {counted(c.called_total, 'tool')} your models "
-                        f"called {'was' if c.called_listed == 1 else 'were'} already listed by name; "
-                        f"{counted(c.searches_saved, 'search', 'searches')} saved.")
+                # "deferred": the count leaves out the called tools this catalog does not defer (named below)
+                st.text(f"At {where}: the listing names {c.called_listed} of the "
+                        f"{counted(c.called_total, 'deferred tool')} your models called; "
+                        f"{counted(c.searches_saved, 'search', 'searches')} saved." if c.called_total else
+                        f"At {where}: the sessions called no tool this catalog defers, so there is nothing for "
+                        "the listing to name.")
             not_deferred = _memo(("not_deferred", v.config), v.inspector, loaded,
                                  lambda: called_tools(loaded.sessions, v.inspector, v.config)[1])
             if not_deferred:  # the "of M" counts deferred tools of this catalog only
