@@ -380,3 +380,23 @@ def test_timeline_shows_the_reference_and_the_variants_asked_for():
     at.multiselect(key="sessions_variants").set_value(["no-gate"]).run()  # agent no longer replayed
     assert not at.exception
     assert list(frame(at, "sessions_timeline").columns)[4:] == ["reference", "no-gate"]
+
+
+def test_per_model_figures_are_the_numbers_the_cli_prints():
+    """Searches per session and round trips per called tool: one figure, one text, on the page and in
+    ``toolsearch sessions`` (the page showed three decimals where the CLI printed two, under another name)."""
+    from conftest import run_cli
+
+    at = open_page()
+    table = frame(at, "sessions_models")
+    text = run_cli("sessions", str(SAMPLES / "state.db"), "--catalog", str(CATALOG), "--variant", "reference")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.split("per model:\n")[1].split("\n\n")[0].splitlines()
+    header = lines[0]
+    assert "searches per session" in header and "round trips per called tool" in header
+    by_model = {line.split()[0]: line.split() for line in lines[2:]}
+    assert len(by_model) == len(table) > 1
+    for _, row in table.iterrows():
+        cells = by_model[row["model"]]  # model, sessions, searches, per session, 2 shares, round trips
+        assert (cells[3], cells[6]) == (row["searches per session"], row["round trips per called tool"])
+    assert any("." in v and len(v.split(".")[1]) == 2 for v in table["searches per session"])

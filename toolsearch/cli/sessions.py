@@ -40,7 +40,7 @@ from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Repl
                                  summary, what_if_lengths, counters_line,
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
-from ..analysis.wording import counted, percent
+from ..analysis.wording import counted, per_count, percent
 from .common import note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
 
@@ -153,10 +153,10 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     out += ["replayed with the current settings:", _table(rows, ["variant", "empty", "found called", "drift"]), ""]
     model_rows = []
     for model, f in agg["per_model"].items():
-        model_rows.append([_safe(model), f["sessions"], f["searches"], f"{f['searches_per_session'] or 0:.2f}",
+        model_rows.append([_safe(model), f["sessions"], f["searches"], per_count(f["searches_per_session"] or 0),
                            percent(f["recorded_empty_rate"]), percent(f["replay_empty_rate"]["reference"]),
-                           "—" if f["round_trips_per_called_tool"] is None else f"{f['round_trips_per_called_tool']:.2f}"])
-    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "per session",
+                           per_count(f["round_trips_per_called_tool"])])
+    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "searches per session",
                                               "searches empty (recorded, %)", "searches empty (reference, %)",
                                               "round trips per called tool"]), ""]
     if agg["top_failed"]:

@@ -19,7 +19,7 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import counted, percent
+from toolsearch.analysis.wording import counted, per_count, percent
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
@@ -158,10 +158,10 @@ def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[s
     """Aggregates per model. The empty figures are shares of the model's searches (a percentage),
     not the counts the Recorded vs replayed tab calls "empty (searches)"."""
     return [{"model": model, "sessions": f["sessions"], "searches": f["searches"],
-             "searches per session": f["searches_per_session"],
+             "searches per session": per_count(f["searches_per_session"] or 0),
              "searches empty (recorded, %)": _share(f["recorded_empty_rate"]),
              f"searches empty ({reference}, %)": _share(f["replay_empty_rate"][reference]),
-             "round trips per called tool": f["round_trips_per_called_tool"], "failed calls": f["failed_calls"],
+             "round trips per called tool": per_count(f["round_trips_per_called_tool"]), "failed calls": f["failed_calls"],
              "compactions": f["compactions"]} for model, f in agg["per_model"].items()]
 
 
