@@ -186,3 +186,28 @@ def test_export_says_which_searches_it_leaves_out_for_tools_the_catalog_lacks(tm
             "defer the tools the session called afterwards (mcp__github__download_job_logs)") in lines
     assert f"toolsearch: wrote {out}: 1 labeled task" in lines
     assert not any("s-pr" in line for line in lines)  # its terminal and read_file are the harness's own
+
+
+def test_sessions_and_recommend_say_when_no_deferred_tool_was_called(tmp_path):
+    """An empty session and one that only searched: every row reads "0 of 0"; both commands say why
+    in the words the Sessions page uses."""
+    from toolsearch.analysis.sessions import NO_DEFERRED_CALLED_WORDS
+
+    spec = {"sessions": [
+        {"id": "s-empty", "model": "openai/gpt-5-mini", "messages": []},
+        {"id": "s-looked", "model": "openai/gpt-5-mini", "messages": [
+            {"role": "user", "content": "can you post to slack?"},
+            *_step("a1", "tool_search", {"queries": ["slack post message"]},
+                   search_response("slack post message", ["mcp__slack__slack_post_message"]))]}]}
+    db = write_store(tmp_path, spec)
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--context-lengths", "32k")
+    assert text.returncode == 0, text.stderr
+    table = text.stdout.split("called tools already listed by name")[1].split("\n\n")[0]
+    assert "0 of 0" in table and f"note: {NO_DEFERRED_CALLED_WORDS}" in table.splitlines()
+    assert "session s-empty (" in text.stdout  # the empty session is still reported
+    rec = run_cli("recommend", CATALOG, "--sessions", db, "--context-lengths", "32k", "--goal", "names")
+    assert rec.returncode == 0, rec.stderr
+    assert rec.stdout.rstrip().splitlines()[-1].endswith(f"; {NO_DEFERRED_CALLED_WORDS}")
+    # with a called deferred tool the note is absent
+    assert NO_DEFERRED_CALLED_WORDS not in run_cli("sessions", write_store(tmp_path, SPEC, "other.db"), "--catalog",
+                                                   CATALOG, "--variant", "reference").stdout

@@ -33,7 +33,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
-from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
+from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, scrub_sessions, session_flags,
                                  show_invisible, shown_name, shown_names,
@@ -181,6 +181,8 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                   c.searches_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
                 _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"])]
+        if all(not c.called_total for c in at_lengths):  # every row "0 of 0"
+            out.append(f"note: {NO_DEFERRED_CALLED_WORDS}")
         if not_deferred:  # the "of M" counts deferred tools of this catalog only
             out.append(f"not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog "
                        f"does not defer: {_safe(_names(list(not_deferred), 8))}")

@@ -26,7 +26,7 @@ from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
+from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names)
@@ -325,8 +325,7 @@ def render() -> None:
                 st.text(f"At {where}: the listing names {c.called_listed} of the "
                         f"{counted(c.called_total, 'deferred tool')} your models called; "
                         f"{counted(c.searches_saved, 'search', 'searches')} saved." if c.called_total else
-                        f"At {where}: the sessions called no tool this catalog defers, so there is nothing for "
-                        "the listing to name.")
+                        f"At {where}: {NO_DEFERRED_CALLED_WORDS}.")
             not_deferred = _memo(("not_deferred", v.config), v.inspector, loaded,
                                  lambda: called_tools(loaded.sessions, v.inspector, v.config)[1])
             if not_deferred:  # the "of M" counts deferred tools of this catalog only
