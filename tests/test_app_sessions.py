@@ -400,3 +400,23 @@ def test_per_model_figures_are_the_numbers_the_cli_prints():
         cells = by_model[row["model"]]  # model, sessions, searches, per session, 2 shares, round trips
         assert (cells[3], cells[6]) == (row["searches per session"], row["round trips per called tool"])
     assert any("." in v and len(v.split(".")[1]) == 2 for v in table["searches per session"])
+
+
+def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
+    """The Sessions page and the Tuning page show the same count under the same column name (the
+    Tuning page called it "called tools named")."""
+    from toolsearch.analysis.wording import CALLED_LISTED_COLUMN
+
+    at = open_page()
+    sessions = frame(at, "sessions_at_lengths")
+    on_sessions = {row["context length (tokens)"]: f"{row[CALLED_LISTED_COLUMN]} of {row['called tools']}"
+                   for _, row in sessions.iterrows()}
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
+    assert not at.exception, at.exception
+    tuning = literal_tables(at)["tuning_multi_table"]
+    assert CALLED_LISTED_COLUMN in tuning.columns and "called tools named" not in tuning.columns
+    on_tuning = {row["context length"].replace(" tokens", ""): row[CALLED_LISTED_COLUMN] for _, row in tuning.iterrows()}
+    common_lengths = set(on_sessions) & set(on_tuning)
+    assert {"200,000", "1,000,000"} <= common_lengths, (on_sessions, on_tuning)
+    assert {c: on_sessions[c] for c in common_lengths} == {c: on_tuning[c] for c in common_lengths}

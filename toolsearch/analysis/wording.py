@@ -24,6 +24,11 @@ def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.1%}"
 
 
+#: The app's name for ``called_listed`` (the deferred tools the sessions called that the listing
+#: names), on the Sessions and Tuning pages alike.
+CALLED_LISTED_COLUMN = "called tools listed by name"
+
+
 def per_count(value: float | None) -> str:
     """An average count (searches per session, round trips per called tool) as the app and the CLI
     print it: two decimals with thousands separators (``200.67``); ``"—"`` for ``None``."""

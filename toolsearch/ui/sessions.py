@@ -19,7 +19,7 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import counted, per_count, percent
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
@@ -334,7 +334,7 @@ def render() -> None:
                     f"not defer: {', '.join(shown_names(not_deferred[:8]))}" + (" …" if len(not_deferred) > 8 else ""))))
             literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
-                            "called tools listed by name": c.called_listed, "called tools": c.called_total,
+                            CALLED_LISTED_COLUMN: c.called_listed, "called tools": c.called_total,
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
