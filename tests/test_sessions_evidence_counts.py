@@ -211,3 +211,22 @@ def test_sessions_and_recommend_say_when_no_deferred_tool_was_called(tmp_path):
     # with a called deferred tool the note is absent
     assert NO_DEFERRED_CALLED_WORDS not in run_cli("sessions", write_store(tmp_path, SPEC, "other.db"), "--catalog",
                                                    CATALOG, "--variant", "reference").stdout
+
+
+def test_listing_what_if_text_names_the_context_length_each_row_used(tmp_path):
+    """The per-session what-if's budget depends on the session's context length; the text says which
+    (recorded, or unknown: the budget is then listing_max_tokens), as the page's column does."""
+    spec = {"sessions": [
+        SPEC["sessions"][0],
+        {"id": "s-nolength", "model": "openai/gpt-5-mini", "messages": [
+            {"role": "user", "content": "who am I on github"},
+            *_step("d1", "tool_search", {"queries": ["github me"]}, search_response("github me", ["mcp__github__get_me"])),
+            *_step("d2", "tool_call", {"name": "mcp__github__get_me", "arguments": {}}, "{\"login\": \"o\"}")]}]}
+    db = write_store(tmp_path, spec)
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert text.returncode == 0, text.stderr
+    block = text.stdout.split("listing what-if (")[1].split("\n\n")[0].splitlines()
+    assert "context length" in block[1]
+    rows = {line.split()[0]: line.split() for line in block[3:]}
+    assert rows["s-pr"][4:6] == ["32,000", "1,600"]
+    assert rows["s-nolength"][4:6] == ["unknown", "4,000"]

@@ -169,12 +169,13 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out += ["searches that found only tools the session did not call (it called other tools afterwards):",
                 _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
     if what_if:
-        wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before, w.budget,
+        wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before,
+                  _length(w.context_length), w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
         out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
-                _table(wrows, ["session", "tool", "listed", "round trips before", "budget", "smallest budget",
+                _table(wrows, ["session", "tool", "listed", "round trips before", "context length", "budget", "smallest budget",
                                "threshold_pct", "listing_max_tokens"]), ""]
     if at_lengths:
         lrows = [[_length(c.context_length), c.budget, form_word(c.listing_form), f"{c.called_listed} of {c.called_total}",
