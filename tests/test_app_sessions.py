@@ -232,8 +232,8 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     assert expected[0].budget == 480 and expected[0].called_listed < expected[0].called_total
     assert expected[-1].budget == 1200
     sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
-    assert sentence == (f"At 16,000 tokens: {expected[0].called_listed} of the {expected[0].called_total} tools your "
-                        f"models called {'was' if expected[0].called_listed == 1 else 'were'} already listed by name; "
+    assert sentence == (f"At 16,000 tokens: the listing names {expected[0].called_listed} of the "
+                        f"{expected[0].called_total} deferred tools your models called; "
                         f"{expected[0].searches_saved} searches saved.")
     # a list typed by the user is kept, and a bad entry is named
     at.text_input(key="sessions_lengths").set_value("8k, 1m").run()
@@ -380,3 +380,43 @@ def test_timeline_shows_the_reference_and_the_variants_asked_for():
     at.multiselect(key="sessions_variants").set_value(["no-gate"]).run()  # agent no longer replayed
     assert not at.exception
     assert list(frame(at, "sessions_timeline").columns)[4:] == ["reference", "no-gate"]
+
+
+def test_per_model_figures_are_the_numbers_the_cli_prints():
+    """Searches per session and round trips per called tool: one figure, one text, on the page and in
+    ``toolsearch sessions`` (the page showed three decimals where the CLI printed two, under another name)."""
+    from conftest import run_cli
+
+    at = open_page()
+    table = frame(at, "sessions_models")
+    text = run_cli("sessions", str(SAMPLES / "state.db"), "--catalog", str(CATALOG), "--variant", "reference")
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.split("per model:\n")[1].split("\n\n")[0].splitlines()
+    header = lines[0]
+    assert "searches per session" in header and "round trips per called tool" in header
+    by_model = {line.split()[0]: line.split() for line in lines[2:]}
+    assert len(by_model) == len(table) > 1
+    for _, row in table.iterrows():
+        cells = by_model[row["model"]]  # model, sessions, searches, per session, 2 shares, round trips
+        assert (cells[3], cells[6]) == (row["searches per session"], row["round trips per called tool"])
+    assert any("." in v and len(v.split(".")[1]) == 2 for v in table["searches per session"])
+
+
+def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
+    """The Sessions page and the Tuning page show the same count under the same column name (the
+    Tuning page called it "called tools named")."""
+    from toolsearch.analysis.wording import CALLED_LISTED_COLUMN
+
+    at = open_page()
+    sessions = frame(at, "sessions_at_lengths")
+    on_sessions = {row["context length (tokens)"]: f"{row[CALLED_LISTED_COLUMN]} of {row['called tools']}"
+                   for _, row in sessions.iterrows()}
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
+    assert not at.exception, at.exception
+    tuning = literal_tables(at)["tuning_multi_table"]
+    assert CALLED_LISTED_COLUMN in tuning.columns and "called tools named" not in tuning.columns
+    on_tuning = {row["context length"].replace(" tokens", ""): row[CALLED_LISTED_COLUMN] for _, row in tuning.iterrows()}
+    common_lengths = set(on_sessions) & set(on_tuning)
+    assert {"200,000", "1,000,000"} <= common_lengths, (on_sessions, on_tuning)
+    assert {c: on_sessions[c] for c in common_lengths} == {c: on_tuning[c] for c in common_lengths}

@@ -3,7 +3,7 @@
 Streamlit ``AppTest``: session files are uploaded through the page's uploader (several at once,
 one of them broken), or read from a path on this machine, including a store written by Hermes'
 own session writer (``$TOOLSEARCH_HERMES_PYTHON``, see tests/test_sessions.py). Every figure is
-compared with the library's answer on the same files: called tools named and searches saved per
+compared with the library's answer on the same files: called tools listed by name and searches saved per
 context length (``recommend.add_session_evidence``), the frontier's called-tools axis
 (``recommend.frontier``) and the pin-the-hot-tools what-if (``harnesses.pin_hot_tools``).
 
@@ -86,7 +86,7 @@ def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
     rec, called, _, (hot, what_ifs), ladder = expected(sessions, lengths)
     tables = literal_tables(at)
     rows = tables["tuning_multi_table"].to_dict("records")
-    assert [r["called tools named"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
+    assert [r["called tools listed by name"] for r in rows] == [f"{c.called_listed} of {c.called_total}" for c in rec.contexts]
     assert [r["searches saved"] for r in rows] == [str(c.searches_saved) for c in rec.contexts]
     assert [r["tool"] for r in tables["tuning_pins_tools"].to_dict("records")] == [name for name, _ in hot]
     pins = tables["tuning_pins"].to_dict("records")
@@ -104,7 +104,7 @@ def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
     assert not at.exception, at.exception
     points = frontier(ladder, lengths[0], called)
     rows = literal_tables(at)["tuning_frontier_table"].to_dict("records")
-    assert [(r["listing (tokens)"], r["called tools named"]) for r in rows] == [
+    assert [(r["listing (tokens)"], r["called tools listed by name"]) for r in rows] == [
         (f"{p.listing_tokens:,}", str(p.called_listed)) for p in points]
 
 

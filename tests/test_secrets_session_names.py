@@ -191,7 +191,7 @@ def test_recommend_and_the_report_with_sessions_show_no_secret(recorded, tmp_pat
     _clean(data.stdout + data.stderr, "recommend --json")
     evidence = json.loads(data.stdout)["sessions"]
     assert evidence["read"] == 2
-    assert sorted(evidence["called_not_in_catalog"]) == sorted([f"mcp__{MASK}__read", MASK, f"mcp__util__{MASK}"])
+    assert sorted(evidence["called_not_deferred"]) == sorted([f"mcp__{MASK}__read", MASK, f"mcp__util__{MASK}"])
     assert len(evidence["catalog_drift"]["missing_tools"]) == 3
     out = tmp_path / "report.html"
     done = run_cli("report", *catalog, "--context-lengths", "200k", "--goal", "any", *sessions, "-o", out)
@@ -394,7 +394,7 @@ def test_the_servers_of_the_harness_config_count_as_config_secrets(tmp_path, mon
     assert [(e["name"], e["arguments"]) for e in one["events"][1:]] == [
         (f"mcp__util__{MASK}", {"value": MASK}), (ISSUE, {"title": "t"})]
     assert [w["tool"] for w in one["listing_what_if"]] == [ISSUE]
-    assert json.loads(evidence.stdout)["sessions"]["called_not_in_catalog"] == [f"mcp__util__{MASK}"]
+    assert json.loads(evidence.stdout)["sessions"]["called_not_deferred"] == [f"mcp__util__{MASK}"]
 
 
 def test_a_server_entry_with_a_mistake_still_counts_its_values_as_secrets(tmp_path, monkeypatch) -> None:

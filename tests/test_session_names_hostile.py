@@ -113,7 +113,7 @@ def test_a_config_value_inside_an_ordinary_tool_name_still_matches_the_catalog_f
     text = run_cli("recommend", CATALOG, "--sessions", transcript, "--config", config, "--goal", "full",
                    "--context-lengths", "32k", "--json")
     assert text.returncode == 0, text.stderr
-    assert json.loads(text.stdout)["sessions"]["called_not_in_catalog"] == ["mcp__vault__read_••••_secret"]
+    assert json.loads(text.stdout)["sessions"]["called_not_deferred"] == ["mcp__vault__read_••••_secret"]
     assert value not in text.stderr
 
 

@@ -91,6 +91,33 @@ def test_sessions_page_says_which_called_tools_its_counts_leave_out(tmp_path):
     at.button(key="sessions_read").click().run()
     assert not at.exception, at.exception
     assert md_escape(f"Not counted: {NOT_COUNTED}") in [c.value for c in at.caption]
+    # the sentence counts deferred tools only: "1 of the 1 tools your models called" was untrue (they called 2)
+    sentences = [t.value for t in at.text if t.value.startswith("At ")]
+    assert "At 32,000 tokens: the listing names 1 of the 1 deferred tool your models called; 0 searches saved." \
+        in sentences, sentences
+
+
+def test_sessions_page_with_searches_only_says_no_deferred_tool_was_called(tmp_path):
+    """Sessions that searched but called nothing: no "0 of the 0 tools" sentence."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.test_app_sessions import open_page
+    from toolsearch.live.guard import launch_token
+
+    spec = {"sessions": [{"id": "s-looked", "model": "openai/gpt-5-mini", "messages": [
+        {"role": "user", "content": "can you post to slack?"},
+        *_step("a1", "tool_search", {"queries": ["slack post message"]},
+               search_response("slack post message", ["mcp__slack__slack_post_message"]))]}]}
+    db = write_store(tmp_path, spec)
+    at: AppTest = open_page()
+    at.radio(key="sessions_source").set_value("A file on this machine").run()
+    at.text_input(key="sessions_token").set_value(launch_token()).run()
+    at.text_input(key="sessions_path").set_value(str(db)).run()
+    at.button(key="sessions_read").click().run()
+    assert not at.exception, at.exception
+    sentences = [t.value for t in at.text if t.value.startswith("At ")]
+    assert sentences and all(x.endswith(": the sessions called no tool this catalog defers, so there is nothing "
+                                        "for the listing to name.") for x in sentences), sentences
 
 
 def test_a_cell_that_is_not_utf8_costs_that_cell_not_the_store(tmp_path):
@@ -159,3 +186,47 @@ def test_export_says_which_searches_it_leaves_out_for_tools_the_catalog_lacks(tm
             "defer the tools the session called afterwards (mcp__github__download_job_logs)") in lines
     assert f"toolsearch: wrote {out}: 1 labeled task" in lines
     assert not any("s-pr" in line for line in lines)  # its terminal and read_file are the harness's own
+
+
+def test_sessions_and_recommend_say_when_no_deferred_tool_was_called(tmp_path):
+    """An empty session and one that only searched: every row reads "0 of 0"; both commands say why
+    in the words the Sessions page uses."""
+    from toolsearch.analysis.sessions import NO_DEFERRED_CALLED_WORDS
+
+    spec = {"sessions": [
+        {"id": "s-empty", "model": "openai/gpt-5-mini", "messages": []},
+        {"id": "s-looked", "model": "openai/gpt-5-mini", "messages": [
+            {"role": "user", "content": "can you post to slack?"},
+            *_step("a1", "tool_search", {"queries": ["slack post message"]},
+                   search_response("slack post message", ["mcp__slack__slack_post_message"]))]}]}
+    db = write_store(tmp_path, spec)
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--context-lengths", "32k")
+    assert text.returncode == 0, text.stderr
+    table = text.stdout.split("called tools already listed by name")[1].split("\n\n")[0]
+    assert "0 of 0" in table and f"note: {NO_DEFERRED_CALLED_WORDS}" in table.splitlines()
+    assert "session s-empty (" in text.stdout  # the empty session is still reported
+    rec = run_cli("recommend", CATALOG, "--sessions", db, "--context-lengths", "32k", "--goal", "names")
+    assert rec.returncode == 0, rec.stderr
+    assert rec.stdout.rstrip().splitlines()[-1].endswith(f"; {NO_DEFERRED_CALLED_WORDS}")
+    # with a called deferred tool the note is absent
+    assert NO_DEFERRED_CALLED_WORDS not in run_cli("sessions", write_store(tmp_path, SPEC, "other.db"), "--catalog",
+                                                   CATALOG, "--variant", "reference").stdout
+
+
+def test_listing_what_if_text_names_the_context_length_each_row_used(tmp_path):
+    """The per-session what-if's budget depends on the session's context length; the text says which
+    (recorded, or unknown: the budget is then listing_max_tokens), as the page's column does."""
+    spec = {"sessions": [
+        SPEC["sessions"][0],
+        {"id": "s-nolength", "model": "openai/gpt-5-mini", "messages": [
+            {"role": "user", "content": "who am I on github"},
+            *_step("d1", "tool_search", {"queries": ["github me"]}, search_response("github me", ["mcp__github__get_me"])),
+            *_step("d2", "tool_call", {"name": "mcp__github__get_me", "arguments": {}}, "{\"login\": \"o\"}")]}]}
+    db = write_store(tmp_path, spec)
+    text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference")
+    assert text.returncode == 0, text.stderr
+    block = text.stdout.split("listing what-if (")[1].split("\n\n")[0].splitlines()
+    assert "context length" in block[1]
+    rows = {line.split()[0]: line.split() for line in block[3:]}
+    assert rows["s-pr"][4:6] == ["32,000", "1,600"]
+    assert rows["s-nolength"][4:6] == ["unknown", "4,000"]

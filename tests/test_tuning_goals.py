@@ -344,7 +344,7 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     assert out["sessions"].pop("called_not_named") == [
         {"context_length": c, "tools": ["mcp__cloudflare__accounts_workers_scripts_list"]}
         for c in (32_000, 200_000, 1_000_000)]
-    assert out["sessions"] == {"read": 2, "called_not_in_catalog": ["mcp__gone__x"]}
+    assert out["sessions"] == {"read": 2, "called_not_deferred": ["mcp__gone__x"]}
     assert "mcp__gone__x" in result.stderr
     assert set(drift) >= {"drifted", "missing_tools", "missing_servers", "extra_servers"}
     # "listed" collapses grafana too: nothing called is named any more
@@ -354,6 +354,16 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     assert "called_listed" in text and "1/2" in text and "2 sessions read" in text
     # without --sessions the keys are absent
     assert "called_listed" not in json.loads(_recommend("--goal", "any", "--json").stdout)["contexts"][0]
+
+
+def test_recommend_and_sessions_name_the_uncounted_tools_alike(tmp_path) -> None:
+    """The called tools the counts leave out are one list under one name in both JSON outputs."""
+    db = write_store(tmp_path, SESSIONS)
+    rec = json.loads(_recommend("--goal", "names", "--sessions", str(db), "--json").stdout)
+    ses = run_cli("sessions", str(db), "--catalog", str(TEAM), str(CLOUDFLARE), "--variant", "reference", "--json")
+    assert ses.returncode == 0, ses.stderr
+    assert rec["sessions"]["called_not_deferred"] == json.loads(ses.stdout)["called_not_deferred"] == ["mcp__gone__x"]
+    assert "called_not_in_catalog" not in rec["sessions"]
 
 
 def test_recommend_sessions_warns_of_catalog_drift_as_sessions_does() -> None:

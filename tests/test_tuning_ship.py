@@ -46,7 +46,7 @@ def test_a_failure_with_exceptions_says_summary_as_the_table_does() -> None:
 
 # --- recorded sessions that ran on another catalog ------------------------------------------------
 # The shipped state.db used mcp__slack__slack_send_message, which the team-workspace sample does not
-# have: "called tools named" then counts this catalog's listing, not the one the sessions ran on.
+# have: "called tools listed by name" then counts this catalog's listing, not the one the sessions ran on.
 DRIFTED = "mcp__slack__slack_send_message"
 
 
@@ -72,7 +72,7 @@ def test_the_tuning_page_says_the_sessions_ran_on_another_catalog() -> None:
     assert not at.exception, at.exception
     warnings = [str(w.value).replace("\\", "") for w in at.warning]  # markdown escapes
     # in the page's own column names
-    assert any(DRIFTED in w and "“called tools named” and “searches saved” below count this catalog's listing, "
+    assert any(DRIFTED in w and "“called tools listed by name” and “searches saved” below count this catalog's listing, "
                "not the one the sessions ran on" in w for w in warnings), warnings
     # the Report page carries the Tuning page's question, and the drift with it
     at.switch_page("toolsearch/ui/report.py").run()

@@ -37,7 +37,7 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
 from ..engine.invisible import reveal, reveal_line
-from .sessions import CalledTool, called_not_listed, listing_evidence, shown_names
+from .sessions import NO_DEFERRED_CALLED_WORDS, CalledTool, called_not_listed, listing_evidence, shown_names
 from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
@@ -1024,7 +1024,9 @@ def sessions_line(rec: MultiRecommendation) -> str | None:
     how many sessions were read and what the two session columns count; ``None`` without sessions."""
     if rec.sessions_read is None:
         return None
-    return f"sessions: {counted(rec.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
+    none = bool(rec.contexts) and all(not c.called_total for c in rec.contexts)  # every row "0/0"
+    return (f"sessions: {counted(rec.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
+            + (f"; {NO_DEFERRED_CALLED_WORDS}" if none else ""))
 
 
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:

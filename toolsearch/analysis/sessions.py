@@ -922,6 +922,11 @@ class CalledTool:
     searches_before: int
 
 
+#: What the per-length counts say when the sessions called no tool the catalog defers ("0 of 0"), as
+#: the Sessions page, ``toolsearch sessions``, ``recommend --sessions`` and the report say it.
+NO_DEFERRED_CALLED_WORDS = "the sessions called no tool this catalog defers, so there is nothing for the listing to name"
+
+
 def called_tools(sessions: Sequence[Session], inspector: Inspector,
                  config: ToolSearchConfig) -> tuple[list[CalledTool], list[str]]:
     """The deferred tools the sessions called, each session's first call of each, in order; and

@@ -24,6 +24,17 @@ def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.1%}"
 
 
+#: The app's name for ``called_listed`` (the deferred tools the sessions called that the listing
+#: names), on the Sessions and Tuning pages alike.
+CALLED_LISTED_COLUMN = "called tools listed by name"
+
+
+def per_count(value: float | None) -> str:
+    """An average count (searches per session, round trips per called tool) as the app and the CLI
+    print it: two decimals with thousands separators (``200.67``); ``"—"`` for ``None``."""
+    return "—" if value is None else f"{value:,.2f}"
+
+
 def evaluation_share(share: float | None, missing: str = "—") -> str:
     """A search-quality share as ``toolsearch eval``, the Search quality page, the HTML report, the
     README and the docs print it: a fraction from 0 to 1 with three decimals (``0.938``), never a

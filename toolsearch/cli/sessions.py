@@ -33,14 +33,14 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
-from ..analysis.sessions import (CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
+from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
                                  called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, scrub_sessions, session_flags,
                                  show_invisible, shown_name, shown_names,
                                  summary, what_if_lengths, counters_line,
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
-from ..analysis.wording import counted, percent
+from ..analysis.wording import counted, per_count, percent
 from .common import note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
 
@@ -153,10 +153,10 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     out += ["replayed with the current settings:", _table(rows, ["variant", "empty", "found called", "drift"]), ""]
     model_rows = []
     for model, f in agg["per_model"].items():
-        model_rows.append([_safe(model), f["sessions"], f["searches"], f"{f['searches_per_session'] or 0:.2f}",
+        model_rows.append([_safe(model), f["sessions"], f["searches"], per_count(f["searches_per_session"] or 0),
                            percent(f["recorded_empty_rate"]), percent(f["replay_empty_rate"]["reference"]),
-                           "—" if f["round_trips_per_called_tool"] is None else f"{f['round_trips_per_called_tool']:.2f}"])
-    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "per session",
+                           per_count(f["round_trips_per_called_tool"])])
+    out += ["per model:", _table(model_rows, ["model", "sessions", "searches", "searches per session",
                                               "searches empty (recorded, %)", "searches empty (reference, %)",
                                               "round trips per called tool"]), ""]
     if agg["top_failed"]:
@@ -169,18 +169,21 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out += ["searches that found only tools the session did not call (it called other tools afterwards):",
                 _table(miss_rows, ["query", "times", "called afterwards", "reference finds one now"]), ""]
     if what_if:
-        wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before, w.budget,
+        wrows = [[_safe(shown_name(w.session)), _safe(shown_name(w.tool)), "yes" if w.listed else "no", w.searches_before,
+                  _length(w.context_length), w.budget,
                   "—" if w.smallest_budget is None else w.smallest_budget,
                   "—" if w.threshold_pct is None else f"{w.threshold_pct:g}",
                   "—" if w.listing_max_tokens is None else w.listing_max_tokens] for w in what_if]
         out += ["listing what-if (was the called tool named in the listing at the session's settings?):",
-                _table(wrows, ["session", "tool", "listed", "round trips before", "budget", "smallest budget",
+                _table(wrows, ["session", "tool", "listed", "round trips before", "context length", "budget", "smallest budget",
                                "threshold_pct", "listing_max_tokens"]), ""]
     if at_lengths:
         lrows = [[_length(c.context_length), c.budget, form_word(c.listing_form), f"{c.called_listed} of {c.called_total}",
                   c.searches_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
                 _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"])]
+        if all(not c.called_total for c in at_lengths):  # every row "0 of 0"
+            out.append(f"note: {NO_DEFERRED_CALLED_WORDS}")
         if not_deferred:  # the "of M" counts deferred tools of this catalog only
             out.append(f"not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog "
                        f"does not defer: {_safe(_names(list(not_deferred), 8))}")

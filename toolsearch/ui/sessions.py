@@ -19,14 +19,14 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import counted, percent
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.sessions import (LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
+from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names)
@@ -158,10 +158,10 @@ def model_rows(agg: dict[str, Any], reference: str = "reference") -> list[dict[s
     """Aggregates per model. The empty figures are shares of the model's searches (a percentage),
     not the counts the Recorded vs replayed tab calls "empty (searches)"."""
     return [{"model": model, "sessions": f["sessions"], "searches": f["searches"],
-             "searches per session": f["searches_per_session"],
+             "searches per session": per_count(f["searches_per_session"] or 0),
              "searches empty (recorded, %)": _share(f["recorded_empty_rate"]),
              f"searches empty ({reference}, %)": _share(f["replay_empty_rate"][reference]),
-             "round trips per called tool": f["round_trips_per_called_tool"], "failed calls": f["failed_calls"],
+             "round trips per called tool": per_count(f["round_trips_per_called_tool"]), "failed calls": f["failed_calls"],
              "compactions": f["compactions"]} for model, f in agg["per_model"].items()]
 
 
@@ -321,9 +321,11 @@ def render() -> None:
                        lambda: called_listed_at(loaded.sessions, v.inspector, v.config, lengths, v.tokenizer))
             for c in at:
                 where = f"{c.context_length:,} tokens" if c.context_length else "an unknown context length"
-                st.text(f"At {where}: {c.called_listed} of the {counted(c.called_total, 'tool')} your models "
-                        f"called {'was' if c.called_listed == 1 else 'were'} already listed by name; "
-                        f"{counted(c.searches_saved, 'search', 'searches')} saved.")
+                # "deferred": the count leaves out the called tools this catalog does not defer (named below)
+                st.text(f"At {where}: the listing names {c.called_listed} of the "
+                        f"{counted(c.called_total, 'deferred tool')} your models called; "
+                        f"{counted(c.searches_saved, 'search', 'searches')} saved." if c.called_total else
+                        f"At {where}: {NO_DEFERRED_CALLED_WORDS}.")
             not_deferred = _memo(("not_deferred", v.config), v.inspector, loaded,
                                  lambda: called_tools(loaded.sessions, v.inspector, v.config)[1])
             if not_deferred:  # the "of M" counts deferred tools of this catalog only
@@ -332,7 +334,7 @@ def render() -> None:
                     f"not defer: {', '.join(shown_names(not_deferred[:8]))}" + (" …" if len(not_deferred) > 8 else ""))))
             literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
-                            "called tools listed by name": c.called_listed, "called tools": c.called_total,
+                            CALLED_LISTED_COLUMN: c.called_listed, "called tools": c.called_total,
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "

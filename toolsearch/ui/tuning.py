@@ -21,7 +21,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.wording import counted
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name, shown_names
 from toolsearch.engine import constants as C
@@ -180,7 +180,7 @@ def show_frontier(ladder: Ladder, lengths: list, now: tuple, multi, called) -> N
     points = frontier(ladder, lengths[index], called)
     current, recommended = now[index], multi.contexts[index]
     if by_calls:
-        y_title = "called tools named"
+        y_title = CALLED_LISTED_COLUMN
         xy = [(p.listing_tokens, p.called_listed, p.outcome) for p in points]
         marks = [("sidebar", current.listing_tokens, listing_evidence(called, ladder.step_at(current.budget))["called_listed"],
                   "diamond-open"),
@@ -195,7 +195,7 @@ def show_frontier(ladder: Ladder, lengths: list, now: tuple, multi, called) -> N
              "marked": ", ".join(name for name, x, _, _ in marks if x == p.listing_tokens)} for p in points]
     if called is not None:
         for row, p in zip(rows, points):
-            row["called tools named"] = p.called_listed
+            row[CALLED_LISTED_COLUMN] = p.called_listed
     literal_table(rows, key="tuning_frontier_table")
     st.caption(f"At {ctx_text(lengths[index])}: each point is a listing some threshold_pct and listing_max_tokens give "
                "there (the largest servers collapse first, so fewer tokens name fewer servers). Points above the "
@@ -337,7 +337,7 @@ if common.require_catalog(v):
                            + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
             if asked.sessions.drift_words:
                 said = found.words(v.inspector.catalog.name, consequence=(
-                    "“called tools named” and “searches saved” below count this catalog's listing, not the one "
+                    "“called tools listed by name” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
                 st.warning(common.md_escape(common.visible_name(f"Catalog drift: {said}")), icon=":material/warning:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
@@ -400,14 +400,14 @@ if common.require_catalog(v):
                                       + ("" if alone.reached else " (best reachable)")),
             })
             if b.called_total is not None:
-                rows[-1]["called tools named"] = f"{b.called_listed} of {b.called_total}"
+                rows[-1][CALLED_LISTED_COLUMN] = f"{b.called_listed} of {b.called_total}"
                 rows[-1]["searches saved"] = b.searches_saved
         literal_table(rows, key="tuning_multi_table")
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
                    f"(the sidebar). Recommended: threshold_pct {multi.threshold_pct:g}%, listing_max_tokens "
                    f"{multi.listing_max_tokens:,} tokens. “This length alone”: the answer if the config served only "
                    f"that length. Listing tokens are counted with {ladder.planning_tokenizer}."
-                   + (" Called tools named: of the deferred tools the recorded sessions called, how many this listing "
+                   + (" Called tools listed by name: of the deferred tools the recorded sessions called, how many this listing "
                       "names; searches saved: the tool_search calls made just before calling a named tool."
                       if called else ""))
         lowered = lowered_lengths(now, multi.contexts)
