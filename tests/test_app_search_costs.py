@@ -704,11 +704,12 @@ def test_a_long_query_heading_is_cut_with_its_length():
 
 
 def test_side_by_side_names_where_each_column_comes_from():
-    """The Side by side tab's columns are bare variant names; the caption above them says where the
-    other harnesses' rankers come from, in the words search --side-by-side prints."""
+    """The Side by side tab's columns are bare variant names; a caption line above them (not the
+    collapsed help) says where the other harnesses' rankers come from, in the words search
+    --side-by-side prints."""
     from toolsearch.analysis.variants import VARIANT_SOURCE, side_by_side_names
     at = open_page("team-workspace", "toolsearch/ui/search.py")
-    caption = next(c.value for c in at.caption if c.value.startswith("The names each search returns"))
+    caption = next(c.value for c in at.caption if c.value.startswith("Where they come from: "))
     named = [n for n in side_by_side_names() if n in VARIANT_SOURCE]
     assert named, "no column with a source"
     for name in named:

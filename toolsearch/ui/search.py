@@ -229,8 +229,9 @@ def search_tab(v, bridge, dtk: str) -> None:
         names = side_by_side_names(variant)
         sources = variant_sources(names)
         st.caption("The names each search returns for the same queries and limit: the reference (what the model "
-                   "gets), the picked variant, and other harnesses' rankers as what-ifs."
-                   + (f" Where they come from: {sources}; the others are switches of the reference." if sources else ""))
+                   "gets), the picked variant, and other harnesses' rankers as what-ifs.")
+        if sources:  # a line of its own, outside the collapsed help: the column headings are bare names
+            st.caption(f"Where they come from: {sources}; the others are switches of the reference.")
         with st.expander("What each column's search does"):
             literal_table([{"search": n, "what it does": VARIANT_HELP[n]} for n in names],
                           key="search_side_by_side_help", nowrap=("search",))
