@@ -274,7 +274,7 @@ def test_describe_json(tiny, profile) -> None:
 
 def test_explain(tiny) -> None:
     out = ok(run_cli("explain", tiny, "-q", "create issue"))
-    assert "tokens: create->creat, issue->issu" in out
+    assert "tokens: create → creat, issue → issu" in out  # as the Search page and the gate line write it
     assert "gate term: create → creat (in 1 tool); answerable terms: 2; required coverage: 1" in out
     assert "excluded: 1 by the gate term" in out
     assert out.splitlines()[2].split() == ["word", "stem", "df", "idf", "role"]  # every column has a name

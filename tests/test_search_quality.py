@@ -224,6 +224,20 @@ def test_anthropic_regex_miss_past_the_result_cap_is_a_rank_miss():
         ("v", "pattern", "the pattern is longer than 200 characters; the regex mode searches nothing")]
 
 
+def test_anthropic_regex_miss_of_a_pattern_that_does_not_compile_says_it_was_matched_as_text():
+    """An eval miss for a query that is not a usable regular expression says, as ``search`` and
+    ``explain`` do, that it was matched as literal text (otherwise "the pattern matches neither"
+    reads as if the pattern had run)."""
+    qf = parse_queries({"tasks": [{"id": "w", "query": "weather(", "expected": ["mcp__srv__weather_now"]},
+                                  {"id": "x", "query": "weather_z", "expected": ["mcp__srv__weather_now"]}]}, "q.yaml")
+    misses = evaluation.evaluate(CLOUD, qf, ["anthropic-regex"]).variant("anthropic-regex").misses
+    details = {m.task: m.detail for m in misses}
+    assert details["w"] == ("the pattern matches neither its name, its description nor its parameters (the query is "
+                            "not a regular expression that can be run safely (it does not compile, or its repeat counts "
+                            "multiply past 10,000); it was matched as literal text)")
+    assert "literal" not in details["x"]
+
+
 def test_cli_search_regex_notes_a_stopped_scan_and_a_literal_pattern(tmp_path, monkeypatch):
     from toolsearch.engine import search as search_mod  # noqa: PLC0415
 

@@ -87,7 +87,8 @@ from ..engine.bridge import clean_string_list
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from ..engine.search import REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains, evidence_shortfall
+from ..engine.search import (REGEX_LITERAL_WORDS, REGEX_MAX_PATTERN_CHARS, SearchIndex, SearchOptions, evidence_abstains,
+                             evidence_shortfall, regex_is_literal)
 from ..engine.wording import counted
 # The registry lives in toolsearch.analysis.variants; these names stay importable from here.
 from ..engine.invisible import kind_of, quoted, reveal
@@ -690,6 +691,8 @@ def _explain_miss(index: SearchIndex, task: Task, tool: str, query: str, ranking
         detail = ("the pattern matches neither its name, its description nor its parameters" if matched is False
                   else "the pattern matches it, but the scan of the catalog stopped at its time limit before "
                        "reaching it" if matched else "the pattern ran past its time limit on this tool's text")
+        if regex_is_literal(query):
+            detail += f" ({REGEX_LITERAL_WORDS})"
         return Miss(task.id, tool, query, "pattern", None, None, detail)
     if opts.ranker == "semantic":
         ranked, evidence = index.ranked_evidence(query, 1)

@@ -654,7 +654,7 @@ def _cmd_explain(args, inspector: Inspector, config: ToolSearchConfig) -> int:
         print(note)
     # The query is the user's text: bidi controls and zero-width characters as markers, as search shows it.
     print(reveal(one_line(f"query: {ex.query}")))  # one line: a tab or line break as an escape
-    print(reveal(_terminal_safe("tokens: " + (", ".join(f"{raw}->{stem}" for raw, stem in ex.tokens) or "(none)"))))
+    print(reveal(_terminal_safe("tokens: " + (", ".join(f"{raw} → {stem}" for raw, stem in ex.tokens) or "(none)"))))
     if ex.ignored:
         print(reveal(_terminal_safe("ignored: " + ", ".join(f"{term} ({why})" for term, why in ex.ignored))))
     reason = ex.empty_reason()

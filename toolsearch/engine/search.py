@@ -484,8 +484,7 @@ class RegexScan:
             notes.append(f"the pattern is longer than {REGEX_MAX_PATTERN_CHARS} characters, the regex mode's limit; "
                          "nothing was searched")
         if self.literal:
-            notes.append("the query is not a regular expression that can be run safely (it does not compile, or its "
-                         f"repeat counts multiply past {REGEX_MAX_REPEAT_PRODUCT:,}); it was matched as literal text")
+            notes.append(REGEX_LITERAL_WORDS)
         if self.timed_out:
             notes.append(f"the pattern ran for more than {REGEX_TIMEOUT:g} s on the catalog's text (nested repeats "
                          "such as (a+)+ backtrack); tools after that point were not checked")
@@ -1322,6 +1321,18 @@ def _joined(texts: Sequence[str]) -> tuple[str, list[int]]:
 # re.compile warns (FutureWarning "Possible nested set…") on patterns such as [[a-z]--x]: the
 # check below must not print that on the user's terminal.
 warnings.filterwarnings("ignore", category=FutureWarning, module=re.escape(__name__) + "$")
+
+
+#: Why a regex-mode query was searched as literal text, in words (``search``, ``explain`` and eval's misses).
+REGEX_LITERAL_WORDS = ("the query is not a regular expression that can be run safely (it does not compile, or its "
+                       f"repeat counts multiply past {REGEX_MAX_REPEAT_PRODUCT:,}); it was matched as literal text")
+
+
+def regex_is_literal(query: str) -> bool:
+    """Whether the regex mode searches ``query`` as literal text rather than as a pattern (it
+    does not compile as a Python ``re`` pattern, or its repeat counts multiply past
+    :data:`REGEX_MAX_REPEAT_PRODUCT`); see :func:`_compile_pattern`."""
+    return _compile_pattern(query)[1]
 
 
 @lru_cache(maxsize=REGEX_PATTERN_CACHE)
