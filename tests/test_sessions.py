@@ -1304,6 +1304,37 @@ def test_a_flood_of_bad_lines_is_named_a_hundred_times_and_counted(tmp_path):
     assert f"The first {MAX_NAMED_PROBLEMS} such problems of one file are named" in sessions_doc
 
 
+def test_problems_found_after_reading_are_capped_per_file_too(tmp_path):
+    """Problems found while analysing sessions (a tool_call that names no tool, a session id read
+    twice) were not capped: a file of 300 conversations, each with such a call, gave 300 lines,
+    and giving it twice 300 more. Each file's are named a hundred times and counted after."""
+    from toolsearch.analysis.session_formats import MAX_NAMED_PROBLEMS  # noqa: PLC0415
+
+    def conversation(i: int) -> dict:
+        return {"id": f"c{i}", "messages": [{"role": "assistant", "tool_calls": [
+            {"id": "a", "type": "function", "function": {"name": "tool_call", "arguments": '{"calls": 7}'}}]}]}
+
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps([conversation(i) for i in range(300)]), encoding="utf-8")
+    more = (f"{path}: {300 - MAX_NAMED_PROBLEMS:,} more parts skipped (lines, sessions, messages or calls that "
+            f"cannot be read); only the first {MAX_NAMED_PROBLEMS} are named")
+    once = [str(p) for p in load_sessions([path], "openai").problems]
+    assert once[:2] == [f"{path}[{i}]: session 'c{i}': step 1 (tool_call): expected 'calls' to be a list of calls, "
+                        "got a number; not counted as a call" for i in range(2)]
+    assert len(once) == MAX_NAMED_PROBLEMS + 1 and once[-1] == more
+    twice = load_sessions([path, path], "openai")
+    assert len(twice.sessions) == 300
+    shown = [str(p) for p in twice.problems]  # the file's 600 calls, then its 300 repeated sessions
+    assert len(shown) == 2 * (MAX_NAMED_PROBLEMS + 1), shown[-1]
+    assert shown[MAX_NAMED_PROBLEMS] == more.replace(f"{300 - MAX_NAMED_PROBLEMS:,} more", "500 more")
+    assert shown[MAX_NAMED_PROBLEMS + 1] == (f"{path}[0]: session 'c0': the same session id was read from "
+                                             f"{path}[0]; counted once")
+    assert shown[-1] == more
+    upload = load_sessions_bytes(path.read_bytes(), "many.json", "openai")
+    assert [str(p) for p in upload.problems][-1] == more.replace(str(path), "many.json")
+    assert len(upload.problems) == MAX_NAMED_PROBLEMS + 1
+
+
 def test_a_store_row_with_no_session_id_is_skipped_with_a_word(tmp_path):
     """A 'sessions' row whose id is NULL was read as a session named 'None', and the messages
     whose session_id is NULL joined it as its messages: NULL matched NULL. Both are skipped and

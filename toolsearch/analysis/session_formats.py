@@ -149,6 +149,8 @@ class RawSession:
         title: the session title when recorded.
         messages: messages read (active ones for a store).
         steps: tool uses, results and compactions in order.
+        source: the file (or upload, or ``-``) it was read from, set when that file is done;
+            ``""`` until then. Problems found later are counted per source.
     """
 
     id: str
@@ -161,6 +163,7 @@ class RawSession:
     title: str | None = None
     messages: int = 0
     steps: list[Step] = field(default_factory=list)
+    source: str = ""
 
 
 @dataclass
@@ -180,15 +183,28 @@ MAX_NAMED_PROBLEMS = 100
 
 def name_first_problems(out: ReadResult, start: int, origin: str) -> None:
     """Keep the first :data:`MAX_NAMED_PROBLEMS` of the problems added since ``start`` (one file's)
-    and one more that counts the others."""
+    and one more that counts the others; the sessions read from ``origin`` get it as their
+    :attr:`RawSession.source` (a session read already keeps the first)."""
+    for session in reversed(out.sessions):
+        if session.source:
+            break
+        session.source = origin
     added = out.problems[start:]
     if len(added) <= MAX_NAMED_PROBLEMS + 1:
         return
-    named = [p for p in added if not isinstance(p, _MoreProblems)]
-    total = len(named) + sum(p.count for p in added if isinstance(p, _MoreProblems))
     del out.problems[start:]
-    out.problems.extend(named[:MAX_NAMED_PROBLEMS])
-    out.problems.append(_more_problems(origin, total - MAX_NAMED_PROBLEMS))
+    out.problems.extend(capped_problems(added, origin))
+
+
+def capped_problems(problems: Sequence[SessionProblem], origin: str) -> list[SessionProblem]:
+    """The first :data:`MAX_NAMED_PROBLEMS` of one file's ``problems`` and, past them, one more
+    that counts the others (a count line already among them is added in); ``problems`` as they
+    are when there are not more than that."""
+    if len(problems) <= MAX_NAMED_PROBLEMS + 1:
+        return list(problems)
+    named = [p for p in problems if not isinstance(p, _MoreProblems)]
+    total = len(named) + sum(p.count for p in problems if isinstance(p, _MoreProblems))
+    return named[:MAX_NAMED_PROBLEMS] + [_more_problems(origin, total - MAX_NAMED_PROBLEMS)]
 
 
 def _more_problems(origin: str, count: int) -> SessionProblem:

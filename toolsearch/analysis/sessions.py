@@ -49,8 +49,8 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
-                              SessionSourceError, ToolResult, ToolUse, decode_text, name_first_problems, read_sessions,
-                              read_text, refuse_wal)
+                              SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, name_first_problems,
+                              read_sessions, read_text, refuse_wal)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -162,6 +162,7 @@ class Session:
         started_at: POSIX seconds; ``title``: when recorded.
         messages: messages read.
         events: searches, describes, calls and compactions, in order.
+        source: the file it was read from (``origin`` without the place in it; ``""`` when not known).
     """
 
     id: str
@@ -174,6 +175,7 @@ class Session:
     title: str | None
     messages: int
     events: tuple[Event, ...]
+    source: str = ""
 
     @property
     def searches(self) -> tuple[SearchEvent, ...]:
@@ -529,7 +531,8 @@ def extract(raw: RawSession, problems: list[SessionProblem] | None = None) -> Se
             events.append(CallEvent(n, step.name, "direct", mask_secrets(step.arguments), succeeded, error))
     return Session(raw.id, raw.origin, raw.format, mask_text(raw.model) if raw.model else raw.model,
                    raw.context_length, dict(raw.counters),
-                   raw.started_at, mask_text(raw.title) if raw.title else raw.title, raw.messages, tuple(events))
+                   raw.started_at, mask_text(raw.title) if raw.title else raw.title, raw.messages, tuple(events),
+                   raw.source)
 
 
 @dataclass
@@ -545,6 +548,19 @@ class LoadedSessions:
         self.problems = [SessionProblem(shown_name(p.where), shown_name(p.message)) for p in self.problems]
 
 
+def extract_all(read: ReadResult) -> LoadedSessions:
+    """Every session of ``read`` extracted (:func:`extract`), with the reading's problems and then
+    the ones extracting found, at most
+    :data:`~toolsearch.analysis.session_formats.MAX_NAMED_PROBLEMS` named per file: a file of a
+    million calls that name no tool says so in one more line, not a million."""
+    sessions: list[Session] = []
+    found: dict[str, list[SessionProblem]] = {}
+    for raw in read.sessions:
+        sessions.append(extract(raw, found.setdefault(raw.source or raw.origin, [])))
+    return LoadedSessions(sessions, list(read.problems) + [p for origin, problems in found.items()
+                                                           for p in capped_problems(problems, origin)])
+
+
 def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> LoadedSessions:
     """Read and extract every session of ``paths`` (see :func:`toolsearch.analysis.session_formats.read_sessions`).
 
@@ -552,7 +568,7 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
         SessionSourceError: a source cannot be read at all.
     """
     read = read_sessions(paths, fmt, progress)
-    return drop_repeated(LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems))
+    return drop_repeated(extract_all(read))
 
 
 def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
@@ -561,21 +577,23 @@ def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
     in ``problems`` with both places, so its searches and calls are not counted twice."""
     first: dict[str, str] = {}
     kept: list[Session] = []
-    problems = list(loaded.problems)
+    repeated: dict[str, list[SessionProblem]] = {}
     for session in loaded.sessions:
         if session.id in first:
-            problems.append(SessionProblem(f"{session.origin}: session {quoted(session.id)}",
-                                           f"the same session id was read from {first[session.id]}; counted once"))
+            repeated.setdefault(session.source or session.origin, []).append(SessionProblem(
+                f"{session.origin}: session {quoted(session.id)}",
+                f"the same session id was read from {first[session.id]}; counted once"))
             continue
         first[session.id] = session.origin
         kept.append(session)
-    return LoadedSessions(kept, problems)
+    return LoadedSessions(kept, list(loaded.problems) + [p for origin, problems in repeated.items()
+                                                         for p in capped_problems(problems, origin)])
 
 
 def load_sessions_text(text: str, origin: str, fmt: str | None = None) -> LoadedSessions:
     """:func:`load_sessions` for the text of one file (an upload)."""
     read = read_text(text, origin, fmt, ReadResult())
-    return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
+    return extract_all(read)
 
 
 def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
@@ -605,6 +623,7 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
                 Path(leftover).unlink(missing_ok=True)
         for session in loaded.sessions:
             object.__setattr__(session, "origin", session.origin.replace(tmp, name))
+            object.__setattr__(session, "source", session.source.replace(tmp, name))
         loaded.problems = [SessionProblem(p.where.replace(tmp, name), p.message.replace(tmp, name))
                            for p in loaded.problems]
         return loaded
@@ -615,7 +634,7 @@ def load_sessions_bytes(data: bytes, name: str, fmt: str | None = None,
         read = read_text(decode_text(data, name, read, "expected UTF-8 text or a SQLite session store"), name, fmt, read)
     finally:
         name_first_problems(read, 0, name)
-    return LoadedSessions([extract(s, read.problems) for s in read.sessions], read.problems)
+    return extract_all(read)
 
 
 def scrub_sessions(loaded: LoadedSessions, secrets: Sequence[str], keep: Collection[str] = ()) -> LoadedSessions:
