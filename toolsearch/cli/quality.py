@@ -103,10 +103,10 @@ def add_parsers(subparsers: Any) -> None:
                                                                  "MCP client configs (connected, as in plan)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
-    p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
-                                                          "tools whose description, schemas, title or "
-                                                          "annotations changed since, or that came back under a "
-                                                          "look-alike name, are flagged as possible rug pulls")
+    p.add_argument("--baseline", action="append", default=None, metavar="SNAPSHOT",
+                   help="a saved snapshot (catalog file) of the same servers (repeatable: its files combine, as "
+                        "the catalogs do): tools whose description, schemas, title or annotations changed since, "
+                        "or that came back under a look-alike name, are flagged as possible rug pulls")
     p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
                    metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
                                            f"when the config sets no connect_timeout "
@@ -273,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)
-            baseline = load_sources([args.baseline]) if args.baseline else None
+            baseline = load_sources(args.baseline) if args.baseline else None
             if baseline is not None:  # a baseline tool that was not read is not compared: say so
                 for problem in baseline.problems:
                     if problem.severity != "info":
