@@ -513,6 +513,60 @@ def test_config_given_twice_is_refused(tmp_path):
                            "would count; give it once\n")
 
 
+FIVE = str(ROOT / "sample_catalogs" / "five-servers.yaml")
+TEAM = str(ROOT / "sample_catalogs" / "team-workspace.yaml")
+SESSIONS = str(ROOT / "sample_sessions" / "state.db")
+
+
+@pytest.mark.parametrize("args, option", [
+    (("lint", FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("eval", TEAM, str(ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml"), "--config", "a.yaml",
+      "--config", "b.yaml"), "--config"),
+    (("sessions", SESSIONS, "--catalog", FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("harnesses", FIVE, "--context-lengths", "32k", "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("strategies", FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("diff", FIVE, FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("diff", FIVE, FIVE, "--config-b", "a.yaml", "--config-b", "b.yaml"), "--config-b"),
+    (("check", FIVE, "--baseline", FIVE, "--baseline-config", "a.yaml", "--baseline-config", "b.yaml",
+      "--context-lengths", "200k", "--goal", "any"), "--baseline-config"),
+])
+def test_a_config_file_option_given_twice_is_refused_by_every_command(args, option, tmp_path):
+    """As ``check --config a.yaml --config b.yaml``: argparse would read b.yaml alone without a word
+    (and ``--baseline-config`` sits beside ``--baseline``, whose files combine)."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {option}: given more than once, where only the "
+                           "last would count; give it once\n")
+
+
+@pytest.mark.parametrize("args, option, metavar", [
+    (("harnesses", FIVE, "--context-lengths", "32k", "--context-lengths", "1m"), "--context-lengths", "N,N,..."),
+    (("sessions", SESSIONS, "--catalog", FIVE, "--context-lengths", "32k", "--context-lengths", "1m"),
+     "--context-lengths", "N,N,..."),
+    (("sweep", FIVE, "--threshold-pcts", "1", "--threshold-pcts", "5"), "--threshold-pcts", "P,P,..."),
+    (("sweep", FIVE, "--listing-max-tokens", "1000", "--listing-max-tokens", "5000"), "--listing-max-tokens",
+     "M[,M...]"),
+])
+def test_a_list_option_given_twice_is_refused_by_every_command(args, option, metavar, tmp_path):
+    """``harnesses --context-lengths 32k --context-lengths 1m`` answered for 1M alone."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {option}: given more than once, where only the "
+                           f"last would count; give it once (one list: {option} {metavar})\n")
+
+
+def test_sessions_catalog_given_twice_combines_its_files():
+    """``sessions S --catalog a.yaml --catalog b.yaml`` replayed against b.yaml alone; the files
+    combine, as they do after one ``--catalog``."""
+    japanese = str(ROOT / "sample_catalogs" / "japanese.yaml")
+    once = run_cli("sessions", SESSIONS, "--catalog", TEAM, japanese, "--json")
+    twice = run_cli("sessions", SESSIONS, "--catalog", TEAM, "--catalog", japanese, "--json")
+    assert once.returncode == twice.returncode == 0
+    assert json.loads(twice.stdout) == json.loads(once.stdout)
+    text = run_cli("sessions", SESSIONS, "--catalog", TEAM, "--catalog", japanese).stdout
+    assert text.startswith("sessions: 7 (hermes-db); catalog Team workspace + Japanese servers (220 deferred tools")
+
+
 def test_snapshot_never_writes_over_the_config_it_reads(tmp_path):
     """``toolsearch snapshot config.yaml -o config.yaml`` replaced the harness config (its
     mcp_servers) with the catalog and exited 0; ``> config.yaml`` failed with "got null". Both are

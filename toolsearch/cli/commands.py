@@ -205,10 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
-    p.add_argument("--threshold-pcts", type=_float_list, default=None, metavar="P,P,...",
+    p.add_argument("--threshold-pcts", type=_float_list, action=Once, default=None, metavar="P,P,...",
                    help="threshold_pct values in %%, comma-separated (default: the config's with --config, else "
                         + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
-    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
+    p.add_argument("--listing-max-tokens", type=_cap_list, action=Once, default=None, metavar="M[,M...]",
                    help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     sweep_output.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,

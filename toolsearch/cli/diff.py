@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import as_typed, broken_pipe_status, decided, print_json, with_flags
+from .common import Once, as_typed, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -50,7 +50,7 @@ def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str
     parser.add_argument(flag("tokenizer"), choices=C.TOKENIZERS, default=None if side else C.DEFAULT_TOKENIZER,
                         help=f"planning tokenizer (chars4 = the reference's estimate){who}")
     parser.add_argument(flag("profile"), metavar="FILE", help=f"wording profile YAML{who}")
-    parser.add_argument(flag("config"), metavar="FILE", help=f"harness config.yaml (tools.tool_search block){who}")
+    parser.add_argument(flag("config"), action=Once, metavar="FILE", help=f"harness config.yaml (tools.tool_search block){who}")
 
 
 def add_parsers(subparsers: Any) -> None:

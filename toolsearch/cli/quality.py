@@ -16,7 +16,7 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
+from .common import Once, broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
 from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -60,8 +60,8 @@ _positive_int = _whole_number_at_least(1)
 
 
 def _shared(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
-                                                          "(defer set, search limits)")
+    parser.add_argument("--config", action=Once, metavar="FILE",
+                        help="harness config.yaml; its tools.tool_search block is used (defer set, search limits)")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
