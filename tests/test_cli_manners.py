@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import run_cli, toolsearch_command
 from toolsearch.cli.commands import build_parser
@@ -596,3 +597,37 @@ def test_lint_says_where_the_docs_pages_it_cites_are(tmp_path):
     here = run_cli("lint", "sample_catalogs/hard-cases.yaml", cwd=ROOT)
     assert "The docs/ pages named above" not in here.stdout
     assert away.stdout.startswith(here.stdout.rstrip("\n"))
+
+
+@pytest.mark.parametrize("args", [
+    ("search", FIVE, "-q", ""),
+    ("describe", FIVE, "mcp__nowhere__nothing"),
+    ("call", FIVE, "mcp__github__create_issue", "-a", '{"title": 3}'),
+    ("recommend", FIVE, "--context-lengths", "1k", "--goal", "full"),
+    ("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full"),
+    ("lint", str(ROOT / "sample_catalogs" / "hard-cases.yaml")),
+    ("diff", TEAM, TEAM, "--context-length-a", "200k", "--context-length-b", "32k"),
+    ("snapshot", "mcp.json", "-o", "snapshot.yaml"),
+], ids=lambda args: args[0])
+def test_a_command_that_can_exit_1_says_when_in_its_help_and_the_readme(args, tmp_path):
+    """A CI step reads status 1 as its command's verdict: each command that returns it says when, in
+    its own --help, in the command list of toolsearch --help, and in the README's table."""
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"down": {"command": str(tmp_path / "absent")}}}),
+                                       encoding="utf-8")
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    own = " ".join(run_cli(args[0], "--help").stdout.split())
+    assert re.search(r"\bexit (status )?(0 when [^.]*?, )?1 when", own, re.IGNORECASE), own
+    summaries: dict[str, str] = {}  # the command list: "    NAME  help", continued deeper indented
+    for line in run_cli("--help").stdout.split("positional arguments:", 1)[1].split("options:", 1)[0].splitlines():
+        if re.match(r"    \S", line):
+            name, _, text = line.strip().partition(" ")
+            summaries[name] = text
+        elif line.startswith("      ") and summaries:
+            summaries[name] += " " + line.strip()
+    assert "exit 1" in " ".join(summaries[args[0]].split()), summaries[args[0]]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith(f"| `{args[0]}` |"))
+    assert "exit 1" in row, row
+    if args[0] == "snapshot":
+        assert "down" in yaml.safe_load((tmp_path / "snapshot.yaml").read_text(encoding="utf-8"))["snapshot"]["failed"]

@@ -57,7 +57,7 @@ def add_parsers(subparsers: Any) -> None:
     """Add the ``diff`` and ``collapse`` subcommands to a ``toolsearch`` subparsers object."""
     p = subparsers.add_parser(
         "diff", help="where two catalogs or settings first differ in the model-visible prefix, and whether "
-                     "the prompt cache still hits",
+                     "the prompt cache still hits (exit 1 when it does not)",
         description="Compare the model-visible tools array (and the tool_search description in it) of two "
                     "setups byte for byte: A and B are catalog files (the same file twice to compare settings). "
                     "Exit status 0 when identical (cache hit), 1 when different.")

@@ -95,7 +95,8 @@ def add_parsers(subparsers: Any) -> None:
     _shared(p)
 
     p = subparsers.add_parser(
-        "lint", help="catalog problems that hurt the model or the harness, each with a one-line fix",
+        "lint", help="catalog problems that hurt the model or the harness, each with a one-line fix (exit 1 "
+                     "when one is an error)",
         description="Lint a catalog as the reference registers and searches it. Rules: "
                     + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
                     + ". Exit status 1 when there is an error finding.")
