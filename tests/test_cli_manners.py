@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from conftest import run_cli, toolsearch_command
 from toolsearch.cli.commands import build_parser
@@ -513,6 +514,60 @@ def test_config_given_twice_is_refused(tmp_path):
                            "would count; give it once\n")
 
 
+FIVE = str(ROOT / "sample_catalogs" / "five-servers.yaml")
+TEAM = str(ROOT / "sample_catalogs" / "team-workspace.yaml")
+SESSIONS = str(ROOT / "sample_sessions" / "state.db")
+
+
+@pytest.mark.parametrize("args, option", [
+    (("lint", FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("eval", TEAM, str(ROOT / "sample_catalogs" / "queries" / "team-workspace.yaml"), "--config", "a.yaml",
+      "--config", "b.yaml"), "--config"),
+    (("sessions", SESSIONS, "--catalog", FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("harnesses", FIVE, "--context-lengths", "32k", "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("strategies", FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("diff", FIVE, FIVE, "--config", "a.yaml", "--config", "b.yaml"), "--config"),
+    (("diff", FIVE, FIVE, "--config-b", "a.yaml", "--config-b", "b.yaml"), "--config-b"),
+    (("check", FIVE, "--baseline", FIVE, "--baseline-config", "a.yaml", "--baseline-config", "b.yaml",
+      "--context-lengths", "200k", "--goal", "any"), "--baseline-config"),
+])
+def test_a_config_file_option_given_twice_is_refused_by_every_command(args, option, tmp_path):
+    """As ``check --config a.yaml --config b.yaml``: argparse would read b.yaml alone without a word
+    (and ``--baseline-config`` sits beside ``--baseline``, whose files combine)."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {option}: given more than once, where only the "
+                           "last would count; give it once\n")
+
+
+@pytest.mark.parametrize("args, option, metavar", [
+    (("harnesses", FIVE, "--context-lengths", "32k", "--context-lengths", "1m"), "--context-lengths", "N,N,..."),
+    (("sessions", SESSIONS, "--catalog", FIVE, "--context-lengths", "32k", "--context-lengths", "1m"),
+     "--context-lengths", "N,N,..."),
+    (("sweep", FIVE, "--threshold-pcts", "1", "--threshold-pcts", "5"), "--threshold-pcts", "P,P,..."),
+    (("sweep", FIVE, "--listing-max-tokens", "1000", "--listing-max-tokens", "5000"), "--listing-max-tokens",
+     "M[,M...]"),
+])
+def test_a_list_option_given_twice_is_refused_by_every_command(args, option, metavar, tmp_path):
+    """``harnesses --context-lengths 32k --context-lengths 1m`` answered for 1M alone."""
+    done = run_cli(*args, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolsearch {args[0]}: error: argument {option}: given more than once, where only the "
+                           f"last would count; give it once (one list: {option} {metavar})\n")
+
+
+def test_sessions_catalog_given_twice_combines_its_files():
+    """``sessions S --catalog a.yaml --catalog b.yaml`` replayed against b.yaml alone; the files
+    combine, as they do after one ``--catalog``."""
+    japanese = str(ROOT / "sample_catalogs" / "japanese.yaml")
+    once = run_cli("sessions", SESSIONS, "--catalog", TEAM, japanese, "--json")
+    twice = run_cli("sessions", SESSIONS, "--catalog", TEAM, "--catalog", japanese, "--json")
+    assert once.returncode == twice.returncode == 0
+    assert json.loads(twice.stdout) == json.loads(once.stdout)
+    text = run_cli("sessions", SESSIONS, "--catalog", TEAM, "--catalog", japanese).stdout
+    assert text.startswith("sessions: 7 (hermes-db); catalog Team workspace + Japanese servers (220 deferred tools")
+
+
 def test_snapshot_never_writes_over_the_config_it_reads(tmp_path):
     """``toolsearch snapshot config.yaml -o config.yaml`` replaced the harness config (its
     mcp_servers) with the catalog and exited 0; ``> config.yaml`` failed with "got null". Both are
@@ -542,3 +597,37 @@ def test_lint_says_where_the_docs_pages_it_cites_are(tmp_path):
     here = run_cli("lint", "sample_catalogs/hard-cases.yaml", cwd=ROOT)
     assert "The docs/ pages named above" not in here.stdout
     assert away.stdout.startswith(here.stdout.rstrip("\n"))
+
+
+@pytest.mark.parametrize("args", [
+    ("search", FIVE, "-q", ""),
+    ("describe", FIVE, "mcp__nowhere__nothing"),
+    ("call", FIVE, "mcp__github__create_issue", "-a", '{"title": 3}'),
+    ("recommend", FIVE, "--context-lengths", "1k", "--goal", "full"),
+    ("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full"),
+    ("lint", str(ROOT / "sample_catalogs" / "hard-cases.yaml")),
+    ("diff", TEAM, TEAM, "--context-length-a", "200k", "--context-length-b", "32k"),
+    ("snapshot", "mcp.json", "-o", "snapshot.yaml"),
+], ids=lambda args: args[0])
+def test_a_command_that_can_exit_1_says_when_in_its_help_and_the_readme(args, tmp_path):
+    """A CI step reads status 1 as its command's verdict: each command that returns it says when, in
+    its own --help, in the command list of toolsearch --help, and in the README's table."""
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": {"down": {"command": str(tmp_path / "absent")}}}),
+                                       encoding="utf-8")
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    own = " ".join(run_cli(args[0], "--help").stdout.split())
+    assert re.search(r"\bexit (status )?(0 when [^.]*?, )?1 when", own, re.IGNORECASE), own
+    summaries: dict[str, str] = {}  # the command list: "    NAME  help", continued deeper indented
+    for line in run_cli("--help").stdout.split("positional arguments:", 1)[1].split("options:", 1)[0].splitlines():
+        if re.match(r"    \S", line):
+            name, _, text = line.strip().partition(" ")
+            summaries[name] = text
+        elif line.startswith("      ") and summaries:
+            summaries[name] += " " + line.strip()
+    assert "exit 1" in " ".join(summaries[args[0]].split()), summaries[args[0]]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith(f"| `{args[0]}` |"))
+    assert "exit 1" in row, row
+    if args[0] == "snapshot":
+        assert "down" in yaml.safe_load((tmp_path / "snapshot.yaml").read_text(encoding="utf-8"))["snapshot"]["failed"]

@@ -288,6 +288,13 @@ def test_check_refuses_a_snapshot_that_records_failed_servers(tmp_path):
             "above), so the catalog lacks it; take the snapshot again once it lists its tools")]
     planned = run_cli("plan", snap)
     assert planned.returncode == 0 and planned.stderr.splitlines() == [warning]
+    # lint, the poisoning gate: the missing server is an error (exit 1), as when the config's server fails live
+    linted = run_cli("lint", snap, "--json")
+    assert linted.returncode == 1
+    assert [f for f in json.loads(linted.stdout)["findings"] if f["severity"] == "error"] == [{
+        "rule": "load-problem", "severity": "error", "server": "", "tool": "", "name": "",
+        "message": warning.removeprefix("toolsearch: catalog warning: "),
+        "fix": "Take the snapshot again once the server lists its tools (toolsearch snapshot CONFIG -o FILE)."}]
     del data["snapshot"]["failed"]
     assert run_cli("check", write_yaml(snap, data), "--context-lengths", "200k", "--goal", "any").returncode == 0
 

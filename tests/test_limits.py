@@ -108,6 +108,23 @@ def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path) -> None:
                                     "(a quoted string starts here"), result.stderr
 
 
+def test_an_unclosed_bracket_is_reported_where_it_opens(tmp_path) -> None:
+    # PyYAML marks the end of the input: in a long catalog that place says nothing
+    path = tmp_path / "bracket.yaml"
+    path.write_text("servers:\n  - name: gh\n    tools: [\n      {name: a, inputSchema: {type: object}},\n"
+                    "      {name: b, inputSchema: {type: object}}\n\n\n", encoding="utf-8")
+    result = run_cli("plan", path)
+    assert result.returncode == 2
+    assert result.stderr == (f"toolsearch: error: {path}: line 3, column 12: not valid YAML or JSON (a '[' opens "
+                             "here and is not closed: expected ',' or ']', but got '<stream end>' at line 8)\n")
+    # closed by the wrong bracket, or left open before the next item: the error also names where it opens
+    path.write_text('{"servers": [{"name": "gh", "tools": [{"name": "a", "inputSchema": {"type": "object"}\n]}]}\n',
+                    encoding="utf-8")
+    result = run_cli("plan", path)
+    assert result.stderr == (f"toolsearch: error: {path}: line 2, column 1: not valid YAML or JSON (expected ',' "
+                             "or '}', but got ']', inside the '{' that opens at line 1, column 39)\n")
+
+
 def test_a_file_that_is_not_utf8_names_the_line_of_the_bad_byte(tmp_path) -> None:
     path = tmp_path / "latin1.yaml"
     path.write_bytes(b"servers:\n  - name: docs\n    tools:\n      - name: caf\xe9\n")

@@ -483,7 +483,7 @@ def test_skills_folder_one_bad_skill_never_drops_the_others(tmp_path):
     # The YAML error's wording comes from the YAML library (C or pure-Python loader); its place is ours.
     bad = {f for f in found if f[1].startswith("bad-yaml/")}
     found -= bad
-    assert [(s, w) for s, w, _ in bad] == [("error", "bad-yaml/SKILL.md: line 3, column 19")]
+    assert [(s, w) for s, w, _ in bad] == [("error", "bad-yaml/SKILL.md: line 3, column 14")]
     assert next(iter(bad))[2].startswith("frontmatter is not valid YAML (")
     assert found == {
         ("error", "no-desc/SKILL.md: frontmatter.description", "skill 'no-desc': expected a non-empty string; skill skipped"),

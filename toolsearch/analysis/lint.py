@@ -11,7 +11,8 @@ it (docs/reference.md §5.1, §7). Thresholds live in :mod:`toolsearch.engine.co
 Rules (:data:`RULES`, in report order):
 
 * ``load-problem`` (error / warning): a tool or server the loader skipped (error) or repaired
-  (warning), as reported while reading the file; ``info`` load notes are left out.
+  (warning), as reported while reading the file; ``info`` load notes are left out. A server a
+  ``toolsearch snapshot`` file records as failed is an error, as the same server failing live is.
 * ``name-invalid`` (error): a name kept as is (plugin and core tools, or ``--tool-names as-is``)
   that OpenAI-style providers reject: not ``^[a-zA-Z0-9_-]{1,64}$``.
 * ``sanitized-collision`` (error): two different tools of one server whose wire names are equal
@@ -119,7 +120,7 @@ import numpy as np
 
 from ..engine import constants as C
 from ..engine.transport import ALL_BRIDGE_WIRE_NAMES, RESERVED_NAMES, WIRE_ALIASES
-from ..engine.catalog import Catalog
+from ..engine.catalog import SNAPSHOT_FAILED, Catalog
 from ..engine.config import ToolSearchConfig
 from ..engine.invisible import find_hidden, quoted
 from .schema_lint import READING_RULES, lint_rows as schema_lint_rows, reported_here
@@ -311,7 +312,10 @@ def lint(inspector: Inspector, config: ToolSearchConfig | None = None, baseline:
         findings.append(Finding(rule, severity, server, tool, name, message, fix, field, offset))
 
     for problem in catalog.problems:
-        if problem.severity in ("error", "warning") and not reported_here(problem):
+        if SNAPSHOT_FAILED in problem.where:  # a server missing, as when it fails live: nothing of it is linted
+            add("load-problem", "error", "", "", "", f"{problem.where}: {problem.message}",
+                "Take the snapshot again once the server lists its tools (toolsearch snapshot CONFIG -o FILE).")
+        elif problem.severity in ("error", "warning") and not reported_here(problem):
             add("load-problem", problem.severity, "", "", "", f"{problem.where}: {problem.message}",
                 "Fix the item in the catalog file (the message names the place and what was expected).")
     owners = {t.name: t.server for t in registration.tools}

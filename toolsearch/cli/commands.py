@@ -158,7 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="show the tools array as sent on this provider transport: where tool_search is reserved "
                         "(openai-responses, xai) the bridge goes out as hermes_tool_search (default: names as they are)")
 
-    p = sub.add_parser("search", help="run tool_search queries and print the response")
+    p = sub.add_parser("search", help="run tool_search queries and print the response (exit 1 when the bridge "
+                                      "answers with an error)",
+                       description="Run one tool_search call with every query given and print the response. Exit "
+                                   "status 0 when the bridge answers with matches (or none), 1 when it answers with "
+                                   "an error (a blank query, too many queries), 2 for bad input.")
     _common(p)
     p.add_argument("-q", "--query", action="append", required=True, dest="queries", metavar="QUERY",
                    help="a query as the model would send it (repeatable: one tool_search call with every query)")
@@ -170,7 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("describe", help="run tool_describe for names and print the response (exit 1 when a name "
                                         "is not found or refused)",
-                       usage="toolsearch describe SOURCE... NAME... [options]")
+                       usage="toolsearch describe SOURCE... NAME... [options]",
+                       description="Run one tool_describe call for the names given and print the response. Exit "
+                                   "status 0 when every name is described, 1 when a name is not found or refused "
+                                   "(the response says which), 2 for bad input.")
     _common(p)
     _names_after_sources(p)
     p.add_argument("--sent", action="store_true",
@@ -186,7 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     _variant_argument(p)
 
     p = sub.add_parser("call", help="validate a tool_call locally, then show what would be dispatched "
-                                    "(catalog files) or call the real tool (MCP config files)",
+                                    "(catalog files) or call the real tool (MCP config files); exit 1 when it is "
+                                    "refused or the tool reports an error",
                        usage="toolsearch call SOURCE... NAME [-a JSON] [options]",
                        description="Validate one tool_call as the bridge does; with catalog files print what "
                                    "would be dispatched, with MCP client config files call the real tool. Exit "
@@ -205,17 +213,20 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
-    p.add_argument("--threshold-pcts", type=_float_list, default=None, metavar="P,P,...",
+    p.add_argument("--threshold-pcts", type=_float_list, action=Once, default=None, metavar="P,P,...",
                    help="threshold_pct values in %%, comma-separated (default: the config's with --config, else "
                         + ",".join(f"{p:g}" for p in DEFAULT_THRESHOLD_PCTS) + ")")
-    p.add_argument("--listing-max-tokens", type=_cap_list, default=None, metavar="M[,M...]",
+    p.add_argument("--listing-max-tokens", type=_cap_list, action=Once, default=None, metavar="M[,M...]",
                    help="listing_max_tokens values in tokens, comma-separated (default: the config's)")
     sweep_output.add_argument("--csv", action="store_true", help="print CSV")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
     p = sub.add_parser("recommend", help="one threshold_pct and listing_max_tokens that reach a goal at every "
-                                         "listed context length (exit 1 when none does)")
+                                         "listed context length (exit 1 when none does)",
+                       description="One threshold_pct and listing_max_tokens that reach the goal at every listed "
+                                   "context length. Exit status 0 when a setting does, 1 when none does (the best "
+                                   "reachable one is printed, with why), 2 for bad input.")
     _common(p)
     p.add_argument("--context-lengths", type=_int_list, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
@@ -239,7 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "when the goal breaks (without --headroom: growth spends the headroom)")
 
     p = sub.add_parser("snapshot", help="connect to the servers of MCP client config files and write their "
-                                        "tools as a catalog file (server info included)")
+                                        "tools as a catalog file (server info included; exit 1 when a server did not "
+                                        "list its tools)",
+                       description="Connect to the servers of MCP client config files and write their tools as a "
+                                   "catalog file, server info included. Exit status 0 when every server listed its "
+                                   "tools, 1 when one did not (the file is written and records it under "
+                                   "snapshot.failed; check refuses such a file), 2 for bad input.")
     p.add_argument("configs", nargs="+", metavar="CONFIG", help="MCP client config files")
     p.add_argument("-o", "--output", type=output_file, metavar="FILE",
                    help="catalog YAML to write (default: standard output)")

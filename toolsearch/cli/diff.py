@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import as_typed, broken_pipe_status, decided, print_json, with_flags
+from .common import Once, as_typed, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
@@ -50,14 +50,14 @@ def _settings_flags(parser: argparse.ArgumentParser, suffix: str = "", side: str
     parser.add_argument(flag("tokenizer"), choices=C.TOKENIZERS, default=None if side else C.DEFAULT_TOKENIZER,
                         help=f"planning tokenizer (chars4 = the reference's estimate){who}")
     parser.add_argument(flag("profile"), metavar="FILE", help=f"wording profile YAML{who}")
-    parser.add_argument(flag("config"), metavar="FILE", help=f"harness config.yaml (tools.tool_search block){who}")
+    parser.add_argument(flag("config"), action=Once, metavar="FILE", help=f"harness config.yaml (tools.tool_search block){who}")
 
 
 def add_parsers(subparsers: Any) -> None:
     """Add the ``diff`` and ``collapse`` subcommands to a ``toolsearch`` subparsers object."""
     p = subparsers.add_parser(
         "diff", help="where two catalogs or settings first differ in the model-visible prefix, and whether "
-                     "the prompt cache still hits",
+                     "the prompt cache still hits (exit 1 when it does not)",
         description="Compare the model-visible tools array (and the tool_search description in it) of two "
                     "setups byte for byte: A and B are catalog files (the same file twice to compare settings). "
                     "Exit status 0 when identical (cache hit), 1 when different.")

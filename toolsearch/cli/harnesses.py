@@ -25,7 +25,7 @@ from ..engine import constants as C
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .common import note_unused_settings, print_json
+from .common import Once, note_unused_settings, print_json
 from .examples import epilog
 from .textfmt import one_line, parse_context_length, parse_seconds, split_context_lengths, text_table
 
@@ -59,7 +59,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         epilog=epilog(EXAMPLES), formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("sources", nargs="+", metavar="CATALOG",
                    help="catalog files (or MCP client config files, whose servers are started and listed live)")
-    p.add_argument("--context-lengths", type=_lengths, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_lengths, action=Once, required=True, metavar="N,N,...",
                    help="context lengths in tokens, e.g. 128k,200k,1m")
     p.add_argument("--setting", action="append", default=[], metavar="HARNESS=VALUE",
                    help="replace a harness's default settings (repeatable): hermes=auto|on|off|config, "
@@ -75,7 +75,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--sessions", action="append", default=[], metavar="FILE",
                    help="recorded sessions: round trips the pins save; without pins, their most-called tools "
                         "are pinned")
-    p.add_argument("--config", metavar="FILE", help="Hermes config.yaml (tools.tool_search)")
+    p.add_argument("--config", action=Once, metavar="FILE", help="Hermes config.yaml (tools.tool_search)")
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                    help="prefixed (default) registers MCP tools as mcp__<server>__<tool>, as the reference does; "
                         "as-is keeps catalog names")

@@ -16,7 +16,7 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
+from .common import Once, broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
 from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -60,8 +60,8 @@ _positive_int = _whole_number_at_least(1)
 
 
 def _shared(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used "
-                                                          "(defer set, search limits)")
+    parser.add_argument("--config", action=Once, metavar="FILE",
+                        help="harness config.yaml; its tools.tool_search block is used (defer set, search limits)")
     parser.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                         help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     parser.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
@@ -95,7 +95,8 @@ def add_parsers(subparsers: Any) -> None:
     _shared(p)
 
     p = subparsers.add_parser(
-        "lint", help="catalog problems that hurt the model or the harness, each with a one-line fix",
+        "lint", help="catalog problems that hurt the model or the harness, each with a one-line fix (exit 1 "
+                     "when one is an error)",
         description="Lint a catalog as the reference registers and searches it. Rules: "
                     + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
                     + ". Exit status 1 when there is an error finding.")
@@ -103,10 +104,10 @@ def add_parsers(subparsers: Any) -> None:
                                                                  "MCP client configs (connected, as in plan)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
                    help="show findings of this severity and above (default: info, i.e. all)")
-    p.add_argument("--baseline", metavar="SNAPSHOT", help="a saved snapshot (catalog file) of the same servers: "
-                                                          "tools whose description, schemas, title or "
-                                                          "annotations changed since, or that came back under a "
-                                                          "look-alike name, are flagged as possible rug pulls")
+    p.add_argument("--baseline", action="append", default=None, metavar="SNAPSHOT",
+                   help="a saved snapshot (catalog file) of the same servers (repeatable: its files combine, as "
+                        "the catalogs do): tools whose description, schemas, title or annotations changed since, "
+                        "or that came back under a look-alike name, are flagged as possible rug pulls")
     p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
                    metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
                                            f"when the config sets no connect_timeout "
@@ -273,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if args.command == "lint":
             inspector, config = _setup(args, args.sources, report=False)
-            baseline = load_sources([args.baseline]) if args.baseline else None
+            baseline = load_sources(args.baseline) if args.baseline else None
             if baseline is not None:  # a baseline tool that was not read is not compared: say so
                 for problem in baseline.problems:
                     if problem.severity != "info":

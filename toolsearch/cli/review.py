@@ -181,7 +181,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--baseline", action="append", default=None, metavar="OLD_CATALOG",
                    help="the catalog before the change (repeatable: its files combine), checked with the same "
                         "settings unless --baseline-config gives the old ones; adds what changed per context length")
-    p.add_argument("--baseline-config", default=None, metavar="OLD_CONFIG",
+    p.add_argument("--baseline-config", action=Once, default=None, metavar="OLD_CONFIG",
                    help="the harness config.yaml before the change: the baseline is planned with its "
                         "tools.tool_search block (and the settings flags given here), so a change of settings shows "
                         "against the baseline too; needs --baseline")

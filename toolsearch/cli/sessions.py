@@ -41,7 +41,7 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
-from .common import note_unused_settings, print_json, rewrite_progress_line
+from .common import Once, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -73,13 +73,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "Code transcripts, Anthropic or OpenAI message arrays) and replay every recorded tool_search "
                     f"query against a catalog. Formats: {formats}. Variants: {variants}.")
     p.add_argument("sessions", nargs="+", metavar="SESSIONS", help="session files (format detected per file)")
-    p.add_argument("--catalog", nargs="+", required=True, metavar="SOURCE",
+    p.add_argument("--catalog", action="extend", nargs="+", required=True, metavar="SOURCE",
                    help="the catalog the sessions ran on: catalog files, a snapshot, or an MCP client config "
                         "(its servers are started and listed live)")
-    p.add_argument("--config", metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
+    p.add_argument("--config", action=Once, metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for sessions that do not record one (tokens, e.g. 200k; default unknown)")
-    p.add_argument("--context-lengths", type=_context_lengths, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="context lengths to ask, at the current threshold_pct and listing_max_tokens, how many "
                         "of the called tools the listing already names (default: --context-length when given, "
                         "then 32k,200k,1m)")

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 
 from ..engine.invisible import quoted
 from ..engine import constants as C
-from .common import note_unused_settings, print_json
+from .common import Once, note_unused_settings, print_json
 from .textfmt import one_line, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
@@ -76,7 +76,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="count every tool definition as N tokens instead of measuring it")
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                    help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
-    p.add_argument("--config", metavar="FILE", help="harness config.yaml for the tiered strategy (tools.tool_search)")
+    p.add_argument("--config", action=Once, metavar="FILE", help="harness config.yaml for the tiered strategy (tools.tool_search)")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for the tiered budget (e.g. 200k; default unknown)")
     p.add_argument("--non-deferred", action="append", default=None, metavar="TOOL",

@@ -460,6 +460,13 @@ def yaml_error_text(exc: yaml.YAMLError, what: str = "YAML") -> str:
         end = f" at line {mark.line + 1}" if mark is not None else ""
         return (f"line {context_mark.line + 1}, column {context_mark.column + 1}: not valid {what} "
                 f"(a quoted string starts here and is not closed: {problem}{end})")
+    if context_mark is not None and context in ("while parsing a flow sequence", "while parsing a flow mapping"):
+        bracket = "[" if context.endswith("sequence") else "{"  # inside [...] or {...}
+        if "<stream end>" in problem:  # never closed: PyYAML marks the end of the input, which says nothing
+            end = f" at line {mark.line + 1}" if mark is not None else ""
+            return (f"line {context_mark.line + 1}, column {context_mark.column + 1}: not valid {what} "
+                    f"(a '{bracket}' opens here and is not closed: {problem}{end})")
+        problem += f", inside the '{bracket}' that opens at line {context_mark.line + 1}, column {context_mark.column + 1}"
     place = f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "top level"
     if context_mark is not None and "quoted scalar" in context:  # a bad escape inside a quoted string
         problem += f", in the quoted string that starts at line {context_mark.line + 1}, column {context_mark.column + 1}"
