@@ -376,6 +376,20 @@ class MultiRecommendation:
         return f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} {where} before the listing changes"
 
     @property
+    def cap_floor_words(self) -> str | None:
+        """Why ``listing_max_tokens`` is above the budget needed, when it is only because the cap has a
+        smallest value (``LISTING_MAX_TOKENS_MIN``; the harness raises a smaller one to it): the lengths
+        where ``threshold_pct`` gives more than the budget needed get that floor as their budget. ``None``
+        otherwise (the goal not reached, tool search not active, or the cap equal to the budget needed)."""
+        floor = C.LISTING_MAX_TOKENS_MIN
+        if (not self.reached or self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
+                or self.budget_needed >= floor):
+            return None
+        return (f"listing_max_tokens {floor} is its smallest value (a harness raises a smaller one to {floor}), above "
+                f"the {counted(self.budget_needed, 'token')} needed: where threshold_pct's share of the context length "
+                f"is larger, the budget is {floor} tokens")
+
+    @property
     def fallback_words(self) -> str:
         """How the settings were chosen when the goal is out of reach: ``"the fewest listing tokens"``,
         or, when nothing can be listed at the shortest length (no budget is left to save there),
@@ -995,6 +1009,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         lines += [  # the name the Tuning page's metric uses, for the same figure
                   f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
                   + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]
+        if rec.cap_floor_words:
+            lines.append(rec.cap_floor_words)
         beyond = rec.beyond_goal
         if beyond:
             lines.append("more than the goal asks at " + ", ".join(

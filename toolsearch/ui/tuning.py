@@ -364,6 +364,8 @@ if common.require_catalog(v):
                        # says which); "not reachable" under "best reachable" contradicted itself
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
                        with_headroom, delta_color="off", delta_arrow="off", width="content")
+        if multi.cap_floor_words:  # the two metrics above differ: say why, in the words of toolsearch recommend
+            st.caption(common.md_escape(multi.cap_floor_words + "."))
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
