@@ -126,11 +126,11 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
         ToolsearchError: naming the first place and how many there are, or the files of an empty
             catalog (exit status 2).
     """
-    from ..live.client import is_connect_failure  # noqa: PLC0415
+    from ..live.client import unread_items  # noqa: PLC0415
 
     # the registration's problems hold the reader's and its own: tools whose names sanitize alike
     # ('read-file', 'read_file') are none of them registered, so the harness would lack them too
-    unread = [p.where for p in inspector.registration.problems if p.severity == "error" and not is_connect_failure(p)]
+    unread = unread_items(inspector.registration.problems)
     if unread:
         more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "

@@ -1944,6 +1944,14 @@ def is_connect_failure(problem: Problem) -> bool:
             and problem.message.startswith("not connected: "))
 
 
+def unread_items(problems: Iterable[Problem]) -> list[str]:
+    """Where each catalog error of ``problems`` is (a tool or server the reader skipped, or tools
+    registration refuses: names that sanitize alike, none of them registered), in order; a server that
+    failed to connect (:func:`is_connect_failure`) is not one. ``recommend`` and ``check`` refuse a
+    catalog that has any; the Tuning page says so beside its answer."""
+    return [p.where for p in problems if p.severity == "error" and not is_connect_failure(p)]
+
+
 def unique_names(specs: Iterable[ServerSpec]) -> list[ServerSpec]:
     """Specs with repeated names renamed ``name-2``, ``name-3``… (several config files may reuse a
     name), so each live server keeps its own tools and its own dispatch target."""

@@ -24,6 +24,7 @@ from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name, shown_names
+from toolsearch.live.client import unread_items
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
@@ -340,6 +341,13 @@ if common.require_catalog(v):
                     "“called tools listed by name” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
                 st.warning(common.md_escape(common.visible_name(f"Catalog drift: {said}")), icon=":material/warning:")
+        unread = unread_items(v.inspector.registration.problems)
+        if unread:  # what was skipped is not in the answer, and the command line refuses the catalog for it
+            st.warning(common.md_escape(common.visible(
+                f"The catalog has {counted(len(unread), 'catalog error')} ({unread[0]}"
+                + (f" and {len(unread) - 1:,} more" if len(unread) > 1 else "") + "): these settings are for the "
+                "catalog without what was skipped, and toolsearch recommend and the block's # gate: command (toolsearch "
+                "check) refuse the catalog until the file is fixed.")), icon=":material/report:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
