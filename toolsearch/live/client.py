@@ -55,7 +55,7 @@ import anyio.to_thread
 from ..engine import constants as C
 from ..engine.invisible import quoted
 from ..engine.bridge import server_arguments
-from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools_from_list, combine
+from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
 from . import reaper, replycap
 from .mcpconfig import ServerSpec, scrub_data
@@ -1950,6 +1950,17 @@ def unread_items(problems: Iterable[Problem]) -> list[str]:
     failed to connect (:func:`is_connect_failure`) is not one. ``recommend`` and ``check`` refuse a
     catalog that has any; the Tuning page says so beside its answer."""
     return [p.where for p in problems if p.severity == "error" and not is_connect_failure(p)]
+
+
+def unlisted_servers(registration_problems: Iterable[Problem], catalog_problems: Iterable[Problem]) -> tuple[list[str], list[str]]:
+    """The servers a catalog lacks because they did not list their tools: those that failed to connect
+    now (:func:`is_connect_failure`, among ``registration_problems``), and those a snapshot recorded as
+    failed (``catalog_problems``), each a list of names. ``recommend`` and ``check`` refuse such a
+    catalog; the Tuning page says so beside its answer."""
+    failed = [p.where.split("server ", 1)[1] for p in registration_problems if is_connect_failure(p)]
+    saved = [p.where.rsplit(SNAPSHOT_FAILED, 1)[1] for p in catalog_problems
+             if p.severity == "warning" and SNAPSHOT_FAILED in p.where]
+    return failed, saved
 
 
 def unique_names(specs: Iterable[ServerSpec]) -> list[ServerSpec]:
