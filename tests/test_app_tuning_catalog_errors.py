@@ -63,3 +63,14 @@ def test_a_server_that_did_not_list_its_tools_is_said_beside_the_answer():
                         "and toolsearch recommend and the block's # gate: command (toolsearch check) refuse the "
                         "catalog until every server lists its tools."], warnings
     assert not [w for w in at.warning if "catalog error" in w.value]  # a server down is not a catalog error
+
+
+def test_the_report_page_says_it_beside_the_recommendation_it_carries():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"catalog": "hard-cases", "lengths": LENGTHS, "goal": "names"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    tuning = [w.value for w in at.warning if "catalog error" in w.value]
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert not at.exception, at.exception
+    assert [w.value for w in at.warning if "catalog error" in w.value] == tuning != []

@@ -10,7 +10,7 @@ from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
 from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
                                          dropped_words,
-                                         ladder_for, question_from_state, recommendation_for)
+                                         ladder_for, missing_words, question_from_state, recommendation_for)
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
@@ -21,10 +21,9 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, agree, counted
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name, shown_names
-from toolsearch.live.client import unlisted_servers, unread_items
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
@@ -341,21 +340,8 @@ if common.require_catalog(v):
                     "“called tools listed by name” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
                 st.warning(common.md_escape(common.visible_name(f"Catalog drift: {said}")), icon=":material/warning:")
-        failed, saved = unlisted_servers(v.inspector.registration.problems, v.inspector.catalog.problems)
-        unlisted = failed + saved
-        if unlisted:  # a server that did not list its tools is not in the answer: the command line refuses it
-            st.warning(common.md_escape(common.visible(
-                f"{counted(len(unlisted), 'server')} did not list {agree(unlisted, 'its', 'their')} tools "
-                f"({', '.join(unlisted)}): these settings are for the catalog without "
-                f"{agree(unlisted, 'it', 'them')}, and toolsearch recommend and the block's # gate: command "
-                "(toolsearch check) refuse the catalog until every server lists its tools.")), icon=":material/link_off:")
-        unread = unread_items(v.inspector.registration.problems)
-        if unread:  # what was skipped is not in the answer, and the command line refuses the catalog for it
-            st.warning(common.md_escape(common.visible(
-                f"The catalog has {counted(len(unread), 'catalog error')} ({unread[0]}"
-                + (f" and {len(unread) - 1:,} more" if len(unread) > 1 else "") + "): these settings are for the "
-                "catalog without what was skipped, and toolsearch recommend and the block's # gate: command (toolsearch "
-                "check) refuse the catalog until the file is fixed.")), icon=":material/report:")
+        for words in missing_words(v):  # not in the answer, and the command line refuses the catalog for it
+            st.warning(common.md_escape(common.visible(words)), icon=":material/report:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
