@@ -1952,7 +1952,8 @@ def unread_items(problems: Iterable[Problem]) -> list[str]:
     return [p.where for p in problems if p.severity == "error" and not is_connect_failure(p)]
 
 
-def unlisted_servers(registration_problems: Iterable[Problem], catalog_problems: Iterable[Problem]) -> tuple[list[str], list[str]]:
+def unlisted_servers(registration_problems: Iterable[Problem],
+                     catalog_problems: Iterable[Problem]) -> tuple[list[str], list[str]]:
     """The servers a catalog lacks because they did not list their tools: those that failed to connect
     now (:func:`is_connect_failure`, among ``registration_problems``), and those a snapshot recorded as
     failed (``catalog_problems``), each a list of names. ``recommend`` and ``check`` refuse such a
