@@ -437,6 +437,9 @@ def test_heat_grid_key_explains_mixed_with_this_catalogs_counts():
     config = parse_config({})
     ladder = listing_ladder(inspector().planner, config)
     html = form_grid_html(form_grid(ladder, config, [8_000, 200_000], [5.0]), key="k")
-    assert "“mixed 3/9”: 3 of 9 servers named, the rest as summary lines" in html
+    # an item of the key, as the swatches are (the key wraps between items), not loose text after " · ":
+    # at 1024 px that wrapped to a line of its own beginning with the dot
+    assert '<span class="example">“mixed 3/9”: 3 of 9 servers named, the rest as summary lines</span></div>' in html
+    assert " · “mixed" not in html
     assert "9/10" not in html
     assert "servers named, the rest" not in form_grid_html(form_grid(ladder, config, [200_000], [5.0]), key="k")

@@ -357,20 +357,37 @@ class MultiRecommendation:
         tools) at 32K before the listing changes"``."""
         if not self.contexts or self.worst.listing_tokens == 0:
             return "nothing is listed, so there is no listing growth to absorb"
-        # the shortest of the lengths with the least room (several share it when the budget is the same
-        # there): the words do not depend on the order the lengths were listed in
-        tight = min(self.contexts, key=lambda c: (c.headroom_tokens, c.context_length is None, c.context_length or 0))
+        # every length with the least room (several share it when the budget is the same there), shortest
+        # first: naming only one read as if the others had room to spare, and the words do not depend on
+        # the order the lengths were listed in
+        least = min(c.headroom_tokens for c in self.contexts)
+        tight = sorted({c.context_length for c in self.contexts if c.headroom_tokens == least},
+                       key=lambda n: (n is None, n or 0))
+        where = ("at every listed length" if len(tight) == len(self.contexts) > 1
+                 else "at " + _and(_length_word(n) for n in tight))
         if self.growth_tokens == 0:
-            return (f"tight: the budget equals the listing {at_length(tight.context_length)}, so any listing "
-                    f"growth changes the listing there")
+            return f"tight: the budget equals the listing {where}, so any listing growth changes the listing there"
         if not self.worst.tools_named:  # only summary lines listed: no tokens-per-tool to count tools with
             tools = ""
         elif self.growth_tools == 0:
             tools = " (less than one tool)"
         else:
             tools = f" (about {counted(self.growth_tools, 'tool')})"
-        return (f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} "
-                f"{at_length(tight.context_length)} before the listing changes")
+        return f"absorbs {counted(self.growth_tokens, 'token')} of listing growth{tools} {where} before the listing changes"
+
+    @property
+    def cap_floor_words(self) -> str | None:
+        """Why ``listing_max_tokens`` is above the budget needed, when it is only because the cap has a
+        smallest value (``LISTING_MAX_TOKENS_MIN``; the harness raises a smaller one to it): the lengths
+        where ``threshold_pct`` gives more than the budget needed get that floor as their budget. ``None``
+        otherwise (the goal not reached, tool search not active, or the cap equal to the budget needed)."""
+        floor = C.LISTING_MAX_TOKENS_MIN
+        if (not self.reached or self.inactive or self.budget_needed is None or self.listing_max_tokens != floor
+                or self.budget_needed >= floor):
+            return None
+        return (f"listing_max_tokens {floor} is its smallest value (a harness raises a smaller one to {floor}), above "
+                f"the {counted(self.budget_needed, 'token')} needed: where threshold_pct's share of the context length "
+                f"is larger, the budget is {floor} tokens")
 
     @property
     def fallback_words(self) -> str:
@@ -992,6 +1009,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
         lines += [  # the name the Tuning page's metric uses, for the same figure
                   f"budget needed{' at every length' if rec.one_budget else ''}: {rec.budget_words}"
                   + (f" (with {rec.headroom_pct:g}% headroom)" if rec.headroom_pct else "")]
+        if rec.cap_floor_words:
+            lines.append(rec.cap_floor_words)
         beyond = rec.beyond_goal
         if beyond:
             lines.append("more than the goal asks at " + ", ".join(

@@ -22,7 +22,6 @@ from ..engine.invisible import json_text, mark_controls, quoted, reveal_line
 from ..analysis.samples import SAMPLE_FOLDERS, samples_dir
 from ..analysis.wording import agree, counted
 from ..engine import constants as C
-from ..engine.catalog import SNAPSHOT_FAILED
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -93,13 +92,11 @@ def refuse_unlisted_servers(command: str, side: str, inspector: Inspector | None
     Raises:
         ToolsearchError: naming the servers that failed (exit status 2).
     """
-    from ..live.client import is_connect_failure  # noqa: PLC0415
+    from ..live.client import unlisted_servers  # noqa: PLC0415
 
     if inspector is None:
         return
-    failed = [p.where.split("server ", 1)[1] for p in inspector.registration.problems if is_connect_failure(p)]
-    saved = [p.where.rsplit(SNAPSHOT_FAILED, 1)[1] for p in inspector.catalog.problems
-             if p.severity == "warning" and SNAPSHOT_FAILED in p.where]
+    failed, saved = unlisted_servers(inspector.registration.problems, inspector.catalog.problems)
     if saved:
         raise ToolsearchError(f"{command}: {side}{counted(len(saved), 'server')} did not list "
                               f"{agree(saved, 'its', 'their')} tools when the snapshot was taken "
@@ -126,11 +123,11 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
         ToolsearchError: naming the first place and how many there are, or the files of an empty
             catalog (exit status 2).
     """
-    from ..live.client import is_connect_failure  # noqa: PLC0415
+    from ..live.client import unread_items  # noqa: PLC0415
 
     # the registration's problems hold the reader's and its own: tools whose names sanitize alike
     # ('read-file', 'read_file') are none of them registered, so the harness would lack them too
-    unread = [p.where for p in inspector.registration.problems if p.severity == "error" and not is_connect_failure(p)]
+    unread = unread_items(inspector.registration.problems)
     if unread:
         more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "

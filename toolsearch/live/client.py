@@ -55,7 +55,7 @@ import anyio.to_thread
 from ..engine import constants as C
 from ..engine.invisible import quoted
 from ..engine.bridge import server_arguments
-from ..engine.catalog import EMPTY_NEXT_CURSOR, Catalog, Problem, Server, _tools_from_list, combine
+from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
 from . import reaper, replycap
 from .mcpconfig import ServerSpec, scrub_data
@@ -1942,6 +1942,26 @@ def is_connect_failure(problem: Problem) -> bool:
     """True for the ``error`` problem :func:`connect_servers` adds for a server that failed."""
     return (problem.severity == "error" and problem.where.startswith(f"{LIVE_ORIGIN}: server ")
             and problem.message.startswith("not connected: "))
+
+
+def unread_items(problems: Iterable[Problem]) -> list[str]:
+    """Where each catalog error of ``problems`` is (a tool or server the reader skipped, or tools
+    registration refuses: names that sanitize alike, none of them registered), in order; a server that
+    failed to connect (:func:`is_connect_failure`) is not one. ``recommend`` and ``check`` refuse a
+    catalog that has any; the Tuning page says so beside its answer."""
+    return [p.where for p in problems if p.severity == "error" and not is_connect_failure(p)]
+
+
+def unlisted_servers(registration_problems: Iterable[Problem],
+                     catalog_problems: Iterable[Problem]) -> tuple[list[str], list[str]]:
+    """The servers a catalog lacks because they did not list their tools: those that failed to connect
+    now (:func:`is_connect_failure`, among ``registration_problems``), and those a snapshot recorded as
+    failed (``catalog_problems``), each a list of names. ``recommend`` and ``check`` refuse such a
+    catalog; the Tuning page says so beside its answer."""
+    failed = [p.where.split("server ", 1)[1] for p in registration_problems if is_connect_failure(p)]
+    saved = [p.where.rsplit(SNAPSHOT_FAILED, 1)[1] for p in catalog_problems
+             if p.severity == "warning" and SNAPSHOT_FAILED in p.where]
+    return failed, saved
 
 
 def unique_names(specs: Iterable[ServerSpec]) -> list[ServerSpec]:

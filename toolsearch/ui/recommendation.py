@@ -21,7 +21,9 @@ from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessio
                                           catalog_drift, drop_repeated, released_hermes_sessions,
                                           released_hermes_words, scrub_sessions)
 from toolsearch.analysis.sweep import Ladder, listing_ladder
+from toolsearch.analysis.wording import agree, counted
 from toolsearch.engine.errors import ToolsearchError
+from toolsearch.live.client import unlisted_servers, unread_items
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 
@@ -218,6 +220,28 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
     if v.inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, _ladder(v.inspector.scoped(None), v), v.inspector.scope.name)
     return rec
+
+
+def missing_words(v: common.View) -> list[str]:
+    """What the sidebar's catalog lacks that ``toolsearch recommend`` refuses it for (servers that did
+    not list their tools, catalog errors), one sentence each, plain text: the Tuning page's answer and
+    the Report page's recommendation are for the catalog without it, and say so."""
+    assert v.inspector is not None
+    failed, saved = unlisted_servers(v.inspector.registration.problems, v.inspector.catalog.problems)
+    unlisted = failed + saved
+    unread = unread_items(v.inspector.registration.problems)
+    words = []
+    if unlisted:
+        words.append(f"{counted(len(unlisted), 'server')} did not list {agree(unlisted, 'its', 'their')} tools "
+                     f"({', '.join(unlisted)}): these settings are for the catalog without "
+                     f"{agree(unlisted, 'it', 'them')}, and toolsearch recommend and the block's # gate: command "
+                     "(toolsearch check) refuse the catalog until every server lists its tools.")
+    if unread:
+        words.append(f"The catalog has {counted(len(unread), 'catalog error')} ({unread[0]}"
+                     + (f" and {len(unread) - 1:,} more" if len(unread) > 1 else "") + "): these settings are for the "
+                     "catalog without what was skipped, and toolsearch recommend and the block's # gate: command "
+                     "(toolsearch check) refuse the catalog until the file is fixed.")
+    return words
 
 
 def question_for_report(v: common.View) -> Asked | None:

@@ -17,7 +17,8 @@ from toolsearch.analysis import review
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
-from toolsearch.ui.recommendation import dropped_words, question_for_report, question_words, recommendation_for
+from toolsearch.ui.recommendation import (dropped_words, missing_words, question_for_report, question_words,
+                                         recommendation_for)
 
 NO_QUERY_FILE = "none"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
@@ -81,6 +82,9 @@ if common.require_catalog(v):
         f"not included: fix the {asked.blocked_by} on the Tuning page to include them (its goal cannot be asked: "
         f"{common.md_escape(common.visible(asked.error))})" if asked is not None else
         "open the Tuning page to include them (the context lengths and goal are chosen there)."))
+    if found:  # the same words as the Tuning page's answer: the block is for the catalog without it
+        for words in missing_words(v):
+            c1.warning(common.md_escape(common.visible(words)), icon=":material/report:")
     if not found:  # the recommendation is the report's main answer: one click to where it is asked
         c1.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
                      label="Choose the context lengths and goal: Tuning")

@@ -384,8 +384,10 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     # the mixed label explained on a cell of this grid (this catalog's server count), if it has one
     mixed = next((cell[(y, c)] for y in ys for c in contexts
                   if (y, c) in cell and cell[(y, c)].listing_form == "mixed"), None)
-    example = (f' · “{esc(mixed.short_label)}”: {mixed.servers_named:,} of {mixed.servers_total:,} servers named, '
-               'the rest as summary lines' if mixed is not None else "")
+    # an item of the key's own (the key wraps between items): as loose text after a " · " it wrapped to a
+    # line of its own at 1024 px that began with the dot
+    example = (f'<span class="example">“{esc(mixed.short_label)}”: {mixed.servers_named:,} of {mixed.servers_total:,} '
+               'servers named, the rest as summary lines</span>' if mixed is not None else "")
     return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
             f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
             f'<div class="key" aria-label="listing form colors">listing form: {swatches}{example}</div></div>')

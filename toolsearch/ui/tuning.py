@@ -10,7 +10,7 @@ from toolsearch.analysis import charts
 from toolsearch.ui import common, signals
 from toolsearch.ui.recommendation import (ASKED_KEY, PATH_PREFIX, SERVER_LISTS, SESSION_UPLOADS, ctx_text, dropped_servers,
                                          dropped_words,
-                                         ladder_for, question_from_state, recommendation_for)
+                                         ladder_for, missing_words, question_from_state, recommendation_for)
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.collapse_views import show_collapse_table
 from toolsearch.ui.tables import form_grid_html, literal_table
@@ -340,6 +340,8 @@ if common.require_catalog(v):
                     "“called tools listed by name” and “searches saved” below count this catalog's listing, not the one "
                     "the sessions ran on."))
                 st.warning(common.md_escape(common.visible_name(f"Catalog drift: {said}")), icon=":material/warning:")
+        for words in missing_words(v):  # not in the answer, and the command line refuses the catalog for it
+            st.warning(common.md_escape(common.visible(words)), icon=":material/report:")
         now = outcomes(ladder, cfg.threshold_pct, cfg.listing_max_tokens, lengths)
         worst = multi.worst
         row = st.container(horizontal=True, gap="medium")  # wraps at narrow widths instead of cutting
@@ -364,6 +366,8 @@ if common.require_catalog(v):
                        # says which); "not reachable" under "best reachable" contradicted itself
                        f"{multi.budget_needed:,} tokens" if multi.budget_needed is not None else "none",
                        with_headroom, delta_color="off", delta_arrow="off", width="content")
+        if multi.cap_floor_words:  # the two metrics above differ: say why, in the words of toolsearch recommend
+            st.caption(common.md_escape(multi.cap_floor_words + "."))
         if not multi.reached:
             st.error(f"Not reachable at every listed context length: {multi.reason}. The values above name the most "
                      f"servers every length can get ({worst.servers_named:,} of {worst.servers_total:,}) with "
