@@ -116,6 +116,20 @@ def test_an_uploaded_profile_is_named_literally_in_the_sidebar():
     assert label == "Wording profile · `[**wording**](https://evil.example)⟨U+200B⟩.yaml`"
 
 
+
+def test_kept_uploaded_catalog_files_are_named_literally_in_the_sidebar():
+    """The sidebar's "Kept for this session" line named an uploaded file with its invisible
+    characters raw: a right-to-left override showed the rest of the name reversed. Markers, as the
+    wording profile's name shows them."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("report" + RLO + "nosj.json", json.dumps(CATALOG).encode())]
+    at.run()
+    assert not at.exception, at.exception
+    (kept,) = [c.value for c in at.sidebar.caption if c.value.startswith("Kept for this session: ")]
+    assert kept == r"Kept for this session: report⟨U\+202E⟩nosj\.json", kept
+
 def test_the_scopes_grid_past_twelve_scopes_shows_invisible_characters_in_names():
     from toolsearch.engine.scopes import Scope
 

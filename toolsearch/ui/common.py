@@ -429,7 +429,7 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
             catalog, load_errors = _load_uploads(digest, files)
             errors.extend(load_errors)
             if not st.session_state.get("uploads"):
-                sb.caption("Kept for this session: " + ", ".join(md_escape(n) for n, _ in files))
+                sb.caption("Kept for this session: " + ", ".join(md_escape(visible_name(n)) for n, _ in files))
                 sb.button("Clear uploaded files", key="uploads_clear", on_click=_clear_uploads)
             if catalog is not None:
                 source_key = f"upload:{digest}"
