@@ -116,6 +116,20 @@ def test_an_uploaded_profile_is_named_literally_in_the_sidebar():
     assert label == "Wording profile · `[**wording**](https://evil.example)⟨U+200B⟩.yaml`"
 
 
+
+def test_kept_uploaded_catalog_files_are_named_literally_in_the_sidebar():
+    """The sidebar's "Kept for this session" line named an uploaded file with its invisible
+    characters raw: a right-to-left override showed the rest of the name reversed. Markers, as the
+    wording profile's name shows them."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    at.session_state["_upload_store"] = [("report" + RLO + "nosj.json", json.dumps(CATALOG).encode())]
+    at.run()
+    assert not at.exception, at.exception
+    (kept,) = [c.value for c in at.sidebar.caption if c.value.startswith("Kept for this session: ")]
+    assert kept == r"Kept for this session: report⟨U\+202E⟩nosj\.json", kept
+
 def test_the_scopes_grid_past_twelve_scopes_shows_invisible_characters_in_names():
     from toolsearch.engine.scopes import Scope
 
@@ -151,3 +165,23 @@ def test_tuning_not_named_list_shows_an_invisible_character_in_a_server_name_as_
     assert RLO not in listed
     assert listed.replace("\\", "").startswith("**Not named:**\n- big⟨U+202E⟩: may collapse"), listed
     assert "# not named: big⟨U+202E⟩: may collapse" in at.code[0].value
+
+
+def test_a_newline_in_the_catalog_name_never_starts_a_line_of_its_own():
+    """The line that names the catalog (Overview, Strategies, Harnesses, Scopes) is one line: a
+    catalog named ``c\\nFAKE …`` shows ``⟨U+000A⟩``, as the command line's catalog line does, instead
+    of printing a second line of the uploader's choosing."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["scope"] = "support=github"  # the Scopes page compares sessions only with a scope
+    at.run()
+    at.sidebar.selectbox(key="catalog").set_value(common.UPLOAD).run()
+    named = {**CATALOG, "name": "c\nFAKE: 0 servers", "servers": [{**CATALOG["servers"][1], "name": "github"}]}
+    at.session_state["_upload_store"] = [("nl.json", json.dumps(named).encode())]
+    at.run()
+    lines = {}
+    for page in ("overview", "strategies", "harnesses", "scopes"):
+        at.switch_page(f"toolsearch/ui/{page}.py").run()
+        assert not at.exception, (page, at.exception)
+        lines[page] = [t.value for t in at.text if t.value.startswith("Catalog: ")]
+    assert all(len(found) == 1 and found[0].startswith("Catalog: c⟨U+000A⟩FAKE: 0 servers · ")
+               for found in lines.values()), lines

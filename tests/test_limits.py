@@ -489,6 +489,27 @@ def test_every_reader_refuses_a_number_too_long_to_read(tmp_path, name, read, er
                                "limit; not read")
 
 
+@pytest.mark.parametrize("number, text", [
+    ("0x" + "f" * 5000, "yaml"), ("0b" + "1" * 20000, "yaml"), ("0" + "7" * 8000, "yaml"),
+    ("1" + ":59" * 3000, "yaml"), ("0x" + "f" * 5000, "jsonc")])
+def test_a_number_in_another_base_too_long_to_write_in_decimal_is_refused(tmp_path, number, text) -> None:
+    """YAML reads ``0x…``, ``0b…``, ``0…`` (octal) and ``1:30:…`` (base 60) integers, and JSONC
+    ``0x…``, without Python's 4,300-digit limit, which only holds for decimal text: the catalog was
+    read, and ``plan`` (any command that writes the number) ended with a ValueError traceback
+    ending in 'use sys.set_int_max_str_digits()'. It is refused where it stands, as a long decimal
+    number is."""
+    path = tmp_path / f"catalog.{text}"
+    head = "// a comment\n{" if text == "jsonc" else "{"
+    path.write_text(head + '"name": "c", "servers": [{"name": "s", "tools": [{"name": "t", "inputSchema": '
+                    '{"type": "object", "properties": {"n": {"type": "integer", "minimum": ' + number + '}}}}]}]}\n',
+                    encoding="utf-8")
+    done = run_cli("plan", str(path))
+    line = 2 if text == "jsonc" else 1
+    assert (done.returncode, done.stderr) == (2, f"toolsearch: error: {path}: line {line}, column 150: a number "
+                                                 f"({number[:12]}…) over the 4,300-digit limit once written in "
+                                                 "decimal; not read\n")
+
+
 def test_a_jsonl_line_with_a_number_too_long_is_skipped_with_a_word(tmp_path) -> None:
     from toolsearch.analysis.sessions import load_sessions
 

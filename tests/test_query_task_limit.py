@@ -137,3 +137,26 @@ def test_the_sessions_page_says_what_the_download_leaves_out_even_past_the_notes
     assert len(shown) == session_sources.PROBLEMS_SHOWN + 1
     assert shown[-1] == f"… and {searches + 1 - session_sources.PROBLEMS_SHOWN} more left out of the download"
     assert "2 labeled tasks" in " ".join(c.value for c in at.caption)
+
+
+def test_export_leaves_out_a_query_with_a_lone_surrogate_and_eval_reads_the_file(tmp_path):
+    """A recorded query may hold half of a UTF-16 pair (``"\\ud800"`` in a JSON session file). YAML
+    writes it as ``"\\uD800"``, which no YAML reader reads back: eval refused the exported file
+    ('found invalid Unicode character escape code'). That query is left out, with a word; the
+    search's other queries are kept."""
+    call = {"id": "c1", "type": "function", "function": {"name": "tool_search", "arguments": json.dumps(
+        {"queries": ["post a slack message\ud800", "slack post message"]})}}
+    post = {"id": "c2", "type": "function", "function": {"name": POST, "arguments": "{}"}}
+    session = tmp_path / "s.json"
+    session.write_text(json.dumps([{"id": "s1", "model": "m", "messages": [
+        {"role": "user", "content": "post it"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "tool_name": "tool_search", "content": "{}"},
+        {"role": "assistant", "content": "", "tool_calls": [post]}]}]), encoding="utf-8")
+    out = tmp_path / "q.yaml"
+    done = run_cli("sessions", session, "--catalog", CATALOG, "--export-queries", out)
+    assert done.returncode == 0, done.stderr
+    assert (f"toolsearch: warning: {out}: session 's1', search at step 1: a query with half of a UTF-16 pair (a lone "
+            "surrogate, which no YAML file holds) left out\n") in done.stderr
+    assert [t.queries for t in load_queries(out).tasks] == [("slack post message",)]
+    assert run_cli("eval", CATALOG, out, "--variant", "reference").returncode == 0

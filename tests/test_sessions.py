@@ -1420,3 +1420,28 @@ def test_a_claude_code_session_id_that_is_not_text_is_reported():
         "cc.jsonl:3: expected the sessionId as text, got an object; line skipped",
         "cc.jsonl:4: expected the sessionId as text, got true; line skipped"]
     assert [s.id for s in loaded.sessions] == ["s1", "7"]
+
+
+def test_export_queries_refuses_to_write_over_a_file_the_command_reads(tmp_path):
+    """``--export-queries`` naming a session file, the catalog or the config is refused (exit 2,
+    one line, the file untouched): ``--export-queries state.db`` replaced the Hermes session store
+    itself with the labeled queries' YAML."""
+    from tests.conftest import write_yaml
+
+    root = Path(__file__).resolve().parent.parent
+    store = tmp_path / "state.db"
+    store.write_bytes((root / "sample_sessions" / "state.db").read_bytes())
+    catalog = tmp_path / "catalog.yaml"
+    catalog.write_bytes((root / "sample_catalogs" / "team-workspace.yaml").read_bytes())
+    config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"threshold_pct": 5}}})
+    for target, what in ((store, "a session file"), (catalog, "the catalog"), (config, "--config")):
+        before = target.read_bytes()
+        done = run_cli("sessions", store, "--catalog", catalog, "--config", config, "--export-queries", target)
+        assert (done.returncode, done.stdout) == (2, "") and target.read_bytes() == before, done.stderr
+        assert done.stderr == (f"toolsearch: error: {target}: --export-queries: that file is an input of this "
+                               f"command ({what}); write the queries to another file (e.g. --export-queries "
+                               "queries.yaml)\n")
+    out = tmp_path / "queries.yaml"
+    out.write_text("old", encoding="utf-8")
+    assert run_cli("sessions", store, "--catalog", catalog, "--export-queries", out).returncode == 0
+    assert out.read_text(encoding="utf-8").startswith("# Labeled search tasks")

@@ -848,3 +848,23 @@ def test_an_events_server_outside_the_session_scope_is_named_as_such(tmp_path):
     events.write_text("- {add_server: nosuch}\n", encoding="utf-8")
     done = run_cli(*args)
     assert done.returncode == 2 and "'nosuch' is not a server of this catalog" in done.stderr
+
+
+def test_an_events_file_over_the_limit_is_refused_before_any_event_is_replayed(tmp_path, monkeypatch):
+    """Each event is replayed under every strategy (6,000 took 35 s), so an uploaded file of
+    60,000 events held the Strategies page for minutes. More than ``MAX_EVENTS`` is refused in
+    one line, before any event is checked; a file at the limit is read."""
+    from toolsearch.analysis import strategies
+    from toolsearch.engine.errors import InputLimitError
+
+    path = tmp_path / "events.yaml"
+    path.write_text("".join(f"- {{search: q{i}}}\n" for i in range(strategies.MAX_EVENTS + 1)), encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    done = run_cli("strategies", root / "sample_catalogs" / "team-workspace.yaml", "--events", path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolsearch: error: {path}: 5,001 events, over the limit of 5,000 per timeline; keep the "
+                           "events of one conversation\n")
+    monkeypatch.setattr(strategies, "MAX_EVENTS", 2)
+    with pytest.raises(InputLimitError):
+        strategies.parse_events(["compaction", {"bogus": 1}, "compaction"], "e.yaml")  # the bad item is never reached
+    assert len(strategies.parse_events(["compaction", {"search": "q"}], "e.yaml")) == 2

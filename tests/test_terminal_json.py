@@ -222,3 +222,19 @@ def test_a_stream_that_cannot_write_every_character_gets_escapes_not_a_traceback
     assert text.returncode == 1 and b"Traceback" not in text.stderr, text.stderr
     assert b"the listing is names \\u00b7 9 of 9 servers named" in text.stdout
     assert json.loads(run("ascii", "--format", "json").stdout) == json.loads(run("utf-8", "--format", "json").stdout)
+
+
+def test_csv_shows_a_lone_surrogate_as_a_marker_instead_of_a_traceback(tmp_path):
+    """A JSON catalog may spell half of a UTF-16 pair (``"\\ud800"``), which no UTF-8 text holds:
+    `sweep --csv` and `costs --csv` ended with a UnicodeEncodeError traceback. The cell shows it as
+    ``⟨U+D800⟩``, as every other output does, and a formula cell still gets its leading ``'``."""
+    from conftest import run_cli as run
+
+    catalog = tmp_path / "surrogate.json"
+    catalog.write_text('{"name": "h", "servers": [{"name": "s\\ud800", "tools": ['
+                       '{"name": "=HYPERLINK(\\"x\\")\\udc00", "description": "d"}]}]}', encoding="utf-8")
+    for command in ("sweep", "costs"):
+        result = run(command, str(catalog), "--csv")
+        assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+        assert "s⟨U+D800⟩" in result.stdout, result.stdout
+    assert "'=HYPERLINK(\"\"x\"\")⟨U+DC00⟩" in run("costs", str(catalog), "--csv", "--tool-names", "as-is").stdout

@@ -1045,7 +1045,8 @@ def split_folds(tasks: Sequence[Task], folds: int, seed: int = FOLD_SEED) -> lis
         raise ValueError(f"folds must be at least 2, got {folds}")
     out: list[list[Task]] = [[] for _ in range(folds)]
     for task in tasks:
-        digest = hashlib.sha256(f"{seed}:{task.group_key}".encode()).hexdigest()
+        # a lone surrogate (a JSON file's "\ud800") has no UTF-8 form: its code is hashed as it stands
+        digest = hashlib.sha256(f"{seed}:{task.group_key}".encode("utf-8", "surrogatepass")).hexdigest()
         out[int(digest, 16) % folds].append(task)
     return [tuple(f) for f in out]
 

@@ -1505,6 +1505,11 @@ def report(sessions: Sequence[Session], rep: Replay, what_if: Sequence[ListingWh
 
 # --- labeled queries --------------------------------------------------------------------------
 
+#: Half of a UTF-16 pair (a JSON file's ``"\ud800"``): YAML writes it as ``"\uD800"``, which no
+#: YAML reader (eval's included) reads back.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def export_queries(sessions: Sequence[Session], inspector: Inspector | None = None, name: str = "",
                    left_out: list[str] | None = None) -> dict[str, Any]:
     """A query file for ``toolsearch eval`` (:mod:`toolsearch.analysis.evaluation` format): one task per
@@ -1517,7 +1522,8 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
 
     What ``toolsearch eval`` would refuse in the file is left out, one line each in ``left_out``:
     a recorded query longer than ``MAX_QUERY_CHARS``, an expected name with a line break or a tab
-    (one such item would make eval refuse the whole file), an expected name that holds a credential
+    (one such item would make eval refuse the whole file), a query or an expected name with a lone
+    surrogate (the YAML file could not be read back), an expected name that holds a credential
     (:func:`shown_name` masks part of it: the file must not carry it, and a masked name would name
     no tool), and the tasks past the first
     ``MAX_QUERY_TASKS`` (eval refuses a file with more; this note comes first, before the
@@ -1547,6 +1553,10 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
             if any(_LINE_BREAK.search(t) for t in expected):
                 notes.append(f"{where}: an expected tool name with a line break or a tab left out")
                 expected = [t for t in expected if not _LINE_BREAK.search(t)]
+            if any(_LONE_SURROGATE.search(t) for t in expected):
+                notes.append(f"{where}: an expected tool name with half of a UTF-16 pair (a lone surrogate, "
+                             "which no YAML file holds) left out")
+                expected = [t for t in expected if not _LONE_SURROGATE.search(t)]
             if any(shown_name(t) != t for t in expected):  # the file is written: no credential in it
                 notes.append(f"{where}: an expected tool name that holds a credential left out "
                              f"({', '.join(shown_names(t for t in expected if shown_name(t) != t))})")
@@ -1558,6 +1568,10 @@ def export_queries(sessions: Sequence[Session], inspector: Inspector | None = No
                 notes.append(f"{where}: a query over {MAX_QUERY_CHARS:,} characters left out (toolsearch eval "
                              "reads shorter ones)")
                 queries = [q for q in queries if len(q) <= MAX_QUERY_CHARS]
+            if any(_LONE_SURROGATE.search(q) for q in queries):
+                notes.append(f"{where}: a query with half of a UTF-16 pair (a lone surrogate, which no YAML file "
+                             "holds) left out")
+                queries = [q for q in queries if not _LONE_SURROGATE.search(q)]
             if not queries:
                 continue
             key = (tuple(queries), tuple(expected))

@@ -161,6 +161,12 @@ class Event:
         return {self.kind: list(self.arg) if isinstance(self.arg, tuple) else self.arg}
 
 
+#: Most events one timeline may hold: each is replayed under every strategy, and 6,000 took 35 s
+#: on the command line (the Strategies page draws each as a row too), so an uploaded file of
+#: 60,000 held the page for minutes. A long conversation has a few hundred; the shipped timeline 12.
+MAX_EVENTS = 5_000
+
+
 def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
     """Events from parsed YAML: a list whose items are ``compaction`` or one-key mappings.
 
@@ -178,7 +184,8 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
 
     Raises:
         StrategyError: not a list, an unknown event, or a bad argument; the message names
-            ``origin`` and the item (``[3].call``).
+            ``origin`` and the item (``[3].call``). Also an
+            :class:`~toolsearch.engine.errors.InputLimitError`: more than :data:`MAX_EVENTS` events.
     """
     if data is None:
         return ()
@@ -188,6 +195,9 @@ def parse_events(data: Any, origin: str) -> tuple[Event, ...]:
     if not isinstance(data, list):
         raise StrategyError(f"{origin}: top level: expected a list of events such as '- {{call: NAME}}' or "
                             f"'- compaction', got {type(data).__name__}")
+    if len(data) > MAX_EVENTS:  # refused before any event is checked
+        raise readers.limit_error(StrategyError, f"{origin}: {len(data):,} events, over the limit of {MAX_EVENTS:,} "
+                                                 "per timeline; keep the events of one conversation")
     events = []
     for index, item in enumerate(data):
         where = f"{origin}: {prefix}[{index}]"

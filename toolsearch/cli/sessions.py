@@ -245,9 +245,30 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
     return "\n".join(out).rstrip()
 
 
+def _refuse_writing_an_input(args: argparse.Namespace) -> None:
+    """Refuse ``--export-queries`` naming a file this command reads (a session file, a catalog, the
+    config, the wording profile): ``--export-queries state.db`` replaced the Hermes session store
+    itself with the YAML. Raises :class:`ToolsearchError`."""
+    output = Path(args.export_queries)
+    if not output.exists():
+        return
+    inputs = [("a session file", s) for s in args.sessions] + [("the catalog", s) for s in args.catalog] + [
+        (what, path) for what, path in (("--config", args.config), ("--profile", args.profile)) if path]
+    for what, path in inputs:
+        try:
+            same = Path(path).exists() and output.samefile(path)
+        except OSError:
+            same = False
+        if same:
+            raise ToolsearchError(f"{args.export_queries}: --export-queries: that file is an input of this command "
+                                  f"({what}); write the queries to another file (e.g. --export-queries queries.yaml)")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``toolsearch sessions`` for parsed ``args``. Returns the exit status."""
     try:
+        if args.export_queries:
+            _refuse_writing_an_input(args)
         profile = load_profile(args.profile) if args.profile else None
         config = load_config(args.config) if args.config else parse_config({})
         from ..live.client import config_file_secrets, is_connect_failure, load_sources  # noqa: PLC0415

@@ -33,8 +33,10 @@ _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)) | {0x200E, 0x200
 _TAG_RUN = re.compile("[\U000E0000-\U000E007F]+")
 #: Characters that end or split a line: shown as markers where the text is one line (``one_line``).
 LINE_BREAKS = frozenset("\n\t\u2028\u2029")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but newline and tab, DEL, C1
-_CONTROL_OR_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: C0 but newline and tab, DEL, C1, and a lone surrogate (no UTF-8 text holds one: written raw it
+#: ends the output with UnicodeEncodeError)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_OR_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 #: Characters worth a look: TAG block, Cf, and C0/C1 controls other than newline and tab.
 _CANDIDATE = re.compile("[\U000E0000-\U000E007F\U000E0100-\U000E01EF\ufe00-\ufe0f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u180e\u200b-\u200f"
                         "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U0001bca0-\U0001bca3"
@@ -60,8 +62,8 @@ def marker(char: str) -> str:
 
 def mark_controls(text: str, one_line: bool = False) -> str:
     """``text`` with every control character (C0 but newline and tab, DEL, C1: ESC, BEL, CSI, OSC…)
-    as its :func:`marker`, and nothing else changed, so a terminal never receives one. With
-    ``one_line``, newline, tab and the line/paragraph separators U+2028/U+2029 too, so the text
+    and every lone surrogate (``⟨U+D800⟩``) as its :func:`marker`, and nothing else changed, so a
+    terminal never receives one. With ``one_line``, newline, tab and the line/paragraph separators U+2028/U+2029 too, so the text
     cannot split a table row or start a line of its own."""
     pattern = _CONTROL_OR_BREAK if one_line else _CONTROL
     return pattern.sub(lambda m: marker(m.group()), text)

@@ -318,8 +318,8 @@ class LimitedSafeLoader(_BASE_LOADER):  # type: ignore[misc,valid-type]
                 (``sys.get_int_max_str_digits``), naming the line and column.
         """
         try:
-            return super().construct_yaml_int(node)
-        except ValueError:  # longer than Python reads (sys.get_int_max_str_digits)
+            return _decimal_sized(super().construct_yaml_int(node))
+        except ValueError:  # longer than Python reads or writes (sys.get_int_max_str_digits)
             raise self._refuse(node, _too_long_text(node.value)) from None
 
     def _refuse(self, node: Any, what: str) -> InputLimitError:
@@ -332,8 +332,21 @@ LimitedSafeLoader.add_constructor("tag:yaml.org,2002:int", LimitedSafeLoader.con
 
 
 def _too_long_text(number: str) -> str:
+    limit = sys.get_int_max_str_digits()
+    if not re.fullmatch(r"[-+]?(0|[1-9][0-9_]*)", number.strip()):  # 0x…, 0b…, 0…, 1:30:…: other digits
+        return f"a number ({number.strip()[:12]}…) over the {limit:,}-digit limit once written in decimal"
     digits = sum(c.isdigit() for c in number)
-    return f"a number {digits:,} digits long, over the {sys.get_int_max_str_digits():,}-digit limit"
+    return f"a number {digits:,} digits long, over the {limit:,}-digit limit"
+
+
+def _decimal_sized(value: int) -> int:
+    """``value`` when Python can write it in decimal; else ``ValueError``. A hexadecimal, binary,
+    octal or sexagesimal number (``0xfff…`` in YAML or JSONC) is read without the digit limit, and
+    the first ``str()`` of it, in a table or in JSON output, failed with a traceback."""
+    limit = sys.get_int_max_str_digits()
+    if limit and value.bit_length() > 3 * limit:  # fewer bits than this never reach the limit
+        str(value)  # ValueError past the limit, before any conversion work
+    return value
 
 
 class _NumberTooLong(ValueError):
@@ -344,10 +357,11 @@ class _NumberTooLong(ValueError):
         self.number = number
 
 
-def _parse_int(text: str) -> int:
-    """``parse_int`` for :func:`json.loads`: ``int``, or :class:`_NumberTooLong`."""
+def _parse_int(text: str, base: int = 10) -> int:
+    """``parse_int`` for :func:`json.loads` and ``json5`` (which passes ``base=16`` for ``0x…``):
+    ``int``, or :class:`_NumberTooLong`."""
     try:
-        return int(text)
+        return _decimal_sized(int(text, base))
     except ValueError:
         raise _NumberTooLong(text) from None
 
@@ -579,11 +593,22 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, s
     check_size(len(text), origin, error)
     import json5  # noqa: PLC0415
 
+    too_long: list[_NumberTooLong] = []  # json5 turns a hook's ValueError into its own, without the number
+
+    def parse_int(number: str, base: int = 10) -> int:
+        try:
+            return _parse_int(number, base)
+        except _NumberTooLong as exc:
+            too_long.append(exc)
+            raise
+
     try:
-        data = json5.loads(text, object_pairs_hook=_unique_keys(origin, error))
+        data = json5.loads(text, object_pairs_hook=_unique_keys(origin, error), parse_int=parse_int)
     except RecursionError:
         raise too_deep(error, origin) from None
     except ValueError as exc:
+        if too_long:
+            raise _too_long(too_long[0], text, origin, error) from None
         if not strict:
             return NOT_JSONC
         raise error(_jsonc_problem(str(exc), origin)) from None

@@ -45,7 +45,7 @@ from toolsearch.ui.plan_blocks import (FORM_HELP, STATIC_TABLE_ROWS, TIER_BADGE,
                                        static_or_scrolling, steps_table, style_states, tier_badge)
 from toolsearch.ui.session_sources import sample_files as sample_session_files
 from toolsearch.ui.sources import COMBINE, COMBINE_PARAM, DEFAULT_SAMPLE, LIVE, TEXT_UPLOAD_MB, UPLOAD
-from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
+from toolsearch.ui.styles import (BUSY_BAR_HTML, METRIC_ROWS_CSS, NO_GRID_CSV_CSS, SENT_STEP_CSS, STATE_COLORS,  # noqa: F401
                                   STATE_STYLES)
 from toolsearch.ui.text import fmt_tokens, md_escape, pct_of_context, thousands, visible, visible_json, visible_name  # noqa: F401
 
@@ -429,7 +429,7 @@ def _catalog_controls(sb, samples: dict[str, Path], errors: list[str]) -> tuple[
             catalog, load_errors = _load_uploads(digest, files)
             errors.extend(load_errors)
             if not st.session_state.get("uploads"):
-                sb.caption("Kept for this session: " + ", ".join(md_escape(n) for n, _ in files))
+                sb.caption("Kept for this session: " + ", ".join(md_escape(visible_name(n)) for n, _ in files))
                 sb.button("Clear uploaded files", key="uploads_clear", on_click=_clear_uploads)
             if catalog is not None:
                 source_key = f"upload:{digest}"

@@ -63,7 +63,7 @@ if common.require_catalog(v):
         rows = []
     if not lengths:
         st.info("Choose at least one context length.")
-    st.text(common.visible(f"Catalog: {inspector.catalog.name} \u00b7 tokens in {v.tokenizer} \u00b7 Hermes settings from the sidebar"))
+    st.text(common.visible_name(f"Catalog: {inspector.catalog.name} \u00b7 tokens in {v.tokenizer} \u00b7 Hermes settings from the sidebar"))
     for length in lengths:
         st.subheader(f"At {length:,} tokens")
         here = [r for r in rows if r.context_length == length]

@@ -155,20 +155,22 @@ def _confirm_launch(action: str) -> bool:
                     + (f" to call {common.md_escape(common.visible(pending['tool']))}**" if action == "call" else "**"))
         for spec in specs:
             # Config text is untrusted too: invisible characters (a bidi override can make a
-            # command read differently) are shown as markers.
+            # command read differently) are shown as markers, and a line break in a one-line
+            # field too (a name or a working directory could otherwise print a line of its own,
+            # "environment added: none", above the real one).
             preview = spec.launch_preview(expanded=expanded)
-            st.text(common.visible(f"{spec.name} ({preview['transport']})"))
+            st.text(common.visible_name(f"{spec.name} ({preview['transport']})"))
             if preview["transport"] == "stdio":
                 st.code(common.visible(preview["command_line"]), language="bash", wrap_lines=True)
-                st.text(common.visible(f"working directory: {preview['cwd'] or 'the app’s working directory'}"))
+                st.text(common.visible_name(f"working directory: {preview['cwd'] or 'the app’s working directory'}"))
                 env = preview["env"]
-                st.text(common.visible("environment added: " + (", ".join(f"{k}={v}" for k, v in env.items())
-                                                                if env else "none")))
+                st.text(common.visible_name("environment added: " + (", ".join(f"{k}={v}" for k, v in env.items())
+                                                                     if env else "none")))
             else:
                 st.code(common.visible(preview["url"]), language=None, wrap_lines=True)
                 headers = preview["headers"]
-                st.text(common.visible("headers: " + (", ".join(f"{k}: {v}" for k, v in headers.items())
-                                                      if headers else "none")))
+                st.text(common.visible_name("headers: " + (", ".join(f"{k}: {v}" for k, v in headers.items())
+                                                           if headers else "none")))
         skipped = len(pending["specs"]) - len(specs)
         if skipped:
             st.caption(f"{skipped} more {'server is' if skipped == 1 else 'servers are'} disabled or have a bad entry: "

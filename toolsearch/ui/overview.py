@@ -14,7 +14,7 @@ st.caption("What one request costs at the sidebar's catalog, context length and 
 if common.require_catalog(v):
     plan = v.plan
     ins = v.inspector
-    st.text(common.visible(f"Catalog: {ins.catalog.name} · {counted(len(ins.catalog.servers), 'server')} · source: {v.source_label}"))
+    st.text(common.visible_name(f"Catalog: {ins.catalog.name} · {counted(len(ins.catalog.servers), 'server')} · source: {v.source_label}"))
     common.tier_badge(plan)
     signals.tier2_banner(plan)
     signals.planning_tokenizer_note(plan.planning_tokenizer)

@@ -260,7 +260,7 @@ def file_digest(queries: QueryFile) -> str:
     downloaded evaluation, so the same tasks under another name are scored again)."""
     return hashlib.sha256(json.dumps([queries.name, queries.origin,
                                       [[t.id, t.queries, t.expected, t.group] for t in queries.tasks]],
-                                     ensure_ascii=False).encode()).hexdigest()[:16]
+                                     ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 v = common.view()

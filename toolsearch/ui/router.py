@@ -127,6 +127,8 @@ def run() -> None:
     st.html(common.BUSY_BAR_HTML)
     # Rows of metrics that wrap at narrow widths keep their lines close together.
     st.html(common.METRIC_ROWS_CSS)
+    # Streamlit's grids offer a CSV download that does not guard formula cells: hidden.
+    st.html(common.NO_GRID_CSV_CSS)
 
     by_stem = {stem: page for (stem, _title, _icon), page in zip(PAGES, pages)}
     # Every page in view, in sections (Streamlit folds pages past the tenth under "View more").

@@ -85,11 +85,27 @@ def widget_key(prefix: str, field: Field) -> str:
     return f"{prefix}::{field.name}"
 
 
+#: The largest integer bound Streamlit's number input takes (JavaScript's safe integers).
+JS_SAFE_INTEGER = 2 ** 53 - 1
+
+
 def _bounds(schema: Mapping[str, Any], integer: bool) -> tuple[Any, Any]:
+    """The number input's bounds from ``schema``. A bound the input cannot hold is left out (the
+    schema check of the call still applies it): an integer bound past JavaScript's safe integers,
+    such as int64's ``9223372036854775807`` that generated schemas carry, or a number past any
+    float; Streamlit refused them and the call form ended with an exception."""
     def number(key: str) -> float | None:
         value = schema.get(key)
-        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
-            and math.isfinite(value) else None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return None
+        try:
+            value = float(value)
+        except OverflowError:  # an integer past any float
+            return None
+        return value if math.isfinite(value) else None
+
+    def held(value: Any) -> Any:
+        return value if value is None or abs(value) <= JS_SAFE_INTEGER else None
 
     low, high = number("minimum"), number("maximum")
     ex_low, ex_high = number("exclusiveMinimum"), number("exclusiveMaximum")
@@ -100,7 +116,7 @@ def _bounds(schema: Mapping[str, Any], integer: bool) -> tuple[Any, Any]:
             low = max(low, math.floor(ex_low) + 1) if low is not None else math.floor(ex_low) + 1
         if ex_high is not None:
             high = min(high, math.ceil(ex_high) - 1) if high is not None else math.ceil(ex_high) - 1
-        return low, high
+        return held(low), held(high)
     return low, high
 
 

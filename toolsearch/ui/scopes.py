@@ -37,8 +37,8 @@ if common.require_catalog(v):
         sessions: list[Scope | None] = [None, *scopes]
         rows = compare_scopes(root, sessions, v.config, v.context_length, v.tokenizer, v.display_tokenizer)
         st.subheader("Side by side")
-        st.text(common.visible(f"Catalog: {root.catalog.name} · context length "
-                               f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"))
+        st.text(common.visible_name(f"Catalog: {root.catalog.name} · context length "
+                                   f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"))
         table = pd.DataFrame([{
             "scope": common.visible(row.scope or common.WHOLE_CATALOG), "tier": row.tier, "form": form_word(row.form),
             TOOLS_COLUMN: row.tokens_per_request,

@@ -309,8 +309,8 @@ st.session_state["_strategies_for_report"] = {
 
 # --- per strategy ------------------------------------------------------------------------------------
 st.subheader("Per strategy")
-st.text(common.visible(f"Catalog: {inspector.catalog.name} · {counted(len(tool_names), 'tool')} · "
-                       f"{counted(len(skill_names), 'skill')} · task: {task_words(task)} · tokens in {tk}"))
+st.text(common.visible_name(f"Catalog: {inspector.catalog.name} · {counted(len(tool_names), 'tool')} · "
+                            f"{counted(len(skill_names), 'skill')} · task: {task_words(task)} · tokens in {tk}"))
 if model.scope is not None:
     withheld = sorted({t for tools in model.withheld.values() for t in tools})
     st.text(common.visible(

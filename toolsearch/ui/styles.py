@@ -43,6 +43,14 @@ METRIC_ROWS_CSS = ("<style>[data-testid=stHorizontalBlock]:has(> [data-testid=st
                    "[data-testid=stMetric]){row-gap:1rem}</style>")
 
 
+#: Page-wide (see toolsearch/ui/router.py): no "Download as CSV" on Streamlit's grids (the Scopes
+#: page's reach grid past twelve scopes, the Strategies page's events editor). Streamlit writes each
+#: cell as it is, so a server, scope or argument named ``=HYPERLINK(…)`` became a formula in a
+#: spreadsheet, where toolsearch's own CSV output (``sweep --csv``, ``costs --csv``) puts a ``'``
+#: before such a cell. The grids keep showing the text as written; copying cells still works.
+NO_GRID_CSV_CSS = ("<style>[data-testid=stElementToolbarButton]:has(button[aria-label^='Download as CSV'])"
+                   "{display:none}</style>")
+
 #: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 
