@@ -23,6 +23,7 @@ from toolsearch.analysis.sweep import plan_counts
 from toolsearch.engine.catalog import load_text
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
+from toolsearch.engine.invisible import reveal_line
 from toolsearch.engine.scopes import parse_scope_arg
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +74,7 @@ def _check(at, a: Side, b: Side, display: str = "chars4") -> None:
     shown = dict(zip(servers["server"], zip(servers[A_COL], servers[B_COL])))
     states_a, states_b = {s.name: s.state for s in pa.servers}, {s.name: s.state for s in pb.servers}
     assert shown == {name: (states_a.get(name, "—"), states_b.get(name, "—")) for name in {**states_a, **states_b}}
-    causes = "\n".join(f"• {c.kind.replace('_', ' ')}: {c.message}" for c in diff.causes)
+    causes = "\n".join(reveal_line(f"• {c.kind.replace('_', ' ')}: {c.message}") for c in diff.causes)
     if causes:
         assert causes in [t.value for t in at.text]
 

@@ -609,6 +609,24 @@ def test_app_uploaded_config_starts_nothing_until_connect(tmp_path) -> None:
     assert [s.name for s in at.session_state["live_catalog"].servers] == ["local"]
 
 
+def test_problems_flagged_while_listing_are_rows_with_a_line_break_in_a_name_shown(tmp_path) -> None:
+    """The page's "Flagged while listing" list was a text line per problem: a server named
+    ``noisy\nwarning · all: …`` in an uploaded config drew a second problem line of its own. The
+    problems are a table (as every other problem list), a line break in a name a marker."""
+    config = {"mcpServers": {"noisy\nwarning · all: fine": {"command": PY, "args": [str(MALFORMED), "--noise"]}}}
+    at = _page()
+    at.file_uploader(key="live_config_upload").set_value(("mcp.json", json.dumps(config).encode(), "application/json"))
+    at.run()
+    at.button(key="live_connect").click().run()
+    _start(at)
+    assert not at.exception, at.exception
+    flagged = literal_tables(at)["live_flagged"]
+    stray = flagged[flagged["message"].str.contains("stdout were not JSON-RPC")]
+    assert len(stray) == 1 and list(stray["severity"]) == ["warning"], flagged.to_dict("records")
+    assert "noisy⟨U+000A⟩warning · all: fine" in stray["where"].iloc[0], stray["where"].iloc[0]
+    assert not any(t.value.startswith("warning · all") for t in at.text)
+
+
 def test_hermes_and_vscode_configs_connect_and_filters_apply(tmp_path) -> None:
     hermes = tmp_path / "config.yaml"
     hermes.write_text(

@@ -225,8 +225,9 @@ def _row_css(row: dict, column: str) -> str:
 
 
 def cause_lines(causes) -> str:
-    """One bullet per cause: ``• <kind in words>: <message>`` (plain text: messages hold catalog names)."""
-    return "\n".join(f"• {c.kind.replace('_', ' ')}: {c.message}" for c in causes)
+    """One bullet per cause: ``• <kind in words>: <message>`` (plain text: messages hold catalog
+    names), each one line: a line break in a name is a marker, so a bullet cannot draw another."""
+    return "\n".join(common.visible_name(f"• {c.kind.replace('_', ' ')}: {c.message}") for c in causes)
 
 
 def show_cache(diff: CacheDiff) -> None:
@@ -284,10 +285,10 @@ def show_difference(diff: CacheDiff) -> None:
         st.code(common.visible(d.render()), language=None)
     if diff.causes:
         st.markdown("**Causes** (found by comparing catalogs, settings and plans)")
-        st.text(common.visible(cause_lines(diff.causes)))
+        st.text(cause_lines(diff.causes))
     if diff.notes:
         with st.expander(f"Differences that do not change the prefix ({len(diff.notes)})", expanded=diff.cache_hit):
-            st.text(common.visible(cause_lines(diff.notes)))
+            st.text(cause_lines(diff.notes))
 
 
 def show_descriptions(plan_a: Plan, plan_b: Plan) -> None:

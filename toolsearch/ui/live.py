@@ -538,8 +538,8 @@ if result is not None:
     flagged = [p for p in catalog.problems if p.severity != "info" and not is_connect_failure(p)]
     if flagged:
         with st.expander(f"Flagged while listing ({len(flagged)})"):
-            for problem in flagged:
-                st.text(common.visible(f"{problem.severity} · {problem.where}: {problem.message}"))
+            literal_table([{"severity": p.severity, "where": p.where, "message": p.message} for p in flagged],
+                          key="live_flagged", nowrap=("severity",))  # one row each, as every problem list shows them
     if not catalog.servers:
         st.error("No server connected; see the reasons above. "
                  + ("The previous live catalog is kept." if st.session_state.get(CATALOG) is not None else ""))

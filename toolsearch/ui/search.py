@@ -269,7 +269,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                     search_bridge, ("explain", group["query"], effective),
                     lambda: search_bridge.index.explain(group["query"], effective), size=32)
                 if scan is not None:
-                    st.text(common.visible("Why: " + scan.why()))
+                    st.text(common.visible_name("Why: " + scan.why()))
                     for note in scan.notes():
                         st.warning(f"Note: {note}", icon=":material/warning:")
                 elif semantic and not group["matches"]:  # the cosine and the thresholds, as the CLI's why
@@ -281,7 +281,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                             "the variant's share of BM25; the score column shows that sum. Empty when the best "
                             "cosine is below the variant's threshold.")
                 else:
-                    st.text(common.visible("Why: " + ex.summary()))  # it names the best excluded tool
+                    st.text(common.visible_name("Why: " + ex.summary()))  # one line; it names the best excluded tool
                 if group["matches"]:
                     scores = dict(scan.matches) if scan is not None else common.memo(
                         search_bridge, ("scores", group["query"], effective),
