@@ -8,6 +8,7 @@ list its tools."""
 from __future__ import annotations
 
 from dataclasses import replace
+from html import escape
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -74,3 +75,21 @@ def test_the_report_page_says_it_beside_the_recommendation_it_carries():
     at.switch_page("toolsearch/ui/report.py").run()
     assert not at.exception, at.exception
     assert [w.value for w in at.warning if "catalog error" in w.value] == tuning != []
+    # the HTML report built there carries the same sentence under the recommendation's verdict
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    html = at.session_state["report_html"]
+    section = html[html.index("Recommended settings across context lengths"):]
+    (words,) = [w.value.replace("\\", "") for w in at.warning if "catalog error" in w.value]
+    assert f"<p><strong>Warning:</strong> {escape(words)}</p>" in section[:section.index("<pre>")], section[:1500]
+
+
+def test_a_report_without_a_catalog_error_carries_no_warning():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"catalog": "team-workspace", "lengths": LENGTHS, "goal": "names"})
+    at.run()
+    at.switch_page("toolsearch/ui/tuning.py").run()
+    at.switch_page("toolsearch/ui/report.py").run()
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    assert "<strong>Warning:</strong>" not in at.session_state["report_html"]

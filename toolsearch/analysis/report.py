@@ -304,7 +304,8 @@ def _goals(inspector: Inspector, config: ToolSearchConfig, context_length: int |
 
 
 def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, config: ToolSearchConfig,
-                    fingerprint: str | None, profile_path: str | None, catalogs: Sequence[str] = ()) -> str:
+                    fingerprint: str | None, profile_path: str | None, catalogs: Sequence[str] = (),
+                    warnings: Sequence[str] = ()) -> str:
     """The multi-length recommendation as ``toolsearch recommend`` words it (the same lines, the
     same per-length table and the same harness config block as ``recommend --yaml``)."""
     if rec is None:
@@ -327,7 +328,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
             f"The rest of this report shows the settings it was built with (threshold_pct {config.threshold_pct:g}, "
             f"listing_max_tokens {config.listing_max_tokens:,}); the block below is the one to ship for this goal.")
             + "</p>")
-    return (f"<p><strong>{esc(verdict)}</strong></p>{differs}<ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
+    warned = "".join(f"<p><strong>Warning:</strong> {esc(words)}</p>" for words in warnings)
+    return (f"<p><strong>{esc(verdict)}</strong></p>{warned}{differs}<ul>" + "".join(f"<li>{esc(line)}</li>" for line in lines)
             + "</ul>" + _table((*OUTCOME_COLUMNS, *(SESSION_COLUMNS if sessions else ())),
                                  outcome_rows(rec, sessions=sessions), numeric=(0, 1, 2, 4, 6, 8))
             + (f"<p class=\"muted\">{esc(sessions_line(rec) or SESSION_COLUMNS_WORDS)}</p>" if sessions else "")
@@ -490,7 +492,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  strategy_colors: Mapping[str, str] | None = None,
                  figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
-                 catalogs: Sequence[str] = ()) -> str:
+                 catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = ()) -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -522,7 +524,9 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             ``None``: the section says how to get one. ``profile_path``: the wording profile file
             the catalog was registered with, for the block's ``# gate:`` line (``None``: the shipped
             one); ``catalogs``: the catalog files as given, which that line names (none: ``CATALOG``,
-            as in the app).
+            as in the app); ``recommendation_warnings``: sentences (plain text) shown as warnings
+            under its verdict, e.g. what the catalog lacks that ``toolsearch recommend`` refuses
+            it for (the app's pages; the command refuses such a catalog instead).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -535,7 +539,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
         ("Settings", _settings(plan, config, inspector, context_length)),
         ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path,
-                                                                      catalogs)),
+                                                                      catalogs, recommendation_warnings)),
         ("Listing budget", _budget(plan, config, context_length)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),

@@ -98,7 +98,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   progress: Callable[[str], None] | None = None,
                   problems: list[str] | None = None,
                   recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
-                  catalogs: Sequence[str] = ()) -> str:
+                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = ()) -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -119,7 +119,9 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             (:func:`toolsearch.analysis.recommend.recommend_for_contexts` for this catalog and
             ``config``), or ``None`` (the section says how to get one); ``profile_path`` the
             wording profile file given for the catalog, for its config block's ``# gate:`` line;
-            ``catalogs`` the catalog files as given, which that line names (none: ``CATALOG``).
+            ``catalogs`` the catalog files as given, which that line names (none: ``CATALOG``);
+            ``recommendation_warnings`` sentences (plain text) shown as warnings beside it, e.g.
+            what the catalog lacks that ``toolsearch recommend`` would refuse it for.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -172,7 +174,7 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
-        profile_path=profile_path, catalogs=catalogs)
+        profile_path=profile_path, catalogs=catalogs, recommendation_warnings=recommendation_warnings)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

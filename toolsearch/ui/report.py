@@ -103,7 +103,7 @@ if common.require_catalog(v):
                 strategies_for=lambda: default_strategies((id(ins), cfg, ctx, v.tokenizer, v.display_tokenizer), ins,
                                                           str(st.session_state.get("catalog", "")), v.source_label),
                 progress=lambda text: status.update(label=text), problems=left_out,
-                recommendation=found[0] if found else None,
+                recommendation=found[0] if found else None, recommendation_warnings=missing_words(v) if found else (),
                 catalogs=common.shipped_sample_files())  # the block's gate line, as the Tuning page's
             for problem in left_out:
                 st.error(common.md_escape(problem), icon=":material/error:")
