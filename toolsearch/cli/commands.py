@@ -43,7 +43,7 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, Once, note_unused_settings, as_typed)
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, as_typed)
 
 
 class UsageError(ToolsearchError):
@@ -892,11 +892,7 @@ def _cmd_snapshot(args) -> int:
     for path in args.configs:
         # -o naming a config it reads would replace the harness config (its mcp_servers) with the catalog
         refuse_stdout_onto(path, "config")
-        try:
-            same = bool(args.output) and Path(args.output).exists() and Path(args.output).samefile(path)
-        except OSError:
-            same = False
-        if same:
+        if input_written_over(args.output, [("a config", path)]):
             raise UsageError(f"{args.output}: -o: that file is a config this snapshot reads; write the catalog to "
                              "another file (e.g. -o catalog.yaml)")
     specs: list[ServerSpec] = []

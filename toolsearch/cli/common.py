@@ -309,6 +309,22 @@ def refuse_stdout_onto(path: str | Path, option: str) -> None:
                               "the output to another file")
 
 
+def input_written_over(output: str | Path | None, inputs: Sequence[tuple[str, str | Path]]) -> str | None:
+    """What ``output`` (an ``-o``-style file) would write over among ``inputs`` (``(what, path)``,
+    e.g. ``("the catalog", "team.yaml")``): the ``what`` of the first input that is the same file
+    (a link or another spelling of the path included); ``None`` when it is none of them, or does
+    not exist yet."""
+    if not output or not Path(output).exists():
+        return None
+    for what, path in inputs:
+        try:
+            if Path(path).exists() and Path(output).samefile(path):
+                return what
+        except OSError:
+            continue
+    return None
+
+
 def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """The ``tools.tool_search`` settings: ``--config``'s block (else the defaults) with the flags
     given on top.

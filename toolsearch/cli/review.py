@@ -38,7 +38,7 @@ from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, as_typed, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, live_progress,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
@@ -292,20 +292,14 @@ def _refuse_writing_an_input(args: argparse.Namespace, output: Path, query_file:
     """Refuse ``-o`` naming a file the report reads (a catalog, the config, the scope file, the
     wording profile, the query file, a session file): a slip such as ``-o catalog.yaml`` replaced
     that input with the HTML. Raises :class:`ReviewUsageError`."""
-    if not output.exists():
-        return
     inputs = [("the catalog", s) for s in args.sources] + [
         (what, path) for what, path in (("--config", args.config), ("--scope-file", getattr(args, "scope_file", None)),
                                         ("--profile", args.profile), ("the query file", query_file))
         if path] + [("--sessions", s) for s in args.session_sources]
-    for what, path in inputs:
-        try:
-            same = Path(path).exists() and output.samefile(path)
-        except OSError:
-            same = False
-        if same:
-            raise ReviewUsageError(f"{args.output}: -o: that file is an input of this report ({what}); "
-                                   "write the report to another file")
+    what = input_written_over(output, inputs)
+    if what:
+        raise ReviewUsageError(f"{args.output}: -o: that file is an input of this report ({what}); "
+                               "write the report to another file")
 
 
 def _query_file_shown(args: argparse.Namespace, query_file: Path) -> str:

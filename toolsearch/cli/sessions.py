@@ -41,7 +41,7 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
-from .common import Once, note_unused_settings, print_json, rewrite_progress_line
+from .common import Once, input_written_over, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -250,18 +250,12 @@ def _refuse_writing_an_input(args: argparse.Namespace) -> None:
     config, the wording profile): ``--export-queries state.db`` replaced the Hermes session store
     itself with the YAML. Raises :class:`ToolsearchError`."""
     output = Path(args.export_queries)
-    if not output.exists():
-        return
     inputs = [("a session file", s) for s in args.sessions] + [("the catalog", s) for s in args.catalog] + [
         (what, path) for what, path in (("--config", args.config), ("--profile", args.profile)) if path]
-    for what, path in inputs:
-        try:
-            same = Path(path).exists() and output.samefile(path)
-        except OSError:
-            same = False
-        if same:
-            raise ToolsearchError(f"{args.export_queries}: --export-queries: that file is an input of this command "
-                                  f"({what}); write the queries to another file (e.g. --export-queries queries.yaml)")
+    what = input_written_over(output, inputs)
+    if what:
+        raise ToolsearchError(f"{args.export_queries}: --export-queries: that file is an input of this command "
+                              f"({what}); write the queries to another file (e.g. --export-queries queries.yaml)")
 
 
 def run(args: argparse.Namespace) -> int:
