@@ -112,6 +112,39 @@ def test_closing_the_apps_live_connections_stops_the_child(tmp_path, reap, bare_
         assert _alive(child)
     finally:
         connections.close()
+    assert _gone(child, 10)  # SIGKILL sent by close(); on a loaded machine the exit can lag it a moment
+
+
+def test_a_server_the_first_look_missed_is_found_before_its_session_closes(tmp_path, reap, monkeypatch) -> None:
+    """The server is looked for among this process's children as soon as its transport is up;
+    when that one look missed it (the process listing failed, or the server was not yet there
+    with its mark), the server's group and descendants were never known, and its child in a
+    session of its own with an empty environment outlived the close. Simulated: the first look
+    misses; the server is looked for again before its session closes."""
+    from toolsearch.live import reaper
+    from toolsearch.live.client import LiveConnections
+    from toolsearch.live.mcpconfig import ServerSpec
+
+    real_track, missed = reaper.track, []
+
+    def first_look_misses(mark: str) -> int | None:
+        if not missed:
+            missed.append(mark)
+            return None
+        return real_track(mark)
+
+    monkeypatch.setattr(reaper, "track", first_look_misses)
+    pid_file = tmp_path / "child.pid"
+    connections = LiveConnections()
+    try:
+        result = connections.connect([ServerSpec(name="orphan", command=PY, args=tuple(_args(pid_file, True)))],
+                                     timeout=60)
+        assert [s.state for s in result.statuses] == ["ok"], result.statuses
+        child = _child_pid(pid_file)
+        reap.append(child)
+        assert _alive(child) and missed
+    finally:
+        connections.close()
     assert not _alive(child)
 
 

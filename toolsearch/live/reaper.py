@@ -164,9 +164,13 @@ def track(mark: str) -> int | None:
 
 def remember(mark: str) -> None:
     """Note the descendants of the server started with ``mark`` while it still runs (call it
-    before the session closes the server's stdin)."""
+    before the session closes the server's stdin). A server :func:`track` did not find (the
+    process listing failed, or the server was not there with its mark yet) is looked for again
+    first: without its pid, its group and descendants would never be stopped."""
     with _lock:
         pid = _leaders.get(mark)
+    if pid is None and mark in _leaders:
+        pid = track(mark)
     if pid is None:
         return
     try:
