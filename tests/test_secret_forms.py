@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 import yaml
 
-from conftest import run_cli_process as run_cli, write_json
+from conftest import literal_tables, run_cli_process as run_cli, write_json
 from toolsearch.engine.invisible import quoted
 from toolsearch.engine import constants as C
 from toolsearch.live.mcpconfig import encoded_forms, scrub_text, secret_list
@@ -369,7 +369,9 @@ def test_the_live_page_never_shows_a_secret_split_across_stray_stdout_lines(tmp_
         seen = _page_text(at_)
         assert _fragments_in(seen) == [], [line for line in seen.splitlines() if _fragments_in(line)]
         lines = {"split": 3, "cut": 2}[mode]
-        flagged = [t.value for t in at_.text if "not JSON-RPC messages" in t.value]
+        table = literal_tables(at_)["live_flagged"]  # the page's "Flagged while listing" problem table
+        flagged = [f"{r['severity']} · {r['where']}: {r['message']}" for r in table.to_dict("records")
+                   if "not JSON-RPC messages" in r["message"]]
         assert flagged == [f"warning · live: server 'hostile': {lines} lines on the server's stdout were not "
                            f"JSON-RPC messages {_expected_last(form, mode)}"]
     finally:
