@@ -1275,16 +1275,18 @@ def test_compression_chains_join_as_before_and_a_long_chain_reads_at_once(tmp_pa
 def test_a_flood_of_bad_lines_is_named_a_hundred_times_and_counted(tmp_path):
     """A session file of a million lines that are not JSON (or not sessions) printed a million
     lines, held a gigabyte and took over a minute; a store or an upload the same. The first 100
-    problems of a file are named, one more line counts the rest, and the good session is read."""
+    problems of a file are named, one more line counts the rest, and the good session is read.
+    (30,000 bad lines here, three hundred times the cap: the same lines as a million would give.)"""
     from toolsearch.analysis.session_formats import MAX_NAMED_PROBLEMS  # noqa: PLC0415
 
     good = (ROOT / "sample_sessions" / "hermes-export.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    FLOOD = 30_000  # noqa: N806
     for name, junk, skipped in (("text.jsonl", "x", "not valid JSON (Expecting value); line skipped"),
                                 ("numbers.jsonl", "42", "expected a session object with a 'messages' list; "
                                                         "session skipped")):
         path = tmp_path / name
-        path.write_text(good + "\n" + f"{junk}\n" * 300_000, encoding="utf-8")
-        more = (f"{path}: {300_000 - MAX_NAMED_PROBLEMS:,} more parts skipped (lines, sessions, messages or calls "
+        path.write_text(good + "\n" + f"{junk}\n" * FLOOD, encoding="utf-8")
+        more = (f"{path}: {FLOOD - MAX_NAMED_PROBLEMS:,} more parts skipped (lines, sessions, messages or calls "
                 f"that cannot be read); only the first {MAX_NAMED_PROBLEMS} are named")
         other = tmp_path / "other.jsonl"  # another file's problems are named apart
         other.write_text(json.dumps(dict(json.loads(good), id="other")) + "\n" + "x\n" * 150, encoding="utf-8")
