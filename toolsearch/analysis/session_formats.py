@@ -673,6 +673,9 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         if not columns or not message_columns or missing:
             raise SessionSourceError(f"{origin}: not a Hermes session store: expected tables 'sessions' and "
                                      "'messages' (with id, session_id, role)")
+        version_note = _schema_version_note(conn, origin)
+        if version_note is not None:
+            out.problems.append(version_note)
         if "tool_calls" not in message_columns and conn.execute(
                 "SELECT 1 FROM messages WHERE role = 'tool' LIMIT 1").fetchone():
             # tool results but no calls to read: it read as no tool use at all, without a word
@@ -692,6 +695,36 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
     finally:
         conn.close()
+
+
+#: The newest Hermes store schema (its ``schema_version`` table) this reader was checked against:
+#: hermes-agent 0.19.0 writes 22. Older stores lack some columns, which the reader allows for.
+HERMES_SCHEMA_VERSION_KNOWN = 22
+
+
+def _schema_version_note(conn: sqlite3.Connection, origin: str) -> SessionProblem | None:
+    """A problem when the store's ``schema_version`` is newer than :data:`HERMES_SCHEMA_VERSION_KNOWN`
+    or not a version number: the store is still read by the columns this reader knows, but what a
+    newer Hermes keeps elsewhere is not, and that should not pass without a word. ``None`` for a
+    known version, or a store without the table (only a table is read: a view can run any query)."""
+    kind = conn.execute("SELECT type FROM sqlite_master WHERE lower(name) = 'schema_version'").fetchone()
+    if kind is None or kind[0] != "table":
+        return None
+    rows = conn.execute("SELECT version FROM schema_version LIMIT 2").fetchall()
+    where = f"{origin}: table 'schema_version'"
+    if len(rows) == 1 and isinstance(rows[0][0], int) and not isinstance(rows[0][0], bool):
+        version = rows[0][0]
+        if version <= HERMES_SCHEMA_VERSION_KNOWN:
+            return None
+        return SessionProblem(where, f"version {version:,}, newer than the Hermes store schema this reader knows "
+                                     f"(up to {HERMES_SCHEMA_VERSION_KNOWN}); read by the columns it knows, so "
+                                     "what a newer Hermes records elsewhere is not read")
+    value = rows[0][0] if len(rows) == 1 else None
+    got = ("no row" if not rows else "more than one row" if len(rows) > 1
+           else quoted(value if len(value) <= 40 else value[:39] + "…") if isinstance(value, str)
+           else "an empty cell" if value is None else "a blob" if isinstance(value, bytes) else _a_json_type(value))
+    return SessionProblem(where, f"expected one version number, got {got}; the store is read by the columns "
+                                 f"of the schema this reader knows (up to {HERMES_SCHEMA_VERSION_KNOWN})")
 
 
 def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str], kept: str = "1") -> dict[str, list[ToolUse]]:
