@@ -54,3 +54,21 @@ def test_a_schema_version_that_is_no_number_is_named_literally(tmp_path):
         assert [s.id for s in loaded.sessions] == ["s1"]
         assert [str(p) for p in loaded.problems] == [
             f"{db}: table 'schema_version': expected one version number, got {got}{tail}"], values
+
+
+def test_a_symbolic_link_that_loops_or_leads_nowhere_is_named_as_such(tmp_path):
+    """A link that loops was answered "no such session file" (``Path.exists`` says False for it),
+    which sends the user looking for a typo in a path that is there."""
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    (tmp_path / "state.db").symlink_to("state.db")
+    (tmp_path / "gone.db").symlink_to(tmp_path / "moved" / "state.db")
+    loops = "a symbolic link that loops (it leads back to itself, directly or through other links); expected a session file"
+    for path, message in [(tmp_path / "a", loops), (tmp_path / "state.db", loops), (tmp_path / "a" / "state.db", loops),
+                          (tmp_path / "gone.db", f"a symbolic link to '{tmp_path / 'moved' / 'state.db'}', which does "
+                                                 "not exist; expected a session file"),
+                          (tmp_path / "missing.db", "no such session file")]:
+        for command in (["sessions", str(path), "--catalog", str(CATALOG)],
+                        ["recommend", str(CATALOG), "--context-lengths", "32k", "--goal", "names", "--sessions", str(path)]):
+            done = run_cli(*command)
+            assert (done.returncode, done.stderr.strip()) == (2, f"toolsearch: error: {path}: {message}"), command

@@ -32,9 +32,12 @@ is reported as a :class:`SessionProblem` with its place and skipped; the rest lo
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import sqlite3
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -334,6 +337,32 @@ _ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "server_tool_use", "tool_search_
 
 # --- entry point ------------------------------------------------------------------------------
 
+def not_a_session_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a session file (``a folder; expected a session file``,
+    ``a symbolic link that loops …``), or ``None`` for a regular file. ``Path.exists`` answers
+    ``False`` for a link that loops and for a folder it may not enter, which read as "no such file"."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return ("a symbolic link that loops (it leads back to itself, directly or through other links); "
+                    "expected a session file")
+        if exc.errno == errno.EACCES:
+            return "not readable (permission denied on the file or a folder on its way)"
+        if os.path.islink(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = ""
+            return f"a symbolic link to {quoted(target)}, which does not exist; expected a session file"
+        return "no such session file"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "a folder; expected a session file"
+    return "not a regular file (a pipe, a device or a socket); expected a session file"
+
+
 def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> ReadResult:
     """Read every session of every source.
 
@@ -364,10 +393,9 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
             read_text(decode_text(data, readers.STDIN_NAME, out), readers.STDIN_NAME, fmt, out, progress)
             continue
         path = Path(path)
-        if not path.is_file():
-            what = ("a folder" if path.is_dir() else "not a regular file (a pipe, a device or a socket)"
-                    if path.exists() else "no such session file")
-            raise SessionSourceError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
+        unreadable = not_a_session_file(path)
+        if unreadable:
+            raise SessionSourceError(f"{path}: {unreadable}")
         kind = fmt or detect_format(path)
         if kind == "hermes-db":
             start = len(out.problems)
