@@ -9,7 +9,7 @@ import sqlite3
 from tests.conftest import run_cli
 from tests.test_sessions import CATALOG, ROOT, tool_calls, write_store
 from toolsearch.analysis.session_formats import HERMES_SCHEMA_VERSION_KNOWN
-from toolsearch.analysis.sessions import load_sessions
+from toolsearch.analysis.sessions import event_to_dict, load_sessions
 
 SPEC = {"sessions": [{"id": "s1", "model": "m", "messages": [
     {"role": "user", "content": "Tell #release 2.4 is out"},
@@ -72,3 +72,53 @@ def test_a_symbolic_link_that_loops_or_leads_nowhere_is_named_as_such(tmp_path):
                         ["recommend", str(CATALOG), "--context-lengths", "32k", "--goal", "names", "--sessions", str(path)]):
             done = run_cli(*command)
             assert (done.returncode, done.stderr.strip()) == (2, f"toolsearch: error: {path}: {message}"), command
+
+
+def test_long_texts_of_a_store_are_not_held_in_memory(tmp_path):
+    """Every session of a store is held in memory until it is replayed, and with it every tool
+    result a session recorded: terminal output and file reads, often megabytes each, so reading a
+    store took as much memory as its text (a 50 MB message pasted by the user: 570 MB). What the
+    user and the model wrote is not read at all now, and a long tool result is kept only in the
+    parts that say what the session searched, found and whether a call failed."""
+    import json
+    import tracemalloc
+
+    from toolsearch.analysis.session_formats import RESULT_KEPT_CHARS, ToolResult, read_sessions
+
+    log = "build step ok\n" * (2 * 1024 * 1024 // 14)  # 2 MiB of terminal output
+    schemas = {f"mcp__github__tool_{i}": {"description": "d" * 2000, "parameters": {}} for i in range(100)}
+    found = {"queries": ["create issue"], "results": [{"query": "create issue", "matches": ["mcp__github__create_issue"]}],
+             "tools": schemas}
+    failed = {"success": False, "output": "x" * 100_000}
+    spec = {"sessions": [{"id": "s1", "model": "m", "messages": [
+        {"role": "user", "content": "see this log:\n" + "y" * (12 * 1024 * 1024)},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c1", "terminal", {"command": "make"})},
+        {"role": "tool", "tool_call_id": "c1", "tool_name": "terminal", "content": log},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c2", "terminal", {"command": "cat out.json"})},
+        {"role": "tool", "tool_call_id": "c2", "tool_name": "terminal", "content": json.dumps({"output": log, "exit_code": 0})},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c3", "tool_search", {"queries": ["create issue"]})},
+        {"role": "tool", "tool_call_id": "c3", "tool_name": "tool_search", "content": json.dumps(found)},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c4", "tool_call", {
+            "name": "mcp__github__create_issue", "arguments": {"title": "t"}})},
+        {"role": "tool", "tool_call_id": "c4", "tool_name": "tool_call", "content": json.dumps(failed)},
+        {"role": "assistant", "content": "Done."}]}]}
+    db = write_store(tmp_path, spec)
+    tracemalloc.start()
+    try:
+        read = read_sessions([db])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes held while reading"
+    security = " ".join((ROOT / "docs" / "security.md").read_text(encoding="utf-8").split())
+    assert f"a tool result over {RESULT_KEPT_CHARS:,} characters is kept only in the parts" in security
+    contents = [step.content for step in read.sessions[0].steps if isinstance(step, ToolResult)]
+    assert contents[:3] == ["", {}, {"results": found["results"]}]
+    assert contents[3] == failed  # a failure is kept whole: its text is the error shown
+    assert all(len(json.dumps(c)) <= RESULT_KEPT_CHARS or c == failed for c in contents)
+    # what the sessions say is what the whole texts said
+    events = [event_to_dict(e) for e in load_sessions([db]).sessions[0].events]
+    assert [(e["kind"], e.get("succeeded")) for e in events] == [("call", True), ("call", True), ("search", None),
+                                                                 ("call", False)]
+    assert events[2]["queries"] == [{"query": "create issue", "matches": ["mcp__github__create_issue"]}]
+    assert events[3]["error"] == ('{"success": false, "output": "' + "x" * 269 + "…")

@@ -811,8 +811,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         archived = dict(conn.execute(
             f"SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 AND {kept} GROUP BY session_id"))
     earlier = _archived_tool_uses(conn, message_columns, kept) if archived else {}
-    mcols = [(_within_limit(c) if c in _LONG_CELLS else c) if c in message_columns else f"NULL AS {c}" for c in
-             ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
+    # Only a tool result's content is read: what the user and the model wrote is never looked at,
+    # and a pasted 50 MB log should not pass through memory for nothing (its size still counts).
+    mcols = [(f"CASE WHEN role = 'tool' AND {_cell_bytes(c)} <= {MAX_SESSION_BYTES} THEN {c} END AS {c}"
+              if c == "content" else _within_limit(c) if c in _LONG_CELLS else c)
+             if c in message_columns else f"NULL AS {c}"
+             for c in ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
     mcols += [f"{_cell_bytes(c)} AS size_{c}" if c in message_columns else "0" for c in _LONG_CELLS]
     order_m = "session_id, id" if "id" in message_columns else "session_id, rowid"
     cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} AND {kept} ORDER BY {order_m}")
@@ -878,7 +882,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
                 f"the session's messages pass {readers.size_text(MAX_SESSION_BYTES)} here (limit); "
                 "this message and the rest of the session skipped"))
             continue
-        pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
+        pending.append({"id": mid, "role": role, "content": kept_result(_hermes_content(content)), "tool_calls": tool_calls,
                         "tool_call_id": tool_call_id, "tool_name": tool_name})
     flush()
     if no_session:
@@ -979,6 +983,49 @@ def _within_limit(column: str) -> str:
     hostile store's one huge cell is never loaded into memory (its size still is, see
     :func:`_cell_bytes`)."""
     return f"CASE WHEN {_cell_bytes(column)} > {MAX_SESSION_BYTES} THEN NULL ELSE {column} END AS {column}"
+
+
+#: A tool result longer than this (characters) is kept only in the parts the extraction reads
+#: (:func:`kept_result`): a store holds every terminal output and file read of every session, and
+#: all sessions are held in memory until they are replayed.
+RESULT_KEPT_CHARS = 64 * 1024
+#: The keys of a JSON object result that the extraction reads (bridge answers, errors, tool references).
+_RESULT_KEYS = ("error", "success", "isError", "is_error", "type", "error_code", "results", "matches",
+                "not_found", "tool_references")
+
+
+def kept_result(content: Any) -> Any:
+    """A tool result's ``content`` as the extraction needs it (:mod:`toolsearch.analysis.sessions`
+    reads success, errors, matches, ``not_found`` and tool references): a text up to
+    :data:`RESULT_KEPT_CHARS` as it is; a longer one that is a JSON object reporting a failure
+    whole (its text is the error shown), any other object with only the keys of
+    :data:`_RESULT_KEYS` (and its ``content`` blocks that are tool references), a JSON list with
+    only its tool reference blocks, and any other text (a log, a file read) as ``""``, which
+    reads as a result that succeeded, as the whole text did."""
+    if not isinstance(content, str) or len(content) <= RESULT_KEPT_CHARS:
+        return content
+    stripped = content.strip()
+    if stripped[:1] not in ("{", "["):
+        return ""
+    try:
+        data = readers.load_embedded_json(stripped)
+    except ValueError:
+        return ""
+    if isinstance(data, list):
+        return _reference_blocks(data)
+    if not isinstance(data, dict):
+        return ""
+    if (data.get("error") or data.get("success") is False or data.get("isError") is True
+            or data.get("is_error") is True or str(data.get("type", "")).endswith("_error")):
+        return data
+    kept = {key: data[key] for key in _RESULT_KEYS if key in data}
+    if isinstance(data.get("content"), list):
+        kept["content"] = _reference_blocks(data["content"])
+    return kept
+
+
+def _reference_blocks(blocks: list[Any]) -> list[Any]:
+    return [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_reference"]
 
 
 def _hermes_content(content: Any) -> Any:
