@@ -122,3 +122,32 @@ def test_long_texts_of_a_store_are_not_held_in_memory(tmp_path):
                                                                  ("call", False)]
     assert events[2]["queries"] == [{"query": "create issue", "matches": ["mcp__github__create_issue"]}]
     assert events[3]["error"] == ('{"success": false, "output": "' + "x" * 269 + "…")
+
+
+def test_arguments_nested_too_deeply_are_said_to_be(tmp_path):
+    """JSON nested past the reader's depth limit in a call's ``arguments`` was reported as "not
+    valid JSON", which it is; the line now says what is wrong with it."""
+    deep_list = "[" * 100_000 + "]" * 100_000  # deeper than Python's own parser goes
+    deep_object: dict = {}
+    inner = deep_object
+    for _ in range(300):
+        inner["a"] = {}
+        inner = inner["a"]
+    spec = {"sessions": [{"id": "s1", "model": "m", "messages": [
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+            "name": "tool_call", "arguments": '{"name": "mcp__github__create_issue", "arguments": ' + deep_list + "}"}}]},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c2", "tool_call", {
+            "name": "mcp__github__get_me", "arguments": deep_object})},
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "c3", "type": "function", "function": {
+            "name": "tool_search", "arguments": '{"queries": ["create issue"'}}]},
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c4", "tool_search", {"queries": ["create issue"]})}]}]}
+    db = write_store(tmp_path, spec)
+    loaded = load_sessions([db])
+    deep = "'arguments' is nested more than 256 levels deep (limit); arguments skipped (the call is kept)"
+    assert [str(p) for p in loaded.problems if "tool_calls[0]" in p.where] == [
+        f"{db}: session 's1': messages[0].tool_calls[0]: {deep}",
+        f"{db}: session 's1': messages[1].tool_calls[0]: {deep}",
+        f"{db}: session 's1': messages[2].tool_calls[0]: 'arguments' is not valid JSON; arguments skipped (the call is kept)"]
+    assert [e.kind for e in loaded.sessions[0].events] == ["search", "search"]
+    done = run_cli("sessions", str(db), "--catalog", str(CATALOG), "--variant", "reference")
+    assert done.returncode == 0 and f"messages[1].tool_calls[0]: {deep}" in done.stderr

@@ -1145,8 +1145,8 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
             if isinstance(calls, str):
                 try:
                     calls = readers.load_embedded_json(calls) if calls.strip() else None
-                except ValueError:
-                    out.problems.append(SessionProblem(place, "'tool_calls' is not valid JSON; calls skipped"))
+                except ValueError as exc:
+                    out.problems.append(SessionProblem(place, f"'tool_calls' {json_trouble(exc)}; calls skipped"))
                     calls = None
             if isinstance(calls, dict):
                 calls = [calls]
@@ -1162,12 +1162,32 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                 else:
                     if isinstance(use.arguments, str):  # a search without its queries, a call without its tool
                         (notes if notes is not None else out.problems).append(SessionProblem(
-                            f"{place}.tool_calls[{j}]", "'arguments' is not valid JSON; arguments skipped (the call is "
-                            "kept)"))
+                            f"{place}.tool_calls[{j}]", f"'arguments' {_arguments_trouble(use.arguments)}; arguments "
+                            "skipped (the call is kept)"))
                     session.steps.append(use)
         elif role == "tool":
             session.steps.append(ToolResult(str(message.get("tool_call_id") or ""), message.get("content"),
                                             None, str(message.get("tool_name") or message.get("name") or "")))
+
+
+def json_trouble(exc: ValueError) -> str:
+    """What :func:`readers.load_embedded_json` found wrong, as the end of a sentence about a value:
+    ``is nested more than 256 levels deep (limit)`` for JSON that parses but nests past
+    :data:`readers.MAX_NESTING_DEPTH` (calling it "not valid JSON" sent users looking for a typo),
+    else ``is not valid JSON``."""
+    if "nested more than" in str(exc):
+        return f"is nested more than {readers.MAX_NESTING_DEPTH} levels deep (limit)"
+    return "is not valid JSON"
+
+
+def _arguments_trouble(text: str) -> str:
+    """:func:`json_trouble` for a call's ``arguments`` text that was kept as text (parsed once more:
+    only a call whose arguments could not be read pays for it)."""
+    try:
+        readers.load_embedded_json(text)
+    except ValueError as exc:
+        return json_trouble(exc)
+    return "is not valid JSON"
 
 
 def _openai_call(call: Any) -> ToolUse | None:
@@ -1252,9 +1272,9 @@ def _trajectory_session(item: Any, where: str, notes: list[SessionProblem]) -> R
                 open_ids.append(call_id)
                 try:
                     call = readers.load_embedded_json(body)
-                except ValueError:
+                except ValueError as exc:
                     call = None
-                    problem = "is not valid JSON"
+                    problem = json_trouble(exc)
                 else:
                     problem = "has no 'name'"
                 if not isinstance(call, dict) or not isinstance(call.get("name"), str):
