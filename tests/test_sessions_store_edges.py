@@ -151,3 +151,27 @@ def test_arguments_nested_too_deeply_are_said_to_be(tmp_path):
     assert [e.kind for e in loaded.sessions[0].events] == ["search", "search"]
     done = run_cli("sessions", str(db), "--catalog", str(CATALOG), "--variant", "reference")
     assert done.returncode == 0 and f"messages[1].tool_calls[0]: {deep}" in done.stderr
+
+
+def test_a_hermes_export_whose_first_session_is_long_is_recognised(tmp_path):
+    """``hermes sessions export`` writes one session per line, newest first; a newest session
+    holding a long tool result (a build log, a file read) made a first line longer than the head
+    read to tell the format, and the file was refused as "not a recognised session format"."""
+    from toolsearch.analysis.session_formats import SNIFF_BYTES, detect_format
+
+    spec = {"sessions": [
+        {"id": "older", "model": "m", "messages": [
+            {"role": "assistant", "content": "", "tool_calls": tool_calls("c1", "tool_search", {"queries": ["post slack message"]})}]},
+        {"id": "newest", "model": "m", "messages": [
+            {"role": "assistant", "content": "", "tool_calls": tool_calls("c2", "terminal", {"command": "make"})},
+            {"role": "tool", "tool_call_id": "c2", "tool_name": "terminal", "content": "compiled ok\n" * 20_000},
+            {"role": "assistant", "content": "", "tool_calls": tool_calls("c3", "tool_search", {"queries": ["create issue"]})}]}]}
+    write_store(tmp_path, spec, export=True)
+    export = tmp_path / "state.db.export.jsonl"
+    lines = export.read_bytes().split(b"\n")
+    assert len(lines[0]) > SNIFF_BYTES and b'"id": "newest"' in lines[0][:200]
+    assert detect_format(export) == "hermes-export"
+    assert [s.id for s in load_sessions([export]).sessions] == ["newest", "older"]
+    done = run_cli("sessions", str(export), "--catalog", str(CATALOG), "--variant", "reference")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sessions: 2 (hermes-export)")

@@ -226,7 +226,7 @@ def detect_format(path: str | Path) -> str:
     path = Path(path)
     try:
         with path.open("rb") as fh:
-            head = fh.read(64 * 1024)
+            head = fh.read(SNIFF_BYTES)
     except OSError as exc:
         raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
     if head.startswith(SQLITE_MAGIC):
@@ -236,6 +236,10 @@ def detect_format(path: str | Path) -> str:
     if not text:
         raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
     first = _first_json_value(text)
+    if first is None and len(head) == SNIFF_BYTES:
+        # the first line is longer than the sniffed head: a Hermes export whose newest session
+        # holds a long tool result, say. Its whole first line tells the format.
+        first = _first_json_value(_first_line(path).decode("utf-8", errors="replace").lstrip("\ufeff").strip())
     if first is _TooDeep:
         raise readers.too_deep(SessionSourceError, str(path))
     fmt = _format_of(first)
@@ -243,11 +247,36 @@ def detect_format(path: str | Path) -> str:
         try:
             head.decode("utf-8")
         except UnicodeDecodeError as exc:  # bad bytes, not a character cut off by the sniffing window
-            if exc.end < len(head) or len(head) < 64 * 1024:
+            if exc.end < len(head) or len(head) < SNIFF_BYTES:
                 readers.decode_bytes(head, str(path), SessionSourceError)  # names the line and column
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
+
+
+#: Bytes of a session file read to tell its format; a first line longer than that is read whole
+#: (up to the input size limit) when the head alone does not tell.
+SNIFF_BYTES = 64 * 1024
+
+
+def _first_line(path: Path) -> bytes:
+    """The first line of ``path`` (without its line break), read up to the input size limit."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with path.open("rb") as fh:
+            while size < readers.MAX_INPUT_BYTES:
+                chunk = fh.read(1024 * 1024)
+                if not chunk:
+                    break
+                end = chunk.find(b"\n")
+                chunks.append(chunk if end < 0 else chunk[:end])
+                size += len(chunks[-1])
+                if end >= 0:
+                    break
+    except OSError as exc:
+        raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
+    return b"".join(chunks)[:readers.MAX_INPUT_BYTES]
 
 
 def refuse_wal(head: bytes, origin: str, what_to_do: str) -> None:
