@@ -4,6 +4,7 @@ changed the way a newer or a foreign writer would leave it."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from tests.conftest import run_cli
@@ -80,7 +81,6 @@ def test_long_texts_of_a_store_are_not_held_in_memory(tmp_path):
     store took as much memory as its text (a 50 MB message pasted by the user: 570 MB). What the
     user and the model wrote is not read at all now, and a long tool result is kept only in the
     parts that say what the session searched, found and whether a call failed."""
-    import json
     import tracemalloc
 
     from toolsearch.analysis.session_formats import RESULT_KEPT_CHARS, ToolResult, read_sessions
@@ -175,3 +175,19 @@ def test_a_hermes_export_whose_first_session_is_long_is_recognised(tmp_path):
     done = run_cli("sessions", str(export), "--catalog", str(CATALOG), "--variant", "reference")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sessions: 2 (hermes-export)")
+
+
+def test_an_error_keeps_its_invisible_characters_as_markers(tmp_path):
+    """An error is shown on one line; its spaces and line breaks become one space. Other characters
+    Python splits text at (U+2028, U+0085, U+001F, U+000B) vanished into that space too, so a
+    hidden character in a recorded error was not shown; they stay, and show as markers."""
+    error = "denied\u2028by\x1fthe\x85policy\x0bnow\n\n  (retry later)\t"
+    spec = {"sessions": [{"id": "s1", "model": "m", "messages": [
+        {"role": "assistant", "content": "", "tool_calls": tool_calls("c1", "tool_call", {
+            "name": "mcp__github__create_issue", "arguments": {"title": "t"}})},
+        {"role": "tool", "tool_call_id": "c1", "tool_name": "tool_call", "content": json.dumps({"error": error})}]}]}
+    db = write_store(tmp_path, spec)
+    events = [event_to_dict(e) for e in load_sessions([db]).sessions[0].events]
+    assert events[0]["error"] == "denied\u2028by\x1fthe\x85policy\x0bnow (retry later)"
+    done = run_cli("sessions", str(db), "--catalog", str(CATALOG), "--variant", "reference")
+    assert "     error: denied⟨U+2028⟩by⟨U+001F⟩the⟨U+0085⟩policy⟨U+000B⟩now (retry later)\n" in done.stdout

@@ -347,8 +347,14 @@ def _error_of(result: ToolResult | None) -> tuple[bool | None, str | None]:
     return True, None
 
 
+#: What an error's one-line summary turns into one space: ordinary spaces, tabs and line breaks.
+#: Other characters Python counts as white space (U+2028, U+0085, U+001C..U+001F, U+000B) are kept,
+#: so they are shown as markers rather than vanish.
+_PLAIN_SPACE = re.compile(r"[ \t\r\n]+")
+
+
 def _short(text: str, n: int = 300) -> str:
-    text = mask_text(" ".join(str(text).split()))
+    text = mask_text(_PLAIN_SPACE.sub(" ", str(text)).strip(" "))
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
