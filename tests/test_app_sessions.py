@@ -358,7 +358,10 @@ def test_a_local_path_to_a_folder_or_a_device_is_named_as_such(tmp_path):
     at = open_page()
     at.radio(key="sessions_source").set_value("A file on this machine").run()
     at.text_input(key="sessions_token").set_value(launch_token()).run()
-    for path, what in ((tmp_path, "a folder"), (Path("/dev/zero"), "not a regular file (a pipe, a device or a socket)")):
+    (tmp_path / "loop.db").symlink_to("loop.db")
+    for path, what in ((tmp_path, "a folder"), (Path("/dev/zero"), "not a regular file (a pipe, a device or a socket)"),
+                       (tmp_path / "loop.db", "a symbolic link that loops (it leads back to itself, directly or "
+                                              "through other links)")):
         at.text_input(key="sessions_path").set_value(str(path)).run()
         at.button(key="sessions_read").click().run()
         assert not at.exception

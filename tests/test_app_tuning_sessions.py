@@ -245,6 +245,10 @@ def test_the_sample_store_and_its_export_count_each_session_once():
     assert not at.exception, at.exception
     evidence = next(c.value for c in at.caption if c.value.startswith("Evidence")).replace("\\", "")
     assert evidence.startswith("Evidence: 7 recorded sessions from state.db, hermes-export.jsonl")
+    # the sessions are read as a check of the recommendation, not as its input, and the page says so
+    assert evidence.endswith("tools of this catalog. They do not move the recommendation, which comes from the goal: "
+                             "they show how it serves those tools (called tools listed by name, searches saved). To "
+                             "keep a called tool named, add its server under Must stay named.")
     sessions = load_sessions([SAMPLE_SESSIONS / "state.db"]).sessions
     check_figures(at, sessions, LENGTHS)
     repeats = [w.value for w in at.warning if "the same session id was read from" in w.value]

@@ -32,9 +32,12 @@ is reported as a :class:`SessionProblem` with its place and skipped; the rest lo
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import sqlite3
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
@@ -223,7 +226,7 @@ def detect_format(path: str | Path) -> str:
     path = Path(path)
     try:
         with path.open("rb") as fh:
-            head = fh.read(64 * 1024)
+            head = fh.read(SNIFF_BYTES)
     except OSError as exc:
         raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
     if head.startswith(SQLITE_MAGIC):
@@ -233,6 +236,10 @@ def detect_format(path: str | Path) -> str:
     if not text:
         raise SessionSourceError(f"{path}: the file is empty; expected a session store or transcript")
     first = _first_json_value(text)
+    if first is None and len(head) == SNIFF_BYTES:
+        # the first line is longer than the sniffed head: a Hermes export whose newest session
+        # holds a long tool result, say. Its whole first line tells the format.
+        first = _first_json_value(_first_line(path).decode("utf-8", errors="replace").lstrip("\ufeff").strip())
     if first is _TooDeep:
         raise readers.too_deep(SessionSourceError, str(path))
     fmt = _format_of(first)
@@ -240,11 +247,36 @@ def detect_format(path: str | Path) -> str:
         try:
             head.decode("utf-8")
         except UnicodeDecodeError as exc:  # bad bytes, not a character cut off by the sniffing window
-            if exc.end < len(head) or len(head) < 64 * 1024:
+            if exc.end < len(head) or len(head) < SNIFF_BYTES:
                 readers.decode_bytes(head, str(path), SessionSourceError)  # names the line and column
         raise SessionSourceError(f"{path}: not a recognised session format; expected one of "
                                  f"{', '.join(FORMATS)} (use --format to say which)")
     return fmt
+
+
+#: Bytes of a session file read to tell its format; a first line longer than that is read whole
+#: (up to the input size limit) when the head alone does not tell.
+SNIFF_BYTES = 64 * 1024
+
+
+def _first_line(path: Path) -> bytes:
+    """The first line of ``path`` (without its line break), read up to the input size limit."""
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with path.open("rb") as fh:
+            while size < readers.MAX_INPUT_BYTES:
+                chunk = fh.read(1024 * 1024)
+                if not chunk:
+                    break
+                end = chunk.find(b"\n")
+                chunks.append(chunk if end < 0 else chunk[:end])
+                size += len(chunks[-1])
+                if end >= 0:
+                    break
+    except OSError as exc:
+        raise SessionSourceError(f"{path}: cannot read the session file ({exc.strerror or exc})") from None
+    return b"".join(chunks)[:readers.MAX_INPUT_BYTES]
 
 
 def refuse_wal(head: bytes, origin: str, what_to_do: str) -> None:
@@ -334,6 +366,32 @@ _ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "server_tool_use", "tool_search_
 
 # --- entry point ------------------------------------------------------------------------------
 
+def not_a_session_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a session file (``a folder; expected a session file``,
+    ``a symbolic link that loops …``), or ``None`` for a regular file. ``Path.exists`` answers
+    ``False`` for a link that loops and for a folder it may not enter, which read as "no such file"."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return ("a symbolic link that loops (it leads back to itself, directly or through other links); "
+                    "expected a session file")
+        if exc.errno == errno.EACCES:
+            return "not readable (permission denied on the file or a folder on its way)"
+        if os.path.islink(path):
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = ""
+            return f"a symbolic link to {quoted(target)}, which does not exist; expected a session file"
+        return "no such session file"
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        return "a folder; expected a session file"
+    return "not a regular file (a pipe, a device or a socket); expected a session file"
+
+
 def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress: Progress | None = None) -> ReadResult:
     """Read every session of every source.
 
@@ -364,10 +422,9 @@ def read_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
             read_text(decode_text(data, readers.STDIN_NAME, out), readers.STDIN_NAME, fmt, out, progress)
             continue
         path = Path(path)
-        if not path.is_file():
-            what = ("a folder" if path.is_dir() else "not a regular file (a pipe, a device or a socket)"
-                    if path.exists() else "no such session file")
-            raise SessionSourceError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
+        unreadable = not_a_session_file(path)
+        if unreadable:
+            raise SessionSourceError(f"{path}: {unreadable}")
         kind = fmt or detect_format(path)
         if kind == "hermes-db":
             start = len(out.problems)
@@ -673,6 +730,9 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         if not columns or not message_columns or missing:
             raise SessionSourceError(f"{origin}: not a Hermes session store: expected tables 'sessions' and "
                                      "'messages' (with id, session_id, role)")
+        version_note = _schema_version_note(conn, origin)
+        if version_note is not None:
+            out.problems.append(version_note)
         if "tool_calls" not in message_columns and conn.execute(
                 "SELECT 1 FROM messages WHERE role = 'tool' LIMIT 1").fetchone():
             # tool results but no calls to read: it read as no tool use at all, without a word
@@ -692,6 +752,36 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
     finally:
         conn.close()
+
+
+#: The newest Hermes store schema (its ``schema_version`` table) this reader was checked against:
+#: hermes-agent 0.19.0 writes 22. Older stores lack some columns, which the reader allows for.
+HERMES_SCHEMA_VERSION_KNOWN = 22
+
+
+def _schema_version_note(conn: sqlite3.Connection, origin: str) -> SessionProblem | None:
+    """A problem when the store's ``schema_version`` is newer than :data:`HERMES_SCHEMA_VERSION_KNOWN`
+    or not a version number: the store is still read by the columns this reader knows, but what a
+    newer Hermes keeps elsewhere is not, and that should not pass without a word. ``None`` for a
+    known version, or a store without the table (only a table is read: a view can run any query)."""
+    kind = conn.execute("SELECT type FROM sqlite_master WHERE lower(name) = 'schema_version'").fetchone()
+    if kind is None or kind[0] != "table":
+        return None
+    rows = conn.execute("SELECT version FROM schema_version LIMIT 2").fetchall()
+    where = f"{origin}: table 'schema_version'"
+    if len(rows) == 1 and isinstance(rows[0][0], int) and not isinstance(rows[0][0], bool):
+        version = rows[0][0]
+        if version <= HERMES_SCHEMA_VERSION_KNOWN:
+            return None
+        return SessionProblem(where, f"version {version:,}, newer than the Hermes store schema this reader knows "
+                                     f"(up to {HERMES_SCHEMA_VERSION_KNOWN}); read by the columns it knows, so "
+                                     "what a newer Hermes records elsewhere is not read")
+    value = rows[0][0] if len(rows) == 1 else None
+    got = ("no row" if not rows else "more than one row" if len(rows) > 1
+           else quoted(value if len(value) <= 40 else value[:39] + "…") if isinstance(value, str)
+           else "an empty cell" if value is None else "a blob" if isinstance(value, bytes) else _a_json_type(value))
+    return SessionProblem(where, f"expected one version number, got {got}; the store is read by the columns "
+                                 f"of the schema this reader knows (up to {HERMES_SCHEMA_VERSION_KNOWN})")
 
 
 def _archived_tool_uses(conn: sqlite3.Connection, message_columns: set[str], kept: str = "1") -> dict[str, list[ToolUse]]:
@@ -750,8 +840,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
         archived = dict(conn.execute(
             f"SELECT session_id, COUNT(*) FROM messages WHERE active = 0 AND compacted = 1 AND {kept} GROUP BY session_id"))
     earlier = _archived_tool_uses(conn, message_columns, kept) if archived else {}
-    mcols = [(_within_limit(c) if c in _LONG_CELLS else c) if c in message_columns else f"NULL AS {c}" for c in
-             ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
+    # Only a tool result's content is read: what the user and the model wrote is never looked at,
+    # and a pasted 50 MB log should not pass through memory for nothing (its size still counts).
+    mcols = [(f"CASE WHEN role = 'tool' AND {_cell_bytes(c)} <= {MAX_SESSION_BYTES} THEN {c} END AS {c}"
+              if c == "content" else _within_limit(c) if c in _LONG_CELLS else c)
+             if c in message_columns else f"NULL AS {c}"
+             for c in ("session_id", "id", "role", "content", "tool_calls", "tool_call_id", "tool_name")]
     mcols += [f"{_cell_bytes(c)} AS size_{c}" if c in message_columns else "0" for c in _LONG_CELLS]
     order_m = "session_id, id" if "id" in message_columns else "session_id, rowid"
     cursor = conn.execute(f"SELECT {', '.join(mcols)} FROM messages WHERE {active} AND {kept} ORDER BY {order_m}")
@@ -817,7 +911,7 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
                 f"the session's messages pass {readers.size_text(MAX_SESSION_BYTES)} here (limit); "
                 "this message and the rest of the session skipped"))
             continue
-        pending.append({"id": mid, "role": role, "content": _hermes_content(content), "tool_calls": tool_calls,
+        pending.append({"id": mid, "role": role, "content": kept_result(_hermes_content(content)), "tool_calls": tool_calls,
                         "tool_call_id": tool_call_id, "tool_name": tool_name})
     flush()
     if no_session:
@@ -918,6 +1012,49 @@ def _within_limit(column: str) -> str:
     hostile store's one huge cell is never loaded into memory (its size still is, see
     :func:`_cell_bytes`)."""
     return f"CASE WHEN {_cell_bytes(column)} > {MAX_SESSION_BYTES} THEN NULL ELSE {column} END AS {column}"
+
+
+#: A tool result longer than this (characters) is kept only in the parts the extraction reads
+#: (:func:`kept_result`): a store holds every terminal output and file read of every session, and
+#: all sessions are held in memory until they are replayed.
+RESULT_KEPT_CHARS = 64 * 1024
+#: The keys of a JSON object result that the extraction reads (bridge answers, errors, tool references).
+_RESULT_KEYS = ("error", "success", "isError", "is_error", "type", "error_code", "results", "matches",
+                "not_found", "tool_references")
+
+
+def kept_result(content: Any) -> Any:
+    """A tool result's ``content`` as the extraction needs it (:mod:`toolsearch.analysis.sessions`
+    reads success, errors, matches, ``not_found`` and tool references): a text up to
+    :data:`RESULT_KEPT_CHARS` as it is; a longer one that is a JSON object reporting a failure
+    whole (its text is the error shown), any other object with only the keys of
+    :data:`_RESULT_KEYS` (and its ``content`` blocks that are tool references), a JSON list with
+    only its tool reference blocks, and any other text (a log, a file read) as ``""``, which
+    reads as a result that succeeded, as the whole text did."""
+    if not isinstance(content, str) or len(content) <= RESULT_KEPT_CHARS:
+        return content
+    stripped = content.strip()
+    if stripped[:1] not in ("{", "["):
+        return ""
+    try:
+        data = readers.load_embedded_json(stripped)
+    except ValueError:
+        return ""
+    if isinstance(data, list):
+        return _reference_blocks(data)
+    if not isinstance(data, dict):
+        return ""
+    if (data.get("error") or data.get("success") is False or data.get("isError") is True
+            or data.get("is_error") is True or str(data.get("type", "")).endswith("_error")):
+        return data
+    kept = {key: data[key] for key in _RESULT_KEYS if key in data}
+    if isinstance(data.get("content"), list):
+        kept["content"] = _reference_blocks(data["content"])
+    return kept
+
+
+def _reference_blocks(blocks: list[Any]) -> list[Any]:
+    return [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_reference"]
 
 
 def _hermes_content(content: Any) -> Any:
@@ -1037,8 +1174,8 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
             if isinstance(calls, str):
                 try:
                     calls = readers.load_embedded_json(calls) if calls.strip() else None
-                except ValueError:
-                    out.problems.append(SessionProblem(place, "'tool_calls' is not valid JSON; calls skipped"))
+                except ValueError as exc:
+                    out.problems.append(SessionProblem(place, f"'tool_calls' {json_trouble(exc)}; calls skipped"))
                     calls = None
             if isinstance(calls, dict):
                 calls = [calls]
@@ -1054,12 +1191,32 @@ def _add_chat_messages(session: RawSession, messages: Sequence[Any], where: str,
                 else:
                     if isinstance(use.arguments, str):  # a search without its queries, a call without its tool
                         (notes if notes is not None else out.problems).append(SessionProblem(
-                            f"{place}.tool_calls[{j}]", "'arguments' is not valid JSON; arguments skipped (the call is "
-                            "kept)"))
+                            f"{place}.tool_calls[{j}]", f"'arguments' {_arguments_trouble(use.arguments)}; arguments "
+                            "skipped (the call is kept)"))
                     session.steps.append(use)
         elif role == "tool":
             session.steps.append(ToolResult(str(message.get("tool_call_id") or ""), message.get("content"),
                                             None, str(message.get("tool_name") or message.get("name") or "")))
+
+
+def json_trouble(exc: ValueError) -> str:
+    """What :func:`readers.load_embedded_json` found wrong, as the end of a sentence about a value:
+    ``is nested more than 256 levels deep (limit)`` for JSON that parses but nests past
+    :data:`readers.MAX_NESTING_DEPTH` (calling it "not valid JSON" sent users looking for a typo),
+    else ``is not valid JSON``."""
+    if "nested more than" in str(exc):
+        return f"is nested more than {readers.MAX_NESTING_DEPTH} levels deep (limit)"
+    return "is not valid JSON"
+
+
+def _arguments_trouble(text: str) -> str:
+    """:func:`json_trouble` for a call's ``arguments`` text that was kept as text (parsed once more:
+    only a call whose arguments could not be read pays for it)."""
+    try:
+        readers.load_embedded_json(text)
+    except ValueError as exc:
+        return json_trouble(exc)
+    return "is not valid JSON"
 
 
 def _openai_call(call: Any) -> ToolUse | None:
@@ -1144,9 +1301,9 @@ def _trajectory_session(item: Any, where: str, notes: list[SessionProblem]) -> R
                 open_ids.append(call_id)
                 try:
                     call = readers.load_embedded_json(body)
-                except ValueError:
+                except ValueError as exc:
                     call = None
-                    problem = "is not valid JSON"
+                    problem = json_trouble(exc)
                 else:
                     problem = "has no 'name'"
                 if not isinstance(call, dict) or not isinstance(call.get("name"), str):

@@ -49,8 +49,8 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
-                              SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, name_first_problems,
-                              read_sessions, read_text, refuse_wal)
+                              SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, json_trouble,
+                              name_first_problems, read_sessions, read_text, refuse_wal)
 from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
@@ -347,8 +347,14 @@ def _error_of(result: ToolResult | None) -> tuple[bool | None, str | None]:
     return True, None
 
 
+#: What an error's one-line summary turns into one space: ordinary spaces, tabs and line breaks.
+#: Other characters Python counts as white space (U+2028, U+0085, U+001C..U+001F, U+000B) are kept,
+#: so they are shown as markers rather than vanish.
+_PLAIN_SPACE = re.compile(r"[ \t\r\n]+")
+
+
 def _short(text: str, n: int = 300) -> str:
-    text = mask_text(" ".join(str(text).split()))
+    text = mask_text(_PLAIN_SPACE.sub(" ", str(text)).strip(" "))
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
@@ -454,8 +460,8 @@ def _call_targets(arguments: Any, skipped: list[str] | None = None) -> list[tupl
     if isinstance(calls, str):
         try:
             calls = readers.load_embedded_json(calls)
-        except ValueError:
-            notes.append("'calls' is text that is not valid JSON; not counted as a call")
+        except ValueError as exc:
+            notes.append(f"'calls' is text that {json_trouble(exc)}; not counted as a call")
             return []
     if isinstance(calls, dict):
         calls = [calls]

@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 import streamlit as st
 
 from toolsearch.analysis.samples import samples_dir
+from toolsearch.analysis.session_formats import not_a_session_file
 from toolsearch.analysis.sessions import LoadedSessions, load_sessions, load_sessions_bytes, show_invisible
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.live.guard import token_matches
@@ -85,10 +86,9 @@ def load_path(path: str | Path, fmt: str | None = None, bar: Any = None) -> Load
         ToolsearchError: no such file, or a source that cannot be read at all (one line naming it).
     """
     path = Path(path).expanduser()
-    if not path.is_file():
-        what = ("a folder" if path.is_dir() else "not a regular file (a pipe, a device or a socket)"
-                if path.exists() else "no such session file")
-        raise ToolsearchError(f"{path}: {what}" + ("; expected a session file" if path.exists() else ""))
+    unreadable = not_a_session_file(path)
+    if unreadable:
+        raise ToolsearchError(f"{path}: {unreadable}")
     stat = path.stat()
     return _cached_load(("path", str(path), stat.st_size, stat.st_mtime_ns, fmt),
                         lambda: load_sessions([str(path)], fmt, progress(bar, "Reading sessions")))

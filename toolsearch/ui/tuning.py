@@ -328,7 +328,9 @@ if common.require_catalog(v):
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
-                "tools of this catalog.")))
+                "tools of this catalog. They do not move the recommendation, which comes from the goal: they show "
+                "how it serves those tools (called tools listed by name, searches saved). To keep a called tool "
+                "named, add its server under Must stay named.")))
             if note:
                 st.info(common.md_escape(note), icon=":material/history:")
             if unknown:
