@@ -130,3 +130,28 @@ def test_lint_findings_and_fixes_have_room_at_1024_px(browser, app_url):  # noqa
             assert finding[2] >= 0.75 * width and fix[2] >= 0.75 * width, (finding, fix, width)
     finally:
         context.close()
+
+
+#: Every page link in the main area: its label and whether the label is wider than its box (Streamlit
+#: cuts a page link's label to one line and hides the rest).
+PAGE_LINKS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-testid=stPageLink]'))
+    .filter(link => link.offsetParent).map(link => {
+        const label = link.querySelector('[data-testid=stMarkdownContainer]').parentElement;
+        return [label.innerText.trim(), label.scrollWidth > label.clientWidth + 1];
+    })"""
+
+
+@pytest.mark.parametrize("path, label", [("report", "Context lengths and goal: Tuning"),
+                                         ("model_view", "Compare with other settings or another catalog: "
+                                                        "Compare & collapse")])
+def test_page_link_labels_are_whole_at_1024_px(browser, app_url, path, label):  # noqa: F811
+    """A page link's label reads in full at 1024 px with the sidebar open: the Report page's link to
+    Tuning sits in a half-width column, where a longer label lost its last word."""
+    context, page = _open(browser, app_url, path, 1024)
+    try:
+        page.locator("[data-testid=stMain] [data-testid=stPageLink]").first.wait_for(timeout=120_000)
+        links = page.evaluate(PAGE_LINKS_JS)
+        assert [text for text, _ in links] == [label], links
+        assert not any(cut for _, cut in links), links
+    finally:
+        context.close()
