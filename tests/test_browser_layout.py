@@ -155,3 +155,61 @@ def test_page_link_labels_are_whole_at_1024_px(browser, app_url, path, label):  
         assert not any(cut for _, cut in links), links
     finally:
         context.close()
+
+
+#: The contrast ratio (WCAG) of every text the checks name against the page's own background, as
+#: ``[what, ratio]``: the Tuning page's form grid (axis labels, the "sidebar" marks and the key), the
+#: outlined cell's halo, and the Costs page's listing bar caption (against its own box when it has one). Opacity is folded into the color.
+CONTRAST_JS = """(what) => {
+    const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const page = rgba(getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor);
+    const over = (fg, alpha) => fg.slice(0, 3).map((c, i) => c * alpha + page[i] * (1 - alpha));
+    const opacity = e => { let o = 1; for (; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
+    const text = e => { const cs = getComputedStyle(e); const c = rgba(cs.color); return ratio(over(c, c[3] * opacity(e)), page); };
+    const out = [];
+    if (what === 'grid') {
+        for (const e of document.querySelectorAll('[data-testid=stMain] .ts-heat th, [data-testid=stMain] .ts-heat .at-mark, '
+                                                  + '[data-testid=stMain] .ts-heat .key'))
+            if (e.innerText.trim()) out.push([e.innerText.trim().split('\\n')[0], text(e)]);
+        const at = document.querySelector('[data-testid=stMain] .ts-heat td.at');
+        const cs = getComputedStyle(at);
+        const ring = [rgba(cs.outlineColor), ...(cs.boxShadow.match(/rgba?\\([^)]*\\)/g) || []).map(rgba)];
+        out.push(['outlined cell', Math.max(...ring.map(c => ratio(c, page)))]);
+    } else {
+        const note = document.querySelector('[data-testid=stMain] .js-plotly-plot .annotation-text');
+        // on its own box when it has one (plotly draws an annotation's bgcolor as a rect.bg), else on the page
+        const box = note.closest('.annotation').querySelector('rect.bg');
+        const ground = box && Number(box.style.fillOpacity || 1) > 0 && box.style.fill !== 'rgba(0, 0, 0, 0)'
+            ? over(rgba(box.style.fill), Number(box.style.fillOpacity || 1)) : page;
+        out.push([note.textContent, ratio(rgba(getComputedStyle(note).fill), ground)]);
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_grid_labels_and_listing_caption_read_on_either_theme(browser, app_url, scheme):  # noqa: F811
+    """With the browser in dark mode (Streamlit then uses its dark theme) as in light mode, the Tuning
+    page's form grid labels and key reach 4.5:1 against the page, its outlined cell 3:1, and the Costs
+    page's caption over the listing bar 4.5:1: they were fixed dark greys, unreadable on the dark theme."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/tuning")
+        page.locator("[data-testid=stMain] .ts-heat td.at").first.wait_for(timeout=180_000)
+        _settled(page)
+        grid = page.evaluate(CONTRAST_JS, "grid")
+        page.screenshot(path=str(ARTIFACTS / f"layout-tuning-grid-{scheme}.png"), full_page=True)
+        assert any(label.startswith("listing form:") for label, _ in grid), grid
+        for label, ratio in grid:
+            assert ratio >= (3 if label == "outlined cell" else 4.5), (label, ratio)
+        page.goto(f"{app_url}/costs")
+        page.locator("[data-testid=stMain] .js-plotly-plot .annotation-text").first.wait_for(timeout=180_000)
+        _settled(page)
+        ((caption, ratio),) = page.evaluate(CONTRAST_JS, "bar")
+        assert caption.startswith("fits:") and ratio >= 4.5, (caption, ratio)
+    finally:
+        context.close()
