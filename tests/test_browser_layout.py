@@ -141,7 +141,8 @@ PAGE_LINKS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMa
     })"""
 
 
-@pytest.mark.parametrize("path, label", [("report", "Context lengths and goal: Tuning"),
+@pytest.mark.parametrize("path, label", [("", "One setting to ship for every context length you run: Tuning"),
+                                         ("report", "Context lengths and goal: Tuning"),
                                          ("model_view", "Compare with other settings or another catalog: "
                                                         "Compare & collapse")])
 def test_page_link_labels_are_whole_at_1024_px(browser, app_url, path, label):  # noqa: F811
