@@ -214,3 +214,37 @@ def test_grid_labels_and_listing_caption_read_on_either_theme(browser, app_url, 
         assert caption.startswith("fits:") and ratio >= 4.5, (caption, ratio)
     finally:
         context.close()
+
+
+#: Every main-area table cell drawn on a fill of its own (an inline background): its text, the
+#: contrast (WCAG) of its text color against that fill, and its table's key.
+FILLED_CELLS_JS = """() => {
+    const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    return Array.from(document.querySelectorAll('[data-testid=stMain] [data-table] td[style*="background"]'))
+        .filter(td => td.innerText.trim()).map(td => { const cs = getComputedStyle(td);
+            return [td.innerText.trim(), ratio(rgba(cs.color), rgba(cs.backgroundColor)),
+                    td.closest('[data-table]').getAttribute('data-table')]; });
+}"""
+
+
+@pytest.mark.parametrize("path, tables", [("", {"steps_table", "server_table"}),
+                                          ("strategies", {"strat_timeline_table"})])
+def test_filled_cells_read_on_the_dark_theme(browser, app_url, path, tables):  # noqa: F811
+    """In dark mode every table cell on a fill of its own reads at 4.5:1 against that fill: the
+    Overview's sent degradation step (bold, on a light grey) and the Strategies timeline's shaded
+    cells (cache broke, event failed) took the dark theme's light text onto their light fills."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/{path}")
+        page.locator("[data-testid=stMain] [data-table] td[style*=background]").first.wait_for(timeout=180_000)
+        _settled(page)
+        cells = page.evaluate(FILLED_CELLS_JS)
+        assert tables <= {table for _, _, table in cells}, cells
+        low = [(text, round(ratio, 2), table) for text, ratio, table in cells if ratio < 4.5]
+        assert low == [], low
+    finally:
+        context.close()
