@@ -144,6 +144,8 @@ def _run(args: argparse.Namespace) -> int:
         for r in rows:
             if r.context_length == length:
                 print(f"  {H.HARNESS_LABELS[r.harness]} ({r.setting}): {r.knob}")
+                for note in r.notes:  # as the Harnesses page says them under the table
+                    print(f"  {H.HARNESS_LABELS[r.harness]} ({r.setting}): note: {note}")
         for w in what_ifs:
             if w.after.context_length == length:
                 saved = "no sessions loaded" if w.round_trips_saved is None else \
