@@ -718,6 +718,24 @@ def test_check_and_recommend_refuse_a_catalog_with_no_tools(tmp_path, content):
     assert run_cli("check", TEAM, "--baseline", empty, *goal).returncode == 0
 
 
+@pytest.mark.parametrize("content", [{"servers": []}, {"tools": []}, [],
+                                     {"servers": [{"name": "github", "tools": []}, {"name": "slack", "tools": []}]}])
+def test_lint_refuses_a_catalog_with_no_tools_as_check_does(tmp_path, content):
+    """lint printed "0 errors, 0 warnings" and exited 0 on a catalog with no tools (no servers,
+    every server empty), where check refuses it: the same refusal now, exit 2 and one line naming
+    the file, in text and JSON. A file whose every tool was skipped is still linted (its errors)."""
+    empty = write_yaml(tmp_path / "catalog.yaml", content)
+    for extra in ((), ("--json",)):
+        done = run_cli("lint", empty, *extra)
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
+        assert done.stderr == (f"toolsearch: error: lint: {empty}: no tools, so there is nothing to lint, and no "
+                               "findings would read as a clean catalog; give the catalog the harness serves\n")
+    skipped = write_yaml(tmp_path / "skipped.yaml", {"servers": [{"name": "github", "tools": [{"description": "x"}]}]})
+    done = run_cli("lint", skipped)
+    assert done.returncode == 1 and "error: load-problem: catalog: " in done.stdout, done.stdout + done.stderr
+    assert "nothing to lint" in " ".join(run_cli("lint", "--help").stdout.split())
+
+
 def test_check_and_recommend_refuse_tools_registration_leaves_out(tmp_path):
     """Two tools whose names sanitize alike ('read-file', 'read_file') are none of them registered:
     the harness lacks both. check printed "catalog error" and passed "every tool with its short

@@ -133,10 +133,21 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
                               f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
                               "fix the catalog file")
+    refuse_empty_catalog(command, inspector, "every goal would hold with nothing judged")
+
+
+def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> None:
+    """Refuse a catalog with no tools at all (``servers: []``, every server's ``tools`` empty: an
+    export step that wrote nothing): a verdict on it (``check``: every goal holds; ``lint``: no
+    finding) would say nothing about the catalog the harness serves. ``because``: what the command
+    would say of it (``"every goal would hold with nothing judged"``).
+
+    Raises:
+        ToolsearchError: naming the files of the empty catalog (exit status 2).
+    """
     if inspector.catalog.tool_count == 0:
         files = ", ".join(inspector.catalog.sources) or "the catalog"
-        raise ToolsearchError(f"{command}: {files}: no tools, so every goal would hold with nothing judged; "
-                              "give the catalog the harness serves")
+        raise ToolsearchError(f"{command}: {files}: no tools, so {because}; give the catalog the harness serves")
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")

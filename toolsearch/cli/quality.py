@@ -16,7 +16,8 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import Once, broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
+from .common import (Once, broken_pipe_status, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
+                     rewrite_progress_line)
 from .textfmt import one_line, parse_seconds, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
@@ -99,7 +100,8 @@ def add_parsers(subparsers: Any) -> None:
                      "when one is an error)",
         description="Lint a catalog as the reference registers and searches it. Rules: "
                     + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
-                    + ". Exit status 1 when there is an error finding.")
+                    + ". Exit status 1 when there is an error finding; 2 for bad input, a catalog with no tools "
+                      "at all included (nothing to lint).")
     p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog) or "
                                                                  "MCP client configs (connected, as in plan)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
@@ -281,6 +283,8 @@ def run(args: argparse.Namespace) -> int:
                         print(f"toolsearch: --baseline: catalog {problem.severity}: {problem.where}: {problem.message}",
                               file=sys.stderr)
             report = lint(inspector, config, baseline)
+            if not report.counts()["error"]:  # a file whose every tool was skipped has its findings
+                refuse_empty_catalog("lint", inspector, "there is nothing to lint, and no findings would read as a clean catalog")
             status = decided(1 if report.counts()["error"] else 0)
             if args.json:
                 data = report.to_dict()
