@@ -379,12 +379,14 @@ def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_pa
     only_broken = tmp_path / "broken.json"
     only_broken.write_text(json.dumps({"mcpServers": {"broken": {"args": ["x"]}}}), encoding="utf-8")
     assert run_cli("check", only_broken, "--context-lengths", "32k", "--goal", "full").returncode == 2
+    # a config none of whose servers listed is an unreadable source, for the baseline too
     done = run_cli("check", TEAM, "--baseline", only_broken, "--context-lengths", "32k", "--goal", "any")
-    assert done.returncode == 2 and "check: --baseline: 1 server did not list its tools ('broken'" in done.stderr
+    assert done.returncode == 2 and f"error: --baseline: {only_broken}: no server listed its tools (1 server " \
+                                    "failed: 'broken'" in done.stderr
     # recommend would give settings for the catalog without them, and its --yaml a block to ship
     done = run_cli("recommend", only_broken, "--context-lengths", "32k", "--goal", "names", "--yaml")
     assert done.returncode == 2 and done.stdout == ""
-    assert "toolsearch: error: recommend: 1 server did not list its tools ('broken'" in done.stderr
+    assert f"toolsearch: error: {only_broken}: no server listed its tools (1 server failed: 'broken'" in done.stderr
 
 
 # --- report --------------------------------------------------------------------------------------

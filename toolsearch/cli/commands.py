@@ -43,7 +43,8 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, as_typed)
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, as_typed,
+                     load_sources)
 
 
 class UsageError(ToolsearchError):
@@ -1293,14 +1294,14 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {quoted(names[0])})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets  # noqa: PLC0415
 
         if args.command == "call":
             status = _call_one_server(args, names, config, profile)
             if status is not None:
                 return status
             return _call_over_listing_sessions(args, names, config, profile)
-        loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress)
+        loaded = load_sources(args.sources, timeout=_connect_timeout(args))
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))

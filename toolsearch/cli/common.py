@@ -150,6 +150,44 @@ def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> No
         raise ToolsearchError(f"{command}: {files}: no tools, so {because}; give the catalog the harness serves")
 
 
+def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress: Any = None,
+                 keep_open: bool = False, option: str = "") -> Any:
+    """The SOURCE files of a command, read as every command reads them
+    (:func:`toolsearch.live.client.load_sources`: catalog files, and MCP client config files whose
+    servers are started and listed, each server's outcome on stderr as it ends; ``timeout``: seconds
+    per server when its entry sets none). ``option``: the option the files were given to, for the
+    message (``"--baseline"``; ``""`` for the command's SOURCE arguments).
+
+    A config file none of whose servers listed its tools (each one failed to start, connect or list)
+    is an unreadable source, like a catalog file that cannot be read: the command would otherwise
+    print its figures for an empty catalog as if all were well. A config where some server listed
+    is kept, its failed servers warned about (their lines above) and shown where the command shows
+    servers.
+
+    Raises:
+        ToolsearchError: an unreadable file (:func:`toolsearch.live.client.load_sources`), or a
+            config file none of whose servers listed its tools, naming the file and its failed
+            servers (exit status 2).
+    """
+    from ..live.client import load_sources as load_live  # noqa: PLC0415
+
+    loaded = load_live(paths, timeout=timeout, progress=live_progress if progress is None else progress,
+                       keep_open=keep_open)
+    unlisted = loaded.unlisted_configs()
+    if unlisted:
+        if loaded.connections is not None:
+            loaded.connections.close()
+        path, failed = unlisted[0]
+        names = ", ".join(quoted(name) for name in failed)
+        more = f" (and {counted(len(unlisted) - 1, 'other config file')} likewise)" if len(unlisted) > 1 else ""
+        raise ToolsearchError(f"{option + ': ' if option else ''}{path}: no server listed its tools "
+                              f"({counted(len(failed), 'server')} failed: {names}; "
+                              f"{agree(failed, 'the reason is', 'the reasons are')} above), so nothing was read "
+                              f"from it{more}; fix {agree(failed, 'the server', 'the servers')}, or give a catalog "
+                              "saved by toolsearch snapshot")
+    return loaded
+
+
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
 
 

@@ -102,7 +102,7 @@ def _yes(value: bool) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..live.client import load_sources  # noqa: PLC0415 - live is optional at import time
+    from .common import load_sources  # noqa: PLC0415
 
     settings = H.parse_settings(args.setting)
     config = load_config(args.config) if args.config else parse_config({})

@@ -123,10 +123,9 @@ def connect_sources(sources: Sequence[str], timeout: float | None = None, config
     the config sets none), other files are read as catalogs. A source that holds a
     ``tools.tool_search`` block other than ``config_path`` (the ``--config`` file) gets a note on
     stderr (:func:`~toolsearch.cli.common.note_unused_settings`)."""
-    from .common import live_progress, note_unused_settings  # noqa: PLC0415
-    from ..live.client import load_sources as load_live  # noqa: PLC0415
+    from .common import load_sources as load_live, note_unused_settings  # noqa: PLC0415
 
-    loaded = load_live(sources, timeout=timeout, progress=live_progress)
+    loaded = load_live(sources, timeout=timeout)
     for warning in loaded.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     note_unused_settings(loaded.settings_files, config_path)

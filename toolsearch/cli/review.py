@@ -39,7 +39,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
-                     headroom_pct, live_progress,
+                     headroom_pct, load_sources,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
                      with_flags, write_csv)
@@ -197,15 +197,15 @@ def add_parsers(sub: Any) -> None:
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
-          config: ToolSearchConfig) -> tuple[Inspector, list[str]]:
+          config: ToolSearchConfig, option: str = "") -> tuple[Inspector, list[str]]:
     """The catalog of ``sources``, and the secrets of the MCP client configs among them and of the
     servers ``--config`` configures (:meth:`~toolsearch.live.client.LoadedSources.secret_values`,
     :func:`~toolsearch.live.client.config_file_secrets`: masked in the recorded sessions read as
     evidence, ``--sessions``)."""
-    from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
+    from ..live.client import config_file_secrets  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
-    loaded = load_sources(list(sources), progress=live_progress)
+    loaded = load_sources(list(sources), timeout=getattr(args, "timeout", None), option=option)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
@@ -479,7 +479,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                             ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
         for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
             print(f"toolsearch: warning: --baseline-config: {warning}", file=sys.stderr)
-    baseline = _load(args, args.baseline, config)[0] if args.baseline else None
+    baseline = _load(args, args.baseline, config, "--baseline")[0] if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
     refuse_unread_items("check", inspector)

@@ -123,7 +123,8 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     Warnings go to stderr. Raises :class:`~toolsearch.engine.errors.ToolsearchError` subclasses for
     unreadable files and unknown names.
     """
-    from ..live.client import is_connect_failure, load_sources  # noqa: PLC0415 - live is optional at import time
+    from ..live.client import is_connect_failure  # noqa: PLC0415 - live is optional at import time
+    from .common import load_sources  # noqa: PLC0415
 
     config = load_config(args.config) if args.config else parse_config({})
     loaded = load_sources(args.sources, timeout=args.timeout, progress=_progress)
