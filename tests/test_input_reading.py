@@ -357,7 +357,9 @@ def test_lint_takes_a_timeout_like_plan(tmp_path) -> None:
     assert line == "toolsearch lint: error: argument --timeout/--connect-timeout: expected a positive number of seconds, got 'soon'"
     result = run_cli("lint", config, "--timeout", "0.01", "--json")
     assert "no answer within 0.01 s while connecting" in result.stderr
-    assert json.loads(result.stdout)["tool_count"] == 0
+    # its only server did not list: nothing was read from the config, which is refused
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"toolsearch: error: {config}: no server listed its tools (1 server failed:" in result.stderr
 
 
 def test_recorded_tools_list_with_an_empty_next_cursor_is_flagged(tmp_path) -> None:

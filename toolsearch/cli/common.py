@@ -160,7 +160,8 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
 
     A config file none of whose servers listed its tools (each one failed to start, connect or list)
     is an unreadable source, like a catalog file that cannot be read: the command would otherwise
-    print its figures for an empty catalog as if all were well. A config where some server listed
+    print its figures for an empty catalog as if all were well. The sources' warnings are said on
+    stderr before it is refused (the command never gets to say them). A config where some server listed
     is kept, its failed servers warned about (their lines above) and shown where the command shows
     servers.
 
@@ -169,7 +170,7 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
             config file none of whose servers listed its tools, naming the file and its failed
             servers (exit status 2).
     """
-    from ..live.client import load_sources as load_live  # noqa: PLC0415
+    from ..live.client import is_connect_failure, load_sources as load_live  # noqa: PLC0415
 
     loaded = load_live(paths, timeout=timeout, progress=live_progress if progress is None else progress,
                        keep_open=keep_open)
@@ -177,6 +178,13 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress
     if unlisted:
         if loaded.connections is not None:
             loaded.connections.close()
+        # what the command would have said after loading: a misspelt key or a placeholder left
+        # unset is often why the servers failed
+        for warning in loaded.warnings:
+            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        for problem in loaded.catalog.problems:
+            if problem.severity != "info" and not is_connect_failure(problem):
+                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
         path, failed = unlisted[0]
         names = ", ".join(quoted(name) for name in failed)
         more = f" (and {counted(len(unlisted) - 1, 'other config file')} likewise)" if len(unlisted) > 1 else ""
