@@ -80,3 +80,22 @@ def test_a_config_where_some_server_listed_still_works_with_the_failure_warned(t
     assert done.returncode == 0, done.stderr
     assert {s["server"] for s in json.loads(done.stdout)["servers"]} == {"local"}
     assert "toolsearch: live: broken: failed after " in done.stderr and "error" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("check", "{c}", "--context-lengths", "32k", "--goal", "names"), ("costs", "{c}"), ("report", "{c}", "-o", "{o}"),
+    ("eval", "{c}", str(QUERIES)), ("diff", "{c}", str(TEAM)), ("collapse", "{c}"),
+], ids=lambda args: args[0])
+def test_timeout_bounds_the_connect_as_in_plan(tmp_path, args):
+    """These commands had no --timeout, so a server that never answers held them for the default
+    connect budget; they take plan's option (alias --connect-timeout), for that budget."""
+    helped = " ".join(run_cli(args[0], "--help").stdout.split())
+    assert "--timeout SECONDS, --connect-timeout SECONDS live servers: seconds per server for start-up + " \
+           "handshake + listing when the config sets no connect_timeout" in helped, helped
+    mute = write_json(tmp_path / "mcp.json", {"mcpServers": {"mute": {
+        "command": sys.executable, "args": ["-c", "import time; time.sleep(60)"]}}})
+    out = tmp_path / "report.html"
+    done = run_cli(*[a.format(c=mute, o=out) for a in args], "--timeout", "1")
+    assert "toolsearch: live: mute: failed after " in done.stderr
+    assert "no answer within 1 s while connecting (timeout)" in done.stderr, done.stderr
+    _refused(done, _unlisted(mute, "'mute'"))

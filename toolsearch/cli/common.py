@@ -25,7 +25,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
+from .textfmt import goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -321,6 +321,16 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
                              "every tool with its full schema")
     parser.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                         help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
+
+
+def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--timeout`` (alias ``--connect-timeout``) to a command that reads SOURCE files: seconds
+    per live server for start-up + handshake + listing when its config entry sets none, as ``plan``
+    takes it; :func:`load_sources` gets it as ``timeout`` (``args.timeout``, ``None`` when not given)."""
+    parser.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
+                        metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
+                                                f"when the config sets no connect_timeout "
+                                                f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
 
 
 def headroom_pct(text: str) -> float:

@@ -25,9 +25,9 @@ from ..engine import constants as C
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .common import Once, note_unused_settings, print_json
+from .common import Once, add_timeout_argument, note_unused_settings, print_json
 from .examples import epilog
-from .textfmt import one_line, parse_context_length, parse_seconds, split_context_lengths, text_table
+from .textfmt import one_line, parse_context_length, split_context_lengths, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -80,8 +80,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="prefixed (default) registers MCP tools as mcp__<server>__<tool>, as the reference does; "
                         "as-is keeps catalog names")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER, help="counts every figure")
-    p.add_argument("--timeout", type=parse_seconds, default=None, metavar="SECONDS",
-                   help="live servers: seconds per server for connect + listing")
+    add_timeout_argument(p)
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     return p
 

@@ -16,9 +16,9 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import (Once, broken_pipe_status, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
+from .common import (Once, add_timeout_argument, broken_pipe_status, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
-from .textfmt import one_line, parse_seconds, text_table as _table
+from .textfmt import one_line, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -93,6 +93,7 @@ def add_parsers(subparsers: Any) -> None:
                         "semantic only by name: it needs the optional extra toolsearch[semantic])")
     p.add_argument("--limit", type=_positive_int, metavar="N",
                    help="matches per query (default: search_default_limit; clamped to max_search_limit)")
+    add_timeout_argument(p)
     _shared(p)
 
     p = subparsers.add_parser(
@@ -110,10 +111,7 @@ def add_parsers(subparsers: Any) -> None:
                    help="a saved snapshot (catalog file) of the same servers (repeatable: its files combine, as "
                         "the catalogs do): tools whose description, schemas, title or annotations changed since, "
                         "or that came back under a look-alike name, are flagged as possible rug pulls")
-    p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
-                   metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
-                                           f"when the config sets no connect_timeout "
-                                           f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
+    add_timeout_argument(p)
     _shared(p)
 
 

@@ -38,7 +38,7 @@ from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
                      print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
@@ -79,6 +79,7 @@ def _catalog_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                    help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     p.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
+    add_timeout_argument(p)
     add_settings_arguments(p)
 
 
@@ -205,7 +206,7 @@ def _load(args: argparse.Namespace, sources: Sequence[str],
     from ..live.client import config_file_secrets  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
-    loaded = load_sources(list(sources), timeout=getattr(args, "timeout", None), option=option)
+    loaded = load_sources(list(sources), timeout=args.timeout, option=option)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))

@@ -41,8 +41,8 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
-from .common import Once, input_written_over, note_unused_settings, print_json, rewrite_progress_line
-from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
+from .common import Once, add_timeout_argument, input_written_over, note_unused_settings, print_json, rewrite_progress_line
+from .textfmt import one_line, output_file, parse_context_length as _context_length, split_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
 
@@ -92,8 +92,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (listing what-if)")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="live catalog: seconds per server for start-up + handshake + listing")
+    add_timeout_argument(p)
     p.add_argument("--export-queries", type=output_file, metavar="FILE",
                    help="write a labeled query file for 'toolsearch eval': each recorded search labeled with the "
                         "tools its session called afterwards")
