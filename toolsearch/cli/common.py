@@ -25,7 +25,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
+from .textfmt import ascii_digits, goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -341,7 +341,7 @@ def headroom_pct(text: str) -> float:
         argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
     """
     try:
-        value = float(text.strip().rstrip("%"))
+        value = float(ascii_digits(text).strip().rstrip("%"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted(text)}") from None
     if not 0 <= value <= 1000:

@@ -27,7 +27,7 @@ from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from .common import Once, add_timeout_argument, note_unused_settings, print_json
 from .examples import epilog
-from .textfmt import one_line, parse_context_length, split_context_lengths, text_table
+from .textfmt import context_length_items, one_line, parse_context_length, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -38,7 +38,7 @@ EXAMPLES = ("toolsearch harnesses sample_catalogs/five-servers.yaml --context-le
 
 def _lengths(text: str) -> list[int]:
     values = []
-    for part in split_context_lengths(text):
+    for part in context_length_items(text):
         value = parse_context_length(part)
         if value is None:
             raise argparse.ArgumentTypeError(f"the harness rules need known context lengths, got {quoted(part.strip())}")

@@ -18,7 +18,7 @@ from typing import Any, Iterator, Sequence
 from ..engine import constants as C
 from .common import (Once, add_timeout_argument, broken_pipe_status, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
-from .textfmt import one_line, text_table as _table
+from .textfmt import ascii_digits, one_line, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -47,7 +47,7 @@ def _whole_number_at_least(least: int):
     """An argparse type: a whole number of at least ``least``, refused with what was given."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = int(ascii_digits(text))
         except ValueError:
             value = least - 1
         if value < least:

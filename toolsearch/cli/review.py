@@ -44,7 +44,7 @@ from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings
                      note_unused_settings,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import one_line, output_file, parse_context_length, split_context_lengths, text_table
+from .textfmt import ascii_digits, one_line, output_file, parse_context_lengths, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -53,16 +53,9 @@ class ReviewUsageError(ToolsearchError):
     """A command-line value of these commands that cannot be used."""
 
 
-def _context_lengths(text: str) -> list[int | None]:
-    values = [parse_context_length(part) for part in split_context_lengths(text)]
-    if not values:
-        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {quoted(text)}")
-    return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
-
-
 def _tokens(text: str) -> int:
     try:
-        value = int(text.replace("_", "").replace(",", ""))
+        value = int(ascii_digits(text).replace("_", "").replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {quoted(text)}") from None
     if value < 0:
@@ -116,7 +109,7 @@ def add_parsers(sub: Any) -> None:
                    help="a labeled query file to score (default: the shipped one named like the catalog, if any)")
     p.add_argument("--no-lint", action="store_true", help="leave the lint findings out")
     p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
-    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="with --goal: the context lengths the config serves (e.g. 32k,200k,1m); the report then "
                         "carries the settings that reach the goal at all of them, as recommend gives them")
     p.add_argument("--goal", type=goal_argument, action=Once, default=None, metavar="GOAL|LENGTH=GOAL,...",
@@ -164,7 +157,7 @@ def add_parsers(sub: Any) -> None:
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
         if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
             action.help = argparse.SUPPRESS
-    p.add_argument("--context-lengths", type=_context_lengths, action=Once, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
     p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
                    help=GOAL_HELP)

@@ -42,16 +42,9 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
 from .common import Once, add_timeout_argument, input_written_over, note_unused_settings, print_json, rewrite_progress_line
-from .textfmt import one_line, output_file, parse_context_length as _context_length, split_context_lengths, text_table as _table
+from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
-
-
-def _context_lengths(text: str) -> list[int | None]:
-    values = [_context_length(part) for part in split_context_lengths(text)]
-    if not values:
-        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {quoted(text)}")
-    return list(dict.fromkeys(values))
 
 
 def _variant(text: str) -> str:
@@ -79,7 +72,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--config", action=Once, metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for sessions that do not record one (tokens, e.g. 200k; default unknown)")
-    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="context lengths to ask, at the current threshold_pct and listing_max_tokens, how many "
                         "of the called tools the listing already names (default: --context-length when given, "
                         "then 32k,200k,1m)")

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 from ..engine.invisible import quoted
 from ..engine import constants as C
 from .common import Once, add_timeout_argument, note_unused_settings, print_json
-from .textfmt import one_line, parse_context_length as _context_length, text_table as _table
+from .textfmt import ascii_digits, one_line, parse_context_length as _context_length, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -35,7 +35,7 @@ from ..analysis.strategies import (SEARCH_VARIANTS, harness_switches, StrategyMo
 
 def _count(text: str) -> int:
     try:
-        value = int(text.replace(",", "").replace("_", ""))
+        value = int(ascii_digits(text).replace(",", "").replace("_", ""))
     except ValueError:
         value = -1
     if value < 0:
