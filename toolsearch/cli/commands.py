@@ -416,10 +416,10 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
             print(f"note: {problem.where}: {problem.message}")
     _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), *(getattr(s, key) for key in Q.SERVER_TOKEN_COLUMNS),
              s.collapse_rank or ""] for s in plan.servers]
     rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
-    print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
+    print(_table(rows, ["server", "kind", "tools", "state", *Q.SERVER_TOKEN_COLUMNS.values(), "collapse #"]))
     for d in down:
         print(f"{d['name']}: {d['state']}: {d['reason']}")
     if plan.listing:

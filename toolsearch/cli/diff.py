@@ -23,7 +23,7 @@ from .common import Once, add_timeout_argument, as_typed, broken_pipe_status, de
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
-from ..analysis.quantities import form_word
+from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -183,8 +183,8 @@ def _server_table(cmp: CollapseComparison) -> str:
     rows = [[s.server, *([s.label] if labels else []), s.deferred_count, s.names_tokens, s.summary_tokens,
              *([s.names_units, s.summary_units] if chars else []), form_word(s.reference),
              form_word(s.best) + (" *" if s.best != s.reference else "")] for s in cmp.servers]
-    return _table(rows, ["server", *(["label"] if labels else []), "deferred", "names block (tokens)",
-                         "summary line (tokens)",
+    return _table(rows, ["server", *(["label"] if labels else []), "deferred", SERVER_TOKEN_COLUMNS["names_tokens"],
+                         SERVER_TOKEN_COLUMNS["summary_tokens"],
                          *(["names block (characters)", "summary line (characters)"] if chars else []),
                          "reference", "best (what-if)"])
 
