@@ -214,3 +214,31 @@ def test_sigkill_to_the_cli_mid_session_leaves_no_child_behind(tmp_path, reap) -
             cli.kill()
             cli.wait()
     assert _gone(child, 15), f"the server's child {child} outlived the killed CLI"
+
+
+_MISSED = r"""
+import os, signal, subprocess, sys
+from toolsearch.live import reaper
+mark = reaper.new_mark()  # what the client does before it starts a server
+child = subprocess.Popen([sys.executable, "-c", sys.argv[2], sys.argv[1]], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={**os.environ, reaper.ENV_MARK: mark})
+while not os.path.exists(sys.argv[1]):
+    pass
+os.kill(os.getpid(), signal.SIGKILL)  # no exit hook runs, and track() never found a server
+"""
+
+
+def test_what_carries_a_mark_is_ended_even_when_the_server_was_never_found(tmp_path, reap) -> None:
+    """A process that marked a server but never learned its pid (track missed it: the process
+    listing failed, or the server was not there yet) and is then killed: the watchdog, started
+    with the first mark, still ends everything carrying the mark. (Before, the watchdog started
+    only once a server was found, so nothing was left to end the marked child.)"""
+    from orphan_mcp_server import CHILD  # noqa: PLC0415
+
+    pid_file = tmp_path / "child.pid"
+    done = subprocess.run([PY, "-c", _MISSED, str(pid_file), CHILD], cwd=ROOT, capture_output=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    child = _child_pid(pid_file)
+    reap.append(child)
+    assert _gone(child, 10), f"the marked child {child} outlived the process that started it"

@@ -104,18 +104,25 @@ for p in alive:
 """ % (ENV_MARK, ENV_MARK)
 
 
+def _start_watchdog() -> bool:
+    """Start the watchdog unless it runs (call with :data:`_lock` held); False if it cannot start."""
+    global _watchdog
+    if _watchdog is None:
+        try:
+            _watchdog = subprocess.Popen([sys.executable, "-c", _WATCHDOG, _OWNER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         start_new_session=True, close_fds=True)
+        except OSError:
+            logger.warning("could not start the watchdog for stdio servers' processes", exc_info=True)
+            return False
+    return True
+
+
 def _tell_watchdog(line: str) -> None:
     """Send the watchdog one line (``group PID`` / ``done PID``); starts it on first use."""
-    global _watchdog
     with _lock:
-        if _watchdog is None:
-            try:
-                _watchdog = subprocess.Popen([sys.executable, "-c", _WATCHDOG, _OWNER], stdin=subprocess.PIPE,
-                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                             start_new_session=True, close_fds=True)
-            except OSError:
-                logger.warning("could not start the watchdog for stdio servers' processes", exc_info=True)
-                return
+        if not _start_watchdog():
+            return
         try:
             assert _watchdog.stdin is not None
             _watchdog.stdin.write(line.encode() + b"\n")
@@ -126,7 +133,9 @@ def _tell_watchdog(line: str) -> None:
 
 def new_mark() -> str:
     """A fresh mark for one stdio server (put it in the server's environment as
-    :data:`ENV_MARK`); registers the exit hook on first use."""
+    :data:`ENV_MARK`); registers the exit hook and starts the watchdog on first use. The watchdog
+    runs before the first server starts, so what carries a mark is ended when this process ends
+    even if :func:`track` never found the server (its group then stays unknown)."""
     global _hooked
     mark = f"{_OWNER}.{next(_counter)}"
     with _lock:
@@ -135,6 +144,7 @@ def new_mark() -> str:
         if not _hooked:
             atexit.register(stop_all)
             _hooked = True
+        _start_watchdog()
     return mark
 
 
