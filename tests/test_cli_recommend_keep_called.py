@@ -17,7 +17,7 @@ TEAM = ROOT / "sample_catalogs" / "team-workspace.yaml"
 FIVE = ROOT / "sample_catalogs" / "five-servers.yaml"
 STATE = ROOT / "sample_sessions" / "state.db"
 LENGTHS = ("--context-lengths", "32k,200k,1m", "--goal", "listed")
-CALLED = ["github", "linear", "slack", "grafana"]  # the catalog's order
+CALLED = ["github", "grafana", "linear", "slack"]  # sorted by name
 
 
 def _json(*args: object) -> dict:
@@ -38,17 +38,17 @@ def test_keep_called_keeps_every_called_server_named_and_says_which() -> None:
     assert not {u["name"] for u in data["unnamed"]} & set(CALLED)
     assert all(c["called_listed"] == c["called_total"] == 7 for c in data["contexts"])
     added = data["keep_called"]["added"]
-    assert [(s["name"], s["tools_called"]) for s in added] == [("github", 2), ("linear", 1), ("slack", 1),
-                                                                ("grafana", 3)]
+    assert [(s["name"], s["tools_called"]) for s in added] == [("github", 2), ("grafana", 3), ("linear", 1),
+                                                                ("slack", 1)]
     assert added[0]["tools"] == ["mcp__github__create_issue", "mcp__github__get_job_logs"]
     assert data["keep_called"]["not_keepable"] == []
 
     text = run_cli("recommend", TEAM, *LENGTHS, "--sessions", STATE, "--keep-called")
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[1] == ("kept named because the sessions called them: github (2 tools called), linear (1 tool called), "
-                        "slack (1 tool called), grafana (3 tools called)")
-    assert "github, linear, slack, grafana at names or better" in lines[0]
+    assert lines[1] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
+                        "linear (1 tool called), slack (1 tool called)")
+    assert "github, grafana, linear, slack at names or better" in lines[0]
 
 
 def test_keep_called_is_keep_given_by_hand() -> None:
@@ -63,10 +63,10 @@ def test_keep_called_is_keep_given_by_hand() -> None:
 def test_keep_called_with_keep_and_except() -> None:
     data = _json(TEAM, *LENGTHS, "--sessions", STATE, "--keep-called", "--keep", "slack", "--except", "github")
     kc = data["keep_called"]
-    assert [s["name"] for s in kc["added"]] == ["linear", "grafana"]
+    assert [s["name"] for s in kc["added"]] == ["grafana", "linear"]
     assert [s["name"] for s in kc["given"]] == ["slack"]
     assert [s["name"] for s in kc["excepted"]] == ["github"]  # the explicit exception wins
-    assert data["keep"] == ["slack", "linear", "grafana"]
+    assert data["keep"] == ["slack", "grafana", "linear"]
     assert "github" in {u["name"] for u in data["unnamed"]}
     text = run_cli("recommend", TEAM, *LENGTHS, "--sessions", STATE, "--keep-called", "--except", "github")
     assert ("called in the sessions but allowed to collapse (an exception wins): github (2 tools called)"
@@ -78,10 +78,10 @@ def test_yaml_block_is_unchanged_in_form_and_its_gate_keeps_them() -> None:
     assert result.returncode == 0, result.stderr
     assert set(yaml.safe_load(result.stdout)["tools"]["tool_search"]) == {"threshold_pct", "listing_max_tokens"}
     comments = [line for line in result.stdout.splitlines() if line.startswith("#")]
-    assert "# kept named because the sessions called them: github (2 tools called), linear (1 tool called), " \
-           "slack (1 tool called), grafana (3 tools called)" in comments
+    assert "# kept named because the sessions called them: github (2 tools called), grafana (3 tools called), " \
+           "linear (1 tool called), slack (1 tool called)" in comments
     gate = next(line for line in comments if line.startswith("# gate: "))
-    assert gate.endswith("--goal listed --keep github --keep linear --keep slack --keep grafana")
+    assert gate.endswith("--goal listed --keep github --keep grafana --keep linear --keep slack")
 
 
 def test_called_tools_of_another_catalog_are_named_in_a_warning() -> None:

@@ -1127,7 +1127,7 @@ class KeepCalled:
 
     Attributes:
         added: the servers kept named because the sessions called their tools, beyond those given
-            to keep already, in the catalog's server order.
+            to keep already, sorted by name (the same whatever order the catalog lists them in).
         given: called servers that were given to keep already (nothing added for them).
         excepted: called servers the goal lets collapse (``--except``, *May collapse*): the
             explicit exception wins, so they are not kept.
@@ -1181,7 +1181,8 @@ def keep_called(called: Sequence[CalledTool], not_deferred: Sequence[str], serve
         called: :func:`toolsearch.analysis.sessions.called_tools` for the catalog and config (the
             same called tools ``called_listed`` counts: one quantity).
         not_deferred: the called tools that function found this catalog does not defer.
-        servers: the catalog's server names, in order (the order of :attr:`KeepCalled.added`).
+        servers: the catalog's server names (which names of :attr:`KeepCalled.not_keepable_servers`
+            it has).
         keep_servers: servers given to keep already; ``except_servers``: servers the goal lets
             collapse (an explicit exception wins over the sessions).
     """
@@ -1190,9 +1191,8 @@ def keep_called(called: Sequence[CalledTool], not_deferred: Sequence[str], serve
     for c in called:
         tools.setdefault(c.server, set()).add(c.tool)
         sessions.setdefault(c.server, set()).add(c.session)
-    order = {name: i for i, name in enumerate(servers)}
-    found = [CalledServer(name, tuple(sorted(tools[name])), len(sessions[name]))
-             for name in sorted(tools, key=lambda n: (order.get(n, len(order)), n))]
+    known = set(servers)
+    found = [CalledServer(name, tuple(sorted(tools[name])), len(sessions[name])) for name in sorted(tools)]
     prefixes: dict[str, int] = {}
     for name in not_deferred:
         prefix = mcp_server_of(name)
@@ -1202,7 +1202,7 @@ def keep_called(called: Sequence[CalledTool], not_deferred: Sequence[str], serve
                       tuple(s for s in found if s.name in keep_servers),
                       tuple(s for s in found if s.name in except_servers and s.name not in keep_servers),
                       tuple(sorted(not_deferred)),
-                      tuple((name, n, name in order) for name, n in sorted(prefixes.items())))
+                      tuple((name, n, name in known) for name, n in sorted(prefixes.items())))
 
 
 def keep_called_lines(rec: MultiRecommendation) -> list[str]:
