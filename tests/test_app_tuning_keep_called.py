@@ -69,3 +69,27 @@ def test_a_link_carries_the_choice():
     assert at.checkbox(key="tuning_keep_called").value is True
     cli = _cli("--keep-called")
     assert _metrics(at)["Recommended listing_max_tokens"] == f"{cli['listing_max_tokens']:,} tokens"
+
+
+def test_the_report_page_carries_the_kept_servers():
+    """The Report page asks the Tuning question again, checkbox included: the built report has the
+    setting and the line of ``report --keep-called``."""
+    from tests.test_app_tuning_report import carried_caption, report_section  # noqa: PLC0415
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.query_params.update({"lengths": "32k,200k,1m", "goal": "listed", "sessions": "state.db",
+                            "keepcalled": "True"})
+    at.run()
+    at.switch_page("toolsearch/ui/report.py").run()
+    assert not at.exception, at.exception
+    assert carried_caption(at).startswith(
+        "Recommended settings across context lengths: the Tuning page's goal (tool names listed (tier 1); github, "
+        "grafana, linear, slack at names or better; context lengths 32,000, 200,000, 1,000,000, with the sessions of "
+        "state.db, keeping the servers they called named)")
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    section = report_section(at.session_state["report_html"])
+    cli = _cli("--keep-called")
+    assert f"listing_max_tokens: {cli['listing_max_tokens']}" in section
+    assert ("<li>kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
+            "linear (1 tool called), slack (1 tool called)</li>") in section

@@ -95,7 +95,7 @@ def test_called_tools_of_another_catalog_are_named_in_a_warning() -> None:
         {"name": "linear", "tools": 1, "in_catalog": False}]
     warning = [line for line in result.stderr.splitlines() if line.startswith("toolsearch: warning: --keep-called:")]
     assert warning == ["toolsearch: warning: --keep-called: 5 called tools are not deferred tools of this catalog "
-                       "(another catalog, or renamed since), so they keep no server named: servers github (1 tool), "
+                       "(another catalog's, renamed since, or visible), so they keep no server named: servers github (1 tool), "
                        "grafana (3 tools), linear (1 tool, not a server of this catalog): mcp__github__get_job_logs, "
                        "mcp__grafana__get_current_oncall_users, mcp__grafana__get_dashboard_panel_queries, "
                        "mcp__grafana__search_dashboards, mcp__linear__list_my_issues"]

@@ -1160,7 +1160,7 @@ class KeepCalled:
             + ([f"{counted(bare, 'tool')} without a server in {'its' if bare == 1 else 'their'} name"] if bare else [])
         many = len(self.not_keepable) != 1
         return (f"{counted(len(self.not_keepable), 'called tool')} {'are' if many else 'is'} not "
-                f"{'deferred tools' if many else 'a deferred tool'} of this catalog (another catalog, or renamed since), "
+                f"{'deferred tools' if many else 'a deferred tool'} of this catalog (another catalog's, renamed since, or visible), "
                 f"so {'they keep' if many else 'it keeps'} no server named: {'; '.join(where)}: "
                 + ", ".join(shown_names(self.not_keepable[:8])) + (" …" if len(self.not_keepable) > 8 else ""))
 
