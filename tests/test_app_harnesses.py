@@ -81,3 +81,20 @@ def test_sessions_suggest_pins_and_count_round_trips():
     assert list(row["cost per request (tokens)"]) == [f"{expected.cost_tokens:+,}"]
     assert list(row["round trips saved"]) == [f"{expected.round_trips_saved:,}"]
     assert any("not in released Hermes" in w.value for w in at.warning)
+
+
+def test_each_rows_notes_are_said_under_its_length():
+    """A row's notes (what the model assumes or leaves out) are on the page: Claude Code cuts a
+    description over 2,048 characters, which is why its 'full schemas' up front at 1M are fewer tokens
+    than Qwen Code's for the same catalog."""
+    at = open_page()
+    _, rows = engine_rows([1_000_000])
+    claude = next(r for r in rows if r.harness == H.CLAUDE_CODE and not r.active)
+    qwen = next(r for r in rows if r.harness == H.QWEN_CODE)
+    assert claude.visible == qwen.visible == "full schemas" and claude.upfront_tokens < qwen.upfront_tokens
+    cut = "1 description over 2,048 characters cut by Claude Code"
+    assert claude.notes == (cut,)
+    expected = ("Notes: Claude Code (unset): " + cut + "; Claude Code (auto): " + cut + "; Qwen Code (threshold 10%): "
+                "decided at session start; a server added later changes nothing until the next one.")
+    captions = [c.value.replace("\\", "") for c in at.caption]
+    assert captions.count(expected) == 2, captions  # under the 200K tables and under the 1M tables

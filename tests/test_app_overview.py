@@ -320,10 +320,12 @@ def test_a_line_break_in_a_server_name_is_shown_as_a_marker_in_the_server_table(
 
 def test_overview_and_model_view_say_what_they_are_for():
     """A new user lands on Overview: under each title, one line says what the page answers, and
-    Overview points to the Tuning page for a setting to ship."""
+    Overview links to the Tuning page for a setting to ship."""
     at = _app()
     captions = [c.value for c in at.main.caption]
-    assert any("What one request costs" in c and "open Tuning" in c for c in captions), captions
+    assert any(c.startswith("What one request costs") for c in captions), captions
+    assert [(link.label, link.proto.page.rsplit("/", 1)[-1]) for link in at.main.get("page_link")] == [
+        ("One setting to ship for every context length you run: Tuning", "tuning")]
     at.switch_page("toolsearch/ui/model_view.py").run()
     assert not at.exception, at.exception
     captions = [c.value for c in at.main.caption]

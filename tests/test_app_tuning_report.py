@@ -814,7 +814,7 @@ def test_a_link_with_a_tuning_goal_opened_on_the_report_page_carries_it():
     assert carried_caption(plain).endswith("open the Tuning page to include them (the context lengths and goal are "
                                            "chosen there).")
     assert [(link.label, link.proto.page.rsplit("/", 1)[-1]) for link in plain.get("page_link")] == [
-        ("Choose the context lengths and goal: Tuning", "tuning")]
+        ("Context lengths and goal: Tuning", "tuning")]
     assert not at.get("page_link")  # a question was asked: no link needed
     plain.button(key="build_report").click().run()
     assert "Not computed" in report_section(plain.session_state["report_html"])

@@ -183,3 +183,34 @@ def test_search_result_names_have_room(page, app_url, width, most_lines):
     widths = page.evaluate("""() => Array.from(document.querySelectorAll('[data-table^=search_results_]'))
         .map(t => [t.scrollWidth, t.clientWidth])""")
     assert all(scroll <= client + 1 for scroll, client in widths), widths  # no sideways scroll
+
+
+#: Contrast (WCAG) of the first unchanged line's text and line number in the diff against the ground
+#: they are drawn on (the nearest ancestor with a background, else the page's).
+DIFF_CONTRAST_JS = """() => {
+    const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const ground = e => { for (; e; e = e.parentElement) { const c = rgba(getComputedStyle(e).backgroundColor);
+        if (c[3] > 0) return c; } return [255, 255, 255, 1]; };
+    const row = document.querySelector('[data-testid=stMain] .ts-diff tbody tr.same');
+    return Array.from(row.querySelectorAll('td')).slice(0, 2).map(td => ratio(rgba(getComputedStyle(td).color), ground(td)));
+}"""
+
+
+def test_compare_diff_reads_on_the_dark_theme(browser, app_url):  # noqa: F811
+    """With the browser in dark mode (Streamlit's dark theme), the diff's unchanged lines and their
+    numbers reach 4.5:1 against what they are drawn on: its dark text sat on the dark page before."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/cache_diff")
+        _settled(page)
+        _choose(page, "B: context length", "8K")
+        page.locator(".ts-diff tbody tr.same").first.wait_for(timeout=60_000)
+        number, text = page.evaluate(DIFF_CONTRAST_JS)
+        assert number >= 4.5 and text >= 4.5, (number, text)
+        _screenshot(page, "compare-diff-dark", 1400)
+    finally:
+        context.close()

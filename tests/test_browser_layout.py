@@ -130,3 +130,121 @@ def test_lint_findings_and_fixes_have_room_at_1024_px(browser, app_url):  # noqa
             assert finding[2] >= 0.75 * width and fix[2] >= 0.75 * width, (finding, fix, width)
     finally:
         context.close()
+
+
+#: Every page link in the main area: its label and whether the label is wider than its box (Streamlit
+#: cuts a page link's label to one line and hides the rest).
+PAGE_LINKS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-testid=stPageLink]'))
+    .filter(link => link.offsetParent).map(link => {
+        const label = link.querySelector('[data-testid=stMarkdownContainer]').parentElement;
+        return [label.innerText.trim(), label.scrollWidth > label.clientWidth + 1];
+    })"""
+
+
+@pytest.mark.parametrize("path, label", [("", "One setting to ship for every context length you run: Tuning"),
+                                         ("report", "Context lengths and goal: Tuning"),
+                                         ("model_view", "Compare with other settings or another catalog: "
+                                                        "Compare & collapse")])
+def test_page_link_labels_are_whole_at_1024_px(browser, app_url, path, label):  # noqa: F811
+    """A page link's label reads in full at 1024 px with the sidebar open: the Report page's link to
+    Tuning sits in a half-width column, where a longer label lost its last word."""
+    context, page = _open(browser, app_url, path, 1024)
+    try:
+        page.locator("[data-testid=stMain] [data-testid=stPageLink]").first.wait_for(timeout=120_000)
+        links = page.evaluate(PAGE_LINKS_JS)
+        assert [text for text, _ in links] == [label], links
+        assert not any(cut for _, cut in links), links
+    finally:
+        context.close()
+
+
+#: The contrast ratio (WCAG) of every text the checks name against the page's own background, as
+#: ``[what, ratio]``: the Tuning page's form grid (axis labels, the "sidebar" marks and the key), the
+#: outlined cell's halo, and the Costs page's listing bar caption (against its own box when it has one). Opacity is folded into the color.
+CONTRAST_JS = """(what) => {
+    const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const page = rgba(getComputedStyle(document.querySelector('[data-testid=stApp]')).backgroundColor);
+    const over = (fg, alpha) => fg.slice(0, 3).map((c, i) => c * alpha + page[i] * (1 - alpha));
+    const opacity = e => { let o = 1; for (; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
+    const text = e => { const cs = getComputedStyle(e); const c = rgba(cs.color); return ratio(over(c, c[3] * opacity(e)), page); };
+    const out = [];
+    if (what === 'grid') {
+        for (const e of document.querySelectorAll('[data-testid=stMain] .ts-heat th, [data-testid=stMain] .ts-heat .at-mark, '
+                                                  + '[data-testid=stMain] .ts-heat .key'))
+            if (e.innerText.trim()) out.push([e.innerText.trim().split('\\n')[0], text(e)]);
+        const at = document.querySelector('[data-testid=stMain] .ts-heat td.at');
+        const cs = getComputedStyle(at);
+        const ring = [rgba(cs.outlineColor), ...(cs.boxShadow.match(/rgba?\\([^)]*\\)/g) || []).map(rgba)];
+        out.push(['outlined cell', Math.max(...ring.map(c => ratio(c, page)))]);
+    } else {
+        const note = document.querySelector('[data-testid=stMain] .js-plotly-plot .annotation-text');
+        // on its own box when it has one (plotly draws an annotation's bgcolor as a rect.bg), else on the page
+        const box = note.closest('.annotation').querySelector('rect.bg');
+        const ground = box && Number(box.style.fillOpacity || 1) > 0 && box.style.fill !== 'rgba(0, 0, 0, 0)'
+            ? over(rgba(box.style.fill), Number(box.style.fillOpacity || 1)) : page;
+        out.push([note.textContent, ratio(rgba(getComputedStyle(note).fill), ground)]);
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_grid_labels_and_listing_caption_read_on_either_theme(browser, app_url, scheme):  # noqa: F811
+    """With the browser in dark mode (Streamlit then uses its dark theme) as in light mode, the Tuning
+    page's form grid labels and key reach 4.5:1 against the page, its outlined cell 3:1, and the Costs
+    page's caption over the listing bar 4.5:1: they were fixed dark greys, unreadable on the dark theme."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/tuning")
+        page.locator("[data-testid=stMain] .ts-heat td.at").first.wait_for(timeout=180_000)
+        _settled(page)
+        grid = page.evaluate(CONTRAST_JS, "grid")
+        page.screenshot(path=str(ARTIFACTS / f"layout-tuning-grid-{scheme}.png"), full_page=True)
+        assert any(label.startswith("listing form:") for label, _ in grid), grid
+        for label, ratio in grid:
+            assert ratio >= (3 if label == "outlined cell" else 4.5), (label, ratio)
+        page.goto(f"{app_url}/costs")
+        page.locator("[data-testid=stMain] .js-plotly-plot .annotation-text").first.wait_for(timeout=180_000)
+        _settled(page)
+        ((caption, ratio),) = page.evaluate(CONTRAST_JS, "bar")
+        assert caption.startswith("fits:") and ratio >= 4.5, (caption, ratio)
+    finally:
+        context.close()
+
+
+#: Every main-area table cell drawn on a fill of its own (an inline background): its text, the
+#: contrast (WCAG) of its text color against that fill, and its table's key.
+FILLED_CELLS_JS = """() => {
+    const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+    const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    return Array.from(document.querySelectorAll('[data-testid=stMain] [data-table] td[style*="background"]'))
+        .filter(td => td.innerText.trim()).map(td => { const cs = getComputedStyle(td);
+            return [td.innerText.trim(), ratio(rgba(cs.color), rgba(cs.backgroundColor)),
+                    td.closest('[data-table]').getAttribute('data-table')]; });
+}"""
+
+
+@pytest.mark.parametrize("path, tables", [("", {"steps_table", "server_table"}),
+                                          ("strategies", {"strat_timeline_table"})])
+def test_filled_cells_read_on_the_dark_theme(browser, app_url, path, tables):  # noqa: F811
+    """In dark mode every table cell on a fill of its own reads at 4.5:1 against that fill: the
+    Overview's sent degradation step (bold, on a light grey) and the Strategies timeline's shaded
+    cells (cache broke, event failed) took the dark theme's light text onto their light fills."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/{path}")
+        page.locator("[data-testid=stMain] [data-table] td[style*=background]").first.wait_for(timeout=180_000)
+        _settled(page)
+        cells = page.evaluate(FILLED_CELLS_JS)
+        assert tables <= {table for _, _, table in cells}, cells
+        low = [(text, round(ratio, 2), table) for text, ratio, table in cells if ratio < 4.5]
+        assert low == [], low
+    finally:
+        context.close()

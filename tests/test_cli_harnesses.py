@@ -142,3 +142,14 @@ def test_help_shows_two_examples_with_shipped_catalogs():
     for line in examples:
         path = line.split()[2]
         assert (ROOT / path).is_file(), path
+
+
+def test_text_output_says_each_rows_notes():
+    """A row's notes are printed under its knob, as the Harnesses page says them: team-workspace has one
+    description Claude Code cuts, which is why its 'full schemas' are fewer tokens than Qwen Code's."""
+    result = run_cli("harnesses", str(ROOT / "sample_catalogs" / "team-workspace.yaml"), "--context-lengths", "1m",
+                     "--harness", "claude-code")
+    assert result.returncode == 0, result.stderr
+    notes = [line for line in result.stdout.splitlines() if ": note: " in line]
+    assert notes == [f"  Claude Code ({setting}): note: 1 description over 2,048 characters cut by Claude Code"
+                     for setting in ("unset", "auto")], result.stdout

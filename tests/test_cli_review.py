@@ -379,12 +379,14 @@ def test_check_refuses_a_catalog_whose_live_server_did_not_list_its_tools(tmp_pa
     only_broken = tmp_path / "broken.json"
     only_broken.write_text(json.dumps({"mcpServers": {"broken": {"args": ["x"]}}}), encoding="utf-8")
     assert run_cli("check", only_broken, "--context-lengths", "32k", "--goal", "full").returncode == 2
+    # a config none of whose servers listed is an unreadable source, for the baseline too
     done = run_cli("check", TEAM, "--baseline", only_broken, "--context-lengths", "32k", "--goal", "any")
-    assert done.returncode == 2 and "check: --baseline: 1 server did not list its tools ('broken'" in done.stderr
+    assert done.returncode == 2 and f"error: --baseline: {only_broken}: no server listed its tools (1 server " \
+                                    "failed: 'broken'" in done.stderr
     # recommend would give settings for the catalog without them, and its --yaml a block to ship
     done = run_cli("recommend", only_broken, "--context-lengths", "32k", "--goal", "names", "--yaml")
     assert done.returncode == 2 and done.stdout == ""
-    assert "toolsearch: error: recommend: 1 server did not list its tools ('broken'" in done.stderr
+    assert f"toolsearch: error: {only_broken}: no server listed its tools (1 server failed: 'broken'" in done.stderr
 
 
 # --- report --------------------------------------------------------------------------------------
@@ -716,6 +718,24 @@ def test_check_and_recommend_refuse_a_catalog_with_no_tools(tmp_path, content):
     done = run_cli("report", empty, *goal, "-o", tmp_path / "report.html")
     assert done.returncode == 2 and "report: " in done.stderr and not (tmp_path / "report.html").exists()
     assert run_cli("check", TEAM, "--baseline", empty, *goal).returncode == 0
+
+
+@pytest.mark.parametrize("content", [{"servers": []}, {"tools": []}, [],
+                                     {"servers": [{"name": "github", "tools": []}, {"name": "slack", "tools": []}]}])
+def test_lint_refuses_a_catalog_with_no_tools_as_check_does(tmp_path, content):
+    """lint printed "0 errors, 0 warnings" and exited 0 on a catalog with no tools (no servers,
+    every server empty), where check refuses it: the same refusal now, exit 2 and one line naming
+    the file, in text and JSON. A file whose every tool was skipped is still linted (its errors)."""
+    empty = write_yaml(tmp_path / "catalog.yaml", content)
+    for extra in ((), ("--json",)):
+        done = run_cli("lint", empty, *extra)
+        assert (done.returncode, done.stdout) == (2, ""), done.stdout + done.stderr
+        assert done.stderr == (f"toolsearch: error: lint: {empty}: no tools, so there is nothing to lint, and no "
+                               "findings would read as a clean catalog; give the catalog the harness serves\n")
+    skipped = write_yaml(tmp_path / "skipped.yaml", {"servers": [{"name": "github", "tools": [{"description": "x"}]}]})
+    done = run_cli("lint", skipped)
+    assert done.returncode == 1 and "error: load-problem: catalog: " in done.stdout, done.stdout + done.stderr
+    assert "nothing to lint" in " ".join(run_cli("lint", "--help").stdout.split())
 
 
 def test_check_and_recommend_refuse_tools_registration_leaves_out(tmp_path):

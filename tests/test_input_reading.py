@@ -357,7 +357,9 @@ def test_lint_takes_a_timeout_like_plan(tmp_path) -> None:
     assert line == "toolsearch lint: error: argument --timeout/--connect-timeout: expected a positive number of seconds, got 'soon'"
     result = run_cli("lint", config, "--timeout", "0.01", "--json")
     assert "no answer within 0.01 s while connecting" in result.stderr
-    assert json.loads(result.stdout)["tool_count"] == 0
+    # its only server did not list: nothing was read from the config, which is refused
+    assert (result.returncode, result.stdout) == (2, "")
+    assert f"toolsearch: error: {config}: no server listed its tools (1 server failed:" in result.stderr
 
 
 def test_recorded_tools_list_with_an_empty_next_cursor_is_flagged(tmp_path) -> None:
@@ -430,6 +432,67 @@ def test_a_tool_with_nan_or_infinity_is_skipped_with_a_word_and_json_output_stay
 def test_sweep_refuses_an_empty_list(tiny, flag, value, expected) -> None:
     """`sweep --context-lengths ,,,` printed an empty table with exit status 0."""
     assert one_line_error(run_cli("sweep", tiny, f"{flag}={value}")).endswith(f"argument {flag}: {expected}")
+
+
+EMPTY_ITEM = ("item 2 of '8000,,32000' is empty: expected a context length such as 32000 or 32k between each two "
+              "commas (two commas in a row, or a comma at an end, leave an item out)")
+
+
+@pytest.mark.parametrize("args, flag", [
+    (("sweep", "{c}", "--context-lengths", "8000,,32000"), "--context-lengths"),
+    (("recommend", "{c}", "--goal", "names", "--context-lengths", "8000,,32000"), "--context-lengths"),
+    (("check", "{c}", "--goal", "names", "--context-lengths", "8000,,32000"), "--context-lengths"),
+    (("report", "{c}", "-o", "{o}", "--context-lengths", "8000,,32000"), "--context-lengths"),
+    (("harnesses", "{c}", "--context-lengths", "8000,,32000"), "--context-lengths"),
+    (("sessions", "{s}", "--catalog", "{c}", "--context-lengths", "8000,,32000"), "--context-lengths"),
+], ids=lambda value: value[0] if isinstance(value, tuple) else "")
+def test_an_empty_item_in_a_list_of_context_lengths_is_refused_naming_its_place(tiny, tmp_path, args, flag) -> None:
+    """`--context-lengths 8000,,32000` planned at 8000 and 32000 without a word about the item
+    between the commas: refused, saying which item and what was expected."""
+    sessions = Path(__file__).resolve().parent.parent / "sample_sessions" / "hermes-export.jsonl"
+    line = one_line_error(run_cli(*[a.format(c=tiny, o=tmp_path / "r.html", s=sessions) for a in args]))
+    assert line == f"toolsearch {args[0]}: error: argument {flag}: {EMPTY_ITEM}"
+
+
+def test_an_empty_item_in_the_other_number_lists_is_refused_too(tiny) -> None:
+    line = one_line_error(run_cli("sweep", tiny, "--context-lengths", "32k,200k,"))
+    assert line.endswith("item 3 of '32k,200k,' is empty: expected a context length such as 32000 or 32k between "
+                         "each two commas (two commas in a row, or a comma at an end, leave an item out)")
+    line = one_line_error(run_cli("sweep", tiny, "--threshold-pcts", ",1,2"))
+    assert line.endswith("argument --threshold-pcts: item 1 of ',1,2' is empty: expected a number of percent such "
+                         "as 2.5 between each two commas (two commas in a row, or a comma at an end, leave an item out)")
+    line = one_line_error(run_cli("sweep", tiny, "--listing-max-tokens", "4000, ,8000"))
+    assert "argument --listing-max-tokens: item 2 of '4000, ,8000' is empty: expected a whole number of tokens" in line
+
+
+@pytest.mark.parametrize("args, flag, value, digit", [
+    (("plan", "{c}"), "--context-length", "١٢٠٠٠", "'١' is arabic-indic digit one"),
+    (("plan", "{c}"), "--threshold-pct", "１２", "'１' is fullwidth digit one"),
+    (("plan", "{c}"), "--listing-max-tokens", "4٠00", "'٠' is arabic-indic digit zero"),
+    (("plan", "{c}"), "--timeout", "１", "'１' is fullwidth digit one"),
+    (("sweep", "{c}"), "--context-lengths", "१२८k", "'१' is devanagari digit one"),
+    (("recommend", "{c}", "--context-lengths", "32k", "--goal", "names"), "--headroom", "١٠", "'١' is arabic-indic digit one"),
+    (("check", "{c}", "--context-lengths", "32k", "--goal", "names"), "--max-listing-tokens", "٣", "'٣' is arabic-indic digit three"),
+    (("strategies", "{c}"), "--tool-tokens", "５", "'５' is fullwidth digit five"),
+    (("synth",), "--seed", "١", "'١' is arabic-indic digit one"),
+    (("synth",), "--tools", "５", "'５' is fullwidth digit five"),
+], ids=lambda value: value if isinstance(value, str) and value.startswith("--") else "")
+def test_digits_of_other_scripts_are_refused_by_the_number_options(tiny, args, flag, value, digit) -> None:
+    """Python's int() and float() read ١٢٠٠٠ (Arabic-Indic) and １２ (fullwidth) as 12000 and 12, so
+    the number options took them without a word; every output writes 0-9. Refused, naming the digit."""
+    line = one_line_error(run_cli(*[a.format(c=tiny) for a in args], flag, value))
+    assert line == (f"toolsearch {args[0]}: error: argument {flag}: expected a number written with the digits 0-9, "
+                    f"got '{value}' ({digit})")
+
+
+def test_digits_of_other_scripts_in_a_goal_length_and_eval_limit_are_refused(tiny) -> None:
+    line = one_line_error(run_cli("check", tiny, "--context-lengths", "32k", "--goal", "names,٣٢k=full"))
+    assert line.endswith("argument --goal: '٣٢k=full': expected a number written with the digits 0-9, got '٣٢k' "
+                         "('٣' is arabic-indic digit three)")
+    queries = Path(__file__).resolve().parent.parent / "sample_catalogs" / "queries" / "team-workspace.yaml"
+    line = one_line_error(run_cli("eval", tiny, queries, "--limit", "٣"))
+    assert line.endswith("argument --limit: expected a number written with the digits 0-9, got '٣' "
+                         "('٣' is arabic-indic digit three)")
 
 
 def test_a_blank_server_name_is_kept_with_a_warning(tmp_path) -> None:

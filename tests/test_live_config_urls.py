@@ -13,6 +13,7 @@ info, tool names, descriptions, results, errors and stderr.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -157,11 +158,14 @@ def test_a_url_with_a_port_out_of_range_or_no_host_is_a_config_error_naming_the_
                             timeout=120, cwd=ROOT)
     _clean(result.stdout, result.stderr)
     assert "Traceback" not in result.stderr and "OverflowError" not in result.stdout + result.stderr, result.stderr
-    reasons = [line for line in result.stdout.splitlines() if ": failed: " in line]
-    assert reasons == [
+    # none of the three listed, so the file is refused (exit 2) after each server's failure line
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    reasons = sorted(re.sub(r"^toolsearch: live: (\w+): failed after [0-9.]+ s: ", r"\1: failed: ", line)
+                     for line in result.stderr.splitlines() if line.startswith("toolsearch: live: "))
+    assert reasons == sorted([
         f"port: failed: {config}: mcpServers.port.url: expected a port from 0 to 65535 after the host, got "
         f"'http://127.0.0.1:99999/mcp?token={MASK}'",
         f"word: failed: {config}: mcpServers.word.url: expected a port from 0 to 65535 after the host, got "
         "'http://127.0.0.1:abc/mcp'",
         f"nohost: failed: {config}: mcpServers.nohost.url: expected an http:// or https:// URL with a host, got "
-        f"'http://{MASK}@/mcp'"], result.stdout
+        f"'http://{MASK}@/mcp'"]), result.stderr

@@ -90,14 +90,14 @@ def test_a_server_that_sends_requests_and_never_reads_the_answers_is_closed_at_t
     flood = spec_from_fields("asker", command=sys.executable, args=[str(FLOOD), "--requests", "100000"])
     good = spec_from_fields("good", command=sys.executable, args=[str(GOOD)])
     start = time.perf_counter()
-    result = connect_servers([flood, good], timeout=20)
+    result = connect_servers([flood, good], timeout=60)  # far past the limit's time, even on a loaded machine
     elapsed = time.perf_counter() - start
     statuses = {status.name: status for status in result.statuses}
     assert statuses["asker"].state == "failed"
     assert f"more than {C.LIVE_SERVER_REQUESTS_MAX:,} {FLOOD_WORDS}" in statuses["asker"].reason
     assert "timeout" not in statuses["asker"].reason
     assert statuses["good"].state == "ok" and statuses["good"].tool_count > 0
-    assert elapsed < 15  # closed at the limit, not at the timeout (memory grew all the while)
+    assert elapsed < 50  # closed at the limit, not at the timeout (memory grew all the while)
 
 
 def test_a_server_that_reads_the_answers_may_send_many_requests() -> None:

@@ -145,7 +145,8 @@ def test_snapshot_names_the_limit_without_a_traceback(tmp_path: Path) -> None:
         "endless": {"command": sys.executable, "args": [str(BIG), "--kib", "1", "--endless"]},
         "good": {"command": sys.executable, "args": [str(GOOD)]}}}))
     out = tmp_path / "snapshot.yaml"
-    done = run_cli_process("snapshot", config, "-o", out)
+    # a connect timeout well past the time 16 MiB take on a loaded machine: the limit must end it
+    done = run_cli_process("snapshot", config, "-o", out, "--timeout", "240")
     assert "endless: failed after" in done.stderr and LIMIT_WORDS in done.stderr
     assert "Traceback" not in done.stderr and "StreamError" not in done.stderr
     snapshot = yaml.safe_load(out.read_text())

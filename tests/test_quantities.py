@@ -237,6 +237,31 @@ def test_names_and_summary_sizes_are_tokens_on_every_surface(catalog):
                                                   f"{b['summary_tokens']:,}"]
 
 
+@pytest.mark.parametrize("catalog", CATALOGS)
+def test_plan_heads_its_server_columns_as_the_pages_and_the_report_do(catalog):
+    """plan's text table headed the per-server figures "schema tok", "full tok", "names tok",
+    "summary tok", where the pages (Overview, What the model sees) and the report write "schemas (tokens)" and
+    so on: the same names now, each cell under its heading."""
+    pages, report = _app(catalog)
+    page = list(pages["overview"].tables["server_table"].columns)  # as What the model sees shows it
+    names = ["schemas (tokens)", "full block (tokens)", "names block (tokens)", "summary line (tokens)"]
+    assert [c for c in page if c in names] == names
+    for name in names:
+        assert re.search(r"<th[^>]*>" + re.escape(html.escape(name)) + "</th>", report), name
+    text = _text("plan", _path(catalog), "--context-length", CONTEXT)
+    head = next(line for line in text.splitlines() if line.startswith("server  "))
+    rule = text.splitlines()[text.splitlines().index(head) + 1]
+    assert re.split(r"  +", head) == ["server", "kind", "tools", "state", *names, "collapse #"]
+    starts = [m.start() for m in re.finditer(r"-+", rule)]
+    assert starts == [m.start() for m in re.finditer(r"\S+(?: \S+)*", head)]  # the rule is under each heading
+    plan = _plan(catalog)
+    for server in plan.servers:  # each figure starts where its heading does
+        row = next(line for line in text.splitlines() if line.startswith(server.name + " "))
+        for name, key in zip(names, ("schema_tokens", "full_tokens", "names_tokens", "summary_tokens")):
+            start = head.index(name)
+            assert row[start:].split("  ")[0] == f"{getattr(server, key):,}", (server.name, name, row)
+
+
 def test_the_strategies_page_adds_only_the_skill_listing_to_all_schemas_up_front():
     """With the sample skills (the Strategies page's default), "All up front" is "All schemas up front"
     plus the skill listing, and the page says so with both numbers."""

@@ -84,7 +84,7 @@ def test_the_tuning_page_says_the_sessions_ran_on_another_catalog() -> None:
 
 
 def test_why_a_server_is_not_named_calls_its_figure_a_budget_not_its_names() -> None:
-    # cloudflare's names block is 44,768 tokens (plan's "names tok"); 46,241 is the budget of the
+    # cloudflare's names block is 44,768 tokens (plan's "names block (tokens)"); 46,241 is the budget of the
     # whole listing at names, which naming it takes (the reference collapses it first): two figures,
     # two names
     cloudflare = ROOT / "sample_catalogs" / "cloudflare-flat.yaml"

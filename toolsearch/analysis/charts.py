@@ -441,7 +441,8 @@ def listing_budget_figure(plan: Plan) -> go.Figure:
     else:
         cut_text = f"fits: {plan.listing_tokens:,} of {plan.budget:,} tokens, nothing collapsed"
     fig.add_annotation(x=0, y=1.0, xref="paper", yref="paper", yanchor="bottom", xanchor="left", showarrow=False,
-                       text=cut_text, font=dict(size=13, color="#000000"))
+                       text=cut_text, font=dict(size=13, color="#000000"),
+                       bgcolor="#ffffff")  # on a white box, as the budget label: it reads on the dark theme too
     fig.update_layout(
         barmode="stack", font=FONT, height=230, margin=dict(t=60, b=10, l=10, r=10), hoverlabel=dict(align="left"),
         legend=dict(orientation="h", yanchor="top", y=-0.45, x=0, title_text="state:"),

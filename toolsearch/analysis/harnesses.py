@@ -36,6 +36,7 @@ from ..engine.inspector import Inspector
 from ..engine.plan import Planner
 from ..engine.registration import RegisteredTool
 from ..engine.tokens import get_tokenizer, tools_array_tokens
+from ..engine.wording import counted
 from . import quantities as Q
 
 # --- names and sources ------------------------------------------------------------------------
@@ -371,10 +372,10 @@ def claude_code(figures: CatalogFigures, context_length: int, setting: ClaudeSet
                 f"(unset and true always defer, false never)")
     notes = []
     if figures.truncated:
-        notes.append(f"{len(figures.truncated)} description(s) over {CLAUDE_DESCRIPTION_MAX_CHARS:,} characters "
-                     f"cut by Claude Code")
+        notes.append(f"{counted(len(figures.truncated), 'description')} over {CLAUDE_DESCRIPTION_MAX_CHARS:,} "
+                     f"characters cut by Claude Code")
     if figures.pinned:
-        notes.append(f"{len(figures.pinned)} tool(s) pinned with alwaysLoad")
+        notes.append(f"{counted(len(figures.pinned), 'tool')} pinned with alwaysLoad")
     return HarnessRow(CLAUDE_CODE, s.text, context_length, active, upfront, NAMES if active else FULL, flip,
                       SOURCES[CLAUDE_CODE], False, knob, len(figures.deferrable) if active else 0, tokens, tuple(notes))
 

@@ -88,6 +88,14 @@ ALL_UP_FRONT_STRATEGY = Quantity(
 QUANTITIES: tuple[Quantity, ...] = (ALL_SCHEMAS, TOOLS_ARRAY, DEFERRED_SCHEMAS, LISTING, BUDGET, SAVED, TOOL_SCHEMA,
                                     SERVER_SCHEMAS, FULL_BLOCK, NAMES_BLOCK, SUMMARY_LINE, ALL_UP_FRONT_STRATEGY)
 
+#: The heading of each per-server token figure (the ``plan --json`` key of :data:`SERVER_SCHEMAS`,
+#: :data:`FULL_BLOCK`, :data:`NAMES_BLOCK`, :data:`SUMMARY_LINE`) in a table with one row per server:
+#: the app's server tables, the HTML report's and ``plan``'s text table all head them so.
+SERVER_TOKEN_COLUMNS: Mapping[str, str] = {
+    SERVER_SCHEMAS.key: "schemas (tokens)", FULL_BLOCK.key: "full block (tokens)",
+    NAMES_BLOCK.key: "names block (tokens)", SUMMARY_LINE.key: "summary line (tokens)",
+}
+
 #: The word each listing form and server state is shown with. The listing form ``groups`` (every
 #: server as its summary line) is shown as ``summary``, the word of the per-server state, so a
 #: reader meets one word for one state; JSON keeps the value ``groups``.

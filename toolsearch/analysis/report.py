@@ -235,8 +235,7 @@ def _tier(plan: Plan, colors: Mapping[str, str]) -> str:
 
 
 def _servers(plan: Plan, colors: Mapping[str, str]) -> str:
-    header = ["server", "kind", "tools", "state", "collapse #", "schemas (tokens)", "full block (tokens)",
-              "names block (tokens)", "summary line (tokens)", "why"]
+    header = ["server", "kind", "tools", "state", "collapse #", *Q.SERVER_TOKEN_COLUMNS.values(), "why"]
     rows = [(s.name, s.kind, s.tool_count, s.state, s.collapse_rank, s.schema_tokens, s.full_tokens,
              s.names_tokens, s.summary_tokens, s.reason) for s in plan.servers]
     states = [s.state for s in plan.servers]

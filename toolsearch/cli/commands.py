@@ -27,7 +27,7 @@ from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
 from ..engine.transport import TRANSPORTS, transport_note, wire_names, wire_tools
-from .textfmt import (one_line, output_file, parse_context_length as _context_length, split_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
+from .textfmt import (ascii_digits, list_items, one_line, output_file, parse_context_length as _context_length, parse_context_lengths, parse_listing_max_tokens as _listing_max_tokens,
                       parse_seconds as _seconds, parse_threshold_pct as _threshold_pct, terminal_safe as _terminal_safe,
                       text_table as _table)
 from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
@@ -44,7 +44,8 @@ from .examples import add_examples
 from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
-                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, as_typed)
+                     placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, as_typed,
+                     load_sources)
 
 
 class UsageError(ToolsearchError):
@@ -53,28 +54,16 @@ class UsageError(ToolsearchError):
 
 
 
-def _parts(text: str, what: str) -> list[str]:
-    """The non-blank comma-separated parts of ``text``; none at all is refused (an empty sweep)."""
-    parts = [part for part in text.split(",") if part.strip()]
-    if not parts:
-        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {quoted(text)}")
-    return parts
-
-
-def _int_list(text: str) -> list[int | None]:
-    """``--context-lengths``: comma-separated context lengths, duplicates dropped, order kept (as the app)."""
-    split_context_lengths(text)  # refuses 32,000 (read as 32 and 0) with how to write it
-    return list(dict.fromkeys(_context_length(part) for part in _parts(text, "context lengths")))
-
-
 def _float_list(text: str) -> list[float]:
     """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
-    return [float(_threshold_pct(part)) for part in _parts(text, "numbers of percent")]
+    return [float(_threshold_pct(part))
+            for part in list_items(text, "numbers of percent", "a number of percent such as 2.5")]
 
 
 def _cap_list(text: str) -> list[int]:
     """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
-    return [int(_listing_max_tokens(part)) for part in _parts(text, "whole numbers of tokens")]
+    return [int(_listing_max_tokens(part))
+            for part in list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")]
 
 
 
@@ -102,9 +91,17 @@ def _synth_tools(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    """``synth --seed``: any whole number (digits 0-9)."""
+    try:
+        return int(ascii_digits(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
+
+
 def _positive_int(text: str) -> int:
     try:
-        value = int(text.replace("_", "").replace(",", ""))
+        value = int(ascii_digits(text).replace("_", "").replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value <= 0:
@@ -210,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sweep", help="plans over context lengths x threshold_pct")
     sweep_output = p.add_mutually_exclusive_group()
     _common(p, sweep_output)
-    p.add_argument("--context-lengths", type=_int_list, action=Once, default=list(DEFAULT_CONTEXT_LENGTHS),
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=list(DEFAULT_CONTEXT_LENGTHS),
                    metavar="N,N,...",
                    help="context lengths in tokens, comma-separated ('unknown' allowed; default "
                         + ",".join(str(c) if c else "unknown" for c in DEFAULT_CONTEXT_LENGTHS) + ")")
@@ -229,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "context length. Exit status 0 when a setting does, 1 when none does (the best "
                                    "reachable one is printed, with why), 2 for bad input.")
     _common(p)
-    p.add_argument("--context-lengths", type=_int_list, action=Once, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,128k,200k,1m")
     p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
                    help=GOAL_HELP)
@@ -275,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"number of tools (default 50000, at most {C.SYNTH_MAX_TOOLS:,}: a larger file is over "
                         "the size toolsearch reads back)")
     p.add_argument("--servers", type=_positive_int, default=200, metavar="N", help="number of servers (default 200)")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="seed for names and schemas (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="N", help="seed for names and schemas (default 0)")
     p.add_argument("--name", help="catalog name (default: says the size and seed)")
     p.add_argument("-o", "--output", type=output_file, metavar="FILE",
                    help="catalog file to write, in JSON syntax (default: standard output, unless that is a terminal)")
@@ -424,10 +421,10 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
             print(f"note: {problem.where}: {problem.message}")
     _print_schema_losses(inspector)
     print()
-    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), s.schema_tokens, s.full_tokens, s.names_tokens, s.summary_tokens,
+    rows = [[s.name, s.kind, s.tool_count, form_word(s.state), *(getattr(s, key) for key in Q.SERVER_TOKEN_COLUMNS),
              s.collapse_rank or ""] for s in plan.servers]
     rows += [[d["name"], "mcp", 0, d["state"], "", "", "", "", ""] for d in down]
-    print(_table(rows, ["server", "kind", "tools", "state", "schema tok", "full tok", "names tok", "summary tok", "collapse #"]))
+    print(_table(rows, ["server", "kind", "tools", "state", *Q.SERVER_TOKEN_COLUMNS.values(), "collapse #"]))
     for d in down:
         print(f"{d['name']}: {d['state']}: {d['reason']}")
     if plan.listing:
@@ -1302,14 +1299,14 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {quoted(names[0])})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets  # noqa: PLC0415
 
         if args.command == "call":
             status = _call_one_server(args, names, config, profile)
             if status is not None:
                 return status
             return _call_over_listing_sessions(args, names, config, profile)
-        loaded = load_sources(args.sources, timeout=_connect_timeout(args), progress=live_progress)
+        loaded = load_sources(args.sources, timeout=_connect_timeout(args))
         inspector = Inspector(loaded.catalog, args.tool_names, profile)
         _report_loaded(loaded.warnings, config, inspector)
         note_unused_settings(loaded.settings_files, getattr(args, "config", None))

@@ -25,7 +25,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .textfmt import goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_threshold_pct
+from .textfmt import ascii_digits, goal_argument, one_line, parse_context_length, parse_listing_max_tokens, parse_seconds, parse_threshold_pct
 
 #: Shipped sample paths that :func:`use_shipped_samples` put in place of an argument, each with
 #: the argument as the user typed it (``docs/examples/diff-monday.yaml``), for output that names
@@ -133,10 +133,67 @@ def refuse_unread_items(command: str, inspector: Inspector) -> None:
         raise ToolsearchError(f"{command}: {counted(len(unread), 'catalog error')} ({unread[0]}{more}; above): "
                               f"what was skipped would be missing from the {'verdict' if command == 'check' else 'settings'}; "
                               "fix the catalog file")
+    refuse_empty_catalog(command, inspector, "every goal would hold with nothing judged")
+
+
+def refuse_empty_catalog(command: str, inspector: Inspector, because: str) -> None:
+    """Refuse a catalog with no tools at all (``servers: []``, every server's ``tools`` empty: an
+    export step that wrote nothing): a verdict on it (``check``: every goal holds; ``lint``: no
+    finding) would say nothing about the catalog the harness serves. ``because``: what the command
+    would say of it (``"every goal would hold with nothing judged"``).
+
+    Raises:
+        ToolsearchError: naming the files of the empty catalog (exit status 2).
+    """
     if inspector.catalog.tool_count == 0:
         files = ", ".join(inspector.catalog.sources) or "the catalog"
-        raise ToolsearchError(f"{command}: {files}: no tools, so every goal would hold with nothing judged; "
-                              "give the catalog the harness serves")
+        raise ToolsearchError(f"{command}: {files}: no tools, so {because}; give the catalog the harness serves")
+
+
+def load_sources(paths: Sequence[str], *, timeout: float | None = None, progress: Any = None,
+                 keep_open: bool = False, option: str = "") -> Any:
+    """The SOURCE files of a command, read as every command reads them
+    (:func:`toolsearch.live.client.load_sources`: catalog files, and MCP client config files whose
+    servers are started and listed, each server's outcome on stderr as it ends; ``timeout``: seconds
+    per server when its entry sets none). ``option``: the option the files were given to, for the
+    message (``"--baseline"``; ``""`` for the command's SOURCE arguments).
+
+    A config file none of whose servers listed its tools (each one failed to start, connect or list)
+    is an unreadable source, like a catalog file that cannot be read: the command would otherwise
+    print its figures for an empty catalog as if all were well. The sources' warnings are said on
+    stderr before it is refused (the command never gets to say them). A config where some server listed
+    is kept, its failed servers warned about (their lines above) and shown where the command shows
+    servers.
+
+    Raises:
+        ToolsearchError: an unreadable file (:func:`toolsearch.live.client.load_sources`), or a
+            config file none of whose servers listed its tools, naming the file and its failed
+            servers (exit status 2).
+    """
+    from ..live.client import is_connect_failure, load_sources as load_live  # noqa: PLC0415
+
+    loaded = load_live(paths, timeout=timeout, progress=live_progress if progress is None else progress,
+                       keep_open=keep_open)
+    unlisted = loaded.unlisted_configs()
+    if unlisted:
+        if loaded.connections is not None:
+            loaded.connections.close()
+        # what the command would have said after loading: a misspelt key or a placeholder left
+        # unset is often why the servers failed
+        for warning in loaded.warnings:
+            print(f"toolsearch: warning: {warning}", file=sys.stderr)
+        for problem in loaded.catalog.problems:
+            if problem.severity != "info" and not is_connect_failure(problem):
+                print(f"toolsearch: catalog {problem.severity}: {problem.where}: {problem.message}", file=sys.stderr)
+        path, failed = unlisted[0]
+        names = ", ".join(quoted(name) for name in failed)
+        more = f" (and {counted(len(unlisted) - 1, 'other config file')} likewise)" if len(unlisted) > 1 else ""
+        raise ToolsearchError(f"{option + ': ' if option else ''}{path}: no server listed its tools "
+                              f"({counted(len(failed), 'server')} failed: {names}; "
+                              f"{agree(failed, 'the reason is', 'the reasons are')} above), so nothing was read "
+                              f"from it{more}; fix {agree(failed, 'the server', 'the servers')}, or give a catalog "
+                              "saved by toolsearch snapshot")
+    return loaded
 
 
 _INVALID_CHOICE = re.compile(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)")
@@ -266,6 +323,16 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tokenizer that decides whether the listing fits (chars4 = the reference's estimate)")
 
 
+def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--timeout`` (alias ``--connect-timeout``) to a command that reads SOURCE files: seconds
+    per live server for start-up + handshake + listing when its config entry sets none, as ``plan``
+    takes it; :func:`load_sources` gets it as ``timeout`` (``args.timeout``, ``None`` when not given)."""
+    parser.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
+                        metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
+                                                f"when the config sets no connect_timeout "
+                                                f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
+
+
 def headroom_pct(text: str) -> float:
     """argparse type of ``--headroom``: a percentage from 0 to 1000 (``10`` or ``10%``), with at
     most two decimals (a finer headroom means nothing for a token budget and prints badly).
@@ -274,7 +341,7 @@ def headroom_pct(text: str) -> float:
         argparse.ArgumentTypeError: not a number, outside 0 to 1000, or finer than 0.01.
     """
     try:
-        value = float(text.strip().rstrip("%"))
+        value = float(ascii_digits(text).strip().rstrip("%"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a percentage such as 10 or 10%, got {quoted(text)}") from None
     if not 0 <= value <= 1000:

@@ -3,7 +3,8 @@
 
 Wiring (in :mod:`toolsearch.cli.commands`): call :func:`add_parsers` with the subparsers object in
 ``build_parser``, and in ``main``, right after parsing, ``if args.command in cli_diff.COMMANDS:
-return cli_diff.run(args)``. Both commands load their own catalog files (no live servers).
+return cli_diff.run(args)``. Both commands load their own catalog files (an MCP client config's servers
+connect, as in plan, within ``--timeout``).
 
 Exit status: ``diff`` 0 when the tools arrays are byte-identical (the prompt cache hits), 1 when
 they differ (like ``diff(1)``, so a CI step can fail on a cache-breaking change); ``collapse`` 0.
@@ -18,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import Once, as_typed, broken_pipe_status, decided, print_json, with_flags
+from .common import Once, add_timeout_argument, as_typed, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
-from ..analysis.quantities import form_word
+from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
@@ -66,6 +67,7 @@ def add_parsers(subparsers: Any) -> None:
     _settings_flags(p)
     for side in ("a", "b"):
         _settings_flags(p, f"-{side}", side)
+    add_timeout_argument(p)
     p.add_argument("--json", action="store_true", help="print JSON")
 
     p = subparsers.add_parser(
@@ -75,6 +77,7 @@ def add_parsers(subparsers: Any) -> None:
                     "then most tool names shown).")
     p.add_argument("catalog", metavar="CATALOG", help="catalog file")
     _settings_flags(p)
+    add_timeout_argument(p)
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -95,20 +98,21 @@ def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
     return with_flags(config, overrides)  # the file's warnings (a misspelt key) are kept beside the flags
 
 
-def _inspector(path: str, naming: str, profile_path: str | None, cache: dict, config_path: str | None = None) -> Inspector:
+def _inspector(path: str, naming: str, profile_path: str | None, cache: dict, config_path: str | None = None,
+               timeout: float | None = None) -> Inspector:
     key = (str(Path(path).resolve()), naming, profile_path)
     if key not in cache:
         profile: Profile | None = load_profile(profile_path) if profile_path else None
         from .quality import connect_sources  # noqa: PLC0415
 
         # a config file connects, as in plan
-        cache[key] = Inspector(connect_sources([path], config_path=config_path), naming, profile)
+        cache[key] = Inspector(connect_sources([path], timeout, config_path), naming, profile)
     return cache[key]
 
 
 def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
     inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache,
-                           _pick(args, "config", side))
+                           _pick(args, "config", side), args.timeout)
     return Side(inspector, _config(args, side), _pick(args, "context_length", side),
                 _pick(args, "tokenizer", side), side.upper(), as_typed(path))
 
@@ -179,8 +183,8 @@ def _server_table(cmp: CollapseComparison) -> str:
     rows = [[s.server, *([s.label] if labels else []), s.deferred_count, s.names_tokens, s.summary_tokens,
              *([s.names_units, s.summary_units] if chars else []), form_word(s.reference),
              form_word(s.best) + (" *" if s.best != s.reference else "")] for s in cmp.servers]
-    return _table(rows, ["server", *(["label"] if labels else []), "deferred", "names block (tokens)",
-                         "summary line (tokens)",
+    return _table(rows, ["server", *(["label"] if labels else []), "deferred", SERVER_TOKEN_COLUMNS["names_tokens"],
+                         SERVER_TOKEN_COLUMNS["summary_tokens"],
                          *(["names block (characters)", "summary line (characters)"] if chars else []),
                          "reference", "best (what-if)"])
 
@@ -247,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
                         what = f.message.split(" changed since", 1)[0].removeprefix("the ")
                         print(f"  - possible rug pull: {f.server}/{f.tool} ({what} changed)")
             return status
-        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache, args.config)
+        inspector = _inspector(args.catalog, args.tool_names, args.profile, cache, args.config, args.timeout)
         config = _config(args, None)
         _warn(config, inspector, args.catalog)
         cmp = compare_collapse(inspector.planner, config, args.context_length, args.tokenizer)

@@ -25,9 +25,9 @@ from ..engine import constants as C
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .common import Once, note_unused_settings, print_json
+from .common import Once, add_timeout_argument, note_unused_settings, print_json
 from .examples import epilog
-from .textfmt import one_line, parse_context_length, parse_seconds, split_context_lengths, text_table
+from .textfmt import context_length_items, one_line, parse_context_length, text_table
 
 COMMANDS = ("harnesses",)
 
@@ -38,7 +38,7 @@ EXAMPLES = ("toolsearch harnesses sample_catalogs/five-servers.yaml --context-le
 
 def _lengths(text: str) -> list[int]:
     values = []
-    for part in split_context_lengths(text):
+    for part in context_length_items(text):
         value = parse_context_length(part)
         if value is None:
             raise argparse.ArgumentTypeError(f"the harness rules need known context lengths, got {quoted(part.strip())}")
@@ -80,8 +80,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="prefixed (default) registers MCP tools as mcp__<server>__<tool>, as the reference does; "
                         "as-is keeps catalog names")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER, help="counts every figure")
-    p.add_argument("--timeout", type=parse_seconds, default=None, metavar="SECONDS",
-                   help="live servers: seconds per server for connect + listing")
+    add_timeout_argument(p)
     p.add_argument("--json", action="store_true", help="print a JSON list of rows")
     return p
 
@@ -102,7 +101,7 @@ def _yes(value: bool) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..live.client import load_sources  # noqa: PLC0415 - live is optional at import time
+    from .common import load_sources  # noqa: PLC0415
 
     settings = H.parse_settings(args.setting)
     config = load_config(args.config) if args.config else parse_config({})
@@ -144,6 +143,8 @@ def _run(args: argparse.Namespace) -> int:
         for r in rows:
             if r.context_length == length:
                 print(f"  {H.HARNESS_LABELS[r.harness]} ({r.setting}): {r.knob}")
+                for note in r.notes:  # as the Harnesses page says them under the table
+                    print(f"  {H.HARNESS_LABELS[r.harness]} ({r.setting}): note: {note}")
         for w in what_ifs:
             if w.after.context_length == length:
                 saved = "no sessions loaded" if w.round_trips_saved is None else \

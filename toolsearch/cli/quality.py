@@ -16,8 +16,9 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import Once, broken_pipe_status, decided, docs_note, dumps_json, print_json, rewrite_progress_line
-from .textfmt import one_line, parse_seconds, text_table as _table
+from .common import (Once, add_timeout_argument, broken_pipe_status, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
+                     rewrite_progress_line)
+from .textfmt import ascii_digits, one_line, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -46,7 +47,7 @@ def _whole_number_at_least(least: int):
     """An argparse type: a whole number of at least ``least``, refused with what was given."""
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = int(ascii_digits(text))
         except ValueError:
             value = least - 1
         if value < least:
@@ -92,6 +93,7 @@ def add_parsers(subparsers: Any) -> None:
                         "semantic only by name: it needs the optional extra toolsearch[semantic])")
     p.add_argument("--limit", type=_positive_int, metavar="N",
                    help="matches per query (default: search_default_limit; clamped to max_search_limit)")
+    add_timeout_argument(p)
     _shared(p)
 
     p = subparsers.add_parser(
@@ -99,7 +101,8 @@ def add_parsers(subparsers: Any) -> None:
                      "when one is an error)",
         description="Lint a catalog as the reference registers and searches it. Rules: "
                     + "; ".join(f"{rule}: {text}" for rule, text in RULES.items())
-                    + ". Exit status 1 when there is an error finding.")
+                    + ". Exit status 1 when there is an error finding; 2 for bad input, a catalog with no tools "
+                      "at all included (nothing to lint).")
     p.add_argument("sources", nargs="+", metavar="CATALOG", help="catalog files (several combine into one catalog) or "
                                                                  "MCP client configs (connected, as in plan)")
     p.add_argument("--severity", choices=C.LINT_SEVERITIES, default="info",
@@ -108,10 +111,7 @@ def add_parsers(subparsers: Any) -> None:
                    help="a saved snapshot (catalog file) of the same servers (repeatable: its files combine, as "
                         "the catalogs do): tools whose description, schemas, title or annotations changed since, "
                         "or that came back under a look-alike name, are flagged as possible rug pulls")
-    p.add_argument("--timeout", "--connect-timeout", dest="timeout", type=parse_seconds, default=None,
-                   metavar="SECONDS", help=f"live servers: seconds per server for start-up + handshake + listing "
-                                           f"when the config sets no connect_timeout "
-                                           f"(default {C.LIVE_CONNECT_TIMEOUT_DEFAULT:g}), as in plan")
+    add_timeout_argument(p)
     _shared(p)
 
 
@@ -121,10 +121,9 @@ def connect_sources(sources: Sequence[str], timeout: float | None = None, config
     the config sets none), other files are read as catalogs. A source that holds a
     ``tools.tool_search`` block other than ``config_path`` (the ``--config`` file) gets a note on
     stderr (:func:`~toolsearch.cli.common.note_unused_settings`)."""
-    from .common import live_progress, note_unused_settings  # noqa: PLC0415
-    from ..live.client import load_sources as load_live  # noqa: PLC0415
+    from .common import load_sources as load_live, note_unused_settings  # noqa: PLC0415
 
-    loaded = load_live(sources, timeout=timeout, progress=live_progress)
+    loaded = load_live(sources, timeout=timeout)
     for warning in loaded.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)
     note_unused_settings(loaded.settings_files, config_path)
@@ -281,6 +280,8 @@ def run(args: argparse.Namespace) -> int:
                         print(f"toolsearch: --baseline: catalog {problem.severity}: {problem.where}: {problem.message}",
                               file=sys.stderr)
             report = lint(inspector, config, baseline)
+            if not report.counts()["error"]:  # a file whose every tool was skipped has its findings
+                refuse_empty_catalog("lint", inspector, "there is nothing to lint, and no findings would read as a clean catalog")
             status = decided(1 if report.counts()["error"] else 0)
             if args.json:
                 data = report.to_dict()

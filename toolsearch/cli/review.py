@@ -39,13 +39,13 @@ from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
-                     headroom_pct, live_progress,
+from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+                     headroom_pct, load_sources,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
-from .textfmt import one_line, output_file, parse_context_length, split_context_lengths, text_table
+from .textfmt import ascii_digits, one_line, output_file, parse_context_lengths, text_table
 
 COMMANDS = ("report", "costs", "check")
 
@@ -54,16 +54,9 @@ class ReviewUsageError(ToolsearchError):
     """A command-line value of these commands that cannot be used."""
 
 
-def _context_lengths(text: str) -> list[int | None]:
-    values = [parse_context_length(part) for part in split_context_lengths(text)]
-    if not values:
-        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {quoted(text)}")
-    return list(dict.fromkeys(values))  # duplicates dropped, order kept (as the app)
-
-
 def _tokens(text: str) -> int:
     try:
-        value = int(text.replace("_", "").replace(",", ""))
+        value = int(ascii_digits(text).replace("_", "").replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number of tokens, got {quoted(text)}") from None
     if value < 0:
@@ -80,6 +73,7 @@ def _catalog_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tool-names", choices=C.TOOL_NAMING, default="prefixed",
                    help="prefixed: mcp__<server>__<tool> as the reference registers them; as-is: catalog names")
     p.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
+    add_timeout_argument(p)
     add_settings_arguments(p)
 
 
@@ -116,7 +110,7 @@ def add_parsers(sub: Any) -> None:
                    help="a labeled query file to score (default: the shipped one named like the catalog, if any)")
     p.add_argument("--no-lint", action="store_true", help="leave the lint findings out")
     p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
-    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="with --goal: the context lengths the config serves (e.g. 32k,200k,1m); the report then "
                         "carries the settings that reach the goal at all of them, as recommend gives them")
     p.add_argument("--goal", type=goal_argument, action=Once, default=None, metavar="GOAL|LENGTH=GOAL,...",
@@ -167,7 +161,7 @@ def add_parsers(sub: Any) -> None:
     for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
         if action.dest == "context_length":  # refused in run(): the lengths are --context-lengths
             action.help = argparse.SUPPRESS
-    p.add_argument("--context-lengths", type=_context_lengths, action=Once, required=True, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, required=True, metavar="N,N,...",
                    help="the context lengths the config serves, e.g. 32k,200k,1m ('unknown' allowed)")
     p.add_argument("--goal", type=goal_argument, action=Once, required=True, metavar="GOAL|LENGTH=GOAL,...",
                    help=GOAL_HELP)
@@ -201,15 +195,15 @@ def add_parsers(sub: Any) -> None:
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
-          config: ToolSearchConfig) -> tuple[Inspector, list[str]]:
+          config: ToolSearchConfig, option: str = "") -> tuple[Inspector, list[str]]:
     """The catalog of ``sources``, and the secrets of the MCP client configs among them and of the
     servers ``--config`` configures (:meth:`~toolsearch.live.client.LoadedSources.secret_values`,
     :func:`~toolsearch.live.client.config_file_secrets`: masked in the recorded sessions read as
     evidence, ``--sessions``)."""
-    from ..live.client import config_file_secrets, load_sources  # noqa: PLC0415
+    from ..live.client import config_file_secrets  # noqa: PLC0415
 
     profile = load_profile(args.profile) if args.profile else None
-    loaded = load_sources(list(sources), progress=live_progress)
+    loaded = load_sources(list(sources), timeout=args.timeout, option=option)
     inspector = Inspector(loaded.catalog, args.tool_names, profile)
     report_loaded(loaded.warnings, config, inspector)
     note_unused_settings(loaded.settings_files, getattr(args, "config", None))
@@ -488,7 +482,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                             ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
         for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one
             print(f"toolsearch: warning: --baseline-config: {warning}", file=sys.stderr)
-    baseline = _load(args, args.baseline, config)[0] if args.baseline else None
+    baseline = _load(args, args.baseline, config, "--baseline")[0] if args.baseline else None
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
     refuse_unread_items("check", inspector)

@@ -41,17 +41,10 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
-from .common import Once, input_written_over, note_unused_settings, print_json, rewrite_progress_line
-from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_seconds as _seconds, split_context_lengths, text_table as _table
+from .common import Once, add_timeout_argument, input_written_over, note_unused_settings, print_json, rewrite_progress_line
+from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
-
-
-def _context_lengths(text: str) -> list[int | None]:
-    values = [_context_length(part) for part in split_context_lengths(text)]
-    if not values:
-        raise argparse.ArgumentTypeError(f"expected comma-separated context lengths, got {quoted(text)}")
-    return list(dict.fromkeys(values))
 
 
 def _variant(text: str) -> str:
@@ -79,7 +72,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--config", action=Once, metavar="FILE", help="harness config.yaml; its tools.tool_search block is used")
     p.add_argument("--context-length", type=_context_length, default=None, metavar="N",
                    help="context length for sessions that do not record one (tokens, e.g. 200k; default unknown)")
-    p.add_argument("--context-lengths", type=_context_lengths, action=Once, default=None, metavar="N,N,...",
+    p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="context lengths to ask, at the current threshold_pct and listing_max_tokens, how many "
                         "of the called tools the listing already names (default: --context-length when given, "
                         "then 32k,200k,1m)")
@@ -92,8 +85,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--profile", metavar="FILE", help="wording profile YAML (default: the shipped one)")
     p.add_argument("--tokenizer", choices=C.TOKENIZERS, default=C.DEFAULT_TOKENIZER,
                    help="tokenizer that decides whether the listing fits (listing what-if)")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="live catalog: seconds per server for start-up + handshake + listing")
+    add_timeout_argument(p)
     p.add_argument("--export-queries", type=output_file, metavar="FILE",
                    help="write a labeled query file for 'toolsearch eval': each recorded search labeled with the "
                         "tools its session called afterwards")
@@ -265,9 +257,10 @@ def run(args: argparse.Namespace) -> int:
             _refuse_writing_an_input(args)
         profile = load_profile(args.profile) if args.profile else None
         config = load_config(args.config) if args.config else parse_config({})
-        from ..live.client import config_file_secrets, is_connect_failure, load_sources  # noqa: PLC0415
+        from ..live.client import config_file_secrets, is_connect_failure  # noqa: PLC0415
+        from .common import load_sources  # noqa: PLC0415
 
-        loaded_catalog = load_sources(args.catalog, timeout=args.timeout)
+        loaded_catalog = load_sources(args.catalog, timeout=args.timeout, option="--catalog")
         inspector = Inspector(loaded_catalog.catalog, args.tool_names, profile)
         for warning in [*loaded_catalog.warnings, *config.warnings]:
             print(f"toolsearch: warning: {warning}", file=sys.stderr)

@@ -21,8 +21,8 @@ from typing import Any, Sequence
 
 from ..engine.invisible import quoted
 from ..engine import constants as C
-from .common import Once, note_unused_settings, print_json
-from .textfmt import one_line, parse_context_length as _context_length, parse_seconds as _seconds, text_table as _table
+from .common import Once, add_timeout_argument, note_unused_settings, print_json
+from .textfmt import ascii_digits, one_line, parse_context_length as _context_length, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
 from ..engine.config import load_config, parse_config
 from ..engine.errors import ToolsearchError
@@ -35,7 +35,7 @@ from ..analysis.strategies import (SEARCH_VARIANTS, harness_switches, StrategyMo
 
 def _count(text: str) -> int:
     try:
-        value = int(text.replace(",", "").replace("_", ""))
+        value = int(ascii_digits(text).replace(",", "").replace("_", ""))
     except ValueError:
         value = -1
     if value < 0:
@@ -91,8 +91,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="skill-linked: a skill in the input from the start, with its tools (repeatable)")
     p.add_argument("--mid-conversation-tools", action="store_true",
                    help="skill-linked: the model takes tools mid-conversation without touching tools (cache survives)")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="live servers: seconds per server for connect + listing")
+    add_timeout_argument(p)
     p.add_argument("--json", action="store_true",
                    help="print JSON: one object per strategy (with --events and a --context-length, each also "
                         "carries harness_switches: Claude Code's and Qwen Code's decision at every step, as the "
@@ -123,7 +122,8 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     Warnings go to stderr. Raises :class:`~toolsearch.engine.errors.ToolsearchError` subclasses for
     unreadable files and unknown names.
     """
-    from ..live.client import is_connect_failure, load_sources  # noqa: PLC0415 - live is optional at import time
+    from ..live.client import is_connect_failure  # noqa: PLC0415 - live is optional at import time
+    from .common import load_sources  # noqa: PLC0415
 
     config = load_config(args.config) if args.config else parse_config({})
     loaded = load_sources(args.sources, timeout=args.timeout, progress=_progress)

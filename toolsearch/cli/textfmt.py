@@ -6,6 +6,7 @@ import argparse
 import difflib
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -13,6 +14,66 @@ from wcwidth import wcswidth
 
 from ..engine.invisible import mark_controls, quoted, reveal
 from ..engine import constants as C
+
+
+def ascii_digits(text: str) -> str:
+    """``text``, refused when it holds a digit other than 0-9: Python's ``int()`` and ``float()``
+    read every Unicode decimal digit (Arabic-Indic ``١٢٠٠٠``, fullwidth ``１２``, Devanagari…) as
+    one, so such a value would pass as a number the user may not have meant, while every output
+    writes 0-9. Every number option of the command line goes through this first.
+
+    Raises:
+        argparse.ArgumentTypeError: naming the first such digit.
+    """
+    odd = next((char for char in text if not char.isascii() and char.isdecimal()), None)
+    if odd is not None:
+        raise argparse.ArgumentTypeError(
+            f"expected a number written with the digits 0-9, got {quoted(text)} ({quoted(odd)} is "
+            f"{unicodedata.name(odd, 'a digit of another script').lower()})")
+    return text
+
+
+def list_items(text: str, what: str, one: str) -> list[str]:
+    """The comma-separated items of a list option (``--context-lengths``, ``--threshold-pcts``…),
+    each as written. ``what``: the items in the plural (``"context lengths"``); ``one``: one item
+    with an example (``"a context length such as 32000 or 32k"``).
+
+    Raises:
+        argparse.ArgumentTypeError: no item at all (``,,,``), or an empty item among others
+            (``8000,,32000``, a comma at either end), naming its position: it would be skipped
+            without a word, and the list would lack a value the user meant to give.
+    """
+    parts = text.split(",")
+    if not any(part.strip() for part in parts):
+        raise argparse.ArgumentTypeError(f"expected comma-separated {what}, got {quoted(text)}")
+    for position, part in enumerate(parts, 1):
+        if not part.strip():
+            raise argparse.ArgumentTypeError(
+                f"item {position} of {quoted(text)} is empty: expected {one} between each two commas "
+                "(two commas in a row, or a comma at an end, leave an item out)")
+    return parts
+
+
+def context_length_items(text: str) -> list[str]:
+    """The items of a list of context lengths on the command line: a thousands separator refused
+    (:func:`split_context_lengths`), then every item present (:func:`list_items`).
+
+    Raises:
+        argparse.ArgumentTypeError: as those two do.
+    """
+    split_context_lengths(text)
+    return list_items(text, "context lengths", "a context length such as 32000 or 32k")
+
+
+def parse_context_lengths(text: str) -> list[int | None]:
+    """argparse type for ``--context-lengths``: comma-separated context lengths
+    (:func:`parse_context_length` each; ``unknown`` allowed), duplicates dropped, order kept (as
+    the app).
+
+    Raises:
+        argparse.ArgumentTypeError: as :func:`context_length_items` and :func:`parse_context_length` do.
+    """
+    return list(dict.fromkeys(parse_context_length(part) for part in context_length_items(text)))
 
 
 def parse_context_length(text: str) -> int | None:
@@ -23,7 +84,7 @@ def parse_context_length(text: str) -> int | None:
     after truncation), or more than ``CONTEXT_LENGTH_ARG_MAX`` tokens; the message gives the
     accepted range.
     """
-    value = text.strip().lower().replace("_", "").replace(",", "")
+    value = ascii_digits(text).strip().lower().replace("_", "").replace(",", "")
     if value in ("unknown", "none", ""):
         return None
     multiplier = 1
@@ -72,7 +133,7 @@ def parse_threshold_pct(text: str) -> str:
     ``THRESHOLD_PCT_MIN``..``THRESHOLD_PCT_MAX`` as the reference clamps a harness config, with
     its warning line. Raises :class:`argparse.ArgumentTypeError` for text that is not a number.
     """
-    value = text.strip().removesuffix("%").strip()
+    value = ascii_digits(text).strip().removesuffix("%").strip()
     try:
         number = float(value)
     except ValueError:
@@ -91,7 +152,7 @@ def parse_listing_max_tokens(text: str) -> str:
     ``LISTING_MAX_TOKENS_MIN``..``LISTING_MAX_TOKENS_MAX`` as the reference does, with its warning
     line. Raises :class:`argparse.ArgumentTypeError` for anything that is not a whole number.
     """
-    value = text.strip().replace("_", "").replace(",", "")
+    value = ascii_digits(text).strip().replace("_", "").replace(",", "")
     try:
         int(value)
     except ValueError:
@@ -116,7 +177,7 @@ def output_file(text: str) -> str:
 def parse_seconds(text: str) -> float:
     """argparse type for a positive number of seconds."""
     try:
-        value = float(text)
+        value = float(ascii_digits(text))
     except ValueError:
         value = -1.0
     if not value > 0:

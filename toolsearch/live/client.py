@@ -1992,6 +1992,8 @@ class LoadedSources:
             the sources (close it when done), else ``None``.
         settings_files: the config files among the sources that also hold a
             ``tools.tool_search`` block (:attr:`McpConfig.has_tool_search`).
+        config_servers: each config file among the sources with the (unique) names of its
+            servers, in source order: which :attr:`statuses` came from which file.
     """
 
     catalog: Catalog
@@ -2000,6 +2002,20 @@ class LoadedSources:
     warnings: tuple[str, ...]
     connections: "LiveConnections | None" = None
     settings_files: tuple[str, ...] = ()
+    config_servers: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def unlisted_configs(self) -> list[tuple[str, list[str]]]:
+        """The config files none of whose servers listed its tools, though at least one tried and
+        failed (``enabled: false`` entries are not tries), each with the names of its failed
+        servers: nothing was read from such a file, as from an unreadable catalog file. A file
+        where some server listed (even no tools) is not one."""
+        state = {status.name: status.state for status in self.statuses}
+        out = []
+        for path, names in self.config_servers:
+            failed = [name for name in names if state.get(name) == "failed"]
+            if failed and not any(state.get(name) == "ok" for name in names):
+                out.append((path, failed))
+        return out
 
     @property
     def live(self) -> bool:
@@ -2098,9 +2114,11 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     configs: list[str] = []
     warnings: list[str] = []
     settings_files: list[str] = []
+    per_config: list[tuple[str, int]] = []
     for path in paths:
         kind, value = read_source(path)
         if kind == "config":
+            per_config.append((str(path), len(value.servers)))
             specs.extend(value.servers)
             warnings.extend(value.warnings)
             configs.append(str(path))
@@ -2113,8 +2131,13 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     statuses: tuple[ServerStatus, ...] = ()
     by_name: dict[str, ServerSpec] = {}
     connections: LiveConnections | None = None
+    config_servers: list[tuple[str, tuple[str, ...]]] = []
     if configs:
         unique = unique_names(specs)
+        start = 0
+        for path, count in per_config:  # unique_names keeps the order: each file's servers in a row
+            config_servers.append((path, tuple(spec.name for spec in unique[start:start + count])))
+            start += count
         name = source_stem(configs[0]) if len(configs) == 1 else "live servers"
         if keep_open:
             connections = LiveConnections()
@@ -2131,7 +2154,8 @@ def load_sources(paths: Sequence[str], *, timeout: float | None = None,
     catalogs = [part for part in parts if part is not None]
     catalog = catalogs[0] if len(catalogs) == 1 else combine(catalogs)
     return LoadedSources(catalog=catalog, specs=by_name, statuses=statuses, warnings=tuple(warnings),
-                         connections=connections, settings_files=tuple(settings_files))
+                         connections=connections, settings_files=tuple(settings_files),
+                         config_servers=tuple(config_servers))
 
 
 def snapshot_data(result: LiveResult, configs: Sequence[str] = ()) -> dict[str, Any]:

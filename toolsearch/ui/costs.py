@@ -97,7 +97,8 @@ if common.require_catalog(v):
                 rows, tk, plan.budget, plan.planning_tokenizer)), key="costs_collapse", width="stretch")
             table = pd.DataFrame([{
                 "collapse #": r.rank, "server": common.visible_name(r.server), "group label": common.visible_name(r.label),
-                "names block (tokens)": r.names_tokens, "summary line (tokens)": r.summary_tokens, "state": r.state,
+                Q.SERVER_TOKEN_COLUMNS["names_tokens"]: r.names_tokens,
+                Q.SERVER_TOKEN_COLUMNS["summary_tokens"]: r.summary_tokens, "state": r.state,
             } for r in rows])
             if all(r.label == r.server for r in rows):
                 table = table.drop(columns="group label")  # same as the server everywhere: save the width

@@ -75,6 +75,11 @@ if common.require_catalog(v):
         # The knob sentences are prose: a table of their own keeps them readable at narrow widths.
         literal_table([{"harness": H.HARNESS_LABELS[r.harness], "setting": r.setting, "knob for your goal": r.knob}
                        for r in here], key=f"harness_knobs_{length}")
+        # What a row assumes or leaves out (e.g. descriptions Claude Code cuts, which is why its "full
+        # schemas" can be fewer tokens than another harness's): said under the rows it explains.
+        notes = [f"{H.HARNESS_LABELS[r.harness]} ({r.setting}): {note}" for r in here for note in r.notes]
+        if notes:
+            st.caption(common.md_escape(common.visible("Notes: " + "; ".join(notes) + ".")))
     st.caption("Upfront tokens: the catalog's tools as the model receives them before the first turn (schemas that "
                "stay, plus the names or name-and-description lines of the deferred tools; Hermes: its whole tools "
                "array). Flips at: the smallest context length at which 'active' changes for this catalog; \u2014 "

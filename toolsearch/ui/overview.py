@@ -1,5 +1,7 @@
 """Overview: the catalog at a glance and what tool search costs at the current settings."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from toolsearch.ui.tables import literal_table
@@ -10,7 +12,10 @@ from toolsearch.analysis.wording import counted
 v = common.view()
 st.title("Overview")
 st.caption("What one request costs at the sidebar's catalog, context length and settings, with and without tool search, "
-           "and how the listing budget is decided. For one setting to ship for every context length you run, open Tuning.")
+           "and how the listing budget is decided.")
+# The question a new user comes with, one click from the page they land on.
+st.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
+             label="One setting to ship for every context length you run: Tuning")
 if common.require_catalog(v):
     plan = v.plan
     ins = v.inspector

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from toolsearch.analysis.sweep import plan_counts
-from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.listing import collapsed_words
 from toolsearch.engine.plan import Plan
@@ -85,8 +85,8 @@ def server_table(plan: Plan) -> list[dict[str, Any]]:
     """Rows for the per-server table (plain values; Streamlit shows them as text)."""
     return [{
         "server": visible_name(s.name), "kind": s.kind, "tools": s.tool_count, "state": s.state,
-        "collapse #": str(s.collapse_rank) if s.collapse_rank else "—", "schemas (tokens)": s.schema_tokens, "full block (tokens)": s.full_tokens,
-        "names block (tokens)": s.names_tokens, "summary line (tokens)": s.summary_tokens, "why": s.reason,
+        "collapse #": str(s.collapse_rank) if s.collapse_rank else "—",
+        **{column: getattr(s, key) for key, column in SERVER_TOKEN_COLUMNS.items()}, "why": s.reason,
     } for s in plan.servers] + _down_live_servers()
 
 
@@ -97,7 +97,7 @@ def _down_live_servers() -> list[dict[str, Any]]:
     if st.session_state.get("catalog") != LIVE or result is None:
         return []
     return [{"server": visible_name(s.name), "kind": "mcp", "tools": 0, "state": s.state, "collapse #": "—",
-             "schemas (tokens)": 0, "full block (tokens)": 0, "names block (tokens)": 0, "summary line (tokens)": 0,
+             **dict.fromkeys(SERVER_TOKEN_COLUMNS.values(), 0),
              "why": visible(s.reason or "")} for s in result.statuses if s.state in ("failed", "skipped")]
 
 
@@ -221,8 +221,8 @@ def server_pair_rows(pairs: list, left: str, right: str) -> list[dict[str, Any]]
     return [{
         "server": visible_name(p.server) if p.label == p.server else f"{visible_name(p.server)}\n(group {visible_name(p.label)})",
         "tools": _pair_value(p.tools_a, p.tools_b),
-        "names block (tokens)": _pair_value(p.names_tokens_a, p.names_tokens_b),
-        "summary line (tokens)": _pair_value(p.summary_tokens_a, p.summary_tokens_b),
+        SERVER_TOKEN_COLUMNS["names_tokens"]: _pair_value(p.names_tokens_a, p.names_tokens_b),
+        SERVER_TOKEN_COLUMNS["summary_tokens"]: _pair_value(p.summary_tokens_a, p.summary_tokens_b),
         **({"names block (characters)": p.names_chars, "summary line (characters)": p.summary_chars} if chars else {}),
         left: p.state_a or "—", right: p.state_b or "—",
     } for p in pairs]

@@ -87,7 +87,7 @@ if common.require_catalog(v):
             c1.warning(common.md_escape(common.visible(words)), icon=":material/report:")
     if not found:  # the recommendation is the report's main answer: one click to where it is asked
         c1.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
-                     label="Choose the context lengths and goal: Tuning")
+                     label="Context lengths and goal: Tuning")  # whole at 1024 px
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
                  include_lint, id(strategies), found[1] if found else None)

@@ -18,6 +18,7 @@ from toolsearch.analysis import charts, palette
 from toolsearch.ui import common, signals
 from toolsearch.ui.picker import pick_many
 from toolsearch.ui.tables import literal_table
+from toolsearch.ui.styles import LIGHT_FILL_TEXT
 from toolsearch.engine import constants as C
 from toolsearch.engine.catalog import load_source
 from toolsearch.engine.errors import ToolsearchError
@@ -408,8 +409,8 @@ else:
             return ""
         holds, outcome = marks[(row["step"], column)]
         if outcome == "failed":
-            return "background-color: #ffcdd2"
-        return "" if holds else "background-color: #ffe0b2"
+            return f"background-color: #ffcdd2; color: {LIGHT_FILL_TEXT}"
+        return "" if holds else f"background-color: #ffe0b2; color: {LIGHT_FILL_TEXT}"
     st.caption(f"Prompt (tokens, {tk}) per strategy. Orange cell: the cached prefix broke; red cell: the event failed.")
     literal_table(wide, key="strat_timeline_table", cell_css=shade)
     _switches = harness_switches(model, events) if events_ok else ()

@@ -55,5 +55,8 @@ NO_GRID_CSV_CSS = ("<style>[data-testid=stElementToolbarButton]:has(button[aria-
 STATE_STYLES = {"state": _state_css}
 
 
+#: Text on a light cell fill (a highlighted row, a shaded cell): dark on either theme, since the
+#: dark theme's light text would vanish on the light fill.
+LIGHT_FILL_TEXT = "#31333F"
 #: The sent step of the degradation table.
-SENT_STEP_CSS = "font-weight:700;background-color:#F0F0F0"
+SENT_STEP_CSS = f"font-weight:700;background-color:#F0F0F0;color:{LIGHT_FILL_TEXT}"

@@ -290,18 +290,21 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
                            stack_tracks=stack_tracks))
 
 
+# Labels and key take the theme's text color (dimmed by opacity, not by a fixed grey): a fixed dark
+# grey read as nothing on the dark theme's background. The outlined cell's black ring has a white halo,
+# so it shows on a dark page as on a light one.
 _HEAT_STYLE = """<style>
 .ts-heat table{border-collapse:separate;border-spacing:2px;width:100%;table-layout:fixed;font-size:.8rem}
-.ts-heat th{font-weight:600;color:#31333f;padding:.15rem .2rem;text-align:center;white-space:nowrap;
+.ts-heat th{font-weight:600;color:inherit;padding:.15rem .2rem;text-align:center;white-space:nowrap;
   font-variant-numeric:tabular-nums}
 .ts-heat th.y{text-align:right;width:5.2rem}
-.ts-heat th.x{font-weight:400;color:#5c5f6b;font-size:.75rem}
-.ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;color:#5c5f6b;white-space:normal;
+.ts-heat th.x{font-weight:400;opacity:.8;font-size:.75rem}
+.ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;opacity:.8;white-space:normal;
   vertical-align:bottom;width:5.2rem}
 .ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;line-height:1.2}
-.ts-heat td.at{outline:3px solid #000;outline-offset:-1px;font-weight:700}
-.ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;color:#5c5f6b}
-.ts-heat .key{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0 0;font-size:.8rem;color:#31333f}
+.ts-heat td.at{outline:3px solid #000;outline-offset:-1px;box-shadow:0 0 0 3px #fff;font-weight:700}
+.ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;opacity:.8}
+.ts-heat .key{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0 0;font-size:.8rem;color:inherit}
 .ts-heat .key span{display:inline-flex;align-items:center;gap:.3rem}
 .ts-heat .key i{display:inline-block;width:1rem;height:.8rem;border-radius:2px}
 </style>"""

@@ -49,8 +49,9 @@ def style() -> str:
     """The ``<style>`` block of the diff (class ``ts-diff``)."""
     c = DIFF_COLORS
     return ("<style>"
+            # a light panel on either theme: its text and diff shades are chosen for a white ground
             ".ts-diff{max-height:%(h)dpx;overflow-x:hidden;overflow-y:auto;border:1px solid rgba(49,51,63,.2);"
-            "border-radius:.5rem}"
+            "border-radius:.5rem;background:#fff}"
             ".ts-diff table{table-layout:fixed;width:100%%;border-collapse:collapse;font-family:'Source Code Pro',"
             "ui-monospace,monospace;font-size:12px;line-height:1.45}"
             ".ts-diff col.ln{width:5em}"
