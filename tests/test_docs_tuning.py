@@ -23,8 +23,9 @@ def examples() -> list[tuple[str, str]]:
 
 def test_the_page_has_the_three_commands_and_the_sessions_example() -> None:
     commands = [args.split()[0] for args, _ in examples()]
-    assert commands == ["sweep", "recommend", "recommend", "recommend", "recommend"]
+    assert commands == ["sweep", "recommend", "recommend", "recommend", "recommend", "recommend"]
     assert "--yaml" in examples()[2][0] and "1m=full" in examples()[3][0] and "--sessions" in examples()[4][0]
+    assert "--keep-called" in examples()[5][0]
 
 
 @pytest.mark.parametrize("args, shown", examples(), ids=lambda value: value[:60] if isinstance(value, str) else "")

@@ -37,7 +37,8 @@ from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
 from ..engine.invisible import reveal, reveal_line
-from .sessions import NO_DEFERRED_CALLED_WORDS, CalledTool, called_not_listed, listing_evidence, shown_names
+from .sessions import (NO_DEFERRED_CALLED_WORDS, CalledTool, called_not_listed, listing_evidence, mcp_server_of,
+                       shown_name, shown_names)
 from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
@@ -269,6 +270,9 @@ class MultiRecommendation:
         sessions_note: with sessions recorded by a harness whose settings mean something else
             (:func:`toolsearch.analysis.sessions.released_hermes_words`), what that means for the
             evidence, in words; empty otherwise.
+        keep_called: with ``--keep-called`` (the Tuning page's checkbox), which servers were kept
+            named because the recorded sessions called them (:func:`keep_called`; they are in
+            ``keep_servers`` too); ``None`` without.
     """
 
     goal: str
@@ -296,6 +300,7 @@ class MultiRecommendation:
     called_unnamed: tuple[tuple[str, ...], ...] = ()
     outside_scope: tuple[tuple[ContextOutcome, tuple[str, ...]], ...] = ()
     scope: str = ""
+    keep_called: KeepCalled | None = None
 
     @property
     def worst(self) -> ContextOutcome:
@@ -411,7 +416,8 @@ class MultiRecommendation:
         ``reached_goal``, ``budget_needed``, ``goal_budget``, ``reason``, ``planning_tokenizer``, ``except``,
         ``keep``, ``headroom_pct``, ``growth_tokens``, ``growth_tools``, ``unnamed``, ``large_share``
         (the lengths where the listing takes more than :data:`LARGE_SHARE_PCT` % of the context, each
-        with ``context_length``, ``listing_tokens`` and ``share_pct``)."""
+        with ``context_length``, ``listing_tokens`` and ``share_pct``) and, with ``keep_called``,
+        ``keep_called`` (:meth:`KeepCalled.to_dict`)."""
         budgets = self.length_budgets or tuple(self.budget_needed for _ in self.contexts)
         return {"threshold_pct": self.threshold_pct, "listing_max_tokens": self.listing_max_tokens,
                 "goal": self.goal,
@@ -423,7 +429,8 @@ class MultiRecommendation:
                 "headroom_pct": self.headroom_pct, "growth_tokens": self.growth_tokens,
                 "growth_tools": self.growth_tools, "unnamed": [u.to_dict() for u in self.unnamed],
                 "large_share": [{"context_length": c.context_length, "listing_tokens": c.listing_tokens,
-                                 "share_pct": round(share, 1)} for c, share in large_shares(self)]}
+                                 "share_pct": round(share, 1)} for c, share in large_shares(self)],
+                **({"keep_called": self.keep_called.to_dict()} if self.keep_called is not None else {})}
 
     def apply(self, config: ToolSearchConfig) -> ToolSearchConfig:
         """``config`` with the recommended threshold_pct and listing_max_tokens."""
@@ -1001,6 +1008,7 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     Catalog text (server names) is as given: the caller escapes it for its medium."""
     lengths = ", ".join(f"{c.context_length:,}" if c.context_length else "unknown" for c in rec.contexts)
     lines = [f"goal: {rec.goal_words} · context lengths {lengths} · planning tokenizer {rec.planning_tokenizer}"]
+    lines += keep_called_lines(rec)
     if rec.reached:
         # written as the config block below writes them (1.0, not 1)
         lines += [f"threshold_pct: {float(rec.threshold_pct)!r}", f"listing_max_tokens: {rec.listing_max_tokens}"]
@@ -1087,6 +1095,133 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
         unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
                    sessions_note=note, sessions_not_deferred=tuple(not_deferred), called_unnamed=tuple(unnamed))
+
+
+@dataclass(frozen=True)
+class CalledServer:
+    """A server of the catalog whose deferred tools recorded sessions called.
+
+    Attributes:
+        name: the server's name; ``tools``: the distinct deferred tools of it the sessions called
+            (wire names, sorted); ``sessions``: how many sessions called one of them.
+    """
+
+    name: str
+    tools: tuple[str, ...]
+    sessions: int
+
+    @property
+    def words(self) -> str:
+        """``github (2 tools called)``, the name as given (the caller escapes it for its medium)."""
+        return f"{self.name} ({counted(len(self.tools), 'tool')} called)"
+
+    def to_dict(self) -> dict[str, Any]:
+        """``name``, ``tools_called`` (how many), ``tools`` (as shown), ``sessions``."""
+        return {"name": self.name, "tools_called": len(self.tools), "tools": shown_names(self.tools),
+                "sessions": self.sessions}
+
+
+@dataclass(frozen=True)
+class KeepCalled:
+    """What "keep the servers the sessions called named" (``--keep-called``) adds to a goal.
+
+    Attributes:
+        added: the servers kept named because the sessions called their tools, beyond those given
+            to keep already, sorted by name (the same whatever order the catalog lists them in).
+        given: called servers that were given to keep already (nothing added for them).
+        excepted: called servers the goal lets collapse (``--except``, *May collapse*): the
+            explicit exception wins, so they are not kept.
+        not_keepable: called tools this catalog does not defer (another catalog, a renamed server
+            or tool, a visible tool): no listing names them, so their servers cannot be kept; sorted.
+        not_keepable_servers: the servers those tools' ``mcp__<server>__`` names give: ``(name, how
+            many of the tools, whether the catalog has a server of that name)``; tools without such a
+            prefix are counted in ``not_keepable`` only.
+    """
+
+    added: tuple[CalledServer, ...]
+    given: tuple[CalledServer, ...] = ()
+    excepted: tuple[CalledServer, ...] = ()
+    not_keepable: tuple[str, ...] = ()
+    not_keepable_servers: tuple[tuple[str, int, bool], ...] = ()
+
+    def keep_servers(self, keep_servers: Sequence[str]) -> tuple[str, ...]:
+        """``keep_servers`` followed by the servers :attr:`added` (the keep set the goal gets)."""
+        return tuple(dict.fromkeys([*keep_servers, *(s.name for s in self.added)]))
+
+    def not_keepable_words(self) -> str:
+        """The called tools no listing of this catalog names, in words ("" when none): how many,
+        which servers their names give (marking those the catalog lacks), and the first eight."""
+        if not self.not_keepable:
+            return ""
+        servers = ", ".join(f"{shown_name(name)} ({counted(n, 'tool')}{'' if known else ', not a server of this catalog'})"
+                            for name, n, known in self.not_keepable_servers)
+        bare = len(self.not_keepable) - sum(n for _, n, _ in self.not_keepable_servers)
+        where = ([f"{'server' if len(self.not_keepable_servers) == 1 else 'servers'} {servers}"] if servers else []) \
+            + ([f"{counted(bare, 'tool')} without a server in {'its' if bare == 1 else 'their'} name"] if bare else [])
+        many = len(self.not_keepable) != 1
+        return (f"{counted(len(self.not_keepable), 'called tool')} {'are' if many else 'is'} not "
+                f"{'deferred tools' if many else 'a deferred tool'} of this catalog (another catalog's, renamed since, or visible), "
+                f"so {'they keep' if many else 'it keeps'} no server named: {'; '.join(where)}: "
+                + ", ".join(shown_names(self.not_keepable[:8])) + (" …" if len(self.not_keepable) > 8 else ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        """``added``, ``given``, ``excepted`` (each a list of :meth:`CalledServer.to_dict`),
+        ``not_keepable`` (the tools, as shown) and ``not_keepable_servers`` (``name``, ``tools``)."""
+        return {"added": [s.to_dict() for s in self.added], "given": [s.to_dict() for s in self.given],
+                "excepted": [s.to_dict() for s in self.excepted], "not_keepable": shown_names(self.not_keepable),
+                "not_keepable_servers": [{"name": shown_name(name), "tools": n, "in_catalog": known}
+                                         for name, n, known in self.not_keepable_servers]}
+
+
+def keep_called(called: Sequence[CalledTool], not_deferred: Sequence[str], servers: Sequence[str],
+                keep_servers: Sequence[str] = (), except_servers: Sequence[str] = ()) -> KeepCalled:
+    """The servers to keep named because recorded sessions called their tools.
+
+    Args:
+        called: :func:`toolsearch.analysis.sessions.called_tools` for the catalog and config (the
+            same called tools ``called_listed`` counts: one quantity).
+        not_deferred: the called tools that function found this catalog does not defer.
+        servers: the catalog's server names (which names of :attr:`KeepCalled.not_keepable_servers`
+            it has).
+        keep_servers: servers given to keep already; ``except_servers``: servers the goal lets
+            collapse (an explicit exception wins over the sessions).
+    """
+    tools: dict[str, set[str]] = {}
+    sessions: dict[str, set[str]] = {}
+    for c in called:
+        tools.setdefault(c.server, set()).add(c.tool)
+        sessions.setdefault(c.server, set()).add(c.session)
+    known = set(servers)
+    found = [CalledServer(name, tuple(sorted(tools[name])), len(sessions[name])) for name in sorted(tools)]
+    prefixes: dict[str, int] = {}
+    for name in not_deferred:
+        prefix = mcp_server_of(name)
+        if prefix is not None:
+            prefixes[prefix] = prefixes.get(prefix, 0) + 1
+    return KeepCalled(tuple(s for s in found if s.name not in keep_servers and s.name not in except_servers),
+                      tuple(s for s in found if s.name in keep_servers),
+                      tuple(s for s in found if s.name in except_servers and s.name not in keep_servers),
+                      tuple(sorted(not_deferred)),
+                      tuple((name, n, name in known) for name, n in sorted(prefixes.items())))
+
+
+def keep_called_lines(rec: MultiRecommendation) -> list[str]:
+    """With ``keep_called``, the servers kept named because the sessions called them, and those
+    the goal lets collapse anyway, one line each (``recommend``, the block's comments, the report,
+    the Tuning page); none without. Server names as given: the caller escapes them."""
+    kc = rec.keep_called
+    if kc is None:
+        return []
+    if kc.added:
+        lines = [f"kept named because the sessions called them: {', '.join(s.words for s in kc.added)}"]
+    elif kc.given:
+        lines = ["kept named because the sessions called them: none beyond the servers already kept"]
+    else:
+        lines = ["kept named because the sessions called them: none (the sessions called no tool this catalog defers)"]
+    if kc.excepted:
+        lines.append("called in the sessions but allowed to collapse (an exception wins): "
+                     + ", ".join(s.words for s in kc.excepted))
+    return lines
 
 
 def add_whole_catalog(rec: MultiRecommendation, whole: Ladder, scope: str) -> MultiRecommendation:
@@ -1308,6 +1443,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
              f"# catalog: {_comment_text(catalog_name)} (fingerprint {fingerprint})",
              f"# context lengths: {lengths} · planning tokenizer {rec.planning_tokenizer}",
              f"# goal: {_comment_text(rec.goal_words)}",
+             *(f"# {_comment_text(line)}" for line in keep_called_lines(rec)),
              f"# headroom: {rec.headroom_pct:g}% · {rec.growth_words}",
              "# reached at every length" if rec.reached else f"# not reached: {_comment_text(rec.reason)}"]
     for c in rec.contexts:

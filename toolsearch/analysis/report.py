@@ -336,6 +336,8 @@ def _recommendation(rec: MultiRecommendation | None, inspector: Inspector, confi
                else "")
             + (f"<p><strong>Not counted:</strong> {esc(not_deferred_words(rec.sessions_not_deferred), one_line=True)}</p>"
                if sessions and rec.sessions_not_deferred else "")
+            + (f"<p><strong>Not keepable:</strong> {esc(rec.keep_called.not_keepable_words(), one_line=True)}</p>"
+               if rec.keep_called is not None and rec.keep_called.not_keepable else "")
             + (f"<p><strong>Recorded by another release:</strong> {esc(rec.sessions_note)}</p>"
                if sessions and rec.sessions_note else "")
             + f"<p>{esc(_block_intro(rec, inspector))}</p><pre>{esc(block)}</pre>")

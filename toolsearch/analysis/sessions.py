@@ -1227,6 +1227,11 @@ def _mcp_server(name: str) -> str | None:
     return server if sep and server and tool else None
 
 
+#: The server part of an ``mcp__<server>__<tool>`` name (``None`` for another name), for callers
+#: outside this module (which servers called tools belong to).
+mcp_server_of = _mcp_server
+
+
 def catalog_drift(sessions: Sequence[Session], inspector: Inspector) -> CatalogDrift:
     """Compare the tool names the sessions mention with the catalog's registered tools.
 

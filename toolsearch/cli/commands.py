@@ -12,6 +12,7 @@ import errno
 import logging
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -40,7 +41,7 @@ from ..analysis.quantities import form_word
 from ..analysis.wording import counted
 from .. import __version__
 from .examples import add_examples
-from .common import (GOAL_HELP, Parser, goal_argument, goal_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
+from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_session_evidence, headroom_pct, add_settings_arguments as _settings, config_from_args as _config, dumps_json, live_progress,
                      print_json, refuse_unlisted_servers, refuse_unread_items, report_loaded as _report_loaded, unrecognized,
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
                      placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, as_typed,
@@ -241,6 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="recorded sessions (Hermes state.db, exports, transcripts): how many of the tools they "
                         "called the setting lists by name at each length")
+    p.add_argument("--keep-called", action="store_true",
+                   help="with --sessions: keep every server whose tools the sessions called at names or better, "
+                        "as if each were given with --keep (an --except server stays excepted); the output names "
+                        "the servers it added")
     p.add_argument("--yaml", action="store_true",
                    help="print the harness config block (tools: tool_search:) with where it came from and, when "
                         "the goal is reached, a '# gate:' line: the toolsearch check command that fails a build "
@@ -1000,12 +1005,16 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     if args.json and args.yaml:
         raise UsageError("recommend: --json and --yaml: choose one")
     goal, length_goals = goal_for("recommend", args, inspector)
+    if args.keep_called and not args.session_sources:
+        keep_for("recommend", args, inspector, None)  # refuses: the servers to keep come from the sessions
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    evidence = read_session_evidence(args.session_sources, inspector, config, secrets) if args.session_sources else None
+    keep, kept_called = keep_for("recommend", args, inspector, evidence)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
-                                 keep_servers=args.keep_servers, headroom_pct=args.headroom, length_goals=length_goals)
-    evidence = None
-    if args.session_sources:
-        evidence = read_session_evidence(args.session_sources, inspector, config, secrets)
+                                 keep_servers=keep, headroom_pct=args.headroom, length_goals=length_goals)
+    if kept_called is not None:
+        rec = replace(rec, keep_called=kept_called)
+    if evidence is not None:
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note)
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),

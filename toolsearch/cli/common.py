@@ -581,6 +581,32 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
         raise ToolsearchError(f"{command}: --goal: {exc}") from None
 
 
+def keep_for(command: str, args: argparse.Namespace, inspector: Inspector,
+             evidence: SessionEvidence | None) -> tuple[list[str], Any]:
+    """The servers the goal keeps named: ``--keep``, and with ``--keep-called`` every server whose
+    deferred tools the sessions of ``--sessions`` called (:func:`toolsearch.analysis.recommend.keep_called`
+    on ``evidence``, the called tools ``called_listed`` counts). Returns ``(keep servers,
+    KeepCalled or None)``; the called tools no server of this catalog can be kept for are said on
+    stderr, one line.
+
+    Raises:
+        ToolsearchError: ``--keep-called`` without ``--sessions`` (exit status 2).
+    """
+    from ..analysis.recommend import keep_called  # noqa: PLC0415
+
+    if not getattr(args, "keep_called", False):
+        return list(args.keep_servers), None
+    if evidence is None:
+        raise ToolsearchError(f"{command}: --keep-called: needs --sessions SRC: the servers it keeps named are those "
+                              "whose tools the recorded sessions called")
+    kept = keep_called(evidence.called, evidence.not_in_catalog, [s.name for s in inspector.catalog.servers],
+                       args.keep_servers, args.except_servers)
+    said = kept.not_keepable_words()
+    if said:
+        print(one_line(f"toolsearch: warning: --keep-called: {said}"), file=sys.stderr)
+    return list(kept.keep_servers(args.keep_servers)), kept
+
+
 @dataclasses.dataclass(frozen=True)
 class SessionEvidence:
     """What ``--sessions`` read, for ``recommend`` and ``report``: the deferred tools the sessions

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -40,7 +41,7 @@ from ..engine.profile import load_profile
 from .examples import epilog
 from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
-                     print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
+                     keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
@@ -123,6 +124,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
                    help="with --goal: recorded sessions (Hermes state.db, exports, transcripts): how many of the tools "
                         "they called the recommended setting lists by name at each length (as recommend --sessions)")
+    p.add_argument("--keep-called", action="store_true",
+                   help="with --sessions: keep every server whose tools the sessions called at names or better "
+                        "(as recommend --keep-called)")
 
     p = sub.add_parser(
         "costs", help="per-tool token costs (description and schema), per-server totals, outliers",
@@ -254,7 +258,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     the ``--sessions`` read as evidence."""
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
                                           ("--headroom", args.headroom is not None),
-                                          ("--sessions", args.session_sources))
+                                          ("--sessions", args.session_sources), ("--keep-called", args.keep_called))
              if value]
     if args.goal is None and args.context_lengths is None:
         if given:
@@ -267,12 +271,17 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     refuse_unlisted_servers("report", "", inspector)
     refuse_unread_items("report", inspector)
     goal, length_goals = goal_for("report", args, inspector)
+    if args.keep_called and not args.session_sources:
+        keep_for("report", args, inspector, None)  # refuses: the servers to keep come from the sessions
     ladder = listing_ladder(inspector.planner, config, args.tokenizer)
+    evidence = read_session_evidence(args.session_sources, inspector, config, secrets) if args.session_sources else None
+    keep, kept_called = keep_for("report", args, inspector, evidence)
     rec = recommend_for_contexts(ladder, config, args.context_lengths, goal, except_servers=args.except_servers,
-                                 keep_servers=args.keep_servers, headroom_pct=args.headroom or 0.0,
+                                 keep_servers=keep, headroom_pct=args.headroom or 0.0,
                                  length_goals=length_goals)
-    if args.session_sources:
-        evidence = read_session_evidence(args.session_sources, inspector, config, secrets)
+    if kept_called is not None:
+        rec = replace(rec, keep_called=kept_called)
+    if evidence is not None:
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
                                    session_drift_words(evidence.drift, inspector.catalog.name), evidence.note,
                                    evidence.not_in_catalog)

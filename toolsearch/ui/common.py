@@ -118,7 +118,20 @@ class View:
 
 # --- URL query string ------------------------------------------------------------------------
 #: The query keys of the Tuning page's question (context lengths, goals, servers, headroom, samples).
-TUNING_LINK_KEYS = ("lengths", "goal", "goals", "except", "keep", "headroom", "sessions")
+TUNING_LINK_KEYS = ("lengths", "goal", "goals", "except", "keep", "keepcalled", "headroom", "sessions")
+
+
+def _flag(text: str) -> bool:
+    """A yes/no value of a link (``True`` / ``False``, as the link writes it; ``1`` / ``0``).
+
+    Raises:
+        ValueError: anything else (the link's value is then ignored, with a notice)."""
+    words = {"true": True, "1": True, "false": False, "0": False}
+    if text.strip().lower() not in words:
+        raise ValueError(text)
+    return words[text.strip().lower()]
+
+
 _QP = {  # query key -> (session key, parser)
     "catalog": ("catalog", str), "ctx": ("ctx_choice", str), "ctxn": ("ctx_custom", int),
     "pct": ("threshold_pct", float), "cap": ("listing_max_tokens", int), "listing": ("listing", str),
@@ -130,6 +143,7 @@ _QP = {  # query key -> (session key, parser)
     # server names may hold commas: written with a backslash before them (join_escaped)
     "except": ("tuning_except", lambda text: [s for s in split_escaped(text) if s]),
     "keep": ("tuning_keep", lambda text: [s for s in split_escaped(text) if s]),
+    "keepcalled": ("tuning_keep_called", _flag),
     "sessions": ("tuning_session_samples", lambda text: list(dict.fromkeys(s for s in split_escaped(text) if s))),
 }
 #: Default context lengths of the Tuning page (its first preset).
@@ -142,7 +156,7 @@ _DEFAULTS = {
     "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
     "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": 0.0,
     "tuning_length_goals": "",
-    "tuning_except": [], "tuning_keep": [], "tuning_session_samples": [],
+    "tuning_except": [], "tuning_keep": [], "tuning_keep_called": False, "tuning_session_samples": [],
 }
 _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), "enabled": list(C.TRI_STATE_VALUES),
             "tokenizer": list(C.TOKENIZERS), "display_tokenizer": list(C.TOKENIZERS), "naming": list(C.TOOL_NAMING),

@@ -10,13 +10,13 @@ slider, another session scope or another tool naming never leaves a stale answer
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Collection, Sequence
 
 import streamlit as st
 
-from toolsearch.analysis.recommend import (LengthGoals, MultiRecommendation, add_session_evidence,
-                                           add_whole_catalog, recommend_for_contexts, session_drift_words)
+from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecommendation, add_session_evidence,
+                                           add_whole_catalog, keep_called, recommend_for_contexts, session_drift_words)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, called_tools,
                                           catalog_drift, drop_repeated, released_hermes_sessions,
                                           released_hermes_words, scrub_sessions)
@@ -67,7 +67,9 @@ class Question:
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
     how many sessions were read, their catalog drift in words (empty: none), and what it means that
     they were recorded by another release (empty: nothing), and the called tools the catalog does
-    not defer (not counted)."""
+    not defer (not counted). With *Keep the servers the sessions called named* ticked and sessions
+    loaded, ``keep_called`` says which servers that added to ``keep_servers`` (which holds them
+    too: the goal's whole keep set, as ``recommend --keep-called`` passes it on)."""
 
     lengths: tuple[int | None, ...]
     goal: str
@@ -81,6 +83,7 @@ class Question:
     sessions_drift: str = ""
     sessions_note: str = ""
     sessions_not_deferred: tuple[str, ...] = ()
+    keep_called: KeepCalled | None = None
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,11 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
                      dropped)
     asked_sessions = _sessions_asked(v)
     headroom = float(st.session_state.get("tuning_headroom") or 0.0)
+    kept_called = None
+    if st.session_state.get("tuning_keep_called") and asked_sessions is not None:
+        # the same servers recommend --keep-called adds, from the same called tools
+        kept_called = keep_called(asked_sessions.called, asked_sessions.unknown, servers, kept, excepted)
+        kept = list(kept_called.keep_servers(kept))
     question = Question(
         tuple(lengths), str(st.session_state.get("tuning_multi_goal") or "names"), tuple(length_goals.items()),
         tuple(excepted), tuple(kept), headroom,
@@ -202,7 +210,7 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
         ", ".join(asked_sessions.labels) if asked_sessions else "",
         len(asked_sessions.sessions) if asked_sessions else None,
         asked_sessions.drift_words if asked_sessions else "", asked_sessions.note if asked_sessions else "",
-        tuple(asked_sessions.unknown) if asked_sessions else ())
+        tuple(asked_sessions.unknown) if asked_sessions else (), kept_called)
     return Asked(question, dropped=dropped, sessions=asked_sessions, length_goals=length_goals)
 
 
@@ -214,6 +222,8 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
     rec = recommend_for_contexts(ladder, v.config, list(q.lengths), q.goal, except_servers=list(q.except_servers),
                                  keep_servers=list(q.keep_servers), headroom_pct=q.headroom_pct,
                                  length_goals=dict(q.length_goals))
+    if q.keep_called is not None:
+        rec = replace(rec, keep_called=q.keep_called)
     if q.called is not None:
         rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note,
                                    q.sessions_not_deferred)
@@ -282,7 +292,8 @@ def question_words(q: Question, rec: MultiRecommendation) -> str:
     lengths = ", ".join(f"{c:,}" if c else "unknown" for c in q.lengths)
     return (f"{rec.goal_words}; context lengths {lengths}"
             + (f", {q.headroom_pct:g}% headroom" if q.headroom_pct else "")
-            + (f", with the sessions of {q.sessions_label}" if q.called is not None else ""))
+            + (f", with the sessions of {q.sessions_label}" if q.called is not None else "")
+            + (", keeping the servers they called named" if q.keep_called is not None else ""))
 
 
 __all__: Sequence[str] = ("ASKED_KEY", "Asked", "PATH_PREFIX", "Question", "SESSION_UPLOADS", "SERVER_LISTS",

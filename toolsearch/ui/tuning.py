@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, frontier, large_share_lines, lowered_changes, lowered_lengths,
+from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
@@ -28,6 +28,8 @@ from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
 
+#: The checkbox that keeps every server the recorded sessions called named (``--keep-called``).
+KEEP_CALLED_LABEL = "Keep the servers the sessions called named"
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
 parse_lengths = common.parse_context_lengths
@@ -308,6 +310,12 @@ if common.require_catalog(v):
                     help="Keep the budget at least this much above the listing at every length, so the setting "
                          "survives catalog growth. 0 gives the tight answer.")
     session_controls(c7)
+    if (st.session_state.get("tuning_session_samples") or st.session_state.get(SESSION_UPLOADS)
+            or st.session_state.get(f"{PATH_PREFIX}_path_read")):
+        c7.checkbox(KEEP_CALLED_LABEL, key="tuning_keep_called",
+                    help="Adds every server whose tools the recorded sessions called to Must stay named for the "
+                         "recommendation (a server under May collapse stays excepted). "
+                         "`toolsearch recommend --sessions ... --keep-called` does the same.")
     asked = question_from_state(v, servers)
     lengths, lengths_error = parse_lengths(st.session_state["tuning_contexts"])
     multi = None
@@ -328,9 +336,19 @@ if common.require_catalog(v):
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
-                "tools of this catalog. They do not move the recommendation, which comes from the goal: they show "
-                "how it serves those tools (called tools listed by name, searches saved). To keep a called tool "
-                "named, add its server under Must stay named.")))
+                "tools of this catalog. "
+                + ("With “Keep the servers the sessions called named” ticked, the servers of those tools stay at "
+                   "names or better (below); the rest of the recommendation comes from the goal. They also show how "
+                   "it serves those tools (called tools listed by name, searches saved)." if q.keep_called is not None
+                   else "They do not move the recommendation, which comes from the goal: they show how it serves "
+                   "those tools (called tools listed by name, searches saved). To keep a called tool named, tick "
+                   "“Keep the servers the sessions called named”, or add its server under Must stay named."))))
+            for line in keep_called_lines(multi):  # which servers the sessions added to Must stay named
+                st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/push_pin:")
+            if q.keep_called is not None and q.keep_called.not_keepable:
+                said = q.keep_called.not_keepable_words()
+                st.warning(common.md_escape(common.visible_name(said[0].upper() + said[1:] + ".")),
+                           icon=":material/warning:")
             if note:
                 st.info(common.md_escape(note), icon=":material/history:")
             if unknown:
