@@ -1,4 +1,4 @@
-"""The Tuning page's "Keep the servers the sessions called named": with recorded sessions loaded,
+"""The Tuning page's "Keep called servers named": with recorded sessions loaded,
 ticking it adds the servers the sessions called to Must stay named, says which, and gives the
 setting ``toolsearch recommend --sessions ... --keep-called`` gives (one function behind both)."""
 

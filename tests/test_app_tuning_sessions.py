@@ -248,7 +248,7 @@ def test_the_sample_store_and_its_export_count_each_session_once():
     # the sessions are read as a check of the recommendation, not as its input, and the page says so
     assert evidence.endswith("tools of this catalog. They do not move the recommendation, which comes from the goal: "
                              "they show how it serves those tools (called tools listed by name, searches saved). To "
-                             "keep a called tool named, tick “Keep the servers the sessions called named”, or add its "
+                             "keep a called tool named, tick “Keep called servers named”, or add its "
                              "server under Must stay named.")
     sessions = load_sessions([SAMPLE_SESSIONS / "state.db"]).sessions
     check_figures(at, sessions, LENGTHS)

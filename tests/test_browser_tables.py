@@ -110,6 +110,8 @@ PAGES = {
     "quality": ["quality_metrics", "quality_counts", "quality_tasks", "lint_table"],
     "quality?catalog=cloudflare-flat": ["lint_table"],
     "tuning": ["tuning_multi_table", "tuning_collapse"],
+    # with sample sessions as evidence: the checkbox that keeps the servers they called named
+    "tuning?lengths=32k,200k,1m&goal=listed&sessions=state.db&keepcalled=1": ["tuning_multi_table"],
     "strategies": ["strat_table", "strat_timeline_table", "strat_skills"],
     "search": ["search_results_1"],
     "cache_diff": ["cmp_settings", "cmp_outcome", "cmp_servers", "cd_collapse_servers"],
@@ -159,7 +161,7 @@ def test_nothing_is_cut_at_1024_px(narrow, app_url, path):  # noqa: F811 - the i
         _settled(page)
     tables = page.evaluate(TABLES_JS)
     assert set(PAGES[path]) <= set(tables), tables
-    name = path.replace("?catalog=", "-") or "overview"
+    name = path.replace("?catalog=", "-").split("?")[0] + ("-sessions" if "sessions=" in path else "") or "overview"
     height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
     page.set_viewport_size({"width": 1024, "height": min(height, 9000)})
     page.wait_for_timeout(400)

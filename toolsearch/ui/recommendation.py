@@ -67,7 +67,7 @@ class Question:
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
     how many sessions were read, their catalog drift in words (empty: none), and what it means that
     they were recorded by another release (empty: nothing), and the called tools the catalog does
-    not defer (not counted). With *Keep the servers the sessions called named* ticked and sessions
+    not defer (not counted). With *Keep called servers named* ticked and sessions
     loaded, ``keep_called`` says which servers that added to ``keep_servers`` (which holds them
     too: the goal's whole keep set, as ``recommend --keep-called`` passes it on)."""
 

@@ -29,7 +29,7 @@ from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATM
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
 
 #: The checkbox that keeps every server the recorded sessions called named (``--keep-called``).
-KEEP_CALLED_LABEL = "Keep the servers the sessions called named"
+KEEP_CALLED_LABEL = "Keep called servers named"
 #: The preset shown once the list of context lengths matches none of the presets.
 CUSTOM = "Custom"
 parse_lengths = common.parse_context_lengths
@@ -337,12 +337,12 @@ if common.require_catalog(v):
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
                 "tools of this catalog. "
-                + ("With “Keep the servers the sessions called named” ticked, the servers of those tools stay at "
+                + (f"With “{KEEP_CALLED_LABEL}” ticked, the servers of those tools stay at "
                    "names or better (below); the rest of the recommendation comes from the goal. They also show how "
                    "it serves those tools (called tools listed by name, searches saved)." if q.keep_called is not None
                    else "They do not move the recommendation, which comes from the goal: they show how it serves "
                    "those tools (called tools listed by name, searches saved). To keep a called tool named, tick "
-                   "“Keep the servers the sessions called named”, or add its server under Must stay named."))))
+                   f"“{KEEP_CALLED_LABEL}”, or add its server under Must stay named."))))
             for line in keep_called_lines(multi):  # which servers the sessions added to Must stay named
                 st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/push_pin:")
             if q.keep_called is not None and q.keep_called.not_keepable:
