@@ -465,6 +465,29 @@ def test_an_empty_item_in_the_other_number_lists_is_refused_too(tiny) -> None:
     assert "argument --listing-max-tokens: item 2 of '4000, ,8000' is empty: expected a whole number of tokens" in line
 
 
+GOAL_ITEM = ("is empty: expected a goal (full, names, listed, any) or LENGTH=GOAL such as 200k=full between each two "
+             "commas (two commas in a row, or a comma at an end, leave an item out)")
+
+
+@pytest.mark.parametrize("command, value, position", [
+    ("recommend", "names,,1m=full", 2), ("check", "names,1m=full,", 3), ("report", ",names", 1),
+    ("recommend", "names, ,1m=full", 2),
+])
+def test_an_empty_item_in_goal_is_refused_naming_its_place(tiny, tmp_path, command, value, position) -> None:
+    """`--goal "names,,1m=full"` was read as `names,1m=full` without a word, while every other list
+    option refuses an empty item: refused the same way, naming the item."""
+    extra = ("-o", tmp_path / "r.html") if command == "report" else ()
+    line = one_line_error(run_cli(command, tiny, "--context-lengths", "32k,1m", "--goal", value, *extra))
+    assert line == f"toolsearch {command}: error: argument --goal: item {position} of '{value}' {GOAL_ITEM}"
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_goal_without_any_item_keeps_its_message(tiny) -> None:
+    line = one_line_error(run_cli("check", tiny, "--context-lengths", "32k", "--goal", ","))
+    assert line == ("toolsearch check: error: argument --goal: expected a goal (full, names, listed, any) or "
+                    "LENGTH=GOAL items, got ','")
+
+
 @pytest.mark.parametrize("args, flag, value, digit", [
     (("plan", "{c}"), "--context-length", "١٢٠٠٠", "'١' is arabic-indic digit one"),
     (("plan", "{c}"), "--threshold-pct", "１２", "'１' is fullwidth digit one"),

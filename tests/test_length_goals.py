@@ -4,6 +4,7 @@ settings, checked by brute force against the listing ladder, and the CLI says it
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 from pathlib import Path
@@ -160,6 +161,17 @@ def test_goal_argument_syntax():
     for bad in ("", "names,full", "32k=names,32000=full", "lots=full", "32k=most"):
         with pytest.raises(Exception):
             goal_argument(bad)
+
+
+def test_goal_argument_refuses_an_empty_item_and_the_app_field_skips_it():
+    from toolsearch.ui.common import parse_context_lengths, parse_length_goals  # noqa: PLC0415
+
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^item 2 of 'names,,1m=full' is empty: expected a goal"):
+        goal_argument("names,,1m=full")
+    assert goal_argument("names,,1m=full", empty_items=True).by_length == {1_000_000: "full"}
+    # the Tuning page's text fields skip a blank item, lengths and goals alike
+    assert parse_length_goals("200k=full,,1m=full,") == ({200_000: "full", 1_000_000: "full"}, None)
+    assert parse_context_lengths("32k,,200k,") == ([32_000, 200_000], None)
 
 
 def test_cli_recommend_per_length_text_json_and_yaml():

@@ -267,14 +267,16 @@ class GoalArgument:
         return goal, dict(self.by_length)
 
 
-def goal_argument(text: str) -> GoalArgument:
+def goal_argument(text: str, empty_items: bool = False) -> GoalArgument:
     """argparse type of ``--goal`` (:class:`GoalArgument`): comma-separated items, each a goal
     (``full``, ``names``, ``listed``, ``any``; at most one bare goal) or ``LENGTH=GOAL`` (a context
-    length as ``--context-lengths`` takes it, at most once each).
+    length as ``--context-lengths`` takes it, at most once each). An empty item is refused naming
+    its position, as in every list option (:func:`list_items`); ``empty_items`` skips it instead
+    (the app's text field, which skips blank items as its context lengths field does).
 
     Raises:
         argparse.ArgumentTypeError: an unknown goal, a bad length, a length or bare goal given twice,
-            or nothing at all.
+            an empty item (``names,,200k=full``, a comma at either end), or nothing at all.
     """
     from ..analysis.recommend import GOALS  # noqa: PLC0415
 
@@ -283,6 +285,8 @@ def goal_argument(text: str) -> GoalArgument:
     by_length: dict[int | None, str] = {}
     first: dict[int | None, str] = {}  # the item that gave each length its goal
     split_context_lengths(text)  # 32,000=full: the comma separates items, say how to write the length
+    if not empty_items and text.strip(" ,"):  # nothing at all gets the message below
+        list_items(text, "goals", f"a goal ({choices}) or LENGTH=GOAL such as 200k=full")
     for part in (p.strip() for p in text.split(",")):
         if not part:
             continue

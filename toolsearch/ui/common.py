@@ -209,7 +209,7 @@ def parse_length_goals(text: str) -> tuple[dict[int | None, str], str | None]:
     if not text.strip():
         return {}, None
     try:
-        parsed = goal_argument(text)
+        parsed = goal_argument(text, empty_items=True)  # blank items skipped, as in the context lengths field
     except argparse.ArgumentTypeError as exc:
         return {}, f"Other goals: {str(exc).rstrip('.?')}{'?' if str(exc).endswith('?') else '.'}"
     if parsed.goal is not None:
