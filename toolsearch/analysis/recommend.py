@@ -36,9 +36,9 @@ from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
 from .quantities import form_word
-from ..engine.invisible import reveal, reveal_line
-from .sessions import (NO_DEFERRED_CALLED_WORDS, CalledTool, called_not_listed, listing_evidence, mcp_server_of,
-                       shown_name, shown_names)
+from ..engine.invisible import quoted, reveal, reveal_line
+from .sessions import (NO_DEFERRED_CALLED_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
+                       mcp_server_of, shown_name, shown_names)
 from .sweep import FORM_RANK, Ladder
 
 #: Goals in order from the most demanding to the least, with the worst form that still meets each.
@@ -296,7 +296,7 @@ class MultiRecommendation:
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
-    sessions_not_deferred: tuple[str, ...] = ()
+    sessions_not_deferred: UncountedCalls = UncountedCalls()
     called_unnamed: tuple[tuple[str, ...], ...] = ()
     outside_scope: tuple[tuple[ContextOutcome, tuple[str, ...]], ...] = ()
     scope: str = ""
@@ -1070,31 +1070,32 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
     return rows
 
 
-def not_deferred_words(names: Sequence[str]) -> str:
-    """The sentence on called tools the ``called_listed`` counts leave out (the catalog does not
-    defer them: renamed since, from another catalog, or visible); at most eight named, as shown
-    (:func:`toolsearch.analysis.sessions.shown_name`)."""
-    return (f"the sessions also called {len(names):,} tool{'' if len(names) == 1 else 's'} this catalog does not "
-            f"defer: {', '.join(shown_names(names[:8]))}" + (" …" if len(names) > 8 else ""))
+def not_deferred_words(uncounted: UncountedCalls) -> str:
+    """The words on called tools the ``called_listed`` counts leave out, one sentence per reason
+    (:meth:`toolsearch.analysis.sessions.UncountedCalls.sentences`: outside the session scope, or
+    not deferred by this catalog: renamed since, from another catalog, or visible) joined by "; ";
+    at most eight named per reason, as shown (:func:`toolsearch.analysis.sessions.shown_name`)."""
+    return "; ".join(uncounted.sentences(also=True))
 
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
                          sessions_read: int | None = None, drift: str = "", note: str = "",
-                         not_deferred: Sequence[str] = ()) -> MultiRecommendation:
+                         not_deferred: UncountedCalls = UncountedCalls()) -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``searches_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
     (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
     ``sessions_read`` (how many sessions ``called`` comes from) for :func:`sessions_line`, and
     ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`) and
     ``note`` (:attr:`MultiRecommendation.sessions_note`), and ``not_deferred``: the called tools
-    those counts leave out (:attr:`MultiRecommendation.sessions_not_deferred`)."""
+    those counts leave out and why (:func:`toolsearch.analysis.sessions.uncounted_calls`;
+    :attr:`MultiRecommendation.sessions_not_deferred`)."""
     contexts, unnamed = [], []
     for outcome in rec.contexts:
         step = ladder.step_at(outcome.budget)
         contexts.append(replace(outcome, **listing_evidence(called, step)))
         unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
-                   sessions_note=note, sessions_not_deferred=tuple(not_deferred), called_unnamed=tuple(unnamed))
+                   sessions_note=note, sessions_not_deferred=not_deferred, called_unnamed=tuple(unnamed))
 
 
 @dataclass(frozen=True)
@@ -1131,11 +1132,13 @@ class KeepCalled:
         given: called servers that were given to keep already (nothing added for them).
         excepted: called servers the goal lets collapse (``--except``, *May collapse*): the
             explicit exception wins, so they are not kept.
-        not_keepable: called tools this catalog does not defer (another catalog, a renamed server
-            or tool, a visible tool): no listing names them, so their servers cannot be kept; sorted.
+        not_keepable: called tools the session does not defer: outside the session scope, or not
+            deferred by this catalog (another catalog, a renamed server or tool, a visible tool); no
+            listing names them, so their servers cannot be kept; sorted.
         not_keepable_servers: the servers those tools' ``mcp__<server>__`` names give: ``(name, how
             many of the tools, whether the catalog has a server of that name)``; tools without such a
             prefix are counted in ``not_keepable`` only.
+        uncounted: ``not_keepable`` split by why (:func:`toolsearch.analysis.sessions.uncounted_calls`).
     """
 
     added: tuple[CalledServer, ...]
@@ -1143,46 +1146,67 @@ class KeepCalled:
     excepted: tuple[CalledServer, ...] = ()
     not_keepable: tuple[str, ...] = ()
     not_keepable_servers: tuple[tuple[str, int, bool], ...] = ()
+    uncounted: UncountedCalls = UncountedCalls()
 
     def keep_servers(self, keep_servers: Sequence[str]) -> tuple[str, ...]:
         """``keep_servers`` followed by the servers :attr:`added` (the keep set the goal gets)."""
         return tuple(dict.fromkeys([*keep_servers, *(s.name for s in self.added)]))
 
     def not_keepable_words(self) -> str:
-        """The called tools no listing of this catalog names, in words ("" when none): how many,
-        which servers their names give (marking those the catalog lacks), and the first eight."""
-        if not self.not_keepable:
-            return ""
-        servers = ", ".join(f"{shown_name(name)} ({counted(n, 'tool')}{'' if known else ', not a server of this catalog'})"
-                            for name, n, known in self.not_keepable_servers)
-        bare = len(self.not_keepable) - sum(n for _, n, _ in self.not_keepable_servers)
-        where = ([f"{'server' if len(self.not_keepable_servers) == 1 else 'servers'} {servers}"] if servers else []) \
-            + ([f"{counted(bare, 'tool')} without a server in {'its' if bare == 1 else 'their'} name"] if bare else [])
-        many = len(self.not_keepable) != 1
-        return (f"{counted(len(self.not_keepable), 'called tool')} {'are' if many else 'is'} not "
-                f"{'deferred tools' if many else 'a deferred tool'} of this catalog (another catalog's, renamed since, or visible), "
-                f"so {'they keep' if many else 'it keeps'} no server named: {'; '.join(where)}: "
-                + ", ".join(shown_names(self.not_keepable[:8])) + (" …" if len(self.not_keepable) > 8 else ""))
+        """The called tools no listing of this session names, in words ("" when none), one
+        sentence per reason (:attr:`uncounted`: outside the session scope, then not deferred by
+        this catalog) joined by ". ": how many, which servers their names give (marking those the
+        catalog lacks), and the first eight."""
+        known = {name: found for name, _, found in self.not_keepable_servers}
+        sentences = []
+        for names, scoped in ((self.uncounted.outside_scope, True), (self.uncounted.not_deferred, False)):
+            if not names:
+                continue
+            many = len(names) != 1
+            why = (f"outside the session scope {quoted(self.uncounted.scope)}" if scoped else
+                   f"not {'deferred tools' if many else 'a deferred tool'} of this catalog (another catalog's, "
+                   "renamed since, or visible)")
+            prefixes: dict[str, int] = {}
+            for name in names:
+                prefix = mcp_server_of(name)
+                if prefix is not None:
+                    prefixes[prefix] = prefixes.get(prefix, 0) + 1
+            servers = ", ".join(f"{shown_name(name)} ({counted(n, 'tool')}"
+                                f"{'' if known.get(name, True) else ', not a server of this catalog'})"
+                                for name, n in sorted(prefixes.items()))
+            bare = len(names) - sum(prefixes.values())
+            where = ([f"{'server' if len(prefixes) == 1 else 'servers'} {servers}"] if servers else []) \
+                + ([f"{counted(bare, 'tool')} without a server in {'its' if bare == 1 else 'their'} name"] if bare else [])
+            sentences.append(f"{counted(len(names), 'called tool')} {'are' if many else 'is'} {why}, "
+                             f"so {'they keep' if many else 'it keeps'} no server named: {'; '.join(where)}: "
+                             + ", ".join(shown_names(names[:8])) + (" …" if len(names) > 8 else ""))
+        return ". ".join(sentences)
 
     def to_dict(self) -> dict[str, Any]:
         """``added``, ``given``, ``excepted`` (each a list of :meth:`CalledServer.to_dict`),
-        ``not_keepable`` (the tools, as shown) and ``not_keepable_servers`` (``name``, ``tools``)."""
-        return {"added": [s.to_dict() for s in self.added], "given": [s.to_dict() for s in self.given],
+        ``not_keepable`` (the tools, as shown) and ``not_keepable_servers`` (``name``, ``tools``);
+        in a session scope also ``outside_scope``: the tools of ``not_keepable`` the scope leaves out."""
+        out = {"added": [s.to_dict() for s in self.added], "given": [s.to_dict() for s in self.given],
                 "excepted": [s.to_dict() for s in self.excepted], "not_keepable": shown_names(self.not_keepable),
                 "not_keepable_servers": [{"name": shown_name(name), "tools": n, "in_catalog": known}
                                          for name, n, known in self.not_keepable_servers]}
+        if self.uncounted.scope:
+            out["outside_scope"] = shown_names(self.uncounted.outside_scope)
+        return out
 
 
-def keep_called(called: Sequence[CalledTool], not_deferred: Sequence[str], servers: Sequence[str],
+def keep_called(called: Sequence[CalledTool], not_deferred: UncountedCalls | Sequence[str], servers: Sequence[str],
                 keep_servers: Sequence[str] = (), except_servers: Sequence[str] = ()) -> KeepCalled:
     """The servers to keep named because recorded sessions called their tools.
 
     Args:
         called: :func:`toolsearch.analysis.sessions.called_tools` for the catalog and config (the
             same called tools ``called_listed`` counts: one quantity).
-        not_deferred: the called tools that function found this catalog does not defer.
-        servers: the catalog's server names (which names of :attr:`KeepCalled.not_keepable_servers`
-            it has).
+        not_deferred: the called tools that function found the session does not defer, split by
+            why (:func:`toolsearch.analysis.sessions.uncounted_calls`); a plain list counts as not
+            deferred by this catalog.
+        servers: the whole catalog's server names (which names of :attr:`KeepCalled.not_keepable_servers`
+            it has; a server a session scope leaves out is still one of them).
         keep_servers: servers given to keep already; ``except_servers``: servers the goal lets
             collapse (an explicit exception wins over the sessions).
     """
@@ -1191,25 +1215,28 @@ def keep_called(called: Sequence[CalledTool], not_deferred: Sequence[str], serve
     for c in called:
         tools.setdefault(c.server, set()).add(c.tool)
         sessions.setdefault(c.server, set()).add(c.session)
+    if not isinstance(not_deferred, UncountedCalls):
+        not_deferred = UncountedCalls(tuple(sorted(set(not_deferred))))
     known = set(servers)
     found = [CalledServer(name, tuple(sorted(tools[name])), len(sessions[name])) for name in sorted(tools)]
     prefixes: dict[str, int] = {}
-    for name in not_deferred:
+    for name in not_deferred.names:
         prefix = mcp_server_of(name)
         if prefix is not None:
             prefixes[prefix] = prefixes.get(prefix, 0) + 1
     return KeepCalled(tuple(s for s in found if s.name not in keep_servers and s.name not in except_servers),
                       tuple(s for s in found if s.name in keep_servers),
                       tuple(s for s in found if s.name in except_servers and s.name not in keep_servers),
-                      tuple(sorted(not_deferred)),
-                      tuple((name, n, name in known) for name, n in sorted(prefixes.items())))
+                      not_deferred.names,
+                      tuple((name, n, name in known) for name, n in sorted(prefixes.items())), not_deferred)
 
 
-def keep_called_lines(rec: MultiRecommendation) -> list[str]:
-    """With ``keep_called``, the servers kept named because the sessions called them, and those
-    the goal lets collapse anyway, one line each (``recommend``, the block's comments, the report,
-    the Tuning page); none without. Server names as given: the caller escapes them."""
-    kc = rec.keep_called
+def keep_called_lines(rec: MultiRecommendation | KeepCalled | None) -> list[str]:
+    """With ``keep_called`` (``rec``'s, or ``rec`` itself), the servers kept named because the
+    sessions called them, and those the goal lets collapse anyway, one line each (``recommend``,
+    ``check``, the block's comments, the report, the Tuning page); none without. Server names as
+    given: the caller escapes them."""
+    kc = rec.keep_called if isinstance(rec, MultiRecommendation) else rec
     if kc is None:
         return []
     if kc.added:
@@ -1217,7 +1244,9 @@ def keep_called_lines(rec: MultiRecommendation) -> list[str]:
     elif kc.given:
         lines = ["kept named because the sessions called them: none beyond the servers already kept"]
     else:
-        lines = ["kept named because the sessions called them: none (the sessions called no tool this catalog defers)"]
+        reach = (f"the session scope {quoted(kc.uncounted.scope)} reaches" if kc.uncounted.scope
+                 else "this catalog defers")
+        lines = [f"kept named because the sessions called them: none (the sessions called no tool {reach})"]
     if kc.excepted:
         lines.append("called in the sessions but allowed to collapse (an exception wins): "
                      + ", ".join(s.words for s in kc.excepted))

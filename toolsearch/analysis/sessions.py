@@ -45,7 +45,7 @@ from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.invisible import marker, quoted, reveal_line
 from ..engine.secrets import mask_token_shapes, scrub_data, scrub_text
-from ..engine.plan import listing_budget
+from ..engine.plan import listing_budget, split_tools
 from ..engine.wording import counted
 from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
@@ -997,6 +997,71 @@ def called_tools(sessions: Sequence[Session], inspector: Inspector,
             seen.add(event.name)
             out.append(CalledTool(session.id, event.name, tool.server or tool.label, tool.label, searches))
     return out, sorted(other)
+
+
+@dataclass(frozen=True)
+class UncountedCalls:
+    """The called tools the per-length counts leave out (:func:`called_tools`' second list), split
+    by why: :func:`uncounted_calls` decides, and every surface says it in :meth:`sentences`' words.
+
+    Attributes:
+        not_deferred: tools this catalog does not defer at all (another catalog's, renamed since,
+            or visible), sorted.
+        outside_scope: tools the whole catalog defers that the session scope ``scope`` leaves out,
+            sorted; empty without a scope.
+        scope: the session scope's name ("" for the whole catalog).
+    """
+
+    not_deferred: tuple[str, ...] = ()
+    outside_scope: tuple[str, ...] = ()
+    scope: str = ""
+
+    def __bool__(self) -> bool:
+        return bool(self.not_deferred or self.outside_scope)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every uncounted tool, whatever the reason, sorted."""
+        return tuple(sorted((*self.not_deferred, *self.outside_scope)))
+
+    def reasons(self, explain: bool = False) -> list[tuple[str, tuple[str, ...]]]:
+        """``(why, tools)`` per reason that has tools, the scope first: why is
+        ``the session scope 'NAME' does not reach`` or ``this catalog does not defer`` (with
+        ``explain``, followed by the usual causes: ``(another catalog's, renamed since, or visible)``)."""
+        return [(why, names) for why, names in (
+            (f"the session scope {quoted(self.scope)} does not reach", self.outside_scope),
+            ("this catalog does not defer" + (" (another catalog's, renamed since, or visible)" if explain else ""),
+             self.not_deferred)) if names]
+
+    def sentences(self, also: bool = False, first: int = 8, explain: bool = False) -> list[str]:
+        """One sentence per reason (:meth:`reasons`), names as shown (:func:`shown_name`), the
+        first ``first`` of each: ``the sessions [also] called 5 tools the session scope 'support'
+        does not reach: mcp__github__create_issue, …``. The caller escapes them for its medium."""
+        lead = "the sessions also called" if also else "the sessions called"
+        return [f"{lead} {counted(len(names), 'tool')} {why}: {', '.join(shown_names(names[:first]))}"
+                + (" …" if len(names) > first else "") for why, names in self.reasons(explain)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``called_not_deferred`` (as shown), and with a scope ``called_outside_scope``."""
+        out: dict[str, Any] = {"called_not_deferred": shown_names(self.not_deferred)}
+        if self.scope:
+            out["called_outside_scope"] = shown_names(self.outside_scope)
+        return out
+
+
+def uncounted_calls(names: Iterable[str], inspector: Inspector, config: ToolSearchConfig) -> UncountedCalls:
+    """Why each called tool in ``names`` (:func:`called_tools`' second list) is left out of the
+    counts on ``inspector``: outside the session scope when the whole catalog defers it but the
+    scope does not reach it, else not deferred by this catalog (unknown to it, or visible). The one
+    place that decides it, for ``recommend``, ``report``, ``--keep-called`` and the Sessions, Tuning
+    and Report pages."""
+    names = sorted(set(names))
+    if inspector.scope is None:
+        return UncountedCalls(tuple(names))
+    whole = {t.name for t in split_tools(inspector.full_registration.tools, config.defer)[1]}
+    session = {t.name for t in inspector.registration.tools}
+    outside = [name for name in names if name in whole and name not in session]
+    return UncountedCalls(tuple(name for name in names if name not in outside), tuple(outside), inspector.scope.name)
 
 
 def listing_evidence(called: Sequence[CalledTool], step: Any) -> dict[str, int]:

@@ -1033,7 +1033,7 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
         data["current"] = {"threshold_pct": config.threshold_pct, "listing_max_tokens": config.listing_max_tokens}
         data["lower_than_current"] = [{"context_length": c, "change": change} for c, change in lowered]
         if args.session_sources:
-            data["sessions"] = {"read": evidence.sessions_read, "called_not_deferred": shown_names(evidence.not_in_catalog),
+            data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),
                                 "called_not_named": [{"context_length": c.context_length, "tools": shown_names(tools)}
                                                      for c, tools in zip(rec.contexts, rec.called_unnamed)]}

@@ -599,7 +599,7 @@ def keep_for(command: str, args: argparse.Namespace, inspector: Inspector,
     if evidence is None:
         raise ToolsearchError(f"{command}: --keep-called: needs --sessions SRC: the servers it keeps named are those "
                               "whose tools the recorded sessions called")
-    kept = keep_called(evidence.called, evidence.not_in_catalog, [s.name for s in inspector.catalog.servers],
+    kept = keep_called(evidence.called, evidence.uncounted, [s.name for s in inspector.scoped(None).catalog.servers],
                        args.keep_servers, args.except_servers)
     said = kept.not_keepable_words()
     if said:
@@ -610,12 +610,13 @@ def keep_for(command: str, args: argparse.Namespace, inspector: Inspector,
 @dataclasses.dataclass(frozen=True)
 class SessionEvidence:
     """What ``--sessions`` read, for ``recommend`` and ``report``: the deferred tools the sessions
-    called (:func:`toolsearch.analysis.sessions.called_tools`), the called names this catalog does
-    not defer, how many sessions were read, the catalog drift check, and what it means that
-    sessions were recorded by the released Hermes Agent (empty when none was)."""
+    called (:func:`toolsearch.analysis.sessions.called_tools`), the called names the session does
+    not defer and why (:func:`toolsearch.analysis.sessions.uncounted_calls`: outside the session
+    scope, or not deferred by this catalog), how many sessions were read, the catalog drift check,
+    and what it means that sessions were recorded by the released Hermes Agent (empty when none was)."""
 
     called: list
-    not_in_catalog: list[str]
+    uncounted: Any
     sessions_read: int
     drift: Any
     note: str = ""
@@ -635,7 +636,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     """
     from ..analysis.recommend import session_drift_words  # noqa: PLC0415
     from ..analysis.sessions import (called_tools, catalog_drift, load_sessions,  # noqa: PLC0415
-                                     released_hermes_sessions, released_hermes_words, scrub_sessions, shown_names)
+                                     released_hermes_sessions, released_hermes_words, scrub_sessions, uncounted_calls)
 
     loaded = scrub_sessions(load_sessions(sources), secrets, keep=inspector.full_registration.by_name())
     for problem in loaded.problems:
@@ -650,15 +651,7 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     said = session_drift_words(drift, inspector.catalog.name)
     if said:
         print(one_line(f"toolsearch: warning: catalog drift: {said}"), file=sys.stderr)  # a name can hold a line break
-    outside: list[str] = []
-    if inspector.scope is not None:  # the catalog has them; the session scope does not reach them
-        whole = {t.name for t in inspector.full_registration.tools}
-        session = {t.name for t in inspector.registration.tools}
-        outside = [name for name in not_in_catalog if name in whole and name not in session]
-    rest = [name for name in not_in_catalog if name not in outside]
-    for names, where in ((outside, f"the session scope {quoted(inspector.scope.name)} does not reach" if outside else ""),
-                         (rest, "this catalog does not defer")):
-        if names:
-            print(one_line(f"toolsearch: warning: the sessions called {counted(len(names), 'tool')} {where}: "
-                           f"{', '.join(shown_names(names[:8]))}" + (" …" if len(names) > 8 else "")), file=sys.stderr)
-    return SessionEvidence(called, not_in_catalog, len(loaded.sessions), drift, note)
+    uncounted = uncounted_calls(not_in_catalog, inspector, config)  # outside the scope, or not deferred at all
+    for sentence in uncounted.sentences():
+        print(one_line(f"toolsearch: warning: {sentence}"), file=sys.stderr)
+    return SessionEvidence(called, uncounted, len(loaded.sessions), drift, note)

@@ -17,9 +17,9 @@ import streamlit as st
 
 from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecommendation, add_session_evidence,
                                            add_whole_catalog, keep_called, recommend_for_contexts, session_drift_words)
-from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, called_tools,
-                                          catalog_drift, drop_repeated, released_hermes_sessions,
-                                          released_hermes_words, scrub_sessions)
+from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, UncountedCalls,
+                                          called_tools, catalog_drift, drop_repeated, released_hermes_sessions,
+                                          released_hermes_words, scrub_sessions, uncounted_calls)
 from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.analysis.wording import agree, counted
 from toolsearch.engine.errors import ToolsearchError
@@ -66,8 +66,8 @@ class Question:
     per-length goals, the servers that may collapse or must stay named, the headroom (%), and the
     deferred tools recorded sessions called (``None`` without sessions) with where they came from and
     how many sessions were read, their catalog drift in words (empty: none), and what it means that
-    they were recorded by another release (empty: nothing), and the called tools the catalog does
-    not defer (not counted). With *Keep called servers named* ticked and sessions
+    they were recorded by another release (empty: nothing), and the called tools the session does
+    not defer and why (not counted: :func:`toolsearch.analysis.sessions.uncounted_calls`). With *Keep called servers named* ticked and sessions
     loaded, ``keep_called`` says which servers that added to ``keep_servers`` (which holds them
     too: the goal's whole keep set, as ``recommend --keep-called`` passes it on)."""
 
@@ -82,7 +82,7 @@ class Question:
     sessions_read: int | None = None
     sessions_drift: str = ""
     sessions_note: str = ""
-    sessions_not_deferred: tuple[str, ...] = ()
+    sessions_not_deferred: UncountedCalls = UncountedCalls()
     keep_called: KeepCalled | None = None
 
 
@@ -90,13 +90,13 @@ class Question:
 class SessionsAsked:
     """The recorded sessions chosen as evidence, read against the sidebar's catalog: the sessions
     (each read once), where they came from, the deferred tools they called, the called tools the
-    catalog does not defer (sorted), the catalog drift and its words (empty: none), and the words on
+    session does not defer and why (:func:`toolsearch.analysis.sessions.uncounted_calls`), the catalog drift and its words (empty: none), and the words on
     sessions recorded by the released Hermes Agent (empty: none)."""
 
     sessions: list[Session]
     labels: list[str]
     called: list[CalledTool]
-    unknown: list[str]
+    uncounted: UncountedCalls
     drift: CatalogDrift
     drift_words: str
     note: str
@@ -161,9 +161,10 @@ def _sessions_asked(v: common.View) -> SessionsAsked | None:
         return None
     assert v.inspector is not None
     called, unknown = called_tools(sessions, v.inspector, v.config)
+    uncounted = uncounted_calls(unknown, v.inspector, v.config)  # outside the scope, or not deferred at all
     found = catalog_drift(sessions, v.inspector)
     released = released_hermes_sessions(sessions)
-    return SessionsAsked(sessions, labels, called, unknown, found,
+    return SessionsAsked(sessions, labels, called, uncounted, found,
                          session_drift_words(found, v.inspector.catalog.name),  # the report's words
                          released_hermes_words(released, len(sessions)) if released else "")
 
@@ -201,7 +202,8 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
     kept_called = None
     if st.session_state.get("tuning_keep_called") and asked_sessions is not None:
         # the same servers recommend --keep-called adds, from the same called tools
-        kept_called = keep_called(asked_sessions.called, asked_sessions.unknown, servers, kept, excepted)
+        kept_called = keep_called(asked_sessions.called, asked_sessions.uncounted,
+                                  [s.name for s in v.inspector.scoped(None).catalog.servers], kept, excepted)
         kept = list(kept_called.keep_servers(kept))
     question = Question(
         tuple(lengths), str(st.session_state.get("tuning_multi_goal") or "names"), tuple(length_goals.items()),
@@ -210,7 +212,7 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
         ", ".join(asked_sessions.labels) if asked_sessions else "",
         len(asked_sessions.sessions) if asked_sessions else None,
         asked_sessions.drift_words if asked_sessions else "", asked_sessions.note if asked_sessions else "",
-        tuple(asked_sessions.unknown) if asked_sessions else (), kept_called)
+        asked_sessions.uncounted if asked_sessions else UncountedCalls(), kept_called)
     return Asked(question, dropped=dropped, sessions=asked_sessions, length_goals=length_goals)
 
 

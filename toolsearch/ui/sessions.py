@@ -29,7 +29,8 @@ from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, counters_line, released_hermes_sessions,
-                                 released_hermes_words, scrub_sessions, shown_name, shown_names)
+                                 released_hermes_words, scrub_sessions, shown_name, shown_names,
+                                 uncounted_calls)
 
 SAMPLE = "Sample sessions"
 UPLOAD = "Upload a session file"
@@ -326,12 +327,12 @@ def render() -> None:
                         f"{counted(c.called_total, 'deferred tool')} your models called; "
                         f"{counted(c.searches_saved, 'search', 'searches')} saved." if c.called_total else
                         f"At {where}: {NO_DEFERRED_CALLED_WORDS}.")
-            not_deferred = _memo(("not_deferred", v.config), v.inspector, loaded,
-                                 lambda: called_tools(loaded.sessions, v.inspector, v.config)[1])
-            if not_deferred:  # the "of M" counts deferred tools of this catalog only
-                st.caption(common.md_escape(show_invisible(
-                    f"Not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog does "
-                    f"not defer: {', '.join(shown_names(not_deferred[:8]))}" + (" …" if len(not_deferred) > 8 else ""))))
+            uncounted = _memo(("not_deferred", v.config), v.inspector, loaded,
+                              lambda: uncounted_calls(called_tools(loaded.sessions, v.inspector, v.config)[1],
+                                                      v.inspector, v.config))
+            # the "of M" counts deferred tools of this session only: outside the scope, or not deferred at all
+            for said in uncounted.sentences(also=True):
+                st.caption(common.md_escape(show_invisible(f"Not counted: {said}")))
             literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
                             CALLED_LISTED_COLUMN: c.called_listed, "called tools": c.called_total,

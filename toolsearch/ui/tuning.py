@@ -23,7 +23,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, k
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
 from toolsearch.analysis.harnesses import pin_hot_tools
-from toolsearch.analysis.sessions import listing_evidence, shown_name, shown_names
+from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
                               Ladder, curve_bounds, curve_context_lengths, form_grid, recommend)
@@ -332,7 +332,7 @@ if common.require_catalog(v):
         called: list = list(q.called or ())
         if asked.sessions is not None:
             evidence, evidence_labels = asked.sessions.sessions, asked.sessions.labels
-            unknown, found, note = asked.sessions.unknown, asked.sessions.drift, asked.sessions.note
+            found, note = asked.sessions.drift, asked.sessions.note
             st.caption(common.md_escape(common.visible(
                 f"Evidence: {len(evidence):,} recorded session{'s' if len(evidence) != 1 else ''} from "
                 f"{', '.join(evidence_labels)}; they called {len({c.tool for c in called}):,} distinct deferred "
@@ -351,10 +351,8 @@ if common.require_catalog(v):
                            icon=":material/warning:")
             if note:
                 st.info(common.md_escape(note), icon=":material/history:")
-            if unknown:
-                st.warning(f"The sessions called {counted(len(unknown), 'tool')} this catalog does not defer (another catalog, "
-                           f"or tools that changed since): {common.md_escape(common.visible_name(', '.join(shown_names(unknown[:8]))))}"
-                           + (" …" if len(unknown) > 8 else ""), icon=":material/warning:")
+            for said in asked.sessions.uncounted.sentences(explain=True):  # outside the scope, or not deferred at all
+                st.warning(common.md_escape(common.visible_name(said[0].upper() + said[1:] + ".")), icon=":material/warning:")
             if asked.sessions.drift_words:
                 said = found.words(v.inspector.catalog.name, consequence=(
                     "“called tools listed by name” and “searches saved” below count this catalog's listing, not the one "
