@@ -26,8 +26,8 @@ from ..engine.invisible import quoted
 from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
-from ..analysis.recommend import (MultiRecommendation, add_session_evidence, add_whole_catalog, recommend_for_contexts,
-                                  session_drift_words)
+from ..analysis.recommend import (MultiRecommendation, add_session_evidence, add_whole_catalog, keep_called_lines,
+                                  recommend_for_contexts, session_drift_words)
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
@@ -172,6 +172,13 @@ def add_parsers(sub: Any) -> None:
                         "repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal; as recommend --keep); repeatable")
+    p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",
+                   help="with --keep-called: recorded sessions (Hermes state.db, exports, transcripts) whose called "
+                        "tools name the servers to keep")
+    p.add_argument("--keep-called", action="store_true",
+                   help="with --sessions: every server whose tools the sessions called must stay at names or better, "
+                        "as if given with --keep (as recommend --keep-called, whose # gate: line names them with "
+                        "--keep instead)")
     p.add_argument("--headroom", type=headroom_pct, action=Once, default=0.0, metavar="PCT",
                    help="also fail where the budget is less than PCT %% above today's listing (as recommend "
                         "--headroom; default 0). Growth spends that room, so a block recommended with PCT %% fails "
@@ -241,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
             return _report(args, inspector, config, secrets)
         if args.command == "costs":
             return _costs(args, inspector, config)
-        return _check(args, inspector, config)
+        return _check(args, inspector, config, secrets)
     except ToolsearchError as exc:
         print(f"toolsearch: error: {one_line(str(exc))}", file=sys.stderr)  # one line, whatever the input held
         return 2
@@ -470,8 +477,14 @@ def _settings_words(config: ToolSearchConfig) -> str:
     return words
 
 
-def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
+def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
+           secrets: Sequence[str] = ()) -> int:
     goal, length_goals = goal_for("check", args, inspector)
+    if args.session_sources and not args.keep_called:  # the sessions would change nothing: say so, not ignore them
+        raise ReviewUsageError("check: --sessions: only with --keep-called: check reads recorded sessions for the "
+                               "servers they called, which then must stay named")
+    if args.keep_called and not args.session_sources:
+        keep_for("check", args, inspector, None)  # refuses: the servers to keep come from the sessions
     if args.baseline_config is not None and not args.baseline:
         raise ReviewUsageError("check: --baseline-config: the settings before the change need the catalog before "
                                "it: add --baseline OLD_CATALOG (the same catalog file, when only the config changed)")
@@ -486,14 +499,21 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     for side, loaded in (("", inspector), ("--baseline: ", baseline)):
         refuse_unlisted_servers("check", side, loaded)
     refuse_unread_items("check", inspector)
+    # the same keep set recommend --keep-called takes from the same sessions (one code path)
+    evidence = read_session_evidence(args.session_sources, inspector, config, secrets) if args.session_sources else None
+    keep, kept_called = keep_for("check", args, inspector, evidence)
     result = check_mod.check_catalog(inspector, config, args.context_lengths, goal, args.tokenizer,
                                      max_listing_tokens=args.max_listing_tokens, baseline=baseline,
-                                     except_servers=args.except_servers, keep_servers=args.keep_servers,
+                                     except_servers=args.except_servers, keep_servers=keep,
                                      headroom_pct=args.headroom, length_goals=length_goals,
                                      baseline_config=baseline_config)
     status = decided(0 if result.passed else 1)
+    called_lines = [one_line(line) for line in keep_called_lines(kept_called)]
     if args.format == "json":
-        print_json(result.to_dict())
+        data = result.to_dict()
+        if kept_called is not None:
+            data["keep_called"] = kept_called.to_dict()
+        print_json(data)
         return status
     lengths = ", ".join(_length(c.outcome.context_length) for c in result.lengths)
     limit = f"; listing at most {result.max_listing_tokens:,} tokens" if result.max_listing_tokens is not None else ""
@@ -521,6 +541,10 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
         print()
         print(f"Context lengths {lengths} · {settings}")
         print()
+        if called_lines:
+            for line in called_lines:
+                print(f"- {_md(line)}")
+            print()
         print("| " + " | ".join(header) + " |")
         print("|" + "|".join("---" for _ in header) + "|")
         for row in rows:
@@ -535,6 +559,8 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
              else f" at {lengths} tokens" if known else f" at the context lengths {lengths}")
     print(f"toolsearch check {verdict}: {result.goal_words}{limit}{where}")
     print(settings)
+    for line in called_lines:
+        print(line)
     print(text_table(rows, header))
     for line in _verdict_lines(result):
         print(line)
