@@ -160,7 +160,8 @@ def test_page_link_labels_are_whole_at_1024_px(browser, app_url, path, label):  
 
 #: The contrast ratio (WCAG) of every text the checks name against the page's own background, as
 #: ``[what, ratio]``: the Tuning page's form grid (axis labels, the "sidebar" marks and the key), the
-#: outlined cell's halo, and the Costs page's listing bar caption (against its own box when it has one). Opacity is folded into the color.
+#: outlined cell's halo, the Costs page's listing bar caption (against its own box when it has one),
+#: and the Strategies page's Step slider (its value, and its two end labels). Opacity is folded into the color.
 CONTRAST_JS = """(what) => {
     const rgba = s => { const m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
     const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
@@ -179,6 +180,10 @@ CONTRAST_JS = """(what) => {
         const cs = getComputedStyle(at);
         const ring = [rgba(cs.outlineColor), ...(cs.boxShadow.match(/rgba?\\([^)]*\\)/g) || []).map(rgba)];
         out.push(['outlined cell', Math.max(...ring.map(c => ratio(c, page)))]);
+    } else if (what === 'step') {
+        const slider = document.querySelector('[data-testid=stMain] .st-key-strat_step [data-testid=stSlider]');
+        for (const e of slider.querySelectorAll('[data-testid=stSliderThumbValue] p, [data-testid=stSliderTickBar] p'))
+            out.push([(e.closest('[data-testid=stSliderTickBar]') ? 'end label ' : 'value ') + e.innerText.trim(), text(e)]);
     } else {
         const note = document.querySelector('[data-testid=stMain] .js-plotly-plot .annotation-text');
         // on its own box when it has one (plotly draws an annotation's bgcolor as a rect.bg), else on the page
@@ -212,6 +217,32 @@ def test_grid_labels_and_listing_caption_read_on_either_theme(browser, app_url, 
         _settled(page)
         ((caption, ratio),) = page.evaluate(CONTRAST_JS, "bar")
         assert caption.startswith("fits:") and ratio >= 4.5, (caption, ratio)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_strategies_step_slider_reads_on_either_theme(browser, app_url, scheme):  # noqa: F811
+    """The Strategies page's Step slider at 1400 px: its value (the step's event) and its two end
+    labels reach 4.5:1 against the page on either theme. Streamlit shows the end labels only while
+    the slider is hovered or focused (hidden, they measure 1:1), so they are measured hovered; the
+    value was drawn in the primary color, 3.9:1 on the dark theme."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/strategies")
+        slider = page.locator("[data-testid=stMain] .st-key-strat_step [data-testid=stSlider]")
+        slider.wait_for(timeout=180_000)
+        _settled(page)
+        slider.hover()
+        page.wait_for_timeout(600)  # the end labels fade in
+        labels = page.evaluate(CONTRAST_JS, "step")
+        page.screenshot(path=str(ARTIFACTS / f"layout-strategies-step-{scheme}.png"))
+        assert [label for label, _ in labels][:2] == ["value 12: call mcp__sentry__find_issues",
+                                                      "end label 0: start"], labels
+        assert len(labels) == 3, labels
+        low = [(label, round(ratio, 2)) for label, ratio in labels if ratio < 4.5]
+        assert low == [], low
     finally:
         context.close()
 

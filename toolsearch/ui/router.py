@@ -129,6 +129,8 @@ def run() -> None:
     st.html(common.METRIC_ROWS_CSS)
     # Streamlit's grids offer a CSV download that does not guard formula cells: hidden.
     st.html(common.NO_GRID_CSV_CSS)
+    # A slider's value reads on either theme (the primary color does not on the dark one).
+    st.html(common.SLIDER_VALUE_CSS)
 
     by_stem = {stem: page for (stem, _title, _icon), page in zip(PAGES, pages)}
     # Every page in view, in sections (Streamlit folds pages past the tenth under "View more").

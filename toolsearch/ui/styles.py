@@ -51,6 +51,11 @@ METRIC_ROWS_CSS = ("<style>[data-testid=stHorizontalBlock]:has(> [data-testid=st
 NO_GRID_CSV_CSS = ("<style>[data-testid=stElementToolbarButton]:has(button[aria-label^='Download as CSV'])"
                    "{display:none}</style>")
 
+#: Page-wide (see toolsearch/ui/router.py): a slider's value above its thumb in the theme's text
+#: color. Streamlit draws it in the primary color, which on the dark theme's page reads at about
+#: 3.9:1, below the 4.5:1 text needs (the Strategies page's Step names a whole event there).
+SLIDER_VALUE_CSS = "<style>[data-testid=stSlider] [data-testid=stSliderThumbValue]{color:inherit}</style>"
+
 #: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 
