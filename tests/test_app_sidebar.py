@@ -323,11 +323,12 @@ def test_the_sidebar_says_where_the_cited_docs_pages_are_outside_the_checkout(tm
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
         at.run()
         assert not at.exception, at.exception
-        return [c.value for c in at.sidebar.caption if "captions cite" in c.value]
+        return [c.value for c in at.sidebar.caption if "cite pages of the manual" in c.value]
 
     monkeypatch.chdir(ROOT)
     assert captions() == []
     monkeypatch.chdir(tmp_path)
     shown = captions()
     assert len(shown) == 1 and common.md_escape(str(ROOT / "docs")) in shown[0], shown
-    assert shown[0].startswith("The docs/… pages that captions cite"), shown
+    assert shown[0].startswith("Captions cite pages of the manual as docs/… (docs/reference.md §7 and so on); "
+                               "this copy keeps them in "), shown

@@ -122,6 +122,38 @@ def test_costs_budget_line_is_drawn_over_the_tallest_bar_with_its_label(chromium
     page.context.close()
 
 
+def test_a_bar_crossing_the_budget_line_is_not_cut_by_its_halo(chromium, tmp_path):
+    """The halo under the dashed budget line was opaque white, 6 px wide: on the log axis it cut a
+    band out of every bar it crossed, so a server whose schemas are a little above the budget
+    (sentry, 4,148 tokens against 4,000) read as ending below it, and one a little further above
+    (notion) as a bar with a detached sliver. The halo now lets the bar show through: the pixel just
+    under the red line, inside the halo, in the middle of a bar that crosses it, is the bar's color
+    lightened, not white."""
+    import io  # noqa: PLC0415
+
+    from PIL import Image  # noqa: PLC0415
+
+    from toolsearch.analysis import charts
+
+    plan = Inspector.from_files([SAMPLES / "team-workspace.yaml"]).plan(parse_config({}), 200_000)
+    page = draw(chromium, charts.server_costs_figure(plan, log_y=True), tmp_path, "server-costs-halo", 1024)
+    line = page.evaluate("""() => Array.from(document.querySelectorAll('.layer-above .shapelayer path'))
+        .map(p => ({y: p.getBoundingClientRect().top, width: parseFloat(p.style.strokeWidth)}))""")
+    center = line[-1]["y"]  # the dashed line, drawn last, over its halo
+    below = center + line[-1]["width"] / 2 + 1  # under the red line, inside the wider halo
+    assert line[0]["width"] > line[-1]["width"] + 2
+    crossing = [b for trace in page.evaluate(BARS_JS) for b in trace if b["top"] < center - 4 and b["bottom"] > center + 4]
+    assert len(crossing) >= 3  # github, grafana, slack and notion's full schemas
+    shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+    for bar in crossing:
+        x = int((bar["left"] + bar["right"]) / 2)
+        inside = shot.getpixel((x, int(center) + 20))  # the bar itself, under the line (a log axis bar runs to its foot)
+        under_halo = shot.getpixel((x, int(below)))
+        assert max(under_halo) < 235, (bar, under_halo)  # not a white gap…
+        assert under_halo != inside  # …but the halo still marks the line across the bar
+    page.context.close()
+
+
 def test_listing_curve_legend_names_the_sidebar_line(chromium, tmp_path):
     from toolsearch.analysis import charts
     from toolsearch.analysis.sweep import curve_bounds, curve_context_lengths, form_grid, listing_ladder

@@ -219,8 +219,14 @@ def test_recommend_says_where_it_lists_less_than_the_current_settings(tmp_path) 
     args = ("recommend", TEAM, "--context-lengths", "32k,200k", "--goal", "names")
     text = run_cli(*args)
     assert text.returncode == 0, text.stderr
-    assert ("lists less than the current settings (threshold_pct 5, listing_max_tokens 4,000) at "
+    # no config: the settings compared with are the defaults, and the line says so
+    assert ("lists less than the default settings (threshold_pct 5, listing_max_tokens 4,000) at "
             "200,000 (lower form: full → names) · it is the cheapest setting that meets the goal") in text.stdout
+    other = tmp_path / "other.yaml"
+    other.write_text("tools:\n  tool_search: {threshold_pct: 10, listing_max_tokens: 5000}\n", encoding="utf-8")
+    mine = run_cli(*args, "--config", other)
+    assert ("lists less than the current settings (threshold_pct 10, listing_max_tokens 5,000) at "
+            "200,000 (lower form: full → names) · it is the cheapest setting that meets the goal") in mine.stdout, mine.stdout
     data = json.loads(run_cli(*args, "--json").stdout)
     assert data["current"] == {"threshold_pct": 5.0, "listing_max_tokens": 4000}
     assert data["lower_than_current"] == [{"context_length": 200000, "change": "lower form: full → names"}]
@@ -254,6 +260,25 @@ def test_check_strict_stops_on_config_warnings(tmp_path) -> None:
     clean = tmp_path / "clean.yaml"
     clean.write_text("tools:\n  tool_search:\n    threshold_pct: 10\n", encoding="utf-8")
     assert run_cli(*base, "--config", clean, "--strict").returncode == 0
+
+
+def test_check_strict_without_any_settings_refuses_to_gate_the_defaults(tmp_path) -> None:
+    """A gate line copied without its --config passed with --strict on the defaults (threshold_pct 5,
+    listing_max_tokens 4,000), though --strict promises to check only settings someone wrote: it is
+    exit 2 now, naming what is missing; a settings flag or a config still runs the check."""
+    base = ("check", TEAM, "--context-lengths", "32k", "--goal", "names")
+    bare = run_cli(*base, "--strict")
+    assert (bare.returncode, bare.stdout) == (2, "")
+    assert bare.stderr == ("toolsearch: error: check --strict: no --config and no --threshold-pct or "
+                           "--listing-max-tokens, so it would check the defaults (threshold_pct 5, listing_max_tokens "
+                           "4,000); give the harness config with --config FILE, or drop --strict to check the "
+                           "defaults\n")
+    assert run_cli(*base).returncode == 0  # without --strict the defaults are checked, as before
+    assert run_cli(*base, "--strict", "--threshold-pct", "5").returncode == 0
+    assert run_cli(*base, "--strict", "--listing-max-tokens", "1600").returncode == 0
+    config = tmp_path / "config.yaml"
+    config.write_text("tools:\n  tool_search: {threshold_pct: 5}\n", encoding="utf-8")
+    assert run_cli(*base, "--strict", "--config", config).returncode == 0
 
 
 def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_it() -> None:

@@ -386,6 +386,36 @@ def test_mcp_server_time_from_pypi() -> None:
     assert outcome.response["structuredContent"]["time_difference"] == "+9.0h"
 
 
+def test_the_live_page_says_which_tools_the_harness_adds_to_mcp_server_time() -> None:
+    """mcp-server-time lists 2 tools and announces resources and prompts, so it registers 6: the
+    page's tool list shows its own 2 under "time · 2 tools", and the line above it says where the
+    other 4 come from, as the Overview and plan do."""
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+
+    from toolsearch.live.guard import launch_token  # noqa: PLC0415
+
+    command = _installed("TOOLSEARCH_MCP_TIME", "mcp-server-time", ROOT / ".ci" / "venv-time" / "bin" / "mcp-server-time")
+    at = AppTest.from_file(str(ROOT / "toolsearch" / "ui" / "live.py"), default_timeout=180)
+    at.run()
+    at.text_input(key="live_name").input("time")
+    at.text_input(key="live_command").input(command)
+    at.button(key="live_add").click().run()
+    at.button(key="live_connect").click().run()
+    at.text_input(key="live_token_connect").input(launch_token())
+    at.button(key="live_start_connect").click().run()
+    try:
+        assert not at.exception, at.exception
+        assert "time · 2 tools" in [e.label for e in at.expander]
+        captions = [c.value.replace("\\", "") for c in at.caption]
+        assert ("4 of the 6 registered tools are resource and prompt tools the harness adds for servers that "
+                "announce those capabilities (time 4; docs/reference.md §24): a server's own tools/list does not "
+                "count them.") in captions, captions
+    finally:
+        connections = at.session_state["live_connections"] if "live_connections" in at.session_state else None
+        if connections is not None:
+            connections.close()
+
+
 def test_server_memory_from_npm(tmp_path) -> None:
     command = _installed("TOOLSEARCH_MCP_MEMORY", "mcp-server-memory", NODE_BIN / "mcp-server-memory")
     spec = spec_from_fields("memory", command=command, env={"MEMORY_FILE_PATH": str(tmp_path / "memory.jsonl")})

@@ -31,10 +31,11 @@ COST_KINDS: tuple[tuple[str, str, str], ...] = tuple(
 COST_COLORS = dict(COST_KIND_COLORS)
 #: Which cost kind a server's state puts in front of the model (``hidden``: none of them).
 STATE_KIND = {"visible": "schema_tokens", "full": "full_tokens", "names": "names_tokens", "summary": "summary_tokens"}
-#: The budget line on every cost chart, drawn above the bars on a wider white line (its halo), so
-#: it reads across a dark bar as well as over the white plot.
+#: The budget line on every cost chart, drawn above the bars on a wider, half-transparent white
+#: line (its halo), so it reads across a dark bar as well as over the plot; the bar shows through
+#: the halo, so a bar ending just above the budget is not cut short by a white band.
 BUDGET_LINE = dict(color="#B2182B", width=2, dash="dash")
-BUDGET_HALO = dict(color="#ffffff", width=6)
+BUDGET_HALO = dict(color="rgba(255,255,255,0.5)", width=6)
 FONT = dict(family="Source Sans Pro, sans-serif", size=13)
 #: Figures with more traces than this are built without plotly's per-property validation.
 VALIDATE_TRACES = 60

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..engine.plan import Plan, Planner
+from ..engine.registration import Registration
 from ..engine.search import gate_term_text  # noqa: F401  (re-exported: the gate term as shown)
 
 
@@ -166,6 +167,33 @@ def server_blocks(plan: Plan) -> dict[str, dict[str, int]]:
     (display tokenizer; the blocks are 0 for a server with no deferred tools)."""
     return {s.name: {"schema_tokens": s.schema_tokens, "full_tokens": s.full_tokens,
                      "names_tokens": s.names_tokens, "summary_tokens": s.summary_tokens} for s in plan.servers}
+
+
+def helper_tools(registration: Registration) -> dict[str, int]:
+    """Per server, how many of its registered tools are the resource and prompt helper tools the
+    harness adds for a server that announces those capabilities (``list_resources``,
+    ``read_resource``, ``list_prompts``, ``get_prompt``; docs/reference.md §24), ``{server: count}``
+    in server-name order, servers without any left out. Registered tool counts include them; a
+    server's own ``tools/list`` does not."""
+    counts: dict[str, int] = {}
+    for tool in registration.tools:
+        if tool.utility:
+            counts[tool.server] = counts.get(tool.server, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def helper_tools_words(registration: Registration) -> str | None:
+    """One sentence saying how many registered tools are :func:`helper_tools` and whose
+    (``6 of the 17 registered tools are …(memory 2, time 4)…``), or ``None`` when there are none.
+    Server names are catalog text: the caller shows the sentence literally."""
+    counts = helper_tools(registration)
+    if not counts:
+        return None
+    added, total = sum(counts.values()), len(registration.tools)
+    per_server = ", ".join(f"{name} {n:,}" for name, n in counts.items())
+    return (f"{added:,} of the {total:,} registered tools are resource and prompt tools the harness adds for "
+            f"servers that announce those capabilities ({per_server}; docs/reference.md §24): a server's own "
+            "tools/list does not count them")
 
 
 def figures(plan: Plan) -> dict[str, int]:

@@ -988,9 +988,13 @@ def lowered_words(rec: MultiRecommendation, config: ToolSearchConfig,
                   lowered: Sequence[tuple[int | None, str]]) -> str:
     """Where ``rec`` lists less than the current settings (``config``; ``lowered`` from
     :func:`lowered_changes`, not empty), in one line, as ``recommend`` prints it and its
-    ``--yaml`` block comments it: ``lists less than the current settings (threshold_pct 5,
-    listing_max_tokens 4,000) at 1,000,000 (full → names) · it is the best reachable setting``."""
-    return (f"lists less than the current settings (threshold_pct {config.threshold_pct:g}, listing_max_tokens "
+    ``--yaml`` block comments it: ``lists less than the default settings (threshold_pct 5,
+    listing_max_tokens 4,000) at 1,000,000 (full → names) · it is the best reachable setting``
+    (``the current settings`` when ``config`` is not the defaults: a reader with no config yet
+    would not know which settings are "current")."""
+    defaults = (config.threshold_pct, config.listing_max_tokens) == (C.THRESHOLD_PCT_DEFAULT, C.LISTING_MAX_TOKENS_DEFAULT)
+    return (f"lists less than the {'default' if defaults else 'current'} settings (threshold_pct "
+            f"{config.threshold_pct:g}, listing_max_tokens "
             f"{config.listing_max_tokens:,}) at "
             + ", ".join(f"{c:,} ({change})" if c else f"unknown ({change})" for c, change in lowered)
             + (" · it is the cheapest setting that meets the goal" if rec.reached

@@ -416,6 +416,9 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(transport_note(args.transport, plan.activated))
     for note in plan.notes:
         print(f"note: {note}")
+    helpers = Q.helper_tools_words(inspector.full_registration)
+    if helpers:  # the tool counts above include them; the servers' own lists (live: lines) do not
+        print(_terminal_safe(one_line(f"note: {helpers}")))
     for problem in inspector.registration.problems:
         if problem.severity == "info":  # errors and warnings already went to stderr
             print(f"note: {problem.where}: {problem.message}")

@@ -197,8 +197,8 @@ def add_parsers(sub: Any) -> None:
                         help="the same as --format json")
     p.add_argument("--strict", action="store_true",
                    help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
-                        "value out of range, no tools.tool_search block): the gate then checks only settings someone "
-                        "wrote")
+                        "value out of range, no tools.tool_search block), or when no settings are given (no --config, "
+                        "--threshold-pct or --listing-max-tokens): the gate then checks only settings someone wrote")
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
@@ -229,6 +229,13 @@ def run(args: argparse.Namespace) -> int:
             raise ReviewUsageError("check: --context-length: check plans at each of --context-lengths only; "
                                    "put the length there (--context-lengths 32k,200k,...)")
         config = config_from_args(args)
+        if (getattr(args, "strict", False) and not args.config
+                and all(getattr(args, key, None) is None for key in ("threshold_pct", "listing_max_tokens"))):
+            # no settings given at all: the gate would pass or fail the defaults, which nobody wrote
+            raise ReviewUsageError(f"check --strict: no --config and no --threshold-pct or --listing-max-tokens, so "
+                                   f"it would check the defaults (threshold_pct {config.threshold_pct:g}, "
+                                   f"listing_max_tokens {config.listing_max_tokens:,}); give the harness config with "
+                                   "--config FILE, or drop --strict to check the defaults")
         inspector, secrets = _load(args, args.sources, config)
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the config key it sets

@@ -420,7 +420,8 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             raise CatalogError(f"{origin}: {key}: expected {catalog}a mapping of server names to their settings "
                                f"(an MCP client config); got {got}")
         raise CatalogError(f"{origin}: this is an MCP client config (mcpServers / servers / mcp_servers), "
-                           "not a catalog; connect to its servers live to read their tools")
+                           "not a catalog; its tools are read by connecting to its servers: upload it on the app's "
+                           "Live servers page, or give it to a toolsearch command as a source")
     got = type(data).__name__ if data is not None else "an empty document"
     raise CatalogError(f"{origin}: top level: expected a catalog (a mapping with a 'servers' list), "
                        f"a tools/list result (a mapping with a 'tools' list), a list of MCP tools (each with inputSchema) "

@@ -560,7 +560,7 @@ def sidebar(page: str | None = None) -> View:
     profile, profile_key = _profile_controls(sb, "profile" in groups, errors)
     docs = docs_elsewhere()
     if docs is not None:  # an installed copy: the captions' docs/… pages are inside the package
-        sb.caption(f"The docs/… pages that captions cite (docs/reference.md §7 and so on) are in {md_escape(str(docs))}")
+        sb.caption(f"Captions cite pages of the manual as docs/… (docs/reference.md §7 and so on); this copy keeps them in {md_escape(str(docs))}")
 
     config = parse_config({
         "enabled": st.session_state["enabled"], "listing": st.session_state["listing"],

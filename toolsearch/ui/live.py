@@ -31,6 +31,7 @@ from toolsearch.engine.config import parse_config
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.readers import decode_bytes, load_embedded_json
 from toolsearch.live.guard import token_matches
+from toolsearch.analysis import quantities as Q
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.inspector import Inspector
 from toolsearch.live.client import LiveConnections, LiveDispatcher, catalog_key, dump_snapshot, is_connect_failure, unique_names
@@ -557,6 +558,9 @@ if st.session_state.get(CATALOG) is not None and st.session_state[CATALOG].serve
     bridge = inspector.bridge(_tool_search_config())
 
     st.subheader("3 · Tools")
+    helpers = Q.helper_tools_words(inspector.registration)
+    if helpers:  # each server below lists its own tools; the other pages count the registered ones
+        st.caption(common.md_escape(common.visible(helpers + ".")))
     _tools_table(st.session_state[CATALOG], inspector, st.session_state.get("display_tokenizer", C.DEFAULT_TOKENIZER))
 
     # --- search ----------------------------------------------------------------------------------

@@ -26,10 +26,13 @@ if common.require_catalog(v):
 
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Servers", f"{len(plan.servers):,}")
-    c2.metric("Tools", f"{len(ins.registration.tools):,}", help="Registered tool definitions (after naming, filters and utilities).")
+    c2.metric("Tools", f"{len(ins.registration.tools):,}", help="Registered tool definitions (after naming and filters, with the resource and prompt tools the harness adds).")
     c3.metric("Deferred tools", f"{plan.deferred_count if plan.activated else 0:,}",
               help=None if plan.activated else f"Tool search is not active: {counted(plan.deferred_count, 'tool')} could be deferred.")
     c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
+    helpers = Q.helper_tools_words(ins.registration)
+    if helpers:  # the Live servers page and a server's own tools/list count fewer tools: say why
+        st.caption(common.md_escape(common.visible(helpers + ".")))
 
     st.subheader(f"Cost per request (tokens, {plan.display_tokenizer})")
     # Values without the unit (it is in the heading); a wrapping row of content-wide metrics, so at
