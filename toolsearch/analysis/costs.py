@@ -6,8 +6,9 @@ counted alone as compact JSON, the same figure the app's Costs page shows per to
 around them) is the tool's signature, ``signature_tokens``. Not to be confused with ``plan``'s
 per-server ``schema_tokens`` (Server schemas: the whole definitions, rounded once per server); a
 server's ``total_tokens`` here adds its tools up as each is counted alone, so with chars4 it can be
-a few tokens above that figure (docs/quantities.md). A tool is an outlier when its definition is far above the catalog's
-usual size: above the upper Tukey fence, Q3 + 1.5 × (Q3 − Q1) of every tool's total.
+up to one token per tool above that figure (docs/quantities.md). A tool is an outlier when its
+definition is far above the catalog's usual size: above the upper Tukey fence,
+Q3 + 1.5 × (Q3 − Q1) of every tool's total.
 """
 
 from __future__ import annotations

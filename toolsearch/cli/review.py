@@ -130,12 +130,12 @@ def add_parsers(sub: Any) -> None:
 
     p = sub.add_parser(
         "costs", help="per-tool token costs (description, signature and total), per-server totals, outliers",
-        description="What each tool costs in tokens: its description counted alone, its signature (the rest of "
-                    "its definition: name, parameters, JSON) and the whole (total), its share of the eager cost (every schema sent in "
-                    "full) and whether it is an outlier (above Q3 + 1.5 x IQR of every tool's total); then "
-                    "per-server totals (each tool counted alone, added up: with chars4 up to one token per tool above "
-                    "plan's per-server schemas, rounded once per server). Tokens in the display tokenizer; both "
-                    "tokenizers are named.",
+        description="What each tool costs in tokens: its description counted alone, its signature (the rest "
+                    "of its definition: name, parameters, JSON) and the whole (total), its share of the eager "
+                    "cost (every schema sent in full) and whether it is an outlier (above Q3 + 1.5 x IQR of "
+                    "every tool's total); then per-server totals (each tool counted alone, added up: with "
+                    "chars4 up to one token per tool above plan's per-server schemas, rounded once per "
+                    "server). Tokens in the display tokenizer; both tokenizers are named.",
         formatter_class=raw, epilog=_epilog(
             "toolsearch costs sample_catalogs/five-servers.yaml --sort signature",
             "toolsearch costs sample_catalogs/team-workspace.yaml --display-tokenizer o200k_base --csv > costs.csv"))
