@@ -130,6 +130,20 @@ def test_readme_docs_examples_work_from_any_folder(tmp_path):
     assert str(ROOT) not in result.stdout
 
 
+def test_the_readme_names_every_folder_that_falls_back_to_the_shipped_samples():
+    """The README said only ``sample_catalogs/`` and ``sample_sessions/`` paths fall back to the
+    shipped copies, while ``docs/examples/`` (which the helps' examples use) and ``sample_skills/`` do
+    too: the sentence lists exactly the code's folders."""
+    from toolsearch.analysis.samples import SAMPLE_FOLDERS  # noqa: PLC0415
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    sentence = re.search(r"a path under (.*?) that is not in the current folder reads the shipped sample", readme)
+    assert sentence, "the README's sentence about the shipped samples"
+    listed = re.findall(r"`([^`]+)/`", sentence.group(1))
+    assert sorted(listed) == sorted(SAMPLE_FOLDERS)
+    assert "docs/examples/" in run_cli("check", "--help").stdout  # a help example relies on the fallback
+
+
 def test_a_shipped_sample_folder_named_alone_works_from_any_folder(tmp_path):
     """``strategies --help``'s examples pass the folder itself (``--skills sample_skills``), not a
     file in it; from a folder without it (an installed copy) the shipped folder is read."""

@@ -47,7 +47,7 @@ def test_costs_json_splits_every_tool_and_adds_up_per_server():
     assert [t["total_tokens"] for t in data["tools"]] == sorted(totals.values(), reverse=True)  # --sort total
     for tool in data["tools"]:
         assert tool["total_tokens"] == totals[tool["name"]]
-        assert tool["description_tokens"] + tool["schema_tokens"] == tool["total_tokens"]
+        assert tool["description_tokens"] + tool["signature_tokens"] == tool["total_tokens"]
         assert tool["description_tokens"] > 0
         assert tool["share"] == pytest.approx(tool["total_tokens"] / plan.eager_tokens, abs=1e-6)
         assert tool["outlier"] == (tool["total_tokens"] > data["outlier_fence"])
@@ -58,7 +58,7 @@ def test_costs_json_splits_every_tool_and_adds_up_per_server():
         mine = [t for t in data["tools"] if t["server"] == server["server"]]
         assert server["tools"] == len(mine)
         assert server["total_tokens"] == sum(t["total_tokens"] for t in mine)
-        assert server["schema_tokens"] == sum(t["schema_tokens"] for t in mine)
+        assert server["signature_tokens"] == sum(t["signature_tokens"] for t in mine)
         assert server["outliers"] == sum(t["outlier"] for t in mine)
     assert [s["total_tokens"] for s in data["servers"]] == sorted((s["total_tokens"] for s in data["servers"]),
                                                                    reverse=True)
@@ -69,16 +69,79 @@ def test_costs_text_names_both_tokenizers_and_csv_sorts():
     assert done.returncode == 0, done.stderr
     first = done.stdout.splitlines()[0]
     assert "o200k_base (display tokenizer)" in first and "planning tokenizer cl100k_base" in first
-    assert "\nper server\n" in done.stdout
+    assert "\nper server (total: its tools counted alone, added up; plan's \"schemas (tokens)\" rounds once per " \
+           "server, so with chars4 it can be lower by up to one token per tool)\n" in done.stdout
     done = run_cli("costs", FIVE, "--csv", "--sort", "name")
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
-    assert list(rows[0]) == ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share",
+    assert list(rows[0]) == ["name", "server", "description_tokens", "signature_tokens", "total_tokens", "share",
                              "outlier"]
     assert [r["name"] for r in rows] == sorted(r["name"] for r in rows)
     assert len(rows) == len(Inspector.from_files([FIVE]).registration.tools)
     done = run_cli("costs", FIVE, "--csv", "--sort", "description")
     values = [int(r["description_tokens"]) for r in csv.DictReader(io.StringIO(done.stdout))]
     assert values == sorted(values, reverse=True)
+    done = run_cli("costs", FIVE, "--csv", "--sort", "signature")
+    values = [int(r["signature_tokens"]) for r in csv.DictReader(io.StringIO(done.stdout))]
+    assert values == sorted(values, reverse=True) and len(set(values)) > 1
+    assert run_cli("costs", FIVE, "--sort", "schema").returncode == 2  # the old name, now plan's word only
+
+
+def _word(heading: str) -> str:
+    """A column heading or JSON key reduced to the word a reader compares: ``schemas (tokens)``,
+    ``schema`` and ``schema_tokens`` all read ``schema``."""
+    word = re.sub(r"\s*\(tokens[^)]*\)$", "", heading.lower()).removesuffix("_tokens").replace("_", " ")
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _text_rows(lines: list[str]) -> tuple[list[str], list[list[str]]]:
+    """A text table (heading, rule, rows up to a blank line) as its headings and cell lists."""
+    head = re.split(r"  +", lines[0].strip())
+    rows = []
+    for line in lines[2:]:
+        if not line.strip():
+            break
+        rows.append(re.split(r"  +", line.strip()))
+    return head, rows
+
+
+@pytest.mark.parametrize("tokenizer", ["chars4", "o200k_base"])
+def test_costs_and_plan_give_one_name_one_figure(tokenizer):
+    """``costs`` called a tool's definition without its description "schema" (JSON
+    ``schema_tokens``, github 25,360 in the team workspace) while ``plan`` calls a server's whole
+    definitions "schemas (tokens)" (``schema_tokens``, 29,700). Every heading and key the two share
+    (up to case, plural and "(tokens)") must hold the same figure for every server; with chars4 the
+    costs total differs from plan's schemas, so it must not share that name."""
+    plan_json = json.loads(run_cli("plan", TEAM, "--tokenizer", tokenizer, "--json").stdout)
+    costs_json = json.loads(run_cli("costs", TEAM, "--tokenizer", tokenizer, "--json").stdout)
+    plan_servers = {s["name"]: {_word(k): v for k, v in s.items()} for s in plan_json["servers"]}
+    costs_servers = {s["server"]: {_word(k): v for k, v in s.items()} for s in costs_json["servers"]}
+    shared = set(next(iter(plan_servers.values()))) & set(next(iter(costs_servers.values())))
+    assert shared == {"kind"}, shared
+    for name, row in costs_servers.items():
+        assert all(row[k] == plan_servers[name][k] for k in shared), name
+    tool_keys = {_word(k) for k in costs_json["tools"][0]}
+    assert tool_keys & set(next(iter(plan_servers.values()))) == {"name"}  # a tool's name there, a server's here
+    # The text tables: plan's per-server table and costs' per-server and per-tool tables.
+    plan_lines = run_cli("plan", TEAM, "--tokenizer", tokenizer).stdout.splitlines()
+    first = next(i for i, line in enumerate(plan_lines) if line.startswith("server  "))
+    plan_head, plan_rows = _text_rows(plan_lines[first:])
+    costs_lines = run_cli("costs", TEAM, "--tokenizer", tokenizer).stdout.splitlines()
+    start = next(i for i, line in enumerate(costs_lines) if line.startswith("per server")) + 1
+    costs_head, costs_rows = _text_rows(costs_lines[start:])
+    tool_head, _ = _text_rows(costs_lines[2:])
+    plan_cells = {row[0]: dict(zip(map(_word, plan_head), row)) for row in plan_rows}
+    shared = set(map(_word, plan_head)) & set(map(_word, costs_head))
+    assert shared == {"server", "kind", "tool"}, shared
+    for row in costs_rows:
+        cells = dict(zip(map(_word, costs_head), row))
+        assert all(cells[k] == plan_cells[cells["server"]][k] for k in shared), row
+    assert set(map(_word, tool_head)) & set(map(_word, plan_head)) == {"server"}
+    # Both figures are still what their names say: costs' total adds up tools counted alone.
+    plan_schemas = {s["name"]: s["schema_tokens"] for s in plan_json["servers"]}
+    differ = {s["server"] for s in costs_json["servers"] if s["total_tokens"] != plan_schemas[s["server"]]}
+    assert bool(differ) == (tokenizer == "chars4")
+    for server in costs_json["servers"]:  # chars4 rounds per tool: at most one token per tool above
+        assert 0 <= server["total_tokens"] - plan_schemas[server["server"]] < max(server["tools"], 1)
 
 
 def test_costs_bad_input_is_one_line_and_status_2(tmp_path):

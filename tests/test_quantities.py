@@ -362,6 +362,27 @@ def test_gate_terms_show_word_and_stem():
     assert list(terms["term (word → stem)"]) == ["create → creat", "issue → issu"]
 
 
+@pytest.mark.parametrize("catalog", CATALOGS)
+def test_the_costs_figures_are_the_named_quantities(catalog):
+    """``costs --json`` carries the costs quantities under their keys: a tool's total is Tool schema
+    (counted alone), its signature that minus its description, a server's total its tools added up,
+    which with chars4 is not Server schemas (a different name: plan's ``schema_tokens``)."""
+    costs = _json("costs", _path(catalog), "--context-length", CONTEXT, "--json")
+    alone = Q.tool_schemas(_inspector(catalog).planner, "chars4")
+    for tool in costs["tools"]:
+        assert tool["total_tokens"] == alone[tool["name"]]
+        assert tool[Q.TOOL_SIGNATURE.key] == tool["total_tokens"] - tool[Q.TOOL_DESCRIPTION.key]
+    blocks = Q.server_blocks(_plan(catalog))
+    assert Q.SERVER_SCHEMAS.key not in costs["servers"][0] and Q.SERVER_SCHEMAS.key not in costs["tools"][0]
+    above = 0
+    for server in costs["servers"]:
+        mine = [t for t in costs["tools"] if t["server"] == server["server"]]
+        assert server[Q.SERVER_TOOLS_TOTAL.key] == sum(t["total_tokens"] for t in mine)
+        assert 0 <= server[Q.SERVER_TOOLS_TOTAL.key] - blocks[server["server"]][Q.SERVER_SCHEMAS.key] < len(mine)
+        above += server[Q.SERVER_TOOLS_TOTAL.key] > blocks[server["server"]][Q.SERVER_SCHEMAS.key]
+    assert above  # chars4 rounds per tool: the two figures differ, hence two names
+
+
 def test_the_glossary_names_every_quantity():
     """docs/quantities.md defines each named quantity under the name the surfaces show."""
     text = (ROOT / "docs" / "quantities.md").read_text(encoding="utf-8")

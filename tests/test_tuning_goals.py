@@ -59,8 +59,8 @@ def combined():
 # --- counts, never "mixed" alone -------------------------------------------------------------
 
 @pytest.mark.parametrize("budget, label, short", [
-    (300, "full · 2 of 2 servers named (61 tools)", "full 2/2"),
-    (104, "names · 2 of 2 servers named (61 tools)", "names 2/2"),
+    (300, "full · 2 of 2 servers named (61 tools)", "full"),
+    (104, "names · 2 of 2 servers named (61 tools)", "names"),
     (41, "mixed · 1 of 2 servers named (1 tool)", "mixed 1/2"),
     (40, "none · nothing listed (0 of 2 servers named)", "none"),
 ])
@@ -71,6 +71,37 @@ def test_listing_counts_label(small_ladder, budget, label, short) -> None:
     plan = _planner().plan(parse_config({"threshold_pct": 100, "listing_max_tokens": 60_000}), max(budget, 1))
     assert plan.budget == budget
     assert plan_counts(plan) == counts
+
+
+def test_sweep_and_the_tuning_grid_show_one_short_form() -> None:
+    """docs/tuning.md says the Tuning page's grids and ``sweep``'s table show the same short form;
+    ``sweep`` printed ``full 9/9`` and ``names 9/9`` where the grid shows ``full`` and ``names``."""
+    import re  # noqa: PLC0415
+    from html import unescape  # noqa: PLC0415
+    from toolsearch.analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, form_grid  # noqa: PLC0415
+    from toolsearch.ui.tables import form_grid_html  # noqa: PLC0415
+
+    done = run_cli("sweep", TEAM)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    head = re.split(r"  +", lines[0])
+    form = head.index("listing_form")
+    printed = {}
+    for line in lines[2:]:
+        cells = re.split(r"  +", line)
+        printed[(int(cells[0].replace(",", "")), float(cells[1]))] = cells[form]
+    ladder = listing_ladder(Inspector.from_files([TEAM]).planner, parse_config({}))
+    grid = form_grid_html(form_grid(ladder, parse_config({}), DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS), key="t")
+    shown = {(int(c), float(y)): unescape(text) for c, y, text in re.findall(
+        r'<td[^>]*data-context-length="(\d+)" data-y="([\d.]+)"[^>]*>([^<]*)</td>', grid)}
+    assert shown and shown == printed
+    assert {"full", "names", "none"} <= set(printed.values())
+    assert any(re.fullmatch(r"mixed \d+/9", v) for v in printed.values())
+    doc = (ROOT / "docs" / "tuning.md").read_text(encoding="utf-8")
+    paragraph = doc.split("## Listing outcomes are counted", 1)[1].split("\n## ", 1)[0]
+    assert "grids and `sweep`'s table show the same\nshort form" in paragraph
+    assert "the form alone (`full`, `names`,\n`summary`, `none`) otherwise" in paragraph
+    assert not re.search(r"`(full|names|summary) \d+/\d+`", doc)
 
 
 def test_counts_on_the_combined_catalog(combined) -> None:

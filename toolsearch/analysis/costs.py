@@ -1,10 +1,14 @@
 """What each tool costs in tokens, split into its description and the rest of its definition.
 
 Each registered tool's definition (what the model receives when the tool is sent in full) is
-counted alone as compact JSON, the same figure the app's Costs page shows per tool. Its
-description is counted alone too; the rest (name, parameter schema and the JSON around them) is
-the tool's ``schema_tokens``. A tool is an outlier when its definition is far above the catalog's
-usual size: above the upper Tukey fence, Q3 + 1.5 × (Q3 − Q1) of every tool's total.
+counted alone as compact JSON, the same figure the app's Costs page shows per tool (Tool schema
+(counted alone)). Its description is counted alone too; the rest (name, parameters and the JSON
+around them) is the tool's signature, ``signature_tokens``. Not to be confused with ``plan``'s
+per-server ``schema_tokens`` (Server schemas: the whole definitions, rounded once per server); a
+server's ``total_tokens`` here adds its tools up as each is counted alone, so with chars4 it can be
+up to one token per tool above that figure (docs/quantities.md). A tool is an outlier when its
+definition is far above the catalog's usual size: above the upper Tukey fence,
+Q3 + 1.5 × (Q3 − Q1) of every tool's total.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ OUTLIER_MIN_TOOLS = 4
 #: Tukey's factor: an outlier is above Q3 + OUTLIER_IQR_FACTOR × (Q3 − Q1).
 OUTLIER_IQR_FACTOR = 1.5
 #: ``--sort`` keys: column name -> how rows are ordered (largest first for numbers).
-SORT_KEYS = ("total", "description", "schema", "name", "server")
+SORT_KEYS = ("total", "description", "signature", "name", "server")
 
 
 @dataclass(frozen=True)
@@ -33,8 +37,8 @@ class ToolCostRow:
     Attributes:
         name: the wire name the model sees; ``server`` the owning server.
         description_tokens: the description counted alone.
-        schema_tokens: the rest of the definition: ``total_tokens - description_tokens`` (name,
-            parameter schema and JSON framing; never below 0).
+        signature_tokens: the rest of the definition: ``total_tokens - description_tokens`` (name,
+            parameters and JSON framing; never below 0).
         total_tokens: the whole definition as compact JSON, counted alone.
         share: ``total_tokens`` as a fraction of the eager cost (0..1).
         outlier: above the catalog's upper fence (see :data:`OUTLIER_IQR_FACTOR`).
@@ -44,7 +48,7 @@ class ToolCostRow:
     name: str
     server: str
     description_tokens: int
-    schema_tokens: int
+    signature_tokens: int
     total_tokens: int
     share: float
     outlier: bool
@@ -57,13 +61,15 @@ class ToolCostRow:
 
 @dataclass(frozen=True)
 class ServerCostRow:
-    """One server's totals over its tools (tokens in the display tokenizer)."""
+    """One server's totals over its tools (tokens in the display tokenizer): each figure adds up its
+    tools' rows, so ``total_tokens`` is the sum of tools counted alone, not ``plan``'s Server schemas
+    (rounded once per server)."""
 
     server: str
     kind: str
     tools: int
     description_tokens: int
-    schema_tokens: int
+    signature_tokens: int
     total_tokens: int
     share: float
     outliers: int
@@ -123,7 +129,7 @@ def sorted_tools(rows: list[ToolCostRow], sort: str) -> list[ToolCostRow]:
         return sorted(rows, key=lambda r: (r.name, r.server))
     if sort == "server":
         return sorted(rows, key=lambda r: (r.server, -r.total_tokens, r.name))
-    column = {"total": "total_tokens", "description": "description_tokens", "schema": "schema_tokens"}[sort]
+    column = {"total": "total_tokens", "description": "description_tokens", "signature": "signature_tokens"}[sort]
     return sorted(rows, key=lambda r: (-getattr(r, column), r.server, r.name))
 
 
@@ -156,7 +162,7 @@ def tool_costs(inspector: Inspector, config: ToolSearchConfig, tokenizer: str = 
         total = totals[t.name]
         description = counter.count(t.description) if t.description else 0
         rows.append(ToolCostRow(name=t.name, server=t.server, description_tokens=description,
-                                schema_tokens=max(total - description, 0), total_tokens=total,
+                                signature_tokens=max(total - description, 0), total_tokens=total,
                                 share=total / eager if eager else 0.0,
                                 outlier=fence is not None and total > fence, deferred=t.name in deferred))
     by_server: dict[str, list[ToolCostRow]] = {}
@@ -165,7 +171,7 @@ def tool_costs(inspector: Inspector, config: ToolSearchConfig, tokenizer: str = 
     kinds = {s.name: s.kind for s in plan.servers}
     servers = [ServerCostRow(server=name, kind=kinds.get(name, next((t.kind for t in tools if t.server == name), "")),
                              tools=len(group), description_tokens=sum(r.description_tokens for r in group),
-                             schema_tokens=sum(r.schema_tokens for r in group),
+                             signature_tokens=sum(r.signature_tokens for r in group),
                              total_tokens=sum(r.total_tokens for r in group),
                              share=sum(r.total_tokens for r in group) / eager if eager else 0.0,
                              outliers=sum(r.outlier for r in group)) for name, group in by_server.items()]

@@ -26,7 +26,9 @@ class Quantity:
 
     Attributes:
         key: its key: the ``plan --json`` key for plan-level figures (``eager_tokens``…), the
-            per-server key for server figures, ``upfront_tokens`` of ``strategies --json``;
+            per-server key for server figures, ``upfront_tokens`` of ``strategies --json``, the
+            ``costs --json`` key for the costs figures (``description_tokens``, ``signature_tokens``,
+            per server ``total_tokens``);
             ``saved_tokens`` and ``tool_tokens`` exist only in this module (:func:`figures`,
             :func:`tool_schemas`).
         name: the name every surface shows (capitalized as at the start of a label).
@@ -66,8 +68,23 @@ SAVED = Quantity(
     "All schemas up front minus Tools array with tool search (negative when tool search costs more).")
 TOOL_SCHEMA = Quantity(
     "tool_tokens", "Tool schema (counted alone)", "tokens",
-    "One tool's full definition as compact JSON, counted on its own; chars4 rounds up per tool, so the sum "
-    "over a catalog can be a few tokens above All schemas up front, which rounds once.")
+    "One tool's full definition as compact JSON, counted on its own (costs --json tools[].total_tokens, the "
+    "costs column \"total\"); chars4 rounds up per tool, so the sum over a catalog can be a few tokens above "
+    "All schemas up front, which rounds once.")
+TOOL_DESCRIPTION = Quantity(
+    "description_tokens", "Description (counted alone)", "tokens",
+    "One tool's description text counted on its own (costs --json tools[].description_tokens, the costs "
+    "column \"description\").")
+TOOL_SIGNATURE = Quantity(
+    "signature_tokens", "Signature", "tokens",
+    "One tool's definition without its description: Tool schema (counted alone) minus Description (counted "
+    "alone), that is the tool's name, its parameters (input schema) and the JSON around them (costs --json "
+    "tools[].signature_tokens, the costs column \"signature\"; never below 0).")
+SERVER_TOOLS_TOTAL = Quantity(
+    "total_tokens", "Server total (tools counted alone)", "tokens",
+    "A server's tools' Tool schema (counted alone) figures added up (costs --json servers[].total_tokens, the "
+    "costs per-server column \"total\"). chars4 rounds each tool up, so it can be up to one token per tool above "
+    "Server schemas, which rounds once over the server; a BPE tokenizer gives both the same number.")
 SERVER_SCHEMAS = Quantity(
     "schema_tokens", "Server schemas", "tokens",
     "A server's tools' full definitions, rounded once over the server (per server in plan --json).")
@@ -87,7 +104,8 @@ ALL_UP_FRONT_STRATEGY = Quantity(
 
 #: Every named quantity, in glossary order.
 QUANTITIES: tuple[Quantity, ...] = (ALL_SCHEMAS, TOOLS_ARRAY, DEFERRED_SCHEMAS, LISTING, BUDGET, SAVED, TOOL_SCHEMA,
-                                    SERVER_SCHEMAS, FULL_BLOCK, NAMES_BLOCK, SUMMARY_LINE, ALL_UP_FRONT_STRATEGY)
+                                    TOOL_DESCRIPTION, TOOL_SIGNATURE, SERVER_SCHEMAS, SERVER_TOOLS_TOTAL, FULL_BLOCK,
+                                    NAMES_BLOCK, SUMMARY_LINE, ALL_UP_FRONT_STRATEGY)
 
 #: The heading of each per-server token figure (the ``plan --json`` key of :data:`SERVER_SCHEMAS`,
 #: :data:`FULL_BLOCK`, :data:`NAMES_BLOCK`, :data:`SUMMARY_LINE`) in a table with one row per server:

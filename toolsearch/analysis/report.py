@@ -274,7 +274,7 @@ def _grid(inspector: Inspector, config: ToolSearchConfig, tokenizer: str, colors
             title = (f"budget {p.budget:,} tokens, listing {p.listing_tokens:,} tokens, tier {p.tier}, "
                      f"{p.label}")
             cells.append(f'<td style="{esc(_filled(_color(colors, p.listing_form)))}" title="{esc(title)}">'
-                         f"{esc(p.short_label if p.listing_form == 'mixed' else Q.form_word(p.listing_form))}<br>{p.budget:,}</td>")
+                         f"{esc(p.short_label)}<br>{p.budget:,}</td>")
         rows.append(f"<tr><th>{pct:g}%</th>" + "".join(cells) + "</tr>")
     legend = " ".join(f'<span class="badge" style="{esc(_filled(_color(colors, f)))}">{esc(Q.form_word(f))}</span>'
                       for f in C.FORMS)

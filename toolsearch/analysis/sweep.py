@@ -189,10 +189,13 @@ class ListingCounts:
 
     @property
     def short_label(self) -> str:
-        """A cell-sized form of :attr:`label`: ``"mixed 9/10"``, ``"full 10/10"``, ``"none"``."""
-        if self.form == "none" or self.servers_total == 0:
-            return self.form
-        return f"{form_word(self.form)} {self.servers_named}/{self.servers_total}"
+        """A cell-sized form of :attr:`label`, the one ``sweep``'s table, the Tuning page's grids and
+        the report's heat map show: ``"mixed 9/10"`` with its counts; otherwise the form word alone
+        (``"full"``, ``"names"``, ``"summary"``, ``"none"``), since full and names name every server
+        and summary and none name none."""
+        if self.form == "mixed" and self.servers_total:
+            return f"mixed {self.servers_named}/{self.servers_total}"
+        return form_word(self.form)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict: the attributes, ``servers_named`` and ``label``."""

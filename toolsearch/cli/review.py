@@ -129,18 +129,20 @@ def add_parsers(sub: Any) -> None:
                         "(as recommend --keep-called)")
 
     p = sub.add_parser(
-        "costs", help="per-tool token costs (description and schema), per-server totals, outliers",
-        description="What each tool costs in tokens: its description counted alone, the rest of its definition "
-                    "(name, parameters, JSON) and the whole, its share of the eager cost (every schema sent in "
-                    "full) and whether it is an outlier (above Q3 + 1.5 x IQR of every tool's total); then "
-                    "per-server totals. Tokens in the display tokenizer; both tokenizers are named.",
+        "costs", help="per-tool token costs (description, signature and total), per-server totals, outliers",
+        description="What each tool costs in tokens: its description counted alone, its signature (the rest "
+                    "of its definition: name, parameters, JSON) and the whole (total), its share of the eager "
+                    "cost (every schema sent in full) and whether it is an outlier (above Q3 + 1.5 x IQR of "
+                    "every tool's total); then per-server totals (each tool counted alone, added up: with "
+                    "chars4 up to one token per tool above plan's per-server schemas, rounded once per "
+                    "server). Tokens in the display tokenizer; both tokenizers are named.",
         formatter_class=raw, epilog=_epilog(
-            "toolsearch costs sample_catalogs/five-servers.yaml --sort schema",
+            "toolsearch costs sample_catalogs/five-servers.yaml --sort signature",
             "toolsearch costs sample_catalogs/team-workspace.yaml --display-tokenizer o200k_base --csv > costs.csv"))
     _catalog_arguments(p)
     _display_tokenizer(p)
     p.add_argument("--sort", choices=costs_mod.SORT_KEYS, default="total",
-                   help="tool order: total, description or schema tokens (largest first), name or server "
+                   help="tool order: total, description or signature tokens (largest first), name or server "
                         "(default total)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object (tools, servers, tokenizers)")
@@ -378,15 +380,21 @@ def _share(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+#: The headings of ``costs``' two text tables. A heading names one quantity: none of them is a
+#: heading ``plan`` gives a different figure (``tests/test_cli_review.py`` checks it).
+COSTS_TOOL_COLUMNS = ("name", "server", "description", "signature", "total", "share", "outlier")
+COSTS_SERVER_COLUMNS = ("server", "kind", "tools", "description", "signature", "total", "share", "outliers")
+
+
 def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig) -> int:
     result = costs_mod.tool_costs(inspector, config, args.tokenizer, args.display_tokenizer, args.context_length,
                                   args.sort)
     if args.json:
         print_json(result.to_dict())
         return 0
-    header = ["name", "server", "description_tokens", "schema_tokens", "total_tokens", "share", "outlier"]
+    header = ["name", "server", "description_tokens", "signature_tokens", "total_tokens", "share", "outlier"]
     if args.csv:
-        write_csv(header, [[t.name, t.server, t.description_tokens, t.schema_tokens, t.total_tokens,
+        write_csv(header, [[t.name, t.server, t.description_tokens, t.signature_tokens, t.total_tokens,
                             f"{t.share:.6f}", "yes" if t.outlier else "no"] for t in result.tools])
         return 0
     fence = f"{result.outlier_fence:,.0f}" if result.outlier_fence is not None else "none (fewer than " \
@@ -396,14 +404,15 @@ def _costs(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     print(f"{Q.ALL_SCHEMAS.name.lower()} (every tool's schema sent in full, measured as one array): "
           f"{result.eager_tokens:,} tokens; each tool below is counted alone (they add up to {counted_alone:,}); "
           f"outlier above {fence} tokens")
-    print(text_table([[t.name, t.server, f"{t.description_tokens:,}", f"{t.schema_tokens:,}", f"{t.total_tokens:,}",
+    print(text_table([[t.name, t.server, f"{t.description_tokens:,}", f"{t.signature_tokens:,}", f"{t.total_tokens:,}",
                        _share(t.share), "outlier" if t.outlier else ""] for t in result.tools],
-                     ["name", "server", "description", "schema", "total", "share", "outlier"]))
+                     list(COSTS_TOOL_COLUMNS)))
     print()
-    print("per server")
-    print(text_table([[s.server, s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.schema_tokens:,}",
+    print("per server (total: its tools counted alone, added up; plan's \"schemas (tokens)\" rounds once per "
+          "server, so with chars4 it can be lower by up to one token per tool)")
+    print(text_table([[s.server, s.kind, f"{s.tools:,}", f"{s.description_tokens:,}", f"{s.signature_tokens:,}",
                        f"{s.total_tokens:,}", _share(s.share), f"{s.outliers:,}"] for s in result.servers],
-                     ["server", "kind", "tools", "description", "schema", "total", "share", "outliers"]))
+                     list(COSTS_SERVER_COLUMNS)))
     return 0
 
 

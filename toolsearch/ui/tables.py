@@ -381,7 +381,7 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'color:{text_on(fill)}" title="{esc(tip)}" data-form="{esc(p.listing_form)}" '
                 f'data-context-length="{c}" data-y="{y}" data-tier="{p.tier}" data-budget="{p.budget}" '
                 f'data-listing-tokens="{p.listing_tokens}" data-servers-named="{p.servers_named}">'
-                f'{esc(p.short_label if p.listing_form == "mixed" else form_word(p.listing_form))}</td>')
+                f'{esc(p.short_label)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
     # the mixed label explained on a cell of this grid (this catalog's server count), if it has one
