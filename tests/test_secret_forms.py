@@ -97,26 +97,43 @@ def test_the_encoded_forms_differ_and_are_all_masked() -> None:
     assert scrub_text("one\ntwo\n", secret_list([ENV_SECRET])) == "one\ntwo\n"
 
 
+def _servers(form: str, suffix: str = "") -> dict:
+    """A hostile server and one that crashes at start-up, both leaking in ``form``."""
+    return {f"hostile{suffix}": {"command": sys.executable,
+                                 "args": [str(HOSTILE), f"--token={ARG_SECRET}", "--leak-form", form],
+                                 "env": {"HOSTILE_SECRET": ENV_SECRET}},
+            f"crash{suffix}": {"command": sys.executable,
+                               "args": [str(HOSTILE), "--crash", f"--token={ARG_SECRET}", "--leak-form", form],
+                               "env": {"HOSTILE_SECRET": ENV_SECRET}}}
+
+
 def _config(tmp_path: Path, form: str) -> Path:
-    return write_json(tmp_path / "mcp.json", {"mcpServers": {
-        "hostile": {"command": sys.executable, "args": [str(HOSTILE), f"--token={ARG_SECRET}", "--leak-form", form],
-                    "env": {"HOSTILE_SECRET": ENV_SECRET}},
-        "crash": {"command": sys.executable, "args": [str(HOSTILE), "--crash", f"--token={ARG_SECRET}",
-                                                      "--leak-form", form],
-                  "env": {"HOSTILE_SECRET": ENV_SECRET}}}})
+    return write_json(tmp_path / "mcp.json", {"mcpServers": _servers(form)})
+
+
+@pytest.fixture(scope="module")
+def plan_of_every_form(tmp_path_factory):
+    """``toolsearch plan --json`` run once (its own process) over a config with the hostile and the
+    crashing server of every form (``hostile-FORM``, ``crash-FORM``): one interpreter start and
+    SDK import instead of one per form; each form's servers are checked on their own lines."""
+    servers = {name: spec for form in FORMS for name, spec in _servers(form, f"-{form}").items()}
+    config = write_json(tmp_path_factory.mktemp("forms") / "mcp.json", {"mcpServers": servers})
+    return run_cli("plan", config, "--json")
 
 
 @pytest.mark.parametrize("form", FORMS)
-def test_the_cli_never_prints_a_secret_in_any_form(tmp_path, form) -> None:
-    config = _config(tmp_path, form)
-    plan = run_cli("plan", config, "--json")
+def test_the_cli_never_prints_a_secret_in_any_form(tmp_path, form, plan_of_every_form) -> None:
+    plan = plan_of_every_form
     assert _leaks(plan.stdout + plan.stderr, form) == []
-    crash = [line for line in plan.stderr.splitlines() if line.startswith("toolsearch: live: crash: failed")]
+    crash = [line for line in plan.stderr.splitlines() if line.startswith(f"toolsearch: live: crash-{form}: failed")]
     assert len(crash) == 1 and "(stderr: hostile server starting with" in crash[0]  # the stderr tail is shown
     assert f"starting with {MASK}" in crash[0]
-    assert "toolsearch: live: hostile: ok, 3 tools" in plan.stderr
-    assert "flagged: 9 secret echoes masked" in plan.stderr  # info, titles, descriptions, defaults, enums
-    assert json.loads(plan.stdout)["servers"][0]["tool_count"] == 3
+    ok = [line for line in plan.stderr.splitlines() if line.startswith(f"toolsearch: live: hostile-{form}: ok")]
+    assert len(ok) == 1 and ok[0].startswith(f"toolsearch: live: hostile-{form}: ok, 3 tools"), ok
+    assert ok[0].endswith("flagged: 9 secret echoes masked"), ok  # info, titles, descriptions, defaults, enums
+    servers = {server["name"]: server for server in json.loads(plan.stdout)["servers"]}
+    assert servers[f"hostile-{form}"]["tool_count"] == 3
+    config = _config(tmp_path, form)
     echo = run_cli("call", config, "mcp__hostile__echo", "-a", '{"text": "hi"}', "--json")
     assert _leaks(echo.stdout + echo.stderr, form) == []
     response = json.loads(echo.stdout)["response"]
@@ -334,20 +351,37 @@ def _expected_last(form: str, mode: str) -> str:
     return f"(last: 'server log: key {MASK}')"
 
 
-@pytest.mark.parametrize(("form", "mode", "at"), STRAY_CASES)
-def test_the_cli_never_shows_a_secret_split_across_stray_stdout_lines(tmp_path, form, mode, at) -> None:
-    config = _stray_config(tmp_path, form, mode, at)
-    out = tmp_path / "snapshot.yaml"
+@pytest.fixture(scope="module")
+def snapshot_of_every_stray_case(tmp_path_factory):
+    """``toolsearch snapshot`` run once (its own process) over a config with one hostile server per
+    stray-line case (``hostile-N``, N its index in :data:`STRAY_CASES`); each server's warning is
+    checked on its own. Returns the finished process and the catalog it wrote."""
+    tmp = tmp_path_factory.mktemp("stray")
+    servers = {}
+    for index, (form, mode, at) in enumerate(STRAY_CASES):
+        (spec,) = json.loads(_stray_config(tmp, form, mode, at).read_text(encoding="utf-8"))["mcpServers"].values()
+        servers[f"hostile-{index}"] = spec
+    config = write_json(tmp / "mcp.json", {"mcpServers": servers})
+    out = tmp / "snapshot.yaml"
     snap = run_cli("snapshot", config, "-o", out)
+    return snap, out.read_text(encoding="utf-8") if out.exists() else ""
+
+
+@pytest.mark.parametrize(("form", "mode", "at"), STRAY_CASES)
+def test_the_cli_never_shows_a_secret_split_across_stray_stdout_lines(snapshot_of_every_stray_case, form, mode,
+                                                                      at) -> None:
+    snap, written = snapshot_of_every_stray_case
+    server = f"hostile-{STRAY_CASES.index((form, mode, at))}"
     assert snap.returncode == 0, snap.stderr
-    written = out.read_text(encoding="utf-8")
     assert _fragments_in(snap.stdout + snap.stderr + written) == []
-    stray = [line for line in snap.stderr.splitlines() if "were not JSON-RPC messages" in line]
+    stray = [line for line in snap.stderr.splitlines()
+             if "were not JSON-RPC messages" in line and f"server '{server}'" in line]
     lines = {"split": 3, "long": 2, "cut": 2}[mode]
-    assert stray == [f"toolsearch: catalog warning: live: server 'hostile': {lines} lines on the server's stdout "
+    assert stray == [f"toolsearch: catalog warning: live: server '{server}': {lines} lines on the server's stdout "
                      f"were not JSON-RPC messages {_expected_last(form, mode)}"]
     problems = yaml.safe_load(written)["snapshot"]["problems"]  # the snapshot keeps the warning
-    assert [p for p in problems if "not JSON-RPC messages" in p] == [stray[0].split("catalog ", 1)[1]]
+    assert [p for p in problems if "not JSON-RPC messages" in p and f"server '{server}'" in p] == \
+        [stray[0].split("catalog ", 1)[1]]
 
 
 @pytest.mark.parametrize(("form", "mode", "at"), [("plain", "split", "4"), ("hex", "split", "-6"), ("base64", "cut", None)])
@@ -399,17 +433,30 @@ def test_a_library_user_sees_no_secret_from_stray_stdout_lines_in_the_log(tmp_pa
     assert _fragments_in(run.stdout + run.stderr) == [], run.stderr
 
 
-@pytest.mark.parametrize("form", ["as-is", "base64", "hex"])
-@pytest.mark.parametrize("chars", [4, 9, 14])
-def test_a_stderr_that_ends_inside_a_secret_shows_no_part_of_it(tmp_path, form, chars) -> None:
+CUT_FORMS, CUT_CHARS = ("as-is", "base64", "hex"), (4, 9, 14)
+
+
+@pytest.fixture(scope="module")
+def plan_of_every_stderr_cut(tmp_path_factory):
+    """``toolsearch plan --json`` run once (its own process) over a config with one crashing server
+    per case (``crash-CHARS-FORM``), each dying ``CHARS`` characters into a secret on stderr."""
+    config = write_json(tmp_path_factory.mktemp("cuts") / "mcp.json", {"mcpServers": {
+        f"crash-{chars}-{form}": {"command": sys.executable,
+                                  "args": [str(HOSTILE), "--crash", "--stderr-cut", str(chars),
+                                           *(["--leak-form", form] if form != "as-is" else [])],
+                                  "env": {"HOSTILE_SECRET": ENV_SECRET}}
+        for form in CUT_FORMS for chars in CUT_CHARS}})
+    return run_cli("plan", config, "--json")
+
+
+@pytest.mark.parametrize("form", CUT_FORMS)
+@pytest.mark.parametrize("chars", CUT_CHARS)
+def test_a_stderr_that_ends_inside_a_secret_shows_no_part_of_it(plan_of_every_stderr_cut, form, chars) -> None:
     """A server that dies while printing a secret leaves its start at the end of stderr: the
     failure's stderr tail masks that start (and the line is still shown)."""
-    config = write_json(tmp_path / "mcp.json", {"mcpServers": {
-        "crash": {"command": sys.executable, "args": [str(HOSTILE), "--crash", "--stderr-cut", str(chars),
-                                                      *(["--leak-form", form] if form != "as-is" else [])],
-                  "env": {"HOSTILE_SECRET": ENV_SECRET}}}})
-    plan = run_cli("plan", config, "--json")
-    (line,) = [line for line in plan.stderr.splitlines() if line.startswith("toolsearch: live: crash: failed")]
+    plan = plan_of_every_stderr_cut
+    (line,) = [line for line in plan.stderr.splitlines()
+               if line.startswith(f"toolsearch: live: crash-{chars}-{form}: failed")]
     shown = ENV_SECRET if form == "as-is" else _encoded(ENV_SECRET, form)[0]
     assert f"last words: {MASK}" in line, line
     assert shown[:chars] not in line and shown[:4] not in line.split("last words:")[1], line
