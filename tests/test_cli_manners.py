@@ -359,8 +359,7 @@ def test_a_closed_standard_error_keeps_the_status():
 def test_a_dash_reads_the_catalog_or_the_config_from_standard_input():
     catalog = (ROOT / "sample_catalogs" / "five-servers.yaml").read_text(encoding="utf-8")
     gate = ("--context-lengths", "32k,200k", "--goal", "names", "--json")
-    from_file = subprocess.run([*toolsearch_command(), "check", "sample_catalogs/five-servers.yaml", *gate],
-                               capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+    from_file = run_cli("check", "sample_catalogs/five-servers.yaml", *gate, cwd=ROOT)  # the reference output
     from_stdin = subprocess.run([*toolsearch_command(), "check", "-", *gate], input=catalog,
                                 capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
     assert (from_stdin.returncode, from_stdin.stderr) == (from_file.returncode, from_file.stderr)
@@ -433,9 +432,8 @@ def test_standard_input_lends_the_name_stdin_not_a_dash():
 
 def test_a_dash_reads_a_session_file_from_standard_input_but_not_a_store():
     catalog, sessions = "sample_catalogs/team-workspace.yaml", ROOT / "sample_sessions"
-    from_file = subprocess.run([*toolsearch_command(), "sessions", "sample_sessions/hermes-export.jsonl",
-                                "--catalog", catalog, "--json"], capture_output=True, text=True, cwd=ROOT,
-                               timeout=120, check=False)
+    from_file = run_cli("sessions", "sample_sessions/hermes-export.jsonl", "--catalog", catalog, "--json",
+                        cwd=ROOT)  # the reference output
     from_stdin = subprocess.run([*toolsearch_command(), "sessions", "-", "--catalog", catalog, "--json"],
                                 input=(sessions / "hermes-export.jsonl").read_text(encoding="utf-8"),
                                 capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
