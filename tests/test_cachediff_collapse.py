@@ -130,7 +130,16 @@ def test_adding_a_server():
     assert diff.tools.first.offset == len(ARRAY_HEAD) + at
     assert [c.kind for c in diff.causes] == ["server_added", "deferred_count"]
     assert diff.causes[0].detail == {"server": "gamma", "tools": 1}
-    assert diff.causes[0].message == "server 'gamma' added on B (1 tool)."
+    assert diff.causes[0].message == "server 'gamma' added: only on B (1 tool)."
+
+
+def test_removing_a_server_names_the_side_it_is_on():
+    a = inspector([ALPHA, BETA, server("gamma", ("g1", "Ping."), ("g2", "Pong."))])
+    b = inspector([ALPHA, BETA])
+    diff = compare(side(a, label="old"), side(b, label="new"))
+    removed = [c for c in diff.causes if c.kind == "server_removed"]
+    assert [c.detail for c in removed] == [{"server": "gamma", "tools": 2}]
+    assert removed[0].message == "server 'gamma' removed: only on old (2 tools)."
 
 
 def test_adding_a_server_with_the_same_count_differs_in_the_listing():

@@ -607,10 +607,10 @@ def test_check_baseline_says_how_many_more_differences_break_the_cache():
     added and one removed, "server 'core' added" alone would hide the rest (toolsearch diff lists them)."""
     done = run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k", "--goal", "any", "--format", "json")
     change = json.loads(done.stdout)["contexts"][0]["baseline"]
-    assert change["first_cause"] == "server 'core' added on new (6 tools)."
+    assert change["first_cause"] == "server 'core' added: only on new (6 tools)."
     assert change["more_causes"] == 15
     text = run_cli("check", TEAM, "--baseline", FIVE, "--context-lengths", "32k", "--goal", "any")
-    assert ("server 'core' added on new (6 tools). 15 more differences change the prefix too; "
+    assert ("server 'core' added: only on new (6 tools). 15 more differences change the prefix too; "
             "toolsearch diff lists them.") in text.stdout
 
 

@@ -590,11 +590,11 @@ def _catalog_causes(p: _Pair, f: _Findings) -> None:
 
     # One catalog on both sides (the same inspector): no server or tool can differ.
     sa, sb = (tools_by_server(ia), tools_by_server(ib)) if ia is not ib else ({}, {})
-    for kind, names, tools_of, verb in (("server_added", set(sb) - set(sa), sb, "added on"),
-                                        ("server_removed", set(sa) - set(sb), sa, "removed on")):
+    for kind, names, tools_of, verb, side in (("server_added", set(sb) - set(sa), sb, "added", b.label),
+                                              ("server_removed", set(sa) - set(sb), sa, "removed", a.label)):
         for name in sorted(names):
             n = len(tools_of[name])
-            f.add(kind, f"server {quoted(name)} {verb} {b.label} ({_counted(n, 'tool')})"
+            f.add(kind, f"server {quoted(name)} {verb}: only on {side} ({_counted(n, 'tool')})"
                   + ("" if n else ": it has no tools, so nothing the model sees changes") + ".",
                   {"server": name, "tools": n}, n > 0)
     if p.both_active and pa.deferred_count != pb.deferred_count:
