@@ -224,6 +224,36 @@ class UnnamedServer:
 
 
 @dataclass(frozen=True)
+class ShorterLength:
+    """A context length recorded sessions ran at that is shorter than every listed context length:
+    the recommendation was not asked about it, and a shorter context gets a smaller (never a larger)
+    budget, so its listing may name less than any listed length's.
+
+    Attributes:
+        outcome: what the recommended settings give at that length (``called_listed`` and
+            ``called_total`` count the tools the sessions recorded at it called).
+        sessions: how many sessions recorded that length.
+        called_not_named: the distinct deferred tools those sessions called that the listing there
+            does not name, sorted.
+    """
+
+    outcome: ContextOutcome
+    sessions: int
+    called_not_named: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: ``context_length``, ``sessions``, ``budget``, ``listing_form``,
+        ``listing_tokens``, ``servers_named``, ``servers_total``, ``tools_named``, ``outcome``,
+        ``called_listed``, ``called_total`` and ``called_not_named``."""
+        o = self.outcome
+        return {"context_length": o.context_length, "sessions": self.sessions, "budget": o.budget,
+                "listing_form": o.listing_form, "listing_tokens": o.listing_tokens,
+                "servers_named": o.servers_named, "servers_total": o.servers_total, "tools_named": o.tools_named,
+                "outcome": o.outcome, "called_listed": o.called_listed, "called_total": o.called_total,
+                "called_not_named": list(self.called_not_named)}
+
+
+@dataclass(frozen=True)
 class MultiRecommendation:
     """The settings for a goal over several context lengths (see :func:`recommend_for_contexts`).
 
@@ -273,6 +303,9 @@ class MultiRecommendation:
         keep_called: with ``--keep-called`` (the Tuning page's checkbox), which servers were kept
             named because the recorded sessions called them (:func:`keep_called`; they are in
             ``keep_servers`` too); ``None`` without.
+        shorter_lengths: with recorded sessions, the context lengths they recorded that are shorter
+            than every listed one (:class:`ShorterLength`: what the recommended settings give there);
+            ``()`` without sessions or when there is none.
     """
 
     goal: str
@@ -301,6 +334,7 @@ class MultiRecommendation:
     outside_scope: tuple[tuple[ContextOutcome, tuple[str, ...]], ...] = ()
     scope: str = ""
     keep_called: KeepCalled | None = None
+    shorter_lengths: tuple[ShorterLength, ...] = ()
 
     @property
     def worst(self) -> ContextOutcome:
@@ -1039,7 +1073,8 @@ def recommendation_lines(rec: MultiRecommendation, config: ToolSearchConfig,
     if lowered:
         lines.append(lowered_words(rec, config, lowered))
     lines += [f"not named: {server.reason}" for server in rec.unnamed]
-    return lines + large_share_lines(rec) + called_unnamed_lines(rec) + outside_scope_lines(rec)
+    return (lines + large_share_lines(rec) + called_unnamed_lines(rec) + shorter_length_lines(rec)
+            + outside_scope_lines(rec))
 
 
 #: Columns of the per-length outcome table (``recommend`` and the report), with sessions' two after.
@@ -1084,7 +1119,8 @@ def not_deferred_words(uncounted: UncountedCalls) -> str:
 
 def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
                          sessions_read: int | None = None, drift: str = "", note: str = "",
-                         not_deferred: UncountedCalls = UncountedCalls()) -> MultiRecommendation:
+                         not_deferred: UncountedCalls = UncountedCalls(),
+                         recorded_lengths: Mapping[str, int | None] | None = None) -> MultiRecommendation:
     """``rec`` with ``called_listed``, ``called_total`` and ``searches_saved`` filled in at every
     context length: how the recommended listing there serves the tools recorded sessions called
     (``called``: :func:`toolsearch.analysis.sessions.called_tools` for the same catalog and config),
@@ -1092,14 +1128,63 @@ def add_session_evidence(rec: MultiRecommendation, ladder: Ladder, called: Seque
     ``drift`` (:attr:`MultiRecommendation.sessions_drift`: see :func:`session_drift_words`) and
     ``note`` (:attr:`MultiRecommendation.sessions_note`), and ``not_deferred``: the called tools
     those counts leave out and why (:func:`toolsearch.analysis.sessions.uncounted_calls`;
-    :attr:`MultiRecommendation.sessions_not_deferred`)."""
+    :attr:`MultiRecommendation.sessions_not_deferred`). ``recorded_lengths``: each session's
+    recorded context length by session id (:func:`toolsearch.analysis.sessions.recorded_lengths`),
+    for :attr:`MultiRecommendation.shorter_lengths`."""
     contexts, unnamed = [], []
     for outcome in rec.contexts:
         step = ladder.step_at(outcome.budget)
         contexts.append(replace(outcome, **listing_evidence(called, step)))
         unnamed.append(tuple(called_not_listed(called, step)))
     return replace(rec, contexts=tuple(contexts), sessions_read=sessions_read, sessions_drift=drift,
-                   sessions_note=note, sessions_not_deferred=not_deferred, called_unnamed=tuple(unnamed))
+                   sessions_note=note, sessions_not_deferred=not_deferred, called_unnamed=tuple(unnamed),
+                   shorter_lengths=_shorter_lengths(rec, ladder, called, recorded_lengths or {}))
+
+
+def _shorter_lengths(rec: MultiRecommendation, ladder: Ladder, called: Sequence[CalledTool],
+                     recorded: Mapping[str, int | None]) -> tuple[ShorterLength, ...]:
+    """The recorded context lengths shorter than every listed one, shortest first, each with what
+    the recommended settings give there. Only those: the budget never shrinks as the context length
+    grows and a larger budget never lists less, so a length between or above the listed ones gets at
+    least what the next shorter listed length gets."""
+    listed = [c.context_length for c in rec.contexts if c.context_length]
+    if not listed or len(listed) < len(rec.contexts):  # an unknown length gets the fallback budget: no order
+        return ()
+    by_length: dict[int, set[str]] = {}
+    for session, n in recorded.items():
+        if n and n < min(listed):
+            by_length.setdefault(n, set()).add(session)
+    out = []
+    for n, sessions in sorted(by_length.items()):
+        (outcome,) = outcomes(ladder, rec.threshold_pct, rec.listing_max_tokens, [n])
+        step = ladder.step_at(outcome.budget)
+        there = [c for c in called if c.session in sessions]
+        out.append(ShorterLength(replace(outcome, **listing_evidence(there, step)), len(sessions),
+                                 tuple(called_not_listed(there, step))))
+    return tuple(out)
+
+
+def shorter_length_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
+    """With recorded sessions, one line per context length they ran at that is shorter than every
+    listed one (:attr:`MultiRecommendation.shorter_lengths`), e.g. ``"the sessions also ran at
+    16,000 tokens (3 sessions), shorter than every listed context length: there these settings give
+    mixed · 8 of 11 servers named (100 tools) (budget 880 tokens); 3 of the 4 tools called there are
+    not named (…); add 16k to the context lengths to tune for it"``. ``[]`` when there is none."""
+    lines = []
+    for s in rec.shorter_lengths:
+        o = s.outcome
+        line = (f"the sessions also ran at {o.context_length:,} tokens ({counted(s.sessions, 'session')}), "
+                f"shorter than every listed context length: there these settings give {o.outcome} "
+                f"(budget {o.budget:,} tokens)")
+        if s.called_not_named:
+            tools = s.called_not_named
+            shown = ", ".join(shown_names(tools[:limit])) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
+            line += (f"; {len(tools):,} of the {counted(o.called_total or 0, 'tool')} called there "
+                     f"{'is' if len(tools) == 1 else 'are'} not named ({shown})")
+        elif o.called_total:
+            line += f"; every tool called there is named ({o.called_listed:,} of {o.called_total:,})"
+        lines.append(line + f"; add {_length_arg(o.context_length)} to the context lengths to tune for it")
+    return lines
 
 
 @dataclass(frozen=True)

@@ -1084,6 +1084,12 @@ def called_not_listed(called: Sequence[CalledTool], step: Any) -> list[str]:
     return sorted({c.tool for c in called if not _listed(step, c.label)})
 
 
+def recorded_lengths(sessions: Sequence[Session]) -> dict[str, int | None]:
+    """Each session's recorded context length (tokens, ``None`` when not recorded) by session id,
+    the key :attr:`CalledTool.session` holds."""
+    return {s.id: s.context_length for s in sessions}
+
+
 # --- aggregates -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)

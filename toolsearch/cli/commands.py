@@ -1018,7 +1018,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     if kept_called is not None:
         rec = replace(rec, keep_called=kept_called)
     if evidence is not None:
-        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note)
+        rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read, note=evidence.note,
+                                   recorded_lengths=evidence.lengths)
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
                                 inspector.scope.name)
@@ -1039,7 +1040,9 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
             data["sessions"] = {"read": evidence.sessions_read, **evidence.uncounted.to_dict(),
                                 "catalog_drift": evidence.drift.to_dict(),
                                 "called_not_named": [{"context_length": c.context_length, "tools": shown_names(tools)}
-                                                     for c, tools in zip(rec.contexts, rec.called_unnamed)]}
+                                                     for c, tools in zip(rec.contexts, rec.called_unnamed)],
+                                "shorter_lengths": [{**s.to_dict(), "called_not_named": shown_names(s.called_not_named)}
+                                                    for s in rec.shorter_lengths]}
         if inspector.scope is not None:
             data["scope"] = scope_summary(inspector)
             data["outside_scope"] = [{"context_length": c.context_length, "outcome": c.outcome,

@@ -613,13 +613,15 @@ class SessionEvidence:
     called (:func:`toolsearch.analysis.sessions.called_tools`), the called names the session does
     not defer and why (:func:`toolsearch.analysis.sessions.uncounted_calls`: outside the session
     scope, or not deferred by this catalog), how many sessions were read, the catalog drift check,
-    and what it means that sessions were recorded by the released Hermes Agent (empty when none was)."""
+    what it means that sessions were recorded by the released Hermes Agent (empty when none was),
+    and each session's recorded context length (:func:`toolsearch.analysis.sessions.recorded_lengths`)."""
 
     called: list
     uncounted: Any
     sessions_read: int
     drift: Any
     note: str = ""
+    lengths: Any = None
 
 
 def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: ToolSearchConfig,
@@ -636,7 +638,8 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     """
     from ..analysis.recommend import session_drift_words  # noqa: PLC0415
     from ..analysis.sessions import (called_tools, catalog_drift, load_sessions,  # noqa: PLC0415
-                                     released_hermes_sessions, released_hermes_words, scrub_sessions, uncounted_calls)
+                                     recorded_lengths, released_hermes_sessions, released_hermes_words,
+                                     scrub_sessions, uncounted_calls)
 
     loaded = scrub_sessions(load_sessions(sources), secrets, keep=inspector.full_registration.by_name())
     for problem in loaded.problems:
@@ -654,4 +657,4 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     uncounted = uncounted_calls(not_in_catalog, inspector, config)  # outside the scope, or not deferred at all
     for sentence in uncounted.sentences():
         print(one_line(f"toolsearch: warning: {sentence}"), file=sys.stderr)
-    return SessionEvidence(called, uncounted, len(loaded.sessions), drift, note)
+    return SessionEvidence(called, uncounted, len(loaded.sessions), drift, note, recorded_lengths(loaded.sessions))

@@ -300,7 +300,7 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     if evidence is not None:
         rec = add_session_evidence(rec, ladder, evidence.called, evidence.sessions_read,
                                    session_drift_words(evidence.drift, inspector.catalog.name), evidence.note,
-                                   evidence.uncounted)
+                                   evidence.uncounted, evidence.lengths)
     if inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, listing_ladder(inspector.scoped(None).planner, config, args.tokenizer),
                                 inspector.scope.name)

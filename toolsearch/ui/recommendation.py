@@ -19,7 +19,7 @@ from toolsearch.analysis.recommend import (KeepCalled, LengthGoals, MultiRecomme
                                            add_whole_catalog, keep_called, recommend_for_contexts, session_drift_words)
 from toolsearch.analysis.sessions import (CalledTool, CatalogDrift, LoadedSessions, Session, UncountedCalls,
                                           called_tools, catalog_drift, drop_repeated, released_hermes_sessions,
-                                          released_hermes_words, scrub_sessions, uncounted_calls)
+                                          recorded_lengths, released_hermes_words, scrub_sessions, uncounted_calls)
 from toolsearch.analysis.sweep import Ladder, listing_ladder
 from toolsearch.analysis.wording import agree, counted
 from toolsearch.engine.errors import ToolsearchError
@@ -69,7 +69,8 @@ class Question:
     they were recorded by another release (empty: nothing), and the called tools the session does
     not defer and why (not counted: :func:`toolsearch.analysis.sessions.uncounted_calls`). With *Keep called servers named* ticked and sessions
     loaded, ``keep_called`` says which servers that added to ``keep_servers`` (which holds them
-    too: the goal's whole keep set, as ``recommend --keep-called`` passes it on)."""
+    too: the goal's whole keep set, as ``recommend --keep-called`` passes it on). ``recorded_lengths``:
+    each session's recorded context length by id (:func:`toolsearch.analysis.sessions.recorded_lengths`)."""
 
     lengths: tuple[int | None, ...]
     goal: str
@@ -84,6 +85,7 @@ class Question:
     sessions_note: str = ""
     sessions_not_deferred: UncountedCalls = UncountedCalls()
     keep_called: KeepCalled | None = None
+    recorded_lengths: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,7 +214,8 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
         ", ".join(asked_sessions.labels) if asked_sessions else "",
         len(asked_sessions.sessions) if asked_sessions else None,
         asked_sessions.drift_words if asked_sessions else "", asked_sessions.note if asked_sessions else "",
-        asked_sessions.uncounted if asked_sessions else UncountedCalls(), kept_called)
+        asked_sessions.uncounted if asked_sessions else UncountedCalls(), kept_called,
+        tuple(recorded_lengths(asked_sessions.sessions).items()) if asked_sessions else ())
     return Asked(question, dropped=dropped, sessions=asked_sessions, length_goals=length_goals)
 
 
@@ -228,7 +231,7 @@ def recommendation_for(v: common.View, q: Question) -> MultiRecommendation:
         rec = replace(rec, keep_called=q.keep_called)
     if q.called is not None:
         rec = add_session_evidence(rec, ladder, list(q.called), q.sessions_read, q.sessions_drift, q.sessions_note,
-                                   q.sessions_not_deferred)
+                                   q.sessions_not_deferred, dict(q.recorded_lengths))
     if v.inspector.scope is not None:  # the block is harness-wide: what every other session gets with it
         rec = add_whole_catalog(rec, _ladder(v.inspector.scoped(None), v), v.inspector.scope.name)
     return rec

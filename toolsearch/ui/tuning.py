@@ -18,7 +18,7 @@ from toolsearch import __version__
 from toolsearch.analysis.recommend import GOAL_WORDS as MULTI_GOAL_WORDS
 from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
-from toolsearch.analysis.recommend import (called_unnamed_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
+from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
@@ -398,6 +398,8 @@ if common.require_catalog(v):
             st.warning(common.md_escape(line[0].upper() + line[1:] + "."), icon=":material/data_usage:")
         for line in called_unnamed_lines(multi):  # the evidence: which tools the sessions used are lost
             st.info(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
+        for line in shorter_length_lines(multi):  # the sessions ran where the list does not reach
+            st.warning(common.md_escape(common.visible(line[0].upper() + line[1:] + ".")), icon=":material/history:")
         outside = outside_scope_lines(multi)
         if outside:  # a harness has one tools.tool_search block: the other sessions get these settings too
             st.warning(common.md_escape(common.visible(
