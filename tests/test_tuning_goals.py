@@ -375,6 +375,7 @@ def test_recommend_with_hermes_sessions(tmp_path) -> None:
     assert out["sessions"].pop("called_not_named") == [
         {"context_length": c, "tools": ["mcp__cloudflare__accounts_workers_scripts_list"]}
         for c in (32_000, 200_000, 1_000_000)]
+    assert out["sessions"].pop("shorter_lengths") == []  # no session recorded a length below 32K
     assert out["sessions"] == {"read": 2, "called_not_deferred": ["mcp__gone__x"]}
     assert "mcp__gone__x" in result.stderr
     assert set(drift) >= {"drifted", "missing_tools", "missing_servers", "extra_servers"}
