@@ -446,6 +446,30 @@ def note_unused_settings(settings_files: Sequence[str], config_path: str | None)
               f"lends its servers: this run uses {used}; add --config {path} to use the block", file=sys.stderr)
 
 
+def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[str]:
+    """The MCP servers the harness config ``--config`` names (its ``mcp_servers``, enabled ones:
+    :func:`toolsearch.live.client.config_file_servers`) that the catalog does not have, in the
+    config's order, each said on stderr in one warning: the figures are for a catalog without them
+    (a server added to the config after the catalog was snapshotted), and a gate would pass a
+    catalog in which no other server had to make room for them. ``[]`` without ``--config``."""
+    from ..live.client import config_file_servers  # noqa: PLC0415
+
+    have = {server.name for server in inspector.scoped(None).catalog.servers}
+    missing = [name for name in config_file_servers(config_path) if name not in have]
+    if missing:
+        print(one_line(f"toolsearch: warning: {unconfigured_words(str(config_path), missing)}"), file=sys.stderr)
+    return missing
+
+
+def unconfigured_words(config_path: str, missing: Sequence[str], judged: str = "these figures are for") -> str:
+    """What :func:`unconfigured_servers` says, without the ``toolsearch: warning:`` prefix;
+    ``judged`` names what is for a catalog without them (``check --strict``: the gate)."""
+    names = ", ".join(quoted(name) for name in missing)
+    return (f"{config_path} configures {counted(len(missing), 'MCP server')} the catalog does not have ({names}): "
+            f"{judged} a catalog without {'it' if len(missing) == 1 else 'them'}; list the servers' "
+            f"tools into the catalog again (toolsearch snapshot {config_path} -o CATALOG)")
+
+
 #: The stream the last progress line went to, and that line's width (see rewrite_progress_line).
 _progress_line: list = [None, 0]
 

@@ -42,7 +42,7 @@ from .examples import epilog
 from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
-                     note_unused_settings,
+                     note_unused_settings, unconfigured_servers, unconfigured_words,
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import ascii_digits, one_line, output_file, parse_context_lengths, text_table
@@ -200,7 +200,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--strict", action="store_true",
                    help="exit 2 when the config or a settings flag has a warning (an unknown or misspelt key, a "
                         "value out of range, no tools.tool_search block), or when no settings are given (no --config, "
-                        "--threshold-pct or --listing-max-tokens): the gate then checks only settings someone wrote")
+                        "--threshold-pct or --listing-max-tokens): the gate then checks only settings someone wrote; and "
+                        "when the config's mcp_servers starts a server the catalog lacks (snapshot it again)")
 
 
 def _load(args: argparse.Namespace, sources: Sequence[str],
@@ -239,6 +240,11 @@ def run(args: argparse.Namespace) -> int:
                                    f"listing_max_tokens {config.listing_max_tokens:,}); give the harness config with "
                                    "--config FILE, or drop --strict to check the defaults")
         inspector, secrets = _load(args, args.sources, config)
+        unconfigured = unconfigured_servers(args.config, inspector)
+        if getattr(args, "strict", False) and unconfigured:
+            # the gate would judge a catalog in which the new server's tools took no room
+            raise ReviewUsageError(f"check --strict: {unconfigured_words(args.config, unconfigured, 'the gate would judge')}, "
+                                   "and commit the catalog with the config; or drop --strict to check the catalog as it is")
         if getattr(args, "strict", False) and config.warnings:
             # a flag out of range (--listing-max-tokens 100) warns under the config key it sets
             flags = [f"--{key.replace('_', '-')}" for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")

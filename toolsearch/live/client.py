@@ -2054,6 +2054,26 @@ def config_file_secrets(path: str | Path | None) -> list[str]:
     return sorted({value for spec in servers for value in spec.secret_values() if value}, key=len, reverse=True)
 
 
+def config_file_servers(path: str | Path | None) -> list[str]:
+    """The names of the MCP servers a harness config file configures and would start (Hermes'
+    ``config.yaml``: its ``mcp_servers`` entries not ``enabled: false``), in file order; nothing is
+    started. ``[]`` without ``path``, for a file that configures no server, or one this reader cannot
+    use (as :func:`config_file_secrets`)."""
+    from ..engine.catalog import _parse_text, read_source_text  # noqa: PLC0415
+    from ..engine.errors import ToolsearchError  # noqa: PLC0415
+    from .mcpconfig import is_mcp_config, parse_config_data  # noqa: PLC0415
+
+    if not path:
+        return []
+    try:
+        data = _parse_text(read_source_text(Path(path)), str(path))
+        if not is_mcp_config(data):
+            return []
+        return [spec.name for spec in parse_config_data(data, str(path), base_dir=Path(path).parent).enabled]
+    except (ToolsearchError, RecursionError):
+        return []
+
+
 def read_source(path: str | Path) -> tuple[str, Any]:
     """Read and parse one SOURCE file once: ``("config", McpConfig)`` for an MCP client config
     (top level ``mcpServers`` / ``servers`` as a mapping / ``mcp_servers``), else

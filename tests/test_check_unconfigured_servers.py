@@ -1,0 +1,58 @@
+"""A harness config (``--config``) that configures an MCP server the catalog lacks: the catalog was
+snapshotted before the server was added. Every command that plans with the config says so on
+stderr, and ``check --strict`` refuses to gate (exit 2), since it would judge a catalog in which
+the new server took no room and pushed no other server down to a summary line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_cli
+
+ROOT = Path(__file__).absolute().parent.parent
+CATALOG = str(ROOT / "sample_catalogs" / "team-workspace.yaml")
+GATE = ["--context-lengths", "32k,200k,1m", "--goal", "names"]
+SETTINGS = "tools:\n  tool_search:\n    threshold_pct: 5.1\n    listing_max_tokens: 1621\n"
+
+
+def write_config(tmp_path: Path, servers: str) -> str:
+    path = tmp_path / "config.yaml"
+    path.write_text("mcp_servers:\n" + servers + SETTINGS, encoding="utf-8")
+    return str(path)
+
+
+def test_a_server_the_catalog_lacks_is_named_and_fails_a_strict_gate(tmp_path):
+    config = write_config(tmp_path, "  github: {command: npx, args: [server-github]}\n"
+                                    "  slack: {url: 'https://slack.example/mcp'}\n"
+                                    "  stripe: {command: npx, args: ['@stripe/mcp']}\n"
+                                    "  retired: {command: old-server, enabled: false}\n")
+    warning = (f"toolsearch: warning: {config} configures 1 MCP server the catalog does not have ('stripe'): these "
+               f"figures are for a catalog without it; list the servers' tools into the catalog again (toolsearch "
+               f"snapshot {config} -o CATALOG)")
+    strict = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert strict.returncode == 2, strict.stdout
+    assert strict.stdout == ""
+    assert strict.stderr.splitlines() == [warning, (
+        f"toolsearch: error: check --strict: {config} configures 1 MCP server the catalog does not have ('stripe'): "
+        f"the gate would judge a catalog without it; list the servers' tools into the catalog again (toolsearch "
+        f"snapshot {config} -o CATALOG), and commit the catalog with the config; or drop --strict to check the "
+        "catalog as it is")]
+    # without --strict the check runs, and says it; a disabled server is not started, so not missed
+    loose = run_cli("check", CATALOG, "--config", config, *GATE)
+    assert loose.returncode == 0, loose.stderr
+    assert loose.stdout.startswith("toolsearch check passed")
+    assert loose.stderr.splitlines() == [warning]
+    for command in (["recommend", CATALOG, "--config", config, *GATE],
+                    ["plan", CATALOG, "--config", config, "--context-length", "32k"]):
+        result = run_cli(*command)
+        assert result.returncode == 0, result.stderr
+        assert warning in result.stderr.splitlines(), command
+
+
+def test_a_config_whose_servers_are_all_in_the_catalog_passes_quietly(tmp_path):
+    config = write_config(tmp_path, "  github: {command: npx, args: [server-github]}\n"
+                                    "  grafana: {command: mcp-grafana}\n")
+    result = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
