@@ -64,6 +64,9 @@ def test_a_shorter_recorded_length_is_said_with_the_tools_it_loses():
         "servers_named": 6, "servers_total": 9, "tools_named": 86, "outcome": "mixed · 6 of 9 servers named (86 tools)",
         "called_listed": 1, "called_total": 4, "called_not_named": GRAFANA.split(", ")}]
     assert data["sessions"]["shorter_lengths"][0]["listing_tokens"] == short.outcome.listing_tokens
+    # the exported block records it too, above the gate line
+    block = run_cli(*ARGS, "--yaml").stdout.splitlines()
+    assert block.index(f"# {line}") < [i for i, text in enumerate(block) if text.startswith("# gate:")][0]
 
 
 def test_only_lengths_shorter_than_every_listed_one_are_said():

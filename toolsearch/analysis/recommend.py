@@ -1529,7 +1529,8 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     expected listing at each length (form and counts, listing and budget tokens), where it lists
     less than ``config`` (``lowered``, the words of :func:`lowered_words`), each server it
     does not name with why (``# not named:``, the words of :func:`recommendation_lines`), each length
-    where the listing takes a large share of the context (:func:`large_share_lines`) and, when it is
+    where the listing takes a large share of the context (:func:`large_share_lines`), each shorter
+    context length recorded sessions ran at (:func:`shorter_length_lines`) and, when it is
     reached, the ``toolsearch check`` command that gates a catalog on it (:func:`check_command`).
 
     Args:
@@ -1573,6 +1574,7 @@ def export_block(rec: MultiRecommendation, config: ToolSearchConfig, *, catalog_
     # review sees must not trade a server away behind a count ("9 of 10 servers named")
     lines += [f"# not named: {_comment_text(server.reason)}" for server in rec.unnamed]
     lines += [f"# {_comment_text(line)}" for line in large_share_lines(rec)]
+    lines += [f"# {_comment_text(line)}" for line in shorter_length_lines(rec)]
     # one block serves every session: say what the sessions outside the scope get
     lines += [f"# {_comment_text(line)}" for line in outside_scope_lines(rec)]
     if rec.reached and scope is not None:
