@@ -96,3 +96,19 @@ def test_the_report_and_the_tuning_page_say_it_in_the_same_words(tmp_path):
     assert not at.exception, at.exception
     said = [str(w.value).replace("\\", "") for w in at.warning if "shorter than every listed" in str(w.value)]
     assert said == [line[0].upper() + line[1:] + "."], said
+
+
+def test_a_shorter_length_that_lists_nothing_or_everything_is_said_so():
+    base = ["recommend", str(CATALOG), "--context-lengths", "32k,200k", "--sessions", str(STORE)]
+    nothing = [line for line in run_cli(*base, "--goal", "listed").stdout.splitlines() if "also ran" in line]
+    assert nothing == [
+        "the sessions also ran at 16,000 tokens (3 sessions), shorter than every listed context length: there these "
+        "settings give none · nothing listed (0 of 9 servers named) (budget 80 tokens); none of the 4 tools called "
+        "there is named (mcp__grafana__get_current_oncall_users, mcp__grafana__get_dashboard_panel_queries, "
+        "mcp__grafana__search_dashboards, mcp__slack__slack_post_message); add 16k to the context lengths to tune "
+        "for it"]
+    every = [line for line in run_cli(*base, "--goal", "full").stdout.splitlines() if "also ran" in line]
+    assert every == [
+        "the sessions also ran at 16,000 tokens (3 sessions), shorter than every listed context length: there these "
+        "settings give names · 9 of 9 servers named (178 tools) (budget 1,840 tokens); every tool called there is "
+        "named (4 of 4); add 16k to the context lengths to tune for it"]

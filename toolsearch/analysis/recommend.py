@@ -1179,8 +1179,13 @@ def shorter_length_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
         if s.called_not_named:
             tools = s.called_not_named
             shown = ", ".join(shown_names(tools[:limit])) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
-            line += (f"; {len(tools):,} of the {counted(o.called_total or 0, 'tool')} called there "
-                     f"{'is' if len(tools) == 1 else 'are'} not named ({shown})")
+            total = o.called_total or len(tools)
+            if len(tools) < total:
+                line += (f"; {len(tools):,} of the {total:,} tools called there "
+                         f"{'is' if len(tools) == 1 else 'are'} not named ({shown})")
+            else:
+                line += (f"; {'the tool' if total == 1 else f'none of the {total:,} tools'} called there "
+                         f"{'is not' if total == 1 else 'is'} named ({shown})")
         elif o.called_total:
             line += f"; every tool called there is named ({o.called_listed:,} of {o.called_total:,})"
         lines.append(line + f"; add {_length_arg(o.context_length)} to the context lengths to tune for it")
