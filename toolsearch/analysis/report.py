@@ -107,8 +107,9 @@ def _tokens(n: int) -> str:
     return f"{n:,} tokens"
 
 
-def _context(n: int | None) -> str:
-    return f"{n:,} tokens" if n else "unknown"
+def _context(n: int | None, note: str = "") -> str:
+    """A context length as the report names it; ``note`` (why this length) in parentheses after it."""
+    return (f"{n:,} tokens" if n else "unknown") + (f" ({note})" if note else "")
 
 
 def _short_context(n: int | None) -> str:
@@ -185,9 +186,10 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
     return _table(["", "value"], rows)
 
 
-def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, context_length: int | None) -> str:
+def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, context_length: int | None,
+              context_note: str = "") -> str:
     rows = [
-        ("context length", _context(context_length)),
+        ("context length", _context(context_length, context_note)),
         ("planning tokenizer (decides what fits)", plan.planning_tokenizer),
         ("display tokenizer (costs shown)", plan.display_tokenizer),
         ("tool names", inspector.naming),
@@ -205,9 +207,10 @@ def _settings(plan: Plan, config: ToolSearchConfig, inspector: Inspector, contex
     return "\n".join(parts)
 
 
-def _budget(plan: Plan, config: ToolSearchConfig, context_length: int | None) -> str:
+def _budget(plan: Plan, config: ToolSearchConfig, context_length: int | None, context_note: str = "") -> str:
     if context_length:
-        leg = (f"int({context_length:,} × {config.threshold_pct:g} / 100) = {plan.pct_leg:,} tokens")
+        leg = (f"int({context_length:,} × {config.threshold_pct:g} / 100) = {plan.pct_leg:,} tokens"
+               + (f" (context length {context_length:,} tokens, {context_note})" if context_note else ""))
     else:
         leg = f"{plan.pct_leg:,} tokens (fixed fallback: context length unknown)"
     fits = ("nothing fits or the listing is off" if plan.listing_form == "none" else "fits")
@@ -376,10 +379,10 @@ def _poisoning(inspector: Inspector) -> str:
 
 
 def _meta(generated: str | None, fingerprint: str | None, source_label: str | None, plan: Plan,
-          config: ToolSearchConfig, context_length: int | None) -> str:
+          config: ToolSearchConfig, context_length: int | None, context_note: str = "") -> str:
     rows = [("generated", generated or "—"), ("toolsearch version", __version__),
             ("catalog fingerprint", fingerprint or "—"), ("source", source_label or "—"),
-            ("settings", f"context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "
+            ("settings", f"context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
                          f"listing_max_tokens {config.listing_max_tokens:,} · enabled {config.enabled} · "
                          f"listing {config.listing} · planning tokenizer {plan.planning_tokenizer} · "
                          f"display tokenizer {plan.display_tokenizer}")]
@@ -493,7 +496,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
                  strategy_colors: Mapping[str, str] | None = None,
                  figure_keys: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
                  recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
-                 catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = ()) -> str:
+                 catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
+                 context_note: str = "") -> str:
     """The HTML report (one self-contained document, UTF-8 text).
 
     Args:
@@ -528,6 +532,8 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
             as in the app); ``recommendation_warnings``: sentences (plain text) shown as warnings
             under its verdict, e.g. what the catalog lacks that ``toolsearch recommend`` refuses
             it for (the app's pages; the command refuses such a catalog instead).
+        context_note: why the report is planned at ``context_length`` (e.g. ``the shortest of
+            --context-lengths``), said beside the length wherever the report names it; empty: nothing.
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -536,12 +542,13 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     plan = inspector.plan(config, context_length, tokenizer, display_tokenizer)
     name = inspector.catalog.name
     sections = [
-        ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length)),
+        ("About this report", _meta(generated, fingerprint, source_label, plan, config, context_length,
+                                           context_note)),
         ("Catalog", _summary(plan, inspector, source_label, context_length)),
-        ("Settings", _settings(plan, config, inspector, context_length)),
+        ("Settings", _settings(plan, config, inspector, context_length, context_note)),
         ("Recommended settings across context lengths", _recommendation(recommendation, inspector, config, fingerprint, profile_path,
                                                                       catalogs, recommendation_warnings)),
-        ("Listing budget", _budget(plan, config, context_length)),
+        ("Listing budget", _budget(plan, config, context_length, context_note)),
         ("Tier and form", _tier(plan, colors)),
         ("Servers", _servers(plan, colors)),
         ("Degradation steps", _steps(plan)),
@@ -569,7 +576,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     heading = name + (f" (scope {inspector.scope.name})" if inspector.scope is not None else "")
     subtitle = ((f"Session scope {inspector.scope.name} ({len(inspector.registration.tools):,} of "
                  f"{len(inspector.full_registration.tools):,} tools) · " if inspector.scope is not None else "")
-                + f"Context length {_context(context_length)} · threshold_pct {config.threshold_pct:g}% · "
+                + f"Context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
                 f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · "
                 f"form {plan_counts(plan).label}")
     return (

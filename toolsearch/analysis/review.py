@@ -89,6 +89,27 @@ def default_strategies(inspector: Inspector, catalog: str, source_label: str, co
                               "(the Strategies page's defaults)", tuple(results))
 
 
+def report_context_length(context_length: int | None, context_lengths: Sequence[int | None] | None, *,
+                          given: bool, lengths_name: str) -> tuple[int | None, str]:
+    """The context length a report's single-length sections (settings, budget, tier and form,
+    servers, the settings that reach each form, costs, strategies) are planned at, and the words
+    that say why (empty: it is the one given).
+
+    ``context_length`` (tokens, ``None`` = unknown) wins when ``given`` (the user chose it) or when
+    no ``context_lengths`` are listed. Otherwise the shortest known length of ``context_lengths``
+    is used: the budget is smallest there, so the listing is tightest, and the report shows a length
+    the harness serves beside the recommendation for all of them. ``lengths_name`` names where the
+    lengths came from in those words (``--context-lengths``, ``the Tuning page's context lengths``).
+    With only unknown lengths listed, the length is unknown.
+    """
+    if given or not context_lengths:
+        return context_length, ""
+    known = [n for n in context_lengths if n]
+    if not known:
+        return None, ""
+    return min(known), f"the shortest of {lengths_name}"
+
+
 def review_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
                   tokenizer: str, display_tokenizer: str, *, source_label: str, fingerprint: str,
                   queries: Sequence[str] = tuple(DEFAULT_QUERIES.splitlines()), query_file: Path | None = None,
@@ -98,7 +119,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
                   progress: Callable[[str], None] | None = None,
                   problems: list[str] | None = None,
                   recommendation: MultiRecommendation | None = None, profile_path: str | None = None,
-                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = ()) -> str:
+                  catalogs: Sequence[str] = (), recommendation_warnings: Sequence[str] = (),
+                  context_note: str = "") -> str:
     """The report HTML (one self-contained UTF-8 document) for one catalog and settings.
 
     Args:
@@ -122,6 +144,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
             ``catalogs`` the catalog files as given, which that line names (none: ``CATALOG``);
             ``recommendation_warnings`` sentences (plain text) shown as warnings beside it, e.g.
             what the catalog lacks that ``toolsearch recommend`` would refuse it for.
+        context_note: why the report is planned at ``context_length``, shown beside it wherever the
+            report names it (the words of :func:`report_context_length`; empty: nothing to say).
 
     Raises:
         TokenizerError: an unknown tokenizer name.
@@ -174,7 +198,8 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
         strategies_label=strategies.label if strategies else None,
         severity_colors=palette.SEVERITY_COLORS, strategy_colors=palette.STRATEGY_COLORS,
         figure_keys={listing_title: charts.listing_key_rows(planning_plan)}, recommendation=recommendation,
-        profile_path=profile_path, catalogs=catalogs, recommendation_warnings=recommendation_warnings)
+        profile_path=profile_path, catalogs=catalogs, recommendation_warnings=recommendation_warnings,
+        context_note=context_note)
 
 
 def report_summary(html_text: str) -> dict[str, Any]:

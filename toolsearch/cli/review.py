@@ -30,8 +30,8 @@ from ..analysis.recommend import (MultiRecommendation, add_session_evidence, add
                                   recommend_for_contexts, session_drift_words)
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
-from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, review_report, \
-    shipped_query_files
+from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, report_context_length, \
+    review_report, shipped_query_files
 from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, load_config
 from ..engine.errors import ToolsearchError
@@ -48,6 +48,9 @@ from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import ascii_digits, one_line, output_file, parse_context_lengths, text_table
 
 COMMANDS = ("report", "costs", "check")
+#: ``report``'s ``--context-length`` when it is not given (``None`` is ``--context-length unknown``,
+#: given): with ``--context-lengths``, the report is then planned at the shortest of them.
+CONTEXT_LENGTH_NOT_GIVEN = object()
 
 
 class ReviewUsageError(ToolsearchError):
@@ -99,6 +102,11 @@ def add_parsers(sub: Any) -> None:
             "toolsearch report sample_catalogs/team-workspace.yaml --context-lengths 32k,200k,1m --goal names "
             "-q 'create issue' -o review.html"))
     _catalog_arguments(p)
+    p.set_defaults(context_length=CONTEXT_LENGTH_NOT_GIVEN)
+    for action in p._actions:  # noqa: SLF001 - argparse has no API to edit an added argument
+        if action.dest == "context_length":
+            action.help = ("model context length in tokens (e.g. 200000, 200k) or 'unknown' (default); with "
+                           "--context-lengths, the default is the shortest of them")
     _display_tokenizer(p)
     add_scope_arguments(p)
     p.add_argument("-o", "--output", required=True, type=output_file, metavar="FILE.html",
@@ -112,7 +120,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--no-strategies", action="store_true", help="leave the disclosure strategies out")
     p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="with --goal: the context lengths the config serves (e.g. 32k,200k,1m); the report then "
-                        "carries the settings that reach the goal at all of them, as recommend gives them")
+                        "carries the settings that reach the goal at all of them, as recommend gives them, and its "
+                        "other sections are for the shortest of them unless --context-length is given")
     p.add_argument("--goal", type=goal_argument, action=Once, default=None, metavar="GOAL|LENGTH=GOAL,...",
                    help="with --context-lengths: the goal of that recommendation (" + GOAL_HELP + ")")
     p.add_argument("--except", dest="except_servers", action="append", default=[], metavar="SERVER",
@@ -357,15 +366,19 @@ def _report(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCo
     _refuse_writing_an_input(args, output, query_file)
     left_out: list[str] = []
     recommendation = _report_recommendation(args, inspector, config, secrets)
+    given = args.context_length is not CONTEXT_LENGTH_NOT_GIVEN
+    context_length, context_note = report_context_length(
+        args.context_length if given else None, args.context_lengths, given=given, lengths_name="--context-lengths")
     html_text = review_report(
-        inspector, config, args.context_length, args.tokenizer, display, source_label=_source_label(args.sources),
+        inspector, config, context_length, args.tokenizer, display, source_label=_source_label(args.sources),
         fingerprint=catalog_key(inspector.scoped(None).catalog),  # the whole catalog's, also for a scope
         queries=args.queries if args.queries is not None else DEFAULT_QUERIES.splitlines(),
         query_file=query_file, include_lint=not args.no_lint,
         strategies_for=None if args.no_strategies else lambda: default_strategies(
-            inspector, catalog, _source_label(args.sources), config, args.context_length, args.tokenizer, display),
+            inspector, catalog, _source_label(args.sources), config, context_length, args.tokenizer, display),
         problems=left_out, recommendation=recommendation, profile_path=args.profile,
-        catalogs=[as_typed(source) for source in args.sources])  # the gate line names them, as recommend --yaml does
+        catalogs=[as_typed(source) for source in args.sources],  # the gate line names them, as recommend --yaml does
+        context_note=context_note)
     if inspector.scope is not None:  # said once the report is built: an error stays the only line
         print(f"toolsearch: {scope_line(inspector)}", file=sys.stderr)
     for problem in left_out:

@@ -17,10 +17,13 @@ from toolsearch.analysis import review
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
-from toolsearch.ui.recommendation import (dropped_words, missing_words, question_for_report, question_words,
-                                         recommendation_for)
+from toolsearch.ui.recommendation import (ctx_text, dropped_words, missing_words, question_for_report,
+                                         question_words, recommendation_for)
 
 NO_QUERY_FILE = "none"
+#: Where the report's single-length sections are planned when it carries the Tuning page's lengths.
+LENGTH_SHORTEST, LENGTH_SIDEBAR = "shortest", "sidebar"
+LENGTHS_NAME = "the Tuning page's context lengths"
 PREVIEW_HEIGHT = 900  # px: the rendered report scrolls inside this frame
 
 
@@ -88,6 +91,18 @@ if common.require_catalog(v):
     if not found:  # the recommendation is the report's main answer: one click to where it is asked
         c1.page_link(str(Path(__file__).with_name("tuning.py")), icon=":material/tune:",
                      label="Context lengths and goal: Tuning")  # whole at 1024 px
+    if found:  # as toolsearch report without --context-length: the shortest listed length, unless chosen
+        shortest = review.report_context_length(None, found[1].lengths, given=False, lengths_name=LENGTHS_NAME)[0]
+        labels = {LENGTH_SHORTEST: f"{ctx_text(shortest)}, the shortest of {LENGTHS_NAME}",
+                  LENGTH_SIDEBAR: f"{ctx_text(ctx)}, the sidebar's context length"}
+        where = c1.selectbox(
+            "Other sections planned at", list(labels), format_func=labels.__getitem__, key="report_length",
+            help="The settings, budget, servers, costs and strategies are for one context length. By default the "
+                 "shortest one the recommendation is for: the budget is smallest there, so the listing is tightest.")
+        ctx, ctx_note = review.report_context_length(ctx, found[1].lengths, given=where == LENGTH_SIDEBAR,
+                                                     lengths_name=LENGTHS_NAME)
+    else:
+        ctx_note = ""
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]
     signature = (id(ins), v.source_label, cfg, ctx, v.tokenizer, v.display_tokenizer, tuple(queries), query_file,
                  include_lint, id(strategies), found[1] if found else None)
@@ -104,7 +119,8 @@ if common.require_catalog(v):
                                                           str(st.session_state.get("catalog", "")), v.source_label),
                 progress=lambda text: status.update(label=text), problems=left_out,
                 recommendation=found[0] if found else None, recommendation_warnings=missing_words(v) if found else (),
-                catalogs=common.shipped_sample_files())  # the block's gate line, as the Tuning page's
+                catalogs=common.shipped_sample_files(),  # the block's gate line, as the Tuning page's
+                context_note=ctx_note)
             for problem in left_out:
                 st.error(common.md_escape(problem), icon=":material/error:")
             st.session_state["report_signature"] = signature
