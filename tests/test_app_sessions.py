@@ -218,7 +218,8 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     at = open_page({"ctx": "custom", "ctxn": "16000", "pct": "3", "cap": "1200"})
     assert at.text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
     at.sidebar.selectbox(key="ctx_choice").set_value("128K").run()  # not edited yet: follows the sidebar
-    assert at.text_input(key="sessions_lengths").value == "128k, 32k, 200k, 1m"
+    # the sample sessions ran at 16K and 200K: those stay, shortest first
+    assert at.text_input(key="sessions_lengths").value == "16k, 32k, 128k, 200k, 1m"
     at.sidebar.selectbox(key="ctx_choice").set_value("custom").run()
     inspector, _, loaded, _ = engine()
     config = parse_config({"threshold_pct": 3.0, "listing_max_tokens": 1200})
@@ -310,16 +311,36 @@ def test_the_listing_saving_has_the_tuning_page_name_not_the_pin_name():
 
 def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
     """The Tuning page's context-length list (kept across pages and in the link) is what the user is
-    tuning: the Sessions what-if starts there (after the sidebar's length), not at a fixed 32K/200K/1M."""
+    tuning: the Sessions what-if starts there (with the sidebar's length and the sessions' own, 16K
+    and 200K), not at a fixed 32K/200K/1M."""
     at = open_page({"lengths": "64k, 128k"})
-    assert at.text_input(key="sessions_lengths").value == "200k, 64k, 128k"
+    assert at.text_input(key="sessions_lengths").value == "16k, 64k, 128k, 200k"
     inspector, config, loaded, _ = engine()
-    expected = called_listed_at(loaded.sessions, inspector, config, [200_000, 64_000, 128_000])
+    expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 64_000, 128_000, 200_000])
     table = frame(at, "sessions_at_lengths")
-    assert list(table["context length (tokens)"]) == ["200,000", "64,000", "128,000"]
+    assert list(table["context length (tokens)"]) == ["16,000", "64,000", "128,000", "200,000"]
     assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
-    # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M
-    assert open_page().text_input(key="sessions_lengths").value == "200k, 32k, 1m"
+    # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M, with the sessions' 16K
+    assert open_page().text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
+
+
+def test_what_if_asks_at_the_lengths_the_sessions_ran_at():
+    """The sample store's sessions ran at 16K and 200K (one recorded none): the what-if's default list
+    holds both, so it answers what those sessions would have seen, and one line says why. A list the
+    user typed is kept."""
+    at = open_page({"ctx": "1M"})
+    assert at.text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
+    assert "Your sessions ran at 16,000, 200,000 tokens: the list includes those lengths, shortest first." in [
+        c.value for c in at.caption]
+    inspector, config, loaded, _ = engine()
+    expected = called_listed_at(loaded.sessions, inspector, config, [16_000])[0]
+    assert expected.called_listed < expected.called_total  # at 16K the listing misses some called tools
+    sentence = next(t.value for t in at.text if t.value.startswith("At 16,000 tokens:"))
+    assert sentence.startswith(f"At 16,000 tokens: the listing names {expected.called_listed} of the "
+                               f"{expected.called_total} deferred tools")
+    at.text_input(key="sessions_lengths").set_value("1m").run()
+    at.sidebar.selectbox(key="ctx_choice").set_value("8K").run()
+    assert at.text_input(key="sessions_lengths").value == "1m"
 
 
 def test_the_session_picker_shows_invisible_characters_of_session_ids(tmp_path):

@@ -1184,6 +1184,15 @@ def what_if_lengths(context_length: int | None = None) -> list[int | None]:
     return list(dict.fromkeys([*([context_length] if context_length else []), *COMMON_CONTEXT_LENGTHS]))
 
 
+def with_recorded_lengths(lengths: Sequence[int | None], sessions: Sequence[Session]) -> list[int | None]:
+    """``lengths`` and the known context lengths the ``sessions`` recorded
+    (:func:`recorded_lengths`), shortest first, unknown (``None``) last, without repeats (tokens):
+    a what-if that asks what the sessions saw at their own lengths as well as at ``lengths``."""
+    recorded = [n for n in recorded_lengths(sessions).values() if n]
+    known = sorted({n for n in [*lengths, *recorded] if n})
+    return [*known, *([None] if None in lengths else [])]
+
+
 @dataclass(frozen=True)
 class CalledListed:
     """How one setting's listing at one context length serves the tools the sessions called.

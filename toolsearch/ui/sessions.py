@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import weakref
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -28,7 +28,7 @@ from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
-                                 what_if_lengths, counters_line, released_hermes_sessions,
+                                 what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
                                  released_hermes_words, scrub_sessions, shown_name, shown_names,
                                  uncounted_calls)
 
@@ -98,15 +98,17 @@ def lengths_text(lengths: list[int | None]) -> str:
 parse_lengths = common.parse_context_lengths
 
 
-def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
-    """The what-if's context lengths: a text input that starts at the sidebar's context length and
-    the lengths being tuned on the Tuning page (32K / 200K / 1M while that list is untouched), and
-    follows both until edited."""
+def _lengths_input(sidebar_context: int | None, where: Any, sessions: Sequence[Any] = ()) -> list[int | None]:
+    """The what-if's context lengths: a text input that starts at the context lengths the loaded
+    ``sessions`` recorded, the sidebar's context length and the lengths being tuned on the Tuning
+    page (32K / 200K / 1M while that list is untouched), shortest first
+    (:func:`~toolsearch.analysis.sessions.with_recorded_lengths`), and follows them until edited."""
     tuned, error = parse_lengths(st.session_state.get("tuning_contexts") or common.TUNING_CONTEXTS_DEFAULT)
     if error or st.session_state.get("tuning_contexts", common.TUNING_CONTEXTS_DEFAULT) == common.TUNING_CONTEXTS_DEFAULT:
-        default = lengths_text(what_if_lengths(sidebar_context))
+        asked = what_if_lengths(sidebar_context)
     else:
-        default = lengths_text(list(dict.fromkeys([*([sidebar_context] if sidebar_context else []), *tuned])))
+        asked = list(dict.fromkeys([*([sidebar_context] if sidebar_context else []), *tuned]))
+    default = lengths_text(with_recorded_lengths(asked, sessions))
     # the user's list lives outside the widget too: Streamlit forgets a widget's value on other pages
     kept = st.session_state.get("_sessions_lengths_kept")
     if st.session_state.get("sessions_lengths") in (None, st.session_state.get("_sessions_lengths_default")):
@@ -118,9 +120,14 @@ def _lengths_input(sidebar_context: int | None, where: Any) -> list[int | None]:
         st.session_state["_sessions_lengths_kept"] = None if value == st.session_state["_sessions_lengths_default"] else value
 
     where.text_input("Context lengths to ask about", key="sessions_lengths", on_change=keep,
-                     help="Comma-separated (32k, 200k, 1m, unknown). Starts at the sidebar's context length and "
-                          "the lengths on the Tuning page (the common 32K, 200K and 1M until you edit that "
-                          "list), and follows them until you edit it.")
+                     help="Comma-separated (32k, 200k, 1m, unknown). Starts at the context lengths your sessions "
+                          "ran at, the sidebar's context length and the lengths on the Tuning page (the common "
+                          "32K, 200K and 1M until you edit that list), shortest first, and follows them until you "
+                          "edit it.")
+    ran_at = with_recorded_lengths([], sessions)
+    if ran_at:
+        where.caption(f"Your sessions ran at {', '.join(f'{n:,}' for n in ran_at)} tokens: the list includes those "
+                      "lengths, shortest first.")
     lengths, error = parse_lengths(st.session_state["sessions_lengths"])
     if error:
         where.error(common.md_escape(error), icon=":material/warning:")
@@ -315,7 +322,7 @@ def render() -> None:
                    f"({v.config.listing_max_tokens:,} tokens), at the context lengths you serve: how many of the "
                    "deferred tools the sessions called the listing already names, and the tool_search calls made "
                    "before calling them (searches the listing would have saved).")
-        lengths = _lengths_input(v.context_length, st)
+        lengths = _lengths_input(v.context_length, st, loaded.sessions)
         at: list = []
         if lengths:
             at = _memo(("at_lengths", v.config, tuple(lengths), v.tokenizer), v.inspector, loaded,
