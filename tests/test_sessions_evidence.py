@@ -93,12 +93,14 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
                       if e["kind"] == "compaction")
     assert compaction["earlier_queries"] == ["slack post message"]
     assert data["catalog_drift"]["drifted"] is False and data["catalog_drift"]["missing_tools"] == []
-    # default lengths: 32K, 200K, 1M (no --context-length), each with the library's figures
+    # default lengths: the 16K a session recorded, then 32K, 200K, 1M (no --context-length), each
+    # with the library's figures
     sessions = load_sessions([db]).sessions
+    assert 16_000 in {s.context_length for s in sessions}
     inspector = Inspector.from_files([CATALOG])
-    expected = called_listed_at(sessions, inspector, parse_config({}), [32_000, 200_000, 1_000_000])
+    expected = called_listed_at(sessions, inspector, parse_config({}), [16_000, 32_000, 200_000, 1_000_000])
     assert data["called_listed"] == [c.to_dict() for c in expected]
-    assert [c["called_total"] for c in data["called_listed"]] == [3, 3, 3]
+    assert [c["called_total"] for c in data["called_listed"]] == [3, 3, 3, 3]
 
     text = run_cli("sessions", db, "--catalog", CATALOG, "--context-lengths", "16k,1m")
     assert text.returncode == 0, text.stderr
@@ -118,6 +120,19 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", c.listing_form,
                      f"{c.called_listed}", "of", f"{c.called_total}", str(c.searches_saved)] for c in at]
     assert "catalog drift" not in out
+
+
+def test_cli_default_lengths_include_the_lengths_the_sessions_ran_at():
+    """With no --context-lengths, the what-if asks at the lengths the sessions recorded (the sample
+    store's 16K and 200K) as well as --context-length and 32K/200K/1M, shortest first."""
+    done = run_cli("sessions", SAMPLES / "state.db", "--catalog", CATALOG, "--context-length", "64k", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    recorded = {s["context_length"] for s in data["per_session"]} - {None}
+    assert 16_000 in recorded
+    assert [c["context_length"] for c in data["called_listed"]] == [16_000, 32_000, 64_000, 200_000, 1_000_000]
+    given = run_cli("sessions", SAMPLES / "state.db", "--catalog", CATALOG, "--context-lengths", "1m", "--json")
+    assert [c["context_length"] for c in json.loads(given.stdout)["called_listed"]] == [1_000_000]
 
 
 def test_called_listed_at_uses_the_lengths_given_not_the_sessions_own():

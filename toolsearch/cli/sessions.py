@@ -37,7 +37,7 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
                                  called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
                                  listing_what_if, load_sessions, replay, report, scrub_sessions, session_flags,
                                  show_invisible, shown_name, shown_names,
-                                 summary, what_if_lengths, counters_line,
+                                 summary, what_if_lengths, with_recorded_lengths, counters_line,
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
@@ -74,8 +74,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="context length for sessions that do not record one (tokens, e.g. 200k; default unknown)")
     p.add_argument("--context-lengths", type=parse_context_lengths, action=Once, default=None, metavar="N,N,...",
                    help="context lengths to ask, at the current threshold_pct and listing_max_tokens, how many "
-                        "of the called tools the listing already names (default: --context-length when given, "
-                        "then 32k,200k,1m)")
+                        "of the called tools the listing already names (default: the lengths the sessions "
+                        "recorded, --context-length when given, and 32k,200k,1m, shortest first)")
     p.add_argument("--variant", action="append", type=_variant, dest="variants", metavar="V",
                    help=f"search variant to replay, repeatable (default: all: {', '.join(DEFAULT_VARIANTS)}); "
                         "reference is always replayed")
@@ -276,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"toolsearch: skipped: {_safe(problem)}", file=sys.stderr)
         rep = replay(loaded.sessions, inspector, config, args.variants, _progress("replaying"))
         what_if = listing_what_if(loaded.sessions, inspector, config, args.context_length, args.tokenizer)
-        lengths = args.context_lengths or what_if_lengths(args.context_length)
+        lengths = args.context_lengths or with_recorded_lengths(what_if_lengths(args.context_length), loaded.sessions)
         extra = {"flags": session_flags(loaded.sessions, inspector, config),
                  "drift": catalog_drift(loaded.sessions, inspector),
                  "at_lengths": called_listed_at(loaded.sessions, inspector, config, lengths, args.tokenizer),
