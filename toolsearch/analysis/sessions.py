@@ -354,7 +354,8 @@ _PLAIN_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 def _short(text: str, n: int = 300) -> str:
-    text = mask_text(_PLAIN_SPACE.sub(" ", str(text)).strip(" "))
+    # Masked before its line breaks become spaces too: a credential cut by one is masked whole.
+    text = mask_text(_PLAIN_SPACE.sub(" ", mask_text(str(text))).strip(" "))
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
