@@ -34,6 +34,8 @@ SECRET_MIN_CHARS = 4
 #: became unreadable. From this length up a value is masked wherever it occurs, as before (a
 #: credential glued to other text is still masked).
 SECRET_ANYWHERE_MIN_CHARS = 6
+#: What a harness turns into ``_`` in a tool name (a value is masked as registered there too).
+_UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 
 
 def secret_list(values: Iterable[str]) -> list[str]:
@@ -95,12 +97,10 @@ def _forms_of(value: str) -> set[str]:
     import base64  # noqa: PLC0415
     import binascii  # noqa: PLC0415
 
-    from .registration import sanitize_name_part  # noqa: PLC0415 (registration imports this module)
-
     # As a harness registers it in a tool name (every character but letters, digits and "_" as
     # "_"): "sk-proj-…" becomes "sk_proj_…", "envValue-Heron-9924" "envValue_Heron_9924".
     out = {value}
-    registered = sanitize_name_part(value)
+    registered = _UNSAFE_NAME_CHARS.sub("_", value)
     if sum(ch.isalnum() for ch in registered) >= SECRET_MIN_CHARS:  # not a run of "_" that ordinary names hold
         out.add(registered)
     for percent in (quote(value, safe=""), quote_plus(value, safe="")):
