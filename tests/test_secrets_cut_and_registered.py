@@ -197,3 +197,19 @@ def test_the_live_page_masks_a_decoded_url_credential(tmp_path) -> None:
     # (the query's other value, "ro", is shorter than any value searched for in free text)
     assert outcome["response"]["structuredContent"] == {"secret": f"{MASK} {MASK} ro",
                                                         "deep": [{"k": f"{MASK} {MASK} ro"}]}
+
+
+def test_a_long_error_text_is_read_only_as_far_as_it_is_shown() -> None:
+    """A call's error is shown as one line of at most 300 characters; a tool's error can be
+    megabytes of output, all of it masked for that line before (seconds per error)."""
+    import time
+
+    from toolsearch.analysis.sessions import _short
+
+    text = f"denied for {GHP_CUT[0]}\n{GHP_CUT[1]}: " + "error at /usr/lib/x.so line 42 \n" * 500_000
+    started = time.process_time()
+    shown = _short(text)
+    assert time.process_time() - started < 1
+    assert shown.startswith(f"denied for {MASK} : error at /usr/lib/x.so line 42 error at") and shown.endswith("…")
+    assert len(shown) == 300
+    assert _short("x" * 30_000) == "…"  # one word cut by the limit is not shown in part

@@ -466,8 +466,8 @@ _SHAPE_BREAK = re.compile(r"(?<![ \t])[ \t]*(?:\r\n|\r|\n|\\r\\n|\\n|\\r)[ \t]*"
 #: The characters credential shapes are made of (a JWT's dots included).
 _SHAPE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
 _SHAPE_RUN_START = re.compile(r"[A-Za-z0-9_.\-]+")
-#: How much of a run of shape characters cut by line breaks counts when asking whether it is a whole
-#: credential yet (the longest shapes, JWTs, can be longer, but a run this long is never a word).
+#: How much of a run of shape characters cut by line breaks is kept while reading on (the longest
+#: shapes, JWTs, can be longer, but a run this long is never a word).
 _SHAPE_RUN_CAP = 512
 
 
@@ -475,8 +475,10 @@ _SHAPE_RUN_CAP = 512
 #: line only when it holds one of these, or ends with the start of one (``gh`` / ``p_…``).
 _SHAPE_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "sk_", "rk_", "glpat", "xox",
                    "AKIA", "ASIA", "AIza", "hf_", "eyJ")
-_SHAPE_START = re.compile("|".join(map(re.escape, _SHAPE_PREFIXES)) + "|(?:" + "|".join(sorted(
+_SHAPE_PREFIX = re.compile("|".join(map(re.escape, _SHAPE_PREFIXES)))
+_SHAPE_PREFIX_CUT = re.compile("(?:" + "|".join(sorted(
     {re.escape(p[:n]) for p in _SHAPE_PREFIXES for n in range(1, len(p))}, key=len, reverse=True)) + r")\Z")
+_SHAPE_PREFIX_MAX = max(map(len, _SHAPE_PREFIXES))
 
 
 def _shape_spans(text: str) -> list[tuple[int, int]]:
@@ -485,14 +487,21 @@ def _shape_spans(text: str) -> list[tuple[int, int]]:
     return spans + [m.span(1) for m in _PLAIN_TOKEN.finditer(text) if _plain_token_is_secret(m)]
 
 
-def _continues_shape(run: str, head: str) -> bool:
+def _continues_shape(run: str, prefix_at: int, head: str) -> bool:
     """Whether ``head``, the shape characters that start the line after a break, carry on a
-    credential that ``run`` (the shape characters before the break) started: ``run`` is not a whole
-    shape yet, or ``head`` looks generated (a digit, or a capital letter past its first character:
-    a word that starts the next line, such as ``Please``, is not taken into a key already whole)."""
-    if not run or not head or not _SHAPE_START.search(run):
+    credential that ``run`` (the shape characters before the break, its last shape prefix at
+    ``prefix_at``, -1 for none) started: ``run`` ends with the start of a prefix, or is not a whole
+    shape yet from its last prefix on, or ``head`` looks generated (a digit, or a capital letter past
+    its first character: a word that starts the next line, such as ``Please``, is not taken into a
+    key already whole)."""
+    if not run or not head:
         return False
-    if not any(end == len(run) for _, end in _shape_spans(run)):
+    if _SHAPE_PREFIX_CUT.search(run[-_SHAPE_PREFIX_MAX:]):
+        return True
+    if prefix_at < 0:
+        return False
+    tail = run[prefix_at:]
+    if not any(end == len(tail) for _, end in _shape_spans(tail)):
         return True
     return bool(re.search(r"\d|.[A-Z]", head))
 
@@ -505,13 +514,22 @@ def _mask_split_shapes(text: str) -> str:
     pieces: list[tuple[int, int]] = [(0, 0)]  # (start in joined, start in text) of each piece
     parts: list[str] = []
     size = line_start = piece_start = 0
-    run, joined_last = "", False
+    run, prefix_at, joined_last = "", -1, False
     for match in _SHAPE_BREAK.finditer(text):
         line = text[line_start:match.start()]
         own = line[len(line.rstrip(_SHAPE_CHARS)):]
-        run = ((run + own) if joined_last and len(own) == len(line) else own)[-_SHAPE_RUN_CAP:]
+        if not (joined_last and len(own) == len(line)):
+            run, prefix_at = "", -1
+        # the last prefix, looked for in what was added (and the few characters before it)
+        since = max(0, len(run) - _SHAPE_PREFIX_MAX)
+        run += own
+        found = [m.start() for m in _SHAPE_PREFIX.finditer(run, since)]
+        prefix_at = found[-1] if found else prefix_at
+        if len(run) > _SHAPE_RUN_CAP:
+            cut = len(run) - _SHAPE_RUN_CAP
+            run, prefix_at = run[cut:], prefix_at - cut if prefix_at >= cut else -1
         head = _SHAPE_RUN_START.match(text, match.end())
-        joined_last = _continues_shape(run, head.group(0)[:_SHAPE_RUN_CAP] if head else "")
+        joined_last = _continues_shape(run, prefix_at, head.group(0)[:_SHAPE_RUN_CAP] if head else "")
         line_start = match.end()
         if joined_last:
             parts.append(text[piece_start:match.start()])
@@ -528,13 +546,16 @@ def _mask_split_shapes(text: str) -> str:
         piece = bisect.bisect_right(starts, index) - 1
         return pieces[piece][1] + index - pieces[piece][0]
 
-    for start, end in sorted(_shape_spans(joined), reverse=True):
+    out: list[str] = []
+    done = 0
+    for start, end in sorted(_shape_spans(joined)):
         first, last = at(start), at(end - 1) + 1
-        if last - first == end - start:
+        if last - first == end - start or first < done:
             continue  # on one line: masked as usual
         kept = "".join(m.group(0).strip(" \t") for m in _SHAPE_BREAK.finditer(text, first, last))
-        text = text[:first] + C.SECRET_MASK + kept + text[last:]
-    return text
+        out += [text[done:first], C.SECRET_MASK, kept]
+        done = last
+    return "".join(out) + text[done:]
 
 
 def mask_credential_shapes(text: str) -> str:
