@@ -12,7 +12,8 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
   ``fail``.
 
 ``--dsn URL`` (a connection string, as a database server takes one) adds its password and query
-values to the secrets, decoded as a database client reads them (``p%40ss`` as ``p@ss``).
+values to the secrets, decoded as a database client reads them (``p%40ss`` as ``p@ss``), and each
+part of its path of 20 characters or more (a webhook's key).
 
 ``--stderr-cut N`` ends its stderr with the first ``N`` characters of the first secret (in the
 ``--leak-form`` form), as a server that dies in the middle of printing it.
@@ -53,6 +54,7 @@ def secrets() -> list[str]:
     if dsn:  # as a database client reads its URL: the password and query values decoded
         parts = urlsplit(dsn)
         found += [unquote(parts.password or "")] + [value for _, value in parse_qsl(parts.query)]
+        found += [part for part in parts.path.split("/") if len(part) >= 20]  # a key in the path
     return [s for s in found if s]
 
 
