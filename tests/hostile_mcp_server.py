@@ -11,6 +11,10 @@ sequences (ESC, BEL, CSI, OSC, 8-bit CSI) into its text:
 * the JSON-RPC error ``message`` (with markdown: a link and an image) and nested ``data`` for
   ``fail``.
 
+``--dsn URL`` (a connection string, as a database server takes one) adds its password and query
+values to the secrets, decoded as a database client reads them (``p%40ss`` as ``p@ss``), and each
+part of its path of 20 characters or more (a webhook's key).
+
 ``--stderr-cut N`` ends its stderr with the first ``N`` characters of the first secret (in the
 ``--leak-form`` form), as a server that dies in the middle of printing it.
 
@@ -38,7 +42,7 @@ import html
 import json
 import os
 import sys
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 ESCAPES = "\x1b[31mred\x1b[0m \x07bell \x1b]0;pwned title\x07 \x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\ \x9b2J"
 
@@ -46,6 +50,11 @@ ESCAPES = "\x1b[31mred\x1b[0m \x07bell \x1b]0;pwned title\x07 \x1b]8;;http://evi
 def secrets() -> list[str]:
     found = [os.environ.get("HOSTILE_SECRET", "")]
     found += [arg.split("=", 1)[1] for arg in sys.argv[1:] if arg.startswith("--token=")]
+    dsn = option("--dsn")
+    if dsn:  # as a database client reads its URL: the password and query values decoded
+        parts = urlsplit(dsn)
+        found += [unquote(parts.password or "")] + [value for _, value in parse_qsl(parts.query)]
+        found += [part for part in parts.path.split("/") if len(part) >= 20]  # a key in the path
     return [s for s in found if s]
 
 

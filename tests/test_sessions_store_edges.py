@@ -191,3 +191,57 @@ def test_an_error_keeps_its_invisible_characters_as_markers(tmp_path):
     assert events[0]["error"] == "denied\u2028by\x1fthe\x85policy\x0bnow (retry later)"
     done = run_cli("sessions", str(db), "--catalog", str(CATALOG), "--variant", "reference")
     assert "     error: denied⟨U+2028⟩by⟨U+001F⟩the⟨U+0085⟩policy⟨U+000B⟩now (retry later)\n" in done.stdout
+
+
+def test_a_store_that_computes_its_values_when_read_is_refused(tmp_path):
+    """A column generated ``VIRTUAL`` is worked out by SQLite on every read: a 16 KB store whose
+    'title' was ``hex(zeroblob(200000000))`` took 2 s and 400 MB per session, so a few thousand rows
+    held the command (or the app, for an upload) for hours. A virtual table computes its rows the
+    same way. Hermes' tables store their values; such a store is refused before a row is read."""
+    db = write_store(tmp_path, SPEC)
+    conn = sqlite3.connect(db)
+    conn.execute("ALTER TABLE sessions ADD COLUMN shown TEXT GENERATED ALWAYS AS (upper(id)) VIRTUAL")
+    conn.commit()
+    conn.close()
+    done = run_cli("sessions", db, "--catalog", CATALOG)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"toolsearch: error: {db}: not a Hermes session store: 'sessions' computes column "
+                           "'shown' when read (a generated column); expected tables 'sessions' and 'messages' "
+                           "that store their values\n")
+    fts = tmp_path / "fts.db"
+    conn = sqlite3.connect(fts)
+    conn.executescript("CREATE TABLE sessions (id TEXT PRIMARY KEY, model TEXT);"
+                       "CREATE VIRTUAL TABLE messages USING fts5(session_id, role, content);"
+                       "INSERT INTO sessions VALUES ('s1', 'm'); INSERT INTO messages VALUES ('s1', 'user', 'hi');")
+    conn.commit()
+    conn.close()
+    done = run_cli("sessions", fts, "--catalog", CATALOG)
+    assert (done.returncode, done.stderr) == (2, f"toolsearch: error: {fts}: not a Hermes session store: 'messages' "
+                                                 "is a virtual table; expected tables 'sessions' and 'messages' "
+                                                 "that store their values\n")
+    # A table the reader does not read may compute what it likes: the store is read.
+    db2 = write_store(tmp_path, SPEC, name="other.db")
+    conn = sqlite3.connect(db2)
+    conn.execute("CREATE TABLE extra (a TEXT, b TEXT GENERATED ALWAYS AS (upper(a)) VIRTUAL)")  # not read
+    conn.commit()
+    conn.close()
+    assert [s.id for s in load_sessions([db2]).sessions] == ["s1"]
+
+
+def test_the_sessions_page_refuses_a_store_that_computes_its_values_in_one_line(tmp_path):
+    from streamlit.testing.v1 import AppTest
+
+    db = write_store(tmp_path, SPEC)
+    conn = sqlite3.connect(db)
+    conn.execute("ALTER TABLE messages ADD COLUMN shown TEXT GENERATED ALWAYS AS (upper(role)) VIRTUAL")
+    conn.commit()
+    conn.close()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("toolsearch/ui/sessions.py").run()
+    at.radio(key="sessions_source").set_value("Upload a session file").run()
+    at.file_uploader(key="sessions_upload").set_value(("state.db", db.read_bytes(), "application/octet-stream")).run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert errors == ["state\\.db\\: not a Hermes session store\\: 'messages' computes column 'shown' when read "
+                      "\\(a generated column\\); expected tables 'sessions' and 'messages' that store their values"]

@@ -726,6 +726,11 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
             if kind != "table":
                 raise SessionSourceError(f"{origin}: not a Hermes session store: {quoted(written)} is a {kind}; "
                                          "expected tables 'sessions' and 'messages'")
+        for name in ("sessions", "messages"):
+            computed = _computed_when_read(conn, kinds.get(name, (name, "table"))[0])
+            if computed:  # SQLite works it out on every read: a 16 KB store can ask for minutes of it
+                raise SessionSourceError(f"{origin}: not a Hermes session store: {computed}; expected tables "
+                                         "'sessions' and 'messages' that store their values")
         missing = [c for c in ("id",) if c not in columns] + [c for c in ("session_id", "role") if c not in message_columns]
         if not columns or not message_columns or missing:
             raise SessionSourceError(f"{origin}: not a Hermes session store: expected tables 'sessions' and "
@@ -752,6 +757,24 @@ def _read_db(path: Path, out: ReadResult, progress: Progress | None, immutable: 
         raise SessionSourceError(f"{origin}: the session store cannot be read ({exc})") from None
     finally:
         conn.close()
+
+
+def _computed_when_read(conn: sqlite3.Connection, table: str) -> str:
+    """Why ``table`` computes its values when it is read (a virtual table, or a column generated
+    ``VIRTUAL``, such as ``hex(zeroblob(200000000))``: seconds of work and hundreds of MB per row),
+    or ``""`` when it stores them, as Hermes' own tables do."""
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+    if row and isinstance(row[0], str) and re.match(r"\s*CREATE\s+VIRTUAL\s+TABLE", row[0], re.IGNORECASE):
+        return f"{quoted(table)} is a virtual table"
+    generated = [info[1] for info in conn.execute(f"PRAGMA table_xinfo({_sql_name(table)})") if info[6] == 2]
+    if generated:
+        return f"{quoted(table)} computes column {quoted(generated[0])} when read (a generated column)"
+    return ""
+
+
+def _sql_name(name: str) -> str:
+    """``name`` quoted as an SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 #: The newest Hermes store schema (its ``schema_version`` table) this reader was checked against:

@@ -353,9 +353,20 @@ def _error_of(result: ToolResult | None) -> tuple[bool | None, str | None]:
 _PLAIN_SPACE = re.compile(r"[ \t\r\n]+")
 
 
+#: How much of an error text :func:`_short` reads (it shows at most a few hundred characters; a
+#: tool's error can be megabytes of output, masked for nothing).
+_SHORT_READ_CHARS = 20_000
+
+
 def _short(text: str, n: int = 300) -> str:
-    text = mask_text(_PLAIN_SPACE.sub(" ", str(text)).strip(" "))
-    return text if len(text) <= n else text[: n - 1] + "…"
+    text = str(text)
+    cut = len(text) > _SHORT_READ_CHARS
+    if cut:  # up to the last white space before the limit: no credential is read in part
+        text = text[:_SHORT_READ_CHARS]
+        text = text[:len(text) - len(text.split()[-1])] if text.strip() and not text[-1].isspace() else text
+    # Masked before its line breaks become spaces too: a credential cut by one is masked whole.
+    text = mask_text(_PLAIN_SPACE.sub(" ", mask_text(text)).strip(" "))
+    return text if len(text) <= n and not cut else text[: n - 1] + "…"
 
 
 def _is_search_tool(use: ToolUse) -> bool:

@@ -392,6 +392,27 @@ def input_written_over(output: str | Path | None, inputs: Sequence[tuple[str, st
     return None
 
 
+def load_harness_config(path: str | Path) -> ToolSearchConfig:
+    """:func:`~toolsearch.engine.config.load_config` of ``path``, with the secrets of the MCP servers
+    the same file configures (Hermes' ``config.yaml`` holds ``mcp_servers`` beside
+    ``tools.tool_search``) masked in its warnings: a warning quotes a value it could not use, and a
+    token pasted into the wrong place of the file is still that server's token.
+
+    Raises:
+        ConfigError: as :func:`~toolsearch.engine.config.load_config`.
+    """
+    config = load_config(path)
+    if not config.warnings:
+        return config
+    from ..live.client import config_file_secrets  # noqa: PLC0415
+    from ..engine.secrets import scrub_text  # noqa: PLC0415
+
+    secrets = config_file_secrets(path)
+    if not secrets:
+        return config
+    return dataclasses.replace(config, warnings=tuple(scrub_text(warning, secrets) for warning in config.warnings))
+
+
 def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """The ``tools.tool_search`` settings: ``--config``'s block (else the defaults) with the flags
     given on top.
@@ -401,7 +422,7 @@ def config_from_args(args: argparse.Namespace) -> ToolSearchConfig:
     """
     if args.config:
         refuse_stdout_onto(args.config, "--config")
-    config = load_config(args.config) if args.config else parse_config({})
+    config = load_harness_config(args.config) if args.config else parse_config({})
     overrides = {key: getattr(args, key, None) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     if isinstance(overrides.get("listing_max_tokens"), list):
         overrides["listing_max_tokens"] = None

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import constants as C
-from .common import Once, add_timeout_argument, as_typed, broken_pipe_status, decided, print_json, with_flags
+from .common import Once, add_timeout_argument, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import one_line, text_table as _table
 from ..analysis.cachediff import CacheDiff, Side, compare
 from ..analysis.collapse import CollapseComparison, compare_collapse
 from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import Profile, load_profile
@@ -93,7 +93,7 @@ def _pick(args: argparse.Namespace, key: str, side: str | None) -> Any:
 
 def _config(args: argparse.Namespace, side: str | None) -> ToolSearchConfig:
     path = _pick(args, "config", side)
-    config = load_config(path) if path else parse_config({})
+    config = load_harness_config(path) if path else parse_config({})
     overrides = {key: _pick(args, key, side) for key in ("threshold_pct", "listing_max_tokens", "listing", "enabled")}
     return with_flags(config, overrides)  # the file's warnings (a misspelt key) are kept beside the flags
 

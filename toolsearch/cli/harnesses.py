@@ -22,10 +22,10 @@ from ..engine.invisible import quoted
 from ..analysis import harnesses as H
 from ..analysis.sessions import load_sessions
 from ..engine import constants as C
-from ..engine.config import load_config, parse_config
+from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from .common import Once, add_timeout_argument, note_unused_settings, print_json
+from .common import Once, add_timeout_argument, load_harness_config, note_unused_settings, print_json
 from .examples import epilog
 from .textfmt import context_length_items, one_line, parse_context_length, text_table
 
@@ -104,7 +104,7 @@ def _run(args: argparse.Namespace) -> int:
     from .common import load_sources  # noqa: PLC0415
 
     settings = H.parse_settings(args.setting)
-    config = load_config(args.config) if args.config else parse_config({})
+    config = load_harness_config(args.config) if args.config else parse_config({})
     loaded = load_sources(args.sources, timeout=args.timeout)
     for warning in [*loaded.warnings, *config.warnings]:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)

@@ -16,11 +16,11 @@ import sys
 from typing import Any, Iterator, Sequence
 
 from ..engine import constants as C
-from .common import (Once, add_timeout_argument, broken_pipe_status, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
+from .common import (Once, add_timeout_argument, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
                      rewrite_progress_line)
 from .textfmt import ascii_digits, one_line, text_table as _table
 from ..engine.catalog import load_sources
-from ..engine.config import ToolSearchConfig, load_config, parse_config
+from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds, first_names,
                                    evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
@@ -132,7 +132,7 @@ def connect_sources(sources: Sequence[str], timeout: float | None = None, config
 
 def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True) -> tuple[Inspector, ToolSearchConfig]:
     profile = load_profile(args.profile) if args.profile else None
-    config = load_config(args.config) if args.config else parse_config({})
+    config = load_harness_config(args.config) if args.config else parse_config({})
     inspector = Inspector(connect_sources(sources, getattr(args, "timeout", None), args.config), args.tool_names, profile)
     for warning in config.warnings:
         print(f"toolsearch: warning: {warning}", file=sys.stderr)

@@ -33,13 +33,13 @@ from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, report_context_length, \
     review_report, shipped_query_files
 from ..engine import constants as C
-from ..engine.config import ToolSearchConfig, load_config
+from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.readers import source_stem
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from .examples import epilog
-from .common import (GOAL_HELP, as_typed, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
+from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_over, Once, add_settings_arguments, add_timeout_argument, broken_pipe_status, config_from_args, decided, goal_argument, goal_for,
                      headroom_pct, load_sources,
                      keep_for, print_json, read_session_evidence, refuse_unlisted_servers, refuse_unread_items, report_loaded,
                      note_unused_settings, unconfigured_servers, unconfigured_words,
@@ -525,7 +525,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
                                "it: add --baseline OLD_CATALOG (the same catalog file, when only the config changed)")
     baseline_config = None
     if args.baseline_config is not None:
-        read = load_config(args.baseline_config)
+        read = load_harness_config(args.baseline_config)
         baseline_config = with_flags(read, {key: getattr(args, key, None) for key in
                                             ("threshold_pct", "listing_max_tokens", "listing", "enabled")})
         for warning in baseline_config.warnings:  # the old config is not gated: --strict judges the new one

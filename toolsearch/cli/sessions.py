@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..engine import constants as C
-from ..engine.config import load_config, parse_config
+from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
 from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, variant_options
 from ..analysis.variants import canonical_name
@@ -41,7 +41,7 @@ from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, Catalog
                                  released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
-from .common import Once, add_timeout_argument, input_written_over, note_unused_settings, print_json, rewrite_progress_line
+from .common import Once, add_timeout_argument, load_harness_config, input_written_over, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
 
 COMMANDS = ("sessions",)
@@ -256,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         if args.export_queries:
             _refuse_writing_an_input(args)
         profile = load_profile(args.profile) if args.profile else None
-        config = load_config(args.config) if args.config else parse_config({})
+        config = load_harness_config(args.config) if args.config else parse_config({})
         from ..live.client import config_file_secrets, is_connect_failure  # noqa: PLC0415
         from .common import load_sources  # noqa: PLC0415
 

@@ -21,10 +21,10 @@ from typing import Any, Sequence
 
 from ..engine.invisible import quoted
 from ..engine import constants as C
-from .common import Once, add_timeout_argument, note_unused_settings, print_json
+from .common import Once, add_timeout_argument, load_harness_config, note_unused_settings, print_json
 from .textfmt import ascii_digits, one_line, parse_context_length as _context_length, text_table as _table
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
-from ..engine.config import load_config, parse_config
+from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..analysis.skills import load_skills
@@ -125,7 +125,7 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     from ..live.client import is_connect_failure  # noqa: PLC0415 - live is optional at import time
     from .common import load_sources  # noqa: PLC0415
 
-    config = load_config(args.config) if args.config else parse_config({})
+    config = load_harness_config(args.config) if args.config else parse_config({})
     loaded = load_sources(args.sources, timeout=args.timeout, progress=_progress)
     inspector = Inspector(loaded.catalog, args.tool_names)
     for warning in [*loaded.warnings, *config.warnings]:

@@ -198,3 +198,7 @@ SKILL_DESCRIPTION_MAX_CHARS = 1024
 # --- Cache-stability diff and better collapse --------------------------
 #: Characters of excerpt shown on each side of a first difference (toolsearch.analysis.cachediff).
 CACHE_DIFF_CONTEXT_CHARS = 48
+
+#: The characters a harness turns into ``_`` in a tool or server name (docs/reference.md §21.2): every
+#: code point outside ``[A-Za-z0-9_]`` (a regular expression).
+UNSAFE_NAME_CHARS = r"[^A-Za-z0-9_]"

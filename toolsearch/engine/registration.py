@@ -24,7 +24,7 @@ from .profile import Profile, default_profile
 from .schema import property_renames, register_input_schema, sanitize_tool_definition
 from .wording import counted
 
-_UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_]")
+_UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 _TAG_RE = re.compile("(\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F)|[\U000E0000-\U000E007F]")
 _TAG_PRESENT = re.compile("[\U000E0000-\U000E007F]")
 

@@ -8,12 +8,13 @@ from: callers pass the values (see :func:`secret_list`).
 
 from __future__ import annotations
 
+import bisect
 import functools
 import html
 import json
 import re
 from typing import Any, Iterable, Mapping, Sequence
-from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
+from urllib.parse import quote, quote_plus, unquote, unquote_plus, urlsplit, urlunsplit
 
 from . import constants as C
 
@@ -33,6 +34,8 @@ SECRET_MIN_CHARS = 4
 #: became unreadable. From this length up a value is masked wherever it occurs, as before (a
 #: credential glued to other text is still masked).
 SECRET_ANYWHERE_MIN_CHARS = 6
+#: What a harness turns into ``_`` in a tool name (a value is masked as registered there too).
+_UNSAFE_NAME_CHARS = re.compile(C.UNSAFE_NAME_CHARS)
 
 
 def secret_list(values: Iterable[str]) -> list[str]:
@@ -71,14 +74,35 @@ def _encoded_forms(value: str) -> frozenset[str]:
       base64-encoded text (e.g. ``Authorization: Bearer <value>`` encoded as a whole) at any of
       the three byte alignments (kept only from :data:`_BASE64_PIECE_MIN_CHARS` characters);
     * the value as it stands inside a JSON string (:func:`_json_forms`: a server that returns its
-      settings or environment as JSON text) and HTML-escaped (an error page).
+      settings or environment as JSON text) and HTML-escaped (an error page);
+    * the value as a harness registers it inside a tool name (every character other than a
+      letter, digit or ``_`` as ``_``: ``sk-proj-…`` as ``sk_proj_…``);
+    * for a value that holds percent escapes (a URL's ``p%40ss``, ``?api_key=abc%2Fdef``), all of
+      the above for the decoded text too (``p@ss``, ``abc/def``): the program that reads the URL
+      decodes it, and prints what it decoded.
 
     Scrubbing asks for these for every string a server sends, so they are computed once per value.
     """
+    out: set[str] = set()
+    # A percent-encoded value (a URL's ``p%40ss``, ``?api_key=abc%2Fdef``) reaches the program
+    # decoded: it prints ``p@ss``, so the decoded text and its encodings count as the value too.
+    for base in {value, unquote(value), unquote_plus(value)}:
+        if base == value or len(base) >= SECRET_MIN_CHARS:
+            out.update(_forms_of(base))
+    return frozenset(form for form in out if form)
+
+
+def _forms_of(value: str) -> set[str]:
+    """``value`` and its encodings for :func:`_encoded_forms` (one text, not decoded)."""
     import base64  # noqa: PLC0415
     import binascii  # noqa: PLC0415
 
+    # As a harness registers it in a tool name (every character but letters, digits and "_" as
+    # "_"): "sk-proj-…" becomes "sk_proj_…", "envValue-Heron-9924" "envValue_Heron_9924".
     out = {value}
+    registered = _UNSAFE_NAME_CHARS.sub("_", value)
+    if sum(ch.isalnum() for ch in registered) >= SECRET_MIN_CHARS:  # not a run of "_" that ordinary names hold
+        out.add(registered)
     for percent in (quote(value, safe=""), quote_plus(value, safe="")):
         out.add(percent)
         out.add(re.sub(r"%[0-9A-F]{2}", lambda m: m.group(0).lower(), percent))
@@ -102,7 +126,7 @@ def _encoded_forms(value: str) -> frozenset[str]:
             out.update({piece, piece.translate(str.maketrans("+/", "-_"))})
     out.update(_json_forms(value))
     out.update(_html_forms(value))
-    return frozenset(form for form in out if form)
+    return out
 
 
 def _json_forms(value: str) -> set[str]:
@@ -214,7 +238,7 @@ def _scrub_across_lines(text: str, secrets: Sequence[str]) -> str:
 
 
 #: A line break with the spaces and tabs around it.
-_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
+_BREAK = re.compile(r"(?<![ \t])[ \t]*(?:\r\n|\r|\n)[ \t]*")  # (see _SHAPE_BREAK: linear time)
 
 
 def _across_lines(value: str) -> str:
@@ -386,16 +410,20 @@ _DISTINCT_TOKEN = re.compile(
     r"gh[pousr]_[A-Za-z0-9]{20,}"                    # GitHub tokens (classic PAT, OAuth, user, server, refresh)
     r"|github_pat_[A-Za-z0-9_]{20,}"                 # GitHub fine-grained PAT
     r"|sk-ant-[A-Za-z0-9_\-]{16,}"                   # Anthropic
-    r"|glpat-[A-Za-z0-9_\-]{16,}"                    # GitLab
-    r"|xox[abposre]-[A-Za-z0-9\-]{10,}"              # Slack
+    r"|glpat[-_][A-Za-z0-9_\-]{16,}"                 # GitLab (also as registered in a name: glpat_…)
+    r"|xox[abposre][-_][A-Za-z0-9_\-]{10,}"          # Slack (also xoxb_…)
     r"|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"            # AWS access key ids
     r"|AIza[0-9A-Za-z_\-]{30,}"                      # Google API keys
     r"|hf_[A-Za-z0-9]{30,}"                          # Hugging Face
-    r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")  # a JWT (its header starts '{"')
+    r"|eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"  # a JWT (its header starts '{"')
+    r"|eyJ[A-Za-z0-9_\-]{8,}_eyJ[A-Za-z0-9_\-]{8,}")  # a JWT registered in a name (its dots as "_")
 #: Shapes whose prefix also starts ordinary words (``sk-`` as in ``risk-…``): masked at the start of a
 #: word, or glued to a word only when the rest looks random (letters and digits, 20+ characters).
+#: ``sk_…`` is an ``sk-…`` key as a harness registers it in a tool name (``sk-proj-…`` as
+#: ``sk_proj_…``): masked only when the rest looks random, at the start of a word too
+#: (``sk_learn_pipeline_fit`` is a name).
 _PLAIN_TOKEN = re.compile(r"(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{12,}|sk_(?:live|test)_[A-Za-z0-9]{8,}"
-                          r"|rk_(?:live|test)_[A-Za-z0-9]{8,})")
+                          r"|rk_(?:live|test)_[A-Za-z0-9]{8,}|sk_[A-Za-z0-9_\-]{12,})")
 #: ``Bearer xyz`` / ``Basic xyz`` / ``token xyz`` (an HTTP auth scheme and its credentials).
 _AUTH_SCHEME = re.compile(r"\b(Bearer|Basic|token)(\s+)([A-Za-z0-9._~+/=\-]{8,})", re.IGNORECASE)
 
@@ -415,7 +443,8 @@ def _plain_token_is_secret(match: re.Match[str]) -> bool:
     ``disk-usage-by-volume-v2``, ``update-task-status-in-list-v2``)."""
     start, value = match.start(1), match.group(1)
     before = match.string[start - 1] if start else " "
-    if not (before.isalnum() or before in "_-"):
+    registered = value.startswith("sk_") and not value.startswith(("sk_live_", "sk_test_"))
+    if not (before.isalnum() or before in "_-") and not registered:
         return True
     return len(value) >= 20 and any(len(run) >= _GLUED_KEY_RUN and _looks_random(run) for run in re.split(r"[-_]", value))
 
@@ -430,12 +459,113 @@ def credential_shapes(text: str) -> list[str]:
     return found + [m.group(1) for m in _PLAIN_TOKEN.finditer(text) if _plain_token_is_secret(m)]
 
 
+#: A line break inside a credential, with the spaces and tabs around it; also as JSON text writes
+#: one (``\\n``: an error object kept as JSON). (The look-behind starts it only where a run of
+#: spaces starts: without it, a long run of spaces took time in the square of its length.)
+_SHAPE_BREAK = re.compile(r"(?<![ \t])[ \t]*(?:\r\n|\r|\n|\\r\\n|\\n|\\r)[ \t]*")
+#: The characters credential shapes are made of (a JWT's dots included).
+_SHAPE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+_SHAPE_RUN_START = re.compile(r"[A-Za-z0-9_.\-]+")
+#: How much of a run of shape characters cut by line breaks is kept while reading on (the longest
+#: shapes, JWTs, can be longer, but a run this long is never a word).
+_SHAPE_RUN_CAP = 512
+
+
+#: How the known shapes start: a run of shape characters cut by a line break is joined to the next
+#: line only when it holds one of these, or ends with the start of one (``gh`` / ``p_…``).
+_SHAPE_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "sk_", "rk_", "glpat", "xox",
+                   "AKIA", "ASIA", "AIza", "hf_", "eyJ")
+_SHAPE_PREFIX = re.compile("|".join(map(re.escape, _SHAPE_PREFIXES)))
+_SHAPE_PREFIX_CUT = re.compile("(?:" + "|".join(sorted(
+    {re.escape(p[:n]) for p in _SHAPE_PREFIXES for n in range(1, len(p))}, key=len, reverse=True)) + r")\Z")
+_SHAPE_PREFIX_MAX = max(map(len, _SHAPE_PREFIXES))
+
+
+def _shape_spans(text: str) -> list[tuple[int, int]]:
+    """Where :func:`mask_credential_shapes` masks a known shape in ``text`` (one line's rules)."""
+    spans = [m.span() for m in _DISTINCT_TOKEN.finditer(text)]
+    return spans + [m.span(1) for m in _PLAIN_TOKEN.finditer(text) if _plain_token_is_secret(m)]
+
+
+def _continues_shape(run: str, prefix_at: int, head: str) -> bool:
+    """Whether ``head``, the shape characters that start the line after a break, carry on a
+    credential that ``run`` (the shape characters before the break, its last shape prefix at
+    ``prefix_at``, -1 for none) started: ``run`` ends with the start of a prefix, or is not a whole
+    shape yet from its last prefix on, or ``head`` looks generated (a digit, or a capital letter past
+    its first character: a word that starts the next line, such as ``Please``, is not taken into a
+    key already whole)."""
+    if not run or not head:
+        return False
+    if _SHAPE_PREFIX_CUT.search(run[-_SHAPE_PREFIX_MAX:]):
+        return True
+    if prefix_at < 0:
+        return False
+    tail = run[prefix_at:]
+    if not any(end == len(tail) for _, end in _shape_spans(tail)):
+        return True
+    return bool(re.search(r"\d|.[A-Z]", head))
+
+
+def _mask_split_shapes(text: str) -> str:
+    """``text`` with every known credential shape that line breaks cut (``ghp_abc`` / ``def…``)
+    masked: the mask where it starts, its line breaks kept. Time linear in the text."""
+    if "\n" not in text and "\r" not in text and "\\" not in text:
+        return text
+    pieces: list[tuple[int, int]] = [(0, 0)]  # (start in joined, start in text) of each piece
+    parts: list[str] = []
+    size = line_start = piece_start = 0
+    run, prefix_at, joined_last = "", -1, False
+    for match in _SHAPE_BREAK.finditer(text):
+        line = text[line_start:match.start()]
+        own = line[len(line.rstrip(_SHAPE_CHARS)):]
+        if not (joined_last and len(own) == len(line)):
+            run, prefix_at = "", -1
+        # the last prefix, looked for in what was added (and the few characters before it)
+        since = max(0, len(run) - _SHAPE_PREFIX_MAX)
+        run += own
+        found = [m.start() for m in _SHAPE_PREFIX.finditer(run, since)]
+        prefix_at = found[-1] if found else prefix_at
+        if len(run) > _SHAPE_RUN_CAP:
+            cut = len(run) - _SHAPE_RUN_CAP
+            run, prefix_at = run[cut:], prefix_at - cut if prefix_at >= cut else -1
+        head = _SHAPE_RUN_START.match(text, match.end())
+        joined_last = _continues_shape(run, prefix_at, head.group(0)[:_SHAPE_RUN_CAP] if head else "")
+        line_start = match.end()
+        if joined_last:
+            parts.append(text[piece_start:match.start()])
+            size += match.start() - piece_start
+            piece_start = match.end()
+            pieces.append((size, piece_start))
+    if len(pieces) == 1:
+        return text
+    parts.append(text[piece_start:])
+    joined = "".join(parts)
+    starts = [start for start, _ in pieces]
+
+    def at(index: int) -> int:  # a position in joined as a position in text
+        piece = bisect.bisect_right(starts, index) - 1
+        return pieces[piece][1] + index - pieces[piece][0]
+
+    out: list[str] = []
+    done = 0
+    for start, end in sorted(_shape_spans(joined)):
+        first, last = at(start), at(end - 1) + 1
+        if last - first == end - start or first < done:
+            continue  # on one line: masked as usual
+        kept = "".join(m.group(0).strip(" \t") for m in _SHAPE_BREAK.finditer(text, first, last))
+        out += [text[done:first], C.SECRET_MASK, kept]
+        done = last
+    return "".join(out) + text[done:]
+
+
 def mask_credential_shapes(text: str) -> str:
     """``text`` with URL credentials and query values (:func:`redact_url`, for every URL in it) and
-    the known credential shapes of :func:`credential_shapes` masked; the rest as it is."""
+    the known credential shapes of :func:`credential_shapes` masked, also one that line breaks cut
+    in two (``\\n`` written in JSON text counts as one); the rest as it is."""
     if not text:
         return text
     text = _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    text = _mask_split_shapes(text)
     text = _DISTINCT_TOKEN.sub(C.SECRET_MASK, text)
     return _PLAIN_TOKEN.sub(lambda m: C.SECRET_MASK if _plain_token_is_secret(m) else m.group(0), text)
 
@@ -446,7 +576,8 @@ def mask_token_shapes(text: str) -> str:
     Masked: GitHub (``ghp_``, ``gho_``, ``ghu_``, ``ghs_``, ``ghr_``, ``github_pat_``), Anthropic
     (``sk-ant-``), OpenAI (``sk-``, ``sk-proj-``), Stripe (``sk_live_``…), GitLab (``glpat-``),
     Slack (``xoxb-``…), AWS key ids (``AKIA…``), Google API keys (``AIza…``), Hugging Face
-    (``hf_``) tokens and JWTs (``eyJ….….…``), also glued to the word before them; the credentials
+    (``hf_``) tokens and JWTs (``eyJ….….…``), also glued to the word before them, cut in two by a
+    line break and as a harness registers them in a name (``sk_proj_…``); the credentials
     after ``Bearer``, ``Basic`` or ``token`` when they look generated (a digit or a symbol in
     them, or 24+ characters: "token authentication" stays); URL credentials and query values
     (:func:`redact_url`).

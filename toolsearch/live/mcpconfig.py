@@ -185,7 +185,42 @@ def _mask_free_text(text: str) -> str:
     """``text`` with the secrets of :func:`free_text_secrets` masked."""
     for match in reversed(_secret_pairs(text)):
         text = text[: match.start(3)] + C.SECRET_MASK + text[match.end(3):]
-    return mask_credential_shapes(text)
+    return mask_url_path_keys(mask_credential_shapes(text))
+
+
+#: A part of a URL's path that is a key rather than a name: a UUID, or 20+ letters, digits, ``-``
+#: and ``_`` with a run of 16 that mixes letters and digits (the hosted MCP endpoints that put the
+#: key in the path: ``https://mcp.pipedream.net/<uuid>/github``, a Slack webhook's last part).
+_PATH_KEY = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                       r"|[A-Za-z0-9_\-]{20,}")
+
+
+def _path_keys(url: str) -> list[str]:
+    """The parts of ``url``'s path (after the host) that :data:`_PATH_KEY` takes for keys."""
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return []
+    found = []
+    for part in path.split("/"):
+        if not _PATH_KEY.fullmatch(part) or part == C.SECRET_MASK:
+            continue
+        if "-" in part and len(part) == 36 and part.count("-") == 4:
+            found.append(part)  # a UUID
+        elif any(len(run) >= 16 and re.search(r"\d", run) and re.search(r"[A-Za-z]", run)
+                 for run in re.split(r"[-_]", part)):
+            found.append(part)
+    return found
+
+
+def mask_url_path_keys(text: str) -> str:
+    """``text`` with the keys in the paths of its URLs (:func:`_path_keys`) shown as ``••••``."""
+    def one(match: re.Match[str]) -> str:
+        url = match.group(0)
+        for key in sorted(set(_path_keys(url)), key=len, reverse=True):
+            url = url.replace("/" + key, "/" + C.SECRET_MASK)
+        return url
+    return _URL_IN_TEXT.sub(one, text) if "://" in text else text
 
 
 def free_text_secrets(text: str) -> list[str]:
@@ -361,7 +396,7 @@ class ServerSpec:
             if self.env:
                 out["env"] = {key: C.SECRET_MASK for key in self.env}
         else:
-            out["url"] = mask_credential_shapes(redact_url(shown.get("url", self.url) or ""))
+            out["url"] = mask_url_path_keys(mask_credential_shapes(redact_url(shown.get("url", self.url) or "")))
             if self.headers:
                 out["headers"] = {key: C.SECRET_MASK for key in self.headers}
         if self.timeout is not None:
@@ -459,14 +494,15 @@ class McpConfig:
 # --- secrets -------------------------------------------------------------------------------
 
 def _url_secrets(url: str) -> list[str]:
-    """A URL's credentials, query values (and ``name=value`` fragment values) and the known
-    credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``). The user name
+    """A URL's credentials, query values (and ``name=value`` fragment values), the known
+    credential shapes in it (a key in the path: ``https://host/mcp/sk-…/sse``) and the parts of
+    its path that look like keys (:func:`_path_keys`: a UUID, a long random part). The user name
     counts only without a password (``https://TOKEN@host``): beside one it is a name such as
     ``postgres`` or ``admin``, which would mask that word in everything the server sends (the
     URL itself is shown with its whole ``user:password@`` masked either way)."""
     try:
         parts = urlsplit(url)
-        found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url)
+        found = [v for v in (parts.password or parts.username,) if v] + credential_shapes(url) + _path_keys(url)
     except ValueError:
         return credential_shapes(url)
     for text in (parts.query, parts.fragment if "=" in parts.fragment else ""):

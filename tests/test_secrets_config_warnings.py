@@ -1,0 +1,56 @@
+"""A harness ``config.yaml`` holds its MCP servers' secrets (``mcp_servers``: env values, a token
+argument, URL credentials) beside the ``tools.tool_search`` block. A warning about that block quotes
+the value it could not use; where that value is one of the servers' secrets (a token pasted into the
+wrong place), the warning shows it masked, on stderr and in the HTML report, in every command that
+reads ``--config`` (and ``check --baseline-config``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli_process, write_yaml
+from toolsearch.engine import constants as C
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = str(ROOT / "sample_catalogs" / "five-servers.yaml")
+TOKEN = "Orchid-secret-7731"
+DSN_PASSWORD = "Pw%40Heron%2F9924"  # in a connection string; the program reads it as Pw@Heron/9924
+MASK = C.SECRET_MASK
+
+
+def _config(tmp_path: Path) -> Path:
+    return write_yaml(tmp_path / "config.yaml", {
+        "mcp_servers": {"gh": {"command": "npx", "args": ["-y", "server", "--token", TOKEN,
+                                                          f"postgresql://app:{DSN_PASSWORD}@db/app"],
+                               "env": {"GITHUB_TOKEN": TOKEN}}},
+        "tools": {"tool_search": {"threshold_pct": TOKEN, "listing_max_tokens": [TOKEN], "enabled": "Pw@Heron/9924",
+                                  TOKEN: 1}}})
+
+
+@pytest.mark.parametrize("command", [
+    ["plan", CATALOG], ["recommend", CATALOG, "--context-lengths", "32k", "--goal", "names", "--yaml"],
+    ["sessions", str(ROOT / "sample_sessions" / "state.db"), "--catalog", CATALOG],
+    ["harnesses", CATALOG, "--context-lengths", "32k"], ["diff", CATALOG, CATALOG],
+])
+def test_a_warning_about_the_settings_never_shows_a_secret_of_the_same_file(tmp_path, command) -> None:
+    config = _config(tmp_path)
+    done = run_cli_process(*command, "--config", config)
+    assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr, done.stderr
+    assert f"tools.tool_search.threshold_pct: '{MASK}' was read as 5.0" in done.stderr
+    assert f"tools.tool_search.enabled: '{MASK}' was read as 'auto'" in done.stderr  # decoded from the URL
+
+
+def test_the_report_and_the_baseline_config_never_show_a_secret_of_the_same_file(tmp_path) -> None:
+    config = _config(tmp_path)
+    out = tmp_path / "review.html"
+    done = run_cli_process("report", CATALOG, "--config", config, "-o", out)
+    assert done.returncode == 0, done.stderr
+    shown = done.stdout + done.stderr + out.read_text(encoding="utf-8")
+    assert "Orchid" not in shown and "Heron" not in shown
+    assert f"tools.tool_search.listing_max_tokens: [&#x27;{MASK}&#x27;] was read as 4000" in shown
+    done = run_cli_process("check", CATALOG, "--baseline", CATALOG, "--baseline-config", config,
+                           "--context-lengths", "32k", "--goal", "names")
+    assert "Orchid" not in done.stdout + done.stderr and "Heron" not in done.stdout + done.stderr
+    assert f"--baseline-config: {config}: line " in done.stderr
