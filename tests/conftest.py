@@ -78,12 +78,40 @@ def mq_tools() -> list[RegisteredTool]:
 
 
 
+def _scan_installed_components_once() -> None:
+    """Every ``AppTest`` (Streamlit's in-process test runner) scans the metadata of every installed
+    distribution for Streamlit components when it first runs (``scan_component_manifests``, about
+    0.15 s of CPU with this project's test environment, two thirds of a short page's AppTest run),
+    and the tests create hundreds of them. What is installed does not change while the tests run,
+    so each test process scans once and every AppTest gets that answer (each still registers the
+    components itself). A Streamlit without the scanner is left as it is."""
+    try:
+        from streamlit.components.v2 import manifest_scanner  # noqa: PLC0415
+    except ImportError:
+        return
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "scanned_once", False):
+        return
+    found: list = []
+
+    def scan_once(*args, **kwargs):
+        if not found:
+            found.append(scan(*args, **kwargs))
+        return list(found[0])
+
+    scan_once.scanned_once = True
+    manifest_scanner.scan_component_manifests = scan_once
+
+
 def pytest_configure(config):
     """Byte-compile the package once, before the workers start: hundreds of tests run ``toolsearch``
     in a subprocess, and with ``PYTHONDONTWRITEBYTECODE`` set (as on the CI machine) each of them
     would otherwise compile every module it imports again (about a quarter second apiece). Under
     pytest-xdist, the test modules' rewritten asserts are cached once too
-    (:func:`_rewrite_test_modules_once`)."""
+    (:func:`_rewrite_test_modules_once`). In every test process, AppTest's scan of the installed
+    packages is done once (:func:`_scan_installed_components_once`)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "tx", None):  # a process that runs tests
+        _scan_installed_components_once()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     import compileall  # noqa: PLC0415
