@@ -78,12 +78,74 @@ def mq_tools() -> list[RegisteredTool]:
 
 
 
+def _scan_installed_components_once() -> None:
+    """Every ``AppTest`` (Streamlit's in-process test runner) scans the metadata of every installed
+    distribution for Streamlit components when it first runs (``scan_component_manifests``, about
+    0.15 s of CPU with this project's test environment, two thirds of a short page's AppTest run),
+    and the tests create hundreds of them. What is installed does not change while the tests run,
+    so each test process scans once and every AppTest gets that answer (each still registers the
+    components itself). A Streamlit without the scanner is left as it is."""
+    try:
+        from streamlit.components.v2 import manifest_scanner  # noqa: PLC0415
+    except ImportError:
+        return
+    scan = manifest_scanner.scan_component_manifests
+    if getattr(scan, "scanned_once", False):
+        return
+    found: list = []
+
+    def scan_once(*args, **kwargs):
+        if not found:
+            found.append(scan(*args, **kwargs))
+        return list(found[0])
+
+    scan_once.scanned_once = True
+    manifest_scanner.scan_component_manifests = scan_once
+
+
+def _compile_app_scripts_once() -> None:
+    """AppTest makes new script caches for every run, so each run read the app's scripts again and
+    compiled them with Streamlit's "magic" rewrite (about 20 ms of CPU per run of a page), where a
+    served app compiles a script once and keeps its bytecode for every session until the file
+    changes. Here too: the bytecode of a script is kept for as long as its source text (and the
+    magic setting) is the same, so an edited script is compiled again."""
+    try:
+        from streamlit import config as st_config  # noqa: PLC0415
+        from streamlit.runtime.scriptrunner import script_cache  # noqa: PLC0415
+        from streamlit.source_util import open_python_file  # noqa: PLC0415
+        from streamlit.testing.v1 import app_test, local_script_runner  # noqa: PLC0415
+    except ImportError:
+        return
+    base = script_cache.ScriptCache
+    if getattr(base, "compiled_once", False) or app_test.ScriptCache is not base:
+        return
+    compiled: dict[tuple[str, str, bool], Any] = {}
+
+    class ScriptCacheBySource(base):
+        compiled_once = True
+
+        def get_bytecode(self, script_path: str) -> Any:
+            path = os.path.abspath(script_path)
+            with open_python_file(path) as f:
+                key = (path, f.read(), bool(st_config.get_option("runner.magicEnabled")))
+            if key not in compiled:
+                compiled[key] = super().get_bytecode(script_path)
+            return compiled[key]
+
+    app_test.ScriptCache = local_script_runner.ScriptCache = ScriptCacheBySource
+
+
 def pytest_configure(config):
     """Byte-compile the package once, before the workers start: hundreds of tests run ``toolsearch``
     in a subprocess, and with ``PYTHONDONTWRITEBYTECODE`` set (as on the CI machine) each of them
     would otherwise compile every module it imports again (about a quarter second apiece). Under
     pytest-xdist, the test modules' rewritten asserts are cached once too
-    (:func:`_rewrite_test_modules_once`)."""
+    (:func:`_rewrite_test_modules_once`). In every test process, AppTest's scan of the installed
+    packages is done once (:func:`_scan_installed_components_once`), and each app script is
+    compiled once while its text is unchanged (:func:`_compile_app_scripts_once`)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not getattr(config.option, "tx", None):  # a process that runs tests
+        _scan_installed_components_once()
+        _compile_app_scripts_once()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     import compileall  # noqa: PLC0415

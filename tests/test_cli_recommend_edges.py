@@ -313,8 +313,8 @@ def test_a_server_left_out_where_it_would_fit_is_said_with_the_goal_that_names_i
 def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, args) -> None:
     """recommend --yaml ends its comments with '# gate: toolsearch check CATALOG... ...' naming the
     catalog files given: with the block saved as the config, that command passes. It carries everything
-    asked but the headroom (the room growth may use; see the next test). A goal out of reach gets
-    no gate line."""
+    asked but the headroom (the room growth may use; see the next test but one). A goal out of
+    reach gets no gate line (:func:`test_a_goal_out_of_reach_gets_no_gate_line`)."""
     block = run_cli("recommend", TEAM, *args, "--yaml")
     assert block.returncode == 0, block.stderr
     config = tmp_path / "config.yaml"
@@ -329,6 +329,11 @@ def test_the_exported_gate_line_is_a_check_that_passes_on_the_block(tmp_path, ar
         asked = args[args.index(option) + 1] if option in args else None
         assert (words[words.index(option) + 1] if option in words else None) == asked, option
     assert ("--tokenizer" in words) == ("--tokenizer" in args) and "--headroom" not in words
+
+
+def test_a_goal_out_of_reach_gets_no_gate_line() -> None:
+    """The block of a goal no setting reaches says so and carries no gate line (the test above
+    checks the gate line of the blocks that reach theirs)."""
     unreached = run_cli("recommend", TEAM, ROOT / "sample_catalogs" / "cloudflare-flat.yaml", "--context-lengths", "32k",
                         "--goal", "names", "--yaml")
     assert unreached.returncode == 1 and "# not reached" in unreached.stdout and "# gate:" not in unreached.stdout

@@ -165,11 +165,16 @@ def test_fallback_brute_force(small_ladder, contexts, goal) -> None:
     rec = recommend_for_contexts(small_ladder, parse_config({}), contexts, goal)
     assert not rec.reached
 
+    counts_at: dict[int, tuple[int, int, int]] = {}  # the ladder's counts at a budget, asked once per budget
+
     def outcome(pct: float, cap: int):
         out = []
         for c in contexts:
-            counts = small_ladder.counts_at(listing_budget(c, pct, cap)[0])
-            out.append((counts.servers_named, counts.tools_named, counts.listing_tokens))
+            budget = listing_budget(c, pct, cap)[0]
+            if budget not in counts_at:
+                counts = small_ladder.counts_at(budget)
+                counts_at[budget] = (counts.servers_named, counts.tools_named, counts.listing_tokens)
+            out.append(counts_at[budget])
         return out
 
     grid = {(k / 10, cap): outcome(k / 10, cap) for k in range(1001) for cap in range(200, 321)}

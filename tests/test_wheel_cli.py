@@ -37,14 +37,45 @@ def _help_commands() -> list[str]:
     return [c for c in build_parser()._subparsers._group_actions[0].choices]  # noqa: SLF001
 
 
+#: Prints each command's ``--help`` as the console script does (``toolsearch.cli:main``, the entry
+#: point pyproject.toml names), one JSON object ``{command: text}`` over all of them.
+_HELPS = """\
+import io, json, sys
+from toolsearch.cli import main
+helps = {}
+for command in sys.argv[1:]:
+    out, sys.stdout = sys.stdout, io.StringIO()
+    try:
+        main([command, "--help"])
+    except SystemExit as stop:
+        assert stop.code in (0, None), (command, stop.code)
+    finally:
+        out, sys.stdout = sys.stdout, out
+    helps[command] = out.getvalue()
+print(json.dumps(helps))
+"""
+
+
+def _installed_helps(toolsearch: Path, commands: list[str], cwd: Path) -> dict[str, str]:
+    """``toolsearch COMMAND --help`` of every command, from the installed copy: one run of the
+    wheel's interpreter (next to its console script, not on the checkout's path) calling the
+    console script's entry point for each, instead of one interpreter start per command."""
+    import json  # noqa: PLC0415
+
+    done = _run([toolsearch.with_name("python"), "-c", _HELPS, *commands], cwd=cwd,
+                env={**clean_env(), "COLUMNS": "100"})
+    return json.loads(done.stdout)
+
+
 def test_every_docs_page_a_help_names_is_installed_and_the_help_says_where(toolsearch, tmp_path):
     """Helps name docs/reference.md and other pages: a wheel carried only docs/examples/, so an
     installed toolsearch pointed at pages it did not have. Each help that names one ends with the
     folder they are installed in, and every page named is there."""
     named: set[str] = set()
     noted = 0
-    for command in _help_commands():
-        text = _run([toolsearch, command, "--help"], cwd=tmp_path, env={**clean_env(), "COLUMNS": "100"}).stdout
+    helps = _installed_helps(toolsearch, _help_commands(), tmp_path)
+    assert list(helps) == _help_commands()
+    for command, text in helps.items():
         pages = set(re.findall(r"docs/([a-z0-9-]+\.md)", text))
         if not pages:
             continue
