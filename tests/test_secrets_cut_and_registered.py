@@ -212,4 +212,7 @@ def test_a_long_error_text_is_read_only_as_far_as_it_is_shown() -> None:
     assert time.process_time() - started < 1
     assert shown.startswith(f"denied for {MASK} : error at /usr/lib/x.so line 42 error at") and shown.endswith("…")
     assert len(shown) == 300
-    assert _short("x" * 30_000) == "…"  # one word cut by the limit is not shown in part
+    # a word that ends past the limit is left out when the text before it fills the line …
+    assert _short("y " * 200 + "x" * 30_000) == ("y " * 150)[:299] + "…"
+    # … and shown, cut, when it is most of the text (an error that is one long line of output)
+    assert _short("x" * 30_000) == "x" * 299 + "…"

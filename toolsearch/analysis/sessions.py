@@ -363,7 +363,9 @@ def _short(text: str, n: int = 300) -> str:
     cut = len(text) > _SHORT_READ_CHARS
     if cut:  # up to the last white space before the limit: no credential is read in part
         text = text[:_SHORT_READ_CHARS]
-        text = text[:len(text) - len(text.split()[-1])] if text.strip() and not text[-1].isspace() else text
+        last_word = len(text.split()[-1]) if text.strip() and not text[-1].isspace() else 0
+        if len(text) - last_word >= n:  # a word thousands of characters long is shown, cut, not dropped
+            text = text[:len(text) - last_word]
     # Masked before its line breaks become spaces too: a credential cut by one is masked whole.
     text = mask_text(_PLAIN_SPACE.sub(" ", mask_text(text)).strip(" "))
     return text if len(text) <= n and not cut else text[: n - 1] + "…"
