@@ -1253,6 +1253,13 @@ def _shorten_child_grace() -> None:
         reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
+def _is_cancellation(exc: BaseException) -> bool:
+    """Ctrl-C, or the cancellation asyncio's runner leaves when it is interrupted (asyncio is
+    imported by the commands that connect to servers, and only then can it be the one)."""
+    asyncio = sys.modules.get("asyncio")
+    return isinstance(exc, KeyboardInterrupt) or (asyncio is not None and isinstance(exc, asyncio.CancelledError))
+
+
 def _interruptible(run, args: argparse.Namespace) -> int:
     """``run(args)`` with SIGTERM and Ctrl-C turned into a clean cancellation.
 
@@ -1261,7 +1268,6 @@ def _interruptible(run, args: argparse.Namespace) -> int:
     before the command ends. Either ends with one line on stderr and status 130 (Ctrl-C) or
     143 (SIGTERM), never a traceback.
     """
-    import asyncio  # noqa: PLC0415
     import signal  # noqa: PLC0415
 
     terminated: list[int] = []
@@ -1284,7 +1290,9 @@ def _interruptible(run, args: argparse.Namespace) -> int:
         if terminated:  # a cancellation absorbed on the way out: still report it
             raise KeyboardInterrupt
         return status
-    except (KeyboardInterrupt, asyncio.CancelledError):
+    except BaseException as exc:
+        if not _is_cancellation(exc):
+            raise
         print("toolsearch: terminated" if terminated else "toolsearch: interrupted", file=sys.stderr, flush=True)
         return 143 if terminated else 130
     finally:
