@@ -1,6 +1,7 @@
 """A command imports what it uses: ``toolsearch --help`` and the planning commands do not load
-numpy, the search's BM25 and stemmer, the evaluation, the lint checks, the strategy model or the
-report, which other commands need (each costs a share of every start, in CI jobs and shells).
+numpy, the search's BM25 and stemmer, the evaluation, the lint checks, the strategy model, the
+report or the live servers' asyncio, anyio and psutil, which other commands need (each costs a
+share of every start, in CI jobs and shells).
 
 Each command runs in a fresh interpreter, as the console script does, and the test reads which
 modules it imported; a module-level import of one of these anywhere on the way fails it.
@@ -34,6 +35,9 @@ print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
 SEARCH_AND_ANALYSES = ("numpy", "rank_bm25", "snowballstemmer", "toolsearch.analysis.evaluation",
                        "toolsearch.analysis.lint", "toolsearch.analysis.strategies", "toolsearch.analysis.skills",
                        "toolsearch.analysis.report")
+#: What talking to live servers needs (asyncio, anyio, the child-process reaper's psutil): reading
+#: catalog files goes through the live client's loader, which imports them only to connect.
+LIVE_ONLY = ("asyncio", "anyio", "psutil", "toolsearch.live.reaper")
 #: Modules of recommendations, the build gate and recorded sessions, which plan and sweep do not use.
 SESSIONS_AND_RECOMMEND = ("toolsearch.analysis.sessions", "toolsearch.analysis.recommend", "toolsearch.analysis.check",
                           "toolsearch.analysis.cachediff")
@@ -48,11 +52,11 @@ def imported(*args: str) -> tuple[object, set[str]]:
 
 
 @pytest.mark.parametrize("args, absent", [
-    (["--help"], SEARCH_AND_ANALYSES + SESSIONS_AND_RECOMMEND),
-    (["plan", CATALOG], SEARCH_AND_ANALYSES + SESSIONS_AND_RECOMMEND),
-    (["sweep", CATALOG], SEARCH_AND_ANALYSES + SESSIONS_AND_RECOMMEND),
-    (["recommend", CATALOG, "--context-lengths", "32k,200k", "--goal", "names"], SEARCH_AND_ANALYSES),
-    (["check", CATALOG, "--context-lengths", "32k,200k", "--goal", "names"], SEARCH_AND_ANALYSES),
+    (["--help"], SEARCH_AND_ANALYSES + LIVE_ONLY + SESSIONS_AND_RECOMMEND),
+    (["plan", CATALOG], SEARCH_AND_ANALYSES + LIVE_ONLY + SESSIONS_AND_RECOMMEND),
+    (["sweep", CATALOG], SEARCH_AND_ANALYSES + LIVE_ONLY + SESSIONS_AND_RECOMMEND),
+    (["recommend", CATALOG, "--context-lengths", "32k,200k", "--goal", "names"], SEARCH_AND_ANALYSES + LIVE_ONLY),
+    (["check", CATALOG, "--context-lengths", "32k,200k", "--goal", "names"], SEARCH_AND_ANALYSES + LIVE_ONLY),
 ], ids=["help", "plan", "sweep", "recommend", "check"])
 def test_a_command_imports_only_what_it_uses(args, absent):
     status, modules = imported(*args)
