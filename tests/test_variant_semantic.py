@@ -448,15 +448,15 @@ def test_full_or_unwritable_cache_directory_leaves_no_file_behind(monkeypatch):
         handle.write(b"\x93NUMPY partial")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    real_save = embedding.np.save
-    monkeypatch.setattr(embedding.np, "save", full_disk)
+    real_save = np.save
+    monkeypatch.setattr(np, "save", full_disk)
     embedding.clear_memory_cache()
     assert np.array_equal(embedding.catalog_embeddings(texts), _unit_rows(1))
     assert [p.name for p in embedding.cache_dir().iterdir()] == [embedding.TEXT_STORE]  # no half-written .npy
     # ... and it is said once, with the folder and the reason (the CLI and the pages show it)
     problem = embedding.disk_cache_problem()
     assert f"could not be kept in {embedding.cache_dir()} (No space left on device)" in problem
-    monkeypatch.setattr(embedding.np, "save", real_save)
+    monkeypatch.setattr(np, "save", real_save)
     embedding.clear_memory_cache()
     embedding.catalog_embeddings(["another text"])
     assert embedding.disk_cache_problem() == ""  # written this time

@@ -3,7 +3,7 @@
 What belongs here: everything that asks questions of the reference behavior without being part of
 it: the context-length sweep and recommendations (``sweep``, ``recommend``), cache and collapse
 comparisons (``cachediff``, ``collapse``), lint and invisible-character checks (``lint``,
-``invisible``), search variants and retrieval evaluation (``variants``, ``evaluation``), other
+``invisible``; the rule table alone in ``lint_rules``), search variants and retrieval evaluation (``variants``, ``evaluation``), other
 harnesses' strategies and skills (``strategies``, ``skills``), synthetic catalogs
 (``synthetic``), recorded sessions (``session_formats``, ``sessions``), scope comparison
 (``scope_compare``), the HTML report (``report``) and the whole design review built for it

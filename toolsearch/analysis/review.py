@@ -12,20 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from . import palette
-from .evaluation import DEFAULT_VARIANTS, evaluate, load_queries
-from .lint import lint
-from .recommend import MultiRecommendation
-from .report import build_report
 from .samples import samples_dir
-from .skills import SkillSet, load_skills
-from .strategies import StrategyModel, StrategySettings, Task, load_events, task_summary
 from .wording import counted
+
+if TYPE_CHECKING:
+    from .recommend import MultiRecommendation
+
+# The pieces of the report (evaluation, lint, strategies, the HTML) are imported by the functions
+# that build them: the command line's parser reads DEFAULT_QUERIES from here at every start.
 
 #: The search queries a report runs unless told otherwise (one per line).
 DEFAULT_QUERIES = "create issue\npost message channel\nsearch errors"
@@ -65,6 +64,9 @@ def default_strategies(inspector: Inspector, catalog: str, source_label: str, co
     Raises:
         ToolsearchError: the strategy model cannot be built for this catalog.
     """
+    from .skills import SkillSet, load_skills  # noqa: PLC0415
+    from .strategies import StrategyModel, StrategySettings, Task, load_events, task_summary  # noqa: PLC0415
+
     skills_dir = samples_dir("sample_skills")
     try:
         skills = load_skills(skills_dir) if skills_dir.exists() else SkillSet()
@@ -150,6 +152,11 @@ def review_report(inspector: Inspector, config: ToolSearchConfig, context_length
     Raises:
         TokenizerError: an unknown tokenizer name.
     """
+    from . import palette  # noqa: PLC0415
+    from .evaluation import DEFAULT_VARIANTS, evaluate, load_queries  # noqa: PLC0415
+    from .lint import lint  # noqa: PLC0415
+    from .report import build_report  # noqa: PLC0415
+
     def step(text: str) -> None:
         if progress is not None:
             progress(text)

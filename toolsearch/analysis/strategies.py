@@ -103,7 +103,7 @@ STRATEGY_SUMMARIES: dict[str, str] = {
 }
 
 EVENT_KINDS: tuple[str, ...] = ("search", "describe", "read_skill", "call", "compaction", "add_server", "remove_server")
-SEARCH_VARIANTS: tuple[str, ...] = ("bm25", "regex")
+SEARCH_VARIANTS: tuple[str, ...] = C.ANTHROPIC_SEARCH_VARIANTS
 #: The Anthropic tool search tools as they appear in ``tools`` (never deferred themselves).
 ANTHROPIC_SEARCH_TOOLS: dict[str, dict[str, str]] = {
     "bm25": {"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"},

@@ -16,7 +16,6 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ..engine.invisible import quoted
-from ..engine import embedding
 from ..engine.errors import ToolsearchError
 from ..engine.search import SearchOptions
 
@@ -49,7 +48,11 @@ class Variant:
     def unavailable(self) -> str:
         """``""`` when the variant can run here, else one line naming what is missing and the
         install command."""
-        return embedding.unavailable_reason() if self.requires == "semantic" else ""
+        if self.requires != "semantic":
+            return ""
+        from ..engine import embedding  # noqa: PLC0415 - the semantic extra's module, on demand
+
+        return embedding.unavailable_reason()
 
     @property
     def what_if(self) -> bool:
@@ -62,6 +65,8 @@ def load_problem(names: Sequence[str]) -> str:
     the ``semantic`` ranker's model missing or not loading (it is loaded here, seconds the first
     time). Raises :class:`VariantError` for an unknown name."""
     if any(variant_options(name).ranker == "semantic" for name in names):
+        from ..engine import embedding  # noqa: PLC0415 - the semantic extra's module, on demand
+
         return embedding.load_problem()
     return ""
 

@@ -13,6 +13,18 @@ view package's main script by its path); nothing imports this package except ``t
 and they import only ``common``, ``examples`` and ``textfmt`` (no cycle).
 """
 
-from .commands import main
+from __future__ import annotations
+
+from typing import Sequence
 
 __all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``toolsearch`` console script (:func:`toolsearch.cli.commands.main`).
+
+    The command modules are imported here, when a command runs, not with the package: the app's
+    views import ``textfmt`` from it and need none of them."""
+    from .commands import main as run  # noqa: PLC0415
+
+    return run(argv)

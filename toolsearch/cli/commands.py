@@ -14,7 +14,7 @@ import re
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..engine import constants as C
 from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, scopes_from_args
@@ -22,7 +22,6 @@ from ..engine.config import ToolSearchConfig
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.search import FILLER_NOTE
-from ..live.mcpconfig import ServerSpec, load_mcp_config
 from ..engine.profile import load_profile
 from ..engine import readers
 from ..engine.readers import load_embedded_json
@@ -32,7 +31,6 @@ from .textfmt import (ascii_digits, list_items, one_line, output_file, parse_con
                       text_table as _table)
 from ..engine.invisible import quoted, reveal, reveal_data, reveal_line
 from ..analysis.schema_lint import catalog_schema_losses, schema_view
-from ..analysis.recommend import recommend_for_contexts
 from ..analysis.sweep import DEFAULT_CONTEXT_LENGTHS, DEFAULT_THRESHOLD_PCTS, listing_ladder, plan_counts, sweep
 from ..analysis.variants import (REFERENCE, VARIANT_HELP, VariantError, canonical_name, is_reference, side_by_side, side_by_side_cells,
                                  side_by_side_names, variant_label, variant_options)
@@ -46,6 +44,12 @@ from .common import (GOAL_HELP, Parser, goal_argument, goal_for, keep_for, read_
                      use_shipped_samples, write_csv, write_data, decided, broken_pipe_status, forget_decided_status,
                      placeholder_error, refuse_stdout_onto, input_written_over, Once, note_unused_settings, unconfigured_servers, as_typed,
                      load_sources)
+
+if TYPE_CHECKING:
+    from ..live.mcpconfig import ServerSpec
+
+# A command imports what only it needs (live servers, recommendations, the subcommand modules'
+# analyses) when it runs: ``--help`` and ``plan`` should not pay for ``recommend``'s or ``eval``'s.
 
 
 class UsageError(ToolsearchError):
@@ -893,6 +897,7 @@ def _call_over_listing_sessions(args, names: list[str], config: ToolSearchConfig
 
 def _cmd_snapshot(args) -> int:
     from ..live.client import connect_servers, dump_snapshot, unique_names  # noqa: PLC0415
+    from ..live.mcpconfig import load_mcp_config  # noqa: PLC0415
 
     for path in args.configs:
         # -o naming a config it reads would replace the harness config (its mcp_servers) with the catalog
@@ -997,8 +1002,8 @@ def _cmd_recommend(args, inspector: Inspector, config: ToolSearchConfig, secrets
     from .. import __version__  # noqa: PLC0415
     from ..analysis.sessions import shown_names  # noqa: PLC0415
     from ..analysis.recommend import (OUTCOME_COLUMNS, SESSION_COLUMNS, add_session_evidence,  # noqa: PLC0415
-                                      add_whole_catalog, export_block, lowered_changes, outcome_rows, recommendation_lines,
-                                      sessions_line)
+                                      add_whole_catalog, export_block, lowered_changes, outcome_rows, recommend_for_contexts,
+                                      recommendation_lines, sessions_line)
     from ..live.client import catalog_key  # noqa: PLC0415
 
     refuse_unlisted_servers("recommend", "", inspector)
@@ -1248,6 +1253,13 @@ def _shorten_child_grace() -> None:
         reaper.shorten_grace(TERMINATE_CHILD_GRACE)
 
 
+def _is_cancellation(exc: BaseException) -> bool:
+    """Ctrl-C, or the cancellation asyncio's runner leaves when it is interrupted (asyncio is
+    imported by the commands that connect to servers, and only then can it be the one)."""
+    asyncio = sys.modules.get("asyncio")
+    return isinstance(exc, KeyboardInterrupt) or (asyncio is not None and isinstance(exc, asyncio.CancelledError))
+
+
 def _interruptible(run, args: argparse.Namespace) -> int:
     """``run(args)`` with SIGTERM and Ctrl-C turned into a clean cancellation.
 
@@ -1256,7 +1268,6 @@ def _interruptible(run, args: argparse.Namespace) -> int:
     before the command ends. Either ends with one line on stderr and status 130 (Ctrl-C) or
     143 (SIGTERM), never a traceback.
     """
-    import asyncio  # noqa: PLC0415
     import signal  # noqa: PLC0415
 
     terminated: list[int] = []
@@ -1279,7 +1290,9 @@ def _interruptible(run, args: argparse.Namespace) -> int:
         if terminated:  # a cancellation absorbed on the way out: still report it
             raise KeyboardInterrupt
         return status
-    except (KeyboardInterrupt, asyncio.CancelledError):
+    except BaseException as exc:
+        if not _is_cancellation(exc):
+            raise
         print("toolsearch: terminated" if terminated else "toolsearch: interrupted", file=sys.stderr, flush=True)
         return 143 if terminated else 130
     finally:
@@ -1305,8 +1318,6 @@ def _run(args: argparse.Namespace) -> int:
                                  f"(got {quoted(names[0])})")
         profile = load_profile(args.profile) if args.profile else None
         config = _config(args)
-        from ..live.client import config_file_secrets  # noqa: PLC0415
-
         if args.command == "call":
             status = _call_one_server(args, names, config, profile)
             if status is not None:
@@ -1336,6 +1347,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.command == "call":
             return _cmd_call(args, inspector, config, names, dict(loaded.specs), loaded.statuses)
         if args.command == "recommend":
+            from ..live.client import config_file_secrets  # noqa: PLC0415
+
             return _cmd_recommend(args, inspector, config,
                                   [*loaded.secret_values(), *config_file_secrets(getattr(args, "config", None))])
         return _cmd_sweep(args, inspector, config)

@@ -16,18 +16,22 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import constants as C
 from .common import Once, add_timeout_argument, as_typed, load_harness_config, broken_pipe_status, decided, print_json, with_flags
 from .textfmt import one_line, text_table as _table
-from ..analysis.cachediff import CacheDiff, Side, compare
-from ..analysis.collapse import CollapseComparison, compare_collapse
 from ..analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
 from ..engine.profile import Profile, load_profile
+
+if TYPE_CHECKING:
+    from ..analysis.cachediff import CacheDiff, Side
+    from ..analysis.collapse import CollapseComparison
+
+# The comparisons are imported when diff or collapse runs, not with the parser every command builds.
 
 COMMANDS = ("diff", "collapse")
 
@@ -111,6 +115,8 @@ def _inspector(path: str, naming: str, profile_path: str | None, cache: dict, co
 
 
 def _side(args: argparse.Namespace, side: str, path: str, cache: dict) -> Side:
+    from ..analysis.cachediff import Side  # noqa: PLC0415
+
     inspector = _inspector(path, _pick(args, "tool_names", side), _pick(args, "profile", side), cache,
                            _pick(args, "config", side), args.timeout)
     return Side(inspector, _config(args, side), _pick(args, "context_length", side),
@@ -223,6 +229,9 @@ def format_collapse(cmp: CollapseComparison, catalog: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``diff`` or ``collapse`` for parsed ``args``; returns the exit status."""
+    from ..analysis.cachediff import compare  # noqa: PLC0415
+    from ..analysis.collapse import compare_collapse  # noqa: PLC0415
+
     try:
         cache: dict = {}
         if args.command == "diff":

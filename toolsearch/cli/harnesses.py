@@ -20,7 +20,6 @@ from typing import Any
 
 from ..engine.invisible import quoted
 from ..analysis import harnesses as H
-from ..analysis.sessions import load_sessions
 from ..engine import constants as C
 from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
@@ -112,6 +111,8 @@ def _run(args: argparse.Namespace) -> int:
     inspector = Inspector(loaded.catalog, args.tool_names)
     sessions = None
     if args.sessions:
+        from ..analysis.sessions import load_sessions  # noqa: PLC0415 - only with --sessions
+
         read = load_sessions(args.sessions)
         for problem in read.problems:
             print(f"toolsearch: sessions: {problem}", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from ..engine import constants as C
 from .common import (Once, add_timeout_argument, broken_pipe_status, load_harness_config, decided, docs_note, dumps_json, print_json, refuse_empty_catalog,
@@ -22,15 +22,20 @@ from .textfmt import ascii_digits, one_line, text_table as _table
 from ..engine.catalog import load_sources
 from ..engine.config import ToolSearchConfig, parse_config
 from ..engine.errors import ToolsearchError
-from ..analysis.evaluation import (DEFAULT_VARIANTS, VARIANT_HELP, Evaluation, VariantError, evaluate, evaluate_folds, first_names,
-                                   evaluate_tuned, load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning, seen_across_folds, tuning_unknown_note, progress_unit,
-                                   repeated_tasks, seen_in_tuning, task_cell, variant_options)
 from ..engine.inspector import Inspector
 from ..engine.invisible import quoted, reveal
-from ..analysis.variants import canonical_name, variant_sources, variant_with_source
-from ..analysis.lint import RULES, LintReport, lint
+from ..analysis.variants import (DEFAULT_VARIANTS, VARIANT_HELP, VariantError, canonical_name, variant_options, variant_sources,
+                                 variant_with_source)
+from ..analysis.lint_rules import RULES
 from ..analysis.wording import counted, evaluation_share, mean_reciprocal_rank, severity_counts
 from ..engine.profile import load_profile
+
+if TYPE_CHECKING:
+    from ..analysis.evaluation import Evaluation
+    from ..analysis.lint import LintReport
+
+# The evaluation and the lint checks are imported when eval or lint runs: building the parser
+# (every command's start) needs only their help texts.
 
 COMMANDS = ("eval", "lint")
 
@@ -147,11 +152,15 @@ def _setup(args: argparse.Namespace, sources: Sequence[str], report: bool = True
 def _progress(done: int, total: int, label: str) -> None:
     """One progress line on stderr, rewritten in place: ``eval: VARIANT 120/1,000 tasks`` (``tool
     texts`` while a catalog is embedded)."""
+    from ..analysis.evaluation import progress_unit  # noqa: PLC0415
+
     rewrite_progress_line(f"toolsearch: eval: {label} {done:,}/{total:,} {progress_unit(label)}")
 
 
 def format_evaluation(ev: Evaluation) -> str:
     """The text report of ``toolsearch eval``: metrics per variant, best rank per task, misses."""
+    from ..analysis.evaluation import task_cell  # noqa: PLC0415
+
     k = ev.k
     # Names, ids, queries and tool names come from the query file and the catalog: invisible
     # characters are shown as markers (the stream only escapes controls).
@@ -219,6 +228,11 @@ def lint_lines(report: LintReport, severity: str = "info") -> Iterator[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``eval`` or ``lint`` for parsed ``args``. Returns the exit status."""
+    from ..analysis.evaluation import (evaluate, evaluate_folds, evaluate_tuned, first_names,  # noqa: PLC0415
+                                       load_queries, naming_mismatch, nothing_deferred, one_sided_folds, one_sided_tuning,
+                                       repeated_tasks, seen_across_folds, seen_in_tuning, tuning_unknown_note)
+    from ..analysis.lint import lint  # noqa: PLC0415
+
     try:
         if args.command == "eval":
             if args.queries and args.test:

@@ -20,14 +20,11 @@ import re
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..engine.invisible import quoted
-from ..analysis import check as check_mod
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
-from ..analysis.recommend import (MultiRecommendation, add_session_evidence, add_whole_catalog, keep_called_lines,
-                                  recommend_for_contexts, session_drift_words)
 from ..analysis.sweep import listing_ladder
 from ..analysis.wording import agree, counted
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, report_context_length, \
@@ -46,6 +43,13 @@ from .common import (GOAL_HELP, as_typed, load_harness_config, input_written_ove
                      with_flags, write_csv)
 from .scopes import add_scope_arguments, one_scope, scope_line, scopes_from_args
 from .textfmt import ascii_digits, one_line, output_file, parse_context_lengths, text_table
+
+if TYPE_CHECKING:
+    from ..analysis import check as check_mod
+    from ..analysis.recommend import MultiRecommendation
+
+# The check and the recommendation are imported when check or report runs: costs and every other
+# command's start (the parser) need neither.
 
 COMMANDS = ("report", "costs", "check")
 #: ``report``'s ``--context-length`` when it is not given (``None`` is ``--context-length unknown``,
@@ -287,6 +291,8 @@ def _report_recommendation(args: argparse.Namespace, inspector: Inspector, confi
     """The recommendation the report carries: ``recommend``'s for ``--context-lengths`` and
     ``--goal`` (both or neither), or ``None``. ``secrets``: the catalog's config values, masked in
     the ``--sessions`` read as evidence."""
+    from ..analysis.recommend import add_session_evidence, add_whole_catalog, recommend_for_contexts, session_drift_words  # noqa: PLC0415
+
     given = [option for option, value in (("--except", args.except_servers), ("--keep", args.keep_servers),
                                           ("--headroom", args.headroom is not None),
                                           ("--sessions", args.session_sources), ("--keep-called", args.keep_called))
@@ -514,6 +520,9 @@ def _settings_words(config: ToolSearchConfig) -> str:
 
 def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchConfig,
            secrets: Sequence[str] = ()) -> int:
+    from ..analysis import check as check_mod  # noqa: PLC0415
+    from ..analysis.recommend import keep_called_lines  # noqa: PLC0415
+
     goal, length_goals = goal_for("check", args, inspector)
     if args.session_sources and not args.keep_called:  # the sessions would change nothing: say so, not ignore them
         raise ReviewUsageError("check: --sessions: only with --keep-called: check reads recorded sessions for the "

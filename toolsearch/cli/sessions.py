@@ -22,27 +22,26 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..engine import constants as C
 from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
-from ..analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, variant_options
-from ..analysis.variants import canonical_name
+from ..analysis.variants import DEFAULT_VARIANTS, VARIANT_HELP, VariantError, canonical_name, variant_options
 from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
-from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags, aggregates,
-                                 called_listed_at, called_tools, catalog_drift, export_queries, export_queries_yaml,
-                                 listing_what_if, load_sessions, replay, report, scrub_sessions, session_flags,
-                                 show_invisible, shown_name, shown_names,
-                                 summary, what_if_lengths, with_recorded_lengths, counters_line,
-                                 released_hermes_sessions, released_hermes_words)
 from ..analysis.quantities import form_word
 from ..analysis.wording import counted, per_count, percent
 from .common import Once, add_timeout_argument, load_harness_config, input_written_over, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
+
+if TYPE_CHECKING:
+    from ..analysis.sessions import CalledListed, CatalogDrift, ListingWhatIf, Replay, Session, SessionFlags
+
+# The sessions analysis is imported when the command runs: every command's start builds this
+# command's parser, which needs only the session formats' help.
 
 COMMANDS = ("sessions",)
 
@@ -106,11 +105,15 @@ def _progress(label: str):
 
 def _safe(text: Any) -> str:
     """Session text for a terminal: invisible and control characters written as ``⟨U+XXXX⟩``."""
+    from ..analysis.sessions import show_invisible  # noqa: PLC0415
+
     return show_invisible(str(text))
 
 
 def _names(names: Sequence[str] | None, limit: int = 4) -> str:
     """Tool names as shown (:func:`~toolsearch.analysis.sessions.shown_name`), the first ``limit``."""
+    from ..analysis.sessions import shown_names  # noqa: PLC0415
+
     if names is None:
         return "(not recorded)"
     if not names:
@@ -127,6 +130,9 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
+    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, aggregates, counters_line,  # noqa: PLC0415
+                                     released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
+
     data = summary(sessions, rep)
     agg = aggregates(sessions, rep)
     formats = sorted({s.format for s in sessions})
@@ -252,6 +258,10 @@ def _refuse_writing_an_input(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``toolsearch sessions`` for parsed ``args``. Returns the exit status."""
+    from ..analysis.sessions import (called_listed_at, called_tools, catalog_drift, export_queries,  # noqa: PLC0415
+                                     export_queries_yaml, listing_what_if, load_sessions, replay, report, scrub_sessions,
+                                     session_flags, what_if_lengths, with_recorded_lengths)
+
     try:
         if args.export_queries:
             _refuse_writing_an_input(args)

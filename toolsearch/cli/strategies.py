@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..engine.invisible import quoted
 from ..engine import constants as C
@@ -27,10 +27,13 @@ from .scopes import add_scope_arguments, one_scope, scope_line, scope_summary, s
 from ..engine.config import parse_config
 from ..engine.errors import ToolsearchError
 from ..engine.inspector import Inspector
-from ..analysis.skills import load_skills
 from ..analysis.wording import counted
-from ..analysis.strategies import (SEARCH_VARIANTS, harness_switches, StrategyModel, StrategySettings, Task, TimelineStep, load_events,
-                         task_from_events)
+
+if TYPE_CHECKING:
+    from ..analysis.strategies import StrategyModel, Task, TimelineStep
+
+# The strategy model and the skills are imported when the command runs, not with the parser every
+# command builds.
 
 
 def _count(text: str) -> int:
@@ -81,7 +84,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="context length for the tiered budget (e.g. 200k; default unknown)")
     p.add_argument("--non-deferred", action="append", default=None, metavar="TOOL",
                    help="provider search: keep this tool non-deferred (repeatable; default: the core tools)")
-    p.add_argument("--search-variant", choices=SEARCH_VARIANTS, default="bm25",
+    p.add_argument("--search-variant", choices=C.ANTHROPIC_SEARCH_VARIANTS, default="bm25",
                    help="Anthropic search tool: bm25 (query) or regex (pattern)")
     p.add_argument("--search-results", type=_positive, default=None, metavar="N",
                    help=f"results per provider search (default {C.ANTHROPIC_SEARCH_RESULTS_DEFAULT})")
@@ -122,6 +125,8 @@ def build_model(args: argparse.Namespace) -> tuple[StrategyModel, tuple, Task]:
     Warnings go to stderr. Raises :class:`~toolsearch.engine.errors.ToolsearchError` subclasses for
     unreadable files and unknown names.
     """
+    from ..analysis.skills import load_skills  # noqa: PLC0415
+    from ..analysis.strategies import StrategyModel, StrategySettings, Task, load_events, task_from_events  # noqa: PLC0415
     from ..live.client import is_connect_failure  # noqa: PLC0415 - live is optional at import time
     from .common import load_sources  # noqa: PLC0415
 
@@ -174,6 +179,8 @@ def timeline_to_dicts(timeline: Sequence[TimelineStep], strategy: str) -> list[d
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..analysis.strategies import harness_switches  # noqa: PLC0415
+
     model, events, task = build_model(args)
     results = model.results(task)
     timeline = model.timeline(events) if events else ()
@@ -234,6 +241,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _print_switches(model: StrategyModel, events) -> None:
     """Claude Code's auto and Qwen Code's threshold along the timeline (models; known context length only)."""
+    from ..analysis.strategies import harness_switches  # noqa: PLC0415
+
     switches = harness_switches(model, events)
     if not switches:
         return

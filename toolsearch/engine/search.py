@@ -16,14 +16,19 @@ import unicodedata
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-import numpy as np
 import regex
-import snowballstemmer
-from rank_bm25 import BM25Okapi
 
 from . import constants as C
+
+if TYPE_CHECKING:
+    import numpy as np
+    from rank_bm25 import BM25Okapi
+
+# numpy (with rank_bm25, which needs it) and the Snowball stemmer are imported where a search
+# needs them, not with this module: a command that only plans (and every command's start-up)
+# would otherwise pay about 0.2 s of CPU to load them.
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 #: Seconds one regex-mode search may spend on the whole catalog (names and texts together; the
@@ -53,6 +58,8 @@ def _stemmer(language: str = "english"):
         stemmers = _local.stemmers = {}
     stemmer = stemmers.get(language)
     if stemmer is None:
+        import snowballstemmer  # noqa: PLC0415
+
         stemmer = stemmers[language] = snowballstemmer.stemmer(language)
     return stemmer
 
@@ -270,13 +277,20 @@ def required_coverage(answerable: int) -> int:
     return math.ceil(C.MIN_QUERY_TERM_COVERAGE * answerable)
 
 
-class _ReferenceBM25(BM25Okapi):
-    """rank_bm25's Okapi BM25 with the reference IDF (no epsilon floor) and avgdl ≥ 1."""
+@lru_cache(maxsize=1)
+def _reference_bm25() -> type[BM25Okapi]:
+    """The BM25 class the index scores with (defined on first use, as rank_bm25 loads numpy)."""
+    from rank_bm25 import BM25Okapi  # noqa: PLC0415
 
-    def _calc_idf(self, nd: dict[str, int]) -> None:
-        n = self.corpus_size
-        self.idf = {word: math.log(1 + (n - df + 0.5) / (df + 0.5)) for word, df in nd.items()}
-        self.avgdl = max(self.avgdl, 1.0)
+    class _ReferenceBM25(BM25Okapi):
+        """rank_bm25's Okapi BM25 with the reference IDF (no epsilon floor) and avgdl ≥ 1."""
+
+        def _calc_idf(self, nd: dict[str, int]) -> None:
+            n = self.corpus_size
+            self.idf = {word: math.log(1 + (n - df + 0.5) / (df + 0.5)) for word, df in nd.items()}
+            self.avgdl = max(self.avgdl, 1.0)
+
+    return _ReferenceBM25
 
 
 @dataclass(frozen=True)
@@ -430,6 +444,8 @@ def evidence_abstains(options: SearchOptions, share: float, held: int, distinct:
 
     The evidence may also be NumPy arrays of one shape (one entry per result, as tuning applies
     many thresholds to many searches); the answer is then a boolean array of that shape."""
+    import numpy as np  # noqa: PLC0415
+
     weak = np.less(share, options.min_best_share) | np.less(held, np.minimum(options.min_best_terms, distinct))
     if options.min_score_ratio > 1:
         weak = weak | np.less(ratio, options.min_score_ratio)
@@ -724,7 +740,7 @@ class SearchIndex:
             self._by_lower.setdefault(name.lower(), []).append(i)
         self._fallback_keys = [fallback_key(_bare(n)) for n in self.names] if options.name_substring_fallback else []
         corpus = [self._doc_tokens(d) for d in self.docs]
-        self._bm25 = _ReferenceBM25(corpus, k1=C.BM25_K1, b=C.BM25_B) if corpus else None
+        self._bm25 = _reference_bm25()(corpus, k1=C.BM25_K1, b=C.BM25_B) if corpus else None
         self._postings: dict[str, list[int]] = {}
         if self._bm25 is not None:
             for i, freqs in enumerate(self._bm25.doc_freqs):
@@ -785,6 +801,8 @@ class SearchIndex:
             return self._bm25.get_batch_scores(stems, doc_ids)  # the reference's own computation
         # What-if variants that touch many tools: the same per-term contributions as rank_bm25
         # (same expression, same order of addition), from precomputed postings.
+        import numpy as np  # noqa: PLC0415
+
         scores = np.zeros(len(self.docs))
         for term in stems:
             posting = self._term_weights(term)
@@ -799,6 +817,8 @@ class SearchIndex:
             if not ids:
                 cache[term] = None
             else:
+                import numpy as np  # noqa: PLC0415
+
                 bm = self._bm25
                 arr = np.asarray(ids)
                 tf = np.array([bm.doc_freqs[i][term] for i in ids])
@@ -1009,6 +1029,8 @@ class SearchIndex:
             limit = min(limit, opts.max_results)
         if not self.docs or limit <= 0 or not query.strip():
             return [], -math.inf, 0.0
+        import numpy as np  # noqa: PLC0415
+
         cos = self.cosines(query)
         scores = cos.astype(np.float64)
         if opts.lexical_weight > 0:

@@ -32,7 +32,6 @@ that server's failure, not an error for the file.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
 import json
@@ -46,23 +45,25 @@ import weakref
 from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
-
-import anyio
-import anyio.from_thread
-import anyio.to_thread
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from ..engine import constants as C
 from ..engine.invisible import quoted
 from ..engine.bridge import server_arguments
 from ..engine.catalog import EMPTY_NEXT_CURSOR, SNAPSHOT_FAILED, Catalog, Problem, Server, _tools_from_list, combine
 from ..engine.errors import ServerError
-from . import reaper, replycap
 from .mcpconfig import ServerSpec, scrub_data
 from ..engine.readers import source_stem
 from ..engine.registration import RegisteredTool
 from ..engine.secrets import mask_leading_suffix, mask_trailing_prefix, scrub_text
 from ..engine.wording import agree, counted
+
+if TYPE_CHECKING:
+    import anyio
+
+# asyncio, anyio and this package's reaper (psutil) and reply cap are imported by the functions that
+# talk to servers: every command that reads catalog files goes through :func:`load_sources`, and
+# would otherwise pay about 0.06 s of CPU to load them.
 
 logger = logging.getLogger(__name__)
 
@@ -367,6 +368,8 @@ class _Tap:
         noted) when it reads none within :data:`~toolsearch.engine.constants.LIVE_SERVER_REQUESTS_WAIT`
         seconds. Without this, a server sending requests and never reading the answers grew memory
         without bound (a task for each)."""
+        import anyio  # noqa: PLC0415
+
         self._progress = progress = anyio.Event()
         with anyio.move_on_after(C.LIVE_SERVER_REQUESTS_WAIT):
             await progress.wait()
@@ -534,6 +537,8 @@ class _TapReadStream:
         return getattr(self._inner, "last_context", None)
 
     async def receive(self) -> Any:
+        import anyio  # noqa: PLC0415
+
         try:
             item = await self._inner.receive()
         except anyio.EndOfStream:
@@ -556,6 +561,8 @@ class _TapReadStream:
         return self
 
     async def __anext__(self) -> Any:
+        import anyio  # noqa: PLC0415
+
         try:
             return await self.receive()
         except anyio.EndOfStream:
@@ -611,6 +618,8 @@ async def _tapped(transport: Any, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
 
 @asynccontextmanager
 async def _http_transport(spec: ServerSpec, connect_timeout: float, tap: _Tap) -> AsyncIterator[tuple[Any, Any]]:
+    from . import replycap  # noqa: PLC0415
+
     import httpx2  # noqa: PLC0415
     from mcp.client.streamable_http import streamable_http_client  # noqa: PLC0415
 
@@ -649,6 +658,8 @@ async def open_session(spec: ServerSpec, *, tap: _Tap | None = None, errlog: Any
         ServerError: the spec cannot be used (unresolved placeholders in a remote url/headers).
         Exception: whatever the SDK or the transport raises (callers turn it into a reason).
     """
+    from . import reaper, replycap  # noqa: PLC0415
+
     from mcp import Client, StdioServerParameters  # noqa: PLC0415
     from mcp.client.sse import sse_client  # noqa: PLC0415
     from mcp.client.stdio import stdio_client  # noqa: PLC0415
@@ -731,6 +742,8 @@ async def _reaped(transport: Any, mark: str) -> AsyncIterator[Any]:
     """The SDK's stdio transport, and then everything the server left behind stopped: its
     process group, the descendants seen before its stdin closed, and every process carrying
     its ``mark`` (:mod:`toolsearch.live.reaper`)."""
+    from . import reaper  # noqa: PLC0415
+
     try:
         async with transport as streams:
             reaper.track(mark)
@@ -754,6 +767,8 @@ def _leaves(exc: BaseException) -> list[BaseException]:
 
 
 def _root_cause(exc: BaseException) -> BaseException:
+    import anyio  # noqa: PLC0415
+
     leaves = [e for e in _leaves(exc) if not isinstance(e, anyio.get_cancelled_exc_class())] or _leaves(exc)
     # Prefer the most telling leaf: OS / HTTP errors over the generic "connection closed".
     for kind in (OSError, ServerError):
@@ -1157,6 +1172,8 @@ async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: Progres
     ``in_session``: awaited with ``(client, tap, server, problems so far)`` once the tools are
     listed, before the session closes (the connect timeout no longer applies to it; it keeps its own budget).
     """
+    import anyio  # noqa: PLC0415
+
     start = time.perf_counter()
     where = f"{LIVE_ORIGIN}: server {quoted(spec.name)}"
     problems: list[Problem] = []
@@ -1256,6 +1273,8 @@ async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live ser
     from outside the servers (in ``progress``, or a cancellation) is re-raised unwrapped once
     every session is closed.
     """
+    import anyio  # noqa: PLC0415
+
     start = time.perf_counter()
     default_timeout = timeout or C.LIVE_CONNECT_TIMEOUT_DEFAULT
     statuses = [ServerStatus(spec.name, spec.transport) for spec in specs]
@@ -1293,6 +1312,9 @@ async def aconnect_servers(specs: Sequence[ServerSpec], *, name: str = "Live ser
 
 def _run_sync(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run an async function to completion from sync code (a worker thread if a loop runs here)."""
+    import asyncio  # noqa: PLC0415
+    import anyio  # noqa: PLC0415
+
     bound = functools.partial(function, *args, **kwargs)
     try:
         asyncio.get_running_loop()
@@ -1430,6 +1452,8 @@ def _call_outcome(target: ServerSpec, tool_name: str, arguments: dict[str, Any],
 
 async def _acall(spec: ServerSpec, tool_name: str, arguments: dict[str, Any], call_timeout: float,
                  connect_timeout: float, utility: str | None, start: float) -> CallOutcome:
+    import anyio  # noqa: PLC0415
+
     tap = _Tap(spec.scrub, spec.secret_values())
     phase = "connecting"
     call_elapsed: float | None = None
@@ -1525,6 +1549,8 @@ async def _aconnect_and_call(spec: ServerSpec, work: Callable[[Server, list[Prob
                              timeout: float | None,
                              connect_timeout: float | None, progress: ProgressFn | None,
                              max_pages: int) -> tuple[ServerStatus, list[Problem], T | None]:
+    import anyio.from_thread, anyio.to_thread  # noqa: E401, PLC0415
+
     start = time.perf_counter()
     status = ServerStatus(spec.name, spec.transport)
     call_timeout = timeout or spec.timeout or C.LIVE_CALL_TIMEOUT_DEFAULT
@@ -1599,6 +1625,8 @@ async def _asend(client: Any, tap: _Tap, target: ServerSpec, raw_name: str, argu
                  utility: str | None, call_timeout: float, start: float) -> CallOutcome:
     """One call over an open session, as a :class:`CallOutcome` (never raises): a timeout or a
     connection that went away is the reason; secrets the server echoes back are masked."""
+    import anyio  # noqa: PLC0415
+
     notes: list[str] = []
     response: dict[str, Any] | None = None
     ok, reason, call_elapsed = False, None, None
@@ -1633,6 +1661,8 @@ class _Holder:
     can be garbage-collected, which closes this one)."""
 
     def __init__(self, clock: Callable[[], float], idle_timeout: float | None) -> None:
+        import anyio.from_thread  # noqa: E401, PLC0415
+
         self.portal_cm = anyio.from_thread.start_blocking_portal()
         self.portal = self.portal_cm.__enter__()
         self.lock = threading.Lock()
@@ -1668,6 +1698,8 @@ class _Holder:
         """Connect and list ``spec`` once ``at_once`` has room (the room is given back when it
         listed or failed, not when its session closes), report it on ``out``, and keep its session
         open until it is closed."""
+        import anyio  # noqa: PLC0415
+
         status = ServerStatus(spec.name, spec.transport)
         stop = anyio.Event()
         reported = False
@@ -1826,6 +1858,8 @@ class LiveConnections:
         Raises:
             RuntimeError: the holder is closed.
         """
+        import anyio  # noqa: PLC0415
+
         holder = self._holder
         if holder.closed:
             raise RuntimeError("these live connections are closed; connect with a new holder")
