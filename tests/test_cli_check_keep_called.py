@@ -39,8 +39,10 @@ def test_check_keep_called_gates_what_recommend_keep_called_asked() -> None:
                         "or better at 32,000, 200,000, 1,000,000 tokens")
     assert lines[2] == ("kept named because the sessions called them: github (2 tools called), grafana (3 tools called), "
                         "linear (1 tool called), slack (1 tool called)")
-    assert ("at 200,000 tokens: github, grafana, linear, slack must stay named but are collapsed to a summary line "
-            f"within a budget of {plain['listing_max_tokens']} tokens") in lines
+    # one line for the condition, naming every length it is missed at, with each length's budget
+    assert ("at 32,000, 200,000 and 1,000,000 tokens: github, grafana, linear, slack must stay named but are collapsed "
+            f"to a summary line within budgets of 160, {plain['listing_max_tokens']} and {plain['listing_max_tokens']} "
+            "tokens") in lines
     # the settings it suggests are recommend --keep-called's
     assert (f"settings that reach it at every length: threshold_pct {kept['threshold_pct']:g}, "
             f"listing_max_tokens {kept['listing_max_tokens']:,}") in lines[-1]

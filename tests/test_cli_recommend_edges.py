@@ -673,7 +673,8 @@ def test_an_unknown_context_length_reads_as_one_in_sentences() -> None:
     assert check.returncode == 1, check.stderr
     lines = check.stdout.splitlines()
     assert lines[0].endswith("at the context lengths unknown, 32,000"), lines[0]
-    assert "at an unknown context length: the listing is 3,656 tokens, above the limit of 100" in lines
+    assert ("at an unknown context length and at 32,000 tokens: the listing is 3,656 and 1,473 tokens, above the "
+            "limit of 100") in lines
     assert any(line.startswith("unknown ") for line in lines)  # the table's cell
     rec = run_cli("recommend", catalog, "--context-lengths", "unknown,32k,1m", "--goal",
                   "32k=full,unknown=full,1m=names", "--yaml")

@@ -22,12 +22,13 @@ from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
     smaller_listing_keeps_headroom, \
-    at_length, goal_at, goal_statement, length_goals_for, outcomes, recommend_for_contexts, requirement_failures
+    at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
+    recommend_for_contexts, requirement_misses
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
 
-__all__ = ["GOALS", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "headroom_failures",
-           "check_catalog"]
+__all__ = ["GOALS", "Miss", "LengthCheck", "BaselineChange", "CheckResult", "goal_failures", "headroom_failures",
+           "check_catalog", "failure_lines"]
 
 
 def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | None = None) -> tuple[str, ...]:
@@ -68,20 +69,63 @@ def headroom_failures(outcome: ContextOutcome, headroom_pct: float, goal: str | 
     per-server lists, it says so only when such a listing exists
     (:func:`toolsearch.analysis.recommend.smaller_listing_keeps_headroom`): a smaller listing the goal
     accepts may still need a budget at which the larger one is chosen."""
+    miss = _headroom_miss(outcome, headroom_pct, goal, ladder, except_servers, keep_servers)
+    return () if miss is None else (miss.sentence,)
+
+
+def _headroom_miss(outcome: ContextOutcome, headroom_pct: float, goal: str | None = None, ladder: Any = None,
+                   except_servers: Sequence[str] = (), keep_servers: Sequence[str] = ()) -> Miss | None:
+    """:func:`headroom_failures` as a :class:`Miss` (``figure``: the budget it needs; ``detail``:
+    the clause on a smaller listing, or ``""``); ``None`` when there is room enough."""
     if not headroom_pct or outcome.tier == 0 or outcome.listing_tokens == 0:
-        return ()
+        return None
     needed = budget_with_headroom(outcome.listing_tokens, headroom_pct)
     if outcome.budget >= needed:
-        return ()
+        return None
     smaller = ""
     if goal in GOAL_FORMS and FORM_RANK[outcome.listing_form] < FORM_RANK[GOAL_FORMS[goal]] and (
             ladder is None
             or smaller_listing_keeps_headroom(ladder, outcome, goal, headroom_pct, except_servers, keep_servers)):
         smaller = (f", or a smaller one with {headroom_pct:g}% above a smaller listing the goal still accepts "
                    f"(the goal needs {form_word(GOAL_FORMS[goal])}; this listing is {form_word(outcome.listing_form)})")
-    return (f"the budget of {outcome.budget:,} tokens leaves {outcome.headroom_tokens:,} tokens above the "
-            f"{outcome.listing_tokens:,}-token listing; {headroom_pct:g}% headroom needs a budget of at least "
-            f"{needed:,}{smaller}",)
+    return Miss("headroom", f"the budget of {outcome.budget:,} tokens leaves {outcome.headroom_tokens:,} tokens above "
+                            f"the {outcome.listing_tokens:,}-token listing; {headroom_pct:g}% headroom needs a budget "
+                            f"of at least {needed:,}{smaller}", detail=smaller, figure=needed,
+                words=f"{headroom_pct:g}%")
+
+
+@dataclass(frozen=True)
+class Miss:
+    """One condition the check misses at one context length.
+
+    Attributes:
+        kind: ``keep`` (servers that must stay named are collapsed), ``goal`` (the listing's form is
+            below the goal's), ``size`` (the listing is over ``--max-listing-tokens``) or
+            ``headroom`` (less room above the listing than ``--headroom`` asks).
+        sentence: the sentence :attr:`LengthCheck.failures` holds for it.
+        servers: ``keep``: the kept servers collapsed; ``goal``: the servers collapsed that no
+            ``--except`` covers, in collapse order.
+        detail: ``goal``: what the goal needs in words; ``headroom``: the clause on a smaller listing.
+        figure: ``size``: the limit; ``headroom``: the budget it needs (tokens).
+        words: ``goal``: ``"except"`` when ``--except`` was given; ``headroom``: the percentage.
+    """
+
+    kind: str
+    sentence: str
+    servers: tuple[str, ...] = ()
+    detail: str = ""
+    figure: int = 0
+    words: str = ""
+
+    @property
+    def condition(self) -> tuple[Any, ...]:
+        """What makes two lengths' misses the same condition, said once for both
+        (:func:`failure_lines`)."""
+        if self.kind == "keep":
+            return (self.kind, self.servers)
+        if self.kind == "headroom":
+            return (self.kind, self.detail, self.words)
+        return (self.kind, self.detail, self.figure, self.words)
 
 
 @dataclass(frozen=True)
@@ -123,6 +167,8 @@ class LengthCheck:
     #: the ``--except`` servers the listing collapses to a summary line here, in collapse order
     #: (the goal holds without them; a reader should see which ones it let go)
     excepted_collapsed: tuple[str, ...] = ()
+    #: the same failures as :class:`Miss` values, in the same order (what :func:`failure_lines` groups)
+    misses: tuple[Miss, ...] = ()
 
     @property
     def holds(self) -> bool:
@@ -276,13 +322,23 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                           old.listing_max_tokens, lengths)
     except_servers, keep_servers = tuple(dict.fromkeys(except_servers)), tuple(dict.fromkeys(keep_servers))
 
-    def failures(o: ContextOutcome) -> tuple[str, ...]:
+    def misses(o: ContextOutcome) -> tuple[Miss, ...]:
         here = goal_at(goal, per_length, o.context_length)
-        room = headroom_failures(o, headroom_pct, here, ladder, except_servers, keep_servers)
+        found = []
         # read off the ladder, so a failure names the servers the listing collapsed
-        size = () if o.tier == 0 or max_listing_tokens is None or o.listing_tokens <= max_listing_tokens else (
-            f"the listing is {o.listing_tokens:,} tokens, above the limit of {max_listing_tokens:,}",)
-        return (*requirement_failures(ladder, o, here, except_servers, keep_servers), *size, *room)
+        req = requirement_misses(ladder, o, here, except_servers, keep_servers)
+        if req is not None and req.lost:
+            found.append(Miss("keep", f"{lost_words(req.lost)} within a budget of {o.budget:,} tokens", req.lost))
+        if req is not None and req.goal_missed:
+            found.append(Miss("goal", f"the listing is {o.outcome or o.listing_form} (tier {o.tier}) within a budget "
+                                      f"of {o.budget:,} tokens; the goal needs {req.needs_words}"
+                                      + collapsed_words(req.collapsed, req.excepting),
+                              req.collapsed, req.needs_words, words="except" if req.excepting else ""))
+        if o.tier != 0 and max_listing_tokens is not None and o.listing_tokens > max_listing_tokens:
+            found.append(Miss("size", f"the listing is {o.listing_tokens:,} tokens, above the limit of "
+                                      f"{max_listing_tokens:,}", figure=max_listing_tokens))
+        room = _headroom_miss(o, headroom_pct, here, ladder, except_servers, keep_servers)
+        return (*found, *(() if room is None else (room,)))
 
     name_of = {s.label: s.name for s in ladder.servers}
 
@@ -291,10 +347,11 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         return tuple(name_of[lab] for lab in (step.collapsed if step is not None else ())
                      if name_of.get(lab) in except_servers)
 
-    checks = tuple(LengthCheck(o, failures(o),
+    found = [misses(o) for o in now]
+    checks = tuple(LengthCheck(o, tuple(m.sentence for m in found[i]),
                                _change(baseline, inspector, config, o.context_length, tokenizer, before[i], old)
                                if baseline is not None else None, goal_at(goal, per_length, o.context_length),
-                               excepted_collapsed(o))
+                               excepted_collapsed(o), found[i])
                    for i, o in enumerate(now))
     suggestion = None
     if not all(c.holds for c in checks):
@@ -307,3 +364,113 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                        lengths=checks, suggestion=suggestion, except_servers=except_servers,
                        keep_servers=keep_servers, headroom_pct=headroom_pct, length_goals=per_length,
                        baseline_config=old if baseline is not None else None)
+
+
+#: Collapsed servers a line of :func:`failure_lines` names before it says "and N more".
+_NAMED_MAX = 10
+
+
+def _joined(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _each(values: Sequence[str]) -> str:
+    """The value when every length has the same, else each length's value, in order."""
+    return values[0] if len(set(values)) == 1 else _joined(values)
+
+
+def _numbers(lengths: Sequence[int | None]) -> str:
+    """``4,000, 8,000 and 16,000`` (``unknown`` for an unknown length), without a unit."""
+    return _joined([f"{n:,}" if n else "unknown" for n in lengths])
+
+
+def _at_lengths(lengths: Sequence[int | None]) -> str:
+    """``at 32,000 tokens``, ``at 4,000, 8,000 and 16,000 tokens``, ``at an unknown context
+    length`` (and ``… and at 32,000 tokens``)."""
+    known = [f"{n:,}" for n in lengths if n]
+    parts = (["an unknown context length"] if len(known) < len(lengths) else []) + (
+        [f"{_joined(known)} tokens"] if known else [])
+    return "at " + " and at ".join(parts)
+
+
+def _budgets(outcomes_: Sequence[ContextOutcome]) -> str:
+    values = [f"{o.budget:,}" for o in outcomes_]
+    return f"a budget of {values[0]} tokens" if len(set(values)) == 1 else f"budgets of {_joined(values)} tokens"
+
+
+def _collapsed_by_length(misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
+    """The servers collapsed at several lengths, each named once: those collapsed at every one of
+    them first, then ``at 4,000 and 8,000 also …`` (a shorter length's budget collapses more)."""
+    lengths = [o.context_length for o, _ in misses]
+    where: dict[str, list[int | None]] = {}
+    for o, m in sorted(misses, key=lambda pair: -len(pair[1].servers)):  # the longest list gives the order
+        for server in m.servers:
+            where.setdefault(server, [])
+    for o, m in misses:
+        for server in m.servers:
+            where[server].append(o.context_length)
+    if not where:
+        return ""
+    groups: list[tuple[tuple[int | None, ...], list[str]]] = []
+    for server, at in where.items():
+        key = tuple(n for n in lengths if n in at)
+        if groups and groups[-1][0] == key:
+            groups[-1][1].append(server)
+        else:
+            groups.append((key, [server]))
+    parts, shown = [], 0
+    for key, servers in groups:
+        take = servers[:max(_NAMED_MAX - shown, 0)]
+        if not take:
+            break
+        shown += len(take)
+        names = ", ".join(take)
+        parts.append(names if list(key) == lengths else f"{'also ' if parts else ''}at {_numbers(key)}: {names}")
+    text = "; ".join(parts)
+    if shown < len(where):
+        text += f" and {len(where) - shown} more"
+    return (f" (collapsed and not excepted: {text})" if misses[0][1].words == "except"
+            else f" (collapsed to a summary line: {text})")
+
+
+def _grouped(kind: str, misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
+    """One sentence for one condition missed at several lengths (in the order given)."""
+    outs = [o for o, _ in misses]
+    first = misses[0][1]
+    if kind == "keep":
+        return f"{lost_words(first.servers)} within {_budgets(outs)}"
+    if kind == "goal":
+        named = ""
+        if len({o.servers_total for o in outs}) == 1 and outs[0].servers_total:
+            named = f"; {_each([f'{o.servers_named:,}' for o in outs])} of {outs[0].servers_total:,} servers named"
+        return (f"the listing is {_each([form_word(o.listing_form) for o in outs])} "
+                f"(tier {_each([str(o.tier) for o in outs])}{named}) within {_budgets(outs)}; the goal needs "
+                f"{first.detail}" + _collapsed_by_length(misses))
+    if kind == "size":
+        return (f"the listing is {_each([f'{o.listing_tokens:,}' for o in outs])} tokens, above the limit of "
+                f"{first.figure:,}")
+    # headroom: the budgets, the room they leave and what the headroom needs, each length in order
+    if len({(o.budget, o.listing_tokens, m.figure) for o, m in misses}) == 1:
+        return first.sentence
+    return (f"the budgets of {_joined([f'{o.budget:,}' for o in outs])} tokens leave "
+            f"{_joined([f'{o.headroom_tokens:,}' for o in outs])} tokens above the listings of "
+            f"{_joined([f'{o.listing_tokens:,}' for o in outs])} tokens; {first.words} headroom needs budgets of "
+            f"at least {_joined([f'{m.figure:,}' for _, m in misses])}{first.detail}")
+
+
+def failure_lines(result: CheckResult) -> tuple[str, ...]:
+    """Why the check fails, one line per condition missed, each naming the context lengths it is
+    missed at (``at 4,000, 8,000 and 16,000 tokens: github must stay named but …``), in the order
+    the lengths and their failures come; empty when it passes. A condition missed at one length
+    reads as that length's :attr:`LengthCheck.failures` sentence; at several, one sentence gives
+    each length's figures in the order of the lengths (the table above it gives the rest)."""
+    groups: dict[tuple[Any, ...], list[tuple[ContextOutcome, Miss]]] = {}
+    for c in result.lengths:
+        for m in c.misses:
+            groups.setdefault(m.condition, []).append((c.outcome, m))
+    lines = []
+    for condition, misses in groups.items():
+        text = misses[0][1].sentence if len(misses) == 1 else _grouped(condition[0], misses)
+        lines.append(f"{_at_lengths([o.context_length for o, _ in misses])}: {text}")
+    return tuple(lines)

@@ -612,12 +612,37 @@ def smaller_listing_keeps_headroom(ladder: Ladder, outcome: ContextOutcome, goal
 _NAMED_MAX = 10
 
 
-def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, except_servers: Sequence[str] = (),
-                         keep_servers: Sequence[str] = ()) -> tuple[str, ...]:
-    """Why ``goal`` with its per-server requirements (as in :func:`recommend_for_contexts`) does not
-    hold at one context length, as short sentences; empty when it holds. ``outcome`` is that
-    length's :class:`ContextOutcome` read off ``ladder``. Tier 0 (tool search not active) meets
-    every goal.
+@dataclass(frozen=True)
+class RequirementMiss:
+    """What a goal with its per-server requirements misses at one context length (see
+    :func:`requirement_misses`).
+
+    Attributes:
+        lost: the ``keep_servers`` the listing collapsed to a summary line, in the order given.
+        goal_missed: the goal itself (with ``except_servers`` relaxing it) is not met.
+        needed: the form the goal needs (``full``, ``names``, ``mixed``, ``groups``).
+        collapsed: with ``goal_missed``, the servers the listing collapsed that ``except_servers``
+            does not cover, in the order the reference collapsed them (every one, uncapped).
+        excepting: ``except_servers`` were given (the sentence then says "not excepted").
+    """
+
+    lost: tuple[str, ...] = ()
+    goal_missed: bool = False
+    needed: str = ""
+    collapsed: tuple[str, ...] = ()
+    excepting: bool = False
+
+    @property
+    def needs_words(self) -> str:
+        """The goal's need in words: ``full``, ``names or better``…"""
+        return f"{form_word(self.needed)}{' or better' if self.needed != 'full' else ''}"
+
+
+def requirement_misses(ladder: Ladder, outcome: ContextOutcome, goal: str, except_servers: Sequence[str] = (),
+                       keep_servers: Sequence[str] = ()) -> RequirementMiss | None:
+    """What ``goal`` with its per-server requirements (as in :func:`recommend_for_contexts`) misses
+    at one context length; ``None`` when it holds. ``outcome`` is that length's
+    :class:`ContextOutcome` read off ``ladder``. Tier 0 (tool search not active) meets every goal.
 
     Raises:
         ValueError: an unknown goal.
@@ -625,30 +650,58 @@ def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, exc
     if goal not in GOAL_FORMS:
         raise ValueError(f"goal must be one of {', '.join(GOALS)}, got {goal!r}")
     if outcome.tier == 0:
-        return ()
+        return None
     step = ladder.step_at(outcome.budget)
     if _requirement(ladder, goal, except_servers, keep_servers)(step):
-        return ()
+        return None
     label = {s.name: s.label for s in ladder.servers}
     collapsed = set(step.collapsed) if step is not None else set()
+    lost = tuple(name for name in keep_servers if label.get(name) in collapsed)
+    if _requirement(ladder, goal, except_servers, ())(step):
+        return RequirementMiss(lost=lost, needed=GOAL_FORMS[goal], excepting=bool(except_servers))
+    name = {s.label: s.name for s in ladder.servers}
+    others = tuple(name[lab] for lab in (step.collapsed if step is not None else ())
+                   if lab in name and name[lab] not in except_servers)
+    return RequirementMiss(lost=lost, goal_missed=True, needed=GOAL_FORMS[goal], collapsed=others,
+                           excepting=bool(except_servers))
+
+
+def collapsed_words(servers: Sequence[str], excepting: bool) -> str:
+    """`` (collapsed to a summary line: a, b)`` (``collapsed and not excepted`` with
+    ``--except``), at most :data:`_NAMED_MAX` names and then ``and N more``; ``""`` for none."""
+    if not servers:
+        return ""
+    shown = ", ".join(servers[:_NAMED_MAX]) + (f" and {len(servers) - _NAMED_MAX} more"
+                                               if len(servers) > _NAMED_MAX else "")
+    return f" (collapsed and not excepted: {shown})" if excepting else f" (collapsed to a summary line: {shown})"
+
+
+def lost_words(lost: Sequence[str]) -> str:
+    """``a, b must stay named but are collapsed to a summary line``."""
+    return f"{', '.join(lost)} must stay named but {'is' if len(lost) == 1 else 'are'} collapsed to a summary line"
+
+
+def requirement_failures(ladder: Ladder, outcome: ContextOutcome, goal: str, except_servers: Sequence[str] = (),
+                         keep_servers: Sequence[str] = ()) -> tuple[str, ...]:
+    """Why ``goal`` with its per-server requirements (as in :func:`recommend_for_contexts`) does not
+    hold at one context length, as short sentences (:func:`requirement_misses` in words); empty
+    when it holds. ``outcome`` is that length's :class:`ContextOutcome` read off ``ladder``. Tier 0
+    (tool search not active) meets every goal.
+
+    Raises:
+        ValueError: an unknown goal.
+    """
+    miss = requirement_misses(ladder, outcome, goal, except_servers, keep_servers)
+    if miss is None:
+        return ()
     failures = []
-    lost = [name for name in keep_servers if label.get(name) in collapsed]
-    if lost:
-        failures.append(f"{', '.join(lost)} must stay named but {'is' if len(lost) == 1 else 'are'} collapsed to "
-                        f"a summary line within a budget of {outcome.budget:,} tokens")
-    if not _requirement(ladder, goal, except_servers, ())(step):
-        needed = GOAL_FORMS[goal]
-        name = {s.label: s.name for s in ladder.servers}
-        others = [name[lab] for lab in (step.collapsed if step is not None else ())
-                  if lab in name and name[lab] not in except_servers]
-        text = (f"the listing is {outcome.outcome or outcome.listing_form} (tier {outcome.tier}) within a budget of "
-                f"{outcome.budget:,} tokens; the goal needs {form_word(needed)}{' or better' if needed != 'full' else ''}")
-        if others:  # the servers the listing traded away, in the order the reference collapsed them
-            shown = ", ".join(others[:_NAMED_MAX]) + (f" and {len(others) - _NAMED_MAX} more"
-                                                      if len(others) > _NAMED_MAX else "")
-            text += (f" (collapsed and not excepted: {shown})" if except_servers
-                     else f" (collapsed to a summary line: {shown})")
-        failures.append(text)
+    if miss.lost:
+        failures.append(f"{lost_words(miss.lost)} within a budget of {outcome.budget:,} tokens")
+    if miss.goal_missed:
+        # the servers the listing traded away, in the order the reference collapsed them
+        failures.append(f"the listing is {outcome.outcome or outcome.listing_form} (tier {outcome.tier}) within a "
+                        f"budget of {outcome.budget:,} tokens; the goal needs {miss.needs_words}"
+                        + collapsed_words(miss.collapsed, miss.excepting))
     return tuple(failures)
 
 

@@ -488,13 +488,12 @@ def _change_text(change: check_mod.BaselineChange | None, outcome: Any) -> str:
 
 
 def _verdict_lines(result: check_mod.CheckResult) -> list[str]:
-    """Where and why the goal fails, and the settings that would reach it; one line each (a tab or
-    line break in a server name written as an escape, :func:`~toolsearch.cli.textfmt.one_line`)."""
-    lines = []
-    for c in result.lengths:
-        for failure in c.failures:
-            length = c.outcome.context_length
-            lines.append(one_line(f"{f'at {length:,} tokens' if length else 'at an unknown context length'}: {failure}"))
+    """Where and why the goal fails, one line per condition missed naming the lengths it is missed at
+    (:func:`toolsearch.analysis.check.failure_lines`), and the settings that would reach it (a tab
+    or line break in a server name written as an escape, :func:`~toolsearch.cli.textfmt.one_line`)."""
+    from ..analysis.check import failure_lines  # noqa: PLC0415
+
+    lines = [one_line(line) for line in failure_lines(result)]  # one line per condition missed
     s = result.suggestion
     if s is not None:
         if s.reached:
