@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
+
 from tests.conftest import run_cli
 
 ROOT = Path(__file__).absolute().parent.parent
@@ -56,3 +58,27 @@ def test_a_config_whose_servers_are_all_in_the_catalog_passes_quietly(tmp_path):
     result = run_cli("check", CATALOG, "--config", config, "--strict", *GATE)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
+
+
+def test_a_server_whose_snapshot_lists_no_tools_is_named_on_stderr(tmp_path):
+    """A server new in config.yaml whose snapshot came back empty (``tools: []``) is in the catalog
+    but takes no room and no goal counts it: plan, check and recommend say so, naming it, as they
+    name a server the catalog lacks; the exit status is the verdict's."""
+    catalog = tmp_path / "catalog.yaml"
+    data = yaml.safe_load(Path(CATALOG).read_text(encoding="utf-8"))
+    data["servers"].append({"name": "stripe", "kind": "mcp", "tools": []})
+    catalog.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    config = write_config(tmp_path, "  github: {command: npx, args: [server-github]}\n"
+                                    "  stripe: {command: npx, args: ['@stripe/mcp']}\n")
+    warning = ("toolsearch: warning: server 'stripe' lists no tools in the catalog: it takes no room in the listing "
+               "and no goal counts it; if it has tools, list them into the catalog again (toolsearch snapshot "
+               f"{config} -o CATALOG)")
+    for command, status in ((["check", catalog, "--config", config, "--strict", *GATE], 0),
+                            (["recommend", catalog, "--config", config, *GATE], 0),
+                            (["plan", catalog, "--config", config, "--context-length", "32k"], 0)):
+        result = run_cli(*command)
+        assert result.returncode == status, (command, result.stderr)
+        assert result.stderr.splitlines() == [warning], command
+    # without --config the command to list the tools again names no file
+    alone = run_cli("plan", catalog, "--context-length", "32k")
+    assert alone.stderr.splitlines() == [warning.replace(config, "CONFIG")]

@@ -472,14 +472,39 @@ def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
     :func:`toolsearch.live.client.config_file_servers`) that the catalog does not have, in the
     config's order, each said on stderr in one warning: the figures are for a catalog without them
     (a server added to the config after the catalog was snapshotted), and a gate would pass a
-    catalog in which no other server had to make room for them. ``[]`` without ``--config``."""
+    catalog in which no other server had to make room for them. ``[]`` without ``--config``.
+    The catalog's servers with no tools (:func:`empty_servers`, with or without ``--config``) get
+    a warning of their own, for the same reason: they are in the catalog but take no room."""
     from ..live.client import config_file_servers  # noqa: PLC0415
 
     have = {server.name for server in inspector.scoped(None).catalog.servers}
     missing = [name for name in config_file_servers(config_path) if name not in have]
     if missing:
         print(one_line(f"toolsearch: warning: {unconfigured_words(str(config_path), missing)}"), file=sys.stderr)
+    empty = empty_servers(inspector)
+    if empty:
+        print(one_line(f"toolsearch: warning: {empty_server_words(empty, config_path)}"), file=sys.stderr)
     return missing
+
+
+def empty_servers(inspector: Inspector) -> list[str]:
+    """The catalog's servers that register no tools (a snapshot whose ``tools/list`` came back
+    empty, ``tools: []``), in catalog order: such a server takes no room in the listing and no goal
+    counts it, so a figure or a gate would say nothing about it unless told."""
+    whole = inspector.scoped(None)
+    with_tools = {tool.server for tool in whole.registration.tools}
+    return [server.name for server in whole.catalog.servers if server.name not in with_tools]
+
+
+def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> str:
+    """What :func:`unconfigured_servers` says of :func:`empty_servers`, without the ``toolsearch:
+    warning:`` prefix."""
+    one = len(empty) == 1
+    names = ", ".join(quoted(name) for name in empty)
+    return (f"{'server ' + names + ' lists' if one else f'{len(empty):,} servers list'} no tools in the catalog"
+            f"{'' if one else f' ({names})'}: {'it takes' if one else 'they take'} no room in the listing and no goal "
+            f"counts {'it' if one else 'them'}; if {'it has' if one else 'they have'} tools, list them into the catalog "
+            f"again (toolsearch snapshot {config_path or 'CONFIG'} -o CATALOG)")
 
 
 def unconfigured_words(config_path: str, missing: Sequence[str], judged: str = "these figures are for") -> str:
