@@ -313,7 +313,10 @@ def test_keep_of_a_server_with_no_tools_is_refused(tmp_path):
     for command in ("check", "recommend"):
         done = run_cli(command, catalog, "--context-lengths", "32k", "--goal", "names", "--keep", "empty")
         assert (done.returncode, done.stdout) == (2, ""), done.stdout
-        assert done.stderr == (f"toolsearch: error: {command}: --keep: server 'empty' has no tools in this catalog, "
+        assert done.stderr == ("toolsearch: warning: server 'empty' lists no tools in the catalog: it takes no room "
+                               "in the listing and no goal counts it; if it has tools, list them into the catalog "
+                               "again (toolsearch snapshot CONFIG -o CATALOG)\n"
+                               f"toolsearch: error: {command}: --keep: server 'empty' has no tools in this catalog, "
                                "so no listing names it; fix the server (a missing key or permission often empties "
                                "its list) or drop --keep empty\n")
         assert run_cli(command, catalog, "--context-lengths", "32k", "--goal", "names", "--keep", "web").returncode == 0

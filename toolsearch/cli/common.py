@@ -482,7 +482,7 @@ def unconfigured_servers(config_path: str | None, inspector: Inspector) -> list[
     if missing:
         print(one_line(f"toolsearch: warning: {unconfigured_words(str(config_path), missing)}"), file=sys.stderr)
     empty = empty_servers(inspector)
-    if empty:
+    if empty and inspector.scoped(None).registration.tools:  # no tools at all: the commands say that instead
         print(one_line(f"toolsearch: warning: {empty_server_words(empty, config_path)}"), file=sys.stderr)
     return missing
 
