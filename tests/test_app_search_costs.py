@@ -582,7 +582,9 @@ def test_costs_log_scale_and_costliest_tools(samples):
     open_tools_tab(at, "Table")
     table = literal_tables(at)["costs_tools_table"]
     assert list(table["tool"]) == [common.visible(t.name) for t in ranked]
-    assert list(table["schema (tokens, chars4)"]) == [f"{tokens[t.name]:,}" for t in ranked]
+    # one quantity, one name: the costs command heads the same figure "tool schema" (a server's
+    # "schemas (tokens)" is another figure, rounded once per server)
+    assert list(table["tool schema (tokens, chars4)"]) == [f"{tokens[t.name]:,}" for t in ranked]
     open_tools_tab(at, "Treemap (server → tool)")
     tree = charts(at)[3]["data"][0]
     assert tree["type"] == "treemap"

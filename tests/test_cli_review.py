@@ -64,6 +64,20 @@ def test_costs_json_splits_every_tool_and_adds_up_per_server():
                                                                    reverse=True)
 
 
+def test_costs_heads_a_tools_whole_definition_as_the_costs_page_does():
+    """A tool's whole definition counted alone (Tool schema (counted alone)) was "total" in costs'
+    tool table and "schema (tokens, …)" in the Costs page's costliest tools: one figure, from one
+    function, now under one heading, "tool schema" (the page adds the unit)."""
+    from toolsearch.analysis import quantities as Q  # noqa: PLC0415
+
+    lines = run_cli("costs", FIVE).stdout.splitlines()
+    head, rows = _text_rows(lines[2:])
+    assert head == ["name", "server", "description", "signature", "tool schema", "share", "outlier"]
+    alone = Q.tool_schemas(Inspector.from_files([FIVE]).planner, "chars4")
+    assert {row[0]: int(row[4].replace(",", "")) for row in rows} == alone
+    assert head[4] == Q.TOOL_SCHEMA_COLUMN  # the Costs page's heading (test_app_search_costs.py reads it there)
+
+
 def test_costs_text_names_both_tokenizers_and_csv_sorts():
     done = run_cli("costs", FIVE, "--tokenizer", "cl100k_base", "--display-tokenizer", "o200k_base")
     assert done.returncode == 0, done.stderr

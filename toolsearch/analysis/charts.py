@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from toolsearch.analysis import palette
 from toolsearch.analysis.palette import COST_KIND_COLORS, STATE_COLORS
 from toolsearch.engine.invisible import reveal
-from toolsearch.analysis.quantities import form_word
+from toolsearch.analysis.quantities import TOOL_SCHEMA_COLUMN, form_word
 from toolsearch.engine.plan import Plan, ServerPlan
 
 #: The four per-server cost kinds: (ServerPlan field, legend label, color). Their colors are the
@@ -499,7 +499,7 @@ def tool_tree_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | Non
     fig.data.append(dict(
         type="treemap", ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
         marker=dict(colors=colors, colorscale=TOOL_SIZE_SCALE, line=dict(color="white", width=1),
-                    colorbar=dict(title=dict(text=f"schema tokens ({tokenizer})"), tickformat=",", thickness=14)),
+                    colorbar=dict(title=dict(text=f"{TOOL_SCHEMA_COLUMN} (tokens, {tokenizer})"), tickformat=",", thickness=14)),
         customdata=custom, textinfo="label+value",
         texttemplate="%{label}<br>%{value:,} tokens",
         hovertemplate=("<b>%{customdata[1]}</b><br>server: %{customdata[0]} (state %{customdata[3]})<br>"
@@ -539,7 +539,7 @@ def tool_bar_figure(rows: Sequence[ToolCost], tokenizer: str, budget: int | None
     fig.update_layout(
         font=FONT, height=max(300, 20 * len(rows) + 120), margin=dict(t=40, b=10, l=10, r=10),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0), bargap=0.25,
-        xaxis_title=f"schema (tokens, {tokenizer})", hoverlabel=dict(align="left"),
+        xaxis_title=f"{TOOL_SCHEMA_COLUMN} (tokens, {tokenizer})", hoverlabel=dict(align="left"),
     )
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True)
     fig.update_xaxes(tickformat=",")

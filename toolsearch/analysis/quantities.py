@@ -69,7 +69,7 @@ SAVED = Quantity(
 TOOL_SCHEMA = Quantity(
     "tool_tokens", "Tool schema (counted alone)", "tokens",
     "One tool's full definition as compact JSON, counted on its own (costs --json tools[].total_tokens, the "
-    "costs column \"total\"); chars4 rounds up per tool, so the sum over a catalog can be a few tokens above "
+    "column \"tool schema\" of costs and of the Costs page's costliest tools); chars4 rounds up per tool, so the sum over a catalog can be a few tokens above "
     "All schemas up front, which rounds once.")
 TOOL_DESCRIPTION = Quantity(
     "description_tokens", "Description (counted alone)", "tokens",
@@ -114,6 +114,11 @@ SERVER_TOKEN_COLUMNS: Mapping[str, str] = {
     SERVER_SCHEMAS.key: "schemas (tokens)", FULL_BLOCK.key: "full block (tokens)",
     NAMES_BLOCK.key: "names block (tokens)", SUMMARY_LINE.key: "summary line (tokens)",
 }
+
+#: The heading of :data:`TOOL_SCHEMA` in a table with one row per tool (``costs``' tool table; the Costs
+#: page's costliest tools add the unit: ``tool schema (tokens, chars4)``). Not "schema" alone: a
+#: per-server table's ``schemas (tokens)`` is :data:`SERVER_SCHEMAS`, rounded once per server.
+TOOL_SCHEMA_COLUMN = "tool schema"
 
 #: The word each listing form and server state is shown with. The listing form ``groups`` (every
 #: server as its summary line) is shown as ``summary``, the word of the per-server state, so a

@@ -142,11 +142,11 @@ def add_parsers(sub: Any) -> None:
                         "(as recommend --keep-called)")
 
     p = sub.add_parser(
-        "costs", help="per-tool token costs (description, signature and total), per-server totals, outliers",
+        "costs", help="per-tool token costs (description, signature and tool schema), per-server totals, outliers",
         description="What each tool costs in tokens: its description counted alone, its signature (the rest "
-                    "of its definition: name, parameters, JSON) and the whole (total), its share of the eager "
-                    "cost (every schema sent in full) and whether it is an outlier (above Q3 + 1.5 x IQR of "
-                    "every tool's total); then per-server totals (each tool counted alone, added up: with "
+                    "of its definition: name, parameters, JSON) and the whole (tool schema, JSON total_tokens), "
+                    "its share of the eager cost (every schema sent in full) and whether it is an outlier (above "
+                    "Q3 + 1.5 x IQR of every tool's schema); then per-server totals (each tool counted alone, added up: with "
                     "chars4 up to one token per tool above plan's per-server schemas, rounded once per "
                     "server). Tokens in the display tokenizer; both tokenizers are named.",
         formatter_class=raw, epilog=_epilog(
@@ -155,8 +155,8 @@ def add_parsers(sub: Any) -> None:
     _catalog_arguments(p)
     _display_tokenizer(p)
     p.add_argument("--sort", choices=costs_mod.SORT_KEYS, default="total",
-                   help="tool order: total, description or signature tokens (largest first), name or server "
-                        "(default total)")
+                   help="tool order: total (the tool schema, JSON total_tokens), description or signature "
+                        "tokens (largest first), name or server (default total)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object (tools, servers, tokenizers)")
     out.add_argument("--csv", action="store_true", help="print the per-tool rows as CSV")
@@ -407,7 +407,7 @@ def _share(value: float) -> str:
 
 #: The headings of ``costs``' two text tables. A heading names one quantity: none of them is a
 #: heading ``plan`` gives a different figure (``tests/test_cli_review.py`` checks it).
-COSTS_TOOL_COLUMNS = ("name", "server", "description", "signature", "total", "share", "outlier")
+COSTS_TOOL_COLUMNS = ("name", "server", "description", "signature", Q.TOOL_SCHEMA_COLUMN, "share", "outlier")
 COSTS_SERVER_COLUMNS = ("server", "kind", "tools", "description", "signature", "total", "share", "outliers")
 
 

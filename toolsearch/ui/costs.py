@@ -37,7 +37,7 @@ def tool_tabs(v, plan, rows, tk: str) -> None:
     if table_tab.open:
         with table_tab:
             literal_table([{
-                "tool": common.visible_name(r.name), "server": common.visible_name(r.server), f"schema (tokens, {tk})": r.tokens,
+                "tool": common.visible_name(r.name), "server": common.visible_name(r.server), f"{Q.TOOL_SCHEMA_COLUMN} (tokens, {tk})": r.tokens,
                 "deferred": r.deferred, "server state": r.state,
                 "description (first 80 characters)": r.description[:80],
             } for r in rows], key="costs_tools_table", styles={"server state": common.STATE_STYLES["state"]},
