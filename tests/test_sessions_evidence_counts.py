@@ -69,7 +69,7 @@ def test_sessions_says_which_called_tools_its_counts_leave_out(tmp_path):
     text = run_cli("sessions", db, "--catalog", CATALOG, "--context-lengths", "32k")
     assert text.returncode == 0, text.stderr
     table = text.stdout.split("called tools already listed by name")[1]
-    assert "1 of 1" in table.split("\n\n")[0]
+    assert "1/1" in table.split("\n\n")[0]  # a table cell, as recommend --sessions writes it
     assert f"not counted: {NOT_COUNTED}" in table.split("\n\n")[0]
     data = json.loads(run_cli("sessions", db, "--catalog", CATALOG, "--context-lengths", "32k", "--json").stdout)
     assert data["called_listed"][0]["called_total"] == 1
@@ -189,7 +189,7 @@ def test_export_says_which_searches_it_leaves_out_for_tools_the_catalog_lacks(tm
 
 
 def test_sessions_and_recommend_say_when_no_deferred_tool_was_called(tmp_path):
-    """An empty session and one that only searched: every row reads "0 of 0"; both commands say why
+    """An empty session and one that only searched: every row reads "0/0"; both commands say why
     in the words the Sessions page uses."""
     from toolsearch.analysis.sessions import NO_DEFERRED_CALLED_WORDS
 
@@ -203,7 +203,7 @@ def test_sessions_and_recommend_say_when_no_deferred_tool_was_called(tmp_path):
     text = run_cli("sessions", db, "--catalog", CATALOG, "--variant", "reference", "--context-lengths", "32k")
     assert text.returncode == 0, text.stderr
     table = text.stdout.split("called tools already listed by name")[1].split("\n\n")[0]
-    assert "0 of 0" in table and f"note: {NO_DEFERRED_CALLED_WORDS}" in table.splitlines()
+    assert "0/0" in table and f"note: {NO_DEFERRED_CALLED_WORDS}" in table.splitlines()
     assert "session s-empty (" in text.stdout  # the empty session is still reported
     rec = run_cli("recommend", CATALOG, "--sessions", db, "--context-lengths", "32k", "--goal", "names")
     assert rec.returncode == 0, rec.stderr

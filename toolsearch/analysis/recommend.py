@@ -35,6 +35,7 @@ from ..engine import constants as C
 from ..engine.config import ToolSearchConfig, changed_keys
 from ..engine.plan import listing_budget
 from ..engine.wording import counted
+from .wording import share_cell
 from .quantities import form_word
 from ..engine.invisible import quoted, reveal, reveal_line
 from .sessions import (NO_DEFERRED_CALLED_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
@@ -1154,10 +1155,10 @@ def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[
     rows: list[list[Any]] = []
     for c in rec.contexts:
         row: list[Any] = [c.context_length if c.context_length else "unknown", c.budget, c.tier,
-                          form_word(c.listing_form), c.listing_tokens, f"{c.servers_named}/{c.servers_total}",
+                          form_word(c.listing_form), c.listing_tokens, share_cell(c.servers_named, c.servers_total),
                           c.tools_named]
         if sessions:
-            row += [f"{c.called_listed}/{c.called_total}", c.searches_saved]
+            row += [share_cell(c.called_listed or 0, c.called_total or 0), c.searches_saved]
         rows.append(row)
     return rows
 

@@ -24,6 +24,13 @@ def percent(share: float | None) -> str:
     return "—" if share is None else f"{share:.1%}"
 
 
+def share_cell(part: int, whole: int) -> str:
+    """A count out of a total in a table cell, ``7/9`` (servers named, called tools listed): every
+    table says it so (``recommend``, ``check``, the report, the Tuning page, ``sessions``); a
+    sentence says ``7 of 9``."""
+    return f"{part}/{whole}"
+
+
 #: The app's name for ``called_listed`` (the deferred tools the sessions called that the listing
 #: names), on the Sessions and Tuning pages alike.
 CALLED_LISTED_COLUMN = "called tools listed by name"

@@ -26,7 +26,7 @@ from ..engine.invisible import quoted
 from ..analysis import quantities as Q
 from ..analysis import costs as costs_mod
 from ..analysis.sweep import listing_ladder
-from ..analysis.wording import agree, counted
+from ..analysis.wording import agree, counted, share_cell
 from ..analysis.review import DEFAULT_QUERIES, default_query_file, default_strategies, report_context_length, \
     review_report, shipped_query_files
 from ..engine import constants as C
@@ -569,7 +569,7 @@ def _check(args: argparse.Namespace, inspector: Inspector, config: ToolSearchCon
     header = ["context_length", "budget", "tier", "listing_form", "listing_tokens", "servers_named", "tools_named", "goal"]
     rows = [[_length(c.outcome.context_length), f"{c.outcome.budget:,}", str(c.outcome.tier),
              Q.form_word(c.outcome.listing_form),
-             f"{c.outcome.listing_tokens:,}", f"{c.outcome.servers_named}/{c.outcome.servers_total}",
+             f"{c.outcome.listing_tokens:,}", share_cell(c.outcome.servers_named, c.outcome.servers_total),
              f"{c.outcome.tools_named:,}",
              ("holds" if c.holds else "FAILS") + (f" ({c.goal})" if result.length_goals else "")
              + (f"; excepted, collapsed: {', '.join(c.excepted_collapsed)}" if c.excepted_collapsed else "")]

@@ -21,7 +21,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
@@ -424,7 +424,7 @@ if common.require_catalog(v):
                                       + ("" if alone.reached else " (best reachable)")),
             })
             if b.called_total is not None:
-                rows[-1][CALLED_LISTED_COLUMN] = f"{b.called_listed} of {b.called_total}"
+                rows[-1][CALLED_LISTED_COLUMN] = share_cell(b.called_listed or 0, b.called_total)
                 rows[-1]["searches saved"] = b.searches_saved
         literal_table(rows, key="tuning_multi_table")
         st.caption(f"Current: threshold_pct {cfg.threshold_pct:g}%, listing_max_tokens {cfg.listing_max_tokens:,} tokens "
