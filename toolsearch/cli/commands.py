@@ -240,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a server that may collapse to a summary line (relaxes goal names); repeatable")
     p.add_argument("--keep", dest="keep_servers", action="append", default=[], metavar="SERVER",
                    help="a server that must stay at names or better (any goal); repeatable")
-    p.add_argument("--headroom", type=headroom_pct, action=Once, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=C.HEADROOM_PCT_DEFAULT, metavar="PCT",
                    help="keep the budget at least PCT %% above the listing at every length (default 0: tight): "
                         "the room the catalog grows into before the listing changes")
     p.add_argument("--sessions", dest="session_sources", action="extend", nargs="+", default=[], metavar="SRC",

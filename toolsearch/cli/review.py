@@ -194,7 +194,7 @@ def add_parsers(sub: Any) -> None:
                    help="with --sessions: every server whose tools the sessions called must stay at names or better, "
                         "as if given with --keep (as recommend --keep-called, whose # gate: line names them with "
                         "--keep instead)")
-    p.add_argument("--headroom", type=headroom_pct, action=Once, default=0.0, metavar="PCT",
+    p.add_argument("--headroom", type=headroom_pct, action=Once, default=C.HEADROOM_PCT_DEFAULT, metavar="PCT",
                    help="also fail where the budget is less than PCT %% above today's listing (as recommend "
                         "--headroom; default 0). Growth spends that room, so a block recommended with PCT %% fails "
                         "this at the first tool added; its # gate: line leaves --headroom out")

@@ -20,6 +20,10 @@ MAX_SEARCH_LIMIT_MAX = 50
 LISTING_MAX_TOKENS_DEFAULT = 4000
 LISTING_MAX_TOKENS_MIN = 200
 LISTING_MAX_TOKENS_MAX = 60000
+#: ``recommend --headroom`` / ``check --headroom`` and the Tuning page's Headroom (%): the default
+#: is the tight answer (no room kept), the same on every surface; the range is in %.
+HEADROOM_PCT_DEFAULT = 0.0
+HEADROOM_PCT_MAX = 1000.0
 
 #: Curated default ``defer`` set (docs/reference.md §1.7): the documented members plus the GUI helpers.
 DEFAULT_DEFER: tuple[str, ...] = (

@@ -154,7 +154,7 @@ _DEFAULTS = {
     "listing": C.LISTING_DEFAULT, "enabled": C.ENABLED_DEFAULT,
     "search_default_limit": C.SEARCH_DEFAULT_LIMIT_DEFAULT, "max_search_limit": C.MAX_SEARCH_LIMIT_DEFAULT,
     "tokenizer": C.DEFAULT_TOKENIZER, "display_tokenizer": C.DEFAULT_TOKENIZER, "naming": "prefixed",
-    "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": 0.0,
+    "tuning_contexts": TUNING_CONTEXTS_DEFAULT, "tuning_multi_goal": "names", "tuning_headroom": C.HEADROOM_PCT_DEFAULT,
     "tuning_length_goals": "",
     "tuning_except": [], "tuning_keep": [], "tuning_keep_called": False, "tuning_session_samples": [],
 }
@@ -164,7 +164,7 @@ _CHOICES = {"ctx_choice": CONTEXT_CHOICES, "listing": list(C.TRI_STATE_VALUES), 
 _RANGES = {"threshold_pct": (C.THRESHOLD_PCT_MIN, C.THRESHOLD_PCT_MAX),
            "listing_max_tokens": (C.LISTING_MAX_TOKENS_MIN, C.LISTING_MAX_TOKENS_MAX),
            "search_default_limit": (1, C.MAX_SEARCH_LIMIT_MAX), "max_search_limit": (C.MAX_SEARCH_LIMIT_MIN, C.MAX_SEARCH_LIMIT_MAX),
-           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, 1000.0)}
+           "ctx_custom": (1, C.CONTEXT_LENGTH_MAX), "tuning_headroom": (0.0, C.HEADROOM_PCT_MAX)}
 #: List values whose every item must be one of these (names of shipped sample files).
 _LIST_CHOICES = {"tuning_session_samples": lambda: list(sample_session_files())}
 

@@ -306,7 +306,7 @@ if common.require_catalog(v):
     c5.multiselect("Must stay named", servers, key="tuning_keep", format_func=common.visible,
                    help="Servers that must stay at names or better, whatever the goal.")
     c6, c7 = st.columns(2)
-    c6.number_input("Headroom (%)", min_value=0.0, max_value=1000.0, step=5.0, format="%g", key="tuning_headroom",
+    c6.number_input("Headroom (%)", min_value=0.0, max_value=C.HEADROOM_PCT_MAX, step=5.0, format="%g", key="tuning_headroom",
                     help="Keep the budget at least this much above the listing at every length, so the setting "
                          "survives catalog growth. 0 gives the tight answer.")
     session_controls(c7)
