@@ -22,7 +22,7 @@ from ..engine.inspector import Inspector
 from .cachediff import Side, compare
 from .recommend import GOAL_FORMS, GOALS, ContextOutcome, LengthGoals, MultiRecommendation, budget_with_headroom, \
     smaller_listing_keeps_headroom, \
-    at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
+    _NAMED_MAX, at_length, collapsed_words, goal_at, goal_statement, length_goals_for, lost_words, outcomes, \
     recommend_for_contexts, requirement_misses
 from .quantities import form_word
 from .sweep import FORM_RANK, listing_ladder
@@ -366,10 +366,6 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
                        baseline_config=old if baseline is not None else None)
 
 
-#: Collapsed servers a line of :func:`failure_lines` names before it says "and N more".
-_NAMED_MAX = 10
-
-
 def _joined(items: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
@@ -401,10 +397,10 @@ def _budgets(outcomes_: Sequence[ContextOutcome]) -> str:
 
 def _collapsed_by_length(misses: Sequence[tuple[ContextOutcome, Miss]]) -> str:
     """The servers collapsed at several lengths, each named once: those collapsed at every one of
-    them first, then ``at 4,000 and 8,000 also …`` (a shorter length's budget collapses more)."""
+    them first, then ``also at 4,000 and 8,000: …`` (a shorter length's budget collapses more)."""
     lengths = [o.context_length for o, _ in misses]
     where: dict[str, list[int | None]] = {}
-    for o, m in sorted(misses, key=lambda pair: -len(pair[1].servers)):  # the longest list gives the order
+    for _, m in sorted(misses, key=lambda pair: -len(pair[1].servers)):  # the longest list gives the order
         for server in m.servers:
             where.setdefault(server, [])
     for o, m in misses:
