@@ -82,3 +82,13 @@ def test_a_server_whose_snapshot_lists_no_tools_is_named_on_stderr(tmp_path):
     # without --config the command to list the tools again names no file
     alone = run_cli("plan", catalog, "--context-length", "32k")
     assert alone.stderr.splitlines() == [warning.replace(config, "CONFIG")]
+
+
+def test_a_server_whose_tools_the_reader_skipped_is_left_to_its_catalog_error(tmp_path):
+    """A server whose only tool was skipped (a catalog error names it) is not said to list no tools."""
+    skipped = tmp_path / "skipped.yaml"
+    skipped.write_text("servers:\n- name: y\n  tools:\n  - name: inf\n    annotations: {weight: -.inf}\n",
+                       encoding="utf-8")
+    result = run_cli("plan", CATALOG, skipped, "--context-length", "32k")
+    assert result.returncode == 0, result.stderr
+    assert [line.split(": ")[1] for line in result.stderr.splitlines()] == ["catalog error"]
