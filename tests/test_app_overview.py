@@ -128,6 +128,9 @@ def test_model_view_shows_exact_description_and_array():
     _open_tab(at, "Tools array (JSON)")
     codes = [c.value for c in at.code]
     assert json.dumps(plan.tools, ensure_ascii=False, indent=2) in codes
+    # its description lines run past the block at 1024 px: wrapped, not cut at the block's edge
+    array = next(c for c in at.code if c.value.startswith("["))
+    assert max(map(len, array.value.splitlines())) > 120 and array.proto.wrap_lines
     at.segmented_control(key="mv_array_view").set_value("Tree").run()
     assert not at.code and at.json[0].value == json.dumps(plan.tools)  # the same array as a tree
 
