@@ -108,6 +108,13 @@ def test_unknown_context_and_listing_off_and_disabled():
     deferred = next(m for m in at.metric if m.label.startswith("Deferred tools"))
     assert (deferred.value, deferred.proto.help) == (
         "0", f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
+    # the schema table's "deferred schemas" beside "Deferred tools 0": its caption says whose they are
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    assert caption.endswith("Tool search is not active here, so nothing is deferred: the deferred schemas are those "
+                            f"of the {plan.deferred_count:,} tools it would defer.")
+    at.sidebar.selectbox(key="enabled").set_value("auto").run()
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    assert "not active" not in caption
 
 
 def _open_tab(at, label: str) -> None:

@@ -99,7 +99,10 @@ if common.require_catalog(v):
                "the deferred tools' definitions, the harness's estimate (chars4 rounds once over their sum; a BPE "
                "tokenizer counts each definition alone and adds them up)."
                + (f" That is why, with {' and '.join(above)} here, the deferred schemas add up to more than the "
-                  "whole array that holds them." if above else ""))
+                  "whole array that holds them." if above else "")
+               # beside "Deferred tools 0" above: say whose definitions these are
+               + ("" if plan.activated else f" Tool search is not active here, so nothing is deferred: the deferred "
+                  f"schemas are those of the {counted(plan.deferred_count, 'tool')} it would defer."))
 
     for note in plan.notes:
         st.warning(note)
