@@ -146,6 +146,13 @@ def deferred_schemas(plan: Plan) -> int:
     return plan.deferred_tokens
 
 
+def deferred_tools(plan: Plan) -> int:
+    """How many tools the model reaches only through the bridge tools at these settings: the plan's
+    deferred tools, or 0 when tool search is not active (tier 0 sends every schema; the plan's
+    ``deferred_count`` still says how many it would defer)."""
+    return plan.deferred_count if plan.activated else 0
+
+
 def listing(plan: Plan) -> int:
     """:data:`LISTING` in tokens (planning tokenizer); 0 without a listing."""
     return plan.listing_tokens

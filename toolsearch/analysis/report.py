@@ -173,7 +173,9 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
           if inspector.scope is not None else []),
         ("servers", f"{len(plan.servers):,}"),
         ("tools (registered)", f"{len(inspector.registration.tools):,}"),
-        ("deferred tools", f"{plan.deferred_count:,}"),
+        ("deferred tools", f"{Q.deferred_tools(plan):,}"
+                           + ("" if plan.activated else f" (tool search is not active: {counted(plan.deferred_count, 'tool')} "
+                                                        "could be deferred)")),
         ("visible tools", f"{plan.visible_count:,}"),
         (f"{Q.ALL_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(eager) + pct(eager)),
         (f"{Q.TOOLS_ARRAY.name.lower()} ({plan.display_tokenizer})", _tokens(tools) + pct(tools)),

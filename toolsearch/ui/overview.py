@@ -27,7 +27,7 @@ if common.require_catalog(v):
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Servers", f"{len(plan.servers):,}")
     c2.metric("Tools", f"{len(ins.registration.tools):,}", help="Registered tool definitions (after naming and filters, with the resource and prompt tools the harness adds).")
-    c3.metric("Deferred tools", f"{plan.deferred_count if plan.activated else 0:,}",
+    c3.metric("Deferred tools", f"{Q.deferred_tools(plan):,}",
               help=None if plan.activated else f"Tool search is not active: {counted(plan.deferred_count, 'tool')} could be deferred.")
     c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
     helpers = Q.helper_tools_words(ins.registration)
