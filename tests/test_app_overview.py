@@ -340,3 +340,17 @@ def test_overview_and_model_view_say_what_they_are_for():
     assert not at.exception, at.exception
     captions = [c.value for c in at.main.caption]
     assert any(c.startswith("The exact tools array and tool_search description the model receives") for c in captions), captions
+
+
+def test_share_of_a_small_context_reads_with_a_thousands_separator():
+    """At a 1,000-token context every schema up front is 8,299.8% of it: written as the page writes
+    every other number (the metric read "8299.8% of context"); the report writes it the same way."""
+    from toolsearch.ui.text import pct_of_context
+    assert pct_of_context(82_998, 1_000) == "8,299.8% of context"
+    assert pct_of_context(4_913, 200_000) == "2.5% of context"
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"ctx": "custom", "ctxn": "1000"})
+    at.run()
+    assert not at.exception, at.exception
+    eager = next(m for m in at.metric if m.label == "All schemas up front")
+    assert (eager.value, eager.delta) == ("82,998", "8,299.8% of context")
