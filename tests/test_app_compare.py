@@ -58,7 +58,7 @@ def _check(at, a: Side, b: Side, display: str = "chars4") -> None:
         "tier": (str(pa.tier), str(pb.tier)),
         "listing form": (plan_counts(pa).label, plan_counts(pb).label),
         "listing (tokens, planning tokenizer)": (f"{Q.listing(pa):,}", f"{Q.listing(pb):,}"),
-        "deferred tools": (f"{pa.deferred_count:,}", f"{pb.deferred_count:,}"),
+        "deferred tools": (f"{Q.deferred_tools(pa):,}", f"{Q.deferred_tools(pb):,}"),
         f"tools array with tool search (tokens, {display})": (f"{Q.tools_array(pa):,}", f"{Q.tools_array(pb):,}"),
     }
     for fact, values in expected.items():

@@ -42,12 +42,14 @@ def test_tables_show_the_librarys_rows():
         table = tables[f"harness_rows_{length}"]
         expected = [r for r in rows if r.context_length == length]
         assert list(table["setting"]) == [r.setting for r in expected]
-        assert list(table["upfront tokens"]) == [f"{r.upfront_tokens:,}" for r in expected]
+        assert list(table["up front (tokens)"]) == [f"{r.upfront_tokens:,}" for r in expected]
         assert list(table["active"]) == ["yes" if r.active else "no" for r in expected]
         assert H.FLIP_COLUMN == "flips at (context length, tokens)"  # a number's unit is in its heading
         assert list(table[H.FLIP_COLUMN]) == ["\u2014" if r.flip_at is None else f"{r.flip_at:,}" for r in expected]
         assert list(table["kind"])[0] == "exact" and set(list(table["kind"])[1:]) == {"model"}
     assert "https://kiro.dev/docs/cli/mcp/tool-search/" in list(tables["harness_sources"]["source"])
+    # named as the Strategies page names the same kind of figure ("up front (tokens, chars4)"), not "upfront"
+    assert not [c.value for c in at.caption if "pfront" in c.value]
 
 
 def test_typed_settings_change_the_rows():

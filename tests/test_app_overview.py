@@ -108,6 +108,13 @@ def test_unknown_context_and_listing_off_and_disabled():
     deferred = next(m for m in at.metric if m.label.startswith("Deferred tools"))
     assert (deferred.value, deferred.proto.help) == (
         "0", f"Tool search is not active: {plan.deferred_count:,} tools could be deferred.")
+    # the schema table's "deferred schemas" beside "Deferred tools 0": its caption says whose they are
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    assert caption.endswith("Tool search is not active here, so nothing is deferred: the deferred schemas are those "
+                            f"of the {plan.deferred_count:,} tools it would defer.")
+    at.sidebar.selectbox(key="enabled").set_value("auto").run()
+    [caption] = [c.value for c in at.caption if c.value.startswith("all schemas: the whole tools array")]
+    assert "not active" not in caption
 
 
 def _open_tab(at, label: str) -> None:
@@ -128,6 +135,9 @@ def test_model_view_shows_exact_description_and_array():
     _open_tab(at, "Tools array (JSON)")
     codes = [c.value for c in at.code]
     assert json.dumps(plan.tools, ensure_ascii=False, indent=2) in codes
+    # its description lines run past the block at 1024 px: wrapped, not cut at the block's edge
+    array = next(c for c in at.code if c.value.startswith("["))
+    assert max(map(len, array.value.splitlines())) > 120 and array.proto.wrap_lines
     at.segmented_control(key="mv_array_view").set_value("Tree").run()
     assert not at.code and at.json[0].value == json.dumps(plan.tools)  # the same array as a tree
 
@@ -330,3 +340,17 @@ def test_overview_and_model_view_say_what_they_are_for():
     assert not at.exception, at.exception
     captions = [c.value for c in at.main.caption]
     assert any(c.startswith("The exact tools array and tool_search description the model receives") for c in captions), captions
+
+
+def test_share_of_a_small_context_reads_with_a_thousands_separator():
+    """At a 1,000-token context every schema up front is 8,299.8% of it: written as the page writes
+    every other number (the metric read "8299.8% of context"); the report writes it the same way."""
+    from toolsearch.ui.text import pct_of_context
+    assert pct_of_context(82_998, 1_000) == "8,299.8% of context"
+    assert pct_of_context(4_913, 200_000) == "2.5% of context"
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update({"ctx": "custom", "ctxn": "1000"})
+    at.run()
+    assert not at.exception, at.exception
+    eager = next(m for m in at.metric if m.label == "All schemas up front")
+    assert (eager.value, eager.delta) == ("82,998", "8,299.8% of context")

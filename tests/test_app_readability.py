@@ -443,3 +443,18 @@ def test_heat_grid_key_explains_mixed_with_this_catalogs_counts():
     assert " · “mixed" not in html
     assert "9/10" not in html
     assert "servers named, the rest" not in form_grid_html(form_grid(ladder, config, [200_000], [5.0]), key="k")
+
+
+def test_heat_grid_summary_cells_can_break_inside_the_word():
+    """At 1024 px the Tuning page's eleven context lengths leave each cell about 46 px, narrower than
+    "summary" at the grid's size: on a catalog that collapses everywhere (3,300 tools on one server)
+    the word ran into its neighbours. It carries a soft hyphen, so it breaks as "sum-" / "mary" there
+    and reads whole (no hyphen) where it fits."""
+    from toolsearch.ui.tables import form_grid_html
+    config = parse_config({})
+    ladder = listing_ladder(inspector("cloudflare-flat").planner, config)
+    points = form_grid(ladder, config, [8_000, 200_000, 1_000_000], [5.0])
+    assert {p.short_label for p in points} == {"summary"}
+    html = form_grid_html(points, key="k")
+    cells = re.findall(r'<td[^>]*data-form="[^"]*"[^>]*>([^<]*)</td>', html)
+    assert cells == ["sum&shy;mary"] * 3

@@ -242,6 +242,22 @@ def test_too_many_queries_shows_the_bridge_error(samples):
     assert [t.label for t in at.tabs] == ["Results", "Describe", "Call validation"]  # no readable view for an error
 
 
+def test_readable_json_views_wrap_long_values(samples):
+    """The pretty-printed responses and the parameters schema wrap their lines: at 1024 px a bridge
+    error ("queries must contain at least one non-empty string …") or a description was cut at the
+    block's edge, behind a sideways scroll."""
+    at = open_page("team-workspace", "toolsearch/ui/search.py")
+    at.text_area(key="search_queries").set_value("").run()
+    assert not at.exception, at.exception
+    error = at.code[-1]
+    assert set(json.loads(error.value)) == {"error"} and len(error.value.splitlines()[1]) > 60
+    assert error.proto.wrap_lines
+    open_search_tab(at, "Describe")
+    assert at.code[-1].value.startswith("{\n") and at.code[-1].proto.wrap_lines
+    open_search_tab(at, "Call validation")
+    assert all(c.proto.wrap_lines for c in at.code), [c.value[:40] for c in at.code if not c.proto.wrap_lines]
+
+
 def test_explain_a_query(samples):
     at = open_page("ui-hard-cases", "toolsearch/ui/search.py")
     at.text_area(key="search_queries").set_value("create issue\nlist issues in repository").run()

@@ -22,6 +22,10 @@ def test_plan_counts_deferred_tools_with_separator(tmp_path):
     assert result.returncode == 0, result.stderr
     line = next(line for line in result.stdout.splitlines() if line.startswith("tier "))
     assert line.endswith("; 1,200 deferred, 0 visible"), line
+    # with tool search off nothing is deferred, as the app and the report say (every tool is visible)
+    off = run_cli("plan", _big_catalog(tmp_path), "--context-length", "200k", "--enabled", "off")
+    line = next(line for line in off.stdout.splitlines() if line.startswith("tier "))
+    assert line.endswith("; 0 deferred (tool search is not active: 1,200 could be), 1,200 visible"), line
 
 
 def test_explain_counts_excluded_and_documents_with_separator(tmp_path):

@@ -89,7 +89,7 @@ def test_text_output_has_table_knobs_and_sources(tiny):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "context length 1,000,000" in out
-    assert "upfront tokens  visible" in out and "flips at (context length, tokens)" in out  # the app's heading
+    assert "up front (tokens)  visible" in out and "flips at (context length, tokens)" in out  # the app's heading
     assert "Claude Code (model)" in out and "Hermes Agent " in out
     assert "https://kiro.dev/docs/cli/mcp/tool-search/" in out
     n = math.ceil(MCP_TOKENS * 100 / 1_000_000) - 1

@@ -32,7 +32,7 @@ CATALOG = {"name": "Helpers", "servers": [
 ]}
 
 WORDS = ("6 of the 10 registered tools are resource and prompt tools the harness adds for servers that announce "
-         "those capabilities (memory 2, time 4; docs/reference.md §24): a server's own tools/list does not count them")
+         "those capabilities (2 for memory, 4 for time; docs/reference.md §24): a server's own tools/list does not count them")
 
 
 def _catalog(tmp_path: Path) -> Path:
@@ -66,7 +66,7 @@ def test_the_overview_says_it_under_the_tools_figure() -> None:
     tools = next(m for m in at.metric if m.label == "Tools")
     assert tools.value == "183"
     expected = ("2 of the 183 registered tools are resource and prompt tools the harness adds for servers that "
-                "announce those capabilities (notion 2; docs/reference.md §24): a server's own tools/list does "
+                "announce those capabilities (2 for notion; docs/reference.md §24): a server's own tools/list does "
                 "not count them.")
     assert expected in [c.value.replace("\\", "") for c in at.caption]
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)

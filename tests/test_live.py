@@ -408,7 +408,7 @@ def test_the_live_page_says_which_tools_the_harness_adds_to_mcp_server_time() ->
         assert "time · 2 tools" in [e.label for e in at.expander]
         captions = [c.value.replace("\\", "") for c in at.caption]
         assert ("4 of the 6 registered tools are resource and prompt tools the harness adds for servers that "
-                "announce those capabilities (time 4; docs/reference.md §24): a server's own tools/list does not "
+                "announce those capabilities (4 for time; docs/reference.md §24): a server's own tools/list does not "
                 "count them.") in captions, captions
     finally:
         connections = at.session_state["live_connections"] if "live_connections" in at.session_state else None

@@ -395,3 +395,28 @@ def test_the_glossary_names_every_quantity():
     for quantity in Q.QUANTITIES:
         short = quantity.name.replace(" (strategy)", "")  # the glossary row says "(strategy)" after the name
         assert f"**{quantity.name}**" in text or f"**{short}**" in text, quantity.name
+
+
+def test_deferred_tools_is_one_number_when_tool_search_is_off():
+    """With tool search off nothing is deferred: the Overview, the Compare table and the report all
+    say 0 (the report with how many could be), where the report and Compare said 178, beside 183
+    visible tools out of 183."""
+    plan = _plan("team-workspace", enabled="off")
+    assert (plan.activated, plan.deferred_count, Q.deferred_tools(plan)) == (False, 178, 0)
+    assert Q.deferred_tools(_plan("team-workspace")) == 178
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.query_params.update({"enabled": "off"})
+    at.run()
+    assert not at.exception, at.exception
+    assert PageText(at).metric("Deferred tools") == "0"
+    at.switch_page("toolsearch/ui/cache_diff.py").run()
+    assert not at.exception, at.exception
+    [row] = [r for r in literal_tables(at)["cmp_outcome"].to_dict("records") if r[""] == "deferred tools"]
+    assert (row["A (sidebar)"], row["B"]) == ("0", "0")
+    at.switch_page("toolsearch/ui/report.py").run()
+    at.toggle(key="report_lint").set_value(False)
+    at.button(key="build_report").click().run()
+    assert not at.exception, at.exception
+    report = at.session_state["report_html"]
+    assert re.search(r"<td[^>]*>deferred tools</td>\s*<td[^>]*>0 \(tool search is not active: 178 tools could be "
+                     r"deferred\)</td>", report), re.findall(r"deferred tools</td>\s*<td[^>]*>[^<]*", report)

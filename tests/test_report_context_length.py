@@ -92,8 +92,8 @@ def test_report_page_plans_at_the_shortest_tuning_length_unless_the_sidebar_is_c
     at = _report_page({"ctx": "200K", "lengths": "200k,32k,1m", "goal": "names"})
     choice = at.selectbox(key="report_length")
     assert choice.value == "shortest" and choice.options == [
-        "32,000 tokens, the shortest of the Tuning page's context lengths",
-        "200,000 tokens, the sidebar's context length"]
+        "32,000 tokens (Tuning's shortest)",
+        "200,000 tokens (sidebar)"]
     at.button(key="build_report").click().run()
     assert not at.exception, at.exception
     text = at.session_state["report_html"]
@@ -111,3 +111,13 @@ def test_report_page_plans_at_the_shortest_tuning_length_unless_the_sidebar_is_c
     assert not [s for s in plain.selectbox if s.key == "report_length"]
     plain.button(key="build_report").click().run()
     assert _subtitle(plain.session_state["report_html"]).startswith("Context length unknown · ")
+
+
+def test_report_length_choices_read_whole_in_their_half_width_box():
+    """The choice sits in half of the page: at 1024 px wide with the sidebar open its box shows about
+    38 characters, so each option, even at a 1M shortest length, fits in 36 (the longer wording cut
+    off mid-word there, "… the shortest of the Tunii")."""
+    at = _report_page({"ctx": "unknown", "lengths": "1m,2m", "goal": "names"})
+    options = at.selectbox(key="report_length").options
+    assert options == ["1,000,000 tokens (Tuning's shortest)", "unknown (sidebar)"]
+    assert max(len(o) for o in options) <= 36

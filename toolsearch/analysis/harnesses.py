@@ -50,7 +50,7 @@ STRANDS = "strands"
 #: Harness ids in display order.
 HARNESSES: tuple[str, ...] = (HERMES, CLAUDE_CODE, QWEN_CODE, KIRO_CLI, COUNT, STRANDS)
 #: The column that holds ``flip_at`` in the app's and the CLI's tables: a context length, so its unit is
-#: in the heading (the neighbouring "upfront tokens" counts tool text, not context).
+#: in the heading (the neighbouring "up front (tokens)" counts tool text, not context).
 FLIP_COLUMN = "flips at (context length, tokens)"
 HARNESS_LABELS: dict[str, str] = {
     HERMES: "Hermes Agent", CLAUDE_CODE: "Claude Code", QWEN_CODE: "Qwen Code", KIRO_CLI: "kiro-cli",

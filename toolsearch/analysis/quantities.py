@@ -151,6 +151,13 @@ def deferred_schemas(plan: Plan) -> int:
     return plan.deferred_tokens
 
 
+def deferred_tools(plan: Plan) -> int:
+    """How many tools the model reaches only through the bridge tools at these settings: the plan's
+    deferred tools, or 0 when tool search is not active (tier 0 sends every schema; the plan's
+    ``deferred_count`` still says how many it would defer)."""
+    return plan.deferred_count if plan.activated else 0
+
+
 def listing(plan: Plan) -> int:
     """:data:`LISTING` in tokens (planning tokenizer); 0 without a listing."""
     return plan.listing_tokens
@@ -207,13 +214,13 @@ def helper_tools(registration: Registration) -> dict[str, int]:
 
 def helper_tools_words(registration: Registration) -> str | None:
     """One sentence saying how many registered tools are :func:`helper_tools` and whose
-    (``6 of the 17 registered tools are …(memory 2, time 4)…``), or ``None`` when there are none.
+    (``6 of the 17 registered tools are …(2 for memory, 4 for time)…``), or ``None`` when there are none.
     Server names are catalog text: the caller shows the sentence literally."""
     counts = helper_tools(registration)
     if not counts:
         return None
     added, total = sum(counts.values()), len(registration.tools)
-    per_server = ", ".join(f"{name} {n:,}" for name, n in counts.items())
+    per_server = ", ".join(f"{n:,} for {name}" for name, n in counts.items())  # "notion 2" read as a name
     return (f"{added:,} of the {total:,} registered tools are resource and prompt tools the harness adds for "
             f"servers that announce those capabilities ({per_server}; docs/reference.md §24): a server's own "
             "tools/list does not count them")

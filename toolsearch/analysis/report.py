@@ -162,7 +162,7 @@ def _color(colors: Mapping[str, str], key: str) -> str:
 
 def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context_length: int | None) -> str:
     def pct(n: int) -> str:
-        return f" ({100 * n / context_length:.1f}% of context)" if context_length else ""
+        return f" ({100 * n / context_length:,.1f}% of context)" if context_length else ""
 
     eager, tools, saved = Q.all_schemas_up_front(plan), Q.tools_array(plan), Q.saved_per_request(plan)
     rows = [
@@ -173,7 +173,9 @@ def _summary(plan: Plan, inspector: Inspector, source_label: str | None, context
           if inspector.scope is not None else []),
         ("servers", f"{len(plan.servers):,}"),
         ("tools (registered)", f"{len(inspector.registration.tools):,}"),
-        ("deferred tools", f"{plan.deferred_count:,}"),
+        ("deferred tools", f"{Q.deferred_tools(plan):,}"
+                           + ("" if plan.activated else f" (tool search is not active: {counted(plan.deferred_count, 'tool')} "
+                                                        "could be deferred)")),
         ("visible tools", f"{plan.visible_count:,}"),
         (f"{Q.ALL_SCHEMAS.name.lower()} ({plan.display_tokenizer})", _tokens(eager) + pct(eager)),
         (f"{Q.TOOLS_ARRAY.name.lower()} ({plan.display_tokenizer})", _tokens(tools) + pct(tools)),

@@ -410,7 +410,8 @@ def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequ
         print(_terminal_safe(scope_line(inspector)))
     print(f"context length: {ctx}; threshold_pct {config.threshold_pct:g}%; listing_max_tokens {config.listing_max_tokens:,}")
     print(f"budget: {plan.budget:,} tokens = min({config.listing_max_tokens:,}, {plan.pct_leg:,}); decided by {plan.budget_winner}")
-    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {plan.deferred_count:,} deferred, "
+    could = "" if plan.activated else f" (tool search is not active: {plan.deferred_count:,} could be)"
+    print(f"tier {plan.tier}, listing form {plan_counts(plan).label}; {Q.deferred_tools(plan):,} deferred{could}, "
           f"{plan.visible_count:,} visible")
     print(f"{Q.LISTING.name.lower()}: {Q.listing(plan):,} tokens ({plan.planning_tokenizer})")
     print(f"{Q.TOOLS_ARRAY.name.lower()}: {Q.tools_array(plan):,} tokens; {Q.ALL_SCHEMAS.name.lower()}: "

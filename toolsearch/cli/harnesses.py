@@ -140,7 +140,7 @@ def _run(args: argparse.Namespace) -> int:
         table = [(H.HARNESS_LABELS[r.harness] + ("" if r.exact else " (model)"), r.setting, _yes(r.active),
                   f"{r.upfront_tokens:,}", r.visible, "-" if r.flip_at is None else f"{r.flip_at:,}")
                  for r in rows if r.context_length == length]
-        print(text_table(table, ("harness", "setting", "active", "upfront tokens", "visible", H.FLIP_COLUMN)))
+        print(text_table(table, ("harness", "setting", "active", "up front (tokens)", "visible", H.FLIP_COLUMN)))
         for r in rows:
             if r.context_length == length:
                 print(f"  {H.HARNESS_LABELS[r.harness]} ({r.setting}): {r.knob}")

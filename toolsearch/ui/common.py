@@ -294,8 +294,10 @@ def _init_state() -> None:
             notices.append((f"The link names a catalog “{md_escape(visible(asked))}” that is not a shipped sample, so the "
                             f"default sample catalog “{DEFAULT_SAMPLE}” is shown instead.", True))
     if ignored:
-        notices.append(("The link's value for " + ", ".join(ignored) + " is not valid here and was ignored; "
-                        "the default is used.", False))
+        notices.append((f"The link's value for {ignored[0]} is not valid here and was ignored; the default is used."
+                        if len(ignored) == 1 else
+                        f"The link's values for {', '.join(ignored[:-1])} and {ignored[-1]} are not valid here and were "
+                        "ignored; the defaults are used.", False))
     if left_out:
         notices.append(("The link's " + ", ".join(left_out) + " names something that is not a shipped sample; "
                         "it was left out.", False))

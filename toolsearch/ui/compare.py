@@ -211,7 +211,7 @@ def outcome_rows(plan_a: Plan, plan_b: Plan, diff: CacheDiff) -> list[dict[str, 
         ("tier", str(plan_a.tier), str(plan_b.tier)),
         ("listing form", plan_counts(plan_a).label, plan_counts(plan_b).label),
         (f"{Q.LISTING.name.lower()} (tokens, planning tokenizer)", f"{Q.listing(plan_a):,}", f"{Q.listing(plan_b):,}"),
-        ("deferred tools", f"{plan_a.deferred_count:,}", f"{plan_b.deferred_count:,}"),
+        ("deferred tools", f"{Q.deferred_tools(plan_a):,}", f"{Q.deferred_tools(plan_b):,}"),
         (f"{Q.TOOLS_ARRAY.name.lower()} (tokens, {tk})", f"{Q.tools_array(plan_a):,}", f"{Q.tools_array(plan_b):,}"),
         ("tools array serialized (characters)", f"{diff.a.tools_characters:,}", f"{diff.b.tools_characters:,}"),
     ])

@@ -69,9 +69,9 @@ if common.require_catalog(v):
         here = [r for r in rows if r.context_length == length]
         literal_table([{
             "harness": H.HARNESS_LABELS[r.harness], "kind": "exact" if r.exact else "model", "setting": r.setting,
-            "active": "yes" if r.active else "no", "upfront tokens": f"{r.upfront_tokens:,}", "visible": r.visible,
+            "active": "yes" if r.active else "no", "up front (tokens)": f"{r.upfront_tokens:,}", "visible": r.visible,
             H.FLIP_COLUMN: "\u2014" if r.flip_at is None else f"{r.flip_at:,}",
-        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "upfront tokens", H.FLIP_COLUMN))
+        } for r in here], key=f"harness_rows_{length}", nowrap=("active", "up front (tokens)", H.FLIP_COLUMN))
         # The knob sentences are prose: a table of their own keeps them readable at narrow widths.
         literal_table([{"harness": H.HARNESS_LABELS[r.harness], "setting": r.setting, "knob for your goal": r.knob}
                        for r in here], key=f"harness_knobs_{length}")
@@ -80,7 +80,7 @@ if common.require_catalog(v):
         notes = [f"{H.HARNESS_LABELS[r.harness]} ({r.setting}): {note}" for r in here for note in r.notes]
         if notes:
             st.caption(common.md_escape(common.visible("Notes: " + "; ".join(notes) + ".")))
-    st.caption("Upfront tokens: the catalog's tools as the model receives them before the first turn (schemas that "
+    st.caption("Up front: the catalog's tools as the model receives them before the first turn (schemas that "
                "stay, plus the names or name-and-description lines of the deferred tools; Hermes: its whole tools "
                "array). Flips at: the smallest context length at which 'active' changes for this catalog; \u2014 "
                "where the length plays no part.")

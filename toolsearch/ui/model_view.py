@@ -48,7 +48,8 @@ def show_tools_array(plan) -> None:
     if mode == "Tree":
         st.json(reveal_data(shown), expanded=1)
     else:
-        st.code(common.visible(text), language="json", height=500 if text.count("\n") > 25 else "content")
+        st.code(common.visible(text), language="json", wrap_lines=True,  # long descriptions read whole
+                height=500 if text.count("\n") > 25 else "content")
 
 
 @st.fragment

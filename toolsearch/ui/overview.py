@@ -27,7 +27,7 @@ if common.require_catalog(v):
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Servers", f"{len(plan.servers):,}")
     c2.metric("Tools", f"{len(ins.registration.tools):,}", help="Registered tool definitions (after naming and filters, with the resource and prompt tools the harness adds).")
-    c3.metric("Deferred tools", f"{plan.deferred_count if plan.activated else 0:,}",
+    c3.metric("Deferred tools", f"{Q.deferred_tools(plan):,}",
               help=None if plan.activated else f"Tool search is not active: {counted(plan.deferred_count, 'tool')} could be deferred.")
     c4.metric("Visible tools", f"{plan.visible_count:,}", help="Sent with their full schemas (core tools, or everything in tier 0).")
     helpers = Q.helper_tools_words(ins.registration)
@@ -99,7 +99,10 @@ if common.require_catalog(v):
                "the deferred tools' definitions, the harness's estimate (chars4 rounds once over their sum; a BPE "
                "tokenizer counts each definition alone and adds them up)."
                + (f" That is why, with {' and '.join(above)} here, the deferred schemas add up to more than the "
-                  "whole array that holds them." if above else ""))
+                  "whole array that holds them." if above else "")
+               # beside "Deferred tools 0" above: say whose definitions these are
+               + ("" if plan.activated else f" Tool search is not active here, so nothing is deferred: the deferred "
+                  f"schemas are those of the {counted(plan.deferred_count, 'tool')} it would defer."))
 
     for note in plan.notes:
         st.warning(note)

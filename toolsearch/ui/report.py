@@ -93,12 +93,14 @@ if common.require_catalog(v):
                      label="Context lengths and goal: Tuning")  # whole at 1024 px
     if found:  # as toolsearch report without --context-length: the shortest listed length, unless chosen
         shortest = review.report_context_length(None, found[1].lengths, given=False, lengths_name=LENGTHS_NAME)[0]
-        labels = {LENGTH_SHORTEST: f"{ctx_text(shortest)}, the shortest of {LENGTHS_NAME}",
-                  LENGTH_SIDEBAR: f"{ctx_text(ctx)}, the sidebar's context length"}
+        # Short enough to read whole in the half-width box at 1024 px; the help and the report say more.
+        labels = {LENGTH_SHORTEST: f"{ctx_text(shortest)} (Tuning's shortest)",
+                  LENGTH_SIDEBAR: f"{ctx_text(ctx)} (sidebar)"}
         where = c1.selectbox(
             "Other sections planned at", list(labels), format_func=labels.__getitem__, key="report_length",
-            help="The settings, budget, servers, costs and strategies are for one context length. By default the "
-                 "shortest one the recommendation is for: the budget is smallest there, so the listing is tightest.")
+            help="The settings, budget, servers, costs and strategies are for one context length: the shortest of "
+                 "the Tuning page's context lengths (the default; the budget is smallest there, so the listing is "
+                 "tightest) or the sidebar's context length.")
         ctx, ctx_note = review.report_context_length(ctx, found[1].lengths, given=where == LENGTH_SIDEBAR,
                                                      lengths_name=LENGTHS_NAME)
     else:

@@ -64,7 +64,8 @@ def show_wire(response: dict, display_tokenizer: str, key: str) -> str:
         st.json(reveal_data(response), expanded=2)
     else:
         pretty = common.visible_json(response)
-        st.code(pretty, language="json", height=480 if pretty.count("\n") > 30 else "content")
+        # wrapped: a long value (an error, a description, a hint) reads whole, not cut at the block's edge
+        st.code(pretty, language="json", wrap_lines=True, height=480 if pretty.count("\n") > 30 else "content")
     return wire
 
 
@@ -351,9 +352,9 @@ def sent_vs_received(inspector, name: str) -> None:
                            for x in view.losses], key=f"schema_losses:{name}")
         left, right = st.columns(2)
         left.caption("Sent by the server")
-        left.code(common.visible_json(view.sent), language="json", height=300)
+        left.code(common.visible_json(view.sent), language="json", wrap_lines=True, height=300)
         right.caption("Received by the model (after registration)")
-        right.code(common.visible_json(view.received), language="json", height=300)
+        right.code(common.visible_json(view.received), language="json", wrap_lines=True, height=300)
 
 
 def call_tab(bridge, dtk: str, inspector=None) -> None:
@@ -366,7 +367,7 @@ def call_tab(bridge, dtk: str, inspector=None) -> None:
         return
     tool = bridge.deferred_by_name[name]
     with st.expander("Parameters schema (as registered)"):
-        st.code(common.visible_json(tool.parameters), language="json", height=300)
+        st.code(common.visible_json(tool.parameters), language="json", wrap_lines=True, height=300)
     sent_vs_received(inspector, name)
     example = json.dumps(example_arguments(tool.parameters), ensure_ascii=False, indent=2)
     args_text = st.text_area("Arguments (JSON object)", example, height=160, key=f"call_args:{name}",

@@ -310,6 +310,11 @@ _HEAT_STYLE = """<style>
 </style>"""
 
 
+#: "summary" in a grid cell, with a soft hyphen: at 1024 px eleven context lengths leave a cell about
+#: 46 px wide, narrower than the word, which ran into its neighbours; it breaks as "sum-/mary" there.
+SUMMARY_BREAK = "sum&shy;mary"
+
+
 def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                    current: tuple[int | None, float] | None = None) -> str:
     """The listing form over context length × ``y_axis`` as a colored HTML table (a heat table).
@@ -381,7 +386,7 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'color:{text_on(fill)}" title="{esc(tip)}" data-form="{esc(p.listing_form)}" '
                 f'data-context-length="{c}" data-y="{y}" data-tier="{p.tier}" data-budget="{p.budget}" '
                 f'data-listing-tokens="{p.listing_tokens}" data-servers-named="{p.servers_named}">'
-                f'{esc(p.short_label)}</td>')
+                f'{esc(p.short_label).replace("summary", SUMMARY_BREAK)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
     # the mixed label explained on a cell of this grid (this catalog's server count), if it has one

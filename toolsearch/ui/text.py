@@ -93,7 +93,7 @@ def pct_of_context(tokens: int, context_length: int | None) -> str:
     """Share of the context length, or an em dash when it is unknown."""
     if not context_length:
         return "— (context unknown)"
-    return f"{100 * tokens / context_length:.1f}% of context"
+    return f"{100 * tokens / context_length:,.1f}% of context"
 
 
 def thousands(value: Any) -> str:
