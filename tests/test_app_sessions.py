@@ -429,11 +429,11 @@ def test_per_model_figures_are_the_numbers_the_cli_prints():
 def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
     """The Sessions page and the Tuning page show the same count under the same column name (the
     Tuning page called it "called tools named")."""
-    from toolsearch.analysis.wording import CALLED_LISTED_COLUMN
+    from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, share_cell
 
     at = open_page()
     sessions = frame(at, "sessions_at_lengths")
-    on_sessions = {row["context length (tokens)"]: f"{row[CALLED_LISTED_COLUMN]} of {row['called tools']}"
+    on_sessions = {row["context length (tokens)"]: share_cell(row[CALLED_LISTED_COLUMN], row['called tools'])
                    for _, row in sessions.iterrows()}
     at.switch_page("toolsearch/ui/tuning.py").run()
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()

@@ -17,6 +17,7 @@ from tests.test_sessions import CATALOG, SAMPLES, search_response, tool_calls, w
 from toolsearch.analysis.sessions import (called_listed_at, called_tools, catalog_drift, listing_evidence,
                                           load_sessions, session_flags, what_if_lengths)
 from toolsearch.analysis.sweep import listing_ladder
+from toolsearch.analysis.wording import share_cell
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.plan import listing_budget
@@ -118,7 +119,7 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
     assert [c.listing_form for c in at] == ["mixed", "full"]
     assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", c.listing_form,
-                     f"{c.called_listed}", "of", f"{c.called_total}", str(c.searches_saved)] for c in at]
+                     share_cell(c.called_listed, c.called_total), str(c.searches_saved)] for c in at]
     assert "catalog drift" not in out
 
 
@@ -170,7 +171,7 @@ def test_drift_against_another_catalog_in_text_and_json():
     assert "the catalog has 1 server no session mentions" in line
     # the listing on this catalog is all summary lines: shown as "summary", and nothing called is named
     table = text.stdout.split("searches saved\n", 1)[1].splitlines()[1:4]
-    assert [row.split()[2:] for row in table] == [["summary", "0", "of", "0", "0"]] * 3
+    assert [row.split()[2:] for row in table] == [["summary", "0/0", "0"]] * 3
     # a recorded describe that came back "not found" is not drift: the sessions' catalog lacked it too
     own = catalog_drift(load_sessions([SAMPLES / "state.db"]).sessions, Inspector.from_files([CATALOG]))
     assert own.missing_tools == ("mcp__slack__slack_send_message",) and own.missing_servers == ()
