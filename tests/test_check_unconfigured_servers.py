@@ -92,3 +92,34 @@ def test_a_server_whose_tools_the_reader_skipped_is_left_to_its_catalog_error(tm
     result = run_cli("plan", CATALOG, skipped, "--context-length", "32k")
     assert result.returncode == 0, result.stderr
     assert [line.split(": ")[1] for line in result.stderr.splitlines()] == ["catalog error"]
+
+
+def test_an_empty_server_is_named_even_when_the_reader_skipped_another_servers_tool(tmp_path):
+    """The warning is per server: a skipped tool of server ``y`` (its catalog error names it) does
+    not hide that server ``z`` of the same file lists none, whether the file is read alone, merged
+    with another definition of ``y`` or given as a tools/list result of one server."""
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text("servers:\n- name: y\n  tools:\n  - name: inf\n    annotations: {weight: -.inf}\n"
+                     "- name: z\n  tools: []\n- name: w\n  tools: not-a-list\n", encoding="utf-8")
+    more_y = tmp_path / "more.yaml"
+    more_y.write_text("servers:\n- name: y\n  tools: []\n", encoding="utf-8")
+    for sources in ([mixed], [mixed, more_y]):
+        result = run_cli("plan", CATALOG, *sources, "--context-length", "32k")
+        assert result.returncode == 0, result.stderr
+        kinds = [line.split(": ")[1] for line in result.stderr.splitlines()]
+        assert kinds.count("catalog error") == 2 and kinds[-1] == "warning", result.stderr
+        assert kinds.count("catalog warning") == len(sources) - 1, result.stderr  # y defined twice
+        assert "server 'z' lists no tools in the catalog" in result.stderr.splitlines()[-1]
+    listed = tmp_path / "listed.json"
+    listed.write_text('{"server": "q", "tools": [{"name": 3}]}', encoding="utf-8")
+    result = run_cli("plan", CATALOG, listed, "--context-length", "32k")
+    assert "no tools in the catalog" not in result.stderr and "catalog error" in result.stderr
+
+
+def test_the_hard_cases_sample_names_its_empty_server_beside_its_catalog_errors():
+    """The shipped hard-cases catalog has a registration error (colliding names on server docs)
+    and a server with ``tools: []``: the error does not hide the empty server."""
+    result = run_cli("plan", "sample_catalogs/hard-cases.yaml", "--context-length", "32k")
+    assert result.returncode == 0, result.stderr
+    assert "catalog error: sample_catalogs/hard-cases.yaml: server 'docs'" in result.stderr
+    assert "warning: server 'empty-server' lists no tools in the catalog" in result.stderr

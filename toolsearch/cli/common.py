@@ -491,13 +491,12 @@ def empty_servers(inspector: Inspector) -> list[str]:
     """The catalog's servers that register no tools (a snapshot whose ``tools/list`` came back
     empty, ``tools: []``), in catalog order: such a server takes no room in the listing and no goal
     counts it, so a figure or a gate would say nothing about it unless told. A server whose tools
-    the config's include/exclude leaves out is not one (its list is not empty), nor one from a file
-    where the reader skipped something (a catalog error line says what is missing there)."""
+    the config's include/exclude leaves out is not one (its list is not empty), nor one whose tool
+    entries the reader skipped (``Server.skipped``: a catalog error line says what is missing there)."""
     whole = inspector.scoped(None)
     with_tools = {tool.server for tool in whole.registration.tools}  # helper tools take room too
-    skipped_in = {p.where.split(": ", 1)[0] for p in whole.registration.problems if p.severity == "error"}
     return [server.name for server in whole.catalog.servers
-            if not server.tools and server.name not in with_tools and server.origin not in skipped_in]
+            if not server.tools and not server.skipped and server.name not in with_tools]
 
 
 def empty_server_words(empty: Sequence[str], config_path: str | None = None) -> str:

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Mapping  # not typing.Mapping: isinstance on it is much slower
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import yaml
 
@@ -100,6 +100,9 @@ class Server:
             ``{"tools": {"include": [...], "exclude": [...], "resources": true}}``.
         origin: the file (or connection) it came from.
         extra: unknown keys, kept.
+        skipped: entries of its tool list the reader (or the live client) could not read and
+            left out, each reported as an ``error`` problem; ``0`` when every entry was read. A
+            server with no tools and ``skipped == 0`` listed none (``tools: []``).
     """
 
     name: str
@@ -110,6 +113,7 @@ class Server:
     config: Mapping[str, Any] = field(default_factory=dict)
     origin: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    skipped: int = 0
 
 
 @dataclass(frozen=True)
@@ -275,6 +279,14 @@ def _non_finite(data: Any) -> tuple[str, str] | None:
     return None
 
 
+def _skipped(raw: Any, tools: Sequence[Tool]) -> int:
+    """How many entries of the raw tool list ``raw`` did not become one of ``tools`` (a value that
+    is not a list at all counts as one)."""
+    if raw is None:
+        return 0
+    return len(raw) - len(tools) if isinstance(raw, list) else 1
+
+
 def _tools_from_list(raw: Any, origin: str, path: str, problems: list[Problem],
                      schema_key: str = "inputSchema") -> tuple[Tool, ...]:
     if raw is None:
@@ -323,7 +335,7 @@ def _server_from_data(raw: Any, origin: str, path: str, problems: list[Problem])
     tools = _tools_from_list(raw.get("tools"), origin, f"{path}.tools", problems)
     extra = {k: v for k, v in raw.items() if k not in _SERVER_KEYS}
     return Server(name=name, kind=kind, tools=tools, capabilities=capabilities, info=info,
-                  config=config, origin=origin, extra=extra)
+                  config=config, origin=origin, extra=extra, skipped=_skipped(raw.get("tools"), tools))
 
 
 def _openai_function(raw: Any, origin: str, path: str, problems: list[Problem]) -> Tool | None:
@@ -395,7 +407,7 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
         elif data.get("nextCursor"):
             problems.append(Problem("warning", f"{origin}: nextCursor",
                                     "this tools/list page has a next cursor; later pages are not in the file"))
-        server = Server(name=server_name, kind="mcp", tools=tools, origin=origin,
+        server = Server(name=server_name, kind="mcp", tools=tools, origin=origin, skipped=_skipped(data["tools"], tools),
                         capabilities=data.get("capabilities") if isinstance(data.get("capabilities"), Mapping) else None)
         return Catalog(name=server_name, servers=(server,), problems=tuple(problems), sources=(origin,))
     if isinstance(data, list):
@@ -410,7 +422,7 @@ def catalog_from_data(data: Any, origin: str, default_server: str | None = None)
             tool = _openai_function(raw, origin, f"[{index}]", problems)
             if tool is not None:
                 tools.append(tool)
-        server = Server(name=stem, kind="plugin", tools=tuple(tools), origin=origin)
+        server = Server(name=stem, kind="plugin", tools=tuple(tools), origin=origin, skipped=len(data) - len(tools))
         return Catalog(name=stem, servers=(server,), problems=tuple(problems), sources=(origin,))
     if isinstance(data, Mapping) and any(k in data for k in ("mcpServers", "mcp_servers", "servers")):
         key = next(k for k in ("servers", "mcpServers", "mcp_servers") if k in data)
@@ -521,7 +533,8 @@ def _merge_servers(catalog: Catalog) -> Catalog:
         merged = Server(
             name=name, kind=kind, tools=tuple(t for p in parts for t in p.tools), capabilities=capabilities,
             info=next((p.info for p in parts if p.info), None), config=next((p.config for p in parts if p.config), {}),
-            origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()})
+            origin=", ".join(o for o in origins if o), extra={k: v for p in reversed(parts) for k, v in p.extra.items()},
+            skipped=sum(p.skipped for p in parts))
         problems.append(Problem("warning", f"server {quoted(name)}",
                                 f"defined {len(parts)} times ({', '.join(o for o in origins if o) or 'one file'}); "
                                 "a harness keys servers by name, so their tools are merged into one server"))

@@ -1160,7 +1160,7 @@ def _listed(spec: ServerSpec, status: ServerStatus, tap: _Tap, raw_tools: list[A
     status.tool_count = len(tools)
     status.state = "ok"
     return Server(name=spec.name, kind="mcp", tools=tuple(tools), capabilities=capabilities, info=info,
-                  config=spec.registration_config(), origin=LIVE_ORIGIN)
+                  config=spec.registration_config(), origin=LIVE_ORIGIN, skipped=skipped)
 
 
 async def _connect_one(spec: ServerSpec, status: ServerStatus, progress: ProgressFn | None,
