@@ -75,3 +75,60 @@ def test_a_link_to_a_folder_in_a_skills_folder_is_not_followed(tmp_path: Path) -
 def test_docs_security_states_the_skills_folder_limit() -> None:
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     assert f"over at most {skills.MAX_SKILL_FOLDERS:,} folders" in text
+
+
+def _catalog_json(tools: int, note: str = "") -> str:
+    import json  # noqa: PLC0415
+
+    return json.dumps({"servers": [{"name": "s", "tools": [
+        {"name": f"t{i}", "description": f"Tool {i}. {note}", "inputSchema": {"type": "object"}}
+        for i in range(tools)]}]}, indent=1)
+
+
+def test_json_with_comments_over_its_limit_is_refused_in_one_line(tmp_path: Path, monkeypatch) -> None:
+    # json5 reads about a megabyte in ten seconds: a 64 MiB JSONC file took over ten minutes.
+    import json5  # noqa: PLC0415
+
+    from toolsearch.engine import readers  # noqa: PLC0415
+
+    monkeypatch.setattr(readers, "MAX_JSONC_CHARS", 2_000)
+    small = tmp_path / "small.jsonc"
+    small.write_text("// a comment\n" + _catalog_json(2))
+    assert run_cli("plan", small).returncode == 0
+    big = tmp_path / "big.jsonc"
+    big.write_text("// a comment\n" + _catalog_json(40))
+    monkeypatch.setattr(json5, "loads", lambda *a, **k: (_ for _ in ()).throw(AssertionError("json5 was called")))
+    result = run_cli("plan", big)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"toolsearch: error: {big}: {len(big.read_text()):,} characters of JSON with comments or "
+                             "trailing commas, over the 2,000 bytes limit for them; not read: remove the comments and "
+                             "trailing commas (plain JSON and YAML are read up to 64 MiB)\n")
+
+
+def test_a_large_broken_json_file_is_not_read_as_json_with_comments(tmp_path: Path, monkeypatch) -> None:
+    # A plain JSON file with one typo and a URL in it ("//") went through json5 before its error.
+    import json5  # noqa: PLC0415
+
+    from toolsearch.engine import readers  # noqa: PLC0415
+
+    monkeypatch.setattr(readers, "MAX_JSONC_CHARS", 2_000)
+    monkeypatch.setattr(json5, "loads", lambda *a, **k: (_ for _ in ()).throw(AssertionError("json5 was called")))
+    text = _catalog_json(40, "See https://example.com/docs.")
+    broken = tmp_path / "broken.json"
+    broken.write_text(text.replace('"t39"', '"t39" @', 1))
+    result = run_cli("plan", broken)
+    assert result.returncode == 2, result.stderr
+    line = text[:text.index('"t39"')].count("\n") + 1
+    assert result.stderr.startswith(f"toolsearch: error: {broken}: line {line}, column ")
+    assert result.stderr.endswith("; a file over 2,000 bytes is not read as JSON with comments or trailing commas; "
+                                  "if it has some, remove them\n")
+    trailing = tmp_path / "trailing.json"  # YAML reads a trailing comma in a flow list
+    trailing.write_text(text.replace("}\n  ]", "},\n  ]", 1))
+    assert run_cli("plan", trailing).returncode == 0
+
+
+def test_docs_security_states_the_jsonc_limit() -> None:
+    from toolsearch.engine import readers  # noqa: PLC0415
+
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    assert f"| JSON with comments | {readers.size_text(readers.MAX_JSONC_CHARS)} of JSON with" in text
