@@ -29,19 +29,44 @@ def _nest(top: Path, levels: int) -> Path:
         os.chdir(here)
 
 
+def _unnest(top: Path) -> None:
+    """Remove the chain of folders :func:`_nest` made below ``top``, deepest first, one level at a
+    time (``shutil.rmtree``, and so pytest's clean-up of old temporary folders, recurses per level)."""
+    here = os.getcwd()
+    try:
+        os.chdir(top)
+        depth = 0
+        while os.path.isdir("d"):
+            os.chdir("d")
+            depth += 1
+        for _ in range(depth):
+            for name in os.listdir("."):
+                os.unlink(name) if not os.path.isdir(name) else None
+            os.chdir("..")
+            os.rmdir("d")
+    finally:
+        os.chdir(here)
+
+
 def test_a_skills_folder_nested_a_thousand_levels_deep_is_read(tmp_path: Path) -> None:
     # Path.rglob recursed once per level: the command ended with a RecursionError traceback.
     (tmp_path / "top").mkdir()
     (tmp_path / "top" / "SKILL.md").write_text(SKILL.format(name="top"))
     bottom = _nest(tmp_path, 1_100)
-    (bottom / "deep").mkdir()
-    (bottom / "deep" / "SKILL.md").write_text(SKILL.format(name="deep"))
-    loaded = skills.load_skills(tmp_path)
-    assert sorted(s.name for s in loaded.skills) == ["deep", "top"]
-    result = run_cli("strategies", ROOT / "sample_catalogs" / "five-servers.yaml", "--skills", tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stderr
-    assert "skills: 2;" in result.stdout
+    try:
+        (bottom / "deep").mkdir()
+        (bottom / "deep" / "SKILL.md").write_text(SKILL.format(name="deep"))
+        loaded = skills.load_skills(tmp_path)
+        assert sorted(s.name for s in loaded.skills) == ["deep", "top"]
+        result = run_cli("strategies", ROOT / "sample_catalogs" / "five-servers.yaml", "--skills", tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        assert "skills: 2;" in result.stdout
+    finally:
+        (bottom / "deep" / "SKILL.md").unlink(missing_ok=True)
+        if (bottom / "deep").exists():
+            (bottom / "deep").rmdir()
+        _unnest(tmp_path)
 
 
 def test_a_skills_folder_walk_stops_at_the_folder_limit(tmp_path: Path, monkeypatch) -> None:
@@ -132,3 +157,34 @@ def test_docs_security_states_the_jsonc_limit() -> None:
 
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     assert f"| JSON with comments | {readers.size_text(readers.MAX_JSONC_CHARS)} of JSON with" in text
+
+
+def test_namespace_names_that_are_not_tools_or_already_taken_are_said() -> None:
+    # They were left out of the namespace without a word: a mistyped name moved a tool up front.
+    from test_strategies import CREATE, LIST, model  # noqa: PLC0415
+
+    from toolsearch.analysis.strategies import OPENAI, Namespace, StrategySettings  # noqa: PLC0415
+
+    settings = StrategySettings(namespaces=(
+        Namespace("tracking", "Issue tracking.", (CREATE, "mcp__github__create_isue", "x\u202ey")),
+        Namespace("more", "More.", (CREATE, LIST)),
+        Namespace("ghost", "Nothing.", ("mcp__nope__a",))))
+    notes = model(settings, skills=False).result(OPENAI).notes
+    assert ("namespace 'tracking': 'mcp__github__create_isue', 'x⟨U+202E⟩y' are not tools of this catalog, "
+            "so not in it") in notes
+    assert f"namespace 'more': '{CREATE}' is already in an earlier namespace and stays there" in notes
+    assert ("namespace 'ghost': 'mcp__nope__a' is not a tool of this catalog, so not in it; the namespace holds "
+            "no tool and is left out") in notes
+
+
+def test_namespaces_typed_on_the_strategies_page_take_tool_names_as_text() -> None:
+    # A mapping in a tools list became the name "{'x': 1}" without a word.
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
+    at.run()
+    at.session_state["strat_namespaces"] = "- {name: tracking, tools: [mcp__github__create_issue, {x: 1}]}"
+    at.switch_page("toolsearch/ui/strategies.py").run()
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error] == [
+        r"Namespaces not used\: \[0\]\.tools\[1\]\: expected a tool wire name \(text\), got dict"]
