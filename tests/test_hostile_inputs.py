@@ -188,3 +188,36 @@ def test_namespaces_typed_on_the_strategies_page_take_tool_names_as_text() -> No
     assert not at.exception, at.exception
     assert [e.value for e in at.error] == [
         r"Namespaces not used\: \[0\]\.tools\[1\]\: expected a tool wire name \(text\), got dict"]
+
+
+def _enum_form(properties: dict) -> None:
+    import streamlit as st  # noqa: PLC0415
+
+    from toolsearch.ui import schema_form  # noqa: PLC0415
+
+    arguments, _ = schema_form.render("t", {"type": "object", "properties": properties, "required": ["e"]}, {})
+    st.session_state["sent"] = arguments
+
+
+def test_enum_values_that_read_alike_get_labels_apart_in_the_call_form() -> None:
+    # 1 and "1" both read "1": choosing the second sent the number 1. Repeats showed twice.
+    from streamlit.testing.v1 import AppTest  # noqa: PLC0415
+
+    from toolsearch.ui import schema_form  # noqa: PLC0415
+
+    properties = {"e": {"enum": [1, "1", None, "null", "a", "a"]},
+                  "m": {"type": "array", "items": {"enum": ["x", "x", 2, "2"]}},
+                  "plain": {"enum": ["fast", "slow", "(not set)"]}}
+    at = AppTest.from_function(_enum_form, args=(properties,), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="t::e").options == ["1", '"1"', "null", '"null"', '"a"']
+    assert at.multiselect(key="t::m").options == ['"x"', "2", '"2"']
+    assert at.selectbox(key="t::plain").options == ["(not set)", '"fast"', '"slow"', '"(not set)"']
+    at.selectbox(key="t::e").set_value('"1"').run()
+    at.multiselect(key="t::m").set_value(['"2"']).run()
+    at.selectbox(key="t::plain").set_value('"(not set)"').run()
+    assert at.session_state["sent"] == {"e": "1", "m": ["2"], "plain": "(not set)"}
+    shown = schema_form.widget_values("t", {"type": "object", "properties": properties, "required": ["e"]},
+                                      {"e": "null", "m": [2, "x"]})
+    assert shown["t::e"] == '"null"' and shown["t::m"] == ["2", '"x"'] and shown["t::plain"] == "(not set)"
