@@ -221,3 +221,34 @@ def test_enum_values_that_read_alike_get_labels_apart_in_the_call_form() -> None
     shown = schema_form.widget_values("t", {"type": "object", "properties": properties, "required": ["e"]},
                                       {"e": "null", "m": [2, "x"]})
     assert shown["t::e"] == '"null"' and shown["t::m"] == ["2", '"x"'] and shown["t::plain"] == "(not set)"
+
+
+def test_keys_in_a_json_argument_are_secrets_of_the_config() -> None:
+    # Smithery writes a server's keys as a JSON --config argument: they showed in the config table,
+    # the launch confirmation and whatever the server printed.
+    import json  # noqa: PLC0415
+
+    from toolsearch.live.mcpconfig import parse_config_text  # noqa: PLC0415
+
+    config = {"mcpServers": {"brave": {"command": "npx", "args": [
+        "-y", "@smithery/cli@latest", "run", "@smithery-ai/brave-search", "--config",
+        json.dumps({"braveApiKey": "BSAx9f8e7d6c5b4a3", "region": "eu", "maxTokens": "500",
+                    "clientSecret": "sec\"ret\u00e9-77", "token": "${BRAVE_TOKEN}"})]}}}
+    spec = parse_config_text(json.dumps(config), "claude_desktop_config.json").servers[0]
+    assert {"BSAx9f8e7d6c5b4a3", "sec\"ret\u00e9-77"} <= set(spec.secret_values())
+    assert not {"eu", "500", "${BRAVE_TOKEN}"} & set(spec.secret_values())
+    shown = json.dumps(spec.redacted(), ensure_ascii=False) + json.dumps(spec.launch_preview(), ensure_ascii=False)
+    assert "BSAx9f8e7d6c5b4a3" not in shown and "sec\\\\\\\"ret" not in shown and "ret\u00e9-77" not in shown
+    assert '\\"braveApiKey\\": \\"••••\\"' in shown and '\\"region\\": \\"eu\\"' in shown
+    assert spec.scrub("key BSAx9f8e7d6c5b4a3 echoed") == "key •••• echoed"
+
+
+def test_a_glued_header_option_and_a_jwt_option_are_masked() -> None:
+    from toolsearch.live.mcpconfig import mask_arguments, secret_arguments  # noqa: PLC0415
+
+    args = ["mcp-remote", "https://example.com/mcp", "-HAuthorization: Bearer AAAA1111bbbb",
+            "--jwt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc", "-Hx"]
+    assert mask_arguments(args) == ["mcp-remote", "https://example.com/mcp", "-HAuthorization: ••••", "--jwt", "••••",
+                                    "-Hx"]
+    assert {"Bearer AAAA1111bbbb", "AAAA1111bbbb", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc"} <= set(
+        secret_arguments(args))
