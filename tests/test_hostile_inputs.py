@@ -252,3 +252,43 @@ def test_a_glued_header_option_and_a_jwt_option_are_masked() -> None:
                                     "-Hx"]
     assert {"Bearer AAAA1111bbbb", "AAAA1111bbbb", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc"} <= set(
         secret_arguments(args))
+
+
+def _on_a_terminal(*args: str) -> str:
+    """What ``toolsearch ARGS`` writes when its standard output is a terminal (a pseudo-terminal)."""
+    import pty  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    primary, secondary = pty.openpty()
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "toolsearch", *args], stdout=secondary,
+                                   stderr=subprocess.DEVNULL, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        process.wait(timeout=120)
+    finally:
+        os.close(primary)
+    return b"".join(chunks).decode("utf-8")
+
+
+def test_csv_on_a_terminal_shows_invisible_characters_as_markers(tmp_path: Path) -> None:
+    # CSV is data for a file, and keeps format characters; on a terminal a bidi override in a
+    # server's name reordered the rest of the line.
+    import json  # noqa: PLC0415
+
+    catalog = tmp_path / "bidi.json"
+    catalog.write_text(json.dumps({"servers": [{"name": "srv\u202eevil", "tools": [
+        {"name": "t", "description": "A tool.", "inputSchema": {"type": "object"}}]}]}))
+    shown = _on_a_terminal("costs", str(catalog), "--csv")
+    assert "srv⟨U+202E⟩evil" in shown and "\u202e" not in shown
+    stored = run_cli("costs", catalog, "--csv")
+    assert "srv\u202eevil" in stored.stdout  # to a file or a program: the data as it is
