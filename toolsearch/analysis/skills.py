@@ -309,6 +309,50 @@ def skills_from_texts(files: Sequence[tuple[str, str]], folders: Sequence[str | 
     return SkillSet(_dedupe(skills, problems), tuple(problems), tuple(n for n, _ in files))
 
 
+#: Most folders a skills folder may hold, itself and every folder below it (a skills folder holds
+#: one folder per skill, a few hundred at most); a walk past it is refused in one line.
+MAX_SKILL_FOLDERS = 100_000
+
+
+def skill_files(folder: Path) -> list[Path]:
+    """Every ``SKILL.md`` file in ``folder`` or below it, at any depth, in path order.
+
+    The walk keeps its own list of folders to visit instead of recursing (``Path.rglob`` recurses
+    once per level, and a folder nested a thousand levels deep ended the command with a
+    ``RecursionError`` traceback). A link to a folder is not followed, as ``rglob`` does not
+    follow one; a ``SKILL.md`` that is a link to a file is read. A folder that cannot be listed
+    is passed over.
+
+    Raises:
+        SkillError: (also an :class:`~toolsearch.engine.errors.InputLimitError`) more than
+            :data:`MAX_SKILL_FOLDERS` folders to walk, naming the folder and the limit.
+    """
+    import os  # noqa: PLC0415
+
+    found: list[Path] = []
+    pending = [str(folder)]
+    walked = 0
+    while pending:
+        current = pending.pop()
+        walked += 1
+        if walked > MAX_SKILL_FOLDERS:
+            raise readers.limit_error(SkillError, f"{shown_path(folder)}: more than {MAX_SKILL_FOLDERS:,} folders "
+                                                  "in it or below it (limit); give the folder that holds the skills")
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(entry.path)
+                        elif entry.name == "SKILL.md" and entry.is_file():
+                            found.append(Path(entry.path))
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return sorted(found)
+
+
 def load_skills(path: str | Path) -> SkillSet:
     """Load skills from a folder of ``SKILL.md`` files, one ``SKILL.md``, or a YAML list.
 
@@ -322,7 +366,7 @@ def load_skills(path: str | Path) -> SkillSet:
     """
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("SKILL.md") if p.is_file())
+        files = skill_files(path)
         if not files:
             raise SkillError(f"{shown_path(path)}: no SKILL.md files in this folder or below it")
         texts, folders, unread, first = [], [], [], ""

@@ -281,6 +281,12 @@ def task_summary(task: Task) -> str:
 
 # --- settings -------------------------------------------------------------------------------------
 
+def _names_words(names: Sequence[str], shown: int = 6) -> str:
+    """``'a', 'b' and 3 more`` for a note (names quoted with their invisible characters shown)."""
+    words = ", ".join(quoted(n) for n in names[:shown])
+    return words + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
 @dataclass(frozen=True)
 class Namespace:
     """An OpenAI namespace: its own name and description, and the deferred functions in it."""
@@ -751,6 +757,17 @@ class StrategyModel:
         notes: list[str] = []
         for ns in s.namespaces:
             members = tuple(n for n in ns.tools if n in deferred_set and n not in taken)
+            # Names the namespace cannot hold are said, not dropped: a mistyped name (or one of
+            # another catalog) and a tool an earlier namespace already holds.
+            unknown = [n for n in dict.fromkeys(ns.tools) if n not in self.by_name]
+            repeated = [n for n in dict.fromkeys(ns.tools) if n in deferred_set and n in taken]
+            if unknown:
+                notes.append(f"namespace {quoted(ns.name)}: {_names_words(unknown)} {agree(unknown, 'is', 'are')} "
+                             f"not {agree(unknown, 'a tool', 'tools')} of this catalog, so not in it"
+                             + ("" if members else "; the namespace holds no tool and is left out"))
+            if repeated:
+                notes.append(f"namespace {quoted(ns.name)}: {_names_words(repeated)} {agree(repeated, 'is', 'are')} "
+                             f"already in an earlier namespace and {agree(repeated, 'stays', 'stay')} there")
             if members:
                 groups.append((Namespace(ns.name, ns.description, members), "namespace"))
                 taken.update(members)

@@ -1158,9 +1158,22 @@ class TerminalSafeStream:
         and catalog text that a program or a file receives). CSV cells already carry markers
         (:func:`~toolsearch.cli.common.write_csv`); what is left is JSON, where a raw DEL or C1
         control may stand inside a string, so it is written as the JSON escape of the same
-        character (``\\u007f``) and the catalog reads back unchanged."""
+        character (``\\u007f``) and the catalog reads back unchanged.
+
+        On a terminal the data is read, not stored: it is written as :meth:`write` writes text,
+        invisible characters as markers (a bidi override in a CSV cell or a snapshot's YAML
+        reordered what the terminal showed)."""
+        if self._is_terminal():
+            self._put(self._encodable(reveal(_terminal_safe(text))))
+            return len(text)
         self._put(self._encodable(_DATA_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)))
         return len(text)
+
+    def _is_terminal(self) -> bool:
+        try:
+            return self._inner is not None and bool(self._inner.isatty())
+        except (AttributeError, ValueError, OSError):  # closed, or not a file
+            return False
 
     def writelines(self, lines: Any) -> None:
         for line in lines:

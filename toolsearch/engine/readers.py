@@ -14,7 +14,9 @@ and JSONL lines) all go through these functions, so the same limits apply everyw
   expanded (a long string anchored once and aliased thousands of times adds few nodes but
   more text than the largest file holds, and every reader downstream walks each copy);
 * :data:`MAX_NESTING_DEPTH`: mappings and lists nested deeper than this are refused (YAML while
-  composing, JSON after parsing).
+  composing, JSON after parsing);
+* :data:`MAX_JSONC_CHARS`: JSON with comments or trailing commas (JSONC) longer than this is not
+  read as JSONC (its reader is slow): refused when it opens with a comment, else read as YAML.
 
 Each refusal raises :class:`~toolsearch.engine.errors.InputLimitError` (also an instance of the
 caller's own error class) with one line naming the file and the limit. Bad bytes and bad syntax
@@ -52,6 +54,11 @@ MAX_ALIAS_NODES = 1_000_000
 MAX_ALIAS_CHARS = MAX_INPUT_BYTES
 #: Deepest nesting of mappings and lists in a YAML or JSON document (the root is level 1).
 MAX_NESTING_DEPTH = 256
+#: Largest JSON text read with comments or trailing commas (JSONC), in characters (1 MiB). Its
+#: reader, the ``json5`` library, is pure Python: about ten seconds per megabyte here, so a 64 MiB
+#: file took over ten minutes, and a large plain JSON file with one typo (and a ``//`` in a URL)
+#: took as long before its error. VS Code's ``mcp.json`` files are a few kilobytes.
+MAX_JSONC_CHARS = 1024 * 1024
 
 ErrorClass = type[ToolsearchError]
 
@@ -580,17 +587,25 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, s
     allows), read with the ``json5`` library within the limits.
 
     Returns :data:`NOT_JSONC` when the text has no comment or trailing comma, or (unless
-    ``strict``) does not parse.
+    ``strict``) does not parse or is longer than :data:`MAX_JSONC_CHARS`.
 
     Raises:
-        InputLimitError: (also ``error``) over a limit.
+        InputLimitError: (also ``error``) over a limit (``strict`` text longer than
+            :data:`MAX_JSONC_CHARS` too).
         ``error``: ``strict`` and the text does not parse, naming ``origin``, line and column
             (``catalog.jsonc: line 3, column 1: not valid JSON with comments (unexpected end of
             input; is a /* comment left open?)``).
     """
-    if "//" not in text and "/*" not in text and not re.search(r",\s*[}\]]", text):
+    if not _jsonc_marked(text):
         return NOT_JSONC
     check_size(len(text), origin, error)
+    if len(text) > MAX_JSONC_CHARS:  # json5 would take minutes
+        if not strict:
+            return NOT_JSONC
+        raise limit_error(error, f"{origin}: {len(text):,} characters of JSON with comments or trailing commas, "
+                                 f"over the {size_text(MAX_JSONC_CHARS)} limit for them; not read: remove the "
+                                 "comments and trailing commas (plain JSON and YAML are read up to "
+                                 f"{size_text(MAX_INPUT_BYTES)})")
     import json5  # noqa: PLC0415
 
     too_long: list[_NumberTooLong] = []  # json5 turns a hook's ValueError into its own, without the number
@@ -613,6 +628,11 @@ def load_jsonc(text: str, origin: str, error: ErrorClass = ToolsearchError, *, s
             return NOT_JSONC
         raise error(_jsonc_problem(str(exc), origin)) from None
     return check_depth(data, origin, error)
+
+
+def _jsonc_marked(text: str) -> bool:
+    """Whether ``text`` may be JSONC: it holds ``//`` or ``/*`` or a comma before a closing bracket."""
+    return "//" in text or "/*" in text or re.search(r",\s*[}\]]", text) is not None
 
 
 def _jsonc_problem(message: str, origin: str) -> str:
@@ -670,6 +690,15 @@ def load_data(text: str, origin: str, error: ErrorClass = ToolsearchError, what:
             data = load_jsonc(text, origin, error, strict=head[:2] in ("//", "/*"))
             if data is not NOT_JSONC:
                 return data
+            if len(text) > MAX_JSONC_CHARS and _jsonc_marked(text):
+                try:
+                    return load_yaml(text, origin, error, what)
+                except InputLimitError:
+                    raise
+                except ToolsearchError as exc:
+                    # it was not read as JSONC: the error says so (it may have a comment or trailing comma)
+                    raise type(exc)(f"{exc}; a file over {size_text(MAX_JSONC_CHARS)} is not read as JSON with "
+                                    "comments or trailing commas; if it has some, remove them") from None
         else:
             return check_depth(data, origin, error)
     return load_yaml(text, origin, error, what)

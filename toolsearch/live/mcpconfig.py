@@ -57,7 +57,7 @@ _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
 #: a word of the option name (split at ``-``, ``_`` and camelCase humps) is one of these...
 _SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pass", "passphrase",
-                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie"}
+                        "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt"}
 #: ...or the name, lowercased without separators, ends with one of these (``--accesstoken``; not
 #: ``--tokenizer``).
 _SECRET_OPTION_PARTS = ("token", "secret", "password", "passwd", "passphrase", "apikey", "credential")
@@ -161,6 +161,8 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
             pending = kind
         elif arg.startswith("-e") and not arg.startswith("--") and _ENV_ASSIGNMENT.fullmatch(arg[2:]):
             out.append(("-e", "env", arg[2:]))  # docker's glued form: -eNAME=value
+        elif arg.startswith("-H") and not arg.startswith("--") and ":" in arg[2:]:
+            out.append(("-H", "header", arg[2:]))  # curl's glued form: -H"Authorization: Bearer x"
         elif _ENV_ASSIGNMENT.fullmatch(arg) and _is_secret_option("--" + arg.partition("=")[0]):
             out.append(("", "env", arg))  # `env API_KEY=value cmd`: a variable whose name says it is a secret
         else:
@@ -173,18 +175,33 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
 _PAIR_IN_TEXT = re.compile(r"(?:^|(?<=[;&\s]))([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*)([^;&\s]+)")
 
 
-def _secret_pairs(text: str) -> list[re.Match[str]]:
-    """The ``name=value`` pairs in ``text`` whose name says the value is a secret (the rule of
-    option names: ``Password``, ``API_KEY``, ``AccountKey``; not ``Server`` or ``MAX_TOKENS``), a
-    value that is only ``${VAR}`` placeholders aside."""
-    return [m for m in _PAIR_IN_TEXT.finditer(text or "") if _is_secret_option("--" + m.group(1))
-            and m.group(3) != C.SECRET_MASK and not _names_no_secret(m.group(3))]
+#: ``"name": "value"`` inside an argument: a JSON object given on the command line, as Smithery's
+#: ``@smithery/cli run SERVER --config '{"braveApiKey":"…"}'`` passes a server its keys.
+_JSON_PAIR_IN_TEXT = re.compile(r'"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _secret_pairs(text: str) -> list[tuple[int, int, str]]:
+    """The ``name=value`` pairs, and the ``"name": "value"`` pairs of JSON text, in ``text`` whose
+    name says the value is a secret (the rule of option names: ``Password``, ``API_KEY``,
+    ``AccountKey``, ``braveApiKey``; not ``Server`` or ``MAX_TOKENS``), a value that is only
+    ``${VAR}`` placeholders aside: ``(start, end, value)`` per pair, the value's place in ``text``
+    and the value as the program reads it (a JSON string decoded), in order of place."""
+    found = [(m.start(3), m.end(3), m.group(3)) for m in _PAIR_IN_TEXT.finditer(text or "")
+             if _is_secret_option("--" + m.group(1))]
+    for m in _JSON_PAIR_IN_TEXT.finditer(text or ""):
+        if _is_secret_option("--" + m.group(1)) and not any(a < m.end(2) and m.start(2) < b for a, b, _ in found):
+            try:
+                value = json.loads(f'"{m.group(2)}"')
+            except ValueError:
+                value = m.group(2)
+            found.append((m.start(2), m.end(2), value))
+    return sorted((a, b, v) for a, b, v in found if v and v != C.SECRET_MASK and not _names_no_secret(v))
 
 
 def _mask_free_text(text: str) -> str:
     """``text`` with the secrets of :func:`free_text_secrets` masked."""
-    for match in reversed(_secret_pairs(text)):
-        text = text[: match.start(3)] + C.SECRET_MASK + text[match.end(3):]
+    for start, end, _ in reversed(_secret_pairs(text)):
+        text = text[:start] + C.SECRET_MASK + text[end:]
     return mask_url_path_keys(mask_credential_shapes(text))
 
 
@@ -228,9 +245,10 @@ def free_text_secrets(text: str) -> list[str]:
     values of every URL in it (``postgresql://user:pw@host/db``: ``user`` and ``pw``), the known
     credential shapes (``ghp_…``, ``sk-…``: :func:`~toolsearch.engine.secrets.credential_shapes`),
     which also count in a URL's path (``https://host/mcp/sk-…/sse``), and the value of each
-    ``name=value`` pair whose name says it is a secret (a connection string's ``Password=x``)."""
+    ``name=value`` pair or JSON ``"name": "value"`` pair whose name says it is a secret (a
+    connection string's ``Password=x``, a ``--config '{"apiKey": "x"}'`` argument)."""
     values = [value for match in _URL_IN_TEXT.finditer(text or "") for value in _url_secrets(match.group(0))]
-    return values + credential_shapes(text or "") + [m.group(3) for m in _secret_pairs(text)]
+    return values + credential_shapes(text or "") + [value for _, _, value in _secret_pairs(text)]
 
 
 def secret_arguments(args: Iterable[str]) -> list[str]:

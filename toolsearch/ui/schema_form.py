@@ -80,6 +80,38 @@ def _label(value: Any) -> str:
     return common.visible(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def _same(value: Any) -> str:
+    """One text per JSON value: ``1`` and ``1.0`` differ from ``true`` (Python's ``==`` does not
+    tell them apart), and the key order of an object does not count."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _choices(values: list[Any]) -> tuple[list[Any], list[str]]:
+    """An enum's values, each once, and a label for each that no other shares.
+
+    A string is labelled as its text and any other value as JSON, unless two labels would read
+    alike (``1`` and ``"1"``, ``null`` and ``"null"``) or one reads as the not-set choice: then every
+    value is labelled as JSON, so strings show their quotes. Two alike labels made the second
+    choice send the first value (choosing ``"1"`` sent the number 1)."""
+    kept, seen = [], set()
+    for value in values:
+        if _same(value) not in seen:
+            seen.add(_same(value))
+            kept.append(value)
+    labels = [_label(v) for v in kept]
+    if len(set(labels)) < len(labels) or NOT_SET in labels:
+        labels = [common.visible(json.dumps(v, ensure_ascii=False)) for v in kept]
+    if len(set(labels)) < len(labels):  # a string that holds a marker's own text
+        labels = [f"{label} · {i + 1}" for i, label in enumerate(labels)]
+    return kept, labels
+
+
+def _label_of(value: Any, values: list[Any]) -> str | None:
+    """The label :func:`_choices` gives ``value`` among an enum's ``values``, or ``None``."""
+    kept, labels = _choices(values)
+    return next((label for v, label in zip(kept, labels) if _same(v) == _same(value)), None)
+
+
 def widget_key(prefix: str, field: Field) -> str:
     """The Streamlit key of ``field``'s widget (``prefix`` names the tool)."""
     return f"{prefix}::{field.name}"
@@ -159,8 +191,8 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
         key, label, help_text = widget_key(prefix, field), _field_label(field), _help(field)
         schema = field.schema
         if field.kind == "enum":
-            values = _enum(schema) or []
-            options = [_label(v) for v in values] if field.required else [NOT_SET, *(_label(v) for v in values)]
+            values, labels = _choices(_enum(schema) or [])
+            options = labels if field.required else [NOT_SET, *labels]
             chosen = st.selectbox(label, options, key=key, help=help_text)
             if chosen != NOT_SET and chosen in options:
                 arguments[field.name] = values[options.index(chosen) - (0 if field.required else 1)]
@@ -187,8 +219,7 @@ def render(prefix: str, parameters: Any, errors: Mapping[str, str]) -> tuple[dic
             if text:
                 arguments[field.name] = text
         elif field.kind == "array" and field.item == "enum":
-            values = _enum(schema.get("items")) or []
-            labels = [_label(v) for v in values]
+            values, labels = _choices(_enum(schema.get("items")) or [])
             chosen = st.multiselect(label, labels, key=key, help=help_text, wrap=True)
             if chosen:
                 arguments[field.name] = [values[labels.index(c)] for c in chosen]
@@ -252,8 +283,8 @@ def widget_values(prefix: str, parameters: Any, arguments: Mapping[str, Any]) ->
         present = field.name in arguments
         value = arguments.get(field.name)
         if field.kind == "enum":
-            values = _enum(field.schema) or []
-            out[key] = _label(value) if present and value in values else (NOT_SET if not field.required else None)
+            label = _label_of(value, _enum(field.schema) or []) if present else None
+            out[key] = label if label is not None else (NOT_SET if not field.required else None)
         elif field.kind == "boolean":
             if field.required:
                 out[key] = value is True
@@ -266,7 +297,8 @@ def widget_values(prefix: str, parameters: Any, arguments: Mapping[str, Any]) ->
             out[key] = value if isinstance(value, str) else ""
         elif field.kind == "array" and field.item == "enum":
             values = _enum(field.schema.get("items")) or []
-            out[key] = [_label(v) for v in value if v in values] if isinstance(value, list) else []
+            labels = [_label_of(v, values) for v in value] if isinstance(value, list) else []
+            out[key] = list(dict.fromkeys(label for label in labels if label is not None))
         elif field.kind == "array":
             out[key] = "\n".join(json.dumps(v) if not isinstance(v, str) else v for v in value) \
                 if isinstance(value, list) else ""

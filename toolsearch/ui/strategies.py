@@ -270,8 +270,15 @@ with st.expander("Strategy settings"):
                 if not (isinstance(item, dict) and isinstance(item.get("name"), str)
                         and isinstance(item.get("tools"), list)):
                     raise ValueError(f"[{i}]: expected a mapping with a name and a tools list")
-                parsed.append(Namespace(item["name"], str(item.get("description", "")),
-                                        tuple(str(t) for t in item["tools"])))
+                # a mapping or a number read as its Python text would be a name no tool has
+                description = "" if item.get("description") is None else item["description"]
+                if not isinstance(description, str):
+                    raise ValueError(f"[{i}].description: expected text, got {type(description).__name__}")
+                bad = next((j for j, t in enumerate(item["tools"]) if not isinstance(t, str)), None)
+                if bad is not None:
+                    raise ValueError(f"[{i}].tools[{bad}]: expected a tool wire name (text), got "
+                                     f"{type(item['tools'][bad]).__name__}")
+                parsed.append(Namespace(item["name"], description, tuple(item["tools"])))
             namespaces = tuple(parsed)
         except (ToolsearchError, ValueError) as exc:
             st.error(_plain(f"Namespaces not used: {exc}"), icon=":material/error:")
