@@ -59,15 +59,17 @@ class UsageError(ToolsearchError):
 
 
 def _float_list(text: str) -> list[float]:
-    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
-    return [float(_threshold_pct(part))
-            for part in list_items(text, "numbers of percent", "a number of percent such as 2.5")]
+    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``),
+    duplicates dropped, order kept (as ``--context-lengths``)."""
+    return list(dict.fromkeys(float(_threshold_pct(part))
+                              for part in list_items(text, "numbers of percent", "a number of percent such as 2.5")))
 
 
 def _cap_list(text: str) -> list[int]:
-    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
-    return [int(_listing_max_tokens(part))
-            for part in list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")]
+    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens, duplicates dropped,
+    order kept (as ``--context-lengths``)."""
+    return list(dict.fromkeys(int(_listing_max_tokens(part)) for part in
+                              list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")))
 
 
 
