@@ -667,7 +667,12 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                                       f"{quoted(inspector.scope.name)} (it reaches {reach}); give the scope's servers only")
             if name not in known:
                 shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-                raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: {shown})")
+                parts = [part.strip() for part in name.split(",")]
+                # "--keep github,slack" reads as one name: each option takes one server
+                one_each = (f"; one server per {option}: {' '.join(f'{option} {part}' for part in parts)}"
+                            if len(parts) > 1 and all(part in known for part in parts) else "")
+                raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: "
+                                      f"{shown}){one_each}")
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")
