@@ -40,3 +40,11 @@ def test_the_files_given_in_the_right_order_still_run(tmp_path):
                    cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("goal: every server at names or better")
+
+
+def test_a_missing_option_after_a_list_option_is_not_called_a_file(tmp_path):
+    """The list option took only session files; what is missing is an option, which it cannot have taken."""
+    done = run_cli("recommend", CATALOG, "--goal", "names", "--sessions", SESSIONS, "sample_sessions/trajectory.jsonl",
+                   cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == "toolsearch recommend: error: the following arguments are required: --context-lengths\n"

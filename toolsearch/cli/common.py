@@ -278,7 +278,11 @@ class Parser(argparse.ArgumentParser):
         required = "the following arguments are required: "
         if not message.startswith(required):
             return ""
-        missing = message[len(required):].split(",")[0].strip()
+        # a missing file or name (SOURCE), not a missing option (--goal): that is what a list option takes
+        missing = next((name.strip() for name in message[len(required):].split(",")
+                        if not name.strip().startswith("-")), None)
+        if missing is None:
+            return ""
         given = getattr(self, "_given", [])
         for action in self._actions:
             if not action.option_strings or action.nargs not in ("+", "*"):
