@@ -12,7 +12,6 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
-from toolsearch.analysis.quantities import form_word
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 from toolsearch.engine.profile import default_profile
@@ -138,7 +137,7 @@ def test_scopes_page_side_by_side_matrix_and_probe():
     assert list(compare["scope"]) == ["Whole catalog", "support", "ops"]
     assert list(compare["tools array with tool search (tokens)"]) == [f"{r.tokens_per_request:,}" for r in expected]
     assert list(compare["tier"]) == [str(r.tier) for r in expected]
-    assert list(compare["form"]) == [form_word(r.form) for r in expected]
+    assert list(compare["form"]) == [r.short_label for r in expected]
     assert list(compare["budget (tokens)"]) == [f"{r.budget:,}" for r in expected]
     assert list(compare["tools reachable"]) == [f"{r.session_tools} of {r.catalog_tools}" for r in expected]
     assert list(compare["servers reached"])[1:] == ["linear, slack", "grafana, sentry"]
@@ -219,3 +218,15 @@ def test_a_server_name_with_a_comma_survives_the_link():
     back = _app(scope="eu=eu\\,west", keep="eu\\,west,us")
     assert back.session_state["tuning_keep"] == ["eu,west", "us"]
     assert back.sidebar.selectbox(key="scope_choice").value == "eu"
+
+
+def test_scopes_page_counts_a_mixed_listing():
+    """At 8K the whole catalog's listing is mixed: the side-by-side table named it "mixed" alone, where
+    every other table and grid gives the counts ("mixed 3/9", as sweep)."""
+    at = _define(_app(ctx="8K"), "support", ["slack", "linear"], exclude="*delete*")
+    at.switch_page("toolsearch/ui/scopes.py").run()
+    assert not at.exception, at.exception
+    compare = literal_tables(at)["scopes_compare"]
+    expected = compare_scopes(Inspector.from_files([SAMPLE]), [None, SUPPORT], CONFIG, 8_000)
+    assert expected[0].form == "mixed"
+    assert list(compare["form"]) == ["mixed 3/9", expected[1].short_label]

@@ -462,7 +462,7 @@ def test_tuning_heatmap_grid_and_facts_match_engine():
     at.run()
     # the table under the heatmap (after the multi-length table)
     table = literal_tables(at)["tuning_grid"]
-    assert list(table["form"]) == [form_word(p.listing_form) for p in grid]  # "summary", never "groups"
+    assert list(table["form"]) == [p.short_label for p in grid]  # "summary", never "groups"; "mixed 8/9"
     assert list(table["budget (tokens)"]) == [f"{p.budget:,}" for p in grid]
     assert list(table["listing (tokens)"]) == [f"{p.listing_tokens:,}" for p in grid]
     assert list(table["threshold_pct (%)"]) == [f"{p.threshold_pct:.1f}" for p in grid]

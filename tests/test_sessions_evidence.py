@@ -118,7 +118,7 @@ def test_cli_reports_flags_drift_and_lengths_on_a_hermes_store(tmp_path):
     rows = [line.split() for line in out.split("searches saved\n", 1)[1].splitlines()[1:3]]
     at = called_listed_at(sessions, inspector, parse_config({}), [16_000, 1_000_000])
     assert [c.listing_form for c in at] == ["mixed", "full"]
-    assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", c.listing_form,
+    assert rows == [[f"{c.context_length:,}", f"{c.budget:,}", *c.short_label.split(),
                      share_cell(c.called_listed, c.called_total), str(c.searches_saved)] for c in at]
     assert "catalog drift" not in out
 

@@ -485,6 +485,12 @@ def _strategies(results: "Sequence[StrategyResult] | None", label: str | None, c
                      numeric=(1, 2, 3, 4), cell_style=style) + note)
 
 
+
+def tier_and_form(plan: Plan) -> str:
+    """``tier 1 · form names · 9 of 9 servers named (178 tools)``: the outcome the report's subtitle
+    names, and the Report page beside it when the page's tier bar is for another context length."""
+    return f"tier {plan.tier} · form {plan_counts(plan).label}"
+
 def build_report(inspector: Inspector, config: ToolSearchConfig, context_length: int | None,
                  tokenizer: str = C.DEFAULT_TOKENIZER, display_tokenizer: str | None = None,
                  figures: Mapping[str, str] | None = None, *, source_label: str | None = None,
@@ -579,8 +585,7 @@ def build_report(inspector: Inspector, config: ToolSearchConfig, context_length:
     subtitle = ((f"Session scope {inspector.scope.name} ({len(inspector.registration.tools):,} of "
                  f"{len(inspector.full_registration.tools):,} tools) · " if inspector.scope is not None else "")
                 + f"Context length {_context(context_length, context_note)} · threshold_pct {config.threshold_pct:g}% · "
-                f"listing_max_tokens {config.listing_max_tokens:,} tokens · tier {plan.tier} · "
-                f"form {plan_counts(plan).label}")
+                f"listing_max_tokens {config.listing_max_tokens:,} tokens · {tier_and_form(plan)}")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         # A title is plain text (no <mark>): the markers alone.

@@ -14,6 +14,7 @@ from ..engine.bridge import example_arguments
 from ..engine.config import ToolSearchConfig
 from ..engine.inspector import Inspector
 from ..engine.scopes import Scope
+from .sweep import plan_counts
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class ScopeRow:
     listing_tokens: int
     tokens_per_request: int
     eager_tokens: int
+    #: the listing as a table cell names it, with its counts when mixed (``mixed 3/9``; as ``sweep``)
+    short_label: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -71,7 +74,8 @@ def compare_scopes(inspector: Inspector, scopes: Sequence[Scope | None], config:
             session_tools=len(session.registration.tools), catalog_tools=len(session.full_registration.tools),
             deferred=plan.deferred_count if plan.activated else 0, visible=plan.visible_count, tier=plan.tier,
             form=plan.listing_form, budget=plan.budget, listing_tokens=plan.listing_tokens,
-            tokens_per_request=plan.tools_tokens, eager_tokens=plan.eager_tokens))
+            tokens_per_request=plan.tools_tokens, eager_tokens=plan.eager_tokens,
+            short_label=plan_counts(plan).short_label))
     return rows
 
 

@@ -51,7 +51,8 @@ from ..engine.search import required_coverage, tokenize, tokenize_unicode
 from .session_formats import (SQLITE_MAGIC, Compaction, Progress, RawSession, ReadResult, SessionProblem,
                               SessionSourceError, ToolResult, ToolUse, capped_problems, decode_text, json_trouble,
                               name_first_problems, read_sessions, read_text, refuse_wal)
-from .sweep import listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
+from .quantities import form_word
+from .sweep import ListingCounts, listing_ladder, listing_max_tokens_for_budget, threshold_pct_for_budget
 from .variants import DEFAULT_VARIANTS, variant_options
 
 #: Names of the harness tool-search tools other than the bridge's own ``tool_search``.
@@ -1218,6 +1219,8 @@ class CalledListed:
         called_total: distinct deferred tools the sessions called.
         searches_saved: the ``tool_search`` calls made before calling the named tools (see
             :func:`called_tools`): the round trips the listing would have made unnecessary.
+        counts: the listing's outcome by counts (a ``mixed`` listing can name 9 of 10 servers
+            or 1 of 10, so the form alone is never shown); ``None`` when not measured.
     """
 
     context_length: int | None
@@ -1226,10 +1229,22 @@ class CalledListed:
     called_listed: int
     called_total: int
     searches_saved: int
+    counts: ListingCounts | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def short_label(self) -> str:
+        """The listing as a table cell shows it: ``mixed 6/9``, or the form alone when the form
+        says how many servers are named (:attr:`ListingCounts.short_label`, as ``sweep``)."""
+        return self.counts.short_label if self.counts is not None else form_word(self.listing_form)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with the keys above, in that order."""
-        return dict(self.__dict__)
+        """JSON-ready dict with the keys above, in that order, the counts as ``servers_named``,
+        ``servers_total`` and ``outcome`` (the counted label, as ``recommend --json`` gives it)."""
+        out = {key: value for key, value in self.__dict__.items() if key != "counts"}
+        if self.counts is not None:
+            out.update(servers_named=self.counts.servers_named, servers_total=self.counts.servers_total,
+                       outcome=self.counts.label)
+        return out
 
 
 def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: ToolSearchConfig,
@@ -1254,7 +1269,7 @@ def called_listed_at(sessions: Sequence[Session], inspector: Inspector, config: 
         step = ladder.step_at(budget)
         evidence = listing_evidence(called, step)
         out.append(CalledListed(ctx, budget, step.form if step else "none", evidence["called_listed"],
-                                evidence["called_total"], evidence["searches_saved"]))
+                                evidence["called_total"], evidence["searches_saved"], ladder.counts_of(step)))
     return out
 
 

@@ -59,15 +59,17 @@ class UsageError(ToolsearchError):
 
 
 def _float_list(text: str) -> list[float]:
-    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``)."""
-    return [float(_threshold_pct(part))
-            for part in list_items(text, "numbers of percent", "a number of percent such as 2.5")]
+    """``--threshold-pcts``: comma-separated numbers (each checked like ``--threshold-pct``),
+    duplicates dropped, order kept (as ``--context-lengths``)."""
+    return list(dict.fromkeys(float(_threshold_pct(part))
+                              for part in list_items(text, "numbers of percent", "a number of percent such as 2.5")))
 
 
 def _cap_list(text: str) -> list[int]:
-    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens."""
-    return [int(_listing_max_tokens(part))
-            for part in list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")]
+    """``sweep --listing-max-tokens``: comma-separated whole numbers of tokens, duplicates dropped,
+    order kept (as ``--context-lengths``)."""
+    return list(dict.fromkeys(int(_listing_max_tokens(part)) for part in
+                              list_items(text, "whole numbers of tokens", "a whole number of tokens such as 4000")))
 
 
 
@@ -404,7 +406,7 @@ def _plan_data(args, inspector: Inspector, config: ToolSearchConfig,
 
 def _print_plan(args, inspector: Inspector, config: ToolSearchConfig, down: Sequence[dict[str, Any]] = ()) -> None:
     plan = inspector.plan(config, args.context_length, args.tokenizer)
-    ctx = f"{plan.context_length:,} tokens" if plan.context_length and plan.context_length > 0 else "unknown"
+    ctx = counted(plan.context_length, "token") if plan.context_length and plan.context_length > 0 else "unknown"
     print(f"catalog: {one_line(inspector.catalog.name)} ({counted(len(inspector.full_registration.tools), 'tool')})")
     if inspector.scope is not None:
         print(_terminal_safe(scope_line(inspector)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import itertools
 import os
 import re
 import stat
@@ -260,9 +261,40 @@ class Parser(argparse.ArgumentParser):
     """argparse with usage errors on one stderr line (DESIGN.md: one-line message, exit 2), and the
     nearest command or value named when one is misspelled."""
 
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        # kept for error(): which words a list option took (a subcommand's parser gets its own)
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str):  # type: ignore[override]
         # one line whatever the arguments held: a newline in an unknown argument is a marker
-        self.exit(2, f"{self.prog}: error: {reveal_line(message)}{did_you_mean(message)}\n")
+        self.exit(2, f"{self.prog}: error: {reveal_line(message + self._swallowed_files(message))}"
+                     f"{did_you_mean(message)}\n")
+
+    def _swallowed_files(self, message: str) -> str:
+        """For "the following arguments are required: SOURCE" after a list option (``--sessions
+        state.db catalog.yaml``): that option took every word up to the next option, the files
+        meant as SOURCE included, which the bare argparse message leaves unsaid. ``""`` otherwise."""
+        required = "the following arguments are required: "
+        if not message.startswith(required):
+            return ""
+        # a missing file or name (SOURCE), not a missing option (--goal): that is what a list option takes
+        missing = next((name.strip() for name in message[len(required):].split(",")
+                        if not name.strip().startswith("-")), None)
+        if missing is None:
+            return ""
+        given = getattr(self, "_given", [])
+        for action in self._actions:
+            if not action.option_strings or action.nargs not in ("+", "*"):
+                continue
+            for index, word in enumerate(given):
+                if word not in action.option_strings:
+                    continue
+                taken = list(itertools.takewhile(lambda w: not w.startswith("-"), given[index + 1:]))
+                if len(taken) > 1:
+                    return (f"; {word} takes every file after it up to the next option, so it took "
+                            f"{', '.join(taken)}: give {missing} before {word}")
+        return ""
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         """argparse's "invalid choice" check, with the value quoted as every message quotes typed or
@@ -638,7 +670,12 @@ def goal_for(command: str, args: argparse.Namespace, inspector: Inspector) -> tu
                                       f"{quoted(inspector.scope.name)} (it reaches {reach}); give the scope's servers only")
             if name not in known:
                 shown = ", ".join(known[:12]) + (f" and {len(known) - 12} more" if len(known) > 12 else "")
-                raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: {shown})")
+                parts = [part.strip() for part in name.split(",")]
+                # "--keep github,slack" reads as one name: each option takes one server
+                one_each = (f"; one server per {option}: {' '.join(f'{option} {part}' for part in parts)}"
+                            if len(parts) > 1 and all(part in known for part in parts) else "")
+                raise ToolsearchError(f"{command}: {option}: no server named {quoted(name)} in the catalog (servers: "
+                                      f"{shown}){one_each}")
     both = sorted(set(args.except_servers) & set(args.keep_servers))
     if both:
         raise ToolsearchError(f"{command}: {', '.join(both)}: a server cannot be given to both --except and --keep")

@@ -14,6 +14,7 @@ from pathlib import Path
 import streamlit as st
 
 from toolsearch.analysis import review
+from toolsearch.analysis.report import tier_and_form
 from toolsearch.analysis.review import DEFAULT_QUERIES, StrategyComparison
 from toolsearch.engine.inspector import Inspector
 from toolsearch.ui import common
@@ -103,6 +104,10 @@ if common.require_catalog(v):
                  "tightest) or the sidebar's context length.")
         ctx, ctx_note = review.report_context_length(ctx, found[1].lengths, given=where == LENGTH_SIDEBAR,
                                                      lengths_name=LENGTHS_NAME)
+        if ctx != v.context_length:  # the tier bar above is the sidebar's length: say what the report's gets
+            c1.caption(f"The bar at the top is for the sidebar's context length ({ctx_text(v.context_length)}); "
+                       f"at {ctx_text(ctx)}, where the report's other sections are planned: "
+                       f"{tier_and_form(v.plan_for(ctx))}.")
     else:
         ctx_note = ""
     queries = [q.strip() for q in queries_text.splitlines() if q.strip()]

@@ -7,7 +7,6 @@ from toolsearch.ui import common
 from toolsearch.ui.picker import pick_one
 from toolsearch.ui.tables import literal_table
 from toolsearch.analysis import quantities as Q
-from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.scope_compare import compare_scopes, probe_tool, reach_matrix
 from toolsearch.engine.scopes import Scope
 
@@ -40,7 +39,7 @@ if common.require_catalog(v):
         st.text(common.visible_name(f"Catalog: {root.catalog.name} · context length "
                                    f"{f'{v.context_length:,}' if v.context_length else 'unknown'} · tokens in {v.display_tokenizer}"))
         table = pd.DataFrame([{
-            "scope": common.visible(row.scope or common.WHOLE_CATALOG), "tier": row.tier, "form": form_word(row.form),
+            "scope": common.visible(row.scope or common.WHOLE_CATALOG), "tier": row.tier, "form": row.short_label,
             TOOLS_COLUMN: row.tokens_per_request,
             "% of context": (f"{100 * row.tokens_per_request / v.context_length:,.1f}%" if v.context_length else "—"),
             "tools reachable": f"{row.session_tools} of {row.catalog_tools}",

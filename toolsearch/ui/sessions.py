@@ -25,7 +25,6 @@ from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
 from toolsearch.analysis.variants import variant_sources
 from toolsearch.analysis.session_formats import FORMAT_HELP, FORMATS
-from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.sessions import (NO_DEFERRED_CALLED_WORDS, LoadedSessions, Replay, Session, aggregates, called_listed_at, called_tools,
                                  catalog_drift, event_to_dict, export_queries, export_queries_yaml, listing_what_if, replay, session_flags, show_invisible, report, summary,
                                  what_if_lengths, with_recorded_lengths, counters_line, released_hermes_sessions,
@@ -341,7 +340,7 @@ def render() -> None:
             for said in uncounted.sentences(also=True):
                 st.caption(common.md_escape(show_invisible(f"Not counted: {said}")))
             literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
-                            "budget (tokens)": c.budget, "listing": form_word(c.listing_form),
+                            "budget (tokens)": c.budget, "listing": c.short_label,
                             CALLED_LISTED_COLUMN: c.called_listed, "called tools": c.called_total,
                             "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "

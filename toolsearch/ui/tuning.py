@@ -20,7 +20,6 @@ from toolsearch.analysis.recommend import context_words
 from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
-from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
 from toolsearch.analysis.harnesses import pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
@@ -498,7 +497,7 @@ if common.require_catalog(v):
                     literal_table([{
                         "context length (tokens)": p.context_length, "threshold_pct (%)": p.threshold_pct,
                         "budget (tokens)": p.budget, "decided by": p.budget_winner, "tier": p.tier,
-                        "form": form_word(p.listing_form), "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
+                        "form": p.short_label, "listing (tokens)": p.listing_tokens} for p in grid], key="tuning_grid",
                         formats={"threshold_pct (%)": "{:.1f}"})
     if over_cap.open:
         with over_cap:
