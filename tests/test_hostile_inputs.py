@@ -292,3 +292,18 @@ def test_csv_on_a_terminal_shows_invisible_characters_as_markers(tmp_path: Path)
     assert "srv⟨U+202E⟩evil" in shown and "\u202e" not in shown
     stored = run_cli("costs", catalog, "--csv")
     assert "srv\u202eevil" in stored.stdout  # to a file or a program: the data as it is
+
+
+def test_a_user_option_with_a_password_and_a_pw_option_are_masked() -> None:
+    # curl's -u / --user take USER:PASSWORD; the user name stays readable, a name alone is no secret,
+    # and `python -u` (unbuffered) followed by a script keeps the script's name.
+    from toolsearch.live.mcpconfig import mask_arguments, secret_arguments  # noqa: PLC0415
+
+    args = ["mcp-proxy", "-u", "admin:hunter2x", "--user=ops:s3cr3t-77", "-uroot:toor99", "--proxy-user", "me",
+            "--pw", "letmein42"]
+    assert mask_arguments(args) == ["mcp-proxy", "-u", "admin:••••", "--user=ops:••••", "-uroot:••••",
+                                    "--proxy-user", "me", "--pw", "••••"]
+    assert {"hunter2x", "s3cr3t-77", "toor99", "letmein42"} == set(secret_arguments(args))
+    assert mask_arguments(["python", "-u", "server.py", "--port", "8080"]) == [
+        "python", "-u", "server.py", "--port", "8080"]
+    assert secret_arguments(["python", "-u", "server.py"]) == []

@@ -56,7 +56,7 @@ from ..engine.secrets import (  # noqa: F401
 _PLACEHOLDER = re.compile(r"\$\{([^}]+)\}")
 #: Command-line options whose value is a secret (``--token=x``, ``--api-key x``, ``--accessToken x``):
 #: a word of the option name (split at ``-``, ``_`` and camelCase humps) is one of these...
-_SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pass", "passphrase",
+_SECRET_OPTION_WORDS = {"token", "apikey", "key", "secret", "password", "passwd", "pwd", "pw", "pass", "passphrase",
                         "credential", "credentials", "auth", "authorization", "bearer", "pat", "cookie", "jwt"}
 #: ...or the name, lowercased without separators, ends with one of these (``--accesstoken``; not
 #: ``--tokenizer``).
@@ -76,6 +76,9 @@ _ENV_OPTIONS = ("-e", "--env")
 #: Options whose value is an HTTP header (``mcp-remote --header "Authorization: Bearer x"``, ``-H``):
 #: the header value is a secret, as every ``headers`` value of a config is.
 _HEADER_OPTIONS = ("-H", "--header", "--headers")
+#: Options whose value is ``USER:PASSWORD`` (curl's ``-u`` / ``--user``, ``--proxy-user``): the part
+#: after the first colon is a secret; a value without a colon is a user name only.
+_USERINFO_OPTIONS = ("-u", "--user", "-U", "--proxy-user")
 _ENV_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -106,8 +109,11 @@ def _names_no_secret(value: str) -> bool:
 
 def _argument_secret(kind: str, value: str) -> str:
     """The secret part of an option value: the whole value (a secret option), the value of
-    ``NAME=VALUE`` (an env option; ``""`` when the value is only a name to pass through) or the
-    part after ``Name:`` (a header option; the whole value without a colon)."""
+    ``NAME=VALUE`` (an env option; ``""`` when the value is only a name to pass through), the
+    part after ``Name:`` (a header option; the whole value without a colon) or the part after
+    ``user:`` (a user option; ``""`` without a colon)."""
+    if kind == "userinfo":
+        return value.partition(":")[2]
     if kind == "env":
         match = _ENV_ASSIGNMENT.fullmatch(value)
         return match.group(2) if match else ""
@@ -127,13 +133,18 @@ def _masked_value(kind: str, value: str) -> str:
         return f"{_ENV_ASSIGNMENT.fullmatch(value).group(1)}={C.SECRET_MASK}"  # type: ignore[union-attr]
     if kind == "header" and secret != value:
         return f"{value.partition(':')[0]}: {C.SECRET_MASK}"
+    if kind == "userinfo":
+        return f"{value.partition(':')[0]}:{C.SECRET_MASK}"
     return C.SECRET_MASK
 
 
 def _option_kind(name: str) -> str | None:
-    """``"secret"``, ``"env"``, ``"header"`` or ``None`` for an option name (the part before ``=``)."""
+    """``"secret"``, ``"env"``, ``"header"``, ``"userinfo"`` or ``None`` for an option name (the part
+    before ``=``)."""
     if name in _ENV_OPTIONS:
         return "env"
+    if name in _USERINFO_OPTIONS:
+        return "userinfo"
     if name in _HEADER_OPTIONS:
         return "header"
     return "secret" if _is_secret_option(name) else None
@@ -163,6 +174,8 @@ def _argument_parts(args: list[str]) -> list[tuple[str, str | None, str]]:
             out.append(("-e", "env", arg[2:]))  # docker's glued form: -eNAME=value
         elif arg.startswith("-H") and not arg.startswith("--") and ":" in arg[2:]:
             out.append(("-H", "header", arg[2:]))  # curl's glued form: -H"Authorization: Bearer x"
+        elif arg[:2] in ("-u", "-U") and ":" in arg[2:]:
+            out.append((arg[:2], "userinfo", arg[2:]))  # curl's glued form: -uadmin:pw
         elif _ENV_ASSIGNMENT.fullmatch(arg) and _is_secret_option("--" + arg.partition("=")[0]):
             out.append(("", "env", arg))  # `env API_KEY=value cmd`: a variable whose name says it is a secret
         else:
@@ -255,8 +268,9 @@ def secret_arguments(args: Iterable[str]) -> list[str]:
     """The secret values in a command line: of secret-looking options (``--token=abc``,
     ``--api-key abc``, ``--accessToken abc``, ``--client_secret=abc``: the name has a word like
     token, key, secret, password, auth, credential, and none like max, file, url, type), of
-    environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``) and of header options
-    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``); in any other
+    environment options (``-e NAME=abc``, ``--env NAME=abc``: ``abc``), of header options
+    (``--header "Authorization: Bearer abc"``, ``-H``: ``Bearer abc`` and ``abc``) and of user
+    options (``-u admin:abc``, ``--user``, ``--proxy-user``: ``abc``); in any other
     argument, those of :func:`free_text_secrets` (URL credentials and query values, known
     credential shapes)."""
     out: list[str] = []
