@@ -19,7 +19,8 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent, share_cell
+from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, GATE_TERM_WORDS, counted, per_count, percent,
+                                         share_cell)
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
@@ -303,7 +304,7 @@ def render() -> None:
             st.info("No recorded search came back empty.")
         else:
             st.caption("Recorded searches that came back empty, most frequent first, with the gate term that "
-                       "stopped them under the reference search today.")
+                       f"stopped them under the reference search today. {GATE_TERM_WORDS}")
             literal_table(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
                                            "gate term": f["gate"] or "—",
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
