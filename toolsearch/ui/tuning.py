@@ -22,7 +22,7 @@ from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.quantities import form_word
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
-from toolsearch.analysis.harnesses import pin_hot_tools
+from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -228,14 +228,16 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
         return
     per_tool = {p.name: p for p in what_ifs[0].per_tool}
     literal_table([{"tool": shown_name(name), "calls": calls, "first uses": per_tool[name].first_uses,
-                    "full schema (tokens)": per_tool[name].schema_tokens} for name, calls in hot],
+                    f"{PINNED_SCHEMA_COLUMN} (tokens, {v.tokenizer})": per_tool[name].schema_tokens}
+                   for name, calls in hot],
                   key="tuning_pins_tools")
     literal_table([{"context length": ctx_text(w.after.context_length),
                     "tools array, recommended setting (tokens)": w.before.upfront_tokens,
                     "with the pins (tokens)": w.after.upfront_tokens,
                     "cost per request (tokens)": f"{w.cost_tokens:+,}",
                     "round trips saved": w.round_trips_saved} for w in what_ifs], key="tuning_pins")
-    st.caption("First uses: each pinned tool's first call in a session and after each compaction, when the model "
+    st.caption(f"{PINNED_SCHEMA_WORDS} First uses: each pinned tool's first call in a session and after each "
+               "compaction, when the model "
                "has to find it again. Round trips saved: first uses × 2 (a tool_search and a tool_describe), over "
                "all the recorded sessions. Cost per request: the pinned schemas sent every time, net of the listing "
                "lines they no longer need; counted with the planning tokenizer."
