@@ -279,3 +279,33 @@ def test_filled_cells_read_on_the_dark_theme(browser, app_url, path, tables):  #
         assert low == [], low
     finally:
         context.close()
+
+
+#: Each "summary" cell of the Tuning page's form grid: how many lines its text takes, and its text's
+#: width against the cell's.
+SUMMARY_CELLS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] .ts-heat td[data-form=groups]'))
+    .map(td => { const r = document.createRange(); r.selectNodeContents(td);
+                 const rects = Array.from(r.getClientRects()).filter(x => x.width > 0);
+                 return {text: td.textContent, lines: new Set(rects.map(x => Math.round(x.top))).size,
+                         text_width: r.getBoundingClientRect().width, cell: td.getBoundingClientRect().width,
+                         overflows: td.scrollWidth > td.clientWidth + 1}; })"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_summary_reads_whole_in_the_tuning_grid(browser, app_url, width):  # noqa: F811
+    """On a catalog whose listing collapses to summary lines at small budgets (issue-tracker), every
+    "summary" cell of the form grid shows the word whole on one line, inside its cell: at 1024 px it
+    broke as "sum-" / "mary" (and before that ran into the next cell)."""
+    context, page = _open(browser, app_url, "tuning?catalog=issue-tracker", width)
+    try:
+        page.locator("[data-testid=stMain] .ts-heat td.at").first.wait_for(timeout=180_000)
+        _settled(page)
+        cells = page.evaluate(SUMMARY_CELLS_JS)
+        assert len(cells) >= 3, cells
+        for cell in cells:
+            assert cell["text"] == "summary" and cell["lines"] == 1 and not cell["overflows"], cell
+            assert cell["text_width"] <= cell["cell"], cell
+        page.locator("[data-testid=stMain] .ts-heat").first.screenshot(
+            path=str(ARTIFACTS / f"layout-tuning-summary-{width}.png"))
+    finally:
+        context.close()
