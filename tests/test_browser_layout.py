@@ -309,3 +309,26 @@ def test_summary_reads_whole_in_the_tuning_grid(browser, app_url, width):  # noq
             path=str(ARTIFACTS / f"layout-tuning-summary-{width}.png"))
     finally:
         context.close()
+
+
+def test_every_chosen_search_variant_is_in_sight_at_1024_px(browser, app_url):  # noqa: F811
+    """The Search quality page's Variants box at 1024 px: its eleven default variants wrap to six
+    lines, past the five Streamlit shows before it scrolls them inside the box, and the last line was
+    cut through the middle. The box shows every chosen variant whole, without scrolling."""
+    context, page = _open(browser, app_url, "quality", 1024)
+    try:
+        box = page.locator("[data-testid=stMain] .st-key-quality_variants [data-testid=stMultiSelectTagsContainer]")
+        box.wait_for(timeout=180_000)
+        _settled(page)
+        got = page.evaluate("""() => {
+            const box = document.querySelector('[data-testid=stMain] .st-key-quality_variants [data-testid=stMultiSelectTagsContainer]');
+            const seen = box.getBoundingClientRect();
+            const rows = Array.from(box.querySelectorAll('[data-tag]')).map(t => t.getBoundingClientRect());
+            return {scroll: box.scrollHeight, client: box.clientHeight, tags: rows.length,
+                    lines: new Set(rows.map(r => Math.round(r.top))).size,
+                    hidden: rows.filter(r => r.top < seen.top - 1 || r.bottom > seen.bottom + 1).length};
+        }""")
+        assert got["tags"] >= 11 and got["lines"] >= 6, got  # the case this test is about
+        assert got["scroll"] <= got["client"] + 1 and got["hidden"] == 0, got
+    finally:
+        context.close()
