@@ -112,7 +112,8 @@ def tier2_remedy(plan: Plan) -> str:
     if raise_pct and pct is None:
         why += f", which no threshold_pct gives at this context length (100% is {context:,} tokens)."
     else:
-        steps = ([f"threshold_pct {pct:g}%"] if raise_pct else []) + ([f"listing_max_tokens {need:,}"] if raise_cap else [])
+        steps = ([f"threshold_pct {pct:g}%"] if raise_pct else []) + \
+            ([f"listing_max_tokens {need:,}"] if raise_cap else [])
         why += f": {' and '.join(steps)} give{'s' if len(steps) == 1 else ''} it here ({tuning})."
     if plan.tools_tokens > context:
         why += (f" No request fits this context in any case: the tools array alone ({plan.tools_tokens:,} tokens, "
