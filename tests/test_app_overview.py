@@ -394,3 +394,21 @@ def test_share_of_a_small_context_reads_with_a_thousands_separator():
     assert not at.exception, at.exception
     eager = next(m for m in at.metric if m.label == "All schemas up front")
     assert (eager.value, eager.delta) == ("82,998", "8,299.8% of context")
+
+
+def test_tier_label_is_one_plain_label_on_the_page_and_in_the_report():
+    """The tier bar and the HTML report's badge name tier 2 in the same words, without the code's
+    "bare bridge": at a 1,000-token context the bar read "Tier 2 · summaries or bare bridge"."""
+    from toolsearch.analysis.quantities import TIER_LABELS
+    from toolsearch.analysis.report import build_report, esc
+
+    assert TIER_LABELS[2] == "Tier 2 · server summaries or no listing"
+    assert not any("bare" in label for label in TIER_LABELS.values())
+    at = _app()
+    at.sidebar.selectbox(key="ctx_choice").set_value("custom").run()
+    at.sidebar.number_input(key="ctx_custom").set_value(1000).run()
+    bar = next(m.value for m in at.markdown if 'data-testid="tier-bar"' in m.value)
+    assert f"<b>{TIER_LABELS[2]}</b>" in bar
+    inspector = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    report = build_report(inspector, parse_config({}), 1_000)
+    assert f">{esc(TIER_LABELS[2])}</span>" in report and "bare bridge" not in report

@@ -535,7 +535,7 @@ if common.require_catalog(v):
         facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens "
                  f"**{cfg.listing_max_tokens:,} tokens** (the sidebar):"]
         if tier1.context_length_from is None:
-            facts.append("- tier 2 (summary lines or a bare bridge) at every context length")
+            facts.append("- tier 2 (server summaries or no listing) at every context length")
         elif tier1.context_length_below is not None:
             facts.append(f"- tier 2 up to a context length of **{tier1.context_length_below:,} tokens**; "
                          f"tier 1 from {tier1.context_length_from:,} tokens")
