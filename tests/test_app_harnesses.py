@@ -79,7 +79,11 @@ def test_sessions_suggest_pins_and_count_round_trips():
     expected = H.pin_what_if(inspector, "hermes", pins, 200_000, sessions, parse_config({}), "chars4")
     row = table[(table["harness"] == "Hermes Agent (not released)") & (table["context length (tokens)"] == "200,000")]
     # every number's unit is in its heading
-    assert {"upfront before (tokens)", "upfront after (tokens)"} <= set(table.columns)
+    # "up front (tokens)", the name of the same figure in the tables above (not "upfront before")
+    assert {"up front without pins (tokens)", "up front with the pins (tokens)"} <= set(table.columns)
+    assert not any("upfront" in column for column in table.columns)
+    assert list(row["up front without pins (tokens)"]) == [f"{expected.before.upfront_tokens:,}"]
+    assert list(row["up front with the pins (tokens)"]) == [f"{expected.after.upfront_tokens:,}"]
     assert list(row["cost per request (tokens)"]) == [f"{expected.cost_tokens:+,}"]
     assert list(row["round trips saved"]) == [f"{expected.round_trips_saved:,}"]
     assert any("not in released Hermes" in w.value for w in at.warning)

@@ -13,6 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import literal_tables
+from toolsearch.analysis.recommend import smallest_threshold_pct
+from toolsearch.analysis.sweep import names_budget
 from toolsearch.engine.config import parse_config
 from toolsearch.engine.inspector import Inspector
 
@@ -249,16 +251,54 @@ def test_tier2_banner_names_the_setting_that_limits_the_listing():
     at.sidebar.selectbox(key="ctx_choice").set_value("8K").run()
     plan = _engine("github-full", 8_000)
     assert (plan.tier, plan.budget, plan.budget_winner) == (2, 400, "threshold_pct")
-    assert _tier2_error(at).endswith("The budget (400 tokens) is threshold_pct's 5% of the context: raise "
-                                     "threshold_pct (up to listing_max_tokens, 4,000 tokens, which caps the budget "
-                                     "next; the Tuning page shows what each setting reaches).")
+    need = names_budget(plan.steps)
+    assert need == 815 and smallest_threshold_pct(need, 8_000) == 10.2
+    assert _tier2_error(at).endswith("The budget (400 tokens) is threshold_pct's 5% of the 8,000-token context; tool "
+                                     "names need a budget of at least 815 tokens: threshold_pct 10.2% gives it here "
+                                     "(the Tuning page shows what each setting reaches).")
     at.sidebar.selectbox(key="ctx_choice").set_value("1M").run()
     at.sidebar.number_input(key="listing_max_tokens_exact").set_value(200).run()
     plan = _engine("github-full", 1_000_000, listing_max_tokens=200)
     assert (plan.tier, plan.budget, plan.budget_winner) == (2, 200, "listing_max_tokens")
-    assert _tier2_error(at).endswith("The budget (200 tokens) is listing_max_tokens: raise it (up to threshold_pct's "
-                                     "share of the context, 50,000 tokens, which caps the budget next; the Tuning "
-                                     "page shows what each setting reaches).")
+    assert _tier2_error(at).endswith("The budget (200 tokens) is listing_max_tokens; tool names need a budget of at "
+                                     "least 815 tokens: listing_max_tokens 815 gives it here (the Tuning page shows "
+                                     "what each setting reaches).")
+
+
+def test_tier2_banner_at_a_1000_token_context():
+    """At a 1,000-token context the banner said "raise threshold_pct (up to listing_max_tokens, 4,000
+    tokens, which caps the budget next…": no threshold_pct gives 4,000 tokens there, and the tools array
+    alone is already larger than the context. It now says the budget tool names need, the threshold_pct
+    that gives it, and that no request fits this context whatever the listing."""
+    at = _app()
+    at.sidebar.selectbox(key="ctx_choice").set_value("custom").run()
+    at.sidebar.number_input(key="ctx_custom").set_value(1000).run()
+    assert not at.exception, at.exception
+    plan = _engine("team-workspace", 1_000)
+    need = names_budget(plan.steps)
+    assert (plan.tier, plan.budget, plan.tools_tokens, need) == (2, 50, 1_160, 159)
+    assert smallest_threshold_pct(need, 1_000) == 15.9
+    error = _tier2_error(at)
+    assert "4,000" not in error and "caps the budget next" not in error, error
+    assert error.endswith("The budget (50 tokens) is threshold_pct's 5% of the 1,000-token context; tool names need a "
+                          "budget of at least 159 tokens: threshold_pct 15.9% gives it here (the Tuning page shows "
+                          "what each setting reaches). No request fits this context in any case: the tools array "
+                          "alone (1,160 tokens, chars4) is larger than 1,000 tokens, and a listing only adds to it.")
+    for page in ("toolsearch/ui/tuning.py", "toolsearch/ui/model_view.py"):  # the same banner on every page
+        at.switch_page(page).run()
+        assert not at.exception, at.exception
+        assert _tier2_error(at) == error
+
+
+def test_tier2_banner_when_no_threshold_pct_reaches_tool_names():
+    """A context shorter than the budget tool names need: no threshold_pct is offered, none would do."""
+    from toolsearch.ui.signals import tier2_remedy
+
+    plan = _engine("github-full", 700, threshold_pct=50, listing_max_tokens=200)
+    assert tier2_remedy(plan) == (
+        "The budget (200 tokens) is listing_max_tokens; tool names need a budget of at least 815 tokens, which no "
+        "threshold_pct gives at this context length (100% is 700 tokens). No request fits this context in any case: "
+        "the tools array alone (801 tokens, chars4) is larger than 700 tokens, and a listing only adds to it.")
 
 
 def test_schema_size_table_explains_deferred_above_all_schemas():
@@ -354,3 +394,21 @@ def test_share_of_a_small_context_reads_with_a_thousands_separator():
     assert not at.exception, at.exception
     eager = next(m for m in at.metric if m.label == "All schemas up front")
     assert (eager.value, eager.delta) == ("82,998", "8,299.8% of context")
+
+
+def test_tier_label_is_one_plain_label_on_the_page_and_in_the_report():
+    """The tier bar and the HTML report's badge name tier 2 in the same words, without the code's
+    "bare bridge": at a 1,000-token context the bar read "Tier 2 · summaries or bare bridge"."""
+    from toolsearch.analysis.quantities import TIER_LABELS
+    from toolsearch.analysis.report import build_report, esc
+
+    assert TIER_LABELS[2] == "Tier 2 · server summaries or no listing"
+    assert not any("bare" in label for label in TIER_LABELS.values())
+    at = _app()
+    at.sidebar.selectbox(key="ctx_choice").set_value("custom").run()
+    at.sidebar.number_input(key="ctx_custom").set_value(1000).run()
+    bar = next(m.value for m in at.markdown if 'data-testid="tier-bar"' in m.value)
+    assert f"<b>{TIER_LABELS[2]}</b>" in bar
+    inspector = Inspector.from_files([SAMPLES / "team-workspace.yaml"])
+    report = build_report(inspector, parse_config({}), 1_000)
+    assert f">{esc(TIER_LABELS[2])}</span>" in report and "bare bridge" not in report

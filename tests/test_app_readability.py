@@ -445,16 +445,21 @@ def test_heat_grid_key_explains_mixed_with_this_catalogs_counts():
     assert "servers named, the rest" not in form_grid_html(form_grid(ladder, config, [200_000], [5.0]), key="k")
 
 
-def test_heat_grid_summary_cells_can_break_inside_the_word():
+def test_heat_grid_summary_cells_read_whole():
     """At 1024 px the Tuning page's eleven context lengths leave each cell about 46 px, narrower than
     "summary" at the grid's size: on a catalog that collapses everywhere (3,300 tools on one server)
-    the word ran into its neighbours. It carries a soft hyphen, so it breaks as "sum-" / "mary" there
-    and reads whole (no hyphen) where it fits."""
-    from toolsearch.ui.tables import form_grid_html
+    the word ran into its neighbours, then broke as "sum-" / "mary". It is whole in every cell, and a
+    grid that shows it sizes its cells' text so that it fits its column (never larger than .8rem)."""
+    from toolsearch.ui.tables import SUMMARY_EMS, form_grid_html, heat_cell_font
     config = parse_config({})
     ladder = listing_ladder(inspector("cloudflare-flat").planner, config)
     points = form_grid(ladder, config, [8_000, 200_000, 1_000_000], [5.0])
     assert {p.short_label for p in points} == {"summary"}
     html = form_grid_html(points, key="k")
     cells = re.findall(r'<td[^>]*data-form="[^"]*"[^>]*>([^<]*)</td>', html)
-    assert cells == ["sum&shy;mary"] * 3
+    assert cells == ["summary"] * 3 and "&shy;" not in html
+    assert f'<div class="ts-heat" data-table="k" style="--cell-font:{heat_cell_font(3)}">' in html
+    assert heat_cell_font(11) == f"min(.8rem,calc((100cqw - 2.8rem - 13px) / 11 / {SUMMARY_EMS}))"
+    # a grid without "summary" keeps its size
+    team = listing_ladder(inspector("team-workspace").planner, config)
+    assert 'style="--cell-font' not in form_grid_html(form_grid(team, config, [200_000], [5.0]), key="k")

@@ -732,3 +732,33 @@ def test_side_by_side_names_where_each_column_comes_from():
     assert named, "no column with a source"
     for name in named:
         assert f"{name}: {VARIANT_SOURCE[name]}" in caption, caption
+
+
+def _in_order(node, folded: bool = False):
+    """Every element under ``node`` in page order, as ``(element, inside an expander)``."""
+    for child in getattr(node, "children", {}).values():
+        inside = folded or getattr(child, "type", "") == "expandable"
+        yield child, inside
+        yield from _in_order(child, inside)
+
+
+def test_gate_term_and_coverage_floor_are_explained_before_the_first_why_line():
+    """The Why line under each query names the gate term and the coverage floor; the words that say
+    what they are stood only in the folded full explanation. They now stand, unfolded, above the first
+    query, and in the Sessions page's failed searches next to its "gate term" column."""
+    from toolsearch.analysis.wording import COVERAGE_FLOOR_WORDS, GATE_TERM_WORDS
+
+    at = open_page("team-workspace", "toolsearch/ui/search.py")
+    shown = [(getattr(e, "type", ""), getattr(e, "value", None), folded) for e, folded in _in_order(at.main)]
+    first_why = next(i for i, (kind, value, _) in enumerate(shown)
+                     if kind == "text" and str(value).startswith("Why: Gate term"))
+    explained = [i for i, (kind, value, folded) in enumerate(shown) if kind in ("markdown", "caption") and not folded
+                 and GATE_TERM_WORDS in str(value) and COVERAGE_FLOOR_WORDS in str(value)]
+    assert explained and explained[0] < first_why, shown[:first_why + 1]
+    assert "rarest word" in GATE_TERM_WORDS and "gate" not in GATE_TERM_WORDS.split(":", 1)[1].lower()
+
+    from tests.test_app_sessions import open_page as open_sessions
+
+    sessions = open_sessions()
+    captions = [c.value for c in sessions.caption if "gate term that stopped them" in c.value]
+    assert captions and all(GATE_TERM_WORDS in c for c in captions), captions

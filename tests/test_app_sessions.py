@@ -13,7 +13,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from conftest import literal_tables
+from conftest import literal_tables, run_cli
+from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, share_cell
 from toolsearch.ui.common import md_escape
 from toolsearch.engine import constants as C
 from toolsearch.engine.config import parse_config
@@ -226,7 +227,7 @@ def test_what_if_at_the_lengths_being_tuned_follows_the_sidebar_and_the_input():
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 32_000, 200_000, 1_000_000])
     table = frame(at, "sessions_at_lengths")
     assert list(table["context length (tokens)"]) == ["16,000", "32,000", "200,000", "1,000,000"]
-    assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
+    assert list(table["called tools listed by name"]) == [share_cell(c.called_listed, c.called_total) for c in expected]
     assert list(table["searches saved"]) == [str(c.searches_saved) for c in expected]
     assert list(table["budget (tokens)"]) == [f"{c.budget:,}" for c in expected]
     # at 16K and 3% the budget is 480 tokens: not every called tool is named; the cap binds higher up
@@ -319,7 +320,7 @@ def test_what_if_asks_at_the_lengths_typed_on_the_tuning_page():
     expected = called_listed_at(loaded.sessions, inspector, config, [16_000, 64_000, 128_000, 200_000])
     table = frame(at, "sessions_at_lengths")
     assert list(table["context length (tokens)"]) == ["16,000", "64,000", "128,000", "200,000"]
-    assert list(table["called tools listed by name"]) == [str(c.called_listed) for c in expected]
+    assert list(table["called tools listed by name"]) == [share_cell(c.called_listed, c.called_total) for c in expected]
     # the Tuning page's untouched default list leaves the usual 32K / 200K / 1M, with the sessions' 16K
     assert open_page().text_input(key="sessions_lengths").value == "16k, 32k, 200k, 1m"
 
@@ -427,14 +428,15 @@ def test_per_model_figures_are_the_numbers_the_cli_prints():
 
 
 def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
-    """The Sessions page and the Tuning page show the same count under the same column name (the
-    Tuning page called it "called tools named")."""
-    from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, share_cell
-
+    """The Sessions page, the Tuning page and ``toolsearch sessions`` show the same count under the same
+    column name, written the same way (the Tuning page called it "called tools named"; the Sessions page
+    split it over two columns, "called tools listed by name" and "called tools", and the CLI headed it
+    "called tools listed")."""
     at = open_page()
     sessions = frame(at, "sessions_at_lengths")
-    on_sessions = {row["context length (tokens)"]: share_cell(row[CALLED_LISTED_COLUMN], row['called tools'])
-                   for _, row in sessions.iterrows()}
+    # one column says "listed/called", the figure and the way the Tuning page and `sessions` write it
+    assert "called tools" not in sessions.columns
+    on_sessions = {row["context length (tokens)"]: row[CALLED_LISTED_COLUMN] for _, row in sessions.iterrows()}
     at.switch_page("toolsearch/ui/tuning.py").run()
     at.multiselect(key="tuning_session_samples").set_value(["state.db"]).run()
     assert not at.exception, at.exception
@@ -444,3 +446,11 @@ def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():
     common_lengths = set(on_sessions) & set(on_tuning)
     assert {"200,000", "1,000,000"} <= common_lengths, (on_sessions, on_tuning)
     assert {c: on_sessions[c] for c in common_lengths} == {c: on_tuning[c] for c in common_lengths}
+    text = run_cli("sessions", str(SAMPLES / "state.db"), "--catalog", str(CATALOG), "--variant", "reference",
+                   "--context-lengths", ",".join(c.replace(",", "") for c in on_sessions))
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.split("called tools already listed by name, at the current threshold_pct and "
+                              "listing_max_tokens:\n")[1].split("\n\n")[0].splitlines()
+    assert lines[0].split()[-7:] == [*CALLED_LISTED_COLUMN.split(), "searches", "saved"], lines[0]
+    on_cli = {line.split()[0]: line.split()[3] for line in lines[2:]}
+    assert on_cli == on_sessions and all("/" in cell for cell in on_cli.values()), (on_cli, on_sessions)

@@ -90,6 +90,14 @@ def check_figures(at: AppTest, sessions: list, lengths: list[int]) -> None:
     assert [r["called tools listed by name"] for r in rows] == [f"{c.called_listed}/{c.called_total}" for c in rec.contexts]
     assert [r["searches saved"] for r in rows] == [str(c.searches_saved) for c in rec.contexts]
     assert [r["tool"] for r in tables["tuning_pins_tools"].to_dict("records")] == [name for name, _ in hot]
+    # each pinned tool's own figure under its own name: "full schema" is what the Harnesses page calls the
+    # form that sends every schema, and the Costs page's "tool schema" counts a definition without the array
+    per_tool = {p.name: p.schema_tokens for p in what_ifs[0].per_tool}
+    assert list(tables["tuning_pins_tools"].columns) == ["tool", "calls", "first uses", "pinned schema (tokens, chars4)"]
+    assert [r["pinned schema (tokens, chars4)"] for r in tables["tuning_pins_tools"].to_dict("records")] == [
+        f"{per_tool[name]:,}" for name, _ in hot]
+    assert any(c.value.startswith("Pinned schema: the tool's definition as a pin sends it on every request")
+               for c in at.caption)
     pins = tables["tuning_pins"].to_dict("records")
     assert [(r["cost per request (tokens)"], r["round trips saved"]) for r in pins] == [
         (f"{w.cost_tokens:+,}", f"{w.round_trips_saved:,}") for w in what_ifs]

@@ -214,3 +214,40 @@ def test_compare_diff_reads_on_the_dark_theme(browser, app_url):  # noqa: F811
         _screenshot(page, "compare-diff-dark", 1400)
     finally:
         context.close()
+
+
+#: Each code box of the main area that shows a first difference: the caret label's box and the
+#: visible box of the element that scrolls it.
+CARET_LABEL_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] [data-testid=stCode] code'))
+    .filter(code => code.textContent.includes('first difference')).map(code => {
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        let node, label = null;
+        while ((node = walker.nextNode())) {
+            const at = node.data.indexOf('first difference');
+            if (at >= 0) { const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + 16);
+                           label = r.getBoundingClientRect(); break; }
+        }
+        let box = code;
+        while (box && box.scrollWidth <= box.clientWidth + 1 && box.parentElement) box = box.parentElement;
+        const seen = (box || code).getBoundingClientRect();
+        return {text: code.textContent.split('\\n').pop(), left: label.left, right: label.right,
+                boxLeft: seen.left, boxRight: seen.right};
+    })"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_first_difference_caret_label_is_in_sight(page, app_url, width):
+    """At 1024 px the code boxes under "First difference in the tools array / in the tool_search
+    description" are narrower than their excerpts: the caret's label used to run past the box's edge
+    ("^ first diffe"). It now ends at the caret, inside the box, without scrolling it."""
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.goto(f"{app_url}/cache_diff")
+    _settled(page)
+    _type_number(page, "B: listing_max_tokens", "1000")
+    page.get_by_text("Prompt cache: MISS").wait_for(timeout=60_000)
+    labels = page.evaluate(CARET_LABEL_JS)
+    assert len(labels) == 2, labels
+    for label in labels:
+        assert label["text"].rstrip().endswith("first difference ^"), label
+        assert label["boxLeft"] - 1 <= label["left"] and label["right"] <= label["boxRight"] + 1, label
+    _screenshot(page, "compare-caret", width)

@@ -279,3 +279,56 @@ def test_filled_cells_read_on_the_dark_theme(browser, app_url, path, tables):  #
         assert low == [], low
     finally:
         context.close()
+
+
+#: Each "summary" cell of the Tuning page's form grid: how many lines its text takes, and its text's
+#: width against the cell's.
+SUMMARY_CELLS_JS = """() => Array.from(document.querySelectorAll('[data-testid=stMain] .ts-heat td[data-form=groups]'))
+    .map(td => { const r = document.createRange(); r.selectNodeContents(td);
+                 const rects = Array.from(r.getClientRects()).filter(x => x.width > 0);
+                 return {text: td.textContent, lines: new Set(rects.map(x => Math.round(x.top))).size,
+                         text_width: r.getBoundingClientRect().width, cell: td.getBoundingClientRect().width,
+                         overflows: td.scrollWidth > td.clientWidth + 1}; })"""
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_summary_reads_whole_in_the_tuning_grid(browser, app_url, width):  # noqa: F811
+    """On a catalog whose listing collapses to summary lines at small budgets (issue-tracker), every
+    "summary" cell of the form grid shows the word whole on one line, inside its cell: at 1024 px it
+    broke as "sum-" / "mary" (and before that ran into the next cell)."""
+    context, page = _open(browser, app_url, "tuning?catalog=issue-tracker", width)
+    try:
+        page.locator("[data-testid=stMain] .ts-heat td.at").first.wait_for(timeout=180_000)
+        _settled(page)
+        cells = page.evaluate(SUMMARY_CELLS_JS)
+        assert len(cells) >= 3, cells
+        for cell in cells:
+            assert cell["text"] == "summary" and cell["lines"] == 1 and not cell["overflows"], cell
+            assert cell["text_width"] <= cell["cell"], cell
+        page.locator("[data-testid=stMain] .ts-heat").first.screenshot(
+            path=str(ARTIFACTS / f"layout-tuning-summary-{width}.png"))
+    finally:
+        context.close()
+
+
+def test_every_chosen_search_variant_is_in_sight_at_1024_px(browser, app_url):  # noqa: F811
+    """The Search quality page's Variants box at 1024 px: its eleven default variants wrap to six
+    lines, past the five Streamlit shows before it scrolls them inside the box, and the last line was
+    cut through the middle. The box shows every chosen variant whole, without scrolling."""
+    context, page = _open(browser, app_url, "quality", 1024)
+    try:
+        box = page.locator("[data-testid=stMain] .st-key-quality_variants [data-testid=stMultiSelectTagsContainer]")
+        box.wait_for(timeout=180_000)
+        _settled(page)
+        got = page.evaluate("""() => {
+            const box = document.querySelector('[data-testid=stMain] .st-key-quality_variants [data-testid=stMultiSelectTagsContainer]');
+            const seen = box.getBoundingClientRect();
+            const rows = Array.from(box.querySelectorAll('[data-tag]')).map(t => t.getBoundingClientRect());
+            return {scroll: box.scrollHeight, client: box.clientHeight, tags: rows.length,
+                    lines: new Set(rows.map(r => Math.round(r.top))).size,
+                    hidden: rows.filter(r => r.top < seen.top - 1 || r.bottom > seen.bottom + 1).length};
+        }""")
+        assert got["tags"] >= 11 and got["lines"] >= 6, got  # the case this test is about
+        assert got["scroll"] <= got["client"] + 1 and got["hidden"] == 0, got
+    finally:
+        context.close()

@@ -80,6 +80,21 @@ def test_first_difference_positions():
     d = first_difference("abc", "abcdef", context=2)
     assert (d.offset, d.after_a, d.after_b, d.more_b) == (3, "", "de", True)
     assert d.render().splitlines() == ["A │ …bc⟨end⟩", "B │ …bcde…", "  │    ^ first difference"]
+    # the label goes before the caret only where there is room for it (here there is not)
+    assert d.render(label_before_caret=True) == d.render()
+
+
+def test_caret_label_before_the_caret_ends_the_line_at_the_caret():
+    """The app's code box is narrower than the excerpts beside the sidebar (1024 px): with the label
+    after the caret, "^ first difference" was cut after "^ first diffe"; before it, the line ends at
+    the caret, under the first differing character."""
+    a, b = "x" * 60 + "alpha and more text", "x" * 60 + "beta and more text"
+    d = first_difference(a, b)
+    lines = d.render(label_before_caret=True).splitlines()
+    column = lines[0].index("…") + 1 + len(d.before)  # the first character after the shared part
+    assert lines[0][column] == "a" and lines[1][column] == "b"
+    assert lines[2].rstrip().endswith("first difference ^") and len(lines[2]) == column + 1
+    assert d.render().splitlines()[2] == lines[2][:4] + " " * (column - 4) + "^ first difference"  # the CLI's
 
 
 # --- cache diff: hand-made cases ---------------------------------------------------------------
@@ -621,13 +636,21 @@ def test_page_shows_the_engine_diff_and_collapse():
                          ("Reusable prefix (tokens, chars4)", f"{r.tokens:,}"),
                          ("Share of B served from the cache", f"{100 * r.share_of_b:.1f}%")]
     codes = [c.value for c in at.code]
-    assert codes[0] == diff.tools.first.render() and codes[1] == diff.description.render()
+    assert codes[0] == diff.tools.first.render(label_before_caret=True)
+    assert codes[1] == diff.description.render(label_before_caret=True)
     texts = [t.value for t in at.text]
     assert f"A: {diff.region_a}" in texts[1] and f"B: {diff.region_b}" in texts[1]
     assert texts[2] == "\n".join(f"• {c.kind.replace('_', ' ')}: {c.message}" for c in diff.causes)
 
     cmp = compare_collapse(i.planner, DEFAULTS, 8_000)
     assert f"Verdict: {cmp.summary}" in [t.value for t in at.text]  # literal text, never markdown
+    # how the best choice was found, in words (the page said "method: knapsack (chars4, exact)")
+    assert cmp.method == "knapsack (chars4, exact)" and cmp.exact
+    [how] = [c.value for c in at.caption if "How the best choice was found" in c.value]
+    assert how == (f"Budget {cmp.budget:,} tokens (chars4). How the best choice was found: every set of servers "
+                   "that could be collapsed to a summary line was weighed, in characters as chars4 counts them: "
+                   "proven the best.")
+    assert not any("method:" in c.value for c in at.caption)
     collapse_metrics = shown[3:]
     assert collapse_metrics == [
         ("Form", form_word(cmp.reference.form)), ("Servers named", f"{cmp.reference.kept} of {cmp.groups}"),
@@ -675,3 +698,25 @@ def test_diff_keeps_the_config_files_warnings_beside_a_settings_flag(tmp_path):
     for flags in ((), ("--threshold-pct", "3")):
         done = run_cli("diff", catalog, catalog, "--config", config, *flags)
         assert warning in done.stderr.splitlines(), (flags, done.stderr)
+
+
+def test_collapse_method_in_words_says_whether_the_choice_is_proven():
+    """Every method :func:`best_collapse` can report reads as a sentence without the code's words
+    (knapsack, BPE, "full fits"), and says "not proven the best" exactly when it is not exact."""
+    from toolsearch.analysis.collapse import method_words
+
+    methods = ["none", "full fits", "names fit", "knapsack (chars4, exact)",
+               "knapsack (BPE, additive token costs, exact)", "knapsack (BPE, approximate token costs)"]
+    for method in methods:
+        for exact in (True, False):
+            words = method_words(method, exact)
+            assert not any(jargon in words for jargon in ("knapsack", "BPE", "full fits", "names fit", "method")), words
+            assert words.endswith(": not proven the best") == (not exact), (method, exact, words)
+    assert method_words("full fits", True) == ("the full listing (every server's tools with their short descriptions) "
+                                               "fits the budget, so no server is collapsed and there is no choice "
+                                               "to make")
+    at = open_page({"ctx": "200K"})
+    cmp = compare_collapse(Inspector.from_files([TEAM]).planner, DEFAULTS, 200_000)
+    assert cmp.method == "full fits"
+    assert f"Budget 4,000 tokens (chars4). How the best choice was found: {method_words('full fits', True)}." in [
+        c.value for c in at.caption]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,18 @@ def test_text_output_says_each_rows_notes():
     notes = [line for line in result.stdout.splitlines() if ": note: " in line]
     assert notes == [f"  Claude Code ({setting}): note: 1 description over 2,048 characters cut by Claude Code"
                      for setting in ("unset", "auto")], result.stdout
+
+
+def test_pin_lines_count_tools_and_sessions_in_words(tiny):
+    """The text output's pin lines said "1 tool(s)" and "1 recorded session(s)": counts read right for one."""
+    result = run_cli("harnesses", tiny, "--context-lengths", "1m", "--pin-tool", "create_issue")
+    assert result.returncode == 0, result.stderr
+    assert "(s)" not in result.stdout
+    assert "pins, Claude Code: 1 tool cost " in result.stdout and "; no sessions loaded" in result.stdout
+    catalog = ROOT / "sample_catalogs" / "five-servers.yaml"
+    sessions = ROOT / "sample_sessions" / "claude-code.jsonl"
+    result = run_cli("harnesses", catalog, "--context-lengths", "200k", "--sessions", sessions, "--harness", "hermes")
+    assert result.returncode == 0, result.stderr
+    assert "(s)" not in result.stdout
+    assert re.search(r"pins, Hermes Agent \[not in released Hermes\]: \d+ tools? cost [+-][\d,]+ tokens on every "
+                     r"request; saves [\d,]+ round trips? in 3 recorded sessions\n", result.stdout), result.stdout

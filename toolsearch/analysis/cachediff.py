@@ -142,11 +142,14 @@ class FirstDifference:
     more_a: bool
     more_b: bool
 
-    def render(self, labels: tuple[str, str] = ("A", "B")) -> str:
+    def render(self, labels: tuple[str, str] = ("A", "B"), *, label_before_caret: bool = False) -> str:
         """Three aligned lines: both sides' excerpts and a caret under the first difference.
 
         Newlines show as ``⏎`` and tabs as ``⇥`` so each excerpt stays on one line; the caret
-        column counts East Asian wide characters as two.
+        column counts East Asian wide characters as two. ``label_before_caret`` writes the caret's
+        label to its left (``first difference ^``) when there is room, so that the caret line ends at
+        the caret: a box narrower than the excerpts (the app's, beside the sidebar) then cuts the
+        excerpts' tails, never the label.
         """
         pre = ("…" if self.truncated_before else "") + _visible(self.before)
         width = max(len(labels[0]), len(labels[1]))
@@ -155,7 +158,12 @@ class FirstDifference:
             tail = _visible(after) + ("…" if more else "") if after else "⟨end⟩"
             return f"{label.ljust(width)} │ {pre}{tail}"
 
-        caret = " " * width + " │ " + " " * _columns(pre) + "^ first difference"
+        column = _columns(pre)
+        label = "first difference"
+        if label_before_caret and column > len(label):
+            caret = " " * width + " │ " + " " * (column - len(label) - 1) + f"{label} ^"
+        else:
+            caret = " " * width + " │ " + " " * column + f"^ {label}"
         return "\n".join([line(labels[0], self.after_a, self.more_a), line(labels[1], self.after_b, self.more_b), caret])
 
     def to_dict(self) -> dict[str, Any]:

@@ -81,6 +81,31 @@ _VERDICT_TEXT = {
 }
 
 
+#: Each ``method`` of :func:`best_collapse` in plain words, for readers of the app: how the best
+#: choice was found and whether it is proven the best (the CLI and JSON keep the short ``method``).
+_METHOD_WORDS = {
+    "none": "there is no listing, so there is no choice to make",
+    "full fits": "the full listing (every server's tools with their short descriptions) fits the budget, so no "
+                 "server is collapsed and there is no choice to make",
+    "names fit": "every tool name fits the budget (form names), so no server is collapsed and there is no "
+                 "choice to make",
+    "knapsack (chars4, exact)": "every set of servers that could be collapsed to a summary line was weighed, "
+                                "in characters as chars4 counts them: proven the best",
+    "knapsack (BPE, additive token costs, exact)": "every set of servers that could be collapsed to a summary "
+                                                   "line was weighed, in tokens, which add up server by server "
+                                                   "here: proven the best",
+    "knapsack (BPE, approximate token costs)": "every set of servers that could be collapsed to a summary line "
+                                               "was weighed, in tokens counted server by server, which add up "
+                                               "only approximately",
+}
+
+
+def method_words(method: str, exact: bool) -> str:
+    """How the best collapse choice was found (``method`` of :class:`CollapseComparison`), in plain words,
+    ending with whether it is proven the best (``exact``); an unknown ``method`` is returned as given."""
+    words = _METHOD_WORDS.get(method, method)
+    return words if exact else words.removesuffix(": proven the best") + ": not proven the best"
+
 @dataclass(frozen=True)
 class CollapseOutcome:
     """One listing choice (the reference's or the best one).

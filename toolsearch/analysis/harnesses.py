@@ -790,6 +790,16 @@ def first_uses(sessions: Iterable[Any], names: Iterable[str]) -> dict[str, int]:
     return out
 
 
+#: The heading of :attr:`PinnedTool.schema_tokens` in a table (the Tuning page's hot tools): one pinned
+#: tool's definition measured as a tools array of that tool alone. Its own name: not "full schemas" (a
+#: harness row's form, what the model sees) nor "tool schema" (the Costs page's figure, the definition
+#: counted alone, which a BPE tokenizer can count a token apart).
+PINNED_SCHEMA_COLUMN = "pinned schema"
+#: What :data:`PINNED_SCHEMA_COLUMN` counts, in a sentence.
+PINNED_SCHEMA_WORDS = ("Pinned schema: the tool's definition as a pin sends it on every request, measured as a tools "
+                       "array of that tool alone.")
+
+
 @dataclass(frozen=True)
 class PinnedTool:
     """One pinned tool: ``schema_tokens`` (its full definition, tokens), recorded ``calls`` and

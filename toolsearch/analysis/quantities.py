@@ -120,6 +120,12 @@ SERVER_TOKEN_COLUMNS: Mapping[str, str] = {
 #: per-server table's ``schemas (tokens)`` is :data:`SERVER_SCHEMAS`, rounded once per server.
 TOOL_SCHEMA_COLUMN = "tool schema"
 
+#: Each tier as the app's tier bar and the HTML report's badge name it (docs/reference.md §4-§5): one
+#: label on every surface, in plain words ("bare bridge" was the code's word for tier 2 with no listing).
+TIER_LABELS: Mapping[int, str] = {
+    0: "Tier 0 · no bridge", 1: "Tier 1 · listing embedded", 2: "Tier 2 · server summaries or no listing",
+}
+
 #: The word each listing form and server state is shown with. The listing form ``groups`` (every
 #: server as its summary line) is shown as ``summary``, the word of the per-server state, so a
 #: reader meets one word for one state; JSON keeps the value ``groups``.

@@ -232,7 +232,7 @@ def _filled(color: str) -> str:
 
 
 def _tier(plan: Plan, colors: Mapping[str, str]) -> str:
-    tier_text = {0: "Tier 0 · no bridge", 1: "Tier 1 · listing embedded", 2: "Tier 2 · summaries or bare bridge"}
+    tier_text = Q.TIER_LABELS
     tier_color = {0: _color(colors, "none"), 1: _color(colors, "full"), 2: _color(colors, "groups")}
     return (f'<p><span class="badge" style="{esc(_filled(tier_color[plan.tier]))}">{esc(tier_text[plan.tier])}</span>'
             f'<span class="badge" style="{esc(_filled(_color(colors, plan.listing_form)))}">'

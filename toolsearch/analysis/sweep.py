@@ -313,6 +313,14 @@ class Ladder:
         return out
 
 
+def names_budget(steps: Sequence[DegradationStep]) -> int | None:
+    """The smallest budget (tokens, the planning tokenizer that measured ``steps``) whose listing names at
+    least one tool (tier 1: form ``full``, ``names`` or ``mixed``), from a plan's or a ladder's degradation
+    ``steps``; ``None`` when no step names a tool. Every tier-1 step comes before the summary-only one,
+    so the first step that fits a budget at least this large names a tool."""
+    return min((s.tokens for s in steps if s.form in ("full", "names", "mixed")), default=None)
+
+
 def listing_ladder(planner: Planner, config: ToolSearchConfig, tokenizer: str = C.DEFAULT_TOKENIZER) -> Ladder:
     """Measure every listing candidate once (one plan at budget 0) for ``config`` and ``tokenizer``.
 

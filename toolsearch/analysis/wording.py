@@ -101,3 +101,11 @@ def shown_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None 
 
 
 __all__ = ["counted", "agree", "severity_counts", "shown_path", "SEVERITY_NOUNS"]
+
+
+#: The gate term and the coverage floor (docs/reference.md §7.4) in plain words, where a page first
+#: shows them (the Search page's "Why" lines, the Sessions page's failed searches).
+GATE_TERM_WORDS = ("Gate term: the query's rarest word, stemmed (errors → error): only tools that contain it can "
+                   "match, besides a tool whose name is the whole query.")
+COVERAGE_FLOOR_WORDS = ("Coverage floor: how many of the query's words a tool must contain (1 for up to three words "
+                        "the catalog knows, otherwise half of them, rounded up).")

@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from ..engine.invisible import quoted
+from ..engine.wording import counted
 from ..analysis import harnesses as H
 from ..engine import constants as C
 from ..engine.config import parse_config
@@ -149,9 +150,9 @@ def _run(args: argparse.Namespace) -> int:
         for w in what_ifs:
             if w.after.context_length == length:
                 saved = "no sessions loaded" if w.round_trips_saved is None else \
-                    f"saves {w.round_trips_saved:,} round trips in {w.sessions} recorded session(s)"
+                    f"saves {counted(w.round_trips_saved, 'round trip')} in {counted(w.sessions, 'recorded session')}"
                 label = "" if w.released else " [not in released Hermes]"
-                print(f"  pins, {H.HARNESS_LABELS[w.harness]}{label}: {len(w.pinned)} tool(s) cost "
+                print(f"  pins, {H.HARNESS_LABELS[w.harness]}{label}: {counted(len(w.pinned), 'tool')} cost "
                       f"{w.cost_tokens:+,} tokens on every request; {saved}")
     if pins:
         print()

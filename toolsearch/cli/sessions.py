@@ -32,7 +32,7 @@ from ..engine.inspector import Inspector
 from ..engine.profile import load_profile
 from ..engine.invisible import quoted
 from ..analysis.session_formats import FORMAT_HELP, FORMATS
-from ..analysis.wording import counted, per_count, percent, share_cell
+from ..analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent, share_cell
 from .common import Once, add_timeout_argument, load_harness_config, input_written_over, note_unused_settings, print_json, rewrite_progress_line
 from .textfmt import one_line, output_file, parse_context_length as _context_length, parse_context_lengths, text_table as _table
 
@@ -178,7 +178,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         lrows = [[_length(c.context_length), c.budget, c.short_label, share_cell(c.called_listed, c.called_total),
                   c.searches_saved] for c in at_lengths]
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
-                _table(lrows, ["context length", "budget", "form", "called tools listed", "searches saved"])]
+                _table(lrows, ["context length", "budget", "form", CALLED_LISTED_COLUMN, "searches saved"])]
         if all(not c.called_total for c in at_lengths):  # every row "0/0"
             out.append(f"note: {NO_DEFERRED_CALLED_WORDS}")
         if not_deferred:  # the "of M" counts deferred tools of this catalog only

@@ -276,13 +276,13 @@ def show_difference(diff: CacheDiff) -> None:
         if t.string_line:
             where.append(f"inside that string: line {t.string_line}, column {t.string_column}")
         st.text(common.visible("\n".join(where)))
-        st.code(common.visible(t.first.render()), language=None)
+        st.code(common.visible(t.first.render(label_before_caret=True)), language=None)
     if diff.description is not None:
         d = diff.description
         st.markdown("**First difference in the tool_search description** (raw text)")
         st.text(common.visible(f"line {d.line}, column {d.column} (character {d.offset:,})\n"
                                f"A: {diff.region_a}\nB: {diff.region_b}"))
-        st.code(common.visible(d.render()), language=None)
+        st.code(common.visible(d.render(label_before_caret=True)), language=None)
     if diff.causes:
         st.markdown("**Causes** (found by comparing catalogs, settings and plans)")
         st.text(cause_lines(diff.causes))

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from toolsearch.analysis.sweep import plan_counts
-from toolsearch.analysis.quantities import SERVER_TOKEN_COLUMNS, form_word
+from toolsearch.analysis.quantities import SERVER_TOKEN_COLUMNS, TIER_LABELS, form_word
 from toolsearch.analysis.wording import counted
 from toolsearch.engine.listing import collapsed_words
 from toolsearch.engine.plan import Plan
@@ -19,8 +19,7 @@ from toolsearch.ui.tables import literal_table
 from toolsearch.ui.text import md_escape, thousands, visible, visible_name
 
 
-TIER_BADGE = {0: ("Tier 0 · no bridge", "gray"), 1: ("Tier 1 · listing embedded", "green"),
-              2: ("Tier 2 · summaries or bare bridge", "orange")}
+TIER_BADGE = {0: (TIER_LABELS[0], "gray"), 1: (TIER_LABELS[1], "green"), 2: (TIER_LABELS[2], "orange")}
 
 
 FORM_HELP = {

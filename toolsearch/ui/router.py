@@ -131,6 +131,8 @@ def run() -> None:
     st.html(common.NO_GRID_CSV_CSS)
     # A slider's value reads on either theme (the primary color does not on the dark one).
     st.html(common.SLIDER_VALUE_CSS)
+    # The search-variant pickers show every chosen variant, not five lines and a scroll.
+    st.html(common.WHOLE_TAGS_CSS)
 
     by_stem = {stem: page for (stem, _title, _icon), page in zip(PAGES, pages)}
     # Every page in view, in sections (Streamlit folds pages past the tenth under "View more").

@@ -19,6 +19,7 @@ from toolsearch.engine.bridge import example_arguments, to_wire
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import reveal_data
 from toolsearch.analysis.quantities import gate_term_text
+from toolsearch.analysis.wording import COVERAGE_FLOOR_WORDS, GATE_TERM_WORDS
 from toolsearch.engine.readers import load_embedded_json
 from toolsearch.analysis.schema_lint import schema_view
 from toolsearch.engine.tokens import get_tokenizer
@@ -257,7 +258,7 @@ def search_tab(v, bridge, dtk: str) -> None:
                    "what it is for a what-if; higher is better; an exact-name "
                    "match scores Infinity and ranks first). Descriptions are clipped to 500 characters as in "
                    "the response. Under each query: why the result is what it is; open the full "
-                   "explanation below it.")
+                   f"explanation below it. {GATE_TERM_WORDS} {COVERAGE_FLOOR_WORDS}")
         for number, group in enumerate(response["results"], 1):
             with st.container(border=True):
                 st.text(query_heading(number, group["query"]))

@@ -19,7 +19,8 @@ import streamlit as st
 from toolsearch.ui import common
 from toolsearch.ui import session_sources as sources
 from toolsearch.ui.tables import literal_table
-from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, per_count, percent
+from toolsearch.analysis.wording import (CALLED_LISTED_COLUMN, GATE_TERM_WORDS, counted, per_count, percent,
+                                         share_cell)
 from toolsearch.engine.errors import ToolsearchError
 from toolsearch.engine.invisible import json_text, quoted
 from toolsearch.analysis.evaluation import DEFAULT_VARIANTS, VARIANT_HELP
@@ -302,7 +303,7 @@ def render() -> None:
             st.info("No recorded search came back empty.")
         else:
             st.caption("Recorded searches that came back empty, most frequent first, with the gate term that "
-                       "stopped them under the reference search today.")
+                       f"stopped them under the reference search today. {GATE_TERM_WORDS}")
             literal_table(_visible_frame([{"query": f["query"], "times": f["count"], "sessions": f["sessions"],
                                            "gate term": f["gate"] or "—",
                                            "why (reference, now)": f["why"] if f["replay_empty"] else "finds matches now"}
@@ -341,8 +342,10 @@ def render() -> None:
                 st.caption(common.md_escape(show_invisible(f"Not counted: {said}")))
             literal_table([{CONTEXT_COLUMN: c.context_length if c.context_length else "unknown",
                             "budget (tokens)": c.budget, "listing": c.short_label,
-                            CALLED_LISTED_COLUMN: c.called_listed, "called tools": c.called_total,
-                            "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths")
+                            # one column, "listed/called" as every table writes a count out of a total
+                            CALLED_LISTED_COLUMN: share_cell(c.called_listed, c.called_total),
+                            "searches saved": c.searches_saved} for c in at], key="sessions_at_lengths",
+                          nowrap=(CALLED_LISTED_COLUMN,))
         st.caption("Per called tool, at each session's own recorded context length: was its name already in the listing at the "
                    "session's context length (else the sidebar's) and the sidebar's threshold_pct and "
                    "listing_max_tokens? If so the search round trip was avoidable. Smallest settings: the "

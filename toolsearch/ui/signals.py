@@ -9,6 +9,8 @@ import streamlit as st
 from toolsearch.engine import constants as C
 from toolsearch.engine.plan import Plan
 from toolsearch.analysis import quantities as Q
+from toolsearch.analysis.recommend import smallest_threshold_pct
+from toolsearch.analysis.sweep import names_budget
 from toolsearch.analysis.strategies import ALL_UPFRONT, STRATEGY_LABELS, TIERED
 
 #: Names and tooltips used for the same quantities on every page (from the library's named quantities).
@@ -80,28 +82,43 @@ def tier2_banner(plan: Plan) -> None:
 
 def tier2_remedy(plan: Plan) -> str:
     """What lifts a tier-2 plan out of tier 2: the setting that actually limits it (the listing
-    switch, or the leg of the budget's min that decided it), never one that would change nothing."""
+    switch, or the leg of the budget's min that decided it), never one that would change nothing,
+    with the budget that names a tool and the value that reaches it. When the tools array alone is
+    larger than the context length, it says that no request fits whatever the listing."""
     cfg = plan.config
-    cap, budget = cfg.listing_max_tokens, plan.budget
+    cap, budget, context = cfg.listing_max_tokens, plan.budget, plan.context_length
     tuning = "the Tuning page shows what each setting reaches"
     if not cfg.listing_enabled:
         return ("The listing is switched off (listing: off), so no budget brings tool names back: set listing "
                 "to auto or on.")
-    if not (plan.context_length and plan.context_length > 0):
+    if not (context and context > 0):
         if plan.pct_leg <= cap:
             return (f"The context length is unknown, so the budget is the fallback of {budget:,} tokens "
                     f"(listing_max_tokens, {cap:,}, is not what limits it): choose the context length in the "
                     "sidebar, and threshold_pct sizes the budget.")
         return (f"The budget ({budget:,} tokens) is listing_max_tokens: raise it (up to {plan.pct_leg:,} tokens, "
                 f"the fallback for an unknown context length; {tuning}).")
-    if plan.pct_leg < cap:
-        return (f"The budget ({budget:,} tokens) is threshold_pct's {cfg.threshold_pct:g}% of the context: raise "
-                f"threshold_pct (up to listing_max_tokens, {cap:,} tokens, which caps the budget next; {tuning}).")
-    if plan.pct_leg == cap:
-        return (f"The budget ({budget:,} tokens) is both listing_max_tokens and threshold_pct's share of the "
-                f"context: raise both ({tuning}).")
-    return (f"The budget ({budget:,} tokens) is listing_max_tokens: raise it (up to threshold_pct's share of the "
-            f"context, {plan.pct_leg:,} tokens, which caps the budget next; {tuning}).")
+    need = names_budget(plan.steps)
+    pct = smallest_threshold_pct(need, context) if need is not None else None
+    share = f"threshold_pct's {cfg.threshold_pct:g}% of the {context:,}-token context"
+    if need is None:  # no listing step names a tool: say only which setting limits the budget
+        return (f"The budget ({budget:,} tokens) is " + (share if plan.pct_leg < cap else "listing_max_tokens")
+                + f" ({tuning}).")
+    limit = (share if plan.pct_leg < cap else f"both listing_max_tokens and {share}" if plan.pct_leg == cap
+             else "listing_max_tokens")
+    why = f"The budget ({budget:,} tokens) is {limit}; tool names need a budget of at least {need:,} tokens"
+    raise_cap = need > cap  # listing_max_tokens must rise to it
+    raise_pct = need > plan.pct_leg  # threshold_pct must rise to it
+    if raise_pct and pct is None:
+        why += f", which no threshold_pct gives at this context length (100% is {context:,} tokens)."
+    else:
+        steps = ([f"threshold_pct {pct:g}%"] if raise_pct else []) + \
+            ([f"listing_max_tokens {need:,}"] if raise_cap else [])
+        why += f": {' and '.join(steps)} give{'s' if len(steps) == 1 else ''} it here ({tuning})."
+    if plan.tools_tokens > context:
+        why += (f" No request fits this context in any case: the tools array alone ({plan.tools_tokens:,} tokens, "
+                f"{plan.display_tokenizer}) is larger than {context:,} tokens, and a listing only adds to it.")
+    return why
 
 
 def cost_verdict(plan: Plan) -> None:

@@ -56,6 +56,16 @@ NO_GRID_CSV_CSS = ("<style>[data-testid=stElementToolbarButton]:has(button[aria-
 #: 3.9:1, below the 4.5:1 text needs (the Strategies page's Step names a whole event there).
 SLIDER_VALUE_CSS = "<style>[data-testid=stSlider] [data-testid=stSliderThumbValue]{color:inherit}</style>"
 
+#: Keys of the multiselects whose chosen values are few by construction (the search variants): each
+#: shows every chosen value, however many lines they wrap to.
+WHOLE_TAG_MULTISELECTS = ("quality_variants", "sessions_variants")
+#: Page-wide (see toolsearch/ui/router.py): Streamlit caps a multiselect's box at about five lines of
+#: chosen values and scrolls the rest inside it; at 1024 px the Search quality page's eleven variants
+#: wrap to six lines, and the last line was cut through the middle. Those boxes grow to show them all.
+WHOLE_TAGS_CSS = ("<style>" + ",".join(f".st-key-{key} div:has(> [data-testid=stMultiSelectTagsContainer])"
+                                       for key in WHOLE_TAG_MULTISELECTS) + "{max-height:none}</style>")
+
+
 #: ``styles`` for :func:`toolsearch.ui.tables.literal_table`: state cells in the state colors.
 STATE_STYLES = {"state": _state_css}
 

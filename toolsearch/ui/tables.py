@@ -294,14 +294,16 @@ def literal_table(data: Any, *, key: str, columns: list[str] | None = None,
 # grey read as nothing on the dark theme's background. The outlined cell's black ring has a white halo,
 # so it shows on a dark page as on a light one.
 _HEAT_STYLE = """<style>
-.ts-heat table{border-collapse:separate;border-spacing:2px;width:100%;table-layout:fixed;font-size:.8rem}
+.ts-heat{container-type:inline-size}
+.ts-heat table{border-collapse:separate;border-spacing:1px 2px;width:100%;table-layout:fixed;font-size:.8rem}
+.ts-heat col.y{width:2.8rem}
 .ts-heat th{font-weight:600;color:inherit;padding:.15rem .2rem;text-align:center;white-space:nowrap;
   font-variant-numeric:tabular-nums}
 .ts-heat th.y{text-align:right;width:5.2rem}
 .ts-heat th.x{font-weight:400;opacity:.8;font-size:.75rem}
 .ts-heat th.corner{text-align:right;font-weight:400;font-size:.75rem;opacity:.8;white-space:normal;
   vertical-align:bottom;width:5.2rem}
-.ts-heat td{text-align:center;padding:.35rem .1rem;border-radius:3px;line-height:1.2}
+.ts-heat td{text-align:center;padding:.35rem 0;border-radius:3px;line-height:1.2;font-size:var(--cell-font,.8rem)}
 .ts-heat td.at{outline:3px solid #000;outline-offset:-1px;box-shadow:0 0 0 3px #fff;font-weight:700}
 .ts-heat .at-mark{display:block;font-size:.68rem;font-weight:400;opacity:.8}
 .ts-heat .key{display:flex;flex-wrap:wrap;gap:.3rem .9rem;margin:.4rem 0 0;font-size:.8rem;color:inherit}
@@ -310,9 +312,18 @@ _HEAT_STYLE = """<style>
 </style>"""
 
 
-#: "summary" in a grid cell, with a soft hyphen: at 1024 px eleven context lengths leave a cell about
-#: 46 px wide, narrower than the word, which ran into its neighbours; it breaks as "sum-/mary" there.
-SUMMARY_BREAK = "sum&shy;mary"
+#: The width of "summary" in the grid's font (Source Sans) in ems, with a little to spare: 3.96 measured.
+SUMMARY_EMS = 4.1
+
+
+def heat_cell_font(columns: int) -> str:
+    """The CSS font size of a form grid's cells when one reads "summary": the grid's .8rem where a
+    cell is wide enough for the word, else the size at which it fits its cell. At 1024 px eleven context
+    lengths leave a cell about 46 px wide, narrower than "summary" at .8rem (51 px): the word ran into
+    its neighbours, then broke as "sum-" / "mary"; it now reads whole, a little smaller, on one line.
+    ``columns``: the grid's context-length columns (the y-axis column, 2.8rem, and the 1 px gaps between
+    columns are taken off the container's width, ``100cqw``)."""
+    return f"min(.8rem,calc((100cqw - 2.8rem - {columns + 2}px) / {columns} / {SUMMARY_EMS}))"
 
 
 def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
@@ -386,7 +397,7 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
                 f'color:{text_on(fill)}" title="{esc(tip)}" data-form="{esc(p.listing_form)}" '
                 f'data-context-length="{c}" data-y="{y}" data-tier="{p.tier}" data-budget="{p.budget}" '
                 f'data-listing-tokens="{p.listing_tokens}" data-servers-named="{p.servers_named}">'
-                f'{esc(p.short_label).replace("summary", SUMMARY_BREAK)}</td>')
+                f'{esc(p.short_label)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     swatches = "".join(f'<span><i style="background:{STATE_COLORS[f]}"></i>{esc(form_word(f))}</span>' for f in FORMS)
     # the mixed label explained on a cell of this grid (this catalog's server count), if it has one
@@ -396,6 +407,10 @@ def form_grid_html(points: list, *, key: str, y_axis: str = "threshold_pct",
     # line of its own at 1024 px that began with the dot
     example = (f'<span class="example">“{esc(mixed.short_label)}”: {mixed.servers_named:,} of {mixed.servers_total:,} '
                'servers named, the rest as summary lines</span>' if mixed is not None else "")
-    return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"><table>'
+    # cells shrink only in a grid that shows "summary", and only where the word would not fit
+    fit = (f' style="--cell-font:{heat_cell_font(len(contexts))}"'
+           if any(p.short_label == "summary" for p in points) else "")
+    cols = f'<colgroup><col class="y"><col span="{max(len(contexts), 1)}"></colgroup>'
+    return (f'{_HEAT_STYLE}<div class="ts-heat" data-table="{esc(key)}"{fit}><table>{cols}'
             f'<thead>{over}<tr>{"".join(head)}</tr></thead><tbody>{"".join(body)}</tbody></table>'
             f'<div class="key" aria-label="listing form colors">listing form: {swatches}{example}</div></div>')

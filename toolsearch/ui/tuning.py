@@ -21,7 +21,7 @@ from toolsearch.analysis.recommend import GOALS as MULTI_GOALS
 from toolsearch.analysis.recommend import (called_unnamed_lines, shorter_length_lines, export_block, keep_called_lines, frontier, large_share_lines, lowered_changes, lowered_lengths,
                                            outcome_change, outcomes, outside_scope_lines, recommend_for_contexts)
 from toolsearch.analysis.wording import CALLED_LISTED_COLUMN, counted, share_cell
-from toolsearch.analysis.harnesses import pin_hot_tools
+from toolsearch.analysis.harnesses import PINNED_SCHEMA_COLUMN, PINNED_SCHEMA_WORDS, pin_hot_tools
 from toolsearch.analysis.sessions import listing_evidence, shown_name
 from toolsearch.engine import constants as C
 from toolsearch.analysis.sweep import (FORM_RANK, HEATMAP_CONTEXT_LENGTHS, HEATMAP_LISTING_MAX_TOKENS, HEATMAP_THRESHOLD_PCTS,
@@ -227,14 +227,16 @@ def show_pins(v: common.View, multi, lengths: list, evidence: list, labels: list
         return
     per_tool = {p.name: p for p in what_ifs[0].per_tool}
     literal_table([{"tool": shown_name(name), "calls": calls, "first uses": per_tool[name].first_uses,
-                    "full schema (tokens)": per_tool[name].schema_tokens} for name, calls in hot],
+                    f"{PINNED_SCHEMA_COLUMN} (tokens, {v.tokenizer})": per_tool[name].schema_tokens}
+                   for name, calls in hot],
                   key="tuning_pins_tools")
     literal_table([{"context length": ctx_text(w.after.context_length),
                     "tools array, recommended setting (tokens)": w.before.upfront_tokens,
                     "with the pins (tokens)": w.after.upfront_tokens,
                     "cost per request (tokens)": f"{w.cost_tokens:+,}",
                     "round trips saved": w.round_trips_saved} for w in what_ifs], key="tuning_pins")
-    st.caption("First uses: each pinned tool's first call in a session and after each compaction, when the model "
+    st.caption(f"{PINNED_SCHEMA_WORDS} First uses: each pinned tool's first call in a session and after each "
+               "compaction, when the model "
                "has to find it again. Round trips saved: first uses × 2 (a tool_search and a tool_describe), over "
                "all the recorded sessions. Cost per request: the pinned schemas sent every time, net of the listing "
                "lines they no longer need; counted with the planning tokenizer."
@@ -532,7 +534,7 @@ if common.require_catalog(v):
         facts = [f"At threshold_pct **{cfg.threshold_pct:g}%** and listing_max_tokens "
                  f"**{cfg.listing_max_tokens:,} tokens** (the sidebar):"]
         if tier1.context_length_from is None:
-            facts.append("- tier 2 (summary lines or a bare bridge) at every context length")
+            facts.append("- tier 2 (server summaries or no listing) at every context length")
         elif tier1.context_length_below is not None:
             facts.append(f"- tier 2 up to a context length of **{tier1.context_length_below:,} tokens**; "
                          f"tier 1 from {tier1.context_length_from:,} tokens")
