@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import decimal
 import difflib
 import math
 import re
@@ -80,9 +81,9 @@ def parse_context_length(text: str) -> int | None:
     """argparse type for a context length in tokens: ``200000``, ``200k``, ``1m`` or ``unknown``.
 
     Returns ``None`` for unknown. Raises :class:`argparse.ArgumentTypeError` (argparse names the
-    flag) for anything else: not a number, ``inf``/``nan``, 0 or fewer tokens (below one token
-    after truncation), or more than ``CONTEXT_LENGTH_ARG_MAX`` tokens; the message gives the
-    accepted range.
+    flag) for anything else: not a number, ``inf``/``nan``, fewer than one token, a part of a token
+    (``128000.5``; ``1.5k`` is 1,500 tokens, read exactly, not as a binary fraction), or more than
+    ``CONTEXT_LENGTH_ARG_MAX`` tokens; the message gives the accepted range.
     """
     value = ascii_digits(text).strip().lower().replace("_", "").replace(",", "")
     if value in ("unknown", "none", ""):
@@ -93,14 +94,18 @@ def parse_context_length(text: str) -> int | None:
     elif value.endswith("m"):
         value, multiplier = value[:-1], 1_000_000
     try:
-        number = float(value) * multiplier
-        if not 1 <= number <= C.CONTEXT_LENGTH_ARG_MAX:  # also rejects inf and nan
+        number = decimal.Decimal(value) * multiplier
+        if not number.is_finite() or not 1 <= number <= C.CONTEXT_LENGTH_ARG_MAX:
             raise ValueError
-        return int(number)
-    except ValueError:
+    except (ValueError, ArithmeticError):  # decimal.InvalidOperation is an ArithmeticError
         raise argparse.ArgumentTypeError(
             f"expected a positive number of tokens from 1 to {C.CONTEXT_LENGTH_ARG_MAX:,} (e.g. 200000, 200k, 1m) "
             f"or 'unknown', got {quoted(text)}") from None
+    if number != number.to_integral_value():
+        which = f", which is {number.normalize():f} tokens" if multiplier != 1 else ""
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of tokens (e.g. 128000, 128k, 1.5k), got {quoted(text)}{which}")
+    return int(number)
 
 
 def split_context_lengths(text: str) -> list[str]:
