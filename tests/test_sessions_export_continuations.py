@@ -52,6 +52,8 @@ def test_a_split_conversation_reads_the_same_from_the_store_and_its_export(tmp_p
     triage = next(s for s in exported.sessions if s.id == "triage-1")
     assert [e.kind for e in triage.events] == ["search", "call", "compaction", "search", "call", "compaction",
                                                "search", "call"]
+    # each compaction counts the messages of the part it condensed (5 each), not every message so far
+    assert [e.messages for e in triage.events if e.kind == "compaction"] == [5, 5] and triage.messages == 15
     assert triage.counters == {"input_tokens": 1700, "output_tokens": 17}
 
     both = run_cli("sessions", db, export, "--catalog", CATALOG, "--json")

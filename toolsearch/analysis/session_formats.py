@@ -947,10 +947,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     if no_session:
         out.problems.append(SessionProblem(origin, f"{counted(no_session, 'message')} with no session_id; skipped"))
     continued = _compression_continuations(conn, columns, by_id)
+    last: dict[str, int] = {}  # per conversation, the messages of its latest part
     for i, sid in enumerate(order_ids, 1):
         root = continued.get(sid)
         if root is not None:
-            _continue(by_id[root], by_id[sid])
+            _continue(by_id[root], by_id[sid], last.get(root, by_id[root].messages))
+            last[root] = by_id[sid].messages
         else:
             out.sessions.append(by_id[sid])
         if progress and (i % 500 == 0 or i == total):
@@ -986,10 +988,12 @@ def _merge_export_continuations(sessions: list[RawSession]) -> list[RawSession]:
         return sessions
     order = sorted(range(len(sessions)), key=lambda i: (sessions[i].started_at is None,
                                                         sessions[i].started_at or 0.0, sessions[i].id))
+    last: dict[str, int] = {}  # per conversation, the messages of its latest part
     for i in order:
         root = continued.get(sessions[i].id)
         if root is not None:
-            _continue(by_id[root], sessions[i])
+            _continue(by_id[root], sessions[i], last.get(root, by_id[root].messages))
+            last[root] = sessions[i].messages
     return [s for s in sessions if s.id not in continued]
 
 
@@ -1022,10 +1026,11 @@ def _continuation_roots(parent_of: Mapping[str, str], by_id: Mapping[str, RawSes
     return out
 
 
-def _continue(session: RawSession, part: RawSession) -> None:
+def _continue(session: RawSession, part: RawSession, compressed: int) -> None:
     """Append ``part`` (a compression continuation of ``session``) to ``session``, after a
-    compaction of the messages read so far."""
-    session.steps.append(Compaction(session.messages))
+    compaction of ``compressed`` messages: those of the part before it (what that compression
+    condensed, as an in-place compaction counts the messages it archives), not every message so far."""
+    session.steps.append(Compaction(compressed))
     session.steps.extend(part.steps)
     session.messages += part.messages
     for name, value in part.counters.items():
