@@ -60,3 +60,26 @@ def test_a_split_conversation_reads_the_same_from_the_store_and_its_export(tmp_p
     assert both.returncode == 0, both.stderr
     data = json.loads(both.stdout)
     assert (data["sessions"], data["searches"]) == (3, 5)
+
+
+def test_a_store_given_with_its_export_reads_the_same_in_either_order(tmp_path):
+    """The export holds only the active messages, so a compaction in place is not in it: whichever
+    file comes first, each session is the store's reading (its compaction, its flag)."""
+    compacted = _part("compacted", "search grafana dashboards", "mcp__grafana__search_dashboards")
+    compacted["messages"] = compacted["messages"][:3] + [  # searched, compacted in place, searched again
+        {"compact": [{"role": "user", "content": "Summary: looking at grafana dashboards"}]}] + \
+        _part("again", "grafana dashboards search", "mcp__grafana__search_dashboards")["messages"][1:]
+    db = write_store(tmp_path, {"sessions": [compacted, *SPEC["sessions"]]}, export=True)
+    export = tmp_path / "state.db.export.jsonl"
+
+    def read(*paths) -> dict:
+        done = run_cli("sessions", *paths, "--catalog", CATALOG, "--json")
+        assert done.returncode == 0, done.stderr
+        data = json.loads(done.stdout)
+        return {"sessions": data["sessions"], "searches": data["searches"],
+                "per_session": sorted(data["per_session"], key=lambda s: s["id"])}
+
+    store_first, export_first = read(db, export), read(export, db)
+    assert export_first == store_first
+    flagged = next(s for s in store_first["per_session"] if s["id"] == "compacted")
+    assert flagged["flags"]["repeated_after_compaction"] and flagged["flags"]["compactions"] == 1

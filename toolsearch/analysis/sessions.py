@@ -619,17 +619,23 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
 def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
     """``loaded`` with each session id read once: a session whose id came earlier (the same store
     given twice, a store and its ``hermes sessions export``, a backup copy) is left out and named
-    in ``problems`` with both places, so its searches and calls are not counted twice."""
-    first: dict[str, str] = {}
+    in ``problems`` with both places, so its searches and calls are not counted twice. A session
+    read from a Hermes store and from its export is the store's, in either order."""
+    at: dict[str, int] = {}  # session id -> its place in kept
     kept: list[Session] = []
     repeated: dict[str, list[SessionProblem]] = {}
     for session in loaded.sessions:
-        if session.id in first:
+        if session.id in at:
+            earlier = kept[at[session.id]]
+            if session.format == "hermes-db" and earlier.format == "hermes-export":
+                # the store holds what its export leaves out (the messages a compaction archived in
+                # place): the store's reading is kept whichever file was given first
+                kept[at[session.id]], session, earlier = session, earlier, session
             repeated.setdefault(session.source or session.origin, []).append(SessionProblem(
                 f"{session.origin}: session {quoted(session.id)}",
-                f"the same session id was read from {first[session.id]}; counted once"))
+                f"the same session id was read from {earlier.origin}; counted once"))
             continue
-        first[session.id] = session.origin
+        at[session.id] = len(kept)
         kept.append(session)
     return LoadedSessions(kept, list(loaded.problems) + [p for origin, problems in repeated.items()
                                                          for p in capped_problems(problems, origin)])
