@@ -38,7 +38,7 @@ from ..engine.wording import counted
 from .wording import share_cell
 from .quantities import form_word
 from ..engine.invisible import quoted, reveal, reveal_line
-from .sessions import (NO_DEFERRED_CALLED_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
+from .sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, CalledTool, UncountedCalls, called_not_listed, listing_evidence,
                        mcp_server_of, shown_name, shown_names)
 from .sweep import FORM_RANK, Ladder
 
@@ -1146,7 +1146,7 @@ def sessions_line(rec: MultiRecommendation) -> str | None:
         return None
     none = bool(rec.contexts) and all(not c.called_total for c in rec.contexts)  # every row "0/0"
     return (f"sessions: {counted(rec.sessions_read, 'session')} read; {SESSION_COLUMNS_WORDS}"
-            + (f"; {NO_DEFERRED_CALLED_WORDS}" if none else ""))
+            + (f"; {NO_SESSION_READ_WORDS if not rec.sessions_read else NO_DEFERRED_CALLED_WORDS}" if none else ""))
 
 
 def outcome_rows(rec: MultiRecommendation, sessions: bool = False) -> list[list[Any]]:
@@ -1287,6 +1287,8 @@ class KeepCalled:
             many of the tools, whether the catalog has a server of that name)``; tools without such a
             prefix are counted in ``not_keepable`` only.
         uncounted: ``not_keepable`` split by why (:func:`toolsearch.analysis.sessions.uncounted_calls`).
+        sessions_read: how many sessions the called tools come from, when known (``0``: the session
+            sources held none, which is said instead of "called no tool").
     """
 
     added: tuple[CalledServer, ...]
@@ -1295,6 +1297,7 @@ class KeepCalled:
     not_keepable: tuple[str, ...] = ()
     not_keepable_servers: tuple[tuple[str, int, bool], ...] = ()
     uncounted: UncountedCalls = UncountedCalls()
+    sessions_read: int | None = None
 
     def keep_servers(self, keep_servers: Sequence[str]) -> tuple[str, ...]:
         """``keep_servers`` followed by the servers :attr:`added` (the keep set the goal gets)."""
@@ -1344,7 +1347,8 @@ class KeepCalled:
 
 
 def keep_called(called: Sequence[CalledTool], not_deferred: UncountedCalls | Sequence[str], servers: Sequence[str],
-                keep_servers: Sequence[str] = (), except_servers: Sequence[str] = ()) -> KeepCalled:
+                keep_servers: Sequence[str] = (), except_servers: Sequence[str] = (),
+                sessions_read: int | None = None) -> KeepCalled:
     """The servers to keep named because recorded sessions called their tools.
 
     Args:
@@ -1357,6 +1361,7 @@ def keep_called(called: Sequence[CalledTool], not_deferred: UncountedCalls | Seq
             it has; a server a session scope leaves out is still one of them).
         keep_servers: servers given to keep already; ``except_servers``: servers the goal lets
             collapse (an explicit exception wins over the sessions).
+        sessions_read: how many sessions ``called`` comes from, when known (:attr:`KeepCalled.sessions_read`).
     """
     tools: dict[str, set[str]] = {}
     sessions: dict[str, set[str]] = {}
@@ -1376,7 +1381,8 @@ def keep_called(called: Sequence[CalledTool], not_deferred: UncountedCalls | Seq
                       tuple(s for s in found if s.name in keep_servers),
                       tuple(s for s in found if s.name in except_servers and s.name not in keep_servers),
                       not_deferred.names,
-                      tuple((name, n, name in known) for name, n in sorted(prefixes.items())), not_deferred)
+                      tuple((name, n, name in known) for name, n in sorted(prefixes.items())), not_deferred,
+                      sessions_read)
 
 
 def keep_called_lines(rec: MultiRecommendation | KeepCalled | None) -> list[str]:
@@ -1391,6 +1397,9 @@ def keep_called_lines(rec: MultiRecommendation | KeepCalled | None) -> list[str]
         lines = [f"kept named because the sessions called them: {', '.join(s.words for s in kc.added)}"]
     elif kc.given:
         lines = ["kept named because the sessions called them: none beyond the servers already kept"]
+    elif kc.sessions_read == 0:
+        lines = ["kept named because the sessions called them: none (no session was read: the session sources "
+                 "hold none)"]
     else:
         reach = (f"the session scope {quoted(kc.uncounted.scope)} reaches" if kc.uncounted.scope
                  else "this catalog defers")

@@ -154,6 +154,9 @@ class RawSession:
         steps: tool uses, results and compactions in order.
         source: the file (or upload, or ``-``) it was read from, set when that file is done;
             ``""`` until then. Problems found later are counted per source.
+        parent_id, ended_by_compression: a Hermes export's ``parent_session_id`` and whether its
+            ``end_reason`` is ``compression`` (what ties a conversation Hermes split at a compression
+            together, see :func:`_continuation_roots`).
     """
 
     id: str
@@ -167,6 +170,8 @@ class RawSession:
     messages: int = 0
     steps: list[Step] = field(default_factory=list)
     source: str = ""
+    parent_id: str | None = None
+    ended_by_compression: bool = False
 
 
 @dataclass
@@ -483,6 +488,8 @@ def _read_text(text: str, origin: str, fmt: str | None, out: ReadResult, progres
             _read_value(value, where, fmt, out)
             if progress:
                 progress(len(out.sessions), None)
+    if fmt == "hermes-export":  # a conversation split at compressions is one session, as in the store
+        out.sessions[before:] = _merge_export_continuations(out.sessions[before:])
     if fmt in ("anthropic", "openai") and len(out.sessions) == before and not out.problems:
         raise SessionSourceError(f"{origin}: no conversation found; expected a messages array")
     return out
@@ -940,10 +947,12 @@ def _read_store(conn: sqlite3.Connection, origin: str, columns: set[str], messag
     if no_session:
         out.problems.append(SessionProblem(origin, f"{counted(no_session, 'message')} with no session_id; skipped"))
     continued = _compression_continuations(conn, columns, by_id)
+    last: dict[str, int] = {}  # per conversation, the messages of its latest part
     for i, sid in enumerate(order_ids, 1):
         root = continued.get(sid)
         if root is not None:
-            _continue(by_id[root], by_id[sid])
+            _continue(by_id[root], by_id[sid], last.get(root, by_id[root].messages))
+            last[root] = by_id[sid].messages
         else:
             out.sessions.append(by_id[sid])
         if progress and (i % 500 == 0 or i == total):
@@ -962,6 +971,35 @@ def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
     parent_of = {_cell_id(child): _cell_id(parent) for child, parent in conn.execute(
         "SELECT c.id, c.parent_session_id FROM sessions c JOIN sessions p ON p.id = c.parent_session_id "
         "WHERE p.end_reason = 'compression'")}
+    return _continuation_roots(parent_of, by_id)
+
+
+def _merge_export_continuations(sessions: list[RawSession]) -> list[RawSession]:
+    """The sessions of one ``hermes sessions export`` file with each compression continuation
+    (its ``parent_session_id`` names a session of the file that ended with ``end_reason =
+    'compression'``) appended to the session it continues, parts in the order they started, as
+    the store reader does (:func:`_compression_continuations`): the same conversation is one
+    session whether it is read from the store or from its export."""
+    by_id = {s.id: s for s in sessions}
+    parent_of = {s.id: s.parent_id for s in sessions
+                 if s.parent_id is not None and s.parent_id in by_id and by_id[s.parent_id].ended_by_compression}
+    continued = _continuation_roots(parent_of, by_id)
+    if not continued:
+        return sessions
+    order = sorted(range(len(sessions)), key=lambda i: (sessions[i].started_at is None,
+                                                        sessions[i].started_at or 0.0, sessions[i].id))
+    last: dict[str, int] = {}  # per conversation, the messages of its latest part
+    for i in order:
+        root = continued.get(sessions[i].id)
+        if root is not None:
+            _continue(by_id[root], sessions[i], last.get(root, by_id[root].messages))
+            last[root] = sessions[i].messages
+    return [s for s in sessions if s.id not in continued]
+
+
+def _continuation_roots(parent_of: Mapping[str, str], by_id: Mapping[str, RawSession]) -> dict[str, str]:
+    """``{continuation id: id of the first part}`` from ``{child id: parent id}`` of the parts
+    whose parent ended with a compression, for the parts read (``by_id``)."""
     # Each part's root, each part walked once (a chain of 30,000 parts walked from every part
     # took a minute): a part on a cycle is its own root (a cycle cannot make a root), a part
     # leading into one has the part where it enters the cycle.
@@ -988,10 +1026,11 @@ def _compression_continuations(conn: sqlite3.Connection, columns: set[str],
     return out
 
 
-def _continue(session: RawSession, part: RawSession) -> None:
+def _continue(session: RawSession, part: RawSession, compressed: int) -> None:
     """Append ``part`` (a compression continuation of ``session``) to ``session``, after a
-    compaction of the messages read so far."""
-    session.steps.append(Compaction(session.messages))
+    compaction of ``compressed`` messages: those of the part before it (what that compression
+    condensed, as an in-place compaction counts the messages it archives), not every message so far."""
+    session.steps.append(Compaction(compressed))
     session.steps.extend(part.steps)
     session.messages += part.messages
     for name, value in part.counters.items():
@@ -1273,6 +1312,9 @@ def _hermes_export_session(item: Any, where: str, notes: list[SessionProblem] | 
                          model=item.get("model") if isinstance(item.get("model"), str) else None,
                          started_at=_number(item.get("started_at")),
                          title=item.get("title") if isinstance(item.get("title"), str) else None)
+    parent = item.get("parent_session_id")
+    session.parent_id = str(parent) if isinstance(parent, (str, int)) and str(parent).strip() else None
+    session.ended_by_compression = item.get("end_reason") == "compression"
     session.context_length = _context_length(_json_object(item.get("model_config")), notes, where)
     counts = {k: _token_count(item.get(k), f"{where}: session {quoted(session.id)}: {k}",
                               notes if notes is not None else []) for k in COUNTERS}

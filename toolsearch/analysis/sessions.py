@@ -228,12 +228,32 @@ _ASSIGNED = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,63})([ 
 _AUTH_WORDS = ("bearer", "basic", "token", "digest")  # ``Authorization: Bearer …``: the credentials are masked
 
 
+#: A command-line option and its value (``--password VALUE``, ``--api-key=VALUE``, ``-token VALUE``):
+#: the value is masked when the option's name names a secret, as under a JSON key.
+_OPTION = re.compile(r"(?<![^\s'\"(])(--?)([A-Za-z][A-Za-z0-9_.\-]{0,63})([ \t]*=[ \t]*|[ \t]+)(['\"]?)"
+                     r"([^\s'\"&;|]+)")
+#: ``curl -u USER:PASSWORD`` / ``--user USER:PASSWORD``: the part after the colon is a password.
+_USER_OPTION = re.compile(r"(?<![^\s'\"(])(-u|--user)([ \t]*=?[ \t]*)(['\"]?)([^\s:'\"]+):([^\s'\"&;|]+)")
+
+
 def _mask_assigned(text: str) -> str:
     def one(m: re.Match[str]) -> str:
         if not _secret_key(m.group(1)) or m.group(4) == C.SECRET_MASK or m.group(4).lower() in _AUTH_WORDS:
             return m.group(0)
         return m.group(1) + m.group(2) + m.group(3) + C.SECRET_MASK
-    return _ASSIGNED.sub(one, text)
+
+    def option(m: re.Match[str]) -> str:
+        value = m.group(5)
+        if (not _secret_key(m.group(2)) or value.startswith("-") or C.SECRET_MASK in value
+                or value.lower() in _AUTH_WORDS):
+            return m.group(0)
+        return m.group(1) + m.group(2) + m.group(3) + m.group(4) + C.SECRET_MASK
+
+    def user(m: re.Match[str]) -> str:
+        if C.SECRET_MASK in m.group(5):
+            return m.group(0)
+        return m.group(1) + m.group(2) + m.group(3) + m.group(4) + ":" + C.SECRET_MASK
+    return _USER_OPTION.sub(user, _OPTION.sub(option, _ASSIGNED.sub(one, text)))
 
 
 def mask_secrets(value: Any, key: str = "") -> Any:
@@ -244,18 +264,24 @@ def mask_secrets(value: Any, key: str = "") -> Any:
     string, glued to a word or not (``sk-…``, ``ghp_…``, ``xoxb-…``, ``AKIA…``, JWTs, ``Bearer …``:
     :func:`toolsearch.engine.secrets.mask_token_shapes`); the value of ``NAME=value`` or
     ``NAME: value`` in a string when NAME names a secret (``export OPENAI_API_KEY=…``, a
-    ``X-Api-Key: …`` header in a command); long opaque strings without spaces that mix
+    ``X-Api-Key: …`` header in a command), of a command-line option whose name names one
+    (``--password …``, ``--api-key=…``) and the password of ``curl -u USER:PASSWORD``; every value
+    (numbers too) under a key that names a secret, however deeply nested; long opaque strings without spaces that mix
     letters and digits (32+ characters); URL credentials and query values
     (:func:`toolsearch.engine.secrets.scrub_text`, as config secrets are masked). Dicts and lists are
     walked; other values are returned unchanged.
     """
+    secret = bool(key) and _secret_key(key)
     if isinstance(value, dict):
-        return {k: mask_secrets(v, str(k)) for k, v in value.items()}
+        # under a key that names a secret (``credentials: {user, pass}``) every value is the secret's
+        return {k: mask_secrets(v, key if secret else str(k)) for k, v in value.items()}
     if isinstance(value, list):
         return [mask_secrets(v, key) for v in value]
+    if secret and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return C.SECRET_MASK  # a numeric PIN, client secret or one-time code
     if not isinstance(value, str):
         return value
-    if key and value and _secret_key(key):
+    if value and secret:
         return C.SECRET_MASK
     return mask_text(value)
 
@@ -594,17 +620,23 @@ def load_sessions(paths: Iterable[str | Path], fmt: str | None = None, progress:
 def drop_repeated(loaded: LoadedSessions) -> LoadedSessions:
     """``loaded`` with each session id read once: a session whose id came earlier (the same store
     given twice, a store and its ``hermes sessions export``, a backup copy) is left out and named
-    in ``problems`` with both places, so its searches and calls are not counted twice."""
-    first: dict[str, str] = {}
+    in ``problems`` with both places, so its searches and calls are not counted twice. A session
+    read from a Hermes store and from its export is the store's, in either order."""
+    at: dict[str, int] = {}  # session id -> its place in kept
     kept: list[Session] = []
     repeated: dict[str, list[SessionProblem]] = {}
     for session in loaded.sessions:
-        if session.id in first:
+        if session.id in at:
+            earlier = kept[at[session.id]]
+            if session.format == "hermes-db" and earlier.format == "hermes-export":
+                # the store holds what its export leaves out (the messages a compaction archived in
+                # place): the store's reading is kept whichever file was given first
+                kept[at[session.id]], session, earlier = session, earlier, session
             repeated.setdefault(session.source or session.origin, []).append(SessionProblem(
                 f"{session.origin}: session {quoted(session.id)}",
-                f"the same session id was read from {first[session.id]}; counted once"))
+                f"the same session id was read from {earlier.origin}; counted once"))
             continue
-        first[session.id] = session.origin
+        at[session.id] = len(kept)
         kept.append(session)
     return LoadedSessions(kept, list(loaded.problems) + [p for origin, problems in repeated.items()
                                                          for p in capped_problems(problems, origin)])
@@ -964,6 +996,9 @@ class CalledTool:
 #: What the per-length counts say when the sessions called no tool the catalog defers ("0 of 0"), as
 #: the Sessions page, ``toolsearch sessions``, ``recommend --sessions`` and the report say it.
 NO_DEFERRED_CALLED_WORDS = "the sessions called no tool this catalog defers, so there is nothing for the listing to name"
+#: What the same counts say when the session sources held no session at all (an empty store, a store
+#: of another Hermes home), on the same surfaces: the reason is the sources, not the catalog.
+NO_SESSION_READ_WORDS = "no session was read (the session sources hold none), so there is nothing for the listing to name"
 
 
 def called_tools(sessions: Sequence[Session], inspector: Inspector,

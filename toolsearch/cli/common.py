@@ -710,7 +710,7 @@ def keep_for(command: str, args: argparse.Namespace, inspector: Inspector,
         raise ToolsearchError(f"{command}: --keep-called: needs --sessions SRC: the servers it keeps named are those "
                               "whose tools the recorded sessions called")
     kept = keep_called(evidence.called, evidence.uncounted, [s.name for s in inspector.scoped(None).catalog.servers],
-                       args.keep_servers, args.except_servers)
+                       args.keep_servers, args.except_servers, evidence.sessions_read)
     said = kept.not_keepable_words()
     if said:
         print(one_line(f"toolsearch: warning: --keep-called: {said}"), file=sys.stderr)
@@ -754,6 +754,9 @@ def read_session_evidence(sources: Sequence[str], inspector: Inspector, config: 
     loaded = scrub_sessions(load_sessions(sources), secrets, keep=inspector.full_registration.by_name())
     for problem in loaded.problems:
         print(one_line(f"toolsearch: skipped: {problem}"), file=sys.stderr)
+    if not loaded.sessions:  # an empty store, or the store of another Hermes home: say so, not "called nothing"
+        print(one_line(f"toolsearch: warning: no session in {', '.join(map(str, sources))}: --sessions adds no "
+                       "evidence"), file=sys.stderr)
     released = released_hermes_sessions(loaded.sessions)
     note = released_hermes_words(released, len(loaded.sessions)) if released else ""
     if note:

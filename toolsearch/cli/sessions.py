@@ -129,13 +129,13 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
                 inspector: Inspector, *, flags: Sequence[SessionFlags] = (), drift: CatalogDrift | None = None,
                 at_lengths: Sequence[CalledListed] = (), not_deferred: Sequence[str] = ()) -> str:
     """The text report of ``toolsearch sessions``."""
-    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, aggregates, counters_line,  # noqa: PLC0415
+    from ..analysis.sessions import (NO_DEFERRED_CALLED_WORDS, NO_SESSION_READ_WORDS, aggregates, counters_line,  # noqa: PLC0415
                                      released_hermes_sessions, released_hermes_words, shown_name, shown_names, summary)
 
     data = summary(sessions, rep)
     agg = aggregates(sessions, rep)
     formats = sorted({s.format for s in sessions})
-    out = [f"sessions: {len(sessions):,} ({', '.join(formats) or 'none'}); catalog {_safe(rep.catalog)} "
+    out = [f"sessions: {len(sessions):,} ({', '.join(formats) or 'no session in the sources given'}); catalog {_safe(rep.catalog)} "
            f"({rep.deferred_count:,} deferred tools, names {inspector.naming})"]
     if drift is not None and drift.drifted:
         out.append(f"warning: catalog drift: {_safe(drift.words(rep.catalog))}")
@@ -180,7 +180,7 @@ def format_text(sessions: Sequence[Session], rep: Replay, what_if: Sequence[List
         out += ["called tools already listed by name, at the current threshold_pct and listing_max_tokens:",
                 _table(lrows, ["context length", "budget", "form", CALLED_LISTED_COLUMN, "searches saved"])]
         if all(not c.called_total for c in at_lengths):  # every row "0/0"
-            out.append(f"note: {NO_DEFERRED_CALLED_WORDS}")
+            out.append(f"note: {NO_SESSION_READ_WORDS if not sessions else NO_DEFERRED_CALLED_WORDS}")
         if not_deferred:  # the "of M" counts deferred tools of this catalog only
             out.append(f"not counted: the sessions also called {counted(len(not_deferred), 'tool')} this catalog "
                        f"does not defer: {_safe(_names(list(not_deferred), 8))}")

@@ -205,7 +205,8 @@ def question_from_state(v: common.View, servers: Sequence[str]) -> Asked:
     if st.session_state.get("tuning_keep_called") and asked_sessions is not None:
         # the same servers recommend --keep-called adds, from the same called tools
         kept_called = keep_called(asked_sessions.called, asked_sessions.uncounted,
-                                  [s.name for s in v.inspector.scoped(None).catalog.servers], kept, excepted)
+                                  [s.name for s in v.inspector.scoped(None).catalog.servers], kept, excepted,
+                                  len(asked_sessions.sessions))
         kept = list(kept_called.keep_servers(kept))
     question = Question(
         tuple(lengths), str(st.session_state.get("tuning_multi_goal") or "names"), tuple(length_goals.items()),
