@@ -40,7 +40,7 @@ def test_the_json_keeps_each_lengths_sentences() -> None:
     assert [len(c["failures"]) for c in data["contexts"]] == [2, 2, 2]
     assert data["contexts"][0]["failures"] == [
         "github must stay named but is collapsed to a summary line within a budget of 200 tokens",
-        "the listing is mixed · 1 of 9 servers named (1 tool) (tier 1) within a budget of 200 tokens; the goal "
+        "the listing is mixed · 1 of 9 servers named (1 tool), tier 1, within a budget of 200 tokens; the goal "
         "needs names or better (collapsed to a summary line: github, grafana, playwright, linear, notion, slack, "
         "filesystem, sentry)"]
 
@@ -49,7 +49,7 @@ def test_a_condition_missed_at_one_length_keeps_its_sentence() -> None:
     done = run_cli("check", TEAM, "--context-lengths", "32k,200k", "--goal", "full")
     assert done.returncode == 1
     assert _failure_lines(done.stdout) == [
-        "at 32,000 tokens: the listing is names · 9 of 9 servers named (178 tools) (tier 1) within a budget of "
+        "at 32,000 tokens: the listing is names · 9 of 9 servers named (178 tools), tier 1, within a budget of "
         "1,600 tokens; the goal needs full"]
 
 

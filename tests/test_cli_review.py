@@ -206,7 +206,7 @@ def test_check_listing_limit_and_config_file(tmp_path):
     config = write_yaml(tmp_path / "config.yaml", {"tools": {"tool_search": {"listing": "off"}}})
     done = run_cli("check", TEAM, "--context-lengths", "200k", "--goal", "any", "--config", config)
     assert done.returncode == 1
-    assert "the listing is none · nothing listed (0 of 9 servers named) (tier 2)" in done.stdout
+    assert "the listing is none · nothing listed (0 of 9 servers named), tier 2," in done.stdout
 
 
 def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_text(tmp_path):

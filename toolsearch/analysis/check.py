@@ -47,7 +47,7 @@ def goal_failures(outcome: ContextOutcome, goal: str, max_listing_tokens: int | 
     needed = GOAL_FORMS[goal]
     if FORM_RANK[outcome.listing_form] > FORM_RANK[needed]:
         shown = outcome.outcome or form_word(outcome.listing_form)  # "mixed · 9 of 10 servers named (178 tools)"
-        failures.append(f"the listing is {shown} (tier {outcome.tier}) within a budget of "
+        failures.append(f"the listing is {shown}, tier {outcome.tier}, within a budget of "
                         f"{outcome.budget:,} tokens; the goal needs {form_word(needed)}"
                         f"{' or better' if needed != 'full' else ''}")
     if max_listing_tokens is not None and outcome.listing_tokens > max_listing_tokens:
@@ -330,7 +330,7 @@ def check_catalog(inspector: Inspector, config: ToolSearchConfig, context_length
         if req is not None and req.lost:
             found.append(Miss("keep", f"{lost_words(req.lost)} within a budget of {o.budget:,} tokens", req.lost))
         if req is not None and req.goal_missed:
-            found.append(Miss("goal", f"the listing is {o.outcome or o.listing_form} (tier {o.tier}) within a budget "
+            found.append(Miss("goal", f"the listing is {o.outcome or o.listing_form}, tier {o.tier}, within a budget "
                                       f"of {o.budget:,} tokens; the goal needs {req.needs_words}"
                                       + collapsed_words(req.collapsed, req.excepting),
                               req.collapsed, req.needs_words, words="except" if req.excepting else ""))
