@@ -1222,14 +1222,14 @@ def shorter_length_lines(rec: MultiRecommendation, limit: int = 8) -> list[str]:
     """With recorded sessions, one line per context length they ran at that is shorter than every
     listed one (:attr:`MultiRecommendation.shorter_lengths`), e.g. ``"the sessions also ran at
     16,000 tokens (3 sessions), shorter than every listed context length: there these settings give
-    mixed · 8 of 11 servers named (100 tools) (budget 880 tokens); 3 of the 4 tools called there are
+    mixed · 8 of 11 servers named (100 tools) within a budget of 880 tokens; 3 of the 4 tools called there are
     not named (…); add 16k to the context lengths to tune for it"``. ``[]`` when there is none."""
     lines = []
     for s in rec.shorter_lengths:
         o = s.outcome
         line = (f"the sessions also ran at {o.context_length:,} tokens ({counted(s.sessions, 'session')}), "
                 f"shorter than every listed context length: there these settings give {o.outcome} "
-                f"(budget {o.budget:,} tokens)")
+                f"within a budget of {o.budget:,} tokens")
         if s.called_not_named:
             tools = s.called_not_named
             shown = ", ".join(shown_names(tools[:limit])) + (f" and {len(tools) - limit:,} more" if len(tools) > limit else "")
