@@ -425,6 +425,11 @@ def test_per_model_figures_are_the_numbers_the_cli_prints():
         cells = by_model[row["model"]]  # model, sessions, searches, per session, 2 shares, round trips
         assert (cells[3], cells[6]) == (row["searches per session"], row["round trips per called tool"])
     assert any("." in v and len(v.split(".")[1]) == 2 for v in table["searches per session"])
+    # the caption names the tools the figure divides by as Session.bridged_tools takes them: through
+    # tool_call, or called directly after a search (it said "called through the bridge")
+    captions = " ".join(c.value for c in at.caption)
+    assert "per distinct tool the model called through tool_call, or directly after its first search" in captions
+    assert "called through the bridge." not in captions
 
 
 def test_called_tools_listed_by_name_is_one_name_and_one_count_on_both_pages():

@@ -364,8 +364,8 @@ def render() -> None:
     with tabs[3]:
         st.caption("searches empty (%): the share of the model's searches (one per query) that came back with no "
                    "match, as recorded (of those whose result was recorded) and as the reference search replays "
-                   "them today · round trips per called tool: tool_search and tool_describe calls per tool the "
-                   "model called through the bridge.")
+                   "them today · round trips per called tool: tool_search and tool_describe calls per distinct tool "
+                   "the model called through tool_call, or directly after its first search.")
         literal_table(_visible_frame(model_rows(agg)), key="sessions_models")
     with tabs[4]:
         ids = [s.id for s in loaded.sessions]
